@@ -1,0 +1,240 @@
+"""Graph, Layer, Port: the one in-memory model of an IR. The only module that touches networkx.
+
+Layers keep their attributes verbatim (strings, in file order) so that any model, including
+ops we do not understand, round-trips; typed views come from the op registry.
+"""
+
+from __future__ import annotations
+
+import mmap
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import networkx as nx
+
+from ..errors import ReadError, SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class RtNode:
+    """One element of an ``<rt_info>`` tree, kept verbatim (tag, attributes, children)."""
+
+    tag: str
+    attrs: tuple[tuple[str, str], ...] = ()
+    children: tuple[RtNode, ...] = ()
+
+
+@dataclass(slots=True)
+class Port:
+    id: int
+    precision: str | None = None
+    dims: tuple[int, ...] | None = ()  # -1: dynamic dim; None: dynamic rank (written without <dim>)
+    names: str | None = None  # the ``names`` attribute verbatim (comma separated tensor names)
+    extra: dict[str, str] = field(default_factory=dict)  # other port attributes, verbatim
+    rt_info: tuple[RtNode, ...] = ()
+    line: int | None = None
+
+
+@dataclass(slots=True)
+class Layer:
+    id: str
+    name: str
+    type: str
+    version: str | None
+    attrs: dict[str, str] = field(default_factory=dict)  # <data> attributes verbatim, in order
+    inputs: list[Port] = field(default_factory=list)
+    outputs: list[Port] = field(default_factory=list)
+    rt_info: tuple[RtNode, ...] = ()
+    extra: dict[str, str] = field(default_factory=dict)  # other <layer> attributes, verbatim
+    file: str | None = None
+    line: int | None = None
+    data: bytes | None = None  # Const payload created in memory (read ones stay in the .bin)
+
+    @property
+    def kind(self) -> str:
+        """``AvgPool@opset14`` style label used in histograms."""
+        return f"{self.type}@{self.version}" if self.version else self.type
+
+    @property
+    def loc(self) -> SourceLoc:
+        return SourceLoc(self.file, self.line, self.id, self.name, self.kind)
+
+    def port_loc(self, port: Port) -> SourceLoc:
+        return SourceLoc(self.file, port.line or self.line, self.id, self.name, self.kind)
+
+    def input(self, port_id: int) -> Port | None:
+        return next((p for p in self.inputs if p.id == port_id), None)
+
+    def output(self, port_id: int) -> Port | None:
+        return next((p for p in self.outputs if p.id == port_id), None)
+
+    def port(self, port_id: int) -> Port | None:
+        return self.input(port_id) or self.output(port_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    from_layer: str
+    from_port: int
+    to_layer: str
+    to_port: int
+    line: int | None = None
+
+
+class Weights:
+    """The ``.bin`` file, memory-mapped on first use; slices are bounds-checked."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._map: mmap.mmap | None = None
+        self._size: int | None = None
+
+    @property
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    @property
+    def size(self) -> int:
+        if self._size is None:
+            self._size = self.path.stat().st_size
+        return self._size
+
+    def read(self, offset: int, size: int) -> memoryview:
+        if offset < 0 or size < 0 or offset + size > self.size:
+            raise ReadError(f"bytes [{offset}, {offset + size}) lie outside {self.path.name} ({self.size} bytes)")
+        if size == 0:
+            return memoryview(b"")
+        if self._map is None:
+            with open(self.path, "rb") as f:
+                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        return memoryview(self._map)[offset : offset + size]
+
+
+class Graph:
+    """An IR network: layers as nodes (keyed by id), edges keyed by ``(from_port, to_port)``."""
+
+    def __init__(self, name: str = "model", ir_version: int = 11):
+        self.name = name
+        self.ir_version = ir_version
+        self.rt_info: tuple[RtNode, ...] = ()
+        self.net_extra: dict[str, str] = {}  # other <net> attributes, verbatim
+        self.source: Path | None = None  # the .xml it was read from
+        self.weights: Weights | None = None
+        self.load_diagnostics: list = []  # recoverable problems the reader found (Diagnostic)
+        self._g = nx.MultiDiGraph()
+
+    # -- layers -------------------------------------------------------------------------------
+    def add_layer(self, layer: Layer) -> Layer:
+        if layer.id in self._g:
+            raise ValueError(f"duplicate layer id {layer.id}")
+        self._g.add_node(layer.id, layer=layer)
+        return layer
+
+    def remove_layer(self, layer_id: str) -> None:
+        self._g.remove_node(layer_id)
+
+    def has_layer(self, layer_id: str) -> bool:
+        return layer_id in self._g
+
+    def layer(self, layer_id: str) -> Layer:
+        return self._g.nodes[layer_id]["layer"]
+
+    def layers(self) -> Iterator[Layer]:
+        """Layers in insertion (file) order."""
+        return (data["layer"] for _, data in self._g.nodes(data=True))
+
+    def __len__(self) -> int:
+        return self._g.number_of_nodes()
+
+    def by_type(self, *types: str) -> list[Layer]:
+        wanted = {t.lower() for t in types}
+        return [layer for layer in self.layers() if layer.type.lower() in wanted]
+
+    def parameters(self) -> list[Layer]:
+        return self.by_type("Parameter")
+
+    def results(self) -> list[Layer]:
+        return self.by_type("Result")
+
+    def new_id(self) -> str:
+        """A fresh numeric layer id."""
+        numeric = [int(i) for i in self._g.nodes if str(i).isdigit()]
+        return str(max(numeric, default=-1) + 1)
+
+    def const_bytes(self, layer: Layer) -> memoryview:
+        """A Const layer's payload: in memory if a pass made it, else its slice of the ``.bin``."""
+        if layer.data is not None:
+            return memoryview(layer.data)
+        try:
+            offset, size = int(layer.attrs["offset"]), int(layer.attrs["size"])
+        except (KeyError, ValueError):
+            raise ReadError("Const needs integer 'offset' and 'size' attributes", layer.loc) from None
+        if self.weights is None or not self.weights.exists:
+            path = self.weights.path if self.weights else "the .bin file"
+            raise ReadError(f"weights file {path} is missing", layer.loc, code="E-BIN-MISSING")
+        try:
+            return self.weights.read(offset, size)
+        except ReadError as exc:
+            raise ReadError(exc.message, layer.loc, code="E-CONST-BOUNDS") from None
+
+    # -- edges --------------------------------------------------------------------------------
+    def add_edge(self, edge: Edge) -> None:
+        self._g.add_edge(edge.from_layer, edge.to_layer, key=(edge.from_port, edge.to_port), edge=edge)
+
+    def remove_edge(self, edge: Edge) -> None:
+        self._g.remove_edge(edge.from_layer, edge.to_layer, key=(edge.from_port, edge.to_port))
+
+    def edges(self) -> list[Edge]:
+        return [data["edge"] for _, _, data in self._g.edges(data=True)]
+
+    def in_edges(self, layer_id: str) -> list[Edge]:
+        return [d["edge"] for _, _, d in self._g.in_edges(layer_id, data=True)]
+
+    def out_edges(self, layer_id: str) -> list[Edge]:
+        return [d["edge"] for _, _, d in self._g.out_edges(layer_id, data=True)]
+
+    def producers(self, layer_id: str, port_id: int) -> list[Edge]:
+        """Edges feeding one input port (normally exactly one)."""
+        return [e for e in self.in_edges(layer_id) if e.to_port == port_id]
+
+    def consumers(self, layer_id: str, port_id: int) -> list[Edge]:
+        return [e for e in self.out_edges(layer_id) if e.from_port == port_id]
+
+    def producer(self, layer_id: str, port_id: int) -> tuple[Layer, Port] | None:
+        """The layer and output port that feed an input port, if exactly one does."""
+        edges = self.producers(layer_id, port_id)
+        if len(edges) != 1 or not self.has_layer(edges[0].from_layer):
+            return None
+        src = self.layer(edges[0].from_layer)
+        port = src.output(edges[0].from_port)
+        return None if port is None else (src, port)
+
+    def redirect_consumers(self, old: tuple[str, int], new: tuple[str, int]) -> None:
+        """Make every consumer of output ``old`` read output ``new`` instead."""
+        for e in self.consumers(*old):
+            self.remove_edge(e)
+            self.add_edge(Edge(new[0], new[1], e.to_layer, e.to_port))
+
+    # -- algorithms ---------------------------------------------------------------------------
+    def find_cycle(self) -> list[str] | None:
+        """Layer ids along one cycle, or None if the graph is acyclic."""
+        try:
+            return [u for u, _, _ in nx.find_cycle(self._g)]
+        except nx.NetworkXNoCycle:
+            return None
+
+    def topological_order(self) -> list[Layer]:
+        """Layers in an order where producers come first; ties keep file order. Fails on cycles."""
+        position = {node: i for i, node in enumerate(self._g.nodes)}
+        order = nx.lexicographical_topological_sort(self._g, key=position.__getitem__)
+        return [self.layer(i) for i in order]
+
+    def ancestors(self, layer_ids: Iterable[str]) -> set[str]:
+        """The given layers and everything they depend on."""
+        seen: set[str] = set()
+        for lid in layer_ids:
+            if lid not in seen:
+                seen.add(lid)
+                seen |= nx.ancestors(self._g, lid)
+        return seen

@@ -1,0 +1,163 @@
+"""Graph -> IR v11 (or v10) ``.xml`` + ``.bin``: deterministic bytes, atomic replacement.
+
+The same graph always gives the same files: layers and edges in graph order, attributes in
+their stored order, Const payloads laid out in layer order with identical payloads shared.
+Both files are written to temporaries beside the target and renamed into place, so a failure
+leaves nothing half-written; a graph's own source files are never replaced unless asked.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from xml.sax.saxutils import quoteattr
+
+from ..errors import IrToolsError
+from .model import Graph, Layer, Port, RtNode
+
+
+def write_ir(
+    graph: Graph,
+    xml_path: str | Path,
+    ir_version: int = 11,
+    bin_path: str | Path | None = None,
+    overwrite_input: bool = False,
+) -> tuple[Path, Path]:
+    """Write ``graph`` as IR; returns the (xml, bin) paths written."""
+    if ir_version not in (10, 11):
+        raise IrToolsError(f"can write IR v10 or v11, not v{ir_version}", code="E-USAGE")
+    xml_path = Path(xml_path)
+    bin_path = Path(bin_path) if bin_path else xml_path.with_suffix(".bin")
+    if not overwrite_input:
+        sources = [p for p in (graph.source, graph.weights.path if graph.weights else None) if p]
+        for target in (xml_path, bin_path):
+            if any(_same_file(target, s) for s in sources):
+                raise IrToolsError(f"refusing to overwrite the input file {target}", code="E-OVERWRITE")
+    blob, offsets = _pack_constants(graph)
+    text = _render(graph, ir_version, offsets)
+    _atomic_write_pair([(bin_path, blob), (xml_path, text.encode("utf-8"))])
+    return xml_path, bin_path
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def _pack_constants(graph: Graph) -> tuple[bytes, dict[str, tuple[int, int]]]:
+    """Concatenate Const payloads in layer order, sharing identical ones; (blob, id -> (offset, size))."""
+    chunks: list[bytes] = []
+    seen: dict[bytes, int] = {}
+    offsets: dict[str, tuple[int, int]] = {}
+    end = 0
+    for layer in graph.layers():
+        if layer.type.lower() != "const":
+            continue
+        data = bytes(graph.const_bytes(layer))
+        if data not in seen:
+            seen[data] = end
+            chunks.append(data)
+            end += len(data)
+        offsets[layer.id] = (seen[data], len(data))
+    return b"".join(chunks), offsets
+
+
+def _atomic_write_pair(files: list[tuple[Path, bytes]]) -> None:
+    temps: list[tuple[str, Path]] = []
+    try:
+        for target, payload in files:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            temps.append((tmp, target))
+            with os.fdopen(fd, "wb") as f:
+                f.write(payload)
+                f.flush()
+                os.fsync(f.fileno())
+        for tmp, target in temps:
+            os.replace(tmp, target)
+    finally:
+        for tmp, _ in temps:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def _attrs(items: Iterable[tuple[str, str]]) -> str:
+    return "".join(f" {k}={quoteattr(str(v))}" for k, v in items)
+
+
+def _rt(nodes: tuple[RtNode, ...], indent: str, out: list[str]) -> None:
+    for node in nodes:
+        if node.children:
+            out.append(f"{indent}<{node.tag}{_attrs(node.attrs)}>")
+            _rt(node.children, indent + "\t", out)
+            out.append(f"{indent}</{node.tag}>")
+        else:
+            out.append(f"{indent}<{node.tag}{_attrs(node.attrs)} />")
+
+
+def _port(port: Port, indent: str, out: list[str]) -> None:
+    head = [("id", str(port.id))]
+    if port.precision is not None:
+        head.append(("precision", port.precision))
+    if port.names is not None:
+        head.append(("names", port.names))
+    head.extend(port.extra.items())
+    if not port.dims and not port.rt_info:
+        out.append(f"{indent}<port{_attrs(head)} />")
+        return
+    out.append(f"{indent}<port{_attrs(head)}>")
+    out.extend(f"{indent}\t<dim>{d}</dim>" for d in port.dims or ())
+    if port.rt_info:
+        out.append(f"{indent}\t<rt_info>")
+        _rt(port.rt_info, indent + "\t\t", out)
+        out.append(f"{indent}\t</rt_info>")
+    out.append(f"{indent}</port>")
+
+
+def _layer(layer: Layer, attrs: dict[str, str], out: list[str]) -> None:
+    head = [("id", layer.id), ("name", layer.name), ("type", layer.type)]
+    if layer.version is not None:
+        head.append(("version", layer.version))
+    head.extend(layer.extra.items())
+    out.append(f"\t\t<layer{_attrs(head)}>")
+    if attrs:
+        out.append(f"\t\t\t<data{_attrs(attrs.items())} />")
+    if layer.rt_info:
+        out.append("\t\t\t<rt_info>")
+        _rt(layer.rt_info, "\t\t\t\t", out)
+        out.append("\t\t\t</rt_info>")
+    for tag, ports in (("input", layer.inputs), ("output", layer.outputs)):
+        if ports:
+            out.append(f"\t\t\t<{tag}>")
+            for port in ports:
+                _port(port, "\t\t\t\t", out)
+            out.append(f"\t\t\t</{tag}>")
+    out.append("\t\t</layer>")
+
+
+def _render(graph: Graph, ir_version: int, offsets: dict[str, tuple[int, int]]) -> str:
+    out = ['<?xml version="1.0"?>', f"<net{_attrs([('name', graph.name), ('version', str(ir_version))])}"
+           f"{_attrs(graph.net_extra.items())}>", "\t<layers>"]
+    for layer in graph.layers():
+        attrs = layer.attrs
+        if layer.id in offsets:
+            offset, size = offsets[layer.id]
+            attrs = {**attrs, "offset": str(offset), "size": str(size)}
+        _layer(layer, attrs, out)
+    out.append("\t</layers>")
+    out.append("\t<edges>")
+    for e in graph.edges():
+        items = [("from-layer", e.from_layer), ("from-port", e.from_port),
+                 ("to-layer", e.to_layer), ("to-port", e.to_port)]
+        out.append(f"\t\t<edge{_attrs(items)} />")
+    out.append("\t</edges>")
+    if graph.rt_info:
+        out.append("\t<rt_info>")
+        _rt(graph.rt_info, "\t\t", out)
+        out.append("\t</rt_info>")
+    out.append("</net>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,157 @@
+"""Pooling window geometry: the one place that decides output lengths, pads and divisors.
+
+The shape rules, the numpy kernels and the opset8 rewrites all call this module, so they
+cannot disagree. Rules (SEMANTICS.md sections 2 and 3), per spatial axis with input length L,
+kernel K, stride S, dilation D, pads pb/pe, P = L + pb + pe and Kd = D*(K-1) + 1:
+
+1. floor: (P - Kd) // S + 1; ceil: ceil((P - Kd) / S) + 1.
+2. ceil_torch: o = ceil((P - Kd) / S); o + 1 windows unless o*S >= L + pb.
+3. same_upper/same_lower: total = max(0, (ceil(L/S) - 1)*S + Kd - L) split lo = total // 2,
+   hi = total - lo; same_upper puts hi at the end. valid: zero pads. Dynamic dims under
+   same_* give a dynamic output dim and zero pads for that axis.
+4. Dynamic dims: bounds are computed separately, the lower one clamped at one window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import OpValidationError
+from ..ir.dims import DYNAMIC, Dim, Shape
+
+AUTO_PADS = ("explicit", "same_upper", "same_lower", "valid")
+ROUNDING_TYPES = ("floor", "ceil", "ceil_torch")
+
+
+@dataclass(frozen=True, slots=True)
+class PoolGeometry:
+    """The resolved geometry of one pooling layer."""
+
+    spatial: tuple[Dim, ...] | None  # output spatial dims; None when the input rank is dynamic
+    pads_begin: tuple[int, ...]  # effective pads (auto_pad resolved)
+    pads_end: tuple[int, ...]
+
+
+def dilated(kernel: int, dilation: int) -> int:
+    return dilation * (kernel - 1) + 1
+
+
+def same_pads(length: int, kernel: int, stride: int, dilation: int, upper: bool) -> tuple[int, int]:
+    """(pad_begin, pad_end) that same_upper/same_lower choose for a static axis."""
+    total = max(0, (-(-length // stride) - 1) * stride + dilated(kernel, dilation) - length)
+    lo, hi = total // 2, total - total // 2
+    return (lo, hi) if upper else (hi, lo)
+
+
+def out_length(length: int, kernel: int, stride: int, dilation: int, pb: int, pe: int, rounding: str) -> int:
+    """Number of windows on one axis of static length (rule 1 and 2); the lower bound clamps at 1."""
+    span = max(0, length + pb + pe - dilated(kernel, dilation))
+    if rounding == "floor":
+        return span // stride + 1
+    o = -(-span // stride)
+    if rounding == "ceil":
+        return o + 1
+    return o if o * stride >= length + pb else o + 1
+
+
+def window_counts(length: int, kernel: int, stride: int, dilation: int, pb: int, out: int) -> np.ndarray:
+    """Taps of each window on one axis that fall inside the data (the exclude-pad divisor)."""
+    starts = np.arange(out, dtype=np.int64)[:, None] * stride - pb
+    taps = starts + np.arange(kernel, dtype=np.int64)[None, :] * dilation
+    return ((taps >= 0) & (taps < length)).sum(axis=1)
+
+
+def tap_ranges(length: int, kernel: int, stride: int, dilation: int, pb: int, out: int) -> list[tuple[int, int, int]]:
+    """Per tap k, ``(lo, hi, first)``: windows ``lo <= o < hi`` have tap k inside the data, at index
+    ``first + (o - lo)*stride``. Lets kernels sum shifted strided slices without padding the input."""
+    ranges = []
+    for k in range(kernel):
+        offset = k * dilation - pb  # data index of tap k in window 0
+        lo = max(0, -(offset // stride))
+        hi = max(lo, min(out, (length - 1 - offset) // stride + 1))
+        ranges.append((lo, hi, lo * stride + offset))
+    return ranges
+
+
+def counts_padding(pads_begin: Sequence[int], pads_end: Sequence[int], exclude_pad: bool) -> bool:
+    """True when the divisor is the full kernel size (include-pad with any non-zero pad)."""
+    return not exclude_pad and any(p != 0 for p in (*pads_begin, *pads_end))
+
+
+def pool_geometry(
+    data: Shape,
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads_begin: Sequence[int],
+    pads_end: Sequence[int],
+    auto_pad: str,
+    rounding: str,
+    exclude_pad: bool,
+    ceil_torch_allowed: bool = True,
+) -> PoolGeometry:
+    """Validate a pooling layer the way OpenVINO does and compute its output geometry.
+
+    Raises OpValidationError, in OpenVINO's order of checks, for whatever it rejects.
+    """
+    n = len(kernel)
+    if len(pads_begin) != n or len(pads_end) != n:
+        bad = pads_begin if len(pads_begin) != n else pads_end
+        which = "pads_begin" if bad is pads_begin else "pads_end"
+        raise OpValidationError(f"{which} has {len(bad)} values, expected {n} (one per kernel axis)")
+    if data is not None and len(data) not in (3, 4, 5):
+        raise OpValidationError(f"expected a 3-D, 4-D or 5-D input, got rank {len(data)}")
+    if len(strides) != n:
+        raise OpValidationError(f"strides has {len(strides)} values, expected {n} (one per kernel axis)")
+    if len(dilations) != n:
+        raise OpValidationError(f"dilations has {len(dilations)} values, expected {n} (one per kernel axis)")
+    if data is not None and n != len(data) - 2:
+        raise OpValidationError(f"kernel has {n} values, expected {len(data) - 2} for a rank-{len(data)} input")
+    if any(s == 0 for s in strides):
+        raise OpValidationError(f"strides {list(strides)} contain a zero")
+    if any(d == 0 for d in dilations):
+        raise OpValidationError(f"dilations {list(dilations)} contain a zero")
+    if rounding == "ceil_torch" and not ceil_torch_allowed:
+        raise OpValidationError("rounding_type ceil_torch needs AvgPool-14 or later (opset14+)")
+
+    if auto_pad == "valid":
+        pb, pe = [0] * n, [0] * n
+    else:
+        pb, pe = list(pads_begin), list(pads_end)
+    if data is None:
+        return PoolGeometry(None, tuple(pb), tuple(pe))
+
+    for axis, what in ((0, "batch"), (1, "channel")):
+        if data[axis].is_static and data[axis].lo == 0:
+            raise OpValidationError(f"{what} dimension is zero")
+
+    same = auto_pad in ("same_upper", "same_lower")
+    out: list[Dim] = []
+    for i, dim in enumerate(data[2:]):
+        k, s, d = kernel[i], strides[i], dilations[i]
+        if same:
+            if not dim.is_static:
+                pb[i] = pe[i] = 0
+                out.append(DYNAMIC)
+                continue
+            pb[i], pe[i] = same_pads(dim.lo, k, s, d, auto_pad == "same_upper")
+        kd = dilated(k, d)
+        if dim.is_static:
+            padded = dim.lo + pb[i] + pe[i]
+            if kd < 1:
+                raise OpValidationError(f"kernel {k} with dilation {d} is empty on spatial axis {i}")
+            if kd > padded:
+                raise OpValidationError(
+                    f"kernel {k} (dilated {kd}) is larger than the padded input {padded} on spatial axis {i}"
+                )
+            if exclude_pad and (kd <= pb[i] or kd <= pe[i]):
+                raise OpValidationError(
+                    f"with exclude-pad, kernel {kd} fits entirely in the padding "
+                    f"(pads {pb[i]}/{pe[i]}) on spatial axis {i}: a window would have no data"
+                )
+        b, e = pb[i], pe[i]
+        out.append(dim.map(lambda n, k=k, s=s, d=d, b=b, e=e: out_length(n, k, s, d, b, e, rounding)))
+    return PoolGeometry(tuple(out), tuple(pb), tuple(pe))

@@ -1,0 +1,98 @@
+"""AvgPool-1, AvgPool-14, AvgPool-16 and AdaptiveAvgPool-8: attributes and shape rules."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import OpValidationError
+from ..ir.dims import DYNAMIC, Dim
+from . import attrs as A
+from .core import NoAttrs
+from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, PoolGeometry, pool_geometry
+from .registry import OpSpec, TensorType, opset_range, register
+
+
+@dataclass(frozen=True, slots=True)
+class AvgPoolAttrs:
+    """AvgPool-1 attributes (also AvgPool-14, whose rounding_type may be ceil_torch)."""
+
+    kernel: tuple[int, ...] = A.attr("kernel", A.UINT_LIST)
+    strides: tuple[int, ...] = A.attr("strides", A.UINT_LIST)
+    pads_begin: tuple[int, ...] = A.attr("pads_begin", A.UINT_LIST)
+    pads_end: tuple[int, ...] = A.attr("pads_end", A.UINT_LIST)
+    exclude_pad: bool = A.attr("exclude-pad", A.BOOL)
+    auto_pad: str = A.attr("auto_pad", A.enum(*AUTO_PADS), "explicit")
+    rounding_type: str = A.attr("rounding_type", A.enum(*ROUNDING_TYPES), "floor")
+
+    @property
+    def dilations_or_ones(self) -> tuple[int, ...]:
+        return getattr(self, "dilations", None) or (1,) * len(self.kernel)
+
+
+@dataclass(frozen=True, slots=True)
+class AvgPool16Attrs(AvgPoolAttrs):
+    dilations: tuple[int, ...] | None = A.attr("dilations", A.UINT_LIST, None)
+
+
+def geometry(a: AvgPoolAttrs, data: TensorType, label: str) -> PoolGeometry:
+    """The resolved window geometry of an AvgPool layer (``label`` e.g. "AvgPool-14") with this input."""
+    return pool_geometry(
+        data.shape,
+        a.kernel,
+        a.strides,
+        a.dilations_or_ones,
+        a.pads_begin,
+        a.pads_end,
+        a.auto_pad,
+        a.rounding_type,
+        a.exclude_pad,
+        label != "AvgPool-1",
+    )
+
+
+def _avg_pool(label: str):
+    def infer(a: AvgPoolAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        g = geometry(a, inputs[0], label)
+        if g.spatial is None:
+            return [TensorType(inputs[0].element, (DYNAMIC,) * (2 + len(a.kernel)))]
+        return [TensorType(inputs[0].element, inputs[0].shape[:2] + g.spatial)]
+
+    return infer
+
+
+def _adaptive(a, inputs: Sequence[TensorType], values: Sequence[np.ndarray | None]) -> list[TensorType]:
+    data, size = inputs
+    if data.shape is not None and len(data.shape) not in (3, 4, 5):
+        raise OpValidationError(f"expected a 3-D, 4-D or 5-D input, got rank {len(data.shape)}")
+    if size.element not in (None, "i32", "i64"):
+        raise OpValidationError(f"output_size must be i32 or i64, got {size.element}")
+    if size.shape is not None and len(size.shape) != 1:
+        raise OpValidationError(f"output_size must be 1-D, got rank {len(size.shape)}")
+    if data.shape is None:
+        return [TensorType(data.element, None)]
+    spatial = len(data.shape) - 2
+    if size.shape is not None and size.shape[0].is_static and size.shape[0].lo != spatial:
+        raise OpValidationError(f"output_size has {size.shape[0].lo} values, expected {spatial}")
+    if values[1] is None:
+        return [TensorType(data.element, data.shape[:2] + (DYNAMIC,) * spatial)]
+    sizes = [int(v) for v in np.asarray(values[1]).reshape(-1)]
+    if len(sizes) != spatial:
+        raise OpValidationError(f"output_size has {len(sizes)} values, expected {spatial}")
+    if any(v < 0 for v in sizes):
+        raise OpValidationError(f"output_size {sizes} has a negative value")
+    return [TensorType(data.element, data.shape[:2] + tuple(Dim(v, v) for v in sizes))]
+
+
+def _avg_pool_spec(label: str, opsets: tuple[str, ...], attrs: type) -> OpSpec:
+    return register(OpSpec("AvgPool", label, opsets, attrs, _avg_pool(label), (1, 1), 1))
+
+
+AVG_POOL_1 = _avg_pool_spec("AvgPool-1", opset_range(1, 13), AvgPoolAttrs)
+AVG_POOL_14 = _avg_pool_spec("AvgPool-14", opset_range(14, 15), AvgPoolAttrs)
+AVG_POOL_16 = _avg_pool_spec("AvgPool-16", ("opset16",), AvgPool16Attrs)
+ADAPTIVE_AVG_POOL_8 = register(
+    OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", opset_range(8, 16), NoAttrs, _adaptive, (2, 2), 1, (1,))
+)

@@ -1,0 +1,150 @@
+"""Shape propagation: re-infer every port we model and compare with the declared dims.
+
+Rules:
+1. Layers are visited in topological order; a modelled op takes its inputs' *inferred*
+   types (as OpenVINO does: it ignores declared dims), an unknown op its declared ones.
+2. An op that rejects its inputs reports E-OP (or E-ATTR for unreadable attributes) and
+   falls back to its declared output dims so the walk goes on.
+3. Every output port whose declared dims or precision differ from the inferred ones gets
+   E-SHAPE / E-TYPE; a port without <dim> matches a dynamic rank.
+4. Unknown ops are counted as "not re-inferred", never silently skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..diagnostics import Diagnostic
+from ..dtypes import element_type
+from ..errors import IrToolsError
+from ..ir.dims import shape_from_ints, shape_to_ints, show
+from ..ir.model import Graph, Layer, Port
+from ..ops import attrs as A
+from ..ops.core import const_array, convert_values
+from ..ops.registry import OpSpec, TensorType, lookup
+
+PortKey = tuple[str, int]
+
+
+@dataclass
+class Propagation:
+    types: dict[PortKey, TensorType] = field(default_factory=dict)  # inferred, per output port
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    inferred: int = 0  # layers re-inferred
+    not_inferred: list[Layer] = field(default_factory=list)  # layers whose declared dims were trusted
+
+
+def declared_type(port: Port) -> TensorType:
+    et = element_type(port.precision or "")
+    return TensorType(et.name if et else None, shape_from_ints(port.dims))
+
+
+def propagate(graph: Graph) -> Propagation:
+    """Infer every output port's type; the graph must be acyclic (see checks.E-CYCLE)."""
+    result = Propagation()
+    for layer in graph.topological_order():
+        spec = lookup(layer.type, layer.version)
+        inputs = [_input_type(graph, result, layer, port) for port in layer.inputs]
+        outputs = None
+        if spec is not None:
+            try:
+                outputs = _infer(graph, result, layer, spec, inputs)
+                result.inferred += 1
+            except IrToolsError as exc:
+                result.diagnostics.append(Diagnostic("error", exc.code, exc.message, layer.loc))
+        else:
+            result.not_inferred.append(layer)
+        for i, port in enumerate(layer.outputs):
+            inferred = outputs[i] if outputs is not None and i < len(outputs) else declared_type(port)
+            result.types[(layer.id, port.id)] = inferred
+            if outputs is not None:
+                _compare(result, layer, port, inferred)
+    return result
+
+
+def infer_shapes(graph: Graph) -> list[Diagnostic]:
+    """Public entry: the diagnostics of shape propagation over ``graph``."""
+    return propagate(graph).diagnostics
+
+
+def fix_dims(graph: Graph, result: Propagation) -> int:
+    """Write the inferred dims and precisions into every port; returns the number of ports changed."""
+    changed = 0
+    for layer in graph.layers():
+        for port in layer.outputs:
+            changed += _apply(port, result.types.get((layer.id, port.id)))
+        for port in layer.inputs:
+            edges = graph.producers(layer.id, port.id)
+            if len(edges) == 1:
+                changed += _apply(port, result.types.get((edges[0].from_layer, edges[0].from_port)))
+    return changed
+
+
+def _apply(port: Port, t: TensorType | None) -> int:
+    if t is None:
+        return 0
+    dims = shape_to_ints(t.shape) or ()
+    et = element_type(t.element) if t.element else None
+    precision = et.precision if et else port.precision
+    if port.dims == dims and port.precision == precision:
+        return 0
+    port.dims, port.precision = dims, precision
+    return 1
+
+
+def _input_type(graph: Graph, result: Propagation, layer: Layer, port: Port) -> TensorType:
+    edges = graph.producers(layer.id, port.id)
+    if len(edges) == 1 and (edges[0].from_layer, edges[0].from_port) in result.types:
+        return result.types[(edges[0].from_layer, edges[0].from_port)]
+    return declared_type(port)
+
+
+def _infer(graph: Graph, result: Propagation, layer: Layer, spec: OpSpec, inputs: list[TensorType]):
+    lo, hi = spec.n_inputs
+    if not lo <= len(inputs) <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise IrToolsError(f"{spec.label} takes {want} inputs, the layer has {len(inputs)}", layer.loc, "E-ARITY")
+    if len(layer.outputs) != spec.n_outputs:
+        raise IrToolsError(
+            f"{spec.label} has {spec.n_outputs} outputs, the layer declares {len(layer.outputs)}", layer.loc, "E-ARITY"
+        )
+    attrs = A.decode(spec.attrs, layer.attrs, layer.loc)
+    values = [_constant_value(graph, layer, port) if i in spec.value_inputs else None
+              for i, port in enumerate(layer.inputs)]
+    return spec.infer(attrs, inputs, values)
+
+
+def _constant_value(graph: Graph, layer: Layer, port: Port) -> np.ndarray | None:
+    """The value feeding ``port`` when it is a Const, or a Convert of a Const; else None."""
+    found = graph.producer(layer.id, port.id)
+    if found is None:
+        return None
+    src, _ = found
+    if src.type.lower() == "const":
+        return const_array(graph, src)
+    if src.type.lower() == "convert" and src.inputs:
+        inner = _constant_value(graph, src, src.inputs[0])
+        if inner is not None:
+            return convert_values(inner, src.attrs.get("destination_type", ""))
+    return None
+
+
+def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType) -> None:
+    want = shape_to_ints(inferred.shape)
+    if not (want == port.dims or (want is None and port.dims == ())):
+        result.diagnostics.append(Diagnostic(
+            "error", "E-SHAPE",
+            f"output port {port.id}: declared {show(port.dims)}, inferred {show(want)}",
+            layer.port_loc(port),
+        ))
+    declared = element_type(port.precision or "")
+    if inferred.element and port.precision is not None and (declared is None or declared.name != inferred.element):
+        want_p = element_type(inferred.element)
+        want_text = want_p.precision if want_p else inferred.element
+        result.diagnostics.append(Diagnostic(
+            "error", "E-TYPE",
+            f"output port {port.id}: declared precision {port.precision}, inferred {want_text}",
+            layer.port_loc(port),
+        ))
