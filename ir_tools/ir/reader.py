@@ -36,7 +36,7 @@ def parse_xml(xml_path: Path) -> etree._ElementTree:
     name = str(xml_path)
     try:
         tree = etree.parse(str(xml_path), _parser())
-    except OSError as exc:
+    except OSError:
         raise ReadError("cannot read file: no such file or not readable", SourceLoc(name)) from None
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None

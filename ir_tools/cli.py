@@ -1,0 +1,116 @@
+"""``ir-tools``: thin argparse wrappers over the public API. Exit 0 clean, 1 problems found, 2 unusable input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .diagnostics import Diagnostic, has_errors, render_json
+from .errors import IrToolsError, SourceLoc
+from .inspect import render_text, summary
+from .ir.reader import read_ir
+from .ir.writer import write_ir
+from .validate import FATAL_CODES, check, check_graph
+
+EXIT_OK, EXIT_FOUND, EXIT_UNUSABLE = 0, 1, 2
+
+
+def _print_diagnostics(diags: list[Diagnostic]) -> None:
+    for d in diags:
+        print(d.render())
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    results = {str(path): check(path) for path in args.models}
+    if args.format == "json":
+        print(render_json(results))
+    else:
+        for path, diags in results.items():
+            _print_diagnostics(diags)
+            errors = sum(d.severity == "error" for d in diags)
+            warnings = sum(d.severity == "warning" for d in diags)
+            print(f"{path}: {errors} error(s), {warnings} warning(s)")
+    all_diags = [d for diags in results.values() for d in diags]
+    if any(d.code in FATAL_CODES for d in all_diags):
+        return EXIT_UNUSABLE
+    return EXIT_FOUND if has_errors(all_diags) else EXIT_OK
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    info = summary(read_ir(args.model, args.bin))
+    print(json.dumps(info, indent=2) if args.format == "json" else render_text(info))
+    return EXIT_OK
+
+
+def cmd_shapes(args: argparse.Namespace) -> int:
+    from .passes.shapes import fix_dims
+
+    graph = read_ir(args.model, args.bin)
+    diags, result = check_graph(graph)
+    shape_codes = {"E-SHAPE", "E-TYPE", "E-EDGE-DIMS", "E-EDGE-PRECISION"}
+    fixable = [d for d in diags if d.code in shape_codes]
+    blocking = [d for d in diags if d.severity == "error" and d.code not in shape_codes]
+    _print_diagnostics(fixable + blocking)
+    if result is not None:
+        print(f"{graph.source}: {result.inferred} layers re-inferred, {len(result.not_inferred)} not re-inferred "
+              f"(declared dims trusted: {', '.join(sorted({lay.kind for lay in result.not_inferred})) or 'none'})")
+    if not args.fix:
+        return EXIT_FOUND if fixable or blocking else EXIT_OK
+    if not (args.output or args.in_place):
+        raise IrToolsError("--fix needs -o OUT.xml or --in-place", code="E-USAGE")
+    if blocking or result is None:
+        print("not written: fix the errors above first (only declared dims and precisions can be corrected)")
+        return EXIT_FOUND
+    changed = fix_dims(graph, result)
+    out = args.model if args.in_place else args.output
+    write_ir(graph, out, args.ir_version or graph.ir_version, overwrite_input=args.in_place)
+    print(f"wrote {out}: {changed} port(s) corrected")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ir-tools", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("check", help="report every problem of one or more IR files")
+    p.add_argument("models", nargs="+", type=Path, metavar="MODEL.xml")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("inspect", help="inputs, outputs, op histogram and layers of a model")
+    p.add_argument("model", type=Path, metavar="MODEL.xml")
+    p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_inspect)
+
+    p = sub.add_parser("shapes", help="re-infer every port's dims; --fix writes corrected dims")
+    p.add_argument("model", type=Path, metavar="MODEL.xml")
+    p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
+    p.add_argument("--fix", action="store_true", help="write the model with inferred dims")
+    p.add_argument("-o", "--output", type=Path, metavar="OUT.xml")
+    p.add_argument("--in-place", action="store_true", help="with --fix: overwrite the input")
+    p.add_argument("--ir-version", type=int, choices=(10, 11))
+    p.set_defaults(run=cmd_shapes)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except IrToolsError as exc:
+        loc = exc.loc if exc.loc.file else SourceLoc(str(getattr(args, "model", "")) or None)
+        print(Diagnostic("error", exc.code, exc.message, loc).render(), file=sys.stderr)
+        return EXIT_UNUSABLE
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # last resort: the CLI never shows a traceback to a user
+        print(f"error[E-INTERNAL]: ir-tools failed unexpectedly ({type(exc).__name__}: {exc}); please report this",
+              file=sys.stderr)
+        return EXIT_UNUSABLE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

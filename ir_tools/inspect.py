@@ -1,0 +1,59 @@
+"""``inspect``: a model's inputs, outputs, op histogram and layers, as text or JSON."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .ir.dims import show
+from .ir.model import Graph
+
+
+def summary(graph: Graph) -> dict:
+    """A JSON-ready description of ``graph``."""
+
+    def tensor(layer, port) -> dict:
+        shape = layer.attrs.get("shape") if layer.type.lower() == "parameter" else None
+        return {"name": port.names or layer.name, "layer": layer.name, "precision": port.precision,
+                "dims": None if port.dims is None else list(port.dims), "shape": shape}
+
+    inputs = [tensor(p, p.outputs[0]) for p in graph.parameters() if p.outputs]
+    outputs = []
+    for r in graph.results():
+        found = graph.producer(r.id, r.inputs[0].id) if r.inputs else None
+        outputs.append(tensor(*found) if found else {"name": r.name, "layer": r.name})
+    histogram = Counter(layer.kind for layer in graph.layers())
+    return {
+        "name": graph.name,
+        "ir_version": graph.ir_version,
+        "file": str(graph.source) if graph.source else None,
+        "layer_count": len(graph),
+        "inputs": inputs,
+        "outputs": outputs,
+        "op_histogram": dict(sorted(histogram.items())),
+        "layers": [
+            {"id": lay.id, "name": lay.name, "type": lay.type, "version": lay.version, "line": lay.line,
+             "attributes": dict(lay.attrs),
+             "outputs": [None if p.dims is None else list(p.dims) for p in lay.outputs]}
+            for lay in graph.layers()
+        ],
+    }
+
+
+def render_text(info: dict) -> str:
+    lines = [f"model '{info['name']}' (IR v{info['ir_version']}, {info['layer_count']} layers)", "inputs:"]
+    for t in info["inputs"]:
+        shape = t["shape"] if t.get("shape") is not None else show(t["dims"])
+        lines.append(f"  {t['name']}: {t['precision']} {shape}")
+    lines.append("outputs:")
+    for t in info["outputs"]:
+        lines.append(f"  {t['name']}: {t.get('precision')} {show(t.get('dims'))}")
+    lines.append("ops:")
+    width = max((len(k) for k in info["op_histogram"]), default=0)
+    for kind, count in info["op_histogram"].items():
+        lines.append(f"  {kind:<{width}}  {count}")
+    lines.append("layers:")
+    for lay in info["layers"]:
+        attrs = " ".join(f"{k}={v}" for k, v in lay["attributes"].items())
+        outs = " ".join(show(d) for d in lay["outputs"])
+        lines.append(f"  {lay['id']:>4} {lay['name']} [{lay['type']}@{lay['version']}] -> {outs}  {attrs}".rstrip())
+    return "\n".join(lines)
