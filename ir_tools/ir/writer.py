@@ -35,10 +35,15 @@ def write_ir(
         for target in (xml_path, bin_path):
             if any(_same_file(target, s) for s in sources):
                 raise IrToolsError(f"refusing to overwrite the input file {target}", code="E-OVERWRITE")
-    blob, offsets = _pack_constants(graph)
-    text = _render(graph, ir_version, offsets)
-    _atomic_write_pair([(bin_path, blob), (xml_path, text.encode("utf-8"))])
+    xml_bytes, blob = to_bytes(graph, ir_version)
+    _atomic_write_pair([(bin_path, blob), (xml_path, xml_bytes)])
     return xml_path, bin_path
+
+
+def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
+    """The (xml, bin) contents ``write_ir`` would write; lets a runtime load a graph without files."""
+    blob, offsets = _pack_constants(graph)
+    return _render(graph, ir_version, offsets).encode("utf-8"), blob
 
 
 def _same_file(a: Path, b: Path) -> bool:
