@@ -66,12 +66,12 @@ def _result(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType
 
 
 def convert_values(value: np.ndarray, destination: str) -> np.ndarray:
-    """Convert as OpenVINO does: floats to integers round half to even, then wrap."""
+    """Convert as OpenVINO CPU does (measured): floats to integers truncate toward zero, then wrap."""
     et = element_type(destination)
     if et is None or et.numpy is None:
         raise OpValidationError(f"cannot convert to {destination}: no numpy equivalent")
     if np.issubdtype(et.numpy, np.integer) and np.issubdtype(value.dtype, np.floating):
-        value = np.rint(value)
+        value = np.trunc(value).astype(np.int64)
     return value.astype(et.numpy)
 
 
@@ -79,7 +79,11 @@ ALL = 17  # highest opset the installed OpenVINO knows
 
 register(OpSpec("Parameter", "Parameter-1", opset_range(1, ALL), ParameterAttrs, _parameter, (0, 0), 1))
 register(OpSpec("Const", "Const-1", opset_range(1, ALL - 1), ConstAttrs, _const, (0, 0), 1))
-register(OpSpec("Convert", "Convert-1", opset_range(1, ALL), ConvertAttrs, _convert, (1, 1), 1))
+def _run_convert(a: ConvertAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [convert_values(args[0], a.destination_type)]
+
+
+register(OpSpec("Convert", "Convert-1", opset_range(1, ALL), ConvertAttrs, _convert, (1, 1), 1, kernel=_run_convert))
 register(OpSpec("Result", "Result-1", opset_range(1, ALL - 1), NoAttrs, _result, (1, 1), 0))
 
 

@@ -11,6 +11,7 @@ from ..errors import OpValidationError
 from ..ir.dims import DYNAMIC, Dim
 from . import attrs as A
 from .core import NoAttrs
+from .kernels import adaptive_avg_pool, avg_pool
 from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, PoolGeometry, pool_geometry
 from .registry import OpSpec, TensorType, opset_range, register
 
@@ -86,13 +87,23 @@ def _adaptive(a, inputs: Sequence[TensorType], values: Sequence[np.ndarray | Non
     return [TensorType(data.element, data.shape[:2] + tuple(Dim(v, v) for v in sizes))]
 
 
+def _run_avg_pool(a: AvgPoolAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [avg_pool(args[0], a.kernel, a.strides, a.pads_begin, a.pads_end, a.exclude_pad, a.rounding_type,
+                     a.auto_pad, a.dilations_or_ones)]
+
+
+def _run_adaptive(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [adaptive_avg_pool(args[0], [int(v) for v in np.asarray(args[1]).reshape(-1)])]
+
+
 def _avg_pool_spec(label: str, opsets: tuple[str, ...], attrs: type) -> OpSpec:
-    return register(OpSpec("AvgPool", label, opsets, attrs, _avg_pool(label), (1, 1), 1))
+    return register(OpSpec("AvgPool", label, opsets, attrs, _avg_pool(label), (1, 1), 1, kernel=_run_avg_pool))
 
 
 AVG_POOL_1 = _avg_pool_spec("AvgPool-1", opset_range(1, 13), AvgPoolAttrs)
 AVG_POOL_14 = _avg_pool_spec("AvgPool-14", opset_range(14, 15), AvgPoolAttrs)
 AVG_POOL_16 = _avg_pool_spec("AvgPool-16", ("opset16",), AvgPool16Attrs)
 ADAPTIVE_AVG_POOL_8 = register(
-    OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", opset_range(8, 16), NoAttrs, _adaptive, (2, 2), 1, (1,))
+    OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", opset_range(8, 16), NoAttrs, _adaptive, (2, 2), 1, (1,),
+           kernel=_run_adaptive)
 )
