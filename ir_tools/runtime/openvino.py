@@ -56,7 +56,8 @@ def run_openvino(
     by_source: dict[tuple[str, int], np.ndarray] = {}
     for i, result in enumerate(model.outputs):
         source = result.get_node().input_value(0)
-        by_source[(source.get_node().get_friendly_name(), source.get_index())] = request.get_output_tensor(i).data.copy()
+        key = (source.get_node().get_friendly_name(), source.get_index())
+        by_source[key] = request.get_output_tensor(i).data.copy()
     outputs, layers = {}, {}
     for layer in graph.layers():
         for index, port in enumerate(layer.outputs):
