@@ -6,6 +6,7 @@ The public API (everything else is internal and may change):
 - ``write_ir(graph, xml_path, ir_version=11)``
 - ``infer_shapes(graph) -> list[Diagnostic]``
 - ``check(xml_path) -> list[Diagnostic]``
+- ``run(graph, inputs) -> dict[str, numpy.ndarray]`` (the numpy reference, keyed by output name)
 """
 
 from .diagnostics import Diagnostic
@@ -14,6 +15,7 @@ from .ir.model import Edge, Graph, Layer, Port
 from .ir.reader import read_ir
 from .ir.writer import write_ir
 from .passes.shapes import infer_shapes
+from .runtime.executor import run
 from .validate import check
 
 __version__ = "0.1.0"
@@ -29,5 +31,6 @@ __all__ = [
     "check",
     "infer_shapes",
     "read_ir",
+    "run",
     "write_ir",
 ]

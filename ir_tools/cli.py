@@ -70,6 +70,75 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _inputs(args: argparse.Namespace, graph) -> dict:
+    from .runtime.inputs import check_inputs, load_inputs, parse_shape_overrides, random_inputs
+
+    if args.inputs:
+        inputs = load_inputs(args.inputs, graph)
+    else:
+        inputs = random_inputs(graph, args.seed, parse_shape_overrides(args.shape))
+    check_inputs(graph, inputs)
+    return inputs
+
+
+def _save_npz(path: Path, arrays: dict) -> None:
+    """Write an .npz atomically (temporary file, then rename)."""
+    import os
+    import tempfile
+
+    import numpy as np
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".npz", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .runtime.executor import run
+
+    graph = read_ir(args.model, args.bin)
+    outputs = run(graph, _inputs(args, graph))
+    for name, value in outputs.items():
+        print(f"{name}: {value.dtype} {list(value.shape)}")
+    _save_npz(args.output, outputs)
+    print(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .runtime.compare import Tolerances, render_text
+    from .runtime.inputs import load_npz
+    from .runtime.numeric_check import compare_model, saved_arrays
+
+    try:
+        tolerances = Tolerances.parse(args.atol, args.rtol)
+    except ValueError as exc:
+        raise IrToolsError(str(exc), code="E-USAGE") from None
+    graph = read_ir(args.model, args.bin)
+    inputs = _inputs(args, graph)
+    source = {"inputs": str(args.inputs)} if args.inputs else {"seed": args.seed}
+    saved = load_npz(args.load_outputs) if args.load_outputs else None
+    report = compare_model(graph, inputs, tolerances, args.per_layer, source, saved)
+    print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report))
+    if args.save_outputs:
+        _save_npz(args.save_outputs, saved_arrays(report))
+    return EXIT_OK if report.passed else EXIT_FOUND
+
+
+def _add_input_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
+    p.add_argument("--inputs", type=Path, metavar="F.npz", help="input values (.npz keyed by input name, or .npy)")
+    p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
+    p.add_argument("--shape", action="append", default=[], metavar="NAME:D1,D2,...",
+                   help="concrete shape for an input with dynamic dims (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ir-tools", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -93,6 +162,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in-place", action="store_true", help="with --fix: overwrite the input")
     p.add_argument("--ir-version", type=int, choices=(10, 11))
     p.set_defaults(run=cmd_shapes)
+
+    p = sub.add_parser("run", help="run the numpy reference executor and save its outputs")
+    p.add_argument("model", type=Path, metavar="MODEL.xml")
+    _add_input_options(p)
+    p.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.npz")
+    p.set_defaults(run=cmd_run)
+
+    p = sub.add_parser("compare", help="compare OpenVINO CPU with the numpy reference, per output and per layer")
+    p.add_argument("model", type=Path, metavar="MODEL.xml")
+    _add_input_options(p)
+    p.add_argument("--atol", action="append", default=[], metavar="[NAME:]V",
+                   help="absolute tolerance, default 1e-5 (repeatable; NAME: an output or layer name)")
+    p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]V",
+                   help="relative tolerance, default 1e-5 (repeatable; NAME: an output or layer name)")
+    p.add_argument("--per-layer", action="store_true", help="also compare every layer, fed OpenVINO's activations")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--save-outputs", type=Path, metavar="F.npz",
+                   help="save OpenVINO's and the reference's outputs (and, with --per-layer, every activation)")
+    p.add_argument("--load-outputs", type=Path, metavar="F.npz",
+                   help="also compare OpenVINO with outputs saved earlier by --save-outputs")
+    p.set_defaults(run=cmd_compare)
     return parser
 
 

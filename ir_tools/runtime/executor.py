@@ -74,18 +74,23 @@ class Interpreter:
 
     def run_layer(self, layer: Layer, args: list[np.ndarray]) -> list[np.ndarray]:
         """Execute one layer on its input values; returns its output values."""
-        kind = layer.type.lower()
-        if kind == "parameter":
+        if layer.type.lower() == "parameter":
             name = input_name(self.graph, layer)
             if name not in self.inputs:
                 raise IrToolsError(f"no value given for input '{name}'")
             return [np.asarray(self.inputs[name])]
-        if kind == "const":
-            return [const_array(self.graph, layer)]
-        if kind == "result":
-            return []
-        spec = lookup(layer.type, layer.version)
-        return spec.kernel(A.decode(spec.attrs, layer.attrs, layer.loc), args)
+        return execute(self.graph, layer, args)
+
+
+def execute(graph: Graph, layer: Layer, args: list[np.ndarray]) -> list[np.ndarray]:
+    """Run one non-Parameter layer on given input values (the per-layer comparison feeds it OpenVINO's)."""
+    kind = layer.type.lower()
+    if kind == "const":
+        return [const_array(graph, layer)]
+    if kind == "result":
+        return []
+    spec = lookup(layer.type, layer.version)
+    return spec.kernel(A.decode(spec.attrs, layer.attrs, layer.loc), args)
 
 
 def run(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:

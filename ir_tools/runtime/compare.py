@@ -1,0 +1,222 @@
+"""Comparison semantics users trust (Polygraphy's): per-output atol/rtol, an element fails only
+when it exceeds both, NaN against a number fails, and every report prints the smallest
+tolerances that would have passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+#: Version of the JSON report ``compare --format json`` prints; see README "compare report".
+REPORT_SCHEMA_VERSION = 1
+
+DEFAULT_ATOL = 1e-5
+DEFAULT_RTOL = 1e-5
+
+
+@dataclass(frozen=True)
+class Tolerances:
+    """Default atol/rtol plus per-name overrides (``--atol out:1e-3``)."""
+
+    atol: float = DEFAULT_ATOL
+    rtol: float = DEFAULT_RTOL
+    atol_by_name: Mapping[str, float] = field(default_factory=dict)
+    rtol_by_name: Mapping[str, float] = field(default_factory=dict)
+
+    def for_name(self, name: str) -> tuple[float, float]:
+        return self.atol_by_name.get(name, self.atol), self.rtol_by_name.get(name, self.rtol)
+
+    @classmethod
+    def parse(cls, atols: list[str], rtols: list[str]) -> Tolerances:
+        """From CLI values ``V`` or ``NAME:V`` (the last plain value is the default)."""
+        def split(values: list[str], default: float, flag: str) -> tuple[float, dict[str, float]]:
+            by_name = {}
+            for v in values:
+                name, sep, number = v.rpartition(":")
+                try:
+                    value = float(number)
+                except ValueError:
+                    raise ValueError(f"{flag} expects V or NAME:V with a number V, got '{v}'") from None
+                if value < 0:
+                    raise ValueError(f"{flag} must not be negative, got '{v}'")
+                if sep:
+                    by_name[name] = value
+                else:
+                    default = value
+            return default, by_name
+
+        atol, atol_by = split(atols, DEFAULT_ATOL, "--atol")
+        rtol, rtol_by = split(rtols, DEFAULT_RTOL, "--rtol")
+        return cls(atol, rtol, atol_by, rtol_by)
+
+
+@dataclass
+class TensorComparison:
+    """How one actual tensor (OpenVINO) compares with the expected one (the numpy reference)."""
+
+    name: str
+    passed: bool
+    shape: list[int] | None
+    atol: float
+    rtol: float
+    elements: int = 0
+    mismatches: int = 0
+    max_abs_error: float = 0.0
+    max_rel_error: float = 0.0
+    nan_expected: int = 0
+    nan_actual: int = 0
+    inf_expected: int = 0
+    inf_actual: int = 0
+    min_atol_to_pass: float | None = 0.0  # with this rtol; None: no atol passes (NaN or Inf mismatch)
+    min_rtol_to_pass: float | None = 0.0  # with this atol
+    first_mismatch: list[int] | None = None  # index of the first failing element
+    note: str | None = None  # e.g. shape mismatch
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: float, rtol: float) -> TensorComparison:
+    """Compare elementwise: fail where |a - e| > atol and |a - e| > rtol * |e|, or NaN/Inf disagree."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape:
+        return TensorComparison(name, False, list(expected.shape), atol, rtol, min_atol_to_pass=None,
+                                min_rtol_to_pass=None,
+                                note=f"shape {list(actual.shape)} (OpenVINO) != {list(expected.shape)} (reference)")
+    a = actual.astype(np.float64)
+    e = expected.astype(np.float64)
+    nan_a, nan_e = np.isnan(a), np.isnan(e)
+    inf_a, inf_e = np.isinf(a), np.isinf(e)
+    special = nan_a | nan_e | inf_a | inf_e
+    special_bad = special & ~((nan_a & nan_e) | (inf_a & inf_e & (a == e)))
+    finite = ~special
+    a, e = np.where(finite, a, 0.0), np.where(finite, e, 0.0)  # specials are judged above
+    diff, scale = np.abs(a - e), np.abs(e)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.where(scale > 0, diff / scale, np.where(diff > 0, np.inf, 0.0))
+        over_rtol = diff > rtol * scale  # inf * 0 is NaN: compares False, i.e. within an infinite rtol
+    over_atol = diff > atol
+    failing = (over_atol & over_rtol) | special_bad
+    has_special_bad = bool(special_bad.any())
+    first = np.argwhere(failing)
+    return TensorComparison(
+        name=name,
+        passed=not failing.any(),
+        shape=list(expected.shape),
+        atol=atol,
+        rtol=rtol,
+        elements=int(e.size),
+        mismatches=int(failing.sum()),
+        max_abs_error=float(diff.max()) if diff.size else 0.0,
+        max_rel_error=float(rel.max()) if rel.size else 0.0,
+        nan_expected=int(nan_e.sum()),
+        nan_actual=int(nan_a.sum()),
+        inf_expected=int(inf_e.sum()),
+        inf_actual=int(inf_a.sum()),
+        min_atol_to_pass=None if has_special_bad else float(diff[over_rtol].max()) if over_rtol.any() else 0.0,
+        min_rtol_to_pass=None if has_special_bad else _min_rtol(diff[over_atol], scale[over_atol]),
+        first_mismatch=[int(i) for i in first[0]] if len(first) else None,
+    )
+
+
+def _min_rtol(diff: np.ndarray, scale: np.ndarray) -> float:
+    """The smallest rtol with ``diff <= rtol * scale`` everywhere (rounding-safe)."""
+    if not diff.size:
+        return 0.0
+    if np.any((scale == 0) & (diff > 0)):
+        return float("inf")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rtol = float(np.max(np.where(scale > 0, diff / scale, 0.0)))
+    while np.any(diff > rtol * scale):
+        rtol = float(np.nextafter(rtol, np.inf))
+    return rtol
+
+
+@dataclass
+class LayerComparison:
+    layer_id: str
+    name: str
+    kind: str
+    line: int | None
+    outputs: list[TensorComparison]
+
+    @property
+    def passed(self) -> bool:
+        return all(o.passed for o in self.outputs)
+
+
+@dataclass
+class CompareReport:
+    model: str
+    config: dict
+    outputs: list[TensorComparison] = field(default_factory=list)
+    layers: list[LayerComparison] = field(default_factory=list)
+    not_checked: list[dict] = field(default_factory=list)  # layers we do not execute
+    first_divergence: dict | None = None
+    reference_outputs: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    openvino_outputs: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    openvino_layers: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # "layer:port" -> value
+
+    @property
+    def passed(self) -> bool:
+        return all(o.passed for o in self.outputs) and all(lay.passed for lay in self.layers)
+
+    def to_dict(self) -> dict:
+        return {
+            "schema_version": REPORT_SCHEMA_VERSION,
+            "model": self.model,
+            "passed": self.passed,
+            "config": self.config,
+            "outputs": [o.to_dict() for o in self.outputs],
+            "layers": [
+                {"layer_id": lay.layer_id, "name": lay.name, "type": lay.kind, "line": lay.line,
+                 "passed": lay.passed, "outputs": [o.to_dict() for o in lay.outputs]}
+                for lay in self.layers
+            ],
+            "not_checked": self.not_checked,
+            "first_divergence": self.first_divergence,
+        }
+
+
+def _tensor_line(t: TensorComparison) -> str:
+    status = "PASS" if t.passed else "FAIL"
+    if t.note:
+        return f"  [{status}] {t.name}: {t.note}"
+    nan = f", NaN {t.nan_actual}/{t.nan_expected} (OpenVINO/reference)" if t.nan_actual or t.nan_expected else ""
+    inf = f", Inf {t.inf_actual}/{t.inf_expected}" if t.inf_actual or t.inf_expected else ""
+    if t.passed:
+        need = ""
+    elif t.min_atol_to_pass is None or t.min_rtol_to_pass is None:
+        need = "; no tolerance passes"
+    else:
+        need = f"; would pass with atol >= {t.min_atol_to_pass:.3g} or rtol >= {t.min_rtol_to_pass:.3g}"
+    where = f", first at {t.first_mismatch}" if t.first_mismatch is not None else ""
+    return (f"  [{status}] {t.name} {t.shape}: max abs {t.max_abs_error:.3g}, max rel {t.max_rel_error:.3g}, "
+            f"{t.mismatches}/{t.elements} mismatched{where}{nan}{inf} (atol {t.atol:g}, rtol {t.rtol:g}{need})")
+
+
+def render_text(report: CompareReport) -> str:
+    c = report.config
+    seed = f", seed {c['seed']}" if c.get("seed") is not None else ""
+    lines = [f"model: {report.model}",
+             f"openvino {c.get('openvino')} on {c.get('device')}, "
+             f"inference precision {c.get('INFERENCE_PRECISION_HINT')}{seed}"]
+    if report.outputs:
+        lines.append("outputs (OpenVINO vs the numpy reference, or vs saved outputs):")
+        lines += [_tensor_line(t) for t in report.outputs]
+    if report.layers:
+        lines.append("layers (the reference fed OpenVINO's activations, or vs saved activations):")
+        for lay in report.layers:
+            lines.append(f"  {lay.name} (id {lay.layer_id}, {lay.kind}, line {lay.line}):")
+            lines += ["  " + _tensor_line(t) for t in lay.outputs]
+    if report.not_checked:
+        lines.append(f"not checked ({len(report.not_checked)} layers):")
+        lines += [f"  {n['name']} ({n['type']}, line {n['line']}): {n['reason']}" for n in report.not_checked]
+    if report.first_divergence:
+        d = report.first_divergence
+        lines.append(f"first divergence: layer '{d['name']}' (id {d['layer_id']}, {d['type']}, line {d['line']})")
+    lines.append("PASSED" if report.passed else "FAILED")
+    return "\n".join(lines)

@@ -1,0 +1,100 @@
+"""Model inputs: from a dict, ``.npy``/``.npz`` files, or seeded random data."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from ..dtypes import element_type
+from ..errors import IrToolsError
+from ..ir.dims import parse_shape
+from ..ir.model import Graph
+from .naming import input_name
+
+
+class InputError(IrToolsError):
+    code = "E-INPUT"
+
+
+def parse_shape_overrides(specs: list[str]) -> dict[str, tuple[int, ...]]:
+    """``["x:1,3,224,224", ...]`` -> ``{"x": (1, 3, 224, 224)}``."""
+    out = {}
+    for spec in specs:
+        name, sep, dims = spec.rpartition(":")
+        try:
+            if not sep or not name:
+                raise ValueError
+            out[name] = tuple(int(d) for d in dims.split(","))
+        except ValueError:
+            raise InputError(f"--shape expects NAME:D1,D2,... with integers, got '{spec}'") from None
+    return out
+
+
+def load_inputs(path: Path, graph: Graph) -> dict[str, np.ndarray]:
+    """Inputs from an ``.npz`` (keys are input names) or an ``.npy`` (a model with one input)."""
+    try:
+        if path.suffix == ".npy":
+            names = [input_name(graph, p) for p in graph.parameters()]
+            if len(names) != 1:
+                raise InputError(f"{path}: an .npy file can feed a model with one input; this one has {len(names)}")
+            return {names[0]: np.load(path, allow_pickle=False)}
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read inputs from {path}: {exc}") from None
+    return load_npz(path)
+
+
+def load_npz(path: Path) -> dict[str, np.ndarray]:
+    """Every array of an ``.npz`` file (no pickles)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read arrays from {path}: {exc}") from None
+
+
+def random_inputs(graph: Graph, seed: int, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
+    """Seeded data for every input: floats ~ N(0, 1), integers in [-50, 50) (unsigned [0, 100))."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for param in graph.parameters():
+        name = input_name(graph, param)
+        shape = shapes.get(name) or _static_shape(param.attrs.get("shape", ""), name)
+        et = element_type(param.attrs.get("element_type", ""))
+        if et is None or et.numpy is None:
+            raise InputError(f"input '{name}' has element type {param.attrs.get('element_type')}: no numpy type")
+        if np.issubdtype(et.numpy, np.floating):
+            out[name] = rng.standard_normal(shape).astype(et.numpy)
+        elif np.issubdtype(et.numpy, np.unsignedinteger):
+            out[name] = rng.integers(0, 100, shape).astype(et.numpy)
+        else:
+            out[name] = rng.integers(-50, 50, shape).astype(et.numpy)
+    return out
+
+
+def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> None:
+    """Every model input present, with a compatible rank and dims; extra names are errors too."""
+    names = {input_name(graph, p): p for p in graph.parameters()}
+    missing = sorted(set(names) - set(inputs))
+    extra = sorted(set(inputs) - set(names))
+    if missing or extra:
+        raise InputError(f"inputs do not match the model: missing {missing}, unexpected {extra}")
+    for name, param in names.items():
+        declared = parse_shape(param.attrs.get("shape", "..."))
+        got = np.shape(inputs[name])
+        if declared is None:
+            continue
+        ok = len(declared) == len(got) and all(
+            d.lo <= n and (d.hi is None or n <= d.hi) for d, n in zip(declared, got, strict=True)
+        )
+        if not ok:
+            raise InputError(f"input '{name}' has shape {list(got)}, the model accepts "
+                             f"[{param.attrs.get('shape')}]")
+
+
+def _static_shape(text: str, name: str) -> tuple[int, ...]:
+    shape = parse_shape(text)
+    if shape is None or not all(d.is_static for d in shape):
+        raise InputError(f"input '{name}' has a dynamic shape [{text}]: give one with --shape {name}:D1,D2,...")
+    return tuple(d.lo for d in shape)

@@ -1,0 +1,63 @@
+"""Comparison semantics: an element fails only when it exceeds both tolerances; NaN vs number fails."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from ir_tools.runtime.compare import Tolerances, compare_tensors
+
+finite = st.floats(-1e3, 1e3, allow_nan=False, width=32)
+
+
+def test_fails_only_when_both_tolerances_exceeded():
+    expected = np.array([100.0, 1.0, 0.0], np.float32)
+    actual = np.array([100.05, 1.05, 0.0], np.float32)
+    # element 0: abs 0.05 > atol 0.01 but rel 5e-4 <= rtol 1e-3 -> passes; element 1: rel 0.05 -> fails
+    r = compare_tensors("y", actual, expected, atol=0.01, rtol=1e-3)
+    assert not r.passed and r.mismatches == 1 and r.first_mismatch == [1]
+    assert compare_tensors("y", actual, expected, atol=0.06, rtol=1e-3).passed
+
+
+def test_nan_and_inf():
+    nan = np.float32("nan")
+    assert compare_tensors("y", np.array([nan, 1]), np.array([nan, 1]), 0, 0).passed
+    r = compare_tensors("y", np.array([nan, 1]), np.array([0.0, 1]), 1e9, 1e9)
+    assert not r.passed and r.nan_actual == 1 and r.nan_expected == 0
+    assert r.min_atol_to_pass is None and r.min_rtol_to_pass is None
+    assert compare_tensors("y", np.array([np.inf]), np.array([np.inf]), 0, 0).passed
+    assert not compare_tensors("y", np.array([np.inf]), np.array([-np.inf]), 1e9, 1e9).passed
+
+
+def test_shape_mismatch_fails_with_a_note():
+    r = compare_tensors("y", np.zeros((1, 2)), np.zeros((2, 1)), 1, 1)
+    assert not r.passed and "shape" in r.note
+
+
+@settings(max_examples=300, deadline=None)
+@given(arrays(np.float32, st.integers(1, 40), elements=finite), arrays(np.float32, st.integers(1, 40), elements=finite),
+       st.sampled_from([0.0, 1e-6, 1e-3, 0.5]), st.sampled_from([0.0, 1e-6, 1e-3, 0.5]))
+def test_reported_minimum_tolerances_are_tight(a, b, atol, rtol):
+    """The printed minimum atol (at this rtol) passes, and anything smaller fails; same for rtol."""
+    n = min(a.size, b.size)
+    a, b = a[:n], b[:n]
+    r = compare_tensors("y", a, b, atol, rtol)
+    assert compare_tensors("y", a, b, max(atol, r.min_atol_to_pass), rtol).passed
+    assert compare_tensors("y", a, b, atol, max(rtol, r.min_rtol_to_pass)).passed
+    if not r.passed:
+        assert r.min_atol_to_pass > atol and r.min_rtol_to_pass > rtol
+        assert not compare_tensors("y", a, b, np.nextafter(r.min_atol_to_pass, 0), rtol).passed
+        assert r.mismatches == int(np.sum((np.abs(a.astype(float) - b) > atol)
+                                          & (np.abs(a.astype(float) - b) > rtol * np.abs(b.astype(float)))))
+
+
+def test_tolerance_parsing():
+    t = Tolerances.parse(["1e-3", "out:0.5"], ["pool1:1e-2"])
+    assert t.for_name("out") == (0.5, 1e-5)
+    assert t.for_name("pool1") == (1e-3, 1e-2)
+    assert t.for_name("other") == (1e-3, 1e-5)
+    with pytest.raises(ValueError, match="--atol"):
+        Tolerances.parse(["x:abc"], [])
+    with pytest.raises(ValueError, match="negative"):
+        Tolerances.parse([], ["-1"])
