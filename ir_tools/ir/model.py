@@ -18,11 +18,13 @@ from ..errors import ReadError, SourceLoc
 
 @dataclass(frozen=True, slots=True)
 class RtNode:
-    """One element of an ``<rt_info>`` tree, kept verbatim (tag, attributes, children)."""
+    """One XML element kept verbatim (tag, attributes, children, text): rt_info entries and the
+    layer children we do not interpret, such as the ``<body>`` of a TensorIterator, Loop or If."""
 
     tag: str
     attrs: tuple[tuple[str, str], ...] = ()
     children: tuple[RtNode, ...] = ()
+    text: str | None = None
 
 
 @dataclass(slots=True)
@@ -47,6 +49,7 @@ class Layer:
     outputs: list[Port] = field(default_factory=list)
     rt_info: tuple[RtNode, ...] = ()
     extra: dict[str, str] = field(default_factory=dict)  # other <layer> attributes, verbatim
+    children: tuple[RtNode, ...] = ()  # other child elements (subgraph bodies, port maps), verbatim
     file: str | None = None
     line: int | None = None
     data: bytes | None = None  # Const payload created in memory (read ones stay in the .bin)

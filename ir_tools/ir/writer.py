@@ -9,10 +9,11 @@ leaves nothing half-written; a graph's own source files are never replaced unles
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from xml.sax.saxutils import quoteattr
+from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import IrToolsError
 from .model import Graph, Layer, Port, RtNode
@@ -42,8 +43,9 @@ def write_ir(
 
 def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
     """The (xml, bin) contents ``write_ir`` would write; lets a runtime load a graph without files."""
-    blob, offsets = _pack_constants(graph)
-    return _render(graph, ir_version, offsets).encode("utf-8"), blob
+    packer = _Packer()
+    text = _render(graph, ir_version, packer)
+    return text.encode("utf-8"), packer.blob()
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -53,22 +55,40 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _pack_constants(graph: Graph) -> tuple[bytes, dict[str, tuple[int, int]]]:
-    """Concatenate Const payloads in layer order, sharing identical ones; (blob, id -> (offset, size))."""
-    chunks: list[bytes] = []
-    seen: dict[bytes, int] = {}
-    offsets: dict[str, tuple[int, int]] = {}
-    end = 0
-    for layer in graph.layers():
-        if layer.type.lower() != "const":
-            continue
-        data = bytes(graph.const_bytes(layer))
-        if data not in seen:
-            seen[data] = end
-            chunks.append(data)
-            end += len(data)
-        offsets[layer.id] = (seen[data], len(data))
-    return b"".join(chunks), offsets
+class _Packer:
+    """Lays Const payloads out in the new ``.bin`` in the order asked, sharing identical ones."""
+
+    def __init__(self) -> None:
+        self._chunks: list[bytes] = []
+        self._seen: dict[bytes, int] = {}
+        self._end = 0
+
+    def add(self, data: bytes) -> tuple[int, int]:
+        if data not in self._seen:
+            self._seen[data] = self._end
+            self._chunks.append(data)
+            self._end += len(data)
+        return self._seen[data], len(data)
+
+    def blob(self) -> bytes:
+        return b"".join(self._chunks)
+
+
+def _relocate(node: RtNode, graph: Graph, packer: _Packer) -> RtNode:
+    """A verbatim subtree (e.g. a Loop body) with its Const layers' offsets moved to the new ``.bin``."""
+    children = tuple(_relocate(child, graph, packer) for child in node.children)
+    attrs = dict(node.attrs)
+    if node.tag == "layer" and attrs.get("type", "").lower() == "const":
+        children = tuple(_relocated_data(child, graph, packer) if child.tag == "data" else child for child in children)
+    return RtNode(node.tag, node.attrs, children, node.text)
+
+
+def _relocated_data(data: RtNode, graph: Graph, packer: _Packer) -> RtNode:
+    attrs = dict(data.attrs)
+    payload = bytes(graph.weights.read(int(attrs["offset"]), int(attrs["size"])))
+    offset, size = packer.add(payload)
+    attrs.update(offset=str(offset), size=str(size))
+    return RtNode(data.tag, tuple(attrs.items()), data.children, data.text)
 
 
 def _atomic_write_pair(files: list[tuple[Path, bytes]]) -> None:
@@ -82,12 +102,36 @@ def _atomic_write_pair(files: list[tuple[Path, bytes]]) -> None:
                 f.write(payload)
                 f.flush()
                 os.fsync(f.fileno())
-        for tmp, target in temps:
-            os.replace(tmp, target)
+        backups = _backup([target for _, target in temps])
+        try:
+            for tmp, target in temps:
+                os.replace(tmp, target)
+        except OSError:
+            for target, backup in backups:
+                os.replace(backup, target)  # put the old pair back: the files still match each other
+            raise
+        for _, backup in backups:
+            os.unlink(backup)
     finally:
         for tmp, _ in temps:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+
+
+def _backup(targets: list[Path]) -> list[tuple[Path, str]]:
+    """Hard links (or copies) of the existing targets, so a failed rename can be rolled back."""
+    backups = []
+    for target in targets:
+        if target.is_file():
+            fd, backup = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".bak", dir=target.parent)
+            os.close(fd)
+            os.unlink(backup)
+            try:
+                os.link(target, backup)
+            except OSError:
+                shutil.copy2(target, backup)
+            backups.append((target, backup))
+    return backups
 
 
 def _attrs(items: Iterable[tuple[str, str]]) -> str:
@@ -100,6 +144,8 @@ def _rt(nodes: tuple[RtNode, ...], indent: str, out: list[str]) -> None:
             out.append(f"{indent}<{node.tag}{_attrs(node.attrs)}>")
             _rt(node.children, indent + "\t", out)
             out.append(f"{indent}</{node.tag}>")
+        elif node.text is not None:
+            out.append(f"{indent}<{node.tag}{_attrs(node.attrs)}>{escape(node.text)}</{node.tag}>")
         else:
             out.append(f"{indent}<{node.tag}{_attrs(node.attrs)} />")
 
@@ -123,7 +169,7 @@ def _port(port: Port, indent: str, out: list[str]) -> None:
     out.append(f"{indent}</port>")
 
 
-def _layer(layer: Layer, attrs: dict[str, str], out: list[str]) -> None:
+def _layer(layer: Layer, attrs: dict[str, str], children: tuple[RtNode, ...], out: list[str]) -> None:
     head = [("id", layer.id), ("name", layer.name), ("type", layer.type)]
     if layer.version is not None:
         head.append(("version", layer.version))
@@ -141,18 +187,20 @@ def _layer(layer: Layer, attrs: dict[str, str], out: list[str]) -> None:
             for port in ports:
                 _port(port, "\t\t\t\t", out)
             out.append(f"\t\t\t</{tag}>")
+    _rt(children, "\t\t\t", out)
     out.append("\t\t</layer>")
 
 
-def _render(graph: Graph, ir_version: int, offsets: dict[str, tuple[int, int]]) -> str:
+def _render(graph: Graph, ir_version: int, packer: _Packer) -> str:
+    """The XML text; Const payloads are handed to ``packer`` in layer order as they are met."""
     out = ['<?xml version="1.0"?>', f"<net{_attrs([('name', graph.name), ('version', str(ir_version))])}"
            f"{_attrs(graph.net_extra.items())}>", "\t<layers>"]
     for layer in graph.layers():
         attrs = layer.attrs
-        if layer.id in offsets:
-            offset, size = offsets[layer.id]
+        if layer.type.lower() == "const":
+            offset, size = packer.add(bytes(graph.const_bytes(layer)))
             attrs = {**attrs, "offset": str(offset), "size": str(size)}
-        _layer(layer, attrs, out)
+        _layer(layer, attrs, tuple(_relocate(child, graph, packer) for child in layer.children), out)
     out.append("\t</layers>")
     out.append("\t<edges>")
     for e in graph.edges():
