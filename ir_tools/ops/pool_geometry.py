@@ -47,14 +47,18 @@ def same_pads(length: int, kernel: int, stride: int, dilation: int, upper: bool)
 
 
 def out_length(length: int, kernel: int, stride: int, dilation: int, pb: int, pe: int, rounding: str) -> int:
-    """Number of windows on one axis of static length (rule 1 and 2); the lower bound clamps at 1."""
+    """Number of windows on one axis of static length (rule 1 and 2); never less than 1.
+
+    ceil_torch keeps the last window when ``length + pb == 0``: OpenVINO tests
+    ``o*S > L + pb - 1`` in unsigned arithmetic, which wraps there.
+    """
     span = max(0, length + pb + pe - dilated(kernel, dilation))
     if rounding == "floor":
         return span // stride + 1
     o = -(-span // stride)
     if rounding == "ceil":
         return o + 1
-    return o if o * stride >= length + pb else o + 1
+    return o if 0 < length + pb <= o * stride else o + 1
 
 
 def window_counts(length: int, kernel: int, stride: int, dilation: int, pb: int, out: int) -> np.ndarray:
@@ -64,16 +68,19 @@ def window_counts(length: int, kernel: int, stride: int, dilation: int, pb: int,
     return ((taps >= 0) & (taps < length)).sum(axis=1)
 
 
-def tap_ranges(length: int, kernel: int, stride: int, dilation: int, pb: int, out: int) -> list[tuple[int, int, int]]:
-    """Per tap k, ``(lo, hi, first)``: windows ``lo <= o < hi`` have tap k inside the data, at index
-    ``first + (o - lo)*stride``. Lets kernels sum shifted strided slices without padding the input."""
-    ranges = []
-    for k in range(kernel):
-        offset = k * dilation - pb  # data index of tap k in window 0
-        lo = max(0, -(offset // stride))
-        hi = max(lo, min(out, (length - 1 - offset) // stride + 1))
-        ranges.append((lo, hi, lo * stride + offset))
-    return ranges
+def cpu_window_counts(length: int, kernel: int, stride: int, dilation: int, pb: int, out: int) -> np.ndarray:
+    """window_counts as OpenVINO CPU (oneDNN) computes them: the kernel minus the taps cut off at each end.
+
+    Equal to window_counts wherever a window has data. For a window starting past the end of the data
+    it is 0 when the start is less than one dilation past the end (the CPU divides 0 by 0: NaN) and
+    negative further out (the CPU gives -0.0). Measured on openvino 2026.4.1, e.g. L=3, K=3, S=3,
+    pads 2/2, exclude-pad, ceil gives [1, 2.5, -0.0] where L=4 gives [1, 3, NaN].
+    """
+    start = np.arange(out, dtype=np.int64) * stride - pb
+    end = start + (kernel - 1) * dilation + 1
+    before = np.where(start < 0, (-start - 1) // dilation + 1, 0)
+    after = np.where(end > length, (end - length - 1) // dilation + 1, 0)
+    return kernel - before - after
 
 
 def counts_padding(pads_begin: Sequence[int], pads_end: Sequence[int], exclude_pad: bool) -> bool:
@@ -98,6 +105,7 @@ def pool_geometry(
     Raises OpValidationError, in OpenVINO's order of checks, for whatever it rejects.
     """
     n = len(kernel)
+    pads_begin, pads_end = pads_begin or (0,) * n, pads_end or (0,) * n  # OpenVINO reads empty pads as zeros
     if len(pads_begin) != n or len(pads_end) != n:
         bad = pads_begin if len(pads_begin) != n else pads_end
         which = "pads_begin" if bad is pads_begin else "pads_end"
@@ -153,5 +161,8 @@ def pool_geometry(
                     f"(pads {pb[i]}/{pe[i]}) on spatial axis {i}: a window would have no data"
                 )
         b, e = pb[i], pe[i]
+        if k == 0:  # OpenVINO's dilated kernel is then a dynamic dim: windows span 0..P
+            out.append(Dim(1, None if dim.hi is None else out_length(dim.hi, 0, s, 1, b, e, rounding)))
+            continue
         out.append(dim.map(lambda n, k=k, s=s, d=d, b=b, e=e: out_length(n, k, s, d, b, e, rounding)))
     return PoolGeometry(tuple(out), tuple(pb), tuple(pe))

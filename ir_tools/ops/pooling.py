@@ -18,13 +18,16 @@ from .registry import OpSpec, TensorType, opset_range, register
 
 @dataclass(frozen=True, slots=True)
 class AvgPoolAttrs:
-    """AvgPool-1 attributes (also AvgPool-14, whose rounding_type may be ceil_torch)."""
+    """AvgPool-1 attributes (also AvgPool-14, whose rounding_type may be ceil_torch).
+
+    Defaults are OpenVINO's for an omitted attribute: no pads (read as zeros), exclude-pad true.
+    """
 
     kernel: tuple[int, ...] = A.attr("kernel", A.UINT_LIST)
     strides: tuple[int, ...] = A.attr("strides", A.UINT_LIST)
-    pads_begin: tuple[int, ...] = A.attr("pads_begin", A.UINT_LIST)
-    pads_end: tuple[int, ...] = A.attr("pads_end", A.UINT_LIST)
-    exclude_pad: bool = A.attr("exclude-pad", A.BOOL)
+    pads_begin: tuple[int, ...] = A.attr("pads_begin", A.UINT_LIST, ())
+    pads_end: tuple[int, ...] = A.attr("pads_end", A.UINT_LIST, ())
+    exclude_pad: bool = A.attr("exclude-pad", A.BOOL, True)
     auto_pad: str = A.attr("auto_pad", A.enum(*AUTO_PADS), "explicit")
     rounding_type: str = A.attr("rounding_type", A.enum(*ROUNDING_TYPES), "floor")
 
@@ -65,26 +68,32 @@ def _avg_pool(label: str):
 
 
 def _adaptive(a, inputs: Sequence[TensorType], values: Sequence[np.ndarray | None]) -> list[TensorType]:
+    """OpenVINO's rule: it checks the data rank and output_size's first dim only, reads any numeric
+    output_size (floats truncated), makes -1 a dynamic dim and other negatives 0."""
     data, size = inputs
     if data.shape is not None and len(data.shape) not in (3, 4, 5):
         raise OpValidationError(f"expected a 3-D, 4-D or 5-D input, got rank {len(data.shape)}")
-    if size.element not in (None, "i32", "i64"):
-        raise OpValidationError(f"output_size must be i32 or i64, got {size.element}")
-    if size.shape is not None and len(size.shape) != 1:
-        raise OpValidationError(f"output_size must be 1-D, got rank {len(size.shape)}")
     if data.shape is None:
         return [TensorType(data.element, None)]
     spatial = len(data.shape) - 2
-    if size.shape is not None and size.shape[0].is_static and size.shape[0].lo != spatial:
-        raise OpValidationError(f"output_size has {size.shape[0].lo} values, expected {spatial}")
+    if size.shape is not None:
+        if len(size.shape) == 0:
+            raise OpValidationError("output_size is a scalar, expected one value per spatial axis")
+        count = size.shape[0]
+        if count.lo > spatial or (count.hi is not None and count.hi < spatial):
+            raise OpValidationError(f"output_size has {count} values, expected {spatial}")
     if values[1] is None:
         return [TensorType(data.element, data.shape[:2] + (DYNAMIC,) * spatial)]
-    sizes = [int(v) for v in np.asarray(values[1]).reshape(-1)]
+    raw = np.asarray(values[1]).reshape(-1)
+    if raw.dtype.kind not in "iuf":
+        raise OpValidationError(f"output_size of type {raw.dtype} cannot be read as sizes")
+    sizes = [int(v) for v in (np.trunc(raw) if raw.dtype.kind == "f" else raw)]
     if len(sizes) != spatial:
         raise OpValidationError(f"output_size has {len(sizes)} values, expected {spatial}")
-    if any(v < 0 for v in sizes):
-        raise OpValidationError(f"output_size {sizes} has a negative value")
-    return [TensorType(data.element, data.shape[:2] + tuple(Dim(v, v) for v in sizes))]
+    if any(v >= 2**63 for v in sizes):
+        raise OpValidationError(f"output_size {sizes} has a value beyond the i64 range")
+    dims = tuple(DYNAMIC if v == -1 else Dim(max(v, 0), max(v, 0)) for v in sizes)
+    return [TensorType(data.element, data.shape[:2] + dims)]
 
 
 def _run_avg_pool(a: AvgPoolAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:

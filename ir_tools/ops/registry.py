@@ -51,10 +51,17 @@ def register(spec: OpSpec) -> OpSpec:
     return spec
 
 
+#: Types OpenVINO's IR reader matches only in one exact spelling (measured: "const" is no Const).
+_EXACT_SPELLING = {"const": "Const"}
+
+
 def lookup(op_type: str, version: str | None) -> OpSpec | None:
     """The spec for a layer's type and ``version`` (type matched case-insensitively, version exactly)."""
     _ensure_loaded()
-    return _SPECS.get((op_type.lower(), version or ""))
+    key = op_type.lower()
+    if _EXACT_SPELLING.get(key, op_type) != op_type:
+        return None
+    return _SPECS.get((key, version or ""))
 
 
 def known_type(op_type: str) -> bool:
