@@ -5,11 +5,14 @@ cannot disagree. Rules (SEMANTICS.md sections 2 and 3), per spatial axis with in
 kernel K, stride S, dilation D, pads pb/pe, P = L + pb + pe and Kd = D*(K-1) + 1:
 
 1. floor: (P - Kd) // S + 1; ceil: ceil((P - Kd) / S) + 1.
-2. ceil_torch: o = ceil((P - Kd) / S); o + 1 windows unless o*S >= L + pb.
+2. ceil_torch: o = ceil((P - Kd) / S); o + 1 windows unless o*S >= L + pb > 0 (OpenVINO's
+   unsigned test wraps at L + pb == 0 and keeps the window).
 3. same_upper/same_lower: total = max(0, (ceil(L/S) - 1)*S + Kd - L) split lo = total // 2,
    hi = total - lo; same_upper puts hi at the end. valid: zero pads. Dynamic dims under
    same_* give a dynamic output dim and zero pads for that axis.
 4. Dynamic dims: bounds are computed separately, the lower one clamped at one window.
+5. Omitted or empty pads lists mean zeros; K = 0 is rejected on static axes only (OpenVINO's
+   dilated kernel wraps to 2**64 - 1 on dynamic ones, which acts as no width).
 """
 
 from __future__ import annotations
