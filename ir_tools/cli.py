@@ -56,6 +56,8 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     if result is not None:
         print(f"{graph.source}: {result.inferred} layers re-inferred, {len(result.not_inferred)} not re-inferred "
               f"(declared dims trusted: {', '.join(sorted({lay.kind for lay in result.not_inferred})) or 'none'})")
+    if any(d.code in FATAL_CODES for d in diags):
+        return EXIT_UNUSABLE
     if not args.fix:
         return EXIT_FOUND if fixable or blocking else EXIT_OK
     if not (args.output or args.in_place):
@@ -131,6 +133,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK if report.passed else EXIT_FOUND
 
 
+def cmd_convert_onnx(args: argparse.Namespace) -> int:
+    try:  # onnx is an optional dependency: only this command needs it
+        from .onnx import from_onnx
+    except ImportError as exc:
+        raise IrToolsError(f"convert-onnx needs the onnx package: pip install onnx ({exc})", code="E-USAGE") from None
+    graph = from_onnx(args.model)
+    xml, _ = write_ir(graph, args.output, args.ir_version)
+    print(f"wrote {xml}: {len(graph)} layers, IR v{args.ir_version}")
+    return EXIT_OK
+
+
 def _add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
     p.add_argument("--inputs", type=Path, metavar="F.npz", help="input values (.npz keyed by input name, or .npy)")
@@ -183,6 +196,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--load-outputs", type=Path, metavar="F.npz",
                    help="also compare OpenVINO with outputs saved earlier by --save-outputs")
     p.set_defaults(run=cmd_compare)
+
+    p = sub.add_parser("convert-onnx", help="convert ONNX AveragePool/GlobalAveragePool models to opset8 IR, exactly")
+    p.add_argument("model", type=Path, metavar="MODEL.onnx")
+    p.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.xml")
+    p.add_argument("--ir-version", type=int, choices=(10, 11), default=11)
+    p.set_defaults(run=cmd_convert_onnx)
     return parser
 
 

@@ -1,35 +1,63 @@
-"""``check``: everything wrong with an IR file, at once, as diagnostics."""
+"""``check``: everything wrong with an IR file, at once, as diagnostics; it never raises.
+
+Each stage (reading, every structural check, shape propagation, the empty-window warnings)
+runs on its own: if one fails on an input nobody foresaw, that becomes an E-INTERNAL
+diagnostic and the findings of the other stages are still reported.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from .diagnostics import Diagnostic
 from .errors import IrToolsError, ReadError, SourceLoc
-from .ir.checks import empty_window_warnings, structural_checks
+from .ir.checks import STRUCTURAL_CHECKS, empty_window_warnings
 from .ir.model import Graph
-from .ir.reader import read_ir
+from .ir.reader import IrVersionError, read_ir
 from .passes.shapes import Propagation, propagate
 
-#: Codes that mean "the input could not be read at all" (exit code 2 in the CLI).
-FATAL_CODES = frozenset({ReadError.code, "E-XML-UNSAFE"})
+T = TypeVar("T")
+
+#: Codes that mean "the input could not be checked (fully)": exit code 2 in the CLI.
+FATAL_CODES = frozenset({ReadError.code, "E-XML-UNSAFE", IrVersionError.code, "E-INTERNAL"})
+
+#: Weights problems ``checks`` reports at each Const; shape propagation only repeats them at a consumer.
+_WEIGHT_CODES = frozenset({"E-BIN-MISSING", "E-CONST-BOUNDS", "E-CONST-SIZE"})
 
 
 def check_graph(graph: Graph) -> tuple[list[Diagnostic], Propagation | None]:
-    """Reader findings, structural checks and shape propagation (skipped on a cycle)."""
-    diags = list(graph.load_diagnostics) + structural_checks(graph)
-    if any(d.code == "E-CYCLE" for d in diags):
-        return diags, None
-    result = propagate(graph)
-    diags += result.diagnostics + empty_window_warnings(graph, result.types)
-    return diags, result
+    """Reader findings, structural checks and shape propagation (skipped on a cycle or if it fails)."""
+    file = str(graph.source) if graph.source else None
+    diags = list(graph.load_diagnostics)
+    for structural in STRUCTURAL_CHECKS:
+        found, failed = _stage(file, structural.__name__.strip("_"), lambda c=structural: list(c(graph)))
+        diags += (found or []) + failed
+    result = None
+    if not any(d.code == "E-CYCLE" for d in diags):
+        result, failed = _stage(file, "shape propagation", lambda: propagate(graph))
+        diags += failed
+    if result is not None:
+        diags += [d for d in result.diagnostics if d.code not in _WEIGHT_CODES]
+        warnings, failed = _stage(file, "empty windows", lambda: empty_window_warnings(graph, result.types))
+        diags += (warnings or []) + failed
+    return list(dict.fromkeys(diags)), result  # the same finding reached twice is reported once
 
 
 def check(xml_path: str | Path, bin_path: str | Path | None = None) -> list[Diagnostic]:
     """All diagnostics for one IR file; an unreadable file gives one fatal diagnostic."""
+    graph, failed = _stage(str(xml_path), "read", lambda: read_ir(xml_path, bin_path))
+    return failed if graph is None else check_graph(graph)[0]
+
+
+def _stage(file: str | None, what: str, run: Callable[[], T]) -> tuple[T | None, list[Diagnostic]]:
+    """Run one stage of ``check`` on ``file``; whatever it raises becomes a diagnostic, not the end of the check."""
     try:
-        graph = read_ir(xml_path, bin_path)
+        return run(), []
     except IrToolsError as exc:
-        loc = exc.loc if exc.loc.file else SourceLoc(str(xml_path))
-        return [Diagnostic("error", exc.code, exc.message, loc)]
-    return check_graph(graph)[0]
+        return None, [Diagnostic("error", exc.code, exc.message, exc.loc if exc.loc.file else SourceLoc(file))]
+    except Exception as exc:  # a bug in ir_tools, not in the model: say so, keep the other stages' findings
+        message = (f"the '{what}' stage failed unexpectedly ({type(exc).__name__}: {exc}); its findings are "
+                   "missing, the others stand; please report this")
+        return None, [Diagnostic("error", "E-INTERNAL", message, SourceLoc(file))]

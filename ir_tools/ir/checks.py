@@ -1,28 +1,46 @@
 """Structural checks of a Graph, each with its own stable diagnostic code.
 
-| code              | what                                                              |
-|-------------------|-------------------------------------------------------------------|
-| E-EDGE-PORT       | an edge names a port its layer does not have                      |
-| E-INPUT-UNFED     | an input port with no producer                                    |
-| E-INPUT-MULTI     | an input port with several producers                              |
-| E-CYCLE           | the layers form a cycle                                           |
-| W-DEAD            | a layer that no Result depends on                                 |
-| E-EDGE-PRECISION  | precisions of the two ends of an edge differ                      |
-| E-EDGE-DIMS       | declared dims of the two ends of an edge differ                   |
-| E-BIN-MISSING     | Const layers but no ``.bin`` file                                 |
-| E-CONST-BOUNDS    | a Const's [offset, offset+size) lies outside the ``.bin``         |
-| E-CONST-SIZE      | a Const's size is smaller than element type x shape               |
-| E-OPSET           | the layer's opset does not contain its type                       |
-| W-EMPTY-WINDOW    | a pooling window with no data (OpenVINO CPU gives NaN or 0 there) |
+Every code ``check`` can report, by the stage that finds it (codes are stable: tools match on
+them; severity ``E`` error, ``W`` warning):
 
-The reader adds E-DUP-ID, E-EDGE-LAYER, E-DIM and friends; shape propagation adds E-SHAPE,
-E-TYPE, E-OP, E-ATTR and E-ARITY.
+| code              | stage       | what                                                           |
+|-------------------|-------------|----------------------------------------------------------------|
+| E-READ            | reader      | missing/unreadable file, malformed XML, root is not <net>      |
+| E-XML-UNSAFE      | reader      | a DOCTYPE (XXE, billion laughs, external DTD): refused unread  |
+| E-IR-VERSION      | reader      | <net version> is not 10 or 11 (legacy v7, v12, not a number)   |
+| E-LAYER           | reader      | a <layer> without id or type (ignored, with its edges)         |
+| E-PORT            | reader      | a port id that is not a non-negative integer, or repeated      |
+| E-DUP-ID          | reader      | two layers share an id (the second is ignored)                 |
+| E-DIM             | reader      | a <dim> that is not an integer >= -1 that fits in int64        |
+| E-EDGE            | reader      | an <edge> with missing or non-integer attributes, or repeated  |
+| E-EDGE-LAYER      | reader      | an edge names a layer that does not exist                      |
+| E-EDGE-PORT       | checks      | an edge names a port its layer does not have                   |
+| E-INPUT-UNFED     | checks      | an input port with no producer                                 |
+| E-INPUT-MULTI     | checks      | an input port with several producers                           |
+| E-CYCLE           | checks      | the layers form a cycle (shape propagation is then skipped)    |
+| W-DEAD            | checks      | a layer that no Result depends on                              |
+| E-EDGE-PRECISION  | checks      | precisions of the two ends of an edge differ                   |
+| E-EDGE-DIMS       | checks      | declared dims of the two ends of an edge differ                |
+| E-BIN-MISSING     | checks      | Const layers but no ``.bin`` file (reported at the first)      |
+| E-CONST-BOUNDS    | checks      | a Const's [offset, offset+size) lies outside the ``.bin``      |
+| E-CONST-SIZE      | checks      | a Const's size is smaller than element type x shape            |
+| E-OPSET           | checks      | the layer's opset does not exist or lacks its type             |
+| W-EMPTY-WINDOW    | checks      | a pooling window with no data (OpenVINO CPU: NaN, -0.0 or 0)   |
+| E-ATTR            | shapes      | an attribute is missing or has a value of the wrong type       |
+| E-OP              | shapes      | the op rejects its inputs or attributes, as OpenVINO would     |
+| E-ARITY           | shapes      | wrong number of inputs or outputs for the op                   |
+| E-SHAPE           | shapes      | declared output dims differ from the inferred ones             |
+| E-TYPE            | shapes      | declared output precision differs from the inferred one        |
+| E-INTERNAL        | validate    | a stage of ``check`` failed (a bug in ir_tools); others stand  |
+
+E-READ, E-XML-UNSAFE and E-IR-VERSION stop reading (``validate.FATAL_CODES``); everything
+else is collected so that one run reports every problem.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ..diagnostics import Diagnostic
 from ..dtypes import byte_size, element_type
@@ -30,25 +48,18 @@ from ..errors import IrToolsError, SourceLoc
 from ..ir.dims import show
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
-from ..ops.pool_geometry import counts_padding, window_counts
+from ..ops.pool_geometry import counts_padding
 from ..ops.pooling import geometry as pool_geometry_of
 from ..ops.registry import TensorType, known_type, lookup, opsets_of
-from .model import Edge, Graph
+from .model import Edge, Graph, Layer
 
 MAX_OPSET = 17
 _OPSET = re.compile(r"opset(\d+)")
 
 
-def structural_checks(graph: Graph) -> list[Diagnostic]:
-    """Every structural problem of ``graph`` at once, in file order per check."""
-    out: list[Diagnostic] = []
-    for check in (_edge_ports, _fed_inputs, _cycles, _edge_agreement, _constants, _opsets, _dead_layers):
-        out.extend(check(graph))
-    return out
-
-
-def _edge_loc(graph: Graph, edge: Edge) -> SourceLoc:
-    return SourceLoc(str(graph.source) if graph.source else None, edge.line)
+def _edge_loc(edge: Edge, layer: Layer) -> SourceLoc:
+    """The edge's line, naming the layer at the end that is wrong."""
+    return SourceLoc(layer.file, edge.line, layer.id, layer.name, layer.kind)
 
 
 def _edge_text(e: Edge) -> str:
@@ -60,12 +71,12 @@ def _edge_ports(graph: Graph) -> Iterator[Diagnostic]:
         src, dst = graph.layer(e.from_layer), graph.layer(e.to_layer)
         if src.output(e.from_port) is None:
             have = [p.id for p in src.outputs]
-            yield Diagnostic("error", "E-EDGE-PORT", f"{_edge_text(e)}: layer '{src.name}' has no output port "
-                             f"{e.from_port} (outputs: {have})", _edge_loc(graph, e))
+            yield Diagnostic("error", "E-EDGE-PORT", f"{_edge_text(e)} starts at output port {e.from_port}, but the "
+                             f"layer's output ports are {have}", _edge_loc(e, src))
         if dst.input(e.to_port) is None:
             have = [p.id for p in dst.inputs]
-            yield Diagnostic("error", "E-EDGE-PORT", f"{_edge_text(e)}: layer '{dst.name}' has no input port "
-                             f"{e.to_port} (inputs: {have})", _edge_loc(graph, e))
+            yield Diagnostic("error", "E-EDGE-PORT", f"{_edge_text(e)} ends at input port {e.to_port}, but the "
+                             f"layer's input ports are {have}", _edge_loc(e, dst))
 
 
 def _fed_inputs(graph: Graph) -> Iterator[Diagnostic]:
@@ -73,8 +84,8 @@ def _fed_inputs(graph: Graph) -> Iterator[Diagnostic]:
         for port in layer.inputs:
             edges = graph.producers(layer.id, port.id)
             if not edges:
-                yield Diagnostic("error", "E-INPUT-UNFED", f"input port {port.id} has no producer (no edge ends there)",
-                                 layer.port_loc(port))
+                yield Diagnostic("error", "E-INPUT-UNFED", f"input port {port.id} needs one producer, found none "
+                                 "(no edge ends there)", layer.port_loc(port))
             elif len(edges) > 1:
                 sources = ", ".join(f"{e.from_layer}:{e.from_port}" for e in edges)
                 yield Diagnostic("error", "E-INPUT-MULTI", f"input port {port.id} has {len(edges)} producers "
@@ -112,8 +123,9 @@ def _constants(graph: Graph) -> Iterator[Diagnostic]:
         return
     weights = graph.weights
     if weights is None or not weights.exists:
-        yield Diagnostic("error", "E-BIN-MISSING", f"weights file {weights.path if weights else '(none)'} is missing; "
-                         f"{len(consts)} Const layers need it", SourceLoc(str(graph.source) if graph.source else None))
+        name = weights.path if weights else "(none)"
+        yield Diagnostic("error", "E-BIN-MISSING", f"this Const reads weights file {name}, which does not exist "
+                         f"({len(consts)} Const layer(s) need it)", consts[0].loc)
         return
     for layer in consts:
         try:
@@ -169,11 +181,11 @@ def empty_window_warnings(graph: Graph, types: dict[tuple[str, int], TensorType]
         except IrToolsError:
             continue  # reported by shape propagation
         for axis, (dim, out_dim) in enumerate(zip(data.shape[2:], g.spatial, strict=True)):
-            counts = window_counts(dim.lo, a.kernel[axis], a.strides[axis], a.dilations_or_ones[axis],
-                                   g.pads_begin[axis], out_dim.lo)
-            empty = int((counts == 0).sum())
+            length, stride, dilation, pad = dim.lo, a.strides[axis], a.dilations_or_ones[axis], g.pads_begin[axis]
+            empty = empty_windows(length, a.kernel[axis], stride, dilation, pad, out_dim.lo)
             if empty:
-                value = "0" if counts_padding(g.pads_begin, g.pads_end, a.exclude_pad) else "NaN"
+                counting = counts_padding(g.pads_begin, g.pads_end, a.exclude_pad)
+                value = _empty_value(counting, length, stride, dilation, pad, out_dim.lo, empty)
                 out.append(Diagnostic(
                     "warning", "W-EMPTY-WINDOW",
                     f"{a.rounding_type} rounding makes {empty} window(s) on spatial axis {axis} with no data "
@@ -182,3 +194,66 @@ def empty_window_warnings(graph: Graph, types: dict[tuple[str, int], TensorType]
                     layer.loc,
                 ))
     return out
+
+
+def _empty_value(counting_padding: bool, length: int, stride: int, dilation: int, pad: int, out: int,
+                 empty: int) -> str:
+    """What OpenVINO CPU writes into empty windows (measured on 2026.4.1, see ``cpu_window_counts``).
+
+    Counting padding, the divisor is the kernel size: 0. Otherwise the CPU divides 0 by its tap
+    count, which is 0 (NaN) but negative (-0.0) for windows starting a dilation or more past the end.
+    """
+    if counting_padding:
+        return "0"
+    far = max(0, out - max(0, _ceil_div(pad + length + dilation, stride)))
+    return "NaN" if far == 0 else "-0.0" if far == empty else "NaN or -0.0"
+
+
+def empty_windows(length: int, kernel: int, stride: int, dilation: int, pad_begin: int, out: int) -> int:
+    """How many of ``out`` windows on one axis have no tap inside the data, in O(log) time.
+
+    Counting per window would allocate ``out`` x ``kernel`` taps, and a file can declare
+    absurd lengths. Window o's taps are ``k*D - a`` with ``a = pb - o*S``, k in [0, K):
+    1. first tap >= L, or last tap < 0: empty;
+    2. first tap or last tap in [0, L): not empty;
+    3. first < 0 and last >= L: the window spans the data, and misses it only when L < D and
+       no multiple of D lies in [a, a + L - 1]; those are counted with ``_floor_sum``.
+    """
+    span = (kernel - 1) * dilation
+    past_end = max(0, out - max(0, _ceil_div(pad_begin + length, stride)))  # rule 1, first tap >= L
+    before = min(out, max(0, _ceil_div(pad_begin - span, stride)))  # rule 1, last tap < 0
+    lo = min(out, max(0, _ceil_div(pad_begin - span + length, stride)))  # rule 3: o in [lo, hi)
+    hi = min(out, max(0, _ceil_div(pad_begin, stride)))
+    n = hi - lo
+    if n <= 0 or length >= dilation:
+        return past_end + before
+    base = pad_begin - (hi - 1) * stride  # a of the last such window; a grows by S going back
+    hits = _floor_sum(n, dilation, stride, base + length - 1) - _floor_sum(n, dilation, stride, base - 1)
+    return past_end + before + n - hits
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _floor_sum(n: int, m: int, a: int, b: int) -> int:
+    """sum(floor((a*i + b) / m) for i in range(n)) for non-negative a, b; Euclid-like, O(log m)."""
+    total = 0
+    while True:
+        if a >= m:
+            total += n * (n - 1) // 2 * (a // m)
+            a %= m
+        if b >= m:
+            total += n * (b // m)
+            b %= m
+        y_max = a * n + b
+        if y_max < m:
+            return total
+        n, b = divmod(y_max, m)
+        m, a = a, m
+
+
+#: The structural checks, in report order; ``validate.check_graph`` runs each one on its own.
+STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
+    _edge_ports, _fed_inputs, _cycles, _edge_agreement, _constants, _opsets, _dead_layers,
+)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Union
@@ -41,6 +42,23 @@ class Dim:
 
 DYNAMIC = Dim(0, None)
 
+INT64_MAX = 2**63 - 1
+_INT = re.compile(r"[+-]?[0-9]+")  # what OpenVINO's std::stoll accepts, without Python's "1_000" or "٤"
+
+
+def parse_int(text: str | None) -> int | None:
+    """The integer an IR attribute or ``<dim>`` spells, or None when it is not a plain decimal integer."""
+    t = (text or "").strip()
+    return int(t) if _INT.fullmatch(t) else None
+
+
+def parse_size(text: str) -> int:
+    """A non-negative integer that fits int64 (dims, kernel sizes, offsets); ValueError otherwise."""
+    value = parse_int(text)
+    if value is None or not 0 <= value <= INT64_MAX:
+        raise ValueError(text)
+    return value
+
 #: A partial shape: a tuple of Dims, or None for a dynamic rank.
 Shape = Union[tuple[Dim, ...], None]  # noqa: UP007 (a runtime alias)
 
@@ -52,14 +70,12 @@ def parse_dim(text: str) -> Dim:
         return DYNAMIC
     if ".." in t:
         lo_s, hi_s = t.split("..", 1)
-        lo = int(lo_s) if lo_s.strip() else 0
-        hi = int(hi_s) if hi_s.strip() else None
-        if lo < 0 or (hi is not None and (hi < lo)):
+        lo = parse_size(lo_s) if lo_s.strip() else 0
+        hi = parse_size(hi_s) if hi_s.strip() else None
+        if hi is not None and hi < lo:
             raise ValueError(f"bad interval {t!r}")
         return Dim(lo, hi)
-    n = int(t)
-    if n < 0:
-        raise ValueError(f"negative dimension {t!r}")
+    n = parse_size(t)
     return Dim(n, n)
 
 

@@ -13,6 +13,7 @@ from dataclasses import MISSING, dataclass
 from typing import Any, TypeVar
 
 from ..errors import AttrError, SourceLoc
+from ..ir.dims import parse_size
 
 T = TypeVar("T")
 
@@ -25,10 +26,7 @@ class Codec:
 
 
 def _uint(text: str) -> int:
-    value = int(text.strip())
-    if value < 0:
-        raise ValueError(text)
-    return value
+    return parse_size(text)
 
 
 def _uint_list(text: str) -> tuple[int, ...]:
@@ -55,7 +53,9 @@ def enum(*choices: str) -> Codec:
     return Codec("one of " + ", ".join(choices), parse, str)
 
 
-UINT_LIST = Codec("a comma-separated list of non-negative integers", _uint_list, lambda v: ", ".join(map(str, v)))
+UINT_LIST = Codec(
+    "a comma-separated list of non-negative integers that fit int64", _uint_list, lambda v: ", ".join(map(str, v))
+)
 BOOL = Codec("true or false", _boolean, lambda v: "true" if v else "false")
 STRING = Codec("a string", str, str)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -93,11 +94,12 @@ def const_array(graph, layer) -> np.ndarray:
     et = element_type(a.element_type)
     if et is None or et.numpy is None:
         raise OpValidationError(f"Const of element type {a.element_type} has no numpy equivalent", layer.loc)
-    count = int(np.prod(a.shape, dtype=np.int64))
+    count = math.prod(a.shape)  # exact: a huge declared shape must not wrap around
     data = graph.const_bytes(layer)
     if len(data) < count * et.numpy.itemsize:
         raise OpValidationError(
             f"Const payload is {len(data)} bytes, {a.element_type}{list(a.shape)} needs {count * et.numpy.itemsize}",
             layer.loc,
+            code="E-CONST-SIZE",
         )
     return np.frombuffer(data, dtype=et.numpy, count=count).reshape(a.shape)

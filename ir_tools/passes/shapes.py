@@ -53,7 +53,8 @@ def propagate(graph: Graph) -> Propagation:
                 outputs = _infer(graph, result, layer, spec, inputs)
                 result.inferred += 1
             except IrToolsError as exc:
-                result.diagnostics.append(Diagnostic("error", exc.code, exc.message, layer.loc))
+                loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
+                result.diagnostics.append(Diagnostic("error", exc.code, exc.message, loc))
         else:
             result.not_inferred.append(layer)
         for i, port in enumerate(layer.outputs):

@@ -1,0 +1,66 @@
+"""Run every command in samples/README.md so the documentation cannot rot.
+
+Commands sit in fenced ``sh`` blocks, one per line, run from the project root; a trailing
+``# exit N`` gives the expected exit code (0 otherwise). Blocks run in file order, commands in
+order inside a block (a later command may use an earlier one's output).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "samples" / "README.md"
+_BLOCK = re.compile(r"^## (?P<title>.+?)$|^```sh\n(?P<body>.*?)^```", re.M | re.S)
+_EXIT = re.compile(r"#\s*exit\s+(\d+)\s*$")
+#: How to start each program a README command may name; the module form needs no console script on PATH.
+PROGRAMS = {"ir-tools": [sys.executable, "-m", "ir_tools.cli"], "python": [sys.executable]}
+
+
+def sh_blocks() -> list[tuple[str, list[tuple[str, int]]]]:
+    """(section title, [(command, expected exit code)]) for every sh block, numbered within a section."""
+    blocks: list[tuple[str, list[tuple[str, int]]]] = []
+    title = "top"
+    for m in _BLOCK.finditer(README.read_text(encoding="utf-8")):
+        if m.group("title"):
+            title = m.group("title").strip()
+            continue
+        commands = []
+        for line in m.group("body").splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                code = _EXIT.search(line)
+                commands.append((line, int(code.group(1)) if code else 0))
+        blocks.append((f"{title}#{sum(t.startswith(title + '#') for t, _ in blocks) + 1}", commands))
+    return blocks
+
+
+BLOCKS = sh_blocks()
+
+
+def test_readme_has_commands():
+    assert BLOCKS and all(commands for _, commands in BLOCKS)
+
+
+def test_every_sample_is_documented():
+    text = README.read_text(encoding="utf-8")
+    missing = [p.name for p in sorted((ROOT / "samples").glob("*.xml")) if f"samples/{p.name}" not in text]
+    assert missing == []
+
+
+@pytest.mark.parametrize("commands", [c for _, c in BLOCKS], ids=[t for t, _ in BLOCKS])
+def test_readme_block(commands: list[tuple[str, int]]):
+    for line, expected in commands:
+        argv = shlex.split(line, comments=True)
+        assert argv[0] in PROGRAMS, f"{line!r}: README commands may start with {sorted(PROGRAMS)}"
+        proc = subprocess.run(
+            PROGRAMS[argv[0]] + argv[1:], cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
+        output = proc.stdout + proc.stderr
+        assert proc.returncode == expected, f"{line!r} exited {proc.returncode}, expected {expected}:\n{output}"
+        assert "Traceback" not in output and "E-INTERNAL" not in output, f"{line!r} crashed:\n{output}"
