@@ -144,6 +144,69 @@ def cmd_convert_onnx(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from .ir.legacy import lower_legacy, parse_legacy
+    from .ir.reader import IrVersionError
+    from .passes.to_opset8 import migrate
+
+    if not (args.output or args.in_place or args.dry_run):
+        raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
+    try:
+        graph, legacy = read_ir(args.model, args.bin), False
+    except IrVersionError:
+        graph, legacy = parse_legacy(args.model), True
+    before = Counter(layer.kind for layer in graph.layers())
+    stats = lower_legacy(graph).stats if legacy else Counter()
+    stats += migrate(graph).stats
+    graph.ir_version = args.ir_version
+    after = Counter(layer.kind for layer in graph.layers())
+    print(f"{'op':<28}{'before':>7}{'after':>7}")
+    for kind in sorted(before.keys() | after.keys()):
+        print(f"{kind:<28}{before[kind]:>7}{after[kind]:>7}")
+    for rule, count in sorted(stats.items()):
+        print(f"rewrote {count} x {rule}")
+    if args.check and not _migration_matches(args, graph, legacy):
+        print("not written: the migrated model does not compute what the original computes")
+        return EXIT_FOUND
+    if args.dry_run:
+        print("dry run: nothing written")
+        return EXIT_OK
+    out = args.model if args.in_place else args.output
+    write_ir(graph, out, args.ir_version, overwrite_input=args.in_place)
+    print(f"wrote {out} (IR v{args.ir_version})")
+    return EXIT_OK
+
+
+def _migration_matches(args: argparse.Namespace, graph, legacy: bool) -> bool:
+    """Run the original and the migrated model on the same seeded inputs; print one line per output."""
+    from .ir.legacy import LegacyReference, parse_legacy
+    from .runtime.compare import compare_tensors
+    from .runtime.openvino import run_openvino
+
+    inputs = _inputs(args, graph)
+    if legacy:
+        print(f"check: {args.model} is legacy IR, which OpenVINO cannot read: comparing OpenVINO on the migrated "
+              "model with the numpy executor on the original (legacy Pooling evaluated from its window spec)")
+        want = LegacyReference(parse_legacy(args.model)).run(inputs)
+    else:
+        print("check: comparing OpenVINO on the migrated model with OpenVINO on the original")
+        want = run_openvino(read_ir(args.model, args.bin), inputs).outputs
+    got = run_openvino(graph, inputs).outputs
+    ok = True
+    for name, expected in want.items():
+        if name not in got:
+            print(f"  {name}: MISSING from the migrated model")
+            ok = False
+            continue
+        c = compare_tensors(name, got[name], expected, atol=1e-6, rtol=1e-5)
+        detail = c.note or f"{c.mismatches}/{c.elements} elements differ, max abs error {c.max_abs_error:.3g}"
+        print(f"  {name}: {'same' if c.passed else 'DIFFERENT'} ({detail}; atol 1e-6, rtol 1e-5)")
+        ok = ok and c.passed
+    return ok
+
+
 def _add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
     p.add_argument("--inputs", type=Path, metavar="F.npz", help="input values (.npz keyed by input name, or .npy)")
@@ -202,6 +265,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.xml")
     p.add_argument("--ir-version", type=int, choices=(10, 11), default=11)
     p.set_defaults(run=cmd_convert_onnx)
+
+    p = sub.add_parser("migrate", help="rewrite every average pooling (AvgPool-1/14/16, legacy IR v7) as opset8 "
+                                       "AvgPool, exactly")
+    p.add_argument("model", type=Path, metavar="MODEL.xml")
+    p.add_argument("-o", "--output", type=Path, metavar="OUT.xml")
+    p.add_argument("--ir-version", type=int, choices=(10, 11), default=11)
+    p.add_argument("--check", action="store_true",
+                   help="run original and migrated model on seeded inputs; exit 1 if any output differs")
+    p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+    p.add_argument("--in-place", action="store_true", help="overwrite the input model")
+    _add_input_options(p)
+    p.set_defaults(run=cmd_migrate)
     return parser
 
 

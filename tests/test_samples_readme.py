@@ -1,4 +1,4 @@
-"""Run every command in samples/README.md so the documentation cannot rot.
+"""Run every command in samples/README*.md so the documentation cannot rot.
 
 Commands sit in fenced ``sh`` blocks, one per line, run from the project root; a trailing
 ``# exit N`` gives the expected exit code (0 otherwise). Blocks run in file order, commands in
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "samples" / "README.md"
+READMES = sorted((ROOT / "samples").glob("README*.md"))
 _BLOCK = re.compile(r"^## (?P<title>.+?)$|^```sh\n(?P<body>.*?)^```", re.M | re.S)
 _EXIT = re.compile(r"#\s*exit\s+(\d+)\s*$")
 #: How to start each program a README command may name; the module form needs no console script on PATH.
@@ -26,10 +26,17 @@ PROGRAMS = {"ir-tools": [sys.executable, "-m", "ir_tools.cli"], "python": [sys.e
 def sh_blocks() -> list[tuple[str, list[tuple[str, int]]]]:
     """(section title, [(command, expected exit code)]) for every sh block, numbered within a section."""
     blocks: list[tuple[str, list[tuple[str, int]]]] = []
-    title = "top"
-    for m in _BLOCK.finditer(README.read_text(encoding="utf-8")):
+    for readme in READMES:
+        blocks += _file_blocks(readme)
+    return blocks
+
+
+def _file_blocks(readme: Path) -> list[tuple[str, list[tuple[str, int]]]]:
+    blocks: list[tuple[str, list[tuple[str, int]]]] = []
+    title = readme.stem
+    for m in _BLOCK.finditer(readme.read_text(encoding="utf-8")):
         if m.group("title"):
-            title = m.group("title").strip()
+            title = f"{readme.stem}: {m.group('title').strip()}"
             continue
         commands = []
         for line in m.group("body").splitlines():
@@ -48,8 +55,9 @@ def test_readme_has_commands():
 
 
 def test_every_sample_is_documented():
-    text = README.read_text(encoding="utf-8")
-    missing = [p.name for p in sorted((ROOT / "samples").glob("*.xml")) if f"samples/{p.name}" not in text]
+    text = "".join(readme.read_text(encoding="utf-8") for readme in READMES)
+    samples = [*(ROOT / "samples").glob("*.xml"), *(ROOT / "samples").glob("*.onnx")]
+    missing = [p.name for p in sorted(samples) if f"samples/{p.name}" not in text]
     assert missing == []
 
 

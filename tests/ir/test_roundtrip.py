@@ -1,13 +1,16 @@
 """read -> write -> read must give the same graph, and OpenVINO must compute the same numbers.
 
-The models are the committed samples plus a few saved here by ``openvino.save_model`` (f16
-compression, layers we do not model, dynamic dims, awkward names). Each is written as IR v11
+The models are every IR v10/v11 file in samples/ plus a few saved here by
+``openvino.save_model`` (f16 compression, layers we do not model, dynamic dims, awkward names,
+If and Loop bodies). Each is written as IR v11
 and v10; the written file has to load in OpenVINO and give bit-identical outputs on the same
 seeded inputs, because a writer that silently changes a model is worse than none.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -19,15 +22,47 @@ import openvino.opset8 as ops8
 import pytest
 
 from ir_tools import Graph, IrToolsError, Layer, Port, read_ir, write_ir
+from ir_tools.ir.model import RtNode
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = {p.stem: p for p in sorted((ROOT / "samples").glob("*.xml"))}
 CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
+
+
+def _ir_version(xml: Path) -> int | None:
+    found = re.search(rb"<net\b[^>]*\bversion=\"(\d+)\"", xml.read_bytes()[:512])
+    return int(found.group(1)) if found else None
+
+
+def _make_samples_names() -> list[str]:
+    """The samples samples/make_samples.py writes with ``ov.save_model`` (others' samples may not be)."""
+    spec = importlib.util.spec_from_file_location("make_samples", ROOT / "samples" / "make_samples.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [*module.SAMPLES, "wrong_dims"]
+
+
+#: Every sample OpenVINO can load (legacy IR v7 samples are for `migrate`, not for round trips).
+SAMPLES = {p.stem: p for p in sorted((ROOT / "samples").glob("*.xml")) if _ir_version(p) in (10, 11)}
+OV_SAMPLES = _make_samples_names()
 
 
 # -- comparing graphs ---------------------------------------------------------------------------
 def _port_key(port: Port) -> tuple:
     return (port.id, port.precision, port.dims, port.names, list(port.extra.items()), port.rt_info)
+
+
+def _tree_key(graph: Graph, nodes: tuple[RtNode, ...], in_const: bool = False) -> tuple:
+    """Verbatim children (subgraph bodies, port maps) with body Consts' offset/size replaced by their bytes."""
+    keys = []
+    for node in nodes:
+        attrs = node.attrs
+        if in_const and node.tag == "data":
+            raw = dict(attrs)
+            payload = bytes(graph.weights.read(int(raw["offset"]), int(raw["size"])))
+            attrs = (*((k, v) for k, v in attrs if k not in ("offset", "size")), ("payload", payload))
+        const = node.tag == "layer" and dict(node.attrs).get("type", "").lower() == "const"
+        keys.append((node.tag, attrs, node.text, _tree_key(graph, node.children, const)))
+    return tuple(keys)
 
 
 def _layer_key(graph: Graph, layer: Layer) -> tuple:
@@ -40,6 +75,7 @@ def _layer_key(graph: Graph, layer: Layer) -> tuple:
     return (
         layer.id, layer.name, layer.type, layer.version, list(layer.extra.items()), attrs,
         [_port_key(p) for p in layer.inputs], [_port_key(p) for p in layer.outputs], layer.rt_info, payload,
+        _tree_key(graph, layer.children),
     )
 
 
@@ -130,11 +166,39 @@ def _awkward_names() -> ov.Model:
     return model
 
 
+def _subgraphs() -> ov.Model:
+    """A Loop feeding an If: bodies, port maps, back edges and body Consts (distinct payloads)."""
+    x = ops8.parameter([2, 3], np.float32, name="x")
+    cond = ops8.parameter([], np.bool_, name="cond")
+    step = ops8.parameter([2, 3], np.float32, name="step")
+    body_sum = ops8.add(step, ops8.constant(np.full((2, 3), 0.5, np.float32), name="half"), name="body_sum")
+    body = ov.Model([ops8.result(body_sum), ops8.result(ops8.constant(True, name="again"))], [step], "body")
+    loop = ops8.loop(ops8.constant(np.int64(3), name="trips"), ops8.constant(True, name="start"))
+    loop.set_friendly_name("loop")
+    loop.set_function(body)
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(step, x.output(0), body_sum.output(0))
+    looped = loop.get_iter_value(body_sum.output(0), -1)
+    branches = []
+    for op, value in ((ops8.multiply, 2.0), (ops8.add, 3.0)):
+        inner = ops8.parameter([2, 3], np.float32, name=f"{op.__name__}_in")
+        out = op(inner, ops8.constant(np.full((2, 3), value, np.float32), name=f"{op.__name__}_k"))
+        branches.append(ov.Model([ops8.result(out)], [inner], op.__name__))
+    branch = ops8.if_op(cond)
+    branch.set_friendly_name("if")
+    branch.set_then_body(branches[0])
+    branch.set_else_body(branches[1])
+    branch.set_input(looped, branches[0].get_parameters()[0], branches[1].get_parameters()[0])
+    out = branch.set_output(branches[0].get_results()[0], branches[1].get_results()[0])
+    return ov.Model([ops8.result(out, name="y")], [x, cond], "subgraphs")
+
+
 BUILT: dict[str, tuple[Callable[[], ov.Model], bool]] = {  # name -> (builder, compress_to_fp16)
     "f16_compressed": (_f16_compressed, True),
     "unmodelled": (_unmodelled, False),
     "dynamic": (_dynamic, True),
     "awkward_names": (_awkward_names, True),
+    "subgraphs": (_subgraphs, False),
 }
 MODELS = [*SAMPLES, *BUILT]
 
@@ -220,7 +284,16 @@ def test_write_is_deterministic(model: str, model_paths: dict[str, Path], tmp_pa
         assert a.read_bytes() == b.read_bytes() == c.read_bytes()
 
 
-@pytest.mark.parametrize("model", [*SAMPLES, "f16_compressed", "unmodelled", "dynamic"])
+@pytest.mark.parametrize(
+    "model",
+    [
+        *OV_SAMPLES, "f16_compressed", "unmodelled", "dynamic",
+        pytest.param("subgraphs", marks=pytest.mark.xfail(
+            strict=True, raises=AssertionError,
+            reason="writer.py _layer writes <port_map>/<back_edges> after <output>; OpenVINO writes them before "
+                   "<input> (the files still load and compute the same)")),
+    ],
+)
 def test_reproduces_openvino_bytes(model: str, model_paths: dict[str, Path], tmp_path: Path):
     """A model OpenVINO serialized comes back byte for byte (names needing escapes aside: see awkward_names)."""
     source = model_paths[model]
@@ -287,22 +360,3 @@ def test_failed_rename_keeps_old_pair(tmp_path: Path):
     with pytest.raises(OSError):
         write_ir(graph, tmp_path / "model.xml")
     assert (tmp_path / "model.bin").read_bytes() == b"old bin"
-
-
-def test_roundtrip_keeps_subgraph_bodies(tmp_path: Path, core: ov.Core):
-    x = ops8.parameter([2, 3], np.float32, name="x")
-    cond = ops8.parameter([], np.bool_, name="cond")
-    bodies = []
-    for op in (ops8.multiply, ops8.add):
-        inner = ops8.parameter([2, 3], np.float32, name=f"{op.__name__}_in")
-        body = op(inner, ops8.constant(np.full((2, 3), 3, np.float32)))
-        bodies.append(ov.Model([ops8.result(body)], [inner], op.__name__))
-    branch = ops8.if_op(cond)
-    branch.set_then_body(bodies[0])
-    branch.set_else_body(bodies[1])
-    branch.set_input(x.output(0), bodies[0].get_parameters()[0], bodies[1].get_parameters()[0])
-    out = branch.set_output(bodies[0].get_results()[0], bodies[1].get_results()[0])
-    source = tmp_path / "if.xml"
-    ov.save_model(ov.Model([ops8.result(out)], [x, cond], "if"), source, compress_to_fp16=False)
-    written, _ = write_ir(read_ir(source), tmp_path / "rt.xml")
-    assert_identical(run(core, source), run(core, written))

@@ -1,0 +1,316 @@
+"""Exact average pooling in opset8: one description of the semantics, one way to emit it.
+
+Every source form (AvgPool-1/14/16, legacy Pooling, ONNX AveragePool) is first described as a
+WindowSpec, which says exactly which taps each window has and what it is divided by; ``emit``
+then realises that spec with opset8 AvgPool (plus Pad or a slice where needed), or with a
+depthwise GroupConvolution sum and a constant divisor map when no AvgPool-1 form exists
+(dilations). The to-opset8 pass and the ONNX importer both call ``emit``.
+
+How ``emit`` chooses (every candidate is checked, not assumed: its window count and its whole
+divisor map, computed with the pool_geometry helpers, must equal the spec's):
+
+1. Dilations (on an axis whose kernel is longer than 1) have no AvgPool-1 form, and a window that
+   counts no tap is NaN in the spec but NaN or -0 from OpenVINO CPU's AvgPool-1 depending on where
+   it starts (measured): both go to rule 5.
+2. Slice the input (opset8 Slice) only where no non-negative pads_end gives few enough windows
+   (or pads_begin is negative); elements no window reads are dropped, nothing else changes.
+3. Try one opset8 AvgPool, in this order: the source's own pads_end and rounding
+   (``prefer_pads_end``, ``prefer_rounding``); floor with ``pads_end = (out - 1)*S + K - L - pb``;
+   ceil with a pads_end that gives ``out`` windows; each with both exclude-pad settings. OpenVINO's rules
+   are applied as it applies them: exclude-pad rejects a kernel that fits in a pad, and
+   exclude-pad=false with any non-zero pad divides by the whole kernel.
+4. If none fits and the divisor counts taps outside the data (ONNX count_include_pad), zero-pad
+   the counted range explicitly (opset1 Pad) and try rule 3 again on the padded input. OpenVINO
+   folds a zero Pad into a following AvgPool-1 that has exclude-pad=false or no pads of its own,
+   and the folded layer divides by the whole kernel (PadFusionAvgPool, measured): after a Pad,
+   only candidates that keep their own meaning under that fold are taken.
+5. Otherwise sum the taps with a depthwise GroupConvolution of ones (dilations included) and
+   Multiply by a constant map of reciprocal divisors (a scalar when they are all equal). Windows
+   that count no tap then get NaN (as OpenVINO CPU gives) by an Add of a constant NaN mask: a NaN
+   inside the Multiply is lost, because OpenVINO CPU folds a per-tensor Multiply into the
+   convolution weights and writes 0 for windows wholly in padding (measured).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import product
+from math import prod
+
+import numpy as np
+
+from ..dtypes import element_type
+from ..errors import OpValidationError, UnsupportedError
+from ..ir.builder import GraphBuilder, Output, output_of
+from ..ir.dims import Dim
+from ..ops import attrs as A
+from ..ops.pool_geometry import counts_padding, dilated, out_length, pool_geometry, window_counts
+from ..ops.pooling import AvgPoolAttrs
+from ..ops.registry import TensorType
+
+
+@dataclass(frozen=True, slots=True)
+class WindowSpec:
+    """Average pooling semantics on static spatial lengths, neutral of any op version.
+
+    On spatial axis i, window j covers the taps ``j*strides[i] - pads_begin[i] + k*dilations[i]``
+    for k in [0, kernel[i]), for j in [0, out[i]). Taps outside [0, lengths[i]) read zero. The
+    window's value is the sum of its taps divided by ``prod(kernel)`` when ``count_all``, otherwise
+    by the product over axes of the number of its taps inside [count_lo[i], count_hi[i])
+    (exclude-pad: [0, L); ONNX count_include_pad: [-pads_begin, L + pads_end)); a zero divisor
+    gives NaN (as OpenVINO CPU does for a window with no data).
+
+    ``prefer_pads_end`` (optional) and ``prefer_rounding`` are the source layer's own pads_end and
+    rounding (ceil for ceil_torch): ``emit`` tries them first, so a layer whose meaning AvgPool-1
+    already has keeps its attributes.
+    """
+
+    lengths: tuple[int, ...]
+    kernel: tuple[int, ...]
+    strides: tuple[int, ...]
+    dilations: tuple[int, ...]
+    pads_begin: tuple[int, ...]
+    out: tuple[int, ...]
+    count_all: bool
+    count_lo: tuple[int, ...]
+    count_hi: tuple[int, ...]
+    prefer_pads_end: tuple[int, ...] | None = None
+    prefer_rounding: str = "ceil"
+
+    @property
+    def rank(self) -> int:
+        return len(self.kernel)
+
+    def tap_end(self, i: int) -> int:
+        """One past the last tap of the last window on axis ``i``."""
+        return (self.out[i] - 1) * self.strides[i] - self.pads_begin[i] + dilated(self.kernel[i], self.dilations[i])
+
+    def needed_pad_end(self, i: int) -> int:
+        """The end padding that makes floor rounding give exactly ``out[i]`` windows (may be negative)."""
+        return self.tap_end(i) - self.lengths[i]
+
+
+def divisors(spec: WindowSpec) -> np.ndarray:
+    """The divisor of every window (int64, shape ``out``); 0 where a window counts no tap."""
+    if spec.count_all:
+        return np.full(spec.out, prod(spec.kernel), np.int64)
+    per_axis = [
+        window_counts(max(0, hi - lo), k, s, d, pb + lo, o)
+        for hi, lo, k, s, d, pb, o in zip(spec.count_hi, spec.count_lo, spec.kernel, spec.strides, spec.dilations,
+                                          spec.pads_begin, spec.out, strict=True)
+    ]
+    return _outer(per_axis)
+
+
+def reference(x: np.ndarray, spec: WindowSpec) -> np.ndarray:
+    """The spec evaluated from its definition with numpy (float64 sums): the oracle for tests and checks."""
+    acc = np.asarray(x, np.float64)
+    for i in range(spec.rank):
+        axis = 2 + i
+        starts = np.arange(spec.out[i]) * spec.strides[i] - spec.pads_begin[i]
+        where = [1] * acc.ndim
+        where[axis] = spec.out[i]
+        total = np.zeros(acc.shape[:axis] + (spec.out[i],) + acc.shape[axis + 1:])
+        for k in range(spec.kernel[i]):
+            taps = starts + k * spec.dilations[i]
+            inside = ((taps >= 0) & (taps < spec.lengths[i])).reshape(where)
+            values = np.take(acc, np.clip(taps, 0, spec.lengths[i] - 1), axis=axis)
+            total += np.where(inside, values, 0.0)  # not a product: an Inf outside the window stays out
+        acc = total
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (acc / divisors(spec)).astype(x.dtype)
+
+
+def emit(builder: GraphBuilder, x: Output, spec: WindowSpec, name: str) -> Output:
+    """Add layers computing ``spec`` on ``x`` using only opset8 ops; returns the result's output."""
+    _validate(spec)
+    data = builder.type_of(x)
+    if data.shape is None or len(data.shape) != spec.rank + 2:
+        raise UnsupportedError(f"'{name}': the input needs a known rank of {spec.rank + 2}")
+    target = divisors(spec)
+    ones = tuple(1 if k == 1 else d for k, d in zip(spec.kernel, spec.dilations, strict=True))
+    spec = replace(spec, dilations=ones)
+    x, spec = _crop(builder, x, spec, name)
+    if all(d == 1 for d in spec.dilations) and target.all():
+        after_pad = builder.graph.layer(x[0]).type.lower() == "pad"
+        for layout, pads in ((spec, None), _pad_for_counting(spec)):
+            if layout is None:
+                break
+            attrs = _fit_avg_pool(builder.type_of(x), layout, target, after_pad or pads is not None)
+            if attrs is not None:
+                if pads is not None:
+                    x = _pad(builder, x, layout, pads, name)
+                return output_of(builder.add("AvgPool", "opset8", A.encode(attrs), [x], name))
+    return _window_sum_times_inverse(builder, x, spec, target, name)
+
+
+def _validate(spec: WindowSpec) -> None:
+    n = spec.rank
+    fields = ("lengths", "strides", "dilations", "pads_begin", "out", "count_lo", "count_hi")
+    bad = [f for f in fields if len(getattr(spec, f)) != n]
+    if bad or (spec.prefer_pads_end is not None and len(spec.prefer_pads_end) != n):
+        raise UnsupportedError(f"WindowSpec fields {bad or ['prefer_pads_end']} do not have {n} values (one per axis)")
+    for what in ("lengths", "kernel", "strides", "dilations", "out"):
+        if any(v < 1 for v in getattr(spec, what)):
+            raise UnsupportedError(f"WindowSpec {what} {list(getattr(spec, what))} must be positive")
+
+
+def _outer(per_axis: list[np.ndarray]) -> np.ndarray:
+    result = np.asarray(per_axis[0], np.int64)
+    for counts in per_axis[1:]:
+        result = np.multiply.outer(result, counts)
+    return result
+
+
+def _spatial(data: TensorType, lengths: tuple[int, ...]) -> tuple[Dim, ...]:
+    return data.shape[:2] + tuple(Dim(n, n) for n in lengths)
+
+
+def _i64(builder: GraphBuilder, values: list[int], name: str) -> Output:
+    return builder.const(np.array(values, np.int64), name)
+
+
+def _crop(builder: GraphBuilder, x: Output, spec: WindowSpec, name: str) -> tuple[Output, WindowSpec]:
+    """Slice away input elements no window reads, on the axes where pads alone cannot drop windows."""
+    axes, starts, stops = [], [], []
+    lengths, pads, lo, hi = list(spec.lengths), list(spec.pads_begin), list(spec.count_lo), list(spec.count_hi)
+    for i in range(spec.rank):
+        k, s, d, pb, n = spec.kernel[i], spec.strides[i], spec.dilations[i], spec.pads_begin[i], spec.lengths[i]
+        if pb >= 0 and out_length(n, k, s, d, pb, 0, "floor") <= spec.out[i]:
+            continue
+        start, stop = max(0, -pb), min(n, spec.tap_end(i))
+        if stop <= start:
+            raise UnsupportedError(f"'{name}': no window reads any data on spatial axis {i}")
+        axes.append(2 + i)
+        starts.append(start)
+        stops.append(stop)
+        lengths[i], pads[i], lo[i], hi[i] = stop - start, pb + start, lo[i] - start, hi[i] - start
+    if not axes:
+        return x, spec
+    data = builder.type_of(x)
+    spec = replace(spec, lengths=tuple(lengths), pads_begin=tuple(pads), count_lo=tuple(lo), count_hi=tuple(hi),
+                   prefer_pads_end=None)
+    inputs = [x, _i64(builder, starts, f"{name}/crop/start"), _i64(builder, stops, f"{name}/crop/stop"),
+              _i64(builder, [1] * len(axes), f"{name}/crop/step"), _i64(builder, axes, f"{name}/crop/axes")]
+    out = TensorType(data.element, _spatial(data, spec.lengths))
+    return output_of(builder.add("Slice", "opset8", {}, inputs, f"{name}/crop", outputs=[out])), spec
+
+
+def _pad_for_counting(spec: WindowSpec) -> tuple[WindowSpec | None, tuple[tuple[int, int], ...] | None]:
+    """The spec on an input zero-padded over the counted range, so exclude-pad counts what the spec counts."""
+    if spec.count_all:
+        return None, None
+    pads, lengths, pb, lo, hi = [], [], [], [], []
+    for i in range(spec.rank):
+        first, end = -spec.pads_begin[i], spec.tap_end(i)
+        c_lo, c_hi = max(spec.count_lo[i], first), min(spec.count_hi[i], end)
+        a, b = max(0, -c_lo), max(0, c_hi - spec.lengths[i])
+        pads.append((a, b))
+        lengths.append(spec.lengths[i] + a + b)
+        pb.append(spec.pads_begin[i] - a)
+        lo.append(spec.count_lo[i] + a)
+        hi.append(spec.count_hi[i] + a)
+    if not any(a or b for a, b in pads):
+        return None, None
+    padded = replace(spec, lengths=tuple(lengths), pads_begin=tuple(pb), count_lo=tuple(lo), count_hi=tuple(hi),
+                     prefer_pads_end=None)
+    return padded, tuple(pads)
+
+
+def _pad(builder: GraphBuilder, x: Output, spec: WindowSpec, pads: tuple[tuple[int, int], ...], name: str) -> Output:
+    data = builder.type_of(x)
+    begin = _i64(builder, [0, 0, *(a for a, _ in pads)], f"{name}/pad/begin")
+    end = _i64(builder, [0, 0, *(b for _, b in pads)], f"{name}/pad/end")
+    out = TensorType(data.element, _spatial(data, spec.lengths))
+    layer = builder.add("Pad", "opset1", {"pad_mode": "constant"}, [x, begin, end], f"{name}/pad", outputs=[out])
+    return output_of(layer)
+
+
+def _fit_avg_pool(data: TensorType, spec: WindowSpec, target: np.ndarray, after_pad: bool) -> AvgPoolAttrs | None:
+    """The first AvgPool-1 attribute set (rule 3) whose windows and divisors equal the spec's, or None.
+
+    ``after_pad``: the input is a Pad layer, which OpenVINO's PadFusionAvgPool folds into an AvgPool-1
+    with exclude-pad=false or without pads; the fused layer divides by the whole kernel, so such a
+    candidate is only taken when every divisor already is the whole kernel.
+    """
+    needed = [spec.needed_pad_end(i) for i in range(spec.rank)]
+    floor_end = tuple(max(0, e) for e in needed)
+    ceil_ends = [sorted({max(0, e - s + 1), min(max(0, e - s + 1) + 1, max(0, e)), max(0, e)})
+                 for e, s in zip(needed, spec.strides, strict=True)]
+    tries = []
+    if spec.prefer_pads_end is not None:
+        tries += [(spec.prefer_pads_end, spec.prefer_rounding)]
+    tries += [(floor_end, "floor")] + [(ends, "ceil") for ends in product(*ceil_ends)]
+    shape = _spatial(data, spec.lengths)
+    whole_kernel = bool(np.all(target == prod(spec.kernel)))
+    for exclude in (False, True) if spec.count_all else (True, False):
+        for pads_end, rounding in tries:
+            attrs = AvgPoolAttrs(spec.kernel, spec.strides, spec.pads_begin, tuple(pads_end), exclude, "explicit",
+                                 rounding)
+            fusable = not exclude or not any(attrs.pads_begin + attrs.pads_end)
+            if after_pad and fusable and not whole_kernel:
+                continue
+            if _realises(attrs, shape, spec, target):
+                return attrs
+    return None
+
+
+def _realises(a: AvgPoolAttrs, shape: tuple[Dim, ...], spec: WindowSpec, target: np.ndarray) -> bool:
+    """True if OpenVINO's AvgPool-1 with ``a`` accepts ``shape`` and has exactly the spec's windows and divisors."""
+    if any(p < 0 for p in a.pads_begin):
+        return False
+    ones = (1,) * spec.rank
+    try:
+        geo = pool_geometry(shape, a.kernel, a.strides, ones, a.pads_begin, a.pads_end, "explicit", a.rounding_type,
+                            a.exclude_pad, ceil_torch_allowed=False)
+    except OpValidationError:
+        return False
+    if tuple(d.lo for d in geo.spatial) != spec.out:
+        return False
+    if counts_padding(a.pads_begin, a.pads_end, a.exclude_pad):
+        got = np.full(spec.out, prod(a.kernel), np.int64)
+    else:
+        got = _outer([window_counts(n, k, s, 1, pb, o) for n, k, s, pb, o in
+                      zip(spec.lengths, a.kernel, a.strides, a.pads_begin, spec.out, strict=True)])
+    return bool(np.array_equal(got, target))
+
+
+def _window_sum_times_inverse(builder: GraphBuilder, x: Output, spec: WindowSpec, target: np.ndarray,
+                              name: str) -> Output:
+    """Rule 5: depthwise GroupConvolution of ones (the window sums), times 1/divisor, plus NaN where it is 0."""
+    data = builder.type_of(x)
+    et = element_type(data.element or "")
+    channels = data.shape[1]
+    if et is None or et.numpy is None or et.numpy.kind != "f":
+        raise UnsupportedError(f"'{name}': the exact decomposition needs a floating-point input, got {data.element}")
+    if not channels.is_static:
+        raise UnsupportedError(f"'{name}': the exact decomposition needs a static channel count")
+    pads_end = [max(0, spec.needed_pad_end(i)) for i in range(spec.rank)]
+    for i in range(spec.rank):  # the crop has made the window count exact
+        assert out_length(spec.lengths[i], spec.kernel[i], spec.strides[i], spec.dilations[i], spec.pads_begin[i],
+                          pads_end[i], "floor") == spec.out[i]
+    weights = builder.const(np.ones((channels.lo, 1, 1, *spec.kernel), et.numpy), f"{name}/ones")
+    attrs = {
+        "strides": ", ".join(map(str, spec.strides)),
+        "pads_begin": ", ".join(map(str, spec.pads_begin)),
+        "pads_end": ", ".join(map(str, pads_end)),
+        "dilations": ", ".join(map(str, spec.dilations)),
+        "auto_pad": "explicit",
+    }
+    out = TensorType(data.element, _spatial(data, spec.out))
+    total = builder.add("GroupConvolution", "opset1", attrs, [x, weights], f"{name}/window_sum", outputs=[out])
+    inverse = 1.0 / np.maximum(target, 1)
+    if np.all(inverse == inverse.flat[0]):
+        inverse = inverse.reshape(-1)[:1]
+    else:
+        inverse = inverse.reshape((1, 1, *spec.out))
+    scale = builder.const(inverse.astype(et.numpy), f"{name}/inverse_divisor")
+    final = target.all()
+    layer = builder.add("Multiply", "opset1", {"auto_broadcast": "numpy"}, [output_of(total), scale],
+                        name if final else f"{name}/mean", outputs=[out])
+    if not final:
+        empty = np.where(target == 0, np.nan, 0.0).reshape((1, 1, *spec.out)).astype(et.numpy)
+        mask = builder.const(empty, f"{name}/empty_windows")
+        layer = builder.add("Add", "opset1", {"auto_broadcast": "numpy"}, [output_of(layer), mask], name,
+                            outputs=[out])
+    return output_of(layer)

@@ -1,0 +1,201 @@
+"""to-opset8: every AvgPool form becomes opset8 AvgPool (AvgPool-1 semantics) with identical output.
+
+Runtimes older than 2024 cannot read AvgPool-14/16; OpenVINO's own downgrade maps ceil_torch to
+ceil (one window too many) and pads include-pad layers symmetrically (wrong for asymmetric pads).
+This pass rewrites exactly, by OpenVINO's rules (SEMANTICS.md sections 2, 3 and 6):
+
+1. AvgPool-1 (opset1..opset13): ``version="opset8"`` and an explicit rounding_type. With static
+   spatial dims, auto_pad same_*/valid is resolved into explicit pads; with dynamic ones auto_pad
+   stays (opset8 has it). A layer already in that form is left alone.
+2. AvgPool-14 (opset14/15) and AvgPool-16 without dilations, with rounding floor or ceil: the
+   same meaning as AvgPool-1, so rule 1.
+3. ceil_torch or any dilation on static spatial dims: the layer is described as a WindowSpec (its windows and
+   OpenVINO's divisor rule) and realised by ``exact_pool.emit``: plain ceil when no window is
+   dropped, floor with ``pads_end = (out - 1)*S + K - L - pb`` when one is, a Pad layer where the
+   divisor rule would otherwise change.
+4. ceil_torch on dynamic spatial dims: ceil and ceil_torch differ periodically in the length L
+   (period S once the kernel fits), so checking every admissible length up to one period past
+   the kernel proves them equal for all lengths in the dim's range; then it is plain ceil (rule
+   1). Otherwise UnsupportedError naming the layer and a length where they differ.
+5. AvgPool-16 with dilations: on static spatial dims rule 3 (emit decomposes a dilated window
+   sum exactly: depthwise GroupConvolution of ones, times a constant divisor map). On dynamic
+   ones UnsupportedError, except where every dilated axis has kernel 1 and the rounding is not
+   ceil: then no window can be empty and it is rule 2 (OpenVINO CPU gives NaN for an empty
+   window under dilations but NaN or -0 under AvgPool-1, so a dilation on a kernel-1 axis only
+   means nothing when no window is empty).
+6. Every changed or new layer records its origin in rt_info (``ir_tools_origin``); the final
+   layer keeps the original layer's name, output tensor names and rt_info, consumers are
+   redirected to it and the original layer is removed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..errors import IrToolsError, UnsupportedError
+from ..ir.builder import GraphBuilder, Output
+from ..ir.dims import DYNAMIC, Dim
+from ..ir.model import Graph, Layer, RtNode
+from ..ops import attrs as A
+from ..ops.pool_geometry import counts_padding, dilated, out_length, same_pads
+from ..ops.pooling import AvgPoolAttrs, geometry
+from ..ops.registry import TensorType, lookup
+from .base import PassResult
+from .exact_pool import WindowSpec, emit
+from .shapes import declared_type, propagate
+
+TARGET = "opset8"
+ORIGIN = "ir_tools_origin"
+
+
+def to_opset8(graph: Graph) -> PassResult:
+    """Rewrite every AvgPool of the graph into opset8 AvgPool (plus helpers where needed), exactly."""
+    types = propagate(graph).types
+    stats: Counter[str] = Counter()
+    builder = GraphBuilder(graph)
+    for layer in graph.by_type("AvgPool"):
+        change = _rewrite(graph, builder, layer, _input(graph, types, layer))
+        if change:
+            stats[change] += 1
+    return PassResult(graph, bool(stats), stats)
+
+
+def migrate(graph: Graph, target: str = TARGET) -> PassResult:
+    """Migrate ``graph`` so it loads in runtimes that know only ``target`` (opset8) average pooling."""
+    if target != TARGET:
+        raise IrToolsError(f"migration target {target!r} is not supported (only {TARGET!r})", code="E-USAGE")
+    result = to_opset8(graph)
+    left = [layer for layer in graph.by_type("AvgPool") if layer.version != TARGET]
+    if left:
+        raise IrToolsError(f"{len(left)} AvgPool layer(s) were not migrated: {left[0].name}", left[0].loc,
+                           code="E-INTERNAL")
+    return result
+
+
+def origin_text(layer: Layer, label: str) -> str:
+    """``AvgPool-14 (opset14) 'pool1'``: what a rewritten layer came from."""
+    return f"{label} ({layer.version}) '{layer.name}'"
+
+
+def with_origin(rt_info: tuple[RtNode, ...], text: str) -> tuple[RtNode, ...]:
+    """``rt_info`` with the ``ir_tools_origin`` attribute set to ``text`` (an earlier one is replaced)."""
+    kept = tuple(n for n in rt_info if dict(n.attrs).get("name") != ORIGIN)
+    return (*kept, RtNode("attribute", (("name", ORIGIN), ("version", "0"), ("value", text))))
+
+
+def _input(graph: Graph, types: dict[tuple[str, int], TensorType], layer: Layer) -> tuple[Output, TensorType]:
+    if not layer.inputs:
+        raise IrToolsError("AvgPool has no input port", layer.loc, code="E-ARITY")
+    edges = graph.producers(layer.id, layer.inputs[0].id)
+    if len(edges) != 1:
+        raise IrToolsError(f"AvgPool input port {layer.inputs[0].id} has {len(edges)} producers, expected 1",
+                           layer.loc, code="E-INPUT-UNFED" if not edges else "E-INPUT-MULTI")
+    source = (edges[0].from_layer, edges[0].from_port)
+    return source, types.get(source, declared_type(layer.inputs[0]))
+
+
+def _rewrite(graph: Graph, builder: GraphBuilder, layer: Layer, source: tuple[Output, TensorType]) -> str | None:
+    """Apply rules 1-6 to one AvgPool layer; returns a stats label, or None if it was already opset8."""
+    spec = lookup(layer.type, layer.version)
+    if spec is None:
+        raise UnsupportedError(f"AvgPool version {layer.version!r} is unknown (opset1..opset16 exist)", layer.loc)
+    a = A.decode(spec.attrs, layer.attrs, layer.loc)
+    x, data = source
+    try:
+        geo = geometry(a, data, spec.label)
+    except IrToolsError as exc:
+        raise type(exc)(exc.message, layer.loc, exc.code) from None
+    dilated_any = any(d != 1 for d in a.dilations_or_ones)
+    dilated_taps = any(d != 1 and k != 1 for k, d in zip(a.kernel, a.dilations_or_ones, strict=True))
+    lengths = None if geo.spatial is None else [d.lo if d.is_static else None for d in data.shape[2:]]
+    static = lengths is not None and None not in lengths
+    origin = origin_text(layer, spec.label)
+
+    if static and (dilated_any or a.rounding_type == "ceil_torch"):
+        window = WindowSpec(
+            lengths=tuple(lengths), kernel=a.kernel, strides=a.strides, dilations=a.dilations_or_ones,
+            pads_begin=geo.pads_begin, out=tuple(d.lo for d in geo.spatial),
+            count_all=counts_padding(geo.pads_begin, geo.pads_end, a.exclude_pad),
+            count_lo=(0,) * len(a.kernel), count_hi=tuple(lengths), prefer_pads_end=geo.pads_end,
+            prefer_rounding="ceil" if a.rounding_type == "ceil_torch" else a.rounding_type)
+        return _replace(graph, builder, layer, x, window, origin, spec.label)
+    if dilated_taps or (dilated_any and a.rounding_type == "ceil"):
+        why = ("the dilated window sum" if dilated_taps else
+               "a ceil window past the data is NaN with dilations but -0 in AvgPool-1 (OpenVINO CPU)")
+        raise UnsupportedError(
+            f"{spec.label} with dilations {list(a.dilations_or_ones)} has no opset8 form on dynamic spatial dims "
+            f"(input {_show(data)}): {why} needs static lengths; give the input static spatial dims", layer.loc)
+
+    rounding = a.rounding_type
+    if rounding == "ceil_torch":
+        _prove_ceil(layer, a, data, spec.label)
+        rounding = "ceil"
+    explicit = static and a.auto_pad != "explicit"
+    new = AvgPoolAttrs(
+        a.kernel, a.strides,
+        geo.pads_begin if explicit else a.pads_begin,
+        geo.pads_end if explicit else a.pads_end,
+        a.exclude_pad, "explicit" if explicit else a.auto_pad, rounding)
+    attrs = A.encode(new)
+    if layer.version == TARGET and attrs == layer.attrs:
+        return None
+    layer.version, layer.attrs = TARGET, attrs
+    layer.rt_info = with_origin(layer.rt_info, origin)
+    return f"{spec.label} -> AvgPool-1 (opset8)"
+
+
+def _replace(graph: Graph, builder: GraphBuilder, layer: Layer, x: Output, window: WindowSpec, origin: str,
+             label: str) -> str:
+    """Rule 3/5: emit the window spec, move names and consumers over, drop the original layer."""
+    before = {lay.id for lay in graph.layers()}
+    out = emit(builder, x, window, layer.name)
+    new_layers = [lay for lay in graph.layers() if lay.id not in before]
+    for new in new_layers:
+        new.rt_info = with_origin(new.rt_info, origin)
+        new.file, new.line = layer.file, layer.line
+    final = graph.layer(out[0])
+    final.rt_info = with_origin(layer.rt_info, origin)
+    old_port, new_port = layer.outputs[0], final.output(out[1])
+    new_port.names, new_port.rt_info = old_port.names, old_port.rt_info
+    graph.redirect_consumers((layer.id, old_port.id), out)
+    graph.remove_layer(layer.id)
+    made = "+".join(sorted({lay.type for lay in new_layers if lay.type != "Const"}))
+    return f"{label} -> {made} (opset8)"
+
+
+def _prove_ceil(layer: Layer, a: AvgPoolAttrs, data: TensorType, label: str) -> None:
+    """Rule 4: raise unless ceil_torch gives as many windows as ceil for every length of every axis."""
+    dims = data.shape[2:] if data.shape is not None else (DYNAMIC,) * len(a.kernel)
+    for i, dim in enumerate(dims):
+        length = _ceil_differs(dim, a.kernel[i], a.strides[i], a.pads_begin[i], a.pads_end[i], a.auto_pad)
+        if length is not None:
+            raise UnsupportedError(
+                f"{label} rounding_type ceil_torch on dynamic spatial dim {i} ({dim}) has no opset8 form: at length "
+                f"{length} it has one window fewer than ceil, and the count depends on the length; give the input "
+                f"static spatial dims", layer.loc)
+
+
+def _ceil_differs(dim: Dim, k: int, s: int, pb: int, pe: int, auto_pad: str) -> int | None:
+    """A length in ``dim`` where ceil_torch drops a window that ceil keeps, or None if there is none.
+
+    Once the kernel fits (n >= k), adding s to n adds one window in both roundings (same_* pads
+    depend on n mod s only), so lengths up to max(lo, k) + s - 1 decide every longer one.
+    """
+    lo = max(dim.lo, 1)
+    hi = max(lo, k) + s - 1
+    if dim.hi is not None:
+        hi = min(hi, dim.hi)
+    for n in range(lo, hi + 1):
+        if auto_pad in ("same_upper", "same_lower"):
+            b, e = same_pads(n, k, s, 1, auto_pad == "same_upper")
+        else:
+            b, e = (0, 0) if auto_pad == "valid" else (pb, pe)
+        if n + b + e < dilated(k, 1):
+            continue  # OpenVINO rejects this length in both forms
+        if out_length(n, k, s, 1, b, e, "ceil") != out_length(n, k, s, 1, b, e, "ceil_torch"):
+            return n
+    return None
+
+
+def _show(t: TensorType) -> str:
+    return "[...]" if t.shape is None else "[" + ",".join(str(d) for d in t.shape) + "]"

@@ -1,0 +1,126 @@
+"""Every ONNX backend node test of AveragePool and GlobalAveragePool, converted and run in OpenVINO.
+
+The onnx package generates each case (model, inputs, expected outputs) in
+``onnx.backend.test.case.node.collect_testcases``; the expected values are ONNX's, never ours.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+from onnx.backend.test.case.node import collect_testcases
+
+from ir_tools.cli import main
+from ir_tools.errors import IrToolsError
+from ir_tools.onnx import from_onnx
+from ir_tools.runtime.openvino import run_openvino
+
+#: Cases whose expected values the onnx authors typed in rounded to four decimals (0.1511, 0.2841, 0.3572;
+#: onnxruntime gives 0.151056, 0.284044, 0.357222, as we do): compared at rtol 1e-3.
+ROUNDED_BY_HAND = {"test_averagepool_2d_ceil_last_window_starts_on_pad"}
+
+
+def _cases() -> list:
+    with warnings.catch_warnings():  # generating the other operators' cases warns about overflows
+        warnings.simplefilter("ignore")
+        cases = collect_testcases(None)
+    return [c for c in cases if c.name.startswith(("test_averagepool", "test_globalaveragepool"))]
+
+
+CASES = _cases()
+
+
+def test_every_case_collected() -> None:
+    """Report how many cases run; the onnx 1.23 suite has 20 AveragePool and 2 GlobalAveragePool cases."""
+    names = [c.name for c in CASES]
+    print(f"{len(names)} ONNX backend cases: {sum(n.startswith('test_averagepool') for n in names)} AveragePool, "
+          f"{sum(n.startswith('test_globalaveragepool') for n in names)} GlobalAveragePool")
+    assert len(names) == 22
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_backend_case(case, tmp_path: Path) -> None:
+    path = tmp_path / f"{case.name}.onnx"
+    onnx.save(case.model, path)
+    graph = from_onnx(path)
+    rtol = 1e-3 if case.name in ROUNDED_BY_HAND else 1e-5
+    for inputs, expected in case.data_sets:
+        feed = {value.name: array for value, array in zip(case.model.graph.input, inputs, strict=True)}
+        outputs = run_openvino(graph, feed).outputs
+        for value, want in zip(case.model.graph.output, expected, strict=True):
+            got = outputs[value.name]
+            assert got.shape == want.shape, value.name
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=1e-7, err_msg=value.name)
+
+
+# What the backend cases cannot show: models with no exact opset8 form (or no ONNX output at all)
+# are refused with one clear error naming the node, and the CLI turns it into exit 2.
+
+
+def _model(path: Path, nodes: list, shape: list, initializers: tuple = ()) -> Path:
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * len(shape))
+    graph = helper.make_graph(nodes, "g", [x], [y], initializer=list(initializers))
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)]), path)
+    return path
+
+
+def _pool(name: str, source: str = "x", target: str = "y", **attrs) -> onnx.NodeProto:
+    return helper.make_node("AveragePool", [source], [target], name=name, **attrs)
+
+
+REFUSED = {
+    "unsupported ops, all listed": (
+        [helper.make_node("Relu", ["x"], ["a"], name="r1"), _pool("p", "a", "b", kernel_shape=[2]),
+         helper.make_node("Neg", ["b"], ["y"], name="n1")], [1, 1, 8], "E-UNSUPPORTED", None,
+        ["2 unsupported node(s)", "'r1' (Relu)", "'n1' (Neg)"]),
+    # floor((P - K) / S) + 1 = 0 windows: ONNX itself has no output
+    "kernel past the padded input, floor": (
+        [_pool("big", kernel_shape=[5], pads=[1, 0])], [1, 1, 3], "E-OP", "big", ["larger than the padded input 4"]),
+    # ceil keeps the window only while it starts inside: K - P = 3 is not below the stride 2
+    "kernel past the padded input, ceil": (
+        [_pool("big", kernel_shape=[6], strides=[2], ceil_mode=1)], [1, 1, 3], "E-OP", "big", ["would be empty"]),
+    "ceil_mode on a symbolic length": (
+        [_pool("p", kernel_shape=[2], ceil_mode=1)], [1, 1, "L"], "E-UNSUPPORTED", "p", ["ceil_mode=1", "static"]),
+    "SAME on a symbolic length": (
+        [_pool("p", kernel_shape=[2], auto_pad="SAME_LOWER")], [1, 1, "L"], "E-UNSUPPORTED", "p", ["SAME_LOWER"]),
+    "GlobalAveragePool on a symbolic length": (
+        [helper.make_node("GlobalAveragePool", ["x"], ["y"], name="g")], [1, 1, "L"], "E-UNSUPPORTED", "g",
+        ["static spatial dims"]),
+    "kernel_shape of the wrong rank": (
+        [_pool("p", kernel_shape=[2, 2])], [1, 1, 8], "E-OP", "p", ["rank 3, expected 4"]),
+}
+
+
+@pytest.mark.parametrize("nodes, shape, code, node, words", REFUSED.values(), ids=REFUSED.keys())
+def test_refused_with_the_node_named(nodes, shape, code, node, words, tmp_path: Path, capsys) -> None:
+    path = _model(tmp_path / "m.onnx", nodes, shape)
+    with pytest.raises(IrToolsError) as info:
+        from_onnx(path)
+    assert info.value.code == code
+    assert info.value.loc.layer_name == node
+    assert all(w in info.value.message for w in words), info.value.message
+    assert main(["convert-onnx", str(path), "-o", str(tmp_path / "out.xml")]) == 2
+    assert f"error[{code}]" in capsys.readouterr().err
+    assert not (tmp_path / "out.xml").exists()
+
+
+def test_initializer_input_refused(tmp_path: Path) -> None:
+    w = helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 2], [1.0, 2.0])
+    path = _model(tmp_path / "m.onnx", [_pool("pw", "w", "y", kernel_shape=[1])], [1, 1, 2], (w,))
+    with pytest.raises(IrToolsError, match="initializer") as info:
+        from_onnx(path)
+    assert info.value.loc.layer_name == "pw"
+
+
+def test_not_an_onnx_file(tmp_path: Path) -> None:
+    path = tmp_path / "m.onnx"
+    path.write_bytes(b"\x00not a protobuf\xff")
+    with pytest.raises(IrToolsError) as info:
+        from_onnx(path)
+    assert info.value.code == "E-ONNX-READ"
