@@ -13,9 +13,10 @@ import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
-from ..errors import IrToolsError
+from ..errors import IrToolsError, ReadError
+from .dims import parse_int
 from .model import Graph, Layer, Port, RtNode
 
 
@@ -74,20 +75,30 @@ class _Packer:
         return b"".join(self._chunks)
 
 
-def _relocate(node: RtNode, graph: Graph, packer: _Packer) -> RtNode:
+def _relocate(node: RtNode, owner: Layer, graph: Graph, packer: _Packer) -> RtNode:
     """A verbatim subtree (e.g. a Loop body) with its Const layers' offsets moved to the new ``.bin``."""
-    children = tuple(_relocate(child, graph, packer) for child in node.children)
-    attrs = dict(node.attrs)
-    if node.tag == "layer" and attrs.get("type", "").lower() == "const":
-        children = tuple(_relocated_data(child, graph, packer) if child.tag == "data" else child for child in children)
+    children = tuple(_relocate(child, owner, graph, packer) for child in node.children)
+    if node.tag == "layer" and dict(node.attrs).get("type") == "Const":
+        children = tuple(_relocated_data(c, owner, graph, packer) if c.tag == "data" else c for c in children)
     return RtNode(node.tag, node.attrs, children, node.text)
 
 
-def _relocated_data(data: RtNode, graph: Graph, packer: _Packer) -> RtNode:
+def _relocated_data(data: RtNode, owner: Layer, graph: Graph, packer: _Packer) -> RtNode:
+    """A body Const's <data> with its payload moved; errors name the layer that owns the body."""
     attrs = dict(data.attrs)
-    payload = bytes(graph.weights.read(int(attrs["offset"]), int(attrs["size"])))
-    offset, size = packer.add(payload)
-    attrs.update(offset=str(offset), size=str(size))
+    offset, size = parse_int(attrs.get("offset")), parse_int(attrs.get("size"))
+    if offset is None or size is None:
+        raise ReadError("a Const inside its body needs integer 'offset' and 'size' attributes", owner.loc,
+                        code="E-ATTR")
+    if graph.weights is None or not graph.weights.exists:
+        raise ReadError("a Const inside its body needs the weights file, which is missing", owner.loc,
+                        code="E-BIN-MISSING")
+    try:
+        payload = bytes(graph.weights.read(offset, size))
+    except ReadError as exc:
+        raise ReadError(f"a Const inside its body: {exc.message}", owner.loc, code="E-CONST-BOUNDS") from None
+    new_offset, new_size = packer.add(payload)
+    attrs.update(offset=str(new_offset), size=str(new_size))
     return RtNode(data.tag, tuple(attrs.items()), data.children, data.text)
 
 
@@ -134,8 +145,15 @@ def _backup(targets: list[Path]) -> list[tuple[Path, str]]:
     return backups
 
 
+#: Layer children OpenVINO writes before <input>; the others (bodies) go after <output>.
+_BEFORE_PORTS = frozenset({"port_map", "back_edges", "then_port_map", "else_port_map"})
+#: Attribute escaping as OpenVINO's serializer (pugixml) does it, so our bytes match its bytes.
+_ATTR_ESCAPES = {ord("&"): "&amp;", ord("<"): "&lt;", ord('"'): "&quot;",
+                 **{c: f"&#{c:02d};" for c in range(32)}}
+
+
 def _attrs(items: Iterable[tuple[str, str]]) -> str:
-    return "".join(f" {k}={quoteattr(str(v))}" for k, v in items)
+    return "".join(f' {k}="{str(v).translate(_ATTR_ESCAPES)}"' for k, v in items)
 
 
 def _rt(nodes: tuple[RtNode, ...], indent: str, out: list[str]) -> None:
@@ -181,13 +199,14 @@ def _layer(layer: Layer, attrs: dict[str, str], children: tuple[RtNode, ...], ou
         out.append("\t\t\t<rt_info>")
         _rt(layer.rt_info, "\t\t\t\t", out)
         out.append("\t\t\t</rt_info>")
+    _rt(tuple(c for c in children if c.tag in _BEFORE_PORTS), "\t\t\t", out)
     for tag, ports in (("input", layer.inputs), ("output", layer.outputs)):
         if ports:
             out.append(f"\t\t\t<{tag}>")
             for port in ports:
                 _port(port, "\t\t\t\t", out)
             out.append(f"\t\t\t</{tag}>")
-    _rt(children, "\t\t\t", out)
+    _rt(tuple(c for c in children if c.tag not in _BEFORE_PORTS), "\t\t\t", out)
     out.append("\t\t</layer>")
 
 
@@ -200,7 +219,7 @@ def _render(graph: Graph, ir_version: int, packer: _Packer) -> str:
         if layer.type.lower() == "const":
             offset, size = packer.add(bytes(graph.const_bytes(layer)))
             attrs = {**attrs, "offset": str(offset), "size": str(size)}
-        _layer(layer, attrs, tuple(_relocate(child, graph, packer) for child in layer.children), out)
+        _layer(layer, attrs, tuple(_relocate(child, layer, graph, packer) for child in layer.children), out)
     out.append("\t</layers>")
     out.append("\t<edges>")
     for e in graph.edges():
