@@ -1,5 +1,8 @@
 """The numpy reference executor: an interpreter over the Graph, one layer at a time.
 
+A layer runs with its OpSpec's kernel, or else with a kernel from ops.support_kernels (the ops
+the rewrites emit, which have kernels but no shape rules).
+
 Like torch.fx's Interpreter, ``run_layer`` is the one place a layer is executed, so a
 subclass can observe or replace it; every error raised while running a layer is re-raised
 as an ExecutionError naming that layer and its file:line. Values are dropped after their
@@ -18,6 +21,7 @@ from ..ir.model import Graph, Layer
 from ..ops import attrs as A
 from ..ops.core import const_array
 from ..ops.registry import lookup
+from ..ops.support_kernels import support_kernel
 from .naming import input_name, output_name
 
 PortKey = tuple[str, int]
@@ -29,7 +33,7 @@ def supported(layer: Layer) -> bool:
     if t in ("parameter", "const", "result"):
         return True
     spec = lookup(layer.type, layer.version)
-    return spec is not None and spec.kernel is not None
+    return (spec is not None and spec.kernel is not None) or support_kernel(layer.type, layer.version) is not None
 
 
 class Interpreter:
@@ -90,7 +94,9 @@ def execute(graph: Graph, layer: Layer, args: list[np.ndarray]) -> list[np.ndarr
     if kind == "result":
         return []
     spec = lookup(layer.type, layer.version)
-    return spec.kernel(A.decode(spec.attrs, layer.attrs, layer.loc), args)
+    if spec is not None and spec.kernel is not None:
+        return spec.kernel(A.decode(spec.attrs, layer.attrs, layer.loc), args)
+    return support_kernel(layer.type, layer.version)(layer.attrs, args)
 
 
 def run(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
