@@ -48,6 +48,8 @@ _INT = re.compile(r"[+-]?[0-9]+")  # what OpenVINO's std::stoll accepts, without
 
 def parse_int(text: str | None) -> int | None:
     """The integer an IR attribute or ``<dim>`` spells, or None when it is not a plain decimal integer."""
+    if text is not None and text.isascii() and text.isdigit():  # the common case, without the regex
+        return int(text)
     t = (text or "").strip()
     return int(t) if _INT.fullmatch(t) else None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass
+from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from ..errors import AttrError, SourceLoc
@@ -21,7 +22,7 @@ T = TypeVar("T")
 @dataclass(frozen=True, slots=True)
 class Codec:
     what: str  # how the expected value is described in messages
-    parse: Callable[[str], Any]  # raises ValueError on a bad value
+    parse: Callable[[str], Any]  # raises ValueError on a bad value; returns an immutable value (decode shares them)
     format: Callable[[Any], str]
 
 
@@ -66,19 +67,49 @@ def attr(xml: str, codec: Codec, default: Any = MISSING) -> Any:
 
 
 def decode(cls: type[T], raw: Mapping[str, str], loc: SourceLoc | None = None) -> T:
-    """Build the typed attributes of ``cls`` from raw IR strings; AttrError names the culprit."""
+    """Build the typed attributes of ``cls`` from raw IR strings; AttrError names the culprit.
+
+    Layers with identical attributes (every AvgPool of a network, say) share one decoded object
+    when ``cls`` is frozen.
+    """
+    try:
+        if cls.__dataclass_params__.frozen:
+            return _decode_shared(cls, tuple(raw.items()))
+        return _decode(cls, raw)
+    except AttrError as exc:
+        raise AttrError(exc.message, loc) from None
+
+
+@cache
+def _fields(cls: type) -> tuple[tuple[str, str, Codec, bool], ...]:
+    """(name, xml, codec, required) per field, read once per class."""
+    return tuple((f.name, f.metadata["xml"], f.metadata["codec"], f.default is MISSING)
+                 for f in dataclasses.fields(cls))
+
+
+@lru_cache(maxsize=1024)
+def _decode_shared(cls: type[T], items: tuple[tuple[str, str], ...]) -> T:
+    return _decode(cls, dict(items))
+
+
+def _decode(cls: type[T], raw: Mapping[str, str]) -> T:
     values = {}
-    for f in dataclasses.fields(cls):
-        xml, codec = f.metadata["xml"], f.metadata["codec"]
+    for name, xml, codec, required in _fields(cls):
         if xml not in raw:
-            if f.default is MISSING:
-                raise AttrError(f"missing attribute '{xml}' ({codec.what})", loc)
+            if required:
+                raise AttrError(f"missing attribute '{xml}' ({codec.what})")
             continue
         try:
-            values[f.name] = codec.parse(raw[xml])
+            values[name] = _parse(codec.parse, raw[xml])
         except ValueError:
-            raise AttrError(f"attribute '{xml}' must be {codec.what}, got '{raw[xml]}'", loc) from None
+            raise AttrError(f"attribute '{xml}' must be {codec.what}, got '{raw[xml]}'") from None
     return cls(**values)
+
+
+@lru_cache(maxsize=4096)
+def _parse(parse: Callable[[str], Any], text: str) -> Any:
+    """One attribute value; shapes and element types recur in layers whose other attributes differ."""
+    return parse(text)
 
 
 def encode(value: Any) -> dict[str, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,7 @@ def register(spec: OpSpec) -> OpSpec:
     for opset in spec.opsets:
         _SPECS[(spec.type.lower(), opset)] = spec
     _TYPES.setdefault(spec.type.lower(), []).append(spec)
+    lookup.cache_clear()
     return spec
 
 
@@ -55,6 +57,7 @@ def register(spec: OpSpec) -> OpSpec:
 _EXACT_SPELLING = {"const": "Const"}
 
 
+@lru_cache(maxsize=1024)  # a model has few distinct (type, version) pairs; shape propagation asks per layer
 def lookup(op_type: str, version: str | None) -> OpSpec | None:
     """The spec for a layer's type and ``version`` (type matched case-insensitively, version exactly)."""
     _ensure_loaded()

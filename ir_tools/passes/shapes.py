@@ -13,6 +13,7 @@ Rules:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from ..diagnostics import Diagnostic
 from ..dtypes import element_type
 from ..errors import IrToolsError
 from ..ir.dims import shape_from_ints, shape_to_ints, show
-from ..ir.model import Graph, Layer, Port
+from ..ir.model import Graph, Layer, Port, collector_paused
 from ..ops import attrs as A
 from ..ops.core import const_array, convert_values
 from ..ops.registry import OpSpec, TensorType, lookup
@@ -37,20 +38,26 @@ class Propagation:
 
 
 def declared_type(port: Port) -> TensorType:
-    et = element_type(port.precision or "")
-    return TensorType(et.name if et else None, shape_from_ints(port.dims))
+    return _declared_type(port.precision, port.dims)
 
 
+@lru_cache(maxsize=1024)  # a model has few distinct port types; the result is immutable, so shared
+def _declared_type(precision: str | None, dims: tuple[int, ...] | None) -> TensorType:
+    et = element_type(precision or "")
+    return TensorType(et.name if et else None, shape_from_ints(dims))
+
+
+@collector_paused()
 def propagate(graph: Graph) -> Propagation:
     """Infer every output port's type; the graph must be acyclic (see checks.E-CYCLE)."""
     result = Propagation()
     for layer in graph.topological_order():
         spec = lookup(layer.type, layer.version)
-        inputs = [_input_type(graph, result, layer, port) for port in layer.inputs]
         outputs = None
         if spec is not None:
+            inputs = [_input_type(graph, result, layer, port) for port in layer.inputs]
             try:
-                outputs = _infer(graph, result, layer, spec, inputs)
+                outputs = _infer(graph, layer, spec, inputs)
                 result.inferred += 1
             except IrToolsError as exc:
                 loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
@@ -102,7 +109,7 @@ def _input_type(graph: Graph, result: Propagation, layer: Layer, port: Port) -> 
     return declared_type(port)
 
 
-def _infer(graph: Graph, result: Propagation, layer: Layer, spec: OpSpec, inputs: list[TensorType]):
+def _infer(graph: Graph, layer: Layer, spec: OpSpec, inputs: list[TensorType]):
     lo, hi = spec.n_inputs
     if not lo <= len(inputs) <= hi:
         want = str(lo) if lo == hi else f"{lo} to {hi}"
@@ -111,7 +118,7 @@ def _infer(graph: Graph, result: Propagation, layer: Layer, spec: OpSpec, inputs
         raise IrToolsError(
             f"{spec.label} has {spec.n_outputs} outputs, the layer declares {len(layer.outputs)}", layer.loc, "E-ARITY"
         )
-    attrs = A.decode(spec.attrs, layer.attrs, layer.loc)
+    attrs = A.decode(spec.attrs, layer.attrs)  # located by propagate, should it fail
     values = [_constant_value(graph, layer, port) if i in spec.value_inputs else None
               for i, port in enumerate(layer.inputs)]
     return spec.infer(attrs, inputs, values)
