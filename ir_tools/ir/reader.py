@@ -29,7 +29,6 @@ from .model import Edge, Graph, Layer, Port, RtNode, Weights, collector_paused
 
 SUPPORTED_IR_VERSIONS = (10, 11)
 MAX_DIM = 2**63 - 1
-_LAYER_KEYS = ("id", "name", "type", "version")
 _EDGE_KEYS = ("from-layer", "from-port", "to-layer", "to-port")
 _PRESCAN_CHUNK = 1 << 16
 _SAFE = {"resolve_entities": False, "no_network": True, "load_dtd": False, "huge_tree": False}
@@ -275,17 +274,17 @@ class _Reader:
 
     def layer(self, el: etree._Element) -> None:
         line = el.sourceline
-        extra = dict(el.items())
-        layer_id, name = extra.pop("id", ""), extra.pop("name", "")
-        op_type, version = extra.pop("type", ""), extra.pop("version", None)
+        attrib = dict(el.items())
+        layer_id, name = attrib.pop("id", ""), attrib.pop("name", "")
+        op_type, version = attrib.pop("type", ""), attrib.pop("version", None)
         if not layer_id or not op_type:
             loc = SourceLoc(self.file, line, layer_id or None, name)
             message = (f"<layer> needs a '{'type' if layer_id else 'id'}' attribute, found none; "
                        "the layer and its edges are ignored")
             self.diagnostics.append(Diagnostic("error", "E-LAYER", message, loc))
             return
-        # Interned: a model has few types and opsets.
-        layer = Layer(layer_id, name, sys.intern(op_type), version and sys.intern(version), extra=extra,
+        # Interned: a model has few types and opsets. A fresh {}: a dict emptied by pop() keeps its size.
+        layer = Layer(layer_id, name, sys.intern(op_type), version and sys.intern(version), extra=attrib or {},
                       file=self.file, line=line)
         for child in el:
             tag = child.tag
@@ -314,13 +313,13 @@ class _Reader:
 
     def port(self, el: etree._Element, layer: Layer) -> Port:
         line = el.sourceline
-        extra = dict(el.items())
-        id_text = extra.pop("id", None)
+        attrib = dict(el.items())
+        id_text = attrib.pop("id", None)
         port_id = parse_int(id_text)
         if port_id is None or port_id < 0:
             self.problem("E-PORT", f"port id must be a non-negative integer, got '{id_text or ''}'", line, layer)
             port_id = -1
-        precision, names = extra.pop("precision", None), extra.pop("names", None)
+        precision, names = attrib.pop("precision", None), attrib.pop("names", None)
         texts = []
         rt_info = ()
         for child in el:
@@ -333,7 +332,7 @@ class _Reader:
         if texts:
             key = tuple(texts)
             dims = self.plain_dims.get(key) or self.new_dims(el, key, layer)
-        return Port(port_id, precision and sys.intern(precision), dims, names, extra, rt_info, line)
+        return Port(port_id, precision and sys.intern(precision), dims, names, attrib or {}, rt_info, line)
 
     def new_dims(self, el: etree._Element, texts: tuple[str | None, ...], layer: Layer) -> tuple[int, ...]:
         """The dims of a port whose ``<dim>`` texts were not seen yet: plain ones are remembered (one
