@@ -149,6 +149,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
     from .ir.legacy import lower_legacy, parse_legacy
     from .ir.reader import IrVersionError
+    from .passes.base import run_passes
     from .passes.to_opset8 import migrate
 
     if not (args.output or args.in_place or args.dry_run):
@@ -158,8 +159,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     except IrVersionError:
         graph, legacy = parse_legacy(args.model), True
     before = Counter(layer.kind for layer in graph.layers())
-    stats = lower_legacy(graph).stats if legacy else Counter()
-    stats += migrate(graph).stats
+    stats = run_passes(graph, [lower_legacy, migrate] if legacy else [migrate]).stats
     graph.ir_version = args.ir_version
     after = Counter(layer.kind for layer in graph.layers())
     print(f"{'op':<28}{'before':>7}{'after':>7}")

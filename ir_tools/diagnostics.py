@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .errors import IrToolsError, SourceLoc
+from .errors import SourceLoc
 
 Severity = Literal["error", "warning", "note"]
 
@@ -21,10 +21,6 @@ class Diagnostic:
     code: str
     message: str
     loc: SourceLoc = field(default_factory=SourceLoc)
-
-    @classmethod
-    def from_error(cls, exc: IrToolsError, severity: Severity = "error") -> Diagnostic:
-        return cls(severity, exc.code, exc.message, exc.loc)
 
     def render(self) -> str:
         """``model.xml:12: error[E-SHAPE]: layer 'p' (id 7, AvgPool-1): message``."""
