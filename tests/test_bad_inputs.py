@@ -15,14 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from ir_tools import validate
+from ir_tools.base.errors import ReadError
 from ir_tools.cli import main
-from ir_tools.errors import ReadError
-from ir_tools.ir import checks
-from ir_tools.ir.checks import empty_windows
 from ir_tools.ir.reader import read_ir
 from ir_tools.ops.pool_geometry import window_counts
-from ir_tools.validate import check
+from ir_tools.passes import checks, validate
+from ir_tools.passes.checks import empty_windows
+from ir_tools.passes.validate import check
 
 BAD = Path(__file__).parent / "data" / "bad"
 MANIFEST: list[dict] = json.loads((BAD / "MANIFEST.json").read_text())
@@ -176,9 +175,9 @@ def test_inspect_exits_cleanly(entry: dict, capsys: pytest.CaptureFixture[str]) 
     rc = main(["inspect", str(path_of(entry))])
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
-    assert rc == (2 if entry["exit"] == 2 else 0)  # inspect describes; only an unreadable file stops it
-    if rc == 2:
-        assert f"error[{entry['code']}]" in err
+    assert rc == entry["exit"]  # inspect validates first, as every command does
+    if rc:
+        assert f"error[{entry['code']}]" in err and out == ""
 
 
 @pytest.mark.parametrize("entry", entries())

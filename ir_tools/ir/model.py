@@ -6,33 +6,18 @@ ops we do not understand, round-trips; typed views come from the op registry.
 
 from __future__ import annotations
 
-import gc
 import mmap
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
+import numpy as np
 
-from ..errors import ReadError, SourceLoc
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a graph is built or walked (a context or a decorator).
-
-    Reading a large IR allocates millions of long-lived objects, none of them in cycles, and every
-    collection would rescan them all: a third of the reading time at 50k layers. The collector's
-    previous state is restored.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+from ..base.errors import IrToolsError, ReadError, SourceLoc
+from ..ops import attrs as A
+from ..ops.core import ConstAttrs, const_value
+from ..ops.opsets import canonical_type
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +79,10 @@ class Layer:
     def port(self, port_id: int) -> Port | None:
         return self.input(port_id) or self.output(port_id)
 
+    def is_a(self, op_type: str) -> bool:
+        """True if OpenVINO reads this layer's type as ``op_type`` (one spelling rule: ops.opsets)."""
+        return canonical_type(self.type) == op_type
+
 
 @dataclass(frozen=True, slots=True)
 class Edge:
@@ -150,12 +139,15 @@ class Graph:
         self.weights: Weights | None = None
         self.load_diagnostics: list = []  # recoverable problems the reader found (Diagnostic)
         self._g = nx.MultiDiGraph()
+        self._next_id = 0  # above every numeric id: new ids in O(1)
 
     # -- layers -------------------------------------------------------------------------------
     def add_layer(self, layer: Layer) -> Layer:
         if layer.id in self._g:
             raise ValueError(f"duplicate layer id {layer.id}")
         self._g.add_node(layer.id, layer=layer)
+        if layer.id.isdigit() and layer.id.isascii():
+            self._next_id = max(self._next_id, int(layer.id) + 1)
         return layer
 
     def remove_layer(self, layer_id: str) -> None:
@@ -175,8 +167,9 @@ class Graph:
         return self._g.number_of_nodes()
 
     def by_type(self, *types: str) -> list[Layer]:
-        wanted = {t.lower() for t in types}
-        return [layer for layer in self.layers() if layer.type.lower() in wanted]
+        """Layers OpenVINO reads as one of ``types`` (canonical spellings, e.g. "AvgPool")."""
+        wanted = set(types)
+        return [layer for layer in self.layers() if canonical_type(layer.type) in wanted]
 
     def parameters(self) -> list[Layer]:
         return self.by_type("Parameter")
@@ -185,9 +178,8 @@ class Graph:
         return self.by_type("Result")
 
     def new_id(self) -> str:
-        """A fresh numeric layer id."""
-        numeric = [int(i) for i in self._g.nodes if str(i).isdigit()]
-        return str(max(numeric, default=-1) + 1)
+        """A fresh numeric layer id, above every numeric id the graph has had."""
+        return str(self._next_id)
 
     def const_bytes(self, layer: Layer) -> memoryview:
         """A Const layer's payload: in memory if a pass made it, else its slice of the ``.bin``."""
@@ -204,6 +196,13 @@ class Graph:
             return self.weights.read(offset, size)
         except ReadError as exc:
             raise ReadError(exc.message, layer.loc, code="E-CONST-BOUNDS") from None
+
+    def const_array(self, layer: Layer) -> np.ndarray:
+        """A Const layer's value (a read-only view of the ``.bin`` where possible)."""
+        try:
+            return const_value(A.decode(ConstAttrs, layer.attrs), self.const_bytes(layer))
+        except IrToolsError as exc:
+            raise type(exc)(exc.message, layer.loc, exc.code) from None
 
     # -- edges --------------------------------------------------------------------------------
     def add_edge(self, edge: Edge) -> None:

@@ -22,10 +22,10 @@ from typing import BinaryIO
 
 from lxml import etree
 
-from ..diagnostics import Diagnostic
-from ..errors import ReadError, SourceLoc
-from .dims import parse_int
-from .model import Edge, Graph, Layer, Port, RtNode, Weights, collector_paused
+from ..base.diagnostics import Diagnostic
+from ..base.dims import parse_int
+from ..base.errors import ReadError, SourceLoc
+from .model import Edge, Graph, Layer, Port, RtNode, Weights
 
 SUPPORTED_IR_VERSIONS = (10, 11)
 MAX_DIM = 2**63 - 1
@@ -132,7 +132,6 @@ def parse_xml(xml_path: Path) -> etree._ElementTree:
         raise _malformed(str(xml_path), exc) from None
 
 
-@collector_paused()
 def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
     """Read an IR v10/v11 model; the ``.bin`` defaults to the one next to the ``.xml``.
 

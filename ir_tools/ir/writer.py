@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from ..errors import IrToolsError, ReadError
-from .dims import parse_int
+from ..base.dims import parse_int
+from ..base.errors import IrToolsError, ReadError
 from .model import Graph, Layer, Port, RtNode
 
 
@@ -216,7 +216,7 @@ def _render(graph: Graph, ir_version: int, packer: _Packer) -> str:
            f"{_attrs(graph.net_extra.items())}>", "\t<layers>"]
     for layer in graph.layers():
         attrs = layer.attrs
-        if layer.type.lower() == "const":
+        if layer.is_a("Const"):
             offset, size = packer.add(bytes(graph.const_bytes(layer)))
             attrs = {**attrs, "offset": str(offset), "size": str(size)}
         _layer(layer, attrs, tuple(_relocate(child, layer, graph, packer) for child in layer.children), out)

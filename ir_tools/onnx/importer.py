@@ -30,13 +30,13 @@ from pathlib import Path
 import onnx
 from onnx import TensorProto, helper
 
-from ..errors import AttrError, IrToolsError, OpValidationError, ReadError, SourceLoc, UnsupportedError
-from ..ir.builder import GraphBuilder, Output, output_of
-from ..ir.dims import DYNAMIC, Dim
+from ..base.dims import DYNAMIC, Dim
+from ..base.errors import AttrError, IrToolsError, OpValidationError, ReadError, SourceLoc, UnsupportedError
 from ..ir.model import Graph
 from ..ops import attrs as A
 from ..ops.pool_geometry import dilated, out_length, same_pads
 from ..ops.pooling import AvgPoolAttrs
+from ..passes.builder import GraphBuilder, Output, output_of
 from ..passes.exact_pool import WindowSpec, emit
 
 SUPPORTED = ("AveragePool", "GlobalAveragePool", "Identity")

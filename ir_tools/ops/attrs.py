@@ -13,8 +13,8 @@ from dataclasses import MISSING, dataclass
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
-from ..errors import AttrError, SourceLoc
-from ..ir.dims import parse_size
+from ..base.dims import parse_size
+from ..base.errors import AttrError, OpValidationError, SourceLoc
 
 T = TypeVar("T")
 
@@ -119,3 +119,9 @@ def encode(value: Any) -> dict[str, str]:
         for f in dataclasses.fields(value)
         if getattr(value, f.name) is not None
     }
+
+
+def per_axis(what: str, values: tuple[int, ...] | list[int], rank: int) -> None:
+    """Refuse a per-axis attribute or input whose length is not the rank it applies to."""
+    if len(values) != rank:
+        raise OpValidationError(f"{what} has {len(values)} values, the input has rank {rank}")

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..dtypes import element_type
-from ..errors import OpValidationError
-from ..ir.dims import Dim, Shape, format_shape, parse_shape
+from ..base.dims import Dim, Shape, format_shape, parse_shape
+from ..base.dtypes import element_type
+from ..base.errors import OpValidationError
 from . import attrs as A
-from .registry import OpSpec, TensorType, opset_range, register
+from .spec import OpSpec, TensorType
 
 
 def _element(text: str) -> str:
@@ -76,30 +76,25 @@ def convert_values(value: np.ndarray, destination: str) -> np.ndarray:
     return value.astype(et.numpy)
 
 
-ALL = 17  # highest opset the installed OpenVINO knows
-
-register(OpSpec("Parameter", "Parameter-1", opset_range(1, ALL), ParameterAttrs, _parameter, (0, 0), 1))
-register(OpSpec("Const", "Const-1", opset_range(1, ALL - 1), ConstAttrs, _const, (0, 0), 1))
 def _run_convert(a: ConvertAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [convert_values(args[0], a.destination_type)]
 
 
-register(OpSpec("Convert", "Convert-1", opset_range(1, ALL), ConvertAttrs, _convert, (1, 1), 1, kernel=_run_convert))
-register(OpSpec("Result", "Result-1", opset_range(1, ALL - 1), NoAttrs, _result, (1, 1), 0))
-
-
-def const_array(graph, layer) -> np.ndarray:
-    """A Const layer's value as a numpy array (read-only view of the ``.bin`` where possible)."""
-    a = A.decode(ConstAttrs, layer.attrs, layer.loc)
+def const_value(a: ConstAttrs, data: memoryview | bytes) -> np.ndarray:
+    """A Const's value from its payload bytes (a read-only view where possible)."""
     et = element_type(a.element_type)
     if et is None or et.numpy is None:
-        raise OpValidationError(f"Const of element type {a.element_type} has no numpy equivalent", layer.loc)
+        raise OpValidationError(f"Const of element type {a.element_type} has no numpy equivalent")
     count = math.prod(a.shape)  # exact: a huge declared shape must not wrap around
-    data = graph.const_bytes(layer)
     if len(data) < count * et.numpy.itemsize:
         raise OpValidationError(
             f"Const payload is {len(data)} bytes, {a.element_type}{list(a.shape)} needs {count * et.numpy.itemsize}",
-            layer.loc,
             code="E-CONST-SIZE",
         )
     return np.frombuffer(data, dtype=et.numpy, count=count).reshape(a.shape)
+
+
+PARAMETER_1 = OpSpec("Parameter", "Parameter-1", ParameterAttrs, (0, 0), 1, _parameter)
+CONST_1 = OpSpec("Const", "Const-1", ConstAttrs, (0, 0), 1, _const)
+CONVERT_1 = OpSpec("Convert", "Convert-1", ConvertAttrs, (1, 1), 1, _convert, _run_convert)
+RESULT_1 = OpSpec("Result", "Result-1", NoAttrs, (1, 1), 0, _result)

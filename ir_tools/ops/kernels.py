@@ -27,8 +27,8 @@ from math import prod
 
 import numpy as np
 
-from ..errors import OpValidationError
-from ..ir.dims import Dim
+from ..base.dims import Dim
+from ..base.errors import OpValidationError
 from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, counts_padding, cpu_window_counts, dilated, pool_geometry
 
 __all__ = ["adaptive_avg_pool", "avg_pool"]

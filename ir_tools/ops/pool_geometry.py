@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import OpValidationError
-from ..ir.dims import DYNAMIC, Dim, Shape
+from ..base.dims import DYNAMIC, Dim, Shape
+from ..base.errors import OpValidationError
 
 AUTO_PADS = ("explicit", "same_upper", "same_lower", "valid")
 ROUNDING_TYPES = ("floor", "ceil", "ceil_torch")

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import OpValidationError
-from ..ir.dims import DYNAMIC, Dim
+from ..base.dims import DYNAMIC, Dim
+from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
 from .kernels import adaptive_avg_pool, avg_pool
 from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, PoolGeometry, pool_geometry
-from .registry import OpSpec, TensorType, opset_range, register
+from .spec import OpSpec, TensorType
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,14 +105,11 @@ def _run_adaptive(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [adaptive_avg_pool(args[0], [int(v) for v in np.asarray(args[1]).reshape(-1)])]
 
 
-def _avg_pool_spec(label: str, opsets: tuple[str, ...], attrs: type) -> OpSpec:
-    return register(OpSpec("AvgPool", label, opsets, attrs, _avg_pool(label), (1, 1), 1, kernel=_run_avg_pool))
+def _avg_pool_spec(label: str, attrs: type) -> OpSpec:
+    return OpSpec("AvgPool", label, attrs, (1, 1), 1, _avg_pool(label), _run_avg_pool)
 
 
-AVG_POOL_1 = _avg_pool_spec("AvgPool-1", opset_range(1, 13), AvgPoolAttrs)
-AVG_POOL_14 = _avg_pool_spec("AvgPool-14", opset_range(14, 15), AvgPoolAttrs)
-AVG_POOL_16 = _avg_pool_spec("AvgPool-16", ("opset16",), AvgPool16Attrs)
-ADAPTIVE_AVG_POOL_8 = register(
-    OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", opset_range(8, 16), NoAttrs, _adaptive, (2, 2), 1, (1,),
-           kernel=_run_adaptive)
-)
+AVG_POOL_1 = _avg_pool_spec("AvgPool-1", AvgPoolAttrs)
+AVG_POOL_14 = _avg_pool_spec("AvgPool-14", AvgPoolAttrs)
+AVG_POOL_16 = _avg_pool_spec("AvgPool-16", AvgPool16Attrs)
+ADAPTIVE_AVG_POOL_8 = OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", NoAttrs, (2, 2), 1, _adaptive, _run_adaptive, (1,))

@@ -39,14 +39,14 @@ from math import prod
 
 import numpy as np
 
-from ..dtypes import element_type
-from ..errors import OpValidationError, UnsupportedError
-from ..ir.builder import GraphBuilder, Output, output_of
-from ..ir.dims import Dim
+from ..base.dims import Dim
+from ..base.dtypes import element_type
+from ..base.errors import OpValidationError, UnsupportedError
 from ..ops import attrs as A
 from ..ops.pool_geometry import counts_padding, dilated, out_length, pool_geometry, window_counts
 from ..ops.pooling import AvgPoolAttrs
-from ..ops.registry import TensorType
+from ..ops.spec import TensorType
+from .builder import GraphBuilder, Output, output_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +132,7 @@ def emit(builder: GraphBuilder, x: Output, spec: WindowSpec, name: str) -> Outpu
     spec = replace(spec, dilations=ones)
     x, spec = _crop(builder, x, spec, name)
     if all(d == 1 for d in spec.dilations) and target.all():
-        after_pad = builder.graph.layer(x[0]).type.lower() == "pad"
+        after_pad = builder.graph.layer(x[0]).is_a("Pad")
         for layout, pads in ((spec, None), _pad_for_counting(spec)):
             if layout is None:
                 break

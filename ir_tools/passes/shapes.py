@@ -7,7 +7,8 @@ Rules:
    falls back to its declared output dims so the walk goes on.
 3. Every output port whose declared dims or precision differ from the inferred ones gets
    E-SHAPE / E-TYPE; a port without <dim> matches a dynamic rank.
-4. Unknown ops are counted as "not re-inferred", never silently skipped.
+4. Ops with no shape rule (unknown ones, and modelled ones that have only a kernel so far) keep
+   their declared dims and are counted as "not re-inferred", never silently skipped.
 """
 
 from __future__ import annotations
@@ -17,16 +18,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..diagnostics import Diagnostic
-from ..dtypes import element_type
-from ..errors import IrToolsError
-from ..ir.dims import shape_from_ints, shape_to_ints, show
-from ..ir.model import Graph, Layer, Port, collector_paused
+from ..base.diagnostics import Diagnostic
+from ..base.dims import shape_from_ints, shape_to_ints, show
+from ..base.dtypes import element_type
+from ..base.errors import IrToolsError
+from ..ir.model import Graph, Layer, Port
+from ..ir.walker import PortKey, Walker
 from ..ops import attrs as A
-from ..ops.core import const_array, convert_values
-from ..ops.registry import OpSpec, TensorType, lookup
-
-PortKey = tuple[str, int]
+from ..ops.core import convert_values
+from ..ops.opsets import lookup
+from ..ops.spec import OpSpec, TensorType
 
 
 @dataclass
@@ -47,29 +48,66 @@ def _declared_type(precision: str | None, dims: tuple[int, ...] | None) -> Tenso
     return TensorType(et.name if et else None, shape_from_ints(dims))
 
 
-@collector_paused()
+class ShapeWalker(Walker[TensorType]):
+    """Shape propagation as a walk: a layer's values are its output types (rules 1-4)."""
+
+    def __init__(self, graph: Graph):
+        super().__init__(graph)
+        self.result = Propagation()
+
+    def missing(self, layer: Layer, port: Port) -> TensorType:
+        return declared_type(port)  # an unfed port (E-INPUT-UNFED): its declared type keeps the walk going
+
+    def run_node(self, layer: Layer, args: list[TensorType]) -> list[TensorType]:
+        spec = lookup(layer.type, layer.version)
+        if spec is None or spec.infer is None:
+            self.result.not_inferred.append(layer)
+            return [declared_type(port) for port in layer.outputs]
+        try:
+            outputs = self.infer(layer, spec, args)
+        except IrToolsError as exc:
+            loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
+            self.result.diagnostics.append(Diagnostic("error", exc.code, exc.message, loc))
+            return [declared_type(port) for port in layer.outputs]
+        self.result.inferred += 1
+        for port, inferred in zip(layer.outputs, outputs, strict=False):
+            _compare(self.result, layer, port, inferred)
+        return list(outputs) + [declared_type(port) for port in layer.outputs[len(outputs):]]
+
+    def infer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType]) -> list[TensorType]:
+        lo, hi = spec.n_inputs
+        if not lo <= len(inputs) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            raise IrToolsError(f"{spec.label} takes {want} inputs, the layer has {len(inputs)}", layer.loc, "E-ARITY")
+        if len(layer.outputs) != spec.n_outputs:
+            raise IrToolsError(f"{spec.label} has {spec.n_outputs} outputs, the layer declares {len(layer.outputs)}",
+                               layer.loc, "E-ARITY")
+        attrs = A.decode(spec.attrs, layer.attrs)  # located by run_node, should it fail
+        values = [self.constant(layer, port) if i in spec.value_inputs else None
+                  for i, port in enumerate(layer.inputs)]
+        return spec.infer(attrs, inputs, values)
+
+    def constant(self, layer: Layer, port: Port) -> np.ndarray | None:
+        """The value feeding ``port`` when it is a Const, or a Convert of a Const; else None."""
+        key = self.source(layer, port)
+        if key is None:
+            return None
+        src = self.graph.layer(key[0])
+        if src.is_a("Const"):
+            return self.graph.const_array(src)
+        if src.is_a("Convert") and src.inputs:
+            inner = self.constant(src, src.inputs[0])
+            if inner is not None:
+                return convert_values(inner, src.attrs.get("destination_type", ""))
+        return None
+
+
 def propagate(graph: Graph) -> Propagation:
     """Infer every output port's type; the graph must be acyclic (see checks.E-CYCLE)."""
-    result = Propagation()
-    for layer in graph.topological_order():
-        spec = lookup(layer.type, layer.version)
-        outputs = None
-        if spec is not None:
-            inputs = [_input_type(graph, result, layer, port) for port in layer.inputs]
-            try:
-                outputs = _infer(graph, layer, spec, inputs)
-                result.inferred += 1
-            except IrToolsError as exc:
-                loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
-                result.diagnostics.append(Diagnostic("error", exc.code, exc.message, loc))
-        else:
-            result.not_inferred.append(layer)
-        for i, port in enumerate(layer.outputs):
-            inferred = outputs[i] if outputs is not None and i < len(outputs) else declared_type(port)
-            result.types[(layer.id, port.id)] = inferred
-            if outputs is not None:
-                _compare(result, layer, port, inferred)
-    return result
+    walker = ShapeWalker(graph)
+    walker.run()
+    walker.result.types = walker.env
+    return walker.result
 
 
 def infer_shapes(graph: Graph) -> list[Diagnostic]:
@@ -100,43 +138,6 @@ def _apply(port: Port, t: TensorType | None) -> int:
         return 0
     port.dims, port.precision = dims, precision
     return 1
-
-
-def _input_type(graph: Graph, result: Propagation, layer: Layer, port: Port) -> TensorType:
-    edges = graph.producers(layer.id, port.id)
-    if len(edges) == 1 and (edges[0].from_layer, edges[0].from_port) in result.types:
-        return result.types[(edges[0].from_layer, edges[0].from_port)]
-    return declared_type(port)
-
-
-def _infer(graph: Graph, layer: Layer, spec: OpSpec, inputs: list[TensorType]):
-    lo, hi = spec.n_inputs
-    if not lo <= len(inputs) <= hi:
-        want = str(lo) if lo == hi else f"{lo} to {hi}"
-        raise IrToolsError(f"{spec.label} takes {want} inputs, the layer has {len(inputs)}", layer.loc, "E-ARITY")
-    if len(layer.outputs) != spec.n_outputs:
-        raise IrToolsError(
-            f"{spec.label} has {spec.n_outputs} outputs, the layer declares {len(layer.outputs)}", layer.loc, "E-ARITY"
-        )
-    attrs = A.decode(spec.attrs, layer.attrs)  # located by propagate, should it fail
-    values = [_constant_value(graph, layer, port) if i in spec.value_inputs else None
-              for i, port in enumerate(layer.inputs)]
-    return spec.infer(attrs, inputs, values)
-
-
-def _constant_value(graph: Graph, layer: Layer, port: Port) -> np.ndarray | None:
-    """The value feeding ``port`` when it is a Const, or a Convert of a Const; else None."""
-    found = graph.producer(layer.id, port.id)
-    if found is None:
-        return None
-    src, _ = found
-    if src.type.lower() == "const":
-        return const_array(graph, src)
-    if src.type.lower() == "convert" and src.inputs:
-        inner = _constant_value(graph, src, src.inputs[0])
-        if inner is not None:
-            return convert_values(inner, src.attrs.get("destination_type", ""))
-    return None
 
 
 def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType) -> None:

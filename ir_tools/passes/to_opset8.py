@@ -32,20 +32,21 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..errors import IrToolsError, UnsupportedError
-from ..ir.builder import GraphBuilder, Output
-from ..ir.dims import DYNAMIC, Dim
-from ..ir.model import Graph, Layer, RtNode
+from ..base.dims import DYNAMIC, Dim
+from ..base.errors import IrToolsError, UnsupportedError
+from ..ir.model import Graph, Layer
 from ..ops import attrs as A
+from ..ops.opsets import lookup
 from ..ops.pool_geometry import counts_padding, dilated, out_length, same_pads
 from ..ops.pooling import AvgPoolAttrs, geometry
-from ..ops.registry import TensorType, lookup
+from ..ops.spec import TensorType
 from .base import PassResult
+from .builder import GraphBuilder, Output, origin_text, with_origin
 from .exact_pool import WindowSpec, emit
 from .shapes import declared_type, propagate
+from .validate import require_valid
 
 TARGET = "opset8"
-ORIGIN = "ir_tools_origin"
 
 
 def to_opset8(graph: Graph) -> PassResult:
@@ -61,26 +62,17 @@ def to_opset8(graph: Graph) -> PassResult:
 
 
 def migrate(graph: Graph, target: str = TARGET) -> PassResult:
-    """Migrate ``graph`` so it loads in runtimes that know only ``target`` (opset8) average pooling."""
+    """Migrate a valid ``graph`` (InvalidModelError otherwise) so it loads in runtimes that know only
+    ``target`` (opset8) average pooling."""
     if target != TARGET:
         raise IrToolsError(f"migration target {target!r} is not supported (only {TARGET!r})", code="E-USAGE")
+    require_valid(graph)
     result = to_opset8(graph)
     left = [layer for layer in graph.by_type("AvgPool") if layer.version != TARGET]
     if left:
         raise IrToolsError(f"{len(left)} AvgPool layer(s) were not migrated: {left[0].name}", left[0].loc,
                            code="E-INTERNAL")
     return result
-
-
-def origin_text(layer: Layer, label: str) -> str:
-    """``AvgPool-14 (opset14) 'pool1'``: what a rewritten layer came from."""
-    return f"{label} ({layer.version}) '{layer.name}'"
-
-
-def with_origin(rt_info: tuple[RtNode, ...], text: str) -> tuple[RtNode, ...]:
-    """``rt_info`` with the ``ir_tools_origin`` attribute set to ``text`` (an earlier one is replaced)."""
-    kept = tuple(n for n in rt_info if dict(n.attrs).get("name") != ORIGIN)
-    return (*kept, RtNode("attribute", (("name", ORIGIN), ("version", "0"), ("value", text))))
 
 
 def _input(graph: Graph, types: dict[tuple[str, int], TensorType], layer: Layer) -> tuple[Output, TensorType]:
@@ -118,7 +110,7 @@ def _rewrite(graph: Graph, builder: GraphBuilder, layer: Layer, source: tuple[Ou
             count_all=counts_padding(geo.pads_begin, geo.pads_end, a.exclude_pad),
             count_lo=(0,) * len(a.kernel), count_hi=tuple(lengths), prefer_pads_end=geo.pads_end,
             prefer_rounding="ceil" if a.rounding_type == "ceil_torch" else a.rounding_type)
-        return _replace(graph, builder, layer, x, window, origin, spec.label)
+        return _replace(builder, layer, x, window, origin, spec.label)
     if dilated_taps or (dilated_any and a.rounding_type == "ceil"):
         why = ("the dilated window sum" if dilated_taps else
                "a ceil window past the data is NaN with dilations but -0 in AvgPool-1 (OpenVINO CPU)")
@@ -144,22 +136,10 @@ def _rewrite(graph: Graph, builder: GraphBuilder, layer: Layer, source: tuple[Ou
     return f"{spec.label} -> AvgPool-1 (opset8)"
 
 
-def _replace(graph: Graph, builder: GraphBuilder, layer: Layer, x: Output, window: WindowSpec, origin: str,
-             label: str) -> str:
-    """Rule 3/5: emit the window spec, move names and consumers over, drop the original layer."""
-    before = {lay.id for lay in graph.layers()}
-    out = emit(builder, x, window, layer.name)
-    new_layers = [lay for lay in graph.layers() if lay.id not in before]
-    for new in new_layers:
-        new.rt_info = with_origin(new.rt_info, origin)
-        new.file, new.line = layer.file, layer.line
-    final = graph.layer(out[0])
-    final.rt_info = with_origin(layer.rt_info, origin)
-    old_port, new_port = layer.outputs[0], final.output(out[1])
-    new_port.names, new_port.rt_info = old_port.names, old_port.rt_info
-    graph.redirect_consumers((layer.id, old_port.id), out)
-    graph.remove_layer(layer.id)
-    made = "+".join(sorted({lay.type for lay in new_layers if lay.type != "Const"}))
+def _replace(builder: GraphBuilder, layer: Layer, x: Output, window: WindowSpec, origin: str, label: str) -> str:
+    """Rule 3/5: emit the window spec in the layer's place."""
+    new = builder.replace_layer(layer, lambda: [emit(builder, x, window, layer.name)], origin)
+    made = "+".join(sorted({lay.type for lay in new if not lay.is_a("Const")}))
     return f"{label} -> {made} (opset8)"
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..dtypes import element_type
-from ..errors import IrToolsError
-from ..ir.dims import parse_shape
+from ..base.dims import parse_shape
+from ..base.dtypes import element_type
+from ..base.errors import IrToolsError
 from ..ir.model import Graph
 from .naming import input_name
 

@@ -2,7 +2,9 @@
 
 End to end when we can execute every layer; layer by layer otherwise (and whenever asked, or
 when an output fails, to find the first diverging layer): each layer we execute is fed
-OpenVINO's own activations for its inputs, so a difference is pinned to that layer.
+OpenVINO's own activations for its inputs, so a difference is pinned to that layer. Both the
+per-layer and the saved-output comparisons are walks of the one graph walker over an environment
+seeded with OpenVINO's activations.
 """
 
 from __future__ import annotations
@@ -11,15 +13,15 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..errors import IrToolsError
-from ..ir.model import Graph, Layer
-from ..ops.core import const_array
-from .compare import CompareReport, LayerComparison, Tolerances, compare_tensors
+from ..base.errors import IrToolsError
+from ..ir.model import Graph, Layer, Port
+from ..ir.walker import Walker
+from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
 from .executor import Interpreter, execute, supported
 from .inputs import check_inputs
-from .openvino import run_openvino
+from .openvino import ModelFiles, OpenVinoRun, run_openvino
 
-_PLUMBING = ("parameter", "const", "result")
+OUTPUT_PREFIX, REFERENCE_PREFIX, LAYER_PREFIX = "openvino/", "reference/", "layer/"
 
 
 def compare_model(
@@ -29,28 +31,33 @@ def compare_model(
     per_layer: bool = False,
     extra_config: Mapping[str, object] | None = None,
     saved: Mapping[str, np.ndarray] | None = None,
+    files: ModelFiles | None = None,
 ) -> CompareReport:
-    """Compare OpenVINO with the reference; with ``saved`` (see ``saved_arrays``) also with earlier outputs."""
+    """Compare OpenVINO with the reference; with ``saved`` (see ``saved_arrays``) also with earlier outputs.
+
+    OpenVINO runs ``files`` when given (``graph`` must be their parse), else ``graph`` itself.
+    The graph must pass ``check`` (see ``passes.validate.read_valid``).
+    """
     tolerances = tolerances or Tolerances()
     saved = saved or {}
     check_inputs(graph, inputs)
     executable = all(supported(layer) for layer in graph.layers())
     want_layers = per_layer or not executable or any(k.startswith(LAYER_PREFIX) for k in saved)
-    ov_run = run_openvino(graph, inputs, per_layer=want_layers)
+    ov_run = run_openvino(graph, inputs, per_layer=want_layers, files=files)
     config = {"openvino": ov_run.version, **ov_run.config, "atol": tolerances.atol, "rtol": tolerances.rtol,
               "atol_by_name": dict(tolerances.atol_by_name), "rtol_by_name": dict(tolerances.rtol_by_name),
               **(extra_config or {})}
     report = CompareReport(str(graph.source) if graph.source else graph.name, config)
     if executable:
-        report.reference_outputs = Interpreter(graph).run(inputs)
+        report.reference_outputs = Interpreter(graph).evaluate(inputs)
         for name, expected in report.reference_outputs.items():
             report.outputs.append(compare_tensors(name, ov_run.outputs[name], expected, *tolerances.for_name(name)))
     if saved:
-        _compare_saved(graph, ov_run, saved, tolerances, report)
+        SavedCheck(graph, ov_run, saved, tolerances, report).run(ov_run.layers)
     if want_layers or not report.passed:
         if not ov_run.layers:
-            ov_run = run_openvino(graph, inputs, per_layer=True)
-        _compare_layers(graph, ov_run.layers, tolerances, report)
+            ov_run = run_openvino(graph, inputs, per_layer=True, files=files)
+        LayerCheck(graph, tolerances, report).run(ov_run.layers)
     report.openvino_outputs = ov_run.outputs
     report.openvino_layers = {f"{graph.layer(lid).name}:{pid}": v for (lid, pid), v in ov_run.layers.items()}
     position = {layer.id: i for i, layer in enumerate(graph.topological_order())}
@@ -62,9 +69,6 @@ def compare_model(
     return report
 
 
-OUTPUT_PREFIX, REFERENCE_PREFIX, LAYER_PREFIX = "openvino/", "reference/", "layer/"
-
-
 def saved_arrays(report: CompareReport) -> dict[str, np.ndarray]:
     """What ``--save-outputs`` writes: OpenVINO and reference outputs, and OpenVINO's layer activations."""
     arrays = {OUTPUT_PREFIX + k: v for k, v in report.openvino_outputs.items()}
@@ -73,70 +77,81 @@ def saved_arrays(report: CompareReport) -> dict[str, np.ndarray]:
     return arrays
 
 
-def _compare_saved(graph: Graph, ov_run, saved: Mapping[str, np.ndarray], tol: Tolerances,
-                   report: CompareReport) -> None:
-    """OpenVINO now vs OpenVINO's saved outputs and activations (a model or its inputs changed since)."""
-    for name, value in ov_run.outputs.items():
-        if OUTPUT_PREFIX + name in saved:
-            report.outputs.append(compare_tensors(f"{name} (vs saved)", value, saved[OUTPUT_PREFIX + name],
-                                                  *tol.for_name(name)))
-    for layer in graph.topological_order():
-        outputs = []
-        for port in layer.outputs:
-            key = f"{LAYER_PREFIX}{layer.name}:{port.id}"
-            if key in saved and (layer.id, port.id) in ov_run.layers:
-                outputs.append(compare_tensors(f"{layer.name}:{port.id} (vs saved)", ov_run.layers[(layer.id, port.id)],
-                                               saved[key], *tol.for_name(layer.name)))
-        _add_layer_result(report, layer, outputs)
+class _ReportWalker(Walker["np.ndarray | None"]):
+    """A walk over OpenVINO's activations (the seeded environment) that adds layer results to a report;
+    every layer's values stay OpenVINO's, so each layer is judged on its own."""
+
+    def __init__(self, graph: Graph, tolerances: Tolerances, report: CompareReport):
+        super().__init__(graph)
+        self.tolerances = tolerances
+        self.report = report
+
+    def missing(self, layer: Layer, port: Port) -> None:
+        return None  # OpenVINO did not expose that activation
+
+    def openvino_values(self, layer: Layer) -> list[np.ndarray | None]:
+        return [self.env.get((layer.id, port.id)) for port in layer.outputs]
+
+    def add(self, layer: Layer, outputs: list[TensorComparison]) -> None:
+        """Append ``outputs`` to the layer's entry (one entry per layer, whatever was compared)."""
+        if not outputs:
+            return
+        entry = next((lay for lay in self.report.layers if lay.layer_id == layer.id), None)
+        if entry is None:
+            self.report.layers.append(LayerComparison(layer.id, layer.name, layer.kind, layer.line, outputs))
+        else:
+            entry.outputs.extend(outputs)
 
 
-def _compare_layers(graph: Graph, ov_values: dict, tolerances: Tolerances, report: CompareReport) -> None:
-    for layer in graph.topological_order():
-        if layer.type.lower() in _PLUMBING:
-            continue
+class LayerCheck(_ReportWalker):
+    """Each layer the reference executes, fed OpenVINO's activations, against OpenVINO's own output."""
+
+    def run_node(self, layer: Layer, args: list[np.ndarray | None]) -> list[np.ndarray | None]:
+        if layer.is_a("Const"):
+            return [self.graph.const_array(layer)]  # OpenVINO does not expose Consts: they feed the checks
+        actual = self.openvino_values(layer)
+        if layer.is_a("Parameter") or layer.is_a("Result"):
+            return actual
         if not supported(layer):
-            report.not_checked.append(_layer_ref(layer, "no reference kernel for this op"))
-            continue
-        args = [_activation(graph, layer, port.id, ov_values) for port in layer.inputs]
-        if any(a is None for a in args):
-            report.not_checked.append(_layer_ref(layer, "OpenVINO did not expose an input activation"))
-            continue
-        try:
-            expected = execute(graph, layer, args)
-        except IrToolsError as exc:
-            report.not_checked.append(_layer_ref(layer, f"reference failed: {exc.message}"))
-            continue
+            self.not_checked(layer, "no reference kernel for this op")
+        elif any(a is None for a in args):
+            self.not_checked(layer, "OpenVINO did not expose an input activation")
+        else:
+            try:
+                expected = execute(self.graph, layer, args)
+            except IrToolsError as exc:
+                self.not_checked(layer, f"reference failed: {exc.message}")
+                return actual
+            atol, rtol = self.tolerances.for_name(layer.name)
+            self.add(layer, [compare_tensors(f"{layer.name}:{port.id}", got, want, atol, rtol)
+                             for port, got, want in zip(layer.outputs, actual, expected, strict=True)
+                             if got is not None])
+        return actual
+
+    def not_checked(self, layer: Layer, reason: str) -> None:
+        self.report.not_checked.append({"layer_id": layer.id, "name": layer.name, "type": layer.kind,
+                                        "line": layer.line, "reason": reason})
+
+
+class SavedCheck(_ReportWalker):
+    """OpenVINO now against OpenVINO's saved outputs and activations (a model or its inputs changed since)."""
+
+    def __init__(self, graph: Graph, ov_run: OpenVinoRun, saved: Mapping[str, np.ndarray], tolerances: Tolerances,
+                 report: CompareReport):
+        super().__init__(graph, tolerances, report)
+        self.saved = saved
+        for name, value in ov_run.outputs.items():
+            if OUTPUT_PREFIX + name in saved:
+                report.outputs.append(compare_tensors(f"{name} (vs saved)", value, saved[OUTPUT_PREFIX + name],
+                                                      *tolerances.for_name(name)))
+
+    def run_node(self, layer: Layer, args: list[np.ndarray | None]) -> list[np.ndarray | None]:
+        actual = self.openvino_values(layer)
         outputs = []
-        for port, value in zip(layer.outputs, expected, strict=True):
-            actual = ov_values.get((layer.id, port.id))
-            if actual is None:
-                continue
-            name = f"{layer.name}:{port.id}"
-            atol, rtol = tolerances.for_name(layer.name)
-            outputs.append(compare_tensors(name, actual, value, atol, rtol))
-        _add_layer_result(report, layer, outputs)
-
-
-def _activation(graph: Graph, layer: Layer, port_id: int, ov_values: dict) -> np.ndarray | None:
-    found = graph.producer(layer.id, port_id)
-    if found is None:
-        return None
-    src, port = found
-    if src.type.lower() == "const":
-        return const_array(graph, src)
-    return ov_values.get((src.id, port.id))
-
-
-def _layer_ref(layer: Layer, reason: str) -> dict:
-    return {"layer_id": layer.id, "name": layer.name, "type": layer.kind, "line": layer.line, "reason": reason}
-
-
-def _add_layer_result(report: CompareReport, layer: Layer, outputs: list) -> None:
-    """Append ``outputs`` to the layer's entry (one entry per layer, whatever was compared)."""
-    if not outputs:
-        return
-    entry = next((lay for lay in report.layers if lay.layer_id == layer.id), None)
-    if entry is None:
-        report.layers.append(LayerComparison(layer.id, layer.name, layer.kind, layer.line, outputs))
-    else:
-        entry.outputs.extend(outputs)
+        for port, value in zip(layer.outputs, actual, strict=True):
+            key = f"{LAYER_PREFIX}{layer.name}:{port.id}"
+            if key in self.saved and value is not None:
+                outputs.append(compare_tensors(f"{layer.name}:{port.id} (vs saved)", value, self.saved[key],
+                                               *self.tolerances.for_name(layer.name)))
+        self.add(layer, outputs)
+        return actual

@@ -1,21 +1,37 @@
 """The OpenVINO runner: CPU, inference precision pinned to f32, configuration recorded.
 
-The only module of the package that imports ``openvino``.
+The only module of the package that imports ``openvino``. OpenVINO reads the user's own files
+when there are any (``ModelFiles``), so what is compared is what OpenVINO makes of the file,
+not of our re-serialisation; a graph built in memory is handed over as the bytes the writer
+would write. Whatever OpenVINO refuses becomes an E-OPENVINO error naming the file and quoting
+OpenVINO's own words.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import openvino as ov
 
+from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph
 from ..ir.writer import to_bytes
 from .naming import input_name, output_name
 
 #: The compile configuration every run uses; reports print it.
 CPU_CONFIG: dict[str, str] = {"INFERENCE_PRECISION_HINT": "f32"}
+
+#: OpenVINO's messages lead with where in its sources they were raised; the user needs the rest.
+_SOURCE_LINE = re.compile(r"^(Exception from \S+|Check '.*' failed at \S+)[:]?\s*$")
+
+
+@dataclass(frozen=True)
+class ModelFiles:
+    xml: Path
+    bin: Path | None = None
 
 
 @dataclass
@@ -26,11 +42,31 @@ class OpenVinoRun:
     version: str = ov.get_version()
 
 
-def load(graph: Graph, core: ov.Core | None = None) -> ov.Model:
-    """An ``ov.Model`` of ``graph``, loaded from memory (no temporary files)."""
-    xml, blob = to_bytes(graph, graph.ir_version)
-    weights = ov.Tensor(np.frombuffer(blob, dtype=np.uint8).copy()) if blob else ov.Tensor(np.empty(0, np.uint8))
-    return (core or ov.Core()).read_model(xml.decode("utf-8"), weights)
+def openvino_words(exc: BaseException, limit: int = 400) -> str:
+    """OpenVINO's message without the source locations it starts with, on one line."""
+    lines = [line.strip() for line in str(exc).splitlines()]
+    kept = [line for line in lines if line and not _SOURCE_LINE.match(line)]
+    text = " ".join(kept) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _refused(what: str, where: str | None, exc: BaseException) -> IrToolsError:
+    return IrToolsError(f"OpenVINO refused to {what} the model: {openvino_words(exc)}", SourceLoc(where),
+                        code="E-OPENVINO")
+
+
+def load(graph: Graph, core: ov.Core, files: ModelFiles | None = None) -> ov.Model:
+    """An ``ov.Model``: of ``files`` when given (``graph`` is their parse), else of ``graph`` itself."""
+    where = str(files.xml) if files else (str(graph.source) if graph.source else None)
+    try:
+        if files is not None:
+            bin_path = files.bin if files.bin is not None and files.bin.exists() else None
+            return core.read_model(str(files.xml), str(bin_path) if bin_path else None)
+        xml, blob = to_bytes(graph, graph.ir_version)
+        weights = ov.Tensor(np.frombuffer(blob, dtype=np.uint8).copy()) if blob else ov.Tensor(np.empty(0, np.uint8))
+        return core.read_model(xml.decode("utf-8"), weights)
+    except Exception as exc:  # OpenVINO raises RuntimeError and others: each is a refusal of this input
+        raise _refused("read", where, exc) from None
 
 
 def run_openvino(
@@ -38,34 +74,42 @@ def run_openvino(
     inputs: dict[str, np.ndarray],
     per_layer: bool = False,
     threads: int | None = None,
+    files: ModelFiles | None = None,
 ) -> OpenVinoRun:
-    """Run ``graph`` on CPU. ``per_layer`` adds every layer's outputs to the model (one compile)."""
+    """Run the model on CPU. ``per_layer`` adds every layer's outputs to the model (one compile)."""
+    where = str(files.xml) if files else (str(graph.source) if graph.source else None)
     core = ov.Core()
-    model = load(graph, core)
-    if per_layer:
-        skip = {"Result", "Constant"}
-        model.add_outputs([out for op in model.get_ordered_ops() if op.get_type_name() not in skip
-                           for out in op.outputs()])
+    model = load(graph, core, files)
     config = dict(CPU_CONFIG)
     if threads:
         config["INFERENCE_NUM_THREADS"] = str(threads)
-    compiled = core.compile_model(model, "CPU", config)
-    request = compiled.create_infer_request()
-    feed = {name: np.ascontiguousarray(inputs[name]) for name in (input_name(graph, p) for p in graph.parameters())}
-    request.infer(feed)
-    by_source: dict[tuple[str, int], np.ndarray] = {}
-    for i, result in enumerate(model.outputs):
-        source = result.get_node().input_value(0)
-        key = (source.get_node().get_friendly_name(), source.get_index())
-        by_source[key] = request.get_output_tensor(i).data.copy()
-    outputs, layers = {}, {}
+    try:
+        if per_layer:
+            skip = {"Result", "Constant"}
+            model.add_outputs([out for op in model.get_ordered_ops() if op.get_type_name() not in skip
+                               for out in op.outputs()])
+        compiled = core.compile_model(model, "CPU", config)
+        request = compiled.create_infer_request()
+        feed = {name: np.ascontiguousarray(inputs[name]) for name in (input_name(graph, p) for p in graph.parameters())}
+        request.infer(feed)
+        by_source: dict[tuple[str, int], np.ndarray] = {}
+        for i, result in enumerate(model.outputs):
+            source = result.get_node().input_value(0)
+            key = (source.get_node().get_friendly_name(), source.get_index())
+            by_source[key] = request.get_output_tensor(i).data.copy()
+    except Exception as exc:  # compile or inference refused this model or these inputs
+        raise _refused("compile and run", where, exc) from None
+    layers = {}
     for layer in graph.layers():
         for index, port in enumerate(layer.outputs):
             if (layer.name, index) in by_source:
                 layers[(layer.id, port.id)] = by_source[(layer.name, index)]
+    outputs = {}
     for result in graph.results():
-        found = graph.producer(result.id, result.inputs[0].id)
-        if found:
-            src, port = found
-            outputs[output_name(graph, result)] = layers[(src.id, port.id)]
+        found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
+        value = layers.get((found[0].id, found[1].id)) if found else None
+        if value is None:
+            raise IrToolsError("OpenVINO's model has no output for this Result (OpenVINO dropped or renamed "
+                               "its producer)", result.loc, code="E-OPENVINO")
+        outputs[output_name(graph, result)] = value
     return OpenVinoRun(outputs, layers if per_layer else {}, {"device": "CPU", **config})

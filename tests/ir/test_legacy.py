@@ -16,11 +16,13 @@ import openvino.opset8 as ops8
 import pytest
 
 from ir_tools import read_ir, write_ir
+from ir_tools.base.errors import AttrError, ReadError, UnsupportedError
 from ir_tools.cli import main
-from ir_tools.errors import AttrError, ReadError, UnsupportedError
-from ir_tools.ir.legacy import LegacyReference, legacy_pooling, parse_legacy, read_legacy_ir
+from ir_tools.ir.legacy import parse_legacy
 from ir_tools.ir.reader import IrVersionError
+from ir_tools.passes.legacy import legacy_pooling, read_legacy_ir
 from ir_tools.runtime.executor import run
+from ir_tools.runtime.legacy_reference import LegacyReference
 from ir_tools.runtime.openvino import run_openvino
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,7 +78,7 @@ def test_sample_in_three_spellings_runs_with_its_legacy_meaning(tmp_path: Path) 
     x = np.random.default_rng(0).standard_normal((1, 3, 11, 11)).astype(np.float32)
     got = run_openvino(graph, {"data": x}).outputs
     executor = run(graph, {"data": x})
-    legacy = LegacyReference(parse_legacy(SAMPLE)).run({"data": x})
+    legacy = LegacyReference(parse_legacy(SAMPLE)).evaluate({"data": x})
     hand = _hand_built(x)
     assert sorted(got) == ["pool_a", "pool_b", "pool_c"]
     for name, value in got.items():
@@ -102,7 +104,7 @@ def test_caffe_ceil_overhang_counts_the_window_clipped_to_the_padding(tmp_path: 
     np.testing.assert_allclose(got[0, 0], np.outer(per_axis, per_axis), rtol=1e-6)
     x = np.random.default_rng(1).standard_normal((1, 2, 10, 10)).astype(np.float32)
     assert _same(run_openvino(graph, {"data": x}).outputs["pool"],
-                 LegacyReference(parse_legacy(path)).run({"data": x})["pool"])
+                 LegacyReference(parse_legacy(path)).evaluate({"data": x})["pool"])
 
 
 @pytest.mark.parametrize("attrs, tag, expected", [

@@ -15,8 +15,8 @@ import pytest
 from onnx import TensorProto, helper
 from onnx.backend.test.case.node import collect_testcases
 
+from ir_tools.base.errors import IrToolsError
 from ir_tools.cli import main
-from ir_tools.errors import IrToolsError
 from ir_tools.onnx import from_onnx
 from ir_tools.runtime.openvino import run_openvino
 

@@ -39,8 +39,8 @@ import openvino.opset14 as ops14
 import openvino.opset16 as ops16
 import pytest
 
-from ir_tools.errors import OpValidationError
-from ir_tools.ir.dims import Dim
+from ir_tools.base.dims import Dim
+from ir_tools.base.errors import OpValidationError
 from ir_tools.ops import adaptive_avg_pool, avg_pool
 from ir_tools.ops.pool_geometry import pool_geometry, window_counts
 

@@ -1,7 +1,7 @@
 """Which `version="opsetN"` each layer type may carry: the registry against openvino's IR reader.
 
 For every type we model and N in 0..18, a tiny IR with that one layer's version changed must load
-in openvino exactly when ``registry.lookup(type, f"opset{N}")`` finds a spec. The version is
+in openvino exactly when ``opsets.lookup(type, f"opset{N}")`` finds a spec. The version is
 matched exactly ("Opset14" is rejected); the type case-insensitively, except Const (see below).
 """
 
@@ -11,7 +11,7 @@ import numpy as np
 import openvino as ov
 import pytest
 
-from ir_tools.ops import registry
+from ir_tools.ops import opsets
 
 TYPES = ("Parameter", "Const", "Convert", "Result", "AvgPool", "AdaptiveAvgPool")
 VALID = {"Parameter": "opset1", "Const": "opset1", "Convert": "opset1", "Result": "opset1", "AvgPool": "opset1",
@@ -82,7 +82,7 @@ def test_opsets_match_openvino(op_type: str) -> None:
     mismatches, accepted = [], []
     for spelling, version in checks:
         error = openvino_reads(op_type, spelling, version)
-        ours = registry.lookup(spelling, version) is not None
+        ours = opsets.lookup(spelling, version) is not None
         if error is None:
             accepted.append(f"{spelling}/{version}")
         elif version.startswith("opset") and spelling == op_type:
@@ -97,7 +97,7 @@ def test_opsets_match_openvino(op_type: str) -> None:
 def test_const_type_is_matched_exactly() -> None:
     for spelling in ("const", "CONST"):
         assert openvino_reads("Const", spelling, "opset1") is not None
-        assert registry.lookup(spelling, "opset1") is None, f"registry accepts type {spelling!r}"
+        assert opsets.lookup(spelling, "opset1") is None, f"registry accepts type {spelling!r}"
 
 
 def test_result_is_only_an_output_when_spelled_result() -> None:

@@ -18,11 +18,11 @@ import numpy as np
 import openvino as ov
 import pytest
 
-from ir_tools.errors import IrToolsError
+from ir_tools.base.errors import IrToolsError
 from ir_tools.ops import attrs as A
-from ir_tools.ops import registry
+from ir_tools.ops import opsets
 from ir_tools.ops.core import convert_values
-from ir_tools.ops.registry import TensorType
+from ir_tools.ops.spec import TensorType
 
 from .test_shape_conformance import AdaptiveCase, Bounds, Outcome, PoolCase, from_openvino, meaning, show, to_dims
 
@@ -239,7 +239,7 @@ def test_table_row(rid: str, version: int) -> None:
         if row.pads is not None:
             assert got.pads == row.pads, f"{where}: the table says pads {row.pads}, we give {got.pads}"
         if "exclude-pad" in row.omit:  # row 1: the default constructor's exclude_pad is true
-            spec = registry.lookup("AvgPool", f"opset{OPSET[version]}")
+            spec = opsets.lookup("AvgPool", f"opset{OPSET[version]}")
             assert spec is not None and A.decode(spec.attrs, case.raw).exclude_pad is True
 
 
@@ -310,7 +310,7 @@ def test_computed_negative_output_size_is_rejected() -> None:
     size = ov.opset1.convert(ov.opset1.constant(np.array([-1.0], np.float32)), "i64")
     with pytest.raises(RuntimeError, match="can't be lower than zero"):
         ov.opset8.adaptive_avg_pool(data, size)
-    spec = registry.lookup("AdaptiveAvgPool", "opset8")
+    spec = opsets.lookup("AdaptiveAvgPool", "opset8")
     assert spec is not None
     value = convert_values(np.array([-1.0], np.float32), "i64")
     inputs = [TensorType("f32", to_dims(table_shape("[1,3,8]"))), TensorType("i64", to_dims(((1, 1),)))]

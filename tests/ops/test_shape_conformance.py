@@ -24,13 +24,13 @@ import openvino.opset14 as ov14
 import openvino.opset16 as ov16
 import pytest
 
-from ir_tools.errors import IrToolsError
-from ir_tools.ir.dims import Dim
+from ir_tools.base.dims import Dim
+from ir_tools.base.errors import IrToolsError
 from ir_tools.ops import attrs as A
-from ir_tools.ops import registry
+from ir_tools.ops import opsets
 from ir_tools.ops.core import convert_values
 from ir_tools.ops.pooling import geometry
-from ir_tools.ops.registry import TensorType
+from ir_tools.ops.spec import TensorType
 
 Bound = tuple[int, int | None]  # (lo, hi); hi None is unbounded
 Bounds = tuple[Bound, ...] | None  # a partial shape; None is a dynamic rank
@@ -192,7 +192,7 @@ class PoolCase:
         return openvino_outcome(build, with_pads=True)
 
     def ours(self) -> Outcome:
-        spec = registry.lookup("AvgPool", f"opset{self.opset}")
+        spec = opsets.lookup("AvgPool", f"opset{self.opset}")
         assert spec is not None, f"no AvgPool in opset{self.opset}"
         data = TensorType("f32", to_dims(self.shape))
         try:
@@ -244,7 +244,7 @@ class AdaptiveCase:
         return openvino_outcome(build, with_pads=False)
 
     def ours(self) -> Outcome:
-        spec = registry.lookup("AdaptiveAvgPool", f"opset{self.opset}")
+        spec = opsets.lookup("AdaptiveAvgPool", f"opset{self.opset}")
         assert spec is not None, f"no AdaptiveAvgPool in opset{self.opset}"
         element = "i64" if self.source == "convert" else self.element
         value = None

@@ -22,14 +22,14 @@ import openvino.opset16 as ops16
 import pytest
 
 from ir_tools import IrToolsError, read_ir, write_ir
+from ir_tools.base.dims import Dim
+from ir_tools.base.errors import OpValidationError, UnsupportedError
 from ir_tools.cli import main
-from ir_tools.errors import OpValidationError, UnsupportedError
-from ir_tools.ir.builder import GraphBuilder
-from ir_tools.ir.dims import Dim
 from ir_tools.ir.model import Graph
 from ir_tools.ops.pool_geometry import out_length, pool_geometry
+from ir_tools.passes.builder import ORIGIN, GraphBuilder
 from ir_tools.passes.exact_pool import WindowSpec, emit, reference
-from ir_tools.passes.to_opset8 import ORIGIN, migrate, to_opset8
+from ir_tools.passes.to_opset8 import migrate, to_opset8
 from ir_tools.runtime.openvino import run_openvino
 
 CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}

@@ -15,8 +15,10 @@ from ir_tools.runtime.executor import Interpreter
 from ir_tools.runtime.inputs import random_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Samples OpenVINO can read (legacy IR is compared after migration, in tests/ir/test_legacy.py).
-SAMPLES = sorted(p for p in (ROOT / "samples").glob("*.xml") if not p.name.startswith("legacy"))
+#: Samples OpenVINO can read and ``check`` finds clean (legacy IR is compared after migration, in
+#: tests/ir/test_legacy.py; wrong_dims.xml is refused, see below).
+SAMPLES = sorted(p for p in (ROOT / "samples").glob("*.xml") if not p.name.startswith("legacy")
+                 and p.name != "wrong_dims.xml")
 SCHEMA = json.loads((ROOT / "ir_tools/runtime/compare-report.schema.json").read_text())
 DYNAMIC_SHAPES = {"dynamic_avgpool.xml": ["--shape", "input:2,3,20,9"]}
 
@@ -34,6 +36,15 @@ def test_every_sample_passes_per_layer(sample, capsys):
     assert code == 0 and report["passed"], report
     assert report["layers"], "per-layer mode compared no layer"
     assert report["config"]["INFERENCE_PRECISION_HINT"] == "f32"
+
+
+def test_compare_refuses_what_check_rejects(capsys, tmp_path):
+    """OpenVINO would run wrong_dims.xml (it ignores declared dims); compare first says what check says."""
+    saved = tmp_path / "out.npz"
+    code = main(["compare", str(ROOT / "samples" / "wrong_dims.xml"), "--save-outputs", str(saved)])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == "" and not saved.exists()
+    assert "error[E-SHAPE]" in err and "nothing done: fix the errors first" in err
 
 
 def _mixed_network(path: Path) -> None:
@@ -114,7 +125,7 @@ def test_run_writes_reference_outputs(tmp_path, capsys):
     out = tmp_path / "out.npz"
     assert main(["run", str(sample), "--seed", "1", "-o", str(out)]) == 0
     graph = ir_tools.read_ir(sample)
-    expected = Interpreter(graph).run(random_inputs(graph, 1, {}))
+    expected = Interpreter(graph).evaluate(random_inputs(graph, 1, {}))
     with np.load(out) as saved:
         assert set(saved.files) == set(expected)
         for name in expected:
@@ -135,5 +146,5 @@ def test_usage_errors_exit_2_without_traceback(tmp_path, capsys):
 def test_executor_errors_name_the_layer():
     graph = ir_tools.read_ir(ROOT / "samples" / "avgpool1_same_upper.xml")
     with pytest.raises(ir_tools.IrToolsError) as info:
-        Interpreter(graph).run({})
+        Interpreter(graph).evaluate({})
     assert info.value.loc.layer_name and info.value.loc.line

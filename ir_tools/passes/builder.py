@@ -1,23 +1,24 @@
-"""GraphBuilder: add layers to a Graph with ports, dims and edges filled in.
+"""GraphBuilder: add layers to a Graph with ports, dims and edges filled in; and the one rewrite helper.
 
 Importers and rewriting passes build layers through this one helper, so new layers always
 get OpenVINO's port numbering (inputs 0..n-1, outputs from n), precisions and dims taken from
-their producers, and output dims from the op registry's shape rule.
+their producers, and output dims from the op table's shape rule. ``replace_layer`` is how a pass
+swaps a layer for what it built: consumers move over, names stay, every new layer records its origin.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..dtypes import element_type, from_numpy
-from ..errors import IrToolsError
+from ..base.dims import Shape, format_shape, shape_from_ints, shape_to_ints
+from ..base.dtypes import element_type, from_numpy
+from ..base.errors import IrToolsError
+from ..ir.model import Edge, Graph, Layer, Port, RtNode
 from ..ops import attrs as A
-from ..ops.core import const_array
-from ..ops.registry import TensorType, lookup
-from .dims import Shape, format_shape, shape_from_ints, shape_to_ints
-from .model import Edge, Graph, Layer, Port
+from ..ops.opsets import lookup
+from ..ops.spec import TensorType
 
 #: An output of a layer: (layer id, output port id).
 Output = tuple[str, int]
@@ -27,9 +28,14 @@ def output_of(layer: Layer, index: int = 0) -> Output:
     return (layer.id, layer.outputs[index].id)
 
 
+#: The rt_info attribute naming what a rewritten layer came from.
+ORIGIN = "ir_tools_origin"
+
+
 class GraphBuilder:
     def __init__(self, graph: Graph):
         self.graph = graph
+        self.created: list[Layer] = []  # every layer added through this builder, in order
 
     def type_of(self, out: Output) -> TensorType:
         """The declared type of an output port."""
@@ -76,13 +82,48 @@ class GraphBuilder:
         if names and layer.outputs:
             layer.outputs[0].names = names
         self.graph.add_layer(layer)
+        self.created.append(layer)
         for i, src in enumerate(inputs):
             self.graph.add_edge(Edge(src[0], src[1], layer.id, i))
         return layer
 
+    def replace_layer(self, layer: Layer, build: Callable[[], Sequence[Output]], origin: str) -> list[Layer]:
+        """Replace ``layer`` by what ``build`` adds; returns the new layers.
+
+        ``build`` returns one new output per output of ``layer``. Each takes over its port's tensor
+        names, rt_info and consumers; the layer producing the first keeps ``layer``'s own rt_info.
+        Every new layer records ``origin`` and ``layer``'s file and line; ``layer`` is removed.
+        """
+        start = len(self.created)
+        outputs = build()
+        new = self.created[start:]
+        for made in new:
+            made.rt_info = with_origin(made.rt_info, origin)
+            made.file, made.line = layer.file, layer.line
+        for i, (old_port, out) in enumerate(zip(layer.outputs, outputs, strict=True)):
+            final = self.graph.layer(out[0])
+            if i == 0:
+                final.rt_info = with_origin(layer.rt_info, origin)
+            new_port = final.output(out[1])
+            new_port.names, new_port.rt_info = old_port.names, old_port.rt_info
+            self.graph.redirect_consumers((layer.id, old_port.id), out)
+        self.graph.remove_layer(layer.id)
+        return new
+
     def _value(self, out: Output) -> np.ndarray | None:
         layer = self.graph.layer(out[0])
-        return const_array(self.graph, layer) if layer.type.lower() == "const" else None
+        return self.graph.const_array(layer) if layer.is_a("Const") else None
+
+
+def origin_text(layer: Layer, label: str) -> str:
+    """``AvgPool-14 (opset14) 'pool1'``: what a rewritten layer came from."""
+    return f"{label} ({layer.version}) '{layer.name}'"
+
+
+def with_origin(rt_info: tuple[RtNode, ...], text: str) -> tuple[RtNode, ...]:
+    """``rt_info`` with the ``ir_tools_origin`` attribute set to ``text`` (an earlier one is replaced)."""
+    kept = tuple(n for n in rt_info if dict(n.attrs).get("name") != ORIGIN)
+    return (*kept, RtNode("attribute", (("name", ORIGIN), ("version", "0"), ("value", text))))
 
 
 def _port(port_id: int, t: TensorType) -> Port:

@@ -42,18 +42,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from ..diagnostics import Diagnostic
-from ..dtypes import byte_size, element_type
-from ..errors import IrToolsError, SourceLoc
-from ..ir.dims import show
+from ..base.diagnostics import Diagnostic
+from ..base.dims import show
+from ..base.dtypes import byte_size, element_type
+from ..base.errors import IrToolsError, SourceLoc
+from ..ir.model import Edge, Graph, Layer
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
+from ..ops.opsets import MAX_OPSET, canonical_type, lookup, opsets_of
 from ..ops.pool_geometry import counts_padding
 from ..ops.pooling import geometry as pool_geometry_of
-from ..ops.registry import TensorType, known_type, lookup, opsets_of
-from .model import Edge, Graph, Layer
+from ..ops.spec import TensorType
 
-MAX_OPSET = 17
 _OPSET = re.compile(r"opset(\d+)")
 
 
@@ -118,7 +118,7 @@ def _edge_agreement(graph: Graph) -> Iterator[Diagnostic]:
 
 
 def _constants(graph: Graph) -> Iterator[Diagnostic]:
-    consts = graph.by_type("Const")
+    consts = [layer for layer in graph.by_type("Const") if layer.data is None]  # not those a pass made in memory
     if not consts:
         return
     weights = graph.weights
@@ -152,7 +152,7 @@ def _opsets(graph: Graph) -> Iterator[Diagnostic]:
         if match and not 1 <= int(match.group(1)) <= MAX_OPSET:
             yield Diagnostic("error", "E-OPSET", f"unknown opset '{version}' (opset1..opset{MAX_OPSET} exist)",
                              layer.loc)
-        elif known_type(layer.type) and lookup(layer.type, version) is None:
+        elif canonical_type(layer.type) is not None and lookup(layer.type, version) is None:
             have = opsets_of(layer.type)
             yield Diagnostic("error", "E-OPSET", f"opset '{version}' does not contain {layer.type} "
                              f"(it is in {have[0]}..{have[-1]})", layer.loc)
@@ -162,7 +162,7 @@ def _dead_layers(graph: Graph) -> Iterator[Diagnostic]:
     live = graph.ancestors(r.id for r in graph.results())
     for layer in graph.layers():
         if layer.id not in live:
-            what = "model input" if layer.type.lower() == "parameter" else "layer"
+            what = "model input" if layer.is_a("Parameter") else "layer"
             yield Diagnostic("warning", "W-DEAD", f"no Result depends on this {what}", layer.loc)
 
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .ir.dims import show
-from .ir.model import Graph
+from ..base.dims import show
+from .model import Graph
 
 
 def summary(graph: Graph) -> dict:
     """A JSON-ready description of ``graph``."""
 
     def tensor(layer, port) -> dict:
-        shape = layer.attrs.get("shape") if layer.type.lower() == "parameter" else None
+        shape = layer.attrs.get("shape") if layer.is_a("Parameter") else None
         return {"name": port.names or layer.name, "layer": layer.name, "precision": port.precision,
                 "dims": None if port.dims is None else list(port.dims), "shape": shape}
 

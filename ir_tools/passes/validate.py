@@ -1,8 +1,12 @@
-"""``check``: everything wrong with an IR file, at once, as diagnostics; it never raises.
+"""``check``: everything wrong with an IR file, at once, as diagnostics; and the gate every
+other command passes first.
 
 Each stage (reading, every structural check, shape propagation, the empty-window warnings)
 runs on its own: if one fails on an input nobody foresaw, that becomes an E-INTERNAL
-diagnostic and the findings of the other stages are still reported.
+diagnostic and the findings of the other stages are still reported. ``read_valid`` and
+``require_valid`` raise InvalidModelError carrying the same diagnostics when there is any error,
+so ``run``, ``compare``, ``migrate``, ``shapes --fix`` and ``convert-onnx`` never act on a model
+``check`` rejects.
 """
 
 from __future__ import annotations
@@ -11,12 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from .diagnostics import Diagnostic
-from .errors import IrToolsError, ReadError, SourceLoc
-from .ir.checks import STRUCTURAL_CHECKS, empty_window_warnings
-from .ir.model import Graph
-from .ir.reader import IrVersionError, read_ir
-from .passes.shapes import Propagation, propagate
+from ..base.diagnostics import Diagnostic, has_errors
+from ..base.errors import IrToolsError, ReadError, SourceLoc
+from ..ir.model import Graph
+from ..ir.reader import IrVersionError, read_ir
+from .checks import STRUCTURAL_CHECKS, empty_window_warnings
+from .shapes import Propagation, propagate
 
 T = TypeVar("T")
 
@@ -49,6 +53,38 @@ def check(xml_path: str | Path, bin_path: str | Path | None = None) -> list[Diag
     """All diagnostics for one IR file; an unreadable file gives one fatal diagnostic."""
     graph, failed = _stage(str(xml_path), "read", lambda: read_ir(xml_path, bin_path))
     return failed if graph is None else check_graph(graph)[0]
+
+
+class InvalidModelError(IrToolsError):
+    """The model has errors; ``diagnostics`` are everything ``check`` reports for it."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        first = next(d for d in diagnostics if d.severity == "error")
+        errors = sum(d.severity == "error" for d in diagnostics)
+        super().__init__(f"the model has {errors} error(s); the first: {first.message}", first.loc, first.code)
+        self.diagnostics = diagnostics
+
+    @property
+    def fatal(self) -> bool:
+        """True if the input could not be checked fully (exit 2 rather than 1)."""
+        return any(d.code in FATAL_CODES for d in self.diagnostics)
+
+
+def require_valid(graph: Graph) -> Propagation:
+    """Raise InvalidModelError unless ``check`` finds no error in ``graph``; returns its shape propagation."""
+    diags, result = check_graph(graph)
+    if has_errors(diags) or result is None:
+        raise InvalidModelError(diags)
+    return result
+
+
+def read_valid(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
+    """Read an IR and validate it as ``check`` does; InvalidModelError on any error (reading ones included)."""
+    graph, failed = _stage(str(xml_path), "read", lambda: read_ir(xml_path, bin_path))
+    if graph is None:
+        raise InvalidModelError(failed)
+    require_valid(graph)
+    return graph
 
 
 def _stage(file: str | None, what: str, run: Callable[[], T]) -> tuple[T | None, list[Diagnostic]]:

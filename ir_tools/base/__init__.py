@@ -1,0 +1,1 @@
+"""Base vocabulary every layer shares: errors, diagnostics, element types, dimensions."""

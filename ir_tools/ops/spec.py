@@ -1,0 +1,45 @@
+"""OpSpec: everything ir_tools knows about one version of one op, in one record.
+
+A spec has typed attributes, and optionally a shape rule and a reference kernel. Which
+``version="opsetN"`` spellings mean which spec is not said here but in one table,
+``ops.opsets``, built explicitly the way OpenVINO builds its opsetN tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..base.dims import Shape
+
+
+@dataclass(frozen=True, slots=True)
+class TensorType:
+    """What flows along an edge: element type name (``f32``...) and partial shape."""
+
+    element: str | None
+    shape: Shape
+
+
+#: A shape rule: (typed attrs, input types, constant input values or None) -> output types.
+ShapeRule = Callable[[Any, Sequence[TensorType], Sequence["np.ndarray | None"]], list[TensorType]]
+#: A reference kernel: (typed attrs, input arrays) -> output arrays.
+Kernel = Callable[[Any, Sequence[np.ndarray]], list[np.ndarray]]
+
+
+@dataclass(frozen=True, slots=True)
+class OpSpec:
+    """One op version. ``infer`` None: its declared output dims are trusted (``shapes`` says so);
+    ``kernel`` None: the reference cannot execute it (``compare`` lists it as not checked)."""
+
+    type: str  # canonical IR spelling, e.g. "AvgPool"
+    label: str  # "AvgPool-14": type and first version, used in messages
+    attrs: type  # frozen dataclass declared with ops.attrs.attr
+    n_inputs: tuple[int, int]  # (min, max) number of inputs
+    n_outputs: int
+    infer: ShapeRule | None = field(default=None, compare=False)
+    kernel: Kernel | None = field(default=None, compare=False)
+    value_inputs: tuple[int, ...] = ()  # inputs whose constant values the shape rule reads
