@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -64,13 +65,20 @@ def random_inputs(graph: Graph, seed: int, shapes: Mapping[str, tuple[int, ...]]
         et = element_type(param.attrs.get("element_type", ""))
         if et is None or et.numpy is None:
             raise InputError(f"input '{name}' has element type {param.attrs.get('element_type')}: no numpy type")
-        if np.issubdtype(et.numpy, np.floating):
-            out[name] = rng.standard_normal(shape).astype(et.numpy)
-        elif np.issubdtype(et.numpy, np.unsignedinteger):
-            out[name] = rng.integers(0, 100, shape).astype(et.numpy)
-        else:
-            out[name] = rng.integers(-50, 50, shape).astype(et.numpy)
+        try:
+            out[name] = _random(rng, et.numpy, shape)
+        except (MemoryError, ValueError):
+            raise InputError(f"input '{name}' of shape {list(shape)} ({math.prod(shape)} elements) does not fit in "
+                             "this machine's memory") from None
     return out
+
+
+def _random(rng: np.random.Generator, dtype: type, shape: tuple[int, ...]) -> np.ndarray:
+    if np.issubdtype(dtype, np.floating):
+        return rng.standard_normal(shape).astype(dtype)
+    if np.issubdtype(dtype, np.unsignedinteger):
+        return rng.integers(0, 100, shape).astype(dtype)
+    return rng.integers(-50, 50, shape).astype(dtype)
 
 
 def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> None:
