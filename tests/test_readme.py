@@ -4,9 +4,8 @@ import re
 import shlex
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.conftest import ROOT
 
 
 def quick_start() -> list[str]:

@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
 READMES = sorted((ROOT / "samples").glob("README*.md"))
 _BLOCK = re.compile(r"^## (?P<title>.+?)$|^```sh\n(?P<body>.*?)^```", re.M | re.S)
 _EXIT = re.compile(r"#\s*exit\s+(\d+)\s*$")

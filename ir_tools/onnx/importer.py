@@ -1,6 +1,6 @@
 """ONNX AveragePool / GlobalAveragePool graphs -> Graph, with ONNX's exact semantics.
 
-ONNX and OpenVINO disagree on details that change numbers (SEMANTICS.md sections 3, 5, 6), so
+ONNX and OpenVINO disagree on details that change numbers (docs/SEMANTICS.md sections 3, 5, 6), so
 each node is first described as an exact WindowSpec and ``exact_pool.emit`` realises it in
 opset8. Rules, per spatial axis with length L, kernel K, stride S, dilation D, Kd = D(K-1)+1:
 

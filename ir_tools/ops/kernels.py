@@ -1,7 +1,7 @@
 """Numpy reference kernels for AvgPool-1/14/16 and AdaptiveAvgPool-8 with OpenVINO CPU's values.
 
 Geometry (validation, effective pads, output lengths) comes from pool_geometry, so these kernels
-agree with shape inference by construction. Values follow SEMANTICS.md sections 3 and 4 and are
+agree with shape inference by construction. Values follow docs/SEMANTICS.md sections 3 and 4 and are
 checked against OpenVINO CPU by tests/ops/test_kernel_conformance.py:
 
 - Sums accumulate in float64; the result is cast back to the input dtype.

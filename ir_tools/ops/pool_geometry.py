@@ -1,7 +1,7 @@
 """Pooling window geometry: the one place that decides output lengths, pads and divisors.
 
 The shape rules, the numpy kernels and the opset8 rewrites all call this module, so they
-cannot disagree. Rules (SEMANTICS.md sections 2 and 3), per spatial axis with input length L,
+cannot disagree. Rules (docs/SEMANTICS.md sections 2 and 3), per spatial axis with input length L,
 kernel K, stride S, dilation D, pads pb/pe, P = L + pb + pe and Kd = D*(K-1) + 1:
 
 1. floor: (P - Kd) // S + 1; ceil: ceil((P - Kd) / S) + 1.

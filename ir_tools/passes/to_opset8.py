@@ -2,7 +2,7 @@
 
 Runtimes older than 2024 cannot read AvgPool-14/16; OpenVINO's own downgrade maps ceil_torch to
 ceil (one window too many) and pads include-pad layers symmetrically (wrong for asymmetric pads).
-This pass rewrites exactly, by OpenVINO's rules (SEMANTICS.md sections 2, 3 and 6):
+This pass rewrites exactly, by OpenVINO's rules (docs/SEMANTICS.md sections 2, 3 and 6):
 
 1. AvgPool-1 (opset1..opset13): ``version="opset8"`` and an explicit rounding_type. With static
    spatial dims, auto_pad same_*/valid is resolved into explicit pads; with dynamic ones auto_pad

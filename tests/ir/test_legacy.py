@@ -23,11 +23,12 @@ from ir_tools.ir.reader import IrVersionError
 from ir_tools.passes.legacy import legacy_pooling, read_legacy_ir
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.legacy_reference import LegacyReference
-from ir_tools.runtime.openvino import run_openvino
+from ir_tools.runtime.openvino import CPU_CONFIG, run_openvino
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
 SAMPLE = ROOT / "samples" / "legacy_v7_pooling.xml"
-CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:

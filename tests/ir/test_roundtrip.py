@@ -23,9 +23,10 @@ import pytest
 
 from ir_tools import Graph, IrToolsError, Layer, Port, read_ir, write_ir
 from ir_tools.ir.model import RtNode, Weights
+from ir_tools.runtime.openvino import CPU_CONFIG
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 
 def _ir_version(xml: Path) -> int | None:

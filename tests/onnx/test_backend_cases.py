@@ -20,6 +20,8 @@ from ir_tools.cli import main
 from ir_tools.onnx import from_onnx
 from ir_tools.runtime.openvino import run_openvino
 
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
 #: Cases whose expected values the onnx authors typed in rounded to four decimals (0.1511, 0.2841, 0.3572;
 #: onnxruntime gives 0.151056, 0.284044, 0.357222, as we do): compared at rtol 1e-3.
 ROUNDED_BY_HAND = {"test_averagepool_2d_ceil_last_window_starts_on_pad"}

@@ -10,7 +10,7 @@ larger than the padded input in ceil mode (ONNX gives one window) are.
 onnxruntime has no AveragePool-1 kernel: opset 1 cases are compared with the same node under
 opset 7, which only added count_include_pad (default 0), so the semantics are identical.
 
-Exclusions, the onnxruntime defects of SEMANTICS.md section 5, by rule and in this order:
+Exclusions, the onnxruntime defects of docs/SEMANTICS.md section 5, by rule and in this order:
 
 - ``same_negative_pad`` (130 cases): SAME_* where onnxruntime's pad
   ``(ceil(L/S) - 1)*S + K - L`` is negative on an axis (it then reads from the wrong start, or
@@ -40,6 +40,8 @@ from onnx import TensorProto, helper
 
 from ir_tools.onnx import from_onnx
 from ir_tools.runtime.openvino import run_openvino
+
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 SEED = 20261122
 OPSETS = (1, 7, 10, 11, 19, 22)
@@ -110,7 +112,7 @@ def _empty(c: Case) -> bool:
 
 
 def _exclusion(c: Case) -> str | None:
-    """The SEMANTICS.md section 5 onnxruntime defect a case hits, by rule, or None."""
+    """The docs/SEMANTICS.md section 5 onnxruntime defect a case hits, by rule, or None."""
     if not c.auto_pad.startswith("SAME"):
         return None
     if any((-(-L // s) - 1) * s + k - L < 0 for L, k, s in zip(c.lengths, c.kernel, c.strides, strict=True)):

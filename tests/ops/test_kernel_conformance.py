@@ -43,10 +43,12 @@ from ir_tools.base.dims import Dim
 from ir_tools.base.errors import OpValidationError
 from ir_tools.ops import adaptive_avg_pool, avg_pool
 from ir_tools.ops.pool_geometry import pool_geometry, window_counts
+from ir_tools.runtime.openvino import CPU_CONFIG
+
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 SEED = 20264
 BATCH = 400  # cases per compiled ov.Model
-CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 TOLERANCES = {
     "f32": {"rtol": 1e-5, "atol": 1e-6},
     "f16": {"rtol": 2.0**-10, "atol": 2.0**-24},
@@ -170,7 +172,7 @@ def run_openvino(cases: list, inputs: list[np.ndarray]) -> list[np.ndarray]:
             p = ops1.parameter(list(x.shape), ov.Type(x.dtype))
             params.append(p)
             results.append(ops1.result(case.node(p)))
-        compiled = core.compile_model(ov.Model(results, params), "CPU", CONFIG)
+        compiled = core.compile_model(ov.Model(results, params), "CPU", CPU_CONFIG)
         answer = compiled(inputs[start : start + BATCH])
         outputs.extend(np.array(answer[compiled.output(i)]) for i in range(len(results)))
     return outputs
@@ -301,7 +303,7 @@ def test_invalid_attributes_raise_exactly_when_openvino_does(suite: Suite) -> No
     assert not silent, f"{len(silent)} cases OpenVINO rejects run without error, e.g.\n" + "\n".join(silent[:5])
 
 
-WORKED_EXAMPLES = [  # SEMANTICS.md section 3; x = 1, 2, 3, ...
+WORKED_EXAMPLES = [  # docs/SEMANTICS.md section 3; x = 1, 2, 3, ...
     PoolCase(14, (1, 1, 4), (3,), (2,), (1,), (1,), False, "ceil_torch", "explicit", None),
     PoolCase(1, (1, 1, 5), (2,), (2,), (1,), (1,), True, "ceil", "explicit", None),
     PoolCase(1, (1, 1, 5), (2,), (2,), (1,), (1,), False, "ceil", "explicit", None),

@@ -13,6 +13,8 @@ import pytest
 
 from ir_tools.ops import opsets
 
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
 TYPES = ("Parameter", "Const", "Convert", "Result", "AvgPool", "AdaptiveAvgPool")
 VALID = {"Parameter": "opset1", "Const": "opset1", "Convert": "opset1", "Result": "opset1", "AvgPool": "opset1",
          "AdaptiveAvgPool": "opset8"}  # what the other layers carry while one is varied

@@ -1,4 +1,4 @@
-"""Every row of /work/shared/spec/avgpool-shape-cases.md, for each AvgPool version it applies to.
+"""Every row of docs/avgpool-shape-cases.md, for each AvgPool version it applies to.
 
 The rows come from OpenVINO's own type_prop tests (src/core/tests/type_prop/avg_pool.cpp), so
 their expected values may be written here; each test also asks the installed openvino and
@@ -25,6 +25,8 @@ from ir_tools.ops.core import convert_values
 from ir_tools.ops.spec import TensorType
 
 from .test_shape_conformance import AdaptiveCase, Bounds, Outcome, PoolCase, from_openvino, meaning, show, to_dims
+
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 ALL_VERSIONS = (1, 14, 16)
 OPSET = {1: 1, 14: 14, 16: 16}  # the IR version each AvgPool version is written with here

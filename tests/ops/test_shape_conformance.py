@@ -32,6 +32,8 @@ from ir_tools.ops.core import convert_values
 from ir_tools.ops.pooling import geometry
 from ir_tools.ops.spec import TensorType
 
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
 Bound = tuple[int, int | None]  # (lo, hi); hi None is unbounded
 Bounds = tuple[Bound, ...] | None  # a partial shape; None is a dynamic rank
 

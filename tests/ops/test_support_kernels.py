@@ -50,6 +50,9 @@ from ir_tools.ops import attrs as A
 from ir_tools.ops.convolution import convolution
 from ir_tools.ops.opsets import lookup
 from ir_tools.runtime.executor import run
+from ir_tools.runtime.openvino import CPU_CONFIG
+
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 
 def support_kernel(op: str, version: str | None) -> Callable[[dict, list], list] | None:
@@ -61,7 +64,6 @@ def support_kernel(op: str, version: str | None) -> Callable[[dict, list], list]
 
 
 SEED = 20265
-CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 U = 2.0**-24
 TOLERANCES = {np.float32: (1e-5, 1e-6), np.float16: (2.0**-10, 2.0**-24)}
 PAD_MODES = ("constant", "edge", "reflect", "symmetric")
@@ -100,7 +102,7 @@ def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
     path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
     ov.save_model(model, str(path), compress_to_fp16=False)
     ours = run(read_ir(path), feed)
-    request = ov.Core().compile_model(model, "CPU", CONFIG).create_infer_request()
+    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
     request.infer(feed)
     failures = []
     for i, case in enumerate(cases):

@@ -30,9 +30,11 @@ from ir_tools.ops.pool_geometry import out_length, pool_geometry
 from ir_tools.passes.builder import ORIGIN, GraphBuilder
 from ir_tools.passes.exact_pool import WindowSpec, emit, reference
 from ir_tools.passes.to_opset8 import migrate, to_opset8
-from ir_tools.runtime.openvino import run_openvino
+from ir_tools.runtime.openvino import CPU_CONFIG, run_openvino
+from tests.conftest import ROOT
 
-CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
 MODELS, CHAINS = 15, 150  # 2,250 layers
 RTOL = ATOL = 1e-6
 
@@ -292,7 +294,7 @@ def test_emit_matches_the_window_spec_definition() -> None:
 
 
 def test_emit_reproduces_onnx_count_include_pad_with_a_ceil_overhang() -> None:
-    # SEMANTICS.md section 3: ONNX gives [1, 3, 5, 3] where OpenVINO's own AvgPool gives [1, 3, 5, 2]
+    # docs/SEMANTICS.md section 3: ONNX gives [1, 3, 5, 3] where OpenVINO's own AvgPool gives [1, 3, 5, 2]
     graph = Graph("onnx")
     builder = GraphBuilder(graph)
     x = builder.parameter("x", "f32", (Dim(1, 1), Dim(1, 1), Dim(6, 6)))
@@ -307,7 +309,6 @@ def test_emit_reproduces_onnx_count_include_pad_with_a_ceil_overhang() -> None:
 
 
 # -- the CLI -------------------------------------------------------------------------------------
-ROOT = Path(__file__).resolve().parents[2]
 MIXED = ROOT / "samples" / "avgpool14_16_mixed.xml"
 
 

@@ -21,8 +21,10 @@ from ir_tools.ir.model import Graph
 from ir_tools.passes.builder import GraphBuilder
 from ir_tools.passes.exact_pool import WindowSpec, emit
 from ir_tools.runtime.naming import output_name
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
 PLUMBING = {"Parameter", "Const", "Result"}
 
 

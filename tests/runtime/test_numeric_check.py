@@ -1,9 +1,9 @@
 """`compare` and `run` end to end: real OpenVINO on the samples and on openvino-saved networks."""
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
-import jsonschema
 import numpy as np
 import openvino as ov
 import openvino.opset8 as o8
@@ -13,26 +13,31 @@ import ir_tools
 from ir_tools.cli import main
 from ir_tools.runtime.executor import Interpreter
 from ir_tools.runtime.inputs import random_inputs
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
 #: Samples OpenVINO can read and ``check`` finds clean (legacy IR is compared after migration, in
 #: tests/ir/test_legacy.py; wrong_dims.xml is refused, see below).
 SAMPLES = sorted(p for p in (ROOT / "samples").glob("*.xml") if not p.name.startswith("legacy")
                  and p.name != "wrong_dims.xml")
-SCHEMA = json.loads((ROOT / "ir_tools/runtime/compare-report.schema.json").read_text())
 DYNAMIC_SHAPES = {"dynamic_avgpool.xml": ["--shape", "input:2,3,20,9"]}
 
 
-def compare_json(capsys, *args: str) -> tuple[int, dict]:
-    code = main(["compare", *args, "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    jsonschema.validate(report, SCHEMA)
-    return code, report
+@pytest.fixture
+def compare_json(capsys, check_report) -> Callable[..., tuple[int, dict]]:
+    """Runs ``compare ... --format json``; its exit code and its report, checked against the schema."""
+
+    def run(*args: str) -> tuple[int, dict]:
+        code = main(["compare", *args, "--format", "json"])
+        return code, check_report(json.loads(capsys.readouterr().out))
+
+    return run
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_every_sample_passes_per_layer(sample, capsys):
-    code, report = compare_json(capsys, str(sample), "--per-layer", *DYNAMIC_SHAPES.get(sample.name, []))
+def test_every_sample_passes_per_layer(compare_json, sample, capsys):
+    code, report = compare_json(str(sample), "--per-layer", *DYNAMIC_SHAPES.get(sample.name, []))
     assert code == 0 and report["passed"], report
     assert report["layers"], "per-layer mode compared no layer"
     assert report["config"]["INFERENCE_PRECISION_HINT"] == "f32"
@@ -64,10 +69,10 @@ def _mixed_network(path: Path) -> None:
     ov.save_model(ov.Model([adaptive], [x], "mixed"), str(path))
 
 
-def test_mixed_network_passes_layer_by_layer(tmp_path, capsys):
+def test_mixed_network_passes_layer_by_layer(compare_json, tmp_path, capsys):
     model = tmp_path / "mixed.xml"
     _mixed_network(model)
-    code, report = compare_json(capsys, str(model))
+    code, report = compare_json(str(model))
     assert code == 0, report
     checked = {lay["name"] for lay in report["layers"]}
     assert {"conv", "relu", "pool", "conv2", "adaptive"} <= checked
@@ -76,7 +81,7 @@ def test_mixed_network_passes_layer_by_layer(tmp_path, capsys):
     assert report["first_divergence"] is None
 
 
-def test_edited_avgpool_is_named_as_first_divergence(tmp_path, capsys):
+def test_edited_avgpool_is_named_as_first_divergence(compare_json, tmp_path, capsys):
     model = tmp_path / "mixed.xml"
     _mixed_network(model)
     saved = tmp_path / "golden.npz"
@@ -89,13 +94,13 @@ def test_edited_avgpool_is_named_as_first_divergence(tmp_path, capsys):
     corrupt = tmp_path / "corrupt.xml"
     corrupt.write_text(edited)
     (tmp_path / "corrupt.bin").write_bytes((tmp_path / "mixed.bin").read_bytes())
-    code, report = compare_json(capsys, str(corrupt), "--load-outputs", str(saved))
+    code, report = compare_json(str(corrupt), "--load-outputs", str(saved))
     assert code == 1 and not report["passed"]
     assert report["first_divergence"]["name"] == "pool"
     assert not any(o["passed"] for o in report["outputs"] if o["name"].endswith("(vs saved)"))
 
 
-def test_perturbed_inputs_are_named_as_first_divergence(tmp_path, capsys):
+def test_perturbed_inputs_are_named_as_first_divergence(compare_json, tmp_path, capsys):
     model = tmp_path / "mixed.xml"
     _mixed_network(model)
     graph = ir_tools.read_ir(model)
@@ -106,7 +111,7 @@ def test_perturbed_inputs_are_named_as_first_divergence(tmp_path, capsys):
                  "--save-outputs", str(saved)]) == 0
     np.savez(tmp_path / "perturbed.npz", x=inputs["x"] + np.float32(0.01))
     capsys.readouterr()
-    code, report = compare_json(capsys, str(model), "--inputs", str(tmp_path / "perturbed.npz"),
+    code, report = compare_json(str(model), "--inputs", str(tmp_path / "perturbed.npz"),
                                 "--load-outputs", str(saved))
     assert code == 1
     assert report["first_divergence"]["name"] == "x"

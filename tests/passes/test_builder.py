@@ -1,0 +1,48 @@
+"""GraphBuilder and its one rewrite helper, ``replace_layer`` (no OpenVINO)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ir_tools.base.dims import Dim
+from ir_tools.ir.model import Graph, RtNode
+from ir_tools.passes.builder import ORIGIN, GraphBuilder, output_of
+
+
+def origin_of(layer) -> str | None:
+    return next((dict(n.attrs)["value"] for n in layer.rt_info if dict(n.attrs).get("name") == ORIGIN), None)
+
+
+def test_replace_layer_moves_names_consumers_and_records_the_origin() -> None:
+    g = Graph()
+    b = GraphBuilder(g)
+    x = b.parameter("x", "f32", (Dim(1, 1), Dim(4, 4)))
+    old = b.add("Convert", "opset1", {"destination_type": "f32"}, [x], "old")
+    old.outputs[0].names = "y"
+    old.rt_info = (RtNode("attribute", (("name", "keep"), ("value", "1"))),)
+    b.result(output_of(old), "out")
+    old.file, old.line = "m.xml", 42
+
+    def build():
+        one = b.const(np.ones((1, 4), np.float32), "one")
+        return [output_of(b.add("Multiply", "opset1", {}, [x, one], "new", outputs=[b.type_of(x)]))]
+
+    new = b.replace_layer(old, build, "Convert-1 (opset1) 'old'")
+    assert not g.has_layer(old.id)
+    assert [lay.name for lay in new] == ["one", "new"]
+    assert all(origin_of(lay) == "Convert-1 (opset1) 'old'" and lay.line == 42 for lay in new)
+    final = g.layer(new[-1].id)
+    assert final.outputs[0].names == "y"
+    assert [dict(n.attrs).get("name") for n in final.rt_info] == ["keep", ORIGIN]
+    (result,) = g.results()
+    assert g.producer(result.id, 0)[0] is final
+
+
+def test_many_new_layers_get_consecutive_ids() -> None:
+    """New ids come from a counter (benchmarks/bench_build.py times 10k and 50k layers)."""
+    g = Graph()
+    b = GraphBuilder(g)
+    out = b.parameter("x", "f32", (Dim(1, 1),))
+    for i in range(20_000):
+        out = output_of(b.add("Convert", "opset1", {"destination_type": "f32"}, [out], f"c{i}"))
+    assert len(g) == 20_001 and g.new_id() == "20001"
