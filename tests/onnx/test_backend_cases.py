@@ -68,7 +68,9 @@ def _model(path: Path, nodes: list, shape: list, initializers: tuple = ()) -> Pa
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * len(shape))
     graph = helper.make_graph(nodes, "g", [x], [y], initializer=list(initializers))
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)]), path)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
+    model.ir_version = 10  # the oldest IR version opset 22 allows: every onnxruntime we admit reads it
+    onnx.save(model, path)
     return path
 
 

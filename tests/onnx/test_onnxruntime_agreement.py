@@ -69,6 +69,17 @@ class Case:
         return self.shape[2:]
 
 
+#: The IR version our models declare: onnx stamps its newest (IR 14 in onnx 1.23), which onnxruntime
+#: releases older than it refuse; 10 is the oldest that opset 22 allows and every onnxruntime
+#: pyproject.toml admits (>= 1.20) reads it.
+ORT_IR_VERSION = 10
+
+
+def for_onnxruntime(model: onnx.ModelProto) -> onnx.ModelProto:
+    model.ir_version = ORT_IR_VERSION
+    return model
+
+
 def _draw(rng: np.random.Generator, opset: int) -> Case:
     """One random case whose ONNX output is not empty."""
     while True:
@@ -129,7 +140,7 @@ def _model(cases: list[Case], opset: int) -> onnx.ModelProto:
         inputs.append(helper.make_tensor_value_info(f"x{i}", TensorProto.FLOAT, c.shape))
         outputs.append(helper.make_tensor_value_info(f"y{i}", TensorProto.FLOAT, [None] * len(c.shape)))
     graph = helper.make_graph(nodes, f"batch_opset{opset}", inputs, outputs)
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    return for_onnxruntime(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]))
 
 
 def _onnxruntime(model: onnx.ModelProto, feeds: list[dict[str, np.ndarray]]) -> list[list[np.ndarray]]:
@@ -242,7 +253,7 @@ def test_symbolic_lengths_are_one_avgpool(attrs: dict, tmp_path: Path) -> None:
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 2, *(f"L{i}" for i in range(rank))])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * (rank + 2))
     graph = helper.make_graph([helper.make_node("AveragePool", ["x"], ["y"], **attrs)], "g", [x], [y])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)])
+    model = for_onnxruntime(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)]))
     onnx.save(model, tmp_path / "m.onnx")
     ir = from_onnx(tmp_path / "m.onnx")
     assert [layer.type for layer in ir.layers()] == ["Parameter", "AvgPool", "Result"]
