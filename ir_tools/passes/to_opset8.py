@@ -55,7 +55,7 @@ def to_opset8(graph: Graph) -> PassResult:
     stats: Counter[str] = Counter()
     builder = GraphBuilder(graph)
     for layer in graph.by_type("AvgPool"):
-        change = _rewrite(graph, builder, layer, _input(graph, types, layer))
+        change = _rewrite(builder, layer, _input(graph, types, layer))
         if change:
             stats[change] += 1
     return PassResult(graph, bool(stats), stats)
@@ -86,7 +86,7 @@ def _input(graph: Graph, types: dict[tuple[str, int], TensorType], layer: Layer)
     return source, types.get(source, declared_type(layer.inputs[0]))
 
 
-def _rewrite(graph: Graph, builder: GraphBuilder, layer: Layer, source: tuple[Output, TensorType]) -> str | None:
+def _rewrite(builder: GraphBuilder, layer: Layer, source: tuple[Output, TensorType]) -> str | None:
     """Apply rules 1-6 to one AvgPool layer; returns a stats label, or None if it was already opset8."""
     spec = lookup(layer.type, layer.version)
     if spec is None:
