@@ -285,6 +285,9 @@ class _Reader:
         # Interned: a model has few types and opsets. A fresh {}: a dict emptied by pop() keeps its size.
         layer = Layer(layer_id, name, sys.intern(op_type), version and sys.intern(version), extra=attrib or {},
                       file=self.file, line=line)
+        if not (layer_id.isascii() and layer_id.isdigit() and int(layer_id) < 2**64):
+            self.problem("E-LAYER", f"layer id must be an unsigned 64-bit integer (OpenVINO refuses others), "
+                         f"got '{layer_id}'", line, layer)
         for child in el:
             tag = child.tag
             if tag == "data":

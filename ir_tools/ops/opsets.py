@@ -64,6 +64,12 @@ def canonical_type(op_type: str) -> str | None:
     return canonical
 
 
+def required_spelling(op_type: str) -> str | None:
+    """"Const" for "const": the one spelling OpenVINO accepts, when ``op_type`` differs from it in case only."""
+    canonical = _CANONICAL.get(op_type.lower())
+    return canonical if canonical in _EXACT_SPELLING and op_type != canonical else None
+
+
 @lru_cache(maxsize=1024)  # shape propagation and the executor ask per layer
 def lookup(op_type: str, version: str | None) -> OpSpec | None:
     """The spec a layer's type and ``version`` mean, or None if we model no such op version."""

@@ -8,7 +8,8 @@ them; severity ``E`` error, ``W`` warning):
 | E-READ            | reader      | missing/unreadable file, malformed XML, root is not <net>      |
 | E-XML-UNSAFE      | reader      | a DOCTYPE (XXE, billion laughs, external DTD): refused unread  |
 | E-IR-VERSION      | reader      | <net version> is not 10 or 11 (legacy v7, v12, not a number)   |
-| E-LAYER           | reader      | a <layer> without id or type (ignored, with its edges)         |
+| E-LAYER           | reader      | a <layer> without id or type (ignored, with its edges), or     |
+|                   |             | whose id is not an unsigned 64-bit integer                     |
 | E-PORT            | reader      | a port id that is not a non-negative integer, or repeated      |
 | E-DUP-ID          | reader      | two layers share an id (the second is ignored)                 |
 | E-DIM             | reader      | a <dim> that is not an integer >= -1 that fits in int64        |
@@ -24,7 +25,8 @@ them; severity ``E`` error, ``W`` warning):
 | E-BIN-MISSING     | checks      | Const layers but no ``.bin`` file (reported at the first)      |
 | E-CONST-BOUNDS    | checks      | a Const's [offset, offset+size) lies outside the ``.bin``      |
 | E-CONST-SIZE      | checks      | a Const's size is smaller than element type x shape            |
-| E-OPSET           | checks      | the layer's opset does not exist or lacks its type             |
+| E-OPSET           | checks      | the layer's opset does not exist or lacks its type (or a type  |
+|                   |             | spelled in another case than the only one OpenVINO reads)      |
 | W-EMPTY-WINDOW    | checks      | a pooling window with no data (OpenVINO CPU: NaN, -0.0 or 0)   |
 | E-ATTR            | shapes      | an attribute is missing or has a value of the wrong type       |
 | E-OP              | shapes      | the op rejects its inputs or attributes, as OpenVINO would     |
@@ -49,7 +51,7 @@ from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Edge, Graph, Layer
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
-from ..ops.opsets import MAX_OPSET, canonical_type, lookup, opsets_of
+from ..ops.opsets import MAX_OPSET, canonical_type, lookup, opsets_of, required_spelling
 from ..ops.pool_geometry import counts_padding
 from ..ops.pooling import geometry as pool_geometry_of
 from ..ops.spec import TensorType
@@ -152,10 +154,13 @@ def _opsets(graph: Graph) -> Iterator[Diagnostic]:
         if match and not 1 <= int(match.group(1)) <= MAX_OPSET:
             yield Diagnostic("error", "E-OPSET", f"unknown opset '{version}' (opset1..opset{MAX_OPSET} exist)",
                              layer.loc)
+        elif spelling := required_spelling(layer.type):
+            yield Diagnostic("error", "E-OPSET", f"type '{layer.type}' is unknown to OpenVINO: types are matched "
+                             f"regardless of case, except this one, which must be spelled '{spelling}'", layer.loc)
         elif canonical_type(layer.type) is not None and lookup(layer.type, version) is None:
             have = opsets_of(layer.type)
-            yield Diagnostic("error", "E-OPSET", f"opset '{version}' does not contain {layer.type} "
-                             f"(it is in {have[0]}..{have[-1]})", layer.loc)
+            what = "no version attribute" if layer.version is None else f"opset '{version}' does not contain it"
+            yield Diagnostic("error", "E-OPSET", f"{what}: {layer.type} is in {have[0]}..{have[-1]}", layer.loc)
 
 
 def _dead_layers(graph: Graph) -> Iterator[Diagnostic]:
