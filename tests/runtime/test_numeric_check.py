@@ -153,3 +153,18 @@ def test_executor_errors_name_the_layer():
     with pytest.raises(ir_tools.IrToolsError) as info:
         Interpreter(graph).evaluate({})
     assert info.value.loc.layer_name and info.value.loc.line
+
+
+def test_openvino_refusals_are_diagnostics_in_its_own_words():
+    """What OpenVINO refuses becomes E-OPENVINO naming the file, without OpenVINO's source locations."""
+    from ir_tools.base.errors import IrToolsError
+    from ir_tools.runtime.openvino import ModelFiles, run_openvino
+
+    sample = ROOT / "samples" / "avgpool14_ceil_torch.xml"
+    garbage = ROOT / "tests" / "data" / "bad" / "xml_garbage.xml"
+    graph = ir_tools.read_ir(sample)
+    with pytest.raises(IrToolsError) as info:
+        run_openvino(graph, random_inputs(graph, 0, {}), files=ModelFiles(garbage))
+    assert info.value.code == "E-OPENVINO" and info.value.loc.file == str(garbage)
+    assert info.value.message.startswith("OpenVINO refused to read the model: ")
+    assert "Unable to read the model" in info.value.message and "Exception from" not in info.value.message
