@@ -1,7 +1,10 @@
 """The op table: which OpSpec each ``type`` + ``version="opsetN"`` of an IR layer means.
 
 Built explicitly from one list of (spec, first opset, last opset), the way OpenVINO builds its
-opsetN tables, and checked against OpenVINO's IR reader by tests/ops/test_opsets.py. Measured on
+opsetN tables, and checked against OpenVINO's IR reader by tests/ops/test_opsets.py. Beside it,
+``openvino_opsets.json`` lists every type each of OpenVINO's opsets holds, modelled here or not
+(generated from the installed openvino by scripts/make_opset_table.py, checked by
+tests/ops/test_openvino_opsets.py), so that ``check`` knows a typo from a real op. Measured on
 openvino 2026.4.1:
 
 - Versions are matched exactly ("Opset8", "opset08" and "8" are not opset8).
@@ -13,7 +16,10 @@ openvino 2026.4.1:
 
 from __future__ import annotations
 
+import difflib
+import json
 from functools import lru_cache
+from pathlib import Path
 
 from . import arithmetic, convolution, core, movement, pooling
 from .spec import OpSpec
@@ -43,6 +49,12 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (arithmetic.DIVIDE_1, 1, 16),
     (arithmetic.RELU_1, 1, 16),
 )
+
+#: Every type of every opset of OpenVINO, in IR spelling, keyed by lower case: {"opset8": {"avgpool": "AvgPool"}}.
+OPENVINO_OPSETS: dict[str, dict[str, str]] = {
+    name: {t.lower(): t for t in types}
+    for name, types in json.loads((Path(__file__).with_name("openvino_opsets.json")).read_text())["opsets"].items()
+}
 
 #: Types OpenVINO's reader matches in one exact spelling only.
 _EXACT_SPELLING = frozenset({"Const"})
@@ -76,6 +88,23 @@ def lookup(op_type: str, version: str | None) -> OpSpec | None:
     canonical = canonical_type(op_type)
     table = OPSETS.get(version or "")
     return None if canonical is None or table is None else table.get(canonical)
+
+
+def openvino_type(op_type: str, version: str | None) -> str | None:
+    """The type OpenVINO's opset ``version`` reads ``op_type`` as (any op, modelled or not), or None."""
+    found = OPENVINO_OPSETS.get(version or "", {}).get(op_type.lower())
+    return None if found is None or (found in _EXACT_SPELLING and found != op_type) else found
+
+
+def openvino_opsets_of(op_type: str) -> list[str]:
+    """OpenVINO's opsets that hold ``op_type`` (any op), in order."""
+    return [name for name in OPENVINO_OPSETS if openvino_type(op_type, name)]
+
+
+def nearest_types(op_type: str, version: str) -> list[str]:
+    """Types of opset ``version`` spelled most like ``op_type`` ("AvgPooling" -> ["AvgPool"])."""
+    table = OPENVINO_OPSETS.get(version, {})
+    return [table[k] for k in difflib.get_close_matches(op_type.lower(), list(table), n=2, cutoff=0.75)]
 
 
 def opsets_of(op_type: str) -> list[str]:

@@ -25,8 +25,9 @@ them; severity ``E`` error, ``W`` warning):
 | E-BIN-MISSING     | checks      | Const layers but no ``.bin`` file (reported at the first)      |
 | E-CONST-BOUNDS    | checks      | a Const's [offset, offset+size) lies outside the ``.bin``      |
 | E-CONST-SIZE      | checks      | a Const's size is smaller than element type x shape            |
-| E-OPSET           | checks      | the layer's opset does not exist or lacks its type (or a type  |
-|                   |             | spelled in another case than the only one OpenVINO reads)      |
+| E-OPSET           | checks      | the layer's opset does not exist or lacks its type (any of     |
+|                   |             | OpenVINO's ops: a typo gets the nearest spelling), no version, |
+|                   |             | or a type spelled in another case than the one OpenVINO reads  |
 | W-EMPTY-WINDOW    | checks      | a pooling window with no data (OpenVINO CPU: NaN, -0.0 or 0)   |
 | E-ATTR            | shapes      | an attribute is missing or has a value of the wrong type       |
 | E-OP              | shapes      | the op rejects its inputs or attributes, as OpenVINO would     |
@@ -51,7 +52,7 @@ from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Edge, Graph, Layer
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
-from ..ops.opsets import MAX_OPSET, canonical_type, lookup, opsets_of, required_spelling
+from ..ops.opsets import MAX_OPSET, lookup, nearest_types, openvino_opsets_of, openvino_type, required_spelling
 from ..ops.pool_geometry import counts_padding
 from ..ops.pooling import geometry as pool_geometry_of
 from ..ops.spec import TensorType
@@ -148,19 +149,35 @@ def _constants(graph: Graph) -> Iterator[Diagnostic]:
 
 
 def _opsets(graph: Graph) -> Iterator[Diagnostic]:
+    """Every layer's type must be in its opset, as OpenVINO's reader requires (ops.opsets holds its tables)."""
     for layer in graph.layers():
-        version = layer.version or ""
-        match = _OPSET.fullmatch(version)
-        if match and not 1 <= int(match.group(1)) <= MAX_OPSET:
-            yield Diagnostic("error", "E-OPSET", f"unknown opset '{version}' (opset1..opset{MAX_OPSET} exist)",
-                             layer.loc)
-        elif spelling := required_spelling(layer.type):
-            yield Diagnostic("error", "E-OPSET", f"type '{layer.type}' is unknown to OpenVINO: types are matched "
-                             f"regardless of case, except this one, which must be spelled '{spelling}'", layer.loc)
-        elif canonical_type(layer.type) is not None and lookup(layer.type, version) is None:
-            have = opsets_of(layer.type)
-            what = "no version attribute" if layer.version is None else f"opset '{version}' does not contain it"
-            yield Diagnostic("error", "E-OPSET", f"{what}: {layer.type} is in {have[0]}..{have[-1]}", layer.loc)
+        problem = _opset_problem(layer.type, layer.version)
+        if problem:
+            yield Diagnostic("error", "E-OPSET", problem, layer.loc)
+
+
+def _opset_problem(op_type: str, version: str | None) -> str | None:
+    """Why OpenVINO's reader would refuse this type and version, or None."""
+    everywhere = openvino_opsets_of(op_type)
+    if version is None:
+        return "no version attribute: OpenVINO needs one" + (f" ({op_type} is in {everywhere[0]}..{everywhere[-1]})"
+                                                            if everywhere else "")
+    match = _OPSET.fullmatch(version)
+    if match is None:
+        # Not an opset: an extension's domain (custom ops) unless the type is one of OpenVINO's own.
+        return f"version '{version}' is not an opset (opset1..opset{MAX_OPSET})" if everywhere else None
+    if not 1 <= int(match.group(1)) <= MAX_OPSET:
+        return f"unknown opset '{version}' (opset1..opset{MAX_OPSET} exist)"
+    if spelling := required_spelling(op_type):
+        return (f"type '{op_type}' is unknown to OpenVINO: types are matched regardless of case, except this one, "
+                f"which must be spelled '{spelling}'")
+    if openvino_type(op_type, version) is not None:
+        return None
+    if everywhere:
+        return f"opset '{version}' does not contain {op_type} (it is in {everywhere[0]}..{everywhere[-1]})"
+    nearest = nearest_types(op_type, version)
+    hint = f"; did you mean {' or '.join(nearest)}?" if nearest else ""
+    return f"{version} has no op type '{op_type}'{hint}"
 
 
 def _dead_layers(graph: Graph) -> Iterator[Diagnostic]:
