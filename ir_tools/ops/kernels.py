@@ -378,8 +378,6 @@ def _adaptive_plan(shape: tuple[int, ...], is_float: bool, sizes: tuple[int, ...
         raise OpValidationError(f"expected a 3-D, 4-D or 5-D input, got rank {len(shape)}")
     if len(sizes) != len(shape) - 2:
         raise OpValidationError(f"output_size has {len(sizes)} values, expected {len(shape) - 2}")
-    if any(v < 0 for v in sizes):
-        raise OpValidationError(f"output_size {list(sizes)} has a negative value")
     axes, counts = [], []
     for n, o in zip(shape[2:], sizes, strict=True):
         member, count = _bins(n, o)
@@ -389,8 +387,13 @@ def _adaptive_plan(shape: tuple[int, ...], is_float: bool, sizes: tuple[int, ...
 
 
 def adaptive_avg_pool(x: np.ndarray, output_size: Sequence[int]) -> np.ndarray:
-    """AdaptiveAvgPool-8 on an (N, C, spatial...) array; bins may hold a single element (upsampling)."""
+    """AdaptiveAvgPool-8 on an (N, C, spatial...) array; bins may hold a single element (upsampling).
+
+    A size of 0 (or below, which OpenVINO reads as 0: measured) gives an empty output, as OpenVINO CPU does.
+    """
     x = np.asarray(x)
     _check_dtype(x)
     sizes = tuple(int(v) for v in np.asarray(output_size).reshape(-1))
+    if len(sizes) == x.ndim - 2 and x.ndim in (3, 4, 5) and any(v <= 0 for v in sizes):
+        return np.zeros(x.shape[:2] + tuple(max(v, 0) for v in sizes), x.dtype)
     return _run(x, _adaptive_plan(x.shape, x.dtype.kind == "f", sizes))

@@ -329,3 +329,14 @@ def test_kernel_larger_than_padded_input_is_an_error() -> None:
     assert not openvino_builds(case)
     with pytest.raises(OpValidationError):
         case.ours(np.ones(case.shape, np.float32))
+
+
+@pytest.mark.parametrize("sizes", [[0, 3], [-2, 3], [2, 0]])
+def test_adaptive_output_size_zero_is_an_empty_output(sizes: list[int]) -> None:
+    """OpenVINO reads an output_size of 0 (or a negative one) as an empty axis and outputs an empty tensor."""
+    x = np.arange(72, dtype=np.float32).reshape(1, 2, 6, 6)
+    param = ops8.parameter(list(x.shape), np.float32)
+    model = ov.Model([ops8.adaptive_avg_pool(param, ops1.constant(np.array(sizes, np.int64)))], [param])
+    (want,) = ov.Core().compile_model(model, "CPU", CPU_CONFIG)(x).values()
+    got = adaptive_avg_pool(x, sizes)
+    assert got.shape == want.shape and got.dtype == want.dtype and got.size == 0
