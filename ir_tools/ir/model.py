@@ -136,6 +136,7 @@ class Graph:
         self.rt_info: tuple[RtNode, ...] = ()
         self.net_extra: dict[str, str] = {}  # other <net> attributes, verbatim
         self.source: Path | None = None  # the .xml it was read from
+        self.line: int | None = None  # the line of its <net> element
         self.weights: Weights | None = None
         self.load_diagnostics: list = []  # recoverable problems the reader found (Diagnostic)
         self._g = nx.MultiDiGraph()

@@ -265,6 +265,7 @@ class _Reader:
         graph = self.graph = Graph(root.get("name", "model"), version)
         graph.net_extra = {k: v for k, v in root.attrib.items() if k not in ("name", "version")}
         graph.source = self.xml_path
+        graph.line = root.sourceline
         graph.weights = Weights(self.bin_path)
 
     def problem(self, code: str, message: str, line: int | None, layer: Layer | None = None) -> None:

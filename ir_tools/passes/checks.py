@@ -20,6 +20,8 @@ them; severity ``E`` error, ``W`` warning):
 | E-INPUT-MULTI     | checks      | an input port with several producers                           |
 | E-CYCLE           | checks      | the layers form a cycle (shape propagation is then skipped)    |
 | W-DEAD            | checks      | a layer that no Result depends on                              |
+| E-NO-RESULT       | checks      | the model has no Result: it computes nothing                   |
+| E-SIZE            | checks      | a tensor whose element count or byte size overflows int64      |
 | E-EDGE-PRECISION  | checks      | precisions of the two ends of an edge differ                   |
 | E-EDGE-DIMS       | checks      | declared dims of the two ends of an edge differ                |
 | E-BIN-MISSING     | checks      | Const layers but no ``.bin`` file (reported at the first)      |
@@ -275,7 +277,34 @@ def _floor_sum(n: int, m: int, a: int, b: int) -> int:
         m, a = a, m
 
 
+def _results(graph: Graph) -> Iterator[Diagnostic]:
+    if not graph.results():
+        what = "no layers at all" if len(graph) == 0 else f"{len(graph)} layer(s) but no Result"
+        yield Diagnostic("error", "E-NO-RESULT", f"the model has {what}: it computes nothing a runtime can return",
+                         SourceLoc(str(graph.source) if graph.source else None, graph.line))
+
+
+#: The largest element count or byte size a tensor may have (OpenVINO counts both in int64 / size_t).
+_MAX_SIZE = 2**63 - 1
+
+
+def _tensor_sizes(graph: Graph) -> Iterator[Diagnostic]:
+    """Static output dims so large that the tensor's element count or byte size overflows int64."""
+    for layer in graph.layers():
+        for port in layer.outputs:
+            if not port.dims or any(d < 0 for d in port.dims):
+                continue
+            count = 1
+            for d in port.dims:
+                count *= d
+            et = element_type(port.precision or "")
+            size = byte_size(et, count) if et is not None and et.bits else count
+            if max(count, size) > _MAX_SIZE:
+                yield Diagnostic("error", "E-SIZE", f"output port {port.id}: {show(port.dims)} has {count} elements "
+                                 f"({size} bytes), more than int64 can count", layer.port_loc(port))
+
+
 #: The structural checks, in report order; ``validate.check_graph`` runs each one on its own.
 STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
-    _edge_ports, _fed_inputs, _cycles, _edge_agreement, _constants, _opsets, _dead_layers,
+    _edge_ports, _fed_inputs, _cycles, _edge_agreement, _constants, _opsets, _results, _tensor_sizes, _dead_layers,
 )
