@@ -87,6 +87,11 @@ def _fields(cls: type) -> tuple[tuple[str, str, Codec, bool], ...]:
                  for f in dataclasses.fields(cls))
 
 
+def xml_names(cls: type) -> tuple[str, ...]:
+    """The IR spellings of the attributes ``cls`` declares, in declaration order."""
+    return tuple(xml for _, xml, _, _ in _fields(cls))
+
+
 @lru_cache(maxsize=1024)
 def _decode_shared(cls: type[T], items: tuple[tuple[str, str], ...]) -> T:
     return _decode(cls, dict(items))

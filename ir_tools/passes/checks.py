@@ -21,6 +21,7 @@ them; severity ``E`` error, ``W`` warning):
 | E-CYCLE           | checks      | the layers form a cycle (shape propagation is then skipped)    |
 | W-DEAD            | checks      | a layer that no Result depends on                              |
 | E-NO-RESULT       | checks      | the model has no Result: it computes nothing                   |
+| W-ATTR-UNKNOWN    | checks      | an attribute the op version does not have (OpenVINO ignores it)|
 | E-SIZE            | checks      | a tensor whose element count or byte size overflows int64      |
 | E-EDGE-PRECISION  | checks      | precisions of the two ends of an edge differ                   |
 | E-EDGE-DIMS       | checks      | declared dims of the two ends of an edge differ                |
@@ -54,7 +55,15 @@ from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Edge, Graph, Layer
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
-from ..ops.opsets import MAX_OPSET, lookup, nearest_types, openvino_opsets_of, openvino_type, required_spelling
+from ..ops.opsets import (
+    MAX_OPSET,
+    lookup,
+    nearest_types,
+    openvino_opsets_of,
+    openvino_type,
+    required_spelling,
+    specs,
+)
 from ..ops.pool_geometry import counts_padding
 from ..ops.pooling import geometry as pool_geometry_of
 from ..ops.spec import TensorType
@@ -277,6 +286,21 @@ def _floor_sum(n: int, m: int, a: int, b: int) -> int:
         m, a = a, m
 
 
+def _unknown_attributes(graph: Graph) -> Iterator[Diagnostic]:
+    """Attributes a modelled op version does not read: OpenVINO ignores them silently, so a user who
+    believes in them (dilations on AvgPool-14, say) gets other numbers than expected."""
+    for layer in graph.layers():
+        spec = lookup(layer.type, layer.version)
+        if spec is None:
+            continue
+        known = A.xml_names(spec.attrs)
+        for name in [k for k in layer.attrs if k not in known]:
+            later = [s.label for s in specs() if s.type == spec.type and name in A.xml_names(s.attrs)]
+            why = (f"it exists from {later[0]}; {spec.label} ignores it" if later else
+                   f"{spec.label} reads {', '.join(known) if known else 'no attributes'}; OpenVINO ignores it")
+            yield Diagnostic("warning", "W-ATTR-UNKNOWN", f"unknown attribute '{name}': {why}", layer.loc)
+
+
 def _results(graph: Graph) -> Iterator[Diagnostic]:
     if not graph.results():
         what = "no layers at all" if len(graph) == 0 else f"{len(graph)} layer(s) but no Result"
@@ -306,5 +330,6 @@ def _tensor_sizes(graph: Graph) -> Iterator[Diagnostic]:
 
 #: The structural checks, in report order; ``validate.check_graph`` runs each one on its own.
 STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
-    _edge_ports, _fed_inputs, _cycles, _edge_agreement, _constants, _opsets, _results, _tensor_sizes, _dead_layers,
+    _edge_ports, _fed_inputs, _cycles, _edge_agreement, _constants, _opsets, _unknown_attributes, _results,
+    _tensor_sizes, _dead_layers,
 )
