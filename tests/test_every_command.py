@@ -82,3 +82,16 @@ def test_every_command_validates_before_acting(entry: dict, tmp_path: Path,
             assert written == [], (name, written)
         if refused:
             assert code != 0 and "PASSED" not in out, (name, code, out)
+
+
+def test_input_ports_may_leave_precision_to_their_producer(tmp_path: Path) -> None:
+    """Model Optimizer and hand-written IRs give precision on output ports only; OpenVINO takes the producer's."""
+    text = (BAD / "shape_wrong.xml").read_text().replace("<dim>3</dim>\n\t\t\t\t\t<dim>3</dim>",
+                                                          "<dim>2</dim>\n\t\t\t\t\t<dim>2</dim>")
+    text = text.replace('\t\t\t<input>\n\t\t\t\t<port id="0" precision="FP32">', '\t\t\t<input>\n\t\t\t\t<port id="0">')
+    assert text.count('<port id="0">') == 2
+    model = tmp_path / "no_input_precision.xml"
+    model.write_text(text)
+    assert not openvino_refuses(model)
+    assert main(["check", str(model)]) == 0
+    assert main(["compare", str(model)]) == 0

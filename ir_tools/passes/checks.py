@@ -23,7 +23,8 @@ them; severity ``E`` error, ``W`` warning):
 | E-NO-RESULT       | checks      | the model has no Result: it computes nothing                   |
 | W-ATTR-UNKNOWN    | checks      | an attribute the op version does not have (OpenVINO ignores it)|
 | E-SIZE            | checks      | a tensor whose element count or byte size overflows int64      |
-| E-EDGE-PRECISION  | checks      | precisions of the two ends of an edge differ                   |
+| E-EDGE-PRECISION  | checks      | precisions of the two ends of an edge differ (an input port    |
+|                   |             | with none takes its producer's, as in OpenVINO)                |
 | E-EDGE-DIMS       | checks      | declared dims of the two ends of an edge differ                |
 | E-BIN-MISSING     | checks      | Const layers but no ``.bin`` file (reported at the first)      |
 | E-CONST-BOUNDS    | checks      | a Const's [offset, offset+size) lies outside the ``.bin``      |
@@ -121,7 +122,7 @@ def _edge_agreement(graph: Graph) -> Iterator[Diagnostic]:
         dst_port = dst_layer.input(e.to_port)
         if src_port is None or dst_port is None:
             continue  # reported by _edge_ports
-        if src_port.precision != dst_port.precision:
+        if dst_port.precision is not None and src_port.precision != dst_port.precision:  # None: the producer's
             yield Diagnostic("error", "E-EDGE-PRECISION", f"input port {dst_port.id}: precision {dst_port.precision}, "
                              f"but its producer ({_edge_text(e)}) gives {src_port.precision}",
                              dst_layer.port_loc(dst_port))
