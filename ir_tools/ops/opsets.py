@@ -50,7 +50,8 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (arithmetic.RELU_1, 1, 16),
 )
 
-#: Every type of every opset of OpenVINO, in IR spelling, keyed by lower case: {"opset8": {"avgpool": "AvgPool"}}.
+#: Every type of every opset of OpenVINO, keyed by lower case: {"opset8": {"avgpool": "AvgPool"}}. Spelled as the
+#: opset tables name them, "Const" aside; OpenVINO's serializer writes a few in other cases (ReLU, SoftMax).
 OPENVINO_OPSETS: dict[str, dict[str, str]] = {
     name: {t.lower(): t for t in types}
     for name, types in json.loads((Path(__file__).with_name("openvino_opsets.json")).read_text())["opsets"].items()
