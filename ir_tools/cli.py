@@ -14,7 +14,7 @@ from .base.errors import IrToolsError, SourceLoc
 from .ir.inspect import render_text, summary
 from .ir.reader import read_ir
 from .ir.writer import write_ir
-from .passes.validate import FATAL_CODES, InvalidModelError, check, check_graph, read_valid, require_valid
+from .passes.validate import FATAL_CODES, InvalidModelError, check_file, read_valid, require_valid
 
 EXIT_OK, EXIT_FOUND, EXIT_UNUSABLE = 0, 1, 2
 
@@ -24,8 +24,25 @@ def _print_diagnostics(diags: list[Diagnostic]) -> None:
         print(d.render())
 
 
+def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace) -> tuple[list[Diagnostic], object]:
+    """``check``'s diagnostics and shape propagation; on a file otherwise clean, also OpenVINO's verdict and
+    its inference of the layers we have no shape rule for (unless ``--no-openvino``)."""
+    diags, graph, result = check_file(path, bin_path)
+    if graph is None or result is None or has_errors(diags) or args.no_openvino:
+        return diags, result
+    from .passes.shapes import adopt
+    from .runtime.openvino import ModelFiles, openvino_types
+
+    try:
+        types = openvino_types(graph, ModelFiles(path, bin_path or path.with_suffix(".bin")),
+                               compile_model=getattr(args, "compile", False))
+    except IrToolsError as exc:
+        return [*diags, Diagnostic("error", exc.code, exc.message, exc.loc)], result
+    return [*diags, *adopt(result, types)], result
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    results = {str(path): check(path) for path in args.models}
+    results = {str(path): _check_model(path, None, args)[0] for path in args.models}
     if args.format == "json":
         print(render_json(results))
     else:
@@ -49,15 +66,16 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def cmd_shapes(args: argparse.Namespace) -> int:
     from .passes.shapes import fix_dims
 
-    graph = read_ir(args.model, args.bin)
-    diags, result = check_graph(graph)
+    graph = read_ir(args.model, args.bin)  # an unreadable file ends here, with its diagnostic
+    diags, result = _check_model(args.model, args.bin, args)
     shape_codes = {"E-SHAPE", "E-TYPE", "E-EDGE-DIMS", "E-EDGE-PRECISION"}
     fixable = [d for d in diags if d.code in shape_codes]
     blocking = [d for d in diags if d.severity == "error" and d.code not in shape_codes]
     _print_diagnostics(fixable + blocking)
     if result is not None:
-        print(f"{graph.source}: {result.inferred} layers re-inferred, {len(result.not_inferred)} not re-inferred "
-              f"(declared dims trusted: {', '.join(sorted({lay.kind for lay in result.not_inferred})) or 'none'})")
+        trusted = ", ".join(sorted({lay.kind for lay in result.not_inferred})) or "none"
+        print(f"{args.model}: layers re-inferred by ir_tools: {result.inferred}, by OpenVINO: "
+              f"{len(result.by_openvino)}, trusted: {len(result.not_inferred)} ({trusted})")
     if any(d.code in FATAL_CODES for d in diags):
         return EXIT_UNUSABLE
     if not args.fix:
@@ -238,6 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="report every problem of one or more IR files")
     p.add_argument("models", nargs="+", type=Path, metavar="MODEL.xml")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--no-openvino", action="store_true",
+                   help="skip OpenVINO's verdict and its inference of the ops ir_tools has no shape rule for")
+    p.add_argument("--compile", action="store_true", help="also compile each clean file on OpenVINO CPU")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("inspect", help="inputs, outputs, op histogram and layers of a model")
@@ -250,6 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model", type=Path, metavar="MODEL.xml")
     p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
     p.add_argument("--fix", action="store_true", help="write the model with inferred dims")
+    p.add_argument("--no-openvino", action="store_true",
+                   help="trust the declared dims of the ops ir_tools has no shape rule for")
     p.add_argument("-o", "--output", type=Path, metavar="OUT.xml")
     p.add_argument("--in-place", action="store_true", help="with --fix: overwrite the input")
     p.add_argument("--ir-version", type=int, choices=(10, 11))

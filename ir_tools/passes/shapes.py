@@ -34,8 +34,9 @@ from ..ops.spec import OpSpec, TensorType
 class Propagation:
     types: dict[PortKey, TensorType] = field(default_factory=dict)  # inferred, per output port
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    inferred: int = 0  # layers re-inferred
+    inferred: int = 0  # layers re-inferred by our own rules
     not_inferred: list[Layer] = field(default_factory=list)  # layers whose declared dims were trusted
+    by_openvino: list[Layer] = field(default_factory=list)  # of those, the ones OpenVINO's inference then checked
 
 
 def declared_type(port: Port) -> TensorType:
@@ -110,6 +111,24 @@ def propagate(graph: Graph) -> Propagation:
     return walker.result
 
 
+def adopt(result: Propagation, types: dict[PortKey, TensorType]) -> list[Diagnostic]:
+    """Check the layers we have no shape rule for against ``types`` (OpenVINO's own inference of the
+    same file): their declared dims are compared (E-SHAPE/E-TYPE) and ``fix_dims`` will write these."""
+    start = len(result.diagnostics)
+    trusted = []
+    for layer in result.not_inferred:
+        found = [types.get((layer.id, port.id)) for port in layer.outputs]
+        if not layer.outputs or None in found:
+            trusted.append(layer)
+            continue
+        result.by_openvino.append(layer)
+        for port, inferred in zip(layer.outputs, found, strict=True):
+            result.types[(layer.id, port.id)] = inferred
+            _compare(result, layer, port, inferred, "OpenVINO infers")
+    result.not_inferred = trusted
+    return result.diagnostics[start:]
+
+
 def infer_shapes(graph: Graph) -> list[Diagnostic]:
     """Public entry: the diagnostics of shape propagation over ``graph``."""
     return propagate(graph).diagnostics
@@ -140,12 +159,12 @@ def _apply(port: Port, t: TensorType | None) -> int:
     return 1
 
 
-def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType) -> None:
+def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType, how: str = "inferred") -> None:
     want = shape_to_ints(inferred.shape)
     if not (want == port.dims or (want is None and port.dims == ())):
         result.diagnostics.append(Diagnostic(
             "error", "E-SHAPE",
-            f"output port {port.id}: declared {show(port.dims)}, inferred {show(want)}",
+            f"output port {port.id}: declared {show(port.dims)}, {how} {show(want)}",
             layer.port_loc(port),
         ))
     declared = element_type(port.precision or "")
@@ -154,6 +173,6 @@ def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType
         want_text = want_p.precision if want_p else inferred.element
         result.diagnostics.append(Diagnostic(
             "error", "E-TYPE",
-            f"output port {port.id}: declared precision {port.precision}, inferred {want_text}",
+            f"output port {port.id}: declared precision {port.precision}, {how} {want_text}",
             layer.port_loc(port),
         ))

@@ -51,8 +51,17 @@ def check_graph(graph: Graph) -> tuple[list[Diagnostic], Propagation | None]:
 
 def check(xml_path: str | Path, bin_path: str | Path | None = None) -> list[Diagnostic]:
     """All diagnostics for one IR file; an unreadable file gives one fatal diagnostic."""
+    return check_file(xml_path, bin_path)[0]
+
+
+def check_file(xml_path: str | Path, bin_path: str | Path | None = None,
+               ) -> tuple[list[Diagnostic], Graph | None, Propagation | None]:
+    """``check``'s diagnostics with the graph and shape propagation behind them (None where not reached)."""
     graph, failed = _stage(str(xml_path), "read", lambda: read_ir(xml_path, bin_path))
-    return failed if graph is None else check_graph(graph)[0]
+    if graph is None:
+        return failed, None, None
+    diags, result = check_graph(graph)
+    return diags, graph, result
 
 
 class InvalidModelError(IrToolsError):

@@ -16,9 +16,12 @@ from pathlib import Path
 import numpy as np
 import openvino as ov
 
+from ..base.dims import shape_from_ints
+from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph
 from ..ir.writer import to_bytes
+from ..ops.spec import TensorType
 from .naming import input_name, output_name
 
 #: The compile configuration every run uses; reports print it.
@@ -53,6 +56,49 @@ def openvino_words(exc: BaseException, limit: int = 400) -> str:
 def _refused(what: str, where: str | None, exc: BaseException) -> IrToolsError:
     return IrToolsError(f"OpenVINO refused to {what} the model: {openvino_words(exc)}", SourceLoc(where),
                         code="E-OPENVINO")
+
+
+def _refusal_line(files: ModelFiles, graph: Graph, words: str) -> int | None:
+    """The line OpenVINO's message points at: a byte offset ("at offset 852") or a layer ("id:7")."""
+    if match := re.search(r"at offset (\d+)", words):
+        return files.xml.read_bytes()[: int(match.group(1))].count(b"\n") + 1
+    if (match := re.search(r"\bid:(\S+)", words)) and graph.has_layer(match.group(1)):
+        return graph.layer(match.group(1)).line
+    return None
+
+
+def openvino_types(graph: Graph, files: ModelFiles, compile_model: bool = False) -> dict[tuple[str, int], TensorType]:
+    """OpenVINO's own verdict on the file and its inference of every output port's type, by (layer id, port id).
+
+    Layers are matched by name (OpenVINO keeps IR layer names as friendly names); a name two layers
+    share is left out. A refusal is an E-OPENVINO error at the line OpenVINO's message points at.
+    """
+    core = ov.Core()
+    try:
+        model = load(graph, core, files)
+        if compile_model:
+            core.compile_model(model, "CPU", CPU_CONFIG)
+    except IrToolsError as exc:
+        words = exc.message.split(": ", 1)[1]
+        raise IrToolsError(exc.message, SourceLoc(str(files.xml), _refusal_line(files, graph, words)),
+                           code=exc.code) from None
+    except Exception as exc:  # compile refused the model
+        raise IrToolsError(f"OpenVINO refused to compile the model on CPU: {openvino_words(exc)}",
+                           SourceLoc(str(files.xml)), code="E-OPENVINO") from None
+    names: dict[str, list] = {}
+    for layer in graph.layers():
+        names.setdefault(layer.name, []).append(layer)
+    types = {}
+    for op in model.get_ordered_ops():
+        layers = names.get(op.get_friendly_name(), [])
+        if len(layers) != 1 or len(layers[0].outputs) != op.get_output_size():
+            continue
+        for port, output in zip(layers[0].outputs, op.outputs(), strict=True):
+            shape = output.get_partial_shape()
+            dims = None if shape.rank.is_dynamic else tuple(d.get_length() if d.is_static else -1 for d in shape)
+            et = element_type(output.get_element_type().get_type_name())
+            types[(layers[0].id, port.id)] = TensorType(et.name if et else None, shape_from_ints(dims))
+    return types
 
 
 def load(graph: Graph, core: ov.Core, files: ModelFiles | None = None) -> ov.Model:
