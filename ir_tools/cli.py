@@ -12,8 +12,10 @@ from pathlib import Path
 from .base.diagnostics import Diagnostic, has_errors, render_json
 from .base.errors import IrToolsError, SourceLoc
 from .ir.inspect import render_text, summary
+from .ir.model import Graph
 from .ir.reader import read_ir
 from .ir.writer import write_ir
+from .passes.shapes import Propagation
 from .passes.validate import FATAL_CODES, InvalidModelError, check_file, read_valid, require_valid
 
 EXIT_OK, EXIT_FOUND, EXIT_UNUSABLE = 0, 1, 2
@@ -24,21 +26,22 @@ def _print_diagnostics(diags: list[Diagnostic]) -> None:
         print(d.render())
 
 
-def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace) -> tuple[list[Diagnostic], object]:
-    """``check``'s diagnostics and shape propagation; on a file otherwise clean, also OpenVINO's verdict and
-    its inference of the layers we have no shape rule for (unless ``--no-openvino``)."""
+def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace,
+                 ) -> tuple[list[Diagnostic], Graph | None, Propagation | None]:
+    """``check``'s diagnostics, graph and shape propagation; on a file otherwise clean, also OpenVINO's verdict
+    and its inference of the layers we have no shape rule for (unless ``--no-openvino``)."""
     diags, graph, result = check_file(path, bin_path)
     if graph is None or result is None or has_errors(diags) or args.no_openvino:
-        return diags, result
+        return diags, graph, result
     from .passes.shapes import adopt
     from .runtime.openvino import ModelFiles, openvino_types
 
     try:
-        types = openvino_types(graph, ModelFiles(path, bin_path or path.with_suffix(".bin")),
+        types = openvino_types(graph, ModelFiles(path, bin_path or path.with_suffix(".bin")), result.not_inferred,
                                compile_model=getattr(args, "compile", False))
     except IrToolsError as exc:
-        return [*diags, Diagnostic("error", exc.code, exc.message, exc.loc)], result
-    return [*diags, *adopt(result, types)], result
+        return [*diags, Diagnostic("error", exc.code, exc.message, exc.loc)], graph, result
+    return [*diags, *adopt(result, types)], graph, result
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -66,8 +69,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def cmd_shapes(args: argparse.Namespace) -> int:
     from .passes.shapes import fix_dims
 
-    graph = read_ir(args.model, args.bin)  # an unreadable file ends here, with its diagnostic
-    diags, result = _check_model(args.model, args.bin, args)
+    diags, graph, result = _check_model(args.model, args.bin, args)
     shape_codes = {"E-SHAPE", "E-TYPE", "E-EDGE-DIMS", "E-EDGE-PRECISION"}
     fixable = [d for d in diags if d.code in shape_codes]
     blocking = [d for d in diags if d.severity == "error" and d.code not in shape_codes]

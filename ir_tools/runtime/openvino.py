@@ -10,6 +10,7 @@ OpenVINO's own words.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +20,7 @@ import openvino as ov
 from ..base.dims import shape_from_ints
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc
-from ..ir.model import Graph
+from ..ir.model import Graph, Layer
 from ..ir.writer import to_bytes
 from ..ops.spec import TensorType
 from .naming import input_name, output_name
@@ -67,8 +68,10 @@ def _refusal_line(files: ModelFiles, graph: Graph, words: str) -> int | None:
     return None
 
 
-def openvino_types(graph: Graph, files: ModelFiles, compile_model: bool = False) -> dict[tuple[str, int], TensorType]:
-    """OpenVINO's own verdict on the file and its inference of every output port's type, by (layer id, port id).
+def openvino_types(graph: Graph, files: ModelFiles, layers: Iterable[Layer], compile_model: bool = False,
+                   ) -> dict[tuple[str, int], TensorType]:
+    """OpenVINO's own verdict on the file, and its inference of the output types of ``layers``, by (layer id,
+    port id).
 
     Layers are matched by name (OpenVINO keeps IR layer names as friendly names); a name two layers
     share is left out. A refusal is an E-OPENVINO error at the line OpenVINO's message points at.
@@ -85,19 +88,21 @@ def openvino_types(graph: Graph, files: ModelFiles, compile_model: bool = False)
     except Exception as exc:  # compile refused the model
         raise IrToolsError(f"OpenVINO refused to compile the model on CPU: {openvino_words(exc)}",
                            SourceLoc(str(files.xml)), code="E-OPENVINO") from None
-    names: dict[str, list] = {}
+    wanted = {layer.name for layer in layers}
+    names: dict[str, list[Layer]] = {}
     for layer in graph.layers():
-        names.setdefault(layer.name, []).append(layer)
+        if layer.name in wanted:
+            names.setdefault(layer.name, []).append(layer)
     types = {}
     for op in model.get_ordered_ops():
-        layers = names.get(op.get_friendly_name(), [])
-        if len(layers) != 1 or len(layers[0].outputs) != op.get_output_size():
+        found = names.get(op.get_friendly_name(), [])
+        if len(found) != 1 or len(found[0].outputs) != op.get_output_size():
             continue
-        for port, output in zip(layers[0].outputs, op.outputs(), strict=True):
+        for port, output in zip(found[0].outputs, op.outputs(), strict=True):
             shape = output.get_partial_shape()
             dims = None if shape.rank.is_dynamic else tuple(d.get_length() if d.is_static else -1 for d in shape)
             et = element_type(output.get_element_type().get_type_name())
-            types[(layers[0].id, port.id)] = TensorType(et.name if et else None, shape_from_ints(dims))
+            types[(found[0].id, port.id)] = TensorType(et.name if et else None, shape_from_ints(dims))
     return types
 
 
