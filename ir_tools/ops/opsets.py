@@ -68,19 +68,22 @@ for _spec, _first, _last in _RANGES:
 _CANONICAL = {spec.type.lower(): spec.type for spec, _, _ in _RANGES}
 
 
+def _read_as(op_type: str, names: dict[str, str]) -> str | None:
+    """The one spelling rule: the name in ``names`` (keyed by lower case) OpenVINO reads ``op_type`` as."""
+    found = names.get(op_type.lower())
+    return None if found in _EXACT_SPELLING and found != op_type else found
+
+
 @lru_cache(maxsize=1024)  # a model has few distinct type spellings
 def canonical_type(op_type: str) -> str | None:
     """The modelled type OpenVINO reads ``op_type`` as ("avgpool" -> "AvgPool"), or None."""
-    canonical = _CANONICAL.get(op_type.lower())
-    if canonical in _EXACT_SPELLING and op_type != canonical:
-        return None
-    return canonical
+    return _read_as(op_type, _CANONICAL)
 
 
 def required_spelling(op_type: str) -> str | None:
     """"Const" for "const": the one spelling OpenVINO accepts, when ``op_type`` differs from it in case only."""
-    canonical = _CANONICAL.get(op_type.lower())
-    return canonical if canonical in _EXACT_SPELLING and op_type != canonical else None
+    found = _CANONICAL.get(op_type.lower())
+    return found if found is not None and _read_as(op_type, _CANONICAL) is None else None
 
 
 @lru_cache(maxsize=1024)  # shape propagation and the executor ask per layer
@@ -93,13 +96,13 @@ def lookup(op_type: str, version: str | None) -> OpSpec | None:
 
 def openvino_type(op_type: str, version: str | None) -> str | None:
     """The type OpenVINO's opset ``version`` reads ``op_type`` as (any op, modelled or not), or None."""
-    found = OPENVINO_OPSETS.get(version or "", {}).get(op_type.lower())
-    return None if found is None or (found in _EXACT_SPELLING and found != op_type) else found
+    return _read_as(op_type, OPENVINO_OPSETS.get(version or "", {}))
 
 
-def openvino_opsets_of(op_type: str) -> list[str]:
+@lru_cache(maxsize=1024)  # asked per layer by check; a model has few distinct types
+def openvino_opsets_of(op_type: str) -> tuple[str, ...]:
     """OpenVINO's opsets that hold ``op_type`` (any op), in order."""
-    return [name for name in OPENVINO_OPSETS if openvino_type(op_type, name)]
+    return tuple(name for name in OPENVINO_OPSETS if openvino_type(op_type, name))
 
 
 def nearest_types(op_type: str, version: str) -> list[str]:

@@ -46,6 +46,7 @@ else is collected so that one run reports every problem.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 
@@ -152,9 +153,7 @@ def _constants(graph: Graph) -> Iterator[Diagnostic]:
             yield Diagnostic("error", "E-CONST-BOUNDS", f"bytes [{a.offset}, {a.offset + a.size}) lie outside "
                              f"{weights.path.name} ({weights.size} bytes)", layer.loc)
         et = element_type(a.element_type)
-        count = 1
-        for n in a.shape:
-            count *= n
+        count = math.prod(a.shape)
         if et is not None and et.bits and a.size < byte_size(et, count):
             yield Diagnostic("error", "E-CONST-SIZE", f"size {a.size} is smaller than {a.element_type}"
                              f"{list(a.shape)} needs ({byte_size(et, count)} bytes)", layer.loc)
@@ -319,9 +318,7 @@ def _tensor_sizes(graph: Graph) -> Iterator[Diagnostic]:
         for port in layer.outputs:
             if not port.dims or any(d < 0 for d in port.dims):
                 continue
-            count = 1
-            for d in port.dims:
-                count *= d
+            count = math.prod(port.dims)
             et = element_type(port.precision or "")
             size = byte_size(et, count) if et is not None and et.bits else count
             if max(count, size) > _MAX_SIZE:

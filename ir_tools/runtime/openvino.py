@@ -54,8 +54,11 @@ def openvino_words(exc: BaseException, limit: int = 400) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _refused(what: str, where: str | None, exc: BaseException) -> IrToolsError:
-    return IrToolsError(f"OpenVINO refused to {what} the model: {openvino_words(exc)}", SourceLoc(where),
+def _refused(what: str, graph: Graph, files: ModelFiles | None, exc: BaseException) -> IrToolsError:
+    """The refusal as a diagnostic at the file OpenVINO was given (the graph's own, for one built in memory)."""
+    where = files.xml if files else graph.source
+    return IrToolsError(f"OpenVINO refused to {what} the model: {openvino_words(exc)}",
+                        SourceLoc(str(where) if where else None),
                         code="E-OPENVINO")
 
 
@@ -82,8 +85,7 @@ def openvino_types(graph: Graph, files: ModelFiles, layers: Iterable[Layer], com
         if compile_model:
             core.compile_model(model, "CPU", CPU_CONFIG)
     except IrToolsError as exc:
-        words = exc.message.split(": ", 1)[1]
-        raise IrToolsError(exc.message, SourceLoc(str(files.xml), _refusal_line(files, graph, words)),
+        raise IrToolsError(exc.message, SourceLoc(str(files.xml), _refusal_line(files, graph, exc.message)),
                            code=exc.code) from None
     except Exception as exc:  # compile refused the model
         raise IrToolsError(f"OpenVINO refused to compile the model on CPU: {openvino_words(exc)}",
@@ -108,7 +110,6 @@ def openvino_types(graph: Graph, files: ModelFiles, layers: Iterable[Layer], com
 
 def load(graph: Graph, core: ov.Core, files: ModelFiles | None = None) -> ov.Model:
     """An ``ov.Model``: of ``files`` when given (``graph`` is their parse), else of ``graph`` itself."""
-    where = str(files.xml) if files else (str(graph.source) if graph.source else None)
     try:
         if files is not None:
             bin_path = files.bin if files.bin is not None and files.bin.exists() else None
@@ -117,7 +118,7 @@ def load(graph: Graph, core: ov.Core, files: ModelFiles | None = None) -> ov.Mod
         weights = ov.Tensor(np.frombuffer(blob, dtype=np.uint8).copy()) if blob else ov.Tensor(np.empty(0, np.uint8))
         return core.read_model(xml.decode("utf-8"), weights)
     except Exception as exc:  # OpenVINO raises RuntimeError and others: each is a refusal of this input
-        raise _refused("read", where, exc) from None
+        raise _refused("read", graph, files, exc) from None
 
 
 def run_openvino(
@@ -128,7 +129,6 @@ def run_openvino(
     files: ModelFiles | None = None,
 ) -> OpenVinoRun:
     """Run the model on CPU. ``per_layer`` adds every layer's outputs to the model (one compile)."""
-    where = str(files.xml) if files else (str(graph.source) if graph.source else None)
     core = ov.Core()
     model = load(graph, core, files)
     config = dict(CPU_CONFIG)
@@ -149,7 +149,7 @@ def run_openvino(
             key = (source.get_node().get_friendly_name(), source.get_index())
             by_source[key] = request.get_output_tensor(i).data.copy()
     except Exception as exc:  # compile or inference refused this model or these inputs
-        raise _refused("compile and run", where, exc) from None
+        raise _refused("compile and run", graph, files, exc) from None
     layers = {}
     for layer in graph.layers():
         for index, port in enumerate(layer.outputs):
