@@ -161,12 +161,47 @@ def cmd_convert_onnx(args: argparse.Namespace) -> int:
     try:  # onnx is an optional dependency: only this command needs it
         from .onnx import from_onnx
     except ImportError as exc:
-        raise IrToolsError(f"convert-onnx needs the onnx package: pip install onnx ({exc})", code="E-USAGE") from None
-    graph = from_onnx(args.model)
-    require_valid(graph)
+        raise IrToolsError(f"convert-onnx needs the onnx package: pip install 'ir_tools[onnx]' ({exc})",
+                           code="E-USAGE") from None
+    graph = from_onnx(args.model, args.compress_to_fp16)
+    graph.ir_version = args.ir_version
+    require_valid(graph)  # what we are about to write passes check, or nothing is written
+    if args.check:
+        with tempfile.TemporaryDirectory(prefix="ir-tools-convert-") as tmp:
+            staged, staged_bin = write_ir(graph, Path(tmp) / "converted.xml", args.ir_version)
+            if not _conversion_matches(args, graph, staged, staged_bin):
+                print("not written: OpenVINO on the converted model does not compute what onnxruntime computes")
+                return EXIT_FOUND
     xml, _ = write_ir(graph, args.output, args.ir_version)
-    print(f"wrote {xml}: {len(graph)} layers, IR v{args.ir_version}")
+    pooling = sum(1 for layer in graph.layers() if layer.is_a("AvgPool"))
+    print(f"wrote {xml}: {len(graph)} layers ({pooling} AvgPool), IR v{args.ir_version}"
+          f"{', weights compressed to f16' if args.compress_to_fp16 else ''}")
     return EXIT_OK
+
+
+def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Path) -> bool:
+    """onnxruntime on the ONNX file against OpenVINO on the converted model, on the same seeded inputs."""
+    from .runtime.compare import compare_tensors
+    from .runtime.onnxruntime import run_onnxruntime
+    from .runtime.openvino import ModelFiles, run_openvino
+
+    inputs = _inputs(args, graph)
+    weights = ("its float weights rounded to f16, as the conversion stored them" if args.compress_to_fp16
+               else "its own weights")
+    print(f"check: OpenVINO on the converted model against onnxruntime on {args.model.name} with {weights}")
+    want = run_onnxruntime(args.model, inputs, f16_weights=args.compress_to_fp16)
+    got = run_openvino(graph, inputs, files=ModelFiles(xml, bin_path)).outputs
+    ok = True
+    for name, expected in want.items():
+        if name not in got:
+            print(f"  {name}: MISSING from the converted model")
+            ok = False
+            continue
+        c = compare_tensors(name, got[name], expected, atol=args.atol, rtol=args.rtol)
+        detail = c.note or f"{c.mismatches}/{c.elements} elements differ, max abs error {c.max_abs_error:.3g}"
+        print(f"  {name}: {'same' if c.passed else 'DIFFERENT'} ({detail}; atol {args.atol:g}, rtol {args.rtol:g})")
+        ok = ok and c.passed
+    return ok
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -243,8 +278,9 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     return ok
 
 
-def _add_input_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
+def _add_input_options(p: argparse.ArgumentParser, weights: bool = True) -> None:
+    if weights:
+        p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
     p.add_argument("--inputs", type=Path, metavar="F.npz", help="input values (.npz keyed by input name, or .npy)")
     p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
     p.add_argument("--shape", action="append", default=[], metavar="NAME:D1,D2,...",
@@ -301,10 +337,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also compare OpenVINO with outputs saved earlier by --save-outputs")
     p.set_defaults(run=cmd_compare)
 
-    p = sub.add_parser("convert-onnx", help="convert ONNX AveragePool/GlobalAveragePool models to opset8 IR, exactly")
+    p = sub.add_parser("convert-onnx", help="convert an ONNX model to IR: OpenVINO's frontend for every op, "
+                                            "ir_tools' exact opset8 AvgPool for AveragePool/GlobalAveragePool")
     p.add_argument("model", type=Path, metavar="MODEL.onnx")
     p.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.xml")
     p.add_argument("--ir-version", type=int, choices=(10, 11), default=11)
+    p.add_argument("--compress-to-fp16", action=argparse.BooleanOptionalAction, default=True,
+                   help="store float weights as f16, as ovc does (default: on)")
+    p.add_argument("--check", action="store_true",
+                   help="run onnxruntime on the ONNX file and OpenVINO on the result on seeded inputs; "
+                        "exit 1 (and write nothing) if any output differs")
+    p.add_argument("--atol", type=float, default=1e-4, help="--check: absolute tolerance (default 1e-4)")
+    p.add_argument("--rtol", type=float, default=1e-4, help="--check: relative tolerance (default 1e-4)")
+    _add_input_options(p, weights=False)
     p.set_defaults(run=cmd_convert_onnx)
 
     p = sub.add_parser("migrate", help="rewrite every average pooling (AvgPool-1/14/16, legacy IR v7) as opset8 "
@@ -327,8 +372,9 @@ def _report_invalid(exc: InvalidModelError, model: str) -> int:
         print(d.render(), file=sys.stderr)
     errors = sum(d.severity == "error" for d in exc.diagnostics)
     warnings = len(exc.diagnostics) - errors
-    print(f"{model}: {errors} error(s), {warnings} warning(s); nothing done: fix the errors first "
-          "(`ir-tools check` lists the same)", file=sys.stderr)
+    hint = "" if model.endswith(".onnx") else " (`ir-tools check` lists the same)"
+    print(f"{model}: {errors} error(s), {warnings} warning(s); nothing done: fix the errors first{hint}",
+          file=sys.stderr)
     return EXIT_UNUSABLE if exc.fatal else EXIT_FOUND
 
 

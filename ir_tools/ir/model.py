@@ -103,7 +103,7 @@ class Weights:
 
     @property
     def exists(self) -> bool:
-        return self.path.is_file()
+        return self._map is not None or self.path.is_file()
 
     @property
     def size(self) -> int:
@@ -111,14 +111,18 @@ class Weights:
             self._size = self.path.stat().st_size
         return self._size
 
+    def map(self) -> None:
+        """Map the file now (once mapped, it may be deleted: the mapping keeps its contents)."""
+        if self._map is None and self.size:
+            with open(self.path, "rb") as f:
+                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
     def read(self, offset: int, size: int) -> memoryview:
         if offset < 0 or size < 0 or offset + size > self.size:
             raise ReadError(f"bytes [{offset}, {offset + size}) lie outside {self.path.name} ({self.size} bytes)")
         if size == 0:
             return memoryview(b"")
-        if self._map is None:
-            with open(self.path, "rb") as f:
-                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        self.map()
         return memoryview(self._map)[offset : offset + size]
 
 

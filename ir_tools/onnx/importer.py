@@ -20,24 +20,30 @@ opset8. Rules, per spatial axis with length L, kernel K, stride S, dilation D, K
    SAME padding, which one AvgPool-1 states exactly for every L; anything else is an error.
 6. Identity becomes a Convert to its own type (a no-op) so every ONNX tensor keeps its own port
    and name: the ONNX input name names the Parameter, the output name the port feeding the Result.
+7. GlobalAveragePool on dynamic spatial dims is a ReduceMean over them (keep_dims): an AvgPool
+   needs its kernel, the whole plane, to be known.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
 from ..base.dims import DYNAMIC, Dim
-from ..base.errors import AttrError, IrToolsError, OpValidationError, ReadError, SourceLoc, UnsupportedError
+from ..base.errors import AttrError, IrToolsError, OpValidationError, SourceLoc, UnsupportedError
 from ..ir.model import Graph
 from ..ops import attrs as A
 from ..ops.pool_geometry import dilated, out_length, same_pads
 from ..ops.pooling import AvgPoolAttrs
+from ..ops.spec import TensorType
 from ..passes.builder import GraphBuilder, Output, output_of
 from ..passes.exact_pool import WindowSpec, emit
+from .reading import default_opset, node_label
 
 SUPPORTED = ("AveragePool", "GlobalAveragePool", "Identity")
 AUTO_PADS = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
@@ -59,71 +65,30 @@ class Pooling:
     count_include_pad: bool
 
 
-def from_onnx(path: str | Path) -> Graph:
-    """Read an ONNX model of AveragePool / GlobalAveragePool / Identity nodes as an opset8 IR graph."""
-    path = Path(path)
-    model = _load(path)
-    opset = _default_opset(model, path)
-    _reject_unsupported(model, path)
-    graph = Graph(model.graph.name or path.stem, ir_version=11)
-    return _Importer(graph, path, opset).run(model.graph)
-
-
-def _load(path: Path) -> onnx.ModelProto:
-    loc = SourceLoc(str(path))
-    if not path.is_file():
-        raise ReadError(f"no such file: {path}", loc, code="E-ONNX-READ")
-    try:
-        model = onnx.load(str(path))
-    except Exception as exc:  # protobuf raises several unrelated types for a bad file
-        raise ReadError(f"not a readable ONNX model ({type(exc).__name__}: {exc})", loc, code="E-ONNX-READ") from None
-    try:
-        onnx.checker.check_model(model)
-    except onnx.checker.ValidationError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        context = [line.strip() for line in str(exc).splitlines() if "Context" in line or "Name:" in line]
-        raise ReadError(f"invalid ONNX model: {first}" + (f" ({context[-1]})" if context else ""), loc,
-                        code="E-ONNX-INVALID") from None
-    return model
-
-
-def _default_opset(model: onnx.ModelProto, path: Path) -> int:
-    for entry in model.opset_import:
-        if entry.domain in ("", "ai.onnx"):
-            return entry.version
-    raise ReadError("the model imports no version of the default ONNX domain", SourceLoc(str(path)),
-                    code="E-ONNX-INVALID")
-
-
-def _node_label(node: onnx.NodeProto, index: int) -> str:
-    return node.name or (node.output[0] if node.output else f"#{index}")
-
-
-def _reject_unsupported(model: onnx.ModelProto, path: Path) -> None:
-    """One error listing every node we cannot convert, so a user sees the whole problem at once."""
-    bad = [(i, n) for i, n in enumerate(model.graph.node)
-           if n.domain not in ("", "ai.onnx") or n.op_type not in SUPPORTED]
-    if bad:
-        listed = ", ".join(f"'{_node_label(n, i)}' ({f'{n.domain}.' if n.domain else ''}{n.op_type})" for i, n in bad)
-        raise UnsupportedError(f"{len(bad)} unsupported node(s): {listed}; supported: {', '.join(SUPPORTED)}",
-                               SourceLoc(str(path)))
-
-
 def _dims(value: onnx.ValueInfoProto) -> tuple[Dim, ...]:
     """Static dims stay, symbolic or missing ones become dynamic (the checker requires a shape)."""
     return tuple(Dim(d.dim_value, d.dim_value) if d.HasField("dim_value") else DYNAMIC
                  for d in value.type.tensor_type.shape.dim)
 
 
-class _Importer:
-    def __init__(self, graph: Graph, path: Path, opset: int):
+def import_pooling(model: onnx.ModelProto, path: Path) -> Graph:
+    """An ONNX graph of AveragePool / GlobalAveragePool / Identity nodes as an opset8 IR graph, without OpenVINO."""
+    importer = PoolingImporter(Graph(model.graph.name or path.stem, ir_version=11), path, default_opset(model, path))
+    return importer.run(model.graph)
+
+
+class PoolingImporter:
+    """Builds the exact opset8 form of ONNX pooling nodes into a graph (``convert``); ``run`` imports a
+    whole pooling-only ONNX graph. ``names``: layer names already taken in the graph."""
+
+    def __init__(self, graph: Graph, path: Path, opset: int, names: Iterable[str] = ()):
         self.graph = graph
         self.builder = GraphBuilder(graph)
         self.path = path
         self.opset = opset
         self.values: dict[str, Output] = {}
         self.constants: set[str] = set()
-        self.names: set[str] = set()
+        self.names: set[str] = set(names)
 
     def run(self, g: onnx.GraphProto) -> Graph:
         self.constants = {t.name for t in g.initializer} | {t.values.name for t in g.sparse_initializer}
@@ -131,7 +96,7 @@ class _Importer:
             if value.name not in self.constants:
                 self._parameter(value)
         for index, node in enumerate(g.node):
-            self._node(node, index)
+            self.convert(node, index)
         for value in g.output:
             if value.name in self.constants:
                 raise UnsupportedError(f"graph output '{value.name}' is an initializer (a constant)",
@@ -158,10 +123,14 @@ class _Importer:
         self._unique(value.name)
         self.values[value.name] = self.builder.parameter(value.name, element, _dims(value))
 
-    def _node(self, node: onnx.NodeProto, index: int) -> None:
+    def convert(self, node: onnx.NodeProto, index: int) -> Output:
+        """Add ``node`` (fed by ``self.values``); its output, named for its ONNX tensor, goes to ``self.values``."""
+        if node.domain not in ("", "ai.onnx") or node.op_type not in SUPPORTED:
+            raise UnsupportedError(f"node '{node_label(node, index)}' ({node.op_type}) is not pooling; "
+                                   f"this path converts {', '.join(SUPPORTED)}", SourceLoc(str(self.path)))
         schema = onnx.defs.get_schema(node.op_type, self.opset)
         kind = f"{node.op_type}-{schema.since_version}"
-        loc = SourceLoc(str(self.path), None, str(index), _node_label(node, index), kind)
+        loc = SourceLoc(str(self.path), None, str(index), node_label(node, index), kind)
         if node.input[0] in self.constants:
             raise UnsupportedError(f"input '{node.input[0]}' is an initializer; only graph inputs and node outputs "
                                    "can feed it", loc)
@@ -175,6 +144,7 @@ class _Importer:
             else:
                 out = self._average_pool(x, _pooling(_attributes(node), loc), name, loc)
             self.values[node.output[0]] = self._name_output(out, node.output[0], name)
+            return self.values[node.output[0]]
         except IrToolsError as exc:
             if exc.loc.file is None:  # raised below the importer (emit, a shape rule): name the node
                 exc.loc = loc
@@ -200,9 +170,14 @@ class _Importer:
         return shape[2:]
 
     def _global(self, x: Output, name: str, loc: SourceLoc) -> Output:
-        spatial = self._spatial(x, len(self.builder.type_of(x).shape) - 2, loc)
+        """Rule 4; on dynamic spatial dims no AvgPool has the kernel, so a ReduceMean over them (rule 7)."""
+        data = self.builder.type_of(x)
+        spatial = self._spatial(x, len(data.shape) - 2 if data.shape else 0, loc)
         if not all(d.is_static for d in spatial):
-            raise UnsupportedError("GlobalAveragePool needs static spatial dims (its kernel is the whole plane)", loc)
+            axes = self.builder.const(np.arange(2, 2 + len(spatial), dtype=np.int64), f"{name}/axes")
+            out = TensorType(data.element, data.shape[:2] + (Dim(1, 1),) * len(spatial))
+            return output_of(self.builder.add("ReduceMean", "opset1", {"keep_dims": "true"}, [x, axes], name,
+                                              outputs=[out]))
         lengths = tuple(d.lo for d in spatial)
         n = len(lengths)
         spec = WindowSpec(lengths, lengths, (1,) * n, (1,) * n, (0,) * n, (1,) * n, False, (0,) * n, lengths, (0,) * n)

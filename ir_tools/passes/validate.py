@@ -25,7 +25,8 @@ from .shapes import Propagation, propagate
 T = TypeVar("T")
 
 #: Codes that mean "the input could not be checked (fully)": exit code 2 in the CLI.
-FATAL_CODES = frozenset({ReadError.code, "E-XML-UNSAFE", IrVersionError.code, "E-INTERNAL"})
+FATAL_CODES = frozenset({ReadError.code, "E-XML-UNSAFE", IrVersionError.code, "E-INTERNAL", "E-ONNX-UNSUPPORTED",
+                         "E-ONNX-CONVERT"})
 
 #: Weights problems ``checks`` reports at each Const; shape propagation only repeats them at a consumer.
 _WEIGHT_CODES = frozenset({"E-BIN-MISSING", "E-CONST-BOUNDS", "E-CONST-SIZE"})

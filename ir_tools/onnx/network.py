@@ -1,0 +1,199 @@
+"""Whole ONNX networks: OpenVINO's ONNX frontend converts every op but average pooling, which ir_tools owns.
+
+The route (docs/ARCHITECTURE.md says why this one):
+1. The ONNX graph is cut at every AveragePool / GlobalAveragePool node: the node goes, its input
+   becomes an extra graph output and its output an extra graph input, typed by ONNX's shape
+   inference (run on a copy without the large weights, which it does not need).
+2. OpenVINO converts the cut model (``ov.convert_model``, from memory, as ``ovc`` would) and saves
+   it, weights compressed to f16 as ``ovc`` does unless asked not to; ir_tools reads that IR.
+3. Each cut is closed with the importer's exact opset8 pooling, from the producer of the extra
+   output to the consumers of the extra input; both extras are removed, tensor names stay, and
+   every layer made records the ONNX node it came from (rt_info ``ir_tools_origin``).
+So OpenVINO never sees the pooling, and only one emitter (``passes/exact_pool``) exists.
+
+What OpenVINO's frontend cannot convert is reported before anything is written: its partial
+conversion names every node it could not translate, and each distinct op type becomes one
+diagnostic naming its first node and how many more.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tempfile
+from pathlib import Path
+
+import onnx
+import openvino as ov
+from onnx import helper
+
+from ..base.diagnostics import Diagnostic
+from ..base.errors import IrToolsError, SourceLoc
+from ..ir.model import Graph, Layer
+from ..ir.reader import read_ir
+from ..passes.builder import Output
+from ..passes.validate import InvalidModelError
+from .importer import PoolingImporter
+from .reading import default_opset, is_owned, node_label
+
+#: Initializers larger than this are left out of the copy that ONNX shape inference types (bytes).
+_SMALL_INITIALIZER = 4096
+#: OpenVINO's message prefixes that name its own source files: not for users.
+_SOURCE_PREFIX = re.compile(r"^(Check '.*' failed at \S+:\n?|Exception from \S+:\n?)", re.MULTILINE)
+
+
+def convert_network(model: onnx.ModelProto, path: Path, compress_to_fp16: bool = True) -> Graph:
+    """``model`` (read from ``path``, checked) as an IR graph: OpenVINO's conversion with our pooling spliced in.
+
+    ``model`` is cut in place (its pooling nodes removed).
+    """
+    owned = [(index, node) for index, node in enumerate(model.graph.node) if is_owned(node)]
+    opset = default_opset(model, path)
+    cut_outputs = _cut(model, [node for _, node in owned])
+    ov_model = _convert(model, path)
+    with tempfile.TemporaryDirectory(prefix="ir-tools-onnx-") as tmp:
+        xml = Path(tmp) / "converted.xml"
+        ov.save_model(ov_model, xml, compress_to_fp16=compress_to_fp16)
+        del ov_model
+        graph = read_ir(xml)
+        graph.weights.map()  # mapped now, the weights outlive the temporary file (POSIX unlink semantics)
+    graph.name = model.graph.name or path.stem
+    for layer in graph.layers():  # a diagnostic names the ONNX file, not the temporary IR
+        layer.file, layer.line = str(path), None
+    _splice(graph, owned, cut_outputs, PoolingImporter(graph, path, opset, (lay.name for lay in graph.layers())))
+    return graph
+
+
+def _cut(model: onnx.ModelProto, owned: list[onnx.NodeProto]) -> list[str]:
+    """Remove the owned nodes, exposing each one's input as a graph output and its output as a graph input.
+
+    Returns the graph outputs added (to be removed again after splicing).
+    """
+    g = model.graph
+    types = _value_types(model)
+    outputs = {value.name for value in g.output}
+    added = []
+    kept = [node for node in g.node if not is_owned(node)]
+    del g.node[:]
+    g.node.extend(kept)
+    for node in owned:
+        x, y = node.input[0], node.output[0]
+        if x not in outputs:
+            g.output.append(types.get(x) or helper.make_empty_tensor_value_info(x))
+            outputs.add(x)
+            added.append(x)
+        g.input.append(types.get(y) or helper.make_empty_tensor_value_info(y))
+    return added
+
+
+def _value_types(model: onnx.ModelProto) -> dict[str, onnx.ValueInfoProto]:
+    """Every tensor's type as ONNX shape inference gives it, inferred on a copy whose large initializers are
+    typed inputs: the weights are not copied (shape-giving initializers are small and stay)."""
+    g = model.graph
+    light = onnx.ModelProto(ir_version=model.ir_version, opset_import=model.opset_import, functions=model.functions)
+    light.graph.node.extend(g.node)
+    light.graph.input.extend(g.input)
+    light.graph.output.extend(g.output)
+    light.graph.value_info.extend(g.value_info)
+    names = {value.name for value in g.input}
+    for init in g.initializer:
+        if init.ByteSize() <= _SMALL_INITIALIZER:
+            light.graph.initializer.append(init)
+        elif init.name not in names:
+            light.graph.input.append(helper.make_tensor_value_info(init.name, init.data_type, list(init.dims)))
+    try:
+        inferred = onnx.shape_inference.infer_shapes(light, data_prop=True).graph
+    except Exception:  # noqa: BLE001 (inference helps type the cut, it is no gate: OpenVINO still decides)
+        inferred = light.graph
+    return {value.name: value for value in (*inferred.input, *inferred.value_info, *inferred.output)}
+
+
+def _convert(model: onnx.ModelProto, path: Path) -> ov.Model:
+    """OpenVINO's conversion of the cut model, or every reason it refuses, one diagnostic per cause."""
+    data = model.SerializeToString()
+    try:
+        return ov.convert_model(io.BytesIO(data))
+    except Exception as exc:  # noqa: BLE001 (OpenVINO raises several types; each becomes a diagnostic)
+        refusal = exc
+    diagnostics = _unconverted(model, data, path) or [
+        Diagnostic("error", "E-ONNX-CONVERT", f"OpenVINO cannot convert this model: {_words(refusal)}",
+                   SourceLoc(str(path)))]
+    raise InvalidModelError(diagnostics)
+
+
+def _unconverted(model: onnx.ModelProto, data: bytes, path: Path) -> list[Diagnostic]:
+    """One diagnostic per op type OpenVINO's frontend leaves unconverted: its first node and how many more."""
+    frontend = ov.frontend.FrontEndManager().load_by_framework("onnx")
+    try:
+        partial = frontend.convert_partially(frontend.load(io.BytesIO(data)))
+    except Exception:  # noqa: BLE001 (the caller reports the conversion's own message)
+        return []
+    left: dict[tuple[str, str], str] = {}  # (domain, type) -> the name OpenVINO gives its first node
+    for node in partial.get_ordered_ops():
+        if node.get_type_name() in ("ONNXFrameworkNode", "NotSupportedONNXNode"):
+            attrs = node.get_attributes()
+            op = (attrs.get("ONNX_META_domain", ""), attrs.get("ONNX_META_type", "?"))
+            left.setdefault(op, node.get_friendly_name())
+    diagnostics = []
+    for (domain, op_type), ov_name in left.items():
+        nodes = [(i, n) for i, n in enumerate(model.graph.node) if (n.domain, n.op_type) == (domain, op_type)]
+        name = node_label(nodes[0][1], nodes[0][0]) if nodes else ov_name  # else inside a subgraph
+        more = f" and {len(nodes) - 1} more" if len(nodes) > 1 else ""
+        what = f"{domain}.{op_type}" if domain else op_type
+        why = (f"custom domain '{domain}', for which OpenVINO has no extension" if domain not in ("", "ai.onnx")
+               else "an op OpenVINO's ONNX frontend cannot convert")
+        diagnostics.append(Diagnostic("error", "E-ONNX-UNSUPPORTED", f"{what} ({why}): node '{name}'{more}",
+                                      SourceLoc(str(path), layer_name=name, layer_kind=what)))
+    return diagnostics
+
+
+def _words(exc: Exception) -> str:
+    """OpenVINO's message without its source-file prefixes, on one line."""
+    text = _SOURCE_PREFIX.sub("", str(exc)).strip()
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return " ".join(lines)[:500] or type(exc).__name__
+
+
+def _tensor_names(names: str | None) -> list[str]:
+    """The ``names`` attribute split at unescaped commas (OpenVINO writes a comma in a name as ``\\,``)."""
+    if not names:
+        return []
+    return [part.replace("\\,", ",").strip() for part in re.split(r"(?<!\\),", names)]
+
+
+def _splice(graph: Graph, owned: list[tuple[int, onnx.NodeProto]], cut_outputs: list[str],
+            importer: PoolingImporter) -> None:
+    """Close every cut with our pooling (step 3), in ONNX order so that a pooling may feed the next."""
+    tensors: dict[str, Output] = {}
+    for layer in graph.layers():
+        for port in layer.outputs:
+            for name in _tensor_names(port.names):
+                tensors.setdefault(name, (layer.id, port.id))
+    for index, node in owned:
+        x, y = node.input[0], node.output[0]
+        if x not in tensors or y not in tensors:
+            raise IrToolsError(f"internal: OpenVINO's conversion has no tensor '{x if x not in tensors else y}' "
+                               f"around ONNX node '{node_label(node, index)}'")
+        importer.values[x] = tensors[x]
+        tensors[y] = _pool_in_place_of(graph.layer(tensors[y][0]), node, index, importer)
+    for name in cut_outputs:
+        for result in _results_of(graph, tensors[name]):
+            graph.remove_layer(result.id)
+
+
+def _pool_in_place_of(parameter: Layer, node: onnx.NodeProto, index: int, importer: PoolingImporter) -> Output:
+    """Replace the cut's Parameter by ``node``'s pooling (its input already in ``importer.values``)."""
+    pooled: list[Output] = []
+
+    def build() -> list[Output]:
+        pooled.append(importer.convert(node, index))
+        return pooled
+
+    importer.builder.replace_layer(parameter, build, f"ONNX {node.op_type} '{node_label(node, index)}' (node #{index})")
+    return pooled[0]
+
+
+def _results_of(graph: Graph, source: Output) -> list[Layer]:
+    consumers = (graph.layer(edge.to_layer) for edge in graph.consumers(*source))
+    return [layer for layer in consumers if layer.is_a("Result")]
+
