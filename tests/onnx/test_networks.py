@@ -1,0 +1,201 @@
+"""convert-onnx on whole networks: OpenVINO's frontend for the ops around the pooling, ours for the pooling.
+
+The networks are written here with onnx.helper (what torch.onnx.export writes for a small CNN:
+Conv, Relu, MaxPool with ceil_mode, AveragePool, GlobalAveragePool, Flatten, Gemm, and the
+Shape -> Gather -> Concat -> Reshape subgraph of a dynamic batch); the expected numbers are
+onnxruntime's on the same file. The zoo of real torchvision networks is in test_zoo.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime
+import openvino as ov
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from ir_tools import read_ir
+from ir_tools.cli import main
+from ir_tools.runtime.naming import input_name, output_name
+from ir_tools.runtime.onnxruntime import run_onnxruntime
+
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
+RNG = np.random.default_rng(20269)
+
+
+def _init(name: str, shape: tuple[int, ...]) -> onnx.TensorProto:
+    return numpy_helper.from_array((RNG.standard_normal(shape) * 0.3).astype(np.float32), name)
+
+
+def classifier(path: Path, spatial: int | str = 17, opset: int = 17) -> Path:
+    """A small CNN with a disputed AveragePool (count_include_pad=1 meeting a ceil-mode overhang)."""
+    nodes = [
+        helper.make_node("Conv", ["input", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], name="/conv1/Conv"),
+        helper.make_node("Relu", ["c1"], ["r1"], name="/relu1/Relu"),
+        helper.make_node("AveragePool", ["r1"], ["p1"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+                         ceil_mode=1, count_include_pad=1, name="/pool1/AveragePool"),
+        helper.make_node("Conv", ["p1", "w2"], ["c2"], name="/conv2/Conv"),
+        helper.make_node("MaxPool", ["c2"], ["m2"], kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1,
+                         name="/pool2/MaxPool"),
+        helper.make_node("AveragePool", ["m2"], ["p2"], kernel_shape=[2, 2], pads=[0, 0, 1, 1],
+                         name="/pool3/AveragePool"),
+        helper.make_node("GlobalAveragePool", ["p2"], ["g"], name="/gap/GlobalAveragePool"),
+        helper.make_node("Shape", ["g"], ["s"], name="/Shape"),
+        helper.make_node("Gather", ["s", "zero"], ["n"], axis=0, name="/Gather"),
+        helper.make_node("Unsqueeze", ["n", "zero1"], ["n1"], name="/Unsqueeze") if opset >= 13 else
+        helper.make_node("Unsqueeze", ["n"], ["n1"], axes=[0], name="/Unsqueeze"),
+        helper.make_node("Concat", ["n1", "minus1"], ["target"], axis=0, name="/Concat"),
+        helper.make_node("Reshape", ["g", "target"], ["flat"], name="/Reshape"),
+        helper.make_node("Gemm", ["flat", "w3", "b3"], ["logits"], transB=1, name="/fc/Gemm"),
+    ]
+    inits = [_init("w1", (8, 3, 3, 3)), _init("b1", (8,)), _init("w2", (6, 8, 1, 1)), _init("w3", (5, 6)),
+             _init("b3", (5,)), numpy_helper.from_array(np.array(0, np.int64), "zero"),
+             numpy_helper.from_array(np.array([0], np.int64), "zero1"),
+             numpy_helper.from_array(np.array([-1], np.int64), "minus1")]
+    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, ["batch", 3, spatial, spatial])
+    y = helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 5])
+    model = helper.make_model(helper.make_graph(nodes, "classifier", [x], [y], inits),
+                              opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 7
+    onnx.checker.check_model(model, full_check=True)
+    onnx.save(model, path)
+    return path
+
+
+def _converted(onnx_path: Path, tmp_path: Path, *extra: str) -> Path:
+    out = tmp_path / f"{onnx_path.stem}.xml"
+    assert main(["convert-onnx", str(onnx_path), "-o", str(out), *extra]) == 0
+    return out
+
+
+def _openvino(xml: Path, feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    model = ov.Core().read_model(xml)
+    compiled = ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    results = compiled(feed)
+    return {out.get_any_name(): results[out] for out in compiled.outputs}
+
+
+@pytest.mark.parametrize("opset", [11, 17])
+def test_static_network_equals_onnxruntime(opset: int, tmp_path: Path) -> None:
+    path = classifier(tmp_path / f"net{opset}.onnx", opset=opset)
+    xml = _converted(path, tmp_path, "--no-compress-to-fp16")
+    for batch in (1, 3):  # the batch stays dynamic
+        feed = {"input": RNG.standard_normal((batch, 3, 17, 17)).astype(np.float32)}
+        want = run_onnxruntime(path, feed)
+        got = _openvino(xml, feed)
+        np.testing.assert_allclose(got["logits"], want["logits"], rtol=1e-4, atol=1e-4)
+
+
+def test_openvino_alone_differs_on_the_disputed_pooling(tmp_path: Path) -> None:
+    """Why convert-onnx owns AveragePool: ov.convert_model gives other numbers on this very network."""
+    path = classifier(tmp_path / "net.onnx")
+    feed = {"input": RNG.standard_normal((2, 3, 17, 17)).astype(np.float32)}
+    want = run_onnxruntime(path, feed)["logits"]
+    theirs = ov.Core().compile_model(ov.convert_model(str(path)), "CPU")(feed)[0]
+    assert np.abs(theirs - want).max() > 1e-3
+
+
+def test_output_is_a_clean_opset8_ir_with_names_kept(tmp_path: Path, capsys) -> None:
+    path = classifier(tmp_path / "net.onnx")
+    xml = _converted(path, tmp_path)
+    graph = read_ir(xml)
+    assert main(["check", str(xml)]) == 0, capsys.readouterr()
+    pools = [layer for layer in graph.layers() if layer.type in ("AvgPool", "AveragePool", "ReduceMean")]
+    assert pools and all(layer.type == "AvgPool" and layer.version == "opset8" for layer in pools)
+    assert [input_name(graph, p) for p in graph.parameters()] == ["input"]
+    assert [output_name(graph, r) for r in graph.results()] == ["logits"]
+    origins = [layer.rt_info for layer in pools]
+    assert all(origins), "every pooling layer records the ONNX node it came from"
+
+
+def test_weights_compressed_as_ovc_and_not_duplicated(tmp_path: Path) -> None:
+    path = classifier(tmp_path / "net.onnx")
+    floats = sum(init.ByteSize() for init in onnx.load(path).graph.initializer if init.data_type == TensorProto.FLOAT)
+    (tmp_path / "f16").mkdir()
+    compressed = _converted(path, tmp_path / "f16")
+    full = _converted(path, tmp_path, "--no-compress-to-fp16")
+    ovc = tmp_path / "ovc.xml"
+    ov.save_model(ov.convert_model(str(path)), ovc)  # ovc's default: compress_to_fp16=True
+    f16_size, f32_size = compressed.with_suffix(".bin").stat().st_size, full.with_suffix(".bin").stat().st_size
+    assert f32_size < floats * 1.1  # each weight once (plus the pooling's few index constants)
+    assert f16_size < f32_size * 0.6
+    assert abs(f16_size - ovc.with_suffix(".bin").stat().st_size) < 512
+    feed = {"input": RNG.standard_normal((2, 3, 17, 17)).astype(np.float32)}
+    want = run_onnxruntime(path, feed, f16_weights=True)["logits"]
+    np.testing.assert_allclose(_openvino(compressed, feed)["logits"], want, rtol=1e-4, atol=1e-4)
+
+
+def test_dynamic_spatial_dims_stay_dynamic_and_exact(tmp_path: Path) -> None:
+    """Floor-mode pooling has one AvgPool-1 form for every length; GlobalAveragePool is a ReduceMean."""
+    nodes = [
+        helper.make_node("Conv", ["input", "w1"], ["c1"], pads=[1, 1, 1, 1], name="conv"),
+        helper.make_node("AveragePool", ["c1"], ["p1"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+                         count_include_pad=1, name="pool"),
+        helper.make_node("Relu", ["p1"], ["r1"], name="relu"),
+        helper.make_node("GlobalAveragePool", ["r1"], ["g"], name="gap"),
+        helper.make_node("Flatten", ["g"], ["out"], name="flatten"),
+    ]
+    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, ["n", 3, "h", "w"])
+    y = helper.make_tensor_value_info("out", TensorProto.FLOAT, ["n", 4])
+    model = helper.make_model(helper.make_graph(nodes, "dyn", [x], [y], [_init("w1", (4, 3, 3, 3))]),
+                              opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / "dyn.onnx"
+    onnx.save(model, path)
+    xml = _converted(path, tmp_path, "--no-compress-to-fp16")
+    assert main(["check", str(xml)]) == 0
+    shape = ov.Core().read_model(xml).inputs[0].get_partial_shape()
+    assert all(shape[i].is_dynamic for i in (0, 2, 3))
+    for size in ((1, 3, 9, 12), (2, 3, 20, 7)):
+        feed = {"input": RNG.standard_normal(size).astype(np.float32)}
+        np.testing.assert_allclose(_openvino(xml, feed)["out"], run_onnxruntime(path, feed)["out"], rtol=1e-4,
+                                   atol=1e-5)
+
+
+def test_check_option_compares_with_onnxruntime(tmp_path: Path, capsys) -> None:
+    path = classifier(tmp_path / "net.onnx")
+    out = tmp_path / "checked.xml"
+    assert main(["convert-onnx", str(path), "-o", str(out), "--check", "--shape", "input:2,3,17,17"]) == 0
+    text = capsys.readouterr().out
+    assert "logits: same" in text and out.exists()
+
+
+def test_unconvertible_ops_one_diagnostic_per_type(tmp_path: Path, capsys) -> None:
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu")]
+    nodes += [helper.make_node("Foo", ["r" if i == 0 else f"f{i - 1}"], [f"f{i}"], domain="com.acme", name=f"foo{i}")
+              for i in range(40)]
+    nodes += [helper.make_node("Bar", ["f39"], ["y"], domain="org.other", name="bar")]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 4, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 4, 4])
+    model = helper.make_model(helper.make_graph(nodes, "custom", [x], [y]), opset_imports=[
+        helper.make_opsetid("", 17), helper.make_opsetid("com.acme", 1), helper.make_opsetid("org.other", 1)])
+    path = tmp_path / "custom.onnx"
+    onnx.save(model, path)
+    out = tmp_path / "custom.xml"
+    assert main(["convert-onnx", str(path), "-o", str(out)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3, err  # two causes and the summary line: a screenful at most
+    assert "error[E-ONNX-UNSUPPORTED]: com.acme.Foo" in err[0] and "node 'foo0' and 39 more" in err[0]
+    assert "org.other.Bar" in err[1] and "node 'bar'" in err[1]
+    assert not out.exists() and not out.with_suffix(".bin").exists()
+
+
+def test_without_onnx_installed_says_which_extra(tmp_path: Path, capsys, monkeypatch) -> None:
+    import sys
+
+    for name in [m for m in sys.modules if m == "ir_tools.onnx" or m.startswith("ir_tools.onnx.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "onnx", None)  # import onnx now raises ImportError
+    assert main(["convert-onnx", str(tmp_path / "m.onnx"), "-o", str(tmp_path / "m.xml")]) == 2
+    assert "pip install 'ir_tools[onnx]'" in capsys.readouterr().err
+
+
+def test_onnxruntime_reads_what_we_compare(tmp_path: Path) -> None:
+    """The reference runs with graph optimisations off, so no fused rounding hides a difference."""
+    path = classifier(tmp_path / "net.onnx")
+    feed = {"input": RNG.standard_normal((1, 3, 17, 17)).astype(np.float32)}
+    plain = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, feed)[0]
+    np.testing.assert_allclose(run_onnxruntime(path, feed)["logits"], plain, rtol=1e-5, atol=1e-6)
