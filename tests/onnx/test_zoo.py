@@ -1,0 +1,93 @@
+"""convert-onnx on the zoo of real torchvision networks (scripts/build_zoo.py; skipped when not built).
+
+Every classifier file converts; OpenVINO on the result equals onnxruntime on the ONNX file (rtol
+1e-4, atol 1e-4) at each input size the manifest lists (two or more where dims are dynamic); the
+result holds no average pooling but opset8 AvgPool and `check` finds it clean. The disputed
+networks (count_include_pad=1 with a ceil overhang, inside Conv/BatchNorm/ReLU stacks) equal
+onnxruntime too, while OpenVINO's own conversion does not on some of them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import pytest
+
+from ir_tools import read_ir
+from ir_tools.cli import main
+from ir_tools.runtime.onnxruntime import run_onnxruntime
+from tests.zoo import HOW_TO_BUILD, ZOO_DIR, zoo_entries
+
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
+CLASSIFIERS = zoo_entries("classifier")
+DISPUTED = zoo_entries("disputed")
+POOLING_TYPES = {"avgpool", "averagepool", "reducemean", "adaptiveavgpool", "globalaveragepool"}
+
+
+def _feed(entry: dict, shape: list[int], seed: int) -> dict[str, np.ndarray]:
+    return {entry["input"]["name"]: np.random.default_rng(seed).standard_normal(shape).astype(np.float32)}
+
+
+def _openvino(xml: Path, feed: dict[str, np.ndarray]) -> np.ndarray:
+    compiled = ov.Core().compile_model(str(xml), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    return compiled(feed)[0]
+
+
+def _params(entries: list[dict]) -> list:
+    if not entries:
+        return [pytest.param(None, marks=pytest.mark.skip(reason=HOW_TO_BUILD))]
+    return [pytest.param(e, id=Path(e["file"]).stem) for e in entries]
+
+
+@pytest.mark.parametrize("entry", _params(CLASSIFIERS))
+def test_zoo_network_converts_exactly(entry: dict, tmp_path: Path, capsys) -> None:
+    path = ZOO_DIR / entry["file"]
+    xml = tmp_path / f"{path.stem}.xml"
+    assert main(["convert-onnx", str(path), "-o", str(xml), "--no-compress-to-fp16"]) == 0, capsys.readouterr().err
+    graph = read_ir(xml)
+    pools = [layer for layer in graph.layers() if layer.type.lower() in POOLING_TYPES]
+    assert all((layer.type, layer.version) == ("AvgPool", "opset8") or layer.type == "ReduceMean" for layer in pools)
+    assert main(["check", str(xml)]) == 0, capsys.readouterr()
+    for i, shape in enumerate(entry["sizes"]):
+        feed = _feed(entry, shape, i)
+        want = next(iter(run_onnxruntime(path, feed).values()))
+        np.testing.assert_allclose(_openvino(xml, feed), want, rtol=1e-4, atol=1e-4, err_msg=str(shape))
+
+
+@pytest.mark.parametrize("entry", _params(CLASSIFIERS[:1]))
+def test_zoo_network_compressed_like_ovc(entry: dict, tmp_path: Path) -> None:
+    """The default (f16 weights) equals onnxruntime with the same rounding of the weights."""
+    path = ZOO_DIR / entry["file"]
+    xml = tmp_path / f"{path.stem}.xml"
+    assert main(["convert-onnx", str(path), "-o", str(xml)]) == 0
+    ovc = tmp_path / "ovc.xml"
+    ov.save_model(ov.convert_model(str(path)), ovc)
+    assert xml.with_suffix(".bin").stat().st_size <= ovc.with_suffix(".bin").stat().st_size * 1.01 + 4096
+    feed = _feed(entry, entry["sizes"][0], 7)
+    want = next(iter(run_onnxruntime(path, feed, f16_weights=True).values()))
+    np.testing.assert_allclose(_openvino(xml, feed), want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.skipif(not DISPUTED, reason=HOW_TO_BUILD)
+def test_disputed_pooling_inside_networks(tmp_path: Path, capsys) -> None:
+    ours_wrong, theirs_wrong = [], []
+    for entry in DISPUTED:
+        path = ZOO_DIR / entry["file"]
+        xml = tmp_path / f"{path.stem}.xml"
+        assert main(["convert-onnx", str(path), "-o", str(xml), "--no-compress-to-fp16"]) == 0
+        feed = _feed(entry, entry["sizes"][0], 1)
+        want = next(iter(run_onnxruntime(path, feed).values()))
+        config = {"INFERENCE_PRECISION_HINT": "f32"}
+        theirs = ov.Core().compile_model(ov.convert_model(str(path)), "CPU", config)(feed)[0]
+        if not np.allclose(_openvino(xml, feed), want, rtol=1e-4, atol=1e-4):
+            ours_wrong.append(entry["file"])
+        if not np.allclose(theirs, want, rtol=1e-4, atol=1e-4):
+            theirs_wrong.append(entry["file"])
+    with capsys.disabled():
+        print(f"\ndisputed networks: {len(DISPUTED)}; ours differ from onnxruntime on {len(ours_wrong)}, "
+              f"ov.convert_model alone on {len(theirs_wrong)}")
+    assert not ours_wrong
+    assert len(DISPUTED) >= 20 and theirs_wrong, "the cases must be ones OpenVINO's own conversion gets wrong"
