@@ -287,8 +287,23 @@ def _add_input_options(p: argparse.ArgumentParser, weights: bool = True) -> None
                    help="concrete shape for an input with dynamic dims (repeatable)")
 
 
+def _versions() -> str:
+    """ir_tools, OpenVINO and Python versions: what a bug report needs (OpenVINO's without importing it)."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    from . import __version__
+
+    try:
+        openvino = version("openvino")
+    except PackageNotFoundError:
+        openvino = "not installed"
+    return f"ir_tools {__version__} (openvino {openvino}, Python {platform.python_version()})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ir-tools", description=__doc__)
+    parser.add_argument("--version", action="version", version=_versions())
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("check", help="report every problem of one or more IR files")

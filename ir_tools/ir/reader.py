@@ -119,7 +119,23 @@ def _safe_source(xml_path: Path) -> Iterator[BinaryIO]:
         raise ReadError(f"cannot read file: {reason}", SourceLoc(name)) from None
 
 
+#: Model formats that are not IR, by file suffix: what the file is and what reads it.
+_OTHER_FORMATS = {
+    ".onnx": "an ONNX model: `ir-tools convert-onnx` converts it to IR",
+    ".pb": "a TensorFlow model: OpenVINO's `ovc` converts it to IR",
+    ".tflite": "a TensorFlow Lite model: OpenVINO's `ovc` converts it to IR",
+    ".pt": "a PyTorch file: `openvino.convert_model` converts a loaded torch module to IR",
+    ".pth": "a PyTorch file: `openvino.convert_model` converts a loaded torch module to IR",
+    ".pdmodel": "a PaddlePaddle model: OpenVINO's `ovc` converts it to IR",
+    ".bin": "the weights of an IR: give the .xml beside it",
+    ".blob": "a compiled OpenVINO model (export_model), not IR",
+}
+
+
 def _malformed(name: str, exc: etree.ParseError) -> ReadError:
+    other = _OTHER_FORMATS.get(Path(name).suffix.lower())
+    if other:
+        return ReadError(f"not an IR file: {Path(name).name} is {other}", SourceLoc(name))
     return ReadError(f"malformed XML: {exc.msg}", SourceLoc(name, exc.lineno or None))
 
 
