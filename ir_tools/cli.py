@@ -7,10 +7,12 @@ import gc
 import json
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 from .base.diagnostics import Diagnostic, has_errors, render_json
 from .base.errors import IrToolsError, SourceLoc
+from .batch import map_files, model_paths
 from .ir.inspect import render_text, summary
 from .ir.model import Graph
 from .ir.reader import read_ir
@@ -44,8 +46,17 @@ def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace,
     return [*diags, *adopt(result, types)], graph, result
 
 
+def _check_diagnostics(path: Path, no_openvino: bool, compile_model: bool) -> list[Diagnostic]:
+    """One file's ``check`` diagnostics (a top-level function: worker processes run it)."""
+    gc.disable()  # as in the main process (see main)
+    options = argparse.Namespace(no_openvino=no_openvino, compile=compile_model)
+    return _check_model(path, None, options)[0]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    results = {str(path): _check_model(path, None, args)[0] for path in args.models}
+    paths = model_paths(args.models)
+    work = partial(_check_diagnostics, no_openvino=args.no_openvino, compile_model=args.compile)
+    results = dict(zip(map(str, paths), map_files(work, paths, args.jobs), strict=True))
     if args.format == "json":
         print(render_json(results))
     else:
@@ -54,6 +65,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             errors = sum(d.severity == "error" for d in diags)
             warnings = sum(d.severity == "warning" for d in diags)
             print(f"{path}: {errors} error(s), {warnings} warning(s)")
+        if len(results) > 1:
+            clean = sum(not has_errors(diags) for diags in results.values())
+            print(f"{len(results)} files: {clean} without errors, {len(results) - clean} with errors")
     all_diags = [d for diags in results.values() for d in diags]
     if any(d.code in FATAL_CODES for d in all_diags):
         return EXIT_UNUSABLE
@@ -307,7 +321,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("check", help="report every problem of one or more IR files")
-    p.add_argument("models", nargs="+", type=Path, metavar="MODEL.xml")
+    p.add_argument("models", nargs="+", type=Path, metavar="MODEL.xml",
+                   help="IR files, directories (searched recursively for IR .xml files) or glob patterns")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="check files in N processes (default: the number of CPUs)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--no-openvino", action="store_true",
                    help="skip OpenVINO's verdict and its inference of the ops ir_tools has no shape rule for")

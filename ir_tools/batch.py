@@ -1,0 +1,58 @@
+"""Many model files in one command: which files a command line names, and checking them in parallel."""
+
+from __future__ import annotations
+
+import glob
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from .base.errors import IrToolsError
+
+T = TypeVar("T")
+
+_GLOB_CHARS = frozenset("*?[")
+#: How far into a file the ``<net`` root element is looked for when a directory is searched.
+_SNIFF_BYTES = 4096
+
+
+def model_paths(specs: Iterable[Path]) -> list[Path]:
+    """Files as given, directories searched recursively for IR ``.xml`` files, glob patterns expanded
+    (for shells that leave them alone); in command-line order, each file once."""
+    found: dict[Path, None] = {}
+    for spec in specs:
+        if spec.is_dir():
+            matches = [p for p in sorted(spec.rglob("*.xml")) if p.is_file() and _is_ir(p)]
+            if not matches:
+                raise IrToolsError(f"{spec}: no IR .xml file in this directory", code="E-USAGE")
+        elif not spec.exists() and _GLOB_CHARS & set(str(spec)):
+            matches = [Path(p) for p in sorted(glob.glob(str(spec), recursive=True)) if Path(p).is_file()]
+            if not matches:
+                raise IrToolsError(f"{spec}: no file matches this pattern", code="E-USAGE")
+        else:
+            matches = [spec]  # a missing file is the command's to report (E-READ)
+        found.update(dict.fromkeys(matches))
+    return list(found)
+
+
+def _is_ir(path: Path) -> bool:
+    """True if the file's root element looks like ``<net``: a directory may hold other XML files."""
+    try:
+        with open(path, "rb") as f:
+            return b"<net" in f.read(_SNIFF_BYTES)
+    except OSError:
+        return True  # unreadable: let the command say so
+
+
+def map_files(work: Callable[[Path], T], paths: list[Path], jobs: int | None) -> list[T]:
+    """``work`` on every path, in order; in ``jobs`` worker processes (default: the CPU count) when
+    there is more than one file. Workers are spawned, not forked: OpenVINO's threads do not survive a fork."""
+    jobs = min(jobs or os.cpu_count() or 1, len(paths))
+    if jobs <= 1:
+        return [work(path) for path in paths]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        return list(pool.map(work, paths, chunksize=max(1, len(paths) // (8 * jobs))))
