@@ -10,7 +10,7 @@ import tempfile
 from functools import partial
 from pathlib import Path
 
-from .base.diagnostics import Diagnostic, has_errors, render_json
+from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
 from .base.errors import IrToolsError, SourceLoc
 from .batch import map_files, model_paths
 from .ir.inspect import render_text, summary
@@ -59,9 +59,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     results = dict(zip(map(str, paths), map_files(work, paths, args.jobs), strict=True))
     if args.format == "json":
         print(render_json(results))
+    elif args.format == "sarif":
+        from . import __version__
+
+        print(render_sarif(results, __version__))
     else:
+        annotations = render_github(results) if args.format == "github" else ""
+        if annotations:
+            print(annotations)
         for path, diags in results.items():
-            _print_diagnostics(diags)
+            if args.format == "text":
+                _print_diagnostics(diags)
             errors = sum(d.severity == "error" for d in diags)
             warnings = sum(d.severity == "warning" for d in diags)
             print(f"{path}: {errors} error(s), {warnings} warning(s)")
@@ -325,7 +333,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="IR files, directories (searched recursively for IR .xml files) or glob patterns")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="check files in N processes (default: the number of CPUs)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
+                   help="json: one document for all files; sarif: SARIF 2.1.0 for code scanning; github: workflow "
+                        "annotations (::error file=F,line=N,title=CODE::message) followed by the summary lines")
     p.add_argument("--no-openvino", action="store_true",
                    help="skip OpenVINO's verdict and its inference of the ops ir_tools has no shape rule for")
     p.add_argument("--compile", action="store_true", help="also compile each clean file on OpenVINO CPU")

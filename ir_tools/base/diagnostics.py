@@ -60,3 +60,65 @@ def render_json(results: dict[str, list[Diagnostic]]) -> str:
             }
         )
     return json.dumps({"schema_version": JSON_SCHEMA_VERSION, "tool": "ir-tools", "files": files}, indent=2)
+
+
+#: The SARIF version `check --format sarif` writes, and the schema it validates against.
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+
+def render_sarif(results: dict[str, list[Diagnostic]], tool_version: str) -> str:
+    """One SARIF 2.1.0 log (code scanning's format): a rule per code, a result per diagnostic, each located by
+    file and line, and by layer as a logical location."""
+    codes = sorted({d.code for diags in results.values() for d in diags})
+    index = {code: i for i, code in enumerate(codes)}
+    sarif_results = []
+    for path, diags in results.items():
+        for d in diags:
+            region = {"region": {"startLine": d.loc.line}} if d.loc.line else {}
+            result = {
+                "ruleId": d.code,
+                "ruleIndex": index[d.code],
+                "level": d.severity,
+                "message": {"text": f"{d.loc.layer_text()}: {d.message}" if d.loc.layer_id else d.message},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(d.loc.file or path)}, **region}}],
+            }
+            if d.loc.layer_id is not None:
+                result["locations"][0]["logicalLocations"] = [{
+                    "name": d.loc.layer_name or d.loc.layer_id, "kind": "element",
+                    "fullyQualifiedName": f"layer {d.loc.layer_id} ({d.loc.layer_kind or 'unknown type'})"}]
+            sarif_results.append(result)
+    driver = {"name": "ir-tools", "version": tool_version, "rules": [{"id": code, "name": code} for code in codes]}
+    run = {"tool": {"driver": driver}, "results": sarif_results,
+           "invocations": [{"executionSuccessful": True}]}
+    return json.dumps({"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}, indent=2)
+
+
+def _uri(path: str) -> str:
+    """A relative URI reference with forward slashes, as code scanning matches them to the repository."""
+    from urllib.parse import quote
+
+    return quote(path.replace("\\", "/"))
+
+
+def render_github(results: dict[str, list[Diagnostic]]) -> str:
+    """GitHub Actions workflow commands: ``::error file=F,line=N,title=CODE::message`` per diagnostic."""
+    lines = []
+    for path, diags in results.items():
+        for d in diags:
+            level = "notice" if d.severity == "note" else d.severity
+            props = [f"file={_escape_property(d.loc.file or path)}"]
+            if d.loc.line:
+                props.append(f"line={d.loc.line}")
+            props.append(f"title={_escape_property(d.code)}")
+            body = f"{d.loc.layer_text()}: {d.message}" if d.loc.layer_id else d.message
+            lines.append(f"::{level} {','.join(props)}::{_escape_data(body)}")
+    return "\n".join(lines)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
