@@ -1,7 +1,7 @@
 """Run every command in samples/README*.md so the documentation cannot rot.
 
 Commands sit in fenced ``sh`` blocks, one per line, run from the project root; a trailing
-``# exit N`` gives the expected exit code (0 otherwise). Blocks run in file order, commands in
+``# exit N`` gives the expected exit code (0 otherwise); ``$OUT`` is a temporary folder the test owns. Blocks run in file order, commands in
 order inside a block (a later command may use an earlier one's output).
 """
 
@@ -64,10 +64,16 @@ def test_every_sample_is_documented():
     assert missing == []
 
 
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory) -> Path:
+    """``$OUT`` of the READMEs: one folder for the whole file (a block may read what an earlier one wrote)."""
+    return tmp_path_factory.mktemp("readme-out")
+
+
 @pytest.mark.parametrize("commands", [c for _, c in BLOCKS], ids=[t for t, _ in BLOCKS])
-def test_readme_block(commands: list[tuple[str, int]]):
+def test_readme_block(commands: list[tuple[str, int]], out_dir: Path):
     for line, expected in commands:
-        argv = shlex.split(line, comments=True)
+        argv = shlex.split(line.replace("$OUT", str(out_dir)), comments=True)
         assert argv[0] in PROGRAMS, f"{line!r}: README commands may start with {sorted(PROGRAMS)}"
         proc = subprocess.run(
             PROGRAMS[argv[0]] + argv[1:], cwd=ROOT, capture_output=True, text=True, timeout=120
