@@ -5,7 +5,7 @@ from __future__ import annotations
 import glob
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TypeVar
@@ -47,15 +47,18 @@ def _is_ir(path: Path) -> bool:
         return True  # unreadable: let the command say so
 
 
-def map_files(work: Callable[[Path], T], paths: list[Path], jobs: int | None) -> list[T]:
-    """``work`` on every path, in order; in ``jobs`` worker processes (default: the CPU count) when
+def map_files(work: Callable[[Path], T], paths: list[Path], jobs: int | None) -> Iterator[T]:
+    """``work`` on every path, results in order as they come; in ``jobs`` worker processes (default: the CPU count) when
     there is more than one file. Workers fork from a server that has imported ir_tools, never from this
     process, whose OpenVINO threads would not survive a fork (and a spawned worker re-imports everything:
     1.54x on 2 cores against 1.87x, benchmarks/bench_many.py)."""
     jobs = min(jobs or os.cpu_count() or 1, len(paths))
     if jobs <= 1:
-        return [work(path) for path in paths]
+        yield from map(work, paths)
+        return
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["ir_tools.cli"])
+    # Imported once for all workers: not ir_tools.cli, which may be __main__ (runpy warns if it is preloaded), nor
+    # openvino, whose import leaves a child process the fork server then reaps with a warning.
+    context.set_forkserver_preload(["ir_tools.passes.validate"])
     with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        return list(pool.map(work, paths, chunksize=max(1, len(paths) // (8 * jobs))))
+        yield from pool.map(work, paths, chunksize=max(1, len(paths) // (8 * jobs)))

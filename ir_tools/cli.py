@@ -13,6 +13,7 @@ from pathlib import Path
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
 from .base.errors import IrToolsError, SourceLoc
 from .batch import map_files, model_paths
+from .console import paint, progress
 from .ir.inspect import render_text, summary
 from .ir.model import Graph
 from .ir.reader import read_ir
@@ -23,9 +24,10 @@ from .passes.validate import FATAL_CODES, InvalidModelError, check_file, read_va
 EXIT_OK, EXIT_FOUND, EXIT_UNUSABLE = 0, 1, 2
 
 
-def _print_diagnostics(diags: list[Diagnostic]) -> None:
+def _print_diagnostics(diags: list[Diagnostic], quiet: bool = False) -> None:
     for d in diags:
-        print(d.render())
+        if not (quiet and d.severity != "error"):
+            print(paint(d.render(), d.severity))
 
 
 def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace,
@@ -46,17 +48,26 @@ def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace,
     return [*diags, *adopt(result, types)], graph, result
 
 
-def _check_diagnostics(path: Path, no_openvino: bool, compile_model: bool) -> list[Diagnostic]:
-    """One file's ``check`` diagnostics (a top-level function: worker processes run it)."""
+def _check_diagnostics(path: Path, no_openvino: bool, compile_model: bool) -> tuple[list[Diagnostic], str | None]:
+    """One file's ``check`` diagnostics and what was re-inferred (a top-level function: worker processes run it)."""
     gc.disable()  # as in the main process (see main)
     options = argparse.Namespace(no_openvino=no_openvino, compile=compile_model)
-    return _check_model(path, None, options)[0]
+    diags, graph, result = _check_model(path, None, options)
+    return diags, None if graph is None or result is None else _inference_summary(graph, result)
+
+
+def _inference_summary(graph: Graph, result: Propagation) -> str:
+    trusted = ", ".join(sorted({lay.kind for lay in result.not_inferred})) or "none"
+    return (f"{len(graph)} layers; re-inferred by ir_tools: {result.inferred}, by OpenVINO: {len(result.by_openvino)}, "
+            f"trusted: {len(result.not_inferred)} ({trusted})")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     paths = model_paths(args.models)
     work = partial(_check_diagnostics, no_openvino=args.no_openvino, compile_model=args.compile)
-    results = dict(zip(map(str, paths), map_files(work, paths, args.jobs), strict=True))
+    done = progress(map_files(work, paths, args.jobs), len(paths), "checking", args.format == "text" and len(paths) > 1)
+    checked = dict(zip(map(str, paths), done, strict=True))
+    results = {path: diags for path, (diags, _) in checked.items()}
     if args.format == "json":
         print(render_json(results))
     elif args.format == "sarif":
@@ -69,10 +80,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(annotations)
         for path, diags in results.items():
             if args.format == "text":
-                _print_diagnostics(diags)
+                _print_diagnostics(diags, args.quiet)
             errors = sum(d.severity == "error" for d in diags)
             warnings = sum(d.severity == "warning" for d in diags)
-            print(f"{path}: {errors} error(s), {warnings} warning(s)")
+            if errors or not args.quiet:
+                print(f"{path}: {errors} error(s), {warnings} warning(s)")
+            if args.verbose and checked[path][1]:
+                print(f"{path}: {checked[path][1]}")
         if len(results) > 1:
             clean = sum(not has_errors(diags) for diags in results.values())
             print(f"{len(results)} files: {clean} without errors, {len(results) - clean} with errors")
@@ -97,9 +111,7 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     blocking = [d for d in diags if d.severity == "error" and d.code not in shape_codes]
     _print_diagnostics(fixable + blocking)
     if result is not None:
-        trusted = ", ".join(sorted({lay.kind for lay in result.not_inferred})) or "none"
-        print(f"{args.model}: layers re-inferred by ir_tools: {result.inferred}, by OpenVINO: "
-              f"{len(result.by_openvino)}, trusted: {len(result.not_inferred)} ({trusted})")
+        print(f"{args.model}: {_inference_summary(graph, result)}")
     if any(d.code in FATAL_CODES for d in diags):
         return EXIT_UNUSABLE
     if not args.fix:
@@ -339,6 +351,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-openvino", action="store_true",
                    help="skip OpenVINO's verdict and its inference of the ops ir_tools has no shape rule for")
     p.add_argument("--compile", action="store_true", help="also compile each clean file on OpenVINO CPU")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="errors only: no warnings, no line for a file without errors (the total stays)")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="also say, per file, how many layers ir_tools and OpenVINO re-inferred and which were trusted")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("inspect", help="inputs, outputs, op histogram and layers of a model")

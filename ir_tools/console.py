@@ -1,0 +1,42 @@
+"""The terminal: colour and progress bars when a person is watching, plain text otherwise.
+
+Colour follows the NO_COLOR convention (https://no-color.org) and is used only on a terminal.
+Progress bars are tqdm's (a small, pure-Python, well-kept library that already knows terminal
+widths, rates and remaining time) on stderr, only when stderr is a terminal and the output is
+not a machine format, so nothing piped or parsed ever sees them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TextIO, TypeVar
+
+T = TypeVar("T")
+
+_COLOURS = {"error": "\033[1;31m", "warning": "\033[1;33m", "note": "\033[1;36m"}
+_RESET = "\033[0m"
+
+
+def colour_enabled(stream: TextIO) -> bool:
+    return not os.environ.get("NO_COLOR") and stream.isatty()
+
+
+def paint(text: str, severity: str, stream: TextIO = sys.stdout) -> str:
+    """``text`` with its first ``severity[`` marker coloured, on a terminal that wants colour."""
+    marker = f"{severity}["
+    if severity not in _COLOURS or marker not in text or not colour_enabled(stream):
+        return text
+    return text.replace(marker, f"{_COLOURS[severity]}{severity}{_RESET}[", 1)
+
+
+def progress(items: Iterable[T], total: int, what: str, enabled: bool = True) -> Iterator[T]:
+    """``items`` with a progress bar on stderr when it is a terminal (and ``enabled``)."""
+    if not (enabled and sys.stderr.isatty()):
+        yield from items
+        return
+    from tqdm import tqdm
+
+    with tqdm(items, total=total, desc=what, unit="", leave=False, file=sys.stderr, dynamic_ncols=True) as bar:
+        yield from bar
