@@ -48,7 +48,7 @@ def entries(*, strict_codes: bool = False) -> list:
 def layer_text(name: str) -> re.Pattern[str]:
     """``layer 'name' (id N, Type@opsetK)``; the kind is absent when the layer has no type, the opset when it
     has no version."""
-    return re.compile(rf"layer '{re.escape(name)}' \(id [^,)]+(, \w+(@opset\d+)?)?\)")
+    return re.compile(rf"layer '{re.escape(name)}' \(id [^,)]+(, \w+(@\w+)?)?\)")
 
 
 def parse_text(output: str, path: Path) -> list[re.Match[str]]:

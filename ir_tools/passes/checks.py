@@ -32,6 +32,8 @@ them; severity ``E`` error, ``W`` warning):
 | E-OPSET           | checks      | the layer's opset does not exist or lacks its type (any of     |
 |                   |             | OpenVINO's ops: a typo gets the nearest spelling), no version, |
 |                   |             | or a type spelled in another case than the one OpenVINO reads  |
+| E-EXTENSION       | checks      | a layer of an extension domain (not an opset): OpenVINO needs  |
+|                   |             | the extension loaded; reported once per domain                 |
 | W-EMPTY-WINDOW    | checks      | a pooling window with no data (OpenVINO CPU: NaN, -0.0 or 0)   |
 | E-ATTR            | shapes      | an attribute is missing or has a value of the wrong type       |
 | E-OP              | shapes      | the op rejects its inputs or attributes, as OpenVINO would     |
@@ -161,10 +163,17 @@ def _constants(graph: Graph) -> Iterator[Diagnostic]:
 
 def _opsets(graph: Graph) -> Iterator[Diagnostic]:
     """Every layer's type must be in its opset, as OpenVINO's reader requires (ops.opsets holds its tables)."""
+    domains: set[str] = set()  # extension domains already reported: once each, not as typos
     for layer in graph.layers():
         problem = _opset_problem(layer.type, layer.version)
         if problem:
             yield Diagnostic("error", "E-OPSET", problem, layer.loc)
+        elif layer.version and not _OPSET.fullmatch(layer.version) and layer.version not in domains:
+            domains.add(layer.version)
+            yield Diagnostic("error", "E-EXTENSION",
+                             f"'{layer.type}' of domain '{layer.version}' is an extension op: OpenVINO reads it only "
+                             "with that extension loaded (Core.add_extension), and ir_tools can neither check nor run it",
+                             layer.loc)
 
 
 def _opset_problem(op_type: str, version: str | None) -> str | None:
