@@ -18,6 +18,7 @@ from .ir.inspect import render_text, summary
 from .ir.model import Graph
 from .ir.reader import read_ir
 from .ir.writer import write_ir
+from .passes.interface_names import keep_v10_names
 from .passes.shapes import Propagation
 from .passes.validate import FATAL_CODES, InvalidModelError, check_file, read_valid, require_valid
 
@@ -123,6 +124,8 @@ def cmd_shapes(args: argparse.Namespace) -> int:
         return EXIT_FOUND
     changed = fix_dims(graph, result)
     out = args.model if args.in_place else args.output
+    if graph.ir_version == 10 and args.ir_version == 11:
+        keep_v10_names(graph)
     write_ir(graph, out, args.ir_version or graph.ir_version, overwrite_input=args.in_place)
     print(f"wrote {out}: {changed} port(s) corrected")
     return EXIT_OK
@@ -256,6 +259,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         graph, legacy = parse_legacy(args.model), True
     before = Counter(layer.kind for layer in graph.layers())
     stats = run_passes(graph, [lower_legacy, to_opset8] if legacy else [to_opset8]).stats
+    if graph.ir_version == 10 and args.ir_version == 11:
+        keep_v10_names(graph)
     graph.ir_version = args.ir_version
     require_valid(graph)  # what we are about to write passes check, or nothing is written
     after = Counter(layer.kind for layer in graph.layers())

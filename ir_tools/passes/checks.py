@@ -172,7 +172,7 @@ def _opsets(graph: Graph) -> Iterator[Diagnostic]:
             domains.add(layer.version)
             yield Diagnostic("error", "E-EXTENSION",
                              f"'{layer.type}' of domain '{layer.version}' is an extension op: OpenVINO reads it only "
-                             "with that extension loaded (Core.add_extension), and ir_tools can neither check nor run it",
+                             "with that extension loaded (Core.add_extension); ir_tools can neither check nor run it",
                              layer.loc)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..ir.model import Graph, Layer
+from ..passes.interface_names import v10_output_name
 
 
 def _first_name(names: str | None) -> str | None:
@@ -18,6 +19,9 @@ def input_name(graph: Graph, parameter: Layer) -> str:
 
 
 def output_name(graph: Graph, result: Layer) -> str:
-    """The first tensor name of the port feeding a Result, or the Result's layer name."""
+    """The first tensor name of the port feeding a Result; without one, the name OpenVINO gives it in IR v10
+    (after its producer), else the Result's layer name."""
     found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
-    return (_first_name(found[1].names) if found else None) or result.name
+    if found and _first_name(found[1].names):
+        return _first_name(found[1].names)
+    return v10_output_name(*found) if found and graph.ir_version == 10 else result.name
