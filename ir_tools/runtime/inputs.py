@@ -55,8 +55,16 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
         raise InputError(f"cannot read arrays from {path}: {exc}") from None
 
 
+#: Ops whose input at this port indexes into their first input: a random index there must be in range.
+_INDEX_PORTS = {"Gather": 1, "GatherElements": 1, "GatherND": 1, "ScatterUpdate": 1, "ScatterElementsUpdate": 1,
+                "ScatterNDUpdate": 1, "ROIAlign": 2, "EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1,
+                "EmbeddingSegmentsSum": 1}
+
+
 def random_inputs(graph: Graph, seed: int, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
-    """Seeded data for every input: floats ~ N(0, 1), integers in [-50, 50) (unsigned [0, 100))."""
+    """Seeded data for every input: floats ~ N(0, 1), integers in [-50, 50) (unsigned [0, 100)); an integer
+    input that indexes another tensor (a Gather's indices, ROIAlign's batch indices...) in [0, n), n the
+    smallest dim of the tensor it indexes, so that every index is valid whatever the axis."""
     rng = np.random.default_rng(seed)
     out = {}
     for param in graph.parameters():
@@ -65,8 +73,10 @@ def random_inputs(graph: Graph, seed: int, shapes: Mapping[str, tuple[int, ...]]
         et = element_type(param.attrs.get("element_type", ""))
         if et is None or et.numpy is None:
             raise InputError(f"input '{name}' has element type {param.attrs.get('element_type')}: no numpy type")
+        bound = _index_bound(graph, param) if np.issubdtype(et.numpy, np.integer) else None
         try:
-            out[name] = _random(rng, et.numpy, shape)
+            value = rng.integers(0, bound, shape) if bound else _random(rng, et.numpy, shape)
+            out[name] = np.asarray(value).astype(et.numpy)
         except (MemoryError, ValueError):
             raise InputError(f"input '{name}' of shape {list(shape)} ({math.prod(shape)} elements) does not fit in "
                              "this machine's memory") from None
@@ -106,3 +116,16 @@ def _static_shape(text: str, name: str) -> tuple[int, ...]:
     if shape is None or not all(d.is_static for d in shape):
         raise InputError(f"input '{name}' has a dynamic shape [{text}]: give one with --shape {name}:D1,D2,...")
     return tuple(d.lo for d in shape)
+
+
+def _index_bound(graph: Graph, param) -> int | None:
+    """The smallest static dim of every tensor ``param`` indexes into, or None if it indexes nothing."""
+    bounds = []
+    for edge in graph.consumers(param.id, param.outputs[0].id) if param.outputs else []:
+        consumer = graph.layer(edge.to_layer)
+        index_port = _INDEX_PORTS.get(consumer.type)
+        if index_port is None or consumer.inputs.index(consumer.input(edge.to_port)) != index_port:
+            continue
+        dims = consumer.inputs[0].dims or ()
+        bounds += [d for d in dims if d > 0]
+    return min(bounds) if bounds else None

@@ -144,7 +144,7 @@ def run_openvino(
         # By position, matched on the Parameter's layer name: an input need not have a tensor name (IR v11 without
         # ``names``), and a v10 input's name is OpenVINO's, not necessarily the file's.
         by_layer = {p.name: inputs[input_name(graph, p)] for p in graph.parameters()}
-        request.infer({i: np.ascontiguousarray(by_layer[port.get_node().get_friendly_name()])
+        request.infer({i: np.array(by_layer[port.get_node().get_friendly_name()], order="C")
                        for i, port in enumerate(model.inputs)})
         by_source: dict[tuple[str, int], np.ndarray] = {}
         for i, result in enumerate(model.outputs):

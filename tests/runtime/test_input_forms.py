@@ -1,0 +1,41 @@
+"""Inputs of unusual forms get seeded data OpenVINO accepts: a scalar stays a scalar, an index is in range."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset8 as ops
+import pytest
+
+from ir_tools import read_ir
+from ir_tools.cli import main
+from ir_tools.runtime.inputs import random_inputs
+
+pytestmark = pytest.mark.openvino
+
+
+@pytest.fixture
+def scalar_and_index_model(tmp_path: Path) -> Path:
+    scalar = ops.parameter([], np.float32, name="s")
+    indices = ops.parameter([64], np.int32, name="idx")
+    data = ops.parameter([7, 12], np.float32, name="data")
+    for p in (scalar, indices, data):
+        p.output(0).set_names({p.get_friendly_name()})
+    gathered = ops.gather(data, indices, ops.constant(np.int64(1)))
+    model = ov.Model([ops.add(scalar, ops.constant(np.float32(1))), gathered], [scalar, indices, data], "forms")
+    path = tmp_path / "forms.xml"
+    ov.save_model(model, path)
+    return path
+
+
+def test_scalar_stays_scalar_and_indices_are_in_range(scalar_and_index_model: Path) -> None:
+    inputs = random_inputs(read_ir(scalar_and_index_model), seed=3, shapes={})
+    assert inputs["s"].shape == () and inputs["s"].dtype == np.float32
+    assert inputs["idx"].dtype == np.int32 and inputs["idx"].min() >= 0 and inputs["idx"].max() < 7
+    assert len(np.unique(inputs["idx"])) > 1
+
+
+def test_compare_runs_them(scalar_and_index_model: Path, capsys) -> None:
+    assert main(["compare", str(scalar_and_index_model)]) == 0, capsys.readouterr()
