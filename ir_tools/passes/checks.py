@@ -56,7 +56,7 @@ from ..base.diagnostics import Diagnostic
 from ..base.dims import show
 from ..base.dtypes import byte_size, element_type
 from ..base.errors import IrToolsError, SourceLoc
-from ..ir.model import Edge, Graph, Layer
+from ..ir.model import Edge, Graph, Layer, RtNode
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
 from ..ops.opsets import (
@@ -137,13 +137,17 @@ def _edge_agreement(graph: Graph) -> Iterator[Diagnostic]:
 
 def _constants(graph: Graph) -> Iterator[Diagnostic]:
     consts = [layer for layer in graph.by_type("Const") if layer.data is None]  # not those a pass made in memory
-    if not consts:
+    in_bodies = [layer for layer in graph.layers() if _body_consts(layer.children)]  # TensorIterator, Loop, If
+    if not consts and not in_bodies:
         return
     weights = graph.weights
     if weights is None or not weights.exists:
         name = weights.path if weights else "(none)"
-        yield Diagnostic("error", "E-BIN-MISSING", f"this Const reads weights file {name}, which does not exist "
-                         f"({len(consts)} Const layer(s) need it)", consts[0].loc)
+        count = len(consts) + sum(_body_consts(layer.children) for layer in in_bodies)
+        where = consts[0].loc if consts else in_bodies[0].loc
+        inside = "" if consts else " (inside this layer's body)"
+        yield Diagnostic("error", "E-BIN-MISSING", f"a Const{inside} reads weights file {name}, which does not "
+                         f"exist ({count} Const layer(s) need it)", where)
         return
     for layer in consts:
         try:
@@ -198,6 +202,12 @@ def _opset_problem(op_type: str, version: str | None) -> str | None:
     nearest = nearest_types(op_type, version)
     hint = f"; did you mean {' or '.join(nearest)}?" if nearest else ""
     return f"{version} has no op type '{op_type}'{hint}"
+
+
+def _body_consts(nodes: tuple[RtNode, ...]) -> int:
+    """How many Const layers the verbatim subgraph bodies among ``nodes`` hold, at any depth."""
+    return sum((node.tag == "layer" and dict(node.attrs).get("type") == "Const") + _body_consts(node.children)
+               for node in nodes)
 
 
 def _dead_layers(graph: Graph) -> Iterator[Diagnostic]:
