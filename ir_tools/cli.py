@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import sys
 import tempfile
 from functools import partial
@@ -456,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly, as a pipe expects
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as exc:  # last resort: the CLI never shows a traceback to a user
         print(f"error[E-INTERNAL]: ir-tools failed unexpectedly ({type(exc).__name__}: {exc}); please report this",
               file=sys.stderr)

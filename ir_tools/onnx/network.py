@@ -32,6 +32,7 @@ from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
 from ..ir.reader import read_ir
 from ..passes.builder import Output
+from ..passes.interface_names import tensor_names
 from ..passes.validate import InvalidModelError
 from .importer import PoolingImporter
 from .reading import default_opset, is_owned, node_label
@@ -154,20 +155,13 @@ def _words(exc: Exception) -> str:
     return " ".join(lines)[:500] or type(exc).__name__
 
 
-def _tensor_names(names: str | None) -> list[str]:
-    """The ``names`` attribute split at unescaped commas (OpenVINO writes a comma in a name as ``\\,``)."""
-    if not names:
-        return []
-    return [part.replace("\\,", ",").strip() for part in re.split(r"(?<!\\),", names)]
-
-
 def _splice(graph: Graph, owned: list[tuple[int, onnx.NodeProto]], cut_outputs: list[str],
             importer: PoolingImporter) -> None:
     """Close every cut with our pooling (step 3), in ONNX order so that a pooling may feed the next."""
     tensors: dict[str, Output] = {}
     for layer in graph.layers():
         for port in layer.outputs:
-            for name in _tensor_names(port.names):
+            for name in tensor_names(port.names):
                 tensors.setdefault(name, (layer.id, port.id))
     for index, node in owned:
         x, y = node.input[0], node.output[0]

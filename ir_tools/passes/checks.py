@@ -34,6 +34,9 @@ them; severity ``E`` error, ``W`` warning):
 |                   |             | or a type spelled in another case than the one OpenVINO reads  |
 | E-EXTENSION       | checks      | a layer of an extension domain (not an opset): OpenVINO needs  |
 |                   |             | the extension loaded; reported once per domain                 |
+| E-NAME-COLLISION  | checks      | IR v10: the name OpenVINO gives an input or output (its layer  |
+|                   |             | name) already belongs to another input or output tensor        |
+| W-NAME-DUP        | checks      | a tensor name on several ports (OpenVINO renames all but one)  |
 | W-EMPTY-WINDOW    | checks      | a pooling window with no data (OpenVINO CPU: NaN, -0.0 or 0)   |
 | E-ATTR            | shapes      | an attribute is missing or has a value of the wrong type       |
 | E-OP              | shapes      | the op rejects its inputs or attributes, as OpenVINO would     |
@@ -71,6 +74,7 @@ from ..ops.opsets import (
 from ..ops.pool_geometry import counts_padding
 from ..ops.pooling import geometry as pool_geometry_of
 from ..ops.spec import TensorType
+from .interface_names import duplicate_tensor_names, v10_name_collisions
 
 _OPSET = re.compile(r"opset(\d+)")
 
@@ -348,5 +352,5 @@ def _tensor_sizes(graph: Graph) -> Iterator[Diagnostic]:
 #: The structural checks, in report order; ``validate.check_graph`` runs each one on its own.
 STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
     _edge_ports, _fed_inputs, _cycles, _edge_agreement, _constants, _opsets, _unknown_attributes, _results,
-    _tensor_sizes, _dead_layers,
+    v10_name_collisions, duplicate_tensor_names, _tensor_sizes, _dead_layers,
 )

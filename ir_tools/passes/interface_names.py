@@ -9,7 +9,20 @@ reads the model by name breaks (and ``migrate --check`` with it).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+
+from ..base.diagnostics import Diagnostic
 from ..ir.model import Graph, Layer, Port
+
+_UNESCAPED_COMMA = re.compile(r"(?<!\\),")
+
+
+def tensor_names(names: str | None) -> list[str]:
+    """A port's ``names`` attribute as a list (OpenVINO writes a comma inside a name as ``\\,``)."""
+    if not names:
+        return []
+    return [part.replace("\\,", ",").strip() for part in _UNESCAPED_COMMA.split(names)]
 
 
 def v10_output_name(producer: Layer, port: Port) -> str:
@@ -36,3 +49,46 @@ def keep_v10_names(graph: Graph) -> int:
 def _escaped(name: str) -> str:
     """A single tensor name in the ``names`` attribute: commas are escaped, as OpenVINO writes them."""
     return name.replace(",", "\\,")
+
+
+def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
+    """W-NAME-DUP: a tensor name on several ports; OpenVINO keeps it on one and renames the others (``name_1``),
+    so code that asks for the tensor by name gets another one than the file says."""
+    owners: dict[str, Layer] = {}
+    for layer in graph.layers():
+        for port in layer.outputs:
+            for name in tensor_names(port.names):
+                first = owners.setdefault(name, layer)
+                if first is not layer:
+                    yield Diagnostic("warning", "W-NAME-DUP", f"output port {port.id}: tensor name '{name}' is also "
+                                     f"on layer '{first.name}' (id {first.id}); OpenVINO renames one of them",
+                                     layer.port_loc(port))
+
+
+def v10_name_collisions(graph: Graph) -> Iterator[Diagnostic]:
+    """E-NAME-COLLISION: what OpenVINO's reader refuses in IR v10 ("Model operation names have collisions with
+    tensor names"): it names each output after its producer and each input after its layer, and such a name
+    may not already belong to another input or output tensor (a name an input has is renamed on an output)."""
+    if graph.ir_version != 10:
+        return
+    inputs = {name: parameter.id for parameter in graph.parameters() if parameter.outputs
+              for name in tensor_names(parameter.outputs[0].names)}
+    taken = set(inputs)
+    sources = [graph.producer(result.id, result.inputs[0].id) if result.inputs else None for result in graph.results()]
+    for found in sources:
+        taken.update(tensor_names(found[1].names) if found else [])
+    for result, found in zip(graph.results(), sources, strict=True):
+        if found is None:
+            continue
+        name = v10_output_name(*found)
+        own = {n for n in tensor_names(found[1].names) if inputs.get(n, found[0].id) == found[0].id}
+        if name in taken and name not in own:
+            yield Diagnostic("error", "E-NAME-COLLISION", f"OpenVINO names this IR v10 output '{name}' after layer "
+                             f"'{found[0].name}', and another input or output tensor already has that name", result.loc)
+        taken.add(name)
+    for parameter in graph.parameters():
+        own = tensor_names(parameter.outputs[0].names) if parameter.outputs else []
+        if parameter.name in taken and parameter.name not in own:
+            yield Diagnostic("error", "E-NAME-COLLISION", f"OpenVINO names this IR v10 input '{parameter.name}' after "
+                             "its layer, and another input or output tensor already has that name", parameter.loc)
+        taken.add(parameter.name)
