@@ -39,7 +39,9 @@ class Walker(Generic[V]):
         uses = Counter((e.from_layer, e.from_port) for e in self.graph.edges()) if self.free else None
         for layer in self.order:
             keys = [self.source(layer, port) for port in layer.inputs]
-            args = [self.fetch(layer, port, key) for port, key in zip(layer.inputs, keys, strict=True)]
+            while keys and keys[-1] is None and not self.graph.producers(layer.id, layer.inputs[len(keys) - 1].id):
+                keys.pop()  # optional inputs declared without an edge: OpenVINO creates the op without them
+            args = [self.fetch(layer, port, key) for port, key in zip(layer.inputs, keys, strict=False)]
             if uses is not None:
                 for key in keys:
                     uses[key] -= 1

@@ -16,6 +16,8 @@ them; severity ``E`` error, ``W`` warning):
 | E-EDGE            | reader      | an <edge> with missing or non-integer attributes, or repeated  |
 | E-EDGE-LAYER      | reader      | an edge names a layer that does not exist                      |
 | E-EDGE-PORT       | checks      | an edge names a port its layer does not have                   |
+| W-INPUT-UNFED     | checks      | an optional input port after the last fed one, unconnected     |
+|                   |             | (OpenVINO creates the op without it)                           |
 | E-INPUT-UNFED     | checks      | an input port with no producer                                 |
 | E-INPUT-MULTI     | checks      | an input port with several producers                           |
 | E-CYCLE           | checks      | the layers form a cycle (shape propagation is then skipped)    |
@@ -102,10 +104,20 @@ def _edge_ports(graph: Graph) -> Iterator[Diagnostic]:
 
 
 def _fed_inputs(graph: Graph) -> Iterator[Diagnostic]:
+    """Every input port has one producer. OpenVINO creates an op with the inputs that have edges, so unfed ports
+    after the last fed one only leave optional inputs out (a warning) when the op does not need them."""
     for layer in graph.layers():
-        for port in layer.inputs:
+        fed = [bool(graph.producers(layer.id, port.id)) for port in layer.inputs]
+        count = len(fed) - fed[::-1].index(True) if any(fed) else 0  # inputs up to the last fed port
+        spec = lookup(layer.type, layer.version)
+        optional_from = max(count, spec.n_inputs[0] if spec else 0)
+        for i, port in enumerate(layer.inputs):
             edges = graph.producers(layer.id, port.id)
-            if not edges:
+            if not edges and i >= optional_from and (spec is None or i < spec.n_inputs[1]):
+                yield Diagnostic("warning", "W-INPUT-UNFED", f"input port {port.id} is declared but nothing feeds it: "
+                                 f"OpenVINO creates the op with {count} input(s), without this optional one",
+                                 layer.port_loc(port))
+            elif not edges:
                 yield Diagnostic("error", "E-INPUT-UNFED", f"input port {port.id} needs one producer, found none "
                                  "(no edge ends there)", layer.port_loc(port))
             elif len(edges) > 1:
