@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Generic, TypeVar
 
 from ..base.errors import ExecutionError, IrToolsError
+from ..ops.opsets import lookup
 from .model import Graph, Layer, Port
 
 V = TypeVar("V")
@@ -39,8 +40,10 @@ class Walker(Generic[V]):
         uses = Counter((e.from_layer, e.from_port) for e in self.graph.edges()) if self.free else None
         for layer in self.order:
             keys = [self.source(layer, port) for port in layer.inputs]
-            while keys and keys[-1] is None and not self.graph.producers(layer.id, layer.inputs[len(keys) - 1].id):
-                keys.pop()  # optional inputs declared without an edge: OpenVINO creates the op without them
+            spec = lookup(layer.type, layer.version)
+            while (keys and keys[-1] is None and spec is not None and len(keys) > spec.n_inputs[0]
+                   and not self.graph.producers(layer.id, layer.inputs[len(keys) - 1].id)):
+                keys.pop()  # an optional input declared without an edge: OpenVINO creates the op without it
             args = [self.fetch(layer, port, key) for port, key in zip(layer.inputs, keys, strict=False)]
             if uses is not None:
                 for key in keys:
