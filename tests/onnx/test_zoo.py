@@ -1,8 +1,11 @@
 """convert-onnx on the zoo of real torchvision networks (scripts/build_zoo.py; skipped when not built).
 
-Every classifier file converts; OpenVINO on the result equals onnxruntime on the ONNX file (rtol
-1e-4, atol 1e-4) at each input size the manifest lists (two or more where dims are dynamic); the
-result holds no average pooling but opset8 AvgPool and `check` finds it clean. The disputed
+Every classifier file converts; OpenVINO on the result equals onnxruntime on the ONNX file at each
+input size the manifest lists (two or more where dims are dynamic), within rtol 1e-4 and an atol of
+1e-4 times the output's largest magnitude: two f32 implementations of a deep network differ by more
+than a fixed 1e-4 (on inception_v3, onnxruntime with and without its graph optimisations differ by
+6e-4 on logits of magnitude 12, ``ov.convert_model`` from onnxruntime by 8e-4). The result holds no
+average pooling but opset8 AvgPool and `check` finds it clean. The disputed
 networks (count_include_pad=1 with a ceil overhang, inside Conv/BatchNorm/ReLU stacks) equal
 onnxruntime too, while OpenVINO's own conversion does not on some of them.
 """
@@ -36,6 +39,10 @@ def _openvino(xml: Path, feed: dict[str, np.ndarray]) -> np.ndarray:
     return compiled(feed)[0]
 
 
+def _atol(want: np.ndarray) -> float:
+    return 1e-4 * max(1.0, float(np.max(np.abs(want))))
+
+
 def _params(entries: list[dict]) -> list:
     if not entries:
         return [pytest.param(None, marks=pytest.mark.skip(reason=HOW_TO_BUILD))]
@@ -54,7 +61,7 @@ def test_zoo_network_converts_exactly(entry: dict, tmp_path: Path, capsys) -> No
     for i, shape in enumerate(entry["sizes"]):
         feed = _feed(entry, shape, i)
         want = next(iter(run_onnxruntime(path, feed).values()))
-        np.testing.assert_allclose(_openvino(xml, feed), want, rtol=1e-4, atol=1e-4, err_msg=str(shape))
+        np.testing.assert_allclose(_openvino(xml, feed), want, rtol=1e-4, atol=_atol(want), err_msg=str(shape))
 
 
 @pytest.mark.parametrize("entry", _params(CLASSIFIERS[:1]))
@@ -68,7 +75,7 @@ def test_zoo_network_compressed_like_ovc(entry: dict, tmp_path: Path) -> None:
     assert xml.with_suffix(".bin").stat().st_size <= ovc.with_suffix(".bin").stat().st_size * 1.01 + 4096
     feed = _feed(entry, entry["sizes"][0], 7)
     want = next(iter(run_onnxruntime(path, feed, f16_weights=True).values()))
-    np.testing.assert_allclose(_openvino(xml, feed), want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(_openvino(xml, feed), want, rtol=1e-4, atol=_atol(want))
 
 
 @pytest.mark.skipif(not DISPUTED, reason=HOW_TO_BUILD)
