@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
 from .base.errors import IrToolsError, SourceLoc
+from .base.files import write_atomically
 from .batch import map_files, model_paths
 from .console import paint, progress
 from .ir.inspect import render_text, summary
@@ -66,9 +67,20 @@ def _inference_summary(graph: Graph, result: Propagation) -> str:
 
 def cmd_check(args: argparse.Namespace) -> int:
     paths = model_paths(args.models)
-    work = partial(_check_diagnostics, no_openvino=args.no_openvino, compile_model=args.compile)
-    done = progress(map_files(work, paths, args.jobs), len(paths), "checking", args.format == "text" and len(paths) > 1)
-    checked = dict(zip(map(str, paths), done, strict=True))
+    if args.html:
+        if len(paths) != 1:
+            raise IrToolsError(f"check --html draws one model; {len(paths)} were given", code="E-USAGE")
+        from .report import check_html
+
+        diags, graph, result = _check_model(paths[0], None, args)
+        _save_html(args.html, check_html(graph, str(paths[0]), diags))
+        summary = None if graph is None or result is None else _inference_summary(graph, result)
+        checked = {str(paths[0]): (diags, summary)}
+    else:
+        work = partial(_check_diagnostics, no_openvino=args.no_openvino, compile_model=args.compile)
+        done = progress(map_files(work, paths, args.jobs), len(paths), "checking",
+                        args.format == "text" and len(paths) > 1)
+        checked = dict(zip(map(str, paths), done, strict=True))
     results = {path: diags for path, (diags, _) in checked.items()}
     if args.format == "json":
         print(render_json(results))
@@ -144,21 +156,14 @@ def _inputs(args: argparse.Namespace, graph) -> dict:
 
 
 def _save_npz(path: Path, arrays: dict) -> None:
-    """Write an .npz atomically (temporary file, then rename)."""
-    import os
-    import tempfile
-
     import numpy as np
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".npz", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_atomically(path, lambda f: np.savez(f, **arrays))
+
+
+def _save_html(path: Path, page: str) -> None:
+    write_atomically(path, lambda f: f.write(page.encode("utf-8")))
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -192,6 +197,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report))
     if args.save_outputs:
         _save_npz(args.save_outputs, saved_arrays(report))
+    if args.html:
+        from .report import compare_html
+
+        _save_html(args.html, compare_html(graph, report.to_dict()))
     return EXIT_OK if report.passed else EXIT_FOUND
 
 
@@ -357,6 +366,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-openvino", action="store_true",
                    help="skip OpenVINO's verdict and its inference of the ops ir_tools has no shape rule for")
     p.add_argument("--compile", action="store_true", help="also compile each clean file on OpenVINO CPU")
+    p.add_argument("--html", type=Path, metavar="REPORT.html",
+                   help="also write one self-contained HTML page: the graph coloured by errors and warnings")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="errors only: no warnings, no line for a file without errors (the total stays)")
     p.add_argument("--verbose", "-v", action="store_true",
@@ -399,6 +410,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="save OpenVINO's and the reference's outputs (and, with --per-layer, every activation)")
     p.add_argument("--load-outputs", type=Path, metavar="F.npz",
                    help="also compare OpenVINO with outputs saved earlier by --save-outputs")
+    p.add_argument("--html", type=Path, metavar="REPORT.html",
+                   help="also write one self-contained HTML page: the graph coloured by status, details on click, "
+                        "the error per layer against its tolerance")
     p.set_defaults(run=cmd_compare)
 
     p = sub.add_parser("convert-onnx", help="convert an ONNX model to IR: OpenVINO's frontend for every op, "

@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 
 from ..base.dims import parse_int
 from ..base.errors import IrToolsError, ReadError
+from ..base.files import temporary_beside
 from .model import Graph, Layer, Port, RtNode
 
 
@@ -106,8 +107,7 @@ def _atomic_write_pair(files: list[tuple[Path, bytes]]) -> None:
     temps: list[tuple[str, Path]] = []
     try:
         for target, payload in files:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            fd, tmp = temporary_beside(target)
             temps.append((tmp, target))
             with os.fdopen(fd, "wb") as f:
                 f.write(payload)

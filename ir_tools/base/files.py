@@ -1,0 +1,40 @@
+"""Writing files atomically, with the permissions a plain ``open`` would give them."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+
+def file_mode(target: Path) -> int:
+    """The target's own mode when it exists, else what ``open`` gives a new file (0666 less the umask):
+    a temporary file is created 0600, and a model or report others must read cannot stay so."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def temporary_beside(target: Path) -> tuple[int, str]:
+    """A temporary file in the target's folder (so that a rename replaces the target atomically)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.chmod(tmp, file_mode(target))
+    return fd, tmp
+
+
+def write_atomically(target: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Write ``target`` through a temporary file renamed into place: never half a file."""
+    fd, tmp = temporary_beside(target)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -1,0 +1,424 @@
+/* ir-tools HTML report. Python computed the layout and each layer's status; this only draws them and lets
+   you pan (drag), zoom (wheel), find a layer (search box) and read its details (hover, click). No libraries. */
+(function () {
+  "use strict";
+
+  const D = JSON.parse(document.getElementById("data").textContent);
+  const NODES = D.nodes; // [id, name, type, line, x, y, status], file order
+  const NW = D.layout.node_w, NH = D.layout.node_h;
+  const W = D.layout.width, H = D.layout.height;
+  const STATUS = {
+    first: "first divergence", fail: "failed", pass: "passed", unchecked: "not checked", none: "not compared",
+    error: "with errors", warning: "with warnings", clean: "clean",
+  };
+  const SHOWN = D.kind === "compare" ? ["first", "fail", "pass", "unchecked", "none"] : ["error", "warning", "clean"];
+  const DARK = new Set(["first", "fail", "error"]);
+  const $ = (id) => document.getElementById(id);
+
+  // --- helpers ---------------------------------------------------------------------------------------------
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
+
+  function num(v) {
+    if (v === null || v === undefined) return "-";
+    if (typeof v === "string") return v; // "inf", "nan"
+    const a = Math.abs(v);
+    return v === 0 ? "0" : a >= 1e-3 && a < 1e5 ? String(+v.toPrecision(4)) : v.toExponential(2);
+  }
+
+  const swatch = (s) => `<span class="swatch s-${s}" style="background:var(--${s})"></span>`;
+  const badge = (s) => `<span class="status" style="background:var(--${s})">${esc(STATUS[s])}</span>`;
+  const link = (i) => `<a href="#" data-go="${i}">${esc(NODES[i][1])}</a>`;
+  const rows = (pairs) => "<table>" + pairs.filter((p) => p[1] !== undefined && p[1] !== null && p[1] !== "")
+    .map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join("") + "</table>";
+
+  // --- neighbours (for edge highlighting and the details' links) --------------------------------------------
+  const preds = NODES.map(() => []), succs = NODES.map(() => []);
+  D.edges.forEach(([s, t], e) => { succs[s].push(e); preds[t].push(e); });
+
+  // --- header, legend, side lists -----------------------------------------------------------------------------
+  function header() {
+    document.title = D.title;
+    const s = D.summary;
+    if (D.kind === "compare") {
+      $("title").textContent = "compare: " + s.model;
+      const first = s.first !== null ? `; first divergence: ${link(s.first)}` : "";
+      $("verdict").innerHTML = s.passed ? '<span class="good">PASSED</span>' : `<span class="bad">FAILED</span>${first}`;
+      const c = s.config;
+      const from = c.inputs ? "inputs " + c.inputs : c.seed !== undefined ? "seed " + c.seed : "";
+      const by = (m) => Object.entries(m || {}).map(([k, v]) => `${k}:${num(v)}`).join(" ");
+      $("config").textContent = [`openvino ${c.openvino} on ${c.device}`, `inference precision ${c.INFERENCE_PRECISION_HINT}`,
+        `atol ${num(c.atol)} ${by(c.atol_by_name)}`.trim(), `rtol ${num(c.rtol)} ${by(c.rtol_by_name)}`.trim(), from]
+        .filter(Boolean).join(" \u00b7 ");
+    } else {
+      $("title").textContent = "check: " + s.path;
+      const bad = s.errors > 0;
+      $("verdict").innerHTML = `<span class="${bad ? "bad" : "good"}">${s.errors} error(s), ${s.warnings} warning(s)` +
+        (s.notes ? `, ${s.notes} note(s)` : "") + "</span>";
+      $("config").textContent = s.readable ? "" : "the file could not be read as an IR: no graph to draw";
+    }
+    const counts = {};
+    NODES.forEach((n) => { counts[n[6]] = (counts[n[6]] || 0) + 1; });
+    $("legend").innerHTML = SHOWN.map((s) => `<span>${swatch(s)}${esc(STATUS[s])} ${counts[s] || 0}</span>`).join("");
+  }
+
+  function tensorHtml(t) {
+    const pass = t.min_atol_to_pass === null || t.min_rtol_to_pass === null ? "no tolerance passes"
+      : `atol \u2265 ${num(t.min_atol_to_pass)} or rtol \u2265 ${num(t.min_rtol_to_pass)}`;
+    const special = (a, b) => (a || b ? `${a || 0} / ${b || 0} (OpenVINO / reference)` : null);
+    return `<div class="tensor${t.passed ? "" : " failed"}"><b>[${t.passed ? "PASS" : "FAIL"}] ${esc(t.name)}</b>` + rows([
+      ["note", t.note ? esc(t.note) : null],
+      ["shape", t.shape ? esc(JSON.stringify(t.shape)) : null],
+      ["max abs error", num(t.max_abs_error)],
+      ["max rel error", num(t.max_rel_error)],
+      ["mismatches", `${t.mismatches} / ${t.elements}`],
+      ["tolerance", `atol ${num(t.atol)}, rtol ${num(t.rtol)}`],
+      ["would pass with", t.passed ? null : pass],
+      ["first mismatch", t.first_mismatch ? esc(JSON.stringify(t.first_mismatch)) : null],
+      ["NaN", special(t.nan_actual, t.nan_expected)],
+      ["Inf", special(t.inf_actual, t.inf_expected)],
+    ]) + "</div>";
+  }
+
+  function detailsHtml(i, brief) {
+    const [id, name, type, line, , , status] = NODES[i];
+    const info = D.info[i] || {};
+    const near = (edges, end) => {
+      const names = edges.slice(0, brief ? 0 : 12).map((e) => link(D.edges[e][end]));
+      return names.join(", ") + (edges.length > names.length ? ` \u2026 (${edges.length})` : "");
+    };
+    let html = `<h3>${esc(name)}</h3>${badge(status)}` + rows([
+      ["type", esc(type)], ["id", esc(id)], ["line", line === null ? "-" : line],
+      ["inputs from", brief ? null : near(preds[i], 0)], ["outputs to", brief ? null : near(succs[i], 1)],
+    ]);
+    if (info.reason) html += `<p>not checked: ${esc(info.reason)}</p>`;
+    const tensors = info.tensors || [];
+    html += tensors.slice(0, brief ? 2 : tensors.length).map(tensorHtml).join("");
+    const diags = info.diags || [];
+    html += diags.slice(0, brief ? 3 : diags.length).map((d) => `<pre class="${d.severity}">${esc(d.text)}</pre>`).join("");
+    const hidden = (brief ? Math.max(0, tensors.length - 2) + Math.max(0, diags.length - 3) : 0);
+    if (hidden) html += `<p class="muted">\u2026 ${hidden} more: click the layer</p>`;
+    if (D.kind === "check" && !diags.length) html += '<p class="muted">no diagnostics</p>';
+    if (D.kind === "compare" && !tensors.length && !info.reason) {
+      html += '<p class="muted">not compared: nothing of its own to compare (a Const, an input or an output)</p>';
+    }
+    return html;
+  }
+
+  function listHtml(title, items, limit) {
+    if (!items.length) return "";
+    const more = items.length > limit ? `<li class="muted">\u2026 and ${items.length - limit} more (use the search box)</li>` : "";
+    return `<h2>${esc(title)} (${items.length})</h2><ul>${items.slice(0, limit).join("")}${more}</ul>`;
+  }
+
+  function lists() {
+    const s = D.summary;
+    let html = "";
+    const item = (i, text) => `<li data-go="${i}">${esc(NODES[i][1])}${text ? ": " + esc(text) : ""}</li>`;
+    if (D.kind === "compare") {
+      if (s.outputs.length) html += "<h2>Outputs</h2>" + s.outputs.map(tensorHtml).join("");
+      const failed = [], unchecked = [];
+      NODES.forEach((n, i) => {
+        if (n[6] === "fail" || n[6] === "first") failed.push(i);
+        if (n[6] === "unchecked") unchecked.push(item(i, D.info[i].reason));
+      });
+      // the failing layers in topological order, as compared
+      const order = new Map(D.plot.map((p, j) => [p[0], j]));
+      failed.sort((a, b) => order.get(a) - order.get(b));
+      html += listHtml("Failed layers", failed.map((i) => item(i, "")), 300);
+      html += listHtml("Not checked", unchecked, 300);
+      html += listHtml("Not in the graph", s.other.map((o) => `<li>${esc(o.name)}: ${esc(o.text)}</li>`), 100);
+    } else {
+      const all = [];
+      NODES.forEach((n, i) => (D.info[i] ? D.info[i].diags : []).forEach((d) => all.push(item(i, `${d.severity}[${d.code}] ${d.message}`))));
+      html += listHtml("Diagnostics of layers", all, 500);
+      if (s.other.length) html += `<h2>Diagnostics of the file (${s.other.length})</h2>` +
+        s.other.map((d) => `<pre class="${d.severity}">${esc(d.text)}</pre>`).join("");
+    }
+    $("lists").innerHTML = html;
+  }
+
+  // --- the graph -------------------------------------------------------------------------------------------
+  const svg = $("graph");
+  const NS = "http://www.w3.org/2000/svg";
+  const add = (parent, tag, attrs) => {
+    const e = document.createElementNS(NS, tag);
+    for (const name in attrs) e.setAttribute(name, attrs[name]);
+    parent.appendChild(e);
+    return e;
+  };
+  const view = add(svg, "g", {});
+  let k = 1, tx = 0, ty = 0; // screen = layout * k + t
+  let selected = -1;
+
+  function edgePath(list) {
+    const parts = [];
+    const lift = (NH / 2 + 8) / 0.75; // a skip over its own row arcs between the rows
+    for (const e of list) {
+      const [s, t, kind] = D.edges[e];
+      const x1 = NODES[s][4] + NW, y1 = NODES[s][5] + NH / 2, x2 = NODES[t][4], y2 = NODES[t][5] + NH / 2;
+      if (kind === 1) { // wrapped to a later band: a stub out of the source, a stub into the target
+        parts.push(`M${x1} ${y1}H${W + 40}M-40 ${y2}H${x2}`);
+      } else if (kind === 2) { // back edge (a cycle): a loop below
+        parts.push(`M${x1} ${y1}C${x1 + 80} ${y1 + 90} ${x2 - 80} ${y2 + 90} ${x2} ${y2}`);
+      } else if (y1 === y2 && x2 - x1 > NW) {
+        parts.push(`M${x1} ${y1}C${x1 + 40} ${y1 - lift} ${x2 - 40} ${y2 - lift} ${x2} ${y2}`);
+      } else {
+        const mx = (x1 + x2) / 2;
+        parts.push(`M${x1} ${y1}C${mx} ${y1} ${mx} ${y2} ${x2} ${y2}`);
+      }
+    }
+    return parts.join("");
+  }
+
+  function drawGraph() {
+    if (!NODES.length) {
+      $("empty").hidden = false;
+      $("empty").textContent = D.kind === "check" && !D.summary.readable ? "the file could not be read: no graph"
+        : "the graph has no layers";
+      return;
+    }
+    const bands = D.layout.bands.length > 1 ? D.layout.bands : [];
+    for (const [top, height] of bands) add(view, "rect", { class: "band", x: -30, y: top - 25, width: W + 60, height: height + 50, rx: 8 });
+    const byKind = [[], [], []];
+    D.edges.forEach((e, i) => byKind[e[2]].push(i));
+    ["edges", "edges wrapped", "edges back"].forEach((cls, kind) => {
+      if (byKind[kind].length) add(view, "path", { class: cls, d: edgePath(byKind[kind]) });
+    });
+    view.litEdges = add(view, "path", { class: "edges lit", d: "" });
+    const g = add(view, "g", {});
+    g.innerHTML = NODES.map((n, i) =>
+      `<rect class="n s-${n[6]}" x="${n[4]}" y="${n[5]}" width="${NW}" height="${NH}" rx="4" data-i="${i}" data-id="${esc(n[0])}"/>`).join("");
+    view.labels = add(view, "g", {});
+    view.firstRing = add(view, "rect", { class: "ring first" });
+    view.selRing = add(view, "rect", { class: "ring sel" });
+  }
+
+  // a rounded frame around a layer, at least ~30 px across on screen however far out the zoom is
+  function frame(ring, i, grow) {
+    if (i === null || i === undefined || i < 0) return;
+    const p = Math.max(6, 14 / k) * grow;
+    const [x, y] = [NODES[i][4] - p, NODES[i][5] - p];
+    ring.setAttribute("x", x);
+    ring.setAttribute("y", y);
+    ring.setAttribute("width", NW + 2 * p);
+    ring.setAttribute("height", NH + 2 * p);
+    ring.setAttribute("rx", Math.min(p + NH / 2, (NW + 2 * p) / 2));
+  }
+
+  let pending = 0;
+  function apply() {
+    if (!NODES.length) return;
+    view.setAttribute("transform", `translate(${tx},${ty}) scale(${k})`);
+    frame(view.firstRing, D.summary.first, 1);
+    frame(view.selRing, selected, 1.5);
+    if (!pending) pending = requestAnimationFrame(() => { pending = 0; labels(); });
+  }
+
+  function labels() {
+    // names only when a box is tall enough to read them, and only for the boxes on screen
+    const box = svg.getBoundingClientRect();
+    if (k * NH < 18 || !NODES.length) { view.labels.innerHTML = ""; return; }
+    const x0 = -tx / k - NW, x1 = (box.width - tx) / k, y0 = -ty / k - NH, y1 = (box.height - ty) / k;
+    const chars = Math.floor((NW - 10) / 6.6);
+    const cut = (s, n) => (s.length > n ? "\u2026" + s.slice(s.length - n + 1) : s);
+    const out = [];
+    for (let i = 0; i < NODES.length && out.length < 2000; i++) {
+      const n = NODES[i];
+      if (n[4] < x0 || n[4] > x1 || n[5] < y0 || n[5] > y1) continue;
+      const cls = DARK.has(n[6]) ? "label dark" : "label";
+      out.push(`<text class="${cls}" x="${n[4] + 6}" y="${n[5] + 14}">${esc(cut(n[1], chars))}` +
+        `<tspan class="t" x="${n[4] + 6}" dy="13">${esc(cut(n[2], chars + 2))}</tspan></text>`);
+    }
+    view.labels.innerHTML = out.join("");
+  }
+
+  function size() { const b = svg.getBoundingClientRect(); return [b.width, b.height]; }
+
+  function fit() {
+    const [w, h] = size();
+    k = Math.min(1.5, w / (W + 80), h / (H + 80));
+    tx = (w - W * k) / 2;
+    ty = (h - H * k) / 2;
+    apply();
+  }
+
+  function zoomAt(mx, my, factor) {
+    const [w, h] = size();
+    const least = Math.min(0.5, w / (W + 80), h / (H + 80)) / 2;
+    const next = Math.min(4, Math.max(least, k * factor));
+    tx = mx - (mx - tx) * (next / k);
+    ty = my - (my - ty) * (next / k);
+    k = next;
+    apply();
+  }
+
+  function centreOn(i) {
+    const [w, h] = size();
+    k = Math.max(k, 1);
+    tx = w / 2 - (NODES[i][4] + NW / 2) * k;
+    ty = h / 2 - (NODES[i][5] + NH / 2) * k;
+    apply();
+  }
+
+  function select(i, centre) {
+    selected = i;
+    $("details").innerHTML = detailsHtml(i, false);
+    view.litEdges.setAttribute("d", edgePath(preds[i].concat(succs[i])));
+    document.querySelectorAll(".pt.sel").forEach((p) => p.classList.remove("sel"));
+    const pt = document.querySelector(`.pt[data-i="${i}"]`);
+    if (pt) pt.classList.add("sel");
+    if (centre) centreOn(i); else apply();
+  }
+
+  // pan by dragging; a press that does not move is a click (on a layer: select it)
+  let press = null;
+  svg.addEventListener("pointerdown", (e) => {
+    press = { x: e.clientX, y: e.clientY, tx, ty, target: e.target, moved: false };
+    svg.setPointerCapture(e.pointerId);
+  });
+  svg.addEventListener("pointermove", (e) => {
+    if (!press) return;
+    const dx = e.clientX - press.x, dy = e.clientY - press.y;
+    if (!press.moved && Math.hypot(dx, dy) < 4) return;
+    press.moved = true;
+    svg.classList.add("dragging");
+    tip.hidden = true;
+    tx = press.tx + dx;
+    ty = press.ty + dy;
+    apply();
+  });
+  const release = () => {
+    if (press && !press.moved && press.target.dataset && press.target.dataset.i !== undefined) {
+      select(+press.target.dataset.i, false);
+    }
+    press = null;
+    svg.classList.remove("dragging");
+  };
+  svg.addEventListener("pointerup", release);
+  svg.addEventListener("pointercancel", () => { press = null; svg.classList.remove("dragging"); });
+  svg.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const b = svg.getBoundingClientRect();
+    zoomAt(e.clientX - b.left, e.clientY - b.top, Math.exp(-e.deltaY * (e.deltaMode ? 0.05 : 0.002)));
+  }, { passive: false });
+
+  // hover: the same details in a tooltip
+  const tip = $("tip");
+  function hover(e) {
+    const i = e.target.dataset ? e.target.dataset.i : undefined;
+    if (i === undefined || press) { tip.hidden = true; return; }
+    tip.innerHTML = detailsHtml(+i, true);
+    tip.hidden = false;
+    const x = e.clientX + 14, y = e.clientY + 14;
+    tip.style.left = Math.min(x, innerWidth - tip.offsetWidth - 8) + "px";
+    tip.style.top = Math.min(y, innerHeight - tip.offsetHeight - 8) + "px";
+  }
+  for (const el of [svg, $("plot")]) {
+    el.addEventListener("pointerover", hover);
+    el.addEventListener("pointerout", () => { tip.hidden = true; });
+  }
+
+  // links to layers anywhere in the page
+  document.addEventListener("click", (e) => {
+    const go = e.target.closest("[data-go]");
+    if (!go) return;
+    e.preventDefault();
+    select(+go.dataset.go, true);
+  });
+
+  // --- search ----------------------------------------------------------------------------------------------
+  const search = $("search"), matchList = $("matches");
+  let matches = [], cursor = 0;
+  function find() {
+    const q = search.value.trim().toLowerCase();
+    matches = [];
+    cursor = 0;
+    if (q) {
+      const rank = (n) => (n[1].toLowerCase() === q || n[0] === q ? 0 : n[1].toLowerCase().startsWith(q) ? 1 : 2);
+      NODES.forEach((n, i) => { if (n[0] === q || n[1].toLowerCase().includes(q)) matches.push(i); });
+      matches.sort((a, b) => rank(NODES[a]) - rank(NODES[b]) || a - b);
+    }
+    $("found").textContent = q ? `${matches.length} match${matches.length === 1 ? "" : "es"}` : "";
+    if (!matches.length) { matchList.hidden = true; return; }
+    const b = search.getBoundingClientRect();
+    matchList.style.top = b.bottom + 2 + "px";
+    matchList.style.left = b.left + "px";
+    matchList.innerHTML = matches.slice(0, 50).map((i) =>
+      `<li data-go="${i}">${swatch(NODES[i][6])} ${esc(NODES[i][1])} <span class="muted">${esc(NODES[i][2])}</span></li>`).join("");
+    matchList.hidden = false;
+  }
+  search.addEventListener("input", find);
+  search.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") { matchList.hidden = true; return; }
+    if (e.key !== "Enter" || !matches.length) return;
+    select(matches[cursor % matches.length], true);
+    cursor++;
+    matchList.hidden = true;
+  });
+  matchList.addEventListener("click", () => { matchList.hidden = true; });
+  document.addEventListener("pointerdown", (e) => { if (!matchList.contains(e.target) && e.target !== search) matchList.hidden = true; });
+  $("fit").addEventListener("click", fit);
+
+  // --- the error plot (compare): each compared layer's max abs error against its atol, log scale -----------
+  function plot() {
+    const P = D.plot || [];
+    if (D.kind !== "compare" || !P.length) return;
+    $("plot-pane").hidden = false;
+    const el = $("plot");
+    const w = el.clientWidth || 800, h = el.clientHeight || 200;
+    const L = 56, R = 12, T = 12, B = 24;
+    el.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    const values = [];
+    for (const [, err, atol] of P) {
+      if (typeof err === "number" && err > 0) values.push(err);
+      if (atol > 0) values.push(atol);
+    }
+    const lo = Math.floor(Math.log10(values.length ? Math.min(...values) : 1e-7)) - 1;
+    const hi = Math.max(Math.ceil(Math.log10(values.length ? Math.max(...values) : 1)), lo + 2);
+    const X = (j) => L + (j + 0.5) * (w - L - R) / P.length;
+    const Y = (v) => { // 0 on the bottom line, no tolerance passes (null, "inf", "nan") on the top line
+      if (typeof v !== "number") return T;
+      const d = v > 0 ? Math.max(lo, Math.min(hi, Math.log10(v))) : lo;
+      return T + (hi - d) / (hi - lo) * (h - T - B);
+    };
+    const parts = [];
+    const every = Math.ceil((hi - lo + 1) / Math.max(2, (h - T - B) / 14)); // a tick label every 14 px at most
+    for (let d = lo; d <= hi; d += every) {
+      const y = Y(10 ** d);
+      parts.push(`<line class="grid" x1="${L}" x2="${w - R}" y1="${y}" y2="${y}"/>`,
+        `<text class="tick" x="${L - 4}" y="${y + 3}" text-anchor="end">${d === lo ? "\u2264" : ""}1e${d}</text>`);
+    }
+    parts.push(`<line class="axis" x1="${L}" x2="${L}" y1="${T}" y2="${h - B}"/>`,
+      `<line class="axis" x1="${L}" x2="${w - R}" y1="${h - B}" y2="${h - B}"/>`,
+      `<text class="tick" x="${(L + w - R) / 2}" y="${h - 6}" text-anchor="middle">${P.length} compared layers, ` +
+      "in topological order</text>");
+    const step = (w - L - R) / P.length / 2;
+    parts.push(`<path class="tol" d="${P.map(([, , atol], j) => `${j ? "L" : "M"}${X(j) - step} ${Y(atol)}H${X(j) + step}`).join("")}"/>`);
+    P.forEach(([i, err, , passed], j) => {
+      const s = i === D.summary.first ? "first" : passed ? "pass" : "fail";
+      const r = s === "first" ? 5 : s === "fail" ? 3 : 2.2;
+      parts.push(`<circle class="pt ${s}${i === selected ? " sel" : ""}" cx="${X(j)}" cy="${Y(err)}" r="${r}" data-i="${i}" data-go="${i}"/>`);
+    });
+    el.innerHTML = parts.join("");
+    $("plot-note").textContent = "Dots: each compared layer's largest absolute error (over its outputs); dashed line: its " +
+      "atol. A layer fails where an element's error exceeds both atol and rtol \u00d7 |expected|, so a passing dot may " +
+      "sit above the line. Dots on the top line: no tolerance passes (NaN, Inf or a shape mismatch). Click a dot to " +
+      "find its layer.";
+  }
+
+  // --- start -----------------------------------------------------------------------------------------------
+  header();
+  lists();
+  drawGraph();
+  plot();
+  if (NODES.length) {
+    fit();
+    // start on what matters: the first divergence, or the first layer with an error
+    const first = D.kind === "compare" ? D.summary.first : NODES.findIndex((n) => n[6] === "error");
+    if (first !== null && first !== undefined && first >= 0) select(first, false);
+  }
+  let resizing = 0;
+  addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(() => { plot(); apply(); }, 150); });
+  window.irReport = { select, centreOn, fit, nodes: NODES };
+  document.body.dataset.ready = String(Math.round(performance.now()));
+})();

@@ -1,0 +1,373 @@
+"""The HTML reports of ``compare`` and ``check`` (``ir_tools.report``), opened in a real browser.
+
+Headless Chromium (Debian's /usr/bin/chromium, never a downloaded one) is driven by playwright. Where no
+browser can be had (no /usr/bin/chromium, or playwright not importable) the browser tests skip and say
+why; the two tests at the end need no browser. ``IR_TOOLS_SCREENSHOT=1`` also saves the compare report's
+screenshot as docs/compare-report.png. Run with ``-s`` to see the sizes and timings.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ir_tools.ir.model import Graph
+from ir_tools.passes.validate import check_file, read_valid
+from ir_tools.report import check_html, compare_html
+from ir_tools.report.layout import ASPECT, COL, EDGE_BACK, EDGE_FORWARD, ROW, layered_layout
+from ir_tools.runtime.compare import CompareReport, LayerComparison, compare_tensors
+from tests.conftest import ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1400, "height": 900}
+SCREENSHOT = ROOT / "docs" / "compare-report.png"
+BAD = ROOT / "tests" / "data" / "bad"
+
+
+# -- the browser ------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory) -> Iterator[object]:
+    """One headless Chromium (a fresh profile) for the module's tests; skips when none can be had."""
+    if not CHROMIUM.is_file():
+        pytest.skip(f"no browser: {CHROMIUM} is missing (apt-get install chromium)")
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError as exc:
+        pytest.skip(f"no browser: playwright is not importable ({exc}); pip install 'ir_tools[test]'")
+    with sync_playwright() as pw:
+        try:
+            context = pw.chromium.launch_persistent_context(
+                tmp_path_factory.mktemp("chromium-profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+                headless=True, viewport=VIEWPORT)
+        except Error as exc:
+            pytest.skip(f"no browser: {CHROMIUM} would not start ({exc.message.splitlines()[0]})")
+        yield context
+        context.close()
+
+
+class Opened:
+    """A report open in a tab, with everything the page complained about or tried to fetch."""
+
+    def __init__(self, browser, path: Path):
+        self.page = browser.new_page()
+        self.problems: list[str] = []
+        self.page.on("console", lambda m: self.problems.append(f"console.{m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.problems.append(f"uncaught: {e}"))
+        self.page.on("request", lambda r: self.problems.append(f"fetched {r.url}")
+                     if r.url != path.as_uri() and not r.url.startswith("data:") else None)
+        start = time.perf_counter()
+        self.page.goto(path.as_uri())
+        self.page.wait_for_selector("body[data-ready]", state="attached")
+        self.next_frame()
+        self.seconds = time.perf_counter() - start  # load to ready: parsed, drawn, first layer selected, painted
+
+    def next_frame(self) -> None:
+        """Wait until what was asked of the page so far has been painted."""
+        self.page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+    def details(self) -> str:
+        return self.page.inner_text("#details")
+
+    def node(self, layer_id: str) -> str:
+        return f'#graph rect[data-id="{layer_id}"]'
+
+    def transform(self) -> str:
+        return self.page.get_attribute("#graph > g", "transform")
+
+    def close(self) -> None:
+        self.page.close()
+
+
+@pytest.fixture
+def open_report(browser) -> Iterator[Callable[[Path], Opened]]:
+    tabs: list[Opened] = []
+
+    def open_(path: Path) -> Opened:
+        tabs.append(Opened(browser, path))
+        return tabs[-1]
+
+    yield open_
+    for tab in tabs:
+        tab.close()
+
+
+def write_report(path: Path, render: Callable[[], str]) -> float:
+    """Render and write a page; the seconds it took."""
+    start = time.perf_counter()
+    path.write_text(render(), encoding="utf-8")
+    return time.perf_counter() - start
+
+
+# -- the networks ------------------------------------------------------------------------------------------
+def residual_chain(path: Path, blocks: int) -> None:
+    """Convolution, Add (bias), Relu, AvgPool and a residual Add per block: 7 layers with its 2 Consts.
+
+    The weights are small and the bias negative so that values stay near 1 however deep the chain, and
+    saved without fp16 compression so that each Convolution reads its weights straight from a Const.
+    """
+    import openvino as ov
+    import openvino.opset8 as o8
+
+    rng = np.random.default_rng(0)
+    x = o8.parameter([1, 4, 8, 8], np.float32, name="input")
+    y = x
+    for i in range(blocks):
+        w = o8.constant((rng.standard_normal((4, 4, 1, 1)) * 0.05).astype(np.float32), name=f"b{i}/w")
+        b = o8.constant((rng.standard_normal((1, 4, 1, 1)) * 0.1 - 0.1).astype(np.float32), name=f"b{i}/b")
+        conv = o8.convolution(y, w, [1, 1], [0, 0], [0, 0], [1, 1], name=f"b{i}/conv")
+        act = o8.relu(o8.add(conv, b, name=f"b{i}/bias"), name=f"b{i}/relu")
+        pool = o8.avg_pool(act, [1, 1], [1, 1], [1, 1], [3, 3], False, name=f"b{i}/pool")
+        y = o8.add(pool, y, name=f"b{i}/residual")
+    ov.save_model(ov.Model([o8.result(y, name="output")], [x], f"chain{blocks}"), str(path), compress_to_fp16=False)
+
+
+def layer_named(graph: Graph, name: str):
+    return next(layer for layer in graph.layers() if layer.name == name)
+
+
+@pytest.fixture(scope="module")
+def defect(tmp_path_factory) -> tuple[Graph, dict]:
+    """A 1,017-layer chain compared, with ``--load-outputs`` of the original, after one weight of
+    ``b100/conv`` changed: the graph and the report (first divergence: b100/conv)."""
+    from ir_tools.runtime.inputs import random_inputs
+    from ir_tools.runtime.numeric_check import compare_model, saved_arrays
+    from ir_tools.runtime.openvino import ModelFiles
+
+    tmp = tmp_path_factory.mktemp("defect")
+    original, edited = tmp / "chain.xml", tmp / "edited.xml"
+    residual_chain(original, 145)
+    graph = read_valid(original)
+    inputs = random_inputs(graph, 0, {})
+    golden = compare_model(graph, inputs, per_layer=True, files=ModelFiles(original, original.with_suffix(".bin")))
+    assert golden.passed, "the original chain must pass before a defect is planted"
+
+    shutil.copy(original, edited)
+    weights = bytearray(original.with_suffix(".bin").read_bytes())
+    w = layer_named(graph, "b100/w")
+    offset, size = int(w.attrs["offset"]), int(w.attrs["size"])
+    values = np.frombuffer(bytes(weights[offset:offset + size]), np.float32).copy()
+    values[0] += 0.5
+    weights[offset:offset + size] = values.tobytes()
+    edited.with_suffix(".bin").write_bytes(bytes(weights))
+
+    graph = read_valid(edited)
+    report = compare_model(graph, inputs, saved=saved_arrays(golden),
+                           files=ModelFiles(edited, edited.with_suffix(".bin")))
+    return graph, report.to_dict()
+
+
+# -- compare -----------------------------------------------------------------------------------------------
+@pytest.mark.openvino
+def test_compare_report_names_the_planted_defect(open_report, defect, tmp_path, check_report):
+    graph, report = defect
+    check_report(report)
+    assert len(graph) >= 1000 and report["first_divergence"]["name"] == "b100/conv"
+    conv, relu = layer_named(graph, "b100/conv"), layer_named(graph, "b99/relu")
+    page = tmp_path / "compare.html"
+    seconds = write_report(page, lambda: compare_html(graph, report))
+    tab = open_report(page)
+    print(f"\ncompare report, {len(graph)} layers: {page.stat().st_size / 1e6:.2f} MB, written in {seconds:.2f} s, "
+          f"ready in Chromium in {tab.seconds:.2f} s")
+    assert tab.problems == []
+    assert tab.page.locator("#graph rect.n").count() == len(graph)
+    assert "first divergence 1" in tab.page.inner_text("#legend")
+
+    # search finds a layer and centres it; a click on the failing layer shows its comparison
+    tab.page.fill("#search", "b99/residual")
+    tab.page.press("#search", "Enter")
+    assert tab.details().startswith("b99/residual")
+    tab.page.click(tab.node(conv.id))
+    details = tab.details()
+    assert details.startswith("b100/conv") and "first divergence" in details
+    assert "[FAIL] b100/conv:2 (vs saved)" in details
+    assert re.search(r"max abs error\s+\d", details) and "would pass with" in details
+    assert f"line\t{conv.line}" in details
+
+    # hover shows the same details in a tooltip
+    tab.page.hover(tab.node(relu.id))
+    assert tab.page.is_visible("#tip") and "b99/relu" in tab.page.inner_text("#tip")
+    assert "passed" in tab.page.inner_text("#tip")
+
+    # the error plot has a dot per compared layer; the failing one is marked
+    assert tab.page.locator("#plot circle.pt").count() == len(report["layers"])
+    assert tab.page.locator(f'#plot circle.pt.first[data-i="{list(graph.layers()).index(conv)}"]').count() == 1
+
+    # wheel zooms, drag pans
+    before = tab.transform()
+    box = tab.page.locator("#graph").bounding_box()
+    tab.page.mouse.move(box["x"] + 100, box["y"] + 100)
+    tab.page.mouse.wheel(0, 400)
+    zoomed = tab.transform()
+    assert zoomed != before
+    tab.page.mouse.down()
+    tab.page.mouse.move(box["x"] + 250, box["y"] + 180, steps=5)
+    tab.page.mouse.up()
+    assert tab.transform() != zoomed and tab.details().startswith("b100/conv")  # a drag is not a click
+
+    tab.page.fill("#search", "b100/conv")
+    tab.page.press("#search", "Enter")
+    tab.page.mouse.move(0, 0)
+    shot = SCREENSHOT if os.environ.get("IR_TOOLS_SCREENSHOT") == "1" else tmp_path / "compare-report.png"
+    tab.page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+    assert tab.problems == []
+
+
+def synthetic_report(graph: Graph, failing: str) -> dict:
+    """A schema-valid report as ``--load-outputs`` gives it (two comparisons per executed layer) where
+    ``failing`` and every layer after it fail: compare itself takes minutes on 5,000 layers."""
+    rng = np.random.default_rng(1)
+    expected = rng.standard_normal(64).astype(np.float32)
+    close, far = expected + np.float32(1e-7), expected + np.float32(0.1)
+    report = CompareReport(str(graph.source), {"openvino": "synthetic", "device": "CPU",
+                                               "INFERENCE_PRECISION_HINT": "f32", "atol": 1e-5, "rtol": 1e-5,
+                                               "atol_by_name": {}, "rtol_by_name": {}, "seed": 0})
+    broken = False
+    for layer in graph.topological_order():
+        if layer.type in ("Const", "Parameter", "Result"):
+            continue
+        broken = broken or layer.name == failing
+        name = f"{layer.name}:{layer.outputs[0].id}"
+        report.layers.append(LayerComparison(layer.id, layer.name, layer.kind, layer.line, [
+            compare_tensors(name, close, expected, 1e-5, 1e-5),
+            compare_tensors(f"{name} (vs saved)", far if broken else close, expected, 1e-5, 1e-5)]))
+    first = layer_named(graph, failing)
+    report.first_divergence = {"layer_id": first.id, "name": first.name, "type": first.kind, "line": first.line}
+    return report.to_dict()
+
+
+@pytest.mark.openvino  # builds the network with OpenVINO's Python API
+def test_5000_layer_report_stays_responsive(open_report, tmp_path, check_report):
+    model = tmp_path / "chain.xml"
+    residual_chain(model, 714)
+    graph = read_valid(model)
+    assert len(graph) == 5000
+    report = check_report(synthetic_report(graph, "b500/conv"))
+    page = tmp_path / "compare5000.html"
+    seconds = write_report(page, lambda: compare_html(graph, report))
+    tab = open_report(page)
+    assert tab.problems == []
+    assert tab.page.locator("#graph rect.n").count() == 5000
+
+    def frame_ms(act: Callable[[], None], times: int = 10) -> float:
+        """Mean milliseconds from an input event to the frame after the one that painted it."""
+        start = time.perf_counter()
+        for _ in range(times):
+            act()
+            tab.next_frame()
+        return (time.perf_counter() - start) / times * 1000
+
+    idle = frame_ms(lambda: None)  # two frames and the round trips, nothing drawn
+    box = tab.page.locator("#graph").bounding_box()
+    tab.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    zoom_in = frame_ms(lambda: tab.page.mouse.wheel(0, -250))  # down to labelled boxes
+    tab.page.mouse.down()
+    pan = frame_ms(lambda: tab.page.mouse.move(box["x"] + 100 + 30 * np.random.rand(), box["y"] + 100), 10)
+    tab.page.mouse.up()
+    start = time.perf_counter()
+    tab.page.fill("#search", "b650/pool")
+    tab.page.press("#search", "Enter")
+    find = time.perf_counter() - start
+    assert tab.details().startswith("b650/pool")
+    print(f"\ncompare report, 5000 layers: {page.stat().st_size / 1e6:.2f} MB, written in {seconds:.2f} s, "
+          f"ready in Chromium in {tab.seconds:.2f} s; per event: zoom {zoom_in:.0f} ms, pan {pan:.0f} ms "
+          f"(of which {idle:.0f} ms waiting for two frames and the round trips); "
+          f"search {find * 1000:.0f} ms")
+    assert tab.seconds < 15 and zoom_in < 500 and pan < 500, "too slow to be usable"
+    assert tab.problems == []
+
+
+# -- check -------------------------------------------------------------------------------------------------
+CHECKED = {  # file: (layer with an error, or None, and a code it shows)
+    "samples/wrong_dims.xml": ("pool1", "E-SHAPE"),
+    "tests/data/bad/cycle_beside_valid.xml": ("p2", "E-CYCLE"),
+    "tests/data/bad/dup_id.xml": (None, "E-EDGE-LAYER"),
+    "tests/data/bad/read_malformed.xml": (None, "E-READ"),
+    "tests/data/bad/zero_layers.xml": (None, "E-NO-RESULT"),
+}
+
+
+@pytest.mark.parametrize("relative", CHECKED)
+def test_check_report_shows_each_diagnostic(relative, open_report, tmp_path):
+    layer_name, code = CHECKED[relative]
+    diagnostics, graph, _ = check_file(ROOT / relative)
+    page = tmp_path / "check.html"
+    write_report(page, lambda: check_html(graph, relative, diagnostics))
+    tab = open_report(page)
+    assert tab.problems == []
+    errors = sum(d.severity == "error" for d in diagnostics)
+    assert tab.page.inner_text("#verdict").startswith(f"{errors} error(s)")
+    assert tab.page.locator("#graph rect.n").count() == (len(graph) if graph is not None else 0)
+    if layer_name is not None:
+        layer = layer_named(graph, layer_name)
+        assert tab.page.get_attribute(tab.node(layer.id), "class") == "n s-error"
+        tab.page.click("#fit")
+        tab.page.click(tab.node(layer.id))
+        details = tab.details()
+        assert details.startswith(layer_name) and "with errors" in details
+        assert f"error[{code}]" in details
+    else:
+        assert f"error[{code}]" in tab.page.inner_text("#lists")
+    if graph is None:
+        assert tab.page.is_visible("#empty")
+
+
+# -- without a browser -------------------------------------------------------------------------------------
+def test_page_is_self_contained_and_its_data_cannot_escape(tmp_path):
+    """No URL, no fetch; names that close a script or open a comment stay data; Infinity and NaN survive."""
+    diagnostics, graph, _ = check_file(ROOT / "samples" / "wrong_dims.xml")
+    hostile = "</script><script>alert(1)</script><!-- \u00e9"
+    next(iter(graph.layers())).name = hostile
+    nan = compare_tensors("x", np.array([np.nan, 1.0, 2.0]), np.array([1.0, 0.0, 2.0]), 1e-5, 1e-5)
+    assert math.isinf(nan.max_rel_error)
+    report = {"model": "m.xml", "passed": False, "config": {"atol": math.inf, "rtol": 1e-5}, "outputs": [nan.to_dict()],
+              "layers": [{"layer_id": "1", "name": "pool1", "type": "AvgPool@opset1", "line": 15, "passed": False,
+                          "outputs": [nan.to_dict()]}],
+              "not_checked": [], "first_divergence": {"layer_id": "1", "name": "pool1", "type": "", "line": 15}}
+    for page in (check_html(graph, "wrong_dims.xml", diagnostics), compare_html(graph, report)):
+        assert page.isascii()
+        assert page.count("</script>") == 2 and "<!--" not in page
+        assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", page)  # the SVG namespace is a name, not a fetch
+        assert not re.search(r"\b(src|href)=\"(?!data:|#)|@import|url\(|fetch\(|XMLHttpRequest|WebSocket", page)
+        assert "default-src 'none'" in page
+        blob = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S).group(1)
+        data = json.loads(blob)
+        assert data["nodes"][0][1] == hostile
+    assert data["summary"]["config"]["atol"] == "inf"
+    tensor = data["info"][1]["tensors"][0]
+    assert tensor["max_rel_error"] == "inf" and tensor["min_atol_to_pass"] is None
+    assert data["plot"] == [[1, None, 1e-5, False]]  # no tolerance passes: drawn on the plot's top line
+
+
+def test_layout_ranks_follow_edges_and_wrap_a_deep_chain():
+    """Ranks grow along every forward edge, a Const sits right before its consumer, a cycle becomes a back
+    edge, and a 3,000-rank chain is wrapped into bands of about a screen's aspect ratio."""
+    # 0 -> 1 -> ... -> n-1, with a Const feeding every tenth node
+    n = 3000
+    edges = [(i, i + 1) for i in range(n - 1)]
+    consts = list(range(n, n + n // 10))
+    edges += [(c, (c - n) * 10 + 5) for c in consts]
+    layout = layered_layout(n + len(consts), edges, [0])
+    assert all(layout.rank[u] < layout.rank[v] for u, v in edges)
+    assert all(layout.rank[c] == layout.rank[(c - n) * 10 + 5] - 1 for c in consts)
+    assert all(kind != EDGE_BACK for _, _, kind in layout.edges)
+    assert layout.band_ranks < n and 0.5 * ASPECT < layout.width / layout.height < 2 * ASPECT
+    assert {layout.y[i] for i in range(0, n, 7)} <= {top for top, _ in layout.bands}  # the chain is each band's top row
+    assert layout.x[1] - layout.x[0] == COL and layout.y[consts[0]] - layout.y[5] == ROW
+
+    cycle = layered_layout(3, [(0, 1), (1, 2), (2, 1), (2, 2)], [0])
+    kinds = {(u, v): kind for u, v, kind in cycle.edges}
+    assert kinds == {(0, 1): EDGE_FORWARD, (1, 2): EDGE_FORWARD, (2, 1): EDGE_BACK, (2, 2): EDGE_BACK}
+    assert layered_layout(0, [], []).width == 0
