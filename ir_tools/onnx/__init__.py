@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from google.protobuf.message import DecodeError
+
 from ..ir.model import Graph
 from .importer import SUPPORTED, import_pooling
-from .reading import load_checked
+from .reading import load_checked, require_file, unreadable
+from .wire import OnnxBytes
 
 
 def from_onnx(path: str | Path, compress_to_fp16: bool = True) -> Graph:
@@ -17,12 +20,16 @@ def from_onnx(path: str | Path, compress_to_fp16: bool = True) -> Graph:
     (``network``). ``compress_to_fp16``: store float weights as f16, as ``ovc`` does by default.
     """
     path = Path(path)
-    model = load_checked(path)
-    if all(node.domain in ("", "ai.onnx") and node.op_type in SUPPORTED for node in model.graph.node):
-        return import_pooling(model, path)
+    require_file(path)
+    try:
+        source = OnnxBytes.read(path)
+    except (ValueError, IndexError, DecodeError) as exc:  # not protobuf, or not an ONNX model's
+        raise unreadable(path, exc) from None
+    if all(node.domain in ("", "ai.onnx") and node.op_type in SUPPORTED for node in source.nodes):
+        return import_pooling(load_checked(path), path)
     from .network import convert_network  # imports openvino's frontend: only whole networks need it
 
-    return convert_network(model, path, compress_to_fp16)
+    return convert_network(source, path, compress_to_fp16)
 
 
 __all__ = ["from_onnx"]

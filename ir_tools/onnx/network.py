@@ -3,7 +3,8 @@
 The route (docs/ARCHITECTURE.md says why this one):
 1. The ONNX graph is cut at every AveragePool / GlobalAveragePool node: the node goes, its input
    becomes an extra graph output and its output an extra graph input, typed by ONNX's shape
-   inference (run on a copy without the large weights, which it does not need).
+   inference (run on a copy without the large weights, which it does not need). The cut is made on
+   the file's bytes (``wire``): the weights are never parsed into Python nor serialised again.
 2. OpenVINO converts the cut model (``ov.convert_model``, from memory, as ``ovc`` would) and saves
    it, weights compressed to f16 as ``ovc`` does unless asked not to; ir_tools reads that IR.
 3. Each cut is closed with the importer's exact opset8 pooling, from the producer of the extra
@@ -11,9 +12,11 @@ The route (docs/ARCHITECTURE.md says why this one):
    every layer made records the ONNX node it came from (rt_info ``ir_tools_origin``).
 So OpenVINO never sees the pooling, and only one emitter (``passes/exact_pool``) exists.
 
-What OpenVINO's frontend cannot convert is reported before anything is written: its partial
-conversion names every node it could not translate, and each distinct op type becomes one
-diagnostic naming its first node and how many more.
+What OpenVINO's frontend cannot convert is reported before anything is written: ``onnx.checker``
+says what is wrong with a broken file; otherwise the frontend's partial conversion names every node
+it could not translate, and each distinct op type becomes one diagnostic naming its first node and
+how many more. (The checker runs only then: on a file OpenVINO converts it would cost as much as
+the conversion and change nothing.)
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from ..passes.builder import Output
 from ..passes.interface_names import tensor_names
 from ..passes.validate import InvalidModelError
 from .importer import PoolingImporter
-from .reading import default_opset, is_owned, node_label
+from .reading import check_file, default_opset, is_owned, node_label
+from .wire import OnnxBytes
 
 #: Initializers larger than this are left out of the copy that ONNX shape inference types (bytes).
 _SMALL_INITIALIZER = 4096
@@ -43,65 +47,50 @@ _SMALL_INITIALIZER = 4096
 _SOURCE_PREFIX = re.compile(r"^(Check '.*' failed at \S+:\n?|Exception from \S+:\n?)", re.MULTILINE)
 
 
-def convert_network(model: onnx.ModelProto, path: Path, compress_to_fp16: bool = True) -> Graph:
-    """``model`` (read from ``path``, checked) as an IR graph: OpenVINO's conversion with our pooling spliced in.
-
-    ``model`` is cut in place (its pooling nodes removed).
-    """
-    owned = [(index, node) for index, node in enumerate(model.graph.node) if is_owned(node)]
-    opset = default_opset(model, path)
-    cut_outputs = _cut(model, [node for _, node in owned])
-    ov_model = _convert(model, path)
+def convert_network(source: OnnxBytes, path: Path, compress_to_fp16: bool = True) -> Graph:
+    """The ONNX model in ``source`` (the bytes of ``path``) as an IR graph: OpenVINO's conversion of every op
+    but the pooling, and ours of the pooling spliced in."""
+    owned = [(index, node) for index, node in enumerate(source.nodes) if is_owned(node)]
+    cut, cut_outputs = _cut(source, owned)
+    ov_model = _convert(cut, source, path)
     with tempfile.TemporaryDirectory(prefix="ir-tools-onnx-") as tmp:
         xml = Path(tmp) / "converted.xml"
         ov.save_model(ov_model, xml, compress_to_fp16=compress_to_fp16)
         del ov_model
         graph = read_ir(xml)
         graph.weights.map()  # mapped now, the weights outlive the temporary file (POSIX unlink semantics)
-    graph.name = model.graph.name or path.stem
+    graph.name = source.name or path.stem
     for layer in graph.layers():  # a diagnostic names the ONNX file, not the temporary IR
         layer.file, layer.line = str(path), None
-    _splice(graph, owned, cut_outputs, PoolingImporter(graph, path, opset, (lay.name for lay in graph.layers())))
+    importer = PoolingImporter(graph, path, _default_opset(source, path), (lay.name for lay in graph.layers()))
+    _splice(graph, owned, cut_outputs, importer)
     return graph
 
 
-def _cut(model: onnx.ModelProto, owned: list[onnx.NodeProto]) -> list[str]:
-    """Remove the owned nodes, exposing each one's input as a graph output and its output as a graph input.
+def _default_opset(source: OnnxBytes, path: Path) -> int:
+    return default_opset(onnx.ModelProto(opset_import=source.opsets), path)
 
-    Returns the graph outputs added (to be removed again after splicing).
-    """
-    g = model.graph
-    types = _value_types(model)
-    outputs = {value.name for value in g.output}
-    added = []
-    kept = [node for node in g.node if not is_owned(node)]
-    del g.node[:]
-    g.node.extend(kept)
-    for node in owned:
+
+def _cut(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]]) -> tuple[bytes, list[str]]:
+    """The model without the owned nodes, each one's input exposed as a graph output and its output as a
+    graph input; and the graph outputs added (removed again after splicing)."""
+    types = _value_types(source)
+    outputs = {value.name for value in source.outputs}
+    added_inputs, added_outputs = [], []
+    for _, node in owned:
         x, y = node.input[0], node.output[0]
         if x not in outputs:
-            g.output.append(types.get(x) or helper.make_empty_tensor_value_info(x))
+            added_outputs.append(types.get(x) or helper.make_empty_tensor_value_info(x))
             outputs.add(x)
-            added.append(x)
-        g.input.append(types.get(y) or helper.make_empty_tensor_value_info(y))
-    return added
+        added_inputs.append(types.get(y) or helper.make_empty_tensor_value_info(y))
+    cut = source.rebuilt({index for index, _ in owned}, added_inputs, added_outputs)
+    return cut, [value.name for value in added_outputs]
 
 
-def _value_types(model: onnx.ModelProto) -> dict[str, onnx.ValueInfoProto]:
-    """Every tensor's type as ONNX shape inference gives it, inferred on a copy whose large initializers are
-    typed inputs: the weights are not copied (shape-giving initializers are small and stay)."""
-    g = model.graph
-    light = onnx.ModelProto(ir_version=model.ir_version, opset_import=model.opset_import, functions=model.functions)
-    light.graph.node.extend(g.node)
-    light.graph.input.extend(g.input)
-    light.graph.output.extend(g.output)
-    light.graph.value_info.extend(g.value_info)
-    names = {value.name for value in g.input}
-    for init in g.initializer:
-        if init.ByteSize() <= _SMALL_INITIALIZER:
-            light.graph.initializer.append(init)
-        elif init.name not in names:
-            light.graph.input.append(helper.make_tensor_value_info(init.name, init.data_type, list(init.dims)))
+def _value_types(source: OnnxBytes) -> dict[str, onnx.ValueInfoProto]:
+    """Every tensor's type as ONNX shape inference gives it, inferred without the large weights (typed inputs
+    instead: the shape-giving initializers are small and stay)."""
+    light = onnx.ModelProto.FromString(source.rebuilt(set(), light=_SMALL_INITIALIZER))
     try:
         inferred = onnx.shape_inference.infer_shapes(light, data_prop=True).graph
     except Exception:  # noqa: BLE001 (inference helps type the cut, it is no gate: OpenVINO still decides)
@@ -109,20 +98,21 @@ def _value_types(model: onnx.ModelProto) -> dict[str, onnx.ValueInfoProto]:
     return {value.name: value for value in (*inferred.input, *inferred.value_info, *inferred.output)}
 
 
-def _convert(model: onnx.ModelProto, path: Path) -> ov.Model:
-    """OpenVINO's conversion of the cut model, or every reason it refuses, one diagnostic per cause."""
-    data = model.SerializeToString()
+def _convert(cut: bytes, source: OnnxBytes, path: Path) -> ov.Model:
+    """OpenVINO's conversion of the cut model; else why not: ``onnx.checker``'s objection to the file, or one
+    diagnostic per op type the frontend cannot convert, or its own words."""
     try:
-        return ov.convert_model(io.BytesIO(data))
+        return ov.convert_model(io.BytesIO(cut))
     except Exception as exc:  # noqa: BLE001 (OpenVINO raises several types; each becomes a diagnostic)
         refusal = exc
-    diagnostics = _unconverted(model, data, path) or [
+    check_file(path)  # a broken file is reported as such (ReadError), before what OpenVINO made of it
+    diagnostics = _unconverted(source, cut, path) or [
         Diagnostic("error", "E-ONNX-CONVERT", f"OpenVINO cannot convert this model: {_words(refusal)}",
                    SourceLoc(str(path)))]
     raise InvalidModelError(diagnostics)
 
 
-def _unconverted(model: onnx.ModelProto, data: bytes, path: Path) -> list[Diagnostic]:
+def _unconverted(source: OnnxBytes, data: bytes, path: Path) -> list[Diagnostic]:
     """One diagnostic per op type OpenVINO's frontend leaves unconverted: its first node and how many more."""
     frontend = ov.frontend.FrontEndManager().load_by_framework("onnx")
     try:
@@ -137,7 +127,7 @@ def _unconverted(model: onnx.ModelProto, data: bytes, path: Path) -> list[Diagno
             left.setdefault(op, node.get_friendly_name())
     diagnostics = []
     for (domain, op_type), ov_name in left.items():
-        nodes = [(i, n) for i, n in enumerate(model.graph.node) if (n.domain, n.op_type) == (domain, op_type)]
+        nodes = [(i, n) for i, n in enumerate(source.nodes) if (n.domain, n.op_type) == (domain, op_type)]
         name = node_label(nodes[0][1], nodes[0][0]) if nodes else ov_name  # else inside a subgraph
         more = f" and {len(nodes) - 1} more" if len(nodes) > 1 else ""
         what = f"{domain}.{op_type}" if domain else op_type

@@ -16,22 +16,37 @@ def is_owned(node: onnx.NodeProto) -> bool:
     return node.domain in ("", "ai.onnx") and node.op_type in OWNED
 
 
-def load_checked(path: Path) -> onnx.ModelProto:
-    loc = SourceLoc(str(path))
+def require_file(path: Path) -> None:
     if not path.is_file():
-        raise ReadError(f"no such file: {path}", loc, code="E-ONNX-READ")
+        raise ReadError(f"no such file: {path}", SourceLoc(str(path)), code="E-ONNX-READ")
+
+
+def unreadable(path: Path, exc: Exception) -> ReadError:
+    return ReadError(f"not a readable ONNX model ({type(exc).__name__}: {exc})", SourceLoc(str(path)),
+                     code="E-ONNX-READ")
+
+
+def load_checked(path: Path) -> onnx.ModelProto:
+    """The model, read whole and accepted by ``onnx.checker``."""
+    require_file(path)
     try:
         model = onnx.load(str(path))
     except Exception as exc:  # protobuf raises several unrelated types for a bad file
-        raise ReadError(f"not a readable ONNX model ({type(exc).__name__}: {exc})", loc, code="E-ONNX-READ") from None
+        raise unreadable(path, exc) from None
+    check_file(path)
+    return model
+
+
+def check_file(path: Path) -> None:
+    """``onnx.checker`` on the file (read by its C++ side, not copied through Python); ReadError if it objects."""
+    loc = SourceLoc(str(path))
     try:
-        onnx.checker.check_model(model)
+        onnx.checker.check_model(str(path))
     except onnx.checker.ValidationError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         context = [line.strip() for line in str(exc).splitlines() if "Context" in line or "Name:" in line]
         raise ReadError(f"invalid ONNX model: {first}" + (f" ({context[-1]})" if context else ""), loc,
                         code="E-ONNX-INVALID") from None
-    return model
 
 
 def default_opset(model: onnx.ModelProto, path: Path) -> int:
