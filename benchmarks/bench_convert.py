@@ -56,8 +56,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=None, help="model names (e.g. resnet18) to limit the run to")
+    parser.add_argument("--all", action="store_true",
+                        help="every classifier file (default: one per network, calibrated, opset 17, static spatial)")
     args = parser.parse_args()
-    entries = [e for e in zoo_entries("classifier") if args.only is None or e["model"] in args.only]
+    entries = [e for e in zoo_entries("classifier") if (args.only is None or e["model"] in args.only)
+               and (args.all or (e["calibrated"] and e["opset"] == 17 and "_dyn" not in e["file"]))]
     if not entries:
         print(HOW_TO_BUILD)
         return 2
