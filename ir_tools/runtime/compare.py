@@ -74,13 +74,18 @@ class TensorComparison:
     min_rtol_to_pass: float | None = 0.0  # with this atol
     first_mismatch: list[int] | None = None  # index of the first failing element
     note: str | None = None  # e.g. shape mismatch
+    bound_max: float | None = None  # the largest rounding bound of an element (None: no bound known)
+    error_to_bound: float | None = None  # the largest error / bound over the elements (how close to failing)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
-def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: float, rtol: float) -> TensorComparison:
-    """Compare elementwise: fail where |a - e| > atol and |a - e| > rtol * |e|, or NaN/Inf disagree."""
+def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: float, rtol: float,
+                    bound: np.ndarray | None = None) -> TensorComparison:
+    """Compare elementwise: fail where |a - e| > atol and |a - e| > rtol * |e| and, when ``bound`` (the rounding
+    error an f32 implementation may legitimately have, per element) is given, |a - e| > bound; or where
+    NaN/Inf disagree."""
     actual, expected = np.asarray(actual), np.asarray(expected)
     if actual.shape != expected.shape:
         return TensorComparison(name, False, list(expected.shape), atol, rtol, min_atol_to_pass=None,
@@ -98,7 +103,13 @@ def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: f
     with np.errstate(divide="ignore", invalid="ignore"):
         rel = np.where(scale > 0, diff / scale, np.where(diff > 0, np.inf, 0.0))
         over_rtol = diff > rtol * scale  # inf * 0 is NaN: compares False, i.e. within an infinite rtol
+    if bound is not None:
+        bound = np.broadcast_to(np.where(finite, np.asarray(bound, np.float64), 0.0), diff.shape)
+        beyond = diff > bound
+        over_rtol &= beyond  # an element within its bound needs no tolerance
     over_atol = diff > atol
+    if bound is not None:
+        over_atol &= beyond
     failing = (over_atol & over_rtol) | special_bad
     has_special_bad = bool(special_bad.any())
     first = np.argwhere(failing)
@@ -119,7 +130,18 @@ def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: f
         min_atol_to_pass=None if has_special_bad else float(diff[over_rtol].max()) if over_rtol.any() else 0.0,
         min_rtol_to_pass=None if has_special_bad else _min_rtol(diff[over_atol], scale[over_atol]),
         first_mismatch=[int(i) for i in first[0]] if len(first) else None,
+        bound_max=None if bound is None else float(bound.max()) if bound.size else 0.0,
+        error_to_bound=None if bound is None else _error_to_bound(diff, bound),
     )
+
+
+def _error_to_bound(diff: np.ndarray, bound: np.ndarray) -> float:
+    """max(diff / bound): above 1 an element exceeds its bound (inf: an error where the bound is 0)."""
+    if not diff.size:
+        return 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(bound > 0, diff / bound, np.where(diff > 0, np.inf, 0.0))
+    return float(ratio.max())
 
 
 def _min_rtol(diff: np.ndarray, scale: np.ndarray) -> float:
@@ -194,8 +216,9 @@ def _tensor_line(t: TensorComparison) -> str:
     else:
         need = f"; would pass with atol >= {t.min_atol_to_pass:.3g} or rtol >= {t.min_rtol_to_pass:.3g}"
     where = f", first at {t.first_mismatch}" if t.first_mismatch is not None else ""
+    bound = "" if t.bound_max is None else f", rounding bound {t.bound_max:.3g} (error/bound {t.error_to_bound:.3g})"
     return (f"  [{status}] {t.name} {t.shape}: max abs {t.max_abs_error:.3g}, max rel {t.max_rel_error:.3g}, "
-            f"{t.mismatches}/{t.elements} mismatched{where}{nan}{inf} (atol {t.atol:g}, rtol {t.rtol:g}{need})")
+            f"{t.mismatches}/{t.elements} mismatched{where}{nan}{inf} (atol {t.atol:g}, rtol {t.rtol:g}{bound}{need})")
 
 
 def render_text(report: CompareReport) -> str:
