@@ -1,7 +1,8 @@
 """Run every command in samples/README*.md so the documentation cannot rot.
 
 Commands sit in fenced ``sh`` blocks, one per line, run from the project root; a trailing
-``# exit N`` gives the expected exit code (0 otherwise); ``$OUT`` is a temporary folder the test owns. Blocks run in file order, commands in
+``# exit N`` gives the expected exit code (0 otherwise); ``$OUT`` is a temporary folder the test
+owns. Blocks run in file order, commands in
 order inside a block (a later command may use an earlier one's output).
 """
 

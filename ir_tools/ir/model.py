@@ -1,4 +1,4 @@
-"""Graph, Layer, Port: the one in-memory model of an IR. The only module that touches networkx.
+"""Graph, Layer, Port: the one in-memory model of an IR. The only module that touches networkx (lazily).
 
 Layers keep their attributes verbatim (strings, in file order) so that any model, including
 ops we do not understand, round-trips; typed views come from the op registry.
@@ -10,8 +10,8 @@ import mmap
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
-import networkx as nx
 import numpy as np
 
 from ..base.errors import IrToolsError, ReadError, SourceLoc
@@ -42,21 +42,120 @@ class Port:
     line: int | None = None
 
 
-@dataclass(slots=True)
+#: A port as a read layer keeps it until something asks for its Port objects: the fields of Port in
+#: order, ``(id, precision, dims, names, extra, rt_info, line)``, with ``extra`` None when empty. A plain
+#: tuple of strings, ints and tuples, which the cyclic GC stops tracking once it has seen it (a Port is
+#: tracked for as long as it lives, and a tuple holding a dict, even an empty one, stays tracked).
+PortRecord = tuple[int, "str | None", "tuple[int, ...] | None", "str | None", "dict[str, str] | None",
+                   "tuple[RtNode, ...]", "int | None"]
+_LAYER_FIELDS = ("id", "name", "type", "version", "attrs", "inputs", "outputs", "rt_info", "extra", "children",
+                 "file", "line", "data")
+
+
+def _port(record: PortRecord) -> Port:
+    return Port(record[0], record[1], record[2], record[3], {} if record[4] is None else record[4], record[5],
+                record[6])
+
+
+def _record(port: Port) -> PortRecord:
+    return (port.id, port.precision, port.dims, port.names, port.extra, port.rt_info, port.line)
+
+
 class Layer:
-    id: str
-    name: str
-    type: str
-    version: str | None
-    attrs: dict[str, str] = field(default_factory=dict)  # <data> attributes verbatim, in order
-    inputs: list[Port] = field(default_factory=list)
-    outputs: list[Port] = field(default_factory=list)
-    rt_info: tuple[RtNode, ...] = ()
-    extra: dict[str, str] = field(default_factory=dict)  # other <layer> attributes, verbatim
-    children: tuple[RtNode, ...] = ()  # other child elements (subgraph bodies, port maps), verbatim
-    file: str | None = None
-    line: int | None = None
-    data: bytes | None = None  # Const payload created in memory (read ones stay in the .bin)
+    """One ``<layer>``: its attributes verbatim, its ports, where it came from.
+
+    Built like a dataclass (same fields, order and defaults; equality compares every field), with one
+    difference inside: a layer the reader made keeps its ports as ``PortRecord`` tuples, and ``inputs``
+    / ``outputs`` make the Port lists on first use (once: after that the lists and Ports are the
+    layer's, to change as before). Code that only needs ids or declared types (the walker, shape
+    propagation) reads ``input_ids()`` / ``output_records()`` and makes no Port at all, which keeps the
+    objects the GC must scan to about one per layer.
+    """
+
+    __slots__ = ("id", "name", "type", "version", "attrs", "_inputs", "_outputs", "rt_info", "extra", "children",
+                 "file", "line", "data")
+    __hash__ = None  # mutable, compared by value (as the dataclass it was)
+
+    def __init__(self, id: str, name: str, type: str, version: str | None,  # noqa: A002 (the IR's names)
+                 attrs: dict[str, str] | None = None, inputs: Iterable[Port] | None = None,
+                 outputs: Iterable[Port] | None = None, rt_info: tuple[RtNode, ...] = (),
+                 extra: dict[str, str] | None = None, children: tuple[RtNode, ...] = (), file: str | None = None,
+                 line: int | None = None, data: bytes | None = None):
+        self.id = id
+        self.name = name
+        self.type = type
+        self.version = version
+        self.attrs = {} if attrs is None else attrs  # <data> attributes verbatim, in order
+        self.inputs = [] if inputs is None else inputs
+        self.outputs = [] if outputs is None else outputs
+        self.rt_info = rt_info
+        self.extra = {} if extra is None else extra  # other <layer> attributes, verbatim
+        self.children = children  # other child elements (subgraph bodies, port maps), verbatim
+        self.file = file
+        self.line = line
+        self.data = data  # Const payload created in memory (read ones stay in the .bin)
+
+    @classmethod
+    def _read(cls, id: str, name: str, type: str, version: str | None,  # noqa: A002
+              attrs: dict[str, str], inputs: tuple[PortRecord, ...], outputs: tuple[PortRecord, ...],
+              rt_info: tuple[RtNode, ...], extra: dict[str, str], children: tuple[RtNode, ...], file: str | None,
+              line: int | None) -> Layer:
+        """A layer whose ports are still records (the reader's constructor)."""
+        layer = cls.__new__(cls)
+        layer.id, layer.name, layer.type, layer.version, layer.attrs = id, name, type, version, attrs
+        layer._inputs, layer._outputs, layer.rt_info, layer.extra = inputs, outputs, rt_info, extra
+        layer.children, layer.file, layer.line, layer.data = children, file, line, None
+        return layer
+
+    @property
+    def inputs(self) -> list[Port]:
+        ports = self._inputs
+        if type(ports) is not list:
+            ports = self._inputs = [_port(record) for record in ports]
+        return ports
+
+    @inputs.setter
+    def inputs(self, ports: Iterable[Port]) -> None:
+        self._inputs = ports if type(ports) is list else list(ports)
+
+    @property
+    def outputs(self) -> list[Port]:
+        ports = self._outputs
+        if type(ports) is not list:
+            ports = self._outputs = [_port(record) for record in ports]
+        return ports
+
+    @outputs.setter
+    def outputs(self, ports: Iterable[Port]) -> None:
+        self._outputs = ports if type(ports) is list else list(ports)
+
+    def input_ids(self) -> list[int]:
+        """The ids of the input ports, in order, without making Port objects."""
+        ports = self._inputs
+        return [p.id for p in ports] if type(ports) is list else [record[0] for record in ports]
+
+    def output_ids(self) -> list[int]:
+        """The ids of the output ports, in order, without making Port objects."""
+        ports = self._outputs
+        return [p.id for p in ports] if type(ports) is list else [record[0] for record in ports]
+
+    def input_records(self) -> tuple[PortRecord, ...] | list[PortRecord]:
+        """The input ports as ``PortRecord`` tuples (``extra`` may be None), without making Port objects."""
+        ports = self._inputs
+        return [_record(p) for p in ports] if type(ports) is list else ports
+
+    def output_records(self) -> tuple[PortRecord, ...] | list[PortRecord]:
+        """The output ports as ``PortRecord`` tuples (``extra`` may be None), without making Port objects."""
+        ports = self._outputs
+        return [_record(p) for p in ports] if type(ports) is list else ports
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _LAYER_FIELDS)
+
+    def __repr__(self) -> str:
+        return f"Layer({', '.join(f'{f}={getattr(self, f)!r}' for f in _LAYER_FIELDS)})"
 
     @property
     def kind(self) -> str:
@@ -71,21 +170,31 @@ class Layer:
         return SourceLoc(self.file, port.line or self.line, self.id, self.name, self.kind)
 
     def input(self, port_id: int) -> Port | None:
-        return next((p for p in self.inputs if p.id == port_id), None)
+        for p in self.inputs:
+            if p.id == port_id:
+                return p
+        return None
 
     def output(self, port_id: int) -> Port | None:
-        return next((p for p in self.outputs if p.id == port_id), None)
+        for p in self.outputs:
+            if p.id == port_id:
+                return p
+        return None
 
     def port(self, port_id: int) -> Port | None:
-        return self.input(port_id) or self.output(port_id)
+        found = self.input(port_id)
+        return self.output(port_id) if found is None else found
 
     def is_a(self, op_type: str) -> bool:
         """True if OpenVINO reads this layer's type as ``op_type`` (one spelling rule: ops.opsets)."""
         return canonical_type(self.type) == op_type
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
+class Edge(NamedTuple):
+    """One ``<edge>``: an output port feeding an input port. A tuple, so it compares equal to a plain
+    ``(from_layer, from_port, to_layer, to_port, line)`` tuple; the graph stores edges as plain tuples
+    (which the cyclic GC stops tracking) and hands out Edges."""
+
     from_layer: str
     from_port: int
     to_layer: str
@@ -126,12 +235,32 @@ class Weights:
         return memoryview(self._map)[offset : offset + size]
 
 
-class Graph:
-    """An IR network: layers as nodes (keyed by id), edges keyed by ``(from_port, to_port)``.
+#: An edge as the graph stores it: ``(from_layer, from_port, to_layer, to_port, line)``.
+_Link = tuple[str, int, str, int, "int | None"]
+#: The edges of one layer's ``_in``/``_out`` slot: up to this many are kept in a tuple (which the GC
+#: does not track), more in a list (so that adding one is not a copy of them all).
+_SMALL = 16
 
-    Methods that run per layer or per port on large models read networkx's own dicts (``_node``,
-    ``_succ``, ``_pred``: ``{neighbour: {key: data}}``) instead of building its views, which costs
-    several times more; the order is the same.
+
+def _slot_links(slot: _Link | tuple[_Link, ...] | list[_Link] | None) -> tuple[_Link, ...] | list[_Link]:
+    """The links of one ``_in``/``_out`` slot: absent, one link, or a tuple or list of two or more."""
+    if slot is None:
+        return ()
+    return (slot,) if type(slot[0]) is str else slot
+
+
+class Graph:
+    """An IR network: layers keyed by id (in insertion order), edges between their ports.
+
+    Storage is flat and built for large models: ``_layers`` maps ids to layers; ``_in`` and ``_out``
+    map a layer id to the edges into / out of it, each edge a plain tuple (``_Link``): one link alone,
+    or a tuple (a list past ``_SMALL``) of two or more, grouped by the layer at the other end (groups
+    in the order their first edge was added, edges within a group in the order added). That is the
+    order networkx's MultiDiGraph, which this replaces, gave, so ``edges()``, ``producers()`` and
+    ``consumers()`` list edges as they did. Tuples of strings and ints (and str -> str dicts) are not
+    tracked by the cyclic GC once it has seen them, so edges add no tracked objects: what a read model
+    leaves tracked is its Layers, Ports and port lists, and collections stay cheap. networkx is
+    imported only to find a cycle in, or to sort, a graph whose edges do not all point forward.
     """
 
     def __init__(self, name: str = "model", ir_version: int = 11):
@@ -143,38 +272,50 @@ class Graph:
         self.line: int | None = None  # the line of its <net> element
         self.weights: Weights | None = None
         self.load_diagnostics: list = []  # recoverable problems the reader found (Diagnostic)
-        self._g = nx.MultiDiGraph()
+        self._layers: dict[str, Layer] = {}
+        self._in: dict[str, _Link | tuple[_Link, ...] | list[_Link]] = {}  # to_layer -> edges into it
+        self._out: dict[str, _Link | tuple[_Link, ...] | list[_Link]] = {}  # from_layer -> edges out of it
         self._next_id = 0  # above every numeric id: new ids in O(1)
+        self._forward: bool | None = True  # every edge points forward in layer order (None: not known)
 
     # -- layers -------------------------------------------------------------------------------
     def add_layer(self, layer: Layer) -> Layer:
-        if layer.id in self._g:
-            raise ValueError(f"duplicate layer id {layer.id}")
-        self._g.add_node(layer.id, layer=layer)
-        if layer.id.isdigit() and layer.id.isascii():
-            self._next_id = max(self._next_id, int(layer.id) + 1)
+        lid = layer.id
+        if lid in self._layers:
+            raise ValueError(f"duplicate layer id {lid}")
+        self._layers[lid] = layer
+        if lid.isdigit() and lid.isascii():
+            n = int(lid)
+            if n >= self._next_id:
+                self._next_id = n + 1
         return layer
 
     def remove_layer(self, layer_id: str) -> None:
-        self._g.remove_node(layer_id)
+        """Remove a layer and every edge into or out of it."""
+        if layer_id not in self._layers:
+            raise ValueError(f"no layer with id {layer_id}")
+        links = dict.fromkeys((*_slot_links(self._in.get(layer_id)), *_slot_links(self._out.get(layer_id))))
+        for link in links:  # a self-loop is in both
+            self._unlink(link)
+        del self._layers[layer_id]
 
     def has_layer(self, layer_id: str) -> bool:
-        return layer_id in self._g
+        return layer_id in self._layers
 
     def layer(self, layer_id: str) -> Layer:
-        return self._g.nodes[layer_id]["layer"]
+        return self._layers[layer_id]
 
     def layers(self) -> Iterator[Layer]:
         """Layers in insertion (file) order."""
-        return (data["layer"] for data in self._g._node.values())
+        return iter(self._layers.values())
 
     def __len__(self) -> int:
-        return self._g.number_of_nodes()
+        return len(self._layers)
 
     def by_type(self, *types: str) -> list[Layer]:
         """Layers OpenVINO reads as one of ``types`` (canonical spellings, e.g. "AvgPool")."""
         wanted = set(types)
-        return [layer for layer in self.layers() if canonical_type(layer.type) in wanted]
+        return [layer for layer in self._layers.values() if canonical_type(layer.type) in wanted]
 
     def parameters(self) -> list[Layer]:
         return self.by_type("Parameter")
@@ -211,37 +352,75 @@ class Graph:
 
     # -- edges --------------------------------------------------------------------------------
     def add_edge(self, edge: Edge) -> None:
-        self._g.add_edge(edge.from_layer, edge.to_layer, key=(edge.from_port, edge.to_port), edge=edge)
+        """Connect two layers of the graph; an edge between the same two ports is replaced (keeping its place)."""
+        link = tuple(edge)
+        if link[0] not in self._layers or link[2] not in self._layers:
+            lid = link[0] if link[0] not in self._layers else link[2]
+            raise ValueError(f"edge {_link_text(link)} refers to layer {lid}, which is not in the graph")
+        old = self._link(link)
+        if old is not None:
+            _replace(self._in, link[2], old, link)
+            _replace(self._out, link[0], old, link)
 
     def remove_edge(self, edge: Edge) -> None:
-        self._g.remove_edge(edge.from_layer, edge.to_layer, key=(edge.from_port, edge.to_port))
+        """Remove the edge between the same two ports as ``edge`` (its line does not matter)."""
+        link = self._find(edge[0], edge[1], edge[2], edge[3])
+        if link is None:
+            raise ValueError(f"edge {_link_text(tuple(edge))} is not in the graph")
+        self._unlink(link)
 
     def edges(self) -> list[Edge]:
-        return [data["edge"] for _, _, data in self._g.edges(data=True)]
+        """Every edge: by source layer in layer order, then as ``out_edges`` lists them."""
+        return [Edge._make(link) for link in self._links()]
 
     def in_edges(self, layer_id: str) -> list[Edge]:
-        return [d["edge"] for _, _, d in self._g.in_edges(layer_id, data=True)]
+        """Edges into a layer: grouped by source layer (in the order each was first connected), then as added."""
+        return [Edge._make(link) for link in _slot_links(self._in.get(layer_id))]
 
     def out_edges(self, layer_id: str) -> list[Edge]:
-        return [d["edge"] for _, _, d in self._g.out_edges(layer_id, data=True)]
+        """Edges out of a layer: grouped by target layer (in the order each was first connected), then as added."""
+        return [Edge._make(link) for link in _slot_links(self._out.get(layer_id))]
 
     def producers(self, layer_id: str, port_id: int) -> list[Edge]:
         """Edges feeding one input port (normally exactly one), in ``in_edges`` order."""
-        return [d["edge"] for keys in self._g._pred.get(layer_id, {}).values()
-                for (_, to_port), d in keys.items() if to_port == port_id]
+        slot = self._in.get(layer_id)
+        if slot is None:
+            return []
+        if type(slot[0]) is str:
+            return [Edge._make(slot)] if slot[3] == port_id else []
+        return [Edge._make(link) for link in slot if link[3] == port_id]
 
     def consumers(self, layer_id: str, port_id: int) -> list[Edge]:
         """Edges reading one output port, in ``out_edges`` order."""
-        return [d["edge"] for keys in self._g._succ.get(layer_id, {}).values()
-                for (from_port, _), d in keys.items() if from_port == port_id]
+        slot = self._out.get(layer_id)
+        if slot is None:
+            return []
+        if type(slot[0]) is str:
+            return [Edge._make(slot)] if slot[1] == port_id else []
+        return [Edge._make(link) for link in slot if link[1] == port_id]
+
+    def producer_key(self, layer_id: str, port_id: int) -> tuple[str, int] | None:
+        """``(from_layer, from_port)`` of the one edge feeding an input port; None if none or several do."""
+        slot = self._in.get(layer_id)
+        if slot is None:
+            return None
+        if type(slot[0]) is str:
+            return (slot[0], slot[1]) if slot[3] == port_id else None
+        found = None
+        for link in slot:
+            if link[3] == port_id:
+                if found is not None:
+                    return None
+                found = link
+        return None if found is None else (found[0], found[1])
 
     def producer(self, layer_id: str, port_id: int) -> tuple[Layer, Port] | None:
         """The layer and output port that feed an input port, if exactly one does."""
-        edges = self.producers(layer_id, port_id)
-        if len(edges) != 1 or not self.has_layer(edges[0].from_layer):
+        key = self.producer_key(layer_id, port_id)
+        if key is None:
             return None
-        src = self.layer(edges[0].from_layer)
-        port = src.output(edges[0].from_port)
+        src = self._layers[key[0]]
+        port = src.output(key[1])
         return None if port is None else (src, port)
 
     def redirect_consumers(self, old: tuple[str, int], new: tuple[str, int]) -> None:
@@ -250,13 +429,50 @@ class Graph:
             self.remove_edge(e)
             self.add_edge(Edge(new[0], new[1], e.to_layer, e.to_port))
 
+    def _links(self) -> list[_Link]:
+        """Every edge as stored, in ``edges()`` order."""
+        out = self._out
+        links: list[_Link] = []
+        for lid in self._layers:
+            slot = out.get(lid)
+            if slot is not None:
+                if type(slot[0]) is str:
+                    links.append(slot)
+                else:
+                    links.extend(slot)
+        return links
+
+    def _find(self, from_layer: str, from_port: int, to_layer: str, to_port: int) -> _Link | None:
+        for link in _slot_links(self._in.get(to_layer)):
+            if link[0] == from_layer and link[1] == from_port and link[3] == to_port:
+                return link
+        return None
+
+    def _link(self, link: _Link) -> _Link | None:
+        """Store ``link`` (its layers exist); returns, without storing it, one between the same ports if any."""
+        old = _insert(self._in, link[2], link, 0, link)
+        if old is not None:
+            return old
+        _insert(self._out, link[0], link, 2, None)
+        if self._forward:
+            self._forward = False if link[0] == link[2] else None
+        return None
+
+    def _unlink(self, link: _Link) -> None:
+        _remove(self._in, link[2], link)
+        _remove(self._out, link[0], link)
+        if self._forward is False:
+            self._forward = None
+
     # -- algorithms ---------------------------------------------------------------------------
     def find_cycle(self) -> list[str] | None:
         """Layer ids along one cycle, or None if the graph is acyclic."""
         if self._points_forward():
             return None
+        import networkx as nx
+
         try:
-            return [u for u, _, _ in nx.find_cycle(self._g)]
+            return [u for u, _, _ in nx.find_cycle(self._nx())]
         except nx.NetworkXNoCycle:
             return None
 
@@ -267,22 +483,102 @@ class Graph:
         sort would return file order itself, so that is returned without sorting.
         """
         if self._points_forward():
-            return list(self.layers())
-        position = {node: i for i, node in enumerate(self._g)}
-        order = nx.lexicographical_topological_sort(self._g, key=position.__getitem__)
-        return [self.layer(i) for i in order]
+            return list(self._layers.values())
+        import networkx as nx
+
+        position = {lid: i for i, lid in enumerate(self._layers)}
+        order = nx.lexicographical_topological_sort(self._nx(), key=position.__getitem__)
+        return [self._layers[i] for i in order]
 
     def _points_forward(self) -> bool:
         """True if every edge goes to a layer added later: then the graph is acyclic and file order is
-        a topological order (networkx's cycle search and sort take seconds on large models)."""
-        position = {node: i for i, node in enumerate(self._g)}
-        return all(position[u] < position[v] for u, targets in self._g._succ.items() for v in targets)
+        a topological order (a sort or cycle search takes seconds on large models). Remembered until
+        an edge is added, or removed from a graph where one pointed backward."""
+        if self._forward is None:
+            position = {lid: i for i, lid in enumerate(self._layers)}
+            self._forward = all(position[link[0]] < position[link[2]] for link in self._links())
+        return self._forward
+
+    def _nx(self):  # noqa: ANN202 (networkx is imported lazily)
+        """The graph as a networkx MultiDiGraph (nodes in layer order, edges in ``edges()`` order)."""
+        import networkx as nx
+
+        g = nx.MultiDiGraph()
+        g.add_nodes_from(self._layers)
+        g.add_edges_from((u, v, (fp, tp)) for u, fp, v, tp, _ in self._links())
+        return g
 
     def ancestors(self, layer_ids: Iterable[str]) -> set[str]:
         """The given layers and everything they depend on."""
         seen: set[str] = set()
+        todo = []
         for lid in layer_ids:
             if lid not in seen:
                 seen.add(lid)
-                seen |= nx.ancestors(self._g, lid)
+                todo.append(lid)
+        ins = self._in
+        while todo:
+            slot = ins.get(todo.pop())
+            if slot is None:
+                continue
+            for link in ((slot,) if type(slot[0]) is str else slot):
+                if link[0] not in seen:
+                    seen.add(link[0])
+                    todo.append(link[0])
         return seen
+
+
+def _insert(index: dict, key: str, link: _Link, group: int, same: _Link | None) -> _Link | None:
+    """Add ``link`` to ``index[key]`` after the last link whose element ``group`` (the layer at the other
+    end) is the same, else at the end. With ``same``, first look for a link between the same ports as
+    it and return that one instead of adding."""
+    slot = index.get(key)
+    if slot is None:
+        index[key] = link
+        return None
+    links = (slot,) if type(slot[0]) is str else slot
+    if same is not None:
+        for other in links:
+            if other[3] == same[3] and other[1] == same[1] and other[0] == same[0] and other[2] == same[2]:
+                return other
+    end = link[group]
+    at = len(links)
+    for i in range(at - 1, -1, -1):
+        if links[i][group] == end:
+            at = i + 1
+            break
+    if type(links) is list:
+        links.insert(at, link)
+    else:
+        links = (*links[:at], link, *links[at:])
+        index[key] = links if len(links) <= _SMALL else list(links)
+    return None
+
+
+def _remove(index: dict, key: str, link: _Link) -> None:
+    slot = index[key]
+    if type(slot[0]) is str:
+        del index[key]
+        return
+    if type(slot) is list:
+        slot.remove(link)
+    else:
+        at = slot.index(link)
+        slot = index[key] = slot[:at] + slot[at + 1 :]
+    if len(slot) == 1:
+        index[key] = slot[0]
+
+
+def _replace(index: dict, key: str, old: _Link, new: _Link) -> None:
+    slot = index[key]
+    if type(slot[0]) is str:
+        index[key] = new
+    elif type(slot) is list:
+        slot[slot.index(old)] = new
+    else:
+        at = slot.index(old)
+        index[key] = (*slot[:at], new, *slot[at + 1 :])
+
+
+def _link_text(link: tuple) -> str:
+    return f"{link[0]}:{link[1]} -> {link[2]}:{link[3]}"

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 import sys
-from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,7 +24,7 @@ from lxml import etree
 from ..base.diagnostics import Diagnostic
 from ..base.dims import parse_int
 from ..base.errors import ReadError, SourceLoc
-from .model import Edge, Graph, Layer, Port, RtNode, Weights
+from .model import Graph, Layer, PortRecord, RtNode, Weights, _insert
 
 SUPPORTED_IR_VERSIONS = (10, 11)
 MAX_DIM = 2**63 - 1
@@ -184,21 +183,32 @@ def _net_version(root: etree._Element, file: str) -> int:
     return version
 
 
-def _rt_tree(el: etree._Element) -> tuple[RtNode, ...]:
-    """The element children of ``el`` as verbatim trees (rt_info, subgraph bodies, port maps)."""
-    return tuple(
-        RtNode(c.tag, tuple(c.attrib.items()), _rt_tree(c), (c.text or "").strip() or None)
-        for c in el
-        if isinstance(c.tag, str)
-    )
+def _rt_tree(el: etree._Element, shared: dict | None = None) -> tuple[RtNode, ...]:
+    """The element children of ``el`` as verbatim trees (rt_info, subgraph bodies, port maps).
+
+    With ``shared``, equal trees (and equal tuples of them) are one object, which is safe as they
+    are immutable: a model repeats the same few rt_info entries thousands of times.
+    """
+    nodes = []
+    for c in el[:]:
+        tag = c.tag
+        if isinstance(tag, str):  # not a comment or processing instruction
+            fields = (tag, tuple(c.items()), _rt_tree(c, shared), (c.text or "").strip() or None)
+            if shared is None:
+                nodes.append(RtNode(*fields))
+            else:  # keyed by the fields, a 4-tuple that never equals a tuple of RtNodes (keyed below)
+                node = shared.get(fields)
+                if node is None:
+                    node = shared[fields] = RtNode(*fields)
+                nodes.append(node)
+    found = tuple(nodes)
+    return found if shared is None else shared.setdefault(found, found)
 
 
-def _drop(el: etree._Element) -> None:
+def _drop_through(el: etree._Element) -> None:
     """Free a top-level element that has been read, with whatever precedes it in its section."""
     parent = el.getparent()
-    while parent[0] is not el:
-        del parent[0]
-    del parent[0]
+    del parent[: parent.index(el) + 1]
 
 
 #: Past line 65535 libxml2 keeps line numbers on text nodes only, and an element's ``sourceline``
@@ -206,10 +216,20 @@ def _drop(el: etree._Element) -> None:
 #: its parent). So a top-level element is read only once 4 later siblings have been parsed (or its
 #: section has ended), and freed only once 4 more have been read, as the whole-document parse saw it.
 _LOOKAHEAD = 4
+#: Top-level elements read (and then freed) at a time: bounds the part of the tree held in memory.
+_BATCH = 256
+#: The attributes of a ``<layer>`` and an ``<edge>`` in the order OpenVINO writes them (the fast path).
+_LAYER_KEYS = ("id", "name", "type", "version")
+_NO_ATTRS: dict[str, str] = {}  # a layer without <data> yet (replaced by a dict of its own)
 
 
 class _Reader:
-    """Turns <layer> and <edge> elements into the graph; what cannot be used becomes a diagnostic."""
+    """Turns <layer> and <edge> elements into the graph; what cannot be used becomes a diagnostic.
+
+    Built for large files: an edge is kept as a plain tuple until it is connected, dims as a tuple
+    of ints shared by every port that spells them alike, and the common spellings of layers, ports
+    and edges take a path without per-attribute dicts.
+    """
 
     def __init__(self, xml_path: Path, bin_path: str | Path | None):
         self.xml_path = xml_path
@@ -217,58 +237,53 @@ class _Reader:
         self.file = str(xml_path)
         self.graph: Graph | None = None
         self.diagnostics: list[Diagnostic] = []
-        self.edges: list[Edge | Diagnostic] = []  # connected once every layer exists
+        # (from_layer, from_port, to_layer, to_port, line), or why an <edge> is unusable: connected once
+        # every layer exists
+        self.edges: list[tuple | Diagnostic] = []
         self.plain_dims: dict[tuple[str, ...], tuple[int, ...]] = {}  # <dim> texts -> dims, when all valid
+        self.shared: dict = {}  # verbatim trees read so far (see _rt_tree)
 
     def read(self, f: BinaryIO) -> Graph:
         """Stream the file: layers in file order, then edges, wherever they are in the file."""
         events = etree.iterparse(f, events=("end",), tag=("layer", "edge"), **_SAFE)
         root = section = tag = None
-        recent: deque[etree._Element] = deque()  # the latest elements of the current <layers> or <edges>
+        take = None
+        pending: list[etree._Element] = []  # elements of the current <layers> or <edges> not freed yet
+        done = 0  # how many of them have been read
         for _, el in events:
-            if root is None:  # the <net> start tag has been parsed by now
-                root = el.getroottree().getroot()
-                self.start(root, events)
             parent = el.getparent()
             if parent is not section:
+                if root is None:  # the <net> start tag has been parsed by now
+                    root = el.getroottree().getroot()
+                    self.start(root, events)
                 if parent.getparent() is not root or parent.tag != el.tag + "s":
                     continue  # not a <layer> of <net><layers> or an <edge> of <net><edges> (a subgraph's, say)
-                self.take_all(recent)
+                for done_el in pending[done:]:
+                    take(done_el)
                 section, tag = parent, el.tag
+                take = self.layer if tag == "layer" else self.edge
+                pending, done = [], 0
             elif el.tag != tag:
                 continue
-            recent.append(el)
-            if len(recent) > _LOOKAHEAD:
-                self.take(recent[-_LOOKAHEAD - 1])
-            if len(recent) > 2 * _LOOKAHEAD:
-                _drop(recent.popleft())
+            pending.append(el)
+            if len(pending) >= _BATCH + 2 * _LOOKAHEAD:
+                n = len(pending)
+                for ready in pending[done : n - _LOOKAHEAD]:  # _LOOKAHEAD later siblings parsed
+                    take(ready)
+                last = pending[n - 2 * _LOOKAHEAD - 1]  # and up to it, _LOOKAHEAD later ones read
+                pending, done = pending[n - 2 * _LOOKAHEAD :], _LOOKAHEAD
+                _drop_through(last)
         if root is None:
             root = events.root
             self.start(root, ())
-        self.take_all(recent)
-        for edge in self.edges:
-            if isinstance(edge, Diagnostic):
-                self.diagnostics.append(edge)
-            else:
-                self.connect(edge)
+        for ready in pending[done:]:
+            take(ready)
+        self.connect_all()
         for child in root:
             if child.tag == "rt_info":
-                self.graph.rt_info = _rt_tree(child)
+                self.graph.rt_info = _rt_tree(child, self.shared)
         self.graph.load_diagnostics = self.diagnostics
         return self.graph
-
-    def take(self, el: etree._Element) -> None:
-        """Read one top-level <layer> or <edge>."""
-        if el.tag == "layer":
-            self.layer(el)
-        else:
-            self.edges.append(self.edge(el))
-
-    def take_all(self, recent: deque[etree._Element]) -> None:
-        """Read what is left of a complete section (those not read yet are the last ones)."""
-        for el in list(recent)[-_LOOKAHEAD:]:
-            self.take(el)
-        recent.clear()
 
     def start(self, root: etree._Element, rest: Iterable) -> None:
         """Make the graph from the ``<net>`` root, or raise, but only once the rest parsed well (as before)."""
@@ -288,40 +303,55 @@ class _Reader:
         loc = SourceLoc(self.file, line, layer.id, layer.name, layer.kind) if layer else SourceLoc(self.file, line)
         self.diagnostics.append(Diagnostic("error", code, message, loc))
 
+    def edge(self, el: etree._Element) -> None:
+        self.edges.append(self.link(el))
+
     def layer(self, el: etree._Element) -> None:
         line = el.sourceline
-        attrib = dict(el.items())
-        layer_id, name = attrib.pop("id", ""), attrib.pop("name", "")
-        op_type, version = attrib.pop("type", ""), attrib.pop("version", None)
+        items = el.items()
+        if len(items) == 4 and (items[0][0], items[1][0], items[2][0], items[3][0]) == _LAYER_KEYS:
+            layer_id, name, op_type, version = items[0][1], items[1][1], items[2][1], items[3][1]
+            extra = {}
+        else:
+            extra = dict(items)
+            layer_id, name = extra.pop("id", ""), extra.pop("name", "")
+            op_type, version = extra.pop("type", ""), extra.pop("version", None)
+            extra = extra or {}  # a fresh {}: a dict emptied by pop() keeps its size
         if not layer_id or not op_type:
             loc = SourceLoc(self.file, line, layer_id or None, name)
             message = (f"<layer> needs a '{'type' if layer_id else 'id'}' attribute, found none; "
                        "the layer and its edges are ignored")
             self.diagnostics.append(Diagnostic("error", "E-LAYER", message, loc))
             return
-        # Interned: a model has few types and opsets. A fresh {}: a dict emptied by pop() keeps its size.
-        layer = Layer(layer_id, name, sys.intern(op_type), version and sys.intern(version), extra=attrib or {},
-                      file=self.file, line=line)
-        if not (layer_id.isascii() and layer_id.isdigit() and int(layer_id) < 2**64):
+        # Interned: a model has few types and opsets.
+        layer = Layer._read(layer_id, name, sys.intern(op_type), version and sys.intern(version), _NO_ATTRS, (), (),
+                            (), extra, (), self.file, line)
+        number = int(layer_id) if layer_id.isdigit() and layer_id.isascii() else -1
+        if not 0 <= number < 2**64:
             self.problem("E-LAYER", f"layer id must be an unsigned 64-bit integer (OpenVINO refuses others), "
                          f"got '{layer_id}'", line, layer)
-        for child in el:
+        for child in el[:]:  # (a slice makes the children's proxies faster than iterating does)
             tag = child.tag
             if tag == "data":
                 layer.attrs = dict(child.items())
             elif tag == "input":
-                layer.inputs = [self.port(p, layer) for p in child if p.tag == "port"]
+                layer._inputs = tuple([self.port(p, layer) for p in child[:] if p.tag == "port"])
             elif tag == "output":
-                layer.outputs = [self.port(p, layer) for p in child if p.tag == "port"]
+                layer._outputs = tuple([self.port(p, layer) for p in child[:] if p.tag == "port"])
             elif tag == "rt_info":
-                layer.rt_info = _rt_tree(child)
+                layer.rt_info = _rt_tree(child, self.shared)
             elif isinstance(tag, str):  # <body>, <port_map>, <then_body>...: kept verbatim
-                layer.children += (RtNode(tag, tuple(child.attrib.items()), _rt_tree(child)),)
+                layer.children += (RtNode(tag, tuple(child.items()), _rt_tree(child, self.shared)),)
+        if layer.attrs is _NO_ATTRS:
+            layer.attrs = {}
         self.unique_ports(layer)
-        try:
-            self.graph.add_layer(layer)
-        except ValueError:  # the id is taken
-            first = self.graph.layer(layer_id)
+        layers = self.graph._layers
+        if layer_id not in layers:  # Graph.add_layer, without checking the id again
+            layers[layer_id] = layer
+            if number >= self.graph._next_id:
+                self.graph._next_id = number + 1
+        else:
+            first = layers[layer_id]
             self.problem(
                 "E-DUP-ID",
                 f"layer ids must be unique, but id {layer_id} is already used by '{first.name}' at line {first.line}; "
@@ -330,28 +360,39 @@ class _Reader:
                 layer,
             )
 
-    def port(self, el: etree._Element, layer: Layer) -> Port:
+    def port(self, el: etree._Element, layer: Layer) -> PortRecord:
+        """The port as the layer keeps it until asked for Port objects (see PortRecord)."""
         line = el.sourceline
-        attrib = dict(el.items())
-        id_text = attrib.pop("id", None)
-        port_id = parse_int(id_text)
-        if port_id is None or port_id < 0:
-            self.problem("E-PORT", f"port id must be a non-negative integer, got '{id_text or ''}'", line, layer)
-            port_id = -1
-        precision, names = attrib.pop("precision", None), attrib.pop("names", None)
-        texts = []
+        items = el.items()
+        n = len(items)
+        if n == 2 and items[0][0] == "id" and items[1][0] == "precision":  # as OpenVINO writes them
+            id_text, precision, names, extra = items[0][1], sys.intern(items[1][1]), None, None
+        elif n == 3 and items[0][0] == "id" and items[1][0] == "precision" and items[2][0] == "names":
+            id_text, precision, names, extra = items[0][1], sys.intern(items[1][1]), items[2][1], None
+        else:
+            extra = dict(items)
+            id_text, precision, names = extra.pop("id", None), extra.pop("precision", None), extra.pop("names", None)
+            precision = precision and sys.intern(precision)
+            extra = extra or None
+        if id_text is not None and id_text.isdigit() and id_text.isascii():
+            port_id = int(id_text)
+        else:
+            port_id = parse_int(id_text)
+            if port_id is None or port_id < 0:
+                self.problem("E-PORT", f"port id must be a non-negative integer, got '{id_text or ''}'", line, layer)
+                port_id = -1
+        children = el[:]
+        texts = [dim.text for dim in children if dim.tag == "dim"]
         rt_info = ()
-        for child in el:
-            tag = child.tag
-            if tag == "dim":
-                texts.append(child.text)
-            elif tag == "rt_info":
-                rt_info = _rt_tree(child)
+        if len(texts) != len(children):  # other children: an rt_info is kept (the last one), anything else ignored
+            for child in children:
+                if child.tag == "rt_info":
+                    rt_info = _rt_tree(child, self.shared)
         dims = ()  # no <dim>: a scalar, or a dynamic rank (the file cannot tell)
         if texts:
             key = tuple(texts)
             dims = self.plain_dims.get(key) or self.new_dims(el, key, layer)
-        return Port(port_id, precision and sys.intern(precision), dims, names, attrib or {}, rt_info, line)
+        return (port_id, precision, dims, names, extra, rt_info, line)
 
     def new_dims(self, el: etree._Element, texts: tuple[str | None, ...], layer: Layer) -> tuple[int, ...]:
         """The dims of a port whose ``<dim>`` texts were not seen yet: plain ones are remembered (one
@@ -359,19 +400,19 @@ class _Reader:
         if None not in texts and all(map(_PLAIN_DIM.fullmatch, texts)):
             dims = self.plain_dims[texts] = tuple(map(int, texts))
             return dims
-        return tuple(self.dim(child, layer) for child in el if child.tag == "dim")
+        return tuple(self.dim(child, layer) for child in el.iterchildren("dim"))
 
     def unique_ports(self, layer: Layer) -> None:
-        ports = (*layer.inputs, *layer.outputs)
-        if len({port.id for port in ports}) == len(ports):
+        ports = layer._inputs + layer._outputs  # PortRecords: (id, ..., line)
+        if len({port[0] for port in ports}) == len(ports):
             return
-        seen: dict[int, Port] = {}
+        seen: dict[int, PortRecord] = {}
         for port in ports:
-            if port.id in seen:
-                self.problem("E-PORT", f"port ids must be unique within a layer, but port {port.id} is already "
-                             f"declared at line {seen[port.id].line}", port.line, layer)
-            elif port.id >= 0:
-                seen[port.id] = port
+            if port[0] in seen:
+                self.problem("E-PORT", f"port ids must be unique within a layer, but port {port[0]} is already "
+                             f"declared at line {seen[port[0]][6]}", port[6], layer)
+            elif port[0] >= 0:
+                seen[port[0]] = port
 
     def dim(self, el: etree._Element, layer: Layer) -> int:
         text = (el.text or "").strip()
@@ -386,13 +427,19 @@ class _Reader:
             return value
         return -1
 
-    def edge(self, el: etree._Element) -> Edge | Diagnostic:
-        """The edge an <edge> declares, or the diagnostic saying why it cannot be used (needs no graph)."""
-        attrib = dict(el.items())
+    def link(self, el: etree._Element) -> tuple | Diagnostic:
+        """The edge an <edge> declares, as a plain tuple, or the diagnostic saying why it cannot be used
+        (needs no graph)."""
+        items = el.items()
+        if len(items) == 4 and (items[0][0], items[1][0], items[2][0], items[3][0]) == _EDGE_KEYS:
+            from_port, to_port = items[1][1], items[3][1]
+            if from_port.isdigit() and to_port.isdigit() and from_port.isascii() and to_port.isascii():
+                return (items[0][1], int(from_port), items[2][1], int(to_port), el.sourceline)
+        attrib = dict(items)
         try:
             from_port, to_port = parse_int(attrib["from-port"]), parse_int(attrib["to-port"])
             if from_port is not None and to_port is not None:
-                return Edge(attrib["from-layer"], from_port, attrib["to-layer"], to_port, el.sourceline)
+                return (attrib["from-layer"], from_port, attrib["to-layer"], to_port, el.sourceline)
         except KeyError:
             pass
         wrong = [f"{key} is missing" for key in _EDGE_KEYS if key not in attrib]
@@ -402,19 +449,43 @@ class _Reader:
                    f"but {', '.join(wrong)}; the edge is ignored")
         return Diagnostic("error", "E-EDGE", message, SourceLoc(self.file, el.sourceline))
 
-    def connect(self, edge: Edge) -> None:
-        for lid in (edge.from_layer, edge.to_layer):
-            if not self.graph.has_layer(lid):
-                self.problem("E-EDGE-LAYER", f"edge {_edge_text(edge)} refers to layer {lid}, which does not exist",
-                             edge.line)
-                return
-        for other in self.graph.producers(edge.to_layer, edge.to_port):
-            if (other.from_layer, other.from_port) == (edge.from_layer, edge.from_port):
-                self.problem("E-EDGE", f"edge {_edge_text(edge)} is declared twice (first at line {other.line}); "
-                             "the repeat is ignored", edge.line)
-                return
-        self.graph.add_edge(edge)
+    def connect_all(self) -> None:
+        """Connect the edges read, in file order (they may precede the layers in the file); ``Graph._link``
+        inlined for the common case of a port's first edge."""
+        graph = self.graph
+        layers, ins, outs = graph._layers, graph._in, graph._out
+        forward = True  # every edge goes to a later line (so to a later layer): no cycle, no sort to do
+        for item in self.edges:
+            if type(item) is not tuple:
+                self.diagnostics.append(item)
+                continue
+            from_layer, from_port, to_layer, to_port, line = item
+            src, dst = layers.get(from_layer), layers.get(to_layer)
+            if src is None or dst is None:
+                lid = from_layer if src is None else to_layer
+                self.problem("E-EDGE-LAYER", f"edge {_edge_text(item)} refers to layer {lid}, which does not exist",
+                             line)
+                continue
+            # the layers' own id strings: one string object per layer, however many edges name it
+            from_layer, to_layer = src.id, dst.id
+            link = (from_layer, from_port, to_layer, to_port, line)
+            if to_layer not in ins:
+                ins[to_layer] = link
+            else:
+                other = _insert(ins, to_layer, link, 0, link)
+                if other is not None:
+                    self.problem("E-EDGE", f"edge {_edge_text(item)} is declared twice (first at line {other[4]}); "
+                                 "the repeat is ignored", line)
+                    continue
+            if from_layer not in outs:
+                outs[from_layer] = link
+            else:
+                _insert(outs, from_layer, link, 2, None)
+            if forward and not (src.line is not None and dst.line is not None and src.line < dst.line):
+                forward = False
+        graph._forward = True if forward else None
+        self.edges = []
 
 
-def _edge_text(e: Edge) -> str:
-    return f"{e.from_layer}:{e.from_port} -> {e.to_layer}:{e.to_port}"
+def _edge_text(e: tuple) -> str:
+    return f"{e[0]}:{e[1]} -> {e[2]}:{e[3]}"

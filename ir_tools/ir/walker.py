@@ -36,34 +36,54 @@ class Walker(Generic[V]):
 
     def run(self, env: Mapping[PortKey, V] | None = None) -> dict[PortKey, V]:
         """Run every layer in order; returns the environment (seeded with ``env``)."""
-        self.env = dict(env or {})
-        uses = Counter((e.from_layer, e.from_port) for e in self.graph.edges()) if self.free else None
+        self.env = env = dict(env or {})
+        graph = self.graph
+        ins = graph._in
+        producer_key = graph.producer_key
+        # the source and fetch hooks are inlined below unless a subclass overrides them
+        source = None if type(self).source is Walker.source else self.source
+        fetch = None if type(self).fetch is Walker.fetch else self.fetch
+        uses = Counter((link[0], link[1]) for link in graph._links()) if self.free else None
         for layer in self.order:
-            keys = [self.source(layer, port) for port in layer.inputs]
-            spec = lookup(layer.type, layer.version)
-            while (keys and keys[-1] is None and spec is not None and len(keys) > spec.n_inputs[0]
-                   and not self.graph.producers(layer.id, layer.inputs[len(keys) - 1].id)):
-                keys.pop()  # an optional input declared without an edge: OpenVINO creates the op without it
-            args = [self.fetch(layer, port, key) for port, key in zip(layer.inputs, keys, strict=False)]
+            lid = layer.id
+            ids = layer.input_ids()  # ids only: a layer read from a file makes no Port objects here
+            slot = ins.get(lid)
+            if source is not None:
+                keys = [source(layer, port) for port in layer.inputs]
+            elif slot is None:
+                keys = [None] * len(ids)
+            elif type(slot[0]) is str and len(ids) == 1:  # one input, one edge (Graph.producer_key inlined)
+                keys = [(slot[0], slot[1]) if slot[3] == ids[0] else None]
+            else:
+                keys = [producer_key(lid, pid) for pid in ids]
+            if keys and keys[-1] is None:
+                spec = lookup(layer.type, layer.version)
+                while (keys and keys[-1] is None and spec is not None and len(keys) > spec.n_inputs[0]
+                       and not graph.producers(lid, ids[len(keys) - 1])):
+                    keys.pop()  # an optional input declared without an edge: OpenVINO creates the op without it
+            if fetch is None:
+                args = [env[key] if key is not None and key in env else self.missing(layer, layer.inputs[i])
+                        for i, key in enumerate(keys)]
+            else:
+                args = [fetch(layer, port, key) for port, key in zip(layer.inputs, keys, strict=False)]
             if uses is not None:
                 for key in keys:
                     uses[key] -= 1
                     if uses[key] == 0:
-                        self.env.pop(key, None)
+                        env.pop(key, None)
             try:
                 results = self.run_node(layer, args)
             except IrToolsError as exc:
                 raise ExecutionError(exc.message, layer.loc, exc.code) from exc
             except _DATA_ERRORS as exc:
                 raise ExecutionError(f"{type(exc).__name__}: {exc}", layer.loc) from exc
-            for port, value in zip(layer.outputs, results, strict=False):
-                self.env[(layer.id, port.id)] = value
-        return self.env
+            for pid, value in zip(layer.output_ids(), results, strict=False):
+                env[(lid, pid)] = value
+        return env
 
     def source(self, layer: Layer, port: Port) -> PortKey | None:
         """The output port feeding an input port, if exactly one edge does."""
-        edges = self.graph.producers(layer.id, port.id)
-        return (edges[0].from_layer, edges[0].from_port) if len(edges) == 1 else None
+        return self.graph.producer_key(layer.id, port.id)
 
     def fetch(self, layer: Layer, port: Port, key: PortKey | None) -> V:
         """The value of one input: the environment's, else what ``missing`` says."""

@@ -221,6 +221,25 @@ def _ints(attrs: dict, attr: str, n: int, default: int, loc: SourceLoc) -> tuple
     return tuple(int(v) for v in attrs[attr])
 
 
+def output_dims(node: onnx.NodeProto, dims: tuple[int | None, ...]) -> tuple[int | None, ...] | None:
+    """The output dims ONNX's AveragePool / GlobalAveragePool gives an input of ``dims`` (None: unknown), by
+    rules 1-4; None if they cannot be told (a bad node, a rank of no pooling). Used to type a cut exactly."""
+    spatial = dims[2:]
+    if len(dims) < 3:
+        return None
+    if node.op_type == "GlobalAveragePool":
+        return dims[:2] + (1,) * len(spatial)
+    try:
+        p = _pooling(_attributes(node), SourceLoc())
+        if len(p.kernel) != len(spatial):
+            return None
+        if any(n is None for n in spatial):
+            return dims[:2] + tuple(None for _ in spatial)  # only a static length has a known count
+        return dims[:2] + _window_spec(tuple(spatial), p, SourceLoc()).out
+    except IrToolsError:
+        return None
+
+
 def _attributes(node: onnx.NodeProto) -> dict:
     return {a.name: helper.get_attribute_value(a) for a in node.attribute}
 

@@ -37,7 +37,7 @@ from ..ir.reader import read_ir
 from ..passes.builder import Output
 from ..passes.interface_names import tensor_names
 from ..passes.validate import InvalidModelError
-from .importer import PoolingImporter
+from .importer import PoolingImporter, output_dims
 from .reading import check_file, default_opset, is_owned, node_label
 from .wire import OnnxBytes
 
@@ -51,7 +51,44 @@ def convert_network(source: OnnxBytes, path: Path, compress_to_fp16: bool = True
     """The ONNX model in ``source`` (the bytes of ``path``) as an IR graph: OpenVINO's conversion of every op
     but the pooling, and ours of the pooling spliced in."""
     owned = [(index, node) for index, node in enumerate(source.nodes) if is_owned(node)]
-    cut, cut_outputs = _cut(source, owned)
+    graph, cut_outputs = _converted(source, owned, _cut_types(source, owned), path, compress_to_fp16)
+    importer = PoolingImporter(graph, path, _default_opset(source, path), (lay.name for lay in graph.layers()))
+    _splice(graph, owned, cut_outputs, importer)
+    return graph
+
+
+def _cut_types(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]]) -> dict[str, onnx.ValueInfoProto]:
+    """Every tensor's type, each pooling's output typed by ONNX's own rules rather than by ONNX's shape
+    inference, which below opset 22 keeps a ceil-mode window that AveragePool itself (and onnxruntime, and
+    PyTorch) drops because it starts in the end padding. A pooling's input may depend on an earlier one, so
+    inference runs again, on the cut model, until the types settle (once more per pooling at most)."""
+    fixed: dict[str, onnx.ValueInfoProto] = {}
+    for _ in range(len(owned) + 1):
+        types = _value_types(source, owned, fixed)
+        changed = False
+        for _, node in owned:
+            x, y = node.input[0], node.output[0]
+            dims = output_dims(node, _dims_of(types.get(x))) if _dims_of(types.get(x)) is not None else None
+            if dims is None or _dims_of(types.get(y)) == dims:
+                continue
+            element = types[x].type.tensor_type.elem_type
+            fixed[y] = types[y] = helper.make_tensor_value_info(y, element, list(dims))
+            changed = True
+        if not changed:
+            return types
+    raise IrToolsError(f"internal: the types around the pooling of {source.name or 'the model'} do not settle")
+
+
+def _dims_of(value: onnx.ValueInfoProto | None) -> tuple[int | None, ...] | None:
+    if value is None or not value.type.tensor_type.HasField("shape"):
+        return None
+    return tuple(d.dim_value if d.HasField("dim_value") else None for d in value.type.tensor_type.shape.dim)
+
+
+def _converted(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]], types: dict[str, onnx.ValueInfoProto],
+               path: Path, compress_to_fp16: bool) -> tuple[Graph, list[str]]:
+    """OpenVINO's conversion of the cut model, as our graph; and the graph outputs the cut added."""
+    cut, cut_outputs = _cut(source, owned, types)
     ov_model = _convert(cut, source, path)
     with tempfile.TemporaryDirectory(prefix="ir-tools-onnx-") as tmp:
         xml = Path(tmp) / "converted.xml"
@@ -62,19 +99,17 @@ def convert_network(source: OnnxBytes, path: Path, compress_to_fp16: bool = True
     graph.name = source.name or path.stem
     for layer in graph.layers():  # a diagnostic names the ONNX file, not the temporary IR
         layer.file, layer.line = str(path), None
-    importer = PoolingImporter(graph, path, _default_opset(source, path), (lay.name for lay in graph.layers()))
-    _splice(graph, owned, cut_outputs, importer)
-    return graph
+    return graph, cut_outputs
 
 
 def _default_opset(source: OnnxBytes, path: Path) -> int:
     return default_opset(onnx.ModelProto(opset_import=source.opsets), path)
 
 
-def _cut(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]]) -> tuple[bytes, list[str]]:
+def _cut(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]], types: dict[str, onnx.ValueInfoProto],
+         ) -> tuple[bytes, list[str]]:
     """The model without the owned nodes, each one's input exposed as a graph output and its output as a
-    graph input; and the graph outputs added (removed again after splicing)."""
-    types = _value_types(source)
+    graph input (typed by ``types``); and the graph outputs added (removed again after splicing)."""
     outputs = {value.name for value in source.outputs}
     added_inputs, added_outputs = [], []
     for _, node in owned:
@@ -87,10 +122,14 @@ def _cut(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]]) -> tuple[by
     return cut, [value.name for value in added_outputs]
 
 
-def _value_types(source: OnnxBytes) -> dict[str, onnx.ValueInfoProto]:
+def _value_types(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]] = (),
+                 fixed: dict[str, onnx.ValueInfoProto] | None = None) -> dict[str, onnx.ValueInfoProto]:
     """Every tensor's type as ONNX shape inference gives it, inferred without the large weights (typed inputs
-    instead: the shape-giving initializers are small and stay)."""
-    light = onnx.ModelProto.FromString(source.rebuilt(set(), light=_SMALL_INITIALIZER))
+    instead: the shape-giving initializers are small and stay); with ``fixed``, on the model cut at those
+    poolings' outputs, which are graph inputs of the given types."""
+    fixed = fixed or {}
+    drop = {index for index, node in owned if node.output[0] in fixed}
+    light = onnx.ModelProto.FromString(source.rebuilt(drop, list(fixed.values()), light=_SMALL_INITIALIZER))
     try:
         inferred = onnx.shape_inference.infer_shapes(light, data_prop=True).graph
     except Exception:  # noqa: BLE001 (inference helps type the cut, it is no gate: OpenVINO still decides)
@@ -159,7 +198,12 @@ def _splice(graph: Graph, owned: list[tuple[int, onnx.NodeProto]], cut_outputs: 
             raise IrToolsError(f"internal: OpenVINO's conversion has no tensor '{x if x not in tensors else y}' "
                                f"around ONNX node '{node_label(node, index)}'")
         importer.values[x] = tensors[x]
-        tensors[y] = _pool_in_place_of(graph.layer(tensors[y][0]), node, index, importer)
+        parameter = graph.layer(tensors[y][0])
+        tensors[y] = _pool_in_place_of(parameter, node, index, importer)
+        dims = graph.layer(tensors[y][0]).output(tensors[y][1]).dims
+        if dims != parameter.outputs[0].dims:
+            raise IrToolsError(f"internal: ONNX node '{node_label(node, index)}' gives dims {list(dims or ())}, the "
+                               f"cut typed its output {list(parameter.outputs[0].dims or ())}")
     for name in cut_outputs:
         for result in _results_of(graph, tensors[name]):
             graph.remove_layer(result.id)

@@ -17,7 +17,7 @@ import onnx
 
 # Field numbers of onnx.proto3.
 _MODEL_OPSET, _MODEL_GRAPH = 8, 7
-_GRAPH_NODE, _GRAPH_NAME, _GRAPH_INITIALIZER, _GRAPH_INPUT, _GRAPH_OUTPUT = 1, 2, 5, 11, 12
+_GRAPH_NODE, _GRAPH_NAME, _GRAPH_INITIALIZER, _GRAPH_INPUT, _GRAPH_OUTPUT, _GRAPH_VALUE_INFO = 1, 2, 5, 11, 12, 13
 _TENSOR_DATA = frozenset({4, 5, 6, 7, 9, 10, 11})  # float/int32/string/int64/raw/double/uint64 data
 _LENGTH_DELIMITED = 2
 
@@ -113,7 +113,8 @@ class OnnxBytes:
                 outputs: list[onnx.ValueInfoProto] = (), light: int | None = None) -> bytes:
         """The model with the graph's nodes at ``drop_nodes`` (indexes) removed and ``inputs``/``outputs``
         appended. ``light``: also leave out every initializer larger than that many bytes, declaring it a
-        typed graph input instead (for shape inference, which needs no weights)."""
+        typed graph input instead, and the exporter's ``value_info`` (for shape inference, which needs no
+        weights, and whose own results a wrong ``value_info`` would override)."""
         view = memoryview(self.data)
         parts: list[bytes | memoryview] = []
         declared = {value.name for value in self.inputs}
@@ -123,6 +124,8 @@ class OnnxBytes:
                 node += 1
                 if node - 1 in drop_nodes:
                     continue
+            if light is not None and f.number == _GRAPH_VALUE_INFO:
+                continue
             if light is not None and f.number == _GRAPH_INITIALIZER and f.end - f.start > light:
                 typed = _typed_input(self._payload(f))
                 if typed.name not in declared:  # an initializer may also be listed as an input

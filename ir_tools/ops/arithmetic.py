@@ -1,9 +1,43 @@
-"""Add, Subtract, Multiply, Divide and ReLU: reference kernels (no shape rules yet: declared dims are trusted).
+"""Binary element-wise ops, Select and ReLU: OpenVINO's broadcasting shape rules and reference kernels.
 
-Checked against OpenVINO CPU by tests/ops/test_support_kernels.py. ReLU gives 0 for NaN and +0 for
--0 (``x > 0 ? x : 0``). Integer arithmetic follows the specification (and OpenVINO's own
-evaluator), not the CPU plugin: Add, Subtract and Multiply wrap (CPU saturates i8/u8); Divide with
-``m_pythondiv`` floors (CPU truncates, through f32) and refuses a zero divisor.
+Add, Subtract, Multiply, Divide, Power, Maximum, Minimum, SquaredDifference, FloorMod, Mod (arithmetic);
+Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual (comparison, boolean output); LogicalAnd/Or/Xor
+(boolean in and out); Select-1; ReLU-1, and the shared unary rule the activations use.
+
+Shapes follow OpenVINO's ``PartialShape::broadcast_merge_into`` and ``Dimension::broadcast_merge``
+(eltwise_shape_inference.hpp), intervals included: two dims that both may be 1 give the interval
+spanning both; a dim that may be 1 against one that cannot gives the other; else the two must
+intersect and give the intersection (``[1..5]`` with ``3`` is ``3``, ``[0..2]`` with ``[2..4]`` is
+``[2..4]``, ``[2..5]`` with ``[4..8]`` is ``[4..5]``, ``?`` with ``1`` is ``?``). A dynamic rank gives a
+dynamic rank (numpy, pdpd); ``none`` merges the shapes (equal ranks, intersecting dims). pdpd aligns
+the second shape at ``auto_broadcast.auto_broadcast_axis`` of the first (-1: at the end) and keeps the
+first shape's rank; a second dim longer than the first is refused. Checked by
+tests/ops/test_elementwise_conformance.py. Measured on openvino 2026.4.1, beyond the specification:
+
+- The IR reader takes ``auto_broadcast="explicit"`` as ``none`` and the enum in any case
+  (``NUMPY``). pdpd's axis is the attribute ``auto_broadcast.auto_broadcast_axis`` (default 0, not
+  -1); the specification documents no such attribute.
+- Element types: the two inputs must be equal (a dynamic type merges with any). Arithmetic refuses
+  boolean and string (u1, i4, nf4 pass); comparisons take any; logical ops want boolean.
+
+Kernels follow OpenVINO CPU on floats and the specification (OpenVINO's evaluator) on integers;
+checked against OpenVINO CPU by tests/ops/test_support_kernels.py and test_elementwise_conformance.py:
+
+- ReLU gives 0 for NaN and +0 for -0 (``x > 0 ? x : 0``).
+- Add, Subtract, Multiply and SquaredDifference wrap integers around (CPU saturates i8/u8 Add, and its
+  i8 SquaredDifference is garbage); Divide with ``m_pythondiv`` floors (CPU truncates, through f32) and
+  refuses a zero divisor, as do integer FloorMod and Mod (OpenVINO's evaluator dies of SIGFPE there).
+- Greater and GreaterEqual are true where either input is NaN (the CPU's ``!(x <= y)`` and
+  ``!(x < y)``; the evaluator says false); Less, LessEqual and Equal are false there, NotEqual true.
+- Maximum/Minimum are ``x > y ? x : y`` / ``x < y ? x : y`` as the CPU computes them: a NaN in either
+  input gives the second input, and of two zeros the second one (the evaluator gives the first).
+- Power computes ``pow`` in float64 and rounds once; integers truncate toward zero, and a result out
+  of the type's range is the type's minimum for i32/i64 (x86's conversion: CPU and evaluator agree),
+  saturated for 8- and 16-bit types (the CPU; the evaluator has no such kernel).
+- FloorMod (sign of the divisor) and Mod (sign of the dividend) are exact: the remainder of the two
+  values as given, a zero remainder is +0, and NaN where either input is not finite or the divisor is
+  0. OpenVINO CPU computes ``x - y * floor(x / y)`` in f32: it agrees within f32 rounding of ``x`` while
+  ``|x / y|`` is small and ``x / y`` is not within an ulp of an integer (there it can be off by ``y``).
 """
 
 from __future__ import annotations
@@ -13,15 +47,32 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..base.errors import OpValidationError, UnsupportedError
+from ..base.dims import INT64_MAX, Dim, Shape, parse_int
+from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
-from .spec import Kernel, OpSpec
+from .spec import Kernel, OpSpec, TensorType
+
+#: Element types OpenVINO calls real (``is_real``).
+REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
+
+
+def _int64(text: str) -> int:
+    value = parse_int(text)
+    if value is None or not -INT64_MAX - 1 <= value <= INT64_MAX:
+        raise ValueError(text)
+    return value
+
+
+INT = A.Codec("an integer that fits int64", _int64, str)
+#: The IR spelling of auto_broadcast; OpenVINO's reader takes "explicit" as "none".
+AUTO_BROADCAST = A.enum("none", "explicit", "numpy", "pdpd")
 
 
 @dataclass(frozen=True, slots=True)
 class BinaryAttrs:
-    auto_broadcast: str = A.attr("auto_broadcast", A.enum("none", "explicit", "numpy", "pdpd"), "numpy")
+    auto_broadcast: str = A.attr("auto_broadcast", AUTO_BROADCAST, "numpy")
+    pdpd_axis: int | None = A.attr("auto_broadcast.auto_broadcast_axis", INT, None)  # None: OpenVINO's 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,33 +80,183 @@ class DivideAttrs(BinaryAttrs):
     pythondiv: bool = A.attr("m_pythondiv", A.BOOL, True)
 
 
-def _binary(ufunc: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Kernel:
+# --- shapes ----------------------------------------------------------------------------------------
+
+
+def _has_one(d: Dim) -> bool:
+    return d.lo <= 1 and (d.hi is None or d.hi >= 1)
+
+
+def merge_dim(a: Dim, b: Dim) -> Dim | None:
+    """OpenVINO's ``Dimension::merge``: the intersection of the intervals, None when empty."""
+    lo = max(a.lo, b.lo)
+    hi = b.hi if a.hi is None else a.hi if b.hi is None else min(a.hi, b.hi)
+    return None if hi is not None and hi < lo else Dim(lo, hi)
+
+
+def broadcast_dim(a: Dim, b: Dim) -> Dim | None:
+    """OpenVINO's ``Dimension::broadcast_merge`` (numpy rules on intervals), None when they do not broadcast."""
+    a_one, b_one = _has_one(a), _has_one(b)
+    if a_one and b_one:
+        return Dim(min(a.lo, b.lo), None if a.hi is None or b.hi is None else max(a.hi, b.hi))
+    if a_one:
+        return b
+    if b_one:
+        return a
+    return merge_dim(a, b)
+
+
+def _show(shape: Shape) -> str:
+    return "[...]" if shape is None else "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def merge_shapes(x: Shape, y: Shape) -> Shape:
+    """OpenVINO's ``PartialShape::merge_into`` (auto_broadcast none); OpValidationError when they differ."""
+    if x is None:
+        return y
+    if y is None:
+        return x
+    merged = [merge_dim(a, b) for a, b in zip(x, y, strict=False)] if len(x) == len(y) else [None]
+    if None in merged:
+        raise OpValidationError(f"shapes {_show(x)} and {_show(y)} differ (auto_broadcast none needs equal shapes)")
+    return tuple(merged)  # type: ignore[arg-type]
+
+
+def broadcast_shapes(x: Shape, y: Shape, mode: str = "numpy", axis: int | None = None) -> Shape:
+    """The shape of an element-wise op on ``x`` and ``y`` under ``mode`` (OpenVINO's broadcast_merge_into)."""
+    if mode in ("none", "explicit"):
+        return merge_shapes(x, y)
+    if x is None or y is None:
+        return None
+    if mode == "pdpd":
+        return _pdpd_shape(x, y, 0 if axis is None else axis)
+    rank = max(len(x), len(y))
+    ones = (Dim(1, 1),)
+    xs, ys = ones * (rank - len(x)) + x, ones * (rank - len(y)) + y
+    out = [broadcast_dim(a, b) for a, b in zip(xs, ys, strict=True)]
+    if None in out:
+        raise OpValidationError(f"shapes {_show(x)} and {_show(y)} do not broadcast (numpy)")
+    return tuple(out)  # type: ignore[arg-type]
+
+
+def _pdpd_shape(x: tuple[Dim, ...], y: tuple[Dim, ...], axis: int) -> Shape:
+    what = f"shapes {_show(x)} and {_show(y)} do not broadcast (pdpd, axis {axis})"
+    if len(y) > len(x) or axis < -1:
+        raise OpValidationError(what)
+    start = len(x) - len(y) if axis == -1 else axis
+    if start + len(y) > len(x):
+        raise OpValidationError(what)
+    out = list(x)
+    for i, s in enumerate(y):
+        d = x[start + i]
+        merged = broadcast_dim(d, s)
+        if merged is None or (d.is_static and s.is_static and s.lo > d.lo):
+            raise OpValidationError(what)
+        out[start + i] = merged
+    return tuple(out)
+
+
+def merge_elements(a: str | None, b: str | None, what: str = "inputs") -> str | None:
+    """OpenVINO's ``element::Type::merge``: equal types, a dynamic one (None) merging with any."""
+    if a is not None and b is not None and a != b:
+        raise OpValidationError(f"{what} of element types {a} and {b}: they must be equal")
+    return a if a is not None else b
+
+
+def _binary_rule(kind: str) -> Callable:
+    """The shape rule of an arithmetic, comparison or logical binary op."""
+
+    def infer(a: BinaryAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        x, y = inputs
+        et = merge_elements(x.element, y.element)
+        if kind == "arithmetic" and et in ("boolean", "string"):
+            raise OpValidationError(f"inputs of element type {et}: this op does not support it")
+        if kind == "logical" and et not in (None, "boolean"):
+            raise OpValidationError(f"inputs of element type {et}: logical ops need boolean")
+        shape = broadcast_shapes(x.shape, y.shape, a.auto_broadcast, a.pdpd_axis)
+        return [TensorType(et if kind == "arithmetic" else "boolean", shape)]
+
+    return infer
+
+
+def unary_rule(refused: frozenset[str] | None = frozenset({"boolean", "string"}), real: bool = False) -> Callable:
+    """Output = input type and shape; ``refused`` element types (or, with ``real``, every non-real one) rejected."""
+
+    def infer(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        x = inputs[0]
+        if real and x.element is not None and x.element not in REAL_TYPES:
+            raise OpValidationError(f"input of element type {x.element}: it must be a floating-point type")
+        if refused and x.element in refused:
+            raise OpValidationError(f"input of element type {x.element}: this op does not support it")
+        return [TensorType(x.element, x.shape)]
+
+    return infer
+
+
+def _select_rule(a: BinaryAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    cond, then, other = inputs
+    if cond.element not in (None, "boolean"):
+        raise OpValidationError(f"condition of element type {cond.element}: it must be boolean")
+    et = merge_elements(then.element, other.element, "then and else")
+    if a.auto_broadcast == "pdpd":  # else, then the condition, broadcast one way into then
+        shape = broadcast_shapes(then.shape, other.shape, "pdpd", a.pdpd_axis)
+        return [TensorType(et, broadcast_shapes(shape, cond.shape, "pdpd", a.pdpd_axis))]
+    shape = broadcast_shapes(other.shape, then.shape, a.auto_broadcast)
+    return [TensorType(et, broadcast_shapes(shape, cond.shape, a.auto_broadcast))]
+
+
+# --- kernels ---------------------------------------------------------------------------------------
+
+
+def _align(a: BinaryAttrs, x: tuple[int, ...], y: np.ndarray) -> np.ndarray:
+    """``y`` reshaped so that numpy broadcasting against shape ``x`` does what ``a.auto_broadcast`` says
+    (OpValidationError when the shapes do not go together)."""
+    mode = a.auto_broadcast
+    if mode in ("none", "explicit"):
+        if x != y.shape:
+            raise OpValidationError(f"auto_broadcast={mode} needs equal shapes, got {list(x)} and {list(y.shape)}")
+        return y
+    if mode == "pdpd":
+        axis = 0 if a.pdpd_axis is None else a.pdpd_axis
+        _pdpd_shape(tuple(Dim(n, n) for n in x), tuple(Dim(n, n) for n in y.shape), axis)
+        start = len(x) - y.ndim if axis == -1 else axis
+        return y.reshape((1,) * start + y.shape + (1,) * (len(x) - start - y.ndim))
+    try:
+        np.broadcast_shapes(x, y.shape)
+    except ValueError:
+        raise OpValidationError(f"shapes {list(x)} and {list(y.shape)} do not broadcast") from None
+    return y
+
+
+def _broadcastable(a: BinaryAttrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    x, y = (np.asarray(v) for v in args)
+    if x.dtype != y.dtype:
+        raise OpValidationError(f"inputs of element types {x.dtype} and {y.dtype}: they must be equal")
+    return x, _align(a, x.shape, y)
+
+
+def _numeric(x: np.ndarray) -> None:
+    if x.dtype.kind not in "iuf":
+        raise OpValidationError(f"inputs of element type {x.dtype}: this op needs numbers")
+
+
+def _binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray], kind: str = "arithmetic") -> Kernel:
     def run(a: BinaryAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, y = _broadcastable(a, args)
+        if kind == "logical" and x.dtype != np.bool_:
+            raise OpValidationError(f"inputs of element type {x.dtype}: logical ops need boolean")
+        if kind == "arithmetic":
+            _numeric(x)
         with np.errstate(all="ignore"):
-            return [np.asarray(ufunc(x, y))]
+            out = np.asarray(fn(x, y))
+        return [out if kind != "arithmetic" else out.astype(x.dtype, copy=False)]
 
     return run
 
 
-def _broadcastable(a: BinaryAttrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    x, y = args
-    if x.dtype != y.dtype:
-        raise OpValidationError(f"inputs of element types {x.dtype} and {y.dtype}: they must be equal")
-    if a.auto_broadcast == "pdpd":
-        raise UnsupportedError("auto_broadcast=pdpd is not supported by the reference")
-    if a.auto_broadcast in ("none", "explicit") and x.shape != y.shape:
-        raise OpValidationError(f"auto_broadcast={a.auto_broadcast} needs equal shapes, got {list(x.shape)} and "
-                                f"{list(y.shape)}")
-    try:
-        np.broadcast_shapes(x.shape, y.shape)
-    except ValueError:
-        raise OpValidationError(f"shapes {list(x.shape)} and {list(y.shape)} do not broadcast") from None
-    return x, y
-
-
 def _divide(a: DivideAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     x, y = _broadcastable(a, args)
+    _numeric(x)
     if x.dtype.kind not in "iu":
         with np.errstate(all="ignore"):
             return [np.asarray(np.divide(x, y))]
@@ -68,13 +269,83 @@ def _divide(a: DivideAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.asarray(q)]
 
 
+def _power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "f":
+        return np.power(x.astype(np.float64), y.astype(np.float64)).astype(x.dtype)
+    p = np.trunc(np.power(x.astype(np.float64), y.astype(np.float64)))
+    info = np.iinfo(x.dtype)
+    if info.bits >= 32:  # x86's conversion of an out-of-range (or NaN, or infinite) double: the minimum
+        fits = (p >= info.min) & (p <= info.max)
+        return np.where(fits, np.nan_to_num(p), info.min).astype(x.dtype)
+    return np.clip(np.nan_to_num(p, nan=0.0), info.min, info.max).astype(x.dtype)
+
+
+def _remainder(floor: bool) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    def fn(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        if x.dtype.kind in "iu":
+            if not np.all(y):
+                raise OpValidationError("integer division by zero")
+            return (np.remainder if floor else np.fmod)(x, y)
+        w, v = x.astype(np.float64), y.astype(np.float64)
+        r = np.fmod(w, v)  # exact
+        if floor:
+            r = np.where((r != 0) & ((r < 0) != (v < 0)), r + v, r)
+        r = np.where(np.isfinite(w) & np.isfinite(v) & (v != 0), r + 0.0, np.nan)  # +0.0: no negative zero
+        return r.astype(x.dtype)
+
+    return fn
+
+
+def _squared_difference(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "f":
+        d = x.astype(np.float64) - y.astype(np.float64)  # exact for f16/f32 inputs
+        return (d * d).astype(x.dtype)
+    d = x - y
+    return d * d
+
+
+def _select(a: BinaryAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    cond, then, other = (np.asarray(v) for v in args)
+    if cond.dtype != np.bool_:
+        raise OpValidationError(f"condition of element type {cond.dtype}: it must be boolean")
+    if then.dtype != other.dtype:
+        raise OpValidationError(f"then and else of element types {then.dtype} and {other.dtype}: they must be equal")
+    if a.auto_broadcast == "pdpd":
+        other, cond = _align(a, then.shape, other), _align(a, then.shape, cond)
+    else:
+        _align(a, other.shape, then)
+        _align(a, np.broadcast_shapes(other.shape, then.shape), cond)
+    return [np.where(cond, then, other)]
+
+
 def _relu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     x = args[0]
     return [np.where(x > 0, x, np.zeros((), x.dtype))]
 
 
-ADD_1 = OpSpec("Add", "Add-1", BinaryAttrs, (2, 2), 1, kernel=_binary(np.add))
-SUBTRACT_1 = OpSpec("Subtract", "Subtract-1", BinaryAttrs, (2, 2), 1, kernel=_binary(np.subtract))
-MULTIPLY_1 = OpSpec("Multiply", "Multiply-1", BinaryAttrs, (2, 2), 1, kernel=_binary(np.multiply))
-DIVIDE_1 = OpSpec("Divide", "Divide-1", DivideAttrs, (2, 2), 1, kernel=_divide)
-RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, kernel=_relu)
+def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs) -> OpSpec:
+    kernel = fn if attrs is DivideAttrs else _binary(fn, kind)
+    return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel)
+
+
+ADD_1 = _binary_spec("Add", "arithmetic", np.add)
+SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract)
+MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply)
+DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs)
+POWER_1 = _binary_spec("Power", "arithmetic", _power)
+MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: np.where(x > y, x, y))
+MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: np.where(x < y, x, y))
+SQUARED_DIFFERENCE_1 = _binary_spec("SquaredDifference", "arithmetic", _squared_difference)
+FLOOR_MOD_1 = _binary_spec("FloorMod", "arithmetic", _remainder(floor=True))
+MOD_1 = _binary_spec("Mod", "arithmetic", _remainder(floor=False))
+EQUAL_1 = _binary_spec("Equal", "comparison", np.equal)
+NOT_EQUAL_1 = _binary_spec("NotEqual", "comparison", np.not_equal)
+LESS_1 = _binary_spec("Less", "comparison", np.less)
+LESS_EQUAL_1 = _binary_spec("LessEqual", "comparison", np.less_equal)
+GREATER_1 = _binary_spec("Greater", "comparison", lambda x, y: ~np.less_equal(x, y))  # NaN: true, as on CPU
+GREATER_EQUAL_1 = _binary_spec("GreaterEqual", "comparison", lambda x, y: ~np.less(x, y))
+LOGICAL_AND_1 = _binary_spec("LogicalAnd", "logical", np.logical_and)
+LOGICAL_OR_1 = _binary_spec("LogicalOr", "logical", np.logical_or)
+LOGICAL_XOR_1 = _binary_spec("LogicalXor", "logical", np.logical_xor)
+SELECT_1 = OpSpec("Select", "Select-1", BinaryAttrs, (3, 3), 1, _select_rule, _select)
+RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, unary_rule(), _relu)

@@ -1,63 +1,575 @@
-"""Convolution-1 and GroupConvolution-1: reference kernels (no shape rules yet: declared dims are trusted).
+"""Convolution-1, GroupConvolution-1, ConvolutionBackpropData-1 and GroupConvolutionBackpropData-1:
+shape rules and reference kernels.
 
-Float results are IEEE-rounded from the exact value (float64 accumulation), as checked against
-OpenVINO CPU by tests/ops/test_support_kernels.py.
+The shape rules are OpenVINO's (convolution_shape_inference*.hpp, group_convolution*.hpp,
+convolution_backprop_shape_inference*.hpp), down to its interval arithmetic (``ov::Interval``,
+``ov::Dimension``), and are checked against the installed openvino by
+tests/ops/test_convolution_conformance.py. Measured on openvino 2026.4.1, beyond the specification:
+
+1. The number of spatial axes comes from the data rank (minus 2), else from the filters rank
+   (minus 2, grouped minus 3), else (backprop) from the output_shape input's length, else from the
+   first non-empty of strides, dilations, pads_begin, pads_end; when none says it the output is a
+   dynamic rank and nothing is checked. A rank-1 data input counts as "none says it" (OpenVINO's
+   unsigned rank - 2 wraps to its "undefined" marker): with all those attributes empty it is
+   accepted with a dynamic-rank output.
+2. Empty (or omitted) strides and dilations mean ones, empty pads and output_padding zeros.
+3. A kernel (filter spatial dim) of 0 acts as 1: its dilated size is ``(0 - 1)`` clipped to 0,
+   times the dilation, plus 1. A dynamic kernel dim dilates to ``1..``.
+4. Interval dims follow ov::Interval: sums saturate at infinity, differences clip at 0, so an
+   interval or dynamic input gives e.g. ``1..`` or ``1..3``; only static dims are checked against
+   the kernel. same_upper/same_lower give ``ceil(L / stride)`` per bound, with pads of 0 on any axis
+   whose data or kernel dim is not static.
+5. GroupConvolution checks ``C / filter_cin`` (both bounds, in double precision, the upper one
+   floored, the lower one ceiled) against the groups dim and takes the intersection; on a partly
+   known channel dim that gives bounds such as ``2..4611686018427387904`` (2**63 / 2 in double).
+6. ConvolutionBackpropData without output_shape: ``(L - 1)*S + (K - 1)*D + 1 - pb - pe + op`` per
+   bound; a bound that comes out negative becomes unknown (a static axis gives ``?``, not an
+   error). same_* pads are then zero. With an output_shape input: its values are the spatial dims
+   (negative values are refused), same_* pads split ``(L-1)*S + Kd - out + op`` with the larger half
+   at the *start* for same_upper (the reverse of the forward convolution); an output_shape
+   OpenVINO cannot read gives that many dynamic dims, or, when its own length is unknown, no
+   spatial dims at all (a rank-2 output).
+
+Kernels: float results are IEEE-rounded once from float64 sums (BLAS matrix products over an
+im2col buffer, chunked so it stays under ``IM2COL_BYTES``), integers are summed in int64 and wrap
+to the element type. tests/ops/test_support_kernels.py and test_convolution_conformance.py check
+them against OpenVINO CPU within the summation-error bound.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
 import numpy as np
 
+from ..base.dims import DYNAMIC, Dim, Shape
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .pool_geometry import AUTO_PADS, dilated, same_pads
-from .spec import Kernel, OpSpec
+from .spec import Kernel, OpSpec, TensorType
+
+#: The most the im2col buffer of one chunk may take (float64 / int64 elements, 8 bytes each).
+IM2COL_BYTES = 64 << 20
 
 
 @dataclass(frozen=True, slots=True)
 class ConvolutionAttrs:
-    """Convolution-1 and GroupConvolution-1. Negative pads are refused: OpenVINO CPU cannot compile them."""
+    """Convolution-1 and GroupConvolution-1. Negative pads are refused: OpenVINO CPU cannot compile them.
 
-    strides: tuple[int, ...] = A.attr("strides", A.UINT_LIST)
-    dilations: tuple[int, ...] = A.attr("dilations", A.UINT_LIST)
+    Omitted or empty strides/dilations are ones and pads zeros, as OpenVINO reads them (rule 2).
+    """
+
+    strides: tuple[int, ...] = A.attr("strides", A.UINT_LIST, ())
+    dilations: tuple[int, ...] = A.attr("dilations", A.UINT_LIST, ())
     pads_begin: tuple[int, ...] = A.attr("pads_begin", A.UINT_LIST, ())
     pads_end: tuple[int, ...] = A.attr("pads_end", A.UINT_LIST, ())
     auto_pad: str = A.attr("auto_pad", A.enum(*AUTO_PADS), "explicit")
 
 
+@dataclass(frozen=True, slots=True)
+class ConvolutionBackpropAttrs:
+    """ConvolutionBackpropData-1 and GroupConvolutionBackpropData-1; output_padding empty means zeros."""
+
+    strides: tuple[int, ...] = A.attr("strides", A.UINT_LIST, ())
+    dilations: tuple[int, ...] = A.attr("dilations", A.UINT_LIST, ())
+    pads_begin: tuple[int, ...] = A.attr("pads_begin", A.UINT_LIST, ())
+    pads_end: tuple[int, ...] = A.attr("pads_end", A.UINT_LIST, ())
+    auto_pad: str = A.attr("auto_pad", A.enum(*AUTO_PADS), "explicit")
+    output_padding: tuple[int, ...] = A.attr("output_padding", A.UINT_LIST, ())
+
+
+# --- OpenVINO's interval arithmetic ----------------------------------------------------------------
+# An interval is (lo, hi) with INF for "unbounded"; (INF, INF) is ov::Interval's empty interval.
+
+INF = 2**63 - 1
+Interval = tuple[int, int]
+
+
+def interval(d: Dim) -> Interval:
+    return d.lo, INF if d.hi is None else d.hi
+
+
+def as_dim(i: Interval) -> Dim:
+    if i[0] == INF:
+        raise OpValidationError("a dimension has no possible value (an empty interval)")
+    return Dim(i[0], None if i[1] == INF else i[1])
+
+
+def _clip(v: int) -> int:
+    return max(0, min(INF, v))
+
+
+def canonical(lo: int, hi: int) -> Interval:
+    return (INF, INF) if hi < lo else (_clip(lo), _clip(hi))
+
+
+def _clip_add(a: int, b: int) -> int:
+    return INF if a == INF or b == INF or a + b > INF else a + b
+
+
+def _clip_minus(a: int, b: int) -> int:
+    return 0 if a <= b else INF if a == INF else a - b
+
+
+def _clip_times(a: int, b: int) -> int:
+    if a == 0 or b == 0:
+        return 0
+    return INF if a == INF or b == INF or a > INF // b else a * b
+
+
+def iv_add(a: Interval, b: Interval) -> Interval:
+    if a[0] == INF or b[0] == INF:
+        return INF, INF
+    return canonical(_clip_add(a[0], b[0]), _clip_add(a[1], b[1]))
+
+
+def iv_sub(a: Interval, b: Interval) -> Interval:
+    if a[0] == INF or b[0] == INF:
+        return INF, INF
+    return canonical(_clip_minus(a[0], b[1]), _clip_minus(a[1], b[0]))
+
+
+def iv_mul(a: Interval, b: Interval) -> Interval:
+    if a[0] == INF:
+        return a
+    if b[0] == INF:
+        return b
+    return canonical(_clip_times(a[0], b[0]), _clip_times(a[1], b[1]))
+
+
+def iv_and(a: Interval, b: Interval) -> Interval:
+    return canonical(max(a[0], b[0]), min(a[1], b[1]))
+
+
+def iv_div(a: Interval, divisor: int) -> Interval:
+    """ov::Dimension / divisor: bounds divided in double precision, the lower one ceiled, the upper floored."""
+    if divisor == 1:
+        return a
+    if a == (0, INF):
+        return a
+    if divisor == 0:  # double division by zero, cast to int64: INT64_MIN on x86, clipped to 0
+        return 0, 0
+    return canonical(math.ceil(float(a[0]) / divisor), math.floor(float(a[1]) / divisor))
+
+
+def _static(i: Interval) -> bool:
+    return i[0] == i[1] and i[0] != INF
+
+
+def _floor_div(a: Interval, divisor: int) -> Interval:
+    """ov::util::dim::floor_div."""
+    if _static(a):
+        return a[0] // divisor, a[0] // divisor
+    if a[1] == INF:
+        return a[0] // divisor, INF
+    return a[0] // divisor, a[1] // divisor
+
+
+def _ceil_div(a: Interval, divisor: int) -> Interval:
+    """ov::util::dim::ceil_div."""
+    def up(v: int) -> int:
+        return 0 if v == 0 else 1 + (v - 1) // divisor
+
+    if a[1] == INF:
+        return up(a[0]), INF
+    return up(a[0]), up(a[1])
+
+
+def _dilated(kernel: Interval, dilation: int) -> Interval:
+    """ov::util::dim::dilated on a dimension: (K - 1) * D + 1 in interval arithmetic (rule 3)."""
+    return iv_add(iv_mul(iv_sub(kernel, (1, 1)), (dilation, dilation)), (1, 1))
+
+
+def _padded(a: Interval, pad: int) -> Interval:
+    """ov::util::dim::padded: a bound that would go negative becomes unknown."""
+    if pad == 0:
+        return a
+
+    def bound(v: int) -> int:
+        return -1 if v == INF or v + pad < 0 else v + pad
+
+    hi = bound(a[1])
+    if _static(a):
+        return (0, INF) if hi == -1 else (hi, hi)
+    lo = bound(a[0])
+    return canonical(0 if lo == -1 else lo, INF if hi == -1 else hi)
+
+
+# --- shape rules -----------------------------------------------------------------------------------
+
+_NOT_NUMERIC = ("boolean", "string")
+
+
+def _element(inputs: Sequence[TensorType]) -> str | None:
+    a, b = inputs[0].element, inputs[1].element
+    if a is not None and b is not None and a != b:
+        raise OpValidationError(f"data element type {a} and filters element type {b} differ")
+    et = a if a is not None else b
+    if et in _NOT_NUMERIC:
+        raise OpValidationError(f"element type {et} is not numeric")
+    return et
+
+
+def _num_spatial(data: Shape, filters: Shape, filter_extra: int, a, out_len: int | None = None) -> int | None:
+    """Rule 1: the number of spatial axes, or None when nothing says it."""
+    ns = -1
+    if data is not None:
+        ns = len(data) - 2
+        if ns < -1:
+            raise OpValidationError(f"expected a 3-D, 4-D or 5-D input, got rank {len(data)}")
+    elif filters is not None:
+        ns = len(filters) - filter_extra
+        if ns < -1:
+            raise OpValidationError(f"the filters have rank {len(filters)}, expected at least {filter_extra + 1}")
+    if ns == -1 and out_len:
+        ns = out_len
+    if ns == -1:
+        ns = next((len(v) for v in (a.strides, a.dilations, a.pads_begin, a.pads_end) if v), -1)
+    return None if ns == -1 else ns
+
+
+def _check_attrs(a, ns: int, backprop: bool) -> tuple[tuple[int, ...], ...]:
+    """OpenVINO's common_attributes check, after its resizing of empty lists (rule 2)."""
+    strides = a.strides or (1,) * ns
+    dilations = a.dilations or (1,) * ns
+    pb, pe = a.pads_begin or (0,) * ns, a.pads_end or (0,) * ns
+    if len(strides) != ns:
+        raise OpValidationError(f"strides has {len(strides)} values, expected {ns} (one per spatial axis)")
+    if len(dilations) != ns:
+        raise OpValidationError(f"dilations has {len(dilations)} values, expected {ns} (one per spatial axis)")
+    if len(pb) != ns or len(pe) != ns:
+        bad, which = (pb, "pads_begin") if len(pb) != ns else (pe, "pads_end")
+        raise OpValidationError(f"{which} has {len(bad)} values, expected {ns} (one per spatial axis)")
+    if 0 in strides:
+        raise OpValidationError(f"strides {list(strides)} contain a zero")
+    if 0 in dilations:
+        raise OpValidationError(f"dilations {list(dilations)} contain a zero")
+    op = ()
+    if backprop:
+        op = a.output_padding or (0,) * ns
+        if len(op) != ns:
+            raise OpValidationError(f"output_padding has {len(op)} values, expected {ns} (one per spatial axis)")
+    return strides, dilations, pb, pe, op
+
+
+def _check_data_rank(data: Shape) -> None:
+    if data is not None and len(data) not in (3, 4, 5):
+        raise OpValidationError(f"expected a 3-D, 4-D or 5-D input, got rank {len(data)}")
+
+
+def _check_ranks(data: Shape, filters: Shape, filter_extra: int) -> None:
+    if data is not None and filters is not None and len(data) != max(0, len(filters) - filter_extra + 2):
+        raise OpValidationError(f"the data rank {len(data)} does not fit filters of rank {len(filters)} "
+                                f"(expected rank {len(data) + filter_extra - 2})")
+
+
+def _channel(shape: Shape, axis: int, what: str) -> Interval:
+    if len(shape) <= axis:
+        raise OpValidationError(f"the {what} of rank {len(shape)} have no axis {axis}")
+    return interval(shape[axis])
+
+
+def _check_channels(data: Shape, filters: Shape, filter_axis: int) -> None:
+    """Convolution / ConvolutionBackpropData: the data channels must be compatible with the filters'."""
+    if data is None or filters is None:
+        return
+    c, f = _channel(data, 1, "data"), _channel(filters, filter_axis, "filters")
+    if iv_and(c, f)[0] == INF:
+        raise OpValidationError(f"the data has {as_dim(c)} channels, the filters expect {as_dim(f)} input channels")
+
+
+def _groups_channels(data: Shape, filters: Shape, cin_axis: int, cout_axis: int) -> Dim:
+    """GroupConvolution(BackpropData): groups (merged with C / Cin) times the per-group output channels."""
+    if filters is None:
+        return DYNAMIC
+    groups = _channel(filters, 0, "filters")
+    if data is not None:
+        cin = _channel(filters, cin_axis, "filters")
+        if _static(cin):
+            quotient = iv_div(_channel(data, 1, "data"), cin[0])
+            merged = iv_and(groups, quotient)
+            if merged[0] == INF:
+                raise OpValidationError(f"the data's {as_dim(interval(data[1]))} channels do not make "
+                                        f"{as_dim(groups)} group(s) of {cin[0]} input channel(s)")
+            groups = merged
+    return as_dim(iv_mul(groups, _channel(filters, cout_axis, "filters")))
+
+
+def _spatial_dims(shape: Shape, ns: int, what: str) -> list[Interval]:
+    """The last ``ns`` dims (all dynamic for a dynamic rank)."""
+    if shape is None:
+        return [(0, INF)] * ns
+    if len(shape) < ns:
+        raise OpValidationError(f"the {what} of rank {len(shape)} have fewer than {ns} spatial dims")
+    return [interval(d) for d in shape[len(shape) - ns:]]
+
+
+def forward_pads(a: ConvolutionAttrs, data: Shape, filters: Shape, ns: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The pads OpenVINO resolves for a forward convolution (rule 4); ``a`` already checked."""
+    strides, dilations = a.strides or (1,) * ns, a.dilations or (1,) * ns
+    pb, pe = tuple(a.pads_begin or (0,) * ns), tuple(a.pads_end or (0,) * ns)
+    if a.auto_pad == "valid":
+        return (0,) * ns, (0,) * ns
+    if a.auto_pad == "explicit" or data is None or filters is None:
+        return pb, pe
+    begin, end = [], []
+    for d, k, s, dil in zip(_spatial_dims(data, ns, "data"), _spatial_dims(filters, ns, "filters"), strides,
+                            dilations, strict=True):
+        if _static(d) and _static(k):
+            b, e = same_pads(d[0], k[0], s, dil, a.auto_pad == "same_upper")
+        else:
+            b = e = 0
+        begin.append(b)
+        end.append(e)
+    return tuple(begin), tuple(end)
+
+
+def _forward_rule(grouped: bool):
+    extra = 3 if grouped else 2
+
+    def infer(a: ConvolutionAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        et = _element(inputs)
+        data, filters = inputs[0].shape, inputs[1].shape
+        ns = _num_spatial(data, filters, extra, a)
+        if ns is None:
+            return [TensorType(et, None)]
+        if not grouped:
+            _check_ranks(data, filters, extra)
+            _check_channels(data, filters, 1)
+        _check_data_rank(data)
+        if grouped:
+            _check_ranks(data, filters, extra)
+        strides, dilations, _, _, _ = _check_attrs(a, ns, backprop=False)
+        pb, pe = forward_pads(a, data, filters, ns)
+        batch = DYNAMIC if data is None else data[0]
+        if grouped:
+            channels = _groups_channels(data, filters, 2, 1)
+        else:
+            channels = DYNAMIC if filters is None else filters[0]
+        out = []
+        kernels = _spatial_dims(filters, ns, "filters")
+        for i, (d, k) in enumerate(zip(_spatial_dims(data, ns, "data"), kernels, strict=True)):
+            if a.auto_pad in ("same_upper", "same_lower"):
+                out.append(as_dim(_ceil_div(d, strides[i])))
+                continue
+            padded = iv_add(d, (pb[i] + pe[i], pb[i] + pe[i]))
+            kd = _dilated(k, dilations[i])
+            if _static(padded) and _static(kd) and kd[0] > padded[0]:
+                raise OpValidationError(f"the dilated kernel {kd[0]} is larger than the padded input {padded[0]} "
+                                        f"on spatial axis {i}")
+            out.append(as_dim(iv_add(_floor_div(iv_sub(padded, kd), strides[i]), (1, 1))))
+        return [TensorType(et, (batch, channels, *out))]
+
+    return infer
+
+
+def _output_shape_value(inputs: Sequence[TensorType], values) -> tuple[Shape, bool]:
+    """Backprop's output_shape input as spatial dims (None: unknown length), and whether it is given."""
+    if len(inputs) < 3:
+        return (), False
+    t = inputs[2]
+    if t.element is not None and t.element not in _INTEGERS:
+        raise OpValidationError(f"output_shape must be of an integer type, got {t.element}")
+    if t.shape is not None and len(t.shape) != 1:
+        raise OpValidationError(f"output_shape must be 1-D, got rank {len(t.shape)}")
+    value = values[2] if len(values) > 2 else None
+    if value is not None:
+        flat = [int(v) for v in np.asarray(value).reshape(-1)]
+        if any(v < 0 for v in flat):
+            raise OpValidationError(f"output_shape {flat} has a negative value")
+        return tuple(Dim(v, v) for v in flat), True
+    if t.shape is not None and t.shape[0].is_static:
+        return (DYNAMIC,) * t.shape[0].lo, True
+    return None, True
+
+
+_INTEGERS = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "u1", "u2", "u3", "u4", "u6", "i4")
+
+
+def backprop_pads(a: ConvolutionBackpropAttrs, data: Shape, filters: Shape, out_spatial: Shape, given: bool,
+                  ns: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The pads OpenVINO resolves for a backprop convolution (rule 6); ``a`` already checked."""
+    strides, dilations = a.strides or (1,) * ns, a.dilations or (1,) * ns
+    op = a.output_padding or (0,) * ns
+    same = a.auto_pad in ("same_upper", "same_lower")
+    if same and given and data is not None and filters is not None:
+        begin, end = [], []
+        for i, (d, k) in enumerate(zip(_spatial_dims(data, ns, "data"), _spatial_dims(filters, ns, "filters"),
+                                       strict=True)):
+            if _static(d) and _static(k) and out_spatial is None:  # OpenVINO indexes the output_shape
+                raise OpValidationError(f"output_shape, of unknown length, has no axis {i} to resolve same_* pads with")
+            o = DYNAMIC if out_spatial is None else out_spatial[i]
+            if _static(d) and _static(k) and o.is_static:
+                kd = _dilated(k, dilations[i])[0]
+                total = max((d[0] - 1) * strides[i] + kd - o.lo + op[i], 0)
+                small, large = total // 2, total - total // 2
+                b, e = (large, small) if a.auto_pad == "same_upper" else (small, large)
+            else:
+                b = e = 0
+            begin.append(b)
+            end.append(e)
+        return tuple(begin), tuple(end)
+    if same or a.auto_pad == "valid":
+        return (0,) * ns, (0,) * ns
+    return tuple(a.pads_begin or (0,) * ns), tuple(a.pads_end or (0,) * ns)
+
+
+def _backprop_rule(grouped: bool):
+    extra = 3 if grouped else 2
+
+    def infer(a: ConvolutionBackpropAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        et = _element(inputs)
+        out_spatial, given = _output_shape_value(inputs, values)
+        data, filters = inputs[0].shape, inputs[1].shape
+        if not (given and values[2] is not None):  # OpenVINO sizes its guess of the output from a rank - 2
+            rank = len(data) if data is not None else len(filters) if filters is not None else 2
+            if rank < 2:
+                raise OpValidationError(f"the rank-{rank} input leaves no spatial axes for the output")
+        ns = _num_spatial(data, filters, extra, a, len(out_spatial) if out_spatial else None)
+        if ns is None:
+            return [TensorType(et, None)]
+        if given and out_spatial is not None and len(out_spatial) != ns:
+            raise OpValidationError(f"output_shape has {len(out_spatial)} values, expected {ns} (one per spatial "
+                                    "axis)")
+        if not grouped:
+            _check_ranks(data, filters, extra)
+            _check_channels(data, filters, 0)
+        _check_data_rank(data)
+        if grouped:
+            _check_ranks(data, filters, extra)
+        strides, dilations, _, _, op = _check_attrs(a, ns, backprop=True)
+        pb, pe = backprop_pads(a, data, filters, out_spatial, given, ns)
+        batch = DYNAMIC if data is None else data[0]
+        if grouped:
+            channels = _groups_channels(data, filters, 1, 2)
+        else:
+            channels = DYNAMIC if filters is None else as_dim(_channel(filters, 1, "filters"))
+        if given:
+            return [TensorType(et, (batch, channels, *(out_spatial or ())))]
+        out = []
+        for i, (d, k) in enumerate(zip(_spatial_dims(data, ns, "data"), _spatial_dims(filters, ns, "filters"),
+                                       strict=True)):
+            full = iv_add(iv_mul(iv_sub(d, (1, 1)), (strides[i], strides[i])), _dilated(k, dilations[i]))
+            out.append(as_dim(_padded(full, op[i] - pb[i] - pe[i])))
+        return [TensorType(et, (batch, channels, *out))]
+
+    return infer
+
+
+# --- kernels ---------------------------------------------------------------------------------------
+
+
+def _accumulator(x: np.ndarray) -> type:
+    return np.float64 if x.dtype.kind == "f" else np.int64
+
+
+def _chunks(total: int, per_item: int) -> list[tuple[int, int]]:
+    """Split ``range(total)`` so that each part holds at most IM2COL_BYTES of ``per_item``-element items."""
+    step = max(1, (IM2COL_BYTES // 8) // max(1, per_item))
+    return [(i, min(total, i + step)) for i in range(0, total, step)]
+
+
 def convolution(x: np.ndarray, w: np.ndarray, groups: int, strides: Sequence[int], dilations: Sequence[int],
                 pads_begin: Sequence[int], pads_end: Sequence[int]) -> np.ndarray:
-    """Grouped convolution, weights [G*Cout/G, Cin/G, k...]; exact sums (float64, int64), in x's dtype.
+    """Grouped convolution, weights [G*Cout/G, Cin/G, k...]; float64 (int64) sums, in x's dtype.
 
-    One einsum per kernel offset over a strided view of the padded input: numpy's cost is per pass,
-    and there are prod(kernel) passes whatever the channel counts.
+    im2col: per chunk of batch items (or of rows of the first spatial output axis, for a large
+    image), the kernel taps of every window are copied into a [Cin/G * prod(k), windows] buffer
+    per group, one matrix product per group multiplies it with the weights (BLAS, for floats).
     """
     n_spatial = x.ndim - 2
     if w.ndim != x.ndim or not 1 <= n_spatial <= 3:
         raise OpValidationError(f"input rank {x.ndim} and weights rank {w.ndim}: expected both 3, 4 or 5")
     batch, channels = x.shape[:2]
-    cout, cin, kernel = w.shape[0], w.shape[1], w.shape[2:]
+    cout, cin, kernel = w.shape[0], w.shape[1], tuple(w.shape[2:])
     if channels != groups * cin or cout % groups:
         raise OpValidationError(f"{groups} group(s) of weights {list(w.shape)} do not fit {channels} input channels")
-    acc = np.float64 if x.dtype.kind == "f" else np.int64
-    padded = np.pad(x.astype(acc), [(0, 0), (0, 0), *zip(pads_begin, pads_end, strict=True)])
-    out = [(n - dilated(k, d)) // s + 1
-           for n, k, s, d in zip(padded.shape[2:], kernel, strides, dilations, strict=True)]
+    acc = _accumulator(x)
+    lengths = [n + b + e for n, b, e in zip(x.shape[2:], pads_begin, pads_end, strict=True)]
+    out = [(n - dilated(k, d)) // s + 1 for n, k, s, d in zip(lengths, kernel, strides, dilations, strict=True)]
     if any(o < 1 for o in out):
-        raise OpValidationError(f"the dilated kernel {list(kernel)} does not fit the padded input "
-                                f"{list(padded.shape[2:])}")
-    data = padded.reshape(batch, groups, cin, *padded.shape[2:])
-    weights = w.astype(acc).reshape(groups, cout // groups, cin, *kernel)
-    y = np.zeros((batch, groups, cout // groups, *out), acc)
-    for offset in product(*(range(k) for k in kernel)):
-        window = tuple(slice(o * d, o * d + (m - 1) * s + 1, s)
-                       for o, d, m, s in zip(offset, dilations, out, strides, strict=True))
-        y += np.einsum("ngc...,goc->ngo...", data[(..., *window)], weights[(..., *offset)])
-    return y.reshape(batch, cout, *out).astype(x.dtype)
+        raise OpValidationError(f"the dilated kernel {list(kernel)} does not fit the padded input {lengths}")
+    og, taps, rest = cout // groups, math.prod(kernel), math.prod(out[1:])
+    weights = w.astype(acc, copy=False).reshape(groups, og, cin * taps)
+    y = np.empty((batch, groups, og, out[0], rest), x.dtype)  # each chunk's sums rounded once, in place
+    offsets = list(product(*(range(k) for k in kernel)))
+    row_items = channels * taps * rest  # im2col elements per batch item and output row
+    if row_items * out[0] <= IM2COL_BYTES // 8:
+        parts = [(b0, b1, 0, out[0]) for b0, b1 in _chunks(batch, row_items * out[0])]
+    else:
+        parts = [(b, b + 1, r0, r1) for b in range(batch) for r0, r1 in _chunks(out[0], row_items)]
+    for b0, b1, r0, r1 in parts:
+        rows = r1 - r0
+        # the padded input rows this chunk reads, in the accumulator type
+        first = r0 * strides[0]
+        last = (r1 - 1) * strides[0] + dilated(kernel[0], dilations[0])
+        part = _padded_rows(x[b0:b1], pads_begin, pads_end, first, last, acc)
+        part = part.reshape(b1 - b0, groups, cin, *part.shape[2:])
+        cols = np.empty((b1 - b0, groups, cin, *kernel, rows, *out[1:]), acc)
+        for offset in offsets:
+            window = (slice(offset[0] * dilations[0], offset[0] * dilations[0] + (rows - 1) * strides[0] + 1,
+                            strides[0]),
+                      *(slice(o * d, o * d + (m - 1) * s + 1, s)
+                        for o, d, m, s in zip(offset[1:], dilations[1:], out[1:], strides[1:], strict=True)))
+            cols[(slice(None),) * 3 + offset] = part[(..., *window)]
+        flat = cols.reshape(b1 - b0, groups, cin * taps, rows * rest)
+        with np.errstate(over="ignore", invalid="ignore"):
+            y[b0:b1, :, :, r0:r1] = np.matmul(weights, flat).reshape(b1 - b0, groups, og, rows, rest)
+    return y.reshape(batch, cout, *out)
+
+
+def _padded_rows(x: np.ndarray, pads_begin: Sequence[int], pads_end: Sequence[int], first: int, last: int,
+                 acc: type) -> np.ndarray:
+    """Rows ``first:last`` of the first spatial axis of ``x`` padded with zeros, as ``acc``."""
+    shape = [*x.shape[:2], last - first, *(n + b + e for n, b, e in zip(x.shape[3:], pads_begin[1:], pads_end[1:],
+                                                                        strict=True))]
+    out = np.zeros(shape, acc)
+    lo, hi = max(first, pads_begin[0]), min(last, pads_begin[0] + x.shape[2])
+    if lo < hi:
+        inner = tuple(slice(b, b + n) for b, n in zip(pads_begin[1:], x.shape[3:], strict=True))
+        out[(slice(None), slice(None), slice(lo - first, hi - first), *inner)] = \
+            x[:, :, lo - pads_begin[0]:hi - pads_begin[0]]
+    return out
+
+
+def convolution_backprop(x: np.ndarray, w: np.ndarray, groups: int, strides: Sequence[int], dilations: Sequence[int],
+                         pads_begin: Sequence[int], out: Sequence[int]) -> np.ndarray:
+    """Grouped transposed convolution, weights [G*Cin/G, Cout/G, k...]: output ``out`` (spatial) read from
+    the full result at offset ``pads_begin`` (zeros beyond it); float64 (int64) sums, in x's dtype."""
+    n_spatial = x.ndim - 2
+    if w.ndim != x.ndim or not 1 <= n_spatial <= 3:
+        raise OpValidationError(f"input rank {x.ndim} and weights rank {w.ndim}: expected both 3, 4 or 5")
+    batch, channels = x.shape[:2]
+    cin, og, kernel = w.shape[0] // max(groups, 1), w.shape[1], tuple(w.shape[2:])
+    if channels != w.shape[0] or w.shape[0] % groups:
+        raise OpValidationError(f"{groups} group(s) of weights {list(w.shape)} do not fit {channels} input channels")
+    acc = _accumulator(x)
+    lengths = x.shape[2:]
+    full = [(n - 1) * s + dilated(k, d) for n, k, s, d in zip(lengths, kernel, strides, dilations, strict=True)]
+    taps, inner = math.prod(kernel), math.prod(lengths)
+    # [G, Cout/G * taps, Cin/G]: each input element's contribution to every tap
+    weights = w.astype(acc, copy=False).reshape(groups, cin, og * taps).transpose(0, 2, 1)
+    result = np.zeros((batch, groups, og, *full), acc)
+    offsets = list(product(*(range(k) for k in kernel)))
+    for b0, b1 in _chunks(batch, og * groups * taps * inner):
+        data = x[b0:b1].astype(acc, copy=False).reshape(b1 - b0, groups, cin, inner)
+        cols = np.matmul(weights, data).reshape(b1 - b0, groups, og, *kernel, *lengths)
+        for offset in offsets:
+            window = tuple(slice(o * d, o * d + (n - 1) * s + 1, s)
+                           for o, d, n, s in zip(offset, dilations, lengths, strides, strict=True))
+            result[(slice(b0, b1), slice(None), slice(None), *window)] += cols[(slice(None),) * 3 + offset]
+    y = np.zeros((batch, groups, og, *out), acc)
+    src, dst = [], []
+    for n, b, o in zip(full, pads_begin, out, strict=True):
+        lo, hi = max(0, b), min(n, b + o)
+        src.append(slice(lo, max(lo, hi)))
+        dst.append(slice(lo - b, max(lo, hi) - b))
+    y[(slice(None),) * 3 + tuple(dst)] = result[(slice(None),) * 3 + tuple(src)]
+    with np.errstate(over="ignore", invalid="ignore"):
+        return y.reshape(batch, groups * og, *out).astype(x.dtype)
 
 
 def _conv_kernel(grouped: bool) -> Kernel:
@@ -69,23 +581,49 @@ def _conv_kernel(grouped: bool) -> Kernel:
             groups, w = w.shape[0], w.reshape(w.shape[0] * w.shape[1], *w.shape[2:])
         else:
             groups = 1
-        kernel, lengths = w.shape[2:], x.shape[2:]
-        pads_begin = a.pads_begin or (0,) * len(kernel)
-        pads_end = a.pads_end or (0,) * len(kernel)
-        for what, values in (("strides", a.strides), ("dilations", a.dilations), ("pads_begin", pads_begin),
-                             ("pads_end", pads_end)):
-            A.per_axis(what, values, len(kernel))
-        if a.auto_pad == "valid":
-            pads_begin = pads_end = (0,) * len(kernel)
-        elif a.auto_pad in ("same_upper", "same_lower"):
-            pads = [same_pads(n, k, s, d, a.auto_pad == "same_upper")
-                    for n, k, s, d in zip(lengths, kernel, a.strides, a.dilations, strict=True)]
-            pads_begin, pads_end = [b for b, _ in pads], [e for _, e in pads]
-        return [convolution(x, w, groups, a.strides, a.dilations, pads_begin, pads_end)]
+        ns = len(w.shape) - 2
+        strides, dilations, _, _, _ = _check_attrs(a, ns, backprop=False)
+        pb, pe = forward_pads(a, _static_shape(x), _static_shape(w), ns)
+        return [convolution(x, w, groups, strides, dilations, pb, pe)]
 
     return run
 
 
-CONVOLUTION_1 = OpSpec("Convolution", "Convolution-1", ConvolutionAttrs, (2, 2), 1, kernel=_conv_kernel(grouped=False))
+def _static_shape(x: np.ndarray) -> Shape:
+    return tuple(Dim(n, n) for n in x.shape)
+
+
+def _backprop_kernel(grouped: bool) -> Kernel:
+    rule = _backprop_rule(grouped)
+
+    def run(a: ConvolutionBackpropAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x, w = args[0], args[1]
+        inputs = [TensorType(None, _static_shape(v)) for v in args]
+        values = [None, None, *args[2:]]
+        (t,) = rule(a, inputs, values)
+        if grouped:
+            groups, w = w.shape[0], w.reshape(w.shape[0] * w.shape[1], *w.shape[2:])
+        else:
+            groups = 1
+        ns = w.ndim - 2
+        strides, dilations, _, _, _ = _check_attrs(a, ns, backprop=True)
+        out_spatial, given = _output_shape_value(inputs, values)
+        pb, _ = backprop_pads(a, inputs[0].shape, inputs[1].shape, out_spatial, given, ns)
+        out = [d.lo for d in t.shape[2:]]
+        if not all(d.is_static for d in t.shape[2:]):
+            raise OpValidationError(f"the output would have spatial dims {[str(d) for d in t.shape[2:]]}: a "
+                                    "negative length")
+        return [convolution_backprop(x, w, groups, strides, dilations, pb, out)]
+
+    return run
+
+
+CONVOLUTION_1 = OpSpec("Convolution", "Convolution-1", ConvolutionAttrs, (2, 2), 1, _forward_rule(False),
+                       _conv_kernel(grouped=False))
 GROUP_CONVOLUTION_1 = OpSpec("GroupConvolution", "GroupConvolution-1", ConvolutionAttrs, (2, 2), 1,
-                             kernel=_conv_kernel(grouped=True))
+                             _forward_rule(True), _conv_kernel(grouped=True))
+CONVOLUTION_BACKPROP_DATA_1 = OpSpec("ConvolutionBackpropData", "ConvolutionBackpropData-1", ConvolutionBackpropAttrs,
+                                     (2, 3), 1, _backprop_rule(False), _backprop_kernel(grouped=False), (2,))
+GROUP_CONVOLUTION_BACKPROP_DATA_1 = OpSpec("GroupConvolutionBackpropData", "GroupConvolutionBackpropData-1",
+                                           ConvolutionBackpropAttrs, (2, 3), 1, _backprop_rule(True),
+                                           _backprop_kernel(grouped=True), (2,))

@@ -1,8 +1,10 @@
-"""Pad, Slice and StridedSlice: reference kernels (no shape rules yet: declared dims are trusted).
+"""Pad, Slice and StridedSlice: shape rules and reference kernels.
 
 Values follow the OpenVINO op specification; checked against OpenVINO CPU by
-tests/ops/test_support_kernels.py. What OpenVINO 2026.4.1 does that the specification does not say,
-measured there:
+tests/ops/test_support_kernels.py. The shape rules are OpenVINO's shape inference (interval bounds
+included), checked by tests/ops/test_shaping_conformance.py; like the rules of ops/shaping.py they
+read a value input None as unknown to OpenVINO too (a Parameter feeds it). What OpenVINO 2026.4.1
+does that the specification does not say, measured there:
 
 - Pad-1 takes negative pads as Pad-12 does, on CPU: the input is padded first, then cropped, so a
   reflect pad at one end still mirrors elements that a negative pad crops at the other end. reflect
@@ -11,6 +13,12 @@ measured there:
   before the first element reads the first element (Python reads nothing).
 - StridedSlice-1: a shrink entry whose begin is masked takes index 0 (the CPU plugin; OpenVINO's
   evaluator takes begin[i] there, the specification does not say).
+- Shape inference reads an i32 begin, end, start, stop or pad equal to the i32 minimum or maximum as
+  the i64 one (so 2147483647 is "to the end" of an unbounded dim). A pad that makes a static dim
+  negative gives a dynamic dim, not an error. Slice with unknown start/stop/step of static length n and
+  no axes slices the first n dims only (each becomes 0..its maximum).
+- StridedSlice with an unknown begin, end or strides bounds the sliced dims in ways not modelled here
+  (a dim of 10 by stride 2 is 0..5; on a rank-2 input one dim came out static): the rule declines.
 """
 
 from __future__ import annotations
@@ -20,10 +28,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
-from .spec import OpSpec
+from .shaping import INT64_MAX, INT64_MIN, Iv, bounds, compatible, dim_of, guarded, integral, iv, normalize_axis
+from .spec import OpSpec, TensorType
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +109,7 @@ def _bounds(start: int, stop: int, step: int, n: int) -> slice:
 def _strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     """A numpy basic index built from the masks. Per entry an ellipsis wins over a new axis, a new axis
     over shrink; entries after the ellipsis consume the last axes. Bounds are clamped as Slice-8's."""
+    _check_masks(a)
     x, begin, end = args[0], _ints(args[1]), _ints(args[2])
     strides = _ints(args[3]) if len(args) > 3 else [1] * len(begin)
     if not len(begin) == len(end) == len(strides):
@@ -137,7 +148,277 @@ def _strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -> list[np.
     return [x[tuple(index)]]
 
 
-PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, kernel=_pad)
-PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, kernel=_pad)
-SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, kernel=_slice)
-STRIDED_SLICE_1 = OpSpec("StridedSlice", "StridedSlice-1", StridedSliceAttrs, (3, 4), 1, kernel=_strided_slice)
+# --- shape rules ------------------------------------------------------------------------------------
+
+
+def _vector(t: TensorType, what: str) -> None:
+    if t.shape is not None and len(t.shape) != 1:
+        raise OpValidationError(f"{what} must be 1-D, got rank {len(t.shape)}")
+
+
+def _wrap(value: int) -> int:
+    """int64 arithmetic as C++ does it (pads of the i64 limits overflow)."""
+    return (value + 2**63) % 2**64 - 2**63
+
+
+def _padded(length: int, pad: int) -> int:
+    """OpenVINO's dim::padded on a bound: -1 (unbounded) stays, a negative result becomes unbounded too."""
+    total = _wrap(length + pad)
+    return -1 if length == -1 or total < 0 else total
+
+
+def _pad_infer(a: PadAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    data, begin_t, end_t = inputs[:3]
+    integral(begin_t, "pads_begin")
+    integral(end_t, "pads_end")
+    if a.pad_mode == "constant" and len(inputs) == 4 and inputs[3].shape is not None and len(inputs[3].shape):
+        raise OpValidationError(f"pad_value must be a scalar, got rank {len(inputs[3].shape)}")
+    _vector(begin_t, "pads_begin")
+    _vector(end_t, "pads_end")
+    shape = data.shape
+    if shape is None:
+        return [TensorType(data.element, None)]
+    if values[1] is None or values[2] is None:
+        for t, what in ((begin_t, "pads_begin"), (end_t, "pads_end")):
+            if t.shape is not None and t.shape[0].is_static and t.shape[0].lo > len(shape):
+                raise OpValidationError(f"{what} has {t.shape[0].lo} values, the input has rank {len(shape)}")
+        return [TensorType(data.element, (DYNAMIC,) * len(shape))]
+    begin, end = bounds(values[1]), bounds(values[2])
+    A.per_axis("pads_begin", begin, len(shape))
+    A.per_axis("pads_end", end, len(shape))
+    out = []
+    for axis, (d, b, e) in enumerate(zip(shape, begin, end, strict=True)):
+        mode, n = a.pad_mode, d.lo
+        if d.is_static:
+            if (b > 0 or e > 0) and ((mode == "edge" and n < 1) or (mode == "reflect" and n < 2)):
+                raise OpValidationError(f"{mode} padding needs a longer axis {axis} than {n}")
+            if (mode == "reflect" and not (b < n and e < n)) or (mode == "symmetric" and not (b <= n and e <= n)):
+                raise OpValidationError(f"{mode} pads {b}/{e} on axis {axis} of length {n} reach beyond the data")
+        diff = _wrap(b + e)
+        if diff == 0:
+            out.append(d)
+            continue
+        hi = _padded(-1 if d.hi is None else d.hi, diff)
+        out.append(dim_of(hi if d.is_static else _padded(d.lo, diff), hi))
+    return [TensorType(data.element, tuple(out))]
+
+
+def _sliced_value(dim: int, start: int, stop: int, step: int) -> int:
+    """OpenVINO's slice::get_sliced_value: the length of [start, stop) by step on a dim of length ``dim``
+    (-1 unbounded); -1 for an unbounded result."""
+    reverse = step < 0
+    norm = INT64_MAX if dim == -1 else dim
+    norm_max = norm == INT64_MAX
+    start_neg = start < 0
+    diff_sign = start_neg != (stop < 0)
+    start_max = start == INT64_MAX
+    start_limit = start_max or start == INT64_MIN
+    stop_max = stop == INT64_MAX
+    any_max = start_max or stop_max
+    if norm_max and (diff_sign or any_max or start_limit):
+        if reverse:
+            ub = -1 if start_neg or any_max else -1 - start
+        elif start_neg and not start_limit:
+            ub = -start if stop_max else stop
+        else:
+            ub = -1
+        lb = 0
+    else:
+        lower_max, upper_min = (norm - 1, -1) if reverse else (norm, 0)
+        lb = min(max(start + norm if start < 0 else start, 0), lower_max)
+        ub = min(max(stop + norm if stop < 0 else stop, upper_min), norm)
+    if norm_max and lb == 0 and ub == -1:
+        return -1
+    length = min(0, ub - lb) if reverse else max(0, ub - lb)
+    if step == -1:
+        return -length
+    if length != 0 and step != 1:
+        length = length + 1 if reverse else length - 1
+        q = abs(length) // abs(step)
+        return (q if (length >= 0) == (step > 0) else -q) + 1
+    return length
+
+
+def _make_dim(d: Dim, start: Iv, stop: Iv, step: int) -> Dim:
+    """OpenVINO's slice::make_dim for bounds of start and stop."""
+    lo_len, hi_len = d.lo, -1 if d.hi is None else d.hi
+
+    def within(b: int, upper: bool) -> bool:
+        return hi_len == -1 or (b < hi_len if upper else b + hi_len >= 0)
+
+    def corners(b: Iv) -> Iv:
+        crossing = b[0] < 0 <= b[1]
+        return (0 if crossing and within(b[0], False) else b[0], -1 if crossing and within(b[1], True) else b[1])
+
+    start_lb, start_ub = corners(start)
+    stop_lb, stop_ub = corners(stop)
+    if step > 0:
+        lb, ub = _sliced_value(lo_len, start_ub, stop_lb, step), _sliced_value(hi_len, start_lb, stop_ub, step)
+    else:
+        lb, ub = _sliced_value(lo_len, start_lb, stop_ub, step), _sliced_value(hi_len, start_ub, stop_lb, step)
+    return dim_of(lb, ub)
+
+
+def _upto(d: Dim) -> Dim:
+    """Any length up to the dim's maximum."""
+    return Dim(0, d.hi)
+
+
+def _slice_infer(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    data = inputs[0]
+    names = ("start", "stop", "step", "axes")
+    for t, what in zip(inputs[1:], names, strict=False):
+        integral(t, what)
+    shape = data.shape
+    if shape is None:
+        return [TensorType(data.element, None)]
+    if not shape:
+        raise OpValidationError("data must not be a scalar")
+    for t, what in zip(inputs[1:], names, strict=False):
+        _vector(t, what)
+        if t.shape is not None and t.shape[0].lo > len(shape):
+            raise OpValidationError(f"{what} has {t.shape[0]} values, more than the input rank {len(shape)}")
+    lengths = [None if t.shape is None else iv(t.shape[0]) for t in inputs[1:]]
+    if any(x is not None and y is not None and not compatible(x, y) for x in lengths[:3] for y in lengths[:3]):
+        raise OpValidationError("start, stop and step have different lengths")
+    start = None if values[1] is None else bounds(values[1])
+    stop = None if values[2] is None else bounds(values[2])
+    steps = None if values[3] is None else bounds(values[3])
+    axis_map: dict[int, int] | None = None
+    if len(inputs) > 4:
+        if lengths[3] is not None and lengths[0] is not None and not compatible(lengths[3], lengths[0]):
+            raise OpValidationError("axes and start have different lengths")
+        if values[4] is not None:
+            axes = [normalize_axis(v, len(shape)) for v in bounds(values[4])]
+            if len(set(axes)) != len(axes):
+                raise OpValidationError(f"axes {axes} must be unique")
+            axis_map = {axis: i for i, axis in enumerate(axes)}
+    elif start is not None:
+        axis_map = {i: i for i in range(len(start))}
+    elif lengths[0] is not None and lengths[0][0] == lengths[0][1]:
+        axis_map = {i: i for i in range(lengths[0][0])}
+    out = []
+    for axis, d in enumerate(shape):
+        if axis_map is None:
+            out.append(_upto(d))
+        elif axis not in axis_map:
+            out.append(d)
+        elif start is not None and stop is not None and steps is not None:
+            i = axis_map[axis]
+            if steps[i] == 0:
+                raise OpValidationError("step must not be 0")
+            out.append(_make_dim(d, (start[i], start[i]), (stop[i], stop[i]), steps[i]))
+        else:
+            out.append(_upto(d))
+    return [TensorType(data.element, tuple(out))]
+
+
+def _check_masks(a: StridedSliceAttrs) -> None:
+    """OpenVINO's checks of the masks: flags 0 or 1, and each mask empty or as long as begin_mask."""
+    masks = (a.begin_mask, a.end_mask, a.new_axis_mask, a.shrink_axis_mask, a.ellipsis_mask)
+    if any(f not in (0, 1) for mask in masks for f in mask):
+        raise OpValidationError("mask flags must be 0 or 1")
+    if any(mask and len(mask) != len(a.begin_mask) for mask in masks):
+        raise OpValidationError(f"masks of lengths {[len(m) for m in masks]}: each must be empty or as long as "
+                                "begin_mask")
+
+
+def _strided_slice_infer(a: StridedSliceAttrs, inputs: Sequence[TensorType], values) -> list[TensorType] | None:
+    _check_masks(a)
+    data = inputs[0]
+    for t, what in zip(inputs[1:], ("begin", "end", "strides"), strict=False):
+        integral(t, what)
+        _vector(t, what)
+    shape = data.shape
+    if shape is None:
+        return [TensorType(data.element, None)]
+    rank = len(shape)
+
+    def count(t: TensorType) -> int:
+        return -1 if t.shape is None or not t.shape[0].is_static else t.shape[0].lo
+
+    begin = None if values[1] is None else bounds(values[1])
+    end = None if values[2] is None else bounds(values[2])
+    n, n_end = count(inputs[1]), count(inputs[2])
+    if len(inputs) > 3:
+        strides = None if values[3] is None else bounds(values[3])
+    elif n != -1 or n_end != -1:  # OpenVINO makes default strides, ones as long as begin (else end)
+        strides = [1] * (n if n != -1 else n_end)
+    elif inputs[1].shape is None:
+        raise OpValidationError("begin must be 1-D: default strides need a known rank of begin")
+    else:
+        strides = None
+    if n != -1 and n_end != -1:
+        if n != n_end:
+            raise OpValidationError(f"begin has {n} values, end {n_end}")
+    elif n_end != -1:
+        n = n_end
+    n_strides = -1 if strides is None else len(strides)
+    if n != -1 and n_strides != -1:
+        if n != n_strides:
+            raise OpValidationError(f"strides has {n_strides} values, begin and end {n}")
+    elif n_strides != -1:
+        n = n_strides
+    if n < 0:
+        return [TensorType(data.element, None)]
+    if begin is None or end is None or strides is None:
+        return None  # OpenVINO bounds such dims in ways not modelled here (by the stride, by other axes)
+
+    def flags(mask: tuple[int, ...]) -> set[int]:
+        return {i for i, f in enumerate(mask) if f == 1}
+
+    ellipsis, new_axis = flags(a.ellipsis_mask), flags(a.new_axis_mask)
+    begin_mask, end_mask, shrink = flags(a.begin_mask), flags(a.end_mask), flags(a.shrink_axis_mask)
+    if len(ellipsis) > 1:
+        raise OpValidationError("ellipsis_mask sets more than one ellipsis")
+    if not ellipsis and rank + len(new_axis) < n:
+        raise OpValidationError(f"{n} begin/end values exceed the input rank {rank} plus {len(new_axis)} new axes")
+    out: list[Dim] = []
+    k = 0  # the input axis next consumed
+
+    def take() -> Dim:
+        if k >= rank:
+            raise OpValidationError(f"the masks consume more axes than the input's {rank}")
+        return shape[k]
+
+    for axis in range(n):
+        if axis in ellipsis:
+            before = sum(1 for i in range(axis) if i not in new_axis)
+            new_after = 0 if begin is None else sum(1 for i in range(axis + 1, len(begin)) if i in new_axis)
+            hidden = rank - (n - axis - new_after - 1) - before
+            for _ in range(max(hidden, 0)):
+                out.append(take())
+                k += 1
+        elif axis in new_axis:
+            out.append(Dim(1, 1))
+        elif axis in shrink:
+            take()
+            k += 1
+        elif begin is not None and end is not None and strides is not None:
+            d = take()
+            stride = strides[axis] if axis < len(strides) else 1
+            if stride == 0:
+                raise OpValidationError("strides must not be 0")
+            norm = INT64_MAX if d.hi is None else d.hi
+            if axis in begin_mask:
+                start = (norm, norm) if stride < 0 else (0, 0)
+            else:
+                start = (begin[axis], begin[axis])
+            if axis in end_mask:
+                stop = (-1 - norm, -1 - norm) if stride < 0 else (norm, norm)
+            else:
+                stop = (end[axis], end[axis])
+            out.append(_make_dim(d, start, stop, stride))
+            k += 1
+        else:
+            out.append(_upto(take()))
+            k += 1
+    out += shape[k:]
+    return [TensorType(data.element, tuple(out))]
+
+
+PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2))
+PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2))
+SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(_slice_infer), _slice, (1, 2, 3, 4))
+STRIDED_SLICE_1 = OpSpec("StridedSlice", "StridedSlice-1", StridedSliceAttrs, (3, 4), 1,
+                         guarded(_strided_slice_infer), _strided_slice, (1, 2, 3))

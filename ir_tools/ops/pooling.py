@@ -1,4 +1,20 @@
-"""AvgPool-1, AvgPool-14, AvgPool-16 and AdaptiveAvgPool-8: attributes and shape rules."""
+"""AvgPool-1/14/16, AdaptiveAvgPool-8 and MaxPool-1/8/14: attributes, shape rules and (MaxPool) kernels.
+
+MaxPool shares the window geometry of pool_geometry (without AvgPool's exclude-pad check) and is
+checked against OpenVINO by tests/ops/test_maxpool_conformance.py. Measured on openvino 2026.4.1,
+beyond the specification:
+
+- MaxPool-8/14 check ``axis`` (in [-rank, rank-1]) before anything else, when the rank is known;
+  index_element_type may be any element type for shape inference (the evaluator computes i32/i64).
+- Values are what OpenVINO's reference computes, and the CPU too: each window starts from the
+  lowest float32 (-3.4e38; -inf once rounded to f16) or the integer type's minimum, and a tap
+  replaces it only when strictly greater, so the first maximum wins, NaN and -inf are never taken,
+  padding is ignored, and a window with nothing taken gives that lowest value with index 0 (the
+  channel's first element, plus the offset below).
+- Indices count elements of the whole input from batch 0, channel 0 (i.e. n*C*H*W + c*H*W + h*W + w),
+  then are taken modulo the product of the dims from ``axis`` on: axis 0 keeps them, axis 1 counts
+  within the batch item, axis 2 within the channel.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base.dims import DYNAMIC, Dim
-from ..base.errors import OpValidationError
+from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .core import NoAttrs
+from .core import ELEMENT, NoAttrs
 from .kernels import adaptive_avg_pool, avg_pool
-from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, PoolGeometry, pool_geometry
+from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, PoolGeometry, dilated, pool_geometry
+from .reduction import INT, normalize_axis
 from .spec import OpSpec, TensorType
 
 
@@ -113,3 +130,124 @@ AVG_POOL_1 = _avg_pool_spec("AvgPool-1", AvgPoolAttrs)
 AVG_POOL_14 = _avg_pool_spec("AvgPool-14", AvgPoolAttrs)
 AVG_POOL_16 = _avg_pool_spec("AvgPool-16", AvgPool16Attrs)
 ADAPTIVE_AVG_POOL_8 = OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", NoAttrs, (2, 2), 1, _adaptive, _run_adaptive, (1,))
+
+
+# --- MaxPool ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MaxPoolAttrs:
+    """MaxPool-1 attributes; defaults are OpenVINO's for an omitted attribute (no pads, explicit, floor)."""
+
+    kernel: tuple[int, ...] = A.attr("kernel", A.UINT_LIST)
+    strides: tuple[int, ...] = A.attr("strides", A.UINT_LIST)
+    pads_begin: tuple[int, ...] = A.attr("pads_begin", A.UINT_LIST, ())
+    pads_end: tuple[int, ...] = A.attr("pads_end", A.UINT_LIST, ())
+    auto_pad: str = A.attr("auto_pad", A.enum(*AUTO_PADS), "explicit")
+    rounding_type: str = A.attr("rounding_type", A.enum(*ROUNDING_TYPES), "floor")
+
+    @property
+    def dilations_or_ones(self) -> tuple[int, ...]:
+        return getattr(self, "dilations", None) or (1,) * len(self.kernel)
+
+
+@dataclass(frozen=True, slots=True)
+class MaxPool8Attrs(MaxPoolAttrs):
+    """MaxPool-8 and MaxPool-14: empty dilations mean ones; indices i64 counted from axis 0 by default."""
+
+    dilations: tuple[int, ...] = A.attr("dilations", A.UINT_LIST, ())
+    index_element_type: str = A.attr("index_element_type", ELEMENT, "i64")
+    axis: int = A.attr("axis", INT, 0)
+
+
+def max_pool_geometry(a: MaxPoolAttrs, data: TensorType, label: str) -> PoolGeometry:
+    """The resolved window geometry of a MaxPool layer (``label`` e.g. "MaxPool-8") with this input."""
+    if isinstance(a, MaxPool8Attrs) and data.shape is not None:
+        normalize_axis(a.axis, len(data.shape))
+    try:
+        return pool_geometry(data.shape, a.kernel, a.strides, a.dilations_or_ones, a.pads_begin, a.pads_end,
+                             a.auto_pad, a.rounding_type, False, label == "MaxPool-14")
+    except OpValidationError as exc:
+        if "ceil_torch" in exc.message:
+            raise OpValidationError("rounding_type ceil_torch needs MaxPool-14 or later (opset14+)") from None
+        raise
+
+
+def _max_pool(label: str):
+    def infer(a: MaxPoolAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        data = inputs[0]
+        g = max_pool_geometry(a, data, label)
+        shape = (DYNAMIC,) * (2 + len(a.kernel)) if g.spatial is None else data.shape[:2] + g.spatial
+        if not isinstance(a, MaxPool8Attrs):
+            return [TensorType(data.element, shape)]
+        return [TensorType(data.element, shape), TensorType(a.index_element_type, shape)]
+
+    return infer
+
+
+_INDEX_TYPES = {"i32": np.int32, "i64": np.int64}
+
+
+def _run_max_pool(label: str):
+    def run(a: MaxPoolAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = np.asarray(args[0])
+        if isinstance(a, MaxPool8Attrs) and a.index_element_type not in _INDEX_TYPES:
+            raise UnsupportedError(f"index_element_type {a.index_element_type}: the reference computes i32 and i64")
+        g = max_pool_geometry(a, TensorType(None, tuple(Dim(n, n) for n in x.shape)), label)
+        assert g.spatial is not None
+        values, indices = max_pool(x, a.kernel, a.strides, a.dilations_or_ones, g.pads_begin,
+                                   tuple(d.lo for d in g.spatial))
+        if not isinstance(a, MaxPool8Attrs):
+            return [values]
+        axis = normalize_axis(a.axis, x.ndim)
+        if axis:
+            indices %= max(1, int(np.prod(x.shape[axis:], dtype=np.int64)))
+        return [values, indices.astype(_INDEX_TYPES[a.index_element_type])]
+
+    return run
+
+
+def max_pool(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
+             pads_begin: Sequence[int], out: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Max pooling with OpenVINO's values and indices counted from axis 0 (module doc), for ``out`` windows
+    per spatial axis whose first starts ``pads_begin`` before the data."""
+    if x.dtype.kind == "f":
+        work, lowest, never = (np.float64 if x.dtype == np.float64 else np.float32), \
+            -float(np.finfo(np.float32).max), np.nan
+    elif x.dtype.kind in "iu":
+        work, lowest = x.dtype, np.iinfo(x.dtype).min
+        never = lowest  # never strictly greater than the start value
+    else:
+        raise UnsupportedError(f"MaxPool of element type {x.dtype}")
+    n = len(kernel)
+    lengths = x.shape[2:]
+    frame = [max(pb + length, (o - 1) * s + dilated(k, d) if o else 0)
+             for pb, length, o, s, k, d in zip(pads_begin, lengths, out, strides, kernel, dilations, strict=True)]
+    padded = np.full(x.shape[:2] + tuple(frame), never, work)
+    padded[(Ellipsis, *(slice(pb, pb + length) for pb, length in zip(pads_begin, lengths, strict=True)))] = x
+    best = np.full(x.shape[:2] + tuple(out), lowest, work)
+    index = np.zeros(x.shape[:2] + tuple(out), np.int64)
+    place = np.cumprod((1,) + tuple(lengths[:0:-1]))[::-1]  # element strides of the spatial axes
+    starts = [np.arange(o, dtype=np.int64) * s - pb for o, s, pb in zip(out, strides, pads_begin, strict=True)]
+    for taps in np.ndindex(*kernel):
+        view = padded[(Ellipsis, *(slice(t * d, t * d + (o - 1) * s + 1, s) if o else slice(0, 0)
+                                   for t, d, o, s in zip(taps, dilations, out, strides, strict=True)))]
+        better = view > best
+        np.copyto(best, view, where=better)
+        at = sum((starts[i] + taps[i] * dilations[i]).reshape((-1,) + (1,) * (n - 1 - i)) * int(place[i])
+                 for i in range(n))
+        np.copyto(index, np.broadcast_to(at, index.shape), where=better)
+    batch, channels = x.shape[:2]
+    index += (np.arange(batch * channels, dtype=np.int64) * int(np.prod(lengths, dtype=np.int64))).reshape(
+        (batch, channels) + (1,) * n)
+    with np.errstate(over="ignore"):  # -3.4e38 is -inf in f16, as on the CPU
+        return best.astype(x.dtype), index
+
+
+def _max_pool_spec(label: str, attrs: type, outputs: int) -> OpSpec:
+    return OpSpec("MaxPool", label, attrs, (1, 1), outputs, _max_pool(label), _run_max_pool(label))
+
+
+MAX_POOL_1 = _max_pool_spec("MaxPool-1", MaxPoolAttrs, 1)
+MAX_POOL_8 = _max_pool_spec("MaxPool-8", MaxPool8Attrs, 2)
+MAX_POOL_14 = _max_pool_spec("MaxPool-14", MaxPool8Attrs, 2)

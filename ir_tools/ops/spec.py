@@ -24,8 +24,9 @@ class TensorType:
     shape: Shape
 
 
-#: A shape rule: (typed attrs, input types, constant input values or None) -> output types.
-ShapeRule = Callable[[Any, Sequence[TensorType], Sequence["np.ndarray | None"]], list[TensorType]]
+#: A shape rule: (typed attrs, input types, constant input values or None) -> output types, or None
+#: for "this case cannot be inferred by us" (the layer then counts as not re-inferred, as with no rule).
+ShapeRule = Callable[[Any, Sequence[TensorType], Sequence["np.ndarray | None"]], "list[TensorType] | None"]
 #: A reference kernel: (typed attrs, input arrays) -> output arrays.
 Kernel = Callable[[Any, Sequence[np.ndarray]], list[np.ndarray]]
 
@@ -33,7 +34,14 @@ Kernel = Callable[[Any, Sequence[np.ndarray]], list[np.ndarray]]
 @dataclass(frozen=True, slots=True)
 class OpSpec:
     """One op version. ``infer`` None: its declared output dims are trusted (``shapes`` says so);
-    ``kernel`` None: the reference cannot execute it (``compare`` lists it as not checked)."""
+    ``kernel`` None: the reference cannot execute it (``compare`` lists it as not checked).
+
+    ``infer`` may also answer None for one case, where it cannot match OpenVINO's inference: that
+    layer then counts as not re-inferred, exactly as with no rule (passes/shapes.py, rule 4). A
+    value input (one of ``value_inputs``) it is given as None is unknown to OpenVINO too: the rule
+    answers what OpenVINO infers without it. ``n_outputs`` -1: as many outputs as the rule gives
+    (Split, VariadicSplit).
+    """
 
     type: str  # canonical IR spelling, e.g. "AvgPool"
     label: str  # "AvgPool-14": type and first version, used in messages

@@ -8,7 +8,17 @@ Rules:
 3. Every output port whose declared dims or precision differ from the inferred ones gets
    E-SHAPE / E-TYPE; a port without <dim> matches a dynamic rank.
 4. Ops with no shape rule (unknown ones, and modelled ones that have only a kernel so far) keep
-   their declared dims and are counted as "not re-inferred", never silently skipped.
+   their declared dims and are counted as "not re-inferred", never silently skipped; so does a
+   layer whose rule answers None (a case it cannot match with OpenVINO, say Broadcast pdpd), and a
+   layer with a value input (a target shape, axes, pads...) we cannot compute unless a Parameter
+   feeds it: OpenVINO may know more of such a value than we do (the bounds of a ShapeOf of a
+   dynamic shape, symbols) and infer more. A Parameter's value OpenVINO knows nothing of either
+   (nor of an unfed port's), and the rule is called with None for it. ``adopt`` later checks the
+   layers not re-inferred against OpenVINO's own inference.
+5. A value input is known when it comes from a Const, a ShapeOf of a fully static shape, or a
+   layer whose op has a kernel and whose inputs are all known (a Convert of a Const, ShapeOf ->
+   Gather -> Concat...), as long as every tensor on the way has at most ``MAX_VALUE_ELEMENTS``
+   elements; each port's value is computed once.
 """
 
 from __future__ import annotations
@@ -25,9 +35,13 @@ from ..base.errors import IrToolsError
 from ..ir.model import Graph, Layer, Port
 from ..ir.walker import PortKey, Walker
 from ..ops import attrs as A
-from ..ops.core import convert_values
 from ..ops.opsets import lookup
 from ..ops.spec import OpSpec, TensorType
+
+#: The largest value (in elements) computed for a value input (rule 5).
+MAX_VALUE_ELEMENTS = 1024
+#: What a kernel may raise on values it refuses; the layer's own rule then reports the problem.
+_KERNEL_ERRORS = (IrToolsError, ArithmeticError, IndexError, KeyError, MemoryError, TypeError, ValueError)
 
 
 @dataclass
@@ -50,11 +64,12 @@ def _declared_type(precision: str | None, dims: tuple[int, ...] | None) -> Tenso
 
 
 class ShapeWalker(Walker[TensorType]):
-    """Shape propagation as a walk: a layer's values are its output types (rules 1-4)."""
+    """Shape propagation as a walk: a layer's values are its output types (rules 1-5)."""
 
     def __init__(self, graph: Graph):
         super().__init__(graph)
         self.result = Propagation()
+        self.values: dict[PortKey, np.ndarray | None] = {}  # computed values of output ports (rule 5)
 
     def missing(self, layer: Layer, port: Port) -> TensorType:
         return declared_type(port)  # an unfed port (E-INPUT-UNFED): its declared type keeps the walk going
@@ -70,37 +85,112 @@ class ShapeWalker(Walker[TensorType]):
             loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
             self.result.diagnostics.append(Diagnostic("error", exc.code, exc.message, loc))
             return [declared_type(port) for port in layer.outputs]
+        if outputs is None:  # rule 4: OpenVINO's inference of it is adopted later
+            self.result.not_inferred.append(layer)
+            return [declared_type(port) for port in layer.outputs]
         self.result.inferred += 1
         for port, inferred in zip(layer.outputs, outputs, strict=False):
             _compare(self.result, layer, port, inferred)
         return list(outputs) + [declared_type(port) for port in layer.outputs[len(outputs):]]
 
-    def infer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType]) -> list[TensorType]:
+    def infer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType]) -> list[TensorType] | None:
+        """The layer's output types by its rule; None when we cannot match OpenVINO (rule 4)."""
         lo, hi = spec.n_inputs
         if not lo <= len(inputs) <= hi:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
             raise IrToolsError(f"{spec.label} takes {want} inputs, the layer has {len(inputs)}", layer.loc, "E-ARITY")
-        if len(layer.outputs) != spec.n_outputs:
+        if spec.n_outputs >= 0 and len(layer.outputs) != spec.n_outputs:
             raise IrToolsError(f"{spec.label} has {spec.n_outputs} outputs, the layer declares {len(layer.outputs)}",
                                layer.loc, "E-ARITY")
         attrs = A.decode(spec.attrs, layer.attrs)  # located by run_node, should it fail
-        values = [self.constant(layer, port) if i in spec.value_inputs else None
-                  for i, port in enumerate(layer.inputs)]
-        return spec.infer(attrs, inputs, values)
+        values: list[np.ndarray | None] = []
+        for i, port in enumerate(layer.inputs):
+            value = self.constant(layer, port) if i in spec.value_inputs else None
+            if value is None and i in spec.value_inputs and not self.opaque(layer, port):
+                return None
+            values.append(value)
+        outputs = spec.infer(attrs, inputs, values)
+        if outputs is not None and spec.n_outputs < 0 and len(outputs) != len(layer.outputs):
+            raise IrToolsError(f"{spec.label} has {len(outputs)} outputs here, the layer declares "
+                               f"{len(layer.outputs)}", layer.loc, "E-ARITY")
+        return outputs
+
+    def opaque(self, layer: Layer, port: Port) -> bool:
+        """True when OpenVINO knows nothing of the value feeding ``port`` either: a Parameter's, or none at all
+        for an unfed port (E-INPUT-UNFED) (rule 4)."""
+        key = self.source(layer, port)
+        return key is None or self.graph.layer(key[0]).is_a("Parameter")
 
     def constant(self, layer: Layer, port: Port) -> np.ndarray | None:
-        """The value feeding ``port`` when it is a Const, or a Convert of a Const; else None."""
+        """The value feeding ``port`` when we can compute it (rule 5); else None."""
         key = self.source(layer, port)
-        if key is None:
-            return None
-        src = self.graph.layer(key[0])
-        if src.is_a("Const"):
-            return self.graph.const_array(src)
-        if src.is_a("Convert") and src.inputs:
-            inner = self.constant(src, src.inputs[0])
-            if inner is not None:
-                return convert_values(inner, src.attrs.get("destination_type", ""))
-        return None
+        return None if key is None else self.value(key)
+
+    def value(self, key: PortKey) -> np.ndarray | None:
+        """The value of an output port (rule 5), computed once; its producers first, without recursion."""
+        todo = [key]
+        while todo:
+            top = todo[-1]
+            if top in self.values:
+                todo.pop()
+                continue
+            layer = self.graph.layer(top[0])
+            sources = [self.source(layer, port) for port in layer.inputs]
+            waiting = [s for s in sources if s is not None and s not in self.values]
+            if waiting and self._computable(layer, top):
+                todo.extend(waiting)
+                continue
+            todo.pop()
+            self._compute(layer, top, sources)
+            self.values.setdefault(top, None)  # an edge from a port the layer lacks (E-EDGE-PORT)
+        return self.values[key]
+
+    def _small(self, key: PortKey) -> bool:
+        t = self.env.get(key)
+        if t is None or t.shape is None or not all(d.is_static for d in t.shape):
+            return False
+        return int(np.prod([d.lo for d in t.shape], dtype=np.float64)) <= MAX_VALUE_ELEMENTS
+
+    def _computable(self, layer: Layer, key: PortKey) -> bool:
+        """Worth computing the producers of: a small output of a layer with a kernel."""
+        if layer.is_a("Const") or layer.is_a("Parameter") or layer.is_a("ShapeOf"):
+            return False
+        spec = lookup(layer.type, layer.version)
+        return spec is not None and spec.kernel is not None and all(
+            self._small((layer.id, port.id)) for port in layer.outputs)
+
+    def _compute(self, layer: Layer, key: PortKey, sources: list[PortKey | None]) -> None:
+        """Store the values of ``layer``'s outputs (None where unknown); its producers' are stored already."""
+        keys = [(layer.id, port.id) for port in layer.outputs]
+        self.values.update(dict.fromkeys(keys))
+        if layer.is_a("Const"):
+            if self._small(key):
+                self.values[key] = self.graph.const_array(layer)  # a broken payload raises: run_node reports it
+            return
+        if layer.is_a("ShapeOf"):
+            spec = lookup(layer.type, layer.version)
+            t = self.env.get(sources[0]) if sources and sources[0] is not None else None
+            if spec is None or t is None or t.shape is None or not all(d.is_static for d in t.shape):
+                return
+            try:
+                et = getattr(A.decode(spec.attrs, layer.attrs), "output_type", "i64")
+            except IrToolsError:
+                return
+            if et in ("i32", "i64"):
+                self.values[key] = np.array([d.lo for d in t.shape], np.int32 if et == "i32" else np.int64)
+            return
+        if not self._computable(layer, key):
+            return
+        args = [None if s is None else self.values.get(s) for s in sources]
+        if any(a is None for a in args):
+            return
+        spec = lookup(layer.type, layer.version)
+        try:
+            results = spec.kernel(A.decode(spec.attrs, layer.attrs), args)
+        except _KERNEL_ERRORS:
+            return  # the layer's own rule reports what is wrong with it
+        for k, v in zip(keys, results, strict=False):
+            self.values[k] = np.asarray(v)
 
 
 def propagate(graph: Graph) -> Propagation:

@@ -62,19 +62,19 @@ def _refused(what: str, graph: Graph, files: ModelFiles | None, exc: BaseExcepti
                         code="E-OPENVINO")
 
 
-def _refusal_line(files: ModelFiles, graph: Graph, words: str) -> int | None:
+def _refusal_line(files: ModelFiles | None, graph: Graph, words: str) -> int | None:
     """The line OpenVINO's message points at: a byte offset ("at offset 852") or a layer ("id:7")."""
-    if match := re.search(r"at offset (\d+)", words):
+    if files is not None and (match := re.search(r"at offset (\d+)", words)):
         return files.xml.read_bytes()[: int(match.group(1))].count(b"\n") + 1
     if (match := re.search(r"\bid:(\S+)", words)) and graph.has_layer(match.group(1)):
         return graph.layer(match.group(1)).line
     return None
 
 
-def openvino_types(graph: Graph, files: ModelFiles, layers: Iterable[Layer], compile_model: bool = False,
+def openvino_types(graph: Graph, files: ModelFiles | None, layers: Iterable[Layer], compile_model: bool = False,
                    ) -> dict[tuple[str, int], TensorType]:
-    """OpenVINO's own verdict on the file, and its inference of the output types of ``layers``, by (layer id,
-    port id).
+    """OpenVINO's own verdict on the file (on ``graph`` itself when ``files`` is None), and its inference of
+    the output types of ``layers``, by (layer id, port id).
 
     Layers are matched by name (OpenVINO keeps IR layer names as friendly names); a name two layers
     share is left out. A refusal is an E-OPENVINO error at the line OpenVINO's message points at.
@@ -85,11 +85,12 @@ def openvino_types(graph: Graph, files: ModelFiles, layers: Iterable[Layer], com
         if compile_model:
             core.compile_model(model, "CPU", CPU_CONFIG)
     except IrToolsError as exc:
-        raise IrToolsError(exc.message, SourceLoc(str(files.xml), _refusal_line(files, graph, exc.message)),
+        where = str(files.xml) if files else graph.name
+        raise IrToolsError(exc.message, SourceLoc(where, _refusal_line(files, graph, exc.message)),
                            code=exc.code) from None
     except Exception as exc:  # compile refused the model
         raise IrToolsError(f"OpenVINO refused to compile the model on CPU: {openvino_words(exc)}",
-                           SourceLoc(str(files.xml)), code="E-OPENVINO") from None
+                           SourceLoc(str(files.xml) if files else graph.name), code="E-OPENVINO") from None
     wanted = {layer.name for layer in layers}
     names: dict[str, list[Layer]] = {}
     for layer in graph.layers():

@@ -6,8 +6,9 @@ input size the manifest lists (two or more where dims are dynamic), within rtol 
 than a fixed 1e-4 (on inception_v3, onnxruntime with and without its graph optimisations differ by
 6e-4 on logits of magnitude 12, ``ov.convert_model`` from onnxruntime by 8e-4). The result holds no
 average pooling but opset8 AvgPool and `check` finds it clean. The disputed
-networks (count_include_pad=1 with a ceil overhang, inside Conv/BatchNorm/ReLU stacks) equal
-onnxruntime too, while OpenVINO's own conversion does not on some of them.
+networks (ceil-mode AveragePool with an overhang, most with count_include_pad=1, 1-D to 3-D, and two
+whose last window starts in the end padding and is dropped, inside Conv/ReLU stacks) equal onnxruntime
+too, while OpenVINO's own conversion does not on some of them.
 """
 
 from __future__ import annotations

@@ -1,0 +1,279 @@
+"""Unary element-wise ops and activations: attributes, shape rules (same shape) and reference kernels.
+
+Sigmoid, Tanh, Exp, Log, Sqrt, Erf, Abs, Negative, Floor, Ceiling, Sign, Sin, Cos (all opset1), Round-5,
+Clamp-1, Elu-1, Swish-4, HSwish-4, HSigmoid-5, Mish-4, SoftPlus-4, Gelu-2, Gelu-7, SoftSign-9, LogicalNot-1
+and PRelu-1.
+
+Element types OpenVINO's shape inference accepts (measured on openvino 2026.4.1; a dynamic type
+always passes): most refuse boolean and string; Round and Elu take every type (boolean and string
+included), Clamp refuses boolean only (string passes), LogicalNot takes any type and keeps it, PRelu
+checks nothing at all (output = data); Mish, SoftPlus, Gelu and SoftSign want a real type; Swish too,
+and its beta must have exactly the data's element type (a dynamic one does not match f32) and rank 0.
+Checked by tests/ops/test_elementwise_conformance.py.
+
+Kernels compute in float64 and round once to the output type (f32, f16, f64); checked against
+OpenVINO CPU by the same test module, which states the measured tolerances (the CPU approximates
+exp, erf, log and so Mish, SoftPlus and Gelu in f32). Where the CPU's answer is a plain definition
+(how its max/min instructions treat NaN and zeros) the kernels follow it; where it is merely
+inaccurate they keep the exact value. Measured on openvino 2026.4.1, beyond the specification:
+
+- Transcendental ops on integer data (Sigmoid, Tanh, Exp, Log, Sqrt, Erf, Sin, Cos, Elu, HSwish,
+  HSigmoid) are refused (UnsupportedError): OpenVINO CPU computes them in f32 and rounds to nearest
+  (Exp(1) = 3, out-of-range gives INT_MIN) while OpenVINO's evaluator truncates (Exp(1) = 2) and its
+  Sin gives 0 everywhere.
+- Sign(NaN) is NaN and Sign(-0) is +0; Abs(-0) is +0; Floor, Ceiling and Round half_to_even keep -0;
+  Round half_away_from_zero gives +0 for -0 but -0 for -0.4 (CPU), 3 for 2.5 and -3 for -2.5.
+- Clamp is the CPU's ``min(max(x, lo), hi)`` with x86's max/min: NaN gives min, and -0 against a
+  bound of 0 gives +0. The bounds are rounded to the element type first (to nearest for floats; for
+  integers min rounds up and max down, then both saturate to the type's range, as the evaluator).
+- HSigmoid(NaN) is 0 (CPU; so HSwish(NaN) is NaN); Elu(-0) is +0.
+- Exp(NaN) is +inf on CPU and its f32 exp overflows from x = 88.38; Gelu(+-inf) is NaN on CPU and
+  overflows for |x| > 1.7e38: the kernels keep NaN and the exact values.
+- Gelu-2 is Gelu-7 with approximation_mode erf (the IR reader takes "TANH"/"ERF" in any case).
+- PRelu: a 1-D slope whose length equals the data's channel dim (dim 1, dim 0 for 1-D data) applies
+  per channel; any other slope broadcasts numpy-style against the data (an IR can hold a slope that
+  neither way fits: OpenVINO's shape inference checks nothing, the kernel refuses it).
+- LogicalNot of a non-boolean type gives ``!x`` in that type (1 for 0, else 0), as the evaluator.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..base.errors import OpValidationError, UnsupportedError
+from . import attrs as A
+from .arithmetic import REAL_TYPES, unary_rule
+from .core import NoAttrs
+from .spec import OpSpec, TensorType
+
+_FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
+
+
+def _float(text: str) -> float:
+    t = text.strip()
+    if not _FLOAT.fullmatch(t):
+        raise ValueError(text)
+    return float(t)
+
+
+FLOAT = A.Codec("a number", _float, repr)
+
+
+@dataclass(frozen=True, slots=True)
+class ClampAttrs:
+    min: float = A.attr("min", FLOAT)
+    max: float = A.attr("max", FLOAT)
+
+
+@dataclass(frozen=True, slots=True)
+class EluAttrs:
+    alpha: float = A.attr("alpha", FLOAT)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundAttrs:
+    mode: str = A.attr("mode", A.enum("half_to_even", "half_away_from_zero"), "half_to_even")
+
+
+@dataclass(frozen=True, slots=True)
+class Gelu7Attrs:
+    approximation_mode: str = A.attr("approximation_mode", A.enum("erf", "tanh"), "erf")
+
+
+# --- shape rules -----------------------------------------------------------------------------------
+
+
+def _clamp_rule(a: ClampAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    _check_bounds(a)
+    return unary_rule(frozenset({"boolean"}))(a, inputs, values)
+
+
+def _check_bounds(a: ClampAttrs) -> None:
+    if not a.min <= a.max:
+        raise OpValidationError(f"min {a.min!r} must be less than or equal to max {a.max!r}")
+
+
+def _swish_rule(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    x = inputs[0]
+    if x.element is not None and x.element not in REAL_TYPES:
+        raise OpValidationError(f"input of element type {x.element}: it must be a floating-point type")
+    if len(inputs) == 2:
+        beta = inputs[1]
+        if beta.element != x.element:
+            raise OpValidationError(f"beta of element type {beta.element or 'dynamic'}: it must be the input's "
+                                    f"({x.element or 'dynamic'})")
+        if beta.shape is not None and len(beta.shape) != 0:
+            raise OpValidationError(f"beta has rank {len(beta.shape)}: it must be a scalar")
+    return [TensorType(x.element, x.shape)]
+
+
+def _prelu_rule(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    return [TensorType(inputs[0].element, inputs[0].shape)]
+
+
+# --- kernels ---------------------------------------------------------------------------------------
+
+
+def _float_kernel(name: str, fn: Callable[[np.ndarray], np.ndarray]) -> Callable:
+    """A kernel computing ``fn`` in float64 and rounding once; integer data refused (see the module doc)."""
+
+    def run(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = np.asarray(args[0])
+        if x.dtype.kind != "f":
+            raise UnsupportedError(f"{name} of element type {x.dtype}: OpenVINO's CPU plugin and its "
+                                   "specification disagree on integers (see ops/activations.py)")
+        with np.errstate(all="ignore"):
+            return [np.asarray(fn(x.astype(np.float64))).astype(x.dtype)]
+
+    return run
+
+
+def _exact_kernel(fn: Callable[[np.ndarray], np.ndarray], numbers_only: bool = True) -> Callable:
+    """A kernel whose result is exact in the input's own type (integers included)."""
+
+    def run(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = np.asarray(args[0])
+        if numbers_only and x.dtype.kind not in "iuf":
+            raise OpValidationError(f"input of element type {x.dtype}: this op needs numbers")
+        with np.errstate(all="ignore"):
+            return [np.asarray(fn(x)).astype(x.dtype, copy=False)]
+
+    return run
+
+
+_erf_scalar = np.frompyfunc(math.erf, 1, 1)
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """The error function of a float64 array (math.erf per element: numpy has none)."""
+    return np.asarray(_erf_scalar(x), dtype=np.float64).reshape(np.shape(x))
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    e = np.exp(-np.abs(x))  # no overflow, no cancellation
+    return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+def _gelu_erf(x: np.ndarray) -> np.ndarray:
+    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+
+
+def _gelu_tanh(x: np.ndarray) -> np.ndarray:
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+
+
+def _hsigmoid(x: np.ndarray) -> np.ndarray:
+    return np.where(np.isnan(x), 0.0, np.clip(x + 3.0, 0.0, 6.0)) / 6.0  # NaN gives 0, as on CPU
+
+
+def _sign(x: np.ndarray) -> np.ndarray:
+    return np.sign(x) + (0 if x.dtype.kind != "f" else 0.0)  # np.sign(-0.0) is -0.0; OpenVINO gives 0
+
+
+def _round(a: RoundAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = np.asarray(args[0])
+    if x.dtype.kind != "f":
+        return [x.copy()]
+    w = x.astype(np.float64)
+    if a.mode == "half_to_even":
+        return [np.rint(w).astype(x.dtype)]
+    r = np.where(w >= 0, np.floor(w + 0.5), np.ceil(w - 0.5))  # exact in float64 for f16/f32 data
+    return [np.where(w == 0, 0.0, np.copysign(r, w)).astype(x.dtype)]  # -0 gives +0, -0.4 gives -0 (CPU)
+
+
+def _clamp(a: ClampAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    _check_bounds(a)
+    x = np.asarray(args[0])
+    if x.dtype.kind == "f":
+        lo, hi = x.dtype.type(a.min), x.dtype.type(a.max)
+    elif x.dtype.kind in "iu":
+        info = np.iinfo(x.dtype)
+        lo = x.dtype.type(np.clip(math.ceil(a.min) if math.isfinite(a.min) else a.min, info.min, info.max))
+        hi = x.dtype.type(np.clip(math.floor(a.max) if math.isfinite(a.max) else a.max, info.min, info.max))
+    else:
+        raise OpValidationError(f"input of element type {x.dtype}: Clamp needs numbers")
+    m = np.where(x > lo, x, lo)  # the CPU's min(max(x, lo), hi) with x86's max/min: NaN gives min, -0 against 0 gives 0
+    return [np.where(m < hi, m, hi).astype(x.dtype)]
+
+
+def _elu(a: EluAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return _float_kernel("Elu", lambda x: np.where(x > 0, x, a.alpha * np.expm1(x) + 0.0))(a, args)  # Elu(-0) = +0
+
+
+def _swish(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = np.asarray(args[0])
+    beta = 1.0
+    if len(args) == 2:
+        b = np.asarray(args[1])
+        if b.dtype != x.dtype or b.ndim != 0:
+            raise OpValidationError(f"beta {b.dtype}{list(b.shape)}: it must be a scalar of the input's type {x.dtype}")
+        beta = float(b)
+    return _float_kernel("Swish", lambda w: w * _sigmoid(beta * w))(a, [x])
+
+
+def _prelu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, slope = (np.asarray(v) for v in args)
+    if x.dtype != slope.dtype:
+        raise OpValidationError(f"data and slope of element types {x.dtype} and {slope.dtype}: they must be equal")
+    channel = 1 if x.ndim > 1 else 0
+    if slope.ndim == 1 and x.ndim and x.shape[channel] == slope.shape[0]:
+        slope = slope.reshape([-1 if i == channel else 1 for i in range(x.ndim)])
+    try:
+        if np.broadcast_shapes(x.shape, slope.shape) != x.shape:
+            raise ValueError
+    except ValueError:
+        raise OpValidationError(f"slope of shape {list(slope.shape)} does not fit data of shape {list(x.shape)}") \
+            from None
+    with np.errstate(all="ignore"):
+        if x.dtype.kind == "f":
+            w = x.astype(np.float64)
+            return [np.where(w < 0, w * slope.astype(np.float64), w).astype(x.dtype)]
+        return [np.where(x < 0, x * slope, x).astype(x.dtype)]
+
+
+def _logical_not(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = np.asarray(args[0])
+    return [np.logical_not(x).astype(x.dtype)]  # any type, as the evaluator's ``!x``
+
+
+def _gelu7(a: Gelu7Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return _float_kernel("Gelu", _gelu_tanh if a.approximation_mode == "tanh" else _gelu_erf)(a, args)
+
+
+def _unary(op: str, label: str, fn: Callable, *, exact: bool = False, refused=frozenset({"boolean", "string"}),
+           real: bool = False) -> OpSpec:
+    kernel = _exact_kernel(fn) if exact else _float_kernel(op, fn)
+    return OpSpec(op, label, NoAttrs, (1, 1), 1, unary_rule(refused, real), kernel)
+
+
+SIGMOID_1 = _unary("Sigmoid", "Sigmoid-1", _sigmoid)
+TANH_1 = _unary("Tanh", "Tanh-1", np.tanh)
+EXP_1 = _unary("Exp", "Exp-1", np.exp)
+LOG_1 = _unary("Log", "Log-1", np.log)
+SQRT_1 = _unary("Sqrt", "Sqrt-1", np.sqrt)
+ERF_1 = _unary("Erf", "Erf-1", erf)
+SIN_1 = _unary("Sin", "Sin-1", np.sin)
+COS_1 = _unary("Cos", "Cos-1", np.cos)
+ABS_1 = _unary("Abs", "Abs-1", np.abs, exact=True)
+NEGATIVE_1 = _unary("Negative", "Negative-1", np.negative, exact=True)
+FLOOR_1 = _unary("Floor", "Floor-1", np.floor, exact=True)
+CEILING_1 = _unary("Ceiling", "Ceiling-1", np.ceil, exact=True)
+SIGN_1 = _unary("Sign", "Sign-1", _sign, exact=True)
+HSWISH_4 = _unary("HSwish", "HSwish-4", lambda x: x * _hsigmoid(x))
+HSIGMOID_5 = _unary("HSigmoid", "HSigmoid-5", _hsigmoid)
+MISH_4 = _unary("Mish", "Mish-4", lambda x: x * np.tanh(np.logaddexp(0.0, x)), refused=None, real=True)
+SOFTPLUS_4 = _unary("SoftPlus", "SoftPlus-4", lambda x: np.logaddexp(0.0, x), refused=None, real=True)
+SOFTSIGN_9 = _unary("SoftSign", "SoftSign-9", lambda x: x / (1.0 + np.abs(x)), refused=None, real=True)
+GELU_2 = _unary("Gelu", "Gelu-2", _gelu_erf, refused=None, real=True)
+GELU_7 = OpSpec("Gelu", "Gelu-7", Gelu7Attrs, (1, 1), 1, unary_rule(None, real=True), _gelu7)
+ROUND_5 = OpSpec("Round", "Round-5", RoundAttrs, (1, 1), 1, unary_rule(None), _round)
+CLAMP_1 = OpSpec("Clamp", "Clamp-1", ClampAttrs, (1, 1), 1, _clamp_rule, _clamp)
+ELU_1 = OpSpec("Elu", "Elu-1", EluAttrs, (1, 1), 1, unary_rule(None), _elu)
+SWISH_4 = OpSpec("Swish", "Swish-4", NoAttrs, (1, 2), 1, _swish_rule, _swish)
+LOGICAL_NOT_1 = OpSpec("LogicalNot", "LogicalNot-1", NoAttrs, (1, 1), 1, unary_rule(None), _logical_not)
+PRELU_1 = OpSpec("PReLU", "PRelu-1", NoAttrs, (2, 2), 1, _prelu_rule, _prelu)

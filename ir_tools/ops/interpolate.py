@@ -1,0 +1,451 @@
+"""Interpolate-1, Interpolate-4 and Interpolate-11: attributes, shape rules and reference kernels.
+
+Shape rules are OpenVINO's (interpolate_shape_inference.hpp, interpolate_base.cpp), checked against
+the installed openvino by tests/ops/test_interpolate_conformance.py. Measured on openvino 2026.4.1,
+beyond the specification:
+
+1. Interpolate-4 checks the element types of sizes *and* scales whatever shape_calculation_mode
+   says, but only the rank of the one it uses (and of axes); Interpolate-11 checks the type its mode
+   needs and that every input after the data is 1-D. Data must be f32, f16, bf16, f64, i8, u8, i32 or
+   i64.
+2. pads_begin/pads_end are cut or zero-extended to the data rank, then added to every dim (bounds of
+   intervals too); padding changes axes the op does not resize as well.
+3. Axes must be in [0, rank) (negative axes are refused); repeated axes are allowed, the last value
+   wins. sizes/scales may hold more values than there are axes (the extra ones are ignored), not
+   fewer. Unknown axes give a fully dynamic shape of the data rank; unknown sizes/scales give dynamic
+   dims on the axes.
+4. sizes: -1 is a dynamic dim, any other negative value 0. scales: each bound is multiplied in
+   float32 by ``scale + 1e-6`` (float32) and truncated toward zero; a scale of exactly 1 keeps the
+   dim, an unbounded bound stays unbounded. A negative scale on an interval gives OpenVINO an empty
+   interval (shown as ``-1..``): the rule does not re-infer such a layer.
+6. Interpolate-4 refuses bilinear_pillow and bicubic_pillow (after its element type checks).
+5. Interpolate-1: the sizes of the (sorted, de-duplicated) axes replace those dims, pads do not change
+   the shape; a sizes input with fewer values than axes makes OpenVINO read past it (garbage dims):
+   the rule does not re-infer such a layer. Its mode is a free string (the reader accepts "area" or
+   "NEAREST"); align_corners defaults to true.
+
+Kernels compute what OpenVINO's reference (openvino/reference/interpolate.hpp) computes: source
+coordinates and weights in float32 exactly as it does, the weighted sums in float64, rounded once.
+Every mode is separable (an axis at a time): nearest picks, linear_onnx, linear (antialias false: a
+triangle filter normalised over the taps inside the data) and cubic weigh. Interpolate-1 runs as the
+Interpolate-4 OpenVINO converts it to (ConvertInterpolate1ToInterpolate4). Not executed: antialias,
+bilinear_pillow, bicubic_pillow, linear/cubic on integers, Interpolate-1's "area".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..base.dims import DYNAMIC, Dim
+from ..base.errors import OpValidationError, UnsupportedError
+from . import attrs as A
+from .convolution import INF, as_dim, interval
+from .spec import OpSpec, TensorType
+
+MODES = ("nearest", "linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow")
+SHAPE_MODES = ("sizes", "scales")
+TRANSFORMS = ("half_pixel", "pytorch_half_pixel", "asymmetric", "tf_half_pixel_for_nn", "align_corners")
+NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "simple")
+
+DATA_TYPES = ("f32", "f16", "bf16", "f64", "i8", "u8", "i32", "i64")
+SIZE_TYPES = ("i32", "i64", "u32", "u64")
+SCALE_TYPES = ("f32", "f16", "bf16")
+INTEGER_TYPES = ("i4", "i8", "i16", "i32", "i64", "u1", "u2", "u3", "u4", "u6", "u8", "u16", "u32", "u64")
+
+
+def _number(text: str) -> float:
+    return float(text.strip())
+
+
+NUMBER = A.Codec("a number", _number, lambda v: repr(float(v)))
+
+
+@dataclass(frozen=True, slots=True)
+class InterpolateAttrs:
+    """Interpolate-4 and Interpolate-11; defaults are OpenVINO's for an omitted attribute."""
+
+    mode: str = A.attr("mode", A.enum(*MODES), "nearest")
+    shape_calculation_mode: str = A.attr("shape_calculation_mode", A.enum(*SHAPE_MODES), "sizes")
+    coordinate_transformation_mode: str = A.attr("coordinate_transformation_mode", A.enum(*TRANSFORMS),
+                                                 "half_pixel")
+    nearest_mode: str = A.attr("nearest_mode", A.enum(*NEAREST_MODES), "round_prefer_floor")
+    antialias: bool = A.attr("antialias", A.BOOL, False)
+    pads_begin: tuple[int, ...] = A.attr("pads_begin", A.UINT_LIST, ())
+    pads_end: tuple[int, ...] = A.attr("pads_end", A.UINT_LIST, ())
+    cube_coeff: float = A.attr("cube_coeff", NUMBER, -0.75)
+
+
+@dataclass(frozen=True, slots=True)
+class Interpolate1Attrs:
+    """Interpolate-1 (OpenVINO's v0): mode is any string, align_corners defaults to true."""
+
+    axes: tuple[int, ...] = A.attr("axes", A.UINT_LIST, ())
+    mode: str = A.attr("mode", A.STRING, "")
+    align_corners: bool = A.attr("align_corners", A.BOOL, True)
+    antialias: bool = A.attr("antialias", A.BOOL, False)
+    pads_begin: tuple[int, ...] = A.attr("pads_begin", A.UINT_LIST, ())
+    pads_end: tuple[int, ...] = A.attr("pads_end", A.UINT_LIST, ())
+
+
+# --- shape rules -----------------------------------------------------------------------------------
+
+
+def _check_element(t: TensorType, allowed: Sequence[str], what: str) -> None:
+    if t.element is not None and t.element not in allowed:
+        raise OpValidationError(f"{what} element type {t.element} is not one of {', '.join(allowed)}")
+
+
+def _check_1d(t: TensorType, what: str) -> None:
+    if t.shape is not None and len(t.shape) != 1:
+        raise OpValidationError(f"{what} must be 1-D, got rank {len(t.shape)}")
+
+
+def _resized(pads: Sequence[int], rank: int) -> tuple[int, ...]:
+    return tuple(pads[:rank]) + (0,) * max(0, rank - len(pads))
+
+
+def _padded(d: Dim, pad: int) -> Dim:
+    """ov::util::dim::padded with a non-negative pad."""
+    if pad == 0:
+        return d
+    lo, hi = interval(d)
+    return as_dim((lo + pad, INF if hi == INF or hi + pad >= INF else hi + pad))
+
+
+def size_dim(v: int) -> Dim:
+    """A sizes value as OpenVINO makes a dimension of it: -1 is dynamic, other negatives 0 (rule 4)."""
+    return DYNAMIC if v == -1 else Dim(max(v, 0), max(v, 0))
+
+
+def _times(bound: int, scale: np.float32) -> int:
+    return int(np.trunc(np.float32(bound) * scale))
+
+
+def scaled_dim(d: Dim, scale: float) -> Dim | None:
+    """ov::util::dim::scale (rule 4): both bounds times ``scale + 1e-6`` in float32, truncated. None for
+    the empty interval OpenVINO makes of a negative scale on an interval (an upper bound below the lower)."""
+    s = np.float32(scale)
+    if s == np.float32(1.0):
+        return d
+    s = np.float32(s + np.float32(1e-6))
+    hi = -1 if d.hi is None else _times(d.hi, s)
+    if d.is_static:
+        return size_dim(hi)
+    lo = _times(d.lo, s)
+    lo, hi = 0 if lo == -1 else lo, INF if hi == -1 else hi
+    return None if hi < lo else Dim(max(lo, 0), None if hi == INF else max(hi, 0))
+
+
+def _axes(value: np.ndarray | None, rank: int) -> list[int] | None:
+    if value is None:
+        return None
+    axes = [int(v) for v in np.asarray(value).reshape(-1)]
+    if any(not 0 <= a < rank for a in axes):
+        raise OpValidationError(f"axes {axes} must lie in [0, {rank}) for a rank-{rank} input")
+    return axes
+
+
+def _values(value: np.ndarray, count: int, what: str) -> np.ndarray:
+    flat = np.asarray(value).reshape(-1)
+    if flat.size < count:
+        raise OpValidationError(f"{what} has {flat.size} values, fewer than the {count} axes")
+    return flat
+
+
+def _rule(version: int):
+    """Interpolate-4 (inputs data, sizes, scales[, axes]) or Interpolate-11 (data, sizes or scales[, axes])."""
+
+    def infer(a: InterpolateAttrs, inputs: Sequence[TensorType], values) -> list[TensorType] | None:
+        data = inputs[0]
+        scales_mode = a.shape_calculation_mode == "scales"
+        _check_element(data, DATA_TYPES, "data")
+        if version == 4:
+            _check_element(inputs[1], SIZE_TYPES, "sizes")
+            _check_element(inputs[2], SCALE_TYPES, "scales")
+            axes_port, value_port = 3, 2 if scales_mode else 1
+            if len(inputs) > 3:
+                _check_element(inputs[3], SIZE_TYPES, "axes")
+            if a.mode.endswith("_pillow"):
+                raise OpValidationError(f"mode {a.mode} needs Interpolate-11 (opset11 or later)")
+            _check_1d(inputs[value_port], "scales" if scales_mode else "sizes")
+            if len(inputs) > 3:
+                _check_1d(inputs[3], "axes")
+        else:
+            _check_element(inputs[1], SCALE_TYPES if scales_mode else SIZE_TYPES, "scales" if scales_mode else "sizes")
+            axes_port, value_port = 2, 1
+            if len(inputs) > 2:
+                _check_element(inputs[2], SIZE_TYPES, "axes")
+            for i, t in enumerate(inputs[1:], 1):
+                _check_1d(t, "axes" if i == axes_port else "scales" if scales_mode else "sizes")
+        if data.shape is None:
+            return [TensorType(data.element, None)]
+        rank = len(data.shape)
+        pb, pe = _resized(a.pads_begin, rank), _resized(a.pads_end, rank)
+        if len(inputs) > axes_port:
+            axes = _axes(values[axes_port], rank)
+            if axes is None:
+                return [TensorType(data.element, (DYNAMIC,) * rank)]
+        else:
+            axes = list(range(rank))
+        out = [_padded(d, b + e) for d, b, e in zip(data.shape, pb, pe, strict=True)]
+        value = values[value_port]
+        if value is None:
+            for axis in axes:
+                out[axis] = DYNAMIC
+        elif scales_mode:
+            for axis, s in zip(axes, _values(value, len(axes), "scales"), strict=False):
+                scaled = scaled_dim(out[axis], float(s))
+                if scaled is None:
+                    return None  # OpenVINO's empty interval: no dims of ours say it
+                out[axis] = scaled
+        else:
+            for axis, s in zip(axes, _values(value, len(axes), "sizes"), strict=False):
+                out[axis] = size_dim(int(s))
+        return [TensorType(data.element, tuple(out))]
+
+    return infer
+
+
+def _rule_1(a: Interpolate1Attrs, inputs: Sequence[TensorType], values) -> list[TensorType] | None:
+    data, sizes = inputs
+    if sizes.element is not None and sizes.element not in INTEGER_TYPES:
+        raise OpValidationError(f"sizes element type {sizes.element} is not an integer type")
+    if data.shape is None:
+        return [TensorType(data.element, None)]
+    rank = len(data.shape)
+    axes = sorted(set(a.axes))
+    if any(axis >= rank for axis in axes):
+        raise OpValidationError(f"axes {list(a.axes)} must lie in [0, {rank}) for a rank-{rank} input")
+    out = list(data.shape)
+    if values[1] is None:
+        for axis in axes:
+            out[axis] = DYNAMIC
+        return [TensorType(data.element, tuple(out))]
+    flat = np.asarray(values[1]).reshape(-1)
+    if flat.size < len(axes):
+        return None  # OpenVINO reads past the sizes (rule 5): nothing to match
+    for axis, v in zip(axes, flat, strict=False):
+        out[axis] = size_dim(int(v))
+    return [TensorType(data.element, tuple(out))]
+
+
+# --- kernels ---------------------------------------------------------------------------------------
+
+_F = np.float32
+
+
+def source_coordinates(transform: str, out_len: int, in_len: int, scale: np.float32) -> np.ndarray:
+    """The source coordinate of every output index on one axis, in float32 as OpenVINO computes it."""
+    x = np.arange(out_len, dtype=_F)
+    if scale == _F(1) or out_len == in_len:
+        return x
+    half = _F(0.5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if transform == "pytorch_half_pixel":
+            return (x + half) / scale - half if out_len > 1 else np.zeros(out_len, _F)
+        if transform == "asymmetric":
+            return x / scale
+        if transform == "tf_half_pixel_for_nn":
+            return (x + half) / scale
+        if transform == "align_corners":
+            return np.zeros(out_len, _F) if out_len == 1 else x * _F(in_len - 1) / _F(out_len - 1)
+        return (x + half) / scale - half  # half_pixel
+
+
+def nearest_indices(coords: np.ndarray, mode: str, downsample: bool, in_len: int) -> np.ndarray:
+    """OpenVINO's nearest pixel of each float32 coordinate, clamped into the axis."""
+    c = coords.astype(_F)
+    with np.errstate(invalid="ignore"):
+        away = _round_away(c)
+        if mode == "round_prefer_floor":
+            idx = np.where(c == np.trunc(c) + _F(0.5), np.floor(c), away)
+        elif mode == "round_prefer_ceil":
+            idx = away
+        elif mode == "floor":
+            idx = np.floor(c)
+        elif mode == "ceil":
+            idx = np.ceil(c)
+        else:  # simple
+            idx = np.ceil(c) if downsample else np.trunc(c)
+    return np.clip(np.nan_to_num(idx, nan=0.0), 0, in_len - 1).astype(np.int64)
+
+
+def _round_away(c: np.ndarray) -> np.ndarray:
+    """std::round: halves away from zero (the fraction c - trunc(c) is exact in float32)."""
+    t = np.trunc(c)
+    return t + np.sign(c) * (np.abs(c - t) >= _F(0.5))
+
+
+def _linear_onnx_weights(coords: np.ndarray, in_len: int) -> np.ndarray:
+    c = np.clip(coords, _F(0), _F(in_len - 1)).astype(_F)
+    i1 = np.minimum(c.astype(np.int64), in_len - 1)
+    i2 = np.minimum(i1 + 1, in_len - 1)
+    d1, d2 = np.abs(c - i1.astype(_F)), np.abs(c - i2.astype(_F))
+    same = i1 == i2
+    d1, d2 = np.where(same, _F(0.5), d1), np.where(same, _F(0.5), d2)
+    w = np.zeros((len(c), in_len))
+    rows = np.arange(len(c))
+    np.add.at(w, (rows, i1), d2.astype(np.float64))
+    np.add.at(w, (rows, i2), d1.astype(np.float64))
+    return w
+
+
+def _linear_weights(coords: np.ndarray, in_len: int) -> np.ndarray:
+    """mode linear without antialias: triangle weights of the taps round(c)-2..round(c)+2 inside the axis,
+    normalised to sum 1 (all zero when none has weight)."""
+    w = np.zeros((len(coords), in_len))
+    centre = _round_away(coords.astype(_F)).astype(np.int64)
+    for k in range(-2, 3):
+        tap = centre + k
+        inside = (tap >= 0) & (tap < in_len)
+        dz = coords.astype(_F) - tap.astype(_F)
+        weight = np.maximum(_F(0), _F(1) - np.abs(dz)).astype(np.float64)
+        rows = np.nonzero(inside)[0]
+        np.add.at(w, (rows, tap[inside]), weight[inside])
+    total = w.sum(axis=1, keepdims=True)
+    return np.divide(w, total, out=np.zeros_like(w), where=total != 0)
+
+
+def cubic_coefficients(s: np.ndarray, a: np.float32) -> np.ndarray:
+    """OpenVINO's get_cubic_coeff, in float32: the weights of taps floor(c)-1 .. floor(c)+2."""
+    s = np.abs(s.astype(_F))
+    one, two = _F(1), _F(2)
+    five, eight, four, three = _F(5), _F(8), _F(4), _F(3)
+    c0 = ((a * (s + one) - five * a) * (s + one) + eight * a) * (s + one) - four * a
+    c1 = ((a + two) * s - (a + three)) * s * s + one
+    c2 = ((a + two) * (one - s) - (a + three)) * (one - s) * (one - s) + one
+    c3 = ((a * (two - s) - five * a) * (two - s) + eight * a) * (two - s) - four * a
+    return np.stack([c0, c1, c2, c3], axis=1)
+
+
+def _cubic_weights(coords: np.ndarray, in_len: int, a: float) -> np.ndarray:
+    c = coords.astype(_F)
+    base = np.floor(c).astype(np.int64)
+    coeffs = cubic_coefficients(c - base.astype(_F), _F(a)).astype(np.float64)
+    w = np.zeros((len(c), in_len))
+    rows = np.arange(len(c))
+    for k in range(4):
+        np.add.at(w, (rows, np.clip(base + k - 1, 0, in_len - 1)), coeffs[:, k])
+    return w
+
+
+def weight_matrix(mode: str, transform: str, out_len: int, in_len: int, scale: np.float32, cube_coeff: float,
+                  nearest_mode: str = "round_prefer_floor") -> np.ndarray:
+    """[out_len, in_len]: each output element of one axis as a weighted sum of the input elements."""
+    coords = source_coordinates(transform, out_len, in_len, _F(scale))
+    if mode == "nearest":
+        w = np.zeros((out_len, in_len))
+        w[np.arange(out_len), nearest_indices(coords, nearest_mode, _F(scale) < _F(1), in_len)] = 1.0
+        return w
+    if mode == "linear_onnx":
+        return _linear_onnx_weights(coords, in_len)
+    if mode == "linear":
+        return _linear_weights(coords, in_len)
+    return _cubic_weights(coords, in_len, cube_coeff)
+
+
+def interpolate(x: np.ndarray, out_shape: Sequence[int], axes: Sequence[int], scales: Sequence[float], mode: str,
+                transform: str, nearest_mode: str, cube_coeff: float, pads_begin: Sequence[int],
+                pads_end: Sequence[int]) -> np.ndarray:
+    """Interpolate ``x`` (padded with zeros first) to ``out_shape``, ``scales`` (float32) per axis in ``axes``."""
+    if len(set(axes)) != len(axes):
+        raise UnsupportedError(f"Interpolate with repeated axes {list(axes)}")
+    if mode not in ("nearest", "linear", "linear_onnx", "cubic"):
+        raise UnsupportedError(f"Interpolate mode {mode}")
+    if mode != "nearest" and x.dtype.kind != "f":
+        raise UnsupportedError(f"Interpolate mode {mode} on {x.dtype} data")
+    rank = x.ndim
+    pb, pe = _resized(pads_begin, rank), _resized(pads_end, rank)
+    y = np.pad(x, list(zip(pb, pe, strict=True))) if any(pb) or any(pe) else x
+    if mode != "nearest":
+        y = y.astype(np.float64)
+    for axis, scale in zip(axes, scales, strict=True):
+        in_len, out_len = y.shape[axis], out_shape[axis]
+        if out_len == in_len and mode == "nearest" and _F(scale) == _F(1):
+            continue
+        if in_len == 0:
+            raise OpValidationError(f"cannot interpolate an empty axis {axis} to length {out_len}")
+        if mode == "nearest":
+            coords = source_coordinates(transform, out_len, in_len, _F(scale))
+            y = np.take(y, nearest_indices(coords, nearest_mode, _F(scale) < _F(1), in_len), axis=axis)
+            continue
+        w = weight_matrix(mode, transform, out_len, in_len, _F(scale), cube_coeff)
+        y = np.moveaxis(np.tensordot(w, y, axes=([1], [axis])), 0, axis)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return y.astype(x.dtype)
+
+
+def _static_type(v: np.ndarray) -> TensorType:
+    return TensorType(None, tuple(Dim(n, n) for n in np.shape(v)))
+
+
+def resize_plan(version: int, a: InterpolateAttrs, args: Sequence[np.ndarray]) -> tuple[list[int], list[int],
+                                                                                       list[np.float32]]:
+    """(output shape, axes, float32 scales per axis) of an Interpolate-4/11 on these inputs; in sizes
+    mode the scale is output / padded input, as OpenVINO's evaluate computes it."""
+    x = np.asarray(args[0])
+    (t,) = _rule(version)(a, [_static_type(v) for v in args], list(args))
+    if not all(d.is_static for d in t.shape):
+        raise OpValidationError(f"the output shape {[str(d) for d in t.shape]} is not static")
+    out = [d.lo for d in t.shape]
+    axes_port, value_port = (3, 2 if a.shape_calculation_mode == "scales" else 1) if version == 4 else (2, 1)
+    axes = [int(v) for v in np.asarray(args[axes_port]).reshape(-1)] if len(args) > axes_port else list(range(x.ndim))
+    rank = x.ndim
+    padded = [n + b + e for n, b, e in zip(x.shape, _resized(a.pads_begin, rank), _resized(a.pads_end, rank),
+                                         strict=True)]
+    if a.shape_calculation_mode == "scales":
+        scales = [_F(v) for v in np.asarray(args[value_port], np.float32).reshape(-1)[:len(axes)]]
+    else:
+        scales = [_F(out[axis]) / _F(padded[axis]) if padded[axis] else _F(0) for axis in axes]
+    return out, axes, scales
+
+
+def _kernel(version: int):
+    def run(a: InterpolateAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        if a.antialias:
+            raise UnsupportedError("Interpolate with antialias")
+        out, axes, scales = resize_plan(version, a, args)
+        return [interpolate(np.asarray(args[0]), out, axes, scales, a.mode, a.coordinate_transformation_mode,
+                            a.nearest_mode, a.cube_coeff, a.pads_begin, a.pads_end)]
+
+    return run
+
+
+def v4_attrs_of(a: Interpolate1Attrs, rank: int) -> tuple[str, str]:
+    """(mode, coordinate_transformation_mode) of the Interpolate-4 OpenVINO converts an Interpolate-1 to."""
+    mode = {"nearest": "nearest", "cubic": "cubic", "linear_onnx": "linear_onnx"}.get(a.mode)
+    if a.mode == "linear":
+        mode = "linear_onnx" if rank < 5 else "linear" if rank == 5 else None
+    if mode is None:
+        raise UnsupportedError(f"Interpolate-1 mode '{a.mode}' on a rank-{rank} input")
+    transform = "asymmetric"
+    if a.align_corners:
+        transform = "align_corners"
+    elif mode in ("linear", "linear_onnx") and not any(a.pads_begin) and not any(a.pads_end) and \
+            not (rank == 4 and set(a.axes) == {2, 3}):
+        transform = "half_pixel"
+    return mode, transform
+
+
+def _run_1(a: Interpolate1Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = np.asarray(args[0])
+    out_t = _rule_1(a, [_static_type(x), _static_type(args[1])], [None, np.asarray(args[1])])
+    if out_t is None or not all(d.is_static for d in out_t[0].shape):
+        raise OpValidationError("Interpolate-1 sizes do not give a static output shape")
+    if any(a.pads_begin) or any(a.pads_end):
+        raise UnsupportedError("Interpolate-1 with pads")
+    if a.antialias:
+        raise UnsupportedError("Interpolate with antialias")
+    out = [d.lo for d in out_t[0].shape]
+    mode, transform = v4_attrs_of(a, x.ndim)
+    axes = sorted(set(a.axes))
+    scales = [_F(out[axis]) / _F(x.shape[axis]) if x.shape[axis] else _F(0) for axis in axes]
+    return [interpolate(x, out, axes, scales, mode, transform, "simple", -0.75, (), ())]
+
+
+INTERPOLATE_1 = OpSpec("Interpolate", "Interpolate-1", Interpolate1Attrs, (2, 2), 1, _rule_1, _run_1, (1,))
+INTERPOLATE_4 = OpSpec("Interpolate", "Interpolate-4", InterpolateAttrs, (3, 4), 1, _rule(4), _kernel(4), (1, 2, 3))
+INTERPOLATE_11 = OpSpec("Interpolate", "Interpolate-11", InterpolateAttrs, (2, 3), 1, _rule(11), _kernel(11), (1, 2))

@@ -1,0 +1,279 @@
+"""BatchNormInference-1/-5, MVN-1/-6, NormalizeL2-1 and LRN-1: attributes, shape rules, reference kernels.
+
+BatchNormInference-1 takes (gamma, beta, data, mean, variance), BatchNormInference-5 (data, gamma, beta,
+mean, variance). Sums and square roots are computed in float64 and rounded once to the data's type.
+Checked by tests/ops/test_normalization_conformance.py. Measured on openvino 2026.4.1, beyond the
+specification:
+
+- BatchNormInference: the five element types must be equal (dynamic merges) and real; data of rank
+  >= 2 (dynamic rank passes); gamma, beta, mean and variance must merge into one 1-D shape whose dim
+  merges with the data's channel dim (intervals intersect), and the output's channel dim is that
+  merge; epsilon must be >= 0.
+- MVN-1: the element type and ``reduction_axes`` are not checked and the shape is kept. The kernel
+  reduces over ``reduction_axes`` when given (the specification), else over 1.. (across_channels) or
+  2.. ; eps goes inside the square root, rounded to f32 first (as the CPU: 1e-50 becomes 0). OpenVINO
+  CPU ignores reduction_axes but for whether axis 1 is among them (see
+  tests/ops/test_normalization_conformance.py).
+- MVN-6: a static axes shape must be 1-D and no longer than the data's rank; neither the axis values
+  nor the element types are checked (the kernel takes axes in [-r, r-1]). ``eps`` is read as f32.
+- NormalizeL2: a static axes rank must be 0 or 1; constant axes must lie in [-r, r-1]; axes may be a
+  Parameter (no longer refused) and of any type; ``eps`` is read as f32. Empty axes give 0 for +-0 and
+  1 for anything else, NaN included (CPU).
+- LRN: axes of an integer type (or dynamic); a static axes shape must be 1-D and no longer than the
+  data's rank; a non-negative axis must be below the rank (a negative one passes shape inference, the
+  kernel refuses it), and axes OpenVINO cannot fold count as [1]. The window along an axis is
+  [i - (size-1)/2, i + (size-1)/2] clipped to the data, alpha is divided by size ** len(axes). OpenVINO
+  CPU truncates ``bias`` to an integer; the kernel uses it as given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..base.dims import Dim
+from ..base.errors import OpValidationError, UnsupportedError
+from . import attrs as A
+from .activations import FLOAT
+from .arithmetic import REAL_TYPES, merge_dim, merge_elements, merge_shapes
+from .spec import OpSpec, TensorType
+
+UINT = A.Codec("a non-negative integer", A._uint, str)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchNormAttrs:
+    epsilon: float = A.attr("epsilon", FLOAT)
+
+
+@dataclass(frozen=True, slots=True)
+class Mvn1Attrs:
+    eps: float = A.attr("eps", FLOAT)
+    across_channels: bool = A.attr("across_channels", A.BOOL, False)  # enum and flag defaults: OpenVINO's reader's
+    normalize_variance: bool = A.attr("normalize_variance", A.BOOL, False)
+    reduction_axes: tuple[int, ...] = A.attr("reduction_axes", A.UINT_LIST, ())
+
+
+@dataclass(frozen=True, slots=True)
+class Mvn6Attrs:
+    eps: float = A.attr("eps", FLOAT)
+    normalize_variance: bool = A.attr("normalize_variance", A.BOOL, False)
+    eps_mode: str = A.attr("eps_mode", A.enum("inside_sqrt", "outside_sqrt"), "inside_sqrt")
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizeL2Attrs:
+    eps: float = A.attr("eps", FLOAT)
+    eps_mode: str = A.attr("eps_mode", A.enum("add", "max"), "add")
+
+
+@dataclass(frozen=True, slots=True)
+class LrnAttrs:
+    alpha: float = A.attr("alpha", FLOAT)
+    beta: float = A.attr("beta", FLOAT)
+    bias: float = A.attr("bias", FLOAT)
+    size: int = A.attr("size", UINT)
+
+
+# --- BatchNormInference ----------------------------------------------------------------------------
+
+_BN_NAMES = ("gamma", "beta", "mean", "variance")
+
+
+def _batch_norm_rule(order: tuple[int, ...]):
+    """``order``: the input indices of data, gamma, beta, mean, variance."""
+
+    def infer(a: BatchNormAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        if not a.epsilon >= 0:
+            raise OpValidationError(f"epsilon {a.epsilon!r} must be >= 0")
+        data, *params = (inputs[i] for i in order)
+        et = data.element
+        for p in params:
+            et = merge_elements(et, p.element, "data and gamma/beta/mean/variance")
+        if et is not None and et not in REAL_TYPES:
+            raise OpValidationError(f"inputs of element type {et}: they must be floating-point")
+        channel = Dim(0, None)
+        if data.shape is not None:
+            if len(data.shape) < 2:
+                raise OpValidationError(f"data has rank {len(data.shape)}: it must be at least 2")
+            channel = data.shape[1]
+        params_shape = None
+        for p in params:
+            try:
+                params_shape = merge_shapes(params_shape, p.shape)
+            except OpValidationError:
+                raise OpValidationError("shapes of gamma/beta/mean/variance differ") from None
+        if params_shape is not None:
+            if len(params_shape) != 1:
+                raise OpValidationError(f"gamma/beta/mean/variance have rank {len(params_shape)}: they must be 1-D")
+            merged = merge_dim(channel, params_shape[0])
+            if merged is None:
+                raise OpValidationError(f"channel dim {channel} of the data does not match gamma/beta/mean/variance "
+                                        f"of length {params_shape[0]}")
+            channel = merged
+        if channel.is_static and channel.lo < 1:
+            raise OpValidationError("channel count must be at least 1")
+        shape = None if data.shape is None else (data.shape[0], channel, *data.shape[2:])
+        return [TensorType(et, shape)]
+
+    return infer
+
+
+def _batch_norm(order: tuple[int, ...]):
+    def run(a: BatchNormAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        data, *params = (np.asarray(args[i]) for i in order)
+        if data.dtype.kind != "f" or any(p.dtype != data.dtype for p in params):
+            raise OpValidationError(f"inputs of element types {[str(v.dtype) for v in (data, *params)]}: they "
+                                    "must be one floating-point type")
+        if data.ndim < 2 or any(p.shape != (data.shape[1],) for p in params):
+            raise OpValidationError(f"data {list(data.shape)} with gamma/beta/mean/variance "
+                                    f"{[list(p.shape) for p in params]}: they must be 1-D of the channel count")
+        shape = [-1 if i == 1 else 1 for i in range(data.ndim)]
+        gamma, beta, mean, var = (p.astype(np.float64).reshape(shape) for p in params)
+        with np.errstate(all="ignore"):
+            out = (data.astype(np.float64) - mean) / np.sqrt(var + a.epsilon) * gamma + beta
+            return [out.astype(data.dtype)]
+
+    return run
+
+
+# --- MVN ------------------------------------------------------------------------------------------
+
+
+def _same_shape(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    return [TensorType(inputs[0].element, inputs[0].shape)]
+
+
+def _axes_values(axes: np.ndarray, rank: int, what: str, negative: bool = True) -> tuple[int, ...]:
+    """Axis values normalized against ``rank`` ([-r, r-1], or [0, r-1] without ``negative``)."""
+    if axes.dtype.kind not in "iu":
+        raise OpValidationError(f"{what} of element type {axes.dtype}: they must be integers")
+    out = []
+    for v in (int(v) for v in axes.reshape(-1)):
+        if not (-rank if negative else 0) <= v < rank:
+            low = -rank if negative else 0
+            raise OpValidationError(f"{what}: axis {v} is out of the range [{low}, {rank - 1}] of a rank-{rank} input")
+        out.append(v + rank if v < 0 else v)
+    return tuple(sorted(set(out)))
+
+
+def _mvn6_rule(a: Mvn6Attrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    data, axes = inputs
+    if axes.shape is not None and all(d.is_static for d in axes.shape):
+        if len(axes.shape) != 1:
+            raise OpValidationError(f"axes have rank {len(axes.shape)}: they must be 1-D")
+        if data.shape is not None and axes.shape[0].lo > len(data.shape):
+            raise OpValidationError(f"{axes.shape[0].lo} axes for data of rank {len(data.shape)}")
+    return [TensorType(data.element, data.shape)]  # axis values are not checked
+
+
+def _mvn(x: np.ndarray, axes: tuple[int, ...], normalize_variance: bool, eps: float, inside: bool) -> np.ndarray:
+    if x.dtype.kind != "f":
+        raise UnsupportedError(f"MVN of element type {x.dtype}: the reference computes floating-point data only")
+    w = x.astype(np.float64)
+    with np.errstate(all="ignore"):
+        centred = w - np.mean(w, axis=axes, keepdims=True) if w.size else w
+        if normalize_variance and w.size:
+            var = np.mean(centred * centred, axis=axes, keepdims=True)
+            centred = centred / (np.sqrt(var + eps) if inside else np.sqrt(var) + eps)
+    return centred.astype(x.dtype)
+
+
+def _mvn1(a: Mvn1Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = np.asarray(args[0])
+    axes = a.reduction_axes or tuple(range(1 if a.across_channels else 2, x.ndim))
+    if any(ax >= x.ndim for ax in axes):
+        raise OpValidationError(f"reduction_axes {list(axes)} out of the range of a rank-{x.ndim} input")
+    return [_mvn(x, tuple(sorted(set(axes))), a.normalize_variance, float(np.float32(a.eps)), inside=True)]
+
+
+def _mvn6(a: Mvn6Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, axes = np.asarray(args[0]), np.asarray(args[1])
+    if axes.ndim != 1:
+        raise OpValidationError(f"axes have rank {axes.ndim}: they must be 1-D")
+    eps = float(np.float32(a.eps))
+    return [_mvn(x, _axes_values(axes, x.ndim, "axes"), a.normalize_variance, eps, a.eps_mode == "inside_sqrt")]
+
+
+# --- NormalizeL2 -----------------------------------------------------------------------------------
+
+
+def _normalize_l2_rule(a: NormalizeL2Attrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    data, axes = inputs
+    if axes.shape is not None and len(axes.shape) > 1:
+        raise OpValidationError(f"axes have rank {len(axes.shape)}: they must be a scalar or 1-D")
+    if data.shape is not None and values[1] is not None:
+        _axes_values(np.asarray(values[1]), len(data.shape), "axes")
+    return [TensorType(data.element, data.shape)]
+
+
+def _normalize_l2(a: NormalizeL2Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, axes = np.asarray(args[0]), np.asarray(args[1])
+    if axes.ndim > 1:
+        raise OpValidationError(f"axes have rank {axes.ndim}: they must be a scalar or 1-D")
+    if x.dtype.kind != "f":
+        raise UnsupportedError(f"NormalizeL2 of element type {x.dtype}: the reference computes floating-point "
+                               "data only")
+    picked = _axes_values(axes, x.ndim, "axes")
+    w = x.astype(np.float64)
+    with np.errstate(all="ignore"):
+        if not picked:
+            return [np.where(w == 0, 0.0, 1.0).astype(x.dtype)]  # x / x, but 0 for 0 and 1 for NaN (CPU)
+        total = np.sum(w * w, axis=picked, keepdims=True)
+        eps = float(np.float32(a.eps))
+        total = total + eps if a.eps_mode == "add" else np.maximum(total, eps)
+        return [(w / np.sqrt(total)).astype(x.dtype)]
+
+
+# --- LRN -------------------------------------------------------------------------------------------
+
+
+def _lrn_rule(a: LrnAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    data, axes = inputs
+    if axes.element is not None and (axes.element in REAL_TYPES or axes.element == "boolean"):
+        raise OpValidationError(f"axes of element type {axes.element}: they must be integers")
+    if axes.shape is not None and all(d.is_static for d in axes.shape):
+        if len(axes.shape) != 1:
+            raise OpValidationError(f"axes have rank {len(axes.shape)}: they must be 1-D")
+        if data.shape is not None and axes.shape[0].lo > len(data.shape):
+            raise OpValidationError(f"{axes.shape[0].lo} axes for data of rank {len(data.shape)}")
+    if data.shape is not None:  # OpenVINO checks non-negative axes only, and takes [1] for axes it cannot fold
+        rank = len(data.shape)
+        axes_values = [1] if values[1] is None else [int(v) for v in np.asarray(values[1]).reshape(-1)]
+        for v in axes_values:
+            if v >= rank:
+                raise OpValidationError(f"axis {v} is out of the range of a rank-{rank} input")
+    return [TensorType(data.element, data.shape)]
+
+
+def _lrn(a: LrnAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, axes = np.asarray(args[0]), np.asarray(args[1])
+    if x.dtype.kind != "f":
+        raise UnsupportedError(f"LRN of element type {x.dtype}: the reference computes floating-point data only")
+    picked = _axes_values(axes, x.ndim, "axes", negative=False)
+    w = x.astype(np.float64)
+    total = w * w
+    half = (int(a.size) - 1) // 2
+    for ax in picked:  # a box sum along each axis: the window is a product of intervals
+        n = total.shape[ax]
+        c = np.cumsum(np.moveaxis(total, ax, 0), axis=0)
+        c = np.concatenate([np.zeros((1, *c.shape[1:])), c])
+        i = np.arange(n)
+        lo, hi = np.maximum(i - half, 0), np.minimum(i + half + 1, n)
+        total = np.moveaxis(c[hi] - c[lo], 0, ax)
+    scale = a.alpha / float(a.size) ** len(picked) if a.size else np.inf
+    with np.errstate(all="ignore"):
+        return [(w / np.power(a.bias + scale * total, a.beta)).astype(x.dtype)]
+
+
+BATCH_NORM_INFERENCE_1 = OpSpec("BatchNormInference", "BatchNormInference-1", BatchNormAttrs, (5, 5), 1,
+                                _batch_norm_rule((2, 0, 1, 3, 4)), _batch_norm((2, 0, 1, 3, 4)))
+BATCH_NORM_INFERENCE_5 = OpSpec("BatchNormInference", "BatchNormInference-5", BatchNormAttrs, (5, 5), 1,
+                                _batch_norm_rule((0, 1, 2, 3, 4)), _batch_norm((0, 1, 2, 3, 4)))
+MVN_1 = OpSpec("MVN", "MVN-1", Mvn1Attrs, (1, 1), 1, _same_shape, _mvn1)
+MVN_6 = OpSpec("MVN", "MVN-6", Mvn6Attrs, (2, 2), 1, _mvn6_rule, _mvn6, value_inputs=(1,))
+NORMALIZE_L2_1 = OpSpec("NormalizeL2", "NormalizeL2-1", NormalizeL2Attrs, (2, 2), 1, _normalize_l2_rule,
+                        _normalize_l2, value_inputs=(1,))
+LRN_1 = OpSpec("LRN", "LRN-1", LrnAttrs, (2, 2), 1, _lrn_rule, _lrn, value_inputs=(1,))

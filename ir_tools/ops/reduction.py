@@ -1,0 +1,317 @@
+"""ReduceSum/Mean/Max/Min/Prod-1, ReduceL1/L2-4, ReduceLogicalAnd/Or-1, SoftMax-1/8 and LogSoftmax-5.
+
+Shape rules are OpenVINO's (reduce_shape_inference.hpp, softmax.cpp); kernels follow OpenVINO CPU on
+floats and the specification (OpenVINO's evaluator) on integers. Checked by
+tests/ops/test_reduction_conformance.py. Measured on openvino 2026.4.1, beyond the specification:
+
+- Reduce axes: each must lie in [-r, r-1] with r = max(rank, 1) or the op is rejected. A scalar input
+  takes axis 0 or -1 with keep_dims false (the output is the scalar), and nothing with keep_dims
+  true. Without constant axes the output is a dynamic shape of the input's rank with keep_dims, of
+  rank - 1 when the axes input holds exactly one element (static shape [] or [1]), else of dynamic
+  rank. Empty axes leave the input as it is. Axes may repeat.
+- Arithmetic reductions refuse boolean data only (u1, nf4, string... pass); logical ones want
+  boolean. Axes must be of an integer type (not real, not boolean).
+- Floats are summed and multiplied in float64 and rounded once; an empty reduction gives 0 for
+  ReduceMean (not NaN), the float32 extremes (-/+3.4e38) for ReduceMax/Min, 0 for ReduceSum/L1/L2
+  and 1 for ReduceProd.
+- ReduceMax/Min: the CPU starts from the float32 extreme (-3.4e38 for Max) and keeps
+  ``acc = acc > x ? acc : x`` (``<`` for Min) element by element in the order of the reduced elements,
+  so a reduction of -inf only gives -3.4e38, and NaN wins when it comes last but is dropped when a
+  number follows it: the result is the extreme of the elements after the last NaN. That is what
+  it does where it does not vectorise across the reduced elements (the innermost non-unit axis kept,
+  or reduced over fewer elements than a vector holds); there its result depends on the lanes and
+  the instruction set, and no rule reproduces it. This kernel always follows the sequential rule.
+- Integers follow the specification: sums and products wrap around in the element type, ReduceMean
+  divides the wrapped sum truncating toward zero, ReduceL2 truncates the square root. (The CPU
+  plugin computes i32 through f32, saturates i8/u8 sums, wraps u8 products and computes i64 as i32.)
+- SoftMax-1's axis is unsigned, SoftMax-8's and LogSoftmax-5's in [-r, r-1] with r = max(rank, 1):
+  a scalar takes axis 0 (and -1). Element types are not checked (integers pass, and the CPU
+  rounds the float result to nearest, ties to even: softmax [0, 0] of i32 is [0, 0]).
+- SoftMax/LogSoftmax with NaN or infinities on CPU: where ``x - max`` is NaN (a NaN, +inf against
+  +inf, or a row of only -inf) the output is NaN and every other element of that row is 0
+  (LogSoftmax: -inf), as if such an element added +inf to the row's sum. This kernel's row maximum
+  ignores NaN and starts from -3.4e38, as the CPU's SoftMax along a short last axis does ([NaN, -inf]
+  gives [NaN, 0]); its other kernels take
+  ``acc > x ? acc : x`` (a NaN followed by -inf makes the maximum -inf and the row NaN, a NaN last
+  makes the row NaN), and rows longer than a vector get NaN in more places: no rule reproduces all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..base.dims import DYNAMIC, INT64_MAX, Dim, parse_int
+from ..base.errors import OpValidationError, UnsupportedError
+from . import attrs as A
+from .spec import OpSpec, TensorType
+
+#: Element types OpenVINO calls real (``is_real``); the rest but boolean count as integral numbers.
+REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def _int64(text: str) -> int:
+    value = parse_int(text)
+    if value is None or not -INT64_MAX - 1 <= value <= INT64_MAX:
+        raise ValueError(text)
+    return value
+
+
+INT = A.Codec("an integer that fits int64", _int64, str)
+UINT = A.Codec("a non-negative integer", A._uint, str)
+
+
+@dataclass(frozen=True, slots=True)
+class ReduceAttrs:
+    keep_dims: bool = A.attr("keep_dims", A.BOOL, False)
+
+
+@dataclass(frozen=True, slots=True)
+class Softmax1Attrs:
+    axis: int = A.attr("axis", UINT, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Softmax8Attrs:
+    axis: int = A.attr("axis", INT, 1)
+
+
+# --- shape rules -----------------------------------------------------------------------------------
+
+
+def normalize_axis(axis: int, rank: int) -> int:
+    """OpenVINO's normalize_axis: ``axis`` in [-r, r-1] with r = max(rank, 1), made non-negative."""
+    r = max(rank, 1)
+    if not -r <= axis < r:
+        raise OpValidationError(f"axis {axis} is out of the range [{-r}, {r - 1}] of a rank-{rank} input")
+    return axis + r if axis < 0 else axis
+
+
+def _reduce(logical: bool):
+    def infer(a: ReduceAttrs, inputs: Sequence[TensorType], values: Sequence[np.ndarray | None]) -> list[TensorType]:
+        data, axes = inputs
+        if logical and data.element not in (None, "boolean"):
+            raise OpValidationError(f"data of element type {data.element}: it must be boolean")
+        if not logical and data.element == "boolean":
+            raise OpValidationError("data of element type boolean: it must be numeric")
+        if axes.element in REAL_TYPES or axes.element == "boolean":
+            raise OpValidationError(f"axes of element type {axes.element}: they must be integers")
+        if axes.shape is not None and len(axes.shape) > 1:
+            raise OpValidationError(f"axes have rank {len(axes.shape)}: they must be a scalar or 1-D")
+        if data.shape is not None and values[1] is not None:
+            rank = len(data.shape)
+            picked = {normalize_axis(int(v), rank) for v in np.asarray(values[1]).reshape(-1)}
+            if a.keep_dims:
+                if rank == 0 and picked:
+                    raise OpValidationError("keep_dims on a scalar input: there is no axis to keep")
+                return [TensorType(data.element, tuple(Dim(1, 1) if i in picked else d
+                                                       for i, d in enumerate(data.shape)))]
+            return [TensorType(data.element, tuple(d for i, d in enumerate(data.shape) if i not in picked))]
+        if data.shape is None:
+            return [TensorType(data.element, None)]
+        if a.keep_dims:
+            return [TensorType(data.element, (DYNAMIC,) * len(data.shape))]
+        if axes.shape is not None and all(d.is_static and d.lo == 1 for d in axes.shape):  # one axis
+            return [TensorType(data.element, (DYNAMIC,) * max(len(data.shape) - 1, 0))]
+        return [TensorType(data.element, None)]
+
+    return infer
+
+
+def _softmax(unsigned: bool):
+    def infer(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        data = inputs[0]
+        if data.shape is not None:
+            rank = len(data.shape)
+            if unsigned and a.axis >= max(rank, 1):
+                raise OpValidationError(f"axis {a.axis} is out of the range [0, {max(rank, 1) - 1}] of a "
+                                        f"rank-{rank} input")
+            normalize_axis(a.axis, rank)
+        return [TensorType(data.element, data.shape)]
+
+    return infer
+
+
+# --- kernels ---------------------------------------------------------------------------------------
+
+
+def _axes(x: np.ndarray, axes: np.ndarray) -> tuple[int, ...]:
+    if axes.ndim > 1:
+        raise OpValidationError(f"axes have rank {axes.ndim}: they must be a scalar or 1-D")
+    if axes.dtype.kind not in "iu":
+        raise OpValidationError(f"axes of type {axes.dtype}: they must be integers")
+    picked = sorted({normalize_axis(int(v), x.ndim) for v in axes.reshape(-1)})
+    return tuple(picked) if x.ndim else ()
+
+
+def _wrap(total: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """An exact int64/uint64 result brought into ``dtype`` the way C++ casts it (wrap-around)."""
+    return np.asarray(total).astype(dtype)
+
+
+def _wide(dtype: np.dtype) -> type:
+    return np.uint64 if dtype.kind == "u" else np.int64
+
+
+def _sequential_extreme(x: np.ndarray, axes: tuple[int, ...], op: str) -> np.ndarray:
+    """ReduceMax/Min as the CPU computes it element by element (see the module doc): ``acc`` starts at the
+    float32 extreme -/+3.4e38 and takes ``acc > x ? acc : x`` (``<`` for Min). So: NaN when the last
+    element is NaN, else the extreme of the elements after the last NaN, else (no NaN) the extreme of
+    all the elements and the start value (a reduction of -inf only gives -3.4e38)."""
+    start = -_F32_MAX if op == "max" else _F32_MAX
+    if not np.isnan(x).any():  # the common case: the extreme and the start value
+        found = (np.max if op == "max" else np.min)(x, axis=axes).astype(np.float64)
+        return np.maximum(found, start) if op == "max" else np.minimum(found, start)
+    keep = [i for i in range(x.ndim) if i not in axes]
+    n = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
+    flat = np.transpose(x, keep + list(axes)).reshape([x.shape[i] for i in keep] + [n])
+    nan = np.isnan(flat)
+    after = np.cumsum(nan[..., ::-1], axis=-1)[..., ::-1] == 0  # no NaN at or after this position
+    extreme, fill = (np.max, -np.inf) if op == "max" else (np.min, np.inf)
+    best = extreme(np.where(after, flat, fill), axis=-1, initial=fill).astype(np.float64)
+    clean = ~nan.any(axis=-1)
+    best = np.where(clean, np.maximum(best, start) if op == "max" else np.minimum(best, start), best)
+    if n:
+        best = np.where(nan[..., -1], np.nan, best)
+    return best
+
+
+def _reduction(kind: str) -> Callable:
+    def run(a: ReduceAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = np.asarray(args[0])
+        axes = _axes(x, np.asarray(args[1]))
+        if a.keep_dims and x.ndim == 0 and np.asarray(args[1]).size:
+            raise OpValidationError("keep_dims on a scalar input: there is no axis to keep")
+        out = _reduce_values(kind, x, axes)
+        if a.keep_dims:
+            out = np.expand_dims(out, axes)
+        return [np.asarray(out)]
+
+    return run
+
+
+def _reduce_values(kind: str, x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    dtype = x.dtype
+    if kind in ("and", "or"):
+        if dtype != np.bool_:
+            raise OpValidationError(f"data of type {dtype}: it must be boolean")
+        return (np.all if kind == "and" else np.any)(x, axis=axes)
+    if dtype == np.bool_:
+        raise OpValidationError("data of type bool: it must be numeric")
+    count = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
+    if dtype.kind == "f":
+        with np.errstate(over="ignore"):  # -3.4e38 is -inf in f16, as on the CPU
+            return _float_reduce(kind, x, axes, count).astype(dtype)
+    if dtype.kind not in "iu":
+        raise UnsupportedError(f"{kind} reduction of element type {dtype}")
+    return _int_reduce(kind, x, axes, count)
+
+
+def _float_reduce(kind: str, x: np.ndarray, axes: tuple[int, ...], count: int) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        if kind in ("max", "min"):
+            return _sequential_extreme(x, axes, kind) if count else \
+                np.full([n for i, n in enumerate(x.shape) if i not in axes], -_F32_MAX if kind == "max" else _F32_MAX)
+        w = x.astype(np.float64)
+        if kind == "prod":
+            return np.prod(w, axis=axes)
+        if kind == "l1":
+            w = np.abs(w)
+        elif kind == "l2":
+            w = w * w
+        total = np.sum(w, axis=axes)
+        if kind == "l2":
+            return np.sqrt(total)
+        if kind == "mean":
+            return total / count if count else total
+        return total
+
+
+def _int_reduce(kind: str, x: np.ndarray, axes: tuple[int, ...], count: int) -> np.ndarray:
+    dtype = x.dtype
+    shape = [n for i, n in enumerate(x.shape) if i not in axes]
+    if kind in ("max", "min"):
+        if not count:
+            info = np.iinfo(dtype)
+            return np.full(shape, info.min if kind == "max" else info.max, dtype)
+        return (np.max if kind == "max" else np.min)(x, axis=axes)
+    wide = x.astype(_wide(dtype))
+    with np.errstate(all="ignore"):
+        if kind == "prod":
+            return _wrap(np.prod(wide, axis=axes), dtype)
+        if kind == "l1":
+            wide = np.abs(wide)
+        elif kind == "l2":
+            wide = wide * wide
+        total = _wrap(np.sum(wide, axis=axes), dtype)
+        if kind == "l2":
+            return np.trunc(np.sqrt(np.maximum(total.astype(np.float64), 0))).astype(dtype)
+        if kind == "mean":
+            if not count:
+                return total
+            t = total.astype(_wide(dtype))
+            q = np.abs(t) // count if dtype.kind == "i" else t // count
+            return _wrap(np.where(t < 0, -q, q) if dtype.kind == "i" else q, dtype)
+        return total
+
+
+def _run_softmax(log: bool) -> Callable:
+    def run(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = np.asarray(args[0])
+        if x.dtype.kind not in ("f" if log else "fiu"):  # integer LogSoftmax: the CPU rounds either way
+            raise UnsupportedError(f"{'LogSoftmax' if log else 'SoftMax'} of element type {x.dtype}")
+        axis = normalize_axis(a.axis, x.ndim)
+        if isinstance(a, Softmax1Attrs) and a.axis >= max(x.ndim, 1):
+            raise OpValidationError(f"axis {a.axis} is out of the range of a rank-{x.ndim} input")
+        y = softmax(x.reshape(x.shape or (1,)).astype(np.float64), axis, log).reshape(x.shape)
+        if x.dtype.kind in "iu":
+            y = np.rint(y)
+        return [y.astype(x.dtype)]
+
+    return run
+
+
+def softmax(x: np.ndarray, axis: int, log: bool) -> np.ndarray:
+    """(Log)softmax of a float64 array along ``axis`` with OpenVINO CPU's NaN rule (module doc)."""
+    with np.errstate(all="ignore"):
+        top = np.fmax.reduce(x, axis=axis, keepdims=True) if x.shape[axis] else np.zeros_like(x)
+        top[top == -np.inf] = -_F32_MAX  # the CPU's start value: [NaN, -inf] gives [NaN, 0]
+        d = x - top
+        bad = np.isnan(d)
+        if not bad.any():  # the common case, in place
+            e = np.exp(d)
+            total = np.sum(e, axis=axis, keepdims=True)
+            if log:
+                d -= np.log(total)
+                return d
+            e /= total
+            return e
+        e = np.exp(np.where(bad, -np.inf, d))
+        total = np.sum(e, axis=axis, keepdims=True)
+        any_bad = bad.any(axis=axis, keepdims=True)
+        if log:
+            normal = d - np.log(total)
+            return np.where(any_bad, np.where(bad, np.nan, -np.inf), normal)
+        return np.where(any_bad, np.where(bad, np.nan, 0.0), e / total)
+
+
+def _reduce_spec(op: str, label: str, kind: str) -> OpSpec:
+    logical = kind in ("and", "or")
+    return OpSpec(op, label, ReduceAttrs, (2, 2), 1, _reduce(logical), _reduction(kind), (1,))
+
+
+REDUCE_SUM_1 = _reduce_spec("ReduceSum", "ReduceSum-1", "sum")
+REDUCE_MEAN_1 = _reduce_spec("ReduceMean", "ReduceMean-1", "mean")
+REDUCE_MAX_1 = _reduce_spec("ReduceMax", "ReduceMax-1", "max")
+REDUCE_MIN_1 = _reduce_spec("ReduceMin", "ReduceMin-1", "min")
+REDUCE_PROD_1 = _reduce_spec("ReduceProd", "ReduceProd-1", "prod")
+REDUCE_L1_4 = _reduce_spec("ReduceL1", "ReduceL1-4", "l1")
+REDUCE_L2_4 = _reduce_spec("ReduceL2", "ReduceL2-4", "l2")
+REDUCE_LOGICAL_AND_1 = _reduce_spec("ReduceLogicalAnd", "ReduceLogicalAnd-1", "and")
+REDUCE_LOGICAL_OR_1 = _reduce_spec("ReduceLogicalOr", "ReduceLogicalOr-1", "or")
+SOFTMAX_1 = OpSpec("SoftMax", "SoftMax-1", Softmax1Attrs, (1, 1), 1, _softmax(True), _run_softmax(False))
+SOFTMAX_8 = OpSpec("SoftMax", "SoftMax-8", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(False))
+LOG_SOFTMAX_5 = OpSpec("LogSoftmax", "LogSoftmax-5", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(True))

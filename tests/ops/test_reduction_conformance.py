@@ -1,0 +1,635 @@
+"""Reduce*, SoftMax and LogSoftmax (ops/reduction.py) against OpenVINO: shape rules and CPU kernels.
+
+Shape rules: seeded nodes built with openvino's Python API on Parameters of partial shapes (axes a
+Constant, a Convert of one, or a Parameter) must give our rule's output partial shape and element
+type, or both must refuse. Kernels: seeded cases batched into one model per test, saved as IR, read
+by ir_tools and run by our executor, and compiled once for OpenVINO CPU (as
+tests/ops/test_support_kernels.py does). The harness here (``Case``, ``run_cases``, shape helpers)
+is shared by test_matmul_conformance.py and test_maxpool_conformance.py.
+
+Tolerances: sums in f32 are within n*u*sum|x| of the exact sum whatever the order (Higham, u = 2**-24),
+our float64 result rounded adds u*|y|: ReduceSum/Mean/L1 get (n + 2)*u*sum|x| (divided by n for the
+mean), ReduceProd and ReduceL2 (n + 2)*u*|y|; f16 adds one f16 ulp (2**-10*|y| + 2**-24), for CPU
+computes in f32 and rounds to f16 once. ReduceMax/Min are exact. SoftMax: rtol 1e-5, atol 1e-7;
+LogSoftmax: atol 2e-6 + 2e-6*|y|.
+
+OpenVINO 2026.4.1 behaviour measured here that its specification does not state (see also the
+docstring of ir_tools/ops/reduction.py):
+- Reduce axes out of [-r, r-1] (r = max(rank, 1)) are refused; a scalar takes axis 0/-1 only without
+  keep_dims. Non-constant axes give a dynamic shape of the input rank (keep_dims), of rank - 1 when
+  the axes hold one element (shape [] or [1]), else a dynamic rank.
+- Arithmetic reductions refuse only boolean data; axes must not be real or boolean.
+- CPU: ReduceMean of an empty reduction is 0, ReduceMax/Min give -/+3.4e38 there. The CPU plugin
+  refuses to compile any reduction with empty axes and keep_dims false ("gets incorrect number of
+  input/output dimensions"), which shape inference accepts (the output is the input).
+- CPU ReduceMax/Min start from -/+3.4e38 (a reduction of -inf only gives -3.4e38, even over empty
+  axes) and with NaN follow ``acc = acc > x ? acc : x`` element by element (the extreme of the
+  elements after the last NaN) where they do not vectorise across the reduced elements; across them
+  (the innermost non-unit axis reduced, more elements than a vector) the result depends on the lanes,
+  so the generated NaN cases keep that axis.
+- CPU ReduceProd multiplies in f32: a product whose partial products overflow is inf even when the
+  exact product fits, and one that underflows to 0 before meeting inf is NaN (ours rounds the float64
+  product once), so the generated float products stay small and meet no infinity; subnormal products
+  may differ by the smallest normal.
+- CPU integer reductions: i32 computed through f32 (3*2**30 sums to -2**31), i8/u8 sums saturate,
+  u8 products wrap, i64 computed as i32; our kernels follow the specification (OpenVINO's evaluator)
+  and the batches use small i32 values; test_integer_reductions_follow_the_evaluator checks the rest.
+- SoftMax-1 takes an unsigned axis; SoftMax-8/LogSoftmax-5 take [-r, r-1] with r = max(rank, 1).
+  Integer inputs are accepted; the CPU rounds integer SoftMax to nearest (ties to even), integer
+  LogSoftmax to nearest on some layouts and toward zero on others (our kernel refuses that one).
+- CPU SoftMax/LogSoftmax with NaN or +inf: NaN where ``x - max`` is NaN, 0 (LogSoftmax -inf) elsewhere
+  in the row; a row of -inf is NaN. How the row maximum meets a NaN differs between the CPU's kernels:
+  SoftMax along a short last axis ignores it ([NaN, -inf] gives [NaN, 0]), the others take
+  ``acc > x ? acc : x`` (a NaN followed by -inf makes the maximum -inf and the row NaN; a NaN followed
+  by smaller numbers lowers the maximum, so large rows overflow), and rows longer than a vector get NaN
+  at further positions. The generated NaN cases avoid all that: one NaN (or +inf), never last along
+  the axis, no -inf beside it, moderate values, rows along the last axis of at most 8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ops1
+import openvino.opset4 as ops4
+import openvino.opset5 as ops5
+import openvino.opset8 as ops8
+import pytest
+
+from ir_tools import read_ir
+from ir_tools.base.dims import Dim
+from ir_tools.base.errors import IrToolsError, OpValidationError, UnsupportedError
+from ir_tools.ops import attrs as A
+from ir_tools.ops.core import convert_values
+from ir_tools.ops.opsets import lookup
+from ir_tools.ops.spec import TensorType
+from ir_tools.runtime.executor import run
+from ir_tools.runtime.openvino import CPU_CONFIG
+
+pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
+
+SEED = 20266
+U = 2.0**-24
+F16_ULP = (2.0**-10, 2.0**-24)
+TINY = float(np.finfo(np.float32).tiny)
+
+# --- the shared harness ----------------------------------------------------------------------------
+
+Limit = Callable[[np.ndarray], np.ndarray]  # OpenVINO's output -> allowed absolute difference per element
+
+
+@dataclass
+class Case:
+    """One node on Parameters fed ``inputs``; every output of the node is compared.
+
+    ``limits``: per output, the allowed difference (None: equal, NaN matching NaN).
+    """
+
+    what: str
+    inputs: list[np.ndarray]
+    build: Callable[[list[ov.Node]], ov.Node]
+    limits: Sequence[Limit | None] = (None,)
+    consts: list[np.ndarray] = field(default_factory=list, repr=False)
+
+
+def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
+    """Run every case in ours and in OpenVINO CPU (one model, compiled once); the failures, described."""
+    params, outputs, feed, where = [], [], {}, []
+    for i, case in enumerate(cases):
+        ps = []
+        for j, x in enumerate(case.inputs):
+            p = ops1.parameter(list(x.shape), x.dtype, name=f"c{i}_{j}")
+            p.output(0).get_tensor().set_names({f"c{i}_{j}"})
+            feed[f"c{i}_{j}"] = x
+            ps.append(p)
+        node = case.build(ps)
+        for k in range(node.get_output_size()):
+            node.output(k).get_tensor().set_names({f"c{i}_o{k}"})
+            outputs.append(node.output(k))
+            where.append((i, k))
+        params += ps
+    model = ov.Model(outputs, params, "cases")
+    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    ours = run(read_ir(path), feed)
+    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
+    request.infer(feed)
+    failures = []
+    for n, (i, k) in enumerate(where):
+        case = cases[i]
+        limit = case.limits[k] if k < len(case.limits) else None
+        problem = mismatch(ours[f"c{i}_o{k}"], request.get_output_tensor(n).data, limit)
+        if problem:
+            failures.append(f"{case.what} (output {k}): {problem}")
+    return failures
+
+
+def mismatch(got: np.ndarray, want: np.ndarray, limit: Limit | None) -> str | None:
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return f"ours {got.dtype}{list(got.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
+    if got.dtype.kind != "f" or limit is None:
+        if np.array_equal(got, want, equal_nan=got.dtype.kind == "f"):
+            return None
+        bad = ~((got == want) | (np.isnan(got) & np.isnan(want)) if got.dtype.kind == "f" else got == want)
+        return f"{int(bad.sum())} element(s) differ: ours {got[bad][:6]}, OpenVINO {want[bad][:6]}"
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    if not np.array_equal(np.isnan(g), np.isnan(w)):
+        return f"NaN positions differ: ours {got.ravel()[:8]}, OpenVINO {want.ravel()[:8]}"
+    finite = np.isfinite(w)
+    if not np.array_equal(g[~finite & ~np.isnan(w)], w[~finite & ~np.isnan(w)]):
+        return "infinities differ"
+    with np.errstate(invalid="ignore"):
+        bad = finite & ~(np.abs(g - w) <= limit(w))
+    return f"{int(bad.sum())} element(s) off, max {np.max(np.abs(g - w)[bad]):.3g}" if bad.any() else None
+
+
+def f16_ulp(dtype) -> Callable[[np.ndarray], np.ndarray | float]:
+    """One f16 ulp of the result when ``dtype`` is f16 (the CPU rounds its f32 result once), else 0."""
+    if np.dtype(dtype) != np.float16:
+        return lambda w: 0.0
+    return lambda w: F16_ULP[0] * np.abs(w) + F16_ULP[1]
+
+
+def assert_all_pass(cases: list[Case], tmp_path: Path) -> None:
+    failures = run_cases(cases, tmp_path)
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+
+
+def i64(values) -> ov.Node:
+    return ops1.constant(np.array(values, np.int64))
+
+
+def constant(values: np.ndarray) -> ov.Node:
+    """A Constant, empty ones included (openvino's Python constant() refuses those)."""
+    values = np.asarray(values)
+    if values.size == 0:
+        return ov.op.Constant(ov.Type(values.dtype), ov.Shape(list(values.shape)), [])
+    return ops1.constant(values)
+
+
+def floats(rng: np.random.Generator, shape, dtype=np.float32, scale: float = 1.0) -> np.ndarray:
+    return (rng.standard_normal(shape) * scale).astype(dtype)
+
+
+Bounds = tuple[tuple[int, int | None], ...] | None  # a partial shape; None is a dynamic rank
+
+
+def partial_shape(shape: Bounds) -> ov.PartialShape:
+    if shape is None:
+        return ov.PartialShape.dynamic()
+    return ov.PartialShape([ov.Dimension(lo, -1 if hi is None else hi) for lo, hi in shape])
+
+
+def from_openvino(ps: ov.PartialShape) -> Bounds:
+    if ps.rank.is_dynamic:
+        return None
+    return tuple((d.get_min_length(), None if d.get_max_length() == -1 else d.get_max_length()) for d in ps)
+
+
+def to_dims(shape: Bounds) -> tuple[Dim, ...] | None:
+    return None if shape is None else tuple(Dim(lo, hi) for lo, hi in shape)
+
+
+def from_dims(shape) -> Bounds:
+    return None if shape is None else tuple((d.lo, d.hi) for d in shape)
+
+
+def show(shape: Bounds) -> str:
+    if shape is None:
+        return "[...]"
+    return "[" + ",".join(str(lo) if lo == hi else f"{lo}..{'' if hi is None else hi}" for lo, hi in shape) + "]"
+
+
+ELEMENTS = {"f32": ov.Type.f32, "f16": ov.Type.f16, "i32": ov.Type.i32, "i64": ov.Type.i64, "boolean": ov.Type.boolean,
+            "u8": ov.Type.u8, None: ov.Type.dynamic}
+
+
+def element_name(t: ov.Type) -> str | None:
+    return None if t == ov.Type.dynamic else t.get_type_name()
+
+
+Outcome = tuple | str  # ((element, bounds), ...) per output, or "rejects"
+
+
+def openvino_outcome(build: Callable[[], ov.Node]) -> Outcome:
+    try:
+        node = build()
+    except RuntimeError:  # NodeValidationFailure and friends
+        return "rejects"
+    return tuple((element_name(node.get_output_element_type(i)), from_openvino(node.get_output_partial_shape(i)))
+                 for i in range(node.get_output_size()))
+
+
+def our_outcome(op: str, version: str, raw: dict[str, str], inputs: list[TensorType],
+                values: list[np.ndarray | None]) -> Outcome:
+    spec = lookup(op, version)
+    assert spec is not None and spec.infer is not None, (op, version)
+    try:
+        outs = spec.infer(A.decode(spec.attrs, raw), inputs, values)
+    except IrToolsError:
+        return "rejects"
+    return tuple((t.element, from_dims(t.shape)) for t in outs)
+
+
+def describe(outcome: Outcome) -> str:
+    return outcome if isinstance(outcome, str) else " ".join(f"{e}{show(s)}" for e, s in outcome)
+
+
+def pick(rng: np.random.Generator, choices: Sequence):
+    """One of ``choices`` (any objects, None included)."""
+    return choices[int(rng.integers(len(choices)))]
+
+
+def random_bounds(rng: np.random.Generator, lengths: Sequence[int]) -> Bounds:
+    """A partial shape around ``lengths``: each dim static, dynamic, an interval or unbounded above."""
+    dims = []
+    for n in lengths:
+        kind = rng.choice(["static"] * 3 + ["dynamic", "interval", "unbounded"])
+        if kind == "static":
+            dims.append((n, n))
+        elif kind == "dynamic":
+            dims.append((0, None))
+        elif kind == "interval":
+            lo = int(rng.integers(0, n + 1))
+            dims.append((lo, n + int(rng.integers(0, 5))))
+        else:
+            dims.append((int(rng.integers(0, n + 1)), None))
+    return tuple(dims)
+
+
+# --- shape rules -----------------------------------------------------------------------------------
+
+REDUCE_OPS = {
+    "ReduceSum": (ops1.reduce_sum, "opset1"), "ReduceMean": (ops1.reduce_mean, "opset1"),
+    "ReduceMax": (ops1.reduce_max, "opset1"), "ReduceMin": (ops1.reduce_min, "opset1"),
+    "ReduceProd": (ops1.reduce_prod, "opset1"), "ReduceL1": (ops4.reduce_l1, "opset4"),
+    "ReduceL2": (ops4.reduce_l2, "opset4"), "ReduceLogicalAnd": (ops1.reduce_logical_and, "opset1"),
+    "ReduceLogicalOr": (ops1.reduce_logical_or, "opset1"),
+}
+LOGICAL = ("ReduceLogicalAnd", "ReduceLogicalOr")
+
+
+def reduce_shape_cases(rng: np.random.Generator, count: int) -> list[tuple[str, Callable[[], Outcome],
+                                                                          Callable[[], Outcome]]]:
+    """(description, OpenVINO's outcome, ours) for seeded Reduce* nodes."""
+    cases = []
+    names = list(REDUCE_OPS)
+    for i in range(count):
+        op = names[i % len(names)]
+        make, version = REDUCE_OPS[op]
+        rank = int(rng.integers(0, 6))
+        lengths = [int(n) for n in rng.integers(1, 7, rank)]
+        data_shape = None if rng.random() < 0.08 else random_bounds(rng, lengths)
+        element = ("boolean" if op in LOGICAL else "f32") if rng.random() < 0.85 else \
+            pick(rng, ["f32", "i32", "boolean", "u8", None])
+        keep = bool(rng.random() < 0.5)
+        source = str(rng.choice(["const"] * 6 + ["convert", "param"]))
+        axes_type = str(rng.choice(["i64", "i32", "i64", "i64"] + (["f32"] if rng.random() < 0.05 else [])))
+        r = max(rank, 1)
+        k = int(rng.integers(0, r + 2))
+        axes = [int(a) for a in rng.integers(-r - (rng.random() < 0.1), r + (rng.random() < 0.1), k)]
+        scalar = k == 1 and rng.random() < 0.3
+        value = np.array(axes[0] if scalar else axes, {"i64": np.int64, "i32": np.int32, "f32": np.float32}[axes_type])
+        if source == "param":
+            choices: list[Bounds] = [(), ((1, 1),), ((2, 2),), ((0, None),), ((0, 0),), None, ((1, 3),),
+                                     ((1, 1), (1, 1))]
+            axes_shape = choices[int(rng.choice(len(choices), p=[.2, .2, .15, .1, .05, .1, .1, .1]))]
+        else:
+            axes_shape: Bounds = tuple((n, n) for n in value.shape)
+        what = (f"{op} {element}{show(data_shape)} axes {source} {axes_type}{show(axes_shape)}"
+                f"{'' if source == 'param' else ' = ' + str(value.tolist())} keep_dims={keep}")
+
+        def theirs(make=make, data_shape=data_shape, element=element, source=source, value=value,
+                   axes_type=axes_type, axes_shape=axes_shape, keep=keep):
+            def build():
+                data = ops1.parameter(partial_shape(data_shape), ELEMENTS[element])
+                if source == "param":
+                    axes_node = ops1.parameter(partial_shape(axes_shape), ELEMENTS[axes_type])
+                elif source == "convert":
+                    axes_node = ops1.convert(constant(value.astype(np.float32)), axes_type)
+                else:
+                    axes_node = constant(value)
+                return make(data, axes_node, keep)
+
+            return openvino_outcome(build)
+
+        def ours(op=op, version=version, data_shape=data_shape, element=element, source=source, value=value,
+                 axes_type=axes_type, axes_shape=axes_shape, keep=keep):
+            raw = {"keep_dims": "true" if keep else "false"}
+            given = None if source == "param" else value
+            if source == "convert":
+                given = convert_values(value.astype(np.float32), axes_type)
+            inputs = [TensorType(element, to_dims(data_shape)), TensorType(axes_type, to_dims(axes_shape))]
+            return our_outcome(op, version, raw, inputs, [None, given])
+
+        cases.append((what, theirs, ours))
+    return cases
+
+
+def softmax_shape_cases(rng: np.random.Generator, count: int):
+    cases = []
+    for i in range(count):
+        version = ("SoftMax-1", "SoftMax-8", "LogSoftmax-5")[i % 3]
+        rank = int(rng.integers(0, 6))
+        shape = None if rng.random() < 0.1 else random_bounds(rng, [int(n) for n in rng.integers(1, 7, rank)])
+        r = max(rank, 1)
+        axis = int(rng.integers(0 if version == "SoftMax-1" else -r - 1, r + 1))
+        element = pick(rng, ["f32", "f16", "i32", None])
+        what = f"{version} {element}{show(shape)} axis {axis}"
+
+        def theirs(version=version, shape=shape, axis=axis, element=element):
+            make = {"SoftMax-1": ops1.softmax, "SoftMax-8": ops8.softmax, "LogSoftmax-5": ops5.log_softmax}[version]
+            return openvino_outcome(lambda: make(ops1.parameter(partial_shape(shape), ELEMENTS[element]), axis))
+
+        def ours(version=version, shape=shape, axis=axis, element=element):
+            op, opset = {"SoftMax-1": ("SoftMax", "opset1"), "SoftMax-8": ("SoftMax", "opset8"),
+                         "LogSoftmax-5": ("LogSoftmax", "opset5")}[version]
+            return our_outcome(op, opset, {"axis": str(axis)}, [TensorType(element, to_dims(shape))], [None])
+
+        cases.append((what, theirs, ours))
+    return cases
+
+
+def compare_shapes(cases) -> list[str]:
+    failures = []
+    for what, theirs, ours in cases:
+        want, got = theirs(), ours()
+        if want != got:
+            failures.append(f"{what}: OpenVINO {describe(want)}, ours {describe(got)}")
+    return failures
+
+
+def test_reduce_shape_rules():
+    cases = reduce_shape_cases(np.random.default_rng(SEED), 900)
+    failures = compare_shapes(cases)
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+
+
+def test_softmax_shape_rules():
+    cases = softmax_shape_cases(np.random.default_rng(SEED + 1), 300)
+    failures = compare_shapes(cases)
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+
+
+# --- Reduce kernels --------------------------------------------------------------------------------
+
+ARITHMETIC = ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2")
+
+
+def reduce_limit(op: str, x: np.ndarray, axes: list[int], keep: bool) -> Limit | None:
+    """The Higham-style bound of the module doc, per output element; None for the exact Max/Min."""
+    if op in ("ReduceMax", "ReduceMin"):
+        return None
+    ulp = f16_ulp(x.dtype)
+    r = max(x.ndim, 1)
+    picked = tuple(sorted({a % r for a in axes})) if x.ndim else ()
+    n = int(np.prod([x.shape[a] for a in picked])) if picked else 1
+    with np.errstate(all="ignore"):
+        if op in ("ReduceProd", "ReduceL2"):  # plus the smallest normal: the CPU may flush subnormal products
+            return lambda w: (n + 2) * U * np.abs(w) + ulp(w) + TINY
+        total = np.sum(np.abs(x.astype(np.float64)), axis=picked, keepdims=keep)
+        if op == "ReduceMean":
+            total = total / max(n, 1)
+    return lambda w: (n + 2) * U * total + ulp(w)
+
+
+def nan_safe(x_shape: tuple[int, ...], axes: list[int]) -> bool:
+    """CPU ReduceMax/Min meet NaN one element at a time: the innermost axis longer than 1 is kept."""
+    r = max(len(x_shape), 1)
+    picked = {a % r for a in axes}
+    inner = [i for i, n in enumerate(x_shape) if n > 1]
+    return bool(inner) and inner[-1] not in picked
+
+
+def sprinkle(rng: np.random.Generator, x: np.ndarray, p: float = 0.3,
+             specials: Sequence[float] = (0.0, -0.0, np.inf, -np.inf, np.nan)) -> np.ndarray:
+    """Put ``specials`` (NaN, infinities, zeros) into a float array, in about ``p`` of the cases."""
+    if x.size and rng.random() < p:
+        flat = x.reshape(-1)
+        k = int(rng.integers(1, 4))
+        flat[rng.integers(0, x.size, k)] = rng.choice(specials, k)
+    return x
+
+
+def reduce_cases(rng: np.random.Generator, count: int) -> list[Case]:
+    cases = []
+    names = list(REDUCE_OPS)
+    for i in range(count):
+        op = names[i % len(names)]
+        make = REDUCE_OPS[op][0]
+        rank = int(rng.choice([0, 1, 2, 3, 4, 5], p=[.04, .16, .25, .25, .2, .1]))
+        shape = tuple(int(n) for n in rng.integers(1, 7, rank))
+        if rank and rng.random() < 0.03:
+            shape = shape[:-1] + (0,)  # an empty reduction
+        keep = bool(rng.random() < 0.5)
+        r = max(rank, 1)
+        k = int(rng.integers(0, r + 1))
+        axes = [int(a) for a in rng.permutation(r)[:k]] if rank else [int(rng.choice([0, -1]))] * min(k, 1)
+        axes = [a - r if a >= 0 and rng.random() < 0.3 else a for a in axes]
+        if axes and rng.random() < 0.1:
+            axes.append(axes[0])  # a repeated axis
+        if rank == 0 and axes:
+            keep = False  # OpenVINO refuses keep_dims on a scalar with an axis
+        if not axes:
+            keep = True  # the CPU cannot compile empty axes without keep_dims (module doc)
+        scalar = len(axes) == 1 and rng.random() < 0.3
+        axes_value = np.array(axes[0] if scalar else axes, np.int32 if rng.random() < 0.3 else np.int64)
+        if op in LOGICAL:
+            dtype = np.bool_
+            x = rng.random(shape) < rng.choice([0.1, 0.5, 0.9])
+        else:
+            dtype = (np.float32, np.float32, np.float16, np.int32)[(i // len(names)) % 4]
+            if dtype is np.int32:
+                low, high = {"ReduceProd": (-2, 3), "ReduceL2": (-20, 21)}.get(op, (-50, 51))
+                x = rng.integers(low, high, shape).astype(np.int32)
+            else:
+                x = floats(rng, shape, dtype, scale=1.0 if op == "ReduceProd" else float(rng.choice([1.0, 10.0])))
+                if op in ("ReduceMax", "ReduceMin"):
+                    if nan_safe(shape, axes):
+                        x = sprinkle(rng, x)
+                elif op == "ReduceProd":  # no infinities: an f32 partial product may underflow to 0 first
+                    x = sprinkle(rng, x, 0.15, (0.0, -0.0, np.nan))
+                else:
+                    x = sprinkle(rng, x, 0.15)
+        limit = reduce_limit(op, x, axes, keep) if dtype not in (np.int32, np.bool_) else None
+
+        def build(ps, make=make, axes_value=axes_value, keep=keep):
+            return make(ps[0], constant(axes_value), keep)
+
+        cases.append(Case(f"{op} {np.dtype(dtype).name}{list(shape)} axes {axes_value.tolist()} keep_dims={keep}",
+                          [x], build, (limit,)))
+    return cases
+
+
+def test_reduce_kernels(tmp_path):
+    cases = reduce_cases(np.random.default_rng(SEED + 2), 540)
+    assert_all_pass(cases, tmp_path)
+
+
+def test_integer_reductions_follow_the_evaluator():
+    """Where OpenVINO CPU computes integers its own way (module doc), the kernels follow OpenVINO's evaluator:
+    wrap-around sums and products, truncating mean and square root."""
+    rng = np.random.default_rng(SEED + 3)
+    checked = 0
+    for op in ("ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1", "ReduceMax", "ReduceMin"):  # L2: floats only
+        for dtype in (np.int32, np.int64):
+            x = rng.integers(-2**31 if dtype is np.int32 else -2**62, 2**31 - 1, (3, 5)).astype(dtype)
+            if op == "ReduceProd":
+                x = rng.integers(-70000, 70000, (3, 5)).astype(dtype)
+            node = REDUCE_OPS[op][0](ops1.constant(x), i64([1]), False)
+            want = evaluate(node)
+            (got,) = lookup(op, "opset4").kernel(A.decode(lookup(op, "opset4").attrs, {}), [x, np.array([1])])
+            np.testing.assert_array_equal(got, want, err_msg=f"{op} {np.dtype(dtype).name}")
+            checked += 1
+    x = np.array([[7, -7, 22], [-22, 3, 2]], np.int32)
+    (got,) = lookup("ReduceMean", "opset1").kernel(A.decode(lookup("ReduceMean", "opset1").attrs, {}),
+                                                 [x, np.array([1])])
+    np.testing.assert_array_equal(got, [7, -5])  # 22 / 3 and -17 / 3, truncated
+    assert checked == 12
+
+
+def evaluate(node: ov.Node) -> np.ndarray:
+    """OpenVINO's own evaluator (its reference implementation) on a node whose data inputs are Constants."""
+    inputs = [ov.Tensor(node.input_value(i).get_node().get_data()) for i in range(node.get_input_size())]
+    out = ov.Tensor(node.get_output_element_type(0), node.get_output_shape(0))
+    assert node.evaluate([out], inputs), f"OpenVINO cannot evaluate {node}"
+    return out.data.copy()
+
+
+def test_reduce_max_nan_rule():
+    """The sequential NaN rule (module doc) on rows that OpenVINO CPU reduces element by element."""
+    x = np.array([[1, np.nan, 3], [5, 2, np.nan], [np.nan, 1, 0], [np.nan, np.nan, np.nan]], np.float32)
+    kernel = lookup("ReduceMax", "opset1").kernel
+    attrs = A.decode(lookup("ReduceMax", "opset1").attrs, {})
+    (got,) = kernel(attrs, [x, np.array([1])])
+    np.testing.assert_array_equal(got, np.array([3, np.nan, 1, np.nan], np.float32))
+    (got,) = lookup("ReduceMin", "opset1").kernel(attrs, [x, np.array([1])])
+    np.testing.assert_array_equal(got, np.array([3, np.nan, 0, np.nan], np.float32))
+
+
+# --- SoftMax and LogSoftmax kernels ----------------------------------------------------------------
+
+
+def softmax_limit(log: bool, dtype) -> Limit:
+    """The tolerances of the module doc."""
+    ulp = f16_ulp(dtype)
+    if log:
+        return lambda w: 2e-6 + 2e-6 * np.abs(w) + ulp(w)
+    return lambda w: 1e-7 + 1e-5 * np.abs(w) + ulp(w)
+
+
+def softmax_cases(rng: np.random.Generator, count: int) -> list[Case]:
+    cases = []
+    for i in range(count):
+        version = ("SoftMax-1", "SoftMax-8", "LogSoftmax-5")[i % 3]
+        rank = int(rng.choice([0, 1, 2, 3, 4], p=[.03, .2, .3, .3, .17]))
+        shape = tuple(int(n) for n in rng.integers(1, 9, rank))
+        r = max(rank, 1)
+        axis = int(rng.integers(0, r))
+        if version != "SoftMax-1" and rng.random() < 0.4:
+            axis -= r
+        dtype = (np.float32, np.float32, np.float16, np.float32, np.int32)[(i // 3) % 5]
+        if dtype is np.int32 and version == "LogSoftmax-5":
+            dtype = np.float32  # the kernel refuses integer LogSoftmax (test_integer_log_softmax_is_refused)
+        if dtype is np.int32:
+            x = rng.integers(-3, 4, shape).astype(np.int32)
+        else:
+            special = pick(rng, ["none", "none", "-inf", "nan"])
+            x = floats(rng, shape, dtype, scale=float(rng.choice([1.0, 5.0] if special == "nan" else [1.0, 5.0, 30.0])))
+            if x.size and special == "-inf":
+                x.reshape(-1)[rng.integers(0, x.size, 2)] = -np.inf
+            length = shape[axis] if rank else 1
+            if special == "nan" and length > 1 and (axis % r != r - 1 or length <= 8):
+                at = [int(rng.integers(0, n)) for n in shape]
+                at[axis % r] = int(rng.integers(0, length - 1))  # never the last along the axis (module doc)
+                x[tuple(at)] = rng.choice([np.nan, np.inf])
+        limit = None if dtype is np.int32 else softmax_limit(version == "LogSoftmax-5", dtype)
+        make = {"SoftMax-1": ops1.softmax, "SoftMax-8": ops8.softmax, "LogSoftmax-5": ops5.log_softmax}[version]
+        cases.append(Case(f"{version} {np.dtype(dtype).name}{list(shape)} axis {axis}", [x],
+                          lambda ps, make=make, axis=axis: make(ps[0], axis), (limit,)))
+    return cases
+
+
+def test_softmax_kernels(tmp_path):
+    cases = softmax_cases(np.random.default_rng(SEED + 4), 240)
+    assert_all_pass(cases, tmp_path)
+
+
+def test_softmax_nan_rule():
+    kernel = lookup("SoftMax", "opset8").kernel
+    attrs = A.decode(lookup("SoftMax", "opset8").attrs, {"axis": "-1"})
+    x = np.array([[1, np.nan, 3], [np.inf, 1, 2], [-np.inf] * 3, [-np.inf, 0, 1], [np.nan, -np.inf, -np.inf]],
+                 np.float32)
+    (got,) = kernel(attrs, [x])
+    np.testing.assert_allclose(got, [[0, np.nan, 0], [np.nan, 0, 0], [np.nan] * 3, [0, 0.26894143, 0.73105854],
+                                     [np.nan, 0, 0]], rtol=1e-6)
+    (got,) = lookup("LogSoftmax", "opset5").kernel(attrs, [x[:2]])
+    np.testing.assert_array_equal(got, [[-np.inf, np.nan, -np.inf], [np.nan, -np.inf, -np.inf]])
+
+
+def test_integer_log_softmax_is_refused():
+    """OpenVINO CPU rounds integer LogSoftmax to nearest on some layouts and toward zero on others (e.g. an
+    i32[2,3,6] along axis 1), so the reference does not pretend to know; integer SoftMax rounds to nearest."""
+    spec = lookup("LogSoftmax", "opset5")
+    with pytest.raises(UnsupportedError):
+        spec.kernel(A.decode(spec.attrs, {}), [np.zeros((2, 3), np.int32)])
+
+
+# --- what OpenVINO refuses -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op, version, raw, args", [
+    ("ReduceSum", "opset1", {}, [np.zeros((2, 3), np.float32), np.array([2])]),
+    ("ReduceSum", "opset1", {"keep_dims": "true"}, [np.zeros((), np.float32), np.array([0])]),
+    ("ReduceSum", "opset1", {}, [np.zeros((2, 3), np.float32), np.array([[0]])]),
+    ("ReduceSum", "opset1", {}, [np.zeros((2, 3), np.float32), np.array([0.0])]),
+    ("ReduceMean", "opset1", {}, [np.zeros((2, 3), np.bool_), np.array([0])]),
+    ("ReduceLogicalAnd", "opset1", {}, [np.zeros((2, 3), np.float32), np.array([0])]),
+    ("SoftMax", "opset1", {"axis": "2"}, [np.zeros((2, 3), np.float32)]),
+    ("SoftMax", "opset8", {"axis": "-3"}, [np.zeros((2, 3), np.float32)]),
+    ("LogSoftmax", "opset5", {"axis": "2"}, [np.zeros((2, 3), np.float32)]),
+])
+def test_kernels_refuse_what_openvino_refuses(op, version, raw, args):
+    spec = lookup(op, version)
+    with pytest.raises(OpValidationError):
+        spec.kernel(A.decode(spec.attrs, raw), args)
+
+
+def test_versions_match_openvinos_reader(tmp_path):
+    """For each type and N in 0..18, OpenVINO reads version="opsetN" as the op version our table has there."""
+    x = ops1.parameter([1, 2, 6], np.float32)
+    b = ops1.parameter([1, 2, 6], np.bool_)
+    nodes = {name: make(b if name in LOGICAL else x, i64([1]), True) for name, (make, _) in REDUCE_OPS.items()}
+    nodes |= {"SoftMax": ops8.softmax(x, 1), "LogSoftmax": ops5.log_softmax(x, 1)}
+    mismatches = check_versions(nodes, [x, b], tmp_path)
+    assert not mismatches, mismatches
+
+
+def check_versions(nodes: dict[str, ov.Node], params: list[ov.Node], tmp_path: Path) -> list[str]:
+    """Per type and opset0..18: OpenVINO reads the IR exactly when ``lookup`` finds a spec, and as its version."""
+    import re
+
+    mismatches = []
+    for op, node in nodes.items():
+        path = tmp_path / f"{op}.xml"
+        ov.save_model(ov.Model(node.outputs(), params), str(path), compress_to_fp16=False)
+        text, weights = path.read_text(), ov.Tensor(np.fromfile(path.with_suffix(".bin"), np.uint8))
+        assert f'type="{op}" version="opset' in text, op
+        for n in range(19):
+            spec = lookup(op, f"opset{n}")
+            try:
+                model = ov.Core().read_model(re.sub(f'(type="{op}" version=")opset\\d+"', f'\\g<1>opset{n}"', text),
+                                             weights)
+            except RuntimeError:
+                if spec is not None:
+                    mismatches.append(f"{op} opset{n}: OpenVINO refuses it, we have {spec.label}")
+                continue
+            found = [o for o in model.get_ordered_ops() if o.get_type_name().lower() == op.lower()]
+            version = found[0].get_type_info().version_id if found else None
+            if spec is None or version != f"opset{spec.label.rsplit('-', 1)[1]}":
+                mismatches.append(f"{op} opset{n}: OpenVINO reads {version}, we have {spec and spec.label}")
+    return mismatches
