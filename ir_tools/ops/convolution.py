@@ -49,6 +49,7 @@ from ..base.dims import DYNAMIC, Dim, Shape
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .pool_geometry import AUTO_PADS, dilated, same_pads
+from .rounding import accumulation
 from .spec import Kernel, OpSpec, TensorType
 
 #: The most the im2col buffer of one chunk may take (float64 / int64 elements, 8 bytes each).
@@ -618,12 +619,22 @@ def _backprop_kernel(grouped: bool) -> Kernel:
     return run
 
 
+def _terms(skip: int, summed: int):
+    """The length of each output's sum: the weights' dims from ``skip`` on, but for ``summed``'s (a backprop sums
+    over input channels and overlapping taps: at most channels times taps)."""
+    def terms(a, args: Sequence[np.ndarray], outputs) -> int:
+        shape = np.shape(args[1])
+        return math.prod(shape[skip:]) if summed < 0 else shape[summed] * math.prod(shape[skip:])
+    return terms
+
+
 CONVOLUTION_1 = OpSpec("Convolution", "Convolution-1", ConvolutionAttrs, (2, 2), 1, _forward_rule(False),
-                       _conv_kernel(grouped=False))
+                       _conv_kernel(grouped=False), rounding=accumulation(_terms(1, -1)))
 GROUP_CONVOLUTION_1 = OpSpec("GroupConvolution", "GroupConvolution-1", ConvolutionAttrs, (2, 2), 1,
-                             _forward_rule(True), _conv_kernel(grouped=True))
+                             _forward_rule(True), _conv_kernel(grouped=True), rounding=accumulation(_terms(2, -1)))
 CONVOLUTION_BACKPROP_DATA_1 = OpSpec("ConvolutionBackpropData", "ConvolutionBackpropData-1", ConvolutionBackpropAttrs,
-                                     (2, 3), 1, _backprop_rule(False), _backprop_kernel(grouped=False), (2,))
+                                     (2, 3), 1, _backprop_rule(False), _backprop_kernel(grouped=False), (2,),
+                                     rounding=accumulation(_terms(2, 0)))
 GROUP_CONVOLUTION_BACKPROP_DATA_1 = OpSpec("GroupConvolutionBackpropData", "GroupConvolutionBackpropData-1",
                                            ConvolutionBackpropAttrs, (2, 3), 1, _backprop_rule(True),
-                                           _backprop_kernel(grouped=True), (2,))
+                                           _backprop_kernel(grouped=True), (2,), rounding=accumulation(_terms(3, 1)))

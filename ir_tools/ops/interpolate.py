@@ -43,6 +43,7 @@ from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .convolution import INF, as_dim, interval
+from .rounding import accumulation, moves
 from .spec import OpSpec, TensorType
 
 MODES = ("nearest", "linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow")
@@ -446,6 +447,17 @@ def _run_1(a: Interpolate1Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]
     return [interpolate(x, out, axes, scales, mode, transform, "simple", -0.75, (), ())]
 
 
-INTERPOLATE_1 = OpSpec("Interpolate", "Interpolate-1", Interpolate1Attrs, (2, 2), 1, _rule_1, _run_1, (1,))
-INTERPOLATE_4 = OpSpec("Interpolate", "Interpolate-4", InterpolateAttrs, (3, 4), 1, _rule(4), _kernel(4), (1, 2, 3))
-INTERPOLATE_11 = OpSpec("Interpolate", "Interpolate-11", InterpolateAttrs, (2, 3), 1, _rule(11), _kernel(11), (1, 2))
+def _rounding(kernel, a, args: Sequence[np.ndarray], bounds, outputs) -> list[np.ndarray]:
+    """Nearest picks (exact); the other modes are weighted sums of at most 4 taps per axis (cubic's weights are
+    not all positive: the bound of a sum of |taps| is then approximate)."""
+    mode = a.mode if isinstance(a, InterpolateAttrs) else v4_attrs_of(a, np.ndim(args[0]))[0]
+    rule = moves(0) if mode == "nearest" else accumulation(lambda *_: 4 ** np.ndim(args[0]), data=(0,))
+    return rule(kernel, a, args, bounds, outputs)
+
+
+INTERPOLATE_1 = OpSpec("Interpolate", "Interpolate-1", Interpolate1Attrs, (2, 2), 1, _rule_1, _run_1, (1,),
+                       rounding=_rounding)
+INTERPOLATE_4 = OpSpec("Interpolate", "Interpolate-4", InterpolateAttrs, (3, 4), 1, _rule(4), _kernel(4), (1, 2, 3),
+                       rounding=_rounding)
+INTERPOLATE_11 = OpSpec("Interpolate", "Interpolate-11", InterpolateAttrs, (2, 3), 1, _rule(11), _kernel(11), (1, 2),
+                        rounding=_rounding)

@@ -25,6 +25,7 @@ import numpy as np
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
+from .rounding import accumulation
 from .spec import OpSpec, TensorType
 
 
@@ -122,4 +123,10 @@ def _run(a: MatMulAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     raise UnsupportedError(f"MatMul of element type {x.dtype}")
 
 
-MATMUL_1 = OpSpec("MatMul", "MatMul-1", MatMulAttrs, (2, 2), 1, _infer, _run)
+def _inner(a: MatMulAttrs, args: Sequence[np.ndarray], outputs) -> int:
+    """The length of each output's sum: the first input's columns (rows when transposed)."""
+    shape = np.shape(args[0])
+    return shape[-2] if a.transpose_a and len(shape) > 1 else shape[-1]
+
+
+MATMUL_1 = OpSpec("MatMul", "MatMul-1", MatMulAttrs, (2, 2), 1, _infer, _run, rounding=accumulation(_inner))

@@ -32,6 +32,7 @@ from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
+from .rounding import moves
 from .shaping import INT64_MAX, INT64_MIN, Iv, bounds, compatible, dim_of, guarded, integral, iv, normalize_axis
 from .spec import OpSpec, TensorType
 
@@ -417,8 +418,8 @@ def _strided_slice_infer(a: StridedSliceAttrs, inputs: Sequence[TensorType], val
     return [TensorType(data.element, tuple(out))]
 
 
-PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2))
-PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2))
-SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(_slice_infer), _slice, (1, 2, 3, 4))
+PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, zeroed=(3,)))
+PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, zeroed=(3,)))
+SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(_slice_infer), _slice, (1, 2, 3, 4), rounding=moves(0))
 STRIDED_SLICE_1 = OpSpec("StridedSlice", "StridedSlice-1", StridedSliceAttrs, (3, 4), 1,
-                         guarded(_strided_slice_infer), _strided_slice, (1, 2, 3))
+                         guarded(_strided_slice_infer), _strided_slice, (1, 2, 3), rounding=moves(0))

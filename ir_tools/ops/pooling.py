@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import prod
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from .core import ELEMENT, NoAttrs
 from .kernels import adaptive_avg_pool, avg_pool
 from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, PoolGeometry, dilated, pool_geometry
 from .reduction import INT, normalize_axis
+from .rounding import accumulation, moves
 from .spec import OpSpec, TensorType
 
 
@@ -123,13 +125,21 @@ def _run_adaptive(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _avg_pool_spec(label: str, attrs: type) -> OpSpec:
-    return OpSpec("AvgPool", label, attrs, (1, 1), 1, _avg_pool(label), _run_avg_pool)
+    return OpSpec("AvgPool", label, attrs, (1, 1), 1, _avg_pool(label), _run_avg_pool,
+                  rounding=accumulation(lambda a, args, outs: prod(a.kernel), data=(0,)))
 
 
 AVG_POOL_1 = _avg_pool_spec("AvgPool-1", AvgPoolAttrs)
 AVG_POOL_14 = _avg_pool_spec("AvgPool-14", AvgPoolAttrs)
 AVG_POOL_16 = _avg_pool_spec("AvgPool-16", AvgPool16Attrs)
-ADAPTIVE_AVG_POOL_8 = OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", NoAttrs, (2, 2), 1, _adaptive, _run_adaptive, (1,))
+ADAPTIVE_AVG_POOL_8 = OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", NoAttrs, (2, 2), 1, _adaptive, _run_adaptive, (1,),
+                             rounding=accumulation(lambda a, args, outs: _largest_bin(args[0].shape, outs[0].shape),
+                                                   data=(0,)))
+
+
+def _largest_bin(data: tuple[int, ...], out: tuple[int, ...]) -> int:
+    """Taps of the largest adaptive bin: at most ceil(n / o) + 1 per axis."""
+    return prod(-(-n // max(o, 1)) + 1 for n, o in zip(data[2:], out[2:], strict=True))
 
 
 # --- MaxPool ---------------------------------------------------------------------------------------
@@ -245,7 +255,8 @@ def max_pool(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int], dilat
 
 
 def _max_pool_spec(label: str, attrs: type, outputs: int) -> OpSpec:
-    return OpSpec("MaxPool", label, attrs, (1, 1), outputs, _max_pool(label), _run_max_pool(label))
+    return OpSpec("MaxPool", label, attrs, (1, 1), outputs, _max_pool(label), _run_max_pool(label),
+                  rounding=moves(0))
 
 
 MAX_POOL_1 = _max_pool_spec("MaxPool-1", MaxPoolAttrs, 1)

@@ -46,6 +46,7 @@ import numpy as np
 from ..base.dims import DYNAMIC, INT64_MAX, Dim, parse_int
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
+from .rounding import accumulation, exact, moves
 from .spec import OpSpec, TensorType
 
 #: Element types OpenVINO calls real (``is_real``); the rest but boolean count as integral numbers.
@@ -298,9 +299,21 @@ def softmax(x: np.ndarray, axis: int, log: bool) -> np.ndarray:
         return np.where(any_bad, np.where(bad, np.nan, 0.0), e / total)
 
 
+def _reduced(a: ReduceAttrs, args: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> int:
+    """The length of each output's sum: input elements per output element."""
+    return np.size(args[0]) // max(np.size(outputs[0]), 1)
+
+
+#: Sums and products: gamma(n) of the sum (product) of |terms|; maxima move their element's bound; logic is exact.
+_ROUNDING = {"sum": accumulation(_reduced, (0,)), "mean": accumulation(_reduced, (0,)),
+             "l1": accumulation(_reduced, (0,)), "prod": accumulation(_reduced, (0,)),
+             "l2": accumulation(_reduced, (0,)), "max": moves(0), "min": moves(0), "and": exact, "or": exact}
+
+
 def _reduce_spec(op: str, label: str, kind: str) -> OpSpec:
     logical = kind in ("and", "or")
-    return OpSpec(op, label, ReduceAttrs, (2, 2), 1, _reduce(logical), _reduction(kind), (1,))
+    return OpSpec(op, label, ReduceAttrs, (2, 2), 1, _reduce(logical), _reduction(kind), (1,),
+                  rounding=_ROUNDING[kind])
 
 
 REDUCE_SUM_1 = _reduce_spec("ReduceSum", "ReduceSum-1", "sum")

@@ -48,6 +48,7 @@ from ..base.dims import DYNAMIC, INT64_MAX, Dim, Shape, parse_int
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .core import ELEMENT, NoAttrs
+from .rounding import exact, moves
 from .spec import OpSpec, TensorType
 
 # --- intervals as OpenVINO computes them ------------------------------------------------------------
@@ -1024,25 +1025,35 @@ def guarded(rule):
 
 MANY = 1 << 30  # Concat: any number of inputs
 
-RESHAPE_1 = OpSpec("Reshape", "Reshape-1", ReshapeAttrs, (2, 2), 1, guarded(_reshape), _run_reshape, (1,))
-SQUEEZE_1 = OpSpec("Squeeze", "Squeeze-1", NoAttrs, (1, 2), 1, guarded(_squeeze(False)), _run_squeeze, (1,))
-SQUEEZE_15 = OpSpec("Squeeze", "Squeeze-15", Squeeze15Attrs, (1, 2), 1, guarded(_squeeze(True)), _run_squeeze, (1,))
-UNSQUEEZE_1 = OpSpec("Unsqueeze", "Unsqueeze-1", NoAttrs, (2, 2), 1, guarded(_unsqueeze), _run_unsqueeze, (1,))
-TRANSPOSE_1 = OpSpec("Transpose", "Transpose-1", NoAttrs, (2, 2), 1, guarded(_transpose), _run_transpose, (1,))
-CONCAT_1 = OpSpec("Concat", "Concat-1", ConcatAttrs, (1, MANY), 1, guarded(_concat), _run_concat)
+RESHAPE_1 = OpSpec("Reshape", "Reshape-1", ReshapeAttrs, (2, 2), 1, guarded(_reshape), _run_reshape, (1,),
+                   rounding=moves(0))
+SQUEEZE_1 = OpSpec("Squeeze", "Squeeze-1", NoAttrs, (1, 2), 1, guarded(_squeeze(False)), _run_squeeze, (1,),
+                   rounding=moves(0))
+SQUEEZE_15 = OpSpec("Squeeze", "Squeeze-15", Squeeze15Attrs, (1, 2), 1, guarded(_squeeze(True)), _run_squeeze, (1,),
+                    rounding=moves(0))
+UNSQUEEZE_1 = OpSpec("Unsqueeze", "Unsqueeze-1", NoAttrs, (2, 2), 1, guarded(_unsqueeze), _run_unsqueeze, (1,),
+                     rounding=moves(0))
+TRANSPOSE_1 = OpSpec("Transpose", "Transpose-1", NoAttrs, (2, 2), 1, guarded(_transpose), _run_transpose, (1,),
+                     rounding=moves(0))
+CONCAT_1 = OpSpec("Concat", "Concat-1", ConcatAttrs, (1, MANY), 1, guarded(_concat), _run_concat, rounding=moves())
 #: n_outputs -1: as many outputs as the shape rule gives (num_splits, or the length of split_lengths)
-SPLIT_1 = OpSpec("Split", "Split-1", SplitAttrs, (2, 2), -1, guarded(_split), _run_split, (1,))
+SPLIT_1 = OpSpec("Split", "Split-1", SplitAttrs, (2, 2), -1, guarded(_split), _run_split, (1,), rounding=moves(0))
 VARIADIC_SPLIT_1 = OpSpec("VariadicSplit", "VariadicSplit-1", NoAttrs, (3, 3), -1, guarded(_variadic_split),
-                          _run_variadic_split, (1, 2))
-GATHER_1 = OpSpec("Gather", "Gather-1", NoAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,))
-GATHER_7 = OpSpec("Gather", "Gather-7", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,))
-GATHER_8 = OpSpec("Gather", "Gather-8", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(True), (2,))
-SHAPE_OF_1 = OpSpec("ShapeOf", "ShapeOf-1", NoAttrs, (1, 1), 1, _shape_of, _run_shape_of)
-SHAPE_OF_3 = OpSpec("ShapeOf", "ShapeOf-3", ShapeOf3Attrs, (1, 1), 1, _shape_of, _run_shape_of)
+                          _run_variadic_split, (1, 2), rounding=moves(0))
+GATHER_1 = OpSpec("Gather", "Gather-1", NoAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
+                  rounding=moves(0))
+GATHER_7 = OpSpec("Gather", "Gather-7", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
+                  rounding=moves(0))
+GATHER_8 = OpSpec("Gather", "Gather-8", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(True), (2,),
+                  rounding=moves(0))
+SHAPE_OF_1 = OpSpec("ShapeOf", "ShapeOf-1", NoAttrs, (1, 1), 1, _shape_of, _run_shape_of, rounding=exact)
+SHAPE_OF_3 = OpSpec("ShapeOf", "ShapeOf-3", ShapeOf3Attrs, (1, 1), 1, _shape_of, _run_shape_of, rounding=exact)
 BROADCAST_1 = OpSpec("Broadcast", "Broadcast-1", Broadcast1Attrs, (2, 3), 1, guarded(_broadcast(False)),
-                     _run_broadcast, (1, 2))
+                     _run_broadcast, (1, 2), rounding=moves(0))
 BROADCAST_3 = OpSpec("Broadcast", "Broadcast-3", Broadcast3Attrs, (2, 3), 1, guarded(_broadcast(True)),
-                     _run_broadcast, (1, 2))
-TILE_1 = OpSpec("Tile", "Tile-1", NoAttrs, (2, 2), 1, guarded(_tile), _run_tile, (1,))
-RANGE_1 = OpSpec("Range", "Range-1", NoAttrs, (3, 3), 1, guarded(_range(False)), _run_range(False), (0, 1, 2))
-RANGE_4 = OpSpec("Range", "Range-4", Range4Attrs, (3, 3), 1, guarded(_range(True)), _run_range(True), (0, 1, 2))
+                     _run_broadcast, (1, 2), rounding=moves(0))
+TILE_1 = OpSpec("Tile", "Tile-1", NoAttrs, (2, 2), 1, guarded(_tile), _run_tile, (1,), rounding=moves(0))
+RANGE_1 = OpSpec("Range", "Range-1", NoAttrs, (3, 3), 1, guarded(_range(False)), _run_range(False), (0, 1, 2),
+                 rounding=exact)
+RANGE_4 = OpSpec("Range", "Range-4", Range4Attrs, (3, 3), 1, guarded(_range(True)), _run_range(True), (0, 1, 2),
+                 rounding=exact)

@@ -29,6 +29,10 @@ class TensorType:
 ShapeRule = Callable[[Any, Sequence[TensorType], Sequence["np.ndarray | None"]], "list[TensorType] | None"]
 #: A reference kernel: (typed attrs, input arrays) -> output arrays.
 Kernel = Callable[[Any, Sequence[np.ndarray]], list[np.ndarray]]
+#: A rounding rule (see ops.rounding): (kernel, typed attrs, input values, input bounds, output values) ->
+#: per-output bounds on the error an f32 implementation may legitimately have.
+RoundingRule = Callable[[Kernel, Any, Sequence[np.ndarray], Sequence[np.ndarray], Sequence[np.ndarray]],
+                        list[np.ndarray]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +44,8 @@ class OpSpec:
     layer then counts as not re-inferred, exactly as with no rule (passes/shapes.py, rule 4). A
     value input (one of ``value_inputs``) it is given as None is unknown to OpenVINO too: the rule
     answers what OpenVINO infers without it. ``n_outputs`` -1: as many outputs as the rule gives
-    (Split, VariadicSplit).
+    (Split, VariadicSplit). ``rounding``: how far an f32 implementation may be from the kernel's values
+    (ops.rounding); every op with a kernel has one.
     """
 
     type: str  # canonical IR spelling, e.g. "AvgPool"
@@ -51,3 +56,4 @@ class OpSpec:
     infer: ShapeRule | None = field(default=None, compare=False)
     kernel: Kernel | None = field(default=None, compare=False)
     value_inputs: tuple[int, ...] = ()  # inputs whose constant values the shape rule reads
+    rounding: RoundingRule | None = field(default=None, compare=False)  # None: no bound known (tolerances only)

@@ -2,7 +2,8 @@
 
 ``Interpreter.run_node`` is the one place a layer is executed, so a subclass can observe or
 replace it (as ``legacy_reference`` does for legacy Pooling). Values are dropped after their last
-consumer has run.
+consumer has run. ``BoundedInterpreter`` also carries each value's rounding bound (ops.rounding)
+from layer to layer, for comparing whole-model outputs.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..ir.model import Graph, Layer
 from ..ir.walker import Walker
 from ..ops import attrs as A
 from ..ops.opsets import lookup
+from ..ops.rounding import EXACT
 from ..passes.validate import require_valid
 from .naming import input_name, output_name
 
@@ -42,21 +44,30 @@ class Interpreter(Walker[np.ndarray]):
         return self.outputs
 
     def refuse_unsupported(self) -> None:
-        unsupported = [layer for layer in self.order if not supported(layer)]
-        if unsupported:
-            names = ", ".join(f"'{lay.name}' ({lay.kind}, line {lay.line})" for lay in unsupported[:10])
-            more = f" and {len(unsupported) - 10} more" if len(unsupported) > 10 else ""
-            raise UnsupportedError(f"the reference executor cannot run {len(unsupported)} layer(s): {names}{more}")
+        refuse_unsupported(self.order)
 
     def run_node(self, layer: Layer, args: list[np.ndarray]) -> list[np.ndarray]:
         if layer.is_a("Parameter"):
-            name = input_name(self.graph, layer)
-            if name not in self.inputs:
-                raise IrToolsError(f"no value given for input '{name}'")
-            return [np.asarray(self.inputs[name])]
+            return [input_value(self.graph, layer, self.inputs)]
         if layer.is_a("Result"):
             self.outputs[output_name(self.graph, layer)] = args[0]
         return execute(self.graph, layer, args)
+
+
+def refuse_unsupported(layers: list[Layer]) -> None:
+    unsupported = [layer for layer in layers if not supported(layer)]
+    if unsupported:
+        names = ", ".join(f"'{lay.name}' ({lay.kind}, line {lay.line})" for lay in unsupported[:10])
+        more = f" and {len(unsupported) - 10} more" if len(unsupported) > 10 else ""
+        raise UnsupportedError(f"the reference executor cannot run {len(unsupported)} layer(s): {names}{more}")
+
+
+def input_value(graph: Graph, layer: Layer, inputs: Mapping[str, np.ndarray]) -> np.ndarray:
+    """What a Parameter layer is fed, by its input name."""
+    name = input_name(graph, layer)
+    if name not in inputs:
+        raise IrToolsError(f"no value given for input '{name}'")
+    return np.asarray(inputs[name])
 
 
 def execute(graph: Graph, layer: Layer, args: list[np.ndarray]) -> list[np.ndarray]:
@@ -71,6 +82,50 @@ def execute(graph: Graph, layer: Layer, args: list[np.ndarray]) -> list[np.ndarr
     if spec.kernel is None:
         raise UnsupportedError(f"{spec.label} has no reference kernel", layer.loc)
     return spec.kernel(A.decode(spec.attrs, layer.attrs, layer.loc), args)
+
+
+#: A value and the bound on its rounding error (None: no bound known).
+Bounded = tuple[np.ndarray, "np.ndarray | None"]
+
+
+class BoundedInterpreter(Walker[Bounded]):
+    """Runs a Graph with numpy like Interpreter, each value paired with the rounding bound propagated to it:
+    ``evaluate`` gives (value, bound) per output name."""
+
+    def __init__(self, graph: Graph):
+        super().__init__(graph, free=True)
+        self.inputs: Mapping[str, np.ndarray] = {}
+        self.outputs: dict[str, Bounded] = {}
+        refuse_unsupported(self.order)
+
+    def evaluate(self, inputs: Mapping[str, np.ndarray]) -> dict[str, Bounded]:
+        self.inputs, self.outputs = inputs, {}
+        self.run()
+        return self.outputs
+
+    def run_node(self, layer: Layer, args: list[Bounded]) -> list[Bounded]:
+        if layer.is_a("Parameter"):
+            return [(input_value(self.graph, layer, self.inputs), EXACT)]
+        if layer.is_a("Result"):
+            self.outputs[output_name(self.graph, layer)] = args[0]
+            return []
+        values = [v for v, _ in args]
+        outputs = execute(self.graph, layer, values)
+        return list(zip(outputs, rounding_bounds(self.graph, layer, values, [b for _, b in args], outputs),
+                        strict=True))
+
+
+def rounding_bounds(graph: Graph, layer: Layer, args: list[np.ndarray], bounds: list[np.ndarray | None],
+                    outputs: list[np.ndarray]) -> list[np.ndarray | None]:
+    """Per output, the rounding error an f32 implementation may have running ``layer`` on ``args``, whose own
+    errors are within ``bounds`` (EXACT for OpenVINO's activations); None where no bound is known."""
+    spec = lookup(layer.type, layer.version)
+    if spec is not None and spec.type == "Const":
+        return [EXACT]
+    if spec is None or spec.rounding is None or spec.kernel is None or any(b is None for b in bounds):
+        return [None for _ in outputs]
+    attrs = A.decode(spec.attrs, layer.attrs, layer.loc)
+    return spec.rounding(spec.kernel, attrs, args, bounds, outputs)  # type: ignore[arg-type]
 
 
 def run(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:

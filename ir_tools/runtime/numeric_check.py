@@ -5,6 +5,9 @@ when an output fails, to find the first diverging layer): each layer we execute 
 OpenVINO's own activations for its inputs, so a difference is pinned to that layer. Both the
 per-layer and the saved-output comparisons are walks of the one graph walker over an environment
 seeded with OpenVINO's activations.
+
+Every comparison of a reference value carries its rounding bound (ops.rounding): per layer, the layer's
+own rounding on OpenVINO's inputs; end to end, the bounds propagated from the inputs through every layer.
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ import numpy as np
 from ..base.errors import IrToolsError
 from ..ir.model import Graph, Layer, Port
 from ..ir.walker import Walker
+from ..ops.rounding import EXACT
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
-from .executor import Interpreter, execute, supported
+from .executor import BoundedInterpreter, execute, rounding_bounds, supported
 from .inputs import check_inputs
 from .openvino import ModelFiles, OpenVinoRun, run_openvino
 
@@ -49,9 +53,11 @@ def compare_model(
               **(extra_config or {})}
     report = CompareReport(str(graph.source) if graph.source else graph.name, config)
     if executable:
-        report.reference_outputs = Interpreter(graph).evaluate(inputs)
-        for name, expected in report.reference_outputs.items():
-            report.outputs.append(compare_tensors(name, ov_run.outputs[name], expected, *tolerances.for_name(name)))
+        bounded = BoundedInterpreter(graph).evaluate(inputs)
+        report.reference_outputs = {name: value for name, (value, _) in bounded.items()}
+        for name, (expected, bound) in bounded.items():
+            report.outputs.append(compare_tensors(name, ov_run.outputs[name], expected, *tolerances.for_name(name),
+                                                  bound=bound))
     if saved:
         SavedCheck(graph, ov_run, saved, tolerances, report).run(ov_run.layers)
     if want_layers or not report.passed:
@@ -127,12 +133,13 @@ class LayerCheck(_ReportWalker):
         else:
             try:
                 expected = execute(self.graph, layer, args)
+                bounds = rounding_bounds(self.graph, layer, args, [EXACT] * len(args), expected)
             except IrToolsError as exc:
                 self.not_checked(layer, f"reference failed: {exc.message}")
                 return actual
             atol, rtol = self.tolerances.for_name(layer.name)
-            self.add(layer, [compare_tensors(f"{layer.name}:{port.id}", got, want, atol, rtol)
-                             for port, got, want in zip(layer.outputs, actual, expected, strict=True)
+            self.add(layer, [compare_tensors(f"{layer.name}:{port.id}", got, want, atol, rtol, bound=bound)
+                             for port, got, want, bound in zip(layer.outputs, actual, expected, bounds, strict=True)
                              if got is not None])
         return actual
 

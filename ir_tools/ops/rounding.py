@@ -1,0 +1,162 @@
+"""Rounding bounds: how far an f32 implementation (OpenVINO CPU) may legitimately be from the reference.
+
+A fixed tolerance cannot tell a long f32 reduction's rounding from a defect: the first depends on the
+scale of the terms. So each op version also has a rounding rule (``OpSpec.rounding``) that gives, per
+output element, a bound on the error an f32 implementation may have, computed in float64 from the
+values the layer actually saw. ``compare`` fails an element only beyond that bound and the user's
+tolerances (README, "How compare judges an element").
+
+A bound is a float64 array broadcastable to its output (``EXACT``, a 0-d zero, for "no error").
+A rule gets the op's kernel, its typed attributes, the input values, the bounds already on those
+inputs (EXACT when the inputs are OpenVINO's own activations, as in per-layer mode) and the reference
+outputs, and returns one bound per output. It adds two things:
+
+- the op's own rounding: for a sum of n terms computed in f32, gamma(n) * sum|terms| (Higham's
+  bound, gamma(n) = n u / (1 - n u), u = 2^-24), then one rounding of the result on each side (ours
+  and OpenVINO's) in the output's element type: 2 u_out |y|, where u_out is 2^-11 for f16;
+- what the input bounds do to the output (the error propagated from earlier layers), computed with
+  the op's own kernel: moved along by data movement, through sums of |terms|, or by evaluating an
+  element-wise op at the corners of its inputs' intervals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import product
+from typing import Any
+
+import numpy as np
+
+from .spec import Kernel, RoundingRule
+
+__all__ = ["EXACT", "accumulation", "elementwise", "exact", "gamma", "moves", "output_rounding", "unit"]
+
+#: The bound of an exact value.
+EXACT = np.zeros((), np.float64)
+
+#: Unit roundoff (half an ulp at 1) of each float type; OpenVINO CPU accumulates in f32 at f32 precision.
+_UNITS = {np.dtype(np.float16): 2.0**-11, np.dtype(np.float32): 2.0**-24, np.dtype(np.float64): 2.0**-53}
+ACCUMULATION_UNIT = 2.0**-24
+
+
+def unit(dtype: np.dtype) -> float:
+    """The unit roundoff of an element type (bf16 2^-8); 0 for integers and booleans, which are exact."""
+    if dtype.kind != "f" and dtype.name != "bfloat16":
+        return 0.0
+    return _UNITS.get(np.dtype(dtype), 2.0**-8)
+
+
+def gamma(n: int | np.ndarray) -> float | np.ndarray:
+    """Higham's gamma(n): the relative bound of a sum of n terms computed in f32, n u / (1 - n u)."""
+    nu = np.asarray(n, np.float64) * ACCUMULATION_UNIT
+    return nu / np.maximum(1.0 - nu, 0.5)
+
+
+def output_rounding(y: np.ndarray) -> np.ndarray:
+    """Both sides round the exact result once into the output's element type: 2 u_out |y|."""
+    u = unit(np.asarray(y).dtype)
+    return EXACT if u == 0.0 else 2.0 * u * np.abs(np.asarray(y, np.float64))
+
+
+def is_exact(bound: np.ndarray) -> bool:
+    return bound.ndim == 0 and float(bound) == 0.0
+
+
+def _f64(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, np.float64)
+
+
+def exact(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+          outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Ops whose result is exact and whose inputs are not data (ShapeOf, Range, integer plumbing)."""
+    return [EXACT for _ in outputs]
+
+
+def moves(*data: int, zeroed: Sequence[int] = ()) -> RoundingRule:
+    """Data movement and selection (Reshape, Concat, Gather, MaxPool, ReduceMax, Relu...): exact, and an input
+    error moves with its element, so the kernel itself applied to the bounds of the ``data`` inputs (in place
+    of their values; other inputs unchanged) gives the output bounds. A selection (a max of a window) picks
+    one element: the max of the bounds bounds it. No ``data``: every input is data; ``zeroed`` inputs (a pad
+    value) are replaced by zeros, exact values that carry no error in."""
+
+    def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        moving = data or range(len(args))
+        if all(is_exact(bounds[i]) for i in moving if i < len(bounds)):
+            return [EXACT for _ in outputs]
+        moved = [np.broadcast_to(bounds[i], np.shape(v)).astype(np.float64) if i in moving
+                 else np.zeros_like(v) if i in zeroed else v for i, v in enumerate(args)]
+        return [_f64(b) if np.asarray(y).dtype.kind == "f" else EXACT  # indices stay exact
+                for b, y in zip(kernel(attrs, moved), outputs, strict=True)]
+
+    return rule
+
+
+def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray]], int],
+                 data: Sequence[int] = (0, 1)) -> RoundingRule:
+    """Sums of products (Convolution, MatMul, AvgPool, ReduceSum/Mean...), linear in each ``data`` input:
+    the kernel evaluated on |inputs| is sum|terms| per output element. With ``terms(attrs, args, outputs)`` n (the
+    longest sum):
+    gamma(n) sum|terms| + 2 u_out |y|. Input errors: through an op linear in one input (pooling, ReduceMean),
+    K(|x| + b) - K(|x|), the worst case. Through products of two inputs (Convolution, MatMul), the worst case
+    grows by sum|w| per layer, some 30x for a 3x3 convolution, and means nothing after a few layers
+    (1e21 at the logits of resnet18): there the errors of the terms, independent roundings, add in quadrature,
+    sqrt(K(b_x^2, w^2) + K(x^2, b_w^2) + K(b_x^2, b_w^2)), the standard statistical model of rounding."""
+
+    def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        absolute = [np.abs(_f64(v)) if i in data else v for i, v in enumerate(args)]
+        magnitude = kernel(attrs, absolute)[0]
+        g = gamma(terms(attrs, args, outputs))
+        result = g * magnitude + output_rounding(outputs[0])
+        if all(is_exact(bounds[i]) for i in data if i < len(bounds)):
+            return [result]
+        if len(data) == 1:  # a linear op of |x|: K(|x| + b) - K(|x|) bounds the change (for the L2 norm, nearly)
+            widened = [a + bounds[i] if i in data else a for i, a in enumerate(absolute)]
+            return [result + (1.0 + g) * kernel(attrs, widened)[0] - magnitude]
+        # products of two inexact inputs (weights times activations): independent errors add in quadrature
+        x, w = (absolute[i] ** 2 for i in data[:2])
+        bx, bw = (bounds[i] ** 2 for i in data[:2])
+        spread = sum(kernel(attrs, _with(absolute, data, pair))[0] for pair in ((bx, w), (x, bw), (bx, bw))
+                     if not (is_exact(pair[0]) or is_exact(pair[1])))
+        return [result + np.sqrt(spread)]
+
+    return rule
+
+
+def _with(args: Sequence[np.ndarray], at: Sequence[int], values: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """``args`` with ``values`` at the indices ``at`` (broadcast to the shape of the value they replace)."""
+    out = list(args)
+    for i, v in zip(at, values, strict=False):
+        out[i] = np.broadcast_to(v, np.shape(args[i]))
+    return out
+
+
+def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | None = None) -> RoundingRule:
+    """Element-wise ops: ``ulps`` f32 ulps of |y| for the op's own rounding or approximation (0 for a
+    correctly rounded op, whose one rounding the output term already covers), plus ``absolute`` f32 ulps at 1
+    (approximations whose error does not shrink with |y|). An input error propagates as the largest change of
+    the output over the corners of the inputs' intervals [x - b, x + b], each computed with the kernel
+    (exact for monotone ops, and for products and quotients whose divisor keeps its sign)."""
+
+    def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        y = _f64(outputs[0])
+        local = output_rounding(outputs[0])
+        if ulps or absolute:
+            local = local + 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(y) + absolute)
+        inputs = range(len(args)) if data is None else data
+        wide = [i for i in inputs if i < len(bounds) and not is_exact(bounds[i])]
+        if not wide:
+            return [local]
+        spread = np.zeros(np.shape(y))
+        for signs in product((-1.0, 1.0), repeat=len(wide)):
+            moved = [_f64(v) if np.asarray(v).dtype.kind == "f" else v for v in args]
+            for i, sign in zip(wide, signs, strict=True):
+                moved[i] = moved[i] + sign * bounds[i]
+            with np.errstate(all="ignore"):
+                corner = _f64(kernel(attrs, moved)[0])
+                spread = np.maximum(spread, np.where(np.isnan(corner), np.inf, np.abs(corner - y)))
+        return [local + spread]
+
+    return rule
