@@ -15,7 +15,7 @@ from .base.diagnostics import Diagnostic, has_errors, render_github, render_json
 from .base.errors import IrToolsError, SourceLoc
 from .base.files import write_atomically
 from .batch import map_files, model_paths
-from .console import paint, progress
+from .console import paint, progress, progress_steps
 from .ir.inspect import render_text, summary
 from .ir.model import Graph
 from .ir.reader import read_ir
@@ -193,7 +193,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     source = {"inputs": str(args.inputs)} if args.inputs else {"seed": args.seed}
     saved = load_npz(args.load_outputs) if args.load_outputs else None
     files = ModelFiles(args.model, args.bin or args.model.with_suffix(".bin"))
-    report = compare_model(graph, inputs, tolerances, args.per_layer, source, saved, files)
+    with progress_steps(len(graph.topological_order()), "comparing layers", args.format == "text") as step:
+        report = compare_model(graph, inputs, tolerances, args.per_layer, source, saved, files,
+                               args.compare_constants, step)
     print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report))
     if args.save_outputs:
         _save_npz(args.save_outputs, saved_arrays(report))
@@ -405,6 +407,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]V",
                    help="relative tolerance, default 1e-5 (repeatable; NAME: an output or layer name)")
     p.add_argument("--per-layer", action="store_true", help="also compare every layer, fed OpenVINO's activations")
+    p.add_argument("--compare-constants", action="store_true",
+                   help="per layer, also compare constant subgraphs (weight decompression, shape arithmetic), "
+                        "which are otherwise computed once by the reference")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--save-outputs", type=Path, metavar="F.npz",
                    help="save OpenVINO's and the reference's outputs (and, with --per-layer, every activation)")

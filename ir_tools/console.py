@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TextIO, TypeVar
 
 T = TypeVar("T")
@@ -29,6 +30,23 @@ def paint(text: str, severity: str, stream: TextIO = sys.stdout) -> str:
     if severity not in _COLOURS or marker not in text or not colour_enabled(stream):
         return text
     return text.replace(marker, f"{_COLOURS[severity]}{severity}{_RESET}[", 1)
+
+
+@contextmanager
+def progress_steps(total: int, what: str, enabled: bool = True) -> Iterator[Callable[[str], None]]:
+    """A function to call once per step, with what the step is about; a progress bar on stderr when it is a
+    terminal (and ``enabled``), nothing otherwise."""
+    if not (enabled and sys.stderr.isatty()):
+        yield lambda _: None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, desc=what, unit="", leave=False, file=sys.stderr, dynamic_ncols=True) as bar:
+        def step(label: str) -> None:
+            bar.set_postfix_str(label[-40:], refresh=False)
+            bar.update()
+
+        yield step
 
 
 def progress(items: Iterable[T], total: int, what: str, enabled: bool = True) -> Iterator[T]:

@@ -324,9 +324,10 @@ def _relu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.where(x > 0, x, np.zeros((), x.dtype))]
 
 
-def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0) -> OpSpec:
+def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True) -> OpSpec:
     kernel = fn if attrs is DivideAttrs else _binary(fn, kind)
-    return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel, rounding=elementwise(ulps))
+    return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel,
+                  rounding=elementwise(ulps, rounds=rounds and kind == "arithmetic"))
 
 
 ADD_1 = _binary_spec("Add", "arithmetic", np.add)
@@ -334,8 +335,8 @@ SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract)
 MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply)
 DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs, ulps=1)  # x * (1 / y) is allowed
 POWER_1 = _binary_spec("Power", "arithmetic", _power, ulps=4)
-MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: np.where(x > y, x, y))
-MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: np.where(x < y, x, y))
+MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: np.where(x > y, x, y), rounds=False)
+MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: np.where(x < y, x, y), rounds=False)
 SQUARED_DIFFERENCE_1 = _binary_spec("SquaredDifference", "arithmetic", _squared_difference)
 FLOOR_MOD_1 = _binary_spec("FloorMod", "arithmetic", _remainder(floor=True))
 MOD_1 = _binary_spec("Mod", "arithmetic", _remainder(floor=False))
@@ -349,5 +350,5 @@ LOGICAL_AND_1 = _binary_spec("LogicalAnd", "logical", np.logical_and)
 LOGICAL_OR_1 = _binary_spec("LogicalOr", "logical", np.logical_or)
 LOGICAL_XOR_1 = _binary_spec("LogicalXor", "logical", np.logical_xor)
 SELECT_1 = OpSpec("Select", "Select-1", BinaryAttrs, (3, 3), 1, _select_rule, _select,
-                  rounding=elementwise(data=(1, 2)))
-RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, unary_rule(), _relu, rounding=elementwise())
+                  rounding=elementwise(data=(1, 2), rounds=False))
+RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, unary_rule(), _relu, rounding=elementwise(rounds=False))

@@ -97,5 +97,6 @@ def const_value(a: ConstAttrs, data: memoryview | bytes) -> np.ndarray:
 
 PARAMETER_1 = OpSpec("Parameter", "Parameter-1", ParameterAttrs, (0, 0), 1, _parameter)
 CONST_1 = OpSpec("Const", "Const-1", ConstAttrs, (0, 0), 1, _const)
-CONVERT_1 = OpSpec("Convert", "Convert-1", ConvertAttrs, (1, 1), 1, _convert, _run_convert, rounding=elementwise())
+CONVERT_1 = OpSpec("Convert", "Convert-1", ConvertAttrs, (1, 1), 1, _convert, _run_convert,
+                   rounding=elementwise(rounds=False))
 RESULT_1 = OpSpec("Result", "Result-1", NoAttrs, (1, 1), 0, _result)

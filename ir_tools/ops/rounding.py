@@ -132,17 +132,19 @@ def _with(args: Sequence[np.ndarray], at: Sequence[int], values: Sequence[np.nda
     return out
 
 
-def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | None = None) -> RoundingRule:
+def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | None = None,
+                rounds: bool = True) -> RoundingRule:
     """Element-wise ops: ``ulps`` f32 ulps of |y| for the op's own rounding or approximation (0 for a
     correctly rounded op, whose one rounding the output term already covers), plus ``absolute`` f32 ulps at 1
-    (approximations whose error does not shrink with |y|). An input error propagates as the largest change of
-    the output over the corners of the inputs' intervals [x - b, x + b], each computed with the kernel
-    (exact for monotone ops, and for products and quotients whose divisor keeps its sign)."""
+    (approximations whose error does not shrink with |y|); ``rounds`` False for ops that pick or convert exactly
+    (Relu, Maximum, Select, Convert: both sides round the same value the same way). An input error propagates
+    as the largest change of the output over the corners of the inputs' intervals [x - b, x + b], each computed
+    with the kernel (exact for monotone ops, and for products and quotients whose divisor keeps its sign)."""
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         y = _f64(outputs[0])
-        local = output_rounding(outputs[0])
+        local = output_rounding(outputs[0]) if rounds else EXACT
         if ulps or absolute:
             local = local + 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(y) + absolute)
         inputs = range(len(args)) if data is None else data

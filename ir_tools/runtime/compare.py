@@ -178,6 +178,7 @@ class CompareReport:
     layers: list[LayerComparison] = field(default_factory=list)
     not_checked: list[dict] = field(default_factory=list)  # layers we do not execute
     first_divergence: dict | None = None
+    folded: int = 0  # layers of constant subgraphs computed by the reference, not compared
     reference_outputs: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     openvino_outputs: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     openvino_layers: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # "layer:port" -> value
@@ -199,6 +200,7 @@ class CompareReport:
                 for lay in self.layers
             ],
             "not_checked": self.not_checked,
+            "folded_constants": self.folded,
             "first_divergence": self.first_divergence,
         }
 
@@ -221,6 +223,18 @@ def _tensor_line(t: TensorComparison) -> str:
             f"{t.mismatches}/{t.elements} mismatched{where}{nan}{inf} (atol {t.atol:g}, rtol {t.rtol:g}{bound}{need})")
 
 
+def _closest_to_failing(report: CompareReport, count: int = 5) -> list[str]:
+    """The layers whose error came closest to their rounding bound (above 1: beyond it), worst first."""
+    ranked = sorted(((t.error_to_bound, lay, t) for lay in report.layers for t in lay.outputs
+                     if t.error_to_bound is not None and t.error_to_bound > 0), key=lambda e: -e[0])[:count]
+    if not ranked:
+        return []
+    lines = ["largest error relative to the rounding bound:"]
+    lines += [f"  {ratio:.3g}  {t.name} ({lay.kind}, line {lay.line}): max abs {t.max_abs_error:.3g}, "
+              f"bound {t.bound_max:.3g}" for ratio, lay, t in ranked]
+    return lines
+
+
 def render_text(report: CompareReport) -> str:
     c = report.config
     seed = f", seed {c['seed']}" if c.get("seed") is not None else ""
@@ -235,9 +249,13 @@ def render_text(report: CompareReport) -> str:
         for lay in report.layers:
             lines.append(f"  {lay.name} (id {lay.layer_id}, {lay.kind}, line {lay.line}):")
             lines += ["  " + _tensor_line(t) for t in lay.outputs]
+    if report.folded:
+        lines.append(f"constant subgraphs: {report.folded} layers computed once by the reference, not compared "
+                     "(--compare-constants compares them)")
     if report.not_checked:
         lines.append(f"not checked ({len(report.not_checked)} layers):")
         lines += [f"  {n['name']} ({n['type']}, line {n['line']}): {n['reason']}" for n in report.not_checked]
+    lines += _closest_to_failing(report)
     if report.first_divergence:
         d = report.first_divergence
         lines.append(f"first divergence: layer '{d['name']}' (id {d['layer_id']}, {d['type']}, line {d['line']})")

@@ -12,7 +12,7 @@ own rounding on OpenVINO's inputs; end to end, the bounds propagated from the in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -36,22 +36,30 @@ def compare_model(
     extra_config: Mapping[str, object] | None = None,
     saved: Mapping[str, np.ndarray] | None = None,
     files: ModelFiles | None = None,
+    constants: bool = False,
+    step: Callable[[str], None] | None = None,
 ) -> CompareReport:
     """Compare OpenVINO with the reference; with ``saved`` (see ``saved_arrays``) also with earlier outputs.
 
     OpenVINO runs ``files`` when given (``graph`` must be their parse), else ``graph`` itself.
-    The graph must pass ``check`` (see ``passes.validate.read_valid``).
+    The graph must pass ``check`` (see ``passes.validate.read_valid``). Per layer, constant subgraphs
+    (weight decompression, shape arithmetic) are computed by the reference and not compared, unless
+    ``constants``. ``step`` is called with each layer's name as the per-layer comparison reaches it.
     """
     tolerances = tolerances or Tolerances()
     saved = saved or {}
     check_inputs(graph, inputs)
     executable = all(supported(layer) for layer in graph.layers())
     want_layers = per_layer or not executable or any(k.startswith(LAYER_PREFIX) for k in saved)
-    ov_run = run_openvino(graph, inputs, per_layer=want_layers, files=files)
+    folded = frozenset() if constants else constant_layers(graph)
+    hidden = frozenset(graph.layer(lid).name for lid in folded)
+    ov_run = run_openvino(graph, inputs, per_layer=want_layers, files=files, hidden=hidden)
     config = {"openvino": ov_run.version, **ov_run.config, "atol": tolerances.atol, "rtol": tolerances.rtol,
               "atol_by_name": dict(tolerances.atol_by_name), "rtol_by_name": dict(tolerances.rtol_by_name),
               **(extra_config or {})}
     report = CompareReport(str(graph.source) if graph.source else graph.name, config)
+    if want_layers or not executable:
+        report.folded = sum(1 for lid in folded if not graph.layer(lid).is_a("Const"))
     if executable:
         bounded = BoundedInterpreter(graph).evaluate(inputs)
         report.reference_outputs = {name: value for name, (value, _) in bounded.items()}
@@ -62,8 +70,8 @@ def compare_model(
         SavedCheck(graph, ov_run, saved, tolerances, report).run(ov_run.layers)
     if want_layers or not report.passed:
         if not ov_run.layers:
-            ov_run = run_openvino(graph, inputs, per_layer=True, files=files)
-        LayerCheck(graph, tolerances, report).run(ov_run.layers)
+            ov_run = run_openvino(graph, inputs, per_layer=True, files=files, hidden=hidden)
+        LayerCheck(graph, tolerances, report, folded, step).run(ov_run.layers)
     report.openvino_outputs = ov_run.outputs
     report.openvino_layers = {f"{graph.layer(lid).name}:{pid}": v for (lid, pid), v in ov_run.layers.items()}
     position = {layer.id: i for i, layer in enumerate(graph.topological_order())}
@@ -73,6 +81,19 @@ def compare_model(
         report.first_divergence = {"layer_id": failing.layer_id, "name": failing.name, "type": failing.kind,
                                    "line": failing.line}
     return report
+
+
+def constant_layers(graph: Graph) -> frozenset[str]:
+    """Ids of the layers whose values depend on no Parameter (Consts and what the reference computes from Consts
+    alone)."""
+    constant: set[str] = set()
+    for layer in graph.topological_order():
+        if layer.is_a("Const") or (
+                layer.inputs and not layer.is_a("Result") and supported(layer)
+                and all((found := graph.producer(layer.id, port.id)) is not None and found[0].id in constant
+                        for port in layer.inputs)):
+            constant.add(layer.id)
+    return frozenset(constant)
 
 
 def saved_arrays(report: CompareReport) -> dict[str, np.ndarray]:
@@ -115,11 +136,21 @@ _NARROW_INTS = (np.dtype(np.int8), np.dtype(np.uint8))
 
 
 class LayerCheck(_ReportWalker):
-    """Each layer the reference executes, fed OpenVINO's activations, against OpenVINO's own output."""
+    """Each layer the reference executes, fed OpenVINO's activations, against OpenVINO's own output; the
+    ``folded`` layers (constant subgraphs) are computed by the reference alone, to feed the checks."""
+
+    def __init__(self, graph: Graph, tolerances: Tolerances, report: CompareReport,
+                 folded: frozenset[str] = frozenset(), step: Callable[[str], None] | None = None):
+        super().__init__(graph, tolerances, report)
+        self.folded = folded
+        self.step = step or (lambda _: None)
 
     def run_node(self, layer: Layer, args: list[np.ndarray | None]) -> list[np.ndarray | None]:
+        self.step(layer.name)
         if layer.is_a("Const"):
             return [self.graph.const_array(layer)]  # OpenVINO does not expose Consts: they feed the checks
+        if layer.id in self.folded:
+            return list(execute(self.graph, layer, args))  # type: ignore[arg-type]
         actual = self.openvino_values(layer)
         if layer.is_a("Parameter") or layer.is_a("Result"):
             return actual

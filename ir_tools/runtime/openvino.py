@@ -128,8 +128,10 @@ def run_openvino(
     per_layer: bool = False,
     threads: int | None = None,
     files: ModelFiles | None = None,
+    hidden: frozenset[str] = frozenset(),
 ) -> OpenVinoRun:
-    """Run the model on CPU. ``per_layer`` adds every layer's outputs to the model (one compile)."""
+    """Run the model on CPU. ``per_layer`` adds every layer's outputs to the model (one compile), but for the
+    layers named in ``hidden`` (constant subgraphs, which OpenVINO then folds as it would)."""
     core = ov.Core()
     model = load(graph, core, files)
     config = dict(CPU_CONFIG)
@@ -138,7 +140,8 @@ def run_openvino(
     try:
         if per_layer:
             skip = {"Result", "Constant"}
-            model.add_outputs([out for op in model.get_ordered_ops() if op.get_type_name() not in skip
+            model.add_outputs([out for op in model.get_ordered_ops()
+                               if op.get_type_name() not in skip and op.get_friendly_name() not in hidden
                                for out in op.outputs()])
         compiled = core.compile_model(model, "CPU", config)
         request = compiled.create_infer_request()

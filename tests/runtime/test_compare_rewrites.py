@@ -21,6 +21,7 @@ from ir_tools.ir.model import Graph
 from ir_tools.passes.builder import GraphBuilder
 from ir_tools.passes.exact_pool import WindowSpec, emit
 from ir_tools.runtime.naming import output_name
+from ir_tools.runtime.numeric_check import constant_layers
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
@@ -46,7 +47,13 @@ def assert_compared_end_to_end(capsys, model: Path, support_ops: set[str]) -> di
     code, per_layer = compare_json(capsys, str(model), "--per-layer")
     assert code == 0 and per_layer["not_checked"] == [], per_layer["not_checked"]
     checked = {lay["name"] for lay in per_layer["layers"]}
-    assert {layer.name for layer in graph.layers() if layer.type not in PLUMBING} <= checked
+    folded = constant_layers(graph)  # constant subgraphs are computed, not compared, unless asked
+    assert {layer.name for layer in graph.layers() if layer.type not in PLUMBING and layer.id not in folded} <= checked
+    assert per_layer["folded_constants"] == sum(1 for lid in folded if not graph.layer(lid).is_a("Const"))
+    code, everything = compare_json(capsys, str(model), "--per-layer", "--compare-constants")
+    assert code == 0 and everything["folded_constants"] == 0
+    assert {layer.name for layer in graph.layers() if layer.type not in PLUMBING} <= {
+        lay["name"] for lay in everything["layers"]}
     return report
 
 
