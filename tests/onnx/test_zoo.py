@@ -1,4 +1,6 @@
-"""convert-onnx on the zoo of real torchvision networks (scripts/build_zoo.py; skipped when not built).
+"""convert-onnx on the zoo of real torchvision networks (scripts/build_zoo.py; skipped when not built), and on
+the two zoo files committed in tests/data/networks (squeezenet1_1 with dynamic spatial dims, a disputed
+network), which CI always runs.
 
 Every classifier file converts; OpenVINO on the result equals onnxruntime on the ONNX file at each
 input size the manifest lists (two or more where dims are dynamic), within rtol 1e-4 and an atol of
@@ -13,6 +15,7 @@ too, while OpenVINO's own conversion does not on some of them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -22,10 +25,15 @@ import pytest
 from ir_tools import read_ir
 from ir_tools.cli import main
 from ir_tools.runtime.onnxruntime import run_onnxruntime
+from tests.conftest import ROOT
 from tests.zoo import HOW_TO_BUILD, ZOO_DIR, zoo_entries
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
+NETWORKS = ROOT / "tests" / "data" / "networks"
+COMMITTED = [dict(e, path=str(NETWORKS / e["file"]))
+             for e in json.loads((NETWORKS / "manifest.json").read_text())["files"]]
+COMMITTED_CLASSIFIERS = [e for e in COMMITTED if e["kind"] == "classifier"]
 CLASSIFIERS = zoo_entries("classifier")
 DISPUTED = zoo_entries("disputed")
 POOLING_TYPES = {"avgpool", "averagepool", "reducemean", "adaptiveavgpool", "globalaveragepool"}
@@ -50,9 +58,15 @@ def _params(entries: list[dict]) -> list:
     return [pytest.param(e, id=Path(e["file"]).stem) for e in entries]
 
 
-@pytest.mark.parametrize("entry", _params(CLASSIFIERS))
+def _path(entry: dict) -> Path:
+    return Path(entry.get("path") or ZOO_DIR / entry["file"])
+
+
+@pytest.mark.parametrize("entry", [pytest.param(e, id=f"committed-{Path(e['file']).stem}")
+                                   for e in COMMITTED_CLASSIFIERS]
+                         + _params(CLASSIFIERS))
 def test_zoo_network_converts_exactly(entry: dict, tmp_path: Path, capsys) -> None:
-    path = ZOO_DIR / entry["file"]
+    path = _path(entry)
     xml = tmp_path / f"{path.stem}.xml"
     assert main(["convert-onnx", str(path), "-o", str(xml), "--no-compress-to-fp16"]) == 0, capsys.readouterr().err
     graph = read_ir(xml)
@@ -65,10 +79,10 @@ def test_zoo_network_converts_exactly(entry: dict, tmp_path: Path, capsys) -> No
         np.testing.assert_allclose(_openvino(xml, feed), want, rtol=1e-4, atol=_atol(want), err_msg=str(shape))
 
 
-@pytest.mark.parametrize("entry", _params(CLASSIFIERS[:1]))
+@pytest.mark.parametrize("entry", COMMITTED_CLASSIFIERS[:1] + CLASSIFIERS[:1])
 def test_zoo_network_compressed_like_ovc(entry: dict, tmp_path: Path) -> None:
     """The default (f16 weights) equals onnxruntime with the same rounding of the weights."""
-    path = ZOO_DIR / entry["file"]
+    path = _path(entry)
     xml = tmp_path / f"{path.stem}.xml"
     assert main(["convert-onnx", str(path), "-o", str(xml)]) == 0
     ovc = tmp_path / "ovc.xml"
@@ -79,11 +93,27 @@ def test_zoo_network_compressed_like_ovc(entry: dict, tmp_path: Path) -> None:
     np.testing.assert_allclose(_openvino(xml, feed), want, rtol=1e-4, atol=_atol(want))
 
 
+def test_committed_disputed_network(tmp_path: Path) -> None:
+    """The committed disputed network: ours equals onnxruntime, OpenVINO's own conversion does not."""
+    ours_wrong, theirs_wrong = _disputed([e for e in COMMITTED if e["kind"] == "disputed"], tmp_path)
+    assert not ours_wrong and theirs_wrong
+
+
 @pytest.mark.skipif(not DISPUTED, reason=HOW_TO_BUILD)
 def test_disputed_pooling_inside_networks(tmp_path: Path, capsys) -> None:
+    ours_wrong, theirs_wrong = _disputed(DISPUTED, tmp_path)
+    with capsys.disabled():
+        print(f"\ndisputed networks: {len(DISPUTED)}; ours differ from onnxruntime on {len(ours_wrong)}, "
+              f"ov.convert_model alone on {len(theirs_wrong)}")
+    assert not ours_wrong
+    assert len(DISPUTED) >= 20 and theirs_wrong, "the cases must be ones OpenVINO's own conversion gets wrong"
+
+
+def _disputed(entries: list[dict], tmp_path: Path) -> tuple[list[str], list[str]]:
+    """The files on which ours, and OpenVINO's own conversion, differ from onnxruntime."""
     ours_wrong, theirs_wrong = [], []
-    for entry in DISPUTED:
-        path = ZOO_DIR / entry["file"]
+    for entry in entries:
+        path = _path(entry)
         xml = tmp_path / f"{path.stem}.xml"
         assert main(["convert-onnx", str(path), "-o", str(xml), "--no-compress-to-fp16"]) == 0
         feed = _feed(entry, entry["sizes"][0], 1)
@@ -94,8 +124,4 @@ def test_disputed_pooling_inside_networks(tmp_path: Path, capsys) -> None:
             ours_wrong.append(entry["file"])
         if not np.allclose(theirs, want, rtol=1e-4, atol=1e-4):
             theirs_wrong.append(entry["file"])
-    with capsys.disabled():
-        print(f"\ndisputed networks: {len(DISPUTED)}; ours differ from onnxruntime on {len(ours_wrong)}, "
-              f"ov.convert_model alone on {len(theirs_wrong)}")
-    assert not ours_wrong
-    assert len(DISPUTED) >= 20 and theirs_wrong, "the cases must be ones OpenVINO's own conversion gets wrong"
+    return ours_wrong, theirs_wrong
