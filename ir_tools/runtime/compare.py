@@ -81,58 +81,79 @@ class TensorComparison:
         return asdict(self)
 
 
+#: Elements compared at a time: float64 temporaries of one chunk stay small (large tensors are not copied whole).
+CHUNK_ELEMENTS = 1 << 20
+
+
 def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: float, rtol: float,
                     bound: np.ndarray | None = None) -> TensorComparison:
     """Compare elementwise: fail where |a - e| > atol and |a - e| > rtol * |e| and, when ``bound`` (the rounding
     error an f32 implementation may legitimately have, per element) is given, |a - e| > bound; or where
-    NaN/Inf disagree."""
+    NaN/Inf disagree. Large tensors are compared a chunk at a time."""
     actual, expected = np.asarray(actual), np.asarray(expected)
     if actual.shape != expected.shape:
         return TensorComparison(name, False, list(expected.shape), atol, rtol, min_atol_to_pass=None,
                                 min_rtol_to_pass=None,
                                 note=f"shape {list(actual.shape)} (OpenVINO) != {list(expected.shape)} (reference)")
+    result = TensorComparison(name, True, list(expected.shape), atol, rtol, elements=int(expected.size),
+                              bound_max=None if bound is None else 0.0, error_to_bound=None if bound is None else 0.0)
+    flat_a, flat_e = actual.reshape(-1), expected.reshape(-1)
+    flat_b = None if bound is None else np.broadcast_to(np.asarray(bound, np.float64), expected.shape).reshape(-1)
+    special_bad = False
+    for start in range(0, max(flat_e.size, 1), CHUNK_ELEMENTS):
+        part = slice(start, start + CHUNK_ELEMENTS)
+        special_bad |= _compare_chunk(result, flat_a[part], flat_e[part], None if flat_b is None else flat_b[part],
+                                      start, expected.shape)
+    result.passed = result.mismatches == 0
+    if special_bad:
+        result.min_atol_to_pass = result.min_rtol_to_pass = None
+    return result
+
+
+def _compare_chunk(result: TensorComparison, actual: np.ndarray, expected: np.ndarray, bound: np.ndarray | None,
+                   start: int, shape: tuple[int, ...]) -> bool:
+    """Fold one chunk of flat elements into ``result``; True if a NaN or Inf disagrees in it."""
+    atol, rtol = result.atol, result.rtol
     a = actual.astype(np.float64)
     e = expected.astype(np.float64)
     nan_a, nan_e = np.isnan(a), np.isnan(e)
     inf_a, inf_e = np.isinf(a), np.isinf(e)
     special = nan_a | nan_e | inf_a | inf_e
     special_bad = special & ~((nan_a & nan_e) | (inf_a & inf_e & (a == e)))
-    finite = ~special
-    a, e = np.where(finite, a, 0.0), np.where(finite, e, 0.0)  # specials are judged above
-    diff, scale = np.abs(a - e), np.abs(e)
+    if special.any():
+        finite = ~special
+        a, e = np.where(finite, a, 0.0), np.where(finite, e, 0.0)  # specials are judged above
+    diff = np.abs(a - e, out=a)
+    scale = np.abs(e, out=e)
     with np.errstate(divide="ignore", invalid="ignore"):
         rel = np.where(scale > 0, diff / scale, np.where(diff > 0, np.inf, 0.0))
         over_rtol = diff > rtol * scale  # inf * 0 is NaN: compares False, i.e. within an infinite rtol
-    if bound is not None:
-        bound = np.broadcast_to(np.where(finite, np.asarray(bound, np.float64), 0.0), diff.shape)
-        beyond = diff > bound
-        over_rtol &= beyond  # an element within its bound needs no tolerance
     over_atol = diff > atol
     if bound is not None:
+        bound = np.where(special, 0.0, bound) if special.any() else bound
+        beyond = diff > bound
+        over_rtol &= beyond  # an element within its bound needs no tolerance
         over_atol &= beyond
+        result.bound_max = max(result.bound_max or 0.0, float(bound.max()) if bound.size else 0.0)
+        result.error_to_bound = max(result.error_to_bound or 0.0, _error_to_bound(diff, bound))
     failing = (over_atol & over_rtol) | special_bad
-    has_special_bad = bool(special_bad.any())
-    first = np.argwhere(failing)
-    return TensorComparison(
-        name=name,
-        passed=not failing.any(),
-        shape=list(expected.shape),
-        atol=atol,
-        rtol=rtol,
-        elements=int(e.size),
-        mismatches=int(failing.sum()),
-        max_abs_error=float(diff.max()) if diff.size else 0.0,
-        max_rel_error=float(rel.max()) if rel.size else 0.0,
-        nan_expected=int(nan_e.sum()),
-        nan_actual=int(nan_a.sum()),
-        inf_expected=int(inf_e.sum()),
-        inf_actual=int(inf_a.sum()),
-        min_atol_to_pass=None if has_special_bad else float(diff[over_rtol].max()) if over_rtol.any() else 0.0,
-        min_rtol_to_pass=None if has_special_bad else _min_rtol(diff[over_atol], scale[over_atol]),
-        first_mismatch=[int(i) for i in first[0]] if len(first) else None,
-        bound_max=None if bound is None else float(bound.max()) if bound.size else 0.0,
-        error_to_bound=None if bound is None else _error_to_bound(diff, bound),
-    )
+    count = int(failing.sum())
+    if count and result.first_mismatch is None:
+        index = start + int(np.argmax(failing))
+        result.first_mismatch = [int(i) for i in np.unravel_index(index, shape)] if shape else []
+    result.mismatches += count
+    if diff.size:
+        result.max_abs_error = max(result.max_abs_error, float(diff.max()))
+        result.max_rel_error = max(result.max_rel_error, float(rel.max()))
+    result.nan_expected += int(nan_e.sum())
+    result.nan_actual += int(nan_a.sum())
+    result.inf_expected += int(inf_e.sum())
+    result.inf_actual += int(inf_a.sum())
+    if result.min_atol_to_pass is not None and over_rtol.any():
+        result.min_atol_to_pass = max(result.min_atol_to_pass, float(diff[over_rtol].max()))
+    if result.min_rtol_to_pass is not None:
+        result.min_rtol_to_pass = max(result.min_rtol_to_pass, _min_rtol(diff[over_atol], scale[over_atol]))
+    return bool(special_bad.any())
 
 
 def _error_to_bound(diff: np.ndarray, bound: np.ndarray) -> float:

@@ -61,3 +61,18 @@ def test_tolerance_parsing():
         Tolerances.parse(["x:abc"], [])
     with pytest.raises(ValueError, match="negative"):
         Tolerances.parse([], ["-1"])
+
+
+def test_chunked_comparison_equals_one_pass(monkeypatch):
+    """A tensor larger than a chunk gives the report one pass over it would (counts, maxima, first mismatch)."""
+    from ir_tools.runtime import compare
+
+    rng = np.random.default_rng(5)
+    expected = rng.standard_normal((3, 7, 11)).astype(np.float32)
+    actual = expected + rng.standard_normal(expected.shape).astype(np.float32) * 1e-5
+    actual[1, 2, 3], actual[2, 0, 0], expected[0, 5, 5] = np.nan, np.inf, np.nan
+    bound = np.abs(expected.astype(np.float64)) * 1e-6
+    whole = compare_tensors("t", actual, expected, 1e-6, 1e-6, bound=bound)
+    monkeypatch.setattr(compare, "CHUNK_ELEMENTS", 17)
+    chunked = compare_tensors("t", actual, expected, 1e-6, 1e-6, bound=bound)
+    assert chunked == whole and whole.first_mismatch is not None and whole.mismatches > 3
