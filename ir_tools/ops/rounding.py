@@ -29,7 +29,8 @@ import numpy as np
 
 from .spec import Kernel, RoundingRule
 
-__all__ = ["EXACT", "accumulation", "elementwise", "exact", "gamma", "moves", "output_rounding", "unit"]
+__all__ = ["EXACT", "accumulation", "elementwise", "exact", "gamma", "handed_over", "moves", "output_rounding",
+           "unit"]
 
 #: The bound of an exact value.
 EXACT = np.zeros((), np.float64)
@@ -56,6 +57,13 @@ def output_rounding(y: np.ndarray) -> np.ndarray:
     """Both sides round the exact result once into the output's element type: 2 u_out |y|."""
     u = unit(np.asarray(y).dtype)
     return EXACT if u == 0.0 else 2.0 * u * np.abs(np.asarray(y, np.float64))
+
+
+def handed_over(value: np.ndarray) -> np.ndarray:
+    """The bound on an activation OpenVINO hands over, against the value its next layer used: OpenVINO CPU at f32
+    precision computes f16 and bf16 tensors in f32 and rounds only what it exposes, by up to half an ulp."""
+    u = unit(np.asarray(value).dtype)
+    return u * np.abs(np.asarray(value, np.float64)) if u > ACCUMULATION_UNIT else EXACT
 
 
 def is_exact(bound: np.ndarray) -> bool:
@@ -86,7 +94,8 @@ def moves(*data: int, zeroed: Sequence[int] = ()) -> RoundingRule:
             return [EXACT for _ in outputs]
         moved = [np.broadcast_to(bounds[i], np.shape(v)).astype(np.float64) if i in moving
                  else np.zeros_like(v) if i in zeroed else v for i, v in enumerate(args)]
-        return [_f64(b) if np.asarray(y).dtype.kind == "f" else EXACT  # indices stay exact
+        # an index output (MaxPool's) may pick any element within rounding of the maximum: no bound
+        return [_f64(b) if np.asarray(y).dtype.kind == "f" else np.full((), np.inf)
                 for b, y in zip(kernel(attrs, moved), outputs, strict=True)]
 
     return rule
@@ -95,43 +104,51 @@ def moves(*data: int, zeroed: Sequence[int] = ()) -> RoundingRule:
 def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray]], int],
                  data: Sequence[int] = (0, 1), magnitude: Kernel | None = None) -> RoundingRule:
     """Sums of products (Convolution, MatMul, AvgPool, ReduceSum/Mean...), linear in each ``data`` input:
-    the kernel evaluated on |inputs| is sum|terms| per output element. With ``terms(attrs, args, outputs)`` n (the
-    longest sum):
-    gamma(n) sum|terms| + 2 u_out |y|. Input errors: through an op linear in one input (pooling, ReduceMean),
-    K(|x| + b) - K(|x|), the worst case. Through products of two inputs (Convolution, MatMul), the worst case
-    grows by sum|w| per layer, some 30x for a 3x3 convolution, and means nothing after a few layers
-    (1e21 at the logits of resnet18): there the errors of the terms, independent roundings, add in quadrature,
-    sqrt(K(b_x^2, w^2) + K(x^2, b_w^2) + K(b_x^2, b_w^2)), the standard statistical model of rounding.
+    the kernel evaluated on |inputs| is sum|terms| per output element. With ``terms(attrs, args, outputs)`` n
+    (the longest sum): gamma(n) sum|terms| + 2 u_out |y|.
+
+    Input errors b add K(|x| + b_x, |w| + b_w) - K(|x|, |w|), the worst case (|xw - x'w'| <= |x||w - w'| +
+    |x - x'||w'|): right per layer, where an input's bound is the one rounding of an f16 activation handed over.
+    End to end, the worst case grows by sum|w| per convolution, some 30x, and means nothing after a few layers
+    (1e21 at the logits of resnet18): the rule's ``statistical`` variant, which whole-model propagation uses,
+    adds the errors of the terms of a product of two inputs in quadrature, sqrt(K(b_x^2, w^2) + K(x^2, b_w^2) +
+    K(b_x^2, b_w^2)), the standard model of rounding errors as independent.
 
     ``magnitude(attrs, args)`` computes K(|x|, |w|) (taking the absolute values itself) where the kernel would be
-    needlessly exact (a float64 matrix product of
-    a 100M-element weight matrix): |terms| need no cancellation-free sum, and its own f32 rounding (relative
-    gamma(n), all terms positive) is covered by scaling it by 1 + gamma(n)."""
+    needlessly exact (a float64 matrix product of a 100M-element weight matrix): |terms| need no
+    cancellation-free sum, and its own f32 rounding (relative gamma(n), all terms positive) is covered by
+    scaling it by 1 + gamma(n)."""
 
-    def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
-             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        g = gamma(terms(attrs, args, outputs))
-        if magnitude is None:
-            absolute = [np.abs(_f64(v)) if i in data else v for i, v in enumerate(args)]
-            size = kernel(attrs, absolute)[0]
-        else:
-            absolute = list(args)
-            size = _f64(magnitude(attrs, args)[0]) * (1.0 + g)
-        result = g * size + output_rounding(outputs[0])
-        if all(is_exact(bounds[i]) for i in data if i < len(bounds)):
-            return [result]
-        if len(data) == 1:  # a linear op of |x|: K(|x| + b) - K(|x|) bounds the change (for the L2 norm, nearly)
-            widened = [a + bounds[i] if i in data else a for i, a in enumerate(absolute)]
-            return [result + (1.0 + g) * kernel(attrs, widened)[0] - size]
-        # products of two inexact inputs (weights times activations): independent errors add in quadrature
-        x, w = (_f64(np.abs(absolute[i])) ** 2 for i in data[:2])
-        bx, bw = (bounds[i] ** 2 for i in data[:2])
-        product = magnitude or kernel
-        spread = sum(product(attrs, _with(absolute, data, pair))[0] for pair in ((bx, w), (x, bw), (bx, bw))
-                     if not (is_exact(pair[0]) or is_exact(pair[1])))
-        return [result + np.sqrt(spread)]
+    def variant(statistical: bool) -> RoundingRule:
+        def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                 outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+            g = gamma(terms(attrs, args, outputs))
 
-    return rule
+            def size_of(values: Sequence[np.ndarray]) -> np.ndarray:
+                """K(|values|) over the data inputs."""
+                if magnitude is not None:
+                    return _f64(magnitude(attrs, values)[0]) * (1.0 + g)
+                return _f64(kernel(attrs, [np.abs(_f64(v)) if i in data else v for i, v in enumerate(values)])[0])
+
+            size = size_of(args)
+            result = g * size + output_rounding(outputs[0])
+            inexact = [i for i in data if i < len(bounds) and not is_exact(bounds[i])]
+            if not inexact:
+                return [result]
+            if statistical and len(data) > 1:
+                x, w = (np.abs(_f64(args[i])) ** 2 for i in data[:2])
+                bx, bw = (bounds[i] ** 2 for i in data[:2])
+                spread = sum(size_of(_with(args, data, pair)) for pair in ((bx, w), (x, bw), (bx, bw))
+                             if not (is_exact(pair[0]) or is_exact(pair[1])))
+                return [result + np.sqrt(spread)]
+            widened = [np.abs(_f64(v)) + bounds[i] if i in inexact else v for i, v in enumerate(args)]
+            return [result + (1.0 + g) * size_of(widened) - size]
+
+        return rule
+
+    worst_case = variant(False)
+    worst_case.statistical = variant(True)  # type: ignore[attr-defined]
+    return worst_case
 
 
 def _with(args: Sequence[np.ndarray], at: Sequence[int], values: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -111,21 +111,23 @@ class BoundedInterpreter(Walker[Bounded]):
             return []
         values = [v for v, _ in args]
         outputs = execute(self.graph, layer, values)
-        return list(zip(outputs, rounding_bounds(self.graph, layer, values, [b for _, b in args], outputs),
-                        strict=True))
+        bounds = rounding_bounds(self.graph, layer, values, [b for _, b in args], outputs, statistical=True)
+        return list(zip(outputs, bounds, strict=True))
 
 
 def rounding_bounds(graph: Graph, layer: Layer, args: list[np.ndarray], bounds: list[np.ndarray | None],
-                    outputs: list[np.ndarray]) -> list[np.ndarray | None]:
+                    outputs: list[np.ndarray], statistical: bool = False) -> list[np.ndarray | None]:
     """Per output, the rounding error an f32 implementation may have running ``layer`` on ``args``, whose own
-    errors are within ``bounds`` (EXACT for OpenVINO's activations); None where no bound is known."""
+    errors are within ``bounds``; None where no bound is known. ``statistical``: the rule's variant for errors
+    propagated through a whole model (see ops.rounding.accumulation), where it has one."""
     spec = lookup(layer.type, layer.version)
     if spec is not None and spec.type == "Const":
         return [EXACT]
     if spec is None or spec.rounding is None or spec.kernel is None or any(b is None for b in bounds):
         return [None for _ in outputs]
     attrs = A.decode(spec.attrs, layer.attrs, layer.loc)
-    return spec.rounding(spec.kernel, attrs, args, bounds, outputs)  # type: ignore[arg-type]
+    rule = getattr(spec.rounding, "statistical", spec.rounding) if statistical else spec.rounding
+    return rule(spec.kernel, attrs, args, bounds, outputs)  # type: ignore[arg-type]
 
 
 def run(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:

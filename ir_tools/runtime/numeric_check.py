@@ -19,7 +19,7 @@ import numpy as np
 from ..base.errors import IrToolsError
 from ..ir.model import Graph, Layer, Port
 from ..ir.walker import Walker
-from ..ops.rounding import EXACT
+from ..ops.rounding import EXACT, handed_over
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
 from .executor import BoundedInterpreter, execute, rounding_bounds, supported
 from .inputs import check_inputs
@@ -143,6 +143,7 @@ class LayerCheck(_ReportWalker):
                  folded: frozenset[str] = frozenset(), step: Callable[[str], None] | None = None):
         super().__init__(graph, tolerances, report)
         self.folded = folded
+        self.constant = constant_layers(graph)
         self.step = step or (lambda _: None)
 
     def run_node(self, layer: Layer, args: list[np.ndarray | None]) -> list[np.ndarray | None]:
@@ -164,7 +165,7 @@ class LayerCheck(_ReportWalker):
         else:
             try:
                 expected = execute(self.graph, layer, args)
-                bounds = rounding_bounds(self.graph, layer, args, [EXACT] * len(args), expected)
+                bounds = rounding_bounds(self.graph, layer, args, self.input_bounds(layer, args), expected)
             except IrToolsError as exc:
                 self.not_checked(layer, f"reference failed: {exc.message}")
                 return actual
@@ -173,6 +174,13 @@ class LayerCheck(_ReportWalker):
                              for port, got, want, bound in zip(layer.outputs, actual, expected, bounds, strict=True)
                              if got is not None])
         return actual
+
+    def input_bounds(self, layer: Layer, args: list[np.ndarray]) -> list[np.ndarray]:
+        """Constants are exact; OpenVINO's f16 (bf16) activations were computed in f32 and rounded when handed
+        over (ops.rounding.handed_over)."""
+        producers = [self.graph.producer(layer.id, port.id) for port in layer.inputs]
+        return [EXACT if found is not None and found[0].id in self.constant else handed_over(value)
+                for found, value in zip(producers, args, strict=False)]
 
     def not_checked(self, layer: Layer, reason: str) -> None:
         self.report.not_checked.append({"layer_id": layer.id, "name": layer.name, "type": layer.kind,
