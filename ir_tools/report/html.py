@@ -128,10 +128,12 @@ def _tensor(t: dict) -> dict:
 
 
 def _worst(outputs: Sequence[dict]) -> tuple[float | str | None, float, bool]:
-    """A layer's point in the error plot: (max abs error, or None when no tolerance passes; atol; passed)."""
+    """A layer's point in the error plot: (max abs error, or None when no tolerance passes; the larger of atol and
+    the rounding bound; passed)."""
     worst = max(outputs, key=lambda t: (not t["passed"], t["max_abs_error"]))
     unbounded = not worst["passed"] and (worst["note"] is not None or worst["min_atol_to_pass"] is None)
-    return None if unbounded else _number(worst["max_abs_error"]), _number(worst["atol"]), worst["passed"]
+    line = max(worst["atol"], worst.get("bound_max") or 0.0)
+    return None if unbounded else _number(worst["max_abs_error"]), _number(line), worst["passed"]
 
 
 def _number(value: Any) -> Any:

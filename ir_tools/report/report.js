@@ -72,6 +72,8 @@
       ["max rel error", num(t.max_rel_error)],
       ["mismatches", `${t.mismatches} / ${t.elements}`],
       ["tolerance", `atol ${num(t.atol)}, rtol ${num(t.rtol)}`],
+      ["rounding bound", t.bound_max === undefined || t.bound_max === null ? null
+        : `${num(t.bound_max)} (largest error / bound ${num(t.error_to_bound)})`],
       ["would pass with", t.passed ? null : pass],
       ["first mismatch", t.first_mismatch ? esc(JSON.stringify(t.first_mismatch)) : null],
       ["NaN", special(t.nan_actual, t.nan_expected)],
@@ -401,8 +403,8 @@
     });
     el.innerHTML = parts.join("");
     $("plot-note").textContent = "Dots: each compared layer's largest absolute error (over its outputs); dashed line: its " +
-      "atol. A layer fails where an element's error exceeds both atol and rtol \u00d7 |expected|, so a passing dot may " +
-      "sit above the line. Dots on the top line: no tolerance passes (NaN, Inf or a shape mismatch). Click a dot to " +
+      "atol or largest rounding bound, whichever is larger. A layer fails where an element's error exceeds its own " +
+      "rounding bound, atol and rtol \u00d7 |expected|, so a passing dot may sit above the line. Dots on the top line: no tolerance passes (NaN, Inf or a shape mismatch). Click a dot to " +
       "find its layer.";
   }
 
