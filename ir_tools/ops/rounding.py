@@ -8,15 +8,17 @@ tolerances (README, "How compare judges an element").
 
 A bound is a float64 array broadcastable to its output (``EXACT``, a 0-d zero, for "no error").
 A rule gets the op's kernel, its typed attributes, the input values, the bounds already on those
-inputs (EXACT when the inputs are OpenVINO's own activations, as in per-layer mode) and the reference
-outputs, and returns one bound per output. It adds two things:
+inputs (per layer: EXACT for OpenVINO's f32 activations and for constants, ``handed_over`` for its f16
+ones; end to end: what earlier layers propagated) and the reference outputs, and returns one bound per
+output. It adds two things:
 
 - the op's own rounding: for a sum of n terms computed in f32, gamma(n) * sum|terms| (Higham's
   bound, gamma(n) = n u / (1 - n u), u = 2^-24), then one rounding of the result on each side (ours
   and OpenVINO's) in the output's element type: 2 u_out |y|, where u_out is 2^-11 for f16;
 - what the input bounds do to the output (the error propagated from earlier layers), computed with
   the op's own kernel: moved along by data movement, through sums of |terms|, or by evaluating an
-  element-wise op at the corners of its inputs' intervals.
+  element-wise op at the corners of its inputs' intervals. A rule may carry a ``statistical`` variant
+  for whole-model propagation, where worst cases compound (``accumulation``).
 """
 
 from __future__ import annotations
