@@ -6,6 +6,7 @@ ops we do not understand, round-trips; typed views come from the op registry.
 
 from __future__ import annotations
 
+import heapq
 import mmap
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -467,7 +468,7 @@ class Graph:
     # -- algorithms ---------------------------------------------------------------------------
     def find_cycle(self) -> list[str] | None:
         """Layer ids along one cycle, or None if the graph is acyclic."""
-        if self._points_forward():
+        if self._points_forward() or self._sorted() is not None:
             return None
         import networkx as nx
 
@@ -484,11 +485,30 @@ class Graph:
         """
         if self._points_forward():
             return list(self._layers.values())
-        import networkx as nx
-
-        position = {lid: i for i, lid in enumerate(self._layers)}
-        order = nx.lexicographical_topological_sort(self._nx(), key=position.__getitem__)
+        order = self._sorted()
+        if order is None:
+            raise ValueError("the graph has a cycle")
         return [self._layers[i] for i in order]
+
+    def _sorted(self) -> list[str] | None:
+        """Kahn's sort, the next layer always the earliest ready one in file order; None on a cycle. (Sorting
+        here, not in networkx, spares importing it: 0.13 s of every command on a graph we spliced.)"""
+        position = {lid: i for i, lid in enumerate(self._layers)}
+        ids = list(self._layers)
+        waiting = dict.fromkeys(ids, 0)
+        for link in self._links():
+            waiting[link[2]] += 1
+        ready = [position[lid] for lid, n in waiting.items() if n == 0]
+        heapq.heapify(ready)
+        order = []
+        while ready:
+            lid = ids[heapq.heappop(ready)]
+            order.append(lid)
+            for link in _slot_links(self._out.get(lid)):
+                waiting[link[2]] -= 1
+                if waiting[link[2]] == 0:
+                    heapq.heappush(ready, position[link[2]])
+        return order if len(order) == len(ids) else None
 
     def _points_forward(self) -> bool:
         """True if every edge goes to a layer added later: then the graph is acyclic and file order is
