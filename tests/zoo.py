@@ -24,3 +24,20 @@ def zoo_entries(kind: str | None = None) -> list[dict]:
     entries = json.loads(manifest.read_text())
     entries = entries["files"] if isinstance(entries, dict) else entries
     return [e for e in entries if e.get("file") and (kind is None or e.get("kind") == kind)]
+
+
+#: ``$IR_TOOLS_IR_ZOO``, else ``~/.cache/ir_tools/ir_zoo``: the zoo's classifiers as IR (scripts/build_ir_zoo.py).
+IR_ZOO_DIR = Path(os.environ.get("IR_TOOLS_IR_ZOO") or Path.home() / ".cache" / "ir_tools" / "ir_zoo")
+HOW_TO_BUILD_IR = ("the IR zoo is not built: run `python scripts/build_ir_zoo.py` (it converts the zoo of real "
+                   "networks, which `python scripts/build_zoo.py` builds, with OpenVINO)")
+
+
+def ir_zoo_entries(network: str | None = None) -> list[dict]:
+    """The IR zoo manifest's entries whose ``.xml`` exists (optionally of one ``network``), each with ``path``
+    added; [] when there is no IR zoo."""
+    manifest = IR_ZOO_DIR / "manifest.json"
+    if not manifest.is_file():
+        return []
+    entries = json.loads(manifest.read_text())["files"]
+    return [dict(e, path=str(IR_ZOO_DIR / e["file"])) for e in entries
+            if (IR_ZOO_DIR / e["file"]).is_file() and (network is None or e.get("network") == network)]
