@@ -14,7 +14,8 @@ output. It adds two things:
 
 - the op's own rounding: for a sum of n terms computed in f32, gamma(n) * sum|terms| (Higham's
   bound, gamma(n) = n u / (1 - n u), u = 2^-24), then one rounding of the result on each side (ours
-  and OpenVINO's) in the output's element type: 2 u_out |y|, where u_out is 2^-11 for f16;
+  and OpenVINO's) in the output's element type: 2 u_out |y|, where u_out is 2^-11 for f16 (with a
+  floor of half the subnormal spacing);
 - what the input bounds do to the output (the error propagated from earlier layers), computed with
   the op's own kernel: moved along by data movement, through sums of |terms|, or by evaluating an
   element-wise op at the corners of its inputs' intervals. A rule may carry a ``statistical`` variant
@@ -32,7 +33,7 @@ import numpy as np
 from .spec import Kernel, RoundingRule
 
 __all__ = ["EXACT", "accumulation", "elementwise", "exact", "gamma", "handed_over", "moves", "output_rounding",
-           "unit"]
+           "rounding_error", "unit"]
 
 #: The bound of an exact value.
 EXACT = np.zeros((), np.float64)
@@ -55,17 +56,26 @@ def gamma(n: int | np.ndarray) -> float | np.ndarray:
     return nu / np.maximum(1.0 - nu, 0.5)
 
 
+def rounding_error(y: np.ndarray) -> np.ndarray:
+    """The most one rounding into ``y``'s element type can change a value near |y|: u |y|, and half the
+    subnormal spacing below the normal range (6e-8 for f16: an f16 activation of 1e-6 is only a few ulps)."""
+    dtype = np.asarray(y).dtype
+    u = unit(dtype)
+    if u == 0.0:
+        return EXACT
+    tiny = 2.0 ** -25 if dtype == np.float16 else 2.0 ** -134 if u == 2.0**-8 else 2.0 ** -150
+    return np.maximum(u * np.abs(np.asarray(y, np.float64)), tiny)
+
+
 def output_rounding(y: np.ndarray) -> np.ndarray:
-    """Both sides round the exact result once into the output's element type: 2 u_out |y|."""
-    u = unit(np.asarray(y).dtype)
-    return EXACT if u == 0.0 else 2.0 * u * np.abs(np.asarray(y, np.float64))
+    """Both sides round the exact result once into the output's element type."""
+    return 2.0 * rounding_error(y)
 
 
 def handed_over(value: np.ndarray) -> np.ndarray:
     """The bound on an activation OpenVINO hands over, against the value its next layer used: OpenVINO CPU at f32
     precision computes f16 and bf16 tensors in f32 and rounds only what it exposes, by up to half an ulp."""
-    u = unit(np.asarray(value).dtype)
-    return u * np.abs(np.asarray(value, np.float64)) if u > ACCUMULATION_UNIT else EXACT
+    return rounding_error(value) if unit(np.asarray(value).dtype) > ACCUMULATION_UNIT else EXACT
 
 
 def is_exact(bound: np.ndarray) -> bool:
