@@ -192,9 +192,12 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
             return [local]
         spread = np.zeros(np.shape(y))
         for signs in product((-1.0, 1.0), repeat=len(wide)):
-            moved = [_f64(v) if np.asarray(v).dtype.kind == "f" else v for v in args]
+            moved = [_f64(v) if np.asarray(v).dtype.kind == "f" else np.asarray(v) for v in args]
             for i, sign in zip(wide, signs, strict=True):
-                moved[i] = moved[i] + sign * bounds[i]
+                step = sign * bounds[i]
+                if moved[i].dtype.kind != "f":  # an integer computed from floats (a shape): whole steps
+                    step = np.clip(np.ceil(step), -(2**31), 2**31).astype(moved[i].dtype)
+                moved[i] = moved[i] + step
             with np.errstate(all="ignore"):
                 corner = _f64(kernel(attrs, moved)[0])
                 spread = np.maximum(spread, np.where(np.isnan(corner), np.inf, np.abs(corner - y)))
