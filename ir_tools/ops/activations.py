@@ -55,7 +55,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import REAL_TYPES, unary_rule
 from .core import NoAttrs
-from .rounding import elementwise
+from .rounding import elementwise, gamma
 from .spec import OpSpec, TensorType
 
 _FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
@@ -124,6 +124,36 @@ def _prelu_rule(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[Tensor
 
 
 # --- kernels ---------------------------------------------------------------------------------------
+
+
+def _hard_sigmoid_rule(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """OpenVINO's: alpha and beta of static shape must be scalars; the three element types equal."""
+    x, alpha, beta = inputs
+    for name, t in (("alpha", alpha), ("beta", beta)):
+        if t.shape is not None and all(d.is_static for d in t.shape) and len(t.shape) != 0:
+            raise OpValidationError(f"{name} has shape {[d.lo for d in t.shape]}: it must be a scalar")
+    if not x.element == alpha.element == beta.element:
+        raise OpValidationError(f"element types {x.element}, {alpha.element}, {beta.element} (data, alpha, beta): "
+                                "they must be equal")
+    return [TensorType(x.element, x.shape)]
+
+
+def _hard_sigmoid(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """max(0, min(1, alpha x + beta)) in float64, rounded once."""
+    x, alpha, beta = (np.asarray(v) for v in args)
+    if x.dtype.kind != "f":
+        raise UnsupportedError(f"HardSigmoid of element type {x.dtype}")
+    with np.errstate(all="ignore"):
+        y = np.clip(alpha.astype(np.float64) * x.astype(np.float64) + beta.astype(np.float64), 0.0, 1.0)
+    return [y.astype(x.dtype)]
+
+
+def _hard_sigmoid_rounding(kernel, a: NoAttrs, args: Sequence[np.ndarray], bounds, outputs) -> list[np.ndarray]:
+    """alpha x + beta is a product and a sum in f32: gamma(2) (|alpha x| + |beta|), which near 0 (where they
+    cancel) is far more than ulps of the result; clipping is exact."""
+    x, alpha, beta = (np.abs(np.asarray(v, np.float64)) for v in args)
+    own = gamma(2) * (alpha * x + beta)
+    return [elementwise(data=(0,))(kernel, a, args, bounds, outputs)[0] + own]
 
 
 def _float_kernel(name: str, fn: Callable[[np.ndarray], np.ndarray]) -> Callable:
@@ -292,4 +322,6 @@ ELU_1 = OpSpec("Elu", "Elu-1", EluAttrs, (1, 1), 1, unary_rule(None), _elu, roun
 SWISH_4 = OpSpec("Swish", "Swish-4", NoAttrs, (1, 2), 1, _swish_rule, _swish, rounding=elementwise(_ULPS))
 LOGICAL_NOT_1 = OpSpec("LogicalNot", "LogicalNot-1", NoAttrs, (1, 1), 1, unary_rule(None), _logical_not,
                        rounding=elementwise(rounds=False))
+HARD_SIGMOID_1 = OpSpec("HardSigmoid", "HardSigmoid-1", NoAttrs, (3, 3), 1, _hard_sigmoid_rule, _hard_sigmoid,
+                        rounding=_hard_sigmoid_rounding)
 PRELU_1 = OpSpec("PReLU", "PRelu-1", NoAttrs, (2, 2), 1, _prelu_rule, _prelu, rounding=elementwise())

@@ -141,6 +141,7 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (activations.SOFTSIGN_9, 9, 16),
     (activations.LOGICAL_NOT_1, 1, 16),
     (activations.PRELU_1, 1, 16),
+    (activations.HARD_SIGMOID_1, 1, 16),
     (normalization.BATCH_NORM_INFERENCE_1, 1, 4),
     (normalization.BATCH_NORM_INFERENCE_5, 5, 16),
     (normalization.MVN_1, 2, 5),
