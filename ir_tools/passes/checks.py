@@ -66,6 +66,7 @@ from ..ops import attrs as A
 from ..ops.core import ConstAttrs
 from ..ops.opsets import (
     MAX_OPSET,
+    OPENVINO_OPSETS,
     lookup,
     nearest_types,
     openvino_opsets_of,
@@ -215,9 +216,20 @@ def _opset_problem(op_type: str, version: str | None) -> str | None:
         return None
     if everywhere:
         return f"opset '{version}' does not contain {op_type} (it is in {everywhere[0]}..{everywhere[-1]})"
-    nearest = nearest_types(op_type, version)
+    nearest = nearest_types(op_type, version) or _prefix_types(op_type, version)
     hint = f"; did you mean {' or '.join(nearest)}?" if nearest else ""
     return f"{version} has no op type '{op_type}'{hint}"
+
+
+def _prefix_types(op_type: str, version: str) -> list[str]:
+    """Types of opset ``version`` that begin ``op_type`` or that it begins ("Concatenate" -> ["Concat"]), for the
+    typos too long or too short for a close match; at most two, the longest first."""
+    low = op_type.lower()
+    if len(low) < 4:
+        return []
+    table = OPENVINO_OPSETS.get(version, {})
+    found = [name for key, name in table.items() if len(key) >= 4 and (low.startswith(key) or key.startswith(low))]
+    return sorted(found, key=lambda name: (-len(name), name))[:2]
 
 
 def _body_consts(nodes: tuple[RtNode, ...]) -> int:
