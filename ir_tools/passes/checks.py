@@ -42,6 +42,8 @@ them; severity ``E`` error, ``W`` warning):
 | W-EMPTY-WINDOW    | checks      | a pooling window with no data (OpenVINO CPU: NaN, -0.0 or 0)   |
 | E-ATTR            | shapes      | an attribute is missing or has a value of the wrong type       |
 | E-OP              | shapes      | the op rejects its inputs or attributes, as OpenVINO would     |
+|                   |             | (also where a value it waits for is unknown but a Const it     |
+|                   |             | reads already refuses: ``validate.known_value_refusals``)      |
 | E-ARITY           | shapes      | wrong number of inputs or outputs for the op                   |
 | E-SHAPE           | shapes      | declared output dims differ from the inferred ones             |
 | E-TYPE            | shapes      | declared output precision differs from the inferred one        |
