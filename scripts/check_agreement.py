@@ -21,37 +21,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ir_tools.cli import main as ir_tools  # noqa: E402
-from tests.mutations import KINDS, mutate, openvino_accepts, source_models  # noqa: E402
+from tests.mutations import KINDS, mutate, openvino_accepts, source_models, zoo_sources  # noqa: E402
 
 
 def check(path: Path, *options: str) -> int:
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         return ir_tools(["check", str(path), *options])
-
-
-#: Zoo networks mutated with ``--zoo``: small enough to judge hundreds of variants, with static and dynamic inputs.
-ZOO_NETWORKS = ("resnet18_op17", "squeezenet1_1_op17_dyn", "mobilenet_v3_small_op17", "shufflenet_v2_x0_5_op17",
-                "googlenet_op11", "densenet121_op17_dyn")
-
-
-def zoo_sources(folder: Path) -> list[Path]:
-    """Zoo networks converted by OpenVINO (``convert_model`` + ``save_model``), f16-compressed and f32; [] without
-    the zoo."""
-    import openvino as ov
-
-    from tests.zoo import ZOO_DIR
-
-    paths = []
-    for name in ZOO_NETWORKS:
-        onnx = ZOO_DIR / f"{name}.onnx"
-        if not onnx.exists():
-            continue
-        model = ov.convert_model(str(onnx))
-        for compress in (True, False):
-            path = folder / f"{name}_{'f16' if compress else 'f32'}.xml"
-            ov.save_model(model, path, compress_to_fp16=compress)
-            paths.append(path)
-    return paths
 
 
 def main() -> None:

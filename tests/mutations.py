@@ -19,6 +19,8 @@ import openvino as ov
 import openvino.opset8 as ops
 from lxml import etree
 
+from tests.zoo import COMMITTED_DIR, ZOO_DIR
+
 KINDS = ("type", "attr-drop", "attr-corrupt", "edge", "dim", "const")
 _CORRUPT = ("abc", "-1", "1.5", "", "999999", "0")
 
@@ -63,6 +65,27 @@ def source_models(folder: Path) -> list[Path]:
 
     save("cnn", cnn)
     save("branches", branches)
+    return paths
+
+
+#: Zoo networks mutated with ``--zoo``: small enough to judge hundreds of variants, with static and dynamic inputs.
+ZOO_NETWORKS = ("resnet18_op17", "squeezenet1_1_op17_dyn", "mobilenet_v3_small_op17", "shufflenet_v2_x0_5_op17",
+                "googlenet_op11", "densenet121_op17_dyn")
+
+
+def zoo_sources(folder: Path, networks: tuple[str, ...] = ZOO_NETWORKS) -> list[Path]:
+    """Zoo networks converted by OpenVINO (``convert_model`` + ``save_model``), f16-compressed and f32; the
+    committed copies stand in where the zoo is not built."""
+    paths = []
+    for name in networks:
+        onnx = next((d / f"{name}.onnx" for d in (ZOO_DIR, COMMITTED_DIR) if (d / f"{name}.onnx").exists()), None)
+        if onnx is None:
+            continue
+        model = ov.convert_model(str(onnx))
+        for compress in (True, False):
+            path = folder / f"{name}_{'f16' if compress else 'f32'}.xml"
+            ov.save_model(model, path, compress_to_fp16=compress)
+            paths.append(path)
     return paths
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from ir_tools.cli import main
-from tests.mutations import KINDS, mutate, openvino_accepts, source_models
+from tests.mutations import KINDS, mutate, openvino_accepts, source_models, zoo_sources
+from tests.zoo import HOW_TO_BUILD
 
 pytestmark = pytest.mark.openvino
 
@@ -29,4 +30,20 @@ def test_check_never_passes_what_openvino_refuses(tmp_path: Path, capsys) -> Non
         capsys.readouterr()
         if code == 0 and not openvino_accepts(variant.path):
             missed.append(f"{variant.kind}: {variant.what}")
+    assert not missed, f"check passed {len(missed)} variant(s) OpenVINO refuses: {missed[:10]}"
+
+
+def test_check_never_passes_what_openvino_refuses_on_zoo_networks(tmp_path: Path, capsys) -> None:
+    """The same on a real network converted by OpenVINO (dynamic batch and spatial dims, shape arithmetic),
+    f16-compressed and f32; and with --no-openvino too, ir_tools' own rules alone."""
+    sources = zoo_sources(tmp_path, ("squeezenet1_1_op17_dyn",))
+    if not sources:
+        pytest.skip(HOW_TO_BUILD)
+    missed = []
+    for seed in range(4 * len(KINDS)):
+        variant = mutate(sources[(seed // len(KINDS)) % len(sources)], tmp_path / f"v{seed}.xml", seed)
+        codes = [main(["check", str(variant.path), "--compile", *options]) for options in ([], ["--no-openvino"])]
+        capsys.readouterr()
+        if 0 in codes and not openvino_accepts(variant.path):
+            missed.append(f"{variant.path.stem} {variant.kind}: {variant.what} (exit codes {codes})")
     assert not missed, f"check passed {len(missed)} variant(s) OpenVINO refuses: {missed[:10]}"

@@ -25,12 +25,11 @@ import pytest
 from ir_tools import read_ir
 from ir_tools.cli import main
 from ir_tools.runtime.onnxruntime import run_onnxruntime
-from tests.conftest import ROOT
-from tests.zoo import HOW_TO_BUILD, ZOO_DIR, zoo_entries
+from tests.zoo import COMMITTED_DIR, HOW_TO_BUILD, ZOO_DIR, zoo_entries
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
-NETWORKS = ROOT / "tests" / "data" / "networks"
+NETWORKS = COMMITTED_DIR
 COMMITTED = [dict(e, path=str(NETWORKS / e["file"]))
              for e in json.loads((NETWORKS / "manifest.json").read_text())["files"]]
 COMMITTED_CLASSIFIERS = [e for e in COMMITTED if e["kind"] == "classifier"]

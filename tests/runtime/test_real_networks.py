@@ -27,11 +27,11 @@ from lxml import etree
 
 from ir_tools.base.dtypes import element_type
 from ir_tools.cli import main
-from tests.conftest import ROOT
+from tests.zoo import COMMITTED_DIR
 
 pytestmark = pytest.mark.openvino
 
-NETWORKS = ROOT / "tests" / "data" / "networks"
+NETWORKS = COMMITTED_DIR
 SQUEEZENET = NETWORKS / "squeezenet1_1_op17_dyn.onnx"
 OVERHANG = NETWORKS / "disputed_16.onnx"
 SQUEEZENET_SIZES = ("input:1,3,96,96", "input:2,3,113,89")
