@@ -55,7 +55,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import REAL_TYPES, unary_rule
 from .core import NoAttrs
-from .rounding import elementwise, gamma
+from .rounding import APPROXIMATION_ULPS, elementwise, gamma
 from .spec import OpSpec, TensorType
 
 _FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
@@ -290,8 +290,7 @@ def _unary(op: str, label: str, fn: Callable, *, exact: bool = False, refused=fr
     return OpSpec(op, label, NoAttrs, (1, 1), 1, unary_rule(refused, real), kernel, rounding=rounding)
 
 
-#: f32 ulps of |y| allowed to every approximated function, twice what any needed (tests/ops/test_rounding.py).
-_ULPS = 4
+_ULPS = APPROXIMATION_ULPS
 
 
 SIGMOID_1 = _unary("Sigmoid", "Sigmoid-1", _sigmoid)

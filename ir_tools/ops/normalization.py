@@ -15,7 +15,9 @@ specification:
   CPU ignores reduction_axes but for whether axis 1 is among them (see
   tests/ops/test_normalization_conformance.py).
 - MVN-6: a static axes shape must be 1-D and no longer than the data's rank; neither the axis values
-  nor the element types are checked (the kernel takes axes in [-r, r-1]). ``eps`` is read as f32.
+  nor the element types are checked (the kernel takes axes in [-r, r-1]). ``eps`` is read as f32. OpenVINO
+  CPU gives NaN for f16 data of shape [2,1,2] normalised along the axis of one element with eps 1e-9 (a
+  zero variance, and eps lost below f16's range), 0 for [4,1] or f32 data: the kernel gives 0.
 - NormalizeL2: a static axes rank must be 0 or 1; constant axes must lie in [-r, r-1]; axes may be a
   Parameter (no longer refused) and of any type; ``eps`` is read as f32. Empty axes give 0 for +-0 and
   1 for anything else, NaN included (CPU).
@@ -28,8 +30,9 @@ specification:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +41,17 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .activations import FLOAT
 from .arithmetic import REAL_TYPES, merge_dim, merge_elements, merge_shapes
-from .spec import OpSpec, TensorType
+from .rounding import (
+    ACCUMULATION_UNIT,
+    APPROXIMATION,
+    EXACT,
+    elementwise,
+    gamma,
+    is_exact,
+    output_rounding,
+    unit,
+)
+from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 UINT = A.Codec("a non-negative integer", A._uint, str)
 
@@ -121,22 +134,46 @@ def _batch_norm_rule(order: tuple[int, ...]):
     return infer
 
 
+def _batch_norm_inputs(order: tuple[int, ...], args: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """Data, then gamma, beta, mean and variance in float64, shaped to broadcast along the channel axis."""
+    data, *params = (np.asarray(args[i]) for i in order)
+    if data.dtype.kind != "f" or any(p.dtype != data.dtype for p in params):
+        raise OpValidationError(f"inputs of element types {[str(v.dtype) for v in (data, *params)]}: they "
+                                "must be one floating-point type")
+    if data.ndim < 2 or any(p.shape != (data.shape[1],) for p in params):
+        raise OpValidationError(f"data {list(data.shape)} with gamma/beta/mean/variance "
+                                f"{[list(p.shape) for p in params]}: they must be 1-D of the channel count")
+    shape = [-1 if i == 1 else 1 for i in range(data.ndim)]
+    return data, *(p.astype(np.float64).reshape(shape) for p in params)
+
+
 def _batch_norm(order: tuple[int, ...]):
     def run(a: BatchNormAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-        data, *params = (np.asarray(args[i]) for i in order)
-        if data.dtype.kind != "f" or any(p.dtype != data.dtype for p in params):
-            raise OpValidationError(f"inputs of element types {[str(v.dtype) for v in (data, *params)]}: they "
-                                    "must be one floating-point type")
-        if data.ndim < 2 or any(p.shape != (data.shape[1],) for p in params):
-            raise OpValidationError(f"data {list(data.shape)} with gamma/beta/mean/variance "
-                                    f"{[list(p.shape) for p in params]}: they must be 1-D of the channel count")
-        shape = [-1 if i == 1 else 1 for i in range(data.ndim)]
-        gamma, beta, mean, var = (p.astype(np.float64).reshape(shape) for p in params)
+        data, gamma, beta, mean, var = _batch_norm_inputs(order, args)
         with np.errstate(all="ignore"):
             out = (data.astype(np.float64) - mean) / np.sqrt(var + a.epsilon) * gamma + beta
             return [out.astype(data.dtype)]
 
     return run
+
+
+def _batch_norm_rounding(order: tuple[int, ...]) -> RoundingRule:
+    """OpenVINO CPU folds the op into y = x s + t, s = gamma / sqrt(variance + eps), t = beta - mean s, a few
+    roundings each, s and t folded in the element type (f16 for f16 data): (gamma(8) + 2 u) of |x s| + |mean s| +
+    |beta|. The op is monotone in each input separately, so an
+    input error propagates as the largest change over the corners of the inputs' intervals."""
+    corners = elementwise(rounds=False)
+
+    def rule(kernel: Kernel, a: BatchNormAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        data, gamma_, beta, mean, var = _batch_norm_inputs(order, args)
+        with np.errstate(all="ignore"):
+            scale = np.abs(gamma_ / np.sqrt(var + a.epsilon))
+            own = (gamma(8) + 2.0 * unit(data.dtype)) * (np.abs(data.astype(np.float64)) * scale +
+                                                          np.abs(mean) * scale + np.abs(beta))
+        return [own + output_rounding(outputs[0]) + corners(kernel, a, args, bounds, outputs)[0]]
+
+    return rule
 
 
 # --- MVN ------------------------------------------------------------------------------------------
@@ -169,6 +206,79 @@ def _mvn6_rule(a: Mvn6Attrs, inputs: Sequence[TensorType], values) -> list[Tenso
     return [TensorType(data.element, data.shape)]  # axis values are not checked
 
 
+@dataclass(frozen=True, slots=True)
+class _MvnParams:
+    """What an MVN layer computes, whichever version spelled it."""
+
+    axes: tuple[int, ...]
+    normalize_variance: bool
+    eps: float  # read as f32
+    inside: bool  # eps inside the square root
+
+
+def _mvn1_params(a: Mvn1Attrs, args: Sequence[np.ndarray]) -> _MvnParams:
+    rank = np.ndim(args[0])
+    axes = a.reduction_axes or tuple(range(1 if a.across_channels else 2, rank))
+    if any(ax >= rank for ax in axes):
+        raise OpValidationError(f"reduction_axes {list(axes)} out of the range of a rank-{rank} input")
+    return _MvnParams(tuple(sorted(set(axes))), a.normalize_variance, float(np.float32(a.eps)), True)
+
+
+def _mvn6_params(a: Mvn6Attrs, args: Sequence[np.ndarray]) -> _MvnParams:
+    axes = np.asarray(args[1])
+    if axes.ndim != 1:
+        raise OpValidationError(f"axes have rank {axes.ndim}: they must be 1-D")
+    return _MvnParams(_axes_values(axes, np.ndim(args[0]), "axes"), a.normalize_variance, float(np.float32(a.eps)),
+                      a.eps_mode == "inside_sqrt")
+
+
+def _mvn_kernel(params: Callable[[Any, Sequence[np.ndarray]], _MvnParams]) -> Kernel:
+    def run(a: Any, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        p = params(a, args)
+        return [_mvn(np.asarray(args[0]), p.axes, p.normalize_variance, p.eps, p.inside)]
+
+    return run
+
+
+def _mvn_rounding(params: Callable[[Any, Sequence[np.ndarray]], _MvnParams]) -> RoundingRule:
+    """y = (x - mean) / D with D = sqrt(var + eps) or sqrt(var) + eps, each sum of n terms in f32 (the variance
+    possibly in one pass, E[x^2] - mean^2: its error is relative to E[x^2], not to var). Input errors b move
+    x - mean by b + mean(b) and D by at most rms(b) (Minkowski). Then (dc + |y| dD) / (D - dD) bounds y's change."""
+
+    def rule(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        p = params(a, args)
+        x = np.asarray(args[0], np.float64)
+        if not x.size:
+            return [EXACT]
+        n = int(np.prod([x.shape[i] for i in p.axes]))
+        mean = np.mean(x, axis=p.axes, keepdims=True)
+        centred = x - mean
+        wrong_mean = gamma(n + 1) * np.mean(np.abs(x), axis=p.axes, keepdims=True)
+        d_centred = wrong_mean + ACCUMULATION_UNIT * np.abs(centred)
+        b = None if is_exact(bounds[0]) else np.broadcast_to(bounds[0], x.shape)
+        if b is not None:
+            d_centred = d_centred + b + np.mean(b, axis=p.axes, keepdims=True)
+        y = np.abs(np.asarray(outputs[0], np.float64))
+        own = output_rounding(outputs[0])
+        if not p.normalize_variance:
+            return [d_centred + own]
+        with np.errstate(all="ignore"):
+            var = np.mean(centred * centred, axis=p.axes, keepdims=True)
+            wrong_var = gamma(n + 2) * (np.mean(x * x, axis=p.axes, keepdims=True) + mean * mean) + \
+                2.0 * np.abs(mean) * wrong_mean
+            inner = var + (p.eps if p.inside else 0.0)
+            root = np.sqrt(inner)
+            d_root = root - np.sqrt(np.maximum(inner - wrong_var, 0.0)) + 2.0 * ACCUMULATION_UNIT * root
+            if b is not None:
+                d_root = d_root + np.sqrt(np.mean(b * b, axis=p.axes, keepdims=True))
+            low = root + (0.0 if p.inside else p.eps) - d_root
+            moved = np.where(low > 0, (d_centred + y * d_root) / low, np.inf)
+        return [moved + own + 2.0 * ACCUMULATION_UNIT * y]
+
+    return rule
+
+
 def _mvn(x: np.ndarray, axes: tuple[int, ...], normalize_variance: bool, eps: float, inside: bool) -> np.ndarray:
     if x.dtype.kind != "f":
         raise UnsupportedError(f"MVN of element type {x.dtype}: the reference computes floating-point data only")
@@ -181,20 +291,6 @@ def _mvn(x: np.ndarray, axes: tuple[int, ...], normalize_variance: bool, eps: fl
     return centred.astype(x.dtype)
 
 
-def _mvn1(a: Mvn1Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    x = np.asarray(args[0])
-    axes = a.reduction_axes or tuple(range(1 if a.across_channels else 2, x.ndim))
-    if any(ax >= x.ndim for ax in axes):
-        raise OpValidationError(f"reduction_axes {list(axes)} out of the range of a rank-{x.ndim} input")
-    return [_mvn(x, tuple(sorted(set(axes))), a.normalize_variance, float(np.float32(a.eps)), inside=True)]
-
-
-def _mvn6(a: Mvn6Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    x, axes = np.asarray(args[0]), np.asarray(args[1])
-    if axes.ndim != 1:
-        raise OpValidationError(f"axes have rank {axes.ndim}: they must be 1-D")
-    eps = float(np.float32(a.eps))
-    return [_mvn(x, _axes_values(axes, x.ndim, "axes"), a.normalize_variance, eps, a.eps_mode == "inside_sqrt")]
 
 
 # --- NormalizeL2 -----------------------------------------------------------------------------------
@@ -209,22 +305,55 @@ def _normalize_l2_rule(a: NormalizeL2Attrs, inputs: Sequence[TensorType], values
     return [TensorType(data.element, data.shape)]
 
 
-def _normalize_l2(a: NormalizeL2Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+def _l2_axes(args: Sequence[np.ndarray]) -> tuple[int, ...]:
     x, axes = np.asarray(args[0]), np.asarray(args[1])
     if axes.ndim > 1:
         raise OpValidationError(f"axes have rank {axes.ndim}: they must be a scalar or 1-D")
     if x.dtype.kind != "f":
         raise UnsupportedError(f"NormalizeL2 of element type {x.dtype}: the reference computes floating-point "
                                "data only")
-    picked = _axes_values(axes, x.ndim, "axes")
+    return _axes_values(axes, x.ndim, "axes")
+
+
+def _l2_norm(a: NormalizeL2Attrs, w: np.ndarray, picked: tuple[int, ...]) -> np.ndarray:
+    """The divisor: sqrt of the sum of squares with eps added or as a floor (eps read as f32)."""
+    total = np.sum(w * w, axis=picked, keepdims=True)
+    eps = float(np.float32(a.eps))
+    return np.sqrt(total + eps if a.eps_mode == "add" else np.maximum(total, eps))
+
+
+def _normalize_l2(a: NormalizeL2Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    picked = _l2_axes(args)
+    x = np.asarray(args[0])
     w = x.astype(np.float64)
     with np.errstate(all="ignore"):
         if not picked:
             return [np.where(w == 0, 0.0, 1.0).astype(x.dtype)]  # x / x, but 0 for 0 and 1 for NaN (CPU)
-        total = np.sum(w * w, axis=picked, keepdims=True)
-        eps = float(np.float32(a.eps))
-        total = total + eps if a.eps_mode == "add" else np.maximum(total, eps)
-        return [(w / np.sqrt(total)).astype(x.dtype)]
+        return [(w / _l2_norm(a, w, picked)).astype(x.dtype)]
+
+
+def _normalize_l2_rounding(kernel: Kernel, a: NormalizeL2Attrs, args: Sequence[np.ndarray],
+                           bounds: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """y = x / N, N the norm of n squares summed in f32 (gamma(n + 1) of N^2, then a square root): the divisor
+    may be off by dN, and an input error b moves x by b and N by at most the norm of b (Minkowski), so y moves
+    by (b + |y| dN) / (N - dN). Empty axes give 0 or 1 exactly."""
+    picked = _l2_axes(args)
+    if not picked:
+        return [EXACT]
+    w = np.asarray(args[0], np.float64)
+    n = int(np.prod([w.shape[i] for i in picked]))
+    with np.errstate(all="ignore"):
+        norm = _l2_norm(a, w, picked)
+        d_norm = norm - np.sqrt(np.maximum(norm * norm * (1.0 - gamma(n + 1)), 0.0)) + ACCUMULATION_UNIT * norm
+        d_x = ACCUMULATION_UNIT * np.abs(w)
+        if not is_exact(bounds[0]):
+            b = np.broadcast_to(bounds[0], w.shape)
+            d_x = d_x + b
+            d_norm = d_norm + np.sqrt(np.sum(b * b, axis=picked, keepdims=True))
+        y = np.abs(np.asarray(outputs[0], np.float64))
+        low = norm - d_norm
+        moved = np.where(low > 0, (d_x + y * d_norm) / low, np.inf)
+    return [moved + output_rounding(outputs[0])]
 
 
 # --- LRN -------------------------------------------------------------------------------------------
@@ -248,32 +377,73 @@ def _lrn_rule(a: LrnAttrs, inputs: Sequence[TensorType], values) -> list[TensorT
     return [TensorType(data.element, data.shape)]
 
 
-def _lrn(a: LrnAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    x, axes = np.asarray(args[0]), np.asarray(args[1])
-    if x.dtype.kind != "f":
-        raise UnsupportedError(f"LRN of element type {x.dtype}: the reference computes floating-point data only")
-    picked = _axes_values(axes, x.ndim, "axes", negative=False)
-    w = x.astype(np.float64)
-    total = w * w
-    half = (int(a.size) - 1) // 2
-    for ax in picked:  # a box sum along each axis: the window is a product of intervals
+def _window_sums(values: np.ndarray, axes: tuple[int, ...], size: int) -> np.ndarray:
+    """Sums over LRN's windows: [i - (size-1)/2, i + (size-1)/2] along each axis, clipped to the data (a box
+    sum along each axis, as the window is a product of intervals)."""
+    half = (int(size) - 1) // 2
+    total = values
+    for ax in axes:
         n = total.shape[ax]
         c = np.cumsum(np.moveaxis(total, ax, 0), axis=0)
         c = np.concatenate([np.zeros((1, *c.shape[1:])), c])
         i = np.arange(n)
         lo, hi = np.maximum(i - half, 0), np.minimum(i + half + 1, n)
         total = np.moveaxis(c[hi] - c[lo], 0, ax)
-    scale = a.alpha / float(a.size) ** len(picked) if a.size else np.inf
+    return total
+
+
+def _lrn_inputs(a: LrnAttrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, tuple[int, ...], float]:
+    """Data, the axes and alpha / size^len(axes), the scale of the window's sum of squares."""
+    x, axes = np.asarray(args[0]), np.asarray(args[1])
+    if x.dtype.kind != "f":
+        raise UnsupportedError(f"LRN of element type {x.dtype}: the reference computes floating-point data only")
+    picked = _axes_values(axes, x.ndim, "axes", negative=False)
+    return x, picked, a.alpha / float(a.size) ** len(picked) if a.size else np.inf
+
+
+def _lrn(a: LrnAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, picked, scale = _lrn_inputs(a, args)
+    w = x.astype(np.float64)
+    total = _window_sums(w * w, picked, a.size)
     with np.errstate(all="ignore"):
         return [(w / np.power(a.bias + scale * total, a.beta)).astype(x.dtype)]
 
 
+def _lrn_rounding(kernel: Kernel, a: LrnAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                  outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """y = x B^-beta with B = bias + scale T, T the window's sum of m squares in f32 (gamma(m + 1) T), a few more
+    roundings of B, and the power approximated (relative error APPROXIMATION (1 + |beta log B|)). An input error b
+    moves T by the window sum of 2|x| b + b^2. With B within [B - dB, B + dB], y moves by at most b max(B^-beta)
+    + |x| max|B'^-beta - B^-beta| over the two ends."""
+    x, picked, scale = _lrn_inputs(a, args)
+    w = np.abs(x.astype(np.float64))
+    m = int(np.prod([x.shape[i] for i in picked])) if picked else 1
+    total = _window_sums(w * w, picked, a.size)
+    with np.errstate(all="ignore"):
+        base = a.bias + scale * total
+        d_total = gamma(min(a.size, m) ** max(len(picked), 1) + 1) * total
+        b = EXACT if is_exact(bounds[0]) else np.broadcast_to(bounds[0], x.shape)
+        if b is not EXACT:
+            d_total = d_total + _window_sums(2.0 * w * b + b * b, picked, a.size)
+        d_base = scale * d_total + 2.0 * ACCUMULATION_UNIT * (abs(a.bias) + scale * total)
+        power = np.power(base, -a.beta)
+        ends = [np.where(end > 0, np.power(end, -a.beta), np.inf) for end in (base - d_base, base + d_base)]
+        spread = np.maximum(np.abs(ends[0] - power), np.abs(ends[1] - power))
+        moved = b * np.maximum(ends[0], ends[1]) + w * spread
+        y = np.abs(np.asarray(outputs[0], np.float64))
+        own = y * (APPROXIMATION * (1.0 + np.abs(a.beta * np.log(base))) + ACCUMULATION_UNIT)
+    return [np.nan_to_num(moved + own, nan=np.inf) + output_rounding(outputs[0])]
+
+
+_BN_1, _BN_5 = (2, 0, 1, 3, 4), (0, 1, 2, 3, 4)  # the input indices of data, gamma, beta, mean, variance
 BATCH_NORM_INFERENCE_1 = OpSpec("BatchNormInference", "BatchNormInference-1", BatchNormAttrs, (5, 5), 1,
-                                _batch_norm_rule((2, 0, 1, 3, 4)), _batch_norm((2, 0, 1, 3, 4)))
+                                _batch_norm_rule(_BN_1), _batch_norm(_BN_1), rounding=_batch_norm_rounding(_BN_1))
 BATCH_NORM_INFERENCE_5 = OpSpec("BatchNormInference", "BatchNormInference-5", BatchNormAttrs, (5, 5), 1,
-                                _batch_norm_rule((0, 1, 2, 3, 4)), _batch_norm((0, 1, 2, 3, 4)))
-MVN_1 = OpSpec("MVN", "MVN-1", Mvn1Attrs, (1, 1), 1, _same_shape, _mvn1)
-MVN_6 = OpSpec("MVN", "MVN-6", Mvn6Attrs, (2, 2), 1, _mvn6_rule, _mvn6, value_inputs=(1,))
+                                _batch_norm_rule(_BN_5), _batch_norm(_BN_5), rounding=_batch_norm_rounding(_BN_5))
+MVN_1 = OpSpec("MVN", "MVN-1", Mvn1Attrs, (1, 1), 1, _same_shape, _mvn_kernel(_mvn1_params),
+               rounding=_mvn_rounding(_mvn1_params))
+MVN_6 = OpSpec("MVN", "MVN-6", Mvn6Attrs, (2, 2), 1, _mvn6_rule, _mvn_kernel(_mvn6_params), value_inputs=(1,),
+               rounding=_mvn_rounding(_mvn6_params))
 NORMALIZE_L2_1 = OpSpec("NormalizeL2", "NormalizeL2-1", NormalizeL2Attrs, (2, 2), 1, _normalize_l2_rule,
-                        _normalize_l2, value_inputs=(1,))
-LRN_1 = OpSpec("LRN", "LRN-1", LrnAttrs, (2, 2), 1, _lrn_rule, _lrn, value_inputs=(1,))
+                        _normalize_l2, value_inputs=(1,), rounding=_normalize_l2_rounding)
+LRN_1 = OpSpec("LRN", "LRN-1", LrnAttrs, (2, 2), 1, _lrn_rule, _lrn, value_inputs=(1,), rounding=_lrn_rounding)

@@ -40,14 +40,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..base.dims import DYNAMIC, INT64_MAX, Dim, parse_int
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .rounding import accumulation, exact, moves
-from .spec import OpSpec, TensorType
+from .rounding import (
+    ACCUMULATION_UNIT,
+    APPROXIMATION,
+    accumulation,
+    exact,
+    gamma,
+    is_exact,
+    moves,
+    output_rounding,
+)
+from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 #: Element types OpenVINO calls real (``is_real``); the rest but boolean count as integral numbers.
 REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
@@ -299,6 +309,46 @@ def softmax(x: np.ndarray, axis: int, log: bool) -> np.ndarray:
         return np.where(any_bad, np.where(bad, np.nan, 0.0), e / total)
 
 
+def _softmax_rounding(log: bool) -> RoundingRule:
+    """OpenVINO CPU computes d = x - max (one rounding, u |d|), e = exp(d) (an approximation), S = sum e in f32
+    and y = e / S, or z = d - log S. With r_j the relative error of e_j, S is off by R = sum y_j r_j + gamma(n)
+    relatively: SoftMax y (r + R), LogSoftmax u |d| + R + the log's own error. An input error b moves y by at
+    most y expm1(b + log sum y_j e^b_j) and z by b + log sum y_j e^b_j (both sides of the exponential, Jensen)."""
+
+    def rule(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = np.asarray(args[0])
+        if x.dtype.kind != "f":  # an integer SoftMax is a rounded probability: 0 or 1, either side of 0.5
+            return [np.ones(())]
+        shape = x.shape or (1,)
+        axis = normalize_axis(a.axis, len(shape))
+        w, y = x.astype(np.float64).reshape(shape), np.asarray(outputs[0], np.float64).reshape(shape)
+        with np.errstate(all="ignore"):
+            d = w - np.fmax.reduce(w, axis=axis, keepdims=True)
+            p = np.exp(y) if log else y
+            r = ACCUMULATION_UNIT * np.abs(d) + APPROXIMATION
+            big_r = np.sum(p * r, axis=axis, keepdims=True) + gamma(shape[axis])
+            if log:
+                log_s = np.abs(d - y)
+                own = ACCUMULATION_UNIT * np.abs(d) + big_r + APPROXIMATION * (log_s + 1.0)
+            else:
+                own = p * (r + big_r) + _FLUSHED
+            own = np.nan_to_num(own, nan=0.0) + np.reshape(output_rounding(outputs[0]), np.shape(own))
+            if not is_exact(bounds[0]):
+                b = np.broadcast_to(bounds[0], x.shape).reshape(shape)
+                shift = np.log(np.sum(p * np.exp(b), axis=axis, keepdims=True))
+                moved = b + shift if log else np.where(np.isinf(shift) | np.isinf(b), 1.0,
+                                                       np.minimum(p * np.expm1(b + shift), 1.0))
+                own = own + np.where(np.isnan(moved), np.inf, moved)
+        return [own.reshape(x.shape)]
+
+    return rule
+
+
+#: Twice the smallest normal f32: OpenVINO CPU's exp flushes to zero what its scaling by 2^n would make subnormal.
+_FLUSHED = 2.0**-125
+
+
 def _reduced(a: ReduceAttrs, args: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> int:
     """The length of each output's sum: input elements per output element."""
     return np.size(args[0]) // max(np.size(outputs[0]), 1)
@@ -325,6 +375,9 @@ REDUCE_L1_4 = _reduce_spec("ReduceL1", "ReduceL1-4", "l1")
 REDUCE_L2_4 = _reduce_spec("ReduceL2", "ReduceL2-4", "l2")
 REDUCE_LOGICAL_AND_1 = _reduce_spec("ReduceLogicalAnd", "ReduceLogicalAnd-1", "and")
 REDUCE_LOGICAL_OR_1 = _reduce_spec("ReduceLogicalOr", "ReduceLogicalOr-1", "or")
-SOFTMAX_1 = OpSpec("SoftMax", "SoftMax-1", Softmax1Attrs, (1, 1), 1, _softmax(True), _run_softmax(False))
-SOFTMAX_8 = OpSpec("SoftMax", "SoftMax-8", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(False))
-LOG_SOFTMAX_5 = OpSpec("LogSoftmax", "LogSoftmax-5", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(True))
+SOFTMAX_1 = OpSpec("SoftMax", "SoftMax-1", Softmax1Attrs, (1, 1), 1, _softmax(True), _run_softmax(False),
+                   rounding=_softmax_rounding(False))
+SOFTMAX_8 = OpSpec("SoftMax", "SoftMax-8", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(False),
+                   rounding=_softmax_rounding(False))
+LOG_SOFTMAX_5 = OpSpec("LogSoftmax", "LogSoftmax-5", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(True),
+                       rounding=_softmax_rounding(True))
