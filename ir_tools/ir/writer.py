@@ -12,8 +12,8 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterable
+from html import escape
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from ..base.dims import parse_int
 from ..base.errors import IrToolsError, ReadError
@@ -163,7 +163,7 @@ def _rt(nodes: tuple[RtNode, ...], indent: str, out: list[str]) -> None:
             _rt(node.children, indent + "\t", out)
             out.append(f"{indent}</{node.tag}>")
         elif node.text is not None:
-            out.append(f"{indent}<{node.tag}{_attrs(node.attrs)}>{escape(node.text)}</{node.tag}>")
+            out.append(f"{indent}<{node.tag}{_attrs(node.attrs)}>{escape(node.text, quote=False)}</{node.tag}>")
         else:
             out.append(f"{indent}<{node.tag}{_attrs(node.attrs)} />")
 
