@@ -168,7 +168,11 @@ class Layer:
         return SourceLoc(self.file, self.line, self.id, self.name, self.kind)
 
     def port_loc(self, port: Port) -> SourceLoc:
-        return SourceLoc(self.file, port.line or self.line, self.id, self.name, self.kind)
+        return self.line_loc(port.line)
+
+    def line_loc(self, line: int | None) -> SourceLoc:
+        """The layer at ``line`` (one of its ports'), else at its own line."""
+        return SourceLoc(self.file, line or self.line, self.id, self.name, self.kind)
 
     def input(self, port_id: int) -> Port | None:
         for p in self.inputs:

@@ -23,6 +23,7 @@ Rules:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -64,70 +65,100 @@ def _declared_type(precision: str | None, dims: tuple[int, ...] | None) -> Tenso
 
 
 class ShapeWalker(Walker[TensorType]):
-    """Shape propagation as a walk: a layer's values are its output types (rules 1-5)."""
+    """Shape propagation as a walk: a layer's values are its output types (rules 1-5).
+
+    Built for large models, where the same few layers repeat thousands of times: every type it hands
+    out is interned (one object per distinct type), so a rule's answer is remembered by its spec, raw
+    attributes, the identities of its input types and the constant values it reads, and a layer like
+    one seen before costs a dict look-up. It reads ports as records (``Layer.output_records``) and
+    makes Port objects only for a port it reports on, so it leaves few objects for the cyclic GC.
+    """
 
     def __init__(self, graph: Graph):
         super().__init__(graph)
         self.result = Propagation()
         self.values: dict[PortKey, np.ndarray | None] = {}  # computed values of output ports (rule 5)
+        self.interned: dict[TensorType, TensorType] = {}  # every type handed out, by value
+        self.declared: dict[tuple[str | None, tuple[int, ...] | None], TensorType] = {}  # (precision, dims) -> type
+        # (spec id, raw attributes, input type ids, value keys, outputs declared) -> the rule's interned answer
+        self.answers: dict[tuple, tuple[TensorType, ...] | None] = {}
+
+    def intern(self, t: TensorType) -> TensorType:
+        return self.interned.setdefault(t, t)
+
+    def declared_type(self, precision: str | None, dims: tuple[int, ...] | None) -> TensorType:
+        """The interned type a port declares."""
+        t = self.declared.get((precision, dims))
+        if t is None:
+            t = self.declared[(precision, dims)] = self.intern(_declared_type(precision, dims))
+        return t
 
     def missing(self, layer: Layer, port: Port) -> TensorType:
-        return declared_type(port)  # an unfed port (E-INPUT-UNFED): its declared type keeps the walk going
+        # an unfed port (E-INPUT-UNFED): its declared type keeps the walk going
+        return self.declared_type(port.precision, port.dims)
 
     def run_node(self, layer: Layer, args: list[TensorType]) -> list[TensorType]:
         spec = lookup(layer.type, layer.version)
+        records = layer.output_records()
+        declared = [self.declared_type(r[1], r[2]) for r in records]
         if spec is None or spec.infer is None:
             self.result.not_inferred.append(layer)
-            return [declared_type(port) for port in layer.outputs]
+            return declared
         try:
-            outputs = self.infer(layer, spec, args)
+            outputs = self.infer(layer, spec, args, len(records))
         except IrToolsError as exc:
             loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
             self.result.diagnostics.append(Diagnostic("error", exc.code, exc.message, loc))
-            return [declared_type(port) for port in layer.outputs]
+            return declared
         if outputs is None:  # rule 4: OpenVINO's inference of it is adopted later
             self.result.not_inferred.append(layer)
-            return [declared_type(port) for port in layer.outputs]
+            return declared
         self.result.inferred += 1
-        for port, inferred in zip(layer.outputs, outputs, strict=False):
-            _compare(self.result, layer, port, inferred)
-        return list(outputs) + [declared_type(port) for port in layer.outputs[len(outputs):]]
+        for record, inferred, own in zip(records, outputs, declared, strict=False):
+            if inferred is not own:  # the same interned type: nothing to report
+                _check(self.result, layer, record[0], record[1], record[2], record[6], inferred, "inferred")
+        return [*outputs, *declared[len(outputs):]]
 
-    def infer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType]) -> list[TensorType] | None:
+    def infer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType], n_outputs: int,
+              ) -> tuple[TensorType, ...] | None:
         """The layer's output types by its rule; None when we cannot match OpenVINO (rule 4)."""
         lo, hi = spec.n_inputs
         if not lo <= len(inputs) <= hi:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
             raise IrToolsError(f"{spec.label} takes {want} inputs, the layer has {len(inputs)}", layer.loc, "E-ARITY")
-        if spec.n_outputs >= 0 and len(layer.outputs) != spec.n_outputs:
-            raise IrToolsError(f"{spec.label} has {spec.n_outputs} outputs, the layer declares {len(layer.outputs)}",
+        if spec.n_outputs >= 0 and n_outputs != spec.n_outputs:
+            raise IrToolsError(f"{spec.label} has {spec.n_outputs} outputs, the layer declares {n_outputs}",
                                layer.loc, "E-ARITY")
-        attrs = A.decode(spec.attrs, layer.attrs)  # located by run_node, should it fail
         values: list[np.ndarray | None] = []
-        for i, port in enumerate(layer.inputs):
-            value = self.constant(layer, port) if i in spec.value_inputs else None
-            if value is None and i in spec.value_inputs and not self.opaque(layer, port):
-                return None
-            values.append(value)
+        if spec.value_inputs:
+            A.decode(spec.attrs, layer.attrs)  # a bad attribute is reported before a value that is not known
+            for i, pid in enumerate(layer.input_ids()):
+                value = None
+                if i in spec.value_inputs:
+                    key = self.graph.producer_key(layer.id, pid)
+                    value = None if key is None else self.value(key)
+                    if value is None and not (key is None or self.graph.layer(key[0]).is_a("Parameter")):
+                        return None  # OpenVINO may know more of the value than we do (rule 4)
+                values.append(value)
+        else:
+            values = [None] * len(layer.input_ids())
+        memo = (id(spec), tuple(layer.attrs.items()), tuple(map(id, inputs)), n_outputs,
+                tuple(None if v is None else (v.dtype.str, v.shape, v.tobytes()) for v in values))
+        if memo in self.answers:
+            return self.answers[memo]
+        attrs = A.decode(spec.attrs, layer.attrs)  # located by run_node, should it fail
         outputs = spec.infer(attrs, inputs, values)
-        if outputs is not None and spec.n_outputs < 0 and len(outputs) != len(layer.outputs):
-            raise IrToolsError(f"{spec.label} has {len(outputs)} outputs here, the layer declares "
-                               f"{len(layer.outputs)}", layer.loc, "E-ARITY")
+        if outputs is not None:
+            if spec.n_outputs < 0 and len(outputs) != n_outputs:
+                raise IrToolsError(f"{spec.label} has {len(outputs)} outputs here, the layer declares "
+                                   f"{n_outputs}", layer.loc, "E-ARITY")
+            outputs = tuple(map(self.intern, outputs))
+        self.answers[memo] = outputs
         return outputs
-
-    def opaque(self, layer: Layer, port: Port) -> bool:
-        """True when OpenVINO knows nothing of the value feeding ``port`` either: a Parameter's, or none at all
-        for an unfed port (E-INPUT-UNFED) (rule 4)."""
-        key = self.source(layer, port)
-        return key is None or self.graph.layer(key[0]).is_a("Parameter")
-
-    def constant(self, layer: Layer, port: Port) -> np.ndarray | None:
-        """The value feeding ``port`` when we can compute it (rule 5); else None."""
-        key = self.source(layer, port)
-        return None if key is None else self.value(key)
 
     def value(self, key: PortKey) -> np.ndarray | None:
         """The value of an output port (rule 5), computed once; its producers first, without recursion."""
+        producer_key = self.graph.producer_key
         todo = [key]
         while todo:
             top = todo[-1]
@@ -135,9 +166,9 @@ class ShapeWalker(Walker[TensorType]):
                 todo.pop()
                 continue
             layer = self.graph.layer(top[0])
-            sources = [self.source(layer, port) for port in layer.inputs]
+            sources = [producer_key(layer.id, pid) for pid in layer.input_ids()]
             waiting = [s for s in sources if s is not None and s not in self.values]
-            if waiting and self._computable(layer, top):
+            if waiting and self._computable(layer):
                 todo.extend(waiting)
                 continue
             todo.pop()
@@ -149,19 +180,19 @@ class ShapeWalker(Walker[TensorType]):
         t = self.env.get(key)
         if t is None or t.shape is None or not all(d.is_static for d in t.shape):
             return False
-        return int(np.prod([d.lo for d in t.shape], dtype=np.float64)) <= MAX_VALUE_ELEMENTS
+        return math.prod([d.lo for d in t.shape]) <= MAX_VALUE_ELEMENTS
 
-    def _computable(self, layer: Layer, key: PortKey) -> bool:
+    def _computable(self, layer: Layer) -> bool:
         """Worth computing the producers of: a small output of a layer with a kernel."""
         if layer.is_a("Const") or layer.is_a("Parameter") or layer.is_a("ShapeOf"):
             return False
         spec = lookup(layer.type, layer.version)
         return spec is not None and spec.kernel is not None and all(
-            self._small((layer.id, port.id)) for port in layer.outputs)
+            self._small((layer.id, pid)) for pid in layer.output_ids())
 
     def _compute(self, layer: Layer, key: PortKey, sources: list[PortKey | None]) -> None:
         """Store the values of ``layer``'s outputs (None where unknown); its producers' are stored already."""
-        keys = [(layer.id, port.id) for port in layer.outputs]
+        keys = [(layer.id, pid) for pid in layer.output_ids()]
         self.values.update(dict.fromkeys(keys))
         if layer.is_a("Const"):
             if self._small(key):
@@ -179,7 +210,7 @@ class ShapeWalker(Walker[TensorType]):
             if et in ("i32", "i64"):
                 self.values[key] = np.array([d.lo for d in t.shape], np.int32 if et == "i32" else np.int64)
             return
-        if not self._computable(layer, key):
+        if not self._computable(layer):
             return
         args = [None if s is None else self.values.get(s) for s in sources]
         if any(a is None for a in args):
@@ -250,19 +281,23 @@ def _apply(port: Port, t: TensorType | None) -> int:
 
 
 def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType, how: str = "inferred") -> None:
+    _check(result, layer, port.id, port.precision, port.dims, port.line, inferred, how)
+
+
+def _check(result: Propagation, layer: Layer, port_id: int, precision: str | None, dims: tuple[int, ...] | None,
+           line: int | None, inferred: TensorType, how: str) -> None:
+    """E-SHAPE / E-TYPE where an output port's declared dims or precision differ from ``inferred``."""
     want = shape_to_ints(inferred.shape)
-    if not (want == port.dims or (want is None and port.dims == ())):
+    if not (want == dims or (want is None and dims == ())):
         result.diagnostics.append(Diagnostic(
-            "error", "E-SHAPE",
-            f"output port {port.id}: declared {show(port.dims)}, {how} {show(want)}",
-            layer.port_loc(port),
+            "error", "E-SHAPE", f"output port {port_id}: declared {show(dims)}, {how} {show(want)}",
+            layer.line_loc(line),
         ))
-    declared = element_type(port.precision or "")
-    if inferred.element and port.precision is not None and (declared is None or declared.name != inferred.element):
+    declared = element_type(precision or "")
+    if inferred.element and precision is not None and (declared is None or declared.name != inferred.element):
         want_p = element_type(inferred.element)
         want_text = want_p.precision if want_p else inferred.element
         result.diagnostics.append(Diagnostic(
-            "error", "E-TYPE",
-            f"output port {port.id}: declared precision {port.precision}, {how} {want_text}",
-            layer.port_loc(port),
+            "error", "E-TYPE", f"output port {port_id}: declared precision {precision}, {how} {want_text}",
+            layer.line_loc(line),
         ))
