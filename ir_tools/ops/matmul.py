@@ -1,7 +1,9 @@
-"""MatMul-1 (OpenVINO's v0::MatMul, in opset1 to opset16): shape rule and reference kernel.
+"""MatMul-1 (OpenVINO's v0::MatMul, in opset1 to opset16) and Einsum-7 (opset7 to opset16): shape rules
+and reference kernels.
 
-The shape rule is OpenVINO's matmul_shape_inference.hpp; checked with the kernel by
-tests/ops/test_matmul_conformance.py. Measured on openvino 2026.4.1, beyond the specification:
+The shape rules are OpenVINO's matmul_shape_inference.hpp and einsum_shape_inference.hpp; checked with
+the kernels by tests/ops/test_matmul_conformance.py and tests/ops/test_einsum_conformance.py. Measured
+on openvino 2026.4.1, beyond the specification:
 
 - transpose_a/transpose_b are ignored on 1-D operands; scalars are refused.
 - The inner dims must intersect unless one of them is dynamic (then anything passes: [2..3] against
@@ -13,20 +15,33 @@ tests/ops/test_matmul_conformance.py. Measured on openvino 2026.4.1, beyond the 
 - Floats are multiplied and summed in float64 (BLAS) and rounded once: OpenVINO CPU's f16 results
   are the exactly rounded ones too. Integers follow the specification (wrap around in the element
   type); the CPU plugin computes i32 through f32, saturates i8 and computes i64 as i32.
+- Einsum: an equation is split at the first "->" and at every comma, so "ij," names two inputs (the
+  second a scalar) and "" one; whitespace is refused (the IR reader does not strip it), a missing
+  equation reads as "". Implicit mode outputs, sorted, the labels that appear in no other input,
+  repeated ones included ("ii" gives [n, n], which CPU refuses to compile, as any output label
+  repeated). A label shared by inputs broadcasts (Dimension::broadcast_merge: [2, 1] and [2, 3] in
+  "ij,ij->ij" give [2, 3]); a label repeated in one input must merge (a diagonal). Ellipsis dims
+  missing from the output are summed ("a...a->a"); an output "..." that no input has is dropped. A
+  dynamic-rank input with "..." gives a dynamic rank at once when the output has "..." (inputs after
+  it are not checked). Only boolean inputs are refused; the types must be equal, a dynamic one passes
+  and the output takes input 0's. CPU computes integers through f32 as MatMul (the kernel wraps).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .rounding import accumulation
-from .spec import OpSpec, TensorType
+from .rounding import accumulation, gamma, is_exact, output_rounding
+from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,3 +184,197 @@ def _inner(a: MatMulAttrs, args: Sequence[np.ndarray], outputs) -> int:
 
 MATMUL_1 = OpSpec("MatMul", "MatMul-1", MatMulAttrs, (2, 2), 1, _infer, _run,
                   rounding=accumulation(_inner, magnitude=_magnitude))
+
+
+# --- Einsum ------------------------------------------------------------------------------------------
+
+ELLIPSIS = "..."
+
+
+@dataclass(frozen=True, slots=True)
+class EinsumAttrs:
+    equation: str = A.attr("equation", A.STRING, "")
+
+
+def _labels(subscript: str, what: str) -> tuple[str, ...]:
+    """Einsum::extract_labels of a subscript is_subscript_correct accepts: ASCII letters and at most one "..."."""
+    out: list[str] = []
+    at = 0
+    while at < len(subscript):
+        if ELLIPSIS not in out and subscript.startswith(ELLIPSIS, at):
+            out.append(ELLIPSIS)
+            at += 3
+        elif subscript[at].isascii() and subscript[at].isalpha():
+            out.append(subscript[at])
+            at += 1
+        else:
+            raise OpValidationError(f"{what} subscript '{subscript}' must be letters with at most one '...'")
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def parse_equation(equation: str) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """Einsum::parse_equation: the labels of each input and of the output (implicit mode: the labels that
+    appear in no other input, sorted, after "..." if an input has one)."""
+    left, arrow, right = equation.partition("->")
+    inputs = tuple(_labels(s, "input") for s in left.split(","))
+    if arrow:
+        return inputs, _labels(right, "output")
+    alone = sorted(label for k, labels in enumerate(inputs) for label in labels
+                   if label != ELLIPSIS and not any(label in other for j, other in enumerate(inputs) if j != k))
+    return inputs, (ELLIPSIS,) * any(ELLIPSIS in labels for labels in inputs) + tuple(alone)
+
+
+def _einsum_element(inputs: Sequence[TensorType]) -> str | None:
+    first = inputs[0].element
+    if first == "boolean":
+        raise OpValidationError("Einsum inputs must be numeric, got boolean")
+    if first is not None and any(t.element not in (None, first) for t in inputs[1:]):
+        raise OpValidationError(f"inputs of element types {[t.element for t in inputs]}: they must be equal")
+    return first
+
+
+def _broadcast_shapes(a: list[Dim], b: Sequence[Dim]) -> list[Dim]:
+    """PartialShape::broadcast_merge_into, numpy style (right-aligned, missing dims are 1)."""
+    width = max(len(a), len(b))
+    one = Dim(1, 1)
+    a, b = [one] * (width - len(a)) + a, [one] * (width - len(b)) + list(b)
+    merged = [broadcast_merge(p, q) for p, q in zip(a, b, strict=True)]
+    if any(m is None for m in merged):
+        raise OpValidationError(f"ellipsis dims {a} and {b} do not broadcast")
+    return merged  # type: ignore[return-value]
+
+
+def _einsum(a: EinsumAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    element = _einsum_element(inputs)
+    subscripts, output = parse_equation(a.equation)
+    if len(subscripts) != len(inputs):
+        raise OpValidationError(f"the equation names {len(subscripts)} inputs, the layer has {len(inputs)}")
+    known: dict[str, list[Dim]] = {}  # each label's dims (one, or the ellipsis' several)
+    for t, labels in zip(inputs, subscripts, strict=True):
+        if t.shape is None:
+            if ELLIPSIS in labels and ELLIPSIS in output:
+                return [TensorType(element, None)]
+            for label in labels:
+                known.setdefault(label, [DYNAMIC])
+            continue
+        rank = len(t.shape)
+        if rank < len(labels) - 1 or (ELLIPSIS not in labels and rank != len(labels)):
+            raise OpValidationError(f"an input of rank {rank} cannot have the labels {''.join(labels)}")
+        own: dict[str, Dim] = {}
+        at = 0
+        for label in labels:
+            if label == ELLIPSIS:
+                width = rank - len(labels) + 1
+                part = list(t.shape[at:at + width])
+                known[label] = _broadcast_shapes(known[label], part) if label in known else part
+                at += width
+                continue
+            same = _intersect(own[label], t.shape[at]) if label in own else t.shape[at]
+            if same is None:
+                raise OpValidationError(f"label {label} is repeated on dims {own[label]} and {t.shape[at]}")
+            own[label] = same
+            at += 1
+        for label, d in own.items():
+            merged = broadcast_merge(known[label][0], d) if label in known else d
+            if merged is None:
+                raise OpValidationError(f"label {label} has dims {known[label][0]} and {d}, which do not broadcast")
+            known[label] = [merged]
+    out: list[Dim] = []
+    for label in output:
+        if label not in known and label != ELLIPSIS:
+            raise OpValidationError(f"output label {label} is in no input subscript")
+        out += known.get(label, [])
+    return [TensorType(element, tuple(out))]
+
+
+def _sublists(a: EinsumAttrs, shapes: Sequence[tuple[int, ...]]) -> tuple[list[list[int]], list[int], list[int]]:
+    """numpy's sublist form of the equation for inputs of ``shapes``: each input's axes and the output's as
+    integer labels (an ellipsis spelled out, right-aligned), and the sizes of the labels summed away."""
+    subscripts, output = parse_equation(a.equation)
+    if len(subscripts) != len(shapes):
+        raise OpValidationError(f"the equation names {len(subscripts)} inputs, got {len(shapes)}")
+    widths = [len(shape) - len(labels) + 1 if ELLIPSIS in labels else 0
+              for shape, labels in zip(shapes, subscripts, strict=True)]
+    if any(w < 0 or (ELLIPSIS not in labels and len(shape) != len(labels))
+           for shape, labels, w in zip(shapes, subscripts, widths, strict=True)):
+        raise OpValidationError(f"inputs of shapes {[list(s) for s in shapes]} do not fit '{a.equation}'")
+    letters = sorted({label for labels in subscripts for label in labels} - {ELLIPSIS})
+    if any(label not in letters and label != ELLIPSIS for label in output) or len(set(output)) != len(output):
+        raise OpValidationError(f"the output of '{a.equation}' repeats a label or names one no input has "
+                                "(OpenVINO CPU refuses to compile it)")
+    width = max(widths, default=0)
+    if len(letters) + width > 52:
+        raise UnsupportedError(f"Einsum '{a.equation}' has more than 52 labels (numpy's limit)")
+    number = {label: [n] for n, label in enumerate(letters)}
+    lanes = list(range(len(letters), len(letters) + width))
+    axes = [[n for label in labels for n in (lanes[width - w:] if label == ELLIPSIS else number[label])]
+            for labels, w in zip(subscripts, widths, strict=True)]
+    out = [n for label in output for n in (lanes if label == ELLIPSIS else number[label])]
+    sizes: dict[int, int] = {}
+    for shape, ax in zip(shapes, axes, strict=True):
+        for n, size in zip(ax, shape, strict=True):
+            sizes[n] = size if sizes.get(n, 1) == 1 else sizes[n]  # a 1 broadcasts
+    return axes, out, [size for n, size in sizes.items() if n not in out]
+
+
+def _run_einsum(a: EinsumAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    if len({x.dtype for x in args}) > 1:
+        raise OpValidationError(f"inputs of element types {[str(x.dtype) for x in args]}: they must be equal")
+    axes, out, _ = _sublists(a, [x.shape for x in args])
+    dtype = args[0].dtype
+    if dtype.kind == "f":
+        wide = np.float64
+    elif dtype.kind in "iu":
+        wide = np.uint64 if dtype.kind == "u" else np.int64
+    else:
+        raise UnsupportedError(f"Einsum of element type {dtype}")
+    operands = [v for x, ax in zip(args, axes, strict=True) for v in (x.astype(wide, copy=False), ax)]
+    try:  # numpy's path search pays off only beyond two operands
+        with np.errstate(all="ignore"):
+            return [np.asarray(np.einsum(*operands, out, optimize=len(args) > 2)).astype(dtype)]
+    except ValueError as exc:  # dims of one label that neither match nor broadcast
+        raise OpValidationError(f"inputs of shapes {[list(x.shape) for x in args]} do not fit '{a.equation}': "
+                                f"{exc}") from None
+
+
+def _summed(a: EinsumAttrs, args: Sequence[np.ndarray], outputs) -> int:
+    """The number of products summed into each output element: the sizes of the labels summed away."""
+    return math.prod(_sublists(a, [np.shape(x) for x in args])[2])
+
+
+def _many(kernel: Kernel, attrs: EinsumAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+          outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Beyond two inputs, where ``accumulation`` propagates the errors of two only: gamma(n + k - 2) K(|x_1|, ...,
+    |x_k|) + the output's rounding. Each of the n terms is a product of k inputs, rounded k - 1 times, and then
+    summed: n - 1 additions at most along any term's path, in whatever order OpenVINO contracts the inputs.
+    Input errors b widen |x| to |x| + b (the worst case, statistically too: the rule is for rare equations)."""
+    g = gamma(_summed(attrs, args, outputs) + len(args) - 2)
+    size = np.asarray(kernel(attrs, [np.abs(np.asarray(x, np.float64)) for x in args])[0], np.float64)
+    result = g * size + output_rounding(outputs[0])
+    if all(is_exact(b) for b in bounds):
+        return [result]
+    widened = kernel(attrs, [np.abs(np.asarray(x, np.float64)) + b for x, b in zip(args, bounds, strict=True)])[0]
+    return [result + (1.0 + g) * np.asarray(widened, np.float64) - size]
+
+
+#: accumulation for one input (a transpose, a diagonal, a sum) and for two; _many beyond.
+_BY_INPUTS = {1: accumulation(_summed, data=(0,)), 2: accumulation(_summed)}
+
+
+def _einsum_rounding(statistical: bool) -> RoundingRule:
+    def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        chosen = _BY_INPUTS.get(len(args), _many)
+        if statistical and chosen is not _many:
+            chosen = chosen.statistical  # type: ignore[attr-defined]
+        return chosen(kernel, attrs, args, bounds, outputs)
+
+    return rule
+
+
+_EINSUM_ROUNDING = _einsum_rounding(False)
+_EINSUM_ROUNDING.statistical = _einsum_rounding(True)  # type: ignore[attr-defined]
+
+EINSUM_7 = OpSpec("Einsum", "Einsum-7", EinsumAttrs, (1, 1 << 30), 1, _einsum, _run_einsum,
+                  rounding=_EINSUM_ROUNDING)

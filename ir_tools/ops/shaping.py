@@ -1,5 +1,5 @@
 """The shape plumbing of real networks: Reshape, Squeeze, Unsqueeze, Transpose, Concat, Split,
-VariadicSplit, Gather, ShapeOf, Broadcast, Tile and Range. Attributes, shape rules and reference kernels.
+VariadicSplit, Gather, GatherND, ShapeOf, Broadcast, Tile and Range. Attributes, shape rules and reference kernels.
 
 Shape rules are OpenVINO's shape inference (src/core/shape_inference), interval bounds included,
 checked against the installed openvino by tests/ops/test_shaping_conformance.py; kernels are checked
@@ -30,6 +30,12 @@ What OpenVINO 2026.4.1 does that its specification does not say, measured there:
   data, where it reads beyond the tensor); a negative index in range is counted from the end by
   Gather-8, and by the evaluator for Gather-1/7 too, but read as out of range by CPU there: the
   reference refuses negative indices before Gather-8.
+- GatherND-5 and GatherND-8 take indices of any integer type (u8, i4, u1...; floats and boolean are
+  refused, string and nf4 oddly are not). CPU counts a negative index in [-n, -1] from the end in
+  both versions (GatherND has no evaluator) and reads whatever lies at the linear offset of an index
+  out of [-n, n - 1], within the tensor or beyond it: the reference refuses those. A GatherND-5
+  with batch_dims > 1 fuses the batch dims into their product (an interval product, saturating at
+  the unbounded maximum); GatherND-8 keeps them.
 - Tile reads negative repeats as 0.
 - Range-4 refuses a zero step as Range-1 does (its specification allows one), but a step that an
   integer output_type truncates to zero (-0.75 to i64) gives 0 elements. Its output_type may be
@@ -717,6 +723,70 @@ def _run_gather(negative: bool):
     return run
 
 
+# --- GatherND ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GatherNDAttrs:
+    batch_dims: int = A.attr("batch_dims", UINT, 0)
+
+
+def _gather_nd(fused: bool):
+    """gather_nd_shape_inference.hpp; ``fused``: GatherND-5, whose batch dims become their product."""
+
+    def infer(a: GatherNDAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        data, indices = inputs
+        integral(indices, "indices")
+        batch = a.batch_dims
+        for t, what in ((data, "data"), (indices, "indices")):
+            if t.shape is not None and len(t.shape) <= batch:
+                raise OpValidationError(f"{what} of rank {len(t.shape)} with batch_dims {batch}: the rank must be "
+                                        f"at least 1 and above batch_dims")
+        if data.shape is None or indices.shape is None or not indices.shape[-1].is_static:
+            return [TensorType(data.element, None)]
+        k = indices.shape[-1].lo
+        if k + batch > len(data.shape):
+            raise OpValidationError(f"index tuples of length {k} with batch_dims {batch} exceed the data rank "
+                                    f"{len(data.shape)}")
+        merged = [meet(iv(d), iv(i)) for d, i in zip(data.shape[:batch], indices.shape[:batch], strict=True)]
+        if any(is_empty(m) for m in merged):
+            raise OpValidationError("data and indices dims differ within batch_dims")
+        if fused and batch > 1:
+            total = ONE
+            for m in merged:
+                total = dmul(total, m)
+            merged = [total]
+        return [TensorType(data.element, dims(merged) + indices.shape[batch:-1] + data.shape[batch + k:])]
+
+    return infer
+
+
+def _run_gather_nd(fused: bool):
+    def run(a: GatherNDAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x, idx = args
+        if idx.dtype.kind not in "iu":
+            raise OpValidationError(f"indices must be integers, got {idx.dtype}")
+        batch = a.batch_dims
+        if min(x.ndim, idx.ndim) <= batch or idx.shape[-1] + batch > x.ndim or x.shape[:batch] != idx.shape[:batch]:
+            raise OpValidationError(f"batch_dims {batch} does not fit data {list(x.shape)} and indices "
+                                    f"{list(idx.shape)}")
+        k = idx.shape[-1]
+        lengths = np.array(x.shape[batch:batch + k], np.int64)
+        flat = idx.astype(np.int64)
+        if np.any((flat < -lengths) | (flat >= lengths)):
+            raise OpValidationError(f"an index is out of range for dims {lengths.tolist()} (OpenVINO CPU reads "
+                                    "whatever lies at its offset)")
+        flat = np.where(flat < 0, flat + lengths, flat)
+        n, m = math.prod(x.shape[:batch]), math.prod(idx.shape[batch:-1])
+        rows = flat.reshape(n, m, k)
+        picked = x.reshape((n,) + x.shape[batch:])[(np.arange(n)[:, None],) + tuple(rows[..., j] for j in range(k))]
+        taken = np.broadcast_to(picked, (n, m) + x.shape[batch + k:])  # k = 0 takes whole slices
+        lead = (n,) if fused and batch > 1 else x.shape[:batch]
+        return [np.ascontiguousarray(taken).reshape(lead + idx.shape[batch:-1] + x.shape[batch + k:])]
+
+    return run
+
+
 # --- ShapeOf ----------------------------------------------------------------------------------------
 
 
@@ -1046,6 +1116,10 @@ GATHER_7 = OpSpec("Gather", "Gather-7", GatherAttrs, (3, 3), 1, guarded(_gather)
                   rounding=moves(0))
 GATHER_8 = OpSpec("Gather", "Gather-8", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(True), (2,),
                   rounding=moves(0))
+GATHER_ND_5 = OpSpec("GatherND", "GatherND-5", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(True)),
+                     _run_gather_nd(True), rounding=moves(0))
+GATHER_ND_8 = OpSpec("GatherND", "GatherND-8", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(False)),
+                     _run_gather_nd(False), rounding=moves(0))
 SHAPE_OF_1 = OpSpec("ShapeOf", "ShapeOf-1", NoAttrs, (1, 1), 1, _shape_of, _run_shape_of, rounding=exact)
 SHAPE_OF_3 = OpSpec("ShapeOf", "ShapeOf-3", ShapeOf3Attrs, (1, 1), 1, _shape_of, _run_shape_of, rounding=exact)
 BROADCAST_1 = OpSpec("Broadcast", "Broadcast-1", Broadcast1Attrs, (2, 3), 1, guarded(_broadcast(False)),
