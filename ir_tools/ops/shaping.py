@@ -35,7 +35,8 @@ What OpenVINO 2026.4.1 does that its specification does not say, measured there:
   both versions (GatherND has no evaluator) and reads whatever lies at the linear offset of an index
   out of [-n, n - 1], within the tensor or beyond it: the reference refuses those. A GatherND-5
   with batch_dims > 1 fuses the batch dims into their product (an interval product, saturating at
-  the unbounded maximum); GatherND-8 keeps them.
+  the unbounded maximum); GatherND-8 keeps them. Index tuples of length 0 (indices [..., 0]) pass
+  shape inference, but CPU leaves the output unwritten: the reference refuses them.
 - Tile reads negative repeats as 0.
 - Range-4 refuses a zero step as Range-1 does (its specification allows one), but a step that an
   integer output_type truncates to zero (-0.75 to i64) gives 0 elements. Its output_type may be
@@ -771,6 +772,8 @@ def _run_gather_nd(fused: bool):
             raise OpValidationError(f"batch_dims {batch} does not fit data {list(x.shape)} and indices "
                                     f"{list(idx.shape)}")
         k = idx.shape[-1]
+        if k == 0:
+            raise OpValidationError("index tuples of length 0 (OpenVINO CPU leaves the output unwritten)")
         lengths = np.array(x.shape[batch:batch + k], np.int64)
         flat = idx.astype(np.int64)
         if np.any((flat < -lengths) | (flat >= lengths)):
@@ -779,10 +782,9 @@ def _run_gather_nd(fused: bool):
         flat = np.where(flat < 0, flat + lengths, flat)
         n, m = math.prod(x.shape[:batch]), math.prod(idx.shape[batch:-1])
         rows = flat.reshape(n, m, k)
-        picked = x.reshape((n,) + x.shape[batch:])[(np.arange(n)[:, None],) + tuple(rows[..., j] for j in range(k))]
-        taken = np.broadcast_to(picked, (n, m) + x.shape[batch + k:])  # k = 0 takes whole slices
+        taken = x.reshape((n,) + x.shape[batch:])[(np.arange(n)[:, None],) + tuple(rows[..., j] for j in range(k))]
         lead = (n,) if fused and batch > 1 else x.shape[:batch]
-        return [np.ascontiguousarray(taken).reshape(lead + idx.shape[batch:-1] + x.shape[batch + k:])]
+        return [taken.reshape(lead + idx.shape[batch:-1] + x.shape[batch + k:])]
 
     return run
 
