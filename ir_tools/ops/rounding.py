@@ -118,8 +118,12 @@ def moves(*data: int, zeroed: Sequence[int] = ()) -> RoundingRule:
     return rule
 
 
+#: K(|inputs|^exponent) computed by an op itself (accumulation's ``magnitude``).
+Magnitude = Callable[[Any, Sequence[np.ndarray], int], list[np.ndarray]]
+
+
 def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray]], int],
-                 data: Sequence[int] = (0, 1), magnitude: Kernel | None = None) -> RoundingRule:
+                 data: Sequence[int] = (0, 1), magnitude: Magnitude | None = None) -> RoundingRule:
     """Sums of products (Convolution, MatMul, AvgPool, ReduceSum/Mean...), linear in each ``data`` input:
     the kernel evaluated on |inputs| is sum|terms| per output element. With ``terms(attrs, args, outputs)`` n
     (the longest sum): gamma(n) sum|terms| + 2 u_out |y|.
@@ -131,21 +135,22 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
     adds the errors of the terms of a product of two inputs in quadrature, sqrt(K(b_x^2, w^2) + K(x^2, b_w^2) +
     K(b_x^2, b_w^2)), the standard model of rounding errors as independent.
 
-    ``magnitude(attrs, args)`` computes K(|x|, |w|) (taking the absolute values itself) where the kernel would be
-    needlessly exact (a float64 matrix product of a 100M-element weight matrix): |terms| need no
-    cancellation-free sum, and its own f32 rounding (relative gamma(n), all terms positive) is covered by
-    scaling it by 1 + gamma(n)."""
+    ``magnitude(attrs, args, exponent)`` computes K(|x|^e, |w|^e) (taking the powers itself, a block at a time)
+    where the kernel would be needlessly exact (a float64 matrix product of a 100M-element weight matrix) or
+    the powers of a whole weight matrix needlessly large: |terms| need no cancellation-free sum, and its own f32
+    rounding (relative gamma(n), all terms positive) is covered by scaling it by 1 + gamma(n)."""
 
     def variant(statistical: bool) -> RoundingRule:
         def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
                  outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
             g = gamma(terms(attrs, args, outputs))
 
-            def size_of(values: Sequence[np.ndarray]) -> np.ndarray:
-                """K(|values|) over the data inputs."""
+            def size_of(values: Sequence[np.ndarray], exponent: int = 1) -> np.ndarray:
+                """K(|values|^exponent) over the data inputs."""
                 if magnitude is not None:
-                    return _f64(magnitude(attrs, values)[0]) * (1.0 + g)
-                return _f64(kernel(attrs, [np.abs(_f64(v)) if i in data else v for i, v in enumerate(values)])[0])
+                    return _f64(magnitude(attrs, values, exponent)[0]) * (1.0 + g)
+                return _f64(kernel(attrs, [np.abs(_f64(v)) ** exponent if i in data else v
+                                           for i, v in enumerate(values)])[0])
 
             size = size_of(args)
             result = g * size + output_rounding(outputs[0])
@@ -153,9 +158,9 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
             if not inexact:
                 return [result]
             if statistical and len(data) > 1:
-                x, w = (np.abs(_f64(args[i])) ** 2 for i in data[:2])
-                bx, bw = (bounds[i] ** 2 for i in data[:2])
-                spread = sum(size_of(_with(args, data, pair)) for pair in ((bx, w), (x, bw), (bx, bw))
+                x, w = (args[i] for i in data[:2])
+                bx, bw = (bounds[i] for i in data[:2])
+                spread = sum(size_of(_with(args, data, pair), 2) for pair in ((bx, w), (x, bw), (bx, bw))
                              if not (is_exact(pair[0]) or is_exact(pair[1])))
                 return [result + np.sqrt(spread)]
             widened = [np.abs(_f64(v)) + bounds[i] if i in inexact else v for i, v in enumerate(args)]
