@@ -49,31 +49,37 @@ class Port:
 #: tracked for as long as it lives, and a tuple holding a dict, even an empty one, stays tracked).
 PortRecord = tuple[int, "str | None", "tuple[int, ...] | None", "str | None", "dict[str, str] | None",
                    "tuple[RtNode, ...]", "int | None"]
+#: The input or output ports of a read layer: their records' fields one after another in one flat tuple, so
+#: that a layer adds two tuples to the objects the GC sees while it is read, not two plus one per port.
+PortFields = tuple
+_WIDTH = 7  # fields per port in PortFields
 _LAYER_FIELDS = ("id", "name", "type", "version", "attrs", "inputs", "outputs", "rt_info", "extra", "children",
                  "file", "line", "data")
 
 
-def _port(record: PortRecord) -> Port:
-    return Port(record[0], record[1], record[2], record[3], {} if record[4] is None else record[4], record[5],
-                record[6])
+def _ports(fields: PortFields) -> list[Port]:
+    return [Port(fields[i], fields[i + 1], fields[i + 2], fields[i + 3], {} if fields[i + 4] is None else fields[i + 4],
+                 fields[i + 5], fields[i + 6]) for i in range(0, len(fields), _WIDTH)]
 
 
-def _record(port: Port) -> PortRecord:
-    return (port.id, port.precision, port.dims, port.names, port.extra, port.rt_info, port.line)
+def _records(ports: list[Port] | PortFields) -> list[PortRecord]:
+    if type(ports) is list:
+        return [(p.id, p.precision, p.dims, p.names, p.extra, p.rt_info, p.line) for p in ports]
+    return [ports[i : i + _WIDTH] for i in range(0, len(ports), _WIDTH)]
 
 
 class Layer:
     """One ``<layer>``: its attributes verbatim, its ports, where it came from.
 
     Built like a dataclass (same fields, order and defaults; equality compares every field), with one
-    difference inside: a layer the reader made keeps its ports as ``PortRecord`` tuples, and ``inputs``
+    difference inside: a layer the reader made keeps its ports as ``PortFields`` tuples, and ``inputs``
     / ``outputs`` make the Port lists on first use (once: after that the lists and Ports are the
     layer's, to change as before). Code that only needs ids or declared types (the walker, shape
     propagation) reads ``input_ids()`` / ``output_records()`` and makes no Port at all, which keeps the
     objects the GC must scan to about one per layer.
     """
 
-    __slots__ = ("id", "name", "type", "version", "attrs", "_inputs", "_outputs", "rt_info", "extra", "children",
+    __slots__ = ("id", "name", "type", "version", "attrs", "_inputs", "_outputs", "rt_info", "_extra", "children",
                  "file", "line", "data")
     __hash__ = None  # mutable, compared by value (as the dataclass it was)
 
@@ -90,7 +96,7 @@ class Layer:
         self.inputs = [] if inputs is None else inputs
         self.outputs = [] if outputs is None else outputs
         self.rt_info = rt_info
-        self.extra = {} if extra is None else extra  # other <layer> attributes, verbatim
+        self._extra = extra  # other <layer> attributes, verbatim (see extra)
         self.children = children  # other child elements (subgraph bodies, port maps), verbatim
         self.file = file
         self.line = line
@@ -98,21 +104,34 @@ class Layer:
 
     @classmethod
     def _read(cls, id: str, name: str, type: str, version: str | None,  # noqa: A002
-              attrs: dict[str, str], inputs: tuple[PortRecord, ...], outputs: tuple[PortRecord, ...],
-              rt_info: tuple[RtNode, ...], extra: dict[str, str], children: tuple[RtNode, ...], file: str | None,
-              line: int | None) -> Layer:
+              attrs: dict[str, str], inputs: PortFields, outputs: PortFields,
+              rt_info: tuple[RtNode, ...], extra: dict[str, str] | None, children: tuple[RtNode, ...],
+              file: str | None, line: int | None) -> Layer:
         """A layer whose ports are still records (the reader's constructor)."""
         layer = cls.__new__(cls)
         layer.id, layer.name, layer.type, layer.version, layer.attrs = id, name, type, version, attrs
-        layer._inputs, layer._outputs, layer.rt_info, layer.extra = inputs, outputs, rt_info, extra
+        layer._inputs, layer._outputs, layer.rt_info, layer._extra = inputs, outputs, rt_info, extra
         layer.children, layer.file, layer.line, layer.data = children, file, line, None
         return layer
+
+    @property
+    def extra(self) -> dict[str, str]:
+        """The other ``<layer>`` attributes, verbatim. Made on first use: most layers have none, and an empty dict
+        per layer would be one more object for every collection of the cyclic GC to count."""
+        extra = self._extra
+        if extra is None:
+            extra = self._extra = {}
+        return extra
+
+    @extra.setter
+    def extra(self, extra: dict[str, str]) -> None:
+        self._extra = extra
 
     @property
     def inputs(self) -> list[Port]:
         ports = self._inputs
         if type(ports) is not list:
-            ports = self._inputs = [_port(record) for record in ports]
+            ports = self._inputs = _ports(ports)
         return ports
 
     @inputs.setter
@@ -123,7 +142,7 @@ class Layer:
     def outputs(self) -> list[Port]:
         ports = self._outputs
         if type(ports) is not list:
-            ports = self._outputs = [_port(record) for record in ports]
+            ports = self._outputs = _ports(ports)
         return ports
 
     @outputs.setter
@@ -133,22 +152,20 @@ class Layer:
     def input_ids(self) -> list[int]:
         """The ids of the input ports, in order, without making Port objects."""
         ports = self._inputs
-        return [p.id for p in ports] if type(ports) is list else [record[0] for record in ports]
+        return [p.id for p in ports] if type(ports) is list else list(ports[::_WIDTH])
 
     def output_ids(self) -> list[int]:
         """The ids of the output ports, in order, without making Port objects."""
         ports = self._outputs
-        return [p.id for p in ports] if type(ports) is list else [record[0] for record in ports]
+        return [p.id for p in ports] if type(ports) is list else list(ports[::_WIDTH])
 
-    def input_records(self) -> tuple[PortRecord, ...] | list[PortRecord]:
+    def input_records(self) -> list[PortRecord]:
         """The input ports as ``PortRecord`` tuples (``extra`` may be None), without making Port objects."""
-        ports = self._inputs
-        return [_record(p) for p in ports] if type(ports) is list else ports
+        return _records(self._inputs)
 
-    def output_records(self) -> tuple[PortRecord, ...] | list[PortRecord]:
+    def output_records(self) -> list[PortRecord]:
         """The output ports as ``PortRecord`` tuples (``extra`` may be None), without making Port objects."""
-        ports = self._outputs
-        return [_record(p) for p in ports] if type(ports) is list else ports
+        return _records(self._outputs)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

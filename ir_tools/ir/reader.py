@@ -24,7 +24,7 @@ from lxml import etree
 from ..base.diagnostics import Diagnostic
 from ..base.dims import parse_int
 from ..base.errors import ReadError, SourceLoc
-from .model import Graph, Layer, PortRecord, RtNode, Weights, _insert
+from .model import Graph, Layer, PortFields, PortRecord, RtNode, Weights, _insert
 
 SUPPORTED_IR_VERSIONS = (10, 11)
 MAX_DIM = 2**63 - 1
@@ -241,6 +241,8 @@ class _Reader:
         # every layer exists
         self.edges: list[tuple | Diagnostic] = []
         self.plain_dims: dict[tuple[str, ...], tuple[int, ...]] = {}  # <dim> texts -> dims, when all valid
+        # (id, precision, <dim> texts) of a plain port -> its (id, precision, dims) fields (see ports)
+        self.known_ports: dict[tuple[str, str, tuple[str, ...]], tuple[int, str, tuple[int, ...]]] = {}
         self.shared: dict = {}  # verbatim trees read so far (see _rt_tree)
 
     def read(self, f: BinaryIO) -> Graph:
@@ -309,14 +311,15 @@ class _Reader:
     def layer(self, el: etree._Element) -> None:
         line = el.sourceline
         items = el.items()
-        if len(items) == 4 and (items[0][0], items[1][0], items[2][0], items[3][0]) == _LAYER_KEYS:
-            layer_id, name, op_type, version = items[0][1], items[1][1], items[2][1], items[3][1]
-            extra = {}
+        if (len(items) == 4 and items[0][0] == "id" and items[1][0] == "name" and items[2][0] == "type"
+                and items[3][0] == "version"):  # as OpenVINO writes them
+            layer_id, name, op_type, version = sys.intern(items[0][1]), items[1][1], items[2][1], items[3][1]
+            extra = None
         else:
             extra = dict(items)
-            layer_id, name = extra.pop("id", ""), extra.pop("name", "")
+            layer_id, name = sys.intern(extra.pop("id", "")), extra.pop("name", "")
             op_type, version = extra.pop("type", ""), extra.pop("version", None)
-            extra = extra or {}  # a fresh {}: a dict emptied by pop() keeps its size
+            extra = extra or None  # (a dict emptied by pop() keeps its size)
         if not layer_id or not op_type:
             loc = SourceLoc(self.file, line, layer_id or None, name)
             message = (f"<layer> needs a '{'type' if layer_id else 'id'}' attribute, found none; "
@@ -335,16 +338,18 @@ class _Reader:
             if tag == "data":
                 layer.attrs = dict(child.items())
             elif tag == "input":
-                layer._inputs = tuple([self.port(p, layer) for p in child[:] if p.tag == "port"])
+                layer._inputs = self.ports(child, layer)
             elif tag == "output":
-                layer._outputs = tuple([self.port(p, layer) for p in child[:] if p.tag == "port"])
+                layer._outputs = self.ports(child, layer)
             elif tag == "rt_info":
                 layer.rt_info = _rt_tree(child, self.shared)
             elif isinstance(tag, str):  # <body>, <port_map>, <then_body>...: kept verbatim
                 layer.children += (RtNode(tag, tuple(child.items()), _rt_tree(child, self.shared)),)
         if layer.attrs is _NO_ATTRS:
             layer.attrs = {}
-        self.unique_ports(layer)
+        ids = layer.input_ids() + layer.output_ids()
+        if len(ids) > 1 and len(set(ids)) != len(ids):
+            self.repeated_ports(layer)
         layers = self.graph._layers
         if layer_id not in layers:  # Graph.add_layer, without checking the id again
             layers[layer_id] = layer
@@ -360,16 +365,41 @@ class _Reader:
                 layer,
             )
 
-    def port(self, el: etree._Element, layer: Layer) -> PortRecord:
-        """The port as the layer keeps it until asked for Port objects (see PortRecord)."""
+    def ports(self, section: etree._Element, layer: Layer) -> PortFields:
+        """The ``<port>``s of an ``<input>`` or ``<output>``, as the layer keeps them until asked for Port objects
+        (see PortFields). A port spelled as OpenVINO writes them (``id`` and ``precision``, maybe ``names``,
+        then only plain ``<dim>``s) takes a path that parses nothing seen before."""
+        fields = []
+        known = self.known_ports
+        for el in section[:]:
+            if el.tag != "port":
+                continue
+            items = el.items()
+            children = el[:]
+            texts = tuple([dim.text for dim in children if dim.tag == "dim"])
+            n = len(items)
+            if (len(texts) == len(children) and 2 <= n <= 3 and items[0][0] == "id" and items[1][0] == "precision"
+                    and (n == 2 or items[2][0] == "names")):
+                head = known.get((items[0][1], items[1][1], texts))
+                if head is not None:
+                    fields += head
+                    fields += (items[2][1] if n == 3 else None, None, (), el.sourceline)
+                    continue
+            fields += self.port(el, layer, items, children, texts)
+        return tuple(fields)
+
+    def port(self, el: etree._Element, layer: Layer, items: list[tuple[str, str]], children: list[etree._Element],
+             texts: tuple[str | None, ...]) -> PortRecord:
+        """A port not seen before (or not plain): parsed and checked; a plain one is remembered for ``ports``."""
         line = el.sourceline
-        items = el.items()
         n = len(items)
-        if n == 2 and items[0][0] == "id" and items[1][0] == "precision":  # as OpenVINO writes them
+        plain = len(texts) == len(children)  # as OpenVINO writes them: see ports
+        if n == 2 and items[0][0] == "id" and items[1][0] == "precision":
             id_text, precision, names, extra = items[0][1], sys.intern(items[1][1]), None, None
         elif n == 3 and items[0][0] == "id" and items[1][0] == "precision" and items[2][0] == "names":
             id_text, precision, names, extra = items[0][1], sys.intern(items[1][1]), items[2][1], None
         else:
+            plain = False
             extra = dict(items)
             id_text, precision, names = extra.pop("id", None), extra.pop("precision", None), extra.pop("names", None)
             precision = precision and sys.intern(precision)
@@ -377,12 +407,11 @@ class _Reader:
         if id_text is not None and id_text.isdigit() and id_text.isascii():
             port_id = int(id_text)
         else:
+            plain = False
             port_id = parse_int(id_text)
             if port_id is None or port_id < 0:
                 self.problem("E-PORT", f"port id must be a non-negative integer, got '{id_text or ''}'", line, layer)
                 port_id = -1
-        children = el[:]
-        texts = [dim.text for dim in children if dim.tag == "dim"]
         rt_info = ()
         if len(texts) != len(children):  # other children: an rt_info is kept (the last one), anything else ignored
             for child in children:
@@ -390,8 +419,10 @@ class _Reader:
                     rt_info = _rt_tree(child, self.shared)
         dims = ()  # no <dim>: a scalar, or a dynamic rank (the file cannot tell)
         if texts:
-            key = tuple(texts)
-            dims = self.plain_dims.get(key) or self.new_dims(el, key, layer)
+            dims = self.plain_dims.get(texts) or self.new_dims(el, texts, layer)
+            plain = plain and texts in self.plain_dims
+        if plain:
+            self.known_ports[(id_text, items[1][1], texts)] = (port_id, precision, dims)
         return (port_id, precision, dims, names, extra, rt_info, line)
 
     def new_dims(self, el: etree._Element, texts: tuple[str | None, ...], layer: Layer) -> tuple[int, ...]:
@@ -402,12 +433,10 @@ class _Reader:
             return dims
         return tuple(self.dim(child, layer) for child in el.iterchildren("dim"))
 
-    def unique_ports(self, layer: Layer) -> None:
-        ports = layer._inputs + layer._outputs  # PortRecords: (id, ..., line)
-        if len({port[0] for port in ports}) == len(ports):
-            return
+    def repeated_ports(self, layer: Layer) -> None:
+        """E-PORT for each port whose id an earlier port of the layer has."""
         seen: dict[int, PortRecord] = {}
-        for port in ports:
+        for port in layer.input_records() + layer.output_records():
             if port[0] in seen:
                 self.problem("E-PORT", f"port ids must be unique within a layer, but port {port[0]} is already "
                              f"declared at line {seen[port[0]][6]}", port[6], layer)
@@ -434,12 +463,13 @@ class _Reader:
         if len(items) == 4 and (items[0][0], items[1][0], items[2][0], items[3][0]) == _EDGE_KEYS:
             from_port, to_port = items[1][1], items[3][1]
             if from_port.isdigit() and to_port.isdigit() and from_port.isascii() and to_port.isascii():
-                return (items[0][1], int(from_port), items[2][1], int(to_port), el.sourceline)
+                return (sys.intern(items[0][1]), int(from_port), sys.intern(items[2][1]), int(to_port), el.sourceline)
         attrib = dict(items)
         try:
             from_port, to_port = parse_int(attrib["from-port"]), parse_int(attrib["to-port"])
             if from_port is not None and to_port is not None:
-                return (attrib["from-layer"], from_port, attrib["to-layer"], to_port, el.sourceline)
+                return (sys.intern(attrib["from-layer"]), from_port, sys.intern(attrib["to-layer"]), to_port,
+                        el.sourceline)
         except KeyError:
             pass
         wrong = [f"{key} is missing" for key in _EDGE_KEYS if key not in attrib]
@@ -459,16 +489,14 @@ class _Reader:
             if type(item) is not tuple:
                 self.diagnostics.append(item)
                 continue
-            from_layer, from_port, to_layer, to_port, line = item
+            from_layer, to_layer, line = item[0], item[2], item[4]
             src, dst = layers.get(from_layer), layers.get(to_layer)
             if src is None or dst is None:
                 lid = from_layer if src is None else to_layer
                 self.problem("E-EDGE-LAYER", f"edge {_edge_text(item)} refers to layer {lid}, which does not exist",
                              line)
                 continue
-            # the layers' own id strings: one string object per layer, however many edges name it
-            from_layer, to_layer = src.id, dst.id
-            link = (from_layer, from_port, to_layer, to_port, line)
+            link = item  # its ids are the layers' own strings (interned): one per layer, however many edges name it
             if to_layer not in ins:
                 ins[to_layer] = link
             else:

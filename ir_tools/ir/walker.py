@@ -47,25 +47,29 @@ class Walker(Generic[V]):
         for layer in self.order:
             lid = layer.id
             ids = layer.input_ids()  # ids only: a layer read from a file makes no Port objects here
-            slot = ins.get(lid)
             if source is not None:
                 keys = [source(layer, port) for port in layer.inputs]
-            elif slot is None:
-                keys = [None] * len(ids)
-            elif type(slot[0]) is str and len(ids) == 1:  # one input, one edge (Graph.producer_key inlined)
-                keys = [(slot[0], slot[1]) if slot[3] == ids[0] else None]
             else:
-                keys = [producer_key(lid, pid) for pid in ids]
+                slot = ins.get(lid)
+                if slot is None:
+                    keys = [None] * len(ids)
+                elif type(slot[0]) is str:  # one edge into the layer (Graph.producer_key inlined)
+                    keys = [(slot[0], slot[1]) if pid == slot[3] else None for pid in ids]
+                else:
+                    keys = [producer_key(lid, pid) for pid in ids]
             if keys and keys[-1] is None:
                 spec = lookup(layer.type, layer.version)
                 while (keys and keys[-1] is None and spec is not None and len(keys) > spec.n_inputs[0]
                        and not graph.producers(lid, ids[len(keys) - 1])):
                     keys.pop()  # an optional input declared without an edge: OpenVINO creates the op without it
-            if fetch is None:
-                args = [env[key] if key is not None and key in env else self.missing(layer, layer.inputs[i])
-                        for i, key in enumerate(keys)]
-            else:
+            if fetch is not None:
                 args = [fetch(layer, port, key) for port, key in zip(layer.inputs, keys, strict=False)]
+            else:
+                try:
+                    args = [env[key] for key in keys]
+                except KeyError:  # (None is no key) an input without a value: what ``missing`` says
+                    args = [env[key] if key is not None and key in env else self.missing(layer, layer.inputs[i])
+                            for i, key in enumerate(keys)]
             if uses is not None:
                 for key in keys:
                     uses[key] -= 1

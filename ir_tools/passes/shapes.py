@@ -24,6 +24,7 @@ Rules:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -42,6 +43,7 @@ from ..ops.spec import OpSpec, TensorType
 #: The largest value (in elements) computed for a value input (rule 5).
 MAX_VALUE_ELEMENTS = 1024
 #: What a kernel may raise on values it refuses; the layer's own rule then reports the problem.
+_UNKNOWN = object()  # no answer remembered yet
 _KERNEL_ERRORS = (IrToolsError, ArithmeticError, IndexError, KeyError, MemoryError, TypeError, ValueError)
 
 
@@ -100,61 +102,70 @@ class ShapeWalker(Walker[TensorType]):
     def run_node(self, layer: Layer, args: list[TensorType]) -> list[TensorType]:
         spec = lookup(layer.type, layer.version)
         records = layer.output_records()
-        declared = [self.declared_type(r[1], r[2]) for r in records]
-        if spec is None or spec.infer is None:
+        outputs = None
+        if spec is not None and spec.infer is not None:
+            try:
+                outputs = self.infer(layer, spec, args, len(records))
+            except IrToolsError as exc:
+                loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
+                self.result.diagnostics.append(Diagnostic("error", exc.code, exc.message, loc))
+                return [self.declared_type(r[1], r[2]) for r in records]
+        if outputs is None:  # no rule, or rule 4: OpenVINO's inference of it is adopted later
             self.result.not_inferred.append(layer)
-            return declared
-        try:
-            outputs = self.infer(layer, spec, args, len(records))
-        except IrToolsError as exc:
-            loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
-            self.result.diagnostics.append(Diagnostic("error", exc.code, exc.message, loc))
-            return declared
-        if outputs is None:  # rule 4: OpenVINO's inference of it is adopted later
-            self.result.not_inferred.append(layer)
-            return declared
+            return [self.declared_type(r[1], r[2]) for r in records]
         self.result.inferred += 1
-        for record, inferred, own in zip(records, outputs, declared, strict=False):
-            if inferred is not own:  # the same interned type: nothing to report
+        for record, inferred in zip(records, outputs, strict=False):
+            if self.declared_type(record[1], record[2]) is not inferred:  # the same interned type: nothing to report
                 _check(self.result, layer, record[0], record[1], record[2], record[6], inferred, "inferred")
-        return [*outputs, *declared[len(outputs):]]
+        if len(outputs) < len(records):
+            return [*outputs, *(self.declared_type(r[1], r[2]) for r in records[len(outputs):])]
+        return list(outputs)
 
     def infer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType], n_outputs: int,
               ) -> tuple[TensorType, ...] | None:
         """The layer's output types by its rule; None when we cannot match OpenVINO (rule 4)."""
-        lo, hi = spec.n_inputs
-        if not lo <= len(inputs) <= hi:
-            want = str(lo) if lo == hi else f"{lo} to {hi}"
-            raise IrToolsError(f"{spec.label} takes {want} inputs, the layer has {len(inputs)}", layer.loc, "E-ARITY")
-        if spec.n_outputs >= 0 and n_outputs != spec.n_outputs:
-            raise IrToolsError(f"{spec.label} has {spec.n_outputs} outputs, the layer declares {n_outputs}",
-                               layer.loc, "E-ARITY")
-        values: list[np.ndarray | None] = []
         if spec.value_inputs:
-            A.decode(spec.attrs, layer.attrs)  # a bad attribute is reported before a value that is not known
-            for i, pid in enumerate(layer.input_ids()):
-                value = None
-                if i in spec.value_inputs:
-                    key = self.graph.producer_key(layer.id, pid)
-                    value = None if key is None else self.value(key)
-                    if value is None and not (key is None or self.graph.layer(key[0]).is_a("Parameter")):
-                        return None  # OpenVINO may know more of the value than we do (rule 4)
-                values.append(value)
-        else:
-            values = [None] * len(layer.input_ids())
-        memo = (id(spec), tuple(layer.attrs.items()), tuple(map(id, inputs)), n_outputs,
-                tuple(None if v is None else (v.dtype.str, v.shape, v.tobytes()) for v in values))
-        if memo in self.answers:
-            return self.answers[memo]
-        attrs = A.decode(spec.attrs, layer.attrs)  # located by run_node, should it fail
-        outputs = spec.infer(attrs, inputs, values)
-        if outputs is not None:
-            if spec.n_outputs < 0 and len(outputs) != n_outputs:
-                raise IrToolsError(f"{spec.label} has {len(outputs)} outputs here, the layer declares "
-                                   f"{n_outputs}", layer.loc, "E-ARITY")
-            outputs = tuple(map(self.intern, outputs))
-        self.answers[memo] = outputs
+            _check_arity(layer, spec, len(inputs), n_outputs)
+            values = self.input_values(layer, spec)
+            if values is None:
+                return None
+            known = tuple(None if v is None else (v.dtype.str, v.shape, v.tobytes()) for v in values)
+        else:  # (a remembered answer had its arity checked: the key holds the numbers of inputs and outputs)
+            values, known = None, len(layer.input_ids())
+        memo = (id(spec), tuple(layer.attrs.items()), tuple(map(id, inputs)), n_outputs, known)
+        outputs = self.answers.get(memo, _UNKNOWN)
+        if outputs is _UNKNOWN:
+            if values is None:
+                _check_arity(layer, spec, len(inputs), n_outputs)
+                values = (None,) * known  # one per input port, also those the walker dropped
+            outputs = self.answers[memo] = self.answer(layer, spec, inputs, values, n_outputs)
         return outputs
+
+    def answer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType], values: Sequence[np.ndarray | None],
+               n_outputs: int) -> tuple[TensorType, ...] | None:
+        """What the rule says, its types interned."""
+        outputs = spec.infer(A.decode(spec.attrs, layer.attrs), inputs, values)  # located by run_node, should it fail
+        if outputs is None:
+            return None
+        if spec.n_outputs < 0 and len(outputs) != n_outputs:
+            raise IrToolsError(f"{spec.label} has {len(outputs)} outputs here, the layer declares {n_outputs}",
+                               layer.loc, "E-ARITY")
+        return tuple(map(self.intern, outputs))
+
+    def input_values(self, layer: Layer, spec: OpSpec) -> list[np.ndarray | None] | None:
+        """The values a rule reads, one per input port (None elsewhere, and for a Parameter's or an unfed
+        port's, which OpenVINO does not know either); None when one is not known to us (rule 4)."""
+        A.decode(spec.attrs, layer.attrs)  # a bad attribute is reported before a value that is not known
+        values: list[np.ndarray | None] = []
+        for i, pid in enumerate(layer.input_ids()):
+            value = None
+            if i in spec.value_inputs:
+                key = self.graph.producer_key(layer.id, pid)
+                value = None if key is None else self.value(key)
+                if value is None and not (key is None or self.graph.layer(key[0]).is_a("Parameter")):
+                    return None  # OpenVINO may know more of the value than we do (rule 4)
+            values.append(value)
+        return values
 
     def value(self, key: PortKey) -> np.ndarray | None:
         """The value of an output port (rule 5), computed once; its producers first, without recursion."""
@@ -222,6 +233,16 @@ class ShapeWalker(Walker[TensorType]):
             return  # the layer's own rule reports what is wrong with it
         for k, v in zip(keys, results, strict=False):
             self.values[k] = np.asarray(v)
+
+
+def _check_arity(layer: Layer, spec: OpSpec, n_inputs: int, n_outputs: int) -> None:
+    lo, hi = spec.n_inputs
+    if not lo <= n_inputs <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise IrToolsError(f"{spec.label} takes {want} inputs, the layer has {n_inputs}", layer.loc, "E-ARITY")
+    if spec.n_outputs >= 0 and n_outputs != spec.n_outputs:
+        raise IrToolsError(f"{spec.label} has {spec.n_outputs} outputs, the layer declares {n_outputs}",
+                           layer.loc, "E-ARITY")
 
 
 def propagate(graph: Graph) -> Propagation:
