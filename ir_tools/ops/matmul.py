@@ -168,7 +168,9 @@ def _magnitude(a: MatMulAttrs, args: Sequence[np.ndarray], exponent: int) -> lis
         x = np.swapaxes(x, -1, -2)
     if a.transpose_b and y.ndim > 1:
         y = np.swapaxes(y, -1, -2)
-    return [_blocked_product(x, y, np.promote_types(x.dtype, np.float32), exponent)]
+    # squares in f64: in f32 they overflow (bounds) or turn subnormal (small activations), which slows BLAS 20x
+    dtype = np.float64 if exponent == 2 else np.promote_types(x.dtype, np.float32)
+    return [_blocked_product(x, y, dtype, exponent)]
 
 
 def _integer_product(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
