@@ -43,14 +43,15 @@ class Port:
     line: int | None = None
 
 
-#: A port as a read layer keeps it until something asks for its Port objects: the fields of Port in
-#: order, ``(id, precision, dims, names, extra, rt_info, line)``, with ``extra`` None when empty. A plain
-#: tuple of strings, ints and tuples, which the cyclic GC stops tracking once it has seen it (a Port is
-#: tracked for as long as it lives, and a tuple holding a dict, even an empty one, stays tracked).
+#: A port without its Port object: the fields of Port in order, ``(id, precision, dims, names, extra,
+#: rt_info, line)``, with ``extra`` None when empty. Plain strings, ints and tuples, which the cyclic GC
+#: stops tracking once it has seen them (a Port is tracked for as long as it lives, and a tuple holding
+#: a dict, even an empty one, stays tracked).
 PortRecord = tuple[int, "str | None", "tuple[int, ...] | None", "str | None", "dict[str, str] | None",
                    "tuple[RtNode, ...]", "int | None"]
-#: The input or output ports of a read layer: their records' fields one after another in one flat tuple, so
-#: that a layer adds two tuples to the objects the GC sees while it is read, not two plus one per port.
+#: The input or output ports of a read layer until something asks for their Port objects: their records
+#: one after another in one flat tuple, so that a layer adds two tuples to the objects the GC counts
+#: while it is read, not two plus one per port.
 PortFields = tuple
 _WIDTH = 7  # fields per port in PortFields
 _LAYER_FIELDS = ("id", "name", "type", "version", "attrs", "inputs", "outputs", "rt_info", "extra", "children",
@@ -63,6 +64,7 @@ def _ports(fields: PortFields) -> list[Port]:
 
 
 def _records(ports: list[Port] | PortFields) -> list[PortRecord]:
+    """One side's ports as records, whether Port objects were made or not."""
     if type(ports) is list:
         return [(p.id, p.precision, p.dims, p.names, p.extra, p.rt_info, p.line) for p in ports]
     return [ports[i : i + _WIDTH] for i in range(0, len(ports), _WIDTH)]

@@ -218,8 +218,6 @@ def _drop_through(el: etree._Element) -> None:
 _LOOKAHEAD = 4
 #: Top-level elements read (and then freed) at a time: bounds the part of the tree held in memory.
 _BATCH = 256
-#: The attributes of a ``<layer>`` and an ``<edge>`` in the order OpenVINO writes them (the fast path).
-_LAYER_KEYS = ("id", "name", "type", "version")
 _NO_ATTRS: dict[str, str] = {}  # a layer without <data> yet (replaced by a dict of its own)
 
 

@@ -130,6 +130,9 @@ class ShapeWalker(Walker[TensorType]):
             if values is None:
                 return None
             known = tuple(None if v is None else (v.dtype.str, v.shape, v.tobytes()) for v in values)
+        elif spec.n_inputs[1] == 0:  # a Const, a Parameter: the attributes of each (a Const's offset) are its own, so
+            _check_arity(layer, spec, len(inputs), n_outputs)  # remembering its answer would only keep the key alive
+            return self.answer(layer, spec, inputs, (None,) * len(layer.input_ids()), n_outputs)
         else:  # (a remembered answer had its arity checked: the key holds the numbers of inputs and outputs)
             values, known = None, len(layer.input_ids())
         memo = (id(spec), tuple(layer.attrs.items()), tuple(map(id, inputs)), n_outputs, known)
