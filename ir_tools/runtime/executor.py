@@ -127,7 +127,9 @@ def rounding_bounds(graph: Graph, layer: Layer, args: list[np.ndarray], bounds: 
         return [None for _ in outputs]
     attrs = A.decode(spec.attrs, layer.attrs, layer.loc)
     rule = getattr(spec.rounding, "statistical", spec.rounding) if statistical else spec.rounding
-    return rule(spec.kernel, attrs, args, bounds, outputs)  # type: ignore[arg-type]
+    with np.errstate(all="ignore"):  # an infinite bound met by a zero weight: NaN, read as no bound at all
+        found = rule(spec.kernel, attrs, args, bounds, outputs)  # type: ignore[arg-type]
+        return [np.where(np.isnan(b), np.inf, b) if np.isnan(b).any() else b for b in found]
 
 
 def run(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
