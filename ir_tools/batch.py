@@ -5,6 +5,8 @@ from __future__ import annotations
 import glob
 import multiprocessing
 import os
+import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -49,16 +51,19 @@ def _is_ir(path: Path) -> bool:
 
 def map_files(work: Callable[[Path], T], paths: list[Path], jobs: int | None) -> Iterator[T]:
     """``work`` on every path, results in order as they come; in ``jobs`` worker processes (default: the CPU count) when
-    there is more than one file. Workers fork from a server that has imported ir_tools, never from this
-    process, whose OpenVINO threads would not survive a fork (and a spawned worker re-imports everything:
-    1.54x on 2 cores against 1.87x, benchmarks/bench_many.py)."""
+    there is more than one file. Workers fork from this process while it has no threads (OpenVINO's would not
+    survive a fork), else from a server that has imported ir_tools (a spawned worker re-imports everything).
+    benchmarks/bench_many.py on 2 cores: 1.78x with fork, 1.61x with the server, 1.54x spawned."""
     jobs = min(jobs or os.cpu_count() or 1, len(paths))
     if jobs <= 1:
         yield from map(work, paths)
         return
-    context = multiprocessing.get_context("forkserver")
-    # Imported once for all workers: not ir_tools.cli, which may be __main__ (runpy warns if it is preloaded), nor
-    # openvino, whose import leaves a child process the fork server then reaps with a warning.
-    context.set_forkserver_preload(["ir_tools.passes.validate"])
+    if "openvino" in sys.modules or threading.active_count() > 1:
+        context = multiprocessing.get_context("forkserver")
+        # Imported once for all workers: not ir_tools.cli, which may be __main__ (runpy warns if it is preloaded),
+        # nor openvino, whose import leaves a child process the fork server then reaps with a warning.
+        context.set_forkserver_preload(["ir_tools.passes.validate"])
+    else:  # nothing here a fork could break: the workers start at once, with everything imported
+        context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(jobs, mp_context=context) as pool:
         yield from pool.map(work, paths, chunksize=max(1, len(paths) // (8 * jobs)))
