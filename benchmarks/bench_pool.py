@@ -1,18 +1,22 @@
 """Time ir_tools' numpy pooling kernels against OpenVINO CPU (1 and 2 threads) and onnxruntime.
 
 Run ``python benchmarks/bench_pool.py``. Each case first checks that our output matches OpenVINO's
-(and that the onnxruntime model is an equivalent one), so a fast but wrong kernel cannot pass.
+(and that the onnxruntime model is an equivalent one), so a fast but wrong kernel cannot pass; the
+"=OV" column says whether ours equals OpenVINO's bit for bit, else the largest difference in ulps of
+the window's mean |x| (the scale of its rounding; ulps of a result near 0 would say little).
 Times are the best of several interleaved rounds (so load changes hit every runner alike); the
 table gives ours / theirs, below 1.0 means ours is faster. Our kernels run on one thread: numpy's
-element-wise loops are single-threaded and BLAS is pinned to one thread here, so OV-1 is the fair
-comparison. onnxruntime also runs with one thread; it has no AdaptiveAvgPool.
+element-wise loops are single-threaded and every BLAS and OpenMP pool is pinned to one thread here
+(before numpy loads them), so OV-1 (INFERENCE_NUM_THREADS 1) is the fair comparison. onnxruntime
+also runs with one thread; it has no AdaptiveAvgPool.
 """
 
 from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads BLAS
+for _pool in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # before numpy loads BLAS
+    os.environ[_pool] = "1"
 
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -29,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ir_tools.ops import adaptive_avg_pool, avg_pool  # noqa: E402
 
-ROUNDS = 9
+ROUNDS = 15
 ROUND_SECONDS = 0.01  # each round calls a runner repeatedly for about this long; a round's time is the mean
 
 
@@ -150,18 +154,19 @@ def main() -> None:
         ort_run = onnxruntime_runner(case, x)
         if ort_run is not None:
             runners["ort"] = ort_run
-        expected = runners["ov1"]()
+        expected = np.array(runners["ov1"]())
         got = runners["ours"]()
         if got.shape != expected.shape or not np.allclose(got, expected, rtol=1e-5, atol=1e-6, equal_nan=True):
             raise SystemExit(f"{case.name}: our output differs from OpenVINO's")
         if ort_run is not None and not np.allclose(ort_run(), expected, rtol=1e-5, atol=1e-6):
             raise SystemExit(f"{case.name}: the onnxruntime case is not equivalent")
-        rows.append((case, best_times(runners)))
+        ulps = np.max(np.abs(got - expected) / np.spacing(ours_runner(case, np.abs(x))()))
+        rows.append((case, "yes" if np.array_equal(got, expected) else f"{ulps:.0f}ulp", best_times(runners)))
 
-    print(f"{'case':<20} {'shape':<20} {'ours us':>8} {'OV1 us':>8} {'OV2 us':>8} {'ORT us':>8}"
+    print(f"{'case':<20} {'shape':<20} {'=OV':>6} {'ours us':>8} {'OV1 us':>8} {'OV2 us':>8} {'ORT us':>8}"
           f" {'/OV1':>6} {'/OV2':>6} {'/ORT':>6}")
     ratios: dict[str, list[float]] = {"ov1": [], "ov2": [], "ort": []}
-    for case, t in rows:
+    for case, bits, t in rows:
         cells = []
         for key in ratios:
             if key in t:
@@ -170,13 +175,14 @@ def main() -> None:
             else:
                 cells.append(f"{'-':>6}")
         ort_us = f"{t['ort'] * 1e6:8.0f}" if "ort" in t else f"{'-':>8}"
-        print(f"{case.name:<20} {str(case.shape):<20} {t['ours'] * 1e6:8.0f} {t['ov1'] * 1e6:8.0f}"
+        print(f"{case.name:<20} {str(case.shape):<20} {bits:>6} {t['ours'] * 1e6:8.0f} {t['ov1'] * 1e6:8.0f}"
               f" {t['ov2'] * 1e6:8.0f} {ort_us} {' '.join(cells)}")
     means = [float(np.exp(np.mean(np.log(r)))) if r else float("nan") for r in ratios.values()]
-    print(f"{'geometric mean':<69} {means[0]:6.2f} {means[1]:6.2f} {means[2]:6.2f}")
+    print(f"{'geometric mean':<76} {means[0]:6.2f} {means[1]:6.2f} {means[2]:6.2f}")
     worst = max(ratios["ov1"])
     print(f"target: geometric mean of ours/OV1 <= 1.0 and no case above 2.0; got {means[0]:.2f}, worst {worst:.2f}")
-    print(f"1-minute load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} CPUs)")
+    print("threads: ours 1 (OPENBLAS/OMP/MKL_NUM_THREADS=1), OV1 and OV2 INFERENCE_NUM_THREADS 1 and 2, ORT 1;"
+          f" 1-minute load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} CPUs)")
 
 
 if __name__ == "__main__":
