@@ -72,8 +72,9 @@ class ShapeWalker(Walker[TensorType]):
     Built for large models, where the same few layers repeat thousands of times: every type it hands
     out is interned (one object per distinct type), so a rule's answer is remembered by its spec, raw
     attributes, the identities of its input types and the constant values it reads, and a layer like
-    one seen before costs a dict look-up. It reads ports as records (``Layer.output_records``) and
-    makes Port objects only for a port it reports on, so it leaves few objects for the cyclic GC.
+    one seen before costs a dict look-up (a layer without inputs, each a Const of its own, is asked
+    afresh). It reads ports as records (``Layer.output_records``) and makes Port objects only for a port
+    it reports on, so it leaves few objects for the cyclic GC.
     """
 
     def __init__(self, graph: Graph):
@@ -82,7 +83,8 @@ class ShapeWalker(Walker[TensorType]):
         self.values: dict[PortKey, np.ndarray | None] = {}  # computed values of output ports (rule 5)
         self.interned: dict[TensorType, TensorType] = {}  # every type handed out, by value
         self.declared: dict[tuple[str | None, tuple[int, ...] | None], TensorType] = {}  # (precision, dims) -> type
-        # (spec id, raw attributes, input type ids, value keys, outputs declared) -> the rule's interned answer
+        # (spec id, raw attributes, input type ids, outputs declared, input ports or the values read) -> the rule's
+        # interned answer
         self.answers: dict[tuple, tuple[TensorType, ...] | None] = {}
 
     def intern(self, t: TensorType) -> TensorType:
