@@ -461,7 +461,8 @@ def _make_plan(axes: Sequence[_Axis], shape: tuple[int, ...], out: tuple[int, ..
     """The cheapest way by the cost estimate; a tie goes to the joint sum (OpenVINO's values)."""
     work = np.dtype(np.float32 if dtype.kind == "f" and dtype.itemsize <= 4 else np.float64)
     batch, size = shape[0] * shape[1], prod(shape) * work.itemsize
-    parts = next(d for d in range(1, batch + 1) if batch % d == 0 and size <= _PART_BYTES * d)
+    need = -(-size // _PART_BYTES)  # equal parts only, and not many more than needed (a prime batch: one)
+    parts = next((d for d in range(need, 2 * need + 1) if batch % d == 0), 1)
     shape = (1, batch // parts, *shape[2:])
     cost, passes = _best_passes(axes, shape, work == np.float32 and _LITTLE)
     exact = _readonly(np.asarray(divisor if isinstance(divisor, float) else _outer(divisor), work))
