@@ -36,7 +36,7 @@ from .test_reduction_conformance import (
     ELEMENTS,
     Bounds,
     check_versions,
-    describe,
+    compare_shapes,
     openvino_outcome,
     our_outcome,
     partial_shape,
@@ -210,11 +210,7 @@ def shape_case(rng: np.random.Generator):
 def test_shape_rule_matches_openvino() -> None:
     rng = np.random.default_rng(SEED + 1)
     cases = [shape_case(rng) for _ in range(600)]
-    failures = []
-    for what, theirs, ours in cases:
-        want, got = theirs(), ours()
-        if want != got:
-            failures.append(f"{what}: OpenVINO {describe(want)}, ours {describe(got)}")
+    failures = compare_shapes(cases)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 

@@ -41,7 +41,7 @@ from .test_reduction_conformance import (
     U,
     assert_all_pass,
     check_versions,
-    describe,
+    compare_shapes,
     f16_ulp,
     floats,
     openvino_outcome,
@@ -206,11 +206,7 @@ def matmul_shape_case(rng: np.random.Generator):
 def test_matmul_shape_rule():
     rng = np.random.default_rng(SEED + 1)
     cases = [matmul_shape_case(rng) for _ in range(1500)]
-    failures = []
-    for what, theirs, ours in cases:
-        want, got = theirs(), ours()
-        if want != got:
-            failures.append(f"{what}: OpenVINO {describe(want)}, ours {describe(got)}")
+    failures = compare_shapes(cases)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 

@@ -96,16 +96,22 @@ class Case:
     consts: list[np.ndarray] = field(default_factory=list, repr=False)
 
 
+def named_parameters(case: int, inputs: Sequence[np.ndarray], feed: dict[str, np.ndarray]) -> list[ov.Node]:
+    """Parameters ``c{case}_{j}`` for the inputs of one case of a batched model, their values added to ``feed``."""
+    params = []
+    for j, x in enumerate(inputs):
+        p = ops1.parameter(list(x.shape), x.dtype, name=f"c{case}_{j}")
+        p.output(0).get_tensor().set_names({f"c{case}_{j}"})
+        feed[f"c{case}_{j}"] = x
+        params.append(p)
+    return params
+
+
 def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
     """Run every case in ours and in OpenVINO CPU (one model, compiled once); the failures, described."""
     params, outputs, feed, where = [], [], {}, []
     for i, case in enumerate(cases):
-        ps = []
-        for j, x in enumerate(case.inputs):
-            p = ops1.parameter(list(x.shape), x.dtype, name=f"c{i}_{j}")
-            p.output(0).get_tensor().set_names({f"c{i}_{j}"})
-            feed[f"c{i}_{j}"] = x
-            ps.append(p)
+        ps = named_parameters(i, case.inputs, feed)
         node = case.build(ps)
         for k in range(node.get_output_size()):
             node.output(k).get_tensor().set_names({f"c{i}_o{k}"})

@@ -36,6 +36,8 @@ from ir_tools.runtime.compare import compare_tensors
 from ir_tools.runtime.executor import BoundedInterpreter
 from ir_tools.runtime.openvino import CPU_CONFIG
 
+from .test_reduction_conformance import named_parameters
+
 pytestmark = pytest.mark.openvino
 
 CASES_PER_FAMILY = 300
@@ -238,12 +240,7 @@ FAMILIES = {"softmax": softmax, "batch_norm": batch_norm, "mvn": mvn, "normalize
 def _model(cases: list[Case]) -> tuple[ov.Model, dict[str, np.ndarray]]:
     params, outputs, feed = [], [], {}
     for i, case in enumerate(cases):
-        ps = []
-        for j, x in enumerate(case.inputs):
-            p = ops1.parameter(list(x.shape), x.dtype, name=f"c{i}_{j}")
-            p.output(0).get_tensor().set_names({f"c{i}_{j}"})
-            feed[f"c{i}_{j}"] = x
-            ps.append(p)
+        ps = named_parameters(i, case.inputs, feed)
         node = case.build(ps)
         node.output(0).get_tensor().set_names({f"c{i}"})
         outputs.append(node.output(0))
