@@ -70,6 +70,19 @@ def _records(ports: list[Port] | PortFields) -> list[PortRecord]:
     return [ports[i : i + _WIDTH] for i in range(0, len(ports), _WIDTH)]
 
 
+def _record(ports: list[Port] | PortFields, port_id: int) -> PortRecord | None:
+    """The record of the first port of one side with id ``port_id`` (as ``Layer.input`` finds it), or None."""
+    if type(ports) is list:
+        for p in ports:
+            if p.id == port_id:
+                return (p.id, p.precision, p.dims, p.names, p.extra, p.rt_info, p.line)
+        return None
+    for i in range(0, len(ports), _WIDTH):
+        if ports[i] == port_id:
+            return ports[i : i + _WIDTH]
+    return None
+
+
 class Layer:
     """One ``<layer>``: its attributes verbatim, its ports, where it came from.
 
@@ -160,6 +173,14 @@ class Layer:
         """The ids of the output ports, in order, without making Port objects."""
         ports = self._outputs
         return [p.id for p in ports] if type(ports) is list else list(ports[::_WIDTH])
+
+    def input_record(self, port_id: int) -> PortRecord | None:
+        """The first input port with this id as a ``PortRecord``, without making Port objects; None if none."""
+        return _record(self._inputs, port_id)
+
+    def output_record(self, port_id: int) -> PortRecord | None:
+        """The first output port with this id as a ``PortRecord``, without making Port objects; None if none."""
+        return _record(self._outputs, port_id)
 
     def input_records(self) -> list[PortRecord]:
         """The input ports as ``PortRecord`` tuples (``extra`` may be None), without making Port objects."""
@@ -395,7 +416,7 @@ class Graph:
 
     def edges(self) -> list[Edge]:
         """Every edge: by source layer in layer order, then as ``out_edges`` lists them."""
-        return [Edge._make(link) for link in self._links()]
+        return [Edge._make(link) for link in self.links()]
 
     def in_edges(self, layer_id: str) -> list[Edge]:
         """Edges into a layer: grouped by source layer (in the order each was first connected), then as added."""
@@ -404,6 +425,10 @@ class Graph:
     def out_edges(self, layer_id: str) -> list[Edge]:
         """Edges out of a layer: grouped by target layer (in the order each was first connected), then as added."""
         return [Edge._make(link) for link in _slot_links(self._out.get(layer_id))]
+
+    def in_links(self, layer_id: str) -> tuple[_Link, ...] | list[_Link]:
+        """The edges into a layer as plain tuples (see ``links``), in ``in_edges`` order."""
+        return _slot_links(self._in.get(layer_id))
 
     def producers(self, layer_id: str, port_id: int) -> list[Edge]:
         """Edges feeding one input port (normally exactly one), in ``in_edges`` order."""
@@ -453,8 +478,9 @@ class Graph:
             self.remove_edge(e)
             self.add_edge(Edge(new[0], new[1], e.to_layer, e.to_port))
 
-    def _links(self) -> list[_Link]:
-        """Every edge as stored, in ``edges()`` order."""
+    def links(self) -> list[_Link]:
+        """Every edge as the graph stores it, a plain ``(from_layer, from_port, to_layer, to_port, line)`` tuple, in
+        ``edges()`` order: for code that visits every edge and reports on few (no Edge object per edge)."""
         out = self._out
         links: list[_Link] = []
         for lid in self._layers:
@@ -519,7 +545,7 @@ class Graph:
         position = {lid: i for i, lid in enumerate(self._layers)}
         ids = list(self._layers)
         waiting = dict.fromkeys(ids, 0)
-        for link in self._links():
+        for link in self.links():
             waiting[link[2]] += 1
         ready = [position[lid] for lid, n in waiting.items() if n == 0]
         heapq.heapify(ready)
@@ -539,7 +565,7 @@ class Graph:
         an edge is added, or removed from a graph where one pointed backward."""
         if self._forward is None:
             position = {lid: i for i, lid in enumerate(self._layers)}
-            self._forward = all(position[link[0]] < position[link[2]] for link in self._links())
+            self._forward = all(position[link[0]] < position[link[2]] for link in self.links())
         return self._forward
 
     def _nx(self):  # noqa: ANN202 (networkx is imported lazily)
@@ -548,7 +574,7 @@ class Graph:
 
         g = nx.MultiDiGraph()
         g.add_nodes_from(self._layers)
-        g.add_edges_from((u, v, (fp, tp)) for u, fp, v, tp, _ in self._links())
+        g.add_edges_from((u, v, (fp, tp)) for u, fp, v, tp, _ in self.links())
         return g
 
     def ancestors(self, layer_ids: Iterable[str]) -> set[str]:

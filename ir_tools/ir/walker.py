@@ -43,7 +43,7 @@ class Walker(Generic[V]):
         # the source and fetch hooks are inlined below unless a subclass overrides them
         source = None if type(self).source is Walker.source else self.source
         fetch = None if type(self).fetch is Walker.fetch else self.fetch
-        uses = Counter((link[0], link[1]) for link in graph._links()) if self.free else None
+        uses = Counter((link[0], link[1]) for link in graph.links()) if self.free else None
         for layer in self.order:
             lid = layer.id
             ids = layer.input_ids()  # ids only: a layer read from a file makes no Port objects here

@@ -56,13 +56,13 @@ def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
     so code that asks for the tensor by name gets another one than the file says."""
     owners: dict[str, Layer] = {}
     for layer in graph.layers():
-        for port in layer.outputs:
-            for name in tensor_names(port.names):
+        for port_id, _, _, names, _, _, line in layer.output_records():  # records: no Port object per port
+            for name in tensor_names(names):
                 first = owners.setdefault(name, layer)
                 if first is not layer:
-                    yield Diagnostic("warning", "W-NAME-DUP", f"output port {port.id}: tensor name '{name}' is also "
+                    yield Diagnostic("warning", "W-NAME-DUP", f"output port {port_id}: tensor name '{name}' is also "
                                      f"on layer '{first.name}' (id {first.id}); OpenVINO renames one of them",
-                                     layer.port_loc(port))
+                                     layer.line_loc(line))
 
 
 def v10_name_collisions(graph: Graph) -> Iterator[Diagnostic]:
