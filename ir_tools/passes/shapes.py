@@ -37,6 +37,7 @@ from ..base.errors import IrToolsError
 from ..ir.model import Graph, Layer, Port
 from ..ir.walker import PortKey, Walker
 from ..ops import attrs as A
+from ..ops.core import CONST_1
 from ..ops.opsets import lookup
 from ..ops.spec import OpSpec, TensorType
 
@@ -85,7 +86,9 @@ class ShapeWalker(Walker[TensorType]):
         self.declared: dict[tuple[str | None, tuple[int, ...] | None], TensorType] = {}  # (precision, dims) -> type
         # (spec id, raw attributes, input type ids, outputs declared, input ports or the values read) -> the rule's
         # interned answer
+        # (and the (element type, shape) texts of a Const, see _const_type_key)
         self.answers: dict[tuple, tuple[TensorType, ...] | None] = {}
+        self.const_values: dict[tuple[tuple[str, str], ...], np.ndarray] = {}  # a read Const's attributes -> value
 
     def intern(self, t: TensorType) -> TensorType:
         return self.interned.setdefault(t, t)
@@ -133,8 +136,14 @@ class ShapeWalker(Walker[TensorType]):
                 return None
             known = tuple(None if v is None else (v.dtype.str, v.shape, v.tobytes()) for v in values)
         elif spec.n_inputs[1] == 0:  # a Const, a Parameter: the attributes of each (a Const's offset) are its own, so
-            _check_arity(layer, spec, len(inputs), n_outputs)  # remembering its answer would only keep the key alive
-            return self.answer(layer, spec, inputs, (None,) * len(layer.input_ids()), n_outputs)
+            _check_arity(layer, spec, len(inputs), n_outputs)  # remembering its answer would only keep the key alive,
+            const = _const_type_key(layer.attrs) if spec is CONST_1 else None  # but a Const's type is its element
+            if const is None:  # type and shape, once its offset and size are surely valid
+                return self.answer(layer, spec, inputs, (None,) * len(layer.input_ids()), n_outputs)
+            outputs = self.answers.get(const, _UNKNOWN)
+            if outputs is _UNKNOWN:
+                outputs = self.answers[const] = self.answer(layer, spec, inputs, (), n_outputs)
+            return outputs
         else:  # (a remembered answer had its arity checked: the key holds the numbers of inputs and outputs)
             values, known = None, len(layer.input_ids())
         memo = (id(spec), tuple(layer.attrs.items()), tuple(map(id, inputs)), n_outputs, known)
@@ -212,7 +221,16 @@ class ShapeWalker(Walker[TensorType]):
         self.values.update(dict.fromkeys(keys))
         if layer.is_a("Const"):
             if self._small(key):
-                self.values[key] = self.graph.const_array(layer)  # a broken payload raises: run_node reports it
+                if layer.data is not None:
+                    self.values[key] = self.graph.const_array(layer)  # a broken payload raises: run_node reports it
+                    return
+                # Consts alike read the same bytes of the .bin (OpenVINO writes a repeated constant once): one
+                # read-only array serves them all
+                attrs = tuple(layer.attrs.items())
+                value = self.const_values.get(attrs)
+                if value is None:
+                    value = self.const_values[attrs] = self.graph.const_array(layer)
+                self.values[key] = value
             return
         if layer.is_a("ShapeOf"):
             spec = lookup(layer.type, layer.version)
@@ -238,6 +256,17 @@ class ShapeWalker(Walker[TensorType]):
             return  # the layer's own rule reports what is wrong with it
         for k, v in zip(keys, results, strict=False):
             self.values[k] = np.asarray(v)
+
+
+def _const_type_key(attrs: dict[str, str]) -> tuple[str, str] | None:
+    """``(element_type, shape)`` of a read Const whose other attributes are an ``offset`` and a ``size`` that
+    are surely valid (up to 18 ASCII digits); None for any other."""
+    offset, size = attrs.get("offset"), attrs.get("size")
+    if (len(attrs) != 4 or offset is None or size is None or not offset.isdigit() or not size.isdigit()
+            or len(offset) > 18 or len(size) > 18 or not offset.isascii() or not size.isascii()):
+        return None
+    et, shape = attrs.get("element_type"), attrs.get("shape")
+    return None if et is None or shape is None else (et, shape)
 
 
 def _check_arity(layer: Layer, spec: OpSpec, n_inputs: int, n_outputs: int) -> None:
