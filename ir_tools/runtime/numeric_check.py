@@ -20,6 +20,7 @@ from ..base.errors import IrToolsError
 from ..ir.model import Graph, Layer, Port
 from ..ir.walker import Walker
 from ..ops.rounding import EXACT, handed_over
+from .blas import blas_threads
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
 from .executor import BoundedInterpreter, execute, rounding_bounds, supported
 from .inputs import check_inputs
@@ -45,7 +46,15 @@ def compare_model(
     The graph must pass ``check`` (see ``passes.validate.read_valid``). Per layer, constant subgraphs
     (weight decompression, shape arithmetic) are computed by the reference and not compared, unless
     ``constants``. ``step`` is called with each layer's name as the per-layer comparison reaches it.
+    The reference runs with one BLAS thread (runtime.blas: next to OpenVINO's threads, more stall).
     """
+    with blas_threads(1):
+        return _compare_model(graph, inputs, tolerances, per_layer, extra_config, saved, files, constants, step)
+
+
+def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], tolerances: Tolerances | None, per_layer: bool,
+                   extra_config: Mapping[str, object] | None, saved: Mapping[str, np.ndarray] | None,
+                   files: ModelFiles | None, constants: bool, step: Callable[[str], None] | None) -> CompareReport:
     tolerances = tolerances or Tolerances()
     saved = saved or {}
     check_inputs(graph, inputs)
