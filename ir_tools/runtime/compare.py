@@ -114,56 +114,80 @@ def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: f
 def _compare_chunk(result: TensorComparison, actual: np.ndarray, expected: np.ndarray, bound: np.ndarray | None,
                    start: int, shape: tuple[int, ...]) -> bool:
     """Fold one chunk of flat elements into ``result``; True if a NaN or Inf disagrees in it."""
-    atol, rtol = result.atol, result.rtol
     a = actual.astype(np.float64)
     e = expected.astype(np.float64)
+    with np.errstate(all="ignore"):  # inf - inf: NaN, sent to _compare_special
+        diff = np.subtract(a, e, out=a)
+        finite = np.isfinite(diff.sum())
+    if not finite:  # a NaN or Inf on either side (or a difference beyond f64)
+        return _compare_special(result, actual.astype(np.float64), e, bound, start, shape)
+    scale = np.abs(e, out=e)
+    _fold(result, np.abs(diff, out=diff), scale, bound, start, shape)
+    return False
+
+
+def _compare_special(result: TensorComparison, a: np.ndarray, e: np.ndarray, bound: np.ndarray | None, start: int,
+                     shape: tuple[int, ...]) -> bool:
+    """A chunk with NaN or Inf: they are counted and judged here, the finite elements by ``_fold``."""
     nan_a, nan_e = np.isnan(a), np.isnan(e)
     inf_a, inf_e = np.isinf(a), np.isinf(e)
     special = nan_a | nan_e | inf_a | inf_e
     special_bad = special & ~((nan_a & nan_e) | (inf_a & inf_e & (a == e)))
-    if special.any():
-        finite = ~special
-        a, e = np.where(finite, a, 0.0), np.where(finite, e, 0.0)  # specials are judged above
-    diff = np.abs(a - e, out=a)
-    scale = np.abs(e, out=e)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rel = np.where(scale > 0, diff / scale, np.where(diff > 0, np.inf, 0.0))
+    finite = ~special
+    a, e = np.where(finite, a, 0.0), np.where(finite, e, 0.0)  # specials are judged above
+    if bound is not None:
+        bound = np.where(special, 0.0, bound)
+    _fold(result, np.abs(a - e), np.abs(e), bound, start, shape, special_bad)
+    result.nan_expected += int(np.count_nonzero(nan_e))
+    result.nan_actual += int(np.count_nonzero(nan_a))
+    result.inf_expected += int(np.count_nonzero(inf_e))
+    result.inf_actual += int(np.count_nonzero(inf_a))
+    return bool(special_bad.any())
+
+
+def _fold(result: TensorComparison, diff: np.ndarray, scale: np.ndarray, bound: np.ndarray | None, start: int,
+          shape: tuple[int, ...], special_bad: np.ndarray | None = None) -> None:
+    """Fold |actual - expected| and |expected| of finite elements into ``result``; ``special_bad`` marks the
+    NaN/Inf disagreements (zeros here) that fail whatever the tolerances. An element within its bound needs no
+    tolerance: where every element is (the usual case), the tolerances are not even looked at."""
+    atol, rtol = result.atol, result.rtol
+    if diff.size:
+        result.max_abs_error = max(result.max_abs_error, float(diff.max()))
+        result.max_rel_error = max(result.max_rel_error, _max_ratio(diff, scale))
+    beyond = None
+    if bound is not None:
+        result.bound_max = max(result.bound_max or 0.0, float(bound.max()) if bound.size else 0.0)
+        result.error_to_bound = max(result.error_to_bound or 0.0, _max_ratio(diff, bound))
+        beyond = diff > bound
+        if not beyond.any() and (special_bad is None or not special_bad.any()):
+            return
+    with np.errstate(invalid="ignore"):
         over_rtol = diff > rtol * scale  # inf * 0 is NaN: compares False, i.e. within an infinite rtol
     over_atol = diff > atol
-    if bound is not None:
-        bound = np.where(special, 0.0, bound) if special.any() else bound
-        beyond = diff > bound
-        over_rtol &= beyond  # an element within its bound needs no tolerance
+    if beyond is not None:
+        over_rtol &= beyond
         over_atol &= beyond
-        result.bound_max = max(result.bound_max or 0.0, float(bound.max()) if bound.size else 0.0)
-        result.error_to_bound = max(result.error_to_bound or 0.0, _error_to_bound(diff, bound))
-    failing = (over_atol & over_rtol) | special_bad
-    count = int(failing.sum())
+    failing = over_atol & over_rtol
+    if special_bad is not None:
+        failing |= special_bad
+    count = int(np.count_nonzero(failing))
     if count and result.first_mismatch is None:
         index = start + int(np.argmax(failing))
         result.first_mismatch = [int(i) for i in np.unravel_index(index, shape)] if shape else []
     result.mismatches += count
-    if diff.size:
-        result.max_abs_error = max(result.max_abs_error, float(diff.max()))
-        result.max_rel_error = max(result.max_rel_error, float(rel.max()))
-    result.nan_expected += int(nan_e.sum())
-    result.nan_actual += int(nan_a.sum())
-    result.inf_expected += int(inf_e.sum())
-    result.inf_actual += int(inf_a.sum())
     if result.min_atol_to_pass is not None and over_rtol.any():
         result.min_atol_to_pass = max(result.min_atol_to_pass, float(diff[over_rtol].max()))
     if result.min_rtol_to_pass is not None:
         result.min_rtol_to_pass = max(result.min_rtol_to_pass, _min_rtol(diff[over_atol], scale[over_atol]))
-    return bool(special_bad.any())
 
 
-def _error_to_bound(diff: np.ndarray, bound: np.ndarray) -> float:
-    """max(diff / bound): above 1 an element exceeds its bound (inf: an error where the bound is 0)."""
+def _max_ratio(diff: np.ndarray, scale: np.ndarray) -> float:
+    """max(diff / scale) over the elements (0/0 counts 0, an error over a zero scale inf)."""
     if not diff.size:
         return 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(bound > 0, diff / bound, np.where(diff > 0, np.inf, 0.0))
-    return float(ratio.max())
+        found = float(np.fmax.reduce(np.divide(diff, scale), axis=None))  # fmax skips the NaNs of 0/0
+    return 0.0 if np.isnan(found) else found
 
 
 def _min_rtol(diff: np.ndarray, scale: np.ndarray) -> float:
