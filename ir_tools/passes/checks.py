@@ -79,7 +79,7 @@ from ..ops.opsets import (
 )
 from ..ops.pool_geometry import counts_padding
 from ..ops.pooling import geometry as pool_geometry_of
-from ..ops.spec import TensorType
+from ..ops.spec import OpSpec, TensorType
 from .interface_names import duplicate_tensor_names, v10_name_collisions
 
 _OPSET = re.compile(r"opset(\d+)")
@@ -174,7 +174,7 @@ def _constants(graph: Graph) -> Iterator[Diagnostic]:
         return
     for layer in consts:
         try:
-            a = A.decode(ConstAttrs, layer.attrs, layer.loc)
+            a = A.decode(ConstAttrs, layer.attrs)  # (the diagnostic names the layer: no SourceLoc per Const)
         except IrToolsError as exc:
             yield Diagnostic("error", exc.code, exc.message, layer.loc)
             continue
@@ -256,32 +256,41 @@ def _dead_layers(graph: Graph) -> Iterator[Diagnostic]:
 def empty_window_warnings(graph: Graph, types: dict[tuple[str, int], TensorType]) -> list[Diagnostic]:
     """W-EMPTY-WINDOW: pooling windows with no data tap (ceil rounding can create them)."""
     out = []
+    found: dict[tuple, list[str]] = {}  # (spec, raw attributes, input type) -> the warnings: a model repeats its pools
     for layer in graph.by_type("AvgPool"):
         spec = lookup(layer.type, layer.version)
         ids = layer.input_ids()
-        edges = graph.producers(layer.id, ids[0]) if spec and ids else []
-        data = types.get((edges[0].from_layer, edges[0].from_port)) if len(edges) == 1 else None
+        key = graph.producer_key(layer.id, ids[0]) if spec and ids else None
+        data = None if key is None else types.get(key)
         if data is None or data.shape is None or not all(d.is_static for d in data.shape):
             continue
-        try:
-            a = A.decode(spec.attrs, layer.attrs, layer.loc)
-            g = pool_geometry_of(a, data, spec.label)
-        except IrToolsError:
-            continue  # reported by shape propagation
-        for axis, (dim, out_dim) in enumerate(zip(data.shape[2:], g.spatial, strict=True)):
-            length, stride, dilation, pad = dim.lo, a.strides[axis], a.dilations_or_ones[axis], g.pads_begin[axis]
-            empty = empty_windows(length, a.kernel[axis], stride, dilation, pad, out_dim.lo)
-            if empty:
-                counting = counts_padding(g.pads_begin, g.pads_end, a.exclude_pad)
-                value = _empty_value(counting, length, stride, dilation, pad, out_dim.lo, empty)
-                out.append(Diagnostic(
-                    "warning", "W-EMPTY-WINDOW",
-                    f"{a.rounding_type} rounding makes {empty} window(s) on spatial axis {axis} with no data "
-                    f"(input {dim.lo}, kernel {a.kernel[axis]}, stride {a.strides[axis]}, pads "
-                    f"{g.pads_begin[axis]}/{g.pads_end[axis]}); OpenVINO CPU outputs {value} there",
-                    layer.loc,
-                ))
+        memo = (id(spec), tuple(layer.attrs.items()), data)
+        messages = found.get(memo)
+        if messages is None:
+            messages = found[memo] = _empty_window_messages(spec, layer.attrs, data)
+        out += [Diagnostic("warning", "W-EMPTY-WINDOW", message, layer.loc) for message in messages]
     return out
+
+
+def _empty_window_messages(spec: OpSpec, attrs: dict[str, str], data: TensorType) -> list[str]:
+    """The W-EMPTY-WINDOW texts of an AvgPool with these attributes on a static input ``data``."""
+    try:
+        a = A.decode(spec.attrs, attrs)
+        g = pool_geometry_of(a, data, spec.label)
+    except IrToolsError:
+        return []  # reported by shape propagation
+    messages = []
+    for axis, (dim, out_dim) in enumerate(zip(data.shape[2:], g.spatial, strict=True)):
+        length, stride, dilation, pad = dim.lo, a.strides[axis], a.dilations_or_ones[axis], g.pads_begin[axis]
+        empty = empty_windows(length, a.kernel[axis], stride, dilation, pad, out_dim.lo)
+        if empty:
+            counting = counts_padding(g.pads_begin, g.pads_end, a.exclude_pad)
+            value = _empty_value(counting, length, stride, dilation, pad, out_dim.lo, empty)
+            messages.append(
+                f"{a.rounding_type} rounding makes {empty} window(s) on spatial axis {axis} with no data "
+                f"(input {dim.lo}, kernel {a.kernel[axis]}, stride {a.strides[axis]}, pads "
+                f"{g.pads_begin[axis]}/{g.pads_end[axis]}); OpenVINO CPU outputs {value} there")
+    return messages
 
 
 def _empty_value(counting_padding: bool, length: int, stride: int, dilation: int, pad: int, out: int,
