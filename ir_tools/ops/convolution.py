@@ -474,8 +474,8 @@ def _chunks(total: int, per_item: int) -> list[tuple[int, int]]:
 
 
 def convolution(x: np.ndarray, w: np.ndarray, groups: int, strides: Sequence[int], dilations: Sequence[int],
-                pads_begin: Sequence[int], pads_end: Sequence[int]) -> np.ndarray:
-    """Grouped convolution, weights [G*Cout/G, Cin/G, k...]; float64 (int64) sums, in x's dtype.
+                pads_begin: Sequence[int], pads_end: Sequence[int], acc: type | None = None) -> np.ndarray:
+    """Grouped convolution, weights [G*Cout/G, Cin/G, k...]; float64 (int64) sums unless ``acc`` says, in x's dtype.
 
     im2col: per chunk of batch items (or of rows of the first spatial output axis, for a large
     image), the kernel taps of every window are copied into a [Cin/G * prod(k), windows] buffer
@@ -488,7 +488,7 @@ def convolution(x: np.ndarray, w: np.ndarray, groups: int, strides: Sequence[int
     cout, cin, kernel = w.shape[0], w.shape[1], tuple(w.shape[2:])
     if channels != groups * cin or cout % groups:
         raise OpValidationError(f"{groups} group(s) of weights {list(w.shape)} do not fit {channels} input channels")
-    acc = _accumulator(x)
+    acc = acc or _accumulator(x)
     lengths = [n + b + e for n, b, e in zip(x.shape[2:], pads_begin, pads_end, strict=True)]
     out = [(n - dilated(k, d)) // s + 1 for n, k, s, d in zip(lengths, kernel, strides, dilations, strict=True)]
     if any(o < 1 for o in out):
@@ -573,7 +573,11 @@ def convolution_backprop(x: np.ndarray, w: np.ndarray, groups: int, strides: Seq
         return y.reshape(batch, groups * og, *out).astype(x.dtype)
 
 
-def _conv_kernel(grouped: bool) -> Kernel:
+def _conv_kernel(grouped: bool, exponent: int | None = None):
+    """The kernel; with an ``exponent`` e, accumulation's magnitude K(|x|^e, |w|^e): for e = 1 summed in f32 (BLAS
+    sgemm, 2.5x dgemm; all terms positive, so its own rounding is within gamma(n), which accumulation's scaling by
+    1 + gamma(n) covers), in f64 where f32 would overflow; squares in f64 (in f32 they overflow, or turn subnormal
+    and slow BLAS 20x)."""
     def run(a: ConvolutionAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, w = args
         if grouped:
@@ -585,9 +589,28 @@ def _conv_kernel(grouped: bool) -> Kernel:
         ns = len(w.shape) - 2
         strides, dilations, _, _, _ = _check_attrs(a, ns, backprop=False)
         pb, pe = forward_pads(a, _static_shape(x), _static_shape(w), ns)
-        return [convolution(x, w, groups, strides, dilations, pb, pe)]
+        if exponent is None:
+            return [convolution(x, w, groups, strides, dilations, pb, pe)]
+        if exponent == 1 and x.dtype.kind == "f" and x.dtype.itemsize <= 4:
+            with np.errstate(over="ignore"):
+                size = convolution(np.abs(x, dtype=np.float32), np.abs(w, dtype=np.float32), groups, strides,
+                                   dilations, pb, pe)
+            if np.isfinite(size).all():
+                return [size]
+        wide = np.abs(x, dtype=np.float64) if exponent == 1 else np.square(x, dtype=np.float64)
+        return [convolution(wide, np.abs(w, dtype=np.float64) if exponent == 1 else np.square(w, dtype=np.float64),
+                            groups, strides, dilations, pb, pe)]
 
     return run
+
+
+def _conv_magnitude(grouped: bool):
+    kernels = {e: _conv_kernel(grouped, e) for e in (1, 2)}
+
+    def magnitude(a: ConvolutionAttrs, args: Sequence[np.ndarray], exponent: int) -> list[np.ndarray]:
+        return kernels[exponent](a, args)
+
+    return magnitude
 
 
 def _static_shape(x: np.ndarray) -> Shape:
@@ -629,9 +652,11 @@ def _terms(skip: int, summed: int):
 
 
 CONVOLUTION_1 = OpSpec("Convolution", "Convolution-1", ConvolutionAttrs, (2, 2), 1, _forward_rule(False),
-                       _conv_kernel(grouped=False), rounding=accumulation(_terms(1, -1)))
+                       _conv_kernel(grouped=False),
+                       rounding=accumulation(_terms(1, -1), magnitude=_conv_magnitude(grouped=False)))
 GROUP_CONVOLUTION_1 = OpSpec("GroupConvolution", "GroupConvolution-1", ConvolutionAttrs, (2, 2), 1,
-                             _forward_rule(True), _conv_kernel(grouped=True), rounding=accumulation(_terms(2, -1)))
+                             _forward_rule(True), _conv_kernel(grouped=True),
+                             rounding=accumulation(_terms(2, -1), magnitude=_conv_magnitude(grouped=True)))
 CONVOLUTION_BACKPROP_DATA_1 = OpSpec("ConvolutionBackpropData", "ConvolutionBackpropData-1", ConvolutionBackpropAttrs,
                                      (2, 3), 1, _backprop_rule(False), _backprop_kernel(grouped=False), (2,),
                                      rounding=accumulation(_terms(2, 0)))
