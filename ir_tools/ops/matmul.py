@@ -342,6 +342,9 @@ def _run_einsum(a: EinsumAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         wide = np.uint64 if dtype.kind == "u" else np.int64
     else:
         raise UnsupportedError(f"Einsum of element type {dtype}")
+    if len(args) == 2 and (product := _as_matmul(args[0].astype(wide, copy=False), axes[0],
+                                                  args[1].astype(wide, copy=False), axes[1], out)) is not None:
+        return [product.astype(dtype)]
     operands = [v for x, ax in zip(args, axes, strict=True) for v in (x.astype(wide, copy=False), ax)]
     try:  # numpy's path search pays off only beyond two operands
         with np.errstate(all="ignore"):
@@ -349,6 +352,34 @@ def _run_einsum(a: EinsumAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     except ValueError as exc:  # dims of one label that neither match nor broadcast
         raise OpValidationError(f"inputs of shapes {[list(x.shape) for x in args]} do not fit '{a.equation}': "
                                 f"{exc}") from None
+
+
+def _as_matmul(x: np.ndarray, ax: list[int], y: np.ndarray, ay: list[int], out: list[int]) -> np.ndarray | None:
+    """A two-input contraction as one batched matrix product (BLAS; numpy's einsum loops in C without it: maxvit's
+    attention, [64, 2, 49, 32] by [64, 2, 49, 32] over 32, 5x faster); None where einsum itself must do it (a label
+    repeated in an input, one that broadcasts, or one summed away from a single input)."""
+    if len(set(ax)) != len(ax) or len(set(ay)) != len(ay):
+        return None
+    sizes: dict[int, int] = {}
+    for shape, labels in ((x.shape, ax), (y.shape, ay)):
+        if any(sizes.setdefault(n, size) != size for n, size in zip(labels, shape, strict=True)):
+            return None
+    if any(n not in out and (n in ax) != (n in ay) for n in sizes):
+        return None
+    batch = [n for n in out if n in ax and n in ay]
+    left = [n for n in out if n in ax and n not in ay]
+    right = [n for n in out if n in ay and n not in ax]
+    inner = [n for n in ax if n in ay and n not in out]
+
+    def block(v: np.ndarray, labels: list[int], rows: list[int], cols: list[int]) -> np.ndarray:
+        order = [labels.index(n) for n in (*batch, *rows, *cols)]
+        return v.transpose(order).reshape(math.prod(sizes[n] for n in batch), math.prod(sizes[n] for n in rows),
+                                          math.prod(sizes[n] for n in cols))
+
+    with np.errstate(all="ignore"):
+        product = np.matmul(block(x, ax, left, inner), block(y, ay, inner, right))
+    found = [*batch, *left, *right]
+    return product.reshape([sizes[n] for n in found]).transpose([found.index(n) for n in out])
 
 
 def _summed(a: EinsumAttrs, args: Sequence[np.ndarray], outputs) -> int:
