@@ -324,14 +324,15 @@ def _relu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.where(x > 0, x, np.zeros((), x.dtype))]
 
 
-def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True) -> OpSpec:
+def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True,
+                 linear: tuple[float, float] | None = None) -> OpSpec:
     kernel = fn if attrs is DivideAttrs else _binary(fn, kind)
     return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel,
-                  rounding=elementwise(ulps, rounds=rounds and kind == "arithmetic"))
+                  rounding=elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear))
 
 
-ADD_1 = _binary_spec("Add", "arithmetic", np.add)
-SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract)
+ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0))
+SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1.0))
 MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply)
 DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs, ulps=1)  # x * (1 / y) is allowed
 POWER_1 = _binary_spec("Power", "arithmetic", _power, ulps=4)

@@ -182,13 +182,15 @@ def _with(args: Sequence[np.ndarray], at: Sequence[int], values: Sequence[np.nda
 
 
 def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | None = None,
-                rounds: bool = True) -> RoundingRule:
+                rounds: bool = True, linear: Sequence[float] | None = None) -> RoundingRule:
     """Element-wise ops: ``ulps`` f32 ulps of |y| for the op's own rounding or approximation (0 for a
     correctly rounded op, whose one rounding the output term already covers), plus ``absolute`` f32 ulps at 1
     (approximations whose error does not shrink with |y|); ``rounds`` False for ops that pick or convert exactly
     (Relu, Maximum, Select, Convert: both sides round the same value the same way). An input error propagates
     as the largest change of the output over the corners of the inputs' intervals [x - b, x + b], each computed
-    with the kernel (exact for monotone ops, and for products and quotients whose divisor keeps its sign)."""
+    with the kernel (exact for monotone ops, and for products and quotients whose divisor keeps its sign).
+    ``linear`` (Add 1, 1; Subtract 1, -1): the kernel is x + s y, whose largest change is the kernel of the
+    bounds times those signs, b_x + b_y, at once (float inputs; four corners of a 2-input op otherwise)."""
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -200,17 +202,23 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
         wide = [i for i in inputs if i < len(bounds) and not is_exact(bounds[i])]
         if not wide:
             return [local]
+        values = [_f64(v) if np.asarray(v).dtype.kind == "f" else np.asarray(v) for v in args]
+        if linear is not None and all(v.dtype.kind == "f" for v in values):
+            signed = [sign * np.broadcast_to(bounds[i], v.shape) if i in wide else np.zeros_like(v)
+                      for i, (v, sign) in enumerate(zip(values, linear, strict=True))]
+            return [local + np.abs(_f64(kernel(attrs, signed)[0]))]
         spread = np.zeros(np.shape(y))
         for signs in product((-1.0, 1.0), repeat=len(wide)):
-            moved = [_f64(v) if np.asarray(v).dtype.kind == "f" else np.asarray(v) for v in args]
+            moved = list(values)
             for i, sign in zip(wide, signs, strict=True):
                 step = sign * bounds[i]
                 if moved[i].dtype.kind != "f":  # an integer computed from floats (a shape): whole steps
                     step = np.clip(np.ceil(step), -(2**31), 2**31).astype(moved[i].dtype)
                 moved[i] = moved[i] + step
             with np.errstate(all="ignore"):
-                corner = _f64(kernel(attrs, moved)[0])
-                spread = np.maximum(spread, np.where(np.isnan(corner), np.inf, np.abs(corner - y)))
+                change = np.asarray(np.abs(_f64(kernel(attrs, moved)[0]) - y))
+            change[np.isnan(change)] = np.inf  # a corner outside the domain (or an infinite one): no bound
+            np.maximum(spread, change, out=spread)
         return [local + spread]
 
     return rule
