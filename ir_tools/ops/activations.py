@@ -199,24 +199,40 @@ _ERF_CHUNK = 1 << 15  # elements per block: the polynomials' passes stay in cach
 
 
 def _polynomial(coefficients: tuple[float, ...], x: np.ndarray) -> np.ndarray:
-    y = np.full_like(x, coefficients[0])
-    for c in coefficients[1:]:
+    y = x + coefficients[1] if coefficients[0] == 1.0 else x * coefficients[0] + coefficients[1]
+    for c in coefficients[2:]:
         y *= x
         y += c
     return y
 
 
-def _erf_block(x: np.ndarray) -> np.ndarray:
-    a = np.abs(x)
-    out = np.copysign(np.ones_like(x), x)  # |x| >= 6: erfc is below half an ulp of 1
-    out[np.isnan(x)] = np.nan
-    small = a <= 1.0
-    s = x[small]
+def _erf_small(s: np.ndarray) -> np.ndarray:
     z = s * s
-    out[small] = s * _polynomial(_ERF_T, z) / _polynomial(_ERF_U, z)
-    middle = (a > 1.0) & (a < 6.0)
-    m = a[middle]
-    out[middle] = np.copysign(1.0 - np.exp(-m * m) * _polynomial(_ERFC_P, m) / _polynomial(_ERFC_Q, m), x[middle])
+    return s * _polynomial(_ERF_T, z) / _polynomial(_ERF_U, z)
+
+
+def _erf_middle(x: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """erf(x) for 1 < |x| = m < 6."""
+    return np.copysign(1.0 - np.exp(-m * m) * _polynomial(_ERFC_P, m) / _polynomial(_ERFC_Q, m), x)
+
+
+def _erf_block(x: np.ndarray) -> np.ndarray:
+    """One block; a block all in one range (as most are) is computed without masks."""
+    a = np.abs(x)
+    small = a <= 1.0
+    middle = (a > 1.0) & (a < 6.0)  # NaN is in neither
+    n_small, n_middle = int(np.count_nonzero(small)), int(np.count_nonzero(middle))
+    if n_small == x.size:
+        return _erf_small(x)
+    if n_middle == x.size:
+        return _erf_middle(x, a)
+    out = np.copysign(np.ones_like(x), x)  # |x| >= 6: erfc is below half an ulp of 1
+    if n_small + n_middle < x.size:
+        out[np.isnan(x)] = np.nan
+    if n_small:
+        out[small] = _erf_small(x[small])
+    if n_middle:
+        out[middle] = _erf_middle(x[middle], a[middle])
     return out
 
 
