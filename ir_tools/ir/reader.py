@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -205,20 +205,46 @@ def _rt_tree(el: etree._Element, shared: dict | None = None) -> tuple[RtNode, ..
     return found if shared is None else shared.setdefault(found, found)
 
 
-def _drop_through(el: etree._Element) -> None:
-    """Free a top-level element that has been read, with whatever precedes it in its section."""
-    parent = el.getparent()
-    del parent[: parent.index(el) + 1]
-
-
 #: Past line 65535 libxml2 keeps line numbers on text nodes only, and an element's ``sourceline``
 #: comes from the nodes after it (its children, up to 4 next siblings; previous ones at the end of
 #: its parent). So a top-level element is read only once 4 later siblings have been parsed (or its
 #: section has ended), and freed only once 4 more have been read, as the whole-document parse saw it.
 _LOOKAHEAD = 4
-#: Top-level elements read (and then freed) at a time: bounds the part of the tree held in memory.
-_BATCH = 256
+#: Bytes fed to the parser at a time: bounds the part of the tree held in memory.
+_CHUNK = 1 << 15
 _NO_ATTRS: dict[str, str] = {}  # a layer without <data> yet (replaced by a dict of its own)
+
+
+class _Section:
+    """One top-level ``<layers>`` or ``<edges>`` while it is parsed: its ``<layer>`` (``<edge>``) children are
+    read in order, each once ``_LOOKAHEAD`` later ones are complete, and freed once ``_LOOKAHEAD`` later ones
+    have been read (see ``_LOOKAHEAD``)."""
+
+    def __init__(self, el: etree._Element, take: Callable[[etree._Element], None]):
+        self.el, self.tag, self.take = el, el.tag[:-1], take
+        self.seen = 0  # children of ``el`` already looked at (the last one may have been incomplete)
+        self.pending: list[etree._Element] = []  # the ``tag`` children not freed yet
+        self.done = 0  # how many of them have been read
+
+    def read(self, complete: bool) -> None:
+        """Read what is ready; everything, once the section is ``complete``."""
+        el, tag, pending = self.el, self.tag, self.pending
+        new = el[self.seen :]
+        self.seen += len(new)
+        pending += [child for child in new if child.tag == tag]
+        # all but the last child are complete (a later sibling has started)
+        end = len(pending) if complete else max(self.done, len(pending) - 1 - _LOOKAHEAD)
+        take = self.take
+        for ready in pending[self.done : end]:
+            take(ready)
+        self.done = end
+        if self.done > _LOOKAHEAD and not complete:
+            last = pending[self.done - _LOOKAHEAD - 1]
+            at = el.index(last) + 1
+            del el[:at]
+            self.seen -= at
+            del pending[: self.done - _LOOKAHEAD]
+            self.done = _LOOKAHEAD
 
 
 class _Reader:
@@ -244,40 +270,40 @@ class _Reader:
         self.shared: dict = {}  # verbatim trees read so far (see _rt_tree)
 
     def read(self, f: BinaryIO) -> Graph:
-        """Stream the file: layers in file order, then edges, wherever they are in the file."""
-        events = etree.iterparse(f, events=("end",), tag=("layer", "edge"), **_SAFE)
-        root = section = tag = None
-        take = None
-        pending: list[etree._Element] = []  # elements of the current <layers> or <edges> not freed yet
-        done = 0  # how many of them have been read
-        for _, el in events:
-            parent = el.getparent()
-            if parent is not section:
+        """Stream the file: layers in file order, then edges, wherever they are in the file.
+
+        The parser reports only where a ``<layers>`` or ``<edges>`` starts; after each chunk, the complete
+        children of the current one are read from the tree (no event per element).
+        """
+        parser = etree.XMLPullParser(events=("start",), tag=("layers", "edges"), **_SAFE)
+        end = None  # the root, once the parser has closed
+
+        def rest() -> Iterator[None]:
+            """Feed the rest of the file, a chunk at a time."""
+            nonlocal end
+            while chunk := f.read(_CHUNK):
+                parser.feed(chunk)
+                yield
+            end = parser.close()
+
+        root = None
+        section: _Section | None = None
+        for _ in rest():
+            for _, el in parser.read_events():
                 if root is None:  # the <net> start tag has been parsed by now
                     root = el.getroottree().getroot()
-                    self.start(root, events)
-                if parent.getparent() is not root or parent.tag != el.tag + "s":
-                    continue  # not a <layer> of <net><layers> or an <edge> of <net><edges> (a subgraph's, say)
-                for done_el in pending[done:]:
-                    take(done_el)
-                section, tag = parent, el.tag
-                take = self.layer if tag == "layer" else self.edge
-                pending, done = [], 0
-            elif el.tag != tag:
-                continue
-            pending.append(el)
-            if len(pending) >= _BATCH + 2 * _LOOKAHEAD:
-                n = len(pending)
-                for ready in pending[done : n - _LOOKAHEAD]:  # _LOOKAHEAD later siblings parsed
-                    take(ready)
-                last = pending[n - 2 * _LOOKAHEAD - 1]  # and up to it, _LOOKAHEAD later ones read
-                pending, done = pending[n - 2 * _LOOKAHEAD :], _LOOKAHEAD
-                _drop_through(last)
+                    self.start(root, rest())  # (which parses the rest of the file first if it must raise)
+                if el.getparent() is root:  # not a subgraph's <layers> or <edges>
+                    if section is not None:
+                        section.read(complete=True)  # (a later sibling has started)
+                    section = _Section(el, self.layer if el.tag == "layers" else self.edge)
+            if section is not None:
+                section.read(complete=False)
         if root is None:
-            root = events.root
+            root = end
             self.start(root, ())
-        for ready in pending[done:]:
-            take(ready)
+        if section is not None:
+            section.read(complete=True)
         self.connect_all()
         for child in root:
             if child.tag == "rt_info":
