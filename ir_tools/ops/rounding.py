@@ -194,14 +194,14 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        y = _f64(outputs[0])
         local = output_rounding(outputs[0]) if rounds else EXACT
         if ulps or absolute:
-            local = local + 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(y) + absolute)
+            local = local + 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(_f64(outputs[0])) + absolute)
         inputs = range(len(args)) if data is None else data
         wide = [i for i in inputs if i < len(bounds) and not is_exact(bounds[i])]
-        if not wide:
+        if not wide:  # (a Convert of f16 weights: no f64 copy of them)
             return [local]
+        y = _f64(outputs[0])
         values = [_f64(v) if np.asarray(v).dtype.kind == "f" else np.asarray(v) for v in args]
         if linear is not None and all(v.dtype.kind == "f" for v in values):
             signed = [sign * np.broadcast_to(bounds[i], v.shape) if i in wide else np.zeros_like(v)

@@ -22,7 +22,7 @@ from ..ir.walker import Walker
 from ..ops.rounding import EXACT, handed_over
 from .blas import blas_threads
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
-from .executor import BoundedInterpreter, execute, rounding_bounds, supported
+from .executor import Bounded, BoundedInterpreter, execute, rounding_bounds, supported
 from .inputs import check_inputs
 from .openvino import ModelFiles, OpenVinoRun, run_openvino
 
@@ -67,10 +67,13 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], tolerances: T
               "atol_by_name": dict(tolerances.atol_by_name), "rtol_by_name": dict(tolerances.rtol_by_name),
               **(extra_config or {})}
     report = CompareReport(str(graph.source) if graph.source else graph.name, config)
+    computed: dict[str, list[np.ndarray]] = {}
     if want_layers or not executable:
         report.folded = sum(1 for lid in folded if not graph.layer(lid).is_a("Const"))
     if executable:
-        bounded = BoundedInterpreter(graph).evaluate(inputs)
+        end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset())
+        bounded = end_to_end.evaluate(inputs)
+        computed = end_to_end.kept
         report.reference_outputs = {name: value for name, (value, _) in bounded.items()}
         for name, (expected, bound) in bounded.items():
             report.outputs.append(compare_tensors(name, ov_run.outputs[name], expected, *tolerances.for_name(name),
@@ -80,7 +83,7 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], tolerances: T
     if want_layers or not report.passed:
         if not ov_run.layers:
             ov_run = run_openvino(graph, inputs, per_layer=True, files=files, hidden=hidden)
-        LayerCheck(graph, tolerances, report, folded, step).run(ov_run.layers)
+        LayerCheck(graph, tolerances, report, folded, step, computed).run(ov_run.layers)
     report.openvino_outputs = ov_run.outputs
     report.openvino_layers = {f"{graph.layer(lid).name}:{pid}": v for (lid, pid), v in ov_run.layers.items()}
     position = {layer.id: i for i, layer in enumerate(graph.topological_order())}
@@ -144,14 +147,33 @@ _SATURATING_ON_CPU = frozenset({"Add", "Subtract", "Multiply"})
 _NARROW_INTS = (np.dtype(np.int8), np.dtype(np.uint8))
 
 
+class _KeepingInterpreter(BoundedInterpreter):
+    """The end-to-end run, keeping the values of the ``folded`` layers it computes (the per-layer walk needs the
+    same ones: decompressed f16 weights are converted once, not twice)."""
+
+    def __init__(self, graph: Graph, folded: frozenset[str]):
+        super().__init__(graph)
+        self.folded = folded
+        self.kept: dict[str, list[np.ndarray]] = {}
+
+    def run_node(self, layer: Layer, args: list[Bounded]) -> list[Bounded]:
+        found = super().run_node(layer, args)
+        if layer.id in self.folded and not layer.is_a("Const"):
+            self.kept[layer.id] = [value for value, _ in found]
+        return found
+
+
 class LayerCheck(_ReportWalker):
     """Each layer the reference executes, fed OpenVINO's activations, against OpenVINO's own output; the
-    ``folded`` layers (constant subgraphs) are computed by the reference alone, to feed the checks."""
+    ``folded`` layers (constant subgraphs) are computed by the reference alone, to feed the checks (or taken from
+    ``computed``, by layer id, where the end-to-end run computed them already)."""
 
     def __init__(self, graph: Graph, tolerances: Tolerances, report: CompareReport,
-                 folded: frozenset[str] = frozenset(), step: Callable[[str], None] | None = None):
+                 folded: frozenset[str] = frozenset(), step: Callable[[str], None] | None = None,
+                 computed: dict[str, list[np.ndarray]] | None = None):
         super().__init__(graph, tolerances, report)
         self.folded = folded
+        self.computed = computed if computed is not None else {}
         self.constant = constant_layers(graph)
         self.step = step or (lambda _: None)
 
@@ -160,7 +182,8 @@ class LayerCheck(_ReportWalker):
         if layer.is_a("Const"):
             return [self.graph.const_array(layer)]  # OpenVINO does not expose Consts: they feed the checks
         if layer.id in self.folded:
-            return list(execute(self.graph, layer, args))  # type: ignore[arg-type]
+            found = self.computed.pop(layer.id, None)
+            return found if found is not None else list(execute(self.graph, layer, args))  # type: ignore[arg-type]
         actual = self.openvino_values(layer)
         if layer.is_a("Parameter") or layer.is_a("Result"):
             return actual
