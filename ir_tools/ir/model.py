@@ -77,10 +77,13 @@ def _record(ports: list[Port] | PortFields, port_id: int) -> PortRecord | None:
             if p.id == port_id:
                 return (p.id, p.precision, p.dims, p.names, p.extra, p.rt_info, p.line)
         return None
-    for i in range(0, len(ports), _WIDTH):
-        if ports[i] == port_id:
-            return ports[i : i + _WIDTH]
-    return None
+    try:  # (found in C: an id sits every _WIDTH fields, an int elsewhere is a line)
+        i = ports.index(port_id)
+        while i % _WIDTH:
+            i = ports.index(port_id, i + 1)
+    except ValueError:
+        return None
+    return ports[i : i + _WIDTH]
 
 
 class Layer:

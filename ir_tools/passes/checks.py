@@ -81,6 +81,7 @@ from ..ops.pool_geometry import counts_padding
 from ..ops.pooling import geometry as pool_geometry_of
 from ..ops.spec import OpSpec, TensorType
 from .interface_names import duplicate_tensor_names, v10_name_collisions
+from .shapes import const_kind
 
 _OPSET = re.compile(r"opset(\d+)")
 
@@ -172,20 +173,32 @@ def _constants(graph: Graph) -> Iterator[Diagnostic]:
         yield Diagnostic("error", "E-BIN-MISSING", f"a Const{inside} reads weights file {name}, which does not "
                          f"exist ({count} Const layer(s) need it)", where)
         return
+    kinds: dict[tuple[str, str], tuple[str, tuple[int, ...], int | None]] = {}  # see below
     for layer in consts:
-        try:
-            a = A.decode(ConstAttrs, layer.attrs)  # (the diagnostic names the layer: no SourceLoc per Const)
-        except IrToolsError as exc:
-            yield Diagnostic("error", exc.code, exc.message, layer.loc)
-            continue
-        if a.offset + a.size > weights.size:
-            yield Diagnostic("error", "E-CONST-BOUNDS", f"bytes [{a.offset}, {a.offset + a.size}) lie outside "
+        # (element type, shape) decoded and the bytes they need, remembered by their texts for Consts whose offset
+        # and size are surely valid: decoding every Const's attributes took 0.07 s at 50k layers
+        plain = const_kind(layer.attrs)
+        kind = None if plain is None else kinds.get(plain)
+        if kind is None:
+            try:
+                a = A.decode(ConstAttrs, layer.attrs)  # (the diagnostic names the layer: no SourceLoc per Const)
+            except IrToolsError as exc:
+                yield Diagnostic("error", exc.code, exc.message, layer.loc)
+                continue
+            et = element_type(a.element_type)
+            kind = (a.element_type, a.shape, byte_size(et, math.prod(a.shape)) if et is not None and et.bits else None)
+            if plain is not None:
+                kinds[plain] = kind
+            offset, size = a.offset, a.size
+        else:
+            offset, size = int(layer.attrs["offset"]), int(layer.attrs["size"])
+        element, shape, needed = kind
+        if offset + size > weights.size:
+            yield Diagnostic("error", "E-CONST-BOUNDS", f"bytes [{offset}, {offset + size}) lie outside "
                              f"{weights.path.name} ({weights.size} bytes)", layer.loc)
-        et = element_type(a.element_type)
-        count = math.prod(a.shape)
-        if et is not None and et.bits and a.size < byte_size(et, count):
-            yield Diagnostic("error", "E-CONST-SIZE", f"size {a.size} is smaller than {a.element_type}"
-                             f"{list(a.shape)} needs ({byte_size(et, count)} bytes)", layer.loc)
+        if needed is not None and size < needed:
+            yield Diagnostic("error", "E-CONST-SIZE", f"size {size} is smaller than {element}"
+                             f"{list(shape)} needs ({needed} bytes)", layer.loc)
 
 
 def _opsets(graph: Graph) -> Iterator[Diagnostic]:

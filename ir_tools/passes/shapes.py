@@ -86,7 +86,7 @@ class ShapeWalker(Walker[TensorType]):
         self.declared: dict[tuple[str | None, tuple[int, ...] | None], TensorType] = {}  # (precision, dims) -> type
         # (spec id, raw attributes, input type ids, outputs declared, input ports or the values read) -> the rule's
         # interned answer
-        # (and the (element type, shape) texts of a Const, see _const_type_key)
+        # (and the (element type, shape) texts of a Const, see const_kind)
         self.answers: dict[tuple, tuple[TensorType, ...] | None] = {}
         self.const_values: dict[tuple[tuple[str, str], ...], np.ndarray] = {}  # a read Const's attributes -> value
 
@@ -137,7 +137,7 @@ class ShapeWalker(Walker[TensorType]):
             known = tuple(None if v is None else (v.dtype.str, v.shape, v.tobytes()) for v in values)
         elif spec.n_inputs[1] == 0:  # a Const, a Parameter: the attributes of each (a Const's offset) are its own, so
             _check_arity(layer, spec, len(inputs), n_outputs)  # remembering its answer would only keep the key alive,
-            const = _const_type_key(layer.attrs) if spec is CONST_1 else None  # but a Const's type is its element
+            const = const_kind(layer.attrs) if spec is CONST_1 else None  # but a Const's type is its element
             if const is None:  # type and shape, once its offset and size are surely valid
                 return self.answer(layer, spec, inputs, (None,) * len(layer.input_ids()), n_outputs)
             outputs = self.answers.get(const, _UNKNOWN)
@@ -258,7 +258,7 @@ class ShapeWalker(Walker[TensorType]):
             self.values[k] = np.asarray(v)
 
 
-def _const_type_key(attrs: dict[str, str]) -> tuple[str, str] | None:
+def const_kind(attrs: dict[str, str]) -> tuple[str, str] | None:
     """``(element_type, shape)`` of a read Const whose other attributes are an ``offset`` and a ``size`` that
     are surely valid (up to 18 ASCII digits); None for any other."""
     offset, size = attrs.get("offset"), attrs.get("size")
