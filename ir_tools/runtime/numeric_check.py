@@ -13,6 +13,7 @@ own rounding on OpenVINO's inputs; end to end, the bounds propagated from the in
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -62,18 +63,23 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], tolerances: T
     want_layers = per_layer or not executable or any(k.startswith(LAYER_PREFIX) for k in saved)
     folded = frozenset() if constants else constant_layers(graph)
     hidden = frozenset(graph.layer(lid).name for lid in folded)
-    ov_run = run_openvino(graph, inputs, per_layer=want_layers, files=files, hidden=hidden)
+    end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset()) if executable else None
+    bounded: dict[str, Bounded] = {}
+    with ThreadPoolExecutor(max_workers=1) as pool:  # OpenVINO releases the GIL: it compiles and infers meanwhile
+        pending = pool.submit(run_openvino, graph, inputs, per_layer=want_layers, files=files, hidden=hidden)
+        try:
+            if end_to_end is not None:
+                bounded = end_to_end.evaluate(inputs)
+        finally:
+            ov_run = pending.result()  # OpenVINO's refusal, if any, is the error reported
     config = {"openvino": ov_run.version, **ov_run.config, "atol": tolerances.atol, "rtol": tolerances.rtol,
               "atol_by_name": dict(tolerances.atol_by_name), "rtol_by_name": dict(tolerances.rtol_by_name),
               **(extra_config or {})}
     report = CompareReport(str(graph.source) if graph.source else graph.name, config)
-    computed: dict[str, list[np.ndarray]] = {}
+    computed = end_to_end.kept if end_to_end is not None else {}
     if want_layers or not executable:
         report.folded = sum(1 for lid in folded if not graph.layer(lid).is_a("Const"))
     if executable:
-        end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset())
-        bounded = end_to_end.evaluate(inputs)
-        computed = end_to_end.kept
         report.reference_outputs = {name: value for name, (value, _) in bounded.items()}
         for name, (expected, bound) in bounded.items():
             report.outputs.append(compare_tensors(name, ov_run.outputs[name], expected, *tolerances.for_name(name),
