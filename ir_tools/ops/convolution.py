@@ -594,7 +594,7 @@ def _conv_kernel(grouped: bool, exponent: int | None = None):
         if exponent == 1 and x.dtype.kind == "f" and x.dtype.itemsize <= 4:
             with np.errstate(over="ignore"):
                 size = convolution(np.abs(x, dtype=np.float32), np.abs(w, dtype=np.float32), groups, strides,
-                                   dilations, pb, pe)
+                                   dilations, pb, pe, acc=np.float32)
             if np.isfinite(size).all():
                 return [size]
         wide = np.abs(x, dtype=np.float64) if exponent == 1 else np.square(x, dtype=np.float64)
