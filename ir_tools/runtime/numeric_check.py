@@ -16,12 +16,12 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ..base.errors import IrToolsError
 from ..ir.model import Graph, Layer, Port
 from ..ir.walker import Walker
 from ..ops.rounding import EXACT, handed_over
-from .blas import blas_threads
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
 from .executor import Bounded, BoundedInterpreter, execute, rounding_bounds, supported
 from .inputs import check_inputs
@@ -47,9 +47,11 @@ def compare_model(
     The graph must pass ``check`` (see ``passes.validate.read_valid``). Per layer, constant subgraphs
     (weight decompression, shape arithmetic) are computed by the reference and not compared, unless
     ``constants``. ``step`` is called with each layer's name as the per-layer comparison reaches it.
-    The reference runs with one BLAS thread (runtime.blas: next to OpenVINO's threads, more stall).
+    The reference runs with one BLAS thread: after OpenVINO has run, its worker threads stay in the
+    process, and OpenBLAS's spinning workers on the same cores stalled small products (maxvit_t's 49 x 64
+    blocks, 1 ms alone) for up to a second on 2 loaded cores.
     """
-    with blas_threads(1):
+    with threadpool_limits(limits=1, user_api="blas"):
         return _compare_model(graph, inputs, tolerances, per_layer, extra_config, saved, files, constants, step)
 
 
