@@ -16,8 +16,6 @@ changed model passes: the changed model is consistent, only the saved outputs re
 from __future__ import annotations
 
 import json
-import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -25,8 +23,8 @@ import openvino as ov
 import pytest
 from lxml import etree
 
-from ir_tools.base.dtypes import element_type
 from ir_tools.cli import main
+from tests.defects import KINDS, assert_pinned, plant
 from tests.zoo import COMMITTED_DIR
 
 pytestmark = pytest.mark.openvino
@@ -105,77 +103,16 @@ def test_every_layer_of_squeezenet_passes_within_its_bound(capsys, squeezenet, w
         assert report["folded_constants"] > 0  # the weight decompression is computed, not compared
 
 
-def _const_data(xml: Path, layer_name: str) -> tuple[int, int, np.dtype, tuple[int, ...]]:
-    """(offset, size, dtype, shape) of the weights Const feeding the Convolution ``layer_name`` (port 1), through
-    the Convert that decompresses f16 weights."""
-    root = etree.parse(str(xml)).getroot()
-    layer, port = root.find(f".//layer[@name='{layer_name}']"), "1"
-    while layer.get("type") != "Const":
-        edge = root.find(f".//edge[@to-layer='{layer.get('id')}'][@to-port='{port}']")
-        layer, port = root.find(f".//layer[@id='{edge.get('from-layer')}']"), "0"
-    data = layer.find("data")
-    shape = tuple(int(d) for d in data.get("shape").split(","))
-    return int(data.get("offset")), int(data.get("size")), np.dtype(element_type(data.get("element_type")).numpy), shape
+def _planted(kind: str, squeezenet: dict[str, Path], overhang: Path) -> tuple[Path, str, str]:
+    """(original, the layer to change, input shape)."""
+    if kind in ("weight", "channels"):
+        conv = "/features/features.3/expand3x3/Conv/WithoutBiases"
+        return squeezenet["f32" if kind == "weight" else "f16_weights"], conv, SQUEEZENET_SIZES[0]
+    return overhang, etree.parse(str(overhang)).getroot().find(".//layer[@type='AvgPool']").get("name"), OVERHANG_SHAPE
 
 
-def _edit_weights(xml: Path, out: Path, layer_name: str, change: Callable[[np.ndarray], None]) -> None:
-    shutil.copy(xml, out)
-    blob = bytearray(xml.with_suffix(".bin").read_bytes())
-    offset, size, dtype, shape = _const_data(xml, layer_name)
-    weights = np.frombuffer(blob, dtype, size // dtype.itemsize, offset).reshape(shape).copy()
-    change(weights)
-    blob[offset:offset + size] = weights.tobytes()
-    out.with_suffix(".bin").write_bytes(bytes(blob))
-
-
-def _fourth_digit(weights: np.ndarray) -> None:
-    """One weight changed by one unit in its 4th significant digit (0.1234 -> 0.1235)."""
-    flat = weights.reshape(-1)
-    i = int(np.argmax(np.abs(flat)))
-    flat[i] += np.sign(flat[i]) * 10.0 ** (np.floor(np.log10(abs(flat[i]))) - 3)
-
-
-def _swap_channels(weights: np.ndarray) -> None:
-    weights[[0, 1]] = weights[[1, 0]]
-
-
-def _edit_pool(xml: Path, out: Path, attrs: dict[str, str]) -> str:
-    root = etree.parse(str(xml))
-    pool = root.getroot().find(".//layer[@type='AvgPool']")
-    for key, value in attrs.items():
-        pool.find("data").set(key, value)
-    root.write(str(out))
-    shutil.copy(xml.with_suffix(".bin"), out.with_suffix(".bin"))
-    return pool.get("name")
-
-
-def _planted(kind: str, squeezenet: dict[str, Path], overhang: Path, out: Path) -> tuple[Path, Path, str, str]:
-    """(original, changed, changed layer's name, input shape)."""
-    conv = "/features/features.3/expand3x3/Conv/WithoutBiases"
-    if kind == "weight":
-        _edit_weights(squeezenet["f32"], out, conv, _fourth_digit)
-        return squeezenet["f32"], out, conv, SQUEEZENET_SIZES[0]
-    if kind == "channels":
-        _edit_weights(squeezenet["f16_weights"], out, conv, _swap_channels)
-        return squeezenet["f16_weights"], out, conv, SQUEEZENET_SIZES[0]
-    pool = etree.parse(str(overhang)).getroot().find(".//layer[@type='AvgPool']/data")
-    if kind == "exclude-pad":
-        flipped = "false" if pool.get("exclude-pad") == "true" else "true"
-        return overhang, out, _edit_pool(overhang, out, {"exclude-pad": flipped}), OVERHANG_SHAPE
-    begin, end = ([int(v) for v in pool.get(k).split(",")] for k in ("pads_begin", "pads_end"))
-    axis = next(i for i, e in enumerate(end) if e > 0)
-    begin[axis], end[axis] = begin[axis] + 1, end[axis] - 1  # same padded length: same output dims
-    name = _edit_pool(overhang, out, {"pads_begin": ",".join(map(str, begin)), "pads_end": ",".join(map(str, end))})
-    return overhang, out, name, OVERHANG_SHAPE
-
-
-@pytest.mark.parametrize("kind", ["weight", "channels", "exclude-pad", "pad"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_planted_defect_is_pinned_to_its_layer(capsys, tmp_path, squeezenet, overhang, kind):
-    original, changed, layer, shape = _planted(kind, squeezenet, overhang, tmp_path / "changed.xml")
-    saved = tmp_path / "original.npz"
-    code, _ = compare_json(capsys, str(original), "--shape", shape, "--per-layer", "--save-outputs", str(saved))
-    assert code == 0
-    code, report = compare_json(capsys, str(changed), "--shape", shape, "--load-outputs", str(saved))
-    assert code == 1 and report["first_divergence"]["name"] == layer, report["first_divergence"]
-    code, report = compare_json(capsys, str(changed), "--shape", shape, "--per-layer")
-    assert code == 0 and report["passed"], "the changed model agrees with its own reference"
+    original, layer, shape = _planted(kind, squeezenet, overhang)
+    plant(kind, original, tmp_path / "changed.xml", layer)
+    assert_pinned(capsys, original, tmp_path / "changed.xml", layer, shape)
