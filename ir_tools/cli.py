@@ -36,16 +36,25 @@ def _print_diagnostics(diags: list[Diagnostic], quiet: bool = False) -> None:
 def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace,
                  ) -> tuple[list[Diagnostic], Graph | None, Propagation | None]:
     """``check``'s diagnostics, graph and shape propagation; on a file otherwise clean, also OpenVINO's verdict
-    and its inference of the layers we have no shape rule for (unless ``--no-openvino``)."""
+    and its inference of the layers we have no shape rule for (unless ``--no-openvino``).
+
+    OpenVINO reads the file in a thread while our checks run (its read releases the GIL); if they find an error,
+    its verdict is not asked for (the read is waited for, but not reported)."""
+    read = None
+    if not args.no_openvino:
+        from .runtime.openvino import ModelFiles, read_in_background
+
+        files = ModelFiles(path, bin_path or path.with_suffix(".bin"))
+        read = read_in_background(files)
     diags, graph, result = check_file(path, bin_path)
-    if graph is None or result is None or has_errors(diags) or args.no_openvino:
+    if graph is None or result is None or has_errors(diags) or read is None:
         return diags, graph, result
     from .passes.shapes import adopt
-    from .runtime.openvino import ModelFiles, openvino_types
+    from .runtime.openvino import openvino_types
 
     try:
-        types = openvino_types(graph, ModelFiles(path, bin_path or path.with_suffix(".bin")), result.not_inferred,
-                               compile_model=getattr(args, "compile", False))
+        types = openvino_types(graph, files, result.not_inferred, compile_model=getattr(args, "compile", False),
+                               read=read)
     except IrToolsError as exc:
         return [*diags, Diagnostic("error", exc.code, exc.message, exc.loc)], graph, result
     return [*diags, *adopt(result, types)], graph, result
