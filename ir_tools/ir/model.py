@@ -177,6 +177,15 @@ class Layer:
         ports = self._outputs
         return [p.id for p in ports] if type(ports) is list else list(ports[::_WIDTH])
 
+    def declared_outputs(self) -> tuple[int, tuple[str | None, ...], tuple[tuple[int, ...] | None, ...]]:
+        """``(number of input ports, output precisions, output dims)``: what the ports declare, less their ids, names
+        and lines, to key a layer's shape rule by, without making Port objects."""
+        ins, outs = self._inputs, self._outputs
+        n_inputs = len(ins) if type(ins) is list else len(ins) // _WIDTH
+        if type(outs) is list:
+            return n_inputs, tuple(p.precision for p in outs), tuple(p.dims for p in outs)
+        return n_inputs, outs[1::_WIDTH], outs[2::_WIDTH]
+
     def input_record(self, port_id: int) -> PortRecord | None:
         """The first input port with this id as a ``PortRecord``, without making Port objects; None if none."""
         return _record(self._inputs, port_id)

@@ -521,16 +521,22 @@ class _Reader:
                              line)
                 continue
             link = item  # its ids are the layers' own strings (interned): one per layer, however many edges name it
-            if to_layer not in ins:
+            slot = ins.get(to_layer)
+            if slot is None:
                 ins[to_layer] = link
+            elif type(slot[0]) is str and not (slot[3] == link[3] and slot[1] == link[1] and slot[0] == link[0]):
+                ins[to_layer] = (slot, link)  # a layer's second edge in (where _insert would add it)
             else:
                 other = _insert(ins, to_layer, link, 0, link)
                 if other is not None:
                     self.problem("E-EDGE", f"edge {_edge_text(item)} is declared twice (first at line {other[4]}); "
                                  "the repeat is ignored", line)
                     continue
-            if from_layer not in outs:
+            slot = outs.get(from_layer)
+            if slot is None:
                 outs[from_layer] = link
+            elif type(slot[0]) is str:
+                outs[from_layer] = (slot, link)
             else:
                 _insert(outs, from_layer, link, 2, None)
             if forward and not (src.line is not None and dst.line is not None and src.line < dst.line):

@@ -89,6 +89,9 @@ class ShapeWalker(Walker[TensorType]):
         # (and the (element type, shape) texts of a Const, see const_kind)
         self.answers: dict[tuple, tuple[TensorType, ...] | None] = {}
         self.const_values: dict[tuple[tuple[str, str], ...], np.ndarray] = {}  # a read Const's attributes -> value
+        # (type, version, raw attributes, input type ids, Layer.declared_outputs) of a layer without value inputs whose
+        # rule's answer matched every declared output -> that answer (padded with the declared types past it)
+        self.clean: dict[tuple, tuple[TensorType, ...]] = {}
 
     def intern(self, t: TensorType) -> TensorType:
         return self.interned.setdefault(t, t)
@@ -105,6 +108,17 @@ class ShapeWalker(Walker[TensorType]):
         return self.declared_type(port.precision, port.dims)
 
     def run_node(self, layer: Layer, args: list[TensorType]) -> list[TensorType]:
+        # a layer whose op, attributes, input types and declared outputs are those of one whose rule answered and
+        # matched its declared outputs before: the same answer, nothing to report (see ``clean``; a layer without
+        # inputs, a Const or Parameter, is never there)
+        key = None
+        if args:
+            key = (layer.type, layer.version, tuple(layer.attrs.items()), tuple(map(id, args)),
+                   layer.declared_outputs())
+            outputs = self.clean.get(key)
+            if outputs is not None:
+                self.result.inferred += 1
+                return list(outputs)
         spec = lookup(layer.type, layer.version)
         records = layer.output_records()
         outputs = None
@@ -119,11 +133,15 @@ class ShapeWalker(Walker[TensorType]):
             self.result.not_inferred.append(layer)
             return [self.declared_type(r[1], r[2]) for r in records]
         self.result.inferred += 1
+        clean = key is not None and not spec.value_inputs
         for record, inferred in zip(records, outputs, strict=False):
             if self.declared_type(record[1], record[2]) is not inferred:  # the same interned type: nothing to report
                 _check(self.result, layer, record[0], record[1], record[2], record[6], inferred, "inferred")
+                clean = False
         if len(outputs) < len(records):
-            return [*outputs, *(self.declared_type(r[1], r[2]) for r in records[len(outputs):])]
+            outputs = (*outputs, *(self.declared_type(r[1], r[2]) for r in records[len(outputs):]))
+        if clean:
+            self.clean[key] = outputs
         return list(outputs)
 
     def infer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType], n_outputs: int,
