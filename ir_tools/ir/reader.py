@@ -24,7 +24,7 @@ from lxml import etree
 from ..base.diagnostics import Diagnostic
 from ..base.dims import parse_int
 from ..base.errors import ReadError, SourceLoc
-from .model import Graph, Layer, PortFields, PortRecord, RtNode, Weights, _insert
+from .model import _WIDTH, Graph, Layer, PortFields, PortRecord, RtNode, Weights, _insert
 
 SUPPORTED_IR_VERSIONS = (10, 11)
 MAX_DIM = 2**63 - 1
@@ -265,8 +265,10 @@ class _Reader:
         # every layer exists
         self.edges: list[tuple | Diagnostic] = []
         self.plain_dims: dict[tuple[str, ...], tuple[int, ...]] = {}  # <dim> texts -> dims, when all valid
-        # (id, precision, <dim> texts) of a plain port -> its (id, precision, dims) fields (see ports)
-        self.known_ports: dict[tuple[str, str, tuple[str, ...]], tuple[int, str, tuple[int, ...]]] = {}
+        # (("id", id), ("precision", precision), <dim> texts) of a plain port -> its (id, precision, dims) fields (see
+        # ports): the first two as el.items() gives them
+        self.known_ports: dict[tuple[tuple[str, str], tuple[str, str], tuple[str, ...]],
+                               tuple[int, str, tuple[int, ...]]] = {}
         self.shared: dict = {}  # verbatim trees read so far (see _rt_tree)
 
     def read(self, f: BinaryIO) -> Graph:
@@ -371,9 +373,11 @@ class _Reader:
                 layer.children += (RtNode(tag, tuple(child.items()), _rt_tree(child, self.shared)),)
         if layer.attrs is _NO_ATTRS:
             layer.attrs = {}
-        ids = layer.input_ids() + layer.output_ids()
-        if len(ids) > 1 and len(set(ids)) != len(ids):
-            self.repeated_ports(layer)
+        ins, outs = layer._inputs, layer._outputs
+        if len(ins) + len(outs) > _WIDTH:  # more than one port: are their ids unique?
+            ids = ins[::_WIDTH] + outs[::_WIDTH]
+            if len(set(ids)) != len(ids):
+                self.repeated_ports(layer)
         layers = self.graph._layers
         if layer_id not in layers:  # Graph.add_layer, without checking the id again
             layers[layer_id] = layer
@@ -402,9 +406,9 @@ class _Reader:
             children = el[:]
             texts = tuple([dim.text for dim in children if dim.tag == "dim"])
             n = len(items)
-            if (len(texts) == len(children) and 2 <= n <= 3 and items[0][0] == "id" and items[1][0] == "precision"
-                    and (n == 2 or items[2][0] == "names")):
-                head = known.get((items[0][1], items[1][1], texts))
+            if len(texts) == len(children) and (n == 2 or (n == 3 and items[2][0] == "names")):
+                # only plain ports are in ``known``: a port found there has the attribute names of one
+                head = known.get((items[0], items[1], texts))
                 if head is not None:
                     fields += head
                     fields += (items[2][1] if n == 3 else None, None, (), el.sourceline)
@@ -446,7 +450,7 @@ class _Reader:
             dims = self.plain_dims.get(texts) or self.new_dims(el, texts, layer)
             plain = plain and texts in self.plain_dims
         if plain:
-            self.known_ports[(id_text, items[1][1], texts)] = (port_id, precision, dims)
+            self.known_ports[(items[0], items[1], texts)] = (port_id, precision, dims)
         return (port_id, precision, dims, names, extra, rt_info, line)
 
     def new_dims(self, el: etree._Element, texts: tuple[str | None, ...], layer: Layer) -> tuple[int, ...]:
@@ -484,10 +488,11 @@ class _Reader:
         """The edge an <edge> declares, as a plain tuple, or the diagnostic saying why it cannot be used
         (needs no graph)."""
         items = el.items()
-        if len(items) == 4 and (items[0][0], items[1][0], items[2][0], items[3][0]) == _EDGE_KEYS:
-            from_port, to_port = items[1][1], items[3][1]
-            if from_port.isdigit() and to_port.isdigit() and from_port.isascii() and to_port.isascii():
-                return (sys.intern(items[0][1]), int(from_port), sys.intern(items[2][1]), int(to_port), el.sourceline)
+        if len(items) == 4:
+            (k0, from_layer), (k1, from_port), (k2, to_layer), (k3, to_port) = items
+            if (k0 == "from-layer" and k1 == "from-port" and k2 == "to-layer" and k3 == "to-port"
+                    and from_port.isdigit() and to_port.isdigit() and from_port.isascii() and to_port.isascii()):
+                return (sys.intern(from_layer), int(from_port), sys.intern(to_layer), int(to_port), el.sourceline)
         attrib = dict(items)
         try:
             from_port, to_port = parse_int(attrib["from-port"]), parse_int(attrib["to-port"])
