@@ -55,8 +55,8 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import REAL_TYPES, unary_rule
 from .core import NoAttrs
-from .rounding import APPROXIMATION_ULPS, elementwise, gamma
-from .spec import OpSpec, TensorType
+from .rounding import APPROXIMATION_ULPS, elementwise, gamma, unit
+from .spec import Kernel, OpSpec, TensorType
 
 _FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
 
@@ -258,6 +258,66 @@ def _gelu_tanh(x: np.ndarray) -> np.ndarray:
     return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
 
 
+_PHI_0 = 1.0 / math.sqrt(2.0 * math.pi)  # the normal density at 0
+#: sup |g'| of Gelu g(x) = x Phi(x): g' = Phi + x phi peaks where g'' = phi (2 - x^2) vanishes, at sqrt(2) (rounded up).
+_GELU_SLOPE = 1.1289042
+#: min g, where g' = 0 (x = -0.7518), rounded down.
+_GELU_MIN = -0.17
+
+
+def _gelu_erf_change(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """|g(x + d) - g(x)| over |d| <= b for Gelu (erf mode) without evaluating erf: Taylor's |g'(x)| b + M b^2 / 2,
+    M = max |g''| over [x - b, x + b] (2 phi(0) at 0, phi(m) (m^2 - 2) where the least |t| there, m, is 2 or more),
+    at most sup|g'| b and, for a wide interval, g's range over it. g'(x) = Phi(x) + x phi(x) takes Phi = y / x from
+    the reference output (its relative error, the output's rounding, allowed for 4 times, and f64's absolute error of
+    1 + erf near 0); where y is zero or subnormal, the bounds |Phi - 1/2| <= phi(0) |x| and, below 0,
+    Phi(x) <= phi(x) / |x| (Mills' ratio). Two corners cost two erf passes, 4x this; a block at a time, in cache."""
+    shape = np.shape(y)
+    x, y, b = (np.asarray(v).reshape(-1) for v in (x, y, b))
+    out = np.empty(x.shape, np.float64)
+    with np.errstate(all="ignore"):
+        for start in range(0, x.size, _ERF_CHUNK):
+            block = slice(start, start + _ERF_CHUNK)
+            out[block] = _gelu_erf_change_block(x[block].astype(np.float64), y[block], b[block])
+    return out.reshape(shape)
+
+
+def _gelu_erf_change_block(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
+    u = unit(y.dtype)
+    finfo = np.finfo(y.dtype) if y.dtype.kind == "f" else None  # else bfloat16: f32's range, 7 bits
+    tiny, subnormal = (finfo.tiny, finfo.smallest_subnormal) if finfo else (2.0**-126, 2.0**-133)
+    yw = y.astype(np.float64)
+    a = np.abs(x)
+    phi = np.exp(-0.5 * x * x)
+    phi *= _PHI_0
+    p = yw / x  # Phi(x)
+    slope = x * phi
+    slope += p
+    np.abs(slope, out=slope)
+    slope += (np.abs(p) + a * phi) * (4.0 * u) + 2.0**-50
+    untrusted = ~(np.abs(yw) >= tiny)
+    if untrusted.any():
+        loose = np.minimum(0.5 + 2.0 * _PHI_0 * a, np.where(x < 0, phi * (a + 1.0 / a), _GELU_SLOPE))
+        slope[untrusted] = loose[untrusted]
+    m = a - b
+    np.maximum(m, 0.0, out=m)
+    far = m >= 2.0
+    bound = slope * b
+    curved = np.full_like(b, _PHI_0) if not far.any() else np.where(far, np.exp(-0.5 * m * m) * (0.5 * _PHI_0)
+                                                                    * (m * m - 2.0), _PHI_0)  # M / 2
+    curved *= b * b
+    bound += curved
+    np.minimum(bound, _GELU_SLOPE * b, out=bound)
+    wide = b > 2.0**-10  # where the Taylor bound may be loose: g's range over the interval (-0.17 <= g(t) <= t+)
+    if wide.any():
+        span = np.maximum(np.maximum(x + b, 0.0) - yw, yw - np.maximum(_GELU_MIN, np.minimum(x - b, 0.0)))
+        span *= 1.0 + 2.0**-40
+        span += 2.0 * u * np.abs(yw) + subnormal + 2.0**-50 * (1.0 + a)  # y's errors
+        bound = np.where(wide, np.minimum(bound, span), bound)
+    bound[~(np.isfinite(x) & np.isfinite(b))] = np.inf
+    return bound
+
+
 def _hsigmoid(x: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(x), 0.0, np.clip(x + 3.0, 0.0, 6.0)) / 6.0  # NaN gives 0, as on CPU
 
@@ -365,9 +425,20 @@ HSIGMOID_5 = _unary("HSigmoid", "HSigmoid-5", _hsigmoid)
 MISH_4 = _unary("Mish", "Mish-4", lambda x: x * np.tanh(np.logaddexp(0.0, x)), refused=None, real=True, absolute=16)
 SOFTPLUS_4 = _unary("SoftPlus", "SoftPlus-4", lambda x: np.logaddexp(0.0, x), refused=None, real=True, absolute=32)
 SOFTSIGN_9 = _unary("SoftSign", "SoftSign-9", lambda x: x / (1.0 + np.abs(x)), refused=None, real=True)
-GELU_2 = _unary("Gelu", "Gelu-2", _gelu_erf, refused=None, real=True, absolute=16)
+_GELU_ERF_ROUNDING = elementwise(_ULPS, 16, change=_gelu_erf_change)  # erf mode needs 9 ulps at 1, tanh mode 1.3
+_GELU_TANH_ROUNDING = elementwise(_ULPS, 16)
+
+
+def _gelu7_rounding(kernel: Kernel, attrs: Gelu7Attrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                    outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    rule = _GELU_TANH_ROUNDING if attrs.approximation_mode == "tanh" else _GELU_ERF_ROUNDING
+    return rule(kernel, attrs, args, bounds, outputs)
+
+
+GELU_2 = OpSpec("Gelu", "Gelu-2", NoAttrs, (1, 1), 1, unary_rule(None, real=True), _float_kernel("Gelu", _gelu_erf),
+                rounding=_GELU_ERF_ROUNDING)
 GELU_7 = OpSpec("Gelu", "Gelu-7", Gelu7Attrs, (1, 1), 1, unary_rule(None, real=True), _gelu7,
-                rounding=elementwise(_ULPS, 16))  # erf mode needs 9 ulps at 1, tanh mode 1.3
+                rounding=_gelu7_rounding)
 ROUND_5 = OpSpec("Round", "Round-5", RoundAttrs, (1, 1), 1, unary_rule(None), _round,
                  rounding=elementwise(rounds=False))
 CLAMP_1 = OpSpec("Clamp", "Clamp-1", ClampAttrs, (1, 1), 1, _clamp_rule, _clamp, rounding=elementwise(rounds=False))

@@ -64,17 +64,26 @@ def gamma(n: int | np.ndarray) -> float | np.ndarray:
 def rounding_error(y: np.ndarray) -> np.ndarray:
     """The most one rounding into ``y``'s element type can change a value near |y|: u |y|, and half the
     subnormal spacing below the normal range (6e-8 for f16: an f16 activation of 1e-6 is only a few ulps)."""
-    dtype = np.asarray(y).dtype
-    u = unit(dtype)
+    return _roundings(y, 1.0)
+
+
+def output_rounding(y: np.ndarray, ulps: float = 0.0) -> np.ndarray:
+    """Both sides round the exact result once into the output's element type; plus ``ulps`` f32 ulps of |y|."""
+    return _roundings(y, 2.0, 2.0 * ACCUMULATION_UNIT * ulps)
+
+
+def _roundings(y: np.ndarray, times: float, relative: float = 0.0) -> np.ndarray:
+    """``times`` roundings into y's element type and ``relative`` |y|, in three passes: max(t u |y|, t tiny) +
+    r |y| <= max((t u + r) |y|, t tiny + r tiny / u), since t u |y| < t tiny means |y| < tiny / u."""
+    y = np.asarray(y)
+    u = unit(y.dtype)
     if u == 0.0:
         return EXACT
-    tiny = 2.0 ** -25 if dtype == np.float16 else 2.0 ** -134 if u == 2.0**-8 else 2.0 ** -150
-    return np.maximum(u * np.abs(np.asarray(y, np.float64)), tiny)
-
-
-def output_rounding(y: np.ndarray) -> np.ndarray:
-    """Both sides round the exact result once into the output's element type."""
-    return 2.0 * rounding_error(y)
+    tiny = 2.0 ** -25 if y.dtype == np.float16 else 2.0 ** -134 if u == 2.0**-8 else 2.0 ** -150
+    out = y.astype(np.float64)
+    np.abs(out, out=out)
+    out *= times * u + relative
+    return np.maximum(out, times * tiny + relative * tiny / u, out=out)
 
 
 def handed_over(value: np.ndarray) -> np.ndarray:
@@ -181,8 +190,13 @@ def _with(args: Sequence[np.ndarray], at: Sequence[int], values: Sequence[np.nda
     return out
 
 
+#: A one-input op's bound on |f(x + d) - f(x)| over |d| <= b, from x, the reference output y = f(x) and b.
+Change = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+
 def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | None = None,
-                rounds: bool = True, linear: Sequence[float] | None = None) -> RoundingRule:
+                rounds: bool = True, linear: Sequence[float] | None = None,
+                change: Change | None = None) -> RoundingRule:
     """Element-wise ops: ``ulps`` f32 ulps of |y| for the op's own rounding or approximation (0 for a
     correctly rounded op, whose one rounding the output term already covers), plus ``absolute`` f32 ulps at 1
     (approximations whose error does not shrink with |y|); ``rounds`` False for ops that pick or convert exactly
@@ -190,17 +204,26 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
     as the largest change of the output over the corners of the inputs' intervals [x - b, x + b], each computed
     with the kernel (exact for monotone ops, and for products and quotients whose divisor keeps its sign).
     ``linear`` (Add 1, 1; Subtract 1, -1): the kernel is x + s y, whose largest change is the kernel of the
-    bounds times those signs, b_x + b_y, at once (float inputs; four corners of a 2-input op otherwise)."""
+    bounds times those signs, b_x + b_y, at once (float inputs; four corners of a 2-input op otherwise).
+    ``change`` (a one-input op whose kernel is costly, Gelu): its bound on the change, in place of the corners."""
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        local = output_rounding(outputs[0]) if rounds else EXACT
-        if ulps or absolute:
-            local = local + 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(_f64(outputs[0])) + absolute)
+        if rounds:
+            local = output_rounding(outputs[0], ulps)
+            if absolute:
+                local += 2.0 * ACCUMULATION_UNIT * absolute
+        else:
+            local = EXACT
+            if ulps or absolute:
+                local = 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(_f64(outputs[0])) + absolute)
         inputs = range(len(args)) if data is None else data
         wide = [i for i in inputs if i < len(bounds) and not is_exact(bounds[i])]
         if not wide:  # (a Convert of f16 weights: no f64 copy of them)
             return [local]
+        if change is not None:
+            return [local + change(np.asarray(args[0]), np.asarray(outputs[0]),
+                                   np.broadcast_to(bounds[0], np.shape(outputs[0])))]
         y = _f64(outputs[0])
         values = [_f64(v) if np.asarray(v).dtype.kind == "f" else np.asarray(v) for v in args]
         if linear is not None and all(v.dtype.kind == "f" for v in values):
@@ -216,9 +239,9 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
                     step = np.clip(np.ceil(step), -(2**31), 2**31).astype(moved[i].dtype)
                 moved[i] = moved[i] + step
             with np.errstate(all="ignore"):
-                change = np.asarray(np.abs(_f64(kernel(attrs, moved)[0]) - y))
-            change[np.isnan(change)] = np.inf  # a corner outside the domain (or an infinite one): no bound
-            np.maximum(spread, change, out=spread)
+                moved_by = np.asarray(np.abs(_f64(kernel(attrs, moved)[0]) - y))
+            moved_by[np.isnan(moved_by)] = np.inf  # a corner outside the domain (or an infinite one): no bound
+            np.maximum(spread, moved_by, out=spread)
         return [local + spread]
 
     return rule
