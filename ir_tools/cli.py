@@ -18,7 +18,7 @@ from .batch import map_files, model_paths
 from .console import paint, progress, progress_steps
 from .ir.inspect import render_text, summary
 from .ir.model import Graph
-from .ir.reader import read_ir
+from .ir.reader import parse_may_start, read_ir
 from .ir.writer import write_ir
 from .passes.interface_names import keep_v10_names
 from .passes.shapes import Propagation
@@ -39,9 +39,10 @@ def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace,
     and its inference of the layers we have no shape rule for (unless ``--no-openvino``).
 
     OpenVINO reads the file in a thread while our checks run (its read releases the GIL); if they find an error,
-    its verdict is not asked for (the read is waited for, but not reported)."""
+    its verdict is not asked for (the read is waited for, but not reported). A file our reader refuses unparsed
+    (a DOCTYPE, another format) is not handed to OpenVINO."""
     read = None
-    if not args.no_openvino:
+    if not args.no_openvino and parse_may_start(path):
         from .runtime.openvino import ModelFiles, read_in_background
 
         files = ModelFiles(path, bin_path or path.with_suffix(".bin"))

@@ -57,3 +57,20 @@ def test_a_refusal_of_a_file_otherwise_clean_is_an_error_at_its_line(tmp_path, c
     match = re.search(r"m\.xml:?(\d*): error\[E-OPENVINO\]: OpenVINO refused to read the model: (.+)", out)
     assert match and "Exception from" not in match[2], out
     assert main(["check", "--no-openvino", str(path)]) == 0
+
+
+def test_openvino_reads_no_file_our_reader_refuses_unparsed(tmp_path, monkeypatch) -> None:
+    # check hands the file to OpenVINO while its own checks run, but never one with a DOCTYPE (XXE, billion laughs)
+    # nor a file of another format, which OpenVINO might spend long converting
+    from ir_tools.runtime import openvino as runner
+
+    handed = []
+    read = runner.read_in_background
+    monkeypatch.setattr(runner, "read_in_background", lambda files: handed.append(files) or read(files))
+    bad = Path(__file__).parent / "data" / "bad"
+    onnx = tmp_path / "m.onnx"
+    onnx.write_bytes(b"\x08\x07")
+    assert main(["check", str(bad / "unsafe_xxe.xml")]) == 2
+    assert main(["check", str(onnx)]) == 2
+    assert handed == []
+    assert main(["check", str(unmodelled_model(tmp_path / "m.xml"))]) == 0 and len(handed) == 1

@@ -138,6 +138,19 @@ def _malformed(name: str, exc: etree.ParseError) -> ReadError:
     return ReadError(f"malformed XML: {exc.msg}", SourceLoc(name, exc.lineno or None))
 
 
+def parse_may_start(xml_path: Path) -> bool:
+    """False for what ``read_ir`` refuses before parsing: another model format (by its suffix), a file it cannot open,
+    a prolog with a DOCTYPE. Reads only up to the root start tag: for a caller that hands the file to another parser
+    (OpenVINO) before ``read_ir`` has read it."""
+    if xml_path.suffix.lower() in _OTHER_FORMATS:
+        return False
+    try:
+        with _safe_source(xml_path):
+            return True
+    except ReadError:
+        return False
+
+
 def parse_xml(xml_path: Path) -> etree._ElementTree:
     """Parse safely; ReadError for a missing file or malformed XML, E-XML-UNSAFE for any DOCTYPE."""
     try:
