@@ -49,7 +49,7 @@ from ..base.dims import DYNAMIC, Dim, Shape
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .pool_geometry import AUTO_PADS, dilated, same_pads
-from .rounding import accumulation
+from .rounding import SQUARE_SLACK, accumulation, scaled_squares, square_scale
 from .spec import Kernel, OpSpec, TensorType
 
 #: The most the im2col buffer of one chunk may take (float64 / int64 elements, 8 bytes each).
@@ -576,8 +576,8 @@ def convolution_backprop(x: np.ndarray, w: np.ndarray, groups: int, strides: Seq
 def _conv_kernel(grouped: bool, exponent: int | None = None):
     """The kernel; with an ``exponent`` e, accumulation's magnitude K(|x|^e, |w|^e): for e = 1 summed in f32 (BLAS
     sgemm, 2.5x dgemm; all terms positive, so its own rounding is within gamma(n), which accumulation's scaling by
-    1 + gamma(n) covers), in f64 where f32 would overflow; squares in f64 (in f32 they overflow, or turn subnormal
-    and slow BLAS 20x)."""
+    1 + gamma(n) covers), in f64 where f32 would overflow; squares in f32 scaled into range and kept normal
+    (rounding.scaled_squares; unscaled they overflow, or turn subnormal and slow BLAS 20x), else in f64."""
     def run(a: ConvolutionAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, w = args
         if grouped:
@@ -597,6 +597,13 @@ def _conv_kernel(grouped: bool, exponent: int | None = None):
                                    dilations, pb, pe, acc=np.float32)
             if np.isfinite(size).all():
                 return [size]
+        scales = (square_scale(x), square_scale(w)) if exponent == 2 else (None,)
+        if None not in scales:  # K(b^2, w^2) of the statistical bound: f32 squares scaled into range, sgemm
+            sx, sw = scales
+            size = convolution(scaled_squares(x, sx), scaled_squares(w, sw), groups, strides, dilations, pb, pe,
+                               acc=np.float32).astype(np.float64)
+            size *= SQUARE_SLACK / (sx * sx * sw * sw)
+            return [size]
         wide = np.abs(x, dtype=np.float64) if exponent == 1 else np.square(x, dtype=np.float64)
         return [convolution(wide, np.abs(w, dtype=np.float64) if exponent == 1 else np.square(w, dtype=np.float64),
                             groups, strides, dilations, pb, pe)]
