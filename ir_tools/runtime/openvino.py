@@ -10,8 +10,8 @@ OpenVINO's own words.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,24 +116,10 @@ def openvino_types(graph: Graph, files: ModelFiles | None, layers: Iterable[Laye
 def read_in_background(files: ModelFiles) -> Callable[[], ov.Model]:
     """Start OpenVINO's ``read_model`` of ``files`` in a thread (it releases the GIL, so it overlaps our own checks);
     the function returned waits for the model, or raises what ``load`` would have raised."""
-    done: list = []
-
-    def read() -> None:
-        try:
-            done.append(load(Graph(), ov.Core(), files))
-        except IrToolsError as exc:
-            done.append(exc)
-
-    thread = threading.Thread(target=read, name="openvino read_model")
-    thread.start()
-
-    def result() -> ov.Model:
-        thread.join()
-        if isinstance(done[0], IrToolsError):
-            raise done[0]
-        return done[0]
-
-    return result
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="openvino-read")
+    future = pool.submit(load, Graph(), ov.Core(), files)
+    pool.shutdown(wait=False)
+    return future.result
 
 
 def load(graph: Graph, core: ov.Core, files: ModelFiles | None = None) -> ov.Model:
