@@ -250,12 +250,15 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
         if change is not None:
             return [local + change(np.asarray(args[0]), np.asarray(outputs[0]),
                                    np.broadcast_to(bounds[0], np.shape(outputs[0])))]
+        if linear is not None and all(np.asarray(v).dtype.kind == "f" for v in args):  # no f64 copies of the values
+            signed = [sign * np.broadcast_to(bounds[i], np.shape(v)) if i in wide else np.zeros(np.shape(v))
+                      for i, (v, sign) in enumerate(zip(args, linear, strict=True))]
+            moved_by = np.array(kernel(attrs, signed)[0], np.float64, copy=None)
+            np.abs(moved_by, out=moved_by)
+            moved_by += local
+            return [moved_by]
         y = _f64(outputs[0])
         values = [_f64(v) if np.asarray(v).dtype.kind == "f" else np.asarray(v) for v in args]
-        if linear is not None and all(v.dtype.kind == "f" for v in values):
-            signed = [sign * np.broadcast_to(bounds[i], v.shape) if i in wide else np.zeros_like(v)
-                      for i, (v, sign) in enumerate(zip(values, linear, strict=True))]
-            return [local + np.abs(_f64(kernel(attrs, signed)[0]))]
         spread = np.zeros(np.shape(y))
         for signs in product((-1.0, 1.0), repeat=len(wide)):
             moved = list(values)
