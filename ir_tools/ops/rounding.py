@@ -195,7 +195,7 @@ def square_scale(v: np.ndarray) -> float | None:
     none (an infinite or NaN element, all zeros, not floats): the statistical bound's squares then go in f64."""
     if v.dtype.kind != "f":
         return None
-    largest = float(np.max(np.abs(v))) if v.size else 0.0
+    largest = max(float(v.max()), -float(v.min())) if v.size else 0.0  # no |v| copy of a 100M-element weight
     if not 0.0 < largest < math.inf:
         return None
     return math.ldexp(1.0, -math.frexp(largest)[1])
