@@ -40,6 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_read import compile_package  # noqa: E402
+
 from tests.zoo import HOW_TO_BUILD_IR, IR_ZOO_DIR, ir_zoo_entries  # noqa: E402 (after the path is set)
 
 TARGET = 2.0
@@ -169,6 +171,7 @@ def main() -> int:
         print(HOW_TO_BUILD_IR)
         return 2
     by_file = {e["file"]: e for e in entries}
+    compile_package()
     todo = rows(entries, args.first_size)
     print(f"IR zoo: {IR_ZOO_DIR}; {len(todo)} runs of {len(entries)} IRs; best of {args.runs} interleaved rounds, "
           f"one fresh process per measurement; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
