@@ -14,7 +14,7 @@ from lxml import etree
 from ..base.dtypes import element_type
 from ..base.errors import ReadError, SourceLoc, UnsupportedError
 from .model import Edge, Graph, Layer, Port
-from .reader import parse_xml
+from .reader import parse_xml, source_line
 
 LEGACY_MAX_VERSION = 7
 
@@ -36,7 +36,7 @@ def parse_legacy(xml_path: str | Path) -> Graph:
                         SourceLoc(file, root.sourceline))
     for el in root.iter("pre-process"):
         raise UnsupportedError("<pre-process> (input mean/scale) is not supported by the legacy reader",
-                               SourceLoc(file, el.sourceline))
+                               SourceLoc(file, source_line(el)))
     graph = Graph(root.get("name", "model"), version)
     graph.source = xml_path
     refused = []
@@ -52,12 +52,13 @@ def parse_legacy(xml_path: str | Path) -> Graph:
     for el in root.iterfind("edges/edge"):
         try:
             edge = Edge(el.get("from-layer", ""), int(el.get("from-port", "")), el.get("to-layer", ""),
-                        int(el.get("to-port", "")), el.sourceline)
+                        int(el.get("to-port", "")), source_line(el))
         except ValueError:
-            raise ReadError(f"<edge> needs integer ports: {dict(el.attrib)}", SourceLoc(file, el.sourceline)) from None
+            raise ReadError(f"<edge> needs integer ports: {dict(el.attrib)}",
+                            SourceLoc(file, source_line(el))) from None
         for lid in (edge.from_layer, edge.to_layer):
             if not graph.has_layer(lid):
-                raise ReadError(f"edge refers to missing layer {lid}", SourceLoc(file, el.sourceline))
+                raise ReadError(f"edge refers to missing layer {lid}", SourceLoc(file, source_line(el)))
         graph.add_edge(edge)
     cycle = graph.find_cycle()
     if cycle:
@@ -80,8 +81,8 @@ def _layer(el: etree._Element, file: str) -> Layer:
     """One legacy <layer>: Input becomes a Parameter; attributes of <data> or <pooling_data> are kept."""
     lid, name, kind = el.get("id", ""), el.get("name", ""), el.get("type", "")
     if not lid or not kind:
-        raise ReadError("<layer> needs 'id' and 'type' attributes", SourceLoc(file, el.sourceline))
-    layer = Layer(lid, name, kind, None, file=file, line=el.sourceline)
+        raise ReadError("<layer> needs 'id' and 'type' attributes", SourceLoc(file, source_line(el)))
+    layer = Layer(lid, name, kind, None, file=file, line=source_line(el))
     precision = el.get("precision", "FP32")
     for child in el:
         if child.tag in ("data", "pooling_data"):
@@ -99,11 +100,11 @@ def _layer(el: etree._Element, file: str) -> Layer:
         et = element_type(port.precision) if port else None
         if port is None or et is None or any(d < 1 for d in port.dims):
             raise ReadError("an Input layer needs one output port with a known precision and positive dims",
-                            SourceLoc(file, el.sourceline))
+                            SourceLoc(file, source_line(el)))
         layer.type, layer.version = "Parameter", "opset1"
         layer.attrs = {"shape": ",".join(map(str, port.dims)), "element_type": et.name}
     elif kind == "Pooling" and (len(layer.inputs) != 1 or len(layer.outputs) != 1):
-        raise ReadError("a Pooling layer needs one input and one output port", SourceLoc(file, el.sourceline))
+        raise ReadError("a Pooling layer needs one input and one output port", SourceLoc(file, source_line(el)))
     return layer
 
 
@@ -112,9 +113,9 @@ def _port(el: etree._Element, precision: str, file: str) -> Port:
         dims = tuple(int((d.text or "").strip()) for d in el if d.tag == "dim")
         port_id = int(el.get("id", ""))
     except ValueError:
-        raise ReadError("port ids and <dim>s must be integers", SourceLoc(file, el.sourceline)) from None
+        raise ReadError("port ids and <dim>s must be integers", SourceLoc(file, source_line(el))) from None
     et = element_type(el.get("precision", precision))
     if et is None:
-        raise ReadError(f"unknown precision '{el.get('precision', precision)}'", SourceLoc(file, el.sourceline))
-    return Port(port_id, et.precision, dims, line=el.sourceline)
+        raise ReadError(f"unknown precision '{el.get('precision', precision)}'", SourceLoc(file, source_line(el)))
+    return Port(port_id, et.precision, dims, line=source_line(el))
 

@@ -218,6 +218,22 @@ def _rt_tree(el: etree._Element, shared: dict | None = None) -> tuple[RtNode, ..
     return found if shared is None else shared.setdefault(found, found)
 
 
+#: libxml2 keeps an element's line in 16 bits: from this line on, lxml's ``sourceline`` is that of the node
+#: after the start tag (the first child, else the next sibling, else the previous one), and a text node's line
+#: is where the text ends.
+_BIG_LINE = 65535
+
+
+def source_line(el: etree._Element) -> int:
+    """The line of ``el``'s start tag, also past line 65535 (``_BIG_LINE``): the line libxml2 gives, less the
+    line breaks of the text it was taken from (the whitespace after the start tag, or after an empty element)."""
+    line = el.sourceline
+    if line < _BIG_LINE:
+        return line
+    text = el.text if el.text is not None or len(el) else el.tail
+    return line - text.count("\n") if text else line
+
+
 #: Past line 65535 libxml2 keeps line numbers on text nodes only, and an element's ``sourceline``
 #: comes from the nodes after it (its children, up to 4 next siblings; previous ones at the end of
 #: its parent). So a top-level element is read only once 4 later siblings have been parsed (or its
@@ -348,7 +364,7 @@ class _Reader:
         self.edges.append(self.link(el))
 
     def layer(self, el: etree._Element) -> None:
-        line = el.sourceline
+        line = source_line(el)
         items = el.items()
         if (len(items) == 4 and items[0][0] == "id" and items[1][0] == "name" and items[2][0] == "type"
                 and items[3][0] == "version"):  # as OpenVINO writes them
@@ -424,7 +440,7 @@ class _Reader:
                 head = known.get((items[0], items[1], texts))
                 if head is not None:
                     fields += head
-                    fields += (items[2][1] if n == 3 else None, None, (), el.sourceline)
+                    fields += (items[2][1] if n == 3 else None, None, (), source_line(el))
                     continue
             fields += self.port(el, layer, items, children, texts)
         return tuple(fields)
@@ -432,7 +448,7 @@ class _Reader:
     def port(self, el: etree._Element, layer: Layer, items: list[tuple[str, str]], children: list[etree._Element],
              texts: tuple[str | None, ...]) -> PortRecord:
         """A port not seen before (or not plain): parsed and checked; a plain one is remembered for ``ports``."""
-        line = el.sourceline
+        line = source_line(el)
         n = len(items)
         plain = len(texts) == len(children)  # as OpenVINO writes them: see ports
         if n == 2 and items[0][0] == "id" and items[1][0] == "precision":
@@ -488,11 +504,11 @@ class _Reader:
         text = (el.text or "").strip()
         value = parse_int(text)
         if value is None:
-            self.problem("E-DIM", f"<dim> must be an integer (-1 for dynamic), got '{text}'", el.sourceline, layer)
+            self.problem("E-DIM", f"<dim> must be an integer (-1 for dynamic), got '{text}'", source_line(el), layer)
         elif value < -1:
-            self.problem("E-DIM", f"<dim> must be -1 (dynamic) or at least 0, got {text}", el.sourceline, layer)
+            self.problem("E-DIM", f"<dim> must be -1 (dynamic) or at least 0, got {text}", source_line(el), layer)
         elif value > MAX_DIM:
-            self.problem("E-DIM", f"<dim> must fit in int64 (at most {MAX_DIM}), got {text}", el.sourceline, layer)
+            self.problem("E-DIM", f"<dim> must fit in int64 (at most {MAX_DIM}), got {text}", source_line(el), layer)
         else:
             return value
         return -1
@@ -505,13 +521,13 @@ class _Reader:
             (k0, from_layer), (k1, from_port), (k2, to_layer), (k3, to_port) = items
             if (k0 == "from-layer" and k1 == "from-port" and k2 == "to-layer" and k3 == "to-port"
                     and from_port.isdigit() and to_port.isdigit() and from_port.isascii() and to_port.isascii()):
-                return (sys.intern(from_layer), int(from_port), sys.intern(to_layer), int(to_port), el.sourceline)
+                return (sys.intern(from_layer), int(from_port), sys.intern(to_layer), int(to_port), source_line(el))
         attrib = dict(items)
         try:
             from_port, to_port = parse_int(attrib["from-port"]), parse_int(attrib["to-port"])
             if from_port is not None and to_port is not None:
                 return (sys.intern(attrib["from-layer"]), from_port, sys.intern(attrib["to-layer"]), to_port,
-                        el.sourceline)
+                        source_line(el))
         except KeyError:
             pass
         wrong = [f"{key} is missing" for key in _EDGE_KEYS if key not in attrib]
@@ -519,7 +535,7 @@ class _Reader:
                   if key in attrib and parse_int(attrib[key]) is None]
         message = ("<edge> needs from-layer, from-port, to-layer and to-port (ports as integers), "
                    f"but {', '.join(wrong)}; the edge is ignored")
-        return Diagnostic("error", "E-EDGE", message, SourceLoc(self.file, el.sourceline))
+        return Diagnostic("error", "E-EDGE", message, SourceLoc(self.file, source_line(el)))
 
     def connect_all(self) -> None:
         """Connect the edges read, in file order (they may precede the layers in the file); ``Graph._link``
