@@ -224,11 +224,11 @@ def _rt_tree(el: etree._Element, shared: dict | None = None) -> tuple[RtNode, ..
 _BIG_LINE = 65535
 
 
-def source_line(el: etree._Element) -> int:
+def source_line(el: etree._Element) -> int | None:
     """The line of ``el``'s start tag, also past line 65535 (``_BIG_LINE``): the line libxml2 gives, less the
     line breaks of the text it was taken from (the whitespace after the start tag, or after an empty element)."""
     line = el.sourceline
-    if line < _BIG_LINE:
+    if line is None or line < _BIG_LINE:  # (None: an element not from a parse)
         return line
     text = el.text if el.text is not None or len(el) else el.tail
     return line - text.count("\n") if text else line
