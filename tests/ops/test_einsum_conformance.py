@@ -35,6 +35,7 @@ from ir_tools.runtime.openvino import CPU_CONFIG
 from .test_reduction_conformance import (
     ELEMENTS,
     Bounds,
+    blur,
     check_versions,
     compare_shapes,
     openvino_outcome,
@@ -159,19 +160,6 @@ def test_kernel_refuses_what_openvino_refuses(equation: str, shapes: list[tuple[
 
 
 # --- shape rule ------------------------------------------------------------------------------------
-
-
-def blur(rng: np.random.Generator, n: int) -> tuple[int, int | None]:
-    """A dim around ``n``: static, dynamic, an interval (possibly not containing n) or unbounded above."""
-    kind = pick(rng, ["static", "static", "static", "dynamic", "interval", "unbounded"])
-    if kind == "static":
-        return (n, n)
-    if kind == "dynamic":
-        return (0, None)
-    if kind == "interval":
-        lo = int(rng.integers(0, n + 2))
-        return (lo, lo + int(rng.integers(0, 4)))
-    return (int(rng.integers(0, n + 2)), None)
 
 
 def broken(rng: np.random.Generator, equation: str) -> str:

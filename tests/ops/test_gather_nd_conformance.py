@@ -34,6 +34,7 @@ from ir_tools.runtime.openvino import CPU_CONFIG
 from .test_reduction_conformance import (
     ELEMENTS,
     Bounds,
+    blur,
     check_versions,
     compare_shapes,
     openvino_outcome,
@@ -123,19 +124,6 @@ def test_kernel_refuses_what_openvino_refuses(data: tuple[int, ...], indices: tu
 
 
 # --- shape rules -----------------------------------------------------------------------------------
-
-
-def blur(rng: np.random.Generator, n: int) -> tuple[int, int | None]:
-    """A dim around ``n``: static, dynamic, an interval (possibly not containing n) or unbounded above."""
-    kind = pick(rng, ["static", "static", "static", "dynamic", "interval", "unbounded"])
-    if kind == "static":
-        return (n, n)
-    if kind == "dynamic":
-        return (0, None)
-    if kind == "interval":
-        lo = int(rng.integers(0, n + 2))
-        return (lo, lo + int(rng.integers(0, 4)))
-    return (int(rng.integers(0, n + 2)), None)
 
 
 def shape_case(rng: np.random.Generator):

@@ -250,6 +250,20 @@ def pick(rng: np.random.Generator, choices: Sequence):
     return choices[int(rng.integers(len(choices)))]
 
 
+def blur(rng: np.random.Generator, n: int, statics: int = 3) -> tuple[int, int | None]:
+    """A dim around ``n``: static (``statics`` chances in ``statics`` + 3), dynamic, an interval (possibly not
+    containing n) or unbounded above."""
+    kind = pick(rng, ["static"] * statics + ["dynamic", "interval", "unbounded"])
+    if kind == "static":
+        return (n, n)
+    if kind == "dynamic":
+        return (0, None)
+    if kind == "interval":
+        lo = int(rng.integers(0, n + 2))
+        return (lo, lo + int(rng.integers(0, 4)))
+    return (int(rng.integers(0, n + 2)), None)
+
+
 def random_bounds(rng: np.random.Generator, lengths: Sequence[int]) -> Bounds:
     """A partial shape around ``lengths``: each dim static, dynamic, an interval or unbounded above."""
     dims = []
