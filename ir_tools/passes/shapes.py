@@ -84,9 +84,8 @@ class ShapeWalker(Walker[TensorType]):
         self.values: dict[PortKey, np.ndarray | None] = {}  # computed values of output ports (rule 5)
         self.interned: dict[TensorType, TensorType] = {}  # every type handed out, by value
         self.declared: dict[tuple[str | None, tuple[int, ...] | None], TensorType] = {}  # (precision, dims) -> type
-        # (spec id, raw attributes, input type ids, outputs declared, input ports or the values read) -> the rule's
-        # interned answer
-        # (and the (element type, shape) texts of a Const, see const_kind)
+        # (spec id, raw attributes, input type ids, outputs declared, input ports or the values read), or a Const's
+        # (element type, shape) texts (const_kind) -> the rule's interned answer
         self.answers: dict[tuple, tuple[TensorType, ...] | None] = {}
         self.const_values: dict[tuple[tuple[str, str], ...], np.ndarray] = {}  # a read Const's attributes -> value
         # (type, version, raw attributes, input type ids, Layer.declared_outputs) of a layer without value inputs whose
@@ -153,10 +152,13 @@ class ShapeWalker(Walker[TensorType]):
             if values is None:
                 return None
             known = tuple(None if v is None else (v.dtype.str, v.shape, v.tobytes()) for v in values)
-        elif spec.n_inputs[1] == 0:  # a Const, a Parameter: the attributes of each (a Const's offset) are its own, so
-            _check_arity(layer, spec, len(inputs), n_outputs)  # remembering its answer would only keep the key alive,
-            const = const_kind(layer.attrs) if spec is CONST_1 else None  # but a Const's type is its element
-            if const is None:  # type and shape, once its offset and size are surely valid
+        elif spec.n_inputs[1] == 0:
+            # a Const, a Parameter: the attributes of each (a Const's offset) are its own, so remembering its answer
+            # would only keep the key alive; but a Const's type is its element type and shape, once its offset and
+            # size are surely valid
+            _check_arity(layer, spec, len(inputs), n_outputs)
+            const = const_kind(layer.attrs) if spec is CONST_1 else None
+            if const is None:
                 return self.answer(layer, spec, inputs, (None,) * len(layer.input_ids()), n_outputs)
             outputs = self.answers.get(const, _UNKNOWN)
             if outputs is _UNKNOWN:

@@ -129,7 +129,13 @@ def rounding_bounds(graph: Graph, layer: Layer, args: list[np.ndarray], bounds: 
     rule = getattr(spec.rounding, "statistical", spec.rounding) if statistical else spec.rounding
     with np.errstate(all="ignore"):  # an infinite bound met by a zero weight: NaN, read as no bound at all
         found = rule(spec.kernel, attrs, args, bounds, outputs)  # type: ignore[arg-type]
-        return [np.where(np.isnan(b), np.inf, b) if np.isnan(b).any() else b for b in found]
+    return [_nan_as_inf(b) for b in found]
+
+
+def _nan_as_inf(bound: np.ndarray) -> np.ndarray:
+    """``bound`` with NaN read as inf (no bound), looked for once; copied only where there is one."""
+    nan = np.isnan(bound)
+    return np.where(nan, np.inf, bound) if nan.any() else bound
 
 
 def run(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
