@@ -37,8 +37,9 @@ __all__ = ["APPROXIMATION", "APPROXIMATION_ULPS", "EXACT", "SQUARE_FLOOR", "SQUA
            "elementwise", "exact", "gamma", "handed_over", "is_exact", "moves", "output_rounding", "rounding_error",
            "scaled_squares", "square_scale", "unit"]
 
-#: The bound of an exact value.
+#: The bound of an exact value; shared, so read-only (an in-place add to it would change every exact bound).
 EXACT = np.zeros((), np.float64)
+EXACT.flags.writeable = False
 
 #: Unit roundoff (half an ulp at 1) of each float type; OpenVINO CPU accumulates in f32 at f32 precision.
 _UNITS = {np.dtype(np.float16): 2.0**-11, np.dtype(np.float32): 2.0**-24, np.dtype(np.float64): 2.0**-53}
@@ -237,8 +238,8 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         if rounds:
             local = output_rounding(outputs[0], ulps)
-            if absolute:
-                local += 2.0 * ACCUMULATION_UNIT * absolute
+            if absolute:  # (not in place: an integer output's rounding is EXACT)
+                local = local + 2.0 * ACCUMULATION_UNIT * absolute
         else:
             local = EXACT
             if ulps or absolute:
