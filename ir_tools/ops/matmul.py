@@ -40,6 +40,7 @@ import numpy as np
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
+from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim
 from .rounding import SQUARE_SLACK, accumulation, gamma, is_exact, output_rounding, scaled_squares, square_scale
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
@@ -48,27 +49,6 @@ from .spec import Kernel, OpSpec, RoundingRule, TensorType
 class MatMulAttrs:
     transpose_a: bool = A.attr("transpose_a", A.BOOL, False)
     transpose_b: bool = A.attr("transpose_b", A.BOOL, False)
-
-
-def _intersect(a: Dim, b: Dim) -> Dim | None:
-    lo = max(a.lo, b.lo)
-    hi = b.hi if a.hi is None else a.hi if b.hi is None else min(a.hi, b.hi)
-    return None if hi is not None and lo > hi else Dim(lo, hi)
-
-
-def _may_be_one(d: Dim) -> bool:
-    return d.lo <= 1 and (d.hi is None or d.hi >= 1)
-
-
-def broadcast_merge(a: Dim, b: Dim) -> Dim | None:
-    """OpenVINO's Dimension::broadcast_merge; None where it fails."""
-    if _may_be_one(a) and _may_be_one(b):
-        return Dim(min(a.lo, b.lo), None if a.hi is None or b.hi is None else max(a.hi, b.hi))
-    if _may_be_one(a):
-        return b
-    if _may_be_one(b):
-        return a
-    return _intersect(a, b)
 
 
 def _infer(a: MatMulAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
@@ -90,14 +70,14 @@ def _infer(a: MatMulAttrs, inputs: Sequence[TensorType], values) -> list[TensorT
     if len(y) == 1:
         y.append(Dim(1, 1))
     col, row = x[-1], y[-2]
-    if _intersect(col, row) is None and col.is_static and row.is_static:
+    if merge_dim(col, row) is None and col.is_static and row.is_static:
         raise OpValidationError(f"the first input's columns ({col}) do not match the second input's rows ({row})")
     if len(x) < len(y):
         x = [Dim(1, 1)] * (len(y) - len(x)) + x
     y = [Dim(1, 1)] * (len(x) - len(y)) + y
     out = []
     for i, (p, q) in enumerate(zip(x[:-2], y[:-2], strict=True)):
-        merged = broadcast_merge(p, q)
+        merged = broadcast_dim(p, q)
         if merged is None:
             if p.is_static and q.is_static:
                 raise OpValidationError(f"batch dims {p} and {q} at index {i} do not broadcast")
@@ -259,17 +239,6 @@ def _einsum_element(inputs: Sequence[TensorType]) -> str | None:
     return first
 
 
-def _broadcast_shapes(a: list[Dim], b: Sequence[Dim]) -> list[Dim]:
-    """PartialShape::broadcast_merge_into, numpy style (right-aligned, missing dims are 1)."""
-    width = max(len(a), len(b))
-    one = Dim(1, 1)
-    a, b = [one] * (width - len(a)) + a, [one] * (width - len(b)) + list(b)
-    merged = [broadcast_merge(p, q) for p, q in zip(a, b, strict=True)]
-    if any(m is None for m in merged):
-        raise OpValidationError(f"ellipsis dims {a} and {b} do not broadcast")
-    return merged  # type: ignore[return-value]
-
-
 def _einsum(a: EinsumAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
     element = _einsum_element(inputs)
     subscripts, output = parse_equation(a.equation)
@@ -292,16 +261,16 @@ def _einsum(a: EinsumAttrs, inputs: Sequence[TensorType], values) -> list[Tensor
             if label == ELLIPSIS:
                 width = rank - len(labels) + 1
                 part = list(t.shape[at:at + width])
-                known[label] = _broadcast_shapes(known[label], part) if label in known else part
+                known[label] = list(broadcast_shapes(tuple(known[label]), tuple(part))) if label in known else part
                 at += width
                 continue
-            same = _intersect(own[label], t.shape[at]) if label in own else t.shape[at]
+            same = merge_dim(own[label], t.shape[at]) if label in own else t.shape[at]
             if same is None:
                 raise OpValidationError(f"label {label} is repeated on dims {own[label]} and {t.shape[at]}")
             own[label] = same
             at += 1
         for label, d in own.items():
-            merged = broadcast_merge(known[label][0], d) if label in known else d
+            merged = broadcast_dim(known[label][0], d) if label in known else d
             if merged is None:
                 raise OpValidationError(f"label {label} has dims {known[label][0]} and {d}, which do not broadcast")
             known[label] = [merged]
