@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -167,32 +167,35 @@ def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
     """
     xml_path = Path(xml_path)
     with _safe_source(xml_path) as f:
-        try:
-            return _Reader(xml_path, bin_path).read(f)
-        except etree.ParseError as exc:
-            # The streaming parser words some errors differently: report the whole-document
-            # parser's message and line, which is what a malformed file has always produced.
-            parse_xml(xml_path)
-            raise _malformed(str(xml_path), exc) from None
+        data = f.read()
+    try:
+        text = _well_formed_text(data, str(xml_path))
+        del data
+        return _Reader(xml_path, bin_path).read(text)
+    except etree.ParseError as exc:
+        # A parser without a tree words some errors differently: report the whole-document
+        # parser's message and line, which is what a malformed file has always produced.
+        parse_xml(xml_path)
+        raise _malformed(str(xml_path), exc) from None
 
 
-def _net_version(root: etree._Element, file: str) -> int:
-    """The IR version of a ``<net>`` root; ReadError or IrVersionError if it is not one we read."""
+def _net_version(root: etree._Element, file: str, line: int | None) -> int:
+    """The IR version of a ``<net>`` root (at ``line``); ReadError or IrVersionError if it is not one we read."""
     if root.tag != "net":
-        raise ReadError(f"root element is <{root.tag}>, expected <net>", SourceLoc(file, root.sourceline))
+        raise ReadError(f"root element is <{root.tag}>, expected <net>", SourceLoc(file, line))
     version_text = root.get("version")
     version = parse_int(version_text)
     if version is None:
         found = "no version attribute" if version_text is None else f"'{version_text}'"
         message = f"<net version> must be 10 or 11, got {found}"
-        raise IrVersionError(message, SourceLoc(file, root.sourceline))
+        raise IrVersionError(message, SourceLoc(file, line))
     if version not in SUPPORTED_IR_VERSIONS:
         hint = (
             "it is legacy IR (v7 or older) that current OpenVINO cannot read; `ir-tools migrate` converts it"
             if version <= 7
             else "only IR v10 and v11 exist"
         )
-        raise IrVersionError(f"IR version {version} is not supported: {hint}", SourceLoc(file, root.sourceline))
+        raise IrVersionError(f"IR version {version} is not supported: {hint}", SourceLoc(file, line))
     return version
 
 
@@ -207,15 +210,18 @@ def _rt_tree(el: etree._Element, shared: dict | None = None) -> tuple[RtNode, ..
         tag = c.tag
         if isinstance(tag, str):  # not a comment or processing instruction
             fields = (tag, tuple(c.items()), _rt_tree(c, shared), (c.text or "").strip() or None)
-            if shared is None:
-                nodes.append(RtNode(*fields))
-            else:  # keyed by the fields, a 4-tuple that never equals a tuple of RtNodes (keyed below)
-                node = shared.get(fields)
-                if node is None:
-                    node = shared[fields] = RtNode(*fields)
-                nodes.append(node)
+            nodes.append(RtNode(*fields) if shared is None else _shared(fields, shared))
     found = tuple(nodes)
     return found if shared is None else shared.setdefault(found, found)
+
+
+def _shared(fields: tuple, shared: dict) -> RtNode:
+    """The one RtNode of these fields in ``shared`` (keyed by the fields, a 4-tuple that never equals a tuple of
+    RtNodes, which ``shared`` also holds)."""
+    node = shared.get(fields)
+    if node is None:
+        node = shared[fields] = RtNode(*fields)
+    return node
 
 
 #: libxml2 keeps an element's line in 16 bits: from this line on, lxml's ``sourceline`` is that of the node
@@ -234,54 +240,86 @@ def source_line(el: etree._Element) -> int | None:
     return line - text.count("\n") if text else line
 
 
-#: Past line 65535 libxml2 keeps line numbers on text nodes only, and an element's ``sourceline``
-#: comes from the nodes after it (its children, up to 4 next siblings; previous ones at the end of
-#: its parent). So a top-level element is read only once 4 later siblings have been parsed (or its
-#: section has ended), and freed only once 4 more have been read, as the whole-document parse saw it.
-_LOOKAHEAD = 4
-#: Bytes fed to the parser at a time: bounds the part of the tree held in memory.
-_CHUNK = 1 << 15
+class _Discard:
+    """A parser target that keeps nothing: the parse only checks that the document is well-formed."""
+
+    def close(self) -> None:
+        return None
+
+
+#: An XML declaration's encoding (after a UTF-8 byte order mark, maybe).
+_DECLARED_ENCODING = re.compile(rb'(?:\xef\xbb\xbf)?<\?xml[^>]*?\sencoding\s*=\s*["\']([A-Za-z][\w.-]*)["\']', re.ASCII)
+
+
+def _well_formed_text(data: bytes, name: str) -> str:
+    """The document's text, once libxml2 has found it well-formed (etree.ParseError otherwise), with line ends
+    as XML reads them (``\\r\\n`` and ``\\r`` are ``\\n``)."""
+    etree.fromstring(data, etree.XMLParser(target=_Discard(), **_SAFE))
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        encoding = "utf-16"
+    else:
+        declared = _DECLARED_ENCODING.match(data)
+        encoding = declared.group(1).decode() if declared else "utf-8"
+    try:
+        text = data.decode(encoding)
+    except (LookupError, UnicodeDecodeError) as exc:
+        raise ReadError(f"cannot decode the file as {encoding}: {exc}", SourceLoc(name)) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+# The fast path: the spelling OpenVINO's serializer writes, one regular expression matching a whole ``<layer>`` or
+# ``<edge>`` and every value in it as written. Anything else (other attribute orders or quotes, references, comments,
+# port rt_info, subgraph bodies, dims that need a diagnostic...) is parsed by lxml, one element at a time
+# (``_Reader.fragment``), and read by the same code as always. tests/ir/test_reader_fast.py holds the two equal.
+_VALUE = r'[^"<&\t\n\r]*'  # an attribute value that reads as written: no reference, no blank XML would normalise
+_ATTRS = rf'(?:\s+[A-Za-z_][\w.:-]*="{_VALUE}")*'
+_DIMS = r"(?:\s*<dim>[^<]*</dim>)*"
+_ANY_PORT = rf'<port id="[0-9]+" precision="{_VALUE}"(?: names="{_VALUE}")?\s*(?:/>|>{_DIMS}\s*</port>)'
+#: Blanks, then a layer. Groups: 1-4 id, name, type, version, 5 other attributes, 6 empty, where the start tag ends,
+#: 7 <data>'s attributes, 8 <rt_info>'s body, 9 and 10 the <port>s of <input> and <output>.
+_LAYER = re.compile(
+    rf'\s*<layer id="([0-9]+)" name="({_VALUE})" type="([^"<&\s]+)" version="({_VALUE})"({_ATTRS})\s*>()\s*'
+    rf"(?:<data({_ATTRS})\s*/>\s*)?"
+    rf"(?:<rt_info>((?:\s*<attribute{_ATTRS}\s*/>)*)\s*</rt_info>\s*)?"
+    rf"(?:<input>((?:\s*{_ANY_PORT})*)\s*</input>\s*)?"
+    rf"(?:<output>((?:\s*{_ANY_PORT})*)\s*</output>\s*)?"
+    r"</layer>", re.ASCII)
+#: Groups: 1-3 id, precision, names, 4 "/" if it is empty, 5 empty, where the start tag ends, 6 the <dim>s.
+_PORT = re.compile(rf'<port id="([0-9]+)" precision="({_VALUE})"(?: names="({_VALUE})")?\s*(/)?>()'
+                   rf"(?(4)|({_DIMS})\s*</port>)", re.ASCII)
+#: Blanks, then an edge.
+_EDGE = re.compile(rf'\s*<edge from-layer="({_VALUE})" from-port="([0-9]+)" '
+                   rf'to-layer="({_VALUE})" to-port="([0-9]+)"\s*/>', re.ASCII)
+_ATTR = re.compile(rf'([A-Za-z_][\w.:-]*)="({_VALUE})"', re.ASCII)
+_RT_ATTRIBUTE = re.compile(rf"<attribute({_ATTRS})\s*/>", re.ASCII)
+_DIM_TEXT = re.compile(r"<dim>([^<]*)</dim>")
+#: One tag, comment, processing instruction or CDATA section; groups: 1 "/" for an end tag, 2 the tag's name, 3 "/"
+#: for an empty element. In a well-formed document text never holds a "<", so a scan from one tag to the next is exact.
+_MARKUP = re.compile(r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>"
+                     r"""|<(/?)([^\s/>]+)(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*(/?)>""", re.ASCII | re.DOTALL)
+#: What may stand between two elements and carries nothing the reader keeps: text, comments, processing instructions.
+_BETWEEN = re.compile(r"[^<]*(?:(?:<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>)[^<]*)*", re.DOTALL)
 _NO_ATTRS: dict[str, str] = {}  # a layer without <data> yet (replaced by a dict of its own)
 
 
-class _Section:
-    """One top-level ``<layers>`` or ``<edges>`` while it is parsed: its ``<layer>`` (``<edge>``) children are
-    read in order, each once ``_LOOKAHEAD`` later ones are complete, and freed once ``_LOOKAHEAD`` later ones
-    have been read (see ``_LOOKAHEAD``)."""
-
-    def __init__(self, el: etree._Element, take: Callable[[etree._Element], None]):
-        self.el, self.tag, self.take = el, el.tag[:-1], take
-        self.seen = 0  # children of ``el`` already looked at (the last one may have been incomplete)
-        self.pending: list[etree._Element] = []  # the ``tag`` children not freed yet
-        self.done = 0  # how many of them have been read
-
-    def read(self, complete: bool) -> None:
-        """Read what is ready; everything, once the section is ``complete``."""
-        el, tag, pending = self.el, self.tag, self.pending
-        new = el[self.seen :]
-        self.seen += len(new)
-        pending += [child for child in new if child.tag == tag]
-        # all but the last child are complete (a later sibling has started)
-        end = len(pending) if complete else max(self.done, len(pending) - 1 - _LOOKAHEAD)
-        take = self.take
-        for ready in pending[self.done : end]:
-            take(ready)
-        self.done = end
-        if self.done > _LOOKAHEAD and not complete:
-            last = pending[self.done - _LOOKAHEAD - 1]
-            at = el.index(last) + 1
-            del el[:at]
-            self.seen -= at
-            del pending[: self.done - _LOOKAHEAD]
-            self.done = _LOOKAHEAD
+def _element_end(text: str, start: int) -> int:
+    """Where the element whose start tag is at ``start`` ends (the document is well-formed)."""
+    depth = 0
+    for tag in _MARKUP.finditer(text, start):
+        if tag.group(2) is None:  # a comment, processing instruction or CDATA section
+            continue
+        depth += -1 if tag.group(1) else 0 if tag.group(3) else 1
+        if depth == 0:
+            return tag.end()
+    raise etree.ParseError("element not closed", None, 0, 0)  # (not after libxml2 found the document well-formed)
 
 
 class _Reader:
     """Turns <layer> and <edge> elements into the graph; what cannot be used becomes a diagnostic.
 
-    Built for large files: an edge is kept as a plain tuple until it is connected, dims as a tuple
-    of ints shared by every port that spells them alike, and the common spellings of layers, ports
-    and edges take a path without per-attribute dicts.
+    Built for large files: the text is scanned from element to element, and the common spellings of layers,
+    ports and edges are read by regular expressions (the fast path above) into plain tuples: an edge until it is
+    connected, ports as PortFields, dims as a tuple of ints shared by every port that spells them alike.
     """
 
     def __init__(self, xml_path: Path, bin_path: str | Path | None):
@@ -294,66 +332,179 @@ class _Reader:
         # every layer exists
         self.edges: list[tuple | Diagnostic] = []
         self.plain_dims: dict[tuple[str, ...], tuple[int, ...]] = {}  # <dim> texts -> dims, when all valid
+        self.dim_runs: dict[str, tuple[int, ...]] = {}  # the <dim>s of a fast port as written -> dims (all valid)
+        self.port_runs: dict[str, tuple] = {}  # the ports of a fast <input>/<output> as written -> port_template's
         # (("id", id), ("precision", precision), <dim> texts) of a plain port -> its (id, precision, dims) fields (see
         # ports): the first two as el.items() gives them
         self.known_ports: dict[tuple[tuple[str, str], tuple[str, str], tuple[str, ...]],
                                tuple[int, str, tuple[int, ...]]] = {}
         self.shared: dict = {}  # verbatim trees read so far (see _rt_tree)
+        self.text = ""
+        self.at, self.line = 0, 1  # a position in the text and its line (see line_at)
+        self.base = 0  # added to the lines of the fragment being read (see fragment)
+        self.context = ("", "")  # the start and end tags around a fragment: the root's, and its section's
+        self.parser = _parser()
 
-    def read(self, f: BinaryIO) -> Graph:
-        """Stream the file: layers in file order, then edges, wherever they are in the file.
+    def line_at(self, pos: int) -> int:
+        """The line of ``pos`` in the text (counted from the last position asked for: the reader moves forward)."""
+        at = self.at
+        if pos >= at:
+            self.line += self.text.count("\n", at, pos)
+        else:
+            self.line -= self.text.count("\n", pos, at)
+        self.at = pos
+        return self.line
 
-        The parser reports only where a ``<layers>`` or ``<edges>`` starts; after each chunk, the complete
-        children of the current one are read from the tree (no event per element).
-        """
-        parser = etree.XMLPullParser(events=("start",), tag=("layers", "edges"), **_SAFE)
-        end = None  # the root, once the parser has closed
+    def line_of(self, el: etree._Element) -> int:
+        """The line in the file of an element of the fragment being read."""
+        return source_line(el) + self.base
 
-        def rest() -> Iterator[None]:
-            """Feed the rest of the file, a chunk at a time."""
-            nonlocal end
-            while chunk := f.read(_CHUNK):
-                parser.feed(chunk)
-                yield
-            end = parser.close()
+    def fragment(self, start: int, end: int) -> etree._Element:
+        """The element at ``text[start:end]``, parsed by lxml inside the start tags of its root and section (which
+        may declare namespaces); its lines are made the file's by ``line_of``."""
+        opening, closing = self.context
+        self.base = self.line_at(start) - 1 - opening.count("\n")
+        wrapper = etree.fromstring(opening + self.text[start:end] + closing, self.parser)
+        return wrapper[0] if closing.count("</") == 1 else wrapper[0][0]
 
-        root = None
-        section: _Section | None = None
-        for _ in rest():
-            for _, el in parser.read_events():
-                if root is None:  # the <net> start tag has been parsed by now
-                    root = el.getroottree().getroot()
-                    self.start(root, rest())  # (which parses the rest of the file first if it must raise)
-                if el.getparent() is root:  # not a subgraph's <layers> or <edges>
-                    if section is not None:
-                        section.read(complete=True)  # (a later sibling has started)
-                    section = _Section(el, self.layer if el.tag == "layers" else self.edge)
-            if section is not None:
-                section.read(complete=False)
-        if root is None:
-            root = end
-            self.start(root, ())
-        if section is not None:
-            section.read(complete=True)
+    def read(self, text: str) -> Graph:
+        """Scan the text: the root, then its children, layers and edges wherever they are in it."""
+        self.text = text
+        start = _BETWEEN.match(text).end()
+        tag = _MARKUP.match(text, start)
+        name, empty = tag.group(2), tag.group(3)
+        self.context = (tag.group(0), "" if empty else f"</{name}>")
+        root = etree.fromstring(tag.group(0) + self.context[1], self.parser)
+        self.start(root, self.line_at(tag.end()))
+        pos = tag.end()
+        while not empty:
+            pos = _BETWEEN.match(text, pos).end()
+            tag = _MARKUP.match(text, pos)
+            if tag.group(1):  # the root's end tag
+                break
+            if tag.group(2) in ("layers", "edges") and not tag.group(3):
+                pos = self.section(tag)
+            else:
+                end = _element_end(text, pos)
+                if tag.group(2) == "rt_info":
+                    self.graph.rt_info = _rt_tree(self.fragment(pos, end), self.shared)
+                pos = end
         self.connect_all()
-        for child in root:
-            if child.tag == "rt_info":
-                self.graph.rt_info = _rt_tree(child, self.shared)
         self.graph.load_diagnostics = self.diagnostics
+        self.text = ""
         return self.graph
 
-    def start(self, root: etree._Element, rest: Iterable) -> None:
-        """Make the graph from the ``<net>`` root, or raise, but only once the rest parsed well (as before)."""
-        try:
-            version = _net_version(root, self.file)
-        except ReadError:
-            for _ in rest:  # a malformed file is reported as that first
-                pass
-            raise
+    def section(self, opening: re.Match) -> int:
+        """Read the ``<layer>`` (``<edge>``) children of a top-level ``<layers>`` (``<edges>``), others ignored; returns
+        where the section ends."""
+        text = self.text
+        layers = opening.group(2) == "layers"
+        fast, take_fast, take = (_LAYER, self.fast_layer, self.layer) if layers else (_EDGE, self.fast_edge, self.edge)
+        child = "layer" if layers else "edge"
+        root_opening, root_closing = self.context
+        self.context = (root_opening + opening.group(0), f"</{opening.group(2)}>{root_closing}")
+        pos = opening.end()
+        if not layers:  # (fast_edge inlined)
+            edges, count, at, line = self.edges, text.count, self.at, self.line
+            while (found := _EDGE.match(text, pos)) is not None:
+                pos = found.end()
+                line += count("\n", at, pos)
+                at = pos
+                from_layer, from_port, to_layer, to_port = found.groups()
+                edges.append((from_layer, int(from_port), to_layer, int(to_port), line))
+            self.at, self.line = at, line
+        while True:
+            found = fast.match(text, pos)
+            if found is None or not take_fast(found):  # not blanks and a fast element: skip to the next element
+                pos = _BETWEEN.match(text, pos).end()
+                if text.startswith("</", pos):
+                    self.context = (root_opening, root_closing)
+                    return _MARKUP.match(text, pos).end()
+                found = fast.match(text, pos)
+                if found is None or not take_fast(found):
+                    end = _element_end(text, pos)
+                    el = self.fragment(pos, end)
+                    if el.tag == child:
+                        take(el)
+                    pos = end
+                    continue
+            pos = found.end()
+
+    def fast_layer(self, found: re.Match) -> bool:
+        """Read a layer the fast pattern matched; False, keeping nothing, if its dims need ``port``'s checks."""
+        layer_id, name, op_type, version, more, _, data, rt_info, inputs, outputs = found.groups()
+        tag_end = found.end(6)
+        line = self.line_at(tag_end)
+        if inputs is not None:
+            inputs = self.fast_ports(inputs, found.start(9), tag_end, line)
+            if inputs is None:
+                return False
+        if outputs is not None:
+            outputs = self.fast_ports(outputs, found.start(10), tag_end, line)
+            if outputs is None:
+                return False
+        layer = Layer._read(layer_id, name, sys.intern(op_type), version and sys.intern(version),
+                            {} if data is None else dict(_ATTR.findall(data)), inputs or (), outputs or (),
+                            () if rt_info is None else self.fast_rt_info(rt_info),
+                            dict(_ATTR.findall(more)) if more else None, (), self.file, line)
+        number = int(layer_id)
+        self.add(layer, number if number < 2**64 else self.layer_number(layer_id, line, layer))
+        return True
+
+    def fast_ports(self, ports: str, start: int, tag_end: int, line: int) -> PortFields | None:
+        """The ports of a fast ``<input>`` or ``<output>`` (``ports``, at ``start`` in the text, in a layer whose start
+        tag ends at ``tag_end``, on ``line``); None if their dims are not all plain (see ``new_dims``)."""
+        template = self.port_runs.get(ports)
+        if template is None:
+            template = self.port_template(start, start + len(ports))
+            if template is None:
+                return None
+            if 'names="' not in ports:  # (names differ from layer to layer: not worth remembering)
+                self.port_runs[ports] = template
+        line += self.text.count("\n", tag_end, start)
+        if len(template) == 2:
+            return template[0] + (line + template[1],)
+        fields: list = []
+        for i in range(0, len(template), 2):
+            fields += template[i]
+            fields.append(line + template[i + 1])
+        return tuple(fields)
+
+    def port_template(self, start: int, end: int) -> tuple | None:
+        """The ports at ``text[start:end]``, each as its PortRecord less the line, then the line breaks before it; None
+        if their dims are not all plain."""
+        template: list = []
+        runs, text = self.dim_runs, self.text
+        for port in _PORT.finditer(text, start, end):
+            port_id, precision, names, _, _, run = port.groups()
+            dims = runs.get(run) if run else ()  # (run None: an empty <port/>; "": no <dim>)
+            if dims is None:
+                texts = _DIM_TEXT.findall(run)
+                if not all(map(_PLAIN_DIM.fullmatch, texts)):
+                    return None
+                dims = runs[run] = tuple(map(int, texts))
+            template += ((int(port_id), sys.intern(precision), dims, names, None, ()),
+                         text.count("\n", start, port.end(5)))
+        return tuple(template)
+
+    def fast_rt_info(self, body: str) -> tuple[RtNode, ...]:
+        """A layer's ``<rt_info>`` of ``<attribute .../>`` elements, as ``_rt_tree`` reads it (shared alike)."""
+        nodes = tuple(_shared(("attribute", tuple(_ATTR.findall(attrs)), (), None), self.shared)
+                      for attrs in _RT_ATTRIBUTE.findall(body))
+        return self.shared.setdefault(nodes, nodes)
+
+    def fast_edge(self, found: re.Match) -> bool:
+        from_layer, from_port, to_layer, to_port = found.groups()
+        self.edges.append((from_layer, int(from_port), to_layer, int(to_port), self.line_at(found.end())))
+        return True
+
+    def start(self, root: etree._Element, line: int) -> None:
+        """Make the graph from the ``<net>`` root (a copy of its start tag), or raise."""
+        version = _net_version(root, self.file, line)
         graph = self.graph = Graph(root.get("name", "model"), version)
         graph.net_extra = {k: v for k, v in root.attrib.items() if k not in ("name", "version")}
         graph.source = self.xml_path
-        graph.line = root.sourceline
+        graph.line = line
         graph.weights = Weights(self.bin_path)
 
     def problem(self, code: str, message: str, line: int | None, layer: Layer | None = None) -> None:
@@ -364,15 +515,15 @@ class _Reader:
         self.edges.append(self.link(el))
 
     def layer(self, el: etree._Element) -> None:
-        line = source_line(el)
+        line = self.line_of(el)
         items = el.items()
         if (len(items) == 4 and items[0][0] == "id" and items[1][0] == "name" and items[2][0] == "type"
                 and items[3][0] == "version"):  # as OpenVINO writes them
-            layer_id, name, op_type, version = sys.intern(items[0][1]), items[1][1], items[2][1], items[3][1]
+            layer_id, name, op_type, version = items[0][1], items[1][1], items[2][1], items[3][1]
             extra = None
         else:
             extra = dict(items)
-            layer_id, name = sys.intern(extra.pop("id", "")), extra.pop("name", "")
+            layer_id, name = extra.pop("id", ""), extra.pop("name", "")
             op_type, version = extra.pop("type", ""), extra.pop("version", None)
             extra = extra or None  # (a dict emptied by pop() keeps its size)
         if not layer_id or not op_type:
@@ -384,10 +535,7 @@ class _Reader:
         # Interned: a model has few types and opsets.
         layer = Layer._read(layer_id, name, sys.intern(op_type), version and sys.intern(version), _NO_ATTRS, (), (),
                             (), extra, (), self.file, line)
-        number = int(layer_id) if layer_id.isdigit() and layer_id.isascii() else -1
-        if not 0 <= number < 2**64:
-            self.problem("E-LAYER", f"layer id must be an unsigned 64-bit integer (OpenVINO refuses others), "
-                         f"got '{layer_id}'", line, layer)
+        number = self.layer_number(layer_id, line, layer)
         for child in el[:]:  # (a slice makes the children's proxies faster than iterating does)
             tag = child.tag
             if tag == "data":
@@ -402,18 +550,30 @@ class _Reader:
                 layer.children += (RtNode(tag, tuple(child.items()), _rt_tree(child, self.shared)),)
         if layer.attrs is _NO_ATTRS:
             layer.attrs = {}
+        self.add(layer, number)
+
+    def layer_number(self, layer_id: str, line: int, layer: Layer) -> int:
+        """The layer id as a number, -1 (and E-LAYER) if it is not an unsigned 64-bit integer."""
+        number = int(layer_id) if layer_id.isdigit() and layer_id.isascii() else -1
+        if not 0 <= number < 2**64:
+            self.problem("E-LAYER", f"layer id must be an unsigned 64-bit integer (OpenVINO refuses others), "
+                         f"got '{layer_id}'", line, layer)
+        return number
+
+    def add(self, layer: Layer, number: int) -> None:
+        """Add a read layer to the graph (E-PORT for a repeated port id, E-DUP-ID for a repeated layer id)."""
         ins, outs = layer._inputs, layer._outputs
         if len(ins) + len(outs) > _WIDTH:  # more than one port: are their ids unique?
             ids = ins[::_WIDTH] + outs[::_WIDTH]
-            if len(set(ids)) != len(ids):
+            if (len(ids) > 2 or ids[0] == ids[1]) and len(set(ids)) != len(ids):
                 self.repeated_ports(layer)
-        layers = self.graph._layers
-        if layer_id not in layers:  # Graph.add_layer, without checking the id again
-            layers[layer_id] = layer
-            if number >= self.graph._next_id:
-                self.graph._next_id = number + 1
+        graph = self.graph
+        first = graph._layers.setdefault(layer.id, layer)  # Graph.add_layer, without checking the id again
+        if first is layer:
+            if number >= graph._next_id:
+                graph._next_id = number + 1
         else:
-            first = layers[layer_id]
+            layer_id, line = layer.id, layer.line
             self.problem(
                 "E-DUP-ID",
                 f"layer ids must be unique, but id {layer_id} is already used by '{first.name}' at line {first.line}; "
@@ -440,7 +600,7 @@ class _Reader:
                 head = known.get((items[0], items[1], texts))
                 if head is not None:
                     fields += head
-                    fields += (items[2][1] if n == 3 else None, None, (), source_line(el))
+                    fields += (items[2][1] if n == 3 else None, None, (), self.line_of(el))
                     continue
             fields += self.port(el, layer, items, children, texts)
         return tuple(fields)
@@ -448,7 +608,7 @@ class _Reader:
     def port(self, el: etree._Element, layer: Layer, items: list[tuple[str, str]], children: list[etree._Element],
              texts: tuple[str | None, ...]) -> PortRecord:
         """A port not seen before (or not plain): parsed and checked; a plain one is remembered for ``ports``."""
-        line = source_line(el)
+        line = self.line_of(el)
         n = len(items)
         plain = len(texts) == len(children)  # as OpenVINO writes them: see ports
         if n == 2 and items[0][0] == "id" and items[1][0] == "precision":
@@ -504,11 +664,11 @@ class _Reader:
         text = (el.text or "").strip()
         value = parse_int(text)
         if value is None:
-            self.problem("E-DIM", f"<dim> must be an integer (-1 for dynamic), got '{text}'", source_line(el), layer)
+            self.problem("E-DIM", f"<dim> must be an integer (-1 for dynamic), got '{text}'", self.line_of(el), layer)
         elif value < -1:
-            self.problem("E-DIM", f"<dim> must be -1 (dynamic) or at least 0, got {text}", source_line(el), layer)
+            self.problem("E-DIM", f"<dim> must be -1 (dynamic) or at least 0, got {text}", self.line_of(el), layer)
         elif value > MAX_DIM:
-            self.problem("E-DIM", f"<dim> must fit in int64 (at most {MAX_DIM}), got {text}", source_line(el), layer)
+            self.problem("E-DIM", f"<dim> must fit in int64 (at most {MAX_DIM}), got {text}", self.line_of(el), layer)
         else:
             return value
         return -1
@@ -521,13 +681,12 @@ class _Reader:
             (k0, from_layer), (k1, from_port), (k2, to_layer), (k3, to_port) = items
             if (k0 == "from-layer" and k1 == "from-port" and k2 == "to-layer" and k3 == "to-port"
                     and from_port.isdigit() and to_port.isdigit() and from_port.isascii() and to_port.isascii()):
-                return (sys.intern(from_layer), int(from_port), sys.intern(to_layer), int(to_port), source_line(el))
+                return (from_layer, int(from_port), to_layer, int(to_port), self.line_of(el))
         attrib = dict(items)
         try:
             from_port, to_port = parse_int(attrib["from-port"]), parse_int(attrib["to-port"])
             if from_port is not None and to_port is not None:
-                return (sys.intern(attrib["from-layer"]), from_port, sys.intern(attrib["to-layer"]), to_port,
-                        source_line(el))
+                return (attrib["from-layer"], from_port, attrib["to-layer"], to_port, self.line_of(el))
         except KeyError:
             pass
         wrong = [f"{key} is missing" for key in _EDGE_KEYS if key not in attrib]
@@ -535,7 +694,7 @@ class _Reader:
                   if key in attrib and parse_int(attrib[key]) is None]
         message = ("<edge> needs from-layer, from-port, to-layer and to-port (ports as integers), "
                    f"but {', '.join(wrong)}; the edge is ignored")
-        return Diagnostic("error", "E-EDGE", message, SourceLoc(self.file, source_line(el)))
+        return Diagnostic("error", "E-EDGE", message, SourceLoc(self.file, self.line_of(el)))
 
     def connect_all(self) -> None:
         """Connect the edges read, in file order (they may precede the layers in the file); ``Graph._link``
@@ -554,7 +713,8 @@ class _Reader:
                 self.problem("E-EDGE-LAYER", f"edge {_edge_text(item)} refers to layer {lid}, which does not exist",
                              line)
                 continue
-            link = item  # its ids are the layers' own strings (interned): one per layer, however many edges name it
+            link = (src.id, item[1], dst.id, item[3], line)  # the layers' own id strings: one per layer, however
+            # many edges name it
             slot = ins.get(to_layer)
             if slot is None:
                 ins[to_layer] = link
