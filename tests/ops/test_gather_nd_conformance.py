@@ -31,7 +31,7 @@ from ir_tools.ops.spec import OpSpec, TensorType
 from ir_tools.runtime.compare import compare_tensors
 from ir_tools.runtime.openvino import CPU_CONFIG
 
-from .test_reduction_conformance import (
+from .conformance import (
     ELEMENTS,
     Bounds,
     blur,

@@ -1,5 +1,5 @@
 """MatMul-1 (ops/matmul.py) against OpenVINO: shape rule and CPU kernel, with the harness of
-test_reduction_conformance.py.
+tests/ops/conformance.py.
 
 Shape rule: seeded MatMul nodes on Parameters of partial shapes (static, dynamic, interval and
 unbounded dims, dynamic ranks, scalars, 1-D operands, transposes, mismatched and dynamic element
@@ -34,7 +34,7 @@ from ir_tools.ops import attrs as A
 from ir_tools.ops.opsets import lookup
 from ir_tools.ops.spec import TensorType
 
-from .test_reduction_conformance import (
+from .conformance import (
     ELEMENTS,
     Bounds,
     Case,

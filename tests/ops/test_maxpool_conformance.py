@@ -1,5 +1,5 @@
 """MaxPool-1, MaxPool-8 and MaxPool-14 (ops/pooling.py) against OpenVINO: shape rules and CPU kernels,
-with the harness of test_reduction_conformance.py.
+with the harness of tests/ops/conformance.py.
 
 Shape rules: seeded MaxPool nodes on Parameters of partial shapes (and dynamic ranks), valid and
 invalid attributes (zero or missing strides and dilations, list lengths, ranks, zero batch or
@@ -39,7 +39,7 @@ from ir_tools.ops.opsets import lookup
 from ir_tools.ops.pooling import max_pool_geometry
 from ir_tools.ops.spec import TensorType
 
-from .test_reduction_conformance import (
+from .conformance import (
     ELEMENTS,
     Bounds,
     Case,

@@ -36,7 +36,7 @@ from ir_tools.runtime.compare import compare_tensors
 from ir_tools.runtime.executor import BoundedInterpreter
 from ir_tools.runtime.openvino import CPU_CONFIG
 
-from .test_reduction_conformance import named_parameters
+from .conformance import named_parameters
 
 pytestmark = pytest.mark.openvino
 

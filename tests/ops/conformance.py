@@ -1,0 +1,262 @@
+"""The harness the op conformance suites share: seeded cases batched into one model, run by ir_tools and by
+OpenVINO CPU and compared within per-output limits (``Case``, ``run_cases``); partial shapes as ``Bounds``, and the
+outcome of a shape rule on both sides (``openvino_outcome``, ``our_outcome``, ``compare_shapes``); which opsets
+OpenVINO's reader accepts per type (``check_versions``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ops1
+
+from ir_tools import read_ir
+from ir_tools.base.dims import Dim
+from ir_tools.base.errors import IrToolsError
+from ir_tools.ops import attrs as A
+from ir_tools.ops.opsets import lookup
+from ir_tools.ops.spec import TensorType
+from ir_tools.runtime.executor import run
+from ir_tools.runtime.openvino import CPU_CONFIG
+
+U = 2.0**-24
+F16_ULP = (2.0**-10, 2.0**-24)
+TINY = float(np.finfo(np.float32).tiny)
+
+Limit = Callable[[np.ndarray], np.ndarray]  # OpenVINO's output -> allowed absolute difference per element
+
+
+@dataclass
+class Case:
+    """One node on Parameters fed ``inputs``; every output of the node is compared.
+
+    ``limits``: per output, the allowed difference (None: equal, NaN matching NaN).
+    """
+
+    what: str
+    inputs: list[np.ndarray]
+    build: Callable[[list[ov.Node]], ov.Node]
+    limits: Sequence[Limit | None] = (None,)
+    consts: list[np.ndarray] = field(default_factory=list, repr=False)
+
+
+def named_parameters(case: int, inputs: Sequence[np.ndarray], feed: dict[str, np.ndarray]) -> list[ov.Node]:
+    """Parameters ``c{case}_{j}`` for the inputs of one case of a batched model, their values added to ``feed``."""
+    params = []
+    for j, x in enumerate(inputs):
+        p = ops1.parameter(list(x.shape), x.dtype, name=f"c{case}_{j}")
+        p.output(0).get_tensor().set_names({f"c{case}_{j}"})
+        feed[f"c{case}_{j}"] = x
+        params.append(p)
+    return params
+
+
+def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
+    """Run every case in ours and in OpenVINO CPU (one model, compiled once); the failures, described."""
+    params, outputs, feed, where = [], [], {}, []
+    for i, case in enumerate(cases):
+        ps = named_parameters(i, case.inputs, feed)
+        node = case.build(ps)
+        for k in range(node.get_output_size()):
+            node.output(k).get_tensor().set_names({f"c{i}_o{k}"})
+            outputs.append(node.output(k))
+            where.append((i, k))
+        params += ps
+    model = ov.Model(outputs, params, "cases")
+    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    ours = run(read_ir(path), feed)
+    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
+    request.infer(feed)
+    failures = []
+    for n, (i, k) in enumerate(where):
+        case = cases[i]
+        limit = case.limits[k] if k < len(case.limits) else None
+        problem = mismatch(ours[f"c{i}_o{k}"], request.get_output_tensor(n).data, limit)
+        if problem:
+            failures.append(f"{case.what} (output {k}): {problem}")
+    return failures
+
+
+def mismatch(got: np.ndarray, want: np.ndarray, limit: Limit | None) -> str | None:
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return f"ours {got.dtype}{list(got.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
+    if got.dtype.kind != "f" or limit is None:
+        if np.array_equal(got, want, equal_nan=got.dtype.kind == "f"):
+            return None
+        bad = ~((got == want) | (np.isnan(got) & np.isnan(want)) if got.dtype.kind == "f" else got == want)
+        return f"{int(bad.sum())} element(s) differ: ours {got[bad][:6]}, OpenVINO {want[bad][:6]}"
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    if not np.array_equal(np.isnan(g), np.isnan(w)):
+        return f"NaN positions differ: ours {got.ravel()[:8]}, OpenVINO {want.ravel()[:8]}"
+    finite = np.isfinite(w)
+    if not np.array_equal(g[~finite & ~np.isnan(w)], w[~finite & ~np.isnan(w)]):
+        return "infinities differ"
+    with np.errstate(invalid="ignore"):
+        bad = finite & ~(np.abs(g - w) <= limit(w))
+    return f"{int(bad.sum())} element(s) off, max {np.max(np.abs(g - w)[bad]):.3g}" if bad.any() else None
+
+
+def f16_ulp(dtype) -> Callable[[np.ndarray], np.ndarray | float]:
+    """One f16 ulp of the result when ``dtype`` is f16 (the CPU rounds its f32 result once), else 0."""
+    if np.dtype(dtype) != np.float16:
+        return lambda w: 0.0
+    return lambda w: F16_ULP[0] * np.abs(w) + F16_ULP[1]
+
+
+def assert_all_pass(cases: list[Case], tmp_path: Path) -> None:
+    failures = run_cases(cases, tmp_path)
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+
+
+def i64(values) -> ov.Node:
+    return ops1.constant(np.array(values, np.int64))
+
+
+def constant(values: np.ndarray) -> ov.Node:
+    """A Constant, empty ones included (openvino's Python constant() refuses those)."""
+    values = np.asarray(values)
+    if values.size == 0:
+        return ov.op.Constant(ov.Type(values.dtype), ov.Shape(list(values.shape)), [])
+    return ops1.constant(values)
+
+
+def floats(rng: np.random.Generator, shape, dtype=np.float32, scale: float = 1.0) -> np.ndarray:
+    return (rng.standard_normal(shape) * scale).astype(dtype)
+
+
+Bounds = tuple[tuple[int, int | None], ...] | None  # a partial shape; None is a dynamic rank
+
+
+def partial_shape(shape: Bounds) -> ov.PartialShape:
+    if shape is None:
+        return ov.PartialShape.dynamic()
+    return ov.PartialShape([ov.Dimension(lo, -1 if hi is None else hi) for lo, hi in shape])
+
+
+def from_openvino(ps: ov.PartialShape) -> Bounds:
+    if ps.rank.is_dynamic:
+        return None
+    return tuple((d.get_min_length(), None if d.get_max_length() == -1 else d.get_max_length()) for d in ps)
+
+
+def to_dims(shape: Bounds) -> tuple[Dim, ...] | None:
+    return None if shape is None else tuple(Dim(lo, hi) for lo, hi in shape)
+
+
+def from_dims(shape) -> Bounds:
+    return None if shape is None else tuple((d.lo, d.hi) for d in shape)
+
+
+def show(shape: Bounds) -> str:
+    if shape is None:
+        return "[...]"
+    return "[" + ",".join(str(lo) if lo == hi else f"{lo}..{'' if hi is None else hi}" for lo, hi in shape) + "]"
+
+
+ELEMENTS = {"f32": ov.Type.f32, "f16": ov.Type.f16, "i32": ov.Type.i32, "i64": ov.Type.i64, "boolean": ov.Type.boolean,
+            "u8": ov.Type.u8, None: ov.Type.dynamic}
+
+
+def element_name(t: ov.Type) -> str | None:
+    return None if t == ov.Type.dynamic else t.get_type_name()
+
+
+Outcome = tuple | str  # ((element, bounds), ...) per output, or "rejects"
+
+
+def openvino_outcome(build: Callable[[], ov.Node]) -> Outcome:
+    try:
+        node = build()
+    except RuntimeError:  # NodeValidationFailure and friends
+        return "rejects"
+    return tuple((element_name(node.get_output_element_type(i)), from_openvino(node.get_output_partial_shape(i)))
+                 for i in range(node.get_output_size()))
+
+
+def our_outcome(op: str, version: str, raw: dict[str, str], inputs: list[TensorType],
+                values: list[np.ndarray | None]) -> Outcome:
+    spec = lookup(op, version)
+    assert spec is not None and spec.infer is not None, (op, version)
+    try:
+        outs = spec.infer(A.decode(spec.attrs, raw), inputs, values)
+    except IrToolsError:
+        return "rejects"
+    return tuple((t.element, from_dims(t.shape)) for t in outs)
+
+
+def describe(outcome: Outcome) -> str:
+    return outcome if isinstance(outcome, str) else " ".join(f"{e}{show(s)}" for e, s in outcome)
+
+
+def pick(rng: np.random.Generator, choices: Sequence):
+    """One of ``choices`` (any objects, None included)."""
+    return choices[int(rng.integers(len(choices)))]
+
+
+def blur(rng: np.random.Generator, n: int, statics: int = 3) -> tuple[int, int | None]:
+    """A dim around ``n``: static (``statics`` chances in ``statics`` + 3), dynamic, an interval (possibly not
+    containing n) or unbounded above."""
+    kind = pick(rng, ["static"] * statics + ["dynamic", "interval", "unbounded"])
+    if kind == "static":
+        return (n, n)
+    if kind == "dynamic":
+        return (0, None)
+    if kind == "interval":
+        lo = int(rng.integers(0, n + 2))
+        return (lo, lo + int(rng.integers(0, 4)))
+    return (int(rng.integers(0, n + 2)), None)
+
+
+def random_bounds(rng: np.random.Generator, lengths: Sequence[int]) -> Bounds:
+    """A partial shape around ``lengths``: each dim static, dynamic, an interval or unbounded above."""
+    dims = []
+    for n in lengths:
+        kind = rng.choice(["static"] * 3 + ["dynamic", "interval", "unbounded"])
+        if kind == "static":
+            dims.append((n, n))
+        elif kind == "dynamic":
+            dims.append((0, None))
+        elif kind == "interval":
+            lo = int(rng.integers(0, n + 1))
+            dims.append((lo, n + int(rng.integers(0, 5))))
+        else:
+            dims.append((int(rng.integers(0, n + 1)), None))
+    return tuple(dims)
+
+
+def compare_shapes(cases) -> list[str]:
+    failures = []
+    for what, theirs, ours in cases:
+        want, got = theirs(), ours()
+        if want != got:
+            failures.append(f"{what}: OpenVINO {describe(want)}, ours {describe(got)}")
+    return failures
+
+
+def check_versions(nodes: dict[str, ov.Node], params: list[ov.Node], tmp_path: Path) -> list[str]:
+    """Per type and opset0..18: OpenVINO reads the IR exactly when ``lookup`` finds a spec, and as its version."""
+    mismatches = []
+    for op, node in nodes.items():
+        path = tmp_path / f"{op}.xml"
+        ov.save_model(ov.Model(node.outputs(), params), str(path), compress_to_fp16=False)
+        text, weights = path.read_text(), ov.Tensor(np.fromfile(path.with_suffix(".bin"), np.uint8))
+        assert f'type="{op}" version="opset' in text, op
+        for n in range(19):
+            spec = lookup(op, f"opset{n}")
+            try:
+                model = ov.Core().read_model(re.sub(f'(type="{op}" version=")opset\\d+"', f'\\g<1>opset{n}"', text),
+                                             weights)
+            except RuntimeError:
+                if spec is not None:
+                    mismatches.append(f"{op} opset{n}: OpenVINO refuses it, we have {spec.label}")
+                continue
+            found = [o for o in model.get_ordered_ops() if o.get_type_name().lower() == op.lower()]
+            version = found[0].get_type_info().version_id if found else None
+            if spec is None or version != f"opset{spec.label.rsplit('-', 1)[1]}":
+                mismatches.append(f"{op} opset{n}: OpenVINO reads {version}, we have {spec and spec.label}")
+    return mismatches
