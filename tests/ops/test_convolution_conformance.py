@@ -55,10 +55,11 @@ from ir_tools.ops.spec import TensorType
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import CPU_CONFIG
 
+from .conformance import U, from_openvino, named_parameters, partial_shape, show, to_dims
+
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 SEED = 20266
-U = 2.0**-24
 OPS = ("Convolution", "GroupConvolution", "ConvolutionBackpropData", "GroupConvolutionBackpropData")
 AUTO_PADS = ("explicit", "valid", "same_upper", "same_lower")
 SHAPE_BATCHES = 8
@@ -118,28 +119,6 @@ class Outcome:
         if self.error is not None:
             return f"rejects ({self.error})"
         return f"{show(self.shape)} {self.element} pads {self.pads}"
-
-
-def show(shape: Bounds) -> str:
-    if shape is None:
-        return "[...]"
-    return "[" + ",".join(str(lo) if lo == hi else f"{lo}..{'' if hi is None else hi}" for lo, hi in shape) + "]"
-
-
-def partial_shape(shape: Bounds) -> ov.PartialShape:
-    if shape is None:
-        return ov.PartialShape.dynamic()
-    return ov.PartialShape([ov.Dimension(lo, -1 if hi is None else hi) for lo, hi in shape])
-
-
-def from_openvino(ps: ov.PartialShape) -> Bounds:
-    if ps.rank.is_dynamic:
-        return None
-    return tuple((d.get_min_length(), None if d.get_max_length() == -1 else d.get_max_length()) for d in ps)
-
-
-def to_dims(shape: Bounds) -> tuple[Dim, ...] | None:
-    return None if shape is None else tuple(Dim(lo, hi) for lo, hi in shape)
 
 
 OV_TYPES = {"f32": ov.Type.f32, "f16": ov.Type.f16, "boolean": ov.Type.boolean, "i32": ov.Type.i32,
@@ -488,12 +467,7 @@ def run_kernel_cases(cases: list[KernelCase], tmp_path: Path) -> list[str]:
     """Every case in one model: ours (from the saved IR) against OpenVINO CPU; the failures, described."""
     params, nodes, feed = [], [], {}
     for i, case in enumerate(cases):
-        ps = []
-        for j, x in enumerate(case.inputs):
-            p = ops1.parameter(list(x.shape), x.dtype, name=f"c{i}_{j}")
-            p.output(0).get_tensor().set_names({f"c{i}_{j}"})
-            feed[f"c{i}_{j}"] = x
-            ps.append(p)
+        ps = named_parameters(i, case.inputs, feed)
         node = case.build(ps)
         node.output(0).get_tensor().set_names({f"c{i}"})
         params += ps

@@ -56,6 +56,8 @@ from ir_tools.ops.spec import TensorType
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import CPU_CONFIG
 
+from .conformance import from_openvino, partial_shape, show, to_dims
+
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 SEED = 20267
@@ -100,28 +102,6 @@ class Outcome:
 
     def __str__(self) -> str:
         return f"rejects ({self.error})" if self.error is not None else f"{show(self.shape)} {self.element}"
-
-
-def show(shape: Bounds) -> str:
-    if shape is None:
-        return "[...]"
-    return "[" + ",".join(str(lo) if lo == hi else f"{lo}..{'' if hi is None else hi}" for lo, hi in shape) + "]"
-
-
-def partial_shape(shape: Bounds) -> ov.PartialShape:
-    if shape is None:
-        return ov.PartialShape.dynamic()
-    return ov.PartialShape([ov.Dimension(lo, -1 if hi is None else hi) for lo, hi in shape])
-
-
-def from_openvino(ps: ov.PartialShape) -> Bounds:
-    if ps.rank.is_dynamic:
-        return None
-    return tuple((d.get_min_length(), None if d.get_max_length() == -1 else d.get_max_length()) for d in ps)
-
-
-def to_dims(shape: Bounds) -> tuple[Dim, ...] | None:
-    return None if shape is None else tuple(Dim(lo, hi) for lo, hi in shape)
 
 
 OV_TYPES = {"f32": ov.Type.f32, "f16": ov.Type.f16, "i32": ov.Type.i32, "i64": ov.Type.i64, "u8": ov.Type.u8,

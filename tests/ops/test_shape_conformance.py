@@ -32,6 +32,8 @@ from ir_tools.ops.core import convert_values
 from ir_tools.ops.pooling import geometry
 from ir_tools.ops.spec import TensorType
 
+from .conformance import partial_shape, show, to_dims
+
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 Bound = tuple[int, int | None]  # (lo, hi); hi None is unbounded
@@ -113,27 +115,11 @@ class Outcome:
         return f"{show(self.shape)} pads {self.pads}" if self.pads else show(self.shape)
 
 
-def show(shape: Bounds) -> str:
-    if shape is None:
-        return "[...]"
-    return "[" + ",".join(str(lo) if lo == hi else f"{lo}..{'' if hi is None else hi}" for lo, hi in shape) + "]"
-
-
-def partial_shape(shape: Bounds) -> ov.PartialShape:
-    if shape is None:
-        return ov.PartialShape.dynamic()
-    return ov.PartialShape([ov.Dimension(lo, -1 if hi is None else hi) for lo, hi in shape])
-
-
 def from_openvino(ps: ov.PartialShape) -> Bounds:
     """OpenVINO's partial shape as bounds: a -1 max length is unbounded."""
     if ps.rank.is_dynamic:
         return None
     return tuple((d.get_min_length(), None if d.get_max_length() == -1 else d.get_max_length()) for d in ps)
-
-
-def to_dims(shape: Bounds) -> tuple[Dim, ...] | None:
-    return None if shape is None else tuple(Dim(lo, hi) for lo, hi in shape)
 
 
 def from_dims(shape: Sequence[Dim] | None) -> Bounds:

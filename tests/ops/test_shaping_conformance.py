@@ -84,6 +84,8 @@ from ir_tools.passes.validate import check_graph
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import CPU_CONFIG
 
+from .conformance import from_openvino, partial_shape, show, to_dims
+
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 SEED = 20266
@@ -112,30 +114,8 @@ def may_decline(c: ShapeCase, theirs: Outcome) -> bool:
 # Shapes
 
 
-def partial_shape(shape: Bounds) -> ov.PartialShape:
-    if shape is None:
-        return ov.PartialShape.dynamic()
-    return ov.PartialShape([ov.Dimension(lo, -1 if hi is None else hi) for lo, hi in shape])
-
-
-def from_openvino(ps: ov.PartialShape) -> Bounds:
-    if ps.rank.is_dynamic:
-        return None
-    return tuple((d.get_min_length(), None if d.get_max_length() == -1 else d.get_max_length()) for d in ps)
-
-
-def to_dims(shape: Bounds) -> tuple[Dim, ...] | None:
-    return None if shape is None else tuple(Dim(lo, hi) for lo, hi in shape)
-
-
 def from_dims(shape: Sequence[Dim] | None) -> Bounds:
     return None if shape is None else tuple((d.lo, d.hi) for d in shape)
-
-
-def show(shape: Bounds) -> str:
-    if shape is None:
-        return "[...]"
-    return "[" + ",".join(str(lo) if lo == hi else f"{lo}..{'' if hi is None else hi}" for lo, hi in shape) + "]"
 
 
 def static(lengths: Sequence[int]) -> Bounds:

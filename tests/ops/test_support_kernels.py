@@ -52,6 +52,8 @@ from ir_tools.ops.opsets import lookup
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import CPU_CONFIG
 
+from .conformance import U, i64, named_parameters
+
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 
@@ -64,7 +66,6 @@ def support_kernel(op: str, version: str | None) -> Callable[[dict, list], list]
 
 
 SEED = 20265
-U = 2.0**-24
 TOLERANCES = {np.float32: (1e-5, 1e-6), np.float16: (2.0**-10, 2.0**-24)}
 PAD_MODES = ("constant", "edge", "reflect", "symmetric")
 AUTO_PADS = ("explicit", "valid", "same_upper", "same_lower")
@@ -88,12 +89,7 @@ def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
     """Run every case in ours and in OpenVINO CPU; the failures, described."""
     params, nodes, feed = [], [], {}
     for i, case in enumerate(cases):
-        ps = []
-        for j, x in enumerate(case.inputs):
-            p = ops1.parameter(list(x.shape), x.dtype, name=f"c{i}_{j}")
-            p.output(0).get_tensor().set_names({f"c{i}_{j}"})
-            feed[f"c{i}_{j}"] = x
-            ps.append(p)
+        ps = named_parameters(i, case.inputs, feed)
         node = case.build(ps)
         node.output(0).get_tensor().set_names({f"c{i}"})
         params += ps
@@ -141,10 +137,6 @@ def mismatch(got: np.ndarray, want: np.ndarray, case: Case) -> str | None:
     with np.errstate(invalid="ignore"):  # inf - inf where both are the same infinity
         bad = finite & (np.abs(g - w) > limit)
     return f"{int(bad.sum())} element(s) off, max {np.max(np.abs(g - w)[bad]):.3g}" if bad.any() else None
-
-
-def i64(values) -> ov.Node:
-    return ops1.constant(np.array(values, np.int64))
 
 
 def data(rng: np.random.Generator, shape, dtype=np.float32) -> np.ndarray:
