@@ -304,8 +304,25 @@ _BETWEEN = re.compile(r"[^<]*(?:(?:<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>)[^<]
 _NO_ATTRS: dict[str, str] = {}  # a layer without <data> yet (replaced by a dict of its own)
 
 
+#: Text fed to lxml at once when elements leave the fast path one after another: few parser calls, and lines within
+#: a fragment stay far below 65535 (``source_line``).
+_RUN = 1 << 18
+_END_TAG_REST = re.compile(r"\s*>", re.ASCII)
+
+
 def _element_end(text: str, start: int) -> int:
     """Where the element whose start tag is at ``start`` ends (the document is well-formed)."""
+    tag = _MARKUP.match(text, start)
+    if tag.group(3):  # an empty element
+        return tag.end()
+    name, inside = tag.group(2), tag.end()
+    close = text.find(f"</{name}", inside)
+    # the first end tag of its name is its own unless an element of that name (or a longer one), a comment, a processing
+    # instruction or a CDATA section starts before it
+    if close >= 0 and all(text.find(opening, inside, close) < 0 for opening in (f"<{name}", "<!", "<?")):
+        end = _END_TAG_REST.match(text, close + 2 + len(name))
+        if end is not None:
+            return end.end()
     depth = 0
     for tag in _MARKUP.finditer(text, start):
         if tag.group(2) is None:  # a comment, processing instruction or CDATA section
@@ -361,13 +378,13 @@ class _Reader:
         """The line in the file of an element of the fragment being read."""
         return source_line(el) + self.base
 
-    def fragment(self, start: int, end: int) -> etree._Element:
-        """The element at ``text[start:end]``, parsed by lxml inside the start tags of its root and section (which
-        may declare namespaces); its lines are made the file's by ``line_of``."""
+    def fragment(self, start: int, end: int) -> list[etree._Element]:
+        """The elements at ``text[start:end]`` (and any comments between them), parsed by lxml inside the start tags of
+        their root and section (which may declare namespaces); their lines are made the file's by ``line_of``."""
         opening, closing = self.context
         self.base = self.line_at(start) - 1 - opening.count("\n")
         wrapper = etree.fromstring(opening + self.text[start:end] + closing, self.parser)
-        return wrapper[0] if closing.count("</") == 1 else wrapper[0][0]
+        return wrapper[:] if closing.count("</") == 1 else wrapper[0][:]
 
     def read(self, text: str) -> Graph:
         """Scan the text: the root, then its children, layers and edges wherever they are in it."""
@@ -389,7 +406,7 @@ class _Reader:
             else:
                 end = _element_end(text, pos)
                 if tag.group(2) == "rt_info":
-                    self.graph.rt_info = _rt_tree(self.fragment(pos, end), self.shared)
+                    self.graph.rt_info = _rt_tree(self.fragment(pos, end)[0], self.shared)
                 pos = end
         self.connect_all()
         self.graph.load_diagnostics = self.diagnostics
@@ -423,12 +440,16 @@ class _Reader:
                     self.context = (root_opening, root_closing)
                     return _MARKUP.match(text, pos).end()
                 found = fast.match(text, pos)
-                if found is None or not take_fast(found):
-                    end = _element_end(text, pos)
-                    el = self.fragment(pos, end)
-                    if el.tag == child:
-                        take(el)
-                    pos = end
+                if found is None or not take_fast(found):  # lxml reads it, and the elements after it up to a fast one
+                    start = pos
+                    while True:
+                        end = _element_end(text, pos)
+                        pos = _BETWEEN.match(text, end).end()
+                        if text.startswith("</", pos) or pos - start > _RUN or fast.match(text, pos) is not None:
+                            break
+                    for el in self.fragment(start, end):
+                        if el.tag == child:
+                            take(el)
                     continue
             pos = found.end()
 
