@@ -67,11 +67,7 @@ def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
             where.append((i, k))
         params += ps
     model = ov.Model(outputs, params, "cases")
-    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
-    ov.save_model(model, str(path), compress_to_fp16=False)
-    ours = run(read_ir(path), feed)
-    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
-    request.infer(feed)
+    ours, request = run_both(model, feed, tmp_path)
     failures = []
     for n, (i, k) in enumerate(where):
         case = cases[i]
@@ -80,6 +76,18 @@ def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
         if problem:
             failures.append(f"{case.what} (output {k}): {problem}")
     return failures
+
+
+def run_both(model: ov.Model, feed: dict[str, np.ndarray], tmp_path: Path) -> tuple[dict[str, np.ndarray],
+                                                                                     ov.InferRequest]:
+    """A batched model saved as IR and run by ir_tools (its outputs by name), and compiled once for OpenVINO CPU and
+    inferred (the request, to read OpenVINO's outputs from)."""
+    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    ours = run(read_ir(path), feed)
+    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
+    request.infer(feed)
+    return ours, request
 
 
 def mismatch(got: np.ndarray, want: np.ndarray, limit: Limit | None) -> str | None:
@@ -239,11 +247,17 @@ def compare_shapes(cases) -> list[str]:
 
 
 def check_versions(nodes: dict[str, ov.Node], params: list[ov.Node], tmp_path: Path) -> list[str]:
-    """Per type and opset0..18: OpenVINO reads the IR exactly when ``lookup`` finds a spec, and as its version."""
+    """``check_model_versions`` of a model per node (keyed by its type), on ``params``."""
+    return check_model_versions({op: ov.Model(node.outputs(), params) for op, node in nodes.items()}, tmp_path)
+
+
+def check_model_versions(models: dict[str, ov.Model], tmp_path: Path) -> list[str]:
+    """Per type and opset0..18: OpenVINO reads the IR (a model with an op of that type) exactly when ``lookup`` finds
+    a spec, and as its version."""
     mismatches = []
-    for op, node in nodes.items():
+    for op, model in models.items():
         path = tmp_path / f"{op}.xml"
-        ov.save_model(ov.Model(node.outputs(), params), str(path), compress_to_fp16=False)
+        ov.save_model(model, str(path), compress_to_fp16=False)
         text, weights = path.read_text(), ov.Tensor(np.fromfile(path.with_suffix(".bin"), np.uint8))
         assert f'type="{op}" version="opset' in text, op
         for n in range(19):

@@ -55,7 +55,7 @@ from ir_tools.ops.spec import TensorType
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import CPU_CONFIG
 
-from .conformance import U, from_openvino, named_parameters, partial_shape, show, to_dims
+from .conformance import U, from_openvino, named_parameters, partial_shape, run_both, show, to_dims
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -473,11 +473,7 @@ def run_kernel_cases(cases: list[KernelCase], tmp_path: Path) -> list[str]:
         params += ps
         nodes.append(node)
     model = ov.Model(nodes, params, "cases")
-    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
-    ov.save_model(model, str(path), compress_to_fp16=False)
-    ours = run(read_ir(path), feed)
-    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
-    request.infer(feed)
+    ours, request = run_both(model, feed, tmp_path)
     failures = []
     for i, case in enumerate(cases):
         got, want = ours[f"c{i}"], request.get_output_tensor(i).data

@@ -55,14 +55,13 @@ import openvino.opset1 as ops1
 import pytest
 from openvino.utils.node_factory import NodeFactory
 
-from ir_tools import read_ir
 from ir_tools.base.dims import Dim, Shape
 from ir_tools.base.errors import IrToolsError, OpValidationError, UnsupportedError
 from ir_tools.ops import attrs as A
 from ir_tools.ops.opsets import lookup
 from ir_tools.ops.spec import TensorType
-from ir_tools.runtime.executor import run
-from ir_tools.runtime.openvino import CPU_CONFIG
+
+from .conformance import run_both
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -362,11 +361,7 @@ def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
         out.output(0).get_tensor().set_names({f"c{i}"})
         outputs.append(out.output(0))
     model = ov.Model(outputs, params, "cases")
-    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
-    ov.save_model(model, str(path), compress_to_fp16=False)
-    ours = run(read_ir(path), feed)
-    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
-    request.infer(feed)
+    ours, request = run_both(model, feed, tmp_path)
     failures, index = [], 0
     for i, case in enumerate(cases):
         if case.evaluator:

@@ -46,17 +46,14 @@ import openvino.opset1 as ops1
 import pytest
 from openvino.utils.node_factory import NodeFactory
 
-from ir_tools import read_ir
 from ir_tools.base.dims import Dim
 from ir_tools.base.errors import IrToolsError
 from ir_tools.ops import attrs as A
 from ir_tools.ops import interpolate as interp
 from ir_tools.ops import opsets
 from ir_tools.ops.spec import TensorType
-from ir_tools.runtime.executor import run
-from ir_tools.runtime.openvino import CPU_CONFIG
 
-from .conformance import from_openvino, partial_shape, show, to_dims
+from .conformance import from_openvino, partial_shape, run_both, show, to_dims
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -379,11 +376,7 @@ def run_kernel_cases(cases: list[KernelCase], tmp_path: Path) -> list[str]:
         params.append(p)
         nodes.append(node)
     model = ov.Model(nodes, params, "cases")
-    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
-    ov.save_model(model, str(path), compress_to_fp16=False)
-    ours = run(read_ir(path), feed)
-    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
-    request.infer(feed)
+    ours, request = run_both(model, feed, tmp_path)
     failures = []
     for i, case in enumerate(cases):
         got, want = ours[f"y{i}"], request.get_output_tensor(i).data

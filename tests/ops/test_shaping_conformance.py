@@ -84,7 +84,7 @@ from ir_tools.passes.validate import check_graph
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import CPU_CONFIG
 
-from .conformance import from_openvino, partial_shape, show, to_dims
+from .conformance import check_model_versions, from_openvino, partial_shape, show, to_dims
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -1146,26 +1146,7 @@ def one_op_models() -> dict[str, ov.Model]:
 def test_versions_match_openvinos_reader(tmp_path: Path) -> None:
     """For each type and N in 0..18, OpenVINO reads version="opsetN" exactly when the table has a spec, and
     builds the op version the spec is of (Gather-7 in opset7 only, Squeeze-15 from opset15, ...)."""
-    mismatches = []
-    for op, model in one_op_models().items():
-        path = tmp_path / f"{op}.xml"
-        ov.save_model(model, str(path), compress_to_fp16=False)
-        text, weights = path.read_text(), ov.Tensor(np.fromfile(path.with_suffix(".bin"), np.uint8))
-        assert f'type="{op}" version="opset' in text
-        for n in range(19):
-            spec = lookup(op, f"opset{n}")
-            try:
-                read = ov.Core().read_model(re.sub(f'(type="{op}" version=")opset\\d+"', f'\\g<1>opset{n}"', text),
-                                            weights)
-            except RuntimeError:
-                if spec is not None:
-                    mismatches.append(f"{op} opset{n}: OpenVINO refuses it, the table has {spec.label}")
-                continue
-            (built,) = [o for o in read.get_ops() if o.get_type_name() == op]
-            version = built.get_type_info().version_id.removeprefix("opset")
-            if spec is None or spec.label != f"{op}-{version}":
-                mismatches.append(f"{op} opset{n}: OpenVINO builds {op}-{version}, the table has "
-                                  f"{spec.label if spec else 'nothing'}")
+    mismatches = check_model_versions(one_op_models(), tmp_path)
     assert not mismatches, mismatches
 
 

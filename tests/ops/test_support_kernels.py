@@ -44,15 +44,12 @@ import openvino.opset8 as ops8
 import openvino.opset12 as ops12
 import pytest
 
-from ir_tools import read_ir
 from ir_tools.base.errors import AttrError, OpValidationError
 from ir_tools.ops import attrs as A
 from ir_tools.ops.convolution import convolution
 from ir_tools.ops.opsets import lookup
-from ir_tools.runtime.executor import run
-from ir_tools.runtime.openvino import CPU_CONFIG
 
-from .conformance import U, i64, named_parameters
+from .conformance import U, i64, named_parameters, run_both
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -95,11 +92,7 @@ def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
         params += ps
         nodes.append(node)
     model = ov.Model(nodes, params, "cases")
-    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
-    ov.save_model(model, str(path), compress_to_fp16=False)
-    ours = run(read_ir(path), feed)
-    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
-    request.infer(feed)
+    ours, request = run_both(model, feed, tmp_path)
     failures = []
     for i, case in enumerate(cases):
         theirs = evaluate(case.build([ops1.constant(x) for x in case.inputs])) if case.evaluator else \
