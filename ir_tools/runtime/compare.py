@@ -269,6 +269,23 @@ def _tensor_line(t: TensorComparison) -> str:
             f"{t.mismatches}/{t.elements} mismatched{where}{nan}{inf} (atol {t.atol:g}, rtol {t.rtol:g}{bound}{need})")
 
 
+#: An end-to-end bound above atol and this many times the largest difference is called loose in the text report.
+LOOSE = 100.0
+
+
+def _loose_bounds(outputs: list[TensorComparison]) -> list[str]:
+    """A note on outputs whose end-to-end rounding bound is loose: bounds grow through every layer (each adds its
+    worst case), so on a deep network the bound, not atol/rtol, decides, and it would let a wrong result pass."""
+    loose = [t for t in outputs if t.passed and t.bound_max is not None and t.bound_max > t.atol
+             and t.error_to_bound is not None and t.error_to_bound * LOOSE < 1]
+    if not loose:
+        return []
+    names = ", ".join(f"{t.name} ({t.bound_max:.3g}, {1 / max(t.error_to_bound, 1e-300):.2g} times its largest "
+                      "difference)" for t in loose)
+    return [f"note: the rounding bound of {names} is loose: propagated through every layer, it lets differences "
+            "far above OpenVINO's own pass end to end; --per-layer checks each layer against its own bound"]
+
+
 def _closest_to_failing(report: CompareReport, count: int = 5) -> list[str]:
     """The layers whose error came closest to their rounding bound (above 1: beyond it), worst first."""
     ranked = sorted(((t.error_to_bound, lay, t) for lay in report.layers for t in lay.outputs
@@ -290,6 +307,8 @@ def render_text(report: CompareReport) -> str:
     if report.outputs:
         lines.append("outputs (OpenVINO vs the numpy reference, or vs saved outputs):")
         lines += [_tensor_line(t) for t in report.outputs]
+        if not report.layers:
+            lines += _loose_bounds(report.outputs)
     if report.layers:
         lines.append("layers (the reference fed OpenVINO's activations, or vs saved activations):")
         for lay in report.layers:
