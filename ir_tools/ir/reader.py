@@ -7,7 +7,7 @@ Parsing never loads a DTD or touches the network.
 No document tree is built (at 50k layers it would take 1.5x the memory of OpenVINO's whole read):
 libxml2 first checks that the document is well-formed, keeping nothing, then the text is scanned
 from element to element. A layer or edge spelled as OpenVINO writes it is read by regular
-expressions (``_LAYER``); any other element is parsed by lxml on its own and read as before.
+expressions (``_LAYER``); other elements are parsed by lxml (a run of them at a time) and read as before.
 Problems that leave the file readable (bad dims, duplicate ids, dangling edges) are not
 raised: they are collected in ``graph.load_diagnostics`` so ``check`` can report them all.
 """
@@ -271,7 +271,7 @@ def _well_formed_text(data: bytes, name: str) -> str:
 
 # The fast path: the spelling OpenVINO's serializer writes, one regular expression matching a whole ``<layer>`` or
 # ``<edge>`` and every value in it as written. Anything else (other attribute orders or quotes, references, comments,
-# port rt_info, subgraph bodies, dims that need a diagnostic...) is parsed by lxml, one element at a time
+# port rt_info, subgraph bodies, dims that need a diagnostic...) is parsed by lxml, a run of such elements at a time
 # (``_Reader.fragment``), and read by the same code as always. tests/ir/test_reader_fast.py holds the two equal.
 _VALUE = r'[^"<&\t\n\r]*'  # an attribute value that reads as written: no reference, no blank XML would normalise
 _ATTRS = rf'(?:\s+[A-Za-z_][\w.:-]*="{_VALUE}")*'
