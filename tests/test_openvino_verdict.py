@@ -70,7 +70,10 @@ def test_openvino_reads_no_file_our_reader_refuses_unparsed(tmp_path, monkeypatc
     bad = Path(__file__).parent / "data" / "bad"
     onnx = tmp_path / "m.onnx"
     onnx.write_bytes(b"\x08\x07")
+    not_xml = tmp_path / "garbage.xml"  # OpenVINO would try its TensorFlow frontend on it, which writes to stderr
+    not_xml.write_bytes(b"\x00\x01garbage")
     assert main(["check", str(bad / "unsafe_xxe.xml")]) == 2
     assert main(["check", str(onnx)]) == 2
+    assert main(["check", str(not_xml)]) == 2
     assert handed == []
     assert main(["check", str(unmodelled_model(tmp_path / "m.xml"))]) == 0 and len(handed) == 1

@@ -75,8 +75,9 @@ class _PrologTarget:
         return None
 
 
-def _doctype_line(f: BinaryIO) -> int | None:
-    """The line of the prolog's DOCTYPE, or None if there is none; reads only up to the root start tag.
+def _prolog(f: BinaryIO) -> tuple[int | None, bool]:
+    """The line of the prolog's DOCTYPE (None if there is none), and whether the root start tag was reached; reads
+    only up to it.
 
     A syntax error here is left for the real parse to report with its own message.
     """
@@ -89,10 +90,12 @@ def _doctype_line(f: BinaryIO) -> int | None:
         parser.close()
     except _Doctype:
         at = chunk.find(b"<!DOCTYPE")  # -1 for other encodings or a split chunk: the chunk's first line
-        return newlines + chunk[: max(at, 0)].count(b"\n") + 1
-    except (_RootReached, etree.ParseError):
+        return newlines + chunk[: max(at, 0)].count(b"\n") + 1, False
+    except _RootReached:
+        return None, True
+    except etree.ParseError:
         pass
-    return None
+    return None, False
 
 
 @contextmanager
@@ -105,7 +108,7 @@ def _safe_source(xml_path: Path) -> Iterator[BinaryIO]:
     name = str(xml_path)
     try:
         with open(xml_path, "rb") as f:
-            line = _doctype_line(f)
+            line, _ = _prolog(f)
             if line is not None:
                 raise ReadError(
                     "IR files must not have a DOCTYPE, found one: its entities and DTD are refused unread "
@@ -141,16 +144,18 @@ def _malformed(name: str, exc: etree.ParseError) -> ReadError:
 
 
 def parse_may_start(xml_path: Path) -> bool:
-    """False for what ``read_ir`` refuses before parsing: another model format (by its suffix), a file it cannot open,
-    a prolog with a DOCTYPE. Reads only up to the root start tag: for a caller that hands the file to another parser
-    (OpenVINO) before ``read_ir`` has read it."""
+    """False for what ``read_ir`` refuses before it parses past the root start tag: another model format (by its
+    suffix), a file it cannot open, a prolog with a DOCTYPE or that is not XML (OpenVINO would try its other frontends
+    on it, and they write to stderr). Reads only up to the root start tag: for a caller that hands the file to another
+    parser (OpenVINO) before ``read_ir`` has read it."""
     if xml_path.suffix.lower() in _OTHER_FORMATS:
         return False
     try:
-        with _safe_source(xml_path):
-            return True
-    except ReadError:
+        with open(xml_path, "rb") as f:
+            doctype, root = _prolog(f)
+    except OSError:
         return False
+    return doctype is None and root
 
 
 def parse_xml(xml_path: Path) -> etree._ElementTree:
