@@ -389,7 +389,7 @@ class _Reader:
         opening, closing = self.context
         self.base = self.line_at(start) - 1 - opening.count("\n")
         wrapper = etree.fromstring(opening + self.text[start:end] + closing, self.parser)
-        return wrapper[:] if closing.count("</") == 1 else wrapper[0][:]
+        return wrapper[:] if closing.count("</") == 1 else wrapper[0][:]  # (inside the root, or inside its section)
 
     def read(self, text: str) -> Graph:
         """Scan the text: the root, then its children, layers and edges wherever they are in it."""
