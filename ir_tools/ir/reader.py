@@ -313,6 +313,8 @@ _NO_ATTRS: dict[str, str] = {}  # a layer without <data> yet (replaced by a dict
 #: a fragment stay far below 65535 (``source_line``).
 _RUN = 1 << 18
 _END_TAG_REST = re.compile(r"\s*>", re.ASCII)
+_TAG_NAME_END = re.compile(r"[\s/>]", re.ASCII)
+_PROBE = 16  # elements in a row off the fast path, each found exactly, before a run of them is guessed (guessed_run)
 
 
 def _element_end(text: str, start: int) -> int:
@@ -383,13 +385,16 @@ class _Reader:
         """The line in the file of an element of the fragment being read."""
         return source_line(el) + self.base
 
-    def fragment(self, start: int, end: int) -> list[etree._Element]:
+    def fragment(self, start: int, end: int, whole: bool = False) -> list[etree._Element] | None:
         """The elements at ``text[start:end]`` (and any comments between them), parsed by lxml inside the start tags of
-        their root and section (which may declare namespaces); their lines are made the file's by ``line_of``."""
+        their root and section (which may declare namespaces); their lines are made the file's by ``line_of``.
+        ``whole``: None if the text closes its section and opens another (then it was not a run of elements)."""
         opening, closing = self.context
         self.base = self.line_at(start) - 1 - opening.count("\n")
         wrapper = etree.fromstring(opening + self.text[start:end] + closing, self.parser)
-        return wrapper[:] if closing.count("</") == 1 else wrapper[0][:]  # (inside the root, or inside its section)
+        if closing.count("</") == 1:  # inside the root
+            return wrapper[:]
+        return wrapper[0][:] if not whole or len(wrapper) == 1 else None  # inside its section
 
     def read(self, text: str) -> Graph:
         """Scan the text: the root, then its children, layers and edges wherever they are in it."""
@@ -447,16 +452,39 @@ class _Reader:
                 found = fast.match(text, pos)
                 if found is None or not take_fast(found):  # lxml reads it, and the elements after it up to a fast one
                     start = pos
-                    while True:
+                    for _ in range(_PROBE):
                         end = _element_end(text, pos)
                         pos = _BETWEEN.match(text, end).end()
                         if text.startswith("</", pos) or pos - start > _RUN or fast.match(text, pos) is not None:
+                            elements = self.fragment(start, end)
                             break
-                    for el in self.fragment(start, end):
+                    else:  # none of the last _PROBE was fast: most likely the next ones are not either
+                        elements, pos = self.guessed_run(start, pos, child)
+                    for el in elements:
                         if el.tag == child:
                             take(el)
                     continue
             pos = found.end()
+
+    def guessed_run(self, start: int, pos: int, child: str) -> tuple[list[etree._Element], int]:
+        """The elements of a section from ``start`` (to ``pos`` known to be whole) up to the last ``<child`` start tag
+        within ``_RUN``, and where they end. Such a cut is found in C and parsed without checking it; a cut inside a
+        comment, a nested element or past the section leaves the fragment malformed or outside its section (then the
+        elements are found one by one)."""
+        text = self.text
+        cut = text.rfind(f"<{child}", pos + 1, start + _RUN)
+        while cut > pos and not _TAG_NAME_END.match(text, cut + 1 + len(child)):
+            cut = text.rfind(f"<{child}", pos + 1, cut)
+        if cut > pos:
+            try:
+                elements = self.fragment(start, cut, whole=True)
+            except etree.XMLSyntaxError:
+                pass
+            else:
+                if elements is not None:
+                    return elements, cut
+        end = _element_end(text, pos)
+        return self.fragment(start, end), _BETWEEN.match(text, end).end()
 
     def fast_layer(self, found: re.Match) -> bool:
         """Read a layer the fast pattern matched; False, keeping nothing, if its dims need ``port``'s checks."""

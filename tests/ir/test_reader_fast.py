@@ -2,12 +2,14 @@
 everything else, one element at a time. Every IR file the tests hold, the IR zoo when it is built, and seeded
 respellings of an OpenVINO-saved IR that take each way out of the fast path (quotes, references, comments, CRLF,
 port rt_info, attribute order, subgraph bodies...) must read to the same graph, lines and diagnostics whichever
-path reads each element; and their lines are libxml2's, from a whole-document parse."""
+path reads each element, and whether lxml reads them one by one or in runs cut where a guess found them; and their
+lines are libxml2's, from a whole-document parse."""
 
 from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,13 +35,26 @@ def _summary(path: Path) -> tuple:
             graph.edges(), graph.load_diagnostics, graph.new_id())
 
 
+#: How the lxml path is made to read: (fast path on, elements in a row before a run is guessed, run size). Short
+#: guessed runs cut the file at many places (inside comments, subgraph bodies, past a section), so both of
+#: guessed_run's ways are taken.
+_WAYS = {
+    "fast path, guessed runs": (True, 1, 512),
+    "lxml, guessed runs": (False, 1, 512),
+    "lxml, one by one": (False, 10**9, reader._RUN),
+}
+
+
 def _assert_paths_agree(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple:
     fast = _summary(path)
-    with monkeypatch.context() as only_lxml:
-        only_lxml.setattr(reader, "_LAYER", _NEVER)
-        only_lxml.setattr(reader, "_EDGE", _NEVER)
-        slow = _summary(path)
-    assert fast == slow, path.name
+    for way, (fast_path, probe, run) in _WAYS.items():
+        with monkeypatch.context() as patch:
+            if not fast_path:
+                patch.setattr(reader, "_LAYER", _NEVER)
+                patch.setattr(reader, "_EDGE", _NEVER)
+            patch.setattr(reader, "_PROBE", probe)
+            patch.setattr(reader, "_RUN", run)
+            assert _summary(path) == fast, (path.name, way)
     return fast
 
 
@@ -63,13 +78,17 @@ def _some(pattern: str, change: Callable[[re.Match], str]) -> Callable[[str, ran
 _PORT_RT = '\n<rt_info><attribute name="layout" version="0" layout="[N,C,H,W]" /></rt_info>'
 _BODY = ('<body><layers><layer id="0" name="inner" type="Parameter" version="opset1"><output><port id="0" '
          'precision="FP32"><dim>1</dim></port></output></layer></layers><edges/></body>')
-#: Each respelling on its own, then all together.
+_LAYER_END = r"(</layer>)(?! -->)"  # (not the one "comment in a layer" writes)
+#: Each respelling on its own, then all together (read, not refused).
 RESPELLINGS: dict[str, Callable[[str, random.Random], str]] = {
     "single quotes": _some(r'<layer id="(\d+)"', lambda m: f"<layer id='{m.group(1)}'"),
     "reference in a name": _some(r'name="([^"]*)" type', lambda m: f'name="{m.group(1)}&amp;&#233;" type'),
     "comment in a layer": _some(r"(<layer [^>]*>)", lambda m: m.group(1) + "<!-- a </layer> -->"),
-    "comment between layers": _some(r"(</layer>)", lambda m: m.group(1) + "\n<!-- x -->"),
-    "processing instruction": _some(r"(</layer>)", lambda m: m.group(1) + "<?pi data?>"),
+    "comment between layers": _some(_LAYER_END, lambda m: m.group(1) + "\n<!-- x -->"),
+    "layer in a comment": _some(_LAYER_END, lambda m: m.group(1) + '<!-- <layer id="99"> -->'),
+    "two layers sections": _some(_LAYER_END + r"(\s*<layer )", lambda m: m.group(1) + "</layers><layers>" + m.group(2)),
+    "two edges sections": _some(r"(/>)(\s*<edge )", lambda m: m.group(1) + "</edges><edges>" + m.group(2)),
+    "processing instruction": _some(_LAYER_END, lambda m: m.group(1) + "<?pi data?>"),
     "CDATA in a dim": _some(r"<dim>(\d+)</dim>", lambda m: f"<dim><![CDATA[{m.group(1)}]]></dim>"),
     "CRLF": lambda text, rng: text.replace("\n", "\r\n"),
     "lone CR": lambda text, rng: text.replace("\n", "\r"),
@@ -103,17 +122,24 @@ RESPELLINGS: dict[str, Callable[[str, random.Random], str]] = {
 }
 
 
+def _respelled(name: str, seed: object, folder: Path) -> Path:
+    """The source IR after one respelling, or all but "lone CR" (after which libxml2's lines are not an editor's)."""
+    rng = random.Random(seed)
+    text = SOURCE.read_text()
+    for respell in [RESPELLINGS[name]] if name != "all" else [r for n, r in RESPELLINGS.items() if n != "lone CR"]:
+        text = respell(text, rng)
+    path = folder / SOURCE.name
+    path.write_bytes(text.encode())
+    (folder / SOURCE.with_suffix(".bin").name).write_bytes(SOURCE.with_suffix(".bin").read_bytes())
+    return path
+
+
 @pytest.mark.parametrize("name", [*RESPELLINGS, "all"])
 def test_respellings_read_alike_with_libxml2s_lines(name: str, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    rng = random.Random(name)
-    text = SOURCE.read_text()
-    for respell in RESPELLINGS.values() if name == "all" else [RESPELLINGS[name]]:
-        text = respell(text, rng)
-    path = tmp_path / SOURCE.name
-    path.write_bytes(text.encode())
-    (tmp_path / SOURCE.with_suffix(".bin").name).write_bytes(SOURCE.with_suffix(".bin").read_bytes())
+    path = _respelled(name, name, tmp_path)
     summary = _assert_paths_agree(path, monkeypatch)
+    assert name != "all" or summary[0] != "refused", summary
     if summary[0] == "refused" or name == "lone CR":  # (libxml2 counts no line at a lone CR, an editor does: so do we)
         return
     root = etree.parse(str(path)).getroot()
@@ -122,6 +148,34 @@ def test_respellings_read_alike_with_libxml2s_lines(name: str, tmp_path: Path,
         expected.setdefault(el.get("id"), el.sourceline)  # (a repeated id: the first layer is kept)
     assert [(layer.id, layer.line) for layer in summary[5]] == list(expected.items())
     assert [e.line for e in summary[6]] == sorted(e.line for e in summary[6])
+
+
+def test_guessed_runs_cut_everywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs guessed at every size from 200 to 6,000 characters in a file with every respelling: cuts that land in a
+    comment or a subgraph body (malformed) or past a section (escaped) are found, and the reads stay alike."""
+    path = _respelled("all", 7, tmp_path)
+    expected = _summary(path)
+    assert expected[0] != "refused", expected
+    cuts: Counter[str] = Counter()
+    fragment = reader._Reader.fragment
+
+    def counted(self: reader._Reader, start: int, end: int, whole: bool = False) -> list | None:
+        try:
+            elements = fragment(self, start, end, whole)
+        except etree.XMLSyntaxError:
+            cuts["malformed"] += 1
+            raise
+        cuts["run" if elements is not None else "escaped"] += whole
+        return elements
+
+    monkeypatch.setattr(reader._Reader, "fragment", counted)
+    monkeypatch.setattr(reader, "_LAYER", _NEVER)
+    monkeypatch.setattr(reader, "_EDGE", _NEVER)
+    monkeypatch.setattr(reader, "_PROBE", 1)
+    for run in range(200, 6000, 50):
+        monkeypatch.setattr(reader, "_RUN", run)
+        assert _summary(path) == expected, run
+    assert min(cuts["run"], cuts["malformed"], cuts["escaped"]) > 20, cuts
 
 
 def test_latin1_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
