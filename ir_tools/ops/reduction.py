@@ -354,10 +354,19 @@ def _reduced(a: ReduceAttrs, args: Sequence[np.ndarray], outputs: Sequence[np.nd
     return np.size(args[0]) // max(np.size(outputs[0]), 1)
 
 
-#: Sums and products: gamma(n) of the sum (product) of |terms|; maxima move their element's bound; logic is exact.
+def _picked(kernel: Kernel, a: ReduceAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+            outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """ReduceMax and ReduceMin pick one element of each window: its error is within the largest bound there (the
+    max of the bounds; ReduceMin's own kernel would take their min)."""
+    return _MOVES(_MAX, a, args, bounds, outputs)
+
+
+_MAX, _MOVES = _reduction("max"), moves(0)
+#: Sums and products: gamma(n) of the sum (product) of |terms|; maxima and minima move their element's bound; logic
+#: is exact.
 _ROUNDING = {"sum": accumulation(_reduced, (0,)), "mean": accumulation(_reduced, (0,)),
              "l1": accumulation(_reduced, (0,)), "prod": accumulation(_reduced, (0,)),
-             "l2": accumulation(_reduced, (0,)), "max": moves(0), "min": moves(0), "and": exact, "or": exact}
+             "l2": accumulation(_reduced, (0,)), "max": _picked, "min": _picked, "and": exact, "or": exact}
 
 
 def _reduce_spec(op: str, label: str, kind: str) -> OpSpec:

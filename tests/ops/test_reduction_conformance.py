@@ -61,6 +61,7 @@ from ir_tools.base.errors import OpValidationError, UnsupportedError
 from ir_tools.ops import attrs as A
 from ir_tools.ops.core import convert_values
 from ir_tools.ops.opsets import lookup
+from ir_tools.ops.rounding import EXACT
 from ir_tools.ops.spec import TensorType
 
 from .conformance import (
@@ -332,7 +333,24 @@ def test_reduce_max_nan_rule():
     np.testing.assert_array_equal(got, np.array([3, np.nan, 0, np.nan], np.float32))
 
 
-# --- SoftMax and LogSoftmax kernels ----------------------------------------------------------------
+@pytest.mark.parametrize("op", ["ReduceMax", "ReduceMin"])
+def test_picked_elements_carry_the_largest_bound(op):
+    """Inputs moved anywhere within their (uneven) bounds move the result by no more than the rule's bound: 200
+    seeded cases. A window's pick may move by the largest bound in it, not by the pick's own."""
+    spec = lookup(op, "opset1")
+    rng = np.random.default_rng(SEED + 7)
+    for _ in range(200):
+        x = rng.standard_normal([int(n) for n in rng.integers(1, 6, 3)])
+        bound = np.abs(rng.standard_normal(x.shape)) * float(rng.choice([1e-3, 1e-1, 1.0]))
+        axes = np.array(sorted(rng.choice(3, int(rng.integers(1, 4)), replace=False)))
+        attrs = A.decode(spec.attrs, {"keep_dims": str(bool(rng.random() < 0.5)).lower()})
+        (y,) = spec.kernel(attrs, [x, axes])
+        (limit,) = spec.rounding(spec.kernel, attrs, [x, axes], [bound, EXACT], [y.astype(np.float32)])
+        for _ in range(4):
+            (moved,) = spec.kernel(attrs, [x + rng.choice([-1.0, 1.0], x.shape) * bound, axes])
+            slack = 1e-12 * (np.abs(y) + np.abs(moved))  # (the float64 arithmetic of the moved values)
+            assert np.all(np.abs(moved - y) <= limit + slack), (op, x.shape, axes)
+
 
 
 def softmax_limit(log: bool, dtype) -> Limit:
