@@ -16,13 +16,16 @@ do not use them, see the workaround at the imports):
 
 Where: ``--out``, else ``$IR_TOOLS_ZOO``, else ``~/.cache/ir_tools/zoo``. The files are built in a
 staging directory inside it and moved into place at the end; files an earlier manifest listed that this
-build did not write are removed. About 2.3 GB (86 files); about 4 CPU-minutes, 7 to 8 minutes on 2 cores.
+build did not write are removed. About 2.8 GB (92 files); about 5 CPU-minutes, 3 to 8 minutes on 2 cores.
 
 What:
 
 - classifiers (``kind: classifier``): resnet18, googlenet, inception_v3, densenet121 (at an odd size),
   squeezenet1_1, mobilenet_v3_small, efficientnet_b0, shufflenet_v2_x0_5, alexnet and vgg11 (at sizes
-  where AdaptiveAvgPool2d does not divide evenly) and maxvit_t, with torch.onnx's TorchScript exporter at
+  where AdaptiveAvgPool2d does not divide evenly), the transformers maxvit_t, swin_t and vit_b_16, and two small
+  transformers made from torchvision's SwinTransformer and VisionTransformer classes (``swin_small_test``,
+  ``vit_small_test``: committed in tests/data/networks; a zero-initialised Linear, as ViT's head, gets seeded
+  random weights), with torch.onnx's TorchScript exporter at
   opsets 11 and 17 and a dynamic batch (``<model>[_raw]_op<N>[_dyn].onnx``); resnet18, densenet121,
   squeezenet1_1, mobilenet_v3_small and googlenet also with dynamic height and width (``_dyn``, a
   separate entry). BatchNorm statistics are calibrated on random inputs so activations have a trained
@@ -82,12 +85,14 @@ CALIBRATION_BATCHES = 4
 
 @dataclass(frozen=True)
 class Classifier:
-    """A torchvision classifier to export; ``side`` is the input's height and width."""
+    """A torchvision classifier to export; ``side`` is the input's height and width. ``builder``: the torchvision
+    function or class that makes it with ``kwargs`` (default: ``name``)."""
 
     name: str
     side: int
     dynamic_spatial: bool = False
     kwargs: tuple[tuple[str, Any], ...] = ()
+    builder: str | None = None
 
 
 NO_AUX = (("aux_logits", False), ("init_weights", True))
@@ -103,6 +108,15 @@ CLASSIFIERS = (
     Classifier("alexnet", 159),  # features 4x4 -> AdaptiveAvgPool2d((6, 6)): windows of 1 and 2, overlapping
     Classifier("vgg11", 80),  # features 2x2 -> AdaptiveAvgPool2d((7, 7))
     Classifier("maxvit_t", 224),  # attention; its window partition needs 224
+    Classifier("swin_t", 96),  # shifted-window attention: ScaledDotProductAttention, ScatterNDUpdate for its masks
+    Classifier("vit_b_16", 224),  # a plain vision transformer
+    # small transformers (under 1 MB) committed in tests/data/networks, for CI without torch
+    Classifier("swin_small_test", 32, kwargs=(("patch_size", [4, 4]), ("embed_dim", 16), ("depths", [2, 2]),
+                                              ("num_heads", [2, 4]), ("window_size", [4, 4]), ("num_classes", 10)),
+               builder="SwinTransformer"),
+    Classifier("vit_small_test", 32, kwargs=(("image_size", 32), ("patch_size", 8), ("num_layers", 2), ("num_heads", 2),
+                                             ("hidden_dim", 32), ("mlp_dim", 64), ("num_classes", 10)),
+               builder="VisionTransformer"),
 )
 #: (spatial dims, networks, whether the first pool's last window starts in the end padding and PyTorch drops it)
 DISPUTED = ((2, 24, False), (1, 4, False), (3, 4, False), (2, 2, True))
@@ -233,7 +247,12 @@ def report(entry: dict[str, Any], path: Path, seconds: float) -> None:
 
 def build_classifier(spec: Classifier, calibrated: bool) -> nn.Module:
     torch.manual_seed(seed_of(spec.name))
-    model = getattr(torchvision.models, spec.name)(weights=None, **dict(spec.kwargs)).eval()
+    kwargs = dict(spec.kwargs) if spec.builder else {"weights": None, **dict(spec.kwargs)}
+    model = getattr(torchvision.models, spec.builder or spec.name)(**kwargs).eval()
+    with torch.no_grad():  # torchvision zero-initialises ViT's head: its logits would be the bias alone
+        for layer in model.modules():
+            if isinstance(layer, nn.Linear) and not layer.weight.any():
+                nn.init.normal_(layer.weight, std=layer.in_features**-0.5)
     if calibrated:
         calibrate(model, [1, 3, spec.side, spec.side], seed_of(spec.name) + 1)
     return model

@@ -1,6 +1,6 @@
 """convert-onnx on the zoo of real torchvision networks (scripts/build_zoo.py; skipped when not built), and on
-the two zoo files committed in tests/data/networks (squeezenet1_1 with dynamic spatial dims, a disputed
-network), which CI always runs.
+the zoo files committed in tests/data/networks (squeezenet1_1 with dynamic spatial dims, a disputed network, two
+small transformers), which CI always runs.
 
 Every classifier file converts; OpenVINO on the result equals onnxruntime on the ONNX file at each
 input size the manifest lists (two or more where dims are dynamic), within rtol 1e-4 and an atol of

@@ -1,11 +1,12 @@
 """`compare` on whole real networks, in CI: no false alarm, no layer unchecked, planted defects found.
 
-tests/data/networks holds two ONNX files written by scripts/build_zoo.py (random weights, fixed seeds,
+tests/data/networks holds four ONNX files written by scripts/build_zoo.py (random weights, fixed seeds,
 BatchNorm statistics calibrated): squeezenet1_1 with dynamic batch and spatial dims (4.9 MB), and a small
 network whose count_include_pad AveragePool overhangs the padding (disputed_16). OpenVINO converts
 squeezenet here (``convert_model`` + ``save_model``, f16-compressed and f32, and with every tensor f16 as
 Model Optimizer's FP16 IRs had them); ``convert-onnx`` converts the other (its AvgPool has pads and
-exclude-pad).
+exclude-pad), and two small transformers (swin_small_test: shifted-window attention, whose masks OpenVINO builds
+with ScatterNDUpdate; vit_small_test), under 0.5 MB each.
 
 A planted defect (a weight changed in its 4th significant digit, two output channels of a Convolution
 swapped, exclude-pad flipped, a pad moved) must make ``compare --load-outputs`` against the original's
@@ -16,6 +17,7 @@ changed model passes: the changed model is consistent, only the saved outputs re
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +36,15 @@ SQUEEZENET = NETWORKS / "squeezenet1_1_op17_dyn.onnx"
 OVERHANG = NETWORKS / "disputed_16.onnx"
 SQUEEZENET_SIZES = ("input:1,3,96,96", "input:2,3,113,89")
 OVERHANG_SHAPE = "input:1,3,22,10"
+#: Small transformers (torchvision's SwinTransformer and VisionTransformer classes): per file, the layer whose
+#: weights the planted defect changes (the first attention block's projection) and the op types they must hold.
+TRANSFORMERS = {
+    "swin_small_test_op17.onnx": ("/features/features.1/features.1.0/attn/MatMul",
+                                  {"ScaledDotProductAttention@opset13": 3, "ScatterNDUpdate@opset15": 9}),
+    "vit_small_test_op17.onnx": ("/encoder/layers/encoder_layer_0/self_attention/MatMul",
+                                 {"ScaledDotProductAttention@opset13": 2}),
+}
+TRANSFORMER_SHAPE = "input:1,3,32,32"
 
 
 def compare_json(capsys, *args: str) -> tuple[int, dict]:
@@ -81,6 +92,16 @@ def _to_f16_tensors(xml: Path, out: Path) -> None:
 
 
 @pytest.fixture(scope="module")
+def transformers(tmp_path_factory) -> dict[str, Path]:
+    """The small transformers converted by ``convert-onnx`` (f32 weights)."""
+    out, paths = tmp_path_factory.mktemp("transformers"), {}
+    for name in TRANSFORMERS:
+        paths[name] = out / Path(name).with_suffix(".xml").name
+        assert main(["convert-onnx", str(NETWORKS / name), "-o", str(paths[name]), "--no-compress-to-fp16"]) == 0
+    return paths
+
+
+@pytest.fixture(scope="module")
 def overhang(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("overhang") / "overhang.xml"
     assert main(["convert-onnx", str(OVERHANG), "-o", str(out), "--no-compress-to-fp16"]) == 0
@@ -101,6 +122,26 @@ def test_every_layer_of_squeezenet_passes_within_its_bound(capsys, squeezenet, w
         assert any(o["max_abs_error"] > 1e-3 for lay in convolutions for o in lay["outputs"])
     if weights == "f16_weights":
         assert report["folded_constants"] > 0  # the weight decompression is computed, not compared
+
+
+@pytest.mark.parametrize("name", TRANSFORMERS)
+def test_every_layer_of_a_transformer_passes_within_its_bound(capsys, transformers, name):
+    """Attention (ScaledDotProductAttention), its shifted-window masks (ScatterNDUpdate), MVN and Gelu: every layer
+    checked, end to end too."""
+    code, report = compare_json(capsys, str(transformers[name]), "--shape", TRANSFORMER_SHAPE, "--per-layer",
+                                "--seed", "3")
+    assert code == 0 and report["passed"]
+    assert report["not_checked"] == []
+    kinds = Counter(lay["type"] for lay in report["layers"])
+    assert {kind: kinds[kind] for kind in TRANSFORMERS[name][1]} == TRANSFORMERS[name][1]
+    assert [o["error_to_bound"] < 1 for o in report["outputs"]] == [True]
+
+
+@pytest.mark.parametrize("name", TRANSFORMERS)
+def test_a_weight_defect_in_attention_is_pinned_to_its_layer(capsys, tmp_path, transformers, name):
+    layer = TRANSFORMERS[name][0]
+    plant("weight", transformers[name], tmp_path / "changed.xml", layer)
+    assert_pinned(capsys, transformers[name], tmp_path / "changed.xml", layer, TRANSFORMER_SHAPE)
 
 
 def _planted(kind: str, squeezenet: dict[str, Path], overhang: Path) -> tuple[Path, str, str]:
