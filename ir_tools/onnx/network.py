@@ -3,7 +3,8 @@
 The route (docs/ARCHITECTURE.md says why this one):
 1. The ONNX graph is cut at every AveragePool / GlobalAveragePool node: the node goes, its input
    becomes an extra graph output and its output an extra graph input, typed by ONNX's shape
-   inference (run on a copy without the large weights, which it does not need). The cut is made on
+   inference (run on a copy without the large weights, which it does not need); where that leaves a
+   pooling's input untyped, by its dims in OpenVINO's conversion of the cut, converted again. The cut is made on
    the file's bytes (``wire``): the weights are never parsed into Python nor serialised again.
 2. OpenVINO converts the cut model (as ``ov.convert_model`` would, from memory) and saves
    it, weights compressed to f16 as ``ovc`` does unless asked not to; ir_tools reads that IR.
@@ -26,6 +27,7 @@ import re
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import onnx
 import openvino as ov
 from onnx import helper
@@ -37,6 +39,7 @@ from openvino._offline_transformations import (
 )
 
 from ..base.diagnostics import Diagnostic
+from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
 from ..ir.reader import read_ir
@@ -57,18 +60,24 @@ def convert_network(source: OnnxBytes, path: Path, compress_to_fp16: bool = True
     """The ONNX model in ``source`` (the bytes of ``path``) as an IR graph: OpenVINO's conversion of every op
     but the pooling, and ours of the pooling spliced in."""
     owned = [(index, node) for index, node in enumerate(source.nodes) if is_owned(node)]
-    graph, cut_outputs = _converted(source, owned, _cut_types(source, owned), path, compress_to_fp16)
+    types = _cut_types(source, owned)
+    graph, cut_outputs = _converted(source, owned, types, path, compress_to_fp16)
+    learned = _types_from_openvino(graph, owned, types)
+    if learned:  # ONNX's inference left a pooling's output untyped; OpenVINO's conversion typed its input
+        graph, cut_outputs = _converted(source, owned, _cut_types(source, owned, learned), path, compress_to_fp16)
     importer = PoolingImporter(graph, path, _default_opset(source, path), (lay.name for lay in graph.layers()))
     _splice(graph, owned, cut_outputs, importer)
     return graph
 
 
-def _cut_types(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]]) -> dict[str, onnx.ValueInfoProto]:
+def _cut_types(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]],
+               fixed: dict[str, onnx.ValueInfoProto] | None = None) -> dict[str, onnx.ValueInfoProto]:
     """Every tensor's type, each pooling's output typed by ONNX's own rules rather than by ONNX's shape
     inference, which below opset 22 keeps a ceil-mode window that AveragePool itself (and onnxruntime, and
     PyTorch) drops because it starts in the end padding. A pooling's input may depend on an earlier one, so
-    inference runs again, on the cut model, until the types settle (once more per pooling at most)."""
-    fixed: dict[str, onnx.ValueInfoProto] = {}
+    inference runs again, on the cut model, until the types settle (once more per pooling at most). ``fixed``:
+    pooling outputs already typed (``_types_from_openvino``)."""
+    fixed = dict(fixed or {})
     for _ in range(len(owned) + 1):
         types = _value_types(source, owned, fixed)
         changed = False
@@ -83,6 +92,27 @@ def _cut_types(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]]) -> di
         if not changed:
             return types
     raise IrToolsError(f"internal: the types around the pooling of {source.name or 'the model'} do not settle")
+
+
+def _types_from_openvino(graph: Graph, owned: list[tuple[int, onnx.NodeProto]],
+                         types: dict[str, onnx.ValueInfoProto]) -> dict[str, onnx.ValueInfoProto]:
+    """The output types of the poolings ONNX's inference left untyped (an input it could not type: swin_t at
+    opset 11), from their inputs' dims in OpenVINO's conversion of the cut, where they are graph outputs."""
+    untyped = [node for _, node in owned if _dims_of(types.get(node.output[0])) is None]
+    if not untyped:
+        return {}
+    ports = {name: port for layer in graph.layers() for port in layer.outputs for name in tensor_names(port.names)}
+    learned = {}
+    for node in untyped:
+        port = ports.get(node.input[0])
+        if port is None or port.dims is None:
+            continue
+        dims = output_dims(node, tuple(None if d < 0 else d for d in port.dims))
+        known = element_type(port.precision or "")
+        if dims is not None and known is not None:
+            element = helper.np_dtype_to_tensor_dtype(np.dtype(known.numpy))
+            learned[node.output[0]] = helper.make_tensor_value_info(node.output[0], element, list(dims))
+    return learned
 
 
 def _dims_of(value: onnx.ValueInfoProto | None) -> tuple[int | None, ...] | None:

@@ -19,6 +19,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from ir_tools import read_ir
 from ir_tools.cli import main
+from ir_tools.onnx import network
 from ir_tools.runtime.naming import input_name, output_name
 from ir_tools.runtime.onnxruntime import run_onnxruntime
 
@@ -153,6 +154,33 @@ def test_dynamic_spatial_dims_stay_dynamic_and_exact(tmp_path: Path) -> None:
         feed = {"input": RNG.standard_normal(size).astype(np.float32)}
         np.testing.assert_allclose(_openvino(xml, feed)["out"], run_onnxruntime(path, feed)["out"], rtol=1e-4,
                                    atol=1e-5)
+
+
+def test_a_pooling_onnx_leaves_untyped_is_typed_by_openvino(tmp_path: Path, monkeypatch) -> None:
+    """ONNX's shape inference leaves some tensors untyped (swin_t at opset 11: all after a Reshape to a computed
+    shape); a GlobalAveragePool there takes its output type from OpenVINO's conversion of its input, and the
+    result stays exact."""
+    nodes = [helper.make_node("Conv", ["input", "w1"], ["c1"], pads=[1, 1, 1, 1], name="conv"),
+             helper.make_node("Relu", ["c1"], ["r1"], name="relu"),
+             helper.make_node("GlobalAveragePool", ["r1"], ["g"], name="gap"),
+             helper.make_node("Flatten", ["g"], ["out"], name="flatten")]
+    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, ["n", 3, "h", "w"])
+    y = helper.make_tensor_value_info("out", TensorProto.FLOAT, ["n", 4])
+    model = helper.make_model(helper.make_graph(nodes, "untyped", [x], [y], [_init("w1", (4, 3, 3, 3))]),
+                              opset_imports=[helper.make_opsetid("", 17)])
+    path = tmp_path / "untyped.onnx"
+    onnx.save(model, path)
+    value_types = network._value_types
+
+    def untyped(source, owned=(), fixed=None):  # ONNX's inference, but the pooling's input and output untyped
+        types = value_types(source, owned, fixed)
+        return {name: v for name, v in types.items() if name not in ("r1", "g") or name in (fixed or {})}
+
+    monkeypatch.setattr(network, "_value_types", untyped)
+    xml = _converted(path, tmp_path, "--no-compress-to-fp16")
+    assert main(["check", str(xml)]) == 0
+    feed = {"input": RNG.standard_normal((2, 3, 9, 7)).astype(np.float32)}
+    np.testing.assert_allclose(_openvino(xml, feed)["out"], run_onnxruntime(path, feed)["out"], rtol=1e-4, atol=1e-5)
 
 
 def test_check_option_compares_with_onnxruntime(tmp_path: Path, capsys) -> None:
