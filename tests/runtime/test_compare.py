@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from ir_tools.runtime.compare import Tolerances, compare_tensors
+from ir_tools.runtime.compare import Tolerances, _loose_bounds, compare_tensors
 
 finite = st.floats(-1e3, 1e3, allow_nan=False, width=32)
 
@@ -76,3 +76,12 @@ def test_chunked_comparison_equals_one_pass(monkeypatch):
     monkeypatch.setattr(compare, "CHUNK_ELEMENTS", 17)
     chunked = compare_tensors("t", actual, expected, 1e-6, 1e-6, bound=bound)
     assert chunked == whole and whole.first_mismatch is not None and whole.mismatches > 3
+
+
+def test_a_loose_end_to_end_bound_is_named_so():
+    """An infinite bound (a rule that gave up) is said to let every difference pass; a finite one is quantified."""
+    y = np.array([1.0, 2.0])
+    infinite = compare_tensors("logits", y + 1e-3, y, 1e-5, 1e-5, bound=np.full(2, np.inf))
+    finite = compare_tensors("scores", y + 1e-3, y, 1e-5, 1e-5, bound=np.full(2, 1.0))
+    (note,) = _loose_bounds([infinite, finite])
+    assert "logits (infinite: no difference can fail)" in note and "scores (1, 1e+03 times" in note
