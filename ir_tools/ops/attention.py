@@ -58,6 +58,13 @@ def _element(a: AttentionAttrs, inputs: Sequence[TensorType]) -> str | None:
     return element
 
 
+def _matrices(shape: tuple[Dim, ...], what: str) -> tuple[tuple[Dim, ...], Dim, Dim]:
+    """The batch dims, rows and columns of a query, key or value (of rank 3 or more)."""
+    if len(shape) < 3:
+        raise OpValidationError(f"a {what} of rank {len(shape)}: it must be 3 or more")
+    return shape[:-2], shape[-2], shape[-1]
+
+
 def _merge_batch(batch: Shape, other: Shape, what: str) -> Shape:
     try:
         return broadcast_shapes(batch, other)
@@ -72,25 +79,19 @@ def _infer(a: AttentionAttrs, inputs: Sequence[TensorType], values) -> list[Tens
     batch: Shape = None
     length = depth = source = out_depth = unknown
     if query is not None:
-        if len(query) < 3:
-            raise OpValidationError(f"a query of rank {len(query)}: it must be 3 or more")
-        batch, length, depth = query[:-2], query[-2], query[-1]
+        batch, length, depth = _matrices(query, "query")
     if key is not None:
-        if len(key) < 3:
-            raise OpValidationError(f"a key of rank {len(key)}: it must be 3 or more")
-        batch = _merge_batch(batch, key[:-2], "key")
-        depth = merge_dim(depth, key[-1])
+        key_batch, source, key_depth = _matrices(key, "key")
+        batch = _merge_batch(batch, key_batch, "key")
+        depth = merge_dim(depth, key_depth)
         if depth is None:
-            raise OpValidationError(f"the key's last dim {key[-1]} differs from the query's")
-        source = key[-2]
+            raise OpValidationError(f"the key's last dim {key_depth} differs from the query's")
     if value is not None:
-        if len(value) < 3:
-            raise OpValidationError(f"a value of rank {len(value)}: it must be 3 or more")
-        batch = _merge_batch(batch, value[:-2], "value")
-        source = merge_dim(source, value[-2])
+        value_batch, value_rows, out_depth = _matrices(value, "value")
+        batch = _merge_batch(batch, value_batch, "value")
+        source = merge_dim(source, value_rows)
         if source is None:
-            raise OpValidationError(f"the value's second last dim {value[-2]} differs from the key's")
-        out_depth = value[-1]
+            raise OpValidationError(f"the value's second last dim {value_rows} differs from the key's")
     if len(inputs) > 3 and not a.causal and inputs[3].shape:  # (a scalar mask, or one of dynamic rank: unchecked)
         mask = inputs[3].shape
         rows = broadcast_dim(length, mask[-2]) if len(mask) >= 2 else None

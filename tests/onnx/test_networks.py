@@ -130,8 +130,9 @@ def test_weights_compressed_as_ovc_and_not_duplicated(tmp_path: Path) -> None:
     np.testing.assert_allclose(_openvino(compressed, feed)["logits"], want, rtol=1e-4, atol=1e-4)
 
 
-def test_dynamic_spatial_dims_stay_dynamic_and_exact(tmp_path: Path) -> None:
-    """Floor-mode pooling has one AvgPool-1 form for every length; GlobalAveragePool is a ReduceMean."""
+def dynamic_network(path: Path) -> Path:
+    """Conv, a floor-mode AveragePool, Relu, GlobalAveragePool (input "r1", output "g") and Flatten on an input of
+    dynamic batch, height and width."""
     nodes = [
         helper.make_node("Conv", ["input", "w1"], ["c1"], pads=[1, 1, 1, 1], name="conv"),
         helper.make_node("AveragePool", ["c1"], ["p1"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
@@ -144,8 +145,13 @@ def test_dynamic_spatial_dims_stay_dynamic_and_exact(tmp_path: Path) -> None:
     y = helper.make_tensor_value_info("out", TensorProto.FLOAT, ["n", 4])
     model = helper.make_model(helper.make_graph(nodes, "dyn", [x], [y], [_init("w1", (4, 3, 3, 3))]),
                               opset_imports=[helper.make_opsetid("", 17)])
-    path = tmp_path / "dyn.onnx"
     onnx.save(model, path)
+    return path
+
+
+def test_dynamic_spatial_dims_stay_dynamic_and_exact(tmp_path: Path) -> None:
+    """Floor-mode pooling has one AvgPool-1 form for every length; GlobalAveragePool is a ReduceMean."""
+    path = dynamic_network(tmp_path / "dyn.onnx")
     xml = _converted(path, tmp_path, "--no-compress-to-fp16")
     assert main(["check", str(xml)]) == 0
     shape = ov.Core().read_model(xml).inputs[0].get_partial_shape()
@@ -160,16 +166,7 @@ def test_a_pooling_onnx_leaves_untyped_is_typed_by_openvino(tmp_path: Path, monk
     """ONNX's shape inference leaves some tensors untyped (swin_t at opset 11: all after a Reshape to a computed
     shape); a GlobalAveragePool there takes its output type from OpenVINO's conversion of its input, and the
     result stays exact."""
-    nodes = [helper.make_node("Conv", ["input", "w1"], ["c1"], pads=[1, 1, 1, 1], name="conv"),
-             helper.make_node("Relu", ["c1"], ["r1"], name="relu"),
-             helper.make_node("GlobalAveragePool", ["r1"], ["g"], name="gap"),
-             helper.make_node("Flatten", ["g"], ["out"], name="flatten")]
-    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, ["n", 3, "h", "w"])
-    y = helper.make_tensor_value_info("out", TensorProto.FLOAT, ["n", 4])
-    model = helper.make_model(helper.make_graph(nodes, "untyped", [x], [y], [_init("w1", (4, 3, 3, 3))]),
-                              opset_imports=[helper.make_opsetid("", 17)])
-    path = tmp_path / "untyped.onnx"
-    onnx.save(model, path)
+    path = dynamic_network(tmp_path / "untyped.onnx")
     value_types = network._value_types
 
     def untyped(source, owned=(), fixed=None):  # ONNX's inference, but the pooling's input and output untyped
