@@ -168,3 +168,19 @@ def test_openvino_refusals_are_diagnostics_in_its_own_words():
     assert info.value.code == "E-OPENVINO" and info.value.loc.file == str(garbage)
     assert info.value.message.startswith("OpenVINO refused to read the model: ")
     assert "Unable to read the model" in info.value.message and "Exception from" not in info.value.message
+
+
+def test_i64_activations_are_compared_as_openvino_cpu_holds_them(compare_json, tmp_path):
+    """OpenVINO CPU computes i64 as i32: a Slice's stop of 2**40 (past any length) is 2**31 - 1 in its activation.
+    Compared as the CPU holds it, the layer passes; a different value would still fail (it is compared, not
+    skipped)."""
+    x = o8.parameter(ov.PartialShape([-1, 8]), np.float32, name="x")
+    rows = o8.unsqueeze(o8.gather(o8.shape_of(x), np.array(0), np.array(0)), np.array(0))
+    stop = o8.concat([rows, o8.constant(np.array([2**40], np.int64))], 0)
+    stop.set_friendly_name("stop")
+    sliced = o8.slice(x, np.array([0, 0]), stop, np.array([1, 1]))
+    path = tmp_path / "i64.xml"
+    ov.save_model(ov.Model([o8.relu(sliced)], [x]), path)
+    code, report = compare_json(str(path), "--per-layer", "--shape", "x:3,8")
+    assert code == 0 and report["passed"] and not report["not_checked"]
+    assert any(lay["name"] == "stop" for lay in report["layers"])
