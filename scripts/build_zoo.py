@@ -22,10 +22,10 @@ What:
 
 - classifiers (``kind: classifier``): resnet18, googlenet, inception_v3, densenet121 (at an odd size),
   squeezenet1_1, mobilenet_v3_small, efficientnet_b0, shufflenet_v2_x0_5, alexnet and vgg11 (at sizes
-  where AdaptiveAvgPool2d does not divide evenly), the transformers maxvit_t, swin_t and vit_b_16, and two small
-  transformers made from torchvision's SwinTransformer and VisionTransformer classes (``swin_small_test``,
-  ``vit_small_test``: committed in tests/data/networks; a zero-initialised Linear, as ViT's head, gets seeded
-  random weights), with torch.onnx's TorchScript exporter at
+  where AdaptiveAvgPool2d does not divide evenly), the transformers maxvit_t, swin_t and vit_b_16, and three small
+  transformers made from torchvision's SwinTransformer, VisionTransformer and SwinTransformer3d (video, 4 frames)
+  classes (``swin_small_test``, ``vit_small_test``, ``swin3d_small_test``: committed in tests/data/networks; a
+  zero-initialised Linear, as ViT's head, gets seeded random weights), with torch.onnx's TorchScript exporter at
   opsets 11 and 17 and a dynamic batch (``<model>[_raw]_op<N>[_dyn].onnx``); resnet18, densenet121,
   squeezenet1_1, mobilenet_v3_small and googlenet also with dynamic height and width (``_dyn``, a
   separate entry). BatchNorm statistics are calibrated on random inputs so activations have a trained
@@ -85,14 +85,18 @@ CALIBRATION_BATCHES = 4
 
 @dataclass(frozen=True)
 class Classifier:
-    """A torchvision classifier to export; ``side`` is the input's height and width. ``builder``: the torchvision
-    function or class that makes it with ``kwargs`` (default: ``name``)."""
+    """A torchvision classifier to export; ``side`` is the input's height and width, ``frames`` its length in time
+    (video: 5-D). ``builder``: the torchvision function or class that makes it with ``kwargs`` (default: ``name``)."""
 
     name: str
     side: int
     dynamic_spatial: bool = False
     kwargs: tuple[tuple[str, Any], ...] = ()
     builder: str | None = None
+    frames: int | None = None
+
+    def shape(self, batch: int) -> list[int]:
+        return [batch, 3, *([self.frames] if self.frames else []), self.side, self.side]
 
 
 NO_AUX = (("aux_logits", False), ("init_weights", True))
@@ -117,6 +121,10 @@ CLASSIFIERS = (
     Classifier("vit_small_test", 32, kwargs=(("image_size", 32), ("patch_size", 8), ("num_layers", 2), ("num_heads", 2),
                                              ("hidden_dim", 32), ("mlp_dim", 64), ("num_classes", 10)),
                builder="VisionTransformer"),
+    # 3-D shifted windows larger than the input: empty tensors inside (OpenVINO CPU crashed compiling one as an output)
+    Classifier("swin3d_small_test", 24, kwargs=(("patch_size", [2, 4, 4]), ("embed_dim", 8), ("depths", [2]),
+                                                ("num_heads", [2]), ("window_size", [4, 4, 4]), ("num_classes", 10)),
+               builder="video.SwinTransformer3d", frames=4),
 )
 #: (spatial dims, networks, whether the first pool's last window starts in the end padding and PyTorch drops it)
 DISPUTED = ((2, 24, False), (1, 4, False), (3, 4, False), (2, 2, True))
@@ -248,13 +256,16 @@ def report(entry: dict[str, Any], path: Path, seconds: float) -> None:
 def build_classifier(spec: Classifier, calibrated: bool) -> nn.Module:
     torch.manual_seed(seed_of(spec.name))
     kwargs = dict(spec.kwargs) if spec.builder else {"weights": None, **dict(spec.kwargs)}
-    model = getattr(torchvision.models, spec.builder or spec.name)(**kwargs).eval()
+    factory: Any = torchvision.models
+    for part in (spec.builder or spec.name).split("."):
+        factory = getattr(factory, part)
+    model = factory(**kwargs).eval()
     with torch.no_grad():  # torchvision zero-initialises ViT's head: its logits would be the bias alone
         for layer in model.modules():
             if isinstance(layer, nn.Linear) and not layer.weight.any():
                 nn.init.normal_(layer.weight, std=layer.in_features**-0.5)
     if calibrated:
-        calibrate(model, [1, 3, spec.side, spec.side], seed_of(spec.name) + 1)
+        calibrate(model, spec.shape(1), seed_of(spec.name) + 1)
     return model
 
 
@@ -276,10 +287,10 @@ def classifier_entries(spec: Classifier, model: nn.Module, calibrated: bool, out
 
 def classifier_entry(spec: Classifier, opset: int, calibrated: bool, spatial: bool) -> dict[str, Any]:
     side = spec.side
-    sizes = [[1, 3, side, side], [2, 3, side + 17, side - 7] if spatial else [2, 3, side, side]]
+    sizes = [spec.shape(1), [2, 3, side + 17, side - 7] if spatial else spec.shape(2)]
     return {"file": None, "model": spec.name, "kind": "classifier", "opset": opset, "exporter": "torchscript",
             "calibrated": calibrated, "dynamic_spatial": spatial,
-            "input": {"name": "input", "shape": [None, 3, None, None] if spatial else [None, 3, side, side]},
+            "input": {"name": "input", "shape": [None, 3, None, None] if spatial else [None, *spec.shape(1)[1:]]},
             "output": "logits", "sizes": sizes}
 
 

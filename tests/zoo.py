@@ -12,7 +12,7 @@ from pathlib import Path
 
 #: ``$IR_TOOLS_ZOO``, else ``~/.cache/ir_tools/zoo``.
 ZOO_DIR = Path(os.environ.get("IR_TOOLS_ZOO") or Path.home() / ".cache" / "ir_tools" / "zoo")
-#: Four zoo files committed so that CI covers whole real networks without torch.
+#: Five zoo files committed so that CI covers whole real networks without torch.
 COMMITTED_DIR = Path(__file__).parent / "data" / "networks"
 HOW_TO_BUILD = ("the zoo of real networks is not built: run `python scripts/build_zoo.py` in an environment with "
                 "torch and torchvision (its docstring says how to install them)")
