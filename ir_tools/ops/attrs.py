@@ -58,6 +58,7 @@ UINT_LIST = Codec(
     "a comma-separated list of non-negative integers that fit int64", _uint_list, lambda v: ", ".join(map(str, v))
 )
 BOOL = Codec("true or false", _boolean, lambda v: "true" if v else "false")
+UINT = Codec("a non-negative integer", _uint, str)
 STRING = Codec("a string", str, str)
 
 

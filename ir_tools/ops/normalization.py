@@ -53,8 +53,6 @@ from .rounding import (
 )
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
-UINT = A.Codec("a non-negative integer", A._uint, str)
-
 
 @dataclass(frozen=True, slots=True)
 class BatchNormAttrs:
@@ -87,7 +85,7 @@ class LrnAttrs:
     alpha: float = A.attr("alpha", FLOAT)
     beta: float = A.attr("beta", FLOAT)
     bias: float = A.attr("bias", FLOAT)
-    size: int = A.attr("size", UINT)
+    size: int = A.attr("size", A.UINT)
 
 
 # --- BatchNormInference ----------------------------------------------------------------------------

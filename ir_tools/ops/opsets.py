@@ -32,6 +32,7 @@ from . import (
     movement,
     normalization,
     pooling,
+    quantization,
     reduction,
     shaping,
 )
@@ -155,6 +156,7 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (normalization.MVN_6, 6, 16),
     (normalization.NORMALIZE_L2_1, 1, 16),
     (normalization.LRN_1, 1, 16),
+    (quantization.FAKE_QUANTIZE_1, 1, 16),
 )
 
 #: Every type of every opset of OpenVINO, keyed by lower case: {"opset8": {"avgpool": "AvgPool"}}. Spelled as the

@@ -72,7 +72,6 @@ def _int64(text: str) -> int:
 
 
 INT = A.Codec("an integer that fits int64", _int64, str)
-UINT = A.Codec("a non-negative integer", A._uint, str)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +81,7 @@ class ReduceAttrs:
 
 @dataclass(frozen=True, slots=True)
 class Softmax1Attrs:
-    axis: int = A.attr("axis", UINT, 0)
+    axis: int = A.attr("axis", A.UINT, 0)
 
 
 @dataclass(frozen=True, slots=True)

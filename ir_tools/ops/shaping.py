@@ -266,7 +266,6 @@ def _int64(text: str) -> int:
 
 
 INT = A.Codec("an integer that fits int64", _int64, str)
-UINT = A.Codec("a non-negative integer", A._uint, str)
 
 
 # --- Reshape ----------------------------------------------------------------------------------------
@@ -557,7 +556,7 @@ def _run_concat(a: ConcatAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 @dataclass(frozen=True, slots=True)
 class SplitAttrs:
-    num_splits: int = A.attr("num_splits", UINT)
+    num_splits: int = A.attr("num_splits", A.UINT)
 
 
 def _scalar_axis(value: np.ndarray) -> int:
@@ -740,7 +739,7 @@ def _run_gather(negative: bool):
 
 @dataclass(frozen=True, slots=True)
 class GatherNDAttrs:
-    batch_dims: int = A.attr("batch_dims", UINT, 0)
+    batch_dims: int = A.attr("batch_dims", A.UINT, 0)
 
 
 def _gather_nd(fused: bool):

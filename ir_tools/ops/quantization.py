@@ -1,0 +1,106 @@
+"""FakeQuantize-1 (opset1 to opset16): shape rule, reference kernel and rounding rule.
+
+FakeQuantize is how OpenVINO's int8 models (NNCF, POT, ONNX QuantizeLinear/DequantizeLinear pairs) say where and how
+values are quantized. Semantics (OpenVINO's specification and reference, reference/fake_quantize.hpp): with n =
+levels - 1, ``x <= min(il, ih)`` gives ``ol``, ``x > max(il, ih)`` gives ``oh``, and otherwise
+``nearbyint((x - il) / (ih - il) * n) / n * (oh - ol) + ol`` (round half to even). The four ranges broadcast to the
+data under ``auto_broadcast``.
+
+Measured on openvino 2026.4.1 (tests/ops/test_fake_quantize_conformance.py), beyond the specification: shape
+inference checks each range against the data's shape as it grows (a range may broadcast it: [1,3,4,4] with ranges
+of [2,3,1,1] passes) but the output keeps the data's partial shape and element type; any element types and levels
+pass it. The reference refuses what would change the output's shape, integer data and fewer than 2 levels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..base.errors import OpValidationError, UnsupportedError
+from . import attrs as A
+from .arithmetic import AUTO_BROADCAST, INT, broadcast_shapes
+from .rounding import ACCUMULATION_UNIT, is_exact, output_rounding
+from .spec import Kernel, OpSpec, TensorType
+
+
+@dataclass(frozen=True, slots=True)
+class FakeQuantizeAttrs:
+    levels: int = A.attr("levels", A.UINT)
+    auto_broadcast: str = A.attr("auto_broadcast", AUTO_BROADCAST, "numpy")
+    pdpd_axis: int | None = A.attr("auto_broadcast.auto_broadcast_axis", INT, None)  # None: OpenVINO's 0
+
+
+def _mode(a: FakeQuantizeAttrs) -> str:
+    return "none" if a.auto_broadcast == "explicit" else a.auto_broadcast
+
+
+def _infer(a: FakeQuantizeAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    data = inputs[0].shape
+    for t in inputs[1:]:
+        data = broadcast_shapes(data, t.shape, _mode(a), a.pdpd_axis)
+    return [TensorType(inputs[0].element, inputs[0].shape)]
+
+
+def _operands(a: FakeQuantizeAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Data and ranges as float64, the ranges broadcast to the data (which must keep its shape)."""
+    x = np.asarray(args[0])
+    if x.dtype.kind != "f":
+        raise UnsupportedError(f"FakeQuantize of {x.dtype} data")
+    if a.levels < 2:
+        raise OpValidationError(f"levels must be 2 or more, got {a.levels}")
+    shapes = [np.shape(v) for v in args]
+    if _mode(a) == "none" and any(s != x.shape for s in shapes):
+        raise OpValidationError(f"ranges of shapes {shapes[1:]} with auto_broadcast none: they must be {list(x.shape)}")
+    try:
+        grown = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise OpValidationError(f"ranges of shapes {shapes[1:]} do not broadcast to data {list(x.shape)}") from None
+    if grown != x.shape:
+        raise OpValidationError(f"ranges of shapes {shapes[1:]} broadcast data {list(x.shape)} to {list(grown)}: "
+                                "the output keeps the data's shape")
+    return [np.broadcast_to(np.asarray(v, np.float64), x.shape) for v in args]
+
+
+def _quantized(a: FakeQuantizeAttrs, x, low, high, out_low, out_high) -> np.ndarray:
+    n = a.levels - 1
+    with np.errstate(all="ignore"):
+        q = np.rint((x - low) / (high - low) * n) / n * (out_high - out_low) + out_low
+    return np.where(x <= np.minimum(low, high), out_low, np.where(x > np.maximum(low, high), out_high, q))
+
+
+def _run(a: FakeQuantizeAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [_quantized(a, *_operands(a, args)).astype(np.asarray(args[0]).dtype)]
+
+
+def _rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """OpenVINO CPU computes the level as x * s + t (s = n / (ih - il), t = -il s, both rounded to f32) and the output
+    as r * (oh - ol) / n + ol: the level's position is off by a few f32 roundings of its terms, plus the input's own
+    error times |s|. Each rounding boundary (a half level) within that distance of the exact position may flip the
+    level by one: a step |oh - ol| / n each; an end of an inverted input range, the whole output range; besides, the
+    output's own roundings."""
+    x, low, high, out_low, out_high = _operands(a, args)
+    n = a.levels - 1
+    with np.errstate(all="ignore"):
+        scale = n / (high - low)
+        position = (x - low) * scale
+        slack = 4.0 * ACCUMULATION_UNIT * (np.abs(x * scale) + np.abs(low * scale) + 1.0)
+        if not is_exact(bounds[0]):
+            slack = slack + np.abs(scale) * bounds[0]
+        flips = np.floor(position + slack + 0.5) - np.floor(position - slack + 0.5)
+        step = np.abs(out_high - out_low) / n
+        # an inverted input range jumps the whole output range at its ends (x <= ih gives ol where the formula
+        # gives oh)
+        jumps = (high < low) & ((np.abs(position) <= slack) | (np.abs(position - n) <= slack))
+        y = np.asarray(outputs[0], np.float64)
+        own = 4.0 * ACCUMULATION_UNIT * (np.abs(y) + np.abs(out_low) + step * n) + output_rounding(outputs[0])
+        bound = own + flips * step + jumps * step * n
+    return [np.where(np.isfinite(bound), bound, np.inf)]
+
+
+FAKE_QUANTIZE_1 = OpSpec("FakeQuantize", "FakeQuantize-1", FakeQuantizeAttrs, (5, 5), 1, _infer, _run,
+                         rounding=_rounding)
