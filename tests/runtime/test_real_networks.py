@@ -6,7 +6,8 @@ network whose count_include_pad AveragePool overhangs the padding (disputed_16).
 squeezenet here (``convert_model`` + ``save_model``, f16-compressed and f32, and with every tensor f16 as
 Model Optimizer's FP16 IRs had them); ``convert-onnx`` converts the other (its AvgPool has pads and
 exclude-pad), and three small transformers (swin_small_test: shifted-window attention, whose masks OpenVINO builds
-with ScatterNDUpdate; vit_small_test; swin3d_small_test, video), under 0.7 MB each.
+with ScatterNDUpdate; vit_small_test; swin3d_small_test, video), under 0.7 MB each. squeezenet is also quantized
+here by onnxruntime (QDQ), which OpenVINO runs as FakeQuantize layers in int8.
 
 A planted defect (a weight changed in its 4th significant digit, two output channels of a Convolution
 swapped, exclude-pad flipped, a pad moved) must make ``compare --load-outputs`` against the original's
