@@ -84,8 +84,9 @@ def _cut_types(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]],
         for _, node in owned:
             x, y = node.input[0], node.output[0]
             dims = output_dims(node, _dims_of(types.get(x))) if _dims_of(types.get(x)) is not None else None
-            if dims is None or _dims_of(types.get(y)) == dims:
-                continue
+            current = _dims_of(types.get(y))
+            if dims is None or current == dims or current is not None and _less_exact(dims, current):
+                continue  # (nor is a type OpenVINO's conversion gave made less exact)
             element = types[x].type.tensor_type.elem_type
             fixed[y] = types[y] = helper.make_tensor_value_info(y, element, list(dims))
             changed = True
@@ -96,23 +97,25 @@ def _cut_types(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]],
 
 def _types_from_openvino(graph: Graph, owned: list[tuple[int, onnx.NodeProto]],
                          types: dict[str, onnx.ValueInfoProto]) -> dict[str, onnx.ValueInfoProto]:
-    """The output types of the poolings ONNX's inference left untyped (an input it could not type: swin_t at
-    opset 11), from their inputs' dims in OpenVINO's conversion of the cut, where they are graph outputs."""
-    untyped = [node for _, node in owned if _dims_of(types.get(node.output[0])) is None]
-    if not untyped:
-        return {}
+    """The output types of the poolings ONNX's inference typed less exactly than OpenVINO's conversion of the cut
+    types their inputs (graph outputs there): none at all (swin_t at opset 11: everything after a Reshape to a
+    computed shape), or dims it left unknown (raft_small's correlation pyramid)."""
     ports = {name: port for layer in graph.layers() for port in layer.outputs for name in tensor_names(port.names)}
     learned = {}
-    for node in untyped:
-        port = ports.get(node.input[0])
-        if port is None or port.dims is None:
+    for _, node in owned:
+        port, typed = ports.get(node.input[0]), _dims_of(types.get(node.output[0]))
+        known = element_type(port.precision or "") if port is not None and port.dims is not None else None
+        dims = output_dims(node, tuple(None if d < 0 else d for d in port.dims)) if known is not None else None
+        if dims is None or typed == dims or typed is not None and not _less_exact(typed, dims):
             continue
-        dims = output_dims(node, tuple(None if d < 0 else d for d in port.dims))
-        known = element_type(port.precision or "")
-        if dims is not None and known is not None:
-            element = helper.np_dtype_to_tensor_dtype(np.dtype(known.numpy))
-            learned[node.output[0]] = helper.make_tensor_value_info(node.output[0], element, list(dims))
+        element = helper.np_dtype_to_tensor_dtype(np.dtype(known.numpy))
+        learned[node.output[0]] = helper.make_tensor_value_info(node.output[0], element, list(dims))
     return learned
+
+
+def _less_exact(typed: tuple[int | None, ...], dims: tuple[int | None, ...]) -> bool:
+    """Whether ``dims`` only fill in dims ``typed`` leaves unknown."""
+    return len(typed) == len(dims) and all(t is None or t == d for t, d in zip(typed, dims, strict=True))
 
 
 def _dims_of(value: onnx.ValueInfoProto | None) -> tuple[int | None, ...] | None:

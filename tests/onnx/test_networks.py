@@ -130,9 +130,9 @@ def test_weights_compressed_as_ovc_and_not_duplicated(tmp_path: Path) -> None:
     np.testing.assert_allclose(_openvino(compressed, feed)["logits"], want, rtol=1e-4, atol=1e-4)
 
 
-def dynamic_network(path: Path) -> Path:
-    """Conv, a floor-mode AveragePool, Relu, GlobalAveragePool (input "r1", output "g") and Flatten on an input of
-    dynamic batch, height and width."""
+def dynamic_network(path: Path, height: int | str = "h", width: int | str = "w") -> Path:
+    """Conv (output "c1"), a floor-mode AveragePool, Relu, GlobalAveragePool (input "r1", output "g") and Flatten on
+    an input of dynamic batch and (by default) dynamic height and width."""
     nodes = [
         helper.make_node("Conv", ["input", "w1"], ["c1"], pads=[1, 1, 1, 1], name="conv"),
         helper.make_node("AveragePool", ["c1"], ["p1"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
@@ -141,7 +141,7 @@ def dynamic_network(path: Path) -> Path:
         helper.make_node("GlobalAveragePool", ["r1"], ["g"], name="gap"),
         helper.make_node("Flatten", ["g"], ["out"], name="flatten"),
     ]
-    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, ["n", 3, "h", "w"])
+    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, ["n", 3, height, width])
     y = helper.make_tensor_value_info("out", TensorProto.FLOAT, ["n", 4])
     model = helper.make_model(helper.make_graph(nodes, "dyn", [x], [y], [_init("w1", (4, 3, 3, 3))]),
                               opset_imports=[helper.make_opsetid("", 17)])
@@ -162,18 +162,26 @@ def test_dynamic_spatial_dims_stay_dynamic_and_exact(tmp_path: Path) -> None:
                                    atol=1e-5)
 
 
-def test_a_pooling_onnx_leaves_untyped_is_typed_by_openvino(tmp_path: Path, monkeypatch) -> None:
+#: How ONNX's shape inference may fall short of OpenVINO's on a pooling's input (see below): tensors left untyped,
+#: and ones typed without their spatial dims.
+_LESS_EXACT = {"untyped": {"r1": None, "g": None},
+               "no spatial dims": {"c1": helper.make_tensor_value_info("c1", TensorProto.FLOAT, [None, 4, None, None])}}
+
+
+@pytest.mark.parametrize("how", _LESS_EXACT)
+def test_a_pooling_onnx_types_less_exactly_is_typed_by_openvino(tmp_path: Path, monkeypatch, how: str) -> None:
     """ONNX's shape inference leaves some tensors untyped (swin_t at opset 11: all after a Reshape to a computed
-    shape); a GlobalAveragePool there takes its output type from OpenVINO's conversion of its input, and the
-    result stays exact."""
-    path = dynamic_network(tmp_path / "untyped.onnx")
-    value_types = network._value_types
+    shape) or without dims OpenVINO knows (raft_small's correlation pyramid); a pooling there takes its output type
+    from OpenVINO's conversion of its input, and the result stays exact."""
+    path = dynamic_network(tmp_path / "net.onnx", 9, 7)
+    value_types, changes = network._value_types, _LESS_EXACT[how]
 
-    def untyped(source, owned=(), fixed=None):  # ONNX's inference, but the pooling's input and output untyped
-        types = value_types(source, owned, fixed)
-        return {name: v for name, v in types.items() if name not in ("r1", "g") or name in (fixed or {})}
+    def less_exact(source, owned=(), fixed=None):  # ONNX's inference, made less exact but where a type is fixed
+        types = {name: changes.get(name, v) if name not in (fixed or {}) else v
+                 for name, v in value_types(source, owned, fixed).items()}
+        return {name: v for name, v in types.items() if v is not None}
 
-    monkeypatch.setattr(network, "_value_types", untyped)
+    monkeypatch.setattr(network, "_value_types", less_exact)
     xml = _converted(path, tmp_path, "--no-compress-to-fp16")
     assert main(["check", str(xml)]) == 0
     feed = {"input": RNG.standard_normal((2, 3, 9, 7)).astype(np.float32)}
