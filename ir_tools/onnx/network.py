@@ -3,8 +3,9 @@
 The route (docs/ARCHITECTURE.md says why this one):
 1. The ONNX graph is cut at every AveragePool / GlobalAveragePool node: the node goes, its input
    becomes an extra graph output and its output an extra graph input, typed by ONNX's shape
-   inference (run on a copy without the large weights, which it does not need); where that leaves a
-   pooling's input untyped, by its dims in OpenVINO's conversion of the cut, converted again. The cut is made on
+   inference (run on a copy without the large weights, which it does not need); where that types a
+   pooling's input less exactly than OpenVINO's conversion of the cut, by OpenVINO's dims, converted again. The
+   cut is made on
    the file's bytes (``wire``): the weights are never parsed into Python nor serialised again.
 2. OpenVINO converts the cut model (as ``ov.convert_model`` would, from memory) and saves
    it, weights compressed to f16 as ``ovc`` does unless asked not to; ir_tools reads that IR.
