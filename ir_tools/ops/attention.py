@@ -31,9 +31,8 @@ from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim
 from .matmul import MATMUL_1, MatMulAttrs
 from .reduction import SOFTMAX_8, Softmax8Attrs
 from .rounding import ACCUMULATION_UNIT, is_exact
+from .shaping import REAL
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
-
-_REAL = frozenset({"f16", "f32", "f64", "bf16", "f4e2m1", "f8e4m3", "f8e5m2", "f8e8m0", "nf4"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +43,7 @@ class AttentionAttrs:
 def _element(a: AttentionAttrs, inputs: Sequence[TensorType]) -> str | None:
     """The output's element type: input 0's merged with every other but a boolean (or causal) mask's."""
     mask = inputs[3].element if len(inputs) > 3 else None
-    if len(inputs) > 3 and not a.causal and mask is not None and mask != "boolean" and mask not in _REAL:
+    if len(inputs) > 3 and not a.causal and mask is not None and mask != "boolean" and mask not in REAL:
         raise OpValidationError(f"an attention mask of element type {mask}: it must be a float type or boolean")
     element = inputs[0].element
     for i, t in enumerate(inputs[1:], 1):
@@ -53,7 +52,7 @@ def _element(a: AttentionAttrs, inputs: Sequence[TensorType]) -> str | None:
         if element is not None and t.element != element:
             raise OpValidationError(f"inputs of element types {element} and {t.element}: they must be equal")
         element = t.element
-    if element is not None and element not in _REAL:
+    if element is not None and element not in REAL:
         raise OpValidationError(f"inputs of element type {element}: it must be a float type")
     return element
 

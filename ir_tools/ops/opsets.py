@@ -34,6 +34,7 @@ from . import (
     pooling,
     quantization,
     reduction,
+    sampling,
     shaping,
 )
 from .spec import OpSpec
@@ -157,6 +158,7 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (normalization.NORMALIZE_L2_1, 1, 16),
     (normalization.LRN_1, 1, 16),
     (quantization.FAKE_QUANTIZE_1, 1, 16),
+    (sampling.GRID_SAMPLE_9, 9, 16),
 )
 
 #: Every type of every opset of OpenVINO, keyed by lower case: {"opset8": {"avgpool": "AvgPool"}}. Spelled as the

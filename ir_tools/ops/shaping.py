@@ -204,7 +204,8 @@ def static_dims(shape: Sequence[int]) -> tuple[Dim, ...]:
 # --- values and checks ------------------------------------------------------------------------------
 
 _INTEGRAL = frozenset({"i4", "i8", "i16", "i32", "i64", "u1", "u2", "u3", "u4", "u6", "u8", "u16", "u32", "u64"})
-_REAL = frozenset({"f16", "f32", "f64", "bf16", "f4e2m1", "f8e4m3", "f8e5m2", "f8e8m0", "nf4"})
+#: What OpenVINO's element::Type::is_real() holds.
+REAL = frozenset({"f16", "f32", "f64", "bf16", "f4e2m1", "f8e4m3", "f8e5m2", "f8e8m0", "nf4"})
 
 
 def integral(t: TensorType, what: str) -> None:
@@ -1169,11 +1170,11 @@ def _range(v4: bool):
         for name, t in zip(("start", "stop", "step"), inputs, strict=True):
             if t.shape is not None and len(t.shape) != 0:
                 raise OpValidationError(f"{name} must be a scalar, got rank {len(t.shape)}")
-            if t.element is not None and t.element not in _INTEGRAL | _REAL:
+            if t.element is not None and t.element not in _INTEGRAL | REAL:
                 raise OpValidationError(f"{name} must be numeric, got {t.element}")
         if v4:
             et = a.output_type
-            if et is not None and et not in _INTEGRAL | _REAL:
+            if et is not None and et not in _INTEGRAL | REAL:
                 raise OpValidationError(f"output_type must be numeric, got {et}")
         else:
             et = _same_elements(inputs)
