@@ -245,7 +245,7 @@ def erf(x: np.ndarray) -> np.ndarray:
     return out.reshape(np.shape(x))
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
+def sigmoid(x: np.ndarray) -> np.ndarray:
     e = np.exp(-np.abs(x))  # no overflow, no cancellation
     return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
@@ -364,7 +364,7 @@ def _swish(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         if b.dtype != x.dtype or b.ndim != 0:
             raise OpValidationError(f"beta {b.dtype}{list(b.shape)}: it must be a scalar of the input's type {x.dtype}")
         beta = float(b)
-    return _float_kernel("Swish", lambda w: w * _sigmoid(beta * w))(a, [x])
+    return _float_kernel("Swish", lambda w: w * sigmoid(beta * w))(a, [x])
 
 
 def _prelu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -407,7 +407,7 @@ def _unary(op: str, label: str, fn: Callable, *, exact: bool = False, refused=fr
 _ULPS = APPROXIMATION_ULPS
 
 
-SIGMOID_1 = _unary("Sigmoid", "Sigmoid-1", _sigmoid)
+SIGMOID_1 = _unary("Sigmoid", "Sigmoid-1", sigmoid)
 TANH_1 = _unary("Tanh", "Tanh-1", np.tanh)
 EXP_1 = _unary("Exp", "Exp-1", np.exp)
 LOG_1 = _unary("Log", "Log-1", np.log)

@@ -8,6 +8,7 @@ onnxruntime's on the same file. The zoo of real torchvision networks is in test_
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -232,3 +233,43 @@ def test_onnxruntime_reads_what_we_compare(tmp_path: Path) -> None:
     feed = {"input": RNG.standard_normal((1, 3, 17, 17)).astype(np.float32)}
     plain = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, feed)[0]
     np.testing.assert_allclose(run_onnxruntime(path, feed)["logits"], plain, rtol=1e-5, atol=1e-6)
+
+
+def recurrent_network(path: Path) -> Path:
+    """A bidirectional LSTM (8 hidden) over a sequence of 7 steps, its outputs into a GRU (6 hidden, linear before
+    reset), its last state into a Gemm: what torch.onnx.export writes for nn.LSTM / nn.GRU."""
+    seq, batch, features = 7, 2, 5
+    nodes = [
+        helper.make_node("LSTM", ["input", "lw", "lr", "lb"], ["ly"], hidden_size=8, direction="bidirectional",
+                         name="/lstm/LSTM"),
+        helper.make_node("Transpose", ["ly"], ["lt"], perm=[0, 2, 1, 3], name="/Transpose"),
+        helper.make_node("Reshape", ["lt", "seq_shape"], ["gin"], name="/Reshape"),
+        helper.make_node("GRU", ["gin", "gw", "gr", "gb"], ["gy", "gh"], hidden_size=6, linear_before_reset=1,
+                         name="/gru/GRU"),
+        helper.make_node("Squeeze", ["gh", "zero"], ["last"], name="/Squeeze"),
+        helper.make_node("Gemm", ["last", "fw", "fb"], ["logits"], transB=1, name="/fc/Gemm"),
+    ]
+    inits = [_init("lw", (2, 32, features)), _init("lr", (2, 32, 8)), _init("lb", (2, 64)), _init("gw", (1, 18, 16)),
+             _init("gr", (1, 18, 6)), _init("gb", (1, 36)), _init("fw", (4, 6)), _init("fb", (4,)),
+             numpy_helper.from_array(np.array([seq, batch, 16], np.int64), "seq_shape"),
+             numpy_helper.from_array(np.array([0], np.int64), "zero")]
+    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, [seq, batch, features])
+    y = helper.make_tensor_value_info("logits", TensorProto.FLOAT, [batch, 4])
+    model = helper.make_model(helper.make_graph(nodes, "recurrent", [x], [y], inits),
+                              opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model, full_check=True)
+    onnx.save(model, path)
+    return path
+
+
+def test_recurrent_network_converts_and_every_layer_is_checked(tmp_path: Path, capsys) -> None:
+    """OpenVINO turns ONNX LSTM and GRU into LSTMSequence and GRUSequence: the result equals onnxruntime, and
+    compare checks every layer of it, the recurrent ones included."""
+    path = recurrent_network(tmp_path / "recurrent.onnx")
+    xml = _converted(path, tmp_path, "--no-compress-to-fp16", "--check")
+    capsys.readouterr()
+    assert main(["compare", str(xml), "--per-layer", "--format", "json", "--seed", "2"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["passed"] and report["not_checked"] == []
+    kinds = {lay["type"].split("@")[0] for lay in report["layers"]}
+    assert {"LSTMSequence", "GRUSequence"} <= kinds
