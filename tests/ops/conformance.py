@@ -19,7 +19,8 @@ from ir_tools.base.dims import Dim
 from ir_tools.base.errors import IrToolsError
 from ir_tools.ops import attrs as A
 from ir_tools.ops.opsets import lookup
-from ir_tools.ops.spec import TensorType
+from ir_tools.ops.rounding import EXACT
+from ir_tools.ops.spec import OpSpec, TensorType
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import CPU_CONFIG
 
@@ -114,6 +115,15 @@ def f16_ulp(dtype) -> Callable[[np.ndarray], np.ndarray | float]:
     if np.dtype(dtype) != np.float16:
         return lambda w: 0.0
     return lambda w: F16_ULP[0] * np.abs(w) + F16_ULP[1]
+
+
+def rule_limits(spec: OpSpec, raw: dict[str, str], inputs: Sequence[np.ndarray]) -> tuple[Limit, ...]:
+    """Per output, the op's rounding bound on exact ``inputs`` (attributes as the IR spells them), as a Case limit:
+    OpenVINO's output must lie within it of ours."""
+    attrs = A.decode(spec.attrs, raw)
+    outputs = spec.kernel(attrs, list(inputs))
+    bounds = spec.rounding(spec.kernel, attrs, list(inputs), [EXACT] * len(inputs), outputs)
+    return tuple((lambda w, b=b: b) for b in bounds)
 
 
 def assert_all_pass(cases: list[Case], tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from .conformance import (
     our_outcome,
     partial_shape,
     pick,
+    rule_limits,
     show,
     to_dims,
 )
@@ -72,13 +73,6 @@ def _case_values(rng: np.random.Generator, dtype) -> tuple[list[np.ndarray], int
     return [x, *ranges], levels
 
 
-def _our_bound(levels: int, inputs: list[np.ndarray]):
-    attrs = A.decode(FQ.attrs, {"levels": str(levels)})
-    (y,) = FQ.kernel(attrs, inputs)
-    (bound,) = FQ.rounding(FQ.kernel, attrs, inputs, [EXACT] * 5, [y])
-    return lambda w: bound
-
-
 def fake_quantize_cases(rng: np.random.Generator, count: int) -> list[Case]:
     cases = []
     for i in range(count):
@@ -89,7 +83,7 @@ def fake_quantize_cases(rng: np.random.Generator, count: int) -> list[Case]:
             return ops1.fake_quantize(*ps, levels)
 
         what = f"FakeQuantize {np.dtype(dtype).name} {[list(np.shape(v)) for v in inputs]} levels={levels}"
-        cases.append(Case(what, inputs, build, (_our_bound(levels, inputs),)))
+        cases.append(Case(what, inputs, build, rule_limits(FQ, {"levels": str(levels)}, inputs)))
     return cases
 
 

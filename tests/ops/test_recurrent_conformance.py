@@ -34,6 +34,7 @@ from .conformance import (
     our_outcome,
     partial_shape,
     pick,
+    rule_limits,
     show,
     to_dims,
 )
@@ -79,13 +80,6 @@ def _inputs(rng: np.random.Generator, op: str, batch: int, steps: int, size: int
             floats(rng, (nd, (gates + lbr) * hidden), dtype, scale)]
 
 
-def _our_bound(spec, raw: dict[str, str], inputs: list[np.ndarray]):
-    attrs = A.decode(spec.attrs, raw)
-    outputs = spec.kernel(attrs, inputs)
-    bounds = spec.rounding(spec.kernel, attrs, inputs, [EXACT] * len(inputs), outputs)
-    return [lambda w, b=b: b for b in bounds]
-
-
 def recurrent_cases(rng: np.random.Generator, op: str, count: int) -> list[Case]:
     spec = OPS[op][0]
     cases = []
@@ -99,7 +93,7 @@ def recurrent_cases(rng: np.random.Generator, op: str, count: int) -> list[Case]
         raw = _raw(op, hidden, direction, clip, lbr)
         what = (f"{op} x{list(inputs[0].shape)} hidden={hidden} {direction} clip={clip} lbr={lbr} "
                 f"lengths={inputs[OPS[op][2] + 1].tolist()}")
-        cases.append(Case(what, inputs, _build(op, hidden, direction, clip, lbr), _our_bound(spec, raw, inputs)))
+        cases.append(Case(what, inputs, _build(op, hidden, direction, clip, lbr), rule_limits(spec, raw, inputs)))
     return cases
 
 
