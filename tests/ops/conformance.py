@@ -126,6 +126,22 @@ def rule_limits(spec: OpSpec, raw: dict[str, str], inputs: Sequence[np.ndarray])
     return tuple((lambda w, b=b: b) for b in bounds)
 
 
+def assert_bounds_carry_moves(spec: OpSpec, raw: dict[str, str], inputs: Sequence[np.ndarray],
+                              bounds: Sequence[np.ndarray], rng: np.random.Generator, what: object = "") -> None:
+    """The rule's propagation: float ``inputs`` moved anywhere within their ``bounds`` (a random sign per element,
+    four times) move the exact (float64) result by no more than the rule's bound for those input bounds."""
+    attrs = A.decode(spec.attrs, raw)
+    exact = [np.asarray(x, np.float64) if np.asarray(x).dtype.kind == "f" else x for x in inputs]
+    results = spec.kernel(attrs, exact)
+    limits = spec.rounding(spec.kernel, attrs, list(inputs), list(bounds), [y.astype(np.float32) for y in results])
+    for _ in range(4):
+        moved = spec.kernel(attrs, [x if np.asarray(x).dtype.kind != "f" else x + rng.choice([-1.0, 1.0], x.shape) * b
+                                    for x, b in zip(exact, bounds, strict=True)])
+        for y, m, limit in zip(results, moved, limits, strict=True):
+            slack = 1e-12 * (np.abs(y) + np.abs(m))  # (the float64 arithmetic of the moved values)
+            assert np.all(np.abs(m - y) <= limit + slack), what
+
+
 def assert_all_pass(cases: list[Case], tmp_path: Path) -> None:
     failures = run_cases(cases, tmp_path)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])

@@ -16,7 +16,6 @@ import numpy as np
 import openvino.opset5 as ops5
 import pytest
 
-from ir_tools.ops import attrs as A
 from ir_tools.ops.recurrent import GRU_SEQUENCE_5, LSTM_SEQUENCE_5, RNN_SEQUENCE_5
 from ir_tools.ops.rounding import EXACT
 from ir_tools.ops.spec import TensorType
@@ -26,6 +25,7 @@ from .conformance import (
     Bounds,
     Case,
     assert_all_pass,
+    assert_bounds_carry_moves,
     blur,
     check_versions,
     compare_shapes,
@@ -178,15 +178,7 @@ def test_input_bounds_move_through_the_rule(op):
         lbr = op == "GRUSequence" and bool(rng.random() < 0.5)
         clip = float(pick(rng, [0.0] * 3 + [1.0]))
         inputs = _inputs(rng, op, batch, steps, size, hidden, direction, lbr)
-        attrs = A.decode(spec.attrs, _raw(op, hidden, direction, clip, lbr))
-        exact = [x.astype(np.float64) if x.dtype.kind == "f" else x for x in inputs]
         scale = float(rng.choice([1e-6, 1e-3, 1e-1]))
         bounds = [EXACT if x.dtype.kind != "f" else np.abs(rng.standard_normal(x.shape)) * scale for x in inputs]
-        ys = spec.kernel(attrs, exact)
-        limits = spec.rounding(spec.kernel, attrs, inputs, bounds, [y.astype(np.float32) for y in ys])
-        for _ in range(4):
-            moved = spec.kernel(attrs, [x if x.dtype.kind != "f" else x + rng.choice([-1.0, 1.0], x.shape) * b
-                                        for x, b in zip(exact, bounds, strict=True)])
-            for y, m, limit in zip(ys, moved, limits, strict=True):
-                slack = 1e-12 * (np.abs(y) + np.abs(m))
-                assert np.all(np.abs(m - y) <= limit + slack), (op, direction, lbr, clip, inputs[0].shape, hidden)
+        assert_bounds_carry_moves(spec, _raw(op, hidden, direction, clip, lbr), inputs, bounds, rng,
+                                  (op, direction, lbr, clip, inputs[0].shape, hidden))
