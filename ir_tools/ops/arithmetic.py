@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..base.dims import INT64_MAX, Dim, Shape, parse_int
+from ..base.dims import Dim, Shape
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
@@ -58,14 +58,6 @@ from .spec import Kernel, OpSpec, TensorType
 REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
 
 
-def _int64(text: str) -> int:
-    value = parse_int(text)
-    if value is None or not -INT64_MAX - 1 <= value <= INT64_MAX:
-        raise ValueError(text)
-    return value
-
-
-INT = A.Codec("an integer that fits int64", _int64, str)
 #: The IR spelling of auto_broadcast; OpenVINO's reader takes "explicit" as "none".
 AUTO_BROADCAST = A.enum("none", "explicit", "numpy", "pdpd")
 
@@ -73,7 +65,7 @@ AUTO_BROADCAST = A.enum("none", "explicit", "numpy", "pdpd")
 @dataclass(frozen=True, slots=True)
 class BinaryAttrs:
     auto_broadcast: str = A.attr("auto_broadcast", AUTO_BROADCAST, "numpy")
-    pdpd_axis: int | None = A.attr("auto_broadcast.auto_broadcast_axis", INT, None)  # None: OpenVINO's 0
+    pdpd_axis: int | None = A.attr("auto_broadcast.auto_broadcast_axis", A.INT, None)  # None: OpenVINO's 0
 
 
 @dataclass(frozen=True, slots=True)

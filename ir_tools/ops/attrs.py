@@ -13,7 +13,7 @@ from dataclasses import MISSING, dataclass
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
-from ..base.dims import parse_size
+from ..base.dims import INT64_MAX, parse_int, parse_size
 from ..base.errors import AttrError, OpValidationError, SourceLoc
 
 T = TypeVar("T")
@@ -33,6 +33,13 @@ def _uint(text: str) -> int:
 def _uint_list(text: str) -> tuple[int, ...]:
     t = text.strip()
     return () if t == "" else tuple(_uint(p) for p in t.split(","))
+
+
+def _int64(text: str) -> int:
+    value = parse_int(text)
+    if value is None or not -INT64_MAX - 1 <= value <= INT64_MAX:
+        raise ValueError(text)
+    return value
 
 
 def _boolean(text: str) -> bool:
@@ -59,6 +66,7 @@ UINT_LIST = Codec(
 )
 BOOL = Codec("true or false", _boolean, lambda v: "true" if v else "false")
 UINT = Codec("a non-negative integer", _uint, str)
+INT = Codec("an integer that fits int64", _int64, str)
 STRING = Codec("a string", str, str)
 
 

@@ -37,8 +37,8 @@ class ParameterAttrs:
 class ConstAttrs:
     element_type: str = A.attr("element_type", ELEMENT)
     shape: tuple[int, ...] = A.attr("shape", A.UINT_LIST)
-    offset: int = A.attr("offset", A.Codec("a non-negative integer", A._uint, str))
-    size: int = A.attr("size", A.Codec("a non-negative integer", A._uint, str))
+    offset: int = A.attr("offset", A.UINT)
+    size: int = A.attr("size", A.UINT)
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from . import attrs as A
 from .core import ELEMENT, NoAttrs
 from .kernels import adaptive_avg_pool, avg_pool
 from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, PoolGeometry, dilated, pool_geometry
-from .reduction import INT, normalize_axis
+from .reduction import normalize_axis
 from .rounding import accumulation, moves
 from .spec import OpSpec, TensorType
 
@@ -167,7 +167,7 @@ class MaxPool8Attrs(MaxPoolAttrs):
 
     dilations: tuple[int, ...] = A.attr("dilations", A.UINT_LIST, ())
     index_element_type: str = A.attr("index_element_type", ELEMENT, "i64")
-    axis: int = A.attr("axis", INT, 0)
+    axis: int = A.attr("axis", A.INT, 0)
 
 
 def max_pool_geometry(a: MaxPoolAttrs, data: TensorType, label: str) -> PoolGeometry:

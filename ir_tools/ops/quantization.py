@@ -22,7 +22,7 @@ import numpy as np
 
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .arithmetic import AUTO_BROADCAST, INT, broadcast_shapes
+from .arithmetic import AUTO_BROADCAST, broadcast_shapes
 from .rounding import ACCUMULATION_UNIT, is_exact, output_rounding
 from .spec import Kernel, OpSpec, TensorType
 
@@ -31,7 +31,7 @@ from .spec import Kernel, OpSpec, TensorType
 class FakeQuantizeAttrs:
     levels: int = A.attr("levels", A.UINT)
     auto_broadcast: str = A.attr("auto_broadcast", AUTO_BROADCAST, "numpy")
-    pdpd_axis: int | None = A.attr("auto_broadcast.auto_broadcast_axis", INT, None)  # None: OpenVINO's 0
+    pdpd_axis: int | None = A.attr("auto_broadcast.auto_broadcast_axis", A.INT, None)  # None: OpenVINO's 0
 
 
 def _mode(a: FakeQuantizeAttrs) -> str:

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base.dims import DYNAMIC, INT64_MAX, Dim, parse_int
+from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .rounding import (
@@ -64,14 +64,6 @@ REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2", "f8e8m0
 _F32_MAX = float(np.finfo(np.float32).max)
 
 
-def _int64(text: str) -> int:
-    value = parse_int(text)
-    if value is None or not -INT64_MAX - 1 <= value <= INT64_MAX:
-        raise ValueError(text)
-    return value
-
-
-INT = A.Codec("an integer that fits int64", _int64, str)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +78,7 @@ class Softmax1Attrs:
 
 @dataclass(frozen=True, slots=True)
 class Softmax8Attrs:
-    axis: int = A.attr("axis", INT, 1)
+    axis: int = A.attr("axis", A.INT, 1)
 
 
 # --- shape rules -----------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..base.dims import DYNAMIC, INT64_MAX, Dim, Shape, parse_int
+from ..base.dims import DYNAMIC, INT64_MAX, Dim, Shape
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .core import ELEMENT, NoAttrs
@@ -259,14 +259,6 @@ def _size(t: TensorType) -> int | None:
     return math.prod(d.lo for d in t.shape)
 
 
-def _int64(text: str) -> int:
-    value = parse_int(text)
-    if value is None or not INT64_MIN <= value <= INT64_MAX:
-        raise ValueError(text)
-    return value
-
-
-INT = A.Codec("an integer that fits int64", _int64, str)
 
 
 # --- Reshape ----------------------------------------------------------------------------------------
@@ -502,7 +494,7 @@ def _run_transpose(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 @dataclass(frozen=True, slots=True)
 class ConcatAttrs:
-    axis: int = A.attr("axis", INT, 0)
+    axis: int = A.attr("axis", A.INT, 0)
 
 
 def _same_elements(inputs: Sequence[TensorType]) -> str | None:
@@ -659,7 +651,7 @@ def _run_variadic_split(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarr
 
 @dataclass(frozen=True, slots=True)
 class GatherAttrs:
-    batch_dims: int = A.attr("batch_dims", INT, 0)
+    batch_dims: int = A.attr("batch_dims", A.INT, 0)
 
 
 def _gather(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
