@@ -48,10 +48,6 @@ class GridSampleAttrs:
     padding_mode: str = A.attr("padding_mode", A.enum(*PADDINGS), "zeros")
 
 
-def _compatible(d: Dim, n: int) -> bool:
-    return d.lo <= n and (d.hi is None or d.hi >= n)
-
-
 def _infer(a: GridSampleAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
     data, grid = inputs
     if grid.element is not None and grid.element not in REAL:
@@ -61,7 +57,7 @@ def _infer(a: GridSampleAttrs, inputs: Sequence[TensorType], values) -> list[Ten
             raise OpValidationError(f"the {what} must be 4-D, got rank {len(t.shape)}")
     out = [DYNAMIC] * 4
     if grid.shape is not None:
-        if not _compatible(grid.shape[3], 2):
+        if merge_dim(grid.shape[3], Dim(2, 2)) is None:
             raise OpValidationError(f"the last dim of the grid must be 2, got {grid.shape[3]}")
         out[0], out[2], out[3] = grid.shape[0], grid.shape[1], grid.shape[2]
         if data.shape is not None:
