@@ -263,6 +263,22 @@ def random_bounds(rng: np.random.Generator, lengths: Sequence[int]) -> Bounds:
     return tuple(dims)
 
 
+def tensor_types(elements: Sequence[str | None], shapes: Sequence[Bounds]) -> list[TensorType]:
+    """Our rule's inputs: element types and partial shapes."""
+    return [TensorType(e, to_dims(s)) for e, s in zip(elements, shapes, strict=True)]
+
+
+def parameters(elements: Sequence[str | None], shapes: Sequence[Bounds]) -> list[ov.Node]:
+    """OpenVINO Parameters of those element types and partial shapes."""
+    return [ops1.parameter(partial_shape(s), ELEMENTS[e]) for e, s in zip(elements, shapes, strict=True)]
+
+
+def assert_shapes_agree(cases) -> None:
+    """Every (what, theirs, ours) case of ``compare_shapes`` agrees."""
+    failures = compare_shapes(cases)
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+
+
 def compare_shapes(cases) -> list[str]:
     failures = []
     for what, theirs, ours in cases:

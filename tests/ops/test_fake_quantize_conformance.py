@@ -18,24 +18,22 @@ import pytest
 
 from ir_tools.ops.quantization import FAKE_QUANTIZE_1 as FQ
 from ir_tools.ops.rounding import EXACT
-from ir_tools.ops.spec import TensorType
 
 from .conformance import (
-    ELEMENTS,
     Bounds,
     Case,
     assert_all_pass,
     assert_bounds_carry_moves,
+    assert_shapes_agree,
     blur,
     check_versions,
-    compare_shapes,
     openvino_outcome,
     our_outcome,
-    partial_shape,
+    parameters,
     pick,
     rule_limits,
     show,
-    to_dims,
+    tensor_types,
 )
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
@@ -127,11 +125,11 @@ def fake_quantize_shape_case(rng: np.random.Generator):
 
     def theirs():
         return openvino_outcome(lambda: ops1.fake_quantize(
-            *[ops1.parameter(partial_shape(s), ELEMENTS[e]) for s, e in zip(shapes, elements, strict=True)],
+            *parameters(elements, shapes),
             levels, auto_broadcast=mode))
 
     def ours():
-        inputs = [TensorType(e, to_dims(s)) for e, s in zip(elements, shapes, strict=True)]
+        inputs = tensor_types(elements, shapes)
         return our_outcome("FakeQuantize", "opset1", {"levels": str(levels), "auto_broadcast": mode}, inputs,
                            [None] * 5)
 
@@ -141,5 +139,4 @@ def fake_quantize_shape_case(rng: np.random.Generator):
 def test_fake_quantize_shape_rule():
     rng = np.random.default_rng(SEED + 1)
     cases = [fake_quantize_shape_case(rng) for _ in range(600)]
-    failures = compare_shapes(cases)
-    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+    assert_shapes_agree(cases)

@@ -18,25 +18,23 @@ import pytest
 
 from ir_tools.ops.recurrent import GRU_SEQUENCE_5, LSTM_SEQUENCE_5, RNN_SEQUENCE_5
 from ir_tools.ops.rounding import EXACT
-from ir_tools.ops.spec import TensorType
 
 from .conformance import (
-    ELEMENTS,
     Bounds,
     Case,
     assert_all_pass,
     assert_bounds_carry_moves,
+    assert_shapes_agree,
     blur,
     check_versions,
-    compare_shapes,
     floats,
     openvino_outcome,
     our_outcome,
-    partial_shape,
+    parameters,
     pick,
     rule_limits,
     show,
-    to_dims,
+    tensor_types,
 )
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
@@ -147,11 +145,11 @@ def recurrent_shape_case(rng: np.random.Generator, op: str):
 
     def theirs():
         return openvino_outcome(lambda: builder(
-            *[ops5.parameter(partial_shape(s), ELEMENTS[e]) for s, e in zip(bounds, elements, strict=True)],
+            *parameters(elements, bounds),
             hidden_attr, direction, **extra))
 
     def ours():
-        inputs = [TensorType(e, to_dims(s)) for e, s in zip(elements, bounds, strict=True)]
+        inputs = tensor_types(elements, bounds)
         return our_outcome(op, "opset5", _raw(op, hidden_attr, direction, 0.0, lbr), inputs, [None] * len(inputs))
 
     return what, theirs, ours
@@ -161,8 +159,7 @@ def recurrent_shape_case(rng: np.random.Generator, op: str):
 def test_shape_rule(op):
     rng = np.random.default_rng(SEED + 1 + len(op))
     cases = [recurrent_shape_case(rng, op) for _ in range(400)]
-    failures = compare_shapes(cases)
-    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+    assert_shapes_agree(cases)
 
 
 @pytest.mark.parametrize("op", ["LSTMSequence", "GRUSequence", "RNNSequence"])
