@@ -403,8 +403,7 @@ def _rounding(kind: _Kind):
     def rule(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         _check(kind, a, args)
-        bounds = [EXACT if i < len(bounds) and is_exact(bounds[i]) else bounds[i] if i < len(bounds) else EXACT
-                  for i in range(len(args))]
+        bounds = list(bounds)
         bounds[1 + kind.states] = EXACT  # sequence_lengths: integers
         _, out_bounds = _Run(kind, a, args, bounds).run()
         assert out_bounds is not None
