@@ -266,21 +266,15 @@ def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Pa
 def cmd_migrate(args: argparse.Namespace) -> int:
     from collections import Counter
 
-    from .ir.legacy import parse_legacy
-    from .ir.reader import IrVersionError
-    from .passes.base import run_passes
-    from .passes.legacy import lower_legacy
-    from .passes.to_opset8 import to_opset8
+    from .passes.legacy import is_legacy, read_migratable
+    from .passes.to_opset8 import migrate
 
     if not (args.output or args.in_place or args.dry_run):
         raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
-    try:
-        graph, legacy = read_ir(args.model, args.bin), False
-        require_valid(graph)
-    except IrVersionError:  # parse_legacy refuses whatever it cannot read exactly
-        graph, legacy = parse_legacy(args.model), True
+    graph = read_migratable(args.model, args.bin)
+    legacy = is_legacy(graph)
     before = Counter(layer.kind for layer in graph.layers())
-    stats = run_passes(graph, [lower_legacy, to_opset8] if legacy else [to_opset8]).stats
+    stats = migrate(graph).stats
     if graph.ir_version == 10 and args.ir_version == 11:
         keep_v10_names(graph)
     graph.ir_version = args.ir_version

@@ -490,6 +490,36 @@ class Graph:
             self.remove_edge(e)
             self.add_edge(Edge(new[0], new[1], e.to_layer, e.to_port))
 
+    def replace_all_uses(self, old: Layer | tuple[str, int], new: Layer | tuple[str, int]) -> None:
+        """Make every consumer of output ``old`` read ``new`` instead (a Layer means its first output).
+
+        The tensor names of ``old`` move to ``new`` when ``new`` has none, so that a model output keeps its
+        name when its producer is replaced; ``old``'s layer stays in the graph (``remove_dead`` drops it).
+        """
+        old, new = _output_key(old), _output_key(new)
+        old_port = self._layers[old[0]].output(old[1])
+        new_port = self._layers[new[0]].output(new[1])
+        if old_port is None or new_port is None:
+            missing = old if old_port is None else new
+            raise ValueError(f"layer {missing[0]} has no output port {missing[1]}")
+        if old_port.names and not new_port.names:
+            new_port.names, old_port.names = old_port.names, None
+        self.redirect_consumers(old, new)
+
+    def live_layers(self) -> set[str]:
+        """Ids of the layers a Result or a state write (Assign, a sink in OpenVINO's model) depends on."""
+        sinks = (lid for lid, layer in self._layers.items() if layer.is_a("Result") or layer.type == "Assign")
+        return self.ancestors(sinks)
+
+    def remove_dead(self) -> int:
+        """Remove every layer nothing live depends on (``live_layers``), except the model's inputs
+        (Parameters), which are part of its interface; returns how many were removed."""
+        live = self.live_layers()
+        dead = [lid for lid, layer in self._layers.items() if lid not in live and not layer.is_a("Parameter")]
+        for lid in dead:
+            self.remove_layer(lid)
+        return len(dead)
+
     def links(self) -> list[_Link]:
         """Every edge as the graph stores it, a plain ``(from_layer, from_port, to_layer, to_port, line)`` tuple, in
         ``edges()`` order: for code that visits every edge and reports on few (no Edge object per edge)."""
@@ -663,3 +693,12 @@ def _replace(index: dict, key: str, old: _Link, new: _Link) -> None:
 
 def _link_text(link: tuple) -> str:
     return f"{link[0]}:{link[1]} -> {link[2]}:{link[3]}"
+
+
+def _output_key(out: Layer | tuple[str, int]) -> tuple[str, int]:
+    """``(layer id, output port id)``: a Layer stands for its first output."""
+    if isinstance(out, Layer):
+        if not out.outputs:
+            raise ValueError(f"layer {out.id} ({out.name}) has no output")
+        return (out.id, out.outputs[0].id)
+    return out

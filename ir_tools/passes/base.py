@@ -1,28 +1,138 @@
-"""Pass infrastructure: a pass takes a Graph and returns a PassResult; a manager runs a list."""
+"""Passes: the public way to transform a Graph, and the one every rewrite of ir_tools takes.
+
+A ``Pass`` implements ``apply(graph)``; ``run(graph)`` wraps it in gates: ``requires`` before (by
+default the graph must pass ``check``), then every port's dims and precision re-inferred when the pass
+changed something, then ``ensures`` (by default ``check`` again). A pass therefore never starts from,
+nor leaves behind, a graph OpenVINO would refuse, and a failure names the pass and the layer (file and
+line of the model the layer came from). ``PassManager`` runs a sequence, optionally to a fixed point.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..base.diagnostics import Diagnostic
+from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph
+from .shapes import fix_dims, propagate
+from .validate import InvalidModelError, require_valid
 
 
 @dataclass
 class PassResult:
+    """What a pass did: the graph (changed in place), whether anything changed, and counts of its rewrites."""
+
     graph: Graph
     modified: bool
     stats: Counter[str] = field(default_factory=Counter)  # e.g. {"AvgPool-14 -> AvgPool-1": 3}
 
 
-GraphPass = Callable[[Graph], PassResult]
+class PassError(IrToolsError):
+    """A pass failed, or left a graph ``check`` rejects (then ``diagnostics`` lists every problem)."""
+
+    code = "E-PASS"
+
+    def __init__(self, message: str, loc: SourceLoc | None = None, diagnostics: Iterable[Diagnostic] = ()):
+        super().__init__(message, loc, self.code)
+        self.diagnostics = [Diagnostic("error", self.code, message, self.loc), *diagnostics]
 
 
-def run_passes(graph: Graph, passes: Sequence[GraphPass]) -> PassResult:
-    """Run ``passes`` in order; the result is modified if any pass modified the graph."""
-    total = PassResult(graph, False)
-    for graph_pass in passes:
-        result = graph_pass(total.graph)
-        total = PassResult(result.graph, total.modified or result.modified, total.stats + result.stats)
-    return total
+class Pass:
+    """A graph transformation. Subclasses implement ``apply``; callers use ``run`` (or call the pass).
+
+    ``apply`` changes the graph in place and returns a PassResult, or just whether it changed anything.
+    Override ``requires``/``ensures`` for passes that start from or leave a graph ``check`` cannot judge
+    (legacy IR, say); both raise on failure.
+    """
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    def apply(self, graph: Graph) -> PassResult | bool:
+        raise NotImplementedError(f"{self.name} does not implement apply(graph)")
+
+    def requires(self, graph: Graph) -> None:
+        """Before ``apply``: the graph passes ``check`` (InvalidModelError otherwise)."""
+        require_valid(graph)
+
+    def ensures(self, graph: Graph) -> None:
+        """After ``apply``: the graph passes ``check``."""
+        require_valid(graph)
+
+    def run(self, graph: Graph) -> PassResult:
+        """``requires``, ``apply``, shapes re-inferred if anything changed, ``ensures``; PassError on failure."""
+        self.requires(graph)
+        try:
+            outcome = self.apply(graph)
+        except IrToolsError:
+            raise
+        except Exception as exc:  # the pass's own bug: name the pass, keep the cause
+            raise PassError(f"pass {self.name} failed: {type(exc).__name__}: {exc}", SourceLoc(_file(graph))) from exc
+        result = outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))
+        if result.modified:
+            reinfer_shapes(graph)
+        try:
+            self.ensures(graph)
+        except InvalidModelError as exc:
+            errors = sum(d.severity == "error" for d in exc.diagnostics)
+            raise PassError(f"pass {self.name} left the graph invalid ({errors} error(s) follow)",
+                            SourceLoc(_file(graph)), exc.diagnostics) from None
+        return result
+
+    __call__ = run
+
+
+class PassManager(Pass):
+    """Runs passes in order; with ``fixed_point``, repeats the sequence until no pass changes the graph."""
+
+    def __init__(self, passes: Iterable[Pass], fixed_point: bool = False, max_rounds: int = 20):
+        self.passes = list(passes)
+        self.fixed_point = fixed_point
+        self.max_rounds = max_rounds
+
+    def requires(self, graph: Graph) -> None:
+        """Each pass checks its own gates."""
+
+    def ensures(self, graph: Graph) -> None:
+        """Each pass checks its own gates."""
+
+    def apply(self, graph: Graph) -> PassResult:
+        total = PassResult(graph, False)
+        for _ in range(self.max_rounds if self.fixed_point else 1):
+            changed = False
+            for graph_pass in self.passes:
+                result = graph_pass.run(graph)
+                total.stats += result.stats
+                changed = changed or result.modified
+            total.modified = total.modified or changed
+            if not changed:
+                return total
+        if self.fixed_point:
+            raise PassError(f"passes {', '.join(p.name for p in self.passes)} still changed the graph after "
+                            f"{self.max_rounds} rounds (no fixed point)", SourceLoc(_file(graph)))
+        return total
+
+    def run(self, graph: Graph) -> PassResult:
+        return self.apply(graph)
+
+    __call__ = run
+
+
+def reinfer_shapes(graph: Graph) -> int:
+    """Write every port's re-inferred dims and precision (a changed layer may change what follows it);
+    returns the number of ports changed. A graph whose shapes cannot be inferred is left as it is, for
+    ``ensures`` to report."""
+    if graph.find_cycle() is not None:
+        return 0
+    try:
+        propagation = propagate(graph)
+    except IrToolsError:
+        return 0
+    return fix_dims(graph, propagation)
+
+
+def _file(graph: Graph) -> str | None:
+    return str(graph.source) if graph.source else None

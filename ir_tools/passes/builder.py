@@ -61,23 +61,29 @@ class GraphBuilder:
         self,
         op_type: str,
         version: str,
-        attrs: Mapping[str, str],
-        inputs: Sequence[Output],
+        attrs: Mapping[str, str] | object,
+        inputs: Sequence[Output | Layer],
         name: str,
         outputs: Sequence[TensorType] | None = None,
         names: str | None = None,
         data: bytes | None = None,
     ) -> Layer:
-        """Add a layer fed by ``inputs``; output types come from the registry's shape rule unless given."""
-        layer = Layer(self.graph.new_id(), name, op_type, version, dict(attrs), data=data)
+        """Add a layer fed by ``inputs`` (outputs, or layers standing for their first output); ``attrs`` is the op's
+        typed attribute object (``ops.attrs``) or raw IR strings. Output types come from the op's shape rule
+        unless given."""
+        raw = dict(attrs) if isinstance(attrs, Mapping) else A.encode(attrs)
+        inputs = [output_of(o) if isinstance(o, Layer) else o for o in inputs]
+        layer = Layer(self.graph.new_id(), name, op_type, version, raw, data=data)
         in_types = [self.type_of(o) for o in inputs]
         layer.inputs = [_port(i, t) for i, t in enumerate(in_types)]
         if outputs is None:
             spec = lookup(op_type, version)
-            if spec is None:
-                raise IrToolsError(f"cannot infer the outputs of {op_type}@{version}; pass them explicitly")
-            values = [self._value(o) if i in spec.value_inputs else None for i, o in enumerate(inputs)]
-            outputs = spec.infer(A.decode(spec.attrs, layer.attrs, layer.loc), in_types, values)
+            if spec is not None and spec.infer is not None:
+                values = [self._value(o) if i in spec.value_inputs else None for i, o in enumerate(inputs)]
+                outputs = spec.infer(A.decode(spec.attrs, layer.attrs, layer.loc), in_types, values)
+            if outputs is None:
+                raise IrToolsError(f"ir_tools has no shape rule for {op_type}@{version} on these inputs; pass the "
+                                   "output types explicitly (outputs=[TensorType(...)])", code="E-PASS")
         layer.outputs = [_port(len(inputs) + j, t) for j, t in enumerate(outputs)]
         if names and layer.outputs:
             layer.outputs[0].names = names

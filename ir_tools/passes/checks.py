@@ -259,7 +259,7 @@ def _body_consts(nodes: tuple[RtNode, ...]) -> int:
 
 
 def _dead_layers(graph: Graph) -> Iterator[Diagnostic]:
-    live = graph.ancestors(r.id for r in graph.results())
+    live = graph.live_layers()
     for layer in graph.layers():
         if layer.id not in live:
             what = "model input" if layer.is_a("Parameter") else "layer"

@@ -1,6 +1,6 @@
 """Lowering legacy IR (v7 and older): each average ``Pooling`` becomes its exact opset8 form.
 
-``lower_legacy`` runs on a graph from ``ir.legacy.parse_legacy`` and replaces every legacy
+The ``LowerLegacy`` pass runs on a graph from ``ir.legacy.parse_legacy`` and replaces every legacy
 Pooling through ``exact_pool.emit``; ``read_legacy_ir`` does both. ``legacy_window`` is the one
 description of what a legacy Pooling computes, also used to evaluate one directly
 (``runtime.legacy_reference``).
@@ -38,14 +38,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..base.errors import AttrError, UnsupportedError
+from ..base.errors import AttrError, SourceLoc, UnsupportedError
 from ..ir.legacy import parse_legacy
 from ..ir.model import Graph, Layer
+from ..ir.reader import IrVersionError
 from ..ops import attrs as A
 from ..ops.pool_geometry import out_length, same_pads
-from .base import PassResult
+from .base import Pass, PassError, PassResult
 from .builder import GraphBuilder, origin_text
 from .exact_pool import WindowSpec, emit
+from .validate import InvalidModelError, read_valid
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,23 +63,50 @@ class LegacyPooling:
     auto_pad: str  # "", valid or same_upper
 
 
-def lower_legacy(graph: Graph) -> PassResult:
-    """Replace every legacy Pooling by its opset8 form; the graph becomes IR v11."""
-    builder = GraphBuilder(graph)
-    stats: Counter[str] = Counter()
-    for layer in graph.topological_order():
-        if layer.type != "Pooling":
-            continue
-        edge = graph.producers(layer.id, layer.inputs[0].id)[0]
-        x = (edge.from_layer, edge.from_port)
-        dims = builder.type_of(x).shape
-        window = legacy_window(layer, [d.lo for d in dims[2:]])
-        origin = origin_text(layer, f"Pooling (IR v{graph.ir_version})")
-        new = builder.replace_layer(layer, lambda: [emit(builder, x, window, layer.name)], origin)  # noqa: B023
-        made = "+".join(sorted({lay.type for lay in new if not lay.is_a("Const")}))
-        stats[f"Pooling (legacy) -> {made} (opset8)"] += 1
-    graph.ir_version = 11
-    return PassResult(graph, bool(stats), stats)
+class LowerLegacy(Pass):
+    """Replaces every legacy Pooling by its opset8 form; the graph becomes IR v11."""
+
+    def requires(self, graph: Graph) -> None:
+        """A legacy graph (``ir.legacy.parse_legacy`` refuses what it cannot read exactly); ``check`` cannot
+        judge one until it is lowered."""
+        if not is_legacy(graph):
+            raise PassError(f"{self.name} lowers legacy IR (v7 and older); this graph is IR v{graph.ir_version}",
+                            SourceLoc(str(graph.source) if graph.source else None))
+
+    def apply(self, graph: Graph) -> PassResult:
+        builder = GraphBuilder(graph)
+        stats: Counter[str] = Counter()
+        for layer in graph.topological_order():
+            if layer.type != "Pooling":
+                continue
+            x = graph.producer_key(layer.id, layer.inputs[0].id)
+            dims = builder.type_of(x).shape
+            window = legacy_window(layer, [d.lo for d in dims[2:]])
+            origin = origin_text(layer, f"Pooling (IR v{graph.ir_version})")
+            new = builder.replace_layer(layer, lambda: [emit(builder, x, window, layer.name)], origin)  # noqa: B023
+            made = "+".join(sorted({lay.type for lay in new if not lay.is_a("Const")}))
+            stats[f"Pooling (legacy) -> {made} (opset8)"] += 1
+        graph.ir_version = 11
+        return PassResult(graph, True, stats)
+
+
+lower_legacy = LowerLegacy()
+
+
+def is_legacy(graph: Graph) -> bool:
+    """True for a graph of legacy IR (v7 and older), which only ``LowerLegacy`` makes current."""
+    return graph.ir_version < 10
+
+
+def read_migratable(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
+    """An IR file as a graph to migrate: IR v10/v11 read and validated (InvalidModelError), legacy IR (v7 and
+    older) parsed as it is, for ``LowerLegacy``."""
+    try:
+        return read_valid(xml_path, bin_path)
+    except InvalidModelError as exc:
+        if not any(d.code == IrVersionError.code for d in exc.diagnostics):
+            raise
+    return parse_legacy(xml_path)
 
 
 def read_legacy_ir(xml_path: str | Path) -> Graph:

@@ -31,6 +31,7 @@ This pass rewrites exactly, by OpenVINO's rules (docs/SEMANTICS.md sections 2, 3
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import IrToolsError, UnsupportedError
@@ -40,39 +41,54 @@ from ..ops.opsets import lookup
 from ..ops.pool_geometry import counts_padding, dilated, out_length, same_pads
 from ..ops.pooling import AvgPoolAttrs, geometry
 from ..ops.spec import TensorType
-from .base import PassResult
+from .base import Pass, PassError, PassManager, PassResult
 from .builder import GraphBuilder, Output, origin_text, with_origin
 from .exact_pool import WindowSpec, emit
+from .legacy import LowerLegacy, is_legacy, read_migratable
 from .shapes import declared_type, propagate
-from .validate import require_valid
 
 TARGET = "opset8"
 
 
-def to_opset8(graph: Graph) -> PassResult:
-    """Rewrite every AvgPool of the graph into opset8 AvgPool (plus helpers where needed), exactly."""
-    types = propagate(graph).types
-    stats: Counter[str] = Counter()
-    builder = GraphBuilder(graph)
-    for layer in graph.by_type("AvgPool"):
-        change = _rewrite(builder, layer, _input(graph, types, layer))
-        if change:
-            stats[change] += 1
-    return PassResult(graph, bool(stats), stats)
+class ToOpset8(Pass):
+    """Rewrites every AvgPool of the graph into opset8 AvgPool (plus helpers where needed), exactly."""
+
+    def apply(self, graph: Graph) -> PassResult:
+        types = propagate(graph).types
+        stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
+        for layer in graph.by_type("AvgPool"):
+            change = _rewrite(builder, layer, _input(graph, types, layer))
+            if change:
+                stats[change] += 1
+        return PassResult(graph, bool(stats), stats)
+
+    def ensures(self, graph: Graph) -> None:
+        """The graph passes ``check`` and every AvgPool is opset8's."""
+        super().ensures(graph)
+        left = [layer for layer in graph.by_type("AvgPool") if layer.version != TARGET]
+        if left:
+            raise PassError(f"{len(left)} AvgPool layer(s) were not migrated: {left[0].name}", left[0].loc)
 
 
-def migrate(graph: Graph, target: str = TARGET) -> PassResult:
-    """Migrate a valid ``graph`` (InvalidModelError otherwise) so it loads in runtimes that know only
-    ``target`` (opset8) average pooling."""
+to_opset8 = ToOpset8()
+
+
+def migrate(source: Graph | str | Path, target: str = TARGET) -> PassResult:
+    """Migrate a model so it loads in runtimes that know only ``target`` (opset8) average pooling.
+
+    ``source`` is a graph or an IR file; a legacy IR file (v7 and older) is lowered first (``LowerLegacy``).
+    A graph or file ``check`` rejects raises InvalidModelError.
+    """
     if target != TARGET:
         raise IrToolsError(f"migration target {target!r} is not supported (only {TARGET!r})", code="E-USAGE")
-    require_valid(graph)
-    result = to_opset8(graph)
-    left = [layer for layer in graph.by_type("AvgPool") if layer.version != TARGET]
-    if left:
-        raise IrToolsError(f"{len(left)} AvgPool layer(s) were not migrated: {left[0].name}", left[0].loc,
-                           code="E-INTERNAL")
-    return result
+    graph = source if isinstance(source, Graph) else read_migratable(source)
+    return migration(graph).run(graph)
+
+
+def migration(graph: Graph) -> PassManager:
+    """The passes that migrate ``graph``: the legacy lowering first when it is legacy IR."""
+    return PassManager([LowerLegacy(), to_opset8] if is_legacy(graph) else [to_opset8])
 
 
 def _input(graph: Graph, types: dict[tuple[str, int], TensorType], layer: Layer) -> tuple[Output, TensorType]:
