@@ -42,7 +42,8 @@ class Dim:
 
 DYNAMIC = Dim(0, None)
 
-INT64_MAX = 2**63 - 1
+INT64_MAX = 2**63 - 1  # the largest int64 (dims, sizes, OpenVINO's unbounded Interval maximum)
+INT64_MIN = -(2**63)
 _INT = re.compile(r"[+-]?[0-9]+")  # what OpenVINO's std::stoll accepts, without Python's "1_000" or "٤"
 
 

@@ -24,12 +24,12 @@ from typing import BinaryIO
 from lxml import etree
 
 from ..base.diagnostics import Diagnostic
-from ..base.dims import parse_int
+from ..base.dims import INT64_MAX, parse_int
 from ..base.errors import ReadError, SourceLoc
 from .model import _WIDTH, Graph, Layer, PortFields, PortRecord, RtNode, Weights, _insert
 
 SUPPORTED_IR_VERSIONS = (10, 11)
-MAX_DIM = 2**63 - 1
+MAX_DIM = INT64_MAX
 _EDGE_KEYS = ("from-layer", "from-port", "to-layer", "to-port")
 _PRESCAN_CHUNK = 1 << 16
 _SAFE = {"resolve_entities": False, "no_network": True, "load_dtd": False, "huge_tree": False}

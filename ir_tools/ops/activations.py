@@ -51,9 +51,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .arithmetic import REAL_TYPES, unary_rule
+from .arithmetic import unary_rule
 from .core import NoAttrs
 from .rounding import APPROXIMATION_ULPS, elementwise, gamma, unit
 from .spec import Kernel, OpSpec, TensorType

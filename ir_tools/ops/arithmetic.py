@@ -48,15 +48,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base.dims import Dim, Shape
+from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
 from .rounding import elementwise
 from .spec import Kernel, OpSpec, TensorType
-
-#: Element types OpenVINO calls real (``is_real``).
-REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
-
 
 #: The IR spelling of auto_broadcast; OpenVINO's reader takes "explicit" as "none".
 AUTO_BROADCAST = A.enum("none", "explicit", "numpy", "pdpd")

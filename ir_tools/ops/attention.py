@@ -25,13 +25,13 @@ from typing import Any
 import numpy as np
 
 from ..base.dims import Dim, Shape
+from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim
 from .matmul import MATMUL_1, MatMulAttrs
 from .reduction import SOFTMAX_8, Softmax8Attrs
 from .rounding import ACCUMULATION_UNIT, is_exact
-from .shaping import REAL
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 
@@ -43,7 +43,7 @@ class AttentionAttrs:
 def _element(a: AttentionAttrs, inputs: Sequence[TensorType]) -> str | None:
     """The output's element type: input 0's merged with every other but a boolean (or causal) mask's."""
     mask = inputs[3].element if len(inputs) > 3 else None
-    if len(inputs) > 3 and not a.causal and mask is not None and mask != "boolean" and mask not in REAL:
+    if len(inputs) > 3 and not a.causal and mask is not None and mask != "boolean" and mask not in REAL_TYPES:
         raise OpValidationError(f"an attention mask of element type {mask}: it must be a float type or boolean")
     element = inputs[0].element
     for i, t in enumerate(inputs[1:], 1):
@@ -52,7 +52,7 @@ def _element(a: AttentionAttrs, inputs: Sequence[TensorType]) -> str | None:
         if element is not None and t.element != element:
             raise OpValidationError(f"inputs of element types {element} and {t.element}: they must be equal")
         element = t.element
-    if element is not None and element not in REAL:
+    if element is not None and element not in REAL_TYPES:
         raise OpValidationError(f"inputs of element type {element}: it must be a float type")
     return element
 

@@ -2,7 +2,7 @@
 shape rules and reference kernels.
 
 The shape rules are OpenVINO's (convolution_shape_inference*.hpp, group_convolution*.hpp,
-convolution_backprop_shape_inference*.hpp), down to its interval arithmetic (``ov::Interval``,
+convolution_backprop_shape_inference*.hpp), down to its interval arithmetic (``ov::Iv``,
 ``ov::Dimension``), and are checked against the installed openvino by
 tests/ops/test_convolution_conformance.py. Measured on openvino 2026.4.1, beyond the specification:
 
@@ -15,7 +15,7 @@ tests/ops/test_convolution_conformance.py. Measured on openvino 2026.4.1, beyond
 2. Empty (or omitted) strides and dilations mean ones, empty pads and output_padding zeros.
 3. A kernel (filter spatial dim) of 0 acts as 1: its dilated size is ``(0 - 1)`` clipped to 0,
    times the dilation, plus 1. A dynamic kernel dim dilates to ``1..``.
-4. Interval dims follow ov::Interval: sums saturate at infinity, differences clip at 0, so an
+4. Iv dims follow ov::Iv: sums saturate at infinity, differences clip at 0, so an
    interval or dynamic input gives e.g. ``1..`` or ``1..3``; only static dims are checked against
    the kernel. same_upper/same_lower give ``ceil(L / stride)`` per bound, with pads of 0 on any axis
    whose data or kernel dim is not static.
@@ -48,6 +48,7 @@ import numpy as np
 from ..base.dims import DYNAMIC, Dim, Shape
 from ..base.errors import OpValidationError
 from . import attrs as A
+from .intervals import ANY, INF, ONE, Iv, canon, dadd, ddiv, dmul, dsub, guarded, is_empty, is_static, iv, meet, to_dim
 from .pool_geometry import AUTO_PADS, dilated, same_pads
 from .rounding import SQUARE_SLACK, accumulation, scaled_squares, square_scale
 from .spec import Kernel, OpSpec, TensorType
@@ -82,94 +83,19 @@ class ConvolutionBackpropAttrs:
     output_padding: tuple[int, ...] = A.attr("output_padding", A.UINT_LIST, ())
 
 
-# --- OpenVINO's interval arithmetic ----------------------------------------------------------------
-# An interval is (lo, hi) with INF for "unbounded"; (INF, INF) is ov::Interval's empty interval.
-
-INF = 2**63 - 1
-Interval = tuple[int, int]
+# --- ov::util::dim helpers on intervals (ops/intervals.py) --------------------------------------
 
 
-def interval(d: Dim) -> Interval:
-    return d.lo, INF if d.hi is None else d.hi
-
-
-def as_dim(i: Interval) -> Dim:
-    if i[0] == INF:
-        raise OpValidationError("a dimension has no possible value (an empty interval)")
-    return Dim(i[0], None if i[1] == INF else i[1])
-
-
-def _clip(v: int) -> int:
-    return max(0, min(INF, v))
-
-
-def canonical(lo: int, hi: int) -> Interval:
-    return (INF, INF) if hi < lo else (_clip(lo), _clip(hi))
-
-
-def _clip_add(a: int, b: int) -> int:
-    return INF if a == INF or b == INF or a + b > INF else a + b
-
-
-def _clip_minus(a: int, b: int) -> int:
-    return 0 if a <= b else INF if a == INF else a - b
-
-
-def _clip_times(a: int, b: int) -> int:
-    if a == 0 or b == 0:
-        return 0
-    return INF if a == INF or b == INF or a > INF // b else a * b
-
-
-def iv_add(a: Interval, b: Interval) -> Interval:
-    if a[0] == INF or b[0] == INF:
-        return INF, INF
-    return canonical(_clip_add(a[0], b[0]), _clip_add(a[1], b[1]))
-
-
-def iv_sub(a: Interval, b: Interval) -> Interval:
-    if a[0] == INF or b[0] == INF:
-        return INF, INF
-    return canonical(_clip_minus(a[0], b[1]), _clip_minus(a[1], b[0]))
-
-
-def iv_mul(a: Interval, b: Interval) -> Interval:
-    if a[0] == INF:
-        return a
-    if b[0] == INF:
-        return b
-    return canonical(_clip_times(a[0], b[0]), _clip_times(a[1], b[1]))
-
-
-def iv_and(a: Interval, b: Interval) -> Interval:
-    return canonical(max(a[0], b[0]), min(a[1], b[1]))
-
-
-def iv_div(a: Interval, divisor: int) -> Interval:
-    """ov::Dimension / divisor: bounds divided in double precision, the lower one ceiled, the upper floored."""
-    if divisor == 1:
-        return a
-    if a == (0, INF):
-        return a
-    if divisor == 0:  # double division by zero, cast to int64: INT64_MIN on x86, clipped to 0
-        return 0, 0
-    return canonical(math.ceil(float(a[0]) / divisor), math.floor(float(a[1]) / divisor))
-
-
-def _static(i: Interval) -> bool:
-    return i[0] == i[1] and i[0] != INF
-
-
-def _floor_div(a: Interval, divisor: int) -> Interval:
+def _floor_div(a: Iv, divisor: int) -> Iv:
     """ov::util::dim::floor_div."""
-    if _static(a):
+    if is_static(a):
         return a[0] // divisor, a[0] // divisor
     if a[1] == INF:
         return a[0] // divisor, INF
     return a[0] // divisor, a[1] // divisor
 
 
-def _ceil_div(a: Interval, divisor: int) -> Interval:
+def _ceil_div(a: Iv, divisor: int) -> Iv:
     """ov::util::dim::ceil_div."""
     def up(v: int) -> int:
         return 0 if v == 0 else 1 + (v - 1) // divisor
@@ -179,12 +105,12 @@ def _ceil_div(a: Interval, divisor: int) -> Interval:
     return up(a[0]), up(a[1])
 
 
-def _dilated(kernel: Interval, dilation: int) -> Interval:
+def _dilated(kernel: Iv, dilation: int) -> Iv:
     """ov::util::dim::dilated on a dimension: (K - 1) * D + 1 in interval arithmetic (rule 3)."""
-    return iv_add(iv_mul(iv_sub(kernel, (1, 1)), (dilation, dilation)), (1, 1))
+    return dadd(dmul(dsub(kernel, ONE), (dilation, dilation)), ONE)
 
 
-def _padded(a: Interval, pad: int) -> Interval:
+def _padded(a: Iv, pad: int) -> Iv:
     """ov::util::dim::padded: a bound that would go negative becomes unknown."""
     if pad == 0:
         return a
@@ -193,10 +119,10 @@ def _padded(a: Interval, pad: int) -> Interval:
         return -1 if v == INF or v + pad < 0 else v + pad
 
     hi = bound(a[1])
-    if _static(a):
-        return (0, INF) if hi == -1 else (hi, hi)
+    if is_static(a):
+        return ANY if hi == -1 else (hi, hi)
     lo = bound(a[0])
-    return canonical(0 if lo == -1 else lo, INF if hi == -1 else hi)
+    return canon(0 if lo == -1 else lo, INF if hi == -1 else hi)
 
 
 # --- shape rules -----------------------------------------------------------------------------------
@@ -267,10 +193,10 @@ def _check_ranks(data: Shape, filters: Shape, filter_extra: int) -> None:
                                 f"(expected rank {len(data) + filter_extra - 2})")
 
 
-def _channel(shape: Shape, axis: int, what: str) -> Interval:
+def _channel(shape: Shape, axis: int, what: str) -> Iv:
     if len(shape) <= axis:
         raise OpValidationError(f"the {what} of rank {len(shape)} have no axis {axis}")
-    return interval(shape[axis])
+    return iv(shape[axis])
 
 
 def _check_channels(data: Shape, filters: Shape, filter_axis: int) -> None:
@@ -278,8 +204,8 @@ def _check_channels(data: Shape, filters: Shape, filter_axis: int) -> None:
     if data is None or filters is None:
         return
     c, f = _channel(data, 1, "data"), _channel(filters, filter_axis, "filters")
-    if iv_and(c, f)[0] == INF:
-        raise OpValidationError(f"the data has {as_dim(c)} channels, the filters expect {as_dim(f)} input channels")
+    if is_empty(meet(c, f)):
+        raise OpValidationError(f"the data has {to_dim(c)} channels, the filters expect {to_dim(f)} input channels")
 
 
 def _groups_channels(data: Shape, filters: Shape, cin_axis: int, cout_axis: int) -> Dim:
@@ -289,23 +215,23 @@ def _groups_channels(data: Shape, filters: Shape, cin_axis: int, cout_axis: int)
     groups = _channel(filters, 0, "filters")
     if data is not None:
         cin = _channel(filters, cin_axis, "filters")
-        if _static(cin):
-            quotient = iv_div(_channel(data, 1, "data"), cin[0])
-            merged = iv_and(groups, quotient)
-            if merged[0] == INF:
-                raise OpValidationError(f"the data's {as_dim(interval(data[1]))} channels do not make "
-                                        f"{as_dim(groups)} group(s) of {cin[0]} input channel(s)")
+        if is_static(cin):
+            quotient = ddiv(_channel(data, 1, "data"), cin[0])
+            merged = meet(groups, quotient)
+            if is_empty(merged):
+                raise OpValidationError(f"the data's {to_dim(iv(data[1]))} channels do not make "
+                                        f"{to_dim(groups)} group(s) of {cin[0]} input channel(s)")
             groups = merged
-    return as_dim(iv_mul(groups, _channel(filters, cout_axis, "filters")))
+    return to_dim(dmul(groups, _channel(filters, cout_axis, "filters")))
 
 
-def _spatial_dims(shape: Shape, ns: int, what: str) -> list[Interval]:
+def _spatial_dims(shape: Shape, ns: int, what: str) -> list[Iv]:
     """The last ``ns`` dims (all dynamic for a dynamic rank)."""
     if shape is None:
-        return [(0, INF)] * ns
+        return [ANY] * ns
     if len(shape) < ns:
         raise OpValidationError(f"the {what} of rank {len(shape)} have fewer than {ns} spatial dims")
-    return [interval(d) for d in shape[len(shape) - ns:]]
+    return [iv(d) for d in shape[len(shape) - ns:]]
 
 
 def forward_pads(a: ConvolutionAttrs, data: Shape, filters: Shape, ns: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -319,7 +245,7 @@ def forward_pads(a: ConvolutionAttrs, data: Shape, filters: Shape, ns: int) -> t
     begin, end = [], []
     for d, k, s, dil in zip(_spatial_dims(data, ns, "data"), _spatial_dims(filters, ns, "filters"), strides,
                             dilations, strict=True):
-        if _static(d) and _static(k):
+        if is_static(d) and is_static(k):
             b, e = same_pads(d[0], k[0], s, dil, a.auto_pad == "same_upper")
         else:
             b = e = 0
@@ -354,14 +280,14 @@ def _forward_rule(grouped: bool):
         kernels = _spatial_dims(filters, ns, "filters")
         for i, (d, k) in enumerate(zip(_spatial_dims(data, ns, "data"), kernels, strict=True)):
             if a.auto_pad in ("same_upper", "same_lower"):
-                out.append(as_dim(_ceil_div(d, strides[i])))
+                out.append(to_dim(_ceil_div(d, strides[i])))
                 continue
-            padded = iv_add(d, (pb[i] + pe[i], pb[i] + pe[i]))
+            padded = dadd(d, (pb[i] + pe[i], pb[i] + pe[i]))
             kd = _dilated(k, dilations[i])
-            if _static(padded) and _static(kd) and kd[0] > padded[0]:
+            if is_static(padded) and is_static(kd) and kd[0] > padded[0]:
                 raise OpValidationError(f"the dilated kernel {kd[0]} is larger than the padded input {padded[0]} "
                                         f"on spatial axis {i}")
-            out.append(as_dim(iv_add(_floor_div(iv_sub(padded, kd), strides[i]), (1, 1))))
+            out.append(to_dim(dadd(_floor_div(dsub(padded, kd), strides[i]), ONE)))
         return [TensorType(et, (batch, channels, *out))]
 
     return infer
@@ -400,10 +326,10 @@ def backprop_pads(a: ConvolutionBackpropAttrs, data: Shape, filters: Shape, out_
         begin, end = [], []
         for i, (d, k) in enumerate(zip(_spatial_dims(data, ns, "data"), _spatial_dims(filters, ns, "filters"),
                                        strict=True)):
-            if _static(d) and _static(k) and out_spatial is None:  # OpenVINO indexes the output_shape
+            if is_static(d) and is_static(k) and out_spatial is None:  # OpenVINO indexes the output_shape
                 raise OpValidationError(f"output_shape, of unknown length, has no axis {i} to resolve same_* pads with")
             o = DYNAMIC if out_spatial is None else out_spatial[i]
-            if _static(d) and _static(k) and o.is_static:
+            if is_static(d) and is_static(k) and o.is_static:
                 kd = _dilated(k, dilations[i])[0]
                 total = max((d[0] - 1) * strides[i] + kd - o.lo + op[i], 0)
                 small, large = total // 2, total - total // 2
@@ -447,14 +373,14 @@ def _backprop_rule(grouped: bool):
         if grouped:
             channels = _groups_channels(data, filters, 1, 2)
         else:
-            channels = DYNAMIC if filters is None else as_dim(_channel(filters, 1, "filters"))
+            channels = DYNAMIC if filters is None else to_dim(_channel(filters, 1, "filters"))
         if given:
             return [TensorType(et, (batch, channels, *(out_spatial or ())))]
         out = []
         for i, (d, k) in enumerate(zip(_spatial_dims(data, ns, "data"), _spatial_dims(filters, ns, "filters"),
                                        strict=True)):
-            full = iv_add(iv_mul(iv_sub(d, (1, 1)), (strides[i], strides[i])), _dilated(k, dilations[i]))
-            out.append(as_dim(_padded(full, op[i] - pb[i] - pe[i])))
+            full = dadd(dmul(dsub(d, ONE), (strides[i], strides[i])), _dilated(k, dilations[i]))
+            out.append(to_dim(_padded(full, op[i] - pb[i] - pe[i])))
         return [TensorType(et, (batch, channels, *out))]
 
     return infer
@@ -658,15 +584,15 @@ def _terms(skip: int, summed: int):
     return terms
 
 
-CONVOLUTION_1 = OpSpec("Convolution", "Convolution-1", ConvolutionAttrs, (2, 2), 1, _forward_rule(False),
+CONVOLUTION_1 = OpSpec("Convolution", "Convolution-1", ConvolutionAttrs, (2, 2), 1, guarded(_forward_rule(False)),
                        _conv_kernel(grouped=False),
                        rounding=accumulation(_terms(1, -1), magnitude=_conv_magnitude(grouped=False)))
 GROUP_CONVOLUTION_1 = OpSpec("GroupConvolution", "GroupConvolution-1", ConvolutionAttrs, (2, 2), 1,
-                             _forward_rule(True), _conv_kernel(grouped=True),
+                             guarded(_forward_rule(True)), _conv_kernel(grouped=True),
                              rounding=accumulation(_terms(2, -1), magnitude=_conv_magnitude(grouped=True)))
 CONVOLUTION_BACKPROP_DATA_1 = OpSpec("ConvolutionBackpropData", "ConvolutionBackpropData-1", ConvolutionBackpropAttrs,
-                                     (2, 3), 1, _backprop_rule(False), _backprop_kernel(grouped=False), (2,),
+                                     (2, 3), 1, guarded(_backprop_rule(False)), _backprop_kernel(grouped=False), (2,),
                                      rounding=accumulation(_terms(2, 0)))
 GROUP_CONVOLUTION_BACKPROP_DATA_1 = OpSpec("GroupConvolutionBackpropData", "GroupConvolutionBackpropData-1",
-                                           ConvolutionBackpropAttrs, (2, 3), 1, _backprop_rule(True),
+                                           ConvolutionBackpropAttrs, (2, 3), 1, guarded(_backprop_rule(True)),
                                            _backprop_kernel(grouped=True), (2,), rounding=accumulation(_terms(3, 1)))

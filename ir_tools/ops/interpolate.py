@@ -42,7 +42,7 @@ import numpy as np
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .convolution import INF, as_dim, interval
+from .intervals import INF, guarded, iv, to_dim
 from .rounding import accumulation, moves
 from .spec import OpSpec, TensorType
 
@@ -112,8 +112,8 @@ def _padded(d: Dim, pad: int) -> Dim:
     """ov::util::dim::padded with a non-negative pad."""
     if pad == 0:
         return d
-    lo, hi = interval(d)
-    return as_dim((lo + pad, INF if hi == INF or hi + pad >= INF else hi + pad))
+    lo, hi = iv(d)
+    return to_dim((lo + pad, INF if hi == INF or hi + pad >= INF else hi + pad))
 
 
 def size_dim(v: int) -> Dim:
@@ -455,9 +455,9 @@ def _rounding(kernel, a, args: Sequence[np.ndarray], bounds, outputs) -> list[np
     return rule(kernel, a, args, bounds, outputs)
 
 
-INTERPOLATE_1 = OpSpec("Interpolate", "Interpolate-1", Interpolate1Attrs, (2, 2), 1, _rule_1, _run_1, (1,),
+INTERPOLATE_1 = OpSpec("Interpolate", "Interpolate-1", Interpolate1Attrs, (2, 2), 1, guarded(_rule_1), _run_1, (1,),
                        rounding=_rounding)
-INTERPOLATE_4 = OpSpec("Interpolate", "Interpolate-4", InterpolateAttrs, (3, 4), 1, _rule(4), _kernel(4), (1, 2, 3),
-                       rounding=_rounding)
-INTERPOLATE_11 = OpSpec("Interpolate", "Interpolate-11", InterpolateAttrs, (2, 3), 1, _rule(11), _kernel(11), (1, 2),
-                        rounding=_rounding)
+INTERPOLATE_4 = OpSpec("Interpolate", "Interpolate-4", InterpolateAttrs, (3, 4), 1, guarded(_rule(4)), _kernel(4),
+                       (1, 2, 3), rounding=_rounding)
+INTERPOLATE_11 = OpSpec("Interpolate", "Interpolate-11", InterpolateAttrs, (2, 3), 1, guarded(_rule(11)), _kernel(11),
+                        (1, 2), rounding=_rounding)

@@ -28,12 +28,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..base.dims import DYNAMIC, Dim
+from ..base.dims import DYNAMIC, INT64_MAX, INT64_MIN, Dim
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
+from .intervals import Iv, compatible, dim_of, guarded, iv
+from .operands import bounds, integral, normalize_axis
 from .rounding import moves
-from .shaping import INT64_MAX, INT64_MIN, Iv, bounds, compatible, dim_of, guarded, integral, iv, normalize_axis
 from .spec import OpSpec, TensorType
 
 

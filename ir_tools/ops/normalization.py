@@ -37,10 +37,11 @@ from typing import Any
 import numpy as np
 
 from ..base.dims import Dim
+from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .activations import FLOAT
-from .arithmetic import REAL_TYPES, merge_dim, merge_elements, merge_shapes
+from .arithmetic import merge_dim, merge_elements, merge_shapes
 from .rounding import (
     ACCUMULATION_UNIT,
     APPROXIMATION,

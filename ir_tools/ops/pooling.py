@@ -29,8 +29,8 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .core import ELEMENT, NoAttrs
 from .kernels import adaptive_avg_pool, avg_pool
+from .operands import normalize_axis
 from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, PoolGeometry, dilated, pool_geometry
-from .reduction import normalize_axis
 from .rounding import accumulation, moves
 from .spec import OpSpec, TensorType
 

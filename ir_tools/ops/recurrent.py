@@ -46,6 +46,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .activations import FLOAT, sigmoid
 from .arithmetic import merge_dim
+from .intervals import ddiv, is_empty, iv, to_dim
 from .rounding import APPROXIMATION, EXACT, gamma, is_exact, output_rounding
 from .spec import Kernel, OpSpec, TensorType
 
@@ -114,15 +115,9 @@ def _directions(a: Any) -> int:
 
 
 def _divided(d: Dim, by: int) -> Dim | None:
-    """OpenVINO's ``Dimension / by``: [ceil(lo / by), floor(hi / by)] in doubles (hi 2^63 when unbounded); None
-    for an empty interval."""
-    if by == 1:
-        return d
-    if d.lo == 0 and d.hi is None:
-        return _UNKNOWN
-    lo = math.ceil(d.lo / by)
-    hi = math.floor(float(2**63 - 1 if d.hi is None else d.hi) / by)
-    return None if hi < lo else Dim(lo, hi)
+    """OpenVINO's ``Dimension / by`` (ops/intervals.ddiv); None for an empty interval."""
+    quotient = ddiv(iv(d), by)
+    return None if is_empty(quotient) else to_dim(quotient)
 
 
 def _rule(kind: _Kind):

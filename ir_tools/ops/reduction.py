@@ -45,8 +45,10 @@ from typing import Any
 import numpy as np
 
 from ..base.dims import DYNAMIC, Dim
+from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
+from .operands import normalize_axis
 from .rounding import (
     ACCUMULATION_UNIT,
     APPROXIMATION,
@@ -59,8 +61,6 @@ from .rounding import (
 )
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
-#: Element types OpenVINO calls real (``is_real``); the rest but boolean count as integral numbers.
-REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
 _F32_MAX = float(np.finfo(np.float32).max)
 
 
@@ -82,14 +82,6 @@ class Softmax8Attrs:
 
 
 # --- shape rules -----------------------------------------------------------------------------------
-
-
-def normalize_axis(axis: int, rank: int) -> int:
-    """OpenVINO's normalize_axis: ``axis`` in [-r, r-1] with r = max(rank, 1), made non-negative."""
-    r = max(rank, 1)
-    if not -r <= axis < r:
-        raise OpValidationError(f"axis {axis} is out of the range [{-r}, {r - 1}] of a rank-{rank} input")
-    return axis + r if axis < 0 else axis
 
 
 def _reduce(logical: bool):

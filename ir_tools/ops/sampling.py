@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 
 from ..base.dims import DYNAMIC, Dim
+from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import merge_dim
 from .rounding import ACCUMULATION_UNIT, is_exact, output_rounding
-from .shaping import REAL
 from .spec import Kernel, OpSpec, TensorType
 
 MODES = ("bilinear", "bicubic", "nearest")
@@ -50,7 +50,7 @@ class GridSampleAttrs:
 
 def _infer(a: GridSampleAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
     data, grid = inputs
-    if grid.element is not None and grid.element not in REAL:
+    if grid.element is not None and grid.element not in REAL_TYPES:
         raise OpValidationError(f"the grid's element type must be a floating point type, got {grid.element}")
     for t, what in ((data, "data"), (grid, "grid")):
         if t.shape is not None and len(t.shape) != 4:

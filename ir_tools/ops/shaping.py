@@ -62,204 +62,47 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..base.dims import DYNAMIC, INT64_MAX, Dim, Shape
+from ..base.dims import DYNAMIC, Dim, Shape
+from ..base.dtypes import INTEGER_TYPES, REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .core import ELEMENT, NoAttrs
+from .intervals import (
+    ANY,
+    INF,
+    ONE,
+    ZERO,
+    Iv,
+    broadcast_merge,
+    canon,
+    compatible,
+    contains,
+    dadd,
+    ddiv,
+    dims,
+    dmul,
+    dynamic,
+    guarded,
+    is_empty,
+    is_static,
+    iv,
+    meet,
+    static_dims,
+    to_dim,
+)
+from .operands import (
+    bounds,
+    integral,
+    ints,
+    normalize_axis,
+    not_scalar,
+    rank1,
+    same_elements,
+    scalar_axis,
+    static_size,
+)
 from .rounding import EXACT, accumulation, exact, moves
 from .spec import OpSpec, TensorType
-
-# --- intervals as OpenVINO computes them ------------------------------------------------------------
-
-INF = INT64_MAX  # OpenVINO's Interval::s_max: an unbounded maximum
-INT64_MIN = -(2**63)
-Iv = tuple[int, int]  # (min, max) with max INF for unbounded; (INF, INF) is OpenVINO's empty interval
-EMPTY: Iv = (INF, INF)
-ONE: Iv = (1, 1)
-ZERO: Iv = (0, 0)
-ANY: Iv = (0, INF)
-
-
-def iv(d: Dim) -> Iv:
-    return (d.lo, INF if d.hi is None else d.hi)
-
-
-def canon(lo: int, hi: int) -> Iv:
-    """Interval(min, max): an inverted interval is empty, the bounds are clipped to [0, INF]."""
-    if hi < lo:
-        return EMPTY
-    return (max(0, min(INF, lo)), max(0, min(INF, hi)))
-
-
-def dim_of(lo: int, hi: int) -> Dim:
-    """Dimension(min, max) from lengths where -1 means unbounded (and a -1 minimum means 0)."""
-    lo_v = 0 if lo == -1 else lo
-    hi_v = INF if hi == -1 else hi
-    return to_dim(canon(lo_v, hi_v))
-
-
-def to_dim(i: Iv) -> Dim:
-    if is_empty(i):
-        raise _Unmatched()
-    return Dim(i[0], None if i[1] == INF else i[1])
-
-
-class _Unmatched(Exception):
-    """A case whose OpenVINO answer we cannot represent (an empty dimension): the rule gives None."""
-
-
-def is_empty(i: Iv) -> bool:
-    return i[0] == INF
-
-
-def is_static(i: Iv) -> bool:
-    return i[0] == i[1] and not is_empty(i)
-
-
-def _clip_times(a: int, b: int) -> int:
-    if a == 0 or b == 0:
-        return 0
-    if a == INF or b == INF or a > INF // b:
-        return INF
-    return a * b
-
-
-def _clip_add(a: int, b: int) -> int:
-    return INF if a == INF or b == INF or a + b > INF else a + b
-
-
-def dmul(a: Iv, b: Iv) -> Iv:
-    """Dimension * Dimension."""
-    if b == ONE:
-        return a
-    if a == ONE:
-        return b
-    if is_empty(a):
-        return a
-    if is_empty(b):
-        return b
-    return canon(_clip_times(a[0], b[0]), _clip_times(a[1], b[1]))
-
-
-def dadd(a: Iv, b: Iv) -> Iv:
-    """Dimension + Dimension."""
-    if b == ZERO:
-        return a
-    if a == ZERO:
-        return b
-    if is_empty(a) or is_empty(b):
-        return EMPTY
-    return canon(_clip_add(a[0], b[0]), _clip_add(a[1], b[1]))
-
-
-def ddiv(a: Iv, n: int) -> Iv:
-    """Dimension / n (bounds through double precision, as OpenVINO)."""
-    if n == 1:
-        return a
-    if a == ANY:
-        return ANY
-    if n == 0:
-        raise _Unmatched()
-    return canon(math.ceil(float(a[0]) / n), math.floor(float(a[1]) / n))
-
-
-def meet(a: Iv, b: Iv) -> Iv:
-    """Dimension & Dimension: the intersection (empty when they are not compatible)."""
-    return canon(max(a[0], b[0]), min(a[1], b[1]))
-
-
-def compatible(a: Iv, b: Iv) -> bool:
-    return not is_empty(meet(a, b))
-
-
-def contains(a: Iv, v: int) -> bool:
-    return a[0] <= v <= a[1] and not is_empty(a)
-
-
-def broadcast_merge(a: Iv, b: Iv) -> Iv | None:
-    """Dimension::broadcast_merge; None when the dims cannot be broadcast together."""
-    a1, b1 = contains(a, 1), contains(b, 1)
-    if a1 and b1:
-        return canon(min(a[0], b[0]), max(a[1], b[1]))
-    if a1:
-        return b
-    if b1:
-        return a
-    m = meet(a, b)
-    return None if is_empty(m) else m
-
-
-def dims(shape: Sequence[Iv]) -> tuple[Dim, ...]:
-    return tuple(to_dim(i) for i in shape)
-
-
-def dynamic(rank: int | None) -> Shape:
-    return None if rank is None else (DYNAMIC,) * rank
-
-
-def static_dims(shape: Sequence[int]) -> tuple[Dim, ...]:
-    return tuple(Dim(n, n) for n in shape)
-
-
-# --- values and checks ------------------------------------------------------------------------------
-
-_INTEGRAL = frozenset({"i4", "i8", "i16", "i32", "i64", "u1", "u2", "u3", "u4", "u6", "u8", "u16", "u32", "u64"})
-#: What OpenVINO's element::Type::is_real() holds.
-REAL = frozenset({"f16", "f32", "f64", "bf16", "f4e2m1", "f8e4m3", "f8e5m2", "f8e8m0", "nf4"})
-
-
-def integral(t: TensorType, what: str) -> None:
-    """Refuse a non-integer index-like input (an unknown element type passes)."""
-    if t.element is not None and t.element not in _INTEGRAL:
-        raise OpValidationError(f"{what} must be of an integer element type, got {t.element}")
-
-
-def ints(value: np.ndarray) -> list[int]:
-    """The values as Python ints (floats truncated toward zero, as OpenVINO casts them)."""
-    flat = np.asarray(value).reshape(-1)
-    if flat.dtype.kind == "f":
-        if not np.all(np.isfinite(flat)):
-            raise OpValidationError(f"values {flat.tolist()} are not finite")
-        flat = np.trunc(flat)
-    return [int(v) for v in flat]
-
-
-def bounds(value: np.ndarray) -> list[int]:
-    """Values read as OpenVINO's bounds: an i32 minimum or maximum stands for the i64 one."""
-    arr = np.asarray(value)
-    out = ints(arr)
-    if arr.dtype == np.int32:
-        limits = {2**31 - 1: INT64_MAX, -(2**31): INT64_MIN}
-        out = [limits.get(v, v) for v in out]
-    return out
-
-
-def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
-    """OpenVINO's normalize_axis: ``axis`` in [-rank, rank - 1] (a scalar takes [-1, 0]), made non-negative."""
-    r = max(rank, 1)
-    if not -r <= axis < r:
-        raise OpValidationError(f"{what} {axis} is out of the range [{-r}, {r - 1}] of a rank-{rank} input")
-    return axis + r if axis < 0 else axis
-
-
-def _not_scalar(shape: Shape, op: str) -> None:
-    if shape is not None and len(shape) == 0:
-        raise OpValidationError(f"{op} needs an input of rank 1 or more, got a scalar")
-
-
-def _rank1(t: TensorType, what: str) -> None:
-    if t.shape is not None and len(t.shape) != 1:
-        raise OpValidationError(f"{what} must be 1-D, got rank {len(t.shape)}")
-
-
-def _size(t: TensorType) -> int | None:
-    """The element count of a fully static shape, else None."""
-    if t.shape is None or not all(d.is_static for d in t.shape):
-        return None
-    return math.prod(d.lo for d in t.shape)
-
-
-
 
 # --- Reshape ----------------------------------------------------------------------------------------
 
@@ -357,7 +200,7 @@ def reshape_dims(shape: Shape, pattern: Sequence[int], special_zero: bool) -> tu
 def _reshape(a: ReshapeAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
     data, pattern = inputs
     integral(pattern, "the target shape")
-    _rank1(pattern, "the target shape")
+    rank1(pattern, "the target shape")
     if values[1] is None:
         n = None if pattern.shape is None or not pattern.shape[0].is_static else pattern.shape[0].lo
         return [TensorType(data.element, dynamic(n))]
@@ -397,7 +240,7 @@ def _squeeze(v15: bool):
             integral(t, "axes")
             _axes_rank(t)
             axes = None
-            axes_size = _size(t)
+            axes_size = static_size(t)
             if shape is not None and axes_size is not None:
                 if values[1] is not None:
                     axes = {normalize_axis(v, len(shape), "axis") for v in ints(values[1])}
@@ -497,15 +340,8 @@ class ConcatAttrs:
     axis: int = A.attr("axis", A.INT, 0)
 
 
-def _same_elements(inputs: Sequence[TensorType]) -> str | None:
-    known = {t.element for t in inputs if t.element is not None}
-    if len(known) > 1:
-        raise OpValidationError(f"inputs of element types {', '.join(sorted(known))}: they must be equal")
-    return known.pop() if known else None
-
-
 def _concat(a: ConcatAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
-    element = _same_elements(inputs)
+    element = same_elements(inputs)
     out: list[Iv] | None = None
     total = ZERO
     axis = 0
@@ -513,7 +349,7 @@ def _concat(a: ConcatAttrs, inputs: Sequence[TensorType], values) -> list[Tensor
         if t.shape is None:
             total = dadd(total, ANY)
             continue
-        _not_scalar(t.shape, "Concat")
+        not_scalar(t.shape, "Concat")
         axis = normalize_axis(a.axis, len(t.shape))
         total = dadd(total, iv(t.shape[axis]))
         this = [ANY if i == axis else iv(d) for i, d in enumerate(t.shape)]
@@ -552,13 +388,6 @@ class SplitAttrs:
     num_splits: int = A.attr("num_splits", A.UINT)
 
 
-def _scalar_axis(value: np.ndarray) -> int:
-    raw = ints(value)
-    if len(raw) != 1:
-        raise OpValidationError(f"axis has {len(raw)} values, expected one")
-    return raw[0]
-
-
 def _split(a: SplitAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
     data, axis_t = inputs
     n = a.num_splits
@@ -570,8 +399,8 @@ def _split(a: SplitAttrs, inputs: Sequence[TensorType], values) -> list[TensorTy
     shape = data.shape
     if values[1] is None or shape is None:
         return [TensorType(data.element, None if shape is None else dynamic(len(shape)))] * n
-    _not_scalar(shape, "Split")
-    axis = normalize_axis(_scalar_axis(values[1]), len(shape))
+    not_scalar(shape, "Split")
+    axis = normalize_axis(scalar_axis(values[1]), len(shape))
     d = iv(shape[axis])
     if is_static(d):
         if d[0] % n:
@@ -592,7 +421,7 @@ def _f32_part(length: int, n: int) -> int:
 
 def _run_split(a: SplitAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     x, axis = args
-    axis = normalize_axis(_scalar_axis(axis), x.ndim)
+    axis = normalize_axis(scalar_axis(axis), x.ndim)
     if a.num_splits <= 0 or x.shape[axis] % a.num_splits:
         raise OpValidationError(f"axis of length {x.shape[axis]} cannot be split in {a.num_splits}")
     return list(np.split(x, a.num_splits, axis=axis))
@@ -630,8 +459,8 @@ def _variadic_split(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[Te
     shape = data.shape
     if shape is None or values[1] is None:
         return [TensorType(data.element, None if shape is None else dynamic(len(shape)))] * count
-    _not_scalar(shape, "VariadicSplit")
-    axis = normalize_axis(_scalar_axis(values[1]), len(shape))
+    not_scalar(shape, "VariadicSplit")
+    axis = normalize_axis(scalar_axis(values[1]), len(shape))
     if values[2] is None:
         return [TensorType(data.element, shape[:axis] + (DYNAMIC,) + shape[axis + 1:])] * count
     lengths = _lengths(ints(values[2]), iv(shape[axis]))
@@ -641,7 +470,7 @@ def _variadic_split(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[Te
 
 def _run_variadic_split(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     x, axis, lengths = args
-    axis = normalize_axis(_scalar_axis(axis), x.ndim)
+    axis = normalize_axis(scalar_axis(axis), x.ndim)
     sizes = _lengths(ints(lengths), (x.shape[axis], x.shape[axis]))
     return list(np.split(x, np.cumsum(sizes)[:-1], axis=axis)) if sizes else []
 
@@ -667,7 +496,7 @@ def _gather(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
         batch += len(indices.shape)
     axis = None
     if values[2] is not None:
-        _not_scalar(data.shape, "Gather")
+        not_scalar(data.shape, "Gather")
         axis = ints(values[2])[0]
         if data.shape is not None:
             axis = normalize_axis(axis, len(data.shape))
@@ -700,7 +529,7 @@ def _run_gather(negative: bool):
         x, idx, axis_v = args
         if idx.dtype.kind not in "iu":
             raise OpValidationError(f"indices must be integers, got {idx.dtype}")
-        axis = normalize_axis(_scalar_axis(axis_v), x.ndim)
+        axis = normalize_axis(scalar_axis(axis_v), x.ndim)
         batch = getattr(a, "batch_dims", 0)
         if batch < 0:
             batch += idx.ndim
@@ -1001,7 +830,7 @@ def _broadcast(v3: bool):
             if axes_t.shape is not None and len(axes_t.shape) != 1:
                 raise OpValidationError(f"axes_mapping must be 1-D, got rank {len(axes_t.shape)}")
             out = dims(target) if target is not None else dynamic(n)
-            if shape is not None and target_t.shape is not None and _size(axes_t) is not None:
+            if shape is not None and target_t.shape is not None and static_size(axes_t) is not None:
                 count = axes_t.shape[0].lo
                 rank = 1 if len(shape) == 0 and count > 0 else len(shape)
                 if count != rank:
@@ -1121,6 +950,10 @@ def _run_tile(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.tile(x, reps)]
 
 
+#: What Range takes: OpenVINO's integral numbers (nf4 among them) and real types.
+_RANGE_TYPES = INTEGER_TYPES | REAL_TYPES | {"nf4"}
+
+
 # --- Range ------------------------------------------------------------------------------------------
 
 
@@ -1162,14 +995,14 @@ def _range(v4: bool):
         for name, t in zip(("start", "stop", "step"), inputs, strict=True):
             if t.shape is not None and len(t.shape) != 0:
                 raise OpValidationError(f"{name} must be a scalar, got rank {len(t.shape)}")
-            if t.element is not None and t.element not in _INTEGRAL | REAL:
+            if t.element is not None and t.element not in _RANGE_TYPES:
                 raise OpValidationError(f"{name} must be numeric, got {t.element}")
         if v4:
             et = a.output_type
-            if et is not None and et not in _INTEGRAL | REAL:
+            if et is not None and et not in _RANGE_TYPES:
                 raise OpValidationError(f"output_type must be numeric, got {et}")
         else:
-            et = _same_elements(inputs)
+            et = same_elements(inputs)
             if et in ("boolean", "u1", "i4", "u4"):
                 raise OpValidationError(f"start, stop and step of element type {et} are not supported")
             if et is None:
@@ -1178,7 +1011,7 @@ def _range(v4: bool):
         _range_checks(known)
         if any(v is None for v in known):
             return [TensorType(et, (DYNAMIC,))]
-        integral_out = (et in _INTEGRAL) if v4 else (inputs[0].element in _INTEGRAL)
+        integral_out = (et in INTEGER_TYPES) if v4 else (inputs[0].element in INTEGER_TYPES)
         count = _range_count(*known, integral_out)
         if count is None:
             return None
@@ -1224,18 +1057,6 @@ def _numpy_type(name: str) -> type:
 
 
 # --- specs ------------------------------------------------------------------------------------------
-
-
-def guarded(rule):
-    """A rule that answers None where OpenVINO's answer has no representation here (an empty dim)."""
-
-    def infer(a, inputs, values):
-        try:
-            return rule(a, inputs, values)
-        except _Unmatched:
-            return None
-
-    return infer
 
 
 MANY = 1 << 30  # Concat: any number of inputs
