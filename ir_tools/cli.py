@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import tempfile
+from collections import Counter
 from functools import partial
 from pathlib import Path
 
@@ -18,11 +19,11 @@ from .batch import map_files, model_paths
 from .console import paint, progress, progress_steps
 from .ir.inspect import render_text, summary
 from .ir.model import Graph
-from .ir.reader import parse_may_start, read_ir
+from .ir.reader import read_ir
 from .ir.writer import write_ir
 from .passes.interface_names import keep_v10_names
 from .passes.shapes import Propagation
-from .passes.validate import FATAL_CODES, InvalidModelError, check_file, read_valid, require_valid
+from .passes.validate import FATAL_CODES, InvalidModelError, read_valid, require_valid
 
 EXIT_OK, EXIT_FOUND, EXIT_UNUSABLE = 0, 1, 2
 
@@ -35,30 +36,11 @@ def _print_diagnostics(diags: list[Diagnostic], quiet: bool = False) -> None:
 
 def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace,
                  ) -> tuple[list[Diagnostic], Graph | None, Propagation | None]:
-    """``check``'s diagnostics, graph and shape propagation; on a file otherwise clean, also OpenVINO's verdict
-    and its inference of the layers we have no shape rule for (unless ``--no-openvino``).
+    """``runtime.verdict.check_model`` with the command's options."""
+    from .runtime.verdict import check_model
 
-    OpenVINO reads the file in a thread while our checks run (its read releases the GIL); if they find an error,
-    its verdict is not asked for (the read is waited for, but not reported). A file our reader refuses unparsed
-    (a DOCTYPE, another format) is not handed to OpenVINO."""
-    read = None
-    if not args.no_openvino and parse_may_start(path):
-        from .runtime.openvino import ModelFiles, read_in_background
-
-        files = ModelFiles(path, bin_path or path.with_suffix(".bin"))
-        read = read_in_background(files)
-    diags, graph, result = check_file(path, bin_path)
-    if graph is None or result is None or has_errors(diags) or read is None:
-        return diags, graph, result
-    from .passes.shapes import adopt
-    from .runtime.openvino import openvino_types
-
-    try:
-        types = openvino_types(graph, files, result.not_inferred, compile_model=getattr(args, "compile", False),
-                               read=read)
-    except IrToolsError as exc:
-        return [*diags, Diagnostic("error", exc.code, exc.message, exc.loc)], graph, result
-    return [*diags, *adopt(result, types)], graph, result
+    done = check_model(path, bin_path, not args.no_openvino, getattr(args, "compile", False))
+    return done.diagnostics, done.graph, done.propagation
 
 
 def _check_diagnostics(path: Path, no_openvino: bool, compile_model: bool) -> tuple[list[Diagnostic], str | None]:
@@ -154,14 +136,17 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _inputs(args: argparse.Namespace, graph) -> dict:
+def _inputs(args: argparse.Namespace, graph, check: bool = True) -> dict:
+    """The inputs of ``--inputs``, else seeded ones; validated unless ``check`` is False (the caller's library call
+    validates them: ``compare_model``)."""
     from .runtime.inputs import check_inputs, load_inputs, parse_shape_overrides, random_inputs
 
     if args.inputs:
         inputs = load_inputs(args.inputs, graph)
     else:
         inputs = random_inputs(graph, args.seed, parse_shape_overrides(args.shape))
-    check_inputs(graph, inputs)
+    if check:
+        check_inputs(graph, inputs)
     return inputs
 
 
@@ -191,21 +176,22 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     from .runtime.compare import Tolerances, render_text
     from .runtime.inputs import load_npz
-    from .runtime.numeric_check import compare_model, saved_arrays
+    from .runtime.numeric_check import CompareOptions, compare_model, saved_arrays
     from .runtime.openvino import ModelFiles
+    from .runtime.runners import OpenVinoRunner
 
     try:
         tolerances = Tolerances.parse(args.atol, args.rtol)
     except ValueError as exc:
         raise IrToolsError(str(exc), code="E-USAGE") from None
     graph = read_valid(args.model, args.bin)
-    inputs = _inputs(args, graph)
+    inputs = _inputs(args, graph, check=False)
     source = {"inputs": str(args.inputs)} if args.inputs else {"seed": args.seed}
-    saved = load_npz(args.load_outputs) if args.load_outputs else None
-    files = ModelFiles(args.model, args.bin or args.model.with_suffix(".bin"))
-    with progress_steps(len(graph.topological_order()), "comparing layers", args.format == "text") as step:
-        report = compare_model(graph, inputs, tolerances, args.per_layer, source, saved, files,
-                               args.compare_constants, step)
+    saved = load_npz(args.load_outputs) if args.load_outputs else {}
+    openvino = OpenVinoRunner(graph, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
+    with progress_steps(len(graph), "comparing layers", args.format == "text") as step:
+        options = CompareOptions(tolerances, args.per_layer, args.compare_constants, saved, source, step)
+        report = compare_model(graph, inputs, options, openvino)
     print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report))
     if args.save_outputs:
         _save_npz(args.save_outputs, saved_arrays(report))
@@ -240,32 +226,21 @@ def cmd_convert_onnx(args: argparse.Namespace) -> int:
 
 def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Path) -> bool:
     """onnxruntime on the ONNX file against OpenVINO on the converted model, on the same seeded inputs."""
-    from .runtime.compare import compare_tensors
-    from .runtime.onnxruntime import run_onnxruntime
-    from .runtime.openvino import ModelFiles, run_openvino
+    from .runtime.openvino import ModelFiles
+    from .runtime.runners import OnnxRuntimeRunner, OpenVinoRunner, compare_outputs
 
     inputs = _inputs(args, graph)
     weights = ("its float weights rounded to f16, as the conversion stored them" if args.compress_to_fp16
                else "its own weights")
     print(f"check: OpenVINO on the converted model against onnxruntime on {args.model.name} with {weights}")
-    want = run_onnxruntime(args.model, inputs, f16_weights=args.compress_to_fp16)
-    got = run_openvino(graph, inputs, files=ModelFiles(xml, bin_path)).outputs
-    ok = True
-    for name, expected in want.items():
-        if name not in got:
-            print(f"  {name}: MISSING from the converted model")
-            ok = False
-            continue
-        c = compare_tensors(name, got[name], expected, atol=args.atol, rtol=args.rtol)
-        detail = c.note or f"{c.mismatches}/{c.elements} elements differ, max abs error {c.max_abs_error:.3g}"
-        print(f"  {name}: {'same' if c.passed else 'DIFFERENT'} ({detail}; atol {args.atol:g}, rtol {args.rtol:g})")
-        ok = ok and c.passed
-    return ok
+    found = compare_outputs(inputs, OnnxRuntimeRunner(args.model, f16_weights=args.compress_to_fp16),
+                            OpenVinoRunner(graph, ModelFiles(xml, bin_path)), args.atol, args.rtol)
+    for output in found:
+        print(output.line("converted model", f"atol {args.atol:g}, rtol {args.rtol:g}"))
+    return all(output.passed for output in found)
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from collections import Counter
-
     from .passes.legacy import is_legacy, read_migratable
     from .passes.to_opset8 import migrate
 
@@ -279,12 +254,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         keep_v10_names(graph)
     graph.ir_version = args.ir_version
     require_valid(graph)  # what we are about to write passes check, or nothing is written
-    after = Counter(layer.kind for layer in graph.layers())
-    print(f"{'op':<28}{'before':>7}{'after':>7}")
-    for kind in sorted(before.keys() | after.keys()):
-        print(f"{kind:<28}{before[kind]:>7}{after[kind]:>7}")
-    for rule, count in sorted(stats.items()):
-        print(f"rewrote {count} x {rule}")
+    _print_histogram(before, Counter(layer.kind for layer in graph.layers()), stats)
     if args.dry_run and not args.check:
         print("dry run: nothing written")
         return EXIT_OK
@@ -302,35 +272,57 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_transform(args: argparse.Namespace) -> int:
+    from .passes.base import PassManager, load_pass
+
+    if not (args.output or args.in_place):
+        raise IrToolsError("transform needs -o OUT.xml or --in-place", code="E-USAGE")
+    passes = [load_pass(spec) for spec in args.passes]
+    graph = read_valid(args.model, args.bin)
+    before = Counter(layer.kind for layer in graph.layers())
+    result = PassManager(passes, fixed_point=args.fixed_point).run(graph)
+    if graph.ir_version == 10 and args.ir_version == 11:
+        keep_v10_names(graph)
+    if args.ir_version:
+        graph.ir_version = args.ir_version
+    after = Counter(layer.kind for layer in graph.layers())
+    _print_histogram(before, after, result.stats)
+    out = args.model if args.in_place else args.output
+    write_ir(graph, out, graph.ir_version, overwrite_input=args.in_place)
+    print(f"wrote {out} ({'changed' if result.modified else 'unchanged'}, IR v{graph.ir_version})")
+    return EXIT_OK
+
+
+def _print_histogram(before: Counter[str], after: Counter[str], stats: Counter[str]) -> None:
+    """Layers per op version before and after a rewrite, and what each rule rewrote."""
+    print(f"{'op':<28}{'before':>7}{'after':>7}")
+    for kind in sorted(before.keys() | after.keys()):
+        print(f"{kind:<28}{before[kind]:>7}{after[kind]:>7}")
+    for rule, count in sorted(stats.items()):
+        print(f"rewrote {count} x {rule}")
+
+
 def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path, bin_path: Path) -> bool:
     """Run the original and the migrated model (as written) on the same seeded inputs; one line per output."""
     from .ir.legacy import parse_legacy
-    from .runtime.compare import compare_tensors
     from .runtime.legacy_reference import LegacyReference
-    from .runtime.openvino import ModelFiles, run_openvino
+    from .runtime.openvino import ModelFiles
+    from .runtime.runners import OpenVinoRunner, ReferenceRunner, Runner, compare_outputs
 
     inputs = _inputs(args, graph)
+    original: Runner
     if legacy:
         print(f"check: {args.model} is legacy IR, which OpenVINO cannot read: comparing OpenVINO on the migrated "
               "model with the numpy executor on the original (legacy Pooling evaluated from its window spec)")
-        want = LegacyReference(parse_legacy(args.model)).evaluate(inputs)
+        original = ReferenceRunner(parse_legacy(args.model), LegacyReference)
     else:
         print("check: comparing OpenVINO on the migrated model with OpenVINO on the original")
-        original = read_ir(args.model, args.bin)
-        want = run_openvino(original, inputs, files=ModelFiles(args.model, args.bin or args.model.with_suffix(".bin"))
-                            ).outputs
-    got = run_openvino(graph, inputs, files=ModelFiles(xml, bin_path)).outputs
-    ok = True
-    for name, expected in want.items():
-        if name not in got:
-            print(f"  {name}: MISSING from the migrated model")
-            ok = False
-            continue
-        c = compare_tensors(name, got[name], expected, atol=1e-6, rtol=1e-5)
-        detail = c.note or f"{c.mismatches}/{c.elements} elements differ, max abs error {c.max_abs_error:.3g}"
-        print(f"  {name}: {'same' if c.passed else 'DIFFERENT'} ({detail}; atol 1e-6, rtol 1e-5)")
-        ok = ok and c.passed
-    return ok
+        original = OpenVinoRunner(read_ir(args.model, args.bin),
+                                  ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
+    found = compare_outputs(inputs, original, OpenVinoRunner(graph, ModelFiles(xml, bin_path)), 1e-6, 1e-5)
+    for output in found:
+        print(output.line("migrated model", "atol 1e-6, rtol 1e-5"))
+    return all(output.passed for output in found)
 
 
 def _add_input_options(p: argparse.ArgumentParser, weights: bool = True) -> None:
@@ -450,6 +442,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in-place", action="store_true", help="overwrite the input model")
     _add_input_options(p)
     p.set_defaults(run=cmd_migrate)
+
+    p = sub.add_parser("transform", help="run transformation passes (ir_tools.Pass) over a model, validated before "
+                                         "and after each")
+    p.add_argument("model", type=Path, metavar="MODEL.xml")
+    p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
+    p.add_argument("--pass", dest="passes", action="append", required=True, metavar="MODULE:NAME",
+                   help="a Pass subclass or instance: an importable module or a FILE.py, then its name (repeatable; "
+                        "run in order)")
+    p.add_argument("--fixed-point", action="store_true", help="repeat the passes until none changes the model")
+    p.add_argument("-o", "--output", type=Path, metavar="OUT.xml")
+    p.add_argument("--in-place", action="store_true", help="overwrite the input model")
+    p.add_argument("--ir-version", type=int, choices=(10, 11), help="IR version to write (default: the input's)")
+    p.set_defaults(run=cmd_transform)
     return parser
 
 
@@ -459,6 +464,9 @@ def _report_invalid(exc: InvalidModelError, model: str) -> int:
         print(d.render(), file=sys.stderr)
     errors = sum(d.severity == "error" for d in exc.diagnostics)
     warnings = len(exc.diagnostics) - errors
+    if exc.diagnostics[0].code == "E-PASS":
+        print(f"{model}: {errors} error(s), {warnings} warning(s); nothing written: a pass failed", file=sys.stderr)
+        return EXIT_FOUND
     hint = "" if model.endswith(".onnx") else " (`ir-tools check` lists the same)"
     print(f"{model}: {errors} error(s), {warnings} warning(s); nothing done: fix the errors first{hint}",
           file=sys.stderr)

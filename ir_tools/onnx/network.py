@@ -44,6 +44,7 @@ from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
 from ..ir.reader import read_ir
+from ..passes.base import Pass
 from ..passes.builder import Output
 from ..passes.interface_names import tensor_names
 from ..passes.validate import InvalidModelError
@@ -67,7 +68,7 @@ def convert_network(source: OnnxBytes, path: Path, compress_to_fp16: bool = True
     if learned:  # ONNX's inference left a pooling's output untyped; OpenVINO's conversion typed its input
         graph, cut_outputs = _converted(source, owned, _cut_types(source, owned, learned), path, compress_to_fp16)
     importer = PoolingImporter(graph, path, _default_opset(source, path), (lay.name for lay in graph.layers()))
-    _splice(graph, owned, cut_outputs, importer)
+    SplicePooling(owned, cut_outputs, importer).run(graph)
     return graph
 
 
@@ -237,29 +238,35 @@ def _words(exc: Exception) -> str:
     return " ".join(lines)[:500] or type(exc).__name__
 
 
-def _splice(graph: Graph, owned: list[tuple[int, onnx.NodeProto]], cut_outputs: list[str],
-            importer: PoolingImporter) -> None:
-    """Close every cut with our pooling (step 3), in ONNX order so that a pooling may feed the next."""
-    tensors: dict[str, Output] = {}
-    for layer in graph.layers():
-        for port in layer.outputs:
-            for name in tensor_names(port.names):
-                tensors.setdefault(name, (layer.id, port.id))
-    for index, node in owned:
-        x, y = node.input[0], node.output[0]
-        if x not in tensors or y not in tensors:
-            raise IrToolsError(f"internal: OpenVINO's conversion has no tensor '{x if x not in tensors else y}' "
-                               f"around ONNX node '{node_label(node, index)}'")
-        importer.values[x] = tensors[x]
-        parameter = graph.layer(tensors[y][0])
-        tensors[y] = _pool_in_place_of(parameter, node, index, importer)
-        dims = graph.layer(tensors[y][0]).output(tensors[y][1]).dims
-        if dims != parameter.outputs[0].dims:
-            raise IrToolsError(f"internal: ONNX node '{node_label(node, index)}' gives dims {list(dims or ())}, the "
-                               f"cut typed its output {list(parameter.outputs[0].dims or ())}")
-    for name in cut_outputs:
-        for result in _results_of(graph, tensors[name]):
-            graph.remove_layer(result.id)
+class SplicePooling(Pass):
+    """Closes every cut with our pooling (step 3), in ONNX order so that a pooling may feed the next; checked before
+    and after like any pass (the cut model OpenVINO converted is a valid IR, the spliced one must be)."""
+
+    def __init__(self, owned: list[tuple[int, onnx.NodeProto]], cut_outputs: list[str], importer: PoolingImporter):
+        self.owned, self.cut_outputs, self.importer = owned, cut_outputs, importer
+
+    def apply(self, graph: Graph) -> bool:
+        tensors: dict[str, Output] = {}
+        for layer in graph.layers():
+            for port in layer.outputs:
+                for name in tensor_names(port.names):
+                    tensors.setdefault(name, (layer.id, port.id))
+        for index, node in self.owned:
+            x, y = node.input[0], node.output[0]
+            if x not in tensors or y not in tensors:
+                raise IrToolsError(f"internal: OpenVINO's conversion has no tensor '{x if x not in tensors else y}' "
+                                   f"around ONNX node '{node_label(node, index)}'")
+            self.importer.values[x] = tensors[x]
+            parameter = graph.layer(tensors[y][0])
+            tensors[y] = _pool_in_place_of(parameter, node, index, self.importer)
+            dims = graph.layer(tensors[y][0]).output(tensors[y][1]).dims
+            if dims != parameter.outputs[0].dims:
+                raise IrToolsError(f"internal: ONNX node '{node_label(node, index)}' gives dims {list(dims or ())}, "
+                                   f"the cut typed its output {list(parameter.outputs[0].dims or ())}")
+        for name in self.cut_outputs:
+            for result in _results_of(graph, tensors[name]):
+                graph.remove_layer(result.id)
+        return bool(self.owned)
 
 
 def _pool_in_place_of(parameter: Layer, node: onnx.NodeProto, index: int, importer: PoolingImporter) -> Output:

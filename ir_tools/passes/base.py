@@ -9,9 +9,12 @@ line of the model the layer came from). ``PassManager`` runs a sequence, optiona
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, SourceLoc
@@ -29,14 +32,12 @@ class PassResult:
     stats: Counter[str] = field(default_factory=Counter)  # e.g. {"AvgPool-14 -> AvgPool-1": 3}
 
 
-class PassError(IrToolsError):
-    """A pass failed, or left a graph ``check`` rejects (then ``diagnostics`` lists every problem)."""
-
-    code = "E-PASS"
+class PassError(InvalidModelError):
+    """A pass failed, or left a graph ``check`` rejects: ``diagnostics`` holds one E-PASS naming the pass,
+    then every problem ``check`` found."""
 
     def __init__(self, message: str, loc: SourceLoc | None = None, diagnostics: Iterable[Diagnostic] = ()):
-        super().__init__(message, loc, self.code)
-        self.diagnostics = [Diagnostic("error", self.code, message, self.loc), *diagnostics]
+        super().__init__([Diagnostic("error", "E-PASS", message, loc or SourceLoc()), *diagnostics])
 
 
 class Pass:
@@ -136,3 +137,34 @@ def reinfer_shapes(graph: Graph) -> int:
 
 def _file(graph: Graph) -> str | None:
     return str(graph.source) if graph.source else None
+
+
+def load_pass(spec: str) -> Pass:
+    """The pass named by ``module:Name`` (an importable module, or a ``.py`` file): a Pass subclass, built with no
+    arguments, or a Pass instance. IrToolsError (E-USAGE) says what is wrong with ``spec``."""
+    module_name, _, attr = spec.rpartition(":")
+    if not module_name or not attr:
+        raise IrToolsError(f"--pass {spec!r}: expected MODULE:NAME or FILE.py:NAME", code="E-USAGE")
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name)
+            loader = importlib.util.spec_from_file_location(f"ir_tools_user_pass_{path.stem}", path)
+            if loader is None or not path.is_file():
+                raise FileNotFoundError(f"no such file: {path}")
+            module = importlib.util.module_from_spec(loader)
+            loader.loader.exec_module(module)
+        else:
+            module = importlib.import_module(module_name)
+        found = getattr(module, attr)
+    except Exception as exc:  # noqa: BLE001 (the user's module: whatever it raises is reported, not a traceback)
+        raise IrToolsError(f"--pass {spec!r} could not be loaded: {type(exc).__name__}: {exc}", code="E-USAGE") from exc
+    if isinstance(found, type) and issubclass(found, Pass):
+        try:
+            return found()
+        except Exception as exc:  # noqa: BLE001
+            message = f"--pass {spec!r}: {attr}() failed: {type(exc).__name__}: {exc}"
+            raise IrToolsError(message, code="E-USAGE") from exc
+    if isinstance(found, Pass):
+        return found
+    raise IrToolsError(f"--pass {spec!r}: {attr} is a {type(found).__name__}, not an ir_tools.Pass (a subclass or an "
+                       "instance)", code="E-USAGE")

@@ -49,7 +49,7 @@ class GraphBuilder:
 
     def const(self, value: np.ndarray, name: str) -> Output:
         """A Const holding ``value`` in memory (the writer lays it out in the ``.bin``)."""
-        value = np.ascontiguousarray(value)
+        value = np.ascontiguousarray(value).reshape(np.shape(value))  # (ascontiguousarray makes a scalar 1-D)
         attrs = {"element_type": from_numpy(value.dtype).name, "shape": ", ".join(map(str, value.shape)),
                  "offset": "0", "size": str(value.nbytes)}
         return output_of(self.add("Const", "opset1", attrs, [], name, data=value.tobytes()))
@@ -61,7 +61,7 @@ class GraphBuilder:
         self,
         op_type: str,
         version: str,
-        attrs: Mapping[str, str] | object,
+        attrs: Mapping[str, str] | object | None,
         inputs: Sequence[Output | Layer],
         name: str,
         outputs: Sequence[TensorType] | None = None,
@@ -69,8 +69,10 @@ class GraphBuilder:
         data: bytes | None = None,
     ) -> Layer:
         """Add a layer fed by ``inputs`` (outputs, or layers standing for their first output); ``attrs`` is the op's
-        typed attribute object (``ops.attrs``) or raw IR strings. Output types come from the op's shape rule
-        unless given."""
+        typed attribute object (``attrs(...)``), None for its defaults, or raw IR strings. Output types come from
+        the op's shape rule unless given."""
+        if attrs is None:
+            attrs = self.attrs(op_type, version)
         raw = dict(attrs) if isinstance(attrs, Mapping) else A.encode(attrs)
         inputs = [output_of(o) if isinstance(o, Layer) else o for o in inputs]
         layer = Layer(self.graph.new_id(), name, op_type, version, raw, data=data)
@@ -92,6 +94,19 @@ class GraphBuilder:
         for i, src in enumerate(inputs):
             self.graph.add_edge(Edge(src[0], src[1], layer.id, i))
         return layer
+
+    @staticmethod
+    def attrs(op_type: str, version: str, **values: object) -> object:
+        """The typed attributes of ``op_type`` at ``version`` (``"opset1"``...): ``values`` over the defaults.
+        IrToolsError (E-ATTR) for an op ir_tools does not model, a missing value or an unknown name."""
+        spec = lookup(op_type, version)
+        if spec is None:
+            raise IrToolsError(f"ir_tools does not model {op_type}@{version}: pass its attributes as strings",
+                               code="E-ATTR")
+        try:
+            return spec.attrs(**values)
+        except TypeError as exc:
+            raise IrToolsError(f"{spec.label} attributes: {exc}", code="E-ATTR") from None
 
     def replace_layer(self, layer: Layer, build: Callable[[], Sequence[Output]], origin: str) -> list[Layer]:
         """Replace ``layer`` by what ``build`` adds; returns the new layers.

@@ -1,0 +1,156 @@
+"""Pattern matching on graphs: op type, version, attributes and small subgraphs with wildcards.
+
+In the spirit of OpenVINO's ``WrapType`` / ``AnyInput``: ``Op("Transpose", Op("Transpose", AnyInput("x")),
+Const("order"))`` matches a Transpose whose first input is another Transpose's output and whose second is
+a Const; a named part of the pattern is found in the ``Match`` by its name. An ``Op`` given no inputs
+accepts any; given some, it needs exactly that many, each matched against the layer feeding that input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..ir.model import Graph, Layer
+from ..ops import attrs as A
+from ..ops.opsets import lookup
+
+#: An output of a layer: (layer id, output port id).
+Output = tuple[str, int]
+
+
+class Pattern:
+    """Something that may match the output ``out`` of a graph; subclasses say what."""
+
+    name: str | None = None
+
+    def bind(self, graph: Graph, out: Output, found: Match) -> bool:
+        raise NotImplementedError
+
+
+class AnyInput(Pattern):
+    """Any output (OpenVINO's ``AnyInput``), optionally one ``where(layer)`` accepts; binds the output by name."""
+
+    def __init__(self, name: str | None = None, where: Callable[[Layer], bool] | None = None):
+        self.name = name
+        self.where = where
+
+    def bind(self, graph: Graph, out: Output, found: Match) -> bool:
+        if self.where is not None and not self.where(graph.layer(out[0])):
+            return False
+        return found.record(self.name, out)
+
+
+class Op(Pattern):
+    """A layer of one of ``types`` (canonical spellings, as ``Layer.is_a``), optionally of one op ``version`` (an
+    int: the op version, ``AvgPool-14`` is 14; a string: the opset spelling, ``"opset14"``), with ``attrs``
+    (typed values, as the op's attribute class decodes them, or predicates on them), fed by ``inputs``, and
+    accepted by ``where(layer)``. Binds the layer by name."""
+
+    def __init__(self, types: str | tuple[str, ...], *inputs: Pattern, version: int | str | None = None,
+                 attrs: Mapping[str, Any] | None = None, name: str | None = None,
+                 where: Callable[[Layer], bool] | None = None):
+        self.types = (types,) if isinstance(types, str) else tuple(types)
+        self.inputs = inputs
+        self.version = version
+        self.attrs = dict(attrs or {})
+        self.name = name
+        self.where = where
+
+    def bind(self, graph: Graph, out: Output, found: Match) -> bool:
+        return self.accepts(graph, graph.layer(out[0]), found)
+
+    def accepts(self, graph: Graph, layer: Layer, found: Match) -> bool:
+        """True if ``layer`` is this op with matching inputs; records the bindings in ``found``."""
+        if not any(layer.is_a(t) for t in self.types) or not self._version_matches(layer):
+            return False
+        if self.attrs and not self._attrs_match(layer):
+            return False
+        if self.where is not None and not self.where(layer):
+            return False
+        if self.inputs:
+            ids = layer.input_ids()
+            if len(ids) != len(self.inputs):
+                return False
+            for port_id, pattern in zip(ids, self.inputs, strict=True):
+                source = graph.producer_key(layer.id, port_id)
+                if source is None or not pattern.bind(graph, source, found):
+                    return False
+        return found.record(self.name, layer)
+
+    def _version_matches(self, layer: Layer) -> bool:
+        if self.version is None:
+            return True
+        if isinstance(self.version, str):
+            return layer.version == self.version
+        spec = lookup(layer.type, layer.version)
+        return spec is not None and spec.label.rsplit("-", 1)[-1] == str(self.version)
+
+    def _attrs_match(self, layer: Layer) -> bool:
+        spec = lookup(layer.type, layer.version)
+        if spec is None:
+            values = layer.attrs
+        else:
+            try:
+                typed = A.decode(spec.attrs, layer.attrs, layer.loc)
+            except Exception:  # noqa: BLE001 (attributes check would refuse: not a match)
+                return False
+            values = {key: getattr(typed, key, None) for key in self.attrs}
+        for key, want in self.attrs.items():
+            have = values.get(key)
+            if not (want(have) if callable(want) else have == want):
+                return False
+        return True
+
+
+def Const(name: str | None = None) -> Op:  # noqa: N802 (reads as a pattern class, like Op)
+    """A Const layer, bound by ``name`` (its value: ``Match.value(name)``)."""
+    return Op("Const", name=name)
+
+
+@dataclass
+class Match:
+    """One match: the root layer, and what the named parts of the pattern bound (layers for ``Op``, outputs
+    ``(layer id, port id)`` for ``AnyInput``)."""
+
+    graph: Graph
+    root: Layer | None = None
+    bound: dict[str, Layer | Output] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Layer | Output:
+        return self.bound[name]
+
+    def record(self, name: str | None, what: Layer | Output) -> bool:
+        """Bind ``name``; a name bound twice must bind the same thing (a pattern may share a part)."""
+        if name is None:
+            return True
+        if name in self.bound:
+            return self.bound[name] is what or self.bound[name] == what
+        self.bound[name] = what
+        return True
+
+    def value(self, name: str) -> np.ndarray:
+        """The value of the Const bound to ``name``."""
+        return self.graph.const_array(self.bound[name])
+
+    def attrs(self, name: str) -> Any:
+        """The typed attributes of the layer bound to ``name`` (the op's attribute class)."""
+        layer = self.bound[name]
+        return A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
+
+
+def matches(graph: Graph, pattern: Op) -> Iterator[Match]:
+    """Every match of ``pattern`` rooted at a layer of the graph, in topological order.
+
+    Lazy: each root is matched when it is reached, so a pass may rewrite the graph between matches and
+    later roots see the rewritten graph (a chain folds in one sweep); a removed root is skipped.
+    """
+    for layer in graph.topological_order():
+        if not graph.has_layer(layer.id):
+            continue
+        found = Match(graph, layer)
+        if pattern.accepts(graph, layer, found):
+            yield found

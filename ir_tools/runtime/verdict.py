@@ -1,0 +1,58 @@
+"""``check`` as the library gives it and the CLI prints it: our checks, then OpenVINO's verdict.
+
+On a file our checks find clean, OpenVINO reads it (and with ``compile_model`` compiles it on CPU); its
+refusal is an E-OPENVINO error, and its inference of the layers we have no shape rule for is compared
+with their declared dims (``shapes.adopt``). OpenVINO reads the file in a thread while our checks run
+(its read releases the GIL); a file our reader refuses unparsed (a DOCTYPE, another format) is never
+handed to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..base.diagnostics import Diagnostic, has_errors
+from ..base.errors import IrToolsError
+from ..ir.model import Graph
+from ..ir.reader import parse_may_start
+from ..passes.shapes import Propagation, adopt
+from ..passes.validate import check_file
+
+
+@dataclass
+class CheckResult:
+    """Every diagnostic of one file, with the graph and shape propagation behind them (None where not reached)."""
+
+    diagnostics: list[Diagnostic]
+    graph: Graph | None
+    propagation: Propagation | None
+
+
+def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvino: bool = True,
+                compile_model: bool = False) -> CheckResult:
+    """Everything wrong with one IR file; with ``openvino`` (the default, as in the CLI), OpenVINO's verdict on a
+    file otherwise clean and its inference of the ops ir_tools has no shape rule for."""
+    path = Path(xml_path)
+    read = files = None
+    if openvino and parse_may_start(path):
+        from .openvino import ModelFiles, read_in_background
+
+        files = ModelFiles(path, Path(bin_path) if bin_path else path.with_suffix(".bin"))
+        read = read_in_background(files)
+    diags, graph, result = check_file(path, bin_path)
+    if graph is None or result is None or has_errors(diags) or read is None:
+        return CheckResult(diags, graph, result)
+    from .openvino import openvino_types
+
+    try:
+        types = openvino_types(graph, files, result.not_inferred, compile_model=compile_model, read=read)
+    except IrToolsError as exc:
+        return CheckResult([*diags, Diagnostic("error", exc.code, exc.message, exc.loc)], graph, result)
+    return CheckResult([*diags, *adopt(result, types)], graph, result)
+
+
+def check(xml_path: str | Path, bin_path: str | Path | None = None, openvino: bool = True,
+          compile_model: bool = False) -> list[Diagnostic]:
+    """The diagnostics ``ir-tools check`` prints for one file (``openvino=False``: ``--no-openvino``)."""
+    return check_model(xml_path, bin_path, openvino, compile_model).diagnostics

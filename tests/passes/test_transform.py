@@ -1,0 +1,250 @@
+"""The public pass API and `ir-tools transform`: the README's example and a Transpose fold, each run through the API
+and the command line, checked against OpenVINO; passes that break the graph or fail are refused, nothing written."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ir_tools import (
+    AnyInput,
+    Graph,
+    GraphBuilder,
+    Op,
+    Pass,
+    PassError,
+    PassManager,
+    matches,
+    read_ir,
+    read_valid,
+    write_ir,
+)
+from ir_tools.base.dims import shape_from_ints
+from ir_tools.cli import main
+from ir_tools.passes.to_opset8 import ToOpset8, to_opset8
+from tests.conftest import ROOT, SAMPLES
+from tests.passes.user_passes import FoldTransposes, UnfeedFirstRelu
+
+U = 2.0**-24  # f32 unit roundoff
+
+
+def readme_pass_source() -> str:
+    """The Python block of the README's Transformations section, as a user would copy it."""
+    section = (ROOT / "README.md").read_text().split("## Transformations", 1)[1].split("\n## ", 1)[0]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+@pytest.fixture
+def readme_pass(tmp_path: Path) -> Path:
+    path = tmp_path / "my_passes.py"
+    path.write_text(readme_pass_source())
+    return path
+
+
+def swish_model(path: Path) -> Path:
+    """x -> Swish -> ReLU -> Swish -> Result, and x -> Swish(beta) -> Result (a Swish the pattern must not match)."""
+    g = Graph("swish")
+    b = GraphBuilder(g)
+    x = b.parameter("x", "f32", shape_from_ints((2, 3, 4, 5)))
+    first = b.add("Swish", "opset4", None, [x], "swish1")
+    relu = b.add("ReLU", "opset1", None, [first], "relu")
+    second = b.add("Swish", "opset4", None, [relu], "swish2")
+    second.outputs[0].names = "y"
+    b.result((second.id, second.outputs[0].id), "y/sink")
+    beta = b.const(np.array(1.5, np.float32), "beta")
+    third = b.add("Swish", "opset4", None, [x, beta], "swish_beta")
+    third.outputs[0].names = "z"
+    b.result((third.id, third.outputs[0].id), "z/sink")
+    write_ir(g, path)
+    return path
+
+
+def transpose_model(path: Path) -> Path:
+    """Three Transposes in a chain (folded into one) and a pair whose orders cancel (folded away)."""
+    g = Graph("transposes")
+    b = GraphBuilder(g)
+    x = b.parameter("x", "f32", shape_from_ints((2, 3, 4, 5)))
+    y = x
+    for i, order in enumerate(([0, 2, 3, 1], [3, 1, 0, 2], [1, 0, 3, 2])):
+        y = b.add("Transpose", "opset1", None, [y, b.const(np.array(order, np.int64), f"order{i}")], f"t{i}")
+    y.outputs[0].names = "chain"
+    b.result((y.id, y.outputs[0].id), "chain/sink")
+    z = b.add("ReLU", "opset1", None, [x], "relu")
+    for i, order in enumerate(([0, 2, 3, 1], [0, 3, 1, 2])):
+        z = b.add("Transpose", "opset1", None, [z, b.const(np.array(order, np.int64), f"back{i}")], f"u{i}")
+    z.outputs[0].names = "same"
+    b.result((z.id, z.outputs[0].id), "same/sink")
+    write_ir(g, path)
+    return path
+
+
+def openvino_outputs(path: Path, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    from ir_tools.runtime.openvino import ModelFiles, run_openvino
+
+    return run_openvino(read_ir(path), inputs, files=ModelFiles(path, path.with_suffix(".bin"))).outputs
+
+
+def kinds(path: Path) -> list[str]:
+    return sorted(layer.type for layer in read_ir(path).layers())
+
+
+@pytest.mark.openvino
+def test_readme_pass_replaces_every_swish_through_the_api_and_the_cli(tmp_path: Path, readme_pass: Path) -> None:
+    model = swish_model(tmp_path / "m.xml")
+    namespace: dict = {}
+    exec(compile(readme_pass.read_text(), str(readme_pass), "exec"), namespace)  # noqa: S102 (the README's code)
+    graph = read_valid(model)
+    result = namespace["SwishToSigmoid"]().run(graph)
+    assert result.modified
+    write_ir(graph, tmp_path / "api.xml")
+
+    code = main(["transform", str(model), "--pass", f"{readme_pass}:SwishToSigmoid", "-o", str(tmp_path / "cli.xml")])
+    assert code == 0
+    for out in ("api.xml", "cli.xml"):
+        types = kinds(tmp_path / out)
+        assert types.count("Swish") == 1 and types.count("Sigmoid") == 2 and types.count("Multiply") == 2, types
+    assert (tmp_path / "api.xml").read_bytes() == (tmp_path / "cli.xml").read_bytes()
+
+    x = np.random.default_rng(0).normal(0, 4, (2, 3, 4, 5)).astype(np.float32)
+    want = openvino_outputs(model, {"x": x})
+    got = openvino_outputs(tmp_path / "cli.xml", {"x": x})
+    assert set(got) == set(want) == {"y", "z"}  # output names kept
+    for name in want:
+        # Swish and Sigmoid are each within 2 ulps on OpenVINO CPU (ops/activations.py), the product rounds once
+        bound = 6 * U * np.abs(want[name]) + np.finfo(np.float32).tiny
+        assert np.all(np.abs(got[name] - want[name]) <= bound), name
+
+
+@pytest.mark.openvino
+def test_transpose_fold_through_the_api_and_the_cli(tmp_path: Path) -> None:
+    model = transpose_model(tmp_path / "t.xml")
+    graph = read_valid(model)
+    result = FoldTransposes().run(graph)
+    assert result.stats == {"Transpose pairs folded": 3}  # t1 onto t0, t2 onto that, u1 onto u0
+    assert [layer.name for layer in graph.by_type("Transpose")] == ["t2"]
+    write_ir(graph, tmp_path / "api.xml")
+
+    spec = "tests.passes.user_passes:FoldTransposes"
+    done = subprocess.run([sys.executable, "-m", "ir_tools.cli", "transform", str(model), "--pass", spec,
+                           "-o", str(tmp_path / "cli.xml")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "rewrote 3 x Transpose pairs folded" in done.stdout
+    assert (tmp_path / "api.xml").read_bytes() == (tmp_path / "cli.xml").read_bytes()
+
+    x = np.random.default_rng(1).normal(size=(2, 3, 4, 5)).astype(np.float32)
+    want, got = openvino_outputs(model, {"x": x}), openvino_outputs(tmp_path / "cli.xml", {"x": x})
+    assert set(got) == {"chain", "same"}
+    for name in want:
+        np.testing.assert_array_equal(got[name], want[name])  # data movement: exact
+
+
+def test_fixed_point_repeats_until_nothing_changes(tmp_path: Path) -> None:
+    graph = read_valid(transpose_model(tmp_path / "t.xml"))
+    calls = []
+
+    class Counting(FoldTransposes):
+        def apply(self, g: Graph):
+            result = super().apply(g)
+            calls.append(result.modified)
+            return result
+
+    result = PassManager([Counting()], fixed_point=True).run(graph)
+    assert calls == [True, False] and result.modified
+
+
+def test_a_pass_that_breaks_the_graph_is_refused_with_file_and_line(tmp_path: Path, capsys) -> None:
+    model = transpose_model(tmp_path / "t.xml")
+    out = tmp_path / "out.xml"
+    code = main(["transform", str(model), "--pass", "tests.passes.user_passes:UnfeedFirstRelu", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and not out.exists() and not out.with_suffix(".bin").exists()
+    lines = model.read_text().splitlines()
+    relu_start = next(i for i, line in enumerate(lines, 1) if 'name="relu"' in line)
+    relu_end = next(i for i, line in enumerate(lines, 1) if i > relu_start and "</layer>" in line)
+    assert "error[E-PASS]: pass UnfeedFirstRelu left the graph invalid" in err
+    line = int(re.search(r"t\.xml:(\d+): error\[E-INPUT-UNFED\]: layer 'relu'", err).group(1))
+    assert relu_start <= line <= relu_end, err  # the relu's input port, in the model's own file
+    assert "Traceback" not in err
+
+    with pytest.raises(PassError) as caught:
+        UnfeedFirstRelu().run(read_valid(model))
+    assert [d.code for d in caught.value.diagnostics][:2] == ["E-PASS", "E-INPUT-UNFED"]
+
+
+def test_a_pass_that_fails_is_named_and_nothing_is_written(tmp_path: Path, capsys) -> None:
+    model = transpose_model(tmp_path / "t.xml")
+    out = tmp_path / "out.xml"
+    code = main(["transform", str(model), "--pass", "tests.passes.user_passes:Crashes", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and not out.exists()
+    assert "error[E-PASS]: pass Crashes failed: KeyError: 'missing'" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("nothing", "expected MODULE:NAME"),
+    ("no_such_module_anywhere:P", "could not be loaded: ModuleNotFoundError"),
+    ("tests.passes.user_passes:Missing", "could not be loaded: AttributeError"),
+    ("tests.passes.user_passes:np", "not an ir_tools.Pass"),
+    ("missing_file.py:P", "could not be loaded: FileNotFoundError"),
+])
+def test_a_pass_that_cannot_be_loaded_is_a_usage_error(tmp_path: Path, capsys, spec: str, words: str) -> None:
+    model = transpose_model(tmp_path / "t.xml")
+    code = main(["transform", str(model), "--pass", spec, "-o", str(tmp_path / "out.xml")])
+    err = capsys.readouterr().err
+    assert code == 2 and "E-USAGE" in err and words in err, err
+
+
+def test_transform_never_overwrites_the_input_unless_asked(tmp_path: Path, capsys) -> None:
+    model = transpose_model(tmp_path / "t.xml")
+    before = model.read_bytes()
+    assert main(["transform", str(model), "--pass", "tests.passes.user_passes:FoldTransposes"]) == 2
+    assert model.read_bytes() == before
+    assert main(["transform", str(model), "--pass", "tests.passes.user_passes:FoldTransposes", "--in-place"]) == 0
+    assert kinds(model).count("Transpose") == 1
+
+
+def test_patterns_match_version_attributes_and_inputs() -> None:
+    graph = read_ir(SAMPLES / "avgpool14_16_mixed.xml")
+    every = list(matches(graph, Op("AvgPool", AnyInput("x"))))
+    v14 = list(matches(graph, Op("AvgPool", version=14)))
+    by_spelling = list(matches(graph, Op("AvgPool", version="opset14")))
+    torch = list(matches(graph, Op("AvgPool", attrs={"rounding_type": "ceil_torch"})))
+    wide = list(matches(graph, Op("AvgPool", attrs={"kernel": lambda k: max(k) >= 3})))
+    pools = graph.by_type("AvgPool")
+    assert [m.root for m in every] == [lay for lay in graph.topological_order() if lay.is_a("AvgPool")]
+    assert {m.root.id for m in v14} == {p.id for p in pools if p.version in ("opset14", "opset15")}
+    assert {m.root.id for m in by_spelling} == {p.id for p in pools if p.version == "opset14"}
+    assert {m.root.id for m in torch} == {p.id for p in pools if p.attrs.get("rounding_type") == "ceil_torch"}
+    assert {m.root.id for m in wide} == {p.id for p in pools if max(map(int, p.attrs["kernel"].split(","))) >= 3}
+    assert v14 and torch and wide and len(torch) < len(every)
+    for m in every:
+        assert m["x"] == graph.producer_key(m.root.id, m.root.inputs[0].id)
+    assert not list(matches(graph, Op("AvgPool", AnyInput(), AnyInput())))  # wrong arity: no match
+
+
+def test_replace_all_uses_and_remove_dead() -> None:
+    g = Graph()
+    b = GraphBuilder(g)
+    x = b.parameter("x", "f32", shape_from_ints((4,)))
+    old = b.add("ReLU", "opset1", None, [x], "old")
+    old.outputs[0].names = "y"
+    b.result((old.id, old.outputs[0].id), "sink")
+    unused = b.parameter("unused", "f32", shape_from_ints((1,)))
+    new = b.add("Abs", "opset1", None, [x], "new")
+    g.replace_all_uses(old, new)
+    assert new.outputs[0].names == "y" and old.outputs[0].names is None
+    assert g.remove_dead() == 1 and not g.has_layer(old.id)
+    assert g.has_layer(unused[0])  # a model input stays
+
+
+def test_the_toolkits_own_rewrites_are_passes() -> None:
+    from ir_tools.onnx.network import SplicePooling
+    from ir_tools.passes.legacy import LowerLegacy
+
+    assert isinstance(to_opset8, ToOpset8) and issubclass(ToOpset8, Pass)
+    assert issubclass(LowerLegacy, Pass) and issubclass(SplicePooling, Pass)

@@ -1,0 +1,45 @@
+"""Passes a user would write, run by tests/passes/test_transform.py through the API and `ir-tools transform`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ir_tools import AnyInput, Const, Graph, GraphBuilder, Op, Pass, PassResult, matches
+
+
+class FoldTransposes(Pass):
+    """Transpose(Transpose(x, inner), outer) is Transpose(x, inner[outer]); an identity order is no Transpose."""
+
+    pattern = Op("Transpose", Op("Transpose", AnyInput("x"), Const("inner")), Const("outer"), name="last")
+
+    def apply(self, graph: Graph) -> PassResult:
+        build = GraphBuilder(graph)
+        folded = 0
+        for m in matches(graph, self.pattern):
+            order = m.value("inner")[m.value("outer")]
+            last = m["last"]
+            if np.array_equal(order, np.arange(order.size)):
+                graph.replace_all_uses(last, m["x"])
+            else:
+                perm = build.const(order.astype(np.int64), f"{last.name}/order")
+                graph.replace_all_uses(last, build.add("Transpose", "opset1", None, [m["x"], perm], last.name))
+            folded += 1
+        graph.remove_dead()
+        return PassResult(graph, folded > 0, {"Transpose pairs folded": folded} if folded else {})
+
+
+class UnfeedFirstRelu(Pass):
+    """Breaks the graph: disconnects the first ReLU's input (for the tests of the gate)."""
+
+    def apply(self, graph: Graph) -> bool:
+        (relu, *_) = graph.by_type("ReLU")
+        for edge in graph.in_edges(relu.id):
+            graph.remove_edge(edge)
+        return True
+
+
+class Crashes(Pass):
+    """Fails with an ordinary Python error (for the tests of the gate)."""
+
+    def apply(self, graph: Graph) -> bool:
+        return {}["missing"]
