@@ -15,20 +15,29 @@ import openvino as ov
 import openvino.opset1 as ops1
 
 from ir_tools import read_ir
-from ir_tools.base.dims import Dim
-from ir_tools.base.errors import IrToolsError
 from ir_tools.ops import attrs as A
 from ir_tools.ops.opsets import lookup
-from ir_tools.ops.rounding import EXACT
 from ir_tools.ops.spec import OpSpec, TensorType
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import CPU_CONFIG
 
+# The OpenVINO-free half of the harness, re-exported: the suites import all of it from here.
+from .verdicts import (  # noqa: F401
+    Bounds,
+    Limit,
+    Outcome,
+    describe,
+    from_dims,
+    mismatch,
+    our_outcome,
+    rule_limits,
+    show,
+    to_dims,
+)
+
 U = 2.0**-24
 F16_ULP = (2.0**-10, 2.0**-24)
 TINY = float(np.finfo(np.float32).tiny)
-
-Limit = Callable[[np.ndarray], np.ndarray]  # OpenVINO's output -> allowed absolute difference per element
 
 
 @dataclass
@@ -91,39 +100,11 @@ def run_both(model: ov.Model, feed: dict[str, np.ndarray], tmp_path: Path) -> tu
     return ours, request
 
 
-def mismatch(got: np.ndarray, want: np.ndarray, limit: Limit | None) -> str | None:
-    if got.shape != want.shape or got.dtype != want.dtype:
-        return f"ours {got.dtype}{list(got.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
-    if got.dtype.kind != "f" or limit is None:
-        if np.array_equal(got, want, equal_nan=got.dtype.kind == "f"):
-            return None
-        bad = ~((got == want) | (np.isnan(got) & np.isnan(want)) if got.dtype.kind == "f" else got == want)
-        return f"{int(bad.sum())} element(s) differ: ours {got[bad][:6]}, OpenVINO {want[bad][:6]}"
-    g, w = got.astype(np.float64), want.astype(np.float64)
-    if not np.array_equal(np.isnan(g), np.isnan(w)):
-        return f"NaN positions differ: ours {got.ravel()[:8]}, OpenVINO {want.ravel()[:8]}"
-    finite = np.isfinite(w)
-    if not np.array_equal(g[~finite & ~np.isnan(w)], w[~finite & ~np.isnan(w)]):
-        return "infinities differ"
-    with np.errstate(invalid="ignore"):
-        bad = finite & ~(np.abs(g - w) <= limit(w))
-    return f"{int(bad.sum())} element(s) off, max {np.max(np.abs(g - w)[bad]):.3g}" if bad.any() else None
-
-
 def f16_ulp(dtype) -> Callable[[np.ndarray], np.ndarray | float]:
     """One f16 ulp of the result when ``dtype`` is f16 (the CPU rounds its f32 result once), else 0."""
     if np.dtype(dtype) != np.float16:
         return lambda w: 0.0
     return lambda w: F16_ULP[0] * np.abs(w) + F16_ULP[1]
-
-
-def rule_limits(spec: OpSpec, raw: dict[str, str], inputs: Sequence[np.ndarray]) -> tuple[Limit, ...]:
-    """Per output, the op's rounding bound on exact ``inputs`` (attributes as the IR spells them), as a Case limit:
-    OpenVINO's output must lie within it of ours."""
-    attrs = A.decode(spec.attrs, raw)
-    outputs = spec.kernel(attrs, list(inputs))
-    bounds = spec.rounding(spec.kernel, attrs, list(inputs), [EXACT] * len(inputs), outputs)
-    return tuple((lambda w, b=b: b) for b in bounds)
 
 
 def assert_bounds_carry_moves(spec: OpSpec, raw: dict[str, str], inputs: Sequence[np.ndarray],
@@ -163,9 +144,6 @@ def floats(rng: np.random.Generator, shape, dtype=np.float32, scale: float = 1.0
     return (rng.standard_normal(shape) * scale).astype(dtype)
 
 
-Bounds = tuple[tuple[int, int | None], ...] | None  # a partial shape; None is a dynamic rank
-
-
 def partial_shape(shape: Bounds) -> ov.PartialShape:
     if shape is None:
         return ov.PartialShape.dynamic()
@@ -178,29 +156,12 @@ def from_openvino(ps: ov.PartialShape) -> Bounds:
     return tuple((d.get_min_length(), None if d.get_max_length() == -1 else d.get_max_length()) for d in ps)
 
 
-def to_dims(shape: Bounds) -> tuple[Dim, ...] | None:
-    return None if shape is None else tuple(Dim(lo, hi) for lo, hi in shape)
-
-
-def from_dims(shape) -> Bounds:
-    return None if shape is None else tuple((d.lo, d.hi) for d in shape)
-
-
-def show(shape: Bounds) -> str:
-    if shape is None:
-        return "[...]"
-    return "[" + ",".join(str(lo) if lo == hi else f"{lo}..{'' if hi is None else hi}" for lo, hi in shape) + "]"
-
-
 ELEMENTS = {"f32": ov.Type.f32, "f16": ov.Type.f16, "i32": ov.Type.i32, "i64": ov.Type.i64, "boolean": ov.Type.boolean,
             "u8": ov.Type.u8, None: ov.Type.dynamic}
 
 
 def element_name(t: ov.Type) -> str | None:
     return None if t == ov.Type.dynamic else t.get_type_name()
-
-
-Outcome = tuple | str  # ((element, bounds), ...) per output, or "rejects"
 
 
 def openvino_outcome(build: Callable[[], ov.Node]) -> Outcome:
@@ -210,21 +171,6 @@ def openvino_outcome(build: Callable[[], ov.Node]) -> Outcome:
         return "rejects"
     return tuple((element_name(node.get_output_element_type(i)), from_openvino(node.get_output_partial_shape(i)))
                  for i in range(node.get_output_size()))
-
-
-def our_outcome(op: str, version: str, raw: dict[str, str], inputs: list[TensorType],
-                values: list[np.ndarray | None]) -> Outcome:
-    spec = lookup(op, version)
-    assert spec is not None and spec.infer is not None, (op, version)
-    try:
-        outs = spec.infer(A.decode(spec.attrs, raw), inputs, values)
-    except IrToolsError:
-        return "rejects"
-    return tuple((t.element, from_dims(t.shape)) for t in outs)
-
-
-def describe(outcome: Outcome) -> str:
-    return outcome if isinstance(outcome, str) else " ".join(f"{e}{show(s)}" for e, s in outcome)
 
 
 def pick(rng: np.random.Generator, choices: Sequence):

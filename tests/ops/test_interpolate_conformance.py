@@ -476,11 +476,9 @@ def test_interpolate_kernels(tmp_path: Path, version: int) -> None:
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 
-def test_interpolate_1_kernel(tmp_path: Path) -> None:
-    """Interpolate-1 as OpenVINO CPU runs it: converted to Interpolate-4 (see the module docstring)."""
-    rng = np.random.default_rng(SEED + 1)
+def interpolate_1_cases(rng: np.random.Generator, count: int) -> list[KernelCase]:
     cases = []
-    for i in range(80):
+    for i in range(count):
         mode = ("nearest", "linear", "cubic", "linear_onnx")[i % 4]
         align = bool(i // 4 % 2)
         rank = int(rng.integers(2, 6))
@@ -501,6 +499,12 @@ def test_interpolate_1_kernel(tmp_path: Path) -> None:
 
         cases.append(KernelCase(f"Interpolate-1 {mode} align_corners {align} {shape} axes {axes} sizes {sizes}", x,
                                 build, bound))
+    return cases
+
+
+def test_interpolate_1_kernel(tmp_path: Path) -> None:
+    """Interpolate-1 as OpenVINO CPU runs it: converted to Interpolate-4 (see the module docstring)."""
+    cases = interpolate_1_cases(np.random.default_rng(SEED + 1), 80)
     failures = run_kernel_cases(cases, tmp_path)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 

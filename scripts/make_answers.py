@@ -1,0 +1,454 @@
+"""Regenerate tests/data/answers: OpenVINO's answers for every op version the opset table gives a shape rule or a
+kernel, stored so that tests/ops/test_answers.py can check our rules and kernels without OpenVINO, in seconds.
+
+Cases come from the conformance suites' own generators (tests/ops/*.py), seeded, at most ``PER_OP`` per op version.
+Each source's cases are batched into one ov.Model (inputs fed as Parameters, or Constants where the generator says
+so), every node output made a model output, compiled once for CPU (the runner's ``CPU_CONFIG``) and inferred. The
+model is saved as IR and read back with ir_tools, which gives every layer's attributes as the IR spells them; for
+each layer whose op version has a rule or kernel the file stores its input types and values, OpenVINO's inferred
+output types, and (with a kernel) OpenVINO CPU's output values. Then, per layer, ``BLURS`` variants built with
+NodeFactory on inputs of partial shapes around the real ones (and value inputs now known, now not) store OpenVINO's
+inferred output types, or that it rejects the node. Ops of the table that no source covers are printed, and
+tests/ops/test_answers.py fails naming them.
+
+Left out, because the answer depends on this machine's CPU rather than on OpenVINO: cases with special float inputs
+(NaN, infinities, -0, f32 subnormals: the CPU plugin's kernels treat them per ISA; on this AVX2 CPU a Greater
+broadcast next to a NaN answers 2 > -0 false), cases whose result holds f32 subnormals, OpenVINO's or the exact one
+(flushed to zero or not, per ISA), cases the CPU plugin does not compile here (some pooling forms: a batch that fails
+to compile is compiled case by case and the failing ones dropped), and cases the generators mark as judged by
+OpenVINO's evaluator rather than the CPU.
+
+One file per source, ``tests/data/answers/<source>.npz``: ``cases``, a JSON text (records below), and one flat array
+per element type holding every value, referred to as [dtype, offset, shape]. A record: op, version, attrs (raw);
+``inputs``: [element, dims, source, value] with dims a list of ints or [lo, hi|null] pairs (null: a dynamic rank),
+source "const" (OpenVINO's inference knows the value), "param" (it does not) or "node" (computed from a Parameter:
+bounds OpenVINO may know and we do not, so the rule is not judged), value null where not stored; ``outputs``:
+[element, dims, value] per output, or "rejects". Run it when the pinned openvino changes (about a minute):
+
+    python scripts/make_answers.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ops1
+import openvino.opset5 as ops5
+import openvino.opset7 as ops7
+import openvino.opset8 as ops8
+from openvino.utils.node_factory import NodeFactory
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ir_tools import read_ir  # noqa: E402
+from ir_tools.base.errors import IrToolsError  # noqa: E402
+from ir_tools.ir.model import Layer  # noqa: E402
+from ir_tools.ops import attrs as A  # noqa: E402
+from ir_tools.ops.opsets import lookup, specs  # noqa: E402
+from ir_tools.ops.spec import OpSpec  # noqa: E402
+from ir_tools.runtime.openvino import CPU_CONFIG  # noqa: E402
+from tests.ops import (  # noqa: E402
+    test_attention_conformance,
+    test_convolution_conformance,
+    test_einsum_conformance,
+    test_elementwise_conformance,
+    test_fake_quantize_conformance,
+    test_gather_nd_conformance,
+    test_grid_sample_conformance,
+    test_hard_sigmoid_conformance,
+    test_interpolate_conformance,
+    test_kernel_conformance,
+    test_matmul_conformance,
+    test_maxpool_conformance,
+    test_normalization_conformance,
+    test_recurrent_conformance,
+    test_reduction_conformance,
+    test_scatter_nd_conformance,
+    test_shaping_conformance,
+    test_support_kernels,
+)
+from tests.ops.conformance import blur  # noqa: E402
+
+OUT = ROOT / "tests" / "data" / "answers"
+SEED = 20260
+PER_OP = 8  # kernel cases kept per op version and source
+BLURS = 3  # shape-only variants per kept case
+MAX_ELEMENTS = 600  # a case whose inputs hold more is skipped (the stored set stays small)
+TINY = float(np.finfo(np.float32).tiny)
+
+
+@dataclass
+class Recipe:
+    """One node: ``build`` on Parameters (``fed``) or Constants holding ``inputs``."""
+
+    inputs: list[np.ndarray]
+    fed: list[bool]
+    build: Callable[[list[ov.Node]], ov.Node]
+
+
+def recipe(case: object) -> Recipe | None:
+    """A conformance suite's case as a Recipe (None: judged by OpenVINO's evaluator there, not by the CPU)."""
+    if getattr(case, "evaluator", False):
+        return None
+    if hasattr(case, "fed"):  # test_shaping_conformance.KernelCase: an op built by NodeFactory
+        return Recipe(list(case.inputs), list(case.fed),
+                      lambda ns, c=case: NodeFactory(f"opset{c.opset}").create(c.op, [n.output(0) for n in ns],
+                                                                                 c.typed))
+    if hasattr(case, "x"):  # test_interpolate_conformance.KernelCase: one data input
+        return Recipe([case.x], [True], lambda ns, c=case: c.build(ns[0]))
+    consts = getattr(case, "consts", ())
+    if isinstance(consts, tuple):  # test_elementwise_conformance.Case: outputs in, some inputs Constants
+        return Recipe(list(case.inputs), [j not in consts for j in range(len(case.inputs))],
+                      lambda ns, c=case: c.build([n.output(0) for n in ns]))
+    return Recipe(list(case.inputs), [True] * len(case.inputs), case.build)
+
+
+def recipes(cases: Iterable[object]) -> list[Recipe]:
+    return [r for r in map(recipe, cases) if r is not None]
+
+
+def pooling(rng: np.random.Generator) -> list[Recipe]:
+    k = test_kernel_conformance
+    out = []
+    for i in range(240):
+        dtype = ("f32", "f16", "i32")[i % 3]
+        case = k.random_pool_case(rng, (1, 14, 16)[i // 3 % 3], dtype)
+        if k.openvino_builds(case) and (dtype != "i32" or k.i32_compiles(case)):
+            out.append(Recipe([k.random_input(rng, case.shape, dtype)], [True], lambda ns, c=case: c.node(ns[0])))
+    for i in range(24):
+        case = k.random_adaptive_case(rng, ("f32", "f16")[i % 2])
+        out.append(Recipe([k.random_input(rng, case.shape, case.dtype)], [True], lambda ns, c=case: c.node(ns[0])))
+    return out + recipes(test_maxpool_conformance.max_pool_cases(rng, 60))
+
+
+def elementwise(rng: np.random.Generator) -> list[Recipe]:
+    e = test_elementwise_conformance
+    hard = test_hard_sigmoid_conformance
+    out = recipes([*e.binary_cases(rng, 400), *e.select_and_prelu_cases(rng, 60), *e.unary_cases(rng, 400),
+                   *test_support_kernels.elementwise_cases(rng, 40)])
+    for i in range(8):
+        out.append(Recipe(list(hard._case(rng, (np.float32, np.float16)[i % 2])), [True, False, False],
+                          lambda ns: ops1.hard_sigmoid(*ns)))
+        out.append(Recipe([rng.random(int(rng.integers(1, 12))) < 0.5], [True], lambda ns: ops1.logical_not(ns[0])))
+    for source, destination in [(np.float32, "f16"), (np.float32, "i32"), (np.float16, "f32"), (np.int32, "f32"),
+                                (np.int64, "i32"), (np.float32, "boolean"), (np.uint8, "f32"), (np.int32, "i64")]:
+        x = (rng.standard_normal(int(rng.integers(1, 12))) * 40).astype(source)
+        out.append(Recipe([x], [True], lambda ns, d=destination: ops1.convert(ns[0], d)))
+    return out
+
+
+def reduction(rng: np.random.Generator) -> list[Recipe]:
+    r = test_reduction_conformance
+    return recipes([*r.reduce_cases(rng, 160), *r.softmax_cases(rng, 40)])
+
+
+def matmul(rng: np.random.Generator) -> list[Recipe]:
+    out = recipes([*test_matmul_conformance.matmul_cases(rng, 24),
+                   *test_attention_conformance.attention_cases(rng, 16)])
+    for i in range(16):
+        equation, inputs = test_einsum_conformance.kernel_case(rng, (np.float32, np.float16, np.int32)[i % 3])
+        out.append(Recipe(inputs, [True] * len(inputs), lambda ns, q=equation: ops7.einsum(ns, q)))
+    return out
+
+
+def recurrent(rng: np.random.Generator) -> list[Recipe]:
+    return recipes(c for op in ("LSTMSequence", "GRUSequence", "RNNSequence")
+                   for c in test_recurrent_conformance.recurrent_cases(rng, op, 8))
+
+
+def shaping(rng: np.random.Generator) -> list[Recipe]:
+    s = test_shaping_conformance
+    out = recipes(c for make, _ in s.KERNELS.values() for c in make(rng, 24))
+    for i in range(16):
+        version, x, idx, batch = test_gather_nd_conformance.kernel_case(rng, (np.float32, np.int32)[i % 2])
+        out.append(Recipe([x, idx], [True, True],
+                          lambda ns, v=version, b=batch: (ops5 if v == 5 else ops8).gather_nd(ns[0], ns[1], b)))
+    scatter = test_scatter_nd_conformance
+    return out + recipes(scatter.kernel_case(rng, (np.float32, np.int32)[i % 2]) for i in range(16))
+
+
+def movement(rng: np.random.Generator) -> list[Recipe]:
+    k = test_support_kernels
+    return recipes([*k.pad_cases(rng, 40), *k.slice_cases(rng, 40), *k.strided_slice_cases(rng, 40)])
+
+
+def convolution(rng: np.random.Generator) -> list[Recipe]:
+    c = test_convolution_conformance
+    return recipes([*c.forward_cases(rng, 40), *c.backprop_cases(rng, 40)])
+
+
+def interpolate(rng: np.random.Generator) -> list[Recipe]:
+    i = test_interpolate_conformance
+    return recipes([*i.interpolate_1_cases(rng, 16), *(c for v in (4, 11) for c in i.kernel_cases(rng, 16, v))])
+
+
+def others(rng: np.random.Generator) -> list[Recipe]:
+    return recipes([*test_normalization_conformance.normalization_kernel_cases(rng, 60),
+                    *test_fake_quantize_conformance.fake_quantize_cases(rng, 12),
+                    *test_grid_sample_conformance.grid_sample_cases(rng, 16)])
+
+
+SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
+    "pooling": pooling, "elementwise": elementwise, "reduction": reduction, "matmul": matmul,
+    "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
+    "interpolate": interpolate, "others": others,
+}
+
+
+# --- building and capturing ------------------------------------------------------------------------------------
+
+
+def instantiate(r: Recipe, name: str, feed: dict[str, np.ndarray]) -> tuple[ov.Node, list[ov.Node]]:
+    """The recipe's node, on Parameters named ``name_j`` (values added to ``feed``) and Constants; its Parameters."""
+    ins, params = [], []
+    for j, (x, fed) in enumerate(zip(r.inputs, r.fed, strict=True)):
+        if fed:
+            p = ops1.parameter(list(x.shape), ov.Type(x.dtype), name=f"{name}_{j}")
+            p.output(0).get_tensor().set_names({f"{name}_{j}"})
+            feed[f"{name}_{j}"] = x
+            params.append(p)
+            ins.append(p)
+        else:
+            ins.append(ov.op.Constant(np.array(x, order="C")))
+    return r.build(ins), params
+
+
+def op_key(node: ov.Node) -> tuple[str, str]:
+    info = node.get_type_info()
+    return info.name, info.version_id
+
+
+def has_subnormals(arrays: Iterable[np.ndarray]) -> bool:
+    return any(a.dtype == np.float32 and np.any((a != 0) & (np.abs(a) < TINY)) for a in map(np.asarray, arrays))
+
+
+def has_specials(arrays: Iterable[np.ndarray]) -> bool:
+    """NaN, an infinity, -0 or an f32 subnormal: values the CPU plugin's kernels treat per ISA."""
+    return has_subnormals(arrays) or any(
+        a.dtype.kind == "f" and np.any(~np.isfinite(a) | ((a == 0) & np.signbit(a))) for a in arrays)
+
+
+def select(rs: list[Recipe]) -> list[Recipe]:
+    """At most PER_OP small recipes per op version (by the node each builds)."""
+    kept, seen = [], Counter()
+    for r in rs:
+        if sum(x.size for x in r.inputs) > MAX_ELEMENTS or has_specials(r.inputs):
+            continue
+        try:
+            key = op_key(instantiate(r, "probe", {})[0])
+        except RuntimeError:  # an invalid case (the suite checks the refusal)
+            continue
+        if seen[key] < PER_OP:
+            seen[key] += 1
+            kept.append(r)
+    return kept
+
+
+def compiles(r: Recipe) -> bool:
+    node, params = instantiate(r, "c", {})
+    try:
+        ov.Core().compile_model(ov.Model(node.outputs(), params), "CPU", CPU_CONFIG)
+    except RuntimeError:
+        return False
+    return True
+
+
+def dims(ps: ov.PartialShape) -> list | None:
+    """A partial shape as stored: an int per static dim, [lo, hi|None] otherwise; None for a dynamic rank."""
+    if ps.rank.is_dynamic:
+        return None
+    return [d.get_length() if d.is_static else [d.get_min_length(), None if d.get_max_length() == -1 else
+                                                  d.get_max_length()] for d in ps]
+
+
+class Store:
+    """The flat value arrays of one file, per element type."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, list[np.ndarray]] = {}
+        self.sizes: Counter[str] = Counter()
+
+    def add(self, value: np.ndarray) -> list:
+        value = np.asarray(value)
+        key = value.dtype.name
+        self.parts.setdefault(key, []).append(value.ravel())
+        self.sizes[key] += value.size
+        return [key, self.sizes[key] - value.size, list(value.shape)]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {key: np.concatenate(parts) for key, parts in self.parts.items()}
+
+
+def upstream_parameter(output: ov.Output) -> bool:
+    node = output.get_node()
+    return node.get_type_name() == "Parameter" or any(upstream_parameter(v) for v in node.input_values())
+
+
+def source_of(output: ov.Output) -> str:
+    if output.get_node().get_type_name() == "Parameter":
+        return "param"
+    return "node" if upstream_parameter(output) else "const"
+
+
+def capture(rs: list[Recipe], store: Store, tmp: Path, rng: np.random.Generator) -> list[dict]:
+    """Every layer of the recipes' batched model with a rule or kernel: OpenVINO's types and CPU values, and the
+    blurred variants of each."""
+    feed: dict[str, np.ndarray] = {}
+    nodes, params = [], []
+    for i, r in enumerate(rs):
+        node, ps = instantiate(r, f"c{i}", feed)
+        nodes.append(node)
+        params += ps
+    ops = [n for n in ov.Model([o for n in nodes for o in n.outputs()], params).get_ordered_ops()
+           if n.get_type_name() not in ("Parameter", "Constant", "Result")]
+    outputs = [o for n in ops for o in n.outputs()]
+    model = ov.Model(outputs, params, "answers")
+    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
+    request.infer(feed)
+    values: dict[tuple[str, int], np.ndarray] = {}
+    for k, o in enumerate(outputs):
+        values[(o.get_node().get_friendly_name(), o.get_index())] = request.get_output_tensor(k).data.copy()
+    for p in params:
+        values[(p.get_friendly_name(), 0)] = feed[p.get_friendly_name()]
+    path = tmp / "answers.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    layers = {layer.name: layer for layer in read_ir(path).layers()}
+    records = []
+    for node in model.get_ordered_ops():
+        layer = layers[node.get_friendly_name()]
+        spec = lookup(layer.type, layer.version)
+        if spec is None or (spec.infer is None and spec.kernel is None):
+            continue
+        if node.get_type_name() == "Constant":
+            values[(node.get_friendly_name(), 0)] = node.get_data()
+        ins = [value_of(v, values) for v in node.input_values()]
+        outs = [values.get((node.get_friendly_name(), k)) for k in range(len(layer.outputs))]
+        if spec.kernel is not None and (has_specials(ins) or has_subnormals(outs) or cpu_defect(node, ins, outs)
+                                        or exact_subnormals(spec, layer, ins)):
+            continue
+        inputs = []
+        for v, x in zip(node.input_values(), ins, strict=True):
+            stored = spec.kernel is not None or source_of(v) == "const"
+            inputs.append([v.get_element_type().get_type_name(), dims(v.get_partial_shape()), source_of(v),
+                           store.add(x) if stored and x is not None else None])
+        kept = spec.kernel is not None and node.get_type_name() != "Parameter"
+        records.append({"op": layer.type, "version": layer.version, "attrs": layer.attrs, "inputs": inputs,
+                        "outputs": [[o.get_element_type().get_type_name(), dims(o.get_partial_shape()),
+                                     store.add(y) if kept and y is not None else None]
+                                    for o, y in zip(node.outputs()[:len(outs)], outs, strict=True)]})
+        if spec.kernel is not None:
+            records += blurred(node, layer.type, layer.attrs, ins, spec.value_inputs, store, rng)
+    return records
+
+
+def exact_subnormals(spec: OpSpec, layer: Layer, ins: list[np.ndarray]) -> bool:
+    """Whether the exact result (our kernel's) holds f32 subnormals; False where our kernel refuses the case (the
+    test then says so)."""
+    try:
+        return has_subnormals(spec.kernel(A.decode(spec.attrs, layer.attrs), ins))
+    except IrToolsError:
+        return False
+
+
+def cpu_defect(node: ov.Node, ins: list[np.ndarray], outs: list[np.ndarray]) -> bool:
+    """Whether CPU's outputs stray from OpenVINO's own evaluator (its reference implementation) by more than 1e-3 of
+    their scale: OpenVINO disagreeing with itself is a defect of the CPU plugin (on this CPU: an Einsum with an
+    ellipsis in two inputs), not an answer to store."""
+    evaluated = [ov.Tensor(node.get_output_element_type(k), ov.Shape(list(y.shape))) for k, y in enumerate(outs)]
+    try:
+        done = node.evaluate(evaluated, [ov.Tensor(np.array(x, order="C")) for x in ins])
+    except RuntimeError:
+        return False
+    for y, t in zip(outs, evaluated, strict=True):
+        if not done or y.dtype.kind != "f":
+            continue
+        ref = t.data.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            strays = np.abs(y - ref) > 1e-3 * (1.0 + np.max(np.abs(ref[np.isfinite(ref)]), initial=0.0))
+        if np.any(strays):
+            return True
+    return False
+
+
+def value_of(v: ov.Output, values: dict[tuple[str, int], np.ndarray]) -> np.ndarray | None:
+    node = v.get_node()
+    if node.get_type_name() == "Constant":
+        return node.get_data()
+    return values.get((node.get_friendly_name(), v.get_index()))
+
+
+def blurred(node: ov.Node, op: str, attrs: dict[str, str], ins: list[np.ndarray | None], value_inputs: tuple[int, ...],
+            store: Store, rng: np.random.Generator) -> list[dict]:
+    """BLURS copies of ``node`` (NodeFactory, its attributes) on inputs of partial shapes around the real ones, a
+    value input now a Constant of its value, now a Parameter; OpenVINO's inferred types or "rejects". None when
+    NodeFactory cannot rebuild the node as it was."""
+    name, version = op_key(node)
+    factory = NodeFactory(version)
+    try:
+        again = factory.create(name, [v for v in node.input_values()], node.get_attributes())
+    except RuntimeError:
+        return []
+    if [dims(o.get_partial_shape()) for o in again.outputs()] != [dims(o.get_partial_shape()) for o in node.outputs()]:
+        return []
+    records = []
+    for _ in range(BLURS):
+        new, inputs = [], []
+        for j, (v, x) in enumerate(zip(node.input_values(), ins, strict=True)):
+            element = v.get_element_type()
+            if j in value_inputs and x is not None and rng.random() < 0.7:
+                new.append(ov.op.Constant(np.array(x, order="C")).output(0))
+                inputs.append([element.get_type_name(), list(x.shape), "const", store.add(x)])
+                continue
+            shape = v.get_partial_shape()
+            if rng.random() < 0.08:
+                bounds = ov.PartialShape.dynamic()
+            else:
+                bounds = ov.PartialShape([ov.Dimension(lo, -1 if hi is None else hi)
+                                          for lo, hi in (blur(rng, d.get_length()) for d in shape)])
+            new.append(ops1.parameter(bounds, element).output(0))
+            inputs.append([element.get_type_name(), dims(bounds), "param", None])
+        try:
+            built = factory.create(name, new, node.get_attributes())
+            outputs: list | str = [[o.get_element_type().get_type_name(), dims(o.get_partial_shape()), None]
+                                   for o in built.outputs()]
+        except RuntimeError:
+            outputs = "rejects"
+        records.append({"op": op, "version": version, "attrs": attrs, "inputs": inputs, "outputs": outputs})
+    return records
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    covered: Counter[str] = Counter()
+    for source, make in SOURCES.items():
+        rs = select(make(np.random.default_rng(SEED)))
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store()
+            try:
+                records = capture(rs, store, Path(tmp), np.random.default_rng(SEED))
+            except RuntimeError:  # some case does not compile on this CPU: leave those out
+                compiled = [r for r in rs if compiles(r)]
+                print(f"{source}: {len(rs) - len(compiled)} case(s) not compiled by this CPU, left out")
+                records = capture(compiled, store, Path(tmp), np.random.default_rng(SEED))
+        meta = {"openvino": version("openvino"), "build": ov.get_version(), "seed": SEED, "cases": records}
+        np.savez_compressed(OUT / f"{source}.npz", cases=np.array(json.dumps(meta, separators=(",", ":"))),
+                            **store.arrays())
+        labels = Counter(lookup(r["op"], r["version"]).label for r in records)
+        covered.update(labels)
+        print(f"{source}: {len(records)} records, {(OUT / f'{source}.npz').stat().st_size} bytes")
+    missing = [s.label for s in specs() if (s.infer or s.kernel) and s.label not in covered]
+    print("missing:", ", ".join(missing) or "none")
+
+
+if __name__ == "__main__":
+    main()
