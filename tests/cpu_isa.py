@@ -1,0 +1,34 @@
+"""Which x86 vector instruction set OpenVINO CPU runs its kernels with, as OpenVINO itself reports it.
+
+Some OpenVINO CPU behaviours depend on it (docs/SEMANTICS.md, Corrections: "OpenVINO CPU by instruction
+set"); tests that meet one ask here. The answer is read from the runtime model of a probe: the
+primitiveType OpenVINO picked for an f32 AvgPool over 16 channels, ``jit_<isa>_f32``: ``avx512`` (what oneDNN
+calls avx512_core), ``avx2``, ``avx`` or ``sse42``. This is what OpenVINO uses, not merely what the CPU has
+(ONEDNN_MAX_CPU_ISA can lower it).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ops1
+
+AVX512 = "avx512"
+
+
+@functools.cache
+def openvino_cpu_isa() -> str:
+    param = ops1.parameter([1, 16, 8, 8], np.float32)
+    pool = ops1.avg_pool(param, [1, 1], [0, 0], [0, 0], [2, 2], True)
+    compiled = ov.Core().compile_model(ov.Model([pool], [param]), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    for op in compiled.get_runtime_model().get_ordered_ops():
+        info = op.get_rt_info()
+        if info["layerType"].astype(str) == "Pooling":
+            kind = info["primitiveType"].astype(str)  # e.g. jit_avx2_f32
+            parts = kind.split("_")
+            if len(parts) >= 3 and parts[0] == "jit":
+                return parts[1]
+            raise AssertionError(f"OpenVINO ran the probe pooling as {kind!r}: not an x86 JIT kernel")
+    raise AssertionError("the probe pooling is not in OpenVINO's runtime model")
