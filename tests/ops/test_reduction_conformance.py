@@ -42,7 +42,11 @@ docstring of ir_tools/ops/reduction.py):
   ``acc > x ? acc : x`` (a NaN followed by -inf makes the maximum -inf and the row NaN; a NaN followed
   by smaller numbers lowers the maximum, so large rows overflow), and rows longer than a vector get NaN
   at further positions. The generated NaN cases avoid all that: one NaN (or +inf), never last along
-  the axis, no -inf beside it, moderate values, rows along the last axis of at most 8.
+  the axis, no -inf beside it, moderate values, rows along the innermost axis (every later dim 1: the
+  CPU treats [7, 1] along axis 0 as a row) of at most ROW_LIMIT: 8 with AVX-512 (measured by the earlier
+  runs of this test), 4 below it. Measured on AVX2 over [n], [3, n], [n, 1] and [2, n, 1, 1]: SoftMax rows
+  of 5 to 8 with one NaN get a second NaN elsewhere in the row for 64 of the 88 places of the NaN (e.g.
+  [7, 1] along axis 0, NaN at 3: NaN at 3 and 4); rows of 2 to 4 never, LogSoftmax and +inf never.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ from ir_tools.ops.core import convert_values
 from ir_tools.ops.opsets import lookup
 from ir_tools.ops.rounding import EXACT
 from ir_tools.ops.spec import TensorType
+from tests.cpu_isa import AVX512, openvino_cpu_isa
 
 from .conformance import (
     ELEMENTS,
@@ -360,6 +365,7 @@ def softmax_limit(log: bool, dtype) -> Limit:
 
 
 def softmax_cases(rng: np.random.Generator, count: int) -> list[Case]:
+    row_limit = 8 if openvino_cpu_isa() == AVX512 else 4  # ROW_LIMIT of the module doc
     cases = []
     for i in range(count):
         version = ("SoftMax-1", "SoftMax-8", "LogSoftmax-5")[i % 3]
@@ -380,7 +386,8 @@ def softmax_cases(rng: np.random.Generator, count: int) -> list[Case]:
             if x.size and special == "-inf":
                 x.reshape(-1)[rng.integers(0, x.size, 2)] = -np.inf
             length = shape[axis] if rank else 1
-            if special == "nan" and length > 1 and (axis % r != r - 1 or length <= 8):
+            innermost = all(n == 1 for n in shape[axis % r + 1:])
+            if special == "nan" and length > 1 and (not innermost or length <= row_limit):
                 at = [int(rng.integers(0, n)) for n in shape]
                 at[axis % r] = int(rng.integers(0, length - 1))  # never the last along the axis (module doc)
                 x[tuple(at)] = rng.choice([np.nan, np.inf])
