@@ -466,7 +466,7 @@ def _report_invalid(exc: InvalidModelError, model: str) -> int:
     warnings = len(exc.diagnostics) - errors
     if exc.diagnostics[0].code == "E-PASS":
         print(f"{model}: {errors} error(s), {warnings} warning(s); nothing written: a pass failed", file=sys.stderr)
-        return EXIT_FOUND
+        return EXIT_UNUSABLE
     hint = "" if model.endswith(".onnx") else " (`ir-tools check` lists the same)"
     print(f"{model}: {errors} error(s), {warnings} warning(s); nothing done: fix the errors first{hint}",
           file=sys.stderr)

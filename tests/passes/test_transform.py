@@ -162,7 +162,7 @@ def test_a_pass_that_breaks_the_graph_is_refused_with_file_and_line(tmp_path: Pa
     out = tmp_path / "out.xml"
     code = main(["transform", str(model), "--pass", "tests.passes.user_passes:UnfeedFirstRelu", "-o", str(out)])
     err = capsys.readouterr().err
-    assert code == 1 and not out.exists() and not out.with_suffix(".bin").exists()
+    assert code == 2 and not out.exists() and not out.with_suffix(".bin").exists()
     lines = model.read_text().splitlines()
     relu_start = next(i for i, line in enumerate(lines, 1) if 'name="relu"' in line)
     relu_end = next(i for i, line in enumerate(lines, 1) if i > relu_start and "</layer>" in line)
@@ -181,7 +181,7 @@ def test_a_pass_that_fails_is_named_and_nothing_is_written(tmp_path: Path, capsy
     out = tmp_path / "out.xml"
     code = main(["transform", str(model), "--pass", "tests.passes.user_passes:Crashes", "-o", str(out)])
     err = capsys.readouterr().err
-    assert code == 1 and not out.exists()
+    assert code == 2 and not out.exists()
     assert "error[E-PASS]: pass Crashes failed: KeyError: 'missing'" in err and "Traceback" not in err
 
 

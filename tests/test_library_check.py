@@ -1,0 +1,53 @@
+"""``ir_tools.check(path)`` gives what ``ir-tools check path`` prints: on every file of tests/data/bad, the samples
+and the IR zoo (when built), OpenVINO's verdict included, and with ``openvino=False`` what ``--no-openvino`` prints."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import ir_tools
+from ir_tools.cli import main
+from tests.conftest import SAMPLES
+from tests.test_openvino_verdict import unmodelled_model
+from tests.zoo import ir_zoo_entries
+
+BAD = Path(__file__).parent / "data" / "bad"
+
+pytestmark = pytest.mark.openvino
+
+
+def models(tmp_path: Path) -> list[Path]:
+    """The corpus, the samples, the zoo, and a file only OpenVINO refuses (a block size its channels do not allow)."""
+    refused = unmodelled_model(tmp_path / "refused.xml")
+    refused.write_text(refused.read_text().replace('block_size="2"', 'block_size="3"', 1))
+    zoo = [Path(e["path"]) for e in ir_zoo_entries()]
+    return [*sorted(BAD.glob("*.xml")), *sorted(SAMPLES.glob("*.xml")), *zoo, refused]
+
+
+def cli_diagnostics(paths: list[Path], capsys, *options: str) -> dict[str, list[dict]]:
+    """What ``ir-tools check --format json`` prints, per file."""
+    main(["check", *map(str, paths), "--format", "json", *options])
+    return {f["file"]: f["diagnostics"] for f in json.loads(capsys.readouterr().out)["files"]}
+
+
+def stable(diagnostics: list[dict]) -> list[dict]:
+    """The diagnostics less the numbers OpenVINO appends to the names it makes up (``DepthToSpace_9``), which count
+    the nodes made so far in the process."""
+    return [dict(d, message=re.sub(r"(\w)_\d+\b", r"\1_N", d["message"])) if d["code"] == "E-OPENVINO" else d
+            for d in diagnostics]
+
+
+@pytest.mark.parametrize("openvino", [True, False])
+def test_the_library_check_is_the_commands(tmp_path: Path, capsys, openvino: bool) -> None:
+    paths = models(tmp_path)
+    printed = cli_diagnostics(paths, capsys, *([] if openvino else ["--no-openvino"]))
+    assert len(printed) == len(paths) >= 140
+    differ = [p for p in paths
+              if stable([d.to_dict() for d in ir_tools.check(p, openvino=openvino)]) != stable(printed[str(p)])]
+    assert not differ, differ[:5]
+    verdict = [d["code"] for d in printed[str(paths[-1])]]
+    assert verdict == (["E-OPENVINO"] if openvino else [])
