@@ -75,5 +75,5 @@ def test_github_escapes_what_would_end_a_command(tmp_path: Path, capsys) -> None
     from ir_tools.base.diagnostics import Diagnostic, render_github
     from ir_tools.base.errors import SourceLoc
 
-    text = render_github({"a,b:c.xml": [Diagnostic("error", "E-X", "50% done\nnext", SourceLoc("a,b:c.xml", 3))]})
-    assert text == "::error file=a%2Cb%3Ac.xml,line=3,title=E-X::50%25 done%0Anext"
+    text = render_github({"a,b:c.xml": [Diagnostic("error", "E-OP", "50% done\nnext", SourceLoc("a,b:c.xml", 3))]})
+    assert text == "::error file=a%2Cb%3Ac.xml,line=3,title=E-OP::50%25 done%0Anext"

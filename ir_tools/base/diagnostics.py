@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .codes import CODES, known
 from .errors import SourceLoc
 
 Severity = Literal["error", "warning", "note"]
@@ -17,10 +18,19 @@ JSON_SCHEMA_VERSION = 1
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One finding. Its code must be in ``codes.CODES``, and a warning's code a warning there (an error's an error
+    or fatal one), so that what a tool matches on is always described, with the severity it is reported at."""
+
     severity: Severity
     code: str
     message: str
     loc: SourceLoc = field(default_factory=SourceLoc)
+
+    def __post_init__(self) -> None:
+        entry = CODES[known(self.code)]
+        if (self.severity == "warning") != (entry.severity == "warning"):
+            raise ValueError(f"{self.code} is reported as {self.severity}, but ir_tools/base/codes.py makes it "
+                             f"{entry.severity}")
 
     def render(self) -> str:
         """``model.xml:12: error[E-SHAPE]: layer 'p' (id 7, AvgPool-1): message``."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .codes import known
+
 
 @dataclass(frozen=True, slots=True)
 class SourceLoc:
@@ -29,16 +31,21 @@ class SourceLoc:
 
 
 class IrToolsError(Exception):
-    """Base of every error ir_tools raises on purpose; carries a stable code and a location."""
+    """Base of every error ir_tools raises on purpose; carries a stable code (one of ``codes.CODES``, which a
+    subclass's ``code`` and the ``code`` argument are checked against) and a location."""
 
     code = "E-IR"
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        known(cls.code)
 
     def __init__(self, message: str, loc: SourceLoc | None = None, code: str | None = None):
         super().__init__(message)
         self.message = message
         self.loc = loc or SourceLoc()
         if code is not None:
-            self.code = code
+            self.code = known(code)
 
     def __str__(self) -> str:
         where = self.loc.prefix()

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from ..base.codes import FATAL_CODES
 from ..base.diagnostics import Diagnostic, has_errors
-from ..base.errors import IrToolsError, OpValidationError, ReadError, SourceLoc
+from ..base.errors import IrToolsError, OpValidationError, SourceLoc
 from ..ir.model import Graph
-from ..ir.reader import IrVersionError, read_ir
+from ..ir.reader import read_ir
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
 from ..ops.opsets import lookup
@@ -27,10 +28,6 @@ from .checks import STRUCTURAL_CHECKS, empty_window_warnings
 from .shapes import MAX_VALUE_ELEMENTS, Propagation, propagate
 
 T = TypeVar("T")
-
-#: Codes that mean "the input could not be checked (fully)": exit code 2 in the CLI.
-FATAL_CODES = frozenset({ReadError.code, "E-XML-UNSAFE", IrVersionError.code, "E-INTERNAL", "E-ONNX-UNSUPPORTED",
-                         "E-ONNX-CONVERT"})
 
 #: Weights problems ``checks`` reports at each Const; shape propagation only repeats them at a consumer.
 _WEIGHT_CODES = frozenset({"E-BIN-MISSING", "E-CONST-BOUNDS", "E-CONST-SIZE"})

@@ -1,0 +1,129 @@
+"""Every diagnostic code ir_tools reports: the one table the modules, the CLI's exit codes and the README follow.
+
+A code is stable (tools match on it) and means one thing. Its severity says what it does to a command:
+
+- ``fatal``: the input could not be checked, or the command could not act on it: exit 2 (``FATAL_CODES``);
+- ``error``: a problem in the model: among ``check``'s findings exit 1, and every other command refuses the model
+  (exit 1); raised while a command acts on a valid model (``run`` meeting a case its kernel does not compute),
+  it ends the command with exit 2, as whatever a command raises does;
+- ``warning``: reported, changes no exit code.
+
+``stage`` says who reports the code: ``check``'s stages (``reader``, ``checks``, ``shapes``, ``validate``) each
+report theirs on every file; ``openvino`` is OpenVINO's own verdict; ``onnx`` is ``convert-onnx``'s reading and
+conversion; ``commands`` are raised by a command as it acts (a bad option, an input that does not fit, a kernel the
+reference lacks) and end it. ``Diagnostic`` and ``IrToolsError`` refuse a code missing here, so a new one cannot be
+reported before it is described; ``scripts/make_codes_table.py`` writes the README's table from this one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+CodeSeverity = Literal["fatal", "error", "warning"]
+Stage = Literal["reader", "checks", "shapes", "validate", "openvino", "onnx", "commands"]
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    code: str
+    severity: CodeSeverity
+    stage: Stage
+    meaning: str
+
+
+_TABLE = (
+    Code("E-READ", "fatal", "reader", "not readable: missing file, malformed XML, root not `<net>`"),
+    Code("E-XML-UNSAFE", "fatal", "reader",
+         "a DOCTYPE (entities, DTD: XXE, billion laughs): refused before parsing, never expanded or fetched"),
+    Code("E-IR-VERSION", "fatal", "reader",
+         "`<net version>` is not 10 or 11 (v7 and older: legacy IR that current OpenVINO cannot read, which "
+         "`migrate` converts; v12; not a number)"),
+    Code("E-LAYER", "error", "reader",
+         "a `<layer>` without id or type (ignored, with its edges), or whose id is not an unsigned 64-bit integer"),
+    Code("E-PORT", "error", "reader", "a port id that is not a non-negative integer, or repeated"),
+    Code("E-DUP-ID", "error", "reader", "two layers share an id (the second is ignored)"),
+    Code("E-DIM", "error", "reader", "a `<dim>` that is not an integer >= -1 that fits int64"),
+    Code("E-EDGE", "error", "reader", "an `<edge>` with missing or non-integer attributes, or repeated"),
+    Code("E-EDGE-LAYER", "error", "reader", "an edge names a layer that does not exist"),
+    Code("E-EDGE-PORT", "error", "checks", "an edge names a port its layer does not have"),
+    Code("W-INPUT-UNFED", "warning", "checks",
+         "an optional input port after the last fed one, unconnected (OpenVINO creates the op without it)"),
+    Code("E-INPUT-UNFED", "error", "checks", "an input port with no producer"),
+    Code("E-INPUT-MULTI", "error", "checks", "an input port with several producers"),
+    Code("E-CYCLE", "error", "checks", "the layers form a cycle (shape propagation is then skipped)"),
+    Code("W-DEAD", "warning", "checks", "no Result depends on the layer"),
+    Code("E-NO-RESULT", "error", "checks", "the model has no Result (or no layers at all): it computes nothing"),
+    Code("W-ATTR-UNKNOWN", "warning", "checks",
+         "an attribute the op version does not have (OpenVINO ignores it; a later version may have it)"),
+    Code("E-SIZE", "error", "checks", "a tensor whose element count or byte size overflows int64"),
+    Code("E-EDGE-PRECISION", "error", "checks",
+         "the precisions of an edge's two ends differ (an input port without one takes its producer's, as in "
+         "OpenVINO)"),
+    Code("E-EDGE-DIMS", "error", "checks", "the declared dims of an edge's two ends differ"),
+    Code("E-BIN-MISSING", "error", "checks", "Const layers but no `.bin` file (reported at the first)"),
+    Code("E-CONST-BOUNDS", "error", "checks", "a Const's [offset, offset+size) lies outside the `.bin`"),
+    Code("E-CONST-SIZE", "error", "checks", "a Const's size is smaller than its element type x shape"),
+    Code("E-OPSET", "error", "checks",
+         "the layer's opset does not exist or lacks its type (a typo gets the nearest of OpenVINO's spellings), the "
+         "layer has no version, or its type is spelled in another case than the one OpenVINO reads"),
+    Code("E-EXTENSION", "error", "checks",
+         "a layer of an extension domain (`version=\"extension\"` or a custom opset), reported once per domain: "
+         "OpenVINO reads it only with that extension loaded, and ir_tools cannot check or run it"),
+    Code("E-NAME-COLLISION", "error", "checks",
+         "IR v10: the name OpenVINO gives an input or output (after its layer) already belongs to another input or "
+         "output tensor; OpenVINO refuses the file"),
+    Code("W-NAME-DUP", "warning", "checks",
+         "a tensor name on several ports: OpenVINO keeps it on one and renames the others (`name_1`)"),
+    Code("W-EMPTY-WINDOW", "warning", "checks",
+         "ceil rounding makes a pooling window with no data (OpenVINO CPU outputs NaN, -0.0 or 0 there)"),
+    Code("E-ATTR", "error", "shapes", "an attribute missing or of the wrong type"),
+    Code("E-OP", "error", "shapes",
+         "the op rejects its inputs or attributes, as OpenVINO would (also where a value it waits for is unknown "
+         "but a Const it reads already refuses)"),
+    Code("E-ARITY", "error", "shapes", "wrong number of inputs or outputs for the op"),
+    Code("E-SHAPE", "error", "shapes", "declared output dims differ from the re-inferred ones"),
+    Code("E-TYPE", "error", "shapes", "declared output precision differs from the re-inferred one"),
+    Code("E-INTERNAL", "fatal", "validate",
+         "a bug in ir_tools: a stage of `check` failed (the other stages' findings stand), or a command failed "
+         "unexpectedly; please report it"),
+    Code("E-OPENVINO", "error", "openvino",
+         "OpenVINO refuses the model (read, compile or infer), in its own words: `check` asks it on a file "
+         "otherwise clean (exit 1); `compare` and `migrate --check` stop there (exit 2)"),
+    Code("E-ONNX-READ", "fatal", "onnx", "convert-onnx: a missing file, or not a readable ONNX model"),
+    Code("E-ONNX-INVALID", "fatal", "onnx",
+         "convert-onnx: a model `onnx.checker` refuses, or one without a version of the default domain"),
+    Code("E-ONNX-UNSUPPORTED", "fatal", "onnx",
+         "convert-onnx: an op (or a custom domain) OpenVINO's ONNX frontend cannot convert; one per op type, "
+         "naming its first node and how many more"),
+    Code("E-ONNX-CONVERT", "fatal", "onnx",
+         "convert-onnx: OpenVINO's conversion failed for another reason (its words)"),
+    Code("E-ONNXRUNTIME", "fatal", "onnx", "onnxruntime cannot run the ONNX model (`convert-onnx --check`)"),
+    Code("E-USAGE", "fatal", "commands",
+         "the command line cannot be carried out: an option missing or out of range, no model file where one was "
+         "named, an optional dependency not installed"),
+    Code("E-OVERWRITE", "fatal", "commands", "writing would replace the input model, which only `--in-place` may"),
+    Code("E-INPUT", "fatal", "commands",
+         "the inputs given to `run` or `compare` cannot be read or do not fit the model (names, shapes, element "
+         "types, a dynamic shape without `--shape`)"),
+    Code("E-PASS", "fatal", "commands",
+         "a transformation pass failed, or left a graph `check` rejects (its diagnostics follow)"),
+    Code("E-UNSUPPORTED", "error", "commands",
+         "a valid construct ir_tools cannot handle (a case a reference kernel does not compute, a legacy layer "
+         "without a conversion, an ONNX input type): named, never skipped"),
+    Code("E-EXEC", "error", "commands", "a layer's shape rule or kernel failed on its values (the error is quoted)"),
+    Code("E-IR", "error", "commands", "any other error ir_tools reports, without a more specific code"),
+)
+
+#: Every code by name, in the order of the README's table.
+CODES: dict[str, Code] = {entry.code: entry for entry in _TABLE}
+
+#: The codes that make a command exit 2: the input could not be checked (fully), or the command could not act.
+FATAL_CODES = frozenset(entry.code for entry in _TABLE if entry.severity == "fatal")
+
+
+def known(code: str) -> str:
+    """``code``, if the table has it; ValueError otherwise (a code reported without being described is a bug)."""
+    if code not in CODES:
+        raise ValueError(f"diagnostic code {code!r} is not in ir_tools/base/codes.py")
+    return code
