@@ -1,56 +1,9 @@
 """Structural checks of a Graph, each with its own stable diagnostic code.
 
-Every code ``check`` can report, by the stage that finds it (codes are stable: tools match on
-them; severity ``E`` error, ``W`` warning):
-
-| code              | stage       | what                                                           |
-|-------------------|-------------|----------------------------------------------------------------|
-| E-READ            | reader      | missing/unreadable file, malformed XML, root is not <net>      |
-| E-XML-UNSAFE      | reader      | a DOCTYPE (XXE, billion laughs, external DTD): refused unread  |
-| E-IR-VERSION      | reader      | <net version> is not 10 or 11 (legacy v7, v12, not a number)   |
-| E-LAYER           | reader      | a <layer> without id or type (ignored, with its edges), or     |
-|                   |             | whose id is not an unsigned 64-bit integer                     |
-| E-PORT            | reader      | a port id that is not a non-negative integer, or repeated      |
-| E-DUP-ID          | reader      | two layers share an id (the second is ignored)                 |
-| E-DIM             | reader      | a <dim> that is not an integer >= -1 that fits in int64        |
-| E-EDGE            | reader      | an <edge> with missing or non-integer attributes, or repeated  |
-| E-EDGE-LAYER      | reader      | an edge names a layer that does not exist                      |
-| E-EDGE-PORT       | checks      | an edge names a port its layer does not have                   |
-| W-INPUT-UNFED     | checks      | an optional input port after the last fed one, unconnected     |
-|                   |             | (OpenVINO creates the op without it)                           |
-| E-INPUT-UNFED     | checks      | an input port with no producer                                 |
-| E-INPUT-MULTI     | checks      | an input port with several producers                           |
-| E-CYCLE           | checks      | the layers form a cycle (shape propagation is then skipped)    |
-| W-DEAD            | checks      | a layer that no Result depends on                              |
-| E-NO-RESULT       | checks      | the model has no Result: it computes nothing                   |
-| W-ATTR-UNKNOWN    | checks      | an attribute the op version does not have (OpenVINO ignores it)|
-| E-SIZE            | checks      | a tensor whose element count or byte size overflows int64      |
-| E-EDGE-PRECISION  | checks      | precisions of the two ends of an edge differ (an input port    |
-|                   |             | with none takes its producer's, as in OpenVINO)                |
-| E-EDGE-DIMS       | checks      | declared dims of the two ends of an edge differ                |
-| E-BIN-MISSING     | checks      | Const layers but no ``.bin`` file (reported at the first)      |
-| E-CONST-BOUNDS    | checks      | a Const's [offset, offset+size) lies outside the ``.bin``      |
-| E-CONST-SIZE      | checks      | a Const's size is smaller than element type x shape            |
-| E-OPSET           | checks      | the layer's opset does not exist or lacks its type (any of     |
-|                   |             | OpenVINO's ops: a typo gets the nearest spelling), no version, |
-|                   |             | or a type spelled in another case than the one OpenVINO reads  |
-| E-EXTENSION       | checks      | a layer of an extension domain (not an opset): OpenVINO needs  |
-|                   |             | the extension loaded; reported once per domain                 |
-| E-NAME-COLLISION  | checks      | IR v10: the name OpenVINO gives an input or output (its layer  |
-|                   |             | name) already belongs to another input or output tensor        |
-| W-NAME-DUP        | checks      | a tensor name on several ports (OpenVINO renames all but one)  |
-| W-EMPTY-WINDOW    | checks      | a pooling window with no data (OpenVINO CPU: NaN, -0.0 or 0)   |
-| E-ATTR            | shapes      | an attribute is missing or has a value of the wrong type       |
-| E-OP              | shapes      | the op rejects its inputs or attributes, as OpenVINO would     |
-|                   |             | (also where a value it waits for is unknown but a Const it     |
-|                   |             | reads already refuses: ``validate.known_value_refusals``)      |
-| E-ARITY           | shapes      | wrong number of inputs or outputs for the op                   |
-| E-SHAPE           | shapes      | declared output dims differ from the inferred ones             |
-| E-TYPE            | shapes      | declared output precision differs from the inferred one        |
-| E-INTERNAL        | validate    | a stage of ``check`` failed (a bug in ir_tools); others stand  |
-
-E-READ, E-XML-UNSAFE and E-IR-VERSION stop reading (``validate.FATAL_CODES``); everything
-else is collected so that one run reports every problem.
+Every code ``check`` can report is in ``base/codes.py``, with its severity, its meaning and the stage that finds
+it (``reader``, ``checks`` here, ``shapes``, ``validate``); a new check adds its code there. The reader's fatal
+codes (E-READ, E-XML-UNSAFE, E-IR-VERSION) stop reading; everything else is collected so that one run reports
+every problem.
 """
 
 from __future__ import annotations
