@@ -142,7 +142,7 @@ def defect(tmp_path_factory) -> tuple[Graph, dict]:
     """A 1,017-layer chain compared, with ``--load-outputs`` of the original, after one weight of
     ``b100/conv`` changed: the graph and the report (first divergence: b100/conv)."""
     from ir_tools.runtime.inputs import random_inputs
-    from ir_tools.runtime.numeric_check import compare_model, saved_arrays
+    from ir_tools.runtime.numeric_check import CompareOptions, compare_model, saved_arrays
     from ir_tools.runtime.openvino import ModelFiles
 
     tmp = tmp_path_factory.mktemp("defect")
@@ -150,7 +150,8 @@ def defect(tmp_path_factory) -> tuple[Graph, dict]:
     residual_chain(original, 145)
     graph = read_valid(original)
     inputs = random_inputs(graph, 0, {})
-    golden = compare_model(graph, inputs, per_layer=True, files=ModelFiles(original, original.with_suffix(".bin")))
+    golden = compare_model(graph, inputs, CompareOptions(per_layer=True),
+                           ModelFiles(original, original.with_suffix(".bin")))
     assert golden.passed, "the original chain must pass before a defect is planted"
 
     shutil.copy(original, edited)
@@ -163,8 +164,8 @@ def defect(tmp_path_factory) -> tuple[Graph, dict]:
     edited.with_suffix(".bin").write_bytes(bytes(weights))
 
     graph = read_valid(edited)
-    report = compare_model(graph, inputs, saved=saved_arrays(golden),
-                           files=ModelFiles(edited, edited.with_suffix(".bin")))
+    report = compare_model(graph, inputs, CompareOptions(saved=saved_arrays(golden)),
+                           ModelFiles(edited, edited.with_suffix(".bin")))
     return graph, report.to_dict()
 
 

@@ -26,11 +26,12 @@ _DATA_ERRORS = (ArithmeticError, IndexError, KeyError, MemoryError, TypeError, V
 
 class Walker(Generic[V]):
     """Walks ``graph``; ``free`` drops a value once its last consumer has run (the environment
-    then ends with only the values nobody consumed)."""
+    then ends with only the values nobody consumed). ``order`` is the graph's topological order when
+    the caller has it already (several walks of one graph sort it once)."""
 
-    def __init__(self, graph: Graph, free: bool = False):
+    def __init__(self, graph: Graph, free: bool = False, order: list[Layer] | None = None):
         self.graph = graph
-        self.order = graph.topological_order()  # raises on a cycle: validate first
+        self.order = graph.topological_order() if order is None else order  # raises on a cycle: validate first
         self.free = free
         self.env: dict[PortKey, V] = {}
 

@@ -90,10 +90,10 @@ Bounded = tuple[np.ndarray, "np.ndarray | None"]
 
 class BoundedInterpreter(Walker[Bounded]):
     """Runs a Graph with numpy like Interpreter, each value paired with the rounding bound propagated to it:
-    ``evaluate`` gives (value, bound) per output name."""
+    ``evaluate`` gives (value, bound) per output name (``order``: see Walker)."""
 
-    def __init__(self, graph: Graph):
-        super().__init__(graph, free=True)
+    def __init__(self, graph: Graph, order: list[Layer] | None = None):
+        super().__init__(graph, free=True, order=order)
         self.inputs: Mapping[str, np.ndarray] = {}
         self.outputs: dict[str, Bounded] = {}
         refuse_unsupported(self.order)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -25,50 +26,64 @@ from ..ops.rounding import EXACT, handed_over
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
 from .executor import Bounded, BoundedInterpreter, execute, rounding_bounds, supported
 from .inputs import check_inputs
-from .openvino import ModelFiles, OpenVinoRun, run_openvino
+from .openvino import ModelFiles, OpenVinoRun
+from .runners import ActivationRunner, OpenVinoRunner
 
 OUTPUT_PREFIX, REFERENCE_PREFIX, LAYER_PREFIX = "openvino/", "reference/", "layer/"
 
 
-def compare_model(
-    graph: Graph,
-    inputs: Mapping[str, np.ndarray],
-    tolerances: Tolerances | None = None,
-    per_layer: bool = False,
-    extra_config: Mapping[str, object] | None = None,
-    saved: Mapping[str, np.ndarray] | None = None,
-    files: ModelFiles | None = None,
-    constants: bool = False,
-    step: Callable[[str], None] | None = None,
-) -> CompareReport:
-    """Compare OpenVINO with the reference; with ``saved`` (see ``saved_arrays``) also with earlier outputs.
+@dataclass(frozen=True)
+class CompareOptions:
+    """How ``compare_model`` compares, and what its report records besides."""
 
-    OpenVINO runs ``files`` when given (``graph`` must be their parse), else ``graph`` itself.
-    The graph must pass ``check`` (see ``passes.validate.read_valid``). Per layer, constant subgraphs
-    (weight decompression, shape arithmetic) are computed by the reference and not compared, unless
-    ``constants``. ``step`` is called with each layer's name as the per-layer comparison reaches it.
+    tolerances: Tolerances = field(default_factory=Tolerances)
+    #: also compare every layer, fed OpenVINO's activations
+    per_layer: bool = False
+    #: per layer, also compare constant subgraphs (weight decompression, shape arithmetic), which are otherwise
+    #: computed by the reference alone
+    compare_constants: bool = False
+    #: OpenVINO's earlier outputs and activations (see ``saved_arrays``), to compare OpenVINO now with
+    saved: Mapping[str, np.ndarray] = field(default_factory=dict)
+    #: where the inputs came from (``{"seed": 0}``, ``{"inputs": path}``), recorded in the report's config
+    source: Mapping[str, object] = field(default_factory=dict)
+    #: called with each layer's name as the per-layer comparison reaches it
+    progress: Callable[[str], None] | None = None
+
+
+def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: CompareOptions,
+                  openvino: ActivationRunner | ModelFiles | None = None) -> CompareReport:
+    """Compare OpenVINO with the reference; with ``options.saved`` also with OpenVINO's earlier outputs.
+
+    OpenVINO is ``openvino`` when a runner (in this process or a child's), else this process's on the
+    ``ModelFiles`` given (``graph`` must be their parse), else on ``graph`` itself. The graph must pass ``check``
+    (see ``passes.validate.read_valid``); the inputs are validated here. Per layer, constant subgraphs (weight
+    decompression, shape arithmetic) are computed by the reference and not compared, unless
+    ``options.compare_constants``. The inputs are validated, the constant layers found and the topological
+    order computed once, and handed to every walk.
     The reference runs with one BLAS thread: after OpenVINO has run, its worker threads stay in the
     process, and OpenBLAS's spinning workers on the same cores stalled small products (maxvit_t's 49 x 64
     blocks, 1 ms alone) for up to a second on 2 loaded cores.
     """
-    with threadpool_limits(limits=1, user_api="blas"):
-        return _compare_model(graph, inputs, tolerances, per_layer, extra_config, saved, files, constants, step)
-
-
-def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], tolerances: Tolerances | None, per_layer: bool,
-                   extra_config: Mapping[str, object] | None, saved: Mapping[str, np.ndarray] | None,
-                   files: ModelFiles | None, constants: bool, step: Callable[[str], None] | None) -> CompareReport:
-    tolerances = tolerances or Tolerances()
-    saved = saved or {}
     check_inputs(graph, inputs)
-    executable = all(supported(layer) for layer in graph.layers())
-    want_layers = per_layer or not executable or any(k.startswith(LAYER_PREFIX) for k in saved)
-    folded = frozenset() if constants else constant_layers(graph)
+    runner = openvino if openvino is not None and not isinstance(openvino, ModelFiles) else OpenVinoRunner(
+        graph, openvino)
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _compare_model(graph, inputs, options, runner)
+
+
+def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: CompareOptions,
+                   runner: ActivationRunner) -> CompareReport:
+    tolerances, saved = options.tolerances, options.saved
+    order = graph.topological_order()
+    executable = all(supported(layer) for layer in order)
+    want_layers = options.per_layer or not executable or any(k.startswith(LAYER_PREFIX) for k in saved)
+    constant = constant_layers(graph, order)
+    folded = frozenset() if options.compare_constants else constant
     hidden = frozenset(graph.layer(lid).name for lid in folded)
-    end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset()) if executable else None
+    end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset(), order) if executable else None
     bounded: dict[str, Bounded] = {}
     with ThreadPoolExecutor(max_workers=1) as pool:  # OpenVINO releases the GIL: it compiles and infers meanwhile
-        pending = pool.submit(run_openvino, graph, inputs, per_layer=want_layers, files=files, hidden=hidden)
+        pending = pool.submit(runner.infer, inputs, per_layer=want_layers, hidden=hidden)
         try:
             if end_to_end is not None:
                 bounded = end_to_end.evaluate(inputs)
@@ -76,7 +91,7 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], tolerances: T
             ov_run = pending.result()  # OpenVINO's refusal, if any, is the error reported
     config = {"openvino": ov_run.version, **ov_run.config, "atol": tolerances.atol, "rtol": tolerances.rtol,
               "atol_by_name": dict(tolerances.atol_by_name), "rtol_by_name": dict(tolerances.rtol_by_name),
-              **(extra_config or {})}
+              **options.source}
     report = CompareReport(str(graph.source) if graph.source else graph.name, config)
     computed = end_to_end.kept if end_to_end is not None else {}
     if want_layers or not executable:
@@ -87,14 +102,14 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], tolerances: T
             report.outputs.append(compare_tensors(name, ov_run.outputs[name], as_cpu_holds(expected),
                                                   *tolerances.for_name(name), bound=bound))
     if saved:
-        SavedCheck(graph, ov_run, saved, tolerances, report).run(ov_run.layers)
+        SavedCheck(graph, order, ov_run, saved, tolerances, report).run(ov_run.layers)
     if want_layers or not report.passed:
         if not ov_run.layers:
-            ov_run = run_openvino(graph, inputs, per_layer=True, files=files, hidden=hidden)
-        LayerCheck(graph, tolerances, report, folded, step, computed).run(ov_run.layers)
+            ov_run = runner.infer(inputs, per_layer=True, hidden=hidden)
+        LayerCheck(graph, order, tolerances, report, constant, folded, options.progress, computed).run(ov_run.layers)
     report.openvino_outputs = ov_run.outputs
     report.openvino_layers = {f"{graph.layer(lid).name}:{pid}": v for (lid, pid), v in ov_run.layers.items()}
-    position = {layer.id: i for i, layer in enumerate(graph.topological_order())}
+    position = {layer.id: i for i, layer in enumerate(order)}
     report.layers.sort(key=lambda lay: position[lay.layer_id])
     failing = next((lay for lay in report.layers if not lay.passed), None)
     if failing is not None:
@@ -103,11 +118,11 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], tolerances: T
     return report
 
 
-def constant_layers(graph: Graph) -> frozenset[str]:
+def constant_layers(graph: Graph, order: list[Layer] | None = None) -> frozenset[str]:
     """Ids of the layers whose values depend on no Parameter (Consts and what the reference computes from Consts
-    alone)."""
+    alone); ``order`` is the graph's topological order, when the caller has it."""
     constant: set[str] = set()
-    for layer in graph.topological_order():
+    for layer in graph.topological_order() if order is None else order:
         if layer.is_a("Const") or (
                 layer.inputs and not layer.is_a("Result") and supported(layer)
                 and all((found := graph.producer(layer.id, port.id)) is not None and found[0].id in constant
@@ -128,8 +143,8 @@ class _ReportWalker(Walker["np.ndarray | None"]):
     """A walk over OpenVINO's activations (the seeded environment) that adds layer results to a report;
     every layer's values stay OpenVINO's, so each layer is judged on its own."""
 
-    def __init__(self, graph: Graph, tolerances: Tolerances, report: CompareReport):
-        super().__init__(graph)
+    def __init__(self, graph: Graph, order: list[Layer], tolerances: Tolerances, report: CompareReport):
+        super().__init__(graph, order=order)
         self.tolerances = tolerances
         self.report = report
 
@@ -168,8 +183,8 @@ class _KeepingInterpreter(BoundedInterpreter):
     """The end-to-end run, keeping the values of the ``folded`` layers it computes (the per-layer walk needs the
     same ones: decompressed f16 weights are converted once, not twice)."""
 
-    def __init__(self, graph: Graph, folded: frozenset[str]):
-        super().__init__(graph)
+    def __init__(self, graph: Graph, folded: frozenset[str], order: list[Layer]):
+        super().__init__(graph, order)
         self.folded = folded
         self.kept: dict[str, list[np.ndarray]] = {}
 
@@ -182,16 +197,17 @@ class _KeepingInterpreter(BoundedInterpreter):
 
 class LayerCheck(_ReportWalker):
     """Each layer the reference executes, fed OpenVINO's activations, against OpenVINO's own output; the
-    ``folded`` layers (constant subgraphs) are computed by the reference alone, to feed the checks (or taken from
-    ``computed``, by layer id, where the end-to-end run computed them already)."""
+    ``folded`` layers (constant subgraphs, a subset of the ``constant`` layers) are computed by the reference
+    alone, to feed the checks (or taken from ``computed``, by layer id, where the end-to-end run computed them
+    already)."""
 
-    def __init__(self, graph: Graph, tolerances: Tolerances, report: CompareReport,
-                 folded: frozenset[str] = frozenset(), step: Callable[[str], None] | None = None,
-                 computed: dict[str, list[np.ndarray]] | None = None):
-        super().__init__(graph, tolerances, report)
+    def __init__(self, graph: Graph, order: list[Layer], tolerances: Tolerances, report: CompareReport,
+                 constant: frozenset[str], folded: frozenset[str], step: Callable[[str], None] | None,
+                 computed: dict[str, list[np.ndarray]]):
+        super().__init__(graph, order, tolerances, report)
         self.folded = folded
-        self.computed = computed if computed is not None else {}
-        self.constant = constant_layers(graph)
+        self.computed = computed
+        self.constant = constant
         self.step = step or (lambda _: None)
 
     def run_node(self, layer: Layer, args: list[np.ndarray | None]) -> list[np.ndarray | None]:
@@ -240,9 +256,9 @@ class LayerCheck(_ReportWalker):
 class SavedCheck(_ReportWalker):
     """OpenVINO now against OpenVINO's saved outputs and activations (a model or its inputs changed since)."""
 
-    def __init__(self, graph: Graph, ov_run: OpenVinoRun, saved: Mapping[str, np.ndarray], tolerances: Tolerances,
-                 report: CompareReport):
-        super().__init__(graph, tolerances, report)
+    def __init__(self, graph: Graph, order: list[Layer], ov_run: OpenVinoRun, saved: Mapping[str, np.ndarray],
+                 tolerances: Tolerances, report: CompareReport):
+        super().__init__(graph, order, tolerances, report)
         self.saved = saved
         for name, value in ov_run.outputs.items():
             if OUTPUT_PREFIX + name in saved:

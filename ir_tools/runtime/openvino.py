@@ -10,7 +10,7 @@ OpenVINO's own words.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +25,10 @@ from ..ir.model import Graph, Layer
 from ..ir.writer import to_bytes
 from ..ops.spec import TensorType
 from .naming import input_name, output_name
+from .openvino_infer import infer
+
+#: The version of this process's OpenVINO.
+OPENVINO_VERSION: str = ov.get_version()
 
 #: The compile configuration every run uses; reports print it.
 CPU_CONFIG: dict[str, str] = {"INFERENCE_PRECISION_HINT": "f32"}
@@ -44,18 +48,18 @@ class OpenVinoRun:
     outputs: dict[str, np.ndarray]  # keyed by output name (see runtime.naming)
     layers: dict[tuple[str, int], np.ndarray] = field(default_factory=dict)  # (layer id, port id) -> value
     config: dict[str, str] = field(default_factory=dict)
-    version: str = ov.get_version()
+    version: str = OPENVINO_VERSION
 
 
-def openvino_words(exc: BaseException, limit: int = 400) -> str:
-    """OpenVINO's message without the source locations it starts with, on one line."""
+def openvino_words(exc: BaseException | str, limit: int = 400) -> str:
+    """OpenVINO's message (an exception's, or its text) without the source locations it starts with, on one line."""
     lines = [line.strip() for line in str(exc).splitlines()]
     kept = [line for line in lines if line and not _SOURCE_LINE.match(line)]
     text = " ".join(kept) or type(exc).__name__
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _refused(what: str, graph: Graph, files: ModelFiles | None, exc: BaseException) -> IrToolsError:
+def refused(what: str, graph: Graph, files: ModelFiles | None, exc: BaseException | str) -> IrToolsError:
     """The refusal as a diagnostic at the file OpenVINO was given (the graph's own, for one built in memory)."""
     where = files.xml if files else graph.source
     return IrToolsError(f"OpenVINO refused to {what} the model: {openvino_words(exc)}",
@@ -132,18 +136,7 @@ def load(graph: Graph, core: ov.Core, files: ModelFiles | None = None) -> ov.Mod
         weights = ov.Tensor(np.frombuffer(blob, dtype=np.uint8).copy()) if blob else ov.Tensor(np.empty(0, np.uint8))
         return core.read_model(xml.decode("utf-8"), weights)
     except Exception as exc:  # OpenVINO raises RuntimeError and others: each is a refusal of this input
-        raise _refused("read", graph, files, exc) from None
-
-
-def _empty(output: ov.Output) -> bool:
-    """An output known to hold no element: OpenVINO CPU crashes the process (SIGFPE, abort) compiling a model with
-    one as a model output (swin3d_t's shifted-window masks at 4x64x64: 226 of them); its value is an empty array."""
-    shape = output.get_partial_shape()
-    return shape.is_static and 0 in list(shape.to_shape())
-
-
-def _source(output: ov.Output) -> tuple[str, int]:
-    return output.get_node().get_friendly_name(), output.get_index()
+        raise refused("read", graph, files, exc) from None
 
 
 def run_openvino(
@@ -161,27 +154,22 @@ def run_openvino(
     config = dict(CPU_CONFIG)
     if threads:
         config["INFERENCE_NUM_THREADS"] = str(threads)
-    by_source: dict[tuple[str, int], np.ndarray] = {}  # (layer name, output index) -> OpenVINO's value
     try:
-        if per_layer:
-            skip = {"Result", "Constant"}
-            outputs = [out for op in model.get_ordered_ops()
-                       if op.get_type_name() not in skip and op.get_friendly_name() not in hidden
-                       for out in op.outputs()]
-            by_source = {_source(out): np.empty(list(out.get_partial_shape().to_shape()),
-                                                out.get_element_type().to_dtype()) for out in outputs if _empty(out)}
-            model.add_outputs([out for out in outputs if _source(out) not in by_source])
-        compiled = core.compile_model(model, "CPU", config)
-        request = compiled.create_infer_request()
-        # By position, matched on the Parameter's layer name: an input need not have a tensor name (IR v11 without
-        # ``names``), and a v10 input's name is OpenVINO's, not necessarily the file's.
-        by_layer = {p.name: inputs[input_name(graph, p)] for p in graph.parameters()}
-        request.infer({i: np.array(by_layer[port.get_node().get_friendly_name()], order="C")
-                       for i, port in enumerate(model.inputs)})
-        for i, result in enumerate(model.outputs):
-            by_source[_source(result.get_node().input_value(0))] = request.get_output_tensor(i).data.copy()
+        by_source = infer(core, model, parameter_inputs(graph, inputs), config, per_layer, hidden)
     except Exception as exc:  # compile or inference refused this model or these inputs
-        raise _refused("compile and run", graph, files, exc) from None
+        raise refused("compile and run", graph, files, exc) from None
+    return openvino_run(graph, by_source, per_layer, {"device": "CPU", **config}, OPENVINO_VERSION)
+
+
+def parameter_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``inputs`` (keyed by input name) keyed by the Parameter's layer name, as ``openvino_infer.infer`` takes them."""
+    return {p.name: inputs[input_name(graph, p)] for p in graph.parameters()}
+
+
+def openvino_run(graph: Graph, by_source: Mapping[tuple[str, int], np.ndarray], per_layer: bool,
+                 config: dict[str, str], version: str) -> OpenVinoRun:
+    """What ``openvino_infer.infer`` gave (by op name and output index) as the outputs of ``graph``'s Results and,
+    with ``per_layer``, the activations of its layers."""
     layers = {}
     for layer in graph.layers():
         for index, port in enumerate(layer.outputs):
@@ -195,4 +183,4 @@ def run_openvino(
             raise IrToolsError("OpenVINO's model has no output for this Result (OpenVINO dropped or renamed "
                                "its producer)", result.loc, code="E-OPENVINO")
         outputs[output_name(graph, result)] = value
-    return OpenVinoRun(outputs, layers if per_layer else {}, {"device": "CPU", **config})
+    return OpenVinoRun(outputs, layers if per_layer else {}, config, version)

@@ -1,0 +1,83 @@
+"""OpenVINO's inference of a model on CPU, needing only ``openvino`` and ``numpy``.
+
+``runtime/openvino.py`` calls ``infer`` in this process; ``runners.ChildOpenVinoRunner`` runs this file as a
+script with another Python interpreter, whose OpenVINO may be an older release in a venv holding nothing else
+(so: no ir_tools import, and Python and OpenVINO features old releases have). As a script it reads
+``request.json`` and ``inputs.npz`` from the directory it is given and writes ``outputs.npz`` and
+``result.json`` there; a refusal is written as OpenVINO's own words, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+
+
+def _empty(output: ov.Output) -> bool:
+    """An output known to hold no element: OpenVINO CPU crashes the process (SIGFPE, abort) compiling a model with
+    one as a model output (swin3d_t's shifted-window masks at 4x64x64: 226 of them); its value is an empty array."""
+    shape = output.get_partial_shape()
+    return shape.is_static and 0 in list(shape.to_shape())
+
+
+def _source(output: ov.Output) -> tuple[str, int]:
+    return output.get_node().get_friendly_name(), output.get_index()
+
+
+def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config: dict[str, str],
+          per_layer: bool = False, hidden: frozenset[str] = frozenset()) -> dict[tuple[str, int], np.ndarray]:
+    """Compile ``model`` on CPU with ``config`` and run it on ``inputs`` (keyed by the Parameter's friendly name);
+    what reaches each Result, and with ``per_layer`` every op's outputs but for those of the ops named in
+    ``hidden`` (constant subgraphs, which OpenVINO then folds as it would), by (op name, output index)."""
+    by_source = {}
+    if per_layer:
+        skip = {"Result", "Constant"}
+        outputs = [out for op in model.get_ordered_ops()
+                   if op.get_type_name() not in skip and op.get_friendly_name() not in hidden
+                   for out in op.outputs()]
+        by_source = {_source(out): np.empty(list(out.get_partial_shape().to_shape()),
+                                            out.get_element_type().to_dtype()) for out in outputs if _empty(out)}
+        model.add_outputs([out for out in outputs if _source(out) not in by_source])
+    compiled = core.compile_model(model, "CPU", config)
+    request = compiled.create_infer_request()
+    # By position, matched on the Parameter's name: an input need not have a tensor name (IR v11 without
+    # ``names``), and a v10 input's name is OpenVINO's, not necessarily the file's.
+    request.infer({i: np.array(inputs[port.get_node().get_friendly_name()], order="C")
+                   for i, port in enumerate(model.inputs)})
+    for i, result in enumerate(model.outputs):
+        by_source[_source(result.get_node().input_value(0))] = request.get_output_tensor(i).data.copy()
+    return by_source
+
+
+def main(directory: Path) -> int:
+    """Run the request of ``directory``; 0 when OpenVINO ran it, 1 when it refused (``result.json`` says why)."""
+    request = json.loads((directory / "request.json").read_text())
+    result = {"version": ov.get_version()}
+    if request.get("version_only"):
+        (directory / "result.json").write_text(json.dumps(result))
+        return 0
+    stage = "read"
+    try:
+        core = ov.Core()
+        model = core.read_model(request["xml"], request["bin"]) if request["bin"] else core.read_model(request["xml"])
+        stage = "compile and run"
+        with np.load(directory / "inputs.npz", allow_pickle=False) as data:
+            inputs = {name: data[f"input{i}"] for i, name in enumerate(request["inputs"])}
+        by_source = infer(core, model, inputs, request["config"], request["per_layer"], frozenset(request["hidden"]))
+    except Exception as exc:  # noqa: BLE001 (every refusal is reported in OpenVINO's words)
+        result.update(stage=stage, error=str(exc) or type(exc).__name__)
+        (directory / "result.json").write_text(json.dumps(result))
+        return 1
+    sources = list(by_source)
+    np.savez(directory / "outputs.npz", **{f"output{i}": by_source[key] for i, key in enumerate(sources)})
+    result["sources"] = [[name, index] for name, index in sources]
+    (directory / "result.json").write_text(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1])))

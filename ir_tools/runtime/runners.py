@@ -1,0 +1,233 @@
+"""One interface for every backend that runs a model: ``Runner.run(inputs)`` gives its outputs by output name.
+
+The backends: OpenVINO in this process (``OpenVinoRunner``), the OpenVINO of another Python interpreter in a child
+process (``ChildOpenVinoRunner``), onnxruntime on an ONNX file (``OnnxRuntimeRunner``) and the numpy reference
+(``ReferenceRunner``). The two OpenVINO runners also give each layer's activations (``ActivationRunner.infer``),
+which ``numeric_check.compare_model`` needs. No runner validates its inputs: whoever runs them does, once
+(``inputs.check_inputs``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from ..base.errors import IrToolsError, SourceLoc
+from ..ir.model import Graph
+from ..ir.writer import to_bytes
+from . import openvino_infer
+from .compare import TensorComparison, compare_tensors
+from .executor import Interpreter
+from .onnxruntime import run_onnxruntime
+from .openvino import (
+    CPU_CONFIG,
+    OPENVINO_VERSION,
+    ModelFiles,
+    OpenVinoRun,
+    openvino_run,
+    parameter_inputs,
+    refused,
+    run_openvino,
+)
+
+
+class Runner(Protocol):
+    """A backend running one model: ``model`` is what it runs (a model file or a graph), ``name`` says who runs it
+    (for messages), ``run`` gives the outputs for ``inputs`` (both keyed by name)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def model(self) -> Path | Graph: ...
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]: ...
+
+
+class ActivationRunner(Runner, Protocol):
+    """A runner that also gives each layer's activations: OpenVINO, in this process or in a child."""
+
+    def infer(self, inputs: Mapping[str, np.ndarray], per_layer: bool = False,
+              hidden: frozenset[str] = frozenset()) -> OpenVinoRun: ...
+
+
+class OpenVinoRunner:
+    """OpenVINO of this process on CPU, inference precision f32: the user's own ``files`` when given (``graph`` is
+    their parse), else ``graph`` itself."""
+
+    def __init__(self, graph: Graph, files: ModelFiles | None = None):
+        self.graph = graph
+        self.files = files
+
+    @property
+    def name(self) -> str:
+        return f"OpenVINO {OPENVINO_VERSION}"
+
+    @property
+    def model(self) -> Path | Graph:
+        return self.files.xml if self.files is not None else self.graph
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return self.infer(inputs).outputs
+
+    def infer(self, inputs: Mapping[str, np.ndarray], per_layer: bool = False,
+              hidden: frozenset[str] = frozenset()) -> OpenVinoRun:
+        """The outputs and, with ``per_layer``, every layer's activations but the ``hidden`` layers' (by name)."""
+        return run_openvino(self.graph, dict(inputs), per_layer=per_layer, files=self.files, hidden=hidden)
+
+
+class ChildOpenVinoRunner:
+    """The OpenVINO of another Python interpreter (``python_executable``, say a venv's with an older release), on
+    CPU with inference precision f32, in a child process running ``openvino_infer.py``; inputs and outputs pass as
+    ``.npz`` files in a temporary directory. A graph without ``files`` is handed over as the writer writes it.
+    Whatever the child's OpenVINO refuses, or the child's failure, is an E-OPENVINO error in the child's words."""
+
+    def __init__(self, python_executable: str | Path, graph: Graph, files: ModelFiles | None = None):
+        self.python = str(python_executable)
+        self.graph = graph
+        self.files = files
+        self._version: str | None = None
+
+    @property
+    def name(self) -> str:
+        return f"OpenVINO {self.version} ({self.python})"
+
+    @property
+    def model(self) -> Path | Graph:
+        return self.files.xml if self.files is not None else self.graph
+
+    @property
+    def version(self) -> str:
+        """The child's OpenVINO version (asked of the child once, unless a run has told it)."""
+        if self._version is None:
+            with tempfile.TemporaryDirectory(prefix="ir-tools-child-") as tmp:
+                self._version = self._call(Path(tmp), {"version_only": True})["version"]
+        return self._version
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return self.infer(inputs).outputs
+
+    def infer(self, inputs: Mapping[str, np.ndarray], per_layer: bool = False,
+              hidden: frozenset[str] = frozenset()) -> OpenVinoRun:
+        """The outputs and, with ``per_layer``, every layer's activations but the ``hidden`` layers' (by name)."""
+        by_layer = parameter_inputs(self.graph, inputs)
+        with tempfile.TemporaryDirectory(prefix="ir-tools-child-") as tmp:
+            directory = Path(tmp)
+            xml, bin_path = self._model_files(directory)
+            np.savez(directory / "inputs.npz", **{f"input{i}": value for i, value in enumerate(by_layer.values())})
+            request = {"xml": str(xml), "bin": str(bin_path) if bin_path else None, "config": CPU_CONFIG,
+                       "per_layer": per_layer, "hidden": sorted(hidden), "inputs": list(by_layer)}
+            result = self._call(directory, request)
+            with np.load(directory / "outputs.npz", allow_pickle=False) as data:
+                by_source = {(name, index): data[f"output{i}"] for i, (name, index) in enumerate(result["sources"])}
+        self._version = result["version"]
+        return openvino_run(self.graph, by_source, per_layer, {"device": "CPU", **CPU_CONFIG}, self._version)
+
+    def _model_files(self, directory: Path) -> tuple[Path, Path | None]:
+        """The files the child reads: the user's own, else the graph as the writer writes it."""
+        if self.files is not None:
+            found = self.files.bin if self.files.bin is not None and self.files.bin.exists() else None
+            return self.files.xml.resolve(), found.resolve() if found else None
+        xml, blob = to_bytes(self.graph, self.graph.ir_version)
+        (directory / "model.xml").write_bytes(xml)
+        (directory / "model.bin").write_bytes(blob)
+        return directory / "model.xml", directory / "model.bin"
+
+    def _call(self, directory: Path, request: dict) -> dict:
+        """Run the child on ``request``; its result, or its failure as an E-OPENVINO error."""
+        # The script runs from the temporary directory: from its own, ``import openvino`` would find openvino.py.
+        script = Path(shutil.copy(openvino_infer.__file__, directory / "openvino_infer.py"))
+        (directory / "request.json").write_text(json.dumps(request))
+        try:
+            done = subprocess.run([self.python, str(script), str(directory)], cwd=directory, capture_output=True,
+                                  text=True, errors="replace", check=False)
+        except OSError as exc:
+            raise IrToolsError(f"cannot start {self.python} to run its OpenVINO: {exc.strerror or exc}",
+                               code="E-OPENVINO") from None
+        answer = directory / "result.json"
+        result = json.loads(answer.read_text()) if answer.exists() else None
+        if result is not None and "error" in result:
+            raise refused(result["stage"], self.graph, self.files,
+                          f"{result['error']} (OpenVINO {result['version']} of {self.python})")
+        if done.returncode != 0 or result is None:
+            last = next((line.strip() for line in reversed(done.stderr.splitlines()) if line.strip()),
+                        f"exit status {done.returncode}")
+            where = self.files.xml if self.files else self.graph.source
+            raise IrToolsError(f"the OpenVINO of {self.python} failed: {last}",
+                               SourceLoc(str(where) if where else None), code="E-OPENVINO")
+        return result
+
+
+class OnnxRuntimeRunner:
+    """onnxruntime on an ONNX file, on CPU; ``f16_weights``: with its float weights rounded to f16, as OpenVINO's
+    weight compression stores them (see ``run_onnxruntime``)."""
+
+    name = "onnxruntime"
+
+    def __init__(self, path: Path, f16_weights: bool = False):
+        self.path = path
+        self.f16_weights = f16_weights
+
+    @property
+    def model(self) -> Path | Graph:
+        return self.path
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return run_onnxruntime(self.path, inputs, f16_weights=self.f16_weights)
+
+
+class ReferenceRunner:
+    """The numpy reference on a graph; ``interpreter`` may be a subclass of ``Interpreter`` (``LegacyReference``
+    evaluates a parsed legacy graph)."""
+
+    name = "the numpy reference"
+
+    def __init__(self, graph: Graph, interpreter: type[Interpreter] = Interpreter):
+        self.graph = graph
+        self.interpreter = interpreter
+
+    @property
+    def model(self) -> Path | Graph:
+        return self.graph
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return self.interpreter(self.graph).evaluate(inputs)
+
+
+@dataclass
+class OutputComparison:
+    """One output of the expected runner: how the actual runner's compares (None: it has no such output)."""
+
+    name: str
+    comparison: TensorComparison | None
+
+    @property
+    def passed(self) -> bool:
+        return self.comparison is not None and self.comparison.passed
+
+    def line(self, what: str, tolerances: str) -> str:
+        """The output's line: the same in ``what`` (the actual runner's model), different, or missing from it;
+        ``tolerances`` as the command states them."""
+        c = self.comparison
+        if c is None:
+            return f"  {self.name}: MISSING from the {what}"
+        detail = c.note or f"{c.mismatches}/{c.elements} elements differ, max abs error {c.max_abs_error:.3g}"
+        return f"  {self.name}: {'same' if c.passed else 'DIFFERENT'} ({detail}; {tolerances})"
+
+
+def compare_outputs(inputs: Mapping[str, np.ndarray], expected: Runner, actual: Runner, atol: float,
+                    rtol: float) -> list[OutputComparison]:
+    """Each output of ``expected`` against ``actual``'s of the same name, both run on ``inputs`` (validated by the
+    caller: ``check_inputs``)."""
+    want = expected.run(inputs)
+    got = actual.run(inputs)
+    return [OutputComparison(name, compare_tensors(name, got[name], value, atol=atol, rtol=rtol)
+                             if name in got else None) for name, value in want.items()]

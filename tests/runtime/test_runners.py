@@ -1,0 +1,173 @@
+"""The runners (OpenVINO here and in a child interpreter, onnxruntime, the reference) and compare_model over them."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ir_tools.base.errors import IrToolsError
+from ir_tools.ir.model import Graph
+from ir_tools.passes.validate import read_valid
+from ir_tools.runtime import numeric_check
+from ir_tools.runtime.inputs import random_inputs
+from ir_tools.runtime.numeric_check import CompareOptions, compare_model, saved_arrays
+from ir_tools.runtime.openvino import OPENVINO_VERSION, ModelFiles
+from ir_tools.runtime.runners import (
+    ChildOpenVinoRunner,
+    OnnxRuntimeRunner,
+    OpenVinoRunner,
+    ReferenceRunner,
+    Runner,
+    compare_outputs,
+)
+from tests.conftest import SAMPLES
+
+MIXED = SAMPLES / "mixed_network.xml"
+#: An interpreter with another OpenVINO (a venv of an older release: pip install 'openvino==2024.6.0' 'numpy<2');
+#: the test using it runs only when this names one.
+OTHER_PYTHON = os.environ.get("IR_TOOLS_OTHER_PYTHON")
+
+
+def _files(xml: Path) -> ModelFiles:
+    return ModelFiles(xml, xml.with_suffix(".bin"))
+
+
+def _assert_same_outputs(runners: list[Runner], inputs: dict[str, np.ndarray]) -> None:
+    first, *others = [runner.run(inputs) for runner in runners]
+    for runner, outputs in zip(runners[1:], others, strict=True):
+        assert outputs.keys() == first.keys(), runner.name
+        for name, value in first.items():
+            np.testing.assert_allclose(outputs[name], value, rtol=1e-5, atol=1e-5, err_msg=f"{runner.name}: {name}")
+
+
+@pytest.mark.openvino
+def test_every_runner_computes_the_onnx_models_outputs():
+    from ir_tools.onnx import from_onnx
+
+    onnx_file = SAMPLES / "tricky_avgpool.onnx"
+    graph = from_onnx(onnx_file, compress_to_fp16=False)
+    inputs = random_inputs(graph, 0, {})
+    runners: list[Runner] = [OnnxRuntimeRunner(onnx_file), OpenVinoRunner(graph), ReferenceRunner(graph),
+                             ChildOpenVinoRunner(sys.executable, graph)]
+    _assert_same_outputs(runners, inputs)
+    assert [runner.model for runner in runners] == [onnx_file, graph, graph, graph]
+    assert [runner.name for runner in runners[:3]] == ["onnxruntime", f"OpenVINO {OPENVINO_VERSION}",
+                                                       "the numpy reference"]
+
+
+@pytest.mark.openvino
+def test_child_runner_gives_what_openvino_here_gives_layer_by_layer():
+    graph = read_valid(MIXED)
+    inputs = random_inputs(graph, 0, {})
+    hidden = frozenset(graph.layer(lid).name for lid in numeric_check.constant_layers(graph))
+    here = OpenVinoRunner(graph, _files(MIXED)).infer(inputs, per_layer=True, hidden=hidden)
+    child_runner = ChildOpenVinoRunner(sys.executable, graph, _files(MIXED))
+    child = child_runner.infer(inputs, per_layer=True, hidden=hidden)
+    assert child.version == here.version == child_runner.version == OPENVINO_VERSION
+    assert child.config == here.config and child.outputs.keys() == here.outputs.keys()
+    assert child.layers.keys() == here.layers.keys() and len(here.layers) > 1
+    for key, value in here.layers.items():
+        np.testing.assert_array_equal(child.layers[key], value)
+    assert child_runner.name == f"OpenVINO {OPENVINO_VERSION} ({sys.executable})"
+
+
+@pytest.mark.openvino
+def test_child_runner_reports_openvinos_refusal_in_its_words(tmp_path):
+    garbage = tmp_path / "garbage.xml"
+    garbage.write_text("<net><layers><layer id='0'</net>")
+    with pytest.raises(IrToolsError) as caught:
+        ChildOpenVinoRunner(sys.executable, Graph(), ModelFiles(garbage)).run({})
+    assert caught.value.code == "E-OPENVINO" and caught.value.loc.file == str(garbage)
+    assert caught.value.message.startswith("OpenVINO refused to read the model: ")
+    assert f"(OpenVINO {OPENVINO_VERSION} of {sys.executable})" in caught.value.message
+    assert "Traceback" not in caught.value.message
+
+
+def test_child_runner_reports_a_failing_interpreter_without_its_traceback(tmp_path):
+    """An interpreter without openvino fails on import: its last words are the error, not its traceback."""
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\necho 'Traceback (most recent call last):' >&2\n"
+                      "echo \"ModuleNotFoundError: No module named 'openvino'\" >&2\nexit 1\n")
+    python.chmod(0o755)
+    with pytest.raises(IrToolsError) as caught:
+        ChildOpenVinoRunner(python, read_valid(MIXED), _files(MIXED)).version  # noqa: B018 (asks the child)
+    assert caught.value.code == "E-OPENVINO"
+    assert caught.value.message == f"the OpenVINO of {python} failed: ModuleNotFoundError: No module named 'openvino'"
+    with pytest.raises(IrToolsError, match="cannot start .* to run its OpenVINO") as caught:
+        ChildOpenVinoRunner(tmp_path / "missing", read_valid(MIXED)).version  # noqa: B018
+    assert caught.value.code == "E-OPENVINO"
+
+
+@pytest.mark.openvino
+def test_compare_outputs_names_a_missing_output():
+    graph = read_valid(MIXED)
+    inputs = random_inputs(graph, 0, {})
+    found = compare_outputs(inputs, OpenVinoRunner(graph, _files(MIXED)), ReferenceRunner(graph), 1e-4, 1e-4)
+    assert found and all(output.passed for output in found)
+    assert found[0].line("reference", "atol 1e-4") == f"  {found[0].name}: same (0/{found[0].comparison.elements} " \
+        f"elements differ, max abs error {found[0].comparison.max_abs_error:.3g}; atol 1e-4)"
+
+    class Renamed(ReferenceRunner):
+        def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+            return {f"{name}.renamed": value for name, value in super().run(inputs).items()}
+
+    (missing, *_) = compare_outputs(inputs, ReferenceRunner(graph), Renamed(graph), 1e-4, 1e-4)
+    assert not missing.passed
+    assert missing.line("renamed model", "") == f"  {missing.name}: MISSING from the renamed model"
+
+
+@pytest.mark.openvino
+def test_compare_model_with_the_child_runner_reports_the_same():
+    graph = read_valid(MIXED)
+    inputs = random_inputs(graph, 0, {})
+    options = CompareOptions(per_layer=True, source={"seed": 0})
+    here = compare_model(graph, inputs, options, _files(MIXED)).to_dict()
+    child = compare_model(graph, inputs, options, ChildOpenVinoRunner(sys.executable, graph, _files(MIXED))).to_dict()
+    assert here["passed"] and child == here and here["config"]["seed"] == 0
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, calls: Counter) -> None:
+    real: Callable = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        calls[name] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+
+
+@pytest.mark.openvino
+def test_compare_model_validates_folds_and_sorts_once(monkeypatch):
+    """End to end, per layer and against saved outputs (every walk compare has): the inputs are validated once, the
+    constant layers found once and the topological order computed once (before: 2, 2 and 6 times)."""
+    graph = read_valid(MIXED)
+    inputs = random_inputs(graph, 0, {})
+    saved = saved_arrays(compare_model(graph, inputs, CompareOptions(per_layer=True), _files(MIXED)))
+    calls: Counter = Counter()
+    _counting(monkeypatch, Graph, "topological_order", calls)
+    _counting(monkeypatch, numeric_check, "constant_layers", calls)
+    _counting(monkeypatch, numeric_check, "check_inputs", calls)
+    options = CompareOptions(per_layer=True, saved=saved)
+    report = compare_model(graph, inputs, options, OpenVinoRunner(graph, _files(MIXED)))
+    assert report.passed and report.outputs and report.layers
+    assert calls == {"topological_order": 1, "constant_layers": 1, "check_inputs": 1}
+
+
+@pytest.mark.openvino
+@pytest.mark.skipif(not OTHER_PYTHON, reason="IR_TOOLS_OTHER_PYTHON names no interpreter with another OpenVINO")
+def test_child_runner_runs_another_openvino():
+    graph = read_valid(MIXED)
+    inputs = random_inputs(graph, 0, {})
+    other = ChildOpenVinoRunner(OTHER_PYTHON, graph, _files(MIXED))
+    assert other.version != OPENVINO_VERSION
+    run = other.infer(inputs, per_layer=True)
+    assert run.version == other.version and run.layers
+    _assert_same_outputs([OpenVinoRunner(graph, _files(MIXED)), other], inputs)
+    report = compare_model(graph, inputs, CompareOptions(per_layer=True), other)
+    assert report.passed and report.config["openvino"] == other.version
