@@ -2,7 +2,7 @@
 
 Values follow the OpenVINO op specification; checked against OpenVINO CPU by
 tests/ops/test_support_kernels.py. The shape rules are OpenVINO's shape inference (interval bounds
-included), checked by tests/ops/test_shaping_conformance.py; like the rules of ops/shaping.py they
+included, ops/intervals.py), checked by tests/ops/test_shaping_conformance.py; like every rule they
 read a value input None as unknown to OpenVINO too (a Parameter feeds it). What OpenVINO 2026.4.1
 does that the specification does not say, measured there:
 

@@ -1,4 +1,4 @@
-"""GatherND-5 and GatherND-8 (ops/shaping.py) against OpenVINO: shape rules and CPU kernels.
+"""GatherND-5 and GatherND-8 (ops/gather.py) against OpenVINO: shape rules and CPU kernels.
 
 Kernels: 360 seeded cases (f32, f16 and i32 data, i32 and i64 indices, negative ones included,
 batch_dims 0 to 2, both versions) in three models compiled once each for OpenVINO CPU; values must
@@ -8,7 +8,7 @@ too small for batch_dims, index tuples too long, batch dims that differ, indices
 u8 and dynamic types) must give our rule's output partial shape and element type, or both refuse.
 
 OpenVINO 2026.4.1 behaviour measured here that its specification does not say (see also the
-docstring of ir_tools/ops/shaping.py): CPU counts a negative index in [-n, -1] from the end in both
+docstring of ir_tools/ops/gather.py): CPU counts a negative index in [-n, -1] from the end in both
 versions and reads whatever lies at the linear offset of an index out of [-n, n - 1]; it leaves the
 output unwritten for index tuples of length 0 (test_undefined_indices_are_refused); GatherND has no
 evaluator; a GatherND-5 with batch_dims > 1 fuses its batch dims into their product.
@@ -25,8 +25,8 @@ import pytest
 from ir_tools.base.dims import shape_from_ints
 from ir_tools.base.errors import OpValidationError
 from ir_tools.ops import attrs as A
+from ir_tools.ops.gather import GATHER_ND_5, GATHER_ND_8
 from ir_tools.ops.rounding import EXACT
-from ir_tools.ops.shaping import GATHER_ND_5, GATHER_ND_8
 from ir_tools.ops.spec import OpSpec, TensorType
 from ir_tools.runtime.compare import compare_tensors
 from ir_tools.runtime.openvino import CPU_CONFIG

@@ -1,4 +1,4 @@
-"""ScatterNDUpdate-3 and ScatterNDUpdate-15 (ops/shaping.py) against OpenVINO: shape rules and CPU kernels.
+"""ScatterNDUpdate-3 and ScatterNDUpdate-15 (ops/scatter.py) against OpenVINO: shape rules and CPU kernels.
 
 Kernels: 600 seeded cases (f32, f16 and i32 data, i32 and i64 indices, negative ones included, index tuples of
 length 1 to the data rank, both versions, every reduction of version 15, duplicate indices for the reductions,
@@ -14,7 +14,7 @@ dynamic types, updates of another or a dynamic type) must give our rule's output
 type, or both refuse. ``check_versions``: opset4..14 read ScatterNDUpdate-3, opset15..16 ScatterNDUpdate-15.
 
 OpenVINO 2026.4.1 behaviour measured here that its specification does not say (see also the docstring of
-ir_tools/ops/shaping.py):
+ir_tools/ops/scatter.py):
 
 - Version 3 lives in opset4..14 (its type info says opset4), not in opset3; version 15 in opset15..16.
 - Shape inference: indices must be i32 or i64 (or dynamic), updates of data's element type (a dynamic one
@@ -45,7 +45,7 @@ from ir_tools.base.dims import shape_from_ints
 from ir_tools.base.errors import OpValidationError
 from ir_tools.ops import attrs as A
 from ir_tools.ops.rounding import EXACT, is_exact
-from ir_tools.ops.shaping import SCATTER_ND_UPDATE_3, SCATTER_ND_UPDATE_15, ScatterNDUpdate15Attrs
+from ir_tools.ops.scatter import SCATTER_ND_UPDATE_3, SCATTER_ND_UPDATE_15, ScatterNDUpdate15Attrs
 from ir_tools.ops.spec import OpSpec, TensorType
 from ir_tools.runtime.openvino import CPU_CONFIG
 

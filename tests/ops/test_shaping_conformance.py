@@ -1,5 +1,6 @@
-"""The shape plumbing ops (ops/shaping.py) and the shape rules of Pad, Slice and StridedSlice
-(ops/movement.py) against the installed OpenVINO.
+"""The shape plumbing ops (ops/reshape.py, transpose.py, concat.py, split.py, gather.py, shape_of.py,
+broadcast.py, range_op.py) and the shape rules of Pad, Slice and StridedSlice (ops/movement.py) against the
+installed OpenVINO.
 
 (a) Shape rules: seeded cases, each built twice from the same inputs: as a one-node OpenVINO graph
 (``NodeFactory`` on Parameters with partial shapes, value inputs as Constants or as Parameters,
@@ -1117,7 +1118,7 @@ def test_broadcast_1_with_two_inputs_is_numpy(mode: str, tmp_path: Path) -> None
 
 
 def one_op_models() -> dict[str, ov.Model]:
-    """A model per type of ops/shaping.py, keyed by the type as OpenVINO writes it."""
+    """A model per shape plumbing type (the modules above), keyed by the type as OpenVINO writes it."""
     x = ops1.parameter([2, 3, 4], np.float32, name="x")
     one = ops1.parameter([1, 3], np.float32, name="one")
 

@@ -1,0 +1,195 @@
+"""Gather and GatherND: attributes, shape rules and reference kernels.
+
+Shape rules are OpenVINO's shape inference (src/core/shape_inference), interval bounds included
+(ops/intervals.py), checked against the installed openvino by tests/ops/test_shaping_conformance.py; kernels are
+checked there against OpenVINO CPU (GatherND's by tests/ops/test_gather_nd_conformance.py). Measured on
+OpenVINO 2026.4.1, beyond its specification:
+
+- Gather accepts a negative axis. It gives zeros for an index out of [-n, n - 1] (OpenVINO's
+  evaluator; CPU too, except on 1-D data, where it reads beyond the tensor); a negative index in
+  range is counted from the end by Gather-8, and by the evaluator for Gather-1/7 too, but read as
+  out of range by CPU there: the reference refuses negative indices before Gather-8.
+- GatherND-5 and GatherND-8 take indices of any integer type (u8, i4, u1...; floats and boolean are
+  refused, string and nf4 oddly are not). CPU counts a negative index in [-n, -1] from the end in
+  both versions (GatherND has no evaluator) and reads whatever lies at the linear offset of an index
+  out of [-n, n - 1], within the tensor or beyond it: the reference refuses those. A GatherND-5
+  with batch_dims > 1 fuses the batch dims into their product (an interval product, saturating at
+  the unbounded maximum); GatherND-8 keeps them. Index tuples of length 0 (indices [..., 0]) pass
+  shape inference, but CPU leaves the output unwritten: the reference refuses them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..base.dims import DYNAMIC, Dim
+from ..base.errors import OpValidationError
+from . import attrs as A
+from .core import NoAttrs
+from .intervals import ONE, dims, dmul, guarded, is_empty, iv, meet, to_dim
+from .operands import integral, ints, normalize_axis, not_scalar, scalar_axis
+from .rounding import moves
+from .spec import OpSpec, TensorType
+
+# --- Gather -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GatherAttrs:
+    batch_dims: int = A.attr("batch_dims", A.INT, 0)
+
+
+def _gather(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    data, indices, axis_t = inputs
+    integral(indices, "indices")
+    integral(axis_t, "axis")
+    if axis_t.shape is not None and all(d.is_static for d in axis_t.shape):
+        if not (len(axis_t.shape) == 0 or (len(axis_t.shape) == 1 and axis_t.shape[0].lo == 1)):
+            raise OpValidationError(f"axis must be a scalar or have 1 element, got shape "
+                                    f"{[d.lo for d in axis_t.shape]}")
+    batch = getattr(a, "batch_dims", 0)
+    if batch < 0 and indices.shape is not None:
+        batch += len(indices.shape)
+    axis = None
+    if values[2] is not None:
+        not_scalar(data.shape, "Gather")
+        axis = ints(values[2])[0]
+        if data.shape is not None:
+            axis = normalize_axis(axis, len(data.shape))
+        if not (batch <= axis or batch < 0 or axis < 0):
+            raise OpValidationError(f"batch_dims {batch} must be <= axis {axis}")
+    if indices.shape is not None and batch >= 0 and batch > len(indices.shape):
+        raise OpValidationError(f"batch_dims {batch} must be <= the indices rank {len(indices.shape)}")
+    if data.shape is None or indices.shape is None:
+        return [TensorType(data.element, None)]
+    out_rank = len(data.shape) + len(indices.shape) - 1 - batch
+    if out_rank < 0:
+        raise OpValidationError(f"data of rank {len(data.shape)} and indices of rank {len(indices.shape)} with "
+                                f"batch_dims {batch} make a negative output rank")
+    if batch > min(len(data.shape), out_rank):
+        raise OpValidationError(f"batch_dims {batch} exceeds the data rank {len(data.shape)} or the output rank "
+                                f"{out_rank}")
+    out: list[Dim] = [DYNAMIC] * out_rank
+    for i in range(batch):
+        m = meet(iv(data.shape[i]), iv(indices.shape[i]))
+        if is_empty(m):
+            raise OpValidationError("data and indices dims differ within batch_dims")
+        out[i] = to_dim(m)
+    if axis is not None:
+        out[batch:] = list(data.shape[batch:axis]) + list(indices.shape[batch:]) + list(data.shape[axis + 1:])
+    return [TensorType(data.element, tuple(out))]
+
+
+def _run_gather(negative: bool):
+    def run(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x, idx, axis_v = args
+        if idx.dtype.kind not in "iu":
+            raise OpValidationError(f"indices must be integers, got {idx.dtype}")
+        axis = normalize_axis(scalar_axis(axis_v), x.ndim)
+        batch = getattr(a, "batch_dims", 0)
+        if batch < 0:
+            batch += idx.ndim
+        if not 0 <= batch <= min(axis, idx.ndim) or x.shape[:batch] != idx.shape[:batch]:
+            raise OpValidationError(f"batch_dims {batch} does not fit data {list(x.shape)}, indices "
+                                    f"{list(idx.shape)} and axis {axis}")
+        n = x.shape[axis]
+        flat = idx.astype(np.int64)
+        if not negative and np.any((flat < 0) & (flat >= -n)):
+            raise OpValidationError("negative indices need Gather-8 (OpenVINO CPU reads them as out of range, its "
+                                    "evaluator counts them from the end)")
+        outside = (flat < -n) | (flat >= n)  # OpenVINO's evaluator gives zeros there
+        flat = np.where(outside, 0, np.where(flat < 0, flat + n, flat))
+        out_shape = x.shape[:axis] + idx.shape[batch:] + x.shape[axis + 1:]
+        out = np.zeros(out_shape, x.dtype)
+        if n == 0:
+            return [out]
+        for b in np.ndindex(*x.shape[:batch]):
+            taken = np.take(x[b], flat[b], axis=axis - batch)
+            mask = outside[b].reshape((1,) * (axis - batch) + outside[b].shape + (1,) * (x.ndim - axis - 1))
+            out[b] = np.where(mask, np.zeros((), x.dtype), taken)
+        return [out]
+
+    return run
+
+
+# --- GatherND ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GatherNDAttrs:
+    batch_dims: int = A.attr("batch_dims", A.UINT, 0)
+
+
+def _gather_nd(fused: bool):
+    """gather_nd_shape_inference.hpp; ``fused``: GatherND-5, whose batch dims become their product."""
+
+    def infer(a: GatherNDAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        data, indices = inputs
+        integral(indices, "indices")
+        batch = a.batch_dims
+        for t, what in ((data, "data"), (indices, "indices")):
+            if t.shape is not None and len(t.shape) <= batch:
+                raise OpValidationError(f"{what} of rank {len(t.shape)} with batch_dims {batch}: the rank must be "
+                                        f"at least 1 and above batch_dims")
+        if data.shape is None or indices.shape is None or not indices.shape[-1].is_static:
+            return [TensorType(data.element, None)]
+        k = indices.shape[-1].lo
+        if k + batch > len(data.shape):
+            raise OpValidationError(f"index tuples of length {k} with batch_dims {batch} exceed the data rank "
+                                    f"{len(data.shape)}")
+        merged = [meet(iv(d), iv(i)) for d, i in zip(data.shape[:batch], indices.shape[:batch], strict=True)]
+        if any(is_empty(m) for m in merged):
+            raise OpValidationError("data and indices dims differ within batch_dims")
+        if fused and batch > 1:
+            total = ONE
+            for m in merged:
+                total = dmul(total, m)
+            merged = [total]
+        return [TensorType(data.element, dims(merged) + indices.shape[batch:-1] + data.shape[batch + k:])]
+
+    return infer
+
+
+def _run_gather_nd(fused: bool):
+    def run(a: GatherNDAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x, idx = args
+        if idx.dtype.kind not in "iu":
+            raise OpValidationError(f"indices must be integers, got {idx.dtype}")
+        batch = a.batch_dims
+        if min(x.ndim, idx.ndim) <= batch or idx.shape[-1] + batch > x.ndim or x.shape[:batch] != idx.shape[:batch]:
+            raise OpValidationError(f"batch_dims {batch} does not fit data {list(x.shape)} and indices "
+                                    f"{list(idx.shape)}")
+        k = idx.shape[-1]
+        if k == 0:
+            raise OpValidationError("index tuples of length 0 (OpenVINO CPU leaves the output unwritten)")
+        lengths = np.array(x.shape[batch:batch + k], np.int64)
+        flat = idx.astype(np.int64)
+        if np.any((flat < -lengths) | (flat >= lengths)):
+            raise OpValidationError(f"an index is out of range for dims {lengths.tolist()} (OpenVINO CPU reads "
+                                    "whatever lies at its offset)")
+        flat = np.where(flat < 0, flat + lengths, flat)
+        n, m = math.prod(x.shape[:batch]), math.prod(idx.shape[batch:-1])
+        rows = flat.reshape(n, m, k)
+        taken = x.reshape((n,) + x.shape[batch:])[(np.arange(n)[:, None],) + tuple(rows[..., j] for j in range(k))]
+        lead = (n,) if fused and batch > 1 else x.shape[:batch]
+        return [taken.reshape(lead + idx.shape[batch:-1] + x.shape[batch + k:])]
+
+    return run
+
+
+# --- specs ------------------------------------------------------------------------------------------
+
+GATHER_1 = OpSpec("Gather", "Gather-1", NoAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
+                  rounding=moves(0))
+GATHER_7 = OpSpec("Gather", "Gather-7", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
+                  rounding=moves(0))
+GATHER_8 = OpSpec("Gather", "Gather-8", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(True), (2,),
+                  rounding=moves(0))
+GATHER_ND_5 = OpSpec("GatherND", "GatherND-5", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(True)),
+                     _run_gather_nd(True), rounding=moves(0))
+GATHER_ND_8 = OpSpec("GatherND", "GatherND-8", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(False)),
+                     _run_gather_nd(False), rounding=moves(0))

@@ -1,0 +1,177 @@
+"""ScatterNDUpdate-3 and ScatterNDUpdate-15: attributes, shape rule, reference kernel and rounding rule.
+
+Checked against the installed openvino (shape rule and CPU kernel) by tests/ops/test_scatter_nd_conformance.py.
+Measured on OpenVINO 2026.4.1, beyond its specification:
+
+- ScatterNDUpdate-3 is in opset4..14 (its type info says opset4), ScatterNDUpdate-15 in opset15..16. Indices
+  must be i32 or i64, updates of data's element type (a dynamic one merges); where the expected updates rank
+  (data rank + indices rank - 1 - k) is 0, shape inference takes any updates shape, CPU only a scalar.
+- CPU counts a negative index in [-n, -1] from the end and refuses one out of [-n, n - 1] when it runs; it
+  leaves the data as it is for index tuples of length 0 (the evaluator applies the updates to the whole
+  tensor): the reference refuses both.
+- Reduction none writes duplicates in parallel (undefined; the reference takes the last); the reductions run
+  in index order, floats in f32 (f16 too), integers wrapping, min/max as ``u < acc ? u : acc`` (NaN in data
+  stays, NaN in updates is skipped). Boolean data is reduced as u8 and read back as nonzero (sub of three
+  trues from True is True, the evaluator's xor False; 256 trues sum to False). i64 data is computed as i32 by
+  CPU; the reference keeps i64.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..base.errors import OpValidationError
+from . import attrs as A
+from .core import NoAttrs
+from .intervals import compatible, guarded, iv
+from .rounding import EXACT, accumulation, moves
+from .spec import OpSpec, TensorType
+
+SCATTER_REDUCTIONS = ("none", "sum", "sub", "prod", "min", "max")
+
+
+@dataclass(frozen=True, slots=True)
+class ScatterNDUpdate15Attrs:
+    reduction: str = A.attr("reduction", A.enum(*SCATTER_REDUCTIONS), "none")
+
+
+def _scatter_nd(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """scatter_nd_base_shape_inference.hpp and ScatterNDBase::validate_and_infer_types: the output is data's
+    partial shape as it is; updates are only checked (for rank and compatibility) where the ranks and k are known."""
+    data, indices, updates = inputs
+    if indices.element is not None and indices.element not in ("i32", "i64"):
+        raise OpValidationError(f"indices must be i32 or i64, got {indices.element}")
+    if data.element is not None and updates.element is not None and data.element != updates.element:
+        raise OpValidationError(f"updates of element type {updates.element} differ from data of {data.element}")
+    element = data.element if data.element is not None else updates.element
+    for t, what in ((data, "data"), (indices, "indices")):
+        if t.shape is not None and len(t.shape) == 0:
+            raise OpValidationError(f"{what} must have rank 1 or more, got a scalar")
+    if data.shape is None or indices.shape is None or not indices.shape[-1].is_static:
+        return [TensorType(element, data.shape)]
+    k = indices.shape[-1].lo
+    if k > len(data.shape):
+        raise OpValidationError(f"index tuples of length {k} exceed the data rank {len(data.shape)}")
+    if updates.shape is not None:
+        want = indices.shape[:-1] + data.shape[k:]  # rank 0: any updates pass (the CPU wants a scalar)
+        if want and len(updates.shape) != len(want):
+            raise OpValidationError(f"updates have rank {len(updates.shape)}, expected {len(want)}: the rank of "
+                                    f"indices.shape[:-1] + data.shape[{k}:]")
+        for i, (w, u) in enumerate(zip(want, updates.shape, strict=False)):
+            if not compatible(iv(w), iv(u)):
+                raise OpValidationError(f"updates dim {i} is {u}, expected {w} (indices.shape[:-1] + "
+                                        f"data.shape[{k}:])")
+    return [TensorType(element, data.shape)]
+
+
+def _scatter_rows(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> tuple[np.ndarray, int]:
+    """The row of x.reshape(-1, slice) each index tuple updates (negative indices counted from the end), and the
+    slice size; OpValidationError where OpenVINO CPU refuses the node or its indices."""
+    if idx.dtype not in (np.int32, np.int64):
+        raise OpValidationError(f"indices must be i32 or i64, got {idx.dtype}")
+    if upd.dtype != x.dtype:
+        raise OpValidationError(f"updates of element type {upd.dtype} differ from data of {x.dtype}")
+    if x.ndim == 0 or idx.ndim == 0 or idx.shape[-1] > x.ndim:
+        raise OpValidationError(f"indices {list(idx.shape)} do not fit data {list(x.shape)}")
+    k = idx.shape[-1]
+    want = idx.shape[:-1] + x.shape[k:]
+    if upd.shape != want:
+        raise OpValidationError(f"updates have shape {list(upd.shape)}, expected indices.shape[:-1] + "
+                                f"data.shape[{k}:] = {list(want)}")
+    n, size = math.prod(idx.shape[:-1]), math.prod(x.shape[k:])
+    if n == 0:
+        return np.zeros(0, np.int64), size
+    if k == 0:
+        raise OpValidationError("index tuples of length 0 (OpenVINO CPU leaves the data as it is, its evaluator "
+                                "applies every update to the whole tensor)")
+    lengths = np.array(x.shape[:k], np.int64)
+    flat = idx.reshape(n, k).astype(np.int64)
+    if np.any((flat < -lengths) | (flat >= lengths)):
+        raise OpValidationError(f"an index is out of range for dims {lengths.tolist()} (OpenVINO CPU refuses it)")
+    flat = np.where(flat < 0, flat + lengths, flat)
+    return np.ravel_multi_index(tuple(flat.T), x.shape[:k]).astype(np.int64), size
+
+
+def _run_scatter_nd(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Updates applied one after another in index order (none: the last write wins, where OpenVINO CPU writes
+    duplicates in parallel). Floats are reduced in float64 and rounded once; NaN in data stays, NaN in updates
+    is skipped by min and max (the CPU's ``u < acc ? u : acc``). Integers wrap; booleans are reduced as u8 (wrapping)
+    and read back as nonzero, as the CPU computes them."""
+    x, idx, upd = args
+    reduction = getattr(a, "reduction", "none")
+    rows, size = _scatter_rows(x, idx, upd)
+    out = x.copy()
+    if rows.size == 0 or size == 0:
+        return [out]
+    flat, new = out.reshape(-1, size), upd.reshape(-1, size)
+    if reduction == "none":
+        _, first = np.unique(rows[::-1], return_index=True)  # each row's last update
+        keep = rows.size - 1 - first
+        flat[rows[keep]] = new[keep]
+        return [out]
+    kind = x.dtype.kind
+    wide = np.float64 if kind == "f" else np.uint8 if kind == "b" else x.dtype
+    acc, terms = flat.astype(wide), new.astype(wide)
+    if kind == "f" and reduction in ("min", "max"):
+        (np.fmin if reduction == "min" else np.fmax).at(acc, rows, terms)
+        acc[np.isnan(flat)] = np.nan
+    else:
+        ufunc = {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "min": np.minimum, "max": np.maximum}
+        with np.errstate(over="ignore", invalid="ignore"):
+            ufunc[reduction].at(acc, rows, terms)
+    with np.errstate(over="ignore"):
+        flat[...] = acc != 0 if kind == "b" else acc.astype(x.dtype)
+    return [out]
+
+
+def _updates_per_element(a, args: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> np.ndarray:
+    """How many updates each output element accumulates (a sum of that many + 1 terms, rounded that many times)."""
+    x, idx, upd = args
+    rows, size = _scatter_rows(x, idx, upd)
+    if size == 0:
+        return np.zeros(x.shape, np.int64)
+    counts = np.zeros(math.prod(x.shape) // size, np.int64)
+    np.add.at(counts, rows, 1)
+    return np.broadcast_to(counts[:, None], (counts.size, size)).reshape(x.shape)
+
+
+def _scatter_sum_magnitude(a, args: Sequence[np.ndarray], exponent: int) -> list[np.ndarray]:
+    """Sum |terms|^e per element (for sub too: the terms are subtracted, their magnitudes add)."""
+    x, idx, upd = args
+    return _run_scatter_nd(_SCATTER_SUM, [np.abs(np.asarray(x, np.float64)) ** exponent, idx,
+                                          np.abs(np.asarray(upd, np.float64)) ** exponent])
+
+
+_SCATTER_SUM = ScatterNDUpdate15Attrs("sum")
+_SCATTER_MAX = ScatterNDUpdate15Attrs("max")
+_SCATTER_MOVES = moves(0, 2)
+_SCATTER_SUMS = accumulation(_updates_per_element, (0, 2), _scatter_sum_magnitude)
+_SCATTER_PRODUCTS = accumulation(_updates_per_element, (0, 2))
+
+
+def _scatter_nd_rounding(kernel, a, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                         outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Integers and booleans: exact. none: elements move, their bounds with them. min and max pick one of an
+    element's candidates: the largest of their bounds. sum and sub: gamma(n) sum|terms| (n the element's updates)
+    + output rounding, input bounds added; prod: gamma(n) prod|terms| likewise (``accumulation``, worst case both
+    for one layer and end to end: the terms are data, not products of two inputs)."""
+    if np.asarray(outputs[0]).dtype.kind != "f":
+        return [EXACT]
+    reduction = getattr(a, "reduction", "none")
+    if reduction == "none":
+        return _SCATTER_MOVES(kernel, a, args, bounds, outputs)
+    if reduction in ("min", "max"):
+        return _SCATTER_MOVES(kernel, _SCATTER_MAX, args, bounds, outputs)
+    return (_SCATTER_PRODUCTS if reduction == "prod" else _SCATTER_SUMS)(kernel, a, args, bounds, outputs)
+
+
+# --- specs ------------------------------------------------------------------------------------------
+
+SCATTER_ND_UPDATE_3 = OpSpec("ScatterNDUpdate", "ScatterNDUpdate-3", NoAttrs, (3, 3), 1, guarded(_scatter_nd),
+                             _run_scatter_nd, rounding=_scatter_nd_rounding)
+SCATTER_ND_UPDATE_15 = OpSpec("ScatterNDUpdate", "ScatterNDUpdate-15", ScatterNDUpdate15Attrs, (3, 3), 1,
+                              guarded(_scatter_nd), _run_scatter_nd, rounding=_scatter_nd_rounding)
