@@ -52,8 +52,8 @@ def _is_ir(path: Path) -> bool:
 def map_files(work: Callable[[Path], T], paths: list[Path], jobs: int | None) -> Iterator[T]:
     """``work`` on every path, results in order as they come; in ``jobs`` worker processes (default: the CPU count) when
     there is more than one file. Workers fork from this process while it has no threads (OpenVINO's would not
-    survive a fork), else from a server that has imported ir_tools (a spawned worker re-imports everything).
-    benchmarks/bench_many.py on 2 cores: 1.78x with fork, 1.61x with the server, 1.54x spawned."""
+    survive a fork), else from a server that has imported ir_tools (a spawned worker would re-import everything):
+    forked workers are the fastest of the three, spawned ones the slowest (benchmarks/bench_many.py compares them)."""
     jobs = min(jobs or os.cpu_count() or 1, len(paths))
     if jobs <= 1:
         yield from map(work, paths)

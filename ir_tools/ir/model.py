@@ -92,7 +92,7 @@ class Layer:
     Built like a dataclass (same fields, order and defaults; equality compares every field), with one
     difference inside: a layer the reader made keeps its ports as ``PortFields`` tuples, and ``inputs``
     / ``outputs`` make the Port lists on first use (once: after that the lists and Ports are the
-    layer's, to change as before). Code that only needs ids or declared types (the walker, shape
+    layer's own, and may be changed). Code that only needs ids or declared types (the walker, shape
     propagation) reads ``input_ids()`` / ``output_records()`` and makes no Port at all, which keeps the
     objects the GC must scan to about one per layer.
     """
@@ -313,11 +313,11 @@ class Graph:
     map a layer id to the edges into / out of it, each edge a plain tuple (``_Link``): one link alone,
     or a tuple (a list past ``_SMALL``) of two or more, grouped by the layer at the other end (groups
     in the order their first edge was added, edges within a group in the order added). That is the
-    order networkx's MultiDiGraph, which this replaces, gave, so ``edges()``, ``producers()`` and
-    ``consumers()`` list edges as they did. Tuples of strings and ints (and str -> str dicts) are not
-    tracked by the cyclic GC once it has seen them, so edges add no tracked objects: what a read model
-    leaves tracked is its Layers, Ports and port lists, and collections stay cheap. networkx is
-    imported only to find a cycle in, or to sort, a graph whose edges do not all point forward.
+    order a networkx MultiDiGraph keeps (``_nx`` builds one for a cycle search), and the order
+    ``edges()``, ``producers()`` and ``consumers()`` list edges in. Tuples of strings and ints (and
+    str -> str dicts) are not tracked by the cyclic GC once it has seen them, so edges add no tracked
+    objects: what a read model leaves tracked is its Layers, Ports and port lists, and collections stay
+    cheap. networkx is imported only to name the layers along a cycle, in a graph that has one.
     """
 
     def __init__(self, name: str = "model", ir_version: int = 11):
@@ -583,7 +583,8 @@ class Graph:
 
     def _sorted(self) -> list[str] | None:
         """Kahn's sort, the next layer always the earliest ready one in file order; None on a cycle. (Sorting
-        here, not in networkx, spares importing it: 0.13 s of every command on a graph we spliced.)"""
+        here, not in networkx, spares importing networkx for a graph whose edges do not all point forward,
+        as a spliced one.)"""
         position = {lid: i for i, lid in enumerate(self._layers)}
         ids = list(self._layers)
         waiting = dict.fromkeys(ids, 0)
@@ -603,7 +604,7 @@ class Graph:
 
     def _points_forward(self) -> bool:
         """True if every edge goes to a layer added later: then the graph is acyclic and file order is
-        a topological order (a sort or cycle search takes seconds on large models). Remembered until
+        a topological order (then a large model needs neither a sort nor a cycle search). Remembered until
         an edge is added, or removed from a graph where one pointed backward."""
         if self._forward is None:
             position = {lid: i for i, lid in enumerate(self._layers)}

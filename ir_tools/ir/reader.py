@@ -4,10 +4,11 @@ A document with a DOCTYPE is rejected before it is parsed (that is where XXE and
 billion-laughs payloads live): libxml2 expands internal entities inside attribute values
 even with ``resolve_entities=False``, so refusing after the parse would be too late.
 Parsing never loads a DTD or touches the network.
-No document tree is built (at 50k layers it would take 1.5x the memory of OpenVINO's whole read):
+No document tree is built (for a large model it would take more memory than OpenVINO's whole read):
 libxml2 first checks that the document is well-formed, keeping nothing, then the text is scanned
 from element to element. A layer or edge spelled as OpenVINO writes it is read by regular
-expressions (``_LAYER``); other elements are parsed by lxml (a run of them at a time) and read as before.
+expressions (``_LAYER``); other elements are parsed by lxml (a run of them at a time) and read from lxml's
+elements (``_Reader.layer``); both paths give the same graph.
 Problems that leave the file readable (bad dims, duplicate ids, dangling edges) are not
 raised: they are collected in ``graph.load_diagnostics`` so ``check`` can report them all.
 """
@@ -181,7 +182,7 @@ def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
         return _Reader(xml_path, bin_path).read(text)
     except etree.ParseError as exc:
         # A parser without a tree words some errors differently: report the whole-document
-        # parser's message and line, which is what a malformed file has always produced.
+        # parser's message and line, so that a malformed file reads the same whichever path met the error.
         parse_xml(xml_path)
         raise _malformed(str(xml_path), exc) from None
 
@@ -277,7 +278,8 @@ def _well_formed_text(data: bytes, name: str) -> str:
 # The fast path: the spelling OpenVINO's serializer writes, one regular expression matching a whole ``<layer>`` or
 # ``<edge>`` and every value in it as written. Anything else (other attribute orders or quotes, references, comments,
 # port rt_info, subgraph bodies, dims that need a diagnostic...) is parsed by lxml, a run of such elements at a time
-# (``_Reader.fragment``), and read by the same code as always. tests/ir/test_reader_fast.py holds the two equal.
+# (``_Reader.fragment``), and read as lxml elements (``_Reader.layer``). tests/ir/test_reader_fast.py holds the two
+# paths equal.
 _VALUE = r'[^"<&\t\n\r]*'  # an attribute value that reads as written: no reference, no blank XML would normalise
 _ATTRS = rf'(?:\s+[A-Za-z_][\w.:-]*="{_VALUE}")*'
 _DIMS = r"(?:\s*<dim>[^<]*</dim>)*"

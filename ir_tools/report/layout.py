@@ -1,6 +1,6 @@
 """A layered graph layout computed in Python, so that the browser only draws.
 
-Sugiyama's method, kept simple enough to run in well under a second on 50,000 layers:
+Sugiyama's method, kept simple enough for networks of 50,000 layers:
 
 1. Cycles (only broken models have them) are cut: a topological sort that, when stuck, takes the
    earliest unplaced layer in file order; the edges into it from layers not yet placed become back edges.
