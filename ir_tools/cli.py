@@ -190,7 +190,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
     openvino = OpenVinoRunner(graph, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
     with progress_steps(len(graph), "comparing layers", args.format == "text") as step:
-        options = CompareOptions(tolerances, args.per_layer, args.compare_constants, saved, source, step)
+        options = CompareOptions(tolerances=tolerances, per_layer=args.per_layer,
+                                 compare_constants=args.compare_constants, saved=saved, source=source, progress=step)
         report = compare_model(graph, inputs, options, openvino)
     print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report))
     if args.save_outputs:
