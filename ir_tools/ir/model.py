@@ -53,21 +53,21 @@ PortRecord = tuple[int, "str | None", "tuple[int, ...] | None", "str | None", "d
 #: one after another in one flat tuple, so that a layer adds two tuples to the objects the GC counts
 #: while it is read, not two plus one per port.
 PortFields = tuple
-_WIDTH = 7  # fields per port in PortFields
+PORT_WIDTH = 7  # fields per port in PortFields
 _LAYER_FIELDS = ("id", "name", "type", "version", "attrs", "inputs", "outputs", "rt_info", "extra", "children",
                  "file", "line", "data")
 
 
 def _ports(fields: PortFields) -> list[Port]:
     return [Port(fields[i], fields[i + 1], fields[i + 2], fields[i + 3], {} if fields[i + 4] is None else fields[i + 4],
-                 fields[i + 5], fields[i + 6]) for i in range(0, len(fields), _WIDTH)]
+                 fields[i + 5], fields[i + 6]) for i in range(0, len(fields), PORT_WIDTH)]
 
 
 def _records(ports: list[Port] | PortFields) -> list[PortRecord]:
     """One side's ports as records, whether Port objects were made or not."""
     if type(ports) is list:
         return [(p.id, p.precision, p.dims, p.names, p.extra, p.rt_info, p.line) for p in ports]
-    return [ports[i : i + _WIDTH] for i in range(0, len(ports), _WIDTH)]
+    return [ports[i : i + PORT_WIDTH] for i in range(0, len(ports), PORT_WIDTH)]
 
 
 def _record(ports: list[Port] | PortFields, port_id: int) -> PortRecord | None:
@@ -77,13 +77,13 @@ def _record(ports: list[Port] | PortFields, port_id: int) -> PortRecord | None:
             if p.id == port_id:
                 return (p.id, p.precision, p.dims, p.names, p.extra, p.rt_info, p.line)
         return None
-    try:  # (found in C: an id sits every _WIDTH fields, an int elsewhere is a line)
+    try:  # (found in C: an id sits every PORT_WIDTH fields, an int elsewhere is a line)
         i = ports.index(port_id)
-        while i % _WIDTH:
+        while i % PORT_WIDTH:
             i = ports.index(port_id, i + 1)
     except ValueError:
         return None
-    return ports[i : i + _WIDTH]
+    return ports[i : i + PORT_WIDTH]
 
 
 class Layer:
@@ -121,7 +121,7 @@ class Layer:
         self.data = data  # Const payload created in memory (read ones stay in the .bin)
 
     @classmethod
-    def _read(cls, id: str, name: str, type: str, version: str | None,  # noqa: A002
+    def from_records(cls, id: str, name: str, type: str, version: str | None,  # noqa: A002
               attrs: dict[str, str], inputs: PortFields, outputs: PortFields,
               rt_info: tuple[RtNode, ...], extra: dict[str, str] | None, children: tuple[RtNode, ...],
               file: str | None, line: int | None) -> Layer:
@@ -170,21 +170,21 @@ class Layer:
     def input_ids(self) -> list[int]:
         """The ids of the input ports, in order, without making Port objects."""
         ports = self._inputs
-        return [p.id for p in ports] if type(ports) is list else list(ports[::_WIDTH])
+        return [p.id for p in ports] if type(ports) is list else list(ports[::PORT_WIDTH])
 
     def output_ids(self) -> list[int]:
         """The ids of the output ports, in order, without making Port objects."""
         ports = self._outputs
-        return [p.id for p in ports] if type(ports) is list else list(ports[::_WIDTH])
+        return [p.id for p in ports] if type(ports) is list else list(ports[::PORT_WIDTH])
 
     def declared_outputs(self) -> tuple[int, tuple[str | None, ...], tuple[tuple[int, ...] | None, ...]]:
         """``(number of input ports, output precisions, output dims)``: what the ports declare, less their ids, names
         and lines, to key a layer's shape rule by, without making Port objects."""
         ins, outs = self._inputs, self._outputs
-        n_inputs = len(ins) if type(ins) is list else len(ins) // _WIDTH
+        n_inputs = len(ins) if type(ins) is list else len(ins) // PORT_WIDTH
         if type(outs) is list:
             return n_inputs, tuple(p.precision for p in outs), tuple(p.dims for p in outs)
-        return n_inputs, outs[1::_WIDTH], outs[2::_WIDTH]
+        return n_inputs, outs[1::PORT_WIDTH], outs[2::PORT_WIDTH]
 
     def input_record(self, port_id: int) -> PortRecord | None:
         """The first input port with this id as a ``PortRecord``, without making Port objects; None if none."""
@@ -201,6 +201,25 @@ class Layer:
     def output_records(self) -> list[PortRecord]:
         """The output ports as ``PortRecord`` tuples (``extra`` may be None), without making Port objects."""
         return _records(self._outputs)
+
+    def set_port_records(self, inputs: PortFields | None = None, outputs: PortFields | None = None) -> None:
+        """Give the layer the input and/or output ports in ``PortFields`` form, without making Port objects (the
+        reader's way: a Port list is made only when something asks for one)."""
+        if inputs is not None:
+            self._inputs = inputs
+        if outputs is not None:
+            self._outputs = outputs
+
+    def repeats_a_port_id(self) -> bool:
+        """True if two of the layer's ports (inputs and outputs together) share an id."""
+        ins, outs = self._inputs, self._outputs
+        if type(ins) is list or type(outs) is list:
+            ids = self.input_ids() + self.output_ids()
+            return len(set(ids)) != len(ids)
+        if len(ins) + len(outs) <= PORT_WIDTH:  # one port at most
+            return False
+        ids = ins[::PORT_WIDTH] + outs[::PORT_WIDTH]
+        return (len(ids) > 2 or ids[0] == ids[1]) and len(set(ids)) != len(ids)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -356,6 +375,14 @@ class Graph:
             self._unlink(link)
         del self._layers[layer_id]
 
+    def add_read_layer(self, layer: Layer, number: int) -> Layer:
+        """``add_layer`` for the reader, whose ids are checked already (``number`` is the id as an int, -1 if it is
+        not one): returns the layer that holds the id, ``layer`` itself unless the id was taken."""
+        first = self._layers.setdefault(layer.id, layer)
+        if first is layer and number >= self._next_id:
+            self._next_id = number + 1
+        return first
+
     def has_layer(self, layer_id: str) -> bool:
         return layer_id in self._layers
 
@@ -474,6 +501,48 @@ class Graph:
                     return None
                 found = link
         return None if found is None else (found[0], found[1])
+
+    def input_keys(self, layer_id: str, port_ids: list[int]) -> list[tuple[str, int] | None]:
+        """``producer_key`` of each of a layer's input ports, in one call (the walker asks for every layer)."""
+        slot = self._in.get(layer_id)
+        if slot is None:
+            return [None] * len(port_ids)
+        if type(slot[0]) is str:  # one edge into the layer
+            return [(slot[0], slot[1]) if pid == slot[3] else None for pid in port_ids]
+        return [self.producer_key(layer_id, pid) for pid in port_ids]
+
+    def link_read(self, links: Iterable[_Link]) -> Iterator[tuple[_Link, str | _Link]]:
+        """Connect the edges the reader read, in file order: ``add_edge`` for many, inlined for a port's first edge.
+        Yields each edge left out with why: the id of a layer it names that does not exist, or the edge it repeats."""
+        layers, ins, outs = self._layers, self._in, self._out
+        forward = True  # every edge goes to a later line (so to a later layer): no cycle, no sort to do
+        for item in links:
+            from_layer, to_layer, line = item[0], item[2], item[4]
+            src, dst = layers.get(from_layer), layers.get(to_layer)
+            if src is None or dst is None:
+                yield item, from_layer if src is None else to_layer
+                continue
+            link = (src.id, item[1], dst.id, item[3], line)  # the layers' own id strings: one per layer
+            slot = ins.get(to_layer)
+            if slot is None:
+                ins[to_layer] = link
+            elif type(slot[0]) is str and not (slot[3] == link[3] and slot[1] == link[1] and slot[0] == link[0]):
+                ins[to_layer] = (slot, link)  # a layer's second edge in (where _insert would add it)
+            else:
+                other = _insert(ins, to_layer, link, 0, link)
+                if other is not None:
+                    yield item, other
+                    continue
+            slot = outs.get(from_layer)
+            if slot is None:
+                outs[from_layer] = link
+            elif type(slot[0]) is str:
+                outs[from_layer] = (slot, link)
+            else:
+                _insert(outs, from_layer, link, 2, None)
+            if forward and not (src.line is not None and dst.line is not None and src.line < dst.line):
+                forward = False
+        self._forward = True if forward else None
 
     def producer(self, layer_id: str, port_id: int) -> tuple[Layer, Port] | None:
         """The layer and output port that feed an input port, if exactly one does."""

@@ -27,7 +27,7 @@ from lxml import etree
 from ..base.diagnostics import Diagnostic
 from ..base.dims import INT64_MAX, parse_int
 from ..base.errors import ReadError, SourceLoc
-from .model import _WIDTH, Graph, Layer, PortFields, PortRecord, RtNode, Weights, _insert
+from .model import Graph, Layer, PortFields, PortRecord, RtNode, Weights
 
 SUPPORTED_IR_VERSIONS = (10, 11)
 MAX_DIM = INT64_MAX
@@ -501,10 +501,10 @@ class _Reader:
             outputs = self.fast_ports(outputs, found.start(10), tag_end, line)
             if outputs is None:
                 return False
-        layer = Layer._read(layer_id, name, sys.intern(op_type), version and sys.intern(version),
-                            {} if data is None else dict(_ATTR.findall(data)), inputs or (), outputs or (),
-                            () if rt_info is None else self.fast_rt_info(rt_info),
-                            dict(_ATTR.findall(more)) if more else None, (), self.file, line)
+        layer = Layer.from_records(layer_id, name, sys.intern(op_type), version and sys.intern(version),
+                                   {} if data is None else dict(_ATTR.findall(data)), inputs or (), outputs or (),
+                                   () if rt_info is None else self.fast_rt_info(rt_info),
+                                   dict(_ATTR.findall(more)) if more else None, (), self.file, line)
         number = int(layer_id)
         self.add(layer, number if number < 2**64 else self.layer_number(layer_id, line, layer))
         return True
@@ -591,17 +591,17 @@ class _Reader:
             self.diagnostics.append(Diagnostic("error", "E-LAYER", message, loc))
             return
         # Interned: a model has few types and opsets.
-        layer = Layer._read(layer_id, name, sys.intern(op_type), version and sys.intern(version), _NO_ATTRS, (), (),
-                            (), extra, (), self.file, line)
+        layer = Layer.from_records(layer_id, name, sys.intern(op_type), version and sys.intern(version), _NO_ATTRS,
+                                   (), (), (), extra, (), self.file, line)
         number = self.layer_number(layer_id, line, layer)
         for child in el[:]:  # (a slice makes the children's proxies faster than iterating does)
             tag = child.tag
             if tag == "data":
                 layer.attrs = dict(child.items())
             elif tag == "input":
-                layer._inputs = self.ports(child, layer)
+                layer.set_port_records(inputs=self.ports(child, layer))
             elif tag == "output":
-                layer._outputs = self.ports(child, layer)
+                layer.set_port_records(outputs=self.ports(child, layer))
             elif tag == "rt_info":
                 layer.rt_info = _rt_tree(child, self.shared)
             elif isinstance(tag, str):  # <body>, <port_map>, <then_body>...: kept verbatim
@@ -620,17 +620,10 @@ class _Reader:
 
     def add(self, layer: Layer, number: int) -> None:
         """Add a read layer to the graph (E-PORT for a repeated port id, E-DUP-ID for a repeated layer id)."""
-        ins, outs = layer._inputs, layer._outputs
-        if len(ins) + len(outs) > _WIDTH:  # more than one port: are their ids unique?
-            ids = ins[::_WIDTH] + outs[::_WIDTH]
-            if (len(ids) > 2 or ids[0] == ids[1]) and len(set(ids)) != len(ids):
-                self.repeated_ports(layer)
-        graph = self.graph
-        first = graph._layers.setdefault(layer.id, layer)  # Graph.add_layer, without checking the id again
-        if first is layer:
-            if number >= graph._next_id:
-                graph._next_id = number + 1
-        else:
+        if layer.repeats_a_port_id():
+            self.repeated_ports(layer)
+        first = self.graph.add_read_layer(layer, number)
+        if first is not layer:
             layer_id, line = layer.id, layer.line
             self.problem(
                 "E-DUP-ID",
@@ -755,45 +748,20 @@ class _Reader:
         return Diagnostic("error", "E-EDGE", message, SourceLoc(self.file, self.line_of(el)))
 
     def connect_all(self) -> None:
-        """Connect the edges read, in file order (they may precede the layers in the file); ``Graph._link``
-        inlined for the common case of a port's first edge."""
-        graph = self.graph
-        layers, ins, outs = graph._layers, graph._in, graph._out
-        forward = True  # every edge goes to a later line (so to a later layer): no cycle, no sort to do
+        """Connect the edges read, in file order (they may precede the layers in the file)."""
+        links = []
         for item in self.edges:
-            if type(item) is not tuple:
+            if type(item) is tuple:
+                links.append(item)
+            else:
                 self.diagnostics.append(item)
-                continue
-            from_layer, to_layer, line = item[0], item[2], item[4]
-            src, dst = layers.get(from_layer), layers.get(to_layer)
-            if src is None or dst is None:
-                lid = from_layer if src is None else to_layer
-                self.problem("E-EDGE-LAYER", f"edge {_edge_text(item)} refers to layer {lid}, which does not exist",
-                             line)
-                continue
-            link = (src.id, item[1], dst.id, item[3], line)  # the layers' own id strings: one per layer, however
-            # many edges name it
-            slot = ins.get(to_layer)
-            if slot is None:
-                ins[to_layer] = link
-            elif type(slot[0]) is str and not (slot[3] == link[3] and slot[1] == link[1] and slot[0] == link[0]):
-                ins[to_layer] = (slot, link)  # a layer's second edge in (where _insert would add it)
+        for item, why in self.graph.link_read(links):
+            if type(why) is str:
+                self.problem("E-EDGE-LAYER", f"edge {_edge_text(item)} refers to layer {why}, which does not exist",
+                             item[4])
             else:
-                other = _insert(ins, to_layer, link, 0, link)
-                if other is not None:
-                    self.problem("E-EDGE", f"edge {_edge_text(item)} is declared twice (first at line {other[4]}); "
-                                 "the repeat is ignored", line)
-                    continue
-            slot = outs.get(from_layer)
-            if slot is None:
-                outs[from_layer] = link
-            elif type(slot[0]) is str:
-                outs[from_layer] = (slot, link)
-            else:
-                _insert(outs, from_layer, link, 2, None)
-            if forward and not (src.line is not None and dst.line is not None and src.line < dst.line):
-                forward = False
-        graph._forward = True if forward else None
+                self.problem("E-EDGE", f"edge {_edge_text(item)} is declared twice (first at line {why[4]}); "
+                             "the repeat is ignored", item[4])
         self.edges = []
 
 

@@ -39,8 +39,7 @@ class Walker(Generic[V]):
         """Run every layer in order; returns the environment (seeded with ``env``)."""
         self.env = env = dict(env or {})
         graph = self.graph
-        ins = graph._in
-        producer_key = graph.producer_key
+        input_keys = graph.input_keys
         # the source and fetch hooks are inlined below unless a subclass overrides them
         source = None if type(self).source is Walker.source else self.source
         fetch = None if type(self).fetch is Walker.fetch else self.fetch
@@ -51,13 +50,7 @@ class Walker(Generic[V]):
             if source is not None:
                 keys = [source(layer, port) for port in layer.inputs]
             else:
-                slot = ins.get(lid)
-                if slot is None:
-                    keys = [None] * len(ids)
-                elif type(slot[0]) is str:  # one edge into the layer (Graph.producer_key inlined)
-                    keys = [(slot[0], slot[1]) if pid == slot[3] else None for pid in ids]
-                else:
-                    keys = [producer_key(lid, pid) for pid in ids]
+                keys = input_keys(lid, ids)
             if keys and keys[-1] is None:
                 spec = lookup(layer.type, layer.version)
                 while (keys and keys[-1] is None and spec is not None and len(keys) > spec.n_inputs[0]

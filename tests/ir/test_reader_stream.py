@@ -58,9 +58,9 @@ def test_lines_match_a_whole_document_parse(tmp_path: Path, edges_first: bool) -
 
 def test_port_records_without_port_objects() -> None:
     # a line equal to a port id must not be taken for the id
-    layer = Layer._read("3", "a", "Add", "opset1", {}, (0, "FP32", (1,), None, None, (), 1, 1, "FP32", (2,), None,
-                                                        None, (), 0), (2, "FP32", (1,), None, None, (), 2),
-                        (), None, (), None, 5)
+    layer = Layer.from_records("3", "a", "Add", "opset1", {},
+                               (0, "FP32", (1,), None, None, (), 1, 1, "FP32", (2,), None, None, (), 0),
+                               (2, "FP32", (1,), None, None, (), 2), (), None, (), None, 5)
     assert layer.input_record(1) == (1, "FP32", (2,), None, None, (), 0)
     assert layer.input_record(2) is None and layer.output_record(2)[6] == 2
     assert layer.input_ids() == [0, 1]
