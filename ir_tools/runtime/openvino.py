@@ -59,10 +59,12 @@ def openvino_words(exc: BaseException | str, limit: int = 400) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def refused(what: str, graph: Graph, files: ModelFiles | None, exc: BaseException | str) -> IrToolsError:
-    """The refusal as a diagnostic at the file OpenVINO was given (the graph's own, for one built in memory)."""
+def refused(what: str, graph: Graph, files: ModelFiles | None, exc: BaseException | str,
+            who: str = "OpenVINO") -> IrToolsError:
+    """The refusal as a diagnostic at the file OpenVINO (``who``) was given (the graph's own, for one built in
+    memory)."""
     where = files.xml if files else graph.source
-    return IrToolsError(f"OpenVINO refused to {what} the model: {openvino_words(exc)}",
+    return IrToolsError(f"{who} refused to {what} the model: {openvino_words(exc)}",
                         SourceLoc(str(where) if where else None),
                         code="E-OPENVINO")
 

@@ -53,7 +53,10 @@ class Runner(Protocol):
 
 
 class ActivationRunner(Runner, Protocol):
-    """A runner that also gives each layer's activations: OpenVINO, in this process or in a child."""
+    """A runner that also gives each layer's activations: OpenVINO, in this process or in a child, of ``version``."""
+
+    @property
+    def version(self) -> str: ...
 
     def infer(self, inputs: Mapping[str, np.ndarray], per_layer: bool = False,
               hidden: frozenset[str] = frozenset()) -> OpenVinoRun: ...
@@ -69,7 +72,11 @@ class OpenVinoRunner:
 
     @property
     def name(self) -> str:
-        return f"OpenVINO {OPENVINO_VERSION}"
+        return f"OpenVINO {self.version}"
+
+    @property
+    def version(self) -> str:
+        return OPENVINO_VERSION
 
     @property
     def model(self) -> Path | Graph:
@@ -138,6 +145,8 @@ class ChildOpenVinoRunner:
             return self.files.xml.resolve(), found.resolve() if found else None
         xml, blob = to_bytes(self.graph, self.graph.ir_version)
         (directory / "model.xml").write_bytes(xml)
+        if not blob:
+            return directory / "model.xml", None
         (directory / "model.bin").write_bytes(blob)
         return directory / "model.xml", directory / "model.bin"
 
@@ -155,8 +164,8 @@ class ChildOpenVinoRunner:
         answer = directory / "result.json"
         result = json.loads(answer.read_text()) if answer.exists() else None
         if result is not None and "error" in result:
-            raise refused(result["stage"], self.graph, self.files,
-                          f"{result['error']} (OpenVINO {result['version']} of {self.python})")
+            raise refused(result["stage"], self.graph, self.files, result["error"],
+                          f"OpenVINO {result['version']} of {self.python}")
         if done.returncode != 0 or result is None:
             last = next((line.strip() for line in reversed(done.stderr.splitlines()) if line.strip()),
                         f"exit status {done.returncode}")
