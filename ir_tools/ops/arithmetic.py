@@ -314,15 +314,17 @@ def _relu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True,
-                 linear: tuple[float, float] | None = None) -> OpSpec:
+                 linear: tuple[float, float] | None = None, cpu_saturates: bool = False) -> OpSpec:
     kernel = fn if attrs is DivideAttrs else _binary(fn, kind)
     return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel,
-                  rounding=elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear))
+                  rounding=elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear),
+                  cpu_saturates=cpu_saturates)
 
 
-ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0))
-SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1.0))
-MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply)
+#: OpenVINO CPU computes Add, Subtract and Multiply of 8-bit integers saturating (tests/ops/test_support_kernels.py).
+ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0), cpu_saturates=True)
+SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1.0), cpu_saturates=True)
+MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply, cpu_saturates=True)
 DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs, ulps=1)  # x * (1 / y) is allowed
 POWER_1 = _binary_spec("Power", "arithmetic", _power, ulps=4)
 MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: np.where(x > y, x, y), rounds=False)

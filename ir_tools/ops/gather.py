@@ -184,12 +184,12 @@ def _run_gather_nd(fused: bool):
 # --- specs ------------------------------------------------------------------------------------------
 
 GATHER_1 = OpSpec("Gather", "Gather-1", NoAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
-                  rounding=moves(0))
+                  rounding=moves(0), index_input=1)
 GATHER_7 = OpSpec("Gather", "Gather-7", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
-                  rounding=moves(0))
+                  rounding=moves(0), index_input=1)
 GATHER_8 = OpSpec("Gather", "Gather-8", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(True), (2,),
-                  rounding=moves(0))
+                  rounding=moves(0), index_input=1)
 GATHER_ND_5 = OpSpec("GatherND", "GatherND-5", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(True)),
-                     _run_gather_nd(True), rounding=moves(0))
+                     _run_gather_nd(True), rounding=moves(0), index_input=1)
 GATHER_ND_8 = OpSpec("GatherND", "GatherND-8", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(False)),
-                     _run_gather_nd(False), rounding=moves(0))
+                     _run_gather_nd(False), rounding=moves(0), index_input=1)

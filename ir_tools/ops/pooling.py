@@ -126,7 +126,7 @@ def _run_adaptive(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 def _avg_pool_spec(label: str, attrs: type) -> OpSpec:
     return OpSpec("AvgPool", label, attrs, (1, 1), 1, _avg_pool(label), _run_avg_pool,
-                  rounding=accumulation(lambda a, args, outs: prod(a.kernel), data=(0,)))
+                  rounding=accumulation(lambda a, args, outs: prod(a.kernel), data=(0,)), empty_windows=True)
 
 
 AVG_POOL_1 = _avg_pool_spec("AvgPool-1", AvgPoolAttrs)

@@ -172,6 +172,6 @@ def _scatter_nd_rounding(kernel, a, args: Sequence[np.ndarray], bounds: Sequence
 # --- specs ------------------------------------------------------------------------------------------
 
 SCATTER_ND_UPDATE_3 = OpSpec("ScatterNDUpdate", "ScatterNDUpdate-3", NoAttrs, (3, 3), 1, guarded(_scatter_nd),
-                             _run_scatter_nd, rounding=_scatter_nd_rounding)
+                             _run_scatter_nd, rounding=_scatter_nd_rounding, index_input=1)
 SCATTER_ND_UPDATE_15 = OpSpec("ScatterNDUpdate", "ScatterNDUpdate-15", ScatterNDUpdate15Attrs, (3, 3), 1,
-                              guarded(_scatter_nd), _run_scatter_nd, rounding=_scatter_nd_rounding)
+                              guarded(_scatter_nd), _run_scatter_nd, rounding=_scatter_nd_rounding, index_input=1)

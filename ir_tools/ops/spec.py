@@ -46,6 +46,12 @@ class OpSpec:
     answers what OpenVINO infers without it. ``n_outputs`` -1: as many outputs as the rule gives
     (Split, VariadicSplit). ``rounding``: how far an f32 implementation may be from the kernel's values
     (ops.rounding); every op with a kernel has one.
+
+    What the runtime and the checks need to know of the op is said here too, read through ``opsets.lookup``:
+    ``index_input``, the input holding indices into input 0 (random inputs keep it within the data's dims,
+    runtime/inputs.py); ``cpu_saturates``, OpenVINO CPU saturates its 8-bit integer results where the
+    specification and the kernel wrap around (compare does not check it on i8/u8, runtime/numeric_check.py);
+    ``empty_windows``, its windows can hold no data tap (``check`` warns W-EMPTY-WINDOW, passes/checks.py).
     """
 
     type: str  # canonical IR spelling, e.g. "AvgPool"
@@ -57,3 +63,6 @@ class OpSpec:
     kernel: Kernel | None = field(default=None, compare=False)
     value_inputs: tuple[int, ...] = ()  # inputs whose constant values the shape rule reads
     rounding: RoundingRule | None = field(default=None, compare=False)  # None: no bound known (tolerances only)
+    index_input: int | None = None  # the input indexing into input 0
+    cpu_saturates: bool = False  # OpenVINO CPU saturates 8-bit integer results
+    empty_windows: bool = False  # windows may hold no data tap

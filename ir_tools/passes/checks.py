@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from ..base.diagnostics import Diagnostic
-from ..base.dims import show
+from ..base.dims import INT64_MAX, show
 from ..base.dtypes import byte_size, element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer, RtNode
@@ -220,13 +220,16 @@ def _dead_layers(graph: Graph) -> Iterator[Diagnostic]:
 
 
 def empty_window_warnings(graph: Graph, types: dict[tuple[str, int], TensorType]) -> list[Diagnostic]:
-    """W-EMPTY-WINDOW: pooling windows with no data tap (ceil rounding can create them)."""
+    """W-EMPTY-WINDOW: pooling windows with no data tap (ceil rounding can create them), in the layers whose spec
+    says ``empty_windows``."""
     out = []
     found: dict[tuple, list[str]] = {}  # (spec, raw attributes, input type) -> the warnings: a model repeats its pools
-    for layer in graph.by_type("AvgPool"):
+    for layer in graph.layers():
         spec = lookup(layer.type, layer.version)
+        if spec is None or not spec.empty_windows:
+            continue
         ids = layer.input_ids()
-        key = graph.producer_key(layer.id, ids[0]) if spec and ids else None
+        key = graph.producer_key(layer.id, ids[0]) if ids else None
         data = None if key is None else types.get(key)
         if data is None or data.shape is None or not all(d.is_static for d in data.shape):
             continue
@@ -346,7 +349,7 @@ def _results(graph: Graph) -> Iterator[Diagnostic]:
 
 
 #: The largest element count or byte size a tensor may have (OpenVINO counts both in int64 / size_t).
-_MAX_SIZE = 2**63 - 1
+_MAX_SIZE = INT64_MAX
 
 
 def _tensor_sizes(graph: Graph) -> Iterator[Diagnostic]:

@@ -12,6 +12,7 @@ from ..base.dims import parse_shape
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError
 from ..ir.model import Graph
+from ..ops.opsets import lookup
 from .naming import input_name
 
 
@@ -55,10 +56,10 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
         raise InputError(f"cannot read arrays from {path}: {exc}") from None
 
 
-#: Ops whose input at this port indexes into their first input: a random index there must be in range.
-_INDEX_PORTS = {"Gather": 1, "GatherElements": 1, "GatherND": 1, "ScatterUpdate": 1, "ScatterElementsUpdate": 1,
-                "ScatterNDUpdate": 1, "ROIAlign": 2, "EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1,
-                "EmbeddingSegmentsSum": 1}
+#: The input indexing into the first input of ops ir_tools has no OpSpec for (a modelled op's spec says it, in
+#: ``index_input``): a random index there must be in range.
+_UNMODELLED_INDEX_INPUTS = {"GatherElements": 1, "ScatterUpdate": 1, "ScatterElementsUpdate": 1, "ROIAlign": 2,
+                            "EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1, "EmbeddingSegmentsSum": 1}
 
 
 def random_inputs(graph: Graph, seed: int, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
@@ -123,7 +124,8 @@ def _index_bound(graph: Graph, param) -> int | None:
     bounds = []
     for edge in graph.consumers(param.id, param.outputs[0].id) if param.outputs else []:
         consumer = graph.layer(edge.to_layer)
-        index_port = _INDEX_PORTS.get(consumer.type)
+        spec = lookup(consumer.type, consumer.version)
+        index_port = spec.index_input if spec is not None else _UNMODELLED_INDEX_INPUTS.get(consumer.type)
         if index_port is None or consumer.inputs.index(consumer.input(edge.to_port)) != index_port:
             continue
         dims = consumer.inputs[0].dims or ()

@@ -22,6 +22,7 @@ from threadpoolctl import threadpool_limits
 from ..base.errors import IrToolsError
 from ..ir.model import Graph, Layer, Port
 from ..ir.walker import Walker
+from ..ops.opsets import lookup
 from ..ops.rounding import EXACT, handed_over
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
 from .executor import Bounded, BoundedInterpreter, execute, rounding_bounds, supported
@@ -174,8 +175,7 @@ def as_cpu_holds(value: np.ndarray) -> np.ndarray:
     return np.clip(value, _I32.min, _I32.max) if value.dtype == np.int64 else value
 
 
-#: Integer arithmetic OpenVINO CPU computes saturating for 8-bit types (measured, tests/ops/test_support_kernels.py).
-_SATURATING_ON_CPU = frozenset({"Add", "Subtract", "Multiply"})
+#: The integer types OpenVINO CPU computes saturating for the ops whose spec says ``cpu_saturates``.
 _NARROW_INTS = (np.dtype(np.int8), np.dtype(np.uint8))
 
 
@@ -222,7 +222,8 @@ class LayerCheck(_ReportWalker):
             return actual
         if not supported(layer):
             self.not_checked(layer, "no reference kernel for this op")
-        elif layer.type in _SATURATING_ON_CPU and any(a is not None and a.dtype in _NARROW_INTS for a in args):
+        elif lookup(layer.type, layer.version).cpu_saturates and any(a is not None and a.dtype in _NARROW_INTS
+                                                                      for a in args):
             self.not_checked(layer, "8-bit integer arithmetic: OpenVINO CPU saturates where the specification "
                                     "(and the reference) wraps around; not comparable")
         elif any(a is None for a in args):
