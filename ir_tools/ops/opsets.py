@@ -183,12 +183,37 @@ OPENVINO_OPSETS: dict[str, dict[str, str]] = {
 #: Types OpenVINO's reader matches in one exact spelling only.
 _EXACT_SPELLING = frozenset({"Const"})
 
+#: Op versions added by ``register`` (a plugin, a test), after those of ``_RANGES``.
+_REGISTERED: list[tuple[OpSpec, int, int]] = []
 OPSETS: dict[str, dict[str, OpSpec]] = {f"opset{n}": {} for n in range(1, MAX_OPSET + 1)}
-for _spec, _first, _last in _RANGES:
-    for _n in range(_first, _last + 1):
-        OPSETS[f"opset{_n}"][_spec.type] = _spec
+_CANONICAL: dict[str, str] = {}
 
-_CANONICAL = {spec.type.lower(): spec.type for spec, _, _ in _RANGES}
+
+def _build() -> None:
+    """Fill OPSETS and the spellings from ``_RANGES`` and ``_REGISTERED`` (in place: importers keep the dicts)."""
+    for table in OPSETS.values():
+        table.clear()
+    _CANONICAL.clear()
+    for spec, first, last in (*_RANGES, *_REGISTERED):
+        for n in range(first, last + 1):
+            OPSETS[f"opset{n}"][spec.type] = spec
+        _CANONICAL[spec.type.lower()] = spec.type
+    canonical_type.cache_clear()
+    lookup.cache_clear()
+
+
+def register(spec: OpSpec, first: int, last: int) -> None:
+    """Add an op version defined outside this package, as one more line of ``_RANGES`` would."""
+    if not 1 <= first <= last <= MAX_OPSET:
+        raise ValueError(f"{spec.label}: opsets {first}..{last} are not within 1..{MAX_OPSET}")
+    _REGISTERED.append((spec, first, last))
+    _build()
+
+
+def unregister(spec: OpSpec) -> None:
+    """Remove what ``register`` added for ``spec``."""
+    _REGISTERED[:] = [r for r in _REGISTERED if r[0] is not spec]
+    _build()
 
 
 def _read_as(op_type: str, names: dict[str, str]) -> str | None:
@@ -242,4 +267,7 @@ def opsets_of(op_type: str) -> list[str]:
 
 def specs() -> list[OpSpec]:
     """Every modelled op version once."""
-    return list(dict.fromkeys(spec for spec, _, _ in _RANGES))
+    return list(dict.fromkeys(spec for spec, _, _ in (*_RANGES, *_REGISTERED)))
+
+
+_build()
