@@ -145,8 +145,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, calls: 
 @pytest.mark.openvino
 def test_compare_model_validates_folds_and_sorts_once(monkeypatch):
     """End to end, per layer and against saved outputs (every walk compare has): the inputs are validated once, the
-    constant layers found once and the topological order computed once (the order was computed 6 times here and
-    the constant layers twice; `compare` also validated the inputs twice, in the CLI and here)."""
+    constant layers found once and the topological order computed once, and handed to every walk."""
     graph = read_valid(MIXED)
     inputs = random_inputs(graph, 0, {})
     saved = saved_arrays(compare_model(graph, inputs, CompareOptions(per_layer=True), _files(MIXED)))
