@@ -243,14 +243,14 @@ def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Pa
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     from .passes.legacy import is_legacy, read_migratable
-    from .passes.to_opset8 import migrate
+    from .passes.to_opset8 import migration
 
     if not (args.output or args.in_place or args.dry_run):
         raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
     graph = read_migratable(args.model, args.bin)
     legacy = is_legacy(graph)
     before = Counter(layer.kind for layer in graph.layers())
-    stats = migrate(graph).stats
+    stats = migration(graph).run(graph, checked=not legacy).stats
     if graph.ir_version == 10 and args.ir_version == 11:
         keep_v10_names(graph)
     graph.ir_version = args.ir_version
@@ -281,7 +281,7 @@ def cmd_transform(args: argparse.Namespace) -> int:
     passes = [load_pass(spec) for spec in args.passes]
     graph = read_valid(args.model, args.bin)
     before = Counter(layer.kind for layer in graph.layers())
-    result = PassManager(passes, fixed_point=args.fixed_point).run(graph)
+    result = PassManager(passes, fixed_point=args.fixed_point).run(graph, checked=True)
     if graph.ir_version == 10 and args.ir_version == 11:
         keep_v10_names(graph)
     if args.ir_version:

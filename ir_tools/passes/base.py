@@ -43,10 +43,14 @@ class PassError(InvalidModelError):
 class Pass:
     """A graph transformation. Subclasses implement ``apply``; callers use ``run`` (or call the pass).
 
-    ``apply`` changes the graph in place and returns a PassResult, or just whether it changed anything.
-    Override ``requires``/``ensures`` for passes that start from or leave a graph ``check`` cannot judge
-    (legacy IR, say); both raise on failure.
+    ``apply`` changes the graph in place and returns a PassResult, or just whether it changed anything. The
+    gate is ``check``, before (``check_before``) and after (``check_after``); ``requires`` and ``ensures`` add a
+    pass's own conditions (raising when one fails). A pass that starts from a graph ``check`` cannot judge
+    (legacy IR) sets ``check_before`` False and says in ``requires`` what it needs instead.
     """
+
+    check_before: bool = True
+    check_after: bool = True
 
     @property
     def name(self) -> str:
@@ -56,15 +60,17 @@ class Pass:
         raise NotImplementedError(f"{self.name} does not implement apply(graph)")
 
     def requires(self, graph: Graph) -> None:
-        """Before ``apply``: the graph passes ``check`` (InvalidModelError otherwise)."""
-        require_valid(graph)
+        """What the pass needs besides ``check`` before ``apply``: nothing by default."""
 
     def ensures(self, graph: Graph) -> None:
-        """After ``apply``: the graph passes ``check``."""
-        require_valid(graph)
+        """What the pass promises besides ``check`` after ``apply``: nothing by default."""
 
-    def run(self, graph: Graph) -> PassResult:
-        """``requires``, ``apply``, shapes re-inferred if anything changed, ``ensures``; PassError on failure."""
+    def run(self, graph: Graph, checked: bool = False) -> PassResult:
+        """``check`` and ``requires``, ``apply``, shapes re-inferred if anything changed, ``check`` and ``ensures``;
+        InvalidModelError for a graph refused before, PassError after. ``checked``: the caller saw the graph
+        pass ``check`` since its last change, so it is not checked again."""
+        if self.check_before and not checked:
+            require_valid(graph)
         self.requires(graph)
         try:
             outcome = self.apply(graph)
@@ -75,49 +81,42 @@ class Pass:
         result = outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))
         if result.modified:
             reinfer_shapes(graph)
-        try:
-            self.ensures(graph)
-        except InvalidModelError as exc:
-            errors = sum(d.severity == "error" for d in exc.diagnostics)
-            raise PassError(f"pass {self.name} left the graph invalid ({errors} error(s) follow)",
-                            SourceLoc(_file(graph)), exc.diagnostics) from None
+        if self.check_after and (result.modified or not (checked or self.check_before)):
+            try:
+                require_valid(graph)
+            except InvalidModelError as exc:
+                errors = sum(d.severity == "error" for d in exc.diagnostics)
+                raise PassError(f"pass {self.name} left the graph invalid ({errors} error(s) follow)",
+                                SourceLoc(_file(graph)), exc.diagnostics) from None
+        self.ensures(graph)
         return result
 
     __call__ = run
 
 
 class PassManager(Pass):
-    """Runs passes in order; with ``fixed_point``, repeats the sequence until no pass changes the graph."""
+    """Runs passes in order, each with its own gates; with ``fixed_point``, repeats the sequence until no pass
+    changes the graph. A graph one pass left checked is not checked again before the next."""
 
     def __init__(self, passes: Iterable[Pass], fixed_point: bool = False, max_rounds: int = 20):
         self.passes = list(passes)
         self.fixed_point = fixed_point
         self.max_rounds = max_rounds
 
-    def requires(self, graph: Graph) -> None:
-        """Each pass checks its own gates."""
-
-    def ensures(self, graph: Graph) -> None:
-        """Each pass checks its own gates."""
-
-    def apply(self, graph: Graph) -> PassResult:
+    def run(self, graph: Graph, checked: bool = False) -> PassResult:
         total = PassResult(graph, False)
         for _ in range(self.max_rounds if self.fixed_point else 1):
             changed = False
             for graph_pass in self.passes:
-                result = graph_pass.run(graph)
+                result = graph_pass.run(graph, checked)
                 total.stats += result.stats
                 changed = changed or result.modified
+                checked = graph_pass.check_after or (checked and not result.modified)
             total.modified = total.modified or changed
-            if not changed:
+            if not (changed and self.fixed_point):
                 return total
-        if self.fixed_point:
-            raise PassError(f"passes {', '.join(p.name for p in self.passes)} still changed the graph after "
-                            f"{self.max_rounds} rounds (no fixed point)", SourceLoc(_file(graph)))
-        return total
-
-    def run(self, graph: Graph) -> PassResult:
-        return self.apply(graph)
+        raise PassError(f"passes {', '.join(p.name for p in self.passes)} still changed the graph after "
+                        f"{self.max_rounds} rounds (no fixed point)", SourceLoc(_file(graph)))
 
     __call__ = run
 

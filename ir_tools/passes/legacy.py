@@ -66,6 +66,8 @@ class LegacyPooling:
 class LowerLegacy(Pass):
     """Replaces every legacy Pooling by its opset8 form; the graph becomes IR v11."""
 
+    check_before = False
+
     def requires(self, graph: Graph) -> None:
         """A legacy graph (``ir.legacy.parse_legacy`` refuses what it cannot read exactly); ``check`` cannot
         judge one until it is lowered."""
