@@ -47,6 +47,8 @@ def _table() -> dict[str, ElementType]:
 
 
 ELEMENT_TYPES: dict[str, ElementType] = _table()
+#: The largest finite f32 (OpenVINO CPU starts its max/min reductions from it).
+F32_MAX = float(np.finfo(np.float32).max)
 #: What OpenVINO's element::Type::is_real() holds (nf4 is not real to it but an integral number).
 REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16", "f4e2m1", "f8e4m3", "f8e5m2", "f8e8m0"})
 #: The integer element types proper (boolean, string and nf4 aside).

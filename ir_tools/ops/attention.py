@@ -30,8 +30,8 @@ from ..base.errors import OpValidationError
 from . import attrs as A
 from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim
 from .matmul import MATMUL_1, MatMulAttrs
-from .reduction import SOFTMAX_8, Softmax8Attrs
 from .rounding import ACCUMULATION_UNIT, is_exact
+from .softmax import SOFTMAX_8, Softmax8Attrs
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 

@@ -1,6 +1,6 @@
-"""ReduceSum/Mean/Max/Min/Prod-1, ReduceL1/L2-4, ReduceLogicalAnd/Or-1, SoftMax-1/8 and LogSoftmax-5.
+"""ReduceSum/Mean/Max/Min/Prod-1, ReduceL1/L2-4 and ReduceLogicalAnd/Or-1.
 
-Shape rules are OpenVINO's (reduce_shape_inference.hpp, softmax.cpp); kernels follow OpenVINO CPU on
+Shape rules are OpenVINO's (reduce_shape_inference.hpp); kernels follow OpenVINO CPU on
 floats and the specification (OpenVINO's evaluator) on integers. Checked by
 tests/ops/test_reduction_conformance.py. Measured on openvino 2026.4.1, beyond the specification:
 
@@ -24,61 +24,31 @@ tests/ops/test_reduction_conformance.py. Measured on openvino 2026.4.1, beyond t
 - Integers follow the specification: sums and products wrap around in the element type, ReduceMean
   divides the wrapped sum truncating toward zero, ReduceL2 truncates the square root. (The CPU
   plugin computes i32 through f32, saturates i8/u8 sums, wraps u8 products and computes i64 as i32.)
-- SoftMax-1's axis is unsigned, SoftMax-8's and LogSoftmax-5's in [-r, r-1] with r = max(rank, 1):
-  a scalar takes axis 0 (and -1). Element types are not checked (integers pass, and the CPU
-  rounds the float result to nearest, ties to even: softmax [0, 0] of i32 is [0, 0]).
-- SoftMax/LogSoftmax with NaN or infinities on CPU: where ``x - max`` is NaN (a NaN, +inf against
-  +inf, or a row of only -inf) the output is NaN and every other element of that row is 0
-  (LogSoftmax: -inf), as if such an element added +inf to the row's sum. This kernel's row maximum
-  ignores NaN and starts from -3.4e38, as the CPU's SoftMax along a short last axis does ([NaN, -inf]
-  gives [NaN, 0]); its other kernels take
-  ``acc > x ? acc : x`` (a NaN followed by -inf makes the maximum -inf and the row NaN, a NaN last
-  makes the row NaN), and rows longer than a vector get NaN in more places: no rule reproduces all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from ..base.dims import DYNAMIC, Dim
-from ..base.dtypes import REAL_TYPES
+from ..base.dtypes import F32_MAX, REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .operands import normalize_axis
 from .rounding import (
-    ACCUMULATION_UNIT,
-    APPROXIMATION,
     accumulation,
     exact,
-    gamma,
-    is_exact,
     moves,
-    output_rounding,
 )
-from .spec import Kernel, OpSpec, RoundingRule, TensorType
-
-_F32_MAX = float(np.finfo(np.float32).max)
-
-
+from .spec import Kernel, OpSpec, TensorType
 
 
 @dataclass(frozen=True, slots=True)
 class ReduceAttrs:
     keep_dims: bool = A.attr("keep_dims", A.BOOL, False)
-
-
-@dataclass(frozen=True, slots=True)
-class Softmax1Attrs:
-    axis: int = A.attr("axis", A.UINT, 0)
-
-
-@dataclass(frozen=True, slots=True)
-class Softmax8Attrs:
-    axis: int = A.attr("axis", A.INT, 1)
 
 
 # --- shape rules -----------------------------------------------------------------------------------
@@ -115,20 +85,6 @@ def _reduce(logical: bool):
     return infer
 
 
-def _softmax(unsigned: bool):
-    def infer(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
-        data = inputs[0]
-        if data.shape is not None:
-            rank = len(data.shape)
-            if unsigned and a.axis >= max(rank, 1):
-                raise OpValidationError(f"axis {a.axis} is out of the range [0, {max(rank, 1) - 1}] of a "
-                                        f"rank-{rank} input")
-            normalize_axis(a.axis, rank)
-        return [TensorType(data.element, data.shape)]
-
-    return infer
-
-
 # --- kernels ---------------------------------------------------------------------------------------
 
 
@@ -155,7 +111,7 @@ def _sequential_extreme(x: np.ndarray, axes: tuple[int, ...], op: str) -> np.nda
     float32 extreme -/+3.4e38 and takes ``acc > x ? acc : x`` (``<`` for Min). So: NaN when the last
     element is NaN, else the extreme of the elements after the last NaN, else (no NaN) the extreme of
     all the elements and the start value (a reduction of -inf only gives -3.4e38)."""
-    start = -_F32_MAX if op == "max" else _F32_MAX
+    start = -F32_MAX if op == "max" else F32_MAX
     if not np.isnan(x).any():  # the common case: the extreme and the start value
         found = (np.max if op == "max" else np.min)(x, axis=axes).astype(np.float64)
         return np.maximum(found, start) if op == "max" else np.minimum(found, start)
@@ -208,7 +164,7 @@ def _float_reduce(kind: str, x: np.ndarray, axes: tuple[int, ...], count: int) -
     with np.errstate(all="ignore"):
         if kind in ("max", "min"):
             return _sequential_extreme(x, axes, kind) if count else \
-                np.full([n for i, n in enumerate(x.shape) if i not in axes], -_F32_MAX if kind == "max" else _F32_MAX)
+                np.full([n for i, n in enumerate(x.shape) if i not in axes], -F32_MAX if kind == "max" else F32_MAX)
         w = x.astype(np.float64)
         if kind == "prod":
             return np.prod(w, axis=axes)
@@ -252,86 +208,6 @@ def _int_reduce(kind: str, x: np.ndarray, axes: tuple[int, ...], count: int) -> 
         return total
 
 
-def _run_softmax(log: bool) -> Callable:
-    def run(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-        x = np.asarray(args[0])
-        if x.dtype.kind not in ("f" if log else "fiu"):  # integer LogSoftmax: the CPU rounds either way
-            raise UnsupportedError(f"{'LogSoftmax' if log else 'SoftMax'} of element type {x.dtype}")
-        axis = normalize_axis(a.axis, x.ndim)
-        if isinstance(a, Softmax1Attrs) and a.axis >= max(x.ndim, 1):
-            raise OpValidationError(f"axis {a.axis} is out of the range of a rank-{x.ndim} input")
-        y = softmax(x.reshape(x.shape or (1,)).astype(np.float64), axis, log).reshape(x.shape)
-        if x.dtype.kind in "iu":
-            y = np.rint(y)
-        return [y.astype(x.dtype)]
-
-    return run
-
-
-def softmax(x: np.ndarray, axis: int, log: bool) -> np.ndarray:
-    """(Log)softmax of a float64 array along ``axis`` with OpenVINO CPU's NaN rule (module doc)."""
-    with np.errstate(all="ignore"):
-        top = np.fmax.reduce(x, axis=axis, keepdims=True) if x.shape[axis] else np.zeros_like(x)
-        top[top == -np.inf] = -_F32_MAX  # the CPU's start value: [NaN, -inf] gives [NaN, 0]
-        d = x - top
-        bad = np.isnan(d)
-        if not bad.any():  # the common case, in place
-            e = np.exp(d)
-            total = np.sum(e, axis=axis, keepdims=True)
-            if log:
-                d -= np.log(total)
-                return d
-            e /= total
-            return e
-        e = np.exp(np.where(bad, -np.inf, d))
-        total = np.sum(e, axis=axis, keepdims=True)
-        any_bad = bad.any(axis=axis, keepdims=True)
-        if log:
-            normal = d - np.log(total)
-            return np.where(any_bad, np.where(bad, np.nan, -np.inf), normal)
-        return np.where(any_bad, np.where(bad, np.nan, 0.0), e / total)
-
-
-def _softmax_rounding(log: bool) -> RoundingRule:
-    """OpenVINO CPU computes d = x - max (one rounding, u |d|), e = exp(d) (an approximation), S = sum e in f32
-    and y = e / S, or z = d - log S. With r_j the relative error of e_j, S is off by R = sum y_j r_j + gamma(n)
-    relatively: SoftMax y (r + R), LogSoftmax u |d| + R + the log's own error. An input error b moves y by at
-    most y expm1(b + log sum y_j e^b_j) and z by b + log sum y_j e^b_j (both sides of the exponential, Jensen)."""
-
-    def rule(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
-             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        x = np.asarray(args[0])
-        if x.dtype.kind != "f":  # an integer SoftMax is a rounded probability: 0 or 1, either side of 0.5
-            return [np.ones(())]
-        shape = x.shape or (1,)
-        axis = normalize_axis(a.axis, len(shape))
-        w, y = x.astype(np.float64).reshape(shape), np.asarray(outputs[0], np.float64).reshape(shape)
-        with np.errstate(all="ignore"):
-            d = w - np.fmax.reduce(w, axis=axis, keepdims=True)
-            p = np.exp(y) if log else y
-            r = ACCUMULATION_UNIT * np.abs(d) + APPROXIMATION
-            big_r = np.sum(p * r, axis=axis, keepdims=True) + gamma(shape[axis])
-            if log:
-                log_s = np.abs(d - y)
-                own = ACCUMULATION_UNIT * np.abs(d) + big_r + APPROXIMATION * (log_s + 1.0)
-            else:
-                own = p * (r + big_r) + _FLUSHED
-            own = np.nan_to_num(own, nan=0.0) + np.reshape(output_rounding(outputs[0]), np.shape(own))
-            if not is_exact(bounds[0]):
-                b = np.broadcast_to(bounds[0], x.shape).reshape(shape)
-                shift = np.log(np.sum(p * np.exp(b), axis=axis, keepdims=True))
-                moved = b + shift if log else np.where(np.isinf(shift) | np.isinf(b), 1.0,
-                                                       np.minimum(p * np.expm1(b + shift), 1.0))
-                own = own + np.where(np.isnan(moved), np.inf, moved)
-        return [own.reshape(x.shape)]
-
-    return rule
-
-
-#: Twice the smallest normal f32: OpenVINO CPU's exp flushes to zero what its scaling by 2^n would make subnormal.
-_FLUSHED = 2.0**-125
-
-
 def _reduced(a: ReduceAttrs, args: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> int:
     """The length of each output's sum: input elements per output element."""
     return np.size(args[0]) // max(np.size(outputs[0]), 1)
@@ -367,9 +243,3 @@ REDUCE_L1_4 = _reduce_spec("ReduceL1", "ReduceL1-4", "l1")
 REDUCE_L2_4 = _reduce_spec("ReduceL2", "ReduceL2-4", "l2")
 REDUCE_LOGICAL_AND_1 = _reduce_spec("ReduceLogicalAnd", "ReduceLogicalAnd-1", "and")
 REDUCE_LOGICAL_OR_1 = _reduce_spec("ReduceLogicalOr", "ReduceLogicalOr-1", "or")
-SOFTMAX_1 = OpSpec("SoftMax", "SoftMax-1", Softmax1Attrs, (1, 1), 1, _softmax(True), _run_softmax(False),
-                   rounding=_softmax_rounding(False))
-SOFTMAX_8 = OpSpec("SoftMax", "SoftMax-8", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(False),
-                   rounding=_softmax_rounding(False))
-LOG_SOFTMAX_5 = OpSpec("LogSoftmax", "LogSoftmax-5", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(True),
-                       rounding=_softmax_rounding(True))

@@ -1,4 +1,4 @@
-"""Reduce*, SoftMax and LogSoftmax (ops/reduction.py) against OpenVINO: shape rules and CPU kernels.
+"""Reduce* (ops/reduction.py), SoftMax and LogSoftmax (ops/softmax.py) against OpenVINO: shape rules and CPU kernels.
 
 Shape rules: seeded nodes built with openvino's Python API on Parameters of partial shapes (axes a
 Constant, a Convert of one, or a Parameter) must give our rule's output partial shape and element
@@ -13,7 +13,7 @@ computes in f32 and rounds to f16 once. ReduceMax/Min are exact. SoftMax: rtol 1
 LogSoftmax: atol 2e-6 + 2e-6*|y|.
 
 OpenVINO 2026.4.1 behaviour measured here that its specification does not state (see also the
-docstring of ir_tools/ops/reduction.py):
+docstrings of ir_tools/ops/reduction.py and softmax.py):
 - Reduce axes out of [-r, r-1] (r = max(rank, 1)) are refused; a scalar takes axis 0/-1 only without
   keep_dims. Non-constant axes give a dynamic shape of the input rank (keep_dims), of rank - 1 when
   the axes hold one element (shape [] or [1]), else a dynamic rank.
