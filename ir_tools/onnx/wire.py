@@ -1,10 +1,10 @@
 """An ONNX file edited as protobuf bytes: its graph's nodes, inputs and outputs, without parsing the weights.
 
-``onnx.load`` copies every weight into Python and ``SerializeToString`` copies them back (for a
-500 MB VGG, seconds each). Cutting the graph (``network``) only removes a few nodes and adds a few
-inputs and outputs, so it is done on the bytes: the protobuf wire format is a sequence of
-``(field number, wire type, payload)`` records, and a message's fields may be dropped or appended
-freely. Only the small messages (nodes, inputs, outputs, opsets) are parsed, with onnx's classes.
+``onnx.load`` copies every weight into Python and ``SerializeToString`` copies them back. Cutting
+the graph (``network``) only removes a few nodes and adds a few inputs and outputs, so it is done on
+the bytes: the protobuf wire format is a sequence of ``(field number, wire type, payload)`` records,
+and a message's fields may be dropped or appended freely. Only the small messages (nodes, inputs,
+outputs, opsets) are parsed, with onnx's classes.
 """
 
 from __future__ import annotations

@@ -272,7 +272,7 @@ def _gelu_erf_change(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
     at most sup|g'| b and, for a wide interval, g's range over it. g'(x) = Phi(x) + x phi(x) takes Phi = y / x from
     the reference output (its relative error, the output's rounding, allowed for 4 times, and f64's absolute error of
     1 + erf near 0); where y is zero or subnormal, the bounds |Phi - 1/2| <= phi(0) |x| and, below 0,
-    Phi(x) <= phi(x) / |x| (Mills' ratio). Two corners cost two erf passes, 4x this; a block at a time, in cache."""
+    Phi(x) <= phi(x) / |x| (Mills' ratio). Two corners would cost two more erf passes; a block at a time, in cache."""
     shape = np.shape(y)
     x, y, b = (np.asarray(v).reshape(-1) for v in (x, y, b))
     out = np.empty(x.shape, np.float64)

@@ -121,10 +121,10 @@ _BLOCK_ELEMENTS = 1 << 22
 def _blocked_product(x: np.ndarray, y: np.ndarray, dtype: type, exponent: int = 0,
                      scales: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
     """x @ y summed in ``dtype`` (|x|^e @ |y|^e for an ``exponent`` e of 1 or 2). A large y is cast a block at a
-    time, into memory the allocator reuses: casting a 100M-element weight matrix whole costs a fresh 800 MB and its
-    page faults (2 s, against 0.14 s in blocks). The blocks follow y's memory: a transposed weight matrix (a
+    time, into memory the allocator reuses: casting a large weight matrix whole costs a fresh copy of it and its
+    page faults. The blocks follow y's memory: a transposed weight matrix (a
     column-major y, transpose_b) goes a block of output columns at a time, each a contiguous run of memory cast in
-    one pass with every sum whole (alexnet's 9216 x 4096 by a row: 57 ms -> 15 ms); a row-major y a block of inner
+    one pass with every sum whole; a row-major y a block of inner
     rows at a time. Squares in f32 are of x and y times ``scales`` (powers of 2 that keep them in range), at least
     rounding.SQUARE_FLOOR (an upper bound)."""
     def prepared(v: np.ndarray, scale: float) -> np.ndarray:
@@ -161,7 +161,7 @@ def _magnitude(a: MatMulAttrs, args: Sequence[np.ndarray], exponent: int) -> lis
     if a.transpose_b and y.ndim > 1:
         y = np.swapaxes(y, -1, -2)
     if exponent == 2:
-        # squares in f32 scaled into range (unscaled they overflow or turn subnormal, which slows BLAS 20x): the
+        # squares in f32 scaled into range (unscaled they overflow or turn subnormal, which BLAS computes slowly): the
         # statistical bound's K(b^2, w^2) at sgemm's speed (vgg11's classifier: 0.29 -> 0.10 s)
         scales = (square_scale(x), square_scale(y))
         if None in scales:
@@ -336,8 +336,8 @@ def _run_einsum(a: EinsumAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _as_matmul(x: np.ndarray, ax: list[int], y: np.ndarray, ay: list[int], out: list[int]) -> np.ndarray | None:
-    """A two-input contraction as one batched matrix product (BLAS; numpy's einsum loops in C without it: maxvit's
-    attention, [64, 2, 49, 32] by [64, 2, 49, 32] over 32, 5x faster); None where einsum itself must do it (a label
+    """A two-input contraction as one batched matrix product (BLAS, where numpy's einsum loops in C without it);
+    None where einsum itself must do it (a label
     repeated in an input, one that broadcasts, or one summed away from a single input)."""
     if len(set(ax)) != len(ax) or len(set(ay)) != len(ay):
         return None

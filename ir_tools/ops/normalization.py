@@ -19,7 +19,7 @@ specification:
   CPU gives NaN for f16 data of shape [2,1,2] normalised along the axis of one element with eps 1e-9 (a
   zero variance, and eps lost below f16's range), 0 for [4,1] or f32 data: the kernel gives 0.
 - NormalizeL2: a static axes rank must be 0 or 1; constant axes must lie in [-r, r-1]; axes may be a
-  Parameter (no longer refused) and of any type; ``eps`` is read as f32. Empty axes give 0 for +-0 and
+  Parameter and of any type; ``eps`` is read as f32. Empty axes give 0 for +-0 and
   1 for anything else, NaN included (CPU).
 - LRN: axes of an integer type (or dynamic); a static axes shape must be 1-D and no longer than the
   data's rank; a non-negative axis must be below the rank (a negative one passes shape inference, the

@@ -62,8 +62,7 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
     ``options.compare_constants``. The inputs are validated, the constant layers found and the topological
     order computed once, and handed to every walk.
     The reference runs with one BLAS thread: after OpenVINO has run, its worker threads stay in the
-    process, and OpenBLAS's spinning workers on the same cores stalled small products (maxvit_t's 49 x 64
-    blocks, 1 ms alone) for up to a second on 2 loaded cores.
+    process, and OpenBLAS's spinning workers on the same cores stall small products.
     """
     check_inputs(graph, inputs)
     runner = openvino if openvino is not None and not isinstance(openvino, ModelFiles) else OpenVinoRunner(
