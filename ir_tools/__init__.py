@@ -8,18 +8,26 @@ The public API (everything else is internal and may change):
   ``ir-tools check`` prints (``openvino=False`` is ``--no-openvino``)
 - ``infer_shapes(graph) -> list[Diagnostic]``
 - ``run(graph, inputs) -> dict[str, numpy.ndarray]`` (the numpy reference, keyed by output name)
+- ``compare(graph, inputs, options=CompareOptions(), openvino=None) -> CompareReport``: OpenVINO against the
+  reference, as ``ir-tools compare``; runners for every backend: ``OpenVinoRunner``, ``ChildOpenVinoRunner``
+  (OpenVINO of another Python interpreter), ``OnnxRuntimeRunner``, ``ReferenceRunner``, and
+  ``compare_outputs`` for two of them (these import OpenVINO on first use)
+- ``inspect(xml_path) -> dict``: inputs, outputs, op histogram and layers, as ``ir-tools inspect --format json``
 - ``migrate(graph_or_path, target="opset8") -> PassResult`` (every average pooling into opset8 AvgPool;
   a legacy IR v7 file is lowered first)
 - transformations: ``Pass``, ``PassManager``, ``PassResult``, ``PassError``; patterns ``Op``, ``AnyInput``,
   ``Const``, ``matches``, ``Match``; ``GraphBuilder`` to add layers (typed attributes: ``GraphBuilder.attrs``);
   ``Graph.replace_all_uses`` and ``Graph.remove_dead``
-- ``from_onnx(path) -> Graph`` (needs ``onnx``)
+- ``from_onnx(path, compress_to_fp16=True) -> Graph``: as ``ir-tools convert-onnx`` (needs ``onnx``)
 
 Whatever validates a graph first raises ``InvalidModelError``, which carries every diagnostic ``check``
 gives, rather than act on a model ``check`` rejects.
 """
 
+from __future__ import annotations
+
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .base.diagnostics import Diagnostic
 from .base.errors import IrToolsError, SourceLoc
@@ -35,6 +43,14 @@ from .passes.to_opset8 import migrate
 from .passes.validate import InvalidModelError, read_valid
 from .runtime.executor import run
 from .runtime.verdict import check
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .runtime.compare import CompareReport
+    from .runtime.numeric_check import CompareOptions
+    from .runtime.openvino import ModelFiles
+    from .runtime.runners import ActivationRunner
 
 __version__ = "0.1.0"
 
@@ -57,9 +73,18 @@ __all__ = [
     "Port",
     "SourceLoc",
     "TensorType",
+    "ChildOpenVinoRunner",
+    "CompareOptions",
+    "OnnxRuntimeRunner",
+    "OpenVinoRunner",
+    "ReferenceRunner",
+    "Tolerances",
     "check",
+    "compare",
+    "compare_outputs",
     "from_onnx",
     "infer_shapes",
+    "inspect",
     "matches",
     "migrate",
     "read_ir",
@@ -69,8 +94,40 @@ __all__ = [
 ]
 
 
-def from_onnx(path: str | Path) -> Graph:
-    """Import an ONNX model; ``onnx`` is imported only here, so the rest works without it."""
-    from .onnx.importer import from_onnx as import_onnx
+#: Public names whose modules import OpenVINO: imported on first use, so ``import ir_tools`` does not.
+_LAZY = {"CompareOptions": "runtime.numeric_check", "OpenVinoRunner": "runtime.runners",
+         "ChildOpenVinoRunner": "runtime.runners", "OnnxRuntimeRunner": "runtime.runners",
+         "ReferenceRunner": "runtime.runners", "compare_outputs": "runtime.runners", "Tolerances": "runtime.compare"}
 
-    return import_onnx(path)
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module 'ir_tools' has no attribute {name!r}")
+
+
+def compare(graph: Graph, inputs: dict[str, np.ndarray], options: CompareOptions | None = None,
+            openvino: ActivationRunner | ModelFiles | None = None) -> CompareReport:
+    """OpenVINO CPU against the numpy reference on ``inputs`` (``runtime.numeric_check.compare_model``): a
+    ``CompareReport`` per output, and per layer with ``CompareOptions(per_layer=True)``. ``openvino`` is a runner
+    (``OpenVinoRunner``, ``ChildOpenVinoRunner``), by default this process's OpenVINO on ``graph``."""
+    from .runtime.numeric_check import CompareOptions, compare_model
+
+    return compare_model(graph, inputs, options or CompareOptions(), openvino)
+
+
+def inspect(xml_path: str | Path, bin_path: str | Path | None = None) -> dict:
+    """Inputs, outputs, op histogram and layers of a valid model (InvalidModelError otherwise)."""
+    from .ir.inspect import summary
+
+    return summary(read_valid(xml_path, bin_path))
+
+
+def from_onnx(path: str | Path, compress_to_fp16: bool = True) -> Graph:
+    """An ONNX model as an IR graph, as ``ir-tools convert-onnx`` makes it (OpenVINO's frontend for every op, ours
+    for average pooling); ``onnx`` is imported only here, so the rest works without it."""
+    from .onnx import from_onnx as convert
+
+    return convert(path, compress_to_fp16)

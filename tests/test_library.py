@@ -51,3 +51,25 @@ def test_the_library_check_is_the_commands(tmp_path: Path, capsys, openvino: boo
     assert not differ, differ[:5]
     verdict = [d["code"] for d in printed[str(paths[-1])]]
     assert verdict == (["E-OPENVINO"] if openvino else [])
+
+
+def test_the_library_compares_inspects_and_converts_as_the_commands_do(tmp_path: Path, capsys) -> None:
+    from ir_tools.runtime.inputs import random_inputs
+
+    model = SAMPLES / "mixed_network.xml"
+    graph = ir_tools.read_valid(model)
+    options = ir_tools.CompareOptions(per_layer=True, source={"seed": 0})
+    report = ir_tools.compare(graph, random_inputs(graph, 0, {}), options).to_dict()
+    assert main(["compare", str(model), "--per-layer", "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    for side in (report, printed):
+        side.pop("timing", None)
+    assert report == printed
+
+    assert main(["inspect", str(model), "--format", "json"]) == 0
+    assert ir_tools.inspect(model) == json.loads(capsys.readouterr().out)
+
+    onnx_model = SAMPLES / "tricky_avgpool.onnx"
+    ir_tools.write_ir(ir_tools.from_onnx(onnx_model), tmp_path / "api.xml")
+    assert main(["convert-onnx", str(onnx_model), "-o", str(tmp_path / "cli.xml")]) == 0
+    assert (tmp_path / "api.xml").read_bytes() == (tmp_path / "cli.xml").read_bytes()
