@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 import ir_tools
 from ir_tools.cli import main
-from tests.conftest import SAMPLES
+from tests.conftest import ROOT, SAMPLES
 from tests.test_openvino_verdict import unmodelled_model
 from tests.zoo import ir_zoo_entries
 
@@ -73,3 +74,17 @@ def test_the_library_compares_inspects_and_converts_as_the_commands_do(tmp_path:
     ir_tools.write_ir(ir_tools.from_onnx(onnx_model), tmp_path / "api.xml")
     assert main(["convert-onnx", str(onnx_model), "-o", str(tmp_path / "cli.xml")]) == 0
     assert (tmp_path / "api.xml").read_bytes() == (tmp_path / "cli.xml").read_bytes()
+
+
+def test_the_readme_python_example_runs(tmp_path: Path, monkeypatch, capsys) -> None:
+    """The README's Python API block, run as written, from a folder holding a copy of the samples."""
+    text = (ROOT / "README.md").read_text().split("## Python API", 1)[1]
+    block = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    shutil.copytree(SAMPLES, tmp_path / "samples")
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102 (the README's code)
+    assert "error[E-SHAPE]" in capsys.readouterr().out
+    assert namespace["report"].passed and set(namespace["outputs"]) == {"adaptive_pool", "pool1"}
+    assert (tmp_path / "out.xml").is_file() and namespace["legacy"].ir_version == 11
+    assert all(layer.version == "opset8" for layer in namespace["legacy"].by_type("AvgPool"))
