@@ -42,6 +42,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Any
 
 import numpy as np
 
@@ -51,7 +52,7 @@ from . import attrs as A
 from .intervals import ANY, INF, ONE, Iv, canon, dadd, ddiv, dmul, dsub, guarded, is_empty, is_static, iv, meet, to_dim
 from .pool_geometry import AUTO_PADS, dilated, same_pads
 from .rounding import SQUARE_SLACK, accumulation, scaled_squares, square_scale
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 #: The most the im2col buffer of one chunk may take (float64 / int64 elements, 8 bytes each).
 IM2COL_BYTES = 64 << 20
@@ -501,9 +502,9 @@ def convolution_backprop(x: np.ndarray, w: np.ndarray, groups: int, strides: Seq
 
 def _conv_kernel(grouped: bool, exponent: int | None = None):
     """The kernel; with an ``exponent`` e, accumulation's magnitude K(|x|^e, |w|^e): for e = 1 summed in f32 (BLAS
-    sgemm, 2.5x dgemm; all terms positive, so its own rounding is within gamma(n), which accumulation's scaling by
-    1 + gamma(n) covers), in f64 where f32 would overflow; squares in f32 scaled into range and kept normal
-    (rounding.scaled_squares; unscaled they overflow, or turn subnormal and slow BLAS 20x), else in f64."""
+    sgemm, faster than dgemm; all terms positive, so its own rounding is within gamma(n), which accumulation's
+    scaling by 1 + gamma(n) covers), in f64 where f32 would overflow; squares in f32 scaled into range and kept normal
+    (rounding.scaled_squares; unscaled they overflow, or turn subnormal, which BLAS computes slowly), else in f64."""
     def run(a: ConvolutionAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, w = args
         if grouped:
@@ -584,9 +585,148 @@ def _terms(skip: int, summed: int):
     return terms
 
 
+#: The int16 range vpmaddubsw saturates a pair of u8 x s8 products to.
+_PAIR_MIN, _PAIR_MAX = -(2**15), 2**15 - 1
+#: How far a value may be from its quantization grid (in steps); the highest u8 level.
+_GRID_SLACK, _U8_TOP = 1e-3, 255
+#: The most pair sums held at once (float64) while the pairs' saturation is summed.
+_PAIR_ELEMENTS = 1 << 23
+
+
+def _on_grid(v: np.ndarray, scale: np.ndarray, top: int) -> np.ndarray | None:
+    """``v / scale`` as integers when each lies within _GRID_SLACK of one and within ``top`` in magnitude, else
+    None (a zero scale: zeros)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(scale > 0, v / scale, 0.0)
+    steps = np.rint(ratio)
+    if not np.isfinite(ratio).all() or np.abs(ratio - steps).max(initial=0.0) > _GRID_SLACK \
+            or np.abs(steps).max(initial=0.0) > top:
+        return None
+    return steps
+
+
+def _int8_weights(w: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Weights on an int8 grid: the integers j and the scales s, one per output channel (w = j s; per tensor or per
+    output channel, the largest |j| 127 or 128); else None."""
+    w = np.asarray(w, np.float64)
+    per_channel = np.abs(w.reshape(w.shape[0], -1)).max(axis=1, initial=0.0)
+    for largest in (np.full_like(per_channel, per_channel.max(initial=0.0)), per_channel):
+        for top in (127, 128):
+            scale = largest / top
+            steps = _on_grid(w, scale.reshape(-1, *(1,) * (w.ndim - 1)), 128)
+            if steps is not None:
+                return steps, scale
+    return None
+
+
+def _u8_data(x: np.ndarray) -> tuple[np.ndarray, float, int, int] | None:
+    """Data on a u8 grid holding zero (x = (q - zp) step, q in 0..255): the integers x / step, the step and the
+    lowest and highest zero point the values allow (which levels the range ends at is not in the values); else None."""
+    x = np.asarray(x, np.float64)
+    levels = np.unique(x)
+    if levels.size < 2 or not np.isfinite(levels).all():
+        return None
+    # the closest two levels give the step to f32 rounding (6e-6 of it): the ends in steps to a quarter, then the
+    # step from the widest span
+    ends = levels[[0, -1]] / float(np.diff(levels).min())
+    if np.abs(ends).max() > _U8_TOP + 1 or np.abs(ends - np.rint(ends)).max() > 0.25:
+        return None
+    step = float((levels[-1] - levels[0]) / (np.rint(ends[1]) - np.rint(ends[0])))
+    k = _on_grid(x, np.asarray(step), _U8_TOP)
+    if k is None:
+        return None
+    low, high = max(0, -int(k.min())), _U8_TOP - max(0, int(k.max()))
+    return (k, step, low, high) if low <= high else None
+
+
+def _overflow(pairs: np.ndarray) -> np.ndarray:
+    """What saturating each pair sum to int16 takes off it."""
+    return pairs - np.clip(pairs, _PAIR_MIN, _PAIR_MAX)
+
+
+def _pair_saturation(a: ConvolutionAttrs, k: np.ndarray, low: int, high: int, j: np.ndarray) -> np.ndarray:
+    """Per output element (in units of step times weight scale), the most saturating the pair sums can take off the
+    sum, for q = k + zp, zp in ``low..high`` (padding at q = zp, x = 0): the pairs are adjacent input channels at one
+    tap (an odd last channel pairs with a zero). With one zero point, the signed sum's magnitude; else, the sum
+    over pairs of the larger magnitude at the two ends (each pair's overflow is monotone in zp)."""
+    ns = k.ndim - 2
+    strides, dilations, _, _, _ = _check_attrs(a, ns, backprop=False)
+    pb, pe = forward_pads(a, _static_shape(k), _static_shape(j), ns)
+    if k.shape[1] % 2:
+        k = np.concatenate([k, np.zeros((k.shape[0], 1, *k.shape[2:]))], axis=1)
+        j = np.concatenate([j, np.zeros((j.shape[0], 1, *j.shape[2:]))], axis=1)
+    padded = np.pad(k, [(0, 0), (0, 0), *zip(pb, pe, strict=True)])
+    lengths, kernel = padded.shape[2:], j.shape[2:]
+    out = [(n - dilated(t, d)) // s + 1 for n, t, s, d in zip(lengths, kernel, strides, dilations, strict=True)]
+    batch, pairs, cout = k.shape[0], k.shape[1] // 2, j.shape[0]
+    total = np.zeros((batch, cout, math.prod(out)))
+    if np.abs(j).max(initial=0.0) * 2 * _U8_TOP <= _PAIR_MAX:
+        return total.reshape(batch, cout, *out)  # no pair can leave int16
+    block = max(1, _PAIR_ELEMENTS // max(1, batch * pairs * math.prod(out)))
+    for offset in product(*(range(t) for t in kernel)):
+        window = tuple(slice(o * d, o * d + (m - 1) * s + 1, s)
+                       for o, d, m, s in zip(offset, dilations, out, strides, strict=True))
+        taps = padded[(slice(None), slice(None), *window)].reshape(batch, 1, pairs, 2, -1)
+        weights = j[(slice(None), slice(None), *offset)].reshape(1, cout, pairs, 2, 1)
+        for o0 in range(0, cout, block):
+            w = weights[:, o0:o0 + block]
+            if np.abs(w).sum(axis=3).max(initial=0.0) * _U8_TOP <= _PAIR_MAX:
+                continue
+            at_low = (taps * w).sum(axis=3) + low * w.sum(axis=3)
+            over = _overflow(at_low)
+            if high == low:
+                total[:, o0:o0 + block] += over.sum(axis=2)
+            else:
+                at_high = _overflow(at_low + (high - low) * w.sum(axis=3))
+                total[:, o0:o0 + block] += np.maximum(np.abs(over), np.abs(at_high)).sum(axis=2)
+    return np.abs(total).reshape(batch, cout, *out)
+
+
+def _int8_saturation(a: ConvolutionAttrs, x: np.ndarray, w: np.ndarray) -> np.ndarray | None:
+    """The most OpenVINO CPU's int8 convolution without VNNI (AVX2; oneDNN's jit_avx2_I8 and jit_avx2_1x1_I8) may be
+    off, None where x and w are not on the u8 and s8 grids OpenVINO would run it on. It sums the u8 x s8 products
+    of each pair of adjacent input channels at a tap with vpmaddubsw, saturating to int16, then the pairs in int32,
+    then subtracts the zero point's share (exactly): a pair beyond int16 loses the excess. Measured on openvino
+    2026.4.1 (tests/ops/test_int8_convolution.py): this model gives its output to f32 rounding, on squeezenet
+    quantized by onnxruntime (u8 zero points 0 and 122) and on asymmetric and symmetric (zero point 128) ranges
+    with and without padding (padding holds the zero point); with VNNI (vpdpbusd) nothing saturates."""
+    if np.asarray(x).dtype.kind != "f" or np.asarray(w).dtype.kind != "f" or not 3 <= np.ndim(x) <= 5:
+        return None
+    weights = _int8_weights(w)
+    if weights is None:
+        return None
+    j, scale = weights
+    if np.abs(j).max(initial=0.0) * 2 * _U8_TOP <= _PAIR_MAX:
+        return None  # 7-bit weights (NNCF's overflow fix): no pair can leave int16
+    data = _u8_data(x)
+    if data is None:
+        return None
+    k, step, low, high = data
+    lost = _pair_saturation(a, k, low, high, j)
+    return lost * (step * scale).reshape(1, -1, *(1,) * (lost.ndim - 2))
+
+
+def _int8_aware(rule: RoundingRule) -> RoundingRule:
+    """``rule`` plus, where the inputs are on int8 grids, what OpenVINO CPU's int8 convolution may lose to
+    saturation (``_int8_saturation``); likewise its statistical variant."""
+
+    def variant(inner: RoundingRule) -> RoundingRule:
+        def wrapped(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                    outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+            found = inner(kernel, a, args, bounds, outputs)
+            lost = _int8_saturation(a, args[0], args[1])
+            return found if lost is None else [found[0] + lost]
+
+        return wrapped
+
+    aware = variant(rule)
+    aware.statistical = variant(getattr(rule, "statistical", rule))  # type: ignore[attr-defined]
+    return aware
+
+
 CONVOLUTION_1 = OpSpec("Convolution", "Convolution-1", ConvolutionAttrs, (2, 2), 1, guarded(_forward_rule(False)),
                        _conv_kernel(grouped=False),
-                       rounding=accumulation(_terms(1, -1), magnitude=_conv_magnitude(grouped=False)))
+                       rounding=_int8_aware(accumulation(_terms(1, -1), magnitude=_conv_magnitude(grouped=False))))
 GROUP_CONVOLUTION_1 = OpSpec("GroupConvolution", "GroupConvolution-1", ConvolutionAttrs, (2, 2), 1,
                              guarded(_forward_rule(True)), _conv_kernel(grouped=True),
                              rounding=accumulation(_terms(2, -1), magnitude=_conv_magnitude(grouped=True)))
