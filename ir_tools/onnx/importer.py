@@ -155,9 +155,8 @@ class PoolingImporter:
         Convert to its own type, a no-op, so that each tensor keeps its own port (rule 6)."""
         port = self.graph.layer(out[0]).output(out[1])
         if port.names:
-            element = self.builder.type_of(out).element
-            return output_of(self.builder.add("Convert", "opset1", {"destination_type": element}, [out], name,
-                                              names=tensor))
+            same = self.builder.attrs("Convert", "opset1", destination_type=self.builder.type_of(out).element)
+            return output_of(self.builder.add("Convert", "opset1", same, [out], name, names=tensor))
         port.names = tensor
         return out
 
@@ -176,8 +175,8 @@ class PoolingImporter:
         if not all(d.is_static for d in spatial):
             axes = self.builder.const(np.arange(2, 2 + len(spatial), dtype=np.int64), f"{name}/axes")
             out = TensorType(data.element, data.shape[:2] + (Dim(1, 1),) * len(spatial))
-            return output_of(self.builder.add("ReduceMean", "opset1", {"keep_dims": "true"}, [x, axes], name,
-                                              outputs=[out]))
+            keep = self.builder.attrs("ReduceMean", "opset1", keep_dims=True)
+            return output_of(self.builder.add("ReduceMean", "opset1", keep, [x, axes], name, outputs=[out]))
         lengths = tuple(d.lo for d in spatial)
         n = len(lengths)
         spec = WindowSpec(lengths, lengths, (1,) * n, (1,) * n, (0,) * n, (1,) * n, False, (0,) * n, lengths, (0,) * n)

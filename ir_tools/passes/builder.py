@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..base.dims import Shape, format_shape, shape_from_ints, shape_to_ints
+from ..base.dims import Shape, shape_from_ints, shape_to_ints
 from ..base.dtypes import element_type, from_numpy
 from ..base.errors import IrToolsError
 from ..ir.model import Edge, Graph, Layer, Port, RtNode
@@ -44,18 +44,18 @@ class GraphBuilder:
         return TensorType(et.name if et else None, None if port.dims is None else shape_from_ints(port.dims))
 
     def parameter(self, name: str, element: str, shape: Shape) -> Output:
-        attrs = {"shape": format_shape(shape), "element_type": element}
+        attrs = self.attrs("Parameter", "opset1", shape=shape, element_type=element)
         return output_of(self.add("Parameter", "opset1", attrs, [], name, names=name))
 
     def const(self, value: np.ndarray, name: str) -> Output:
         """A Const holding ``value`` in memory (the writer lays it out in the ``.bin``)."""
         value = np.ascontiguousarray(value).reshape(np.shape(value))  # (ascontiguousarray makes a scalar 1-D)
-        attrs = {"element_type": from_numpy(value.dtype).name, "shape": ", ".join(map(str, value.shape)),
-                 "offset": "0", "size": str(value.nbytes)}
+        attrs = self.attrs("Const", "opset1", element_type=from_numpy(value.dtype).name, shape=value.shape, offset=0,
+                           size=value.nbytes)
         return output_of(self.add("Const", "opset1", attrs, [], name, data=value.tobytes()))
 
     def result(self, source: Output, name: str) -> Layer:
-        return self.add("Result", "opset1", {}, [source], name)
+        return self.add("Result", "opset1", None, [source], name)
 
     def add(
         self,

@@ -193,7 +193,7 @@ def _crop(builder: GraphBuilder, x: Output, spec: WindowSpec, name: str) -> tupl
     inputs = [x, _i64(builder, starts, f"{name}/crop/start"), _i64(builder, stops, f"{name}/crop/stop"),
               _i64(builder, [1] * len(axes), f"{name}/crop/step"), _i64(builder, axes, f"{name}/crop/axes")]
     out = TensorType(data.element, _spatial(data, spec.lengths))
-    return output_of(builder.add("Slice", "opset8", {}, inputs, f"{name}/crop", outputs=[out])), spec
+    return output_of(builder.add("Slice", "opset8", None, inputs, f"{name}/crop", outputs=[out])), spec
 
 
 def _pad_for_counting(spec: WindowSpec) -> tuple[WindowSpec | None, tuple[tuple[int, int], ...] | None]:
@@ -222,7 +222,7 @@ def _pad(builder: GraphBuilder, x: Output, spec: WindowSpec, pads: tuple[tuple[i
     begin = _i64(builder, [0, 0, *(a for a, _ in pads)], f"{name}/pad/begin")
     end = _i64(builder, [0, 0, *(b for _, b in pads)], f"{name}/pad/end")
     out = TensorType(data.element, _spatial(data, spec.lengths))
-    layer = builder.add("Pad", "opset1", {"pad_mode": "constant"}, [x, begin, end], f"{name}/pad", outputs=[out])
+    layer = builder.add("Pad", "opset1", None, [x, begin, end], f"{name}/pad", outputs=[out])
     return output_of(layer)
 
 
@@ -290,13 +290,8 @@ def _window_sum_times_inverse(builder: GraphBuilder, x: Output, spec: WindowSpec
         assert out_length(spec.lengths[i], spec.kernel[i], spec.strides[i], spec.dilations[i], spec.pads_begin[i],
                           pads_end[i], "floor") == spec.out[i]
     weights = builder.const(np.ones((channels.lo, 1, 1, *spec.kernel), et.numpy), f"{name}/ones")
-    attrs = {
-        "strides": ", ".join(map(str, spec.strides)),
-        "pads_begin": ", ".join(map(str, spec.pads_begin)),
-        "pads_end": ", ".join(map(str, pads_end)),
-        "dilations": ", ".join(map(str, spec.dilations)),
-        "auto_pad": "explicit",
-    }
+    attrs = builder.attrs("GroupConvolution", "opset1", strides=spec.strides, dilations=spec.dilations,
+                          pads_begin=spec.pads_begin, pads_end=tuple(pads_end), auto_pad="explicit")
     out = TensorType(data.element, _spatial(data, spec.out))
     total = builder.add("GroupConvolution", "opset1", attrs, [x, weights], f"{name}/window_sum", outputs=[out])
     inverse = 1.0 / np.maximum(target, 1)
@@ -306,11 +301,11 @@ def _window_sum_times_inverse(builder: GraphBuilder, x: Output, spec: WindowSpec
         inverse = inverse.reshape((1, 1, *spec.out))
     scale = builder.const(inverse.astype(et.numpy), f"{name}/inverse_divisor")
     final = target.all()
-    layer = builder.add("Multiply", "opset1", {"auto_broadcast": "numpy"}, [output_of(total), scale],
+    layer = builder.add("Multiply", "opset1", None, [output_of(total), scale],
                         name if final else f"{name}/mean", outputs=[out])
     if not final:
         empty = np.where(target == 0, np.nan, 0.0).reshape((1, 1, *spec.out)).astype(et.numpy)
         mask = builder.const(empty, f"{name}/empty_windows")
-        layer = builder.add("Add", "opset1", {"auto_broadcast": "numpy"}, [output_of(layer), mask], name,
+        layer = builder.add("Add", "opset1", None, [output_of(layer), mask], name,
                             outputs=[out])
     return output_of(layer)
