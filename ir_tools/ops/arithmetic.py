@@ -28,7 +28,8 @@ checked against OpenVINO CPU by tests/ops/test_support_kernels.py and test_eleme
   i8 SquaredDifference is garbage); Divide with ``m_pythondiv`` floors (CPU truncates, through f32) and
   refuses a zero divisor, as do integer FloorMod and Mod (OpenVINO's evaluator dies of SIGFPE there).
 - Greater and GreaterEqual are true where either input is NaN (the CPU's ``!(x <= y)`` and
-  ``!(x < y)``; the evaluator says false); Less, LessEqual and Equal are false there, NotEqual true.
+  ``!(x < y)`` on SSE4.1 and AVX-512; the evaluator, and the CPU on AVX2, say false: their rounding rule
+  allows either answer there); Less, LessEqual and Equal are false there, NotEqual true.
 - Maximum/Minimum are ``x > y ? x : y`` / ``x < y ? x : y`` as the CPU computes them: a NaN in either
   input gives the second input, and of two zeros the second one (the evaluator gives the first).
 - Power computes ``pow`` in float64 and rounds once; integers truncate toward zero, and a result out
@@ -53,7 +54,7 @@ from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
 from .rounding import elementwise
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 #: The IR spelling of auto_broadcast; OpenVINO's reader takes "explicit" as "none".
 AUTO_BROADCAST = A.enum("none", "explicit", "numpy", "pdpd")
@@ -314,11 +315,32 @@ def _relu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True,
-                 linear: tuple[float, float] | None = None, cpu_saturates: bool = False) -> OpSpec:
+                 linear: tuple[float, float] | None = None, cpu_saturates: bool = False,
+                 nan_undecided: bool = False) -> OpSpec:
     kernel = fn if attrs is DivideAttrs else _binary(fn, kind)
+    rounding = elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear)
     return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel,
-                  rounding=elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear),
-                  cpu_saturates=cpu_saturates)
+                  rounding=_either_at_nan(rounding) if nan_undecided else rounding, cpu_saturates=cpu_saturates)
+
+
+#: Where either input is NaN, broadcast as the op broadcasts.
+_either_nan = _binary(lambda x, y: np.isnan(x) | np.isnan(y), "comparison")
+
+
+def _either_at_nan(rule: RoundingRule) -> RoundingRule:
+    """``rule``, and either answer where an input is NaN: OpenVINO CPU's Greater and GreaterEqual are true there on
+    SSE4.1 and AVX-512 (unordered compares) but false on AVX2 (ordered ``vcmpgtps``/``vcmpgeps``), docs/SEMANTICS.md
+    Corrections."""
+
+    def either(kernel: Kernel, attrs: object, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+               outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (bound,) = rule(kernel, attrs, args, bounds, outputs)
+        if args[0].dtype.kind != "f":
+            return [bound]
+        (nan,) = _either_nan(attrs, args)
+        return [np.maximum(bound, nan.astype(np.float64))]
+
+    return either
 
 
 #: OpenVINO CPU computes Add, Subtract and Multiply of 8-bit integers saturating (tests/ops/test_support_kernels.py).
@@ -336,8 +358,8 @@ EQUAL_1 = _binary_spec("Equal", "comparison", np.equal)
 NOT_EQUAL_1 = _binary_spec("NotEqual", "comparison", np.not_equal)
 LESS_1 = _binary_spec("Less", "comparison", np.less)
 LESS_EQUAL_1 = _binary_spec("LessEqual", "comparison", np.less_equal)
-GREATER_1 = _binary_spec("Greater", "comparison", lambda x, y: ~np.less_equal(x, y))  # NaN: true, as on CPU
-GREATER_EQUAL_1 = _binary_spec("GreaterEqual", "comparison", lambda x, y: ~np.less(x, y))
+GREATER_1 = _binary_spec("Greater", "comparison", lambda x, y: ~np.less_equal(x, y), nan_undecided=True)
+GREATER_EQUAL_1 = _binary_spec("GreaterEqual", "comparison", lambda x, y: ~np.less(x, y), nan_undecided=True)
 LOGICAL_AND_1 = _binary_spec("LogicalAnd", "logical", np.logical_and)
 LOGICAL_OR_1 = _binary_spec("LogicalOr", "logical", np.logical_or)
 LOGICAL_XOR_1 = _binary_spec("LogicalXor", "logical", np.logical_xor)
