@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
+import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, SourceLoc
@@ -138,6 +141,20 @@ def _file(graph: Graph) -> str | None:
     return str(graph.source) if graph.source else None
 
 
+def _import_from_here(module_name: str) -> ModuleType:
+    """Import ``module_name`` as ``python -m`` would, the current directory first (an installed command does
+    not have it on ``sys.path``)."""
+    here = os.getcwd()
+    added = here not in sys.path
+    if added:
+        sys.path.insert(0, here)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        if added:
+            sys.path.remove(here)
+
+
 def load_pass(spec: str) -> Pass:
     """The pass named by ``module:Name`` (an importable module, or a ``.py`` file): a Pass subclass, built with no
     arguments, or a Pass instance. IrToolsError (E-USAGE) says what is wrong with ``spec``."""
@@ -153,7 +170,7 @@ def load_pass(spec: str) -> Pass:
             module = importlib.util.module_from_spec(loader)
             loader.loader.exec_module(module)
         else:
-            module = importlib.import_module(module_name)
+            module = _import_from_here(module_name)
         found = getattr(module, attr)
     except Exception as exc:  # noqa: BLE001 (the user's module: whatever it raises is reported, not a traceback)
         raise IrToolsError(f"--pass {spec!r} could not be loaded: {type(exc).__name__}: {exc}", code="E-USAGE") from exc

@@ -130,8 +130,9 @@ def test_transpose_fold_through_the_api_and_the_cli(tmp_path: Path) -> None:
     write_ir(graph, tmp_path / "api.xml")
 
     spec = "tests.passes.user_passes:FoldTransposes"
-    done = subprocess.run([sys.executable, "-m", "ir_tools.cli", "transform", str(model), "--pass", spec,
-                           "-o", str(tmp_path / "cli.xml")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    command = Path(sys.executable).with_name("ir-tools")  # the installed command: the module is found from cwd
+    done = subprocess.run([str(command), "transform", str(model), "--pass", spec, "-o", str(tmp_path / "cli.xml")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "rewrote 3 x Transpose pairs folded" in done.stdout
     assert (tmp_path / "api.xml").read_bytes() == (tmp_path / "cli.xml").read_bytes()
