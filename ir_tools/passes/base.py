@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import os
 import sys
+import traceback
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -79,8 +80,10 @@ class Pass:
             outcome = self.apply(graph)
         except IrToolsError:
             raise
-        except Exception as exc:  # the pass's own bug: name the pass, keep the cause
-            raise PassError(f"pass {self.name} failed: {type(exc).__name__}: {exc}", SourceLoc(_file(graph))) from exc
+        except Exception as exc:  # the pass's own bug: name the pass and where it failed, keep the cause
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            message = f"pass {self.name} failed: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
+            raise PassError(message, SourceLoc(_file(graph))) from exc
         result = outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))
         if result.modified:
             reinfer_shapes(graph)

@@ -183,7 +183,8 @@ def test_a_pass_that_fails_is_named_and_nothing_is_written(tmp_path: Path, capsy
     code = main(["transform", str(model), "--pass", "tests.passes.user_passes:Crashes", "-o", str(out)])
     err = capsys.readouterr().err
     assert code == 2 and not out.exists()
-    assert "error[E-PASS]: pass Crashes failed: KeyError: 'missing'" in err and "Traceback" not in err
+    assert "error[E-PASS]: pass Crashes failed: KeyError: 'missing' (at " in err and "Traceback" not in err
+    assert re.search(r"user_passes\.py:\d+\)", err), err
 
 
 @pytest.mark.parametrize("spec, words", [
