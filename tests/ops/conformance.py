@@ -1,7 +1,7 @@
 """The harness the op conformance suites share: seeded cases batched into one model, run by ir_tools and by
-OpenVINO CPU and compared within per-output limits (``Case``, ``run_cases``); partial shapes as ``Bounds``, and the
-outcome of a shape rule on both sides (``openvino_outcome``, ``our_outcome``, ``compare_shapes``); which opsets
-OpenVINO's reader accepts per type (``check_versions``)."""
+OpenVINO CPU (or its evaluator) and compared within per-output limits (``Case``, ``run_cases``); partial shapes as
+``Bounds``, and the outcome of a shape rule on both sides (``openvino_outcome``, ``our_outcome``,
+``compare_shapes``); which opsets OpenVINO's reader accepts per type (``check_versions``)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from .verdicts import (  # noqa: F401
     rule_limits,
     show,
     to_dims,
+    tolerance,
 )
 
 U = 2.0**-24
@@ -42,16 +43,24 @@ TINY = float(np.finfo(np.float32).tiny)
 
 @dataclass
 class Case:
-    """One node on Parameters fed ``inputs``; every output of the node is compared.
+    """One node built on ``inputs`` (Parameters, or Constants at the indices in ``consts``); every output of the
+    node is compared.
 
-    ``limits``: per output, the allowed difference (None: equal, NaN matching NaN).
+    ``limits``: per output, the allowed difference (None: equal, NaN matching NaN); ``signed_zeros``: a zero must
+    have OpenVINO's sign too. ``evaluator``: OpenVINO's answer is its evaluator's (``Node.evaluate`` on Constants),
+    where the CPU plugin cannot run the node or is wrong; the case is then left out of the compiled model.
+    ``here``: ours -> what OpenVINO CPU gives on this CPU, where that depends on the instruction set
+    (docs/SEMANTICS.md, Corrections).
     """
 
     what: str
     inputs: list[np.ndarray]
     build: Callable[[list[ov.Node]], ov.Node]
     limits: Sequence[Limit | None] = (None,)
-    consts: list[np.ndarray] = field(default_factory=list, repr=False)
+    consts: Sequence[int] = ()
+    signed_zeros: bool = False
+    evaluator: bool = False
+    here: Callable[[np.ndarray], np.ndarray] | None = field(default=None, repr=False)
 
 
 def named_parameters(case: int, inputs: Sequence[np.ndarray], feed: dict[str, np.ndarray]) -> list[ov.Node]:
@@ -65,39 +74,63 @@ def named_parameters(case: int, inputs: Sequence[np.ndarray], feed: dict[str, np
     return params
 
 
-def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
-    """Run every case in ours and in OpenVINO CPU (one model, compiled once); the failures, described."""
-    params, outputs, feed, where = [], [], {}, []
+def run_cases(cases: Sequence[Case], tmp_path: Path, per_model: int | None = None) -> list[str]:
+    """Run every case in ours (the model saved as IR, read back and run by the executor, which validates it with
+    our shape rules first) and in OpenVINO (CPU, the model compiled once; the evaluator for an ``evaluator``
+    case), ``per_model`` cases to a model (all by default); the failures, described."""
+    step = per_model or max(len(cases), 1)
+    return [failure for start in range(0, len(cases), step) for failure in _run_model(cases[start:start + step],
+                                                                                       tmp_path)]
+
+
+def _run_model(cases: Sequence[Case], tmp_path: Path) -> list[str]:
+    """One batch of ``run_cases``: one model saved, run by ours, and compiled (without the evaluator cases)."""
+    params, outputs, feed = [], [], {}
+    cpu_params, cpu_outputs, at = [], [], []  # at: per case, its outputs' places in the compiled model (or None)
     for i, case in enumerate(cases):
-        ps = named_parameters(i, case.inputs, feed)
-        node = case.build(ps)
+        fed = [x for j, x in enumerate(case.inputs) if j not in case.consts]
+        ps = named_parameters(i, fed, feed)
+        it = iter(ps)
+        node = case.build([constant(x) if j in case.consts else next(it) for j, x in enumerate(case.inputs)])
         for k in range(node.get_output_size()):
             node.output(k).get_tensor().set_names({f"c{i}_o{k}"})
-            outputs.append(node.output(k))
-            where.append((i, k))
         params += ps
-    model = ov.Model(outputs, params, "cases")
-    ours, request = run_both(model, feed, tmp_path)
+        outputs += node.outputs()
+        at.append(None if case.evaluator else range(len(cpu_outputs), len(cpu_outputs) + node.get_output_size()))
+        if not case.evaluator:
+            cpu_params += ps
+            cpu_outputs += node.outputs()
+    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
+    ov.save_model(ov.Model(outputs, params, "cases"), str(path), compress_to_fp16=False)
+    ours = run(read_ir(path), feed)
+    cpu = ov.Model(cpu_outputs, cpu_params, "cases")
+    request = ov.Core().compile_model(cpu, "CPU", CPU_CONFIG).create_infer_request()
+    request.infer({p.get_friendly_name(): feed[p.get_friendly_name()] for p in cpu_params})
     failures = []
-    for n, (i, k) in enumerate(where):
-        case = cases[i]
-        limit = case.limits[k] if k < len(case.limits) else None
-        problem = mismatch(ours[f"c{i}_o{k}"], request.get_output_tensor(n).data, limit)
-        if problem:
-            failures.append(f"{case.what} (output {k}): {problem}")
+    for i, (case, places) in enumerate(zip(cases, at, strict=True)):
+        if places is None:
+            theirs = evaluate(case.build([constant(x) for x in case.inputs]))
+        else:
+            theirs = [request.get_output_tensor(n).data for n in places]
+        for k, want in enumerate(theirs):
+            got = ours.get(f"c{i}_o{k}")
+            if got is not None and places is not None and case.here is not None:
+                got = case.here(got)
+            limit = case.limits[k] if k < len(case.limits) else None
+            problem = "missing from ours" if got is None else mismatch(got, want, limit, case.signed_zeros)
+            if problem:
+                failures.append(f"{case.what} (output {k}): {problem}")
     return failures
 
 
-def run_both(model: ov.Model, feed: dict[str, np.ndarray], tmp_path: Path) -> tuple[dict[str, np.ndarray],
-                                                                                     ov.InferRequest]:
-    """A batched model saved as IR and run by ir_tools (its outputs by name), and compiled once for OpenVINO CPU and
-    inferred (the request, to read OpenVINO's outputs from)."""
-    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
-    ov.save_model(model, str(path), compress_to_fp16=False)
-    ours = run(read_ir(path), feed)
-    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
-    request.infer(feed)
-    return ours, request
+def evaluate(node: ov.Node) -> list[np.ndarray]:
+    """OpenVINO's evaluator (its reference implementation) on a node whose inputs are Constants: every output."""
+    inputs = [ov.Tensor(np.ascontiguousarray(node.input_value(i).get_node().get_data()))
+              for i in range(node.get_input_size())]
+    outputs = [ov.Tensor(node.get_output_element_type(k), node.get_output_shape(k))
+               for k in range(node.get_output_size())]
+    assert node.evaluate(outputs, inputs), f"OpenVINO cannot evaluate {node}"
+    return [o.data.copy() for o in outputs]
 
 
 def f16_ulp(dtype) -> Callable[[np.ndarray], np.ndarray | float]:

@@ -55,7 +55,7 @@ from ir_tools.ops.spec import TensorType
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import CPU_CONFIG
 
-from .conformance import U, from_openvino, named_parameters, partial_shape, run_both, show, to_dims
+from .conformance import Case, Limit, U, from_openvino, partial_shape, run_cases, show, to_dims
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -455,36 +455,11 @@ def test_backprop_versions_match_openvinos_reader(tmp_path: Path, op: str) -> No
 # --- kernels against OpenVINO CPU -------------------------------------------------------------------
 
 
-@dataclass
-class KernelCase:
-    what: str
-    inputs: list[np.ndarray]
-    build: Callable[[list[ov.Node]], ov.Node]
-    bound: Callable[[ov.Node], np.ndarray]  # per-element tolerance, given the node OpenVINO built
-
-
-def run_kernel_cases(cases: list[KernelCase], tmp_path: Path) -> list[str]:
-    """Every case in one model: ours (from the saved IR) against OpenVINO CPU; the failures, described."""
-    params, nodes, feed = [], [], {}
-    for i, case in enumerate(cases):
-        ps = named_parameters(i, case.inputs, feed)
-        node = case.build(ps)
-        node.output(0).get_tensor().set_names({f"c{i}"})
-        params += ps
-        nodes.append(node)
-    model = ov.Model(nodes, params, "cases")
-    ours, request = run_both(model, feed, tmp_path)
-    failures = []
-    for i, case in enumerate(cases):
-        got, want = ours[f"c{i}"], request.get_output_tensor(i).data
-        if got.shape != want.shape or got.dtype != want.dtype:
-            failures.append(f"{case.what}: ours {got.dtype}{list(got.shape)}, OpenVINO {want.dtype}{list(want.shape)}")
-            continue
-        g, w = got.astype(np.float64), want.astype(np.float64)
-        bad = np.abs(g - w) > case.bound(nodes[i])
-        if bad.any():
-            failures.append(f"{case.what}: {int(bad.sum())} of {bad.size} off, max {np.max(np.abs(g - w)[bad]):.3g}")
-    return failures
+def resolved(build: Callable[[list[ov.Node]], ov.Node], x: np.ndarray, bound: Callable[[ov.Node], np.ndarray]) -> Limit:
+    """``bound`` (a per-element tolerance, given the node OpenVINO builds: its resolved pads and output shape) as
+    a harness limit."""
+    node = build([ops1.parameter(list(x.shape), x.dtype)])
+    return lambda w: bound(node)
 
 
 def data(rng: np.random.Generator, shape, dtype) -> np.ndarray:
@@ -507,7 +482,7 @@ def out_length(n: int, k: int, s: int, d: int, pb: int, pe: int, auto_pad: str) 
     return (n + pb + pe - (k - 1) * d - 1) // s + 1
 
 
-def forward_cases(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def forward_cases(rng: np.random.Generator, count: int) -> list[Case]:
     cases = []
     for i in range(count):
         grouped = i % 3 != 0
@@ -548,12 +523,12 @@ def forward_cases(rng: np.random.Generator, count: int) -> list[KernelCase]:
             return summation_bound(total, int(np.prod(flat.shape[1:])), dtype, theirs)
 
         name = "GroupConvolution-1" if grouped else "Convolution-1"
-        cases.append(KernelCase(f"{name} {np.dtype(dtype).name} x{list(x.shape)} w{list(w.shape)} S{strides} "
-                                f"D{dilations} pads {begin}/{end} {auto_pad}", [x], build, bound))
+        cases.append(Case(f"{name} {np.dtype(dtype).name} x{list(x.shape)} w{list(w.shape)} S{strides} "
+                          f"D{dilations} pads {begin}/{end} {auto_pad}", [x], build, (resolved(build, x, bound),)))
     return cases
 
 
-def backprop_cases(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def backprop_cases(rng: np.random.Generator, count: int) -> list[Case]:
     cases = []
     for i in range(count):
         grouped = i % 2 == 1
@@ -594,15 +569,15 @@ def backprop_cases(rng: np.random.Generator, count: int) -> list[KernelCase]:
             return summation_bound(total, flat.shape[0] // groups * int(np.prod(flat.shape[2:])), dtype, theirs)
 
         name = "GroupConvolutionBackpropData-1" if grouped else "ConvolutionBackpropData-1"
-        cases.append(KernelCase(f"{name} {np.dtype(dtype).name} x{list(x.shape)} w{list(w.shape)} S{strides} "
-                                f"D{dilations} pads {begin}/{end} {auto_pad} op{output_padding} out {out_shape}", [x],
-                                build, bound))
+        cases.append(Case(f"{name} {np.dtype(dtype).name} x{list(x.shape)} w{list(w.shape)} S{strides} "
+                          f"D{dilations} pads {begin}/{end} {auto_pad} op{output_padding} out {out_shape}", [x],
+                          build, (resolved(build, x, bound),)))
     return cases
 
 
 def test_convolution_kernels(tmp_path: Path) -> None:
     cases = forward_cases(np.random.default_rng(SEED), 400)
-    failures = run_kernel_cases(cases, tmp_path)
+    failures = run_cases(cases, tmp_path)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 
@@ -610,13 +585,13 @@ def test_convolution_kernel_in_chunks(tmp_path: Path, monkeypatch: pytest.Monkey
     """A tiny im2col budget: every case is computed a few output rows (or one batch item) at a time."""
     monkeypatch.setattr(conv, "IM2COL_BYTES", 2048)
     cases = forward_cases(np.random.default_rng(SEED + 1), 120)
-    failures = run_kernel_cases(cases, tmp_path)
+    failures = run_cases(cases, tmp_path)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 
 def test_backprop_kernels(tmp_path: Path) -> None:
     cases = backprop_cases(np.random.default_rng(SEED + 2), 300)
-    failures = run_kernel_cases(cases, tmp_path)
+    failures = run_cases(cases, tmp_path)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 

@@ -62,7 +62,7 @@ from ir_tools.ops.opsets import lookup
 from ir_tools.ops.spec import TensorType
 from tests.cpu_isa import openvino_cpu_isa
 
-from .conformance import run_both
+from .conformance import Case, evaluate, run_cases, tolerance
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -324,92 +324,20 @@ def test_auto_broadcast_spellings_as_the_reader_takes_them(tmp_path: Path) -> No
 # Kernels: many cases in one model, ours against OpenVINO CPU
 
 
-@dataclass
-class Case:
-    """One node on Parameters fed ``inputs`` (``consts``: indices given as Constants instead)."""
-
-    what: str
-    inputs: list[np.ndarray]
-    build: Callable[[list[ov.Output]], ov.Node]
-    consts: tuple[int, ...] = ()
-    tol: tuple[float, float] | None = None  # (rtol, atol) for floats; None: by dtype
-    exact: bool = False  # floats bit-equal up to NaN payloads, zero signs included
-    evaluator: bool = False  # compare with OpenVINO's evaluator: the CPU plugin cannot run it (pdpd)
-    bound: Callable[[], np.ndarray] | None = field(default=None, repr=False)  # extra per-element tolerance
-    here: Callable[[np.ndarray], np.ndarray] | None = field(default=None, repr=False)  # ours -> this CPU's result
+def elementwise_case(what: str, inputs: list[np.ndarray], build: Callable[[list[ov.Node]], ov.Node],
+                     consts: Sequence[int] = (), tol: tuple[float, float] | None = None, exact: bool = False,
+                     evaluator: bool = False, bound: Callable[[], np.ndarray] | None = None,
+                     here: Callable[[np.ndarray], np.ndarray] | None = None) -> Case:
+    """A harness case: float results within ``tol`` (rtol, atol; None: F16_TOL for an f16 result, the first float
+    input's type, else F32_TOL) plus ``bound()`` when given, or, ``exact``, equal with the sign of zeros."""
+    dtype = next((x.dtype for x in inputs if x.dtype.kind == "f"), None)
+    rtol, atol = tol or (F16_TOL if dtype == np.float16 else F32_TOL)
+    limit = None if exact else tolerance(rtol, atol, bound)
+    return Case(what, inputs, build, (limit,), consts, signed_zeros=exact, evaluator=evaluator, here=here)
 
 
-def node(opset: str, op: str, attrs: dict | None = None) -> Callable[[list[ov.Output]], ov.Node]:
-    return lambda ins: NodeFactory(opset).create(op, ins, attrs or {})
-
-
-def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
-    """Run every case in ours and in OpenVINO CPU; the failures, described."""
-    params, outputs, feed = [], [], {}
-    for i, case in enumerate(cases):
-        if case.evaluator:
-            continue
-        ins = []
-        for j, x in enumerate(case.inputs):
-            if j in case.consts:
-                ins.append(ops1.constant(x).output(0))
-                continue
-            p = ops1.parameter(list(x.shape), ov.Type(x.dtype), name=f"c{i}_{j}")
-            p.output(0).get_tensor().set_names({f"c{i}_{j}"})
-            feed[f"c{i}_{j}"] = x
-            params.append(p)
-            ins.append(p.output(0))
-        out = case.build(ins)
-        out.output(0).get_tensor().set_names({f"c{i}"})
-        outputs.append(out.output(0))
-    model = ov.Model(outputs, params, "cases")
-    ours, request = run_both(model, feed, tmp_path)
-    failures, index = [], 0
-    for i, case in enumerate(cases):
-        if case.evaluator:
-            spec = lookup(case.build([ops1.constant(x).output(0) for x in case.inputs]).get_type_name(), "opset1")
-            n = case.build([ops1.constant(x).output(0) for x in case.inputs])
-            raw = {k: ir_spelling(v) for k, v in n.get_attributes().items()}
-            got = spec.kernel(A.decode(spec.attrs, raw), case.inputs)[0]
-            problem = mismatch(got, evaluate_node(n), case)
-        else:
-            got = ours[f"c{i}"] if case.here is None else case.here(ours[f"c{i}"])
-            problem = mismatch(got, request.get_output_tensor(index).data, case)
-            index += 1
-        if problem:
-            failures.append(f"{case.what}: {problem}")
-    return failures
-
-
-def mismatch(got: np.ndarray, want: np.ndarray, case: Case) -> str | None:
-    if got.shape != want.shape or got.dtype != want.dtype:
-        return f"ours {got.dtype}{list(got.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
-    if got.dtype.kind != "f":
-        return None if np.array_equal(got, want) else f"ours {got.ravel()[:8]}, OpenVINO {want.ravel()[:8]}"
-    g, w = got.astype(np.float64), want.astype(np.float64)
-    nan = np.isnan(w)
-    if not np.array_equal(np.isnan(g), nan):
-        where = np.flatnonzero(np.isnan(g) != nan)[:4]
-        return f"NaN positions differ: ours {g.ravel()[where]}, OpenVINO {w.ravel()[where]}"
-    if case.exact:
-        same = (g == w) & (np.signbit(g) == np.signbit(w)) | nan
-        if not same.all():
-            where = np.flatnonzero(~same)[:4]
-            return f"not bit-equal: ours {g.ravel()[where]}, OpenVINO {w.ravel()[where]}"
-        return None
-    infinite = np.isinf(w) | np.isinf(g)
-    if not np.array_equal(g[infinite], w[infinite]):
-        return f"infinities differ: ours {g[infinite][:4]}, OpenVINO {w[infinite][:4]}"
-    rtol, atol = case.tol or (F16_TOL if got.dtype == np.float16 else F32_TOL)
-    finite = ~nan & ~infinite
-    limit = atol + rtol * np.abs(w) + (0.0 if case.bound is None else case.bound())
-    with np.errstate(invalid="ignore"):
-        bad = finite & (np.abs(g - w) > limit)
-    if bad.any():
-        where = np.flatnonzero(bad)[:4]
-        return (f"{int(bad.sum())} element(s) off, max {np.max(np.abs(g - w)[bad]):.3g}: ours {g.ravel()[where]}, "
-                f"OpenVINO {w.ravel()[where]}")
-    return None
+def node(opset: str, op: str, attrs: dict | None = None) -> Callable[[list[ov.Node]], ov.Node]:
+    return lambda ins: NodeFactory(opset).create(op, [i.output(0) for i in ins], attrs or {})
 
 
 SPECIALS = {np.float32: (0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, -1e30, 3e38, -3e38, 1e-30),
@@ -535,17 +463,18 @@ def binary_cases(rng: np.random.Generator, count: int) -> list[Case]:
 
         def build(ins, op=op, attrs=attrs):
             late = {k: v for k, v in attrs.items() if "." in k}
-            n = NodeFactory("opset1").create(op, [ins[0], ins[0]], {k: v for k, v in attrs.items() if "." not in k})
+            early = {k: v for k, v in attrs.items() if "." not in k}
+            n = NodeFactory("opset1").create(op, [ins[0].output(0)] * 2, early)
             for k, v in late.items():
                 n.set_attribute(k, v)
-            n.input(1).replace_source_output(ins[1])
+            n.input(1).replace_source_output(ins[1].output(0))
             n.validate_and_infer_types()
             return n
 
         inputs = binary_values(rng, op, shapes, dtype, mode == "pdpd")
-        cases.append(Case(f"{op} {np.dtype(dtype).name} {list(shapes[0])} {list(shapes[1])} {mode}",
-                          inputs, build, exact=op in EXACT_BINARY and mode != "pdpd", evaluator=mode == "pdpd",
-                          here=ordered_on_avx2(op, inputs)))
+        cases.append(elementwise_case(f"{op} {np.dtype(dtype).name} {list(shapes[0])} {list(shapes[1])} {mode}",
+                                      inputs, build, exact=op in EXACT_BINARY and mode != "pdpd",
+                                      evaluator=mode == "pdpd", here=ordered_on_avx2(op, inputs)))
     return cases
 
 
@@ -571,8 +500,9 @@ def select_and_prelu_cases(rng: np.random.Generator, count: int) -> list[Case]:
             except ValueError:
                 c_shape = ()
             ins = [rng.random(c_shape) < 0.5, values(rng, t_shape, dtype), values(rng, e_shape, dtype)]
-            cases.append(Case(f"Select {list(c_shape)} {list(t_shape)} {list(e_shape)} {np.dtype(dtype).name} {mode}",
-                              ins, node("opset1", "Select", {"auto_broadcast": mode}), exact=True))
+            cases.append(elementwise_case(f"Select {list(c_shape)} {list(t_shape)} {list(e_shape)} "
+                                          f"{np.dtype(dtype).name} {mode}", ins,
+                                          node("opset1", "Select", {"auto_broadcast": mode}), exact=True))
             continue
         shape = tuple(int(n) for n in rng.integers(1, 5, rng.integers(1, 5)))
         channel = shape[1] if len(shape) > 1 else shape[0]
@@ -580,9 +510,9 @@ def select_and_prelu_cases(rng: np.random.Generator, count: int) -> list[Case]:
         slope_shape = {"channel": (channel,), "scalar": (), "one": (1,), "full": shape,
                        "tail": tuple(1 if rng.random() < 0.4 else n for n in shape[-2:])}[kind]
         slope = values(rng, slope_shape, dtype, 0.5, ()) if dtype != np.int32 else rng.integers(-3, 4, slope_shape)
-        cases.append(Case(f"PRelu {list(shape)} slope {list(slope_shape)} {np.dtype(dtype).name}",
-                          [values(rng, shape, dtype), slope.astype(dtype)], node("opset1", "PRelu"),
-                          consts=(1,) if i % 4 == 1 else ()))
+        cases.append(elementwise_case(f"PRelu {list(shape)} slope {list(slope_shape)} {np.dtype(dtype).name}",
+                                      [values(rng, shape, dtype), slope.astype(dtype)], node("opset1", "PRelu"),
+                                      consts=(1,) if i % 4 == 1 else ()))
     return cases
 
 
@@ -661,8 +591,8 @@ def unary_cases(rng: np.random.Generator, count: int) -> list[Case]:
             consts = (1,) if i % 3 == 1 else ()
         if tol is not None and dtype == np.float16:
             tol = (F16_TOL[0], F16_TOL[1] + tol[1])
-        cases.append(Case(f"{op}{attrs or ''} {np.dtype(dtype).name}{list(shape)} {x.ravel()[:4]}", inputs, build,
-                          consts, tol if dtype != np.int32 else None, exact))
+        cases.append(elementwise_case(f"{op}{attrs or ''} {np.dtype(dtype).name}{list(shape)} {x.ravel()[:4]}",
+                                      inputs, build, consts, tol if dtype != np.int32 else None, exact))
     return cases
 
 
@@ -679,7 +609,8 @@ def test_logical_not_and_boolean_comparisons(tmp_path: Path) -> None:
         shape = tuple(int(n) for n in rng.integers(1, 5, rng.integers(0, 4)))
         a, b = rng.random(shape) < 0.5, rng.random(shape) < 0.5
         op = ("LogicalNot", "Equal", "NotEqual")[i % 3]
-        cases.append(Case(f"{op} boolean{list(shape)}", [a] if op == "LogicalNot" else [a, b], node("opset1", op)))
+        cases.append(elementwise_case(f"{op} boolean{list(shape)}", [a] if op == "LogicalNot" else [a, b],
+                                      node("opset1", op)))
     failures = run_cases(cases, tmp_path)
     assert not failures, "\n".join(failures[:20])
 
@@ -692,27 +623,19 @@ def kernel(op: str, version: str, raw: dict | None = None) -> Callable[[list[np.
     return lambda args: spec.kernel(A.decode(spec.attrs, raw or {}), args)[0]
 
 
-def evaluate(op: str, opset: str, arrays: list[np.ndarray], attrs: dict | None = None) -> np.ndarray:
+def evaluate_op(op: str, opset: str, arrays: list[np.ndarray], attrs: dict | None = None) -> np.ndarray:
     """OpenVINO's own evaluator (its reference implementation) on Constants."""
-    return evaluate_node(NodeFactory(opset).create(op, [ops1.constant(a).output(0) for a in arrays], attrs or {}))
-
-
-def evaluate_node(n: ov.Node) -> np.ndarray:
-    """OpenVINO's evaluator on a node whose inputs are Constants."""
-    arrays = [n.input_value(i).get_node().get_data() for i in range(n.get_input_size())]
-    out = ov.Tensor(n.get_output_element_type(0), n.get_output_shape(0))
-    assert n.evaluate([out], [ov.Tensor(np.ascontiguousarray(a)) for a in arrays]), f"OpenVINO cannot evaluate {n}"
-    return out.data.copy()
+    return evaluate(NodeFactory(opset).create(op, [ops1.constant(a).output(0) for a in arrays], attrs or {}))[0]
 
 
 def test_integer_power_floor_mod_and_mod_follow_the_evaluator() -> None:
     rng = np.random.default_rng(SEED + 4)
     a = np.concatenate([rng.integers(-100, 100, 200), [2, -2, 46341, 1 << 20, -1, 1, 0, 0]]).astype(np.int32)
     b = np.concatenate([rng.integers(-7, 8, 200), [31, 31, 2, 3, 3, -5, 0, 3]]).astype(np.int32)
-    np.testing.assert_array_equal(kernel("Power", "opset1")([a, b]), evaluate("Power", "opset1", [a, b]))
+    np.testing.assert_array_equal(kernel("Power", "opset1")([a, b]), evaluate_op("Power", "opset1", [a, b]))
     b = np.where(b == 0, 5, b).astype(np.int32)
     for op in ("FloorMod", "Mod"):
-        np.testing.assert_array_equal(kernel(op, "opset1")([a, b]), evaluate(op, "opset1", [a, b]), err_msg=op)
+        np.testing.assert_array_equal(kernel(op, "opset1")([a, b]), evaluate_op(op, "opset1", [a, b]), err_msg=op)
         with pytest.raises(OpValidationError, match="division by zero"):
             kernel(op, "opset1")([a, np.zeros_like(b)])
 
@@ -729,14 +652,14 @@ def test_integer_transcendentals_are_refused() -> None:
         version = "opset4" if op == "HSwish" else "opset1"
         with pytest.raises(UnsupportedError, match="disagree on integers"):
             kernel(op, version)([x])
-    np.testing.assert_array_equal(evaluate("Exp", "opset1", [np.array([1, 2], np.int32)]), [2, 7])  # truncates
+    np.testing.assert_array_equal(evaluate_op("Exp", "opset1", [np.array([1, 2], np.int32)]), [2, 7])  # truncates
 
 
 def test_clamp_integer_bounds_and_validation() -> None:
     """Integer Clamp: min rounds up, max down, both saturate (OpenVINO's evaluator); min > max is refused."""
     x = np.array([-300, -3, -2, -1, 0, 1, 2, 3, 300], np.int32)
     got = kernel("Clamp", "opset1", {"min": "-2.5", "max": "2.5"})([x])
-    np.testing.assert_array_equal(got, evaluate("Clamp", "opset1", [x], {"min": -2.5, "max": 2.5}))
+    np.testing.assert_array_equal(got, evaluate_op("Clamp", "opset1", [x], {"min": -2.5, "max": 2.5}))
     u = np.array([0, 5, 200, 255], np.uint8)
     np.testing.assert_array_equal(kernel("Clamp", "opset1", {"min": "-10", "max": "1e9"})([u]), u)
     with pytest.raises(OpValidationError, match="less than or equal"):

@@ -53,7 +53,7 @@ from ir_tools.ops import interpolate as interp
 from ir_tools.ops import opsets
 from ir_tools.ops.spec import TensorType
 
-from .conformance import from_openvino, partial_shape, run_both, show, to_dims
+from .conformance import Case, from_openvino, partial_shape, run_cases, show, to_dims
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -357,37 +357,9 @@ def test_versions_match_openvinos_reader(tmp_path: Path) -> None:
 # --- kernels against OpenVINO CPU -------------------------------------------------------------------
 
 
-@dataclass
-class KernelCase:
-    what: str
-    x: np.ndarray
-    build: Callable[[ov.Node], ov.Node]
-    bound: Callable[[], np.ndarray]  # per-element tolerance
-
-
-def run_kernel_cases(cases: list[KernelCase], tmp_path: Path) -> list[str]:
-    params, nodes, feed = [], [], {}
-    for i, case in enumerate(cases):
-        p = ops1.parameter(list(case.x.shape), case.x.dtype, name=f"c{i}")
-        p.output(0).get_tensor().set_names({f"c{i}"})
-        feed[f"c{i}"] = case.x
-        node = case.build(p)
-        node.output(0).get_tensor().set_names({f"y{i}"})
-        params.append(p)
-        nodes.append(node)
-    model = ov.Model(nodes, params, "cases")
-    ours, request = run_both(model, feed, tmp_path)
-    failures = []
-    for i, case in enumerate(cases):
-        got, want = ours[f"y{i}"], request.get_output_tensor(i).data
-        if got.shape != want.shape or got.dtype != want.dtype:
-            failures.append(f"{case.what}: ours {got.dtype}{list(got.shape)}, OpenVINO {want.dtype}{list(want.shape)}")
-            continue
-        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
-        bad = diff > case.bound()
-        if bad.any():
-            failures.append(f"{case.what}: {int(bad.sum())} of {bad.size} off, max {diff[bad].max():.3g}")
-    return failures
+def kernel_case(what: str, x: np.ndarray, build: Callable[[ov.Node], ov.Node], bound: Callable[[], np.ndarray]) -> Case:
+    """A harness case of one Interpolate on ``x``, within ``bound()`` (a per-element tolerance)."""
+    return Case(what, [x], lambda ps: build(ps[0]), (lambda w: bound(),))
 
 
 def spatial_axes(rng: np.random.Generator, rank: int) -> list[int]:
@@ -397,7 +369,7 @@ def spatial_axes(rng: np.random.Generator, rank: int) -> list[int]:
     return sorted(int(a) for a in rng.choice(pool, int(rng.integers(1, len(pool) + 1)), replace=False))
 
 
-def kernel_cases(rng: np.random.Generator, count: int, version: int) -> list[KernelCase]:
+def kernel_cases(rng: np.random.Generator, count: int, version: int) -> list[Case]:
     cases = []
     combos = [("nearest", t, n) for t in interp.TRANSFORMS for n in interp.NEAREST_MODES]
     combos += [(m, t, "round_prefer_floor") for m in ("linear_onnx", "linear", "cubic") for t in interp.TRANSFORMS]
@@ -463,7 +435,7 @@ def kernel_cases(rng: np.random.Generator, count: int, version: int) -> list[Ker
                     a.nearest_mode, a.cube_coeff, a.pads_begin, a.pads_end)) + 2.0**-24
             return limit
 
-        cases.append(KernelCase(f"Interpolate-{version} {mode} {transform} {nearest_mode} {calc} "
+        cases.append(kernel_case(f"Interpolate-{version} {mode} {transform} {nearest_mode} {calc} "
                                 f"{np.dtype(dtype).name}{shape} axes {axes} values {values} pads {pb}/{pe}", x, build,
                                 bound))
     return cases
@@ -472,11 +444,11 @@ def kernel_cases(rng: np.random.Generator, count: int, version: int) -> list[Ker
 @pytest.mark.parametrize("version", [4, 11])
 def test_interpolate_kernels(tmp_path: Path, version: int) -> None:
     cases = kernel_cases(np.random.default_rng(SEED + version), 250, version)
-    failures = run_kernel_cases(cases, tmp_path)
+    failures = run_cases(cases, tmp_path)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 
-def interpolate_1_cases(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def interpolate_1_cases(rng: np.random.Generator, count: int) -> list[Case]:
     cases = []
     for i in range(count):
         mode = ("nearest", "linear", "cubic", "linear_onnx")[i % 4]
@@ -497,7 +469,7 @@ def interpolate_1_cases(rng: np.random.Generator, count: int) -> list[KernelCase
                 return np.zeros(1)
             return 8 * max(*shape, *sizes) * 2.0**-24 * 4**len(sizes) * np.max(np.abs(x))
 
-        cases.append(KernelCase(f"Interpolate-1 {mode} align_corners {align} {shape} axes {axes} sizes {sizes}", x,
+        cases.append(kernel_case(f"Interpolate-1 {mode} align_corners {align} {shape} axes {axes} sizes {sizes}", x,
                                 build, bound))
     return cases
 
@@ -505,7 +477,7 @@ def interpolate_1_cases(rng: np.random.Generator, count: int) -> list[KernelCase
 def test_interpolate_1_kernel(tmp_path: Path) -> None:
     """Interpolate-1 as OpenVINO CPU runs it: converted to Interpolate-4 (see the module docstring)."""
     cases = interpolate_1_cases(np.random.default_rng(SEED + 1), 80)
-    failures = run_kernel_cases(cases, tmp_path)
+    failures = run_cases(cases, tmp_path)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 

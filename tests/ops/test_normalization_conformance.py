@@ -49,16 +49,17 @@ from ir_tools.ops import attrs as A
 from ir_tools.ops.opsets import lookup
 from ir_tools.ops.spec import TensorType
 from ir_tools.runtime.openvino import CPU_CONFIG
-from tests.ops.test_elementwise_conformance import (
+
+from .conformance import Case, run_cases
+from .test_elementwise_conformance import (
     ELEMENTS,
     F16_TOL,
-    Case,
     ShapeCase,
     compare_shapes,
+    elementwise_case,
     node,
     random_dim,
     random_shape,
-    run_cases,
     values,
 )
 
@@ -200,8 +201,10 @@ def normalization_kernel_cases(rng: np.random.Generator, count: int) -> list[Cas
             eps = float(rng.choice((1e-5, 1e-3, 0.1, 0.0)))
             ins = [x, gamma, beta, mean, var] if kind == 1 else [gamma, beta, x, mean, var]
             consts = tuple(j for j in range(5) if (j != (0 if kind == 1 else 2)) and rng.random() < 0.5)
-            cases.append(Case(f"BatchNormInference-{5 if kind else 1} {np.dtype(dtype).name}{list(shape)} eps {eps}",
-                              ins, node(f"opset{5 if kind else 1}", "BatchNormInference", {"epsilon": eps}), consts))
+            cases.append(elementwise_case(f"BatchNormInference-{5 if kind else 1} {np.dtype(dtype).name}"
+                                          f"{list(shape)} eps {eps}", ins,
+                                          node(f"opset{5 if kind else 1}", "BatchNormInference", {"epsilon": eps}),
+                                          consts))
         elif kind == 2:  # MVN-1: axes 1.. or 2.., as across_channels or as reduction_axes
             shape = shape_of(rng, 3, 5)
             across = bool(rng.random() < 0.5)
@@ -214,8 +217,8 @@ def normalization_kernel_cases(rng: np.random.Generator, count: int) -> list[Cas
             x = x.astype(dtype)
             bound = mvn_bound(x, range(1 if across else 2, len(shape)), attrs["normalize_variance"],
                               float(np.float32(attrs["eps"])), inside=True)
-            cases.append(Case(f"MVN-1 {np.dtype(dtype).name}{list(shape)} {attrs}", [x], node("opset2", "MVN", attrs),
-                              bound=bound))
+            cases.append(elementwise_case(f"MVN-1 {np.dtype(dtype).name}{list(shape)} {attrs}", [x],
+                                          node("opset2", "MVN", attrs), bound=bound))
         elif kind == 3:  # MVN-6
             shape = shape_of(rng, 1, 5)
             r = len(shape)
@@ -226,9 +229,9 @@ def normalization_kernel_cases(rng: np.random.Generator, count: int) -> list[Cas
             x = x.astype(dtype)
             bound = mvn_bound(x, axes, attrs["normalize_variance"], float(np.float32(attrs["eps"])),
                               attrs["eps_mode"] == "inside_sqrt")
-            cases.append(Case(f"MVN-6 {np.dtype(dtype).name}{list(shape)} axes {axes} {attrs}",
-                              [x, np.array(axes, rng.choice((np.int64, np.int32)))], node("opset6", "MVN", attrs),
-                              consts=(1,), bound=bound))
+            cases.append(elementwise_case(f"MVN-6 {np.dtype(dtype).name}{list(shape)} axes {axes} {attrs}",
+                                          [x, np.array(axes, rng.choice((np.int64, np.int32)))],
+                                          node("opset6", "MVN", attrs), consts=(1,), bound=bound))
         elif kind == 4:  # NormalizeL2
             shape = shape_of(rng, 1, 4)
             r = len(shape)
@@ -236,16 +239,17 @@ def normalization_kernel_cases(rng: np.random.Generator, count: int) -> list[Cas
             eps = float(rng.choice((1e-12, 1e-6, 0.5, 2.0)))
             attrs = {"eps": eps, "eps_mode": str(rng.choice(("add", "max")))}
             x = values(rng, shape, dtype, specials=())
-            cases.append(Case(f"NormalizeL2 {np.dtype(dtype).name}{list(shape)} axes {axes} {attrs}",
-                              [x, np.array(axes, np.int64)], node("opset1", "NormalizeL2", attrs), consts=(1,)))
+            cases.append(elementwise_case(f"NormalizeL2 {np.dtype(dtype).name}{list(shape)} axes {axes} {attrs}",
+                                          [x, np.array(axes, np.int64)], node("opset1", "NormalizeL2", attrs),
+                                          consts=(1,)))
         else:  # LRN over the channels or the spatial axes
             shape = shape_of(rng, 3, 4)
             axes = [1] if rng.random() < 0.5 else list(range(2, len(shape)))
             attrs = {"alpha": float(rng.choice((1e-4, 0.1, 1.0))), "beta": float(rng.choice((0.5, 0.75, 1.0))),
                      "bias": float(rng.choice((1.0, 2.0))), "size": int(rng.integers(1, 6))}
-            cases.append(Case(f"LRN {np.dtype(dtype).name}{list(shape)} axes {axes} {attrs}",
-                              [values(rng, shape, dtype, specials=()), np.array(axes, np.int64)],
-                              node("opset1", "LRN", attrs), consts=(1,)))
+            cases.append(elementwise_case(f"LRN {np.dtype(dtype).name}{list(shape)} axes {axes} {attrs}",
+                                          [values(rng, shape, dtype, specials=()), np.array(axes, np.int64)],
+                                          node("opset1", "LRN", attrs), consts=(1,)))
     return cases
 
 

@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from itertools import product
-from pathlib import Path
 
 import numpy as np
 import openvino as ov
@@ -49,7 +47,7 @@ from ir_tools.ops import attrs as A
 from ir_tools.ops.convolution import convolution
 from ir_tools.ops.opsets import lookup
 
-from .conformance import U, i64, named_parameters, run_both
+from .conformance import Case, Limit, U, evaluate, i64, run_cases, tolerance
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -68,68 +66,9 @@ PAD_MODES = ("constant", "edge", "reflect", "symmetric")
 AUTO_PADS = ("explicit", "valid", "same_upper", "same_lower")
 
 
-@dataclass
-class Case:
-    """One node on Parameters fed ``inputs``; ``bound`` gives a per-element absolute tolerance instead.
-
-    ``evaluator``: compare with OpenVINO's own evaluator instead of CPU, where the CPU plugin is wrong.
-    """
-
-    what: str
-    inputs: list[np.ndarray]
-    build: Callable[[list[ov.Node]], ov.Node]
-    bound: Callable[[], np.ndarray] | None = field(default=None, repr=False)
-    evaluator: bool = False
-
-
-def run_cases(cases: list[Case], tmp_path: Path) -> list[str]:
-    """Run every case in ours and in OpenVINO CPU; the failures, described."""
-    params, nodes, feed = [], [], {}
-    for i, case in enumerate(cases):
-        ps = named_parameters(i, case.inputs, feed)
-        node = case.build(ps)
-        node.output(0).get_tensor().set_names({f"c{i}"})
-        params += ps
-        nodes.append(node)
-    model = ov.Model(nodes, params, "cases")
-    ours, request = run_both(model, feed, tmp_path)
-    failures = []
-    for i, case in enumerate(cases):
-        theirs = evaluate(case.build([ops1.constant(x) for x in case.inputs])) if case.evaluator else \
-            request.get_output_tensor(i).data
-        problem = mismatch(ours[f"c{i}"], theirs, case)
-        if problem:
-            failures.append(f"{case.what}: {problem}")
-    return failures
-
-
-def evaluate(node: ov.Node) -> np.ndarray:
-    """OpenVINO's own evaluator (its reference implementation) on a node whose inputs are Constants."""
-    inputs = [ov.Tensor(node.input_value(i).get_node().get_data()) for i in range(node.get_input_size())]
-    out = ov.Tensor(node.get_output_element_type(0), node.get_output_shape(0))
-    assert node.evaluate([out], inputs), f"OpenVINO cannot evaluate {node}"
-    return out.data
-
-
-def mismatch(got: np.ndarray, want: np.ndarray, case: Case) -> str | None:
-    if got.shape != want.shape or got.dtype != want.dtype:
-        return f"ours {got.dtype}{list(got.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
-    if got.dtype.kind != "f":
-        return None if np.array_equal(got, want) else f"ours {got.ravel()[:8]}, OpenVINO {want.ravel()[:8]}"
-    g, w = got.astype(np.float64), want.astype(np.float64)
-    if not np.array_equal(np.isnan(g), np.isnan(w)):
-        return "NaN positions differ"
-    finite = np.isfinite(w)
-    if not np.array_equal(g[~finite & ~np.isnan(w)], w[~finite & ~np.isnan(w)]):
-        return "infinities differ"
-    if case.bound is not None:
-        limit = case.bound()
-    else:
-        rtol, atol = TOLERANCES[got.dtype.type]
-        limit = atol + rtol * np.abs(w)
-    with np.errstate(invalid="ignore"):  # inf - inf where both are the same infinity
-        bad = finite & (np.abs(g - w) > limit)
-    return f"{int(bad.sum())} element(s) off, max {np.max(np.abs(g - w)[bad]):.3g}" if bad.any() else None
+def within(dtype) -> tuple[Limit]:
+    """The limit of a float result of ``dtype`` (TOLERANCES; integers are compared equal whatever the limit)."""
+    return (tolerance(*TOLERANCES.get(np.dtype(dtype).type, (0.0, 0.0))),)
 
 
 def data(rng: np.random.Generator, shape, dtype=np.float32) -> np.ndarray:
@@ -164,7 +103,7 @@ def pad_cases(rng: np.random.Generator, count: int) -> list[Case]:
             return op(ps[0], ops1.constant(np.array(b, t)), ops1.constant(np.array(e, t)), m, pv)
 
         cases.append(Case(f"Pad-{version} {mode} {np.dtype(dtype).name}{list(shape)} pads {begin}/{end} "
-                          f"value {value}", [data(rng, shape, dtype)], build))
+                          f"value {value}", [data(rng, shape, dtype)], build, within(dtype)))
     return cases
 
 
@@ -218,7 +157,7 @@ def slice_cases(rng: np.random.Generator, count: int) -> list[Case]:
             return ops8.slice(ps[0], *c, ops1.constant(np.array(a, t)) if with_axes else None)
 
         cases.append(Case(f"Slice-8 {list(shape)} start {start} stop {stop} step {step} axes "
-                          f"{axes if with_axes else None}", [data(rng, shape)], build))
+                          f"{axes if with_axes else None}", [data(rng, shape)], build, within(np.float32)))
     return cases
 
 
@@ -275,7 +214,7 @@ def strided_slice_cases(rng: np.random.Generator, count: int) -> list[Case]:
                                       m["shrink"], m["ellipsis"])
 
         cases.append(Case(f"StridedSlice-1 {list(shape)} begin {begin} end {end} strides {strides} masks {masks}",
-                          [data(rng, shape)], build, evaluator=evaluator))
+                          [data(rng, shape)], build, within(np.float32), evaluator=evaluator))
     return cases
 
 
@@ -329,7 +268,7 @@ def conv_cases(rng: np.random.Generator, count: int) -> list[Case]:
         name = "GroupConvolution-1" if grouped else "Convolution-1"
         cases.append(Case(f"{name} {np.dtype(dtype).name} x{list(x.shape)} w{list(w.shape)} strides {strides} "
                           f"dilations {dilations} pads {begin}/{end} auto_pad {auto_pad}", [x], build,
-                          bound if dtype is np.float32 else None))
+                          (lambda w, bound=bound: bound(),) if dtype is np.float32 else within(dtype)))
     return cases
 
 
@@ -391,7 +330,8 @@ def elementwise_cases(rng: np.random.Generator, count: int) -> list[Case]:
             shape = tuple(int(n) for n in rng.integers(1, 5, rng.integers(0, 5)))
             x = data(rng, shape, dtype)
             cases.append(Case(f"ReLU {np.dtype(dtype).name}{list(shape)}",
-                              [special(rng, x) if dtype is not np.int32 else x], lambda ps: ops1.relu(ps[0])))
+                              [special(rng, x) if dtype is not np.int32 else x], lambda ps: ops1.relu(ps[0]),
+                              within(dtype)))
             continue
         broadcast = "none" if i % 7 == 0 else "numpy"
         a_shape, b_shape = broadcast_shapes(rng, broadcast == "none")
@@ -411,7 +351,7 @@ def elementwise_cases(rng: np.random.Generator, count: int) -> list[Case]:
             return node
 
         cases.append(Case(f"{op} {np.dtype(dtype).name}{list(a_shape)} {list(b_shape)} auto_broadcast {broadcast}",
-                          [a, b], build))
+                          [a, b], build, within(dtype)))
     return cases
 
 
@@ -430,7 +370,7 @@ def test_integer_divide_matches_openvinos_evaluator(dtype, pythondiv):
     node = ops1.divide(ops1.constant(a), ops1.constant(b))
     node.set_attribute("m_pythondiv", pythondiv)
     (got,) = support_kernel("Divide", "opset1")({"m_pythondiv": str(pythondiv).lower()}, [a, b])
-    np.testing.assert_array_equal(got, evaluate(node))
+    np.testing.assert_array_equal(got, evaluate(node)[0])
     assert got.dtype == dtype
 
 
@@ -439,7 +379,7 @@ def test_integer_arithmetic_wraps_as_openvinos_evaluator():
     a, b = np.array([100, -100, 127], np.int8), np.array([100, -100, 1], np.int8)
     for op in ("Add", "Subtract"):
         (got,) = support_kernel(op, "opset1")({}, [a, b])
-        np.testing.assert_array_equal(got, evaluate(BINARY[op](ops1.constant(a), ops1.constant(b))))
+        np.testing.assert_array_equal(got, evaluate(BINARY[op](ops1.constant(a), ops1.constant(b)))[0])
 
 
 # --- lookup and refusals ---------------------------------------------------------------------------

@@ -15,30 +15,50 @@ from ir_tools.ops.opsets import lookup
 from ir_tools.ops.rounding import EXACT
 from ir_tools.ops.spec import OpSpec, TensorType
 
-Limit = Callable[[np.ndarray], np.ndarray]  # OpenVINO's output -> allowed absolute difference per element
+Limit = Callable[[np.ndarray], np.ndarray]  # OpenVINO's output (as float64) -> allowed absolute difference per element
 Bounds = tuple[tuple[int, int | None], ...] | None  # a partial shape; None is a dynamic rank
 Outcome = tuple | str  # ((element, bounds), ...) per output, or "rejects" (or, ours only, "declines": the rule's None)
 
 
-def mismatch(got: np.ndarray, want: np.ndarray, limit: Limit | None) -> str | None:
+def mismatch(got: np.ndarray, want: np.ndarray, limit: Limit | None, signed_zeros: bool = False) -> str | None:
     """What is wrong with ``got`` (ours) against ``want`` (OpenVINO's) within ``limit`` (None: equal, NaN
-    matching NaN), or None."""
+    matching NaN; integers and booleans are always compared equal), or None. ``signed_zeros``: a zero must
+    also have OpenVINO's sign."""
     if got.shape != want.shape or got.dtype != want.dtype:
         return f"ours {got.dtype}{list(got.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
-    if got.dtype.kind != "f" or limit is None:
-        if np.array_equal(got, want, equal_nan=got.dtype.kind == "f"):
+    if got.dtype.kind != "f":
+        if np.array_equal(got, want):
             return None
-        bad = ~((got == want) | (np.isnan(got) & np.isnan(want)) if got.dtype.kind == "f" else got == want)
+        bad = got != want
         return f"{int(bad.sum())} element(s) differ: ours {got[bad][:6]}, OpenVINO {want[bad][:6]}"
     g, w = got.astype(np.float64), want.astype(np.float64)
-    if not np.array_equal(np.isnan(g), np.isnan(w)):
-        return f"NaN positions differ: ours {got.ravel()[:8]}, OpenVINO {want.ravel()[:8]}"
-    finite = np.isfinite(w)
-    if not np.array_equal(g[~finite & ~np.isnan(w)], w[~finite & ~np.isnan(w)]):
-        return "infinities differ"
+    nan = np.isnan(w)
+    if not np.array_equal(np.isnan(g), nan):
+        where = np.flatnonzero(np.isnan(g) != nan)[:4]
+        return f"NaN positions differ: ours {g.ravel()[where]}, OpenVINO {w.ravel()[where]}"
+    zeros = (g == 0) & (w == 0)
+    if signed_zeros and not np.array_equal(np.signbit(g[zeros]), np.signbit(w[zeros])):
+        return "the sign of a zero differs"
+    if limit is None:
+        bad = ~((g == w) | nan)
+        return f"{int(bad.sum())} element(s) differ: ours {g[bad][:6]}, OpenVINO {w[bad][:6]}" if bad.any() else None
+    infinite = np.isinf(w) | np.isinf(g)
+    if not np.array_equal(g[infinite], w[infinite]):
+        return f"infinities differ: ours {g[infinite][:4]}, OpenVINO {w[infinite][:4]}"
     with np.errstate(invalid="ignore"):
-        bad = finite & ~(np.abs(g - w) <= limit(w))
-    return f"{int(bad.sum())} element(s) off, max {np.max(np.abs(g - w)[bad]):.3g}" if bad.any() else None
+        bad = ~nan & ~infinite & ~(np.abs(g - w) <= limit(w))
+    if not bad.any():
+        return None
+    where = np.flatnonzero(bad)[:4]
+    return (f"{int(bad.sum())} element(s) off, max {np.max(np.abs(g - w)[bad]):.3g}: ours {g.ravel()[where]}, "
+            f"OpenVINO {w.ravel()[where]}")
+
+
+def tolerance(rtol: float, atol: float, extra: Callable[[], np.ndarray] | None = None) -> Limit:
+    """The limit atol + rtol |OpenVINO's value| (plus ``extra()``, a per-element bound, when given)."""
+    if extra is None:
+        return lambda w: atol + rtol * np.abs(w)
+    return lambda w: atol + rtol * np.abs(w) + extra()
 
 
 def rule_limits(spec: OpSpec, raw: dict[str, str], inputs: Sequence[np.ndarray]) -> tuple[Limit, ...]:
