@@ -63,7 +63,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -83,9 +83,8 @@ from ir_tools.ops.spec import TensorType
 from ir_tools.passes.shapes import propagate
 from ir_tools.passes.validate import check_graph
 from ir_tools.runtime.executor import run
-from ir_tools.runtime.openvino import CPU_CONFIG
 
-from .conformance import check_model_versions, from_openvino, partial_shape, show, to_dims
+from .conformance import Case, check_model_versions, from_openvino, partial_shape, run_cases, show, to_dims
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -723,23 +722,6 @@ def test_shape_rules_match_openvino(op: str) -> None:
 KERNEL_TYPES = ("f32", "f16", "i32", "i64")
 
 
-@dataclass
-class KernelCase:
-    """One node: ``inputs`` are arrays, fed as Parameters where ``fed`` says so, else Constants."""
-
-    op: str
-    opset: int
-    typed: dict[str, object]
-    inputs: list[np.ndarray]
-    fed: list[bool]
-    what: str = field(default="")
-
-    def __str__(self) -> str:
-        ins = ", ".join(f"{x.dtype}{list(x.shape)}" + ("" if f else f"={x.tolist()}")
-                        for x, f in zip(self.inputs, self.fed, strict=True))
-        return f"{self.op} opset{self.opset} {self.typed} ({ins}) {self.what}"
-
-
 def array(rng: np.random.Generator, shape: Sequence[int], element: str) -> np.ndarray:
     dtype = NUMPY[element]
     if np.dtype(dtype).kind == "f":
@@ -752,58 +734,21 @@ def ivec(values, element: str = "i64") -> np.ndarray:
 
 
 def kcase(op: str, opset: int, typed: dict[str, object], data_inputs: list[np.ndarray],
-          value_inputs: list[np.ndarray], what: str = "") -> KernelCase:
-    return KernelCase(op, opset, typed, [*data_inputs, *value_inputs],
-                      [True] * len(data_inputs) + [False] * len(value_inputs), what)
-
-
-def run_kernel_cases(cases: list[KernelCase], tmp_path: Path) -> list[str]:
-    """Run every case in ours (read back from the saved IR) and in OpenVINO CPU; the failures, described."""
-    params, outputs, feed, counts = [], [], {}, []
-    for i, c in enumerate(cases):
-        nodes = []
-        for j, (x, fed) in enumerate(zip(c.inputs, c.fed, strict=True)):
-            if fed:
-                p = ops1.parameter(list(x.shape), x.dtype, name=f"c{i}_{j}")
-                p.output(0).get_tensor().set_names({f"c{i}_{j}"})
-                feed[f"c{i}_{j}"] = x
-                params.append(p)
-                nodes.append(p)
-            else:
-                nodes.append(ov.op.Constant(x))
-        node = NodeFactory(f"opset{c.opset}").create(c.op, [n.output(0) for n in nodes], c.typed)
-        for k, o in enumerate(node.outputs()):
-            o.get_tensor().set_names({f"c{i}_o{k}"})
-            outputs.append(o)
-        counts.append(node.get_output_size())
-    model = ov.Model(outputs, params, "cases")
-    path = tmp_path / f"cases_{len(list(tmp_path.glob('*.xml')))}.xml"
-    ov.save_model(model, str(path), compress_to_fp16=False)
-    ours = run(read_ir(path), feed)
-    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
-    request.infer(feed)
-    failures = []
-    index = 0
-    for i, (c, count) in enumerate(zip(cases, counts, strict=True)):
-        for k in range(count):
-            theirs = request.get_output_tensor(index).data
-            index += 1
-            got = ours.get(f"c{i}_o{k}")
-            if got is None:
-                failures.append(f"{c}: output {k} missing from ours")
-            elif got.dtype != theirs.dtype or got.shape != theirs.shape:
-                failures.append(f"{c}: output {k} ours {got.dtype}{list(got.shape)}, OpenVINO "
-                                f"{theirs.dtype}{list(theirs.shape)}")
-            elif not np.array_equal(got, theirs, equal_nan=got.dtype.kind == "f"):
-                failures.append(f"{c}: output {k} ours {got.ravel()[:8]}, OpenVINO {theirs.ravel()[:8]}")
-    return failures
+          value_inputs: list[np.ndarray]) -> Case:
+    """One node: ``data_inputs`` fed as Parameters, ``value_inputs`` as Constants; every output equal."""
+    inputs = [*data_inputs, *value_inputs]
+    shown = ", ".join([f"{x.dtype}{list(x.shape)}" for x in data_inputs] +
+                      [f"{x.dtype}{list(x.shape)}={x.tolist()}" for x in value_inputs])
+    return Case(f"{op} opset{opset} {typed} ({shown})", inputs,
+                lambda ns: NodeFactory(f"opset{opset}").create(op, [n.output(0) for n in ns], typed),
+                consts=range(len(data_inputs), len(inputs)))
 
 
 def kernel_shape(rng: np.random.Generator, lo_rank: int = 0, hi_rank: int = 4, hi: int = 4) -> list[int]:
     return [int(n) for n in rng.integers(1, hi + 1, int(rng.integers(lo_rank, hi_rank + 1)))]
 
 
-def reshape_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def reshape_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         element = KERNEL_TYPES[i % 4]
@@ -821,7 +766,7 @@ def reshape_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-def squeeze_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def squeeze_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         element = KERNEL_TYPES[i % 4]
@@ -843,7 +788,7 @@ def squeeze_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-def unsqueeze_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def unsqueeze_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         element = KERNEL_TYPES[i % 4]
@@ -855,7 +800,7 @@ def unsqueeze_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-def transpose_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def transpose_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         element = KERNEL_TYPES[i % 4]
@@ -866,7 +811,7 @@ def transpose_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-def concat_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def concat_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         element = KERNEL_TYPES[i % 4]
@@ -881,7 +826,7 @@ def concat_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-def split_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def split_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         element = KERNEL_TYPES[i % 4]
@@ -905,7 +850,7 @@ def split_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-def gather_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def gather_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         element = KERNEL_TYPES[i % 4]
@@ -933,7 +878,7 @@ def gather_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-def shape_of_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def shape_of_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         version = (1, 3)[i % 2]
@@ -943,7 +888,7 @@ def shape_of_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-def broadcast_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def broadcast_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         element = KERNEL_TYPES[i % 4]
@@ -973,7 +918,7 @@ def broadcast_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-def tile_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def tile_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         element = KERNEL_TYPES[i % 4]
@@ -983,7 +928,7 @@ def tile_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-def range_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
+def range_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     out = []
     for i in range(count):
         version = (1, 4)[i % 2]
@@ -1006,7 +951,7 @@ def range_kernels(rng: np.random.Generator, count: int) -> list[KernelCase]:
     return out
 
 
-KERNELS: dict[str, tuple[Callable[[np.random.Generator, int], list[KernelCase]], int]] = {
+KERNELS: dict[str, tuple[Callable[[np.random.Generator, int], list[Case]], int]] = {
     "Reshape": (reshape_kernels, 120), "Squeeze": (squeeze_kernels, 100), "Unsqueeze": (unsqueeze_kernels, 60),
     "Transpose": (transpose_kernels, 80), "Concat": (concat_kernels, 80), "Split": (split_kernels, 120),
     "Gather": (gather_kernels, 180), "ShapeOf": (shape_of_kernels, 40), "Broadcast": (broadcast_kernels, 150),
@@ -1019,7 +964,7 @@ def test_kernels_match_openvino_cpu(tmp_path: Path) -> None:
     cases = [c for make, count in KERNELS.values() for c in make(rng, count)]
     assert len(cases) >= 1000
     started = time.perf_counter()
-    failures = run_kernel_cases(cases, tmp_path)
+    failures = run_cases(cases, tmp_path)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:25])
     assert time.perf_counter() - started < 60
 
