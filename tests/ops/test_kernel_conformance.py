@@ -44,7 +44,9 @@ OpenVINO CPU facts these tests rely on (openvino 2026.4.1):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import openvino as ov
@@ -61,17 +63,13 @@ from ir_tools.ops.pool_geometry import pool_geometry, window_counts
 from ir_tools.runtime.openvino import CPU_CONFIG
 from tests.cpu_isa import AVX512, openvino_cpu_isa
 
+from .conformance import Case, assert_all_pass, run_cases, tolerance
+
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 SEED = 20264
 BATCH = 400  # cases per compiled ov.Model
-TOLERANCES = {
-    "f32": {"rtol": 1e-5, "atol": 1e-6},
-    "f16": {"rtol": 2.0**-10, "atol": 2.0**-24},
-    "i32": {"rtol": 0.0, "atol": 0.0},
-    "i8": {"rtol": 0.0, "atol": 0.0},
-    "u8": {"rtol": 0.0, "atol": 0.0},
-}
+TOLERANCES = {"f32": (1e-5, 1e-6), "f16": (2.0**-10, 2.0**-24), "i32": (0.0, 0.0), "i8": (0.0, 0.0), "u8": (0.0, 0.0)}
 DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8, "u8": np.uint8}
 AUTO_PADS = ("explicit", "same_upper", "same_lower", "valid")
 
@@ -187,38 +185,12 @@ def has_empty_window(case: PoolCase) -> bool:
     )
 
 
-def run_openvino(cases: list, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """OpenVINO CPU outputs of every case, BATCH cases per compiled model."""
-    core = ov.Core()
-    outputs: list[np.ndarray] = []
-    for start in range(0, len(cases), BATCH):
-        params, results = [], []
-        for case, x in zip(cases[start : start + BATCH], inputs[start : start + BATCH], strict=True):
-            p = ops1.parameter(list(x.shape), ov.Type(x.dtype))
-            params.append(p)
-            results.append(ops1.result(case.node(p)))
-        compiled = core.compile_model(ov.Model(results, params), "CPU", CPU_CONFIG)
-        answer = compiled(inputs[start : start + BATCH])
-        outputs.extend(np.array(answer[compiled.output(i)]) for i in range(len(results)))
-    return outputs
-
-
-def mismatch(case, ours: np.ndarray, theirs: np.ndarray) -> str | None:
-    """Why our output differs from OpenVINO's, or None if it matches."""
-    if ours.shape != theirs.shape or ours.dtype != theirs.dtype:
-        return f"shape/dtype {ours.shape} {ours.dtype} vs OpenVINO {theirs.shape} {theirs.dtype}"
-    if ours.dtype.kind != "f":
-        return None if np.array_equal(ours, theirs) else f"ours {ours.ravel()[:12]} OpenVINO {theirs.ravel()[:12]}"
-    a, e = ours.astype(np.float64), theirs.astype(np.float64)
-    if not np.array_equal(np.isnan(a), np.isnan(e)):
-        return f"NaN positions differ: ours {a.ravel()[:12]} OpenVINO {e.ravel()[:12]}"
-    zeros = (a == 0) & (e == 0)
-    if not np.array_equal(np.signbit(a[zeros]), np.signbit(e[zeros])):
-        return "the sign of a zero differs (empty windows give -0.0 or 0.0)"
-    if not np.allclose(a, e, equal_nan=True, **TOLERANCES[case.dtype]):
-        worst = np.nanmax(np.abs(a - e))
-        return f"max abs diff {worst:.3g}: ours {a.ravel()[:8]} OpenVINO {e.ravel()[:8]}"
-    return None
+def harness_case(case: PoolCase | AdaptiveCase, x: np.ndarray) -> Case:
+    """The case for ``run_cases``: within TOLERANCES, NaN positions and the sign of zeros (empty windows give -0.0
+    or 0.0) equal, ours adjusted to this CPU (``here``)."""
+    rtol, atol = TOLERANCES[case.dtype]
+    return Case(str(case), [x], lambda ps: case.node(ps[0]), (tolerance(rtol, atol),), signed_zeros=True,
+                here=here(case, x))
 
 
 @dataclass
@@ -227,7 +199,6 @@ class Suite:
 
     valid: list
     inputs: list[np.ndarray]
-    openvino: list[np.ndarray]
     invalid: list[PoolCase]
     uncompilable: list[PoolCase]  # valid, but OpenVINO CPU cannot compile them on this CPU (module doc)
 
@@ -268,50 +239,41 @@ def suite() -> Suite:
                 cases.append(case)
         valid += cases
     inputs = [random_input(rng, case.shape, case.dtype) for case in valid]
-    return Suite(valid, inputs, run_openvino(valid, inputs), invalid, uncompilable)
+    return Suite(valid, inputs, invalid, uncompilable)
 
 
-def expected_here(case, x: np.ndarray) -> np.ndarray:
-    """What OpenVINO CPU gives on this CPU: our kernel's result, but for an i32 AdaptiveAvgPool to size 1 below
-    AVX-512, the exact mean truncated toward zero (module doc)."""
+def here(case: PoolCase | AdaptiveCase, x: np.ndarray) -> Callable[[np.ndarray], np.ndarray] | None:
+    """What OpenVINO CPU gives on this CPU instead of our kernel's result: for an i32 AdaptiveAvgPool to size 1
+    below AVX-512, the exact mean truncated toward zero (module doc); None elsewhere."""
     if (isinstance(case, AdaptiveCase) and case.dtype == "i32" and set(case.output_size) == {1}
             and openvino_cpu_isa() != AVX512):
-        return np.trunc(x.astype(np.float64).mean(axis=tuple(range(2, x.ndim)), keepdims=True)).astype(np.int32)
-    return case.ours(x)
+        mean = np.trunc(x.astype(np.float64).mean(axis=tuple(range(2, x.ndim)), keepdims=True)).astype(np.int32)
+        return lambda y: mean
+    return None
 
 
-def _check(suite: Suite, select) -> tuple[int, list[str]]:
-    count, failures = 0, []
-    for case, x, theirs in zip(suite.valid, suite.inputs, suite.openvino, strict=True):
-        if not select(case):
-            continue
-        count += 1
-        try:
-            why = mismatch(case, expected_here(case, x), theirs)
-        except OpValidationError as e:
-            why = f"our kernel rejected a node OpenVINO accepts: {e}"
-        if why:
-            failures.append(f"{case}: {why}")
-    return count, failures
+def _check(suite: Suite, select: Callable[[PoolCase | AdaptiveCase], bool], tmp_path: Path) -> tuple[int, list[str]]:
+    cases = [harness_case(c, x) for c, x in zip(suite.valid, suite.inputs, strict=True) if select(c)]
+    return len(cases), run_cases(cases, tmp_path, per_model=BATCH)
 
 
 @pytest.mark.parametrize("dtype", ["f32", "f16", "i32", "i8", "u8"])
-def test_avg_pool_matches_openvino(suite: Suite, dtype: str) -> None:
-    count, failures = _check(suite, lambda c: isinstance(c, PoolCase) and c.dtype == dtype)
+def test_avg_pool_matches_openvino(suite: Suite, dtype: str, tmp_path: Path) -> None:
+    count, failures = _check(suite, lambda c: isinstance(c, PoolCase) and c.dtype == dtype, tmp_path)
     assert count >= 100
     assert not failures, f"{len(failures)} of {count} cases differ, e.g.\n" + "\n".join(failures[:5])
 
 
 @pytest.mark.parametrize("dtype", ["f32", "f16", "i32", "u8"])
-def test_adaptive_avg_pool_matches_openvino(suite: Suite, dtype: str) -> None:
-    count, failures = _check(suite, lambda c: isinstance(c, AdaptiveCase) and c.dtype == dtype)
+def test_adaptive_avg_pool_matches_openvino(suite: Suite, dtype: str, tmp_path: Path) -> None:
+    count, failures = _check(suite, lambda c: isinstance(c, AdaptiveCase) and c.dtype == dtype, tmp_path)
     assert count >= 40
     assert not failures, f"{len(failures)} of {count} cases differ, e.g.\n" + "\n".join(failures[:5])
 
 
 def test_suite_covers_the_semantics(suite: Suite) -> None:
     """The random cases reach every feature the kernels claim, including windows with no data."""
-    pools = [(c, y) for c, y in zip(suite.valid, suite.openvino, strict=True) if isinstance(c, PoolCase)]
+    pools = [(c, x) for c, x in zip(suite.valid, suite.inputs, strict=True) if isinstance(c, PoolCase)]
     assert len(suite.valid) >= 3000
     assert {c.opset for c, _ in pools} == {1, 14, 16}
     assert {c.auto_pad for c, _ in pools} == set(AUTO_PADS)
@@ -319,7 +281,7 @@ def test_suite_covers_the_semantics(suite: Suite) -> None:
     assert {len(c.kernel) for c, _ in pools} == {1, 2, 3}
     assert sum(c.dilations is not None and max(c.dilations) > 1 for c, _ in pools) >= 200
     assert sum(c.pads_begin != c.pads_end and c.auto_pad == "explicit" for c, _ in pools) >= 500
-    assert sum(bool(np.isnan(y).any()) for c, y in pools if c.dtype == "f32") >= 50
+    assert sum(bool(np.isnan(c.ours(x)).any()) for c, x in pools if c.dtype == "f32") >= 50  # OpenVINO's too
     assert sum(has_empty_window(c) for c, _ in pools if c.dtype in ("i8", "u8")) >= 10
     adaptive = [c for c in suite.valid if isinstance(c, AdaptiveCase)]
     assert sum(any(o > n for o, n in zip(c.output_size, c.shape[2:], strict=True)) for c in adaptive) >= 100
@@ -368,10 +330,9 @@ WORKED_EXAMPLES = [  # docs/SEMANTICS.md section 3; x = 1, 2, 3, ...
 
 
 @pytest.mark.parametrize("case", WORKED_EXAMPLES, ids=lambda c: f"L{c.shape[-1]}-K{c.kernel[0]}-{c.rounding}")
-def test_semantics_worked_examples(case: PoolCase) -> None:
+def test_semantics_worked_examples(case: PoolCase, tmp_path: Path) -> None:
     x = np.arange(1, case.shape[-1] + 1, dtype=np.float32).reshape(case.shape)
-    (theirs,) = run_openvino([case], [x])
-    assert mismatch(case, case.ours(x), theirs) is None, (case.ours(x), theirs)
+    assert_all_pass([harness_case(case, x)], tmp_path)
 
 
 def test_kernel_larger_than_padded_input_is_an_error() -> None:
