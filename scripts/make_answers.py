@@ -59,6 +59,7 @@ from ir_tools.ops.spec import OpSpec  # noqa: E402
 from ir_tools.runtime.openvino import CPU_CONFIG  # noqa: E402
 from tests.ops import (  # noqa: E402
     test_attention_conformance,
+    test_avg_pool_conformance,
     test_convolution_conformance,
     test_einsum_conformance,
     test_elementwise_conformance,
@@ -67,7 +68,6 @@ from tests.ops import (  # noqa: E402
     test_grid_sample_conformance,
     test_hard_sigmoid_conformance,
     test_interpolate_conformance,
-    test_kernel_conformance,
     test_matmul_conformance,
     test_maxpool_conformance,
     test_normalization_conformance,
@@ -75,9 +75,10 @@ from tests.ops import (  # noqa: E402
     test_reduction_conformance,
     test_scatter_nd_conformance,
     test_shaping_conformance,
+    test_softmax_conformance,
     test_support_kernels,
 )
-from tests.ops.conformance import blur  # noqa: E402
+from tests.ops.conformance import Case, blur  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "answers"
 SEED = 20260
@@ -96,29 +97,19 @@ class Recipe:
     build: Callable[[list[ov.Node]], ov.Node]
 
 
-def recipe(case: object) -> Recipe | None:
+def recipe(case: Case) -> Recipe | None:
     """A conformance suite's case as a Recipe (None: judged by OpenVINO's evaluator there, not by the CPU)."""
-    if getattr(case, "evaluator", False):
+    if case.evaluator:
         return None
-    if hasattr(case, "fed"):  # test_shaping_conformance.KernelCase: an op built by NodeFactory
-        return Recipe(list(case.inputs), list(case.fed),
-                      lambda ns, c=case: NodeFactory(f"opset{c.opset}").create(c.op, [n.output(0) for n in ns],
-                                                                                 c.typed))
-    if hasattr(case, "x"):  # test_interpolate_conformance.KernelCase: one data input
-        return Recipe([case.x], [True], lambda ns, c=case: c.build(ns[0]))
-    consts = getattr(case, "consts", ())
-    if isinstance(consts, tuple):  # test_elementwise_conformance.Case: outputs in, some inputs Constants
-        return Recipe(list(case.inputs), [j not in consts for j in range(len(case.inputs))],
-                      lambda ns, c=case: c.build([n.output(0) for n in ns]))
-    return Recipe(list(case.inputs), [True] * len(case.inputs), case.build)
+    return Recipe(list(case.inputs), [j not in case.consts for j in range(len(case.inputs))], case.build)
 
 
-def recipes(cases: Iterable[object]) -> list[Recipe]:
+def recipes(cases: Iterable[Case]) -> list[Recipe]:
     return [r for r in map(recipe, cases) if r is not None]
 
 
 def pooling(rng: np.random.Generator) -> list[Recipe]:
-    k = test_kernel_conformance
+    k = test_avg_pool_conformance
     out = []
     for i in range(240):
         dtype = ("f32", "f16", "i32")[i % 3]
@@ -149,7 +140,7 @@ def elementwise(rng: np.random.Generator) -> list[Recipe]:
 
 def reduction(rng: np.random.Generator) -> list[Recipe]:
     r = test_reduction_conformance
-    return recipes([*r.reduce_cases(rng, 160), *r.softmax_cases(rng, 40)])
+    return recipes([*r.reduce_cases(rng, 160), *test_softmax_conformance.softmax_cases(rng, 40)])
 
 
 def matmul(rng: np.random.Generator) -> list[Recipe]:
