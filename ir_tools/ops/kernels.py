@@ -2,7 +2,7 @@
 
 Geometry (validation, effective pads, output lengths) comes from pool_geometry, so these kernels
 agree with shape inference by construction. Values follow docs/SEMANTICS.md sections 3 and 4 and are
-checked against OpenVINO CPU by tests/ops/test_kernel_conformance.py:
+checked against OpenVINO CPU by tests/ops/test_avg_pool_conformance.py:
 
 - OpenVINO CPU adds a window's taps in f32, one by one in row-major kernel order, then divides the
   sum by the divisor. Float inputs are summed in f32 here too (f64 ones in f64), integers exactly in f64.

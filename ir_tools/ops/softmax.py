@@ -1,7 +1,7 @@
 """SoftMax-1/8 and LogSoftmax-5: attributes, shape rules, reference kernels and rounding rules.
 
 Shape rules are OpenVINO's (softmax.cpp, log_softmax.cpp); the kernel follows OpenVINO CPU. Checked by
-tests/ops/test_reduction_conformance.py. Measured on openvino 2026.4.1, beyond the specification:
+tests/ops/test_softmax_conformance.py. Measured on openvino 2026.4.1, beyond the specification:
 
 - SoftMax-1's axis is unsigned, SoftMax-8's and LogSoftmax-5's in [-r, r-1] with r = max(rank, 1):
   a scalar takes axis 0 (and -1). Element types are not checked (integers pass, and the CPU
