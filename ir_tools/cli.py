@@ -39,14 +39,16 @@ def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace,
     """``runtime.verdict.check_model`` with the command's options."""
     from .runtime.verdict import check_model
 
-    done = check_model(path, bin_path, not args.no_openvino, getattr(args, "compile", False))
+    done = check_model(path, bin_path, not args.no_openvino, getattr(args, "compile", False),
+                       getattr(args, "target", None))
     return done.diagnostics, done.graph, done.propagation
 
 
-def _check_diagnostics(path: Path, no_openvino: bool, compile_model: bool) -> tuple[list[Diagnostic], str | None]:
+def _check_diagnostics(path: Path, no_openvino: bool, compile_model: bool,
+                       target: str | None) -> tuple[list[Diagnostic], str | None]:
     """One file's ``check`` diagnostics and what was re-inferred (a top-level function: worker processes run it)."""
     gc.disable()  # as in the main process (see main)
-    options = argparse.Namespace(no_openvino=no_openvino, compile=compile_model)
+    options = argparse.Namespace(no_openvino=no_openvino, compile=compile_model, target=target)
     diags, graph, result = _check_model(path, None, options)
     return diags, None if graph is None or result is None else _inference_summary(graph, result)
 
@@ -58,6 +60,10 @@ def _inference_summary(graph: Graph, result: Propagation) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.target:
+        from .ops.releases import release
+
+        release(args.target)  # an unknown release is a usage error before any file is read
     paths = model_paths(args.models)
     if args.html:
         if len(paths) != 1:
@@ -69,7 +75,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         summary = None if graph is None or result is None else _inference_summary(graph, result)
         checked = {str(paths[0]): (diags, summary)}
     else:
-        work = partial(_check_diagnostics, no_openvino=args.no_openvino, compile_model=args.compile)
+        work = partial(_check_diagnostics, no_openvino=args.no_openvino, compile_model=args.compile,
+                       target=args.target)
         done = progress(map_files(work, paths, args.jobs), len(paths), "checking",
                         args.format == "text" and len(paths) > 1)
         checked = dict(zip(map(str, paths), done, strict=True))
@@ -365,6 +372,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-openvino", action="store_true",
                    help="skip OpenVINO's verdict and its inference of the ops ir_tools has no shape rule for")
     p.add_argument("--compile", action="store_true", help="also compile each clean file on OpenVINO CPU")
+    p.add_argument("--target", metavar="RELEASE",
+                   help="also report every layer that OpenVINO release (2021.4 ... the current one, or opsetN) cannot "
+                        "create, and an IR version it does not read (E-TARGET)")
     p.add_argument("--html", type=Path, metavar="REPORT.html",
                    help="also write one self-contained HTML page: the graph coloured by errors and warnings")
     p.add_argument("--quiet", "-q", action="store_true",

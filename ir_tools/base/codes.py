@@ -9,7 +9,8 @@ A code is stable (tools match on it) and means one thing. Its severity says what
 - ``warning``: reported, changes no exit code.
 
 ``stage`` says who reports the code: ``check``'s stages (``reader``, ``checks``, ``shapes``, ``validate``) each
-report theirs on every file; ``openvino`` is OpenVINO's own verdict; ``onnx`` is ``convert-onnx``'s reading and
+report theirs on every file; ``openvino`` is OpenVINO's own verdict;
+``target`` is ``check --target``'s table of releases; ``onnx`` is ``convert-onnx``'s reading and
 conversion; ``commands`` are raised by a command as it acts (a bad option, an input that does not fit, a kernel the
 reference lacks) and end it. ``Diagnostic`` and ``IrToolsError`` refuse a code missing here, so a new one cannot be
 reported before it is described; ``scripts/make_codes_table.py`` writes the README's table from this one.
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 CodeSeverity = Literal["fatal", "error", "warning"]
-Stage = Literal["reader", "checks", "shapes", "validate", "openvino", "onnx", "commands"]
+Stage = Literal["reader", "checks", "shapes", "validate", "openvino", "target", "onnx", "commands"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,9 @@ _TABLE = (
     Code("E-OPENVINO", "error", "openvino",
          "OpenVINO refuses the model (read, compile or infer), in its own words: `check` asks it on a file "
          "otherwise clean (exit 1); `compare` and `migrate --check` stop there (exit 2)"),
+    Code("E-TARGET", "error", "target",
+         "`check --target RELEASE`: a layer that OpenVINO release cannot create (its op version, the oldest release "
+         "that does, whether ir_tools rewrites it), or an IR version it does not read"),
     Code("E-ONNX-READ", "fatal", "onnx", "convert-onnx: a missing file, or not a readable ONNX model"),
     Code("E-ONNX-INVALID", "fatal", "onnx",
          "convert-onnx: a model `onnx.checker` refuses, or one without a version of the default domain"),

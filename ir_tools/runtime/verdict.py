@@ -16,7 +16,9 @@ from ..base.diagnostics import Diagnostic, has_errors
 from ..base.errors import IrToolsError
 from ..ir.model import Graph
 from ..ir.reader import parse_may_start
+from ..ops import releases
 from ..passes.shapes import Propagation, adopt
+from ..passes.target import target_diagnostics
 from ..passes.validate import check_file
 
 
@@ -30,9 +32,11 @@ class CheckResult:
 
 
 def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvino: bool = True,
-                compile_model: bool = False) -> CheckResult:
+                compile_model: bool = False, target: str | None = None) -> CheckResult:
     """Everything wrong with one IR file; with ``openvino`` (the default, as in the CLI), OpenVINO's verdict on a
-    file otherwise clean and its inference of the ops ir_tools has no shape rule for."""
+    file otherwise clean and its inference of the ops ir_tools has no shape rule for; with ``target`` (an OpenVINO
+    release or ``opsetN``), every layer that release cannot create (E-TARGET)."""
+    release = None if target is None else releases.release(target)  # an unknown target refuses before any work
     path = Path(xml_path)
     read = files = None
     if openvino and parse_may_start(path):
@@ -41,6 +45,8 @@ def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvi
         files = ModelFiles(path, Path(bin_path) if bin_path else path.with_suffix(".bin"))
         read = read_in_background(files)
     diags, graph, result = check_file(path, bin_path)
+    if graph is not None and release is not None:
+        diags = [*diags, *target_diagnostics(graph, release)]
     if graph is None or result is None or has_errors(diags) or read is None:
         return CheckResult(diags, graph, result)
     from .openvino import openvino_types
@@ -53,6 +59,7 @@ def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvi
 
 
 def check(xml_path: str | Path, bin_path: str | Path | None = None, openvino: bool = True,
-          compile_model: bool = False) -> list[Diagnostic]:
-    """The diagnostics ``ir-tools check`` prints for one file (``openvino=False``: ``--no-openvino``)."""
-    return check_model(xml_path, bin_path, openvino, compile_model).diagnostics
+          compile_model: bool = False, target: str | None = None) -> list[Diagnostic]:
+    """The diagnostics ``ir-tools check`` prints for one file (``openvino=False``: ``--no-openvino``; ``target``:
+    ``--target``)."""
+    return check_model(xml_path, bin_path, openvino, compile_model, target).diagnostics

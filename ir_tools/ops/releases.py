@@ -1,0 +1,87 @@
+"""Which OpenVINO release creates which op version: the one table (``openvino_releases.json``, written by
+``scripts/make_release_table.py`` from what each release answered, or from OpenVINO's documentation for the releases
+without wheels for our Python; each entry names its source).
+
+A release creates a layer ``type`` of ``version="opsetN"`` when its opsetN holds the type, and reads the layer's
+attribute values: a value added after its op version (``rounding_type="ceil_torch"``: MaxPool-14 in 2024.0, the
+value from 2024.1) counts only in the releases that were seen to read it. ``opsetN`` names a target too: the opsets
+1 to N as the newest release has them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from ..base.errors import IrToolsError
+
+_TABLE = Path(__file__).with_name("openvino_releases.json")
+
+#: An attribute value newer than its op version: (type, opset, attribute, value).
+Value = tuple[str, str, str, str]
+
+
+@dataclass(frozen=True)
+class Release:
+    name: str  # "2023.0", or "opset8"
+    source: str
+    ir_versions: tuple[int, ...]
+    opsets: Mapping[str, frozenset[str]]  # "opsetN" -> its types, lower case (the reader's spelling rule)
+    values: frozenset[Value]  # the newer attribute values it reads
+
+    def creates(self, op_type: str, version: str | None, attrs: Mapping[str, str]) -> bool:
+        """True if this release creates a layer of ``op_type`` at ``version`` with these attributes."""
+        types = self.opsets.get(version or "")
+        if types is None or op_type.lower() not in types:
+            return False
+        return not any(v[0].lower() == op_type.lower() and v[1] == version and attrs.get(v[2]) == v[3]
+                       and v not in self.values for v in _probed_values())
+
+    def lacks_value(self, op_type: str, version: str | None, attrs: Mapping[str, str]) -> str | None:
+        """``attribute="value"`` when the release has the op version but not that attribute value, else None."""
+        for v in _probed_values():
+            if v[0].lower() == op_type.lower() and v[1] == version and attrs.get(v[2]) == v[3] and v not in self.values:
+                return f'{v[2]}="{v[3]}"'
+        return None
+
+
+@cache
+def releases() -> dict[str, Release]:
+    """Every release of the table, oldest first."""
+    document = json.loads(_TABLE.read_text())
+    tables = {key: frozenset(entry.split(":", 1)[0].lower() for entry in types)
+              for key, types in document["opset_tables"].items()}
+    return {name: Release(name, entry["source"], tuple(entry["ir_versions"]),
+                          {opset: tables[key] for opset, key in entry["opsets"].items()},
+                          frozenset(tuple(v) for v in entry["values"]))
+            for name, entry in document["releases"].items()}
+
+
+@cache
+def _probed_values() -> frozenset[Value]:
+    return frozenset(v for r in releases().values() for v in r.values)
+
+
+def release(name: str) -> Release:
+    """The release ``name`` names: ``2023.0`` (a patch release, ``2023.0.2``, stands for its minor release) or
+    ``opsetN``; IrToolsError (E-USAGE) naming the known ones otherwise."""
+    known = releases()
+    newest = list(known.values())[-1]
+    if name.startswith("opset") and name[5:].isdigit() and f"opset{int(name[5:])}" in newest.opsets:
+        n = int(name[5:])
+        opsets = {f"opset{i}": newest.opsets[f"opset{i}"] for i in range(1, n + 1)}
+        values = frozenset(v for v in newest.values if int(v[1][5:]) <= n)
+        return Release(name, f"opsets 1-{n} as OpenVINO {newest.name} has them", newest.ir_versions, opsets, values)
+    minor = ".".join(name.split(".")[:2])
+    if minor in known:
+        return known[minor]
+    raise IrToolsError(f"unknown target {name!r}: an OpenVINO release ({', '.join(known)}) or opset1 to "
+                       f"opset{len(newest.opsets)}", code="E-USAGE")
+
+
+def oldest_creating(op_type: str, version: str | None, attrs: Mapping[str, str]) -> str | None:
+    """The oldest release of the table that creates the layer, or None."""
+    return next((r.name for r in releases().values() if r.creates(op_type, version, attrs)), None)

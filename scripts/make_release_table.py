@@ -1,0 +1,59 @@
+"""Write ir_tools/ops/openvino_releases.json: which OpenVINO release creates which op version (and the IR versions
+and attribute values it reads), from what each release answered to scripts/probe_release.py.
+
+Measured: every minor release with wheels for Python 3.11 (2023.0 on), each probed by the Python of its own
+virtual environment (``pip install openvino==X "numpy<2"``). Older releases are documented only: their newest
+opset from OpenVINO's "Available Operation Sets" page (docs.openvino.ai, 2021.4: opset7, 2022.1: opset8, 2022.2:
+opset9, 2022.3: opset10), the contents of each opset from the oldest measured release, IR v11 from 2022.1 on
+(its release notes: API 2.0 and IR v11). Const, the IR's spelling of Constant (opset1), which NodeFactory will not
+build bare, is in every opset of every release: the IR reader takes it whatever the layer's opset.
+
+    python scripts/make_release_table.py PROBES_DIR   # the probe_release.py answers, one X.Y.Z.json per release
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parents[1] / "ir_tools" / "ops" / "openvino_releases.json"
+DOCUMENTED = {"2021.4": (7, [10]), "2022.1": (8, [10, 11]), "2022.2": (9, [10, 11]), "2022.3": (10, [10, 11])}
+DOCS = "docs.openvino.ai, Available Operation Sets (newest opset per release); contents as measured in 2023.0"
+
+
+def main(probes: Path) -> None:
+    measured = {}
+    for path in sorted(probes.glob("*.json"), key=lambda p: tuple(map(int, p.stem.split(".")))):
+        answer = json.loads(path.read_text())
+        name = ".".join(path.stem.split(".")[:2])
+        measured[name] = answer  # the last patch release probed stands for its minor release
+    tables: dict[str, list[str]] = {}  # one list per distinct opset contents, shared by the releases that have it
+
+    def table_id(opset: str, types: dict[str, str]) -> str:
+        entry = sorted(f"{t}:{v}" for t, v in {**types, "Const": "opset1"}.items())
+        for key, known in tables.items():
+            if key.startswith(f"{opset}/") and known == entry:
+                return key
+        key = f"{opset}/{sum(k.startswith(f'{opset}/') for k in tables)}"
+        tables[key] = entry
+        return key
+
+    oldest = next(iter(measured.values()))
+    releases = {}
+    for name, (newest, ir_versions) in DOCUMENTED.items():
+        releases[name] = {"source": DOCS, "ir_versions": ir_versions, "values": [],
+                          "opsets": {f"opset{n}": table_id(f"opset{n}", oldest["opsets"][f"opset{n}"])
+                                     for n in range(1, newest + 1)}}
+    for name, answer in measured.items():
+        releases[name] = {"source": f"measured: openvino {answer['version']}", "ir_versions": answer["ir_versions"],
+                          "values": [[v["type"], v["opset"], v["attribute"], v["value"]] for v in answer["values"]],
+                          "opsets": {opset: table_id(opset, types) for opset, types in answer["opsets"].items()
+                                     if types}}
+    document = {"about": __doc__.split("\n\n")[0], "releases": releases, "opset_tables": tables}
+    OUT.write_text(json.dumps(document, indent=0, sort_keys=False) + "\n")
+    print(f"wrote {OUT}: {len(releases)} releases, {len(tables)} distinct opset tables")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))

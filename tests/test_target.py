@@ -1,0 +1,101 @@
+"""``check --target RELEASE`` and the table of releases behind it (ir_tools/ops/openvino_releases.json).
+
+The table's facts are held here against what the releases themselves answered when measured; with older releases
+installed in side virtual environments (``IR_TOOLS_RELEASE_PYTHONS="2023.0=/venv/bin/python,..."``), every sample
+and every file of tests/data/networks' IR fixtures is read by each release, and ``check --target`` must say
+"no E-TARGET" exactly where that release reads the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import ir_tools
+from ir_tools.base.errors import IrToolsError
+from ir_tools.cli import main
+from ir_tools.ops.releases import oldest_creating, release, releases
+from tests.conftest import SAMPLES
+
+FLOOR = {"rounding_type": "floor"}
+CEIL_TORCH = {"rounding_type": "ceil_torch"}
+
+
+def test_the_table_knows_when_each_op_version_came() -> None:
+    assert list(releases())[:5] == ["2021.4", "2022.1", "2022.2", "2022.3", "2023.0"]
+    assert oldest_creating("MaxPool", "opset14", FLOOR) == "2024.0"
+    assert oldest_creating("MaxPool", "opset14", CEIL_TORCH) == "2024.1"  # 2024.0 refuses the value
+    assert oldest_creating("ScaledDotProductAttention", "opset13", {}) == "2023.3"  # opset13 came in 2023.2 without it
+    assert oldest_creating("Pad", "opset12", {}) == "2023.1"
+    assert oldest_creating("MaxPool", "opset8", {}) == "2022.1"
+    assert oldest_creating("ReLU", "opset1", {}) == "2021.4"  # the reader's spelling rule: any case
+    assert oldest_creating("NoSuchOp", "opset1", {}) is None
+    assert release("2023.0.2") is release("2023.0")
+    assert release("2021.4").ir_versions == (10,) and 11 in release("2022.1").ir_versions
+    eight = release("opset8")
+    assert eight.creates("MaxPool", "opset8", {}) and not eight.creates("MaxPool", "opset14", FLOOR)
+    with pytest.raises(IrToolsError, match="unknown target '1999.1'"):
+        release("1999.1")
+
+
+def test_check_target_names_each_layer_the_release_cannot_create(capsys) -> None:
+    model = SAMPLES / "avgpool14_ceil_torch.xml"
+    assert main(["check", str(model), "--no-openvino", "--target", "2024.0"]) == 1
+    out = capsys.readouterr().out
+    assert "avgpool14_ceil_torch.xml:15: error[E-TARGET]: layer 'pool' (id 1, AvgPool@opset14): OpenVINO 2024.0 " \
+           "cannot create AvgPool of opset14 with rounding_type=\"ceil_torch\"; the oldest release that creates it " \
+           "is 2024.1; `ir-tools migrate` rewrites it into opset8 AvgPool" in out, out
+    assert main(["check", str(model), "--no-openvino", "--target", "2024.1"]) == 0
+    capsys.readouterr()
+    assert main(["check", str(model), "--no-openvino", "--target", "2023.0", "--format", "json"]) == 1
+    (found,) = json.loads(capsys.readouterr().out)["files"][0]["diagnostics"]
+    assert (found["code"], found["line"], found["layer_name"]) == ("E-TARGET", 15, "pool")
+    assert [d.code for d in ir_tools.check(model, openvino=False, target="2023.0")] == ["E-TARGET"]
+    assert main(["check", str(model), "--no-openvino", "--target", "1999.1"]) == 2
+    assert "unknown target" in capsys.readouterr().err
+
+
+def side_pythons() -> dict[str, str]:
+    value = os.environ.get("IR_TOOLS_RELEASE_PYTHONS", "")
+    return dict(item.split("=", 1) for item in value.split(",") if "=" in item)
+
+
+READS = """
+import sys
+try:
+    import openvino as ov
+    ov.Core
+except (ImportError, AttributeError):
+    import openvino.runtime as ov
+for path in sys.argv[1:]:
+    try:
+        ov.Core().read_model(path)
+        print("reads")
+    except Exception:
+        print("refuses")
+"""
+
+
+@pytest.mark.openvino
+@pytest.mark.skipif(not side_pythons(), reason="no older OpenVINO: set IR_TOOLS_RELEASE_PYTHONS=2023.0=/venv/python")
+def test_check_target_agrees_with_each_release_installed(tmp_path: Path) -> None:
+    """The clean samples as they are and migrated (opset8 AvgPool), in IR v11 and v10."""
+    models = [m for m in sorted(SAMPLES.glob("*.xml"))
+              if not [d for d in ir_tools.check(m, openvino=False) if d.severity == "error"]]
+    for model in list(models):
+        graph = ir_tools.read_valid(model)
+        ir_tools.migrate(graph)
+        for version in (10, 11):
+            ir_tools.write_ir(graph, tmp_path / f"{model.stem}_v{version}.xml", ir_version=version)
+            models.append(tmp_path / f"{model.stem}_v{version}.xml")
+    assert len(models) >= 20
+    for name, python in side_pythons().items():
+        answers = subprocess.run([python, "-c", READS, *map(str, models)], capture_output=True, text=True,
+                                 timeout=600, check=True).stdout.split()
+        for model, answer in zip(models, answers, strict=True):
+            refused = [d for d in ir_tools.check(model, openvino=False, target=name) if d.code == "E-TARGET"]
+            assert (answer == "reads") == (not refused), (name, model.name, answer, refused)
