@@ -254,10 +254,24 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
     if not (args.output or args.in_place or args.dry_run):
         raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
+    target = None
+    if args.target:
+        from .ops.releases import release
+
+        target = release(args.target)  # an unknown release is a usage error before the model is read
+        if args.ir_version not in target.ir_versions:
+            args.ir_version = target.ir_versions[-1]
     graph = read_migratable(args.model, args.bin)
     legacy = is_legacy(graph)
     before = Counter(layer.kind for layer in graph.layers())
-    stats = migration(graph).run(graph, checked=not legacy).stats
+    if target is None:
+        stats = migration(graph).run(graph, checked=not legacy).stats
+    else:
+        from .passes.legacy import lower_legacy
+        from .passes.target import retarget
+
+        lowered = lower_legacy.run(graph).stats if legacy else Counter()
+        stats = lowered + retarget(graph, target, checked=not legacy).stats
     if graph.ir_version == 10 and args.ir_version == 11:
         keep_v10_names(graph)
     graph.ir_version = args.ir_version
@@ -447,6 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model", type=Path, metavar="MODEL.xml")
     p.add_argument("-o", "--output", type=Path, metavar="OUT.xml")
     p.add_argument("--ir-version", type=int, choices=(10, 11), default=11)
+    p.add_argument("--target", metavar="RELEASE",
+                   help="also rewrite what that OpenVINO release (2021.4 ... the current one, or opsetN) cannot create "
+                        "(today: MaxPool-14); refuse, writing nothing, what has no rewrite")
     p.add_argument("--check", action="store_true",
                    help="run original and migrated model on seeded inputs; exit 1 if any output differs")
     p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")

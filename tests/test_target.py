@@ -13,6 +13,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import ir_tools
@@ -99,3 +100,56 @@ def test_check_target_agrees_with_each_release_installed(tmp_path: Path) -> None
         for model, answer in zip(models, answers, strict=True):
             refused = [d for d in ir_tools.check(model, openvino=False, target=name) if d.code == "E-TARGET"]
             assert (answer == "reads") == (not refused), (name, model.name, answer, refused)
+
+
+def max_pool_14_model(path: Path, rng: np.random.Generator, cases: int) -> Path:
+    """Parameters each into one MaxPool-14 (ceil_torch, ceil or floor; pads, dilations, strides drawn), both outputs
+    (values and indices) as results."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset14 as o14
+
+    params, results = [], []
+    for i in range(cases):
+        rank = int(rng.integers(1, 3))
+        kernel = [int(k) for k in rng.integers(1, 4, rank)]
+        strides = [int(s) for s in rng.integers(1, 4, rank)]
+        dilations = [int(d) for d in rng.integers(1, 3, rank)]
+        begin = [int(rng.integers(0, k)) for k in kernel]
+        end = [int(rng.integers(0, k)) for k in kernel]
+        lengths = [int(rng.integers((k - 1) * d + 1, 12)) for k, d in zip(kernel, dilations, strict=True)]
+        x = o1.parameter([1, 2, *lengths], np.float32, name=f"x{i}")
+        rounding = ("ceil_torch", "ceil_torch", "ceil", "floor")[i % 4]
+        pool = o14.max_pool(x, strides, dilations, begin, end, kernel, rounding, "explicit", name=f"pool{i}")
+        params.append(x)
+        results += [o1.result(pool.output(0), name=f"y{i}"), o1.result(pool.output(1), name=f"i{i}")]
+    ov.save_model(ov.Model(results, params, "max_pools"), str(path), compress_to_fp16=False)
+    return path
+
+
+@pytest.mark.openvino
+@pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
+def test_migrate_target_rewrites_max_pool_14_for_2023(tmp_path: Path, capsys) -> None:
+    """MaxPool-14 (80 seeded layers, ceil_torch on half) migrated with --target 2023.0: loads on 2023.0, holds no
+    E-TARGET, and its values and indices equal the current OpenVINO's on the original, exactly."""
+    from ir_tools.runtime.inputs import random_inputs
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    rng = np.random.default_rng(7)
+    model = max_pool_14_model(tmp_path / "pools.xml", rng, 80)
+    out = tmp_path / "pools_2023.xml"
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
+    assert "rewrote 40 x MaxPool-14 (ceil_torch) -> MaxPool-8" in capsys.readouterr().out
+    assert not [d for d in ir_tools.check(out, openvino=False, target="2023.0") if d.severity == "error"]
+    graph = ir_tools.read_valid(model)
+    before = {layer.name: layer.attrs["pads_end"] for layer in graph.by_type("MaxPool")}
+    moved = [lay for lay in ir_tools.read_ir(out).by_type("MaxPool") if lay.attrs["pads_end"] != before[lay.name]]
+    assert len(moved) >= 10  # ceil_torch dropping a window: floor with a shorter pads_end (16 with this seed)
+    inputs = random_inputs(graph, 0, {})
+    want = OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
+    migrated = ir_tools.read_valid(out)
+    got = ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, ModelFiles(out, out.with_suffix(".bin"))).run(inputs)
+    assert set(got) == set(want) and len(want) == 160
+    for name in want:
+        np.testing.assert_array_equal(got[name], want[name], err_msg=name)

@@ -1,16 +1,26 @@
-"""``check --target RELEASE``: the layers an OpenVINO release cannot create, and an IR version it cannot read.
+"""Targets: the layers an OpenVINO release cannot create (``check --target``), and the rewrites that make a model
+one it can (``migrate --target``).
 
 Each refusal is one E-TARGET error at the layer's line: its op version, the oldest release that creates it, and
-whether ir_tools rewrites it (today ``migrate`` rewrites average pooling into opset8 AvgPool; the other op versions
-have no rewrite yet).
+whether ir_tools rewrites it. Rewrites so far: every AvgPool into opset8 AvgPool (``ToOpset8``) and MaxPool-14 into
+MaxPool-8 (``MaxPoolTo8``); ``retarget`` runs them and refuses, with every E-TARGET, what is left.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..base.diagnostics import Diagnostic
 from ..base.errors import SourceLoc
 from ..ir.model import Graph
+from ..ops import attrs as A
+from ..ops.opsets import lookup
+from ..ops.pool_geometry import dilated, out_length
+from ..ops.pooling import MaxPool8Attrs, max_pool_geometry
 from ..ops.releases import Release, oldest_creating
+from .base import Pass, PassError, PassManager, PassResult
+from .shapes import declared_type
+from .to_opset8 import to_opset8
 
 
 def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
@@ -37,4 +47,60 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
 def _rewrite(op_type: str, target: Release) -> str:
     if op_type.lower() == "avgpool" and target.creates("AvgPool", "opset8", {}):
         return "`ir-tools migrate` rewrites it into opset8 AvgPool"
+    if op_type.lower() == "maxpool" and target.creates("MaxPool", "opset8", {}):
+        return "`ir-tools migrate --target` rewrites it into MaxPool-8 (static spatial dims for ceil_torch)"
     return "ir_tools has no rewrite for it yet"
+
+
+class MaxPoolTo8(Pass):
+    """MaxPool-14 as MaxPool-8, exactly (docs/SEMANTICS.md: the two differ only in ceil_torch):
+
+    1. rounding floor or ceil: the same attributes, spelled opset8;
+    2. ceil_torch on static spatial dims: floor with ``pads_end = (out - 1)*S + dilated K - L - pb`` (at least 0),
+       which gives ceil_torch's window count; a max ignores padding, so values and indices are unchanged;
+    3. ceil_torch on dynamic spatial dims is left, for ``retarget`` to refuse.
+    """
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        for layer in graph.by_type("MaxPool"):
+            spec = lookup(layer.type, layer.version)
+            if spec is None or spec.label != "MaxPool-14":
+                continue
+            a = A.decode(spec.attrs, layer.attrs, layer.loc)
+            if a.rounding_type == "ceil_torch":
+                new = _floor_form(graph, layer, a)
+                if new is None:
+                    continue
+                layer.attrs = A.encode(new)
+            layer.version = "opset8"
+            stats[f"MaxPool-14 ({a.rounding_type}) -> MaxPool-8"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+
+def _floor_form(graph: Graph, layer, a: MaxPool8Attrs) -> MaxPool8Attrs | None:  # noqa: ANN001 (a Layer)
+    """Rule 2: the floor-rounded attributes with ceil_torch's windows, or None on dynamic spatial dims."""
+    key = graph.producer_key(layer.id, layer.input_ids()[0])
+    data = declared_type(graph.layer(key[0]).output(key[1]))
+    if data.shape is None or not all(d.is_static for d in data.shape[2:]):
+        return None
+    g = max_pool_geometry(a, data, "MaxPool-14")
+    ends = []
+    for i, (n, k, s, d) in enumerate(zip(data.shape[2:], a.kernel, a.strides, a.dilations_or_ones, strict=True)):
+        out, begin = g.spatial[i].lo, g.pads_begin[i]
+        end = max(0, (out - 1) * s + dilated(k, d) - n.lo - begin)
+        if out_length(n.lo, k, s, d, begin, end, "floor") != out:
+            return None
+        ends.append(end)
+    return MaxPool8Attrs(a.kernel, a.strides, tuple(g.pads_begin), tuple(ends), "explicit", "floor", a.dilations,
+                         a.index_element_type, a.axis)
+
+
+def retarget(graph: Graph, target: Release, checked: bool = False) -> PassResult:
+    """Rewrite ``graph`` into op versions ``target`` creates; PassError with every E-TARGET for what is left."""
+    result = PassManager([to_opset8, MaxPoolTo8()]).run(graph, checked)
+    left = [d for d in target_diagnostics(graph, target) if d.loc.layer_id is not None]
+    if left:
+        raise PassError(f"{len(left)} layer(s) have no form OpenVINO {target.name} creates; nothing written",
+                        SourceLoc(str(graph.source) if graph.source else None), left)
+    return result

@@ -16,6 +16,9 @@ from pathlib import Path
 import numpy as np
 import openvino as ov
 
+if not hasattr(ov, "get_version"):  # 2023.x: the API lives in openvino.runtime
+    import openvino.runtime as ov
+
 
 def _empty(output: ov.Output) -> bool:
     """An output known to hold no element: OpenVINO CPU crashes the process (SIGFPE, abort) compiling a model with
