@@ -2,8 +2,9 @@
 one it can (``migrate --target``).
 
 Each refusal is one E-TARGET error at the layer's line: its op version, the oldest release that creates it, and
-whether ir_tools rewrites it. Rewrites so far: every AvgPool into opset8 AvgPool (``ToOpset8``) and MaxPool-14 into
-MaxPool-8 (``MaxPoolTo8``); ``retarget`` runs them and refuses, with every E-TARGET, what is left.
+whether ir_tools rewrites it. Rewrites so far: every AvgPool into opset8 AvgPool (``ToOpset8``), MaxPool-14 into
+MaxPool-8 (``MaxPoolTo8``) and Pad-12 with pads >= 0 into Pad-1 (``PadTo1``); ``retarget`` runs them and refuses,
+with every E-TARGET, what is left.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
 def _rewrite(op_type: str, target: Release) -> str:
     if op_type.lower() == "avgpool" and target.creates("AvgPool", "opset8", {}):
         return "`ir-tools migrate` rewrites it into opset8 AvgPool"
+    if op_type.lower() == "pad":
+        return "`ir-tools migrate --target` rewrites it into Pad-1 where its pads are constants, none negative"
     if op_type.lower() == "maxpool" and target.creates("MaxPool", "opset8", {}):
         return "`ir-tools migrate --target` rewrites it into MaxPool-8 (static spatial dims for ceil_torch)"
     return "ir_tools has no rewrite for it yet"
@@ -96,9 +99,28 @@ def _floor_form(graph: Graph, layer, a: MaxPool8Attrs) -> MaxPool8Attrs | None: 
                          a.index_element_type, a.axis)
 
 
+class PadTo1(Pass):
+    """Pad-12 as Pad-1: the same op but that Pad-12 also takes negative pads (a crop); so a Pad-12 whose pads are
+    Consts, none negative, is respelled opset1, and any other is left, for ``retarget`` to refuse."""
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        for layer in graph.by_type("Pad"):
+            spec = lookup(layer.type, layer.version)
+            if spec is None or spec.label != "Pad-12":
+                continue
+            pads = [graph.producer_key(layer.id, port) for port in layer.input_ids()[1:3]]
+            sources = [graph.layer(key[0]) for key in pads if key is not None]
+            if len(sources) != 2 or not all(s.is_a("Const") and (graph.const_array(s) >= 0).all() for s in sources):
+                continue
+            layer.version = "opset1"
+            stats["Pad-12 (pads >= 0) -> Pad-1"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+
 def retarget(graph: Graph, target: Release, checked: bool = False) -> PassResult:
     """Rewrite ``graph`` into op versions ``target`` creates; PassError with every E-TARGET for what is left."""
-    result = PassManager([to_opset8, MaxPoolTo8()]).run(graph, checked)
+    result = PassManager([to_opset8, MaxPoolTo8(), PadTo1()]).run(graph, checked)
     left = [d for d in target_diagnostics(graph, target) if d.loc.layer_id is not None]
     if left:
         raise PassError(f"{len(left)} layer(s) have no form OpenVINO {target.name} creates; nothing written",
