@@ -199,3 +199,45 @@ def test_migrate_target_rewrites_pad_12_and_refuses_what_it_cannot(tmp_path: Pat
     assert re.search(r"crop\.xml:\d+: error\[E-TARGET\]: layer 'pad0' .*Pad of opset12.*oldest release that creates "
                      r"it is 2023\.1", err), err
     assert not (tmp_path / "crop_2023.xml").exists()
+
+
+@pytest.mark.openvino
+@pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
+def test_migrate_target_respells_scatter_nd_update_15_and_squeeze_15(tmp_path: Path, capsys) -> None:
+    """ScatterNDUpdate-15 without a reduction and Squeeze-15 without allow_axis_skip run on 2023.0 as -3 and -1,
+    equal to the current OpenVINO on the original; a reduction has no older form and is refused."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset15 as o15
+
+    from ir_tools.runtime.inputs import random_inputs
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    def model(path: Path, reduction: str | None) -> Path:
+        x = o1.parameter([4, 1, 3, 1], np.float32, name="x")
+        u = o1.parameter([2, 1, 3, 1], np.float32, name="u")
+        indices = o1.constant(np.array([[3], [1]], np.int64))
+        scattered = o15.scatter_nd_update(x, indices, u, reduction, name="scatter")
+        squeezed = o15.squeeze(scattered, o1.constant(np.array([1, 3], np.int64)), name="squeeze")
+        ov.save_model(ov.Model([squeezed], [x, u], "respell"), str(path), compress_to_fp16=False)
+        return path
+
+    plain = model(tmp_path / "plain.xml", None)
+    out = tmp_path / "plain_2023.xml"
+    assert main(["migrate", str(plain), "--target", "2023.0", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "rewrote 1 x ScatterNDUpdate-15 (reduction none) -> ScatterNDUpdate-3" in printed
+    assert "rewrote 1 x Squeeze-15 (allow_axis_skip False) -> Squeeze-1" in printed
+    graph = ir_tools.read_valid(plain)
+    inputs = random_inputs(graph, 0, {})
+    want = OpenVinoRunner(graph, ModelFiles(plain, plain.with_suffix(".bin"))).run(inputs)
+    got = ChildOpenVinoRunner(side_pythons()["2023.0"], ir_tools.read_valid(out),
+                              ModelFiles(out, out.with_suffix(".bin"))).run(inputs)
+    assert set(got) == set(want) and len(want) == 1
+    for name in want:
+        np.testing.assert_array_equal(got[name], want[name])
+
+    summed = model(tmp_path / "summed.xml", "sum")
+    assert main(["migrate", str(summed), "--target", "2023.0", "-o", str(tmp_path / "summed_2023.xml")]) == 2
+    assert re.search(r"error\[E-TARGET\]: layer 'scatter' .*ScatterNDUpdate of opset15", capsys.readouterr().err)

@@ -3,8 +3,9 @@ one it can (``migrate --target``).
 
 Each refusal is one E-TARGET error at the layer's line: its op version, the oldest release that creates it, and
 whether ir_tools rewrites it. Rewrites so far: every AvgPool into opset8 AvgPool (``ToOpset8``), MaxPool-14 into
-MaxPool-8 (``MaxPoolTo8``) and Pad-12 with pads >= 0 into Pad-1 (``PadTo1``); ``retarget`` runs them and refuses,
-with every E-TARGET, what is left.
+MaxPool-8 (``MaxPoolTo8``), Pad-12 with pads >= 0 into Pad-1 (``PadTo1``), ScatterNDUpdate-15 and Squeeze-15 with
+their new attribute at its default into -3 and -1 (``Respell``); ``retarget`` runs them and refuses, with every
+E-TARGET, what is left.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
 def _rewrite(op_type: str, target: Release) -> str:
     if op_type.lower() == "avgpool" and target.creates("AvgPool", "opset8", {}):
         return "`ir-tools migrate` rewrites it into opset8 AvgPool"
+    if op_type.lower() in ("scatterndupdate", "squeeze"):
+        return "`ir-tools migrate --target` rewrites it into the older version where its new attribute has its default"
     if op_type.lower() == "pad":
         return "`ir-tools migrate --target` rewrites it into Pad-1 where its pads are constants, none negative"
     if op_type.lower() == "maxpool" and target.creates("MaxPool", "opset8", {}):
@@ -118,9 +121,33 @@ class PadTo1(Pass):
         return PassResult(graph, bool(stats), stats)
 
 
+#: Op versions that mean an older one when an attribute has its default: label -> (attribute, default, the older
+#: version's opset). ScatterNDUpdate-15 adds reductions (``none`` is -3's update); Squeeze-15 adds allow_axis_skip.
+_SAME_AS_OLDER = {"ScatterNDUpdate-15": ("reduction", "none", "opset4"),
+                  "Squeeze-15": ("allow_axis_skip", False, "opset1")}
+
+
+class Respell(Pass):
+    """A layer of a newer op version whose added attribute has its default, written as the older version (which
+    has no such attribute): ScatterNDUpdate-15 ``reduction="none"`` as -3, Squeeze-15 ``allow_axis_skip="false"``
+    as -1. Any other is left, for ``retarget`` to refuse."""
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        for layer in graph.layers():
+            spec = lookup(layer.type, layer.version)
+            same = None if spec is None else _SAME_AS_OLDER.get(spec.label)
+            if same is None or getattr(A.decode(spec.attrs, layer.attrs, layer.loc), same[0]) != same[1]:
+                continue
+            older = lookup(layer.type, same[2])
+            layer.version, layer.attrs = same[2], {}
+            stats[f"{spec.label} ({same[0]} {same[1]}) -> {older.label}"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+
 def retarget(graph: Graph, target: Release, checked: bool = False) -> PassResult:
     """Rewrite ``graph`` into op versions ``target`` creates; PassError with every E-TARGET for what is left."""
-    result = PassManager([to_opset8, MaxPoolTo8(), PadTo1()]).run(graph, checked)
+    result = PassManager([to_opset8, MaxPoolTo8(), PadTo1(), Respell()]).run(graph, checked)
     left = [d for d in target_diagnostics(graph, target) if d.loc.layer_id is not None]
     if left:
         raise PassError(f"{len(left)} layer(s) have no form OpenVINO {target.name} creates; nothing written",
