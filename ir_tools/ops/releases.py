@@ -35,10 +35,7 @@ class Release:
     def creates(self, op_type: str, version: str | None, attrs: Mapping[str, str]) -> bool:
         """True if this release creates a layer of ``op_type`` at ``version`` with these attributes."""
         types = self.opsets.get(version or "")
-        if types is None or op_type.lower() not in types:
-            return False
-        return not any(v[0].lower() == op_type.lower() and v[1] == version and attrs.get(v[2]) == v[3]
-                       and v not in self.values for v in _probed_values())
+        return types is not None and op_type.lower() in types and self.lacks_value(op_type, version, attrs) is None
 
     def lacks_value(self, op_type: str, version: str | None, attrs: Mapping[str, str]) -> str | None:
         """``attribute="value"`` when the release has the op version but not that attribute value, else None."""

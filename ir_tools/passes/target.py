@@ -14,7 +14,7 @@ from collections import Counter
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import SourceLoc
-from ..ir.model import Graph
+from ..ir.model import Graph, Layer
 from ..ops import attrs as A
 from ..ops.opsets import lookup
 from ..ops.pool_geometry import dilated, out_length
@@ -84,7 +84,7 @@ class MaxPoolTo8(Pass):
         return PassResult(graph, bool(stats), stats)
 
 
-def _floor_form(graph: Graph, layer, a: MaxPool8Attrs) -> MaxPool8Attrs | None:  # noqa: ANN001 (a Layer)
+def _floor_form(graph: Graph, layer: Layer, a: MaxPool8Attrs) -> MaxPool8Attrs | None:
     """Rule 2: the floor-rounded attributes with ceil_torch's windows, or None on dynamic spatial dims."""
     key = graph.producer_key(layer.id, layer.input_ids()[0])
     data = declared_type(graph.layer(key[0]).output(key[1]))
