@@ -1,0 +1,57 @@
+"""MaxPool-14 as MaxPool-8 (AvgPool-14/16 go into opset8 by ``to_opset8``, the exact pooling emitter)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...ir.model import Graph, Layer
+from ...ops import attrs as A
+from ...ops.opsets import lookup
+from ...ops.pool_geometry import dilated, out_length
+from ...ops.pooling import MaxPool8Attrs, max_pool_geometry
+from ..base import PassResult
+from ..shapes import declared_type
+from .base import Downgrade
+
+
+class MaxPoolTo8(Downgrade):
+    """MaxPool-14 as MaxPool-8, exactly (docs/SEMANTICS.md: the two differ only in ceil_torch):
+
+    1. rounding floor or ceil: the same attributes, spelled opset8;
+    2. ceil_torch on static spatial dims: floor with ``pads_end = (out - 1)*S + dilated K - L - pb`` (at least 0),
+       which gives ceil_torch's window count; a max ignores padding, so values and indices are unchanged;
+    3. ceil_torch on dynamic spatial dims is left, for ``retarget`` to refuse.
+    """
+
+    rewrites = {"MaxPool-14": "into MaxPool-8 (ceil_torch on static spatial dims)"}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        for layer in self.layers(graph):
+            a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
+            if a.rounding_type == "ceil_torch":
+                new = _floor_form(graph, layer, a)
+                if new is None:
+                    continue
+                layer.attrs = A.encode(new)
+            layer.version = "opset8"
+            stats[f"MaxPool-14 ({a.rounding_type}) -> MaxPool-8"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+
+def _floor_form(graph: Graph, layer: Layer, a: MaxPool8Attrs) -> MaxPool8Attrs | None:
+    """Rule 2: the floor-rounded attributes with ceil_torch's windows, or None on dynamic spatial dims."""
+    key = graph.producer_key(layer.id, layer.input_ids()[0])
+    data = declared_type(graph.layer(key[0]).output(key[1]))
+    if data.shape is None or not all(d.is_static for d in data.shape[2:]):
+        return None
+    g = max_pool_geometry(a, data, "MaxPool-14")
+    ends = []
+    for i, (n, k, s, d) in enumerate(zip(data.shape[2:], a.kernel, a.strides, a.dilations_or_ones, strict=True)):
+        out, begin = g.spatial[i].lo, g.pads_begin[i]
+        end = max(0, (out - 1) * s + dilated(k, d) - n.lo - begin)
+        if out_length(n.lo, k, s, d, begin, end, "floor") != out:
+            return None
+        ends.append(end)
+    return MaxPool8Attrs(a.kernel, a.strides, tuple(g.pads_begin), tuple(ends), "explicit", "floor", a.dilations,
+                         a.index_element_type, a.axis)
