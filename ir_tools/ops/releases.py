@@ -79,6 +79,25 @@ def release(name: str) -> Release:
                        f"opset{len(newest.opsets)}", code="E-USAGE")
 
 
+@cache
+def _labels() -> dict[tuple[str, str], str]:
+    """(opsetN, type in lower case) -> the op version's label, ``TopK-11``, as the newest release has it."""
+    document = json.loads(_TABLE.read_text())
+    newest = list(document["releases"].values())[-1]
+    labels = {}
+    for opset, key in newest["opsets"].items():
+        for entry in document["opset_tables"][key]:
+            op_type, own = entry.split(":", 1)
+            labels[opset, op_type.lower()] = f"{op_type}-{own.removeprefix('opset')}"
+    return labels
+
+
+def op_label(op_type: str, version: str | None) -> str | None:
+    """The label of the op version a layer of ``op_type`` at ``version="opsetN"`` is (``TopK`` of opset13:
+    ``TopK-11``), for every op OpenVINO has, ours or not; None for a type the opset does not hold."""
+    return _labels().get((version or "", op_type.lower()))
+
+
 def oldest_creating(op_type: str, version: str | None, attrs: Mapping[str, str]) -> str | None:
     """The oldest release of the table that creates the layer, or None."""
     return next((r.name for r in releases().values() if r.creates(op_type, version, attrs)), None)

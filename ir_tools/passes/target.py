@@ -11,8 +11,7 @@ from __future__ import annotations
 from ..base.diagnostics import Diagnostic
 from ..base.errors import SourceLoc
 from ..ir.model import Graph, Layer
-from ..ops.opsets import lookup
-from ..ops.releases import Release, oldest_creating
+from ..ops.releases import Release, oldest_creating, op_label
 from .base import PassError, PassManager, PassResult
 from .downgrade import DOWNGRADES
 from .to_opset8 import to_opset8
@@ -43,8 +42,8 @@ def _rewrite(layer: Layer, target: Release) -> str:
     """Which pass rewrites the layer's op version, and into what."""
     if layer.type.lower() == "avgpool" and target.creates("AvgPool", "opset8", {}):
         return "`ir-tools migrate` rewrites it into opset8 AvgPool"
-    spec = lookup(layer.type, layer.version)
-    ways = [d.rewrites[spec.label] for d in DOWNGRADES if spec is not None and spec.label in d.rewrites]
+    label = op_label(layer.type, layer.version)
+    ways = [d.rewrites[label] for d in DOWNGRADES if label in d.rewrites]
     return f"`ir-tools migrate --target` rewrites it {'; or '.join(ways)}" if ways else \
         "ir_tools has no rewrite for it yet"
 

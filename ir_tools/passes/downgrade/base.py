@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 from ...ir.model import Graph, Layer
-from ...ops.opsets import lookup
-from ...ops.releases import Release
+from ...ops.releases import Release, op_label
 from ..base import Pass
 
 
@@ -25,7 +24,6 @@ class Downgrade(Pass):
     def layers(self, graph: Graph) -> Iterator[Layer]:
         """The layers to rewrite, in file order (a snapshot: the pass may edit the graph)."""
         for layer in list(graph.layers()):
-            spec = lookup(layer.type, layer.version)
-            if spec is not None and spec.label in self.rewrites and (
+            if op_label(layer.type, layer.version) in self.rewrites and (
                     self.target is None or not self.target.creates(layer.type, layer.version or "", layer.attrs)):
                 yield layer
