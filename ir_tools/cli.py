@@ -21,7 +21,7 @@ from .ir.inspect import render_text, summary
 from .ir.model import Graph
 from .ir.reader import read_ir
 from .ir.writer import write_ir
-from .passes.interface_names import keep_v10_names
+from .passes.interface_names import set_ir_version
 from .passes.shapes import Propagation
 from .passes.validate import FATAL_CODES, InvalidModelError, read_valid, require_valid
 
@@ -136,9 +136,8 @@ def cmd_shapes(args: argparse.Namespace) -> int:
         return EXIT_FOUND
     changed = fix_dims(graph, result)
     out = args.model if args.in_place else args.output
-    if graph.ir_version == 10 and args.ir_version == 11:
-        keep_v10_names(graph)
-    write_ir(graph, out, args.ir_version or graph.ir_version, overwrite_input=args.in_place)
+    set_ir_version(graph, args.ir_version or graph.ir_version)
+    write_ir(graph, out, graph.ir_version, overwrite_input=args.in_place)
     print(f"wrote {out}: {changed} port(s) corrected")
     return EXIT_OK
 
@@ -217,7 +216,7 @@ def cmd_convert_onnx(args: argparse.Namespace) -> int:
         raise IrToolsError(f"convert-onnx needs the onnx package: pip install 'ir_tools[onnx]' ({exc})",
                            code="E-USAGE") from None
     graph = from_onnx(args.model, args.compress_to_fp16)
-    graph.ir_version = args.ir_version
+    set_ir_version(graph, args.ir_version)
     require_valid(graph)  # what we are about to write passes check, or nothing is written
     if args.check:
         with tempfile.TemporaryDirectory(prefix="ir-tools-convert-") as tmp:
@@ -272,9 +271,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
         lowered = lower_legacy.run(graph).stats if legacy else Counter()
         stats = lowered + retarget(graph, target, checked=not legacy).stats
-    if graph.ir_version == 10 and args.ir_version == 11:
-        keep_v10_names(graph)
-    graph.ir_version = args.ir_version
+    set_ir_version(graph, args.ir_version)
     require_valid(graph)  # what we are about to write passes check, or nothing is written
     _print_histogram(before, Counter(layer.kind for layer in graph.layers()), stats)
     if args.dry_run and not args.check:
@@ -303,10 +300,7 @@ def cmd_transform(args: argparse.Namespace) -> int:
     graph = read_valid(args.model, args.bin)
     before = Counter(layer.kind for layer in graph.layers())
     result = PassManager(passes, fixed_point=args.fixed_point).run(graph, checked=True)
-    if graph.ir_version == 10 and args.ir_version == 11:
-        keep_v10_names(graph)
-    if args.ir_version:
-        graph.ir_version = args.ir_version
+    set_ir_version(graph, args.ir_version or graph.ir_version)
     after = Counter(layer.kind for layer in graph.layers())
     _print_histogram(before, after, result.stats)
     out = args.model if args.in_place else args.output

@@ -1,10 +1,12 @@
 """Model input and output names across IR versions.
 
-OpenVINO names the inputs and outputs of an IR v10 model after layers when its ports carry no
-``names``: a Parameter by its own name, an output by its producer's name (plus ``.N``, the output
-index, when the producer has several outputs). An IR v11 model has only the names its ports
-carry. So a v10 model written as v11 must carry those names explicitly, or code that feeds or
-reads the model by name breaks (and ``migrate --check`` with it).
+OpenVINO names the inputs and outputs of an IR v10 model after layers too: a Parameter by its own
+name, an output by its producer's name (plus ``.N``, the output index, when the producer has several
+outputs), beside the names its ports carry. An IR v11 model has only the names its ports carry. The
+name OpenVINO reports (``get_any_name``) is the smallest of a tensor's names. So a v10 model written as
+v11 must carry the layer-derived names explicitly, and a v11 model written as v10 must not gain a
+layer-derived name smaller than its own (``logits`` reported as ``__module.lm_head/aten::linear/MatMul``),
+or code that feeds or reads the model by name breaks (and ``migrate --check`` with it).
 """
 
 from __future__ import annotations
@@ -44,6 +46,32 @@ def keep_v10_names(graph: Graph) -> int:
             found[1].names = _escaped(v10_output_name(*found))
             named += 1
     return named
+
+
+def keep_v11_names(graph: Graph) -> int:
+    """Rename each Parameter and each producer of an output whose IR v10 name would be smaller than the smallest
+    of its port's own names to that name (its v10 names, ``L`` and ``L.N``, then sort after it); returns how
+    many layers were renamed."""
+    wanted: dict[str, str] = {}  # layer id -> the largest of the smallest names its interface ports carry
+    interface = [(p, p.outputs[0]) for p in graph.parameters() if p.outputs]
+    interface += [found for r in graph.results() if r.inputs and (found := graph.producer(r.id, r.inputs[0].id))]
+    for layer, port in interface:
+        names = tensor_names(port.names)
+        derived = layer.name if layer.is_a("Parameter") else v10_output_name(layer, port)
+        if names and derived < min(names):
+            wanted[layer.id] = max(wanted.get(layer.id, ""), min(names))
+    for layer_id, name in wanted.items():
+        graph.layer(layer_id).name = name
+    return len(wanted)
+
+
+def set_ir_version(graph: Graph, version: int) -> None:
+    """Make ``graph`` IR ``version``, keeping the input and output names OpenVINO reports."""
+    if graph.ir_version == 10 and version != 10:
+        keep_v10_names(graph)
+    elif graph.ir_version != 10 and version == 10:
+        keep_v11_names(graph)
+    graph.ir_version = version
 
 
 def _escaped(name: str) -> str:
