@@ -241,3 +241,28 @@ def test_migrate_target_respells_scatter_nd_update_15_and_squeeze_15(tmp_path: P
     summed = model(tmp_path / "summed.xml", "sum")
     assert main(["migrate", str(summed), "--target", "2023.0", "-o", str(tmp_path / "summed_2023.xml")]) == 2
     assert re.search(r"error\[E-TARGET\]: layer 'scatter' .*ScatterNDUpdate of opset15", capsys.readouterr().err)
+
+
+@pytest.mark.openvino
+@pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
+def test_migrate_check_with_runs_the_migrated_model_on_another_release(tmp_path: Path, capsys) -> None:
+    """--check-with PYTHON: the migrated model on that interpreter's OpenVINO against ours on the original; written
+    only when every output is the same. A model the release refuses (its words), or a Python without OpenVINO, is
+    refused with nothing written."""
+    python = side_pythons()["2023.0"]
+    model = max_pool_14_model(tmp_path / "pools.xml", np.random.default_rng(3), 8)
+    out = tmp_path / "pools_2023.xml"
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--check-with", python]) == 0
+    printed = capsys.readouterr().out
+    assert "check: comparing OpenVINO 2023.0.0" in printed and printed.count(": same (") == 16, printed
+    assert out.exists()
+
+    kept = tmp_path / "pools_2025.xml"  # 2025.0 creates MaxPool-14: it stays, and 2023.0 refuses it
+    assert main(["migrate", str(model), "--target", "2025.0", "-o", str(kept), "--check-with", python]) == 1
+    printed = capsys.readouterr().out
+    assert re.search(r"OpenVINO 2023\.0\.0\S* of \S+ refuses the migrated model: .*MaxPool.*opset14", printed), printed
+    assert "not written" in printed and not kept.exists()
+
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--check-with",
+                 str(tmp_path / "no-python")]) == 2
+    assert "--check-with" in capsys.readouterr().err

@@ -175,6 +175,12 @@ class ChildOpenVinoRunner:
         return result
 
 
+def _peak(value: np.ndarray) -> float:
+    """max|value| over the finite elements (0 for none)."""
+    finite = np.abs(value[np.isfinite(value)]) if value.dtype.kind in "fc" else np.abs(value)
+    return float(finite.max()) if finite.size else 0.0
+
+
 class OnnxRuntimeRunner:
     """onnxruntime on an ONNX file, on CPU; ``f16_weights``: with its float weights rounded to f16, as OpenVINO's
     weight compression stores them (see ``run_onnxruntime``)."""
@@ -233,10 +239,15 @@ class OutputComparison:
 
 
 def compare_outputs(inputs: Mapping[str, np.ndarray], expected: Runner, actual: Runner, atol: float,
-                    rtol: float) -> list[OutputComparison]:
+                    rtol: float, peak_fraction: float | None = None) -> list[OutputComparison]:
     """Each output of ``expected`` against ``actual``'s of the same name, both run on ``inputs`` (validated by the
-    caller: ``check_inputs``)."""
+    caller: ``check_inputs``). ``peak_fraction``: atol is that fraction of the expected output's max|value| and
+    rtol 0 (two implementations whose rounding scales with the output)."""
     want = expected.run(inputs)
     got = actual.run(inputs)
+    if peak_fraction is not None:
+        return [OutputComparison(name, compare_tensors(name, got[name], value, atol=peak_fraction * _peak(value),
+                                                       rtol=0.0) if name in got else None)
+                for name, value in want.items()]
     return [OutputComparison(name, compare_tensors(name, got[name], value, atol=atol, rtol=rtol)
                              if name in got else None) for name, value in want.items()]
