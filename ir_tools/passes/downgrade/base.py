@@ -3,7 +3,7 @@ says which op versions it rewrites (``check --target`` names it beside each laye
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import ClassVar
 
 from ...ir.model import Graph, Layer
@@ -27,3 +27,10 @@ class Downgrade(Pass):
             if op_label(layer.type, layer.version) in self.rewrites and (
                     self.target is None or not self.target.creates(layer.type, layer.version or "", layer.attrs)):
                 yield layer
+
+
+def drop_unused(graph: Graph, layers: Iterable[Layer]) -> None:
+    """Remove those of ``layers`` (the inputs of a layer just replaced, say its Consts) that nothing reads now."""
+    for layer in layers:
+        if graph.has_layer(layer.id) and not any(graph.consumers(layer.id, port.id) for port in layer.outputs):
+            graph.remove_layer(layer.id)

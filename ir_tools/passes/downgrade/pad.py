@@ -1,27 +1,80 @@
-"""Pad-12 as Pad-1."""
+"""Pad-12 as Pad-1, and Pad-12 with negative pads (a crop) as Pad-1 then StridedSlice-1."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from ...ir.model import Graph
+import numpy as np
+
+from ...ir.model import Graph, Layer
+from ...ops.movement import StridedSliceAttrs
 from ..base import PassResult
-from .base import Downgrade
+from ..builder import GraphBuilder, Output, origin_text, output_of
+from .base import Downgrade, drop_unused
 
 
 class PadTo1(Downgrade):
-    """Pad-12 as Pad-1: the same op but that Pad-12 also takes negative pads (a crop); so a Pad-12 whose pads are
-    Consts, none negative, is respelled opset1, and any other is left, for ``retarget`` to refuse."""
+    """Pad-12 as Pad-1, exactly, where its pads are Consts (docs/SEMANTICS.md):
 
-    rewrites = {"Pad-12": "into Pad-1 where its pads are constants, none negative"}
+    1. no pad negative: the same op, spelled opset1;
+    2. some pad negative: OpenVINO pads with the positive pads, then crops by the negative ones (a reflect or
+       symmetric pad mirrors the data before the crop, so elements cropped at one end still show at the other):
+       Pad-1 with ``max(pad, 0)`` (left out where none is positive), then StridedSlice-1 from ``max(-begin, 0)``
+       to ``end`` where ``end < 0`` (else to the end); only where every output dim is at least 0 on every input
+       the declared dims allow (OpenVINO CPU refuses a negative one when it runs; the crop would give 0);
+    3. pads that are not Consts are left, for ``retarget`` to refuse.
+    """
+
+    rewrites = {"Pad-12": "into Pad-1 where its pads are constants (then StridedSlice-1 for negative pads, where "
+                          "no output dim can be negative)"}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
         for layer in self.layers(graph):
-            pads = [graph.producer_key(layer.id, port) for port in layer.input_ids()[1:3]]
-            sources = [graph.layer(key[0]) for key in pads if key is not None]
-            if len(sources) != 2 or not all(s.is_a("Const") and (graph.const_array(s) >= 0).all() for s in sources):
+            keys = [graph.producer_key(layer.id, port) for port in layer.input_ids()[1:3]]
+            sources = [graph.layer(key[0]) for key in keys if key is not None]
+            if len(sources) != 2 or not all(s.is_a("Const") for s in sources):
                 continue
-            layer.version = "opset1"
-            stats["Pad-12 (pads >= 0) -> Pad-1"] += 1
+            begin, end = ([int(v) for v in graph.const_array(s).reshape(-1)] for s in sources)
+            if min(begin + end) >= 0:
+                layer.version = "opset1"
+                stats["Pad-12 (pads >= 0) -> Pad-1"] += 1
+            elif _crop_fits(builder, layer, begin, end):
+                builder.replace_layer(layer, lambda: [_pad_then_crop(builder, layer, begin, end)],  # noqa: B023
+                                      origin_text(layer, "Pad-12"))
+                drop_unused(graph, sources)
+                stats["Pad-12 (negative pads) -> Pad-1 + StridedSlice-1"] += 1
         return PassResult(graph, bool(stats), stats)
+
+
+def _data(graph: Graph, layer: Layer, port: int) -> Output:
+    key = graph.producer_key(layer.id, layer.input_ids()[port])
+    assert key is not None  # the gate before the pass: every input is fed
+    return key
+
+
+def _crop_fits(builder: GraphBuilder, layer: Layer, begin: list[int], end: list[int]) -> bool:
+    """Rule 2's condition: every output dim ``n + begin + end`` is at least 0 for the shortest ``n`` declared."""
+    shape = builder.type_of(_data(builder.graph, layer, 0)).shape
+    return shape is not None and len(shape) == len(begin) == len(end) and all(
+        d.lo + b + e >= 0 for d, b, e in zip(shape, begin, end, strict=True))
+
+
+def _pad_then_crop(builder: GraphBuilder, layer: Layer, begin: list[int], end: list[int]) -> Output:
+    """Rule 2: Pad-1 with the positive pads (inputs 0 and 3 as they are), then StridedSlice-1 with the negative."""
+    graph, name = builder.graph, layer.name
+    x = _data(graph, layer, 0)
+    if max(begin + end) > 0:
+        pads = [builder.const(np.maximum(np.array(v, np.int64), 0), f"{name}/pad/{what}")
+                for v, what in ((begin, "begin"), (end, "end"))]
+        rest = [_data(graph, layer, 3)] if len(layer.inputs) == 4 else []
+        x = output_of(builder.add("Pad", "opset1", {"pad_mode": layer.attrs.get("pad_mode", "constant")},
+                                  [x, *pads, *rest], f"{name}/pad"))
+    starts = builder.const(np.array([max(-b, 0) for b in begin], np.int64), f"{name}/crop/begin")
+    stops = builder.const(np.array([min(e, 0) for e in end], np.int64), f"{name}/crop/end")
+    attrs = StridedSliceAttrs(begin_mask=(0,) * len(begin), end_mask=tuple(int(e >= 0) for e in end),
+                              new_axis_mask=(0,) * len(begin), shrink_axis_mask=(0,) * len(begin),
+                              ellipsis_mask=(0,) * len(begin))
+    ones = builder.const(np.ones(len(begin), np.int64), f"{name}/crop/strides")
+    return output_of(builder.add("StridedSlice", "opset1", attrs, [x, starts, stops, ones], f"{name}/crop"))

@@ -1,0 +1,62 @@
+"""What the downgrade suites share: migrate a model for OpenVINO 2023.0 and hold the migrated file, run on 2023.0
+and on the current OpenVINO, exactly equal to the current OpenVINO on the original."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ir_tools
+from ir_tools.cli import main
+from tests.test_target import side_pythons
+
+#: Marks of a suite that runs OpenVINO 2023.0 beside the current one.
+NEEDS_2023 = [pytest.mark.openvino,
+              pytest.mark.skipif("2023.0" not in side_pythons(),
+                                 reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")]
+
+
+def migrate(model: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, str]:
+    """``migrate MODEL --target 2023.0``: the written file (no E-TARGET left) and what migrate printed."""
+    out = model.with_name(f"{model.stem}_2023.xml")
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert not [d for d in ir_tools.check(out, openvino=False, target="2023.0") if d.severity == "error"]
+    return out, printed
+
+
+def assert_runs_equal(model: Path, out: Path, shapes: dict[str, tuple[int, ...]] | None = None,
+                      inputs: dict[str, np.ndarray] | None = None) -> int:
+    """The migrated ``out`` on OpenVINO 2023.0 and on the current OpenVINO equals the current OpenVINO on ``model``,
+    every output: the same dtype and shape, equal values, NaN where NaN, the same sign of zero; returns the number
+    of outputs compared."""
+    from ir_tools.runtime.inputs import random_inputs
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    graph = ir_tools.read_valid(model)
+    if inputs is None:
+        inputs = random_inputs(graph, 0, shapes or {})
+    want = OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
+    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
+    for runner in (ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files), OpenVinoRunner(migrated, files)):
+        got = runner.run(inputs)
+        assert set(got) == set(want), runner.name
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{runner.name}: {name}", strict=True)
+            if want[name].dtype.kind == "f":
+                np.testing.assert_array_equal(np.signbit(got[name]), np.signbit(want[name]), err_msg=name)
+    return len(want)
+
+
+def assert_refused(model: Path, layer: str, label: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``migrate --target 2023.0`` refuses ``model``: exit 2, E-TARGET at ``layer`` (an ``op of opsetN`` label),
+    nothing written."""
+    out = model.with_name(f"{model.stem}_2023.xml")
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(rf"error\[E-TARGET\]: layer '{re.escape(layer)}' .*{re.escape(label)}", err), err
+    assert not out.exists()

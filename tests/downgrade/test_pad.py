@@ -1,0 +1,83 @@
+"""Pad-12 migrated for OpenVINO 2023.0 (passes/downgrade/pad.py): non-negative Const pads as Pad-1, negative ones as
+Pad-1 with the positive pads then a StridedSlice-1 crop, in every mode; equal to the current OpenVINO exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.downgrade.runs import NEEDS_2023, assert_refused, assert_runs_equal, migrate
+
+pytestmark = NEEDS_2023
+
+MODES = ("constant", "edge", "reflect", "symmetric")
+
+
+def _pads(rng: np.random.Generator, n: int, mode: str) -> tuple[int, int]:
+    """A begin and end pad on an axis of length n that the mode takes (reflect < n, symmetric <= n, edge any
+    positive on n >= 1) and leave at least one element."""
+    high = {"reflect": n - 1, "symmetric": n}.get(mode, 4)
+    while True:
+        b, e = (int(v) for v in rng.integers(-n, high + 1, 2))
+        if n + b + e >= 1:
+            return b, e
+
+
+def pads_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, int]:
+    """``cases`` Pad-12 layers on Parameters of ranks 1..4 (each mode in turn; constant with or without a pad value,
+    f32 or i32 data, i64 or i32 pads), two in three with some pad negative; returns the path and how many."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset12 as o12
+
+    params, results, negative = [], [], 0
+    for i in range(cases):
+        mode = MODES[i % 4]
+        rank = int(rng.integers(1, 5))
+        low = 2 if mode == "reflect" else 1
+        shape = [int(n) for n in rng.integers(low, 6, rank)]
+        pads = [_pads(rng, n, mode) for n in shape]
+        if i % 3 == 0:
+            cap = {"reflect": -1, "symmetric": 0}.get(mode)  # within the data: n - 1 for reflect, n symmetric
+            pads = [(min(abs(b), n + cap), min(abs(e), n + cap)) if cap is not None else (abs(b), abs(e))
+                    for (b, e), n in zip(pads, shape, strict=True)]
+        negative += min(v for pair in pads for v in pair) < 0
+        dtype = np.int32 if i % 5 == 4 else np.float32
+        index = np.int32 if i % 7 == 3 else np.int64
+        x = o1.parameter(shape, dtype, name=f"x{i}")
+        value = o1.constant(dtype(rng.integers(-9, 9))) if mode == "constant" and i % 8 else None
+        pad = o12.pad(x, o1.constant(np.array([b for b, _ in pads], index)),
+                      o1.constant(np.array([e for _, e in pads], index)), mode, value, name=f"pad{i}")
+        params.append(x)
+        results.append(o1.result(pad, name=f"y{i}"))
+    ov.save_model(ov.Model(results, params, "pads"), str(path), compress_to_fp16=False)
+    return path, negative
+
+
+def test_pad_12_runs_on_2023_equal_to_the_current_openvino(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """400 seeded Pad-12 layers, every mode, negative pads on two in three."""
+    model, negative = pads_model(tmp_path / "pads.xml", np.random.default_rng(12), 400)
+    out, printed = migrate(model, capsys)
+    assert f"rewrote {negative} x Pad-12 (negative pads) -> Pad-1 + StridedSlice-1" in printed, printed
+    assert f"rewrote {400 - negative} x Pad-12 (pads >= 0) -> Pad-1" in printed, printed
+    assert negative > 200
+    assert assert_runs_equal(model, out) == 400
+
+
+def test_pad_12_refused_where_its_pads_are_not_constants_or_may_leave_a_negative_dim(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset12 as o12
+
+    x = o1.parameter([-1, 4], np.float32, name="x")
+    p = o1.parameter([2], np.int64, name="p")
+    crop = o12.pad(x, o1.constant(np.array([-1, 0], np.int64)), o1.constant(np.array([0, -1], np.int64)),
+                   "constant", name="crop")  # the dynamic dim may be 0: OpenVINO refuses a negative dim
+    fed = o12.pad(x, p, p, "edge", name="fed")
+    for layer, node in (("crop", crop), ("fed", fed)):
+        path = tmp_path / f"{layer}.xml"
+        ov.save_model(ov.Model([node], [x, p] if layer == "fed" else [x], layer), str(path))
+        assert_refused(path, layer, "Pad of opset12", capsys)
