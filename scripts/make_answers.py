@@ -60,6 +60,7 @@ from ir_tools.runtime.openvino import CPU_CONFIG  # noqa: E402
 from tests.ops import (  # noqa: E402
     test_attention_conformance,
     test_avg_pool_conformance,
+    test_bitwise_conformance,
     test_convolution_conformance,
     test_einsum_conformance,
     test_elementwise_conformance,
@@ -138,6 +139,10 @@ def elementwise(rng: np.random.Generator) -> list[Recipe]:
     return out
 
 
+def bitwise(rng: np.random.Generator) -> list[Recipe]:
+    return recipes(test_bitwise_conformance.bitwise_cases(rng, 120))
+
+
 def reduction(rng: np.random.Generator) -> list[Recipe]:
     r = test_reduction_conformance
     return recipes([*r.reduce_cases(rng, 160), *test_softmax_conformance.softmax_cases(rng, 40)])
@@ -190,7 +195,7 @@ def others(rng: np.random.Generator) -> list[Recipe]:
 
 
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
-    "pooling": pooling, "elementwise": elementwise, "reduction": reduction, "matmul": matmul,
+    "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
     "interpolate": interpolate, "others": others,
 }

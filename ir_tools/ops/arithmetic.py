@@ -219,7 +219,9 @@ def _align(a: BinaryAttrs, x: tuple[int, ...], y: np.ndarray) -> np.ndarray:
     return y
 
 
-def _broadcastable(a: BinaryAttrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def broadcastable(a: BinaryAttrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The two inputs of a binary element-wise op, of one element type, ``y`` shaped to broadcast against ``x`` as
+    ``a.auto_broadcast`` says (OpValidationError otherwise)."""
     x, y = (np.asarray(v) for v in args)
     if x.dtype != y.dtype:
         raise OpValidationError(f"inputs of element types {x.dtype} and {y.dtype}: they must be equal")
@@ -233,7 +235,7 @@ def _numeric(x: np.ndarray) -> None:
 
 def _binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray], kind: str = "arithmetic") -> Kernel:
     def run(a: BinaryAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-        x, y = _broadcastable(a, args)
+        x, y = broadcastable(a, args)
         if kind == "logical" and x.dtype != np.bool_:
             raise OpValidationError(f"inputs of element type {x.dtype}: logical ops need boolean")
         if kind == "arithmetic":
@@ -246,7 +248,7 @@ def _binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray], kind: str = "ari
 
 
 def _divide(a: DivideAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    x, y = _broadcastable(a, args)
+    x, y = broadcastable(a, args)
     _numeric(x)
     if x.dtype.kind not in "iu":
         with np.errstate(all="ignore"):
