@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from ..base.errors import IrToolsError
+from .opsets import lookup
 
 _TABLE = Path(__file__).with_name("openvino_releases.json")
 
@@ -94,8 +95,10 @@ def _labels() -> dict[tuple[str, str], str]:
 
 def op_label(op_type: str, version: str | None) -> str | None:
     """The label of the op version a layer of ``op_type`` at ``version="opsetN"`` is (``TopK`` of opset13:
-    ``TopK-11``), for every op OpenVINO has, ours or not; None for a type the opset does not hold."""
-    return _labels().get((version or "", op_type.lower()))
+    ``TopK-11``), for every op OpenVINO has, ours or not (spelled as our op table spells it); None for a type the
+    opset does not hold."""
+    spec = lookup(op_type, version)
+    return spec.label if spec is not None else _labels().get((version or "", op_type.lower()))
 
 
 def oldest_creating(op_type: str, version: str | None, attrs: Mapping[str, str]) -> str | None:

@@ -4,11 +4,15 @@ one module per op family; ``passes/target.retarget`` runs them in this order (``
 from __future__ import annotations
 
 from .base import Downgrade
+from .gather import GatherTo7
 from .pad import PadTo1
-from .pooling import MaxPoolTo8
+from .pooling import MaxPoolTo1, MaxPoolTo8
 from .respell import Respell
+from .softmax import SoftMaxTo1
 
-#: Every downgrade, in the order ``retarget`` runs them.
+#: Every downgrade, in the order ``retarget`` runs them: into opset8 first,
 DOWNGRADES: tuple[type[Downgrade], ...] = (MaxPoolTo8, PadTo1, Respell)
+#: then opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1).
+DOWNGRADES += (GatherTo7, SoftMaxTo1, MaxPoolTo1)
 
 __all__ = ["DOWNGRADES", "Downgrade"]

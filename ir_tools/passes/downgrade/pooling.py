@@ -1,4 +1,5 @@
-"""MaxPool-14 as MaxPool-8 (AvgPool-14/16 go into opset8 by ``to_opset8``, the exact pooling emitter)."""
+"""MaxPool-14 as MaxPool-8, MaxPool-8 as MaxPool-1 (AvgPool-14/16 go into opset8 by ``to_opset8``, the exact pooling
+emitter)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from ...ir.model import Graph, Layer
 from ...ops import attrs as A
 from ...ops.opsets import lookup
 from ...ops.pool_geometry import dilated, out_length
-from ...ops.pooling import MaxPool8Attrs, max_pool_geometry
+from ...ops.pooling import MaxPool8Attrs, MaxPoolAttrs, max_pool_geometry
 from ..base import PassResult
 from ..shapes import declared_type
 from .base import Downgrade
@@ -55,3 +56,24 @@ def _floor_form(graph: Graph, layer: Layer, a: MaxPool8Attrs) -> MaxPool8Attrs |
         ends.append(end)
     return MaxPool8Attrs(a.kernel, a.strides, tuple(g.pads_begin), tuple(ends), "explicit", "floor", a.dilations,
                          a.index_element_type, a.axis)
+
+
+class MaxPoolTo1(Downgrade):
+    """MaxPool-8 as MaxPool-1 (for releases before 2022.1): the same windows when there is no dilation and
+    nothing reads the indices output, which MaxPool-1 does not have. Any other is left, for ``retarget`` to
+    refuse."""
+
+    rewrites = {"MaxPool-8": "into MaxPool-1 where it has no dilation and its indices are unused"}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        for layer in self.layers(graph):
+            a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
+            if any(d != 1 for d in a.dilations_or_ones) or graph.consumers(layer.id, layer.outputs[1].id):
+                continue
+            layer.version = "opset1"
+            layer.attrs = A.encode(MaxPoolAttrs(a.kernel, a.strides, a.pads_begin, a.pads_end, a.auto_pad,
+                                                a.rounding_type))
+            layer.outputs = layer.outputs[:1]
+            stats["MaxPool-8 (no dilation, indices unused) -> MaxPool-1"] += 1
+        return PassResult(graph, bool(stats), stats)

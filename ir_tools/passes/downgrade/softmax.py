@@ -1,0 +1,35 @@
+"""SoftMax-8 as SoftMax-1."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...ir.model import Graph
+from ...ops import attrs as A
+from ...ops.opsets import lookup
+from ...ops.softmax import Softmax1Attrs
+from ..base import PassResult
+from ..shapes import declared_type
+from .base import Downgrade
+
+
+class SoftMaxTo1(Downgrade):
+    """SoftMax-8 as SoftMax-1 (for releases before 2022.1): SoftMax-8 only adds negative axes, counted from the
+    rank; so with a static rank the axis is made non-negative, and on a dynamic rank a negative axis is left, for
+    ``retarget`` to refuse."""
+
+    rewrites = {"SoftMax-8": "into SoftMax-1 (a negative axis needs a static rank)"}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        for layer in self.layers(graph):
+            axis = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc).axis
+            if axis < 0:
+                key = graph.producer_key(layer.id, layer.input_ids()[0])
+                shape = declared_type(graph.layer(key[0]).output(key[1])).shape
+                if shape is None:
+                    continue
+                axis += len(shape)
+            layer.version, layer.attrs = "opset1", A.encode(Softmax1Attrs(axis))
+            stats["SoftMax-8 -> SoftMax-1"] += 1
+        return PassResult(graph, bool(stats), stats)

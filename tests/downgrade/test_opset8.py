@@ -1,0 +1,112 @@
+"""``migrate --target 2021.4``: opset8's new op versions (MaxPool-8, SoftMax-8, Gather-8) into the opset1-7 ones that
+release creates, run on OpenVINO 2023.0 and the current one equal to the current OpenVINO on the original; what has
+no such form (a dilation, indices read, an index out of range) is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ir_tools
+from ir_tools.cli import main
+from tests.downgrade.runs import NEEDS_2023
+from tests.test_target import side_pythons
+
+pytestmark = NEEDS_2023
+
+
+def opset8_model(path: Path, rng: np.random.Generator, cases: int) -> Path:
+    """Per case: a MaxPool-8 or -14 (no dilation, values only), a SoftMax-8 on a negative or positive axis and a
+    Gather-8 with Const indices in [-dim, dim) on a drawn axis, each from its own Parameter."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset8 as o8
+    import openvino.opset14 as o14
+
+    params, results = [], []
+    for i in range(cases):
+        rank = int(rng.integers(1, 3))
+        kernel = [int(k) for k in rng.integers(1, 4, rank)]
+        strides = [int(s) for s in rng.integers(1, 3, rank)]
+        begin = [int(rng.integers(0, k)) for k in kernel]
+        end = [int(rng.integers(0, k)) for k in kernel]
+        x = o1.parameter([1, 2, *(int(n) for n in rng.integers(3, 9, rank))], np.float32, name=f"x{i}")
+        pool = (o8.max_pool if i % 2 else o14.max_pool)(x, strides, [1] * rank, begin, end, kernel,
+                                                        ("floor", "ceil")[i % 3 == 0], "explicit", name=f"pool{i}")
+        axis = int(rng.integers(-rank - 2, rank + 2))
+        soft = o8.softmax(x, axis, name=f"softmax{i}")
+        gather_axis = int(rng.integers(1, rank + 2)) - (rank + 2) * int(rng.integers(0, 2))  # not the batch dim:
+        # OpenVINO 2023.0 CPU fails ("Dims and format are inconsistent") on a Gather of a dim-1 axis whose indices
+        # are [[0]], Gather-7 or -8 alike (2024.0 runs it)
+        dim = x.get_partial_shape()[gather_axis].get_length()
+        indices = rng.integers(-dim, dim, tuple(int(n) for n in rng.integers(1, 4, int(rng.integers(0, 3)))))
+        gather = o8.gather(x, o1.constant(indices.astype((np.int32, np.int64)[i % 2])),
+                           o1.constant(np.int64(gather_axis)), name=f"gather{i}")
+        params.append(x)
+        results += [o1.result(pool.output(0), name=f"p{i}"), o1.result(gather, name=f"g{i}"),
+                    o1.result(soft, name=f"s{i}")]
+    ov.save_model(ov.Model(results, params, "opset8"), str(path), compress_to_fp16=False)
+    return path
+
+
+def test_opset8_versions_migrated_for_2021_4_run_equal(tmp_path: Path, capsys) -> None:
+    """120 seeded cases (40 pools, softmaxes and gathers): OUT holds only what 2021.4 creates, in IR v10, keeps
+    its input and output names, and runs on the current OpenVINO equal to the original bit for bit; on 2023.0 the
+    pools and gathers too, and each SoftMax within twice its rounding bound (each release within the bound of the
+    exact value: their exp approximations differ)."""
+    from ir_tools.ops.softmax import SOFTMAX_1, Softmax1Attrs
+    from ir_tools.runtime.inputs import random_inputs
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    model = opset8_model(tmp_path / "opset8.xml", np.random.default_rng(11), 40)
+    out = tmp_path / "opset8_2021.xml"
+    assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    for rule in ("MaxPool-14 (floor) -> MaxPool-8", "MaxPool-8 (no dilation, indices unused) -> MaxPool-1",
+                 "SoftMax-8 -> SoftMax-1", "Gather-8 -> Gather-7"):
+        assert rule in printed, printed
+    assert 'version="10"' in out.read_text()[:200]
+    assert not [d for d in ir_tools.check(out, openvino=False, target="2021.4") if d.severity == "error"]
+    graph, migrated = ir_tools.read_valid(model), ir_tools.read_valid(out)
+    inputs = random_inputs(graph, 0, {})
+    want = OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
+    files = ModelFiles(out, out.with_suffix(".bin"))
+    now = OpenVinoRunner(migrated, files).run(inputs)
+    old = ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files).run(inputs)
+    assert set(now) == set(old) == set(want) and len(want) == 120
+    axes = {layer.name: int(layer.attrs["axis"]) for layer in migrated.by_type("SoftMax")}
+    for name, value in want.items():
+        np.testing.assert_array_equal(now[name], value, err_msg=name, strict=True)
+        if not name.startswith("s"):
+            np.testing.assert_array_equal(old[name], value, err_msg=name, strict=True)
+            continue
+        x = inputs[f"x{name[1:]}"]
+        attrs = Softmax1Attrs(axes[f"softmax{name[1:]}"])
+        exact = SOFTMAX_1.kernel(attrs, [x.astype(np.float64)])[0]
+        bound = SOFTMAX_1.rounding(SOFTMAX_1.kernel, attrs, [x], [np.zeros(())], [exact])[0]
+        assert (np.abs(old[name].astype(np.float64) - value) <= 2 * bound).all(), name
+
+
+@pytest.mark.parametrize(("case", "label"), [("dilated", "MaxPool of opset8"), ("indices", "MaxPool of opset8"),
+                                             ("out_of_range", "Gather of opset8")])
+def test_what_2021_4_cannot_create_is_refused(case: str, label: str, tmp_path: Path, capsys) -> None:
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset8 as o8
+
+    x = o1.parameter([1, 2, 6, 6], np.float32, name="x")
+    if case == "out_of_range":
+        outs = [o8.gather(x, o1.constant(np.array([0, 6], np.int64)), o1.constant(np.int64(2)), name="layer")]
+    else:
+        pool = o8.max_pool(x, [1, 1], [2, 2] if case == "dilated" else [1, 1], [0, 0], [0, 0], [2, 2], name="layer")
+        outs = [pool.output(0), *([pool.output(1)] if case == "indices" else [])]
+    model = tmp_path / f"{case}.xml"
+    ov.save_model(ov.Model(outs, [x], case), str(model), compress_to_fp16=False)
+    out = tmp_path / f"{case}_2021.xml"
+    assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "error[E-TARGET]: layer 'layer'" in err and f"OpenVINO 2021.4 cannot create {label}" in err, err
+    assert not out.exists()
