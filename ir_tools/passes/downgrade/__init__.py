@@ -4,6 +4,7 @@ one module per op family; ``passes/target.retarget`` runs them in this order (``
 from __future__ import annotations
 
 from .base import Downgrade
+from .bitwise import BitwiseTo1
 from .gather import GatherTo7
 from .pad import PadTo1
 from .pooling import MaxPoolTo1, MaxPoolTo8
@@ -14,6 +15,7 @@ from .softmax import SoftMaxTo1
 #: Every downgrade, in the order ``retarget`` runs them: into opset8 first,
 DOWNGRADES: tuple[type[Downgrade], ...] = (MaxPoolTo8, PadTo1, Respell)
 DOWNGRADES += (ScatterReduceTo3,)  # issue 22: exact forms in opset5 or older ops
+DOWNGRADES += (BitwiseTo1,)  # issue 22: bitwise ops of opset13 as opset1 ops
 #: then opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1).
 DOWNGRADES += (GatherTo7, SoftMaxTo1, MaxPoolTo1)
 
