@@ -13,8 +13,9 @@ The public API (everything else is internal and may change):
   (OpenVINO of another Python interpreter), ``OnnxRuntimeRunner``, ``ReferenceRunner``, and
   ``compare_outputs`` for two of them (these import OpenVINO on first use)
 - ``inspect(xml_path) -> dict``: inputs, outputs, op histogram and layers, as ``ir-tools inspect --format json``
-- ``migrate(graph_or_path, target="opset8") -> PassResult`` (every average pooling into opset8 AvgPool;
-  a legacy IR v7 file is lowered first)
+- ``migrate(graph_or_path, target=None) -> PassResult``: as ``ir-tools migrate [--target RELEASE]`` (every
+  average pooling into opset8 AvgPool; with a target, an OpenVINO release or ``opsetN``, every layer it cannot
+  create rewritten, or PassError naming each one left; a legacy IR v7 file is lowered first)
 - transformations: ``Pass``, ``PassManager``, ``PassResult``, ``PassError``; patterns ``Op``, ``AnyInput``,
   ``Const``, ``matches``, ``Match``; ``GraphBuilder`` to add layers (typed attributes: ``GraphBuilder.attrs``);
   ``Graph.replace_all_uses`` and ``Graph.remove_dead``
@@ -39,7 +40,7 @@ from .passes.base import Pass, PassError, PassManager, PassResult
 from .passes.builder import GraphBuilder
 from .passes.pattern import AnyInput, Const, Match, Op, matches
 from .passes.shapes import infer_shapes
-from .passes.to_opset8 import migrate
+from .passes.target import migrate
 from .passes.validate import InvalidModelError, read_valid
 from .runtime.executor import run
 from .runtime.verdict import check

@@ -249,7 +249,7 @@ def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Pa
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     from .passes.legacy import is_legacy, read_migratable
-    from .passes.to_opset8 import migration
+    from .passes.target import migrate_graph
 
     if not (args.output or args.in_place or args.dry_run):
         raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
@@ -264,14 +264,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     graph = read_migratable(args.model, args.bin)
     legacy = is_legacy(graph)
     before = Counter(layer.kind for layer in graph.layers())
-    if target is None:
-        stats = migration(graph).run(graph, checked=not legacy).stats
-    else:
-        from .passes.legacy import lower_legacy
-        from .passes.target import retarget
-
-        lowered = lower_legacy.run(graph).stats if legacy else Counter()
-        stats = lowered + retarget(graph, target, checked=not legacy).stats
+    stats = migrate_graph(graph, target, checked=not legacy).stats
     set_ir_version(graph, args.ir_version)
     require_valid(graph)  # what we are about to write passes check, or nothing is written
     _print_histogram(before, Counter(layer.kind for layer in graph.layers()), stats)

@@ -8,13 +8,17 @@ downgrades of ``passes/downgrade``) and refuses, with every E-TARGET, what is le
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 from ..base.diagnostics import Diagnostic
 from ..base.errors import SourceLoc
 from ..ir.model import Graph, Layer
-from ..ops.releases import Release, oldest_creating, op_label
+from ..ops.releases import Release, oldest_creating, op_label, release
 from .base import PassError, PassManager, PassResult
 from .downgrade import DOWNGRADES
-from .to_opset8 import to_opset8
+from .legacy import is_legacy, lower_legacy, read_migratable
+from .to_opset8 import migration, to_opset8
 
 
 def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
@@ -46,6 +50,25 @@ def _rewrite(layer: Layer, target: Release) -> str:
     ways = [d.rewrites[label] for d in DOWNGRADES if label in d.rewrites]
     return f"`ir-tools migrate --target` rewrites it {'; or '.join(ways)}" if ways else \
         "ir_tools has no rewrite for it yet"
+
+
+def migrate(source: Graph | str | Path, target: str | None = None) -> PassResult:
+    """As ``ir-tools migrate``: every average pooling into opset8 AvgPool; with ``target`` (an OpenVINO release,
+    ``"2023.0"``, or ``"opsetN"``) every layer it cannot create rewritten too (``retarget``), PassError when one is
+    left. ``source`` is a graph (changed in place) or an IR file; a legacy IR v7 file is lowered first. A graph or
+    file ``check`` rejects raises InvalidModelError; an unknown target IrToolsError (E-USAGE)."""
+    wanted = None if target is None else release(target)
+    graph = source if isinstance(source, Graph) else read_migratable(source)
+    return migrate_graph(graph, wanted, checked=not isinstance(source, Graph) and not is_legacy(graph))
+
+
+def migrate_graph(graph: Graph, target: Release | None, checked: bool) -> PassResult:
+    """``migrate`` on a graph read by ``read_migratable`` (``checked``: it passed ``check`` since)."""
+    if target is None:
+        return migration(graph).run(graph, checked)
+    lowered = lower_legacy.run(graph).stats if is_legacy(graph) else Counter()
+    result = retarget(graph, target, checked=checked)
+    return PassResult(graph, result.modified or bool(lowered), lowered + result.stats)
 
 
 def retarget(graph: Graph, target: Release, checked: bool = False) -> PassResult:

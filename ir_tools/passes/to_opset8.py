@@ -31,7 +31,6 @@ This pass rewrites exactly, by OpenVINO's rules (docs/SEMANTICS.md sections 2, 3
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import IrToolsError, UnsupportedError
@@ -44,7 +43,7 @@ from ..ops.spec import TensorType
 from .base import Pass, PassError, PassManager, PassResult
 from .builder import GraphBuilder, Output, origin_text, with_origin
 from .exact_pool import WindowSpec, emit
-from .legacy import LowerLegacy, is_legacy, read_migratable
+from .legacy import LowerLegacy, is_legacy
 from .shapes import declared_type, propagate
 
 TARGET = "opset8"
@@ -71,20 +70,6 @@ class ToOpset8(Pass):
 
 
 to_opset8 = ToOpset8()
-
-
-def migrate(source: Graph | str | Path, target: str = TARGET) -> PassResult:
-    """Migrate a model so it loads in runtimes that know only ``target`` (opset8) average pooling.
-
-    ``source`` is a graph or an IR file; a legacy IR file (v7 and older) is lowered first (``LowerLegacy``).
-    A graph or file ``check`` rejects raises InvalidModelError.
-    """
-    if target != TARGET:
-        raise IrToolsError(f"migration target {target!r} is not supported (only {TARGET!r})", code="E-USAGE")
-    if isinstance(source, Graph):
-        return migration(source).run(source)
-    graph = read_migratable(source)
-    return migration(graph).run(graph, checked=not is_legacy(graph))
 
 
 def migration(graph: Graph) -> PassManager:
