@@ -16,7 +16,6 @@ from .squeeze import SqueezeSkipTo1
 #: Every downgrade, in the order ``retarget`` runs them: into opset8 first,
 DOWNGRADES: tuple[type[Downgrade], ...] = (MaxPoolTo8, PadTo1, Respell)
 DOWNGRADES += (ScatterReduceTo3, SqueezeSkipTo1)  # issue 22: exact forms in opset5 or older ops
-DOWNGRADES += (ScatterReduceTo3,)  # issue 22: exact forms in opset5 or older ops
 DOWNGRADES += (BitwiseTo1,)  # issue 22: bitwise ops of opset13 as opset1 ops
 #: then opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1).
 DOWNGRADES += (GatherTo7, SoftMaxTo1, MaxPoolTo1)
