@@ -218,3 +218,20 @@ def test_migrate_check_with_runs_the_migrated_model_on_another_release(tmp_path:
     assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--check-with",
                  str(tmp_path / "no-python")]) == 2
     assert "--check-with" in capsys.readouterr().err
+
+
+def test_migrate_for_2021_4_writes_op_versions_with_the_opsets_it_has(tmp_path: Path, capsys) -> None:
+    """2021.4 has no opset8: AvgPool-1, written opset8 by to_opset8, is respelled opset1 (OwnOpset), and check
+    --target 2021.4 says so beforehand; the file written holds nothing 2021.4 cannot create, in IR v10."""
+    model = SAMPLES / "avgpool14_ceil_torch.xml"
+    graph = ir_tools.read_valid(model)
+    ir_tools.migrate(graph)
+    ir_tools.write_ir(graph, tmp_path / "opset8.xml")
+    assert main(["check", str(tmp_path / "opset8.xml"), "--no-openvino", "--target", "2021.4"]) == 1
+    assert 'OpenVINO 2021.4 cannot create AvgPool of opset8; the oldest release that creates it is 2022.1; ' \
+           '`ir-tools migrate` rewrites it into opset1 AvgPool' in capsys.readouterr().out
+    out = tmp_path / "old.xml"
+    assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 0
+    assert "rewrote 1 x AvgPool opset8 -> opset1 (the same op version)" in capsys.readouterr().out
+    assert 'version="10"' in out.read_text()[:200]
+    assert not ir_tools.check(out, openvino=False, target="2021.4")

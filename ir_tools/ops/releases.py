@@ -101,6 +101,13 @@ def op_label(op_type: str, version: str | None) -> str | None:
     return spec.label if spec is not None else _labels().get((version or "", op_type.lower()))
 
 
+def own_opset(op_type: str, version: str | None) -> str | None:
+    """The opset that introduced the op version a layer of ``op_type`` at ``version`` is (``AvgPool`` of opset8:
+    ``opset1``), or None."""
+    label = op_label(op_type, version)
+    return None if label is None else f"opset{label.rsplit('-', 1)[1]}"
+
+
 def oldest_creating(op_type: str, version: str | None, attrs: Mapping[str, str]) -> str | None:
     """The oldest release of the table that creates the layer, or None."""
     return next((r.name for r in releases().values() if r.creates(op_type, version, attrs)), None)

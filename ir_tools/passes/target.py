@@ -14,7 +14,7 @@ from pathlib import Path
 from ..base.diagnostics import Diagnostic
 from ..base.errors import SourceLoc
 from ..ir.model import Graph, Layer
-from ..ops.releases import Release, oldest_creating, op_label, release
+from ..ops.releases import Release, oldest_creating, op_label, own_opset, release
 from .base import PassError, PassManager, PassResult
 from .downgrade import DOWNGRADES
 from .legacy import is_legacy, lower_legacy, read_migratable
@@ -44,8 +44,12 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
 
 def _rewrite(layer: Layer, target: Release) -> str:
     """Which pass rewrites the layer's op version, and into what."""
-    if layer.type.lower() == "avgpool" and target.creates("AvgPool", "opset8", {}):
-        return "`ir-tools migrate` rewrites it into opset8 AvgPool"
+    own = own_opset(layer.type, layer.version)
+    if layer.type.lower() == "avgpool" and target.creates("AvgPool", "opset1", {}):
+        spelled = "opset8" if target.creates("AvgPool", "opset8", {}) else "opset1"
+        return f"`ir-tools migrate` rewrites it into {spelled} AvgPool"
+    if own is not None and own != layer.version and target.creates(layer.type, own, layer.attrs):
+        return f'`ir-tools migrate --target` writes it as version="{own}", the same op version'
     label = op_label(layer.type, layer.version)
     ways = [d.rewrites[label] for d in DOWNGRADES if label in d.rewrites]
     return f"`ir-tools migrate --target` rewrites it {'; or '.join(ways)}" if ways else \
