@@ -6,6 +6,7 @@ from __future__ import annotations
 from .base import Downgrade
 from .bitwise import BitwiseTo1
 from .gather import GatherTo7
+from .normalization import GroupNormalizationTo6
 from .own_opset import OwnOpset
 from .pad import PadTo1
 from .pooling import MaxPoolTo1, MaxPoolTo8
@@ -17,7 +18,7 @@ from .squeeze import SqueezeSkipTo1
 #: Every downgrade, in the order ``retarget`` runs them: into opset8 first,
 DOWNGRADES: tuple[type[Downgrade], ...] = (MaxPoolTo8, PadTo1, Respell)
 DOWNGRADES += (ScatterReduceTo3, SqueezeSkipTo1)  # issue 22: exact forms in opset5 or older ops
-DOWNGRADES += (BitwiseTo1,)  # issue 22: bitwise ops of opset13 as opset1 ops
+DOWNGRADES += (BitwiseTo1, GroupNormalizationTo6)  # issue 22: bitwise ops of opset13, GroupNormalization-12
 #: then opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1), and last the opsets respelled.
 DOWNGRADES += (GatherTo7, SoftMaxTo1, MaxPoolTo1, OwnOpset)
 
