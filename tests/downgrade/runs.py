@@ -19,12 +19,12 @@ NEEDS_2023 = [pytest.mark.openvino,
                                  reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")]
 
 
-def migrate(model: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, str]:
-    """``migrate MODEL --target 2023.0``: the written file (no E-TARGET left) and what migrate printed."""
-    out = model.with_name(f"{model.stem}_2023.xml")
-    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
+def migrate(model: Path, capsys: pytest.CaptureFixture[str], target: str = "2023.0") -> tuple[Path, str]:
+    """``migrate MODEL --target TARGET``: the written file (no E-TARGET left) and what migrate printed."""
+    out = model.with_name(f"{model.stem}_{target}.xml")
+    assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert not [d for d in ir_tools.check(out, openvino=False, target="2023.0") if d.severity == "error"]
+    assert not [d for d in ir_tools.check(out, openvino=False, target=target) if d.severity == "error"]
     return out, printed
 
 
@@ -52,11 +52,12 @@ def assert_runs_equal(model: Path, out: Path, shapes: dict[str, tuple[int, ...]]
     return len(want)
 
 
-def assert_refused(model: Path, layer: str, label: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """``migrate --target 2023.0`` refuses ``model``: exit 2, E-TARGET at ``layer`` (an ``op of opsetN`` label),
+def assert_refused(model: Path, layer: str, label: str, capsys: pytest.CaptureFixture[str],
+                   target: str = "2023.0") -> None:
+    """``migrate --target TARGET`` refuses ``model``: exit 2, E-TARGET at ``layer`` (an ``op of opsetN`` label),
     nothing written."""
-    out = model.with_name(f"{model.stem}_2023.xml")
-    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 2
+    out = model.with_name(f"{model.stem}_{target}.xml")
+    assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert re.search(rf"error\[E-TARGET\]: layer '{re.escape(layer)}' .*{re.escape(label)}", err), err
     assert not out.exists()
