@@ -183,7 +183,7 @@ def test_migrate_target_respells_scatter_nd_update_15_and_squeeze_15(tmp_path: P
     assert main(["migrate", str(plain), "--target", "2023.0", "-o", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "rewrote 1 x ScatterNDUpdate-15 (reduction none) -> ScatterNDUpdate-3" in printed
-    assert "rewrote 1 x Squeeze-15 (allow_axis_skip False) -> Squeeze-1" in printed
+    assert "rewrote 1 x Squeeze-15 (allow_axis_skip false) -> Squeeze-1" in printed
     graph = ir_tools.read_valid(plain)
     inputs = random_inputs(graph, 0, {})
     want = OpenVinoRunner(graph, ModelFiles(plain, plain.with_suffix(".bin"))).run(inputs)

@@ -1,0 +1,74 @@
+"""Newer op versions with their added attribute at its default, respelled as the older version: the migrated
+file runs on OpenVINO 2023.0 and the current one equal to the current OpenVINO on the original, bit for bit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ir_tools.cli import main
+from tests.downgrade.runs import NEEDS_2023, assert_runs_equal
+
+pytestmark = NEEDS_2023
+
+
+def respell_model(path: Path, rng: np.random.Generator, cases: int) -> Path:
+    """Per case: ScatterElementsUpdate-12 (reduction none, use_init_val drawn, indices >= 0), ROIAlign-9
+    (asymmetric, avg or max) and OneHot-16 (ignore_negative, negative and out-of-range indices)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset9 as o9
+    import openvino.opset12 as o12
+    import openvino.opset16 as o16
+
+    params, results = [], []
+    for i in range(cases):
+        data = o1.parameter([3, 4, 5], np.float32, name=f"data{i}")
+        updates = o1.parameter([2, 4, 5], np.float32, name=f"updates{i}")
+        axis = int(rng.integers(-3, 3))
+        indices = rng.integers(0, [3, 4, 5][axis], (2, 4, 5))  # 2023.0's ScatterElementsUpdate-3: none negative
+        scatter = o12.scatter_elements_update(data, o1.constant(indices.astype(np.int32)), updates,
+                                              o1.constant(np.int64(axis)), "none", bool(i % 2), name=f"scatter{i}")
+        image = o1.parameter([2, 3, 8, 9], np.float32, name=f"image{i}")
+        boxes = np.sort(rng.uniform(0, 8, (4, 2, 2)), axis=1).reshape(4, 4)[:, [0, 2, 1, 3]].astype(np.float32)
+        roi = o9.roi_align(image, o1.constant(boxes), o1.constant(rng.integers(0, 2, 4).astype(np.int32)),
+                           int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(0, 3)),
+                           float(rng.uniform(0.25, 2)), ("avg", "max")[i % 2], "asymmetric", name=f"roi{i}")
+        hot = o16.one_hot(o1.constant(rng.integers(-6, 7, (3, 2)).astype(np.int64)), o1.constant(np.int64(5)),
+                          o1.constant(np.float32(2.5)), o1.constant(np.float32(-1)), int(rng.integers(-3, 3)),
+                          "ignore_negative", name=f"hot{i}")
+        params += [data, updates, image]
+        results += [o1.result(scatter, name=f"s{i}"), o1.result(roi, name=f"r{i}"), o1.result(hot, name=f"h{i}")]
+    ov.save_model(ov.Model(results, params, "respell"), str(path), compress_to_fp16=False)
+    return path
+
+
+def test_respelled_for_2021_4_run_equal(tmp_path: Path, capsys) -> None:
+    """60 seeded layers migrated for 2021.4 (ROIAlign-9 needs it: 2023.0 has opset9): each respelled."""
+    model = respell_model(tmp_path / "respell.xml", np.random.default_rng(5), 20)
+    out = tmp_path / "respell_2021.xml"
+    assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    for rule in ("20 x ScatterElementsUpdate-12 (reduction none) -> ScatterElementsUpdate-3",
+                 "20 x ROIAlign-9 (aligned_mode asymmetric) -> ROIAlign-3",
+                 "20 x OneHot-16 (negative_indices_mode ignore_negative) -> OneHot-1"):
+        assert rule in printed, printed
+    assert assert_runs_equal(model, out) == 60
+
+
+def test_a_reduction_or_a_negative_index_is_refused(tmp_path: Path, capsys) -> None:
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset12 as o12
+
+    from tests.downgrade.runs import assert_refused
+
+    for case, indices, reduction in (("negative", [[-1, 0]], "none"), ("summed", [[1, 0]], "sum")):
+        data = o1.parameter([3, 2], np.float32, name="data")
+        scatter = o12.scatter_elements_update(data, o1.constant(np.array(indices, np.int32)),
+                                              o1.constant(np.ones((1, 2), np.float32)), o1.constant(np.int64(0)),
+                                              reduction, name="scatter")
+        model = tmp_path / f"{case}.xml"
+        ov.save_model(ov.Model([scatter], [data], case), str(model), compress_to_fp16=False)
+        assert_refused(model, "scatter", "ScatterElementsUpdate of opset12", capsys)
