@@ -18,7 +18,7 @@ from .topk import TopKTo3
 
 #: Every downgrade, in the order ``retarget`` runs them: into opset8 first,
 DOWNGRADES: tuple[type[Downgrade], ...] = (MaxPoolTo8, PadTo1, Respell)
-DOWNGRADES += (ScatterReduceTo3, SqueezeSkipTo1, TopKTo3)  # issue 22: exact forms in opset5 or older ops
+DOWNGRADES += (ScatterReduceTo3, SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1)  # issue 22: opset5 or older
 DOWNGRADES += (BitwiseTo1, GroupNormalizationTo6)  # issue 22: bitwise ops of opset13, GroupNormalization-12
 #: then opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1), and last the opsets respelled.
 DOWNGRADES += (GatherTo7, SoftMaxTo1, MaxPoolTo1, OwnOpset)

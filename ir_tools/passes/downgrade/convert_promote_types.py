@@ -1,0 +1,126 @@
+"""ConvertPromoteTypes-14 as a Convert-1 of each input (releases before 2024.0 have no opset14)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ...base.dtypes import REAL_TYPES, element_type
+from ...ir.model import Graph, Layer
+from ...ops import attrs as A
+from ...ops.core import ConvertAttrs
+from ..base import PassResult
+from ..builder import GraphBuilder, Output, origin_text, output_of
+from .base import Downgrade
+
+#: The element types ConvertPromoteTypes takes (convert_promote_types.cpp, is_type_supported).
+_SUPPORTED = frozenset({"boolean", "f16", "f32", "f64", "i4", "i8", "i16", "i32", "i64", "u1", "u4", "u8", "u16",
+                        "u32", "u64", "f8e4m3", "f8e5m2", "bf16"})
+
+
+@dataclass(frozen=True, slots=True)
+class _PromoteAttrs:
+    """ConvertPromoteTypes-14's attributes (ir_tools does not model the op otherwise)."""
+
+    promote_unsafe: bool = A.attr("promote_unsafe", A.BOOL, False)
+    pytorch_scalar_promotion: bool = A.attr("pytorch_scalar_promotion", A.BOOL, False)
+    u64_integer_promotion_target: str = A.attr("u64_integer_promotion_target", A.STRING, "f32")
+
+
+class ConvertPromoteTypesTo1(Downgrade):
+    """ConvertPromoteTypes-14 as Convert-1 of each input to the promoted element type, where both input types are
+    known and the promoted type holds every value of both: each output is its input converted (a Convert to the
+    type it has already is the identity, and keeps the output's names); the type is OpenVINO's
+    ``evaluate_common_type`` (``promoted``). Left, for ``retarget`` to refuse: inputs of a dynamic type, types
+    OpenVINO refuses to promote, and lossy promotions (promote_unsafe, or pytorch scalar promotion of a u16 scalar
+    into i8): OpenVINO 2023.0's CPU Convert saturates where the current one wraps (i8 -34 into u16: 0, not
+    65502)."""
+
+    rewrites = {"ConvertPromoteTypes-14": "into Convert-1 of each input where both input element types are known"}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
+        for layer in self.layers(graph):
+            keys = [graph.producer_key(layer.id, port) for port in layer.input_ids()]
+            types = [builder.type_of(key) for key in keys]
+            shapes = [t.shape for t in types]
+            scalars = [s is not None and len(s) == 0 for s in shapes]
+            target = promoted(types[0].element, types[1].element, scalars,  # type: ignore[arg-type]
+                              A.decode(_PromoteAttrs, layer.attrs, layer.loc))
+            if target is None or not all(_holds(t.element, target) for t in types):  # type: ignore[arg-type]
+                continue
+            builder.replace_layer(layer, lambda: _converts(builder, layer, keys, target),  # noqa: B023
+                                  origin_text(layer, "ConvertPromoteTypes-14"))
+            stats["ConvertPromoteTypes-14 -> Convert-1"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+
+def _converts(builder: GraphBuilder, layer: Layer, keys: list[Output], target: str) -> list[Output]:
+    return [output_of(builder.add("Convert", "opset1", ConvertAttrs(target), [key], f"{layer.name}/convert{i}"))
+            for i, key in enumerate(keys)]
+
+
+def promoted(t0: str | None, t1: str | None, scalars: list[bool], a: _PromoteAttrs) -> str | None:
+    """The element type ConvertPromoteTypes converts both inputs to (OpenVINO's rules: same type; boolean with any
+    takes the other; real with integer the real, at least twice the integer's width unless unsafe; pytorch scalar
+    promotion takes the non-scalar's type within one format; signed with unsigned a signed type twice the
+    unsigned's width (u64: ``u64_integer_promotion_target``, unsafe only); same sign the wider; unsafe f8e4m3 with
+    f8e5m2 f16, bf16 with f16 f32). None where a type is unknown, unsupported, or OpenVINO refuses the pair."""
+    if t0 is None or t1 is None or t0 not in _SUPPORTED or t1 not in _SUPPORTED:
+        return None
+    if t0 == t1:
+        return t0
+    if "boolean" in (t0, t1):
+        return t1 if t0 == "boolean" else t0
+    real0, real1 = t0 in REAL_TYPES, t1 in REAL_TYPES
+    bits0, bits1 = _bits(t0), _bits(t1)
+    if real0 != real1:
+        real, integer = (t0, t1) if real0 else (t1, t0)
+        return real if a.promote_unsafe or _bits(real) >= 2 * _bits(integer) else None
+    if a.pytorch_scalar_promotion and scalars[0] != scalars[1]:
+        target, scalar = (t1, t0) if scalars[0] else (t0, t1)
+        if a.promote_unsafe or (_signed(target) == _signed(scalar) and _bits(target) >= _bits(scalar)) or (
+                _signed(target) and not _signed(scalar) and 2 * _bits(target) >= _bits(scalar)):
+            return target
+        return None
+    if _signed(t0) != _signed(t1):
+        unsigned, signed = (bits1, bits0) if _signed(t0) else (bits0, bits1)
+        if unsigned <= 32 and (a.promote_unsafe or 2 * unsigned <= signed):
+            return f"i{max(2 * unsigned, signed)}"
+        return a.u64_integer_promotion_target if a.promote_unsafe else None
+    if bits0 != bits1:
+        return t0 if bits0 >= bits1 else t1
+    if a.promote_unsafe and {t0, t1} == {"f8e4m3", "f8e5m2"}:
+        return "f16"
+    if a.promote_unsafe and {t0, t1} == {"f16", "bf16"}:
+        return "f32"
+    return None
+
+
+#: Significand bits of each real type (the integer magnitudes it holds exactly).
+_SIGNIFICAND = {"f8e5m2": 3, "f8e4m3": 4, "bf16": 8, "f16": 11, "f32": 24, "f64": 53}
+
+
+def _holds(source: str, target: str) -> bool:
+    """Whether ``target`` holds every value of ``source`` (so no release's Convert can differ)."""
+    if source in (target, "boolean"):
+        return True
+    if target in REAL_TYPES:
+        if source in REAL_TYPES:  # widening: a larger significand and range
+            return _SIGNIFICAND[source] <= _SIGNIFICAND[target] and _bits(source) < _bits(target)
+        return _bits(source) - _signed(source) <= _SIGNIFICAND[target]
+    if source in REAL_TYPES or target == "boolean" or (_signed(source) and not _signed(target)):
+        return False
+    return _bits(source) + (_signed(target) and not _signed(source)) <= _bits(target)
+
+
+def _bits(t: str) -> int:
+    et = element_type(t)
+    assert et is not None  # one of _SUPPORTED
+    return et.bits
+
+
+def _signed(t: str) -> bool:
+    """OpenVINO's is_signed: reals and the i* types."""
+    return t in REAL_TYPES or t.startswith("i")
