@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .base import Downgrade
 from .bitwise import BitwiseTo1
+from .convert_promote_types import ConvertPromoteTypesTo1
 from .gather import GatherTo7
 from .normalization import GroupNormalizationTo6
 from .own_opset import OwnOpset
