@@ -3,6 +3,7 @@ one module per op family; ``passes/target.retarget`` runs them in this order (``
 
 from __future__ import annotations
 
+from .attention import ScaledDotProductAttentionTo8
 from .base import Downgrade
 from .bitwise import BitwiseTo1
 from .convert_promote_types import ConvertPromoteTypesTo1
@@ -18,7 +19,7 @@ from .squeeze import SqueezeSkipTo1
 from .topk import TopKTo3
 
 #: Every downgrade, in the order ``retarget`` runs them: into opset8 first,
-DOWNGRADES: tuple[type[Downgrade], ...] = (MaxPoolTo8, PadTo1, Respell)
+DOWNGRADES: tuple[type[Downgrade], ...] = (MaxPoolTo8, PadTo1, Respell, ScaledDotProductAttentionTo8)
 DOWNGRADES += (ScatterReduceTo3, SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1)  # issue 22: opset5 or older
 DOWNGRADES += (BitwiseTo1, GroupNormalizationTo6)  # issue 22: bitwise ops of opset13, GroupNormalization-12
 #: then opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1), and last the opsets respelled.

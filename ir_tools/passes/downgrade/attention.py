@@ -1,0 +1,193 @@
+"""ScaledDotProductAttention-13 as MatMul-1, SoftMax-8 and element-wise ops of opset1 (docs/SEMANTICS.md, section 7)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ...base.dims import Dim
+from ...base.dtypes import element_type
+from ...base.errors import UnsupportedError
+from ...ir.model import Graph
+from ...ops import attrs as A
+from ...ops.attention import AttentionAttrs
+from ...ops.opsets import lookup
+from ..base import PassResult
+from ..builder import GraphBuilder, Output, origin_text, output_of
+from .base import Downgrade
+
+LABEL = "ScaledDotProductAttention-13"
+
+
+class ScaledDotProductAttentionTo8(Downgrade):
+    """ScaledDotProductAttention-13 as ``SoftMax-8((Q * scale) @ K^T + bias, -1) @ V``, what the op is
+    (OpenVINO's specification; ops/attention.py holds the measured facts):
+
+    1. scale: input 4 as it is (a scalar or of one element: Multiply broadcasts it); else 1 / sqrt(E) in the element
+       type, a Const where E is static, else ShapeOf, Gather, Convert, Sqrt and Divide;
+    2. bias: none without a mask; a float mask is added as it is (Add broadcasts it into the scores, its rows and
+       batch dims included, as the op does); a boolean mask is added as Select(mask, 0, -inf), so that a row masked
+       whole is NaN, as the op's; causal ignores input 3 and adds -inf where the key's index j exceeds the query's
+       i (from the top left, L and S unequal too): a Const where L and S are static, else
+       Select(Range(S) > Unsqueeze(Range(L), 1), -inf, 0);
+    3. the scores are MatMul(Q * scale, K, transpose_b) and the result MatMul(SoftMax-8(scores, -1), V), batch dims
+       broadcast by MatMul as by the op; the final MatMul keeps the layer's name, output names and rt_info.
+
+    4. OpenVINO 2023.0 CPU fuses an Add of a constant of one row (every dim but the last 1) into the MatMul before
+       it as a per-channel bias, and fails to compile where the MatMul's dims are dynamic ("data.size() == OC"): such
+       a bias, on dynamic scores, is first broadcast to the scores' last two dims (Broadcast-3 bidirectional to
+       their ShapeOf), which OpenVINO cannot fold into a constant.
+
+    A mask input left unused (causal) goes too, with whatever computed only it (a model input stays).
+    """
+
+    rewrites = {LABEL: "into MatMul-1, SoftMax-8 and element-wise ops (masks, causal and scale included)"}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
+        unused: list[str] = []
+        for layer in self.layers(graph):
+            a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
+            inputs = graph.input_keys(layer.id, layer.input_ids())  # (all fed: the graph was checked)
+            kind = _kind(builder, a, inputs)
+            if a.causal and len(inputs) > 3:
+                unused.append(inputs[3][0])
+            builder.replace_layer(layer, lambda: [_attention(builder, a, inputs, layer.name)],  # noqa: B023
+                                  origin_text(layer, LABEL))
+            stats[f"{LABEL} ({kind}) -> MatMul-1 + SoftMax-8"] += 1
+        _drop_unused(graph, unused)
+        return PassResult(graph, bool(stats), stats)
+
+
+def _kind(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output]) -> str:
+    """What the bias is, for the pass's stats."""
+    if a.causal:
+        return "causal"
+    if len(inputs) < 4:
+        return "no mask"
+    return "boolean mask" if builder.type_of(inputs[3]).element == "boolean" else "float mask"
+
+
+def _attention(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], name: str) -> Output:
+    """Rules 1-3 on the layer's ``inputs``: the output standing for the layer's."""
+    query, key, value = inputs[:3]
+    element = builder.type_of(query).element
+    scale = inputs[4] if len(inputs) > 4 else _default_scale(builder, query, element, f"{name}/scale")
+    scaled = builder.add("Multiply", "opset1", None, [query, scale], f"{name}/scaled_query")
+    matmul = builder.attrs("MatMul", "opset1", transpose_b=True)
+    scores = output_of(builder.add("MatMul", "opset1", matmul, [scaled, key], f"{name}/scores"))
+    bias = _bias(builder, a, inputs, element, name)
+    if bias is not None and _fused_as_bias(builder, scores, bias):
+        bias = _unfoldable(builder, scores, bias, f"{name}/bias_rows")
+    if bias is not None:
+        scores = output_of(builder.add("Add", "opset1", None, [scores, bias], f"{name}/masked_scores"))
+    weights = builder.add("SoftMax", "opset8", builder.attrs("SoftMax", "opset8", axis=-1), [scores],
+                          f"{name}/weights")
+    return output_of(builder.add("MatMul", "opset1", None, [weights, value], name))
+
+
+def _fused_as_bias(builder: GraphBuilder, scores: Output, bias: Output) -> bool:
+    """Rule 4's case: a bias of one row (every dim but the last 1, more than one key), computed from Consts only,
+    added to scores of dynamic dims."""
+    shape, row = builder.type_of(scores).shape, builder.type_of(bias).shape
+    if all(d.is_static for d in shape) or not row or any(d != Dim(1, 1) for d in row[:-1]) or row[-1] == Dim(1, 1):
+        return False
+    graph = builder.graph
+    return all(graph.layer(lid).is_a("Const") for lid in graph.ancestors([bias[0]]) if not graph.in_edges(lid))
+
+
+def _unfoldable(builder: GraphBuilder, scores: Output, bias: Output, name: str) -> Output:
+    """Rule 4: the bias broadcast to the scores' last two dims, [L, S] (the scores' batch dims stay 1)."""
+    rank = len(builder.type_of(scores).shape)
+    i64 = builder.attrs("ShapeOf", "opset3", output_type="i64")
+    shape = output_of(builder.add("ShapeOf", "opset3", i64, [scores], f"{name}/scores_shape"))
+    last_two = builder.const(np.array([rank - 2, rank - 1], np.int64), f"{name}/last_two")
+    rows = builder.add("Gather", "opset8", None, [shape, last_two, _scalar(builder, 0, np.int64, f"{name}/axis")],
+                       f"{name}/rows_keys")
+    both = builder.attrs("Broadcast", "opset3", mode="bidirectional")
+    return output_of(builder.add("Broadcast", "opset3", both, [bias, output_of(rows)], name))
+
+
+def _numpy(element: str | None) -> np.dtype:
+    et = element_type(element or "")
+    if et is None or et.numpy is None or et.numpy.kind != "f":
+        raise UnsupportedError(f"{LABEL} of element type {element}: the decomposition needs a float type")
+    return et.numpy
+
+
+def _scalar(builder: GraphBuilder, value: float | int, dtype: np.dtype | type, name: str) -> Output:
+    return builder.const(np.array(value, dtype), name)
+
+
+def _dim(builder: GraphBuilder, x: Output, from_end: int, name: str) -> Output:
+    """The dim ``from_end`` places from the end of ``x``'s shape (static rank), as an i64 scalar."""
+    rank = len(builder.type_of(x).shape)
+    i64 = builder.attrs("ShapeOf", "opset3", output_type="i64")
+    shape = builder.add("ShapeOf", "opset3", i64, [x], f"{name}/shape")
+    index = _scalar(builder, rank - from_end, np.int64, f"{name}/index")
+    axis = _scalar(builder, 0, np.int64, f"{name}/axis")
+    return output_of(builder.add("Gather", "opset8", None, [output_of(shape), index, axis], name))
+
+
+def _default_scale(builder: GraphBuilder, query: Output, element: str | None, name: str) -> Output:
+    """Rule 1: 1 / sqrt(E), in the element type."""
+    dtype = _numpy(element)
+    depth = builder.type_of(query).shape[-1]
+    one = dtype.type(1)
+    if depth.is_static:
+        return _scalar(builder, one / np.sqrt(dtype.type(depth.lo)), dtype, name)
+    length = _dim(builder, query, 1, f"{name}/depth")
+    converted = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
+                            [length], f"{name}/depth_{element}")
+    root = builder.add("Sqrt", "opset1", None, [converted], f"{name}/sqrt")
+    return output_of(builder.add("Divide", "opset1", None, [_scalar(builder, one, dtype, f"{name}/one"), root], name))
+
+
+def _bias(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], element: str | None,
+          name: str) -> Output | None:
+    """Rule 2: what is added to the scores, or None."""
+    if a.causal:
+        return _causal(builder, inputs[0], inputs[1], element, f"{name}/causal_bias")
+    if len(inputs) < 4:
+        return None
+    mask = inputs[3]
+    if builder.type_of(mask).element != "boolean":
+        return mask
+    dtype = _numpy(element)
+    zero = _scalar(builder, 0, dtype, f"{name}/zero")
+    minus_inf = _scalar(builder, -np.inf, dtype, f"{name}/minus_inf")
+    return output_of(builder.add("Select", "opset1", None, [mask, zero, minus_inf], f"{name}/mask_bias"))
+
+
+def _causal(builder: GraphBuilder, query: Output, key: Output, element: str | None, name: str) -> Output:
+    """Rule 2, causal: an [L, S] bias of -inf where j > i, else 0."""
+    dtype = _numpy(element)
+    length, source = builder.type_of(query).shape[-2], builder.type_of(key).shape[-2]
+    if length.is_static and source.is_static:
+        later = np.arange(source.lo)[None, :] > np.arange(length.lo)[:, None]
+        return builder.const(np.where(later, -np.inf, 0.0).astype(dtype), name)
+    zero, one = (_scalar(builder, v, np.int64, f"{name}/{v}") for v in (0, 1))
+    ranges = []
+    for x, what in ((key, "keys"), (query, "queries")):
+        stop = _dim(builder, x, 2, f"{name}/{what}")
+        ranges.append(output_of(builder.add("Range", "opset4", builder.attrs("Range", "opset4", output_type="i64"),
+                                            [zero, stop, one], f"{name}/{what}_range")))
+    rows = builder.add("Unsqueeze", "opset1", None, [ranges[1], one], f"{name}/query_column")
+    later = builder.add("Greater", "opset1", None, [ranges[0], rows], f"{name}/later_keys")
+    minus_inf = _scalar(builder, -np.inf, dtype, f"{name}/minus_inf")
+    return output_of(builder.add("Select", "opset1", None, [later, minus_inf, _scalar(builder, 0, dtype,
+                                                                                        f"{name}/zero")], name))
+
+
+def _drop_unused(graph: Graph, ids: list[str]) -> None:
+    """Remove the layers of ``ids`` that nothing live depends on, and then their producers that nothing live
+    depends on; never a Parameter (a model input)."""
+    live = graph.live_layers() if ids else set()
+    while ids:
+        layer_id = ids.pop()
+        if layer_id in live or not graph.has_layer(layer_id) or graph.layer(layer_id).is_a("Parameter"):
+            continue
+        ids += [edge.from_layer for edge in graph.in_edges(layer_id)]
+        graph.remove_layer(layer_id)
