@@ -8,6 +8,7 @@ from .base import Downgrade
 from .bitwise import BitwiseTo1
 from .convert_promote_types import ConvertPromoteTypesTo1
 from .gather import GatherTo7
+from .interpolate import InterpolateTo4
 from .normalization import GroupNormalizationTo6
 from .own_opset import OwnOpset
 from .pad import PadTo1
@@ -21,7 +22,7 @@ from .topk import TopKTo3
 #: Every downgrade, in the order ``retarget`` runs them: into opset8 first,
 DOWNGRADES: tuple[type[Downgrade], ...] = (MaxPoolTo8, PadTo1, Respell, ScaledDotProductAttentionTo8)
 DOWNGRADES += (ScatterReduceTo3, SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1)  # issue 22: opset5 or older
-DOWNGRADES += (BitwiseTo1, GroupNormalizationTo6)  # issue 22: bitwise ops of opset13, GroupNormalization-12
+DOWNGRADES += (BitwiseTo1, GroupNormalizationTo6, InterpolateTo4)  # issue 22: ops of opsets 11-13
 #: then opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1), and last the opsets respelled.
 DOWNGRADES += (GatherTo7, SoftMaxTo1, MaxPoolTo1, OwnOpset)
 
