@@ -1,4 +1,5 @@
-"""ScaledDotProductAttention-13 as MatMul-1, SoftMax-8 and element-wise ops of opset1 (docs/SEMANTICS.md, section 7)."""
+"""ScaledDotProductAttention-13 as MatMul-1, SoftMax-8 and element-wise ops of opset1 (docs/SEMANTICS.md, section 7:
+what OpenVINO does with each input, and the defects of OpenVINO 2023.0 and 2026.4 met on the way)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ from collections import Counter
 import numpy as np
 
 from ...base.dims import Dim
-from ...base.dtypes import element_type
-from ...base.errors import UnsupportedError
+from ...base.dtypes import element_type, from_numpy
 from ...ir.model import Graph
 from ...ops import attrs as A
 from ...ops.attention import AttentionAttrs
@@ -32,14 +32,14 @@ class ScaledDotProductAttentionTo8(Downgrade):
        i (from the top left, L and S unequal too): a Const where L and S are static, else
        Select(Range(S) > Unsqueeze(Range(L), 1), -inf, 0);
     3. the scores are MatMul(Q * scale, K, transpose_b) and the result MatMul(SoftMax-8(scores, -1), V), batch dims
-       broadcast by MatMul as by the op; the final MatMul keeps the layer's name, output names and rt_info.
-
+       broadcast by MatMul as by the op; the final MatMul keeps the layer's name, output names and rt_info;
     4. OpenVINO 2023.0 CPU fuses an Add of a constant of one row (every dim but the last 1) into the MatMul before
        it as a per-channel bias, and fails to compile where the MatMul's dims are dynamic ("data.size() == OC"): such
-       a bias, on dynamic scores, is first broadcast to the scores' last two dims (Broadcast-3 bidirectional to
-       their ShapeOf), which OpenVINO cannot fold into a constant.
+       a bias, on dynamic scores, is first broadcast (Broadcast-3 bidirectional) to the scores' last two dims,
+       gathered from their ShapeOf, which OpenVINO cannot fold into a constant.
 
-    A mask input left unused (causal) goes too, with whatever computed only it (a model input stays).
+    A mask input left unused (causal) goes too, with whatever computed only it (a model input stays). A bf16 layer is
+    left, for ``retarget`` to refuse: ir_tools writes no bf16 constant.
     """
 
     rewrites = {LABEL: "into MatMul-1, SoftMax-8 and element-wise ops (masks, causal and scale included)"}
@@ -51,10 +51,14 @@ class ScaledDotProductAttentionTo8(Downgrade):
         for layer in self.layers(graph):
             a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
             inputs = graph.input_keys(layer.id, layer.input_ids())  # (all fed: the graph was checked)
+            et = element_type(builder.type_of(inputs[0]).element or "")
+            if et is None or et.numpy is None:
+                continue
+            dtype = et.numpy
             kind = _kind(builder, a, inputs)
             if a.causal and len(inputs) > 3:
                 unused.append(inputs[3][0])
-            builder.replace_layer(layer, lambda: [_attention(builder, a, inputs, layer.name)],  # noqa: B023
+            builder.replace_layer(layer, lambda: [_attention(builder, a, inputs, dtype, layer.name)],  # noqa: B023
                                   origin_text(layer, LABEL))
             stats[f"{LABEL} ({kind}) -> MatMul-1 + SoftMax-8"] += 1
         _drop_unused(graph, unused)
@@ -70,15 +74,14 @@ def _kind(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output]) -> str
     return "boolean mask" if builder.type_of(inputs[3]).element == "boolean" else "float mask"
 
 
-def _attention(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], name: str) -> Output:
-    """Rules 1-3 on the layer's ``inputs``: the output standing for the layer's."""
+def _attention(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], dtype: np.dtype, name: str) -> Output:
+    """Rules 1-4 on the layer's ``inputs`` (of element type ``dtype``): the output standing for the layer's."""
     query, key, value = inputs[:3]
-    element = builder.type_of(query).element
-    scale = inputs[4] if len(inputs) > 4 else _default_scale(builder, query, element, f"{name}/scale")
+    scale = inputs[4] if len(inputs) > 4 else _default_scale(builder, query, dtype, f"{name}/scale")
     scaled = builder.add("Multiply", "opset1", None, [query, scale], f"{name}/scaled_query")
     matmul = builder.attrs("MatMul", "opset1", transpose_b=True)
     scores = output_of(builder.add("MatMul", "opset1", matmul, [scaled, key], f"{name}/scores"))
-    bias = _bias(builder, a, inputs, element, name)
+    bias = _bias(builder, a, inputs, dtype, name)
     if bias is not None and _fused_as_bias(builder, scores, bias):
         bias = _unfoldable(builder, scores, bias, f"{name}/bias_rows")
     if bias is not None:
@@ -110,13 +113,6 @@ def _unfoldable(builder: GraphBuilder, scores: Output, bias: Output, name: str) 
     return output_of(builder.add("Broadcast", "opset3", both, [bias, output_of(rows)], name))
 
 
-def _numpy(element: str | None) -> np.dtype:
-    et = element_type(element or "")
-    if et is None or et.numpy is None or et.numpy.kind != "f":
-        raise UnsupportedError(f"{LABEL} of element type {element}: the decomposition needs a float type")
-    return et.numpy
-
-
 def _scalar(builder: GraphBuilder, value: float | int, dtype: np.dtype | type, name: str) -> Output:
     return builder.const(np.array(value, dtype), name)
 
@@ -131,39 +127,37 @@ def _dim(builder: GraphBuilder, x: Output, from_end: int, name: str) -> Output:
     return output_of(builder.add("Gather", "opset8", None, [output_of(shape), index, axis], name))
 
 
-def _default_scale(builder: GraphBuilder, query: Output, element: str | None, name: str) -> Output:
+def _default_scale(builder: GraphBuilder, query: Output, dtype: np.dtype, name: str) -> Output:
     """Rule 1: 1 / sqrt(E), in the element type."""
-    dtype = _numpy(element)
     depth = builder.type_of(query).shape[-1]
     one = dtype.type(1)
     if depth.is_static:
         return _scalar(builder, one / np.sqrt(dtype.type(depth.lo)), dtype, name)
     length = _dim(builder, query, 1, f"{name}/depth")
+    element = from_numpy(dtype).name
     converted = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
                             [length], f"{name}/depth_{element}")
     root = builder.add("Sqrt", "opset1", None, [converted], f"{name}/sqrt")
     return output_of(builder.add("Divide", "opset1", None, [_scalar(builder, one, dtype, f"{name}/one"), root], name))
 
 
-def _bias(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], element: str | None,
+def _bias(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], dtype: np.dtype,
           name: str) -> Output | None:
     """Rule 2: what is added to the scores, or None."""
     if a.causal:
-        return _causal(builder, inputs[0], inputs[1], element, f"{name}/causal_bias")
+        return _causal(builder, inputs[0], inputs[1], dtype, f"{name}/causal_bias")
     if len(inputs) < 4:
         return None
     mask = inputs[3]
     if builder.type_of(mask).element != "boolean":
         return mask
-    dtype = _numpy(element)
     zero = _scalar(builder, 0, dtype, f"{name}/zero")
     minus_inf = _scalar(builder, -np.inf, dtype, f"{name}/minus_inf")
     return output_of(builder.add("Select", "opset1", None, [mask, zero, minus_inf], f"{name}/mask_bias"))
 
 
-def _causal(builder: GraphBuilder, query: Output, key: Output, element: str | None, name: str) -> Output:
+def _causal(builder: GraphBuilder, query: Output, key: Output, dtype: np.dtype, name: str) -> Output:
     """Rule 2, causal: an [L, S] bias of -inf where j > i, else 0."""
-    dtype = _numpy(element)
     length, source = builder.type_of(query).shape[-2], builder.type_of(key).shape[-2]
     if length.is_static and source.is_static:
         later = np.arange(source.lo)[None, :] > np.arange(length.lo)[:, None]
