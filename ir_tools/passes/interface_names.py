@@ -50,8 +50,9 @@ def keep_v10_names(graph: Graph) -> int:
 
 def keep_v11_names(graph: Graph) -> int:
     """Rename each Parameter and each producer of an output whose IR v10 name would be smaller than the smallest
-    of its port's own names to that name (its v10 names, ``L`` and ``L.N``, then sort after it); returns how
-    many layers were renamed."""
+    of its port's own names: to that name (its v10 names, ``L`` and ``L.N``, then sort after it), or, where another
+    layer or tensor has it (releases before 2025 refuse two layers of one name), to the first of ``name_``,
+    ``name__``... that none has; returns how many layers were renamed."""
     wanted: dict[str, str] = {}  # layer id -> the largest of the smallest names its interface ports carry
     interface = [(p, p.outputs[0]) for p in graph.parameters() if p.outputs]
     interface += [found for r in graph.results() if r.inputs and (found := graph.producer(r.id, r.inputs[0].id))]
@@ -60,8 +61,17 @@ def keep_v11_names(graph: Graph) -> int:
         derived = layer.name if layer.is_a("Parameter") else v10_output_name(layer, port)
         if names and derived < min(names):
             wanted[layer.id] = max(wanted.get(layer.id, ""), min(names))
+    owners: dict[str, set[str]] = {}  # a layer or tensor name -> the ids of the layers that have it
+    for layer in graph.layers():
+        for name in [layer.name, *(n for port in layer.outputs for n in tensor_names(port.names))]:
+            owners.setdefault(name, set()).add(layer.id)
     for layer_id, name in wanted.items():
-        graph.layer(layer_id).name = name
+        while owners.get(name, {layer_id}) != {layer_id}:
+            name += "_"
+        layer = graph.layer(layer_id)
+        owners[layer.name].discard(layer_id)
+        owners.setdefault(name, set()).add(layer_id)
+        layer.name = name
     return len(wanted)
 
 

@@ -7,6 +7,7 @@ from .attention import ScaledDotProductAttentionTo8
 from .base import Downgrade
 from .bitwise import BitwiseTo1
 from .convert_promote_types import ConvertPromoteTypesTo1
+from .elementwise import ElementwiseTo1
 from .gather import GatherTo7
 from .interpolate import InterpolateTo4
 from .normalization import GroupNormalizationTo6
@@ -15,15 +16,20 @@ from .pad import PadTo1
 from .pooling import MaxPoolTo1, MaxPoolTo8
 from .respell import Respell
 from .scatter import ScatterReduceTo3
+from .slice import SliceTo1
 from .softmax import SoftMaxTo1
 from .squeeze import SqueezeSkipTo1
 from .topk import TopKTo3
 
-#: Every downgrade, in the order ``retarget`` runs them: into opset8 first,
-DOWNGRADES: tuple[type[Downgrade], ...] = (MaxPoolTo8, PadTo1, Respell, ScaledDotProductAttentionTo8)
-DOWNGRADES += (ScatterReduceTo3, SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1)  # issue 22: opset5 or older
-DOWNGRADES += (BitwiseTo1, GroupNormalizationTo6, InterpolateTo4)  # issue 22: ops of opsets 11-13
-#: then opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1), and last the opsets respelled.
-DOWNGRADES += (GatherTo7, SoftMaxTo1, MaxPoolTo1, OwnOpset)
+#: Every downgrade, in the order ``retarget`` runs them.
+DOWNGRADES: tuple[type[Downgrade], ...] = (
+    # into op versions of opset8 and older
+    MaxPoolTo8, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, SqueezeSkipTo1, TopKTo3,
+    ConvertPromoteTypesTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1,
+    # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
+    GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1,
+    # last, the op versions written with an opset the release has
+    OwnOpset,
+)
 
 __all__ = ["DOWNGRADES", "Downgrade"]

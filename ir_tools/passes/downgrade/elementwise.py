@@ -1,0 +1,113 @@
+"""SoftSign-9, IsNaN/IsInf/IsFinite-10 and Identity-16 as opset1 ops."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ...base.dtypes import element_type
+from ...ir.model import Graph, Layer
+from ...ops.releases import op_label
+from ..base import PassResult
+from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..shapes import declared_type
+from .base import Downgrade
+
+_TRUE = {"true", "1"}
+
+
+class ElementwiseTo1(Downgrade):
+    """Element-wise ops of opsets 9-16 as opset1 ops, exactly (docs/SEMANTICS.md):
+
+    - SoftSign-9: ``x / (1 + |x|)`` (Abs, Add, Divide-1), on f32: OpenVINO CPU computes the same three roundings;
+    - IsNaN-10: ``x != x`` (NotEqual-1: only NaN differs from itself);
+    - IsInf-10: ``x == +inf`` or ``x == -inf``, as detect_positive and detect_negative ask (Equal-1, LogicalOr-1;
+      neither asked: a false of x's shape, ``x != x`` and ``x == x`` anded);
+    - IsFinite-10: ``x - x == 0`` (Subtract-1, Equal-1: inf - inf and NaN - NaN are NaN, any finite x gives 0);
+      on f32 and'ed with ``|x| >= 2^-126`` or'ed with ``x == 0``: OpenVINO CPU calls an f32 subnormal not finite
+      (2023.0 to 2026.4; an f16 subnormal finite);
+    - Identity-16: Convert-1 to its own element type (the input is not used in its place: the output must stay a
+      tensor of its own, with its own names, or a model output fed by a Parameter would share the input's).
+
+    Any other element type is left, for ``retarget`` to refuse.
+    """
+
+    rewrites = {"SoftSign-9": "into Abs, Add and Divide-1 on f32", "IsNaN-10": "into NotEqual-1",
+                "IsInf-10": "into Equal-1 and LogicalOr-1", "IsFinite-10": "into Subtract-1, Equal-1 and comparisons",
+                "Identity-16": "into Convert-1 to its own element type"}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
+        for layer in self.layers(graph):
+            label = op_label(layer.type, layer.version)
+            x = graph.producer_key(layer.id, layer.input_ids()[0])
+            element = declared_type(layer.inputs[0]).element
+            if element == "f32" if label == "SoftSign-9" else label == "Identity-16" or _is_float(element):
+                builder.replace_layer(layer, lambda: [_BUILD[label](builder, layer, x)],  # noqa: B023
+                                      origin_text(layer, label))
+            else:
+                continue
+            stats[f"{label} -> {self.rewrites[label].removeprefix('into ')}"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+
+def _is_float(element: str | None) -> bool:
+    et = element_type(element or "")
+    return et is not None and et.numpy is not None and np.issubdtype(et.numpy, np.floating)
+
+
+def _dtype(builder: GraphBuilder, x: Output) -> np.dtype:
+    return np.dtype(element_type(builder.type_of(x).element or "").numpy)
+
+
+def _soft_sign(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
+    magnitude = builder.add("Abs", "opset1", None, [x], f"{layer.name}/abs")
+    one = builder.const(np.ones((), _dtype(builder, x)), f"{layer.name}/one")
+    denominator = builder.add("Add", "opset1", None, [magnitude, one], f"{layer.name}/add")
+    return output_of(builder.add("Divide", "opset1", None, [x, denominator], layer.name))
+
+
+def _is_nan(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
+    return output_of(builder.add("NotEqual", "opset1", None, [x, x], layer.name))
+
+
+def _is_inf(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
+    dtype = _dtype(builder, x)
+    asked = [sign for sign, attribute in ((np.inf, "detect_positive"), (-np.inf, "detect_negative"))
+             if layer.attrs.get(attribute, "true").strip().lower() in _TRUE]
+    if not asked:  # nothing is detected: false everywhere, of x's shape
+        nan = builder.add("NotEqual", "opset1", None, [x, x], f"{layer.name}/nan")
+        number = builder.add("Equal", "opset1", None, [x, x], f"{layer.name}/number")
+        return output_of(builder.add("LogicalAnd", "opset1", None, [nan, number], layer.name))
+    found = []
+    for sign in asked:
+        value = builder.const(np.array(sign, dtype), f"{layer.name}/{sign}/value")
+        name = layer.name if len(asked) == 1 else f"{layer.name}/{sign}"
+        found.append(builder.add("Equal", "opset1", None, [x, value], name))
+    return output_of(found[0] if len(found) == 1 else builder.add("LogicalOr", "opset1", None, found, layer.name))
+
+
+def _is_finite(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
+    dtype = _dtype(builder, x)
+    difference = builder.add("Subtract", "opset1", None, [x, x], f"{layer.name}/difference")
+    zero = builder.const(np.zeros((), dtype), f"{layer.name}/zero")
+    if dtype != np.float32:
+        return output_of(builder.add("Equal", "opset1", None, [difference, zero], layer.name))
+    finite = builder.add("Equal", "opset1", None, [difference, zero], f"{layer.name}/finite")
+    magnitude = builder.add("Abs", "opset1", None, [x], f"{layer.name}/abs")
+    smallest = builder.const(np.array(np.finfo(np.float32).tiny, np.float32), f"{layer.name}/smallest_normal")
+    normal = builder.add("GreaterEqual", "opset1", None, [magnitude, smallest], f"{layer.name}/normal")
+    counted = builder.add("LogicalAnd", "opset1", None, [finite, normal], f"{layer.name}/normal_finite")
+    naught = builder.add("Equal", "opset1", None, [x, zero], f"{layer.name}/naught")
+    return output_of(builder.add("LogicalOr", "opset1", None, [counted, naught], layer.name))
+
+
+def _identity(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
+    own = builder.type_of(x).element
+    return output_of(builder.add("Convert", "opset1", {"destination_type": own}, [x], layer.name))
+
+
+_BUILD = {"Identity-16": _identity, "SoftSign-9": _soft_sign, "IsNaN-10": _is_nan, "IsInf-10": _is_inf,
+          "IsFinite-10": _is_finite}

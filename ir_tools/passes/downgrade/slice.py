@@ -1,0 +1,94 @@
+"""Slice-8 as StridedSlice-1."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ...base.dtypes import element_type
+from ...ir.model import Graph, Layer
+from ...ops.movement import StridedSliceAttrs
+from ...ops.operands import normalize_axis
+from ..base import PassResult
+from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..shapes import declared_type
+from .base import Downgrade
+
+
+class SliceTo1(Downgrade):
+    """Slice-8 as StridedSlice-1 (for releases before 2022.1), as OpenVINO's own SliceToStridedSlice: with axes
+    that are a Const (or absent: 0, 1... as many as the starts), made non-negative on a static rank, the starts,
+    stops and steps are laid out over the dims 0..max(axes) (a ScatterUpdate-3 into zeros, and ones for the steps,
+    where the axes are not exactly those dims in order; folded when they are Consts) and every other dim is masked
+    in begin_mask and end_mask. Any other is left, for ``retarget`` to refuse."""
+
+    rewrites = {"Slice-8": "into StridedSlice-1 where its axes are a constant"}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
+        for layer in self.layers(graph):
+            axes = _axes(graph, layer)
+            if axes is None:
+                continue
+            builder.replace_layer(layer, lambda: [_strided_slice(builder, layer, axes)],  # noqa: B023
+                                  origin_text(layer, "Slice-8"))
+            stats["Slice-8 -> StridedSlice-1"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+
+def _source(graph: Graph, layer: Layer, index: int) -> Output:
+    key = graph.producer_key(layer.id, layer.input_ids()[index])
+    assert key is not None  # the gate before the pass: every input is fed
+    return key
+
+
+def _axes(graph: Graph, layer: Layer) -> list[int] | None:
+    """The slice's axes, non-negative; None when they are not known (fed, or negative on a dynamic rank)."""
+    rank = declared_type(graph.layer(_source(graph, layer, 0)[0]).output(_source(graph, layer, 0)[1])).shape
+    if len(layer.inputs) > 4:
+        source = graph.layer(_source(graph, layer, 4)[0])
+        if not source.is_a("Const"):
+            return None
+        axes = [int(a) for a in graph.const_array(source).reshape(-1)]
+    else:
+        starts = declared_type(layer.inputs[1]).shape
+        if starts is None or not starts[0].is_static:
+            return None
+        axes = list(range(starts[0].lo))
+    if any(a < 0 for a in axes):
+        if rank is None:
+            return None
+        axes = [normalize_axis(a, len(rank)) for a in axes]
+    return axes or None
+
+
+def _strided_slice(builder: GraphBuilder, layer: Layer, axes: list[int]) -> Output:
+    graph, name = builder.graph, layer.name
+    length = max(axes) + 1
+    aligned = axes == list(range(length))
+    parts = []
+    for index, (what, fill) in enumerate((("begin", 0), ("end", 0), ("strides", 1)), start=1):
+        given = _source(graph, layer, index)
+        if aligned:
+            parts.append(given)
+            continue
+        dtype = np.dtype(element_type(builder.type_of(given).element or "i64").numpy)
+        source = graph.layer(given[0])
+        if source.is_a("Const"):
+            laid = np.full(length, fill, dtype)
+            laid[axes] = graph.const_array(source).reshape(-1)
+            parts.append(builder.const(laid, f"{name}/{what}"))
+            continue
+        default = builder.const(np.full(length, fill, dtype), f"{name}/{what}/default")
+        where = builder.const(np.array(axes, np.int64), f"{name}/{what}/axes")
+        axis = builder.const(np.zeros(1, np.int32), f"{name}/{what}/axis")
+        parts.append(output_of(builder.add("ScatterUpdate", "opset3", {}, [default, where, given, axis],
+                                           f"{name}/{what}", outputs=[builder.type_of(default)])))
+    mask = tuple(0 if i in axes else 1 for i in range(length))
+    attrs = StridedSliceAttrs(begin_mask=mask, end_mask=mask, new_axis_mask=(0,) * length,
+                              shrink_axis_mask=(0,) * length, ellipsis_mask=(0,) * length)
+    data = _source(graph, layer, 0)
+    return output_of(builder.add("StridedSlice", "opset1", attrs, [data, *parts], name,
+                                 outputs=[declared_type(layer.outputs[0])]))  # the same slice: the same type
