@@ -141,7 +141,7 @@ def test_migrate_target_rewrites_max_pool_14_for_2023(tmp_path: Path, capsys) ->
     model = max_pool_14_model(tmp_path / "pools.xml", rng, 80)
     out = tmp_path / "pools_2023.xml"
     assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
-    assert "rewrote 40 x MaxPool-14 (ceil_torch) -> MaxPool-8" in capsys.readouterr().out
+    assert "rewrote 40 x MaxPool-14 (ceil_torch as floor) -> MaxPool-8" in capsys.readouterr().out
     assert not [d for d in ir_tools.check(out, openvino=False, target="2023.0") if d.severity == "error"]
     graph = ir_tools.read_valid(model)
     before = {layer.name: layer.attrs["pads_end"] for layer in graph.by_type("MaxPool")}
@@ -235,3 +235,51 @@ def test_migrate_for_2021_4_writes_op_versions_with_the_opsets_it_has(tmp_path: 
     assert "rewrote 1 x AvgPool opset8 -> opset1 (the same op version)" in capsys.readouterr().out
     assert 'version="10"' in out.read_text()[:200]
     assert not ir_tools.check(out, openvino=False, target="2021.4")
+
+
+@pytest.mark.openvino
+@pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
+def test_migrate_target_proves_dynamic_ceil_torch_max_pools_ceil(tmp_path: Path, capsys) -> None:
+    """MaxPool-14 ceil_torch on dynamic spatial dims (as torchvision's googlenet and squeezenet convert): where it
+    keeps every window ceil keeps at every length (proved on one period), MaxPool-8 ceil, equal bit for bit on
+    2023.0 at three sizes; where a length drops a window, refused."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset14 as o14
+
+    from ir_tools.base.dims import DYNAMIC
+    from ir_tools.ops.pool_geometry import ceil_torch_differs
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    rng = np.random.default_rng(21)
+    kept, dropped = [], []
+    while len(kept) < 40 or not dropped:
+        kernel, stride, dilation = (int(v) for v in (rng.integers(1, 5), rng.integers(1, 4), rng.integers(1, 3)))
+        pb, pe = (int(rng.integers(0, kernel)) * int(rng.integers(0, 2)) for _ in range(2))
+        case = (kernel, stride, dilation, pb, pe)
+        (kept if ceil_torch_differs(DYNAMIC, *case, "explicit") is None else dropped).append(case)
+
+    def model(path: Path, cases: list) -> Path:
+        x = o1.parameter([1, 2, -1, -1], np.float32, name="x")
+        pools = [o14.max_pool(x, [s, s], [d, d], [pb, pb], [pe, pe], [k, k], "ceil_torch", "explicit",
+                              name=f"pool{i}").output(0) for i, (k, s, d, pb, pe) in enumerate(cases)]
+        ov.save_model(ov.Model(pools, [x], "dynamic"), str(path), compress_to_fp16=False)
+        return path
+
+    good = model(tmp_path / "good.xml", kept[:40])
+    out = tmp_path / "good_2023.xml"
+    assert main(["migrate", str(good), "--target", "2023.0", "-o", str(out)]) == 0
+    assert "rewrote 40 x MaxPool-14 (ceil_torch as ceil) -> MaxPool-8" in capsys.readouterr().out
+    graph, migrated = ir_tools.read_valid(good), ir_tools.read_valid(out)
+    files = ModelFiles(out, out.with_suffix(".bin"))
+    for size in (9, 12, 17):
+        inputs = {"x": rng.standard_normal((1, 2, size, size + 1)).astype(np.float32)}
+        want = OpenVinoRunner(graph, ModelFiles(good, good.with_suffix(".bin"))).run(inputs)
+        got = ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files).run(inputs)
+        assert set(got) == set(want) and len(want) == 40
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=name, strict=True)
+    bad = model(tmp_path / "bad.xml", dropped[:1])
+    assert main(["migrate", str(bad), "--target", "2023.0", "-o", str(tmp_path / "bad_2023.xml")]) == 2
+    assert "cannot create MaxPool of opset14 with rounding_type=\"ceil_torch\"" in capsys.readouterr().err

@@ -64,6 +64,28 @@ def out_length(length: int, kernel: int, stride: int, dilation: int, pb: int, pe
     return o if 0 < length + pb <= o * stride else o + 1
 
 
+def ceil_torch_differs(dim: Dim, k: int, s: int, d: int, pb: int, pe: int, auto_pad: str) -> int | None:
+    """A length in ``dim`` where ceil_torch drops a window that ceil keeps, or None if there is none.
+
+    Once the dilated kernel fits (n >= dk), adding s to n adds one window in both roundings (same_* pads depend
+    on n mod s only), so lengths up to max(lo, dk) + s - 1 decide every longer one.
+    """
+    lo = max(dim.lo, 1)
+    hi = max(lo, dilated(k, d)) + s - 1
+    if dim.hi is not None:
+        hi = min(hi, dim.hi)
+    for n in range(lo, hi + 1):
+        if auto_pad in ("same_upper", "same_lower"):
+            b, e = same_pads(n, k, s, d, auto_pad == "same_upper")
+        else:
+            b, e = (0, 0) if auto_pad == "valid" else (pb, pe)
+        if n + b + e < dilated(k, d):
+            continue  # OpenVINO rejects this length in both forms
+        if out_length(n, k, s, d, b, e, "ceil") != out_length(n, k, s, d, b, e, "ceil_torch"):
+            return n
+    return None
+
+
 def window_counts(length: int, kernel: int, stride: int, dilation: int, pb: int, out: int) -> np.ndarray:
     """Taps of each window on one axis that fall inside the data (the exclude-pad divisor)."""
     starts = np.arange(out, dtype=np.int64)[:, None] * stride - pb

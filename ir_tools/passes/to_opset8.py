@@ -32,12 +32,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..base.dims import DYNAMIC, Dim
+from ..base.dims import DYNAMIC
 from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer
 from ..ops import attrs as A
 from ..ops.opsets import lookup
-from ..ops.pool_geometry import counts_padding, dilated, out_length, same_pads
+from ..ops.pool_geometry import ceil_torch_differs, counts_padding
 from ..ops.pooling import AvgPoolAttrs, geometry
 from ..ops.spec import TensorType
 from .base import Pass, PassError, PassManager, PassResult
@@ -149,34 +149,12 @@ def _prove_ceil(layer: Layer, a: AvgPoolAttrs, data: TensorType, label: str) -> 
     """Rule 4: raise unless ceil_torch gives as many windows as ceil for every length of every axis."""
     dims = data.shape[2:] if data.shape is not None else (DYNAMIC,) * len(a.kernel)
     for i, dim in enumerate(dims):
-        length = _ceil_differs(dim, a.kernel[i], a.strides[i], a.pads_begin[i], a.pads_end[i], a.auto_pad)
+        length = ceil_torch_differs(dim, a.kernel[i], a.strides[i], 1, a.pads_begin[i], a.pads_end[i], a.auto_pad)
         if length is not None:
             raise UnsupportedError(
                 f"{label} rounding_type ceil_torch on dynamic spatial dim {i} ({dim}) has no opset8 form: at length "
                 f"{length} it has one window fewer than ceil, and the count depends on the length; give the input "
                 f"static spatial dims", layer.loc)
-
-
-def _ceil_differs(dim: Dim, k: int, s: int, pb: int, pe: int, auto_pad: str) -> int | None:
-    """A length in ``dim`` where ceil_torch drops a window that ceil keeps, or None if there is none.
-
-    Once the kernel fits (n >= k), adding s to n adds one window in both roundings (same_* pads
-    depend on n mod s only), so lengths up to max(lo, k) + s - 1 decide every longer one.
-    """
-    lo = max(dim.lo, 1)
-    hi = max(lo, k) + s - 1
-    if dim.hi is not None:
-        hi = min(hi, dim.hi)
-    for n in range(lo, hi + 1):
-        if auto_pad in ("same_upper", "same_lower"):
-            b, e = same_pads(n, k, s, 1, auto_pad == "same_upper")
-        else:
-            b, e = (0, 0) if auto_pad == "valid" else (pb, pe)
-        if n + b + e < dilated(k, 1):
-            continue  # OpenVINO rejects this length in both forms
-        if out_length(n, k, s, 1, b, e, "ceil") != out_length(n, k, s, 1, b, e, "ceil_torch"):
-            return n
-    return None
 
 
 def _show(t: TensorType) -> str:

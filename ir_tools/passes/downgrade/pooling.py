@@ -4,11 +4,13 @@ emitter)."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
+from ...base.dims import DYNAMIC
 from ...ir.model import Graph, Layer
 from ...ops import attrs as A
 from ...ops.opsets import lookup
-from ...ops.pool_geometry import dilated, out_length
+from ...ops.pool_geometry import ceil_torch_differs, dilated, out_length
 from ...ops.pooling import MaxPool8Attrs, MaxPoolAttrs, max_pool_geometry
 from ..base import PassResult
 from ..shapes import declared_type
@@ -21,10 +23,13 @@ class MaxPoolTo8(Downgrade):
     1. rounding floor or ceil: the same attributes, spelled opset8;
     2. ceil_torch on static spatial dims: floor with ``pads_end = (out - 1)*S + dilated K - L - pb`` (at least 0),
        which gives ceil_torch's window count; a max ignores padding, so values and indices are unchanged;
-    3. ceil_torch on dynamic spatial dims is left, for ``retarget`` to refuse.
+    3. ceil_torch on dynamic spatial dims where it keeps every window ceil keeps, at every length the dims allow
+       (proved on one period of lengths, as ``to_opset8`` proves it for AvgPool): ceil;
+    4. any other ceil_torch is left, for ``retarget`` to refuse.
     """
 
-    rewrites = {"MaxPool-14": "into MaxPool-8 (ceil_torch on static spatial dims)"}
+    rewrites = {"MaxPool-14": "into MaxPool-8 (ceil_torch on static spatial dims, or where it is ceil at every "
+                              "length)"}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
@@ -35,20 +40,29 @@ class MaxPoolTo8(Downgrade):
                 if new is None:
                     continue
                 layer.attrs = A.encode(new)
+                rule = "ceil_torch as floor" if new.rounding_type == "floor" else "ceil_torch as ceil"
+            else:
+                rule = a.rounding_type
             layer.version = "opset8"
-            stats[f"MaxPool-14 ({a.rounding_type}) -> MaxPool-8"] += 1
+            stats[f"MaxPool-14 ({rule}) -> MaxPool-8"] += 1
         return PassResult(graph, bool(stats), stats)
 
 
 def _floor_form(graph: Graph, layer: Layer, a: MaxPool8Attrs) -> MaxPool8Attrs | None:
-    """Rule 2: the floor-rounded attributes with ceil_torch's windows, or None on dynamic spatial dims."""
+    """Rules 2 and 3: attributes with ceil_torch's windows and another rounding, or None where there are none."""
     key = graph.producer_key(layer.id, layer.input_ids()[0])
     data = declared_type(graph.layer(key[0]).output(key[1]))
-    if data.shape is None or not all(d.is_static for d in data.shape[2:]):
-        return None
+    rank = len(a.kernel)
+    spatial = data.shape[2:] if data.shape is not None else (DYNAMIC,) * rank
+    if not all(d.is_static for d in spatial):
+        pads = (a.pads_begin or (0,) * rank, a.pads_end or (0,) * rank)
+        if any(ceil_torch_differs(n, k, s, d, b, e, a.auto_pad) is not None for n, k, s, d, b, e in zip(
+                spatial, a.kernel, a.strides, a.dilations_or_ones, *pads, strict=True)):
+            return None
+        return replace(a, rounding_type="ceil")
     g = max_pool_geometry(a, data, "MaxPool-14")
     ends = []
-    for i, (n, k, s, d) in enumerate(zip(data.shape[2:], a.kernel, a.strides, a.dilations_or_ones, strict=True)):
+    for i, (n, k, s, d) in enumerate(zip(spatial, a.kernel, a.strides, a.dilations_or_ones, strict=True)):
         out, begin = g.spatial[i].lo, g.pads_begin[i]
         end = max(0, (out - 1) * s + dilated(k, d) - n.lo - begin)
         if out_length(n.lo, k, s, d, begin, end, "floor") != out:
