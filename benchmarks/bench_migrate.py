@@ -1,0 +1,127 @@
+"""Time of ``ir-tools migrate MODEL --target 2023.0 -o OUT`` against OpenVINO's ``Core().read_model`` +
+``save_model`` of the same model, per model of the target zoo, in one run.
+
+Run ``python benchmarks/bench_migrate.py [--target 2023.0] [--runs 3] [--only NAME ...] [--profile NAME]``. The
+models: the target zoo that ``scripts/build_target_zoo.py`` builds (``$IR_TOOLS_TARGET_ZOO``, else
+``~/.cache/ir_tools/target_zoo``), else the committed fixtures of tests/data/target. In this process, both sides
+warmed up once on the model, then interleaved, best of ``--runs`` each:
+
+- ours: ``ir_tools.cli.main(["migrate", MODEL, "--target", T, "-o", OUT])`` (what the command does: read, validate,
+  rewrite, check, write the .xml and .bin), its printing sent nowhere;
+- OpenVINO: ``ov.Core().read_model(MODEL)`` + ``ov.save_model(model, OUT, compress_to_fp16=False)`` (weights written
+  as they are, as migrate writes them).
+
+Prints seconds and ratio per model, and the median ratio against the target (at most 1.5x). A model that migrate
+refuses (no rewrite yet) is timed all the same, to the refusal, and marked. ``--profile NAME`` runs pyinstrument
+(``pip install pyinstrument``) over one migrate of the first model whose file name contains NAME.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import io
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.target_zoo import FIXTURES_DIR, TARGET_ZOO_DIR, entries  # noqa: E402 (after the path is set)
+
+GOAL = 1.5  # ours / OpenVINO at most
+
+
+def ours(xml: Path, out: Path, target: str) -> Callable[[], int]:
+    from ir_tools.cli import main
+
+    def run() -> int:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            return main(["migrate", str(xml), "--target", target, "-o", str(out)])
+
+    return run
+
+
+def openvino(xml: Path, out: Path) -> Callable[[], int]:
+    import openvino as ov
+
+    def run() -> int:
+        ov.save_model(ov.Core().read_model(xml), out, compress_to_fp16=False)
+        return 0
+
+    return run
+
+
+def best(runs: dict[str, Callable[[], int]], rounds: int) -> tuple[dict[str, float], int]:
+    """Best wall seconds per side over ``rounds`` interleaved rounds (after one warm-up each); ours' exit code."""
+    code = runs["ours"]()
+    runs["openvino"]()
+    times: dict[str, list[float]] = {side: [] for side in runs}
+    for i in range(rounds):
+        for side in runs if i % 2 == 0 else reversed(runs):
+            gc.collect()
+            start = time.perf_counter()
+            runs[side]()
+            times[side].append(time.perf_counter() - start)
+    return {side: min(t) for side, t in times.items()}, code
+
+
+def profile(xml: Path, target: str) -> None:
+    from pyinstrument import Profiler
+
+    with tempfile.TemporaryDirectory(prefix="bench-migrate-") as tmp:
+        run = ours(xml, Path(tmp) / xml.name, target)
+        run()
+        profiler = Profiler(interval=0.0005)
+        profiler.start()
+        run()
+        profiler.stop()
+    print(profiler.output_text(unicode=False, color=False, show_all=False))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--target", default="2023.0")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs per side and model (best is kept)")
+    parser.add_argument("--only", nargs="*", default=[], help="only models whose file name contains one of these")
+    parser.add_argument("--profile", metavar="NAME", help="pyinstrument over one migrate of that model")
+    args = parser.parse_args()
+    models = entries(TARGET_ZOO_DIR)
+    source = TARGET_ZOO_DIR
+    if not models:
+        models, source = entries(FIXTURES_DIR), FIXTURES_DIR
+        print(f"no target zoo in {TARGET_ZOO_DIR} (scripts/build_target_zoo.py builds it): the committed fixtures")
+    models = [e for e in models if not args.only or any(n in e["file"] for n in args.only)]
+    if args.profile:
+        profile(next(Path(e["path"]) for e in models if args.profile in e["file"]), args.target)
+        return
+    print(f"migrate --target {args.target} vs read_model + save_model, {len(models)} models of {source}, "
+          f"best of {args.runs}\n")
+    print(f"{'model':<36} {'MB':>7} {'ours s':>8} {'OV s':>8} {'ratio':>6}")
+    ratios = []
+    for entry in models:
+        xml = Path(entry["path"])
+        with tempfile.TemporaryDirectory(prefix="bench-migrate-") as tmp:
+            runs = {"ours": ours(xml, Path(tmp) / "ours" / xml.name, args.target),
+                    "openvino": openvino(xml, Path(tmp) / "ov" / xml.name)}
+            (Path(tmp) / "ours").mkdir()
+            (Path(tmp) / "ov").mkdir()
+            seconds, code = best(runs, args.runs)
+        ratio = seconds["ours"] / seconds["openvino"]
+        ratios.append(ratio)
+        size = (xml.stat().st_size + xml.with_suffix(".bin").stat().st_size) / 2**20
+        note = "" if code == 0 else f"  (refused: exit {code})"
+        print(f"{entry['file']:<36} {size:>7.2f} {seconds['ours']:>8.3f} {seconds['openvino']:>8.3f} "
+              f"{ratio:>6.2f}{note}", flush=True)
+    median = statistics.median(ratios)
+    verdict = "meets" if median <= GOAL else "MISSES"
+    print(f"\nmedian ratio {median:.2f} ({min(ratios):.2f} to {max(ratios):.2f}): {verdict} the goal (<= {GOAL:g}x)")
+
+
+if __name__ == "__main__":
+    main()

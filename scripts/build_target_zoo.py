@@ -1,0 +1,488 @@
+"""Build the target zoo: OpenVINO IRs converted today from PyTorch, for ``migrate --target`` (issue 22).
+
+Nothing is downloaded: every model has random weights from a fixed seed (a seed per model name). The project never
+imports this script (it needs torch); ``scripts/zoo_targets.py``, ``benchmarks/bench_migrate.py`` and
+``tests/test_target_fixtures.py`` only read the files and ``manifest.json`` it writes.
+
+Install by hand, in a virtual environment outside the repository (on x86_64, pip on Python 3.11 takes torch and
+torchvision from this machine's disk; optimum-intel wants transformers < 5.6, and transformers 5.x cannot be traced
+here, hence ``transformers<5``; openvino the same release as the project's)::
+
+    python -m venv /work/zoo/venv && . /work/zoo/venv/bin/activate
+    pip install torch==2.14.1 torchvision==0.29.1
+    pip install "transformers<5" openvino==2026.4.1 optimum-intel nncf
+    HF_HUB_OFFLINE=1 python scripts/build_target_zoo.py [--out DIR] [--only NAME ...]
+    HF_HUB_OFFLINE=1 python scripts/build_target_zoo.py --fixtures tests/data/target
+
+Where: ``--out``, else ``$IR_TOOLS_TARGET_ZOO``, else ``~/.cache/ir_tools/target_zoo``. Files are written into a
+staging directory and moved into place at the end. About 0.6 GB, 50 IRs, 2 to 3 minutes on 2 cores.
+
+What (``<model>_<f16|f32>.xml`` + ``.bin``; f16: ``save_model``'s default ``compress_to_fp16=True``, f16 weights
+and a Convert each; f32: ``compress_to_fp16=False``), each ``ov.convert_model(model, example_input=...)`` +
+``ov.save_model`` of the current OpenVINO, as a user converts today (shapes left as the converter makes them,
+dynamic batch and spatial dims or sequence length):
+
+- ``kind: cnn``: torchvision classifiers (resnet18, googlenet, squeezenet1_1, mobilenet_v3_small, mobilenet_v2,
+  densenet121 at an odd size, efficientnet_b0, shufflenet_v2_x0_5, mnasnet0_5, regnet_y_400mf, alexnet, vgg11)
+  and lraspp_mobilenet_v3_large (segmentation, bilinear Interpolate), BatchNorm statistics calibrated on random
+  inputs. alexnet and vgg11 (61M and 133M weights) only as f16, to keep the zoo small.
+- ``kind: vision_transformer``: small configs of torchvision's VisionTransformer, SwinTransformer (v1 and v2
+  blocks) and MaxVit classes (32x32 inputs, under 1 MB each).
+- ``kind: language_model``: GPT-2, Llama (grouped-query attention 4:2, RoPE) and BERT of transformers, small
+  configs (vocabulary 1024, width 128, 2 layers: about 2 MB in f32), random weights, traced with ``input_ids``,
+  ``attention_mask`` (and ``position_ids``, ``token_type_ids``) into ``logits`` (BERT: ``last_hidden_state``);
+  the Llama also exported stateful for text generation by optimum-intel (``llama_small_stateful_*``: KV cache
+  in ReadValue/Assign, ``beam_idx``), when optimum-intel is installed.
+
+``--fixtures DIR`` writes instead the three small IRs committed in tests/data/target (each under 1 MB): a tiny
+torchvision-style CNN with ``MaxPool2d(ceil_mode=True)`` (MaxPool-14 ceil_torch), a tiny VisionTransformer
+(ScaledDotProductAttention-13) and a tiny Llama exported stateful by optimum-intel for text generation.
+
+``manifest.json`` lists per IR: file, model, kind, compressed, stateful, the inputs (name and kind: ``float``,
+``tokens`` (ids below ``vocab``), ``mask`` (ones), ``positions`` (0, 1, ...), ``token_types`` (zeros), ``beam``
+(0 .. batch-1)), the shapes to run it at (``shapes``: a list of ``{input: shape}``), the output names, the op
+versions it holds (``ops``: ``Type-opsetN`` -> count), and whether OpenVINO's output equals torch's
+(``verified``: within 1e-3 of max|output|; None for the stateful export).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+import warnings
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openvino as ov
+import torch
+import torchvision
+from torch import nn
+from torchvision.models import maxvit
+from torchvision.models import swin_transformer as swin
+
+DEFAULT_OUT = Path(os.environ.get("IR_TOOLS_TARGET_ZOO") or Path.home() / ".cache" / "ir_tools" / "target_zoo")
+VOCAB = 1024
+CALIBRATION_BATCHES = 2
+
+
+def seed_of(name: str) -> int:
+    """A seed that depends on the name only (adding a model leaves the others' weights alone)."""
+    return zlib.crc32(name.encode())
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """Tracing's and the converters' warnings and prints, hidden."""
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        yield
+
+
+# -- what the zoo holds ----------------------------------------------------------------------------------------------
+@dataclass
+class Spec:
+    """One model: ``make`` builds it (seeded by the caller), ``inputs`` names each input with its kind, ``shapes`` the
+    shapes to run it at, ``outputs`` the output names; ``f32``: also saved uncompressed."""
+
+    name: str
+    kind: str
+    make: Callable[[], nn.Module]
+    inputs: dict[str, str]
+    shapes: list[dict[str, list[int]]]
+    outputs: list[str]
+    f32: bool = True
+    calibrate: bool = False
+    vocab: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Logits(nn.Module):
+    """A transformers model traced with named inputs into one named output (``attr`` of its output)."""
+
+    def __init__(self, model: nn.Module, names: list[str], attr: str):
+        super().__init__()
+        self.model, self.names, self.attr = model, names, attr
+
+    def forward(self, *args: torch.Tensor) -> torch.Tensor:
+        kwargs = dict(zip(self.names, args, strict=True))
+        if self.attr == "logits":
+            kwargs["use_cache"] = False
+        return getattr(self.model(**kwargs), self.attr)
+
+
+class SegmentationOut(nn.Module):
+    """torchvision's segmentation models answer a dict: its ``out``."""
+
+    def __init__(self, model: nn.Module):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.model(x)["out"]
+
+
+class TinyPoolNet(nn.Module):
+    """A torchvision-style stem and two stages around ``MaxPool2d(ceil_mode=True)`` (as googlenet's and
+    squeezenet's), on sizes where ceil mode adds a window: converted today, MaxPool-14 with ceil_torch."""
+
+    def __init__(self, classes: int = 10):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 8, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU(inplace=True),
+            nn.MaxPool2d(3, stride=2, ceil_mode=True),
+            nn.Conv2d(8, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.ReLU(inplace=True),
+            nn.MaxPool2d(2, stride=2, ceil_mode=True),
+            nn.Conv2d(16, 16, 1), nn.ReLU(inplace=True),
+            nn.MaxPool2d(3, stride=2, padding=1),
+        )
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(16, classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(torch.flatten(self.pool(self.features(x)), 1))
+
+
+def image(side: int, batch2_side: int | None = None) -> tuple[dict[str, str], list[dict[str, list[int]]]]:
+    """One image input ``input``, run at batch 1 and at batch 2 (at another size, when given)."""
+    other = batch2_side or side
+    return {"input": "float"}, [{"input": [1, 3, side, side]}, {"input": [2, 3, other, other]}]
+
+
+def tv(name: str, **kwargs: Any) -> Callable[[], nn.Module]:
+    return lambda: getattr(torchvision.models, name)(weights=None, **kwargs)
+
+
+def cnn(name: str, side: int, other: int | None = None, f32: bool = True, **kwargs: Any) -> Spec:
+    inputs, shapes = image(side, other)
+    return Spec(name, "cnn", tv(name, **kwargs), inputs, shapes, ["logits"], f32=f32, calibrate=True)
+
+
+NO_AUX = {"aux_logits": False, "init_weights": True}
+CNNS = [
+    cnn("resnet18", 64, 72),
+    cnn("googlenet", 64, 71, **NO_AUX),
+    cnn("squeezenet1_1", 64, 71),
+    cnn("mobilenet_v3_small", 64),
+    cnn("mobilenet_v2", 64),
+    cnn("densenet121", 65),  # odd lengths into the transitions' AvgPool2d(2, 2)
+    cnn("efficientnet_b0", 64),
+    cnn("shufflenet_v2_x0_5", 64),
+    cnn("mnasnet0_5", 64),
+    cnn("regnet_y_400mf", 64),
+    cnn("alexnet", 95, f32=False),  # 61M weights: f16 only
+    cnn("vgg11", 64, f32=False),  # 133M weights: f16 only
+    Spec("lraspp_mobilenet_v3_large", "cnn",
+         lambda: SegmentationOut(torchvision.models.segmentation.lraspp_mobilenet_v3_large(
+             weights=None, weights_backbone=None, num_classes=5)),
+         *image(64, 48), ["out"], calibrate=True),
+]
+SWIN = {"patch_size": [4, 4], "embed_dim": 16, "depths": [2, 2], "num_heads": [2, 4], "window_size": [4, 4],
+        "num_classes": 10}
+VISION_TRANSFORMERS = [
+    Spec("vit_small_test", "vision_transformer",
+         lambda: torchvision.models.VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2,
+                                                      hidden_dim=32, mlp_dim=64, num_classes=10),
+         *image(32), ["logits"]),
+    # traced, Swin keeps its window padding for the size it was traced at: run at 32 (batch 1 and 2)
+    Spec("swin_small_test", "vision_transformer", lambda: swin.SwinTransformer(**SWIN), *image(32), ["logits"]),
+    Spec("swin_v2_small_test", "vision_transformer",
+         lambda: swin.SwinTransformer(**SWIN, block=swin.SwinTransformerBlockV2, downsample_layer=swin.PatchMergingV2),
+         *image(32), ["logits"]),
+    Spec("maxvit_small_test", "vision_transformer",
+         lambda: maxvit.MaxVit(input_size=(32, 32), stem_channels=8, partition_size=2, block_channels=[16, 32],
+                               block_layers=[1, 1], head_dim=8, stochastic_depth_prob=0.0, num_classes=10),
+         *image(32), ["logits"]),
+]
+
+
+def llama_config(vocab: int, width: int) -> Any:
+    from transformers import LlamaConfig
+
+    return LlamaConfig(vocab_size=vocab, hidden_size=width, intermediate_size=2 * width, num_hidden_layers=2,
+                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256, rope_theta=10000.0)
+
+
+def language_models() -> list[Spec]:
+    from transformers import BertConfig, BertModel, GPT2Config, GPT2LMHeadModel, LlamaForCausalLM
+
+    causal = {"input_ids": "tokens", "attention_mask": "mask", "position_ids": "positions"}
+    # traced at length 8, transformers' mask code leaves that length in a Reshape: run at 8 (batch 1 and 2)
+    shapes = [{name: [1, 8] for name in causal}, {name: [2, 8] for name in causal}]
+    bert = {"input_ids": "tokens", "attention_mask": "mask", "token_type_ids": "token_types"}
+
+    def lm(model: Callable[[], nn.Module], names: dict[str, str], attr: str) -> Callable[[], nn.Module]:
+        return lambda: Logits(model(), list(names), attr)
+
+    return [
+        Spec("gpt2_small_test", "language_model",
+             lm(lambda: GPT2LMHeadModel(GPT2Config(vocab_size=VOCAB, n_positions=256, n_embd=128, n_layer=2,
+                                                   n_head=4)), causal, "logits"),
+             causal, shapes, ["logits"], vocab=VOCAB),
+        Spec("llama_small_test", "language_model", lm(lambda: LlamaForCausalLM(llama_config(VOCAB, 128)), causal,
+                                                      "logits"),
+             causal, shapes, ["logits"], vocab=VOCAB),
+        Spec("bert_small_test", "language_model",
+             lm(lambda: BertModel(BertConfig(vocab_size=VOCAB, hidden_size=128, num_hidden_layers=2,
+                                             num_attention_heads=4, intermediate_size=256,
+                                             max_position_embeddings=256)), bert, "last_hidden_state"),
+             bert, [{name: [1, 8] for name in bert}, {name: [2, 5] for name in bert}], ["last_hidden_state"],
+             vocab=VOCAB),
+    ]
+
+
+# -- building --------------------------------------------------------------------------------------------------------
+def patch_transformers_masks() -> None:
+    """transformers 4.5x builds its SDPA masks with torch.vmap, which torch.jit.trace cannot follow: the mask
+    function without vmap instead (as optimum-intel's own patcher does)."""
+    from transformers.masking_utils import ALL_MASK_ATTENTION_FUNCTIONS, sdpa_mask_older_torch
+
+    ALL_MASK_ATTENTION_FUNCTIONS.register("sdpa", sdpa_mask_older_torch)
+
+
+def calibrate(model: nn.Module, shape: list[int], seed: int) -> None:
+    """BatchNorm statistics of random normal inputs (cumulative averages): activations keep a trained scale."""
+    norms = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+    for norm in norms:
+        norm.reset_running_stats()
+        norm.momentum = None
+    generator = torch.Generator().manual_seed(seed)
+    model.train()
+    with torch.no_grad():
+        for _ in range(CALIBRATION_BATCHES):
+            model(torch.randn(4, *shape[1:], generator=generator))
+    model.eval()
+
+
+def build(spec: Spec) -> nn.Module:
+    torch.manual_seed(seed_of(spec.name))
+    model = spec.make().eval()
+    with torch.no_grad():  # torchvision zero-initialises ViT's head: its logits would be the bias alone
+        for layer in model.modules():
+            if isinstance(layer, nn.Linear) and not layer.weight.any():
+                nn.init.normal_(layer.weight, std=layer.in_features**-0.5)
+    if spec.calibrate:
+        calibrate(model, spec.shapes[0]["input"], seed_of(spec.name) + 1)
+    return model
+
+
+def example(spec: Spec, shapes: dict[str, list[int]], seed: int) -> dict[str, torch.Tensor]:
+    """Inputs of each kind at ``shapes``, as the measurements make them (tokens in range, masks of ones...)."""
+    generator = torch.Generator().manual_seed(seed)
+    out = {}
+    for name, kind in spec.inputs.items():
+        shape = shapes[name]
+        if kind == "float":
+            out[name] = torch.randn(*shape, generator=generator)
+        elif kind == "tokens":
+            out[name] = torch.randint(0, spec.vocab or 2, shape, generator=generator)
+        elif kind == "mask":
+            out[name] = torch.ones(shape, dtype=torch.long)
+        elif kind == "positions":
+            out[name] = torch.arange(shape[-1]).expand(*shape).contiguous()
+        elif kind == "token_types":
+            out[name] = torch.zeros(shape, dtype=torch.long)
+        else:
+            raise ValueError(f"no example for an input of kind {kind}")
+    return out
+
+
+def name_ports(model: ov.Model, spec: Spec) -> None:
+    """The converter names inputs after forward's arguments, sometimes not at all (a number), and outputs never:
+    the names the manifest says."""
+    for port, name in zip(model.inputs, spec.inputs, strict=True):
+        port.get_tensor().set_names({name})
+    for port, name in zip(model.outputs, spec.outputs, strict=True):
+        port.get_tensor().set_names({name})
+
+
+def op_versions(model: ov.Model) -> dict[str, int]:
+    found = Counter(f"{op.get_type_name()}-{op.get_type_info().version_id}" for op in model.get_ordered_ops())
+    return dict(sorted(found.items()))
+
+
+def verify(model: ov.Model, torch_model: nn.Module, spec: Spec) -> bool:
+    """OpenVINO's output equals torch's within 1e-3 of max|output| at every run shape."""
+    compiled = ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    for i, shapes in enumerate(spec.shapes):
+        feed = example(spec, shapes, i)
+        with torch.no_grad():
+            want = torch_model(*feed.values()).numpy()
+        got = compiled({name: value.numpy() for name, value in feed.items()})[0]
+        if got.shape != want.shape or np.abs(got - want).max() > 1e-3 * max(np.abs(want).max(), 1e-6):
+            return False
+    return True
+
+
+def convert(spec: Spec, out: Path, forms: tuple[bool, ...] | None = None) -> list[dict[str, Any]]:
+    """``spec`` converted by ``ov.convert_model`` and saved f16-compressed (and f32); its manifest entries."""
+    torch_model = build(spec)
+    feed = tuple(example(spec, spec.shapes[0], 0).values())
+    with quiet(), torch.no_grad():
+        model = ov.convert_model(torch_model, example_input=feed)
+    name_ports(model, spec)
+    verified = verify(model, torch_model, spec)
+    entries = []
+    for compressed in forms or ((True, False) if spec.f32 else (True,)):
+        file = f"{spec.name}_{'f16' if compressed else 'f32'}.xml"
+        ov.save_model(model, out / file, compress_to_fp16=compressed)
+        entries.append(entry(spec, file, out, compressed, stateful=False, verified=verified))
+    return entries
+
+
+def entry(spec: Spec, file: str, out: Path, compressed: bool, stateful: bool, verified: bool | None,
+          inputs: dict[str, str] | None = None, shapes: list[dict[str, list[int]]] | None = None) -> dict[str, Any]:
+    saved = ov.Core().read_model(out / file)
+    bytes_ = (out / file).stat().st_size + (out / file).with_suffix(".bin").stat().st_size
+    return {"file": file, "model": spec.name, "kind": spec.kind, "compressed": compressed, "stateful": stateful,
+            "inputs": inputs or spec.inputs, "shapes": shapes or spec.shapes, "vocab": spec.vocab,
+            "outputs": [sorted(port.get_names()) for port in saved.outputs], "ops": op_versions(saved),
+            "bytes": bytes_, "verified": verified}
+
+
+def stateful_llama(name: str, vocab: int, width: int, out: Path, forms: tuple[bool, ...]) -> list[dict[str, Any]]:
+    """A Llama exported for text generation by optimum-intel (stateful: the KV cache in ReadValue/Assign)."""
+    from optimum.exporters.openvino import main_export
+    from transformers import LlamaForCausalLM
+
+    torch.manual_seed(seed_of(name))
+    inputs = {"input_ids": "tokens", "attention_mask": "mask", "position_ids": "positions", "beam_idx": "beam"}
+    shapes = [{"input_ids": [1, 8], "attention_mask": [1, 8], "position_ids": [1, 8], "beam_idx": [1]},
+              {"input_ids": [2, 5], "attention_mask": [2, 5], "position_ids": [2, 5], "beam_idx": [2]}]
+    spec = Spec(name, "language_model", lambda: nn.Identity(), inputs, shapes, ["logits"], vocab=vocab)
+    entries = []
+    with tempfile.TemporaryDirectory(prefix="llama-") as tmp:
+        LlamaForCausalLM(llama_config(vocab, width)).eval().save_pretrained(Path(tmp) / "src")
+        exported = Path(tmp) / "exported"
+        with quiet():
+            main_export(str(Path(tmp) / "src"), output=exported, task="text-generation-with-past", stateful=True,
+                        weight_format="fp32", convert_tokenizer=False)
+        # optimum's fp16 weight format leaves small models f32: each form saved as ovc saves it
+        model = ov.Core().read_model(exported / "openvino_model.xml")
+        for compressed in forms:
+            file = f"{name}_{'f16' if compressed else 'f32'}.xml"
+            ov.save_model(model, out / file, compress_to_fp16=compressed)
+            entries.append(entry(spec, file, out, compressed, stateful=True, verified=None))
+    return entries
+
+
+def has_optimum() -> bool:
+    return importlib.util.find_spec("optimum.exporters.openvino") is not None
+
+
+def zoo(out: Path, only: set[str]) -> list[dict[str, Any]]:
+    specs = CNNS + VISION_TRANSFORMERS + language_models()
+    entries = []
+    for spec in specs:
+        if only and spec.name not in only:
+            continue
+        start = time.perf_counter()
+        try:
+            made = convert(spec, out)
+        except Exception as exc:  # a refusal is an entry, not the end of the build
+            made = [{"file": None, "model": spec.name, "kind": spec.kind, "refused": f"{type(exc).__name__}: {exc}"}]
+        report(made, time.perf_counter() - start)
+        entries += made
+    if not only or "llama_small_stateful" in only:
+        if has_optimum():
+            start = time.perf_counter()
+            made = stateful_llama("llama_small_stateful", VOCAB, 128, out, (True, False))
+            report(made, time.perf_counter() - start)
+            entries += made
+        else:
+            print("optimum-intel is not installed: no stateful Llama")
+    return entries
+
+
+def fixtures(out: Path) -> list[dict[str, Any]]:
+    """The three IRs committed in tests/data/target."""
+    inputs, shapes = image(35, 29)  # 35 -> 18 -> 9 (ceil adds a window) -> 5 (ceil adds one) -> 3
+    cnn_spec = Spec("tiny_pool_net", "cnn", TinyPoolNet, inputs, shapes, ["logits"], calibrate=True)
+    vit_spec = Spec("tiny_vit", "vision_transformer",
+                    lambda: torchvision.models.VisionTransformer(image_size=16, patch_size=4, num_layers=1,
+                                                                 num_heads=2, hidden_dim=16, mlp_dim=32,
+                                                                 num_classes=10),
+                    {"input": "float"}, [{"input": [1, 3, 16, 16]}, {"input": [2, 3, 16, 16]}], ["logits"])
+    entries = convert(cnn_spec, out, (True,)) + convert(vit_spec, out, (True,))
+    if has_optimum():
+        entries += stateful_llama("tiny_llama_stateful", 256, 32, out, (True,))
+    else:
+        sys.exit("optimum-intel is needed for the generative fixture (pip install optimum-intel)")
+    return entries
+
+
+def report(entries: list[dict[str, Any]], seconds: float) -> None:
+    for e in entries:
+        if e.get("file") is None:
+            print(f"{e['model']:<32} REFUSED: {e['refused'][:200]}")
+            continue
+        newer = sorted(op for op in e["ops"] if int(op.rsplit("opset", 1)[1]) > 8)
+        print(f"{e['file']:<36} {e['bytes'] / 2**20:7.2f} MB  verified {e['verified']}  {seconds:5.1f} s  "
+              f"{' '.join(newer)}")
+
+
+def install(staging: Path, out: Path, entries: list[dict[str, Any]], seconds: float, generator: str) -> None:
+    """Move the files into ``out``, write the manifest, remove what the previous manifest listed and we did not."""
+    old = out / "manifest.json"
+    previous = {e.get("file") for e in json.loads(old.read_text())["files"]} if old.is_file() else set()
+    written = {e["file"] for e in entries if e.get("file")}
+    for name in sorted(written):
+        for suffix in (".xml", ".bin"):
+            os.replace((staging / name).with_suffix(suffix), (out / name).with_suffix(suffix))
+    versions = {"torch": torch.__version__, "torchvision": torchvision.__version__, "openvino": ov.get_version()}
+    with contextlib.suppress(ImportError):
+        import transformers
+
+        versions["transformers"] = transformers.__version__
+    with contextlib.suppress(ImportError):
+        from optimum.intel.version import __version__ as optimum_intel
+
+        versions["optimum-intel"] = optimum_intel
+    manifest = {"generator": generator, **versions, "build_seconds": round(seconds), "files": entries}
+    old.write_text(json.dumps(manifest, indent=1) + "\n")
+    for name in sorted(n for n in previous - written if n and "/" not in n):
+        for suffix in (".xml", ".bin"):
+            (out / name).with_suffix(suffix).unlink(missing_ok=True)
+        print(f"removed {name} (an earlier build's)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output directory (default {DEFAULT_OUT})")
+    parser.add_argument("--only", nargs="*", default=[], help="build only these models (the rest stay listed only "
+                                                              "if rebuilt: use for trying, not for the zoo)")
+    parser.add_argument("--fixtures", type=Path, metavar="DIR", help="write the committed fixtures into DIR instead")
+    args = parser.parse_args()
+    out = (args.fixtures or args.out).expanduser()
+    torch.set_num_threads(2)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    patch_transformers_masks()
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
+    try:
+        entries = fixtures(staging) if args.fixtures else zoo(staging, set(args.only))
+        generator = "scripts/build_target_zoo.py" + (" --fixtures" if args.fixtures else "")
+        install(staging, out, entries, time.perf_counter() - start, generator)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    files = [e for e in entries if e.get("file")]
+    size = sum(e["bytes"] for e in files)
+    print(f"\n{len(files)} IRs, {size / 2**30:.2f} GB in {out}; {len(entries) - len(files)} refused; "
+          f"{time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

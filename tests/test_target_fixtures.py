@@ -1,0 +1,46 @@
+"""``migrate --target`` on three small IRs converted today (tests/data/target, made by ``scripts/build_target_zoo.py
+--fixtures``): a CNN with MaxPool-14 ceil_torch, a vision transformer with ScaledDotProductAttention-13, and a Llama
+exported stateful for text generation by optimum-intel.
+
+Each, migrated with ``--target 2023.0`` and ``--target 2024.0``: loads on that release (its OpenVINO in a side
+virtual environment, ``IR_TOOLS_RELEASE_PYTHONS``), holds only op versions it creates, keeps its input and output
+names, and its outputs equal the current OpenVINO's on the original within 1e-4 of max|output| at each run shape
+of the fixtures' manifest. No torch needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.target_zoo import FIXTURES_DIR, entries, measure, side_pythons
+
+pytestmark = pytest.mark.openvino
+
+FIXTURES = {e["model"]: e for e in entries(FIXTURES_DIR)}
+RELEASES = ("2023.0", "2024.0")
+
+
+def test_the_fixtures_are_small_and_hold_what_they_are_for() -> None:
+    assert set(FIXTURES) == {"tiny_pool_net", "tiny_vit", "tiny_llama_stateful"}
+    for entry in FIXTURES.values():
+        path = Path(entry["path"])
+        assert path.stat().st_size + path.with_suffix(".bin").stat().st_size <= 1 << 20, entry["file"]
+    assert "ceil_torch" in Path(FIXTURES["tiny_pool_net"]["path"]).read_text()
+    assert FIXTURES["tiny_pool_net"]["ops"]["MaxPool-opset14"] >= 2
+    assert FIXTURES["tiny_vit"]["ops"]["ScaledDotProductAttention-opset13"] >= 1
+    llama = FIXTURES["tiny_llama_stateful"]
+    assert llama["stateful"] and llama["ops"]["ScaledDotProductAttention-opset13"] >= 1
+    assert llama["ops"]["ReadValue-opset6"] == llama["ops"]["Assign-opset6"] >= 2
+
+
+@pytest.mark.parametrize("release", RELEASES)
+@pytest.mark.parametrize("model", sorted(FIXTURES))
+def test_migrated_fixture_runs_on_the_release_equal_to_the_current_openvino(model: str, release: str,
+                                                                          tmp_path: Path) -> None:
+    python = side_pythons().get(release)
+    if python is None:
+        pytest.skip(f"no OpenVINO {release}: set IR_TOOLS_RELEASE_PYTHONS={release}=/venv/bin/python")
+    found = measure(FIXTURES[model], release, python, tmp_path)
+    assert found.ok, f"{model} --target {release}: " + " | ".join(found.reasons)
