@@ -1,5 +1,6 @@
-"""Pad-12 migrated for OpenVINO 2023.0 (passes/downgrade/pad.py): non-negative Const pads as Pad-1, negative ones as
-Pad-1 with the positive pads then a StridedSlice-1 crop, in every mode; equal to the current OpenVINO exactly."""
+"""Pad-12 migrated for OpenVINO 2023.0 (passes/downgrade/pad.py): non-negative Const pads as Pad-1, negative or
+computed ones as Pad-1 with the positive pads then a StridedSlice-1 crop, in every mode; equal to the current
+OpenVINO exactly."""
 
 from __future__ import annotations
 
@@ -25,9 +26,11 @@ def _pads(rng: np.random.Generator, n: int, mode: str) -> tuple[int, int]:
             return b, e
 
 
-def pads_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, int]:
+def pads_model(path: Path, rng: np.random.Generator, cases: int,
+               fed: dict[str, np.ndarray] | None = None) -> tuple[Path, int]:
     """``cases`` Pad-12 layers on Parameters of ranks 1..4 (each mode in turn; constant with or without a pad value,
-    f32 or i32 data, i64 or i32 pads), two in three with some pad negative; returns the path and how many."""
+    f32 or i32 data, i64 or i32 pads), two in three with some pad negative; returns the path and how many. With
+    ``fed``, the pads are Parameters too, their values put in ``fed``."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset12 as o12
@@ -48,8 +51,14 @@ def pads_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, 
         index = np.int32 if i % 7 == 3 else np.int64
         x = o1.parameter(shape, dtype, name=f"x{i}")
         value = o1.constant(dtype(rng.integers(-9, 9))) if mode == "constant" and i % 8 else None
-        pad = o12.pad(x, o1.constant(np.array([b for b, _ in pads], index)),
-                      o1.constant(np.array([e for _, e in pads], index)), mode, value, name=f"pad{i}")
+        begin, end = (np.array([pair[j] for pair in pads], index) for j in (0, 1))
+        if fed is None:
+            begin_in, end_in = o1.constant(begin), o1.constant(end)
+        else:
+            begin_in, end_in = (o1.parameter([rank], index, name=f"{w}{i}") for w in ("begin", "end"))
+            fed.update({f"begin{i}": begin, f"end{i}": end})
+            params += [begin_in, end_in]
+        pad = o12.pad(x, begin_in, end_in, mode, value, name=f"pad{i}")
         params.append(x)
         results.append(o1.result(pad, name=f"y{i}"))
     ov.save_model(ov.Model(results, params, "pads"), str(path), compress_to_fp16=False)
@@ -66,18 +75,31 @@ def test_pad_12_runs_on_2023_equal_to_the_current_openvino(tmp_path: Path, capsy
     assert assert_runs_equal(model, out) == 400
 
 
-def test_pad_12_refused_where_its_pads_are_not_constants_or_may_leave_a_negative_dim(
+def test_pad_12_with_computed_pads_runs_on_2023_equal_to_the_current_openvino(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """200 seeded Pad-12 layers whose pads are fed (as Swin computes them from its input's shape): Pad-1 with their
+    positive parts, then a StridedSlice-1 by their negative parts, computed."""
+    import ir_tools
+    from ir_tools.runtime.inputs import random_inputs
+
+    fed: dict[str, np.ndarray] = {}
+    model, negative = pads_model(tmp_path / "fed.xml", np.random.default_rng(14), 200, fed)
+    out, printed = migrate(model, capsys)
+    assert "rewrote 200 x Pad-12 (computed pads) -> Pad-1 + StridedSlice-1" in printed, printed
+    assert negative > 100
+    inputs = {**random_inputs(ir_tools.read_valid(model), 0, {}), **fed}
+    assert assert_runs_equal(model, out, inputs=inputs) == 200
+
+
+def test_pad_12_refused_where_it_may_leave_a_negative_dim(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset12 as o12
 
     x = o1.parameter([-1, 4], np.float32, name="x")
-    p = o1.parameter([2], np.int64, name="p")
     crop = o12.pad(x, o1.constant(np.array([-1, 0], np.int64)), o1.constant(np.array([0, -1], np.int64)),
                    "constant", name="crop")  # the dynamic dim may be 0: OpenVINO refuses a negative dim
-    fed = o12.pad(x, p, p, "edge", name="fed")
-    for layer, node in (("crop", crop), ("fed", fed)):
-        path = tmp_path / f"{layer}.xml"
-        ov.save_model(ov.Model([node], [x, p] if layer == "fed" else [x], layer), str(path))
-        assert_refused(path, layer, "Pad of opset12", capsys)
+    path = tmp_path / "crop.xml"
+    ov.save_model(ov.Model([crop], [x], "crop"), str(path))
+    assert_refused(path, "crop", "Pad of opset12", capsys)

@@ -6,10 +6,12 @@ from collections import Counter
 
 import numpy as np
 
+from ...base.dtypes import element_type
 from ...ir.model import Graph, Layer
 from ...ops.movement import StridedSliceAttrs
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..shapes import declared_type
 from .base import Downgrade, drop_unused
 
 
@@ -22,11 +24,13 @@ class PadTo1(Downgrade):
        Pad-1 with ``max(pad, 0)`` (left out where none is positive), then StridedSlice-1 from ``max(-begin, 0)``
        to ``end`` where ``end < 0`` (else to the end); only where every output dim is at least 0 on every input
        the declared dims allow (OpenVINO CPU refuses a negative one when it runs; the crop would give 0);
-    3. pads that are not Consts are left, for ``retarget`` to refuse.
+    3. pads that are not Consts (Swin computes them from the input's shape), on a static rank: rule 2 with the
+       pads computed, Pad-1 with ``Maximum(pad, 0)`` then StridedSlice-1 from ``Maximum(-begin, 0)`` to the padded
+       shape plus ``Minimum(end, 0)``.
     """
 
-    rewrites = {"Pad-12": "into Pad-1 where its pads are constants (then StridedSlice-1 for negative pads, where "
-                          "no output dim can be negative)"}
+    rewrites = {"Pad-12": "into Pad-1 (then StridedSlice-1 for negative pads, where no output dim can be negative, "
+                          "or for pads that are not constants)"}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
@@ -34,7 +38,13 @@ class PadTo1(Downgrade):
         for layer in self.layers(graph):
             keys = [graph.producer_key(layer.id, port) for port in layer.input_ids()[1:3]]
             sources = [graph.layer(key[0]) for key in keys if key is not None]
-            if len(sources) != 2 or not all(s.is_a("Const") for s in sources):
+            if len(sources) != 2:
+                continue
+            if not all(s.is_a("Const") for s in sources):
+                if builder.type_of(_data(graph, layer, 0)).shape is not None:
+                    builder.replace_layer(layer, lambda: [_computed_crop(builder, layer)],  # noqa: B023
+                                          origin_text(layer, "Pad-12"))
+                    stats["Pad-12 (computed pads) -> Pad-1 + StridedSlice-1"] += 1
                 continue
             begin, end = ([int(v) for v in graph.const_array(s).reshape(-1)] for s in sources)
             if min(begin + end) >= 0:
@@ -78,3 +88,36 @@ def _pad_then_crop(builder: GraphBuilder, layer: Layer, begin: list[int], end: l
                               ellipsis_mask=(0,) * len(begin))
     ones = builder.const(np.ones(len(begin), np.int64), f"{name}/crop/strides")
     return output_of(builder.add("StridedSlice", "opset1", attrs, [x, starts, stops, ones], f"{name}/crop"))
+
+
+def _computed_crop(builder: GraphBuilder, layer: Layer) -> Output:
+    """Rule 3: Pad-1 with the positive parts of the computed pads, then StridedSlice-1 by the negative parts."""
+    graph, name = builder.graph, layer.name
+    x, begin, end = (_data(graph, layer, port) for port in range(3))
+    rank = len(builder.type_of(x).shape)
+    zero = builder.const(np.zeros((), _int_type(builder, begin)), f"{name}/zero")
+    pads = [builder.add("Maximum", "opset1", None, [v, zero], f"{name}/pad/{what}")
+            for v, what in ((begin, "begin"), (end, "end"))]
+    rest = [_data(graph, layer, 3)] if len(layer.inputs) == 4 else []
+    padded = builder.add("Pad", "opset1", {"pad_mode": layer.attrs.get("pad_mode", "constant")},
+                         [x, *pads, *rest], f"{name}/pad")
+    negated = builder.add("Negative", "opset1", None, [begin], f"{name}/crop/negated")
+    starts = builder.add("Maximum", "opset1", None, [negated, zero], f"{name}/crop/begin")
+    shape = builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type=_int_name(builder, end)),
+                        [padded], f"{name}/crop/shape")
+    cut = builder.add("Minimum", "opset1", None, [end, zero], f"{name}/crop/cut")
+    stops = builder.add("Add", "opset1", None, [shape, cut], f"{name}/crop/end")
+    ones = builder.const(np.ones(rank, _int_type(builder, begin)), f"{name}/crop/strides")
+    flags = (0,) * rank
+    attrs = StridedSliceAttrs(begin_mask=flags, end_mask=flags, new_axis_mask=flags, shrink_axis_mask=flags,
+                              ellipsis_mask=flags)
+    return output_of(builder.add("StridedSlice", "opset1", attrs, [padded, starts, stops, ones], f"{name}/crop",
+                                 outputs=[declared_type(layer.outputs[0])]))
+
+
+def _int_name(builder: GraphBuilder, out: Output) -> str:
+    return builder.type_of(out).element or "i64"
+
+
+def _int_type(builder: GraphBuilder, out: Output) -> np.dtype:
+    return np.dtype(element_type(_int_name(builder, out)).numpy)
