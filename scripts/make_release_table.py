@@ -8,6 +8,11 @@ opset9, 2022.3: opset10), the contents of each opset from the oldest measured re
 (its release notes: API 2.0 and IR v11). Const, the IR's spelling of Constant (opset1), which NodeFactory will not
 build bare, is in every opset of every release: the IR reader takes it whatever the layer's opset.
 
+Each release also lists the IR versions in which its reader takes two layers of the same ``name``
+(``reads_duplicate_layer_names``; 2023.0 to 2024.0 refuse them, "Invalid IR! same name is not unique!", in v10
+and v11 alike; 2024.1 on reads both). The
+documented-only releases take the oldest measured release's answer, for the IR versions each reads.
+
     python scripts/make_release_table.py PROBES_DIR   # the probe_release.py answers, one X.Y.Z.json per release
 """
 
@@ -20,6 +25,11 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parents[1] / "ir_tools" / "ops" / "openvino_releases.json"
 DOCUMENTED = {"2021.4": (7, [10]), "2022.1": (8, [10, 11]), "2022.2": (9, [10, 11]), "2022.3": (10, [10, 11])}
 DOCS = "docs.openvino.ai, Available Operation Sets (newest opset per release); contents as measured in 2023.0"
+
+
+def duplicate_names(answer: dict, ir_versions: list[int]) -> list[int]:
+    """The IR versions (of ``ir_versions``) in which the probed release read two layers of the same name."""
+    return [v for v in ir_versions if answer["duplicate_layer_names"][str(v)]]
 
 
 def main(probes: Path) -> None:
@@ -43,11 +53,13 @@ def main(probes: Path) -> None:
     releases = {}
     for name, (newest, ir_versions) in DOCUMENTED.items():
         releases[name] = {"source": DOCS, "ir_versions": ir_versions, "values": [],
+                          "reads_duplicate_layer_names": duplicate_names(oldest, ir_versions),
                           "opsets": {f"opset{n}": table_id(f"opset{n}", oldest["opsets"][f"opset{n}"])
                                      for n in range(1, newest + 1)}}
     for name, answer in measured.items():
         releases[name] = {"source": f"measured: openvino {answer['version']}", "ir_versions": answer["ir_versions"],
                           "values": [[v["type"], v["opset"], v["attribute"], v["value"]] for v in answer["values"]],
+                          "reads_duplicate_layer_names": duplicate_names(answer, answer["ir_versions"]),
                           "opsets": {opset: table_id(opset, types) for opset, types in answer["opsets"].items()
                                      if types}}
     document = {"about": __doc__.split("\n\n")[0], "releases": releases, "opset_tables": tables}

@@ -1,7 +1,8 @@
 """Print, as JSON, what the installed OpenVINO release creates: its version, the op types of each opsetN (with their
 op versions), the IR
-versions its reader takes, and the attribute values of newer op versions it knows (``rounding_type="ceil_torch"``
-came after opset14 itself: 2024.0 has MaxPool-14 but refuses that value).
+versions its reader takes, the attribute values of newer op versions it knows (``rounding_type="ceil_torch"``
+came after opset14 itself: 2024.0 has MaxPool-14 but refuses that value), and whether its reader takes an IR (v10,
+v11) in which two layers have the same ``name`` (2023.0 refuses one: "Invalid IR! same name is not unique!").
 
 Runs with any OpenVINO release from 2023.0 on, with nothing but openvino (it is run by the Python of a
 side virtual environment; ``scripts/make_release_table.py`` collects the answers). OpenVINO has no call listing an
@@ -40,6 +41,22 @@ NET = """<?xml version="1.0"?>
 <layer id="2" name="r" type="Result" version="opset1"><input><port id="0" precision="FP32">{dims}</port></input>
 </layer></layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
 <edge from-layer="1" from-port="1" to-layer="2" to-port="0"/></edges></net>"""
+#: Parameter x -> ReLU "same" -> Exp "same" -> Result: two layers share a name.
+DUPLICATE_NAMES = """<?xml version="1.0"?>
+<net name="probe" version="{ir}"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,1,4" element_type="f32"/>
+<output><port id="0" precision="FP32"><dim>1</dim><dim>1</dim><dim>4</dim></port></output></layer>
+<layer id="1" name="same" type="ReLU" version="opset1">
+<input><port id="0" precision="FP32"><dim>1</dim><dim>1</dim><dim>4</dim></port></input>
+<output><port id="1" precision="FP32"><dim>1</dim><dim>1</dim><dim>4</dim></port></output></layer>
+<layer id="2" name="same" type="Exp" version="opset1">
+<input><port id="0" precision="FP32"><dim>1</dim><dim>1</dim><dim>4</dim></port></input>
+<output><port id="1" precision="FP32"><dim>1</dim><dim>1</dim><dim>4</dim></port></output></layer>
+<layer id="3" name="r" type="Result" version="opset1">
+<input><port id="0" precision="FP32"><dim>1</dim><dim>1</dim><dim>4</dim></port></input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+<edge from-layer="2" from-port="1" to-layer="3" to-port="0"/></edges></net>"""
 #: Attribute values added after their op version: (type, opset, attribute, value, the layer's <data>).
 VALUES = [
     ("MaxPool", "opset14", "rounding_type", "ceil_torch",
@@ -114,9 +131,15 @@ def ir_versions() -> list[int]:
     return [v for v in (10, 11) if reads(NET.format(ir=v, layer=layer, dims="<dim>1</dim><dim>1</dim><dim>4</dim>"))]
 
 
+def duplicate_layer_names() -> dict[str, bool]:
+    """Per IR version ("10", "11"): True if the reader takes an IR in which two layers have the same name."""
+    return {str(v): reads(DUPLICATE_NAMES.format(ir=v)) for v in (10, 11)}
+
+
 def main() -> None:
     json.dump({"version": ov.get_version(), "python": sys.version.split()[0], "ir_versions": ir_versions(),
-               "opsets": opsets(), "values": values()}, sys.stdout, indent=1, sort_keys=True)
+               "opsets": opsets(), "values": values(), "duplicate_layer_names": duplicate_layer_names()},
+              sys.stdout, indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":

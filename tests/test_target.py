@@ -38,6 +38,11 @@ def test_the_table_knows_when_each_op_version_came() -> None:
     assert oldest_creating("NoSuchOp", "opset1", {}) is None
     assert release("2023.0.2") is release("2023.0")
     assert release("2021.4").ir_versions == (10,) and 11 in release("2022.1").ir_versions
+    # two layers of the same name: "Invalid IR! same name is not unique!" up to 2024.0, read from 2024.1 on (v10, v11)
+    assert release("2023.0").reads_duplicate_layer_names == frozenset() == release("2024.0").reads_duplicate_layer_names
+    assert release("2025.0").reads_duplicate_layer_names == {10, 11}
+    assert next(r.name for r in releases().values() if r.reads_duplicate_layer_names == {10, 11}) == "2024.1"
+    assert release("opset8").reads_duplicate_layer_names == release("2026.4").reads_duplicate_layer_names
     eight = release("opset8")
     assert eight.creates("MaxPool", "opset8", {}) and not eight.creates("MaxPool", "opset14", FLOOR)
     with pytest.raises(IrToolsError, match="unknown target '1999.1'"):

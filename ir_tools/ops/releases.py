@@ -32,6 +32,10 @@ class Release:
     ir_versions: tuple[int, ...]
     opsets: Mapping[str, frozenset[str]]  # "opsetN" -> its types, lower case (the reader's spelling rule)
     values: frozenset[Value]  # the newer attribute values it reads
+    reads_duplicate_layer_names: frozenset[int] = frozenset()
+    """The IR versions (10, 11) in which the release's reader takes an IR where two layers have the same ``name``
+    (measured: 2023.0 to 2024.0 refuse such an IR, v10 and v11 alike, "Invalid IR! same name is not unique!";
+    2024.1 on reads both; the documented-only releases before 2023.0 take 2023.0's answer)."""
 
     def creates(self, op_type: str, version: str | None, attrs: Mapping[str, str]) -> bool:
         """True if this release creates a layer of ``op_type`` at ``version`` with these attributes."""
@@ -54,7 +58,8 @@ def releases() -> dict[str, Release]:
               for key, types in document["opset_tables"].items()}
     return {name: Release(name, entry["source"], tuple(entry["ir_versions"]),
                           {opset: tables[key] for opset, key in entry["opsets"].items()},
-                          frozenset(tuple(v) for v in entry["values"]))
+                          frozenset(tuple(v) for v in entry["values"]),
+                          frozenset(entry["reads_duplicate_layer_names"]))
             for name, entry in document["releases"].items()}
 
 
@@ -72,7 +77,8 @@ def release(name: str) -> Release:
         n = int(name[5:])
         opsets = {f"opset{i}": newest.opsets[f"opset{i}"] for i in range(1, n + 1)}
         values = frozenset(v for v in newest.values if int(v[1][5:]) <= n)
-        return Release(name, f"opsets 1-{n} as OpenVINO {newest.name} has them", newest.ir_versions, opsets, values)
+        return Release(name, f"opsets 1-{n} as OpenVINO {newest.name} has them", newest.ir_versions, opsets, values,
+                       newest.reads_duplicate_layer_names)
     minor = ".".join(name.split(".")[:2])
     if minor in known:
         return known[minor]
