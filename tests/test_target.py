@@ -288,3 +288,41 @@ def test_migrate_target_proves_dynamic_ceil_torch_max_pools_ceil(tmp_path: Path,
     bad = model(tmp_path / "bad.xml", dropped[:1])
     assert main(["migrate", str(bad), "--target", "2023.0", "-o", str(tmp_path / "bad_2023.xml")]) == 2
     assert "cannot create MaxPool of opset14 with rounding_type=\"ceil_torch\"" in capsys.readouterr().err
+
+
+def test_two_layers_of_one_name_are_named_apart_for_releases_before_2024_1(tmp_path: Path, capsys) -> None:
+    """check --target names the second layer of a name for 2024.0 and not for 2024.1; migrate --target 2023.0
+    renames it (the layer whose name an IR v10 output takes keeps it), and the file loads and runs on 2023.0 and
+    2024.0 where installed, equal to the current OpenVINO on the original."""
+    import openvino as ov
+    import openvino.opset1 as o1
+
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    x = o1.parameter([2, 3], np.float32, name="x")
+    first = o1.relu(x, name="same")
+    second = o1.exp(first, name="same")
+    first.output(0).get_tensor().set_names({"relu"})
+    second.output(0).get_tensor().set_names({"exp"})
+    model = tmp_path / "same.xml"
+    ov.save_model(ov.Model([second, first], [x], "same"), str(model), compress_to_fp16=False)
+    assert main(["check", str(model), "--no-openvino", "--target", "2024.0"]) == 1
+    assert re.search(r"same\.xml:\d+: error\[E-TARGET\]: layer 'same' \(id \d+, Exp@opset1\): OpenVINO 2024\.0 "
+                     r"refuses two layers named 'same' \(the first at line \d+\); the oldest release that reads them "
+                     r"is 2024\.1", capsys.readouterr().out)
+    assert main(["check", str(model), "--no-openvino", "--target", "2024.1"]) == 0
+    out = tmp_path / "same_2023.xml"
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
+    assert "rewrote 1 x a layer name used twice -> made unique" in capsys.readouterr().out
+    assert sorted(layer.name for layer in ir_tools.read_ir(out).layers() if layer.type in ("ReLU", "Exp")) == \
+        ["same", "same_0"]
+    graph = ir_tools.read_valid(model)
+    inputs = {"x": np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)}
+    want = OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
+    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
+    for python in [p for name, p in side_pythons().items() if name in ("2023.0", "2024.0")]:
+        got = ChildOpenVinoRunner(python, migrated, files).run(inputs)
+        assert set(got) == set(want) == {"relu", "exp"}
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name])

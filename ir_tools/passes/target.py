@@ -14,9 +14,10 @@ from pathlib import Path
 from ..base.diagnostics import Diagnostic
 from ..base.errors import SourceLoc
 from ..ir.model import Graph, Layer
-from ..ops.releases import Release, oldest_creating, op_label, own_opset, release
+from ..ops.releases import Release, oldest_creating, op_label, own_opset, release, releases
 from .base import PassError, PassManager, PassResult
 from .downgrade import DOWNGRADES
+from .downgrade.names import repeated_names
 from .legacy import is_legacy, lower_legacy, read_migratable
 from .to_opset8 import migration, to_opset8
 
@@ -39,6 +40,12 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
         since = f"the oldest release that creates it is {oldest}" if oldest else "no release of the table creates it"
         found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot create {what}; {since}; "
                                 f"{_rewrite(layer, target)}", layer.loc))
+    if graph.ir_version not in target.reads_duplicate_layer_names:
+        oldest = next((r.name for r in releases().values() if graph.ir_version in r.reads_duplicate_layer_names), None)
+        for name, layers in repeated_names(graph).items():
+            found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} refuses two layers named '{name}' (the "
+                                 f"first at line {layers[0].line}); the oldest release that reads them is {oldest}; "
+                                 "`ir-tools migrate --target` renames them", layer.loc) for layer in layers[1:]]
     return found
 
 

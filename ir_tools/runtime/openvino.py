@@ -10,6 +10,7 @@ OpenVINO's own words.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -170,17 +171,21 @@ def parameter_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str
 
 def openvino_run(graph: Graph, by_source: Mapping[tuple[str, int], np.ndarray], per_layer: bool,
                  config: dict[str, str], version: str) -> OpenVinoRun:
-    """What ``openvino_infer.infer`` gave (by op name and output index) as the outputs of ``graph``'s Results and,
-    with ``per_layer``, the activations of its layers."""
+    """What ``openvino_infer.infer`` gave (by op name and output index) as the outputs of ``graph``'s Results (by
+    the Result's name where no other Result has it: producers may share a name) and, with ``per_layer``, the
+    activations of its layers."""
     layers = {}
     for layer in graph.layers():
         for index, port in enumerate(layer.outputs):
             if (layer.name, index) in by_source:
                 layers[(layer.id, port.id)] = by_source[(layer.name, index)]
     outputs = {}
+    named = Counter(result.name for result in graph.results())
     for result in graph.results():
         found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
-        value = layers.get((found[0].id, found[1].id)) if found else None
+        value = by_source.get((result.name, -1)) if named[result.name] == 1 else None
+        if value is None:
+            value = layers.get((found[0].id, found[1].id)) if found else None
         if value is None:
             raise IrToolsError("OpenVINO's model has no output for this Result (OpenVINO dropped or renamed "
                                "its producer)", result.loc, code="E-OPENVINO")

@@ -35,8 +35,10 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
           per_layer: bool = False, hidden: frozenset[str] = frozenset()) -> dict[tuple[str, int], np.ndarray]:
     """Compile ``model`` on CPU with ``config`` and run it on ``inputs`` (keyed by the Parameter's friendly name);
     what reaches each Result, and with ``per_layer`` every op's outputs but for those of the ops named in
-    ``hidden`` (constant subgraphs, which OpenVINO then folds as it would), by (op name, output index)."""
+    ``hidden`` (constant subgraphs, which OpenVINO then folds as it would), by (op name, output index); each of the
+    model's own outputs also by (its Result's name, -1), which tells apart producers that share a name."""
     by_source = {}
+    results = [output.get_node().get_friendly_name() for output in model.outputs]
     if per_layer:
         skip = {"Result", "Constant"}
         outputs = [out for op in model.get_ordered_ops()
@@ -53,6 +55,8 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
                    for i, port in enumerate(model.inputs)})
     for i, result in enumerate(model.outputs):
         by_source[_source(result.get_node().input_value(0))] = request.get_output_tensor(i).data.copy()
+        if i < len(results):
+            by_source[results[i], -1] = by_source[_source(result.get_node().input_value(0))]
     return by_source
 
 

@@ -10,6 +10,7 @@ from .convert_promote_types import ConvertPromoteTypesTo1
 from .elementwise import ElementwiseTo1
 from .gather import GatherTo7
 from .interpolate import InterpolateTo4
+from .names import UniqueNames
 from .normalization import GroupNormalizationTo6
 from .own_opset import OwnOpset
 from .pad import PadTo1
@@ -28,8 +29,8 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     ConvertPromoteTypesTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1,
-    # last, the op versions written with an opset the release has
-    OwnOpset,
+    # last, the op versions written with an opset the release has, and layer names it reads
+    OwnOpset, UniqueNames,
 )
 
 __all__ = ["DOWNGRADES", "Downgrade"]
