@@ -326,3 +326,13 @@ def test_two_layers_of_one_name_are_named_apart_for_releases_before_2024_1(tmp_p
         assert set(got) == set(want) == {"relu", "exp"}
         for name in want:
             np.testing.assert_array_equal(got[name], want[name])
+
+
+def test_the_migrate_readme_lists_every_downgrade() -> None:
+    """samples/README_migrate.md's table of rewrites is each Downgrade's ``rewrites``, in the order they run."""
+    from ir_tools.passes.downgrade import DOWNGRADES
+
+    rows = [f"| {label} | {words} |" for downgrade in DOWNGRADES for label, words in downgrade.rewrites.items()]
+    text = (SAMPLES / "README_migrate.md").read_text()
+    assert [line for line in text.splitlines() if line.startswith("| ") and "-" in line.split("|")[1]
+            and line.split("|")[1].strip()[-1].isdigit()] == rows
