@@ -19,6 +19,7 @@ from ir_tools.base.errors import IrToolsError
 from ir_tools.cli import main
 from ir_tools.onnx import from_onnx
 from ir_tools.runtime.openvino import run_openvino
+from tests.onnx.models import make_model
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -68,8 +69,7 @@ def _model(path: Path, nodes: list, shape: list, initializers: tuple = ()) -> Pa
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * len(shape))
     graph = helper.make_graph(nodes, "g", [x], [y], initializer=list(initializers))
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
-    model.ir_version = 10  # the oldest IR version opset 22 allows: every onnxruntime we admit reads it
+    model = make_model(graph, 22)
     onnx.save(model, path)
     return path
 

@@ -23,6 +23,7 @@ from ir_tools.cli import main
 from ir_tools.onnx import network
 from ir_tools.runtime.naming import input_name, output_name
 from ir_tools.runtime.onnxruntime import run_onnxruntime
+from tests.onnx.models import make_model
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -61,9 +62,7 @@ def classifier(path: Path, spatial: int | str = 17, opset: int = 17) -> Path:
              numpy_helper.from_array(np.array([-1], np.int64), "minus1")]
     x = helper.make_tensor_value_info("input", TensorProto.FLOAT, ["batch", 3, spatial, spatial])
     y = helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 5])
-    model = helper.make_model(helper.make_graph(nodes, "classifier", [x], [y], inits),
-                              opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 7
+    model = make_model(helper.make_graph(nodes, "classifier", [x], [y], inits), opset)
     onnx.checker.check_model(model, full_check=True)
     onnx.save(model, path)
     return path
@@ -154,8 +153,7 @@ def dynamic_network(path: Path, height: int | str = "h", width: int | str = "w")
     ]
     x = helper.make_tensor_value_info("input", TensorProto.FLOAT, ["n", 3, height, width])
     y = helper.make_tensor_value_info("out", TensorProto.FLOAT, ["n", 4])
-    model = helper.make_model(helper.make_graph(nodes, "dyn", [x], [y], [_init("w1", (4, 3, 3, 3))]),
-                              opset_imports=[helper.make_opsetid("", 17)])
+    model = make_model(helper.make_graph(nodes, "dyn", [x], [y], [_init("w1", (4, 3, 3, 3))]), 17)
     onnx.save(model, path)
     return path
 
@@ -214,8 +212,7 @@ def test_unconvertible_ops_one_diagnostic_per_type(tmp_path: Path, capsys) -> No
     nodes += [helper.make_node("Bar", ["f39"], ["y"], domain="org.other", name="bar")]
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 4, 4])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 4, 4])
-    model = helper.make_model(helper.make_graph(nodes, "custom", [x], [y]), opset_imports=[
-        helper.make_opsetid("", 17), helper.make_opsetid("com.acme", 1), helper.make_opsetid("org.other", 1)])
+    model = make_model(helper.make_graph(nodes, "custom", [x], [y]), 17, ("com.acme", 1), ("org.other", 1))
     path = tmp_path / "custom.onnx"
     onnx.save(model, path)
     out = tmp_path / "custom.xml"
@@ -265,8 +262,7 @@ def recurrent_network(path: Path) -> Path:
              numpy_helper.from_array(np.array([0], np.int64), "zero")]
     x = helper.make_tensor_value_info("input", TensorProto.FLOAT, [seq, batch, features])
     y = helper.make_tensor_value_info("logits", TensorProto.FLOAT, [batch, 4])
-    model = helper.make_model(helper.make_graph(nodes, "recurrent", [x], [y], inits),
-                              opset_imports=[helper.make_opsetid("", 17)])
+    model = make_model(helper.make_graph(nodes, "recurrent", [x], [y], inits), 17)
     onnx.checker.check_model(model, full_check=True)
     onnx.save(model, path)
     return path

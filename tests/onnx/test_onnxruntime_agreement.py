@@ -49,6 +49,7 @@ from ir_tools.onnx import from_onnx
 from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import run_openvino
 from tests.cpu_isa import AVX512, openvino_cpu_isa
+from tests.onnx.models import make_model
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -76,17 +77,6 @@ class Case:
     @property
     def lengths(self) -> tuple[int, ...]:
         return self.shape[2:]
-
-
-#: The IR version our models declare: onnx stamps its newest (IR 14 in onnx 1.23), which onnxruntime
-#: releases older than it refuse; 10 is the oldest that opset 22 allows and every onnxruntime
-#: pyproject.toml admits (>= 1.20) reads it.
-ORT_IR_VERSION = 10
-
-
-def for_onnxruntime(model: onnx.ModelProto) -> onnx.ModelProto:
-    model.ir_version = ORT_IR_VERSION
-    return model
 
 
 def _draw(rng: np.random.Generator, opset: int) -> Case:
@@ -149,7 +139,7 @@ def _model(cases: list[Case], opset: int) -> onnx.ModelProto:
         inputs.append(helper.make_tensor_value_info(f"x{i}", TensorProto.FLOAT, c.shape))
         outputs.append(helper.make_tensor_value_info(f"y{i}", TensorProto.FLOAT, [None] * len(c.shape)))
     graph = helper.make_graph(nodes, f"batch_opset{opset}", inputs, outputs)
-    return for_onnxruntime(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]))
+    return make_model(graph, opset)
 
 
 def _onnxruntime(model: onnx.ModelProto, feeds: list[dict[str, np.ndarray]]) -> list[list[np.ndarray]]:
@@ -277,7 +267,7 @@ def test_symbolic_lengths_are_one_avgpool(attrs: dict, tmp_path: Path) -> None:
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 2, *(f"L{i}" for i in range(rank))])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * (rank + 2))
     graph = helper.make_graph([helper.make_node("AveragePool", ["x"], ["y"], **attrs)], "g", [x], [y])
-    model = for_onnxruntime(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)]))
+    model = make_model(graph, 11)
     onnx.save(model, tmp_path / "m.onnx")
     ir = from_onnx(tmp_path / "m.onnx")
     assert [layer.type for layer in ir.layers()] == ["Parameter", "AvgPool", "Result"]
