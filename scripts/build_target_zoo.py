@@ -15,7 +15,7 @@ here, hence ``transformers<5``; openvino the same release as the project's)::
     HF_HUB_OFFLINE=1 python scripts/build_target_zoo.py --fixtures tests/data/target
 
 Where: ``--out``, else ``$IR_TOOLS_TARGET_ZOO``, else ``~/.cache/ir_tools/target_zoo``. Files are written into a
-staging directory and moved into place at the end. About 0.6 GB, 50 IRs, 2 to 3 minutes on 2 cores.
+staging directory and moved into place at the end. About 0.66 GB, 40 IRs, about 2 minutes on 2 cores.
 
 What (``<model>_<f16|f32>.xml`` + ``.bin``; f16: ``save_model``'s default ``compress_to_fp16=True``, f16 weights
 and a Convert each; f32: ``compress_to_fp16=False``), each ``ov.convert_model(model, example_input=...)`` +
