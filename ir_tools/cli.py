@@ -11,6 +11,7 @@ import tempfile
 from collections import Counter
 from functools import partial
 from pathlib import Path
+from typing import TextIO
 
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
 from .base.errors import IrToolsError, SourceLoc
@@ -24,14 +25,19 @@ from .ir.writer import write_ir
 from .passes.interface_names import set_ir_version
 from .passes.shapes import Propagation
 from .passes.validate import FATAL_CODES, InvalidModelError, read_valid, require_valid
+from .settings import Selection, grouped_lines, selection
 
 EXIT_OK, EXIT_FOUND, EXIT_UNUSABLE = 0, 1, 2
 
 
-def _print_diagnostics(diags: list[Diagnostic], quiet: bool = False) -> None:
-    for d in diags:
+def _print_diagnostics(diags: list[Diagnostic], verbose: bool, quiet: bool = False,
+                       stream: TextIO | None = None) -> None:
+    """Diagnostics (as the user selected them: ``settings``), repeated ones grouped unless ``verbose``; on
+    ``stream``, else stdout."""
+    stream = stream or sys.stdout
+    for d, line in grouped_lines(diags, every=verbose):
         if not (quiet and d.severity != "error"):
-            print(paint(d.render(), d.severity))
+            print(paint(line, d.severity, stream), file=stream)
 
 
 def _check_model(path: Path, bin_path: Path | None, args: argparse.Namespace,
@@ -80,7 +86,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         done = progress(map_files(work, paths, args.jobs), len(paths), "checking",
                         args.format == "text" and len(paths) > 1)
         checked = dict(zip(map(str, paths), done, strict=True))
-    results = {path: diags for path, (diags, _) in checked.items()}
+    results = {path: args.selection.kept(diags) for path, (diags, _) in checked.items()}
     if args.format == "json":
         print(render_json(results))
     elif args.format == "sarif":
@@ -93,7 +99,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(annotations)
         for path, diags in results.items():
             if args.format == "text":
-                _print_diagnostics(diags, args.quiet)
+                _print_diagnostics(diags, args.verbose, args.quiet)
             errors = sum(d.severity == "error" for d in diags)
             warnings = sum(d.severity == "warning" for d in diags)
             if errors or not args.quiet:
@@ -122,7 +128,7 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     shape_codes = {"E-SHAPE", "E-TYPE", "E-EDGE-DIMS", "E-EDGE-PRECISION"}
     fixable = [d for d in diags if d.code in shape_codes]
     blocking = [d for d in diags if d.severity == "error" and d.code not in shape_codes]
-    _print_diagnostics(fixable + blocking)
+    _print_diagnostics(args.selection.kept(fixable + blocking), args.verbose)
     if result is not None:
         print(f"{args.model}: {_inference_summary(graph, result)}")
     if any(d.code in FATAL_CODES for d in diags):
@@ -413,7 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true",
                    help="errors only: no warnings, no line for a file without errors (the total stays)")
     p.add_argument("--verbose", "-v", action="store_true",
-                   help="also say, per file, how many layers ir_tools and OpenVINO re-inferred and which were trusted")
+                   help="list every repeated diagnostic; also say, per file, how many layers ir_tools and OpenVINO "
+                        "re-inferred and which were trusted")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("inspect", help="inputs, outputs, op histogram and layers of a model")
@@ -506,13 +513,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in-place", action="store_true", help="overwrite the input model")
     p.add_argument("--ir-version", type=int, choices=(10, 11), help="IR version to write (default: the input's)")
     p.set_defaults(run=cmd_transform)
+    for name, p in sub.choices.items():
+        _add_selection_options(p, verbose=name != "check")  # check's -v says more
     return parser
 
 
-def _report_invalid(exc: InvalidModelError, model: str) -> int:
-    """The diagnostics ``check`` gives, on stderr, then why nothing was done."""
-    for d in exc.diagnostics:
-        print(d.render(), file=sys.stderr)
+def _add_selection_options(p: argparse.ArgumentParser, verbose: bool) -> None:
+    """``--select``, ``--ignore`` and (unless the command has its own) ``-v`` on a command (``settings``)."""
+    p.add_argument("--select", metavar="CODE,...",
+                   help="show only these diagnostic codes or prefixes (W: every warning); default: [tool.ir-tools] "
+                        "select in the nearest pyproject.toml, else all. Errors that stop a command always show")
+    p.add_argument("--ignore", metavar="CODE,...",
+                   help="leave out these codes or prefixes (default: [tool.ir-tools] ignore); fatal ones always show")
+    if verbose:
+        p.add_argument("--verbose", "-v", action="store_true", help="list every repeated diagnostic")
+
+
+def _report_invalid(exc: InvalidModelError, model: str, args: argparse.Namespace) -> int:
+    """The diagnostics ``check`` gives, on stderr, then why nothing was done (every error: the user's selection
+    leaves out warnings only, since the command did not act)."""
+    shown = [d for d in exc.diagnostics if d.severity != "warning" or args.selection.keeps(d)]
+    _print_diagnostics(shown, args.verbose, stream=sys.stderr)
     errors = sum(d.severity == "error" for d in exc.diagnostics)
     warnings = len(exc.diagnostics) - errors
     if exc.diagnostics[0].code == "E-PASS":
@@ -526,13 +547,15 @@ def _report_invalid(exc: InvalidModelError, model: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.selection = Selection()
     # This process reads one or a few large graphs that hold no reference cycles: a cyclic collection
     # would only rescan them (a third of the reading time at 50k layers). The library leaves gc alone.
     gc.disable()
     try:
+        args.selection = selection(args.select, args.ignore)
         return args.run(args)
     except InvalidModelError as exc:
-        return _report_invalid(exc, str(getattr(args, "model", "")))
+        return _report_invalid(exc, str(getattr(args, "model", "")), args)
     except IrToolsError as exc:
         loc = exc.loc if exc.loc.file else SourceLoc(str(getattr(args, "model", "")) or None)
         print(Diagnostic("error", exc.code, exc.message, loc).render(), file=sys.stderr)

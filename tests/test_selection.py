@@ -1,0 +1,74 @@
+"""Which diagnostics are shown (ir_tools/settings.py): repeated ones grouped, ``-v`` lists them, ``--select`` and
+``--ignore`` (codes or prefixes), ``[tool.ir-tools]`` in pyproject.toml, and a "did you mean" for what matches no
+code. A Model Optimizer IR's unknown attribute on every convolution was 55-60 identical lines (issue 25)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ir_tools.cli import main
+
+pytestmark = pytest.mark.openvino  # the model is written by OpenVINO
+
+
+@pytest.fixture
+def six_convolutions(tmp_path: Path) -> Path:
+    """Six Convolutions, each with Model Optimizer's ``output_padding`` (which OpenVINO ignores): W-ATTR-UNKNOWN x6."""
+    import openvino as ov
+    import openvino.opset1 as o1
+
+    x = o1.parameter([1, 2, 8, 8], np.float32, name="x")
+    y = x
+    for i in range(6):
+        y = o1.convolution(y, o1.constant(np.ones((2, 2, 1, 1), np.float32)), [1, 1], [0, 0], [0, 0], [1, 1],
+                           name=f"conv{i}")
+    path = tmp_path / "convs.xml"
+    ov.save_model(ov.Model([y], [x], "convs"), str(path), compress_to_fp16=False)
+    path.write_text(path.read_text().replace('<data strides="1, 1"', '<data output_padding="0, 0" strides="1, 1"'))
+    return path
+
+
+def test_repeated_diagnostics_are_one_line_and_v_lists_them(six_convolutions: Path, capsys) -> None:
+    assert main(["check", str(six_convolutions), "--no-openvino"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "W-ATTR-UNKNOWN" in line]
+    assert len(lines) == 1, lines
+    assert re.search(r"layer 'conv0' .*unknown attribute 'output_padding'.* \(and 5 more like it, at lines \d+, \d+, "
+                     r"\d+, \d+, \d+; -v lists them\)$", lines[0]), lines[0]
+    assert main(["check", str(six_convolutions), "--no-openvino", "-v"]) == 0
+    assert sum("W-ATTR-UNKNOWN" in line for line in capsys.readouterr().out.splitlines()) == 6
+
+
+@pytest.mark.parametrize("option", [["--ignore", "W-ATTR-UNKNOWN"], ["--ignore", "w"], ["--select", "E"]])
+def test_select_and_ignore_take_codes_and_prefixes(six_convolutions: Path, option: list[str], capsys) -> None:
+    assert main(["check", str(six_convolutions), "--no-openvino", *option]) == 0
+    out = capsys.readouterr().out
+    assert "W-ATTR-UNKNOWN" not in out and "0 error(s), 0 warning(s)" in out
+
+
+def test_pyproject_section_applies_and_options_override_it(six_convolutions: Path, tmp_path: Path, monkeypatch,
+                                                           capsys) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.ir-tools]\nignore = ["W-ATTR-UNKNOWN"]\n')
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")  # the nearest pyproject.toml, from the working directory up
+    assert main(["check", str(six_convolutions), "--no-openvino"]) == 0
+    assert "W-ATTR-UNKNOWN" not in capsys.readouterr().out
+    assert main(["check", str(six_convolutions), "--no-openvino", "--ignore", ""]) == 0
+    assert "W-ATTR-UNKNOWN" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("setting", "words"), [
+    ('ignore = ["W-ATTR-UNKNWON"]', "'W-ATTR-UNKNWON' matches no diagnostic code (did you mean W-ATTR-UNKNOWN?)"),
+    ('ignores = ["W"]', "[tool.ir-tools] has no setting 'ignores' (select, ignore)")])
+def test_a_setting_that_means_nothing_is_refused(six_convolutions: Path, tmp_path: Path, monkeypatch, capsys,
+                                                 setting: str, words: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.ir-tools]\n{setting}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", str(six_convolutions), "--no-openvino"]) == 2
+    assert words in capsys.readouterr().err
+    monkeypatch.chdir(Path(__file__).parent)
+    assert main(["compare", str(six_convolutions), "--select", "E-SHAPES"]) == 2
+    assert "'E-SHAPES' matches no diagnostic code (did you mean E-SHAPE?)" in capsys.readouterr().err
