@@ -45,14 +45,22 @@ DYNAMIC = Dim(0, None)
 INT64_MAX = 2**63 - 1  # the largest int64 (dims, sizes, OpenVINO's unbounded Interval maximum)
 INT64_MIN = -(2**63)
 _INT = re.compile(r"[+-]?[0-9]+")  # what OpenVINO's std::stoll accepts, without Python's "1_000" or "٤"
+#: Significant digits past which an integer lies beyond every bound an IR value is held to (uint64 has 20): it reads
+#: as +-10**_DIGITS, which is as far out of range, since Python's int() refuses 4300 digits and more.
+_DIGITS = 40
 
 
 def parse_int(text: str | None) -> int | None:
-    """The integer an IR attribute or ``<dim>`` spells, or None when it is not a plain decimal integer."""
-    if text is not None and text.isascii() and text.isdigit():  # the common case, without the regex
+    """The integer an IR attribute or ``<dim>`` spells, or None when it is not a plain decimal integer; one of more
+    than 40 significant digits is +-10**40."""
+    if text is not None and len(text) <= _DIGITS and text.isascii() and text.isdigit():  # the common case, fast
         return int(text)
     t = (text or "").strip()
-    return int(t) if _INT.fullmatch(t) else None
+    if not _INT.fullmatch(t):
+        return None
+    digits = t.lstrip("+-").lstrip("0") or "0"
+    value = int(digits) if len(digits) <= _DIGITS else 10**_DIGITS
+    return -value if t[0] == "-" else value
 
 
 def parse_size(text: str) -> int:

@@ -54,7 +54,11 @@ class _Doctype(Exception):
 
 
 class _RootReached(Exception):
-    pass
+    """The root start tag, with its name and attributes."""
+
+    def __init__(self, tag: str, attrib: dict):
+        super().__init__(tag)
+        self.tag, self.attrib = tag, dict(attrib)
 
 
 class _PrologTarget:
@@ -64,7 +68,7 @@ class _PrologTarget:
         raise _Doctype(name)
 
     def start(self, tag: str, attrib: dict, nsmap: dict | None = None) -> None:
-        raise _RootReached
+        raise _RootReached(tag, attrib)
 
     def end(self, tag: str) -> None:
         pass
@@ -76,8 +80,8 @@ class _PrologTarget:
         return None
 
 
-def _prolog(f: BinaryIO) -> tuple[int | None, bool]:
-    """The line of the prolog's DOCTYPE (None if there is none), and whether the root start tag was reached; reads
+def _prolog(f: BinaryIO) -> tuple[int | None, _RootReached | None]:
+    """The line of the prolog's DOCTYPE (None if there is none), and the root start tag if it was reached; reads
     only up to it.
 
     A syntax error here is left for the real parse to report with its own message.
@@ -92,11 +96,11 @@ def _prolog(f: BinaryIO) -> tuple[int | None, bool]:
     except _Doctype:
         at = chunk.find(b"<!DOCTYPE")  # -1 for other encodings or a split chunk: the chunk's first line
         return newlines + chunk[: max(at, 0)].count(b"\n") + 1, False
-    except _RootReached:
-        return None, True
+    except _RootReached as root:
+        return None, root
     except etree.ParseError:
         pass
-    return None, False
+    return None, None
 
 
 @contextmanager
@@ -145,10 +149,11 @@ def _malformed(name: str, exc: etree.ParseError) -> ReadError:
 
 
 def parse_may_start(xml_path: Path) -> bool:
-    """False for what ``read_ir`` refuses before it parses past the root start tag: another model format (by its
-    suffix), a file it cannot open, a prolog with a DOCTYPE or that is not XML (OpenVINO would try its other frontends
-    on it, and they write to stderr). Reads only up to the root start tag: for a caller that hands the file to another
-    parser (OpenVINO) before ``read_ir`` has read it."""
+    """False for what ``read_ir`` refuses at or before the root start tag: another model format (by its suffix), a
+    file it cannot open, a prolog with a DOCTYPE or that is not XML, a root other than ``<net>`` or of an IR version
+    other than 10 and 11 (legacy IR: OpenVINO's IR frontend declines those, and then its other frontends try the file
+    and write to stderr). Reads only up to the root start tag: for a caller that hands the file to another parser
+    (OpenVINO) before ``read_ir`` has read it."""
     if xml_path.suffix.lower() in _OTHER_FORMATS:
         return False
     try:
@@ -156,7 +161,8 @@ def parse_may_start(xml_path: Path) -> bool:
             doctype, root = _prolog(f)
     except OSError:
         return False
-    return doctype is None and root
+    return (doctype is None and root is not None and root.tag == "net"
+            and parse_int(root.attrib.get("version")) in SUPPORTED_IR_VERSIONS)
 
 
 def parse_xml(xml_path: Path) -> etree._ElementTree:
@@ -257,17 +263,28 @@ class _Discard:
 
 #: An XML declaration's encoding (after a UTF-8 byte order mark, maybe).
 _DECLARED_ENCODING = re.compile(rb'(?:\xef\xbb\xbf)?<\?xml[^>]*?\sencoding\s*=\s*["\']([A-Za-z][\w.-]*)["\']', re.ASCII)
+#: The first bytes that say a document is UTF-32 or UTF-16, with or without a byte order mark (XML 1.0, appendix F:
+#: a byte order mark, else the bytes of "<?" or "<"); libxml2 and OpenVINO (pugixml) read all of them, and then
+#: ignore the encoding the declaration names. Longest first: UTF-32LE's mark starts with UTF-16LE's.
+_DETECTED_ENCODINGS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+                       (b"<\x00\x00\x00", "utf-32-le"), (b"\x00\x00\x00<", "utf-32-be"), (b"\xff\xfe", "utf-16"),
+                       (b"\xfe\xff", "utf-16"), (b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be"))
+
+
+def _encoding(data: bytes) -> str:
+    """The encoding libxml2 reads ``data`` in: detected from its first bytes, else declared, else UTF-8."""
+    detected = next((encoding for start, encoding in _DETECTED_ENCODINGS if data.startswith(start)), None)
+    if detected:
+        return detected
+    declared = _DECLARED_ENCODING.match(data)
+    return declared.group(1).decode() if declared else "utf-8"
 
 
 def _well_formed_text(data: bytes, name: str) -> str:
     """The document's text, once libxml2 has found it well-formed (etree.ParseError otherwise), with line ends
     as XML reads them (``\\r\\n`` and ``\\r`` are ``\\n``)."""
     etree.fromstring(data, etree.XMLParser(target=_Discard(), **_SAFE))
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        encoding = "utf-16"
-    else:
-        declared = _DECLARED_ENCODING.match(data)
-        encoding = declared.group(1).decode() if declared else "utf-8"
+    encoding = _encoding(data)
     try:
         text = data.decode(encoding)
     except (LookupError, UnicodeDecodeError) as exc:
