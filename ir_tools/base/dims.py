@@ -115,6 +115,24 @@ def shape_to_ints(shape: Shape) -> tuple[int, ...] | None:
     return None if shape is None else tuple(d.as_int() for d in shape)
 
 
+def declared_within(dims: Sequence[int] | None, shape: Shape) -> bool:
+    """True if a port's declared ``<dim>``s agree with an inferred ``shape``: each length lies within its inferred
+    interval, and -1 stands for a dim that is not static; a dynamic rank holds any dims. OpenVINO ignores declared
+    dims and its IR v10 serializer wrote an interval as its upper bound: a static dim inside an interval refines it,
+    one outside contradicts it."""
+    if shape is None:
+        return True
+    if dims is None or len(dims) != len(shape):
+        return False
+    return all(lo <= n and (hi is None or n <= hi) if n >= 0 else lo != hi for n, (lo, hi) in
+               zip(dims, ((d.lo, d.hi) for d in shape), strict=True))
+
+
+def show_shape(shape: Shape) -> str:
+    """``[0..10,3]``, ``[?,1,2]`` or ``[...]`` for messages."""
+    return "[...]" if shape is None else "[" + ",".join(map(str, shape)) + "]"
+
+
 def show(dims: Sequence[int] | None) -> str:
     """``[1,3,-1]`` or ``[...]`` for messages."""
     return "[...]" if dims is None else "[" + ",".join(str(d) for d in dims) + "]"

@@ -53,7 +53,9 @@ F32_MAX = float(np.finfo(np.float32).max)
 REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16", "f4e2m1", "f8e4m3", "f8e5m2", "f8e8m0"})
 #: The integer element types proper (boolean, string and nf4 aside).
 INTEGER_TYPES = frozenset({"i4", "i8", "i16", "i32", "i64", "u1", "u2", "u3", "u4", "u6", "u8", "u16", "u32", "u64"})
-_BY_PRECISION = {t.precision: t for t in ELEMENT_TYPES.values()}
+#: Port precisions OpenVINO reads beside the types' own: "BIN", how its IR v10 serializer wrote u1 (a ``<data
+#: element_type>`` takes the types' names only, which the attribute codecs require).
+_BY_PRECISION = {t.precision: t for t in ELEMENT_TYPES.values()} | {"BIN": ELEMENT_TYPES["u1"]}
 _BY_NUMPY = {t.numpy: t for t in ELEMENT_TYPES.values() if t.numpy is not None}
 
 

@@ -12,6 +12,10 @@ openvino 2026.4.1:
   spelled exactly so ("const" is no type OpenVINO knows).
 - opset17 holds Parameter and Convert among the ops modelled here, but not Const, Result or the
   others: their opset17 spellings are refused.
+- A few layers are created from another opset than the one written (``read_opset``, from OpenVINO's
+  IR deserializer): the experimental ops added to opset6 when written ``version="experimental"`` or
+  ``"extension"``, and MVN, ROIPooling and ReorgYolo written ``opset1`` (from opset2); each type in
+  this exact spelling only.
 """
 
 from __future__ import annotations
@@ -186,6 +190,17 @@ OPENVINO_OPSETS: dict[str, dict[str, str]] = {
     for name, types in json.loads((Path(__file__).with_name("openvino_opsets.json")).read_text())["opsets"].items()
 }
 
+#: (type, version) -> the opset OpenVINO's IR deserializer creates the layer from instead, type spelled exactly so:
+#: the experimental ops it added to opset6, and the three ops "missing in opset1" (read from opset2).
+_READ_FROM: dict[tuple[str, str], str] = {
+    **{(t, v): "opset6"
+       for t in ("ExperimentalDetectronDetectionOutput", "ExperimentalDetectronGenerateProposalsSingleImage",
+                 "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
+                 "ExperimentalDetectronTopKROIs", "GRUCell", "RNNCell", "Proposal")
+       for v in ("experimental", "extension")},
+    **{(t, "opset1"): "opset2" for t in ("MVN", "ROIPooling", "ReorgYolo")},
+}
+
 #: Types OpenVINO's reader matches in one exact spelling only.
 _EXACT_SPELLING = frozenset({"Const"})
 
@@ -240,17 +255,23 @@ def required_spelling(op_type: str) -> str | None:
     return found if found is not None and _read_as(op_type, _CANONICAL) is None else None
 
 
+def read_opset(op_type: str, version: str | None) -> str:
+    """The opset OpenVINO's IR reader creates a layer of ``op_type`` written at ``version`` from (usually
+    ``version`` itself; "" for none)."""
+    return _READ_FROM.get((op_type, version or ""), version or "")
+
+
 @lru_cache(maxsize=1024)  # shape propagation and the executor ask per layer
 def lookup(op_type: str, version: str | None) -> OpSpec | None:
     """The spec a layer's type and ``version`` mean, or None if we model no such op version."""
     canonical = canonical_type(op_type)
-    table = OPSETS.get(version or "")
+    table = OPSETS.get(read_opset(op_type, version))
     return None if canonical is None or table is None else table.get(canonical)
 
 
 def openvino_type(op_type: str, version: str | None) -> str | None:
-    """The type OpenVINO's opset ``version`` reads ``op_type`` as (any op, modelled or not), or None."""
-    return _read_as(op_type, OPENVINO_OPSETS.get(version or "", {}))
+    """The type OpenVINO's reader creates for ``op_type`` written at ``version`` (any op, modelled or not), or None."""
+    return _read_as(op_type, OPENVINO_OPSETS.get(read_opset(op_type, version), {}))
 
 
 @lru_cache(maxsize=1024)  # asked per layer by check; a model has few distinct types

@@ -17,6 +17,7 @@ gru_cell.hpp, rnn_cell.hpp), with g = W x_t + R h + B split along the gates:
 Measured on openvino 2026.4.1 CPU (tests/ops/test_recurrent_conformance.py), beyond the specification:
 
 - gate orders f, i, c, o (LSTM) and z, r, h (GRU) in W, R and B;
+- a layer without ``direction`` is forward (OpenVINO's default, which its IR reader keeps; files in use omit it);
 - sequence_lengths: a batch runs its first ``len`` steps (reverse: from step len - 1 down to 0, its first len
   steps reversed, as ReverseSequence); Y is 0 at the steps past len; Ho (Co) are the state after the last step
   run, and 0 (not the initial state) for a length of 0;
@@ -68,7 +69,7 @@ FLOATS = A.Codec("a comma-separated list of numbers", _floats, lambda v: ", ".jo
 @dataclass(frozen=True, slots=True)
 class LSTMSequenceAttrs:
     hidden_size: int = A.attr("hidden_size", A.UINT)
-    direction: str = A.attr("direction", _DIRECTION)
+    direction: str = A.attr("direction", _DIRECTION, "forward")
     activations: tuple[str, ...] = A.attr("activations", STRINGS, ("sigmoid", "tanh", "tanh"))
     activations_alpha: tuple[float, ...] = A.attr("activations_alpha", FLOATS, ())
     activations_beta: tuple[float, ...] = A.attr("activations_beta", FLOATS, ())
@@ -78,7 +79,7 @@ class LSTMSequenceAttrs:
 @dataclass(frozen=True, slots=True)
 class GRUSequenceAttrs:
     hidden_size: int = A.attr("hidden_size", A.UINT)
-    direction: str = A.attr("direction", _DIRECTION)
+    direction: str = A.attr("direction", _DIRECTION, "forward")
     activations: tuple[str, ...] = A.attr("activations", STRINGS, ("sigmoid", "tanh"))
     activations_alpha: tuple[float, ...] = A.attr("activations_alpha", FLOATS, ())
     activations_beta: tuple[float, ...] = A.attr("activations_beta", FLOATS, ())
@@ -89,7 +90,7 @@ class GRUSequenceAttrs:
 @dataclass(frozen=True, slots=True)
 class RNNSequenceAttrs:
     hidden_size: int = A.attr("hidden_size", A.UINT)
-    direction: str = A.attr("direction", _DIRECTION)
+    direction: str = A.attr("direction", _DIRECTION, "forward")
     activations: tuple[str, ...] = A.attr("activations", STRINGS, ("tanh",))
     activations_alpha: tuple[float, ...] = A.attr("activations_alpha", FLOATS, ())
     activations_beta: tuple[float, ...] = A.attr("activations_beta", FLOATS, ())

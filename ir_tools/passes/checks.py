@@ -161,7 +161,8 @@ def _opsets(graph: Graph) -> Iterator[Diagnostic]:
         problem = _opset_problem(layer.type, layer.version)
         if problem:
             yield Diagnostic("error", "E-OPSET", problem, layer.loc)
-        elif layer.version and not _OPSET.fullmatch(layer.version) and layer.version not in domains:
+        elif (layer.version and not _OPSET.fullmatch(layer.version) and layer.version not in domains
+              and openvino_type(layer.type, layer.version) is None):
             domains.add(layer.version)
             yield Diagnostic("error", "E-EXTENSION",
                              f"'{layer.type}' of domain '{layer.version}' is an extension op: OpenVINO reads it only "
@@ -176,6 +177,8 @@ def _opset_problem(op_type: str, version: str | None) -> str | None:
     if version is None:
         return "no version attribute: OpenVINO needs one" + (f" ({op_type} is in {everywhere[0]}..{everywhere[-1]})"
                                                             if everywhere else "")
+    if openvino_type(op_type, version) is not None:
+        return None
     match = _OPSET.fullmatch(version)
     if match is None:
         # Not an opset: an extension's domain (custom ops) unless the type is one of OpenVINO's own.
@@ -185,8 +188,6 @@ def _opset_problem(op_type: str, version: str | None) -> str | None:
     if spelling := required_spelling(op_type):
         return (f"type '{op_type}' is unknown to OpenVINO: types are matched regardless of case, except this one, "
                 f"which must be spelled '{spelling}'")
-    if openvino_type(op_type, version) is not None:
-        return None
     if everywhere:
         return f"opset '{version}' does not contain {op_type} (it is in {everywhere[0]}..{everywhere[-1]})"
     nearest = nearest_types(op_type, version) or _prefix_types(op_type, version)

@@ -106,27 +106,38 @@ def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
 def v10_name_collisions(graph: Graph) -> Iterator[Diagnostic]:
     """E-NAME-COLLISION: what OpenVINO's reader refuses in IR v10 ("Model operation names have collisions with
     tensor names"): it names each output after its producer and each input after its layer, and such a name
-    may not already belong to another input or output tensor (a name an input has is renamed on an output)."""
+    may not already belong to another input or output tensor (a name an input has is renamed on an output).
+    Names are held per tensor, as OpenVINO adds them: a Parameter feeding a Result, or two Results of one port,
+    name one tensor twice, which is no collision."""
     if graph.ir_version != 10:
         return
-    inputs = {name: parameter.id for parameter in graph.parameters() if parameter.outputs
+    inputs = {name: (parameter.id, parameter.outputs[0].id) for parameter in graph.parameters() if parameter.outputs
               for name in tensor_names(parameter.outputs[0].names)}
     taken = set(inputs)
     sources = [graph.producer(result.id, result.inputs[0].id) if result.inputs else None for result in graph.results()]
     for found in sources:
         taken.update(tensor_names(found[1].names) if found else [])
+    held: dict[tuple[str, int], set[str]] = {}  # a tensor (its output port) -> its names, with those OpenVINO adds
+
+    def names_of(layer: Layer, port: Port) -> set[str]:
+        key = (layer.id, port.id)
+        if key not in held:
+            held[key] = {n for n in tensor_names(port.names) if inputs.get(n, key) == key}
+        return held[key]
+
     for result, found in zip(graph.results(), sources, strict=True):
         if found is None:
             continue
-        name = v10_output_name(*found)
-        own = {n for n in tensor_names(found[1].names) if inputs.get(n, found[0].id) == found[0].id}
+        name, own = v10_output_name(*found), names_of(*found)
         if name in taken and name not in own:
             yield Diagnostic("error", "E-NAME-COLLISION", f"OpenVINO names this IR v10 output '{name}' after layer "
                              f"'{found[0].name}', and another input or output tensor already has that name", result.loc)
         taken.add(name)
+        own.add(name)
     for parameter in graph.parameters():
-        own = tensor_names(parameter.outputs[0].names) if parameter.outputs else []
+        own = names_of(parameter, parameter.outputs[0]) if parameter.outputs else set()
         if parameter.name in taken and parameter.name not in own:
             yield Diagnostic("error", "E-NAME-COLLISION", f"OpenVINO names this IR v10 input '{parameter.name}' after "
                              "its layer, and another input or output tensor already has that name", parameter.loc)
         taken.add(parameter.name)
+        own.add(parameter.name)

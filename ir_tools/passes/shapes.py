@@ -5,8 +5,10 @@ Rules:
    types (as OpenVINO does: it ignores declared dims), an unknown op its declared ones.
 2. An op that rejects its inputs reports E-OP (or E-ATTR for unreadable attributes) and
    falls back to its declared output dims so the walk goes on.
-3. Every output port whose declared dims or precision differ from the inferred ones gets
-   E-SHAPE / E-TYPE; a port without <dim> matches a dynamic rank.
+3. Every output port whose declared dims contradict the inferred ones, or whose precision differs, gets
+   E-SHAPE / E-TYPE: a declared length must lie within its inferred interval (a static one inside refines it,
+   as OpenVINO's IR v10 serializer wrote intervals), -1 stands for a dim not static, and a dynamic rank
+   holds any dims.
 4. Ops with no shape rule (unknown ones, and modelled ones that have only a kernel so far) keep
    their declared dims and are counted as "not re-inferred", never silently skipped; so does a
    layer whose rule answers None (a case it cannot match with OpenVINO, say Broadcast pdpd), and a
@@ -31,7 +33,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..base.diagnostics import Diagnostic
-from ..base.dims import shape_from_ints, shape_to_ints, show
+from ..base.dims import declared_within, shape_from_ints, shape_to_ints, show, show_shape
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError
 from ..ir.model import Graph, Layer, Port
@@ -346,9 +348,9 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
 def _apply(port: Port, t: TensorType | None) -> int:
     if t is None:
         return 0
-    dims = shape_to_ints(t.shape) or ()
+    dims = port.dims if declared_within(port.dims, t.shape) else shape_to_ints(t.shape) or ()
     et = element_type(t.element) if t.element else None
-    precision = et.precision if et else port.precision
+    precision = et.precision if et and element_type(port.precision or "") != et else port.precision
     if port.dims == dims and port.precision == precision:
         return 0
     port.dims, port.precision = dims, precision
@@ -361,11 +363,11 @@ def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType
 
 def _check(result: Propagation, layer: Layer, port_id: int, precision: str | None, dims: tuple[int, ...] | None,
            line: int | None, inferred: TensorType, how: str) -> None:
-    """E-SHAPE / E-TYPE where an output port's declared dims or precision differ from ``inferred``."""
-    want = shape_to_ints(inferred.shape)
-    if not (want == dims or (want is None and dims == ())):
+    """E-SHAPE / E-TYPE where an output port's declared dims contradict ``inferred`` (``declared_within``) or its
+    precision differs."""
+    if not declared_within(dims, inferred.shape):
         result.diagnostics.append(Diagnostic(
-            "error", "E-SHAPE", f"output port {port_id}: declared {show(dims)}, {how} {show(want)}",
+            "error", "E-SHAPE", f"output port {port_id}: declared {show(dims)}, {how} {show_shape(inferred.shape)}",
             layer.line_loc(line),
         ))
     declared = element_type(precision or "")

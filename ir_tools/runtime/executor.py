@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer
 from ..ir.walker import Walker
@@ -23,9 +24,12 @@ from .naming import input_name, output_name
 
 
 def supported(layer: Layer) -> bool:
-    """True if the executor can run this layer."""
+    """True if the executor can run this layer (a Const, if numpy holds its element type: not u1 weights)."""
     spec = lookup(layer.type, layer.version)
-    return spec is not None and (spec.kernel is not None or spec.type in ("Parameter", "Const", "Result"))
+    if spec is not None and spec.type == "Const":
+        et = element_type(layer.attrs.get("element_type", ""))
+        return et is not None and et.numpy is not None
+    return spec is not None and (spec.kernel is not None or spec.type in ("Parameter", "Result"))
 
 
 class Interpreter(Walker[np.ndarray]):

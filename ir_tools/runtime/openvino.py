@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import openvino as ov
 
-from ..base.dims import shape_from_ints
+from ..base.dims import Dim, Shape
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
@@ -85,8 +85,8 @@ def openvino_types(graph: Graph, files: ModelFiles | None, layers: Iterable[Laye
     the output types of ``layers``, by (layer id, port id).
 
     ``read`` gives the model of ``files`` read already (see ``read_in_background``) or raises as ``load`` does.
-    Layers are matched by name (OpenVINO keeps IR layer names as friendly names); a name two layers
-    share is left out. A refusal is an E-OPENVINO error at the line OpenVINO's message points at.
+    Layers are matched by name (OpenVINO keeps IR layer names as friendly names) and type (``_layer_op``); a
+    name two layers share is left out. A refusal is an E-OPENVINO error at the line OpenVINO's message points at.
     """
     core = ov.Core()
     try:
@@ -110,14 +110,40 @@ def openvino_types(graph: Graph, files: ModelFiles | None, layers: Iterable[Laye
     types = {}
     for op in model.get_ordered_ops():
         found = names.get(op.get_friendly_name(), [])
-        if len(found) != 1 or len(found[0].outputs) != op.get_output_size():
+        if len(found) != 1:
+            continue
+        op = _layer_op(op, found[0], graph.ir_version)
+        if op is None or len(found[0].outputs) != op.get_output_size():
             continue
         for port, output in zip(found[0].outputs, op.outputs(), strict=True):
             shape = output.get_partial_shape()
-            dims = None if shape.rank.is_dynamic else tuple(d.get_length() if d.is_static else -1 for d in shape)
             et = element_type(output.get_element_type().get_type_name())
-            types[(found[0].id, port.id)] = TensorType(et.name if et else None, shape_from_ints(dims))
+            types[(found[0].id, port.id)] = TensorType(et.name if et else None, _shape(shape))
     return types
+
+
+def _layer_op(op: ov.Node, layer: Layer, ir_version: int) -> ov.Node | None:
+    """The op of OpenVINO's model that is ``layer``, given the op of its name: that op when its type is the layer's;
+    for IR v10, the op feeding it when it is a Convert, since ``read_model`` converts an IR v10 output of f16,
+    bool, i64... to f32 or i32 by a Convert that takes its producer's name (the producer keeps its own when it
+    has several outputs: the Converts are ``name.N``); None for any other op (not this layer)."""
+    op_type = op.get_type_name().lower()
+    if op_type == _OPENVINO_TYPE.get(layer.type.lower(), layer.type.lower()):
+        return op
+    if ir_version == 10 and op_type == "convert":
+        return _layer_op(op.input_value(0).get_node(), layer, ir_version)
+    return None
+
+
+#: IR type spellings whose OpenVINO type is named otherwise than by case (the IR reader's translation).
+_OPENVINO_TYPE = {"const": "constant"}
+
+
+def _shape(shape: ov.PartialShape) -> Shape:
+    """An OpenVINO partial shape as ours, intervals kept (NonMaxSuppression's [0..10,3])."""
+    if shape.rank.is_dynamic:
+        return None
+    return tuple(Dim(d.get_min_length(), None if d.get_max_length() < 0 else d.get_max_length()) for d in shape)
 
 
 def read_in_background(files: ModelFiles) -> Callable[[], ov.Model]:

@@ -1,0 +1,182 @@
+"""Files OpenVINO's IR deserializer reads by design, in the forms public IRs take: no false error (issue 26).
+
+Each file of tests/data/by_design is ours, written in the shape of the public ones that ``check`` used to reject;
+OpenVINO 2026.4 reads and compiles each (asserted here), ``check`` finds nothing wrong, and check, inspect,
+shapes --fix, compare and migrate go through it with exit 0. Beside each cause, the nearest real inconsistency
+is still an error.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import openvino as ov
+import pytest
+
+from ir_tools.cli import main
+from ir_tools.ops.opsets import lookup
+from ir_tools.ops.recurrent import LSTMSequenceAttrs
+
+pytestmark = pytest.mark.openvino
+
+DATA = Path(__file__).parent / "data"
+BY_DESIGN = DATA / "by_design"
+
+#: Each file and the cause of issue 26 it holds.
+FILES = {
+    "experimental_ops.xml": "1: version experimental/extension on ops OpenVINO adds to opset6",
+    "opset1_from_opset2.xml": "2: MVN, ReorgYolo and ROIPooling declared opset1, read from opset2",
+    "nms5_upper_bound.xml": "3: NonMaxSuppression-5 [0..10,3] declared [10,3] (IR v10 wrote the upper bound)",
+    "loop_trip_count_parameter.xml": "3: a Loop whose trip count is a Parameter, [?,2] declared [3,2]",
+    "sequences_default_direction.xml": "4: LSTM/GRU/RNNSequence-5 without direction (forward)",
+    "v10_legacy_outputs.xml": "5: IR v10 f16 and i64 outputs, which read_model converts by a Convert of their name",
+    "v10_parameter_to_result.xml": "6: IR v10 Parameter feeding a Result: one tensor, one name",
+    "binary_weights_bin_precision.xml": '7: precision="BIN", how the IR v10 serializer wrote u1',
+}
+
+
+def copy(name: str, folder: Path, edit=None) -> Path:
+    """The file (and its .bin) copied into ``folder``, its text passed through ``edit``."""
+    source = BY_DESIGN / name
+    text = source.read_text()
+    model = folder / name
+    model.write_text(edit(text) if edit else text)
+    if source.with_suffix(".bin").exists():
+        shutil.copy(source.with_suffix(".bin"), model.with_suffix(".bin"))
+    return model
+
+
+def openvino_reads(model: Path) -> ov.Model | str:
+    """OpenVINO's model of the file, or the last line of its refusal."""
+    try:
+        return ov.Core().read_model(str(model))
+    except RuntimeError as exc:
+        return [line for line in str(exc).splitlines() if line.strip()][-1]
+
+
+def check(model: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(["check", str(model)])
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_openvino_reads_and_compiles_it(name: str) -> None:
+    model = openvino_reads(BY_DESIGN / name)
+    assert not isinstance(model, str), model
+    ov.Core().compile_model(model, "CPU")
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_command_takes_it(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = BY_DESIGN / name
+    commands = {
+        "check": ["check", str(model)],
+        "inspect": ["inspect", str(model)],
+        "shapes --fix": ["shapes", str(model), "--fix", "-o", str(tmp_path / "fixed.xml")],
+        "compare": ["compare", str(model)],
+        "migrate": ["migrate", str(model), "-o", str(tmp_path / "migrated.xml")],
+    }
+    for command, argv in commands.items():
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code == 0 and "error[" not in out + err, (command, out, err)
+    for written in ("fixed.xml", "migrated.xml"):
+        if (tmp_path / written).exists():
+            assert check(tmp_path / written, capsys)[0] == 0, written
+
+
+def test_experimental_versions_need_the_exact_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cause 1: only these types, spelled exactly so, and only "experimental" and "extension" are read from
+    opset6; OpenVINO refuses the others, and so does check."""
+    for old, new in (('"ExperimentalDetectronTopKROIs"', '"experimentaldetectrontopkrois"'),
+                     ('version="experimental"', 'version="Experimental"')):
+        model = copy("experimental_ops.xml", tmp_path, lambda t, o=old, n=new: t.replace(o, n, 1))
+        assert isinstance(openvino_reads(model), str)
+        code, out = check(model, capsys)
+        assert code == 1 and "E-OPSET" in out or "E-EXTENSION" in out, out
+
+
+def test_opset1_reads_mvn_from_opset2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cause 2: MVN of opset1 is MVN-1 of opset2, shape rule included; "mvn" is refused by both."""
+    assert lookup("MVN", "opset1") is lookup("MVN", "opset2")
+    model = copy("opset1_from_opset2.xml", tmp_path, lambda t: t.replace('"MVN"', '"mvn"'))
+    assert isinstance(openvino_reads(model), str)
+    assert "E-OPSET" in check(model, capsys)[1]
+    wrong = copy("opset1_from_opset2.xml", tmp_path, lambda t: t.replace(
+        '<port id="1" precision="FP32">\n\t\t\t\t\t<dim>1</dim>\n\t\t\t\t\t<dim>4</dim>',
+        '<port id="1" precision="FP32">\n\t\t\t\t\t<dim>1</dim>\n\t\t\t\t\t<dim>5</dim>', 1))
+    code, out = check(wrong, capsys)
+    assert code == 1 and "layer 'mvn'" in out and "E-SHAPE" in out, out
+
+
+@pytest.mark.parametrize(("name", "inside", "outside"), [
+    ("nms5_upper_bound.xml", r"<dim>10</dim>(\s*)<dim>3</dim>", r"<dim>11</dim>\1<dim>3</dim>"),
+    ("loop_trip_count_parameter.xml", r"<dim>3</dim>(\s*)<dim>2</dim>", r"<dim>3</dim>\1<dim>3</dim>"),
+])
+def test_a_declared_dim_outside_the_inferred_interval_is_still_an_error(
+        name: str, inside: str, outside: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cause 3: [10,3] refines [0..10,3]; [11,3] contradicts it (and [3,3] contradicts [?,2])."""
+    model = copy(name, tmp_path, lambda t: re.sub(inside, outside, t))
+    code, out = check(model, capsys)
+    assert code == 1 and "E-SHAPE" in out and "OpenVINO infers" in out, out
+
+
+def test_a_missing_direction_is_forward() -> None:
+    """Cause 4: as OpenVINO reads the file."""
+    model = openvino_reads(BY_DESIGN / "sequences_default_direction.xml")
+    directions = {op.get_type_name(): op.get_attributes()["direction"] for op in model.get_ordered_ops()
+                  if op.get_type_name().endswith("Sequence")}
+    assert directions == dict.fromkeys(("LSTMSequence", "GRUSequence", "RNNSequence"), "forward")
+    assert LSTMSequenceAttrs(hidden_size=2).direction == "forward"
+
+
+def test_v10_outputs_are_compared_with_their_own_op(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cause 5: the Convert read_model appends is not the layer: a declared FP32 on ROIAlign's f16 is an error."""
+    model = openvino_reads(BY_DESIGN / "v10_legacy_outputs.xml")
+    assert {op.get_friendly_name(): op.get_type_name() for op in model.get_ordered_ops()}["roi_align"] == "Convert"
+    wrong = copy("v10_legacy_outputs.xml", tmp_path, lambda t: t.replace(
+        '<port id="3" precision="FP16">', '<port id="3" precision="FP32">').replace(
+        '<port id="0" precision="FP16">\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t\t<dim>2</dim>',
+        '<port id="0" precision="FP32">\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t\t<dim>2</dim>'))
+    code, out = check(wrong, capsys)
+    assert code == 1 and "layer 'roi_align'" in out and "declared precision FP32, OpenVINO infers FP16" in out, out
+
+
+def test_v10_names_still_collide_across_tensors(capsys: pytest.CaptureFixture[str]) -> None:
+    """Cause 6: a name on two tensors is still E-NAME-COLLISION (OpenVINO refuses it)."""
+    model = DATA / "bad" / "v10_name_collision.xml"
+    assert "collisions" in openvino_reads(model)
+    code, out = check(model, capsys)
+    assert code == 1 and "E-NAME-COLLISION" in out
+
+
+def test_bin_is_u1_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cause 7: BIN on an f32 port is still E-TYPE."""
+    def output_bin(text: str) -> str:  # the BinaryConvolution's output, and the Result's input
+        head, tail = text.split('<port id="2" precision="FP32">')
+        return head + '<port id="2" precision="BIN">' + tail.replace('precision="FP32"', 'precision="BIN"')
+
+    model = copy("binary_weights_bin_precision.xml", tmp_path, output_bin)
+    assert not isinstance(openvino_reads(model), str)  # OpenVINO ignores it
+    code, out = check(model, capsys)
+    assert code == 1 and "declared precision BIN, OpenVINO infers FP32" in out, out
+
+
+@pytest.mark.parametrize(("name", "code"), [
+    ("shape_wrong.xml", "E-SHAPE"),  # declared dims that contradict the op
+    ("edge_from_missing.xml", "E-EDGE-LAYER"),  # a dangling edge
+    ("port_id_repeated.xml", "E-PORT"),  # duplicate port ids
+])
+def test_real_inconsistencies_are_still_reported(name: str, code: str, capsys: pytest.CaptureFixture[str]) -> None:
+    exit_code, out = check(DATA / "bad" / name, capsys)
+    assert exit_code == 1 and code in out, out
+
+
+def test_an_i64_const_declared_fp32_is_still_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = copy("nms5_upper_bound.xml", tmp_path, lambda t: t.replace(
+        '<port id="0" precision="I64" />', '<port id="0" precision="FP32" />', 1))
+    assert not isinstance(openvino_reads(model), str)  # OpenVINO ignores it
+    code, out = check(model, capsys)
+    assert code == 1 and "declared precision FP32, inferred I64" in out, out
