@@ -180,3 +180,22 @@ def test_an_i64_const_declared_fp32_is_still_an_error(tmp_path: Path, capsys: py
     assert not isinstance(openvino_reads(model), str)  # OpenVINO ignores it
     code, out = check(model, capsys)
     assert code == 1 and "declared precision FP32, inferred I64" in out, out
+
+
+def test_invalid_utf8_is_an_error_at_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A layer name with bytes that are not UTF-8: OpenVINO reads and runs the file, but its Python API cannot decode
+    the name (so an error, E-READ, as libxml2 words it), at the line and column libxml2 gives, in every command."""
+    model = tmp_path / "bytes.xml"
+    model.write_bytes((BY_DESIGN / "v10_parameter_to_result.xml").read_bytes().replace(
+        b'name="relu"', b'name="relu\xff\xfe"', 1))
+    read = openvino_reads(model)
+    assert not isinstance(read, str)
+    with pytest.raises(UnicodeDecodeError):
+        read.outputs[0].get_any_name()
+    for argv in (["check"], ["inspect"], ["shapes", "--fix", "-o", str(tmp_path / "fixed.xml")], ["compare"],
+                 ["migrate", "-o", str(tmp_path / "migrated.xml")]):
+        code = main([argv[0], str(model), *argv[1:]])
+        out, err = capsys.readouterr()
+        assert code == 2 and f"{model}:15: error[E-READ]: invalid UTF-8 at column 27: bytes ff" in out + err, (
+            argv, out, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bytes.xml"]
