@@ -38,8 +38,9 @@ def write_ir(
         for target in (xml_path, bin_path):
             if any(_same_file(target, s) for s in sources):
                 raise IrToolsError(f"refusing to overwrite the input file {target}", code="E-OVERWRITE")
-    xml_bytes, blob = to_bytes(graph, ir_version)
-    _atomic_write_pair([(bin_path, blob), (xml_path, xml_bytes)])
+    packer = _Packer()
+    xml_bytes = _render(graph, ir_version, packer).encode("utf-8")
+    _atomic_write_pair([(bin_path, packer.chunks), (xml_path, [xml_bytes])])
     return xml_path, bin_path
 
 
@@ -47,7 +48,7 @@ def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
     """The (xml, bin) contents ``write_ir`` would write; lets a runtime load a graph without files."""
     packer = _Packer()
     text = _render(graph, ir_version, packer)
-    return text.encode("utf-8"), packer.blob()
+    return text.encode("utf-8"), b"".join(packer.chunks)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -58,22 +59,21 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 class _Packer:
-    """Lays Const payloads out in the new ``.bin`` in the order asked, sharing identical ones."""
+    """Lays Const payloads out in the new ``.bin`` in the order asked, sharing identical ones. Payloads stay views
+    of the input ``.bin`` (read-only memoryviews hash and compare by content) until they are written."""
 
     def __init__(self) -> None:
-        self._chunks: list[bytes] = []
-        self._seen: dict[bytes, int] = {}
+        self.chunks: list[memoryview] = []
+        self._seen: dict[memoryview, int] = {}
         self._end = 0
 
-    def add(self, data: bytes) -> tuple[int, int]:
+    def add(self, data: memoryview) -> tuple[int, int]:
+        data = data.cast("B") if data.format != "B" else data
         if data not in self._seen:
             self._seen[data] = self._end
-            self._chunks.append(data)
+            self.chunks.append(data)
             self._end += len(data)
         return self._seen[data], len(data)
-
-    def blob(self) -> bytes:
-        return b"".join(self._chunks)
 
 
 def _relocate(node: RtNode, owner: Layer, graph: Graph, packer: _Packer) -> RtNode:
@@ -95,7 +95,7 @@ def _relocated_data(data: RtNode, owner: Layer, graph: Graph, packer: _Packer) -
         raise ReadError("a Const inside its body needs the weights file, which is missing", owner.loc,
                         code="E-BIN-MISSING")
     try:
-        payload = bytes(graph.weights.read(offset, size))
+        payload = graph.weights.read(offset, size)
     except ReadError as exc:
         raise ReadError(f"a Const inside its body: {exc.message}", owner.loc, code="E-CONST-BOUNDS") from None
     new_offset, new_size = packer.add(payload)
@@ -103,14 +103,15 @@ def _relocated_data(data: RtNode, owner: Layer, graph: Graph, packer: _Packer) -
     return RtNode(data.tag, tuple(attrs.items()), data.children, data.text)
 
 
-def _atomic_write_pair(files: list[tuple[Path, bytes]]) -> None:
+def _atomic_write_pair(files: list[tuple[Path, list[bytes] | list[memoryview]]]) -> None:
     temps: list[tuple[str, Path]] = []
     try:
-        for target, payload in files:
+        for target, chunks in files:
             fd, tmp = temporary_beside(target)
             temps.append((tmp, target))
             with os.fdopen(fd, "wb") as f:
-                f.write(payload)
+                for chunk in chunks:
+                    f.write(chunk)
                 f.flush()
                 os.fsync(f.fileno())
         backups = _backup([target for _, target in temps])
@@ -217,7 +218,7 @@ def _render(graph: Graph, ir_version: int, packer: _Packer) -> str:
     for layer in graph.layers():
         attrs = layer.attrs
         if layer.is_a("Const"):
-            offset, size = packer.add(bytes(graph.const_bytes(layer)))
+            offset, size = packer.add(graph.const_bytes(layer))
             attrs = {**attrs, "offset": str(offset), "size": str(size)}
         _layer(layer, attrs, tuple(_relocate(child, layer, graph, packer) for child in layer.children), out)
     out.append("\t</layers>")

@@ -23,7 +23,7 @@ from types import ModuleType
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph
-from .shapes import fix_dims, propagate
+from .shapes import Propagation, fix_dims, propagate
 from .validate import InvalidModelError, require_valid
 
 
@@ -85,11 +85,10 @@ class Pass:
             message = f"pass {self.name} failed: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
             raise PassError(message, SourceLoc(_file(graph))) from exc
         result = outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))
-        if result.modified:
-            reinfer_shapes(graph)
+        fixed = reinfer_shapes(graph) if result.modified else None
         if self.check_after and (result.modified or not (checked or self.check_before)):
             try:
-                require_valid(graph)
+                require_valid(graph, fixed)
             except InvalidModelError as exc:
                 errors = sum(d.severity == "error" for d in exc.diagnostics)
                 raise PassError(f"pass {self.name} left the graph invalid ({errors} error(s) follow)",
@@ -127,17 +126,18 @@ class PassManager(Pass):
     __call__ = run
 
 
-def reinfer_shapes(graph: Graph) -> int:
-    """Write every port's re-inferred dims and precision (a changed layer may change what follows it);
-    returns the number of ports changed. A graph whose shapes cannot be inferred is left as it is, for
-    ``ensures`` to report."""
+def reinfer_shapes(graph: Graph) -> Propagation | None:
+    """Write every port's re-inferred dims and precision (a changed layer may change what follows it); returns
+    the propagation, which the gate after the pass takes rather than propagating again. A graph whose shapes
+    cannot be inferred is left as it is (None), for the gate to report."""
     if graph.find_cycle() is not None:
-        return 0
+        return None
     try:
         propagation = propagate(graph)
     except IrToolsError:
-        return 0
-    return fix_dims(graph, propagation)
+        return None
+    fix_dims(graph, propagation)
+    return propagation
 
 
 def _file(graph: Graph) -> str | None:

@@ -53,10 +53,13 @@ class ToOpset8(Pass):
     """Rewrites every AvgPool of the graph into opset8 AvgPool (plus helpers where needed), exactly."""
 
     def apply(self, graph: Graph) -> PassResult:
-        types = propagate(graph).types
         stats: Counter[str] = Counter()
+        pools = graph.by_type("AvgPool")
+        if not pools:
+            return PassResult(graph, False, stats)
+        types = propagate(graph).types
         builder = GraphBuilder(graph)
-        for layer in graph.by_type("AvgPool"):
+        for layer in pools:
             change = _rewrite(builder, layer, _input(graph, types, layer))
             if change:
                 stats[change] += 1

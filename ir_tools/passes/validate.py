@@ -33,8 +33,14 @@ T = TypeVar("T")
 _WEIGHT_CODES = frozenset({"E-BIN-MISSING", "E-CONST-BOUNDS", "E-CONST-SIZE"})
 
 
-def check_graph(graph: Graph) -> tuple[list[Diagnostic], Propagation | None]:
-    """Reader findings, structural checks and shape propagation (skipped on a cycle or if it fails)."""
+#: What shape propagation reports that ``fix_dims`` resolves by writing the inferred dims and precisions.
+_FIXED_CODES = frozenset({"E-SHAPE", "E-TYPE"})
+
+
+def check_graph(graph: Graph, fixed: Propagation | None = None) -> tuple[list[Diagnostic], Propagation | None]:
+    """Reader findings, structural checks and shape propagation (skipped on a cycle or if it fails). ``fixed``: a
+    propagation of this graph whose dims and precisions ``fix_dims`` just wrote, used rather than propagating
+    again (a pass's gate after it re-inferred the graph)."""
     file = str(graph.source) if graph.source else None
     diags = list(graph.load_diagnostics)
     for structural in STRUCTURAL_CHECKS:
@@ -42,10 +48,12 @@ def check_graph(graph: Graph) -> tuple[list[Diagnostic], Propagation | None]:
         diags += (found or []) + failed
     result = None
     if not any(d.code == "E-CYCLE" for d in diags):
-        result, failed = _stage(file, "shape propagation", lambda: propagate(graph))
+        result, failed = (fixed, []) if fixed is not None else _stage(file, "shape propagation",
+                                                                     lambda: propagate(graph))
         diags += failed
     if result is not None:
-        diags += [d for d in result.diagnostics if d.code not in _WEIGHT_CODES]
+        skipped = _WEIGHT_CODES | (_FIXED_CODES if fixed is not None else frozenset())
+        diags += [d for d in result.diagnostics if d.code not in skipped]
         warnings, failed = _stage(file, "empty windows", lambda: empty_window_warnings(graph, result.types))
         diags += (warnings or []) + failed
         if not has_errors(diags):  # like OpenVINO's verdict: on a file otherwise clean, not as a consequence
@@ -121,9 +129,10 @@ class InvalidModelError(IrToolsError):
         return any(d.code in FATAL_CODES for d in self.diagnostics)
 
 
-def require_valid(graph: Graph) -> Propagation:
-    """Raise InvalidModelError unless ``check`` finds no error in ``graph``; returns its shape propagation."""
-    diags, result = check_graph(graph)
+def require_valid(graph: Graph, fixed: Propagation | None = None) -> Propagation:
+    """Raise InvalidModelError unless ``check`` finds no error in ``graph``; returns its shape propagation
+    (``fixed``: as ``check_graph``)."""
+    diags, result = check_graph(graph, fixed)
     if has_errors(diags) or result is None:
         raise InvalidModelError(diags)
     return result
