@@ -286,8 +286,8 @@ def _well_formed_text(data: bytes, name: str) -> str:
     encoding = _encoding(data)
     try:
         etree.fromstring(data, etree.XMLParser(target=_Discard(), **_SAFE))
-    except etree.ParseError:
-        _refuse_undecodable(data, encoding, name)
+    except etree.ParseError as exc:
+        _refuse_undecodable(data, encoding, name, exc.lineno)
         raise
     try:
         text = data.decode(encoding)
@@ -296,9 +296,10 @@ def _well_formed_text(data: bytes, name: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def _refuse_undecodable(data: bytes, encoding: str, name: str) -> None:
-    """E-READ at the line of the first bytes that are not text in the document's encoding (lxml words it "Invalid
-    bytes in character encoding", and without a line when it reads a file). XML must be text: libxml2 refuses such a
+def _refuse_undecodable(data: bytes, encoding: str, name: str, error_line: int | None) -> None:
+    """E-READ at the line of the first bytes that are not text in the document's encoding, when they are where libxml2
+    stopped (by ``error_line``; lxml words it "Invalid bytes in character encoding", and without a line when it reads
+    a file; a document that is not XML at all stops earlier). XML must be text: libxml2 refuses such a
     file, while OpenVINO's reader (pugixml) passes the bytes into names, which its Python API then fails to decode
     (UnicodeDecodeError, measured on 2026.4): an error, not a warning."""
     try:
@@ -306,6 +307,8 @@ def _refuse_undecodable(data: bytes, encoding: str, name: str) -> None:
     except UnicodeDecodeError as exc:
         before = data[: exc.start].decode(encoding, "replace")
         line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+        if error_line is None or line > error_line:
+            return
         raise ReadError(f"invalid {exc.encoding.upper()} at column {column}: bytes {data[exc.start:exc.end].hex(' ')} "
                         f"({exc.reason}); XML must be text in its encoding, and OpenVINO passes such bytes into names "
                         "its Python API cannot decode", SourceLoc(name, line)) from None
