@@ -102,8 +102,10 @@ def cmd_check(args: argparse.Namespace) -> int:
                 _print_diagnostics(diags, args.verbose, args.quiet)
             errors = sum(d.severity == "error" for d in diags)
             warnings = sum(d.severity == "warning" for d in diags)
+            fatal = sum(d.fatal for d in diags)
             if errors or not args.quiet:
-                print(f"{path}: {errors} error(s), {warnings} warning(s)")
+                unusable = f" ({fatal} fatal: the file could not be checked fully)" if fatal else ""
+                print(f"{path}: {errors} error(s){unusable}, {warnings} warning(s)")
             if args.verbose and checked[path][1]:
                 print(f"{path}: {checked[path][1]}")
         if len(results) > 1:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ir_tools.base.codes import CODES
+from ir_tools.base.codes import CODES, FATAL_CODES
 from ir_tools.base.errors import ReadError
 from ir_tools.cli import main
 from ir_tools.ir.reader import read_ir
@@ -30,7 +30,7 @@ BY_FILE = {e["file"]: e for e in MANIFEST}
 SECRET = "root:x:0"  # the first line of /etc/passwd, which unsafe_xxe.xml tries to pull in
 #: After ``file:``: ``line: severity[CODE]: body``.
 DIAGNOSTIC = re.compile(r"(?P<line>\d+): (?P<severity>error|warning|note)\[(?P<code>[A-Z0-9-]+)\]: (?P<body>.+)")
-SUMMARY = re.compile(r"\d+ error\(s\), \d+ warning\(s\)")
+SUMMARY = re.compile(r"\d+ error\(s\)( \(\d+ fatal: the file could not be checked fully\))?, \d+ warning\(s\)")
 
 
 def path_of(entry: dict) -> Path:
@@ -169,6 +169,8 @@ def test_check_json_has_schema_version_1(capsys: pytest.CaptureFixture[str]) -> 
         diags = f["diagnostics"]
         assert f["errors"] == sum(d["severity"] == "error" for d in diags)
         assert f["warnings"] == sum(d["severity"] == "warning" for d in diags)
+        assert f["fatal"] == sum(d["fatal"] for d in diags)
+        assert all(d["fatal"] == (d["code"] in FATAL_CODES) for d in diags)
         if "known_bug" not in e:
             assert {d["code"] for d in diags} == set(e["codes"]), e["file"]
         if e["layer"]:
@@ -276,3 +278,12 @@ def test_a_typo_of_a_real_op_names_the_op(name: str, meant: str) -> None:
     """A close spelling, or the type the name begins with ("Concatenate" -> Concat)."""
     [diag] = [d for d in check(BAD / name) if d.code == "E-OPSET"]
     assert diag.message.endswith(f"did you mean {meant}?"), diag.message
+
+
+def test_the_summary_says_which_errors_were_fatal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An unreadable input exits 2, and the summary says why (it said "1 error(s)", as for exit 1)."""
+    binary = tmp_path / "weights.bin"
+    binary.write_bytes(bytes(range(256)))
+    assert main(["check", "--no-openvino", str(binary)]) == 2
+    assert f"{binary}: 1 error(s) (1 fatal: the file could not be checked fully), 0 warning(s)" in \
+        capsys.readouterr().out

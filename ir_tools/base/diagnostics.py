@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .codes import CODES, known
+from .codes import CODES, FATAL_CODES, known
 from .errors import SourceLoc
 
 Severity = Literal["error", "warning", "note"]
@@ -40,9 +40,15 @@ class Diagnostic:
         head = f"{self.severity}[{self.code}]: {body}"
         return f"{where}: {head}" if where else head
 
+    @property
+    def fatal(self) -> bool:
+        """The input could not be checked, or a command could not act on it: exit 2 (``codes.FATAL_CODES``)."""
+        return self.code in FATAL_CODES
+
     def to_dict(self) -> dict:
         return {
             "severity": self.severity,
+            "fatal": self.fatal,
             "code": self.code,
             "message": self.message,
             "file": self.loc.file,
@@ -65,6 +71,7 @@ def render_json(results: dict[str, list[Diagnostic]]) -> str:
             {
                 "file": path,
                 "errors": sum(d.severity == "error" for d in diags),
+                "fatal": sum(d.fatal for d in diags),
                 "warnings": sum(d.severity == "warning" for d in diags),
                 "diagnostics": [d.to_dict() for d in diags],
             }
