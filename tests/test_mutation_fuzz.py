@@ -79,3 +79,48 @@ def test_legacy_ir_is_not_handed_to_openvino() -> None:
     ``E0000 ... Error parsing text-format tensorflow.GraphDef`` on stderr: the reader knows it is legacy first."""
     assert not parse_may_start(SAMPLES / "legacy_v7_pooling.xml")
     assert parse_may_start(SAMPLES / "mixed_network.xml")
+
+
+def _codes(path: Path) -> set[str]:
+    return {d.code for d in check(path, openvino=False) if d.severity == "error"}
+
+
+@pytest.mark.parametrize(("old", "new", "code"), [
+    ('<layer id="1" name="pool" ', '<layer id="1" ', "E-LAYER"),  # OpenVINO: missing mandatory attribute: name
+    ('<layer id="1" ', '<layer id="9223372036854775808" ', "E-LAYER"),  # OpenVINO reads ids with std::stoll
+    ('<layer id="1" ', f'<layer id="{"9" * 5000}" ', "E-LAYER"),
+    ('<port id="1" ', '<port id="9223372036854775808" ', "E-PORT"),
+    ('<port id="1" ', f'<port id="{"9" * 5000}" ', "E-PORT"),
+    ("<dim>3</dim>", f"<dim>{'9' * 5000}</dim>", "E-DIM"),
+])
+def test_what_openvino_refuses_in_names_and_ids_check_reports(old: str, new: str, code: str, tmp_path: Path) -> None:
+    """Found by the fuzzer where only OpenVINO's verdict refused the file (inspect, run and migrate went on), or
+    where Python's int() refused the text (E-INTERNAL)."""
+    text = (SAMPLES / "avgpool1_same_upper.xml").read_text()
+    assert old in text
+    path = tmp_path / "model.xml"
+    path.write_text(text.replace(old, new, 1))
+    assert code in _codes(path)
+    for command in (["inspect", str(path)], ["migrate", str(path), "-o", str(tmp_path / "out.xml")]):
+        exit_code, printed, _ = run_command(command)
+        assert exit_code == 1 and "E-INTERNAL" not in printed and not (tmp_path / "out.xml").exists()
+
+
+@pytest.mark.parametrize(("old", "new", "code"), [
+    ('<layer id="2" ', '<layer id="1" ', "E-DUP-ID"),
+    ('\t\t<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>\n', "", "E-INPUT-UNFED"),
+    ('<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>',
+     '<edge from-layer="0" from-port="4294967296" to-layer="1" to-port="0"/>', "E-EDGE-PORT"),
+])
+def test_legacy_ir_that_cannot_be_lowered_is_refused_with_its_line(old: str, new: str, code: str,
+                                                                   tmp_path: Path) -> None:
+    """Legacy IR v7 through migrate: a repeated layer id, a deleted edge, a port id of 4294967296 were ValueError
+    and IndexError (E-INTERNAL) or a pass's TypeError (E-PASS)."""
+    text = (SAMPLES / "legacy_v7_pooling.xml").read_text()
+    assert old in text
+    path = tmp_path / "legacy.xml"
+    path.write_text(text.replace(old, new, 1))
+    exit_code, printed, native = run_command(["migrate", str(path), "-o", str(tmp_path / "out.xml")])
+    assert exit_code == 2 and f"error[{code}]" in printed and f"{path}:" in printed, printed
+    assert "E-INTERNAL" not in printed and "E-PASS" not in printed and native == ""
+    assert not (tmp_path / "out.xml").exists()

@@ -41,8 +41,9 @@ _TABLE = (
          "`<net version>` is not 10 or 11 (v7 and older: legacy IR that current OpenVINO cannot read, which "
          "`migrate` converts; v12; not a number)"),
     Code("E-LAYER", "error", "reader",
-         "a `<layer>` without id or type (ignored, with its edges), or whose id is not an unsigned 64-bit integer"),
-    Code("E-PORT", "error", "reader", "a port id that is not a non-negative integer, or repeated"),
+         "a `<layer>` without id or type (ignored, with its edges), without name, or whose id is not a "
+         "non-negative int64"),
+    Code("E-PORT", "error", "reader", "a port id that is not a non-negative int64, or repeated"),
     Code("E-DUP-ID", "error", "reader", "two layers share an id (the second is ignored)"),
     Code("E-DIM", "error", "reader", "a `<dim>` that is not an integer >= -1 that fits int64"),
     Code("E-EDGE", "error", "reader", "an `<edge>` with missing or non-integer attributes, or repeated"),

@@ -42,6 +42,10 @@ def parse_legacy(xml_path: str | Path) -> Graph:
     refused = []
     for el in root.iterfind("layers/layer"):
         layer = _layer(el, file)
+        if graph.has_layer(layer.id):
+            first = graph.layer(layer.id)
+            raise ReadError(f"layer ids must be unique, but id {layer.id} is already used by '{first.name}' at line "
+                            f"{first.line}", SourceLoc(file, layer.line, layer.id, layer.name), code="E-DUP-ID")
         graph.add_layer(layer)
         if not _supported(layer):
             method = f" pool-method={layer.attrs.get('pool-method', 'max')}" if layer.type == "Pooling" else ""
@@ -56,10 +60,15 @@ def parse_legacy(xml_path: str | Path) -> Graph:
         except ValueError:
             raise ReadError(f"<edge> needs integer ports: {dict(el.attrib)}",
                             SourceLoc(file, source_line(el))) from None
-        for lid in (edge.from_layer, edge.to_layer):
+        for lid, port, ports in ((edge.from_layer, edge.from_port, "outputs"), (edge.to_layer, edge.to_port, "inputs")):
             if not graph.has_layer(lid):
-                raise ReadError(f"edge refers to missing layer {lid}", SourceLoc(file, source_line(el)))
+                raise ReadError(f"edge refers to missing layer {lid}", SourceLoc(file, source_line(el)),
+                                code="E-EDGE-LAYER")
+            if all(p.id != port for p in getattr(graph.layer(lid), ports)):
+                raise ReadError(f"edge refers to port {port} of layer {lid}, which has no such "
+                                f"{ports[:-1]} port", SourceLoc(file, source_line(el)), code="E-EDGE-PORT")
         graph.add_edge(edge)
+    _fed(graph, file)
     cycle = graph.find_cycle()
     if cycle:
         raise ReadError(f"the layers form a cycle through ids {', '.join(cycle)}", SourceLoc(file, root.sourceline))
@@ -71,6 +80,17 @@ def parse_legacy(xml_path: str | Path) -> Graph:
                 graph.add_layer(sink)
                 graph.add_edge(Edge(layer.id, port.id, sink.id, 0))
     return graph
+
+
+def _fed(graph: Graph, file: str) -> None:
+    """ReadError unless every input port has one producer (what ``LowerLegacy`` takes for granted)."""
+    for layer in graph.layers():
+        for port in layer.inputs:
+            found = len(graph.producers(layer.id, port.id))
+            if found != 1:
+                code, what = ("E-INPUT-UNFED", "none") if found == 0 else ("E-INPUT-MULTI", str(found))
+                raise ReadError(f"input port {port.id} needs one producer, found {what}",
+                                SourceLoc(file, port.line or layer.line, layer.id, layer.name, layer.type), code=code)
 
 
 def _supported(layer: Layer) -> bool:

@@ -324,22 +324,22 @@ def _refuse_undecodable(data: bytes, encoding: str, name: str, error_line: int |
 _VALUE = r'[^"<&\t\n\r]*'  # an attribute value that reads as written: no reference, no blank XML would normalise
 _ATTRS = rf'(?:\s+[A-Za-z_][\w.:-]*="{_VALUE}")*'
 _DIMS = r"(?:\s*<dim>[^<]*</dim>)*"
-_ANY_PORT = rf'<port id="[0-9]+" precision="{_VALUE}"(?: names="{_VALUE}")?\s*(?:/>|>{_DIMS}\s*</port>)'
+_ANY_PORT = rf'<port id="[0-9]{{1,18}}" precision="{_VALUE}"(?: names="{_VALUE}")?\s*(?:/>|>{_DIMS}\s*</port>)'
 #: Blanks, then a layer. Groups: 1-4 id, name, type, version, 5 other attributes, 6 empty, where the start tag ends,
 #: 7 <data>'s attributes, 8 <rt_info>'s body, 9 and 10 the <port>s of <input> and <output>.
 _LAYER = re.compile(
-    rf'\s*<layer id="([0-9]+)" name="({_VALUE})" type="([^"<&\s]+)" version="({_VALUE})"({_ATTRS})\s*>()\s*'
+    rf'\s*<layer id="([0-9]{{1,18}})" name="({_VALUE})" type="([^"<&\s]+)" version="({_VALUE})"({_ATTRS})\s*>()\s*'
     rf"(?:<data({_ATTRS})\s*/>\s*)?"
     rf"(?:<rt_info>((?:\s*<attribute{_ATTRS}\s*/>)*)\s*</rt_info>\s*)?"
     rf"(?:<input>((?:\s*{_ANY_PORT})*)\s*</input>\s*)?"
     rf"(?:<output>((?:\s*{_ANY_PORT})*)\s*</output>\s*)?"
     r"</layer>", re.ASCII)
 #: Groups: 1-3 id, precision, names, 4 "/" if it is empty, 5 empty, where the start tag ends, 6 the <dim>s.
-_PORT = re.compile(rf'<port id="([0-9]+)" precision="({_VALUE})"(?: names="({_VALUE})")?\s*(/)?>()'
+_PORT = re.compile(rf'<port id="([0-9]{{1,18}})" precision="({_VALUE})"(?: names="({_VALUE})")?\s*(/)?>()'
                    rf"(?(4)|({_DIMS})\s*</port>)", re.ASCII)
 #: Blanks, then an edge.
-_EDGE = re.compile(rf'\s*<edge from-layer="({_VALUE})" from-port="([0-9]+)" '
-                   rf'to-layer="({_VALUE})" to-port="([0-9]+)"\s*/>', re.ASCII)
+_EDGE = re.compile(rf'\s*<edge from-layer="({_VALUE})" from-port="([0-9]{{1,18}})" '
+                   rf'to-layer="({_VALUE})" to-port="([0-9]{{1,18}})"\s*/>', re.ASCII)
 _ATTR = re.compile(rf'([A-Za-z_][\w.:-]*)="({_VALUE})"', re.ASCII)
 _RT_ATTRIBUTE = re.compile(rf"<attribute({_ATTRS})\s*/>", re.ASCII)
 _DIM_TEXT = re.compile(r"<dim>([^<]*)</dim>")
@@ -358,6 +358,11 @@ _RUN = 1 << 18
 _END_TAG_REST = re.compile(r"\s*>", re.ASCII)
 _TAG_NAME_END = re.compile(r"[\s/>]", re.ASCII)
 _PROBE = 16  # elements in a row off the fast path, each found exactly, before a run of them is guessed (guessed_run)
+
+
+def _short(text: str) -> str:
+    """A value as a message quotes it: its first 40 characters, then how long it is."""
+    return text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
 
 
 def _element_end(text: str, start: int) -> int:
@@ -546,8 +551,7 @@ class _Reader:
                                    {} if data is None else dict(_ATTR.findall(data)), inputs or (), outputs or (),
                                    () if rt_info is None else self.fast_rt_info(rt_info),
                                    dict(_ATTR.findall(more)) if more else None, (), self.file, line)
-        number = int(layer_id)
-        self.add(layer, number if number < 2**64 else self.layer_number(layer_id, line, layer))
+        self.add(layer, int(layer_id))
         return True
 
     def fast_ports(self, ports: str, start: int, tag_end: int, line: int) -> PortFields | None:
@@ -631,6 +635,10 @@ class _Reader:
                        "the layer and its edges are ignored")
             self.diagnostics.append(Diagnostic("error", "E-LAYER", message, loc))
             return
+        if "name" not in el.attrib:  # OpenVINO: "node <layer> is missing mandatory attribute: name"
+            loc = SourceLoc(self.file, line, layer_id, None, op_type)
+            message = "<layer> needs a 'name' attribute (OpenVINO refuses a layer without one), found none"
+            self.diagnostics.append(Diagnostic("error", "E-LAYER", message, loc))
         # Interned: a model has few types and opsets.
         layer = Layer.from_records(layer_id, name, sys.intern(op_type), version and sys.intern(version), _NO_ATTRS,
                                    (), (), (), extra, (), self.file, line)
@@ -652,11 +660,13 @@ class _Reader:
         self.add(layer, number)
 
     def layer_number(self, layer_id: str, line: int, layer: Layer) -> int:
-        """The layer id as a number, -1 (and E-LAYER) if it is not an unsigned 64-bit integer."""
-        number = int(layer_id) if layer_id.isdigit() and layer_id.isascii() else -1
-        if not 0 <= number < 2**64:
-            self.problem("E-LAYER", f"layer id must be an unsigned 64-bit integer (OpenVINO refuses others), "
-                         f"got '{layer_id}'", line, layer)
+        """The layer id as a number, -1 (and E-LAYER) if it is not a non-negative int64 (OpenVINO reads it with
+        ``std::stoll``)."""
+        number = parse_int(layer_id) if layer_id.isdigit() and layer_id.isascii() else -1
+        if not 0 <= number <= INT64_MAX:
+            self.problem("E-LAYER", f"layer id must be a non-negative integer of at most {INT64_MAX} (OpenVINO "
+                         f"refuses others), got '{_short(layer_id)}'", line, layer)
+            return -1
         return number
 
     def add(self, layer: Layer, number: int) -> None:
@@ -713,14 +723,14 @@ class _Reader:
             id_text, precision, names = extra.pop("id", None), extra.pop("precision", None), extra.pop("names", None)
             precision = precision and sys.intern(precision)
             extra = extra or None
-        if id_text is not None and id_text.isdigit() and id_text.isascii():
-            port_id = int(id_text)
-        else:
+        port_id = parse_int(id_text)
+        if port_id is None or not 0 <= port_id <= INT64_MAX:
             plain = False
-            port_id = parse_int(id_text)
-            if port_id is None or port_id < 0:
-                self.problem("E-PORT", f"port id must be a non-negative integer, got '{id_text or ''}'", line, layer)
-                port_id = -1
+            self.problem("E-PORT", f"port id must be a non-negative integer of at most {INT64_MAX} (OpenVINO "
+                         f"refuses others), got '{_short(id_text or '')}'", line, layer)
+            port_id = -1
+        elif not (id_text.isdigit() and id_text.isascii()):
+            plain = False
         rt_info = ()
         if len(texts) != len(children):  # other children: an rt_info is kept (the last one), anything else ignored
             for child in children:
@@ -758,9 +768,11 @@ class _Reader:
         if value is None:
             self.problem("E-DIM", f"<dim> must be an integer (-1 for dynamic), got '{text}'", self.line_of(el), layer)
         elif value < -1:
-            self.problem("E-DIM", f"<dim> must be -1 (dynamic) or at least 0, got {text}", self.line_of(el), layer)
+            self.problem("E-DIM", f"<dim> must be -1 (dynamic) or at least 0, got {_short(text)}", self.line_of(el),
+                         layer)
         elif value > MAX_DIM:
-            self.problem("E-DIM", f"<dim> must fit in int64 (at most {MAX_DIM}), got {text}", self.line_of(el), layer)
+            self.problem("E-DIM", f"<dim> must fit in int64 (at most {MAX_DIM}), got {_short(text)}", self.line_of(el),
+                         layer)
         else:
             return value
         return -1
@@ -773,7 +785,7 @@ class _Reader:
             (k0, from_layer), (k1, from_port), (k2, to_layer), (k3, to_port) = items
             if (k0 == "from-layer" and k1 == "from-port" and k2 == "to-layer" and k3 == "to-port"
                     and from_port.isdigit() and to_port.isdigit() and from_port.isascii() and to_port.isascii()):
-                return (from_layer, int(from_port), to_layer, int(to_port), self.line_of(el))
+                return (from_layer, parse_int(from_port), to_layer, parse_int(to_port), self.line_of(el))
         attrib = dict(items)
         try:
             from_port, to_port = parse_int(attrib["from-port"]), parse_int(attrib["to-port"])
