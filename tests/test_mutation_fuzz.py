@@ -124,3 +124,16 @@ def test_legacy_ir_that_cannot_be_lowered_is_refused_with_its_line(old: str, new
     assert exit_code == 2 and f"error[{code}]" in printed and f"{path}:" in printed, printed
     assert "E-INTERNAL" not in printed and "E-PASS" not in printed and native == ""
     assert not (tmp_path / "out.xml").exists()
+
+
+@pytest.mark.parametrize("kind", ["ReadValue", "Assign", "readvalue"])
+def test_a_state_op_without_variable_id_never_reaches_openvino(kind: str, tmp_path: Path) -> None:
+    """OpenVINO's reader crashes the process (a segmentation fault) on a ReadValue or Assign without variable_id:
+    check reports it (E-ATTR), and hands the file to OpenVINO only once it is otherwise clean, not while our
+    checks run. (Found by the fuzzer: an AvgPool retyped ReadValue killed check.)"""
+    text = (SAMPLES / "avgpool14_ceil_torch.xml").read_text()
+    path = tmp_path / "state.xml"
+    path.write_text(text.replace('type="AvgPool" version="opset14"', f'type="{kind}" version="opset6"'))
+    assert "E-ATTR" in _codes(path)
+    exit_code, printed, native = run_command(["check", str(path)])
+    assert exit_code == 1 and "error[E-ATTR]" in printed and native == ""

@@ -9,6 +9,7 @@ handed to it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from ..base.errors import IrToolsError
 from ..ir.model import Graph
 from ..ir.reader import parse_may_start
 from ..ops import releases
+from ..passes.checks import STATE_TYPES
 from ..passes.shapes import Propagation, adopt
 from ..passes.target import target_diagnostics
 from ..passes.validate import check_file
@@ -39,15 +41,16 @@ def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvi
     release = None if target is None else releases.release(target)  # an unknown target refuses before any work
     path = Path(xml_path)
     read = files = None
-    if openvino and parse_may_start(path):
+    openvino = openvino and parse_may_start(path)
+    if openvino:
         from .openvino import ModelFiles, read_in_background
 
         files = ModelFiles(path, Path(bin_path) if bin_path else path.with_suffix(".bin"))
-        read = read_in_background(files)
+        read = None if _may_crash_reader(path) else read_in_background(files)
     diags, graph, result = check_file(path, bin_path)
     if graph is not None and release is not None:
         diags = [*diags, *target_diagnostics(graph, release)]
-    if graph is None or result is None or has_errors(diags) or read is None:
+    if graph is None or result is None or has_errors(diags) or not openvino:
         return CheckResult(diags, graph, result)
     from .openvino import openvino_types
 
@@ -56,6 +59,20 @@ def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvi
     except IrToolsError as exc:
         return CheckResult([*diags, Diagnostic("error", exc.code, exc.message, exc.loc)], graph, result)
     return CheckResult([*diags, *adopt(result, types)], graph, result)
+
+
+#: A layer type OpenVINO's reader may crash on (``checks.STATE_TYPES``), as a file spells it (types match in any case).
+_STATE_TYPE = re.compile(rb'type\s*=\s*["\'](?:%s)["\']' % b"|".join(t.encode() for t in STATE_TYPES), re.IGNORECASE)
+
+
+def _may_crash_reader(path: Path) -> bool:
+    """True if the file holds a layer of a type OpenVINO's reader crashes the process on when an attribute is
+    missing: it is handed to OpenVINO only once ``check`` has found it clean, not while our checks run. (Without its
+    NUL bytes, a UTF-16 or UTF-32 file spells ASCII as UTF-8 does.)"""
+    try:
+        return _STATE_TYPE.search(path.read_bytes().replace(b"\0", b"")) is not None
+    except OSError:
+        return False
 
 
 def check(xml_path: str | Path, bin_path: str | Path | None = None, openvino: bool = True,
