@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
-from .base.errors import IrToolsError, SourceLoc
+from .base.errors import IrToolsError, SourceLoc, did_you_mean
 from .base.files import write_atomically
 from .batch import map_files, model_paths
 from .console import paint, progress, progress_steps
@@ -66,6 +66,8 @@ def _inference_summary(graph: Graph, result: Propagation) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.jobs is not None and args.jobs < 1:
+        raise IrToolsError(f"--jobs must be at least 1, got {args.jobs}", code="E-USAGE")
     if args.target:
         from .ops.releases import release
 
@@ -126,6 +128,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def cmd_shapes(args: argparse.Namespace) -> int:
     from .passes.shapes import fix_dims
 
+    if args.fix and not (args.output or args.in_place):
+        raise IrToolsError("--fix needs -o OUT.xml or --in-place", code="E-USAGE")
+    if not args.fix and (args.output or args.in_place):
+        raise IrToolsError("-o and --in-place write the corrected model: add --fix", code="E-USAGE")
     diags, graph, result = _check_model(args.model, args.bin, args)
     shape_codes = {"E-SHAPE", "E-TYPE", "E-EDGE-DIMS", "E-EDGE-PRECISION"}
     fixable = [d for d in diags if d.code in shape_codes]
@@ -137,8 +143,6 @@ def cmd_shapes(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     if not args.fix:
         return EXIT_FOUND if fixable or blocking else EXIT_OK
-    if not (args.output or args.in_place):
-        raise IrToolsError("--fix needs -o OUT.xml or --in-place", code="E-USAGE")
     if blocking or result is None:
         print("not written: fix the errors above first (only declared dims and precisions can be corrected)")
         return EXIT_FOUND
@@ -154,14 +158,43 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> dict:
     """The inputs of ``--inputs``, else seeded ones; validated unless ``check`` is False (the caller's library call
     validates them: ``compare_model``)."""
     from .runtime.inputs import check_inputs, load_inputs, parse_shape_overrides, random_inputs
+    from .runtime.naming import input_name
 
+    seed = _seed(args)
     if args.inputs:
         inputs = load_inputs(args.inputs, graph)
     else:
-        inputs = random_inputs(graph, args.seed, parse_shape_overrides(args.shape))
+        shapes = parse_shape_overrides(args.shape)
+        names = [input_name(graph, p) for p in graph.parameters()]
+        for name in shapes:
+            if name not in names:
+                raise IrToolsError(f"--shape {name}: the model has no input '{name}'{did_you_mean(name, names)}; its "
+                                   f"inputs: {', '.join(names)}", code="E-USAGE")
+        inputs = random_inputs(graph, seed, shapes)
     if check:
         check_inputs(graph, inputs)
     return inputs
+
+
+def _known_tolerance_names(graph: Graph, tolerances) -> None:
+    """E-USAGE for an ``--atol``/``--rtol NAME:V`` that names no output or layer of the model."""
+    from .runtime.naming import output_name
+
+    names = {output_name(graph, r) for r in graph.results()} | {layer.name for layer in graph.layers()}
+    for flag, given in (("--atol", tolerances.atol_by_name), ("--rtol", tolerances.rtol_by_name)):
+        for name in given:
+            if name not in names:
+                raise IrToolsError(f"{flag} {name}:...: the model has no output or layer '{name}'"
+                                   f"{did_you_mean(name, names)}", code="E-USAGE")
+
+
+def _seed(args: argparse.Namespace) -> int:
+    """``--seed``, 0 by default; refused beside ``--inputs``, whose values it would not change."""
+    if args.inputs and (args.seed is not None or args.shape):
+        given = "--seed" if args.seed is not None else "--shape"
+        raise IrToolsError(f"{given} draws or shapes seeded inputs; --inputs gives them: use one or the other",
+                           code="E-USAGE")
+    return 0 if args.seed is None else args.seed
 
 
 def _save_npz(path: Path, arrays: dict) -> None:
@@ -199,8 +232,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise IrToolsError(str(exc), code="E-USAGE") from None
     graph = read_valid(args.model, args.bin)
+    _known_tolerance_names(graph, tolerances)
     inputs = _inputs(args, graph, check=False)
-    source = {"inputs": str(args.inputs)} if args.inputs else {"seed": args.seed}
+    source = {"inputs": str(args.inputs)} if args.inputs else {"seed": _seed(args)}
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
     openvino = OpenVinoRunner(graph, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
     with progress_steps(len(graph), "comparing layers", args.format == "text") as step:
@@ -377,7 +411,7 @@ def _add_input_options(p: argparse.ArgumentParser, weights: bool = True) -> None
     if weights:
         p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
     p.add_argument("--inputs", type=Path, metavar="F.npz", help="input values (.npz keyed by input name, or .npy)")
-    p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
+    p.add_argument("--seed", type=int, help="seed for random inputs (default 0)")
     p.add_argument("--shape", action="append", default=[], metavar="NAME:D1,D2,...",
                    help="concrete shape for an input with dynamic dims (repeatable)")
 

@@ -10,7 +10,6 @@ them all.
 
 from __future__ import annotations
 
-import difflib
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from pathlib import Path
 
 from .base.codes import CODES, FATAL_CODES
 from .base.diagnostics import Diagnostic
-from .base.errors import IrToolsError
+from .base.errors import IrToolsError, did_you_mean
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -60,9 +59,8 @@ def selectors(text: str | Sequence[str], where: str) -> tuple[str, ...]:
         if not item:
             continue
         if not any(_matches(code, item) for code in CODES):
-            close = difflib.get_close_matches(item, CODES, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else " (`ir-tools check --help` lists none; see README)"
-            raise IrToolsError(f"{where}: '{item}' matches no diagnostic code{hint}", code="E-USAGE")
+            raise IrToolsError(f"{where}: '{item}' matches no diagnostic code{did_you_mean(item, CODES)} (README: "
+                               "Diagnostic codes)", code="E-USAGE")
         found.append(item)
     return tuple(found)
 

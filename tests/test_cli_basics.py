@@ -40,3 +40,27 @@ def test_other_formats_are_named(suffix: str, words: str, tmp_path: Path, capsys
     assert main(["check", str(model)]) == 2
     err = capsys.readouterr()
     assert "error[E-READ]: not an IR file" in err.out + err.err and words in err.out + err.err
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["compare", "samples/mixed_network.xml", "--atol", "nosuchlayer:1e-3"],
+     "--atol nosuchlayer:...: the model has no output or layer 'nosuchlayer'"),
+    (["compare", "samples/mixed_network.xml", "--rtol", "convv1:1e-3"],
+     "--rtol convv1:...: the model has no output or layer 'convv1' (did you mean conv1?)"),
+    (["run", "samples/mixed_network.xml", "-o", "{tmp}/out.npz", "--shape", "inptu:1,3,8,8"],
+     "--shape inptu: the model has no input 'inptu' (did you mean input?); its inputs: input"),
+    (["run", "samples/mixed_network.xml", "-o", "{tmp}/out.npz", "--inputs", "{tmp}/in.npz", "--seed", "3"],
+     "--seed draws or shapes seeded inputs; --inputs gives them: use one or the other"),
+    (["shapes", "samples/wrong_dims.xml", "-o", "{tmp}/fixed.xml"],
+     "-o and --in-place write the corrected model: add --fix"),
+    (["check", "samples/mixed_network.xml", "--jobs", "0"], "--jobs must be at least 1, got 0"),
+    (["check", "samples/mixed_network.xml", "--jobs", "-1"], "--jobs must be at least 1, got -1"),
+])
+def test_an_option_that_would_do_nothing_is_refused(argv: list[str], words: str, tmp_path: Path, capsys) -> None:
+    """Issue 25, point 7: each was accepted and had no effect; now exit 2, the words, and nothing written."""
+    import numpy as np
+
+    np.savez(tmp_path / "in.npz", input=np.zeros((1, 3, 32, 32), np.float32))
+    assert main([part.format(tmp=tmp_path) for part in argv]) == 2
+    assert words in capsys.readouterr().err
+    assert not [p for p in tmp_path.iterdir() if p.name != "in.npz"]

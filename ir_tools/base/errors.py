@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .codes import known
@@ -82,3 +84,9 @@ class UnsupportedError(IrToolsError):
     """A valid construct that this tool cannot handle (named, never silently skipped)."""
 
     code = "E-UNSUPPORTED"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean X?)`` with the closest of ``choices``, or "" when none is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
