@@ -149,6 +149,7 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     changed = fix_dims(graph, result)
     out = args.model if args.in_place else args.output
     set_ir_version(graph, args.ir_version or graph.ir_version)
+    require_valid(graph)  # the corrected model passes check (inferred dims may overflow int64), or nothing is written
     write_ir(graph, out, graph.ir_version, overwrite_input=args.in_place)
     print(f"wrote {out}: {changed} port(s) corrected")
     return EXIT_OK

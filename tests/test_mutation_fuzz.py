@@ -137,3 +137,15 @@ def test_a_state_op_without_variable_id_never_reaches_openvino(kind: str, tmp_pa
     assert "E-ATTR" in _codes(path)
     exit_code, printed, native = run_command(["check", str(path)])
     assert exit_code == 1 and "error[E-ATTR]" in printed and native == ""
+
+
+def test_shapes_fix_writes_nothing_that_check_rejects(tmp_path: Path) -> None:
+    """A .bin replaced by text gives AdaptiveAvgPool an output_shape of text bytes: the inferred dims overflow int64.
+    shapes --fix wrote them (check then said E-SIZE); now the corrected model passes check or nothing is written."""
+    source = SAMPLES / "adaptive_avgpool8.xml"
+    path = tmp_path / source.name
+    path.write_text(source.read_text())
+    path.with_suffix(".bin").write_bytes(b"this is not a weights file\n")
+    out = tmp_path / "fixed.xml"
+    exit_code, printed, _ = run_command(["shapes", str(path), "--fix", "-o", str(out)])
+    assert exit_code == 1 and "error[E-SIZE]" in printed and not out.exists()
