@@ -105,7 +105,7 @@ def _layer_id(m: Mutant, rng: random.Random) -> str | None:
             for end in ("from-layer", "to-layer"):
                 if edge.get(end) == old:
                     edge.set(end, new)
-    return f"layer {old}: id -> {new} ({how})"
+    return f"layer {old}: id -> {new[:24]}{'...' if len(new) > 24 else ''} ({how})"
 
 
 def _port_id(m: Mutant, rng: random.Random) -> str | None:

@@ -113,6 +113,7 @@ def test_what_openvino_refuses_in_names_and_ids_check_reports(old: str, new: str
 
 @pytest.mark.parametrize(("old", "new", "code"), [
     ('<layer id="2" ', '<layer id="1" ', "E-DUP-ID"),
+    ('<layer id="2" ', f'<layer id="{"9" * 5000}" ', "E-LAYER"),  # ValueError: int string conversion limit
     ('\t\t<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>\n', "", "E-INPUT-UNFED"),
     ('<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>',
      '<edge from-layer="0" from-port="4294967296" to-layer="1" to-port="0"/>', "E-EDGE-PORT"),

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from ..base.dims import INT64_MAX, parse_int
 from ..base.dtypes import element_type
 from ..base.errors import ReadError, SourceLoc, UnsupportedError
 from .model import Edge, Graph, Layer, Port
@@ -102,6 +103,10 @@ def _layer(el: etree._Element, file: str) -> Layer:
     lid, name, kind = el.get("id", ""), el.get("name", ""), el.get("type", "")
     if not lid or not kind:
         raise ReadError("<layer> needs 'id' and 'type' attributes", SourceLoc(file, source_line(el)))
+    number = parse_int(lid) if lid.isascii() and lid.isdigit() else None
+    if number is None or number > INT64_MAX:  # as the reader of IR v10/v11: ids the migrated file can keep
+        raise ReadError(f"layer id must be a non-negative integer of at most {INT64_MAX}, got '{lid[:40]}'",
+                        SourceLoc(file, source_line(el), None, name), code="E-LAYER")
     layer = Layer(lid, name, kind, None, file=file, line=source_line(el))
     precision = el.get("precision", "FP32")
     for child in el:
