@@ -189,6 +189,13 @@ def _known_tolerance_names(graph: Graph, tolerances) -> None:
                                    f"{did_you_mean(name, names)}", code="E-USAGE")
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
 def _seed(args: argparse.Namespace) -> int:
     """``--seed``, 0 by default; refused beside ``--inputs``, whose values it would not change."""
     if args.inputs and (args.seed is not None or args.shape):
@@ -296,21 +303,30 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
     if not (args.output or args.in_place or args.dry_run):
         raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
+    if args.output and not args.in_place and _same_file(args.output, args.model):
+        raise IrToolsError(f"-o {args.output} is the input model: give another path, or --in-place to overwrite it",
+                           code="E-OVERWRITE")
     other = _other_openvino(args.check_with) if args.check_with else None
     target = None
     if args.target:
         from .ops.releases import release
 
         target = release(args.target)  # an unknown release is a usage error before the model is read
-        if args.ir_version not in target.ir_versions:
-            args.ir_version = target.ir_versions[-1]
     graph = read_migratable(args.model, args.bin)
     legacy = is_legacy(graph)
+    ir_version = args.ir_version or (11 if legacy else graph.ir_version)
+    if target is not None and ir_version not in target.ir_versions:
+        ir_version = target.ir_versions[-1]
     before = Counter(layer.kind for layer in graph.layers())
     stats = migrate_graph(graph, target, checked=not legacy).stats
-    if graph.ir_version != args.ir_version:
-        set_ir_version(graph, args.ir_version)
+    if not stats and not legacy and graph.ir_version == ir_version:
+        where = f"OpenVINO {target.name}" if target else "opset8 runtimes"
+        print(f"nothing to migrate: {args.model} already loads on {where} (IR v{ir_version}); nothing written")
+        return EXIT_OK
+    if graph.ir_version != ir_version:
+        set_ir_version(graph, ir_version)
         require_valid(graph)  # the passes left it valid; at another IR version the name rules differ
+    args.ir_version = ir_version
     _print_histogram(before, Counter(layer.kind for layer in graph.layers()), stats)
     if args.check or other:
         with tempfile.TemporaryDirectory(prefix="ir-tools-migrate-") as tmp:
@@ -522,7 +538,8 @@ def build_parser() -> argparse.ArgumentParser:
                                        "AvgPool, exactly")
     p.add_argument("model", type=Path, metavar="MODEL.xml")
     p.add_argument("-o", "--output", type=Path, metavar="OUT.xml")
-    p.add_argument("--ir-version", type=int, choices=(10, 11), default=11)
+    p.add_argument("--ir-version", type=int, choices=(10, 11),
+                   help="IR version to write (default: the input's, 11 for legacy IR; with --target, one it reads)")
     p.add_argument("--target", metavar="RELEASE",
                    help="also rewrite what that OpenVINO release (2021.4 ... the current one, or opsetN) cannot create "
                         "(today: MaxPool-14); refuse, writing nothing, what has no rewrite")

@@ -64,3 +64,24 @@ def test_an_option_that_would_do_nothing_is_refused(argv: list[str], words: str,
     assert main([part.format(tmp=tmp_path) for part in argv]) == 2
     assert words in capsys.readouterr().err
     assert not [p for p in tmp_path.iterdir() if p.name != "in.npz"]
+
+
+def test_migrate_with_nothing_to_do_writes_nothing_and_keeps_the_ir_version(tmp_path: Path, capsys) -> None:
+    """Issue 25, point 8: a model with nothing to migrate was written anyway, IR v10 turned v11; -o naming the input
+    printed the whole table before refusing."""
+    import shutil
+
+    model = tmp_path / "v10.xml"
+    text = (SAMPLES / "mixed_network.xml").read_text().replace('version="11">', 'version="10">', 1)
+    model.write_text(text)
+    shutil.copy(SAMPLES / "mixed_network.bin", tmp_path / "v10.bin")
+    done = tmp_path / "a.xml"
+    assert main(["migrate", str(SAMPLES / "avgpool1_same_upper.xml"), "-o", str(tmp_path / "opset8.xml")]) == 0
+    assert main(["migrate", str(tmp_path / "opset8.xml"), "--target", "2025.0", "-o", str(done)]) == 0
+    assert "nothing to migrate: " in capsys.readouterr().out and not done.exists()
+    assert main(["migrate", str(model), "-o", str(tmp_path / "b.xml")]) == 0  # its AvgPool-1 is spelled opset8
+    assert 'version="10"' in (tmp_path / "b.xml").read_text()[:200]
+    capsys.readouterr()
+    assert main(["migrate", str(model), "-o", str(model)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "is the input model: give another path, or --in-place to overwrite it" in err

@@ -333,15 +333,19 @@ def infer_shapes(graph: Graph) -> list[Diagnostic]:
 
 
 def fix_dims(graph: Graph, result: Propagation) -> int:
-    """Write the inferred dims and precisions into every port; returns the number of ports changed."""
+    """Write the inferred dims and precisions into every output port (a declared refinement stays), then copy
+    each into the input ports it feeds, so that every edge agrees; returns the number of ports changed."""
     changed = 0
     for layer in graph.layers():
         for port in layer.outputs:
             changed += _apply(port, result.types.get((layer.id, port.id)))
+    for layer in graph.layers():
         for port in layer.inputs:
             edges = graph.producers(layer.id, port.id)
-            if len(edges) == 1:
-                changed += _apply(port, result.types.get((edges[0].from_layer, edges[0].from_port)))
+            source = graph.layer(edges[0].from_layer).output(edges[0].from_port) if len(edges) == 1 else None
+            if source is not None and (port.dims, port.precision) != (source.dims, source.precision):
+                port.dims, port.precision = source.dims, source.precision
+                changed += 1
     return changed
 
 
