@@ -254,7 +254,7 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
         if linear is not None and all(np.asarray(v).dtype.kind == "f" for v in args):  # no f64 copies of the values
             signed = [sign * np.broadcast_to(bounds[i], np.shape(v)) if i in wide else np.zeros(np.shape(v))
                       for i, (v, sign) in enumerate(zip(args, linear, strict=True))]
-            moved_by = np.array(kernel(attrs, signed)[0], np.float64, copy=None)
+            moved_by = np.asarray(kernel(attrs, signed)[0], np.float64)  # copy=None is numpy 2 only
             np.abs(moved_by, out=moved_by)
             moved_by += local
             return [moved_by]
