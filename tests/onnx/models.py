@@ -11,9 +11,9 @@ from __future__ import annotations
 import onnx
 from onnx import helper
 
-#: The ONNX IR version of every model the tests write: the newest that the oldest onnxruntime pyproject.toml admits
-#: (onnxruntime 1.20 reads IR <= 10) reads, so every admitted onnxruntime reads it, and the oldest that opset 22 (the
-#: newest opset the tests use, and the newest onnxruntime 1.20 runs) allows. Raise it only with the onnxruntime floor.
+#: The ONNX IR version of every model the tests write: the oldest that opset 22 (the newest opset the tests use)
+#: allows. onnxruntime reads IR 10 since 1.20, so every onnxruntime pyproject.toml admits (>= 1.29) reads it;
+#: the newest onnx stamps IR 14, which onnxruntime up to 1.31 refuses.
 IR_VERSION = 10
 
 #: The newest default-domain opset a model at :data:`IR_VERSION` may import.
@@ -24,7 +24,8 @@ def make_model(graph: onnx.GraphProto, opset: int, *domains: tuple[str, int]) ->
     """``helper.make_model`` at :data:`IR_VERSION`: the default domain at ``opset``, and each (domain, version) of
     ``domains`` (custom ops)."""
     if opset > MAX_OPSET:
-        raise ValueError(f"opset {opset} needs an ONNX IR version above {IR_VERSION}, which onnxruntime 1.20 "
-                         "(pyproject.toml's floor) does not read: raise the floor and IR_VERSION together")
+        raise ValueError(f"opset {opset} needs an ONNX IR version above {IR_VERSION}: raise IR_VERSION to the oldest "
+                         "that allows it, if the oldest onnxruntime pyproject.toml admits reads that (else raise the "
+                         "floor too)")
     imports = [helper.make_opsetid("", opset)] + [helper.make_opsetid(domain, version) for domain, version in domains]
     return helper.make_model(graph, opset_imports=imports, ir_version=IR_VERSION)

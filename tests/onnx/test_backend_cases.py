@@ -37,17 +37,27 @@ def _cases() -> list:
 
 CASES = _cases()
 
+#: onnx before 1.18 generated the expected values of ceil-mode cases with count_include_pad=1 by its old reference,
+#: which counted the taps of a window that overhangs the end padding (OpenVINO's AvgPool-1 numbers); 1.18 cut the
+#: window off at the padding's end first (docs/SEMANTICS.md section 3, onnxruntime since 1.29) and added
+#: test_averagepool_2d_ceil_last_window_starts_on_pad.
+ONNX_1_18 = tuple(int(part) for part in onnx.__version__.split(".")[:2]) >= (1, 18)
+OLD_REFERENCE = set() if ONNX_1_18 else {"test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True"}
+
 
 def test_every_case_collected() -> None:
-    """Report how many cases run; the onnx 1.23 suite has 20 AveragePool and 2 GlobalAveragePool cases."""
+    """Report how many cases run; the onnx 1.23 suite (and 1.18's) has 20 AveragePool and 2 GlobalAveragePool cases,
+    onnx 1.17's one AveragePool case fewer."""
     names = [c.name for c in CASES]
     print(f"{len(names)} ONNX backend cases: {sum(n.startswith('test_averagepool') for n in names)} AveragePool, "
           f"{sum(n.startswith('test_globalaveragepool') for n in names)} GlobalAveragePool")
-    assert len(names) == 22
+    assert len(names) == (22 if ONNX_1_18 else 21)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_backend_case(case, tmp_path: Path) -> None:
+    if case.name in OLD_REFERENCE:
+        pytest.skip(f"onnx {onnx.__version__} expects the overhanging window's old divisor (fixed in onnx 1.18)")
     path = tmp_path / f"{case.name}.onnx"
     onnx.save(case.model, path)
     graph = from_onnx(path)
