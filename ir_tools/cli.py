@@ -29,6 +29,11 @@ from .settings import Selection, grouped_lines, selection
 
 EXIT_OK, EXIT_FOUND, EXIT_UNUSABLE = 0, 1, 2
 
+#: What ``ir-tools --help`` says first (the module docstring is for developers).
+DESCRIPTION = ("Validate, migrate, transform and numerically check OpenVINO IR files (.xml + .bin). Exit codes: 0 "
+               "clean, 1 problems found (or outputs that differ), 2 unusable input or bad usage. "
+               "`ir-tools COMMAND --help` describes each command.")
+
 
 def _print_diagnostics(diags: list[Diagnostic], verbose: bool, quiet: bool = False,
                        stream: TextIO | None = None) -> None:
@@ -448,7 +453,7 @@ def _versions() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ir-tools", description=__doc__)
+    parser = argparse.ArgumentParser(prog="ir-tools", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=_versions())
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -478,7 +483,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("inspect", help="inputs, outputs, op histogram and layers of a model")
     p.add_argument("model", type=Path, metavar="MODEL.xml")
     p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or one JSON document (README: check --format json, compare report)")
     p.set_defaults(run=cmd_inspect)
 
     p = sub.add_parser("shapes", help="re-infer every port's dims; --fix writes corrected dims")
@@ -487,15 +493,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fix", action="store_true", help="write the model with inferred dims")
     p.add_argument("--no-openvino", action="store_true",
                    help="trust the declared dims of the ops ir_tools has no shape rule for")
-    p.add_argument("-o", "--output", type=Path, metavar="OUT.xml")
+    p.add_argument("-o", "--output", type=Path, metavar="OUT.xml",
+                   help="with --fix: where to write the corrected model")
     p.add_argument("--in-place", action="store_true", help="with --fix: overwrite the input")
-    p.add_argument("--ir-version", type=int, choices=(10, 11))
+    p.add_argument("--ir-version", type=int, choices=(10, 11), help="IR version to write (default: the input's)")
     p.set_defaults(run=cmd_shapes)
 
     p = sub.add_parser("run", help="run the numpy reference executor and save its outputs")
     p.add_argument("model", type=Path, metavar="MODEL.xml")
     _add_input_options(p)
-    p.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.npz")
+    p.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.npz",
+                   help="where to write the outputs (.npz keyed by output name)")
     p.set_defaults(run=cmd_run)
 
     p = sub.add_parser("compare", help="compare OpenVINO CPU with the numpy reference, per output and per layer")
@@ -509,7 +517,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compare-constants", action="store_true",
                    help="per layer, also compare constant subgraphs (weight decompression, shape arithmetic), "
                         "which are otherwise computed once by the reference")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or one JSON document (README: check --format json, compare report)")
     p.add_argument("--save-outputs", type=Path, metavar="F.npz",
                    help="save OpenVINO's and the reference's outputs (and, with --per-layer, every activation)")
     p.add_argument("--load-outputs", type=Path, metavar="F.npz",
@@ -522,8 +531,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("convert-onnx", help="convert an ONNX model to IR: OpenVINO's frontend for every op, "
                                             "ir_tools' exact opset8 AvgPool for AveragePool/GlobalAveragePool")
     p.add_argument("model", type=Path, metavar="MODEL.onnx")
-    p.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.xml")
-    p.add_argument("--ir-version", type=int, choices=(10, 11), default=11)
+    p.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.xml", help="where to write the IR")
+    p.add_argument("--ir-version", type=int, choices=(10, 11), default=11, help="IR version to write (default 11)")
     p.add_argument("--compress-to-fp16", action=argparse.BooleanOptionalAction, default=True,
                    help="store float weights as f16, as ovc does (default: on)")
     p.add_argument("--check", action="store_true",
@@ -537,7 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("migrate", help="rewrite every average pooling (AvgPool-1/14/16, legacy IR v7) as opset8 "
                                        "AvgPool, exactly")
     p.add_argument("model", type=Path, metavar="MODEL.xml")
-    p.add_argument("-o", "--output", type=Path, metavar="OUT.xml")
+    p.add_argument("-o", "--output", type=Path, metavar="OUT.xml", help="where to write the migrated model")
     p.add_argument("--ir-version", type=int, choices=(10, 11),
                    help="IR version to write (default: the input's, 11 for legacy IR; with --target, one it reads)")
     p.add_argument("--target", metavar="RELEASE",
@@ -562,7 +571,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a Pass subclass or instance: an importable module or a FILE.py, then its name (repeatable; "
                         "run in order)")
     p.add_argument("--fixed-point", action="store_true", help="repeat the passes until none changes the model")
-    p.add_argument("-o", "--output", type=Path, metavar="OUT.xml")
+    p.add_argument("-o", "--output", type=Path, metavar="OUT.xml", help="where to write the transformed model")
     p.add_argument("--in-place", action="store_true", help="overwrite the input model")
     p.add_argument("--ir-version", type=int, choices=(10, 11), help="IR version to write (default: the input's)")
     p.set_defaults(run=cmd_transform)

@@ -85,3 +85,15 @@ def test_migrate_with_nothing_to_do_writes_nothing_and_keeps_the_ir_version(tmp_
     assert main(["migrate", str(model), "-o", str(model)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "is the input model: give another path, or --in-place to overwrite it" in err
+
+
+def test_every_option_says_what_it_does(capsys) -> None:
+    """Issue 25, point 9: -o and --ir-version had no help text; the top-level --help showed a developer docstring."""
+    from ir_tools.cli import build_parser
+
+    parser = build_parser()
+    assert "Exit codes: 0 clean" in parser.description and "argparse" not in parser.description
+    for name, command in parser._subparsers._group_actions[0].choices.items():  # noqa: SLF001 (argparse's own)
+        for action in command._actions:  # noqa: SLF001
+            if action.option_strings and action.dest != "help":
+                assert action.help, f"ir-tools {name} {action.option_strings[0]} has no help text"

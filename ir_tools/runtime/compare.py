@@ -281,8 +281,9 @@ def _loose_bounds(outputs: list[TensorComparison]) -> list[str]:
     if not loose:
         return []
     names = ", ".join(f"{t.name} (infinite: no difference can fail)" if np.isinf(t.bound_max) else
-                      f"{t.name} ({t.bound_max:.3g}, {1 / max(t.error_to_bound, 1e-300):.2g} times its largest "
-                      "difference)" for t in loose)
+                      f"{t.name} ({t.bound_max:.3g}, with no difference at all)" if t.error_to_bound == 0 else
+                      f"{t.name} ({t.bound_max:.3g}, {1 / t.error_to_bound:.2g} times its largest difference)"
+                      for t in loose)
     return [f"note: the rounding bound of {names} is loose: propagated through every layer, it lets differences "
             "far above OpenVINO's own pass end to end; --per-layer checks each layer against its own bound"]
 
