@@ -13,6 +13,12 @@ Each release also lists the IR versions in which its reader takes two layers of 
 and v11 alike; 2024.1 on reads both). The
 documented-only releases take the oldest measured release's answer, for the IR versions each reads.
 
+Two answers of each release's CPU plugin, from tiny IRs run: ``miscomputes`` lists the measured defects
+(``sdpa_boolean_mask_inverted``: ScaledDotProductAttention-13 with a boolean mask computed with True taken as masked
+out; none before 2023.3, which has no SDPA-13, nor for the documented-only releases, which have none either), and
+``runs_dynamic_state`` whether it runs a model whose ReadValue / Assign variable has a dynamic shape (the
+documented-only releases take 2023.0's answer, unmeasured: their wheels do not install on our Python).
+
     python scripts/make_release_table.py PROBES_DIR   # the probe_release.py answers, one X.Y.Z.json per release
 """
 
@@ -30,6 +36,11 @@ DOCS = "docs.openvino.ai, Available Operation Sets (newest opset per release); c
 def duplicate_names(answer: dict, ir_versions: list[int]) -> list[int]:
     """The IR versions (of ``ir_versions``) in which the probed release read two layers of the same name."""
     return [v for v in ir_versions if answer["duplicate_layer_names"][str(v)]]
+
+
+def miscomputes(answer: dict) -> list[str]:
+    """The measured defects of the probed release (keys of ir_tools/ops/releases.py ``DEFECTS``)."""
+    return ["sdpa_boolean_mask_inverted"] if answer["sdpa_boolean_mask"] is False else []
 
 
 def main(probes: Path) -> None:
@@ -54,12 +65,14 @@ def main(probes: Path) -> None:
     for name, (newest, ir_versions) in DOCUMENTED.items():
         releases[name] = {"source": DOCS, "ir_versions": ir_versions, "values": [],
                           "reads_duplicate_layer_names": duplicate_names(oldest, ir_versions),
+                          "miscomputes": [], "runs_dynamic_state": oldest["dynamic_state"],
                           "opsets": {f"opset{n}": table_id(f"opset{n}", oldest["opsets"][f"opset{n}"])
                                      for n in range(1, newest + 1)}}
     for name, answer in measured.items():
         releases[name] = {"source": f"measured: openvino {answer['version']}", "ir_versions": answer["ir_versions"],
                           "values": [[v["type"], v["opset"], v["attribute"], v["value"]] for v in answer["values"]],
                           "reads_duplicate_layer_names": duplicate_names(answer, answer["ir_versions"]),
+                          "miscomputes": miscomputes(answer), "runs_dynamic_state": answer["dynamic_state"],
                           "opsets": {opset: table_id(opset, types) for opset, types in answer["opsets"].items()
                                      if types}}
     document = {"about": __doc__.split("\n\n")[0], "releases": releases, "opset_tables": tables}

@@ -1,8 +1,13 @@
 """Print, as JSON, what the installed OpenVINO release creates: its version, the op types of each opsetN (with their
 op versions), the IR
 versions its reader takes, the attribute values of newer op versions it knows (``rounding_type="ceil_torch"``
-came after opset14 itself: 2024.0 has MaxPool-14 but refuses that value), and whether its reader takes an IR (v10,
-v11) in which two layers have the same ``name`` (2023.0 refuses one: "Invalid IR! same name is not unique!").
+came after opset14 itself: 2024.0 has MaxPool-14 but refuses that value), whether its reader takes an IR (v10,
+v11) in which two layers have the same ``name`` (2023.0 refuses one: "Invalid IR! same name is not unique!"), and
+two answers of its CPU plugin, from tiny IRs compiled (inference precision f32) and run: whether it computes
+ScaledDotProductAttention-13 with a boolean mask as the specification says (True: the key takes part; 2024.0 takes
+it as masked out), null where the release has no SDPA-13; and whether it runs a model whose state (a ReadValue-6 /
+Assign-6 variable) has a dynamic shape, two inferences in a row (2023.0 fails: "Evaluation failed on node of type:
+ReadValue").
 
 Runs with any OpenVINO release from 2023.0 on, with nothing but openvino (it is run by the Python of a
 side virtual environment; ``scripts/make_release_table.py`` collects the answers). OpenVINO has no call listing an
@@ -20,6 +25,8 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+
+import numpy as np
 
 try:  # 2024.0 and later
     import openvino as ov
@@ -57,6 +64,38 @@ DUPLICATE_NAMES = """<?xml version="1.0"?>
 </layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
 <edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
 <edge from-layer="2" from-port="1" to-layer="3" to-port="0"/></edges></net>"""
+#: Parameters q, k, v [1, 4, 8] and a boolean mask [4, 4] -> ScaledDotProductAttention-13 -> Result.
+SDPA = """<?xml version="1.0"?>
+<net name="probe" version="11"><layers>
+{params}
+<layer id="4" name="sdpa" type="ScaledDotProductAttention" version="opset13"><data causal="false"/>
+<input>{q0}{q1}{q2}{mask}</input><output>{q4}</output></layer>
+<layer id="5" name="r" type="Result" version="opset1"><input>{q0}</input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="4" to-port="0"/>
+<edge from-layer="1" from-port="0" to-layer="4" to-port="1"/>
+<edge from-layer="2" from-port="0" to-layer="4" to-port="2"/>
+<edge from-layer="3" from-port="0" to-layer="4" to-port="3"/>
+<edge from-layer="4" from-port="4" to-layer="5" to-port="0"/>
+</edges></net>"""
+#: Parameter x [?, 4]; ReadValue "v" (variable shape ?,4, initialised with x - x = 0) + x -> Assign "v", Result.
+STATE = """<?xml version="1.0"?>
+<net name="probe" version="11"><layers>
+{x}
+<layer id="1" name="zero" type="Subtract" version="opset1"><input>{p0}{p1}</input><output>{p2}</output></layer>
+<layer id="2" name="read" type="ReadValue" version="opset6">
+<data variable_id="v" variable_type="f32" variable_shape="?,4"/><input>{p0}</input><output>{p1}</output></layer>
+<layer id="3" name="sum" type="Add" version="opset1"><input>{p0}{p1}</input><output>{p2}</output></layer>
+<layer id="4" name="assign" type="Assign" version="opset6"><data variable_id="v"/><input>{p0}</input>
+<output>{p1}</output></layer>
+<layer id="5" name="r" type="Result" version="opset1"><input>{p0}</input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="0" from-port="0" to-layer="1" to-port="1"/>
+<edge from-layer="1" from-port="2" to-layer="2" to-port="0"/>
+<edge from-layer="2" from-port="1" to-layer="3" to-port="0"/>
+<edge from-layer="0" from-port="0" to-layer="3" to-port="1"/>
+<edge from-layer="3" from-port="2" to-layer="4" to-port="0"/>
+<edge from-layer="3" from-port="2" to-layer="5" to-port="0"/>
+</edges></net>"""
 #: Attribute values added after their op version: (type, opset, attribute, value, the layer's <data>).
 VALUES = [
     ("MaxPool", "opset14", "rounding_type", "ceil_torch",
@@ -79,15 +118,76 @@ def candidates() -> set[str]:
 
 def reads(xml: str) -> bool:
     """True if the release reads this IR (from a file: releases before 2024 read no model from memory)."""
+    return read(xml) is not None
+
+
+def read(xml: str) -> ov.Model | None:
+    """The model this IR (of no weights) is, as the release reads it from a file; None if it refuses it."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "probe.xml"
         path.write_text(xml)
         path.with_suffix(".bin").write_bytes(b"")
         try:
-            ov.Core().read_model(str(path))
+            return ov.Core().read_model(str(path))
         except RuntimeError:
-            return False
-    return True
+            return None
+
+
+def port(port_id: int, precision: str, dims: list[int]) -> str:
+    return f'<port id="{port_id}" precision="{precision}">' + "".join(f"<dim>{d}</dim>" for d in dims) + "</port>"
+
+
+def parameter(layer_id: int, name: str, element: str, precision: str, dims: list[int]) -> str:
+    shape = ",".join("?" if d < 0 else str(d) for d in dims)
+    return (f'<layer id="{layer_id}" name="{name}" type="Parameter" version="opset1"><data shape="{shape}" '
+            f'element_type="{element}"/><output>{port(0, precision, dims)}</output></layer>')
+
+
+def compiled(model: ov.Model) -> ov.CompiledModel:
+    """``model`` compiled for CPU at f32 (a CPU with bf16 would otherwise compute in bf16)."""
+    return ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+
+
+def sdpa_boolean_mask() -> bool | None:
+    """True if the CPU plugin computes ScaledDotProductAttention-13 with a boolean mask as the specification says
+    (True: the key takes part), for a lower-triangular, an all-True and a scattered mask (every row keeps key 0), within
+    1e-5 of float64 numpy; None if the release does not read SDPA-13."""
+    q = [1, 4, 8]
+    params = "".join(parameter(i, n, "f32", "FP32", q) for i, n in enumerate("qkv"))
+    params += parameter(3, "mask", "boolean", "BOOL", [4, 4])
+    model = read(SDPA.format(params=params, q0=port(0, "FP32", q), q1=port(1, "FP32", q), q2=port(2, "FP32", q),
+                             mask=port(3, "BOOL", [4, 4]), q4=port(4, "FP32", q)))
+    if model is None:
+        return None
+    network = compiled(model)
+    rng = np.random.default_rng(0)
+    query, key, value = (rng.standard_normal(q).astype(np.float32) for _ in range(3))
+    scattered = np.array([[1, 0, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1], [1, 1, 1, 0]], bool)
+    right = True
+    for mask in (np.tril(np.ones((4, 4), bool)), np.ones((4, 4), bool), scattered):
+        scores = query.astype(np.float64) @ key.transpose(0, 2, 1) / np.sqrt(8) + np.where(mask, 0.0, -np.inf)
+        weights = np.exp(scores - scores.max(-1, keepdims=True))
+        want = weights / weights.sum(-1, keepdims=True) @ value
+        # (a request each: 2025.0 refuses a second inference of one request, "expecting [1,2,2,8]")
+        got = network.create_infer_request().infer([query, key, value, mask])[0]
+        right &= bool(np.allclose(got, want, rtol=1e-5, atol=1e-5))
+    return right
+
+
+def dynamic_state() -> bool:
+    """True if the CPU plugin runs, twice in a row, a model whose ReadValue-6 / Assign-6 variable has a dynamic
+    shape (``?,4``), with the right answers: x, then 2 x (the state starts at zero, then holds the last sum)."""
+    dims = [-1, 4]
+    model = read(STATE.format(x=parameter(0, "x", "f32", "FP32", dims), p0=port(0, "FP32", dims),
+                              p1=port(1, "FP32", dims), p2=port(2, "FP32", dims)))
+    x = np.arange(8, dtype=np.float32).reshape(2, 4)
+    try:
+        request = compiled(model).create_infer_request()
+        first, second = (request.infer([x])[0].copy() for _ in range(2))
+    except RuntimeError as error:
+        print(f"dynamic state: {error}", file=sys.stderr)
+        return False
+    return bool(np.array_equal(first, x) and np.array_equal(second, 2 * x))
 
 
 def opsets() -> dict[str, dict[str, str]]:
@@ -138,7 +238,8 @@ def duplicate_layer_names() -> dict[str, bool]:
 
 def main() -> None:
     json.dump({"version": ov.get_version(), "python": sys.version.split()[0], "ir_versions": ir_versions(),
-               "opsets": opsets(), "values": values(), "duplicate_layer_names": duplicate_layer_names()},
+               "opsets": opsets(), "values": values(), "duplicate_layer_names": duplicate_layer_names(),
+               "sdpa_boolean_mask": sdpa_boolean_mask(), "dynamic_state": dynamic_state()},
               sys.stdout, indent=1, sort_keys=True)
 
 

@@ -6,6 +6,10 @@ A release creates a layer ``type`` of ``version="opsetN"`` when its opsetN holds
 attribute values: a value added after its op version (``rounding_type="ceil_torch"``: MaxPool-14 in 2024.0, the
 value from 2024.1) counts only in the releases that were seen to read it. ``opsetN`` names a target too: the opsets
 1 to N as the newest release has them.
+
+A release may also compute wrongly a layer it creates (``Release.miscomputes``, the measured ``DEFECTS``), or fail to
+run a model it reads (``Release.runs_dynamic_state``): ``check --target`` reports both, ``migrate --target`` rewrites
+the first and refuses the second.
 """
 
 from __future__ import annotations
@@ -17,12 +21,19 @@ from functools import cache
 from pathlib import Path
 
 from ..base.errors import IrToolsError
-from .opsets import lookup
+from .opsets import lookup, read_opset
 
 _TABLE = Path(__file__).with_name("openvino_releases.json")
 
 #: An attribute value newer than its op version: (type, opset, attribute, value).
 Value = tuple[str, str, str, str]
+
+#: The measured defects a release of the table may have (``Release.miscomputes``): key -> what the release does, as
+#: ``check --target`` says it; the downgrade that rewrites the op says which layers each hits (``Downgrade.repairs``).
+DEFECTS: dict[str, str] = {
+    "sdpa_boolean_mask_inverted": "computes ScaledDotProductAttention-13 with a boolean mask inverted (True taken "
+                                  "as masked out)",
+}
 
 
 @dataclass(frozen=True)
@@ -36,10 +47,18 @@ class Release:
     """The IR versions (10, 11) in which the release's reader takes an IR where two layers have the same ``name``
     (measured: 2023.0 to 2024.0 refuse such an IR, v10 and v11 alike, "Invalid IR! same name is not unique!";
     2024.1 on reads both; the documented-only releases before 2023.0 take 2023.0's answer)."""
+    miscomputes: frozenset[str] = frozenset()
+    """The measured defects (keys of ``DEFECTS``) of its CPU plugin: layers it creates, but computes wrongly
+    (``sdpa_boolean_mask_inverted``: 2023.3, the first with SDPA-13, to 2025.2 take a True of its boolean mask as
+    masked out, which the specification says takes part; 2025.3 on compute it right; scripts/probe_release.py)."""
+    runs_dynamic_state: bool = True
+    """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
+    2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on
+    run it; the documented-only releases before 2023.0 take 2023.0's answer, unmeasured)."""
 
     def creates(self, op_type: str, version: str | None, attrs: Mapping[str, str]) -> bool:
         """True if this release creates a layer of ``op_type`` at ``version`` with these attributes."""
-        types = self.opsets.get(version or "")
+        types = self.opsets.get(read_opset(op_type, version))  # MVN of opset1 is read from opset2
         return types is not None and op_type.lower() in types and self.lacks_value(op_type, version, attrs) is None
 
     def lacks_value(self, op_type: str, version: str | None, attrs: Mapping[str, str]) -> str | None:
@@ -59,7 +78,8 @@ def releases() -> dict[str, Release]:
     return {name: Release(name, entry["source"], tuple(entry["ir_versions"]),
                           {opset: tables[key] for opset, key in entry["opsets"].items()},
                           frozenset(tuple(v) for v in entry["values"]),
-                          frozenset(entry["reads_duplicate_layer_names"]))
+                          frozenset(entry["reads_duplicate_layer_names"]), frozenset(entry["miscomputes"]),
+                          entry["runs_dynamic_state"])
             for name, entry in document["releases"].items()}
 
 
@@ -78,7 +98,7 @@ def release(name: str) -> Release:
         opsets = {f"opset{i}": newest.opsets[f"opset{i}"] for i in range(1, n + 1)}
         values = frozenset(v for v in newest.values if int(v[1][5:]) <= n)
         return Release(name, f"opsets 1-{n} as OpenVINO {newest.name} has them", newest.ir_versions, opsets, values,
-                       newest.reads_duplicate_layer_names)
+                       newest.reads_duplicate_layer_names, newest.miscomputes, newest.runs_dynamic_state)
     minor = ".".join(name.split(".")[:2])
     if minor in known:
         return known[minor]
