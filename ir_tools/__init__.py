@@ -12,7 +12,8 @@ The public API (everything else is internal and may change):
   reference, as ``ir-tools compare``; runners for every backend: ``OpenVinoRunner``, ``ChildOpenVinoRunner``
   (OpenVINO of another Python interpreter), ``OnnxRuntimeRunner``, ``ReferenceRunner``, and
   ``compare_outputs`` for two of them (these import OpenVINO on first use)
-- ``inspect(xml_path) -> dict``: inputs, outputs, op histogram and layers, as ``ir-tools inspect --format json``
+- ``inspect(xml_path) -> dict``: inputs, outputs, op histogram, layers and diagnostics, as ``ir-tools inspect
+  --format json`` (a broken file too)
 - ``migrate(graph_or_path, target=None) -> PassResult``: as ``ir-tools migrate [--target RELEASE]`` (every
   average pooling into opset8 AvgPool; with a target, an OpenVINO release or ``opsetN``, every layer it cannot
   create rewritten, or PassError naming each one left; a legacy IR v7 file is lowered first)
@@ -120,10 +121,13 @@ def compare(graph: Graph, inputs: dict[str, np.ndarray], options: CompareOptions
 
 
 def inspect(xml_path: str | Path, bin_path: str | Path | None = None) -> dict:
-    """Inputs, outputs, op histogram and layers of a valid model (InvalidModelError otherwise)."""
+    """Inputs, outputs, op histogram and layers of a model, and the diagnostics ``check`` gives without OpenVINO
+    (as dicts), as ``ir-tools inspect --format json``; a file that cannot be read raises IrToolsError."""
     from .ir.inspect import summary
+    from .passes.validate import check_graph
 
-    return summary(read_valid(xml_path, bin_path))
+    graph = read_ir(xml_path, bin_path)
+    return {**summary(graph), "diagnostics": [d.to_dict() for d in check_graph(graph)[0]]}
 
 
 def from_onnx(path: str | Path, compress_to_fp16: bool = True) -> Graph:

@@ -125,9 +125,24 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    info = summary(read_valid(args.model, args.bin))
-    print(json.dumps(info, indent=2) if args.format == "json" else render_text(info))
-    return EXIT_OK
+    """What the file holds, read as far as it can be, and then what ``check`` finds in it (exit 1 on an error): a
+    broken file is when a user most wants to look inside."""
+    from .passes.validate import check_graph
+
+    graph = read_ir(args.model, args.bin)
+    diags = args.selection.kept(check_graph(graph)[0])
+    info = summary(graph)
+    if args.format == "json":
+        print(json.dumps({**info, "diagnostics": [d.to_dict() for d in diags]}, indent=2))
+    else:
+        print(render_text(info))
+        _print_diagnostics(diags, args.verbose)
+        if diags:
+            errors = sum(d.severity == "error" for d in diags)
+            print(f"{args.model}: {errors} error(s), {len(diags) - errors} warning(s) (`ir-tools check` says the same)")
+    if any(d.fatal for d in diags):
+        return EXIT_UNUSABLE
+    return EXIT_FOUND if has_errors(diags) else EXIT_OK
 
 
 def cmd_shapes(args: argparse.Namespace) -> int:
@@ -163,8 +178,8 @@ def cmd_shapes(args: argparse.Namespace) -> int:
 def _inputs(args: argparse.Namespace, graph, check: bool = True) -> dict:
     """The inputs of ``--inputs``, else seeded ones; validated unless ``check`` is False (the caller's library call
     validates them: ``compare_model``)."""
+    from .ir.names import input_name
     from .runtime.inputs import check_inputs, load_inputs, parse_shape_overrides, random_inputs
-    from .runtime.naming import input_name
 
     seed = _seed(args)
     if args.inputs:
@@ -184,7 +199,7 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> dict:
 
 def _known_tolerance_names(graph: Graph, tolerances) -> None:
     """E-USAGE for an ``--atol``/``--rtol NAME:V`` that names no output or layer of the model."""
-    from .runtime.naming import output_name
+    from .ir.names import output_name
 
     names = {output_name(graph, r) for r in graph.results()} | {layer.name for layer in graph.layers()}
     for flag, given in (("--atol", tolerances.atol_by_name), ("--rtol", tolerances.rtol_by_name)):

@@ -97,3 +97,19 @@ def test_every_option_says_what_it_does(capsys) -> None:
         for action in command._actions:  # noqa: SLF001
             if action.option_strings and action.dest != "help":
                 assert action.help, f"ir-tools {name} {action.option_strings[0]} has no help text"
+
+
+def test_inspect_shows_a_broken_file_and_what_is_wrong(tmp_path: Path, capsys) -> None:
+    """Issue 25, point 4: inspect refused a file with errors, when a user most wants to look inside it."""
+    import shutil
+
+    assert main(["inspect", str(SAMPLES / "wrong_dims.xml")]) == 1
+    out = capsys.readouterr().out
+    assert "pool1 [AvgPool@opset1] -> [1,3,9,9]" in out and "error[E-SHAPE]: layer 'pool1'" in out
+    model = tmp_path / "no_bin.xml"
+    shutil.copy(SAMPLES / "mixed_network.xml", model)  # its .bin left behind
+    assert main(["inspect", str(model), "--format", "json"]) == 1
+    import json
+
+    info = json.loads(capsys.readouterr().out)
+    assert info["layer_count"] == 14 and "E-BIN-MISSING" in {d["code"] for d in info["diagnostics"]}

@@ -6,21 +6,23 @@ from collections import Counter
 
 from ..base.dims import show
 from .model import Graph
+from .names import input_name, output_name
 
 
 def summary(graph: Graph) -> dict:
     """A JSON-ready description of ``graph``."""
 
-    def tensor(layer, port) -> dict:
+    def tensor(name: str, layer, port) -> dict:
         shape = layer.attrs.get("shape") if layer.is_a("Parameter") else None
-        return {"name": port.names or layer.name, "layer": layer.name, "precision": port.precision,
+        return {"name": name, "layer": layer.name, "precision": port.precision,
                 "dims": None if port.dims is None else list(port.dims), "shape": shape}
 
-    inputs = [tensor(p, p.outputs[0]) for p in graph.parameters() if p.outputs]
+    inputs = [tensor(input_name(graph, p), p, p.outputs[0]) for p in graph.parameters() if p.outputs]
     outputs = []
     for r in graph.results():
         found = graph.producer(r.id, r.inputs[0].id) if r.inputs else None
-        outputs.append(tensor(*found) if found else {"name": r.name, "layer": r.name})
+        name = output_name(graph, r)  # as run and compare name it
+        outputs.append(tensor(name, *found) if found else {"name": name, "layer": r.name})
     histogram = Counter(layer.kind for layer in graph.layers())
     return {
         "name": graph.name,

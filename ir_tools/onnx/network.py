@@ -43,10 +43,10 @@ from ..base.diagnostics import Diagnostic
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
+from ..ir.names import tensor_names
 from ..ir.reader import read_ir
 from ..passes.base import Pass
 from ..passes.builder import Output
-from ..passes.interface_names import tensor_names
 from ..passes.validate import InvalidModelError
 from .importer import PoolingImporter, output_dims
 from .reading import check_file, default_opset, is_owned, node_label

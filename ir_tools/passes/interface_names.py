@@ -11,25 +11,11 @@ or code that feeds or reads the model by name breaks (and ``migrate --check`` wi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ..base.diagnostics import Diagnostic
 from ..ir.model import Graph, Layer, Port
-
-_UNESCAPED_COMMA = re.compile(r"(?<!\\),")
-
-
-def tensor_names(names: str | None) -> list[str]:
-    """A port's ``names`` attribute as a list (OpenVINO writes a comma inside a name as ``\\,``)."""
-    if not names:
-        return []
-    return [part.replace("\\,", ",").strip() for part in _UNESCAPED_COMMA.split(names)]
-
-
-def v10_output_name(producer: Layer, port: Port) -> str:
-    """The name OpenVINO gives an IR v10 output fed by ``port`` of ``producer`` (a Parameter's is its own name)."""
-    return producer.name + (f".{producer.outputs.index(port)}" if len(producer.outputs) > 1 else "")
+from ..ir.names import tensor_names, v10_output_name
 
 
 def keep_v10_names(graph: Graph) -> int:

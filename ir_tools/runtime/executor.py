@@ -15,12 +15,12 @@ import numpy as np
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer
+from ..ir.names import input_name, output_name
 from ..ir.walker import Walker
 from ..ops import attrs as A
 from ..ops.opsets import lookup
 from ..ops.rounding import EXACT
 from ..passes.validate import require_valid
-from .naming import input_name, output_name
 
 
 def supported(layer: Layer) -> bool:

@@ -12,8 +12,8 @@ from ..base.dims import parse_shape
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError
 from ..ir.model import Graph
+from ..ir.names import input_name
 from ..ops.opsets import lookup
-from .naming import input_name
 
 
 class InputError(IrToolsError):

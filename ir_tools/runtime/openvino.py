@@ -23,9 +23,9 @@ from ..base.dims import Dim, Shape
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
+from ..ir.names import input_name, output_name
 from ..ir.writer import to_bytes
 from ..ops.spec import TensorType
-from .naming import input_name, output_name
 from .openvino_infer import infer
 
 #: The version of this process's OpenVINO.

@@ -20,8 +20,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 from ir_tools import read_ir
 from ir_tools.cli import main
+from ir_tools.ir.names import input_name, output_name
 from ir_tools.onnx import network
-from ir_tools.runtime.naming import input_name, output_name
 from ir_tools.runtime.onnxruntime import run_onnxruntime
 from tests.onnx.models import make_model
 

@@ -18,9 +18,9 @@ from ir_tools import read_ir, write_ir
 from ir_tools.base.dims import Dim
 from ir_tools.cli import main
 from ir_tools.ir.model import Graph
+from ir_tools.ir.names import output_name
 from ir_tools.passes.builder import GraphBuilder
 from ir_tools.passes.exact_pool import WindowSpec, emit
-from ir_tools.runtime.naming import output_name
 from ir_tools.runtime.numeric_check import constant_layers
 from tests.conftest import ROOT
 

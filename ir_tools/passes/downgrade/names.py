@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ...ir.model import Graph, Layer
+from ...ir.names import tensor_names
 from ..base import PassResult
-from ..interface_names import tensor_names
 from .base import Downgrade
 
 

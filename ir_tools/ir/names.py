@@ -1,0 +1,43 @@
+"""How a model's inputs and outputs are named, one way for every command (inspect, run, compare, OpenVINO's runs).
+
+OpenVINO names a tensor by the names its port carries (``names``: commas inside a name escaped ``\\,``); an IR v10
+model's inputs and outputs also take the names of layers: a Parameter its own, an output its producer's (plus
+``.N``, the output index, when the producer has several outputs).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import Graph, Layer, Port
+
+_UNESCAPED_COMMA = re.compile(r"(?<!\\),")
+
+
+def tensor_names(names: str | None) -> list[str]:
+    """A port's ``names`` attribute as a list (OpenVINO writes a comma inside a name as ``\\,``)."""
+    if not names:
+        return []
+    return [part.replace("\\,", ",").strip() for part in _UNESCAPED_COMMA.split(names)]
+
+
+def v10_output_name(producer: Layer, port: Port) -> str:
+    """The name OpenVINO gives an IR v10 output fed by ``port`` of ``producer`` (a Parameter's is its own name)."""
+    return producer.name + (f".{producer.outputs.index(port)}" if len(producer.outputs) > 1 else "")
+
+
+def input_name(graph: Graph, parameter: Layer) -> str:
+    """A Parameter's first tensor name, or its layer name."""
+    port = parameter.outputs[0] if parameter.outputs else None
+    names = tensor_names(port.names if port else None)
+    return names[0] if names and names[0] else parameter.name
+
+
+def output_name(graph: Graph, result: Layer) -> str:
+    """The first tensor name of the port feeding a Result; without one, the name OpenVINO gives it in IR v10
+    (after its producer), else the Result's layer name."""
+    found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
+    names = tensor_names(found[1].names) if found else []
+    if names and names[0]:
+        return names[0]
+    return v10_output_name(*found) if found and graph.ir_version == 10 else result.name
