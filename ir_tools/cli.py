@@ -269,7 +269,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         options = CompareOptions(tolerances=tolerances, per_layer=args.per_layer,
                                  compare_constants=args.compare_constants, saved=saved, source=source, progress=step)
         report = compare_model(graph, inputs, options, openvino)
-    print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report))
+    print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report, args.verbose))
     if args.save_outputs:
         _save_npz(args.save_outputs, saved_arrays(report))
     if args.html:

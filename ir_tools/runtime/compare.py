@@ -288,7 +288,7 @@ def _loose_bounds(outputs: list[TensorComparison]) -> list[str]:
             "far above OpenVINO's own pass end to end; --per-layer checks each layer against its own bound"]
 
 
-def _closest_to_failing(report: CompareReport, count: int = 5) -> list[str]:
+def _closest_to_failing(report: CompareReport, count: int = 10) -> list[str]:
     """The layers whose error came closest to their rounding bound (above 1: beyond it), worst first."""
     ranked = sorted(((t.error_to_bound, lay, t) for lay in report.layers for t in lay.outputs
                      if t.error_to_bound is not None and t.error_to_bound > 0), key=lambda e: -e[0])[:count]
@@ -300,7 +300,13 @@ def _closest_to_failing(report: CompareReport, count: int = 5) -> list[str]:
     return lines
 
 
-def render_text(report: CompareReport) -> str:
+#: How many not-checked layers the compact report names.
+NAMED_NOT_CHECKED = 10
+
+
+def render_text(report: CompareReport, verbose: bool = False) -> str:
+    """The report as text: compact (the outputs, the layers that failed, a count of the others, the layers closest
+    to their bound, the verdict), or every layer with ``verbose``."""
     c = report.config
     seed = f", seed {c['seed']}" if c.get("seed") is not None else ""
     lines = [f"model: {report.model}",
@@ -312,16 +318,23 @@ def render_text(report: CompareReport) -> str:
         if not report.layers:
             lines += _loose_bounds(report.outputs)
     if report.layers:
-        lines.append("layers (the reference fed OpenVINO's activations, or vs saved activations):")
-        for lay in report.layers:
+        shown = report.layers if verbose else [lay for lay in report.layers if not all(t.passed for t in lay.outputs)]
+        failed = sum(not all(t.passed for t in lay.outputs) for lay in report.layers)
+        lines.append(f"layers (the reference fed OpenVINO's activations, or vs saved activations): "
+                     f"{len(report.layers)} compared, {failed} failed" + ("" if verbose else
+                                                                          "; -v lists every layer"))
+        for lay in shown:
             lines.append(f"  {lay.name} (id {lay.layer_id}, {lay.kind}, line {lay.line}):")
             lines += ["  " + _tensor_line(t) for t in lay.outputs]
     if report.folded:
         lines.append(f"constant subgraphs: {report.folded} layers computed once by the reference, not compared "
                      "(--compare-constants compares them)")
     if report.not_checked:
+        named = report.not_checked if verbose else report.not_checked[:NAMED_NOT_CHECKED]
         lines.append(f"not checked ({len(report.not_checked)} layers):")
-        lines += [f"  {n['name']} ({n['type']}, line {n['line']}): {n['reason']}" for n in report.not_checked]
+        lines += [f"  {n['name']} ({n['type']}, line {n['line']}): {n['reason']}" for n in named]
+        if len(named) < len(report.not_checked):
+            lines.append(f"  and {len(report.not_checked) - len(named)} more (-v lists them)")
     lines += _closest_to_failing(report)
     if report.first_divergence:
         d = report.first_divergence

@@ -85,3 +85,18 @@ def test_a_loose_end_to_end_bound_is_named_so():
     finite = compare_tensors("scores", y + 1e-3, y, 1e-5, 1e-5, bound=np.full(2, 1.0))
     (note,) = _loose_bounds([infinite, finite])
     assert "logits (infinite: no difference can fail)" in note and "scores (1, 1e+03 times" in note
+
+
+def test_the_text_report_is_compact_unless_v(capsys) -> None:
+    """Issue 25, point 3: per layer, compare printed every layer (300-930 lines for a small transformer); now the
+    outputs, the failed layers, a count and the closest to their bound, and everything with -v."""
+    from ir_tools.cli import main
+    from tests.conftest import SAMPLES
+
+    assert main(["compare", str(SAMPLES / "mixed_network.xml"), "--per-layer"]) == 0
+    compact = capsys.readouterr().out
+    assert "layers (the reference fed OpenVINO's activations, or vs saved activations): 6 compared, 0 failed; " \
+           "-v lists every layer" in compact and "  conv1 (id" not in compact
+    assert main(["compare", str(SAMPLES / "mixed_network.xml"), "--per-layer", "-v"]) == 0
+    full = capsys.readouterr().out
+    assert "  conv1 (id" in full and len(full.splitlines()) > len(compact.splitlines()) + 10
