@@ -2,9 +2,10 @@
 are, how to feed them, and the one measurement every user of them makes (``measure``).
 
 ``measure(entry, release, python)``: ``ir-tools migrate MODEL --target RELEASE`` in this process, then whether the
-result loads and runs on that release (the OpenVINO of ``python``), holds only op versions it creates, keeps input
-and output names (as the current OpenVINO reports them), and whether its outputs equal the current OpenVINO's on
-the original within 1e-4 of max|output| at every run shape of the manifest. Used by scripts/zoo_targets.py,
+result (the original itself where there is nothing to migrate) loads and runs on that release (the OpenVINO of
+``python``), holds only op versions it creates, keeps input and output names (as the current OpenVINO reports them),
+and whether its outputs equal the current OpenVINO's on the original within 1e-4 of max|output| at every run shape
+of the manifest. Used by scripts/zoo_targets.py,
 benchmarks/bench_migrate.py and tests/test_target_fixtures.py; needs no torch.
 """
 
@@ -144,6 +145,8 @@ def measure(entry: dict[str, Any], release: str, python: str, workdir: Path | No
     with tempfile.TemporaryDirectory(prefix="target-", dir=workdir) as tmp:
         out = Path(tmp) / xml.name
         code, err = migrate(xml, out, release)
+        if code == 0 and not out.is_file():  # "nothing to migrate": the release is to run the original as it is
+            out = xml
         if code != 0 or not out.is_file():
             found.reasons.append(f"migrate exit {code}: {refusals(err)}")
             return found

@@ -31,8 +31,8 @@ Value = tuple[str, str, str, str]
 #: The measured defects a release of the table may have (``Release.miscomputes``): key -> what the release does, as
 #: ``check --target`` says it; the downgrade that rewrites the op says which layers each hits (``Downgrade.repairs``).
 DEFECTS: dict[str, str] = {
-    "sdpa_boolean_mask_inverted": "computes ScaledDotProductAttention-13 with a boolean mask inverted (True taken "
-                                  "as masked out)",
+    "sdpa_boolean_mask_inverted": "computes ScaledDotProductAttention-13 with a boolean mask inverted, True taken "
+                                  "as masked out",
 }
 
 

@@ -2,8 +2,11 @@
 one it can (``migrate --target``).
 
 Each refusal is one E-TARGET error at the layer's line: its op version, the oldest release that creates it, and
-whether ir_tools rewrites it. ``retarget`` runs the rewrites (every AvgPool into opset8 by ``to_opset8``, then the
-downgrades of ``passes/downgrade``) and refuses, with every E-TARGET, what is left.
+whether ir_tools rewrites it; or a layer the release creates but computes wrongly (a measured defect,
+``ops/releases.DEFECTS``: rewritten too); or a ReadValue whose variable has a dynamic shape, which a release that
+cannot run such a state (``Release.runs_dynamic_state``) fails on, whatever ir_tools rewrites. ``retarget`` runs
+the rewrites (every AvgPool into opset8 by ``to_opset8``, then the downgrades of ``passes/downgrade``) and refuses,
+with every E-TARGET, what is left.
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ from collections import Counter
 from pathlib import Path
 
 from ..base.diagnostics import Diagnostic
+from ..base.dims import Shape, parse_shape, shape_from_ints, show_shape
 from ..base.errors import SourceLoc
 from ..ir.model import Graph, Layer
-from ..ops.releases import Release, oldest_creating, op_label, own_opset, release, releases
+from ..ops.releases import DEFECTS, Release, oldest_creating, op_label, own_opset, release, releases
 from .base import PassError, PassManager, PassResult
 from .downgrade import DOWNGRADES
 from .downgrade.names import repeated_names
@@ -23,7 +27,8 @@ from .to_opset8 import migration, to_opset8
 
 
 def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
-    """E-TARGET for every layer ``target`` cannot create, and for an IR version it does not read."""
+    """E-TARGET for every layer ``target`` cannot create or computes wrongly, for an IR version it does not read, and
+    for each dynamic state it cannot run."""
     found = []
     if graph.ir_version not in target.ir_versions:
         versions = " or ".join(f"v{v}" for v in target.ir_versions)
@@ -32,7 +37,10 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
                                 SourceLoc(str(graph.source) if graph.source else None, graph.line)))
     for layer in graph.layers():
         version = layer.version or ""
-        if not version.startswith("opset") or target.creates(layer.type, version, layer.attrs):
+        if not version.startswith("opset"):
+            continue
+        if target.creates(layer.type, version, layer.attrs):
+            found += _defects(graph, layer, target)
             continue
         value = target.lacks_value(layer.type, version, layer.attrs)
         what = f"{layer.type} of {version}" + (f" with {value}" if value else "")
@@ -46,7 +54,52 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
             found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} refuses two layers named '{name}' (the "
                                  f"first at line {layers[0].line}); the oldest release that reads them is {oldest}; "
                                  "`ir-tools migrate --target` renames them", layer.loc) for layer in layers[1:]]
+    return found + _dynamic_states(graph, target)
+
+
+def _defects(graph: Graph, layer: Layer, target: Release) -> list[Diagnostic]:
+    """E-TARGET if a measured defect of ``target`` hits ``layer``, which it creates: the downgrade rewrites it."""
+    found = []
+    for downgrade in DOWNGRADES:
+        key = downgrade(target).defect(graph, layer)
+        if key is None:
+            continue
+        table = list(releases().values())
+        later = table[table.index(target) + 1:] if target in table else []
+        newer = next((r.name for r in later if key not in r.miscomputes), None)
+        since = f"the next release that computes it right is {newer}" if newer else "no newer release computes it right"
+        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {DEFECTS[key]} (measured); {since}; "
+                                f"`ir-tools migrate --target` rewrites it "
+                                f"{downgrade.rewrites[op_label(layer.type, layer.version)]}", layer.loc))
     return found
+
+
+def _dynamic_states(graph: Graph, target: Release) -> list[Diagnostic]:
+    """E-TARGET at each ReadValue whose variable has a dynamic shape, if ``target`` cannot run such a state."""
+    if target.runs_dynamic_state:
+        return []
+    oldest = next((r.name for r in releases().values() if r.runs_dynamic_state), None)
+    found = []
+    for layer in (layer for layer in graph.layers() if layer.type.lower() == "readvalue"):  # (not an op we model)
+        shape = _variable_shape(layer)
+        if shape is not None and all(d.is_static for d in shape):
+            continue
+        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot run a model whose state has a "
+                                f"dynamic shape (variable '{layer.attrs.get('variable_id', '')}' of shape "
+                                f"{show_shape(shape)}; measured: its CPU plugin fails at inference); the oldest "
+                                f"release that runs it is {oldest}; no rewrite makes a state static", layer.loc))
+    return found
+
+
+def _variable_shape(layer: Layer) -> Shape:
+    """A ReadValue's variable shape: its ``variable_shape`` (ReadValue-6), else its output's declared dims."""
+    text = layer.attrs.get("variable_shape")
+    if text is not None:
+        try:
+            return parse_shape(text)
+        except ValueError:
+            return None
+    return shape_from_ints(layer.outputs[0].dims) if layer.outputs else None
 
 
 def _rewrite(layer: Layer, target: Release) -> str:
@@ -83,10 +136,12 @@ def migrate_graph(graph: Graph, target: Release | None, checked: bool) -> PassRe
 
 
 def retarget(graph: Graph, target: Release, checked: bool = False) -> PassResult:
-    """Rewrite ``graph`` into op versions ``target`` creates; PassError with every E-TARGET for what is left."""
+    """Rewrite ``graph`` into op versions ``target`` creates and computes right; PassError with every E-TARGET for what
+    is left."""
     result = PassManager([to_opset8, *(downgrade(target) for downgrade in DOWNGRADES)]).run(graph, checked)
     left = [d for d in target_diagnostics(graph, target) if d.loc.layer_id is not None]
     if left:
-        raise PassError(f"{len(left)} layer(s) have no form OpenVINO {target.name} creates; nothing written",
+        raise PassError(f"{len(left)} layer(s) have no form OpenVINO {target.name} creates and runs right; nothing "
+                        "written",
                         SourceLoc(str(graph.source) if graph.source else None), left)
     return result

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...base.dims import Dim
 from ...base.dtypes import element_type, from_numpy
-from ...ir.model import Graph
+from ...ir.model import Graph, Layer
 from ...ops import attrs as A
 from ...ops.attention import AttentionAttrs
 from ...ops.opsets import lookup
@@ -18,6 +18,15 @@ from ..builder import GraphBuilder, Output, origin_text, output_of
 from .base import Downgrade
 
 LABEL = "ScaledDotProductAttention-13"
+
+
+def _boolean_mask(graph: Graph, layer: Layer) -> bool:
+    """True if the SDPA-13 ``layer`` is not causal and has a mask (input 3) of element type boolean."""
+    ports = layer.input_ids()
+    if A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc).causal or len(ports) < 4:
+        return False
+    source = graph.producer(layer.id, ports[3])
+    return source is not None and element_type(source[1].precision or "") == element_type("boolean")
 
 
 class ScaledDotProductAttentionTo8(Downgrade):
@@ -39,10 +48,13 @@ class ScaledDotProductAttentionTo8(Downgrade):
        gathered from their ShapeOf, which OpenVINO cannot fold into a constant.
 
     A mask input left unused (causal) goes too, with whatever computed only it (a model input stays). A bf16 layer is
-    left, for ``retarget`` to refuse: ir_tools writes no bf16 constant.
+    left, for ``retarget`` to refuse: ir_tools writes no bf16 constant. For a target that computes a boolean mask
+    inverted (measured: 2023.3 to 2025.2), a layer with one (not causal: causal ignores the mask, and is right) is
+    rewritten too, though the target creates SDPA-13.
     """
 
     rewrites = {LABEL: "into MatMul-1, SoftMax-8 and element-wise ops (masks, causal and scale included)"}
+    repairs = {"sdpa_boolean_mask_inverted": _boolean_mask}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()

@@ -1,9 +1,10 @@
 """What every downgrade shares: a pass that rewrites layers of newer op versions into older ones, exactly, and
-says which op versions it rewrites (``check --target`` names it beside each layer a release cannot create)."""
+says which op versions it rewrites (``check --target`` names it beside each layer a release cannot create), and
+which layers of them a release computes wrongly (its measured defects, ``ops/releases.DEFECTS``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import ClassVar
 
 from ...ir.model import Graph, Layer
@@ -14,9 +15,12 @@ from ..base import Pass
 class Downgrade(Pass):
     """A rewrite into older op versions, of the layers ``target`` cannot create (every one without a target).
     ``rewrites``: op label -> what it becomes and when, as ``check --target`` prints it ("into MaxPool-8
-    (ceil_torch on static spatial dims)")."""
+    (ceil_torch on static spatial dims)"). ``repairs``: defect (a key of ``ops/releases.DEFECTS``) -> whether it hits
+    a layer of those op versions: for a target with that defect, such a layer is rewritten too, though it creates
+    it."""
 
     rewrites: ClassVar[dict[str, str]] = {}
+    repairs: ClassVar[dict[str, Callable[[Graph, Layer], bool]]] = {}
 
     def __init__(self, target: Release | None = None) -> None:
         self.target = target  # None: every layer of those op versions; else only those the release cannot create
@@ -25,8 +29,17 @@ class Downgrade(Pass):
         """The layers to rewrite, in file order (a snapshot: the pass may edit the graph)."""
         for layer in list(graph.layers()):
             if op_label(layer.type, layer.version) in self.rewrites and (
-                    self.target is None or not self.target.creates(layer.type, layer.version or "", layer.attrs)):
+                    self.target is None or not self.target.creates(layer.type, layer.version or "", layer.attrs)
+                    or self.defect(graph, layer) is not None):
                 yield layer
+
+    def defect(self, graph: Graph, layer: Layer) -> str | None:
+        """The defect of the target (a key of ``ops/releases.DEFECTS``) that hits ``layer``, one of this pass's op
+        versions; None without one (or without a target)."""
+        if self.target is None or op_label(layer.type, layer.version) not in self.rewrites:
+            return None
+        found = (key for key, hits in self.repairs.items() if key in self.target.miscomputes and hits(graph, layer))
+        return next(found, None)
 
 
 def drop_unused(graph: Graph, layers: Iterable[Layer]) -> None:
