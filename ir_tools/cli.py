@@ -17,7 +17,7 @@ from .base.diagnostics import Diagnostic, has_errors, render_github, render_json
 from .base.errors import IrToolsError, SourceLoc, did_you_mean
 from .base.files import write_atomically
 from .batch import map_files, model_paths
-from .console import paint, progress, progress_steps
+from .console import paint, progress, progress_steps, status
 from .ir.inspect import render_text, summary
 from .ir.model import Graph
 from .ir.reader import read_ir
@@ -90,9 +90,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         work = partial(_check_diagnostics, no_openvino=args.no_openvino, compile_model=args.compile,
                        target=args.target)
-        done = progress(map_files(work, paths, args.jobs), len(paths), "checking",
-                        args.format == "text" and len(paths) > 1)
-        checked = dict(zip(map(str, paths), done, strict=True))
+        with status(f"checking {paths[0].name}" if paths else "", args.format == "text" and len(paths) == 1):
+            done = progress(map_files(work, paths, args.jobs), len(paths), "checking",
+                            args.format == "text" and len(paths) > 1)
+            checked = dict(zip(map(str, paths), done, strict=True))
     results = {path: args.selection.kept(diags) for path, (diags, _) in checked.items()}
     if args.format == "json":
         print(render_json(results))
@@ -259,13 +260,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
         tolerances = Tolerances.parse(args.atol, args.rtol)
     except ValueError as exc:
         raise IrToolsError(str(exc), code="E-USAGE") from None
-    graph = read_valid(args.model, args.bin)
+    text = args.format == "text"
+    with status(f"reading and checking {args.model.name}", text):
+        graph = read_valid(args.model, args.bin)
     _known_tolerance_names(graph, tolerances)
     inputs = _inputs(args, graph, check=False)
     source = {"inputs": str(args.inputs)} if args.inputs else {"seed": _seed(args)}
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
     openvino = OpenVinoRunner(graph, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
-    with progress_steps(len(graph), "comparing layers", args.format == "text") as step:
+    with status("running OpenVINO and the numpy reference", text), \
+            progress_steps(len(graph), "comparing layers", text) as step:
         options = CompareOptions(tolerances=tolerances, per_layer=args.per_layer,
                                  compare_constants=args.compare_constants, saved=saved, source=source, progress=step)
         report = compare_model(graph, inputs, options, openvino)

@@ -49,6 +49,22 @@ def progress_steps(total: int, what: str, enabled: bool = True) -> Iterator[Call
         yield step
 
 
+@contextmanager
+def status(what: str, enabled: bool = True) -> Iterator[None]:
+    """``what...`` on stderr while a step with no count of its own runs (reading, compiling), erased after; only
+    on a terminal (and ``enabled``)."""
+    if not (enabled and sys.stderr.isatty()):
+        yield
+        return
+    sys.stderr.write(f"{what}...\r")
+    sys.stderr.flush()
+    try:
+        yield
+    finally:
+        sys.stderr.write("\r" + " " * (len(what) + 3) + "\r")
+        sys.stderr.flush()
+
+
 def progress(items: Iterable[T], total: int, what: str, enabled: bool = True) -> Iterator[T]:
     """``items`` with a progress bar on stderr when it is a terminal (and ``enabled``)."""
     if not (enabled and sys.stderr.isatty()):

@@ -113,3 +113,28 @@ def test_inspect_shows_a_broken_file_and_what_is_wrong(tmp_path: Path, capsys) -
 
     info = json.loads(capsys.readouterr().out)
     assert info["layer_count"] == 14 and "E-BIN-MISSING" in {d["code"] for d in info["diagnostics"]}
+
+
+def test_compare_says_what_it_is_doing_on_a_terminal_only(tmp_path: Path) -> None:
+    """Issue 25, point 2: compare printed nothing for 18-40 s on a terminal. Under a pseudo-terminal it says what
+    runs (on stderr); through a pipe nothing but the report."""
+    import os
+    import pty
+
+    command = [sys.executable, "-m", "ir_tools", "compare", str(SAMPLES / "mixed_network.xml"), "--per-layer"]
+    piped = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert piped.stderr == "" and "PASSED" in piped.stdout
+    leader, follower = pty.openpty()
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=follower, text=True, check=True)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert b"running OpenVINO and the numpy reference..." in seen and "PASSED" in done.stdout
