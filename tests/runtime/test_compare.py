@@ -100,3 +100,31 @@ def test_the_text_report_is_compact_unless_v(capsys) -> None:
     assert main(["compare", str(SAMPLES / "mixed_network.xml"), "--per-layer", "-v"]) == 0
     full = capsys.readouterr().out
     assert "  conv1 (id" in full and len(full.splitlines()) > len(compact.splitlines()) + 10
+
+
+def test_an_output_downstream_of_8_bit_saturation_is_not_comparable(tmp_path, capsys) -> None:
+    """Issue 25, point 11: an i8 Multiply as output failed by 219 while the same report called it not comparable
+    (OpenVINO CPU saturates 8-bit arithmetic, the reference wraps as the specification says)."""
+    import json
+
+    import numpy as np
+    import openvino as ov
+    import openvino.opset1 as o1
+
+    from ir_tools.cli import main
+    from tests.conftest import REPORT_SCHEMA
+
+    x = o1.parameter([4, 8], np.int8, name="x")
+    product = o1.multiply(x, o1.constant(np.full((4, 8), 7, np.int8)), name="MULTIPLY")
+    model = tmp_path / "i8.xml"
+    ov.save_model(ov.Model([product], [x], "i8"), str(model))
+    assert main(["compare", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert "[NOT COMPARABLE] Result_" in out and "it depends on 'MULTIPLY'" in out and "[FAIL]" not in out
+    assert "PASSED (not comparable, so not compared: Result_" in out
+    assert main(["compare", str(model), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    import jsonschema
+
+    jsonschema.validate(report, REPORT_SCHEMA)
+    assert report["passed"] and report["outputs"][0]["comparable"] is False
