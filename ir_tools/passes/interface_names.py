@@ -35,17 +35,17 @@ def keep_v10_names(graph: Graph) -> int:
 
 
 def keep_v11_names(graph: Graph) -> int:
-    """Rename each Parameter and each producer of an output whose IR v10 name would be smaller than the smallest
-    of its port's own names: to that name (its v10 names, ``L`` and ``L.N``, then sort after it), or, where another
-    layer or tensor has it (releases before 2025 refuse two layers of one name), to the first of ``name_``,
-    ``name__``... that none has; returns how many layers were renamed."""
+    """Rename each Parameter and each producer of an output whose IR v10 name is not one of its port's own names to
+    the smallest of them, so OpenVINO reports the same names in v10 (for a producer of several outputs, ``L.N`` still
+    adds one, which sorts after ``L``); where another layer or tensor has that name (releases before 2024.1 refuse
+    two layers of one name), to the first of ``name_``, ``name__``... that none has; returns how many were renamed."""
     wanted: dict[str, str] = {}  # layer id -> the largest of the smallest names its interface ports carry
     interface = [(p, p.outputs[0]) for p in graph.parameters() if p.outputs]
     interface += [found for r in graph.results() if r.inputs and (found := graph.producer(r.id, r.inputs[0].id))]
     for layer, port in interface:
         names = tensor_names(port.names)
         derived = layer.name if layer.is_a("Parameter") else v10_output_name(layer, port)
-        if names and derived < min(names):
+        if names and derived not in names:
             wanted[layer.id] = max(wanted.get(layer.id, ""), min(names))
     owners: dict[str, set[str]] = {}  # a layer or tensor name -> the ids of the layers that have it
     for layer in graph.layers():
