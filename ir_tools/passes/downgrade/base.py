@@ -7,9 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import ClassVar
 
+import numpy as np
+
+from ...base.dtypes import element_type
 from ...ir.model import Graph, Layer
 from ...ops.releases import Release, op_label
 from ..base import Pass
+from ..builder import GraphBuilder, Output
 
 
 class Downgrade(Pass):
@@ -47,3 +51,15 @@ def drop_unused(graph: Graph, layers: Iterable[Layer]) -> None:
     for layer in layers:
         if graph.has_layer(layer.id) and not any(graph.consumers(layer.id, port.id) for port in layer.outputs):
             graph.remove_layer(layer.id)
+
+
+def source(graph: Graph, layer: Layer, index: int) -> Output:
+    """The output feeding ``layer``'s input ``index`` (the gate before a pass: every input is fed)."""
+    key = graph.producer_key(layer.id, layer.input_ids()[index])
+    assert key is not None
+    return key
+
+
+def numpy_dtype(builder: GraphBuilder, out: Output, default: str = "") -> np.dtype:
+    """The numpy type of what ``out`` carries (``default`` where its element type is not known)."""
+    return np.dtype(element_type(builder.type_of(out).element or default).numpy)

@@ -12,7 +12,7 @@ from ...ops.releases import op_label
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
-from .base import Downgrade
+from .base import Downgrade, numpy_dtype, source
 
 _TRUE = {"true", "1"}
 
@@ -42,7 +42,7 @@ class ElementwiseTo1(Downgrade):
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
             label = op_label(layer.type, layer.version)
-            x = graph.producer_key(layer.id, layer.input_ids()[0])
+            x = source(graph, layer, 0)
             element = declared_type(layer.inputs[0]).element
             if element == "f32" if label == "SoftSign-9" else label == "Identity-16" or _is_float(element):
                 builder.replace_layer(layer, lambda: [_BUILD[label](builder, layer, x)],  # noqa: B023
@@ -58,13 +58,9 @@ def _is_float(element: str | None) -> bool:
     return et is not None and et.numpy is not None and np.issubdtype(et.numpy, np.floating)
 
 
-def _dtype(builder: GraphBuilder, x: Output) -> np.dtype:
-    return np.dtype(element_type(builder.type_of(x).element or "").numpy)
-
-
 def _soft_sign(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
     magnitude = builder.add("Abs", "opset1", None, [x], f"{layer.name}/abs")
-    one = builder.const(np.ones((), _dtype(builder, x)), f"{layer.name}/one")
+    one = builder.const(np.ones((), numpy_dtype(builder, x)), f"{layer.name}/one")
     denominator = builder.add("Add", "opset1", None, [magnitude, one], f"{layer.name}/add")
     return output_of(builder.add("Divide", "opset1", None, [x, denominator], layer.name))
 
@@ -74,7 +70,7 @@ def _is_nan(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
 
 
 def _is_inf(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
-    dtype = _dtype(builder, x)
+    dtype = numpy_dtype(builder, x)
     asked = [sign for sign, attribute in ((np.inf, "detect_positive"), (-np.inf, "detect_negative"))
              if layer.attrs.get(attribute, "true").strip().lower() in _TRUE]
     if not asked:  # nothing is detected: false everywhere, of x's shape
@@ -90,7 +86,7 @@ def _is_inf(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
 
 
 def _is_finite(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
-    dtype = _dtype(builder, x)
+    dtype = numpy_dtype(builder, x)
     difference = builder.add("Subtract", "opset1", None, [x, x], f"{layer.name}/difference")
     zero = builder.const(np.zeros((), dtype), f"{layer.name}/zero")
     if dtype != np.float32:

@@ -12,7 +12,7 @@ from ...ops.operands import normalize_axis
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
-from .base import Downgrade, drop_unused
+from .base import Downgrade, drop_unused, numpy_dtype
 
 
 class GatherTo7(Downgrade):
@@ -66,7 +66,7 @@ def _feed_indices(graph: Graph, layer: Layer, source: Output) -> None:
 
 def _non_negative(builder: GraphBuilder, layer: Layer, data: Output, indices: Output, axis: int) -> Output:
     """Rule 2: ``Select(indices < 0, indices + dim, indices)``."""
-    name, dtype = layer.name, np.dtype(element_type(builder.type_of(indices).element or "i64").numpy)
+    name, dtype = layer.name, numpy_dtype(builder, indices, "i64")
     dim_type = builder.type_of(data).shape[axis]
     if dim_type.is_static:
         dim = builder.const(np.array(dim_type.lo, dtype), f"{name}/dim")

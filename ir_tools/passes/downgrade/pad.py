@@ -6,13 +6,12 @@ from collections import Counter
 
 import numpy as np
 
-from ...base.dtypes import element_type
 from ...ir.model import Graph, Layer
 from ...ops.movement import StridedSliceAttrs
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
-from .base import Downgrade, drop_unused
+from .base import Downgrade, drop_unused, numpy_dtype, source
 
 
 class PadTo1(Downgrade):
@@ -41,7 +40,7 @@ class PadTo1(Downgrade):
             if len(sources) != 2:
                 continue
             if not all(s.is_a("Const") for s in sources):
-                if builder.type_of(_data(graph, layer, 0)).shape is not None:
+                if builder.type_of(source(graph, layer, 0)).shape is not None:
                     builder.replace_layer(layer, lambda: [_computed_crop(builder, layer)],  # noqa: B023
                                           origin_text(layer, "Pad-12"))
                     stats["Pad-12 (computed pads) -> Pad-1 + StridedSlice-1"] += 1
@@ -58,15 +57,9 @@ class PadTo1(Downgrade):
         return PassResult(graph, bool(stats), stats)
 
 
-def _data(graph: Graph, layer: Layer, port: int) -> Output:
-    key = graph.producer_key(layer.id, layer.input_ids()[port])
-    assert key is not None  # the gate before the pass: every input is fed
-    return key
-
-
 def _crop_fits(builder: GraphBuilder, layer: Layer, begin: list[int], end: list[int]) -> bool:
     """Rule 2's condition: every output dim ``n + begin + end`` is at least 0 for the shortest ``n`` declared."""
-    shape = builder.type_of(_data(builder.graph, layer, 0)).shape
+    shape = builder.type_of(source(builder.graph, layer, 0)).shape
     return shape is not None and len(shape) == len(begin) == len(end) and all(
         d.lo + b + e >= 0 for d, b, e in zip(shape, begin, end, strict=True))
 
@@ -74,11 +67,11 @@ def _crop_fits(builder: GraphBuilder, layer: Layer, begin: list[int], end: list[
 def _pad_then_crop(builder: GraphBuilder, layer: Layer, begin: list[int], end: list[int]) -> Output:
     """Rule 2: Pad-1 with the positive pads (inputs 0 and 3 as they are), then StridedSlice-1 with the negative."""
     graph, name = builder.graph, layer.name
-    x = _data(graph, layer, 0)
+    x = source(graph, layer, 0)
     if max(begin + end) > 0:
         pads = [builder.const(np.maximum(np.array(v, np.int64), 0), f"{name}/pad/{what}")
                 for v, what in ((begin, "begin"), (end, "end"))]
-        rest = [_data(graph, layer, 3)] if len(layer.inputs) == 4 else []
+        rest = [source(graph, layer, 3)] if len(layer.inputs) == 4 else []
         x = output_of(builder.add("Pad", "opset1", {"pad_mode": layer.attrs.get("pad_mode", "constant")},
                                   [x, *pads, *rest], f"{name}/pad"))
     starts = builder.const(np.array([max(-b, 0) for b in begin], np.int64), f"{name}/crop/begin")
@@ -93,12 +86,12 @@ def _pad_then_crop(builder: GraphBuilder, layer: Layer, begin: list[int], end: l
 def _computed_crop(builder: GraphBuilder, layer: Layer) -> Output:
     """Rule 3: Pad-1 with the positive parts of the computed pads, then StridedSlice-1 by the negative parts."""
     graph, name = builder.graph, layer.name
-    x, begin, end = (_data(graph, layer, port) for port in range(3))
+    x, begin, end = (source(graph, layer, port) for port in range(3))
     rank = len(builder.type_of(x).shape)
-    zero = builder.const(np.zeros((), _int_type(builder, begin)), f"{name}/zero")
+    zero = builder.const(np.zeros((), numpy_dtype(builder, begin, "i64")), f"{name}/zero")
     pads = [builder.add("Maximum", "opset1", None, [v, zero], f"{name}/pad/{what}")
             for v, what in ((begin, "begin"), (end, "end"))]
-    rest = [_data(graph, layer, 3)] if len(layer.inputs) == 4 else []
+    rest = [source(graph, layer, 3)] if len(layer.inputs) == 4 else []
     padded = builder.add("Pad", "opset1", {"pad_mode": layer.attrs.get("pad_mode", "constant")},
                          [x, *pads, *rest], f"{name}/pad")
     negated = builder.add("Negative", "opset1", None, [begin], f"{name}/crop/negated")
@@ -107,7 +100,7 @@ def _computed_crop(builder: GraphBuilder, layer: Layer) -> Output:
                         [padded], f"{name}/crop/shape")
     cut = builder.add("Minimum", "opset1", None, [end, zero], f"{name}/crop/cut")
     stops = builder.add("Add", "opset1", None, [shape, cut], f"{name}/crop/end")
-    ones = builder.const(np.ones(rank, _int_type(builder, begin)), f"{name}/crop/strides")
+    ones = builder.const(np.ones(rank, numpy_dtype(builder, begin, "i64")), f"{name}/crop/strides")
     flags = (0,) * rank
     attrs = StridedSliceAttrs(begin_mask=flags, end_mask=flags, new_axis_mask=flags, shrink_axis_mask=flags,
                               ellipsis_mask=flags)
@@ -117,7 +110,3 @@ def _computed_crop(builder: GraphBuilder, layer: Layer) -> Output:
 
 def _int_name(builder: GraphBuilder, out: Output) -> str:
     return builder.type_of(out).element or "i64"
-
-
-def _int_type(builder: GraphBuilder, out: Output) -> np.dtype:
-    return np.dtype(element_type(_int_name(builder, out)).numpy)

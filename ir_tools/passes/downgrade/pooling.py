@@ -14,7 +14,7 @@ from ...ops.pool_geometry import ceil_torch_differs, dilated, out_length
 from ...ops.pooling import MaxPool8Attrs, MaxPoolAttrs, max_pool_geometry
 from ..base import PassResult
 from ..shapes import declared_type
-from .base import Downgrade
+from .base import Downgrade, source
 
 
 class MaxPoolTo8(Downgrade):
@@ -50,7 +50,7 @@ class MaxPoolTo8(Downgrade):
 
 def _floor_form(graph: Graph, layer: Layer, a: MaxPool8Attrs) -> MaxPool8Attrs | None:
     """Rules 2 and 3: attributes with ceil_torch's windows and another rounding, or None where there are none."""
-    key = graph.producer_key(layer.id, layer.input_ids()[0])
+    key = source(graph, layer, 0)
     data = declared_type(graph.layer(key[0]).output(key[1]))
     rank = len(a.kernel)
     spatial = data.shape[2:] if data.shape is not None else (DYNAMIC,) * rank

@@ -6,14 +6,13 @@ from collections import Counter
 
 import numpy as np
 
-from ...base.dtypes import element_type
 from ...ir.model import Graph, Layer
 from ...ops.movement import StridedSliceAttrs
 from ...ops.operands import normalize_axis
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
-from .base import Downgrade
+from .base import Downgrade, numpy_dtype, source
 
 
 class SliceTo1(Downgrade):
@@ -38,20 +37,15 @@ class SliceTo1(Downgrade):
         return PassResult(graph, bool(stats), stats)
 
 
-def _source(graph: Graph, layer: Layer, index: int) -> Output:
-    key = graph.producer_key(layer.id, layer.input_ids()[index])
-    assert key is not None  # the gate before the pass: every input is fed
-    return key
-
-
 def _axes(graph: Graph, layer: Layer) -> list[int] | None:
     """The slice's axes, non-negative; None when they are not known (fed, or negative on a dynamic rank)."""
-    rank = declared_type(graph.layer(_source(graph, layer, 0)[0]).output(_source(graph, layer, 0)[1])).shape
+    data = source(graph, layer, 0)
+    rank = declared_type(graph.layer(data[0]).output(data[1])).shape
     if len(layer.inputs) > 4:
-        source = graph.layer(_source(graph, layer, 4)[0])
-        if not source.is_a("Const"):
+        producer = graph.layer(source(graph, layer, 4)[0])
+        if not producer.is_a("Const"):
             return None
-        axes = [int(a) for a in graph.const_array(source).reshape(-1)]
+        axes = [int(a) for a in graph.const_array(producer).reshape(-1)]
     else:
         starts = declared_type(layer.inputs[1]).shape
         if starts is None or not starts[0].is_static:
@@ -70,15 +64,15 @@ def _strided_slice(builder: GraphBuilder, layer: Layer, axes: list[int]) -> Outp
     aligned = axes == list(range(length))
     parts = []
     for index, (what, fill) in enumerate((("begin", 0), ("end", 0), ("strides", 1)), start=1):
-        given = _source(graph, layer, index)
+        given = source(graph, layer, index)
         if aligned:
             parts.append(given)
             continue
-        dtype = np.dtype(element_type(builder.type_of(given).element or "i64").numpy)
-        source = graph.layer(given[0])
-        if source.is_a("Const"):
+        dtype = numpy_dtype(builder, given, "i64")
+        producer = graph.layer(given[0])
+        if producer.is_a("Const"):
             laid = np.full(length, fill, dtype)
-            laid[axes] = graph.const_array(source).reshape(-1)
+            laid[axes] = graph.const_array(producer).reshape(-1)
             parts.append(builder.const(laid, f"{name}/{what}"))
             continue
         default = builder.const(np.full(length, fill, dtype), f"{name}/{what}/default")
@@ -89,6 +83,6 @@ def _strided_slice(builder: GraphBuilder, layer: Layer, axes: list[int]) -> Outp
     mask = tuple(0 if i in axes else 1 for i in range(length))
     attrs = StridedSliceAttrs(begin_mask=mask, end_mask=mask, new_axis_mask=(0,) * length,
                               shrink_axis_mask=(0,) * length, ellipsis_mask=(0,) * length)
-    data = _source(graph, layer, 0)
+    data = source(graph, layer, 0)
     return output_of(builder.add("StridedSlice", "opset1", attrs, [data, *parts], name,
                                  outputs=[declared_type(layer.outputs[0])]))  # the same slice: the same type

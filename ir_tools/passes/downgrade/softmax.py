@@ -10,7 +10,7 @@ from ...ops.opsets import lookup
 from ...ops.softmax import Softmax1Attrs
 from ..base import PassResult
 from ..shapes import declared_type
-from .base import Downgrade
+from .base import Downgrade, source
 
 
 class SoftMaxTo1(Downgrade):
@@ -25,7 +25,7 @@ class SoftMaxTo1(Downgrade):
         for layer in self.layers(graph):
             axis = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc).axis
             if axis < 0:
-                key = graph.producer_key(layer.id, layer.input_ids()[0])
+                key = source(graph, layer, 0)
                 shape = declared_type(graph.layer(key[0]).output(key[1])).shape
                 if shape is None:
                     continue
