@@ -15,7 +15,7 @@ from typing import TextIO
 
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
 from .base.errors import IrToolsError, SourceLoc, did_you_mean
-from .base.files import write_atomically
+from .base.files import same_file, write_atomically
 from .batch import map_files, model_paths
 from .console import paint, progress, progress_steps, status
 from .ir.inspect import render_text, summary
@@ -210,13 +210,6 @@ def _known_tolerance_names(graph: Graph, tolerances) -> None:
                                    f"{did_you_mean(name, names)}", code="E-USAGE")
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except OSError:
-        return False
-
-
 def _seed(args: argparse.Namespace) -> int:
     """``--seed``, 0 by default; refused beside ``--inputs``, whose values it would not change."""
     if args.inputs and (args.seed is not None or args.shape):
@@ -327,7 +320,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
     if not (args.output or args.in_place or args.dry_run):
         raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
-    if args.output and not args.in_place and _same_file(args.output, args.model):
+    if args.output and not args.in_place and same_file(args.output, args.model):
         raise IrToolsError(f"-o {args.output} is the input model: give another path, or --in-place to overwrite it",
                            code="E-OVERWRITE")
     other = _other_openvino(args.check_with) if args.check_with else None

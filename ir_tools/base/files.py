@@ -9,6 +9,14 @@ from pathlib import Path
 from typing import BinaryIO
 
 
+def same_file(a: Path, b: Path) -> bool:
+    """True if ``a`` and ``b`` name one file (after resolving links; False when either cannot be resolved)."""
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
 def file_mode(target: Path) -> int:
     """The target's own mode when it exists, else what ``open`` gives a new file (0666 less the umask):
     a temporary file is created 0600, and a model or report others must read cannot stay so."""

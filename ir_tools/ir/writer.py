@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..base.dims import parse_int
 from ..base.errors import IrToolsError, ReadError
-from ..base.files import temporary_beside
+from ..base.files import same_file, temporary_beside
 from .model import Graph, Layer, Port, RtNode
 
 
@@ -36,7 +36,7 @@ def write_ir(
     if not overwrite_input:
         sources = [p for p in (graph.source, graph.weights.path if graph.weights else None) if p]
         for target in (xml_path, bin_path):
-            if any(_same_file(target, s) for s in sources):
+            if any(same_file(target, s) for s in sources):
                 raise IrToolsError(f"refusing to overwrite the input file {target}", code="E-OVERWRITE")
     packer = _Packer()
     xml_bytes = _render(graph, ir_version, packer).encode("utf-8")
@@ -49,13 +49,6 @@ def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
     packer = _Packer()
     text = _render(graph, ir_version, packer)
     return text.encode("utf-8"), b"".join(packer.chunks)
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except OSError:
-        return False
 
 
 class _Packer:
