@@ -129,9 +129,13 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     """What the file holds, read as far as it can be, and then what ``check`` finds in it (exit 1 on an error): a
     broken file is when a user most wants to look inside."""
     from .passes.validate import check_graph
+    from .runtime.verdict import judge_unmodelled
 
     graph = read_ir(args.model, args.bin)
-    diags = args.selection.kept(check_graph(graph)[0])
+    diags, result = check_graph(graph)
+    if result is not None and not has_errors(diags):
+        diags += judge_unmodelled(graph, result, args.model, args.bin)
+    diags = args.selection.kept(diags)
     info = summary(graph)
     if args.format == "json":
         print(json.dumps({**info, "diagnostics": [d.to_dict() for d in diags]}, indent=2))
@@ -232,8 +236,9 @@ def _save_html(path: Path, page: str) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .runtime.executor import Interpreter
+    from .runtime.verdict import read_judged
 
-    graph = read_valid(args.model, args.bin)
+    graph = read_judged(args.model, args.bin)
     outputs = Interpreter(graph).evaluate(_inputs(args, graph))
     for name, value in outputs.items():
         print(f"{name}: {value.dtype} {list(value.shape)}")
@@ -317,6 +322,7 @@ def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Pa
 def cmd_migrate(args: argparse.Namespace) -> int:
     from .passes.legacy import is_legacy, read_migratable
     from .passes.target import migrate_graph
+    from .runtime.verdict import read_judged
 
     if not (args.output or args.in_place or args.dry_run):
         raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
@@ -329,7 +335,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         from .ops.releases import release
 
         target = release(args.target)  # an unknown release is a usage error before the model is read
-    graph = read_migratable(args.model, args.bin)
+    graph = read_migratable(args.model, args.bin, read=read_judged)
     legacy = is_legacy(graph)
     ir_version = args.ir_version or (11 if legacy else graph.ir_version)
     if target is not None and ir_version not in target.ir_versions:

@@ -34,7 +34,7 @@ of openvinotoolkit/openvino, formerly dldt, 2019 R1 to 2020; paths as they were 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,11 +100,12 @@ def is_legacy(graph: Graph) -> bool:
     return graph.ir_version < 10
 
 
-def read_migratable(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
-    """An IR file as a graph to migrate: IR v10/v11 read and validated (InvalidModelError), legacy IR (v7 and
-    older) parsed as it is, for ``LowerLegacy``."""
+def read_migratable(xml_path: str | Path, bin_path: str | Path | None = None,
+                    read: Callable[[Path, Path | None], Graph] = read_valid) -> Graph:
+    """An IR file as a graph to migrate: IR v10/v11 read and validated by ``read`` (InvalidModelError), legacy IR
+    (v7 and older) parsed as it is, for ``LowerLegacy``."""
     try:
-        return read_valid(xml_path, bin_path)
+        return read(Path(xml_path), Path(bin_path) if bin_path else None)
     except InvalidModelError as exc:
         if not any(d.code == IrVersionError.code for d in exc.diagnostics):
             raise

@@ -12,16 +12,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..base.diagnostics import Diagnostic, has_errors
 from ..base.errors import IrToolsError
-from ..ir.model import Graph
+from ..ir.model import Graph, Layer
 from ..ir.reader import parse_may_start
 from ..ops import releases
+from ..ops.opsets import lookup
 from ..passes.checks import STATE_TYPES
 from ..passes.shapes import Propagation, adopt
 from ..passes.target import target_diagnostics
-from ..passes.validate import check_file
+from ..passes.validate import InvalidModelError, check_file
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import openvino as ov
+
+    from .openvino import ModelFiles
 
 
 @dataclass
@@ -52,13 +61,49 @@ def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvi
         diags = [*diags, *target_diagnostics(graph, release)]
     if graph is None or result is None or has_errors(diags) or not openvino:
         return CheckResult(diags, graph, result)
+    return CheckResult([*diags, *_verdict(graph, result, files, compile_model, read)], graph, result)
+
+
+def read_judged(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
+    """Read and validate an IR for a command that acts on it (``run``, ``migrate``): our checks, then OpenVINO's
+    verdict where a layer has no shape rule of ours (an op ir_tools does not model is judged by OpenVINO alone);
+    InvalidModelError with every diagnostic ``check`` gives otherwise."""
+    diags, graph, result = check_file(xml_path, bin_path)
+    if graph is not None and result is not None and not has_errors(diags):
+        diags = [*diags, *judge_unmodelled(graph, result, Path(xml_path), bin_path)]
+    if graph is None or result is None or has_errors(diags):
+        raise InvalidModelError(diags)
+    return graph
+
+
+def judge_unmodelled(graph: Graph, result: Propagation, xml_path: Path,
+                     bin_path: str | Path | None = None) -> list[Diagnostic]:
+    """OpenVINO's verdict on a file our checks found clean, asked only where a layer is of an op version we have no
+    shape rule for (our checks cannot tell what OpenVINO would refuse there); [] otherwise."""
+    if not any(_unmodelled(layer) for layer in result.not_inferred) or not parse_may_start(xml_path):
+        return []
+    from .openvino import ModelFiles
+
+    files = ModelFiles(xml_path, Path(bin_path) if bin_path else xml_path.with_suffix(".bin"))
+    return _verdict(graph, result, files)
+
+
+def _unmodelled(layer: Layer) -> bool:
+    spec = lookup(layer.type, layer.version)
+    return spec is None or spec.infer is None
+
+
+def _verdict(graph: Graph, result: Propagation, files: ModelFiles | None, compile_model: bool = False,
+             read: Callable[[], ov.Model] | None = None) -> list[Diagnostic]:
+    """OpenVINO's refusal as an E-OPENVINO error, or its inference of the layers without a rule of ours compared
+    with their declared dims."""
     from .openvino import openvino_types
 
     try:
         types = openvino_types(graph, files, result.not_inferred, compile_model=compile_model, read=read)
     except IrToolsError as exc:
-        return CheckResult([*diags, Diagnostic("error", exc.code, exc.message, exc.loc)], graph, result)
-    return CheckResult([*diags, *adopt(result, types)], graph, result)
+        return [Diagnostic("error", exc.code, exc.message, exc.loc)]
+    return adopt(result, types)
 
 
 #: A layer type OpenVINO's reader may crash on (``checks.STATE_TYPES``), as a file spells it (types match in any case).
