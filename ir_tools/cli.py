@@ -223,9 +223,18 @@ def _seed(args: argparse.Namespace) -> int:
     return 0 if args.seed is None else args.seed
 
 
+#: The longest name an array of an .npz file may have: a zip entry name holds 65535 bytes, ".npy" included.
+_NPZ_NAME_BYTES = 65535 - len(".npy")
+
+
 def _save_npz(path: Path, arrays: dict) -> None:
     import numpy as np
 
+    for name in arrays:
+        if len(name.encode("utf-8", "surrogatepass")) > _NPZ_NAME_BYTES:
+            raise IrToolsError(f"cannot write {path}: the array '{name[:60]}...' has a name of {len(name)} characters, "
+                               f"and an .npz file holds names of at most {_NPZ_NAME_BYTES} bytes (a zip entry name)",
+                               code="E-UNSUPPORTED")
     write_atomically(path, lambda f: np.savez(f, **arrays))
 
 

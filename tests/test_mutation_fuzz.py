@@ -170,3 +170,32 @@ def test_what_only_openvino_can_judge_is_asked_before_acting(kind: str, version:
         exit_code, printed, native = run_command(command)
         assert exit_code == 1 and "error[E-OPENVINO]" in printed and native == "", printed
     assert list(out.iterdir()) == []
+
+
+def test_new_layers_get_ids_openvino_reads_after_an_id_of_int64_max(tmp_path: Path) -> None:
+    """A layer id of 2**63-1 is valid (OpenVINO reads ids as int64); the ids migrate gave new layers counted on past
+    it, and check rejected the file migrate wrote (E-LAYER)."""
+    text = (SAMPLES / "avgpool14_ceil_torch.xml").read_text()
+    largest = str(2**63 - 1)
+    path = tmp_path / "model.xml"
+    text = text.replace('<layer id="2"', f'<layer id="{largest}"').replace('to-layer="2"', f'to-layer="{largest}"')
+    path.write_text(text)
+    (tmp_path / "model.bin").write_bytes((SAMPLES / "avgpool14_ceil_torch.bin").read_bytes())
+    out = tmp_path / "out.xml"
+    exit_code, printed, _ = run_command(["migrate", str(path), "-o", str(out)])
+    assert exit_code == 0 and "AvgPool (opset8)" in printed, printed
+    assert _codes(out) == set()
+
+
+def test_a_name_too_long_for_an_npz_is_refused_and_nothing_written(tmp_path: Path) -> None:
+    """An output named with 100,000 characters is valid IR, but an .npz (a zip) holds names of at most 65535 bytes:
+    run said E-INTERNAL (struct.error)."""
+    long = "p" * 100_000
+    path = tmp_path / "model.xml"
+    text = (SAMPLES / "avgpool16_dilations.xml").read_text()
+    path.write_text(text.replace('names="pool"', f'names="{long}"').replace('output_names="pool"',
+                                                                         f'output_names="{long}"'))
+    (tmp_path / "model.bin").write_bytes((SAMPLES / "avgpool16_dilations.bin").read_bytes())
+    exit_code, printed, _ = run_command(["run", str(path), "-o", str(tmp_path / "out.npz")])
+    assert exit_code == 2 and "error[E-UNSUPPORTED]" in printed and "65531 bytes" in printed, printed
+    assert not (tmp_path / "out.npz").exists()

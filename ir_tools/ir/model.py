@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..base.dims import INT64_MAX
 from ..base.errors import IrToolsError, ReadError, SourceLoc
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs, const_value
@@ -352,6 +353,7 @@ class Graph:
         self._in: dict[str, _Link | tuple[_Link, ...] | list[_Link]] = {}  # to_layer -> edges into it
         self._out: dict[str, _Link | tuple[_Link, ...] | list[_Link]] = {}  # from_layer -> edges out of it
         self._next_id = 0  # above every numeric id: new ids in O(1)
+        self._free_id = 0  # where the search for a free id goes on once _next_id is past int64
         self._forward: bool | None = True  # every edge points forward in layer order (None: not known)
 
     # -- layers -------------------------------------------------------------------------------
@@ -408,8 +410,13 @@ class Graph:
         return self.by_type("Result")
 
     def new_id(self) -> str:
-        """A fresh numeric layer id, above every numeric id the graph has had."""
-        return str(self._next_id)
+        """A fresh numeric layer id: above every numeric id the graph has had, else (past int64, which OpenVINO
+        reads ids as) a free one, sought upward from 0."""
+        if self._next_id <= INT64_MAX:
+            return str(self._next_id)
+        while str(self._free_id) in self._layers:
+            self._free_id += 1
+        return str(self._free_id)
 
     def const_bytes(self, layer: Layer) -> memoryview:
         """A Const layer's payload: in memory if a pass made it, else its slice of the ``.bin``."""
