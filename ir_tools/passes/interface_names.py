@@ -37,8 +37,10 @@ def keep_v10_names(graph: Graph) -> int:
 def keep_v11_names(graph: Graph) -> int:
     """Rename each Parameter and each producer of an output whose IR v10 name is not one of its port's own names to
     the smallest of them, so OpenVINO reports the same names in v10 (for a producer of several outputs, ``L.N`` still
-    adds one, which sorts after ``L``); where another layer or tensor has that name (releases before 2024.1 refuse
-    two layers of one name), to the first of ``name_``, ``name__``... that none has; returns how many were renamed."""
+    adds one, which sorts after ``L``); where another layer has that name (releases before 2024.1 refuse
+    two layers of one name), to the first of ``name_``, ``name__``... that none has; returns how many were renamed.
+    A tensor name elsewhere does not stand in the way: the name is one of the port's own, so a tensor of that name
+    elsewhere is a duplicate the file holds already, which OpenVINO reads (it keeps both)."""
     wanted: dict[str, str] = {}  # layer id -> the largest of the smallest names its interface ports carry
     interface = [(p, p.outputs[0]) for p in graph.parameters() if p.outputs]
     interface += [found for r in graph.results() if r.inputs and (found := graph.producer(r.id, r.inputs[0].id))]
@@ -47,10 +49,9 @@ def keep_v11_names(graph: Graph) -> int:
         derived = layer.name if layer.is_a("Parameter") else v10_output_name(layer, port)
         if names and derived not in names:
             wanted[layer.id] = max(wanted.get(layer.id, ""), min(names))
-    owners: dict[str, set[str]] = {}  # a layer or tensor name -> the ids of the layers that have it
+    owners: dict[str, set[str]] = {}  # a layer name -> the ids of the layers that have it
     for layer in graph.layers():
-        for name in [layer.name, *(n for port in layer.outputs for n in tensor_names(port.names))]:
-            owners.setdefault(name, set()).add(layer.id)
+        owners.setdefault(layer.name, set()).add(layer.id)
     for layer_id, name in wanted.items():
         while owners.get(name, {layer_id}) != {layer_id}:
             name += "_"

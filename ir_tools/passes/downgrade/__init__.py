@@ -3,6 +3,7 @@ one module per op family; ``passes/target.retarget`` runs them in this order (``
 
 from __future__ import annotations
 
+from .adaptive_pool import AdaptiveAvgPoolTo1
 from .attention import ScaledDotProductAttentionTo8
 from .base import Downgrade
 from .bitwise import BitwiseTo1
@@ -28,7 +29,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     MaxPoolTo8, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, SqueezeSkipTo1, TopKTo3,
     ConvertPromoteTypesTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
-    GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1,
+    GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
     OwnOpset, UniqueNames,
 )

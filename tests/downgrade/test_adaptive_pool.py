@@ -1,0 +1,84 @@
+"""``migrate --target 2021.4`` on AdaptiveAvgPool-8 (which 2021.4 cannot create): opset1 slices, means and
+concatenations, run on OpenVINO 2023.0 and on the current one within AdaptiveAvgPool's rounding bound of the exact
+value, as the original is on the current OpenVINO; an output size that is not a constant is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+import ir_tools
+from ir_tools.cli import main
+from ir_tools.ops.core import NoAttrs
+from ir_tools.ops.pooling import ADAPTIVE_AVG_POOL_8
+from tests.downgrade.runs import NEEDS_2023, assert_refused
+from tests.test_target import side_pythons
+
+pytestmark = NEEDS_2023
+
+
+def adaptive_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, dict[str, tuple[int, ...]]]:
+    """Per case an AdaptiveAvgPool-8 of 1-3 spatial axes of 1-9 elements to 1-10 bins (fewer, as many, more), from
+    its own Parameter, every other one with dynamic spatial dims; returns the model and the shapes to run it at."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset8 as o8
+
+    params, results, shapes = [], [], {}
+    for i in range(cases):
+        spatial = int(rng.integers(1, 4))
+        dims = [1, 2, *(int(n) for n in rng.integers(1, 10, spatial))]
+        sizes = [int(n) for n in rng.integers(1, 11, spatial)]
+        declared = dims if i % 2 else [1, 2, *([-1] * spatial)]
+        x = o1.parameter(ov.PartialShape(declared), np.float32, name=f"x{i}")
+        pool = o8.adaptive_avg_pool(x, o1.constant(np.array(sizes, (np.int32, np.int64)[i % 2])), name=f"pool{i}")
+        params.append(x)
+        results.append(o1.result(pool, name=f"p{i}"))
+        shapes[f"x{i}"] = tuple(dims)
+    ov.save_model(ov.Model(results, params, "adaptive"), str(path), compress_to_fp16=False)
+    return path, shapes
+
+
+def test_adaptive_avg_pool_migrated_for_2021_4_within_its_bound(tmp_path: Path, capsys) -> None:
+    """120 seeded cases: OUT holds only what 2021.4 creates (IR v10) and runs on 2023.0 and on the current OpenVINO
+    within AdaptiveAvgPool-8's rounding bound of the exact (float64) value, as the original does on the current
+    OpenVINO: a bin's mean taken axis after axis is its mean, rounded differently."""
+    from ir_tools.runtime.inputs import random_inputs
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    model, shapes = adaptive_model(tmp_path / "adaptive.xml", np.random.default_rng(8), 120)
+    out = tmp_path / "adaptive_2021.xml"
+    assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 0
+    assert "rewrote 120 x AdaptiveAvgPool-8 -> StridedSlice-1/ReduceMean-1/Concat-1" in capsys.readouterr().out
+    assert 'version="10"' in out.read_text()[:200]
+    assert not [d for d in ir_tools.check(out, openvino=False, target="2021.4") if d.severity == "error"]
+    graph, migrated = ir_tools.read_valid(model), ir_tools.read_valid(out)
+    inputs = random_inputs(graph, 0, shapes)
+    files = ModelFiles(out, out.with_suffix(".bin"))
+    runs = {"original": OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs),
+            "migrated": OpenVinoRunner(migrated, files).run(inputs),
+            "migrated on 2023.0": ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files).run(inputs)}
+    pool = ADAPTIVE_AVG_POOL_8
+    for i in range(120):
+        x, name = inputs[f"x{i}"], f"p{i}"
+        sizes = np.array(runs["original"][name].shape[2:], np.int64)
+        exact = pool.kernel(NoAttrs(), [x.astype(np.float64), sizes])[0]
+        bound = pool.rounding(pool.kernel, NoAttrs(), [x, sizes], [np.zeros(()), np.zeros(())], [exact])[0]
+        for run, got in runs.items():
+            assert got[name].shape == exact.shape and got[name].dtype == np.float32, (run, name)
+            assert (np.abs(got[name].astype(np.float64) - exact) <= bound).all(), (run, name)
+
+
+def test_a_fed_output_size_is_refused_for_2021_4(tmp_path: Path, capsys) -> None:
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset8 as o8
+
+    x = o1.parameter([1, 2, 5, 5], np.float32, name="x")
+    size = o1.parameter([2], np.int64, name="size")
+    model = tmp_path / "fed.xml"
+    ov.save_model(ov.Model([o8.adaptive_avg_pool(x, size, name="pool")], [x, size], "fed"), str(model))
+    assert_refused(model, "pool", "AdaptiveAvgPool of opset8", capsys, target="2021.4")
+
