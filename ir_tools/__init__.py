@@ -21,6 +21,10 @@ The public API (everything else is internal and may change):
   ``Const``, ``matches``, ``Match``; ``GraphBuilder`` to add layers (typed attributes: ``GraphBuilder.attrs``);
   ``Graph.replace_all_uses`` and ``Graph.remove_dead``
 - ``from_onnx(path, compress_to_fp16=True) -> Graph``: as ``ir-tools convert-onnx`` (needs ``onnx``)
+- ``extract(graph, inputs, outputs) -> Graph``: as ``ir-tools extract``, the part of a valid graph between tensors
+  (named as OpenVINO reports them: ``tensor_ports(graph)``; or given by output port ``(layer id, port id)``), each
+  cut input a Parameter of its inferred type; ``CutError`` (E-CUT, with ``unfed``: the model inputs the part needs
+  and the cut left out) when the cut makes no model of its own
 
 Whatever validates a graph first raises ``InvalidModelError``, which carries every diagnostic ``check``
 gives, rather than act on a model ``check`` rejects.
@@ -39,6 +43,7 @@ from .ir.writer import write_ir
 from .ops.spec import TensorType
 from .passes.base import Pass, PassError, PassManager, PassResult
 from .passes.builder import GraphBuilder
+from .passes.extract import CutError, extract, tensor_ports
 from .passes.pattern import AnyInput, Const, Match, Op, matches
 from .passes.shapes import infer_shapes
 from .passes.target import migrate
@@ -59,6 +64,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AnyInput",
     "Const",
+    "CutError",
     "Diagnostic",
     "Edge",
     "Graph",
@@ -84,6 +90,7 @@ __all__ = [
     "check",
     "compare",
     "compare_outputs",
+    "extract",
     "from_onnx",
     "infer_shapes",
     "inspect",
@@ -92,6 +99,7 @@ __all__ = [
     "read_ir",
     "read_valid",
     "run",
+    "tensor_ports",
     "write_ir",
 ]
 

@@ -393,6 +393,24 @@ def cmd_transform(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_extract(args: argparse.Namespace) -> int:
+    """The part of a model between tensors, as a model of its own (``passes.extract``)."""
+    from .ir.names import tensor_names
+    from .passes.extract import extract
+
+    if same_file(args.output, args.model):
+        raise IrToolsError(f"-o {args.output} is the input model: give another path", code="E-OVERWRITE")
+    graph = read_valid(args.model, args.bin)
+    inputs = [name for value in args.inputs for name in tensor_names(value)]
+    outputs = [name for value in args.outputs for name in tensor_names(value)]
+    part = extract(graph, inputs, outputs)
+    xml, bin_path = write_ir(part, args.output, part.ir_version)
+    weights = graph.weights.size if graph.weights is not None and graph.weights.exists else 0
+    print(f"wrote {xml}: {len(part)} of {len(graph)} layers, {bin_path.stat().st_size} of {weights} weight bytes "
+          f"(IR v{part.ir_version})")
+    return EXIT_OK
+
+
 def _print_histogram(before: Counter[str], after: Counter[str], stats: Counter[str]) -> None:
     """Layers per op version before and after a rewrite, and what each rule rewrote."""
     print(f"{'op':<28}{'before':>7}{'after':>7}")
@@ -602,6 +620,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in-place", action="store_true", help="overwrite the input model")
     p.add_argument("--ir-version", type=int, choices=(10, 11), help="IR version to write (default: the input's)")
     p.set_defaults(run=cmd_transform)
+
+    p = sub.add_parser("extract", help="write the part of a model between named tensors as a model of its own")
+    p.add_argument("model", type=Path, metavar="MODEL.xml")
+    p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
+    p.add_argument("--inputs", action="append", required=True, metavar="NAME[,NAME]",
+                   help="tensors to cut at, each becoming an input of the part (as OpenVINO names them; a comma inside "
+                        "a name written \\,; repeatable). A model input the part needs must be among them")
+    p.add_argument("--outputs", action="append", required=True, metavar="NAME[,NAME]",
+                   help="tensors the part computes, each becoming an output (as --inputs; repeatable)")
+    p.add_argument("-o", "--output", type=Path, required=True, metavar="PART.xml",
+                   help="where to write the part (and its .bin, holding only the weights it uses)")
+    p.set_defaults(run=cmd_extract)
     for name, p in sub.choices.items():
         _add_selection_options(p, verbose=name != "check")  # check's -v says more
     return parser

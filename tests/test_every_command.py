@@ -1,6 +1,6 @@
 """Every command over every file of the broken-input corpus (tests/data/bad): validate before acting.
 
-For each file and each of check, inspect, shapes --fix, run, compare, migrate and convert-onnx:
+For each file and each of check, inspect, shapes --fix, run, compare, migrate, convert-onnx and extract:
 no traceback, never E-INTERNAL; where ``check`` finds an error, exit 1 or 2 and no output file;
 where OpenVINO itself refuses the file (read or compile on CPU), never exit 0 and never PASSED.
 Two commands exist to act on some of these files: ``migrate`` converts legacy IR v7 (which
@@ -36,6 +36,7 @@ def commands(model: Path, out: Path) -> dict[str, list[str]]:
         "compare": ["compare", str(model), "--save-outputs", str(out / "saved.npz")],
         "migrate": ["migrate", str(model), "-o", str(out / "migrated.xml")],
         "convert-onnx": ["convert-onnx", str(model), "-o", str(out / "converted.xml")],
+        "extract": ["extract", str(model), "--inputs", "input", "--outputs", "output", "-o", str(out / "part.xml")],
     }
 
 

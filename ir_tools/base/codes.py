@@ -113,6 +113,10 @@ _TABLE = (
          "types, a dynamic shape without `--shape`)"),
     Code("E-PASS", "fatal", "commands",
          "a transformation pass failed, or left a graph `check` rejects (its diagnostics follow)"),
+    Code("E-CUT", "fatal", "commands",
+         "`extract`: a tensor name the model does not have (with the nearest one), or a cut that makes no model of its "
+         "own: no outputs, an input the part needs left unfed, a cut input nothing reads, a constant or the model's "
+         "state (ReadValue, Assign) inside the part"),
     Code("E-UNSUPPORTED", "error", "commands",
          "a valid construct ir_tools cannot handle (a case a reference kernel does not compute, a legacy layer "
          "without a conversion, an ONNX input type): named, never skipped"),

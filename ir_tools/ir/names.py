@@ -21,9 +21,28 @@ def tensor_names(names: str | None) -> list[str]:
     return [part.replace("\\,", ",").strip() for part in _UNESCAPED_COMMA.split(names)]
 
 
+def names_attribute(names: list[str]) -> str | None:
+    """Tensor names as a port's ``names`` attribute (commas inside a name escaped, as OpenVINO writes them); None for
+    none."""
+    return ",".join(name.replace(",", "\\,") for name in names) or None
+
+
 def v10_output_name(producer: Layer, port: Port) -> str:
     """The name OpenVINO gives an IR v10 output fed by ``port`` of ``producer`` (a Parameter's is its own name)."""
     return producer.name + (f".{producer.outputs.index(port)}" if len(producer.outputs) > 1 else "")
+
+
+def reported_names(graph: Graph, layer: Layer, port: Port) -> list[str]:
+    """The names of the tensor an output port holds, as OpenVINO reports them (``Output.get_names``), and as
+    ``input_name`` calls a Parameter without any: the port's own names, then in IR v10 the name OpenVINO gives an
+    input after its Parameter and an output after its producer (``v10_output_name``)."""
+    names = [name for name in tensor_names(port.names) if name]
+    if layer.is_a("Parameter") and (graph.ir_version == 10 or not names):
+        names.append(layer.name)
+    elif graph.ir_version == 10 and any(graph.layer(edge.to_layer).is_a("Result")
+                                        for edge in graph.consumers(layer.id, port.id)):
+        names.append(v10_output_name(layer, port))
+    return list(dict.fromkeys(names))
 
 
 def input_name(graph: Graph, parameter: Layer) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from ..base.diagnostics import Diagnostic
 from ..ir.model import Graph, Layer, Port
-from ..ir.names import tensor_names, v10_output_name
+from ..ir.names import names_attribute, tensor_names, v10_output_name
 
 
 def keep_v10_names(graph: Graph) -> int:
@@ -24,12 +24,12 @@ def keep_v10_names(graph: Graph) -> int:
     for parameter in graph.parameters():
         port = parameter.outputs[0] if parameter.outputs else None
         if port is not None and not port.names:
-            port.names = _escaped(parameter.name)
+            port.names = names_attribute([parameter.name])
             named += 1
     for result in graph.results():
         found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
         if found is not None and not found[1].names:
-            found[1].names = _escaped(v10_output_name(*found))
+            found[1].names = names_attribute([v10_output_name(*found)])
             named += 1
     return named
 
@@ -69,11 +69,6 @@ def set_ir_version(graph: Graph, version: int) -> None:
     elif graph.ir_version != 10 and version == 10:
         keep_v11_names(graph)
     graph.ir_version = version
-
-
-def _escaped(name: str) -> str:
-    """A single tensor name in the ``names`` attribute: commas are escaped, as OpenVINO writes them."""
-    return name.replace(",", "\\,")
 
 
 def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:

@@ -1,0 +1,340 @@
+"""``extract``: the part of a model between named tensors, as a model of its own (``ir-tools extract``; what
+``reduce`` cuts its candidates with).
+
+Rules:
+1. A tensor is named as OpenVINO reports it (``names.reported_names``: one of its port's tensor names, in IR v10 also
+   an input's or output's layer-derived name, a nameless Parameter's layer name); a caller may also give an output
+   port itself, ``(layer id, port id)`` (a tensor without a name). A name several ports carry is the first's in
+   topological order, where OpenVINO keeps it; it calls the next ``name_1`` and so on (measured, W-NAME-DUP). A name no
+   tensor has is refused with the nearest one, a name inside a body (TensorIterator, Loop, If) too: a body is kept
+   whole or not at all.
+2. The part is every layer an output depends on, walking up from the outputs and stopping at the cut inputs. Each
+   cut input becomes a Parameter of the element type and dims shape propagation infers there (what OpenVINO infers:
+   dynamic dims stay dynamic), named as it was cut (its layer, and the first of its tensor names, which it keeps);
+   a cut at one of the model's own inputs keeps that Parameter. Each output gets a Result, the original's own if it
+   had one, with the name it was asked by first among its tensor names.
+3. Refused (``CutError``, E-CUT): no outputs; a tensor both a cut input and an output, or an output that is a model
+   input; a Const as a cut input (the part holds its constants itself); the model's state inside the part (a
+   ReadValue reads what an Assign of an earlier inference wrote, which the part cannot keep: cut at the ReadValue's
+   output to feed the state as an input); an input of the model the part needs but the cut does not name (as
+   Polygraphy's ``surgeon extract``, which keeps an original input only when it is named: the part's inputs are
+   exactly the ones asked for; each is named with a layer that needs it, and ``CutError.unfed`` carries them for a
+   caller that adds them); a cut input nothing in the part reads (every path from it to the outputs passes another
+   cut input, or none exists).
+4. The part keeps its layers' ids, names, attributes, rt_info and source lines, and the original's Consts by
+   reference (the writer lays out only the payloads of the layers it writes, so the ``.bin`` holds only the weights
+   the part uses); it must pass ``check``, or the failure is a PassError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
+
+from ..base.dims import shape_to_ints
+from ..base.dtypes import element_type
+from ..base.errors import IrToolsError, SourceLoc, did_you_mean
+from ..ir.model import Edge, Graph, Layer, Port, RtNode
+from ..ir.names import names_attribute, reported_names, tensor_names, v10_output_name
+from ..ir.walker import PortKey
+from ..ops import attrs as A
+from ..ops.core import ParameterAttrs
+from ..ops.spec import TensorType
+from .base import PassError
+from .builder import with_origin
+from .checks import STATE_TYPES
+from .shapes import Propagation, declared_type
+from .validate import InvalidModelError, require_valid
+
+#: A tensor as a caller names it: one of its names, or its output port ``(layer id, port id)``.
+Tensor = str | PortKey
+
+_STATE = frozenset(kind.lower() for kind in STATE_TYPES)
+
+
+class CutError(IrToolsError):
+    """The cut makes no model of its own (rule 3); ``unfed``: the model inputs the part needs and the cut left out."""
+
+    code = "E-CUT"
+
+    def __init__(self, message: str, loc: SourceLoc | None = None, unfed: Sequence[PortKey] = ()):
+        super().__init__(message, loc)
+        self.unfed = list(unfed)
+
+
+def extract(graph: Graph, inputs: Iterable[Tensor], outputs: Iterable[Tensor],
+            propagation: Propagation | None = None) -> Graph:
+    """The part of ``graph`` that computes ``outputs`` from ``inputs`` (rules 1-4), a new graph; ``graph`` is left as
+    it is. ``propagation``: ``graph``'s shape propagation when the caller has it (``require_valid`` returns it),
+    else ``graph`` is checked here."""
+    if propagation is None:
+        propagation = require_valid(graph)
+    loc = SourceLoc(str(graph.source) if graph.source else None)
+    names = _Names(graph)
+    cuts = names.resolve(inputs, "cut input", loc)
+    ends = names.resolve(outputs, "output", loc)
+    if not ends:
+        raise CutError("no outputs: name at least one tensor the part is to compute", loc)
+    for key, name in ends.items():
+        if key in cuts:
+            raise CutError(f"{_called(graph, key, name)} is both a cut input and an output: the part would compute "
+                           "nothing for it", loc)
+        if graph.layer(key[0]).is_a("Parameter"):
+            raise CutError(f"output {_called(graph, key, name)} is an input of the model: the part would compute "
+                           "nothing for it", loc)
+    for key, name in cuts.items():
+        layer = graph.layer(key[0])
+        if layer.is_a("Const"):
+            raise CutError(f"cut input {_called(graph, key, name)} is a constant: the part holds its constants itself "
+                           "(leave it out)", layer.loc)
+    kept = _part(graph, cuts, ends, loc)
+    part = _build(graph, kept, cuts, ends, propagation)
+    try:
+        require_valid(part)
+    except InvalidModelError as exc:  # a bug of the cut (rule 4): say so, with check's findings
+        raise PassError(f"extract left the part invalid ({len(exc.diagnostics)} diagnostic(s) follow)", loc,
+                        exc.diagnostics) from None
+    return part
+
+
+def _called(graph: Graph, key: PortKey, name: str | None) -> str:
+    """A tensor in a message: its name, else its port."""
+    if name is not None:
+        return f"'{name}'"
+    layer = graph.layer(key[0])
+    return f"output port {key[1]} of {layer.kind} '{layer.name}' (id {layer.id})"
+
+
+def tensor_ports(graph: Graph) -> dict[str, PortKey]:
+    """Every tensor name of the top-level graph, as OpenVINO reports it, with the output port holding it (rule 1)."""
+    ports: dict[str, PortKey] = {}
+    repeated: list[tuple[str, PortKey]] = []
+    for layer in graph.topological_order():
+        for port in layer.outputs:
+            for name in reported_names(graph, layer, port):
+                if ports.setdefault(name, (layer.id, port.id)) != (layer.id, port.id):
+                    repeated.append((name, (layer.id, port.id)))
+    for name, key in repeated:
+        n = 1
+        while f"{name}_{n}" in ports:
+            n += 1
+        ports[f"{name}_{n}"] = key
+    return ports
+
+
+class _Names:
+    """Tensors asked for by name or port, found (rule 1)."""
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self.ports = tensor_ports(graph)
+
+    def resolve(self, tensors: Iterable[Tensor], what: str, loc: SourceLoc) -> dict[PortKey, str | None]:
+        """Each tensor's output port, with the name it was asked by (the first, for a tensor asked twice; a port's
+        first reported name, None for a port without any); names no tensor has are a CutError naming each."""
+        found: dict[PortKey, str | None] = {}
+        problems = []
+        for tensor in tensors:
+            if isinstance(tensor, tuple):
+                key = self._port(tensor, what, loc)
+                layer = self.graph.layer(key[0])
+                found.setdefault(key, next(iter(reported_names(self.graph, layer, layer.output(key[1]))), None))
+                continue
+            key = self.ports.get(tensor)
+            if key is None:
+                problems.append(f"no tensor is named '{tensor}' ({what}){self._hint(tensor)}")
+            else:
+                found.setdefault(key, tensor)
+        if problems:
+            raise CutError("; ".join(problems), loc)
+        return found
+
+    def _port(self, key: PortKey, what: str, loc: SourceLoc) -> PortKey:
+        layer_id, port_id = key
+        if not self.graph.has_layer(layer_id) or self.graph.layer(layer_id).output(port_id) is None:
+            raise CutError(f"{what} {key}: the model has no layer '{layer_id}' with output port {port_id}", loc)
+        return layer_id, port_id
+
+    def _hint(self, name: str) -> str:
+        """Why a name is unknown, when it can say: the body that holds it, or the nearest name."""
+        for layer in self.graph.layers():
+            if any(name in tensor_names(dict(node.attrs).get("names")) for node in _nodes(layer.children, "port")):
+                return (f": it is inside the body of {layer.kind} '{layer.name}' (id {layer.id}), which a part keeps "
+                        "whole or not at all")
+        return did_you_mean(name, self.ports)
+
+
+def _nodes(nodes: Iterable[RtNode], tag: str) -> Iterator[RtNode]:
+    """Every element with ``tag`` among ``nodes`` and their children, at any depth (a body's layers and ports)."""
+    for node in nodes:
+        if node.tag == tag:
+            yield node
+        yield from _nodes(node.children, tag)
+
+
+def _state(layer: Layer) -> str | None:
+    """The variable a layer reads or writes, itself or in its body; None for a layer without state."""
+    if layer.type.lower() in _STATE:
+        return layer.attrs.get("variable_id", "?")
+    for node in _nodes(layer.children, "layer"):
+        if dict(node.attrs).get("type", "").lower() in _STATE:
+            data = next(_nodes(node.children, "data"), None)
+            return dict(data.attrs).get("variable_id", "?") if data is not None else "?"
+    return None
+
+
+def _part(graph: Graph, cuts: dict[PortKey, str | None], ends: dict[PortKey, str | None], loc: SourceLoc,
+          ) -> set[str]:
+    """The ids of the layers the outputs depend on up to the cut inputs (rule 2), or a CutError (rule 3)."""
+    kept: set[str] = set()
+    todo = [key[0] for key in ends]
+    unfed: dict[PortKey, Layer] = {}  # a model input the part needs -> the first layer found needing it
+    read: set[PortKey] = set()  # the cut inputs a layer of the part reads
+    state: list[tuple[Layer, str]] = []
+    while todo:
+        layer_id = todo.pop()
+        if layer_id in kept:
+            continue
+        kept.add(layer_id)
+        layer = graph.layer(layer_id)
+        variable = _state(layer)
+        if variable is not None:
+            state.append((layer, variable))
+            continue
+        for link in graph.in_links(layer_id):
+            source = (link[0], link[1])
+            if source in cuts:
+                read.add(source)
+            elif graph.layer(link[0]).is_a("Parameter"):
+                unfed.setdefault(source, layer)
+            else:
+                todo.append(link[0])
+    if state:
+        (first, variable), *others = state
+        raise CutError(f"the part would hold the model's state: this layer reads or writes variable '{variable}', "
+                       f"whose value earlier inferences wrote{_cut_hint(graph, first)}" + _also(others), first.loc)
+    if unfed:
+        (key, first), *others = [(key, layer) for key, layer in unfed.items()]
+        raise CutError(f"the cut leaves the model's input '{_input_name(graph, key)}' unfed, and this layer needs it"
+                       + _also([(layer, _input_name(graph, k)) for k, layer in others])
+                       + ": name each among the cut inputs too", first.loc, unfed=list(unfed))
+    unread = [_called(graph, key, name) for key, name in cuts.items() if key not in read]
+    if unread:
+        raise CutError(f"nothing in the part reads cut input(s) {', '.join(unread)}: no path from them to the "
+                       "outputs, or each passes another cut input", loc)
+    return kept
+
+
+def _also(others: list[tuple[Layer, str]]) -> str:
+    """The other layers of a refusal, each with what it concerns."""
+    return "".join(f"; also '{what}' at {layer.kind} '{layer.name}' (id {layer.id}, line {layer.line})"
+                   for layer, what in others)
+
+
+def _cut_hint(graph: Graph, layer: Layer) -> str:
+    """How to feed a ReadValue's state instead: cut at its output."""
+    if layer.type.lower() != "readvalue" or not layer.outputs:
+        return ""
+    key = (layer.id, layer.outputs[0].id)
+    name = next(iter(reported_names(graph, layer, layer.outputs[0])), None)
+    return f" (cut at its output {_called(graph, key, name)} to feed the state as an input)"
+
+
+def _input_name(graph: Graph, key: PortKey) -> str:
+    layer = graph.layer(key[0])
+    return reported_names(graph, layer, layer.output(key[1]))[0]
+
+
+def _build(graph: Graph, kept: set[str], cuts: dict[PortKey, str | None], ends: dict[PortKey, str | None],
+           propagation: Propagation) -> Graph:
+    """The part: Parameters for the cut inputs, the kept layers (copied, in the original's order), Results."""
+    part = Graph(graph.name, graph.ir_version)
+    part.rt_info, part.net_extra, part.line = graph.rt_info, dict(graph.net_extra), graph.line
+    part.source, part.weights = graph.source, graph.weights  # the part's layers came from there
+    taken = {graph.layer(layer_id).name for layer_id in kept}
+    next_id = int(graph.new_id())
+    fed: dict[PortKey, PortKey] = {}  # a cut input -> the part's output port that now holds it
+    for key, name in cuts.items():
+        source = graph.layer(key[0])
+        if source.is_a("Parameter"):
+            parameter = _copy(source)
+            parameter.outputs[0].names = _first(parameter.outputs[0].names, name)
+        else:
+            port = source.output(key[1])
+            parameter = _parameter(str(next_id), _unique(name or v10_output_name(source, port), taken),
+                                   propagation.types.get(key) or declared_type(port), _first(port.names, name),
+                                   source, port)
+            next_id += 1
+        taken.add(parameter.name)
+        part.add_layer(parameter)
+        fed[key] = (parameter.id, parameter.outputs[0].id)
+    for layer in graph.layers():
+        if layer.id in kept:
+            copy = part.add_layer(_copy(layer))
+            for port in copy.outputs:
+                if (layer.id, port.id) in cuts:
+                    port.names = None  # now the Parameter's (one tensor name, one tensor)
+    for layer_id in kept:
+        consumer = part.layer(layer_id)
+        for link in graph.in_links(layer_id):
+            source = fed.get((link[0], link[1]))
+            if source is None:
+                part.add_edge(Edge(*link))
+                continue
+            part.add_edge(Edge(*source, link[2], link[3], link[4]))
+            feeding, port = part.layer(source[0]).output(source[1]), consumer.input(link[3])
+            port.precision, port.dims = feeding.precision, feeding.dims  # the edge's two ends agree
+    for key, name in ends.items():
+        producer = part.layer(key[0])
+        port = producer.output(key[1])
+        port.names = _first(port.names, name)
+        results = [graph.layer(e.to_layer) for e in graph.consumers(*key) if graph.layer(e.to_layer).is_a("Result")]
+        if results and not part.has_layer(results[0].id):
+            result = _copy(results[0])
+        else:
+            result = Layer(str(next_id), _unique(name or v10_output_name(producer, port), taken), "Result", "opset1",
+                           {}, [Port(0)], file=producer.file, line=producer.line)
+            next_id += 1
+        taken.add(result.name)
+        result.inputs[0].precision, result.inputs[0].dims = port.precision, port.dims
+        part.add_layer(result)
+        part.add_edge(Edge(*key, result.id, result.inputs[0].id))
+    return part
+
+
+def _copy(layer: Layer) -> Layer:
+    """A layer of the part: the original's fields, its ports and dicts its own."""
+    return Layer(layer.id, layer.name, layer.type, layer.version, dict(layer.attrs),
+                 [replace(p, extra=dict(p.extra)) for p in layer.inputs],
+                 [replace(p, extra=dict(p.extra)) for p in layer.outputs], layer.rt_info, dict(layer.extra),
+                 layer.children, layer.file, layer.line, layer.data)
+
+
+def _parameter(layer_id: str, name: str, t: TensorType, names: str | None, source: Layer, port: Port) -> Layer:
+    """A Parameter of type ``t`` standing for output ``port`` of ``source``, which it records as its origin."""
+    element = t.element or declared_type(port).element
+    et = element_type(element or "")
+    if et is None:
+        raise CutError(f"cut input '{name}': its element type is not known, so no Parameter can stand for it",
+                       source.loc)
+    attrs = A.encode(ParameterAttrs(shape=t.shape, element_type=et.name))
+    origin = with_origin((), f"cut at output port {port.id} of {source.kind} '{source.name}' (id {source.id})")
+    return Layer(layer_id, name, "Parameter", "opset1", attrs, [], [Port(0, et.precision, shape_to_ints(t.shape),
+                 names)], origin, file=source.file, line=source.line)
+
+
+def _first(names: str | None, name: str | None) -> str | None:
+    """A ``names`` attribute with ``name`` first (added if missing), so that the tensor is called what it was
+    asked by (``names.input_name``, ``output_name``); ``names`` itself for a tensor asked by its port."""
+    if name is None:
+        return names
+    listed = tensor_names(names)
+    return names_attribute([name, *(n for n in listed if n != name)])
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """``name``, or ``name_``, ``name__``... the first no layer of the part has (``interface_names`` does the
+    same)."""
+    while name in taken:
+        name += "_"
+    return name

@@ -1,0 +1,238 @@
+"""``extract`` and ``ir-tools extract``: the part between named tensors equals the original, on real OpenVINO.
+
+Seeded cut points (tests/cuts.py) over the committed networks: the three IRs of tests/data/target and two ONNX
+networks of tests/data/networks that OpenVINO converts here. Each part is written, read back, checked, and run by
+OpenVINO CPU on the original's activations at its inputs; its outputs must equal the original's activations bit for
+bit, both runs OpenVINO's per-layer runs (every op an output: the same kernels on the same values, so no rounding
+tolerance applies; tests/cuts.py says why a plain run of the part may differ by a fused kernel's rounding), and its
+``.bin`` must hold exactly the payloads of its Consts. Then what OpenVINO calls the tensors (the names a cut is made
+by), the model's state, bodies, tensors without a name, and every refusal: exit 2, nothing written, the words.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import pytest
+
+from ir_tools import read_valid, write_ir
+from ir_tools.cli import main
+from ir_tools.ir.names import input_name, output_name
+from ir_tools.ops.rounding import EXACT
+from ir_tools.passes.extract import CutError, extract, tensor_ports
+from ir_tools.passes.interface_names import set_ir_version
+from ir_tools.passes.validate import require_valid
+from ir_tools.runtime.executor import execute, rounding_bounds
+from ir_tools.runtime.inputs import random_inputs
+from ir_tools.runtime.openvino import ModelFiles
+from ir_tools.runtime.runners import OpenVinoRunner
+from tests.cuts import Original, cut_points, measure
+from tests.target_zoo import FIXTURES_DIR, entries, model_inputs
+from tests.zoo import COMMITTED_DIR
+
+pytestmark = pytest.mark.openvino
+
+POOL_NET = FIXTURES_DIR / "tiny_pool_net_f16.xml"
+LLAMA = FIXTURES_DIR / "tiny_llama_stateful_f16.xml"
+LOOP = Path(__file__).parent / "data" / "by_design" / "loop_trip_count_parameter.xml"
+#: The ONNX networks OpenVINO converts here, and the input shape each runs at.
+NETWORKS = {"squeezenet1_1_op17_dyn.onnx": (1, 3, 64, 64), "swin_small_test_op17.onnx": (1, 3, 32, 32)}
+CUTS_PER_MODEL = 4
+
+
+def original(xml: Path, inputs: dict[str, np.ndarray] | None = None) -> Original:
+    graph = read_valid(xml)
+    if inputs is None:
+        entry = next(e for e in entries(FIXTURES_DIR) if e["file"] == xml.name)
+        inputs = model_inputs(graph, entry, entry["shapes"][0], 0)
+    return Original(graph, ModelFiles(xml, xml.with_suffix(".bin")), inputs, require_valid(graph))
+
+
+@pytest.fixture(scope="module")
+def networks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Original]:
+    """The committed ONNX networks as OpenVINO converts them (f16-compressed weights, as ovc saves them)."""
+    out = tmp_path_factory.mktemp("networks")
+    found = {}
+    for name, shape in NETWORKS.items():
+        xml = out / Path(name).with_suffix(".xml").name
+        ov.save_model(ov.convert_model(str(COMMITTED_DIR / name)), str(xml))
+        graph = read_valid(xml)
+        found[name] = original(xml, random_inputs(graph, 0, {input_name(graph, graph.parameters()[0]): shape}))
+    return found
+
+
+@pytest.mark.parametrize("model", [*(e["file"] for e in entries(FIXTURES_DIR)), *NETWORKS])
+def test_parts_at_seeded_cut_points_equal_the_original(model: str, networks: dict[str, Original],
+                                                         tmp_path: Path) -> None:
+    whole = networks[model] if model in networks else original(FIXTURES_DIR / model)
+    cuts, _ = cut_points(whole, CUTS_PER_MODEL, seed=len(model))
+    for cut in cuts:
+        found = measure(whole, cut, tmp_path)
+        assert not found.unequal, (cut, found.unequal)
+        assert found.bin_bytes == found.payload_bytes, (cut, found)  # only the weights the part uses
+        assert found.layers < len(whole.graph), cut
+
+
+def test_tensors_are_named_as_openvino_reports_them(tmp_path: Path) -> None:
+    """Every name of every output port, in IR v11 and as IR v10 (layer-derived input and output names added); a name
+    two ports carry (tiny_pool_net's 'input': the model's input and a Reshape's output) is the one OpenVINO keeps."""
+    v10 = read_valid(POOL_NET)
+    set_ir_version(v10, 10)
+    write_ir(v10, tmp_path / "v10.xml", 10)
+    for xml in (*(FIXTURES_DIR / e["file"] for e in entries(FIXTURES_DIR)), tmp_path / "v10.xml", LOOP):
+        graph = read_valid(xml)
+        by_name = {layer.name: layer for layer in graph.layers()}
+        assert len(by_name) == len(graph), xml.name  # (friendly names tell the layers apart)
+        openvino = {}
+        for op in ov.Core().read_model(xml).get_ordered_ops():
+            if op.get_type_name() != "Result":  # (its output is its input's tensor)
+                layer = by_name[op.get_friendly_name()]
+                for port, output in zip(layer.outputs, op.outputs(), strict=True):
+                    openvino.update(dict.fromkeys(output.get_names(), (layer.id, port.id)))
+        assert tensor_ports(graph) == openvino, xml.name
+    assert tensor_ports(read_valid(POOL_NET))["input"] == ("0", 0)
+
+
+def test_the_part_is_called_what_it_was_cut_at(tmp_path: Path) -> None:
+    """A cut by a tensor's second name: the part's input carries it first (ir_tools calls the input by it), keeps the
+    tensor's other names, and OpenVINO finds the input and the output by the names they were asked by."""
+    graph = read_valid(POOL_NET)
+    ports = tensor_ports(graph)
+    assert ports["47"] == ports["input.7"] and ports["64"] == ports["input.15"]
+    part = extract(graph, ["47"], ["64"])
+    (parameter,), (result,) = part.parameters(), part.results()
+    assert input_name(part, parameter) == "47" and output_name(part, result) == "64"
+    assert parameter.outputs[0].names == "47,input.7"
+    write_ir(part, tmp_path / "part.xml")
+    model = ov.Core().read_model(tmp_path / "part.xml")
+    assert model.input("47").get_names() == {"47", "input.7"}
+    assert model.output("64").get_names() == {"64", "input.15"}
+    assert parameter.attrs["shape"] == "?,8,1..,1.."  # as shape propagation infers it: the batch and sizes dynamic
+
+
+def test_state_is_refused_inside_the_part_and_fed_as_an_input() -> None:
+    """A part holding a ReadValue would read, at every inference, what an Assign outside it never writes: refused,
+    naming the variable and the ReadValue's output to cut at. Cut there, the state is an input of the part, fed the
+    original's value as every cut input is. The first attention's inputs then equal the original's bit for bit, but
+    OpenVINO CPU computes the original's attention, whose keys and values come from the state, with another kernel
+    than the part's (measured: outputs 1.1e-8 apart): each must lie within ScaledDotProductAttention's rounding
+    bound (ops/rounding) of the reference on those inputs."""
+    whole = original(LLAMA)
+    graph = whole.graph
+    sources = ["input_ids", "attention_mask", "position_ids", "beam_idx"]
+    with pytest.raises(CutError, match=r"variable 'past_key_values\.(\d\.\w+)present\.\1'.*cut at its output "
+                                       r"'past_key_values\.\1'.*; also 'past_key_values") as refused:
+        extract(graph, sources, ["logits"])
+    assert refused.value.code == "E-CUT" and refused.value.loc.layer_name.startswith("ReadValue")
+    part = extract(graph, [*sources, "past_key_values.0.key", "past_key_values.0.value"], ["attn_output.1"])
+    assert not [layer for layer in part.layers() if layer.type in ("ReadValue", "Assign")]
+    feed = {}
+    for parameter in part.parameters():
+        name = input_name(part, parameter)
+        feed[name] = whole.inputs[name] if name in sources else whole.activations[whole.ports[name]]
+    run = OpenVinoRunner(part).infer(feed, per_layer=True)
+    attention = graph.layer(whole.ports["attn_output.1"][0])
+    assert attention.type == "ScaledDotProductAttention"
+    sources_of = [graph.producer_key(attention.id, port.id) for port in attention.inputs]
+    args = [graph.const_array(graph.layer(key[0])) if graph.layer(key[0]).is_a("Const") else whole.activations[key]
+            for key in sources_of]
+    assert all(np.array_equal(run.layers.get(key, arg), arg) for key, arg in zip(sources_of, args, strict=True))
+    (reference,) = execute(graph, attention, args)
+    (bound,) = rounding_bounds(graph, attention, args, [EXACT] * len(args), [reference])
+    for value in (run.outputs["attn_output.1"], whole.activations[whole.ports["attn_output.1"]]):
+        assert np.all(np.abs(value.astype(np.float64) - reference) <= bound)
+
+
+def test_a_body_is_kept_whole_and_never_cut(tmp_path: Path) -> None:
+    """A Loop's body goes into the part as it is, its Const relocated into the part's .bin; a name inside it is
+    refused as such (IR v10: inputs and the output named after their layers)."""
+    text = LOOP.read_text().replace('<port id="2" precision="FP32">\n\t\t\t\t\t\t\t\t<dim>1</dim>',
+                                    '<port id="2" precision="FP32" names="inner">\n\t\t\t\t\t\t\t\t<dim>1</dim>', 1)
+    assert 'names="inner"' in text
+    xml = tmp_path / "loop.xml"
+    xml.write_text(text)
+    xml.with_suffix(".bin").write_bytes(LOOP.with_suffix(".bin").read_bytes())
+    graph = read_valid(xml)
+    with pytest.raises(CutError, match="'inner'.*inside the body of Loop@opset5 'Loop_17'"):
+        extract(graph, ["x", "trip"], ["inner"])
+    part = extract(graph, ["trip", "x"], ["Loop_17"])
+    out, bin_path = write_ir(part, tmp_path / "part.xml", 10)
+    assert bin_path.stat().st_size == LOOP.with_suffix(".bin").stat().st_size  # the body's Consts, nothing else
+    inputs = {"trip": np.array(3, np.int64), "x": np.array([[1.0, -2.0]], np.float32)}
+    want = OpenVinoRunner(graph, ModelFiles(xml, xml.with_suffix(".bin"))).run(inputs)
+    got = OpenVinoRunner(read_valid(out), ModelFiles(out, bin_path)).run(inputs)
+    assert list(got) == ["Loop_17"] and np.array_equal(got["Loop_17"], want["Loop_17"])
+
+
+def test_a_tensor_without_a_name_is_cut_by_its_port(tmp_path: Path) -> None:
+    """What ``reduce`` needs: a cut at an output port with no tensor name; its Parameter is named after the layer (as
+    IR v10 names an output), and the part equals the original there."""
+    whole = original(POOL_NET)
+    graph = whole.graph
+    unnamed = next((layer.id, port.id) for layer in graph.layers() if layer.is_a("Convolution")
+                   for port in layer.outputs if not port.names)
+    part = extract(graph, [unnamed], ["input.15"])
+    parameter = part.parameters()[0]
+    assert parameter.name == graph.layer(unnamed[0]).name and parameter.outputs[0].names is None
+    feed = {input_name(part, parameter): whole.activations[unnamed]}
+    got = OpenVinoRunner(part).infer(feed, per_layer=True).outputs
+    assert np.array_equal(got["input.15"], whole.activations[whole.ports["input.15"]])
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["extract", *map(str, args)])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err and "E-INTERNAL" not in out + err
+    return code, out + err
+
+
+def test_the_command_writes_the_part(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, said = run_cli(capsys, POOL_NET, "--inputs", "input.3", "--outputs", "input.15,input.11", "-o",
+                         tmp_path / "part.xml")
+    assert code == 0, said
+    assert "wrote" in said and f"of {len(read_valid(POOL_NET))} layers" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["part.bin", "part.xml"]
+    assert main(["check", str(tmp_path / "part.xml")]) == 0
+
+
+#: Each refusal: the arguments after the model, and what the diagnostic must say.
+REFUSALS = {
+    "unknown name": (["--inputs", "input.3", "--outputs", "inpt.15"],
+                     r"E-CUT.*no tensor is named 'inpt\.15' \(output\) \(did you mean input\.15\?\)"),
+    "unknown input": (["--inputs", "input.3,bogus_tensor", "--outputs", "input.15"],
+                      r"no tensor is named 'bogus_tensor'"),
+    "input unfed": (["--inputs", "input.11", "--outputs", "input.15,input.7"],
+                    r"E-CUT.*the cut leaves the model's input 'input' unfed, and this layer needs it"),
+    "no outputs": (["--inputs", "input.3", "--outputs", ""], r"E-CUT.*no outputs"),
+    "a constant": (["--inputs", "input.3,self.fc.weight", "--outputs", "logits"], r"E-CUT.*'self\.fc\.weight' is a "
+                                                                                  r"constant"),
+    "unread input": (["--inputs", "input.3,input.7", "--outputs", "input.7"], r"E-CUT.*both a cut input and an output"),
+    "passed input": (["--inputs", "input.3,input.7", "--outputs", "input.15"],
+                     r"E-CUT.*nothing in the part reads cut input\(s\) 'input\.3'"),
+    "output the input": (["--inputs", "input.3", "--outputs", "input.15", "-o", POOL_NET],
+                         r"E-OVERWRITE.*is the input model"),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_bad_input_is_refused_with_exit_2_and_nothing_written(case: str, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    args, words = REFUSALS[case]
+    before = POOL_NET.stat().st_mtime_ns
+    code, said = run_cli(capsys, POOL_NET, *args, *([] if "-o" in args else ["-o", tmp_path / "part.xml"]))
+    assert code == 2, said
+    assert re.search(words, said, re.S), said
+    assert not list(tmp_path.iterdir()) and POOL_NET.stat().st_mtime_ns == before
+
+
+def test_an_unfed_input_names_the_tensor_and_the_layer_needing_it() -> None:
+    graph = read_valid(POOL_NET)
+    with pytest.raises(CutError) as refused:
+        extract(graph, ["input.11"], ["input.15", "input.7"])
+    first = graph.layer(refused.value.loc.layer_id)
+    assert first.is_a("Convolution") and refused.value.loc.line == first.line
+    assert refused.value.unfed == [tensor_ports(graph)["input"]]
+    assert "'input' unfed" in refused.value.message
