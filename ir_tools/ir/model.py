@@ -355,6 +355,7 @@ class Graph:
         self._next_id = 0  # above every numeric id: new ids in O(1)
         self._free_id = 0  # where the search for a free id goes on once _next_id is past int64
         self._forward: bool | None = True  # every edge points forward in layer order (None: not known)
+        self._order: list[str] | None = None  # ``_sorted``'s answer on an acyclic graph, until a layer or edge changes
 
     # -- layers -------------------------------------------------------------------------------
     def add_layer(self, layer: Layer) -> Layer:
@@ -362,6 +363,7 @@ class Graph:
         if lid in self._layers:
             raise ValueError(f"duplicate layer id {lid}")
         self._layers[lid] = layer
+        self._order = None
         if lid.isdigit() and lid.isascii():
             n = int(lid)
             if n >= self._next_id:
@@ -376,11 +378,13 @@ class Graph:
         for link in links:  # a self-loop is in both
             self._unlink(link)
         del self._layers[layer_id]
+        self._order = None
 
     def add_read_layer(self, layer: Layer, number: int) -> Layer:
         """``add_layer`` for the reader, whose ids are checked already (``number`` is the id as an int, -1 if it is
         not one): returns the layer that holds the id, ``layer`` itself unless the id was taken."""
         first = self._layers.setdefault(layer.id, layer)
+        self._order = None
         if first is layer and number >= self._next_id:
             self._next_id = number + 1
         return first
@@ -550,6 +554,7 @@ class Graph:
             if forward and not (src.line is not None and dst.line is not None and src.line < dst.line):
                 forward = False
         self._forward = True if forward else None
+        self._order = None
 
     def producer(self, layer_id: str, port_id: int) -> tuple[Layer, Port] | None:
         """The layer and output port that feed an input port, if exactly one does."""
@@ -622,6 +627,7 @@ class Graph:
         if old is not None:
             return old
         _insert(self._out, link[0], link, 2, None)
+        self._order = None
         if self._forward:
             self._forward = False if link[0] == link[2] else None
         return None
@@ -629,6 +635,7 @@ class Graph:
     def _unlink(self, link: _Link) -> None:
         _remove(self._in, link[2], link)
         _remove(self._out, link[0], link)
+        self._order = None
         if self._forward is False:
             self._forward = None
 
@@ -660,7 +667,10 @@ class Graph:
     def _sorted(self) -> list[str] | None:
         """Kahn's sort, the next layer always the earliest ready one in file order; None on a cycle. (Sorting
         here, not in networkx, spares importing networkx for a graph whose edges do not all point forward,
-        as a spliced one.)"""
+        as a spliced one.) Remembered until a layer or an edge is added or removed: a pass's gates, its shape
+        re-inference and the walks after it sort a spliced graph once."""
+        if self._order is not None:
+            return self._order
         position = {lid: i for i, lid in enumerate(self._layers)}
         ids = list(self._layers)
         waiting = dict.fromkeys(ids, 0)
@@ -676,7 +686,10 @@ class Graph:
                 waiting[link[2]] -= 1
                 if waiting[link[2]] == 0:
                     heapq.heappush(ready, position[link[2]])
-        return order if len(order) == len(ids) else None
+        if len(order) != len(ids):
+            return None
+        self._order = order
+        return order
 
     def _points_forward(self) -> bool:
         """True if every edge goes to a layer added later: then the graph is acyclic and file order is
