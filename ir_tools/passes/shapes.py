@@ -26,6 +26,7 @@ Rules:
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -69,21 +70,13 @@ def _declared_type(precision: str | None, dims: tuple[int, ...] | None) -> Tenso
     return TensorType(et.name if et else None, shape_from_ints(dims))
 
 
-class ShapeWalker(Walker[TensorType]):
-    """Shape propagation as a walk: a layer's values are its output types (rules 1-5).
+class Memo:
+    """What a walk remembers of rules' answers, keyed by everything an answer depends on (so it cannot go stale): kept
+    per graph (``memo``) for as long as the graph lives, so that the walks after a pass (its re-inference of every
+    port, a later gate) cost a look-up for every layer like one met before. The keys hold the identities of interned
+    types, which the memo keeps alive."""
 
-    Built for large models, where the same few layers repeat thousands of times: every type it hands
-    out is interned (one object per distinct type), so a rule's answer is remembered by its spec, raw
-    attributes, the identities of its input types and the constant values it reads, and a layer like
-    one seen before costs a dict look-up (a layer without inputs, each a Const of its own, is asked
-    afresh). It reads ports as records (``Layer.output_records``) and makes Port objects only for a port
-    it reports on, so it leaves few objects for the cyclic GC.
-    """
-
-    def __init__(self, graph: Graph):
-        super().__init__(graph)
-        self.result = Propagation()
-        self.values: dict[PortKey, np.ndarray | None] = {}  # computed values of output ports (rule 5)
+    def __init__(self) -> None:
         self.interned: dict[TensorType, TensorType] = {}  # every type handed out, by value
         self.declared: dict[tuple[str | None, tuple[int, ...] | None], TensorType] = {}  # (precision, dims) -> type
         # (spec id, raw attributes, input type ids, outputs declared, input ports or the values read), or a Const's
@@ -93,6 +86,38 @@ class ShapeWalker(Walker[TensorType]):
         # (type, version, raw attributes, input type ids, Layer.declared_outputs) of a layer without value inputs whose
         # rule's answer matched every declared output -> that answer (padded with the declared types past it)
         self.clean: dict[tuple, tuple[TensorType, ...]] = {}
+
+
+_MEMOS: weakref.WeakKeyDictionary[Graph, Memo] = weakref.WeakKeyDictionary()
+
+
+def memo(graph: Graph) -> Memo:
+    """The memo of ``graph``'s walks (a read Const's value depends on the graph's weights: one memo per graph)."""
+    found = _MEMOS.get(graph)
+    if found is None:
+        found = _MEMOS[graph] = Memo()
+    return found
+
+
+class ShapeWalker(Walker[TensorType]):
+    """Shape propagation as a walk: a layer's values are its output types (rules 1-5).
+
+    Built for large models, where the same few layers repeat thousands of times: every type it hands
+    out is interned (one object per distinct type), so a rule's answer is remembered by its spec, raw
+    attributes, the identities of its input types and the constant values it reads, and a layer like
+    one seen before costs a dict look-up (a layer without inputs, each a Const of its own, is asked
+    afresh); what it remembers is the graph's ``Memo``, shared by every walk of the graph. It reads
+    ports as records (``Layer.output_records``) and makes Port objects only for a port it reports on,
+    so it leaves few objects for the cyclic GC.
+    """
+
+    def __init__(self, graph: Graph):
+        super().__init__(graph)
+        self.result = Propagation()
+        self.values: dict[PortKey, np.ndarray | None] = {}  # computed values of output ports (rule 5)
+        known = memo(graph)
+        self.interned, self.declared, self.answers = known.interned, known.declared, known.answers
+        self.const_values, self.clean = known.const_values, known.clean
 
     def intern(self, t: TensorType) -> TensorType:
         return self.interned.setdefault(t, t)
@@ -334,31 +359,44 @@ def infer_shapes(graph: Graph) -> list[Diagnostic]:
 
 def fix_dims(graph: Graph, result: Propagation) -> int:
     """Write the inferred dims and precisions into every output port (a declared refinement stays), then copy
-    each into the input ports it feeds, so that every edge agrees; returns the number of ports changed."""
+    each into the input ports it feeds, so that every edge agrees; returns the number of ports changed. Ports are
+    compared as records: a Port object is made only for a layer with a port to change."""
     changed = 0
+    written: dict[tuple, tuple] = {}  # (precision, dims, id of the inferred type) -> what is written (``_written``)
+    types = result.types
     for layer in graph.layers():
-        for port in layer.outputs:
-            changed += _apply(port, result.types.get((layer.id, port.id)))
+        lid = layer.id
+        for i, record in enumerate(layer.output_records()):
+            t = types.get((lid, record[0]))
+            if t is None:
+                continue
+            key = (record[1], record[2], id(t))
+            new = written.get(key)
+            if new is None:
+                new = written[key] = _written(record[2], record[1], t)
+            if new != (record[2], record[1]):
+                port = layer.outputs[i]
+                port.dims, port.precision = new
+                changed += 1
     for layer in graph.layers():
-        for port in layer.inputs:
-            edges = graph.producers(layer.id, port.id)
-            source = graph.layer(edges[0].from_layer).output(edges[0].from_port) if len(edges) == 1 else None
-            if source is not None and (port.dims, port.precision) != (source.dims, source.precision):
-                port.dims, port.precision = source.dims, source.precision
+        records = layer.input_records()
+        for i, key in enumerate(graph.input_keys(layer.id, [r[0] for r in records])):
+            source = None if key is None else graph.layer(key[0]).output_record(key[1])
+            if source is not None and (records[i][2], records[i][1]) != (source[2], source[1]):
+                port = layer.inputs[i]
+                port.dims, port.precision = source[2], source[1]
                 changed += 1
     return changed
 
 
-def _apply(port: Port, t: TensorType | None) -> int:
-    if t is None:
-        return 0
-    dims = port.dims if declared_within(port.dims, t.shape) else shape_to_ints(t.shape) or ()
+def _written(dims: tuple[int, ...] | None, precision: str | None, t: TensorType,
+             ) -> tuple[tuple[int, ...] | None, str | None]:
+    """The (dims, precision) ``fix_dims`` writes into an output port that declares ``dims`` and ``precision``, ``t``
+    inferred: the declared dims where they lie within the inferred ones, the precision where it names the same
+    element type."""
+    new_dims = dims if declared_within(dims, t.shape) else shape_to_ints(t.shape) or ()
     et = element_type(t.element) if t.element else None
-    precision = et.precision if et and element_type(port.precision or "") != et else port.precision
-    if port.dims == dims and port.precision == precision:
-        return 0
-    port.dims, port.precision = dims, precision
-    return 1
+    return new_dims, et.precision if et and element_type(precision or "") != et else precision
 
 
 def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType, how: str = "inferred") -> None:
