@@ -20,7 +20,7 @@ from ..base.errors import SourceLoc
 from ..ir.model import Graph, Layer
 from ..ops.releases import DEFECTS, Release, oldest_creating, op_label, own_opset, release, releases
 from .base import PassError, PassManager, PassResult
-from .downgrade import DOWNGRADES
+from .downgrade import DOWNGRADES, Downgrade
 from .downgrade.names import repeated_names
 from .legacy import is_legacy, lower_legacy, read_migratable
 from .to_opset8 import migration, to_opset8
@@ -35,12 +35,14 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
         found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} reads IR {versions}, the file is IR "
                                 f"v{graph.ir_version} (write it with --ir-version {target.ir_versions[-1]})",
                                 SourceLoc(str(graph.source) if graph.source else None, graph.line)))
+    repairing = [d for d in DOWNGRADES if not target.miscomputes.isdisjoint(d.repairs)]  # (usually none)
     for layer in graph.layers():
         version = layer.version or ""
         if not version.startswith("opset"):
             continue
         if target.creates(layer.type, version, layer.attrs):
-            found += _defects(graph, layer, target)
+            if repairing:
+                found += _defects(graph, layer, target, repairing)
             continue
         value = target.lacks_value(layer.type, version, layer.attrs)
         what = f"{layer.type} of {version}" + (f" with {value}" if value else "")
@@ -57,10 +59,14 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
     return found + _dynamic_states(graph, target)
 
 
-def _defects(graph: Graph, layer: Layer, target: Release) -> list[Diagnostic]:
-    """E-TARGET if a measured defect of ``target`` hits ``layer``, which it creates: the downgrade rewrites it."""
+def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[Downgrade]]) -> list[Diagnostic]:
+    """E-TARGET if a measured defect of ``target`` hits ``layer``, which it creates: the downgrade that rewrites it
+    (one of ``repairing``, those that repair a defect of ``target``) says so."""
     found = []
-    for downgrade in DOWNGRADES:
+    label = op_label(layer.type, layer.version)
+    for downgrade in repairing:
+        if label not in downgrade.rewrites:
+            continue
         key = downgrade(target).defect(graph, layer)
         if key is None:
             continue
