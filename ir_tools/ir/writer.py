@@ -3,7 +3,9 @@
 The same graph always gives the same files: layers and edges in graph order, attributes in
 their stored order, Const payloads laid out in layer order with identical payloads shared.
 Both files are written to temporaries beside the target and renamed into place, so a failure
-leaves nothing half-written; a graph's own source files are never replaced unless asked.
+leaves nothing half-written (atomic as ``base/files.write_atomically`` is: the rename, not an fsync, which
+would cost more than OpenVINO's whole ``save_model`` of a small model); a graph's own source files are never
+replaced unless asked.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 from ..base.dims import parse_int
 from ..base.errors import IrToolsError, ReadError
 from ..base.files import same_file, temporary_beside
-from .model import Graph, Layer, Port, RtNode
+from .model import Graph, Layer, PortRecord, RtNode
 
 
 def write_ir(
@@ -53,20 +55,37 @@ def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
 
 class _Packer:
     """Lays Const payloads out in the new ``.bin`` in the order asked, sharing identical ones. Payloads stay views
-    of the input ``.bin`` (read-only memoryviews hash and compare by content) until they are written."""
+    of the input ``.bin`` (read-only memoryviews hash and compare by content) until they are written; a payload is
+    hashed only once another of its size is met (only those can be equal), so most weights are read once, to be
+    written."""
 
     def __init__(self) -> None:
         self.chunks: list[memoryview] = []
-        self._seen: dict[memoryview, int] = {}
+        self._seen: dict[memoryview, int] = {}  # payload -> its offset, for the sizes met more than once
+        self._lone: dict[int, tuple[memoryview, int] | None] = {}  # size -> its one payload and offset; None: more
         self._end = 0
 
     def add(self, data: memoryview) -> tuple[int, int]:
         data = data.cast("B") if data.format != "B" else data
-        if data not in self._seen:
-            self._seen[data] = self._end
-            self.chunks.append(data)
-            self._end += len(data)
-        return self._seen[data], len(data)
+        size = len(data)
+        if size not in self._lone:
+            self._lone[size] = (data, self._end)
+            return self._append(data), size
+        lone = self._lone[size]
+        if lone is not None:
+            self._seen[lone[0]] = lone[1]
+            self._lone[size] = None
+        offset = self._seen.get(data)
+        if offset is None:
+            offset = self._seen[data] = self._append(data)
+        return offset, size
+
+    def _append(self, data: memoryview) -> int:
+        """Lay ``data`` out at the end; returns its offset."""
+        offset = self._end
+        self.chunks.append(data)
+        self._end += len(data)
+        return offset
 
 
 def _relocate(node: RtNode, owner: Layer, graph: Graph, packer: _Packer) -> RtNode:
@@ -105,8 +124,6 @@ def _atomic_write_pair(files: list[tuple[Path, list[bytes] | list[memoryview]]])
             with os.fdopen(fd, "wb") as f:
                 for chunk in chunks:
                     f.write(chunk)
-                f.flush()
-                os.fsync(f.fileno())
         backups = _backup([target for _, target in temps])
         try:
             for tmp, target in temps:
@@ -162,21 +179,24 @@ def _rt(nodes: tuple[RtNode, ...], indent: str, out: list[str]) -> None:
             out.append(f"{indent}<{node.tag}{_attrs(node.attrs)} />")
 
 
-def _port(port: Port, indent: str, out: list[str]) -> None:
-    head = [("id", str(port.id))]
-    if port.precision is not None:
-        head.append(("precision", port.precision))
-    if port.names is not None:
-        head.append(("names", port.names))
-    head.extend(port.extra.items())
-    if not port.dims and not port.rt_info:
+def _port(record: PortRecord, indent: str, out: list[str]) -> None:
+    """One port, from its record (``Layer.input_records``: no Port object is made for a layer read and not changed)."""
+    pid, precision, dims, names, extra, rt_info, _ = record
+    head = [("id", str(pid))]
+    if precision is not None:
+        head.append(("precision", precision))
+    if names is not None:
+        head.append(("names", names))
+    if extra:
+        head.extend(extra.items())
+    if not dims and not rt_info:
         out.append(f"{indent}<port{_attrs(head)} />")
         return
     out.append(f"{indent}<port{_attrs(head)}>")
-    out.extend(f"{indent}\t<dim>{d}</dim>" for d in port.dims or ())
-    if port.rt_info:
+    out.extend(f"{indent}\t<dim>{d}</dim>" for d in dims or ())
+    if rt_info:
         out.append(f"{indent}\t<rt_info>")
-        _rt(port.rt_info, indent + "\t\t", out)
+        _rt(rt_info, indent + "\t\t", out)
         out.append(f"{indent}\t</rt_info>")
     out.append(f"{indent}</port>")
 
@@ -194,11 +214,11 @@ def _layer(layer: Layer, attrs: dict[str, str], children: tuple[RtNode, ...], ou
         _rt(layer.rt_info, "\t\t\t\t", out)
         out.append("\t\t\t</rt_info>")
     _rt(tuple(c for c in children if c.tag in _BEFORE_PORTS), "\t\t\t", out)
-    for tag, ports in (("input", layer.inputs), ("output", layer.outputs)):
+    for tag, ports in (("input", layer.input_records()), ("output", layer.output_records())):
         if ports:
             out.append(f"\t\t\t<{tag}>")
-            for port in ports:
-                _port(port, "\t\t\t\t", out)
+            for record in ports:
+                _port(record, "\t\t\t\t", out)
             out.append(f"\t\t\t</{tag}>")
     _rt(tuple(c for c in children if c.tag not in _BEFORE_PORTS), "\t\t\t", out)
     out.append("\t\t</layer>")
@@ -216,9 +236,8 @@ def _render(graph: Graph, ir_version: int, packer: _Packer) -> str:
         _layer(layer, attrs, tuple(_relocate(child, layer, graph, packer) for child in layer.children), out)
     out.append("\t</layers>")
     out.append("\t<edges>")
-    for e in graph.edges():
-        items = [("from-layer", e.from_layer), ("from-port", e.from_port),
-                 ("to-layer", e.to_layer), ("to-port", e.to_port)]
+    for from_layer, from_port, to_layer, to_port, _ in graph.links():  # (``edges()`` order, no Edge objects)
+        items = [("from-layer", from_layer), ("from-port", from_port), ("to-layer", to_layer), ("to-port", to_port)]
         out.append(f"\t\t<edge{_attrs(items)} />")
     out.append("\t</edges>")
     if graph.rt_info:
