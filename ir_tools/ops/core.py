@@ -9,8 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base.dims import Dim, Shape, format_shape, parse_shape
-from ..base.dtypes import element_type
+from ..base.dtypes import byte_size, element_type
 from ..base.errors import OpValidationError
+from ..base.packed import unpack, value_dtype
 from . import attrs as A
 from .rounding import elementwise
 from .spec import OpSpec, TensorType
@@ -84,14 +85,16 @@ def _run_convert(a: ConvertAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray
 def const_value(a: ConstAttrs, data: memoryview | bytes) -> np.ndarray:
     """A Const's value from its payload bytes (a read-only view where possible)."""
     et = element_type(a.element_type)
-    if et is None or et.numpy is None:
+    if et is None or value_dtype(et) is None:
         raise OpValidationError(f"Const of element type {a.element_type} has no numpy equivalent")
     count = math.prod(a.shape)  # exact: a huge declared shape must not wrap around
-    if len(data) < count * et.numpy.itemsize:
+    if len(data) < byte_size(et, count):
         raise OpValidationError(
-            f"Const payload is {len(data)} bytes, {a.element_type}{list(a.shape)} needs {count * et.numpy.itemsize}",
+            f"Const payload is {len(data)} bytes, {a.element_type}{list(a.shape)} needs {byte_size(et, count)}",
             code="E-CONST-SIZE",
         )
+    if et.numpy is None:  # packed or a float numpy lacks: unpacked into a type that holds its values
+        return unpack(et, data, count).reshape(a.shape)
     return np.frombuffer(data, dtype=et.numpy, count=count).reshape(a.shape)
 
 

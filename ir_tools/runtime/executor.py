@@ -14,6 +14,7 @@ import numpy as np
 
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, UnsupportedError
+from ..base.packed import value_dtype
 from ..ir.model import Graph, Layer
 from ..ir.names import input_name, output_name
 from ..ir.walker import Walker
@@ -24,11 +25,11 @@ from ..passes.validate import require_valid
 
 
 def supported(layer: Layer) -> bool:
-    """True if the executor can run this layer (a Const, if numpy holds its element type: not u1 weights)."""
+    """True if the executor can run this layer (a Const, if numpy can hold its values: not a string)."""
     spec = lookup(layer.type, layer.version)
     if spec is not None and spec.type == "Const":
         et = element_type(layer.attrs.get("element_type", ""))
-        return et is not None and et.numpy is not None
+        return et is not None and value_dtype(et) is not None
     return spec is not None and (spec.kernel is not None or spec.type in ("Parameter", "Result"))
 
 

@@ -1,0 +1,92 @@
+"""Element types numpy has no dtype for (packed integers, nf4, 4- and 8-bit floats, bf16): their payload bytes
+unpacked into the numpy type that holds their values exactly, as OpenVINO unpacks them (its element iterators and
+conversions: the bit layouts below were measured by reading Consts of each type through a Convert to f32 on
+OpenVINO, in tests/test_packed_types.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .dtypes import ElementType
+
+#: OpenVINO's nf4 values (src/core/src/type/nf4.cpp), by 4-bit code.
+NF4_VALUES = np.array([
+    -1.0, -0.6961928009986877, -0.5250730514526367, -0.39491748809814453, -0.28444138169288635,
+    -0.18477343022823334, -0.09105003625154495, 0.0, 0.07958029955625534, 0.16093020141124725, 0.24611230194568634,
+    0.33791524171829224, 0.44070982933044434, 0.5626170039176941, 0.7229568362236023, 1.0], np.float32)
+
+
+def _float_codes(exponent_bits: int, mantissa_bits: int, bias: int, nan: set[int]) -> np.ndarray:
+    """The value of every code of a small float (sign, exponent, mantissa; subnormals at exponent 0; no infinity;
+    NaN at the codes ``nan``, of the code's sign)."""
+    codes = np.arange(2 ** (1 + exponent_bits + mantissa_bits))
+    sign = np.where(codes >> (exponent_bits + mantissa_bits) & 1, -1.0, 1.0)
+    exponent = codes >> mantissa_bits & (2**exponent_bits - 1)
+    mantissa = (codes & (2**mantissa_bits - 1)) / 2**mantissa_bits
+    value = sign * np.where(exponent == 0, mantissa * 2.0 ** (1 - bias), (1 + mantissa) * 2.0 ** (exponent - bias))
+    value[list(nan)] = np.copysign(np.nan, sign[list(nan)])
+    return value.astype(np.float32)
+
+
+#: Values by code: f4e2m1 (no infinity or NaN), f8e4m3 (OpenVINO's is E4M3FN: NaN at S.1111.111, no infinity),
+#: f8e5m2 (the high byte of an f16), f8e8m0 (2**(code-127), NaN at 255).
+_CODES = {
+    "f4e2m1": _float_codes(2, 1, 1, set()),
+    "f8e4m3": _float_codes(4, 3, 7, {0x7F, 0xFF}),
+    "f8e5m2": (np.arange(256, dtype=np.uint16) << 8).view(np.float16).astype(np.float32),
+    "f8e8m0": np.append(2.0 ** (np.arange(255) - 127.0), np.nan).astype(np.float32),
+    "nf4": NF4_VALUES,
+}
+#: The numpy type each such element type's values are held in.
+VALUE_DTYPES = {"u1": np.uint8, "u2": np.uint8, "u3": np.uint8, "u4": np.uint8, "u6": np.uint8, "i4": np.int8,
+                "nf4": np.float32, "f4e2m1": np.float32, "f8e4m3": np.float32, "f8e5m2": np.float32,
+                "f8e8m0": np.float32, "bf16": np.float32}
+
+
+def value_dtype(et: ElementType) -> np.dtype | None:
+    """The numpy type that holds the values of ``et`` exactly; None for string."""
+    if et.numpy is not None:
+        return et.numpy
+    found = VALUE_DTYPES.get(et.name)
+    return None if found is None else np.dtype(found)
+
+
+def unpack(et: ElementType, data: bytes | memoryview, count: int) -> np.ndarray:
+    """The first ``count`` values of a payload of ``et`` (one numpy has no dtype for), flat, in ``value_dtype``."""
+    raw = np.frombuffer(data, np.uint8, count=(count * et.bits + 7) // 8)
+    if et.name == "bf16":
+        return (np.frombuffer(raw.tobytes(), "<u2").astype(np.uint32) << 16).view(np.float32)
+    if et.bits == 8:
+        return _CODES[et.name][raw]
+    if et.name == "u1":  # the first element in the most significant bit
+        return np.unpackbits(raw)[:count]
+    if et.name == "u2":  # four per byte, the first in the least significant bits
+        return (raw[:, None] >> np.array([0, 2, 4, 6], np.uint8) & 3).reshape(-1)[:count]
+    if et.name == "u3":
+        return _u3(raw, count)
+    if et.name == "u6":
+        return _u6(raw, count)
+    nibbles = np.stack([raw & 15, raw >> 4], axis=1).reshape(-1)[:count]  # the first in the low nibble
+    if et.name == "u4":
+        return nibbles
+    if et.name == "i4":
+        return (nibbles.astype(np.int8) ^ 8) - 8
+    return _CODES[et.name][nibbles]
+
+
+def _u3(raw: np.ndarray, count: int) -> np.ndarray:
+    """Eight values in three bytes: the low two bits of each in the first two (most significant pair first), the
+    high bit of each in the third (most significant bit first)."""
+    groups = np.pad(raw, (0, -len(raw) % 3)).reshape(-1, 3)
+    low = (groups[:, :2, None] >> np.array([6, 4, 2, 0], np.uint8) & 3).reshape(-1, 8)
+    high = np.unpackbits(groups[:, 2:], axis=1)
+    return (high << 2 | low).reshape(-1)[:count]
+
+
+def _u6(raw: np.ndarray, count: int) -> np.ndarray:
+    """Four values in three bytes: the low four bits of each in the first two (high nibble first), the high two bits
+    of each in the third (most significant pair first)."""
+    groups = np.pad(raw, (0, -len(raw) % 3)).reshape(-1, 3)
+    low = np.stack([groups[:, :2] >> 4, groups[:, :2] & 15], axis=2).reshape(-1, 4)
+    high = groups[:, 2:] >> np.array([6, 4, 2, 0], np.uint8) & 3
+    return (high << 4 | low).reshape(-1)[:count]
