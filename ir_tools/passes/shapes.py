@@ -37,7 +37,7 @@ from ..base.diagnostics import Diagnostic
 from ..base.dims import declared_within, shape_from_ints, shape_to_ints, show, show_shape
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError
-from ..ir.model import Graph, Layer, Port
+from ..ir.model import Graph, Layer, Port, PortRecord
 from ..ir.walker import PortKey, Walker
 from ..ops import attrs as A
 from ..ops.core import CONST_1
@@ -84,8 +84,10 @@ class Memo:
         self.answers: dict[tuple, tuple[TensorType, ...] | None] = {}
         self.const_values: dict[tuple[tuple[str, str], ...], np.ndarray] = {}  # a read Const's attributes -> value
         # (type, version, raw attributes, input type ids, Layer.declared_outputs) of a layer without value inputs whose
-        # rule's answer matched every declared output -> that answer (padded with the declared types past it)
+        # rule's answer agreed with every declared output -> that answer (padded with the declared types past it)
         self.clean: dict[tuple, tuple[TensorType, ...]] = {}
+        # (precision, dims, id of an interned inferred type) -> whether a port declaring them agrees with it
+        self.agreeing: dict[tuple[str | None, tuple[int, ...] | None, int], bool] = {}
 
 
 _MEMOS: weakref.WeakKeyDictionary[Graph, Memo] = weakref.WeakKeyDictionary()
@@ -117,7 +119,7 @@ class ShapeWalker(Walker[TensorType]):
         self.values: dict[PortKey, np.ndarray | None] = {}  # computed values of output ports (rule 5)
         known = memo(graph)
         self.interned, self.declared, self.answers = known.interned, known.declared, known.answers
-        self.const_values, self.clean = known.const_values, known.clean
+        self.const_values, self.clean, self.agreeing = known.const_values, known.clean, known.agreeing
 
     def intern(self, t: TensorType) -> TensorType:
         return self.interned.setdefault(t, t)
@@ -129,13 +131,22 @@ class ShapeWalker(Walker[TensorType]):
             t = self.declared[(precision, dims)] = self.intern(_declared_type(precision, dims))
         return t
 
+    def agrees(self, record: PortRecord, inferred: TensorType) -> bool:
+        """True if an output port declaring ``record``'s precision and dims agrees with ``inferred`` (declared dims
+        within it, as a dynamic model declares -1 for a dim inferred at least 1)."""
+        key = (record[1], record[2], id(inferred))
+        found = self.agreeing.get(key)
+        if found is None:
+            found = self.agreeing[key] = _contradicts(record[1], record[2], inferred) == (False, False)
+        return found
+
     def missing(self, layer: Layer, port: Port) -> TensorType:
         # an unfed port (E-INPUT-UNFED): its declared type keeps the walk going
         return self.declared_type(port.precision, port.dims)
 
     def run_node(self, layer: Layer, args: list[TensorType]) -> list[TensorType]:
         # a layer whose op, attributes, input types and declared outputs are those of one whose rule answered and
-        # matched its declared outputs before: the same answer, nothing to report (see ``clean``; a layer without
+        # agreed with its declared outputs before: the same answer, nothing to report (see ``clean``; a layer without
         # inputs, a Const or Parameter, is never there)
         key = None
         if args:
@@ -161,7 +172,8 @@ class ShapeWalker(Walker[TensorType]):
         self.result.inferred += 1
         clean = key is not None and not spec.value_inputs
         for record, inferred in zip(records, outputs, strict=False):
-            if self.declared_type(record[1], record[2]) is not inferred:  # the same interned type: nothing to report
+            # the same interned type, or one the declared dims and precision are known to agree with: nothing to report
+            if self.declared_type(record[1], record[2]) is not inferred and not self.agrees(record, inferred):
                 _check(self.result, layer, record[0], record[1], record[2], record[6], inferred, "inferred")
                 clean = False
         if len(outputs) < len(records):
@@ -403,17 +415,26 @@ def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType
     _check(result, layer, port.id, port.precision, port.dims, port.line, inferred, how)
 
 
+def _contradicts(precision: str | None, dims: tuple[int, ...] | None, inferred: TensorType) -> tuple[bool, bool]:
+    """Whether an output port's declared dims contradict ``inferred`` (``declared_within``), and whether its precision
+    names another element type."""
+    declared = element_type(precision or "")
+    element = inferred.element is not None and inferred.element != "" and precision is not None and (
+        declared is None or declared.name != inferred.element)
+    return not declared_within(dims, inferred.shape), element
+
+
 def _check(result: Propagation, layer: Layer, port_id: int, precision: str | None, dims: tuple[int, ...] | None,
            line: int | None, inferred: TensorType, how: str) -> None:
-    """E-SHAPE / E-TYPE where an output port's declared dims contradict ``inferred`` (``declared_within``) or its
-    precision differs."""
-    if not declared_within(dims, inferred.shape):
+    """E-SHAPE / E-TYPE where an output port's declared dims contradict ``inferred`` or its precision differs
+    (``_contradicts``)."""
+    shape, element = _contradicts(precision, dims, inferred)
+    if shape:
         result.diagnostics.append(Diagnostic(
             "error", "E-SHAPE", f"output port {port_id}: declared {show(dims)}, {how} {show_shape(inferred.shape)}",
             layer.line_loc(line),
         ))
-    declared = element_type(precision or "")
-    if inferred.element and precision is not None and (declared is None or declared.name != inferred.element):
+    if element:
         want_p = element_type(inferred.element)
         want_text = want_p.precision if want_p else inferred.element
         result.diagnostics.append(Diagnostic(
