@@ -180,13 +180,15 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _inputs(args: argparse.Namespace, graph, check: bool = True) -> dict:
-    """The inputs of ``--inputs``, else seeded ones; validated unless ``check`` is False (the caller's library call
-    validates them: ``compare_model``)."""
+def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, dict]:
+    """The inputs of ``--inputs``, else seeded ones that fit the model, and how each seeded one was made
+    (``runtime.inputs.recipes``); validated unless ``check`` is False (the caller's library call validates them:
+    ``compare_model``)."""
     from .ir.names import input_name
-    from .runtime.inputs import check_inputs, load_inputs, parse_shape_overrides, random_inputs
+    from .runtime.inputs import check_inputs, draw, load_inputs, parse_shape_overrides, recipes
 
     seed = _seed(args)
+    made = {}
     if args.inputs:
         inputs = load_inputs(args.inputs, graph)
     else:
@@ -196,10 +198,11 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> dict:
             if name not in names:
                 raise IrToolsError(f"--shape {name}: the model has no input '{name}'{did_you_mean(name, names)}; its "
                                    f"inputs: {', '.join(names)}", code="E-USAGE")
-        inputs = random_inputs(graph, seed, shapes)
+        made = recipes(graph, shapes)
+        inputs = draw(made, seed)
     if check:
         check_inputs(graph, inputs)
-    return inputs
+    return inputs, made
 
 
 def _known_tolerance_names(graph: Graph, tolerances) -> None:
@@ -248,7 +251,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .runtime.verdict import read_judged
 
     graph = read_judged(args.model, args.bin)
-    outputs = Interpreter(graph).evaluate(_inputs(args, graph))
+    outputs = Interpreter(graph).evaluate(_inputs(args, graph)[0])
     for name, value in outputs.items():
         print(f"{name}: {value.dtype} {list(value.shape)}")
     _save_npz(args.output, outputs)
@@ -271,14 +274,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
     with status(f"reading and checking {args.model.name}", text):
         graph = read_valid(args.model, args.bin)
     _known_tolerance_names(graph, tolerances)
-    inputs = _inputs(args, graph, check=False)
+    inputs, made = _inputs(args, graph, check=False)
     source = {"inputs": str(args.inputs)} if args.inputs else {"seed": _seed(args)}
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
     openvino = OpenVinoRunner(graph, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
     with status("running OpenVINO and the numpy reference", text), \
             progress_steps(len(graph), "comparing layers", text) as step:
         options = CompareOptions(tolerances=tolerances, per_layer=args.per_layer,
-                                 compare_constants=args.compare_constants, saved=saved, source=source, progress=step)
+                                 compare_constants=args.compare_constants, saved=saved, source=source, recipes=made,
+                                 progress=step)
         report = compare_model(graph, inputs, options, openvino)
     print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report, args.verbose))
     if args.save_outputs:
@@ -317,7 +321,7 @@ def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Pa
     from .runtime.openvino import ModelFiles
     from .runtime.runners import OnnxRuntimeRunner, OpenVinoRunner, compare_outputs
 
-    inputs = _inputs(args, graph)
+    inputs, _ = _inputs(args, graph)
     weights = ("its float weights rounded to f16, as the conversion stored them" if args.compress_to_fp16
                else "its own weights")
     print(f"check: OpenVINO on the converted model against onnxruntime on {args.model.name} with {weights}")
@@ -447,7 +451,7 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     from .runtime.openvino import ModelFiles
     from .runtime.runners import ChildOpenVinoRunner, OpenVinoRunner, ReferenceRunner, Runner, compare_outputs
 
-    inputs = _inputs(args, graph)
+    inputs, _ = _inputs(args, graph)
     original: Runner
     migrated: Runner = OpenVinoRunner(graph, ModelFiles(xml, bin_path)) if other is None else \
         ChildOpenVinoRunner(args.check_with, graph, ModelFiles(xml, bin_path))

@@ -55,12 +55,13 @@ def test_the_library_check_is_the_commands(tmp_path: Path, capsys, openvino: boo
 
 
 def test_the_library_compares_inspects_and_converts_as_the_commands_do(tmp_path: Path, capsys) -> None:
-    from ir_tools.runtime.inputs import random_inputs
+    from ir_tools.runtime.inputs import draw, recipes
 
     model = SAMPLES / "mixed_network.xml"
     graph = ir_tools.read_valid(model)
-    options = ir_tools.CompareOptions(per_layer=True, source={"seed": 0})
-    report = ir_tools.compare(graph, random_inputs(graph, 0, {}), options).to_dict()
+    made = recipes(graph, {})
+    options = ir_tools.CompareOptions(per_layer=True, source={"seed": 0}, recipes=made)
+    report = ir_tools.compare(graph, draw(made, 0), options).to_dict()
     assert main(["compare", str(model), "--per-layer", "--format", "json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     for side in (report, printed):

@@ -61,6 +61,7 @@ def compare_html(graph: Graph, report: dict) -> str:
         "model": report["model"],
         "passed": report["passed"],
         "config": _number(report["config"]),  # ``--atol inf`` is a valid tolerance
+        "inputs": report.get("inputs", []),
         "outputs": [_tensor(t) for t in report["outputs"]],
         "first": first_index,
         "other": other,
@@ -180,6 +181,7 @@ _TEMPLATE = """<!DOCTYPE html>
   <h1 id="title"></h1>
   <div id="verdict"></div>
   <div id="config"></div>
+  <div id="inputs"></div>
 </header>
 <div id="toolbar">
   <input id="search" type="search" placeholder="find a layer by name or id (Enter: next match)" autocomplete="off"

@@ -49,6 +49,8 @@
       $("config").textContent = [`openvino ${c.openvino} on ${c.device}`, `inference precision ${c.INFERENCE_PRECISION_HINT}`,
         `atol ${num(c.atol)} ${by(c.atol_by_name)}`.trim(), `rtol ${num(c.rtol)} ${by(c.rtol_by_name)}`.trim(), from]
         .filter(Boolean).join(" \u00b7 ");
+      $("inputs").textContent = (s.inputs || []).map((i) =>
+        `input ${i.name}: ${i.element_type} [${i.shape.join(", ")}] (dims: ${i.dims}); ${i.values}`).join("\n");
     } else {
       $("title").textContent = "check: " + s.path;
       const bad = s.errors > 0;

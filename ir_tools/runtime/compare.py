@@ -226,6 +226,7 @@ class CompareReport:
     not_checked: list[dict] = field(default_factory=list)  # layers we do not execute
     first_divergence: dict | None = None
     folded: int = 0  # layers of constant subgraphs computed by the reference, not compared
+    inputs: list[dict] = field(default_factory=list)  # each input: name, element type, shape, dims, values (inputs.py)
     reference_outputs: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     openvino_outputs: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     openvino_layers: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # "layer:port" -> value
@@ -241,6 +242,7 @@ class CompareReport:
             "model": self.model,
             "passed": self.passed,
             "config": self.config,
+            "inputs": self.inputs,
             "outputs": [o.to_dict() for o in self.outputs],
             "layers": [
                 {"layer_id": lay.layer_id, "name": lay.name, "type": lay.kind, "line": lay.line,
@@ -314,6 +316,10 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
     lines = [f"model: {report.model}",
              f"openvino {c.get('openvino')} on {c.get('device')}, "
              f"inference precision {c.get('INFERENCE_PRECISION_HINT')}{seed}"]
+    if report.inputs:
+        lines.append("inputs:")
+        lines += [f"  {i['name']}: {i['element_type']} {i['shape']} (dims: {i['dims']}); {i['values']}"
+                  for i in report.inputs]
     if report.outputs:
         lines.append("outputs (OpenVINO vs the numpy reference, or vs saved outputs):")
         lines += [_tensor_line(t) for t in report.outputs]

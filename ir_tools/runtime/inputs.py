@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..base.dims import parse_shape
-from ..base.dtypes import element_type
+from ..base.dtypes import element_type, from_numpy
 from ..base.errors import IrToolsError
-from ..ir.model import Graph
-from ..ir.names import input_name
+from ..ir.model import Graph, Layer
+from ..ir.names import input_name, tensor_names
 from ..ops.opsets import lookup
 
 
@@ -61,35 +62,291 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 _UNMODELLED_INDEX_INPUTS = {"GatherElements": 1, "ScatterUpdate": 1, "ScatterElementsUpdate": 1, "ROIAlign": 2,
                             "EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1, "EmbeddingSegmentsSum": 1}
 
+#: The dims a dynamic input takes when neither ``--shape`` nor the model fixes them (docs/SEMANTICS.md section 8).
+DEFAULT_BATCH = 1
+DEFAULT_SEQUENCE = 8
+
+#: Ops that hand their input 0's values on unchanged (a Convert to a number type too): an input's use is looked for
+#: through them.
+_CARRIERS = frozenset({"Convert", "Reshape", "Squeeze", "Unsqueeze"})
+#: How many layers downstream an input converted to float may reach RoPE's Sin or Cos (the angles: positions times
+#: the inverse frequencies, transposed and concatenated).
+_ROPE_DEPTH = 8
+
+# What an input's values are (``Recipe.kind``).
+NORMAL, UNIFORM, ONES, ZEROS, POSITIONS, BATCH = "normal", "uniform", "ones", "zeros", "positions", "batch"
+
+#: The names that say what an input is when its use in the graph does not (the inputs of transformers' exports).
+_BY_NAME = {"attention_mask": (ONES, "an attention mask"), "position_ids": (POSITIONS, "positions"),
+            "token_type_ids": (ZEROS, "token types"), "beam_idx": (BATCH, "a beam index")}
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How one input is made: its shape (and where its dims came from) and what its values are (and why)."""
+
+    name: str
+    dtype: np.dtype
+    shape: tuple[int, ...]
+    dims: str  # where the dims came from: "the model's", "--shape", "batch 1, sequence 8 by default"...
+    kind: str  # NORMAL, UNIFORM (in [low, high)), ONES, ZEROS, POSITIONS (0, 1... on the last axis), BATCH (0, 1...)
+    why: str  # what the values are, and what says so
+    low: int = 0
+    high: int = 0
+
+    def draw(self, rng: np.random.Generator) -> np.ndarray:
+        """The values, of ``shape`` and ``dtype``; NORMAL and UNIFORM drawn from ``rng``."""
+        shape = self.shape
+        if self.kind == NORMAL:
+            value = rng.standard_normal(shape)
+        elif self.kind == UNIFORM:
+            value = rng.integers(self.low, self.high, shape)
+        elif self.kind in (ONES, ZEROS):
+            value = np.full(shape, 1 if self.kind == ONES else 0)
+        else:  # POSITIONS, BATCH: a range along the last axis, reduced below ``high`` (the rows an index may take)
+            length = shape[-1] if shape else 1
+            value = np.broadcast_to(np.arange(length) % self.high if self.high else np.arange(length), shape)
+        return np.asarray(value).astype(self.dtype)
+
+    def describe(self) -> dict[str, object]:
+        """The report's entry: name, element type, shape, where the dims came from, what the values are."""
+        return {"name": self.name, "element_type": _type_name(self.dtype), "shape": list(self.shape),
+                "dims": self.dims, "values": self.why}
+
 
 def random_inputs(graph: Graph, seed: int, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
-    """Seeded data for every input: floats ~ N(0, 1), integers in [-50, 50) (unsigned [0, 100)); an integer
-    input that indexes another tensor (a Gather's indices, ROIAlign's batch indices...) in [0, n), n the
-    smallest dim of the tensor it indexes, so that every index is valid whatever the axis."""
+    """Seeded inputs that fit the model (``recipes``: what each is, docs/SEMANTICS.md section 8)."""
+    return draw(recipes(graph, shapes), seed)
+
+
+def draw(made: Mapping[str, Recipe], seed: int) -> dict[str, np.ndarray]:
+    """The values of every recipe, drawn in the order given from one generator seeded with ``seed``."""
     rng = np.random.default_rng(seed)
     out = {}
-    for param in graph.parameters():
-        name = input_name(graph, param)
-        shape = shapes.get(name) or _static_shape(param.attrs.get("shape", ""), name)
-        et = element_type(param.attrs.get("element_type", ""))
-        if et is None or et.numpy is None:
-            raise InputError(f"input '{name}' has element type {param.attrs.get('element_type')}: no numpy type")
-        bound = _index_bound(graph, param) if np.issubdtype(et.numpy, np.integer) else None
+    for name, recipe in made.items():
         try:
-            value = rng.integers(0, bound, shape) if bound else _random(rng, et.numpy, shape)
-            out[name] = np.asarray(value).astype(et.numpy)
+            out[name] = recipe.draw(rng)
         except (MemoryError, ValueError):
-            raise InputError(f"input '{name}' of shape {list(shape)} ({math.prod(shape)} elements) does not fit in "
-                             "this machine's memory") from None
+            raise InputError(f"input '{name}' of shape {list(recipe.shape)} ({math.prod(recipe.shape)} elements) "
+                             "does not fit in this machine's memory") from None
     return out
 
 
-def _random(rng: np.random.Generator, dtype: type, shape: tuple[int, ...]) -> np.ndarray:
+def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Recipe]:
+    """How each input of ``graph`` is made, by name: dims from ``shapes`` (``--shape``), else the model's, else the
+    defaults; values by how the graph uses the input, else by its name, else floats ~ N(0, 1) and integers in
+    [-50, 50) (unsigned [0, 100))."""
+    defaults = _defaults(graph, shapes)
+    out = {}
+    for param in graph.parameters():
+        name = input_name(graph, param)
+        et = element_type(param.attrs.get("element_type", ""))
+        if et is None or et.numpy is None:
+            raise InputError(f"input '{name}' has element type {param.attrs.get('element_type')}: no numpy type")
+        if name in shapes:
+            shape, dims = tuple(shapes[name]), "--shape"
+        else:
+            shape, dims = _default_shape(param, name, et.numpy, defaults)
+        out[name] = Recipe(name, np.dtype(et.numpy), shape, dims, *_values(graph, param, et.numpy, shape))
+    return out
+
+
+@dataclass(frozen=True)
+class _Defaults:
+    batch: int
+    sequence: int
+    said: str  # where they came from
+
+
+def _defaults(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> _Defaults:
+    """Batch and sequence: those of the first ``--shape`` given for a [batch, sequence] input, else 1 and 8."""
+    for param in graph.parameters():
+        name = input_name(graph, param)
+        given = shapes.get(name)
+        declared = parse_shape(param.attrs.get("shape", "..."))
+        if given is not None and len(given) == 2 and declared is not None and len(declared) == 2 \
+                and not any(d.is_static for d in declared):
+            return _Defaults(given[0], given[1], f"as --shape {name}")
+    return _Defaults(DEFAULT_BATCH, DEFAULT_SEQUENCE, "by default")
+
+
+def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) -> tuple[tuple[int, ...], str]:
+    """The shape of an input without ``--shape``: static dims as declared; a dynamic dim 0 is the batch, a dynamic
+    dim 1 of a rank-2 input or of a rank-3 float input ([batch, sequence, features]) the sequence, each within the
+    model's bounds; any other dynamic dim its lower bound when that is at least 1, else 1 when its upper bound
+    admits it; an unbounded one must be given."""
+    text = param.attrs.get("shape", "")
+    declared = parse_shape(text)
+    if declared is None:
+        raise InputError(f"input '{name}' has a dynamic rank: give its shape with --shape {name}:D1,D2,...")
+    sequence_dim = 1 if len(declared) == 2 or (len(declared) == 3 and np.issubdtype(dtype, np.floating)) else None
+    shape, said = [], []
+    for i, d in enumerate(declared):
+        if d.is_static:
+            shape.append(d.lo)
+            continue
+        if i == 0 or i == sequence_dim:
+            role, n = ("batch", defaults.batch) if i == 0 else ("sequence", defaults.sequence)
+            n = max(d.lo, n) if d.hi is None else min(max(d.lo, n), d.hi)
+            said.append(f"{role} {n}")
+        elif d.lo >= 1 or d.hi is not None:
+            n = d.lo if d.lo >= 1 else min(1, d.hi or 0)
+            said.append(f"dim {i} {n} (its bound)")
+        else:
+            raise InputError(f"input '{name}' has a dynamic shape [{text}] whose dim {i} has no default: give one "
+                             f"with --shape {name}:D1,D2,...")
+        shape.append(n)
+    if not said:
+        return tuple(shape), "the model's"
+    return tuple(shape), ", ".join(said) + f" {defaults.said}"
+
+
+def _values(graph: Graph, param: Layer, dtype: type, shape: tuple[int, ...]) -> tuple[str, str, int, int]:
+    """(kind, why, low, high) of an input's values: by how the graph uses it first (an index stays within the rows
+    it indexes, a beam index within the batch of the state it reorders; positions reach RoPE's Sin/Cos; an input
+    converted to boolean is a mask), by its name where the graph does not say (or, for an index, to choose among
+    the rows), else random."""
+    integer = np.issubdtype(dtype, np.integer)
+    names = _names(param)
+    by_name = next((_BY_NAME[n] for n in names if n in _BY_NAME), None)
+    if integer:
+        for consumer, index in _uses(graph, param):
+            if _indexes(consumer, index) and _reads_state(graph, consumer):
+                return BATCH, f"0, 1, ...: a beam index (reorders the batch of a state, Gather '{consumer.name}')", 0, 0
+        rows, gather = _index_rows(graph, param)
+        if gather is not None:
+            where = f"the {rows} rows of {gather.type} '{gather.name}' (line {gather.line})"
+            if by_name is not None and by_name[0] in (POSITIONS, ZEROS):
+                kind, what = by_name
+                return kind, f"{_SAY[kind]}: {what} (by its name), within {where}", 0, rows
+            return UNIFORM, f"uniform in [0, {rows}): {where}", 0, rows
+        rope = _reaches_rope(graph, param)
+        if rope is not None:
+            return POSITIONS, f"{_SAY[POSITIONS]}: positions (reach {rope.type} '{rope.name}': rotary embedding)", 0, 0
+        mask = next((c for c, _ in _uses(graph, param) if _to_boolean(c)), None)
+        if mask is not None:
+            return ONES, f"ones: a mask (converted to boolean by '{mask.name}')", 0, 0
+    if by_name is not None:
+        kind, what = by_name
+        return kind, f"{_SAY[kind]}: {what} (by its name)", 0, 0
     if np.issubdtype(dtype, np.floating):
-        return rng.standard_normal(shape).astype(dtype)
-    if np.issubdtype(dtype, np.unsignedinteger):
-        return rng.integers(0, 100, shape).astype(dtype)
-    return rng.integers(-50, 50, shape).astype(dtype)
+        return NORMAL, "normal(0, 1)", 0, 0
+    low, high = (0, 100) if np.issubdtype(dtype, np.unsignedinteger) or dtype is np.bool_ else (-50, 50)
+    return UNIFORM, f"uniform in [{low}, {high})", low, high
+
+
+_SAY = {ONES: "ones", ZEROS: "zeros", POSITIONS: "0, 1, ... on the last axis", BATCH: "0, 1, ..."}
+
+
+def _names(param: Layer) -> list[str]:
+    """Every name of an input: its tensor names and its layer name."""
+    port = param.outputs[0] if param.outputs else None
+    return [*tensor_names(port.names if port else None), param.name]
+
+
+def _uses(graph: Graph, param: Layer) -> Iterator[tuple[Layer, int]]:
+    """(layer, input index) of every use of ``param``'s values, directly or through ops that carry them unchanged
+    (``_CARRIERS``: a Convert to boolean is a use, not a carrier)."""
+    frontier, seen = [param], {param.id}
+    while frontier:
+        layer = frontier.pop()
+        for port in layer.outputs:
+            for edge in graph.consumers(layer.id, port.id):
+                consumer = graph.layer(edge.to_layer)
+                index = consumer.inputs.index(consumer.input(edge.to_port))
+                yield consumer, index
+                carries = any(consumer.is_a(t) for t in _CARRIERS) and index == 0 and not _to_boolean(consumer)
+                if carries and consumer.id not in seen:
+                    seen.add(consumer.id)
+                    frontier.append(consumer)
+
+
+def _to_boolean(layer: Layer) -> bool:
+    return layer.is_a("Convert") and layer.attrs.get("destination_type") == "boolean"
+
+
+def _indexes(layer: Layer, index: int) -> bool:
+    """Whether input ``index`` of ``layer`` holds indices into its input 0."""
+    spec = lookup(layer.type, layer.version)
+    return index == (spec.index_input if spec is not None else _UNMODELLED_INDEX_INPUTS.get(layer.type))
+
+
+def _reads_state(graph: Graph, layer: Layer) -> bool:
+    """Whether ``layer``'s input 0 is a ReadValue's output (the state a beam index reorders)."""
+    found = graph.producer(layer.id, layer.inputs[0].id) if layer.inputs else None
+    return found is not None and found[0].type.lower() == "readvalue"  # unmodelled: OpenVINO's spelling rule
+
+
+def _index_rows(graph: Graph, param: Layer) -> tuple[int, Layer | None]:
+    """The fewest rows any layer ``param`` indexes has, and that layer (None: it indexes nothing). The rows are the
+    dim of a Gather's axis when the axis is a Const and the dim static, else the smallest static dim of the tensor
+    indexed (every index valid whatever the axis)."""
+    found: tuple[int, Layer | None] = (0, None)
+    for layer, index in _uses(graph, param):
+        if not _indexes(layer, index):
+            continue
+        dims = [d for d in layer.inputs[0].dims or () if d > 0]
+        axis = _gather_axis(graph, layer)
+        if axis is not None and 0 <= axis < len(layer.inputs[0].dims or ()) and layer.inputs[0].dims[axis] > 0:
+            dims = [layer.inputs[0].dims[axis]]
+        if dims and (found[1] is None or min(dims) < found[0]):
+            found = (min(dims), layer)
+    return found
+
+
+def _gather_axis(graph: Graph, layer: Layer) -> int | None:
+    """A Gather's axis when input 2 is a Const (normalized against the data's rank), else None."""
+    if not layer.is_a("Gather") or len(layer.inputs) < 3:
+        return None
+    found = graph.producer(layer.id, layer.inputs[2].id)
+    if found is None or not found[0].is_a("Const"):
+        return None
+    axis = int(np.asarray(graph.const_array(found[0])).reshape(-1)[0])
+    return axis + len(layer.inputs[0].dims or ()) if axis < 0 else axis
+
+
+def _reaches_rope(graph: Graph, param: Layer) -> Layer | None:
+    """The Sin or Cos ``param``'s values reach within ``_ROPE_DEPTH`` layers, not through a shape (ShapeOf) or an
+    index (they stop there); None if none."""
+    frontier, seen = [param], {param.id}
+    for _ in range(_ROPE_DEPTH):
+        following = []
+        for layer in frontier:
+            for port in layer.outputs:
+                for edge in graph.consumers(layer.id, port.id):
+                    consumer = graph.layer(edge.to_layer)
+                    if consumer.is_a("Sin") or consumer.is_a("Cos"):
+                        return consumer
+                    index = consumer.inputs.index(consumer.input(edge.to_port))
+                    if consumer.id in seen or consumer.is_a("ShapeOf") or consumer.is_a("Result") or \
+                            _indexes(consumer, index):
+                        continue
+                    seen.add(consumer.id)
+                    following.append(consumer)
+        frontier = following
+    return None
+
+
+def describe(inputs: Mapping[str, np.ndarray], made: Mapping[str, Recipe], given: str) -> list[dict[str, object]]:
+    """The report's entry of each input (``Recipe.describe``); one no recipe made (``--inputs``, a library call's)
+    has its dims and values from ``given``."""
+    out = []
+    for name, value in inputs.items():
+        recipe = made.get(name)
+        if recipe is not None and recipe.shape == np.shape(value):
+            out.append(recipe.describe())
+            continue
+        out.append({"name": name, "element_type": _type_name(np.asarray(value).dtype), "shape": list(np.shape(value)),
+                    "dims": given, "values": given})
+    return out
+
+
+def _type_name(dtype: np.dtype) -> str:
+    """The IR's name of a numpy type (``i64``), else numpy's."""
+    try:
+        return from_numpy(dtype).name
+    except KeyError:
+        return str(dtype)
 
 
 def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> None:
@@ -110,24 +367,3 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> None:
         if not ok:
             raise InputError(f"input '{name}' has shape {list(got)}, the model accepts "
                              f"[{param.attrs.get('shape')}]")
-
-
-def _static_shape(text: str, name: str) -> tuple[int, ...]:
-    shape = parse_shape(text)
-    if shape is None or not all(d.is_static for d in shape):
-        raise InputError(f"input '{name}' has a dynamic shape [{text}]: give one with --shape {name}:D1,D2,...")
-    return tuple(d.lo for d in shape)
-
-
-def _index_bound(graph: Graph, param) -> int | None:
-    """The smallest static dim of every tensor ``param`` indexes into, or None if it indexes nothing."""
-    bounds = []
-    for edge in graph.consumers(param.id, param.outputs[0].id) if param.outputs else []:
-        consumer = graph.layer(edge.to_layer)
-        spec = lookup(consumer.type, consumer.version)
-        index_port = spec.index_input if spec is not None else _UNMODELLED_INDEX_INPUTS.get(consumer.type)
-        if index_port is None or consumer.inputs.index(consumer.input(edge.to_port)) != index_port:
-            continue
-        dims = consumer.inputs[0].dims or ()
-        bounds += [d for d in dims if d > 0]
-    return min(bounds) if bounds else None

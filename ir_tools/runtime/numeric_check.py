@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ..base.errors import IrToolsError
+from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import output_name
 from ..ir.walker import Walker
@@ -27,7 +27,7 @@ from ..ops.opsets import lookup
 from ..ops.rounding import EXACT, handed_over
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
 from .executor import Bounded, BoundedInterpreter, execute, rounding_bounds, supported
-from .inputs import check_inputs
+from .inputs import Recipe, check_inputs, describe
 from .openvino import ModelFiles, OpenVinoRun
 from .runners import ActivationRunner, OpenVinoRunner
 
@@ -48,6 +48,8 @@ class CompareOptions:
     saved: Mapping[str, np.ndarray] = field(default_factory=dict)
     #: where the inputs came from (``{"seed": 0}``, ``{"inputs": path}``), recorded in the report's config
     source: Mapping[str, object] = field(default_factory=dict)
+    #: how each seeded input was made (``inputs.recipes``), by name: the report says it of each input
+    recipes: Mapping[str, Recipe] = field(default_factory=dict)
     #: called with each layer's name as the per-layer comparison reaches it
     progress: Callable[[str], None] | None = None
 
@@ -66,10 +68,23 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
     process, and OpenBLAS's spinning workers on the same cores stall small products.
     """
     check_inputs(graph, inputs)
+    _refuse_state(graph)
     runner = openvino if openvino is not None and not isinstance(openvino, ModelFiles) else OpenVinoRunner(
         graph, openvino)
     with threadpool_limits(limits=1, user_api="blas"):
         return _compare_model(graph, inputs, options, runner)
+
+
+def _refuse_state(graph: Graph) -> None:
+    """E-UNSUPPORTED for a stateful model (ReadValue/Assign), named: compare runs one inference on each side and
+    neither carries nor compares state yet (and OpenVINO refuses the per-layer run: an Assign's output is none)."""
+    stateful = [layer for layer in graph.layers() if layer.type.lower() in ("readvalue", "assign")]  # unmodelled
+    if stateful:
+        variables = {layer.attrs.get("variable_id") for layer in stateful}
+        first = stateful[0]
+        raise UnsupportedError(f"a stateful model ({len(variables)} variable(s) that ReadValue reads and Assign "
+                               "writes; this layer is the first): compare cannot yet carry or compare state from one "
+                               "inference to the next", loc=first.loc)
 
 
 def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: CompareOptions,
@@ -94,6 +109,8 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
               "atol_by_name": dict(tolerances.atol_by_name), "rtol_by_name": dict(tolerances.rtol_by_name),
               **options.source}
     report = CompareReport(str(graph.source) if graph.source else graph.name, config)
+    given = f"from {options.source['inputs']}" if "inputs" in options.source else "given"
+    report.inputs = describe(inputs, options.recipes, given)
     computed = end_to_end.kept if end_to_end is not None else {}
     if want_layers or not executable:
         report.folded = sum(1 for lid in folded if not graph.layer(lid).is_a("Const"))

@@ -1,0 +1,172 @@
+"""Seeded inputs that fit the model (runtime/inputs.py, docs/SEMANTICS.md section 8): what each input of a
+language model is, found from how the graph uses it first and from its name second, with dynamic dims from the
+defaults; the same inputs in compare (and its report), run, migrate --check and convert-onnx --check.
+
+The language model is built here with GraphBuilder, a transformer's input pattern on a small scale: token ids into
+an embedding table, positions into RoPE's Sin, a mask converted to boolean, and three inputs that only their names
+tell apart (a mask used in arithmetic, token types and positions into small tables). The inputs the graph
+recognises have names that say nothing. The stateful Llama is the committed fixture of tests/data/target.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ir_tools
+from ir_tools.base.dims import DYNAMIC, Dim
+from ir_tools.cli import main
+from ir_tools.ir.model import Graph
+from ir_tools.passes.builder import GraphBuilder
+from ir_tools.runtime.executor import Interpreter
+from ir_tools.runtime.inputs import draw, random_inputs, recipes
+from tests.conftest import ROOT
+
+VOCAB, TYPES, POSITIONS = 37, 2, 16
+STATEFUL = ROOT / "tests" / "data" / "target" / "tiny_llama_stateful_f16.xml"
+
+
+def _lm(path: Path) -> Path:
+    """A [batch, sequence] language model's inputs, each used as a transformer uses it; written to ``path``."""
+    rng = np.random.default_rng(7)
+    b = GraphBuilder(Graph("tiny_lm"))
+    tokens = (DYNAMIC, DYNAMIC)
+    ids, pos, keep = (b.parameter(n, "i64", tokens) for n in ("ids", "pos", "keep"))
+    mask, types, positions = (b.parameter(n, "i64", tokens) for n in ("attention_mask", "token_type_ids",
+                                                                       "position_ids"))
+    x = b.parameter("x", "f32", (DYNAMIC, DYNAMIC, Dim(4, 4)))
+    axis0, axis2 = b.const(np.array(0, np.int64), "axis0"), b.const(np.array([2], np.int64), "axis2")
+
+    def table(rows: int, indices, name: str):
+        weights = b.const(rng.standard_normal((rows, 4)).astype(np.float32), f"{name}/weights")
+        return b.add("Gather", "opset8", None, [weights, indices, axis0], name)
+
+    def unsqueezed(value, name: str):
+        return b.add("Unsqueeze", "opset1", None, [value, axis2], name)
+
+    ids32 = b.add("Convert", "opset1", {"destination_type": "i32"}, [ids], "ids/convert")
+    h = table(VOCAB, ids32, "embed")
+    angles = b.add("Multiply", "opset1", None, [unsqueezed(b.add("Convert", "opset1", {"destination_type": "f32"},
+                                                                  [pos], "pos/convert"), "pos/unsqueeze"),
+                                                b.const(np.full((1, 1, 4), 0.5, np.float32), "inv_freq")], "angles")
+    h = b.add("Add", "opset1", None, [h, b.add("Sin", "opset1", None, [angles], "rope/sin")], "add_rope")
+    kept = unsqueezed(b.add("Convert", "opset1", {"destination_type": "boolean"}, [keep], "keep/convert"),
+                      "keep/unsqueeze")
+    h = b.add("Select", "opset1", None, [kept, h, b.const(np.array(0, np.float32), "zero")], "masked")
+    scale = unsqueezed(b.add("Convert", "opset1", {"destination_type": "f32"}, [mask], "mask/convert"),
+                       "mask/unsqueeze")
+    h = b.add("Multiply", "opset1", None, [h, scale], "scaled")
+    h = b.add("Add", "opset1", None, [h, table(TYPES, types, "token_types")], "add_types")
+    h = b.add("Add", "opset1", None, [h, table(POSITIONS, positions, "positions")], "add_positions")
+    b.result(b.add("Add", "opset1", None, [h, x], "add_x", names="y"), "y/result")
+    ir_tools.write_ir(b.graph, path, 11)
+    return path
+
+
+@pytest.fixture(scope="module")
+def lm(tmp_path_factory) -> Path:
+    return _lm(tmp_path_factory.mktemp("lm") / "tiny_lm.xml")
+
+
+def test_the_graph_says_what_an_input_is_and_names_say_the_rest(lm: Path) -> None:
+    made = recipes(ir_tools.read_valid(lm), {})
+    values = draw(made, 0)
+    assert {name: r.shape for name, r in made.items()} == {**dict.fromkeys(
+        ["ids", "pos", "keep", "attention_mask", "token_type_ids", "position_ids"], (1, 8)), "x": (1, 8, 4)}
+    assert all(r.dims == "batch 1, sequence 8 by default" for r in made.values())
+    ids = values["ids"]
+    assert ids.dtype == np.int64 and ids.min() >= 0 and 4 <= ids.max() < VOCAB  # the table's rows, not its width
+    assert "uniform in [0, 37)" in made["ids"].why and "'embed'" in made["ids"].why
+    np.testing.assert_array_equal(values["pos"], [np.arange(8)])
+    assert "Sin 'rope/sin'" in made["pos"].why
+    np.testing.assert_array_equal(values["keep"], np.ones((1, 8)))
+    assert "boolean" in made["keep"].why
+    np.testing.assert_array_equal(values["attention_mask"], np.ones((1, 8)))
+    assert "by its name" in made["attention_mask"].why
+    np.testing.assert_array_equal(values["token_type_ids"], np.zeros((1, 8)))
+    np.testing.assert_array_equal(values["position_ids"], [np.arange(8)])
+    assert "token types (by its name), within the 2 rows of Gather 'token_types'" in made["token_type_ids"].why
+    assert "positions (by its name), within the 16 rows" in made["position_ids"].why
+    assert values["x"].dtype == np.float32 and made["x"].why == "normal(0, 1)"
+    assert values.keys() == random_inputs(ir_tools.read_valid(lm), 0, {}).keys()
+
+
+def test_one_shape_given_shapes_the_other_token_inputs(lm: Path) -> None:
+    made = recipes(ir_tools.read_valid(lm), {"ids": (2, 5)})
+    assert made["ids"].dims == "--shape"
+    assert made["keep"].shape == (2, 5) and made["keep"].dims == "batch 2, sequence 5 as --shape ids"
+    assert made["x"].shape == (2, 5, 4)
+    np.testing.assert_array_equal(draw(made, 0)["position_ids"], np.tile(np.arange(5), (2, 1)))
+
+
+def test_dims_within_the_models_bounds_and_a_dim_without_a_default() -> None:
+    b = GraphBuilder(Graph("bounded"))
+    b.result(b.parameter("a", "f32", (Dim(2, 4), Dim(3, 3), Dim(1, 10), Dim(0, 6))), "out")
+    (made,) = recipes(b.graph, {}).values()
+    assert made.shape == (2, 3, 1, 1)
+    assert made.dims == "batch 2, dim 2 1 (its bound), dim 3 1 (its bound) by default"
+    b = GraphBuilder(Graph("image"))
+    b.result(b.parameter("image", "f32", (DYNAMIC, Dim(3, 3), DYNAMIC, DYNAMIC)), "out")
+    with pytest.raises(ir_tools.IrToolsError, match=r"dim 2 has no default: give one with --shape image:"):
+        recipes(b.graph, {})
+
+
+@pytest.mark.openvino
+def test_compare_runs_a_dynamic_language_model_with_no_options(lm: Path, tmp_path: Path, capsys,
+                                                                 check_report) -> None:
+    html = tmp_path / "report.html"
+    assert main(["compare", str(lm), "--format", "json", "--html", str(html)]) == 0
+    report = check_report(json.loads(capsys.readouterr().out))
+    assert report["passed"] and report["not_checked"] == []
+    expected = [r.describe() for r in recipes(ir_tools.read_valid(lm), {}).values()]
+    assert report["inputs"] == expected
+    blob = re.search(r'<script id="data" type="application/json">(.*?)</script>', html.read_text(), re.S).group(1)
+    assert json.loads(blob)["summary"]["inputs"] == expected
+    assert main(["compare", str(lm), "--per-layer", "--shape", "ids:2,5"]) == 0
+    text = capsys.readouterr().out
+    assert "inputs:\n  ids: i64 [2, 5] (dims: --shape); uniform in [0, 37)" in text
+    assert "  keep: i64 [2, 5] (dims: batch 2, sequence 5 as --shape ids); ones: a mask" in text
+    assert "not checked" not in text and text.rstrip().endswith("PASSED")
+
+
+@pytest.mark.openvino
+def test_run_and_the_checks_of_migrate_and_convert_onnx_make_the_same_inputs(lm: Path, tmp_path: Path,
+                                                                              capsys) -> None:
+    out = tmp_path / "out.npz"
+    assert main(["run", str(lm), "-o", str(out)]) == 0
+    graph = ir_tools.read_valid(lm)
+    with np.load(out) as saved:
+        np.testing.assert_array_equal(saved["y"], Interpreter(graph).evaluate(random_inputs(graph, 0, {}))["y"])
+    assert main(["migrate", str(lm), "--ir-version", "10", "--check", "-o", str(tmp_path / "v10.xml")]) == 0
+    assert "not written" not in capsys.readouterr().out
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    weights = numpy_helper.from_array(np.arange(VOCAB * 4, dtype=np.float32).reshape(VOCAB, 4), "weights")
+    model = helper.make_model(helper.make_graph(
+        [helper.make_node("Gather", ["weights", "input_ids"], ["embedded"])], "embedding",
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "sequence"])],
+        [helper.make_tensor_value_info("embedded", TensorProto.FLOAT, ["batch", "sequence", 4])], [weights]),
+        opset_imports=[helper.make_opsetid("", 13)])
+    onnx.save(model, tmp_path / "embedding.onnx")
+    assert main(["convert-onnx", str(tmp_path / "embedding.onnx"), "--check", "-o", str(tmp_path / "e.xml")]) == 0
+    assert "not written" not in capsys.readouterr().out
+
+
+@pytest.mark.openvino
+def test_a_stateful_model_gets_fitting_inputs_and_a_clear_refusal(capsys) -> None:
+    made = recipes(ir_tools.read_valid(STATEFUL), {})
+    values = draw(made, 0)
+    assert values["beam_idx"].tolist() == [0] and "a beam index (reorders the batch of a state" in made["beam_idx"].why
+    vocab = int(re.search(r"uniform in \[0, (\d+)\)", made["input_ids"].why).group(1))
+    assert vocab > 8 and values["input_ids"].min() >= 0 and values["input_ids"].max() < vocab
+    assert values["attention_mask"].tolist() == [[1] * 8] and values["position_ids"].tolist() == [list(range(8))]
+    assert "Cos" in made["position_ids"].why or "Sin" in made["position_ids"].why
+    assert main(["compare", str(STATEFUL)]) == 2
+    err = capsys.readouterr().err
+    assert "error[E-UNSUPPORTED]" in err and "ReadValue" in err and "a stateful model" in err
+    assert "Traceback" not in err
