@@ -104,8 +104,10 @@ class Recipe:
         elif self.kind in (ONES, ZEROS):
             value = np.full(shape, 1 if self.kind == ONES else 0)
         else:  # POSITIONS, BATCH: a range along the last axis, reduced below ``high`` (the rows an index may take)
-            length = shape[-1] if shape else 1
-            value = np.broadcast_to(np.arange(length) % self.high if self.high else np.arange(length), shape)
+            row = np.arange(shape[-1] if shape else 1)
+            if self.high:
+                row %= self.high
+            value = np.broadcast_to(row, shape) if shape else row[0]
         return np.asarray(value).astype(self.dtype)
 
     def describe(self) -> dict[str, object]:

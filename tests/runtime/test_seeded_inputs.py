@@ -103,6 +103,13 @@ def test_one_shape_given_shapes_the_other_token_inputs(lm: Path) -> None:
     np.testing.assert_array_equal(draw(made, 0)["position_ids"], np.tile(np.arange(5), (2, 1)))
 
 
+def test_a_scalar_position_is_zero() -> None:
+    b = GraphBuilder(Graph("scalar"))
+    b.result(b.parameter("position_ids", "i32", ()), "out")
+    made = recipes(b.graph, {})
+    assert draw(made, 0)["position_ids"].shape == () and draw(made, 0)["position_ids"] == 0
+
+
 def test_dims_within_the_models_bounds_and_a_dim_without_a_default() -> None:
     b = GraphBuilder(Graph("bounded"))
     b.result(b.parameter("a", "f32", (Dim(2, 4), Dim(3, 3), Dim(1, 10), Dim(0, 6))), "out")
@@ -131,6 +138,13 @@ def test_compare_runs_a_dynamic_language_model_with_no_options(lm: Path, tmp_pat
     assert "inputs:\n  ids: i64 [2, 5] (dims: --shape); uniform in [0, 37)" in text
     assert "  keep: i64 [2, 5] (dims: batch 2, sequence 5 as --shape ids); ones: a mask" in text
     assert "not checked" not in text and text.rstrip().endswith("PASSED")
+    given = tmp_path / "given.npz"
+    np.savez(given, **random_inputs(ir_tools.read_valid(lm), 3, {"ids": (1, 3)}))
+    assert main(["compare", str(lm), "--inputs", str(given), "--format", "json"]) == 0
+    report = check_report(json.loads(capsys.readouterr().out))
+    names = recipes(ir_tools.read_valid(lm), {})
+    assert {(i["name"], tuple(i["shape"]), i["dims"], i["values"]) for i in report["inputs"]} == {
+        (name, (1, 3, 4) if name == "x" else (1, 3), f"from {given}", f"from {given}") for name in names}
 
 
 @pytest.mark.openvino
