@@ -3,7 +3,8 @@
 Headless Chromium (Debian's /usr/bin/chromium, never a downloaded one) is driven by playwright. Where no
 browser can be had (no /usr/bin/chromium, or playwright not importable) the browser tests skip and say
 why; the two tests at the end need no browser. ``IR_TOOLS_SCREENSHOT=1`` also saves the compare report's
-screenshot as docs/compare-report.png. Run with ``-s`` to see the sizes and timings.
+screenshots in docs/: compare-report.png (zoomed in on the first divergence), compare-report-fit.png and
+compare-report-failures.png (the layer table filtered and sorted). Run with ``-s`` to see the sizes and timings.
 """
 
 from __future__ import annotations
@@ -226,6 +227,165 @@ def test_compare_report_names_the_planted_defect(open_report, defect, tmp_path, 
     assert tab.problems == []
 
 
+# What a reader can read in the drawing: every text of the graph on screen at 10 px or more (its font size times
+# the zoom it is drawn at), each one's first line, how many overlap another, and how many boxes are wholly on screen.
+READABLE = """() => {
+  const pane = document.querySelector("#graph").getBoundingClientRect();
+  const inside = (r) => r.width > 0 && r.left >= pane.left && r.right <= pane.right && r.top >= pane.top
+    && r.bottom <= pane.bottom;
+  const shown = [];
+  for (const t of document.querySelectorAll("#graph text")) {
+    const r = t.getBoundingClientRect();
+    if (inside(r) && parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a >= 10) {
+      shown.push({ name: t.firstChild.textContent, r });
+    }
+  }
+  let overlaps = 0;
+  for (let a = 0; a < shown.length; a++) for (let b = a + 1; b < shown.length; b++) {
+    const p = shown[a].r, q = shown[b].r;
+    if (p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1) overlaps++;
+  }
+  const boxes = [...document.querySelectorAll("#graph rect.n")].filter((e) => inside(e.getBoundingClientRect()));
+  return { names: shown.map((s) => s.name), overlaps, boxes: boxes.length };
+}"""
+
+TABLE = """() => [...document.querySelectorAll("#layers tbody tr")].map((tr) =>
+  [...tr.cells].map((td) => td.innerText.trim()))"""
+
+
+def scale(tab: Opened) -> float:
+    return float(re.search(r"scale\(([^)]+)\)", tab.transform()).group(1))
+
+
+def shown_number(text: str) -> float | None:
+    """A number as the table shows it ('-': none)."""
+    return None if text == "-" else math.inf if text == "inf" else float(text)
+
+
+@pytest.mark.openvino
+def test_1000_layer_report_at_fit_then_zoomed_and_its_failures_sorted(open_report, defect, tmp_path):
+    """The compare report of the 1,017-layer chain: at 'fit' the most telling names are readable (the first
+    divergence among them), none overlapping; zooming in names more boxes until each box on screen holds its
+    name; the layer table filtered to the failures and sorted by error/bound; the chart's axes named with
+    layers; the inputs described; the output and the constants show what they were. Prints the time to first
+    paint and per interaction."""
+    graph, report = defect
+    page = tmp_path / "compare.html"
+    write_report(page, lambda: compare_html(graph, report))
+    tab = open_report(page)
+    paint = tab.page.evaluate("performance.getEntriesByName('first-contentful-paint')[0].startTime")
+    shots = os.environ.get("IR_TOOLS_SCREENSHOT") == "1"
+
+    def ms(act: Callable[[], None]) -> float:
+        start = time.perf_counter()
+        act()
+        tab.next_frame()
+        return (time.perf_counter() - start) * 1000
+
+    # at fit: no box is big enough for its name, yet the first divergence and dozens of others are named
+    at_fit = tab.page.evaluate(READABLE)
+    assert len(at_fit["names"]) >= 30 and at_fit["overlaps"] == 0, at_fit
+    assert "b100/conv" in at_fit["names"]
+    if shots:
+        tab.page.screenshot(path=str(SCREENSHOT.with_name("compare-report-fit.png")))
+
+    # zoom in at the middle of the drawing: names appear until every box on screen holds its own
+    box = tab.page.locator("#graph").bounding_box()
+    tab.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    steps, zoom_ms = [(scale(tab), len(at_fit["names"]), at_fit["boxes"])], []
+    while scale(tab) < 1:
+        zoom_ms.append(ms(lambda: tab.page.mouse.wheel(0, -250)))
+        seen = tab.page.evaluate(READABLE)
+        assert seen["names"] and seen["overlaps"] == 0, seen
+        steps.append((scale(tab), len(seen["names"]), seen["boxes"]))
+    layers = {layer.name for layer in graph.layers()}
+    assert 0 < seen["boxes"] <= len(seen["names"]) and all(
+        name in layers or name.startswith("\u2026") for name in seen["names"])
+
+    # the table: failures only, the largest error over its rounding bound first
+    failing = {lay["name"] for lay in report["layers"] if not lay["passed"]}
+    failing |= {layer.name for layer in graph.results() if any(not t["passed"] for t in report["outputs"])}
+    filter_ms = ms(lambda: tab.page.select_option("#filter", "failed"))
+    sort_ms = ms(lambda: tab.page.click('#layers th[data-sort="ratio"]'))
+    rows = tab.page.evaluate(TABLE)
+    header = tab.page.inner_text("#layers thead")
+    columns = header.split("\t")
+    assert [c.strip(" \u25bc\u25b2") for c in columns][:5] == ["status", "type", "name", "error / bound",
+                                                               "max abs error"]
+    assert "\u25bc" in columns[3]
+    assert len(rows) == min(len(failing), 500) and {r[2] for r in rows} <= failing
+    assert {r[0] for r in rows} <= {"failed", "first divergence"}
+    ratios = [shown_number(r[3]) for r in rows]
+    known = [v for v in ratios if v is not None]
+    assert known == sorted(known, reverse=True) and ratios[:len(known)] == known  # none (no bound) last
+    largest = max(t["error_to_bound"] for lay in report["layers"] if not lay["passed"] for t in lay["outputs"]
+                  if t.get("error_to_bound") is not None)
+    assert known[0] == pytest.approx(largest, rel=5e-3)  # shown to 4 significant digits
+    tab.page.locator("#layers tbody tr").first.click()
+    assert tab.details().startswith(rows[0][2])
+    if shots:
+        tab.page.screenshot(path=str(SCREENSHOT.with_name("compare-report-failures.png")))
+
+    # the chart's axes: named, and the x axis names layers in topological order
+    titles = tab.page.locator("#plot text.axis-title").all_text_contents()
+    assert any("error" in t for t in titles) and any("layer" in t for t in titles)
+    order = [lay["name"] for lay in report["layers"]]
+    ticks = [t.lstrip("\u2026") for t in tab.page.locator("#plot text.xname").all_text_contents()]
+    positions = [next(j for j, name in enumerate(order) if name.endswith(tick)) for tick in ticks]
+    assert len(ticks) >= 4 and positions == sorted(positions)
+    assert "first divergence: b100/conv" in tab.page.text_content("#plot")
+
+    # the inputs are described: name, element type, shape, how their values were made
+    header = tab.page.inner_text("header")
+    assert report["inputs"] and all(
+        f"input {given['name']}: {given['element_type']} [{', '.join(map(str, given['shape']))}]" in header
+        and given["values"] in header for given in report["inputs"])
+
+    # the output, a constant and the input say what they were
+    result, const, param = next(iter(graph.results())), layer_named(graph, "b100/w"), next(iter(graph.parameters()))
+    assert tab.page.get_attribute(tab.node(result.id), "class") == "n s-fail"
+    assert tab.page.get_attribute(tab.node(const.id), "class") == "n s-const"
+    assert tab.page.get_attribute(tab.node(param.id), "class") == "n s-pass"  # against the saved input
+    tab.page.evaluate(f"irReport.select({list(graph.layers()).index(const)}, true)")
+    assert "constant, not compared" in tab.details()
+    tab.page.evaluate(f"irReport.select({list(graph.layers()).index(result)}, true)")
+    assert "model output" in tab.details() and "[FAIL]" in tab.details()
+    print(f"\n1017-layer compare report: first paint {paint:.0f} ms, ready {tab.seconds * 1000:.0f} ms; labels "
+          "readable (zoom, labels, boxes wholly on screen): " + ", ".join(f"({k:.2f}, {n}, {b})" for k, n, b in steps) +
+          f"; per interaction: zoom {sum(zoom_ms) / len(zoom_ms):.0f} ms, filter to failures {filter_ms:.0f} ms, "
+          f"sort by error/bound {sort_ms:.0f} ms")
+    assert tab.problems == []
+
+
+@pytest.mark.openvino
+def test_verdict_says_what_was_compared(open_report, tmp_path, check_report):
+    """A model the reference cannot run end to end (TopK has no kernel) has its layers compared but no output:
+    the page never shows a green PASSED for it, and says what was compared."""
+    import openvino as ov
+    import openvino.opset8 as o8
+
+    from ir_tools.runtime.inputs import random_inputs
+    from ir_tools.runtime.numeric_check import CompareOptions, compare_model
+    from ir_tools.runtime.openvino import ModelFiles
+
+    model = tmp_path / "topk.xml"
+    x = o8.parameter([1, 16], np.float32, name="x")
+    top = o8.topk(o8.relu(x, name="relu"), o8.constant(np.int64(4)), 1, "max", "value", name="top")
+    ov.save_model(ov.Model([o8.result(o8.relu(top.output(0), name="after"), name="out")], [x], "topk"), str(model))
+    graph = read_valid(model)
+    report = check_report(compare_model(graph, random_inputs(graph, 0, {}), CompareOptions(),
+                                        ModelFiles(model, model.with_suffix(".bin"))).to_dict())
+    assert report["passed"] and report["outputs"] == [] and len(report["layers"]) == 2
+    page = tmp_path / "topk.html"
+    write_report(page, lambda: compare_html(graph, report))
+    tab = open_report(page)
+    verdict = tab.page.inner_text("#verdict")
+    assert not verdict.startswith("PASSED") and tab.page.locator("#verdict .good").count() == 0
+    assert verdict.startswith("NO OUTPUT COMPARED") and "2 layer(s) compared" in verdict
+    assert tab.page.get_attribute(tab.node(next(iter(graph.results())).id), "class") == "n s-none"
+    assert tab.problems == []
+
+
 def synthetic_report(graph: Graph, failing: str) -> dict:
     """A schema-valid report as ``--load-outputs`` gives it (two comparisons per executed layer) where
     ``failing`` and every layer after it fail: compare itself takes minutes on 5,000 layers."""
@@ -319,6 +479,13 @@ def test_check_report_shows_each_diagnostic(relative, open_report, tmp_path):
         details = tab.details()
         assert details.startswith(layer_name) and "with errors" in details
         assert f"error[{code}]" in details
+        # the layer's own line is labelled as such, beside the lines its diagnostics point at (a port's, often)
+        lines = list(dict.fromkeys(d.loc.line for d in diagnostics if d.loc.layer_id == layer.id))
+        assert f"layer at line\t{layer.line}" in details
+        assert f"diagnostics at line\t{', '.join(map(str, lines))}" in details
+        assert f"{layer_name}: line {lines[0]}: error[{code}]" in tab.page.inner_text("#lists")
+        assert f"{code} at line {lines[0]}" in tab.page.inner_text("#layers")
+        assert not tab.page.is_visible("#plot-pane")  # check has no error chart
     else:
         assert f"error[{code}]" in tab.page.inner_text("#lists")
     if graph is None:

@@ -18,10 +18,13 @@ from typing import Any
 
 from ..base.diagnostics import Diagnostic
 from ..ir.model import Graph
+from ..ir.names import output_name
+from ..runtime.numeric_check import constant_layers
 from .layout import NODE_H, NODE_W, Layout, layered_layout
 
 # Node statuses; report.css colours them, report.js names them.
 FIRST, FAILED, PASSED, NOT_CHECKED, NOT_COMPARED = "first", "fail", "pass", "unchecked", "none"
+CONSTANT, INPUT = "const", "input"
 ERROR, WARNING, CLEAN = "error", "warning", "clean"
 
 _TENSOR_COUNTS = ("nan_expected", "nan_actual", "inf_expected", "inf_actual")
@@ -51,6 +54,7 @@ def compare_html(graph: Graph, report: dict) -> str:
         info[i] = {**(info[i] or {}), "tensors": tensors}
         if lay["outputs"]:
             plot.append([i, *_worst(lay["outputs"])])
+    _ends(graph, report, index, status, info)
     first = report.get("first_divergence")
     first_index = index.get(first["layer_id"]) if first else None
     if first_index is not None:
@@ -60,6 +64,7 @@ def compare_html(graph: Graph, report: dict) -> str:
     summary = {
         "model": report["model"],
         "passed": report["passed"],
+        "verdict": _verdict(report),
         "config": _number(report["config"]),  # ``--atol inf`` is a valid tolerance
         "inputs": report.get("inputs", []),
         "outputs": [_tensor(t) for t in report["outputs"]],
@@ -69,6 +74,60 @@ def compare_html(graph: Graph, report: dict) -> str:
     title = f"ir-tools compare: {report['model']}"
     return _page(title, {"kind": "compare", "title": title, "summary": summary, "plot": plot, "info": info,
                          **_drawing(nodes, layout)})
+
+
+def _ends(graph: Graph, report: dict, index: dict[str, int], status: list[str], info: list[dict | None]) -> None:
+    """What the layers without a comparison of their own were: a Result takes its output's comparisons (and their
+    status), a Const and a Parameter their own status; a layer of a constant subgraph, or any layer when only the
+    outputs were compared, says why (``why``: a key of report.js's ``WHY``, short for a 50k-layer page)."""
+    outputs = report["outputs"]
+    per_layer = bool(report["layers"]) or bool(report["not_checked"])
+    constant = constant_layers(graph)
+    for layer in graph.layers():
+        i = index[layer.id]
+        if status[i] != NOT_COMPARED:
+            continue
+        if layer.is_a("Result"):
+            name = output_name(graph, layer)
+            tensors = [_tensor(t) for t in outputs if t["name"] == name or t["name"].startswith(name + " (")]
+            info[i] = {"output": name, "tensors": tensors}
+            if tensors:
+                status[i] = (NOT_CHECKED if not all(t.get("comparable", True) for t in tensors)
+                             else PASSED if all(t["passed"] for t in tensors) else FAILED)
+        elif layer.is_a("Const"):
+            status[i] = CONSTANT
+        elif layer.is_a("Parameter"):
+            status[i] = INPUT
+        elif not per_layer:
+            info[i] = {"why": "outputs"}
+        elif layer.id in constant:
+            info[i] = {"why": "folded"}
+
+
+def _verdict(report: dict) -> dict:
+    """The verdict and what it rests on: green PASSED only when an output was compared; a run that compared
+    no output (or nothing) says so instead."""
+    outputs = [t for t in report["outputs"] if t.get("comparable", True)]
+    layers = report["layers"]
+    failed = sum(not lay["passed"] for lay in layers)
+    said = []
+    if outputs:
+        bad = sum(not t["passed"] for t in outputs)
+        said.append(f"{len(outputs)} output comparison(s)" + (f", {bad} failed" if bad else ""))
+    else:
+        said.append("no output compared")
+    if layers:
+        said.append(f"{len(layers)} layer(s) compared" + (f", {failed} failed" if failed else ""))
+    incomparable = [t["name"] for t in report["outputs"] if not t.get("comparable", True)]
+    if incomparable:
+        said.append(f"not comparable, so not compared: {', '.join(incomparable)}")
+    if not report["passed"]:
+        word, tone = "FAILED", "bad"
+    elif outputs:
+        word, tone = "PASSED", "good"
+    else:
+        word, tone = ("NO OUTPUT COMPARED" if layers else "NOTHING COMPARED"), "unsure"
+    return {"word": word, "tone": tone, "compared": "; ".join(said)}
 
 
 def check_html(graph: Graph | None, path: str, diagnostics: list[Diagnostic]) -> str:
@@ -203,11 +262,23 @@ _TEMPLATE = """<!DOCTYPE html>
     <section id="lists"></section>
   </aside>
 </main>
-<section id="plot-pane" hidden>
-  <h2>Error per layer, in topological order</h2>
-  <svg id="plot" xmlns="http://www.w3.org/2000/svg"></svg>
-  <p class="muted" id="plot-note"></p>
-</section>
+<footer>
+  <section id="table-pane">
+    <div id="table-controls">
+      <h2>Layers</h2>
+      <label>show <select id="filter" aria-label="which layers the table shows"></select></label>
+      <input id="table-find" type="search" placeholder="name or type contains" autocomplete="off"
+        aria-label="filter the table by name or type">
+      <span id="table-count" class="muted"></span>
+    </div>
+    <div id="table-wrap"><table id="layers"><thead></thead><tbody></tbody></table></div>
+  </section>
+  <section id="plot-pane" hidden>
+    <h2>Error per layer, in topological order</h2>
+    <svg id="plot" xmlns="http://www.w3.org/2000/svg"></svg>
+    <p class="muted" id="plot-note"></p>
+  </section>
+</footer>
 <div id="tip" hidden></div>
 <script id="data" type="application/json">@DATA@</script>
 <script>

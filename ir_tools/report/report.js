@@ -9,10 +9,17 @@
   const W = D.layout.width, H = D.layout.height;
   const STATUS = {
     first: "first divergence", fail: "failed", pass: "passed", unchecked: "not checked", none: "not compared",
-    error: "with errors", warning: "with warnings", clean: "clean",
+    input: "input", const: "constant", error: "with errors", warning: "with warnings", clean: "clean",
   };
-  const SHOWN = D.kind === "compare" ? ["first", "fail", "pass", "unchecked", "none"] : ["error", "warning", "clean"];
+  const SHOWN = D.kind === "compare" ? ["first", "fail", "pass", "unchecked", "none", "input", "const"]
+    : ["error", "warning", "clean"];
   const DARK = new Set(["first", "fail", "error"]);
+  const WHY = { // why a layer has no comparison of its own (by status, or the ``why`` Python gave it)
+    const: "constant, not compared: its values are the file's (OpenVINO does not expose them)",
+    input: "model input, not compared here: the same values fed to both (the header says where they came from)",
+    folded: "not compared: computed from constants alone (a constant subgraph; --compare-constants compares it)",
+    outputs: "not compared: only the model's outputs were (--per-layer compares each layer)",
+  };
   const $ = (id) => document.getElementById(id);
 
   // --- helpers ---------------------------------------------------------------------------------------------
@@ -26,7 +33,9 @@
   }
 
   const swatch = (s) => `<span class="swatch s-${s}" style="background:var(--${s})"></span>`;
-  const badge = (s) => `<span class="status" style="background:var(--${s})">${esc(STATUS[s])}</span>`;
+  const LIGHT = new Set(["none", "const", "clean", "unchecked", "warning"]); // backgrounds that need dark text
+  const badge = (s) => `<span class="status${LIGHT.has(s) ? " light" : ""}" style="background:var(--${s})">` +
+    `${esc(STATUS[s])}</span>`;
   const link = (i) => `<a href="#" data-go="${i}">${esc(NODES[i][1])}</a>`;
   const rows = (pairs) => "<table>" + pairs.filter((p) => p[1] !== undefined && p[1] !== null && p[1] !== "")
     .map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join("") + "</table>";
@@ -42,7 +51,9 @@
     if (D.kind === "compare") {
       $("title").textContent = "compare: " + s.model;
       const first = s.first !== null ? `; first divergence: ${link(s.first)}` : "";
-      $("verdict").innerHTML = s.passed ? '<span class="good">PASSED</span>' : `<span class="bad">FAILED</span>${first}`;
+      const v = s.verdict;
+      $("verdict").innerHTML = `<span class="${v.tone}">${esc(v.word)}</span>${first}` +
+        `<span class="compared"> \u00b7 ${esc(v.compared)}</span>`;
       const c = s.config;
       const from = c.inputs ? "inputs " + c.inputs : c.seed !== undefined ? "seed " + c.seed : "";
       const by = (m) => Object.entries(m || {}).map(([k, v]) => `${k}:${num(v)}`).join(" ");
@@ -60,7 +71,8 @@
     }
     const counts = {};
     NODES.forEach((n) => { counts[n[6]] = (counts[n[6]] || 0) + 1; });
-    $("legend").innerHTML = SHOWN.map((s) => `<span>${swatch(s)}${esc(STATUS[s])} ${counts[s] || 0}</span>`).join("");
+    $("legend").innerHTML = SHOWN.filter((s, j) => j < 3 || counts[s]) // the rarer kinds only when there are some
+      .map((s) => `<span>${swatch(s)}${esc(STATUS[s])} ${counts[s] || 0}</span>`).join("");
   }
 
   function tensorHtml(t) {
@@ -90,11 +102,18 @@
       const names = edges.slice(0, brief ? 0 : 12).map((e) => link(D.edges[e][end]));
       return names.join(", ") + (edges.length > names.length ? ` \u2026 (${edges.length})` : "");
     };
+    const diagLines = [...new Set((info.diags || []).map((d) => d.line).filter((l) => l !== null))];
     let html = `<h3>${esc(name)}</h3>${badge(status)}` + rows([
-      ["type", esc(type)], ["id", esc(id)], ["line", line === null ? "-" : line],
+      ["type", esc(type)], ["id", esc(id)], ["layer at line", line === null ? "-" : line],
+      ["diagnostics at line", diagLines.join(", ")],
       ["inputs from", brief ? null : near(preds[i], 0)], ["outputs to", brief ? null : near(succs[i], 1)],
     ]);
     if (info.reason) html += `<p>not checked: ${esc(info.reason)}</p>`;
+    if (info.output !== undefined) {
+      html += `<p>model output '${esc(info.output)}'${info.tensors.length ? "" : ": not compared"}</p>`;
+    }
+    const why = WHY[info.why] || (info.tensors ? null : WHY[status]);
+    if (why) html += `<p class="muted">${esc(why)}</p>`;
     const tensors = info.tensors || [];
     html += tensors.slice(0, brief ? 2 : tensors.length).map(tensorHtml).join("");
     const diags = info.diags || [];
@@ -102,8 +121,8 @@
     const hidden = (brief ? Math.max(0, tensors.length - 2) + Math.max(0, diags.length - 3) : 0);
     if (hidden) html += `<p class="muted">\u2026 ${hidden} more: click the layer</p>`;
     if (D.kind === "check" && !diags.length) html += '<p class="muted">no diagnostics</p>';
-    if (D.kind === "compare" && !tensors.length && !info.reason) {
-      html += '<p class="muted">not compared: nothing of its own to compare (a Const, an input or an output)</p>';
+    if (D.kind === "compare" && !tensors.length && !info.reason && !why && info.output === undefined) {
+      html += '<p class="muted">not compared</p>';
     }
     return html;
   }
@@ -133,7 +152,8 @@
       html += listHtml("Not in the graph", s.other.map((o) => `<li>${esc(o.name)}: ${esc(o.text)}</li>`), 100);
     } else {
       const all = [];
-      NODES.forEach((n, i) => (D.info[i] ? D.info[i].diags : []).forEach((d) => all.push(item(i, `${d.severity}[${d.code}] ${d.message}`))));
+      NODES.forEach((n, i) => (D.info[i] ? D.info[i].diags : []).forEach((d) =>
+        all.push(item(i, `line ${d.line === null ? "-" : d.line}: ${d.severity}[${d.code}] ${d.message}`))));
       html += listHtml("Diagnostics of layers", all, 500);
       if (s.other.length) html += `<h2>Diagnostics of the file (${s.other.length})</h2>` +
         s.other.map((d) => `<pre class="${d.severity}">${esc(d.text)}</pre>`).join("");
@@ -192,7 +212,6 @@
     const g = add(view, "g", {});
     g.innerHTML = NODES.map((n, i) =>
       `<rect class="n s-${n[6]}" x="${n[4]}" y="${n[5]}" width="${NW}" height="${NH}" rx="4" data-i="${i}" data-id="${esc(n[0])}"/>`).join("");
-    view.labels = add(view, "g", {});
     view.firstRing = add(view, "rect", { class: "ring first" });
     view.selRing = add(view, "rect", { class: "ring sel" });
   }
@@ -218,22 +237,47 @@
     if (!pending) pending = requestAnimationFrame(() => { pending = 0; labels(); });
   }
 
+  // Labels live in screen space, so they are a readable size at any zoom; which layers get one is a level of
+  // detail. Boxes tall enough hold their own name (and type); smaller boxes are labelled beside them, the most
+  // telling layers first (first divergence, failures, not checked, inputs and outputs), as many as fit without
+  // overlapping, so names appear as the user zooms in.
+  const labelLayer = add(svg, "g", { id: "labels" });
+  const CHAR = 6.4; // px per character of the 11px label font, a little more than system-ui's mean width
+  const PRIORITY = { first: 0, fail: 1, error: 1, unchecked: 2, warning: 2, input: 3 };
+  const priority = (n) => PRIORITY[n[6]] ?? (n[2].startsWith("Result@") ? 3 : n[6] === "const" ? 5 : 4);
+  const BY_PRIORITY = NODES.map((_, i) => i).sort((a, b) => priority(NODES[a]) - priority(NODES[b]) || a - b);
+  const cut = (s, n) => (s.length > n ? "\u2026" + s.slice(s.length - n + 1) : s); // a name's end tells most
+
   function labels() {
-    // names only when a box is tall enough to read them, and only for the boxes on screen
-    const box = svg.getBoundingClientRect();
-    if (k * NH < 18 || !NODES.length) { view.labels.innerHTML = ""; return; }
-    const x0 = -tx / k - NW, x1 = (box.width - tx) / k, y0 = -ty / k - NH, y1 = (box.height - ty) / k;
-    const chars = Math.floor((NW - 10) / 6.6);
-    const cut = (s, n) => (s.length > n ? "\u2026" + s.slice(s.length - n + 1) : s);
+    const [w, h] = size();
+    const sw = NW * k, sh = NH * k;
     const out = [];
-    for (let i = 0; i < NODES.length && out.length < 2000; i++) {
-      const n = NODES[i];
-      if (n[4] < x0 || n[4] > x1 || n[5] < y0 || n[5] > y1) continue;
-      const cls = DARK.has(n[6]) ? "label dark" : "label";
-      out.push(`<text class="${cls}" x="${n[4] + 6}" y="${n[5] + 14}">${esc(cut(n[1], chars))}` +
-        `<tspan class="t" x="${n[4] + 6}" dy="13">${esc(cut(n[2], chars + 2))}</tspan></text>`);
+    const onScreen = (x, y) => x < w && y < h && x + sw > 0 && y + sh > 0;
+    if (sh >= 16 && sw >= 48) { // inside each box on screen
+      const chars = Math.floor((sw - 8) / CHAR), two = sh >= 30;
+      for (let i = 0; i < NODES.length && out.length < 3000; i++) {
+        const n = NODES[i], x = n[4] * k + tx, y = n[5] * k + ty;
+        if (!onScreen(x, y)) continue;
+        const cls = DARK.has(n[6]) ? "label dark" : "label";
+        const lx = Math.max(x + 4, Math.min(4, x + sw - 40)), fit = Math.min(chars, Math.floor((x + sw - lx - 4) / CHAR));
+        out.push(`<text class="${cls}" x="${lx}" y="${y + sh / 2 + (two ? -2 : 4)}">${esc(cut(n[1], fit))}` +
+          (two ? `<tspan class="t" x="${lx}" dy="12">${esc(cut(n[2], fit + 1))}</tspan>` : "") + "</text>");
+      }
+    } else { // beside the boxes: a grid of 8 x 7 px cells says where a label already is
+      const cols = Math.ceil(w / 8) + 1, taken = new Uint8Array(cols * (Math.ceil(h / 7) + 2));
+      for (let j = 0; j < BY_PRIORITY.length && out.length < 400; j++) {
+        const n = NODES[BY_PRIORITY[j]], x = n[4] * k + tx, y = n[5] * k + ty;
+        if (!onScreen(x, y) || y < 12) continue;
+        const text = cut(n[1], 24), c0 = Math.max(0, Math.floor(x / 8)), r0 = Math.floor((y - 13) / 7);
+        const c1 = Math.min(cols - 1, Math.floor((x + text.length * CHAR + 2) / 8)), r1 = Math.floor(y / 7);
+        let free = true;
+        for (let r = r0; r <= r1 && free; r++) for (let c = c0; c <= c1; c++) if (taken[r * cols + c]) { free = false; break; }
+        if (!free) continue;
+        for (let r = r0; r <= r1; r++) taken.fill(1, r * cols + c0, r * cols + c1 + 1);
+        out.push(`<text class="label beside${DARK.has(n[6]) ? " bad" : ""}" x="${x}" y="${y - 2}">${esc(text)}</text>`);
+      }
     }
-    view.labels.innerHTML = out.join("");
+    labelLayer.innerHTML = out.join("");
   }
 
   function size() { const b = svg.getBoundingClientRect(); return [b.width, b.height]; }
@@ -271,6 +315,9 @@
     document.querySelectorAll(".pt.sel").forEach((p) => p.classList.remove("sel"));
     const pt = document.querySelector(`.pt[data-i="${i}"]`);
     if (pt) pt.classList.add("sel");
+    document.querySelectorAll("#layers tr.sel").forEach((r) => r.classList.remove("sel"));
+    const row = document.querySelector(`#layers tr[data-go="${i}"]`);
+    if (row) row.classList.add("sel");
     if (centre) centreOn(i); else apply();
   }
 
@@ -368,9 +415,13 @@
     const P = D.plot || [];
     if (D.kind !== "compare" || !P.length) return;
     $("plot-pane").hidden = false;
+    $("plot-note").textContent = "Dots: each compared layer's largest absolute error (over its outputs); dashed line: its " +
+      "atol or largest rounding bound, whichever is larger. A layer fails where an element's error exceeds its own " +
+      "rounding bound, atol and rtol \u00d7 |expected|, so a passing dot may sit above the line. Dots on the top line: no tolerance passes (NaN, Inf or a shape mismatch). Click a dot to " +
+      "find its layer.";
     const el = $("plot");
     const w = el.clientWidth || 800, h = el.clientHeight || 200;
-    const L = 56, R = 12, T = 12, B = 24;
+    const L = 70, R = 12, T = 14, B = 46;
     el.setAttribute("viewBox", `0 0 ${w} ${h}`);
     const values = [];
     for (const [, err, atol] of P) {
@@ -394,8 +445,18 @@
     }
     parts.push(`<line class="axis" x1="${L}" x2="${L}" y1="${T}" y2="${h - B}"/>`,
       `<line class="axis" x1="${L}" x2="${w - R}" y1="${h - B}" y2="${h - B}"/>`,
-      `<text class="tick" x="${(L + w - R) / 2}" y="${h - 6}" text-anchor="middle">${P.length} compared layers, ` +
-      "in topological order</text>");
+      `<text class="axis-title" x="${(L + w - R) / 2}" y="${h - 4}" text-anchor="middle">layer (${P.length} compared, ` +
+      "in topological order)</text>",
+      `<text class="axis-title" transform="translate(14 ${(T + h - B) / 2}) rotate(-90)" text-anchor="middle">` +
+      "largest |error| (log)</text>");
+    // the x axis names layers: one name per ~120 px, centred under its dot
+    const names = Math.max(1, Math.min(P.length, Math.floor((w - L - R) / 120)));
+    for (let t = 0; t < names; t++) {
+      const j = Math.floor((t + 0.5) * P.length / names), x = X(j);
+      parts.push(`<line class="axis" x1="${x}" x2="${x}" y1="${h - B}" y2="${h - B + 4}"/>`,
+        `<text class="tick xname" x="${x}" y="${h - B + 15}" text-anchor="middle" data-go="${P[j][0]}">` +
+        `${esc(cut(NODES[P[j][0]][1], 18))}</text>`);
+    }
     const step = (w - L - R) / P.length / 2;
     parts.push(`<path class="tol" d="${P.map(([, , atol], j) => `${j ? "L" : "M"}${X(j) - step} ${Y(atol)}H${X(j) + step}`).join("")}"/>`);
     P.forEach(([i, err, , passed], j) => {
@@ -403,16 +464,121 @@
       const r = s === "first" ? 5 : s === "fail" ? 3 : 2.2;
       parts.push(`<circle class="pt ${s}${i === selected ? " sel" : ""}" cx="${X(j)}" cy="${Y(err)}" r="${r}" data-i="${i}" data-go="${i}"/>`);
     });
+    const f = P.findIndex((p) => p[0] === D.summary.first);
+    if (f >= 0) { // the first divergence named beside its dot
+      const x = X(f), right = x < (L + w - R) / 2;
+      parts.push(`<text class="tick first-name" x="${x + (right ? 8 : -8)}" y="${Math.max(T + 10, Y(P[f][1]) - 6)}" ` +
+        `text-anchor="${right ? "start" : "end"}" data-go="${P[f][0]}">first divergence: ${esc(NODES[P[f][0]][1])}</text>`);
+    }
     el.innerHTML = parts.join("");
-    $("plot-note").textContent = "Dots: each compared layer's largest absolute error (over its outputs); dashed line: its " +
-      "atol or largest rounding bound, whichever is larger. A layer fails where an element's error exceeds its own " +
-      "rounding bound, atol and rtol \u00d7 |expected|, so a passing dot may sit above the line. Dots on the top line: no tolerance passes (NaN, Inf or a shape mismatch). Click a dot to " +
-      "find its layer.";
+
+  }
+
+  // --- the layer table: every layer, filtered by status or name, sorted by any column ------------------------
+  const value = (v) => (v === "inf" || v === "nan" ? Infinity : v); // the JSON's spelling of a non-finite number
+  function worst(tensors, key) { // the largest of a number field over a layer's tensors, or null for none
+    let most = null;
+    for (const t of tensors || []) {
+      const v = value(t[key]);
+      if (typeof v === "number" && (most === null || v > most)) most = v;
+    }
+    return most;
+  }
+  const COLUMNS = D.kind === "compare" ? [
+    { key: "status", title: "status", text: (r) => badge(r.status) },
+    { key: "type", title: "type" }, { key: "name", title: "name" },
+    { key: "ratio", title: "error / bound", num: true, tip: "largest error over the rounding bound (above 1 fails)" },
+    { key: "err", title: "max abs error", num: true },
+    { key: "line", title: "line", num: true },
+  ] : [
+    { key: "status", title: "status", text: (r) => badge(r.status) },
+    { key: "type", title: "type" }, { key: "name", title: "name" },
+    { key: "line", title: "layer at line", num: true }, { key: "codes", title: "diagnostics" },
+  ];
+  const FILTERS = D.kind === "compare" ? [
+    ["all", "all layers", () => true],
+    ["failed", "failed", (r) => r.status === "fail" || r.status === "first"],
+    ["attention", "failed or not checked", (r) => r.status === "fail" || r.status === "first" || r.status === "unchecked"],
+    ["unchecked", "not checked", (r) => r.status === "unchecked"],
+    ["passed", "passed", (r) => r.status === "pass"],
+    ["none", "not compared (inputs, constants too)", (r) => ["none", "input", "const"].includes(r.status)],
+  ] : [
+    ["all", "all layers", () => true],
+    ["error", "with errors", (r) => r.status === "error"],
+    ["diagnosed", "with errors or warnings", (r) => r.status !== "clean"],
+  ];
+  const SEVERITY = Object.fromEntries(SHOWN.map((s, j) => [s, j])); // sorting by status: the worst first
+  let tableRows = null; // built on first use
+  const sorting = { key: null, down: false };
+  const TABLE_LIMIT = 500; // rows drawn at a time; the filter and the sort choose which
+
+  function rowsOfTable() {
+    if (!tableRows) {
+      tableRows = NODES.map((n, i) => {
+        const info = D.info[i] || {};
+        return { i, status: n[6], type: n[2], name: n[1], line: n[3], ratio: worst(info.tensors, "error_to_bound"),
+          err: worst(info.tensors, "max_abs_error"),
+          codes: [...new Set((info.diags || []).map((d) => `${d.code} at line ${d.line === null ? "-" : d.line}`))]
+            .join(", ") };
+      });
+    }
+    return tableRows;
+  }
+
+  function cell(r, c) {
+    if (c.text) return c.text(r);
+    const v = r[c.key];
+    if (v === null || v === undefined || v === "") return "-";
+    return c.num ? (v === Infinity ? "inf" : c.key === "line" ? String(v) : num(v)) : esc(v);
+  }
+
+  function drawTable() {
+    const filter = FILTERS.find((f) => f[0] === $("filter").value) || FILTERS[0];
+    const q = $("table-find").value.trim().toLowerCase();
+    let shown = rowsOfTable().filter((r) => filter[2](r) &&
+      (!q || r.name.toLowerCase().includes(q) || r.type.toLowerCase().includes(q)));
+    if (sorting.key) {
+      const c = COLUMNS.find((col) => col.key === sorting.key), sign = sorting.down ? -1 : 1, key = sorting.key;
+      const get = key === "status" ? (r) => SEVERITY[r.status] : (r) => r[key];
+      shown = shown.slice().sort((a, b) => { // nothing to show (null) sorts last either way
+        const x = get(a), y = get(b);
+        if (x === null || x === undefined) return y === null || y === undefined ? a.i - b.i : 1;
+        if (y === null || y === undefined) return -1;
+        return (c.num || key === "status" ? (x - y) : String(x).localeCompare(String(y))) * sign || a.i - b.i;
+      });
+    }
+    $("layers").tHead.innerHTML = "<tr>" + COLUMNS.map((c) => {
+      const arrow = sorting.key === c.key ? (sorting.down ? " \u25bc" : " \u25b2") : "";
+      return `<th data-sort="${c.key}"${c.tip ? ` title="${esc(c.tip)}"` : ""} aria-sort="${arrow ? (sorting.down ?
+        "descending" : "ascending") : "none"}">${esc(c.title)}${arrow}</th>`;
+    }).join("") + "</tr>";
+    $("layers").tBodies[0].innerHTML = shown.slice(0, TABLE_LIMIT).map((r) =>
+      `<tr data-go="${r.i}"${r.i === selected ? ' class="sel"' : ""}>` +
+      COLUMNS.map((c) => `<td class="c-${c.key}">${cell(r, c)}</td>`).join("") + "</tr>").join("");
+    $("table-count").textContent = shown.length > TABLE_LIMIT
+      ? `the first ${TABLE_LIMIT} of ${shown.length} (of ${NODES.length}): filter or sort to see others`
+      : `${shown.length} of ${NODES.length}`;
+  }
+
+  function table() {
+    $("filter").innerHTML = FILTERS.map(([key, title]) => `<option value="${key}">${esc(title)}</option>`).join("");
+    $("filter").addEventListener("change", drawTable);
+    $("table-find").addEventListener("input", drawTable);
+    $("layers").addEventListener("click", (e) => {
+      const th = e.target.closest("th[data-sort]");
+      if (!th) return;
+      const key = th.dataset.sort, numeric = COLUMNS.find((c) => c.key === key).num;
+      sorting.down = sorting.key === key ? !sorting.down : numeric && key !== "line"; // errors: the largest first
+      sorting.key = key;
+      drawTable();
+    });
+    drawTable();
   }
 
   // --- start -----------------------------------------------------------------------------------------------
   header();
   lists();
+  table();
   drawGraph();
   plot();
   if (NODES.length) {
