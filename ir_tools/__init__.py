@@ -23,8 +23,8 @@ The public API (everything else is internal and may change):
 - ``from_onnx(path, compress_to_fp16=True) -> Graph``: as ``ir-tools convert-onnx`` (needs ``onnx``)
 - ``extract(graph, inputs, outputs) -> Graph``: as ``ir-tools extract``, the part of a valid graph between tensors
   (named as OpenVINO reports them: ``tensor_ports(graph)``; or given by output port ``(layer id, port id)``), each
-  cut input a Parameter of its inferred type; ``CutError`` (E-CUT, with ``unfed``: the model inputs the part needs
-  and the cut left out) when the cut makes no model of its own
+  cut input a Parameter of its inferred type; ``CutError`` (E-CUT, with ``unfed``: the tensors to add to the cut
+  inputs where that mends it) when the cut makes no model of its own
 
 Whatever validates a graph first raises ``InvalidModelError``, which carries every diagnostic ``check``
 gives, rather than act on a model ``check`` rejects.

@@ -18,9 +18,10 @@ Rules:
    ReadValue reads what an Assign of an earlier inference wrote, which the part cannot keep: cut at the ReadValue's
    output to feed the state as an input); an input of the model the part needs but the cut does not name (as
    Polygraphy's ``surgeon extract``, which keeps an original input only when it is named: the part's inputs are
-   exactly the ones asked for; each is named with a layer that needs it, and ``CutError.unfed`` carries them for a
-   caller that adds them); a cut input nothing in the part reads (every path from it to the outputs passes another
-   cut input, or none exists).
+   exactly the ones asked for; each is named with a layer that needs it); a cut input nothing in the part reads
+   (every path from it to the outputs passes another cut input, or none exists). For the first two,
+   ``CutError.unfed`` holds the tensors to add to the cut inputs (the ReadValues' outputs, the model inputs), for a
+   caller that cuts by program (``reduce``).
 4. The part keeps its layers' ids, names, attributes, rt_info and source lines, and the original's Consts by
    reference (the writer lays out only the payloads of the layers it writes, so the ``.bin`` holds only the weights
    the part uses); it must pass ``check``, or the failure is a PassError.
@@ -53,7 +54,8 @@ _STATE = frozenset(kind.lower() for kind in STATE_TYPES)
 
 
 class CutError(IrToolsError):
-    """The cut makes no model of its own (rule 3); ``unfed``: the model inputs the part needs and the cut left out."""
+    """The cut makes no model of its own (rule 3); ``unfed``: the tensors to add to the cut inputs, where that mends
+    it (the outputs of the ReadValues the part would hold, the model inputs it needs)."""
 
     code = "E-CUT"
 
@@ -212,7 +214,9 @@ def _part(graph: Graph, cuts: dict[PortKey, str | None], ends: dict[PortKey, str
     if state:
         (first, variable), *others = state
         raise CutError(f"the part would hold the model's state: this layer reads or writes variable '{variable}', "
-                       f"whose value earlier inferences wrote{_cut_hint(graph, first)}" + _also(others), first.loc)
+                       f"whose value earlier inferences wrote{_cut_hint(graph, first)}" + _also(others), first.loc,
+                       unfed=[(layer.id, layer.outputs[0].id) for layer, _ in state
+                              if layer.type.lower() == "readvalue" and layer.outputs])
     if unfed:
         (key, first), *others = [(key, layer) for key, layer in unfed.items()]
         raise CutError(f"the cut leaves the model's input '{_input_name(graph, key)}' unfed, and this layer needs it"
