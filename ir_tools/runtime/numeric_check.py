@@ -24,7 +24,7 @@ from ..ir.model import Graph, Layer, Port
 from ..ir.names import output_name
 from ..ir.walker import Walker
 from ..ops.opsets import lookup
-from ..ops.rounding import EXACT, handed_over
+from ..ops.rounding import EXACT, handed_over, is_exact
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
 from .executor import Bounded, BoundedInterpreter, execute, rounding_bounds, supported
 from .inputs import Recipe, check_inputs, describe
@@ -251,6 +251,7 @@ class LayerCheck(_ReportWalker):
         self.computed = computed
         self.constant = constant
         self.step = step or (lambda _: None)
+        self.folded_bounds: dict[tuple[str, str], np.ndarray] = {}  # (layer id, port id) -> its rounding bound
 
     def run_node(self, layer: Layer, args: list[np.ndarray | None]) -> list[np.ndarray | None]:
         self.step(layer.name)
@@ -258,7 +259,12 @@ class LayerCheck(_ReportWalker):
             return [self.graph.const_array(layer) if supported(layer) else None]
         if layer.id in self.folded:
             found = self.computed.pop(layer.id, None)
-            return found if found is not None else list(execute(self.graph, layer, args))  # type: ignore[arg-type]
+            values = found if found is not None else list(execute(self.graph, layer, args))  # type: ignore[arg-type]
+            bounds = rounding_bounds(self.graph, layer, args, self.input_bounds(layer, args), values)  # type: ignore
+            self.folded_bounds.update({(layer.id, port.id): bound for port, bound in zip(layer.outputs, bounds,
+                                                                                        strict=True)
+                                       if bound is not None and not is_exact(bound)})
+            return values
         actual = self.openvino_values(layer)
         if layer.is_a("Parameter") or layer.is_a("Result"):
             return actual
@@ -284,11 +290,18 @@ class LayerCheck(_ReportWalker):
         return actual
 
     def input_bounds(self, layer: Layer, args: list[np.ndarray]) -> list[np.ndarray]:
-        """Constants are exact; OpenVINO's f16 (bf16) activations were computed in f32 and rounded when handed
-        over (ops.rounding.handed_over)."""
-        producers = [self.graph.producer(layer.id, port.id) for port in layer.inputs]
-        return [EXACT if found is not None and found[0].id in self.constant else handed_over(value)
-                for found, value in zip(producers, args, strict=False)]
+        """A Const is exact, and a constant subgraph's value within its rounding bound (OpenVINO folds or fuses it
+        in its own way: it decompresses int8 and int4 weights in f32 where the file's Multiply by the scale is f16);
+        OpenVINO's f16 (bf16) activations were computed in f32 and rounded when handed over
+        (ops.rounding.handed_over)."""
+        bounds = []
+        for port, value in zip(layer.inputs, args, strict=False):
+            found = self.graph.producer(layer.id, port.id)
+            if found is not None and found[0].id in self.constant:
+                bounds.append(self.folded_bounds.get((found[0].id, found[1].id), EXACT))
+            else:
+                bounds.append(handed_over(value))
+        return bounds
 
     def not_checked(self, layer: Layer, reason: str) -> None:
         self.report.not_checked.append({"layer_id": layer.id, "name": layer.name, "type": layer.kind,

@@ -26,13 +26,16 @@ from ..ir.model import Graph, Layer
 from ..ir.names import input_name, output_name
 from ..ir.writer import to_bytes
 from ..ops.spec import TensorType
-from .openvino_infer import infer
+from .openvino_infer import infer, supported
 
 #: The version of this process's OpenVINO.
 OPENVINO_VERSION: str = ov.get_version()
 
-#: The compile configuration every run uses; reports print it.
-CPU_CONFIG: dict[str, str] = {"INFERENCE_PRECISION_HINT": "f32"}
+#: The compile configuration every run uses, where the release has the setting; reports print it. It pins every CPU
+#: setting that moves numbers: f32 inference (not bf16 or f16 where the CPU has them), no dynamic quantization of
+#: the activations of compressed-weight MatMuls (by default in groups of 32, to int8), a KV cache in f32 (not u8).
+CPU_CONFIG: dict[str, str] = {"INFERENCE_PRECISION_HINT": "f32", "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0",
+                              "KV_CACHE_PRECISION": "f32", "KEY_CACHE_PRECISION": "f32", "VALUE_CACHE_PRECISION": "f32"}
 
 #: OpenVINO's messages lead with where in its sources they were raised; the user needs the rest.
 _SOURCE_LINE = re.compile(r"^(Exception from \S+|Check '.*' failed at \S+)[:]?\s*$")
@@ -92,7 +95,7 @@ def openvino_types(graph: Graph, files: ModelFiles | None, layers: Iterable[Laye
     try:
         model = load(graph, core, files) if read is None else read()
         if compile_model:
-            core.compile_model(model, "CPU", CPU_CONFIG)
+            core.compile_model(model, "CPU", supported(core, CPU_CONFIG))
     except IrToolsError as exc:
         where = str(files.xml) if files else graph.name
         raise IrToolsError(exc.message, SourceLoc(where, _refusal_line(files, graph, exc.message)),
@@ -180,7 +183,7 @@ def run_openvino(
     layers named in ``hidden`` (constant subgraphs, which OpenVINO then folds as it would)."""
     core = ov.Core()
     model = load(graph, core, files)
-    config = dict(CPU_CONFIG)
+    config = supported(core, CPU_CONFIG)
     if threads:
         config["INFERENCE_NUM_THREADS"] = str(threads)
     try:

@@ -136,7 +136,7 @@ class ChildOpenVinoRunner:
             with np.load(directory / "outputs.npz", allow_pickle=False) as data:
                 by_source = {(name, index): data[f"output{i}"] for i, (name, index) in enumerate(result["sources"])}
         self._version = result["version"]
-        return openvino_run(self.graph, by_source, per_layer, {"device": "CPU", **CPU_CONFIG}, self._version)
+        return openvino_run(self.graph, by_source, per_layer, {"device": "CPU", **result["config"]}, self._version)
 
     def _model_files(self, directory: Path) -> tuple[Path, Path | None]:
         """The files the child reads: the user's own, else the graph as the writer writes it."""
