@@ -48,12 +48,20 @@ def _collides(output: ov.Output, taken: set[str]) -> bool:
     return name in taken and name not in output.get_names()
 
 
+def supported(core: ov.Core, config: dict[str, str]) -> dict[str, str]:
+    """Those of ``config`` this release's CPU plugin has: older ones lack the newer settings, which do not apply
+    there."""
+    known = core.get_property("CPU", "SUPPORTED_PROPERTIES")
+    return {key: value for key, value in config.items() if key in known}
+
+
 def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config: dict[str, str],
           per_layer: bool = False, hidden: frozenset[str] = frozenset()) -> dict[tuple[str, int], np.ndarray]:
-    """Compile ``model`` on CPU with ``config`` and run it on ``inputs`` (keyed by the Parameter's friendly name);
-    what reaches each Result, and with ``per_layer`` every op's outputs but for those of the ops named in
-    ``hidden`` (constant subgraphs, which OpenVINO then folds as it would), by (op name, output index); each of the
-    model's own outputs also by (its Result's name, -1), which tells apart producers that share a name."""
+    """Compile ``model`` on CPU with ``config`` (what of it the release has) and run it on ``inputs`` (keyed by the
+    Parameter's friendly name); what reaches each Result, and with ``per_layer`` every op's outputs but for those of
+    the ops named in ``hidden`` (constant subgraphs, which OpenVINO then folds as it would), by (op name, output
+    index); each of the model's own outputs also by (its Result's name, -1), which tells apart producers that share
+    a name."""
     by_source = {}
     results = [output.get_node().get_friendly_name() for output in model.outputs]
     if per_layer:
@@ -65,7 +73,7 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
         by_source = {_source(out): np.empty(list(out.get_partial_shape().to_shape()),
                                             out.get_element_type().to_dtype()) for out in outputs if _empty(out)}
         model.add_outputs([out for out in outputs if _source(out) not in by_source])
-    compiled = core.compile_model(model, "CPU", config)
+    compiled = core.compile_model(model, "CPU", supported(core, config))
     request = compiled.create_infer_request()
     # By position, matched on the Parameter's name: an input need not have a tensor name (IR v11 without
     # ``names``), and a v10 input's name is OpenVINO's, not necessarily the file's.
@@ -92,6 +100,7 @@ def main(directory: Path) -> int:
         stage = "compile and run"
         with np.load(directory / "inputs.npz", allow_pickle=False) as data:
             inputs = {name: data[f"input{i}"] for i, name in enumerate(request["inputs"])}
+        result["config"] = supported(core, request["config"])
         by_source = infer(core, model, inputs, request["config"], request["per_layer"], frozenset(request["hidden"]))
     except Exception as exc:  # noqa: BLE001 (every refusal is reported in OpenVINO's words)
         result.update(stage=stage, error=str(exc) or type(exc).__name__)
