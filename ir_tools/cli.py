@@ -271,11 +271,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise IrToolsError(str(exc), code="E-USAGE") from None
     text = args.format == "text"
+    if args.against and (args.load_outputs or args.compare_constants):
+        given = "--load-outputs" if args.load_outputs else "--compare-constants"
+        raise IrToolsError(f"{given} compares OpenVINO with the numpy reference; --against compares two models: use "
+                           "one or the other", code="E-USAGE")
     with status(f"reading and checking {args.model.name}", text):
         graph = read_valid(args.model, args.bin)
     _known_tolerance_names(graph, tolerances)
     inputs, made = _inputs(args, graph, check=False)
     source = {"inputs": str(args.inputs)} if args.inputs else {"seed": _seed(args)}
+    if args.against:
+        return _compare_against(args, graph, inputs, made, tolerances if args.atol or args.rtol else None, source)
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
     openvino = OpenVinoRunner(graph, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
     with status("running OpenVINO and the numpy reference", text), \
@@ -284,6 +290,43 @@ def cmd_compare(args: argparse.Namespace) -> int:
                                  compare_constants=args.compare_constants, saved=saved, source=source, recipes=made,
                                  progress=step)
         report = compare_model(graph, inputs, options, openvino)
+    print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report, args.verbose))
+    if args.save_outputs:
+        _save_npz(args.save_outputs, saved_arrays(report))
+    if args.html:
+        from .report import compare_html
+
+        _save_html(args.html, compare_html(graph, report.to_dict()))
+    return EXIT_OK if report.passed else EXIT_FOUND
+
+
+def _compare_against(args: argparse.Namespace, graph: Graph, inputs: dict, made: dict, tolerances,
+                     source: dict) -> int:
+    """``compare A.xml --against B.xml|B.onnx``: B read and checked (an IR as ``check`` does, an ONNX file by
+    ``onnx.checker``), then ``runtime.against.compare_against``; the report as compare's."""
+    from .runtime.against import IrModel, compare_against
+    from .runtime.compare import render_text
+    from .runtime.numeric_check import saved_arrays
+    from .runtime.openvino import ModelFiles
+
+    text, path = args.format == "text", args.against
+    with status(f"reading and checking {path.name}", text):
+        if path.suffix.lower() == ".onnx":
+            try:
+                from .onnx.reading import load_checked
+                from .runtime.onnxruntime import OnnxModel
+            except ImportError as exc:
+                raise IrToolsError(f"--against an ONNX file needs the onnx package: pip install 'ir_tools[onnx]' "
+                                   f"({exc})", code="E-USAGE") from None
+            against = OnnxModel(path, load_checked(path))
+        else:
+            try:
+                against = IrModel(read_valid(path), ModelFiles(path, path.with_suffix(".bin")))
+            except InvalidModelError as exc:
+                return _report_invalid(exc, str(path), args)
+    model = IrModel(graph, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
+    with status(f"running both models{' and every tensor' if args.per_layer else ''}", text):
+        report = compare_against(model, against, inputs, tolerances, args.per_layer, source, made)
     print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report, args.verbose))
     if args.save_outputs:
         _save_npz(args.save_outputs, saved_arrays(report))
@@ -562,7 +605,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="absolute tolerance, default 1e-5 (repeatable; NAME: an output or layer name)")
     p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]V",
                    help="relative tolerance, default 1e-5 (repeatable; NAME: an output or layer name)")
-    p.add_argument("--per-layer", action="store_true", help="also compare every layer, fed OpenVINO's activations")
+    p.add_argument("--against", type=Path, metavar="B.xml|B.onnx",
+                   help="compare with another model instead of the reference: B on OpenVINO CPU (an IR) or onnxruntime "
+                        "(ONNX) on the same inputs, outputs by name; the tolerance is derived from the two models' "
+                        "weight types unless --atol/--rtol are given")
+    p.add_argument("--per-layer", action="store_true",
+                   help="also compare every layer, fed OpenVINO's activations; with --against: every tensor of the "
+                        "two models matched by name, and the first that drifts beyond the tolerance named")
     p.add_argument("--compare-constants", action="store_true",
                    help="per layer, also compare constant subgraphs (weight decompression, shape arithmetic), "
                         "which are otherwise computed once by the reference")

@@ -5,6 +5,7 @@ tolerances that would have passed.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
@@ -80,6 +81,12 @@ class TensorComparison:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def peak(value: np.ndarray) -> float:
+    """max|value| over the finite elements (0 for none): the scale of a tensor, for tolerances relative to it."""
+    finite = np.abs(value[np.isfinite(value)]) if value.dtype.kind in "fc" else np.abs(value)
+    return float(finite.max()) if finite.size else 0.0
 
 
 #: Elements compared at a time: the float64 temporaries of one chunk stay in cache (a comparison makes some twenty
@@ -230,6 +237,7 @@ class CompareReport:
     reference_outputs: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     openvino_outputs: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     openvino_layers: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # "layer:port" -> value
+    against: dict | None = None  # compare --against: the other model, its runner, the tolerance, the tensors matched
 
     @property
     def passed(self) -> bool:
@@ -252,6 +260,7 @@ class CompareReport:
             "not_checked": self.not_checked,
             "folded_constants": self.folded,
             "first_divergence": self.first_divergence,
+            **({"against": self.against} if self.against is not None else {}),
         }
 
 
@@ -308,6 +317,36 @@ def _closest_to_failing(report: CompareReport, count: int = 10) -> list[str]:
 NAMED_NOT_CHECKED = 10
 
 
+#: How many names of unmatched tensors the compact text report shows.
+NAMED_UNMATCHED = 8
+
+
+def _against_lines(summary: dict, verbose: bool) -> list[str]:
+    """What the text report adds for ``--against``: the tolerance, how many tensors matched, B's unmatched."""
+    lines = []
+    if summary["tolerance"] is not None:
+        lines.append(f"tolerance (derived; --atol/--rtol override it): {summary['tolerance']['rule']}")
+    if summary["outputs_unmatched"]:
+        lines.append(f"outputs of B that A does not have: {', '.join(summary['outputs_unmatched'])}")
+    tensors = summary["tensors"]
+    if tensors is None:
+        return lines
+    named, by_layer = tensors["named"], tensors["by_layer_name"]
+    by_name = tensors["matched"] - by_layer
+    share = f" ({100 * by_name / named:.1f}%)" if named else ""
+    lines.append(f"tensors matched: {by_name} of A's {named} named tensors by name{share}, {by_layer} unnamed by layer "
+                 f"name; not matched: {len(tensors['unmatched'])} of A's (under 'not checked'), "
+                 f"{len(tensors['unmatched_against'])} of B's")
+    unmatched = tensors["unmatched_against"]
+    if unmatched:
+        ops = Counter(t["op"] for t in unmatched)
+        shown = unmatched if verbose else unmatched[:NAMED_UNMATCHED]
+        more = "" if len(shown) == len(unmatched) else f", and {len(unmatched) - len(shown)} more (-v lists them)"
+        lines.append(f"  B's unmatched by op: {', '.join(f'{op} {n}' for op, n in ops.most_common())}")
+        lines.append(f"  B's unmatched: {', '.join(t['name'] for t in shown)}{more}")
+    return lines
+
+
 def render_text(report: CompareReport, verbose: bool = False) -> str:
     """The report as text: compact (the outputs, the layers that failed, a count of the others, the layers closest
     to their bound, the verdict), or every layer with ``verbose``."""
@@ -320,17 +359,20 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
         lines.append("inputs:")
         lines += [f"  {i['name']}: {i['element_type']} {i['shape']} (dims: {i['dims']}); {i['values']}"
                   for i in report.inputs]
+    against = report.against
     if report.outputs:
-        lines.append("outputs (OpenVINO vs the numpy reference, or vs saved outputs):")
+        lines.append(f"outputs (OpenVINO on this model vs {against['runner']} on {against['model']}):" if against else
+                     "outputs (OpenVINO vs the numpy reference, or vs saved outputs):")
         lines += [_tensor_line(t) for t in report.outputs]
         if not report.layers:
             lines += _loose_bounds(report.outputs)
     if report.layers:
         shown = report.layers if verbose else [lay for lay in report.layers if not all(t.passed for t in lay.outputs)]
         failed = sum(not all(t.passed for t in lay.outputs) for lay in report.layers)
-        lines.append(f"layers (the reference fed OpenVINO's activations, or vs saved activations): "
-                     f"{len(report.layers)} compared, {failed} failed" + ("" if verbose else
-                                                                          "; -v lists every layer"))
+        what = ("layers whose tensors matched B's by name (each model run end to end)" if against else
+                "layers (the reference fed OpenVINO's activations, or vs saved activations)")
+        lines.append(f"{what}: {len(report.layers)} compared, {failed} failed" + ("" if verbose else
+                                                                                 "; -v lists every layer"))
         for lay in shown:
             lines.append(f"  {lay.name} (id {lay.layer_id}, {lay.kind}, line {lay.line}):")
             lines += ["  " + _tensor_line(t) for t in lay.outputs]
@@ -344,9 +386,13 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
         if len(named) < len(report.not_checked):
             lines.append(f"  and {len(report.not_checked) - len(named)} more (-v lists them)")
     lines += _closest_to_failing(report)
+    if against:
+        lines += _against_lines(against, verbose)
     if report.first_divergence:
         d = report.first_divergence
-        lines.append(f"first divergence: layer '{d['name']}' (id {d['layer_id']}, {d['type']}, line {d['line']})")
+        tensor = f"tensor '{d['tensor']}' of " if "tensor" in d else ""
+        lines.append(f"first {'drift' if against else 'divergence'}: {tensor}layer '{d['name']}' (id {d['layer_id']}, "
+                     f"{d['type']}, line {d['line']})")
     incomparable = [t.name for t in report.outputs if not t.comparable]
     unsaid = f" (not comparable, so not compared: {', '.join(incomparable)})" if incomparable else ""
     lines.append(("PASSED" if report.passed else "FAILED") + unsaid)

@@ -24,7 +24,7 @@ from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph
 from ..ir.writer import to_bytes
 from . import openvino_infer
-from .compare import TensorComparison, compare_tensors
+from .compare import TensorComparison, compare_tensors, peak
 from .executor import Interpreter
 from .onnxruntime import run_onnxruntime
 from .openvino import (
@@ -175,12 +175,6 @@ class ChildOpenVinoRunner:
         return result
 
 
-def _peak(value: np.ndarray) -> float:
-    """max|value| over the finite elements (0 for none)."""
-    finite = np.abs(value[np.isfinite(value)]) if value.dtype.kind in "fc" else np.abs(value)
-    return float(finite.max()) if finite.size else 0.0
-
-
 class OnnxRuntimeRunner:
     """onnxruntime on an ONNX file, on CPU; ``f16_weights``: with its float weights rounded to f16, as OpenVINO's
     weight compression stores them (see ``run_onnxruntime``)."""
@@ -246,7 +240,7 @@ def compare_outputs(inputs: Mapping[str, np.ndarray], expected: Runner, actual: 
     want = expected.run(inputs)
     got = actual.run(inputs)
     if peak_fraction is not None:
-        return [OutputComparison(name, compare_tensors(name, got[name], value, atol=peak_fraction * _peak(value),
+        return [OutputComparison(name, compare_tensors(name, got[name], value, atol=peak_fraction * peak(value),
                                                        rtol=0.0) if name in got else None)
                 for name, value in want.items()]
     return [OutputComparison(name, compare_tensors(name, got[name], value, atol=atol, rtol=rtol)

@@ -1,0 +1,126 @@
+"""``compare A.xml --against B.xml|B.onnx``: an IR against the ONNX file it came from (onnxruntime) and against its
+f16-compressed twin (OpenVINO), outputs and every tensor matched by name, a planted defect named as the first drift,
+and bad input refused (exit 2, nothing run). One small network (squeezenet1_1, 83 ONNX nodes), converted once by
+``ov.convert_model`` at f32 and with f16 weights."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import onnx
+import openvino as ov
+import pytest
+
+from ir_tools.cli import main
+from ir_tools.runtime.against import ACCUMULATION, IMPLEMENTATION
+from tests.conftest import ROOT
+from tests.defects import plant
+
+pytestmark = pytest.mark.openvino
+
+ONNX = ROOT / "tests" / "data" / "networks" / "squeezenet1_1_op17_dyn.onnx"
+SHAPE = "input:1,3,64,64"
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The ONNX file, its IR at f32 and with f16 weights (as ovc writes them), and the f32 IR with two output channels
+    of a Convolution swapped (``defects.plant``), the layer's name as ``changed``."""
+    tmp = tmp_path_factory.mktemp("against")
+    model = ov.convert_model(str(ONNX))
+    ov.save_model(model, str(tmp / "f32.xml"), compress_to_fp16=False)
+    ov.save_model(model, str(tmp / "f16.xml"), compress_to_fp16=True)
+    return {"onnx": ONNX, "f32": tmp / "f32.xml", "f16": tmp / "f16.xml", "dir": tmp}
+
+
+def compare(capsys: pytest.CaptureFixture[str], a: Path, b: Path, *args: str) -> tuple[int, dict]:
+    code = main(["compare", str(a), "--against", str(b), "--shape", SHAPE, "--format", "json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_ir_against_its_onnx_source_matches_every_named_tensor(models, capsys, check_report) -> None:
+    code, report = compare(capsys, models["f32"], models["onnx"], "--per-layer")
+    check_report(report)
+    assert code == 0 and report["passed"]
+    against = report["against"]
+    assert against["runner"].startswith("onnxruntime") and against["model"] == str(ONNX)
+    assert against["tolerance"]["unit"] == 0.0 and against["tolerance"]["weights"] == ["f32", "f32"]
+    tensors = against["tensors"]
+    assert tensors["named"] > 50 and tensors["matched"] == tensors["named"] and tensors["unmatched"] == []
+    assert [o["name"] for o in report["outputs"]] == ["logits"]
+    assert len(report["layers"]) == tensors["matched"] - tensors["by_layer_name"]  # one named tensor per layer
+    # each tensor's atol: W (weighted layers' accumulation) + 1e-4 x max|tensor|, at least the latter
+    first = report["layers"][0]["outputs"][0]
+    assert first["rtol"] == 0 and first["atol"] >= IMPLEMENTATION * first["max_abs_error"]
+
+
+def test_ir_against_its_f16_twin_derives_the_tolerance_from_the_weights(models, capsys, check_report) -> None:
+    code, report = compare(capsys, models["f32"], models["f16"], "--per-layer")
+    check_report(report)
+    assert code == 0, [t for lay in report["layers"] for t in lay["outputs"] if not t["passed"]]
+    tolerance = report["against"]["tolerance"]
+    assert tolerance["unit"] == 2.0**-11 and tolerance["weights"] == ["f32", "f16"]
+    assert tolerance["accumulation"] == ACCUMULATION and report["config"]["tolerance"] == tolerance["rule"]
+    tensors = report["against"]["tensors"]
+    assert tensors["matched"] == tensors["named"] + tensors["by_layer_name"] and not tensors["unmatched_against"]
+    # the f16 rounding is larger than compare's reference tolerance would allow: the derived one is larger still
+    worst = max(t["max_abs_error"] for lay in report["layers"] for t in lay["outputs"])
+    assert worst > 1e-4
+    # the text says the rule and the counts; --atol/--rtol replace the rule
+    assert main(["compare", str(models["f32"]), "--against", str(models["f16"]), "--shape", SHAPE, "--per-layer"]) == 0
+    text = capsys.readouterr().out
+    assert "tolerance (derived; --atol/--rtol override it): atol W + 0.0001 x max|tensor|" in text
+    assert f"tensors matched: {tensors['named']} of A's {tensors['named']} named tensors by name (100.0%)" in text
+    code, report = compare(capsys, models["f32"], models["f16"], "--atol", "1e-9", "--rtol", "0")
+    assert code == 1 and report["against"]["tolerance"] is None and report["config"]["atol"] == 1e-9
+    assert report["first_divergence"] is not None  # an output failed: the tensors were compared to find where
+
+
+def test_planted_defect_is_the_first_drift(models, capsys, check_report) -> None:
+    """Two output channels of the 4th Convolution swapped in the f32 IR: against the f16 twin and against the ONNX
+    source, the first tensor beyond its tolerance is that Convolution's (the logits may not show it: their tolerance
+    carries every layer's)."""
+    graph = ov.Core().read_model(models["f32"])
+    convolutions = [op.get_friendly_name() for op in graph.get_ordered_ops() if op.get_type_name() == "Convolution"]
+    changed = convolutions[3]
+    broken = models["dir"] / "channels.xml"
+    plant("channels", models["f32"], broken, changed)
+    for against in (models["f16"], models["onnx"]):
+        code, report = compare(capsys, broken, against, "--per-layer", "--html", str(models["dir"] / "drift.html"))
+        check_report(report)
+        assert code == 1
+        first = report["first_divergence"]
+        assert first["name"] == changed, (against, first)
+        assert (models["dir"] / "drift.html").is_file()
+
+
+def test_bad_input_is_refused(models, capsys, tmp_path) -> None:
+    renamed = onnx.load(str(ONNX))
+    old = renamed.graph.input[0].name
+    renamed.graph.input[0].name = "images"
+    for node in renamed.graph.node:
+        node.input[:] = ["images" if name == old else name for name in node.input]
+    onnx.save(renamed, str(tmp_path / "renamed.onnx"))
+    assert main(["compare", str(models["f32"]), "--against", str(tmp_path / "renamed.onnx"), "--shape", SHAPE]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "the two models' inputs differ: 'input' (A) is not an input of B; 'images' (B) is not an input of A" in \
+        captured.err and "E-INPUT" in captured.err
+    cases = [
+        ([str(tmp_path / "missing.onnx")], "no such file"),
+        ([str(tmp_path / "missing.xml")], "missing.xml"),
+        ([str(models["f16"]), "--load-outputs", str(tmp_path / "x.npz")],
+         "--load-outputs compares OpenVINO with the numpy reference; --against compares two models"),
+    ]
+    for args, words in cases:
+        assert main(["compare", str(models["f32"]), "--against", *args, "--shape", SHAPE]) == 2, args
+        captured = capsys.readouterr()
+        assert captured.out == "" and words in captured.err, (args, captured.err)
+    values = {"input": np.zeros((1, 3, 64, 65), np.float32)}  # fits A (dynamic) but not a static B
+    np.savez(tmp_path / "in.npz", **values)
+    static = models["dir"] / "static.xml"
+    ov.save_model(ov.convert_model(str(ONNX), input=[1, 3, 64, 64]), str(static), compress_to_fp16=False)
+    assert main(["compare", str(models["f32"]), "--against", str(static), "--inputs", str(tmp_path / "in.npz")]) == 2
+    assert "input 'input' has shape [1, 3, 64, 65], the model accepts [1,3,64,64]" in capsys.readouterr().err
