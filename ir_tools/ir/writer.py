@@ -164,7 +164,7 @@ _ATTR_ESCAPES = {ord("&"): "&amp;", ord("<"): "&lt;", ord('"'): "&quot;",
 
 
 def _attrs(items: Iterable[tuple[str, str]]) -> str:
-    return "".join(f' {k}="{str(v).translate(_ATTR_ESCAPES)}"' for k, v in items)
+    return "".join([f' {k}="{str(v).translate(_ATTR_ESCAPES)}"' for k, v in items])
 
 
 def _rt(nodes: tuple[RtNode, ...], indent: str, out: list[str]) -> None:
@@ -179,8 +179,9 @@ def _rt(nodes: tuple[RtNode, ...], indent: str, out: list[str]) -> None:
             out.append(f"{indent}<{node.tag}{_attrs(node.attrs)} />")
 
 
-def _port(record: PortRecord, indent: str, out: list[str]) -> None:
-    """One port, from its record (``Layer.input_records``: no Port object is made for a layer read and not changed)."""
+def _port(record: PortRecord, indent: str, out: list[str], dim_lines: dict[tuple[int, ...], str]) -> None:
+    """One port, from its record (``Layer.input_records``: no Port object is made for a layer read and not changed).
+    ``dim_lines``: the ``<dim>`` lines of each dims already written at this indent (most ports repeat a few dims)."""
     pid, precision, dims, names, extra, rt_info, _ = record
     head = [("id", str(pid))]
     if precision is not None:
@@ -193,7 +194,11 @@ def _port(record: PortRecord, indent: str, out: list[str]) -> None:
         out.append(f"{indent}<port{_attrs(head)} />")
         return
     out.append(f"{indent}<port{_attrs(head)}>")
-    out.extend(f"{indent}\t<dim>{d}</dim>" for d in dims or ())
+    if dims:
+        lines = dim_lines.get(dims)
+        if lines is None:
+            lines = dim_lines[dims] = "\n".join(f"{indent}\t<dim>{d}</dim>" for d in dims)
+        out.append(lines)
     if rt_info:
         out.append(f"{indent}\t<rt_info>")
         _rt(rt_info, indent + "\t\t", out)
@@ -201,7 +206,8 @@ def _port(record: PortRecord, indent: str, out: list[str]) -> None:
     out.append(f"{indent}</port>")
 
 
-def _layer(layer: Layer, attrs: dict[str, str], children: tuple[RtNode, ...], out: list[str]) -> None:
+def _layer(layer: Layer, attrs: dict[str, str], children: tuple[RtNode, ...], out: list[str],
+           dim_lines: dict[tuple[int, ...], str]) -> None:
     head = [("id", layer.id), ("name", layer.name), ("type", layer.type)]
     if layer.version is not None:
         head.append(("version", layer.version))
@@ -218,7 +224,7 @@ def _layer(layer: Layer, attrs: dict[str, str], children: tuple[RtNode, ...], ou
         if ports:
             out.append(f"\t\t\t<{tag}>")
             for record in ports:
-                _port(record, "\t\t\t\t", out)
+                _port(record, "\t\t\t\t", out, dim_lines)
             out.append(f"\t\t\t</{tag}>")
     _rt(tuple(c for c in children if c.tag not in _BEFORE_PORTS), "\t\t\t", out)
     out.append("\t\t</layer>")
@@ -228,12 +234,13 @@ def _render(graph: Graph, ir_version: int, packer: _Packer) -> str:
     """The XML text; Const payloads are handed to ``packer`` in layer order as they are met."""
     out = ['<?xml version="1.0"?>', f"<net{_attrs([('name', graph.name), ('version', str(ir_version))])}"
            f"{_attrs(graph.net_extra.items())}>", "\t<layers>"]
+    dim_lines: dict[tuple[int, ...], str] = {}
     for layer in graph.layers():
         attrs = layer.attrs
         if layer.is_a("Const"):
             offset, size = packer.add(graph.const_bytes(layer))
             attrs = {**attrs, "offset": str(offset), "size": str(size)}
-        _layer(layer, attrs, tuple(_relocate(child, layer, graph, packer) for child in layer.children), out)
+        _layer(layer, attrs, tuple(_relocate(child, layer, graph, packer) for child in layer.children), out, dim_lines)
     out.append("\t</layers>")
     out.append("\t<edges>")
     for from_layer, from_port, to_layer, to_port, _ in graph.links():  # (``edges()`` order, no Edge objects)
