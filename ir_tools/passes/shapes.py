@@ -371,8 +371,8 @@ def infer_shapes(graph: Graph) -> list[Diagnostic]:
 
 def fix_dims(graph: Graph, result: Propagation) -> int:
     """Write the inferred dims and precisions into every output port (a declared refinement stays), then copy
-    each into the input ports it feeds, so that every edge agrees; returns the number of ports changed. Ports are
-    compared as records: a Port object is made only for a layer with a port to change."""
+    each into the input ports it feeds, so that every edge agrees; returns the number of ports corrected (see
+    ``_corrects``). Ports are compared as records: a Port object is made only for a layer with a port to change."""
     changed = 0
     written: dict[tuple, tuple] = {}  # (precision, dims, id of the inferred type) -> what is written (``_written``)
     types = result.types
@@ -389,7 +389,7 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
             if new != (record[2], record[1]):
                 port = layer.outputs[i]
                 port.dims, port.precision = new
-                changed += 1
+                changed += _corrects(record, new)
     for layer in graph.layers():
         records = layer.input_records()
         for i, key in enumerate(graph.input_keys(layer.id, [r[0] for r in records])):
@@ -397,8 +397,17 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
             if source is not None and (records[i][2], records[i][1]) != (source[2], source[1]):
                 port = layer.inputs[i]
                 port.dims, port.precision = source[2], source[1]
-                changed += 1
+                changed += _corrects(records[i], (source[2], source[1]))
     return changed
+
+
+def _corrects(declared: PortRecord, written: tuple[tuple[int, ...] | None, str | None]) -> bool:
+    """Whether writing (dims, precision) over a port's record corrects it: other dims, or another precision than
+    the one it declares. A precision written where the port declares none (Model Optimizer leaves input ports
+    without one, and OpenVINO reads them so) corrects nothing: ``shapes --fix`` on a clean file says 0."""
+    declared_precision = declared[1]
+    return declared[2] != written[0] or (
+        declared_precision is not None and element_type(declared_precision) != element_type(written[1] or ""))
 
 
 def _written(dims: tuple[int, ...] | None, precision: str | None, t: TensorType,
