@@ -141,10 +141,31 @@ _OTHER_FORMATS = {
 }
 
 
+#: How a git LFS pointer file begins: what a clone without git-lfs holds in place of a file kept in LFS (OpenVINO's
+#: own test IRs are), with the size of the file it stands for on a later line.
+_LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\n"
+
+
+def _lfs_pointer(name: str) -> int | None:
+    """The size of the file a git LFS pointer file stands for, None for another file."""
+    try:
+        with open(name, "rb") as f:
+            head = f.read(512)
+    except OSError:
+        return None
+    size = re.search(rb"^size (\d+)$", head, re.MULTILINE)
+    return int(size[1]) if head.startswith(_LFS_POINTER) and size else None
+
+
 def _malformed(name: str, exc: etree.ParseError) -> ReadError:
     other = _OTHER_FORMATS.get(Path(name).suffix.lower())
     if other:
         return ReadError(f"not an IR file: {Path(name).name} is {other}", SourceLoc(name))
+    size = _lfs_pointer(name)
+    if size is not None:
+        return ReadError(f"not an IR file: {Path(name).name} is a git LFS pointer to a file of {size} bytes, what a "
+                         "clone without git-lfs holds in its place: `git lfs pull` in its repository fetches it",
+                         SourceLoc(name, 1))
     return ReadError(f"malformed XML: {exc.msg}", SourceLoc(name, exc.lineno or None))
 
 
