@@ -8,11 +8,13 @@ and what no command may do: a traceback, E-INTERNAL, a foreign (not ir_tools') l
 frontend's log, a Python warning, a crash), a file written although the command failed. Totals at the end.
 ``--diff BEFORE.json AFTER.json`` prints the lines per file and command of two runs side by side.
 
-How the corpus was gathered (the tool library is not on CI, so no fetch script lives here): 20 public IR files,
-copied verbatim from the stored GitHub repositories of the session's search tool (``read_file``) into
-~/.cache/ir_tools/public_irs, with manifest.json beside them (repository, path, commit, what it is, where its .bin
-came from). openvinotoolkit/model_server: the age-gender-recognition-retail-0013 demo (Model Optimizer 2021.3, IR v10
-FP32) and the src/test models (dummy, increment_1x3x4x5, summator, scalar, passthrough, identity,
+How the corpus was gathered (the tool library is not on CI, so no fetch script lives here): 22 public IR files,
+copied verbatim from the stored GitHub repositories of the session's search tool (``read_file``, the length of each
+checked against the stored one) into ~/.cache/ir_tools/public_irs, with manifest.json beside them (repository, path,
+commit, what it is, where its .bin came from). Open Model Zoo's age-gender-recognition-retail-0013 FP16 as its
+downloader gave it (Model Optimizer 2020.2, IR v10 FP16, Convolutions with output_padding; a user's repository).
+openvinotoolkit/model_server: the same network's demo (MO 2021.3, IR v10 FP32), the rm_lstm4f example (MO 2021.1 Kaldi,
+ReadValue/Assign-3) and the src/test models (dummy, increment_1x3x4x5, summator, scalar, passthrough, identity,
 binary_output_dummy, dummy_fp64, no_name_output: MO 2020.1-2023.0, IR v10 and v11, f32/f64/u8/i8, ReadValue/Assign,
 CRLF line ends). openvinotoolkit/openvino: the reader tests' IRs of src/core/tests/models/ir (add_abc, nms5,
 loop_2d_add, dynamic_variable, conv_with_rt_info, string_parameter, ExperimentalDetectronROIFeatureExtractor of
