@@ -6,6 +6,7 @@ import argparse
 import gc
 import json
 import os
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -458,6 +459,60 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_reduce(args: argparse.Namespace) -> int:
+    """The smallest part of a failing model that still fails (``runtime.reduce``), written with the inputs it is
+    fed."""
+    from .runtime.compare import Tolerances
+    from .runtime.inputs import load_npz
+    from .runtime.numeric_check import CompareOptions
+    from .runtime.reduce import Runs, activations, compare_fails, openvino_fails, reduce_model
+
+    if same_file(args.output, args.model):
+        raise IrToolsError(f"-o {args.output} is the input model: give another path", code="E-OVERWRITE")
+    if args.until == "openvino-fails" and (args.load_outputs or args.per_layer or args.atol or args.rtol):
+        raise IrToolsError("--load-outputs, --per-layer, --atol and --rtol say when compare fails: they go with "
+                           "--until compare-fails", code="E-USAGE")
+    if args.matching and args.until != "openvino-fails":
+        raise IrToolsError("--matching says which OpenVINO failure counts: it goes with --until openvino-fails",
+                           code="E-USAGE")
+    try:
+        tolerances = Tolerances.parse(args.atol, args.rtol)
+        pattern = re.compile(args.matching) if args.matching else None
+    except (ValueError, re.error) as exc:
+        raise IrToolsError(str(exc), code="E-USAGE") from None
+    graph = read_valid(args.model, args.bin)
+    _known_tolerance_names(graph, tolerances)
+    inputs, _ = _inputs(args, graph)
+    saved = load_npz(args.load_outputs) if args.load_outputs else {}
+    fails = (openvino_fails(pattern.pattern if pattern else None) if args.until == "openvino-fails" else
+             compare_fails(CompareOptions(tolerances=tolerances, per_layer=args.per_layer, saved=saved)))
+    runs = Runs()
+    text = args.format == "text"
+    with status("running the original for the activations the parts are fed", text):
+        fed = activations(graph, inputs, saved, runs)
+    with progress_steps(None, "reducing", text) as step:
+        found = reduce_model(graph, fed, fails, runs, lambda s: step(f"{s.phase}: {s.layers} layers"))
+    staged = args.output.with_suffix(".npz")
+    _save_npz(staged, found.inputs)
+    write_ir(found.part, args.output, found.part.ir_version)
+    steps = [{"phase": s.phase, "layers": s.layers, "fails": s.failure is not None, "why": s.failure}
+             for s in found.steps]
+    summary = {"model": str(args.model), "until": args.until, "layers": found.layers,
+               "original_layers": found.original_layers, "openvino_runs": found.runs, "failure": found.failure,
+               "output": str(args.output), "inputs": str(staged), "steps": steps}
+    if not text:
+        print(json.dumps(summary, indent=2))
+        return EXIT_OK
+    for s in found.steps:
+        print(f"  {s.phase:<12}{s.layers:>6} layers  " + (f"fails: {s.failure}" if s.failure else "passes"))
+    print(f"reduced {found.original_layers} computing layers to {found.layers} in {found.runs} OpenVINO runs; "
+          f"it fails: {found.failure}")
+    again = f" --load-outputs {args.load_outputs}" if args.load_outputs else ""
+    print(f"wrote {args.output} and its inputs {staged}" + (
+        f" (`ir-tools compare {args.output} --inputs {staged}{again}`)" if args.until == "compare-fails" else ""))
+    return EXIT_OK
+
+
 def _print_histogram(before: Counter[str], after: Counter[str], stats: Counter[str]) -> None:
     """Layers per op version before and after a rewrite, and what each rule rewrote."""
     print(f"{'op':<28}{'before':>7}{'after':>7}")
@@ -685,6 +740,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, required=True, metavar="PART.xml",
                    help="where to write the part (and its .bin, holding only the weights it uses)")
     p.set_defaults(run=cmd_extract)
+    p = sub.add_parser("reduce", help="shrink a failing model to a small part that still fails (bisection, then one "
+                                      "layer at a time; each candidate run by OpenVINO in a child process)")
+    p.add_argument("model", type=Path, metavar="MODEL.xml")
+    _add_input_options(p)
+    p.add_argument("-o", "--output", type=Path, required=True, metavar="MIN.xml",
+                   help="where to write the part found (and MIN.npz: the original's activations it is fed)")
+    p.add_argument("--until", choices=("compare-fails", "openvino-fails"), default="compare-fails",
+                   help="what a part must still do: compare fails on it (default; OpenVINO against the reference, "
+                        "and against --load-outputs), or OpenVINO refuses or crashes on it")
+    p.add_argument("--matching", metavar="REGEX",
+                   help="with --until openvino-fails: only a failure whose message matches counts")
+    p.add_argument("--load-outputs", type=Path, metavar="F.npz",
+                   help="activations saved from the original by `compare --per-layer --save-outputs`: the parts are "
+                        "fed them, and compared with them")
+    p.add_argument("--atol", action="append", default=[], metavar="[NAME:]V",
+                   help="as compare's, default 1e-5 (repeatable; NAME: a layer name)")
+    p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]V",
+                   help="as compare's, default 1e-5 (repeatable; NAME: a layer name)")
+    p.add_argument("--per-layer", action="store_true", help="compare each part per layer too, as compare does")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or one JSON document: the steps, the part found, how many OpenVINO runs")
+    p.set_defaults(run=cmd_reduce)
     for name, p in sub.choices.items():
         _add_selection_options(p, verbose=name != "check")  # check's -v says more
     return parser

@@ -33,9 +33,9 @@ def paint(text: str, severity: str, stream: TextIO = sys.stdout) -> str:
 
 
 @contextmanager
-def progress_steps(total: int, what: str, enabled: bool = True) -> Iterator[Callable[[str], None]]:
+def progress_steps(total: int | None, what: str, enabled: bool = True) -> Iterator[Callable[[str], None]]:
     """A function to call once per step, with what the step is about; a progress bar on stderr when it is a
-    terminal (and ``enabled``), nothing otherwise."""
+    terminal (and ``enabled``), nothing otherwise (``total`` None: a count without an end)."""
     if not (enabled and sys.stderr.isatty()):
         yield lambda _: None
         return

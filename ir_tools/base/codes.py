@@ -117,6 +117,9 @@ _TABLE = (
          "`extract`: a tensor name the model does not have (with the nearest one), or a cut that makes no model of its "
          "own: no outputs, an input the part needs left unfed, a cut input nothing reads, a constant or the model's "
          "state (ReadValue, Assign) inside the part"),
+    Code("E-REDUCE", "fatal", "commands",
+         "`reduce`: the model does not fail as `--until` asks (compare passes, or OpenVINO runs it): nothing to "
+         "reduce"),
     Code("E-UNSUPPORTED", "error", "commands",
          "a valid construct ir_tools cannot handle (a case a reference kernel does not compute, a legacy layer "
          "without a conversion, an ONNX input type): named, never skipped"),

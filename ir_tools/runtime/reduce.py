@@ -1,0 +1,294 @@
+"""``reduce``: a failing model shrunk to a small part that still fails, for a bug report or to find the layer at
+fault, as Polygraphy's ``debug reduce`` does for ONNX.
+
+A candidate is a set of the model's computing layers (not its Parameters, Results, or constant subgraphs, which a
+part keeps whole where it needs them); ``passes.extract`` cuts it out: its inputs are the tensors it reads from
+outside, fed the original's activations there, its outputs the tensors it hands outside (or to a Result). The search,
+on the layers in topological order:
+
+1. outputs: bisection for the shortest prefix that fails (it holds the fault, and the fault shows in a tensor it
+   hands on);
+2. inputs: bisection for the shortest suffix of that prefix that fails;
+3. one layer at a time: each layer left out in turn, kept out where the part still fails, until none can be.
+
+Every candidate runs OpenVINO in a child process (``ChildOpenVinoRunner``), so a crash (a signal, an abort) is a
+failure of the candidate, never of ir_tools. What "fails" means is a ``Failure``: ``compare_fails`` (compare's
+verdict on the part: OpenVINO against the reference, and against saved activations) or ``openvino_fails``
+(OpenVINO refuses or crashes, optionally with a message matching a pattern).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..base.errors import IrToolsError, SourceLoc
+from ..ir.model import Graph
+from ..ir.names import input_name
+from ..ir.walker import PortKey
+from ..passes.builder import GraphBuilder
+from ..passes.extract import CutError, extract
+from ..passes.shapes import fix_dims
+from ..passes.validate import InvalidModelError, check_graph, require_valid
+from .executor import Interpreter, supported
+from .numeric_check import LAYER_PREFIX, CompareOptions, compare_model, constant_layers
+from .openvino import OpenVinoRun
+from .runners import ChildOpenVinoRunner
+
+#: Why a part fails (a line), or None where it does not: the property a reduction keeps.
+Failure = Callable[[Graph, dict[str, np.ndarray], "Runs"], "str | None"]
+
+
+class ReduceError(IrToolsError):
+    code = "E-REDUCE"
+
+
+@dataclass
+class Step:
+    """One candidate tried: the phase, how many computing layers it holds, and why it failed (None: it did not)."""
+
+    phase: str
+    layers: int
+    failure: str | None
+
+
+@dataclass
+class Runs:
+    """The OpenVINO runs (each one compile, in a child process) the reduction has made."""
+
+    count: int = 0
+
+    def runner(self, part: Graph) -> ChildOpenVinoRunner:
+        """OpenVINO of this interpreter, in a child process, on ``part``; each inference counted."""
+        return _Counted(self, part)
+
+
+class _Counted(ChildOpenVinoRunner):
+    def __init__(self, runs: Runs, part: Graph):
+        super().__init__(sys.executable, part)
+        self.runs = runs
+
+    def infer(self, inputs: Mapping[str, np.ndarray], per_layer: bool = False,
+              hidden: frozenset[str] = frozenset()) -> OpenVinoRun:
+        self.runs.count += 1
+        return super().infer(inputs, per_layer, hidden)
+
+
+@dataclass
+class Reduction:
+    """The smallest failing part found, the inputs it is fed (by its input names), why it fails, and every step."""
+
+    part: Graph
+    inputs: dict[str, np.ndarray]
+    failure: str
+    layers: int
+    original_layers: int
+    steps: list[Step] = field(default_factory=list)
+    runs: int = 0
+
+
+def compare_fails(options: CompareOptions) -> Failure:
+    """Fails where compare does on the part (OpenVINO against the reference, and against ``options.saved``, whose
+    activations are keyed by layer name, which a part keeps), or where OpenVINO refuses or crashes on it."""
+
+    def fails(part: Graph, inputs: dict[str, np.ndarray], runs: Runs) -> str | None:
+        try:
+            report = compare_model(part, inputs, options, runs.runner(part))
+        except IrToolsError as exc:
+            return f"{exc.code}: {exc.message}"
+        if report.passed:
+            return None
+        if report.first_divergence is not None:
+            found = report.first_divergence
+            return f"compare fails; first divergence: layer '{found['name']}' ({found['type']})"
+        failed = next(t for t in report.outputs if not t.passed)
+        return f"compare fails at output '{failed.name}'"
+
+    return fails
+
+
+def openvino_fails(matching: str | None = None) -> Failure:
+    """Fails where OpenVINO refuses or crashes on the part (its words matching the regular expression ``matching``,
+    when given)."""
+    pattern = re.compile(matching) if matching else None
+
+    def fails(part: Graph, inputs: dict[str, np.ndarray], runs: Runs) -> str | None:
+        try:
+            runs.runner(part).run(inputs)
+        except IrToolsError as exc:
+            if pattern is None or pattern.search(exc.message):
+                return f"{exc.code}: {exc.message}"
+        return None
+
+    return fails
+
+
+def activations(graph: Graph, inputs: Mapping[str, np.ndarray], saved: Mapping[str, np.ndarray],
+                runs: Runs) -> dict[PortKey, np.ndarray]:
+    """Every tensor of the original the cuts may be fed from, by output port: the activations saved from it (by
+    ``compare --save-outputs``, keyed by layer name) first; else OpenVINO's (in a child: it may crash on the whole
+    model); else the reference's."""
+    found: dict[PortKey, np.ndarray] = {}
+    try:
+        found.update(runs.runner(graph).infer(inputs, per_layer=True).layers)
+    except IrToolsError:
+        if all(supported(layer) for layer in graph.layers()):
+            found.update(_Everything(graph).values(inputs))
+    for layer in graph.layers():
+        if layer.is_a("Parameter"):
+            found[layer.id, layer.outputs[0].id] = np.asarray(inputs[input_name(graph, layer)])
+        for port in layer.outputs:
+            value = saved.get(f"{LAYER_PREFIX}{layer.name}:{port.id}")
+            if value is not None:
+                found[layer.id, port.id] = value
+    return found
+
+
+class _Everything(Interpreter):
+    """The reference, keeping every value."""
+
+    def values(self, inputs: Mapping[str, np.ndarray]) -> dict[PortKey, np.ndarray]:
+        self.free = False
+        self.inputs, self.outputs = inputs, {}
+        return self.run()
+
+
+def reduce_model(graph: Graph, fed: Mapping[PortKey, np.ndarray], fails: Failure, runs: Runs,
+                 progress: Callable[[Step], None] | None = None) -> Reduction:
+    """The smallest part of ``graph`` (valid) found to fail, its cuts fed from ``fed``; ReduceError when the whole
+    model does not fail."""
+    return _Reducer(graph, fed, fails, runs, progress or (lambda _: None)).run()
+
+
+class _Reducer:
+    def __init__(self, graph: Graph, fed: Mapping[PortKey, np.ndarray], fails: Failure, runs: Runs,
+                 progress: Callable[[Step], None]):
+        self.graph, self.fed, self.fails, self.runs, self.progress = graph, fed, fails, runs, progress
+        self.propagation = require_valid(graph)
+        order = graph.topological_order()
+        constant = constant_layers(graph, order)
+        self.order = [layer.id for layer in order if layer.id not in constant
+                      and not (layer.is_a("Parameter") or layer.is_a("Result") or layer.is_a("Const"))]
+        self.steps: list[Step] = []
+        self.found: dict[frozenset[str], tuple[Graph, dict[str, np.ndarray], str] | None] = {}
+
+    def run(self) -> Reduction:
+        everything = frozenset(self.order)
+        if self.attempt("whole model", everything) is None:
+            raise ReduceError("the model does not fail as asked: there is nothing to reduce",
+                              SourceLoc(str(self.graph.source) if self.graph.source else None))
+        n = len(self.order)
+        low, high = 0, n - 1  # the shortest failing prefix ends at high
+        while low < high:
+            mid = (low + high) // 2
+            if self.attempt("outputs", frozenset(self.order[:mid + 1])) is not None:
+                high = mid
+            else:
+                low = mid + 1
+        end = high
+        low, high = 0, end  # the shortest failing suffix of that prefix starts at low
+        while low < high:
+            mid = (low + high + 1) // 2
+            if self.attempt("inputs", frozenset(self.order[mid:end + 1])) is not None:
+                low = mid
+            else:
+                high = mid - 1
+        members = frozenset(self.order[low:end + 1])
+        changed = True
+        while changed and len(members) > 1:
+            changed = False
+            for layer_id in sorted(members, key=self.order.index, reverse=True):
+                fewer = members - {layer_id}
+                if self.attempt("one layer", fewer) is not None:
+                    members, changed = fewer, True
+        part, inputs, failure = self.found[members]  # type: ignore[misc]
+        return Reduction(part, inputs, failure, len(members), n, self.steps, self.runs.count)
+
+    def attempt(self, phase: str, members: frozenset[str]) -> str | None:
+        """Why the part of ``members`` fails; None where it does not, or no part can be cut there."""
+        if members not in self.found:
+            made = self.part(members)
+            failure = self.fails(made[0], made[1], self.runs) if made is not None else None
+            self.found[members] = (*made, failure) if made is not None and failure is not None else None
+            self.steps.append(Step(phase, len(members), failure))
+            self.progress(self.steps[-1])
+        found = self.found[members]
+        return None if found is None else found[2]
+
+    def part(self, members: frozenset[str]) -> tuple[Graph, dict[str, np.ndarray]] | None:
+        """The part of ``members`` and what it is fed; None where it cannot be cut or fed."""
+        graph = self.graph
+        cuts: set[PortKey] = set()
+        outs: list[PortKey] = []
+        for layer_id in self.order:
+            if layer_id not in members:
+                continue
+            layer = graph.layer(layer_id)
+            for port in layer.inputs:
+                key = graph.producer_key(layer_id, port.id)
+                if key is not None and key[0] not in members and not self._constant(key[0]):
+                    cuts.add(key)
+            for port in layer.outputs:
+                readers = graph.consumers(layer_id, port.id)
+                if any(edge.to_layer not in members for edge in readers):
+                    outs.append((layer_id, port.id))
+        if not outs:
+            return None
+        for _ in range(3):  # a cut that leaves model inputs or state unfed names them: add them and cut again
+            try:
+                part = extract(graph, sorted(cuts), outs, self.propagation)
+                break
+            except CutError as exc:
+                if not exc.unfed:
+                    return None
+                cuts.update(exc.unfed)
+        else:
+            return None
+        inputs = {}
+        for parameter in part.parameters():
+            edge = part.consumers(parameter.id, parameter.outputs[0].id)
+            key = graph.producer_key(edge[0].to_layer, edge[0].to_port) if edge else None
+            value = self.fed.get(key) if key is not None else None
+            if value is None:
+                return None
+            inputs[input_name(part, parameter)] = value
+        return _pinned(part, inputs)
+
+    def _constant(self, layer_id: str) -> bool:
+        layer = self.graph.layer(layer_id)
+        return layer.is_a("Const") or (layer_id not in self.order and not layer.is_a("Parameter"))
+
+
+#: Integer cut inputs up to this many elements (shapes, indices, masks) become constants of the part.
+_PINNED_ELEMENTS = 4096
+
+
+def _pinned(part: Graph, inputs: dict[str, np.ndarray]) -> tuple[Graph, dict[str, np.ndarray]] | None:
+    """The part as fed: small integer cut inputs (shape arithmetic, indices) become Consts of their values, the
+    others Parameters of their values' static dims, every dim re-inferred; OpenVINO then folds and specialises
+    the part as it did the whole model (a dynamic Reshape target would hide what it knew at compile time); None
+    where the part is then not valid."""
+    builder = GraphBuilder(part)
+    for parameter in part.parameters():
+        name = input_name(part, parameter)
+        value = inputs[name]
+        if value.dtype.kind in "iub" and value.size <= _PINNED_ELEMENTS:
+            part.replace_all_uses(parameter, builder.const(value, parameter.name))
+            part.remove_layer(parameter.id)
+            del inputs[name]
+        else:
+            parameter.attrs["shape"] = ",".join(str(d) for d in value.shape)
+            parameter.outputs[0].dims = tuple(value.shape)
+    result = check_graph(part)[1]
+    if result is None:
+        return None
+    fix_dims(part, result)
+    try:
+        require_valid(part)
+    except InvalidModelError:
+        return None
+    return part, inputs

@@ -1,0 +1,101 @@
+"""``reduce``: a failing model shrunk to a part of a few layers that still fails, each candidate run by OpenVINO in a
+child process; the committed networks of tests/data/networks, with a planted defect and with an output that crashes
+OpenVINO CPU at compile time."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ir_tools
+from ir_tools.cli import main
+from tests.defects import plant
+from tests.zoo import COMMITTED_DIR
+
+pytestmark = pytest.mark.openvino
+
+SQUEEZENET = COMMITTED_DIR / "squeezenet1_1_op17_dyn.onnx"
+SHAPE = "input:1,3,96,96"
+CHANGED = "/features/features.3/expand3x3/Conv/WithoutBiases"
+
+
+def reduce_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    code = main(["reduce", *args, "--format", "json"])
+    out = capsys.readouterr().out
+    return code, json.loads(out) if code == 0 else {"printed": out}
+
+
+@pytest.fixture(scope="module")
+def squeezenet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("squeezenet") / "squeezenet.xml"
+    assert main(["convert-onnx", str(SQUEEZENET), "-o", str(path), "--no-compress-to-fp16"]) == 0
+    return path
+
+
+def test_a_planted_weight_defect_is_reduced_to_its_layer(capsys, tmp_path: Path, squeezenet: Path) -> None:
+    """One weight of a Convolution changed in its 4th digit; activations saved from the original: the part found
+    holds at most 3 computing layers, the changed one among them, in far fewer OpenVINO runs than layers; it checks
+    clean and still fails compare against the saved activations, fed the inputs written beside it."""
+    saved = tmp_path / "original.npz"
+    assert main(["compare", str(squeezenet), "--shape", SHAPE, "--per-layer", "--save-outputs", str(saved)]) == 0
+    changed = tmp_path / "changed.xml"
+    plant("weight", squeezenet, changed, CHANGED)
+    out = tmp_path / "min.xml"
+    capsys.readouterr()
+    code, found = reduce_json(capsys, str(changed), "-o", str(out), "--shape", SHAPE, "--load-outputs", str(saved))
+    assert code == 0, found
+    assert found["layers"] <= 3 and found["openvino_runs"] < found["original_layers"] / 2, found
+    part = ir_tools.read_valid(out)
+    assert CHANGED in {layer.name for layer in part.layers()}
+    assert [d for d in ir_tools.check(out) if d.severity == "error"] == []
+    inputs = out.with_suffix(".npz")
+    assert main(["compare", str(out), "--inputs", str(inputs), "--load-outputs", str(saved)]) == 1
+
+
+def crashing_model(path: Path) -> Path:
+    """swin3d_small_test with one of its empty tensors (windows larger than the input) made a model output, which
+    OpenVINO CPU crashes on compiling (SIGSEGV, SIGFPE or a glibc abort, from run to run)."""
+    import openvino as ov
+
+    model = ov.convert_model(str(COMMITTED_DIR / "swin3d_small_test_op17.onnx"))
+    empty = [out for op in model.get_ordered_ops() if op.get_friendly_name().endswith("attn/Add_2")
+             for out in op.outputs()]
+    assert empty and 0 in list(empty[0].get_partial_shape().to_shape())
+    model.add_outputs(empty)
+    ov.save_model(model, str(path))
+    return path
+
+
+def test_a_model_that_crashes_openvino_is_reduced_to_a_few_layers(capsys, tmp_path: Path) -> None:
+    """The crash of every candidate that holds it is a failure of that candidate, never of ir_tools: the part found
+    holds at most 5 computing layers, checks clean and still crashes OpenVINO (in a child)."""
+    from ir_tools.runtime.reduce import Runs, openvino_fails
+
+    model = crashing_model(tmp_path / "crash.xml")
+    out = tmp_path / "min.xml"
+    code, found = reduce_json(capsys, str(model), "-o", str(out), "--until", "openvino-fails")
+    assert code == 0, found
+    assert found["layers"] <= 5 and found["original_layers"] > 500, found
+    assert [d for d in ir_tools.check(out) if d.severity == "error"] == []
+    part = ir_tools.read_valid(out)
+    fed = dict(np.load(out.with_suffix(".npz"))) if out.with_suffix(".npz").exists() else {}
+    assert openvino_fails()(part, fed, Runs()) is not None
+
+
+def test_what_reduce_refuses(capsys, tmp_path: Path, squeezenet: Path) -> None:
+    """A model that does not fail (E-REDUCE), options of the other --until, -o naming the input: exit 2,
+    nothing written."""
+    out = tmp_path / "min.xml"
+    cases = [(["--shape", SHAPE], 2, "E-REDUCE"),
+             (["--shape", SHAPE, "--until", "openvino-fails", "--per-layer"], 2, "E-USAGE"),
+             (["--shape", SHAPE, "--matching", "x"], 2, "E-USAGE"),
+             (["--shape", SHAPE, "--until", "openvino-fails", "--matching", "("], 2, "E-USAGE")]
+    for args, exit_code, diagnostic in cases:
+        assert main(["reduce", str(squeezenet), "-o", str(out), *args]) == exit_code, args
+        assert f"error[{diagnostic}]" in capsys.readouterr().err, args
+        assert not out.exists() and not out.with_suffix(".npz").exists()
+    assert main(["reduce", str(squeezenet), "-o", str(squeezenet)]) == 2
+    assert "error[E-OVERWRITE]" in capsys.readouterr().err
