@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Mapping
@@ -91,6 +92,10 @@ class OpenVinoRunner:
         return run_openvino(self.graph, dict(inputs), per_layer=per_layer, files=self.files, hidden=hidden)
 
 
+#: The signals a child may die of (a crash of OpenVINO: SIGSEGV, SIGFPE, SIGABRT...).
+_SIGNALS = frozenset(int(s) for s in signal.Signals)
+
+
 class ChildOpenVinoRunner:
     """The OpenVINO of another Python interpreter (``python_executable``, say a venv's with an older release), on
     CPU with inference precision f32, in a child process running ``openvino_infer.py``; inputs and outputs pass as
@@ -167,10 +172,11 @@ class ChildOpenVinoRunner:
             raise refused(result["stage"], self.graph, self.files, result["error"],
                           f"OpenVINO {result['version']} of {self.python}")
         if done.returncode != 0 or result is None:
-            last = next((line.strip() for line in reversed(done.stderr.splitlines()) if line.strip()),
-                        f"exit status {done.returncode}")
+            last = next((line.strip() for line in reversed(done.stderr.splitlines()) if line.strip()), "")
+            ended = (f"killed by {signal.Signals(-done.returncode).name}" if -done.returncode in _SIGNALS
+                     else f"exit status {done.returncode}")
             where = self.files.xml if self.files else self.graph.source
-            raise IrToolsError(f"the OpenVINO of {self.python} failed: {last}",
+            raise IrToolsError(f"the OpenVINO of {self.python} failed ({ended})" + (f": {last}" if last else ""),
                                SourceLoc(str(where) if where else None), code="E-OPENVINO")
         return result
 

@@ -98,7 +98,8 @@ def test_child_runner_reports_a_failing_interpreter_without_its_traceback(tmp_pa
     with pytest.raises(IrToolsError) as caught:
         ChildOpenVinoRunner(python, read_valid(MIXED), _files(MIXED)).version  # noqa: B018 (asks the child)
     assert caught.value.code == "E-OPENVINO"
-    assert caught.value.message == f"the OpenVINO of {python} failed: ModuleNotFoundError: No module named 'openvino'"
+    assert caught.value.message == (f"the OpenVINO of {python} failed (exit status 1): ModuleNotFoundError: No module "
+                                     "named 'openvino'")
     with pytest.raises(IrToolsError, match="cannot start .* to run its OpenVINO") as caught:
         ChildOpenVinoRunner(tmp_path / "missing", read_valid(MIXED)).version  # noqa: B018
     assert caught.value.code == "E-OPENVINO"
