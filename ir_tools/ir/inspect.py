@@ -43,8 +43,8 @@ def summary(graph: Graph) -> dict:
 
 def render_text(info: dict) -> str:
     lines = [f"model '{info['name']}' (IR v{info['ir_version']}, {info['layer_count']} layers)", "inputs:"]
-    for t in info["inputs"]:
-        shape = t["shape"] if t.get("shape") is not None else show(t["dims"])
+    for t in info["inputs"]:  # the Parameter's shape as declared (``?`` and intervals), bracketed as the outputs
+        shape = f"[{t['shape'].replace(' ', '')}]" if t.get("shape") is not None else show(t["dims"])
         lines.append(f"  {t['name']}: {t['precision']} {shape}")
     lines.append("outputs:")
     for t in info["outputs"]:

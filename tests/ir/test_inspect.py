@@ -1,0 +1,30 @@
+"""inspect's text names each input's shape as it names the outputs' dims: bracketed, so a scalar input (Model
+Server's scalar model) reads ``[]`` where it read nothing at all, and ``1, 3`` as ``[1,3]``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ir_tools.ir.inspect import render_text, summary
+from ir_tools.ir.reader import read_ir
+
+
+def test_input_shapes_are_bracketed_as_output_dims(tmp_path: Path) -> None:
+    xml = tmp_path / "scalar.xml"
+    xml.write_text(
+        '<?xml version="1.0"?>\n<net name="m" version="11">\n<layers>\n'
+        '<layer id="0" name="s" type="Parameter" version="opset1"><data shape="" element_type="f32"/>'
+        '<output><port id="0" precision="FP32"/></output></layer>\n'
+        '<layer id="1" name="v" type="Parameter" version="opset1"><data shape="?, 3" element_type="f32"/>'
+        '<output><port id="0" precision="FP32"><dim>-1</dim><dim>3</dim></port></output></layer>\n'
+        '<layer id="2" name="sum" type="Add" version="opset1"><input><port id="0" precision="FP32"/>'
+        '<port id="1" precision="FP32"><dim>-1</dim><dim>3</dim></port></input>'
+        '<output><port id="2" precision="FP32"><dim>-1</dim><dim>3</dim></port></output></layer>\n'
+        '<layer id="3" name="out" type="Result" version="opset1"><input><port id="0" precision="FP32">'
+        "<dim>-1</dim><dim>3</dim></port></input></layer>\n</layers>\n<edges>\n"
+        '<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>\n'
+        '<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>\n'
+        '<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>\n</edges>\n</net>\n')
+    text = render_text(summary(read_ir(xml)))
+    assert "\n  s: FP32 []\n" in text and "\n  v: FP32 [?,3]\n" in text
+    assert "\n  out: FP32 [-1,3]\n" in text
