@@ -57,7 +57,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 
 # Lines no ir_tools code writes: glog/absl (TensorFlow frontend), OpenVINO's bracketed log, Python warnings, crashes.
 FOREIGN = re.compile(
-    r"^[IWEF]\d{4} \d\d:\d\d:\d\d|^\[\s*(ERROR|WARNING|WARN|INFO|DEBUG)\s*\]|\w+Warning: |^\s*warnings\.warn"
+    r"^[IWEF]\d{4} \d\d:\d\d:\d\d|^\[\s*(ERROR|WARNING|WARN|INFO|DEBUG)\s*\]|^(ERROR|WARNING|INFO): |\w+Warning: "
+    r"|^\s*warnings\.warn"
     r"|Segmentation fault|core dumped|terminate called|^Fatal Python error"
 )
 
