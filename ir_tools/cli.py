@@ -465,18 +465,23 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     from .runtime.compare import Tolerances
     from .runtime.inputs import load_npz
     from .runtime.numeric_check import CompareOptions
-    from .runtime.reduce import Runs, activations, compare_fails, openvino_fails, reduce_model
+    from .runtime.reduce import Runs, activations, against_fails, compare_fails, openvino_fails, reduce_model
 
     if same_file(args.output, args.model):
         raise IrToolsError(f"-o {args.output} is the input model: give another path", code="E-OVERWRITE")
-    if args.until == "openvino-fails" and (args.load_outputs or args.per_layer or args.atol or args.rtol):
-        raise IrToolsError("--load-outputs, --per-layer, --atol and --rtol say when compare fails: they go with "
-                           "--until compare-fails", code="E-USAGE")
+    if args.until == "openvino-fails" and (args.load_outputs or args.per_layer or args.atol or args.rtol
+                                           or args.against):
+        raise IrToolsError("--against, --load-outputs, --per-layer, --atol and --rtol say when compare fails: they "
+                           "go with --until compare-fails", code="E-USAGE")
+    if args.against and (args.load_outputs or args.per_layer):
+        raise IrToolsError("--against compares each part with the same part of the original: --load-outputs and "
+                           "--per-layer compare it with the reference", code="E-USAGE")
     if args.matching and args.until != "openvino-fails":
         raise IrToolsError("--matching says which OpenVINO failure counts: it goes with --until openvino-fails",
                            code="E-USAGE")
+    exact = args.against and not (args.atol or args.rtol)  # one part of two models of one structure: one set of kernels
     try:
-        tolerances = Tolerances.parse(args.atol, args.rtol)
+        tolerances = Tolerances.parse(["0"], ["0"]) if exact else Tolerances.parse(args.atol, args.rtol)
         pattern = re.compile(args.matching) if args.matching else None
     except (ValueError, re.error) as exc:
         raise IrToolsError(str(exc), code="E-USAGE") from None
@@ -484,8 +489,12 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     _known_tolerance_names(graph, tolerances)
     inputs, _ = _inputs(args, graph)
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
-    fails = (openvino_fails(pattern.pattern if pattern else None) if args.until == "openvino-fails" else
-             compare_fails(CompareOptions(tolerances=tolerances, per_layer=args.per_layer, saved=saved)))
+    if args.until == "openvino-fails":
+        fails = openvino_fails(pattern.pattern if pattern else None)
+    elif args.against:
+        fails = against_fails(graph, read_valid(args.against), tolerances)
+    else:
+        fails = compare_fails(CompareOptions(tolerances=tolerances, per_layer=args.per_layer, saved=saved))
     runs = Runs()
     text = args.format == "text"
     with status("running the original for the activations the parts are fed", text):
@@ -508,8 +517,9 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     print(f"reduced {found.original_layers} computing layers to {found.layers} in {found.runs} OpenVINO runs; "
           f"it fails: {found.failure}")
     again = f" --load-outputs {args.load_outputs}" if args.load_outputs else ""
+    fails_compare = args.until == "compare-fails" and not args.against  # else compare alone does not show it
     print(f"wrote {args.output} and its inputs {staged}" + (
-        f" (`ir-tools compare {args.output} --inputs {staged}{again}`)" if args.until == "compare-fails" else ""))
+        f" (`ir-tools compare {args.output} --inputs {staged}{again}`)" if fails_compare else ""))
     return EXIT_OK
 
 
@@ -754,6 +764,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--load-outputs", type=Path, metavar="F.npz",
                    help="activations saved from the original by `compare --per-layer --save-outputs`: the parts are "
                         "fed them, and compared with them")
+    p.add_argument("--against", type=Path, metavar="ORIGINAL.xml",
+                   help="compare each part with the same part of ORIGINAL (cut at the same tensors, by name, fed the "
+                        "same values; both on OpenVINO), exactly unless --atol/--rtol say otherwise (parts of one "
+                        "structure run the same kernels), rather than with the reference")
     p.add_argument("--atol", action="append", default=[], metavar="[NAME:]V",
                    help="as compare's, default 1e-5 (repeatable; NAME: a layer name)")
     p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]V",

@@ -28,19 +28,32 @@ import numpy as np
 
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph
-from ..ir.names import input_name
+from ..ir.names import input_name, output_name, tensor_names
 from ..ir.walker import PortKey
 from ..passes.builder import GraphBuilder
-from ..passes.extract import CutError, extract
+from ..passes.extract import CutError, extract, tensor_ports
 from ..passes.shapes import fix_dims
 from ..passes.validate import InvalidModelError, check_graph, require_valid
+from .compare import Tolerances, compare_tensors
 from .executor import Interpreter, supported
 from .numeric_check import LAYER_PREFIX, CompareOptions, compare_model, constant_layers
 from .openvino import OpenVinoRun
 from .runners import ChildOpenVinoRunner
 
-#: Why a part fails (a line), or None where it does not: the property a reduction keeps.
-Failure = Callable[[Graph, dict[str, np.ndarray], "Runs"], "str | None"]
+
+@dataclass
+class Candidate:
+    """A part as it runs: the graph, what its inputs are fed (by input name), and the tensors of the model it was
+    cut at (with their values: the small integer ones are constants of the part) and computes, by output port."""
+
+    part: Graph
+    inputs: dict[str, np.ndarray]
+    cuts: dict[PortKey, np.ndarray]
+    outputs: list[PortKey]
+
+
+#: Why a candidate fails (a line), or None where it does not: the property a reduction keeps.
+Failure = Callable[[Candidate, "Runs"], "str | None"]
 
 
 class ReduceError(IrToolsError):
@@ -95,9 +108,9 @@ def compare_fails(options: CompareOptions) -> Failure:
     """Fails where compare does on the part (OpenVINO against the reference, and against ``options.saved``, whose
     activations are keyed by layer name, which a part keeps), or where OpenVINO refuses or crashes on it."""
 
-    def fails(part: Graph, inputs: dict[str, np.ndarray], runs: Runs) -> str | None:
+    def fails(candidate: Candidate, runs: Runs) -> str | None:
         try:
-            report = compare_model(part, inputs, options, runs.runner(part))
+            report = compare_model(candidate.part, candidate.inputs, options, runs.runner(candidate.part))
         except IrToolsError as exc:
             return f"{exc.code}: {exc.message}"
         if report.passed:
@@ -116,15 +129,76 @@ def openvino_fails(matching: str | None = None) -> Failure:
     when given)."""
     pattern = re.compile(matching) if matching else None
 
-    def fails(part: Graph, inputs: dict[str, np.ndarray], runs: Runs) -> str | None:
+    def fails(candidate: Candidate, runs: Runs) -> str | None:
         try:
-            runs.runner(part).run(inputs)
+            runs.runner(candidate.part).run(candidate.inputs)
         except IrToolsError as exc:
             if pattern is None or pattern.search(exc.message):
                 return f"{exc.code}: {exc.message}"
         return None
 
     return fails
+
+
+def against_fails(model: Graph, original: Graph, tolerances: Tolerances) -> Failure:
+    """Fails where a part of ``model`` computes other values than the same part of ``original`` (cut at the same
+    tensors: by name, else by layer name and output index; fed the same values; both on OpenVINO, each in a child)
+    beyond ``tolerances``, or where OpenVINO refuses or crashes on it; a part ``original`` has no tensors for does
+    not fail."""
+    propagation = require_valid(original)
+    named = tensor_ports(original)
+    layers = {layer.name: layer for layer in original.layers()}
+
+    def twin(key: PortKey) -> PortKey | None:
+        layer = model.layer(key[0])
+        found = next((named[n] for n in tensor_names(layer.output(key[1]).names) if n in named), None)
+        same = layers.get(layer.name)
+        return found or ((same.id, key[1]) if same is not None and same.output(key[1]) is not None else None)
+
+    def fails(candidate: Candidate, runs: Runs) -> str | None:
+        cuts = {twin(key): value for key, value in candidate.cuts.items()}
+        outputs = {key: twin(key) for key in candidate.outputs}
+        if None in cuts or None in outputs.values():
+            return None
+        try:
+            part = extract(original, list(cuts), list(outputs.values()), propagation)  # type: ignore[arg-type]
+        except IrToolsError:
+            return None
+        sources = _sources(part, original)
+        pinned = _pinned(part, {name: cuts[key] for name, key in sources.items()}) if set(
+            sources.values()) <= cuts.keys() else None
+        if pinned is None:
+            return None
+        try:
+            ours = runs.runner(candidate.part).run(candidate.inputs)
+            theirs = runs.runner(pinned[0]).run(pinned[1])
+        except IrToolsError as exc:
+            return f"{exc.code}: {exc.message}"
+        our_names, their_names = _output_names(candidate.part), _output_names(pinned[0])
+        for key, other in outputs.items():
+            name = our_names[key]
+            found = compare_tensors(name, ours[name], theirs[their_names[other]], *tolerances.for_name(name))
+            if not found.passed:
+                return f"'{name}' differs from the original's: max abs {found.max_abs_error:.3g}"
+        return None
+
+    return fails
+
+
+def _sources(part: Graph, graph: Graph) -> dict[str, PortKey]:
+    """Each input of a part of ``graph`` (by name), with the output port of ``graph`` it stands for."""
+    found = {}
+    for parameter in part.parameters():
+        edge = part.consumers(parameter.id, parameter.outputs[0].id)
+        key = graph.producer_key(edge[0].to_layer, edge[0].to_port) if edge else None
+        if key is not None:
+            found[input_name(part, parameter)] = key
+    return found
+
+
+def _output_names(part: Graph) -> dict[PortKey, str]:
+    """Each output of a part by the port that computes it (the part keeps the model's layer ids)."""
+    return {part.producer_key(r.id, r.inputs[0].id): output_name(part, r) for r in part.results()}  # type: ignore
 
 
 def activations(graph: Graph, inputs: Mapping[str, np.ndarray], saved: Mapping[str, np.ndarray],
@@ -174,7 +248,7 @@ class _Reducer:
         self.order = [layer.id for layer in order if layer.id not in constant
                       and not (layer.is_a("Parameter") or layer.is_a("Result") or layer.is_a("Const"))]
         self.steps: list[Step] = []
-        self.found: dict[frozenset[str], tuple[Graph, dict[str, np.ndarray], str] | None] = {}
+        self.found: dict[frozenset[str], tuple[Candidate, str] | None] = {}
 
     def run(self) -> Reduction:
         everything = frozenset(self.order)
@@ -205,22 +279,22 @@ class _Reducer:
                 fewer = members - {layer_id}
                 if self.attempt("one layer", fewer) is not None:
                     members, changed = fewer, True
-        part, inputs, failure = self.found[members]  # type: ignore[misc]
-        return Reduction(part, inputs, failure, len(members), n, self.steps, self.runs.count)
+        candidate, failure = self.found[members]  # type: ignore[misc]
+        return Reduction(candidate.part, candidate.inputs, failure, len(members), n, self.steps, self.runs.count)
 
     def attempt(self, phase: str, members: frozenset[str]) -> str | None:
         """Why the part of ``members`` fails; None where it does not, or no part can be cut there."""
         if members not in self.found:
-            made = self.part(members)
-            failure = self.fails(made[0], made[1], self.runs) if made is not None else None
-            self.found[members] = (*made, failure) if made is not None and failure is not None else None
+            candidate = self.candidate(members)
+            failure = self.fails(candidate, self.runs) if candidate is not None else None
+            self.found[members] = (candidate, failure) if candidate is not None and failure is not None else None
             self.steps.append(Step(phase, len(members), failure))
             self.progress(self.steps[-1])
         found = self.found[members]
-        return None if found is None else found[2]
+        return None if found is None else found[1]
 
-    def part(self, members: frozenset[str]) -> tuple[Graph, dict[str, np.ndarray]] | None:
-        """The part of ``members`` and what it is fed; None where it cannot be cut or fed."""
+    def candidate(self, members: frozenset[str]) -> Candidate | None:
+        """The part of ``members`` as it runs; None where it cannot be cut or fed."""
         graph = self.graph
         cuts: set[PortKey] = set()
         outs: list[PortKey] = []
@@ -248,15 +322,13 @@ class _Reducer:
                 cuts.update(exc.unfed)
         else:
             return None
-        inputs = {}
-        for parameter in part.parameters():
-            edge = part.consumers(parameter.id, parameter.outputs[0].id)
-            key = graph.producer_key(edge[0].to_layer, edge[0].to_port) if edge else None
-            value = self.fed.get(key) if key is not None else None
-            if value is None:
-                return None
-            inputs[input_name(part, parameter)] = value
-        return _pinned(part, inputs)
+        sources = _sources(part, graph)
+        if any(key not in self.fed for key in sources.values()):
+            return None
+        pinned = _pinned(part, {name: self.fed[key] for name, key in sources.items()})
+        if pinned is None:
+            return None
+        return Candidate(*pinned, {key: self.fed[key] for key in sources.values()}, outs)
 
     def _constant(self, layer_id: str) -> bool:
         layer = self.graph.layer(layer_id)

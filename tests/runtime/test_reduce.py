@@ -55,6 +55,18 @@ def test_a_planted_weight_defect_is_reduced_to_its_layer(capsys, tmp_path: Path,
     assert main(["compare", str(out), "--inputs", str(inputs), "--load-outputs", str(saved)]) == 1
 
 
+def test_a_defect_is_reduced_against_the_original(capsys, tmp_path: Path, squeezenet: Path) -> None:
+    """Two output channels of a Convolution swapped; each part compared with the same part of the original (cut at
+    the same tensors, fed the same values), exactly: the part found holds at most 3 computing layers, the changed
+    one among them."""
+    changed = tmp_path / "changed.xml"
+    plant("channels", squeezenet, changed, CHANGED)
+    out = tmp_path / "min.xml"
+    code, found = reduce_json(capsys, str(changed), "-o", str(out), "--shape", SHAPE, "--against", str(squeezenet))
+    assert code == 0, found
+    assert found["layers"] <= 3 and CHANGED in {layer.name for layer in ir_tools.read_valid(out).layers()}, found
+
+
 def crashing_model(path: Path) -> Path:
     """swin3d_small_test with one of its empty tensors (windows larger than the input) made a model output, which
     OpenVINO CPU crashes on compiling (SIGSEGV, SIGFPE or a glibc abort, from run to run)."""
@@ -72,7 +84,7 @@ def crashing_model(path: Path) -> Path:
 def test_a_model_that_crashes_openvino_is_reduced_to_a_few_layers(capsys, tmp_path: Path) -> None:
     """The crash of every candidate that holds it is a failure of that candidate, never of ir_tools: the part found
     holds at most 5 computing layers, checks clean and still crashes OpenVINO (in a child)."""
-    from ir_tools.runtime.reduce import Runs, openvino_fails
+    from ir_tools.runtime.reduce import Candidate, Runs, openvino_fails
 
     model = crashing_model(tmp_path / "crash.xml")
     out = tmp_path / "min.xml"
@@ -82,7 +94,7 @@ def test_a_model_that_crashes_openvino_is_reduced_to_a_few_layers(capsys, tmp_pa
     assert [d for d in ir_tools.check(out) if d.severity == "error"] == []
     part = ir_tools.read_valid(out)
     fed = dict(np.load(out.with_suffix(".npz"))) if out.with_suffix(".npz").exists() else {}
-    assert openvino_fails()(part, fed, Runs()) is not None
+    assert openvino_fails()(Candidate(part, fed, {}, []), Runs()) is not None
 
 
 def test_what_reduce_refuses(capsys, tmp_path: Path, squeezenet: Path) -> None:
