@@ -120,7 +120,7 @@ def test_state_is_refused_inside_the_part_and_fed_as_an_input(tmp_path: Path) ->
     whole = original(LLAMA)
     sources = ["input_ids", "attention_mask", "position_ids", "beam_idx"]
     with pytest.raises(CutError, match=r"variable 'past_key_values\.(\d\.\w+)present\.\1'.*cut at its output "
-                                       r"'past_key_values\.\1'.*; also 'past_key_values") as refused:
+                                       r"'past_key_values\.\1'.*; also variable 'past_key_values") as refused:
         extract(whole.graph, sources, ["logits"])
     assert refused.value.code == "E-CUT" and refused.value.loc.layer_name.startswith("ReadValue")
     states = [f"past_key_values.{i}.{kind}" for i in (0, 1) for kind in ("key", "value")]

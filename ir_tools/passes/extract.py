@@ -213,14 +213,16 @@ def _part(graph: Graph, cuts: dict[PortKey, str | None], ends: dict[PortKey, str
                 todo.append(link[0])
     if state:
         (first, variable), *others = state
+        hint = _cut_hint(graph, first, " to feed the state as an input")
         raise CutError(f"the part would hold the model's state: this layer reads or writes variable '{variable}', "
-                       f"whose value earlier inferences wrote{_cut_hint(graph, first)}" + _also(others), first.loc,
+                       f"whose value earlier inferences wrote{hint}"
+                       + _also([(layer, f"variable '{v}'{_cut_hint(graph, layer)}") for layer, v in others]), first.loc,
                        unfed=[(layer.id, layer.outputs[0].id) for layer, _ in state
                               if layer.type.lower() == "readvalue" and layer.outputs])
     if unfed:
         (key, first), *others = [(key, layer) for key, layer in unfed.items()]
         raise CutError(f"the cut leaves the model's input '{_input_name(graph, key)}' unfed, and this layer needs it"
-                       + _also([(layer, _input_name(graph, k)) for k, layer in others])
+                       + _also([(layer, f"'{_input_name(graph, k)}'") for k, layer in others])
                        + ": name each among the cut inputs too", first.loc, unfed=list(unfed))
     unread = [_called(graph, key, name) for key, name in cuts.items() if key not in read]
     if unread:
@@ -231,17 +233,17 @@ def _part(graph: Graph, cuts: dict[PortKey, str | None], ends: dict[PortKey, str
 
 def _also(others: list[tuple[Layer, str]]) -> str:
     """The other layers of a refusal, each with what it concerns."""
-    return "".join(f"; also '{what}' at {layer.kind} '{layer.name}' (id {layer.id}, line {layer.line})"
+    return "".join(f"; also {what} at {layer.kind} '{layer.name}' (id {layer.id}, line {layer.line})"
                    for layer, what in others)
 
 
-def _cut_hint(graph: Graph, layer: Layer) -> str:
+def _cut_hint(graph: Graph, layer: Layer, why: str = "") -> str:
     """How to feed a ReadValue's state instead: cut at its output."""
     if layer.type.lower() != "readvalue" or not layer.outputs:
         return ""
     key = (layer.id, layer.outputs[0].id)
     name = next(iter(reported_names(graph, layer, layer.outputs[0])), None)
-    return f" (cut at its output {_called(graph, key, name)} to feed the state as an input)"
+    return f" (cut at its output {_called(graph, key, name)}{why})"
 
 
 def _input_name(graph: Graph, key: PortKey) -> str:
