@@ -160,12 +160,13 @@ def test_run_and_the_checks_of_migrate_and_convert_onnx_make_the_same_inputs(lm:
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
 
+    from tests.onnx.models import make_model
+
     weights = numpy_helper.from_array(np.arange(VOCAB * 4, dtype=np.float32).reshape(VOCAB, 4), "weights")
-    model = helper.make_model(helper.make_graph(
+    model = make_model(helper.make_graph(
         [helper.make_node("Gather", ["weights", "input_ids"], ["embedded"])], "embedding",
         [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "sequence"])],
-        [helper.make_tensor_value_info("embedded", TensorProto.FLOAT, ["batch", "sequence", 4])], [weights]),
-        opset_imports=[helper.make_opsetid("", 13)])
+        [helper.make_tensor_value_info("embedded", TensorProto.FLOAT, ["batch", "sequence", 4])], [weights]), 13)
     onnx.save(model, tmp_path / "embedding.onnx")
     assert main(["convert-onnx", str(tmp_path / "embedding.onnx"), "--check", "-o", str(tmp_path / "e.xml")]) == 0
     assert "not written" not in capsys.readouterr().out
