@@ -50,6 +50,7 @@ from . import (
     shape_of,
     softmax,
     split,
+    state,
     transpose,
 )
 from .spec import OpSpec
@@ -146,6 +147,10 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (bitwise.BITWISE_OR_13, 13, 16),
     (bitwise.BITWISE_XOR_13, 13, 16),
     (bitwise.BITWISE_NOT_13, 13, 16),
+    (state.READ_VALUE_3, 3, 5),
+    (state.READ_VALUE_6, 6, 16),
+    (state.ASSIGN_3, 3, 5),
+    (state.ASSIGN_6, 6, 16),
     (activations.SIGMOID_1, 1, 16),
     (activations.TANH_1, 1, 16),
     (activations.EXP_1, 1, 16),

@@ -370,24 +370,14 @@ def _tensor_sizes(graph: Graph) -> Iterator[Diagnostic]:
                              f"({size} bytes), more than int64 can count", layer.line_loc(line))
 
 
-#: The state ops whose variable OpenVINO's reader looks up by ``variable_id``: without one it crashes the process
-#: (a segmentation fault in ``read_model``, measured on 2026.4 for ReadValue-6 and Assign-6; ir_tools has no spec for
-#: them).
+#: The state ops, whose variable OpenVINO's reader looks up by ``variable_id``: without one it crashes the process
+#: (a segmentation fault in ``read_model``, measured on 2026.4 for ReadValue-6 and Assign-6). Their specs
+#: (ops/state.py) require the attribute, so ``check`` reports E-ATTR before OpenVINO reads the file.
 STATE_TYPES = ("ReadValue", "Assign")
-
-
-def _state_variables(graph: Graph) -> Iterator[Diagnostic]:
-    """E-ATTR at a ReadValue or Assign (in any case, as OpenVINO matches types) without ``variable_id``."""
-    kinds = {kind.lower(): kind for kind in STATE_TYPES}
-    for layer in graph.layers():
-        kind = kinds.get(layer.type.lower())
-        if kind is not None and "variable_id" not in layer.attrs:
-            yield Diagnostic("error", "E-ATTR", f"{kind} needs a 'variable_id' attribute, found none (OpenVINO's "
-                             "reader crashes on it)", layer.loc)
 
 
 #: The structural checks, in report order; ``validate.check_graph`` runs each one on its own.
 STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
     _edge_ports, _fed_inputs, _cycles, _edge_agreement, _constants, _opsets, _unknown_attributes, _results,
-    v10_name_collisions, duplicate_tensor_names, _tensor_sizes, _state_variables, _dead_layers,
+    v10_name_collisions, duplicate_tensor_names, _tensor_sizes, _dead_layers,
 )
