@@ -4,11 +4,18 @@
 replace it (as ``legacy_reference`` does for legacy Pooling). Values are dropped after their last
 consumer has run. ``BoundedInterpreter`` also carries each value's rounding bound (ops.rounding)
 from layer to layer, for comparing whole-model outputs.
+
+Both carry a model's state as OpenVINO's infer request does (``Variables``): a ReadValue reads its variable, or runs
+its kernel (the init value) while the variable is unset; an Assign's value becomes its variable's when the
+inference has run to the end (a failed one changes nothing); the variables stay across ``evaluate`` calls of one
+interpreter until ``reset_state``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -21,6 +28,7 @@ from ..ir.walker import Walker
 from ..ops import attrs as A
 from ..ops.opsets import lookup
 from ..ops.rounding import EXACT
+from ..passes.checks import STATE_TYPES
 from ..passes.validate import require_valid
 
 
@@ -33,20 +41,67 @@ def supported(layer: Layer) -> bool:
     return spec is not None and (spec.kernel is not None or spec.type in ("Parameter", "Result"))
 
 
+S = TypeVar("S")
+
+
+class Variables(Generic[S]):
+    """What a model's variables hold between inferences, by ``variable_id`` (a value, or a value and its bound)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, S] = {}
+        self._written: dict[str, S] = {}
+
+    def read(self, layer: Layer, init: Callable[[], S]) -> S:
+        """A ReadValue's output: its variable, or ``init()`` while the variable is unset."""
+        held = self.values.get(layer.attrs["variable_id"])
+        return init() if held is None else held
+
+    def write(self, layer: Layer, value: S) -> None:
+        """An Assign's value, its variable's once the inference ends (``commit``)."""
+        self._written[layer.attrs["variable_id"]] = value
+
+    @contextmanager
+    def inference(self) -> Iterator[None]:
+        """One inference: its writes kept if it runs to the end, forgotten if it fails."""
+        self._written = {}
+        try:
+            yield
+        except BaseException:
+            self._written = {}
+            raise
+        self.values.update(self._written)
+        self._written = {}
+
+    def reset(self) -> None:
+        """Every variable unset, as OpenVINO's ``reset_state``."""
+        self.values, self._written = {}, {}
+
+
+def stateful(graph: Graph) -> bool:
+    """Whether ``graph`` holds state (a ReadValue or an Assign)."""
+    return any(layer.is_a(kind) for layer in graph.layers() for kind in STATE_TYPES)
+
+
 class Interpreter(Walker[np.ndarray]):
-    """Runs a Graph with numpy: ``evaluate`` gives what reaches each Result, by output name."""
+    """Runs a Graph with numpy: ``evaluate`` gives what reaches each Result, by output name; ``variables`` holds
+    the model's state across calls (``reset_state`` unsets it)."""
 
     def __init__(self, graph: Graph):
         super().__init__(graph, free=True)
         self.inputs: Mapping[str, np.ndarray] = {}
         self.outputs: dict[str, np.ndarray] = {}
+        self.variables: Variables[np.ndarray] = Variables()
         self.refuse_unsupported()
 
     def evaluate(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The model's outputs for ``inputs`` (keyed by input name), keyed by output name."""
         self.inputs, self.outputs = inputs, {}
-        self.run()
+        with self.variables.inference():
+            self.run()
         return self.outputs
+
+    def reset_state(self) -> None:
+        self.variables.reset()
 
     def refuse_unsupported(self) -> None:
         refuse_unsupported(self.order)
@@ -56,6 +111,10 @@ class Interpreter(Walker[np.ndarray]):
             return [input_value(self.graph, layer, self.inputs)]
         if layer.is_a("Result"):
             self.outputs[output_name(self.graph, layer)] = args[0]
+        elif layer.is_a("ReadValue"):
+            return [self.variables.read(layer, lambda: execute(self.graph, layer, args)[0])]
+        elif layer.is_a("Assign"):
+            self.variables.write(layer, args[0])
         return execute(self.graph, layer, args)
 
 
@@ -101,12 +160,17 @@ class BoundedInterpreter(Walker[Bounded]):
         super().__init__(graph, free=True, order=order)
         self.inputs: Mapping[str, np.ndarray] = {}
         self.outputs: dict[str, Bounded] = {}
+        self.variables: Variables[Bounded] = Variables()
         refuse_unsupported(self.order)
 
     def evaluate(self, inputs: Mapping[str, np.ndarray]) -> dict[str, Bounded]:
         self.inputs, self.outputs = inputs, {}
-        self.run()
+        with self.variables.inference():
+            self.run()
         return self.outputs
+
+    def reset_state(self) -> None:
+        self.variables.reset()
 
     def run_node(self, layer: Layer, args: list[Bounded]) -> list[Bounded]:
         if layer.is_a("Parameter"):
@@ -114,6 +178,13 @@ class BoundedInterpreter(Walker[Bounded]):
         if layer.is_a("Result"):
             self.outputs[output_name(self.graph, layer)] = args[0]
             return []
+        if layer.is_a("ReadValue"):
+            return [self.variables.read(layer, lambda: self._run_bounded(layer, args)[0])]
+        if layer.is_a("Assign"):
+            self.variables.write(layer, args[0])
+        return self._run_bounded(layer, args)
+
+    def _run_bounded(self, layer: Layer, args: list[Bounded]) -> list[Bounded]:
         values = [v for v, _ in args]
         outputs = execute(self.graph, layer, values)
         bounds = rounding_bounds(self.graph, layer, values, [b for _, b in args], outputs, statistical=True)

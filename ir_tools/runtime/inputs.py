@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -93,6 +93,8 @@ class Recipe:
     why: str  # what the values are, and what says so
     low: int = 0
     high: int = 0
+    sequence: int | None = None  # the axis that is the sequence, where the model leaves it dynamic
+    start: int = 0  # POSITIONS: the first position (a generation step's, after the past)
 
     def draw(self, rng: np.random.Generator) -> np.ndarray:
         """The values, of ``shape`` and ``dtype``; NORMAL and UNIFORM drawn from ``rng``."""
@@ -104,7 +106,7 @@ class Recipe:
         elif self.kind in (ONES, ZEROS):
             value = np.full(shape, 1 if self.kind == ONES else 0)
         else:  # POSITIONS, BATCH: a range along the last axis, reduced below ``high`` (the rows an index may take)
-            row = np.arange(shape[-1] if shape else 1)
+            row = np.arange(self.start, self.start + (shape[-1] if shape else 1))
             if self.high:
                 row %= self.high
             value = np.broadcast_to(row, shape) if shape else row[0]
@@ -149,7 +151,37 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
             shape, dims = tuple(shapes[name]), "--shape"
         else:
             shape, dims = _default_shape(param, name, et.numpy, defaults)
-        out[name] = Recipe(name, np.dtype(et.numpy), shape, dims, *_values(graph, param, et.numpy, shape))
+        out[name] = Recipe(name, np.dtype(et.numpy), shape, dims, *_values(graph, param, et.numpy, shape),
+                           sequence=_sequence_axis(param, et.numpy))
+    return out
+
+
+def _sequence_axis(param: Layer, dtype: type) -> int | None:
+    """Axis 1 of a [batch, sequence] input, or of a [batch, sequence, features] float one, where it is dynamic."""
+    declared = parse_shape(param.attrs.get("shape", "..."))
+    if declared is None or not (len(declared) == 2 or (len(declared) == 3 and np.issubdtype(dtype, np.floating))):
+        return None
+    return None if declared[1].is_static else 1
+
+
+def generation_step(made: Mapping[str, Recipe], step: int) -> dict[str, Recipe]:
+    """The recipes of step ``step`` of a generation loop over a stateful model, as optimum-intel's runs it: step 0 is
+    the prompt (``made``); each later step adds one token. An input with a sequence axis then holds that one token
+    (token ids drawn afresh, positions continuing after the past), but an attention mask (ONES), which covers the
+    past and the new token; the others (a beam index) stay as made."""
+    if step == 0:
+        return dict(made)
+    out = {}
+    for name, recipe in made.items():
+        axis = recipe.sequence
+        if axis is None:
+            out[name] = recipe
+            continue
+        past = recipe.shape[axis] + step - 1
+        length = past + 1 if recipe.kind == ONES else 1
+        shape = recipe.shape[:axis] + (length,) + recipe.shape[axis + 1:]
+        said = f"step {step}: " + ("the past and the new token" if recipe.kind == ONES else "one new token")
+        out[name] = replace(recipe, shape=shape, dims=said, start=past if recipe.kind == POSITIONS else 0)
     return out
 
 

@@ -26,7 +26,7 @@ from ..ir.model import Graph, Layer
 from ..ir.names import input_name, output_name
 from ..ir.writer import to_bytes
 from ..ops.spec import TensorType
-from .openvino_infer import infer, supported
+from .openvino_infer import infer, infer_steps, supported
 
 #: The version of this process's OpenVINO.
 OPENVINO_VERSION: str = ov.get_version()
@@ -191,6 +191,22 @@ def run_openvino(
     except Exception as exc:  # compile or inference refused this model or these inputs
         raise refused("compile and run", graph, files, exc) from None
     return openvino_run(graph, by_source, per_layer, {"device": "CPU", **config}, OPENVINO_VERSION)
+
+
+def run_openvino_steps(graph: Graph, steps: list[Mapping[str, np.ndarray]],
+                       files: ModelFiles | None = None) -> list[tuple[OpenVinoRun, dict[str, np.ndarray]]]:
+    """Run a stateful model on CPU over ``steps`` (each step's inputs, by input name) on one infer request, its state
+    reset first and carried from step to step (``openvino_infer.infer_steps``): per step, the outputs and what each
+    variable holds after it, by variable id."""
+    core = ov.Core()
+    model = load(graph, core, files)
+    config = supported(core, CPU_CONFIG)
+    try:
+        ran = infer_steps(core, model, [parameter_inputs(graph, inputs) for inputs in steps], config)
+    except Exception as exc:  # compile or inference refused this model or these inputs
+        raise refused("compile and run", graph, files, exc) from None
+    return [(openvino_run(graph, by_source, False, {"device": "CPU", **config}, OPENVINO_VERSION), states)
+            for by_source, states in ran]
 
 
 def parameter_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -86,6 +86,27 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
     return by_source
 
 
+def infer_steps(core: ov.Core, model: ov.Model, steps: list[dict[str, np.ndarray]],
+                config: dict[str, str]) -> list[tuple[dict[tuple[str, int], np.ndarray], dict[str, np.ndarray]]]:
+    """Run a stateful ``model`` as a generation loop does: compiled once, one infer request, its state reset, then
+    each step's inputs (keyed as ``infer`` takes them) in turn, the state carried from step to step. Per step: what
+    reaches each Result (as ``infer`` gives it without ``per_layer``) and what each variable holds after it
+    (``query_state``), by variable id."""
+    results = [output.get_node().get_friendly_name() for output in model.outputs]
+    request = core.compile_model(model, "CPU", supported(core, config)).create_infer_request()
+    request.reset_state()
+    out = []
+    for inputs in steps:
+        request.infer({i: np.array(inputs[port.get_node().get_friendly_name()], order="C")
+                       for i, port in enumerate(model.inputs)})
+        by_source = {}
+        for i, result in enumerate(model.outputs):
+            by_source[_source(result.get_node().input_value(0))] = request.get_output_tensor(i).data.copy()
+            by_source[results[i], -1] = by_source[_source(result.get_node().input_value(0))]
+        out.append((by_source, {state.name: state.state.data.copy() for state in request.query_state()}))
+    return out
+
+
 def main(directory: Path) -> int:
     """Run the request of ``directory``; 0 when OpenVINO ran it, 1 when it refused (``result.json`` says why)."""
     request = json.loads((directory / "request.json").read_text())
