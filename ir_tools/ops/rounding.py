@@ -9,8 +9,8 @@ tolerances (README, "How compare judges an element").
 A bound is a float64 array broadcastable to its output (``EXACT``, a 0-d zero, for "no error").
 A rule gets the op's kernel, its typed attributes, the input values, the bounds already on those
 inputs (per layer: EXACT for OpenVINO's f32 activations and for constants, ``handed_over`` for its f16
-ones; end to end: what earlier layers propagated) and the reference outputs, and returns one bound per
-output. It adds two things:
+ones, plus a producer's own bound where OpenVINO's kernel computed that producer itself; end to end: what earlier
+layers propagated) and the reference outputs, and returns one bound per output. It adds two things:
 
 - the op's own rounding: for a sum of n terms computed in f32, gamma(n) * sum|terms| (Higham's
   bound, gamma(n) = n u / (1 - n u), u = 2^-24), then one rounding of the result on each side (ours

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ..base.dtypes import element_type
+from ..base.dtypes import REAL_TYPES, element_type
 from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import output_name
@@ -125,7 +125,8 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
     if want_layers or not report.passed:
         if not ov_run.layers:
             ov_run = runner.infer(inputs, per_layer=True, hidden=hidden)
-        LayerCheck(graph, order, tolerances, report, constant, folded, options.progress, computed).run(ov_run.layers)
+        LayerCheck(graph, order, tolerances, report, constant, folded, options.progress, computed,
+                   ov_run.reads).run(ov_run.layers)
     _mark_incomparable(graph, report)
     report.openvino_outputs = ov_run.outputs
     report.openvino_layers = {f"{graph.layer(lid).name}:{pid}": v for (lid, pid), v in ov_run.layers.items()}
@@ -250,6 +251,11 @@ class _KeepingInterpreter(BoundedInterpreter):
         return found
 
 
+#: The most producers of one layer whose rounding ``LayerCheck.kernel_bounds`` adds (a fused kernel covers a few
+#: layers: RoPE's two Multiplys, rotate-half and Concat; RMS's Power, ReduceMean, Add, Sqrt and Divide).
+_KERNEL_LAYERS = 16
+
+
 class LayerCheck(_ReportWalker):
     """Each layer the reference executes, fed OpenVINO's activations, against OpenVINO's own output; the
     ``folded`` layers (constant subgraphs, a subset of the ``constant`` layers) are computed by the reference
@@ -258,8 +264,9 @@ class LayerCheck(_ReportWalker):
 
     def __init__(self, graph: Graph, order: list[Layer], tolerances: Tolerances, report: CompareReport,
                  constant: frozenset[str], folded: frozenset[str], step: Callable[[str], None] | None,
-                 computed: dict[str, list[np.ndarray]]):
+                 computed: dict[str, list[np.ndarray]], reads: Mapping[str, frozenset[str]] | None = None):
         super().__init__(graph, order, tolerances, report)
+        self.reads = reads or {}
         self.folded = folded
         self.computed = computed
         self.constant = constant
@@ -293,7 +300,7 @@ class LayerCheck(_ReportWalker):
         else:
             try:
                 expected = execute(self.graph, layer, args)
-                bounds = rounding_bounds(self.graph, layer, args, self.input_bounds(layer, args), expected)
+                bounds = rounding_bounds(self.graph, layer, args, self.kernel_bounds(layer, args), expected)
             except IrToolsError as exc:
                 self.not_checked(layer, f"reference failed: {exc.message}")
                 return actual
@@ -316,6 +323,44 @@ class LayerCheck(_ReportWalker):
                 bounds.append(self.folded_bounds.get((found[0].id, found[1].id), EXACT))
             else:
                 bounds.append(handed_over(value))
+        return bounds
+
+    def kernel_bounds(self, layer: Layer, args: list[np.ndarray], reads: frozenset[str] | None = None,
+                      seen: set[str] | None = None) -> list[np.ndarray]:
+        """``input_bounds``, but where OpenVINO computes a producer inside this layer's kernel (``reads``, the layers
+        whose outputs that kernel reads: its RoPE and RMS fusions compute a Multiply by the cosines, or a reciprocal
+        square root, apart for the output asked for and again, unrounded, inside), the producer's own rounding
+        bound on OpenVINO's activations is added to the input's: the kernel did not use the rounded value OpenVINO
+        exposes (docs/SEMANTICS.md, "Per-layer bounds where OpenVINO CPU fuses layers"). Producers of producers
+        likewise, up to ``_KERNEL_LAYERS``. Only for float results: a comparison or a Convert to integers OpenVINO
+        fuses with its float producers (Swin's and BERT's masks) computes them as it does apart, and any bound on
+        its input would let the result flip where the input is 0, unchecked."""
+        bounds = self.input_bounds(layer, args)
+        reads = self.reads.get(layer.name) if reads is None else reads
+        if reads is None or not all(getattr(element_type(port.precision or ""), "name", None) in REAL_TYPES
+                                    for port in layer.outputs):
+            return bounds
+        seen = set() if seen is None else seen
+        for i, port in enumerate(layer.inputs):
+            found = self.graph.producer(layer.id, port.id)
+            if found is None or found[0].name in reads or found[0].id in self.constant or found[0].id in seen \
+                    or len(seen) >= _KERNEL_LAYERS or found[0].is_a("Parameter") or not supported(found[0]):
+                continue
+            producer, output = found
+            seen.add(producer.id)
+            keys = self.graph.input_keys(producer.id, producer.input_ids())
+            inputs = [self.env.get(key) if key is not None else None for key in keys]
+            if any(value is None for value in inputs):
+                continue
+            try:
+                values = execute(self.graph, producer, inputs)  # type: ignore[arg-type]
+                own = rounding_bounds(self.graph, producer, inputs,  # type: ignore[arg-type]
+                                      self.kernel_bounds(producer, inputs, reads, seen), values)  # type: ignore
+            except IrToolsError:
+                continue
+            bound = own[producer.outputs.index(output)]
+            if bound is not None:
+                bounds[i] = bounds[i] + bound
         return bounds
 
     def not_checked(self, layer: Layer, reason: str) -> None:
