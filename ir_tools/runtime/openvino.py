@@ -53,6 +53,9 @@ class OpenVinoRun:
     layers: dict[tuple[str, int], np.ndarray] = field(default_factory=dict)  # (layer id, port id) -> value
     config: dict[str, str] = field(default_factory=dict)
     version: str = OPENVINO_VERSION
+    #: per layer: the layers whose kernel computes producers of theirs, each with the layers it reads (by name;
+    #: ``openvino_infer.kernel_reads``)
+    reads: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def openvino_words(exc: BaseException | str, limit: int = 400) -> str:
@@ -186,11 +189,14 @@ def run_openvino(
     config = supported(core, CPU_CONFIG)
     if threads:
         config["INFERENCE_NUM_THREADS"] = str(threads)
+    reads: dict[str, list[str]] = {}
     try:
-        by_source = infer(core, model, parameter_inputs(graph, inputs), config, per_layer, hidden)
+        by_source = infer(core, model, parameter_inputs(graph, inputs), config, per_layer, hidden, reads)
     except Exception as exc:  # compile or inference refused this model or these inputs
         raise refused("compile and run", graph, files, exc) from None
-    return openvino_run(graph, by_source, per_layer, {"device": "CPU", **config}, OPENVINO_VERSION)
+    run = openvino_run(graph, by_source, per_layer, {"device": "CPU", **config}, OPENVINO_VERSION)
+    run.reads = {name: frozenset(names) for name, names in reads.items()}
+    return run
 
 
 def run_openvino_steps(graph: Graph, steps: list[Mapping[str, np.ndarray]],

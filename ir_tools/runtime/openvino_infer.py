@@ -55,13 +55,47 @@ def supported(core: ov.Core, config: dict[str, str]) -> dict[str, str]:
     return {key: value for key, value in config.items() if key in known}
 
 
+def kernel_reads(model: ov.Model, compiled: ov.CompiledModel) -> dict[str, list[str]]:
+    """The layers OpenVINO CPU computes in one kernel with producers of theirs, each with the names of the layers
+    whose outputs that kernel reads: its RoPE and RMS fusions, for one, replace a subgraph by a kernel named after
+    its last layer and still compute the subgraph's layers whose outputs are asked for, apart. A layer whose kernel
+    reads its own producers' outputs (the usual case) is not listed; constants and the nodes the plugin inserts
+    (Reorders) are looked through."""
+    ops = {op.get_friendly_name(): op for op in model.get_ordered_ops()}
+    skip = ("Parameter", "Result", "Constant")
+
+    def sources(node: ov.Node) -> set[str]:
+        found, stack = set(), [i.get_source_output().get_node() for i in node.inputs()]
+        while stack:
+            source = stack.pop()
+            op = ops.get(source.get_friendly_name())
+            if op is None:  # inserted by the plugin, or a constant it folded
+                stack += [i.get_source_output().get_node() for i in source.inputs()]
+            elif op.get_type_name() != "Constant":
+                found.add(source.get_friendly_name())
+        return found
+
+    out = {}
+    for node in compiled.get_runtime_model().get_ordered_ops():
+        op = ops.get(node.get_friendly_name())
+        if op is None or op.get_type_name() in skip:
+            continue
+        own = {i.get_source_output().get_node().get_friendly_name() for i in op.inputs()
+               if i.get_source_output().get_node().get_type_name() != "Constant"}
+        reads = sources(node)
+        if reads != own:
+            out[node.get_friendly_name()] = sorted(reads)
+    return out
+
+
 def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config: dict[str, str],
-          per_layer: bool = False, hidden: frozenset[str] = frozenset()) -> dict[tuple[str, int], np.ndarray]:
+          per_layer: bool = False, hidden: frozenset[str] = frozenset(),
+          reads: dict[str, list[str]] | None = None) -> dict[tuple[str, int], np.ndarray]:
     """Compile ``model`` on CPU with ``config`` (what of it the release has) and run it on ``inputs`` (keyed by the
     Parameter's friendly name); what reaches each Result, and with ``per_layer`` every op's outputs but for those of
     the ops named in ``hidden`` (constant subgraphs, which OpenVINO then folds as it would), by (op name, output
     index); each of the model's own outputs also by (its Result's name, -1), which tells apart producers that share
-    a name."""
+    a name. ``reads``, when given with ``per_layer``, is filled with ``kernel_reads``."""
     by_source = {}
     results = [output.get_node().get_friendly_name() for output in model.outputs]
     if per_layer:
@@ -74,6 +108,8 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
                                             out.get_element_type().to_dtype()) for out in outputs if _empty(out)}
         model.add_outputs([out for out in outputs if _source(out) not in by_source])
     compiled = core.compile_model(model, "CPU", supported(core, config))
+    if per_layer and reads is not None:
+        reads.update(kernel_reads(model, compiled))
     request = compiled.create_infer_request()
     # By position, matched on the Parameter's name: an input need not have a tensor name (IR v11 without
     # ``names``), and a v10 input's name is OpenVINO's, not necessarily the file's.
