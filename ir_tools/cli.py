@@ -206,6 +206,32 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, 
     return inputs, made
 
 
+def _add_tolerance_options(p: argparse.ArgumentParser, default: str, what: str = "") -> None:
+    """--atol and --rtol as every command that compares takes them: ``V`` or ``NAME:V``, repeatable."""
+    for flag, kind in (("--atol", "absolute"), ("--rtol", "relative")):
+        p.add_argument(flag, action="append", default=[], metavar="[NAME:]V",
+                       help=f"{what}{kind} tolerance, default {default} (repeatable; NAME: an output or layer name)")
+
+
+def _tolerances(args: argparse.Namespace, graph: Graph, *defaults: float):
+    """``--atol``/``--rtol`` over the command's ``defaults`` (atol, rtol; else compare's); E-USAGE for a value that
+    is no number or a name the model has no output or layer of."""
+    from .runtime.compare import Tolerances
+
+    try:
+        tolerances = Tolerances.parse(args.atol, args.rtol, *defaults)
+    except ValueError as exc:
+        raise IrToolsError(str(exc), code="E-USAGE") from None
+    _known_tolerance_names(graph, tolerances)
+    return tolerances
+
+
+def _tolerances_need(args: argparse.Namespace, given: object, options: str) -> None:
+    """E-USAGE for --atol/--rtol where nothing is compared (they would do nothing)."""
+    if (args.atol or args.rtol) and not given:
+        raise IrToolsError(f"--atol and --rtol say how {options} compares: give one, or drop them", code="E-USAGE")
+
+
 def _known_tolerance_names(graph: Graph, tolerances) -> None:
     """E-USAGE for an ``--atol``/``--rtol NAME:V`` that names no output or layer of the model."""
     from .ir.names import output_name
@@ -261,16 +287,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .runtime.compare import Tolerances, render_text
+    from .runtime.compare import render_text
     from .runtime.inputs import load_npz
     from .runtime.numeric_check import CompareOptions, compare_model, saved_arrays
     from .runtime.openvino import ModelFiles
     from .runtime.runners import OpenVinoRunner
 
-    try:
-        tolerances = Tolerances.parse(args.atol, args.rtol)
-    except ValueError as exc:
-        raise IrToolsError(str(exc), code="E-USAGE") from None
     text = args.format == "text"
     if args.against and (args.load_outputs or args.compare_constants):
         given = "--load-outputs" if args.load_outputs else "--compare-constants"
@@ -278,7 +300,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                            "one or the other", code="E-USAGE")
     with status(f"reading and checking {args.model.name}", text):
         graph = read_valid(args.model, args.bin)
-    _known_tolerance_names(graph, tolerances)
+    tolerances = _tolerances(args, graph)
     inputs, made = _inputs(args, graph, check=False)
     source = {"inputs": str(args.inputs)} if args.inputs else {"seed": _seed(args)}
     if args.against:
@@ -344,6 +366,7 @@ def cmd_convert_onnx(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise IrToolsError(f"convert-onnx needs the onnx package: pip install 'ir_tools[onnx]' ({exc})",
                            code="E-USAGE") from None
+    _tolerances_need(args, args.check, "--check")
     graph = from_onnx(args.model, args.compress_to_fp16)
     set_ir_version(graph, args.ir_version)
     require_valid(graph)  # what we are about to write passes check, or nothing is written
@@ -370,9 +393,9 @@ def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Pa
                else "its own weights")
     print(f"check: OpenVINO on the converted model against onnxruntime on {args.model.name} with {weights}")
     found = compare_outputs(inputs, OnnxRuntimeRunner(args.model, f16_weights=args.compress_to_fp16),
-                            OpenVinoRunner(graph, ModelFiles(xml, bin_path)), args.atol, args.rtol)
+                            OpenVinoRunner(graph, ModelFiles(xml, bin_path)), _tolerances(args, graph, 1e-4, 1e-4))
     for output in found:
-        print(output.line("converted model", f"atol {args.atol:g}, rtol {args.rtol:g}"))
+        print(output.line("converted model"))
     return all(output.passed for output in found)
 
 
@@ -381,6 +404,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     from .passes.target import migrate_graph
     from .runtime.verdict import read_judged
 
+    _tolerances_need(args, args.check or args.check_with, "--check or --check-with")
     if not (args.output or args.in_place or args.dry_run):
         raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
     if args.output and not args.in_place and same_file(args.output, args.model):
@@ -462,7 +486,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
 def cmd_reduce(args: argparse.Namespace) -> int:
     """The smallest part of a failing model that still fails (``runtime.reduce``), written with the inputs it is
     fed."""
-    from .runtime.compare import Tolerances
     from .runtime.inputs import load_npz
     from .runtime.numeric_check import CompareOptions
     from .runtime.reduce import Runs, activations, against_fails, compare_fails, openvino_fails, reduce_model
@@ -479,14 +502,13 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     if args.matching and args.until != "openvino-fails":
         raise IrToolsError("--matching says which OpenVINO failure counts: it goes with --until openvino-fails",
                            code="E-USAGE")
-    exact = args.against and not (args.atol or args.rtol)  # one part of two models of one structure: one set of kernels
     try:
-        tolerances = Tolerances.parse(["0"], ["0"]) if exact else Tolerances.parse(args.atol, args.rtol)
         pattern = re.compile(args.matching) if args.matching else None
-    except (ValueError, re.error) as exc:
-        raise IrToolsError(str(exc), code="E-USAGE") from None
+    except re.error as exc:
+        raise IrToolsError(f"--matching {args.matching}: {exc}", code="E-USAGE") from None
     graph = read_valid(args.model, args.bin)
-    _known_tolerance_names(graph, tolerances)
+    # --against: one part of two models of one structure runs one set of kernels, exactly alike
+    tolerances = _tolerances(args, graph, *((0.0, 0.0) if args.against else ()))
     inputs, _ = _inputs(args, graph)
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
     if args.until == "openvino-fails":
@@ -573,16 +595,17 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
         original = OpenVinoRunner(read_ir(args.model, args.bin),
                                   ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
     try:
-        peak = None if other is None else PEAK_FRACTION
-        found = compare_outputs(inputs, original, migrated, 1e-6, 1e-5, peak_fraction=peak)
+        peak = PEAK_FRACTION if other is not None and not (args.atol or args.rtol) else None
+        found = compare_outputs(inputs, original, migrated, _tolerances(args, graph, 1e-6, 1e-5), peak_fraction=peak)
     except IrToolsError as exc:
         if other is None:
             raise
         print(f"  {on} refuses the migrated model: {exc.message}")
         return False
-    tolerances = "atol 1e-6, rtol 1e-5" if other is None else f"atol {PEAK_FRACTION:g} x max|output|"
+    if peak is not None:
+        print(f"  (each output within atol {PEAK_FRACTION:g} x its max|value|: another release rounds otherwise)")
     for output in found:
-        print(output.line("migrated model", tolerances))
+        print(output.line("migrated model"))
     return all(output.passed for output in found)
 
 
@@ -666,10 +689,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compare", help="compare OpenVINO CPU with the numpy reference, per output and per layer")
     p.add_argument("model", type=Path, metavar="MODEL.xml")
     _add_input_options(p)
-    p.add_argument("--atol", action="append", default=[], metavar="[NAME:]V",
-                   help="absolute tolerance, default 1e-5 (repeatable; NAME: an output or layer name)")
-    p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]V",
-                   help="relative tolerance, default 1e-5 (repeatable; NAME: an output or layer name)")
+    _add_tolerance_options(p, "1e-5")
     p.add_argument("--against", type=Path, metavar="B.xml|B.onnx",
                    help="compare with another model instead of the reference: B on OpenVINO CPU (an IR) or onnxruntime "
                         "(ONNX) on the same inputs, outputs by name; the tolerance is derived from the two models' "
@@ -701,8 +721,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="run onnxruntime on the ONNX file and OpenVINO on the result on seeded inputs; "
                         "exit 1 (and write nothing) if any output differs")
-    p.add_argument("--atol", type=float, default=1e-4, help="--check: absolute tolerance (default 1e-4)")
-    p.add_argument("--rtol", type=float, default=1e-4, help="--check: relative tolerance (default 1e-4)")
+    _add_tolerance_options(p, "1e-4", "--check: ")
     _add_input_options(p, weights=False)
     p.set_defaults(run=cmd_convert_onnx)
 
@@ -719,8 +738,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run original and migrated model on seeded inputs; exit 1 if any output differs")
     p.add_argument("--check-with", type=Path, metavar="PYTHON",
                    help="as --check, but run the migrated model on the OpenVINO of that Python interpreter (an older "
-                        "release's virtual environment), within 1e-4 x max|output|; exit 1, writing nothing, if it "
-                        "refuses the model or any output differs")
+                        "release's virtual environment), within 1e-4 x max|output| unless --atol/--rtol are given; "
+                        "exit 1, writing nothing, if it refuses the model or any output differs")
+    _add_tolerance_options(p, "1e-6 (rtol 1e-5)", "--check, --check-with: ")
     p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
     p.add_argument("--in-place", action="store_true", help="overwrite the input model")
     _add_input_options(p)
@@ -768,10 +788,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compare each part with the same part of ORIGINAL (cut at the same tensors, by name, fed the "
                         "same values; both on OpenVINO), exactly unless --atol/--rtol say otherwise (parts of one "
                         "structure run the same kernels), rather than with the reference")
-    p.add_argument("--atol", action="append", default=[], metavar="[NAME:]V",
-                   help="as compare's, default 1e-5 (repeatable; NAME: a layer name)")
-    p.add_argument("--rtol", action="append", default=[], metavar="[NAME:]V",
-                   help="as compare's, default 1e-5 (repeatable; NAME: a layer name)")
+    _add_tolerance_options(p, "1e-5 (0 with --against)")
     p.add_argument("--per-layer", action="store_true", help="compare each part per layer too, as compare does")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text (default) or one JSON document: the steps, the part found, how many OpenVINO runs")

@@ -31,8 +31,9 @@ class Tolerances:
         return self.atol_by_name.get(name, self.atol), self.rtol_by_name.get(name, self.rtol)
 
     @classmethod
-    def parse(cls, atols: list[str], rtols: list[str]) -> Tolerances:
-        """From CLI values ``V`` or ``NAME:V`` (the last plain value is the default)."""
+    def parse(cls, atols: list[str], rtols: list[str], atol: float = DEFAULT_ATOL,
+              rtol: float = DEFAULT_RTOL) -> Tolerances:
+        """From CLI values ``V`` or ``NAME:V`` (the last plain value is the default, else ``atol``, ``rtol``)."""
         def split(values: list[str], default: float, flag: str) -> tuple[float, dict[str, float]]:
             by_name = {}
             for v in values:
@@ -49,8 +50,8 @@ class Tolerances:
                     default = value
             return default, by_name
 
-        atol, atol_by = split(atols, DEFAULT_ATOL, "--atol")
-        rtol, rtol_by = split(rtols, DEFAULT_RTOL, "--rtol")
+        atol, atol_by = split(atols, atol, "--atol")
+        rtol, rtol_by = split(rtols, rtol, "--rtol")
         return cls(atol, rtol, atol_by, rtol_by)
 
 
@@ -238,6 +239,7 @@ class CompareReport:
     openvino_outputs: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     openvino_layers: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # "layer:port" -> value
     against: dict | None = None  # compare --against: the other model, its runner, the tolerance, the tensors matched
+    steps: list[dict] | None = None  # compare --steps: per step, its number, its inputs' shapes, whether it passed
 
     @property
     def passed(self) -> bool:
@@ -261,6 +263,7 @@ class CompareReport:
             "folded_constants": self.folded,
             "first_divergence": self.first_divergence,
             **({"against": self.against} if self.against is not None else {}),
+            **({"steps": self.steps} if self.steps is not None else {}),
         }
 
 
@@ -388,11 +391,15 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
     lines += _closest_to_failing(report)
     if against:
         lines += _against_lines(against, verbose)
+    if report.steps:
+        lines.append(f"steps ({len(report.steps)}, state carried from each to the next): " + ", ".join(
+            f"{s['step']} {'PASS' if s['passed'] else 'FAIL'}" for s in report.steps))
     if report.first_divergence:
         d = report.first_divergence
+        step = f"step {d['step']}, " if "step" in d else ""
         tensor = f"tensor '{d['tensor']}' of " if "tensor" in d else ""
-        lines.append(f"first {'drift' if against else 'divergence'}: {tensor}layer '{d['name']}' (id {d['layer_id']}, "
-                     f"{d['type']}, line {d['line']})")
+        lines.append(f"first {'drift' if against else 'divergence'}: {step}{tensor}layer '{d['name']}' "
+                     f"(id {d['layer_id']}, {d['type']}, line {d['line']})")
     incomparable = [t.name for t in report.outputs if not t.comparable]
     unsaid = f" (not comparable, so not compared: {', '.join(incomparable)})" if incomparable else ""
     lines.append(("PASSED" if report.passed else "FAILED") + unsaid)

@@ -25,7 +25,7 @@ from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph
 from ..ir.writer import to_bytes
 from . import openvino_infer
-from .compare import TensorComparison, compare_tensors, peak
+from .compare import TensorComparison, Tolerances, compare_tensors, peak
 from .executor import Interpreter
 from .onnxruntime import run_onnxruntime
 from .openvino import (
@@ -228,26 +228,27 @@ class OutputComparison:
     def passed(self) -> bool:
         return self.comparison is not None and self.comparison.passed
 
-    def line(self, what: str, tolerances: str) -> str:
-        """The output's line: the same in ``what`` (the actual runner's model), different, or missing from it;
-        ``tolerances`` as the command states them."""
+    def line(self, what: str) -> str:
+        """The output's line: the same in ``what`` (the actual runner's model), different, or missing from it, with
+        the tolerances it was held to."""
         c = self.comparison
         if c is None:
             return f"  {self.name}: MISSING from the {what}"
         detail = c.note or f"{c.mismatches}/{c.elements} elements differ, max abs error {c.max_abs_error:.3g}"
-        return f"  {self.name}: {'same' if c.passed else 'DIFFERENT'} ({detail}; {tolerances})"
+        return f"  {self.name}: {'same' if c.passed else 'DIFFERENT'} ({detail}; atol {c.atol:.3g}, rtol {c.rtol:.3g})"
 
 
-def compare_outputs(inputs: Mapping[str, np.ndarray], expected: Runner, actual: Runner, atol: float,
-                    rtol: float, peak_fraction: float | None = None) -> list[OutputComparison]:
+def compare_outputs(inputs: Mapping[str, np.ndarray], expected: Runner, actual: Runner, tolerances: Tolerances,
+                    peak_fraction: float | None = None) -> list[OutputComparison]:
     """Each output of ``expected`` against ``actual``'s of the same name, both run on ``inputs`` (validated by the
-    caller: ``check_inputs``). ``peak_fraction``: atol is that fraction of the expected output's max|value| and
-    rtol 0 (two implementations whose rounding scales with the output)."""
+    caller: ``check_inputs``), within ``tolerances`` (per output name). ``peak_fraction``: atol is instead that
+    fraction of the expected output's max|value| and rtol 0 (two implementations whose rounding scales with the
+    output)."""
     want = expected.run(inputs)
     got = actual.run(inputs)
-    if peak_fraction is not None:
-        return [OutputComparison(name, compare_tensors(name, got[name], value, atol=peak_fraction * peak(value),
-                                                       rtol=0.0) if name in got else None)
-                for name, value in want.items()]
-    return [OutputComparison(name, compare_tensors(name, got[name], value, atol=atol, rtol=rtol)
-                             if name in got else None) for name, value in want.items()]
+
+    def held(name: str, value: np.ndarray) -> tuple[float, float]:
+        return (peak_fraction * peak(value), 0.0) if peak_fraction is not None else tolerances.for_name(name)
+
+    return [OutputComparison(name, compare_tensors(name, got[name], value, *held(name, value)) if name in got else None)
+            for name, value in want.items()]

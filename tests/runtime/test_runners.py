@@ -15,6 +15,7 @@ from ir_tools.base.errors import IrToolsError
 from ir_tools.ir.model import Graph
 from ir_tools.passes.validate import read_valid
 from ir_tools.runtime import numeric_check
+from ir_tools.runtime.compare import Tolerances
 from ir_tools.runtime.inputs import random_inputs
 from ir_tools.runtime.numeric_check import CompareOptions, compare_model, saved_arrays
 from ir_tools.runtime.openvino import OPENVINO_VERSION, ModelFiles
@@ -109,18 +110,19 @@ def test_child_runner_reports_a_failing_interpreter_without_its_traceback(tmp_pa
 def test_compare_outputs_names_a_missing_output():
     graph = read_valid(MIXED)
     inputs = random_inputs(graph, 0, {})
-    found = compare_outputs(inputs, OpenVinoRunner(graph, _files(MIXED)), ReferenceRunner(graph), 1e-4, 1e-4)
+    tolerances = Tolerances(1e-4, 1e-4)
+    found = compare_outputs(inputs, OpenVinoRunner(graph, _files(MIXED)), ReferenceRunner(graph), tolerances)
     assert found and all(output.passed for output in found)
-    assert found[0].line("reference", "atol 1e-4") == f"  {found[0].name}: same (0/{found[0].comparison.elements} " \
-        f"elements differ, max abs error {found[0].comparison.max_abs_error:.3g}; atol 1e-4)"
+    assert found[0].line("reference") == f"  {found[0].name}: same (0/{found[0].comparison.elements} " \
+        f"elements differ, max abs error {found[0].comparison.max_abs_error:.3g}; atol 0.0001, rtol 0.0001)"
 
     class Renamed(ReferenceRunner):
         def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
             return {f"{name}.renamed": value for name, value in super().run(inputs).items()}
 
-    (missing, *_) = compare_outputs(inputs, ReferenceRunner(graph), Renamed(graph), 1e-4, 1e-4)
+    (missing, *_) = compare_outputs(inputs, ReferenceRunner(graph), Renamed(graph), Tolerances(1e-4, 1e-4))
     assert not missing.passed
-    assert missing.line("renamed model", "") == f"  {missing.name}: MISSING from the renamed model"
+    assert missing.line("renamed model") == f"  {missing.name}: MISSING from the renamed model"
 
 
 @pytest.mark.openvino
