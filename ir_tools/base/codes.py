@@ -110,7 +110,7 @@ _TABLE = (
     Code("E-OVERWRITE", "fatal", "commands", "writing would replace the input model, which only `--in-place` may"),
     Code("E-INPUT", "fatal", "commands",
          "the inputs given to `run` or `compare` cannot be read or do not fit the model (names, shapes, element "
-         "types, a dynamic shape without `--shape`)"),
+         "types, a dynamic dim without a default and without `--shape`)"),
     Code("E-PASS", "fatal", "commands",
          "a transformation pass failed, or left a graph `check` rejects (its diagnostics follow)"),
     Code("E-CUT", "fatal", "commands",
