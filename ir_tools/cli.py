@@ -12,7 +12,7 @@ import tempfile
 from collections import Counter
 from functools import partial
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
 from .base.errors import IrToolsError, SourceLoc, did_you_mean
@@ -27,6 +27,9 @@ from .passes.interface_names import set_ir_version
 from .passes.shapes import Propagation
 from .passes.validate import FATAL_CODES, InvalidModelError, read_valid, require_valid
 from .settings import Selection, grouped_lines, selection
+
+if TYPE_CHECKING:  # the runtime is imported by the commands that run models only
+    from .runtime.compare import CompareReport
 
 EXIT_OK, EXIT_FOUND, EXIT_UNUSABLE = 0, 1, 2
 
@@ -287,11 +290,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .runtime.compare import render_text
     from .runtime.inputs import load_npz
-    from .runtime.numeric_check import CompareOptions, compare_model, saved_arrays
+    from .runtime.numeric_check import CompareOptions, compare_model
     from .runtime.openvino import ModelFiles
     from .runtime.runners import OpenVinoRunner
+    from .runtime.steps import compare_steps
 
     text = args.format == "text"
     if args.against and (args.load_outputs or args.compare_constants):
@@ -306,13 +309,51 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.against:
         return _compare_against(args, graph, inputs, made, tolerances if args.atol or args.rtol else None, source)
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
-    openvino = OpenVinoRunner(graph, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
+    files = ModelFiles(args.model, args.bin or args.model.with_suffix(".bin"))
+    steps = _compare_steps(args, graph, inputs, made)
+    if steps is not None:
+        options = CompareOptions(tolerances=tolerances, per_layer=args.per_layer,
+                                 compare_constants=args.compare_constants, saved=saved, source=source, recipes=made)
+        with status(f"running {len(steps)} step(s) on OpenVINO and the numpy reference", text):
+            report = compare_steps(graph, steps, options, files)
+        return _compare_report(args, graph, report)
+    openvino = OpenVinoRunner(graph, files)
     with status("running OpenVINO and the numpy reference", text), \
             progress_steps(len(graph), "comparing layers", text) as step:
         options = CompareOptions(tolerances=tolerances, per_layer=args.per_layer,
                                  compare_constants=args.compare_constants, saved=saved, source=source, recipes=made,
                                  progress=step)
         report = compare_model(graph, inputs, options, openvino)
+    return _compare_report(args, graph, report)
+
+
+def _compare_steps(args: argparse.Namespace, graph: Graph, inputs: dict, made: dict) -> list[dict] | None:
+    """The inputs of each step of ``compare --steps`` (a stateful model: ``--steps``, else 2), or None for a model
+    without state (where ``--steps`` is refused); the first step is the inputs given or drawn, each later one drawn
+    from its own seed (``--seed`` plus the step's index), one token longer."""
+    from .runtime.executor import stateful
+    from .runtime.inputs import draw, generation_step
+
+    if args.steps is not None and args.steps < 1:
+        raise IrToolsError(f"--steps must be at least 1, got {args.steps}", code="E-USAGE")
+    if not stateful(graph):
+        if args.steps is not None:
+            raise IrToolsError(f"--steps {args.steps}: {args.model} holds no state (no ReadValue or Assign): each "
+                               "inference stands alone; leave --steps out", code="E-USAGE")
+        return None
+    count = 2 if args.steps is None else args.steps
+    if count > 1 and not made:
+        raise IrToolsError(f"--inputs feeds one inference; --steps {count} draws each step's inputs: give --steps 1 "
+                           "with --inputs, or leave --inputs out", code="E-USAGE")
+    seed = _seed(args)
+    return [inputs] + [draw(generation_step(made, step), seed + step) for step in range(1, count)]
+
+
+def _compare_report(args: argparse.Namespace, graph: Graph, report: CompareReport) -> int:
+    """Print (and save, as asked) compare's report; the exit code of its verdict."""
+    from .runtime.compare import render_text
+    from .runtime.numeric_check import saved_arrays
+
     print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report, args.verbose))
     if args.save_outputs:
         _save_npz(args.save_outputs, saved_arrays(report))
@@ -700,6 +741,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compare-constants", action="store_true",
                    help="per layer, also compare constant subgraphs (weight decompression, shape arithmetic), "
                         "which are otherwise computed once by the reference")
+    p.add_argument("--steps", type=int, metavar="N",
+                   help="a stateful model (ReadValue/Assign): run N steps as a generation loop does, the prompt then "
+                        "one token a step (attention_mask, position_ids and beam_idx following), the state carried "
+                        "on both sides from a reset, every output and every state compared after each step; the "
+                        "report names the first step that diverged (default 2 for a stateful model)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text (default) or one JSON document (README: check --format json, compare report)")
     p.add_argument("--save-outputs", type=Path, metavar="F.npz",

@@ -1,9 +1,13 @@
 """State across inferences: the reference executor's variables (runtime/executor.py) against OpenVINO's infer request
 (``openvino.run_openvino_steps``: one request, reset, state carried), on the committed stateful Llama fixture run as
-a generation loop (``inputs.generation_step``: the prompt, then one token a step)."""
+a generation loop (``inputs.generation_step``: the prompt, then one token a step); ``compare --steps`` over it
+(runtime/steps.py), a planted defect (two state writes swapped) named with its step, and its refusals."""
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +15,7 @@ import pytest
 
 from ir_tools import read_ir
 from ir_tools.base.errors import IrToolsError
+from ir_tools.cli import main
 from ir_tools.runtime.executor import BoundedInterpreter, Interpreter
 from ir_tools.runtime.inputs import draw, generation_step, recipes
 from ir_tools.runtime.openvino import ModelFiles, run_openvino_steps
@@ -18,6 +23,7 @@ from ir_tools.runtime.openvino import ModelFiles, run_openvino_steps
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 FIXTURE = Path(__file__).parents[1] / "data" / "target" / "tiny_llama_stateful_f16.xml"
+SAMPLES = Path(__file__).parents[2] / "samples"
 STEPS = 4
 
 
@@ -69,3 +75,72 @@ def test_a_failed_inference_changes_no_state() -> None:
         reference.evaluate({name: value for name, value in fed[1].items() if name != "beam_idx"})
     assert held.keys() == reference.variables.values.keys()
     assert all(np.array_equal(held[vid], reference.variables.values[vid]) for vid in held)
+
+
+def compare_json(capsys, *args: str) -> tuple[int, dict]:
+    code = main(["compare", *args, "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def swap_state_writes(xml: Path, out: Path) -> tuple[str, str]:
+    """``xml`` with the inputs of its first two Assigns swapped (each variable written from the other's tensor), as
+    ``out`` (.xml and .bin); the two Assigns' names."""
+    text = xml.read_text()
+    (a, a_name), (b, b_name) = re.findall(r'<layer id="(\d+)" name="([^"]+)" type="Assign"', text)[:2]
+    edges = {lid: re.search(rf'<edge from-layer="\d+" from-port="\d+" to-layer="{lid}" to-port="0"\s*/>', text).group(0)
+             for lid in (a, b)}
+    text = text.replace(edges[a], "\0A").replace(edges[b], "\0B")
+    text = text.replace("\0A", edges[b].replace(f'to-layer="{b}"', f'to-layer="{a}"'))
+    text = text.replace("\0B", edges[a].replace(f'to-layer="{a}"', f'to-layer="{b}"'))
+    out.write_text(text)
+    shutil.copy(xml.with_suffix(".bin"), out.with_suffix(".bin"))
+    return a_name, b_name
+
+
+def test_compare_runs_two_steps_of_a_stateful_model_by_default(capsys, check_report) -> None:
+    code, report = compare_json(capsys, str(FIXTURE))
+    check_report(report)
+    assert code == 0 and report["passed"] and report["first_divergence"] is None
+    assert [s["step"] for s in report["steps"]] == [1, 2] and report["config"]["steps"] == 2
+    assert report["steps"][1]["inputs"] == {"input_ids": [1, 1], "attention_mask": [1, 9], "position_ids": [1, 1],
+                                            "beam_idx": [1]}
+    names = [o["name"] for o in report["outputs"]]
+    assert names.count("logits (step 2)") == 1 and sum(n.startswith("state ") for n in names) == 8
+    assert all(o["error_to_bound"] < 1 for o in report["outputs"])
+
+
+def test_a_state_written_from_the_wrong_tensor_is_named_with_its_step(capsys, tmp_path, check_report) -> None:
+    """Two Assigns' inputs swapped: against outputs and states saved from the original (--steps 4), compare fails
+    at step 1 (the state written after the prompt), naming one of the two Assigns; the changed model agrees with
+    its own reference."""
+    saved, changed = tmp_path / "original.npz", tmp_path / "swapped.xml"
+    swapped = swap_state_writes(FIXTURE, changed)
+    assert main(["compare", str(FIXTURE), "--steps", "4", "--save-outputs", str(saved)]) == 0
+    capsys.readouterr()
+    code, report = compare_json(capsys, str(changed), "--steps", "4", "--load-outputs", str(saved))
+    check_report(report)
+    divergence = report["first_divergence"]
+    assert code == 1 and divergence["step"] == 1 and divergence["name"] in swapped, divergence
+    assert divergence["tensor"].startswith("state ") and divergence["tensor"].endswith("(step 1) (vs saved)")
+    assert [s["passed"] for s in report["steps"]] == [False] * 4
+    code, report = compare_json(capsys, str(changed), "--steps", "4")
+    assert code == 0 and report["passed"], "the changed model agrees with its own reference"
+    assert main(["compare", str(changed), "--steps", "2", "--load-outputs", str(saved)]) == 1
+    out = capsys.readouterr().out
+    assert "first divergence: step 1, tensor 'state " in out and "FAILED" in out
+
+
+@pytest.mark.parametrize(("model", "args", "says"), [
+    ("stateful", ["--steps", "0"], "--steps must be at least 1"),
+    ("stateless", ["--steps", "2"], "holds no state"),
+    ("stateful", ["--steps", "2", "--inputs", "INPUTS"], "--inputs feeds one inference"),
+    ("stateful", ["--per-layer"], "do not take steps yet"),
+])
+def test_steps_refusals(capsys, tmp_path, model, args, says) -> None:
+    path = FIXTURE if model == "stateful" else SAMPLES / "avgpool14_ceil_torch.xml"
+    if "INPUTS" in args:
+        np.savez(tmp_path / "in.npz", **steps(read_ir(FIXTURE), 1)[0])
+        args = [str(tmp_path / "in.npz") if a == "INPUTS" else a for a in args]
+    assert main(["compare", str(path), *args]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err and "E-INTERNAL" not in err
