@@ -77,15 +77,16 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
 
 
 def _refuse_state(graph: Graph) -> None:
-    """E-UNSUPPORTED for a stateful model (ReadValue/Assign), named: compare runs one inference on each side and
-    neither carries nor compares state yet (and OpenVINO refuses the per-layer run: an Assign's output is none)."""
-    stateful = [layer for layer in graph.layers() if layer.type.lower() in ("readvalue", "assign")]  # unmodelled
+    """E-UNSUPPORTED for a stateful model (ReadValue/Assign), named: ``compare_model`` runs one inference on each side
+    and compares no state; ``runtime.steps.compare_steps`` (``compare --steps``) runs such a model step by step."""
+    stateful = [layer for layer in graph.layers() if layer.type.lower() in ("readvalue", "assign")]
     if stateful:
         variables = {layer.attrs.get("variable_id") for layer in stateful}
         first = stateful[0]
         raise UnsupportedError(f"a stateful model ({len(variables)} variable(s) that ReadValue reads and Assign "
-                               "writes; this layer is the first): compare cannot yet carry or compare state from one "
-                               "inference to the next", loc=first.loc)
+                               "writes; this layer is the first): one inference compares no state; compare it over "
+                               "steps, the state carried (runtime.steps.compare_steps, compare --steps N)",
+                               loc=first.loc)
 
 
 def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: CompareOptions,

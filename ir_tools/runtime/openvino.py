@@ -199,20 +199,27 @@ def run_openvino(
     return run
 
 
-def run_openvino_steps(graph: Graph, steps: list[Mapping[str, np.ndarray]],
-                       files: ModelFiles | None = None) -> list[tuple[OpenVinoRun, dict[str, np.ndarray]]]:
+def run_openvino_steps(graph: Graph, steps: list[Mapping[str, np.ndarray]], files: ModelFiles | None = None,
+                       per_layer: bool = False,
+                       hidden: frozenset[str] = frozenset()) -> list[tuple[OpenVinoRun, dict[str, np.ndarray]]]:
     """Run a stateful model on CPU over ``steps`` (each step's inputs, by input name) on one infer request, its state
-    reset first and carried from step to step (``openvino_infer.infer_steps``): per step, the outputs and what each
-    variable holds after it, by variable id."""
+    reset first and carried from step to step (``openvino_infer.infer_steps``): per step, the outputs (and with
+    ``per_layer`` the activations, as ``run_openvino``) and what each variable holds after it, by variable id."""
     core = ov.Core()
     model = load(graph, core, files)
     config = supported(core, CPU_CONFIG)
+    reads: dict[str, list[str]] = {}
     try:
-        ran = infer_steps(core, model, [parameter_inputs(graph, inputs) for inputs in steps], config)
+        ran = infer_steps(core, model, [parameter_inputs(graph, inputs) for inputs in steps], config, per_layer,
+                          hidden, reads)
     except Exception as exc:  # compile or inference refused this model or these inputs
         raise refused("compile and run", graph, files, exc) from None
-    return [(openvino_run(graph, by_source, False, {"device": "CPU", **config}, OPENVINO_VERSION), states)
-            for by_source, states in ran]
+    out = []
+    for by_source, states in ran:
+        run = openvino_run(graph, by_source, per_layer, {"device": "CPU", **config}, OPENVINO_VERSION)
+        run.reads = {name: frozenset(names) for name, names in reads.items()}
+        out.append((run, states))
+    return out
 
 
 def parameter_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:

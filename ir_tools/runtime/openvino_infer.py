@@ -88,6 +88,25 @@ def kernel_reads(model: ov.Model, compiled: ov.CompiledModel) -> dict[str, list[
     return out
 
 
+#: The ops whose outputs a per-layer run does not add as model outputs: Results and Constants, and Assign, a state
+#: write, whose output OpenVINO refuses as a model output ("Incorrect output port number for node Assign").
+_NOT_ADDED = frozenset({"Result", "Constant", "Assign"})
+
+
+def add_layer_outputs(model: ov.Model, hidden: frozenset[str]) -> dict[tuple[str, int], np.ndarray]:
+    """Add every op's outputs to ``model``'s outputs but for those of the ops named in ``hidden`` and of
+    ``_NOT_ADDED``; the empty ones (statically zero elements, which OpenVINO CPU cannot output) are not added but
+    returned, as empty arrays by (op name, output index)."""
+    taken = _v10_names(model)
+    outputs = [out for op in model.get_ordered_ops()
+               if op.get_type_name() not in _NOT_ADDED and op.get_friendly_name() not in hidden
+               for out in op.outputs() if not _collides(out, taken)]
+    empty = {_source(out): np.empty(list(out.get_partial_shape().to_shape()), out.get_element_type().to_dtype())
+             for out in outputs if _empty(out)}
+    model.add_outputs([out for out in outputs if _source(out) not in empty])
+    return empty
+
+
 def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config: dict[str, str],
           per_layer: bool = False, hidden: frozenset[str] = frozenset(),
           reads: dict[str, list[str]] | None = None) -> dict[tuple[str, int], np.ndarray]:
@@ -96,17 +115,8 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
     the ops named in ``hidden`` (constant subgraphs, which OpenVINO then folds as it would), by (op name, output
     index); each of the model's own outputs also by (its Result's name, -1), which tells apart producers that share
     a name. ``reads``, when given with ``per_layer``, is filled with ``kernel_reads``."""
-    by_source = {}
     results = [output.get_node().get_friendly_name() for output in model.outputs]
-    if per_layer:
-        skip = {"Result", "Constant"}
-        taken = _v10_names(model)
-        outputs = [out for op in model.get_ordered_ops()
-                   if op.get_type_name() not in skip and op.get_friendly_name() not in hidden
-                   for out in op.outputs() if not _collides(out, taken)]
-        by_source = {_source(out): np.empty(list(out.get_partial_shape().to_shape()),
-                                            out.get_element_type().to_dtype()) for out in outputs if _empty(out)}
-        model.add_outputs([out for out in outputs if _source(out) not in by_source])
+    by_source = add_layer_outputs(model, hidden) if per_layer else {}
     compiled = core.compile_model(model, "CPU", supported(core, config))
     request = compiled.create_infer_request()
     # By position, matched on the Parameter's name: an input need not have a tensor name (IR v11 without
@@ -123,23 +133,29 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
     return by_source
 
 
-def infer_steps(core: ov.Core, model: ov.Model, steps: list[dict[str, np.ndarray]],
-                config: dict[str, str]) -> list[tuple[dict[tuple[str, int], np.ndarray], dict[str, np.ndarray]]]:
+def infer_steps(core: ov.Core, model: ov.Model, steps: list[dict[str, np.ndarray]], config: dict[str, str],
+                per_layer: bool = False, hidden: frozenset[str] = frozenset(), reads: dict[str, list[str]] | None = None
+                ) -> list[tuple[dict[tuple[str, int], np.ndarray], dict[str, np.ndarray]]]:
     """Run a stateful ``model`` as a generation loop does: compiled once, one infer request, its state reset, then
     each step's inputs (keyed as ``infer`` takes them) in turn, the state carried from step to step. Per step: what
-    reaches each Result (as ``infer`` gives it without ``per_layer``) and what each variable holds after it
+    ``infer`` gives (``per_layer``, ``hidden`` and ``reads`` as there) and what each variable holds after it
     (``query_state``), by variable id."""
     results = [output.get_node().get_friendly_name() for output in model.outputs]
-    request = core.compile_model(model, "CPU", supported(core, config)).create_infer_request()
+    empty = add_layer_outputs(model, hidden) if per_layer else {}
+    compiled = core.compile_model(model, "CPU", supported(core, config))
+    if per_layer and reads is not None:
+        reads.update(kernel_reads(model, compiled))
+    request = compiled.create_infer_request()
     request.reset_state()
     out = []
     for inputs in steps:
         request.infer({i: np.array(inputs[port.get_node().get_friendly_name()], order="C")
                        for i, port in enumerate(model.inputs)})
-        by_source = {}
+        by_source = dict(empty)
         for i, result in enumerate(model.outputs):
             by_source[_source(result.get_node().input_value(0))] = request.get_output_tensor(i).data.copy()
-            by_source[results[i], -1] = by_source[_source(result.get_node().input_value(0))]
+            if i < len(results):
+                by_source[results[i], -1] = by_source[_source(result.get_node().input_value(0))]
         out.append((by_source, {state.name: state.state.data.copy() for state in request.query_state()}))
     return out
 

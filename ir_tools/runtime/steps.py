@@ -10,8 +10,13 @@
 3. With ``options.saved`` (``--load-outputs`` of a report saved by ``compare --steps``), OpenVINO's outputs and
    variables of each step are also compared with the saved ones of the same name (``NAME (step K) (vs saved)``):
    a model changed since (a state written from the wrong tensor) diverges there.
-4. The first divergence is the first step with a comparison that failed, and in it the one whose layer comes first
-   in the graph's order: a Result for an output, the Assign that wrote it for a variable.
+4. With ``options.per_layer``, each step is also compared layer by layer as ``numeric_check.LayerCheck`` compares
+   one inference (each layer the reference executes, fed OpenVINO's activations of that step), its tensors named
+   ``LAYER:PORT (step K)``; a ReadValue is compared with what OpenVINO's variable held before the step (its state
+   after the previous one; at step 1, the init value the kernel gives). An Assign's output is none OpenVINO lets a
+   model have: what it writes is compared as the state after the step (rule 2).
+5. The first divergence is the first step with a comparison that failed, and in it the one whose layer comes first
+   in the graph's order: the layer itself per layer, a Result for an output, the Assign that wrote a variable.
 """
 
 from __future__ import annotations
@@ -25,27 +30,31 @@ from threadpoolctl import threadpool_limits
 from ..base.errors import UnsupportedError
 from ..ir.model import Graph, Layer
 from ..ir.names import output_name
-from .compare import CompareReport, TensorComparison, Tolerances, compare_tensors
+from ..ops.rounding import EXACT
+from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
 from .executor import Bounded, BoundedInterpreter
 from .inputs import check_inputs, describe
-from .numeric_check import OUTPUT_PREFIX, CompareOptions, as_cpu_holds
-from .openvino import ModelFiles, run_openvino_steps
+from .numeric_check import OUTPUT_PREFIX, CompareOptions, LayerCheck, as_cpu_holds, constant_layers
+from .openvino import ModelFiles, OpenVinoRun, run_openvino_steps
 
 
 def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], options: CompareOptions,
                   files: ModelFiles | None = None) -> CompareReport:
     """Compare OpenVINO with the reference over ``steps`` (each step's inputs, by input name) of a stateful model
-    (rules 1 to 3). The graph must pass ``check``; the inputs are validated here."""
-    if options.per_layer or options.compare_constants:
-        raise UnsupportedError("compare --steps compares every output and every state after each step, end to end; "
-                               "--per-layer and --compare-constants do not take steps yet")
+    (rules 1 to 5). The graph must pass ``check``; the inputs are validated here."""
+    if options.compare_constants:
+        raise UnsupportedError("compare --steps compares every output and every state after each step; "
+                               "--compare-constants does not take steps yet")
     for inputs in steps:
         check_inputs(graph, inputs)
     order = graph.topological_order()
+    constant = constant_layers(graph, order)
+    hidden = frozenset(graph.layer(lid).name for lid in constant) if options.per_layer else frozenset()
     reference = BoundedInterpreter(graph, order)
     ours: list[tuple[dict[str, Bounded], dict[str, Bounded]]] = []
     with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(run_openvino_steps, graph, list(steps), files)  # OpenVINO releases the GIL
+        pending = pool.submit(run_openvino_steps, graph, list(steps), files,  # OpenVINO releases the GIL
+                              options.per_layer, hidden)
         try:
             for inputs in steps:
                 outputs = reference.evaluate(inputs)
@@ -64,7 +73,10 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     results = {output_name(graph, result): result for result in graph.results()}
     position = {layer.id: i for i, layer in enumerate(order)}
     report.steps = []
+    held: dict[str, np.ndarray] = {}  # OpenVINO's variables before the step
     for k, (inputs, (outputs, variables), (run, states)) in enumerate(zip(steps, ours, theirs, strict=True), 1):
+        layered = _per_layer(graph, order, constant, run, held, k, options, report) if options.per_layer else []
+        held = states
         compared: list[tuple[Layer | None, str, TensorComparison]] = []  # (its layer, its tolerances' name, it)
         for name, (expected, bound) in outputs.items():
             what = f"{name} (step {k})"
@@ -84,6 +96,7 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
                                                                     *tolerances.for_name(vid), bound=bound)))
         compared += _against_saved(compared, report.openvino_outputs, options.saved, tolerances)
         report.outputs += [t for _, _, t in compared]
+        compared += layered
         report.steps.append({"step": k, "inputs": {name: list(np.shape(v)) for name, v in inputs.items()},
                              "passed": all(t.passed for _, _, t in compared)})
         failed = [(layer, t) for layer, _, t in compared if not t.passed and t.comparable]
@@ -91,6 +104,44 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
             layer, t = min(failed, key=lambda e: position[e[0].id] if e[0] is not None else len(order))
             report.first_divergence = {"step": k, "tensor": t.name, **_where(layer)}
     return report
+
+
+class _StepLayerCheck(LayerCheck):
+    """``LayerCheck`` of one step (rule 4): a ReadValue against what OpenVINO's variable held before the step."""
+
+    def __init__(self, graph: Graph, order: list[Layer], options: CompareOptions, report: CompareReport,
+                 constant: frozenset[str], reads: Mapping[str, frozenset[str]], held: Mapping[str, np.ndarray]):
+        super().__init__(graph, order, options.tolerances, report, constant, constant, None, {}, reads)
+        self.held = held
+
+    def run_node(self, layer: Layer, args: list[np.ndarray | None]) -> list[np.ndarray | None]:
+        before = self.held.get(layer.attrs["variable_id"]) if layer.is_a("ReadValue") else None
+        if before is None:
+            return super().run_node(layer, args)
+        actual = self.openvino_values(layer)
+        if actual[0] is not None:
+            port = layer.outputs[0]
+            self.add(layer, [compare_tensors(f"{layer.name}:{port.id}", actual[0], before,
+                                             *self.tolerances.for_name(layer.name), bound=EXACT)])
+        return actual
+
+
+def _per_layer(graph: Graph, order: list[Layer], constant: frozenset[str], run: OpenVinoRun,
+               held: Mapping[str, np.ndarray], step: int, options: CompareOptions,
+               report: CompareReport) -> list[tuple[Layer | None, str, TensorComparison]]:
+    """Rule 4 for one step: its layers' comparisons, named for the step; what it could not check is added to the
+    report's ``not_checked`` once over all steps."""
+    part = CompareReport(report.model, report.config)
+    _StepLayerCheck(graph, order, options, part, constant, run.reads, held).run(run.layers)
+    known = {entry["layer_id"] for entry in report.not_checked}
+    report.not_checked += [entry for entry in part.not_checked if entry["layer_id"] not in known]
+    out = []
+    for entry in part.layers:
+        for t in entry.outputs:
+            t.name = f"{t.name} (step {step})"
+        report.layers.append(LayerComparison(entry.layer_id, entry.name, entry.kind, entry.line, entry.outputs))
+        out += [(graph.layer(entry.layer_id), entry.name, t) for t in entry.outputs]
+    return out
 
 
 def _against_saved(compared: list[tuple[Layer | None, str, TensorComparison]], now: Mapping[str, np.ndarray],

@@ -130,11 +130,24 @@ def test_a_state_written_from_the_wrong_tensor_is_named_with_its_step(capsys, tm
     assert "first divergence: step 1, tensor 'state " in out and "FAILED" in out
 
 
+def test_steps_per_layer(capsys, check_report) -> None:
+    """--per-layer: each step's layers fed OpenVINO's activations of that step, none left unchecked; a ReadValue
+    from step 2 on is what OpenVINO's variable held after the step before, bit for bit."""
+    code, report = compare_json(capsys, str(FIXTURE), "--steps", "3", "--per-layer")
+    check_report(report)
+    assert code == 0 and report["passed"] and report["not_checked"] == []
+    names = [t["name"] for lay in report["layers"] for t in lay["outputs"]]
+    assert {n.rsplit(" (step ", 1)[1] for n in names} == {"1)", "2)", "3)"}
+    reads = [lay["outputs"][0] for lay in report["layers"] if lay["type"] == "ReadValue@opset6"]
+    assert len(reads) == 4 * 3 and all(t["max_abs_error"] == 0 for t in reads if not t["name"].endswith("(step 1)"))
+    assert not [lay for lay in report["layers"] if lay["type"].startswith("Assign")]
+
+
 @pytest.mark.parametrize(("model", "args", "says"), [
     ("stateful", ["--steps", "0"], "--steps must be at least 1"),
     ("stateless", ["--steps", "2"], "holds no state"),
     ("stateful", ["--steps", "2", "--inputs", "INPUTS"], "--inputs feeds one inference"),
-    ("stateful", ["--per-layer"], "do not take steps yet"),
+    ("stateful", ["--compare-constants"], "does not take steps yet"),
 ])
 def test_steps_refusals(capsys, tmp_path, model, args, says) -> None:
     path = FIXTURE if model == "stateful" else SAMPLES / "avgpool14_ceil_torch.xml"
