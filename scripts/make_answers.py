@@ -57,6 +57,7 @@ from ir_tools.ops import attrs as A  # noqa: E402
 from ir_tools.ops.opsets import lookup, specs  # noqa: E402
 from ir_tools.ops.spec import OpSpec  # noqa: E402
 from ir_tools.runtime.openvino import CPU_CONFIG  # noqa: E402
+from ir_tools.runtime.steps import as_variable  # noqa: E402
 from tests.ops import (  # noqa: E402
     test_attention_conformance,
     test_avg_pool_conformance,
@@ -77,6 +78,7 @@ from tests.ops import (  # noqa: E402
     test_scatter_nd_conformance,
     test_shaping_conformance,
     test_softmax_conformance,
+    test_state_conformance,
     test_support_kernels,
 )
 from tests.ops.conformance import Case, blur  # noqa: E402
@@ -194,11 +196,18 @@ def others(rng: np.random.Generator) -> list[Recipe]:
                     *test_grid_sample_conformance.grid_sample_cases(rng, 16)])
 
 
+def state(rng: np.random.Generator) -> list[Recipe]:
+    return recipes(test_state_conformance.state_cases(rng, 20))
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
-    "interpolate": interpolate, "others": others,
+    "interpolate": interpolate, "others": others, "state": state,
 }
+#: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
+#: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).
+SINKS = ("Assign",)
 
 
 # --- building and capturing ------------------------------------------------------------------------------------
@@ -305,15 +314,21 @@ def capture(rs: list[Recipe], store: Store, tmp: Path, rng: np.random.Generator)
         node, ps = instantiate(r, f"c{i}", feed)
         nodes.append(node)
         params += ps
-    ops = [n for n in ov.Model([o for n in nodes for o in n.outputs()], params).get_ordered_ops()
-           if n.get_type_name() not in ("Parameter", "Constant", "Result")]
+    sinks = [n for n in nodes if n.get_type_name() in SINKS]
+    ops = [n for n in ov.Model([o for n in nodes if n not in sinks for o in n.outputs()], sinks,
+                               params).get_ordered_ops()
+           if n.get_type_name() not in ("Parameter", "Constant", "Result", *SINKS)]
     outputs = [o for n in ops for o in n.outputs()]
-    model = ov.Model(outputs, params, "answers")
+    model = ov.Model(outputs, sinks, params, "answers")
     request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
     request.infer(feed)
     values: dict[tuple[str, int], np.ndarray] = {}
     for k, o in enumerate(outputs):
         values[(o.get_node().get_friendly_name(), o.get_index())] = request.get_output_tensor(k).data.copy()
+    written = {s.name: s.state.data.copy() for s in request.query_state()} if sinks else {}
+    for sink in sinks:
+        like = value_of(sink.input_value(0), values)  # (the value it wrote: its shape and type)
+        values[(sink.get_friendly_name(), 0)] = as_variable(written[sink.get_variable_id()], like)
     for p in params:
         values[(p.get_friendly_name(), 0)] = feed[p.get_friendly_name()]
     path = tmp / "answers.xml"
@@ -342,7 +357,7 @@ def capture(rs: list[Recipe], store: Store, tmp: Path, rng: np.random.Generator)
                         "outputs": [[o.get_element_type().get_type_name(), dims(o.get_partial_shape()),
                                      store.add(y) if kept and y is not None else None]
                                     for o, y in zip(node.outputs()[:len(outs)], outs, strict=True)]})
-        if spec.kernel is not None:
+        if spec.kernel is not None and node.get_type_name() not in ("ReadValue", *SINKS):  # (a Variable: no factory)
             records += blurred(node, layer.type, layer.attrs, ins, spec.value_inputs, store, rng)
     return records
 
@@ -423,10 +438,13 @@ def blurred(node: ov.Node, op: str, attrs: dict[str, str], ins: list[np.ndarray 
     return records
 
 
-def main() -> None:
+def main(only: list[str]) -> None:
+    """Every source's file, or only those named (``python scripts/make_answers.py state``)."""
     OUT.mkdir(parents=True, exist_ok=True)
     covered: Counter[str] = Counter()
     for source, make in SOURCES.items():
+        if only and source not in only:
+            continue
         rs = select(make(np.random.default_rng(SEED)))
         with tempfile.TemporaryDirectory() as tmp:
             store = Store()
@@ -442,9 +460,10 @@ def main() -> None:
         labels = Counter(lookup(r["op"], r["version"]).label for r in records)
         covered.update(labels)
         print(f"{source}: {len(records)} records, {(OUT / f'{source}.npz').stat().st_size} bytes")
-    missing = [s.label for s in specs() if (s.infer or s.kernel) and s.label not in covered]
-    print("missing:", ", ".join(missing) or "none")
+    if not only:
+        missing = [s.label for s in specs() if (s.infer or s.kernel) and s.label not in covered]
+        print("missing:", ", ".join(missing) or "none")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

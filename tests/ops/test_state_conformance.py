@@ -6,13 +6,21 @@ ranks), ReadValue-3 and Assign-3/6 nodes, built by OpenVINO's Python API on a Va
 attributes OpenVINO writes for it: the same element type and partial shape, or both reject.
 
 (b) The stateful fixture read by OpenVINO: each ReadValue and Assign output is what our rule infers.
+
+(c) Kernels, a model's first inference: seeded Assign(ReadValue(x)) pairs, one variable each (ReadValue-3/Assign-3 by
+id, ReadValue-6/Assign-6 on a Variable of x's type and shape, static or dynamic), batched into one model compiled
+once for OpenVINO CPU: ReadValue gives x (its variable unset after a reset), and the value Assign writes (OpenVINO's
+``query_state`` after the inference, as ``steps.as_variable`` reads it) is ours too. scripts/make_answers.py stores
+these cases' answers (``state``).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import openvino as ov
 import openvino.opset1 as ops1
 import openvino.opset3 as ops3
@@ -24,8 +32,11 @@ from ir_tools import read_ir
 from ir_tools.base.dims import Dim, Shape, format_shape
 from ir_tools.ops.spec import TensorType
 from ir_tools.passes.shapes import propagate
+from ir_tools.runtime.executor import Interpreter
+from ir_tools.runtime.openvino import CPU_CONFIG
+from ir_tools.runtime.steps import as_variable
 
-from .conformance import from_openvino, openvino_outcome
+from .conformance import Case, from_openvino, named_parameters, openvino_outcome
 from .test_elementwise_conformance import ov_shape, ov_type, random_shape
 from .verdicts import Outcome, describe, from_dims, our_outcome
 
@@ -125,3 +136,68 @@ def test_the_stateful_fixture_is_inferred_as_openvino_reads_it() -> None:
                                                        from_openvino(node.get_output_partial_shape(0))), layer.name
         checked += 1
     assert checked == 8
+
+
+#: The element types of the kernel cases: OpenVINO CPU refuses an i64 state at the first inference ("CPU plugin does
+#: not support i64 for use with oneDNN", 2026.4).
+STATE_TYPES = (np.float32, np.float16, np.int32, np.uint8, np.int8)
+
+
+def state_cases(rng: np.random.Generator, count: int) -> list[Case]:
+    """``count`` seeded Assign(ReadValue(x)) pairs, each on its own variable ``v{i}``, opset3 and opset6 in turn."""
+    cases = []
+    for i in range(count):
+        dtype = STATE_TYPES[i % len(STATE_TYPES)]
+        shape = tuple(int(n) for n in rng.integers(1, 4, int(rng.integers(0, 4))))
+        x = (rng.standard_normal(shape) * 3).astype(dtype)
+        opset = 3 if i % 2 == 0 else 6
+        cases.append(Case(f"ReadValue/Assign-{opset} {np.dtype(dtype).name}{list(shape)}", [x],
+                          _pair(opset, f"v{i}", bool(rng.random() < 0.5))))
+    return cases
+
+
+def _pair(opset: int, vid: str, dynamic: bool) -> Callable[[list[ov.Node]], ov.Node]:
+    """The Assign of an Assign(ReadValue(x)) pair; at opset6 its Variable has x's type and shape (``dynamic``: dim 0
+    left dynamic)."""
+
+    def build(ins: list[ov.Node]) -> ov.Node:
+        if opset == 3:
+            return ops3.assign(ops3.read_value(ins[0], vid), vid)
+        out = ins[0].output(0)
+        shape = [-1 if dynamic and k == 0 else d.get_length() for k, d in enumerate(out.get_partial_shape())]
+        info = VariableInfo()
+        info.variable_id, info.data_type, info.data_shape = vid, out.get_element_type(), ov.PartialShape(shape)
+        var = Variable(info)
+        return ops6.assign(ops6.read_value(ins[0], var), var)
+
+    return build
+
+
+def test_state_kernels_of_a_first_inference(tmp_path: Path) -> None:
+    cases = state_cases(np.random.default_rng(SEED), 40)
+    feed: dict[str, np.ndarray] = {}
+    params, sinks = [], []
+    for i, case in enumerate(cases):
+        ps = named_parameters(i, case.inputs, feed)
+        sinks.append(case.build(ps))
+        params += ps
+    reads = [sink.input_value(0) for sink in sinks]
+    for i, read in enumerate(reads):
+        read.get_tensor().set_names({f"c{i}_o0"})
+    model = ov.Model(reads, sinks, params, "state")
+    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
+    request.reset_state()
+    request.infer(feed)
+    written = {state.name: state.state.data.copy() for state in request.query_state()}
+    path = tmp_path / "state.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    reference = Interpreter(read_ir(path))
+    ours = reference.evaluate(feed)
+    failures = []
+    for i, case in enumerate(cases):
+        got, want, state = ours[f"c{i}_o0"], request.get_output_tensor(i).data, reference.variables.values[f"v{i}"]
+        if got.dtype != want.dtype or not np.array_equal(got, want):
+            failures.append(f"{case.what}: ReadValue {got} vs OpenVINO's {want}")
+        if not np.array_equal(state, as_variable(written[f"v{i}"], state)):
+            failures.append(f"{case.what}: Assign wrote {state} vs OpenVINO's {written[f'v{i}']}")
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
