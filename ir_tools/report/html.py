@@ -2,8 +2,9 @@
 
 The page needs nothing but itself (inline CSS and JS, no network: its Content-Security-Policy
 forbids any fetch), so it can be attached to a bug report or a CI artifact and opened years later.
-Python does the thinking (the layout, each layer's status); ``report.js`` only draws, pans, zooms,
-searches and shows details. The data travels as one JSON blob in a ``<script type="application/json">``.
+Python does the thinking (the layout, each layer's status, the verdict); ``report.js`` only draws, pans,
+zooms (choosing which names fit on screen), searches, shows details, and filters and sorts the layer table.
+The data travels as one JSON blob in a ``<script type="application/json">``.
 """
 
 from __future__ import annotations

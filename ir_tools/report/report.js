@@ -1,5 +1,6 @@
 /* ir-tools HTML report. Python computed the layout and each layer's status; this only draws them and lets
-   you pan (drag), zoom (wheel), find a layer (search box) and read its details (hover, click). No libraries. */
+   you pan (drag), zoom (wheel), find a layer (search box), read its details (hover, click) and filter and sort
+   the layer table. No libraries. */
 (function () {
   "use strict";
 
