@@ -51,8 +51,9 @@ def compare_html(graph: Graph, report: dict) -> str:
         if i is None:
             other.append({"name": lay["name"], "text": "compared, but not in the graph", "tensors": tensors})
             continue
-        status[i] = PASSED if lay["passed"] else FAILED
-        info[i] = {**(info[i] or {}), "tensors": tensors}
+        # compare --steps lists a layer once a step: its tensors gathered, a failure at any step kept
+        status[i] = FAILED if status[i] == FAILED or not lay["passed"] else PASSED
+        info[i] = {**(info[i] or {}), "tensors": (info[i] or {}).get("tensors", []) + tensors}
         if lay["outputs"]:
             plot.append([i, *_worst(lay["outputs"])])
     _ends(graph, report, index, status, info)

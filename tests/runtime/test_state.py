@@ -16,6 +16,7 @@ import pytest
 from ir_tools import read_ir
 from ir_tools.base.errors import IrToolsError
 from ir_tools.cli import main
+from ir_tools.report import compare_html
 from ir_tools.runtime.executor import BoundedInterpreter, Interpreter
 from ir_tools.runtime.inputs import draw, generation_step, recipes
 from ir_tools.runtime.openvino import ModelFiles, run_openvino_steps
@@ -157,3 +158,17 @@ def test_steps_refusals(capsys, tmp_path, model, args, says) -> None:
     assert main(["compare", str(path), *args]) == 2
     err = capsys.readouterr().err
     assert says in err and "Traceback" not in err and "E-INTERNAL" not in err
+
+
+def test_html_keeps_a_layer_failed_at_any_step(capsys, check_report) -> None:
+    """The HTML page of a --steps --per-layer report: a layer listed once a step shows every step's tensors, and
+    stays failed when a later step passes (here the report says step 1 of one MatMul failed)."""
+    _, report = compare_json(capsys, str(FIXTURE), "--steps", "2", "--per-layer")
+    first = next(lay for lay in report["layers"] if lay["type"] == "MatMul@opset1")
+    first["passed"] = first["outputs"][0]["passed"] = False
+    check_report(report)
+    page = compare_html(read_ir(FIXTURE), report)
+    data = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S).group(1))
+    i = next(k for k, node in enumerate(data["nodes"]) if node[0] == first["layer_id"])
+    assert data["nodes"][i][-1] == "fail"
+    assert [t["name"].rsplit(" (step ", 1)[1] for t in data["info"][i]["tensors"]] == ["1)", "2)"]
