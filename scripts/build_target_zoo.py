@@ -15,7 +15,7 @@ here, hence ``transformers<5``; openvino the same release as the project's)::
     HF_HUB_OFFLINE=1 python scripts/build_target_zoo.py --fixtures tests/data/target
 
 Where: ``--out``, else ``$IR_TOOLS_TARGET_ZOO``, else ``~/.cache/ir_tools/target_zoo``. Files are written into a
-staging directory and moved into place at the end. About 0.66 GB, 40 IRs, about 2 minutes on 2 cores.
+staging directory and moved into place at the end. About 0.7 GB, 63 IRs, about 4 minutes on 2 cores.
 
 What (``<model>_<f16|f32>.xml`` + ``.bin``; f16: ``save_model``'s default ``compress_to_fp16=True``, f16 weights
 and a Convert each; f32: ``compress_to_fp16=False``), each ``ov.convert_model(model, example_input=...)`` +
@@ -31,14 +31,18 @@ dynamic batch and spatial dims or sequence length):
 - ``kind: language_model``: GPT-2, Llama (grouped-query attention 4:2, RoPE) and BERT of transformers, small
   configs (vocabulary 1024, width 128, 2 layers: about 2 MB in f32), random weights, traced with ``input_ids``,
   ``attention_mask`` (and ``position_ids``, ``token_type_ids``) into ``logits`` (BERT: ``last_hidden_state``);
-  the Llama also exported stateful for text generation by optimum-intel (``llama_small_stateful_*``: KV cache
-  in ReadValue/Assign, ``beam_idx``), when optimum-intel is installed.
+  Qwen2 (a third decoder family) likewise; the decoders also exported stateful for text generation by
+  optimum-intel (``<model>_stateful_*``: KV cache in ReadValue/Assign, ``beam_idx``), when optimum-intel is
+  installed; and each decoder, plain and stateful, its f32 weights compressed by NNCF (``nncf.compress_weights``)
+  to int8 (asymmetric, per channel), int4 symmetric and int4 asymmetric (groups of 16, every layer but the
+  embedding and the head at 4 bits) as ``<model>_<int8|int4_sym|int4_asym>.xml``, when nncf is installed.
 
 ``--fixtures DIR`` writes instead the three small IRs committed in tests/data/target (each under 1 MB): a tiny
 torchvision-style CNN with ``MaxPool2d(ceil_mode=True)`` (MaxPool-14 ceil_torch), a tiny VisionTransformer
 (ScaledDotProductAttention-13) and a tiny Llama exported stateful by optimum-intel for text generation.
 
-``manifest.json`` lists per IR: file, model, kind, compressed, stateful, the inputs (name and kind: ``float``,
+``manifest.json`` lists per IR: file, model, kind, compressed, weights (``f16``, ``f32``, ``int8``, ``int4_sym``,
+``int4_asym``), stateful, the inputs (name and kind: ``float``,
 ``tokens`` (ids below ``vocab``), ``mask`` (ones), ``positions`` (0, 1, ...), ``token_types`` (zeros), ``beam``
 (0 .. batch-1)), the shapes to run it at (``shapes``: a list of ``{input: shape}``), the output names, the op
 versions it holds (``ops``: ``Type-opsetN`` -> count), and whether OpenVINO's output equals torch's
@@ -215,8 +219,27 @@ def llama_config(vocab: int, width: int) -> Any:
                        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256, rope_theta=10000.0)
 
 
+def qwen2_config(vocab: int, width: int) -> Any:
+    from transformers import Qwen2Config
+
+    return Qwen2Config(vocab_size=vocab, hidden_size=width, intermediate_size=2 * width, num_hidden_layers=2,
+                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256, rope_theta=10000.0,
+                       tie_word_embeddings=False)
+
+
+def gpt2_config(vocab: int, width: int) -> Any:
+    from transformers import GPT2Config
+
+    return GPT2Config(vocab_size=vocab, n_positions=256, n_embd=width, n_layer=2, n_head=4)
+
+
+#: The decoders exported stateful and compressed: model name -> (transformers class name, its config).
+DECODERS = {"llama": ("LlamaForCausalLM", llama_config), "qwen2": ("Qwen2ForCausalLM", qwen2_config),
+            "gpt2": ("GPT2LMHeadModel", gpt2_config)}
+
+
 def language_models() -> list[Spec]:
-    from transformers import BertConfig, BertModel, GPT2Config, GPT2LMHeadModel, LlamaForCausalLM
+    from transformers import BertConfig, BertModel, GPT2LMHeadModel, LlamaForCausalLM, Qwen2ForCausalLM
 
     causal = {"input_ids": "tokens", "attention_mask": "mask", "position_ids": "positions"}
     # traced at length 8, transformers' mask code leaves that length in a Reshape: run at 8 (batch 1 and 2)
@@ -228,10 +251,12 @@ def language_models() -> list[Spec]:
 
     return [
         Spec("gpt2_small_test", "language_model",
-             lm(lambda: GPT2LMHeadModel(GPT2Config(vocab_size=VOCAB, n_positions=256, n_embd=128, n_layer=2,
-                                                   n_head=4)), causal, "logits"),
+             lm(lambda: GPT2LMHeadModel(gpt2_config(VOCAB, 128)), causal, "logits"),
              causal, shapes, ["logits"], vocab=VOCAB),
         Spec("llama_small_test", "language_model", lm(lambda: LlamaForCausalLM(llama_config(VOCAB, 128)), causal,
+                                                      "logits"),
+             causal, shapes, ["logits"], vocab=VOCAB),
+        Spec("qwen2_small_test", "language_model", lm(lambda: Qwen2ForCausalLM(qwen2_config(VOCAB, 128)), causal,
                                                       "logits"),
              causal, shapes, ["logits"], vocab=VOCAB),
         Spec("bert_small_test", "language_model",
@@ -343,43 +368,80 @@ def convert(spec: Spec, out: Path, forms: tuple[bool, ...] | None = None) -> lis
 
 
 def entry(spec: Spec, file: str, out: Path, compressed: bool, stateful: bool, verified: bool | None,
-          inputs: dict[str, str] | None = None, shapes: list[dict[str, list[int]]] | None = None) -> dict[str, Any]:
+          weights: str | None = None) -> dict[str, Any]:
     saved = ov.Core().read_model(out / file)
     bytes_ = (out / file).stat().st_size + (out / file).with_suffix(".bin").stat().st_size
-    return {"file": file, "model": spec.name, "kind": spec.kind, "compressed": compressed, "stateful": stateful,
-            "inputs": inputs or spec.inputs, "shapes": shapes or spec.shapes, "vocab": spec.vocab,
+    return {"file": file, "model": spec.name, "kind": spec.kind, "compressed": compressed,
+            "weights": weights or ("f16" if compressed else "f32"), "stateful": stateful,
+            "inputs": spec.inputs, "shapes": spec.shapes, "vocab": spec.vocab,
             "outputs": [sorted(port.get_names()) for port in saved.outputs], "ops": op_versions(saved),
             "bytes": bytes_, "verified": verified}
 
 
-def stateful_llama(name: str, vocab: int, width: int, out: Path, forms: tuple[bool, ...]) -> list[dict[str, Any]]:
-    """A Llama exported for text generation by optimum-intel (stateful: the KV cache in ReadValue/Assign)."""
-    from optimum.exporters.openvino import main_export
-    from transformers import LlamaForCausalLM
+def stateful(name: str, family: str, vocab: int, width: int, out: Path,
+             forms: tuple[bool, ...]) -> list[dict[str, Any]]:
+    """A decoder of ``DECODERS`` exported for text generation by optimum-intel (stateful: the KV cache in
+    ReadValue/Assign), saved in each form of ``forms`` (f16-compressed or not)."""
+    model = stateful_model(name, family, vocab, width)
+    spec = stateful_spec(name, vocab)
+    entries = []
+    for compressed in forms:
+        file = f"{name}_{'f16' if compressed else 'f32'}.xml"
+        ov.save_model(model, out / file, compress_to_fp16=compressed)
+        entries.append(entry(spec, file, out, compressed, stateful=True, verified=None))
+    return entries
 
-    torch.manual_seed(seed_of(name))
+
+def stateful_spec(name: str, vocab: int) -> Spec:
     inputs = {"input_ids": "tokens", "attention_mask": "mask", "position_ids": "positions", "beam_idx": "beam"}
     shapes = [{"input_ids": [1, 8], "attention_mask": [1, 8], "position_ids": [1, 8], "beam_idx": [1]},
               {"input_ids": [2, 5], "attention_mask": [2, 5], "position_ids": [2, 5], "beam_idx": [2]}]
-    spec = Spec(name, "language_model", lambda: nn.Identity(), inputs, shapes, ["logits"], vocab=vocab)
-    entries = []
-    with tempfile.TemporaryDirectory(prefix="llama-") as tmp:
-        LlamaForCausalLM(llama_config(vocab, width)).eval().save_pretrained(Path(tmp) / "src")
+    return Spec(name, "language_model", lambda: nn.Identity(), inputs, shapes, ["logits"], vocab=vocab)
+
+
+def stateful_model(name: str, family: str, vocab: int, width: int) -> ov.Model:
+    """``family`` (a key of ``DECODERS``) with random weights seeded by ``name``, exported by optimum-intel."""
+    import transformers
+    from optimum.exporters.openvino import main_export
+
+    torch.manual_seed(seed_of(name))
+    cls, config = DECODERS[family]
+    with tempfile.TemporaryDirectory(prefix=f"{family}-") as tmp:
+        getattr(transformers, cls)(config(vocab, width)).eval().save_pretrained(Path(tmp) / "src")
         exported = Path(tmp) / "exported"
         with quiet():
             main_export(str(Path(tmp) / "src"), output=exported, task="text-generation-with-past", stateful=True,
                         weight_format="fp32", convert_tokenizer=False)
         # optimum's fp16 weight format leaves small models f32: each form saved as ovc saves it
-        model = ov.Core().read_model(exported / "openvino_model.xml")
-        for compressed in forms:
-            file = f"{name}_{'f16' if compressed else 'f32'}.xml"
-            ov.save_model(model, out / file, compress_to_fp16=compressed)
-            entries.append(entry(spec, file, out, compressed, stateful=True, verified=None))
+        return ov.Core().read_model(exported / "openvino_model.xml")
+
+
+#: NNCF's weight compressions: file suffix -> compress_weights arguments (mode name, group size).
+COMPRESSIONS = {"int8": ("INT8_ASYM", None), "int4_sym": ("INT4_SYM", 16), "int4_asym": ("INT4_ASYM", 16)}
+
+
+def compressed(spec: Spec, source: Path, out: Path, stateful: bool) -> list[dict[str, Any]]:
+    """``source`` (an f32 IR of ``spec``) with its weights compressed by NNCF, one IR per ``COMPRESSIONS``."""
+    import nncf
+
+    entries = []
+    for suffix, (mode, group) in COMPRESSIONS.items():
+        model = ov.Core().read_model(source)
+        options = {"group_size": group, "ratio": 1.0} if group else {}
+        with quiet():
+            model = nncf.compress_weights(model, mode=getattr(nncf.CompressWeightsMode, mode), **options)
+        file = f"{spec.name}_{suffix}.xml"
+        ov.save_model(model, out / file, compress_to_fp16=False)
+        entries.append(entry(spec, file, out, False, stateful=stateful, verified=None, weights=suffix))
     return entries
 
 
 def has_optimum() -> bool:
     return importlib.util.find_spec("optimum.exporters.openvino") is not None
+
+
+def has_nncf() -> bool:
+    return importlib.util.find_spec("nncf") is not None
 
 
 def zoo(out: Path, only: set[str]) -> list[dict[str, Any]]:
@@ -391,18 +453,25 @@ def zoo(out: Path, only: set[str]) -> list[dict[str, Any]]:
         start = time.perf_counter()
         try:
             made = convert(spec, out)
+            if spec.name.split("_")[0] in DECODERS and has_nncf():
+                made += compressed(spec, out / f"{spec.name}_f32.xml", out, stateful=False)
         except Exception as exc:  # a refusal is an entry, not the end of the build
             made = [{"file": None, "model": spec.name, "kind": spec.kind, "refused": f"{type(exc).__name__}: {exc}"}]
         report(made, time.perf_counter() - start)
         entries += made
-    if not only or "llama_small_stateful" in only:
-        if has_optimum():
-            start = time.perf_counter()
-            made = stateful_llama("llama_small_stateful", VOCAB, 128, out, (True, False))
-            report(made, time.perf_counter() - start)
-            entries += made
-        else:
-            print("optimum-intel is not installed: no stateful Llama")
+    for family in DECODERS:
+        name = f"{family}_small_stateful"
+        if only and name not in only:
+            continue
+        if not has_optimum():
+            print(f"optimum-intel is not installed: no {name}")
+            continue
+        start = time.perf_counter()
+        made = stateful(name, family, VOCAB, 128, out, (True, False))
+        if has_nncf():
+            made += compressed(stateful_spec(name, VOCAB), out / f"{name}_f32.xml", out, stateful=True)
+        report(made, time.perf_counter() - start)
+        entries += made
     return entries
 
 
@@ -417,7 +486,7 @@ def fixtures(out: Path) -> list[dict[str, Any]]:
                     {"input": "float"}, [{"input": [1, 3, 16, 16]}, {"input": [2, 3, 16, 16]}], ["logits"])
     entries = convert(cnn_spec, out, (True,)) + convert(vit_spec, out, (True,))
     if has_optimum():
-        entries += stateful_llama("tiny_llama_stateful", 256, 32, out, (True,))
+        entries += stateful("tiny_llama_stateful", "llama", 256, 32, out, (True,))
     else:
         sys.exit("optimum-intel is needed for the generative fixture (pip install optimum-intel)")
     return entries
