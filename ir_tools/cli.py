@@ -301,6 +301,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         given = "--load-outputs" if args.load_outputs else "--compare-constants"
         raise IrToolsError(f"{given} compares OpenVINO with the numpy reference; --against compares two models: use "
                            "one or the other", code="E-USAGE")
+    deployed = _deployment_settings(args)
     with status(f"reading and checking {args.model.name}", text):
         graph = read_valid(args.model, args.bin)
     tolerances = _tolerances(args, graph)
@@ -311,6 +312,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
     files = ModelFiles(args.model, args.bin or args.model.with_suffix(".bin"))
     steps = _compare_steps(args, graph, inputs, made)
+    if deployed and steps is not None:
+        raise IrToolsError("--config compares one inference as deployed; a stateful model's steps do not take it yet",
+                           code="E-USAGE")
     if steps is not None:
         options = CompareOptions(tolerances=tolerances, per_layer=args.per_layer,
                                  compare_constants=args.compare_constants, saved=saved, source=source, recipes=made)
@@ -322,9 +326,32 @@ def cmd_compare(args: argparse.Namespace) -> int:
             progress_steps(len(graph), "comparing layers", text) as step:
         options = CompareOptions(tolerances=tolerances, per_layer=args.per_layer,
                                  compare_constants=args.compare_constants, saved=saved, source=source, recipes=made,
-                                 progress=step)
+                                 progress=step, deployed=deployed)
         report = compare_model(graph, inputs, options, openvino)
     return _compare_report(args, graph, report)
+
+
+def _deployment_settings(args: argparse.Namespace) -> dict[str, str]:
+    """``--config KEY=VALUE``: OpenVINO CPU settings as deployed; E-USAGE for a malformed one, a key the CPU plugin
+    does not take (with the nearest), or beside --against."""
+    if not args.config:
+        return {}
+    if args.against:
+        raise IrToolsError("--config runs OpenVINO as deployed against the reference; --against compares two models",
+                           code="E-USAGE")
+    from .runtime.openvino import cpu_settings
+
+    known = cpu_settings()
+    settings = {}
+    for given in args.config:
+        key, sep, value = given.partition("=")
+        if not sep or not key or not value:
+            raise IrToolsError(f"--config expects KEY=VALUE, got '{given}'", code="E-USAGE")
+        if key not in known:
+            raise IrToolsError(f"--config {key}: OpenVINO's CPU plugin has no such setting{did_you_mean(key, known)}",
+                               code="E-USAGE")
+        settings[key] = value
+    return settings
 
 
 def _compare_steps(args: argparse.Namespace, graph: Graph, inputs: dict, made: dict) -> list[dict] | None:
@@ -735,6 +762,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compare with another model instead of the reference: B on OpenVINO CPU (an IR) or onnxruntime "
                         "(ONNX) on the same inputs, outputs by name; the tolerance is derived from the two models' "
                         "weight types unless --atol/--rtol are given")
+    p.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                   help="an OpenVINO CPU setting as you deploy the model (repeatable; e.g. "
+                        "DYNAMIC_QUANTIZATION_GROUP_SIZE=32, INFERENCE_PRECISION_HINT=bf16): compare pins every "
+                        "setting that moves numbers, runs OpenVINO again with these, and says which layers and outputs "
+                        "they move beyond their bound and by how much (a measured deviation, not in the verdict)")
     p.add_argument("--per-layer", action="store_true",
                    help="also compare every layer, fed OpenVINO's activations; with --against: every tensor of the "
                         "two models matched by name, and the first that drifts beyond the tolerance named")

@@ -240,6 +240,7 @@ class CompareReport:
     openvino_layers: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # "layer:port" -> value
     against: dict | None = None  # compare --against: the other model, its runner, the tolerance, the tensors matched
     steps: list[dict] | None = None  # compare --steps: per step, its number, its inputs' shapes, whether it passed
+    deployment: dict | None = None  # compare --config: the settings, and what they moved beyond its bound
 
     @property
     def passed(self) -> bool:
@@ -264,6 +265,7 @@ class CompareReport:
             "first_divergence": self.first_divergence,
             **({"against": self.against} if self.against is not None else {}),
             **({"steps": self.steps} if self.steps is not None else {}),
+            **({"deployment": self.deployment} if self.deployment is not None else {}),
         }
 
 
@@ -391,6 +393,8 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
     lines += _closest_to_failing(report)
     if against:
         lines += _against_lines(against, verbose)
+    if report.deployment is not None:
+        lines += _deployment_lines(report.deployment, verbose)
     if report.steps:
         lines.append(f"steps ({len(report.steps)}, state carried from each to the next): " + ", ".join(
             f"{s['step']} {'PASS' if s['passed'] else 'FAIL'}" for s in report.steps))
@@ -404,3 +408,20 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
     unsaid = f" (not comparable, so not compared: {', '.join(incomparable)})" if incomparable else ""
     lines.append(("PASSED" if report.passed else "FAILED") + unsaid)
     return "\n".join(lines)
+
+
+def _deployment_lines(deployment: dict, verbose: bool) -> list[str]:
+    """What ``--config`` settings moved beyond the bound: a measured deviation, not part of the verdict."""
+    settings = ", ".join(f"{k}={v}" for k, v in deployment["config"].items())
+    moved = deployment["layers_moved"]
+    lines = [f"deployed as {settings} (a measured deviation of these settings, not a defect; not in the verdict): "
+             f"{len(moved)} of {deployment['layers_compared']} layers moved beyond their bound"]
+    shown = moved if verbose else sorted(moved, key=lambda m: -(m["error_to_bound"] or 0))[:10]
+    for m in shown:
+        ratio = f"{m['error_to_bound']:.3g}" if m["error_to_bound"] is not None else "no bound"
+        lines.append(f"  {ratio:>8}  {m['name']} ({m['type']}, line {m['line']}): max abs {m['max_abs_error']:.3g}")
+    if len(shown) < len(moved):
+        lines.append(f"  and {len(moved) - len(shown)} more (-v lists them)")
+    for m in deployment["outputs_moved"]:
+        lines.append(f"  output {m['name']} moved beyond its bound: max abs {m['max_abs_error']:.3g}")
+    return lines

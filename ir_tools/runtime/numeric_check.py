@@ -53,6 +53,9 @@ class CompareOptions:
     recipes: Mapping[str, Recipe] = field(default_factory=dict)
     #: called with each layer's name as the per-layer comparison reaches it
     progress: Callable[[str], None] | None = None
+    #: OpenVINO CPU settings as the user deploys the model (``--config KEY=VALUE``): OpenVINO runs again with them,
+    #: and the report says which layers and outputs they move beyond their bound, and by how much
+    deployed: Mapping[str, str] = field(default_factory=dict)
 
 
 def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: CompareOptions,
@@ -137,7 +140,41 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
     if failing is not None:
         report.first_divergence = {"layer_id": failing.layer_id, "name": failing.name, "type": failing.kind,
                                    "line": failing.line}
+    if options.deployed:
+        report.deployment = _deployment(graph, order, inputs, options, runner, (constant, folded, hidden), report,
+                                        bounded)
     return report
+
+
+def _deployment(graph: Graph, order: list[Layer], inputs: Mapping[str, np.ndarray], options: CompareOptions,
+                runner: ActivationRunner, constants: tuple[frozenset[str], frozenset[str], frozenset[str]],
+                report: CompareReport, bounded: Mapping[str, Bounded]) -> dict:
+    """OpenVINO again with ``options.deployed`` over the pinned settings, every layer against the reference as in
+    the pinned run: the layers and outputs within their bound when pinned and beyond it when deployed, each with
+    its error/bound and largest difference; a measured deviation of those settings, not a defect of the model."""
+    if not isinstance(runner, OpenVinoRunner):
+        raise IrToolsError("deployment settings (--config) apply to this process's OpenVINO", code="E-USAGE")
+    constant, folded, hidden = constants
+    ran = OpenVinoRunner(runner.graph, runner.files, options.deployed).infer(inputs, per_layer=True, hidden=hidden)
+    scratch = CompareReport(report.model, {})
+    LayerCheck(graph, order, options.tolerances, scratch, constant, folded, None, {}, ran.reads).run(ran.layers)
+    pinned = {layer.layer_id: layer.passed for layer in report.layers}
+    moved = [_moved(layer.name, layer.kind, layer.line, layer.outputs) for layer in scratch.layers
+             if not layer.passed and pinned.get(layer.layer_id, True)]
+    outputs = [compare_tensors(name, ran.outputs[name], as_cpu_holds(expected), *options.tolerances.for_name(name),
+                               bound=bound) for name, (expected, bound) in bounded.items()]
+    pinned_outputs = {t.name: t.passed for t in report.outputs}
+    return {"config": dict(options.deployed), "layers_compared": len(scratch.layers),
+            "layers_moved": moved,
+            "outputs_moved": [_moved(t.name, None, None, [t]) for t in outputs
+                              if not t.passed and pinned_outputs.get(t.name, True)]}
+
+
+def _moved(name: str, kind: str | None, line: int | None, outputs: list[TensorComparison]) -> dict:
+    """A layer or output the deployment settings moved beyond its bound: how far (the worst of its outputs)."""
+    worst = max(outputs, key=lambda t: (t.error_to_bound or 0.0, t.max_abs_error))
+    return {"name": name, "type": kind, "line": line, "error_to_bound": worst.error_to_bound,
+            "max_abs_error": worst.max_abs_error}
 
 
 #: Why LayerCheck leaves a layer whose reference and OpenVINO differ by design (not a defect of either).

@@ -37,6 +37,11 @@ OPENVINO_VERSION: str = ov.get_version()
 CPU_CONFIG: dict[str, str] = {"INFERENCE_PRECISION_HINT": "f32", "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0",
                               "KV_CACHE_PRECISION": "f32", "KEY_CACHE_PRECISION": "f32", "VALUE_CACHE_PRECISION": "f32"}
 
+def cpu_settings() -> list[str]:
+    """The settings this OpenVINO's CPU plugin takes (``compare --config KEY=VALUE``)."""
+    return sorted(ov.Core().get_property("CPU", "SUPPORTED_PROPERTIES"))
+
+
 #: OpenVINO's messages lead with where in its sources they were raised; the user needs the rest.
 _SOURCE_LINE = re.compile(r"^(Exception from \S+|Check '.*' failed at \S+)[:]?\s*$")
 
@@ -181,12 +186,14 @@ def run_openvino(
     threads: int | None = None,
     files: ModelFiles | None = None,
     hidden: frozenset[str] = frozenset(),
+    deployed: Mapping[str, str] | None = None,
 ) -> OpenVinoRun:
     """Run the model on CPU. ``per_layer`` adds every layer's outputs to the model (one compile), but for the
-    layers named in ``hidden`` (constant subgraphs, which OpenVINO then folds as it would)."""
+    layers named in ``hidden`` (constant subgraphs, which OpenVINO then folds as it would); ``deployed``: settings
+    over ``CPU_CONFIG``, as a user deploys the model."""
     core = ov.Core()
     model = load(graph, core, files)
-    config = supported(core, CPU_CONFIG)
+    config = {**supported(core, CPU_CONFIG), **(deployed or {})}
     if threads:
         config["INFERENCE_NUM_THREADS"] = str(threads)
     reads: dict[str, list[str]] = {}

@@ -64,12 +64,13 @@ class ActivationRunner(Runner, Protocol):
 
 
 class OpenVinoRunner:
-    """OpenVINO of this process on CPU, inference precision f32: the user's own ``files`` when given (``graph`` is
-    their parse), else ``graph`` itself."""
+    """OpenVINO of this process on CPU, every setting that moves numbers pinned (``CPU_CONFIG``), but for the
+    ``deployed`` ones: the user's own ``files`` when given (``graph`` is their parse), else ``graph`` itself."""
 
-    def __init__(self, graph: Graph, files: ModelFiles | None = None):
+    def __init__(self, graph: Graph, files: ModelFiles | None = None, deployed: Mapping[str, str] | None = None):
         self.graph = graph
         self.files = files
+        self.deployed = dict(deployed or {})
 
     @property
     def name(self) -> str:
@@ -89,7 +90,8 @@ class OpenVinoRunner:
     def infer(self, inputs: Mapping[str, np.ndarray], per_layer: bool = False,
               hidden: frozenset[str] = frozenset()) -> OpenVinoRun:
         """The outputs and, with ``per_layer``, every layer's activations but the ``hidden`` layers' (by name)."""
-        return run_openvino(self.graph, dict(inputs), per_layer=per_layer, files=self.files, hidden=hidden)
+        return run_openvino(self.graph, dict(inputs), per_layer=per_layer, files=self.files, hidden=hidden,
+                            deployed=self.deployed)
 
 
 #: The signals a child may die of (a crash of OpenVINO: SIGSEGV, SIGFPE, SIGABRT...).
