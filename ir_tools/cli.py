@@ -10,7 +10,7 @@ import re
 import sys
 import tempfile
 from collections import Counter
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -700,6 +700,7 @@ def _versions() -> str:
     return f"ir_tools {__version__} (openvino {openvino}, Python {platform.python_version()})"
 
 
+@cache  # built once per process: every option is static, and parse_args leaves the parser as it was
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ir-tools", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=_versions())

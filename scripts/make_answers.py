@@ -75,6 +75,7 @@ from tests.ops import (  # noqa: E402
     test_normalization_conformance,
     test_recurrent_conformance,
     test_reduction_conformance,
+    test_roll_conformance,
     test_scatter_nd_conformance,
     test_shaping_conformance,
     test_softmax_conformance,
@@ -177,7 +178,8 @@ def shaping(rng: np.random.Generator) -> list[Recipe]:
 
 def movement(rng: np.random.Generator) -> list[Recipe]:
     k = test_support_kernels
-    return recipes([*k.pad_cases(rng, 40), *k.slice_cases(rng, 40), *k.strided_slice_cases(rng, 40)])
+    return recipes([*k.pad_cases(rng, 40), *k.slice_cases(rng, 40), *k.strided_slice_cases(rng, 40),
+                    *test_roll_conformance.roll_cases(rng, 24)])
 
 
 def convolution(rng: np.random.Generator) -> list[Recipe]:

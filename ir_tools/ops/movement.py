@@ -1,4 +1,4 @@
-"""Pad, Slice and StridedSlice: shape rules and reference kernels.
+"""Pad, Slice, StridedSlice and Roll: shape rules and reference kernels.
 
 Values follow the OpenVINO op specification; checked against OpenVINO CPU by
 tests/ops/test_support_kernels.py. The shape rules are OpenVINO's shape inference (interval bounds
@@ -419,8 +419,43 @@ def _strided_slice_infer(a: StridedSliceAttrs, inputs: Sequence[TensorType], val
     return [TensorType(data.element, tuple(out))]
 
 
+def _roll_infer(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """OpenVINO's Roll-7: shift and axes i32 or i64 scalars or 1-D, of one shape unless shift is a scalar; known
+    axes within [-rank, rank); the output is the data's type."""
+    data, shift, axes = inputs
+    for t, what in ((shift, "shift"), (axes, "axes")):
+        if t.element is not None and t.element not in ("i32", "i64"):
+            raise OpValidationError(f"{what} must be i32 or i64, got {t.element}")
+        if t.shape is not None and len(t.shape) > 1:
+            raise OpValidationError(f"{what} must be a scalar or 1-D, got rank {len(t.shape)}")
+    scalar = shift.shape is not None and len(shift.shape) == 0
+    if not scalar and shift.shape is not None and axes.shape is not None and (
+            len(shift.shape) != len(axes.shape) or not all(
+                compatible(iv(x), iv(y)) for x, y in zip(shift.shape, axes.shape, strict=True))):
+        raise OpValidationError("if shift is a 1-D vector, axes must be a 1-D tensor of the same size")
+    if values[2] is not None and data.shape is not None:
+        rank = max(len(data.shape), 1)  # a scalar takes the axes of a 1-D input (-1 and 0), measured
+        for axis in bounds(values[2]):
+            if not -rank <= axis < rank:
+                raise OpValidationError(f"axis {axis} is not an axis of a rank-{len(data.shape)} input")
+    return [data]
+
+
+def _roll(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Each axis rolled by its shift (a scalar shift for every axis; an axis named twice rolls by the sum)."""
+    x = args[0]
+    if x.ndim == 0:
+        return [x]
+    axes = [normalize_axis(v, x.ndim) for v in _ints(args[2])]
+    shifts = _ints(args[1])
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    return [np.roll(x, shifts, axes)]
+
+
 PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, zeroed=(3,)))
 PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, zeroed=(3,)))
+ROLL_7 = OpSpec("Roll", "Roll-7", NoAttrs, (3, 3), 1, guarded(_roll_infer), _roll, (2,), rounding=moves(0))
 SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(_slice_infer), _slice, (1, 2, 3, 4), rounding=moves(0))
 STRIDED_SLICE_1 = OpSpec("StridedSlice", "StridedSlice-1", StridedSliceAttrs, (3, 4), 1,
                          guarded(_strided_slice_infer), _strided_slice, (1, 2, 3), rounding=moves(0))

@@ -91,6 +91,7 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (recurrent.RNN_SEQUENCE_5, 5, 16),
     (movement.PAD_1, 1, 11),
     (movement.PAD_12, 12, 16),
+    (movement.ROLL_7, 7, 16),
     (movement.SLICE_8, 8, 16),
     (movement.STRIDED_SLICE_1, 1, 16),
     (reshape.RESHAPE_1, 1, 16),
