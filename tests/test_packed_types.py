@@ -19,11 +19,11 @@ TYPES = sorted(VALUE_DTYPES)
 COUNT = {name: 4096 if name == "u3" else 4099 for name in TYPES}
 
 
-def packed_model(path: Path, rng: np.random.Generator) -> dict[str, bytes]:
+def packed_model(path: Path, rng: np.random.Generator, types: tuple[str, ...] = tuple(TYPES)) -> dict[str, bytes]:
     """An IR with, per type, a Const of COUNT[type] seeded elements (every byte pattern) converted to f32 and output as
     the type's name; returns each payload."""
     layers, edges, payloads, offset = [], [], {}, 0
-    for i, name in enumerate(TYPES):
+    for i, name in enumerate(types):
         et = ELEMENT_TYPES[name]
         payload = rng.integers(0, 256, byte_size(et, COUNT[name]), dtype=np.uint8).tobytes()
         payloads[name] = payload

@@ -36,6 +36,12 @@ DEFECTS: dict[str, str] = {
 }
 
 
+#: u4 and i4 values are packed two to a byte, the first in the low nibble from this release on (OpenVINO pull
+#: request 20371, October 2023); the releases before read the first in the high nibble (measured: 2023.0 and 2023.1
+#: take the high nibble first, 2023.2 and 2024.0 on the low; the documented-only releases take 2023.0's answer).
+LOW_NIBBLE_FIRST_FROM = (2023, 2)
+
+
 @dataclass(frozen=True)
 class Release:
     name: str  # "2023.0", or "opset8"
@@ -55,6 +61,12 @@ class Release:
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on
     run it; the documented-only releases before 2023.0 take 2023.0's answer, unmeasured)."""
+
+    @property
+    def reads_high_nibble_first(self) -> bool:
+        """Whether it reads the first of two u4 or i4 values of a byte from the high nibble (``LOW_NIBBLE_FIRST_FROM``:
+        before 2023.2), where the current OpenVINO writes it in the low one."""
+        return not self.name.startswith("opset") and tuple(map(int, self.name.split(".")[:2])) < LOW_NIBBLE_FIRST_FROM
 
     def creates(self, op_type: str, version: str | None, attrs: Mapping[str, str]) -> bool:
         """True if this release creates a layer of ``op_type`` at ``version`` with these attributes."""

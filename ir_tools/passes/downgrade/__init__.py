@@ -12,6 +12,7 @@ from .elementwise import ElementwiseTo1
 from .gather import GatherTo7
 from .interpolate import InterpolateTo4
 from .names import UniqueNames
+from .nibbles import NibbleOrder
 from .normalization import GroupNormalizationTo6
 from .own_opset import OwnOpset
 from .pad import PadTo1
@@ -31,7 +32,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
-    OwnOpset, UniqueNames,
+    OwnOpset, UniqueNames, NibbleOrder,
 )
 
 __all__ = ["DOWNGRADES", "Downgrade"]
