@@ -20,6 +20,7 @@ from typing import Any
 from ..base.diagnostics import Diagnostic
 from ..ir.model import Graph
 from ..ir.names import output_name
+from ..runtime.compare import verdict
 from ..runtime.numeric_check import constant_layers
 from .layout import NODE_H, NODE_W, Layout, layered_layout
 
@@ -66,7 +67,7 @@ def compare_html(graph: Graph, report: dict) -> str:
     summary = {
         "model": report["model"],
         "passed": report["passed"],
-        "verdict": _verdict(report),
+        "verdict": verdict(report),
         "config": _number(report["config"]),  # ``--atol inf`` is a valid tolerance
         "inputs": report.get("inputs", []),
         "outputs": [_tensor(t) for t in report["outputs"]],
@@ -104,32 +105,6 @@ def _ends(graph: Graph, report: dict, index: dict[str, int], status: list[str], 
             info[i] = {"why": "outputs"}
         elif layer.id in constant:
             info[i] = {"why": "folded"}
-
-
-def _verdict(report: dict) -> dict:
-    """The verdict and what it rests on: green PASSED only when an output was compared; a run that compared
-    no output (or nothing) says so instead."""
-    outputs = [t for t in report["outputs"] if t.get("comparable", True)]
-    layers = report["layers"]
-    failed = sum(not lay["passed"] for lay in layers)
-    said = []
-    if outputs:
-        bad = sum(not t["passed"] for t in outputs)
-        said.append(f"{len(outputs)} output comparison(s)" + (f", {bad} failed" if bad else ""))
-    else:
-        said.append("no output compared")
-    if layers:
-        said.append(f"{len(layers)} layer(s) compared" + (f", {failed} failed" if failed else ""))
-    incomparable = [t["name"] for t in report["outputs"] if not t.get("comparable", True)]
-    if incomparable:
-        said.append(f"not comparable, so not compared: {', '.join(incomparable)}")
-    if not report["passed"]:
-        word, tone = "FAILED", "bad"
-    elif outputs:
-        word, tone = "PASSED", "good"
-    else:
-        word, tone = ("NO OUTPUT COMPARED" if layers else "NOTHING COMPARED"), "unsure"
-    return {"word": word, "tone": tone, "compared": "; ".join(said)}
 
 
 def check_html(graph: Graph | None, path: str, diagnostics: list[Diagnostic]) -> str:

@@ -404,9 +404,12 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
         tensor = f"tensor '{d['tensor']}' of " if "tensor" in d else ""
         lines.append(f"first {'drift' if against else 'divergence'}: {step}{tensor}layer '{d['name']}' "
                      f"(id {d['layer_id']}, {d['type']}, line {d['line']})")
-    incomparable = [t.name for t in report.outputs if not t.comparable]
-    unsaid = f" (not comparable, so not compared: {', '.join(incomparable)})" if incomparable else ""
-    lines.append(("PASSED" if report.passed else "FAILED") + unsaid)
+    said = verdict(report.to_dict())
+    if said["word"] in ("PASSED", "FAILED"):
+        unsaid = [part for part in said["compared"].split("; ") if part.startswith("not comparable")]
+        lines.append(said["word"] + (f" ({unsaid[0]})" if unsaid else ""))
+    else:  # nothing or no output compared: never a bare PASSED
+        lines.append(f"{said['word']} ({said['compared']})")
     return "\n".join(lines)
 
 
@@ -425,3 +428,29 @@ def _deployment_lines(deployment: dict, verbose: bool) -> list[str]:
     for m in deployment["outputs_moved"]:
         lines.append(f"  output {m['name']} moved beyond its bound: max abs {m['max_abs_error']:.3g}")
     return lines
+
+
+def verdict(report: dict) -> dict:
+    """The verdict of a report (``CompareReport.to_dict``) and what it rests on, as the text and HTML reports say it:
+    PASSED only when an output was compared; a run that compared no output (or nothing) says so instead."""
+    outputs = [t for t in report["outputs"] if t.get("comparable", True)]
+    layers = report["layers"]
+    failed = sum(not lay["passed"] for lay in layers)
+    said = []
+    if outputs:
+        bad = sum(not t["passed"] for t in outputs)
+        said.append(f"{len(outputs)} output comparison(s)" + (f", {bad} failed" if bad else ""))
+    else:
+        said.append("no output compared")
+    if layers:
+        said.append(f"{len(layers)} layer(s) compared" + (f", {failed} failed" if failed else ""))
+    incomparable = [t["name"] for t in report["outputs"] if not t.get("comparable", True)]
+    if incomparable:
+        said.append(f"not comparable, so not compared: {', '.join(incomparable)}")
+    if not report["passed"]:
+        word, tone = "FAILED", "bad"
+    elif outputs:
+        word, tone = "PASSED", "good"
+    else:
+        word, tone = ("NO OUTPUT COMPARED" if layers else "NOTHING COMPARED"), "unsure"
+    return {"word": word, "tone": tone, "compared": "; ".join(said)}
