@@ -97,7 +97,7 @@ def _layer_id(m: Mutant, rng: random.Random) -> str | None:
     if how == "delete":
         del layer.attrib["id"]
         return f"layer {old}: id deleted"
-    new = {"duplicate": rng.choice(layers).get("id"), "text": rng.choice(("a", "", "-1", "1.0", " 1"))}.get(
+    new = {"duplicate": rng.choice(layers).get("id", "0"), "text": rng.choice(("a", "", "-1", "1.0", " 1"))}.get(
         how, rng.choice(_HUGE))
     layer.set("id", new)
     if how == "huge-with-edges":
