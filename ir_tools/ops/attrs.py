@@ -31,8 +31,10 @@ def _uint(text: str) -> int:
 
 
 def _uint_list(text: str) -> tuple[int, ...]:
-    t = text.strip()
-    return () if t == "" else tuple(_uint(p) for p in t.split(","))
+    """An empty attribute is an empty list; one of blanks alone OpenVINO's reader refuses ("Cannot parse ' '")."""
+    if text == "":
+        return ()
+    return tuple(_uint(p) for p in text.split(","))
 
 
 def _int64(text: str) -> int:
