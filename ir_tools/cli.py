@@ -295,6 +295,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .runtime.openvino import ModelFiles
     from .runtime.runners import OpenVinoRunner
     from .runtime.steps import compare_steps
+    from .runtime.verdict import read_judged
 
     text = args.format == "text"
     if args.against and (args.load_outputs or args.compare_constants):
@@ -303,7 +304,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                            "one or the other", code="E-USAGE")
     deployed = _deployment_settings(args)
     with status(f"reading and checking {args.model.name}", text):
-        graph = read_valid(args.model, args.bin)
+        graph = read_judged(args.model, args.bin)
     tolerances = _tolerances(args, graph)
     inputs, made = _inputs(args, graph, check=False)
     source = {"inputs": str(args.inputs)} if args.inputs else {"seed": _seed(args)}

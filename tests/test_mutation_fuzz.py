@@ -155,8 +155,8 @@ def test_shapes_fix_writes_nothing_that_check_rejects(tmp_path: Path) -> None:
 @pytest.mark.openvino
 @pytest.mark.parametrize(("kind", "version"), [("TopK", "opset11"), ("TensorIterator", "opset1")])
 def test_what_only_openvino_can_judge_is_asked_before_acting(kind: str, version: str, tmp_path: Path) -> None:
-    """A layer of an op ir_tools has no shape rule for is judged by OpenVINO alone: run, migrate and inspect ask its
-    verdict before acting, as check does (found by the fuzzer: an AvgPool retyped TopK, or TensorIterator without a
+    """A layer of an op ir_tools has no shape rule for is judged by OpenVINO alone: run, migrate, inspect and compare
+    ask its verdict before acting, as check does (found by the fuzzer: an AvgPool retyped TopK, or TensorIterator without a
     body, passed every check of ours; run and migrate went on and wrote files)."""
     source = SAMPLES / "avgpool16_dilations.xml"
     path = tmp_path / "model.xml"
@@ -166,7 +166,7 @@ def test_what_only_openvino_can_judge_is_asked_before_acting(kind: str, version:
     out = tmp_path / "out"
     out.mkdir()
     for command in (["run", str(path), "-o", str(out / "o.npz")], ["migrate", str(path), "-o", str(out / "o.xml")],
-                    ["inspect", str(path)]):
+                    ["inspect", str(path)], ["compare", str(path), "--save-outputs", str(out / "s.npz")]):
         exit_code, printed, native = run_command(command)
         assert exit_code == 1 and "error[E-OPENVINO]" in printed and native == "", printed
     assert list(out.iterdir()) == []
