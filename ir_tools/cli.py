@@ -397,8 +397,6 @@ def _compare_against(args: argparse.Namespace, graph: Graph, inputs: dict, made:
     """``compare A.xml --against B.xml|B.onnx``: B read and checked (an IR as ``check`` does, an ONNX file by
     ``onnx.checker``), then ``runtime.against.compare_against``; the report as compare's."""
     from .runtime.against import IrModel, compare_against
-    from .runtime.compare import render_text
-    from .runtime.numeric_check import saved_arrays
     from .runtime.openvino import ModelFiles
 
     text, path = args.format == "text", args.against
@@ -419,14 +417,7 @@ def _compare_against(args: argparse.Namespace, graph: Graph, inputs: dict, made:
     model = IrModel(graph, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
     with status(f"running both models{' and every tensor' if args.per_layer else ''}", text):
         report = compare_against(model, against, inputs, tolerances, args.per_layer, source, made)
-    print(json.dumps(report.to_dict(), indent=2) if args.format == "json" else render_text(report, args.verbose))
-    if args.save_outputs:
-        _save_npz(args.save_outputs, saved_arrays(report))
-    if args.html:
-        from .report import compare_html
-
-        _save_html(args.html, compare_html(graph, report.to_dict()))
-    return EXIT_OK if report.passed else EXIT_FOUND
+    return _compare_report(args, graph, report)
 
 
 def cmd_convert_onnx(args: argparse.Namespace) -> int:
