@@ -42,6 +42,17 @@ DEFECTS: dict[str, str] = {
 LOW_NIBBLE_FIRST_FROM = (2023, 2)
 
 
+#: Element types a release cannot read ("Incorrect type"): each with the newest measured release that refuses it,
+#: and the oldest measured one that reads it (measured by reading and compiling a Const of each type on 2023.0,
+#: 2023.1, 2023.2, 2024.0, 2025.0 and 2026.4: the releases up to the first refuse it, the ones from the second read
+#: it, the ones between are not known and not judged).
+ELEMENT_TYPES_FROM: dict[str, tuple[tuple[int, int], str]] = {
+    "nf4": ((2023, 1), "2023.2"), "f8e4m3": ((2023, 2), "2024.0"), "f8e5m2": ((2023, 2), "2024.0"),
+    "u2": ((2024, 0), "2025.0"), "u3": ((2024, 0), "2025.0"), "u6": ((2024, 0), "2025.0"),
+    "f4e2m1": ((2024, 0), "2025.0"), "f8e8m0": ((2024, 0), "2025.0"),
+}
+
+
 @dataclass(frozen=True)
 class Release:
     name: str  # "2023.0", or "opset8"
@@ -61,6 +72,13 @@ class Release:
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on
     run it; the documented-only releases before 2023.0 take 2023.0's answer, unmeasured)."""
+
+    def refuses_element_type(self, element: str) -> str | None:
+        """The oldest measured release that reads ``element`` where this release is known to refuse it, else None."""
+        found = ELEMENT_TYPES_FROM.get(element)
+        if found is None or self.name.startswith("opset") or tuple(map(int, self.name.split(".")[:2])) > found[0]:
+            return None
+        return found[1]
 
     @property
     def reads_high_nibble_first(self) -> bool:

@@ -56,7 +56,21 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
             found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} refuses two layers named '{name}' (the "
                                  f"first at line {layers[0].line}); the oldest release that reads them is {oldest}; "
                                  "`ir-tools migrate --target` renames them", layer.loc) for layer in layers[1:]]
-    return found + _dynamic_states(graph, target)
+    return found + _element_types(graph, target) + _dynamic_states(graph, target)
+
+
+def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
+    """E-TARGET for each Const of an element type ``target`` cannot read (its reader refuses the whole file)."""
+    found = []
+    for layer in graph.by_type("Const"):
+        element = layer.attrs.get("element_type", "").lower()
+        oldest = target.refuses_element_type(element)
+        if oldest is not None:
+            found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot read element type {element} "
+                                    f"(its reader refuses the file: 'Incorrect type'); the oldest release measured to "
+                                    f"read it is {oldest}; `ir-tools migrate --target` has no rewrite for it",
+                                    layer.loc))
+    return found
 
 
 def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[Downgrade]]) -> list[Diagnostic]:

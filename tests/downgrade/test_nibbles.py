@@ -43,3 +43,27 @@ def test_int4_consts_repacked_for_releases_before_2023_2(tmp_path: Path, capsys)
         np.testing.assert_array_equal(got[name], want[name], err_msg=name)
     assert main(["migrate", str(model), "--target", "2024.0", "--dry-run"]) == 0
     assert "nothing to migrate" in capsys.readouterr().out
+
+
+def test_element_types_2023_0_cannot_read_are_named_by_check_target(tmp_path: Path) -> None:
+    """ops/releases.ELEMENT_TYPES_FROM against OpenVINO 2023.0 itself: each packed type, one Const through a Convert
+    to f32 in a model of its own, loads there exactly when ``check --target 2023.0`` does not name it (E-TARGET)."""
+    from ir_tools.base.errors import IrToolsError
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner
+    from tests.test_packed_types import TYPES
+
+    named, loads = set(), set()
+    for element in TYPES:
+        model = tmp_path / f"{element}.xml"
+        packed_model(model, np.random.default_rng(5), (element,))
+        if any(d.code == "E-TARGET" for d in ir_tools.check(model, openvino=False, target="2023.0")):
+            named.add(element)
+        runner = ChildOpenVinoRunner(side_pythons()["2023.0"], ir_tools.read_valid(model),
+                                     ModelFiles(model, model.with_suffix(".bin")))
+        try:
+            runner.run({})
+            loads.add(element)
+        except IrToolsError as exc:
+            assert "Incorrect type" in exc.message, exc.message
+    assert named == set(TYPES) - loads and loads == {"u1", "u4", "i4", "bf16"}
