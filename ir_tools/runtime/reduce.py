@@ -13,8 +13,9 @@ on the layers in topological order:
 
 Every candidate runs OpenVINO in a child process (``ChildOpenVinoRunner``), so a crash (a signal, an abort) is a
 failure of the candidate, never of ir_tools. What "fails" means is a ``Failure``: ``compare_fails`` (compare's
-verdict on the part: OpenVINO against the reference, and against saved activations) or ``openvino_fails``
-(OpenVINO refuses or crashes, optionally with a message matching a pattern).
+verdict on the part: OpenVINO against the reference, and against saved activations), ``against_fails`` (the part
+against the same part of another model) or ``openvino_fails`` (OpenVINO refuses or crashes, optionally with a
+message matching a pattern).
 """
 
 from __future__ import annotations
