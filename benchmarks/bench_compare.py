@@ -22,9 +22,10 @@ Each is a whole process (interpreter start, imports, everything): wall time from
 RSS (the child's ``ru_maxrss`` from ``wait4``; the driver imports neither library, so what the child
 inherits at fork is small). The sides alternate within each of ``--runs`` rounds and the best of each is
 kept. The table gives per row ours / OpenVINO for time and memory and their geometric means; the target
-is at most 2x on every model. ``--verdicts`` also prints, per row, compare's verdict (PASSED/FAILED or its
-error), the layers compared, the layers that failed, the layers "not checked" and their op types, and the
-first divergence. ``--json FILE`` writes every figure.
+is at most 2x on every model. A model OpenVINO alone fails on (a crash fixture) gets a row saying so, with
+compare's verdict and no ratio; such rows are counted apart and left out of the means. ``--verdicts`` also
+prints, per row, compare's verdict (PASSED/FAILED or its error), the layers compared, the layers that failed,
+the layers "not checked" and their op types, and the first divergence. ``--json FILE`` writes every figure.
 
 Timing is noisy on a shared machine: say how loaded it was when quoting numbers.
 """
@@ -126,6 +127,10 @@ def verdict(run: dict) -> dict:
         words = run["stderr"].strip().splitlines()
         return {"verdict": f"exit {run['code']}" + (" (timeout)" if run["timed_out"] else ""),
                 "error": words[-1] if words else ""}
+    if "layers" not in report:  # a refusal (E-INPUT, E-OPENVINO, ...) in check's JSON form: its diagnostics
+        errors = [d for f in report.get("files", ()) for d in f["diagnostics"] if d["severity"] == "error"]
+        return {"verdict": f"exit {run['code']}",
+                "error": f"error[{errors[0]['code']}]: {errors[0]['message'][:300]}" if errors else ""}
     failing = [lay for lay in report["layers"] if not lay["passed"]]
     divergence = report.get("first_divergence")
     return {
@@ -182,7 +187,15 @@ def measure(row: dict, runs: int, timeout: float) -> dict:
         run = run_process(commands[side], timeout)
         last[side] = run
         if side == "openvino" and run["code"] != 0:
-            raise RuntimeError(f"OpenVINO alone failed on {row['file']}: {run['stderr'].strip()[-500:]}")
+            # OpenVINO alone cannot run the model (a crash fixture, say): no ratio, but a row saying so, with
+            # what compare said of it (ours ran first), and the run goes on to the next model
+            words = run["stderr"].strip().splitlines()
+            error = (f"exit {run['code']}" + (" (timeout)" if run["timed_out"] else "")
+                     + (f": {words[-1][-300:]}" if words else ""))
+            return {"model": row["file"], "label": row["label"], "feeds": row["feeds"],
+                    "ours": best.get("ours"), "openvino": None, "openvino_error": error,
+                    "time_ratio": None, "memory_ratio": None,
+                    "compare": verdict(last["ours"]) if "ours" in last else {"verdict": "not run", "error": ""}}
         failed = failed or (side == "ours" and run["code"] not in (0, 1))
         if side not in best or (failed and side == "ours"):
             best[side] = {"seconds": run["seconds"], "mib": run["mib"]}
@@ -241,11 +254,17 @@ def main() -> int:
           f"one fresh process per measurement; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     header = f"{'model':<42}{'ours s':>8}{'OV s':>8}{'ratio':>7}{'ours MiB':>10}{'OV MiB':>8}{'ratio':>7}  compare"
     print(header)
-    results = []
+    results, refused = [], []
     for row in todo:
         result = measure(row, args.runs, args.timeout)
-        results.append(result)
         ours, theirs = result["ours"], result["openvino"]
+        if theirs is None:
+            refused.append(result)
+            print(f"{result['label']:<42}{ours['seconds'] if ours else math.nan:>8.2f}{'-':>8}{'-':>7}"
+                  f"{ours['mib'] if ours else math.nan:>10.0f}{'-':>8}{'-':>7}  {result['compare']['verdict']}; "
+                  f"OpenVINO alone failed ({result['openvino_error']})", flush=True)
+            continue
+        results.append(result)
         print(f"{result['label']:<42}{ours['seconds']:>8.2f}{theirs['seconds']:>8.2f}{result['time_ratio']:>6.2f}x"
               f"{ours['mib']:>10.0f}{theirs['mib']:>8.0f}{result['memory_ratio']:>6.2f}x  "
               f"{result['compare']['verdict']}", flush=True)
@@ -255,13 +274,17 @@ def main() -> int:
             for side in ("ours", "openvino") for k in ("seconds", "mib")}
     print(f"{'geometric mean':<42}{mean['ours', 'seconds']:>8.2f}{mean['openvino', 'seconds']:>8.2f}"
           f"{geomean(times):>6.2f}x{mean['ours', 'mib']:>10.0f}{mean['openvino', 'mib']:>8.0f}{geomean(memory):>6.2f}x")
-    print(f"worst: time {max(times):.2f}x, memory {max(memory):.2f}x; over {TARGET}x: time on "
+    print(f"worst: time {max(times, default=math.nan):.2f}x, memory {max(memory, default=math.nan):.2f}x; "
+          f"over {TARGET}x: time on "
           f"{sum(t > TARGET for t in times)}, memory on {sum(m > TARGET for m in memory)} of {len(results)} "
           f"(target: at most {TARGET}x on every model); load average now {os.getloadavg()[0]:.2f}")
+    if refused:
+        print(f"OpenVINO alone failed on {len(refused)} more (no ratio, not in the means): "
+              + ", ".join(r["label"] for r in refused))
     if args.verdicts:
         print()
         print(f"{'model':<42}{'verdict':>9}{'layers':>8}{'failed':>8}{'not checked':>13}  details")
-        for result in results:
+        for result in results + refused:
             c = result["compare"]
             if "layers" not in c:
                 print(f"{result['label']:<42}{c['verdict']:>9}  {c['error']}")
@@ -275,10 +298,11 @@ def main() -> int:
                 details.append("not checked: " + ", ".join(f"{t} {n}" for t, n in c["not_checked_types"].items()))
             print(f"{result['label']:<42}{c['verdict']:>9}{c['layers']:>8}"
                   f"{c['layers_failed']:>8}{c['not_checked']:>13}  {'; '.join(details)}")
-        print(f"{sum(r['compare']['verdict'] == 'PASSED' for r in results)} of {len(results)} PASSED; "
-              f"{sum(r['compare'].get('not_checked', 0) for r in results)} layers not checked in all")
+        print(f"{sum(r['compare']['verdict'] == 'PASSED' for r in results + refused)} of {len(results + refused)} "
+              f"PASSED; {sum(r['compare'].get('not_checked', 0) for r in results + refused)} layers not checked in all")
     if args.json:
-        args.json.write_text(json.dumps({"load_average": os.getloadavg(), "results": results}, indent=1) + "\n")
+        args.json.write_text(json.dumps({"load_average": os.getloadavg(), "results": results,
+                                         "openvino_failed": refused}, indent=1) + "\n")
     return 0
 
 
