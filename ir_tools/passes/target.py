@@ -141,20 +141,19 @@ def migrate(source: Graph | str | Path, target: str | None = None, stateless: bo
 
 def migrate_graph(graph: Graph, target: Release | None, checked: bool, stateless: bool = False) -> PassResult:
     """``migrate`` on a graph read by ``read_migratable`` (``checked``: it passed ``check`` since)."""
-    first = Stateless().run(graph, checked) if stateless else PassResult(graph, False)
-    checked = checked and not first.modified
     if target is None:
-        result = migration(graph).run(graph, checked)
+        first = Stateless().run(graph, checked) if stateless else PassResult(graph, False)
+        result = migration(graph).run(graph, checked and not first.modified)
         return PassResult(graph, result.modified or first.modified, first.stats + result.stats)
     lowered = lower_legacy.run(graph).stats if is_legacy(graph) else Counter()
-    result = retarget(graph, target, checked=checked)
-    return PassResult(graph, result.modified or bool(lowered) or first.modified, first.stats + lowered + result.stats)
+    result = retarget(graph, target, checked=checked, stateless=stateless)
+    return PassResult(graph, result.modified or bool(lowered), lowered + result.stats)
 
 
-def retarget(graph: Graph, target: Release, checked: bool = False) -> PassResult:
-    """Rewrite ``graph`` into op versions ``target`` creates and computes right; PassError with every E-TARGET for what
-    is left."""
-    passes = [to_opset8, *(downgrade(target) for downgrade in DOWNGRADES)]
+def retarget(graph: Graph, target: Release, checked: bool = False, stateless: bool = False) -> PassResult:
+    """Rewrite ``graph`` into op versions ``target`` creates and computes right (``stateless``: its state made inputs
+    and outputs first); PassError with every E-TARGET for what is left."""
+    passes = [*([Stateless()] if stateless else []), to_opset8, *(downgrade(target) for downgrade in DOWNGRADES)]
     result = PassManager(passes, check_once=True).run(graph, checked)
     left = [d for d in target_diagnostics(graph, target) if d.loc.layer_id is not None]
     if left:

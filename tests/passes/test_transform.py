@@ -179,25 +179,29 @@ def test_a_pass_that_breaks_the_graph_is_refused_with_file_and_line(tmp_path: Pa
 
 def test_check_once_checks_a_sequence_once_and_names_every_pass_that_changed_it(tmp_path: Path, monkeypatch) -> None:
     """PassManager(check_once=True), as migrate --target runs its downgrades: the same graph as a gate after each
-    pass, one check instead of one per changing pass, and a graph left invalid names every pass since the check."""
+    pass, one re-inference and one check instead of one per changing pass, and a graph left invalid names every pass
+    since the check."""
     import ir_tools.passes.base as base
 
     class Touches(Pass):  # says it changed the graph, so that its gate runs
         def apply(self, graph: Graph) -> bool:
             return True
 
-    checks = []
-    require_valid = base.require_valid
+    checks, reinfers = [], []
+    require_valid, reinfer_shapes = base.require_valid, base.reinfer_shapes
     monkeypatch.setattr(base, "require_valid", lambda *a, **k: checks.append(1) or require_valid(*a, **k))
+    monkeypatch.setattr(base, "reinfer_shapes", lambda *a, **k: reinfers.append(1) or reinfer_shapes(*a, **k))
     model = transpose_model(tmp_path / "t.xml")
     written = {}
     for once in (False, True):
         graph = read_valid(model)
         checks.clear()
+        reinfers.clear()
         result = PassManager([FoldTransposes(), Touches(), Touches()], check_once=once).run(graph, checked=True)
-        written[once] = (len(checks), result.stats, write_ir(graph, tmp_path / f"{once}.xml")[0].read_bytes())
-    assert written[False][0] == 3 and written[True][0] == 1
-    assert written[False][1:] == written[True][1:]
+        written[once] = (len(checks), len(reinfers), result.stats,
+                         write_ir(graph, tmp_path / f"{once}.xml")[0].read_bytes())
+    assert written[False][:2] == (3, 3) and written[True][:2] == (1, 1)
+    assert written[False][2:] == written[True][2:]
 
     with pytest.raises(PassError) as caught:
         PassManager([FoldTransposes(), Touches(), UnfeedFirstRelu()], check_once=True).run(read_valid(model))
