@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import tempfile
 from collections.abc import Iterable
 from html import escape
@@ -117,6 +116,9 @@ def _relocated_data(data: RtNode, owner: Layer, graph: Graph, packer: _Packer) -
 
 
 def _atomic_write_pair(files: list[tuple[Path, list[bytes] | list[memoryview]]]) -> None:
+    """Write each file beside its target, then move the pair into place; an old pair is moved aside first and put
+    back if a move fails, so the targets never hold half a pair. (Moved aside, not replaced: on ext4, a rename over an
+    existing file starts writing the new one back to disk at once (``auto_da_alloc``), 30 ms for 100 MB.)"""
     temps: list[tuple[str, Path]] = []
     try:
         for target, chunks in files:
@@ -125,36 +127,41 @@ def _atomic_write_pair(files: list[tuple[Path, list[bytes] | list[memoryview]]])
             with os.fdopen(fd, "wb") as f:
                 for chunk in chunks:
                     f.write(chunk)
-        backups = _backup([target for _, target in temps])
+        aside = _move_aside([target for _, target in temps])
         try:
             for tmp, target in temps:
                 os.replace(tmp, target)
         except OSError:
-            for target, backup in backups:
-                os.replace(backup, target)  # put the old pair back: the files still match each other
+            _put_back(aside)  # the old pair again: the files still match each other
             raise
-        for _, backup in backups:
-            os.unlink(backup)
+        for _, old in aside:
+            os.unlink(old)
     finally:
         for tmp, _ in temps:
             if os.path.exists(tmp):
                 os.unlink(tmp)
 
 
-def _backup(targets: list[Path]) -> list[tuple[Path, str]]:
-    """Hard links (or copies) of the existing targets, so a failed rename can be rolled back."""
-    backups = []
-    for target in targets:
-        if target.is_file():
-            fd, backup = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".bak", dir=target.parent)
-            os.close(fd)
-            os.unlink(backup)
-            try:
-                os.link(target, backup)
-            except OSError:
-                shutil.copy2(target, backup)
-            backups.append((target, backup))
-    return backups
+def _move_aside(targets: list[Path]) -> list[tuple[Path, str]]:
+    """Rename each existing target to a new name beside it, so a failed move into place can be undone."""
+    aside: list[tuple[Path, str]] = []
+    try:
+        for target in targets:
+            if target.is_file():
+                fd, old = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".bak", dir=target.parent)
+                os.close(fd)
+                os.unlink(old)  # (a name of its own: a rename onto an existing file would start its writeback)
+                os.replace(target, old)
+                aside.append((target, old))
+    except OSError:
+        _put_back(aside)
+        raise
+    return aside
+
+
+def _put_back(aside: list[tuple[Path, str]]) -> None:
+    for target, old in aside:
+        os.replace(old, target)
 
 
 #: Layer children OpenVINO writes before <input>; the others (bodies) go after <output>.

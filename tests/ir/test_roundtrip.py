@@ -353,6 +353,18 @@ def test_failed_rename_keeps_old_pair(tmp_path: Path):
     with pytest.raises(OSError):
         write_ir(graph, tmp_path / "model.xml")
     assert (tmp_path / "model.bin").read_bytes() == b"old bin"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.bin", "model.xml"]  # nothing left beside them
+
+
+def test_an_existing_pair_is_replaced_and_nothing_left_beside_it(tmp_path: Path):
+    """Writing over a pair moves the old one aside, the new one in, and removes the old one."""
+    graph = read_ir(SAMPLES["mixed_network"])
+    (tmp_path / "model.xml").write_text("old xml")
+    (tmp_path / "model.bin").write_text("old bin")
+    write_ir(graph, tmp_path / "model.xml")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.bin", "model.xml"]
+    assert read_ir(tmp_path / "model.xml").name == graph.name
+    assert (tmp_path / "model.bin").read_bytes() != b"old bin"
 
 
 @pytest.mark.parametrize("damage", ["truncated", "missing"])
