@@ -56,25 +56,27 @@ def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
 class _Packer:
     """Lays Const payloads out in the new ``.bin`` in the order asked, sharing identical ones. Payloads stay views
     of the input ``.bin`` (read-only memoryviews hash and compare by content) until they are written; a payload is
-    hashed only once another of its size is met (only those can be equal), so most weights are read once, to be
-    written."""
+    hashed only once another of its size and its sampled bytes (``_sample``) is met (only those can be equal), so
+    most weights are read once, to be written."""
 
     def __init__(self) -> None:
         self.chunks: list[memoryview] = []
-        self._seen: dict[memoryview, int] = {}  # payload -> its offset, for the sizes met more than once
-        self._lone: dict[int, tuple[memoryview, int] | None] = {}  # size -> its one payload and offset; None: more
+        self._seen: dict[memoryview, int] = {}  # payload -> its offset, for the (size, sample)s met more than once
+        # (size, sample) -> its one payload and offset; None: more than one
+        self._lone: dict[tuple[int, bytes], tuple[memoryview, int] | None] = {}
         self._end = 0
 
     def add(self, data: memoryview) -> tuple[int, int]:
         data = data.cast("B") if data.format != "B" else data
         size = len(data)
-        if size not in self._lone:
-            self._lone[size] = (data, self._end)
+        kind = (size, _sample(data))
+        if kind not in self._lone:
+            self._lone[kind] = (data, self._end)
             return self._append(data), size
-        lone = self._lone[size]
+        lone = self._lone[kind]
         if lone is not None:
             self._seen[lone[0]] = lone[1]
-            self._lone[size] = None
+            self._lone[kind] = None
         offset = self._seen.get(data)
         if offset is None:
             offset = self._seen[data] = self._append(data)
@@ -86,6 +88,16 @@ class _Packer:
         self.chunks.append(data)
         self._end += len(data)
         return offset
+
+
+def _sample(data: memoryview) -> bytes:
+    """A few bytes from the start, the middle and the end of a payload: two payloads of one size that differ there
+    differ, and are not hashed (weights of one shape repeat in a network, and hashing reads every byte)."""
+    size = len(data)
+    if size <= 48:
+        return bytes(data)
+    middle = size // 2
+    return bytes(data[:16]) + bytes(data[middle:middle + 16]) + bytes(data[-16:])
 
 
 def _relocate(node: RtNode, owner: Layer, graph: Graph, packer: _Packer) -> RtNode:

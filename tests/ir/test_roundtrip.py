@@ -382,3 +382,27 @@ def test_body_const_errors_name_the_owning_layer(damage: str, model_paths: dict[
     assert info.value.code == ("E-CONST-BOUNDS" if damage == "truncated" else "E-BIN-MISSING")
     assert info.value.loc.layer_name in ("loop", "if") and info.value.loc.line
     assert not (tmp_path / "out.xml").exists() and not (tmp_path / "out.bin").exists()
+
+
+def test_identical_weights_are_written_once_and_only_they(tmp_path: Path):
+    """The writer shares a payload between Consts only where the bytes are equal: among payloads of one size, those
+    that differ in the bytes it samples (start, middle, end) and those that differ elsewhere are each written."""
+    from ir_tools.base.dims import shape_from_ints
+    from ir_tools.passes.builder import GraphBuilder
+
+    rng = np.random.default_rng(7)
+    base = rng.standard_normal(1000).astype(np.float32)
+    at_start, elsewhere = base.copy(), base.copy()
+    at_start[1] += 1  # within the first 16 bytes
+    elsewhere[300] += 1  # outside every sampled byte: the size and sample of ``base``
+    graph = Graph("dedup")
+    builder = GraphBuilder(graph)
+    weights = [base, base.copy(), at_start, elsewhere]
+    parts = [builder.parameter("x", "f32", shape_from_ints([1000]))]
+    parts += [builder.const(value, f"w{i}") for i, value in enumerate(weights)]
+    builder.result(builder.add("Concat", "opset1", builder.attrs("Concat", "opset1", axis=0), parts, "all"), "out")
+    xml, bin_path = write_ir(graph, tmp_path / "dedup.xml")
+    assert bin_path.stat().st_size == 3 * base.nbytes  # base once, at_start, elsewhere
+    feed = rng.standard_normal(1000).astype(np.float32)
+    got = ov.Core().compile_model(xml, "CPU", CPU_CONFIG)([feed])[0]
+    assert np.array_equal(got, np.concatenate([feed, *weights]))  # each Const reads its own bytes
