@@ -205,7 +205,11 @@ def square_scale(v: np.ndarray) -> float | None:
     none (an infinite or NaN element, all zeros, not floats): the statistical bound's squares then go in f64."""
     if v.dtype.kind != "f":
         return None
-    largest = max(float(v.max()), -float(v.min())) if v.size else 0.0  # no |v| copy of a 100M-element weight
+    if v.dtype == np.float16 and v.size:  # numpy reduces f16 an element at a time: the magnitudes' bits, 50x faster
+        bits = int((v.view(np.uint16) & np.uint16(0x7FFF)).max())
+        largest = math.inf if bits >= 0x7C00 else float(np.uint16(bits).view(np.float16))  # inf or NaN: inf
+    else:
+        largest = max(float(v.max()), -float(v.min())) if v.size else 0.0  # no |v| copy of a 100M-element weight
     if not 0.0 < largest < math.inf:
         return None
     return math.ldexp(1.0, -math.frexp(largest)[1])
