@@ -180,20 +180,20 @@ def _port_map(owner: Layer, body_tag: str, node: RtNode | None, back_edges: RtNo
                             f"which is no {item.tag} port of the layer", where, "E-OP")
         position = ports.index(ext)
         axis = parse_int(a.get("axis")) if "axis" in a else None
-        slicing = tuple(parse_int(a.get(k, d)) for k, d in (("start", "0"), ("stride", "1"), ("part_size", "1"),
-                                                             ("end", "-1")))
-        if None in slicing or ("axis" in a and axis is None):
+        slicing = {k: parse_int(a.get(k, d)) for k, d in (("start", "0"), ("stride", "1"), ("part_size", "1"),
+                                                          ("end", "-1"))}
+        if None in slicing.values() or ("axis" in a and axis is None):
             raise IrToolsError(f"<{item.tag}> of its port map has a slicing attribute that is not an integer: {a}",
                             where, "E-OP")
         if item.tag == "input":
             if axis is not None:
-                ins.append(SliceIn(position, index, axis, *slicing))
+                ins.append(SliceIn(axis=axis, **slicing, input=position, param=index))
             elif internal in merged:
                 ins.append(MergedIn(position, index, merged[internal]))
             else:
                 ins.append(InvariantIn(position, index))
         elif axis is not None:
-            outs.append(ConcatOut(position, index, axis, *slicing))
+            outs.append(ConcatOut(axis=axis, **slicing, output=position, result=index))
         else:
             outs.append(IterOut(position, index))
     return PortMap(tuple(ins), tuple(outs), current, condition)

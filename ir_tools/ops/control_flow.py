@@ -68,16 +68,23 @@ MAX_ITERATIONS = 1 << 16
 
 
 @dataclass(frozen=True)
-class SliceIn:
-    """A layer input sliced along ``axis``, one part an iteration, into body Parameter ``param``."""
+class Slicing:
+    """Parts along ``axis`` (a port map's slicing attributes): from ``start`` to ``end`` (negative: from the axis's end)
+    in steps of ``stride``, ``part_size`` long each."""
 
-    input: int
-    param: int
     axis: int
     start: int
     stride: int
     part_size: int
     end: int
+
+
+@dataclass(frozen=True)
+class SliceIn(Slicing):
+    """A layer input sliced along ``axis``, one part an iteration, into body Parameter ``param``."""
+
+    input: int
+    param: int
 
 
 @dataclass(frozen=True)
@@ -98,16 +105,11 @@ class InvariantIn:
 
 
 @dataclass(frozen=True)
-class ConcatOut:
+class ConcatOut(Slicing):
     """A layer output joining body Result ``result`` of every iteration along ``axis``."""
 
     output: int
     result: int
-    axis: int
-    start: int
-    stride: int
-    part_size: int
-    end: int
 
 
 @dataclass(frozen=True)
