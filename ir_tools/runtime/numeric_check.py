@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -105,21 +105,39 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
     hidden = frozenset(graph.layer(lid).name for lid in folded)
     end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset(), order) if executable else None
     computed = end_to_end.kept if end_to_end is not None else {}
-    layered: Callable[[OpenVinoRun], CompareReport] | None = None
+    layered: Callable[[OpenVinoRun, Callable[[str], None] | None], CompareReport] | None = None
     if want_layers and end_to_end is not None and not any(_holds_bodies(layer) for layer in order):
-        def layered(run: OpenVinoRun) -> CompareReport:  # the per-layer walk, beside the end-to-end one
+        claims = _Claims(order)
+
+        def layered(run: OpenVinoRun, step: Callable[[str], None] | None) -> CompareReport:
+            """One of the two per-layer walks (the worker's, then the main thread's), each checking the layers it
+            claims first, into a report of its own."""
             part = CompareReport("", {})
-            LayerCheck(graph, order, tolerances, part, constant, folded, options.progress, computed, run.reads, saved,
-                       reused=end_to_end).run(run.layers)
+            walk = LayerCheck(graph, order, tolerances, part, constant, folded, step, computed, run.reads, saved,
+                              reused=end_to_end, claims=claims)
+            try:
+                walk.run(run.layers)
+            except Exception as exc:
+                claims.failed[id(exc)] = walk.at
+                raise
             return part
     bounded: dict[str, Bounded] = {}
+    opened: Future[OpenVinoRun] = Future()
+    helped: CompareReport | Exception | None = None
     with ThreadPoolExecutor(max_workers=1) as pool:  # OpenVINO releases the GIL: it compiles and infers meanwhile
-        pending = pool.submit(_openvino, runner, inputs, want_layers, hidden, layered)
+        pending = pool.submit(_openvino, runner, inputs, want_layers, hidden, layered, opened, options.progress)
         try:
             if end_to_end is not None:
                 bounded = end_to_end.evaluate(inputs)
+            if layered is not None and opened.exception() is None:  # the end-to-end walk is done: help the worker
+                try:
+                    helped = layered(opened.result(), None)
+                except Exception as exc:
+                    helped = exc
         finally:
             ov_run, part = pending.result()  # OpenVINO's refusal, if any, is the error reported
+    if helped is not None:
+        part = _joined(claims, part, helped)
     config = {"openvino": ov_run.version, **ov_run.config, "atol": tolerances.atol, "rtol": tolerances.rtol,
               "atol_by_name": dict(tolerances.atol_by_name), "rtol_by_name": dict(tolerances.rtol_by_name),
               **options.source}
@@ -166,22 +184,67 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
 
 
 def _openvino(runner: ActivationRunner, inputs: Mapping[str, np.ndarray], per_layer: bool, hidden: frozenset[str],
-              layered: Callable[[OpenVinoRun], CompareReport] | None,
+              layered: Callable[[OpenVinoRun, Callable[[str], None] | None], CompareReport] | None,
+              opened: Future[OpenVinoRun], step: Callable[[str], None] | None,
               ) -> tuple[OpenVinoRun, CompareReport | Exception | None]:
-    """OpenVINO's run (the worker thread's, beside the end-to-end reference); then, with ``layered``, the per-layer
-    walk on its activations, in the same thread: it would otherwise wait for the end-to-end run to end, one core
-    idle on each side (vit_b_16: 4.4 s after 8.5 s). What it reports (or the error it raised) is merged where the
-    walk would have run; the end-to-end run hands it the folded layers' values and bounds as it reaches them
+    """OpenVINO's run (the worker thread's, beside the end-to-end reference), also handed to ``opened``; then, with
+    ``layered``, the per-layer walk on its activations, in the same thread: it would otherwise wait for the
+    end-to-end run to end, one core idle on each side (vit_b_16: 4.4 s after 8.5 s), and the main thread joins it
+    when the end-to-end run ends (``_Claims``). What it reports (or the error it raised) is merged where the walk
+    would have run; the end-to-end run hands it the folded layers' values and bounds as it reaches them
     (``_KeepingInterpreter.settle``)."""
-    run = runner.infer(inputs, per_layer=per_layer, hidden=hidden)
+    try:
+        run = runner.infer(inputs, per_layer=per_layer, hidden=hidden)
+        if layered is not None and not run.layers:
+            run = runner.infer(inputs, per_layer=True, hidden=hidden)
+    except BaseException as exc:
+        opened.set_exception(exc)
+        raise
+    opened.set_result(run)
     if layered is None:
         return run, None
-    if not run.layers:
-        run = runner.infer(inputs, per_layer=True, hidden=hidden)
     try:
-        return run, layered(run)
+        return run, layered(run, step)
     except Exception as exc:  # (an error of the reference on OpenVINO's values; the end-to-end one's comes first)
         return run, exc
+
+
+class _Claims:
+    """The layers one of the two per-layer walks has claimed to check: each walks every layer (the folded ones give
+    both their values) and checks those it claims first, so the two share the checks wherever each is; and where a
+    walk failed."""
+
+    def __init__(self, order: list[Layer]):
+        self.position = {layer.id: i for i, layer in enumerate(order)}
+        self._taken: set[str] = set()
+        self._lock = threading.Lock()
+        self.failed: dict[int, str] = {}  # id of the exception a walk raised -> the layer it raised at
+
+    def take(self, layer_id: str) -> bool:
+        with self._lock:
+            if layer_id in self._taken:
+                return False
+            self._taken.add(layer_id)
+            return True
+
+
+def _joined(claims: _Claims, part: CompareReport | Exception | None,
+            helped: CompareReport | Exception) -> CompareReport | Exception | None:
+    """The two per-layer walks' reports as one walk's (entries in the order of the layers), or the error the first
+    failing layer raised."""
+    if part is None:
+        return helped
+    position = claims.position
+    failures = [e for e in (part, helped) if isinstance(e, Exception)]
+    if failures:
+        return min(failures, key=lambda e: position.get(claims.failed.get(id(e), ""), len(position)))
+    assert isinstance(part, CompareReport) and isinstance(helped, CompareReport)
+    joined = CompareReport("", {})
+    joined.layers = sorted(part.layers + helped.layers, key=lambda lay: position[lay.layer_id])
+    joined.not_checked = sorted(part.not_checked + helped.not_checked, key=lambda e: position[e["layer_id"]])
+    joined.openvino_layers = {**part.openvino_layers, **helped.openvino_layers}
+    joined.bodies = part.bodies + helped.bodies
+    return joined
 
 
 def _holds_bodies(layer: Layer) -> bool:
@@ -452,9 +515,12 @@ class LayerCheck(_ReportWalker):
     def __init__(self, graph: Graph, order: list[Layer], tolerances: Tolerances, report: CompareReport,
                  constant: frozenset[str], folded: frozenset[str], step: Callable[[str], None] | None,
                  computed: dict[str, list[np.ndarray]], reads: Mapping[str, frozenset[str]] | None = None,
-                 saved: Mapping[str, np.ndarray] | None = None, reused: _KeepingInterpreter | None = None):
+                 saved: Mapping[str, np.ndarray] | None = None, reused: _KeepingInterpreter | None = None,
+                 claims: _Claims | None = None):
         super().__init__(graph, order, tolerances, report)
         self.keeping = reused
+        self.claims = claims  # shared with another walk: check only the layers claimed first (and keep ``computed``)
+        self.at = ""  # the layer being walked
         self.reused = reused.reused if reused is not None else set()  # folded layers whose bounds the end-to-end
         self.kept_bounds = reused.kept_bounds if reused is not None else {}  # run computed as this walk would
         self.reads = reads or {}
@@ -466,16 +532,18 @@ class LayerCheck(_ReportWalker):
         self.folded_bounds: dict[tuple[str, str], np.ndarray] = {}  # (layer id, port id) -> its rounding bound
 
     def run_node(self, layer: Layer, args: list[np.ndarray | None]) -> list[np.ndarray | None]:
+        self.at = layer.id
         self.step(layer.name)
         if layer.is_a("Const"):  # OpenVINO does not expose Consts: they feed the checks, where numpy holds them
             return [self.graph.const_array(layer) if supported(layer) else None]
         if layer.id in self.folded:
             if self.keeping is not None:
                 self.keeping.settle(layer.id)
-            found = self.computed.pop(layer.id, None)
+            found = (self.computed.pop if self.claims is None else self.computed.get)(layer.id, None)
             values = found if found is not None else list(execute(self.graph, layer, args))  # type: ignore[arg-type]
             if layer.id in self.reused:
-                bounds = [self.kept_bounds.pop((layer.id, port.id), None) for port in layer.outputs]
+                take = self.kept_bounds.pop if self.claims is None else self.kept_bounds.get
+                bounds = [take((layer.id, port.id), None) for port in layer.outputs]
             else:
                 bounds = rounding_bounds(self.graph, layer, args, self.input_bounds(layer, args), values)  # type: ignore
             self.folded_bounds.update({(layer.id, port.id): bound for port, bound in zip(layer.outputs, bounds,
@@ -487,6 +555,8 @@ class LayerCheck(_ReportWalker):
             return [as_declared(value, port) for value, port in zip(actual, layer.outputs, strict=True)]
         if layer.is_a("Result") or not layer.outputs:  # (an Assign may declare no output: nothing to compare)
             return actual
+        if self.claims is not None and not self.claims.take(layer.id):
+            return actual  # the other walk checks it
         if not supported(layer):
             spec = lookup(layer.type, layer.version)
             self.not_checked(layer, "no reference kernel for a layer of its body" if spec is not None and spec.bodies
