@@ -134,6 +134,10 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
                     helped = layered(opened.result(), None)
                 except Exception as exc:
                     helped = exc
+        except BaseException:  # the end-to-end walk failed, or was interrupted: its error is the one reported, at once
+            if layered is not None:
+                claims.abandoned = True
+            raise
         finally:
             ov_run, part = pending.result()  # OpenVINO's refusal, if any, is the error reported
     if helped is not None:
@@ -219,6 +223,7 @@ class _Claims:
         self._taken: set[str] = set()
         self._lock = threading.Lock()
         self.failed: dict[int, str] = {}  # id of the exception a walk raised -> the layer it raised at
+        self.abandoned = False  # the end-to-end walk failed (or was interrupted): the per-layer walks stop
 
     def take(self, layer_id: str) -> bool:
         with self._lock:
@@ -226,6 +231,10 @@ class _Claims:
                 return False
             self._taken.add(layer_id)
             return True
+
+
+class _Abandoned(Exception):
+    """Raised by a per-layer walk beside an end-to-end walk that failed: that walk's error is the one reported."""
 
 
 def _joined(claims: _Claims, part: CompareReport | Exception | None,
@@ -557,6 +566,8 @@ class LayerCheck(_ReportWalker):
             return actual
         if self.claims is not None and not self.claims.take(layer.id):
             return actual  # the other walk checks it
+        if self.claims is not None and self.claims.abandoned:
+            raise _Abandoned("the end-to-end walk failed")
         if not supported(layer):
             spec = lookup(layer.type, layer.version)
             self.not_checked(layer, "no reference kernel for a layer of its body" if spec is not None and spec.bodies
