@@ -218,19 +218,28 @@ def _erf_middle(x: np.ndarray, m: np.ndarray) -> np.ndarray:
 
 
 def _erf_block(x: np.ndarray) -> np.ndarray:
-    """One block; a block all in one range (as most are) is computed without masks."""
+    """One block. The small range's formula (most of a block: Gelu's inputs / sqrt 2 are mostly within 1) runs on
+    the whole block, in place of a gather and a scatter of those elements (2.5x faster), and the others are
+    replaced; an element's value is the same either way (its own multiplies, adds and divide, correctly rounded)."""
     a = np.abs(x)
     small = a <= 1.0
-    middle = (a > 1.0) & (a < 6.0)  # NaN is in neither
-    n_small, n_middle = int(np.count_nonzero(small)), int(np.count_nonzero(middle))
+    n_small = int(np.count_nonzero(small))
     if n_small == x.size:
         return _erf_small(x)
+    middle = (a > 1.0) & (a < 6.0)  # NaN is in neither
+    n_middle = int(np.count_nonzero(middle))
     if n_middle == x.size:
         return _erf_middle(x, a)
-    out = np.copysign(np.ones_like(x), x)  # |x| >= 6: erfc is below half an ulp of 1
+    if n_small * 2 >= x.size:
+        with np.errstate(all="ignore"):  # (the others' values, replaced below, may overflow)
+            out = _erf_small(x)
+        rest = ~small
+        out[rest] = np.copysign(1.0, x[rest])  # |x| >= 6: erfc is below half an ulp of 1
+    else:
+        out = np.copysign(np.ones_like(x), x)
     if n_small + n_middle < x.size:
         out[np.isnan(x)] = np.nan
-    if n_small:
+    if n_small and n_small * 2 < x.size:
         out[small] = _erf_small(x[small])
     if n_middle:
         out[middle] = _erf_middle(x[middle], a[middle])
@@ -253,6 +262,25 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
 
 def _gelu_erf(x: np.ndarray) -> np.ndarray:
     return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+
+
+def _gelu_erf_kernel(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """``_gelu_erf`` through ``_float_kernel``, a block at a time: the same operations on each element, with every
+    float64 temporary in cache and the output written in its own type (vit_b_16's [197, 3072]: 11 -> 4 ms)."""
+    x = np.asarray(args[0])
+    if x.dtype.kind != "f":
+        return _float_kernel("Gelu", _gelu_erf)(a, args)
+    flat = x.reshape(-1)
+    out = np.empty(flat.shape, x.dtype)
+    with np.errstate(all="ignore"):
+        for start in range(0, flat.size, _ERF_CHUNK):
+            w = flat[start:start + _ERF_CHUNK].astype(np.float64)
+            e = _erf_block(w / math.sqrt(2.0))
+            e += 1.0
+            w *= 0.5
+            w *= e
+            out[start:start + _ERF_CHUNK] = w
+    return [out.reshape(x.shape)]
 
 
 def _gelu_tanh(x: np.ndarray) -> np.ndarray:
@@ -394,7 +422,7 @@ def _logical_not(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _gelu7(a: Gelu7Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    return _float_kernel("Gelu", _gelu_tanh if a.approximation_mode == "tanh" else _gelu_erf)(a, args)
+    return (_float_kernel("Gelu", _gelu_tanh) if a.approximation_mode == "tanh" else _gelu_erf_kernel)(a, args)
 
 
 def _unary(op: str, label: str, fn: Callable, *, exact: bool = False, refused=frozenset({"boolean", "string"}),
@@ -436,7 +464,7 @@ def _gelu7_rounding(kernel: Kernel, attrs: Gelu7Attrs, args: Sequence[np.ndarray
     return rule(kernel, attrs, args, bounds, outputs)
 
 
-GELU_2 = OpSpec("Gelu", "Gelu-2", NoAttrs, (1, 1), 1, unary_rule(None, real=True), _float_kernel("Gelu", _gelu_erf),
+GELU_2 = OpSpec("Gelu", "Gelu-2", NoAttrs, (1, 1), 1, unary_rule(None, real=True), _gelu_erf_kernel,
                 rounding=_GELU_ERF_ROUNDING)
 GELU_7 = OpSpec("Gelu", "Gelu-7", Gelu7Attrs, (1, 1), 1, unary_rule(None, real=True), _gelu7,
                 rounding=_gelu7_rounding)
