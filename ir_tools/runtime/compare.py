@@ -122,16 +122,17 @@ def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: f
 
 def _compare_chunk(result: TensorComparison, actual: np.ndarray, expected: np.ndarray, bound: np.ndarray | None,
                    start: int, shape: tuple[int, ...]) -> bool:
-    """Fold one chunk of flat elements into ``result``; True if a NaN or Inf disagrees in it."""
-    a = actual.astype(np.float64)
-    e = expected.astype(np.float64)
+    """Fold one chunk of flat elements into ``result``; True if a NaN or Inf disagrees in it. The difference is
+    taken in float64 straight from the two element types (no float64 copy of either), and its largest magnitude,
+    NaN where one is NaN and infinite where one is infinite, both tells whether the chunk is all finite and is the
+    chunk's max_abs_error."""
     with np.errstate(all="ignore"):  # inf - inf: NaN, sent to _compare_special
-        diff = np.subtract(a, e, out=a)
-        finite = np.isfinite(diff.sum())
-    if not finite:  # a NaN or Inf on either side (or a difference beyond f64)
-        return _compare_special(result, actual.astype(np.float64), e, bound, start, shape)
-    scale = np.abs(e, out=e)
-    _fold(result, np.abs(diff, out=diff), scale, bound, start, shape)
+        diff = np.subtract(actual, expected, dtype=np.float64)
+        np.abs(diff, out=diff)
+        top = float(diff.max()) if diff.size else 0.0
+    if not np.isfinite(top):  # a NaN or Inf on either side (or a difference beyond f64)
+        return _compare_special(result, actual.astype(np.float64), expected.astype(np.float64), bound, start, shape)
+    _fold(result, diff, np.abs(expected, dtype=np.float64), bound, start, shape, top=top)
     return False
 
 
@@ -155,18 +156,24 @@ def _compare_special(result: TensorComparison, a: np.ndarray, e: np.ndarray, bou
 
 
 def _fold(result: TensorComparison, diff: np.ndarray, scale: np.ndarray, bound: np.ndarray | None, start: int,
-          shape: tuple[int, ...], special_bad: np.ndarray | None = None) -> None:
+          shape: tuple[int, ...], special_bad: np.ndarray | None = None, top: float | None = None) -> None:
     """Fold |actual - expected| and |expected| of finite elements into ``result``; ``special_bad`` marks the
-    NaN/Inf disagreements (zeros here) that fail whatever the tolerances. An element within its bound needs no
-    tolerance: where every element is (the usual case), the tolerances are not even looked at."""
+    NaN/Inf disagreements (zeros here) that fail whatever the tolerances; ``top``, max(diff) if known. An element
+    within its bound needs no tolerance: where every element is (the usual case), the tolerances are not even
+    looked at. That case is read from the largest error / bound: diff > bound exactly where diff / bound rounds
+    above 1 (for diff > bound, diff / bound is at least 1 + 2^-52 / m with m < 2 the bound's significand: above
+    the midpoint 1 + 2^-53, so it rounds above 1; 0 / 0 is NaN, which the maximum skips, as diff > bound is False)."""
     atol, rtol = result.atol, result.rtol
     if diff.size:
-        result.max_abs_error = max(result.max_abs_error, float(diff.max()))
+        result.max_abs_error = max(result.max_abs_error, float(diff.max()) if top is None else top)
         result.max_rel_error = max(result.max_rel_error, _max_ratio(diff, scale))
     beyond = None
     if bound is not None:
         result.bound_max = max(result.bound_max or 0.0, float(bound.max()) if bound.size else 0.0)
-        result.error_to_bound = max(result.error_to_bound or 0.0, _max_ratio(diff, bound))
+        ratio = _max_ratio(diff, bound)
+        result.error_to_bound = max(result.error_to_bound or 0.0, ratio)
+        if not ratio > 1.0 and (special_bad is None or not special_bad.any()):
+            return
         beyond = diff > bound
         if not beyond.any() and (special_bad is None or not special_bad.any()):
             return
