@@ -118,20 +118,40 @@ def _softmax_rounding(log: bool) -> RoundingRule:
         with np.errstate(all="ignore"):
             d = w - np.fmax.reduce(w, axis=axis, keepdims=True)
             p = np.exp(y) if log else y
-            r = ACCUMULATION_UNIT * np.abs(d) + APPROXIMATION
-            big_r = np.sum(p * r, axis=axis, keepdims=True) + gamma(shape[axis])
             if log:
+                r = ACCUMULATION_UNIT * np.abs(d) + APPROXIMATION
+                big_r = np.sum(p * r, axis=axis, keepdims=True) + gamma(shape[axis])
                 log_s = np.abs(d - y)
                 own = ACCUMULATION_UNIT * np.abs(d) + big_r + APPROXIMATION * (log_s + 1.0)
-            else:
-                own = p * (r + big_r) + _FLUSHED
-            own = np.nan_to_num(own, nan=0.0) + np.reshape(output_rounding(outputs[0]), np.shape(own))
+            else:  # the same operations, in place (a product's operands swapped): SoftMax's rule is one of attention's
+                r = np.abs(d, out=d)
+                r *= ACCUMULATION_UNIT
+                r += APPROXIMATION
+                big_r = np.sum(p * r, axis=axis, keepdims=True) + gamma(shape[axis])
+                own = r
+                own += big_r
+                own *= p
+                own += _FLUSHED
+            if not np.isfinite(np.sum(own)):  # (a sum of finite terms, all finite: nan_to_num changes nothing)
+                own = np.nan_to_num(own, nan=0.0)
+            own += np.reshape(output_rounding(outputs[0]), np.shape(own))
             if not is_exact(bounds[0]):
                 b = np.broadcast_to(bounds[0], x.shape).reshape(shape)
-                shift = np.log(np.sum(p * np.exp(b), axis=axis, keepdims=True))
-                moved = b + shift if log else np.where(np.isinf(shift) | np.isinf(b), 1.0,
-                                                       np.minimum(p * np.expm1(b + shift), 1.0))
-                own = own + np.where(np.isnan(moved), np.inf, moved)
+                grown = np.exp(b)
+                grown *= p
+                shift = np.log(np.sum(grown, axis=axis, keepdims=True))
+                if log:
+                    moved = b + shift
+                elif np.isfinite(np.max(b)) and not np.isinf(shift).any():  # (np.max: NaN if there is one)
+                    moved = np.add(b, shift, out=grown)
+                    np.expm1(moved, out=moved)
+                    moved *= p
+                    np.minimum(moved, 1.0, out=moved)
+                else:
+                    moved = np.where(np.isinf(shift) | np.isinf(b), 1.0, np.minimum(p * np.expm1(b + shift), 1.0))
+                if np.isnan(np.sum(moved)):
+                    moved = np.where(np.isnan(moved), np.inf, moved)
+                own += moved
         return [own.reshape(x.shape)]
 
     return rule
