@@ -319,28 +319,39 @@ def _gelu_erf_change(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _gelu_erf_change_block(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """One block of ``_gelu_erf_change`` (x float64, the block's own copy). Each element's operations are as written
+    (a sum's or a product's operands at most swapped, in place); the curvature of the few far elements is computed on
+    those alone (found by index), and whether any element is not finite is read from two sums first."""
     u = unit(y.dtype)
     finfo = np.finfo(y.dtype) if y.dtype.kind == "f" else None  # else bfloat16: f32's range, 7 bits
     tiny, subnormal = (finfo.tiny, finfo.smallest_subnormal) if finfo else (2.0**-126, 2.0**-133)
     yw = y.astype(np.float64)
     a = np.abs(x)
-    phi = np.exp(-0.5 * x * x)
+    phi = np.multiply(x, -0.5)
+    phi *= x
+    np.exp(phi, out=phi)
     phi *= _PHI_0
     p = yw / x  # Phi(x)
     slope = x * phi
     slope += p
     np.abs(slope, out=slope)
-    slope += (np.abs(p) + a * phi) * (4.0 * u) + 2.0**-50
+    trust = np.abs(p)
+    trust += a * phi
+    trust *= 4.0 * u
+    trust += 2.0**-50
+    slope += trust
     untrusted = ~(np.abs(yw) >= tiny)
     if untrusted.any():
         loose = np.minimum(0.5 + 2.0 * _PHI_0 * a, np.where(x < 0, phi * (a + 1.0 / a), _GELU_SLOPE))
         slope[untrusted] = loose[untrusted]
     m = a - b
     np.maximum(m, 0.0, out=m)
-    far = m >= 2.0
+    far = np.flatnonzero(m >= 2.0)
     bound = slope * b
-    curved = np.full_like(b, _PHI_0) if not far.any() else np.where(far, np.exp(-0.5 * m * m) * (0.5 * _PHI_0)
-                                                                    * (m * m - 2.0), _PHI_0)  # M / 2
+    curved = np.full_like(b, _PHI_0)  # M / 2
+    if far.size:
+        at = m[far]
+        curved[far] = np.exp(-0.5 * at * at) * (0.5 * _PHI_0) * (at * at - 2.0)
     curved *= b * b
     bound += curved
     np.minimum(bound, _GELU_SLOPE * b, out=bound)
@@ -350,7 +361,8 @@ def _gelu_erf_change_block(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.nd
         span *= 1.0 + 2.0**-40
         span += 2.0 * u * np.abs(yw) + subnormal + 2.0**-50 * (1.0 + a)  # y's errors
         bound = np.where(wide, np.minimum(bound, span), bound)
-    bound[~(np.isfinite(x) & np.isfinite(b))] = np.inf
+    if not (np.isfinite(np.sum(x)) and np.isfinite(np.sum(b))):  # (a sum of finite terms, all finite)
+        bound[~(np.isfinite(x) & np.isfinite(b))] = np.inf
     return bound
 
 
