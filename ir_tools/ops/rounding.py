@@ -25,6 +25,7 @@ layers propagated) and the reference outputs, and returns one bound per output. 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Sequence
 from itertools import product
 from typing import Any
@@ -254,7 +255,7 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        return [bound(kernel, attrs, args, bounds, outputs[0], None, _Scratch())]
+        return [bound(kernel, attrs, args, bounds, outputs[0], None, _Scratch.here())]
 
     def own(y: np.ndarray, scratch: _Scratch | None) -> np.ndarray:
         """The op's own rounding at y (into a scratch buffer, where one is given and y is wide)."""
@@ -287,15 +288,16 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
                       [_block(b, block, whole.ndim) for b in bounds], _block(y, block, whole.ndim), whole[block],
                       scratch)
             return whole
-        found = corners(kernel, attrs, args, bounds, y, wide, scratch)
-        if out is None:
+        found = corners(kernel, attrs, args, bounds, y, wide, scratch, out)
+        if out is None or found is out:
             return found
         out[...] = found
         return out
 
     def corners(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], y: np.ndarray,
-                wide: list[int], scratch: _Scratch) -> np.ndarray:
-        """The op's own rounding plus the largest change of y over its wide inputs' intervals (one block)."""
+                wide: list[int], scratch: _Scratch, out: np.ndarray | None) -> np.ndarray:
+        """The op's own rounding plus the largest change of y over its wide inputs' intervals (one block): in ``out``,
+        or in a new array (never one of ``scratch``'s, which the next call reuses)."""
         local = own(y, scratch)
         if change is not None:
             return local + change(np.asarray(args[0]), np.asarray(y), np.broadcast_to(bounds[0], np.shape(y)))
@@ -338,25 +340,38 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
         nan = np.isnan(spread)
         if nan.any():
             spread[nan] = np.inf
-        return np.add(local, spread, out=spread)
+        return np.add(local, spread, out=out)
 
     return rule
 
 
 class _Scratch:
-    """Float64 buffers an element-wise rule reuses from block to block, by name: temporaries allocated afresh for
-    each block cost a page fault a page (the allocator hands blocks this large back to the system when freed), more
-    than the arithmetic on them (the Multiply of an NNCF int8 embedding's decompression, 16M elements: 1.3 s, 0.3 s
-    without the faults)."""
+    """Float64 buffers the element-wise rules of one thread reuse from block to block and from call to call, by name
+    (``here``): temporaries allocated afresh cost a page fault a page (the allocator hands arrays this large back to
+    the system when freed), more than the arithmetic on them (the Multiply of an NNCF int8 embedding's decompression,
+    16M elements: 1.3 s, 0.3 s without the faults; llama_50m int8's 57 weights: 73,000 faults when each call had
+    buffers of its own). Buffers of at most ``BLOCK_ELEMENTS`` are kept; a rule never returns one."""
+
+    _threads = threading.local()
 
     def __init__(self) -> None:
         self.buffers: dict[str, np.ndarray] = {}
 
+    @classmethod
+    def here(cls) -> _Scratch:
+        """This thread's."""
+        found = getattr(cls._threads, "scratch", None)
+        if found is None:
+            found = cls._threads.scratch = cls()
+        return found
+
     def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
         n = math.prod(shape)
+        if n > BLOCK_ELEMENTS:  # (a whole output that cannot be cut into blocks: not kept)
+            return np.empty(shape)
         held = self.buffers.get(name)
         if held is None or held.size < n:
-            held = self.buffers[name] = np.empty(n)
+            held = self.buffers[name] = np.empty(BLOCK_ELEMENTS)
         return held[:n].reshape(shape)
 
 
