@@ -150,8 +150,10 @@ def _scores(a: AttentionAttrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):  # a row masked whole is NaN, as 0/0
-        e = np.exp(x - np.max(x, axis=-1, keepdims=True))
-        return e / np.sum(e, axis=-1, keepdims=True)
+        e = x - np.max(x, axis=-1, keepdims=True)
+        np.exp(e, out=e)  # (in place: the same values, no two more arrays of the scores' size)
+        e /= np.sum(e, axis=-1, keepdims=True)
+        return e
 
 
 def _run(a: AttentionAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
