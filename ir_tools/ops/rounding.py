@@ -25,7 +25,6 @@ layers propagated) and the reference outputs, and returns one bound per output. 
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable, Sequence
 from itertools import product
 from typing import Any
@@ -74,25 +73,20 @@ def rounding_error(y: np.ndarray) -> np.ndarray:
     return _roundings(y, 1.0)
 
 
-def output_rounding(y: np.ndarray, ulps: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
-    """Both sides round the exact result once into the output's element type; plus ``ulps`` f32 ulps of |y| (``out``:
-    see ``_roundings``)."""
-    return _roundings(y, 2.0, 2.0 * ACCUMULATION_UNIT * ulps, out)
+def output_rounding(y: np.ndarray, ulps: float = 0.0) -> np.ndarray:
+    """Both sides round the exact result once into the output's element type; plus ``ulps`` f32 ulps of |y|."""
+    return _roundings(y, 2.0, 2.0 * ACCUMULATION_UNIT * ulps)
 
 
-def _roundings(y: np.ndarray, times: float, relative: float = 0.0, out: np.ndarray | None = None) -> np.ndarray:
+def _roundings(y: np.ndarray, times: float, relative: float = 0.0) -> np.ndarray:
     """``times`` roundings into y's element type and ``relative`` |y|, in three passes: max(t u |y|, t tiny) +
-    r |y| <= max((t u + r) |y|, t tiny + r tiny / u), since t u |y| < t tiny means |y| < tiny / u. ``out``: a float64
-    array of y's shape to write it into (a scratch buffer; EXACT is returned instead for an exact type)."""
+    r |y| <= max((t u + r) |y|, t tiny + r tiny / u), since t u |y| < t tiny means |y| < tiny / u."""
     y = np.asarray(y)
     u = unit(y.dtype)
     if u == 0.0:
         return EXACT
     tiny = 2.0 ** -25 if y.dtype == np.float16 else 2.0 ** -134 if u == 2.0**-8 else 2.0 ** -150
-    if out is None:
-        out = y.astype(np.float64)
-    else:
-        np.copyto(out, y, casting="unsafe")
+    out = y.astype(np.float64)
     np.abs(out, out=out)
     out *= times * u + relative
     return np.maximum(out, times * tiny + relative * tiny / u, out=out)
@@ -255,124 +249,53 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        return [bound(kernel, attrs, args, bounds, outputs[0], None, _Scratch.here())]
-
-    def own(y: np.ndarray, scratch: _Scratch | None) -> np.ndarray:
-        """The op's own rounding at y (into a scratch buffer, where one is given and y is wide)."""
         if rounds:
-            local = output_rounding(y, ulps, None if scratch is None else scratch.get("local", np.shape(y)))
-            if absolute:  # (not in place on EXACT: an integer output's rounding)
-                local = local + 2.0 * ACCUMULATION_UNIT * absolute if local is EXACT else \
-                    np.add(local, 2.0 * ACCUMULATION_UNIT * absolute, out=local)
-            return local
-        if ulps or absolute:
-            return 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(_f64(y)) + absolute)
-        return EXACT
-
-    def bound(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], y: np.ndarray,
-              out: np.ndarray | None, scratch: _Scratch) -> np.ndarray:
-        """The bound at output ``y``, written into ``out`` where one is given (a block of the whole output's)."""
+            local = output_rounding(outputs[0], ulps)
+            if absolute:  # (not in place: an integer output's rounding is EXACT)
+                local = local + 2.0 * ACCUMULATION_UNIT * absolute
+        else:
+            local = EXACT
+            if ulps or absolute:
+                local = 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(_f64(outputs[0])) + absolute)
         inputs = range(len(args)) if data is None else data
         wide = [i for i in inputs if i < len(bounds) and not is_exact(bounds[i])]
         if not wide:  # (a Convert of f16 weights: no f64 copy of them)
-            local = own(y, None)
-            if out is None:
-                return local
-            out[...] = local
-            return out
-        blocks = _blocks(np.shape(y), [*args, *bounds])
+            return [local]
+        blocks = _blocks(np.shape(outputs[0]), [*args, *bounds])
         if blocks is not None:  # the same rule on each block: the same bound, element by element
-            whole = np.empty(np.shape(y)) if out is None else out
+            out = np.empty(np.shape(outputs[0]))
             for block in blocks:
-                bound(kernel, attrs, [_block(v, block, whole.ndim) for v in args],
-                      [_block(b, block, whole.ndim) for b in bounds], _block(y, block, whole.ndim), whole[block],
-                      scratch)
-            return whole
-        found = corners(kernel, attrs, args, bounds, y, wide, scratch, out)
-        if out is None or found is out:
-            return found
-        out[...] = found
-        return out
-
-    def corners(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], y: np.ndarray,
-                wide: list[int], scratch: _Scratch, out: np.ndarray | None) -> np.ndarray:
-        """The op's own rounding plus the largest change of y over its wide inputs' intervals (one block): in ``out``,
-        or in a new array (never one of ``scratch``'s, which the next call reuses)."""
-        local = own(y, scratch)
+                part = [_block(v, block, out.ndim) for v in args]
+                out[block] = rule(kernel, attrs, part, [_block(b, block, out.ndim) for b in bounds],
+                                  [_block(outputs[0], block, out.ndim)])[0]
+            return [out]
         if change is not None:
-            return local + change(np.asarray(args[0]), np.asarray(y), np.broadcast_to(bounds[0], np.shape(y)))
+            return [local + change(np.asarray(args[0]), np.asarray(outputs[0]),
+                                   np.broadcast_to(bounds[0], np.shape(outputs[0])))]
         if linear is not None and all(np.asarray(v).dtype.kind == "f" for v in args):  # no f64 copies of the values
             signed = [sign * np.broadcast_to(bounds[i], np.shape(v)) if i in wide else np.zeros(np.shape(v))
                       for i, (v, sign) in enumerate(zip(args, linear, strict=True))]
             moved_by = np.asarray(kernel(attrs, signed)[0], np.float64)  # copy=None is numpy 2 only
             np.abs(moved_by, out=moved_by)
             moved_by += local
-            return moved_by
-        shape = np.shape(y)
-        y64 = scratch.get("y", shape)
-        np.copyto(y64, y, casting="unsafe")
+            return [moved_by]
+        y = _f64(outputs[0])
         values = [_f64(v) if np.asarray(v).dtype.kind == "f" else np.asarray(v) for v in args]
-        spread = scratch.get("spread", shape)
-        moved_by = scratch.get("moved_by", shape)
-        for n, signs in enumerate(product((-1.0, 1.0), repeat=len(wide))):
+        spread = np.zeros(np.shape(y))
+        for signs in product((-1.0, 1.0), repeat=len(wide)):
             moved = list(values)
             for i, sign in zip(wide, signs, strict=True):
+                step = sign * bounds[i]
                 if moved[i].dtype.kind != "f":  # an integer computed from floats (a shape): whole steps
-                    step = np.clip(np.ceil(sign * bounds[i]), -(2**31), 2**31).astype(moved[i].dtype)
-                    moved[i] = moved[i] + step
-                elif np.broadcast_shapes(moved[i].shape, np.shape(bounds[i])) == moved[i].shape:
-                    # x - b is x + (-b), bit for bit: into a buffer of the input's own
-                    ufunc = np.subtract if sign < 0 else np.add
-                    moved[i] = ufunc(moved[i], bounds[i], out=scratch.get(f"moved{i}", moved[i].shape))
-                else:
-                    moved[i] = moved[i] + sign * bounds[i]
+                    step = np.clip(np.ceil(step), -(2**31), 2**31).astype(moved[i].dtype)
+                moved[i] = moved[i] + step
             with np.errstate(all="ignore"):
-                found = kernel(attrs, moved)[0]
-                if np.shape(found) == shape:  # |K - y| in f64 (a float64 conversion of K first: the same)
-                    np.subtract(found, y64, out=moved_by, dtype=np.float64, casting="unsafe")
-                else:
-                    moved_by[...] = _f64(found) - y64
-            np.abs(moved_by, out=moved_by)
-            if n == 0:
-                spread, moved_by = moved_by, spread
-            else:  # a NaN (a corner outside the domain, or an infinite one) stays NaN: no bound, below
-                np.maximum(spread, moved_by, out=spread)
-        nan = np.isnan(spread)
-        if nan.any():
-            spread[nan] = np.inf
-        return np.add(local, spread, out=out)
+                moved_by = np.asarray(np.abs(_f64(kernel(attrs, moved)[0]) - y))
+            moved_by[np.isnan(moved_by)] = np.inf  # a corner outside the domain (or an infinite one): no bound
+            np.maximum(spread, moved_by, out=spread)
+        return [local + spread]
 
     return rule
-
-
-class _Scratch:
-    """Float64 buffers the element-wise rules of one thread reuse from block to block and from call to call, by name
-    (``here``): temporaries allocated afresh cost a page fault a page (the allocator hands arrays this large back to
-    the system when freed), more than the arithmetic on them (the Multiply of an NNCF int8 embedding's decompression,
-    16M elements: 1.3 s, 0.3 s without the faults; llama_50m int8's 57 weights: 73,000 faults when each call had
-    buffers of its own). Buffers of at most ``BLOCK_ELEMENTS`` are kept; a rule never returns one."""
-
-    _threads = threading.local()
-
-    def __init__(self) -> None:
-        self.buffers: dict[str, np.ndarray] = {}
-
-    @classmethod
-    def here(cls) -> _Scratch:
-        """This thread's."""
-        found = getattr(cls._threads, "scratch", None)
-        if found is None:
-            found = cls._threads.scratch = cls()
-        return found
-
-    def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
-        n = math.prod(shape)
-        if n > BLOCK_ELEMENTS:  # (a whole output that cannot be cut into blocks: not kept)
-            return np.empty(shape)
-        held = self.buffers.get(name)
-        if held is None or held.size < n:
-            held = self.buffers[name] = np.empty(BLOCK_ELEMENTS)
-        return held[:n].reshape(shape)
 
 
 #: Elements an element-wise rule bounds at a time: its float64 temporaries (a dozen of the output's size) then stay
