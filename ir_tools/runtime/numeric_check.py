@@ -249,10 +249,10 @@ def _joined(claims: _Claims, part: CompareReport | Exception | None,
         return min(failures, key=lambda e: position.get(claims.failed.get(id(e), ""), len(position)))
     assert isinstance(part, CompareReport) and isinstance(helped, CompareReport)
     joined = CompareReport("", {})
-    joined.layers = sorted(part.layers + helped.layers, key=lambda lay: position[lay.layer_id])
-    joined.not_checked = sorted(part.not_checked + helped.not_checked, key=lambda e: position[e["layer_id"]])
-    joined.openvino_layers = {**part.openvino_layers, **helped.openvino_layers}
-    joined.bodies = part.bodies + helped.bodies
+    _merge(joined, part)
+    _merge(joined, helped)  # (each layer is checked by one walk: no entry of one joins the other's)
+    joined.layers.sort(key=lambda lay: position[lay.layer_id])
+    joined.not_checked.sort(key=lambda e: position[e["layer_id"]])
     return joined
 
 
