@@ -70,8 +70,8 @@ def _check_diagnostics(path: Path, no_openvino: bool, compile_model: bool,
 
 def _inference_summary(graph: Graph, result: Propagation) -> str:
     trusted = ", ".join(sorted({lay.kind for lay in result.not_inferred})) or "none"
-    return (f"{len(graph)} layers; re-inferred by ir_tools: {result.inferred}, by OpenVINO: {len(result.by_openvino)}, "
-            f"trusted: {len(result.not_inferred)} ({trusted})")
+    return (f"{len(graph)} layers; re-inferred by ir_tools: {len(result.inferred)}, "
+            f"by OpenVINO: {len(result.by_openvino)}, trusted: {len(result.not_inferred)} ({trusted})")
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -67,7 +67,7 @@ def _ports(fields: PortFields) -> list[Port]:
 def _records(ports: list[Port] | PortFields) -> list[PortRecord]:
     """One side's ports as records, whether Port objects were made or not."""
     if type(ports) is list:
-        return [(p.id, p.precision, p.dims, p.names, p.extra, p.rt_info, p.line) for p in ports]
+        return [(p.id, p.precision, p.dims, p.names, p.extra or None, p.rt_info, p.line) for p in ports]
     return [ports[i : i + PORT_WIDTH] for i in range(0, len(ports), PORT_WIDTH)]
 
 
@@ -356,6 +356,7 @@ class Graph:
         self._free_id = 0  # where the search for a free id goes on once _next_id is past int64
         self._forward: bool | None = True  # every edge points forward in layer order (None: not known)
         self._order: list[str] | None = None  # ``_sorted``'s answer on an acyclic graph, until a layer or edge changes
+        self.changes: list[str] = []  # ids of the layers added, removed, re-wired or ``touch``ed, in order
 
     # -- layers -------------------------------------------------------------------------------
     def add_layer(self, layer: Layer) -> Layer:
@@ -364,6 +365,7 @@ class Graph:
             raise ValueError(f"duplicate layer id {lid}")
         self._layers[lid] = layer
         self._order = None
+        self.changes.append(lid)
         if lid.isdigit() and lid.isascii():
             n = int(lid)
             if n >= self._next_id:
@@ -379,6 +381,7 @@ class Graph:
             self._unlink(link)
         del self._layers[layer_id]
         self._order = None
+        self.changes.append(layer_id)
 
     def add_read_layer(self, layer: Layer, number: int) -> Layer:
         """``add_layer`` for the reader, whose ids are checked already (``number`` is the id as an int, -1 if it is
@@ -388,6 +391,12 @@ class Graph:
         if first is layer and number >= self._next_id:
             self._next_id = number + 1
         return first
+
+    def touch(self, *layer_ids: str) -> None:
+        """Record that these layers changed in place (type, version, attributes, ports, payload), as adding, removing
+        and re-wiring layers is recorded: ``changes`` then tells a later check what to look at again (a pass that sets
+        ``records_changes`` touches every layer it edits)."""
+        self.changes.extend(layer_ids)
 
     def has_layer(self, layer_id: str) -> bool:
         return layer_id in self._layers
@@ -456,6 +465,7 @@ class Graph:
         if old is not None:
             _replace(self._in, link[2], old, link)
             _replace(self._out, link[0], old, link)
+        self.changes += (link[0], link[2])
 
     def remove_edge(self, edge: Edge) -> None:
         """Remove the edge between the same two ports as ``edge`` (its line does not matter)."""
@@ -475,6 +485,10 @@ class Graph:
     def out_edges(self, layer_id: str) -> list[Edge]:
         """Edges out of a layer: grouped by target layer (in the order each was first connected), then as added."""
         return [Edge._make(link) for link in _slot_links(self._out.get(layer_id))]
+
+    def out_links(self, layer_id: str) -> tuple[_Link, ...] | list[_Link]:
+        """The edges out of a layer as plain tuples (see ``links``), in ``out_edges`` order."""
+        return _slot_links(self._out.get(layer_id))
 
     def in_links(self, layer_id: str) -> tuple[_Link, ...] | list[_Link]:
         """The edges into a layer as plain tuples (see ``links``), in ``in_edges`` order."""
@@ -636,6 +650,7 @@ class Graph:
         _remove(self._in, link[2], link)
         _remove(self._out, link[0], link)
         self._order = None
+        self.changes += (link[0], link[2])
         if self._forward is False:
             self._forward = None
 

@@ -35,8 +35,10 @@ class Walker(Generic[V]):
         self.free = free
         self.env: dict[PortKey, V] = {}
 
-    def run(self, env: Mapping[PortKey, V] | None = None) -> dict[PortKey, V]:
-        """Run every layer in order; returns the environment (seeded with ``env``)."""
+    def run(self, env: Mapping[PortKey, V] | None = None, dirty: set[str] | None = None) -> dict[PortKey, V]:
+        """Run every layer in order; returns the environment (seeded with ``env``). With ``dirty``, ``env`` holds an
+        earlier walk's values and only the layers in ``dirty`` run, and the consumers of each whose outputs ``spread``
+        (``dirty`` grows as the walk goes): a walk after a few layers changed."""
         self.env = env = dict(env or {})
         graph = self.graph
         input_keys = graph.input_keys
@@ -44,8 +46,11 @@ class Walker(Generic[V]):
         source = None if type(self).source is Walker.source else self.source
         fetch = None if type(self).fetch is Walker.fetch else self.fetch
         uses = Counter((link[0], link[1]) for link in graph.links()) if self.free else None
+        out_links = graph.out_links
         for layer in self.order:
             lid = layer.id
+            if dirty is not None and lid not in dirty:
+                continue
             ids = layer.input_ids()  # ids only: a layer read from a file makes no Port objects here
             if source is not None:
                 keys = [source(layer, port) for port in layer.inputs]
@@ -76,8 +81,15 @@ class Walker(Generic[V]):
             except _DATA_ERRORS as exc:
                 raise ExecutionError(f"{type(exc).__name__}: {exc}", layer.loc) from exc
             for pid, value in zip(layer.output_ids(), results, strict=False):
+                if dirty is not None and self.spreads((lid, pid), env.get((lid, pid)), value):
+                    dirty.update(link[2] for link in out_links(lid))
                 env[(lid, pid)] = value
         return env
+
+    def spreads(self, key: PortKey, before: V | None, now: V) -> bool:
+        """Whether a walk after changes (``run``'s ``dirty``) must run the consumers of output ``key`` again: by
+        default, when its value is not the one it had."""
+        return before is not now
 
     def source(self, layer: Layer, port: Port) -> PortKey | None:
         """The output port feeding an input port, if exactly one edge does."""

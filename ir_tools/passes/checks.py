@@ -49,9 +49,23 @@ def _edge_text(e: tuple) -> str:
     return f"edge {e[0]}:{e[1]} -> {e[2]}:{e[3]}"
 
 
-def _edge_ports(graph: Graph) -> Iterator[Diagnostic]:
+def _scoped(graph: Graph, scope: set[str] | None) -> Iterable[Layer]:
+    """The layers a check looks at: every one, or those of ``scope`` still in the graph."""
+    return graph.layers() if scope is None else [graph.layer(lid) for lid in scope if graph.has_layer(lid)]
+
+
+def _scoped_links(graph: Graph, scope: set[str] | None) -> Iterable[tuple]:
+    """The edges a check looks at: every one, or those into or out of the layers of ``scope``."""
+    if scope is None:
+        return graph.links()
+    return dict.fromkeys(link for layer in _scoped(graph, scope)
+                         for links in (graph.in_links(layer.id), graph.out_links(layer.id)) for link in links)
+
+
+def _edge_ports(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
     layer = graph.layer
-    for e in graph.links():  # plain tuples, and port records: at 50k layers, Edge and Port objects took 0.5 s
+    # plain tuples, and port records: at 50k layers, Edge and Port objects took 0.5 s
+    for e in _scoped_links(graph, scope):
         src, dst = layer(e[0]), layer(e[2])
         if src.output_record(e[1]) is None:
             yield Diagnostic("error", "E-EDGE-PORT", f"{_edge_text(e)} starts at output port {e[1]}, but the "
@@ -61,10 +75,10 @@ def _edge_ports(graph: Graph) -> Iterator[Diagnostic]:
                              f"layer's input ports are {dst.input_ids()}", _edge_loc(e, dst))
 
 
-def _fed_inputs(graph: Graph) -> Iterator[Diagnostic]:
+def _fed_inputs(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
     """Every input port has one producer. OpenVINO creates an op with the inputs that have edges, so unfed ports
     after the last fed one only leave optional inputs out (a warning) when the op does not need them."""
-    for layer in graph.layers():
+    for layer in _scoped(graph, scope):
         ids = layer.input_ids()
         fed_ports = [link[3] for link in graph.in_links(layer.id)]
         if (fed_ports == ids or sorted(fed_ports) == sorted(ids)) and len(set(ids)) == len(ids):
@@ -96,9 +110,9 @@ def _cycles(graph: Graph) -> Iterator[Diagnostic]:
         yield Diagnostic("error", "E-CYCLE", f"the graph has a cycle: {names}", first.loc)
 
 
-def _edge_agreement(graph: Graph) -> Iterator[Diagnostic]:
+def _edge_agreement(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
     layer = graph.layer
-    for e in graph.links():
+    for e in _scoped_links(graph, scope):
         src = layer(e[0]).output_record(e[1])
         dst_layer = layer(e[2])
         dst = dst_layer.input_record(e[3])
@@ -112,9 +126,10 @@ def _edge_agreement(graph: Graph) -> Iterator[Diagnostic]:
                              f"but its producer ({_edge_text(e)}) gives {show(src[2])}", dst_layer.line_loc(dst[6]))
 
 
-def _constants(graph: Graph) -> Iterator[Diagnostic]:
-    consts = [layer for layer in graph.by_type("Const") if layer.data is None]  # not those a pass made in memory
-    in_bodies = [layer for layer in graph.layers() if _body_consts(layer.children)]  # TensorIterator, Loop, If
+def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
+    layers = list(_scoped(graph, scope))
+    consts = [layer for layer in layers if layer.is_a("Const") and layer.data is None]  # not those a pass made
+    in_bodies = [layer for layer in layers if _body_consts(layer.children)]  # TensorIterator, Loop, If
     if not consts and not in_bodies:
         return
     weights = graph.weights
@@ -154,10 +169,10 @@ def _constants(graph: Graph) -> Iterator[Diagnostic]:
                              f"{list(shape)} needs ({needed} bytes)", layer.loc)
 
 
-def _opsets(graph: Graph) -> Iterator[Diagnostic]:
+def _opsets(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
     """Every layer's type must be in its opset, as OpenVINO's reader requires (ops.opsets holds its tables)."""
     domains: set[str] = set()  # extension domains already reported: once each, not as typos
-    for layer in graph.layers():
+    for layer in _scoped(graph, scope):
         problem = _opset_problem(layer.type, layer.version)
         if problem:
             yield Diagnostic("error", "E-OPSET", problem, layer.loc)
@@ -353,10 +368,10 @@ def _results(graph: Graph) -> Iterator[Diagnostic]:
 _MAX_SIZE = INT64_MAX
 
 
-def _tensor_sizes(graph: Graph) -> Iterator[Diagnostic]:
+def _tensor_sizes(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
     """Static output dims so large that the tensor's element count or byte size overflows int64."""
     small: set[tuple] = set()  # (precision, dims) found to fit: a model repeats a few port types
-    for layer in graph.layers():
+    for layer in _scoped(graph, scope):
         for port_id, precision, dims, _, _, _, line in layer.output_records():
             if not dims or (precision, dims) in small or any(d < 0 for d in dims):
                 continue
@@ -400,3 +415,12 @@ STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
     _edge_ports, _fed_inputs, _cycles, _edge_agreement, _constants, _opsets, _unknown_attributes, _results,
     v10_name_collisions, duplicate_tensor_names, _tensor_sizes, _unpaired_state, _dead_layers,
 )
+#: Those that look at each layer (and its edges) on its own, so that after a few layers changed in a graph that passed,
+#: they find any new error among those layers: called with ``scope``, the ids of the layers changed.
+LOCAL_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({
+    _edge_ports, _fed_inputs, _edge_agreement, _constants, _opsets, _tensor_sizes,
+})
+#: Those that only warn: a gate, which asks whether there is an error, need not run them.
+WARNING_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({
+    _unknown_attributes, duplicate_tensor_names, _dead_layers,
+})

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -62,9 +62,11 @@ _KERNEL_ERRORS = (IrToolsError, ArithmeticError, IndexError, KeyError, MemoryErr
 class Propagation:
     types: dict[PortKey, TensorType] = field(default_factory=dict)  # inferred, per output port
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    inferred: int = 0  # layers re-inferred by our own rules
+    inferred: set[str] = field(default_factory=set)  # ids of the layers re-inferred by our own rules
     not_inferred: list[Layer] = field(default_factory=list)  # layers whose declared dims were trusted
     by_openvino: list[Layer] = field(default_factory=list)  # of those, the ones OpenVINO's inference then checked
+    revision: int = 0  # how many ``Graph.changes`` the graph had when it was propagated
+    walked: set[str] | None = None  # continued from an earlier propagation: the ids of the layers walked again
 
 
 def declared_type(port: Port) -> TensorType:
@@ -168,7 +170,7 @@ class ShapeWalker(Walker[TensorType]):
         if key is not None:
             outputs = self.clean.get(key)
             if outputs is not None:
-                self.result.inferred += 1
+                self.result.inferred.add(layer.id)
                 return list(outputs)
         spec = lookup(layer.type, layer.version)
         records = layer.output_records()
@@ -183,7 +185,7 @@ class ShapeWalker(Walker[TensorType]):
         if outputs is None:  # no rule, or rule 4: OpenVINO's inference of it is adopted later
             self.result.not_inferred.append(layer)
             return [self.declared_type(r[1], r[2]) for r in records]
-        self.result.inferred += 1
+        self.result.inferred.add(layer.id)
         clean = key is not None and not spec.value_inputs
         for record, inferred in zip(records, outputs, strict=False):
             # the same interned type, or one the declared dims and precision are known to agree with: nothing to report
@@ -307,10 +309,28 @@ class ShapeWalker(Walker[TensorType]):
         return self.values[key]
 
     def _small(self, key: PortKey) -> bool:
-        t = self.env.get(key)
-        if t is None or t.shape is None or not all(d.is_static for d in t.shape):
-            return False
-        return math.prod([d.lo for d in t.shape]) <= MAX_VALUE_ELEMENTS
+        return _small(self.env.get(key))
+
+    def spreads(self, key: PortKey, before: TensorType | None, now: TensorType) -> bool:
+        # another type, or a value a consumer may read (rule 5): the same type may hold another value
+        return (before is not now and before != now) or _small(now)
+
+    def continue_from(self, since: Propagation) -> Propagation:
+        """``propagate`` from ``since``, a propagation of the graph before its latest changes: the layers changed
+        since are walked, then each consumer of an output that ``spreads``; the others keep what ``since`` found."""
+        graph = self.graph
+        changed = set(graph.changes[since.revision:])
+        walked = {lid for lid in changed if graph.has_layer(lid)}
+        self.run({key: t for key, t in since.types.items() if key[0] not in changed}, walked)
+        gone = changed | walked
+        result = self.result
+        result.types, result.walked = self.env, walked
+        result.diagnostics = [d for d in since.diagnostics if d.loc.layer_id not in gone] + result.diagnostics
+        result.inferred |= since.inferred - gone
+        trusted = {layer.id for layer in since.not_inferred if layer.id not in gone}
+        trusted.update(layer.id for layer in result.not_inferred)
+        result.not_inferred = [layer for layer in self.order if layer.id in trusted]
+        return result
 
     def _computable(self, layer: Layer) -> bool:
         """Worth computing the producers of: a small output of a layer with a kernel (and no body: a TensorIterator's,
@@ -362,6 +382,13 @@ class ShapeWalker(Walker[TensorType]):
             return  # the layer's own rule reports what is wrong with it
         for k, v in zip(keys, results, strict=False):
             self.values[k] = np.asarray(v)
+
+
+def _small(t: TensorType | None) -> bool:
+    """Whether a tensor of type ``t`` may have its value computed (rule 5): static, at most ``MAX_VALUE_ELEMENTS``."""
+    if t is None or t.shape is None or not all(d.is_static for d in t.shape):
+        return False
+    return math.prod([d.lo for d in t.shape]) <= MAX_VALUE_ELEMENTS
 
 
 class _BodyInputs(Sequence):
@@ -463,11 +490,18 @@ def _check_arity(layer: Layer, spec: OpSpec, n_inputs: int, n_outputs: int) -> N
                            layer.loc, "E-ARITY")
 
 
-def propagate(graph: Graph) -> Propagation:
-    """Infer every output port's type; the graph must be acyclic (see checks.E-CYCLE)."""
+def propagate(graph: Graph, since: Propagation | None = None) -> Propagation:
+    """Infer every output port's type; the graph must be acyclic (see checks.E-CYCLE). ``since``: a propagation of
+    ``graph`` before its latest ``Graph.changes``, none of its types OpenVINO's (``adopt``), continued rather than
+    started again (``ShapeWalker.continue_from``): the same types, diagnostics and layers not re-inferred as a walk of
+    the whole graph, for a walk of what changed."""
     walker = ShapeWalker(graph)
-    walker.run()
-    walker.result.types = walker.env
+    if since is None:
+        walker.run()
+        walker.result.types = walker.env
+    else:
+        walker.continue_from(since)
+    walker.result.revision = len(graph.changes)
     return walker.result
 
 
@@ -497,12 +531,15 @@ def infer_shapes(graph: Graph) -> list[Diagnostic]:
 def fix_dims(graph: Graph, result: Propagation) -> int:
     """Write the inferred dims and precisions into every output port (a declared refinement stays), then copy
     each into the input ports it feeds, so that every edge agrees; returns the number of ports corrected (see
-    ``_corrects``). Ports are compared as records: a Port object is made only for a layer with a port to change."""
+    ``_corrects``). Ports are compared as records: a Port object is made only for a layer with a port to change,
+    which is ``touch``ed. A propagation continued from another (``walked``) is written into the ports of the layers
+    it walked and the input ports they feed: the others hold what the earlier one wrote."""
     changed = 0
     written: dict[tuple, tuple] = {}  # (precision, dims, id of the inferred type) -> what is written (``_written``)
-    types = result.types
+    types, walked = result.types, result.walked
+    touched: list[str] = []
     outputs: dict[tuple[str, int], tuple] = {}  # an output port -> its (dims, precision) now (the first of its id)
-    for layer in graph.layers():
+    for layer in graph.layers() if walked is None else map(graph.layer, walked):
         lid = layer.id
         for i, record in enumerate(layer.output_records()):
             pid, now = record[0], (record[2], record[1])
@@ -516,19 +553,31 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
                     port = layer.outputs[i]
                     port.dims, port.precision = new
                     changed += _corrects(record, new)
+                    touched.append(lid)
                     now = new
             outputs.setdefault((lid, pid), now)
+    if walked is None:
+        readers: Iterable[Layer] = graph.layers()
+    else:
+        ids = set(walked)
+        ids.update(link[2] for lid in walked for link in graph.out_links(lid))
+        readers = map(graph.layer, ids)
     input_keys = graph.input_keys
-    for layer in graph.layers():
+    for layer in readers:
         records = layer.input_records()
         if not records:
             continue
         for i, key in enumerate(input_keys(layer.id, [r[0] for r in records])):
             source = None if key is None else outputs.get(key)
+            if source is None and key is not None and walked is not None:  # a producer not walked again
+                record = graph.layer(key[0]).output_record(key[1])
+                source = None if record is None else (record[2], record[1])
             if source is not None and (records[i][2], records[i][1]) != source:
                 port = layer.inputs[i]
                 port.dims, port.precision = source
                 changed += _corrects(records[i], source)
+                touched.append(layer.id)
+    graph.touch(*touched)
     return changed
 
 

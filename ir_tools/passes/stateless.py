@@ -45,6 +45,8 @@ class Stateless(Pass):
     one inference of this one, fed the state it held (the initial value at the first step: a cache of length 0)
     and giving the state it keeps."""
 
+    records_changes = True
+
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
@@ -67,6 +69,7 @@ class Stateless(Pass):
                 port = graph.layer(written[0]).output(written[1])
                 name = state_output(layer.attrs.get("variable_id", ""), inputs.get(layer.attrs.get("variable_id")))
                 port.names = names_attribute([name, *(n for n in tensor_names(port.names) if n != name)])  # first
+                graph.touch(written[0])
                 builder.result(written, f"{layer.name}/state")
                 graph.remove_layer(layer.id)
                 stats["Assign -> Result"] += 1

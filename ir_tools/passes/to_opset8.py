@@ -52,6 +52,8 @@ TARGET = "opset8"
 class ToOpset8(Pass):
     """Rewrites every AvgPool of the graph into opset8 AvgPool (plus helpers where needed), exactly."""
 
+    records_changes = True
+
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         pools = graph.by_type("AvgPool")
@@ -138,6 +140,7 @@ def _rewrite(builder: GraphBuilder, layer: Layer, source: tuple[Output, TensorTy
         return None
     layer.version, layer.attrs = TARGET, attrs
     layer.rt_info = with_origin(layer.rt_info, origin)
+    builder.graph.touch(layer.id)
     return f"{spec.label} -> AvgPool-1 (opset8)"
 
 

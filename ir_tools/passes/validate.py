@@ -12,6 +12,7 @@ so ``run``, ``compare``, ``migrate``, ``shapes --fix`` and ``convert-onnx`` neve
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -24,7 +25,7 @@ from ..ir.reader import read_ir
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
 from ..ops.opsets import lookup
-from .checks import STRUCTURAL_CHECKS, empty_window_warnings
+from .checks import LOCAL_CHECKS, STRUCTURAL_CHECKS, WARNING_CHECKS, empty_window_warnings
 from .shapes import MAX_VALUE_ELEMENTS, Propagation, propagate
 
 T = TypeVar("T")
@@ -40,11 +41,20 @@ _FIXED_CODES = frozenset({"E-SHAPE", "E-TYPE"})
 def check_graph(graph: Graph, fixed: Propagation | None = None) -> tuple[list[Diagnostic], Propagation | None]:
     """Reader findings, structural checks and shape propagation (skipped on a cycle or if it fails). ``fixed``: a
     propagation of this graph whose dims and precisions ``fix_dims`` just wrote, used rather than propagating
-    again (a pass's gate after it re-inferred the graph)."""
+    again (a pass's gate after it re-inferred the graph).
+
+    A ``fixed`` continued from the propagation of the last check that passed (``last_passed``, ``Propagation.walked``)
+    makes a gate of what changed since: the checks that look at each layer on its own look only at the layers walked
+    and those ``fix_dims`` touched, and the checks that only warn are left out. No error found then means that the
+    whole graph's check finds none; the errors found are not all there are (``require_valid`` then checks it all)."""
     file = str(graph.source) if graph.source else None
     diags = list(graph.load_diagnostics)
+    scope = None if fixed is None or fixed.walked is None else fixed.walked | set(graph.changes[fixed.revision:])
     for structural in STRUCTURAL_CHECKS:
-        found, failed = _stage(file, structural.__name__.strip("_"), lambda c=structural: list(c(graph)))
+        if scope is not None and structural in WARNING_CHECKS:
+            continue
+        args = (graph, scope) if scope is not None and structural in LOCAL_CHECKS else (graph,)
+        found, failed = _stage(file, structural.__name__.strip("_"), lambda c=structural, a=args: list(c(*a)))
         diags += (found or []) + failed
     result = None
     if not any(d.code == "E-CYCLE" for d in diags):
@@ -54,17 +64,33 @@ def check_graph(graph: Graph, fixed: Propagation | None = None) -> tuple[list[Di
     if result is not None:
         skipped = _WEIGHT_CODES | (_FIXED_CODES if fixed is not None else frozenset())
         diags += [d for d in result.diagnostics if d.code not in skipped]
-        warnings, failed = _stage(file, "empty windows", lambda: empty_window_warnings(graph, result.types))
-        diags += (warnings or []) + failed
+        if scope is None:
+            warnings, failed = _stage(file, "empty windows", lambda: empty_window_warnings(graph, result.types))
+            diags += (warnings or []) + failed
         if not has_errors(diags):  # like OpenVINO's verdict: on a file otherwise clean, not as a consequence
             refusals, failed = _stage(file, "rules on the known values", lambda: known_value_refusals(graph, result))
             diags += (refusals or []) + failed
+    if result is not None and not has_errors(diags):
+        _PASSED[graph] = result
     return list(dict.fromkeys(diags)), result  # the same finding reached twice is reported once
+
+
+#: The shape propagation of each graph's last check that found no error (``last_passed``).
+_PASSED: weakref.WeakKeyDictionary[Graph, Propagation] = weakref.WeakKeyDictionary()
+
+
+def last_passed(graph: Graph) -> Propagation | None:
+    """The shape propagation of ``graph``'s last check that found no error, if none of its types is OpenVINO's
+    (``adopt``): what the re-inference after a pass that records its changes continues from (``propagate``'s
+    ``since``), so that its gate checks what changed (``check_graph``)."""
+    found = _PASSED.get(graph)
+    return None if found is None or found.by_openvino else found
 
 
 def known_value_refusals(graph: Graph, result: Propagation) -> list[Diagnostic]:
     """E-OP for what a layer's rule refuses in the values already known, where the rule waited for a value it could
-    not compute (shape propagation's rule 4: OpenVINO's inference of the layer is adopted instead).
+    not compute (shape propagation's rule 4: OpenVINO's inference of the layer is adopted instead); in a propagation
+    continued from another, at the layers walked (``Propagation.walked``).
 
     A Slice whose start comes from shape arithmetic on a dynamic dim has no rule of ours, but its axes Const may
     already be out of range (OpenVINO refuses the file); so, also without OpenVINO, the rule runs once more with
@@ -73,6 +99,8 @@ def known_value_refusals(graph: Graph, result: Propagation) -> list[Diagnostic]:
     """
     found = []
     for layer in result.not_inferred:
+        if result.walked is not None and layer.id not in result.walked:
+            continue
         spec = lookup(layer.type, layer.version)
         keys = [graph.producer_key(layer.id, port.id) for port in layer.inputs]
         if spec is None or spec.infer is None or None in keys or not spec.n_inputs[0] <= len(keys) <= spec.n_inputs[1]:
@@ -131,8 +159,10 @@ class InvalidModelError(IrToolsError):
 
 def require_valid(graph: Graph, fixed: Propagation | None = None) -> Propagation:
     """Raise InvalidModelError unless ``check`` finds no error in ``graph``; returns its shape propagation
-    (``fixed``: as ``check_graph``)."""
+    (``fixed``: as ``check_graph``; the error raised names everything the whole graph's check finds)."""
     diags, result = check_graph(graph, fixed)
+    if fixed is not None and fixed.walked is not None and (has_errors(diags) or result is None):
+        diags, result = check_graph(graph)
     if has_errors(diags) or result is None:
         raise InvalidModelError(diags)
     return result

@@ -29,5 +29,5 @@ def test_a_repeated_layer_reports_its_own_mismatch(tmp_path: Path) -> None:
     result = propagate(graph)
     wrong = [graph.layer(str(i)).line + 3 for i, dims in enumerate(declared, 1) if dims != (1, 4)]
     assert [(d.code, d.loc.line) for d in result.diagnostics] == [("E-SHAPE", line) for line in wrong]
-    assert result.inferred == len(declared) + 1 and not result.not_inferred
+    assert len(result.inferred) == len(declared) + 1 and not result.not_inferred
     assert {result.types[(str(i), 1)].shape for i in range(1, len(declared) + 1)} == {result.types[("0", 0)].shape}

@@ -25,6 +25,7 @@ class Downgrade(Pass):
 
     rewrites: ClassVar[dict[str, str]] = {}
     repairs: ClassVar[dict[str, Callable[[Graph, Layer], bool]]] = {}
+    records_changes = True
 
     def __init__(self, target: Release | None = None) -> None:
         self.target = target  # None: every layer of those op versions; else only those the release cannot create

@@ -54,6 +54,7 @@ class GatherTo7(Downgrade):
                 _feed_indices(graph, layer, _non_negative(builder, layer, keys[0], keys[1], axis))
                 rule = "indices made non-negative by a Select"
             layer.version = "opset7"
+            graph.touch(layer.id)
             stats[f"Gather-8 -> Gather-7 ({rule})"] += 1
         return PassResult(graph, bool(stats), stats)
 

@@ -44,6 +44,7 @@ class UniqueNames(Downgrade):
                 while f"{name}_{number}" in taken:
                     number += 1
                 layer.name = f"{name}_{number}"
+                graph.touch(layer.id)
                 taken.add(layer.name)
                 stats["a layer name used twice -> made unique"] += 1
         return PassResult(graph, True, stats)

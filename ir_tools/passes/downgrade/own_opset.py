@@ -26,4 +26,5 @@ class OwnOpset(Downgrade):
                 continue
             stats[f"{layer.type} {layer.version} -> {own} (the same op version)"] += 1
             layer.version = own
+            graph.touch(layer.id)
         return PassResult(graph, bool(stats), stats)

@@ -28,6 +28,7 @@ class PackedOrder(Downgrade):
             if self.target.reads_reversed_in_byte(element):
                 bits = element_type(element).bits  # type: ignore[union-attr]
                 layer.data = _reversed(np.frombuffer(graph.const_bytes(layer), np.uint8), bits).tobytes()
+                graph.touch(layer.id)
                 stats[f"{element} Const repacked, the values of each byte in reverse order"] += 1
         return PassResult(graph, bool(stats), stats)
 

@@ -48,6 +48,7 @@ class PadTo1(Downgrade):
             begin, end = ([int(v) for v in graph.const_array(s).reshape(-1)] for s in sources)
             if min(begin + end) >= 0:
                 layer.version = "opset1"
+                graph.touch(layer.id)
                 stats["Pad-12 (pads >= 0) -> Pad-1"] += 1
             elif _crop_fits(builder, layer, begin, end):
                 builder.replace_layer(layer, lambda: [_pad_then_crop(builder, layer, begin, end)],  # noqa: B023

@@ -44,6 +44,7 @@ class MaxPoolTo8(Downgrade):
             else:
                 rule = a.rounding_type
             layer.version = "opset8"
+            graph.touch(layer.id)
             stats[f"MaxPool-14 ({rule}) -> MaxPool-8"] += 1
         return PassResult(graph, bool(stats), stats)
 
@@ -89,5 +90,6 @@ class MaxPoolTo1(Downgrade):
             layer.attrs = A.encode(MaxPoolAttrs(a.kernel, a.strides, a.pads_begin, a.pads_end, a.auto_pad,
                                                 a.rounding_type))
             layer.outputs = layer.outputs[:1]
+            graph.touch(layer.id)
             stats["MaxPool-8 (no dilation, indices unused) -> MaxPool-1"] += 1
         return PassResult(graph, bool(stats), stats)

@@ -46,6 +46,7 @@ class Respell(Downgrade):
             dropped = (attribute, *_ALSO_DROPPED.get(label, ()))
             layer.version = opset
             layer.attrs = {name: text for name, text in layer.attrs.items() if name not in dropped}
+            graph.touch(layer.id)
             stats[f"{label} ({attribute} {default}) -> {op_label(layer.type, opset)}"] += 1
         return PassResult(graph, bool(stats), stats)
 

@@ -31,5 +31,6 @@ class SoftMaxTo1(Downgrade):
                     continue
                 axis += len(shape)
             layer.version, layer.attrs = "opset1", A.encode(Softmax1Attrs(axis))
+            graph.touch(layer.id)
             stats["SoftMax-8 -> SoftMax-1"] += 1
         return PassResult(graph, bool(stats), stats)

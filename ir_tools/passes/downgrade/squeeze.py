@@ -47,6 +47,7 @@ class SqueezeSkipTo1(Downgrade):
             listed = [] if source is None else [int(v) for v in graph.const_array(source).reshape(-1)]
             if not listed:
                 layer.version, layer.attrs = "opset1", {}
+                graph.touch(layer.id)
                 stats["Squeeze-15 (allow_axis_skip, no axes) -> Squeeze-1"] += 1
                 continue
             if not all(-len(shape) <= a < len(shape) for a in listed):

@@ -36,5 +36,6 @@ class TopKTo3(Downgrade):
                 continue
             layer.version = "opset3"
             layer.attrs = {k: v for k, v in layer.attrs.items() if k != "stable"}
+            graph.touch(layer.id)
             stats["TopK-11 (stable false) -> TopK-3"] += 1
         return PassResult(graph, bool(stats), stats)
