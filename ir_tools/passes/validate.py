@@ -38,20 +38,24 @@ _WEIGHT_CODES = frozenset({"E-BIN-MISSING", "E-CONST-BOUNDS", "E-CONST-SIZE"})
 _FIXED_CODES = frozenset({"E-SHAPE", "E-TYPE"})
 
 
-def check_graph(graph: Graph, fixed: Propagation | None = None) -> tuple[list[Diagnostic], Propagation | None]:
+def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool = True,
+                ) -> tuple[list[Diagnostic], Propagation | None]:
     """Reader findings, structural checks and shape propagation (skipped on a cycle or if it fails). ``fixed``: a
     propagation of this graph whose dims and precisions ``fix_dims`` just wrote, used rather than propagating
-    again (a pass's gate after it re-inferred the graph).
+    again (a pass's gate after it re-inferred the graph). ``warnings`` False: for a gate, which asks whether there
+    is an error, the checks that only warn are left out.
 
     A ``fixed`` continued from the propagation of the last check that passed (``last_passed``, ``Propagation.walked``)
-    makes a gate of what changed since: the checks that look at each layer on its own look only at the layers walked
-    and those ``fix_dims`` touched, and the checks that only warn are left out. No error found then means that the
-    whole graph's check finds none; the errors found are not all there are (``require_valid`` then checks it all)."""
+    makes a gate of what changed since (``warnings`` must be False): the checks that look at each layer on its own
+    look only at the layers walked and those ``fix_dims`` touched. No error found then means that the whole graph's
+    check finds none; the errors found are not all there are (``require_valid`` then checks it all)."""
     file = str(graph.source) if graph.source else None
     diags = list(graph.load_diagnostics)
     scope = None if fixed is None or fixed.walked is None else fixed.walked | set(graph.changes[fixed.revision:])
+    if scope is not None and warnings:
+        raise ValueError("a propagation continued from another (Propagation.walked) makes a gate: warnings=False")
     for structural in STRUCTURAL_CHECKS:
-        if scope is not None and structural in WARNING_CHECKS:
+        if not warnings and structural in WARNING_CHECKS:
             continue
         args = (graph, scope) if scope is not None and structural in LOCAL_CHECKS else (graph,)
         found, failed = _stage(file, structural.__name__.strip("_"), lambda c=structural, a=args: list(c(*a)))
@@ -64,9 +68,9 @@ def check_graph(graph: Graph, fixed: Propagation | None = None) -> tuple[list[Di
     if result is not None:
         skipped = _WEIGHT_CODES | (_FIXED_CODES if fixed is not None else frozenset())
         diags += [d for d in result.diagnostics if d.code not in skipped]
-        if scope is None:
-            warnings, failed = _stage(file, "empty windows", lambda: empty_window_warnings(graph, result.types))
-            diags += (warnings or []) + failed
+        if warnings:
+            found, failed = _stage(file, "empty windows", lambda: empty_window_warnings(graph, result.types))
+            diags += (found or []) + failed
         if not has_errors(diags):  # like OpenVINO's verdict: on a file otherwise clean, not as a consequence
             refusals, failed = _stage(file, "rules on the known values", lambda: known_value_refusals(graph, result))
             diags += (refusals or []) + failed
@@ -132,13 +136,14 @@ def check(xml_path: str | Path, bin_path: str | Path | None = None) -> list[Diag
     return check_file(xml_path, bin_path)[0]
 
 
-def check_file(xml_path: str | Path, bin_path: str | Path | None = None,
+def check_file(xml_path: str | Path, bin_path: str | Path | None = None, warnings: bool = True,
                ) -> tuple[list[Diagnostic], Graph | None, Propagation | None]:
-    """``check``'s diagnostics with the graph and shape propagation behind them (None where not reached)."""
+    """``check``'s diagnostics with the graph and shape propagation behind them (None where not reached);
+    ``warnings``: as ``check_graph``."""
     graph, failed = _stage(str(xml_path), "read", lambda: read_ir(xml_path, bin_path))
     if graph is None:
         return failed, None, None
-    diags, result = check_graph(graph)
+    diags, result = check_graph(graph, warnings=warnings)
     return diags, graph, result
 
 
@@ -159,12 +164,13 @@ class InvalidModelError(IrToolsError):
 
 def require_valid(graph: Graph, fixed: Propagation | None = None) -> Propagation:
     """Raise InvalidModelError unless ``check`` finds no error in ``graph``; returns its shape propagation
-    (``fixed``: as ``check_graph``; the error raised names everything the whole graph's check finds)."""
-    diags, result = check_graph(graph, fixed)
-    if fixed is not None and fixed.walked is not None and (has_errors(diags) or result is None):
-        diags, result = check_graph(graph)
+    (``fixed``: as ``check_graph``). A gate: its warnings are not looked for, unless there is an error, which is
+    raised with everything ``check`` reports (the whole graph's)."""
+    diags, result = check_graph(graph, fixed, warnings=False)
     if has_errors(diags) or result is None:
-        raise InvalidModelError(diags)
+        diags, result = check_graph(graph, None if fixed is None or fixed.walked is not None else fixed)
+        if has_errors(diags) or result is None:
+            raise InvalidModelError(diags)
     return result
 
 

@@ -23,7 +23,7 @@ from ..ops.opsets import lookup
 from ..passes.checks import STATE_TYPES
 from ..passes.shapes import Propagation, adopt
 from ..passes.target import target_diagnostics
-from ..passes.validate import InvalidModelError, check_file
+from ..passes.validate import InvalidModelError, check_file, check_graph
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -67,12 +67,15 @@ def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvi
 def read_judged(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
     """Read and validate an IR for a command that acts on it (``run``, ``migrate``): our checks, then OpenVINO's
     verdict where a layer has no shape rule of ours (an op ir_tools does not model is judged by OpenVINO alone);
-    InvalidModelError with every diagnostic ``check`` gives otherwise."""
-    diags, graph, result = check_file(xml_path, bin_path)
+    InvalidModelError with every diagnostic ``check`` gives otherwise (a gate: warnings are looked for only then)."""
+    diags, graph, result = check_file(xml_path, bin_path, warnings=False)
+    verdict = []
     if graph is not None and result is not None and not has_errors(diags):
-        diags = [*diags, *judge_unmodelled(graph, result, Path(xml_path), bin_path)]
-    if graph is None or result is None or has_errors(diags):
-        raise InvalidModelError(diags)
+        verdict = judge_unmodelled(graph, result, Path(xml_path), bin_path)
+    if graph is None or result is None or has_errors([*diags, *verdict]):
+        if graph is not None:
+            diags = check_graph(graph)[0]
+        raise InvalidModelError([*diags, *verdict])
     return graph
 
 
