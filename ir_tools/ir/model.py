@@ -356,7 +356,8 @@ class Graph:
         self._free_id = 0  # where the search for a free id goes on once _next_id is past int64
         self._forward: bool | None = True  # every edge points forward in layer order (None: not known)
         self._order: list[str] | None = None  # ``_sorted``'s answer on an acyclic graph, until a layer or edge changes
-        self.changes: list[str] = []  # ids of the layers added, removed, re-wired or ``touch``ed, in order
+        # ids of the layers added, removed, ``touch``ed or fed otherwise (an edge into them added or removed), in order
+        self.changes: list[str] = []
 
     # -- layers -------------------------------------------------------------------------------
     def add_layer(self, layer: Layer) -> Layer:
@@ -393,9 +394,9 @@ class Graph:
         return first
 
     def touch(self, *layer_ids: str) -> None:
-        """Record that these layers changed in place (type, version, attributes, ports, payload), as adding, removing
-        and re-wiring layers is recorded: ``changes`` then tells a later check what to look at again (a pass that sets
-        ``records_changes`` touches every layer it edits)."""
+        """Record that these layers changed in place (type, version, attributes, ports, payload), as adding and
+        removing layers and the edges into them is recorded: ``changes`` then tells a later check what to look at
+        again (a pass that sets ``records_changes`` touches every layer it edits)."""
         self.changes.extend(layer_ids)
 
     def has_layer(self, layer_id: str) -> bool:
@@ -465,7 +466,7 @@ class Graph:
         if old is not None:
             _replace(self._in, link[2], old, link)
             _replace(self._out, link[0], old, link)
-        self.changes += (link[0], link[2])
+        self.changes.append(link[2])
 
     def remove_edge(self, edge: Edge) -> None:
         """Remove the edge between the same two ports as ``edge`` (its line does not matter)."""
@@ -650,7 +651,7 @@ class Graph:
         _remove(self._in, link[2], link)
         _remove(self._out, link[0], link)
         self._order = None
-        self.changes += (link[0], link[2])
+        self.changes.append(link[2])
         if self._forward is False:
             self._forward = None
 
