@@ -14,7 +14,7 @@ from ..base.errors import OpValidationError
 from ..base.packed import unpack, value_dtype
 from . import attrs as A
 from .rounding import elementwise
-from .spec import OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType
 
 
 def _element(text: str) -> str:
@@ -98,8 +98,22 @@ def const_value(a: ConstAttrs, data: memoryview | bytes) -> np.ndarray:
     return np.frombuffer(data, dtype=et.numpy, count=count).reshape(a.shape)
 
 
+_CONVERT_ROUNDING = elementwise(rounds=False)
+
+
+def _convert_rounding(kernel: Kernel, a: ConvertAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                      outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """A float converted to a float type that holds every value of its own (f16 to f32: NNCF's decompressed weights)
+    changes nothing: an input error moves with its element as it is, no f64 pass over the corners. Others as an
+    element-wise op that rounds (or truncates) the same value the same way on both sides."""
+    x, y = np.asarray(args[0]), np.asarray(outputs[0])
+    if x.dtype.kind == "f" and y.dtype.kind == "f" and np.can_cast(x.dtype, y.dtype, "safe"):
+        return [bounds[0]]
+    return _CONVERT_ROUNDING(kernel, a, args, bounds, outputs)
+
+
 PARAMETER_1 = OpSpec("Parameter", "Parameter-1", ParameterAttrs, (0, 0), 1, _parameter)
 CONST_1 = OpSpec("Const", "Const-1", ConstAttrs, (0, 0), 1, _const)
 CONVERT_1 = OpSpec("Convert", "Convert-1", ConvertAttrs, (1, 1), 1, _convert, _run_convert,
-                   rounding=elementwise(rounds=False))
+                   rounding=_convert_rounding)
 RESULT_1 = OpSpec("Result", "Result-1", NoAttrs, (1, 1), 0, _result)

@@ -249,6 +249,10 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        inputs = range(len(args)) if data is None else data
+        wide = [i for i in inputs if i < len(bounds) and not is_exact(bounds[i])]
+        if linear is not None and not (wide or ulps or absolute) and _sums_exactly(kernel, attrs, args, outputs[0]):
+            return [EXACT]
         if rounds:
             local = output_rounding(outputs[0], ulps)
             if absolute:  # (not in place: an integer output's rounding is EXACT)
@@ -257,8 +261,6 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
             local = EXACT
             if ulps or absolute:
                 local = 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(_f64(outputs[0])) + absolute)
-        inputs = range(len(args)) if data is None else data
-        wide = [i for i in inputs if i < len(bounds) and not is_exact(bounds[i])]
         if not wide:  # (a Convert of f16 weights: no f64 copy of them)
             return [local]
         blocks = _blocks(np.shape(outputs[0]), [*args, *bounds])
@@ -296,6 +298,21 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
         return [local + spread]
 
     return rule
+
+
+def _sums_exactly(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], y: np.ndarray) -> bool:
+    """Whether the f16 result ``y`` of a sum of f16 inputs (``elementwise``'s ``linear``) is exact everywhere: the
+    sum of two f16 values is exact in float64, so it is where that equals ``y``. Then neither side rounds (NNCF's
+    zero point subtracted from integer weights converted to f16: integers below 2^11), and the rule gives EXACT.
+    Checked a block at a time, as the rule bounds (no float64 copy of a 16M-element weight)."""
+    if np.asarray(y).dtype != np.float16 or any(np.asarray(v).dtype != np.float16 for v in args):
+        return False
+    blocks = _blocks(np.shape(y), args) or [None]
+    for block in blocks:
+        part = [_f64(v if block is None else _block(v, block, y.ndim)) for v in args]
+        if not np.array_equal(kernel(attrs, part)[0], y if block is None else y[block]):
+            return False
+    return True
 
 
 #: Elements an element-wise rule bounds at a time: its float64 temporaries (a dozen of the output's size) then stay
