@@ -1,7 +1,8 @@
 """The gate after passes that record their changes (``Pass.records_changes``) checks only what changed: these tests
 hold it to the whole graph's check. Each migration of the committed fixtures (and of the target zoo, when built), to
 each release, must record every layer its passes change (``Graph.changes``), and end with a propagation, continued
-from the check before, equal to a walk of the whole graph."""
+from the check before, equal to a walk of the whole graph, and ports that a walk of the whole graph would not
+correct."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ir_tools.ir.model import Graph, Layer
 from ir_tools.ir.reader import read_ir
 from ir_tools.ops.releases import release
 from ir_tools.passes.base import Pass, PassError, PassResult
-from ir_tools.passes.shapes import propagate
+from ir_tools.passes.shapes import fix_dims, propagate
 from ir_tools.passes.target import migrate_graph
 from ir_tools.passes.validate import check_graph, last_passed, require_valid
 from tests.target_zoo import FIXTURES_DIR, TARGET_ZOO_DIR, entries, needs_stateless
@@ -62,6 +63,7 @@ def test_the_gate_after_a_migration_sees_what_a_whole_check_sees(path, target, m
     assert gate.inferred == whole.inferred
     assert [layer.id for layer in gate.not_inferred] == [layer.id for layer in whole.not_inferred]
     assert _findings(gate.diagnostics) == _findings(whole.diagnostics)
+    assert fix_dims(graph, whole) == 0  # the ports the gate's fix_dims wrote are the whole walk's
 
 
 class _Breaks(Pass):
