@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import Counter
 
 from ...base.dtypes import INTEGER_TYPES, element_type
-from ...ir.model import Graph, Layer
+from ...ir.model import Edge, Graph, Layer
 from ...ops.core import ConvertAttrs
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_text, output_of
-from .base import Downgrade, drop_unused, source
+from ..builder import GraphBuilder, Output, origin_text, output_of, with_origin
+from .base import Downgrade, source
 
 #: The layers of a decompression chain between the integer weights and the Convert to f32.
 _CHAIN = frozenset({"convert", "subtract", "multiply", "reshape"})
@@ -21,10 +21,10 @@ class F32Decompression(Downgrade):
     times an f16 scale, then converted to f32. The current OpenVINO CPU computes that product in f32, where it is
     exact (an integer of at most 9 bits times an 11-bit significand); releases before 2025.0 (``ops/releases
     .F32_DECOMPRESSION_FROM``) may fold it in f16, as the file says, and their logits then differ by about 4e-4 of
-    their largest. For such a target each chain is written in f32: the integer Consts converted to f32, the f16
-    ones (scale, zero point) converted to f32, the Subtract, Multiply and Reshape in f32, so the release computes
-    the weights the current OpenVINO uses. The weights stay as compressed as they were (no Const is added); other
-    targets, and no target, are left as they are."""
+    their largest. For such a target each chain is made f32 where it is: the integer Consts converted to f32, the f16
+    ones (scale, zero point) converted to f32 by a Convert each, the Subtract, Multiply and Reshape in f32, and the
+    Convert to f32 at the end dropped, so the release computes the weights the current OpenVINO uses. The weights
+    stay as compressed as they were (no Const is added); other targets, and no target, are left as they are."""
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
@@ -37,10 +37,9 @@ class F32Decompression(Downgrade):
             chain = source(graph, layer, 0)
             if not _is_decompression(graph, chain, multiplied=False):
                 continue
-            old = _chain_layers(graph, chain)
-            builder.replace_layer(layer, lambda: [_in_f32(builder, graph, chain)],  # noqa: B023
-                                  origin_text(layer, "f16 weight decompression"))
-            drop_unused(graph, old)
+            origin = origin_text(layer, "f16 weight decompression")
+            _in_f32(builder, graph, chain, layer, origin)
+            _drop(graph, layer, chain, origin)
             stats["f16 weight decompression -> f32"] += 1
         return PassResult(graph, bool(stats), stats)
 
@@ -57,7 +56,7 @@ def _element(graph: Graph, out: Output) -> str:
 def _is_decompression(graph: Graph, out: Output, multiplied: bool) -> bool:
     """Whether ``out`` is an f16 value computed from Consts only by Convert (of an integer Const of at most 8 bits),
     Subtract, Multiply and Reshape (its shape input aside), with a Multiply on the way (``multiplied``: one was
-    seen above)."""
+    seen above), each layer of it read by the next alone."""
     layer = graph.layer(out[0])
     kind = layer.type.lower()
     if _element(graph, out) != "f16" or kind not in _CHAIN or len(graph.consumers(*out)) != 1:
@@ -72,29 +71,49 @@ def _is_decompression(graph: Graph, out: Output, multiplied: bool) -> bool:
                or _is_decompression(graph, i, multiplied) for i in _values(graph, layer))
 
 
+def _operands(layer: Layer) -> tuple[int, ...]:
+    """The inputs of a chain's layer that it computes from: a Convert's or Reshape's data input (a Reshape's shape
+    aside), a Subtract's or Multiply's two operands."""
+    return (0,) if layer.type.lower() in ("convert", "reshape") else (0, 1)
+
+
 def _values(graph: Graph, layer: Layer) -> list[Output]:
-    """What a layer of a chain computes from: a Convert's or Reshape's data input (a Reshape's shape aside), a
-    Subtract's or Multiply's two operands."""
-    return [source(graph, layer, i) for i in ((0,) if layer.type.lower() in ("convert", "reshape") else (0, 1))]
+    """The outputs feeding a chain's layer's ``_operands``."""
+    return [source(graph, layer, i) for i in _operands(layer)]
 
 
-def _chain_layers(graph: Graph, out: Output) -> list[Layer]:
-    """The layers of the chain ending at ``out``, last first (the Consts it reads stay)."""
+def _in_f32(builder: GraphBuilder, graph: Graph, out: Output, replaced: Layer, origin: str) -> None:
+    """The chain ending at ``out`` made f32 in place: an integer Convert converts to f32, an f16 Const operand is read
+    through a Convert to f32 (which records ``replaced``'s origin and line, as a layer built in its place), and every
+    layer's operands and output are f32."""
     layer = graph.layer(out[0])
-    if layer.is_a("Const"):
-        return []
-    return [layer, *(found for i in _values(graph, layer) for found in _chain_layers(graph, i))]
-
-
-def _in_f32(builder: GraphBuilder, graph: Graph, out: Output) -> Output:
-    """The chain ending at ``out`` rebuilt in f32, reading the same Consts."""
-    layer = graph.layer(out[0])
-    name = f"{layer.name}/f32"
-    if layer.is_a("Const"):  # an f16 scale or zero point
-        return output_of(builder.add("Convert", "opset1", ConvertAttrs("f32"), [out], name))
     if layer.type.lower() == "convert":  # of the integer weights: to f32 at once
-        return output_of(builder.add("Convert", "opset1", ConvertAttrs("f32"), [source(graph, layer, 0)], name))
-    operands = [_in_f32(builder, graph, value) for value in _values(graph, layer)]
-    if layer.type.lower() == "reshape":
-        operands.append(source(graph, layer, 1))
-    return output_of(builder.add(layer.type, layer.version or "opset1", dict(layer.attrs), operands, name))
+        layer.attrs = {**layer.attrs, "destination_type": "f32"}
+    else:
+        for i in _operands(layer):
+            layer.inputs[i].precision = "FP32"
+        for i, value in zip(_operands(layer), _values(graph, layer), strict=True):
+            if not graph.layer(value[0]).is_a("Const"):
+                _in_f32(builder, graph, value, replaced, origin)
+                continue
+            converted = builder.add("Convert", "opset1", ConvertAttrs("f32"), [value],
+                                    f"{graph.layer(value[0]).name}/f32")
+            converted.rt_info = with_origin(converted.rt_info, origin)
+            converted.file, converted.line = replaced.file, replaced.line
+            port = layer.input_ids()[i]
+            graph.remove_edge(Edge(value[0], value[1], layer.id, port))
+            graph.add_edge(Edge(*output_of(converted), layer.id, port))
+    layer.outputs[0].precision = "FP32"
+    layer.rt_info = with_origin(layer.rt_info, origin)
+    graph.touch(layer.id)
+
+
+def _drop(graph: Graph, convert: Layer, chain: Output, origin: str) -> None:
+    """Remove the Convert to f32 that ended the chain, an f32 one now: what it fed reads the chain, whose output takes
+    its tensor names and rt_info, and whose layer its rt_info (as ``GraphBuilder.replace_layer`` hands them over)."""
+    final = graph.layer(chain[0])
+    old, new = convert.outputs[0], final.output(chain[1])
+    new.names, new.rt_info = old.names, old.rt_info
+    final.rt_info = with_origin(convert.rt_info, origin)
+    graph.redirect_consumers((convert.id, old.id), chain)
+    graph.remove_layer(convert.id)
