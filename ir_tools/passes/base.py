@@ -24,7 +24,7 @@ from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph
 from .shapes import Propagation, fix_dims, propagate
-from .validate import InvalidModelError, last_passed, require_valid
+from .validate import InvalidModelError, forget_passed, last_passed, require_valid
 
 
 @dataclass
@@ -77,7 +77,7 @@ class Pass:
         InvalidModelError for a graph refused before, PassError after. ``checked``: the caller saw the graph
         pass ``check`` since its last change, so it is not checked again."""
         result = self.applied(graph, checked)
-        fixed = reinfer_shapes(graph, [self]) if result.modified else None
+        fixed = reinfer_shapes(graph) if result.modified else None
         if self.check_after and (result.modified or not (checked or self.check_before)):
             check_after(graph, fixed, [self.name])
         self.ensures(graph)
@@ -97,7 +97,10 @@ class Pass:
             where = traceback.extract_tb(exc.__traceback__)[-1]
             message = f"pass {self.name} failed: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
             raise PassError(message, SourceLoc(_file(graph))) from exc
-        return outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))
+        result = outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))
+        if result.modified and not self.records_changes:
+            forget_passed(graph)
+        return result
 
     __call__ = run
 
@@ -125,19 +128,19 @@ class PassManager(Pass):
 
     def run(self, graph: Graph, checked: bool = False) -> PassResult:
         total = PassResult(graph, False)
-        unchecked: list[Pass] = []  # with check_once: the passes whose changes no check has seen yet
+        unchecked: list[str] = []  # with check_once: the passes whose changes no check has seen yet
         for _ in range(self.max_rounds if self.fixed_point else 1):
             changed = False
             for graph_pass in self.passes:
                 if self.check_once and _gated_by_default(graph_pass):
                     result = graph_pass.applied(graph, checked)
                     if result.modified:
-                        unchecked.append(graph_pass)
+                        unchecked.append(graph_pass.name)
                     graph_pass.ensures(graph)
                     checked = True  # (or its changes are in ``unchecked``)
                 else:
                     if unchecked:
-                        check_after(graph, reinfer_shapes(graph, unchecked), [p.name for p in unchecked])
+                        check_after(graph, reinfer_shapes(graph), unchecked)
                         unchecked = []
                     result = graph_pass.run(graph, checked)
                     checked = graph_pass.check_after or (checked and not result.modified)
@@ -146,7 +149,7 @@ class PassManager(Pass):
             total.modified = total.modified or changed
             if not (changed and self.fixed_point):
                 if unchecked:
-                    check_after(graph, reinfer_shapes(graph, unchecked), [p.name for p in unchecked])
+                    check_after(graph, reinfer_shapes(graph), unchecked)
                 return total
         raise PassError(f"passes {', '.join(p.name for p in self.passes)} still changed the graph after "
                         f"{self.max_rounds} rounds (no fixed point)", SourceLoc(_file(graph)))
@@ -171,18 +174,16 @@ def check_after(graph: Graph, fixed: Propagation | None, passes: list[str]) -> N
                         exc.diagnostics) from None
 
 
-def reinfer_shapes(graph: Graph, passes: Iterable[Pass] = ()) -> Propagation | None:
+def reinfer_shapes(graph: Graph) -> Propagation | None:
     """Write every port's re-inferred dims and precision (a changed layer may change what follows it); returns
     the propagation, which the gate after the pass takes rather than propagating again. A graph whose shapes
-    cannot be inferred is left as it is (None), for the gate to report. When the graph passed a check before
-    ``passes`` changed it and each of them ``records_changes``, the propagation of that check is continued
+    cannot be inferred is left as it is (None), for the gate to report. When the graph passed a check and only
+    passes that ``records_changes`` changed it since (``last_passed``), that check's propagation is continued
     (``propagate``'s ``since``): what changed is walked, and the gate then checks that."""
     if graph.find_cycle() is not None:
         return None
-    passes = list(passes)
-    since = last_passed(graph) if passes and all(p.records_changes for p in passes) else None
     try:
-        propagation = propagate(graph, since)
+        propagation = propagate(graph, last_passed(graph))
     except IrToolsError:
         return None
     fix_dims(graph, propagation)

@@ -45,6 +45,7 @@ from .builder import GraphBuilder, Output, origin_text, with_origin
 from .exact_pool import WindowSpec, emit
 from .legacy import LowerLegacy, is_legacy
 from .shapes import declared_type, propagate
+from .validate import last_passed
 
 TARGET = "opset8"
 
@@ -59,7 +60,7 @@ class ToOpset8(Pass):
         pools = graph.by_type("AvgPool")
         if not pools:
             return PassResult(graph, False, stats)
-        types = propagate(graph).types
+        types = propagate(graph, last_passed(graph)).types
         builder = GraphBuilder(graph)
         for layer in pools:
             change = _rewrite(builder, layer, _input(graph, types, layer))

@@ -85,10 +85,17 @@ _PASSED: weakref.WeakKeyDictionary[Graph, Propagation] = weakref.WeakKeyDictiona
 
 def last_passed(graph: Graph) -> Propagation | None:
     """The shape propagation of ``graph``'s last check that found no error, if none of its types is OpenVINO's
-    (``adopt``): what the re-inference after a pass that records its changes continues from (``propagate``'s
-    ``since``), so that its gate checks what changed (``check_graph``)."""
+    (``adopt``) and every change since is in ``Graph.changes`` (``forget_passed``): what a propagation of the graph as
+    it is now continues from (``propagate``'s ``since``), so that the re-inference after passes that record their
+    changes walks what changed, and their gate checks it (``check_graph``)."""
     found = _PASSED.get(graph)
     return None if found is None or found.by_openvino else found
+
+
+def forget_passed(graph: Graph) -> None:
+    """Say that ``graph`` changed in a way ``Graph.changes`` may not hold (a pass that does not record its changes):
+    ``last_passed`` is None until the next check that finds no error."""
+    _PASSED.pop(graph, None)
 
 
 def known_value_refusals(graph: Graph, result: Propagation) -> list[Diagnostic]:

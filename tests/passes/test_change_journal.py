@@ -13,9 +13,10 @@ import pytest
 from ir_tools.ir.model import Graph, Layer
 from ir_tools.ir.reader import read_ir
 from ir_tools.ops.releases import release
-from ir_tools.passes.base import Pass, PassError, PassResult
+from ir_tools.passes.base import Pass, PassError, PassManager, PassResult
 from ir_tools.passes.shapes import fix_dims, propagate
 from ir_tools.passes.target import migrate_graph
+from ir_tools.passes.to_opset8 import ToOpset8
 from ir_tools.passes.validate import check_graph, last_passed, require_valid
 from tests.target_zoo import FIXTURES_DIR, TARGET_ZOO_DIR, entries, needs_stateless
 
@@ -86,3 +87,21 @@ def test_a_gate_of_what_changed_fails_as_the_whole_check_and_reports_all_it_find
     whole, _ = check_graph(graph)
     assert [d.code for d in raised.value.diagnostics] == ["E-PASS", *(d.code for d in whole)]
     assert "E-OPSET" in {d.code for d in whole}
+
+
+class _BreaksUnrecorded(Pass):
+    """Gives the first ReLU an op version no opset has, and does not say so: a user's pass, as most are."""
+
+    def apply(self, graph: Graph) -> bool:
+        next(layer for layer in graph.layers() if layer.type == "ReLU").version = "opset99"
+        return True
+
+
+def test_a_pass_that_does_not_record_its_changes_is_gated_on_the_whole_graph():
+    graph = read_ir(FIXTURES_DIR / "tiny_pool_net_f16.xml")
+    require_valid(graph)
+    assert last_passed(graph) is not None
+    with pytest.raises(PassError) as raised:
+        PassManager([_BreaksUnrecorded(), ToOpset8()], check_once=True).run(graph, checked=True)
+    assert "E-OPSET" in {d.code for d in raised.value.diagnostics}
+    assert last_passed(graph) is None  # forgotten when the pass changed the graph, until a check passes again
