@@ -321,7 +321,10 @@ class ShapeWalker(Walker[TensorType]):
         graph = self.graph
         changed = set(graph.changes[since.revision:])
         walked = {lid for lid in changed if graph.has_layer(lid)}
-        self.run({key: t for key, t in since.types.items() if key[0] not in changed}, walked)
+        # what each output port still there had: a layer changed whose outputs come out as before changes nothing more
+        outputs = {lid: set(graph.layer(lid).output_ids()) for lid in walked}
+        kept = {key: t for key, t in since.types.items() if key[0] not in changed or key[1] in outputs.get(key[0], ())}
+        self.run(kept, walked)
         gone = changed | walked
         result = self.result
         result.types, result.walked = self.env, walked
