@@ -123,14 +123,15 @@ def moves(*data: int, zeroed: Sequence[int] = ()) -> RoundingRule:
     error moves with its element, so the kernel itself applied to the bounds of the ``data`` inputs (in place
     of their values; other inputs unchanged) gives the output bounds. A selection (a max of a window) picks
     one element: the max of the bounds bounds it. No ``data``: every input is data; ``zeroed`` inputs (a pad
-    value) are replaced by zeros, exact values that carry no error in."""
+    value) are replaced by zeros, exact values that carry no error in. A float64 bound goes to the kernel as it
+    is, a read-only view: a Gather of 128 rows of an embedding's 16M-element bound copies no 128 MB."""
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         moving = data or range(len(args))
         if all(is_exact(bounds[i]) for i in moving if i < len(bounds)):
             return [EXACT for _ in outputs]
-        moved = [np.broadcast_to(bounds[i], np.shape(v)).astype(np.float64) if i in moving
+        moved = [np.broadcast_to(bounds[i], np.shape(v)).astype(np.float64, copy=False) if i in moving
                  else np.zeros_like(v) if i in zeroed else v for i, v in enumerate(args)]
         # an index output (MaxPool's) may pick any element within rounding of the maximum: no bound
         return [_f64(b) if np.asarray(y).dtype.kind == "f" else np.full((), np.inf)
@@ -174,24 +175,47 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
                                            for i, v in enumerate(values)])[0])
 
             size = size_of(args)
-            result = g * size + output_rounding(outputs[0])
+            result = _into(np.add, output_rounding(outputs[0]), g * size)
             inexact = [i for i in data if i < len(bounds) and not is_exact(bounds[i])]
             if not inexact:
                 return [result]
             if statistical and len(data) > 1:
                 x, w = (args[i] for i in data[:2])
                 bx, bw = (bounds[i] for i in data[:2])
-                spread = sum(size_of(_with(args, data, pair), 2) for pair in ((bx, w), (x, bw), (bx, bw))
-                             if not (is_exact(pair[0]) or is_exact(pair[1])))
-                return [result + np.sqrt(spread)]
-            widened = [np.abs(_f64(v)) + bounds[i] if i in inexact else v for i, v in enumerate(args)]
-            return [result + (1.0 + g) * size_of(widened) - size]
+                spread: np.ndarray | None = None
+                for pair in ((bx, w), (x, bw), (bx, bw)):
+                    if not (is_exact(pair[0]) or is_exact(pair[1])):
+                        part = size_of(_with(args, data, pair), 2)
+                        spread = 0 + part if spread is None else _into(np.add, spread, part)
+                root = np.sqrt(0) if spread is None else np.sqrt(spread, out=spread)
+                return [_into(np.add, result, root)]
+            widened = [_widened(v, bounds[i]) if i in inexact else v for i, v in enumerate(args)]
+            grown = _into(np.add, np.multiply(size_of(widened), 1.0 + g), result)
+            return [_into(np.subtract, grown, size)]
 
         return rule
 
     worst_case = variant(False)
     worst_case.statistical = variant(True)  # type: ignore[attr-defined]
     return worst_case
+
+
+def _into(op: np.ufunc, total: np.ndarray, term: np.ndarray) -> np.ndarray:
+    """op(total, term), written into ``total`` (an array of the caller's own, float64) where it holds the result's
+    shape: no fresh array (a product's bound has the output's size, [128, 32000] for a Llama's logits)."""
+    if total.flags.writeable and total.dtype == np.float64 and \
+            np.broadcast_shapes(total.shape, np.shape(term)) == total.shape:
+        return op(total, term, out=total)
+    return op(total, term)
+
+
+def _widened(v: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """|v| + b in float64, in one fresh array where b broadcasts to v (a decompressed 16M-element weight's float64
+    copy, magnitude and sum were three arrays of 128 MB, each faulted in afresh)."""
+    out = np.abs(v, dtype=np.float64)
+    if np.broadcast_shapes(out.shape, np.shape(b)) != out.shape:
+        return out + b
+    return np.add(out, b, out=out)
 
 
 #: Scaled squares summed in f32 are raised to this at least: their products stay normal (subnormals slow BLAS 20x).

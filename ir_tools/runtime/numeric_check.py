@@ -13,6 +13,7 @@ own rounding on OpenVINO's inputs; end to end, the bounds propagated from the in
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -103,17 +104,20 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
     constant = constant_layers(graph, order)
     folded = frozenset() if options.compare_constants else constant
     hidden = frozenset(graph.layer(lid).name for lid in folded)
-    end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset(), order) if executable else None
+    shared = want_layers and executable and not any(_holds_bodies(layer) for layer in order)
+    end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset(),
+                                     _constants_first(order, folded) if shared else order) if executable else None
     computed = end_to_end.kept if end_to_end is not None else {}
     layered: Callable[[OpenVinoRun, Callable[[str], None] | None], CompareReport] | None = None
-    if want_layers and end_to_end is not None and not any(_holds_bodies(layer) for layer in order):
+    if shared and end_to_end is not None:
         claims = _Claims(order)
+        checks = _costliest_first(graph, order, constant)
 
         def layered(run: OpenVinoRun, step: Callable[[str], None] | None) -> CompareReport:
             """One of the two per-layer walks (the worker's, then the main thread's), each checking the layers it
             claims first, into a report of its own."""
             part = CompareReport("", {})
-            walk = LayerCheck(graph, order, tolerances, part, constant, folded, step, computed, run.reads, saved,
+            walk = LayerCheck(graph, checks, tolerances, part, constant, folded, step, computed, run.reads, saved,
                               reused=end_to_end, claims=claims)
             try:
                 walk.run(run.layers)
@@ -254,6 +258,33 @@ def _joined(claims: _Claims, part: CompareReport | Exception | None,
     joined.layers.sort(key=lambda lay: position[lay.layer_id])
     joined.not_checked.sort(key=lambda e: position[e["layer_id"]])
     return joined
+
+
+def _constants_first(order: list[Layer], folded: frozenset[str]) -> list[Layer]:
+    """The end-to-end walk's order beside a per-layer walk: the ``folded`` layers (weight decompression, shape
+    arithmetic) first, then the others, each group in ``order``. A per-layer check waits for the folded layers it
+    reads (``_KeepingInterpreter.settle``): the check of a MatMul on the last decompressed weight, a Llama's lm_head,
+    then runs while the end-to-end walk computes the activations, not after it."""
+    return [layer for layer in order if layer.id in folded] + [layer for layer in order if layer.id not in folded]
+
+
+def _costliest_first(graph: Graph, order: list[Layer], constant: frozenset[str]) -> list[Layer]:
+    """The per-layer walks' order: the ``constant`` layers and the Parameters (whose values a check reads) in
+    ``order``, then the layers checked, those with the most constant input elements (weights) first. A check reads
+    OpenVINO's activations, not what the check of a producer gave, so any order after those is the same checks; the
+    costliest first, the two walks end together, not one checking a lm_head alone at the end."""
+    first = [layer for layer in order if layer.id in constant or layer.is_a("Parameter")]
+    rest = [layer for layer in order if not (layer.id in constant or layer.is_a("Parameter"))]
+
+    def weights(layer: Layer) -> int:
+        total = 0
+        for port in layer.inputs:
+            found = graph.producer(layer.id, port.id)
+            if found is not None and found[0].id in constant and port.dims and min(port.dims) >= 0:
+                total += math.prod(port.dims)
+        return total
+
+    return first + sorted(rest, key=weights, reverse=True)
 
 
 def _holds_bodies(layer: Layer) -> bool:
@@ -425,6 +456,10 @@ class _KeepingInterpreter(BoundedInterpreter):
         self._ended = False  # the walk ended (or failed): nothing more comes
         self._progress = threading.Condition()
         self._settled: dict[str, tuple[int, int]] | None = None  # per folded layer: see ``settle``
+        # the folded layers' outputs a layer the per-layer walk checks reads (their bounds are kept as they are made)
+        self._read_apart = {key for layer in self.order if layer.id not in folded
+                            for key in graph.input_keys(layer.id, layer.input_ids())
+                            if key is not None and key[0] in folded}
 
     def evaluate(self, inputs: Mapping[str, np.ndarray]) -> dict[str, Bounded]:
         try:
@@ -436,10 +471,11 @@ class _KeepingInterpreter(BoundedInterpreter):
 
     def settle(self, layer_id: str) -> None:
         """Wait until what this run keeps for the folded layer ``layer_id`` is all there: the layer has run (its
-        values in ``kept``, whether it is ``reused``), and the first consumer of each of its outputs has begun (it
-        puts the bounds it is given in ``kept_bounds`` before it computes: a per-layer check of a MatMul on a
-        decompressed weight then runs beside the end-to-end one, not after it, llama_50m's lm_head 0.5 s); at once if
-        the walk has ended, or failed. For a per-layer walk in another thread (``_openvino``)."""
+        values in ``kept``, whether it is ``reused``, and the bounds of its outputs a checked layer reads), and the
+        first folded consumer of each of its outputs has begun (it puts the bounds it is given in ``kept_bounds``
+        before it computes); at once if the walk has ended, or failed. A per-layer check of a MatMul on a decompressed
+        weight then runs once the weight is made (``_constants_first``), beside the end-to-end walk, not after it.
+        For a per-layer walk in another thread (``_openvino``)."""
         with self._progress:
             if self._ended:
                 return
@@ -450,15 +486,15 @@ class _KeepingInterpreter(BoundedInterpreter):
                 self._progress.wait()
 
     def _settling(self) -> dict[str, tuple[int, int]]:
-        """Per folded layer, how many layers of ``order`` have run, and how many have begun, before it is settled
-        (``settle``)."""
+        """Per folded layer, how many layers of ``order`` have run, and how many have begun (its first folded
+        consumers), before it is settled (``settle``)."""
         ran: dict[str, int] = {}
         begun: dict[str, int] = {}
         first: set[tuple[str, int]] = set()
         for i, layer in enumerate(self.order):
             if layer.id in self.folded:
                 ran[layer.id] = i + 1
-            for key in self.graph.input_keys(layer.id, layer.input_ids()):
+            for key in self.graph.input_keys(layer.id, layer.input_ids()) if layer.id in self.folded else ():
                 if key is not None and key[0] in self.folded and key not in first:
                     first.add(key)
                     begun[key[0]] = i + 1
@@ -493,6 +529,9 @@ class _KeepingInterpreter(BoundedInterpreter):
             self.kept[layer.id] = [value for value, _ in found]
             if reused:
                 self.reused.add(layer.id)
+                for pid, (_, bound) in zip(layer.output_ids(), found, strict=False):
+                    if (layer.id, pid) in self._read_apart and bound is not None:
+                        self.kept_bounds[(layer.id, pid)] = bound
         return found
 
     def _same_per_layer(self, layer: Layer, keys: list[tuple[str, str] | None], args: list[Bounded]) -> bool:
