@@ -535,7 +535,12 @@ class Graph:
             return [None] * len(port_ids)
         if type(slot[0]) is str:  # one edge into the layer
             return [(slot[0], slot[1]) if pid == slot[3] else None for pid in port_ids]
-        return [self.producer_key(layer_id, pid) for pid in port_ids]
+        if len(slot) <= 4:
+            return [self.producer_key(layer_id, pid) for pid in port_ids]
+        found: dict[int, tuple[str, int] | None] = {}  # (a Concat of many inputs: one pass, not one per port)
+        for link in slot:
+            found[link[3]] = None if link[3] in found else (link[0], link[1])
+        return [found.get(pid) for pid in port_ids]
 
     def link_read(self, links: Iterable[_Link]) -> Iterator[tuple[_Link, str | _Link]]:
         """Connect the edges the reader read, in file order: ``add_edge`` for many, inlined for a port's first edge.
