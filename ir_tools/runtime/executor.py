@@ -232,9 +232,11 @@ def rounding_bounds(graph: Graph, layer: Layer, args: list[np.ndarray], bounds: 
 
 
 def _nan_as_inf(bound: np.ndarray) -> np.ndarray:
-    """``bound`` with NaN read as inf (no bound), looked for once; copied only where there is one."""
-    nan = np.isnan(bound)
-    return np.where(nan, np.inf, bound) if nan.any() else bound
+    """``bound`` with NaN read as inf (no bound), looked for once (its maximum is NaN where an element is: no mask of
+    a decompressed weight's 16M elements); copied only where there is one."""
+    if np.size(bound) == 0 or not np.isnan(np.max(bound)):
+        return bound
+    return np.where(np.isnan(bound), np.inf, bound)
 
 
 def run(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
