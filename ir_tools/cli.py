@@ -988,12 +988,28 @@ def _json_refusal(args: argparse.Namespace, model: str, diagnostics: list[Diagno
         print(render_json({model: diagnostics}))
 
 
+def _plain_pages() -> None:
+    """numpy asks the kernel for transparent huge pages (madvise) for every array of 4 MB or more; where the kernel
+    then compacts memory on the first touch of each (THP defrag ``madvise``, as on the 2-core VMs the benchmarks run
+    on), the fresh float64 bounds of compressed weights (50M elements of a 50M-parameter model) cost more in page
+    faults than in arithmetic. This process's arrays are made, used once or twice and dropped: plain pages, unless
+    NUMPY_MADVISE_HUGEPAGE says otherwise. The library leaves numpy alone."""
+    if "NUMPY_MADVISE_HUGEPAGE" in os.environ:
+        return
+    import numpy as np
+
+    setter = getattr(getattr(getattr(np, "_core", None), "multiarray", None), "_set_madvise_hugepage", None)
+    if setter is not None:
+        setter(False)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     args.selection = Selection()
     # This process reads one or a few large graphs that hold no reference cycles: a cyclic collection
     # would only rescan them (a third of the reading time at 50k layers). The library leaves gc alone.
     gc.disable()
+    _plain_pages()
     try:
         args.selection = selection(args.select, args.ignore)
         return args.run(args)
