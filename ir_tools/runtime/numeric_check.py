@@ -128,12 +128,14 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
     bounded: dict[str, Bounded] = {}
     opened: Future[OpenVinoRun] = Future()
     helped: CompareReport | Exception | None = None
+    compared: tuple[list[TensorComparison], list[dict]] | None = None
     with ThreadPoolExecutor(max_workers=1) as pool:  # OpenVINO releases the GIL: it compiles and infers meanwhile
         pending = pool.submit(_openvino, runner, inputs, want_layers, hidden, layered, opened, options.progress)
         try:
             if end_to_end is not None:
                 bounded = end_to_end.evaluate(inputs)
             if layered is not None and opened.exception() is None:  # the end-to-end walk is done: help the worker
+                compared = _outputs_compared(bounded, opened.result().outputs, tolerances)  # (beside its walk)
                 try:
                     helped = layered(opened.result(), None)
                 except Exception as exc:
@@ -156,12 +158,7 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
         report.folded = sum(1 for lid in folded if not graph.layer(lid).is_a("Const"))
     if executable:
         report.reference_outputs = {name: value for name, (value, _) in bounded.items()}
-        for name, (expected, bound) in bounded.items():
-            report.outputs.append(compare_tensors(name, ov_run.outputs[name], as_cpu_holds(expected),
-                                                  *tolerances.for_name(name), bound=bound))
-            loose = too_loose(report.outputs[-1], expected)
-            if loose is not None:
-                report.too_loose.append(loose)
+        report.outputs, report.too_loose = compared or _outputs_compared(bounded, ov_run.outputs, tolerances)
     if saved:
         SavedCheck(graph, order, ov_run, saved, tolerances, report).run(ov_run.layers)
     if isinstance(part, Exception):  # the per-layer walk failed: raised where it would have run
@@ -189,6 +186,20 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
         report.deployment = _deployment(graph, order, inputs, options, runner, (constant, folded, hidden), report,
                                         bounded)
     return report
+
+
+def _outputs_compared(bounded: Mapping[str, Bounded], outputs: Mapping[str, np.ndarray], tolerances: Tolerances,
+                      ) -> tuple[list[TensorComparison], list[dict]]:
+    """Each output of OpenVINO against the end-to-end reference within its bound, and those whose bound is too loose
+    to fail (``compare.too_loose``); in the main thread beside the worker's per-layer walk, once both have run."""
+    found, loose = [], []
+    for name, (expected, bound) in bounded.items():
+        found.append(compare_tensors(name, outputs[name], as_cpu_holds(expected), *tolerances.for_name(name),
+                                     bound=bound))
+        entry = too_loose(found[-1], expected)
+        if entry is not None:
+            loose.append(entry)
+    return found, loose
 
 
 def _openvino(runner: ActivationRunner, inputs: Mapping[str, np.ndarray], per_layer: bool, hidden: frozenset[str],
