@@ -54,7 +54,7 @@ import numpy as np
 from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .arithmetic import unary_rule
+from .arithmetic import select, unary_rule
 from .core import NoAttrs
 from .rounding import APPROXIMATION_ULPS, elementwise, gamma, unit
 from .spec import Kernel, OpSpec, TensorType
@@ -396,8 +396,8 @@ def _clamp(a: ClampAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         hi = x.dtype.type(np.clip(math.floor(a.max) if math.isfinite(a.max) else a.max, info.min, info.max))
     else:
         raise OpValidationError(f"input of element type {x.dtype}: Clamp needs numbers")
-    m = np.where(x > lo, x, lo)  # the CPU's min(max(x, lo), hi) with x86's max/min: NaN gives min, -0 against 0 gives 0
-    return [np.where(m < hi, m, hi).astype(x.dtype)]
+    m = select(x > lo, x, lo)  # the CPU's min(max(x, lo), hi) with x86's max/min: NaN gives min, -0 against 0 gives 0
+    return [select(m < hi, m, hi)]
 
 
 def _elu(a: EluAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:

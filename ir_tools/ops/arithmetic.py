@@ -308,12 +308,36 @@ def _select(a: BinaryAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     else:
         _align(a, other.shape, then)
         _align(a, np.broadcast_shapes(other.shape, then.shape), cond)
-    return [np.where(cond, then, other)]
+    return [select(cond, then, other)]
+
+
+#: The signed integer type of each element size: ``select`` and ``_relu`` move an element's bits as one.
+_BITS = {1: np.dtype(np.int8), 2: np.dtype(np.int16), 4: np.dtype(np.int32), 8: np.dtype(np.int64)}
+
+
+def select(cond: np.ndarray, then: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """``np.where(cond, then, other)`` bit for bit, with no branch per element: numpy's where mispredicts on a mask
+    with no long runs (a ReLU's, a Maximum's), some 3.5 ns an element, where masking the two inputs' bits costs 0.5.
+    For two inputs of one numeric or boolean type (np.where otherwise)."""
+    then, other = np.asarray(then), np.asarray(other)
+    bits = _BITS.get(then.dtype.itemsize)
+    if then.dtype != other.dtype or then.dtype.kind not in "biuf" or bits is None:
+        return np.where(cond, then, other)
+    mask = np.asarray(cond, bits)
+    np.negative(mask, out=mask)  # all ones where cond holds
+    out = np.empty(np.broadcast_shapes(mask.shape, then.shape, other.shape), bits)
+    np.bitwise_and(then.view(bits), mask, out=out)
+    out |= other.view(bits) & ~mask
+    return out.view(then.dtype)
 
 
 def _relu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    x = args[0]
-    return [np.where(x > 0, x, np.zeros((), x.dtype))]
+    x = np.asarray(args[0])
+    bits = _BITS.get(x.dtype.itemsize)
+    if x.dtype.kind == "f" and bits is not None:  # x > 0 read from the bits (numpy compares f16 slowly): above +0
+        v = x.view(bits)  # and at most +inf (a NaN gives 0, as x > 0 does)
+        return [(v * ((v > 0) & (v <= np.array(np.inf, x.dtype).view(bits)))).view(x.dtype)]
+    return [select(x > 0, x, np.zeros((), x.dtype))]
 
 
 def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True,
@@ -351,8 +375,8 @@ SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1
 MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply, cpu_saturates=True)
 DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs, ulps=1)  # x * (1 / y) is allowed
 POWER_1 = _binary_spec("Power", "arithmetic", _power, ulps=4)
-MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: np.where(x > y, x, y), rounds=False)
-MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: np.where(x < y, x, y), rounds=False)
+MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: select(x > y, x, y), rounds=False)
+MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: select(x < y, x, y), rounds=False)
 SQUARED_DIFFERENCE_1 = _binary_spec("SquaredDifference", "arithmetic", _squared_difference)
 FLOOR_MOD_1 = _binary_spec("FloorMod", "arithmetic", _remainder(floor=True))
 MOD_1 = _binary_spec("Mod", "arithmetic", _remainder(floor=False))

@@ -424,6 +424,7 @@ def convolution(x: np.ndarray, w: np.ndarray, groups: int, strides: Sequence[int
     weights = w.astype(acc, copy=False).reshape(groups, og, cin * taps)
     y = np.empty((batch, groups, og, out[0], rest), x.dtype)  # each chunk's sums rounded once, in place
     offsets = list(product(*(range(k) for k in kernel)))
+    pointwise = taps == 1 and all(s == 1 for s in strides)  # its one window is the whole (padded) input: no copy
     row_items = channels * taps * rest  # im2col elements per batch item and output row
     if row_items * out[0] <= IM2COL_BYTES // 8:
         parts = [(b0, b1, 0, out[0]) for b0, b1 in _chunks(batch, row_items * out[0])]
@@ -436,8 +437,8 @@ def convolution(x: np.ndarray, w: np.ndarray, groups: int, strides: Sequence[int
         last = (r1 - 1) * strides[0] + dilated(kernel[0], dilations[0])
         part = _padded_rows(x[b0:b1], pads_begin, pads_end, first, last, acc)
         part = part.reshape(b1 - b0, groups, cin, *part.shape[2:])
-        cols = np.empty((b1 - b0, groups, cin, *kernel, rows, *out[1:]), acc)
-        for offset in offsets:
+        cols = part if pointwise else np.empty((b1 - b0, groups, cin, *kernel, rows, *out[1:]), acc)
+        for offset in () if pointwise else offsets:
             window = (slice(offset[0] * dilations[0], offset[0] * dilations[0] + (rows - 1) * strides[0] + 1,
                             strides[0]),
                       *(slice(o * d, o * d + (m - 1) * s + 1, s)
