@@ -241,6 +241,8 @@ def conv_cases(rng: np.random.Generator, count: int) -> list[Case]:
         begin = [int(v) for v in rng.integers(0, 4, spatial)]
         end = [int(v) for v in rng.integers(0, 4, spatial)]
         auto_pad = AUTO_PADS[int(rng.integers(0, 4))]
+        if i % 7 == 3:  # pointwise: one tap at stride 1 (the kernel multiplies the padded input itself)
+            kernel, strides = [1] * spatial, [1] * spatial
         pads = (begin, end) if auto_pad == "explicit" else ([0] * spatial, [0] * spatial)
         lengths = [max(1, (k - 1) * d + 1 - pb - pe + int(rng.integers(0, 6)))
                    for k, d, pb, pe in zip(kernel, dilations, *pads, strict=True)]
