@@ -235,17 +235,17 @@ def _port(record: PortRecord, indent: str, out: list[str], texts: _Texts) -> Non
         if text is not None:
             out.append(text)
             return
-    head = [("id", str(pid))]
+    head = f' id="{pid}"'  # (what ``_attrs`` gives, written out: a port with names is met once)
     if precision is not None:
-        head.append(("precision", precision))
+        head += f' precision="{texts.word(precision)}"'
     if names is not None:
-        head.append(("names", names))
+        head += f' names="{_escaped(names)}"'
     if extra:
-        head.extend(extra.items())
+        head += _attrs(extra.items())
     if not dims and not rt_info:
-        text = f"{indent}<port{_attrs(head)} />"
+        text = f"{indent}<port{head} />"
     else:
-        lines = [f"{indent}<port{_attrs(head)}>"]
+        lines = [f"{indent}<port{head}>"]
         if dims:
             dim_lines = texts.dims.get(dims)
             if dim_lines is None:
