@@ -323,11 +323,13 @@ def select(cond: np.ndarray, then: np.ndarray, other: np.ndarray) -> np.ndarray:
     bits = _BITS.get(then.dtype.itemsize)
     if then.dtype != other.dtype or then.dtype.kind not in "biuf" or bits is None:
         return np.where(cond, then, other)
-    mask = np.asarray(cond, bool).astype(bits)  # (a copy: cond is the caller's)
+    shape = np.broadcast_shapes(np.shape(cond), then.shape, other.shape)
+    mask = np.empty(shape, bits)
+    mask[...] = cond
     np.negative(mask, out=mask)  # all ones where cond holds
-    out = np.empty(np.broadcast_shapes(mask.shape, then.shape, other.shape), bits)
-    np.bitwise_and(then.view(bits), mask, out=out)
-    out |= other.view(bits) & ~mask
+    out = np.bitwise_and(then.view(bits), mask, out=np.empty(shape, bits))
+    np.invert(mask, out=mask)
+    out |= np.bitwise_and(other.view(bits), mask, out=mask)
     return out.view(then.dtype)
 
 
