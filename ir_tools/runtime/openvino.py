@@ -183,7 +183,6 @@ def run_openvino(
     graph: Graph,
     inputs: dict[str, np.ndarray],
     per_layer: bool = False,
-    threads: int | None = None,
     files: ModelFiles | None = None,
     hidden: frozenset[str] = frozenset(),
     deployed: Mapping[str, str] | None = None,
@@ -194,8 +193,6 @@ def run_openvino(
     core = ov.Core()
     model = load(graph, core, files)
     config = {**supported(core, CPU_CONFIG), **(deployed or {})}
-    if threads:
-        config["INFERENCE_NUM_THREADS"] = str(threads)
     reads: dict[str, list[str]] = {}
     try:
         by_source = infer(core, model, parameter_inputs(graph, inputs), config, per_layer, hidden, reads)
