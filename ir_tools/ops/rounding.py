@@ -277,6 +277,14 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
         wide = [i for i in inputs if i < len(bounds) and not is_exact(bounds[i])]
         if linear is not None and not (wide or ulps or absolute) and _sums_exactly(kernel, attrs, args, outputs[0]):
             return [EXACT]
+        blocks = _blocks(np.shape(outputs[0]), [*args, *bounds]) if wide else None
+        if blocks is not None:  # the same rule on each block: the same bound, element by element
+            out = np.empty(np.shape(outputs[0]))
+            for block in blocks:
+                part = [_block(v, block, out.ndim) for v in args]
+                out[block] = rule(kernel, attrs, part, [_block(b, block, out.ndim) for b in bounds],
+                                  [_block(outputs[0], block, out.ndim)])[0]
+            return [out]
         if rounds:
             local = output_rounding(outputs[0], ulps)
             if absolute:  # (not in place: an integer output's rounding is EXACT)
@@ -287,14 +295,6 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
                 local = 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(_f64(outputs[0])) + absolute)
         if not wide:  # (a Convert of f16 weights: no f64 copy of them)
             return [local]
-        blocks = _blocks(np.shape(outputs[0]), [*args, *bounds])
-        if blocks is not None:  # the same rule on each block: the same bound, element by element
-            out = np.empty(np.shape(outputs[0]))
-            for block in blocks:
-                part = [_block(v, block, out.ndim) for v in args]
-                out[block] = rule(kernel, attrs, part, [_block(b, block, out.ndim) for b in bounds],
-                                  [_block(outputs[0], block, out.ndim)])[0]
-            return [out]
         if change is not None:
             return [local + change(np.asarray(args[0]), np.asarray(outputs[0]),
                                    np.broadcast_to(bounds[0], np.shape(outputs[0])))]
