@@ -121,11 +121,11 @@ _BLOCK_ELEMENTS = 1 << 22
 def _blocked_product(x: np.ndarray, y: np.ndarray, dtype: type, exponent: int = 0,
                      scales: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
     """x @ y summed in ``dtype`` (|x|^e @ |y|^e for an ``exponent`` e of 1 or 2). A large y is cast a block at a
-    time, into memory the allocator reuses: casting a large weight matrix whole costs a fresh copy of it and its
-    page faults. The blocks follow y's memory: a transposed weight matrix (a
-    column-major y, transpose_b) goes a block of output columns at a time, each a contiguous run of memory cast in
-    one pass with every sum whole; a row-major y a block of inner
-    rows at a time. Squares in f32 are of x and y times ``scales`` (powers of 2 that keep them in range), at least
+    time, each block into the same array: casting a large weight matrix whole costs a fresh copy of it and its page
+    faults, and so does a fresh block of 32 MB (glibc maps each allocation of that size anew). The blocks follow y's
+    memory: a transposed weight matrix (a column-major y, transpose_b) goes a block of output columns at a time, each
+    a contiguous run of memory cast in one pass with every sum whole; a row-major y a block of inner rows at a
+    time. Squares in f32 are of x and y times ``scales`` (powers of 2 that keep them in range), at least
     rounding.SQUARE_FLOOR (an upper bound). A stack of x against one matrix y is one product of x's rows: numpy
     multiplies a stack matrix by matrix, and a stack of single rows (a sequence-first [197, 1, 768], vit_b_16's
     attention projections) reads the whole of y once per row, 8x slower than one product."""
@@ -133,12 +133,18 @@ def _blocked_product(x: np.ndarray, y: np.ndarray, dtype: type, exponent: int = 
         rows = x.reshape(-1, x.shape[-1])
         return _blocked_product(rows, y, dtype, exponent, scales).reshape(*x.shape[:-1], y.shape[1])
 
-    def prepared(v: np.ndarray, scale: float) -> np.ndarray:
+    def prepared(v: np.ndarray, scale: float, into: np.ndarray | None = None) -> np.ndarray:
+        """v's terms in ``dtype`` (written ``into`` that array, of v's shape and layout, where given)."""
         if exponent == 2 and dtype == np.float32:
-            return scaled_squares(v, scale)
+            return scaled_squares(v, scale, into)
         if exponent == 2:
-            return np.square(v, dtype=dtype)  # one pass, cast and power together
-        return np.abs(v, dtype=dtype) if exponent else v.astype(dtype, copy=False)
+            return np.square(v, dtype=dtype, out=into)  # one pass, cast and power together
+        if exponent:
+            return np.abs(v, dtype=dtype, out=into)
+        if into is None:
+            return v.astype(dtype, copy=False)
+        np.copyto(into, v)
+        return into
 
     wide = prepared(x, scales[0])
     if y.ndim != 2 or y.size <= _BLOCK_ELEMENTS:
@@ -146,13 +152,17 @@ def _blocked_product(x: np.ndarray, y: np.ndarray, dtype: type, exponent: int = 
     if y.strides[0] < y.strides[1]:
         step = max(1, _BLOCK_ELEMENTS // y.shape[0])
         out = np.empty((*wide.shape[:-1], y.shape[1]), dtype)
+        blocks = np.empty((y.shape[0], step), dtype, order="F")
         for j in range(0, y.shape[1], step):
-            out[..., j:j + step] = np.matmul(wide, prepared(y[:, j:j + step], scales[1]))
+            part = y[:, j:j + step]
+            out[..., j:j + step] = np.matmul(wide, prepared(part, scales[1], blocks[:, :part.shape[1]]))
         return out
     step = max(1, _BLOCK_ELEMENTS // y.shape[1])
-    out = np.matmul(wide[..., :step], prepared(y[:step], scales[1]))
+    blocks = np.empty((step, y.shape[1]), dtype)
+    out = np.matmul(wide[..., :step], prepared(y[:step], scales[1], blocks[:min(step, y.shape[0])]))
     for k in range(step, y.shape[0], step):
-        out += np.matmul(wide[..., k:k + step], prepared(y[k:k + step], scales[1]))
+        part = y[k:k + step]
+        out += np.matmul(wide[..., k:k + step], prepared(part, scales[1], blocks[:part.shape[0]]))
     return out
 
 

@@ -239,10 +239,15 @@ def square_scale(v: np.ndarray) -> float | None:
     return math.ldexp(1.0, -math.frexp(largest)[1])
 
 
-def scaled_squares(v: np.ndarray, scale: float) -> np.ndarray:
-    """(v scale)^2 in f32, at least SQUARE_FLOOR (an upper bound): squares summed by sgemm, twice dgemm's speed."""
-    square = np.multiply(v, v.dtype.type(scale))
-    square = np.square(square, out=square) if square.dtype == np.float32 else np.square(square, dtype=np.float32)
+def scaled_squares(v: np.ndarray, scale: float, into: np.ndarray | None = None) -> np.ndarray:
+    """(v scale)^2 in f32, at least SQUARE_FLOOR (an upper bound): squares summed by sgemm, twice dgemm's speed.
+    Written ``into`` that f32 array of v's shape, where given."""
+    scaled = v.dtype.type(scale)
+    if v.dtype == np.float32:
+        square = np.multiply(v, scaled, out=into)
+        np.square(square, out=square)
+    else:
+        square = np.square(np.multiply(v, scaled), dtype=np.float32, out=into)
     return np.maximum(square, SQUARE_FLOOR, out=square)
 
 
