@@ -224,8 +224,9 @@ _MAX, _MOVES = _reduction("max"), moves(0)
 #: Sums and products: gamma(n) of the sum (product) of |terms|; maxima and minima move their element's bound; logic
 #: is exact.
 _ROUNDING = {"sum": accumulation(_reduced, (0,)), "mean": accumulation(_reduced, (0,)),
-             "l1": accumulation(_reduced, (0,)), "prod": accumulation(_reduced, (0,)),
-             "l2": accumulation(_reduced, (0,)), "max": _picked, "min": _picked, "and": exact, "or": exact}
+             "l1": accumulation(_reduced, (0,)), "prod": accumulation(_reduced, (0,), linear=False),
+             "l2": accumulation(_reduced, (0,), linear=False), "max": _picked, "min": _picked, "and": exact,
+             "or": exact}
 
 
 def _reduce_spec(op: str, label: str, kind: str) -> OpSpec:

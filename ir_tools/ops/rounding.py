@@ -145,13 +145,19 @@ Magnitude = Callable[[Any, Sequence[np.ndarray], int], list[np.ndarray]]
 
 
 def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray]], int],
-                 data: Sequence[int] = (0, 1), magnitude: Magnitude | None = None) -> RoundingRule:
+                 data: Sequence[int] = (0, 1), magnitude: Magnitude | None = None,
+                 linear: bool = True) -> RoundingRule:
     """Sums of products (Convolution, MatMul, AvgPool, ReduceSum/Mean...), linear in each ``data`` input:
     the kernel evaluated on |inputs| is sum|terms| per output element. With ``terms(attrs, args, outputs)`` n
     (the longest sum): gamma(n) sum|terms| + 2 u_out |y|.
 
     Input errors b add K(|x| + b_x, |w| + b_w) - K(|x|, |w|), the worst case (|xw - x'w'| <= |x||w - w'| +
-    |x - x'||w'|): right per layer, where an input's bound is the one rounding of an f16 activation handed over.
+    |x - x'||w'|): right per layer, where an input's bound is the one rounding of an f16 activation handed over; and
+    the own rounding is gamma(n) of the sum over |x| + b_x, the values OpenVINO may have summed. For a kernel
+    ``linear`` in each data input on its own (K(a x, w) = a K(x, w); not a product's, an L2 norm's or a scatter's
+    sums) that difference is K(b_x, |w| + b_w) + K(|x|, b_w): sums of positive terms, each computed on its own (by
+    ``magnitude`` in f32, the bounds rounded up into it), where a difference of two large sums cancels unless both are
+    float64.
     End to end, the worst case grows by sum|w| per convolution, some 30x, and means nothing after a few layers
     (1e21 at the logits of resnet18): the rule's ``statistical`` variant, which whole-model propagation uses,
     adds the errors of the terms of a product of two inputs in quadrature, sqrt(K(b_x^2, w^2) + K(x^2, b_w^2) +
@@ -189,6 +195,9 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
                         spread = 0 + part if spread is None else _into(np.add, spread, part)
                 root = np.sqrt(0) if spread is None else np.sqrt(spread, out=spread)
                 return [_into(np.add, result, root)]
+            if linear:
+                moved = _moved(args, bounds, inexact, magnitude is not None, size_of)
+                return [_into(np.add, result, np.multiply(moved, 1.0 + g))]
             widened = [_widened(v, bounds[i]) if i in inexact else v for i, v in enumerate(args)]
             grown = _into(np.add, np.multiply(size_of(widened), 1.0 + g), result)
             return [_into(np.subtract, grown, size)]
@@ -207,6 +216,38 @@ def _into(op: np.ufunc, total: np.ndarray, term: np.ndarray) -> np.ndarray:
             np.broadcast_shapes(total.shape, np.shape(term)) == total.shape:
         return op(total, term, out=total)
     return op(total, term)
+
+
+def _moved(args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], inexact: list[int], in_f32: bool,
+           size_of: Callable[[Sequence[np.ndarray]], np.ndarray]) -> np.ndarray:
+    """K(|args| + bounds) - K(|args|) for a K linear in each of its ``inexact`` inputs, as the sum over them of K with
+    that input's bound in its place, the inputs before it as they are and those after it widened (K(b_x, |w| + b_w)
+    + K(|x|, b_w)), each by ``size_of``; ``in_f32``: the bounds (and widened values) of f16, bf16 and f32 inputs go to
+    it in f32, rounded up (still upper bounds), so that it sums them at f32 speed as it does the values."""
+
+    def fed(i: int, value: np.ndarray) -> np.ndarray:
+        value = np.broadcast_to(value, np.shape(args[i]))
+        small = np.asarray(args[i]).dtype.kind == "f" and np.asarray(args[i]).dtype.itemsize <= 4
+        return _rounded_up_f32(value) if in_f32 and small else value
+
+    moved: np.ndarray | None = None
+    for n, i in enumerate(inexact):
+        parts = list(args)
+        parts[i] = fed(i, bounds[i])
+        for j in inexact[n + 1:]:
+            parts[j] = fed(j, _widened(args[j], bounds[j]))
+        part = size_of(parts)
+        moved = part if moved is None else moved + part
+    assert moved is not None
+    return moved
+
+
+def _rounded_up_f32(v: np.ndarray) -> np.ndarray:
+    """A float64 array of non-negative values in f32, each rounded up to the next f32 value where rounding went down
+    (beyond f32's range: inf)."""
+    with np.errstate(over="ignore"):
+        out = v.astype(np.float32)
+    return np.nextafter(out, np.float32(np.inf), out=out, where=out < v)
 
 
 def _widened(v: np.ndarray, b: np.ndarray) -> np.ndarray:

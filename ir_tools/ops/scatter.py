@@ -149,8 +149,9 @@ def _scatter_sum_magnitude(a, args: Sequence[np.ndarray], exponent: int) -> list
 _SCATTER_SUM = ScatterNDUpdate15Attrs("sum")
 _SCATTER_MAX = ScatterNDUpdate15Attrs("max")
 _SCATTER_MOVES = moves(0, 2)
-_SCATTER_SUMS = accumulation(_updates_per_element, (0, 2), _scatter_sum_magnitude)
-_SCATTER_PRODUCTS = accumulation(_updates_per_element, (0, 2))
+# (a sum is linear in its data and updates together, not in each on its own: its inputs' errors go by the difference)
+_SCATTER_SUMS = accumulation(_updates_per_element, (0, 2), _scatter_sum_magnitude, linear=False)
+_SCATTER_PRODUCTS = accumulation(_updates_per_element, (0, 2), linear=False)
 
 
 def _scatter_nd_rounding(kernel, a, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
