@@ -1004,6 +1004,10 @@ def _plain_pages() -> None:
         setter(False)
 
 
+#: mallopt's options (malloc.h).
+_M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD = -1, -2, -3
+
+
 @cache
 def _kept_heap() -> None:
     """glibc gives the kernel back each freed block of 128 KB or more (the threshold then grows with what is freed) and
@@ -1021,10 +1025,6 @@ def _kept_heap() -> None:
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     for option, value in ((_M_MMAP_THRESHOLD, 32 << 20), (_M_TRIM_THRESHOLD, 2**31 - 1), (_M_TOP_PAD, 64 << 20)):
         mallopt(option, value)
-
-
-#: mallopt's options (malloc.h).
-_M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD = -1, -2, -3
 
 
 def main(argv: list[str] | None = None) -> int:

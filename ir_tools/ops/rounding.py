@@ -226,20 +226,18 @@ def _moved(args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], inexact: li
     it in f32, rounded up (still upper bounds), so that it sums them at f32 speed as it does the values."""
 
     def fed(i: int, value: np.ndarray) -> np.ndarray:
+        dtype = np.asarray(args[i]).dtype
         value = np.broadcast_to(value, np.shape(args[i]))
-        small = np.asarray(args[i]).dtype.kind == "f" and np.asarray(args[i]).dtype.itemsize <= 4
-        return _rounded_up_f32(value) if in_f32 and small else value
+        return _rounded_up_f32(value) if in_f32 and dtype.kind == "f" and dtype.itemsize <= 4 else value
 
-    moved: np.ndarray | None = None
-    for n, i in enumerate(inexact):
+    def with_bound(n: int) -> list[np.ndarray]:
         parts = list(args)
-        parts[i] = fed(i, bounds[i])
+        parts[inexact[n]] = fed(inexact[n], bounds[inexact[n]])
         for j in inexact[n + 1:]:
             parts[j] = fed(j, _widened(args[j], bounds[j]))
-        part = size_of(parts)
-        moved = part if moved is None else moved + part
-    assert moved is not None
-    return moved
+        return parts
+
+    return sum((size_of(with_bound(n)) for n in range(1, len(inexact))), start=size_of(with_bound(0)))
 
 
 def _rounded_up_f32(v: np.ndarray) -> np.ndarray:
