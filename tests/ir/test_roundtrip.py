@@ -167,6 +167,14 @@ def _awkward_names() -> ov.Model:
     return model
 
 
+def _large_weight() -> ov.Model:
+    """A weight of 2.4 MB, which the writer writes in slices (``_WRITE_SLICE``), not a whole number of them."""
+    rng = np.random.default_rng(2)
+    x = ops1.parameter([3, 600], np.float32, name="x")
+    w = ops1.constant(rng.standard_normal((600, 1001)).astype(np.float32), name="w")
+    return ov.Model([ops1.result(ops1.matmul(x, w, False, False, name="mm"), name="y")], [x], "large_weight")
+
+
 def _subgraphs() -> ov.Model:
     """A Loop feeding an If: bodies, port maps, back edges and body Consts (distinct payloads)."""
     x = ops8.parameter([2, 3], np.float32, name="x")
@@ -200,6 +208,7 @@ BUILT: dict[str, tuple[Callable[[], ov.Model], bool]] = {  # name -> (builder, c
     "dynamic": (_dynamic, True),
     "awkward_names": (_awkward_names, True),
     "subgraphs": (_subgraphs, False),
+    "large_weight": (_large_weight, False),
 }
 MODELS = [*SAMPLES, *BUILT]
 
@@ -286,7 +295,7 @@ def test_write_is_deterministic(model: str, model_paths: dict[str, Path], tmp_pa
 
 
 @pytest.mark.parametrize("model", [*OV_SAMPLES, "f16_compressed", "unmodelled", "dynamic", "subgraphs",
-                                   "awkward_names"])
+                                   "awkward_names", "large_weight"])
 def test_reproduces_openvino_bytes(model: str, model_paths: dict[str, Path], tmp_path: Path):
     """A model OpenVINO serialized comes back byte for byte, escapes included."""
     source = model_paths[model]
