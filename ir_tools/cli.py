@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import ctypes
 import gc
 import json
@@ -13,7 +14,7 @@ import tempfile
 from collections import Counter
 from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, TextIO
+from typing import TYPE_CHECKING, NamedTuple, NoReturn, TextIO
 
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
 from .base.errors import IrToolsError, SourceLoc, did_you_mean
@@ -1059,5 +1060,20 @@ def main(argv: list[str] | None = None) -> int:
         gc.enable()
 
 
+def run() -> NoReturn:
+    """The ``ir-tools`` command (and ``python -m ir_tools``): ``main``, then the end of the process without the
+    interpreter's teardown, which frees every array and object one by one and unloads OpenVINO's plugins only for the
+    process to end (0.09-0.13 s after compare --per-layer of a 50M-parameter Llama, some 6% of the run). The output is
+    flushed and the atexit handlers run first (temporary directories left to a finalizer are removed there)."""
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # (as main: the reader went away)
+        code = 141
+    sys.stderr.flush()
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

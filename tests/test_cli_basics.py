@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from importlib.metadata import version
@@ -26,6 +27,20 @@ def test_python_dash_m_runs_the_cli() -> None:
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "0 error(s)" in done.stdout
+
+
+def test_the_command_ends_with_mains_code_its_output_flushed_and_atexit_run(tmp_path: Path, capsys) -> None:
+    """``cli.run`` ends the process without the interpreter's teardown: the exit code is what ``main`` returns, all
+    it printed reaches the pipe, and the atexit handlers ran."""
+    marker = tmp_path / "atexit-ran"
+    argv = ["check", "--no-openvino", "--format", "json", str(SAMPLES / "wrong_dims.xml")]
+    code = (f"import atexit, pathlib; atexit.register(pathlib.Path({str(marker)!r}).touch)\n"
+            "from ir_tools.cli import run; run()")
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
+    expected = main(argv)
+    assert expected == 1 and done.returncode == expected, done.stderr
+    assert json.loads(done.stdout) == json.loads(capsys.readouterr().out)
+    assert marker.exists()
 
 
 @pytest.mark.parametrize("suffix, words", [

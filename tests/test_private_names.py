@@ -10,8 +10,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "ir_tools"
 
 
-#: Names other libraries make public with a leading underscore: lxml's element classes, NamedTuple's methods.
-THEIRS = frozenset({"_Element", "_ElementTree", "_make", "_replace", "_asdict", "_fields"})
+#: Names other libraries make public with a leading underscore: lxml's element classes, NamedTuple's methods,
+#: ``os._exit`` and ``atexit._run_exitfuncs`` (the exit handlers as the interpreter runs them; ``cli.run``).
+THEIRS = frozenset({"_Element", "_ElementTree", "_make", "_replace", "_asdict", "_fields", "_exit", "_run_exitfuncs"})
 
 
 def private(name: str) -> bool:
