@@ -1063,8 +1063,8 @@ def main(argv: list[str] | None = None) -> int:
 def run() -> NoReturn:
     """The ``ir-tools`` command (and ``python -m ir_tools``): ``main``, then the end of the process without the
     interpreter's teardown, which frees every array and object one by one and unloads OpenVINO's plugins only for the
-    process to end (0.09-0.13 s after compare --per-layer of a 50M-parameter Llama, some 6% of the run). The output is
-    flushed and the atexit handlers run first (temporary directories left to a finalizer are removed there)."""
+    process to end (a few percent of a compare). The output is flushed and the atexit handlers run first (temporary
+    directories left to a finalizer are removed there)."""
     code = main()
     try:
         sys.stdout.flush()

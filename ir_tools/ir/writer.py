@@ -127,8 +127,8 @@ def _relocated_data(data: RtNode, owner: Layer, graph: Graph, packer: _Packer) -
     return RtNode(data.tag, tuple(attrs.items()), data.children, data.text)
 
 
-#: Bytes per write of a payload: a weight mapped from the input ``.bin`` (not read yet: each page is faulted in by the
-#: copy) written whole, 75 MB at once, takes twice as long as in slices of a MB (alexnet's .bin: 82 -> 41 ms).
+#: Bytes per write of a payload: a weight mapped from the input ``.bin`` and not read yet (each page is faulted in by
+#: the copy) takes twice as long written whole, tens of MB at once, as a MB at a time.
 _WRITE_SLICE = 1 << 20
 
 

@@ -40,7 +40,7 @@ _LOW_GROUPS = {2: np.uint8(0x33), 1: np.uint8(0x55)}
 def _reversed(packed: np.ndarray, bits: int) -> np.ndarray:
     """Each byte with its ``8 // bits`` values of ``bits`` bits in reverse order: its two halves swapped, then the two
     halves of each half, down to groups of ``bits`` bits (a byte's own halves need no mask: the shifts drop what falls
-    out). Three passes over a u4 weight, not a pass per value and operation (a 20 MB u4 weight: 37 -> 11 ms)."""
+    out): three passes over a u4 weight, not a pass per value and operation."""
     out = packed
     for width in (4, 2, 1)[:(4 // bits).bit_length()]:
         mask = _LOW_GROUPS.get(width)
