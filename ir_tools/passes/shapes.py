@@ -380,7 +380,8 @@ class ShapeWalker(Walker[TensorType]):
             return
         spec = lookup(layer.type, layer.version)
         try:
-            results = spec.kernel(A.decode(spec.attrs, layer.attrs), args)
+            with np.errstate(all="ignore"):  # (as the executor: inf and NaN values, silently)
+                results = spec.kernel(A.decode(spec.attrs, layer.attrs), args)
         except _KERNEL_ERRORS:
             return  # the layer's own rule reports what is wrong with it
         for k, v in zip(keys, results, strict=False):

@@ -43,6 +43,24 @@ def test_every_sample_passes_per_layer(compare_json, sample, capsys):
     assert report["config"]["INFERENCE_PRECISION_HINT"] == "f32"
 
 
+@pytest.mark.filterwarnings("error")
+def test_infinities_and_nans_pass_without_a_warning(compare_json, tmp_path, capsys):
+    """inf - inf in a MatMul's sums, 0 * inf, x / 0 and NaN inputs: the reference gives OpenVINO's inf and NaN, and
+    neither compare nor run prints numpy's RuntimeWarnings about them (any warning fails this test)."""
+    x = o8.parameter([2, 4], np.float32, name="x")
+    y = o8.parameter([2, 4], np.float32, name="y")
+    product = o8.matmul(x, o8.constant(np.ones((4, 3), np.float32)), False, False, name="product")
+    quotient = o8.divide(x, y, name="quotient")
+    scaled = o8.multiply(quotient, y, name="scaled")
+    ov.save_model(ov.Model([o8.result(product), o8.result(scaled)], [x, y], "specials"), tmp_path / "m.xml")
+    values = np.array([[np.inf, -np.inf, 1, 2], [np.nan, 0, -1, np.inf]], np.float32)
+    np.savez(tmp_path / "in.npz", x=values, y=np.array([[0, 1, 0, np.inf], [2, 0, -0.0, 0]], np.float32))
+    code, report = compare_json(str(tmp_path / "m.xml"), "--inputs", str(tmp_path / "in.npz"), "--per-layer")
+    assert code == 0 and report["passed"]
+    assert all(np.isnan(v).any() for v in ir_tools.run(ir_tools.read_valid(tmp_path / "m.xml"),
+                                                         dict(np.load(tmp_path / "in.npz"))).values())
+
+
 def test_compare_refuses_what_check_rejects(capsys, tmp_path):
     """OpenVINO would run wrong_dims.xml (it ignores declared dims); compare first says what check says."""
     saved = tmp_path / "out.npz"
