@@ -69,3 +69,9 @@ class OpSpec:
     cpu_saturates: bool = False  # OpenVINO CPU saturates 8-bit integer results
     empty_windows: bool = False  # windows may hold no data tap
     bodies: tuple[str, ...] = ()  # layer children holding bodies (ops.control_flow)
+
+    def compute(self, attrs: Any, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """The kernel on ``args``, as the executor and the shape walk run it: inf and NaN inputs (inf - inf, 0 * inf,
+        x / 0) give OpenVINO's inf and NaN, silently."""
+        with np.errstate(all="ignore"):
+            return self.kernel(attrs, args)  # type: ignore[misc]

@@ -380,8 +380,7 @@ class ShapeWalker(Walker[TensorType]):
             return
         spec = lookup(layer.type, layer.version)
         try:
-            with np.errstate(all="ignore"):  # (as the executor: inf and NaN values, silently)
-                results = spec.kernel(A.decode(spec.attrs, layer.attrs), args)
+            results = spec.compute(A.decode(spec.attrs, layer.attrs), args)
         except _KERNEL_ERRORS:
             return  # the layer's own rule reports what is wrong with it
         for k, v in zip(keys, results, strict=False):
