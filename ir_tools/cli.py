@@ -1014,9 +1014,9 @@ def _kept_heap() -> None:
     """glibc gives the kernel back each freed block of 128 KB or more (the threshold then grows with what is freed) and
     trims the heap's top, so that the next such array costs page faults afresh, zeroing included; compare's walks make
     and drop arrays of every size, a few per layer. This process keeps what it frees for reuse: blocks below 32 MB come
-    from the heap, which is not trimmed (maxvit_t's compare --per-layer: page faults 558K -> 425K, system time 1.5 ->
-    1.2 s, peak RSS +9%). Left to the user who sets glibc's malloc tunables (GLIBC_TUNABLES), and on a C library
-    without ``mallopt``. The library leaves malloc alone."""
+    from the heap, which is not trimmed (fewer page faults for a somewhat higher peak RSS). Left to the user who sets
+    glibc's malloc tunables (GLIBC_TUNABLES), and on a C library without ``mallopt``. The library leaves malloc
+    alone."""
     if "GLIBC_TUNABLES" in os.environ:
         return
     try:

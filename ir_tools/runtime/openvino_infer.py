@@ -134,10 +134,9 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
 
 
 def _kept(tensor: ov.Tensor) -> np.ndarray:
-    """An output of a request that infers once, not copied: its array keeps the tensor, and so its memory, alive
-    (measured on 2023.0 to 2026.4: a per-layer run's 74 outputs are intact after the request and the compiled model are
-    gone and 2.4 GB were written since), and is read-only. A copy of every activation cost maxvit_t a fifth of its page
-    faults (116K, half a GB) and their memcpy."""
+    """An output of a request that infers once, not copied: its array keeps the tensor, and so its memory, alive (so
+    on every release from 2023.0 on: the outputs stay intact after the request and the compiled model are gone), and
+    is read-only. A copy of every activation of a per-layer run costs page faults and a memcpy of them all."""
     value = tensor.data
     value.flags.writeable = False
     return value
