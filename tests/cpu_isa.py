@@ -10,6 +10,7 @@ calls avx512_core), ``avx2``, ``avx`` or ``sse42``. This is what OpenVINO uses, 
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import numpy as np
 import openvino as ov
@@ -32,3 +33,19 @@ def openvino_cpu_isa() -> str:
                 return parts[1]
             raise AssertionError(f"OpenVINO ran the probe pooling as {kind!r}: not an x86 JIT kernel")
     raise AssertionError("the probe pooling is not in OpenVINO's runtime model")
+
+
+def setting_moves_outputs(xml: Path, inputs: dict[str, np.ndarray], setting: dict[str, str]) -> bool:
+    """Whether OpenVINO CPU's outputs of the model ``xml`` on ``inputs`` change when ``setting`` is added to the
+    settings compare pins (``runtime.openvino.CPU_CONFIG``), read from two compilations of that file by OpenVINO
+    alone. DYNAMIC_QUANTIZATION_GROUP_SIZE=32 moves a compressed-weight MatMul where the CPU quantizes activations
+    (AVX-512 machines); on an AVX2 CPU without VNNI it changes no bit (docs/SEMANTICS.md)."""
+    from ir_tools.runtime.openvino import CPU_CONFIG
+
+    core = ov.Core()
+    model = core.read_model(xml)
+    found = []
+    for config in (CPU_CONFIG, {**CPU_CONFIG, **setting}):
+        request = core.compile_model(model, "CPU", config).create_infer_request()
+        found.append([np.array(value) for value in request.infer(inputs).values()])
+    return any(not np.array_equal(a, b, equal_nan=True) for a, b in zip(*found, strict=True))

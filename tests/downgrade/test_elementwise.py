@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ir_tools.cli import main
+from tests.cpu_isa import AVX512, openvino_cpu_isa
 from tests.downgrade.runs import NEEDS_2023
 from tests.test_target import side_pythons
 
@@ -75,9 +76,11 @@ def test_elementwise_ops_migrated_for_2021_4_run_equal(tmp_path: Path, capsys) -
         assert set(now) == set(old) == set(want) and len(want) == 200
         for name, value in want.items():
             if not name.startswith("softsign"):  # IR v10: OpenVINO reads a boolean output as f32 (a legacy Convert)
+                kept = _compared(name, inputs)
                 for got in (now[name], old[name]):
                     assert got.dtype == (np.float32 if value.dtype == bool else value.dtype), name
-                    np.testing.assert_array_equal(got.astype(value.dtype), value, err_msg=name, strict=True)
+                    np.testing.assert_array_equal(got.astype(value.dtype)[kept], value[kept], err_msg=name,
+                                                  strict=True)
                 continue
             x = inputs[f"x{name.removeprefix('softsign').removesuffix('_out')}"]
             exact = SOFTSIGN_9.kernel(None, [x.astype(np.float64)])[0]
@@ -86,3 +89,13 @@ def test_elementwise_ops_migrated_for_2021_4_run_equal(tmp_path: Path, capsys) -
             for got in (now[name], old[name]):
                 assert (np.isnan(got) == ~number).all(), name
                 assert (np.abs(got.astype(np.float64) - value)[number] <= 2 * bound[number]).all(), name
+
+
+def _compared(name: str, inputs: dict[str, np.ndarray]) -> np.ndarray:
+    """The elements of output ``name`` compared bit for bit: all, but for IsFinite of an f32 subnormal on AVX-512,
+    where OpenVINO CPU's IsFinite-10 calls it not finite, and the rewrite, as the specification and AVX2, finite."""
+    case = name.removesuffix("_out").lstrip("abcdefghijklmnopqrstuvwxyz")
+    x = inputs[f"{'h' if int(case) % 2 else 'x'}{case}"]
+    if not name.startswith("isfinite") or x.dtype != np.float32 or openvino_cpu_isa() != AVX512:
+        return np.ones(x.shape, bool)
+    return ~((x != 0) & (np.abs(x) < np.finfo(np.float32).tiny))

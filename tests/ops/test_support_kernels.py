@@ -26,7 +26,8 @@ OpenVINO facts measured here (openvino 2026.4.1), beyond the specification:
   evaluator implements: the batch has i32 only, Divide with m_pythondiv false and small values,
   and dedicated tests compare floor division and i8 wrap-around with the evaluator.
 - Convolutions with negative pads build but do not compile on CPU; the kernel refuses them. CPU is
-  wrong on some single-input-channel convolutions (test_single_channel_convolution_cpu_defect).
+  wrong on some single-input-channel convolutions (test_single_channel_convolution_cpu_defect), and on AVX2
+  where one's window reads only padding (test_padding_only_windows_of_one_channel).
 """
 
 from __future__ import annotations
@@ -259,6 +260,9 @@ def conv_cases(rng: np.random.Generator, count: int) -> list[Case]:
             op = ops1.group_convolution if grouped else ops1.convolution
             return op(ps[0], ops1.constant(w), s, b, e, d, a)
 
+        if groups * cin == 1 and reads_only_padding(build, x, kernel, strides, dilations):
+            continue  # OpenVINO CPU's defect on AVX2, see test_padding_only_windows_of_one_channel
+
         def bound(x=x, w=w, groups=groups, strides=strides, dilations=dilations, spatial=spatial, build=build):
             """(n + 1) * u * (|x| conv |w|), with the pads OpenVINO resolved (see the module doc)."""
             flat = np.abs(w.astype(np.float64)).reshape(-1, *w.shape[-spatial - 1:])
@@ -280,6 +284,32 @@ def out_length(n: int, k: int, s: int, d: int, pb: int, pe: int, auto_pad: str) 
     if auto_pad == "valid":
         pb = pe = 0
     return (n + pb + pe - (k - 1) * d - 1) // s + 1
+
+
+def reads_only_padding(build: Callable, x: np.ndarray, kernel: list[int], strides: list[int],
+                       dilations: list[int]) -> bool:
+    """Whether an output element's window reads no input element, only padding (the pads as OpenVINO resolves
+    them)."""
+    node = build([ops1.parameter(list(x.shape), x.dtype)])
+    begins, out = node.get_attributes()["pads_begin"], node.get_output_partial_shape(0).to_shape()
+    return any(not any(0 <= o * s - b + j * d < n for j in range(k)) for n, k, s, d, b, length in
+               zip(x.shape[2:], kernel, strides, dilations, begins, out[2:], strict=True) for o in range(length))
+
+
+def test_padding_only_windows_of_one_channel():
+    """OpenVINO CPU on AVX2 (not AVX-512) leaves garbage (1e-44 to 1e29, from run to run) in the outputs of a
+    convolution with one input channel whose window reads only padding, at stride 1 (x [2, 1, 1, 1], a 1x1 kernel,
+    dilations 3, 2, pads 2, 2 / 3, 3); the generated cases avoid that corner (``reads_only_padding``), and here the
+    kernel is checked there: zeros where the window reads only padding, the product elsewhere."""
+    rng = np.random.default_rng(SEED)
+    x, w = data(rng, (2, 1, 1, 1)), data(rng, (1, 1, 1, 1, 1))
+    raw = {"strides": "1, 1", "dilations": "3, 2", "pads_begin": "2, 2", "pads_end": "3, 3"}
+    (y,) = support_kernel("GroupConvolution", "opset1")(raw, [x, w])
+    want = np.zeros((2, 1, 6, 6), np.float32)
+    want[:, 0, 2, 2] = x[:, 0, 0, 0] * w[0, 0, 0, 0, 0]
+    assert reads_only_padding(lambda ps: ops1.group_convolution(ps[0], ops1.constant(w), [1, 1], [2, 2], [3, 3],
+                                                                [3, 2], "explicit"), x, [1, 1], [1, 1], [3, 2])
+    np.testing.assert_array_equal(y, want, strict=True)
 
 
 def test_single_channel_convolution_cpu_defect():

@@ -24,9 +24,9 @@ class ElementwiseTo1(Downgrade):
     - IsNaN-10: ``x != x`` (NotEqual-1: only NaN differs from itself);
     - IsInf-10: ``x == +inf`` or ``x == -inf``, as detect_positive and detect_negative ask (Equal-1, LogicalOr-1;
       neither asked: a false of x's shape, ``x != x`` and ``x == x`` anded);
-    - IsFinite-10: ``x - x == 0`` (Subtract-1, Equal-1: inf - inf and NaN - NaN are NaN, any finite x gives 0);
-      on f32 and'ed with ``|x| >= 2^-126`` or'ed with ``x == 0``: OpenVINO CPU calls an f32 subnormal not finite
-      (2023.0 to 2026.4; an f16 subnormal finite);
+    - IsFinite-10: ``x - x == 0`` (Subtract-1, Equal-1: inf - inf and NaN - NaN are NaN, any finite x gives 0,
+      a subnormal too, as the specification and OpenVINO CPU on AVX2 say; on AVX-512 its IsFinite-10 calls an f32
+      subnormal not finite, docs/SEMANTICS.md);
     - Identity-16: Convert-1 to its own element type (the input is not used in its place: the output must stay a
       tensor of its own, with its own names, or a model output fed by a Parameter would share the input's).
 
@@ -34,7 +34,7 @@ class ElementwiseTo1(Downgrade):
     """
 
     rewrites = {"SoftSign-9": "into Abs, Add and Divide-1 on f32", "IsNaN-10": "into NotEqual-1",
-                "IsInf-10": "into Equal-1 and LogicalOr-1", "IsFinite-10": "into Subtract-1, Equal-1 and comparisons",
+                "IsInf-10": "into Equal-1 and LogicalOr-1", "IsFinite-10": "into Subtract-1 and Equal-1",
                 "Identity-16": "into Convert-1 to its own element type"}
 
     def apply(self, graph: Graph) -> PassResult:
@@ -86,18 +86,9 @@ def _is_inf(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
 
 
 def _is_finite(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
-    dtype = numpy_dtype(builder, x)
     difference = builder.add("Subtract", "opset1", None, [x, x], f"{layer.name}/difference")
-    zero = builder.const(np.zeros((), dtype), f"{layer.name}/zero")
-    if dtype != np.float32:
-        return output_of(builder.add("Equal", "opset1", None, [difference, zero], layer.name))
-    finite = builder.add("Equal", "opset1", None, [difference, zero], f"{layer.name}/finite")
-    magnitude = builder.add("Abs", "opset1", None, [x], f"{layer.name}/abs")
-    smallest = builder.const(np.array(np.finfo(np.float32).tiny, np.float32), f"{layer.name}/smallest_normal")
-    normal = builder.add("GreaterEqual", "opset1", None, [magnitude, smallest], f"{layer.name}/normal")
-    counted = builder.add("LogicalAnd", "opset1", None, [finite, normal], f"{layer.name}/normal_finite")
-    naught = builder.add("Equal", "opset1", None, [x, zero], f"{layer.name}/naught")
-    return output_of(builder.add("LogicalOr", "opset1", None, [counted, naught], layer.name))
+    zero = builder.const(np.zeros((), numpy_dtype(builder, x)), f"{layer.name}/zero")
+    return output_of(builder.add("Equal", "opset1", None, [difference, zero], layer.name))
 
 
 def _identity(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
