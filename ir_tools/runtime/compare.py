@@ -462,6 +462,8 @@ def _deployment_lines(deployment: dict, verbose: bool) -> list[str]:
     moved = deployment["layers_moved"]
     lines = [f"deployed as {settings} (a measured deviation of these settings, not a defect; not in the verdict): "
              f"{len(moved)} of {deployment['layers_compared']} layers moved beyond their bound"]
+    if not deployment["outputs_changed"]:
+        lines[0] += "; these settings change no output bit on this CPU"
     shown = moved if verbose else sorted(moved, key=lambda m: -(m["error_to_bound"] or 0))[:10]
     for m in shown:
         ratio = f"{m['error_to_bound']:.3g}" if m["error_to_bound"] is not None else "no bound"

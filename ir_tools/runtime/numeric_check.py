@@ -327,7 +327,9 @@ def _deployment(graph: Graph, order: list[Layer], inputs: Mapping[str, np.ndarra
                 report: CompareReport, bounded: Mapping[str, Bounded]) -> dict:
     """OpenVINO again with ``options.deployed`` over the pinned settings, every layer against the reference as in
     the pinned run: the layers and outputs within their bound when pinned and beyond it when deployed, each with
-    its error/bound and largest difference; a measured deviation of those settings, not a defect of the model."""
+    its error/bound and largest difference; a measured deviation of those settings, not a defect of the model. Also
+    how many outputs the settings changed at all (none: they change nothing on this CPU, as dynamic quantization
+    on one without AVX-512)."""
     if not isinstance(runner, OpenVinoRunner):
         raise IrToolsError("deployment settings (--config) apply to this process's OpenVINO", code="E-USAGE")
     constant, folded, hidden = constants
@@ -340,8 +342,10 @@ def _deployment(graph: Graph, order: list[Layer], inputs: Mapping[str, np.ndarra
     outputs = [compare_tensors(name, ran.outputs[name], as_cpu_holds(expected), *options.tolerances.for_name(name),
                                bound=bound) for name, (expected, bound) in bounded.items()]
     pinned_outputs = {t.name: t.passed for t in report.outputs}
+    changed = sum(not np.array_equal(value, report.openvino_outputs[name], equal_nan=True)
+                  for name, value in ran.outputs.items())
     return {"config": dict(options.deployed), "layers_compared": len(scratch.layers),
-            "layers_moved": moved,
+            "outputs_changed": changed, "layers_moved": moved,
             "outputs_moved": [_moved(t.name, None, None, [t]) for t in outputs
                               if not t.passed and pinned_outputs.get(t.name, True)]}
 

@@ -64,8 +64,8 @@ def test_compressed_weight_matmuls_pass_per_layer_with_the_settings_pinned(tmp_p
 def test_deployment_settings_are_measured_not_judged(tmp_path: Path, capsys, check_report) -> None:
     """--config DYNAMIC_QUANTIZATION_GROUP_SIZE=32 (OpenVINO CPU's default, which compare pins to 0): the verdict is
     the pinned run's, and the report names each MatMul the setting moves beyond its bound, with how far; an unknown
-    setting is refused with the nearest one; no MatMul moved where the setting changes none of OpenVINO's outputs
-    (an AVX2 CPU, which does not quantize activations)."""
+    setting is refused with the nearest one; where the setting changes none of OpenVINO's outputs (an AVX2 CPU, which
+    does not quantize activations), no MatMul moved and the report says the setting changes nothing there."""
     model = compressed_model(tmp_path / "compressed.xml", np.random.default_rng(3))
     setting = {"DYNAMIC_QUANTIZATION_GROUP_SIZE": "32"}
     moves = setting_moves_outputs(model, random_inputs(read_ir(model), 0, {}), setting)
@@ -75,7 +75,9 @@ def test_deployment_settings_are_measured_not_judged(tmp_path: Path, capsys, che
     assert report["passed"] and deployment["config"] == {"DYNAMIC_QUANTIZATION_GROUP_SIZE": "32"}
     assert deployment["layers_compared"] == 3
     moved = deployment["layers_moved"]
-    assert bool(moved) == moves, moved
+    assert bool(moved) == moves and (deployment["outputs_changed"] > 0) == moves, deployment
     assert all(m["type"].startswith("MatMul") and m["error_to_bound"] > 1 for m in moved), moved
+    assert main(["compare", str(model), "--config", "DYNAMIC_QUANTIZATION_GROUP_SIZE=32"]) == 0
+    assert ("these settings change no output bit on this CPU" in capsys.readouterr().out) == (not moves)
     assert main(["compare", str(model), "--config", "DYNAMIC_QUANTISATION_GROUP_SIZE=32"]) == 2
     assert "(did you mean DYNAMIC_QUANTIZATION_GROUP_SIZE?)" in capsys.readouterr().err

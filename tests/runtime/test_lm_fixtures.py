@@ -64,6 +64,7 @@ def test_deployment_settings_name_the_compressed_matmuls_they_move(capsys) -> No
     code, report = compare(capsys, GPT2_INT8, "--config", "DYNAMIC_QUANTIZATION_GROUP_SIZE=32")
     moved = report["deployment"]["layers_moved"]
     assert code == 0 and report["passed"] and bool(moved) == moves, report["deployment"]
+    assert (report["deployment"]["outputs_changed"] > 0) == moves, report["deployment"]
     graph = read_ir(GPT2_INT8)
     by_name = {layer.name: layer for layer in graph.layers()}
     for m in moved:
