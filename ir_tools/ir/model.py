@@ -356,6 +356,7 @@ class Graph:
         self._free_id = 0  # where the search for a free id goes on once _next_id is past int64
         self._forward: bool | None = True  # every edge points forward in layer order (None: not known)
         self._order: list[str] | None = None  # ``_sorted``'s answer on an acyclic graph, until a layer or edge changes
+        self._spellings: dict[str, list[Layer]] | None = None  # ``_typing``'s answer, until a layer is added or removed
         # ids of the layers added, removed, ``touch``ed or fed otherwise (an edge into them added or removed), in order
         self.changes: list[str] = []
 
@@ -365,7 +366,7 @@ class Graph:
         if lid in self._layers:
             raise ValueError(f"duplicate layer id {lid}")
         self._layers[lid] = layer
-        self._order = None
+        self._order = self._spellings = None
         self.changes.append(lid)
         if lid.isdigit() and lid.isascii():
             n = int(lid)
@@ -381,14 +382,14 @@ class Graph:
         for link in links:  # a self-loop is in both
             self._unlink(link)
         del self._layers[layer_id]
-        self._order = None
+        self._order = self._spellings = None
         self.changes.append(layer_id)
 
     def add_read_layer(self, layer: Layer, number: int) -> Layer:
         """``add_layer`` for the reader, whose ids are checked already (``number`` is the id as an int, -1 if it is
         not one): returns the layer that holds the id, ``layer`` itself unless the id was taken."""
         first = self._layers.setdefault(layer.id, layer)
-        self._order = None
+        self._order = self._spellings = None
         if first is layer and number >= self._next_id:
             self._next_id = number + 1
         return first
@@ -415,7 +416,29 @@ class Graph:
     def by_type(self, *types: str) -> list[Layer]:
         """Layers OpenVINO reads as one of ``types`` (canonical spellings, e.g. "AvgPool")."""
         wanted = set(types)
-        return [layer for layer in self._layers.values() if canonical_type(layer.type) in wanted]
+        return self._typed([spelling for spelling in self._typing() if canonical_type(spelling) in wanted])
+
+    def of_types(self, types: Iterable[str]) -> list[Layer]:
+        """Layers whose type, in lower case, is one of ``types`` (in lower case), in layer order."""
+        wanted = set(types)
+        return self._typed([spelling for spelling in self._typing() if spelling.lower() in wanted])
+
+    def _typing(self) -> dict[str, list[Layer]]:
+        """Each type spelling the graph holds -> its layers, in layer order: each of the twenty passes of a migration
+        asks for a few types, which one index answers rather than a scan of every layer per pass. Made again only once
+        a layer is added or removed: a layer's type never changes in place."""
+        if self._spellings is None:
+            self._spellings = {}
+            for layer in self._layers.values():
+                self._spellings.setdefault(layer.type, []).append(layer)
+        return self._spellings
+
+    def _typed(self, spellings: list[str]) -> list[Layer]:
+        """The layers of these type spellings (keys of ``_typing``), in layer order."""
+        if len(spellings) <= 1:
+            return list(self._typing()[spellings[0]]) if spellings else []
+        wanted = set(spellings)
+        return [layer for layer in self._layers.values() if layer.type in wanted]
 
     def parameters(self) -> list[Layer]:
         return self.by_type("Parameter")

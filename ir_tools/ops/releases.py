@@ -114,8 +114,8 @@ class Release:
 
     def lacks_value(self, op_type: str, version: str | None, attrs: Mapping[str, str]) -> str | None:
         """``attribute="value"`` when the release has the op version but not that attribute value, else None."""
-        for v in _probed_values():
-            if v[0].lower() == op_type.lower() and v[1] == version and attrs.get(v[2]) == v[3] and v not in self.values:
+        for v in _probed_values().get((op_type.lower(), version), ()):
+            if attrs.get(v[2]) == v[3] and v not in self.values:
                 return f'{v[2]}="{v[3]}"'
         return None
 
@@ -135,8 +135,13 @@ def releases() -> dict[str, Release]:
 
 
 @cache
-def _probed_values() -> frozenset[Value]:
-    return frozenset(v for r in releases().values() for v in r.values)
+def _probed_values() -> dict[tuple[str, str], list[Value]]:
+    """Every attribute value a release of the table is said to read or not, by (op type in lower case, opset): a
+    layer's own few are looked at, not all of them (every layer is asked, in every downgrade pass)."""
+    found: dict[tuple[str, str], list[Value]] = {}
+    for v in sorted({v for r in releases().values() for v in r.values}):
+        found.setdefault((v[0].lower(), v[1]), []).append(v)
+    return found
 
 
 def release(name: str) -> Release:

@@ -33,9 +33,8 @@ class Downgrade(Pass):
     def layers(self, graph: Graph) -> Iterator[Layer]:
         """The layers to rewrite, in file order (a snapshot: the pass may edit the graph). A layer's type, in any case,
         is its label's (``PRelu-1`` aside, whose type is PReLU): only layers of those types are asked for a label."""
-        types = {label.rsplit("-", 1)[0].lower() for label in self.rewrites}
-        for layer in list(graph.layers()):
-            if layer.type.lower() in types and op_label(layer.type, layer.version) in self.rewrites and (
+        for layer in graph.of_types(label.rsplit("-", 1)[0].lower() for label in self.rewrites):
+            if op_label(layer.type, layer.version) in self.rewrites and (
                     self.target is None or not self.target.creates(layer.type, layer.version or "", layer.attrs)
                     or self.defect(graph, layer) is not None):
                 yield layer
