@@ -395,8 +395,7 @@ def _unpaired_state(graph: Graph) -> Iterator[Diagnostic]:
     """E-STATE: a variable only read or only written. Measured on OpenVINO 2026.4: a ReadValue (3 or 6) whose
     variable no Assign writes is read and compiled, and every CPU inference fails ("ReadValue node ... doesn't have
     sibling output"); an Assign whose variable no ReadValue reads is refused by the reader ("map::at")."""
-    state = [(layer, layer.attrs.get("variable_id")) for layer in graph.layers()
-             if layer.is_a("ReadValue") or layer.is_a("Assign")]
+    state = [(layer, layer.attrs.get("variable_id")) for layer in graph.by_type(*STATE_TYPES)]
     read = {variable for layer, variable in state if layer.is_a("ReadValue")}
     written = {variable for layer, variable in state if layer.is_a("Assign")}
     for layer, variable in state:

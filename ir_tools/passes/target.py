@@ -101,7 +101,7 @@ def _dynamic_states(graph: Graph, target: Release) -> list[Diagnostic]:
         return []
     oldest = next((r.name for r in releases().values() if r.runs_dynamic_state), None)
     found = []
-    for layer in (layer for layer in graph.layers() if layer.type.lower() == "readvalue"):  # (not an op we model)
+    for layer in graph.of_types(["readvalue"]):
         shape = variable_shape(layer)
         if shape is not None and all(d.is_static for d in shape):
             continue
