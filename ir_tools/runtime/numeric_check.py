@@ -261,9 +261,9 @@ def _checked_in_two(graph: Graph, order: list[Layer], tolerances: Tolerances,
                     computed: dict[str, list[np.ndarray]], run: OpenVinoRun, saved: Mapping[str, np.ndarray],
                     reused: _KeepingInterpreter | None) -> CompareReport:
     """Every layer checked on OpenVINO's activations ``run`` after the end-to-end walk (its outputs failed, or their
-    bound was too loose to fail) by two walks that share the checks (``_Claims``), one in a worker thread: the checks
-    are the numpy of large products, which releases the GIL (vit_b_16: 10 -> 8 s). ``kinds``: the constant and the
-    folded layers."""
+    bound was too loose to fail) by two walks that share the checks (``_Claims``), one in a worker thread, as
+    ``--per-layer``'s are: the checks are mostly numpy on large arrays, which releases the GIL. ``kinds``: the constant
+    and the folded layers."""
     constant, folded = kinds
     claims = _Claims(order)
     checks = _costliest_first(graph, order, constant)
