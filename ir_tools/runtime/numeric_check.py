@@ -104,19 +104,14 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
     constant = constant_layers(graph, order)
     folded = frozenset() if options.compare_constants else constant
     hidden = frozenset(graph.layer(lid).name for lid in folded)
-    shared = want_layers and executable and not any(_holds_bodies(layer) for layer in order)
+    in_two = executable and not any(_holds_bodies(layer) for layer in order)  # a per-layer check runs as two walks
+    shared = want_layers and in_two
     end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset(),
                                      _constants_first(order, folded) if shared else order) if executable else None
     computed = end_to_end.kept if end_to_end is not None else {}
-    layered: Callable[[OpenVinoRun, Callable[[str], None] | None], CompareReport] | None = None
-    if shared and end_to_end is not None:
-        claims = _Claims(order)
-        checks = _costliest_first(graph, order, constant)
-
-        def layered(run: OpenVinoRun, step: Callable[[str], None] | None) -> CompareReport:
-            """One of the two per-layer walks (the worker's, then the main thread's)."""
-            return _claimed_walk(LayerCheck(graph, checks, tolerances, CompareReport("", {}), constant, folded, step,
-                                            computed, run.reads, saved, reused=end_to_end, claims=claims), run)
+    layered: _Walk | None = None
+    if shared and end_to_end is not None:  # (the worker's walk, then the main thread's)
+        claims, layered = _layer_walks(graph, order, tolerances, (constant, folded), computed, saved, end_to_end)
     bounded: dict[str, Bounded] = {}
     opened: Future[OpenVinoRun] = Future()
     helped: CompareReport | Exception | None = None
@@ -160,9 +155,9 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
     elif want_layers or not report.passed or report.too_loose:
         if not ov_run.layers:
             ov_run = runner.infer(inputs, per_layer=True, hidden=hidden)
-        if executable and not any(_holds_bodies(layer) for layer in order):
-            _merge(report, _checked_in_two(graph, order, tolerances, (constant, folded), options.progress, computed,
-                                           ov_run, saved, end_to_end))
+        if in_two:
+            walks = _layer_walks(graph, order, tolerances, (constant, folded), computed, saved, end_to_end)
+            _merge(report, _checked_in_two(*walks, ov_run, options.progress))
         else:
             LayerCheck(graph, order, tolerances, report, constant, folded, options.progress, computed,
                        ov_run.reads, saved, reused=end_to_end).run(ov_run.layers)
@@ -199,7 +194,7 @@ def _outputs_compared(bounded: Mapping[str, Bounded], outputs: Mapping[str, np.n
 
 
 def _openvino(runner: ActivationRunner, inputs: Mapping[str, np.ndarray], per_layer: bool, hidden: frozenset[str],
-              layered: Callable[[OpenVinoRun, Callable[[str], None] | None], CompareReport] | None,
+              layered: _Walk | None,
               opened: Future[OpenVinoRun], step: Callable[[str], None] | None,
               ) -> tuple[OpenVinoRun, CompareReport | Exception | None]:
     """OpenVINO's run (the worker thread's, beside the end-to-end reference), also handed to ``opened``; then, with
@@ -244,41 +239,49 @@ class _Claims:
             return True
 
 
-def _claimed_walk(walk: LayerCheck, run: OpenVinoRun) -> CompareReport:
-    """``walk``, one of two per-layer walks that share ``_Claims``, over OpenVINO's activations: its report, each of the
-    layers it claimed first checked; an error it raises is recorded with the layer it raised at."""
-    try:
-        walk.run(run.layers)
-    except Exception as exc:
-        if walk.claims is not None:
-            walk.claims.failed[id(exc)] = walk.at
-        raise
-    return walk.report
+#: One of two per-layer walks over OpenVINO's activations (with a progress step, or None): its own report.
+_Walk = Callable[[OpenVinoRun, Callable[[str], None] | None], CompareReport]
 
 
-def _checked_in_two(graph: Graph, order: list[Layer], tolerances: Tolerances,
-                    kinds: tuple[frozenset[str], frozenset[str]], step: Callable[[str], None] | None,
-                    computed: dict[str, list[np.ndarray]], run: OpenVinoRun, saved: Mapping[str, np.ndarray],
-                    reused: _KeepingInterpreter | None) -> CompareReport:
-    """Every layer checked on OpenVINO's activations ``run`` after the end-to-end walk (its outputs failed, or their
-    bound was too loose to fail) by two walks that share the checks (``_Claims``), one in a worker thread, as
-    ``--per-layer``'s are: the checks are mostly numpy on large arrays, which releases the GIL. ``kinds``: the constant
-    and the folded layers."""
+def _layer_walks(graph: Graph, order: list[Layer], tolerances: Tolerances,
+                 kinds: tuple[frozenset[str], frozenset[str]], computed: dict[str, list[np.ndarray]],
+                 saved: Mapping[str, np.ndarray], reused: _KeepingInterpreter | None) -> tuple[_Claims, _Walk]:
+    """Two per-layer walks that share the checks: their ``_Claims``, and the walk each runs, which checks the layers it
+    claims first and records an error it raises with the layer it raised at. ``kinds``: the constant and the folded
+    layers."""
     constant, folded = kinds
     claims = _Claims(order)
     checks = _costliest_first(graph, order, constant)
 
-    def walk(walk_step: Callable[[str], None] | None) -> CompareReport | Exception:
+    def walk(run: OpenVinoRun, step: Callable[[str], None] | None) -> CompareReport:
+        check = LayerCheck(graph, checks, tolerances, CompareReport("", {}), constant, folded, step, computed,
+                           run.reads, saved, reused=reused, claims=claims)
         try:
-            return _claimed_walk(LayerCheck(graph, checks, tolerances, CompareReport("", {}), constant, folded,
-                                            walk_step, computed, run.reads, saved, reused=reused, claims=claims), run)
+            check.run(run.layers)
+        except Exception as exc:
+            claims.failed[id(exc)] = check.at
+            raise
+        return check.report
+
+    return claims, walk
+
+
+def _checked_in_two(claims: _Claims, walk: _Walk, run: OpenVinoRun, step: Callable[[str], None] | None,
+                    ) -> CompareReport:
+    """Every layer checked on OpenVINO's activations ``run`` after the end-to-end walk (its outputs failed, or their
+    bound was too loose to fail) by the two ``_layer_walks``, one in a worker thread, as ``--per-layer``'s are: the
+    checks are mostly numpy on large arrays, which releases the GIL."""
+
+    def guarded(walk_step: Callable[[str], None] | None) -> CompareReport | Exception:
+        try:
+            return walk(run, walk_step)
         except Exception as exc:
             return exc
 
     with ThreadPoolExecutor(max_workers=1) as pool:
-        theirs = pool.submit(walk, step)
+        theirs = pool.submit(guarded, step)
         try:
-            mine = walk(None)
+            mine = guarded(None)
         except BaseException:  # interrupted: the worker's walk stops at its next check
             claims.abandoned = True
             raise
