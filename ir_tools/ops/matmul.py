@@ -30,7 +30,9 @@ on openvino 2026.4.1, beyond the specification:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -110,8 +112,77 @@ def _run(a: MatMulAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     except ValueError:
         raise OpValidationError(f"batch dims {list(x.shape[:-2])} and {list(y.shape[:-2])} do not broadcast") from None
     if x.dtype.kind == "f":
-        return [_blocked_product(x, y, np.float64).astype(x.dtype)]
+        product = _blocked_product(x, y, np.float64)
+        recording = _RECORDING.evaluation
+        if recording is not None:
+            recording.args, recording.product = tuple(args), product
+        return [product.astype(x.dtype)]
     return _integer_product(x, y)
+
+
+@dataclass(slots=True)
+class Evaluation:
+    """A float MatMul run on ``args`` (x', y): its product in float64, before the rounding into the output's type, and
+    the rounding rule's |x'| @ |y| (summed in f32, before the rule scales it up by 1 + gamma(n)): where ``near``
+    starts a check of the same layer on an x near x'."""
+
+    args: tuple[np.ndarray, ...] = ()
+    product: np.ndarray | None = None
+    magnitude: np.ndarray | None = None
+
+
+class _Recording(threading.local):
+    evaluation: Evaluation | None = None
+
+
+_RECORDING = _Recording()
+
+
+@contextmanager
+def recorded() -> Iterator[Evaluation]:
+    """An ``Evaluation`` that the MatMul kernel and its rounding rule fill in as they run in this thread, within."""
+    evaluation = Evaluation()
+    _RECORDING.evaluation = evaluation
+    try:
+        yield evaluation
+    finally:
+        _RECORDING.evaluation = None
+
+
+#: How near ``near`` needs x to be to x': the terms its bound adds at most this much of the bound's |x'| @ |y|.
+NEARBY = 2.0**-10
+
+
+def near(a: MatMulAttrs, evaluation: Evaluation, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The MatMul of f32 ``args`` (x, y) and its rounding bound on exact inputs (the rule's, 2 u |out| + gamma(n)
+    sum|terms|), from an ``evaluation`` of the same layer on x' (the end-to-end walk's activations, x being
+    OpenVINO's) and the same y, in one f32 product rather than a float64 and an f32 one: x @ y = x' @ y + d @ y with
+    d = x - x', d @ y summed in f32 from d rounded to f32 (within gamma(n + 2) |d| @ |y| of the exact: added to the
+    bound), and |x| @ |y| <= |x'| @ |y| + max_row |d| colsum |y|. None where x is not that near x' (those terms above
+    NEARBY of |x'| @ |y| somewhere) or the arguments are not of that form: the layer is then computed afresh."""
+    x, y = (np.asarray(v) for v in args)
+    if evaluation.product is None or evaluation.magnitude is None or len(evaluation.args) != 2 or \
+            x.dtype != np.float32 or y.dtype != np.float32 or a.transpose_a or x.ndim < 2 or y.ndim != 2 or \
+            np.shape(evaluation.args[0]) != x.shape or np.shape(evaluation.args[1]) != y.shape:
+        return None
+    if a.transpose_b:
+        y = y.T
+    n = x.shape[-1]
+    g = gamma(n)
+    size = evaluation.magnitude.astype(np.float64)
+    size *= 1.0 + g
+    with np.errstate(all="ignore"):  # (an infinite or NaN activation: not near, and no warning)
+        moved = np.subtract(x, evaluation.args[0], dtype=np.float64)
+        spread = np.abs(moved).max(axis=-1, keepdims=True) * np.abs(y).sum(axis=0, dtype=np.float64)
+        if not (np.isfinite(np.max(size)) and np.all(spread <= NEARBY * size)):
+            return None
+    value = np.add(evaluation.product, _blocked_product(moved.astype(np.float32), y, np.float32))
+    out = value.astype(x.dtype)
+    size += spread * (1.0 + g)
+    bound = output_rounding(out)
+    bound += g * size
+    bound += gamma(n + 2) * spread
+    return out, bound
 
 
 #: Inner-dim rows of the second input cast to float64 at a time (a large weight matrix is not copied whole).
@@ -186,7 +257,12 @@ def _magnitude(a: MatMulAttrs, args: Sequence[np.ndarray], exponent: int) -> lis
         size = _blocked_product(x, y, np.float32, 2, (sx, sy)).astype(np.float64)
         size *= SQUARE_SLACK / (sx * sx * sy * sy)
         return [size]
-    return [_blocked_product(x, y, np.promote_types(x.dtype, np.float32), exponent)]
+    size = _blocked_product(x, y, np.promote_types(x.dtype, np.float32), exponent)
+    recording = _RECORDING.evaluation
+    if recording is not None and exponent == 1 and len(recording.args) == 2 and \
+            all(r is v for r, v in zip(recording.args, args, strict=True)):
+        recording.magnitude = size
+    return [size]
 
 
 def _integer_product(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:

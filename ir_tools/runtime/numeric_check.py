@@ -27,6 +27,8 @@ from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name
 from ..ir.walker import Walker
+from ..ops import attrs as A
+from ..ops.matmul import Evaluation, near, recorded
 from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors, too_loose
@@ -107,7 +109,9 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
     in_two = executable and not any(_holds_bodies(layer) for layer in order)  # a per-layer check runs as two walks
     shared = want_layers and in_two
     end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset(),
-                                     _constants_first(order, folded) if shared else order) if executable else None
+                                     _constants_first(order, folded) if shared else order,
+                                     frozenset(layer.id for layer in order if _checked_near(graph, layer)) if shared
+                                     else frozenset()) if executable else None
     computed = end_to_end.kept if end_to_end is not None else {}
     layered: _Walk | None = None
     if shared and end_to_end is not None:  # (the worker's walk, then the main thread's)
@@ -251,7 +255,7 @@ def _layer_walks(graph: Graph, order: list[Layer], tolerances: Tolerances,
     layers."""
     constant, folded = kinds
     claims = _Claims(order)
-    checks = _costliest_first(graph, order, constant)
+    checks = _costliest_first(graph, order, constant, reused.recorded if reused is not None else frozenset())
 
     def walk(run: OpenVinoRun, step: Callable[[str], None] | None) -> CompareReport:
         check = LayerCheck(graph, checks, tolerances, CompareReport("", {}), constant, folded, step, computed,
@@ -323,13 +327,15 @@ def _constants_first(order: list[Layer], folded: frozenset[str]) -> list[Layer]:
     return [layer for layer in order if layer.id in folded] + [layer for layer in order if layer.id not in folded]
 
 
-def _costliest_first(graph: Graph, order: list[Layer], constant: frozenset[str]) -> list[Layer]:
+def _costliest_first(graph: Graph, order: list[Layer], constant: frozenset[str], last: frozenset[str]) -> list[Layer]:
     """The per-layer walks' order: the ``constant`` layers and the Parameters (whose values a check reads) in
-    ``order``, then the layers checked, those with the most constant input elements (weights) first. A check reads
-    OpenVINO's activations, not what the check of a producer gave, so any order after those is the same checks; the
-    costliest first, the two walks end together, not one checking a lm_head alone at the end."""
+    ``order``, then the layers checked, those with the most constant input elements (weights) first, and last, in
+    ``order``, the layers whose check waits for the end-to-end walk to reach them (``last``: it starts from that walk's
+    evaluation, ``LayerCheck.reference``), the end-to-end walk meanwhile going on. A check reads OpenVINO's
+    activations, not what the check of a producer gave, so any order after those is the same checks; the costliest
+    first, the two walks end together, not one checking a lm_head alone at the end."""
     first = [layer for layer in order if layer.id in constant or layer.is_a("Parameter")]
-    rest = [layer for layer in order if not (layer.id in constant or layer.is_a("Parameter"))]
+    rest = [layer for layer in order if not (layer.id in constant or layer.is_a("Parameter") or layer.id in last)]
 
     def weights(layer: Layer) -> int:
         total = 0
@@ -339,7 +345,26 @@ def _costliest_first(graph: Graph, order: list[Layer], constant: frozenset[str])
                 total += math.prod(port.dims)
         return total
 
-    return first + sorted(rest, key=weights, reverse=True)
+    return first + sorted(rest, key=weights, reverse=True) + [layer for layer in order if layer.id in last]
+
+
+def _checked_near(graph: Graph, layer: Layer) -> bool:
+    """Whether the per-layer check of ``layer`` starts from the end-to-end walk's evaluation of it (``matmul.near``):
+    a MatMul of f32 activations by f32 weights, or by f16 or bf16 ones converted to f32 (exactly: their bounds are 0
+    there, as ``near`` needs), but not one that gives an output: that walk reaches it last, and its check (a Llama's
+    lm_head, the costliest) would then run alone. Told from the file, before either walk: the per-layer walks'
+    order depends on it."""
+    if not layer.is_a("MatMul") or len(layer.inputs) != 2 or layer.inputs[0].precision != "FP32" or \
+            any(graph.layer(edge.to_layer).is_a("Result") for edge in graph.consumers(layer.id, layer.outputs[0].id)):
+        return False
+    found = graph.producer(layer.id, layer.inputs[1].id)
+    if found is None or found[1].precision != "FP32":
+        return False
+    weights = found[0]
+    if weights.is_a("Convert") and weights.inputs:
+        source = graph.producer(weights.id, weights.inputs[0].id)
+        return source is not None and source[0].is_a("Const") and source[1].precision in ("FP16", "BF16")
+    return weights.is_a("Const")
 
 
 def _holds_bodies(layer: Layer) -> bool:
@@ -502,11 +527,15 @@ class _KeepingInterpreter(BoundedInterpreter):
     same ones: decompressed f16 weights are converted once, not twice), and their bounds where the per-layer walk
     would compute the very same ones (``reused``: the same rule, no ``statistical`` variant, fed the same bounds),
     those it needs: an NNCF int8 embedding's decompression (16M elements) then has its bounds computed once, not
-    twice (half of compare's time on a 50M-parameter Llama)."""
+    twice (half of compare's time on a 50M-parameter Llama). And the evaluations of the ``recorded`` MatMuls, whose
+    per-layer checks start from them (``evaluation``)."""
 
-    def __init__(self, graph: Graph, folded: frozenset[str], order: list[Layer]):
+    def __init__(self, graph: Graph, folded: frozenset[str], order: list[Layer], recorded: frozenset[str]):
         super().__init__(graph, order)
         self.folded = folded
+        self.recorded = recorded  # the MatMuls whose evaluations it keeps for the per-layer walk (``evaluation``)
+        self._evaluations: dict[str, Evaluation] = {}
+        self._position = {layer.id: i for i, layer in enumerate(self.order) if layer.id in recorded}
         self.kept: dict[str, list[np.ndarray]] = {}
         self.reused: set[str] = set()  # folded layers whose per-layer bounds are these
         self.kept_bounds: dict[tuple[str, str], np.ndarray] = {}  # of ``reused`` layers a per-layer bound reads
@@ -543,6 +572,18 @@ class _KeepingInterpreter(BoundedInterpreter):
             ran, begun = self._settled.get(layer_id, (0, 0))
             while (self._walked < ran or self._begun < begun) and not self._ended:
                 self._progress.wait()
+
+    def evaluation(self, layer_id: str) -> Evaluation | None:
+        """The ``recorded`` MatMul ``layer_id``'s evaluation on this walk's activations (taken: it is used once), once
+        the walk has run it; None for another layer, or where the walk failed before it. For a per-layer walk in
+        another thread (``LayerCheck.reference``)."""
+        at = self._position.get(layer_id)
+        if at is None:
+            return None
+        with self._progress:
+            while self._walked <= at and not self._ended:
+                self._progress.wait()
+        return self._evaluations.pop(layer_id, None)
 
     def _settling(self) -> dict[str, tuple[int, int]]:
         """Per folded layer, how many layers of ``order`` have run, and how many have begun (its first folded
@@ -583,7 +624,12 @@ class _KeepingInterpreter(BoundedInterpreter):
                 if key is not None and key[0] in self.reused and bound is not None:
                     self.kept_bounds[key] = bound
         self._begin()
-        found = super().run_node(layer, args)
+        if layer.id in self.recorded:
+            with recorded() as evaluation:
+                found = super().run_node(layer, args)
+            self._evaluations[layer.id] = evaluation
+        else:
+            found = super().run_node(layer, args)
         if layer.id in self.folded:
             self.kept[layer.id] = [value for value, _ in found]
             if reused:
@@ -690,8 +736,7 @@ class LayerCheck(_ReportWalker):
             self.not_checked(layer, "OpenVINO did not expose an input activation")
         else:
             try:
-                expected = execute(self.graph, layer, args)
-                bounds = rounding_bounds(self.graph, layer, args, self.kernel_bounds(layer, args), expected)
+                expected, bounds = self.reference(layer, args)  # type: ignore[arg-type]
             except IrToolsError as exc:
                 self.not_checked(layer, f"reference failed: {exc.message}")
                 return actual
@@ -703,6 +748,20 @@ class LayerCheck(_ReportWalker):
             if lookup(layer.type, layer.version).bodies:
                 self.inside(layer, args)  # type: ignore[arg-type]
         return actual
+
+    def reference(self, layer: Layer, args: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+        """The reference's outputs of ``layer`` on OpenVINO's activations ``args`` and their rounding bounds: from the
+        end-to-end walk's evaluation of the layer where it recorded one and ``args`` are near enough its own
+        (``matmul.near``: one f32 product, not a float64 and an f32 one), else computed afresh."""
+        bounds = self.kernel_bounds(layer, args)
+        evaluation = self.keeping.evaluation(layer.id) if self.keeping is not None else None
+        if evaluation is not None and all(is_exact(bound) for bound in bounds):
+            spec = lookup(layer.type, layer.version)
+            found = near(A.decode(spec.attrs, layer.attrs, layer.loc), evaluation, args)
+            if found is not None:
+                return [found[0]], [found[1]]
+        expected = execute(self.graph, layer, args)
+        return expected, rounding_bounds(self.graph, layer, args, bounds, expected)
 
     def inside(self, layer: Layer, args: list[np.ndarray]) -> None:
         """A TensorIterator's, Loop's or If's bodies compared layer by layer, as the model is: OpenVINO cannot expose
