@@ -724,6 +724,7 @@ def _int8_aware(rule: RoundingRule) -> RoundingRule:
             lost = _int8_saturation(a, args[0], args[1])
             return found if lost is None else [found[0] + lost]
 
+        wrapped.outputs_last = getattr(inner, "outputs_last", False)  # type: ignore[attr-defined]
         return wrapped
 
     aware = variant(rule)

@@ -30,9 +30,9 @@ on openvino 2026.4.1, beyond the specification:
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -113,7 +113,7 @@ def _run(a: MatMulAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         raise OpValidationError(f"batch dims {list(x.shape[:-2])} and {list(y.shape[:-2])} do not broadcast") from None
     if x.dtype.kind == "f":
         product = _blocked_product(x, y, np.float64)
-        recording = _RECORDING.evaluation
+        recording = _RECORDING.get()
         if recording is not None:
             recording.args, recording.product = tuple(args), product
         return [product.astype(x.dtype)]
@@ -129,24 +129,22 @@ class Evaluation:
     args: tuple[np.ndarray, ...] = ()
     product: np.ndarray | None = None
     magnitude: np.ndarray | None = None
+    magnitude_of: tuple[np.ndarray, ...] = ()  # the arguments the rule took (the kernel's, unless another layer's)
 
 
-class _Recording(threading.local):
-    evaluation: Evaluation | None = None
-
-
-_RECORDING = _Recording()
+#: The evaluation being recorded in this context (a thread's, and what it runs in another thread with its context).
+_RECORDING: ContextVar[Evaluation | None] = ContextVar("matmul_recording", default=None)
 
 
 @contextmanager
 def recorded() -> Iterator[Evaluation]:
-    """An ``Evaluation`` that the MatMul kernel and its rounding rule fill in as they run in this thread, within."""
+    """An ``Evaluation`` that the MatMul kernel and its rounding rule fill in as they run in this context, within."""
     evaluation = Evaluation()
-    _RECORDING.evaluation = evaluation
+    token = _RECORDING.set(evaluation)
     try:
         yield evaluation
     finally:
-        _RECORDING.evaluation = None
+        _RECORDING.reset(token)
 
 
 #: How near ``near`` needs x to be to x': the terms its bound adds at most this much of the bound's |x'| @ |y|.
@@ -162,6 +160,7 @@ def near(a: MatMulAttrs, evaluation: Evaluation, args: Sequence[np.ndarray]) -> 
     NEARBY of |x'| @ |y| somewhere) or the arguments are not of that form: the layer is then computed afresh."""
     x, y = (np.asarray(v) for v in args)
     if evaluation.product is None or evaluation.magnitude is None or len(evaluation.args) != 2 or \
+            any(r is not v for r, v in zip(evaluation.magnitude_of, evaluation.args, strict=True)) or \
             x.dtype != np.float32 or y.dtype != np.float32 or a.transpose_a or x.ndim < 2 or y.ndim != 2 or \
             np.shape(evaluation.args[0]) != x.shape or np.shape(evaluation.args[1]) != y.shape:
         return None
@@ -258,10 +257,9 @@ def _magnitude(a: MatMulAttrs, args: Sequence[np.ndarray], exponent: int) -> lis
         size *= SQUARE_SLACK / (sx * sx * sy * sy)
         return [size]
     size = _blocked_product(x, y, np.promote_types(x.dtype, np.float32), exponent)
-    recording = _RECORDING.evaluation
-    if recording is not None and exponent == 1 and len(recording.args) == 2 and \
-            all(r is v for r, v in zip(recording.args, args, strict=True)):
-        recording.magnitude = size
+    recording = _RECORDING.get()
+    if recording is not None and exponent == 1 and not recording.magnitude_of:  # (the rule's first product)
+        recording.magnitude_of, recording.magnitude = tuple(args), size
     return [size]
 
 

@@ -166,7 +166,10 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
     ``magnitude(attrs, args, exponent)`` computes K(|x|^e, |w|^e) (taking the powers itself, a block at a time)
     where the kernel would be needlessly exact (a float64 matrix product of a 100M-element weight matrix) or
     the powers of a whole weight matrix needlessly large: |terms| need no cancellation-free sum, and its own f32
-    rounding (relative gamma(n), all terms positive) is covered by scaling it by 1 + gamma(n)."""
+    rounding (relative gamma(n), all terms positive) is covered by scaling it by 1 + gamma(n).
+
+    The rule reads the kernel's ``outputs`` last, for their rounding (``outputs_last``): the executor may run it
+    beside the kernel, its sums of |terms| while the kernel makes the terms' sums."""
 
     def variant(statistical: bool) -> RoundingRule:
         def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
@@ -181,10 +184,10 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
                                            for i, v in enumerate(values)])[0])
 
             size = size_of(args)
-            result = _into(np.add, output_rounding(outputs[0]), g * size)
+            own = g * size
             inexact = [i for i in data if i < len(bounds) and not is_exact(bounds[i])]
             if not inexact:
-                return [result]
+                return [_into(np.add, output_rounding(outputs[0]), own)]
             if statistical and len(data) > 1:
                 x, w = (args[i] for i in data[:2])
                 bx, bw = (bounds[i] for i in data[:2])
@@ -194,14 +197,16 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
                         part = size_of(_with(args, data, pair), 2)
                         spread = 0 + part if spread is None else _into(np.add, spread, part)
                 root = np.sqrt(0) if spread is None else np.sqrt(spread, out=spread)
-                return [_into(np.add, result, root)]
+                return [_into(np.add, _into(np.add, output_rounding(outputs[0]), own), root)]
             if linear:
-                moved = _moved(args, bounds, inexact, magnitude is not None, size_of)
-                return [_into(np.add, result, np.multiply(moved, 1.0 + g))]
+                moved = np.multiply(_moved(args, bounds, inexact, magnitude is not None, size_of), 1.0 + g)
+                return [_into(np.add, _into(np.add, output_rounding(outputs[0]), own), moved)]
             widened = [_widened(v, bounds[i]) if i in inexact else v for i, v in enumerate(args)]
-            grown = _into(np.add, np.multiply(size_of(widened), 1.0 + g), result)
+            grown = np.multiply(size_of(widened), 1.0 + g)
+            grown = _into(np.add, grown, _into(np.add, output_rounding(outputs[0]), own))
             return [_into(np.subtract, grown, size)]
 
+        rule.outputs_last = True  # type: ignore[attr-defined]
         return rule
 
     worst_case = variant(False)

@@ -287,3 +287,33 @@ def test_openvino_within_the_bound_and_defects_flagged(family: str, tmp_path: Pa
     assert not flagged_openvino, f"{len(flagged_openvino)} of {len(cases)} flagged: " + "\n".join(flagged_openvino[:5])
     assert visible >= len(cases) * 0.8, f"the defect is visible in only {visible} of {len(cases)} cases"
     assert not missed_defects, f"{len(missed_defects)} of {visible} defects not flagged: {missed_defects[:10]}"
+
+
+def test_rules_beside_their_kernels_give_the_same_bounds(tmp_path: Path, monkeypatch) -> None:
+    """The end-to-end walk runs a large sum of products' rule beside its kernel (``BESIDE_ELEMENTS``): each output and
+    bound is the one a rule run after its kernel gives, bit for bit (MatMuls, a Convolution and a ReduceSum, f32 and
+    f16 weights)."""
+    from ir_tools.runtime import executor
+
+    rng = np.random.default_rng(5)
+    x = ops8.parameter([1, 16, 48, 48], np.float32, name="x")
+    conv = ops8.convolution(x, ops8.constant(rng.standard_normal((8, 16, 3, 3)).astype(np.float32)), [1, 1], [1, 1],
+                            [1, 1], [1, 1])
+    flat = ops8.reshape(conv, ops8.constant(np.array([1, 8, 2304], np.int64)), False)
+    up = ops8.matmul(flat, ops8.constant(rng.standard_normal((2304, 64)).astype(np.float32)), False, False)
+    halves = ops8.convert(ops8.constant(rng.standard_normal((96, 64)).astype(np.float16)), "f32")
+    down = ops8.matmul(ops8.relu(up), halves, False, True)
+    total = ops8.reduce_sum(down, ops8.constant(np.array([2], np.int64)), True)
+    path = tmp_path / "sums.xml"
+    ov.save_model(ov.Model([ops8.result(down), ops8.result(total)], [x], "sums"), path, compress_to_fp16=False)
+    feed = {"x": rng.standard_normal((1, 16, 48, 48)).astype(np.float32)}
+    awaited: list[object] = []
+    original = executor._Awaited
+    monkeypatch.setattr(executor, "_Awaited", lambda made: awaited.append(made) or original(made))
+    beside = BoundedInterpreter(read_ir(path)).evaluate(feed)
+    assert len(awaited) == 2  # the Convolution and the first MatMul (their largest inputs: 36864 and 147456 elements)
+    monkeypatch.setattr(executor, "BESIDE_ELEMENTS", 1 << 62)
+    after = BoundedInterpreter(read_ir(path)).evaluate(feed)
+    assert beside.keys() == after.keys()
+    for name, (value, bound) in beside.items():
+        assert value.tobytes() == after[name][0].tobytes() and bound.tobytes() == after[name][1].tobytes(), name
