@@ -149,9 +149,11 @@ def recorded() -> Iterator[Evaluation]:
 
 #: How near ``near`` needs x to be to x': the terms its bound adds at most this much of the bound's |x'| @ |y|.
 NEARBY = 2.0**-10
-#: The fewest terms of each sum for ``near`` to pay: it saves a float64 and an f32 product of n terms per output and
-#: costs some five more passes over the outputs (measured: 1.7x faster at n = 512, 1.4x slower at 64).
-NEAR_TERMS = 256
+#: The fewest rows and columns of weights for ``near`` to pay: it saves a float64 and an f32 product of n terms per
+#: output, for some five more passes over the outputs and four over x (measured against computing afresh: 0.52x the
+#: time at x [197, 768] by [768, 3072], 0.6x at [196, 1024] by [1024, 256]; 0.97x at [784, 128] by [128, 512], 1.9x
+#: at [3136, 256] by [256, 64]).
+NEAR_SIDE = 256
 
 
 def near(a: MatMulAttrs, evaluation: Evaluation, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:

@@ -28,7 +28,7 @@ from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name
 from ..ir.walker import Walker
 from ..ops import attrs as A
-from ..ops.matmul import NEAR_TERMS, Evaluation, near, recorded
+from ..ops.matmul import NEAR_SIDE, Evaluation, near, recorded
 from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors, too_loose
@@ -350,18 +350,15 @@ def _costliest_first(graph: Graph, order: list[Layer], constant: frozenset[str],
 
 def _checked_near(graph: Graph, layer: Layer) -> bool:
     """Whether the per-layer check of ``layer`` starts from the end-to-end walk's evaluation of it (``matmul.near``):
-    a MatMul of f32 activations by f32 weights of at least NEAR_TERMS rows (their sums' terms), or by f16 or bf16
-    ones converted to f32 (exactly: their bounds are 0 there, as ``near`` needs), but not one that gives an output:
+    a MatMul of f32 activations by f32 weights of at least NEAR_SIDE rows and columns, or by f16 or bf16 ones
+    converted to f32 (exactly: their bounds are 0 there, as ``near`` needs), but not one that gives an output:
     that walk reaches it last, and its check (a Llama's lm_head, the costliest) would then run alone. Told from the
     file, before either walk: the per-layer walks' order depends on it."""
     if not layer.is_a("MatMul") or len(layer.inputs) != 2 or layer.inputs[0].precision != "FP32" or \
             any(graph.layer(edge.to_layer).is_a("Result") for edge in graph.consumers(layer.id, layer.outputs[0].id)):
         return False
     found = graph.producer(layer.id, layer.inputs[1].id)
-    if found is None or found[1].precision != "FP32" or len(found[1].dims) != 2:
-        return False
-    transposed = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc).transpose_b
-    if found[1].dims[1 if transposed else 0] < NEAR_TERMS:
+    if found is None or found[1].precision != "FP32" or len(found[1].dims) != 2 or min(found[1].dims) < NEAR_SIDE:
         return False
     weights = found[0]
     if weights.is_a("Convert") and weights.inputs:

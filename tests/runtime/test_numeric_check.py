@@ -256,7 +256,7 @@ def test_per_layer_takes_an_assign_without_an_output_port(tmp_path, capsys):
 
 
 def test_per_layer_matmuls_start_from_the_end_to_end_evaluation(compare_json, tmp_path, monkeypatch):
-    """--per-layer checks a MatMul by f32 weights, or by f16 ones converted, of NEAR_TERMS rows or more, from the
+    """--per-layer checks a MatMul by f32 weights, or by f16 ones converted, of NEAR_SIDE rows and columns, from the
     end-to-end walk's evaluation of it (``matmul.near``: one f32 product on OpenVINO's activations less the walk's);
     the report is the one computed afresh gives, each bound within NEARBY of that one's. A MatMul by a computed
     input, or of fewer terms, is computed afresh."""
@@ -264,9 +264,9 @@ def test_per_layer_matmuls_start_from_the_end_to_end_evaluation(compare_json, tm
     x = o8.parameter([1, 24, 256], np.float32, name="x")
     hidden = o8.relu(o8.matmul(x, o8.constant(rng.standard_normal((256, 320)).astype(np.float32)), False, False,
                                name="up"), name="act")
-    halves = o8.convert(o8.constant(rng.standard_normal((48, 320)).astype(np.float16)), "f32", name="halves")
+    halves = o8.convert(o8.constant(rng.standard_normal((288, 320)).astype(np.float16)), "f32", name="halves")
     down = o8.matmul(hidden, halves, False, True, name="down")
-    small = o8.matmul(down, o8.constant(rng.standard_normal((48, 40)).astype(np.float32)), False, False, name="small")
+    small = o8.matmul(down, o8.constant(rng.standard_normal((288, 40)).astype(np.float32)), False, False, name="small")
     scores = o8.matmul(small, small, False, True, name="scores")
     ov.save_model(ov.Model([o8.result(scores)], [x], "mlp"), tmp_path / "m.xml", compress_to_fp16=False)
     from ir_tools.runtime import numeric_check
@@ -282,7 +282,7 @@ def test_per_layer_matmuls_start_from_the_end_to_end_evaluation(compare_json, tm
     monkeypatch.setattr(numeric_check, "near", spied)
     code, report = compare_json(str(tmp_path / "m.xml"), "--per-layer")
     assert code == 0 and report["passed"] and not report["not_checked"]
-    assert taken == [True, True]  # up and down; small sums 48 terms, scores multiplies two activations
+    assert taken == [True, True]  # up and down; small has 40 columns, scores multiplies two activations
     monkeypatch.setattr(numeric_check, "near", lambda *args: None)
     code, afresh = compare_json(str(tmp_path / "m.xml"), "--per-layer")
     assert code == 0 and [e["name"] for e in afresh["layers"]] == [e["name"] for e in report["layers"]]
