@@ -255,7 +255,7 @@ def _layer_walks(graph: Graph, order: list[Layer], tolerances: Tolerances,
     layers."""
     constant, folded = kinds
     claims = _Claims(order)
-    checks = _costliest_first(graph, order, constant, reused.recorded if reused is not None else frozenset())
+    checks = _costliest_first(graph, order, constant, reused.evaluated if reused is not None else frozenset())
 
     def walk(run: OpenVinoRun, step: Callable[[str], None] | None) -> CompareReport:
         check = LayerCheck(graph, checks, tolerances, CompareReport("", {}), constant, folded, step, computed,
@@ -527,15 +527,15 @@ class _KeepingInterpreter(BoundedInterpreter):
     same ones: decompressed f16 weights are converted once, not twice), and their bounds where the per-layer walk
     would compute the very same ones (``reused``: the same rule, no ``statistical`` variant, fed the same bounds),
     those it needs: an NNCF int8 embedding's decompression (16M elements) then has its bounds computed once, not
-    twice (half of compare's time on a 50M-parameter Llama). And the evaluations of the ``recorded`` MatMuls, whose
+    twice (half of compare's time on a 50M-parameter Llama). And the evaluations of the ``evaluated`` MatMuls, whose
     per-layer checks start from them (``evaluation``)."""
 
-    def __init__(self, graph: Graph, folded: frozenset[str], order: list[Layer], recorded: frozenset[str]):
+    def __init__(self, graph: Graph, folded: frozenset[str], order: list[Layer], evaluated: frozenset[str]):
         super().__init__(graph, order)
         self.folded = folded
-        self.recorded = recorded  # the MatMuls whose evaluations it keeps for the per-layer walk (``evaluation``)
+        self.evaluated = evaluated  # the MatMuls whose evaluations it keeps for the per-layer walk (``evaluation``)
         self._evaluations: dict[str, Evaluation] = {}
-        self._position = {layer.id: i for i, layer in enumerate(self.order) if layer.id in recorded}
+        self._position = {layer.id: i for i, layer in enumerate(self.order) if layer.id in evaluated}
         self.kept: dict[str, list[np.ndarray]] = {}
         self.reused: set[str] = set()  # folded layers whose per-layer bounds are these
         self.kept_bounds: dict[tuple[str, str], np.ndarray] = {}  # of ``reused`` layers a per-layer bound reads
@@ -574,7 +574,7 @@ class _KeepingInterpreter(BoundedInterpreter):
                 self._progress.wait()
 
     def evaluation(self, layer_id: str) -> Evaluation | None:
-        """The ``recorded`` MatMul ``layer_id``'s evaluation on this walk's activations (taken: it is used once), once
+        """The ``evaluated`` MatMul ``layer_id``'s evaluation on this walk's activations (taken: it is used once), once
         the walk has run it; None for another layer, or where the walk failed before it. For a per-layer walk in
         another thread (``LayerCheck.reference``)."""
         at = self._position.get(layer_id)
@@ -624,7 +624,7 @@ class _KeepingInterpreter(BoundedInterpreter):
                 if key is not None and key[0] in self.reused and bound is not None:
                     self.kept_bounds[key] = bound
         self._begin()
-        if layer.id in self.recorded:
+        if layer.id in self.evaluated:
             with recorded() as evaluation:
                 found = super().run_node(layer, args)
             self._evaluations[layer.id] = evaluation
