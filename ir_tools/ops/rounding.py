@@ -178,8 +178,8 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
 
             def size_of(values: Sequence[np.ndarray], exponent: int = 1) -> np.ndarray:
                 """K(|values|^exponent) over the data inputs."""
-                if magnitude is not None:
-                    return _f64(magnitude(attrs, values, exponent)[0]) * (1.0 + g)
+                if magnitude is not None:  # (in float64 and scaled up in one pass)
+                    return np.multiply(magnitude(attrs, values, exponent)[0], 1.0 + g, dtype=np.float64)
                 return _f64(kernel(attrs, [np.abs(_f64(v)) ** exponent if i in data else v
                                            for i, v in enumerate(values)])[0])
 
@@ -199,7 +199,8 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
                 root = np.sqrt(0) if spread is None else np.sqrt(spread, out=spread)
                 return [_into(np.add, _into(np.add, output_rounding(outputs[0]), own), root)]
             if linear:
-                moved = np.multiply(_moved(args, bounds, inexact, magnitude is not None, size_of), 1.0 + g)
+                moved = _moved(args, bounds, inexact, magnitude is not None, size_of)
+                moved *= 1.0 + g
                 return [_into(np.add, _into(np.add, output_rounding(outputs[0]), own), moved)]
             widened = [_widened(v, bounds[i]) if i in inexact else v for i, v in enumerate(args)]
             grown = np.multiply(size_of(widened), 1.0 + g)
