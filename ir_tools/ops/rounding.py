@@ -186,9 +186,9 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
             size = size_of(args)
             own = g * size
             inexact = [i for i in data if i < len(bounds) and not is_exact(bounds[i])]
-            if not inexact:
-                return [_into(np.add, output_rounding(outputs[0]), own)]
-            if statistical and len(data) > 1:
+            moved: np.ndarray | None = None  # what the input errors add
+            twice: np.ndarray | None = None  # what ``moved`` holds of ``own``'s sum again, taken off at the end
+            if inexact and statistical and len(data) > 1:
                 x, w = (args[i] for i in data[:2])
                 bx, bw = (bounds[i] for i in data[:2])
                 spread: np.ndarray | None = None
@@ -196,16 +196,19 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
                     if not (is_exact(pair[0]) or is_exact(pair[1])):
                         part = size_of(_with(args, data, pair), 2)
                         spread = 0 + part if spread is None else _into(np.add, spread, part)
-                root = np.sqrt(0) if spread is None else np.sqrt(spread, out=spread)
-                return [_into(np.add, _into(np.add, output_rounding(outputs[0]), own), root)]
-            if linear:
+                moved = np.sqrt(0) if spread is None else np.sqrt(spread, out=spread)
+            elif inexact and linear:
                 moved = _moved(args, bounds, inexact, magnitude is not None, size_of)
                 moved *= 1.0 + g
-                return [_into(np.add, _into(np.add, output_rounding(outputs[0]), own), moved)]
-            widened = [_widened(v, bounds[i]) if i in inexact else v for i, v in enumerate(args)]
-            grown = np.multiply(size_of(widened), 1.0 + g)
-            grown = _into(np.add, grown, _into(np.add, output_rounding(outputs[0]), own))
-            return [_into(np.subtract, grown, size)]
+            elif inexact:  # K(|x| + b_x, ...) (1 + g) - K(|x|, ...)
+                moved = np.multiply(size_of([_widened(v, bounds[i]) if i in inexact else v
+                                             for i, v in enumerate(args)]), 1.0 + g)
+                twice = size
+            result = _into(np.add, output_rounding(outputs[0]), own)  # (the outputs, read last)
+            if moved is None:
+                return [result]
+            result = _into(np.add, result, moved)
+            return [result if twice is None else _into(np.subtract, result, twice)]
 
         rule.outputs_last = True  # type: ignore[attr-defined]
         return rule
