@@ -260,9 +260,8 @@ def _magnitude(a: MatMulAttrs, args: Sequence[np.ndarray], exponent: int) -> lis
         if None in scales:
             return [_blocked_product(x, y, np.float64, 2)]
         sx, sy = scales
-        size = _blocked_product(x, y, np.float32, 2, (sx, sy)).astype(np.float64)
-        size *= SQUARE_SLACK / (sx * sx * sy * sy)
-        return [size]
+        return [np.multiply(_blocked_product(x, y, np.float32, 2, (sx, sy)), SQUARE_SLACK / (sx * sx * sy * sy),
+                            dtype=np.float64)]
     size = _blocked_product(x, y, np.promote_types(x.dtype, np.float32), exponent)
     recording = _RECORDING.get()
     if recording is not None and exponent == 1 and not recording.magnitude_of:  # (the rule's first product)

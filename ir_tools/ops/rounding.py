@@ -177,14 +177,15 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
             g = gamma(terms(attrs, args, outputs))
 
             def size_of(values: Sequence[np.ndarray], exponent: int = 1) -> np.ndarray:
-                """K(|values|^exponent) over the data inputs."""
-                if magnitude is not None:  # (in float64 and scaled up in one pass)
-                    return np.multiply(magnitude(attrs, values, exponent)[0], 1.0 + g, dtype=np.float64)
+                """K(|values|^exponent) over the data inputs, an array of its own."""
+                if magnitude is not None:  # (in float64 and scaled up in one pass; a float64 K(|v|^2) in place)
+                    found = magnitude(attrs, values, exponent)[0]
+                    mine = exponent == 2 and found.dtype == np.float64 and found.flags.writeable
+                    return np.multiply(found, 1.0 + g, dtype=np.float64, out=found if mine else None)
                 return _f64(kernel(attrs, [np.abs(_f64(v)) ** exponent if i in data else v
                                            for i, v in enumerate(values)])[0])
 
             size = size_of(args)
-            own = g * size
             inexact = [i for i in data if i < len(bounds) and not is_exact(bounds[i])]
             moved: np.ndarray | None = None  # what the input errors add
             twice: np.ndarray | None = None  # what ``moved`` holds of ``own``'s sum again, taken off at the end
@@ -195,8 +196,8 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
                 for pair in ((bx, w), (x, bw), (bx, bw)):
                     if not (is_exact(pair[0]) or is_exact(pair[1])):
                         part = size_of(_with(args, data, pair), 2)
-                        spread = 0 + part if spread is None else _into(np.add, spread, part)
-                moved = np.sqrt(0) if spread is None else np.sqrt(spread, out=spread)
+                        spread = part if spread is None else _into(np.add, spread, part)
+                moved = np.sqrt(0) if spread is None else np.sqrt(spread, out=_writable(spread))
             elif inexact and linear:
                 moved = _moved(args, bounds, inexact, magnitude is not None, size_of)
                 moved *= 1.0 + g
@@ -204,6 +205,7 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
                 moved = np.multiply(size_of([_widened(v, bounds[i]) if i in inexact else v
                                              for i, v in enumerate(args)]), 1.0 + g)
                 twice = size
+            own = g * size if twice is not None else np.multiply(size, g, out=_writable(size))
             result = _into(np.add, output_rounding(outputs[0]), own)  # (the outputs, read last)
             if moved is None:
                 return [result]
@@ -221,10 +223,14 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
 def _into(op: np.ufunc, total: np.ndarray, term: np.ndarray) -> np.ndarray:
     """op(total, term), written into ``total`` (an array of the caller's own, float64) where it holds the result's
     shape: no fresh array (a product's bound has the output's size, [128, 32000] for a Llama's logits)."""
-    if total.flags.writeable and total.dtype == np.float64 and \
-            np.broadcast_shapes(total.shape, np.shape(term)) == total.shape:
+    if _writable(total) is not None and np.broadcast_shapes(total.shape, np.shape(term)) == total.shape:
         return op(total, term, out=total)
     return op(total, term)
+
+
+def _writable(a: np.ndarray) -> np.ndarray | None:
+    """``a`` where it is a float64 array that can be written into (the caller's own), else None (ufuncs' ``out``)."""
+    return a if a.flags.writeable and a.dtype == np.float64 else None
 
 
 def _moved(args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], inexact: list[int], in_f32: bool,
