@@ -10,6 +10,7 @@ script with another Python interpreter, whose OpenVINO may be an older release i
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -196,5 +197,16 @@ def main(directory: Path) -> int:
     return 0
 
 
+def serve() -> int:
+    """Requests one after another (a child kept for many, ``children``): a directory per line of stdin, each answered
+    by ``main``'s exit code on a line of stdout, until stdin ends. What else writes to stdout goes to stderr."""
+    answers = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    for line in sys.stdin:
+        print(main(Path(line.rstrip("\n"))), file=answers, flush=True)
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1])))
+    sys.exit(serve() if sys.argv[1:] == ["--serve"] else main(Path(sys.argv[1])))

@@ -10,7 +10,6 @@ which ``numeric_check.compare_model`` needs. No runner validates its inputs: who
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -24,7 +23,7 @@ import numpy as np
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph
 from ..ir.writer import to_bytes
-from . import openvino_infer
+from .children import run_child
 from .compare import TensorComparison, Tolerances, compare_tensors, peak
 from .executor import Interpreter
 from .onnxruntime import run_onnxruntime
@@ -161,12 +160,9 @@ class ChildOpenVinoRunner:
 
     def _call(self, directory: Path, request: dict) -> dict:
         """Run the child on ``request``; its result, or its failure as an E-OPENVINO error."""
-        # The script runs from the temporary directory: from its own, ``import openvino`` would find openvino.py.
-        script = Path(shutil.copy(openvino_infer.__file__, directory / "openvino_infer.py"))
         (directory / "request.json").write_text(json.dumps(request))
         try:
-            done = subprocess.run([self.python, str(script), str(directory)], cwd=directory, capture_output=True,
-                                  text=True, errors="replace", check=False, timeout=self.timeout)
+            code, stderr = run_child(self.python, directory, self.timeout)
         except subprocess.TimeoutExpired:
             where = self.files.xml if self.files else self.graph.source
             raise IrToolsError(f"the OpenVINO of {self.python} did not finish within {self.timeout:g} s: killed (it "
@@ -179,10 +175,9 @@ class ChildOpenVinoRunner:
         if result is not None and "error" in result:
             raise refused(result["stage"], self.graph, self.files, result["error"],
                           f"OpenVINO {result['version']} of {self.python}")
-        if done.returncode != 0 or result is None:
-            last = next((line.strip() for line in reversed(done.stderr.splitlines()) if line.strip()), "")
-            ended = (f"killed by {signal.Signals(-done.returncode).name}" if -done.returncode in _SIGNALS
-                     else f"exit status {done.returncode}")
+        if code != 0 or result is None:
+            last = next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), "")
+            ended = f"killed by {signal.Signals(-code).name}" if -code in _SIGNALS else f"exit status {code}"
             where = self.files.xml if self.files else self.graph.source
             raise IrToolsError(f"the OpenVINO of {self.python} failed ({ended})" + (f": {last}" if last else ""),
                                SourceLoc(str(where) if where else None), code="E-OPENVINO")
