@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from . import openvino_infer
@@ -44,7 +45,7 @@ def run_child(python: str, directory: Path, timeout: float | None) -> tuple[int,
     try:
         code, stderr = kept.run(directory, timeout)
     except subprocess.TimeoutExpired:
-        _drop(python, kept)
+        _drop(python, kept, replaced=True)
         if served:
             return _one_shot(python, directory, timeout)
         raise
@@ -57,7 +58,7 @@ def run_child(python: str, directory: Path, timeout: float | None) -> tuple[int,
         if _KEPT.get(python) is not kept:  # (replaced meanwhile)
             kept.close()
         return code, stderr
-    _drop(python, kept)
+    _drop(python, kept, replaced=True)
     return _one_shot(python, directory, timeout) if served else (code, stderr)
 
 
@@ -87,24 +88,32 @@ class _Kept:
             raise
         self.busy = threading.Lock()
         self.served = 0  # requests answered
+        self.said = 0  # how much of its stderr came before the request it serves (what it said before it)
 
     def run(self, directory: Path, timeout: float | None) -> tuple[int, str]:
         """(the answer, "") when the child answers; (its exit code, what it wrote to stderr meanwhile) when it ended."""
-        start = os.fstat(self.stderr.fileno()).st_size
         try:
             self.process.stdin.write(f"{directory}\n")  # type: ignore[union-attr]
             self.process.stdin.flush()  # type: ignore[union-attr]
         except OSError:  # (it ended: its stdout says so)
             pass
-        if not select.select([self.process.stdout], [], [], timeout)[0]:
-            self.process.kill()
-            raise subprocess.TimeoutExpired(self.process.args, timeout or 0.0)
-        answer = self.process.stdout.readline().strip()  # type: ignore[union-attr]
-        if answer.lstrip("-").isdigit():
-            self.served += 1
-            return int(answer), ""
+        # Its end is read from its status, not from the end of its stdout: a process it forked (OpenVINO's telemetry
+        # sends from one) may hold that pipe open after it crashed.
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not select.select([self.process.stdout], [], [], _POLL_SECONDS)[0]:
+            if self.process.poll() is not None:
+                break
+            if deadline is not None and time.monotonic() > deadline:
+                self.process.kill()
+                raise subprocess.TimeoutExpired(self.process.args, timeout or 0.0)
+        else:
+            answer = self.process.stdout.readline().strip()  # type: ignore[union-attr]
+            if answer.lstrip("-").isdigit():
+                self.served += 1
+                self.said = os.fstat(self.stderr.fileno()).st_size
+                return int(answer), ""
         code = self.process.wait()
-        self.stderr.seek(start)
+        self.stderr.seek(self.said)
         return code, self.stderr.read()
 
     def close(self) -> None:
@@ -123,14 +132,24 @@ class _Kept:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
+#: How often a request's wait looks at whether the child still runs.
+_POLL_SECONDS = 0.05
+
 _LOCK = threading.Lock()
 _KEPT: dict[str, _Kept] = {}  # by interpreter: the one kept child of each
 
 
-def _drop(python: str, kept: _Kept) -> None:
+def _drop(python: str, kept: _Kept, replaced: bool = False) -> None:
+    """Close ``kept``; ``replaced``: a new child starts in its place at once (it starts while a one-shot child runs
+    the request again, and the next request finds it ready: a reduction meets crash after crash)."""
     with _LOCK:
         if _KEPT.get(python) is kept:
             del _KEPT[python]
+            if replaced:
+                try:
+                    _KEPT[python] = _Kept(python, kept.environment)
+                except OSError:  # (the next request says why)
+                    pass
     kept.close()
 
 

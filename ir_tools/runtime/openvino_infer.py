@@ -199,11 +199,14 @@ def main(directory: Path) -> int:
 
 def serve() -> int:
     """Requests one after another (a child kept for many, ``children``): a directory per line of stdin, each answered
-    by ``main``'s exit code on a line of stdout, until stdin ends. What else writes to stdout goes to stderr."""
-    answers = os.fdopen(os.dup(1), "w")
+    by ``main``'s exit code on a line of stdout, until stdin ends. What else writes to stdout goes to stderr, and
+    reads from stdin find nothing: a process forked meanwhile (OpenVINO's telemetry forks one) closes its stdin, which
+    waits for the lock of a file being read, held by a thread that process does not have."""
+    requests, answers = os.fdopen(os.dup(0)), os.fdopen(os.dup(1), "w")
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    for line in sys.stdin:
+    sys.stdin, sys.stdout = open(os.devnull), sys.stderr  # noqa: SIM115 (for the life of the process)
+    for line in requests:
         print(main(Path(line.rstrip("\n"))), file=answers, flush=True)
     return 0
 
