@@ -112,7 +112,11 @@ class _Kept:
                 self.served += 1
                 self.said = os.fstat(self.stderr.fileno()).st_size
                 return int(answer), ""
-        code = self.process.wait()
+        try:
+            code = self.process.wait(timeout=5)  # (it ended, or its stdout did: it is ending)
+        except subprocess.TimeoutExpired:  # (an answer it should not give)
+            self.process.kill()
+            code = self.process.wait()
         self.stderr.seek(self.said)
         return code, self.stderr.read()
 
