@@ -58,14 +58,13 @@ def test_a_request_that_ends_a_kept_child_after_others_runs_again_in_a_fresh_one
     inputs = random_inputs(graph, 0, {})
     with pytest.raises(IrToolsError, match=r"failed \((killed by SIG|exit status)") as first:
         ChildOpenVinoRunner(python, crash).run(random_inputs(crash, 0, {}))
-    assert first.value.code == "E-OPENVINO" and starts(log) == 2
+    assert first.value.code == "E-OPENVINO"  # (the child in its place may not have started yet: not counted here)
     want = OpenVinoRunner(graph).run(inputs)
     assert ChildOpenVinoRunner(python, graph).run(inputs).keys() == want.keys() and starts(log) == 2
     with pytest.raises(IrToolsError, match=r"failed \((killed by SIG|exit status)"):
         ChildOpenVinoRunner(python, crash).run(random_inputs(crash, 0, {}))
-    assert starts(log) == 4
     got = ChildOpenVinoRunner(python, graph).run(inputs)
-    assert starts(log) == 4
+    assert starts(log) == 4  # the one-shot child that ran the crash again, and the one in the crashed one's place
     for key in want:
         np.testing.assert_array_equal(got[key], want[key])
 
