@@ -180,8 +180,8 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
                 """K(|values|^exponent) over the data inputs, an array of its own."""
                 if magnitude is not None:  # (in float64 and scaled up in one pass; a float64 K(|v|^2) in place)
                     found = magnitude(attrs, values, exponent)[0]
-                    mine = exponent == 2 and found.dtype == np.float64 and found.flags.writeable
-                    return np.multiply(found, 1.0 + g, dtype=np.float64, out=found if mine else None)
+                    into = _writable(found) if exponent == 2 else None  # (an exponent of 1's is recorded: matmul.near)
+                    return np.multiply(found, 1.0 + g, dtype=np.float64, out=into)
                 return _f64(kernel(attrs, [np.abs(_f64(v)) ** exponent if i in data else v
                                            for i, v in enumerate(values)])[0])
 

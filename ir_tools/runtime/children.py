@@ -63,11 +63,23 @@ def run_child(python: str, directory: Path, timeout: float | None) -> tuple[int,
 
 
 def _one_shot(python: str, directory: Path, timeout: float | None) -> tuple[int, str]:
-    # The script runs from the request's directory: from its own, ``import openvino`` would find openvino.py.
-    script = Path(shutil.copy(openvino_infer.__file__, directory / "openvino_infer.py"))
-    done = subprocess.run([python, str(script), str(directory)], cwd=directory, capture_output=True, text=True,
+    done = subprocess.run([python, _script(directory), str(directory)], cwd=directory, capture_output=True, text=True,
                           errors="replace", check=False, timeout=timeout)
     return done.returncode, done.stderr
+
+
+def _script(directory: Path) -> str:
+    """``openvino_infer.py`` copied into ``directory``, where the child runs it: run from its own directory,
+    ``import openvino`` would find runtime/openvino.py."""
+    return shutil.copy(openvino_infer.__file__, directory / "openvino_infer.py")
+
+
+def _close_quietly(*streams) -> None:
+    for stream in streams:
+        try:
+            stream.close()
+        except OSError:
+            pass
 
 
 class _Kept:
@@ -77,10 +89,10 @@ class _Kept:
     def __init__(self, python: str, environment: dict[str, str]):
         self.environment = environment  # (the child's: os.environ when it started)
         self.home = Path(tempfile.mkdtemp(prefix="ir-tools-child-"))
-        script = shutil.copy(openvino_infer.__file__, self.home / "openvino_infer.py")
+        script = _script(self.home)
         self.stderr = open(self.home / "stderr.txt", "w+", errors="replace")  # noqa: SIM115 (closed in ``close``)
         try:
-            self.process = subprocess.Popen([python, str(script), "--serve"], cwd=self.home, stdin=subprocess.PIPE,
+            self.process = subprocess.Popen([python, script, "--serve"], cwd=self.home, stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, stderr=self.stderr, text=True, errors="replace")
         except BaseException:
             self.stderr.close()
@@ -122,11 +134,7 @@ class _Kept:
 
     def close(self) -> None:
         """End the child (at the end of its stdin, else killed) and remove its files."""
-        for stream in (self.process.stdin, self.process.stdout):
-            try:
-                stream.close()  # type: ignore[union-attr]
-            except OSError:
-                pass
+        _close_quietly(self.process.stdin, self.process.stdout)
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -172,11 +180,7 @@ def _forget_after_fork() -> None:
     global _LOCK
     _LOCK = threading.Lock()  # (another thread may have held it at the fork)
     for k in _KEPT.values():
-        for stream in (k.process.stdin, k.process.stdout, k.stderr):
-            try:
-                stream.close()  # type: ignore[union-attr]
-            except OSError:
-                pass
+        _close_quietly(k.process.stdin, k.process.stdout, k.stderr)
     _KEPT.clear()
 
 
