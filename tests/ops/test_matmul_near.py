@@ -22,7 +22,7 @@ import openvino as ov
 import openvino.opset8 as o8
 import pytest
 
-from ir_tools.ops.matmul import MATMUL_1, NEARBY, MatMulAttrs, near, recorded
+from ir_tools.ops.matmul import _BLOCK_ELEMENTS, MATMUL_1, NEARBY, MatMulAttrs, _column_magnitudes, near, recorded
 from ir_tools.ops.rounding import EXACT, gamma
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
@@ -107,3 +107,14 @@ def test_near_declines_what_it_cannot_bound_as_tightly():
     assert near(attrs, stacked, [x[None], np.stack([w, w])]) is None
     assert near(attrs, _evaluated(attrs, before.astype(np.float16), w.astype(np.float16)),
                 [x.astype(np.float16), w.astype(np.float16)]) is None
+
+
+@pytest.mark.parametrize("transpose_b", [False, True])
+def test_column_magnitudes_are_the_sums_over_the_whole(transpose_b: bool) -> None:
+    """near's colsum |y| of a weight larger than a block (a transposed one summed a block of columns at a time) has
+    the bits of summing |y| whole."""
+    rng = np.random.default_rng(SEED)
+    w = (rng.standard_normal((1000, 4500)) * np.exp2(rng.uniform(-20, 20, 4500))).astype(np.float32)
+    y = np.ascontiguousarray(w.T).T if transpose_b else w  # (a transposed weight: a column-major view)
+    assert y.size > _BLOCK_ELEMENTS and y.shape[1] % (_BLOCK_ELEMENTS // y.shape[0])
+    assert np.array_equal(_column_magnitudes(y), np.abs(y).sum(axis=0, dtype=np.float64))
