@@ -195,18 +195,25 @@ def near(a: MatMulAttrs, evaluation: Evaluation, args: Sequence[np.ndarray]) -> 
 _BLOCK_ELEMENTS = 1 << 22
 
 
+def _column_blocks(y: np.ndarray, dtype: type) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
+    """A column-major matrix y (a transposed weight matrix) a block of columns at a time, each a contiguous run of
+    memory: (the block's columns, y's block, the one array of ``dtype`` every block is written into, at its shape)."""
+    step = max(1, _BLOCK_ELEMENTS // y.shape[0])
+    blocks = np.empty((y.shape[0], step), dtype, order="F")
+    for j in range(0, y.shape[1], step):
+        part = y[:, j:j + step]
+        yield slice(j, j + step), part, blocks[:, :part.shape[1]]
+
+
 def _column_magnitudes(y: np.ndarray) -> np.ndarray:
-    """sum |y| over each column of the matrix y, in float64. A column-major y (a transposed weight matrix) goes a block
-    of columns at a time, each column's magnitudes summed as on the whole (the same bits): no copy of a large weight's
+    """sum |y| over each column of the matrix y, in float64. A large column-major y goes a block of columns at a time
+    (``_column_blocks``), each column's magnitudes summed as on the whole (the same bits): no copy of a large weight's
     magnitudes (vgg11's classifier: 411 MB, and its page faults)."""
     if y.strides[0] > y.strides[1] or y.size <= _BLOCK_ELEMENTS:
         return np.abs(y).sum(axis=0, dtype=np.float64)
     out = np.empty(y.shape[1])
-    step = max(1, _BLOCK_ELEMENTS // y.shape[0])
-    block = np.empty((y.shape[0], step), y.dtype, order="F")
-    for j in range(0, y.shape[1], step):
-        part = y[:, j:j + step]
-        np.sum(np.abs(part, out=block[:, :part.shape[1]]), axis=0, dtype=np.float64, out=out[j:j + step])
+    for columns, part, into in _column_blocks(y, y.dtype):
+        np.sum(np.abs(part, out=into), axis=0, dtype=np.float64, out=out[columns])
     return out
 
 
@@ -242,12 +249,9 @@ def _blocked_product(x: np.ndarray, y: np.ndarray, dtype: type, exponent: int = 
     if y.ndim != 2 or y.size <= _BLOCK_ELEMENTS:
         return np.matmul(wide, prepared(y, scales[1]))
     if y.strides[0] < y.strides[1]:
-        step = max(1, _BLOCK_ELEMENTS // y.shape[0])
         out = np.empty((*wide.shape[:-1], y.shape[1]), dtype)
-        blocks = np.empty((y.shape[0], step), dtype, order="F")
-        for j in range(0, y.shape[1], step):
-            part = y[:, j:j + step]
-            out[..., j:j + step] = np.matmul(wide, prepared(part, scales[1], blocks[:, :part.shape[1]]))
+        for columns, part, into in _column_blocks(y, dtype):
+            out[..., columns] = np.matmul(wide, prepared(part, scales[1], into))
         return out
     step = max(1, _BLOCK_ELEMENTS // y.shape[1])
     blocks = np.empty((step, y.shape[1]), dtype)
