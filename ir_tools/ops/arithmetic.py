@@ -233,6 +233,11 @@ def _numeric(x: np.ndarray) -> None:
         raise OpValidationError(f"inputs of element type {x.dtype}: this op needs numbers")
 
 
+#: The f16 ops computed in float64, where the result of two f16 operands is exact, and rounded once into f16: the
+#: correctly rounded result, as numpy's f16 loops give it, without their conversion of every element both ways.
+_EXACT_IN_F64 = (np.add, np.subtract, np.multiply)
+
+
 def _binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray], kind: str = "arithmetic") -> Kernel:
     def run(a: BinaryAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, y = broadcastable(a, args)
@@ -241,6 +246,8 @@ def _binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray], kind: str = "ari
         if kind == "arithmetic":
             _numeric(x)
         with np.errstate(all="ignore"):
+            if x.dtype == np.float16 and fn in _EXACT_IN_F64:
+                return [np.asarray(fn(x.astype(np.float64), y.astype(np.float64))).astype(np.float16)]
             out = np.asarray(fn(x, y))
         return [out if kind != "arithmetic" else out.astype(x.dtype, copy=False)]
 

@@ -688,6 +688,26 @@ def test_erf_within_three_ulps_of_math_erf() -> None:
     assert erf(np.zeros((2, 0))).shape == (2, 0)
 
 
+def test_f16_sums_and_products_round_once() -> None:
+    """Add, Subtract and Multiply of f16 are exact in float64 and rounded once into f16 there: bit for bit numpy's own
+    f16 arithmetic (which rounds its f32 result, also correctly rounded: 24 >= 2 * 11 + 2 bits), over every kind of
+    f16 value (subnormals, infinities, NaN, overflow), broadcast too."""
+    rng = np.random.default_rng(11)
+    x, y = rng.integers(0, 1 << 16, (2, 300_000)).astype(np.uint16).view(np.float16)
+    channels = rng.standard_normal((1, 8, 1, 1)).astype(np.float16)
+    for op, fn in (("Add", np.add), ("Subtract", np.subtract), ("Multiply", np.multiply)):
+        spec = lookup(op, "opset1")
+        attrs = A.decode(spec.attrs, {})
+        for a, b in ((x, y), (x.reshape(-1, 8, 75, 50), channels)):
+            got = spec.kernel(attrs, [a, b])[0]
+            with np.errstate(all="ignore"):
+                want = fn(a, b)
+            nan = np.isnan(want)
+            assert got.dtype == np.float16 and got.shape == want.shape
+            assert np.array_equal(np.isnan(got), nan)
+            assert np.array_equal(got.view(np.uint16)[~nan], want.view(np.uint16)[~nan]), op
+
+
 # --- opset ranges ----------------------------------------------------------------------------------
 
 #: One valid node per modelled op version of ops/arithmetic.py, activations.py and normalization.py:
