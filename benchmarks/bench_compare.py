@@ -18,11 +18,13 @@ at each input size its manifest lists (two or more where the input is dynamic), 
   model: twice) on seeded inputs of that size made as compare makes them (token ids within the vocabulary, masks
   of ones, positions counting, beam indices): what a person would run to see every layer's activation.
 
-Each is a whole process (interpreter start, imports, everything): wall time from start to exit and peak
-RSS (the child's ``ru_maxrss`` from ``wait4``; the driver imports neither library, so what the child
-inherits at fork is small). The sides alternate within each of ``--runs`` rounds and the best of each is
-kept. The table gives per row ours / OpenVINO for time and memory and their geometric means; the target
-is at most 2x on every model. A model OpenVINO alone fails on (a crash fixture) gets a row saying so, with
+Each is a whole process (interpreter start, imports, everything): wall time from start to exit, CPU time (user
+and system, every thread's) and peak RSS (the child's ``ru_utime``, ``ru_stime`` and ``ru_maxrss`` from ``wait4``;
+the driver imports neither library, so what the child inherits at fork is small). The sides alternate within each
+of ``--runs`` rounds and the best of each is kept. The table gives per row ours / OpenVINO for time, CPU and memory
+and their geometric means; the target is at most 2x (wall time) on every model. Ours runs the reference beside
+OpenVINO on every core, so its wall time follows its CPU time over the cores; CPU time also moves less than wall
+time with the machine's load. A model OpenVINO alone fails on (a crash fixture) gets a row saying so, with
 compare's verdict and no ratio; such rows are counted apart and left out of the means. ``--verdicts`` also
 prints, per row, compare's verdict (PASSED/FAILED or its error), the layers compared, the layers that failed,
 the layers "not checked" and their op types, and the first divergence. ``--json FILE`` writes every figure.
@@ -100,7 +102,8 @@ def ir_tools_command() -> list[str]:
 
 
 def run_process(argv: list[str], timeout: float) -> dict:
-    """Run ``argv`` to its end: exit code, wall seconds, peak RSS in MiB, stdout, the tail of stderr."""
+    """Run ``argv`` to its end: exit code, wall seconds, CPU seconds (user and system), peak RSS in MiB, stdout, the
+    tail of stderr."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         process = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
@@ -114,7 +117,8 @@ def run_process(argv: list[str], timeout: float) -> dict:
         process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return {"code": process.returncode, "seconds": seconds, "mib": usage.ru_maxrss / 1024,
+        return {"code": process.returncode, "seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime,
+                "mib": usage.ru_maxrss / 1024,
                 "stdout": out.read().decode(errors="replace"), "stderr": err.read().decode(errors="replace")[-2000:],
                 "timed_out": seconds >= timeout}
 
@@ -198,15 +202,20 @@ def measure(row: dict, runs: int, timeout: float) -> dict:
                     "compare": verdict(last["ours"]) if "ours" in last else {"verdict": "not run", "error": ""}}
         failed = failed or (side == "ours" and run["code"] not in (0, 1))
         if side not in best or (failed and side == "ours"):
-            best[side] = {"seconds": run["seconds"], "mib": run["mib"]}
+            best[side] = {k: run[k] for k in _KEPT}
         else:
-            best[side] = {k: min(best[side][k], run[k]) for k in ("seconds", "mib")}
+            best[side] = {k: min(best[side][k], run[k]) for k in _KEPT}
         if failed and "openvino" in best:
             break
     return {"model": row["file"], "label": row["label"], "feeds": row["feeds"], "ours": best["ours"],
             "openvino": best["openvino"],
             "time_ratio": best["ours"]["seconds"] / best["openvino"]["seconds"],
+            "cpu_ratio": best["ours"]["cpu"] / best["openvino"]["cpu"],
             "memory_ratio": best["ours"]["mib"] / best["openvino"]["mib"], "compare": verdict(last["ours"])}
+
+
+#: What is kept of each side's runs, the least of each.
+_KEPT = ("seconds", "cpu", "mib")
 
 
 def geomean(values: list[float]) -> float:
@@ -252,7 +261,8 @@ def main() -> int:
             else rows(entries, args.first_size))
     print(f"{where}; {len(todo)} runs of {len(entries)} IRs; best of {args.runs} interleaved rounds, "
           f"one fresh process per measurement; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    header = f"{'model':<42}{'ours s':>8}{'OV s':>8}{'ratio':>7}{'ours MiB':>10}{'OV MiB':>8}{'ratio':>7}  compare"
+    header = (f"{'model':<42}{'ours s':>8}{'OV s':>8}{'ratio':>7}{'ours CPU':>10}{'OV CPU':>8}{'ratio':>7}"
+              f"{'ours MiB':>10}{'OV MiB':>8}{'ratio':>7}  compare")
     print(header)
     results, refused = [], []
     for row in todo:
@@ -261,19 +271,22 @@ def main() -> int:
         if theirs is None:
             refused.append(result)
             print(f"{result['label']:<42}{ours['seconds'] if ours else math.nan:>8.2f}{'-':>8}{'-':>7}"
+                  f"{ours['cpu'] if ours else math.nan:>10.2f}{'-':>8}{'-':>7}"
                   f"{ours['mib'] if ours else math.nan:>10.0f}{'-':>8}{'-':>7}  {result['compare']['verdict']}; "
                   f"OpenVINO alone failed ({result['openvino_error']})", flush=True)
             continue
         results.append(result)
         print(f"{result['label']:<42}{ours['seconds']:>8.2f}{theirs['seconds']:>8.2f}{result['time_ratio']:>6.2f}x"
+              f"{ours['cpu']:>10.2f}{theirs['cpu']:>8.2f}{result['cpu_ratio']:>6.2f}x"
               f"{ours['mib']:>10.0f}{theirs['mib']:>8.0f}{result['memory_ratio']:>6.2f}x  "
               f"{result['compare']['verdict']}", flush=True)
     times = [r["time_ratio"] for r in results]
     memory = [r["memory_ratio"] for r in results]
-    mean = {(side, k): geomean([r[side][k] for r in results])
-            for side in ("ours", "openvino") for k in ("seconds", "mib")}
+    mean = {(side, k): geomean([r[side][k] for r in results]) for side in ("ours", "openvino") for k in _KEPT}
     print(f"{'geometric mean':<42}{mean['ours', 'seconds']:>8.2f}{mean['openvino', 'seconds']:>8.2f}"
-          f"{geomean(times):>6.2f}x{mean['ours', 'mib']:>10.0f}{mean['openvino', 'mib']:>8.0f}{geomean(memory):>6.2f}x")
+          f"{geomean(times):>6.2f}x{mean['ours', 'cpu']:>10.2f}{mean['openvino', 'cpu']:>8.2f}"
+          f"{geomean([r['cpu_ratio'] for r in results]):>6.2f}x"
+          f"{mean['ours', 'mib']:>10.0f}{mean['openvino', 'mib']:>8.0f}{geomean(memory):>6.2f}x")
     print(f"worst: time {max(times, default=math.nan):.2f}x, memory {max(memory, default=math.nan):.2f}x; "
           f"over {TARGET}x: time on "
           f"{sum(t > TARGET for t in times)}, memory on {sum(m > TARGET for m in memory)} of {len(results)} "
