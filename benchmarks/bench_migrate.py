@@ -1,7 +1,8 @@
 """Time of ``ir-tools migrate MODEL --target 2023.0 -o OUT`` against OpenVINO's ``Core().read_model`` +
 ``save_model`` of the same model, per model of the target zoo, in one run.
 
-Run ``python benchmarks/bench_migrate.py [--target 2023.0] [--runs 3] [--only NAME ...] [--profile NAME]``. The
+Run ``python benchmarks/bench_migrate.py [--target 2023.0] [--runs 3] [--only NAME ...] [--floor] [--profile NAME]``.
+The
 models: the target zoo that ``scripts/build_target_zoo.py`` builds (``$IR_TOOLS_TARGET_ZOO``, else
 ``~/.cache/ir_tools/target_zoo``), else the committed fixtures of tests/data/target. In this process, both sides
 warmed up once on the model, then interleaved, best of ``--runs`` each:
@@ -10,7 +11,12 @@ warmed up once on the model, then interleaved, best of ``--runs`` each:
   rewrite, check, write the .xml and .bin; with ``--stateless`` for a stateful model T cannot run), its printing
   sent nowhere;
 - OpenVINO: ``ov.Core().read_model(MODEL)`` + ``ov.save_model(model, OUT, compress_to_fp16=False)`` (weights written
-  as they are, as migrate writes them).
+  as they are, as migrate writes them);
+- with ``--floor``, also what every migrate does whatever it rewrites: ``read_ir``, the check's shape walk
+  (``propagate``) and, where migrate writes (a model it leaves as it is it does not), ``write_ir``, and no more.
+  Its ratio to OpenVINO's is the least migrate's can be with this reader, walker and writer; what is left of the
+  goal is what the structural checks, the rewrites with their re-inference and gate, and the command around them
+  may take.
 
 Prints seconds and ratio per model, the median ratio against the target (at most 1.5x) and how many models are
 within it. A model that migrate refuses (no rewrite yet) is timed all the same, to the refusal, and marked.
@@ -59,10 +65,28 @@ def openvino(xml: Path, out: Path) -> Callable[[], int]:
     return run
 
 
+def floor(xml: Path, out: Path, written: Path) -> Callable[[], int]:
+    """Read, shape walk and, where migrate wrote ``written``, write."""
+    from ir_tools.ir.reader import read_ir
+    from ir_tools.ir.writer import write_ir
+    from ir_tools.passes.shapes import propagate
+
+    def run() -> int:
+        graph = read_ir(xml)
+        propagate(graph)
+        if written.exists():
+            write_ir(graph, out, graph.ir_version)
+        return 0
+
+    return run
+
+
 def best(runs: dict[str, Callable[[], int]], rounds: int) -> tuple[dict[str, float], int]:
     """Best wall seconds per side over ``rounds`` interleaved rounds (after one warm-up each); ours' exit code."""
     code = runs["ours"]()
-    runs["openvino"]()
+    for side, run in runs.items():
+        if side != "ours":
+            run()
     times: dict[str, list[float]] = {side: [] for side in runs}
     for i in range(rounds):
         for side in runs if i % 2 == 0 else reversed(runs):
@@ -91,6 +115,8 @@ def main() -> None:
     parser.add_argument("--target", default="2023.0")
     parser.add_argument("--runs", type=int, default=3, help="timed runs per side and model (best is kept)")
     parser.add_argument("--only", nargs="*", default=[], help="only models whose file name contains one of these")
+    parser.add_argument("--floor", action="store_true",
+                        help="also time reading, the shape walk and writing alone, against OpenVINO's")
     parser.add_argument("--profile", metavar="NAME", help="pyinstrument over one migrate of that model")
     args = parser.parse_args()
     models = entries(TARGET_ZOO_DIR)
@@ -104,20 +130,25 @@ def main() -> None:
         return
     print(f"migrate --target {args.target} vs read_model + save_model, {len(models)} models of {source}, "
           f"best of {args.runs}\n")
-    print(f"{'model':<36} {'MB':>7} {'ours s':>8} {'OV s':>8} {'ratio':>6}")
-    ratios = []
+    print(f"{'model':<36} {'MB':>7} {'ours s':>8} {'OV s':>8} {'ratio':>6}" + (f" {'floor':>6}" if args.floor else ""))
+    ratios, floors = [], []
     for entry in models:
         xml = Path(entry["path"])
         with tempfile.TemporaryDirectory(prefix="bench-migrate-") as tmp:
             runs = {"ours": ours(xml, Path(tmp) / "ours" / xml.name, args.target, needs_stateless(entry, args.target)),
                     "openvino": openvino(xml, Path(tmp) / "ov" / xml.name)}
-            (Path(tmp) / "ours").mkdir()
-            (Path(tmp) / "ov").mkdir()
+            if args.floor:
+                runs["floor"] = floor(xml, Path(tmp) / "floor" / xml.name, Path(tmp) / "ours" / xml.name)
+            for side in runs:
+                (Path(tmp) / side).mkdir()
             seconds, code = best(runs, args.runs)
         ratio = seconds["ours"] / seconds["openvino"]
         ratios.append(ratio)
         size = (xml.stat().st_size + xml.with_suffix(".bin").stat().st_size) / 2**20
         note = "" if code == 0 else f"  (refused: exit {code})"
+        if args.floor:
+            floors.append(seconds["floor"] / seconds["openvino"])
+            note = f" {floors[-1]:>6.2f}{note}"
         print(f"{entry['file']:<36} {size:>7.2f} {seconds['ours']:>8.3f} {seconds['openvino']:>8.3f} "
               f"{ratio:>6.2f}{note}", flush=True)
     median = statistics.median(ratios)
@@ -125,6 +156,9 @@ def main() -> None:
     within = sum(ratio <= GOAL for ratio in ratios)
     print(f"\nmedian ratio {median:.2f} ({min(ratios):.2f} to {max(ratios):.2f}): {verdict} the goal (<= {GOAL:g}x); "
           f"{within} of {len(ratios)} models within it")
+    if floors:
+        print(f"floor (read, shape walk and write alone): median {statistics.median(floors):.2f}, "
+              f"{min(floors):.2f} to {max(floors):.2f}")
 
 
 if __name__ == "__main__":
