@@ -2,9 +2,8 @@
 ``save_model`` of the same model, per model of the target zoo, in one run.
 
 Run ``python benchmarks/bench_migrate.py [--target 2023.0] [--runs 3] [--only NAME ...] [--floor] [--profile NAME]``.
-The
-models: the target zoo that ``scripts/build_target_zoo.py`` builds (``$IR_TOOLS_TARGET_ZOO``, else
-``~/.cache/ir_tools/target_zoo``), else the committed fixtures of tests/data/target. In this process, both sides
+The models: the target zoo that ``scripts/build_target_zoo.py`` builds (``$IR_TOOLS_TARGET_ZOO``, else
+``~/.cache/ir_tools/target_zoo``), else the committed fixtures of tests/data/target. In this process, every side
 warmed up once on the model, then interleaved, best of ``--runs`` each:
 
 - ours: ``ir_tools.cli.main(["migrate", MODEL, "--target", T, "-o", OUT])`` (what the command does: read, validate,
