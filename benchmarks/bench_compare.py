@@ -57,6 +57,8 @@ from tests.target_zoo import entries as target_entries  # noqa: E402
 from tests.zoo import HOW_TO_BUILD_IR, IR_ZOO_DIR, ir_zoo_entries  # noqa: E402 (after the path is set)
 
 TARGET = 2.0
+#: What is kept of each side's runs, the least of each.
+_KEPT = ("seconds", "cpu", "mib")
 
 LARGE_DIR = TARGET_ZOO_DIR.parent / "target_zoo_large"
 
@@ -212,10 +214,6 @@ def measure(row: dict, runs: int, timeout: float) -> dict:
             "time_ratio": best["ours"]["seconds"] / best["openvino"]["seconds"],
             "cpu_ratio": best["ours"]["cpu"] / best["openvino"]["cpu"],
             "memory_ratio": best["ours"]["mib"] / best["openvino"]["mib"], "compare": verdict(last["ours"])}
-
-
-#: What is kept of each side's runs, the least of each.
-_KEPT = ("seconds", "cpu", "mib")
 
 
 def geomean(values: list[float]) -> float:
