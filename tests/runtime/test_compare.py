@@ -78,6 +78,43 @@ def test_chunked_comparison_equals_one_pass(monkeypatch):
     assert chunked == whole and whole.first_mismatch is not None and whole.mismatches > 3
 
 
+def test_equal_chunks_fold_as_the_definitions_say(monkeypatch):
+    """Seeded tensors whose chunks are equal, unequal, or hold NaN or Inf (equal or not), each with a bound per element
+    or one for all: every count and maximum is what its definition gives over the whole tensor, computed here in
+    plain numpy."""
+    from ir_tools.runtime import compare
+
+    monkeypatch.setattr(compare, "CHUNK_ELEMENTS", 16)
+    rng = np.random.default_rng(11)
+    for case in range(300):
+        expected = rng.standard_normal(int(rng.integers(1, 120))).astype(np.float32)
+        actual = expected.copy()
+        for chunk in range(0, expected.size, 16):
+            kind = rng.integers(5)
+            at = chunk + int(rng.integers(min(16, expected.size - chunk)))
+            if kind == 1:  # a rounding apart
+                actual[at] = np.nextafter(actual[at], np.float32(np.inf))
+            elif kind == 2:  # Inf on both sides
+                actual[at] = expected[at] = np.inf
+            elif kind == 3:  # NaN on both sides
+                actual[at] = expected[at] = np.nan
+            elif kind == 4:  # far apart
+                actual[at] += 1
+        bound = np.abs(expected.astype(np.float64)) * 2.0**-24 if case % 2 else np.float64(case / 1e6)
+        got = compare_tensors("t", actual, expected, 1e-6, 1e-6, bound=bound)
+        finite = np.isfinite(actual) & np.isfinite(expected)
+        diff = np.abs(actual[finite].astype(np.float64) - expected[finite])
+        scale, limit = np.abs(expected[finite].astype(np.float64)), np.broadcast_to(bound, expected.shape)[finite]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            assert got.max_abs_error == (diff.max() if diff.size else 0.0)
+            assert got.max_rel_error == np.nan_to_num(np.fmax.reduce(diff / scale, initial=0.0), nan=0.0)
+            assert got.error_to_bound == np.nan_to_num(np.fmax.reduce(diff / limit, initial=0.0), nan=0.0)
+        assert got.bound_max == (limit.max() if limit.size else 0.0)  # (NaN and Inf are judged without a bound)
+        assert got.mismatches == np.count_nonzero((diff > limit) & (diff > 1e-6) & (diff > 1e-6 * scale))
+        assert (got.nan_expected, got.inf_expected) == (np.isnan(expected).sum(), np.isinf(expected).sum())
+        assert got.passed == (got.mismatches == 0)
+
+
 def test_a_loose_end_to_end_bound_is_named_so():
     """An infinite bound (a rule that gave up) is said to let every difference pass; a finite one is quantified."""
     y = np.array([1.0, 2.0])
