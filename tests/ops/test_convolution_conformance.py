@@ -582,11 +582,33 @@ def test_convolution_kernels(tmp_path: Path) -> None:
 
 
 def test_convolution_kernel_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A tiny im2col budget: every case is computed a few output rows (or one batch item) at a time."""
+    """A tiny im2col budget: every case is computed a few output rows (or one batch item) at a time, a depthwise one
+    a channel at a time."""
     monkeypatch.setattr(conv, "IM2COL_BYTES", 2048)
+    monkeypatch.setattr(conv, "DEPTHWISE_ELEMENTS", 7)
     cases = forward_cases(np.random.default_rng(SEED + 1), 120)
     failures = run_cases(cases, tmp_path)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+
+
+def test_depthwise_sums_equal_im2cols() -> None:
+    """A depthwise convolution (one input and one output channel a group: summed tap after tap) gives the very sums
+    im2col and a matrix product give: those of the same convolution with a channel multiplier of 2 (two output
+    channels a group: im2col) at its even output channels. 300 seeded cases, 1-3 spatial axes, of int8, int32, f16
+    and f32 values (summed in int64 or float64)."""
+    rng = np.random.default_rng(SEED + 5)
+    for i in range(300):
+        ns, channels, batch = int(rng.integers(1, 4)), int(rng.integers(1, 6)), int(rng.integers(1, 3))
+        kernel, strides, dilations, begin, end = ([int(v) for v in rng.integers(low, high, ns)]
+                                                  for low, high in ((1, 4), (1, 3), (1, 3), (0, 3), (0, 3)))
+        lengths = [max(1, (k - 1) * d + 1 - b - e + int(rng.integers(0, 6)))
+                   for k, d, b, e in zip(kernel, dilations, begin, end, strict=True)]
+        dtype = (np.int8, np.int32, np.float16, np.float32)[i % 4]
+        x, w = (rng.integers(-100, 100, shape).astype(dtype) if i % 4 < 2 else rng.standard_normal(shape).astype(dtype)
+                for shape in ((batch, channels, *lengths), (2 * channels, 1, *kernel)))
+        depthwise = conv.convolution(x, w[0::2], channels, strides, dilations, begin, end)
+        multiplied = conv.convolution(x, w, channels, strides, dilations, begin, end)
+        assert depthwise.dtype == multiplied.dtype and np.array_equal(depthwise, multiplied[:, 0::2]), i
 
 
 def test_backprop_kernels(tmp_path: Path) -> None:
