@@ -422,7 +422,7 @@ def convolution(x: np.ndarray, w: np.ndarray, groups: int, strides: Sequence[int
         raise OpValidationError(f"the dilated kernel {list(kernel)} does not fit the padded input {lengths}")
     og, taps, rest = cout // groups, math.prod(kernel), math.prod(out[1:])
     if cin == 1 and og == 1 and taps > 1 and np.dtype(acc).itemsize == 8 and x.dtype.itemsize <= 4:
-        return _depthwise(x, w, strides, dilations, pads_begin, pads_end, out, acc)
+        return _depthwise(x, w, strides, dilations, pads_begin, pads_end, (lengths[0], out), acc)
     weights = w.astype(acc, copy=False).reshape(groups, og, cin * taps)
     y = np.empty((batch, groups, og, out[0], rest), x.dtype)  # each chunk's sums rounded once, in place
     offsets = list(product(*(range(k) for k in kernel)))
@@ -441,15 +441,18 @@ def convolution(x: np.ndarray, w: np.ndarray, groups: int, strides: Sequence[int
         part = part.reshape(b1 - b0, groups, cin, *part.shape[2:])
         cols = part if pointwise else np.empty((b1 - b0, groups, cin, *kernel, rows, *out[1:]), acc)
         for offset in () if pointwise else offsets:
-            window = (slice(offset[0] * dilations[0], offset[0] * dilations[0] + (rows - 1) * strides[0] + 1,
-                            strides[0]),
-                      *(slice(o * d, o * d + (m - 1) * s + 1, s)
-                        for o, d, m, s in zip(offset[1:], dilations[1:], out[1:], strides[1:], strict=True)))
-            cols[(slice(None),) * 3 + offset] = part[(..., *window)]
+            cols[(slice(None),) * 3 + offset] = part[(..., *_window(offset, dilations, [rows, *out[1:]], strides))]
         flat = cols.reshape(b1 - b0, groups, cin * taps, rows * rest)
         with np.errstate(over="ignore", invalid="ignore"):
             y[b0:b1, :, :, r0:r1] = np.matmul(weights, flat).reshape(b1 - b0, groups, og, rows, rest)
     return y.reshape(batch, cout, *out)
+
+
+def _window(offset: Sequence[int], dilations: Sequence[int], counts: Sequence[int], strides: Sequence[int],
+            ) -> tuple[slice, ...]:
+    """Per spatial axis, the padded input's elements kernel tap ``offset`` meets over ``counts`` output positions."""
+    return tuple(slice(o * d, o * d + (m - 1) * s + 1, s)
+                 for o, d, m, s in zip(offset, dilations, counts, strides, strict=True))
 
 
 #: Output elements a depthwise convolution sums at a time (``_depthwise``): its float64 sums stay in cache.
@@ -457,26 +460,26 @@ DEPTHWISE_ELEMENTS = 1 << 15
 
 
 def _depthwise(x: np.ndarray, w: np.ndarray, strides: Sequence[int], dilations: Sequence[int],
-               pads_begin: Sequence[int], pads_end: Sequence[int], out: list[int], acc: type) -> np.ndarray:
+               pads_begin: Sequence[int], pads_end: Sequence[int], sizes: tuple[int, list[int]], acc: type,
+               ) -> np.ndarray:
     """``convolution`` where each group is one input and one output channel (a depthwise one), of values of at most 32
     bits summed in float64 or int64 (``acc``), where each product is exact: tap after tap, each tap's products added
     to the sums of a block of channels, rather than im2col and one tiny matrix product per channel. The sums are
     those of the taps in im2col's order. f32 sums (the rounding rule's magnitudes) stay with sgemm, whose bits they
-    are."""
-    batch, channels, kernel = x.shape[0], x.shape[1], tuple(w.shape[2:])
-    lengths = [n + b + e for n, b, e in zip(x.shape[2:], pads_begin, pads_end, strict=True)]
+    are. ``sizes``: the padded length of the first spatial axis and the output's spatial dims, as ``convolution``
+    found them."""
+    (rows, out), (batch, channels), kernel = sizes, x.shape[:2], tuple(w.shape[2:])
     weights = w.astype(acc, copy=False).reshape(channels, *kernel, *([1] * len(kernel)))
     y = np.empty((batch, channels, *out), x.dtype)
     step = max(1, DEPTHWISE_ELEMENTS // (batch * math.prod(out)))
     for c0 in range(0, channels, step):
         block = slice(c0, c0 + step)
-        padded = _padded_rows(x[:, block], pads_begin, pads_end, 0, lengths[0], acc)
+        padded = _padded_rows(x[:, block], pads_begin, pads_end, 0, rows, acc)
         sums = np.zeros((batch, padded.shape[1], *out), acc)
         term = np.empty_like(sums)
         with np.errstate(over="ignore", invalid="ignore"):
             for offset in product(*(range(k) for k in kernel)):
-                window = tuple(slice(o * d, o * d + (m - 1) * s + 1, s)
-                               for o, d, m, s in zip(offset, dilations, out, strides, strict=True))
+                window = _window(offset, dilations, out, strides)
                 np.multiply(padded[(slice(None), slice(None), *window)], weights[(block, *offset)], out=term)
                 sums += term
         y[:, block] = sums
