@@ -185,8 +185,12 @@ def near(a: MatMulAttrs, evaluation: Evaluation, args: Sequence[np.ndarray]) -> 
     value = np.add(evaluation.product, _blocked_product(moved.astype(np.float32), y, np.float32))
     out = value.astype(x.dtype)
     bound = output_rounding(out)
-    bound += (g * (1.0 + g)) * magnitude  # gamma(n) (|x'| @ |y| + spread), each scaled up by 1 + gamma(n) as the rule's
-    spread *= g * (1.0 + g) + gamma(n + 2)  # and near's own error
+    # gamma(n) |x'| @ |y| as the rule computes it, in float64 (the f32 |x'| @ |y| times an f32 constant rounds down
+    # half the time): where x is x', near's bound has the rule's bits
+    own = np.multiply(magnitude, 1.0 + g, dtype=np.float64)
+    own *= g
+    bound += own
+    spread *= g * (1.0 + g) + gamma(n + 2)  # gamma(n) spread, scaled up as the rule's, and near's own error
     bound += spread
     return out, bound
 

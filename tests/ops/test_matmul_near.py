@@ -9,7 +9,8 @@ not at all), times f32 weights (columns of magnitudes from 2^-4 to 2^4, transpos
 - near's value is within u |x @ y| (its rounding into f32) plus the error it allows itself, gamma(n + 2) |d| @ |y|,
   of the float64 product;
 - near's bound is the rule's bound on x computed afresh, to within NEARBY (its spread) and the rule's own f32
-  rounding of |x| @ |y| (gamma(n)) either way.
+  rounding of |x| @ |y| (gamma(n)) either way; on rows where x is x', near's value and bound are the kernel's and
+  the rule's, bit for bit.
 
 And near declines (None: the check computes the layer afresh) where x is not near x', where an activation is
 infinite or NaN, and for forms it does not take (f16, transpose_a, a stack of weights).
@@ -75,10 +76,14 @@ def test_near_is_within_openvinos_rounding_and_the_rules_bound(rows, inner, colu
     own = gamma(inner + 2) * (np.abs(x.astype(np.float64) - before) @ np.abs(weights))
     assert np.all(np.abs(value - exact) <= U * np.abs(exact) + own * (1 + 2**-20) + 2.0**-149)
 
-    afresh = MATMUL_1.rounding(MATMUL_1.kernel, attrs, [x, w], [EXACT, EXACT], MATMUL_1.kernel(attrs, [x, w]))[0]
+    kernel = MATMUL_1.kernel(attrs, [x, w])[0]
+    afresh = MATMUL_1.rounding(MATMUL_1.kernel, attrs, [x, w], [EXACT, EXACT], [kernel])[0]
     ratio = bound / afresh
     slack = 2 * gamma(inner)
     assert ratio.min() >= 1 - slack and ratio.max() <= 1 + 2 * NEARBY + slack
+    same = (x == before).all(axis=1)  # rows OpenVINO's activations left as the end-to-end walk's: the rule's bits
+    assert same.sum() >= rows // 20
+    assert np.array_equal(value[same], kernel[same]) and np.array_equal(bound[same], afresh[same])
 
 
 def test_near_declines_what_it_cannot_bound_as_tightly():
