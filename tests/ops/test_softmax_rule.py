@@ -1,0 +1,59 @@
+"""SoftMax's rounding rule takes polynomial upper bounds of e^t and e^t - 1 for arguments of at most 2^-10
+(``softmax._exp_above``): seeded arguments against the exponential in extended precision, and the rule's bounds
+against those it gives with numpy's exp and expm1 throughout (``_SMALL`` set to 0)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ir_tools.ops import softmax
+from ir_tools.ops.softmax import LOG_SOFTMAX_5, SOFTMAX_8, Softmax8Attrs, _exp_above
+
+SEED = 20261126
+
+
+def _arguments(rng: np.random.Generator, largest: float) -> np.ndarray:
+    """Magnitudes from 2^-60 to ``largest``, both signs, and zeros."""
+    t = np.exp2(rng.uniform(-60, np.log2(largest), 4000)) * rng.choice([-1.0, 1.0], 4000)
+    t[rng.random(4000) < 0.05] = 0.0
+    return t
+
+
+@pytest.mark.parametrize("minus_one", [False, True])
+def test_small_arguments_get_an_upper_bound_of_the_exponential(minus_one: bool) -> None:
+    rng = np.random.default_rng([SEED, minus_one])
+    t = _arguments(rng, softmax._SMALL)
+    found = _exp_above(t, minus_one).astype(np.longdouble)
+    exact = (np.expm1 if minus_one else np.exp)(t.astype(np.longdouble))
+    ulp = np.spacing(np.abs(exact).astype(np.float64)).astype(np.longdouble)
+    assert np.all(found >= exact - ulp)  # above, but for its own last rounding (exp's is as large)
+    assert np.all(found - exact <= 0.51 * t.astype(np.longdouble) ** 2 + 2 * ulp)  # t^2 (1/2 - t/6 - ...) above
+
+
+@pytest.mark.parametrize("minus_one", [False, True])
+def test_other_arguments_get_the_exponential(minus_one: bool) -> None:
+    rng = np.random.default_rng([SEED, 2 + minus_one])
+    for t in (_arguments(rng, 30.0), np.array([1e-5, np.nan]), np.array([1e-5, np.inf]), np.array([-np.inf])):
+        expected = np.expm1(t) if minus_one else np.exp(t)
+        assert np.array_equal(_exp_above(t, minus_one), expected, equal_nan=True)
+
+
+@pytest.mark.parametrize("spec", [SOFTMAX_8, LOG_SOFTMAX_5], ids=["SoftMax", "LogSoftmax"])
+def test_bounds_are_those_of_the_exponential_or_a_little_above(spec, monkeypatch) -> None:
+    """Per case a [rows, n] input along the last axis, an input bound from 2^-40 to 2^-10 of a row's values (each
+    row its own, some all below 2^-26) or up to 2^-4 (then numpy's exponential): the rule's bound is at least its
+    bound with numpy's exponential throughout and at most 2^-10 above it."""
+    rng = np.random.default_rng([SEED, spec.type == "LogSoftmax"])
+    attrs = Softmax8Attrs(axis=-1)
+    for _ in range(200):
+        rows, n = int(rng.integers(1, 6)), int(rng.integers(1, 300))
+        x = (rng.standard_normal((rows, n)) * rng.choice([0.1, 1.0, 10.0])).astype(np.float32)
+        largest = rng.choice([2.0**-10, 2.0**-4])
+        bound = np.abs(x).astype(np.float64) * np.exp2(rng.uniform(-40, np.log2(largest), (rows, 1)))
+        outputs = spec.kernel(attrs, [x])
+        found = spec.rounding(spec.kernel, attrs, [x], [bound], outputs)[0]
+        with monkeypatch.context() as patch:
+            patch.setattr(softmax, "_SMALL", 0.0)
+            exact = spec.rounding(spec.kernel, attrs, [x], [bound], outputs)[0]
+        assert np.all(found >= exact * (1 - 2.0**-50)) and np.all(found <= exact * (1 + 2.0**-10))
