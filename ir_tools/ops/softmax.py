@@ -105,7 +105,8 @@ def _softmax_rounding(log: bool) -> RoundingRule:
     """OpenVINO CPU computes d = x - max (one rounding, u |d|), e = exp(d) (an approximation), S = sum e in f32
     and y = e / S, or z = d - log S. With r_j the relative error of e_j, S is off by R = sum y_j r_j + gamma(n)
     relatively: SoftMax y (r + R), LogSoftmax u |d| + R + the log's own error. An input error b moves y by at
-    most y expm1(b + log sum y_j e^b_j) and z by b + log sum y_j e^b_j (both sides of the exponential, Jensen)."""
+    most y expm1(b + log sum y_j e^b_j) and z by b + log sum y_j e^b_j (both sides of the exponential, Jensen), so
+    that a larger input error never gives a smaller bound."""
 
     def rule(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -140,6 +141,9 @@ def _softmax_rounding(log: bool) -> RoundingRule:
                 grown = _exp_above(b)
                 grown *= p
                 shift = np.log(np.sum(grown, axis=axis, keepdims=True))
+                # at least 0 for the exact probabilities (sum 1, b >= 0); the outputs' rounding can make it a little
+                # less, which would take more off the bound than any input error adds (-inf: no probabilities, kept)
+                np.maximum(shift, 0.0, out=shift, where=shift > -np.inf)
                 if log:
                     moved = b + shift
                 elif np.isfinite(np.max(b)) and not np.isinf(shift).any():  # (np.max: NaN if there is one)
