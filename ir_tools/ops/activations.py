@@ -56,7 +56,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import select, unary_rule
 from .core import NoAttrs
-from .rounding import APPROXIMATION_ULPS, elementwise, gamma, unit
+from .rounding import APPROXIMATION_ULPS, Change, Extremum, elementwise, gamma, is_exact, unit
 from .spec import Kernel, OpSpec, TensorType
 
 _FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
@@ -445,11 +445,55 @@ def _gelu7(a: Gelu7Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _unary(op: str, label: str, fn: Callable, *, exact: bool = False, refused=frozenset({"boolean", "string"}),
-           real: bool = False, absolute: float = 0.0) -> OpSpec:
-    """``absolute``: the f32 ulps at 1 OpenVINO CPU's approximation of ``fn`` was measured to need (module doc)."""
+           real: bool = False, absolute: float = 0.0, change: Change | None = None,
+           extremum: Extremum | None = None) -> OpSpec:
+    """``absolute``: the f32 ulps at 1 OpenVINO CPU's approximation of ``fn`` was measured to need (module doc);
+    ``change`` and ``extremum``: as ``rounding.elementwise`` takes them."""
     kernel = _exact_kernel(fn) if exact else _float_kernel(op, fn)
-    rounding = elementwise(rounds=False) if exact else elementwise(_ULPS, absolute)
+    rounding = elementwise(rounds=False) if exact else elementwise(_ULPS, absolute, change=change, extremum=extremum)
     return OpSpec(op, label, NoAttrs, (1, 1), 1, unary_rule(refused, real), kernel, rounding=rounding)
+
+
+def _periodic_change(fn: Callable[[np.ndarray], np.ndarray]) -> Change:
+    """Sin's and Cos's change over [x - b, x + b]: the larger at its ends while b < pi / 2 (the interval then holds at
+    most one turning point, and the end beyond it moves further), else 1 + |y|: the range [-1, 1] is all there is."""
+
+    def change(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
+        w, whole = x.astype(np.float64), 1.0 + np.abs(y, dtype=np.float64)
+        with np.errstate(all="ignore"):
+            ends = np.fmax(np.abs(fn(w - b) - y), np.abs(fn(w + b) - y))  # (NaN at an infinite end: the range)
+        return np.where(b < math.pi / 2, np.fmin(ends, whole), whole)
+
+    return change
+
+
+def _turning_at(lo: float, hi: float, value: float) -> Extremum:
+    """An op's one turning point, in [lo, hi], with ``value`` beyond its output there."""
+    return lambda attrs, args, bounds: (lo, hi, value)
+
+
+#: Swish's (beta 1) minimum t + 1 at t = -1 - W(1/e) = -1.2784645427610738, and Mish's at -1.1924312145154953 (a root
+#: of its derivative, bisected in float64), -0.3088434130172504: both held in wider intervals and rounded down.
+_SWISH_TURN = (-1.2785, -1.2784, -0.2784645428)
+_MISH_TURN = (-1.1925, -1.1924, -0.3088434131)
+
+
+def _swish_turn(a: NoAttrs, args: Sequence[np.ndarray],
+                bounds: Sequence[np.ndarray]) -> tuple[float, float, float] | None:
+    """x sigmoid(beta x) is Swish(beta x) / beta: its turning point and value those of beta 1 over beta (a minimum for
+    beta > 0, a maximum below), over beta's interval; none at beta 0 (x / 2), none bounded where beta's interval holds
+    0 and more."""
+    if len(args) < 2:
+        return _SWISH_TURN
+    beta = float(np.asarray(args[1], np.float64))
+    spread = 0.0 if len(bounds) < 2 or is_exact(bounds[1]) else float(np.max(bounds[1]))
+    if beta == 0.0 and spread == 0.0:
+        return None
+    if not abs(beta) > spread:  # (NaN too)
+        return -math.inf, math.inf, -math.inf
+    lo, hi, value = _SWISH_TURN
+    ends = [t / c for t in (lo, hi) for c in (beta - spread, beta + spread)]
+    return min(ends), max(ends), value / (math.copysign(abs(beta) - spread, beta))
 
 
 _ULPS = APPROXIMATION_ULPS
@@ -461,16 +505,18 @@ EXP_1 = _unary("Exp", "Exp-1", np.exp)
 LOG_1 = _unary("Log", "Log-1", np.log)
 SQRT_1 = _unary("Sqrt", "Sqrt-1", np.sqrt)
 ERF_1 = _unary("Erf", "Erf-1", erf, absolute=8)
-SIN_1 = _unary("Sin", "Sin-1", np.sin)
-COS_1 = _unary("Cos", "Cos-1", np.cos)
+SIN_1 = _unary("Sin", "Sin-1", np.sin, change=_periodic_change(np.sin))
+COS_1 = _unary("Cos", "Cos-1", np.cos, change=_periodic_change(np.cos))
 ABS_1 = _unary("Abs", "Abs-1", np.abs, exact=True)
 NEGATIVE_1 = _unary("Negative", "Negative-1", np.negative, exact=True)
 FLOOR_1 = _unary("Floor", "Floor-1", np.floor, exact=True)
 CEILING_1 = _unary("Ceiling", "Ceiling-1", np.ceil, exact=True)
 SIGN_1 = _unary("Sign", "Sign-1", _sign, exact=True)
-HSWISH_4 = _unary("HSwish", "HSwish-4", lambda x: x * _hsigmoid(x), absolute=1)
+HSWISH_4 = _unary("HSwish", "HSwish-4", lambda x: x * _hsigmoid(x), absolute=1,
+                  extremum=_turning_at(-1.5, -1.5, -0.375))  # t (t + 3) / 6 on [-3, 3]
 HSIGMOID_5 = _unary("HSigmoid", "HSigmoid-5", _hsigmoid)
-MISH_4 = _unary("Mish", "Mish-4", lambda x: x * np.tanh(np.logaddexp(0.0, x)), refused=None, real=True, absolute=16)
+MISH_4 = _unary("Mish", "Mish-4", lambda x: x * np.tanh(np.logaddexp(0.0, x)), refused=None, real=True, absolute=16,
+                extremum=_turning_at(*_MISH_TURN))
 SOFTPLUS_4 = _unary("SoftPlus", "SoftPlus-4", lambda x: np.logaddexp(0.0, x), refused=None, real=True, absolute=32)
 SOFTSIGN_9 = _unary("SoftSign", "SoftSign-9", lambda x: x / (1.0 + np.abs(x)), refused=None, real=True)
 _GELU_ERF_ROUNDING = elementwise(_ULPS, 16, change=_gelu_erf_change)  # erf mode needs 9 ulps at 1, tanh mode 1.3
@@ -491,7 +537,8 @@ ROUND_5 = OpSpec("Round", "Round-5", RoundAttrs, (1, 1), 1, unary_rule(None), _r
                  rounding=elementwise(rounds=False))
 CLAMP_1 = OpSpec("Clamp", "Clamp-1", ClampAttrs, (1, 1), 1, _clamp_rule, _clamp, rounding=elementwise(rounds=False))
 ELU_1 = OpSpec("Elu", "Elu-1", EluAttrs, (1, 1), 1, unary_rule(None), _elu, rounding=elementwise(_ULPS, 2))
-SWISH_4 = OpSpec("Swish", "Swish-4", NoAttrs, (1, 2), 1, _swish_rule, _swish, rounding=elementwise(_ULPS))
+SWISH_4 = OpSpec("Swish", "Swish-4", NoAttrs, (1, 2), 1, _swish_rule, _swish,
+                 rounding=elementwise(_ULPS, extremum=_swish_turn))
 LOGICAL_NOT_1 = OpSpec("LogicalNot", "LogicalNot-1", NoAttrs, (1, 1), 1, unary_rule(None), _logical_not,
                        rounding=elementwise(rounds=False))
 HARD_SIGMOID_1 = OpSpec("HardSigmoid", "HardSigmoid-1", NoAttrs, (3, 3), 1, _hard_sigmoid_rule, _hard_sigmoid,

@@ -315,11 +315,15 @@ def _with(args: Sequence[np.ndarray], at: Sequence[int], values: Sequence[np.nda
 
 #: A one-input op's bound on |f(x + d) - f(x)| over |d| <= b, from x, the reference output y = f(x) and b.
 Change = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+#: Of an op of one turning point in its first input (Swish, Mish, HSwish), from its attributes, inputs and their
+#: bounds: (lo, hi, value), [lo, hi] holding that point and ``value`` beyond the output there (a minimum rounded down,
+#: a maximum up), or None where the op has none.
+Extremum = Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray]], tuple[float, float, float] | None]
 
 
 def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | None = None,
                 rounds: bool = True, linear: Sequence[float] | None = None,
-                change: Change | None = None) -> RoundingRule:
+                change: Change | None = None, extremum: Extremum | None = None) -> RoundingRule:
     """Element-wise ops: ``ulps`` f32 ulps of |y| for the op's own rounding or approximation (0 for a
     correctly rounded op, whose one rounding the output term already covers), plus ``absolute`` f32 ulps at 1
     (approximations whose error does not shrink with |y|); ``rounds`` False for ops that pick or convert exactly
@@ -328,7 +332,9 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
     with the kernel (exact for monotone ops, and for products and quotients whose divisor keeps its sign).
     ``linear`` (Add 1, 1; Subtract 1, -1): the kernel is x + s y, whose largest change is the kernel of the
     bounds times those signs, b_x + b_y, at once (float inputs; four corners of a 2-input op otherwise).
-    ``change`` (a one-input op whose kernel is costly, Gelu): its bound on the change, in place of the corners."""
+    ``change`` (a one-input op whose kernel is costly, Gelu, or periodic, Sin): its bound on the change, in place of
+    the corners. ``extremum`` (an op that turns once): where x's interval reaches the turning point, the output can
+    reach the extremum, which the corners miss."""
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -378,6 +384,12 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
                 moved_by = np.asarray(np.abs(_f64(kernel(attrs, moved)[0]) - y))
             moved_by[np.isnan(moved_by)] = np.inf  # a corner outside the domain (or an infinite one): no bound
             np.maximum(spread, moved_by, out=spread)
+        turn = extremum(attrs, args, bounds) if extremum is not None and 0 in wide else None
+        if turn is not None:
+            lo, hi, value = turn
+            with np.errstate(invalid="ignore"):  # (NaN inputs: their corners are already no bound)
+                reached = (values[0] - bounds[0] <= hi) & (values[0] + bounds[0] >= lo)
+            np.maximum(spread, np.where(reached, np.abs(value - y), 0.0), out=spread)
         return [local + spread]
 
     return rule
