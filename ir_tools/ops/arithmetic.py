@@ -53,7 +53,7 @@ from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
-from .rounding import elementwise
+from .rounding import elementwise, is_exact
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 #: The IR spelling of auto_broadcast; OpenVINO's reader takes "explicit" as "none".
@@ -352,9 +352,9 @@ def _relu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True,
                  linear: tuple[float, float] | None = None, cpu_saturates: bool = False,
-                 nan_undecided: bool = False) -> OpSpec:
+                 nan_undecided: bool = False, rounding: RoundingRule | None = None) -> OpSpec:
     kernel = fn if attrs is DivideAttrs else _binary(fn, kind)
-    rounding = elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear)
+    rounding = rounding or elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear)
     return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel,
                   rounding=_either_at_nan(rounding) if nan_undecided else rounding, cpu_saturates=cpu_saturates)
 
@@ -379,6 +379,37 @@ def _either_at_nan(rule: RoundingRule) -> RoundingRule:
     return either
 
 
+def _remainder_rounding(floor: bool) -> RoundingRule:
+    """FloorMod's and Mod's rule: r = x - n y is linear in x and y while the quotient's integer part n (floor, or
+    toward zero) stays the same, and then moves most at the corners of the inputs' intervals (``elementwise``); where
+    those intervals hold another n, r can be anywhere in its range, within |y| + b_y of any value of it (FloorMod's
+    r has y's sign, Mod's x's: twice that where x's interval holds 0), and where y's interval holds 0, anywhere."""
+    corners = elementwise()
+    whole_part = np.floor if floor else np.trunc
+
+    def rule(kernel: Kernel, attrs: BinaryAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (bound,) = corners(kernel, attrs, args, bounds, outputs)
+        if args[0].dtype.kind != "f" or all(is_exact(b) for b in bounds):
+            return [bound]
+        shape = np.shape(outputs[0])  # (y aligned with x as the op aligns it, then both at the output's shape)
+        x, y = (np.broadcast_to(v, shape).astype(np.float64) for v in broadcastable(attrs, args))
+        bx = np.broadcast_to(bounds[0], shape)
+        by = np.broadcast_to(_align(attrs, np.shape(args[0]), np.broadcast_to(bounds[1], np.shape(args[1]))), shape)
+        with np.errstate(all="ignore"):
+            quotients = [(x + sx * bx) / (y + sy * by) for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)]
+            low, high = np.fmin.reduce(quotients), np.fmax.reduce(quotients)  # (y's interval without 0: monotone)
+            slack = 2.0**-50 * np.maximum(np.abs(low), np.abs(high))  # (a quotient within rounding of an integer)
+            jumps = whole_part(low - slack) != whole_part(high + slack)
+            reach = np.abs(y) + by
+            if not floor:
+                reach = np.where(np.abs(x) <= bx, 2.0 * reach, reach)
+            reach = np.where(np.abs(y) > by, reach, np.inf)  # (NaN: no bound either)
+        return [np.where(jumps | ~(np.abs(y) > by), bound + reach, bound)]
+
+    return rule
+
+
 #: OpenVINO CPU computes Add, Subtract and Multiply of 8-bit integers saturating (tests/ops/test_support_kernels.py).
 ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0), cpu_saturates=True)
 SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1.0), cpu_saturates=True)
@@ -388,8 +419,8 @@ POWER_1 = _binary_spec("Power", "arithmetic", _power, ulps=4)
 MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: select(x > y, x, y), rounds=False)
 MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: select(x < y, x, y), rounds=False)
 SQUARED_DIFFERENCE_1 = _binary_spec("SquaredDifference", "arithmetic", _squared_difference)
-FLOOR_MOD_1 = _binary_spec("FloorMod", "arithmetic", _remainder(floor=True))
-MOD_1 = _binary_spec("Mod", "arithmetic", _remainder(floor=False))
+FLOOR_MOD_1 = _binary_spec("FloorMod", "arithmetic", _remainder(floor=True), rounding=_remainder_rounding(floor=True))
+MOD_1 = _binary_spec("Mod", "arithmetic", _remainder(floor=False), rounding=_remainder_rounding(floor=False))
 EQUAL_1 = _binary_spec("Equal", "comparison", np.equal)
 NOT_EQUAL_1 = _binary_spec("NotEqual", "comparison", np.not_equal)
 LESS_1 = _binary_spec("Less", "comparison", np.less)

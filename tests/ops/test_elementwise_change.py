@@ -1,7 +1,8 @@
 """Element-wise rounding rules bound what an input error can do: for seeded x and input bounds b from 2^-20 to 4
 (times 1 + |x|), every output over [x - b, x + b], sampled at 129 points with the kernel in float64, is within the
-rule's bound of the reference output. The ends of the interval alone miss the turning points of Swish, Mish and
-HSwish and the periods of Sin and Cos (before: 37x, 9x, 795x and 5,000x below the sampled change). No OpenVINO."""
+rule's bound of the reference output; for two-input ops, over both intervals (a grid of 17 by 17). The ends of the
+intervals alone miss the turning points of Swish, Mish and HSwish, the periods of Sin and Cos and the jumps of
+FloorMod and Mod (before: 37x, 9x, 795x, 5,000x and 16x below the sampled change). No OpenVINO."""
 
 from __future__ import annotations
 
@@ -77,3 +78,36 @@ def test_swish_with_an_inexact_beta_moves_within_the_bound(beta: float, spread: 
             moved = spec.kernel(NoAttrs(), [x.astype(np.float64)[:, None] + b[:, None] * POINTS, np.float64(c)])[0]
             change = np.fmax(change, np.nanmax(np.abs(moved - y[:, None]), axis=1))
     assert np.all(change <= bound)
+
+
+BINARY = ["Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "SquaredDifference", "Power", "PRelu",
+          "FloorMod", "Mod"]
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_input_errors_move_a_binary_output_within_the_bound(name: str) -> None:
+    """Divisors kept at least 0.5 from 0 and within 0.4 of their size; Power's base positive, its exponent in
+    [-3, 3]."""
+    spec = _spec(name)
+    rng = np.random.default_rng([SEED, 300 + BINARY.index(name)])
+    grid = np.linspace(-1.0, 1.0, 17)
+    for scale in (2.0**-20, 2.0**-8, 2.0**-2, 1.0):
+        x, y = ((rng.standard_normal(500) * rng.choice([0.5, 2.0, 6.0], 500)).astype(np.float32) for _ in range(2))
+        bx, by = (scale * (1.0 + np.abs(v)) * rng.random(500) for v in (x, y))
+        if name in ("Divide", "FloorMod", "Mod"):
+            y = (y + np.float32(0.5) * np.sign(y)).astype(np.float32)
+            by = np.minimum(by, 0.4 * np.abs(y))
+        if name == "Power":
+            x, y, bx = (np.abs(x) + np.float32(0.5)).astype(np.float32), np.clip(y, -3, 3), np.minimum(bx, 0.4)
+        attrs = spec.attrs()
+        out = spec.kernel(attrs, [x, y])[0]
+        with np.errstate(all="ignore"):
+            bound = np.broadcast_to(spec.rounding(spec.kernel, attrs, [x, y], [bx, by], [out])[0], x.shape)
+            tx = x.astype(np.float64)[:, None, None] + bx[:, None, None] * grid[:, None]
+            ty = y.astype(np.float64)[:, None, None] + by[:, None, None] * grid[None, :]
+            tx, ty = (v.reshape(500, -1) for v in np.broadcast_arrays(tx, ty))
+            moved = spec.kernel(attrs, [tx, ty])[0]
+            change = np.nanmax(np.abs(moved - out.astype(np.float64)[:, None]), axis=1)
+        over = np.flatnonzero(change > bound)
+        assert not over.size, f"x {x[over[:3]]} +- {bx[over[:3]]}, y {y[over[:3]]} +- {by[over[:3]]}: moved by " \
+                              f"{change[over[:3]]}, bound {bound[over[:3]]}"
