@@ -400,12 +400,13 @@ def _remainder_rounding(floor: bool) -> RoundingRule:
             quotients = [(x + sx * bx) / (y + sy * by) for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)]
             low, high = np.fmin.reduce(quotients), np.fmax.reduce(quotients)  # (y's interval without 0: monotone)
             slack = 2.0**-50 * np.maximum(np.abs(low), np.abs(high))  # (a quotient within rounding of an integer)
-            jumps = whole_part(low - slack) != whole_part(high + slack)
+            apart = np.abs(y) > by  # y's interval without 0 (NaN: not apart, no bound)
+            jumps = ~apart | (whole_part(low - slack) != whole_part(high + slack))
             reach = np.abs(y) + by
             if not floor:
                 reach = np.where(np.abs(x) <= bx, 2.0 * reach, reach)
-            reach = np.where(np.abs(y) > by, reach, np.inf)  # (NaN: no bound either)
-        return [np.where(jumps | ~(np.abs(y) > by), bound + reach, bound)]
+            reach[~apart] = np.inf
+        return [np.where(jumps, bound + reach, bound)]
 
     return rule
 
