@@ -476,6 +476,9 @@ def _turning_at(lo: float, hi: float, value: float) -> Extremum:
 #: of its derivative, bisected in float64), -0.3088434130172504: both held in wider intervals and rounded down.
 _SWISH_TURN = (-1.2785, -1.2784, -0.2784645428)
 _MISH_TURN = (-1.1925, -1.1924, -0.3088434131)
+#: Gelu's tanh approximation turns at -0.7524614197339054 (golden-section search in float64), where it is
+#: -0.1700407505712540: held and rounded down alike.
+_GELU_TANH_TURN = (-0.7525, -0.7524, -0.1700407506)
 
 
 def _swish_turn(a: NoAttrs, args: Sequence[np.ndarray],
@@ -520,7 +523,7 @@ MISH_4 = _unary("Mish", "Mish-4", lambda x: x * np.tanh(np.logaddexp(0.0, x)), r
 SOFTPLUS_4 = _unary("SoftPlus", "SoftPlus-4", lambda x: np.logaddexp(0.0, x), refused=None, real=True, absolute=32)
 SOFTSIGN_9 = _unary("SoftSign", "SoftSign-9", lambda x: x / (1.0 + np.abs(x)), refused=None, real=True)
 _GELU_ERF_ROUNDING = elementwise(_ULPS, 16, change=_gelu_erf_change)  # erf mode needs 9 ulps at 1, tanh mode 1.3
-_GELU_TANH_ROUNDING = elementwise(_ULPS, 16)
+_GELU_TANH_ROUNDING = elementwise(_ULPS, 16, extremum=_turning_at(*_GELU_TANH_TURN))
 
 
 def _gelu7_rounding(kernel: Kernel, attrs: Gelu7Attrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],

@@ -379,6 +379,35 @@ def _either_at_nan(rule: RoundingRule) -> RoundingRule:
     return either
 
 
+def _at_output(attrs: BinaryAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+               shape: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """x, y (in float64) and their bounds at the output's ``shape``, y and its bound aligned with x as the op aligns
+    them."""
+    x, y = (np.broadcast_to(v, shape).astype(np.float64) for v in broadcastable(attrs, args))
+    bx = np.broadcast_to(bounds[0], shape)
+    by = np.broadcast_to(_align(attrs, np.shape(args[0]), np.broadcast_to(bounds[1], np.shape(args[1]))), shape)
+    return x, y, bx, by
+
+
+def _equality_rounding() -> RoundingRule:
+    """Equal's and NotEqual's rule: x and y can be equal anywhere their intervals meet, which the corners of the
+    intervals miss (x = 1 +- 0.5 and y = 1.25 are unequal at all four): either answer there."""
+    corners = elementwise(rounds=False)
+
+    def rule(kernel: Kernel, attrs: BinaryAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (bound,) = corners(kernel, attrs, args, bounds, outputs)
+        if all(is_exact(b) for b in bounds):
+            return [bound]
+        x, y, bx, by = _at_output(attrs, args, bounds, np.shape(outputs[0]))
+        reach = bx + by
+        with np.errstate(invalid="ignore"):  # (NaN: never equal, as the corners say)
+            meet = (np.abs(x - y) <= reach) & (reach > 0)
+        return [np.maximum(bound, meet.astype(np.float64))]
+
+    return rule
+
+
 def _remainder_rounding(floor: bool) -> RoundingRule:
     """FloorMod's and Mod's rule: r = x - n y is linear in x and y while the quotient's integer part n (floor, or
     toward zero) stays the same, and then moves most at the corners of the inputs' intervals (``elementwise``); where
@@ -392,10 +421,7 @@ def _remainder_rounding(floor: bool) -> RoundingRule:
         (bound,) = corners(kernel, attrs, args, bounds, outputs)
         if args[0].dtype.kind != "f" or all(is_exact(b) for b in bounds):
             return [bound]
-        shape = np.shape(outputs[0])  # (y aligned with x as the op aligns it, then both at the output's shape)
-        x, y = (np.broadcast_to(v, shape).astype(np.float64) for v in broadcastable(attrs, args))
-        bx = np.broadcast_to(bounds[0], shape)
-        by = np.broadcast_to(_align(attrs, np.shape(args[0]), np.broadcast_to(bounds[1], np.shape(args[1]))), shape)
+        x, y, bx, by = _at_output(attrs, args, bounds, np.shape(outputs[0]))
         with np.errstate(all="ignore"):
             quotients = [(x + sx * bx) / (y + sy * by) for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)]
             low, high = np.fmin.reduce(quotients), np.fmax.reduce(quotients)  # (y's interval without 0: monotone)
@@ -422,8 +448,8 @@ MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: select(x < y, x, 
 SQUARED_DIFFERENCE_1 = _binary_spec("SquaredDifference", "arithmetic", _squared_difference)
 FLOOR_MOD_1 = _binary_spec("FloorMod", "arithmetic", _remainder(floor=True), rounding=_remainder_rounding(floor=True))
 MOD_1 = _binary_spec("Mod", "arithmetic", _remainder(floor=False), rounding=_remainder_rounding(floor=False))
-EQUAL_1 = _binary_spec("Equal", "comparison", np.equal)
-NOT_EQUAL_1 = _binary_spec("NotEqual", "comparison", np.not_equal)
+EQUAL_1 = _binary_spec("Equal", "comparison", np.equal, rounding=_equality_rounding())
+NOT_EQUAL_1 = _binary_spec("NotEqual", "comparison", np.not_equal, rounding=_equality_rounding())
 LESS_1 = _binary_spec("Less", "comparison", np.less)
 LESS_EQUAL_1 = _binary_spec("LessEqual", "comparison", np.less_equal)
 GREATER_1 = _binary_spec("Greater", "comparison", lambda x, y: ~np.less_equal(x, y), nan_undecided=True)

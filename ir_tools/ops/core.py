@@ -13,7 +13,7 @@ from ..base.dtypes import byte_size, element_type
 from ..base.errors import OpValidationError
 from ..base.packed import unpack, value_dtype
 from . import attrs as A
-from .rounding import elementwise
+from .rounding import elementwise, is_exact
 from .spec import Kernel, OpSpec, TensorType
 
 
@@ -109,7 +109,25 @@ def _convert_rounding(kernel: Kernel, a: ConvertAttrs, args: Sequence[np.ndarray
     x, y = np.asarray(args[0]), np.asarray(outputs[0])
     if x.dtype.kind == "f" and y.dtype.kind == "f" and np.can_cast(x.dtype, y.dtype, "safe"):
         return [bounds[0]]
-    return _CONVERT_ROUNDING(kernel, a, args, bounds, outputs)
+    bound = _CONVERT_ROUNDING(kernel, a, args, bounds, outputs)[0]
+    if is_exact(bounds[0]) or y.dtype.kind not in "biu":
+        return [bound]
+    return [np.maximum(bound, _jumps(x, y, np.broadcast_to(bounds[0], x.shape)))]
+
+
+def _jumps(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How far a conversion to an integer type or boolean can move past what the ends of [x - b, x + b] give: where
+    the interval holds another wrap of the type (``convert_values`` wraps), the output can be any value of the type;
+    where it holds 0 and y is true, false. 0 elsewhere."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        if y.dtype.kind == "b":
+            return np.where((x - b <= 0) & (x + b >= 0) & y, 1.0, 0.0)
+        lo, hi = np.trunc(x - b), np.trunc(x + b)
+        info = np.iinfo(y.dtype)
+        span = float(info.max) - float(info.min) + 1.0
+        wraps = np.floor((lo - info.min) / span) != np.floor((hi - info.min) / span)
+        farthest = np.maximum(y.astype(np.float64) - info.min, info.max - y.astype(np.float64))
+    return np.where(wraps, farthest, 0.0)
 
 
 PARAMETER_1 = OpSpec("Parameter", "Parameter-1", ParameterAttrs, (0, 0), 1, _parameter)
