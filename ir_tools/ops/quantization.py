@@ -82,7 +82,9 @@ def _rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequen
     as r * (oh - ol) / n + ol: the level's position is off by a few f32 roundings of its terms, plus the input's own
     error times |s|. Each rounding boundary (a half level) within that distance of the exact position may flip the
     level by one: a step |oh - ol| / n each; an end of an inverted input range, the whole output range; besides, the
-    output's own roundings."""
+    output's own roundings. Inexact output ranges move the output by at most their larger bound b (r / n weighs them),
+    and each flip by at most b more (2 b a jump); inexact input ranges move every level: the output may then be
+    anywhere in its range, |oh - ol| + b from y."""
     x, low, high, out_low, out_high = _operands(a, args)
     n = a.levels - 1
     with np.errstate(all="ignore"):
@@ -99,6 +101,13 @@ def _rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequen
         y = np.asarray(outputs[0], np.float64)
         own = 4.0 * ACCUMULATION_UNIT * (np.abs(y) + np.abs(out_low) + step * n) + output_rounding(outputs[0])
         bound = own + flips * step + jumps * step * n
+        if not all(is_exact(b) for b in bounds[1:]):
+            b_low, b_high, b_out_low, b_out_high = (np.broadcast_to(np.broadcast_to(b, np.shape(v)), np.shape(y))
+                                                    for v, b in zip(args[1:], bounds[1:], strict=True))
+            spread = np.maximum(b_out_low, b_out_high)
+            bound = bound + spread * (1.0 + flips + 2.0 * jumps)
+            anywhere = own + step * n + spread
+            bound = np.where((b_low > 0) | (b_high > 0), np.maximum(bound, anywhere), bound)
     return [np.where(np.isfinite(bound), bound, np.inf)]
 
 
