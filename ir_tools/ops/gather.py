@@ -32,7 +32,7 @@ from . import attrs as A
 from .core import NoAttrs
 from .intervals import ONE, dims, dmul, guarded, is_empty, iv, meet, to_dim
 from .operands import integral, ints, normalize_axis, not_scalar, scalar_axis
-from .rounding import moves
+from .rounding import is_exact, may_differ, moves
 from .spec import OpSpec, TensorType
 
 # --- Gather -----------------------------------------------------------------------------------------
@@ -181,15 +181,46 @@ def _run_gather_nd(fused: bool):
     return run
 
 
+# --- rounding rule ----------------------------------------------------------------------------------
+
+_MOVES = moves(0)
+
+
+def _gather_rounding(kernel, a, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                     outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Exact, data's errors moved with their elements (``moves``); where an index is inexact, the element it picks may
+    be any other (or zeros, or whatever CPU reads beyond the data, out of range): the output elements that index
+    gives have no bound (inf)."""
+    (found,) = _MOVES(kernel, a, args, bounds, outputs)
+    if len(bounds) < 2 or is_exact(bounds[1]):
+        return [found]
+    x, idx = np.asarray(args[0]), np.asarray(args[1])
+    moving = may_differ(idx, bounds[1])
+    if not moving.any():
+        return [found]
+    y = np.asarray(outputs[0])
+    if isinstance(a, GatherNDAttrs):
+        batch, k = a.batch_dims, idx.shape[-1]
+        lead = y.shape[:y.ndim - (idx.ndim - 1 - batch) - (x.ndim - batch - k)]
+        per_tuple = moving.any(axis=-1).reshape(lead + idx.shape[batch:-1] + (1,) * (x.ndim - batch - k))
+    else:
+        axis = normalize_axis(scalar_axis(args[2]), x.ndim)
+        batch = getattr(a, "batch_dims", 0)
+        batch = batch + idx.ndim if batch < 0 else batch
+        per_tuple = moving.reshape(idx.shape[:batch] + (1,) * (axis - batch) + idx.shape[batch:] +
+                                   (1,) * (x.ndim - axis - 1))
+    return [np.where(per_tuple, np.inf, np.broadcast_to(found, y.shape))]
+
+
 # --- specs ------------------------------------------------------------------------------------------
 
 GATHER_1 = OpSpec("Gather", "Gather-1", NoAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
-                  rounding=moves(0), index_input=1)
+                  rounding=_gather_rounding, index_input=1)
 GATHER_7 = OpSpec("Gather", "Gather-7", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
-                  rounding=moves(0), index_input=1)
+                  rounding=_gather_rounding, index_input=1)
 GATHER_8 = OpSpec("Gather", "Gather-8", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(True), (2,),
-                  rounding=moves(0), index_input=1)
+                  rounding=_gather_rounding, index_input=1)
 GATHER_ND_5 = OpSpec("GatherND", "GatherND-5", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(True)),
-                     _run_gather_nd(True), rounding=moves(0), index_input=1)
+                     _run_gather_nd(True), rounding=_gather_rounding, index_input=1)
 GATHER_ND_8 = OpSpec("GatherND", "GatherND-8", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(False)),
-                     _run_gather_nd(False), rounding=moves(0), index_input=1)
+                     _run_gather_nd(False), rounding=_gather_rounding, index_input=1)

@@ -364,10 +364,13 @@ def _normalize_l2_rounding(kernel: Kernel, a: NormalizeL2Attrs, args: Sequence[n
                            bounds: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     """y = x / N, N the norm of n squares summed in f32 (gamma(n + 1) of N^2, then a square root): the divisor
     may be off by dN, and an input error b moves x by b and N by at most the norm of b (Minkowski), so y moves
-    by (b + |y| dN) / (N - dN). Empty axes give 0 or 1 exactly."""
+    by (b + |y| dN) / (N - dN). Empty axes give 0 for 0 and 1 otherwise, exactly: either where x's interval holds 0."""
     picked = _l2_axes(args)
     if not picked:
-        return [EXACT]
+        if is_exact(bounds[0]):
+            return [EXACT]
+        b = np.broadcast_to(bounds[0], np.shape(args[0]))
+        return [((np.abs(np.asarray(args[0], np.float64)) <= b) & (b > 0)).astype(np.float64)]
     w = np.asarray(args[0], np.float64)
     n = int(np.prod([w.shape[i] for i in picked]))
     with np.errstate(all="ignore"):

@@ -48,7 +48,7 @@ from . import attrs as A
 from .activations import FLOAT, sigmoid
 from .arithmetic import merge_dim
 from .intervals import ddiv, is_empty, iv, to_dim
-from .rounding import APPROXIMATION, EXACT, gamma, is_exact, output_rounding
+from .rounding import APPROXIMATION, EXACT, gamma, is_exact, may_differ, output_rounding
 from .spec import Kernel, OpSpec, TensorType
 
 _DIRECTION = A.enum("forward", "reverse", "bidirectional")
@@ -400,10 +400,15 @@ def _rounding(kind: _Kind):
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         _check(kind, a, args)
         bounds = list(bounds)
-        bounds[1 + kind.states] = EXACT  # sequence_lengths: integers
+        at = 1 + kind.states
+        inexact = may_differ(args[at], bounds[at])
+        bounds[at] = EXACT
         _, out_bounds = _Run(kind, a, args, bounds).run()
         assert out_bounds is not None
-        return [b + output_rounding(y) for b, y in zip(out_bounds, outputs, strict=True)]
+        found = [b + output_rounding(y) for b, y in zip(out_bounds, outputs, strict=True)]
+        if inexact.any():  # a batch whose length may differ from the reference's runs other steps: no bound
+            found = [np.where(inexact.reshape((-1,) + (1,) * (b.ndim - 1)), np.inf, b) for b in found]
+        return found
 
     return rule
 

@@ -34,8 +34,8 @@ import numpy as np
 from .spec import Kernel, RoundingRule
 
 __all__ = ["APPROXIMATION", "APPROXIMATION_ULPS", "EXACT", "SQUARE_FLOOR", "SQUARE_SLACK", "accumulation",
-           "elementwise", "exact", "gamma", "handed_over", "is_exact", "moves", "output_rounding", "rounding_error",
-           "scaled_squares", "square_scale", "taken_in", "unit"]
+           "elementwise", "exact", "gamma", "handed_over", "is_exact", "may_differ", "moves", "output_rounding",
+           "rounding_error", "scaled_squares", "square_scale", "taken_in", "unit"]
 
 #: The bound of an exact value; shared, so read-only (an in-place add to it would change every exact bound).
 EXACT = np.zeros((), np.float64)
@@ -106,6 +106,14 @@ def taken_in(value: np.ndarray) -> np.ndarray:
 
 def is_exact(bound: np.ndarray) -> bool:
     return bound.ndim == 0 and float(bound) == 0.0
+
+
+def may_differ(value: np.ndarray, bound: np.ndarray) -> np.ndarray:
+    """Where an input the kernel reads as a choice (an index, a size, a length) may differ from the reference's, by
+    element: an integer within a bound below 1 is the same integer, a float with any bound may not be; NaN is no
+    bound."""
+    bound = np.broadcast_to(np.asarray(bound, np.float64), np.shape(value))
+    return ~(bound < 1.0) if np.asarray(value).dtype.kind in "iub" else ~(bound <= 0.0)
 
 
 def _f64(x: np.ndarray) -> np.ndarray:

@@ -186,6 +186,10 @@ def _keys_constants() -> tuple[float, float]:
 
 
 _KEYS_SUM, _KEYS_SLOPE = _keys_constants()
+#: max sum |w_j w_i| over bicubic's 4 x 4 taps: the weights are products of one per axis, so (sum |w|)^2 (1.89 at a
+#: half pixel in both axes, 1.375 per axis): what the data's errors, or a move between any two positions, can make of
+#: an output beyond one axis's sum.
+_KEYS_AREA = _KEYS_SUM**2
 
 
 def _patch(a: GridSampleAttrs, x: np.ndarray, y0: np.ndarray, x0: np.ndarray, lo: int, hi: int) -> np.ndarray:
@@ -201,7 +205,8 @@ def _rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequen
     interpolants are continuous in the position: the output moves by that slack times their slope, bounded by the
     differences of the neighbouring (padded) pixels; nearest jumps where the position lies within the slack of a
     half pixel: then the largest difference between the candidate pixels. A slack of a pixel or more: the range of
-    the image (with the zeros padding brings in) times Keys' sum |w| for bicubic. Besides, the f32 weights and the
+    the image (with the zeros padding brings in), for bicubic times Keys' sum |w_j w_i| over its 4 x 4 taps, (sum
+    |w|)^2 (an output is within half the range times that of the range's middle). Besides, the f32 weights and the
     weighted sum (a few u of sum |pixels|), the output's roundings, and data's bound through the |weights|."""
     x, grid = _operands(args)
     py, px = _positions(a, grid, x.shape)
@@ -242,18 +247,18 @@ def _rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequen
         top, bottom = flat.max(-1), flat.min(-1)
         if a.padding_mode == "zeros":
             top, bottom = np.maximum(top, 0.0), np.minimum(bottom, 0.0)
-        whole = ((top - bottom) * (_KEYS_SUM if a.mode == "bicubic" else 1.0))[..., None, None]
+        whole = ((top - bottom) * (_KEYS_AREA if a.mode == "bicubic" else 1.0))[..., None, None]
         local = np.where(far, np.broadcast_to(whole, local.shape), local)
     bound = local + own + output_rounding(outputs[0])
     if not is_exact(bounds[0]):
         b = np.broadcast_to(bounds[0], x.shape).astype(np.float64)
         if is_exact(bounds[1]):
             bound = bound + _sample(a, b, grid, absolute=True)
-        else:  # the position moves too: the largest bound around it, times sum |w|
+        else:  # the position moves too: the largest bound around it, times sum |w| (|w_j w_i| for bicubic)
             near_b = _patch(a, b, y0, x0, -2 if a.mode == "bicubic" else -1, 3 if a.mode == "bicubic" else 2)
-            b_local = near_b.max(axis=(0, 1)) * (_KEYS_SUM if a.mode == "bicubic" else 1.0)
+            b_local = near_b.max(axis=(0, 1)) * (_KEYS_AREA if a.mode == "bicubic" else 1.0)
             b_far = np.broadcast_to(b.reshape(b.shape[:2] + (-1,)).max(-1)[..., None, None], bound.shape)
-            bound = bound + np.where(far, b_far * (_KEYS_SUM if a.mode == "bicubic" else 1.0), b_local)
+            bound = bound + np.where(far, b_far * (_KEYS_AREA if a.mode == "bicubic" else 1.0), b_local)
     return [np.where(np.isfinite(bound), bound, np.inf)]
 
 

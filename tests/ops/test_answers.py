@@ -33,8 +33,6 @@ KNOWN = {
     "Einsum-7": "'s...H,H,...->...H' on [4,2,2,2], [2], [2,2]: OpenVINO (CPU and its evaluator) differs from ours and "
                 "numpy's einsum by up to 186",
     "FloorMod-1": "f32 FloorMod on this AVX2 CPU is 1-2 ulps beyond the rounding rule",
-    "Interpolate-1": "cubic Interpolate-1 (CPU runs it as Interpolate-4) 1 ulp beyond the rounding rule (the "
-                     "conformance suite judges it by its own bound)",
 }
 
 
