@@ -32,7 +32,7 @@ from ..base.errors import OpValidationError
 from . import attrs as A
 from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim
 from .matmul import MATMUL_1, MatMulAttrs
-from .rounding import ACCUMULATION_UNIT, is_exact
+from .rounding import ACCUMULATION_UNIT, is_exact, may_differ
 from .softmax import SOFTMAX_8, Softmax8Attrs
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
@@ -213,6 +213,9 @@ def _rounding(statistical: bool) -> RoundingRule:
     def rule(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         dtype = np.asarray(args[0]).dtype
+        boolean_mask = len(args) > 3 and not a.causal and np.asarray(args[3]).dtype == np.bool_
+        if boolean_mask and may_differ(args[3], bounds[3]).any():  # a score that may be -inf, or not
+            return [np.full((), np.inf)]
         kept = _kept(args)
         scaled, scores, mask = (kept.scaled, kept.scores, kept.mask) if kept is not None else _scores(a, args)
         s = abs(_scale(a, args))
@@ -230,7 +233,7 @@ def _rounding(statistical: bool) -> RoundingRule:
             reuse = reuse and not masked.any()  # (then the kernel's scores + mask are these, and its softmax theirs)
             scores = kept.summed if reuse else scores + np.where(masked, 0.0, mask)
             score_bound = score_bound + ACCUMULATION_UNIT * np.abs(scores)
-            if len(args) > 3 and not a.causal and not is_exact(bounds[3]):
+            if len(args) > 3 and not a.causal and not boolean_mask and not is_exact(bounds[3]):
                 score_bound = score_bound + bounds[3]
             if not reuse:
                 scores = np.where(masked, np.max(scores, axis=-1, keepdims=True) - 2000.0, scores)

@@ -32,7 +32,7 @@ from . import attrs as A
 from .core import NoAttrs
 from .intervals import ONE, dims, dmul, guarded, is_empty, iv, meet, to_dim
 from .operands import integral, ints, normalize_axis, not_scalar, scalar_axis
-from .rounding import is_exact, may_differ, moves
+from .rounding import EXACT, is_exact, may_differ, moves
 from .spec import OpSpec, TensorType
 
 # --- Gather -----------------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ def _gather_rounding(kernel, a, args: Sequence[np.ndarray], bounds: Sequence[np.
     """Exact, data's errors moved with their elements (``moves``); where an index is inexact, the element it picks may
     be any other (or zeros, or whatever CPU reads beyond the data, out of range): the output elements that index
     gives have no bound (inf)."""
-    (found,) = _MOVES(kernel, a, args, bounds, outputs)
+    (found,) = _MOVES(kernel, a, args, [bounds[0], EXACT, *bounds[2:]], outputs)  # (the index: below)
     if len(bounds) < 2 or is_exact(bounds[1]):
         return [found]
     x, idx = np.asarray(args[0]), np.asarray(args[1])

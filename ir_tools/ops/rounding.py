@@ -126,21 +126,30 @@ def exact(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequen
     return [EXACT for _ in outputs]
 
 
-def moves(*data: int, zeroed: Sequence[int] = ()) -> RoundingRule:
+def _steered(args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], data: Sequence[int]) -> bool:
+    """Whether an input outside ``data`` (an index, shape, axis, shift or count, which the kernel reads as a choice)
+    may differ from the reference's: then nothing bounds the output."""
+    return any(i not in data and not is_exact(b) and may_differ(args[i], b).any()
+               for i, b in enumerate(bounds[:len(args)]))
+
+
+def moves(*data: int) -> RoundingRule:
     """Data movement and selection (Reshape, Concat, Gather, MaxPool, ReduceMax, Relu...): exact, and an input
     error moves with its element, so the kernel itself applied to the bounds of the ``data`` inputs (in place
     of their values; other inputs unchanged) gives the output bounds. A selection (a max of a window) picks
-    one element: the max of the bounds bounds it. No ``data``: every input is data; ``zeroed`` inputs (a pad
-    value) are replaced by zeros, exact values that carry no error in. A float64 bound goes to the kernel as it
-    is, a read-only view: a Gather of 128 rows of an embedding's 16M-element bound copies no 128 MB."""
+    one element: the max of the bounds bounds it. No ``data``: every input is data. Where another input may differ
+    (``_steered``), no bound. A float64 bound goes to the kernel as it is, a read-only view: a Gather of 128 rows of
+    an embedding's 16M-element bound copies no 128 MB."""
 
     def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         moving = data or range(len(args))
+        if data and _steered(args, bounds, data):
+            return [np.full((), np.inf) for _ in outputs]
         if all(is_exact(bounds[i]) for i in moving if i < len(bounds)):
             return [EXACT for _ in outputs]
-        moved = [np.broadcast_to(bounds[i], np.shape(v)).astype(np.float64, copy=False) if i in moving
-                 else np.zeros_like(v) if i in zeroed else v for i, v in enumerate(args)]
+        moved = [np.broadcast_to(bounds[i], np.shape(v)).astype(np.float64, copy=False) if i in moving else v
+                 for i, v in enumerate(args)]
         # an index output (MaxPool's) may pick any element within rounding of the maximum: no bound
         return [_f64(b) if np.asarray(y).dtype.kind == "f" else np.full((), np.inf)
                 for b, y in zip(kernel(attrs, moved), outputs, strict=True)]
@@ -182,6 +191,8 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
     def variant(statistical: bool) -> RoundingRule:
         def rule(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
                  outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+            if _steered(args, bounds, data):
+                return [np.full((), np.inf)]
             g = gamma(terms(attrs, args, outputs))
 
             def size_of(values: Sequence[np.ndarray], exponent: int = 1) -> np.ndarray:

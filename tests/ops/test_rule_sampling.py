@@ -23,6 +23,9 @@ rounding as well (so the comparison is conservative). No OpenVINO.
 - BatchNormInference-1/5 (all five inputs), MVN-1/6 (the worst case, not the statistical variant, which aligned
   errors exceed by design), NormalizeL2-1, LRN-1: within their bounds; NormalizeL2 over no axes (0 for 0, 1
   otherwise) ignored its input's bound (0 where the output can change by 1).
+- Every op that moves or sums data (``rounding.moves``, ``accumulation``) with an index, shift, pad, axis, order or
+  count that may differ (a bound of 1 or more): no bound (before: the data's bound alone). A pad value's bound moves
+  into the padded elements (before: taken as exact).
 
 Run with -s to see each op's largest sampled change over its bound per kind of case."""
 
@@ -643,3 +646,52 @@ def test_normalize_l2_over_no_axes_moves_where_the_interval_holds_zero() -> None
         change = np.fmax(change, _change(spec.kernel(attrs, [x + t * b, args[1]])[0], base))
     assert np.all(change[:3] > 0.99) and change[3] == 0.0
     assert np.all(change <= limit), f"moved by {change}, bound {limit}"
+
+
+_X = np.arange(12, dtype=np.float32).reshape(3, 4)
+#: (op, version, attributes, inputs, the input that is a choice, that input moved by 1)
+_CHOICES = [
+    ("Roll", "opset7", {}, [_X, np.array([1]), np.array([1])], 1, np.array([2])),
+    ("Slice", "opset8", {}, [_X, np.array([0]), np.array([2]), np.array([1]), np.array([1])], 1, np.array([1])),
+    ("StridedSlice", "opset1", {"begin_mask": [0], "end_mask": [0]}, [_X, np.array([1]), np.array([3]), np.array([1])],
+     1, np.array([0])),
+    ("Pad", "opset12", {"pad_mode": "constant"}, [_X, np.array([0, 1]), np.array([0, 1]), np.float32(0)], 1,
+     np.array([0, 2])),
+    ("Split", "opset1", {"num_splits": 2}, [_X.reshape(2, 6), np.array(1)], 1, np.array(0)),
+    ("Tile", "opset1", {}, [_X, np.array([1, 2])], 1, np.array([2, 1])),
+    ("Transpose", "opset1", {}, [_X.reshape(2, 2, 3), np.array([0, 2, 1])], 1, np.array([1, 0, 2])),
+    ("ReduceMax", "opset1", {}, [_X, np.array([1])], 1, np.array([0])),
+    ("ReduceSum", "opset1", {}, [_X, np.array([1])], 1, np.array([0])),
+    ("ScatterNDUpdate", "opset4", {}, [_X, np.array([[1]]), np.ones((1, 4), np.float32)], 1, np.array([[2]])),
+    ("ScaledDotProductAttention", "opset13", {"causal": False},
+     [_X.reshape(1, 3, 4) / 8, _X.reshape(1, 3, 4) / 16, _X.reshape(1, 3, 4), np.eye(3, dtype=bool) | True], 3,
+     np.eye(3, dtype=bool)),
+]
+
+
+@pytest.mark.parametrize("case", _CHOICES, ids=[c[0] for c in _CHOICES])
+def test_a_choice_input_that_may_differ_leaves_no_bound(case) -> None:
+    """An index, shift, pad, axis, order, count or boolean mask off by 1 moves the output (or changes its shape): the
+    rule gives no bound where such an input's bound is 1 or more (before: the data's bound alone, 0 for exact data)."""
+    name, version, attrs, args, at, moved_by_one = case
+    spec = lookup(name, version)
+    attrs = spec.attrs(**attrs)
+    outputs = spec.kernel(attrs, args)
+    moved = spec.kernel(attrs, [moved_by_one if i == at else v for i, v in enumerate(args)])
+    assert any(a.shape != b.shape or not np.array_equal(a, b) for a, b in zip(moved, outputs, strict=True))
+    bounds = [np.ones(()) if i == at else EXACT for i in range(len(args))]
+    assert all(np.all(np.isinf(b)) for b in spec.rounding(spec.kernel, attrs, args, bounds, outputs))
+    within = [np.full((), 0.5) if i == at else EXACT for i in range(len(args))]  # (integers within 1/2: the same)
+    exact = spec.rounding(spec.kernel, attrs, args, [EXACT] * len(args), outputs)
+    assert all(np.array_equal(a, b) for a, b in zip(spec.rounding(spec.kernel, attrs, args, within, outputs), exact,
+                                                    strict=True))
+
+
+def test_an_inexact_pad_value_moves_the_padded_elements() -> None:
+    spec = lookup("Pad", "opset12")
+    attrs = spec.attrs(pad_mode="constant")
+    args = [_X, np.array([0, 1]), np.array([1, 0]), np.float32(-3)]
+    y = spec.kernel(attrs, args)[0]
+    (bound,) = spec.rounding(spec.kernel, attrs, args, [EXACT, EXACT, EXACT, np.full((), 0.25)], [y])
+    moved = spec.kernel(attrs, [*args[:3], np.float32(-3.25)])[0]
+    assert np.array_equal(np.broadcast_to(bound, y.shape), np.abs(moved - y))  # 0.25 where padded, else 0
