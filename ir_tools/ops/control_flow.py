@@ -38,7 +38,7 @@ value each time; Loop runs while the trip count (negative: no limit) and the bod
 ``current_iteration`` the iteration's number unless a back edge feeds it; concatenated outputs join the iterations'
 values along ``axis`` (backward for a negative stride), the others give the last iteration's. If runs the body its
 condition selects. Rounding: each iteration's values carry the bounds the body's own layers give (the body's bounded
-run), iterated.
+run), iterated; a condition or trip count that may differ leaves no bound.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ import numpy as np
 from ..base.dims import Dim, Shape
 from ..base.errors import OpValidationError, UnsupportedError
 from .intervals import dynamic
+from .rounding import may_differ
 from .spec import OpSpec, TensorType
 
 #: The layer children holding each op's bodies and their port maps, in the order ``Bodies`` holds them.
@@ -422,6 +423,7 @@ def _iterate(pm: PortMap, body: RunBody, args: Sequence[Any], bounded: bool, loo
     counting = counting and all(p != pm.current_iteration for p, _ in back)
     joined: dict[int, list[Any]] = {d.result: [] for d in pm.outputs if isinstance(d, ConcatOut)}
     results: list[Any] = []
+    steered = False  # a body condition that may differ: the iterations, and so every output, may differ
     k = 0
     while trip is None or k < trip:
         if k >= MAX_ITERATIONS:
@@ -433,8 +435,10 @@ def _iterate(pm: PortMap, body: RunBody, args: Sequence[Any], bounded: bool, loo
         for r, kept in joined.items():
             kept.append(results[r])
         k += 1
-        if loop and pm.condition is not None and not bool(np.reshape(_value(results[pm.condition], bounded), -1)[0]):
-            break
+        if loop and pm.condition is not None:
+            steered = steered or bounded and bool(may_differ(*results[pm.condition]).any())
+            if not bool(np.reshape(_value(results[pm.condition], bounded), -1)[0]):
+                break
         if counting:
             params[pm.current_iteration] = _exact(body.iteration_value(k), bounded)
         for param, r in back:
@@ -449,6 +453,8 @@ def _iterate(pm: PortMap, body: RunBody, args: Sequence[Any], bounded: bool, loo
             outputs[d.output] = _join(parts, _norm_axis(d.axis, rank), bounded)
         else:
             outputs[d.output] = results[d.result]
+    if steered:
+        return [(outputs[i][0], np.full((), np.inf)) for i in range(len(outputs))]
     return [outputs[i] for i in range(len(outputs))]
 
 
@@ -504,10 +510,15 @@ def _kernel(op: str) -> Callable[[Bodies, Sequence[np.ndarray]], list[np.ndarray
 
 
 def _rounding(op: str) -> Callable:
-    """Each iteration's values with the bounds the body's layers give them, iterated (the body's bounded run)."""
+    """Each iteration's values with the bounds the body's layers give them, iterated (the body's bounded run). An If's
+    condition, a Loop's trip count or execution condition, or a body condition that may differ (``may_differ``) may
+    run another body or another number of iterations: no bound."""
+    choices = {"If": (0,), "Loop": (0, 1)}.get(op, ())
 
     def rule(kernel: Callable, a: Bodies, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray | None]:
+        if any(may_differ(args[i], bounds[i]).any() for i in choices):
+            return [np.full((), np.inf) for _ in outputs]
         found = _run(Bodies(a.maps, a.bodies, bounded=True), list(zip(args, bounds, strict=True)), op)
         return [b for _, b in found]
 

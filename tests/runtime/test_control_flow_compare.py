@@ -20,7 +20,10 @@ import pytest
 from ir_tools import read_ir
 from ir_tools.cli import main
 from ir_tools.ir.bodies import subgraphs
+from ir_tools.ops.opsets import lookup
+from ir_tools.ops.rounding import EXACT
 from ir_tools.passes.shapes import propagate
+from ir_tools.runtime.executor import bind
 
 from ..ops.control_flow_cases import each_kind
 
@@ -216,3 +219,31 @@ def test_a_tensor_iterator_without_a_body_is_refused_by_our_checks(tmp_path: Pat
     errors = [d for d in found["files"][0]["diagnostics"] if d["severity"] == "error"]
     assert code == 1 and [d["code"] for d in errors] == ["E-OP"], errors
     assert "needs a <body>" in errors[0]["message"]
+
+
+def _layer_args(graph, layer, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The values of an outer layer's inputs: its producers are Consts and Parameters."""
+    args = []
+    for port in layer.inputs:
+        producer = graph.layer(graph.producer_key(layer.id, port.id)[0])
+        args.append(graph.const_array(producer) if producer.is_a("Const") else feed[producer.name])
+    return args
+
+
+@pytest.mark.parametrize("name,wide", [("if1", {0: 1.0}), ("loop1", {2: 100.0}), ("loop1", {1: 1.0})])
+def test_a_condition_that_may_differ_leaves_no_bound(model: Path, name: str, wide: dict[int, float]) -> None:
+    """If's condition, a Loop's execution condition or its body's condition (a comparison of a sum that may move
+    by 100) that may be the other value may run another body or another number of iterations: no bound (before, the
+    chosen body's bounds). Exact inputs, or x within 2^-30 of its value: finite bounds."""
+    graph = read_ir(model)
+    layer = next(layer for layer in graph.layers() if layer.name == name)
+    spec = lookup(layer.type, layer.version)
+    attrs = bind(graph, layer)
+    args = _layer_args(graph, layer, each_kind(3)[1])
+    outputs = spec.kernel(attrs, args)
+    exact = [EXACT] * len(args)
+    narrow = [np.full((), 2.0**-30) if i == len(args) - 1 else EXACT for i in range(len(args))]
+    for bounds in (exact, narrow):
+        assert all(np.all(np.isfinite(b)) for b in spec.rounding(spec.kernel, attrs, args, bounds, outputs))
+    moved = [np.full((), wide[i]) if i in wide else EXACT for i in range(len(args))]
+    assert all(np.all(np.isinf(b)) for b in spec.rounding(spec.kernel, attrs, args, moved, outputs))
