@@ -122,7 +122,10 @@ def _f64(x: np.ndarray) -> np.ndarray:
 
 def exact(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
           outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Ops whose result is exact and whose inputs are not data (ShapeOf, Range, integer plumbing)."""
+    """Ops whose result is exact where their inputs are (Range, bitwise ops, logical reductions: integer and boolean
+    plumbing); where an input may differ (``may_differ``), no bound."""
+    if _steered(args, bounds, ()):
+        return [np.full((), np.inf) for _ in outputs]
     return [EXACT for _ in outputs]
 
 

@@ -16,7 +16,7 @@ from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import ELEMENT, NoAttrs
-from .rounding import exact
+from .rounding import EXACT
 from .spec import OpSpec, TensorType
 
 
@@ -40,7 +40,14 @@ def _run_shape_of(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.array(args[0].shape, np.int32 if et == "i32" else np.int64)]
 
 
+def _reads_no_values(kernel, a, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                     outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """A shape is exact whatever its input's values are."""
+    return [EXACT]
+
+
 # --- specs ------------------------------------------------------------------------------------------
 
-SHAPE_OF_1 = OpSpec("ShapeOf", "ShapeOf-1", NoAttrs, (1, 1), 1, _shape_of, _run_shape_of, rounding=exact)
-SHAPE_OF_3 = OpSpec("ShapeOf", "ShapeOf-3", ShapeOf3Attrs, (1, 1), 1, _shape_of, _run_shape_of, rounding=exact)
+SHAPE_OF_1 = OpSpec("ShapeOf", "ShapeOf-1", NoAttrs, (1, 1), 1, _shape_of, _run_shape_of, rounding=_reads_no_values)
+SHAPE_OF_3 = OpSpec("ShapeOf", "ShapeOf-3", ShapeOf3Attrs, (1, 1), 1, _shape_of, _run_shape_of,
+                    rounding=_reads_no_values)

@@ -25,7 +25,8 @@ rounding as well (so the comparison is conservative). No OpenVINO.
   otherwise) ignored its input's bound (0 where the output can change by 1).
 - Every op that moves or sums data (``rounding.moves``, ``accumulation``) with an index, shift, pad, axis, order or
   count that may differ (a bound of 1 or more): no bound (before: the data's bound alone). A pad value's bound moves
-  into the padded elements (before: taken as exact).
+  into the padded elements (before: taken as exact). Range, the bitwise ops and the logical reductions likewise
+  (before: exact whatever their inputs).
 
 Run with -s to see each op's largest sampled change over its bound per kind of case."""
 
@@ -695,3 +696,28 @@ def test_an_inexact_pad_value_moves_the_padded_elements() -> None:
     (bound,) = spec.rounding(spec.kernel, attrs, args, [EXACT, EXACT, EXACT, np.full((), 0.25)], [y])
     moved = spec.kernel(attrs, [*args[:3], np.float32(-3.25)])[0]
     assert np.array_equal(np.broadcast_to(bound, y.shape), np.abs(moved - y))  # 0.25 where padded, else 0
+
+
+@pytest.mark.parametrize("name,version,args,at", [
+    ("BitwiseAnd", "opset13", [np.array([True, False]), np.array([True, True])], 0),
+    ("BitwiseXor", "opset13", [np.array([5, 6], np.int32), np.array([3, 3], np.int32)], 1),
+    ("BitwiseNot", "opset13", [np.array([5, 6], np.int32)], 0),
+    ("Range", "opset4", [np.array(0, np.int64), np.array(5, np.int64), np.array(1, np.int64)], 1),
+    ("ReduceLogicalOr", "opset1", [np.array([[True, False], [False, False]]), np.array([1])], 0),
+])
+def test_integer_and_boolean_plumbing_that_may_differ_leaves_no_bound(name: str, version: str, args, at: int) -> None:
+    """Exact ops of integers and booleans (a mask, a count) are exact only where their inputs are: an input within 1
+    (a comparison that may flip) gives no bound (before: exact); within 1/2 (the same integer), exact. ShapeOf reads
+    no values: exact whatever its input's bound."""
+    spec = lookup(name, version)
+    attrs = spec.attrs(output_type="i64") if name == "Range" else spec.attrs()
+    outputs = spec.kernel(attrs, args)
+
+    def bound_of(b: np.ndarray) -> list[np.ndarray]:
+        return spec.rounding(spec.kernel, attrs, args, [b if i == at else EXACT for i in range(len(args))], outputs)
+
+    assert all(np.all(np.isinf(b)) for b in bound_of(np.ones(())))
+    assert all(np.all(b == 0) for b in bound_of(np.full((), 0.5)))
+    shape_of = lookup("ShapeOf", "opset1")
+    assert np.all(shape_of.rounding(shape_of.kernel, shape_of.attrs(), [args[0]], [np.full((), np.inf)],
+                                    shape_of.kernel(shape_of.attrs(), [args[0]]))[0] == 0)
