@@ -25,7 +25,7 @@ layers propagated) and the reference outputs, and returns one bound per output. 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import product
 from typing import Any
 
@@ -136,6 +136,14 @@ def _steered(args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], data: Seq
                for i, b in enumerate(bounds[:len(args)]))
 
 
+def _unmoved(args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], moving: Iterable[int]) -> np.ndarray:
+    """The bound of an integer or boolean output of a movement or selection: exact where its data are the same
+    (``may_differ``); else no bound (an index output, MaxPool's, may pick any element within rounding of the
+    maximum)."""
+    same = all(i >= len(bounds) or is_exact(bounds[i]) or not may_differ(args[i], bounds[i]).any() for i in moving)
+    return EXACT if same else np.full((), np.inf)
+
+
 def moves(*data: int) -> RoundingRule:
     """Data movement and selection (Reshape, Concat, Gather, MaxPool, ReduceMax, Relu...): exact, and an input
     error moves with its element, so the kernel itself applied to the bounds of the ``data`` inputs (in place
@@ -151,10 +159,11 @@ def moves(*data: int) -> RoundingRule:
             return [np.full((), np.inf) for _ in outputs]
         if all(is_exact(bounds[i]) for i in moving if i < len(bounds)):
             return [EXACT for _ in outputs]
+        if all(np.asarray(y).dtype.kind != "f" for y in outputs):  # (no kernel run on the bounds)
+            return [_unmoved(args, bounds, moving) for _ in outputs]
         moved = [np.broadcast_to(bounds[i], np.shape(v)).astype(np.float64, copy=False) if i in moving else v
                  for i, v in enumerate(args)]
-        # an index output (MaxPool's) may pick any element within rounding of the maximum: no bound
-        return [_f64(b) if np.asarray(y).dtype.kind == "f" else np.full((), np.inf)
+        return [_f64(b) if np.asarray(y).dtype.kind == "f" else _unmoved(args, bounds, moving)
                 for b, y in zip(kernel(attrs, moved), outputs, strict=True)]
 
     return rule
@@ -196,6 +205,8 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
                  outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
             if _steered(args, bounds, data):
                 return [np.full((), np.inf)]
+            if all(np.asarray(args[i]).dtype.kind in "iub" for i in data if i < len(args)):
+                return [_unmoved(args, bounds, data)]  # integer sums and products: exact, or wrapped alike
             g = gamma(terms(attrs, args, outputs))
 
             def size_of(values: Sequence[np.ndarray], exponent: int = 1) -> np.ndarray:
@@ -381,7 +392,7 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
             if ulps or absolute:
                 local = 2.0 * ACCUMULATION_UNIT * (ulps * np.abs(_f64(outputs[0])) + absolute)
         if not wide:  # (a Convert of f16 weights: no f64 copy of them)
-            return [local]
+            return [local if linear is None or is_exact(local) else _exact_below_normal(local, outputs[0])]
         if change is not None:
             return [local + change(np.asarray(args[0]), np.asarray(outputs[0]),
                                    np.broadcast_to(bounds[0], np.shape(outputs[0])))]
@@ -415,6 +426,18 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
         return [local + spread]
 
     return rule
+
+
+def _exact_below_normal(local: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """A sum of two floats whose result lies below the normal range (0 included) is exact (Hauser 1996: its terms
+    are multiples of the least subnormal, and so is the sum): on exact inputs, both sides' rounding is 0 there (a
+    mask's 1 - 1, which a comparison with 0 then reads)."""
+    y = np.asarray(y)
+    smallest_normal = 2.0**-14 if y.dtype == np.float16 else 2.0**-126 if unit(y.dtype) in (2.0**-8, 2.0**-24) else 0.0
+    below = np.abs(y.astype(np.float64)) < smallest_normal
+    if below.any():
+        local = np.where(below, 0.0, local)
+    return local
 
 
 def _sums_exactly(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], y: np.ndarray) -> bool:

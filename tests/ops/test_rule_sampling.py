@@ -721,3 +721,25 @@ def test_integer_and_boolean_plumbing_that_may_differ_leaves_no_bound(name: str,
     shape_of = lookup("ShapeOf", "opset1")
     assert np.all(shape_of.rounding(shape_of.kernel, shape_of.attrs(), [args[0]], [np.full((), np.inf)],
                                     shape_of.kernel(shape_of.attrs(), [args[0]]))[0] == 0)
+
+
+def test_integer_results_are_exact_where_their_inputs_are_the_same_integers() -> None:
+    """A product or sum of integers (ReduceProd of a shape), a movement of them (Concat) and a sum of floats whose
+    result lies below the normal range (1 - 1 of a mask) are exact on inputs that are the same: a bound above 0 there
+    went on through Concat as no bound (an integer output), and through a shape into a Reshape as no bound at all
+    (the target zoo's stateful Llama and GPT-2), or through a comparison with 0 into a Select (BERT's mask)."""
+    prod, concat, sub = lookup("ReduceProd", "opset1"), lookup("Concat", "opset1"), lookup("Subtract", "opset1")
+    shape = np.array([1, 8], np.int32)
+    args = [shape, np.array([0])]
+    y = prod.kernel(prod.attrs(), args)
+    assert np.all(prod.rounding(prod.kernel, prod.attrs(), args, [EXACT, EXACT], y)[0] == 0)
+    assert np.all(np.isinf(prod.rounding(prod.kernel, prod.attrs(), args, [np.ones(()), EXACT], y)[0]))
+    parts = [np.array([8], np.int32), np.array([1], np.int32)]
+    y = concat.kernel(concat.attrs(axis=0), parts)
+    assert np.all(concat.rounding(concat.kernel, concat.attrs(axis=0), parts, [np.full((), 2.0**-20), EXACT], y)[0]
+                  == 0)
+    assert np.all(np.isinf(concat.rounding(concat.kernel, concat.attrs(axis=0), parts, [np.ones(()), EXACT], y)[0]))
+    ones, mask = np.ones((), np.float32), np.array([1.0, 0.0], np.float32)
+    y = sub.kernel(sub.attrs(), [ones, mask])
+    bound = sub.rounding(sub.kernel, sub.attrs(), [ones, mask], [EXACT, EXACT], y)[0]
+    assert bound[0] == 0 and bound[1] > 0
