@@ -434,7 +434,7 @@ def _exact_below_normal(local: np.ndarray, y: np.ndarray) -> np.ndarray:
     mask's 1 - 1, which a comparison with 0 then reads)."""
     y = np.asarray(y)
     smallest_normal = 2.0**-14 if y.dtype == np.float16 else 2.0**-126 if unit(y.dtype) in (2.0**-8, 2.0**-24) else 0.0
-    below = np.abs(y.astype(np.float64)) < smallest_normal
+    below = np.abs(y) < smallest_normal  # (in y's own type: no float64 copy of a residual Add's output)
     if below.any():
         local = np.where(below, 0.0, local)
     return local
