@@ -598,34 +598,28 @@ def test_mvn_input_errors_move_the_output_within_the_bound(version: int, normali
     ratios.check()
 
 
-def test_normalize_l2_input_errors_move_the_output_within_the_bound() -> None:
-    spec = lookup("NormalizeL2", "opset1")
-    rng = np.random.default_rng([SEED, 120])
-    ratios = Ratios("NormalizeL2-1")
+#: NormalizeL2's and LRN's cases: a seed, the ranks drawn, and attributes drawn.
+_NORMALIZATIONS = {
+    "NormalizeL2": (120, (1, 4), lambda rng: {"eps": float(rng.choice([1e-12, 1e-6, 0.1])),
+                                              "eps_mode": str(rng.choice(["add", "max"]))}),
+    "LRN": (130, (2, 5), lambda rng: {"alpha": float(rng.choice([1e-4, 0.1, 1.0])),
+                                      "beta": float(rng.choice([0.75, 0.5, 1.5])),
+                                      "bias": float(rng.choice([1.0, 2.0, 0.5])), "size": int(rng.choice([1, 3, 5]))}),
+}
+
+
+@pytest.mark.parametrize("name", list(_NORMALIZATIONS))
+def test_normalization_input_errors_move_the_output_within_the_bound(name: str) -> None:
+    seed, ranks, draw = _NORMALIZATIONS[name]
+    spec = lookup(name, "opset1")
+    rng = np.random.default_rng([SEED, seed])
+    ratios = Ratios(spec.label)
     for _ in range(40):
-        rank = int(rng.integers(1, 4))
+        rank = int(rng.integers(*ranks))
         shape = [int(v) for v in rng.integers(1, 5, rank)]
         x = _data(rng, shape)
         level = rng.uniform(-20.0, 2.0)
-        attrs = spec.attrs(eps=float(rng.choice([1e-12, 1e-6, 0.1])), eps_mode=str(rng.choice(["add", "max"])))
-        args, bounds = [x, _axes(rng, rank)], [_input_bounds(rng, x, level - 2.0, level), EXACT]
-        limits = _bounds_of(spec, attrs, args, bounds)
-        moved = _moved(lambda a, attrs=attrs: spec.kernel(attrs, a), args, bounds, rng, 10)
-        ratios.add(f"2^{int(np.floor(level / 8)) * 8}", (attrs, shape, args[1].tolist()), moved, limits)
-    ratios.check()
-
-
-def test_lrn_input_errors_move_the_output_within_the_bound() -> None:
-    spec = lookup("LRN", "opset1")
-    rng = np.random.default_rng([SEED, 130])
-    ratios = Ratios("LRN-1")
-    for _ in range(40):
-        rank = int(rng.integers(2, 5))
-        shape = [int(v) for v in rng.integers(1, 5, rank)]
-        x = _data(rng, shape)
-        level = rng.uniform(-20.0, 2.0)
-        attrs = spec.attrs(alpha=float(rng.choice([1e-4, 0.1, 1.0])), beta=float(rng.choice([0.75, 0.5, 1.5])),
-                           bias=float(rng.choice([1.0, 2.0, 0.5])), size=int(rng.choice([1, 3, 5])))
+        attrs = spec.attrs(**draw(rng))
         args, bounds = [x, _axes(rng, rank)], [_input_bounds(rng, x, level - 2.0, level), EXACT]
         limits = _bounds_of(spec, attrs, args, bounds)
         moved = _moved(lambda a, attrs=attrs: spec.kernel(attrs, a), args, bounds, rng, 10)
