@@ -53,7 +53,7 @@ from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
-from .rounding import elementwise, is_exact
+from .rounding import elementwise, is_exact, may_differ
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 #: The IR spelling of auto_broadcast; OpenVINO's reader takes "explicit" as "none".
@@ -408,6 +408,28 @@ def _equality_rounding() -> RoundingRule:
     return rule
 
 
+_SELECT_DATA = elementwise(data=(1, 2), rounds=False)
+
+
+def _select_rounding(kernel: Kernel, a: BinaryAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                     outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Select moves its pick's error; where the condition may be the other value (a comparison of inexact values
+    that may flip), the output may be the other input: |then - else| plus the larger of their bounds."""
+    (bound,) = _SELECT_DATA(kernel, a, args, bounds, outputs)
+    if is_exact(bounds[0]):
+        return [bound]
+    shape = np.shape(outputs[0])
+    cond, then, other = (np.asarray(v) for v in args)
+    bc, bt, be = (np.broadcast_to(b, np.shape(v)) for b, v in zip(bounds, args, strict=True))
+    if a.auto_broadcast == "pdpd":  # (as ``_select`` aligns them)
+        other, cond = _align(a, then.shape, other), _align(a, then.shape, cond)
+        be, bc = _align(a, then.shape, be), _align(a, then.shape, bc)
+    with np.errstate(invalid="ignore"):
+        jump = np.abs(then.astype(np.float64) - other.astype(np.float64)) + np.maximum(bt, be)
+    jump = np.where(np.isnan(jump), np.inf, jump)
+    return [np.where(np.broadcast_to(may_differ(cond, bc), shape), np.maximum(bound, jump), bound)]
+
+
 def _remainder_rounding(floor: bool) -> RoundingRule:
     """FloorMod's and Mod's rule: r = x - n y is linear in x and y while the quotient's integer part n (floor, or
     toward zero) stays the same, and then moves most at the corners of the inputs' intervals (``elementwise``); where
@@ -457,27 +479,5 @@ GREATER_EQUAL_1 = _binary_spec("GreaterEqual", "comparison", lambda x, y: ~np.le
 LOGICAL_AND_1 = _binary_spec("LogicalAnd", "logical", np.logical_and)
 LOGICAL_OR_1 = _binary_spec("LogicalOr", "logical", np.logical_or)
 LOGICAL_XOR_1 = _binary_spec("LogicalXor", "logical", np.logical_xor)
-_SELECT_DATA = elementwise(data=(1, 2), rounds=False)
-
-
-def _select_rounding(kernel: Kernel, a: BinaryAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
-                     outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Select moves its pick's error; where the condition may be the other value (a comparison of inexact values
-    that may flip), the output may be the other input: |then - else| plus the larger of their bounds."""
-    (bound,) = _SELECT_DATA(kernel, a, args, bounds, outputs)
-    if is_exact(bounds[0]):
-        return [bound]
-    shape = np.shape(outputs[0])
-    cond, then, other = (np.asarray(v) for v in args)
-    bc, bt, be = (np.broadcast_to(b, np.shape(v)) for b, v in zip(bounds, args, strict=True))
-    if a.auto_broadcast == "pdpd":  # (as ``_select`` aligns them)
-        other, cond = _align(a, then.shape, other), _align(a, then.shape, cond)
-        be, bc = _align(a, then.shape, be), _align(a, then.shape, bc)
-    with np.errstate(invalid="ignore"):
-        jump = np.abs(then.astype(np.float64) - other.astype(np.float64)) + np.maximum(bt, be)
-    jump = np.where(np.isnan(jump), np.inf, jump)
-    return [np.where(np.broadcast_to(bc, shape) > 0, np.maximum(bound, jump), bound)]
-
-
 SELECT_1 = OpSpec("Select", "Select-1", BinaryAttrs, (3, 3), 1, _select_rule, _select, rounding=_select_rounding)
 RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, unary_rule(), _relu, rounding=elementwise(rounds=False))

@@ -32,7 +32,7 @@ from ..base.errors import OpValidationError
 from . import attrs as A
 from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim
 from .matmul import MATMUL_1, MatMulAttrs
-from .rounding import ACCUMULATION_UNIT, is_exact, may_differ
+from .rounding import ACCUMULATION_UNIT, any_differs, is_exact
 from .softmax import SOFTMAX_8, Softmax8Attrs
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
@@ -214,7 +214,7 @@ def _rounding(statistical: bool) -> RoundingRule:
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         dtype = np.asarray(args[0]).dtype
         boolean_mask = len(args) > 3 and not a.causal and np.asarray(args[3]).dtype == np.bool_
-        if boolean_mask and may_differ(args[3], bounds[3]).any():  # a score that may be -inf, or not
+        if boolean_mask and any_differs(args, bounds, (3,)):  # a score that may be -inf, or not
             return [np.full((), np.inf)]
         kept = _kept(args)
         scaled, scores, mask = (kept.scaled, kept.scores, kept.mask) if kept is not None else _scores(a, args)

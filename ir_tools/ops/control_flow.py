@@ -52,7 +52,7 @@ import numpy as np
 from ..base.dims import Dim, Shape
 from ..base.errors import OpValidationError, UnsupportedError
 from .intervals import dynamic
-from .rounding import may_differ
+from .rounding import any_differs, may_differ
 from .spec import OpSpec, TensorType
 
 #: The layer children holding each op's bodies and their port maps, in the order ``Bodies`` holds them.
@@ -517,7 +517,7 @@ def _rounding(op: str) -> Callable:
 
     def rule(kernel: Callable, a: Bodies, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray | None]:
-        if any(may_differ(args[i], bounds[i]).any() for i in choices):
+        if any_differs(args, bounds, choices):
             return [np.full((), np.inf) for _ in outputs]
         found = _run(Bodies(a.maps, a.bodies, bounded=True), list(zip(args, bounds, strict=True)), op)
         return [b for _, b in found]

@@ -43,7 +43,7 @@ from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .intervals import INF, guarded, iv, to_dim
-from .rounding import EXACT, accumulation, may_differ, moves
+from .rounding import EXACT, accumulation, any_differs, moves
 from .spec import OpSpec, TensorType
 
 MODES = ("nearest", "linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow")
@@ -478,7 +478,7 @@ def _rounding(version: int):
         else:
             mode = a.mode
             read = (1, 2) if version == 11 else (2 if a.shape_calculation_mode == "scales" else 1, 3)
-        if any(i < len(bounds) and may_differ(args[i], bounds[i]).any() for i in read):
+        if any_differs(args, bounds, read):
             return [np.full((), np.inf)]
         bounds = [bounds[0], *[EXACT] * (len(bounds) - 1)]  # (an input the mode does not read may differ)
         if mode == "nearest":

@@ -23,7 +23,7 @@ import numpy as np
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import AUTO_BROADCAST, broadcast_shapes
-from .rounding import ACCUMULATION_UNIT, is_exact, output_rounding
+from .rounding import ACCUMULATION_UNIT, is_exact, may_differ, output_rounding
 from .spec import Kernel, OpSpec, TensorType
 
 
@@ -107,7 +107,7 @@ def _rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequen
             spread = np.maximum(b_out_low, b_out_high)
             bound = bound + spread * (1.0 + flips + 2.0 * jumps)
             anywhere = own + step * n + spread
-            bound = np.where((b_low > 0) | (b_high > 0), np.maximum(bound, anywhere), bound)
+            bound = np.where(may_differ(low, b_low) | may_differ(high, b_high), np.maximum(bound, anywhere), bound)
     return [np.where(np.isfinite(bound), bound, np.inf)]
 
 

@@ -34,8 +34,8 @@ import numpy as np
 from .spec import Kernel, RoundingRule
 
 __all__ = ["APPROXIMATION", "APPROXIMATION_ULPS", "EXACT", "SQUARE_FLOOR", "SQUARE_SLACK", "accumulation",
-           "elementwise", "exact", "gamma", "handed_over", "is_exact", "may_differ", "moves", "output_rounding",
-           "rounding_error", "scaled_squares", "square_scale", "taken_in", "unit"]
+           "any_differs", "elementwise", "exact", "gamma", "handed_over", "is_exact", "may_differ", "moves",
+           "output_rounding", "rounding_error", "scaled_squares", "square_scale", "taken_in", "unit"]
 
 #: The bound of an exact value; shared, so read-only (an in-place add to it would change every exact bound).
 EXACT = np.zeros((), np.float64)
@@ -116,6 +116,12 @@ def may_differ(value: np.ndarray, bound: np.ndarray) -> np.ndarray:
     return ~(bound < 1.0) if np.asarray(value).dtype.kind in "iub" else ~(bound <= 0.0)
 
 
+def any_differs(args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], inputs: Iterable[int]) -> bool:
+    """Whether any of these inputs may differ from the reference's (``may_differ``)."""
+    return any(i < len(args) and i < len(bounds) and not is_exact(bounds[i]) and may_differ(args[i], bounds[i]).any()
+               for i in inputs)
+
+
 def _f64(x: np.ndarray) -> np.ndarray:
     return np.asarray(x, np.float64)
 
@@ -132,16 +138,14 @@ def exact(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], bounds: Sequen
 def _steered(args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], data: Sequence[int]) -> bool:
     """Whether an input outside ``data`` (an index, shape, axis, shift or count, which the kernel reads as a choice)
     may differ from the reference's: then nothing bounds the output."""
-    return any(i not in data and not is_exact(b) and may_differ(args[i], b).any()
-               for i, b in enumerate(bounds[:len(args)]))
+    return any_differs(args, bounds, (i for i in range(len(args)) if i not in data))
 
 
 def _unmoved(args: Sequence[np.ndarray], bounds: Sequence[np.ndarray], moving: Iterable[int]) -> np.ndarray:
     """The bound of an integer or boolean output of a movement or selection: exact where its data are the same
     (``may_differ``); else no bound (an index output, MaxPool's, may pick any element within rounding of the
     maximum)."""
-    same = all(i >= len(bounds) or is_exact(bounds[i]) or not may_differ(args[i], bounds[i]).any() for i in moving)
-    return EXACT if same else np.full((), np.inf)
+    return np.full((), np.inf) if any_differs(args, bounds, moving) else EXACT
 
 
 def moves(*data: int) -> RoundingRule:
@@ -160,7 +164,7 @@ def moves(*data: int) -> RoundingRule:
         if all(is_exact(bounds[i]) for i in moving if i < len(bounds)):
             return [EXACT for _ in outputs]
         if all(np.asarray(y).dtype.kind != "f" for y in outputs):  # (no kernel run on the bounds)
-            return [_unmoved(args, bounds, moving) for _ in outputs]
+            return [_unmoved(args, bounds, moving)] * len(outputs)
         moved = [np.broadcast_to(bounds[i], np.shape(v)).astype(np.float64, copy=False) if i in moving else v
                  for i, v in enumerate(args)]
         return [_f64(b) if np.asarray(y).dtype.kind == "f" else _unmoved(args, bounds, moving)
