@@ -178,10 +178,12 @@ Bounded = tuple[np.ndarray, "np.ndarray | None"]
 
 class BoundedInterpreter(Walker[Bounded]):
     """Runs a Graph with numpy like Interpreter, each value paired with the rounding bound propagated to it:
-    ``evaluate`` gives (value, bound) per output name (``order``: see Walker)."""
+    ``evaluate`` gives (value, bound) per output name (``order``: see Walker). Not ``bounded``: the inputs come with
+    no bound (None), so only what is computed from constants alone has one, and no other rule runs."""
 
-    def __init__(self, graph: Graph, order: list[Layer] | None = None):
+    def __init__(self, graph: Graph, order: list[Layer] | None = None, bounded: bool = True):
         super().__init__(graph, free=True, order=order)
+        self.bounded = bounded
         self.inputs: Mapping[str, np.ndarray] = {}
         self.outputs: dict[str, Bounded] = {}
         self.variables: Variables[Bounded] = Variables()
@@ -203,7 +205,7 @@ class BoundedInterpreter(Walker[Bounded]):
     def run_node(self, layer: Layer, args: list[Bounded]) -> list[Bounded]:
         if layer.is_a("Parameter"):
             value = input_value(self.graph, layer, self.inputs)
-            return [(value, taken_in(value))]
+            return [(value, taken_in(value) if self.bounded else None)]
         if layer.is_a("Result"):
             self.outputs[output_name(self.graph, layer)] = args[0]
             return []
@@ -218,6 +220,8 @@ class BoundedInterpreter(Walker[Bounded]):
         in the ``beside`` thread while its kernel runs here: both are mostly BLAS products of the same size, and the
         rule reads the outputs last (``ops.rounding.accumulation``), which it waits for."""
         values, bounds = [v for v, _ in args], [b for _, b in args]
+        if any(b is None for b in bounds):  # (no bound in, none out: ``rounding_bounds``) the kernel alone
+            return [(value, None) for value in execute(self.graph, layer, values)]
         spec = lookup(layer.type, layer.version)
         rule = getattr(spec.rounding, "statistical", spec.rounding) if spec is not None else None
         if self.beside is None or not getattr(rule, "outputs_last", False) or \
