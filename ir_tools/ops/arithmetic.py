@@ -351,10 +351,10 @@ def _relu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True,
-                 linear: tuple[float, float] | None = None, cpu_saturates: bool = False,
+                 linear: tuple[float, float] | None = None, bilinear: bool = False, cpu_saturates: bool = False,
                  nan_undecided: bool = False, rounding: RoundingRule | None = None) -> OpSpec:
     kernel = fn if attrs is DivideAttrs else _binary(fn, kind)
-    rounding = rounding or elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear)
+    rounding = rounding or elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear, bilinear=bilinear)
     return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel,
                   rounding=_either_at_nan(rounding) if nan_undecided else rounding, cpu_saturates=cpu_saturates)
 
@@ -462,7 +462,7 @@ def _remainder_rounding(floor: bool) -> RoundingRule:
 #: OpenVINO CPU computes Add, Subtract and Multiply of 8-bit integers saturating (tests/ops/test_support_kernels.py).
 ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0), cpu_saturates=True)
 SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1.0), cpu_saturates=True)
-MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply, cpu_saturates=True)
+MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply, bilinear=True, cpu_saturates=True)
 DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs, ulps=1)  # x * (1 / y) is allowed
 POWER_1 = _binary_spec("Power", "arithmetic", _power, ulps=4)
 MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: select(x > y, x, y), rounds=False)
@@ -480,4 +480,18 @@ LOGICAL_AND_1 = _binary_spec("LogicalAnd", "logical", np.logical_and)
 LOGICAL_OR_1 = _binary_spec("LogicalOr", "logical", np.logical_or)
 LOGICAL_XOR_1 = _binary_spec("LogicalXor", "logical", np.logical_xor)
 SELECT_1 = OpSpec("Select", "Select-1", BinaryAttrs, (3, 3), 1, _select_rule, _select, rounding=_select_rounding)
-RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, unary_rule(), _relu, rounding=elementwise(rounds=False))
+def _relu_change(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The largest change of ReLU over [x - b, x + b], in closed form (a few passes where the corners take some
+    twenty): min(b, max(x + b, 0)), b where x >= 0; an integer x moves by whole steps; no bound where x + b is +inf or
+    NaN, as at the corners (inf - inf)."""
+    step = b if x.dtype.kind == "f" else np.clip(np.ceil(b), -(2**31), 2**31)
+    moved = np.asarray(np.add(x, step, dtype=np.float64))  # (of 0-d values: a scalar made an array)
+    unbounded = np.isnan(moved)
+    unbounded |= moved == np.inf
+    np.clip(moved, 0.0, step, out=moved)
+    moved[unbounded] = np.inf
+    return moved
+
+
+RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, unary_rule(), _relu,
+                rounding=elementwise(rounds=False, change=_relu_change))

@@ -359,7 +359,7 @@ Extremum = Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray]], tuple[flo
 
 
 def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | None = None,
-                rounds: bool = True, linear: Sequence[float] | None = None,
+                rounds: bool = True, linear: Sequence[float] | None = None, bilinear: bool = False,
                 change: Change | None = None, extremum: Extremum | None = None) -> RoundingRule:
     """Element-wise ops: ``ulps`` f32 ulps of |y| for the op's own rounding or approximation (0 for a
     correctly rounded op, whose one rounding the output term already covers), plus ``absolute`` f32 ulps at 1
@@ -369,6 +369,8 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
     with the kernel (exact for monotone ops, and for products and quotients whose divisor keeps its sign).
     ``linear`` (Add 1, 1; Subtract 1, -1): the kernel is x + s y, whose largest change is the kernel of the
     bounds times those signs, b_x + b_y, at once (float inputs; four corners of a 2-input op otherwise).
+    ``bilinear`` (Multiply): the kernel is x y, whose largest change is |x| b_y + |y| b_x + b_x b_y, at once (float
+    inputs).
     ``change`` (a one-input op whose kernel is costly, Gelu, or periodic, Sin): its bound on the change, in place of
     the corners. ``extremum`` (an op that turns once): where x's interval reaches the turning point, the output can
     reach the extremum, which the corners miss."""
@@ -407,6 +409,8 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
             np.abs(moved_by, out=moved_by)
             moved_by += local
             return [moved_by]
+        if bilinear and all(np.asarray(v).dtype.kind == "f" for v in args):
+            return [_into(np.add, _product_change(*args, *bounds), local)]
         y = _f64(outputs[0])
         values = [_f64(v) if np.asarray(v).dtype.kind == "f" else np.asarray(v) for v in args]
         spread = np.zeros(np.shape(y))
@@ -430,6 +434,18 @@ def elementwise(ulps: float = 0.0, absolute: float = 0.0, data: Sequence[int] | 
         return [local + spread]
 
     return rule
+
+
+def _product_change(x: np.ndarray, y: np.ndarray, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
+    """|x| b_y + |y| b_x + b_x b_y: the largest change of x y over [x - b_x, x + b_x] and [y - b_y, y + b_y] (at the
+    corner of x's and y's signs), the terms of an exact input left out; no bound where it is NaN (inf times 0), as
+    at the corners."""
+    terms = [np.multiply(np.abs(v), b, dtype=np.float64) for v, b in ((y, bx), (x, by)) if not is_exact(b)]
+    if len(terms) == 2:
+        terms = [np.add(*terms), np.multiply(bx, by, dtype=np.float64)]
+    moved = np.asarray(np.add(*terms) if len(terms) == 2 else terms[0])  # (of 0-d values: a scalar made an array)
+    moved[np.isnan(moved)] = np.inf
+    return moved
 
 
 def _exact_below_normal(local: np.ndarray, y: np.ndarray) -> np.ndarray:
