@@ -116,7 +116,8 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
                                      _constants_first(order, folded) if shared else order,
                                      frozenset(layer.id for layer in order if _checked_near(graph, layer)) if shared
                                      else frozenset(), bounded_walk) if executable else None
-    bounding = None if bounded_walk else lambda: BoundedInterpreter(graph, order).evaluate(inputs)
+    bounding = None if bounded_walk or end_to_end is None else \
+        lambda: _Rebounded(graph, order, end_to_end).evaluate(inputs)
     computed = end_to_end.kept if end_to_end is not None else {}
     layered: _Walk | None = None
     if shared and end_to_end is not None:  # (the worker's walk, then the main thread's)
@@ -683,6 +684,37 @@ class _KeepingInterpreter(BoundedInterpreter):
                     (is_exact(bound) and not is_exact(taken_in(value))):
                 return False
         return True
+
+
+class _Rebounded(BoundedInterpreter):
+    """The end-to-end walk again, propagating bounds, for an output beyond its tolerances (``_outputs_compared``),
+    after ``first``, which did not: the folded layers' values are the first walk's (those it still keeps), and so
+    are their bounds where it kept them for the per-layer walk; of the others, only those a bound still to compute
+    reads are computed (an NNCF model's weights are not decompressed again, nor their bounds computed again)."""
+
+    def __init__(self, graph: Graph, order: list[Layer], first: _KeepingInterpreter):
+        super().__init__(graph, order)
+        self.kept, self.kept_bounds = first.kept, first.kept_bounds
+        self.needed: set[str] = set()  # folded layers whose bounds are computed
+        for layer in reversed(self.order):
+            if layer.id in self.kept and not self._known(layer) and any(
+                    edge.to_layer not in self.kept or edge.to_layer in self.needed
+                    for pid in layer.output_ids() for edge in graph.consumers(layer.id, pid)):
+                self.needed.add(layer.id)
+
+    def _known(self, layer: Layer) -> list[np.ndarray] | None:
+        """The bounds of ``layer``'s outputs the first walk kept, if it kept them all."""
+        bounds = [self.kept_bounds.get((layer.id, pid)) for pid in layer.output_ids()]
+        return None if any(bound is None for bound in bounds) else bounds
+
+    def run_node(self, layer: Layer, args: list[Bounded]) -> list[Bounded]:
+        values = self.kept.get(layer.id)
+        if values is None:
+            return super().run_node(layer, args)
+        bounds = self._known(layer) or (
+            rounding_bounds(self.graph, layer, [v for v, _ in args], [b for _, b in args], values, statistical=True)
+            if layer.id in self.needed else [None] * len(values))
+        return list(zip(values, bounds, strict=True))
 
 
 #: The iterations of a body compared on OpenVINO (``LayerCheck.inside``): all up to this many, else the first and the
