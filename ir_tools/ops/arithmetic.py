@@ -350,6 +350,19 @@ def _relu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [select(x > 0, x, np.zeros((), x.dtype))]
 
 
+def _relu_change(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The largest change of ReLU over [x - b, x + b], in closed form (a few passes where the corners take some
+    twenty): min(b, max(x + b, 0)), b where x >= 0; an integer x moves by whole steps; no bound where x + b is +inf or
+    NaN, as at the corners (inf - inf)."""
+    step = b if x.dtype.kind == "f" else np.clip(np.ceil(b), -(2**31), 2**31)
+    moved = np.asarray(np.add(x, step, dtype=np.float64))  # (of 0-d values: a scalar made an array)
+    unbounded = np.isnan(moved)
+    unbounded |= moved == np.inf
+    np.clip(moved, 0.0, step, out=moved)
+    moved[unbounded] = np.inf
+    return moved
+
+
 def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True,
                  linear: tuple[float, float] | None = None, bilinear: bool = False, cpu_saturates: bool = False,
                  nan_undecided: bool = False, rounding: RoundingRule | None = None) -> OpSpec:
@@ -480,18 +493,5 @@ LOGICAL_AND_1 = _binary_spec("LogicalAnd", "logical", np.logical_and)
 LOGICAL_OR_1 = _binary_spec("LogicalOr", "logical", np.logical_or)
 LOGICAL_XOR_1 = _binary_spec("LogicalXor", "logical", np.logical_xor)
 SELECT_1 = OpSpec("Select", "Select-1", BinaryAttrs, (3, 3), 1, _select_rule, _select, rounding=_select_rounding)
-def _relu_change(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The largest change of ReLU over [x - b, x + b], in closed form (a few passes where the corners take some
-    twenty): min(b, max(x + b, 0)), b where x >= 0; an integer x moves by whole steps; no bound where x + b is +inf or
-    NaN, as at the corners (inf - inf)."""
-    step = b if x.dtype.kind == "f" else np.clip(np.ceil(b), -(2**31), 2**31)
-    moved = np.asarray(np.add(x, step, dtype=np.float64))  # (of 0-d values: a scalar made an array)
-    unbounded = np.isnan(moved)
-    unbounded |= moved == np.inf
-    np.clip(moved, 0.0, step, out=moved)
-    moved[unbounded] = np.inf
-    return moved
-
-
 RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, unary_rule(), _relu,
                 rounding=elementwise(rounds=False, change=_relu_change))
