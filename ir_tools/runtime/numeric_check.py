@@ -31,6 +31,7 @@ from ..ops import attrs as A
 from ..ops.matmul import NEAR_SIDE, Evaluation, near, recorded
 from ..ops.opsets import lookup
 from ..ops.rounding import EXACT, handed_over, is_exact, taken_in, unit
+from ..passes.checks import STATE_TYPES
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors, too_loose
 from .executor import Bounded, BoundedInterpreter, body_inputs, execute, rounding_bounds, supported
 from .inputs import Recipe, check_inputs, describe
@@ -566,6 +567,8 @@ class _KeepingInterpreter(BoundedInterpreter):
         self._evaluations: dict[str, Evaluation] = {}
         self._position = {layer.id: i for i, layer in enumerate(self.order) if layer.id in evaluated}
         self.kept: dict[str, list[np.ndarray]] = {}
+        # not bounded: the other layers' outputs, for a second walk that bounds them (``_Rebounded``)
+        self.outputs_of: dict[str, list[np.ndarray]] = {}
         self.reused: set[str] = set()  # folded layers whose per-layer bounds are these
         self.kept_bounds: dict[tuple[str, str], np.ndarray] = {}  # of ``reused`` layers a per-layer bound reads
         self._walked = 0  # layers of ``order`` run so far
@@ -662,6 +665,8 @@ class _KeepingInterpreter(BoundedInterpreter):
                 found = [(value, None) for value, _ in found]
         else:
             found = super().run_node(layer, args)
+        if not (self.bounded or layer.id in self.folded):
+            self.outputs_of[layer.id] = [value for value, _ in found]
         if layer.id in self.folded:
             self.kept[layer.id] = [value for value, _ in found]
             if reused:
@@ -688,13 +693,14 @@ class _KeepingInterpreter(BoundedInterpreter):
 
 class _Rebounded(BoundedInterpreter):
     """The end-to-end walk again, propagating bounds, for an output beyond its tolerances (``_outputs_compared``),
-    after ``first``, which did not: the folded layers' values are the first walk's (those it still keeps), and so
-    are their bounds where it kept them for the per-layer walk; of the others, only those a bound still to compute
-    reads are computed (an NNCF model's weights are not decompressed again, nor their bounds computed again)."""
+    after ``first``, which did not: every layer's values are the first walk's (``outputs_of``; the folded layers'
+    those it still keeps), so that only the rules run; the folded layers' bounds are the first walk's where it kept
+    them for the per-layer walk, and of the others, only those a bound still to compute reads are computed (an NNCF
+    model's weights are not decompressed again, nor their bounds computed again)."""
 
     def __init__(self, graph: Graph, order: list[Layer], first: _KeepingInterpreter):
         super().__init__(graph, order)
-        self.kept, self.kept_bounds = first.kept, first.kept_bounds
+        self.kept, self.kept_bounds, self.outputs_of = first.kept, first.kept_bounds, first.outputs_of
         self.needed: set[str] = set()  # folded layers whose bounds are computed
         for layer in reversed(self.order):
             if layer.id in self.kept and not self._known(layer) and any(
@@ -710,7 +716,11 @@ class _Rebounded(BoundedInterpreter):
     def run_node(self, layer: Layer, args: list[Bounded]) -> list[Bounded]:
         values = self.kept.get(layer.id)
         if values is None:
-            return super().run_node(layer, args)
+            values = self.outputs_of.get(layer.id)
+            if values is None or any(layer.is_a(kind) for kind in ("Parameter", "Result", *STATE_TYPES)):
+                return super().run_node(layer, args)
+            return list(zip(values, rounding_bounds(self.graph, layer, [v for v, _ in args], [b for _, b in args],
+                                                    values, statistical=True), strict=True))
         bounds = self._known(layer) or (
             rounding_bounds(self.graph, layer, [v for v, _ in args], [b for _, b in args], values, statistical=True)
             if layer.id in self.needed else [None] * len(values))
