@@ -441,9 +441,8 @@ def _product_change(x: np.ndarray, y: np.ndarray, bx: np.ndarray, by: np.ndarray
     corner of x's and y's signs), the terms of an exact input left out; no bound where it is NaN (inf times 0), as
     at the corners."""
     terms = [np.multiply(np.abs(v), b, dtype=np.float64) for v, b in ((y, bx), (x, by)) if not is_exact(b)]
-    if len(terms) == 2:
-        terms = [np.add(*terms), np.multiply(bx, by, dtype=np.float64)]
-    moved = np.asarray(np.add(*terms) if len(terms) == 2 else terms[0])  # (of 0-d values: a scalar made an array)
+    moved = terms[0] if len(terms) == 1 else terms[0] + terms[1] + np.multiply(bx, by, dtype=np.float64)
+    moved = np.asarray(moved)  # (of 0-d values: a scalar made an array)
     moved[np.isnan(moved)] = np.inf
     return moved
 

@@ -665,7 +665,7 @@ class _KeepingInterpreter(BoundedInterpreter):
                 found = [(value, None) for value, _ in found]
         else:
             found = super().run_node(layer, args)
-        if not (self.bounded or layer.id in self.folded):
+        if not (self.bounded or layer.id in self.folded or any(layer.is_a(kind) for kind in _OWN_STEPS)):
             self.outputs_of[layer.id] = [value for value, _ in found]
         if layer.id in self.folded:
             self.kept[layer.id] = [value for value, _ in found]
@@ -691,6 +691,10 @@ class _KeepingInterpreter(BoundedInterpreter):
         return True
 
 
+#: The layers ``BoundedInterpreter.run_node`` takes its own steps for (an input's value, an output, the state).
+_OWN_STEPS = ("Parameter", "Result", *STATE_TYPES)
+
+
 class _Rebounded(BoundedInterpreter):
     """The end-to-end walk again, propagating bounds, for an output beyond its tolerances (``_outputs_compared``),
     after ``first``, which did not: every layer's values are the first walk's (``outputs_of``; the folded layers'
@@ -714,17 +718,15 @@ class _Rebounded(BoundedInterpreter):
         return None if any(bound is None for bound in bounds) else bounds
 
     def run_node(self, layer: Layer, args: list[Bounded]) -> list[Bounded]:
-        values = self.kept.get(layer.id)
+        folded = layer.id in self.kept
+        values = self.kept[layer.id] if folded else self.outputs_of.get(layer.id)
         if values is None:
-            values = self.outputs_of.get(layer.id)
-            if values is None or any(layer.is_a(kind) for kind in ("Parameter", "Result", *STATE_TYPES)):
-                return super().run_node(layer, args)
-            return list(zip(values, rounding_bounds(self.graph, layer, [v for v, _ in args], [b for _, b in args],
-                                                    values, statistical=True), strict=True))
-        bounds = self._known(layer) or (
-            rounding_bounds(self.graph, layer, [v for v, _ in args], [b for _, b in args], values, statistical=True)
-            if layer.id in self.needed else [None] * len(values))
-        return list(zip(values, bounds, strict=True))
+            return super().run_node(layer, args)
+        bounds = self._known(layer) if folded else None
+        if bounds is None and (not folded or layer.id in self.needed):
+            bounds = rounding_bounds(self.graph, layer, [v for v, _ in args], [b for _, b in args], values,
+                                     statistical=True)
+        return list(zip(values, bounds or [None] * len(values), strict=True))
 
 
 #: The iterations of a body compared on OpenVINO (``LayerCheck.inside``): all up to this many, else the first and the
