@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -112,87 +110,8 @@ def _run(a: MatMulAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     except ValueError:
         raise OpValidationError(f"batch dims {list(x.shape[:-2])} and {list(y.shape[:-2])} do not broadcast") from None
     if x.dtype.kind == "f":
-        product = _blocked_product(x, y, np.float64)
-        recording = _RECORDING.get()
-        if recording is not None:
-            recording.args, recording.product = tuple(args), product
-        return [product.astype(x.dtype)]
+        return [_blocked_product(x, y, np.float64).astype(x.dtype)]
     return _integer_product(x, y)
-
-
-@dataclass(slots=True)
-class Evaluation:
-    """A float MatMul run on ``args`` (x', y): its product in float64, before the rounding into the output's type, and
-    the rounding rule's |x'| @ |y| (summed in f32, before the rule scales it up by 1 + gamma(n)): where ``near``
-    starts a check of the same layer on an x near x'."""
-
-    args: tuple[np.ndarray, ...] = ()
-    product: np.ndarray | None = None
-    magnitude: np.ndarray | None = None
-    magnitude_of: tuple[np.ndarray, ...] = ()  # the arguments the rule took (the kernel's, unless another layer's)
-
-
-#: The evaluation being recorded in this context (a thread's, and what it runs in another thread with its context).
-_RECORDING: ContextVar[Evaluation | None] = ContextVar("matmul_recording", default=None)
-
-
-@contextmanager
-def recorded() -> Iterator[Evaluation]:
-    """An ``Evaluation`` that the MatMul kernel and its rounding rule fill in as they run in this context, within."""
-    evaluation = Evaluation()
-    token = _RECORDING.set(evaluation)
-    try:
-        yield evaluation
-    finally:
-        _RECORDING.reset(token)
-
-
-#: How near ``near`` needs x to be to x': the terms its bound adds at most this much of the bound's |x'| @ |y|.
-NEARBY = 2.0**-10
-#: The fewest rows and columns of weights for ``near`` to pay: it saves a float64 and an f32 product of n terms per
-#: output, for some five more passes over the outputs and four over x (measured against computing afresh: 0.52x the
-#: time at x [197, 768] by [768, 3072], 0.6x at [196, 1024] by [1024, 256]; 0.97x at [784, 128] by [128, 512], 1.9x
-#: at [3136, 256] by [256, 64]).
-NEAR_SIDE = 256
-
-
-def near(a: MatMulAttrs, evaluation: Evaluation, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
-    """The MatMul of f32 ``args`` (x, y) and its rounding bound on exact inputs (the rule's, 2 u |out| + gamma(n)
-    sum|terms|), from an ``evaluation`` of the same layer on x' (the end-to-end walk's activations, x being
-    OpenVINO's) and the same y, in one f32 product rather than a float64 and an f32 one: x @ y = x' @ y + d @ y with
-    d = x - x', d @ y summed in f32 from d rounded to f32 (within gamma(n + 2) |d| @ |y| of the exact: added to the
-    bound), and |x| @ |y| <= |x'| @ |y| + max_row |d| colsum |y|. None where x is not that near x' (those terms above
-    NEARBY of |x'| @ |y| somewhere) or the arguments are not of that form: the layer is then computed afresh."""
-    x, y = (np.asarray(v) for v in args)
-    magnitude = evaluation.magnitude
-    if evaluation.product is None or magnitude is None or len(evaluation.args) != 2 or \
-            any(r is not v for r, v in zip(evaluation.magnitude_of, evaluation.args, strict=True)) or \
-            x.dtype != np.float32 or y.dtype != np.float32 or a.transpose_a or x.ndim < 2 or y.ndim != 2 or \
-            np.shape(evaluation.args[0]) != x.shape or np.shape(evaluation.args[1]) != y.shape:
-        return None
-    if a.transpose_b:
-        y = y.T
-    n = x.shape[-1]
-    g = gamma(n)
-    with np.errstate(all="ignore"):  # (an infinite or NaN activation: not near, and no warning)
-        moved = np.subtract(x, evaluation.args[0], dtype=np.float64)
-        rows = np.abs(moved).max(axis=-1, keepdims=True)
-        spread = rows * _column_magnitudes(y)  # max_row |d| colsum |y|
-        # spread <= NEARBY (1 + g) |x'| @ |y| everywhere (0 / 0, where both are 0, skipped), all finite
-        if not (np.isfinite(np.max(magnitude)) and np.isfinite(rows).all() and
-                np.fmax.reduce(np.divide(spread, magnitude), axis=None) <= NEARBY * (1.0 + g)):
-            return None
-    value = np.add(evaluation.product, _blocked_product(moved.astype(np.float32), y, np.float32))
-    out = value.astype(x.dtype)
-    bound = output_rounding(out)
-    # gamma(n) |x'| @ |y| as the rule computes it, in float64 (the f32 |x'| @ |y| times an f32 constant rounds down
-    # half the time): where x is x', near's bound has the rule's bits
-    own = np.multiply(magnitude, 1.0 + g, dtype=np.float64)
-    own *= g
-    bound += own
-    spread *= g * (1.0 + g) + gamma(n + 2)  # gamma(n) spread, scaled up as the rule's, and near's own error
-    bound += spread
-    return out, bound
 
 
 #: Inner-dim rows of the second input cast to float64 at a time (a large weight matrix is not copied whole).
@@ -207,18 +126,6 @@ def _column_blocks(y: np.ndarray, dtype: type) -> Iterator[tuple[slice, np.ndarr
     for j in range(0, y.shape[1], step):
         part = y[:, j:j + step]
         yield slice(j, j + step), part, blocks[:, :part.shape[1]]
-
-
-def _column_magnitudes(y: np.ndarray) -> np.ndarray:
-    """sum |y| over each column of the matrix y, in float64. A large column-major y goes a block of columns at a time
-    (``_column_blocks``), each column's magnitudes summed as on the whole (the same bits): no copy of a large weight's
-    magnitudes (vgg11's classifier: 411 MB, and its page faults)."""
-    if y.strides[0] > y.strides[1] or y.size <= _BLOCK_ELEMENTS:
-        return np.abs(y).sum(axis=0, dtype=np.float64)
-    out = np.empty(y.shape[1])
-    for columns, part, into in _column_blocks(y, y.dtype):
-        np.sum(np.abs(part, out=into), axis=0, dtype=np.float64, out=out[columns])
-    return out
 
 
 def _blocked_product(x: np.ndarray, y: np.ndarray, dtype: type, exponent: int = 0,
@@ -285,11 +192,7 @@ def _magnitude(a: MatMulAttrs, args: Sequence[np.ndarray], exponent: int) -> lis
         sx, sy = scales
         return [np.multiply(_blocked_product(x, y, np.float32, 2, (sx, sy)), SQUARE_SLACK / (sx * sx * sy * sy),
                             dtype=np.float64)]
-    size = _blocked_product(x, y, np.promote_types(x.dtype, np.float32), exponent)
-    recording = _RECORDING.get()
-    if recording is not None and exponent == 1 and not recording.magnitude_of:  # (the rule's first product)
-        recording.magnitude_of, recording.magnitude = tuple(args), size
-    return [size]
+    return [_blocked_product(x, y, np.promote_types(x.dtype, np.float32), exponent)]
 
 
 def _integer_product(x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:

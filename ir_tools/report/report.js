@@ -488,7 +488,7 @@
   const COLUMNS = D.kind === "compare" ? [
     { key: "status", title: "status", text: (r) => badge(r.status) },
     { key: "type", title: "type" }, { key: "name", title: "name" },
-    { key: "ratio", title: "error / bound", num: true, tip: "largest error over the rounding bound (above 1 fails)" },
+    { key: "ratio", title: "error / bound", num: true, tip: "largest error over the rounding bound (above 1 fails; -: within atol/rtol, no bound needed)" },
     { key: "err", title: "max abs error", num: true },
     { key: "line", title: "line", num: true },
   ] : [

@@ -357,12 +357,13 @@ def _too_loose_lines(loose: list[dict]) -> list[str]:
 
 
 def _closest_to_failing(report: CompareReport, count: int = 10) -> list[str]:
-    """The layers whose error came closest to their rounding bound (above 1: beyond it), worst first."""
+    """The layers whose error came closest to their rounding bound (above 1: beyond it), worst first: of those with
+    an output beyond atol/rtol, the only ones whose bound is computed."""
     ranked = sorted(((t.error_to_bound, lay, t) for lay in report.layers for t in lay.outputs
                      if t.error_to_bound is not None and t.error_to_bound > 0), key=lambda e: -e[0])[:count]
     if not ranked:
         return []
-    lines = ["largest error relative to the rounding bound:"]
+    lines = ["largest error relative to the rounding bound (of the layers beyond atol/rtol):"]
     lines += [f"  {ratio:.3g}  {t.name} ({lay.kind}, line {lay.line}): max abs {t.max_abs_error:.3g}, "
               f"bound {t.bound_max:.3g}" for ratio, lay, t in ranked]
     return lines
