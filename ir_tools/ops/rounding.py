@@ -215,10 +215,9 @@ def accumulation(terms: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndarray
 
             def size_of(values: Sequence[np.ndarray], exponent: int = 1) -> np.ndarray:
                 """K(|values|^exponent) over the data inputs, an array of its own."""
-                if magnitude is not None:  # (in float64 and scaled up in one pass; a float64 K(|v|^2) in place)
+                if magnitude is not None:  # (in float64 and scaled up in one pass, in place where float64 already)
                     found = magnitude(attrs, values, exponent)[0]
-                    into = _writable(found) if exponent == 2 else None  # (an exponent of 1's is recorded: matmul.near)
-                    return np.multiply(found, 1.0 + g, dtype=np.float64, out=into)
+                    return np.multiply(found, 1.0 + g, dtype=np.float64, out=_writable(found))
                 return _f64(kernel(attrs, [np.abs(_f64(v)) ** exponent if i in data else v
                                            for i, v in enumerate(values)])[0])
 

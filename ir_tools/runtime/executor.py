@@ -13,7 +13,6 @@ interpreter until ``reset_state``.
 
 from __future__ import annotations
 
-import contextvars
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -230,9 +229,7 @@ class BoundedInterpreter(Walker[Bounded]):
             return list(zip(outputs, rounding_bounds(self.graph, layer, values, bounds, outputs, statistical=True),
                             strict=True))
         made: Future[list[np.ndarray]] = Future()
-        context = contextvars.copy_context()  # (what the kernel records, the rule records too: ops.matmul.recorded)
-        ruled = self.beside.submit(context.run, rounding_bounds, self.graph, layer, values, bounds, _Awaited(made),
-                                   True)
+        ruled = self.beside.submit(rounding_bounds, self.graph, layer, values, bounds, _Awaited(made), True)
         try:
             outputs = execute(self.graph, layer, values)
         except BaseException as exc:
