@@ -16,7 +16,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Generic, TypeVar
 
 import numpy as np
@@ -178,11 +178,14 @@ Bounded = tuple[np.ndarray, "np.ndarray | None"]
 class BoundedInterpreter(Walker[Bounded]):
     """Runs a Graph with numpy like Interpreter, each value paired with the rounding bound propagated to it:
     ``evaluate`` gives (value, bound) per output name (``order``: see Walker). Not ``bounded``: the inputs come with
-    no bound (None), so only what is computed from constants alone has one, and no other rule runs."""
+    no bound (None), so only what is computed from constants alone has one, and no other rule runs. ``beside``: a
+    large sum of products has its rule run in a thread beside its kernel (``_run_bounded``); not where another walk
+    keeps the other core busy (compare's per-layer walk beside this one), which the extra thread only contends with."""
 
-    def __init__(self, graph: Graph, order: list[Layer] | None = None, bounded: bool = True):
+    def __init__(self, graph: Graph, order: list[Layer] | None = None, bounded: bool = True, beside: bool = True):
         super().__init__(graph, free=True, order=order)
         self.bounded = bounded
+        self.rules_beside = beside
         self.inputs: Mapping[str, np.ndarray] = {}
         self.outputs: dict[str, Bounded] = {}
         self.variables: Variables[Bounded] = Variables()
@@ -191,7 +194,8 @@ class BoundedInterpreter(Walker[Bounded]):
 
     def evaluate(self, inputs: Mapping[str, np.ndarray]) -> dict[str, Bounded]:
         self.inputs, self.outputs = inputs, {}
-        with self.variables.inference(), ThreadPoolExecutor(max_workers=1) as self.beside:
+        with self.variables.inference(), \
+                (ThreadPoolExecutor(max_workers=1) if self.rules_beside else nullcontext()) as self.beside:
             try:
                 self.run()
             finally:

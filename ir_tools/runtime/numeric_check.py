@@ -112,8 +112,8 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
     # measured against the bounds
     bounded_walk = not want_layers or bool(options.deployed) or _coarse_output(graph, tolerances)
     end_to_end = _KeepingInterpreter(graph, folded if want_layers else frozenset(),
-                                     _constants_first(order, folded) if shared else order, bounded_walk) \
-        if executable else None
+                                     _constants_first(order, folded) if shared else order, bounded_walk,
+                                     beside=not shared) if executable else None
     bounding = None if bounded_walk or end_to_end is None else \
         lambda: _Rebounded(graph, order, end_to_end).evaluate(inputs)
     computed = end_to_end.kept if end_to_end is not None else {}
@@ -549,8 +549,9 @@ class _KeepingInterpreter(BoundedInterpreter):
     those it needs: an NNCF int8 embedding's decompression (16M elements) then has its bounds computed once, not
     twice (half of compare's time on a 50M-parameter Llama)."""
 
-    def __init__(self, graph: Graph, folded: frozenset[str], order: list[Layer], bounded: bool = True):
-        super().__init__(graph, order, bounded)
+    def __init__(self, graph: Graph, folded: frozenset[str], order: list[Layer], bounded: bool = True,
+                 beside: bool = True):
+        super().__init__(graph, order, bounded, beside)
         self.folded = folded
         self.kept: dict[str, list[np.ndarray]] = {}
         # not bounded: the other layers' outputs, for a second walk that bounds them (``_Rebounded``)
@@ -669,7 +670,7 @@ class _Rebounded(BoundedInterpreter):
     model's weights are not decompressed again, nor their bounds computed again)."""
 
     def __init__(self, graph: Graph, order: list[Layer], first: _KeepingInterpreter):
-        super().__init__(graph, order)
+        super().__init__(graph, order, beside=False)  # (beside the worker's per-layer walk)
         self.kept, self.kept_bounds, self.outputs_of = first.kept, first.kept_bounds, first.outputs_of
         self.needed: set[str] = set()  # folded layers whose bounds are computed
         for layer in reversed(self.order):
