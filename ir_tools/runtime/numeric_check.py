@@ -228,7 +228,8 @@ def _outputs_compared(bounded: Mapping[str, Bounded], outputs: Mapping[str, np.n
         found.append(compare_tensors(name, outputs[name], as_cpu_holds(expected), *tolerances.for_name(name),
                                      bound=bound))
         if not found[-1].passed and bound is None and bounding is not None:
-            rewalked = rewalked or bounding()
+            if rewalked is None:
+                rewalked = bounding()
             expected, bound = rewalked[name]
             found[-1] = compare_tensors(name, outputs[name], as_cpu_holds(expected), *tolerances.for_name(name),
                                         bound=bound)
@@ -794,7 +795,8 @@ class LayerCheck(_ReportWalker):
         A ``_coarse`` output's own rounding takes it beyond them wherever it is computed otherwise: its layer is
         compared within its bound at once, unless every output is the reference's to the bit (a layer that moves or
         picks values: Concat, ReLU, MaxPool)."""
-        expected = [as_cpu_holds(value) for value in execute(self.graph, layer, args)]
+        outputs = execute(self.graph, layer, args)
+        expected = [as_cpu_holds(value) for value in outputs]
         atol, rtol = self.tolerances.for_name(layer.name)
         exposed = [i for i, got in enumerate(actual) if got is not None]
 
@@ -807,7 +809,7 @@ class LayerCheck(_ReportWalker):
             found = against([None] * len(expected))
             if all(t.passed for t in found):
                 return found
-        return against(rounding_bounds(self.graph, layer, args, self.kernel_bounds(layer, args), expected))
+        return against(rounding_bounds(self.graph, layer, args, self.kernel_bounds(layer, args), outputs))
 
     def inside(self, layer: Layer, args: list[np.ndarray]) -> None:
         """A TensorIterator's, Loop's or If's bodies compared layer by layer, as the model is: OpenVINO cannot expose
