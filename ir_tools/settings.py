@@ -78,13 +78,22 @@ def selection(select: str | None, ignore: str | None, start: Path | None = None)
         selectors(ignore, "--ignore") if ignore is not None else selectors(config.get("ignore", []), where))
 
 
+#: A line that may put keys in ``[tool.ir-tools]``: its table header (or a ``[tool]`` one), or a key from the top that
+#: starts with ``tool`` (``tool.ir-tools.ignore = ...``, ``tool = {...}``); or an escape, which may spell either name.
+#: A pyproject.toml with none has no such section and is not parsed (tomllib takes longer than a small migrate's write).
+_MAY_CONFIGURE = re.compile(r"""^\ufeff?[ \t]*(?:\[\[?[ \t]*(?:tool|"tool"|'tool')[ \t]*"""
+                            r"""(?:\]|\.[ \t]*(?:ir-tools|"ir-tools"|'ir-tools')[ \t]*[\].])"""
+                            r"""|(?:tool|"tool"|'tool')[ \t]*[.=])|\\[uU]""", re.MULTILINE)
+
+
 def _config(start: Path) -> tuple[dict, str]:
     """``[tool.ir-tools]`` of the nearest pyproject.toml, and where it is (for messages)."""
     for directory in (start, *start.parents):
         path = directory / "pyproject.toml"
         if path.is_file():
             try:
-                document = tomllib.loads(path.read_text(encoding="utf-8"))
+                text = path.read_text(encoding="utf-8")
+                document = tomllib.loads(text) if _MAY_CONFIGURE.search(text) else {}
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
                 raise IrToolsError(f"{path}: cannot read it for [tool.ir-tools]: {exc}", code="E-USAGE") from None
             section = document.get("tool", {}).get("ir-tools", {})

@@ -10,7 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ir_tools.base.errors import IrToolsError
 from ir_tools.cli import main
+from ir_tools.settings import tomllib
 
 pytestmark = pytest.mark.openvino  # the model is written by OpenVINO
 
@@ -117,3 +119,47 @@ def test_every_command_that_reports_diagnostics_groups_and_selects(six_convoluti
             assert "E-EDGE-DIMS" in printed.out + printed.err, (name, how)
         assert shown == {"grouped": 1, "all": 6, "ignored": 0, "configured": 0}, name
     assert not list(tmp_path.glob("out*"))
+
+
+@pytest.mark.parametrize("text", [
+    '[tool.ir-tools]\nignore = ["W"]\n',
+    '\ufeff[tool.ir-tools]\nignore = ["W"]\n',
+    ' [ tool . "ir-tools" ]\r\nignore = ["W"]\r\n',
+    "[\"tool\".'ir-tools']\nignore = [\"W\"]\n",
+    '[tool]\nir-tools = { ignore = ["W"] }\n',
+    '[tool]\n"ir-tools".ignore = ["W"]\n',
+    'tool.ir-tools.ignore = ["W"]\n[project]\nname = "x"\n',
+    'tool = { "ir-tools" = { ignore = ["W"] } }\n',
+    '[tool."ir\\u002dtools"]\nignore = ["W"]\n',
+    '["t\\u006fol".ir-tools]\nignore = ["W"]\n',
+    '[tool.ir-tools.more]\nx = 1\n',
+    '[project]\nname = "x"\n[project.scripts]\nir-tools = "ir_tools.cli:run"\n[tool.ruff]\nline-length = 120\n',
+    '[tool.ruff]\nx = 1\n# [tool.ir-tools]\n',
+    'key = """\n[tool.ir-tools]\nignore = 1\n"""\n',
+])
+def test_the_section_is_what_tomllib_reads_parsed_or_not(tmp_path: Path, text: str) -> None:
+    """A pyproject.toml is parsed only where a line may define ``[tool.ir-tools]`` (``settings._MAY_CONFIGURE``): each
+    way TOML has to spell the section is read as tomllib reads it, and a file without one has none."""
+    from ir_tools.settings import _config
+
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8", newline="")
+    try:
+        expected = tomllib.loads(text).get("tool", {}).get("ir-tools", {})
+    except tomllib.TOMLDecodeError:  # (a byte order mark: tomllib refuses the file, and so does the command)
+        with pytest.raises(IrToolsError, match="cannot read it"):
+            _config(tmp_path)
+        return
+    if set(expected) - {"select", "ignore"}:
+        with pytest.raises(IrToolsError, match="has no setting"):
+            _config(tmp_path)
+        return
+    assert _config(tmp_path)[0] == expected
+
+
+def test_a_pyproject_without_the_section_is_not_parsed(tmp_path: Path) -> None:
+    """Other projects' settings are theirs: a file that cannot define ``[tool.ir-tools]`` is not read as TOML, so a
+    command run beside one that tomllib refuses goes on."""
+    from ir_tools.settings import _config
+
+    (tmp_path / "pyproject.toml").write_text('[tool.black]\nline-length = = 3\n')
+    assert _config(tmp_path) == ({}, f"{tmp_path / 'pyproject.toml'} [tool.ir-tools]")
