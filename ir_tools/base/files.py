@@ -10,10 +10,16 @@ from typing import BinaryIO
 
 
 def same_file(a: Path, b: Path) -> bool:
-    """True if ``a`` and ``b`` name one file (after resolving links; False when either cannot be resolved)."""
+    """True if ``a`` and ``b`` name one file: where both exist, the same device and inode (links followed, hard
+    links too: two ``stat`` calls); else the same path once links are resolved (a folder of ``a/sub/..`` that a
+    writer would create first), False when either cannot be resolved."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # (ValueError: a NUL byte in a path)
+        pass
     try:
         return a.resolve() == b.resolve()
-    except OSError:
+    except (OSError, ValueError):
         return False
 
 

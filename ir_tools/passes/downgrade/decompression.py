@@ -49,7 +49,8 @@ def _to_f32(layer: Layer) -> bool:
 
 
 def _element(graph: Graph, out: Output) -> str:
-    et = element_type(graph.layer(out[0]).output(out[1]).precision or "")
+    record = graph.layer(out[0]).output_record(out[1])  # (a record: no Port objects for the layers only looked at)
+    et = element_type(record[1] or "") if record else None
     return et.name if et else ""
 
 
