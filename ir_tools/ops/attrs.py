@@ -130,11 +130,12 @@ def _parse(parse: Callable[[str], Any], text: str) -> Any:
 
 def encode(value: Any) -> dict[str, str]:
     """The IR attribute strings of a typed attribute object, in declaration order."""
-    return {
-        f.metadata["xml"]: f.metadata["codec"].format(getattr(value, f.name))
-        for f in dataclasses.fields(value)
-        if getattr(value, f.name) is not None
-    }
+    found = {}
+    for name, xml, codec, _ in _fields(type(value)):
+        field = getattr(value, name)
+        if field is not None:
+            found[xml] = codec.format(field)
+    return found
 
 
 def per_axis(what: str, values: tuple[int, ...] | list[int], rank: int) -> None:
