@@ -12,13 +12,14 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..base.dims import Shape, shape_from_ints, shape_to_ints
+from ..base.dims import Shape, shape_to_ints
 from ..base.dtypes import element_type, from_numpy
 from ..base.errors import IrToolsError
 from ..ir.model import Edge, Graph, Layer, Port, RtNode
 from ..ops import attrs as A
 from ..ops.opsets import lookup
 from ..ops.spec import TensorType
+from .shapes import declared_type_of
 
 #: An output of a layer: (layer id, output port id).
 Output = tuple[str, int]
@@ -38,10 +39,9 @@ class GraphBuilder:
         self.created: list[Layer] = []  # every layer added through this builder, in order
 
     def type_of(self, out: Output) -> TensorType:
-        """The declared type of an output port."""
-        port = self.graph.layer(out[0]).output(out[1])
-        et = element_type(port.precision or "")
-        return TensorType(et.name if et else None, None if port.dims is None else shape_from_ints(port.dims))
+        """The declared type of an output port (read from its record: no Port objects for a layer only read from)."""
+        record = self.graph.layer(out[0]).output_record(out[1])
+        return declared_type_of(record[1], record[2])  # (a port it lacks: the pass's bug, which ``Pass.run`` names)
 
     def parameter(self, name: str, element: str, shape: Shape) -> Output:
         attrs = self.attrs("Parameter", "opset1", shape=shape, element_type=element)

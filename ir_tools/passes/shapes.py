@@ -70,11 +70,12 @@ class Propagation:
 
 
 def declared_type(port: Port) -> TensorType:
-    return _declared_type(port.precision, port.dims)
+    return declared_type_of(port.precision, port.dims)
 
 
 @lru_cache(maxsize=1024)  # a model has few distinct port types; the result is immutable, so shared
-def _declared_type(precision: str | None, dims: tuple[int, ...] | None) -> TensorType:
+def declared_type_of(precision: str | None, dims: tuple[int, ...] | None) -> TensorType:
+    """The type a port declaring ``precision`` and ``dims`` stands for."""
     et = element_type(precision or "")
     return TensorType(et.name if et else None, shape_from_ints(dims))
 
@@ -138,7 +139,7 @@ class ShapeWalker(Walker[TensorType]):
         """The interned type a port declares."""
         t = self.declared.get((precision, dims))
         if t is None:
-            t = self.declared[(precision, dims)] = self.intern(_declared_type(precision, dims))
+            t = self.declared[(precision, dims)] = self.intern(declared_type_of(precision, dims))
         return t
 
     def agrees(self, record: PortRecord, inferred: TensorType) -> bool:
