@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from ..base.errors import IrToolsError
@@ -83,7 +83,7 @@ class Release:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on
     run it; the documented-only releases before 2023.0 take 2023.0's answer, unmeasured)."""
 
-    @property
+    @cached_property
     def number(self) -> tuple[int, int] | None:
         """(year, minor) of a release, None for an ``opsetN`` target."""
         return None if self.name.startswith("opset") else (int(self.name.split(".")[0]), int(self.name.split(".")[1]))
@@ -118,6 +118,12 @@ class Release:
             if attrs.get(v[2]) == v[3] and v not in self.values:
                 return f'{v[2]}="{v[3]}"'
         return None
+
+
+def has_probed_values(op_type: str, version: str | None) -> bool:
+    """Whether some release lacks a value of an attribute of ``op_type`` at ``version`` (``Release.lacks_value``): only
+    then does ``Release.creates`` depend on a layer's attributes."""
+    return (op_type.lower(), version) in _probed_values()
 
 
 @cache

@@ -18,7 +18,16 @@ from ..base.diagnostics import Diagnostic
 from ..base.dims import show_shape
 from ..base.errors import SourceLoc
 from ..ir.model import Graph, Layer
-from ..ops.releases import DEFECTS, Release, oldest_creating, op_label, own_opset, release, releases
+from ..ops.releases import (
+    DEFECTS,
+    Release,
+    has_probed_values,
+    oldest_creating,
+    op_label,
+    own_opset,
+    release,
+    releases,
+)
 from .base import PassError, PassManager, PassResult
 from .downgrade import DOWNGRADES, Downgrade
 from .downgrade.names import repeated_names
@@ -37,11 +46,18 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
                                 f"v{graph.ir_version} (write it with --ir-version {target.ir_versions[-1]})",
                                 SourceLoc(str(graph.source) if graph.source else None, graph.line)))
     repairing = [d for d in DOWNGRADES if not target.miscomputes.isdisjoint(d.repairs)]  # (usually none)
+    created: dict[tuple[str, str], bool] = {}  # (type, version) -> created, whatever the attributes (most ops)
     for layer in graph.layers():
         version = layer.version or ""
         if not version.startswith("opset"):
             continue
-        if target.creates(layer.type, version, layer.attrs):
+        kind = (layer.type, version)
+        creates = created.get(kind)
+        if creates is None:
+            creates = target.creates(layer.type, version, layer.attrs)
+            if not has_probed_values(layer.type, version):
+                created[kind] = creates
+        if creates:
             if repairing:
                 found += _defects(graph, layer, target, repairing)
             continue
