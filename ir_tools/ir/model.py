@@ -68,6 +68,8 @@ def _records(ports: list[Port] | PortFields) -> list[PortRecord]:
     """One side's ports as records, whether Port objects were made or not."""
     if type(ports) is list:
         return [(p.id, p.precision, p.dims, p.names, p.extra or None, p.rt_info, p.line) for p in ports]
+    if len(ports) == PORT_WIDTH:  # one port (most sides): its fields are its record
+        return [ports]
     return [ports[i : i + PORT_WIDTH] for i in range(0, len(ports), PORT_WIDTH)]
 
 
