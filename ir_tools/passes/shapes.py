@@ -160,10 +160,10 @@ class ShapeWalker(Walker[TensorType]):
         # agreed with its declared outputs before: the same answer, nothing to report (see ``clean``); a Const by its
         # element type and shape alone where its offset and size are surely valid (``const_kind``: a model's Consts
         # repeat a few), a Parameter never
-        key = None
+        key = items = None
         if args and not layer.children:  # (a layer with a body: its answer depends on the body too)
-            key = (layer.type, layer.version, tuple(layer.attrs.items()), tuple(map(id, args)),
-                   layer.declared_outputs())
+            items = tuple(layer.attrs.items())
+            key = (layer.type, layer.version, items, tuple(map(id, args)), layer.declared_outputs())
         elif layer.type == "Const" and not layer.children:
             const = const_kind(layer.attrs)
             if const is not None:
@@ -178,7 +178,7 @@ class ShapeWalker(Walker[TensorType]):
         outputs = None
         if spec is not None and spec.infer is not None:
             try:
-                outputs = self.infer(layer, spec, args, len(records))
+                outputs = self.infer(layer, spec, args, len(records), items)
             except IrToolsError as exc:
                 loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
                 self.result.diagnostics.append(Diagnostic("error", exc.code, exc.message, loc))
@@ -200,8 +200,9 @@ class ShapeWalker(Walker[TensorType]):
         return list(outputs)
 
     def infer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType], n_outputs: int,
-              ) -> tuple[TensorType, ...] | None:
-        """The layer's output types by its rule; None when we cannot match OpenVINO (rule 4)."""
+              items: tuple[tuple[str, str], ...] | None) -> tuple[TensorType, ...] | None:
+        """The layer's output types by its rule (``items``: its raw attributes, if ``run_node`` has them); None when we
+        cannot match OpenVINO (rule 4)."""
         if spec.bodies:  # (its answer depends on its bodies: not remembered)
             _check_arity(layer, spec, len(inputs), n_outputs)
             values = self.body_values(layer, spec)
@@ -226,7 +227,8 @@ class ShapeWalker(Walker[TensorType]):
             return outputs
         else:  # (a remembered answer had its arity checked: the key holds the numbers of inputs and outputs)
             values, known = None, len(layer.input_ids())
-        memo = (id(spec), tuple(layer.attrs.items()), tuple(map(id, inputs)), n_outputs, known)
+        memo = (id(spec), tuple(layer.attrs.items()) if items is None else items, tuple(map(id, inputs)), n_outputs,
+                known)
         outputs = self.answers.get(memo, _UNKNOWN)
         if outputs is _UNKNOWN:
             if values is None:
