@@ -183,6 +183,8 @@ def _put_back(aside: list[tuple[Path, str]]) -> None:
         os.replace(old, target)
 
 
+#: A Const's ``<data>`` attributes as OpenVINO writes them.
+_CONST_KEYS = ("element_type", "shape", "offset", "size")
 #: Layer children OpenVINO writes before <input>; the others (bodies) go after <output>.
 _BEFORE_PORTS = frozenset({"port_map", "back_edges", "then_port_map", "else_port_map"})
 #: Attribute escaping as OpenVINO's serializer (pugixml) does it, so our bytes match its bytes.
@@ -222,6 +224,7 @@ class _Texts:
         self.dims: dict[tuple[int, ...], str] = {}
         self.ports: dict[tuple[int, str | None, tuple[int, ...] | None, str | None], str] = {}
         self.data: dict[tuple[tuple[str, str], ...], str] = {}
+        self.const_heads: dict[tuple[str, str], str] = {}  # a Const's (element_type, shape) -> its <data> up to offset
         self.words: dict[str, str] = {}  # a layer type or version -> escaped
 
     def word(self, value: str) -> str:
@@ -269,17 +272,24 @@ def _port(record: PortRecord, indent: str, out: list[str], texts: _Texts) -> Non
     out.append(text)
 
 
-def _layer(layer: Layer, lid: str, attrs: dict[str, str], children: tuple[RtNode, ...], out: list[str],
+def _data(attrs: dict[str, str], texts: _Texts) -> str | None:
+    """A layer's ``<data>`` line (None without attributes): most layers of an op share theirs."""
+    if not attrs:
+        return None
+    items = tuple(attrs.items())
+    data = texts.data.get(items)
+    if data is None:
+        data = texts.data[items] = f"\t\t\t<data{_attrs(items)} />"
+    return data
+
+
+def _layer(layer: Layer, lid: str, data: str | None, children: tuple[RtNode, ...], out: list[str],
            texts: _Texts) -> None:
-    """One layer (``lid``: its id escaped)."""
+    """One layer (``lid``: its id escaped; ``data``: its ``<data>`` line)."""
     version = "" if layer.version is None else f' version="{texts.word(layer.version)}"'
     extra = _attrs(layer.extra.items()) if layer.extra else ""
     out.append(f'\t\t<layer id="{lid}" name="{_escaped(layer.name)}" type="{texts.word(layer.type)}"{version}{extra}>')
-    if attrs:
-        items = tuple(attrs.items())
-        data = texts.data.get(items)
-        if data is None:
-            data = texts.data[items] = f"\t\t\t<data{_attrs(items)} />"
+    if data is not None:
         out.append(data)
     if layer.rt_info:
         out.append("\t\t\t<rt_info>")
@@ -308,12 +318,22 @@ def _render(graph: Graph, ir_version: int, packer: _Packer) -> str:
         attrs = layer.attrs
         if layer.is_a("Const"):
             offset, size = packer.add(graph.const_bytes(layer))
-            attrs = {**attrs, "offset": str(offset), "size": str(size)}
+            keys = tuple(attrs)
+            if keys == _CONST_KEYS:  # as OpenVINO writes them: the element type and shape's text, then the numbers
+                kind = (attrs["element_type"], attrs["shape"])
+                head = texts.const_heads.get(kind)
+                if head is None:
+                    head = texts.const_heads[kind] = f"\t\t\t<data{_attrs(zip(keys, kind, strict=False))}"
+                data = f'{head} offset="{offset}" size="{size}" />'
+            else:
+                data = _data({**attrs, "offset": str(offset), "size": str(size)}, texts)
+        else:
+            data = _data(attrs, texts)
         children = layer.children
         if children:
             children = tuple(_relocate(child, layer, graph, packer) for child in children)
         lid = ids[layer.id] = _escaped(layer.id)
-        _layer(layer, lid, attrs, children, out, texts)
+        _layer(layer, lid, data, children, out, texts)
     out.append("\t</layers>")
     out.append("\t<edges>")
     for from_layer, from_port, to_layer, to_port, _ in graph.links():  # (``edges()`` order, no Edge objects)
