@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
-
 from ...base.dtypes import element_type
 from ...ir.model import Graph
 from ..base import PassResult
@@ -27,27 +25,17 @@ class PackedOrder(Downgrade):
             element = layer.attrs.get("element_type", "").lower()
             if self.target.reads_reversed_in_byte(element):
                 bits = element_type(element).bits  # type: ignore[union-attr]
-                layer.data = _reversed(np.frombuffer(graph.const_bytes(layer), np.uint8), bits).tobytes()
+                layer.data = bytes(graph.const_bytes(layer)).translate(_REVERSED[bits])
                 graph.touch(layer.id)
                 stats[f"{element} Const repacked, the values of each byte in reverse order"] += 1
         return PassResult(graph, bool(stats), stats)
 
 
-#: Per width w of the groups swapped: the mask of the low group of each pair of groups of w bits in a byte.
-_LOW_GROUPS = {2: np.uint8(0x33), 1: np.uint8(0x55)}
+def _reversed_bytes(bits: int) -> bytes:
+    """The byte each byte (its index) becomes with its ``8 // bits`` values of ``bits`` bits in reverse order."""
+    n, mask = 8 // bits, (1 << bits) - 1
+    return bytes(sum(((b >> (bits * i)) & mask) << (bits * (n - 1 - i)) for i in range(n)) for b in range(256))
 
 
-def _reversed(packed: np.ndarray, bits: int) -> np.ndarray:
-    """Each byte with its ``8 // bits`` values of ``bits`` bits in reverse order: its two halves swapped, then the two
-    halves of each half, down to groups of ``bits`` bits (a byte's own halves need no mask: the shifts drop what falls
-    out): three passes over a u4 weight, not a pass per value and operation."""
-    out = packed
-    for width in (4, 2, 1)[:(4 // bits).bit_length()]:
-        mask = _LOW_GROUPS.get(width)
-        up = np.left_shift(out if mask is None else out & mask, width)
-        down = np.right_shift(out, width)
-        if mask is not None:
-            down &= mask
-        up |= down
-        out = up
-    return out
+#: Per width of the values packed in a byte (u4 and i4, u2): each byte reversed, for ``bytes.translate``.
+_REVERSED = {bits: _reversed_bytes(bits) for bits in (4, 2)}
