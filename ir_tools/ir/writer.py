@@ -323,7 +323,7 @@ def _render(graph: Graph, ir_version: int, packer: _Packer) -> str:
                 kind = (attrs["element_type"], attrs["shape"])
                 head = texts.const_heads.get(kind)
                 if head is None:
-                    head = texts.const_heads[kind] = f"\t\t\t<data{_attrs(zip(keys, kind, strict=False))}"
+                    head = texts.const_heads[kind] = f"\t\t\t<data{_attrs(zip(_CONST_KEYS[:2], kind, strict=True))}"
                 data = f'{head} offset="{offset}" size="{size}" />'
             else:
                 data = _data({**attrs, "offset": str(offset), "size": str(size)}, texts)
