@@ -10,11 +10,13 @@ from typing import BinaryIO
 
 
 def same_file(a: Path, b: Path) -> bool:
-    """True if ``a`` and ``b`` name one file: where both exist, the same device and inode (links followed, hard
-    links too: two ``stat`` calls); else the same path once links are resolved (a folder of ``a/sub/..`` that a
-    writer would create first), False when either cannot be resolved."""
+    """True if ``a`` and ``b`` name one file once links are resolved (False when either cannot be resolved). Two
+    existing files of different inodes are told apart by two ``stat`` calls, without resolving every folder of both
+    paths; only a path that does not exist yet (``a/sub/..`` names the input once a writer makes ``sub``), and one file
+    reached twice, are resolved."""
     try:
-        return os.path.samefile(a, b)
+        if not os.path.samefile(a, b):
+            return False
     except (OSError, ValueError):  # (ValueError: a NUL byte in a path)
         pass
     try:
