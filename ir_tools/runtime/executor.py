@@ -175,6 +175,11 @@ def bind(graph: Graph, layer: Layer) -> Bodies:
 Bounded = tuple[np.ndarray, "np.ndarray | None"]
 
 
+#: The layers ``BoundedInterpreter.run_node`` takes its own steps for (an input's value, an output, the state), not
+#: their kernel and rule.
+OWN_STEPS = ("Parameter", "Result", *STATE_TYPES)
+
+
 class BoundedInterpreter(Walker[Bounded]):
     """Runs a Graph with numpy like Interpreter, each value paired with the rounding bound propagated to it:
     ``evaluate`` gives (value, bound) per output name (``order``: see Walker). Not ``bounded``: the inputs come with

@@ -29,9 +29,8 @@ from ..ir.names import input_name, output_name
 from ..ir.walker import Walker
 from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in, unit
-from ..passes.checks import STATE_TYPES
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors, too_loose
-from .executor import Bounded, BoundedInterpreter, body_inputs, execute, rounding_bounds, supported
+from .executor import OWN_STEPS, Bounded, BoundedInterpreter, body_inputs, execute, rounding_bounds, supported
 from .inputs import Recipe, check_inputs, describe
 from .openvino import ModelFiles, OpenVinoRun
 from .runners import ActivationRunner, OpenVinoRunner
@@ -633,7 +632,7 @@ class _KeepingInterpreter(BoundedInterpreter):
                     self.kept_bounds[key] = bound
         self._begin()
         found = super().run_node(layer, args)
-        if not (self.bounded or layer.id in self.folded or any(layer.is_a(kind) for kind in _OWN_STEPS)):
+        if not (self.bounded or layer.id in self.folded or any(layer.is_a(kind) for kind in OWN_STEPS)):
             self.outputs_of[layer.id] = [value for value, _ in found]
         if layer.id in self.folded:
             self.kept[layer.id] = [value for value, _ in found]
@@ -657,10 +656,6 @@ class _KeepingInterpreter(BoundedInterpreter):
                     (is_exact(bound) and not is_exact(taken_in(value))):
                 return False
         return True
-
-
-#: The layers ``BoundedInterpreter.run_node`` takes its own steps for (an input's value, an output, the state).
-_OWN_STEPS = ("Parameter", "Result", *STATE_TYPES)
 
 
 class _Rebounded(BoundedInterpreter):

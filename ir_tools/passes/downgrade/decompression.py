@@ -60,8 +60,8 @@ def _is_decompression(graph: Graph, out: Output, multiplied: bool) -> bool:
     seen above), each layer of it read by the next alone."""
     layer = graph.layer(out[0])
     kind = layer.type.lower()
-    readers = sum(link[1] == out[1] for link in graph.out_links(out[0]))  # (links: no Edge objects)
-    if kind not in _CHAIN or readers != 1 or _element(graph, out) != "f16":
+    if kind not in _CHAIN or _element(graph, out) != "f16" or \
+            sum(link[1] == out[1] for link in graph.out_links(out[0])) != 1:  # (its readers, on links: no Edge objects)
         return False
     if kind == "convert":
         weights = graph.layer(source(graph, layer, 0)[0])
