@@ -56,6 +56,55 @@ class ReshapeAttrs:
 
 def reshape_dims(shape: Shape, pattern: Sequence[int], special_zero: bool) -> tuple[Dim, ...]:
     """Reshape-1's output for a known target (OpenVINO's reshape_shape_inference, interval products included)."""
+    plain = _static_reshape(shape, pattern, special_zero)
+    return plain if plain is not None else _interval_reshape(shape, pattern, special_zero)
+
+
+def _static_reshape(shape: Shape, pattern: Sequence[int], special_zero: bool) -> tuple[Dim, ...] | None:
+    """``_interval_reshape``'s answer by integer arithmetic, where every length it multiplies is static and positive
+    and the target valid (most reshapes of a network; a dim that special_zero copies may be dynamic, it is not
+    multiplied): tests/ops/test_reshape_paths.py compares the two. None elsewhere."""
+    if shape is None:
+        return None
+    copied = special_zero and 0 in pattern
+    total = 1
+    for i, d in enumerate(shape):
+        if copied and i < len(pattern) and pattern[i] == 0:
+            if d.lo >= INF or (d.hi is not None and d.hi >= INF):
+                return None
+        elif d.hi != d.lo or not 0 < d.lo < INF:
+            return None
+        else:
+            total *= d.lo
+    out: list[Dim | None] = []
+    minus_one = None
+    known = 1
+    for i, v in enumerate(pattern):
+        if v == 0 and copied and i < len(shape):
+            out.append(shape[i])
+            continue
+        if v == -1 and minus_one is None:
+            minus_one = len(out)
+            out.append(None)
+            continue
+        if not 0 < v < INF:
+            return None
+        out.append(Dim(v, v))
+        known *= v
+    if total >= INF or known >= INF:  # (the interval products saturate there)
+        return None
+    if minus_one is not None:
+        if total % known:
+            return None
+        n = total // known
+        out[minus_one] = Dim(n, n)
+    elif known != total:
+        return None
+    return tuple(out)
+
+
+def _interval_reshape(shape: Shape, pattern: Sequence[int], special_zero: bool) -> tuple[Dim, ...]:
+    """``reshape_dims`` on intervals: every case."""
     minus_one = None
     wanted: list[Iv] = []
     for i, v in enumerate(pattern):
