@@ -5,10 +5,12 @@ billion-laughs payloads live): libxml2 expands internal entities inside attribut
 even with ``resolve_entities=False``, so refusing after the parse would be too late.
 Parsing never loads a DTD or touches the network.
 No document tree is built (for a large model it would take more memory than OpenVINO's whole read):
-libxml2 first checks that the document is well-formed, keeping nothing, then the text is scanned
-from element to element. A layer or edge spelled as OpenVINO writes it is read by regular
-expressions (``_LAYER``); other elements are parsed by lxml (a run of them at a time) and read from lxml's
-elements (``_Reader.layer``); both paths give the same graph.
+libxml2 checks that the document is well-formed, keeping nothing, on a thread of its own (it releases the GIL,
+so the check takes a second core), while the text is scanned from element to element; the graph is returned only
+once the check passed, and a malformed document's error is libxml2's, whatever the scan met.
+A layer or edge spelled as OpenVINO writes it is read by regular expressions (``_LAYER``); other elements are
+parsed by lxml (a run of them at a time) and read from lxml's elements (``_Reader.layer``); both paths give the
+same graph.
 Problems that leave the file readable (bad dims, duplicate ids, dangling edges) are not
 raised: they are collected in ``graph.load_diagnostics`` so ``check`` can report them all.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -203,10 +206,15 @@ def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
     xml_path = Path(xml_path)
     with _safe_source(xml_path) as f:
         data = f.read()
+    check = _WellFormed(data, str(xml_path))
     try:
-        text = _well_formed_text(data, str(xml_path))
-        del data
-        return _Reader(xml_path, bin_path).read(text)
+        try:
+            graph = _Reader(xml_path, bin_path, check).read(_text(data, str(xml_path)))
+        except Exception:
+            check.passed()  # a malformed document: libxml2's error, not what the scan met
+            raise
+        check.passed()
+        return graph
     except etree.ParseError as exc:
         # A parser without a tree words some errors differently: report the whole-document
         # parser's message and line, so that a malformed file reads the same whichever path met the error.
@@ -301,15 +309,33 @@ def _encoding(data: bytes) -> str:
     return declared.group(1).decode() if declared else "utf-8"
 
 
-def _well_formed_text(data: bytes, name: str) -> str:
-    """The document's text, once libxml2 has found it well-formed (etree.ParseError otherwise), with line ends
-    as XML reads them (``\\r\\n`` and ``\\r`` are ``\\n``)."""
+class _WellFormed:
+    """libxml2's parse of the whole document, keeping nothing, on a thread of its own: it releases the GIL, so the
+    reader scans the text meanwhile. ``error`` is set once the parse failed (the scan stops at its next element);
+    ``passed`` waits for the parse and raises its error (E-READ first where the bytes are not text)."""
+
+    def __init__(self, data: bytes, name: str):
+        self.data, self.name = data, name
+        self.error: etree.ParseError | None = None
+        self.thread = threading.Thread(target=self.parse, name="ir_tools-well-formed", daemon=True)
+        self.thread.start()
+
+    def parse(self) -> None:
+        try:
+            etree.fromstring(self.data, etree.XMLParser(target=_Discard(), **_SAFE))
+        except etree.ParseError as exc:
+            self.error = exc
+
+    def passed(self) -> None:
+        self.thread.join()
+        if self.error is not None:
+            _refuse_undecodable(self.data, _encoding(self.data), self.name, self.error.lineno)
+            raise self.error
+
+
+def _text(data: bytes, name: str) -> str:
+    """The document's text, with line ends as XML reads them (``\\r\\n`` and ``\\r`` are ``\\n``)."""
     encoding = _encoding(data)
-    try:
-        etree.fromstring(data, etree.XMLParser(target=_Discard(), **_SAFE))
-    except etree.ParseError as exc:
-        _refuse_undecodable(data, encoding, name, exc.lineno)
-        raise
     try:
         text = data.decode(encoding)
     except (LookupError, UnicodeDecodeError) as exc:
@@ -417,8 +443,9 @@ class _Reader:
     connected, ports as PortFields, dims as a tuple of ints shared by every port that spells them alike.
     """
 
-    def __init__(self, xml_path: Path, bin_path: str | Path | None):
+    def __init__(self, xml_path: Path, bin_path: str | Path | None, check: _WellFormed):
         self.xml_path = xml_path
+        self.check = check  # the document's well-formedness, found meanwhile: the scan stops once it failed
         self.bin_path = Path(bin_path) if bin_path else xml_path.with_suffix(".bin")
         self.file = str(xml_path)
         self.graph: Graph | None = None
@@ -476,6 +503,8 @@ class _Reader:
         self.start(root, self.line_at(tag.end()))
         pos = tag.end()
         while not empty:
+            if self.check.error is not None:
+                self.check.passed()  # (raises it)
             pos = _BETWEEN.match(text, pos).end()
             tag = _MARKUP.match(text, pos)
             if tag.group(1):  # the root's end tag
@@ -511,7 +540,10 @@ class _Reader:
                 from_layer, from_port, to_layer, to_port = found.groups()
                 edges.append((from_layer, int(from_port), to_layer, int(to_port), line))
             self.at, self.line = at, line
+        check = self.check
         while True:
+            if check.error is not None:  # a malformed document: its scan may go anywhere, libxml2 says what is wrong
+                check.passed()  # (raises it)
             found = fast.match(text, pos)
             if found is None or not take_fast(found):  # not blanks and a fast element: skip to the next element
                 pos = _BETWEEN.match(text, pos).end()
