@@ -312,24 +312,25 @@ def _encoding(data: bytes) -> str:
 class _WellFormed:
     """libxml2's parse of the whole document, keeping nothing, on a thread of its own: it releases the GIL, so the
     reader scans the text meanwhile. ``error`` is set once the parse failed (the scan stops at its next element);
-    ``passed`` waits for the parse and raises its error (E-READ first where the bytes are not text)."""
+    ``passed`` waits for the parse and raises its error (E-READ first where the bytes are not text), whatever it is."""
 
     def __init__(self, data: bytes, name: str):
         self.data, self.name = data, name
-        self.error: etree.ParseError | None = None
+        self.error: BaseException | None = None
         self.thread = threading.Thread(target=self.parse, name="ir_tools-well-formed", daemon=True)
         self.thread.start()
 
     def parse(self) -> None:
         try:
             etree.fromstring(self.data, etree.XMLParser(target=_Discard(), **_SAFE))
-        except etree.ParseError as exc:
+        except BaseException as exc:  # noqa: BLE001 (raised by ``passed``, on the reading thread)
             self.error = exc
 
     def passed(self) -> None:
         self.thread.join()
-        if self.error is not None:
+        if isinstance(self.error, etree.ParseError):
             _refuse_undecodable(self.data, _encoding(self.data), self.name, self.error.lineno)
+        if self.error is not None:
             raise self.error
 
 
