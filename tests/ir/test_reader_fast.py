@@ -192,12 +192,16 @@ _BETWEEN = ["\n", " ", "\t", "\r\n", "<!-- c -->", "<?pi x?>", "text", '<extra a
 _IN_VALUE = ["&amp;", "&#10;", "&#9;", " ", "\t", "\n", "é", ">", "'", "0", "-", "1.5", ""]
 
 
+def editable_copy(folder: Path) -> tuple[str, Path]:
+    """``SOURCE``'s text, and the path in ``folder`` to write variants of it to (its weights copied beside it)."""
+    (folder / SOURCE.with_suffix(".bin").name).write_bytes(SOURCE.with_suffix(".bin").read_bytes())
+    return SOURCE.read_text(), folder / SOURCE.name
+
+
 def test_seeded_edits_read_alike_with_libxml2s_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """300 variants, each with up to four edits between elements or inside attribute values: both paths agree."""
     rng = random.Random(2)
-    source = SOURCE.read_text()
-    (tmp_path / SOURCE.with_suffix(".bin").name).write_bytes(SOURCE.with_suffix(".bin").read_bytes())
-    path = tmp_path / SOURCE.name
+    source, path = editable_copy(tmp_path)
     read = 0
     for _ in range(300):
         text = source

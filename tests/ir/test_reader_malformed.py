@@ -1,7 +1,7 @@
 """Malformed documents: libxml2 checks the document on a thread of its own while the reader scans the text
 (``reader._WellFormed``), so the scan may meet the damage first, or read past it. Whatever it met, ``read_ir``'s error
-must be libxml2's, at its line, as a whole-document parse gives it: seeded corruptions of an OpenVINO-saved IR,
-each anywhere in the file."""
+must be libxml2's, at its line, as a whole-document parse gives it: seeded corruptions of an OpenVINO-saved IR
+(``test_reader_fast.SOURCE``), each anywhere in the file."""
 
 from __future__ import annotations
 
@@ -13,9 +13,7 @@ from lxml import etree
 from ir_tools.base.errors import ReadError
 from ir_tools.ir import reader
 from ir_tools.ir.reader import read_ir
-
-ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT / "samples" / "mixed_network.xml"  # saved by OpenVINO
+from tests.ir.test_reader_fast import editable_copy
 
 
 def _corrupt(text: str, rng: random.Random) -> str:
@@ -42,9 +40,7 @@ def _libxml2(path: Path) -> tuple[str, int | None] | None:
 
 def test_seeded_corruptions_get_libxml2s_error(tmp_path: Path) -> None:
     rng = random.Random(7)
-    source = SOURCE.read_text()
-    (tmp_path / SOURCE.with_suffix(".bin").name).write_bytes(SOURCE.with_suffix(".bin").read_bytes())
-    path = tmp_path / SOURCE.name
+    source, path = editable_copy(tmp_path)
     malformed = 0
     for _ in range(400):
         path.write_text(_corrupt(source, rng))
