@@ -209,7 +209,9 @@ def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
     check = _WellFormed(data, str(xml_path))
     try:
         try:
-            graph = _Reader(xml_path, bin_path, check).read(_text(data, str(xml_path)))
+            text = _text(data, str(xml_path))
+            del data  # (the check keeps the bytes while it parses them, and after only if they are malformed)
+            graph = _Reader(xml_path, bin_path, check).read(text)
         except Exception:
             check.passed()  # a malformed document: libxml2's error, not what the scan met
             raise
@@ -325,6 +327,8 @@ class _WellFormed:
             etree.fromstring(self.data, etree.XMLParser(target=_Discard(), **_SAFE))
         except BaseException as exc:  # noqa: BLE001 (raised by ``passed``, on the reading thread)
             self.error = exc
+        else:
+            self.data = b""  # (only a malformed document's bytes are looked at again)
 
     def passed(self) -> None:
         self.thread.join()
