@@ -1,7 +1,8 @@
 """Time of ``ir-tools migrate MODEL --target 2023.0 -o OUT`` against OpenVINO's ``Core().read_model`` +
 ``save_model`` of the same model, per model of the target zoo, in one run.
 
-Run ``python benchmarks/bench_migrate.py [--target 2023.0] [--runs 3] [--only NAME ...] [--floor] [--profile NAME]``.
+Run ``python benchmarks/bench_migrate.py [--target 2023.0] [--runs 3] [--only NAME ...] [--floor] [--without PASS]
+[--profile NAME]``.
 The models: the target zoo that ``scripts/build_target_zoo.py`` builds (``$IR_TOOLS_TARGET_ZOO``, else
 ``~/.cache/ir_tools/target_zoo``), else the committed fixtures of tests/data/target. In this process, every side
 warmed up once on the model, then interleaved, best of ``--runs`` each:
@@ -15,7 +16,10 @@ warmed up once on the model, then interleaved, best of ``--runs`` each:
   (``propagate``) and, where migrate writes (a model it leaves as it is it does not), ``write_ir``, and no more.
   Its ratio to OpenVINO's is the least migrate's can be with this reader, walker and writer; what is left of the
   goal is what the structural checks, the rewrites with their re-inference and gate, and the command around them
-  may take.
+  may take;
+- with ``--without PASS`` (a downgrade's class name, e.g. F32Decompression), also migrate with that pass rewriting
+  nothing (its output then differs, or migrate refuses): ours less this is what the pass costs in all, its rewrite,
+  the re-inference and gate of what it changed, and their writing.
 
 Prints seconds and ratio per model, the median ratio against the target (at most 1.5x) and how many models are
 within it. A model that migrate refuses (no rewrite yet) is timed all the same, to the refusal, and marked.
@@ -35,6 +39,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -62,6 +67,27 @@ def openvino(xml: Path, out: Path) -> Callable[[], int]:
         return 0
 
     return run
+
+
+def downgrade_named(name: str) -> type:
+    """The downgrade class called ``name`` (``--without``); exits naming them all if there is none."""
+    from ir_tools.passes.downgrade import DOWNGRADES
+
+    found = next((d for d in DOWNGRADES if d.__name__ == name), None)
+    if found is None:
+        sys.exit(f"--without {name}: no such downgrade; one of {', '.join(d.__name__ for d in DOWNGRADES)}")
+    return found
+
+
+def without(run: Callable[[], int], downgrade: type) -> Callable[[], int]:
+    """``run`` (ours) with ``downgrade`` rewriting nothing."""
+    from ir_tools.passes.base import PassResult
+
+    def run_without() -> int:
+        with mock.patch.object(downgrade, "apply", lambda self, graph: PassResult(graph, False)):
+            return run()
+
+    return run_without
 
 
 def floor(xml: Path, out: Path, written: Path) -> Callable[[], int]:
@@ -116,6 +142,8 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=[], help="only models whose file name contains one of these")
     parser.add_argument("--floor", action="store_true",
                         help="also time reading, the shape walk and writing alone, against OpenVINO's")
+    parser.add_argument("--without", metavar="PASS",
+                        help="also migrate with the downgrade PASS rewriting nothing: what the pass costs in all")
     parser.add_argument("--profile", metavar="NAME", help="pyinstrument over one migrate of that model")
     args = parser.parse_args()
     models = entries(TARGET_ZOO_DIR)
@@ -124,13 +152,15 @@ def main() -> None:
         models, source = entries(FIXTURES_DIR), FIXTURES_DIR
         print(f"no target zoo in {TARGET_ZOO_DIR} (scripts/build_target_zoo.py builds it): the committed fixtures")
     models = [e for e in models if not args.only or any(n in e["file"] for n in args.only)]
+    skipped = downgrade_named(args.without) if args.without else None
     if args.profile:
         profile(next(Path(e["path"]) for e in models if args.profile in e["file"]), args.target)
         return
     print(f"migrate --target {args.target} vs read_model + save_model, {len(models)} models of {source}, "
           f"best of {args.runs}\n")
-    print(f"{'model':<36} {'MB':>7} {'ours s':>8} {'OV s':>8} {'ratio':>6}" + (f" {'floor':>6}" if args.floor else ""))
-    ratios, floors = [], []
+    print(f"{'model':<36} {'MB':>7} {'ours s':>8} {'OV s':>8} {'ratio':>6}" + (f" {'floor':>6}" if args.floor else "")
+          + (f" {'w/o':>6}" if args.without else ""))
+    ratios, floors, withouts = [], [], []
     for entry in models:
         xml = Path(entry["path"])
         with tempfile.TemporaryDirectory(prefix="bench-migrate-") as tmp:
@@ -138,6 +168,9 @@ def main() -> None:
                     "openvino": openvino(xml, Path(tmp) / "ov" / xml.name)}
             if args.floor:
                 runs["floor"] = floor(xml, Path(tmp) / "floor" / xml.name, Path(tmp) / "ours" / xml.name)
+            if skipped:
+                runs["without"] = without(ours(xml, Path(tmp) / "without" / xml.name, args.target,
+                                              needs_stateless(entry, args.target)), skipped)
             for side in runs:
                 (Path(tmp) / side).mkdir()
             seconds, code = best(runs, args.runs)
@@ -148,6 +181,9 @@ def main() -> None:
         if args.floor:
             floors.append(seconds["floor"] / seconds["openvino"])
             note = f" {floors[-1]:>6.2f}{note}"
+        if args.without:
+            withouts.append(seconds["without"] / seconds["openvino"])
+            note = f" {withouts[-1]:>6.2f}{note}"
         print(f"{entry['file']:<36} {size:>7.2f} {seconds['ours']:>8.3f} {seconds['openvino']:>8.3f} "
               f"{ratio:>6.2f}{note}", flush=True)
     median = statistics.median(ratios)
@@ -158,6 +194,9 @@ def main() -> None:
     if floors:
         print(f"floor (read, shape walk and write alone): median {statistics.median(floors):.2f}, "
               f"{min(floors):.2f} to {max(floors):.2f}")
+    if withouts:
+        print(f"without {args.without}: median {statistics.median(withouts):.2f}, {min(withouts):.2f} to "
+              f"{max(withouts):.2f}; {sum(r <= GOAL for r in withouts)} of {len(withouts)} models within the goal")
 
 
 if __name__ == "__main__":
