@@ -5,9 +5,12 @@ OpenVINO's numbers on the original."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import ir_tools
 from ir_tools.cli import main
@@ -69,3 +72,30 @@ def test_f16_decompression_computed_in_f32_for_releases_before_2025(tmp_path: Pa
         assert float(np.abs(new[name] - want[name]).max()) < 1e-6 * scale, name
     assert main(["migrate", str(model), "--target", "2025.0", "--dry-run"]) == 0
     assert "nothing to migrate" in capsys.readouterr().out
+
+
+#: Run by a release's Python on a model file: the element types of the weights its CPU plugin's FullyConnected
+#: layers read, sorted.
+_COMPILED_WEIGHTS = """
+import json, sys
+from openvino.runtime import Core
+model = Core().compile_model(sys.argv[1], "CPU", {"INFERENCE_PRECISION_HINT": "f32"}).get_runtime_model()
+print(json.dumps(sorted(op.input(1).get_element_type().get_type_name() for op in model.get_ordered_ops()
+                        if op.get_rt_info()["layerType"].astype(str) == "FullyConnected")))
+"""
+
+
+@pytest.mark.skipif("2024.0" not in side_pythons(), reason="no OpenVINO 2024.0: set IR_TOOLS_RELEASE_PYTHONS")
+def test_the_f32_chain_keeps_the_weights_compressed_on_2024(tmp_path: Path, capsys) -> None:
+    """2024.0 compiles a chain its decompression pattern matches (the integer weights converted to a float, less a zero
+    point, times a scale) into a FullyConnected that reads the integer weights, as the current OpenVINO does. The f32
+    chain migrate writes must stay such a chain: a Convert to f32 between the Subtract and the Multiply, say, makes
+    2024.0 fold the weights into f32 ones (measured: both FullyConnected layers then read f32), 8 times the memory of
+    u4 ones."""
+    model = tmp_path / "compressed.xml"
+    _compressed_model(model, np.random.default_rng(7))
+    out, printed = migrate(model, capsys, target="2024.0")
+    assert "rewrote 2 x f16 weight decompression -> f32" in printed
+    probe = subprocess.run([side_pythons()["2024.0"], "-c", _COMPILED_WEIGHTS, str(out)], capture_output=True,
+                           text=True, check=True)
+    assert json.loads(probe.stdout.splitlines()[-1]) == ["u4", "u8"]
