@@ -509,7 +509,7 @@ class _Reader:
         pos = tag.end()
         while not empty:
             if self.check.error is not None:
-                self.check.passed()  # (raises it)
+                raise self.check.error  # (``read_ir`` waits for the check and reports its error, once)
             pos = _BETWEEN.match(text, pos).end()
             tag = _MARKUP.match(text, pos)
             if tag.group(1):  # the root's end tag
@@ -548,7 +548,7 @@ class _Reader:
         check = self.check
         while True:
             if check.error is not None:  # a malformed document: its scan may go anywhere, libxml2 says what is wrong
-                check.passed()  # (raises it)
+                raise check.error  # (``read_ir`` waits for the check and reports its error, once)
             found = fast.match(text, pos)
             if found is None or not take_fast(found):  # not blanks and a fast element: skip to the next element
                 pos = _BETWEEN.match(text, pos).end()
