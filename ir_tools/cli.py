@@ -493,9 +493,6 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     _tolerances_need(args, args.check or args.check_with, "--check or --check-with")
     if not (args.output or args.in_place or args.dry_run):
         raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
-    if args.output and not args.in_place and same_file(args.output, args.model):
-        raise IrToolsError(f"-o {args.output} is the input model: give another path, or --in-place to overwrite it",
-                           code="E-OVERWRITE")
     other = _other_openvino(args.check_with) if args.check_with else None
     target = None
     if args.target:
@@ -556,8 +553,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
     from .ir.names import tensor_names
     from .passes.extract import extract
 
-    if same_file(args.output, args.model):
-        raise IrToolsError(f"-o {args.output} is the input model: give another path", code="E-OVERWRITE")
     graph = read_valid(args.model, args.bin)
     inputs = [name for value in args.inputs for name in tensor_names(value)]
     outputs = [name for value in args.outputs for name in tensor_names(value)]
@@ -576,8 +571,6 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     from .runtime.numeric_check import CompareOptions
     from .runtime.reduce import Runs, activations, against_fails, compare_fails, openvino_fails, reduce_model
 
-    if same_file(args.output, args.model):
-        raise IrToolsError(f"-o {args.output} is the input model: give another path", code="E-OVERWRITE")
     if args.until == "openvino-fails" and (args.load_outputs or args.per_layer or args.atol or args.rtol
                                            or args.against):
         raise IrToolsError("--against, --load-outputs, --per-layer, --atol and --rtol say when compare fails: they "
@@ -1028,6 +1021,64 @@ def _kept_heap() -> None:
         mallopt(option, value)
 
 
+#: The commands whose ``-o`` is a model: its ``.bin`` is written beside it (and ``reduce``'s inputs, MIN.npz).
+_WRITES_A_MODEL = frozenset({"shapes", "convert-onnx", "migrate", "transform", "extract", "reduce"})
+
+
+def _files_read(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """Every file the command reads, with what it is: its models and their weights, ``--inputs``, ``--load-outputs``
+    and ``--against`` (and its weights)."""
+    read: list[tuple[str, Path]] = []
+    models = getattr(args, "models", None) or [getattr(args, "model", None)]
+    for model in models:
+        if model is not None:
+            read.append(("the input model", model))
+            if not getattr(args, "bin", None) and model.suffix.lower() != ".onnx":  # (an IR's default weights)
+                read.append(("the input model's weights", model.with_suffix(".bin")))
+    for option, what in (("bin", "the input model's weights"), ("inputs", "the --inputs file"),
+                         ("load_outputs", "the --load-outputs file"), ("against", "the --against model")):
+        value = getattr(args, option, None)
+        if isinstance(value, Path):  # (extract's --inputs are tensor names)
+            read.append((what, value))
+    if isinstance(getattr(args, "against", None), Path) and args.against.suffix.lower() == ".xml":
+        read.append(("the --against model's weights", args.against.with_suffix(".bin")))
+    return read
+
+
+def _files_written(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """Every file the command may write, with the option that names it."""
+    written: list[tuple[str, Path]] = []
+    output = getattr(args, "output", None)
+    if output is not None:
+        written.append(("-o", output))
+        if args.command in _WRITES_A_MODEL:
+            written.append(("-o (its .bin)", output.with_suffix(".bin")))
+        if args.command == "reduce":
+            written.append(("-o (its inputs)", output.with_suffix(".npz")))
+    for option in ("save_outputs", "html"):
+        value = getattr(args, option, None)
+        if value is not None:
+            written.append((f"--{option.replace('_', '-')}", value))
+    return written
+
+
+def _refuse_overwriting(args: argparse.Namespace) -> None:
+    """E-OVERWRITE, before anything is read, where a file the command would write is one it reads (only
+    ``--in-place`` writes over the input model), or where two of its outputs are one file; E-USAGE for ``-o`` with
+    ``--in-place``."""
+    if getattr(args, "in_place", False) and getattr(args, "output", None) is not None:
+        raise IrToolsError("-o and --in-place both say where to write: give one", code="E-USAGE")
+    read, written = _files_read(args), _files_written(args)
+    for i, (option, path) in enumerate(written):
+        what = next((what for what, source in read if same_file(path, source)), None)
+        if what is not None:
+            hint = ", or --in-place to overwrite it" if hasattr(args, "in_place") and what == "the input model" else ""
+            raise IrToolsError(f"{option} {path} is {what}: give another path{hint}", code="E-OVERWRITE")
+        other = next((o for o, p in written[:i] if same_file(path, p)), None)
+        if other is not None:
+            raise IrToolsError(f"{option} {path} is also where {other} writes: give another path", code="E-OVERWRITE")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     args.selection = Selection()
@@ -1038,6 +1089,7 @@ def main(argv: list[str] | None = None) -> int:
     _kept_heap()
     try:
         args.selection = selection(args.select, args.ignore)
+        _refuse_overwriting(args)
         return args.run(args)
     except InvalidModelError as exc:
         return _report_invalid(exc, str(getattr(args, "model", "")), args)

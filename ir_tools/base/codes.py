@@ -110,7 +110,9 @@ _TABLE = (
     Code("E-USAGE", "fatal", "commands",
          "the command line cannot be carried out: an option missing or out of range, no model file where one was "
          "named, an optional dependency not installed"),
-    Code("E-OVERWRITE", "fatal", "commands", "writing would replace the input model, which only `--in-place` may"),
+    Code("E-OVERWRITE", "fatal", "commands",
+         "writing would replace a file the command reads (the model, its weights, --inputs, --load-outputs, --against) "
+         "or another of its outputs; only `--in-place` writes over the input model"),
     Code("E-INPUT", "fatal", "commands",
          "the inputs given to `run` or `compare` cannot be read or do not fit the model (names, shapes, element "
          "types, a dynamic dim without a default and without `--shape`)"),

@@ -1,0 +1,70 @@
+"""No command writes over a file it reads (only ``--in-place`` writes over the input model), nor two of its outputs
+into one file: E-OVERWRITE before anything is read, every file as it was. Found by trying it: ``compare
+--save-outputs MODEL.xml``, ``--html MODEL.bin``, ``run -o MODEL.xml`` and ``reduce -o`` onto its ``--against`` model
+wrote over them and exited 0."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ir_tools.cli import main
+from tests.conftest import SAMPLES
+
+#: (command line with M for the model's path less ".xml" and D for the folder, what the refusal names)
+CASES = [
+    ("compare M.xml --save-outputs M.xml", "--save-outputs D/m.xml is the input model: give another path"),
+    ("compare M.xml --save-outputs M.bin", "is the input model's weights"),
+    ("compare M.xml --html M.xml", "--html D/m.xml is the input model"),
+    ("compare M.xml --against D/b.xml --save-outputs D/b.xml", "is the --against model"),
+    ("compare M.xml --against D/b.xml --html D/b.bin", "is the --against model's weights"),
+    ("compare M.xml --inputs D/in.npz --save-outputs D/in.npz", "is the --inputs file"),
+    ("compare M.xml --load-outputs D/in.npz --html D/in.npz", "is the --load-outputs file"),
+    ("compare M.xml --save-outputs D/r.npz --html D/r.npz", "--html D/r.npz is also where --save-outputs writes"),
+    ("compare M.xml --bin D/b.bin --save-outputs D/b.bin", "is the input model's weights"),
+    ("run M.xml -o M.xml", "-o D/m.xml is the input model: give another path"),
+    ("run M.xml --inputs D/in.npz -o D/in.npz", "is the --inputs file"),
+    ("reduce M.xml --against D/b.xml -o D/b.xml", "-o D/b.xml is the --against model"),
+    ("reduce M.xml --load-outputs D/in.npz -o D/in.xml", "-o (its inputs) D/in.npz is the --load-outputs file"),
+    ("reduce M.xml -o D/b.xml --against D/c.xml --inputs D/b.npz", "-o (its inputs) D/b.npz is the --inputs file"),
+    ("extract M.xml --inputs x --outputs y -o M.bin", "-o D/m.bin is the input model's weights"),
+    ("migrate M.xml -o M.xml", "is the input model: give another path, or --in-place to overwrite it"),
+    ("transform M.xml --pass x:y -o M.bin", "-o D/m.bin is the input model's weights"),
+    ("shapes M.xml --fix -o M.xml", "or --in-place to overwrite it"),
+    ("check M.xml --html M.xml", "--html D/m.xml is the input model"),
+    ("convert-onnx D/in.npz -o D/in.npz", "-o D/in.npz is the input model"),
+]
+
+
+@pytest.mark.parametrize(("line", "words"), CASES)
+def test_a_command_never_writes_over_what_it_reads(line: str, words: str, tmp_path: Path, capsys) -> None:
+    shutil.copy(SAMPLES / "mixed_network.xml", tmp_path / "m.xml")
+    shutil.copy(SAMPLES / "mixed_network.bin", tmp_path / "m.bin")
+    for name in ("b.xml", "b.bin", "c.xml", "in.npz", "b.npz"):
+        (tmp_path / name).write_bytes(b"kept")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    argv = line.replace("M.", f"{tmp_path}/m.").replace("D/", f"{tmp_path}/").split()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "error[E-OVERWRITE]" in err and words.replace("D/", f"{tmp_path}/") in err, err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_output_and_in_place_together_are_refused(tmp_path: Path, capsys) -> None:
+    """``--in-place`` wrote over the input and ``-o`` was ignored without a word."""
+    shutil.copy(SAMPLES / "mixed_network.xml", tmp_path / "m.xml")
+    shutil.copy(SAMPLES / "mixed_network.bin", tmp_path / "m.bin")
+    before = (tmp_path / "m.xml").read_bytes()
+    assert main(["migrate", str(tmp_path / "m.xml"), "-o", str(tmp_path / "out.xml"), "--in-place"]) == 2
+    assert "-o and --in-place both say where to write: give one" in capsys.readouterr().err
+    assert (tmp_path / "m.xml").read_bytes() == before and not (tmp_path / "out.xml").exists()
+
+
+@pytest.mark.openvino
+def test_an_onnx_model_has_no_weights_file_to_keep(tmp_path: Path) -> None:
+    """``convert-onnx m.onnx -o m.xml`` writes m.bin beside m.onnx, which does not read it: not a refusal."""
+    shutil.copy(SAMPLES / "tricky_avgpool.onnx", tmp_path / "m.onnx")
+    assert main(["convert-onnx", str(tmp_path / "m.onnx"), "-o", str(tmp_path / "m.xml"), "-q"]) == 0
+    assert (tmp_path / "m.bin").exists()
