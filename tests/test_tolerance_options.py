@@ -42,3 +42,11 @@ def test_a_tolerance_where_nothing_is_compared_is_refused(argv: list[str], tmp_p
     assert main([*argv, "-o", str(out)]) == 2
     assert "--atol and --rtol say how --check" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "pool:NaN", "-1e-3", "pool:-inf"])
+def test_a_tolerance_that_cannot_fail_or_is_negative_is_refused(value: str, tmp_path, capsys) -> None:
+    """``--atol nan`` passed every tensor, a planted defect included (NaN compares false): a check that cannot fail."""
+    for flag in ("--atol", "--rtol"):
+        assert main(["migrate", str(SAMPLE), "--check", f"{flag}={value}", "--dry-run"]) == 2
+        assert f"{flag} must be a finite number of at least 0, got '{value}'" in capsys.readouterr().err

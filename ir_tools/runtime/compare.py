@@ -5,6 +5,7 @@ tolerances that would have passed.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -42,8 +43,8 @@ class Tolerances:
                     value = float(number)
                 except ValueError:
                     raise ValueError(f"{flag} expects V or NAME:V with a number V, got '{v}'") from None
-                if value < 0:
-                    raise ValueError(f"{flag} must not be negative, got '{v}'")
+                if not 0 <= value < math.inf:  # (NaN and inf would pass every tensor: a check that cannot fail)
+                    raise ValueError(f"{flag} must be a finite number of at least 0, got '{v}'")
                 if sep:
                     by_name[name] = value
                 else:
