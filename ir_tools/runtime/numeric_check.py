@@ -31,7 +31,7 @@ from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in, unit
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors, too_loose
 from .executor import OWN_STEPS, Bounded, BoundedInterpreter, body_inputs, execute, rounding_bounds, supported
-from .inputs import Recipe, check_inputs, describe
+from .inputs import InputError, Recipe, check_inputs, describe
 from .openvino import ModelFiles, OpenVinoRun
 from .runners import ActivationRunner, OpenVinoRunner
 
@@ -76,6 +76,7 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
     """
     check_inputs(graph, inputs)
     _refuse_state(graph)
+    _refuse_unmatched(graph, options.saved)
     runner = openvino if openvino is not None and not isinstance(openvino, ModelFiles) else OpenVinoRunner(
         graph, openvino)
     with threadpool_limits(limits=1, user_api="blas"):
@@ -93,6 +94,25 @@ def _refuse_state(graph: Graph) -> None:
                                "writes; this layer is the first): one inference compares no state; compare it over "
                                "steps, the state carried (runtime.steps.compare_steps, compare --steps N)",
                                loc=first.loc)
+
+
+def _refuse_unmatched(graph: Graph, saved: Mapping[str, np.ndarray]) -> None:
+    """InputError for saved outputs (``--load-outputs``) none of which is an output or a layer's activation of
+    ``graph``: nothing would be compared with them, and the verdict would say nothing of them."""
+    if not saved:
+        return
+    outputs = {OUTPUT_PREFIX + output_name(graph, result) for result in graph.results()}
+    activations = {f"{LAYER_PREFIX}{layer.name}:{pid}" for layer in graph.layers() for pid in layer.output_ids()}
+    if any(key in outputs or key in activations for key in saved):
+        return
+    if any(key.endswith(")") and "(step " in key for key in saved):
+        why = "they are of the steps of a stateful model (their names end in '(step K)'), and this model runs once"
+    else:
+        shown = ", ".join(sorted(key[len(OUTPUT_PREFIX):] for key in saved if key.startswith(OUTPUT_PREFIX))[:5])
+        why = f"the model's outputs are {', '.join(sorted(o[len(OUTPUT_PREFIX):] for o in outputs)[:5])}; the " \
+              f"file's are {shown or 'none'}"
+    raise InputError(f"--load-outputs: none of the saved outputs or activations is of this model, so none would be "
+                     f"compared: {why}")
 
 
 def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: CompareOptions,

@@ -150,6 +150,9 @@ def test_steps_per_layer(capsys, check_report) -> None:
     ("stateful", ["--steps", "2", "--inputs", "INPUTS"], "--inputs feeds one inference"),
     ("stateful", ["--compare-constants"], "does not take steps yet"),
     ("stateful", ["--load-outputs", "ONE"], "the saved outputs are of one inference, not of steps"),
+    ("stateless", ["--load-outputs", "STEPS"], "none of the saved outputs or activations is of this model, so none "
+                                                "would be compared: they are of the steps of a stateful model"),
+    ("stateless", ["--load-outputs", "ONE_OTHER"], "none of the saved outputs or activations is of this model"),
 ])
 def test_steps_refusals(capsys, tmp_path, model, args, says) -> None:
     path = FIXTURE if model == "stateful" else SAMPLES / "avgpool14_ceil_torch.xml"
@@ -160,6 +163,14 @@ def test_steps_refusals(capsys, tmp_path, model, args, says) -> None:
         assert main(["compare", str(SAMPLES / "avgpool14_ceil_torch.xml"), "--save-outputs",
                      str(tmp_path / "one.npz"), "-q"]) == 0
         args = [str(tmp_path / "one.npz") if a == "ONE" else a for a in args]
+    if "STEPS" in args:  # the other way round: a stateless model given a stateful one's steps (compared nothing)
+        assert main(["compare", str(FIXTURE), "--steps", "2", "--per-layer", "--save-outputs",
+                     str(tmp_path / "steps.npz"), "-q"]) == 0
+        args = [str(tmp_path / "steps.npz") if a == "STEPS" else a for a in args]
+    if "ONE_OTHER" in args:  # the outputs of another model, named otherwise
+        assert main(["compare", str(SAMPLES / "mixed_network.xml"), "--save-outputs",
+                     str(tmp_path / "other.npz"), "-q"]) == 0
+        args = [str(tmp_path / "other.npz") if a == "ONE_OTHER" else a for a in args]
     assert main(["compare", str(path), *args]) == 2
     err = capsys.readouterr().err
     assert says in err and "Traceback" not in err and "E-INTERNAL" not in err
