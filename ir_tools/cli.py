@@ -567,6 +567,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
 def cmd_reduce(args: argparse.Namespace) -> int:
     """The smallest part of a failing model that still fails (``runtime.reduce``), written with the inputs it is
     fed."""
+    from .runtime.against import weights_differ
     from .runtime.inputs import load_npz
     from .runtime.numeric_check import CompareOptions
     from .runtime.reduce import Runs, activations, against_fails, compare_fails, openvino_fails, reduce_model
@@ -593,7 +594,13 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     if args.until == "openvino-fails":
         fails = openvino_fails(pattern.pattern if pattern else None)
     elif args.against:
-        fails = against_fails(graph, read_valid(args.against), tolerances)
+        original = read_valid(args.against)
+        differ = weights_differ(graph, original) if not (args.atol or args.rtol) else None
+        if differ:
+            raise IrToolsError(f"--against compares each part with the original's exactly (0 unless --atol/--rtol), "
+                               f"and their weights differ in kind ({differ}), so every part would differ: give "
+                               "--atol/--rtol, or reduce against a model of the same weights", code="E-USAGE")
+        fails = against_fails(graph, original, tolerances)
     else:
         fails = compare_fails(CompareOptions(tolerances=tolerances, per_layer=args.per_layer, saved=saved))
     runs = Runs()

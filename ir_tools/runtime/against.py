@@ -13,6 +13,7 @@ weights and inputs differ by, ``SPREAD`` times, propagated through A's graph by 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -25,7 +26,15 @@ from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name, tensor_names
 from ..ir.walker import Walker
 from ..ops.rounding import EXACT, is_exact, rounding_error, unit
-from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors, peak
+from .compare import (
+    CompareReport,
+    LayerComparison,
+    TensorComparison,
+    Tolerances,
+    compare_tensors,
+    peak,
+    too_loose,
+)
 from .executor import Bounded, execute, rounding_bounds
 from .inputs import InputError, Recipe, check_inputs, describe
 from .numeric_check import constant_layers
@@ -50,6 +59,7 @@ class Drift:
 
     ours: np.dtype  # the coarsest float type of A's weights and inputs
     theirs: np.dtype  # of B's
+    compressed: tuple[str, ...] = ()  # the element types of the compressed weights both hold alike
     implementation: float = IMPLEMENTATION
     spread: float = SPREAD
 
@@ -83,9 +93,10 @@ class Drift:
         return self.implementation * peak(expected)
 
     def text(self) -> str:
+        alike = f", both compressed alike ({', '.join(self.compressed)})" if self.compressed else ""
         return (f"an element within W or {self.implementation:g} x max|tensor|, rtol 0 (weights {self.types[0]} "
-                f"against {self.types[1]}; W: {self.spread:g} times what the weights and inputs differ by, propagated "
-                "by each op's rounding rule in quadrature, with one implementation's f32 rounding)")
+                f"against {self.types[1]}{alike}; W: {self.spread:g} times what the weights and inputs differ by, "
+                "propagated by each op's rounding rule in quadrature, with one implementation's f32 rounding)")
 
     def to_dict(self) -> dict:
         return {"rule": self.text(), "implementation": self.implementation, "unit": self.unit,
@@ -142,14 +153,7 @@ class IrModel:
         return layer.id not in self.constant and not layer.is_a("Parameter") and not layer.is_a("Result")
 
     def float_types(self) -> set[np.dtype]:
-        """The float element types of its weights (Consts) and of its inputs."""
-        found = set()
-        for layer in self.graph.layers():
-            if layer.is_a("Const") or layer.is_a("Parameter"):
-                et = element_type(layer.attrs.get("element_type", ""))
-                if et is not None and et.numpy is not None and np.dtype(et.numpy).kind == "f":
-                    found.add(np.dtype(et.numpy))
-        return found
+        return float_types(self.graph)
 
     def run(self, inputs: Mapping[str, np.ndarray], per_layer: bool) -> tuple[dict[str, np.ndarray], dict]:
         """The outputs by name and, with ``per_layer``, each computed tensor's value by its key."""
@@ -158,12 +162,67 @@ class IrModel:
         return done.outputs, done.layers
 
 
+def float_types(graph: Graph) -> set[np.dtype]:
+    """The float element types of a model's weights (Consts) and of its inputs."""
+    found = set()
+    for layer in graph.layers():
+        if layer.is_a("Const") or layer.is_a("Parameter"):
+            et = element_type(layer.attrs.get("element_type", ""))
+            if et is not None and et.numpy is not None and np.dtype(et.numpy).kind == "f":
+                found.add(np.dtype(et.numpy))
+    return found
+
+
+def compressed_weights(graph: Graph) -> Counter[str]:
+    """A model's compressed weights, counted by element type: Consts of at most 8 bits (u8, i4, nf4, f8e4m3...; not
+    boolean) that a Convert reads. Their values are the quantization of the float weights a twin holds, not those
+    weights rounded to another float type."""
+    found: Counter[str] = Counter()
+    for layer in graph.by_type("Const"):
+        et = element_type(layer.attrs.get("element_type", ""))
+        if et is not None and 0 < et.bits <= 8 and et.name != "boolean" and any(
+                graph.layer(link[2]).is_a("Convert") for link in graph.out_links(layer.id)):
+            found[et.name] += 1
+    return found
+
+
+def _compression(found: Counter[str]) -> str:
+    return ", ".join(f"{n} {name}" for name, n in sorted(found.items())) + " compressed weight Consts" if found else \
+        "no compressed weights"
+
+
+def weights_differ(ours: Graph, theirs: Graph) -> str | None:
+    """How two IRs' weights differ in kind (float types, or compression), in words; None where they agree."""
+    a, b = compressed_weights(ours), compressed_weights(theirs)
+    if a != b:
+        return f"A holds {_compression(a)}, B {_compression(b)}"
+    names = [sorted(element_type_name(t) for t in float_types(g)) for g in (ours, theirs)]
+    return None if names[0] == names[1] else f"A's weights and inputs are {'/'.join(names[0]) or 'not float'}, " \
+                                             f"B's {'/'.join(names[1]) or 'not float'}"
+
+
 def derive(model: IrModel, against: IrModel | OnnxModel) -> Drift:
-    """The tolerance of ``compare --against`` for these two models (see ``Drift``)."""
+    """The tolerance of ``compare --against`` for these two models (see ``Drift``); E-USAGE where their weights are
+    compressed otherwise (one quantized, say): what quantizing moves, no rounding rule bounds."""
     def coarsest(types: set[np.dtype]) -> np.dtype:
         return max(types, key=unit, default=np.dtype(np.float32))
 
-    return Drift(coarsest(model.float_types()), coarsest(against.float_types()))
+    compressed = derivable(model, against)
+    return Drift(coarsest(model.float_types()), coarsest(against.float_types()), tuple(sorted(compressed)))
+
+
+def derivable(model: IrModel, against: IrModel | OnnxModel) -> Counter[str]:
+    """The compressed weights both models hold alike (``compressed_weights``); E-USAGE where they differ: the derived
+    tolerance bounds two copies of one model's weights in float types, and what quantizing moves no rounding rule
+    bounds."""
+    ours = compressed_weights(model.graph)
+    theirs = compressed_weights(against.graph) if isinstance(against, IrModel) else Counter()
+    if ours != theirs:
+        raise IrToolsError(f"the derived tolerance bounds two copies of one model's weights in float types, and these "
+                           f"are compressed otherwise: A holds {_compression(ours)}, B ({against.path.name}) "
+                           f"{_compression(theirs)}; what quantizing moves, no rounding rule bounds: give "
+                           "--atol/--rtol to compare them at a tolerance of yours", code="E-USAGE")
+    return ours
 
 
 def element_type_name(dtype: np.dtype) -> str:
@@ -383,9 +442,11 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     report = CompareReport(str(model.path), config)
     report.inputs = describe(inputs, recipes or {}, f"from {config['inputs']}" if "inputs" in config else "given")
 
-    # The derived tolerance needs the peak of every tensor of A: A runs per layer then.
-    ours, layers = model.run(inputs, per_layer or drift is not None)
-    their_outputs, their_values = _theirs(against, fed, per_layer)
+    # The derived tolerance needs the peak of every tensor of A: A runs per layer then, and B too, so that both expose
+    # the same tensors (an exposed tensor is not fused away: x * c - x computed by one FMA or by two roundings).
+    layered = per_layer or drift is not None
+    ours, layers = model.run(inputs, layered)
+    their_outputs, their_values = _theirs(against, fed, layered)
     same = same_computations(model, against, drift, inputs, fed, held) if drift is not None else frozenset()
     weights = carried(model, drift, layers, inputs, fed, held, same) if drift is not None else {}
 
@@ -400,6 +461,7 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
         return compare_tensors(name, actual, expected, atol, 0.0, bound=bound)
 
     results = {output_name(model.graph, r): r for r in model.graph.results()}
+    loose: list[dict] = []
     for name, value in ours.items():
         result = results[name]
         found = model.graph.producer(result.id, result.inputs[0].id) if result.inputs else None
@@ -407,6 +469,8 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
         key = (found[0].id, found[1].id) if producer is not None else None
         if name in their_outputs:
             report.outputs.append(judged(name, name, key, value, their_outputs[name]))
+            if drift is not None and (found_loose := too_loose(report.outputs[-1], their_outputs[name])):
+                loose.append(found_loose)
         else:
             report.outputs.append(TensorComparison(
                 name, False, None, 0.0, 0.0, min_atol_to_pass=None, min_rtol_to_pass=None,
@@ -415,11 +479,12 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     summary = {"model": str(against.path), "runner": against.name,
                "tolerance": drift.to_dict() if drift is not None else None,
                "outputs_unmatched": sorted(set(their_outputs) - set(ours)), "tensors": None}
-    if not per_layer and not report.passed:
+    report.too_loose = loose
+    if not per_layer and (not report.passed or loose):  # where A and B part, or W is too loose to show it
         per_layer = True
-        if not layers:
+        if not layered:
             ours, layers = model.run(inputs, True)
-        their_outputs, their_values = _theirs(against, fed, True)
+            their_outputs, their_values = _theirs(against, fed, True)
     if per_layer:
         theirs = against.tensors()
         if isinstance(against, OnnxModel):

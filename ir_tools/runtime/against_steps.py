@@ -24,7 +24,7 @@ import numpy as np
 
 from ..ir.model import Graph, Layer
 from ..ir.names import output_name
-from .against import IrModel, against_inputs, compare_against
+from .against import IrModel, against_inputs, compare_against, derivable
 from .compare import CompareReport, TensorComparison, Tolerances, compare_tensors
 from .inputs import Recipe
 from .openvino import run_openvino_steps
@@ -49,6 +49,8 @@ def compare_against_steps(model: IrModel, against: IrModel, steps: Sequence[Mapp
     """A (``model``) against B (``against``), both stateful IRs, over ``steps`` (each step's inputs by A's input
     names; validated here): rules 1 to 4. ``tolerances``, ``source`` and ``recipes`` as ``compare_against``'s."""
     fed = [against_inputs(model, against, inputs) for inputs in steps]
+    if tolerances is None:
+        derivable(model, against)  # (before either model runs)
     ours = _run(model, list(steps))
     theirs = _run(against, fed)
     report: CompareReport | None = None

@@ -349,12 +349,13 @@ def too_loose(comparison: TensorComparison, expected: np.ndarray) -> dict | None
     return {"name": comparison.name, "bound_max": bound, "largest_value": largest} if bound >= largest else None
 
 
-def _too_loose_lines(loose: list[dict]) -> list[str]:
+def _too_loose_lines(loose: list[dict], against: bool = False) -> list[str]:
     """What the text report says of outputs whose end-to-end bound is too loose to fail."""
     names = ", ".join(f"{t['name']} (bound {t['bound_max']:.3g}, its largest value {t['largest_value']:.3g})"
                       for t in loose)
     return [f"too loose to fail: the end-to-end rounding bound of {names} reaches the output's own magnitude; "
-            "so compare checked every layer by itself, each against its own bound"]
+            + ("so compare compared every tensor of A with B's, each against its own W: the first drift is where "
+               "they part" if against else "so compare checked every layer by itself, each against its own bound")]
 
 
 def _closest_to_failing(report: CompareReport, count: int = 10) -> list[str]:
@@ -424,7 +425,7 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
         if not report.layers:
             lines += _loose_bounds(report.outputs)
         if report.too_loose:
-            lines += _too_loose_lines(report.too_loose)
+            lines += _too_loose_lines(report.too_loose, bool(against))
     if report.layers:
         shown = report.layers if verbose else [lay for lay in report.layers if not all(t.passed for t in lay.outputs)]
         failed = sum(not all(t.passed for t in lay.outputs) for lay in report.layers)
@@ -520,7 +521,8 @@ def verdict(report: dict) -> dict:
         said.append(inside_bodies(report["bodies"]))
     loose = [t["name"] for t in report.get("too_loose", [])]
     if loose:
-        said.append(f"end-to-end bound too loose to fail, so every layer checked by itself: {', '.join(loose)}")
+        checked = "every tensor compared with B's" if report.get("against") else "every layer checked by itself"
+        said.append(f"end-to-end bound too loose to fail, so {checked}: {', '.join(loose)}")
     if not report["passed"]:
         word, tone = "FAILED", "bad"
     elif outputs:

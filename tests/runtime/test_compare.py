@@ -59,7 +59,7 @@ def test_tolerance_parsing():
     assert t.for_name("other") == (1e-3, 1e-5)
     with pytest.raises(ValueError, match="--atol"):
         Tolerances.parse(["x:abc"], [])
-    with pytest.raises(ValueError, match="negative"):
+    with pytest.raises(ValueError, match="finite number of at least 0"):
         Tolerances.parse([], ["-1"])
 
 

@@ -200,3 +200,46 @@ def test_stateful_f32_against_its_f16_twin_over_steps(tmp_path, capsys, check_re
     read = [t for lay in report["layers"] if lay["type"].startswith("ReadValue") for t in lay["outputs"]
             if t["name"].endswith("(step 2)")]
     assert read and all(0 < t["bound_max"] and t["max_abs_error"] <= t["bound_max"] for t in read), read
+
+
+def test_an_output_whose_bound_is_too_loose_to_fail_has_every_tensor_compared(tmp_path, capsys,
+                                                                              check_report) -> None:
+    """Where the end-to-end W of an output reaches the output's own magnitude, a wrong output passes there (on a 50M
+    Llama against its f16 twin, W of the logits was 3e8 and a planted defect passed): every tensor is then compared,
+    and the first drift found where W is still tight. Here x * 1.0001 - x, whose f16 twin rounds 1.0001 to 1."""
+    x = ops.parameter([4, 8], np.float32, name="x")
+    scaled = ops.multiply(x, ops.constant(np.full([1, 8], 1.0001, np.float32)), name="scaled")
+    small = ops.subtract(scaled, x, name="small")
+    for op in (scaled, small):
+        op.output(0).get_tensor().set_names({op.get_friendly_name()})
+    model = ov.Model([small], [x], "cancelling")
+    ov.save_model(model, str(tmp_path / "f32.xml"), compress_to_fp16=False)
+    ov.save_model(model, str(tmp_path / "f16.xml"), compress_to_fp16=True)
+    code = main(["compare", str(tmp_path / "f32.xml"), "--against", str(tmp_path / "f16.xml"), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    check_report(report)
+    assert code == 0 and [t["name"] for t in report["too_loose"]] == ["small"]
+    assert {lay["name"] for lay in report["layers"]} == {"scaled", "small"}  # compared without --per-layer
+    assert main(["compare", str(tmp_path / "f32.xml"), "--against", str(tmp_path / "f16.xml")]) == 0
+    assert "PASSED (end-to-end bound too loose to fail, so every tensor compared with B's: small)" in \
+        capsys.readouterr().out
+    # against itself: the same bits, though A runs with every tensor exposed (which keeps OpenVINO from computing
+    # x * c - x as one FMA): B runs so too (it ran without, and this failed)
+    assert main(["compare", str(tmp_path / "f32.xml"), "--against", str(tmp_path / "f32.xml"), "-q"]) == 0
+
+
+def test_models_whose_weights_are_compressed_otherwise_have_no_derived_tolerance(tmp_path, capsys) -> None:
+    """An int8 model against its f16 original differs by its quantization, which no rounding rule bounds: compare held
+    them to equality (the int8 label said "f16 against f16") and its verdict turned with the direction. Refused, with
+    what each holds; --atol/--rtol compare them; reduce --against, which compares parts exactly, refuses them too."""
+    int8, f16 = FIXTURES_DIR / "tiny_gpt2_int8.xml", FIXTURES_DIR / "tiny_gpt2_f16.xml"
+    for a, b in ((int8, f16), (f16, int8)):
+        assert main(["compare", str(a), "--against", str(b)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and "error[E-USAGE]: the derived tolerance bounds two copies of one model's " \
+            "weights in float types, and these are compressed otherwise" in captured.err
+        assert "u8 compressed weight Consts" in captured.err and "no compressed weights" in captured.err
+    assert main(["compare", str(int8), "--against", str(f16), "--atol", "10", "-q"]) == 0
+    capsys.readouterr()
+    assert main(["reduce", str(int8), "--against", str(f16), "-o", str(tmp_path / "min.xml")]) == 2
+    assert "their weights differ in kind (A holds" in capsys.readouterr().err and not list(tmp_path.iterdir())
