@@ -499,6 +499,10 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         from .ops.releases import release
 
         target = release(args.target)  # an unknown release is a usage error before the model is read
+        if args.ir_version and args.ir_version not in target.ir_versions:
+            raise IrToolsError(f"--ir-version {args.ir_version}: OpenVINO {target.name} reads IR "
+                               f"{' or '.join(f'v{v}' for v in target.ir_versions)} only (drop --ir-version: migrate "
+                               "--target writes one it reads)", code="E-USAGE")
     graph = read_migratable(args.model, args.bin, read=read_judged)
     legacy = is_legacy(graph)
     ir_version = args.ir_version or (11 if legacy else graph.ir_version)
@@ -692,9 +696,11 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
         _say(args, f"check: comparing {on} on the migrated model with OpenVINO on the original")
         original = OpenVinoRunner(read_ir(args.model, args.bin),
                                   ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
+    tolerances = _tolerances(args, graph, 1e-6, 1e-5)
+    want = original.run(inputs)  # (what fails here is the original on this OpenVINO, reported as such: not the target)
     try:
         peak = PEAK_FRACTION if other is not None and not (args.atol or args.rtol) else None
-        found = compare_outputs(inputs, original, migrated, _tolerances(args, graph, 1e-6, 1e-5), peak_fraction=peak)
+        found = compare_outputs(inputs, want, migrated, tolerances, peak_fraction=peak)
     except IrToolsError as exc:
         if other is None:
             raise

@@ -70,6 +70,8 @@ def test_other_formats_are_named(suffix: str, words: str, tmp_path: Path, capsys
      "-o and --in-place write the corrected model: add --fix"),
     (["check", "samples/mixed_network.xml", "--jobs", "0"], "--jobs must be at least 1, got 0"),
     (["check", "samples/mixed_network.xml", "--jobs", "-1"], "--jobs must be at least 1, got -1"),
+    (["migrate", "samples/mixed_network.xml", "--target", "2021.4", "--ir-version", "11", "-o", "{tmp}/out.xml"],
+     "--ir-version 11: OpenVINO 2021.4 reads IR v10 only"),  # (it wrote v10, saying nothing)
 ])
 def test_an_option_that_would_do_nothing_is_refused(argv: list[str], words: str, tmp_path: Path, capsys) -> None:
     """Issue 25, point 7: each was accepted and had no effect; now exit 2, the words, and nothing written."""

@@ -226,6 +226,27 @@ def test_migrate_check_with_runs_the_migrated_model_on_another_release(tmp_path:
     assert "--check-with" in capsys.readouterr().err
 
 
+@pytest.mark.openvino
+@pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
+def test_migrate_check_with_blames_the_original_where_it_fails_here(tmp_path: Path, capsys) -> None:
+    """Where the original fails on this OpenVINO (Pad-12 fed pads that leave a negative dim), --check-with reports
+    that (E-OPENVINO of the original, exit 2, as --check does), not the release refusing the migrated model."""
+    import openvino as ov
+    import openvino.opset12 as ops
+
+    x = ops.parameter([2, 3, 6, 7], np.float32, name="x")
+    begin, end = (ops.parameter([4], np.int64, name=name) for name in ("begin", "end"))
+    ov.save_model(ov.Model([ops.pad(x, begin, end, "constant")], [x, begin, end]), str(tmp_path / "pad.xml"))
+    np.savez(tmp_path / "in.npz", x=np.ones((2, 3, 6, 7), np.float32), begin=np.array([0, 0, -9, 0]),
+             end=np.zeros(4, np.int64))
+    out = tmp_path / "out.xml"
+    assert main(["migrate", str(tmp_path / "pad.xml"), "--target", "2023.0", "-o", str(out), "--inputs",
+                 str(tmp_path / "in.npz"), "--check-with", side_pythons()["2023.0"]]) == 2
+    captured = capsys.readouterr()
+    assert "error[E-OPENVINO]" in captured.err and "refuses the migrated model" not in captured.out
+    assert not out.exists()
+
+
 def test_migrate_for_2021_4_writes_op_versions_with_the_opsets_it_has(tmp_path: Path, capsys) -> None:
     """2021.4 has no opset8: AvgPool-1, written opset8 by to_opset8, is respelled opset1 (OwnOpset), and check
     --target 2021.4 says so beforehand; the file written holds nothing 2021.4 cannot create, in IR v10."""

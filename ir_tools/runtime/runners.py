@@ -241,13 +241,13 @@ class OutputComparison:
         return f"  {self.name}: {'same' if c.passed else 'DIFFERENT'} ({detail}; atol {c.atol:.3g}, rtol {c.rtol:.3g})"
 
 
-def compare_outputs(inputs: Mapping[str, np.ndarray], expected: Runner, actual: Runner, tolerances: Tolerances,
-                    peak_fraction: float | None = None) -> list[OutputComparison]:
-    """Each output of ``expected`` against ``actual``'s of the same name, both run on ``inputs`` (validated by the
-    caller: ``check_inputs``), within ``tolerances`` (per output name). ``peak_fraction``: atol is instead that
-    fraction of the expected output's max|value| and rtol 0 (two implementations whose rounding scales with the
-    output)."""
-    want = expected.run(inputs)
+def compare_outputs(inputs: Mapping[str, np.ndarray], expected: Runner | Mapping[str, np.ndarray], actual: Runner,
+                    tolerances: Tolerances, peak_fraction: float | None = None) -> list[OutputComparison]:
+    """Each output of ``expected`` (a runner, or its outputs already computed) against ``actual``'s of the same name,
+    both run on ``inputs`` (validated by the caller: ``check_inputs``), within ``tolerances`` (per output name).
+    ``peak_fraction``: atol is instead that fraction of the expected output's max|value| and rtol 0 (two
+    implementations whose rounding scales with the output)."""
+    want = expected if isinstance(expected, Mapping) else expected.run(inputs)
     got = actual.run(inputs)
 
     def held(name: str, value: np.ndarray) -> tuple[float, float]:
