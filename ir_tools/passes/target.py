@@ -73,7 +73,7 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
             found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} refuses two layers named '{name}' (the "
                                  f"first at line {layers[0].line}); the oldest release that reads them is {oldest}; "
                                  "`ir-tools migrate --target` renames them", layer.loc) for layer in layers[1:]]
-    return found + _element_types(graph, target) + _dynamic_states(graph, target)
+    return found + _element_types(graph, target) + _weights(graph, target) + _dynamic_states(graph, target)
 
 
 def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
@@ -88,6 +88,15 @@ def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
                                     f"read it is {oldest}; `ir-tools migrate --target` has no rewrite for it",
                                     layer.loc))
     return found
+
+
+def _weights(graph: Graph, target: Release) -> list[Diagnostic]:
+    """E-TARGET for each layer whose weights ``target`` reads or computes otherwise, which a downgrade repairs in place
+    (``Downgrade.unrepaired``: packed Consts, f16 weight decompression)."""
+    return [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {what}; `ir-tools migrate --target` "
+                       f"{downgrade.repairs_weights}", layer.loc)
+            for downgrade in DOWNGRADES if downgrade.repairs_weights
+            for layer, what in downgrade(target).unrepaired(graph)]
 
 
 def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[Downgrade]]) -> list[Diagnostic]:

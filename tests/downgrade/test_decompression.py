@@ -60,7 +60,13 @@ def test_f16_decompression_computed_in_f32_for_releases_before_2025(tmp_path: Pa
     inputs = {"x": np.random.default_rng(8).standard_normal((2, 64)).astype(np.float32)}
     want = OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
     before = ChildOpenVinoRunner(side_pythons()["2023.0"], graph, ModelFiles(model, model.with_suffix(".bin")))
-    out, printed = migrate(model, capsys)
+    # check --target names each chain's Convert (its layer), for the releases that may fold it in f16 only
+    for target, chains in (("2023.0", 2), ("2024.0", 2), ("2025.0", 0)):
+        found = [d for d in ir_tools.check(model, openvino=False, target=target)
+                 if d.code == "E-TARGET" and "Const" not in d.message]  # (its u4 Consts: test_packed_order)
+        assert len(found) == chains and all("f16 weight decompression" in d.message and "computes the chain in f32"
+                                            in d.message and d.loc.layer_id for d in found), (target, found)
+    out, printed = migrate(model, capsys)  # (which checks the written file --target 2023.0: no E-TARGET left)
     assert "rewrote 2 x f16 weight decompression -> f32" in printed
     assert out.with_suffix(".bin").stat().st_size == model.with_suffix(".bin").stat().st_size
     after = ChildOpenVinoRunner(side_pythons()["2023.0"], ir_tools.read_valid(out),

@@ -44,22 +44,39 @@ def test_int4_consts_repacked_for_releases_before_2023_2(tmp_path: Path, capsys)
         np.testing.assert_array_equal(got[name], want[name], err_msg=name)
     assert main(["migrate", str(model), "--target", "2024.0", "--dry-run"]) == 0
     assert "nothing to migrate" in capsys.readouterr().out
+    # check --target: the original's u4 and i4 Consts for 2023.0; the migrated file's (repacked, its rt_info says
+    # so) for 2024.0, which reads them as written; migrated for 2024.0, they are packed back as the original's
+    def repacked_named(path: Path, target: str) -> list[str]:
+        return sorted(d.loc.layer_name for d in ir_tools.check(path, openvino=False, target=target)
+                      if d.code == "E-TARGET" and "Const" in d.message)
+
+    assert len(repacked_named(model, "2023.0")) == 2 and repacked_named(model, "2024.0") == []
+    assert repacked_named(out, "2023.0") == [] and len(repacked_named(out, "2024.0")) == 2
+    back = tmp_path / "packed_back.xml"
+    assert main(["migrate", str(out), "--target", "2024.0", "-o", str(back)]) == 0
+    assert "rewrote 1 x u4 Const repacked" in capsys.readouterr().out
+    assert back.with_suffix(".bin").read_bytes() == model.with_suffix(".bin").read_bytes()
+    assert repacked_named(back, "2024.0") == [] and 'value="the values of each byte' not in back.read_text()
 
 
 def test_element_types_2023_0_cannot_read_are_named_by_check_target(tmp_path: Path) -> None:
     """ops/releases.ELEMENT_TYPES_FROM against OpenVINO 2023.0 itself: each packed type, one Const through a Convert
-    to f32 in a model of its own, loads there exactly when ``check --target 2023.0`` does not name it (E-TARGET)."""
+    to f32 in a model of its own, loads there exactly when ``check --target 2023.0`` does not say it cannot read it
+    (E-TARGET); u4 and i4, which it reads in the other order within a byte, are named for that."""
     from ir_tools.base.errors import IrToolsError
     from ir_tools.runtime.openvino import ModelFiles
     from ir_tools.runtime.runners import ChildOpenVinoRunner
     from tests.test_packed_types import TYPES
 
-    named, loads = set(), set()
+    named, loads, reversed_ = set(), set(), set()
     for element in TYPES:
         model = tmp_path / f"{element}.xml"
         packed_model(model, np.random.default_rng(5), (element,))
-        if any(d.code == "E-TARGET" for d in ir_tools.check(model, openvino=False, target="2023.0")):
+        found = [d.message for d in ir_tools.check(model, openvino=False, target="2023.0") if d.code == "E-TARGET"]
+        if any("cannot read element type" in m for m in found):
             named.add(element)
+        if any("packed in a byte in the reverse order of this file's" in m for m in found):
+            reversed_.add(element)  # (it loads, with other weights: migrate repacks them)
         runner = ChildOpenVinoRunner(side_pythons()["2023.0"], ir_tools.read_valid(model),
                                      ModelFiles(model, model.with_suffix(".bin")))
         try:
@@ -67,7 +84,7 @@ def test_element_types_2023_0_cannot_read_are_named_by_check_target(tmp_path: Pa
             loads.add(element)
         except IrToolsError as exc:
             assert "Incorrect type" in exc.message, exc.message
-    assert named == set(TYPES) - loads and loads == {"u1", "u4", "i4", "bf16"}
+    assert named == set(TYPES) - loads and loads == {"u1", "u4", "i4", "bf16"} and reversed_ == {"u4", "i4"}
 
 
 @pytest.mark.skipif("2025.0" not in side_pythons(), reason="no OpenVINO 2025.0: set IR_TOOLS_RELEASE_PYTHONS")

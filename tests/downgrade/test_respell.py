@@ -62,18 +62,68 @@ def test_respelled_for_2021_4_run_equal(tmp_path: Path, capsys) -> None:
     assert assert_runs_equal(model, out) == 60
 
 
-def test_a_reduction_or_a_negative_index_is_refused(tmp_path: Path, capsys) -> None:
+def negative_indices_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, dict[str, np.ndarray]]:
+    """Per case: ScatterNDUpdate-15 and ScatterElementsUpdate-12 (reduction none) with negative indices, a Const of
+    them and an input (so a Select), on static and dynamic data; and the inputs, no element written twice (which of
+    two updates wins is OpenVINO's thread order)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset12 as o12
+    import openvino.opset15 as o15
+
+    params, results, inputs = [], [], {}
+    for i in range(cases):
+        dynamic = bool(i % 2)
+        data = o1.parameter([-1, -1, 3] if dynamic else [4, 5, 3], np.float32, name=f"data{i}")
+        inputs[f"data{i}"] = rng.standard_normal((4, 5, 3)).astype(np.float32)
+        rows = rng.permutation(20)[:6]  # distinct (row, column) pairs of the [4, 5] leading dims
+        tuples = np.stack([rows // 5 - 4 * (rng.random(6) < 0.5), rows % 5 - 5 * (rng.random(6) < 0.5)], -1)
+        updates = o1.constant(rng.standard_normal((6, 3)).astype(np.float32))
+        const_nd = o15.scatter_nd_update(data, o1.constant(tuples.astype(np.int64)), updates, "none",
+                                         name=f"nd_const{i}")
+        fed = o1.parameter([6, 2], np.int32, name=f"tuples{i}")
+        inputs[f"tuples{i}"] = tuples[::-1].astype(np.int32).copy()
+        fed_nd = o15.scatter_nd_update(data, fed, updates, "none", name=f"nd_fed{i}")
+        axis = int(rng.integers(-3, 3))
+        extent = [4, 5, 3][axis]
+        order = np.argsort(rng.random((4, 5, 3)), axis=axis).take(range(2), axis=axis)  # distinct along the axis
+        negative = order - extent * (rng.random(order.shape) < 0.5)
+        elements = [o12.scatter_elements_update(data, indices, o1.constant(rng.standard_normal(order.shape).astype(
+            np.float32)), o1.constant(np.int64(axis)), "none", False, name=f"el{kind}{i}")
+            for kind, indices in (("_const", o1.constant(negative.astype(np.int64))),
+                                  ("_fed", o1.parameter(list(order.shape), np.int64, name=f"el_indices{i}")))]
+        inputs[f"el_indices{i}"] = negative.astype(np.int64)
+        params += [data, fed, elements[1].input_value(1).get_node()]
+        results += [o1.result(op, name=op.get_friendly_name() + "_out") for op in (const_nd, fed_nd, *elements)]
+    ov.save_model(ov.Model(results, params, "negative"), str(path), compress_to_fp16=False)
+    return path, inputs
+
+
+def test_negative_indices_are_made_non_negative_for_2023_0(tmp_path: Path, capsys) -> None:
+    """2023.0's ScatterNDUpdate-3 crashed ("double free or corruption") or wrote another row on a negative index, and
+    its ScatterElementsUpdate-3 refuses one: 40 seeded layers of each form run equal there, Const indices made a new
+    Const and fed ones a Select, on static and dynamic data."""
+    from tests.downgrade.runs import migrate
+
+    model, inputs = negative_indices_model(tmp_path / "negative.xml", np.random.default_rng(11), 10)
+    out, printed = migrate(model, capsys)
+    for rule in ("20 x ScatterNDUpdate-15 (reduction none) -> ScatterNDUpdate-3",
+                 "20 x ScatterElementsUpdate-12 (reduction none) -> ScatterElementsUpdate-3"):
+        assert rule in printed, printed
+    assert assert_runs_equal(model, out, inputs=inputs) == 40
+
+
+def test_a_reduction_is_refused(tmp_path: Path, capsys) -> None:
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset12 as o12
 
     from tests.downgrade.runs import assert_refused
 
-    for case, indices, reduction in (("negative", [[-1, 0]], "none"), ("summed", [[1, 0]], "sum")):
-        data = o1.parameter([3, 2], np.float32, name="data")
-        scatter = o12.scatter_elements_update(data, o1.constant(np.array(indices, np.int32)),
-                                              o1.constant(np.ones((1, 2), np.float32)), o1.constant(np.int64(0)),
-                                              reduction, name="scatter")
-        model = tmp_path / f"{case}.xml"
-        ov.save_model(ov.Model([scatter], [data], case), str(model), compress_to_fp16=False)
-        assert_refused(model, "scatter", "ScatterElementsUpdate of opset12", capsys)
+    data = o1.parameter([3, 2], np.float32, name="data")
+    scatter = o12.scatter_elements_update(data, o1.constant(np.array([[1, 0]], np.int32)),
+                                          o1.constant(np.ones((1, 2), np.float32)), o1.constant(np.int64(0)),
+                                          "sum", name="scatter")
+    model = tmp_path / "summed.xml"
+    ov.save_model(ov.Model([scatter], [data], "summed"), str(model), compress_to_fp16=False)
+    assert_refused(model, "scatter", "ScatterElementsUpdate of opset12", capsys)

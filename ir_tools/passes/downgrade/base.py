@@ -10,10 +10,10 @@ from typing import ClassVar
 import numpy as np
 
 from ...base.dtypes import element_type
-from ...ir.model import Graph, Layer
+from ...ir.model import Edge, Graph, Layer
 from ...ops.releases import Release, op_label
 from ..base import Pass
-from ..builder import GraphBuilder, Output
+from ..builder import GraphBuilder, Output, output_of
 
 
 class Downgrade(Pass):
@@ -25,6 +25,9 @@ class Downgrade(Pass):
 
     rewrites: ClassVar[dict[str, str]] = {}
     repairs: ClassVar[dict[str, Callable[[Graph, Layer], bool]]] = {}
+    #: What the pass does to weights a target reads or computes otherwise (``unrepaired``), as ``check --target``
+    #: says it ("repacks them"); empty for a pass that repairs none.
+    repairs_weights: ClassVar[str] = ""
     records_changes = True
 
     def __init__(self, target: Release | None = None) -> None:
@@ -38,6 +41,12 @@ class Downgrade(Pass):
                     self.target is None or not self.target.creates(layer.type, layer.version or "", layer.attrs)
                     or self.defect(graph, layer) is not None):
                 yield layer
+
+    def unrepaired(self, graph: Graph) -> Iterator[tuple[Layer, str]]:
+        """The layers whose weights ``target`` reads or computes otherwise than the current OpenVINO, where this pass
+        repairs them (its Consts, not its op versions), each with what the target does: ``check --target`` reports
+        them, and ``retarget`` refuses one left. None by default."""
+        return iter(())
 
     def defect(self, graph: Graph, layer: Layer) -> str | None:
         """The defect of the target (a key of ``ops/releases.DEFECTS``) that hits ``layer``, one of this pass's op
@@ -65,3 +74,47 @@ def source(graph: Graph, layer: Layer, index: int) -> Output:
 def numpy_dtype(builder: GraphBuilder, out: Output, default: str = "") -> np.dtype:
     """The numpy type of what ``out`` carries (``default`` where its element type is not known)."""
     return np.dtype(element_type(builder.type_of(out).element or default).numpy)
+
+
+def feed(graph: Graph, layer: Layer, index: int, source: Output) -> None:
+    """Feed ``layer``'s input ``index`` from ``source`` instead of what fed it."""
+    port = layer.input_ids()[index]
+    graph.remove_edge(graph.producers(layer.id, port)[0])
+    graph.add_edge(Edge(source[0], source[1], layer.id, port))
+
+
+def non_negative(builder: GraphBuilder, name: str, data: Output, indices: Output, axes: int | list[int]) -> Output:
+    """``indices`` into ``data`` with each one in [-dim, 0) made non-negative (counted from the start, as an older op
+    version that reads no negative index takes it), an index of ``axes``: every index counts along that axis (an
+    int), or the last axis of ``indices`` holds one index per axis of the list (ScatterNDUpdate's index tuples).
+
+    1. Const indices on static dims: a new Const (as OpenVINO's own ConvertGather8ToGather7);
+    2. otherwise ``Select(indices < 0, indices + dims, indices)``, the dims a Const or taken from ShapeOf.
+
+    An index below -dim stays negative (out of range, as before). Rule 2 holds for indices within i32 (OpenVINO CPU
+    computes Less, Add and Select of i64 in i32)."""
+    graph, dtype = builder.graph, numpy_dtype(builder, indices, "i64")
+    shape = builder.type_of(data).shape
+    picked = [axes] if isinstance(axes, int) else axes
+    dims = [shape[axis] for axis in picked]
+    source = graph.layer(indices[0])
+    if all(d.is_static for d in dims):
+        lengths = np.array([d.lo for d in dims], dtype).reshape(() if isinstance(axes, int) else (len(dims),))
+        if source.is_a("Const"):
+            value = graph.const_array(source)
+            made = np.where((value < 0) & (value >= -lengths), value + lengths, value)
+            return builder.const(made.astype(value.dtype), f"{name}/indices")
+        dim = builder.const(lengths, f"{name}/dim")
+    else:
+        size = builder.add("ShapeOf", "opset1", None, [data], f"{name}/shape")
+        at = np.array(axes, np.int64)
+        taken = builder.add("Gather", "opset1", None, [size, builder.const(at, f"{name}/at"),
+                                                       builder.const(np.array(0, np.int64), f"{name}/axis0")],
+                            f"{name}/dim_i64")
+        dim = output_of(taken if dtype == np.int64 else builder.add(
+            "Convert", "opset1", {"destination_type": element_type(builder.type_of(indices).element).name},
+            [taken], f"{name}/dim"))
+    zero = builder.const(np.array(0, dtype), f"{name}/zero")
+    negative = builder.add("Less", "opset1", None, [indices, zero], f"{name}/negative")
+    shifted = builder.add("Add", "opset1", None, [indices, dim], f"{name}/shifted")
+    return output_of(builder.add("Select", "opset1", None, [negative, shifted, indices], f"{name}/indices"))

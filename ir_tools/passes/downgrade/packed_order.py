@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from ...base.dtypes import element_type
-from ...ir.model import Graph
+from ...ir.model import Graph, Layer
+from ...ops.releases import REVERSED_IN_BYTE_BEFORE
 from ..base import PassResult
+from ..builder import with_origin
 from .base import Downgrade
 
 
@@ -15,20 +18,52 @@ class PackedOrder(Downgrade):
     values of a byte the other way round (``ops/releases.REVERSED_IN_BYTE_BEFORE``: u4 and i4 before 2023.2, u2 in
     2025.0 to 2025.2), so NNCF's int4 weights (a Const of u4 or i4 and its zero point) would load there and compute
     other numbers. For such a target each of those Consts gets the order of the values in each byte reversed: the
-    values that release reads are the ones written. Other targets, and no target, are left as they are."""
+    values that release reads are the ones written. Other targets, and no target, are left as they are. A repacked
+    Const says so in its rt_info (``ir_tools_origin``, ``REPACKED``): nothing else tells its bytes from the current
+    order's, and ``check --target`` tells each release whether it reads the values written; migrated for a release
+    that reads the current order, such a Const is packed back."""
+
+    repairs_weights = "repacks the values of each byte"
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
+        for layer, element in self._read_otherwise(graph):
+            bits = element_type(element).bits  # type: ignore[union-attr]
+            layer.data = bytes(graph.const_bytes(layer)).translate(_REVERSED[bits])
+            if _repacked(layer):  # (packed back as written)
+                layer.rt_info = tuple(node for node in layer.rt_info if dict(node.attrs).get("value") != REPACKED)
+            else:
+                layer.rt_info = with_origin(layer.rt_info, REPACKED)
+            graph.touch(layer.id)
+            stats[f"{element} Const repacked, the values of each byte in reverse order"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+    def unrepaired(self, graph: Graph) -> Iterator[tuple[Layer, str]]:
+        for layer, element in self._read_otherwise(graph):
+            yield layer, (f"reads the values of a {element} Const packed in a byte in the reverse order of this file's "
+                          "(measured): it loads other weights" if not _repacked(layer) else
+                          f"reads this {element} Const as written, and its values were repacked for a release that "
+                          "reads them in reverse order (its rt_info says so): it loads other weights")
+
+    def _read_otherwise(self, graph: Graph) -> Iterator[tuple[Layer, str]]:
+        """The packed Consts ``target`` reads in another order than their bytes hold (repacked or not), with their
+        element types (not one it cannot read at all: ``target_diagnostics`` says that)."""
         if self.target is None:
-            return PassResult(graph, False, stats)
+            return
         for layer in graph.by_type("Const"):
             element = layer.attrs.get("element_type", "").lower()
-            if self.target.reads_reversed_in_byte(element):
-                bits = element_type(element).bits  # type: ignore[union-attr]
-                layer.data = bytes(graph.const_bytes(layer)).translate(_REVERSED[bits])
-                graph.touch(layer.id)
-                stats[f"{element} Const repacked, the values of each byte in reverse order"] += 1
-        return PassResult(graph, bool(stats), stats)
+            if element in REVERSED_IN_BYTE_BEFORE and self.target.reads_reversed_in_byte(element) != _repacked(
+                    layer) and self.target.refuses_element_type(element) is None:
+                yield layer, element
+
+
+#: The ``ir_tools_origin`` of a Const whose packed values ``PackedOrder`` reversed in each byte.
+REPACKED = "the values of each byte repacked in reverse order, for a release that reads them so"
+
+
+def _repacked(layer: Layer) -> bool:
+    """Whether the Const's rt_info says its values were repacked (``REPACKED``)."""
+    return any(dict(node.attrs).get("value") == REPACKED for node in layer.rt_info)
 
 
 def _reversed_bytes(bits: int) -> bytes:

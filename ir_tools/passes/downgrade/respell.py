@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 from ...ir.model import Graph, Layer
+from ...ops.operands import normalize_axis
 from ...ops.releases import op_label
 from ..base import PassResult
-from .base import Downgrade
+from ..builder import GraphBuilder, Output
+from .base import Downgrade, drop_unused, feed, non_negative
 
 #: label -> (the added attribute, its default as OpenVINO reads it, the older op version's opset). The attribute
 #: is read from the IR's text (an op ir_tools does not model has no typed attributes): absent means the default,
@@ -15,33 +17,40 @@ from .base import Downgrade
 _SAME_AS_OLDER = {
     "ScatterNDUpdate-15": ("reduction", "none", "opset4"),  # -3's update
     "Squeeze-15": ("allow_axis_skip", "false", "opset1"),
-    "ScatterElementsUpdate-12": ("reduction", "none", "opset3"),  # and Const indices, none negative
+    "ScatterElementsUpdate-12": ("reduction", "none", "opset3"),
     "ROIAlign-9": ("aligned_mode", "asymmetric", "opset3"),
     "OneHot-16": ("negative_indices_mode", "ignore_negative", "opset1"),
 }
 #: What else a newer version adds that means nothing at the default of the one above (dropped with it).
 _ALSO_DROPPED = {"ScatterElementsUpdate-12": ("use_init_val",)}
-#: label -> the input that must be a Const with no negative value: ScatterElementsUpdate-3 of OpenVINO 2023.0 CPU
-#: refuses negative indices ("indices value that points to non-existing output tensor element"), -12 reads them.
-_NON_NEGATIVE_CONST = {"ScatterElementsUpdate-12": 1}
+#: The versions whose indices (input 1) the older one reads only non-negative, made so first: OpenVINO 2023.0 CPU's
+#: ScatterElementsUpdate-3 refuses a negative index ("indices value that points to non-existing output tensor
+#: element") and its ScatterNDUpdate-3 fails or writes elsewhere ("double free or corruption"; [-5] into a dim of 5
+#: wrote another row), where -12 and -15 count one from the end of its axis.
+_NON_NEGATIVE = frozenset({"ScatterNDUpdate-15", "ScatterElementsUpdate-12"})
 _BOOLEANS = {"0": "false", "1": "true"}
 
 
 class Respell(Downgrade):
     """A layer of a newer op version whose added attribute has its default, written as the older version, which
     has no such attribute (ScatterNDUpdate-15 ``reduction="none"`` as -3, Squeeze-15 ``allow_axis_skip="false"``
-    as -1...). Any other is left, for another downgrade or for ``retarget`` to refuse."""
+    as -1...), its indices made non-negative first where the older version reads no negative one (``_NON_NEGATIVE``:
+    ``non_negative``, along ScatterElementsUpdate's axis, a Const, or each of ScatterNDUpdate's index tuples). Any
+    other is left, for another downgrade or for ``retarget`` to refuse (a negative index whose axis is not known:
+    a fed axis, an index tuple of dynamic length)."""
 
     rewrites = {label: f"into {op_label(label.split('-')[0], opset)} where {attribute} is {default}"
                 for label, (attribute, default, opset) in _SAME_AS_OLDER.items()}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
         for layer in self.layers(graph):
             label = next(label for label in _SAME_AS_OLDER if label.split("-")[0].lower() == layer.type.lower())
             attribute, default, opset = _SAME_AS_OLDER[label]
             value = layer.attrs.get(attribute, default).strip().lower()
-            if _BOOLEANS.get(value, value) != default or not _non_negative_const(graph, layer, label):
+            if _BOOLEANS.get(value, value) != default or (label in _NON_NEGATIVE and not _indices_made_non_negative(
+                    builder, layer)):
                 continue
             dropped = (attribute, *_ALSO_DROPPED.get(label, ()))
             layer.version = opset
@@ -51,10 +60,26 @@ class Respell(Downgrade):
         return PassResult(graph, bool(stats), stats)
 
 
-def _non_negative_const(graph: Graph, layer: Layer, label: str) -> bool:
-    """True unless ``label`` needs a non-negative Const input (``_NON_NEGATIVE_CONST``) that ``layer`` lacks."""
-    if label not in _NON_NEGATIVE_CONST:
+def _indices_made_non_negative(builder: GraphBuilder, layer: Layer) -> bool:
+    """Make a scatter's indices (input 1) non-negative where they may not be; False, changing nothing, where the axis
+    each counts along is not known."""
+    graph = builder.graph
+    keys: list[Output] = [graph.producer_key(layer.id, port) for port in layer.input_ids()]  # (all fed: checked)
+    source = graph.layer(keys[1][0])
+    if source.is_a("Const") and bool((graph.const_array(source) >= 0).all()):
         return True
-    key = graph.producer_key(layer.id, layer.input_ids()[_NON_NEGATIVE_CONST[label]])
-    source = None if key is None else graph.layer(key[0])
-    return source is not None and source.is_a("Const") and bool((graph.const_array(source) >= 0).all())
+    shape, tuples = builder.type_of(keys[0]).shape, builder.type_of(keys[1]).shape
+    if shape is None:
+        return False
+    if layer.type.lower() == "scatterndupdate":
+        if tuples is None or not tuples or not tuples[-1].is_static or tuples[-1].lo > len(shape):
+            return False
+        axes: int | list[int] = list(range(tuples[-1].lo))
+    else:
+        axis = graph.layer(keys[3][0])
+        if not axis.is_a("Const"):
+            return False
+        axes = normalize_axis(int(graph.const_array(axis).reshape(-1)[0]), len(shape))
+    feed(graph, layer, 1, non_negative(builder, layer.name, keys[0], keys[1], axes))
+    drop_unused(graph, [source])
+    return True
