@@ -198,6 +198,14 @@ REFUSALS = {
     "unread input": (["--inputs", "input.3,input.7", "--outputs", "input.7"], r"E-CUT.*both a cut input and an output"),
     "passed input": (["--inputs", "input.3,input.7", "--outputs", "input.15"],
                      r"E-CUT.*nothing in the part reads cut input\(s\) 'input\.3'"),
+    # what inspect lists, and compare --per-layer names (LAYER:PORT): the layer, and the tensors it outputs
+    "a layer's name": (["--inputs", "input.3", "--outputs", "__module.features.2/aten::relu_/Relu"],
+                       r"E-CUT.*no tensor is named '__module\.features\.2/aten::relu_/Relu' \(output\): that is "
+                       r"ReLU@opset1 layer '__module\.features\.2/aten::relu_/Relu' \(id 7\); cut at a tensor it "
+                       r"outputs \(port 1: '41'\)"),
+    "a layer's port": (["--inputs", "__module.features.3/aten::max_pool2d/MaxPool:2", "--outputs", "input.15"],
+                       r"that is MaxPool@opset14 layer '__module\.features\.3/aten::max_pool2d/MaxPool' \(id 8\); "
+                       r"cut at a tensor it outputs \(port 2: unnamed\)"),
     "output the input": (["--inputs", "input.3", "--outputs", "input.15", "-o", POOL_NET],
                          r"E-OVERWRITE.*is the input model"),
 }
@@ -222,3 +230,15 @@ def test_an_unfed_input_names_the_tensor_and_the_layer_needing_it() -> None:
     assert first.is_a("Convolution") and refused.value.loc.line == first.line
     assert refused.value.unfed == [tensor_ports(graph)["input"]]
     assert "'input' unfed" in refused.value.message
+
+
+def test_inspect_names_the_tensor_each_layer_outputs(capsys: pytest.CaptureFixture[str]) -> None:
+    """extract cuts at tensor names, which inspect listed nowhere but for the model's inputs and outputs."""
+    import json
+
+    assert main(["inspect", str(POOL_NET), "--format", "json"]) == 0
+    layers = {lay["name"]: lay for lay in json.loads(capsys.readouterr().out)["layers"]}
+    assert layers["__module.features.3/aten::max_pool2d/MaxPool"]["tensors"] == ["47", None]
+    assert layers["x"]["tensors"] == ["input"] and layers["Multiply_3007"]["tensors"] == [None]
+    assert main(["inspect", str(POOL_NET)]) == 0
+    assert "__module.features.2/aten::relu_/Relu [ReLU@opset1] -> [-1,8,-1,-1] '41'" in capsys.readouterr().out

@@ -1,4 +1,5 @@
-"""``inspect``: a model's inputs, outputs, op histogram and layers, as text or JSON."""
+"""``inspect``: a model's inputs, outputs, op histogram and layers (with the name of the tensor each output holds, as
+``extract`` takes it), as text or JSON."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections import Counter
 
 from ..base.dims import show
 from .model import Graph
-from .names import input_name, output_name
+from .names import input_name, output_name, reported_names
 
 
 def summary(graph: Graph) -> dict:
@@ -35,7 +36,8 @@ def summary(graph: Graph) -> dict:
         "layers": [
             {"id": lay.id, "name": lay.name, "type": lay.type, "version": lay.version, "line": lay.line,
              "attributes": dict(lay.attrs),
-             "outputs": [None if p.dims is None else list(p.dims) for p in lay.outputs]}
+             "outputs": [None if p.dims is None else list(p.dims) for p in lay.outputs],
+             "tensors": [next(iter(reported_names(graph, lay, p)), None) for p in lay.outputs]}
             for lay in graph.layers()
         ],
     }
@@ -56,6 +58,6 @@ def render_text(info: dict) -> str:
     lines.append("layers:")
     for lay in info["layers"]:
         attrs = " ".join(f"{k}={v}" for k, v in lay["attributes"].items())
-        outs = " ".join(show(d) for d in lay["outputs"])
+        outs = " ".join(show(d) + (f" '{t}'" if t else "") for d, t in zip(lay["outputs"], lay["tensors"], strict=True))
         lines.append(f"  {lay['id']:>4} {lay['name']} [{lay['type']}@{lay['version']}] -> {outs}  {attrs}".rstrip())
     return "\n".join(lines)

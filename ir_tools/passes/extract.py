@@ -158,11 +158,20 @@ class _Names:
         return layer_id, port_id
 
     def _hint(self, name: str) -> str:
-        """Why a name is unknown, when it can say: the body that holds it, or the nearest name."""
+        """Why a name is unknown, when it can say: the body that holds it; a layer of that name (``inspect`` lists
+        layers, and ``compare --per-layer`` names a layer's output ``LAYER:PORT``), and the tensors it outputs; else
+        the nearest name."""
+        layer_name, _, port = name.rpartition(":")
         for layer in self.graph.layers():
             if any(name in tensor_names(dict(node.attrs).get("names")) for node in _nodes(layer.children, "port")):
                 return (f": it is inside the body of {layer.kind} '{layer.name}' (id {layer.id}), which a part keeps "
                         "whole or not at all")
+            if layer.name == name or layer.name == layer_name and port.isdigit():
+                ports = [p for p in layer.outputs if layer.name == name or str(p.id) == port]
+                held = [f"port {p.id}: " + (f"'{n[0]}'" if (n := reported_names(self.graph, layer, p)) else "unnamed")
+                        for p in ports]
+                return (f": that is {layer.kind} layer '{layer.name}' (id {layer.id}); cut at a tensor it outputs "
+                        f"({'; '.join(held) or 'it has no output'})")
         return did_you_mean(name, self.ports)
 
 
