@@ -29,6 +29,7 @@ from ..ops.releases import (
     releases,
 )
 from .base import PassError, PassManager, PassResult
+from .builder import ORIGIN
 from .downgrade import DOWNGRADES, Downgrade
 from .downgrade.names import repeated_names
 from .legacy import is_legacy, lower_legacy, read_migratable
@@ -36,9 +37,10 @@ from .stateless import Stateless, variable_shape
 from .to_opset8 import migration, to_opset8
 
 
-def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
+def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -> list[Diagnostic]:
     """E-TARGET for every layer ``target`` cannot create or computes wrongly, for an IR version it does not read, and
-    for each dynamic state it cannot run."""
+    for each dynamic state it cannot run. ``rewritten``: the graph is what the rewrites left (``retarget``), so a layer
+    of a version they rewrite is one they do not apply to, and one they rewrote part of the way names what it was."""
     found = []
     if graph.ir_version not in target.ir_versions:
         versions = " or ".join(f"v{v}" for v in target.ir_versions)
@@ -66,7 +68,7 @@ def target_diagnostics(graph: Graph, target: Release) -> list[Diagnostic]:
         oldest = oldest_creating(layer.type, version, layer.attrs)
         since = f"the oldest release that creates it is {oldest}" if oldest else "no release of the table creates it"
         found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot create {what}; {since}; "
-                                f"{_rewrite(layer, target)}", layer.loc))
+                                f"{_left(layer, target) if rewritten else _rewrite(layer, target)}", layer.loc))
     if graph.ir_version not in target.reads_duplicate_layer_names:
         oldest = next((r.name for r in releases().values() if graph.ir_version in r.reads_duplicate_layer_names), None)
         for name, layers in repeated_names(graph).items():
@@ -152,6 +154,18 @@ def _rewrite(layer: Layer, target: Release) -> str:
         "ir_tools has no rewrite for it yet"
 
 
+def _left(layer: Layer, target: Release) -> str:
+    """Why a layer of a version ``target`` cannot create is left after the rewrites: the conditions of those that
+    rewrite its version (which this layer does not meet), and what it was where a rewrite took it part of the way
+    (MaxPool-14 to MaxPool-8, which 2021.4 lacks: its indices are read)."""
+    label = op_label(layer.type, layer.version)
+    ways = [d.rewrites[label] for d in DOWNGRADES if label in d.rewrites]
+    origin = next((dict(n.attrs).get("value") for n in layer.rt_info if dict(n.attrs).get("name") == ORIGIN), None)
+    was = f"; `ir-tools migrate` rewrote it this far from {origin}" if origin else ""
+    return (f"no rewrite applies to this layer (`ir-tools migrate --target` rewrites it {'; or '.join(ways)})"
+            if ways else "ir_tools has no rewrite for it yet") + was
+
+
 def migrate(source: Graph | str | Path, target: str | None = None, stateless: bool = False) -> PassResult:
     """As ``ir-tools migrate``: every average pooling into opset8 AvgPool; with ``target`` (an OpenVINO release,
     ``"2023.0"``, or ``"opsetN"``) every layer it cannot create rewritten too (``retarget``), PassError when one is
@@ -180,7 +194,7 @@ def retarget(graph: Graph, target: Release, checked: bool = False, stateless: bo
     and outputs first); PassError with every E-TARGET for what is left."""
     passes = [*([Stateless()] if stateless else []), to_opset8, *(downgrade(target) for downgrade in DOWNGRADES)]
     result = PassManager(passes, check_once=True).run(graph, checked)
-    left = [d for d in target_diagnostics(graph, target) if d.loc.layer_id is not None]
+    left = [d for d in target_diagnostics(graph, target, rewritten=True) if d.loc.layer_id is not None]
     if left:
         raise PassError(f"{len(left)} layer(s) have no form OpenVINO {target.name} creates and runs right; nothing "
                         "written",

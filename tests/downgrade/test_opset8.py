@@ -94,11 +94,14 @@ def test_opset8_versions_migrated_for_2021_4_run_equal(tmp_path: Path, capsys) -
 
 
 @pytest.mark.parametrize(("case", "label"), [("dilated", "MaxPool of opset8"), ("indices", "MaxPool of opset8"),
-                                             ("fed_axis", "Gather of opset8")])
+                                             ("indices14", "MaxPool of opset8"), ("fed_axis", "Gather of opset8")])
 def test_what_2021_4_cannot_create_is_refused(case: str, label: str, tmp_path: Path, capsys) -> None:
+    """Refused, saying that no rewrite applies to the layer (not that migrate rewrites it) and, for a MaxPool-14
+    taken to MaxPool-8, what the file has (the refusal named MaxPool@opset8 alone, at a line saying opset14)."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset8 as o8
+    import openvino.opset14 as o14
 
     x = o1.parameter([1, 2, 6, 6], np.float32, name="x")
     params = [x]
@@ -106,14 +109,17 @@ def test_what_2021_4_cannot_create_is_refused(case: str, label: str, tmp_path: P
         params.append(o1.parameter([], np.int64, name="axis"))
         outs = [o8.gather(x, o1.constant(np.array([0, 5], np.int64)), params[1], name="layer")]
     else:
-        pool = o8.max_pool(x, [1, 1], [2, 2] if case == "dilated" else [1, 1], [0, 0], [0, 0], [2, 2], name="layer")
-        outs = [pool.output(0), *([pool.output(1)] if case == "indices" else [])]
+        pool = (o14 if case == "indices14" else o8).max_pool(
+            x, [1, 1], [2, 2] if case == "dilated" else [1, 1], [0, 0], [0, 0], [2, 2], name="layer")
+        outs = [pool.output(0), *([pool.output(1)] if case.startswith("indices") else [])]
     model = tmp_path / f"{case}.xml"
     ov.save_model(ov.Model(outs, params, case), str(model), compress_to_fp16=False)
     out = tmp_path / f"{case}_2021.xml"
     assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert "error[E-TARGET]: layer 'layer'" in err and f"OpenVINO 2021.4 cannot create {label}" in err, err
+    assert "no rewrite applies to this layer (`ir-tools migrate --target` rewrites it into" in err, err
+    assert ("rewrote it this far from MaxPool-14 (opset14) 'layer'" in err) == (case == "indices14"), err
     assert not out.exists()
 
 

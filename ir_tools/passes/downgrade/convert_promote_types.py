@@ -36,7 +36,8 @@ class ConvertPromoteTypesTo1(Downgrade):
     into i8): OpenVINO 2023.0's CPU Convert saturates where the current one wraps (i8 -34 into u16: 0, not
     65502)."""
 
-    rewrites = {"ConvertPromoteTypes-14": "into Convert-1 of each input where both input element types are known"}
+    rewrites = {"ConvertPromoteTypes-14": "into Convert-1 of each input where both input element types are known "
+                                          "and the promoted type holds every value of both (not a lossy promotion)"}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()

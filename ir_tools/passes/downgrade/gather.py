@@ -9,7 +9,7 @@ from ...ops.operands import normalize_axis
 from ..base import PassResult
 from ..builder import GraphBuilder
 from ..shapes import declared_type
-from .base import Downgrade, drop_unused, feed, non_negative
+from .base import Downgrade, drop_unused, feed, non_negative, respelled
 
 
 class GatherTo7(Downgrade):
@@ -39,7 +39,6 @@ class GatherTo7(Downgrade):
                     "indices made non-negative by a Select"
                 feed(graph, layer, 1, non_negative(builder, layer.name, keys[0], keys[1], axis))
                 drop_unused(graph, [indices_layer])
-            layer.version = "opset7"
-            graph.touch(layer.id)
+            respelled(graph, layer, "opset7")
             stats[f"Gather-8 -> Gather-7 ({rule})"] += 1
         return PassResult(graph, bool(stats), stats)

@@ -11,7 +11,7 @@ from ...ops.movement import StridedSliceAttrs
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
-from .base import Downgrade, drop_unused, numpy_dtype, source
+from .base import Downgrade, drop_unused, numpy_dtype, respelled, source
 
 
 class PadTo1(Downgrade):
@@ -47,8 +47,7 @@ class PadTo1(Downgrade):
                 continue
             begin, end = ([int(v) for v in graph.const_array(s).reshape(-1)] for s in sources)
             if min(begin + end) >= 0:
-                layer.version = "opset1"
-                graph.touch(layer.id)
+                respelled(graph, layer, "opset1")
                 stats["Pad-12 (pads >= 0) -> Pad-1"] += 1
             elif _crop_fits(builder, layer, begin, end):
                 builder.replace_layer(layer, lambda: [_pad_then_crop(builder, layer, begin, end)],  # noqa: B023

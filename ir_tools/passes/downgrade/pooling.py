@@ -14,7 +14,7 @@ from ...ops.pool_geometry import ceil_torch_differs, dilated, out_length
 from ...ops.pooling import MaxPool8Attrs, MaxPoolAttrs, max_pool_geometry
 from ..base import PassResult
 from ..shapes import declared_type
-from .base import Downgrade, source
+from .base import Downgrade, respelled, source
 
 
 class MaxPoolTo8(Downgrade):
@@ -43,8 +43,7 @@ class MaxPoolTo8(Downgrade):
                 rule = "ceil_torch as floor" if new.rounding_type == "floor" else "ceil_torch as ceil"
             else:
                 rule = a.rounding_type
-            layer.version = "opset8"
-            graph.touch(layer.id)
+            respelled(graph, layer, "opset8")
             stats[f"MaxPool-14 ({rule}) -> MaxPool-8"] += 1
         return PassResult(graph, bool(stats), stats)
 
@@ -86,10 +85,9 @@ class MaxPoolTo1(Downgrade):
             a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
             if any(d != 1 for d in a.dilations_or_ones) or graph.consumers(layer.id, layer.outputs[1].id):
                 continue
-            layer.version = "opset1"
+            respelled(graph, layer, "opset1")
             layer.attrs = A.encode(MaxPoolAttrs(a.kernel, a.strides, a.pads_begin, a.pads_end, a.auto_pad,
                                                 a.rounding_type))
             layer.outputs = layer.outputs[:1]
-            graph.touch(layer.id)
             stats["MaxPool-8 (no dilation, indices unused) -> MaxPool-1"] += 1
         return PassResult(graph, bool(stats), stats)

@@ -9,7 +9,7 @@ from ...ops.operands import normalize_axis
 from ...ops.releases import op_label
 from ..base import PassResult
 from ..builder import GraphBuilder, Output
-from .base import Downgrade, drop_unused, feed, non_negative
+from .base import Downgrade, drop_unused, feed, non_negative, respelled
 
 #: label -> (the added attribute, its default as OpenVINO reads it, the older op version's opset). The attribute
 #: is read from the IR's text (an op ir_tools does not model has no typed attributes): absent means the default,
@@ -53,9 +53,8 @@ class Respell(Downgrade):
                     builder, layer)):
                 continue
             dropped = (attribute, *_ALSO_DROPPED.get(label, ()))
-            layer.version = opset
+            respelled(graph, layer, opset)
             layer.attrs = {name: text for name, text in layer.attrs.items() if name not in dropped}
-            graph.touch(layer.id)
             stats[f"{label} ({attribute} {default}) -> {op_label(layer.type, opset)}"] += 1
         return PassResult(graph, bool(stats), stats)
 

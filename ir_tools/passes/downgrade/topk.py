@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ...ir.model import Graph
 from ...ops import attrs as A
 from ..base import PassResult
-from .base import Downgrade
+from .base import Downgrade, respelled
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +34,7 @@ class TopKTo3(Downgrade):
         for layer in self.layers(graph):
             if A.decode(_Stable, layer.attrs, layer.loc).stable:
                 continue
-            layer.version = "opset3"
+            respelled(graph, layer, "opset3")
             layer.attrs = {k: v for k, v in layer.attrs.items() if k != "stable"}
-            graph.touch(layer.id)
             stats["TopK-11 (stable false) -> TopK-3"] += 1
         return PassResult(graph, bool(stats), stats)
