@@ -384,13 +384,19 @@ def _type_name(dtype: np.dtype) -> str:
 
 
 def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> None:
-    """Every model input present, with a compatible rank and dims; extra names are errors too."""
+    """Every model input present, with a compatible rank and dims, and no floats where the model takes integers or
+    booleans (token ids of 1.7: which one is meant?); extra names are errors too."""
     names = {input_name(graph, p): p for p in graph.parameters()}
     missing = sorted(set(names) - set(inputs))
     extra = sorted(set(inputs) - set(names))
     if missing or extra:
         raise InputError(f"inputs do not match the model: missing {missing}, unexpected {extra}")
     for name, param in names.items():
+        et = element_type(param.attrs.get("element_type", ""))
+        given = np.asarray(inputs[name]).dtype
+        if et is not None and et.numpy is not None and et.numpy.kind in "iub" and given.kind in "fc":
+            raise InputError(f"input '{name}' holds {given} values, the model takes {et.name}: give it {et.numpy} "
+                             "values")
         declared = parse_shape(param.attrs.get("shape", "..."))
         got = np.shape(inputs[name])
         if declared is None:

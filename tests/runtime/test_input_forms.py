@@ -40,3 +40,15 @@ def test_scalar_stays_scalar_and_indices_are_in_range(scalar_and_index_model: Pa
 
 def test_compare_runs_them(scalar_and_index_model: Path, capsys) -> None:
     assert main(["compare", str(scalar_and_index_model)]) == 0, capsys.readouterr()
+
+
+def test_floats_for_integer_indices_are_refused(scalar_and_index_model: Path, tmp_path: Path, capsys) -> None:
+    """Float token ids or indices (1.7: which one?) ran without a word; a float for a float input is taken."""
+    given = random_inputs(read_ir(scalar_and_index_model), 0, {})
+    np.savez(tmp_path / "floats.npz", **{**given, "idx": given["idx"].astype(np.float32)})
+    assert main(["compare", str(scalar_and_index_model), "--inputs", str(tmp_path / "floats.npz")]) == 2
+    assert "E-INPUT]: input 'idx' holds float32 values, the model takes i32: give it int32 values" in \
+        capsys.readouterr().err
+    np.savez(tmp_path / "doubles.npz", **{**given, "data": given["data"].astype(np.float64)})
+    assert main(["run", str(scalar_and_index_model), "--inputs", str(tmp_path / "doubles.npz"), "-o",
+                 str(tmp_path / "out.npz"), "-q"]) == 0
