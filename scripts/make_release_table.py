@@ -13,10 +13,20 @@ Each release also lists the IR versions in which its reader takes two layers of 
 and v11 alike; 2024.1 on reads both). The
 documented-only releases take the oldest measured release's answer, for the IR versions each reads.
 
-Two answers of each release's CPU plugin, from tiny IRs run: ``miscomputes`` lists the measured defects
-(``sdpa_boolean_mask_inverted``: ScaledDotProductAttention-13 with a boolean mask computed with True taken as masked
-out; none before 2023.3, which has no SDPA-13, nor for the documented-only releases, which have none either), and
-``runs_dynamic_state`` whether it runs a model whose ReadValue / Assign variable has a dynamic shape (the
+Answers of each release's CPU plugin, from tiny IRs run: ``miscomputes`` lists the measured defects (keys of
+ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, nor any of the op versions they hit):
+
+- ``sdpa_boolean_mask_inverted``: ScaledDotProductAttention-13 with a boolean mask computed with True taken as
+  masked out (2023.3, the first with SDPA-13, to 2025.2);
+- ``sdpa_mask_broadcast_refused``: its reader refuses SDPA-13 with a float mask of 1 in the place of L or S ([1, S],
+  [L, 1], [1, 1, 1, S]), which the specification broadcasts (2023.3 to 2024.2; batch dims of 1 are read);
+- ``identity_not_compiled``: Identity-16 read, but not compiled ("Unsupported operation of type: Identity"; 2025.0,
+  the first with opset16, to 2025.3);
+- ``bitwise_u16_u32_wrong``: BitwiseNot-13 on u16 and u32 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped at
+  2^31-1 (2023.2, the first with opset13, to 2025.3; u8, i8, i16 and i32 right; u64 and i64 come out wrong on every
+  release, the current one too, and are no defect of a release against it);
+
+and ``runs_dynamic_state`` whether it runs a model whose ReadValue / Assign variable has a dynamic shape (the
 documented-only releases take 2023.0's answer, unmeasured: their wheels do not install on our Python).
 
     python scripts/make_release_table.py PROBES_DIR   # the probe_release.py answers, one X.Y.Z.json per release
@@ -38,9 +48,32 @@ def duplicate_names(answer: dict, ir_versions: list[int]) -> list[int]:
     return [v for v in ir_versions if answer["duplicate_layer_names"][str(v)]]
 
 
+#: The Bitwise ops and element types 2023.2 to 2025.3 compute wrongly (``bitwise_u16_u32_wrong``), where the current
+#: release is right: BitwiseNot on u16 and u32 (0 for every element), BitwiseAnd/Or/Xor on u32 (capped at 2^31-1).
+BITWISE_WRONG = {("BitwiseNot", "u16"), ("BitwiseNot", "u32"), ("BitwiseAnd", "u32"), ("BitwiseOr", "u32"),
+                 ("BitwiseXor", "u32")}
+#: Computed wrongly by every release probed, the current one too (in i32): no defect of a release against the current.
+EVERY_RELEASE_WRONG = {"u64", "i64"}
+
+
 def miscomputes(answer: dict) -> list[str]:
-    """The measured defects of the probed release (keys of ir_tools/ops/releases.py ``DEFECTS``)."""
-    return ["sdpa_boolean_mask_inverted"] if answer["sdpa_boolean_mask"] is False else []
+    """The measured defects of the probed release (keys of ir_tools/ops/releases.py ``DEFECTS``); SystemExit for an
+    answer no key describes (a defect not met before: describe it, then add its key)."""
+    found = ["sdpa_boolean_mask_inverted"] if answer["sdpa_boolean_mask"] is False else []
+    shapes = answer["sdpa_float_mask_shapes"] or {}
+    if set(shapes.values()) - {"right", "refused"}:
+        sys.exit(f"{answer['version']}: SDPA-13 float masks {shapes}: a defect no key describes")
+    if "refused" in shapes.values():
+        found.append("sdpa_mask_broadcast_refused")
+    if answer["identity"] is False:
+        found.append("identity_not_compiled")
+    wrong = {(op, element) for op, types in (answer["bitwise"] or {}).items() for element, right in types.items()
+             if not right and element not in EVERY_RELEASE_WRONG}
+    if wrong == BITWISE_WRONG:
+        found.append("bitwise_u16_u32_wrong")
+    elif wrong:
+        sys.exit(f"{answer['version']}: Bitwise ops wrong on {sorted(wrong)}: a defect no key describes")
+    return found
 
 
 def main(probes: Path) -> None:

@@ -3,11 +3,16 @@ op versions), the IR
 versions its reader takes, the attribute values of newer op versions it knows (``rounding_type="ceil_torch"``
 came after opset14 itself: 2024.0 has MaxPool-14 but refuses that value), whether its reader takes an IR (v10,
 v11) in which two layers have the same ``name`` (2023.0 refuses one: "Invalid IR! same name is not unique!"), and
-two answers of its CPU plugin, from tiny IRs compiled (inference precision f32) and run: whether it computes
+answers of its CPU plugin, from tiny IRs compiled (inference precision f32) and run: whether it computes
 ScaledDotProductAttention-13 with a boolean mask as the specification says (True: the key takes part; 2024.0 takes
-it as masked out), null where the release has no SDPA-13; and whether it runs a model whose state (a ReadValue-6 /
+it as masked out), null where the release has no SDPA-13; whether it runs a model whose state (a ReadValue-6 /
 Assign-6 variable) has a dynamic shape, two inferences in a row (2023.0 fails: "Evaluation failed on node of type:
-ReadValue").
+ReadValue"); what it does with SDPA-13 given float masks of seven shapes that broadcast to the scores
+(``sdpa_float_mask_shapes``: "refused" by its reader, "right", "wrong" or "fails"; 2024.0 refuses [1, 6], "Check
+'attention_mask_input_correctness' failed"), null where it has no SDPA-13; whether it compiles and runs Identity-16
+(``identity``; 2025.0: "Unsupported operation of type: Identity"), null where it has none; and whether it computes
+BitwiseNot/And/Or/Xor-13 on u8, i8, u16, i16, u32, i32, u64 and i64 exactly as numpy does (``bitwise``: op -> type
+-> bool; 2024.0 gives 0 for Not on u16), null where it has no opset13.
 
 Runs with any OpenVINO release from 2023.0 on, with nothing but openvino (it is run by the Python of a
 side virtual environment; ``scripts/make_release_table.py`` collects the answers). OpenVINO has no call listing an
@@ -96,6 +101,20 @@ STATE = """<?xml version="1.0"?>
 <edge from-layer="3" from-port="2" to-layer="4" to-port="0"/>
 <edge from-layer="3" from-port="2" to-layer="5" to-port="0"/>
 </edges></net>"""
+#: Mask shapes (of a float mask) probed in ScaledDotProductAttention-13 with q [1, 2, 4, 8], k and v [1, 2, 6, 8]:
+#: the full [L, S] first, then masks of 1 in the place of L, of S, of both, and with batch dims.
+MASK_SHAPES = [[4, 6], [1, 6], [4, 1], [1, 1], [1, 1, 4, 6], [2, 4, 6], [1, 1, 1, 6]]
+#: Parameters (a, and b but for BitwiseNot) -> Bitwise op of opset13 (layer 2) -> Result.
+BITWISE = """<?xml version="1.0"?>
+<net name="probe" version="11"><layers>
+{params}
+<layer id="2" name="op" type="{op}" version="opset13"><input>{inputs}</input><output>{out}</output></layer>
+<layer id="3" name="r" type="Result" version="opset1"><input>{result}</input></layer>
+</layers><edges>{edges}<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/></edges></net>"""
+#: The integer element types the Bitwise ops are probed on, with their numpy types.
+BITWISE_TYPES = {"u8": "uint8", "i8": "int8", "u16": "uint16", "i16": "int16", "u32": "uint32", "i32": "int32",
+                 "u64": "uint64", "i64": "int64"}
+BITWISE_NUMPY = {"BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor}
 #: Attribute values added after their op version: (type, opset, attribute, value, the layer's <data>).
 VALUES = [
     ("MaxPool", "opset14", "rounding_type", "ceil_torch",
@@ -174,6 +193,116 @@ def sdpa_boolean_mask() -> bool | None:
     return right
 
 
+def sdpa_float_mask_shapes() -> dict[str, str] | None:
+    """What the release does with ScaledDotProductAttention-13 (q [1, 2, 4, 8], k and v [1, 2, 6, 8]) given a float
+    mask of each of ``MASK_SHAPES`` (every one broadcasts to the scores [1, 2, 4, 6], as the specification allows):
+    "refused" if its reader refuses the IR (shape inference), "right" if its CPU plugin computes it within 1e-5 of
+    float64 numpy, "wrong" if not, "fails" if it does not compile or run it; None if it does not read SDPA-13 with
+    the full mask [4, 6]."""
+    q, kv = [1, 2, 4, 8], [1, 2, 6, 8]
+    rng = np.random.default_rng(1)
+    query, key, value = (rng.standard_normal(d).astype(np.float32) for d in (q, kv, kv))
+    answers = {}
+    for dims in MASK_SHAPES:
+        params = "".join(parameter(i, n, "f32", "FP32", d) for i, n, d in ((0, "q", q), (1, "k", kv), (2, "v", kv)))
+        params += parameter(3, "mask", "f32", "FP32", dims)
+        model = read(SDPA.format(params=params, q0=port(0, "FP32", q), q1=port(1, "FP32", kv),
+                                 q2=port(2, "FP32", kv), mask=port(3, "FP32", dims), q4=port(4, "FP32", q)))
+        shape = ",".join(map(str, dims))
+        if model is None:
+            answers[shape] = "refused"
+            continue
+        mask = rng.standard_normal(dims).astype(np.float32)
+        scores = query.astype(np.float64) @ key.transpose(0, 1, 3, 2) / np.sqrt(8) + mask
+        weights = np.exp(scores - scores.max(-1, keepdims=True))
+        want = weights / weights.sum(-1, keepdims=True) @ value
+        try:
+            got = compiled(model).create_infer_request().infer([query, key, value, mask])[0]
+        except RuntimeError as error:
+            print(f"SDPA float mask {shape}: {error}", file=sys.stderr)
+            answers[shape] = "fails"
+            continue
+        right = got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-5)
+        answers[shape] = "right" if right else "wrong"
+    return None if answers[",".join(map(str, MASK_SHAPES[0]))] == "refused" else answers
+
+
+def identity() -> bool | None:
+    """True if the CPU plugin compiles and runs Identity-16 (f32), its output equal to its input; False if it fails
+    to compile or run it (2025.0: "Unsupported operation of type: Identity") or computes something else; None if the
+    release does not read Identity-16."""
+    dims = "<dim>1</dim><dim>1</dim><dim>4</dim>"
+    layer = LAYER.format(id=1, name="identity", type="Identity", version="opset16", data="",
+                         outputs=f'<port id="1" precision="FP32">{dims}</port>')
+    model = read(NET.format(ir=11, layer=layer, dims=dims))
+    if model is None:
+        return None
+    x = np.array([[[-1.5, 0.0, 2.25, 3e38]]], np.float32)
+    try:
+        got = compiled(model).create_infer_request().infer([x])[0]
+    except RuntimeError as error:
+        print(f"Identity-16: {error}", file=sys.stderr)
+        return False
+    return bool(np.array_equal(got, x))
+
+
+def _bitwise_values(element: str) -> np.ndarray:
+    """Edge values of ``element`` (its minimum, maximum, 0, 1, -1 or max - 1, the high bit, ...) and seeded ones."""
+    info = np.iinfo(np.dtype(BITWISE_TYPES[element]))
+    edges = [info.min, info.max, 0, 1, info.max - 1, info.max // 2, info.max // 2 + 1, 0x55 % (info.max + 1)]
+    if info.min < 0:
+        edges += [-1, info.min + 1, -2]
+    seeded = np.random.default_rng(2).integers(info.min, info.max, 24, dtype=np.dtype(BITWISE_TYPES[element]),
+                                              endpoint=True)
+    return np.concatenate([np.array(edges, np.dtype(BITWISE_TYPES[element])), seeded])
+
+
+def bitwise() -> dict[str, dict[str, bool]] | None:
+    """Per Bitwise op of opset13 (Not, And, Or, Xor) and integer element type (``BITWISE_TYPES``): True if the CPU
+    plugin computes it exactly as numpy does, on edge and seeded values (And/Or/Xor: every pair of 32 values of each
+    side), False if not or if it fails to compile or run it; None if the release does not read BitwiseNot-13."""
+    answers: dict[str, dict[str, bool]] = {}
+    for op in ("BitwiseNot", "BitwiseAnd", "BitwiseOr", "BitwiseXor"):
+        answers[op] = {}
+        for element, dtype in BITWISE_TYPES.items():
+            values = _bitwise_values(element)
+            n = values.size
+            binary = op != "BitwiseNot"
+            a = np.repeat(values, n) if binary else values
+            b = np.tile(values, n)
+            precision = element.upper()
+            params = parameter(0, "a", element, precision, [a.size])
+            inputs = port(0, precision, [a.size])
+            edges = '<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>'
+            if binary:
+                params += parameter(1, "b", element, precision, [a.size])
+                inputs += port(1, precision, [a.size])
+                edges += '<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>'
+            out = port(2, precision, [a.size])
+            model = read(BITWISE.format(params=params, op=op, inputs=inputs, out=out, result=port(0, precision,
+                                                                                                [a.size]),
+                                        edges=edges))
+            if model is None:
+                if op == "BitwiseNot" and element == "u8":
+                    return None
+                answers[op][element] = False
+                continue
+            want = np.invert(a) if not binary else BITWISE_NUMPY[op](a, b)
+            try:
+                got = compiled(model).create_infer_request().infer([a, b] if binary else [a])[0]
+            except RuntimeError as error:
+                print(f"{op} {element}: {error}", file=sys.stderr)
+                answers[op][element] = False
+                continue
+            right = got.dtype == np.dtype(dtype) and np.array_equal(got, want)
+            if not right:
+                wrong = np.flatnonzero(got != want)[:3]
+                print(f"{op} {element}: e.g. {[(a[i], b[i] if binary else None, got[i], want[i]) for i in wrong]}",
+                      file=sys.stderr)
+            answers[op][element] = bool(right)
+    return answers
+
+
 def dynamic_state() -> bool:
     """True if the CPU plugin runs, twice in a row, a model whose ReadValue-6 / Assign-6 variable has a dynamic
     shape (``?,4``), with the right answers: x, then 2 x (the state starts at zero, then holds the last sum)."""
@@ -239,7 +368,8 @@ def duplicate_layer_names() -> dict[str, bool]:
 def main() -> None:
     json.dump({"version": ov.get_version(), "python": sys.version.split()[0], "ir_versions": ir_versions(),
                "opsets": opsets(), "values": values(), "duplicate_layer_names": duplicate_layer_names(),
-               "sdpa_boolean_mask": sdpa_boolean_mask(), "dynamic_state": dynamic_state()},
+               "sdpa_boolean_mask": sdpa_boolean_mask(), "dynamic_state": dynamic_state(),
+               "sdpa_float_mask_shapes": sdpa_float_mask_shapes(), "identity": identity(), "bitwise": bitwise()},
               sys.stdout, indent=1, sort_keys=True)
 
 

@@ -7,9 +7,10 @@ attribute values: a value added after its op version (``rounding_type="ceil_torc
 value from 2024.1) counts only in the releases that were seen to read it. ``opsetN`` names a target too: the opsets
 1 to N as the newest release has them.
 
-A release may also compute wrongly a layer it creates (``Release.miscomputes``, the measured ``DEFECTS``), or fail to
-run a model it reads (``Release.runs_dynamic_state``): ``check --target`` reports both, ``migrate --target`` rewrites
-the first and refuses the second.
+A release may also compute wrongly, or fail to read or compile, a layer of an op version it creates in general
+(``Release.miscomputes``, the measured ``DEFECTS``), or fail to run a model it reads (``Release.runs_dynamic_state``):
+``check --target`` reports both, ``migrate --target`` rewrites the first where an exact form exists (and refuses a
+layer it leaves) and refuses the second.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ Value = tuple[str, str, str, str]
 DEFECTS: dict[str, str] = {
     "sdpa_boolean_mask_inverted": "computes ScaledDotProductAttention-13 with a boolean mask inverted, True taken "
                                   "as masked out",
+    "sdpa_mask_broadcast_refused": "refuses to read ScaledDotProductAttention-13 with a mask whose last two dims are "
+                                   "not the query's and the key's lengths (a 1 to broadcast in their place: "
+                                   "'attention_mask_input_correctness')",
+    "identity_not_compiled": "reads Identity-16 but its CPU plugin does not compile it ('Unsupported operation of "
+                             "type: Identity')",
+    "bitwise_u16_u32_wrong": "computes BitwiseNot-13 on u16 and u32 as 0 for every element, and BitwiseAnd/Or/Xor-13 "
+                             "on u32 capped at 2^31-1",
 }
 
 
@@ -75,9 +83,21 @@ class Release:
     (measured: 2023.0 to 2024.0 refuse such an IR, v10 and v11 alike, "Invalid IR! same name is not unique!";
     2024.1 on reads both; the documented-only releases before 2023.0 take 2023.0's answer)."""
     miscomputes: frozenset[str] = frozenset()
-    """The measured defects (keys of ``DEFECTS``) of its CPU plugin: layers it creates, but computes wrongly
-    (``sdpa_boolean_mask_inverted``: 2023.3, the first with SDPA-13, to 2025.2 take a True of its boolean mask as
-    masked out, which the specification says takes part; 2025.3 on compute it right; scripts/probe_release.py)."""
+    """The measured defects (keys of ``DEFECTS``) of its reader or CPU plugin: layers of op versions it creates, but
+    computes wrongly, or does not read or compile (scripts/probe_release.py):
+
+    - ``sdpa_boolean_mask_inverted``: 2023.3, the first with SDPA-13, to 2025.2 take a True of its boolean mask as
+      masked out, which the specification says takes part; 2025.3 on compute it right;
+    - ``sdpa_mask_broadcast_refused``: 2023.3 to 2024.2 refuse to read SDPA-13 whose mask has a 1 in the place of
+      L or S ([1, S], [L, 1], [1, 1, 1, S]; not causal), which the specification broadcasts: their shape inference
+      asks the mask's last two dims to equal L and S, "Check 'attention_mask_input_correctness' failed" (OpenVINO
+      pull request 24745 relaxed it); batch dims of 1 are read by all; 2024.3 on read and compute it right;
+    - ``identity_not_compiled``: 2025.0, the first with Identity-16, to 2025.3 read it but do not compile it
+      ("Unsupported operation of type: Identity"); 2025.4 on do;
+    - ``bitwise_u16_u32_wrong``: 2023.2, the first with opset13, to 2025.3 give 0 for BitwiseNot-13 on u16 and u32
+      and cap BitwiseAnd/Or/Xor-13 on u32 at 2^31-1 (0 | 4294967295 gives 2147483647); all four are right on u8,
+      i8, i16 and i32; 2025.4 on compute u16 and u32 right (u64 and i64 come out wrong on every release, the
+      current one too: no defect of one against it)."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on

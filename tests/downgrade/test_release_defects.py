@@ -7,6 +7,13 @@
    the exact result; the original on those releases is not (the defect is real).
 2. OpenVINO 2023.0 to 2023.2 CPU fail on a state (ReadValue / Assign variable) of dynamic shape: ``check
    --target`` and ``migrate --target`` refuse it at each such ReadValue.
+3. OpenVINO 2025.0 to 2025.3 read Identity-16 but do not compile it: ``migrate --target`` rewrites it into Convert-1
+   (passes/downgrade/elementwise.py), which runs there equal to the current OpenVINO on the original.
+4. OpenVINO 2023.3 to 2024.2 refuse to read SDPA-13 whose mask has a 1 in the place of L or S: ``migrate --target``
+   decomposes such a layer and leaves the others; the result runs on 2024.0 within the op's rounding bound.
+5. OpenVINO 2023.2 to 2025.3 CPU compute BitwiseNot-13 on u16 and u32 as 0 and BitwiseAnd/Or/Xor-13 on u32 capped
+   at 2^31-1: ``migrate --target`` rewrites BitwiseNot on u16 (Subtract-1, equal there to the current OpenVINO) and
+   refuses the u32 ones, which have no exact form there.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import numpy as np
 import pytest
 
 import ir_tools
+from ir_tools.base.errors import IrToolsError
 from ir_tools.cli import main
 from ir_tools.ops.releases import oldest_creating, release, releases
 from tests.downgrade.test_attention import Case, attention_model, exact_and_bound
@@ -183,3 +191,192 @@ def test_a_dynamic_state_is_refused_for_2023(tmp_path: Path, capsys: pytest.Capt
     assert not [d for d in ir_tools.check(static, openvino=False, target="2023.0") if d.code == "E-TARGET"]
     assert not [d for d in ir_tools.check(LLAMA, openvino=False, target="2024.0") if d.code == "E-TARGET"
                 and "state" in d.message]
+
+
+def test_the_table_knows_the_defects_measured_with_the_current_release() -> None:
+    """scripts/probe_release.py's answers (identity, sdpa_float_mask_shapes, bitwise) on 2023.0 to 2026.4."""
+    table = releases()
+
+    def having(key: str) -> list[str]:
+        return [name for name, r in table.items() if key in r.miscomputes]
+
+    assert having("sdpa_mask_broadcast_refused") == ["2023.3", "2024.0", "2024.1", "2024.2"]
+    assert having("identity_not_compiled") == ["2025.0", "2025.1", "2025.2", "2025.3"]
+    assert having("bitwise_u16_u32_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
+                                               "2025.0", "2025.1", "2025.2", "2025.3"]
+    assert oldest_creating("Identity", "opset16", {}) == "2025.0"
+    assert oldest_creating("BitwiseNot", "opset13", {}) == "2023.2"
+
+
+def _run(python: str | None, model: Path, feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``model`` run on the current OpenVINO (``python`` None) or on the OpenVINO of ``python``."""
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    graph, files = ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))
+    runner = OpenVinoRunner(graph, files) if python is None else ChildOpenVinoRunner(python, graph, files)
+    return runner.run(feed)
+
+
+def _refused(model: Path, target: str) -> dict[str, str]:
+    """``check --target``'s E-TARGET messages, by layer name."""
+    names = {layer.id: layer.name for layer in ir_tools.read_ir(model).layers()}
+    return {names[d.loc.layer_id]: d.message for d in ir_tools.check(model, openvino=False, target=target)
+            if d.code == "E-TARGET"}
+
+
+def _identity_model(path: Path) -> tuple[Path, dict[str, np.ndarray]]:
+    """Parameters x (f32) and n (i32) -> Identity-16 each -> Results; and x -> ReLU, which no release fails on."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    from openvino.utils.node_factory import NodeFactory
+
+    x, n = o1.parameter([2, 3], np.float32, name="x"), o1.parameter([4], np.int32, name="n")
+    results = []
+    for i, source in enumerate((x, n)):
+        node = NodeFactory("opset16").create("Identity", [source.output(0)], {})
+        node.set_friendly_name(f"identity{i}")
+        results.append(o1.result(node, name=f"out{i}"))
+    results.append(o1.result(o1.relu(x, name="relu"), name="out2"))
+    ov.save_model(ov.Model(results, [x, n], "identity"), str(path), compress_to_fp16=False)
+    rng = np.random.default_rng(16)
+    feed = {"x": rng.standard_normal((2, 3)).astype(np.float32),
+            "n": np.array([-2**31, -1, 0, 2**31 - 1], np.int32)}
+    return path, feed
+
+
+@pytest.mark.openvino
+def test_identity_is_rewritten_for_a_release_that_does_not_compile_it(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    model, feed = _identity_model(tmp_path / "identity.xml")
+    refused = _refused(model, "2025.0")
+    assert set(refused) == {"identity0", "identity1"}, refused  # (not the ReLU)
+    assert all(m.startswith("OpenVINO 2025.0 reads Identity-16 but its CPU plugin does not compile it ('Unsupported "
+                            "operation of type: Identity') (measured); the next release that computes it right is "
+                            "2025.4; `ir-tools migrate --target` rewrites it into Convert-1") for m in refused.values())
+    assert not _refused(model, "2025.4") and not _refused(model, "2026.4")
+    out = tmp_path / "identity_2025.0.xml"
+    assert main(["migrate", str(model), "--target", "2025.0", "-o", str(out)]) == 0
+    assert "rewrote 2 x Identity-16 -> Convert-1 to its own element type" in capsys.readouterr().out
+    assert not ir_tools.read_ir(out).by_type("Identity")
+    assert not [d for d in ir_tools.check(out, openvino=False, target="2025.0") if d.severity == "error"]
+    want = _run(None, model, feed)
+    runs = {"migrated, current": _run(None, out, feed)}
+    if "2025.0" in side_pythons():
+        runs["migrated, 2025.0"] = _run(side_pythons()["2025.0"], out, feed)
+        with pytest.raises(IrToolsError, match="Unsupported operation of type: Identity"):
+            _run(side_pythons()["2025.0"], model, feed)  # (the defect is real)
+    for run, got in runs.items():
+        assert set(got) == set(want), run
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)
+
+
+def _broadcast_mask_cases(rng: np.random.Generator) -> list[Case]:
+    """SDPA-13, q [1, 2, 4, 8], k and v [1, 2, 6, 8], a constant float mask of: [1, 6] (the QA run's), [4, 1],
+    [1, 1, 1, 6] (hit: a 1 in the place of L or S), [4, 6] and [1, 1, 4, 6] (not hit: batch dims broadcast)."""
+    cases = []
+    for shape in ([1, 6], [4, 1], [1, 1, 1, 6], [4, 6], [1, 1, 4, 6]):
+        q, k, v = (rng.standard_normal([1, 2, n, 8]).astype(np.float32) for n in (4, 6, 6))
+        cases.append(Case([q, k, v, rng.standard_normal(shape).astype(np.float32)], False, (3,)))
+    return cases
+
+
+@pytest.mark.openvino
+def test_a_broadcast_attention_mask_is_decomposed_for_a_release_that_refuses_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cases = _broadcast_mask_cases(np.random.default_rng(33))
+    model, feed = attention_model(tmp_path / "broadcast.xml", cases)
+    refused = _refused(model, "2024.0")
+    assert set(refused) == {"sdpa0", "sdpa1", "sdpa2"}, refused
+    assert all(m.startswith("OpenVINO 2024.0 refuses to read ScaledDotProductAttention-13 with a mask whose last two "
+                            "dims are not the query's and the key's lengths") and "(measured)" in m
+               and "the next release that computes it right is 2024.3" in m for m in refused.values()), refused
+    assert not _refused(model, "2024.3")
+    out = tmp_path / "broadcast_2024.0.xml"
+    assert main(["migrate", str(model), "--target", "2024.0", "-o", str(out)]) == 0
+    assert "rewrote 3 x ScaledDotProductAttention-13 (float mask)" in capsys.readouterr().out
+    assert {layer.name for layer in ir_tools.read_ir(out).by_type("ScaledDotProductAttention")} == {"sdpa3", "sdpa4"}
+    assert not [d for d in ir_tools.check(out, openvino=False, target="2024.0") if d.severity == "error"]
+    runs = {"original, current": _run(None, model, feed), "migrated, current": _run(None, out, feed)}
+    if "2024.0" in side_pythons():
+        runs["migrated, 2024.0"] = _run(side_pythons()["2024.0"], out, feed)
+        with pytest.raises(IrToolsError, match="refused to read the model: .*Attention mask"):
+            _run(side_pythons()["2024.0"], model, feed)  # (the defect is real)
+    failures = []
+    for i, case in enumerate(cases):
+        exact, bound = exact_and_bound(case)
+        want = runs["original, current"][f"y{i}"]
+        for run, got in runs.items():
+            problem = mismatch(got[f"y{i}"], exact, lambda w, b=bound: b) or mismatch(
+                got[f"y{i}"], want, lambda w, b=bound: 2.0 * b)
+            if problem:
+                failures.append(f"case {i} ({run}): {problem}")
+    assert not failures, "\n".join(failures)
+
+
+#: The bitwise layers of the model: (op, numpy type, hit by bitwise_u16_u32_wrong).
+BITWISE = [("BitwiseNot", np.uint16, True), ("BitwiseNot", np.uint8, False), ("BitwiseNot", np.int32, False),
+           ("BitwiseOr", np.int32, False), ("BitwiseAnd", np.uint16, False), ("BitwiseXor", np.int16, False),
+           ("BitwiseAnd", np.uint32, True), ("BitwiseNot", np.uint32, True)]
+
+
+def _bitwise_model(path: Path, layers: list[tuple[str, type, bool]]) -> tuple[Path, dict[str, np.ndarray]]:
+    """One layer ``bits{i}`` per entry of ``layers``, on Parameters of 64 values each: the type's extremes, 0, 1 and
+    seeded ones over its whole range."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    from openvino.utils.node_factory import NodeFactory
+
+    rng = np.random.default_rng(35)
+    params, results, feed = [], [], {}
+    for i, (op, dtype, _) in enumerate(layers):
+        info = np.iinfo(dtype)
+        names = [f"a{i}"] if op == "BitwiseNot" else [f"a{i}", f"b{i}"]
+        sources = []
+        for name in names:
+            value = rng.integers(info.min, info.max, 64, dtype=dtype, endpoint=True)
+            value[:4] = [info.min, info.max, 0, 1]
+            feed[name] = rng.permutation(value) if name.startswith("b") else value
+            sources.append(o1.parameter([64], dtype, name=name))
+        node = NodeFactory("opset13").create(op, [s.output(0) for s in sources], {})
+        node.set_friendly_name(f"bits{i}")
+        params += sources
+        results.append(o1.result(node, name=f"out{i}"))
+    ov.save_model(ov.Model(results, params, "bitwise"), str(path), compress_to_fp16=False)
+    return path, feed
+
+
+@pytest.mark.openvino
+@pytest.mark.parametrize("target", ["2024.0", "2025.0"])
+def test_bitwise_u16_u32_rewritten_or_refused_for_a_release_that_computes_them_wrongly(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str) -> None:
+    model, feed = _bitwise_model(tmp_path / "bitwise.xml", BITWISE)
+    refused = _refused(model, target)
+    assert set(refused) == {f"bits{i}" for i, (_, _, hit) in enumerate(BITWISE) if hit}, refused
+    assert all(m.startswith(f"OpenVINO {target} computes BitwiseNot-13 on u16 and u32 as 0 for every element, and "
+                            "BitwiseAnd/Or/Xor-13 on u32 capped at 2^31-1 (measured); the next release that computes "
+                            "it right is 2025.4") for m in refused.values()), refused
+    assert not _refused(model, "2025.4")
+    out = tmp_path / f"bitwise_{target}.xml"
+    assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    left = re.findall(rf"error\[E-TARGET\]: layer '(bits\d+)' \(id \d+, Bitwise\w+@opset13\): OpenVINO {target} "
+                      "computes BitwiseNot-13 on u16 and u32 as 0", err)
+    assert sorted(left) == ["bits6", "bits7"], err  # (u32: no exact form)
+    assert not out.exists()
+    kept = BITWISE[:6]
+    model, feed = _bitwise_model(tmp_path / "bitwise_kept.xml", kept)
+    assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 0
+    assert "rewrote 1 x BitwiseNot-13 (u16) -> Subtract-1" in capsys.readouterr().out
+    assert sorted(layer.name for layer in ir_tools.read_ir(out).by_type("BitwiseNot")) == ["bits1", "bits2"]
+    want = _run(None, model, feed)
+    runs = {"migrated, current": _run(None, out, feed)}
+    if target in side_pythons():
+        runs[f"migrated, {target}"] = _run(side_pythons()[target], out, feed)
+        wrong = _run(side_pythons()[target], model, feed)["out0"]  # (the defect is real: ~x on u16 as 0)
+        assert not wrong.any() and want["out0"].any()
+    for run, got in runs.items():
+        assert set(got) == set(want), run
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)

@@ -15,6 +15,7 @@ from ...ops.attention import AttentionAttrs
 from ...ops.opsets import lookup
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..shapes import declared_type
 from .base import Downgrade
 
 LABEL = "ScaledDotProductAttention-13"
@@ -27,6 +28,19 @@ def _boolean_mask(graph: Graph, layer: Layer) -> bool:
         return False
     source = graph.producer(layer.id, ports[3])
     return source is not None and element_type(source[1].precision or "") == element_type("boolean")
+
+
+def _mask_broadcast(graph: Graph, layer: Layer) -> bool:
+    """True if the SDPA-13 ``layer`` is not causal and has a mask (input 3) whose last two dims, as its port declares
+    them, hold a static 1 in the place of a static L (the query's dim -2) or S (the key's dim -2) other than 1: a
+    mask the op broadcasts, which 2023.3 to 2024.2 refuse to read (they ask each dim to equal L and S)."""
+    ports = layer.input_ids()
+    if A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc).causal or len(ports) < 4:
+        return False
+    query, key, mask = (declared_type(layer.inputs[i]).shape for i in (0, 1, 3))
+    if query is None or key is None or mask is None or len(mask) < 2 or len(query) < 2 or len(key) < 2:
+        return False
+    return any(m == Dim(1, 1) and d.is_static and d.lo != 1 for m, d in ((mask[-2], query[-2]), (mask[-1], key[-2])))
 
 
 class ScaledDotProductAttentionTo8(Downgrade):
@@ -50,11 +64,13 @@ class ScaledDotProductAttentionTo8(Downgrade):
     A mask input left unused (causal) goes too, with whatever computed only it (a model input stays). A bf16 layer is
     left, for ``retarget`` to refuse: ir_tools writes no bf16 constant. For a target that computes a boolean mask
     inverted (measured: 2023.3 to 2025.2), a layer with one (not causal: causal ignores the mask, and is right) is
-    rewritten too, though the target creates SDPA-13.
+    rewritten too, though the target creates SDPA-13; so is, for a target that refuses to read a mask broadcast in
+    its last two dims (measured: 2023.3 to 2024.2), a layer (not causal) whose mask has a 1 in the place of L or S
+    other than 1 (rule 2 adds it as the op broadcasts it).
     """
 
     rewrites = {LABEL: "into MatMul-1, SoftMax-8 and element-wise ops (masks, causal and scale included)"}
-    repairs = {"sdpa_boolean_mask_inverted": _boolean_mask}
+    repairs = {"sdpa_boolean_mask_inverted": _boolean_mask, "sdpa_mask_broadcast_refused": _mask_broadcast}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()

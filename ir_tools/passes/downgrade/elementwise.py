@@ -17,6 +17,11 @@ from .base import Downgrade, numpy_dtype, source
 _TRUE = {"true", "1"}
 
 
+def _identity_16(graph: Graph, layer: Layer) -> bool:
+    """True for an Identity-16 layer: 2025.0 to 2025.3 read it but do not compile it (any element type)."""
+    return op_label(layer.type, layer.version) == "Identity-16"
+
+
 class ElementwiseTo1(Downgrade):
     """Element-wise ops of opsets 9-16 as opset1 ops, exactly (docs/SEMANTICS.md):
 
@@ -30,12 +35,15 @@ class ElementwiseTo1(Downgrade):
     - Identity-16: Convert-1 to its own element type (the input is not used in its place: the output must stay a
       tensor of its own, with its own names, or a model output fed by a Parameter would share the input's).
 
-    Any other element type is left, for ``retarget`` to refuse.
+    Any other element type is left, for ``retarget`` to refuse. For a target that reads Identity-16 but does not
+    compile it (measured: 2025.0 to 2025.3, "Unsupported operation of type: Identity"), every Identity-16 is
+    rewritten too, though the target creates it.
     """
 
     rewrites = {"SoftSign-9": "into Abs, Add and Divide-1 on f32", "IsNaN-10": "into NotEqual-1",
                 "IsInf-10": "into Equal-1 and LogicalOr-1", "IsFinite-10": "into Subtract-1 and Equal-1",
                 "Identity-16": "into Convert-1 to its own element type"}
+    repairs = {"identity_not_compiled": _identity_16}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
