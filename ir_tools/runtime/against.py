@@ -440,7 +440,8 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     if drift is not None:
         config["tolerance"] = drift.text()
     report = CompareReport(str(model.path), config)
-    report.inputs = describe(inputs, recipes or {}, f"from {config['inputs']}" if "inputs" in config else "given")
+    given = f"from {config['inputs']}" if "inputs" in config else "given"
+    report.inputs = describe(model.graph, inputs, recipes or {}, given)
 
     # The derived tolerance needs the peak of every tensor of A: A runs per layer then, and B too, so that both expose
     # the same tensors (an exposed tensor is not fused away: x * c - x computed by one FMA or by two roundings).

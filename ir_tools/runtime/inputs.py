@@ -361,17 +361,27 @@ def _reaches_rope(graph: Graph, param: Layer) -> Layer | None:
     return None
 
 
-def describe(inputs: Mapping[str, np.ndarray], made: Mapping[str, Recipe], given: str) -> list[dict[str, object]]:
+def describe(graph: Graph, inputs: Mapping[str, np.ndarray], made: Mapping[str, Recipe],
+             given: str) -> list[dict[str, object]]:
     """The report's entry of each input (``Recipe.describe``); one no recipe made (``--inputs``, a library call's)
-    has its dims and values from ``given``."""
+    has its dims and values from ``given``, and says how many of its values fall outside the rows it indexes (a
+    token id past the embedding: OpenVINO answers there as it does, another release otherwise)."""
+    params = {input_name(graph, p): p for p in graph.parameters()}
     out = []
     for name, value in inputs.items():
         recipe = made.get(name)
         if recipe is not None and recipe.shape == np.shape(value):
             out.append(recipe.describe())
             continue
+        values = given
+        rows, gather = _index_rows(graph, params[name]) if name in params else (0, None)
+        if gather is not None and np.asarray(value).dtype.kind in "iu":
+            outside = int(np.count_nonzero((value < -rows) | (value >= rows)))
+            if outside:
+                values += (f"; {outside} of {np.size(value)} outside the {rows} rows of {gather.type} '{gather.name}' "
+                           f"(line {gather.line}), where OpenVINO's answer is its own")
         out.append({"name": name, "element_type": _type_name(np.asarray(value).dtype), "shape": list(np.shape(value)),
-                    "dims": given, "values": given})
+                    "dims": given, "values": values})
     return out
 
 

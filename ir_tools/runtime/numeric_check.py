@@ -168,7 +168,7 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
               **options.source}
     report = CompareReport(str(graph.source) if graph.source else graph.name, config)
     given = f"from {options.source['inputs']}" if "inputs" in options.source else "given"
-    report.inputs = describe(inputs, options.recipes, given)
+    report.inputs = describe(graph, inputs, options.recipes, given)
     if want_layers or not executable:
         report.folded = sum(1 for lid in folded if not graph.layer(lid).is_a("Const"))
     if executable:

@@ -77,7 +77,7 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
               **options.source, "steps": len(steps)}
     report = CompareReport(str(graph.source) if graph.source else graph.name, config)
     given = f"from {options.source['inputs']}" if "inputs" in options.source else "given"
-    report.inputs = describe(steps[0], options.recipes, given)
+    report.inputs = describe(graph, steps[0], options.recipes, given)
     writers = state_writers(graph)
     results = {output_name(graph, result): result for result in graph.results()}
     position = {layer.id: i for i, layer in enumerate(order)}

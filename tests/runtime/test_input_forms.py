@@ -52,3 +52,12 @@ def test_floats_for_integer_indices_are_refused(scalar_and_index_model: Path, tm
     np.savez(tmp_path / "doubles.npz", **{**given, "data": given["data"].astype(np.float64)})
     assert main(["run", str(scalar_and_index_model), "--inputs", str(tmp_path / "doubles.npz"), "-o",
                  str(tmp_path / "out.npz"), "-q"]) == 0
+
+
+def test_given_indices_outside_the_rows_are_said(scalar_and_index_model: Path, tmp_path: Path, capsys) -> None:
+    """A token id past the embedding (OpenVINO gave garbage on a compressed one): the report's inputs say how many."""
+    given = random_inputs(read_ir(scalar_and_index_model), 0, {})
+    given["idx"][:3] = [12, -13, 40]
+    np.savez(tmp_path / "outside.npz", **given)
+    main(["compare", str(scalar_and_index_model), "--inputs", str(tmp_path / "outside.npz")])
+    assert "; 3 of 64 outside the 12 rows of Gather " in capsys.readouterr().out
