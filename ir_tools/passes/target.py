@@ -61,7 +61,7 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
                 created[kind] = creates
         if creates:
             if repairing:
-                found += _defects(graph, layer, target, repairing)
+                found += _defects(graph, layer, target, repairing, rewritten)
             continue
         value = target.lacks_value(layer.type, version, layer.attrs)
         what = f"{layer.type} of {version}" + (f" with {value}" if value else "")
@@ -101,9 +101,11 @@ def _weights(graph: Graph, target: Release) -> list[Diagnostic]:
             for layer, what in downgrade(target).unrepaired(graph)]
 
 
-def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[Downgrade]]) -> list[Diagnostic]:
+def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[Downgrade]],
+             rewritten: bool) -> list[Diagnostic]:
     """E-TARGET if a measured defect of ``target`` hits ``layer``, which it creates: the downgrade that rewrites it
-    (one of ``repairing``, those that repair a defect of ``target``) says so."""
+    (one of ``repairing``, those that repair a defect of ``target``) says so; ``rewritten`` (after the rewrites): a
+    layer left has no rewrite that applies."""
     found = []
     label = op_label(layer.type, layer.version)
     for downgrade in repairing:
@@ -115,10 +117,12 @@ def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[D
         table = list(releases().values())
         later = table[table.index(target) + 1:] if target in table else []
         newer = next((r.name for r in later if key not in r.miscomputes), None)
-        since = f"the next release that computes it right is {newer}" if newer else "no newer release computes it right"
+        since = f"the next release without this defect is {newer}" if newer else "no newer release is without it"
+        how = downgrade.rewrites[op_label(layer.type, layer.version)]
+        fix = f"no rewrite applies to this layer (`ir-tools migrate --target` rewrites it {how})" if rewritten else \
+            f"`ir-tools migrate --target` rewrites it {how}"
         found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {DEFECTS[key]} (measured); {since}; "
-                                f"`ir-tools migrate --target` rewrites it "
-                                f"{downgrade.rewrites[op_label(layer.type, layer.version)]}", layer.loc))
+                                f"{fix}", layer.loc))
     return found
 
 
