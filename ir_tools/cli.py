@@ -616,15 +616,16 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     staged = args.output.with_suffix(".npz")
     _save_npz(staged, found.inputs)
     write_ir(found.part, args.output, found.part.ir_version)
-    steps = [{"phase": s.phase, "layers": s.layers, "fails": s.failure is not None, "why": s.failure}
-             for s in found.steps]
+    steps = [{"phase": s.phase, "layers": s.layers, "fails": s.failure is not None, "why": s.failure,
+              "cut": s.uncut is None, **({"uncut": s.uncut} if s.uncut else {})} for s in found.steps]
     summary = {"model": str(args.model), "until": args.until, "layers": found.layers,
                "original_layers": found.original_layers, "openvino_runs": found.runs, "failure": found.failure,
                "output": str(args.output), "inputs": str(staged), "steps": steps}
     if args.format == "json":
         print(json.dumps(summary, indent=2))
         return EXIT_OK
-    _say(args, *(f"  {s.phase:<12}{s.layers:>6} layers  " + (f"fails: {s.failure}" if s.failure else "passes")
+    _say(args, *(f"  {s.phase:<12}{s.layers:>6} layers  " + (f"fails: {s.failure}" if s.failure else
+                                                              f"cannot be cut: {s.uncut}" if s.uncut else "passes")
                  for s in found.steps))
     print(f"reduced {found.original_layers} computing layers to {found.layers} in {found.runs} OpenVINO runs; "
           f"it fails: {found.failure}")

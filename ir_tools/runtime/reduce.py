@@ -64,11 +64,13 @@ class ReduceError(IrToolsError):
 
 @dataclass
 class Step:
-    """One candidate tried: the phase, how many computing layers it holds, and why it failed (None: it did not)."""
+    """One candidate tried: the phase, how many computing layers it holds, and why it failed (None: it did not, or
+    it could not be cut, then ``uncut`` says why and it was not run)."""
 
     phase: str
     layers: int
     failure: str | None
+    uncut: str | None = None
 
 
 #: A candidate's child is killed, and the candidate fails, after this many times the longest run that finished
@@ -301,15 +303,16 @@ class _Reducer:
         """Why the part of ``members`` fails; None where it does not, or no part can be cut there."""
         if members not in self.found:
             candidate = self.candidate(members)
-            failure = self.fails(candidate, self.runs) if candidate is not None else None
-            self.found[members] = (candidate, failure) if candidate is not None and failure is not None else None
-            self.steps.append(Step(phase, len(members), failure))
+            cut = isinstance(candidate, Candidate)
+            failure = self.fails(candidate, self.runs) if cut else None
+            self.found[members] = (candidate, failure) if cut and failure is not None else None
+            self.steps.append(Step(phase, len(members), failure, None if cut else candidate))
             self.progress(self.steps[-1])
         found = self.found[members]
         return None if found is None else found[1]
 
-    def candidate(self, members: frozenset[str]) -> Candidate | None:
-        """The part of ``members`` as it runs; None where it cannot be cut or fed."""
+    def candidate(self, members: frozenset[str]) -> Candidate | str:
+        """The part of ``members`` as it runs; why not, where it cannot be cut or fed."""
         graph = self.graph
         cuts: set[PortKey] = set()
         outs: list[PortKey] = []
@@ -326,23 +329,23 @@ class _Reducer:
                 if any(edge.to_layer not in members for edge in readers):
                     outs.append((layer_id, port.id))
         if not outs:
-            return None
+            return "nothing it computes is read after it"
         for _ in range(3):  # a cut that leaves model inputs or state unfed names them: add them and cut again
             try:
                 part = extract(graph, sorted(cuts), outs, self.propagation)
                 break
             except CutError as exc:
                 if not exc.unfed:
-                    return None
+                    return exc.message
                 cuts.update(exc.unfed)
         else:
-            return None
+            return "its cut leaves inputs or state unfed"
         sources = _sources(part, graph)
         if any(key not in self.fed for key in sources.values()):
-            return None
+            return "OpenVINO did not expose a tensor it is fed"
         pinned = _pinned(part, {name: self.fed[key] for name, key in sources.items()})
         if pinned is None:
-            return None
+            return "it is not a valid model once fed the original's values"
         return Candidate(*pinned, {key: self.fed[key] for key in sources.values()}, outs)
 
     def _constant(self, layer_id: str) -> bool:

@@ -65,6 +65,8 @@ def test_a_defect_is_reduced_against_the_original(capsys, tmp_path: Path, squeez
     code, found = reduce_json(capsys, str(changed), "-o", str(out), "--shape", SHAPE, "--against", str(squeezenet))
     assert code == 0, found
     assert found["layers"] <= 3 and CHANGED in {layer.name for layer in ir_tools.read_valid(out).layers()}, found
+    assert all(step["cut"] == ("uncut" not in step) and not (step["fails"] and not step["cut"])
+               for step in found["steps"]), found["steps"]
 
 
 def crashing_model(path: Path) -> Path:
@@ -111,3 +113,17 @@ def test_what_reduce_refuses(capsys, tmp_path: Path, squeezenet: Path) -> None:
         assert not out.exists() and not out.with_suffix(".npz").exists()
     assert main(["reduce", str(squeezenet), "-o", str(squeezenet)]) == 2
     assert "error[E-OVERWRITE]" in capsys.readouterr().err
+
+
+def test_a_part_that_cannot_be_cut_is_said_so_not_passed(squeezenet: Path) -> None:
+    """A candidate no part can be cut for was reported as one that passes (on a stateful Llama, every 'inputs' step
+    did, a 147-layer one among them): its step says why it was not run (JSON: cut false, and uncut)."""
+    from ir_tools.runtime.inputs import random_inputs
+    from ir_tools.runtime.reduce import Runs, _Reducer, activations, openvino_fails
+
+    graph = ir_tools.read_valid(squeezenet)
+    runs = Runs()
+    fed = activations(graph, random_inputs(graph, 0, {"input": (1, 3, 96, 96)}), {}, runs)
+    reducer = _Reducer(graph, fed, openvino_fails(), runs, lambda _: None)
+    assert reducer.attempt("outputs", frozenset()) is None and runs.count == 1  # (the activations' run alone)
+    assert reducer.steps[-1].uncut == "nothing it computes is read after it" and reducer.steps[-1].failure is None
