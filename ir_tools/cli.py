@@ -677,14 +677,14 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     from .runtime.openvino import ModelFiles
     from .runtime.runners import ChildOpenVinoRunner, OpenVinoRunner, ReferenceRunner, Runner, compare_outputs
 
+    source = None if legacy else read_ir(args.model, args.bin)  # (inputs are seeded to fit the original's uses)
     if args.stateless:  # the stateless form's first step: the original's inputs, and its state's initial values
         from .runtime.steps import initial_states
 
-        stateful = read_ir(args.model, args.bin)
-        inputs, _ = _inputs(args, stateful)
-        inputs = {**inputs, **initial_states(stateful, inputs)}
+        inputs, _ = _inputs(args, source)
+        inputs = {**inputs, **initial_states(source, inputs)}
     else:
-        inputs, _ = _inputs(args, graph)
+        inputs, _ = _inputs(args, graph if source is None else source)
     original: Runner
     migrated: Runner = OpenVinoRunner(graph, ModelFiles(xml, bin_path)) if other is None else \
         ChildOpenVinoRunner(args.check_with, graph, ModelFiles(xml, bin_path))
@@ -695,8 +695,7 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
         original = ReferenceRunner(parse_legacy(args.model), LegacyReference)
     else:
         _say(args, f"check: comparing {on} on the migrated model with OpenVINO on the original")
-        original = OpenVinoRunner(read_ir(args.model, args.bin),
-                                  ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
+        original = OpenVinoRunner(source, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
     tolerances = _tolerances(args, graph, 1e-6, 1e-5)
     want = original.run(inputs)  # (what fails here is the original on this OpenVINO, reported as such: not the target)
     try:

@@ -69,6 +69,9 @@ DEFAULT_SEQUENCE = 8
 #: Ops that hand their input 0's values on unchanged (a Convert to a number type too): an input's use is looked for
 #: through them.
 _CARRIERS = frozenset({"Convert", "Reshape", "Squeeze", "Unsqueeze"})
+#: Seeded pads of a Pad (its pads_begin or pads_end an input) are below this: none negative (a dim left negative
+#: fails), and below a dim of 2 (reflect pads less than the dim).
+_PADS = 2
 #: How many layers downstream an input converted to float may reach RoPE's Sin or Cos (the angles: positions times
 #: the inverse frequencies, transposed and concatenated).
 _ROPE_DEPTH = 8
@@ -238,8 +241,8 @@ def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) ->
 def _values(graph: Graph, param: Layer, dtype: type, shape: tuple[int, ...]) -> tuple[str, str, int, int]:
     """(kind, why, low, high) of an input's values: by how the graph uses it first (an index stays within the rows
     it indexes, a beam index within the batch of the state it reorders; positions reach RoPE's Sin/Cos; an input
-    converted to boolean is a mask), by its name where the graph does not say (or, for an index, to choose among
-    the rows), else random."""
+    converted to boolean is a mask; a Pad's pads are small and not negative), by its name where the graph does not
+    say (or, for an index, to choose among the rows), else random."""
     integer = np.issubdtype(dtype, np.integer)
     names = _names(param)
     by_name = next((_BY_NAME[n] for n in names if n in _BY_NAME), None)
@@ -260,6 +263,9 @@ def _values(graph: Graph, param: Layer, dtype: type, shape: tuple[int, ...]) -> 
         mask = next((c for c, _ in _uses(graph, param) if _to_boolean(c)), None)
         if mask is not None:
             return ONES, f"ones: a mask (converted to boolean by '{mask.name}')", 0, 0
+        pad = next((c for c, i in _uses(graph, param) if c.is_a("Pad") and i in (1, 2)), None)
+        if pad is not None:  # (pads of [-50, 50) leave a negative dim, and OpenVINO fails: nothing is compared)
+            return UNIFORM, f"uniform in [0, {_PADS}): pads of {pad.type} '{pad.name}' (line {pad.line})", 0, _PADS
     if by_name is not None:
         kind, what = by_name
         return kind, f"{_SAY[kind]}: {what} (by its name)", 0, 0
