@@ -677,14 +677,12 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     from .runtime.openvino import ModelFiles
     from .runtime.runners import ChildOpenVinoRunner, OpenVinoRunner, ReferenceRunner, Runner, compare_outputs
 
-    source = None if legacy else read_ir(args.model, args.bin)  # (inputs are seeded to fit the original's uses)
+    source = graph if legacy else read_ir(args.model, args.bin)  # (inputs are seeded to fit the original's uses)
+    inputs, _ = _inputs(args, source)
     if args.stateless:  # the stateless form's first step: the original's inputs, and its state's initial values
         from .runtime.steps import initial_states
 
-        inputs, _ = _inputs(args, source)
         inputs = {**inputs, **initial_states(source, inputs)}
-    else:
-        inputs, _ = _inputs(args, graph if source is None else source)
     original: Runner
     migrated: Runner = OpenVinoRunner(graph, ModelFiles(xml, bin_path)) if other is None else \
         ChildOpenVinoRunner(args.check_with, graph, ModelFiles(xml, bin_path))
