@@ -27,7 +27,7 @@ from .ir.reader import read_ir
 from .ir.writer import write_ir
 from .passes.interface_names import set_ir_version
 from .passes.shapes import Propagation
-from .passes.validate import FATAL_CODES, InvalidModelError, read_valid, require_valid
+from .passes.validate import FATAL_CODES, InvalidModelError, forget_passed, read_valid, require_valid
 from .settings import Selection, grouped_lines, selection
 
 if TYPE_CHECKING:  # the runtime is imported by the commands that run models only
@@ -535,7 +535,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_transform(args: argparse.Namespace) -> int:
-    from .passes.base import PassManager, load_pass
+    from .passes.base import PassManager, check_after, load_pass
 
     if not (args.output or args.in_place):
         raise IrToolsError("transform needs -o OUT.xml or --in-place", code="E-USAGE")
@@ -544,6 +544,8 @@ def cmd_transform(args: argparse.Namespace) -> int:
     before = Counter(layer.kind for layer in graph.layers())
     result = PassManager(passes, fixed_point=args.fixed_point).run(graph, checked=True)
     set_ir_version(graph, args.ir_version or graph.ir_version)
+    forget_passed(graph)  # (a user's pass may edit a layer in place, say nothing and tell the graph nothing)
+    check_after(graph, None, [p.name for p in passes])  # what is written passes check, or nothing is written
     after = Counter(layer.kind for layer in graph.layers())
     _print_histogram(args, before, after, result.stats)
     out = args.model if args.in_place else args.output
@@ -1076,11 +1078,14 @@ def _files_written(args: argparse.Namespace) -> list[tuple[str, Path]]:
 def _refuse_overwriting(args: argparse.Namespace) -> None:
     """E-OVERWRITE, before anything is read, where a file the command would write is one it reads (only
     ``--in-place`` writes over the input model), or where two of its outputs are one file; E-USAGE for ``-o`` with
-    ``--in-place``."""
+    ``--in-place``, and for an output that is a directory (the ``.bin`` beside it was written, then the ``.xml``
+    failed: E-INTERNAL)."""
     if getattr(args, "in_place", False) and getattr(args, "output", None) is not None:
         raise IrToolsError("-o and --in-place both say where to write: give one", code="E-USAGE")
     read, written = _files_read(args), _files_written(args)
     for i, (option, path) in enumerate(written):
+        if path.is_dir():
+            raise IrToolsError(f"{option} {path} is a directory: give a file's path", code="E-USAGE")
         what = next((what for what, source in read if same_file(path, source)), None)
         if what is not None:
             hint = ", or --in-place to overwrite it" if hasattr(args, "in_place") and what == "the input model" else ""

@@ -68,3 +68,17 @@ def test_an_onnx_model_has_no_weights_file_to_keep(tmp_path: Path) -> None:
     shutil.copy(SAMPLES / "tricky_avgpool.onnx", tmp_path / "m.onnx")
     assert main(["convert-onnx", str(tmp_path / "m.onnx"), "-o", str(tmp_path / "m.xml"), "-q"]) == 0
     assert (tmp_path / "m.bin").exists()
+
+
+@pytest.mark.parametrize("line", ["transform M.xml --pass x:y -o D/dir.xml", "migrate M.xml -o D/dir",
+                                  "run M.xml -o D/dir.xml", "compare M.xml --html D/dir.xml"])
+def test_an_output_that_is_a_directory_is_refused(line: str, tmp_path: Path, capsys) -> None:
+    """transform -o onto a directory wrote the .bin beside it, then failed (E-INTERNAL)."""
+    shutil.copy(SAMPLES / "mixed_network.xml", tmp_path / "m.xml")
+    shutil.copy(SAMPLES / "mixed_network.bin", tmp_path / "m.bin")
+    (tmp_path / "dir.xml").mkdir()
+    (tmp_path / "dir").mkdir()
+    argv = line.replace("M.", f"{tmp_path}/m.").replace("D/", f"{tmp_path}/").split()
+    assert main(argv) == 2
+    assert "is a directory: give a file's path" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "dir.xml", "m.bin", "m.xml"]

@@ -28,7 +28,7 @@ from ir_tools.base.dims import shape_from_ints
 from ir_tools.cli import main
 from ir_tools.passes.to_opset8 import ToOpset8, to_opset8
 from tests.conftest import ROOT, SAMPLES
-from tests.passes.user_passes import FoldTransposes, UnfeedFirstRelu
+from tests.passes.user_passes import FoldTransposes, UnfeedFirstRelu, UnfeedFirstReluSilently
 
 U = 2.0**-24  # f32 unit roundoff
 
@@ -175,6 +175,24 @@ def test_a_pass_that_breaks_the_graph_is_refused_with_file_and_line(tmp_path: Pa
     with pytest.raises(PassError) as caught:
         UnfeedFirstRelu().run(read_valid(model))
     assert [d.code for d in caught.value.diagnostics][:2] == ["E-PASS", "E-INPUT-UNFED"]
+
+
+def test_a_pass_that_breaks_the_graph_and_says_it_did_not_is_refused(tmp_path: Path, capsys) -> None:
+    """A pass returning False (or nothing) after removing an edge skipped the gate after it, and transform wrote what
+    OpenVINO refuses ("unchanged", exit 0); one editing a layer in place without a word is caught by transform's check
+    of what it writes (found by a QA run)."""
+    model = transpose_model(tmp_path / "t.xml")
+    with pytest.raises(PassError) as caught:
+        UnfeedFirstReluSilently().run(read_valid(model))
+    assert [d.code for d in caught.value.diagnostics][:2] == ["E-PASS", "E-INPUT-UNFED"]
+    conv = SAMPLES / "mixed_network.xml"
+    for spec, source, words in (("UnfeedFirstReluSilently", model, "E-INPUT-UNFED"),
+                                ("ZeroStridesSilently", conv, "strides [0, 0] contain a zero")):
+        out = tmp_path / f"{spec}.xml"
+        assert main(["transform", str(source), "--pass", f"tests.passes.user_passes:{spec}", "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert f"error[E-PASS]: pass {spec} left the graph invalid" in err and words in err, err
+        assert not out.exists() and not out.with_suffix(".bin").exists()
 
 
 def test_check_once_checks_a_sequence_once_and_names_every_pass_that_changed_it(tmp_path: Path, monkeypatch) -> None:

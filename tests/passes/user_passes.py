@@ -38,6 +38,23 @@ class UnfeedFirstRelu(Pass):
         return True
 
 
+class UnfeedFirstReluSilently(UnfeedFirstRelu):
+    """As UnfeedFirstRelu, returning nothing: the graph recorded the edge it removed (the gate ran regardless)."""
+
+    def apply(self, graph: Graph) -> bool:
+        super().apply(graph)
+        return False
+
+
+class ZeroStridesSilently(Pass):
+    """Sets a Convolution's strides to 0 in place, telling the graph nothing and returning nothing: only a check of
+    what ``transform`` writes finds it."""
+
+    def apply(self, graph: Graph) -> None:
+        (conv, *_) = graph.by_type("Convolution")
+        conv.attrs = {**conv.attrs, "strides": ",".join("0" for _ in conv.attrs["strides"].split(","))}
+
+
 class Crashes(Pass):
     """Fails with an ordinary Python error (for the tests of the gate)."""
 
