@@ -187,7 +187,9 @@ def test_a_pass_that_breaks_the_graph_and_says_it_did_not_is_refused(tmp_path: P
     assert [d.code for d in caught.value.diagnostics][:2] == ["E-PASS", "E-INPUT-UNFED"]
     conv = SAMPLES / "mixed_network.xml"
     for spec, source, words in (("UnfeedFirstReluSilently", model, "E-INPUT-UNFED"),
-                                ("ZeroStridesSilently", conv, "strides [0, 0] contain a zero")):
+                                ("ZeroStridesSilently", conv, "strides [0, 0] contain a zero"),
+                                ("ShortConst", conv, "E-CONST-SIZE]: layer 'short' (id 14, Const@opset1): its payload "
+                                                     "holds 4 bytes, f32[1, 8, 1, 1] needs 32")):
         out = tmp_path / f"{spec}.xml"
         assert main(["transform", str(source), "--pass", f"tests.passes.user_passes:{spec}", "-o", str(out)]) == 2
         err = capsys.readouterr().err

@@ -55,6 +55,18 @@ class ZeroStridesSilently(Pass):
         conv.attrs = {**conv.attrs, "strides": ",".join("0" for _ in conv.attrs["strides"].split(","))}
 
 
+class ShortConst(Pass):
+    """Adds a model output: the first ReLU times a Const whose shape says more values than its payload holds."""
+
+    def apply(self, graph: Graph) -> bool:
+        (relu, *_) = graph.by_type("ReLU")
+        build = GraphBuilder(graph)
+        short = build.const(np.ones(1, np.float32), "short")
+        graph.layer(short[0]).attrs["shape"] = "1, 8, 1, 1"
+        build.result(build.add("Multiply", "opset1", None, [relu, short], "scaled"), "scaled/result")
+        return True
+
+
 class Crashes(Pass):
     """Fails with an ordinary Python error (for the tests of the gate)."""
 
