@@ -34,6 +34,8 @@ FILES = {
     "v10_legacy_outputs.xml": "5: IR v10 f16 and i64 outputs, which read_model converts by a Convert of their name",
     "v10_parameter_to_result.xml": "6: IR v10 Parameter feeding a Result: one tensor, one name",
     "binary_weights_bin_precision.xml": '7: precision="BIN", how the IR v10 serializer wrote u1',
+    "compressed_constant_output.xml": "8: an fp16-compressed constant that is a model output: its decompression "
+                                      "Convert declares FP16, as ov.save_model(compress_to_fp16=True) writes it",
 }
 
 
@@ -200,3 +202,15 @@ def test_invalid_utf8_is_an_error_at_its_line(tmp_path: Path, capsys: pytest.Cap
         assert code == 2 and f"{model}:15: error[E-READ]: invalid UTF-8 at column 27: bytes ff" in out + err, (
             argv, out, err)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bytes.xml"]
+
+
+def test_only_a_decompression_convert_may_declare_its_input_precision(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Cause 8 (found by a QA run over onnx's backend cases: convert-onnx refused, and check called E-TYPE, the file
+    OpenVINO's own fp16 compression writes): without its ``decompression`` rt_info, or declaring another precision than
+    its input's, the Convert's FP16 is an error again."""
+    for old, new in (('<attribute name="decompression" version="0" />', ""),
+                     ('precision="FP16" names="table"', 'precision="I8" names="table"')):
+        model = copy("compressed_constant_output.xml", tmp_path, lambda t, o=old, n=new: t.replace(o, n, 1))
+        code, out = check(model, capsys)
+        assert code == 1 and "layer 'table'" in out and "E-TYPE" in out, out
