@@ -479,7 +479,7 @@ def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Pa
     weights = ("its float weights rounded to f16, as the conversion stored them" if args.compress_to_fp16
                else "its own weights")
     _say(args, f"check: OpenVINO on the converted model against onnxruntime on {args.model.name} with {weights}")
-    found = compare_outputs(inputs, OnnxRuntimeRunner(args.model, f16_weights=args.compress_to_fp16),
+    found = compare_outputs(inputs, OnnxRuntimeRunner(args.model, f16_weights=args.compress_to_fp16, converted=graph),
                             OpenVinoRunner(graph, ModelFiles(xml, bin_path)), _tolerances(args, graph, 1e-4, 1e-4))
     _say_outputs(args, found, "converted model")
     return all(output.passed for output in found)

@@ -36,7 +36,8 @@ def parse_shape_overrides(specs: list[str]) -> dict[str, tuple[int, ...]]:
 
 
 def load_inputs(path: Path, graph: Graph) -> dict[str, np.ndarray]:
-    """Inputs from an ``.npz`` (keys are input names) or an ``.npy`` (a model with one input)."""
+    """Inputs from an ``.npz`` (keys are input names: any of an input tensor's names, as OpenVINO takes them) or an
+    ``.npy`` (a model with one input); keyed by ``input_name``."""
     try:
         if path.suffix == ".npy":
             names = [input_name(graph, p) for p in graph.parameters()]
@@ -45,7 +46,9 @@ def load_inputs(path: Path, graph: Graph) -> dict[str, np.ndarray]:
             return {names[0]: np.load(path, allow_pickle=False)}
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read inputs from {path}: {exc}") from None
-    return load_npz(path)
+    aliases = {alias: input_name(graph, p) for p in graph.parameters() if p.outputs
+               for alias in tensor_names(p.outputs[0].names)}
+    return {aliases.get(name, name): value for name, value in load_npz(path).items()}
 
 
 def load_npz(path: Path) -> dict[str, np.ndarray]:

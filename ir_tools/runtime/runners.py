@@ -22,6 +22,7 @@ import numpy as np
 
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph
+from ..ir.names import input_name, output_name, tensor_names
 from ..ir.writer import to_bytes
 from .children import run_child
 from .compare import TensorComparison, Tolerances, compare_tensors, peak
@@ -186,20 +187,42 @@ class ChildOpenVinoRunner:
 
 class OnnxRuntimeRunner:
     """onnxruntime on an ONNX file, on CPU; ``f16_weights``: with its float weights rounded to f16, as OpenVINO's
-    weight compression stores them (see ``run_onnxruntime``)."""
+    weight compression stores them (see ``run_onnxruntime``). ``converted``: the IR converted from it, whose input and
+    output names it takes and gives (OpenVINO may merge several ONNX tensors into one, reporting a name other than
+    the ONNX input's or output's: a Parameter that Identity nodes pass on, a Parameter that is an output)."""
 
     name = "onnxruntime"
 
-    def __init__(self, path: Path, f16_weights: bool = False):
+    def __init__(self, path: Path, f16_weights: bool = False, converted: Graph | None = None):
         self.path = path
         self.f16_weights = f16_weights
+        self.converted = converted
 
     @property
     def model(self) -> Path | Graph:
         return self.path
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return run_onnxruntime(self.path, inputs, f16_weights=self.f16_weights)
+        if self.converted is None:
+            return run_onnxruntime(self.path, inputs, f16_weights=self.f16_weights)
+        import onnx
+
+        model = onnx.load(str(self.path))
+        graph = self.converted
+        theirs = {i.name for i in model.graph.input}
+        fed = {}
+        for parameter in graph.parameters():
+            name = input_name(graph, parameter)
+            if name in inputs:
+                names = tensor_names(parameter.outputs[0].names) if parameter.outputs else []
+                fed[next((n for n in names if n in theirs), name)] = inputs[name]
+        ours = {}  # an ONNX output name -> the IR's name of that output
+        for result in graph.results():
+            found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
+            for alias in tensor_names(found[1].names) if found else []:
+                ours.setdefault(alias, output_name(graph, result))
+        got = run_onnxruntime(self.path, fed, f16_weights=self.f16_weights, model=model)
+        return {ours.get(name, name): value for name, value in got.items()}
 
 
 class ReferenceRunner:
