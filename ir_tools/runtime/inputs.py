@@ -413,6 +413,9 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> None:
     for name, param in names.items():
         et = element_type(param.attrs.get("element_type", ""))
         given = np.asarray(inputs[name]).dtype
+        if given.kind not in "biufc":  # (bf16, f8 or i4 arrays numpy saved as raw bytes, strings, objects)
+            raise InputError(f"input '{name}' holds values of numpy type {given.str}, not numbers numpy can read "
+                             f"(the model takes {param.attrs.get('element_type', '?')})")
         if et is not None and et.numpy is not None and et.numpy.kind in "iub" and given.kind in "fc":
             raise InputError(f"input '{name}' holds {given} values, the model takes {et.name}: give it {et.numpy} "
                              "values")

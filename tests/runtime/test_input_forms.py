@@ -61,3 +61,13 @@ def test_given_indices_outside_the_rows_are_said(scalar_and_index_model: Path, t
     np.savez(tmp_path / "outside.npz", **given)
     main(["compare", str(scalar_and_index_model), "--inputs", str(tmp_path / "outside.npz")])
     assert "; 3 of 64 outside the 12 rows of Gather " in capsys.readouterr().out
+
+
+def test_raw_byte_inputs_are_refused_as_inputs(scalar_and_index_model: Path, tmp_path: Path, capsys) -> None:
+    """bf16, f8 or i4 arrays numpy saves as raw bytes (void) reached OpenVINO and were reported as its refusal
+    (E-OPENVINO: 'could not broadcast input array'; found by a QA run over onnx's backend cases)."""
+    given = random_inputs(read_ir(scalar_and_index_model), 0, {})
+    np.savez(tmp_path / "void.npz", **{**given, "data": given["data"].view(np.dtype("V4"))})
+    assert main(["compare", str(scalar_and_index_model), "--inputs", str(tmp_path / "void.npz")]) == 2
+    assert "E-INPUT]: input 'data' holds values of numpy type |V4, not numbers numpy can read (the model takes f32)" \
+        in capsys.readouterr().err
