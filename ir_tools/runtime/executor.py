@@ -37,12 +37,16 @@ from ..passes.validate import require_valid
 
 
 def supported(layer: Layer) -> bool:
-    """True if the executor can run this layer (a Const, if numpy can hold its values: not a string; a TensorIterator,
+    """True if the executor can run this layer (a Const, if numpy can hold its values: not a string; a Convert, if
+    numpy has its destination type: not bf16, f8 or i4, whose rounding the reference does not model; a TensorIterator,
     Loop or If, if it can run every layer of its bodies)."""
     spec = lookup(layer.type, layer.version)
     if spec is not None and spec.type == "Const":
         et = element_type(layer.attrs.get("element_type", ""))
         return et is not None and value_dtype(et) is not None
+    if spec is not None and spec.type == "Convert":
+        et = element_type(layer.attrs.get("destination_type", ""))
+        return et is not None and et.numpy is not None
     if spec is not None and spec.bodies:
         return all(supported(inner) for inner in body_layers(layer))
     return spec is not None and (spec.kernel is not None or spec.type in ("Parameter", "Result"))

@@ -786,7 +786,8 @@ class LayerCheck(_ReportWalker):
         if not supported(layer):
             spec = lookup(layer.type, layer.version)
             self.not_checked(layer, "no reference kernel for a layer of its body" if spec is not None and spec.bodies
-                             else "no reference kernel for this op")
+                             else f"the reference has no {layer.attrs.get('destination_type')} values"
+                             if spec is not None and spec.type == "Convert" else "no reference kernel for this op")
         elif lookup(layer.type, layer.version).cpu_saturates and any(a is not None and a.dtype in _NARROW_INTS
                                                                       for a in args):
             self.not_checked(layer, SATURATES)

@@ -165,3 +165,4 @@ def test_an_output_downstream_of_8_bit_saturation_is_not_comparable(tmp_path, ca
 
     jsonschema.validate(report, REPORT_SCHEMA)
     assert report["passed"] and report["outputs"][0]["comparable"] is False
+

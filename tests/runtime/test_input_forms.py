@@ -71,3 +71,13 @@ def test_raw_byte_inputs_are_refused_as_inputs(scalar_and_index_model: Path, tmp
     assert main(["compare", str(scalar_and_index_model), "--inputs", str(tmp_path / "void.npz")]) == 2
     assert "E-INPUT]: input 'data' holds values of numpy type |V4, not numbers numpy can read (the model takes f32)" \
         in capsys.readouterr().err
+
+
+def test_a_convert_to_a_type_numpy_lacks_is_not_checked(tmp_path: Path, capsys) -> None:
+    """Convert to bf16 (or f8, i4): the reference has no such values; it said E-OP ('cannot convert to bf16'), exit 2,
+    as if the file were wrong (found by a QA run over onnx's backend cases, 32 Cast cases)."""
+    x = ops.parameter([3, 4], np.float32, name="x")
+    ov.save_model(ov.Model([ops.convert(x, "bf16", name="to_bf16")], [x], "bf16"), str(tmp_path / "bf16.xml"))
+    assert main(["compare", str(tmp_path / "bf16.xml")]) == 0
+    out = capsys.readouterr().out
+    assert "to_bf16 (Convert@opset1, line " in out and "): the reference has no bf16 values" in out, out
