@@ -303,8 +303,6 @@ def _tensor_line(t: TensorComparison) -> str:
     status = "NOT COMPARABLE" if not t.comparable else "PASS" if t.passed else "FAIL"
     if t.note:
         return f"  [{status}] {t.name}: {t.note}"
-    nan = f", NaN {t.nan_actual}/{t.nan_expected} (OpenVINO/reference)" if t.nan_actual or t.nan_expected else ""
-    inf = f", Inf {t.inf_actual}/{t.inf_expected}" if t.inf_actual or t.inf_expected else ""
     if t.passed:
         need = ""
     elif t.min_atol_to_pass is None or t.min_rtol_to_pass is None:
@@ -314,7 +312,16 @@ def _tensor_line(t: TensorComparison) -> str:
     where = f", first at {t.first_mismatch}" if t.first_mismatch is not None else ""
     bound = "" if t.bound_max is None else f", rounding bound {t.bound_max:.3g} (error/bound {t.error_to_bound:.3g})"
     return (f"  [{status}] {t.name} {t.shape}: max abs {t.max_abs_error:.3g}, max rel {t.max_rel_error:.3g}, "
-            f"{t.mismatches}/{t.elements} mismatched{where}{nan}{inf} (atol {t.atol:g}, rtol {t.rtol:g}{bound}{need})")
+            f"{t.mismatches}/{t.elements} mismatched{where}{specials(t, '(OpenVINO/reference)')} (atol {t.atol:g}, "
+            f"rtol {t.rtol:g}{bound}{need})")
+
+
+def specials(t: TensorComparison, sides: str) -> str:
+    """The NaN and Inf counts of each side (``sides`` says which is which), where there are any: the max abs error
+    is of the finite elements, and says 0 where only they differ."""
+    nan = f", NaN {t.nan_actual}/{t.nan_expected} {sides}" if t.nan_actual or t.nan_expected else ""
+    inf = f", Inf {t.inf_actual}/{t.inf_expected}" if t.inf_actual or t.inf_expected else ""
+    return nan + inf
 
 
 #: An end-to-end bound above atol and this many times the largest difference is called loose in the text report.

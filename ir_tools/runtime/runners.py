@@ -25,7 +25,7 @@ from ..ir.model import Graph
 from ..ir.names import input_name, output_name, tensor_names
 from ..ir.writer import to_bytes
 from .children import run_child
-from .compare import TensorComparison, Tolerances, compare_tensors, peak
+from .compare import TensorComparison, Tolerances, compare_tensors, peak, specials
 from .executor import Interpreter
 from .onnxruntime import run_onnxruntime
 from .openvino import (
@@ -260,7 +260,8 @@ class OutputComparison:
         c = self.comparison
         if c is None:
             return f"  {self.name}: MISSING from the {what}"
-        detail = c.note or f"{c.mismatches}/{c.elements} elements differ, max abs error {c.max_abs_error:.3g}"
+        detail = c.note or (f"{c.mismatches}/{c.elements} elements differ, max abs error {c.max_abs_error:.3g}"
+                            f"{specials(c, f'({what}/original)')}")
         return f"  {self.name}: {'same' if c.passed else 'DIFFERENT'} ({detail}; atol {c.atol:.3g}, rtol {c.rtol:.3g})"
 
 

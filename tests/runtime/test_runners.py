@@ -209,3 +209,17 @@ def test_a_child_that_hangs_is_killed_after_its_timeout(tmp_path: Path) -> None:
     with pytest.raises(IrToolsError, match="did not finish within 1 s: killed") as caught:
         runner.version  # noqa: B018 (asking it runs the child)
     assert caught.value.code == "E-OPENVINO" and time.perf_counter() - start < 30
+
+
+def test_an_output_line_counts_infinities_beside_the_finite_error() -> None:
+    """inf against the largest f32 said 'max abs error 0' beside 3 differing elements (found by a QA run over onnx's
+    Cast cases): the line counts each side's Inf and NaN."""
+    from ir_tools.runtime.compare import compare_tensors
+    from ir_tools.runtime.runners import OutputComparison
+
+    top = np.finfo(np.float32).max
+    expected = np.array([1.0, np.inf, -np.inf, np.nan], np.float32)
+    actual = np.array([1.0, top, -top, np.nan], np.float32)
+    line = OutputComparison("y", compare_tensors("y", actual, expected, 1e-6, 1e-5)).line("converted model")
+    assert line == ("  y: DIFFERENT (2/4 elements differ, max abs error 0, NaN 1/1 (converted model/original), "
+                    "Inf 0/2; atol 1e-06, rtol 1e-05)"), line
