@@ -275,8 +275,12 @@ def test_1000_layer_report_at_fit_then_zoomed_and_its_failures_sorted(open_repor
     page = tmp_path / "compare.html"
     write_report(page, lambda: compare_html(graph, report))
     tab = open_report(page)
-    # the paint entry is recorded after the frame is presented, which may come after the load event
-    tab.page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length > 0")
+    # the paint entry is recorded after the frame is presented, which may come after the load event; polled from here
+    # (wait_for_function polls a string by eval inside the page, which the report's policy refuses: 'unsafe-eval')
+    for _ in range(200):
+        if tab.page.evaluate("performance.getEntriesByName('first-contentful-paint').length > 0"):
+            break
+        tab.page.wait_for_timeout(25)
     paint = tab.page.evaluate("performance.getEntriesByName('first-contentful-paint')[0].startTime")
     shots = os.environ.get("IR_TOOLS_SCREENSHOT") == "1"
 
