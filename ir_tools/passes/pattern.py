@@ -16,7 +16,7 @@ import numpy as np
 
 from ..ir.model import Graph, Layer
 from ..ops import attrs as A
-from ..ops.opsets import lookup
+from ..ops.opsets import canonical_type, lookup
 
 #: An output of a layer: (layer id, output port id).
 Output = tuple[str, int]
@@ -45,7 +45,8 @@ class AnyInput(Pattern):
 
 
 class Op(Pattern):
-    """A layer of one of ``types`` (canonical spellings, as ``Layer.is_a``), optionally of one op ``version`` (an
+    """A layer of one of ``types`` (spelled in any case, as OpenVINO reads types: "Relu" is ReLU; an op ir_tools does
+    not model, as written), optionally of one op ``version`` (an
     int: the op version, ``AvgPool-14`` is 14; a string: the opset spelling, ``"opset14"``), with ``attrs``
     (typed values, as the op's attribute class decodes them, or predicates on them), fed by ``inputs``, and
     accepted by ``where(layer)``. Binds the layer by name."""
@@ -53,7 +54,7 @@ class Op(Pattern):
     def __init__(self, types: str | tuple[str, ...], *inputs: Pattern, version: int | str | None = None,
                  attrs: Mapping[str, Any] | None = None, name: str | None = None,
                  where: Callable[[Layer], bool] | None = None):
-        self.types = (types,) if isinstance(types, str) else tuple(types)
+        self.types = tuple(canonical_type(t) or t for t in ((types,) if isinstance(types, str) else types))
         self.inputs = inputs
         self.version = version
         self.attrs = dict(attrs or {})
