@@ -186,7 +186,7 @@ def _convert(cut: bytes, source: OnnxBytes, path: Path) -> ov.Model:
     except Exception as exc:  # noqa: BLE001 (OpenVINO raises several types; each becomes a diagnostic)
         refusal = exc
     check_file(path)  # a broken file is reported as such (ReadError), before what OpenVINO made of it
-    diagnostics = _unconverted(source, cut, path) or [
+    diagnostics = _unconverted(source, cut, path, _reasons(refusal)) or [
         Diagnostic("error", "E-ONNX-CONVERT", f"OpenVINO cannot convert this model: {_words(refusal)}",
                    SourceLoc(str(path)))]
     raise InvalidModelError(diagnostics)
@@ -205,8 +205,24 @@ def _as_ovc_converts(data: bytes) -> ov.Model:
     return model
 
 
-def _unconverted(source: OnnxBytes, data: bytes, path: Path) -> list[Diagnostic]:
-    """One diagnostic per op type OpenVINO's frontend leaves unconverted: its first node and how many more."""
+def _reasons(refusal: Exception) -> dict[str, str]:
+    """Op type -> why OpenVINO's frontend failed to convert it, from its report ("-- Pad-25 with a message: ...
+    Unsupported padding mode: [wrap]"): the last line of each message."""
+    found = {}
+    for op_type, message in _FAILED_OP.findall(str(refusal)):
+        lines = [line.strip() for line in _SOURCE_PREFIX.sub("", message).splitlines() if line.strip()]
+        if lines:
+            found.setdefault(op_type, lines[-1])
+    return found
+
+
+#: One op of the report OpenVINO's ONNX frontend gives on a failed conversion: its type, and its message.
+_FAILED_OP = re.compile(r"^-- (\w+)-\d+ with a message:\n(.*?)(?=^-- |^Summary:|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def _unconverted(source: OnnxBytes, data: bytes, path: Path, reasons: dict[str, str]) -> list[Diagnostic]:
+    """One diagnostic per op type OpenVINO's frontend leaves unconverted: its first node and how many more, and why
+    where the frontend said (``reasons``: a mode or a type it does not take, say)."""
     frontend = ov.frontend.FrontEndManager().load_by_framework("onnx")
     try:
         partial = frontend.convert_partially(frontend.load(io.BytesIO(data)))
@@ -225,6 +241,7 @@ def _unconverted(source: OnnxBytes, data: bytes, path: Path) -> list[Diagnostic]
         more = f" and {len(nodes) - 1} more" if len(nodes) > 1 else ""
         what = f"{domain}.{op_type}" if domain else op_type
         why = (f"custom domain '{domain}', for which OpenVINO has no extension" if domain not in ("", "ai.onnx")
+               else f"OpenVINO's ONNX frontend cannot convert it here: {reasons[op_type]}" if op_type in reasons
                else "an op OpenVINO's ONNX frontend cannot convert")
         diagnostics.append(Diagnostic("error", "E-ONNX-UNSUPPORTED", f"{what} ({why}): node '{name}'{more}",
                                       SourceLoc(str(path), layer_name=name, layer_kind=what)))

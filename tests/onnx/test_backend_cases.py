@@ -148,3 +148,17 @@ def test_check_and_inputs_take_any_name_of_a_tensor(case, tmp_path: Path, capsys
     inputs, _ = case.data_sets[0]
     np.savez(tmp_path / "in.npz", **{v.name: a for v, a in zip(case.model.graph.input, inputs, strict=True)})
     assert main(["compare", str(out), "--inputs", str(tmp_path / "in.npz"), "-q"]) == 0, capsys.readouterr()
+
+
+WRAP_PAD = [c for c in ALL_CASES if c.name == "test_wrap_pad"]
+
+
+@pytest.mark.parametrize("case", WRAP_PAD, ids=[c.name for c in WRAP_PAD])
+def test_an_unsupported_node_says_openvinos_reason(case, tmp_path: Path, capsys) -> None:
+    """A mode or a type the frontend does not take: the node's diagnostic gives the frontend's reason, rather than
+    calling the op one it cannot convert (found by a QA run: Pad's wrap mode, Cast to UINT2, Dropout's mask)."""
+    path = tmp_path / f"{case.name}.onnx"
+    onnx.save(case.model, path)
+    assert main(["convert-onnx", str(path), "-o", str(tmp_path / "out.xml")]) == 2
+    assert "E-ONNX-UNSUPPORTED]: Pad (OpenVINO's ONNX frontend cannot convert it here: Unsupported padding mode: " \
+           "[wrap]): node 'y'" in capsys.readouterr().err
