@@ -143,8 +143,17 @@ def origin_text(layer: Layer, label: str) -> str:
 
 def with_origin(rt_info: tuple[RtNode, ...], text: str) -> tuple[RtNode, ...]:
     """``rt_info`` with the ``ir_tools_origin`` attribute set to ``text`` (an earlier one is replaced)."""
-    kept = tuple(n for n in rt_info if dict(n.attrs).get("name") != ORIGIN)
-    return (*kept, RtNode("attribute", (("name", ORIGIN), ("version", "0"), ("value", text))))
+    return (*without_origin(rt_info), RtNode("attribute", (("name", ORIGIN), ("version", "0"), ("value", text))))
+
+
+def without_origin(rt_info: tuple[RtNode, ...]) -> tuple[RtNode, ...]:
+    """``rt_info`` without its ``ir_tools_origin`` attribute."""
+    return tuple(n for n in rt_info if dict(n.attrs).get("name") != ORIGIN)
+
+
+def origin_of(rt_info: tuple[RtNode, ...]) -> str | None:
+    """The text of the ``ir_tools_origin`` attribute, None without one."""
+    return next((dict(n.attrs).get("value") for n in rt_info if dict(n.attrs).get("name") == ORIGIN), None)
 
 
 def _port(port_id: int, t: TensorType) -> Port:

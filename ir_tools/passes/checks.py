@@ -124,19 +124,21 @@ def _cycles(graph: Graph) -> Iterator[Diagnostic]:
 
 def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
     layers = list(_scoped(graph, scope))
-    consts = [layer for layer in layers if layer.is_a("Const") and layer.data is None]  # not those a pass made
-    for layer in layers:  # those a pass made: their payload in memory holds what their element type and shape need
-        if layer.data is not None and layer.is_a("Const"):
-            try:
-                a = A.decode(ConstAttrs, layer.attrs)
-            except IrToolsError as exc:
-                yield Diagnostic("error", exc.code, exc.message, layer.loc)
-                continue
-            et = element_type(a.element_type)
-            needed = byte_size(et, math.prod(a.shape)) if et is not None and et.bits else None
-            if needed is not None and len(layer.data) < needed:
-                yield Diagnostic("error", "E-CONST-SIZE", f"its payload holds {len(layer.data)} bytes, "
-                                 f"{a.element_type}{list(a.shape)} needs {needed}", layer.loc)
+    consts, made = [], []  # read from the .bin; made by a pass, their payload in memory
+    for layer in layers:
+        if layer.is_a("Const"):
+            (consts if layer.data is None else made).append(layer)
+    for layer in made:  # its payload holds what its element type and shape need
+        try:
+            a = A.decode(ConstAttrs, layer.attrs)
+        except IrToolsError as exc:
+            yield Diagnostic("error", exc.code, exc.message, layer.loc)
+            continue
+        et = element_type(a.element_type)
+        needed = byte_size(et, math.prod(a.shape)) if et is not None and et.bits else None
+        if needed is not None and len(layer.data) < needed:
+            yield Diagnostic("error", "E-CONST-SIZE", f"its payload holds {len(layer.data)} bytes, "
+                             f"{a.element_type}{list(a.shape)} needs {needed}", layer.loc)
     in_bodies = [layer for layer in layers if _body_consts(layer.children)]  # TensorIterator, Loop, If
     if not consts and not in_bodies:
         return

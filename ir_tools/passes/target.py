@@ -29,7 +29,7 @@ from ..ops.releases import (
     releases,
 )
 from .base import PassError, PassManager, PassResult
-from .builder import ORIGIN
+from .builder import origin_of
 from .downgrade import DOWNGRADES, Downgrade
 from .downgrade.names import repeated_names
 from .legacy import is_legacy, lower_legacy, read_migratable
@@ -119,8 +119,7 @@ def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[D
         newer = next((r.name for r in later if key not in r.miscomputes), None)
         since = f"the next release without this defect is {newer}" if newer else "no newer release is without it"
         how = downgrade.rewrites[op_label(layer.type, layer.version)]
-        fix = f"no rewrite applies to this layer (`ir-tools migrate --target` rewrites it {how})" if rewritten else \
-            f"`ir-tools migrate --target` rewrites it {how}"
+        fix = _not_applied([how]) if rewritten else f"`ir-tools migrate --target` rewrites it {how}"
         found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {DEFECTS[key]} (measured); {since}; "
                                 f"{fix}", layer.loc))
     return found
@@ -164,10 +163,14 @@ def _left(layer: Layer, target: Release) -> str:
     (MaxPool-14 to MaxPool-8, which 2021.4 lacks: its indices are read)."""
     label = op_label(layer.type, layer.version)
     ways = [d.rewrites[label] for d in DOWNGRADES if label in d.rewrites]
-    origin = next((dict(n.attrs).get("value") for n in layer.rt_info if dict(n.attrs).get("name") == ORIGIN), None)
+    origin = origin_of(layer.rt_info)
     was = f"; `ir-tools migrate` rewrote it this far from {origin}" if origin else ""
-    return (f"no rewrite applies to this layer (`ir-tools migrate --target` rewrites it {'; or '.join(ways)})"
-            if ways else "ir_tools has no rewrite for it yet") + was
+    return (_not_applied(ways) if ways else "ir_tools has no rewrite for it yet") + was
+
+
+def _not_applied(ways: list[str]) -> str:
+    """What a refusal says of a layer left though its op version has rewrites: their conditions, which it fails."""
+    return f"no rewrite applies to this layer (`ir-tools migrate --target` rewrites it {'; or '.join(ways)})"
 
 
 def migrate(source: Graph | str | Path, target: str | None = None, stateless: bool = False) -> PassResult:

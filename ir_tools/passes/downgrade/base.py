@@ -13,7 +13,7 @@ from ...base.dtypes import element_type
 from ...ir.model import Edge, Graph, Layer
 from ...ops.releases import Release, op_label
 from ..base import Pass
-from ..builder import ORIGIN, GraphBuilder, Output, origin_text, output_of, with_origin
+from ..builder import GraphBuilder, Output, origin_of, origin_text, output_of, with_origin
 
 
 class Downgrade(Pass):
@@ -80,7 +80,7 @@ def respelled(graph: Graph, layer: Layer, version: str) -> None:
     """Give ``layer`` another op version in place (the caller sets its attributes), recording the version it had as a
     layer built in a rewritten one's place does (``ir_tools_origin``; the first kept, where a layer is rewritten
     twice: MaxPool-14 -> 8 -> 1), and telling the graph."""
-    if not any(dict(node.attrs).get("name") == ORIGIN for node in layer.rt_info):
+    if origin_of(layer.rt_info) is None:
         layer.rt_info = with_origin(layer.rt_info, origin_text(layer, op_label(layer.type, layer.version) or ""))
     layer.version = version
     graph.touch(layer.id)

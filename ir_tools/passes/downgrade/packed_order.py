@@ -9,7 +9,7 @@ from ...base.dtypes import element_type
 from ...ir.model import Graph, Layer
 from ...ops.releases import REVERSED_IN_BYTE_BEFORE
 from ..base import PassResult
-from ..builder import with_origin
+from ..builder import origin_of, with_origin, without_origin
 from .base import Downgrade
 
 
@@ -30,10 +30,7 @@ class PackedOrder(Downgrade):
         for layer, element in self._read_otherwise(graph):
             bits = element_type(element).bits  # type: ignore[union-attr]
             layer.data = bytes(graph.const_bytes(layer)).translate(_REVERSED[bits])
-            if _repacked(layer):  # (packed back as written)
-                layer.rt_info = tuple(node for node in layer.rt_info if dict(node.attrs).get("value") != REPACKED)
-            else:
-                layer.rt_info = with_origin(layer.rt_info, REPACKED)
+            layer.rt_info = without_origin(layer.rt_info) if _repacked(layer) else with_origin(layer.rt_info, REPACKED)
             graph.touch(layer.id)
             stats[f"{element} Const repacked, the values of each byte in reverse order"] += 1
         return PassResult(graph, bool(stats), stats)
@@ -63,7 +60,7 @@ REPACKED = "the values of each byte repacked in reverse order, for a release tha
 
 def _repacked(layer: Layer) -> bool:
     """Whether the Const's rt_info says its values were repacked (``REPACKED``)."""
-    return any(dict(node.attrs).get("value") == REPACKED for node in layer.rt_info)
+    return origin_of(layer.rt_info) == REPACKED
 
 
 def _reversed_bytes(bits: int) -> bytes:
