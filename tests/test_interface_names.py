@@ -74,3 +74,71 @@ def test_migrate_v11_to_v10_keeps_the_names_openvino_reports(tmp_path: Path, cap
     for python in side_pythons().values():
         answer = subprocess.run([python, "-c", names, str(out)], capture_output=True, text=True, check=True)
         assert answer.stdout.split() == want.split(), python
+
+
+def test_a_results_own_names_name_the_output(tmp_path: Path, capsys) -> None:
+    """Two Results of one tensor, named otherwise (OpenVINO writes each Result's ``output_names``, and reads them
+    before the producer's names): ir_tools named both after the producer, so compare compared one output of two and
+    said PASSED, and inspect listed the first name twice."""
+    import json
+
+    import numpy as np
+    import openvino.opset8 as o
+
+    x = o.parameter([2, 3], np.float32, name="x")
+    relu = o.relu(x)
+    model = ov.Model([o.result(relu), o.result(relu)], [x], "two_names")
+    model.outputs[0].set_names({"first"})
+    model.outputs[1].set_names({"second"})
+    xml = tmp_path / "two_names.xml"
+    ov.save_model(model, xml)
+    theirs = [sorted(out.get_names()) for out in ov.Core().read_model(xml).outputs]
+    assert theirs == [["first"], ["second"]]  # (what the current OpenVINO reports: the test's premise)
+    assert main(["inspect", str(xml), "--format", "json"]) == 0
+    assert [out["name"] for out in json.loads(capsys.readouterr().out)["outputs"]] == ["first", "second"]
+    assert main(["compare", str(xml), "--format", "json"]) == 0
+    assert [out["name"] for out in json.loads(capsys.readouterr().out)["outputs"]] == ["first", "second"]
+    assert main(["run", str(xml), "-o", str(tmp_path / "out.npz")]) == 0
+    assert sorted(np.load(tmp_path / "out.npz")) == ["first", "second"]
+
+
+def _names_on(python: str, xml: Path) -> list[list[str]]:
+    """The output names OpenVINO of ``python`` reports for ``xml``."""
+    script = ("import sys\ntry:\n    import openvino as ov\n    ov.Core\nexcept (ImportError, AttributeError):\n"
+              "    import openvino.runtime as ov\n"
+              "print([sorted(o.get_names()) for o in ov.Core().read_model(sys.argv[1]).outputs])")
+    done = subprocess.run([python, "-c", script, str(xml)], capture_output=True, text=True, check=True)
+    return eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 (a list of lists of str, printed by the child)
+
+
+def test_outputs_named_otherwise_than_their_tensor_keep_their_names_on_older_releases(tmp_path: Path,
+                                                                                     capsys) -> None:
+    """Two Results of one tensor, named otherwise: OpenVINO before 2025.1 names both after the tensor, and the
+    current OpenVINO refuses such an IR v10 file ("Model tensor names have collisions"); migrate wrote both forms
+    without a word. check --target names the output; migrate --target and --ir-version 10 give it a tensor of its
+    own, and every release measured reports both names."""
+    import numpy as np
+    import openvino.opset8 as o
+
+    import ir_tools
+    from tests.test_target import side_pythons
+
+    def errors(target: str) -> list:
+        return [d for d in ir_tools.check(xml, openvino=False, target=target) if d.severity == "error"]
+
+    x = o.parameter([2, 3], np.float32, name="x")
+    relu = o.relu(x)
+    model = ov.Model([o.result(relu), o.result(relu)], [x], "two_names")
+    model.outputs[0].set_names({"first"})
+    model.outputs[1].set_names({"second"})
+    xml = tmp_path / "two_names.xml"
+    ov.save_model(model, xml)
+    found = errors("2024.0")
+    assert len(found) == 1 and "not 'second' (the Result's output_names" in found[0].message, found
+    assert errors("2025.1") == []
+    for args, out in ((["--target", "2024.0"], tmp_path / "v11.xml"), (["--ir-version", "10"], tmp_path / "v10.xml")):
+        assert main(["migrate", str(xml), *args, "-o", str(out), "--check"]) == 0, capsys.readouterr()
+        assert "Convert@opset1                    0      1" in capsys.readouterr().out
+        assert [sorted(o.get_names()) for o in ov.Core().read_model(out).outputs] == [["first"], ["second"]]
+        for release, python in side_pythons().items():
+            assert _names_on(python, out) == [["first"], ["second"]], (release, out)

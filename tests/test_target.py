@@ -366,3 +366,31 @@ def test_forms_openvino_reads_by_design_are_created_by_older_releases_too() -> N
     assert len(files) >= 8
     for path in files:
         assert not [d for d in ir_tools.check(path, openvino=False, target="2023.0") if d.code == "E-TARGET"], path
+
+
+def test_plain_check_warns_of_weights_repacked_for_an_older_release(tmp_path: Path, capsys) -> None:
+    """A file migrated for 2023.0 holds u4 and i4 Consts repacked for it (their rt_info says so), which the installed
+    OpenVINO reads as other weights: ``check`` without --target said nothing of it (found by a QA run); it now warns
+    (W-TARGET, exit 0), and the original file gets no such warning."""
+    import openvino as ov
+
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import OpenVinoRunner
+    from tests.test_packed_types import packed_model
+
+    model, out = tmp_path / "packed.xml", tmp_path / "packed_2023.xml"
+    packed_model(model, np.random.default_rng(4), ("i4", "u1", "u4"))
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
+    capsys.readouterr()
+    # (the premise: the installed OpenVINO computes other values from the repacked file)
+    runs = [OpenVinoRunner(ir_tools.read_valid(p), ModelFiles(p, p.with_suffix(".bin"))).run({}) for p in (model, out)]
+    assert not np.array_equal(runs[0]["u4"], runs[1]["u4"]) and np.array_equal(runs[0]["u1"], runs[1]["u1"])
+    warned = [d for d in ir_tools.check(out) if d.code == "W-TARGET"]
+    assert sorted(d.loc.layer_name for d in warned) == ["i4_const", "u4_const"], warned
+    installed = ".".join(ov.get_version().split(".")[:2])
+    installed = installed if installed in releases() else list(releases())[-1]  # (one newer than the table: its newest)
+    assert all(d.message.startswith(f"OpenVINO {installed} reads this ") and "were repacked" in d.message
+               for d in warned), warned
+    assert [d for d in ir_tools.check(model) if d.code == "W-TARGET"] == []
+    assert main(["check", str(out)]) == 0
+    assert "warning[W-TARGET]" in capsys.readouterr().out

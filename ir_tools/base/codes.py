@@ -98,6 +98,9 @@ _TABLE = (
     Code("E-TARGET", "error", "target",
          "`check --target RELEASE`: a layer that OpenVINO release cannot create (its op version, the oldest release "
          "that does, whether ir_tools rewrites it), or an IR version it does not read"),
+    Code("W-TARGET", "warning", "openvino",
+         "a layer whose weights the installed OpenVINO reads or computes otherwise, as `check --target` would say "
+         "of its release: a file `migrate --target` repaired for an older one (its rt_info says so)"),
     Code("E-ONNX-READ", "fatal", "onnx", "convert-onnx: a missing file, or not a readable ONNX model"),
     Code("E-ONNX-INVALID", "fatal", "onnx",
          "convert-onnx: a model `onnx.checker` refuses, or one without a version of the default domain"),

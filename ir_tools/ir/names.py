@@ -53,8 +53,13 @@ def input_name(graph: Graph, parameter: Layer) -> str:
 
 
 def output_name(graph: Graph, result: Layer) -> str:
-    """The first tensor name of the port feeding a Result; without one, the name OpenVINO gives it in IR v10
-    (after its producer), else the Result's layer name."""
+    """The first name a Result gives its output (``output_names``, which OpenVINO writes from 2025.1 on and reads
+    before the producer's: two Results of one tensor may name it otherwise), else the first tensor name of the port
+    feeding it; without one, the name OpenVINO gives it in IR v10 (after its producer), else the Result's layer
+    name."""
+    own = [name for name in tensor_names(result.extra.get("output_names")) if name]
+    if own:
+        return own[0]
     found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
     names = tensor_names(found[1].names) if found else []
     if names and names[0]:

@@ -60,6 +60,12 @@ REVERSED_IN_BYTE_BEFORE: dict[str, tuple[int, int]] = {"u4": (2023, 2), "i4": (2
 F32_DECOMPRESSION_FROM = (2025, 0)
 
 
+#: A Result's own names (its ``output_names``, which two Results of one tensor may hold otherwise) name the model's
+#: output from this release on (measured: 2025.1 writes and reads them; 2023.0, 2024.0 and 2025.0 name the output
+#: after its producer's tensor; the releases between take 2025.0's answer).
+RESULT_NAMES_FROM = (2025, 1)
+
+
 #: Element types a release cannot read ("Incorrect type"): each with the newest measured release that refuses it,
 #: and the oldest measured one that reads it (measured by reading and compiling a Const of each type on 2023.0,
 #: 2023.1, 2023.2, 2024.0, 2025.0 and 2026.4: the releases up to the first refuse it, the ones from the second read
@@ -126,6 +132,11 @@ class Release:
         """Whether it may compute an f16 weight decompression in f16 (``F32_DECOMPRESSION_FROM``: before 2025.0),
         where the current OpenVINO computes it in f32."""
         return self.number is not None and self.number < F32_DECOMPRESSION_FROM
+
+    @property
+    def reads_result_names(self) -> bool:
+        """Whether a Result's own names name the model's output (``RESULT_NAMES_FROM``)."""
+        return self.number is None or self.number >= RESULT_NAMES_FROM
 
     def creates(self, op_type: str, version: str | None, attrs: Mapping[str, str]) -> bool:
         """True if this release creates a layer of ``op_type`` at ``version`` with these attributes."""

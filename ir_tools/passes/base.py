@@ -93,9 +93,14 @@ class Pass:
         revision = len(graph.changes)
         try:
             outcome = self.apply(graph)
-        except IrToolsError:
+        except InvalidModelError:
+            raise  # (a gate inside the pass: it names the passes it gated)
+        except IrToolsError as exc:  # a refusal (a builder's, a rewrite's): its code and layer, and the pass's name
+            if not hasattr(exc, "pass_name"):  # (the innermost pass: a pass may run another)
+                exc.pass_name = self.name
+                exc.message = f"{exc.message} (in pass {self.name})"
             raise
-        except Exception as exc:  # the pass's own bug: name the pass and where it failed, keep the cause
+        except (Exception, SystemExit) as exc:  # the pass's own bug (or its sys.exit): name the pass, keep the cause
             where = traceback.extract_tb(exc.__traceback__)[-1]
             message = f"pass {self.name} failed: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
             raise PassError(message, SourceLoc(_file(graph))) from exc

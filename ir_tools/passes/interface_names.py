@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..base.diagnostics import Diagnostic
-from ..ir.model import Graph, Layer, Port
+from ..ir.model import Edge, Graph, Layer, Port
 from ..ir.names import names_attribute, tensor_names, v10_output_name
 
 
@@ -62,11 +62,48 @@ def keep_v11_names(graph: Graph) -> int:
     return len(wanted)
 
 
+def unshared_outputs(graph: Graph) -> Iterator[tuple[Layer, list[str]]]:
+    """Each Result whose own names (``output_names``, which OpenVINO reads from 2025.1 on) are not its producer's
+    tensor names, with them: two Results of one tensor named otherwise, or a Result renamed alone. OpenVINO 2025.0
+    and older, and any reading IR v10, name that output after the tensor (measured on 2023.0, 2024.0, 2025.0: two
+    Results of one tensor both take its name; the current OpenVINO refuses such an IR v10 file, "Model tensor names
+    have collisions")."""
+    for result in graph.results():
+        own = [name for name in tensor_names(result.extra.get("output_names")) if name]
+        found = graph.producer(result.id, result.inputs[0].id) if own and result.inputs else None
+        if found is not None and set(own) != set(tensor_names(found[1].names)):
+            yield result, own
+
+
+def own_output_tensors(graph: Graph) -> int:
+    """Give each Result of ``unshared_outputs`` a tensor of its own carrying its names: a Convert to the type it
+    reads (the same numbers), so that every release, in IR v10 and v11, names the output as the current OpenVINO
+    does; returns how many."""
+    from .builder import GraphBuilder, origin_text, with_origin
+
+    builder = GraphBuilder(graph)
+    made = 0
+    for result, own in list(unshared_outputs(graph)):
+        edge = graph.in_edges(result.id)[0]
+        element = builder.type_of((edge.from_layer, edge.from_port)).element
+        if not element:
+            continue  # (a port without a precision: no Convert can be written; left as it is)
+        convert = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
+                              [(edge.from_layer, edge.from_port)], f"{result.name}/own_tensor",
+                              names=names_attribute(own))
+        convert.rt_info = with_origin(convert.rt_info, origin_text(result, "output_names of Result"))
+        graph.remove_edge(edge)
+        graph.add_edge(Edge(convert.id, convert.outputs[0].id, result.id, edge.to_port))
+        made += 1
+    return made
+
+
 def set_ir_version(graph: Graph, version: int) -> None:
     """Make ``graph`` IR ``version``, keeping the input and output names OpenVINO reports."""
     if graph.ir_version == 10 and version != 10:
         keep_v10_names(graph)
     elif graph.ir_version != 10 and version == 10:
+        own_output_tensors(graph)
         keep_v11_names(graph)
     graph.ir_version = version
 

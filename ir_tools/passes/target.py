@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from ..base.diagnostics import Diagnostic
+from ..base.diagnostics import Diagnostic, Severity
 from ..base.dims import show_shape
 from ..base.errors import SourceLoc
 from ..ir.model import Graph, Layer
@@ -32,15 +32,17 @@ from .base import PassError, PassManager, PassResult
 from .builder import origin_of
 from .downgrade import DOWNGRADES, Downgrade
 from .downgrade.names import repeated_names
+from .interface_names import unshared_outputs
 from .legacy import is_legacy, lower_legacy, read_migratable
 from .stateless import Stateless, variable_shape
 from .to_opset8 import migration, to_opset8
 
 
 def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -> list[Diagnostic]:
-    """E-TARGET for every layer ``target`` cannot create or computes wrongly, for an IR version it does not read, and
-    for each dynamic state it cannot run. ``rewritten``: the graph is what the rewrites left (``retarget``), so a layer
-    of a version they rewrite is one they do not apply to, and one they rewrote part of the way names what it was."""
+    """E-TARGET for every layer ``target`` cannot create or computes wrongly, for an IR version it does not read, for
+    each output it names otherwise and for each dynamic state it cannot run. ``rewritten``: the graph is what the
+    rewrites left (``retarget``), so a layer of a version they rewrite is one they do not apply to, and one they
+    rewrote part of the way names what it was."""
     found = []
     if graph.ir_version not in target.ir_versions:
         versions = " or ".join(f"v{v}" for v in target.ir_versions)
@@ -75,7 +77,13 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
             found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} refuses two layers named '{name}' (the "
                                  f"first at line {layers[0].line}); the oldest release that reads them is {oldest}; "
                                  "`ir-tools migrate --target` renames them", layer.loc) for layer in layers[1:]]
-    return found + _element_types(graph, target) + _weights(graph, target) + _dynamic_states(graph, target)
+    if not target.reads_result_names:
+        found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} names this output after its producer's "
+                             f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); `ir-tools "
+                             "migrate --target` gives it a tensor of its own", result.loc)
+                  for result, own in unshared_outputs(graph)]
+    return [*found, *_element_types(graph, target), *weights_read_otherwise(graph, target),
+            *_dynamic_states(graph, target)]
 
 
 def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
@@ -92,10 +100,12 @@ def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
     return found
 
 
-def _weights(graph: Graph, target: Release) -> list[Diagnostic]:
-    """E-TARGET for each layer whose weights ``target`` reads or computes otherwise, which a downgrade repairs in place
-    (``Downgrade.unrepaired``: packed Consts, f16 weight decompression)."""
-    return [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {what}; `ir-tools migrate --target` "
+def weights_read_otherwise(graph: Graph, target: Release, severity: Severity = "error",
+                           code: str = "E-TARGET") -> list[Diagnostic]:
+    """E-TARGET (or ``code``) for each layer whose weights ``target`` reads or computes otherwise, which a downgrade
+    repairs in place (``Downgrade.unrepaired``: packed Consts, f16 weight decompression); plain ``check`` asks it of
+    the installed OpenVINO (W-TARGET: a file migrated for another release)."""
+    return [Diagnostic(severity, code, f"OpenVINO {target.name} {what}; `ir-tools migrate --target` "
                        f"{downgrade.repairs_weights}", layer.loc)
             for downgrade in DOWNGRADES if downgrade.repairs_weights
             for layer, what in downgrade(target).unrepaired(graph)]

@@ -275,11 +275,18 @@ class CompareReport:
         """Every output compared passed (an output not comparable is not counted), and every layer."""
         return all(o.passed or not o.comparable for o in self.outputs) and all(lay.passed for lay in self.layers)
 
+    @property
+    def compared(self) -> bool:
+        """Whether anything was compared: an output, or a layer. A run that compared nothing exits 1 (as Polygraphy
+        fails when every output was skipped), so that a CI reading the exit code never takes it for a pass."""
+        return any(o.comparable for o in self.outputs) or bool(self.layers)
+
     def to_dict(self) -> dict:
         return {
             "schema_version": REPORT_SCHEMA_VERSION,
             "model": self.model,
             "passed": self.passed,
+            "compared": self.compared,
             "config": self.config,
             "inputs": self.inputs,
             "outputs": [o.to_dict() for o in self.outputs],

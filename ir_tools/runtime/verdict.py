@@ -22,7 +22,7 @@ from ..ops import releases
 from ..ops.opsets import lookup
 from ..passes.checks import STATE_TYPES
 from ..passes.shapes import Propagation, adopt
-from ..passes.target import target_diagnostics
+from ..passes.target import target_diagnostics, weights_read_otherwise
 from ..passes.validate import InvalidModelError, check_file, check_graph
 
 if TYPE_CHECKING:
@@ -59,9 +59,19 @@ def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvi
     diags, graph, result = check_file(path, bin_path)
     if graph is not None and release is not None:
         diags = [*diags, *target_diagnostics(graph, release)]
+    elif graph is not None and openvino:
+        diags = [*diags, *weights_read_otherwise(graph, _installed(), "warning", "W-TARGET")]
     if graph is None or result is None or has_errors(diags) or not openvino:
         return CheckResult(diags, graph, result)
     return CheckResult([*diags, *_verdict(graph, result, files, compile_model, read)], graph, result)
+
+
+def _installed() -> releases.Release:
+    """The release of the table the installed OpenVINO is (the newest for one newer than the table)."""
+    from .openvino import OPENVINO_VERSION
+
+    known = releases.releases()
+    return known.get(".".join(OPENVINO_VERSION.split(".")[:2]), list(known.values())[-1])
 
 
 def read_judged(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:

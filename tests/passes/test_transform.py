@@ -240,6 +240,27 @@ def test_a_pass_that_fails_is_named_and_nothing_is_written(tmp_path: Path, capsy
     assert re.search(r"user_passes\.py:\d+\)", err), err
 
 
+def test_a_pass_that_calls_sys_exit_is_named_and_nothing_is_written(tmp_path: Path, capsys) -> None:
+    """sys.exit inside a pass exited the command with the pass's code, and without a word (found by a QA run)."""
+    model = transpose_model(tmp_path / "t.xml")
+    out = tmp_path / "out.xml"
+    code = main(["transform", str(model), "--pass", "tests.passes.user_passes:Exits", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert "error[E-PASS]: pass Exits failed: SystemExit: 3 (at " in err, err
+
+
+def test_a_refusal_inside_a_pass_keeps_its_code_and_names_the_pass(tmp_path: Path, capsys) -> None:
+    """An IrToolsError raised inside apply (here the builder's) said nothing of the pass it came from."""
+    model = transpose_model(tmp_path / "t.xml")
+    out = tmp_path / "out.xml"
+    code = main(["transform", str(model), "--pass", "tests.passes.user_passes:BuildsAnUnknownOp", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert "error[E-ATTR]: ir_tools does not model NoSuchOp@opset1" in err and err.rstrip().count(
+        "(in pass BuildsAnUnknownOp)") == 1, err
+
+
 @pytest.mark.parametrize("spec, words", [
     ("nothing", "expected MODULE:NAME"),
     ("no_such_module_anywhere:P", "could not be loaded: ModuleNotFoundError"),

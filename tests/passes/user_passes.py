@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ir_tools import AnyInput, Const, Graph, GraphBuilder, Op, Pass, PassResult, matches
@@ -72,3 +74,19 @@ class Crashes(Pass):
 
     def apply(self, graph: Graph) -> bool:
         return {}["missing"]
+
+
+class Exits(Pass):
+    """Calls sys.exit (for the tests of the gate: a pass does not end the command)."""
+
+    def apply(self, graph: Graph) -> bool:
+        sys.exit(3)
+
+
+class BuildsAnUnknownOp(Pass):
+    """Asks the builder for an op ir_tools does not model, with typed attributes (the builder's refusal)."""
+
+    def apply(self, graph: Graph) -> bool:
+        (first, *_) = graph.layers()
+        GraphBuilder(graph).add("NoSuchOp", "opset1", None, [first], "made")
+        return True

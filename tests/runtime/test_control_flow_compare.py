@@ -159,7 +159,8 @@ def test_a_body_layer_without_a_kernel_leaves_its_layer_not_checked(tmp_path: Pa
     code, report = _json(capsys, ["compare", str(xml), "--per-layer", "--inputs", str(tmp_path / "inputs.npz")])
     assert [(n["name"], n["reason"]) for n in report["not_checked"]] == [
         ("if_cumsum", "no reference kernel for a layer of its body")]
-    assert report["outputs"] == [] and code == 0  # verdict: NO OUTPUT COMPARED, never PASSED
+    assert report["outputs"] == report["layers"] == [] and not report["compared"]
+    assert code == 1  # verdict: NOTHING COMPARED, never PASSED, never exit 0
 
 
 def test_a_wrong_dim_inside_a_body_is_named(model: Path, tmp_path: Path) -> None:

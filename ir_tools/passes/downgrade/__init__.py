@@ -12,7 +12,7 @@ from .decompression import F32Decompression
 from .elementwise import ElementwiseTo1
 from .gather import GatherTo7
 from .interpolate import InterpolateTo4
-from .names import UniqueNames
+from .names import OwnOutputTensors, UniqueNames
 from .normalization import GroupNormalizationTo6
 from .own_opset import OwnOpset
 from .packed_order import PackedOrder
@@ -33,7 +33,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
-    OwnOpset, UniqueNames, PackedOrder, F32Decompression,
+    OwnOpset, UniqueNames, OwnOutputTensors, PackedOrder, F32Decompression,
 )
 
 __all__ = ["DOWNGRADES", "Downgrade"]

@@ -7,6 +7,7 @@ from collections import Counter
 from ...ir.model import Graph, Layer
 from ...ir.names import tensor_names
 from ..base import PassResult
+from ..interface_names import own_output_tensors
 from .base import Downgrade
 
 
@@ -48,3 +49,17 @@ class UniqueNames(Downgrade):
                 taken.add(layer.name)
                 stats["a layer name used twice -> made unique"] += 1
         return PassResult(graph, True, stats)
+
+
+class OwnOutputTensors(Downgrade):
+    """A Result whose own names (``output_names``) are not its producer's tensor names names the output only from
+    2025.1 on (``ops/releases.RESULT_NAMES_FROM``); an older release names it after the tensor, so two Results of
+    one tensor take one name. For such a target each gets a tensor of its own (``interface_names
+    .own_output_tensors``: a Convert to the type it reads, carrying its names)."""
+
+    def apply(self, graph: Graph) -> PassResult:
+        if self.target is None or self.target.reads_result_names:
+            return PassResult(graph, False)
+        made = own_output_tensors(graph)
+        return PassResult(graph, bool(made), Counter({"an output named otherwise than its tensor -> a tensor of its "
+                                                       "own (Convert to its type)": made} if made else {}))
