@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple, NoReturn, TextIO
 
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
 from .base.errors import IrToolsError, SourceLoc, did_you_mean
-from .base.files import same_file, write_atomically
+from .base.files import same_file, unwritable, write_atomically
 from .batch import map_files, model_paths
 from .console import paint, progress, progress_steps, status
 from .ir.inspect import render_text, summary
@@ -511,8 +511,13 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     before = Counter(layer.kind for layer in graph.layers())
     stats = migrate_graph(graph, target, checked=not legacy, stateless=args.stateless).stats
     if not stats and not legacy and graph.ir_version == ir_version:
-        where = f"OpenVINO {target.name}" if target else "opset8 runtimes"
-        print(f"nothing to migrate: {args.model} already loads on {where} (IR v{ir_version}); nothing written")
+        checked = ", so nothing checked" if args.check or other else ""
+        if target is not None:
+            print(f"nothing to migrate: {args.model} already loads on OpenVINO {target.name} (IR v{ir_version}); "
+                  f"nothing written{checked}")
+        else:  # (it may hold op versions an older release cannot create: only --target says)
+            print(f"nothing to migrate: {args.model} has no average pooling to rewrite, the one rewrite without "
+                  f"--target (--target RELEASE rewrites what that release cannot create); nothing written{checked}")
         return EXIT_OK
     if graph.ir_version != ir_version:
         set_ir_version(graph, ir_version)
@@ -1079,13 +1084,16 @@ def _refuse_overwriting(args: argparse.Namespace) -> None:
     """E-OVERWRITE, before anything is read, where a file the command would write is one it reads (only
     ``--in-place`` writes over the input model), or where two of its outputs are one file; E-USAGE for ``-o`` with
     ``--in-place``, and for an output that is a directory (the ``.bin`` beside it was written, then the ``.xml``
-    failed: E-INTERNAL)."""
+    failed: E-INTERNAL); E-WRITE for one in a folder it cannot write in (found after the whole run, as E-INTERNAL)."""
     if getattr(args, "in_place", False) and getattr(args, "output", None) is not None:
         raise IrToolsError("-o and --in-place both say where to write: give one", code="E-USAGE")
     read, written = _files_read(args), _files_written(args)
     for i, (option, path) in enumerate(written):
         if path.is_dir():
             raise IrToolsError(f"{option} {path} is a directory: give a file's path", code="E-USAGE")
+        why = unwritable(path)
+        if why is not None:
+            raise IrToolsError(f"{option} {path} cannot be written: {why}", code="E-WRITE")
         what = next((what for what, source in read if same_file(path, source)), None)
         if what is not None:
             hint = ", or --in-place to overwrite it" if hasattr(args, "in_place") and what == "the input model" else ""

@@ -50,11 +50,20 @@ def test_the_command_ends_with_mains_code_its_output_flushed_and_atexit_run(tmp_
     (".bin", "give the .xml beside it"),
 ])
 def test_other_formats_are_named(suffix: str, words: str, tmp_path: Path, capsys) -> None:
+    """Named for what they are, bytes that are not UTF-8 too (a real .onnx or .bin was 'invalid UTF-8 at column 21';
+    found by a QA run)."""
     model = tmp_path / f"model{suffix}"
-    model.write_bytes(b"\x08\x07\x12\x04not xml")
-    assert main(["check", str(model)]) == 2
-    err = capsys.readouterr()
-    assert "error[E-READ]: not an IR file" in err.out + err.err and words in err.out + err.err
+    for payload in (b"\x08\x07\x12\x04not xml", b"\x08\x07\x12\x8d\xf3\xa6\xa5 not UTF-8"):
+        model.write_bytes(payload)
+        assert main(["check", str(model)]) == 2
+        err = capsys.readouterr()
+        assert "error[E-READ]: not an IR file" in err.out + err.err and words in err.out + err.err, err
+
+
+def test_an_ir_given_to_convert_onnx_is_named(capsys) -> None:
+    assert main(["convert-onnx", str(SAMPLES / "mixed_network.xml"), "-o", "unused.xml"]) == 2
+    assert "error[E-ONNX-READ]: not an ONNX model: an XML document (an IR? `ir-tools check` reads it)" in \
+        capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("argv", "words"), [
@@ -155,3 +164,13 @@ def test_compare_says_what_it_is_doing_on_a_terminal_only(tmp_path: Path) -> Non
         seen += chunk
     os.close(leader)
     assert b"running OpenVINO and the numpy reference..." in seen and "PASSED" in done.stdout
+
+
+def test_migrate_without_target_does_not_say_the_model_loads_anywhere(capsys) -> None:
+    """Without --target migrate rewrites pooling only: it said a model holding MaxPool-14 or SDPA-13 'already loads on
+    opset8 runtimes' (OpenVINO 2023.0 cannot create them), and dropped --check without a word (found by a QA run)."""
+    model = Path(__file__).parent / "data" / "target" / "tiny_vit_f16.xml"  # ScaledDotProductAttention-13
+    assert main(["migrate", str(model), "--dry-run", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "has no average pooling to rewrite, the one rewrite without --target" in out, out
+    assert "nothing written, so nothing checked" in out and "already loads" not in out

@@ -82,3 +82,26 @@ def test_an_output_that_is_a_directory_is_refused(line: str, tmp_path: Path, cap
     assert main(argv) == 2
     assert "is a directory: give a file's path" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "dir.xml", "m.bin", "m.xml"]
+
+
+@pytest.mark.parametrize("line", ["migrate M.xml -o D/file/m.xml", "run M.xml -o D/file/sub/out.npz",
+                                  "compare M.xml --html D/file/r.html", "shapes M.xml --fix -o D/file/m.xml"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(line: str, tmp_path: Path, capsys) -> None:
+    """An output under a file (or in a folder without write permission) was E-INTERNAL ("please report this"), and
+    only after the whole run (found by a QA run); now E-WRITE before the model is read."""
+    shutil.copy(SAMPLES / "mixed_network.xml", tmp_path / "m.xml")
+    shutil.copy(SAMPLES / "mixed_network.bin", tmp_path / "m.bin")
+    (tmp_path / "file").write_text("a file, not a folder")
+    argv = line.replace("M.", f"{tmp_path}/m.").replace("D/", f"{tmp_path}/").split()
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert f"error[E-WRITE]: {argv[argv.index(argv[-2])]} {argv[-1]} cannot be written: {tmp_path}/file is not a " \
+           "folder" in err and "E-INTERNAL" not in err and out == "", (out, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "m.bin", "m.xml"]
+
+
+def test_a_write_the_system_refuses_is_e_write(tmp_path: Path, capsys) -> None:
+    """A write refused only when it happens (here a path /proc cannot hold) is E-WRITE naming the file, not
+    E-INTERNAL."""
+    assert main(["compare", str(SAMPLES / "mixed_network.xml"), "-q", "--html", "/proc/ir_tools_report.html"]) == 2
+    assert "error[E-WRITE]: cannot write /proc/ir_tools_report.html: " in capsys.readouterr().err

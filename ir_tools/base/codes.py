@@ -116,6 +116,9 @@ _TABLE = (
     Code("E-OVERWRITE", "fatal", "commands",
          "writing would replace a file the command reads (the model, its weights, --inputs, --load-outputs, --against) "
          "or another of its outputs; only `--in-place` writes over the input model"),
+    Code("E-WRITE", "fatal", "commands",
+         "an output cannot be written there (a folder without write permission, a path through a file, a full disk): "
+         "checked before the command reads anything where it can be, and nothing is left half-written"),
     Code("E-INPUT", "fatal", "commands",
          "the inputs given to `run` or `compare` cannot be read or do not fit the model (names, shapes, element "
          "types, a dynamic dim without a default and without `--shape`)"),

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from .errors import IrToolsError
+
 
 def same_file(a: Path, b: Path) -> bool:
     """True if ``a`` and ``b`` name one file once links are resolved (False when either cannot be resolved). Two
@@ -36,21 +38,41 @@ def file_mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
+def unwritable(target: Path) -> str | None:
+    """Why ``target`` cannot be written, where that can be told before writing (a folder on its way that is a file,
+    or the nearest existing one without write permission); None otherwise."""
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"no permission to write in {folder}"
+    return None
+
+
 def temporary_beside(target: Path) -> tuple[int, str]:
-    """A temporary file in the target's folder (so that a rename replaces the target atomically)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    """A temporary file in the target's folder (so that a rename replaces the target atomically); IrToolsError
+    (E-WRITE) where it cannot be made."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise IrToolsError(f"cannot write {target}: {exc.strerror or exc}", code="E-WRITE") from None
     os.chmod(tmp, file_mode(target))
     return fd, tmp
 
 
 def write_atomically(target: Path, write: Callable[[BinaryIO], None]) -> None:
-    """Write ``target`` through a temporary file renamed into place: never half a file."""
+    """Write ``target`` through a temporary file renamed into place: never half a file. IrToolsError (E-WRITE) when
+    the system refuses (a full disk, a read-only file system)."""
     fd, tmp = temporary_beside(target)
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
         os.replace(tmp, target)
+    except OSError as exc:
+        raise IrToolsError(f"cannot write {target}: {exc.strerror or exc}", code="E-WRITE") from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -332,7 +332,7 @@ class _WellFormed:
 
     def passed(self) -> None:
         self.thread.join()
-        if isinstance(self.error, etree.ParseError):
+        if isinstance(self.error, etree.ParseError) and Path(self.name).suffix.lower() not in _OTHER_FORMATS:
             _refuse_undecodable(self.data, _encoding(self.data), self.name, self.error.lineno)
         if self.error is not None:
             raise self.error

@@ -22,6 +22,15 @@ def require_file(path: Path) -> None:
 
 
 def unreadable(path: Path, exc: Exception) -> ReadError:
+    """E-ONNX-READ; one that is an XML document (an IR, most likely) says so."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    except OSError:
+        head = b""
+    if head.startswith(b"<"):
+        return ReadError("not an ONNX model: an XML document (an IR? `ir-tools check` reads it)", SourceLoc(str(path)),
+                         code="E-ONNX-READ")
     return ReadError(f"not a readable ONNX model ({type(exc).__name__}: {exc})", SourceLoc(str(path)),
                      code="E-ONNX-READ")
 

@@ -52,6 +52,18 @@ def test_floats_for_integer_indices_are_refused(scalar_and_index_model: Path, tm
     np.savez(tmp_path / "doubles.npz", **{**given, "data": given["data"].astype(np.float64)})
     assert main(["run", str(scalar_and_index_model), "--inputs", str(tmp_path / "doubles.npz"), "-o",
                  str(tmp_path / "out.npz"), "-q"]) == 0
+    assert {value.dtype for value in np.load(tmp_path / "out.npz").values()} == {np.dtype(np.float32)}  # as declared
+
+
+def test_integers_for_a_float_input_are_refused(scalar_and_index_model: Path, tmp_path: Path, capsys) -> None:
+    """Integers (an int32 or a uint8 image) for an f32 input: the reference computed in integers, and compare said
+    PASSED on a difference of 8.6, its rounding bound infinite (found by a QA run)."""
+    given = random_inputs(read_ir(scalar_and_index_model), 0, {})
+    for dtype in (np.int32, np.uint8, np.bool_):
+        np.savez(tmp_path / "ints.npz", **{**given, "data": given["data"].astype(dtype)})
+        assert main(["compare", str(scalar_and_index_model), "--inputs", str(tmp_path / "ints.npz")]) == 2
+        assert f"E-INPUT]: input 'data' holds {np.dtype(dtype)} values, the model takes f32: give it float32 " \
+               "values" in capsys.readouterr().err
 
 
 def test_given_indices_outside_the_rows_are_said(scalar_and_index_model: Path, tmp_path: Path, capsys) -> None:
