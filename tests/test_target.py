@@ -108,6 +108,49 @@ def test_check_target_agrees_with_each_release_installed(tmp_path: Path) -> None
             assert (answer == "reads") == (not refused), (name, model.name, answer, refused)
 
 
+def _interface_models(folder: Path) -> list[Path]:
+    """Models a release may refuse for their inputs and outputs, not their ops: a dim of 0 at a model input, at an
+    output and (read by all) inside; a Parameter, and a Convert, of each element type some release cannot read."""
+    import openvino as ov
+    import openvino.opset8 as o
+
+    def empty(x: ov.Node) -> ov.Node:
+        return o.slice(x, *(o.constant(np.array([v], np.int64)) for v in (0, 0, 1)))
+
+    x = o.parameter([2, 3], np.float32, name="x")
+    models = {"zero_inside": ov.Model([o.concat([x, o.relu(empty(x))], 0)], [x]),
+              "zero_output": ov.Model([empty(x)], [x])}
+    zero = o.parameter([0, 3], np.float32, name="zero")
+    models["zero_input"] = ov.Model([o.reduce_sum(zero, o.constant(np.array([0], np.int64)))], [zero])
+    for element in ("nf4", "f8e4m3", "f8e5m2", "f4e2m1", "string"):
+        typed = o.parameter([2, 4], getattr(ov.Type, element), name="typed")
+        models[f"parameter_{element}"] = ov.Model([o.convert(typed, "f32") if element != "string" else typed],
+                                                  [typed])
+        if element != "string":
+            models[f"convert_{element}"] = ov.Model([o.convert(o.convert(x, getattr(ov.Type, element)), "f32")], [x])
+    for name, model in models.items():
+        ov.save_model(model, folder / f"{name}.xml", compress_to_fp16=False)
+    return [folder / f"{name}.xml" for name in models]
+
+
+@pytest.mark.openvino
+@pytest.mark.skipif(not side_pythons(), reason="no older OpenVINO: set IR_TOOLS_RELEASE_PYTHONS=2023.0=/venv/python")
+def test_check_target_names_the_inputs_and_outputs_a_release_refuses(tmp_path: Path) -> None:
+    """check --target named element types it cannot read on Consts only, and not a dim of 0 at a model input or
+    output (2023.0 and 2023.1 refuse the file: 'has zero dimension which is not allowed'); found by a QA run. Each
+    model is named exactly when the release refuses to read it."""
+    models = _interface_models(tmp_path)
+    assert len(models) == 12
+    for name, python in side_pythons().items():
+        answers = subprocess.run([python, "-c", READS, *map(str, models)], capture_output=True, text=True,
+                                 timeout=600, check=True).stdout.split()
+        for model, answer in zip(models, answers, strict=True):
+            refused = [d for d in ir_tools.check(model, openvino=False, target=name) if d.code == "E-TARGET"]
+            assert (answer == "reads") == (not refused), (name, model.name, answer, refused)
+    assert "refuses a model input with a dim of 0 ([0,3]: 'has zero dimension which is not allowed'); the oldest " \
+           "release that reads it is 2023.2" in str(ir_tools.check(tmp_path / "zero_input.xml", target="2023.0"))
+
+
 def max_pool_14_model(path: Path, rng: np.random.Generator, cases: int) -> Path:
     """Parameters each into one MaxPool-14 (ceil_torch, ceil or floor; pads, dilations, strides drawn), both outputs
     (values and indices) as results."""

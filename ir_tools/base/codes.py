@@ -43,7 +43,9 @@ _TABLE = (
     Code("E-LAYER", "error", "reader",
          "a `<layer>` without id or type (ignored, with its edges), without name, or whose id is not a "
          "non-negative int64"),
-    Code("E-PORT", "error", "reader", "a port id that is not a non-negative int64, or repeated"),
+    Code("E-PORT", "error", "reader",
+         "a port id that is not a non-negative int64, or repeated; an output port without a precision, or with one "
+         "spelled otherwise than OpenVINO reads it ('f32' or 'FP32', not 'fp32' or 'F32')"),
     Code("E-DUP-ID", "error", "reader", "two layers share an id (the second is ignored)"),
     Code("E-DIM", "error", "reader", "a `<dim>` that is not an integer >= -1 that fits int64"),
     Code("E-EDGE", "error", "reader", "an `<edge>` with missing or non-integer attributes, or repeated"),

@@ -67,14 +67,21 @@ RESULT_NAMES_FROM = (2025, 1)
 
 
 #: Element types a release cannot read ("Incorrect type"): each with the newest measured release that refuses it,
-#: and the oldest measured one that reads it (measured by reading and compiling a Const of each type on 2023.0,
-#: 2023.1, 2023.2, 2024.0, 2025.0 and 2026.4: the releases up to the first refuse it, the ones from the second read
-#: it, the ones between are not known and not judged).
+#: and the oldest measured one that reads it (measured by reading a Const of each type on 2023.0, 2023.1, 2023.2,
+#: 2024.0, 2025.0 and 2026.4, and a Parameter of nf4, string, f8e4m3, f8e5m2 and f4e2m1 on 2023.0 to 2023.3, 2024.0 and
+#: 2025.0: the releases up to the first refuse it, the ones from the second read it, the ones between are not known
+#: and not judged).
 ELEMENT_TYPES_FROM: dict[str, tuple[tuple[int, int], str]] = {
-    "nf4": ((2023, 1), "2023.2"), "f8e4m3": ((2023, 2), "2024.0"), "f8e5m2": ((2023, 2), "2024.0"),
+    "nf4": ((2023, 1), "2023.2"), "string": ((2023, 2), "2023.3"),
+    "f8e4m3": ((2023, 3), "2024.0"), "f8e5m2": ((2023, 3), "2024.0"),
     "u2": ((2024, 0), "2025.0"), "u3": ((2024, 0), "2025.0"), "u6": ((2024, 0), "2025.0"),
     "f4e2m1": ((2024, 0), "2025.0"), "f8e8m0": ((2024, 0), "2025.0"),
 }
+
+#: A model input or output with a static dim of 0 is read from this release on (measured: 2023.0 and 2023.1 refuse
+#: the file, "has zero dimension which is not allowed", the check of their legacy network wrapper; 2023.2 on read
+#: it; the documented-only releases before 2023.0 take 2023.0's answer).
+ZERO_DIMS_FROM = (2023, 2)
 
 
 @dataclass(frozen=True)
@@ -132,6 +139,11 @@ class Release:
         """Whether it may compute an f16 weight decompression in f16 (``F32_DECOMPRESSION_FROM``: before 2025.0),
         where the current OpenVINO computes it in f32."""
         return self.number is not None and self.number < F32_DECOMPRESSION_FROM
+
+    @property
+    def reads_zero_dims(self) -> bool:
+        """Whether it reads a model input or output with a static dim of 0 (``ZERO_DIMS_FROM``)."""
+        return self.number is None or self.number >= ZERO_DIMS_FROM
 
     @property
     def reads_result_names(self) -> bool:

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from ..base.diagnostics import Diagnostic
 from ..base.dims import INT64_MAX, show
-from ..base.dtypes import byte_size, element_type
+from ..base.dtypes import PORT_PRECISIONS, byte_size, element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer, RtNode
 from ..ops import attrs as A
@@ -378,11 +378,19 @@ def _results(graph: Graph) -> Iterator[Diagnostic]:
 _MAX_SIZE = INT64_MAX
 
 
-def _tensor_sizes(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
-    """Static output dims so large that the tensor's element count or byte size overflows int64."""
+def _output_ports(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
+    """An output port without a precision, or one spelled otherwise than OpenVINO reads it (E-PORT: its reader
+    refuses the file, "missing mandatory attribute: precision", "Unsupported element type: fp32"); static output dims
+    so large that the tensor's element count or byte size overflows int64 (E-SIZE)."""
     small: set[tuple] = set()  # (precision, dims) found to fit: a model repeats a few port types
     for layer in _scoped(graph, scope):
         for port_id, precision, dims, _, _, _, line in layer.output_records():
+            if precision not in PORT_PRECISIONS:
+                et = element_type(precision or "")
+                read = f"'{et.name}' or '{et.precision}'" if et is not None else "a type's name, as 'f32', or precision"
+                yield Diagnostic("error", "E-PORT", f"output port {port_id} has no precision, which OpenVINO requires"
+                                 if precision is None else f"output port {port_id}: precision '{precision}' is not a "
+                                 f"spelling OpenVINO reads ({read})", layer.line_loc(line))
             if not dims or (precision, dims) in small or any(d < 0 for d in dims):
                 continue
             count = math.prod(dims)
@@ -422,12 +430,12 @@ def _unpaired_state(graph: Graph) -> Iterator[Diagnostic]:
 #: The structural checks, in report order; ``validate.check_graph`` runs each one on its own.
 STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
     _edges, _fed_inputs, _cycles, _constants, _opsets, _unknown_attributes, _results,
-    v10_name_collisions, duplicate_tensor_names, _tensor_sizes, _unpaired_state, _dead_layers,
+    v10_name_collisions, duplicate_tensor_names, _output_ports, _unpaired_state, _dead_layers,
 )
 #: Those that look at each layer (and its edges) on its own, so that after a few layers changed in a graph that passed,
 #: they find any new error among those layers: called with ``scope``, the ids of the layers changed.
 LOCAL_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({
-    _edges, _fed_inputs, _constants, _opsets, _tensor_sizes,
+    _edges, _fed_inputs, _constants, _opsets, _output_ports,
 })
 #: Those that only warn: a gate, which asks whether there is an error, need not run them.
 WARNING_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({

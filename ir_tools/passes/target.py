@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..base.diagnostics import Diagnostic, Severity
-from ..base.dims import show_shape
+from ..base.dims import show, show_shape
 from ..base.errors import SourceLoc
 from ..ir.model import Graph, Layer
 from ..ops.releases import (
@@ -82,15 +82,21 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
                              f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); `ir-tools "
                              "migrate --target` gives it a tensor of its own", result.loc)
                   for result, own in unshared_outputs(graph)]
-    return [*found, *_element_types(graph, target), *weights_read_otherwise(graph, target),
+    return [*found, *_element_types(graph, target), *_zero_dims(graph, target), *weights_read_otherwise(graph, target),
             *_dynamic_states(graph, target)]
 
 
+#: The layers whose attribute declares an element type, by type in lower case: the attribute.
+_TYPED = {"const": "element_type", "parameter": "element_type", "convert": "destination_type",
+          "readvalue": "variable_type"}
+
+
 def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
-    """E-TARGET for each Const of an element type ``target`` cannot read (its reader refuses the whole file)."""
+    """E-TARGET for each layer declaring an element type ``target`` cannot read (a Const, Parameter, Convert or
+    ReadValue: its reader refuses the whole file)."""
     found = []
-    for layer in graph.by_type("Const"):
-        element = layer.attrs.get("element_type", "").lower()
+    for layer in graph.of_types(_TYPED):
+        element = layer.attrs.get(_TYPED[layer.type.lower()], "").lower()
         oldest = target.refuses_element_type(element)
         if oldest is not None:
             found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot read element type {element} "
@@ -98,6 +104,19 @@ def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
                                     f"read it is {oldest}; `ir-tools migrate --target` has no rewrite for it",
                                     layer.loc))
     return found
+
+
+def _zero_dims(graph: Graph, target: Release) -> list[Diagnostic]:
+    """E-TARGET for each model input and output with a static dim of 0, where ``target`` refuses the file for it."""
+    if target.reads_zero_dims:
+        return []
+    oldest = next(r.name for r in releases().values() if r.reads_zero_dims)
+    ports = [(p, "input", p.output_records()[0][2]) for p in graph.parameters() if p.output_records()]
+    ports += [(r, "output", r.input_records()[0][2]) for r in graph.results() if r.input_records()]
+    return [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} refuses a model {what} with a dim of 0 "
+                       f"({show(dims)}: 'has zero dimension which is not allowed'); the oldest release that "
+                       f"reads it is {oldest}; `ir-tools migrate --target` has no rewrite for it", layer.loc)
+            for layer, what, dims in ports if dims is not None and 0 in dims]
 
 
 def weights_read_otherwise(graph: Graph, target: Release, severity: Severity = "error",
