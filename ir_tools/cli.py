@@ -79,6 +79,9 @@ def _inference_summary(graph: Graph, result: Propagation) -> str:
 def cmd_check(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise IrToolsError(f"--jobs must be at least 1, got {args.jobs}", code="E-USAGE")
+    if args.compile and args.no_openvino:
+        raise IrToolsError("--compile asks OpenVINO to compile each clean file; --no-openvino asks it nothing: give "
+                           "one", code="E-USAGE")
     if args.target:
         from .ops.releases import release
 
@@ -161,8 +164,8 @@ def cmd_shapes(args: argparse.Namespace) -> int:
 
     if args.fix and not (args.output or args.in_place):
         raise IrToolsError("--fix needs -o OUT.xml or --in-place", code="E-USAGE")
-    if not args.fix and (args.output or args.in_place):
-        raise IrToolsError("-o and --in-place write the corrected model: add --fix", code="E-USAGE")
+    if not args.fix and (args.output or args.in_place or args.ir_version):
+        raise IrToolsError("-o, --in-place and --ir-version write the corrected model: add --fix", code="E-USAGE")
     diags, graph, result = _check_model(args.model, args.bin, args)
     shape_codes = {"E-SHAPE", "E-TYPE", "E-EDGE-DIMS", "E-EDGE-PRECISION"}
     fixable = [d for d in diags if d.code in shape_codes]
@@ -218,9 +221,10 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, 
     return inputs, made
 
 
-def _add_tolerance_options(p: argparse.ArgumentParser, default: str, what: str = "") -> None:
-    """--atol and --rtol as every command that compares takes them: ``V`` or ``NAME:V``, repeatable."""
-    for flag, kind in (("--atol", "absolute"), ("--rtol", "relative")):
+def _add_tolerance_options(p: argparse.ArgumentParser, atol: str, rtol: str, what: str = "") -> None:
+    """--atol and --rtol as every command that compares takes them: ``V`` or ``NAME:V``, repeatable; with their
+    defaults as the command's help says them."""
+    for flag, kind, default in (("--atol", "absolute", atol), ("--rtol", "relative", rtol)):
         p.add_argument(flag, action="append", default=[], metavar="[NAME:]V",
                        help=f"{what}{kind} tolerance, default {default} (repeatable; NAME: an output or layer name)")
 
@@ -238,10 +242,14 @@ def _tolerances(args: argparse.Namespace, graph: Graph, *defaults: float):
     return tolerances
 
 
-def _tolerances_need(args: argparse.Namespace, given: object, options: str) -> None:
-    """E-USAGE for --atol/--rtol where nothing is compared (they would do nothing)."""
+def _comparison_options_need(args: argparse.Namespace, given: object, options: str) -> None:
+    """E-USAGE for --atol/--rtol, --seed, --shape and --inputs where nothing is run and compared (they would do
+    nothing, without a word)."""
     if (args.atol or args.rtol) and not given:
         raise IrToolsError(f"--atol and --rtol say how {options} compares: give one, or drop them", code="E-USAGE")
+    if (args.seed is not None or args.shape or args.inputs) and not given:
+        flag = "--seed" if args.seed is not None else "--shape" if args.shape else "--inputs"
+        raise IrToolsError(f"{flag} says what {options} runs the models on: give one, or drop it", code="E-USAGE")
 
 
 def _known_tolerance_names(graph: Graph, tolerances) -> None:
@@ -306,6 +314,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .runtime.verdict import read_judged
 
     text = _shows_progress(args)
+    if args.compare_constants and not args.per_layer:
+        raise IrToolsError("--compare-constants compares constant subgraphs layer by layer: add --per-layer",
+                           code="E-USAGE")
     if args.against and (args.load_outputs or args.compare_constants):
         given = "--load-outputs" if args.load_outputs else "--compare-constants"
         raise IrToolsError(f"{given} compares OpenVINO with the numpy reference; --against compares two models: use "
@@ -453,7 +464,7 @@ def cmd_convert_onnx(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise IrToolsError(f"convert-onnx needs the onnx package: pip install 'ir_tools[onnx]' ({exc})",
                            code="E-USAGE") from None
-    _tolerances_need(args, args.check, "--check")
+    _comparison_options_need(args, args.check, "--check")
     graph = from_onnx(args.model, args.compress_to_fp16)
     set_ir_version(graph, args.ir_version)
     require_valid(graph)  # what we are about to write passes check, or nothing is written
@@ -490,7 +501,10 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     from .passes.target import migrate_graph
     from .runtime.verdict import read_judged
 
-    _tolerances_need(args, args.check or args.check_with, "--check or --check-with")
+    if args.check and args.check_with:
+        raise IrToolsError("--check runs the migrated model on this OpenVINO, --check-with on another: give one",
+                           code="E-USAGE")
+    _comparison_options_need(args, args.check or args.check_with, "--check or --check-with")
     if not (args.output or args.in_place or args.dry_run):
         raise IrToolsError("migrate needs -o OUT.xml, --in-place or --dry-run", code="E-USAGE")
     other = _other_openvino(args.check_with) if args.check_with else None
@@ -706,9 +720,7 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     try:
         peak = PEAK_FRACTION if other is not None and not (args.atol or args.rtol) else None
         found = compare_outputs(inputs, want, migrated, tolerances, peak_fraction=peak)
-    except IrToolsError as exc:
-        if other is None:
-            raise
+    except IrToolsError as exc:  # (the migrated model, staged in a temporary folder: named as such, not by its path)
         print(f"  {on} refuses the migrated model: {exc.message}")
         return False
     if peak is not None:
@@ -740,9 +752,31 @@ def _versions() -> str:
     return f"ir_tools {__version__} (openvino {openvino}, Python {platform.python_version()})"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, with what git and ruff say beside a mistyped name: the nearest command or option; an option
+    the command does not take is reported by that command, with its usage (argparse's top level listed the commands)."""
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command: argparse.ArgumentParser = getattr(parsed, "parser", self)
+            options = [o for action in command._actions for o in action.option_strings]
+            near = next((hint for word in extras if word.startswith("-")
+                         and (hint := did_you_mean(word.split("=", 1)[0], options))), "")
+            command.error(f"unrecognized arguments: {' '.join(extras)}{near}")
+        return parsed
+
+    def error(self, message: str):  # type: ignore[override]
+        chosen = re.match(r"argument command: invalid choice: '([^']*)'", message)
+        if chosen:
+            commands = next(a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction))
+            message += did_you_mean(chosen[1], commands)
+        super().error(message)
+
+
 @cache  # built once per process: every option is static, and parse_args leaves the parser as it was
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ir-tools", description=DESCRIPTION)
+    parser = _Parser(prog="ir-tools", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=_versions())
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -788,7 +822,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compare", help="compare OpenVINO CPU with the numpy reference, per output and per layer")
     p.add_argument("model", type=Path, metavar="MODEL.xml")
     _add_input_options(p)
-    _add_tolerance_options(p, "1e-5")
+    _add_tolerance_options(p, "1e-5", "1e-5")
     p.add_argument("--against", type=Path, metavar="B.xml|B.onnx",
                    help="compare with another model instead of the reference: B on OpenVINO CPU (an IR) or onnxruntime "
                         "(ONNX) on the same inputs, outputs by name; the tolerance is derived from the two models' "
@@ -830,12 +864,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="run onnxruntime on the ONNX file and OpenVINO on the result on seeded inputs; "
                         "exit 1 (and write nothing) if any output differs")
-    _add_tolerance_options(p, "1e-4", "--check: ")
+    _add_tolerance_options(p, "1e-4", "1e-4", "--check: ")
     _add_input_options(p, weights=False)
     p.set_defaults(run=cmd_convert_onnx)
 
-    p = sub.add_parser("migrate", help="rewrite every average pooling (AvgPool-1/14/16, legacy IR v7) as opset8 "
-                                       "AvgPool, exactly")
+    p = sub.add_parser("migrate", help="make a model loadable by the OpenVINO you deploy: every average pooling "
+                                       "(AvgPool-1/14/16, legacy IR v7) as opset8 AvgPool, exactly; with --target "
+                                       "RELEASE, every layer that release cannot create, with the same numbers")
     p.add_argument("model", type=Path, metavar="MODEL.xml")
     p.add_argument("-o", "--output", type=Path, metavar="OUT.xml", help="where to write the migrated model")
     p.add_argument("--ir-version", type=int, choices=(10, 11),
@@ -853,7 +888,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="as --check, but run the migrated model on the OpenVINO of that Python interpreter (an older "
                         "release's virtual environment), within 1e-4 x max|output| unless --atol/--rtol are given; "
                         "exit 1, writing nothing, if it refuses the model or any output differs")
-    _add_tolerance_options(p, "1e-6 (rtol 1e-5)", "--check, --check-with: ")
+    _add_tolerance_options(p, "1e-6 (--check-with: 1e-4 x max|output|)", "1e-5 (--check-with: 0)",
+                           "--check, --check-with: ")
     p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
     p.add_argument("--in-place", action="store_true", help="overwrite the input model")
     _add_input_options(p)
@@ -901,12 +937,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compare each part with the same part of ORIGINAL (cut at the same tensors, by name, fed the "
                         "same values; both on OpenVINO), exactly unless --atol/--rtol say otherwise (parts of one "
                         "structure run the same kernels), rather than with the reference")
-    _add_tolerance_options(p, "1e-5 (0 with --against)")
+    _add_tolerance_options(p, "1e-5 (0 with --against)", "1e-5 (0 with --against)")
     p.add_argument("--per-layer", action="store_true", help="compare each part per layer too, as compare does")
     p.set_defaults(run=cmd_reduce)
     for name, p in sub.choices.items():
         _add_output_options(p, OUTPUT_OPTIONS[name])
         _add_selection_options(p)
+        p.set_defaults(parser=p)
     return parser
 
 
@@ -1113,6 +1150,8 @@ def main(argv: list[str] | None = None) -> int:
     _kept_heap()
     try:
         args.selection = selection(args.select, args.ignore)
+        if args.quiet and args.verbose:
+            raise IrToolsError("-q says less and -v says more: give one", code="E-USAGE")
         _refuse_overwriting(args)
         return args.run(args)
     except InvalidModelError as exc:

@@ -76,11 +76,29 @@ def test_an_ir_given_to_convert_onnx_is_named(capsys) -> None:
     (["run", "samples/mixed_network.xml", "-o", "{tmp}/out.npz", "--inputs", "{tmp}/in.npz", "--seed", "3"],
      "--seed draws or shapes seeded inputs; --inputs gives them: use one or the other"),
     (["shapes", "samples/wrong_dims.xml", "-o", "{tmp}/fixed.xml"],
-     "-o and --in-place write the corrected model: add --fix"),
+     "-o, --in-place and --ir-version write the corrected model: add --fix"),
     (["check", "samples/mixed_network.xml", "--jobs", "0"], "--jobs must be at least 1, got 0"),
     (["check", "samples/mixed_network.xml", "--jobs", "-1"], "--jobs must be at least 1, got -1"),
     (["migrate", "samples/mixed_network.xml", "--target", "2021.4", "--ir-version", "11", "-o", "{tmp}/out.xml"],
      "--ir-version 11: OpenVINO 2021.4 reads IR v10 only"),  # (it wrote v10, saying nothing)
+    # found by a first-use QA run: each was taken without a word
+    (["shapes", "samples/wrong_dims.xml", "--ir-version", "10"],
+     "-o, --in-place and --ir-version write the corrected model: add --fix"),
+    (["compare", "samples/mixed_network.xml", "--compare-constants"],
+     "--compare-constants compares constant subgraphs layer by layer: add --per-layer"),
+    (["migrate", "samples/avgpool1_same_upper.xml", "-o", "{tmp}/out.xml", "--seed", "3"],
+     "--seed says what --check or --check-with runs the models on: give one, or drop it"),
+    (["migrate", "samples/avgpool1_same_upper.xml", "-o", "{tmp}/out.xml", "--inputs", "{tmp}/in.npz"],
+     "--inputs says what --check or --check-with runs the models on"),
+    (["convert-onnx", "samples/tricky_avgpool.onnx", "-o", "{tmp}/out.xml", "--shape", "x:1,1,8,8"],
+     "--shape says what --check runs the models on"),
+    (["migrate", "samples/avgpool1_same_upper.xml", "-o", "{tmp}/out.xml", "--check", "--check-with", sys.executable],
+     "--check runs the migrated model on this OpenVINO, --check-with on another: give one"),
+    (["check", "samples/mixed_network.xml", "--compile", "--no-openvino"],
+     "--compile asks OpenVINO to compile each clean file; --no-openvino asks it nothing"),
+    (["run", "samples/mixed_network.xml", "-o", "{tmp}/out.npz", "--shape", "input:1,3,8,8", "--shape",
+      "input:1,3,9,9"], "--shape input: given twice, as [1, 3, 8, 8] and [1, 3, 9, 9]"),
+    (["check", "samples/mixed_network.xml", "-q", "-v"], "-q says less and -v says more: give one"),
 ])
 def test_an_option_that_would_do_nothing_is_refused(argv: list[str], words: str, tmp_path: Path, capsys) -> None:
     """Issue 25, point 7: each was accepted and had no effect; now exit 2, the words, and nothing written."""
@@ -174,3 +192,18 @@ def test_migrate_without_target_does_not_say_the_model_loads_anywhere(capsys) ->
     out = capsys.readouterr().out
     assert "has no average pooling to rewrite, the one rewrite without --target" in out, out
     assert "nothing written, so nothing checked" in out and "already loads" not in out
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["compare", "samples/mixed_network.xml", "--per-layr"],
+     ["usage: ir-tools compare ", "ir-tools compare: error: unrecognized arguments: --per-layr (did you mean "
+                                  "--per-layer?)"]),
+    (["chek", "samples/mixed_network.xml"], ["invalid choice: 'chek'", "(did you mean check?)"]),
+])
+def test_a_mistyped_name_gets_the_nearest_one(argv: list[str], words: list[str], capsys) -> None:
+    """An option the command does not take was reported with the top level's usage (the list of commands), and
+    neither it nor a mistyped command named the nearest (found by a first-use QA run)."""
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and all(w in err for w in words), err

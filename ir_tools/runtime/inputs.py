@@ -29,9 +29,11 @@ def parse_shape_overrides(specs: list[str]) -> dict[str, tuple[int, ...]]:
         try:
             if not sep or not name:
                 raise ValueError
-            out[name] = tuple(int(d) for d in dims.split(","))
+            shape = tuple(int(d) for d in dims.split(","))
         except ValueError:
             raise InputError(f"--shape expects NAME:D1,D2,... with integers, got '{spec}'") from None
+        if out.setdefault(name, shape) != shape:
+            raise InputError(f"--shape {name}: given twice, as {list(out[name])} and {list(shape)}")
     return out
 
 
