@@ -216,6 +216,8 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, 
                                    f"inputs: {', '.join(names)}", code="E-USAGE")
         made = recipes(graph, shapes)
         inputs = draw(made, seed)
+        args.default_dims = [f"{r.name} {list(r.shape)}: {r.dims}" for r in made.values() if r.dims.endswith(
+            "by default")]
     if check:
         check_inputs(graph, inputs)
     return inputs, made
@@ -1117,6 +1119,16 @@ def _files_written(args: argparse.Namespace) -> list[tuple[str, Path]]:
     return written
 
 
+def _defaults_taken(args: argparse.Namespace, exc: IrToolsError) -> str:
+    """Beside a model failing to run (OpenVINO's refusal, or a layer of the reference), the dynamic dims its seeded
+    inputs took by default: a fixed-length language model reshapes to 128 where the default sequence is 8, and the
+    error alone named a Reshape (found by a first-use QA run)."""
+    taken = getattr(args, "default_dims", None)
+    if not taken or exc.code not in ("E-OPENVINO", "E-OP", "E-EXEC"):
+        return ""
+    return f" (the inputs' dynamic dims took defaults: {'; '.join(taken)}; --shape NAME:D1,D2,... gives others)"
+
+
 def _refuse_overwriting(args: argparse.Namespace) -> None:
     """E-OVERWRITE, before anything is read, where a file the command would write is one it reads (only
     ``--in-place`` writes over the input model), or where two of its outputs are one file; E-USAGE for ``-o`` with
@@ -1158,7 +1170,7 @@ def main(argv: list[str] | None = None) -> int:
         return _report_invalid(exc, str(getattr(args, "model", "")), args)
     except IrToolsError as exc:
         loc = exc.loc if exc.loc.file else SourceLoc(str(getattr(args, "model", "")) or None)
-        refusal = Diagnostic("error", exc.code, exc.message, loc)
+        refusal = Diagnostic("error", exc.code, exc.message + _defaults_taken(args, exc), loc)
         print(refusal.render(), file=sys.stderr)
         _json_refusal(args, str(getattr(args, "model", "")), [refusal])
         return EXIT_UNUSABLE

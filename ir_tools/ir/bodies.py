@@ -154,8 +154,8 @@ def _port_map(owner: Layer, body_tag: str, node: RtNode | None, back_edges: RtNo
     for edge in () if back_edges is None else back_edges.children:
         a = dict(edge.attrs)
         if a.get("from-layer") not in results or a.get("to-layer") not in parameters:
-            raise IrToolsError(f"a back edge must go from a Result of the body to one of its Parameters, got {a}",
-                               where, "E-OP")
+            raise IrToolsError(f"a back edge must go from a Result of the body to one of its Parameters, got one from "
+                               f"layer {a.get('from-layer')} to layer {a.get('to-layer')}", where, "E-OP")
         merged[a["to-layer"]] = results.index(a["from-layer"])
     ins, outs, current, condition = [], [], None, None
     for item in () if node is None else node.children:

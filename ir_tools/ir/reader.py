@@ -871,8 +871,8 @@ class _Reader:
                 self.problem("E-EDGE-LAYER", f"edge {_edge_text(item)} refers to layer {why}, which does not exist",
                              item[4])
             else:
-                self.problem("E-EDGE", f"edge {_edge_text(item)} is declared twice (first at line {why[4]}); "
-                             "the repeat is ignored", item[4])
+                self.problem("E-EDGE", f"edge {_edge_text(item)} is declared twice (first at line {why[4]}): "
+                             "OpenVINO refuses the file ('has incorrect input'); ir_tools reads the first", item[4])
         self.edges = []
 
 
