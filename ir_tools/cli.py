@@ -71,9 +71,13 @@ def _check_diagnostics(path: Path, no_openvino: bool, compile_model: bool,
 
 
 def _inference_summary(graph: Graph, result: Propagation) -> str:
+    """How each layer's dims were inferred, and how many were not (an error there or before: a Const without its
+    weights leaves what it feeds unknown)."""
     trusted = ", ".join(sorted({lay.kind for lay in result.not_inferred})) or "none"
+    unreached = len(graph) - len(result.inferred) - len(result.by_openvino) - len(result.not_inferred)
     return (f"{len(graph)} layers; re-inferred by ir_tools: {len(result.inferred)}, "
-            f"by OpenVINO: {len(result.by_openvino)}, trusted: {len(result.not_inferred)} ({trusted})")
+            f"by OpenVINO: {len(result.by_openvino)}, trusted: {len(result.not_inferred)} ({trusted})"
+            + (f", not inferred (an error at or before them): {unreached}" if unreached > 0 else ""))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -467,9 +471,11 @@ def cmd_convert_onnx(args: argparse.Namespace) -> int:
         raise IrToolsError(f"convert-onnx needs the onnx package: pip install 'ir_tools[onnx]' ({exc})",
                            code="E-USAGE") from None
     _comparison_options_need(args, args.check, "--check")
-    graph = from_onnx(args.model, args.compress_to_fp16)
-    set_ir_version(graph, args.ir_version)
-    require_valid(graph)  # what we are about to write passes check, or nothing is written
+    text = _shows_progress(args)
+    with status(f"converting {args.model.name}", text):
+        graph = from_onnx(args.model, args.compress_to_fp16)
+        set_ir_version(graph, args.ir_version)
+        require_valid(graph)  # what we are about to write passes check, or nothing is written
     if args.check:
         with tempfile.TemporaryDirectory(prefix="ir-tools-convert-") as tmp:
             staged, staged_bin = write_ir(graph, Path(tmp) / "converted.xml", args.ir_version)
@@ -492,8 +498,10 @@ def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Pa
     weights = ("its float weights rounded to f16, as the conversion stored them" if args.compress_to_fp16
                else "its own weights")
     _say(args, f"check: OpenVINO on the converted model against onnxruntime on {args.model.name} with {weights}")
-    found = compare_outputs(inputs, OnnxRuntimeRunner(args.model, f16_weights=args.compress_to_fp16, converted=graph),
-                            OpenVinoRunner(graph, ModelFiles(xml, bin_path)), _tolerances(args, graph, 1e-4, 1e-4))
+    with status("running onnxruntime and OpenVINO", _shows_progress(args)):
+        found = compare_outputs(inputs, OnnxRuntimeRunner(args.model, f16_weights=args.compress_to_fp16,
+                                                          converted=graph),
+                                OpenVinoRunner(graph, ModelFiles(xml, bin_path)), _tolerances(args, graph, 1e-4, 1e-4))
     _say_outputs(args, found, "converted model")
     return all(output.passed for output in found)
 
@@ -718,10 +726,12 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
         _say(args, f"check: comparing {on} on the migrated model with OpenVINO on the original")
         original = OpenVinoRunner(source, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
     tolerances = _tolerances(args, graph, 1e-6, 1e-5)
-    want = original.run(inputs)  # (what fails here is the original on this OpenVINO, reported as such: not the target)
+    with status("running the original", _shows_progress(args)):
+        want = original.run(inputs)  # (what fails here is the original on this OpenVINO, reported as such)
     try:
         peak = PEAK_FRACTION if other is not None and not (args.atol or args.rtol) else None
-        found = compare_outputs(inputs, want, migrated, tolerances, peak_fraction=peak)
+        with status("running the migrated model", _shows_progress(args)):
+            found = compare_outputs(inputs, want, migrated, tolerances, peak_fraction=peak)
     except IrToolsError as exc:  # (the migrated model, staged in a temporary folder: named as such, not by its path)
         print(f"  {on} refuses the migrated model: {exc.message}")
         return False

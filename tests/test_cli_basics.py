@@ -224,3 +224,17 @@ def test_a_run_failing_on_default_dims_says_they_were_defaults(tmp_path: Path, c
         assert "(the inputs' dynamic dims took defaults: x [1, 8]: batch 1, sequence 8 by default; --shape " \
                "NAME:D1,D2,... gives others)" in err, err
     assert main(["run", str(tmp_path / "m.xml"), "-o", str(tmp_path / "o.npz"), "--shape", "x:2,8"]) == 0
+
+
+def test_the_inference_summary_adds_up(tmp_path: Path, capsys) -> None:
+    """Without its .bin, a layer fed by a weight is not inferred: the summary's counts did not add up to the layers
+    (14 layers: 13 + 0 + 0; found by a QA run)."""
+    import re
+    import shutil
+
+    shutil.copy(SAMPLES / "mixed_network.xml", tmp_path / "m.xml")
+    main(["shapes", str(tmp_path / "m.xml")])
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    found = re.search(r": (\d+) layers; re-inferred by ir_tools: (\d+), by OpenVINO: (\d+), trusted: (\d+) \(.*\), "
+                      r"not inferred \(an error at or before them\): (\d+)$", line)
+    assert found and int(found[1]) == sum(map(int, found.groups()[1:])) and int(found[5]) > 0, line

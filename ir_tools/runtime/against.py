@@ -21,7 +21,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..base.dtypes import element_type
-from ..base.errors import IrToolsError, did_you_mean
+from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name, tensor_names
 from ..ir.walker import Walker
@@ -382,7 +382,11 @@ def against_inputs(model: IrModel, against: IrModel | OnnxModel, inputs: Mapping
         if value.dtype != want and not (value.dtype.kind == want.kind == "f"):
             raise InputError(f"input '{name}' is {value.dtype} in A and {want} in B ({against.path.name})")
         fed[name] = value.astype(want, copy=False)
-    against.check_inputs(fed)
+    try:
+        against.check_inputs(fed)
+    except InputError as exc:  # (B's refusal, at B's path: A's inputs fit A)
+        raise InputError(f"B ({against.path.name}) does not take A's inputs: {exc.message}",
+                         SourceLoc(str(against.path))) from None
     return fed
 
 

@@ -127,7 +127,9 @@ def test_bad_input_is_refused(models, capsys, tmp_path) -> None:
     static = models["dir"] / "static.xml"
     ov.save_model(ov.convert_model(str(ONNX), input=[1, 3, 64, 64]), str(static), compress_to_fp16=False)
     assert main(["compare", str(models["f32"]), "--against", str(static), "--inputs", str(tmp_path / "in.npz")]) == 2
-    assert "input 'input' has shape [1, 3, 64, 65], the model accepts [1,3,64,64]" in capsys.readouterr().err
+    err = capsys.readouterr().err  # (B's path and words: A's were said, found by a QA run)
+    assert f"{static}: error[E-INPUT]: B (static.xml) does not take A's inputs: input 'input' has shape " \
+           "[1, 3, 64, 65], the model accepts [1,3,64,64]" in err, err
 
 
 def test_weight_rounding_amplified_by_cancellation_and_normalisation_stays_within_its_bound(tmp_path, capsys,
