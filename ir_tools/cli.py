@@ -359,13 +359,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def _deployment_settings(args: argparse.Namespace) -> dict[str, str]:
     """``--config KEY=VALUE``: OpenVINO CPU settings as deployed; E-USAGE for a malformed one, a key the CPU plugin
-    does not take (with the nearest), or beside --against."""
+    does not take (with the nearest), a value it refuses (in its words), or beside --against."""
     if not args.config:
         return {}
     if args.against:
         raise IrToolsError("--config runs OpenVINO as deployed against the reference; --against compares two models",
                            code="E-USAGE")
-    from .runtime.openvino import cpu_settings
+    from .runtime.openvino import cpu_settings, refused_setting
 
     known = cpu_settings()
     settings = {}
@@ -376,6 +376,9 @@ def _deployment_settings(args: argparse.Namespace) -> dict[str, str]:
         if key not in known:
             raise IrToolsError(f"--config {key}: OpenVINO's CPU plugin has no such setting{did_you_mean(key, known)}",
                                code="E-USAGE")
+        refused = refused_setting(key, value)
+        if refused is not None:  # (it was OpenVINO refusing the model, E-OPENVINO, after the reference had run)
+            raise IrToolsError(f"--config {key}={value}: OpenVINO's CPU plugin refuses it: {refused}", code="E-USAGE")
         settings[key] = value
     return settings
 

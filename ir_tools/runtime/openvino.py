@@ -42,6 +42,20 @@ def cpu_settings() -> list[str]:
     return sorted(ov.Core().get_property("CPU", "SUPPORTED_PROPERTIES"))
 
 
+def refused_setting(key: str, value: str) -> str | None:
+    """The CPU plugin's words refusing ``key=value`` (it checks a value only when it compiles: a one-layer model is
+    compiled with it), None when it takes it."""
+    import numpy as np
+    import openvino.opset8 as ops
+
+    x = ops.parameter([1], np.float32)
+    try:
+        ov.Core().compile_model(ov.Model([ops.relu(x)], [x]), "CPU", {key: value})
+    except RuntimeError as exc:
+        return openvino_words(exc)
+    return None
+
+
 #: OpenVINO's messages lead with where in its sources they were raised; the user needs the rest.
 _SOURCE_LINE = re.compile(r"^(Exception from \S+|Check '.*' failed at \S+)[:]?\s*$")
 

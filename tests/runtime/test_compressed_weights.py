@@ -81,3 +81,7 @@ def test_deployment_settings_are_measured_not_judged(tmp_path: Path, capsys, che
     assert ("these settings change no output bit on this CPU" in capsys.readouterr().out) == (not moves)
     assert main(["compare", str(model), "--config", "DYNAMIC_QUANTISATION_GROUP_SIZE=32"]) == 2
     assert "(did you mean DYNAMIC_QUANTIZATION_GROUP_SIZE?)" in capsys.readouterr().err
+    # a value the plugin refuses, in its words, before anything runs (it was E-OPENVINO, 'refused the model')
+    assert main(["compare", str(model), "--config", "INFERENCE_PRECISION_HINT=f64"]) == 2
+    assert "error[E-USAGE]: --config INFERENCE_PRECISION_HINT=f64: OpenVINO's CPU plugin refuses it: Wrong value " \
+           "f64" in capsys.readouterr().err
