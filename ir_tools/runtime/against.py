@@ -365,12 +365,28 @@ def carried(model: IrModel, drift: Drift, values: Mapping[tuple[str, int], np.nd
     return walk.found
 
 
+def their_names(model: IrModel, against: IrModel | OnnxModel) -> dict[str, str]:
+    """A's input names -> B's: an input of A answers to any of its tensor's names, of which B may know another (an ONNX
+    model's input, an IR's first name being a later one of A's)."""
+    theirs = set(against.inputs)
+    return {name: next((n for n in tensor_names(p.outputs[0].names) if n in theirs), name) if p.outputs else name
+            for name, p in model.inputs.items()}
+
+
+def as_theirs(model: IrModel, against: IrModel | OnnxModel, fed: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``fed`` (keyed by A's input names) keyed by B's."""
+    names = their_names(model, against)
+    return {names.get(name, name): value for name, value in fed.items()}
+
+
 def against_inputs(model: IrModel, against: IrModel | OnnxModel, inputs: Mapping[str, np.ndarray]
                    ) -> dict[str, np.ndarray]:
-    """``inputs`` (validated for ``model``) as ``against`` takes them: the same names (E-INPUT naming those that
-    differ), float values in its float type (an f16 model's inputs are f16), each checked against its shapes."""
+    """``inputs`` (validated for ``model``) as ``against`` takes them, still keyed by A's names (``as_theirs`` gives
+    B's): the same inputs (E-INPUT naming those that differ), float values in its float type (an f16 model's inputs
+    are f16), each checked against its shapes."""
     check_inputs(model.graph, inputs)
-    ours, theirs = set(model.inputs), set(against.inputs)
+    aliases = their_names(model, against)
+    ours, theirs = set(aliases.values()), set(against.inputs)
     if ours != theirs:
         lines = [f"'{n}' (A) is not an input of B{did_you_mean(n, theirs - ours)}" for n in sorted(ours - theirs)]
         lines += [f"'{n}' (B) is not an input of A{did_you_mean(n, ours - theirs)}" for n in sorted(theirs - ours)]
@@ -378,12 +394,12 @@ def against_inputs(model: IrModel, against: IrModel | OnnxModel, inputs: Mapping
                          f"B's ({against.path.name}): {', '.join(sorted(theirs))}")
     fed = {}
     for name, value in inputs.items():
-        want = against.input_dtype(name)
+        want = against.input_dtype(aliases[name])
         if value.dtype != want and not (value.dtype.kind == want.kind == "f"):
             raise InputError(f"input '{name}' is {value.dtype} in A and {want} in B ({against.path.name})")
         fed[name] = value.astype(want, copy=False)
     try:
-        against.check_inputs(fed)
+        against.check_inputs(as_theirs(model, against, fed))
     except InputError as exc:  # (B's refusal, at B's path: A's inputs fit A)
         raise InputError(f"B ({against.path.name}) does not take A's inputs: {exc.message}",
                          SourceLoc(str(against.path))) from None
@@ -451,7 +467,7 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     # the same tensors (an exposed tensor is not fused away: x * c - x computed by one FMA or by two roundings).
     layered = per_layer or drift is not None
     ours, layers = model.run(inputs, layered)
-    their_outputs, their_values = _theirs(against, fed, layered)
+    their_outputs, their_values = _theirs(against, as_theirs(model, against, fed), layered)
     same = same_computations(model, against, drift, inputs, fed, held) if drift is not None else frozenset()
     weights = carried(model, drift, layers, inputs, fed, held, same) if drift is not None else {}
 
@@ -489,7 +505,7 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
         per_layer = True
         if not layered:
             ours, layers = model.run(inputs, True)
-            their_outputs, their_values = _theirs(against, fed, True)
+            their_outputs, their_values = _theirs(against, as_theirs(model, against, fed), True)
     if per_layer:
         theirs = against.tensors()
         if isinstance(against, OnnxModel):

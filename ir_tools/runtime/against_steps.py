@@ -24,7 +24,7 @@ import numpy as np
 
 from ..ir.model import Graph, Layer
 from ..ir.names import output_name
-from .against import IrModel, against_inputs, compare_against, derivable
+from .against import IrModel, against_inputs, as_theirs, compare_against, derivable
 from .compare import CompareReport, TensorComparison, Tolerances, compare_tensors
 from .inputs import Recipe
 from .openvino import run_openvino_steps
@@ -52,7 +52,7 @@ def compare_against_steps(model: IrModel, against: IrModel, steps: Sequence[Mapp
     if tolerances is None:
         derivable(model, against)  # (before either model runs)
     ours = _run(model, list(steps))
-    theirs = _run(against, fed)
+    theirs = _run(against, [as_theirs(model, against, inputs) for inputs in fed])
     report: CompareReport | None = None
     position = {layer.id: i for i, layer in enumerate(model.order)}
     results = {output_name(model.graph, r): r for r in model.graph.results()}

@@ -245,3 +245,16 @@ def test_models_whose_weights_are_compressed_otherwise_have_no_derived_tolerance
     capsys.readouterr()
     assert main(["reduce", str(int8), "--against", str(f16), "-o", str(tmp_path / "min.xml")]) == 2
     assert "their weights differ in kind (A holds" in capsys.readouterr().err and not list(tmp_path.iterdir())
+
+
+def test_an_input_of_several_names_is_matched_by_the_one_b_knows(models, tmp_path, capsys) -> None:
+    """A's input tensor named 'pixels' and 'input' (the ONNX file's name second): it was matched by its first name
+    only, and the two models' inputs said to differ (found by a QA run)."""
+    text = models["f32"].read_text()
+    assert text.count('names="input"') == 1
+    aliased = tmp_path / "aliased.xml"
+    aliased.write_text(text.replace('names="input"', 'names="pixels,input"'))
+    aliased.with_suffix(".bin").write_bytes(models["f32"].with_suffix(".bin").read_bytes())
+    assert main(["compare", str(aliased), "--against", str(ONNX), "--shape", "pixels:1,3,64,64", "-q"]) == 0, \
+        capsys.readouterr()
+    assert "PASSED" in capsys.readouterr().out

@@ -148,7 +148,7 @@ def test_steps_per_layer(capsys, check_report) -> None:
     ("stateful", ["--steps", "0"], "--steps must be at least 1"),
     ("stateless", ["--steps", "2"], "holds no state"),
     ("stateful", ["--steps", "2", "--inputs", "INPUTS"], "--inputs feeds one inference"),
-    ("stateful", ["--compare-constants"], "does not take steps yet"),
+    ("stateful", ["--per-layer", "--compare-constants"], "does not take steps yet"),
     ("stateful", ["--load-outputs", "ONE"], "the saved outputs are of one inference, not of steps"),
     ("stateless", ["--load-outputs", "STEPS"], "none of the saved outputs or activations is of this model, so none "
                                                 "would be compared: they are of the steps of a stateful model"),
