@@ -423,7 +423,7 @@ def _compare_report(args: argparse.Namespace, graph: Graph, report: CompareRepor
         from .report import compare_html
 
         _save_html(args.html, compare_html(graph, report.to_dict()))
-    return EXIT_OK if report.passed and report.compared else EXIT_FOUND
+    return EXIT_OK if report.passed else EXIT_FOUND
 
 
 def _compare_against(args: argparse.Namespace, graph: Graph, inputs: dict, made: dict, tolerances,

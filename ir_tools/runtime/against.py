@@ -501,7 +501,7 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
                "tolerance": drift.to_dict() if drift is not None else None,
                "outputs_unmatched": sorted(set(their_outputs) - set(ours)), "tensors": None}
     report.too_loose = loose
-    if not per_layer and (not report.passed or loose):  # where A and B part, or W is too loose to show it
+    if not per_layer and (report.failed or loose):  # where A and B part, or W is too loose to show it
         per_layer = True
         if not layered:
             ours, layers = model.run(inputs, True)

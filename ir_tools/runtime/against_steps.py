@@ -63,7 +63,7 @@ def compare_against_steps(model: IrModel, against: IrModel, steps: Sequence[Mapp
                                inputs, tolerances, True, source, recipes, held)
         states = [(writers.get(vid), _state(vid, k, value, b_states.get(vid), writers.get(vid), model.graph, step,
                                             tolerances, held.get(vid))) for vid, value in a_states.items()]
-        failed = not step.passed or any(not t.passed for _, t in states)
+        failed = step.failed or any(not t.passed for _, t in states)
         if report is None:
             report = CompareReport(step.model, {**step.config, "steps": len(steps)})
             report.inputs, report.against, report.steps = step.inputs, step.against, []

@@ -271,15 +271,21 @@ class CompareReport:
     bodies: list[dict] = field(default_factory=list)
 
     @property
-    def passed(self) -> bool:
-        """Every output compared passed (an output not comparable is not counted), and every layer."""
-        return all(o.passed or not o.comparable for o in self.outputs) and all(lay.passed for lay in self.layers)
+    def failed(self) -> bool:
+        """An output compared (an output not comparable is not counted) or a layer failed."""
+        return not (all(o.passed or not o.comparable for o in self.outputs) and all(lay.passed for lay in self.layers))
 
     @property
     def compared(self) -> bool:
-        """Whether anything was compared: an output, or a layer. A run that compared nothing exits 1 (as Polygraphy
-        fails when every output was skipped), so that a CI reading the exit code never takes it for a pass."""
+        """Whether anything was compared: an output, or a layer."""
         return any(o.comparable for o in self.outputs) or bool(self.layers)
+
+    @property
+    def passed(self) -> bool:
+        """The verdict: something compared, and nothing failed. A run that compared nothing has not passed (as
+        Polygraphy fails when every output was skipped): the CLI exits 1, and a library user's ``if report.passed``
+        is never taken for nothing."""
+        return self.compared and not self.failed
 
     def to_dict(self) -> dict:
         return {
@@ -537,7 +543,7 @@ def verdict(report: dict) -> dict:
     if loose:
         checked = "every tensor compared with B's" if report.get("against") else "every layer checked by itself"
         said.append(f"end-to-end bound too loose to fail, so {checked}: {', '.join(loose)}")
-    if not report["passed"]:
+    if (outputs or layers) and not report["passed"]:  # (something compared, and it failed)
         word, tone = "FAILED", "bad"
     elif outputs:
         word, tone = "PASSED", "good"

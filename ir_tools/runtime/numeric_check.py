@@ -181,7 +181,7 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
         raise part
     if part is not None:
         _merge(report, part)
-    elif want_layers or not report.passed or report.too_loose:
+    elif want_layers or report.failed or report.too_loose:
         if not ov_run.layers:
             ov_run = runner.infer(inputs, per_layer=True, hidden=hidden)
         if in_two:

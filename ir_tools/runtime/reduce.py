@@ -130,7 +130,7 @@ def compare_fails(options: CompareOptions) -> Failure:
             report = compare_model(candidate.part, candidate.inputs, options, runs.runner(candidate.part))
         except IrToolsError as exc:
             return f"{exc.code}: {exc.message}"
-        if report.passed:
+        if not report.failed:  # (a part that compares nothing does not fail)
             return None
         if report.first_divergence is not None:
             found = report.first_divergence

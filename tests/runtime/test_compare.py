@@ -164,5 +164,5 @@ def test_an_output_downstream_of_8_bit_saturation_is_not_comparable(tmp_path, ca
     import jsonschema
 
     jsonschema.validate(report, REPORT_SCHEMA)
-    assert report["passed"] and not report["compared"] and report["outputs"][0]["comparable"] is False
+    assert not report["passed"] and not report["compared"] and report["outputs"][0]["comparable"] is False
 
