@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc, did_you_mean
@@ -34,7 +35,7 @@ from .compare import (
     peak,
     too_loose,
 )
-from .executor import Bounded, execute, one_blas_thread, rounding_bounds
+from .executor import Bounded, execute, rounding_bounds
 from .inputs import InputError, Recipe, check_inputs, describe
 from .numeric_check import constant_layers
 from .onnxruntime import OnnxModel
@@ -358,7 +359,7 @@ def carried(model: IrModel, drift: Drift, values: Mapping[tuple[str, int], np.nd
     each Assign writes. ``same``: the layers B computes as A does (``same_computations``), whose W is 0."""
     held = {} if held is None else held
     walk = _Carried(model, drift, values, inputs, fed, held, same)
-    with one_blas_thread():  # (small products beside OpenVINO's threads, as compare)
+    with threadpool_limits(limits=1, user_api="blas"):  # (small products beside OpenVINO's threads, as compare)
         walk.run()
     held.update(walk.written)
     return walk.found

@@ -13,7 +13,6 @@ interpreter until ``reset_state``.
 
 from __future__ import annotations
 
-import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -21,7 +20,6 @@ from contextlib import contextmanager, nullcontext
 from typing import Generic, TypeVar
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, UnsupportedError
@@ -36,38 +34,6 @@ from ..ops.opsets import lookup
 from ..ops.rounding import taken_in
 from ..passes.checks import STATE_TYPES
 from ..passes.validate import require_valid
-
-
-class _BlasLimit:
-    """The one BLAS limit of the process (``one_blas_thread``): how many callers are inside it, and the limit."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.users = 0
-        self.limit: threadpool_limits | None = None
-
-
-_BLAS = _BlasLimit()
-
-
-@contextmanager
-def one_blas_thread() -> Iterator[None]:
-    """The reference's products on one BLAS thread: after OpenVINO has run, its worker threads stay in the process,
-    and OpenBLAS's spinning workers on the same cores stall small products. The limit is the process's: callers in
-    several threads share one, set by the first and lifted by the last (each with a ``threadpool_limits`` of its own,
-    the second restored the first's limit, and left BLAS on one thread for good)."""
-    with _BLAS.lock:
-        if _BLAS.users == 0:
-            _BLAS.limit = threadpool_limits(limits=1, user_api="blas")
-        _BLAS.users += 1
-    try:
-        yield
-    finally:
-        with _BLAS.lock:
-            _BLAS.users -= 1
-            if _BLAS.users == 0 and _BLAS.limit is not None:
-                _BLAS.limit.restore_original_limits()
-                _BLAS.limit = None
 
 
 def supported(layer: Layer) -> bool:

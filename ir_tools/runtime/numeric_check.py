@@ -20,6 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ..base.dtypes import REAL_TYPES, element_type
 from ..base.errors import IrToolsError, UnsupportedError
@@ -29,16 +30,7 @@ from ..ir.walker import Walker
 from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in, unit
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors, too_loose
-from .executor import (
-    OWN_STEPS,
-    Bounded,
-    BoundedInterpreter,
-    body_inputs,
-    execute,
-    one_blas_thread,
-    rounding_bounds,
-    supported,
-)
+from .executor import OWN_STEPS, Bounded, BoundedInterpreter, body_inputs, execute, rounding_bounds, supported
 from .inputs import InputError, Recipe, check_inputs, describe
 from .openvino import ModelFiles, OpenVinoRun
 from .runners import ActivationRunner, OpenVinoRunner
@@ -79,14 +71,15 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
     decompression, shape arithmetic) are computed by the reference and not compared, unless
     ``options.compare_constants``. The inputs are validated, the constant layers found and the topological
     order computed once, and handed to every walk.
-    The reference runs with one BLAS thread (``executor.one_blas_thread``).
+    The reference runs with one BLAS thread: after OpenVINO has run, its worker threads stay in the
+    process, and OpenBLAS's spinning workers on the same cores stall small products.
     """
     check_inputs(graph, inputs)
     _refuse_state(graph)
     _refuse_unmatched(graph, options.saved)
     runner = openvino if openvino is not None and not isinstance(openvino, ModelFiles) else OpenVinoRunner(
         graph, openvino)
-    with one_blas_thread():
+    with threadpool_limits(limits=1, user_api="blas"):
         return _compare_model(graph, inputs, options, runner)
 
 

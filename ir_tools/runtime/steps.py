@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ..base.errors import UnsupportedError
 from ..ir.model import Graph, Layer
@@ -35,7 +36,7 @@ from ..ir.names import output_name
 from ..ops.rounding import EXACT
 from ..passes.stateless import state_input
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
-from .executor import Bounded, BoundedInterpreter, Interpreter, one_blas_thread
+from .executor import Bounded, BoundedInterpreter, Interpreter
 from .inputs import InputError, check_inputs, describe
 from .numeric_check import LAYER_PREFIX, OUTPUT_PREFIX, CompareOptions, LayerCheck, as_cpu_holds, constant_layers
 from .openvino import ModelFiles, OpenVinoRun, run_openvino_steps
@@ -60,7 +61,7 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     hidden = frozenset(graph.layer(lid).name for lid in constant) if layers_wanted else frozenset()
     reference = BoundedInterpreter(graph, order)
     ours: list[tuple[dict[str, Bounded], dict[str, Bounded]]] = []
-    with one_blas_thread(), ThreadPoolExecutor(max_workers=1) as pool:
+    with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(max_workers=1) as pool:
         pending = pool.submit(run_openvino_steps, graph, list(steps), files,  # OpenVINO releases the GIL
                               layers_wanted, hidden)
         try:
