@@ -222,9 +222,7 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, 
         inputs = draw(made, seed)
         args.default_dims = [f"{r.name} {list(r.shape)}: {r.dims}" for r in made.values() if r.dims.endswith(
             "by default")]
-    if check:
-        check_inputs(graph, inputs)
-    return inputs, made
+    return (check_inputs(graph, inputs) if check else inputs), made
 
 
 def _add_tolerance_options(p: argparse.ArgumentParser, atol: str, rtol: str, what: str = "") -> None:

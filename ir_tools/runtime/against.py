@@ -451,6 +451,7 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     the outputs, and per layer (when asked, or when an output fails) every tensor matched by name. ``tolerances``:
     the caller's, else the derived ``Drift``. ``source`` and ``recipes`` say where the inputs came from (as
     ``CompareOptions`` does); ``held``, a stateful model's variables' W from step to step (``carried``)."""
+    inputs = check_inputs(model.graph, inputs)
     fed = against_inputs(model, against, inputs)
     drift = None if tolerances is not None else derive(model, against)
     config = {"openvino": model.runner.version, "device": "CPU", "INFERENCE_PRECISION_HINT": "f32",

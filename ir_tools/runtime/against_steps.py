@@ -26,7 +26,7 @@ from ..ir.model import Graph, Layer
 from ..ir.names import output_name
 from .against import IrModel, against_inputs, as_theirs, compare_against, derivable
 from .compare import CompareReport, TensorComparison, Tolerances, compare_tensors
-from .inputs import Recipe
+from .inputs import Recipe, check_inputs
 from .openvino import run_openvino_steps
 from .steps import as_variable, located, state_writers
 
@@ -48,6 +48,7 @@ def compare_against_steps(model: IrModel, against: IrModel, steps: Sequence[Mapp
                           recipes: Mapping[str, Recipe] | None = None) -> CompareReport:
     """A (``model``) against B (``against``), both stateful IRs, over ``steps`` (each step's inputs by A's input
     names; validated here): rules 1 to 4. ``tolerances``, ``source`` and ``recipes`` as ``compare_against``'s."""
+    steps = [check_inputs(model.graph, inputs) for inputs in steps]
     fed = [against_inputs(model, against, inputs) for inputs in steps]
     if tolerances is None:
         derivable(model, against)  # (before either model runs)

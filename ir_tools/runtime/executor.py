@@ -34,6 +34,7 @@ from ..ops.opsets import lookup
 from ..ops.rounding import taken_in
 from ..passes.checks import STATE_TYPES
 from ..passes.validate import require_valid
+from .inputs import check_inputs
 
 
 def supported(layer: Layer) -> bool:
@@ -299,10 +300,11 @@ def _nan_as_inf(bound: np.ndarray) -> np.ndarray:
 def run(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Run a valid ``graph`` with the numpy reference kernels; outputs keyed by output name.
 
-    The graph is validated first (InvalidModelError carries every diagnostic ``check`` gives).
+    The graph is validated first (InvalidModelError carries every diagnostic ``check`` gives), then the inputs, as
+    ``ir-tools run`` validates them (``inputs.check_inputs``: E-INPUT, floats taken in the input's type).
     """
     require_valid(graph)
-    return Interpreter(graph).evaluate(inputs)
+    return Interpreter(graph).evaluate(check_inputs(graph, inputs))
 
 
 def body_inputs(graph: Graph, layer: Layer, args: list[np.ndarray],

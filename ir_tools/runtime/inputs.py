@@ -45,24 +45,12 @@ def load_inputs(path: Path, graph: Graph) -> dict[str, np.ndarray]:
             names = [input_name(graph, p) for p in graph.parameters()]
             if len(names) != 1:
                 raise InputError(f"{path}: an .npy file can feed a model with one input; this one has {len(names)}")
-            return _as_declared(graph, {names[0]: np.load(path, allow_pickle=False)})
+            return {names[0]: np.load(path, allow_pickle=False)}
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read inputs from {path}: {exc}") from None
     aliases = {alias: input_name(graph, p) for p in graph.parameters() if p.outputs
                for alias in tensor_names(p.outputs[0].names)}
-    return _as_declared(graph, {aliases.get(name, name): value for name, value in load_npz(path).items()})
-
-
-def _as_declared(graph: Graph, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Floats given for a float input of another width (numpy's default float64 for an f32 input) in the input's
-    type, as OpenVINO converts them: the reference then computes in the model's type, not in the one given."""
-    for param in graph.parameters():
-        name, et = input_name(graph, param), element_type(param.attrs.get("element_type", ""))
-        value = inputs.get(name)
-        if value is not None and et is not None and et.numpy is not None and np.dtype(et.numpy).kind == "f" \
-                and value.dtype.kind == "f" and value.dtype != et.numpy:
-            inputs[name] = value.astype(et.numpy)
-    return inputs
+    return {aliases.get(name, name): value for name, value in load_npz(path).items()}
 
 
 def load_npz(path: Path) -> dict[str, np.ndarray]:
@@ -416,16 +404,19 @@ def _type_name(dtype: np.dtype) -> str:
         return str(dtype)
 
 
-def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> None:
+def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Every model input present, with a compatible rank and dims, no floats where the model takes integers or
     booleans (token ids of 1.7: which one is meant?) and no integers or booleans where it takes floats (the reference
     computed in integers, and compare passed on a difference of 8.6 its bound could not hold); extra names are
-    errors too."""
+    errors too. Returns them as the model takes them: floats given for a float input of another width (numpy's
+    default float64 for an f32 input) in the input's type, as OpenVINO converts them, so that the reference computes
+    in the model's type, not in the one given."""
     names = {input_name(graph, p): p for p in graph.parameters()}
     missing = sorted(set(names) - set(inputs))
     extra = sorted(set(inputs) - set(names))
     if missing or extra:
         raise InputError(f"inputs do not match the model: missing {missing}, unexpected {extra}")
+    taken = dict(inputs)
     for name, param in names.items():
         et = element_type(param.attrs.get("element_type", ""))
         given = np.asarray(inputs[name]).dtype
@@ -437,6 +428,8 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> None:
                                                                                 given.kind in "iub")):
             raise InputError(f"input '{name}' holds {given} values, the model takes {et.name}: give it {wanted} "
                              "values")
+        if wanted is not None and wanted.kind == given.kind == "f" and wanted != given:
+            taken[name] = np.asarray(inputs[name]).astype(wanted)
         declared = parse_shape(param.attrs.get("shape", "..."))
         got = np.shape(inputs[name])
         if declared is None:
@@ -447,3 +440,4 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> None:
         if not ok:
             raise InputError(f"input '{name}' has shape {list(got)}, the model accepts "
                              f"[{param.attrs.get('shape')}]")
+    return taken

@@ -74,7 +74,7 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
     The reference runs with one BLAS thread: after OpenVINO has run, its worker threads stay in the
     process, and OpenBLAS's spinning workers on the same cores stall small products.
     """
-    check_inputs(graph, inputs)
+    inputs = check_inputs(graph, inputs)
     _refuse_state(graph)
     _refuse_unmatched(graph, options.saved)
     runner = openvino if openvino is not None and not isinstance(openvino, ModelFiles) else OpenVinoRunner(

@@ -52,8 +52,7 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     if options.saved and not any(key.endswith(")") and "(step " in key for key in options.saved):
         raise InputError("--load-outputs: the saved outputs are of one inference, not of steps (no name ends in "
                          "'(step K)'), so none would be compared: save them with `compare --steps N --save-outputs`")
-    for inputs in steps:
-        check_inputs(graph, inputs)
+    steps = [check_inputs(graph, inputs) for inputs in steps]
     order = graph.topological_order()
     constant = constant_layers(graph, order)
     saved_layers = any(key.startswith(LAYER_PREFIX) for key in options.saved)

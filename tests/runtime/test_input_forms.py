@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -98,3 +99,24 @@ def test_a_convert_to_a_type_numpy_lacks_is_not_checked(tmp_path: Path, capsys) 
 
     report = ir_tools.compare(ir_tools.read_valid(tmp_path / "bf16.xml"), {"x": np.ones((3, 4), np.float32)})
     assert not report.passed and not report.compared and not report.failed
+
+
+def test_the_library_takes_inputs_as_the_commands_do(scalar_and_index_model: Path) -> None:
+    """ir_tools.run and ir_tools.compare took float64 (computing in float64, where the CLI gave float32), integers
+    for a float input, and a missing input (E-IR at the Parameter), unchecked (found by a QA run of the library)."""
+    import ir_tools
+    from ir_tools.base.errors import IrToolsError
+
+    graph = ir_tools.read_valid(scalar_and_index_model)
+    given = random_inputs(graph, 0, {})
+    doubles = {**given, "data": given["data"].astype(np.float64)}
+    assert {v.dtype for v in ir_tools.run(graph, doubles).values()} == {np.dtype(np.float32)}
+    report = ir_tools.compare(graph, doubles)
+    assert report.passed and {i["name"]: i["element_type"] for i in report.inputs}["data"] == "f32"
+    for wrong, words in (({**given, "data": given["data"].astype(np.int32)}, "holds int32 values, the model takes "
+                                                                               "f32"),
+                         ({"idx": given["idx"]}, "missing ['data', 's']")):
+        for call in (ir_tools.run, ir_tools.compare):
+            with pytest.raises(IrToolsError, match=re.escape(words)) as caught:
+                call(graph, wrong)
+            assert caught.value.code == "E-INPUT"
