@@ -237,12 +237,10 @@ def _tolerances(args: argparse.Namespace, graph: Graph, *defaults: float):
     """``--atol``/``--rtol`` over the command's ``defaults`` (atol, rtol; else compare's); E-USAGE for a value that
     is no number or a name the model has no output or layer of."""
     from .runtime.compare import Tolerances
+    from .runtime.numeric_check import refuse_unknown_names
 
-    try:
-        tolerances = Tolerances.parse(args.atol, args.rtol, *defaults)
-    except ValueError as exc:
-        raise IrToolsError(str(exc), code="E-USAGE") from None
-    _known_tolerance_names(graph, tolerances)
+    tolerances = Tolerances.parse(args.atol, args.rtol, *defaults)
+    refuse_unknown_names(graph, tolerances)
     return tolerances
 
 
@@ -254,18 +252,6 @@ def _comparison_options_need(args: argparse.Namespace, given: object, options: s
     if (args.seed is not None or args.shape or args.inputs) and not given:
         flag = "--seed" if args.seed is not None else "--shape" if args.shape else "--inputs"
         raise IrToolsError(f"{flag} says what {options} runs the models on: give one, or drop it", code="E-USAGE")
-
-
-def _known_tolerance_names(graph: Graph, tolerances) -> None:
-    """E-USAGE for an ``--atol``/``--rtol NAME:V`` that names no output or layer of the model."""
-    from .ir.names import output_name
-
-    names = {output_name(graph, r) for r in graph.results()} | {layer.name for layer in graph.layers()}
-    for flag, given in (("--atol", tolerances.atol_by_name), ("--rtol", tolerances.rtol_by_name)):
-        for name in given:
-            if name not in names:
-                raise IrToolsError(f"{flag} {name}:...: the model has no output or layer '{name}'"
-                                   f"{did_you_mean(name, names)}", code="E-USAGE")
 
 
 def _seed(args: argparse.Namespace) -> int:

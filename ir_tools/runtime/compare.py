@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 
 import numpy as np
+
+from ..base.errors import IrToolsError
 
 #: Version of the JSON report ``compare --format json`` prints; see README "compare report".
 REPORT_SCHEMA_VERSION = 1
@@ -19,17 +21,44 @@ DEFAULT_ATOL = 1e-5
 DEFAULT_RTOL = 1e-5
 
 
+def tolerance(value: object, what: str, given: str | None = None) -> float:
+    """``value`` as a tolerance: a finite number of at least 0 (NaN and inf would pass every tensor: a check that
+    cannot fail); IrToolsError (E-USAGE) naming ``what`` and what was ``given`` (``value``'s repr) otherwise."""
+    shown = repr(value) if given is None else f"'{given}'"
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise IrToolsError(f"{what} expects a number, got {shown}", code="E-USAGE") from None
+    if not 0 <= number < math.inf:
+        raise IrToolsError(f"{what} must be a finite number of at least 0, got {shown}", code="E-USAGE")
+    return number
+
+
 @dataclass(frozen=True)
 class Tolerances:
-    """Default atol/rtol plus per-name overrides (``--atol out:1e-3``)."""
+    """Default atol/rtol plus per-name overrides (``--atol out:1e-3``); every value a finite number of at least 0
+    (IrToolsError, E-USAGE)."""
 
     atol: float = DEFAULT_ATOL
     rtol: float = DEFAULT_RTOL
     atol_by_name: Mapping[str, float] = field(default_factory=dict)
     rtol_by_name: Mapping[str, float] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for what in ("atol", "rtol"):
+            object.__setattr__(self, what, tolerance(getattr(self, what), what))
+            by_name = getattr(self, f"{what}_by_name")
+            object.__setattr__(self, f"{what}_by_name", {name: tolerance(value, f"{what} of '{name}'")
+                                                         for name, value in by_name.items()})
+
     def for_name(self, name: str) -> tuple[float, float]:
         return self.atol_by_name.get(name, self.atol), self.rtol_by_name.get(name, self.rtol)
+
+    def unknown_names(self, names: set[str]) -> Iterator[tuple[str, str]]:
+        """Each (``atol``/``rtol``, name) of a per-name value that is none of ``names`` (a model's outputs and layers:
+        a misspelt one would silently leave the default in force)."""
+        for what in ("atol", "rtol"):
+            yield from ((what, name) for name in getattr(self, f"{what}_by_name") if name not in names)
 
     @classmethod
     def parse(cls, atols: list[str], rtols: list[str], atol: float = DEFAULT_ATOL,
@@ -40,11 +69,11 @@ class Tolerances:
             for v in values:
                 name, sep, number = v.rpartition(":")
                 try:
-                    value = float(number)
+                    float(number)
                 except ValueError:
-                    raise ValueError(f"{flag} expects V or NAME:V with a number V, got '{v}'") from None
-                if not 0 <= value < math.inf:  # (NaN and inf would pass every tensor: a check that cannot fail)
-                    raise ValueError(f"{flag} must be a finite number of at least 0, got '{v}'")
+                    raise IrToolsError(f"{flag} expects V or NAME:V with a number V, got '{v}'",
+                                       code="E-USAGE") from None
+                value = tolerance(number, flag, v)
                 if sep:
                     by_name[name] = value
                 else:

@@ -23,7 +23,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..base.dtypes import REAL_TYPES, element_type
-from ..base.errors import IrToolsError, UnsupportedError
+from ..base.errors import IrToolsError, UnsupportedError, did_you_mean
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name
 from ..ir.walker import Walker
@@ -75,12 +75,22 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
     process, and OpenBLAS's spinning workers on the same cores stall small products.
     """
     inputs = check_inputs(graph, inputs)
+    refuse_unknown_names(graph, options.tolerances)
     _refuse_state(graph)
     _refuse_unmatched(graph, options.saved)
     runner = openvino if openvino is not None and not isinstance(openvino, ModelFiles) else OpenVinoRunner(
         graph, openvino)
     with threadpool_limits(limits=1, user_api="blas"):
         return _compare_model(graph, inputs, options, runner)
+
+
+def refuse_unknown_names(graph: Graph, tolerances: Tolerances) -> None:
+    """E-USAGE for a per-name tolerance (``--atol NAME:V``) that names no output or layer of the model: a misspelt one
+    would leave the default in force without a word."""
+    names = {output_name(graph, r) for r in graph.results()} | {layer.name for layer in graph.layers()}
+    for what, name in tolerances.unknown_names(names):
+        raise IrToolsError(f"--{what} {name}:...: the model has no output or layer '{name}'"
+                           f"{did_you_mean(name, names)}", code="E-USAGE")
 
 
 def _refuse_state(graph: Graph) -> None:

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from ir_tools.base.errors import IrToolsError
 from ir_tools.runtime.compare import Tolerances, _loose_bounds, compare_tensors
 
 finite = st.floats(-1e3, 1e3, allow_nan=False, width=32)
@@ -57,10 +58,14 @@ def test_tolerance_parsing():
     assert t.for_name("out") == (0.5, 1e-5)
     assert t.for_name("pool1") == (1e-3, 1e-2)
     assert t.for_name("other") == (1e-3, 1e-5)
-    with pytest.raises(ValueError, match="--atol"):
+    with pytest.raises(IrToolsError, match="--atol"):
         Tolerances.parse(["x:abc"], [])
-    with pytest.raises(ValueError, match="finite number of at least 0"):
+    with pytest.raises(IrToolsError, match="finite number of at least 0"):
         Tolerances.parse([], ["-1"])
+    for wrong in ({"atol": -1.0}, {"rtol": float("nan")}, {"atol_by_name": {"out": float("inf")}}, {"atol": "x"}):
+        with pytest.raises(IrToolsError) as caught:  # the library's, as the CLI's (found by a QA run of the library)
+            Tolerances(**wrong)
+        assert caught.value.code == "E-USAGE"
 
 
 def test_chunked_comparison_equals_one_pass(monkeypatch):
@@ -166,3 +171,16 @@ def test_an_output_downstream_of_8_bit_saturation_is_not_comparable(tmp_path, ca
     jsonschema.validate(report, REPORT_SCHEMA)
     assert not report["passed"] and not report["compared"] and report["outputs"][0]["comparable"] is False
 
+
+
+def test_a_misspelt_tolerance_name_is_refused_by_the_library_too() -> None:
+    """Tolerances(atol_by_name={'pol1': ...}) left the default in force without a word, where the CLI says 'did you
+    mean pool1?' (found by a QA run of the library)."""
+    import ir_tools
+    from ir_tools.runtime.numeric_check import CompareOptions
+    from tests.conftest import SAMPLES
+
+    graph = ir_tools.read_valid(SAMPLES / "mixed_network.xml")
+    with pytest.raises(IrToolsError, match=r"no output or layer 'pol1' \(did you mean pool1\?\)"):
+        ir_tools.compare(graph, {"input": np.zeros((1, 3, 32, 32), np.float32)},
+                         CompareOptions(tolerances=Tolerances(atol_by_name={"pol1": 1.0})))
