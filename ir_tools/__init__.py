@@ -3,9 +3,10 @@
 The public API (everything else is internal and may change):
 
 - ``read_ir(xml_path, bin_path=None) -> Graph``; ``read_valid(...)`` also refuses what ``check`` rejects
-- ``write_ir(graph, xml_path, ir_version=11)`` (atomic; never over the input unless asked)
-- ``check(xml_path, bin_path=None, openvino=True, compile_model=False) -> list[Diagnostic]``: what
-  ``ir-tools check`` prints (``openvino=False`` is ``--no-openvino``)
+- ``write_ir(graph, xml_path, ir_version=None)`` (the graph's own IR version unless given; atomic; never over the
+  input unless asked)
+- ``check(xml_path, bin_path=None, openvino=True, compile_model=False, target=None) -> list[Diagnostic]``: what
+  ``ir-tools check`` prints (``openvino=False`` is ``--no-openvino``, ``target`` is ``--target``)
 - ``infer_shapes(graph) -> list[Diagnostic]``
 - ``run(graph, inputs) -> dict[str, numpy.ndarray]`` (the numpy reference, keyed by output name)
 - ``compare(graph, inputs, options=CompareOptions(), openvino=None) -> CompareReport``: OpenVINO against the
@@ -14,9 +15,10 @@ The public API (everything else is internal and may change):
   ``compare_outputs`` for two of them (these import OpenVINO on first use)
 - ``inspect(xml_path) -> dict``: inputs, outputs, op histogram, layers and diagnostics, as ``ir-tools inspect
   --format json`` (a broken file too)
-- ``migrate(graph_or_path, target=None) -> PassResult``: as ``ir-tools migrate [--target RELEASE]`` (every
-  average pooling into opset8 AvgPool; with a target, an OpenVINO release or ``opsetN``, every layer it cannot
-  create rewritten, or PassError naming each one left; a legacy IR v7 file is lowered first)
+- ``migrate(graph_or_path, target=None, stateless=False) -> PassResult``: as ``ir-tools migrate [--target RELEASE]
+  [--stateless]`` (every average pooling into opset8 AvgPool; with a target, an OpenVINO release or ``opsetN``,
+  every layer it cannot create rewritten, or PassError naming each one left, and the IR version it reads; a legacy
+  IR v7 file is lowered first)
 - transformations: ``Pass``, ``PassManager``, ``PassResult``, ``PassError``; patterns ``Op``, ``AnyInput``,
   ``Const``, ``matches``, ``Match``; ``GraphBuilder`` to add layers (typed attributes: ``GraphBuilder.attrs``);
   ``Graph.replace_all_uses`` and ``Graph.remove_dead``

@@ -89,3 +89,22 @@ def test_the_readme_python_example_runs(tmp_path: Path, monkeypatch, capsys) -> 
     assert namespace["report"].passed and set(namespace["outputs"]) == {"adaptive_pool", "pool1"}
     assert (tmp_path / "out.xml").is_file() and namespace["legacy"].ir_version == 11
     assert all(layer.version == "opset8" for layer in namespace["legacy"].by_type("AvgPool"))
+
+
+def test_migrate_for_a_target_makes_the_ir_version_it_reads(tmp_path) -> None:
+    """ir_tools.migrate(graph, target='2021.4') left the graph IR v11, and write_ir wrote v11 by default: a file 2021.4
+    cannot read, where the CLI writes v10 (found by a QA run of the library). A target given as a number is E-USAGE,
+    not an AttributeError."""
+    import pytest
+
+    import ir_tools
+    from tests.target_zoo import FIXTURES_DIR
+
+    graph = ir_tools.read_valid(FIXTURES_DIR / "tiny_pool_net_f16.xml")
+    assert graph.ir_version == 11 and ir_tools.migrate(graph, target="2021.4").modified and graph.ir_version == 10
+    xml, _ = ir_tools.write_ir(graph, tmp_path / "v10.xml")
+    assert 'version="10"' in xml.read_text()[:100]
+    assert [d for d in ir_tools.check(xml, openvino=False, target="2021.4") if d.severity == "error"] == []
+    with pytest.raises(ir_tools.IrToolsError) as caught:
+        ir_tools.migrate(graph, target=2023.0)
+    assert caught.value.code == "E-USAGE"

@@ -26,11 +26,14 @@ from .model import Graph, Layer, PortRecord, RtNode
 def write_ir(
     graph: Graph,
     xml_path: str | Path,
-    ir_version: int = 11,
+    ir_version: int | None = None,
     bin_path: str | Path | None = None,
     overwrite_input: bool = False,
 ) -> tuple[Path, Path]:
-    """Write ``graph`` as IR; returns the (xml, bin) paths written."""
+    """Write ``graph`` as IR (at ``ir_version``, by default the graph's own: ``passes.interface_names
+    .set_ir_version`` makes a graph another IR version with the names OpenVINO reports kept); returns the (xml, bin)
+    paths written."""
+    ir_version = graph.ir_version if ir_version is None else ir_version
     if ir_version not in (10, 11):
         raise IrToolsError(f"can write IR v10 or v11, not v{ir_version}", code="E-USAGE")
     xml_path = Path(xml_path)

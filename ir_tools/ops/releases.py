@@ -198,6 +198,8 @@ def release(name: str) -> Release:
     ``opsetN``; IrToolsError (E-USAGE) naming the known ones otherwise."""
     known = releases()
     newest = list(known.values())[-1]
+    if not isinstance(name, str):  # (a number, 2023.0, would name 2023.0 and 2023 alike)
+        raise IrToolsError(f"a target is a release's name, as '2023.0', or 'opsetN'; got {name!r}", code="E-USAGE")
     if name.startswith("opset") and name[5:].isdigit() and f"opset{int(name[5:])}" in newest.opsets:
         n = int(name[5:])
         opsets = {f"opset{i}": newest.opsets[f"opset{i}"] for i in range(1, n + 1)}

@@ -32,10 +32,11 @@ from .base import PassError, PassManager, PassResult
 from .builder import origin_of
 from .downgrade import DOWNGRADES, Downgrade
 from .downgrade.names import repeated_names
-from .interface_names import unshared_outputs
+from .interface_names import set_ir_version, unshared_outputs
 from .legacy import is_legacy, lower_legacy, read_migratable
 from .stateless import Stateless, variable_shape
 from .to_opset8 import migration, to_opset8
+from .validate import require_valid
 
 
 def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -> list[Diagnostic]:
@@ -205,13 +206,19 @@ def _not_applied(ways: list[str]) -> str:
 def migrate(source: Graph | str | Path, target: str | None = None, stateless: bool = False) -> PassResult:
     """As ``ir-tools migrate``: every average pooling into opset8 AvgPool; with ``target`` (an OpenVINO release,
     ``"2023.0"``, or ``"opsetN"``) every layer it cannot create rewritten too (``retarget``), PassError when one is
-    left. ``stateless``: the state made inputs and outputs first (``passes/stateless``). ``source`` is a graph (changed
-    in place) or an IR file; a legacy IR v7 file is lowered first. A graph or file ``check`` rejects raises
+    left, and the graph made an IR version the target reads (v10 for 2021.4). ``stateless``: the state made inputs and
+    outputs first (``passes/stateless``). ``source`` is a graph (changed in place) or an IR file; a legacy IR v7 file
+    is lowered first. A graph or file ``check`` rejects raises
     InvalidModelError; an unknown target IrToolsError (E-USAGE)."""
     wanted = None if target is None else release(target)
     graph = source if isinstance(source, Graph) else read_migratable(source)
-    return migrate_graph(graph, wanted, checked=not isinstance(source, Graph) and not is_legacy(graph),
+    done = migrate_graph(graph, wanted, checked=not isinstance(source, Graph) and not is_legacy(graph),
                          stateless=stateless)
+    if wanted is not None and graph.ir_version not in wanted.ir_versions:  # (as the CLI: an IR version it reads)
+        set_ir_version(graph, wanted.ir_versions[-1])
+        require_valid(graph)
+        done.modified = True
+    return done
 
 
 def migrate_graph(graph: Graph, target: Release | None, checked: bool, stateless: bool = False) -> PassResult:
