@@ -108,3 +108,23 @@ def test_migrate_for_a_target_makes_the_ir_version_it_reads(tmp_path) -> None:
     with pytest.raises(ir_tools.IrToolsError) as caught:
         ir_tools.migrate(graph, target=2023.0)
     assert caught.value.code == "E-USAGE"
+
+
+def test_write_ir_onto_a_directory_is_e_write_and_leaves_nothing(tmp_path) -> None:
+    """write_ir(graph, 'outdir') raised a raw IsADirectoryError and left outdir.bin (found by a QA run of the
+    library); E-CYCLE, not a bare ValueError, for a graph with a cycle asked for its order."""
+    import pytest
+
+    import ir_tools
+    from tests.conftest import SAMPLES
+
+    graph = ir_tools.read_valid(SAMPLES / "mixed_network.xml")
+    (tmp_path / "outdir").mkdir()
+    with pytest.raises(ir_tools.IrToolsError, match="cannot write .*outdir: Is a directory") as caught:
+        ir_tools.write_ir(graph, tmp_path / "outdir")
+    assert caught.value.code == "E-WRITE" and sorted(p.name for p in tmp_path.iterdir()) == ["outdir"]
+    cyclic = ir_tools.read_ir(Path(__file__).parent / "data" / "bad" / "cycle.xml")
+    for call in (ir_tools.infer_shapes, ir_tools.tensor_ports):
+        with pytest.raises(ir_tools.IrToolsError, match="the graph has a cycle") as caught:
+            call(cyclic)
+        assert caught.value.code == "E-CYCLE"

@@ -698,7 +698,8 @@ class Graph:
             return None
 
     def topological_order(self) -> list[Layer]:
-        """Layers in an order where producers come first; ties keep file order. Fails on cycles.
+        """Layers in an order where producers come first; ties keep file order. IrToolsError (E-CYCLE) on a cycle,
+        which ``check`` reports with its layers.
 
         When every edge already points forward in file order (as in files OpenVINO writes), the
         sort would return file order itself, so that is returned without sorting.
@@ -707,7 +708,8 @@ class Graph:
             return list(self._layers.values())
         order = self._sorted()
         if order is None:
-            raise ValueError("the graph has a cycle")
+            raise IrToolsError("the graph has a cycle (`ir-tools check` names its layers)",
+                               SourceLoc(str(self.source) if self.source else None), code="E-CYCLE")
         return [self._layers[i] for i in order]
 
     def _sorted(self) -> list[str] | None:

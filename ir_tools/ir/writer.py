@@ -150,12 +150,16 @@ def _atomic_write_pair(files: list[tuple[Path, list[bytes] | list[memoryview]]])
                     for start in range(0, len(view), _WRITE_SLICE):
                         f.write(view[start:start + _WRITE_SLICE])
         aside = _move_aside([target for _, target in temps])
+        placed: list[Path] = []
         try:
             for tmp, target in temps:
                 os.replace(tmp, target)
-        except OSError:
+                placed.append(target)
+        except OSError as exc:
+            for written in placed:  # (none of the new pair is left: a .bin beside no .xml)
+                os.unlink(written)
             _put_back(aside)  # the old pair again: the files still match each other
-            raise
+            raise IrToolsError(f"cannot write {target}: {exc.strerror or exc}", code="E-WRITE") from None
         for _, old in aside:
             os.unlink(old)
     finally:
