@@ -128,3 +128,21 @@ def test_write_ir_onto_a_directory_is_e_write_and_leaves_nothing(tmp_path) -> No
         with pytest.raises(ir_tools.IrToolsError, match="the graph has a cycle") as caught:
             call(cyclic)
         assert caught.value.code == "E-CYCLE"
+
+
+def test_one_name_is_one_name_and_inputs_must_be_a_mapping() -> None:
+    """extract(graph, 'conv1', 'relu1') cut at 'c', 'o', 'n'... ('no tensor is named 'c''), and compare(graph, None)
+    raised a TypeError (found by a QA run of the library)."""
+    import numpy as np
+    import pytest
+
+    import ir_tools
+    from tests.conftest import SAMPLES
+
+    graph = ir_tools.read_valid(SAMPLES / "mixed_network.xml")
+    assert len(ir_tools.extract(graph, "conv1", "relu1")) == len(ir_tools.extract(graph, ["conv1"], ["relu1"]))
+    for call in (ir_tools.run, ir_tools.compare):
+        with pytest.raises(ir_tools.IrToolsError, match="inputs are a mapping of input name to array") as caught:
+            call(graph, None)
+        assert caught.value.code == "E-INPUT"
+    assert ir_tools.run(graph, {"input": np.zeros((1, 3, 32, 32), np.float32)})

@@ -72,6 +72,7 @@ def extract(graph: Graph, inputs: Iterable[Tensor], outputs: Iterable[Tensor],
     if propagation is None:
         propagation = require_valid(graph)
     loc = SourceLoc(str(graph.source) if graph.source else None)
+    inputs, outputs = ([given] if isinstance(given, str) else given for given in (inputs, outputs))  # (one name)
     names = _Names(graph)
     cuts = names.resolve(inputs, "cut input", loc)
     ends = names.resolve(outputs, "output", loc)
