@@ -7,7 +7,10 @@ The public API (everything else is internal and may change):
   input unless asked)
 - ``check(xml_path, bin_path=None, openvino=True, compile_model=False, target=None) -> list[Diagnostic]``: what
   ``ir-tools check`` prints (``openvino=False`` is ``--no-openvino``, ``target`` is ``--target``)
-- ``infer_shapes(graph) -> list[Diagnostic]``
+- ``infer_shapes(graph) -> list[Diagnostic]``; ``fix_shapes(graph) -> int`` writes the re-inferred dims, as
+  ``ir-tools shapes --fix``
+- ``random_inputs(graph, seed=0, shapes=None) -> dict[str, numpy.ndarray]``: inputs that fit the model, as the
+  commands seed them (token ids within the embedding's rows, masks of ones; ``shapes`` is ``--shape``)
 - ``run(graph, inputs) -> dict[str, numpy.ndarray]`` (the numpy reference, keyed by output name)
 - ``compare(graph, inputs, options=CompareOptions(), openvino=None) -> CompareReport``: OpenVINO against the
   reference, as ``ir-tools compare``; runners for every backend: ``OpenVinoRunner``, ``ChildOpenVinoRunner``
@@ -47,10 +50,11 @@ from .passes.base import Pass, PassError, PassManager, PassResult
 from .passes.builder import GraphBuilder
 from .passes.extract import CutError, extract, tensor_ports
 from .passes.pattern import AnyInput, Const, Match, Op, matches
-from .passes.shapes import infer_shapes
+from .passes.shapes import fix_shapes, infer_shapes
 from .passes.target import migrate
 from .passes.validate import InvalidModelError, read_valid
 from .runtime.executor import run
+from .runtime.inputs import random_inputs
 from .runtime.verdict import check
 
 if TYPE_CHECKING:
@@ -93,12 +97,14 @@ __all__ = [
     "compare",
     "compare_outputs",
     "extract",
+    "fix_shapes",
     "from_onnx",
     "infer_shapes",
     "inspect",
     "matches",
     "migrate",
     "read_ir",
+    "random_inputs",
     "read_valid",
     "run",
     "tensor_ports",

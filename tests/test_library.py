@@ -87,7 +87,9 @@ def test_the_readme_python_example_runs(tmp_path: Path, monkeypatch, capsys) -> 
     exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102 (the README's code)
     assert "error[E-SHAPE]" in capsys.readouterr().out
     assert namespace["report"].passed and set(namespace["outputs"]) == {"adaptive_pool", "pool1"}
-    assert (tmp_path / "out.xml").is_file() and namespace["legacy"].ir_version == 11
+    assert 'version="10"' in (tmp_path / "old.xml").read_text()[:100] and namespace["legacy"].ir_version == 11
+    assert namespace["wrong"] is not None and ir_tools.infer_shapes(namespace["wrong"]) == []
+    assert set(namespace["seeded"]) == {"input"}
     assert all(layer.version == "opset8" for layer in namespace["legacy"].by_type("AvgPool"))
 
 
@@ -146,3 +148,22 @@ def test_one_name_is_one_name_and_inputs_must_be_a_mapping() -> None:
             call(graph, None)
         assert caught.value.code == "E-INPUT"
     assert ir_tools.run(graph, {"input": np.zeros((1, 3, 32, 32), np.float32)})
+
+
+def test_the_library_seeds_inputs_and_fixes_dims_as_the_commands_do(tmp_path) -> None:
+    """random_inputs and fix_shapes: the commands' seeded inputs (compare, run) and shapes --fix, from Python (there
+    was no public way to either; found by a QA run of the library)."""
+    import numpy as np
+
+    import ir_tools
+    from ir_tools.cli import main
+    from tests.conftest import SAMPLES
+
+    graph = ir_tools.read_valid(SAMPLES / "mixed_network.xml")
+    assert main(["run", str(SAMPLES / "mixed_network.xml"), "--seed", "3", "-o", str(tmp_path / "cli.npz"), "-q"]) == 0
+    ours = ir_tools.run(graph, ir_tools.random_inputs(graph, 3))
+    theirs = np.load(tmp_path / "cli.npz")
+    assert sorted(ours) == sorted(theirs) and all(np.array_equal(ours[k], theirs[k]) for k in ours)
+    wrong = ir_tools.read_ir(SAMPLES / "wrong_dims.xml")
+    assert [d.code for d in ir_tools.infer_shapes(wrong)] and ir_tools.fix_shapes(wrong) > 0
+    assert ir_tools.infer_shapes(wrong) == []

@@ -535,6 +535,12 @@ def infer_shapes(graph: Graph) -> list[Diagnostic]:
     return propagate(graph).diagnostics
 
 
+def fix_shapes(graph: Graph) -> int:
+    """Public entry, as ``ir-tools shapes --fix``: every port's re-inferred dims and precision written into ``graph``;
+    returns how many ports were corrected."""
+    return fix_dims(graph, propagate(graph))
+
+
 def fix_dims(graph: Graph, result: Propagation) -> int:
     """Write the inferred dims and precisions into every output port (a declared refinement stays), then copy
     each into the input ports it feeds, so that every edge agrees; returns the number of ports corrected (see

@@ -126,9 +126,12 @@ class Recipe:
                 "dims": self.dims, "values": self.why}
 
 
-def random_inputs(graph: Graph, seed: int, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
-    """Seeded inputs that fit the model (``recipes``: what each is, docs/SEMANTICS.md section 8)."""
-    return draw(recipes(graph, shapes), seed)
+def random_inputs(graph: Graph, seed: int = 0, shapes: Mapping[str, tuple[int, ...]] | None = None
+                  ) -> dict[str, np.ndarray]:
+    """Seeded inputs that fit the model, as the commands make them (``recipes``: token ids within the embedding's
+    rows, masks of ones, positions a range; dynamic dims batch 1 and sequence 8 unless ``shapes`` gives an input's;
+    docs/SEMANTICS.md section 8)."""
+    return draw(recipes(graph, shapes or {}), seed)
 
 
 def draw(made: Mapping[str, Recipe], seed: int) -> dict[str, np.ndarray]:
