@@ -109,10 +109,13 @@ def test_check_target_agrees_with_each_release_installed(tmp_path: Path) -> None
 
 
 def _interface_models(folder: Path) -> list[Path]:
-    """Models a release may refuse for their inputs and outputs, not their ops: a dim of 0 at a model input, at an
-    output and (read by all) inside; a Parameter, and a Convert, of each element type some release cannot read."""
+    """Models a release may refuse for what their top level's op versions do not show: a dim of 0 at a model input,
+    at an output and (read by all) inside; a Parameter, and a Convert, of each element type some release cannot
+    read; an op version it cannot create inside an If's and a Loop's body."""
     import openvino as ov
     import openvino.opset8 as o
+    import openvino.opset13 as o13
+    import openvino.opset16 as o16
 
     def empty(x: ov.Node) -> ov.Node:
         return o.slice(x, *(o.constant(np.array([v], np.int64)) for v in (0, 0, 1)))
@@ -128,6 +131,25 @@ def _interface_models(folder: Path) -> list[Path]:
                                                   [typed])
         if element != "string":
             models[f"convert_{element}"] = ov.Model([o.convert(o.convert(x, getattr(ov.Type, element)), "f32")], [x])
+    q = o.parameter([1, 2, 4, 8], np.float32, name="q")
+    cond = o.parameter([], np.bool_, name="cond")
+    inner = o.parameter([1, 2, 4, 8], np.float32)
+    then = ov.Model([o.result(o13.scaled_dot_product_attention(inner, inner, inner, causal=True))], [inner])
+    other = o.parameter([1, 2, 4, 8], np.float32)
+    branch = o.if_op(cond.output(0))
+    branch.set_then_body(then)
+    branch.set_else_body(ov.Model([o.result(o.relu(other))], [other]))
+    branch.set_input(q.output(0), inner, other)
+    models["if_sdpa13"] = ov.Model([o.result(branch.set_output(then.results[0], branch.get_else_body().results[0]))],
+                                   [q, cond])
+    count, go = o.constant(np.int64(2)), o.constant(np.bool_(True))
+    body_x = o.parameter([2, 3], np.float32)
+    body = ov.Model([o.result(o.constant(np.bool_(True))), o.result(o16.identity(body_x))], [body_x])
+    loop = o.loop(count, go)
+    loop.set_function(body)
+    loop.set_special_body_ports([-1, 0])
+    loop.set_merged_input(body_x, x.output(0), body.results[1].output(0))
+    models["loop_identity16"] = ov.Model([o.result(loop.get_iter_value(body.results[1].output(0), -1))], [x])
     for name, model in models.items():
         ov.save_model(model, folder / f"{name}.xml", compress_to_fp16=False)
     return [folder / f"{name}.xml" for name in models]
@@ -136,11 +158,11 @@ def _interface_models(folder: Path) -> list[Path]:
 @pytest.mark.openvino
 @pytest.mark.skipif(not side_pythons(), reason="no older OpenVINO: set IR_TOOLS_RELEASE_PYTHONS=2023.0=/venv/python")
 def test_check_target_names_the_inputs_and_outputs_a_release_refuses(tmp_path: Path) -> None:
-    """check --target named element types it cannot read on Consts only, and not a dim of 0 at a model input or
-    output (2023.0 and 2023.1 refuse the file: 'has zero dimension which is not allowed'); found by a QA run. Each
-    model is named exactly when the release refuses to read it."""
+    """check --target named element types it cannot read on Consts only, not a dim of 0 at a model input or output
+    (2023.0 and 2023.1 refuse the file: 'has zero dimension which is not allowed'), and nothing inside a body; found
+    by QA runs. Each model is named exactly when the release refuses to read it."""
     models = _interface_models(tmp_path)
-    assert len(models) == 12
+    assert len(models) == 14
     for name, python in side_pythons().items():
         answers = subprocess.run([python, "-c", READS, *map(str, models)], capture_output=True, text=True,
                                  timeout=600, check=True).stdout.split()

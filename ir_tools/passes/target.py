@@ -17,7 +17,9 @@ from pathlib import Path
 from ..base.diagnostics import Diagnostic, Severity
 from ..base.dims import show, show_shape
 from ..base.errors import SourceLoc
+from ..ir.bodies import body_layers
 from ..ir.model import Graph, Layer
+from ..ops.control_flow import BODY_TAGS
 from ..ops.releases import (
     DEFECTS,
     Release,
@@ -83,8 +85,33 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
                              f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); `ir-tools "
                              "migrate --target` gives it a tensor of its own", result.loc)
                   for result, own in unshared_outputs(graph)]
-    return [*found, *_element_types(graph, target), *_zero_dims(graph, target), *weights_read_otherwise(graph, target),
-            *_dynamic_states(graph, target)]
+    return [*found, *_in_bodies(graph, target), *_element_types(graph, target), *_zero_dims(graph, target),
+            *weights_read_otherwise(graph, target), *_dynamic_states(graph, target)]
+
+
+def _in_bodies(graph: Graph, target: Release) -> list[Diagnostic]:
+    """E-TARGET for each layer inside a TensorIterator's, Loop's or If's body (nested ones too) that ``target``
+    cannot create, at its owner's line: the release refuses the file for it, and the rewrites do not reach inside
+    bodies (``check --target`` looked at the top level only, and migrate wrote such a file; found by a QA run)."""
+    found = []
+    owners = [(layer, layer) for layer in graph.of_types(t.lower() for t in BODY_TAGS)]
+    while owners:
+        top, owner = owners.pop()
+        for layer in body_layers(owner):
+            if layer.type in BODY_TAGS:
+                owners.append((top, layer))
+            version = layer.version or ""
+            if not version.startswith("opset") or target.creates(layer.type, version, layer.attrs):
+                continue
+            value = target.lacks_value(layer.type, version, layer.attrs)
+            oldest = oldest_creating(layer.type, version, layer.attrs)
+            since = f"the oldest release that creates it is {oldest}" if oldest else \
+                "no release of the table creates it"
+            found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot create {layer.type} of "
+                                    f"{version}{f' with {value}' if value else ''}, layer '{layer.name}' inside the "
+                                    f"body of '{owner.name}'; {since}; `ir-tools migrate --target` does not rewrite "
+                                    "inside bodies", top.loc))
+    return found
 
 
 #: The layers whose attribute declares an element type, by type in lower case: the attribute.
