@@ -73,6 +73,8 @@ def miscomputes(answer: dict) -> list[str]:
         found.append("bitwise_u16_u32_wrong")
     elif wrong:
         sys.exit(f"{answer['version']}: Bitwise ops wrong on {sorted(wrong)}: a defect no key describes")
+    if answer.get("i4_zero_point") is False:  # (a probe made before the question was asked: not measured)
+        found.append("i4_zero_point_wrong")
     return found
 
 

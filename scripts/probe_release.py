@@ -365,11 +365,47 @@ def duplicate_layer_names() -> dict[str, bool]:
     return {str(v): reads(DUPLICATE_NAMES.format(ir=v)) for v in (10, 11)}
 
 
+def i4_zero_point() -> bool:
+    """True if the CPU plugin computes NNCF's weight decompression of i4 weights less an i4 zero point (i4 Consts
+    converted to f16, subtracted, times an f16 scale, converted to f32, into a MatMul) within 1e-2 of the largest
+    output of float64 numpy (an f16 fold is within 1e-3; 2024.0 is twice the largest output away); False if not."""
+    try:
+        import openvino.opset1 as ops
+    except ImportError:  # 2023.x
+        import openvino.runtime.opset1 as ops
+
+    rng = np.random.default_rng(5)
+    weights, zero = rng.integers(-8, 8, (32, 64)), rng.integers(-8, 8, (32, 1))
+    scale = (rng.random((32, 1)) * 0.01 + 0.001).astype(np.float16)
+    x = rng.standard_normal((2, 64)).astype(np.float32)
+
+    def i4(values: np.ndarray) -> ov.Node:
+        return ops.convert(ov.op.Constant(ov.Type.i4, ov.Shape(list(values.shape)), values.ravel().tolist()), "f16")
+
+    decompressed = ops.convert(ops.multiply(ops.subtract(i4(weights), i4(zero)), ops.constant(scale)), "f32")
+    data = ops.parameter([2, 64], np.float32, name="x")
+    model = ov.Model([ops.matmul(data, decompressed, False, True)], [data], "i4_zero_point")
+    want = x.astype(np.float64) @ ((weights - zero) * scale.astype(np.float64)).T
+    core = ov.Core()
+    known = core.get_property("CPU", "SUPPORTED_PROPERTIES")
+    config = {"INFERENCE_PRECISION_HINT": "f32", **({"DYNAMIC_QUANTIZATION_GROUP_SIZE": "0"}
+                                                    if "DYNAMIC_QUANTIZATION_GROUP_SIZE" in known else {})}
+    try:
+        got = core.compile_model(model, "CPU", config).create_infer_request().infer([x])[0]
+    except RuntimeError as error:
+        print(f"i4 zero point: {error}", file=sys.stderr)
+        return False
+    error = float(np.abs(got - want).max() / np.abs(want).max())
+    print(f"i4 zero point: {error:.2e} of the largest output away", file=sys.stderr)
+    return error <= 1e-2
+
+
 def main() -> None:
     json.dump({"version": ov.get_version(), "python": sys.version.split()[0], "ir_versions": ir_versions(),
                "opsets": opsets(), "values": values(), "duplicate_layer_names": duplicate_layer_names(),
                "sdpa_boolean_mask": sdpa_boolean_mask(), "dynamic_state": dynamic_state(),
-               "sdpa_float_mask_shapes": sdpa_float_mask_shapes(), "identity": identity(), "bitwise": bitwise()},
+               "sdpa_float_mask_shapes": sdpa_float_mask_shapes(), "identity": identity(), "bitwise": bitwise(),
+               "i4_zero_point": i4_zero_point()},
               sys.stdout, indent=1, sort_keys=True)
 
 

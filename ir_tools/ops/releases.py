@@ -41,6 +41,8 @@ DEFECTS: dict[str, str] = {
                              "type: Identity')",
     "bitwise_u16_u32_wrong": "computes BitwiseNot-13 on u16 and u32 as 0 for every element, and BitwiseAnd/Or/Xor-13 "
                              "on u32 capped at 2^31-1",
+    "i4_zero_point_wrong": "computes NNCF's weight decompression of i4 weights less an i4 zero point up to twice the "
+                           "largest output away",
 }
 
 
@@ -110,7 +112,10 @@ class Release:
     - ``bitwise_u16_u32_wrong``: 2023.2, the first with opset13, to 2025.3 give 0 for BitwiseNot-13 on u16 and u32
       and cap BitwiseAnd/Or/Xor-13 on u32 at 2^31-1 (0 | 4294967295 gives 2147483647); all four are right on u8,
       i8, i16 and i32; 2025.4 on compute u16 and u32 right (u64 and i64 come out wrong on every release, the
-      current one too: no defect of one against it)."""
+      current one too: no defect of one against it);
+    - ``i4_zero_point_wrong``: 2024.0 to 2025.3 compute i4 weights less an i4 zero point (each converted to f16,
+      times an f16 scale, into a MatMul) up to twice the largest output away; 2023.2, 2023.3 and 2025.4 on right
+      (u4 and u8 zero points, and i4 weights without one, right on all; found by a QA run)."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on

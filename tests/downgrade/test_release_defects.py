@@ -14,6 +14,8 @@
 5. OpenVINO 2023.2 to 2025.3 CPU compute BitwiseNot-13 on u16 and u32 as 0 and BitwiseAnd/Or/Xor-13 on u32 capped
    at 2^31-1: ``migrate --target`` rewrites BitwiseNot on u16 (Subtract-1, equal there to the current OpenVINO) and
    refuses the u32 ones, which have no exact form there.
+6. OpenVINO 2024.0 to 2025.3 CPU compute i4 weights less an i4 zero point up to twice the largest output away:
+   ``migrate --target`` makes the zero point an i8 Const of the same values (passes/downgrade/decompression.py).
 """
 
 from __future__ import annotations
@@ -204,8 +206,62 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("identity_not_compiled") == ["2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("bitwise_u16_u32_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
                                                "2025.0", "2025.1", "2025.2", "2025.3"]
+    assert having("i4_zero_point_wrong") == [*(f"2024.{n}" for n in range(7)), "2025.0", "2025.1", "2025.2", "2025.3"]
     assert oldest_creating("Identity", "opset16", {}) == "2025.0"
     assert oldest_creating("BitwiseNot", "opset13", {}) == "2023.2"
+
+
+def _i4_zero_point_model(path: Path) -> tuple[Path, dict[str, np.ndarray]]:
+    """x [2, 64] @ ((i4 weights [32, 64] - i4 zero point [32, 1]) * f16 scale).T, each i4 Const converted to f16
+    and the product to f32 (NNCF's decompression, as scripts/probe_release.py asks it); and beside it the same with a
+    u4 zero point, which no release computes wrong."""
+    import openvino as ov
+    import openvino.opset1 as o1
+
+    rng = np.random.default_rng(5)
+    x = o1.parameter([2, 64], np.float32, name="x")
+    results = []
+    for i, (element, low) in enumerate((("i4", -8), ("u4", 0))):
+        def const(values: np.ndarray, element: str = element) -> ov.Node:
+            return o1.convert(ov.op.Constant(getattr(ov.Type, element), ov.Shape(list(values.shape)),
+                                             values.ravel().tolist()), "f16")
+
+        weights = const(rng.integers(-8, 8, (32, 64)), "i4")
+        zero = const(rng.integers(low, low + 16, (32, 1)))
+        scale = o1.constant((rng.random((32, 1)) * 0.01 + 0.001).astype(np.float16))
+        decompressed = o1.convert(o1.multiply(o1.subtract(weights, zero), scale), "f32")
+        results.append(o1.result(o1.matmul(x, decompressed, False, True), name=f"out{i}"))
+    ov.save_model(ov.Model(results, [x], "i4_zero_point"), str(path), compress_to_fp16=False)
+    return path, {"x": rng.standard_normal((2, 64)).astype(np.float32)}
+
+
+@pytest.mark.openvino
+def test_an_i4_zero_point_is_made_i8_for_a_release_that_computes_it_wrong(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a QA run: migrate --target 2024.0 wrote i4 weights less an i4 zero point with exit 0, and 2024.0 ran
+    them twice the largest output away. check --target names the zero point's Convert (not the u4 one's); migrated,
+    2024.0 and 2025.0 compute what the current OpenVINO computes on the original (an i8 zero point: the same values)."""
+    model, feed = _i4_zero_point_model(tmp_path / "i4_zero_point.xml")
+    for target in ("2024.0", "2025.3"):
+        refused = [m for m in _refused(model, target).values() if "i4 zero point" in m]
+        assert len(refused) == 1 and refused[0].startswith(
+            f"OpenVINO {target} computes NNCF's weight decompression of i4 weights less an i4 zero point up to twice "
+            "the largest output away (measured); the next release without this defect is 2025.4"), refused
+    assert not [m for m in _refused(model, "2025.4").values() if "i4 zero point" in m]
+    want = _run(None, model, feed)
+    for target in ("2024.0", "2025.0"):
+        out = tmp_path / f"i4_zero_point_{target}.xml"
+        assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 0
+        assert "rewrote 1 x i4 zero point -> i8 Const of the same values" in capsys.readouterr().out
+        assert not [d for d in ir_tools.check(out, openvino=False, target=target) if d.severity == "error"]
+        runs = {"current": _run(None, out, feed)}
+        if target in side_pythons():
+            runs[target] = _run(side_pythons()[target], out, feed)
+            original = _run(side_pythons()[target], model, feed)["out0"]  # (the defect is real)
+            assert np.abs(original - want["out0"]).max() > np.abs(want["out0"]).max()
+        for run, got in runs.items():
+            for name in want:  # (within 1e-4 of the largest: 2024.0 may fold the chain's f16 product)
+                assert np.abs(got[name] - want[name]).max() <= 1e-4 * np.abs(want[name]).max(), (target, run, name)
 
 
 def _run(python: str | None, model: Path, feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

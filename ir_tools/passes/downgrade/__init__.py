@@ -8,7 +8,7 @@ from .attention import ScaledDotProductAttentionTo8
 from .base import Downgrade
 from .bitwise import BitwiseTo1
 from .convert_promote_types import ConvertPromoteTypesTo1
-from .decompression import F32Decompression
+from .decompression import F32Decompression, I4ZeroPoint
 from .elementwise import ElementwiseTo1
 from .gather import GatherTo7
 from .interpolate import InterpolateTo4
@@ -33,7 +33,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
-    OwnOpset, UniqueNames, OwnOutputTensors, PackedOrder, F32Decompression,
+    OwnOpset, UniqueNames, OwnOutputTensors, I4ZeroPoint, PackedOrder, F32Decompression,
 )
 
 __all__ = ["DOWNGRADES", "Downgrade"]

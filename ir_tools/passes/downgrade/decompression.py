@@ -1,17 +1,19 @@
-"""Compressed weights decompressed in f32, for a release that would compute them in f16 where the current OpenVINO
-uses f32."""
+"""Compressed weights decompressed as the current OpenVINO does, for a release that would compute them otherwise: in
+f32 where it would fold them in f16, an i4 zero point as i8 where it computes one wrong."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
 
+import numpy as np
+
 from ...base.dtypes import INTEGER_TYPES, element_type
 from ...ir.model import Edge, Graph, Layer
 from ...ops.core import ConvertAttrs
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of, with_origin
-from .base import Downgrade, source
+from .base import Downgrade, drop_unused, feed, source
 
 #: The layers of a decompression chain between the integer weights and the Convert to f32.
 _CHAIN = frozenset({"convert", "subtract", "multiply", "reshape"})
@@ -132,3 +134,49 @@ def _drop(graph: Graph, convert: Layer, chain: Output, origin: str) -> None:
     final.rt_info = with_origin(convert.rt_info, origin)
     graph.redirect_consumers((convert.id, old.id), chain)
     graph.remove_layer(convert.id)
+
+
+def _i4_zero_point(graph: Graph, layer: Layer) -> bool:
+    """True for the Convert of an i4 zero point: a Convert-1 of an i4 Const that a Subtract takes as input 1 from the
+    Convert of i4 weights (NNCF's decompression of i4 weights less an i4 zero point, which 2024.0 to 2025.3 compute
+    wrong: ``ops/releases.DEFECTS``)."""
+    if not _of_i4(graph, layer):
+        return False
+    for edge in graph.consumers(layer.id, layer.output_ids()[0]):
+        reader = graph.layer(edge.to_layer)
+        if reader.is_a("Subtract") and edge.to_port == reader.input_ids()[1]:
+            weights = graph.layer(source(graph, reader, 0)[0])
+            if weights.is_a("Convert") and _of_i4(graph, weights):
+                return True
+    return False
+
+
+def _of_i4(graph: Graph, convert: Layer) -> bool:
+    """Whether ``convert`` converts an i4 Const."""
+    const = graph.layer(source(graph, convert, 0)[0])
+    return const.is_a("Const") and const.attrs.get("element_type", "").lower() == "i4"
+
+
+class I4ZeroPoint(Downgrade):
+    """For a release that computes i4 weights less an i4 zero point wrong (measured: 2024.0 to 2025.3, up to twice
+    the largest output away; an i8 zero point of the same values, or an f16 one, right on each), the zero point is an
+    i8 Const of the same values, converted as it was: exactly the same numbers, two bytes each for a group's zero
+    point where it was one."""
+
+    rewrites = {"Convert-1": "with its i4 zero point as an i8 Const of the same values"}
+    repairs = {"i4_zero_point_wrong": _i4_zero_point}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        if self.target is None or "i4_zero_point_wrong" not in self.target.miscomputes:
+            return PassResult(graph, False, stats)
+        builder = GraphBuilder(graph)
+        for layer in self.layers(graph):
+            zero = graph.layer(source(graph, layer, 0)[0])
+            wider = builder.const(graph.const_array(zero).astype(np.int8), f"{zero.name}/i8")
+            graph.layer(wider[0]).rt_info = with_origin((), origin_text(zero, "an i4 zero point"))
+            feed(graph, layer, 0, wider)
+            drop_unused(graph, [zero])
+            graph.touch(layer.id)
+            stats["i4 zero point -> i8 Const of the same values"] += 1
+        return PassResult(graph, bool(stats), stats)
