@@ -75,6 +75,8 @@ def miscomputes(answer: dict) -> list[str]:
         sys.exit(f"{answer['version']}: Bitwise ops wrong on {sorted(wrong)}: a defect no key describes")
     if answer.get("i4_zero_point") is False:  # (a probe made before the question was asked: not measured)
         found.append("i4_zero_point_wrong")
+    if answer.get("group_norm_2d") is False:
+        found.append("group_norm_2d_not_compiled")
     return found
 
 

@@ -400,12 +400,40 @@ def i4_zero_point() -> bool:
     return error <= 1e-2
 
 
+def group_norm_2d() -> bool | None:
+    """True if the CPU plugin compiles and runs GroupNormalization-12 on a 2-D input ([3, 4], 2 groups) within 1e-5
+    of float64 numpy; False if it fails to (2024.0: "Cannot fallback on ngraph reference implementation") or
+    computes otherwise; None if the release has no opset12."""
+    try:
+        import openvino.opset12 as ops
+    except ImportError:  # 2023.x
+        try:
+            import openvino.runtime.opset12 as ops
+        except ImportError:
+            return None
+    rng = np.random.default_rng(12)
+    x, scale, bias = rng.standard_normal((3, 4)), rng.standard_normal(4), rng.standard_normal(4)
+    data = ops.parameter([3, 4], np.float32, name="x")
+    node = ops.group_normalization(data, ops.constant(scale.astype(np.float32)), ops.constant(bias.astype(np.float32)),
+                                   2, 1e-5)
+    groups = x.reshape(3, 2, 2)
+    normal = (groups - groups.mean(-1, keepdims=True)) / np.sqrt(groups.var(-1, keepdims=True) + 1e-5)
+    want = normal.reshape(3, 4) * scale + bias
+    try:
+        got = compiled(ov.Model([node], [data], "group_norm_2d")).create_infer_request().infer(
+            [x.astype(np.float32)])[0]
+    except RuntimeError as error:
+        print(f"GroupNormalization-12 on 2-D: {error}", file=sys.stderr)
+        return False
+    return bool(np.abs(got - want).max() <= 1e-5 * max(1.0, float(np.abs(want).max())))
+
+
 def main() -> None:
     json.dump({"version": ov.get_version(), "python": sys.version.split()[0], "ir_versions": ir_versions(),
                "opsets": opsets(), "values": values(), "duplicate_layer_names": duplicate_layer_names(),
                "sdpa_boolean_mask": sdpa_boolean_mask(), "dynamic_state": dynamic_state(),
                "sdpa_float_mask_shapes": sdpa_float_mask_shapes(), "identity": identity(), "bitwise": bitwise(),
-               "i4_zero_point": i4_zero_point()},
+               "i4_zero_point": i4_zero_point(), "group_norm_2d": group_norm_2d()},
               sys.stdout, indent=1, sort_keys=True)
 
 

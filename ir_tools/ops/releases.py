@@ -43,6 +43,8 @@ DEFECTS: dict[str, str] = {
                              "on u32 capped at 2^31-1",
     "i4_zero_point_wrong": "computes NNCF's weight decompression of i4 weights less an i4 zero point up to twice the "
                            "largest output away",
+    "group_norm_2d_not_compiled": "reads GroupNormalization-12 of a 2-D input but its CPU plugin does not compile it "
+                                  "('Cannot fallback on ngraph reference implementation')",
 }
 
 
@@ -115,7 +117,9 @@ class Release:
       current one too: no defect of one against it);
     - ``i4_zero_point_wrong``: 2024.0 to 2025.3 compute i4 weights less an i4 zero point (each converted to f16,
       times an f16 scale, into a MatMul) up to twice the largest output away; 2023.2, 2023.3 and 2025.4 on right
-      (u4 and u8 zero points, and i4 weights without one, right on all; found by a QA run)."""
+      (u4 and u8 zero points, and i4 weights without one, right on all; found by a QA run);
+    - ``group_norm_2d_not_compiled``: 2023.1, the first with GroupNormalization-12, to 2024.0 do not compile it on a
+      2-D input ([3, 4], 2 groups); 2024.1 on compute it right (found by a QA run)."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on

@@ -16,6 +16,8 @@
    refuses the u32 ones, which have no exact form there.
 6. OpenVINO 2024.0 to 2025.3 CPU compute i4 weights less an i4 zero point up to twice the largest output away:
    ``migrate --target`` makes the zero point an i8 Const of the same values (passes/downgrade/decompression.py).
+7. OpenVINO 2023.1 to 2024.0 CPU do not compile GroupNormalization-12 of a 2-D input: ``migrate --target`` rewrites
+   such a layer (MVN-6, passes/downgrade/normalization.py) and leaves the others.
 """
 
 from __future__ import annotations
@@ -207,6 +209,7 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("bitwise_u16_u32_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
                                                "2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("i4_zero_point_wrong") == [*(f"2024.{n}" for n in range(7)), "2025.0", "2025.1", "2025.2", "2025.3"]
+    assert having("group_norm_2d_not_compiled") == ["2023.1", "2023.2", "2023.3", "2024.0"]
     assert oldest_creating("Identity", "opset16", {}) == "2025.0"
     assert oldest_creating("BitwiseNot", "opset13", {}) == "2023.2"
 
@@ -438,3 +441,41 @@ def test_bitwise_u16_u32_rewritten_or_refused_for_a_release_that_computes_them_w
         assert set(got) == set(want), run
         for name in want:
             np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)
+
+
+@pytest.mark.openvino
+def test_a_2d_group_normalization_is_rewritten_for_a_release_that_does_not_compile_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a QA run: GroupNormalization-12 of a 2-D input loaded on 2024.0, whose CPU plugin does not compile it,
+    and check --target said nothing. It is named, and rewritten (MVN-6) for 2024.0; a 3-D one is left; the migrated
+    model runs on 2024.0 within 1e-5 of the current OpenVINO on the original."""
+    import openvino as ov
+    import openvino.opset12 as o12
+
+    rng = np.random.default_rng(12)
+    params, results = [], []
+    for i, shape in enumerate(([3, 4], [2, 4, 3])):
+        x = o12.parameter(shape, np.float32, name=f"x{i}")
+        node = o12.group_normalization(x, o12.constant(rng.standard_normal(4).astype(np.float32)),
+                                       o12.constant(rng.standard_normal(4).astype(np.float32)), 2, 1e-5)
+        node.set_friendly_name(f"gn{i}")
+        params.append(x)
+        results.append(o12.result(node, name=f"out{i}"))
+    model = tmp_path / "group_norm.xml"
+    ov.save_model(ov.Model(results, params, "group_norm"), str(model), compress_to_fp16=False)
+    feed = {f"x{i}": rng.standard_normal(shape).astype(np.float32) for i, shape in enumerate(([3, 4], [2, 4, 3]))}
+    refused = _refused(model, "2024.0")
+    assert set(refused) == {"gn0"} and "does not compile it ('Cannot fallback" in refused["gn0"], refused
+    assert not _refused(model, "2024.1")
+    out = tmp_path / "group_norm_2024.0.xml"
+    assert main(["migrate", str(model), "--target", "2024.0", "-o", str(out)]) == 0
+    assert "rewrote 1 x GroupNormalization-12 -> Reshape-1 + MVN-6" in capsys.readouterr().out
+    want = _run(None, model, feed)
+    runs = {"current": _run(None, out, feed)}
+    if "2024.0" in side_pythons():
+        runs["2024.0"] = _run(side_pythons()["2024.0"], out, feed)
+        with pytest.raises(IrToolsError, match="Cannot fallback on ngraph reference implementation"):
+            _run(side_pythons()["2024.0"], model, feed)  # (the defect is real)
+    for run, got in runs.items():
+        for name in want:
+            np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-5, err_msg=f"{run}: {name}")

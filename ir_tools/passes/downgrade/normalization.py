@@ -13,13 +13,22 @@ from ..shapes import declared_type
 from .base import Downgrade
 
 
+def _on_2d(graph: Graph, layer: Layer) -> bool:
+    """True for a GroupNormalization-12 of a 2-D input: 2023.1 to 2024.0 create it but their CPU plugin does not
+    compile it ("Cannot fallback on ngraph reference implementation")."""
+    shape = declared_type(layer.inputs[0]).shape
+    return shape is not None and len(shape) == 2
+
+
 class GroupNormalizationTo6(Downgrade):
     """GroupNormalization-12 in opset6, as OpenVINO's own GroupNormalizationDecomposition (docs/SEMANTICS.md): the
     data [N, C, ...] reshaped to [N, num_groups, rest], MVN-6 over the last axis (normalize_variance, epsilon inside
     the square root, read as f32 by both ops), reshaped back, times scale and plus bias unsqueezed to [C, 1, ...].
-    A rank below 2 or unknown is left, for ``retarget`` to refuse (OpenVINO refuses it too)."""
+    A rank below 2 or unknown is left, for ``retarget`` to refuse (OpenVINO refuses it too). For a target that
+    creates it but does not compile it on a 2-D input (measured: 2023.1 to 2024.0), such a layer is rewritten too."""
 
     rewrites = {"GroupNormalization-12": "into Reshape-1 + MVN-6 + Reshape-1 + Multiply-1 + Add-1"}
+    repairs = {"group_norm_2d_not_compiled": _on_2d}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
