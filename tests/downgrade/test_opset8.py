@@ -94,7 +94,8 @@ def test_opset8_versions_migrated_for_2021_4_run_equal(tmp_path: Path, capsys) -
 
 
 @pytest.mark.parametrize(("case", "label"), [("dilated", "MaxPool of opset8"), ("indices", "MaxPool of opset8"),
-                                             ("indices14", "MaxPool of opset8"), ("fed_axis", "Gather of opset8")])
+                                             ("indices14", "MaxPool of opset8"), ("fed_axis", "Gather of opset8"),
+                                             ("softmax_dynamic_rank", "SoftMax of opset8")])
 def test_what_2021_4_cannot_create_is_refused(case: str, label: str, tmp_path: Path, capsys) -> None:
     """Refused, saying that no rewrite applies to the layer (not that migrate rewrites it) and, for a MaxPool-14
     taken to MaxPool-8, what the file has (the refusal named MaxPool@opset8 alone, at a line saying opset14)."""
@@ -108,6 +109,9 @@ def test_what_2021_4_cannot_create_is_refused(case: str, label: str, tmp_path: P
     if case == "fed_axis":
         params.append(o1.parameter([], np.int64, name="axis"))
         outs = [o8.gather(x, o1.constant(np.array([0, 5], np.int64)), params[1], name="layer")]
+    elif case == "softmax_dynamic_rank":  # (a negative axis on a dynamic rank: it was E-PASS, an axis of -1 made)
+        params = [o1.parameter(ov.PartialShape.dynamic(), np.float32, name="x")]
+        outs = [o8.softmax(params[0], -1, name="layer")]
     else:
         pool = (o14 if case == "indices14" else o8).max_pool(
             x, [1, 1], [2, 2] if case == "dilated" else [1, 1], [0, 0], [0, 0], [2, 2], name="layer")
