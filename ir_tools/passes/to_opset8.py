@@ -158,10 +158,12 @@ def _prove_ceil(layer: Layer, a: AvgPoolAttrs, data: TensorType, label: str) -> 
     for i, dim in enumerate(dims):
         length = ceil_torch_differs(dim, a.kernel[i], a.strides[i], 1, a.pads_begin[i], a.pads_end[i], a.auto_pad)
         if length is not None:
+            where = f"on spatial axis {i}, whose length is {dim}," if dim.is_static else \
+                f"on dynamic spatial axis {i}, at length {length},"
             raise UnsupportedError(
-                f"{label} rounding_type ceil_torch on dynamic spatial dim {i} ({dim}) has no opset8 form: at length "
-                f"{length} it has one window fewer than ceil, and the count depends on the length; give the input "
-                f"static spatial dims", layer.loc)
+                f"{label} rounding_type ceil_torch has no opset8 form here: {where} it has one window fewer than "
+                "ceil, and with dynamic spatial dims no one window spec holds at every length; give the input static "
+                "spatial dims", layer.loc)
 
 
 def _show(t: TensorType) -> str:
