@@ -76,12 +76,9 @@ def test_migrate_v11_to_v10_keeps_the_names_openvino_reports(tmp_path: Path, cap
         assert answer.stdout.split() == want.split(), python
 
 
-def test_a_results_own_names_name_the_output(tmp_path: Path, capsys) -> None:
-    """Two Results of one tensor, named otherwise (OpenVINO writes each Result's ``output_names``, and reads them
-    before the producer's names): ir_tools named both after the producer, so compare compared one output of two and
-    said PASSED, and inspect listed the first name twice."""
-    import json
-
+def _two_names(folder: Path) -> Path:
+    """x -> ReLU -> two Results of that one tensor, the outputs named 'first' and 'second' (each Result's
+    ``output_names``, as the current OpenVINO writes them)."""
     import numpy as np
     import openvino.opset8 as o
 
@@ -90,8 +87,19 @@ def test_a_results_own_names_name_the_output(tmp_path: Path, capsys) -> None:
     model = ov.Model([o.result(relu), o.result(relu)], [x], "two_names")
     model.outputs[0].set_names({"first"})
     model.outputs[1].set_names({"second"})
-    xml = tmp_path / "two_names.xml"
-    ov.save_model(model, xml)
+    ov.save_model(model, folder / "two_names.xml")
+    return folder / "two_names.xml"
+
+
+def test_a_results_own_names_name_the_output(tmp_path: Path, capsys) -> None:
+    """Two Results of one tensor, named otherwise (OpenVINO writes each Result's ``output_names``, and reads them
+    before the producer's names): ir_tools named both after the producer, so compare compared one output of two and
+    said PASSED, and inspect listed the first name twice."""
+    import json
+
+    import numpy as np
+
+    xml = _two_names(tmp_path)
     theirs = [sorted(out.get_names()) for out in ov.Core().read_model(xml).outputs]
     assert theirs == [["first"], ["second"]]  # (what the current OpenVINO reports: the test's premise)
     assert main(["inspect", str(xml), "--format", "json"]) == 0
@@ -117,22 +125,13 @@ def test_outputs_named_otherwise_than_their_tensor_keep_their_names_on_older_rel
     current OpenVINO refuses such an IR v10 file ("Model tensor names have collisions"); migrate wrote both forms
     without a word. check --target names the output; migrate --target and --ir-version 10 give it a tensor of its
     own, and every release measured reports both names."""
-    import numpy as np
-    import openvino.opset8 as o
-
     import ir_tools
     from tests.test_target import side_pythons
 
     def errors(target: str) -> list:
         return [d for d in ir_tools.check(xml, openvino=False, target=target) if d.severity == "error"]
 
-    x = o.parameter([2, 3], np.float32, name="x")
-    relu = o.relu(x)
-    model = ov.Model([o.result(relu), o.result(relu)], [x], "two_names")
-    model.outputs[0].set_names({"first"})
-    model.outputs[1].set_names({"second"})
-    xml = tmp_path / "two_names.xml"
-    ov.save_model(model, xml)
+    xml = _two_names(tmp_path)
     found = errors("2024.0")
     assert len(found) == 1 and "not 'second' (the Result's output_names" in found[0].message, found
     assert errors("2025.1") == []
