@@ -359,8 +359,9 @@ def test_failed_rename_keeps_old_pair(tmp_path: Path):
     graph = read_ir(SAMPLES["mixed_network"])
     (tmp_path / "model.xml").mkdir()  # os.replace onto a directory fails
     (tmp_path / "model.bin").write_text("old bin")
-    with pytest.raises(OSError):
+    with pytest.raises(IrToolsError, match="cannot write .*model.xml: Is a directory") as caught:
         write_ir(graph, tmp_path / "model.xml")
+    assert caught.value.code == "E-WRITE"
     assert (tmp_path / "model.bin").read_bytes() == b"old bin"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.bin", "model.xml"]  # nothing left beside them
 
