@@ -753,23 +753,37 @@ def _versions() -> str:
 
 class _Parser(argparse.ArgumentParser):
     """argparse's parser, with what git and ruff say beside a mistyped name: the nearest command or option; an option
-    the command does not take is reported by that command, with its usage (argparse's top level listed the commands)."""
+    the command does not take is reported by that command, with its usage (argparse's top level listed the commands).
+    It remembers its options and commands as they are added (argparse keeps them in private attributes)."""
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        self.options: list[str] = []  # (before argparse's own __init__, which adds -h)
+        self.commands: dict[str, argparse.ArgumentParser] = {}
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+        action = super().add_argument(*args, **kwargs)
+        self.options += action.option_strings
+        return action
+
+    def add_subparsers(self, **kwargs):  # type: ignore[no-untyped-def,override]
+        action = super().add_subparsers(**kwargs)
+        self.commands = action.choices
+        return action
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
-            command: argparse.ArgumentParser = getattr(parsed, "parser", self)
-            options = [o for action in command._actions for o in action.option_strings]
+            command: _Parser = getattr(parsed, "parser", self)
             near = next((hint for word in extras if word.startswith("-")
-                         and (hint := did_you_mean(word.split("=", 1)[0], options))), "")
+                         and (hint := did_you_mean(word.split("=", 1)[0], command.options))), "")
             command.error(f"unrecognized arguments: {' '.join(extras)}{near}")
         return parsed
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         chosen = re.match(r"argument command: invalid choice: '([^']*)'", message)
         if chosen:
-            commands = next(a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction))
-            message += did_you_mean(chosen[1], commands)
+            message += did_you_mean(chosen[1], self.commands)
         super().error(message)
 
 
