@@ -51,6 +51,11 @@ def unwritable(target: Path) -> str | None:
     return None
 
 
+def cannot_write(target: Path, exc: OSError) -> IrToolsError:
+    """E-WRITE for ``target``, in the system's words."""
+    return IrToolsError(f"cannot write {target}: {exc.strerror or exc}", code="E-WRITE")
+
+
 def temporary_beside(target: Path) -> tuple[int, str]:
     """A temporary file in the target's folder (so that a rename replaces the target atomically); IrToolsError
     (E-WRITE) where it cannot be made."""
@@ -58,7 +63,7 @@ def temporary_beside(target: Path) -> tuple[int, str]:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise IrToolsError(f"cannot write {target}: {exc.strerror or exc}", code="E-WRITE") from None
+        raise cannot_write(target, exc) from None
     os.chmod(tmp, file_mode(target))
     return fd, tmp
 
@@ -72,7 +77,7 @@ def write_atomically(target: Path, write: Callable[[BinaryIO], None]) -> None:
             write(f)
         os.replace(tmp, target)
     except OSError as exc:
-        raise IrToolsError(f"cannot write {target}: {exc.strerror or exc}", code="E-WRITE") from None
+        raise cannot_write(target, exc) from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..base.dims import parse_int
 from ..base.errors import IrToolsError, ReadError
-from ..base.files import same_file, temporary_beside
+from ..base.files import cannot_write, same_file, temporary_beside
 from .model import Graph, Layer, PortRecord, RtNode
 
 
@@ -159,7 +159,7 @@ def _atomic_write_pair(files: list[tuple[Path, list[bytes] | list[memoryview]]])
             for written in placed:  # (none of the new pair is left: a .bin beside no .xml)
                 os.unlink(written)
             _put_back(aside)  # the old pair again: the files still match each other
-            raise IrToolsError(f"cannot write {target}: {exc.strerror or exc}", code="E-WRITE") from None
+            raise cannot_write(target, exc) from None
         for _, old in aside:
             os.unlink(old)
     finally:

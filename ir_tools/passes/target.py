@@ -68,11 +68,7 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
             if repairing:
                 found += _defects(graph, layer, target, repairing, rewritten)
             continue
-        value = target.lacks_value(layer.type, version, layer.attrs)
-        what = f"{layer.type} of {version}" + (f" with {value}" if value else "")
-        oldest = oldest_creating(layer.type, version, layer.attrs)
-        since = f"the oldest release that creates it is {oldest}" if oldest else "no release of the table creates it"
-        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot create {what}; {since}; "
+        found.append(Diagnostic("error", "E-TARGET", f"{_cannot_create(layer, target)}; "
                                 f"{_left(layer, target) if rewritten else _rewrite(layer, target)}", layer.loc))
     if graph.ir_version not in target.reads_duplicate_layer_names:
         oldest = next((r.name for r in releases().values() if graph.ir_version in r.reads_duplicate_layer_names), None)
@@ -103,15 +99,21 @@ def _in_bodies(graph: Graph, target: Release) -> list[Diagnostic]:
             version = layer.version or ""
             if not version.startswith("opset") or target.creates(layer.type, version, layer.attrs):
                 continue
-            value = target.lacks_value(layer.type, version, layer.attrs)
-            oldest = oldest_creating(layer.type, version, layer.attrs)
-            since = f"the oldest release that creates it is {oldest}" if oldest else \
-                "no release of the table creates it"
-            found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot create {layer.type} of "
-                                    f"{version}{f' with {value}' if value else ''}, layer '{layer.name}' inside the "
-                                    f"body of '{owner.name}'; {since}; `ir-tools migrate --target` does not rewrite "
-                                    "inside bodies", top.loc))
+            found.append(Diagnostic("error", "E-TARGET", f"{_cannot_create(layer, target, owner)}; `ir-tools migrate "
+                                    "--target` does not rewrite inside bodies", top.loc))
     return found
+
+
+def _cannot_create(layer: Layer, target: Release, owner: Layer | None = None) -> str:
+    """That ``target`` cannot create ``layer`` (its op version, and an attribute value it lacks; the body of
+    ``owner`` it is in), and the oldest release that does."""
+    version = layer.version or ""
+    value = target.lacks_value(layer.type, version, layer.attrs)
+    what = f"{layer.type} of {version}" + (f" with {value}" if value else "")
+    where = f", layer '{layer.name}' inside the body of '{owner.name}'" if owner is not None else ""
+    oldest = oldest_creating(layer.type, version, layer.attrs)
+    since = f"the oldest release that creates it is {oldest}" if oldest else "no release of the table creates it"
+    return f"OpenVINO {target.name} cannot create {what}{where}; {since}"
 
 
 #: The layers whose attribute declares an element type, by type in lower case: the attribute.

@@ -70,8 +70,10 @@ def _installed() -> releases.Release:
     """The release of the table the installed OpenVINO is (the newest for one newer than the table)."""
     from .openvino import OPENVINO_VERSION
 
-    known = releases.releases()
-    return known.get(".".join(OPENVINO_VERSION.split(".")[:2]), list(known.values())[-1])
+    try:
+        return releases.release(OPENVINO_VERSION)
+    except IrToolsError:
+        return list(releases.releases().values())[-1]
 
 
 def read_judged(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
