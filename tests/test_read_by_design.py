@@ -12,12 +12,17 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import openvino as ov
 import pytest
 
+from ir_tools.base.dims import parse_port_dim, parse_shape
 from ir_tools.cli import main
+from ir_tools.ops.attrs import UINT_LIST
 from ir_tools.ops.opsets import lookup
 from ir_tools.ops.recurrent import LSTMSequenceAttrs
+
+from .ops.control_flow_cases import each_kind
 
 pytestmark = pytest.mark.openvino
 
@@ -215,3 +220,114 @@ def test_only_a_decompression_convert_may_declare_its_input_precision(tmp_path: 
         model = copy("compressed_constant_output.xml", tmp_path, lambda t, o=old, n=new: t.replace(o, n, 1))
         code, out = check(model, capsys)
         assert code == 1 and "layer 'table'" in out and "E-TYPE" in out, out
+
+
+_SPELLING_MODEL = """<?xml version="1.0"?>
+<net name="spelling" version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="{shape}" element_type="f32"/>
+<output><port id="0" precision="FP32"><dim>{dim}</dim></port></output></layer>
+<layer id="1" name="x_out" type="Result" version="opset1"><input><port id="0"/></input></layer>
+<layer id="2" name="y" type="Parameter" version="opset1"><data shape="1,1,4,4" element_type="f32"/>
+<output><port id="0" precision="FP32"/></output></layer>
+<layer id="3" name="pool" type="MaxPool" version="opset1">
+<data strides="1,1" pads_begin="{pads}" pads_end="0,0" kernel="1,1" rounding_type="floor" auto_pad="explicit"/>
+<input><port id="0"/></input><output><port id="1" precision="FP32"/></output></layer>
+<layer id="4" name="pool_out" type="Result" version="opset1"><input><port id="0"/></input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="0"/>
+<edge from-layer="3" from-port="1" to-layer="4" to-port="0"/></edges></net>"""
+
+#: Spellings OpenVINO's reader takes by design, each of which check must read: a shape as PartialShape spells itself
+#: (brackets, ?, intervals, ...), blanks, a list's one trailing comma, an interval in a port's <dim>.
+_READ = {"shape": ["[1,1,4,4]", " [ 1, 1, 4, 4 ] ", "[1,1,?,1..8]", "[...]", "...", "1,1,..4,2..", "?,1,-1,4"],
+         "pads": ["0,0", "1, 1", "0,0,", " 1 ,1"], "dim": ["1", " 1 ", "-1", "1..4", "2.."]}
+
+
+def _openvino_spelling(kind: str, text: str) -> tuple | None:
+    """What OpenVINO 2026.4 reads for one spelling of the Parameter's shape (its (lo, hi) dims), the MaxPool's
+    pads_begin (its values) or the Parameter's port <dim> (read at all); None if it refuses the file."""
+    shape, pads, dim = {"shape": (text, "0,0", "1"), "pads": ("1", text, "1"), "dim": ("1", "0,0", text)}[kind]
+    try:
+        model = ov.Core().read_model(_SPELLING_MODEL.format(shape=shape, pads=pads, dim=dim),
+                                     ov.Tensor(np.zeros(0, np.uint8)))
+    except RuntimeError:
+        return None
+    if kind == "pads":
+        return tuple(next(op for op in model.get_ordered_ops() if op.get_type_name() == "MaxPool").get_pads_begin())
+    partial = model.get_parameters()[0].get_partial_shape()
+    if kind == "dim" or partial.rank.is_dynamic:
+        return ()
+    return tuple((d.get_min_length(), None if d.get_max_length() < 0 else d.get_max_length()) for d in partial)
+
+
+def _our_spelling(kind: str, text: str) -> tuple | None:
+    """What check reads for the same spelling, in the same terms; None if it refuses it."""
+    try:
+        if kind == "shape":
+            shape = parse_shape(text)
+            return () if shape is None else tuple((d.lo, d.hi) for d in shape)
+        if kind == "pads":
+            return UINT_LIST.parse(text)
+    except ValueError:
+        return None
+    return None if parse_port_dim(text) is None or parse_port_dim(text) < -1 else ()
+
+
+def test_spellings_are_read_as_openvino_reads_them() -> None:
+    """Generated spellings (seeded) of a shape, an integer list and a port <dim>, half well-formed in varied ways, half
+    of random characters: each one check reads, OpenVINO reads as the same values (brackets, blanks, one trailing
+    comma; '+' and '1 ..3' refused by both); the by-design ones are read. What OpenVINO reads only by accident of its
+    parser ('-2' as 0, '1.0' as 1, '4abc' as 4) check may refuse."""
+    rng = np.random.default_rng(26)
+    items = {"shape": ["1", "4", "0", "?", "-1", "1..3", "..5", "2..", " 2 ", "\t3", "+1", "1 ..3", "-2"],
+             "pads": ["0", "1", "2", " 1", "1 ", "01", "+1", "-1", "1.0", ""],
+             "dim": ["1", "2", "0", "-1", " 3 ", "+1"]}
+    noise = {"shape": ["1", "?", "-1", "..", " ", ",", "[", "]", "...", "-", "+", "\t"],
+             "pads": ["0", "1", " ", ",", "+", "-", ".", "[", "]", "x", "\t"],
+             "dim": ["1", "2", "-", "+", " ", "..", "?", "x", ".", "e", "\t"]}
+    read = tried = 0
+    for kind in items:
+        spellings = set(_READ[kind])
+        for _ in range(400):
+            length = 1 if kind == "dim" else 2 if kind == "pads" else int(rng.integers(0, 5))
+            text = ",".join(rng.choice(items[kind], length)) + ("," if rng.random() < 0.2 else "")
+            spellings.add(f"[{text}]" if kind == "shape" and rng.random() < 0.4 else text)
+            spellings.add("".join(rng.choice(noise[kind], rng.integers(1, 6))))
+        for text in sorted(spellings):
+            ours = _our_spelling(kind, text)
+            assert ours is not None or text not in _READ[kind], (kind, text)
+            if kind == "pads" and ours is not None and len(ours) != 2:  # (MaxPool takes two pads)
+                continue
+            assert ours is None or _openvino_spelling(kind, text) == ours, (kind, text, ours)
+            read += ours is not None
+            tried += 1
+    assert tried > 1200 and read > 200, (tried, read)
+
+
+def test_loop_outputs_are_numbered_by_their_port_map_ids(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cause 10: OpenVINO numbers a port map's outputs by their external_port_id, in order; the ids need not be the
+    layer's port ids. A TensorIterator, two Loops and two Ifs with their output ids renumbered (seeded, in the same
+    order) are read, and compare finds them computing what OpenVINO computes; ids out of range are still refused."""
+    model, _ = each_kind(26)
+    path = tmp_path / "control_flow.xml"
+    ov.save_model(model, path, compress_to_fp16=False)
+    rng = np.random.default_rng(26)
+
+    def renumber(port_map: re.Match) -> str:
+        ids = sorted({int(i) for i in re.findall(r'<output [^>]*external_port_id="(\d+)"', port_map[0])})
+        new = dict(zip(ids, sorted(int(i) for i in rng.choice(np.arange(50, 150), len(ids), replace=False)),
+                       strict=True))
+        return re.sub(r'(<output [^>]*external_port_id=")(\d+)"', lambda m: f'{m[1]}{new[int(m[2])]}"', port_map[0])
+
+    text = path.read_text()
+    renumbered = re.sub(r"<(then_|else_)?port_map>.*?</(then_|else_)?port_map>", renumber, text, flags=re.S)
+    assert not re.search(r'<output [^>]*external_port_id="[0-4]?[0-9]"', renumbered)
+    path.write_text(renumbered)
+    assert not isinstance(openvino_reads(path), str)
+    assert main(["compare", str(path)]) == 0, capsys.readouterr().out
+    assert "PASSED" in capsys.readouterr().out
+    first = re.search(r'<output [^>]*external_port_id="\d+"[^>]*/>', text)
+    extra = re.sub(r'external_port_id="\d+"', 'external_port_id="999"', first[0])
+    path.write_text(text[:first.end()] + extra + text[first.end():])
+    code, out = check(path, capsys)
+    assert code == 1 and "external_port_id 999, output 1 in the order of those ids, but the layer has 1 output" in out, out

@@ -45,6 +45,7 @@ DYNAMIC = Dim(0, None)
 INT64_MAX = 2**63 - 1  # the largest int64 (dims, sizes, OpenVINO's unbounded Interval maximum)
 INT64_MIN = -(2**63)
 _INT = re.compile(r"[+-]?[0-9]+")  # what OpenVINO's std::stoll accepts, without Python's "1_000" or "٤"
+_PORT_INTERVAL = re.compile(r"([0-9]{1,19})\.\.([0-9]{0,19})")
 #: Significant digits past which an integer lies beyond every bound an IR value is held to (uint64 has 20): it reads
 #: as +-10**_DIGITS, which is as far out of range, since Python's int() refuses 4300 digits and more.
 _DIGITS = 40
@@ -63,15 +64,33 @@ def parse_int(text: str | None) -> int | None:
     return -value if t[0] == "-" else value
 
 
+def parse_attr_int(text: str) -> int | None:
+    """The integer an attribute spells, as OpenVINO reads attributes: ``parse_int``'s, without a leading ``+``
+    (measured on 2026.4: an axis of '+2', strides of '+1,1' and a shape of '+1' are refused; a ``<dim>`` of '+1' is
+    read)."""
+    return None if text.lstrip().startswith("+") else parse_int(text)
+
+
 def parse_size(text: str) -> int:
     """A non-negative integer that fits int64 (dims, kernel sizes, offsets); ValueError otherwise."""
-    value = parse_int(text)
+    value = parse_attr_int(text)
     if value is None or not 0 <= value <= INT64_MAX:
         raise ValueError(text)
     return value
 
 #: A partial shape: a tuple of Dims, or None for a dynamic rank.
 Shape = Union[tuple[Dim, ...], None]  # noqa: UP007 (a runtime alias)
+
+
+def parse_port_dim(text: str | None) -> int | None:
+    """A port's ``<dim>``: an integer (-1 dynamic), or an interval as a PartialShape spells one (``1..4``, ``2..``),
+    read as -1 unless its bounds are equal; None if neither. OpenVINO reads its leading integer and, for the ops it
+    knows, infers the port's dims itself: another project's interval is read, not refused."""
+    interval = _PORT_INTERVAL.fullmatch((text or "").strip())
+    if interval is None:
+        return parse_int(text)
+    lo, hi = interval.groups()
+    return int(lo) if hi and int(hi) == int(lo) else -1
 
 
 def parse_dim(text: str) -> Dim:
@@ -81,8 +100,10 @@ def parse_dim(text: str) -> Dim:
         return DYNAMIC
     if ".." in t:
         lo_s, hi_s = t.split("..", 1)
-        lo = parse_size(lo_s) if lo_s.strip() else 0
-        hi = parse_size(hi_s) if hi_s.strip() else None
+        if lo_s != lo_s.rstrip() or hi_s != hi_s.lstrip():  # (OpenVINO refuses '1 ..3' and '1.. 3')
+            raise ValueError(f"blank beside '..' in {t!r}")
+        lo = parse_size(lo_s) if lo_s else 0
+        hi = parse_size(hi_s) if hi_s else None
         if hi is not None and hi < lo:
             raise ValueError(f"bad interval {t!r}")
         return Dim(lo, hi)
@@ -91,8 +112,11 @@ def parse_dim(text: str) -> Dim:
 
 
 def parse_shape(text: str) -> Shape:
-    """Parse a Parameter ``shape`` attribute; ``...`` is a dynamic rank, ``""`` a scalar."""
+    """Parse a Parameter ``shape`` attribute; ``...`` is a dynamic rank, ``""`` a scalar. It may be in brackets, as
+    OpenVINO's PartialShape spells itself (``[1,3,?,1..10]``, ``[...]``, ``[]``), which its reader takes by design."""
     t = text.strip()
+    if t[:1] == "[" and t[-1:] == "]":
+        t = t[1:-1].strip()
     if t == "...":
         return None
     if t == "":

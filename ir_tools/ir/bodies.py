@@ -9,9 +9,11 @@ from the outer model's ``.bin``, which it shares) and its port map an ``ops.cont
 How OpenVINO's IR reader reads a port map (src/frontends/ir/src/ir_deserializer.cpp, measured on 2026.4.1):
 an ``<input>`` with an ``axis`` slices its input; one whose ``internal_layer_id`` a ``<back_edges>`` edge goes to is
 merged (the edge's ``from-layer``, a Result, gives the next iteration's value); any other is invariant. An
-``<output>`` with an ``axis`` concatenates the iterations, any other gives the last one. ``external_port_id`` names
-a port of the layer (-1 with a ``purpose``: Loop's ``current_iteration`` and ``execution_condition``); a body's
-Parameters and Results are numbered in file order.
+``<output>`` with an ``axis`` concatenates the iterations, any other gives the last one. An
+``<input>``'s ``external_port_id`` names an input port of the layer; the ``<output>``s are numbered by theirs, in
+order (an output port map naming ids 3 and 9 gives the layer's first and second outputs), and one of -1 is the body's
+own (with a ``purpose``: Loop's ``current_iteration`` and ``execution_condition``). A body's Parameters and Results
+are numbered in file order.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from ..base.dims import parse_int
+from ..base.dims import parse_int, parse_port_dim
 from ..base.errors import IrToolsError
 from ..ops.control_flow import BODY_TAGS, ConcatOut, InvariantIn, IterOut, MergedIn, PortMap, SliceIn
 from .model import Edge, Graph, Layer, Port, RtNode
@@ -137,7 +139,7 @@ def _layer(node: RtNode, owner: Layer) -> Layer:
 def _port(node: RtNode, owner: Layer) -> Port:
     a = dict(node.attrs)
     pid = parse_int(a.pop("id", None))
-    dims = tuple(parse_int(d.text) for d in node.children if d.tag == "dim")
+    dims = tuple(parse_port_dim(d.text) for d in node.children if d.tag == "dim")
     if pid is None or None in dims:
         raise IrToolsError(f"a port of its body is not readable ({dict(node.attrs)})", owner.loc, "E-OP")
     rt = _child(node.children, "rt_info")
@@ -158,7 +160,12 @@ def _port_map(owner: Layer, body_tag: str, node: RtNode | None, back_edges: RtNo
                                f"layer {a.get('from-layer')} to layer {a.get('to-layer')}", where, "E-OP")
         merged[a["to-layer"]] = results.index(a["from-layer"])
     ins, outs, current, condition = [], [], None, None
-    for item in () if node is None else node.children:
+    items = () if node is None else node.children
+    # OpenVINO numbers a port map's outputs by their external_port_id, in order, from 0 (those of -1 are the body's
+    # own): the ids order the outputs and need not be the layer's port ids
+    ranked = sorted({ext for item in items if item.tag == "output"
+                     and (ext := parse_int(dict(item.attrs).get("external_port_id"))) is not None and ext >= 0})
+    for item in items:
         a = dict(item.attrs)
         ext, internal = parse_int(a.get("external_port_id")), a.get("internal_layer_id")
         purpose = a.get("purpose")
@@ -174,11 +181,19 @@ def _port_map(owner: Layer, body_tag: str, node: RtNode | None, back_edges: RtNo
         if purpose == "execution_condition" and item.tag == "output":
             condition = index
             continue
-        ports = inputs if item.tag == "input" else outputs
-        if ext not in ports:
-            raise IrToolsError(f"<{item.tag}> of its port map names external_port_id {a.get('external_port_id')}, "
-                            f"which is no {item.tag} port of the layer", where, "E-OP")
-        position = ports.index(ext)
+        if item.tag == "input":
+            if ext not in inputs:
+                raise IrToolsError(f"<input> of its port map names external_port_id {a.get('external_port_id')}, "
+                                   "which is no input port of the layer", where, "E-OP")
+            position = inputs.index(ext)
+        elif ext is not None and ext < 0:
+            continue  # (a Result the body alone uses)
+        elif ext is None or ranked.index(ext) >= len(outputs):
+            raise IrToolsError(f"<output> of its port map names external_port_id {a.get('external_port_id')}, "
+                               f"output {len(ranked) if ext is None else ranked.index(ext)} in the order of those "
+                               f"ids, but the layer has {len(outputs)} output port(s)", where, "E-OP")
+        else:
+            position = ranked.index(ext)
         axis = parse_int(a.get("axis")) if "axis" in a else None
         slicing = {k: parse_int(a.get(k, d)) for k, d in (("start", "0"), ("stride", "1"), ("part_size", "1"),
                                                           ("end", "-1"))}

@@ -28,7 +28,7 @@ from typing import BinaryIO
 from lxml import etree
 
 from ..base.diagnostics import Diagnostic
-from ..base.dims import INT64_MAX, parse_int
+from ..base.dims import INT64_MAX, parse_int, parse_port_dim
 from ..base.errors import ReadError, SourceLoc
 from .model import Graph, Layer, PortFields, PortRecord, RtNode, Weights
 
@@ -822,9 +822,10 @@ class _Reader:
 
     def dim(self, el: etree._Element, layer: Layer) -> int:
         text = (el.text or "").strip()
-        value = parse_int(text)
+        value = parse_port_dim(text)
         if value is None:
-            self.problem("E-DIM", f"<dim> must be an integer (-1 for dynamic), got '{text}'", self.line_of(el), layer)
+            self.problem("E-DIM", f"<dim> must be an integer (-1 for dynamic) or an interval such as 1..4, got "
+                         f"'{_short(text)}'", self.line_of(el), layer)
         elif value < -1:
             self.problem("E-DIM", f"<dim> must be -1 (dynamic) or at least 0, got {_short(text)}", self.line_of(el),
                          layer)

@@ -13,7 +13,7 @@ from dataclasses import MISSING, dataclass
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
-from ..base.dims import INT64_MAX, parse_int, parse_size
+from ..base.dims import INT64_MAX, parse_attr_int, parse_size
 from ..base.errors import AttrError, OpValidationError, SourceLoc
 
 T = TypeVar("T")
@@ -31,14 +31,18 @@ def _uint(text: str) -> int:
 
 
 def _uint_list(text: str) -> tuple[int, ...]:
-    """An empty attribute is an empty list; one of blanks alone OpenVINO's reader refuses ("Cannot parse ' '")."""
+    """An empty attribute is an empty list; one of blanks alone OpenVINO's reader refuses ("Cannot parse ' '"). One
+    comma at the very end is dropped, as OpenVINO's reader drops it (it splits with getline: '1,1,' is 1,1; '1,1,,'
+    and '1,1, ' are refused)."""
     if text == "":
         return ()
+    if len(text) > 1 and text[-1] == ",":
+        text = text[:-1]
     return tuple(_uint(p) for p in text.split(","))
 
 
 def _int64(text: str) -> int:
-    value = parse_int(text)
+    value = parse_attr_int(text)
     if value is None or not -INT64_MAX - 1 <= value <= INT64_MAX:
         raise ValueError(text)
     return value
