@@ -29,6 +29,7 @@ from .passes.interface_names import set_ir_version
 from .passes.shapes import Propagation
 from .passes.validate import FATAL_CODES, InvalidModelError, forget_passed, read_valid, require_valid
 from .settings import Selection, grouped_lines, selection
+from .supervisor import supervised
 
 if TYPE_CHECKING:  # the runtime is imported by the commands that run models only
     from .runtime.compare import CompareReport
@@ -1203,6 +1204,11 @@ def run() -> NoReturn:
     interpreter's teardown, which frees every array and object one by one and unloads OpenVINO's plugins only for the
     process to end (a few percent of a compare). The output is flushed and the atexit handlers run first (temporary
     directories left to a finalizer are removed there)."""
+    os._exit(supervised(_command))
+
+
+def _command() -> int:
+    """``main`` as the command ``run`` supervises: its output flushed and the atexit handlers run, then its code."""
     code = main()
     try:
         sys.stdout.flush()
@@ -1210,7 +1216,7 @@ def run() -> NoReturn:
         code = 141
     sys.stderr.flush()
     atexit._run_exitfuncs()
-    os._exit(code)
+    return code
 
 
 if __name__ == "__main__":

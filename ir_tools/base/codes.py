@@ -118,6 +118,9 @@ _TABLE = (
     Code("E-OVERWRITE", "fatal", "commands",
          "writing would replace a file the command reads (the model, its weights, --inputs, --load-outputs, --against) "
          "or another of its outputs; only `--in-place` writes over the input model"),
+    Code("E-CRASH", "fatal", "commands",
+         "the command died of a signal (a crash in OpenVINO's or another library's native code, or killed when memory "
+         "ran out): the signal and the call it happened in; nothing written"),
     Code("E-WRITE", "fatal", "commands",
          "an output cannot be written there (a folder without write permission, a path through a file, a full disk): "
          "checked before the command reads anything where it can be, and nothing is left half-written"),

@@ -1,0 +1,131 @@
+"""The ``ir-tools`` process runs its command in a forked child and watches it: a crash in native code (OpenVINO,
+onnxruntime, libxml2: a segmentation fault, an abort, the kernel's out-of-memory kill) is then a diagnostic naming
+the signal and the call it happened in, not a process gone without a word; and what the command staged in temporary
+files (its ``TMPDIR`` is the supervisor's) is removed whatever happens."""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import re
+import shlex
+import shutil
+import signal
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+from .base.diagnostics import Diagnostic
+from .base.errors import SourceLoc
+
+#: Signals that end a crashed process (faulthandler reports the first four).
+_CRASHES = {signal.SIGSEGV: "segmentation fault", signal.SIGABRT: "abort", signal.SIGBUS: "bus error",
+            signal.SIGFPE: "floating-point exception", signal.SIGILL: "illegal instruction",
+            signal.SIGKILL: "killed: by the kernel when memory ran out, most likely"}
+#: Signals the supervisor passes on to the command (it ends when the command ends).
+_FORWARDED = (signal.SIGTERM, signal.SIGHUP)
+_FRAME = re.compile(r'^\s+File "(?P<file>.*)", line (?P<line>\d+) in (?P<func>\S+)')
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def supervised(command: Callable[[], int]) -> int:
+    """``command()`` (which flushes its output) run in a forked child, and its exit code; E-CRASH on stderr and exit 2
+    when it dies of a signal. Where there is no fork, ``command()`` itself."""
+    if not hasattr(os, "fork"):
+        return command()
+    staging = tempfile.mkdtemp(prefix="ir-tools-")
+    trace = tempfile.TemporaryFile("w+", dir=staging)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the command
+        os.environ["TMPDIR"] = tempfile.tempdir = staging
+        faulthandler.enable(trace, all_threads=True)
+        code = 2
+        try:
+            code = command()
+        except SystemExit as exc:  # (as the interpreter ends on it)
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        except KeyboardInterrupt:
+            code = 130
+        finally:
+            os._exit(code)
+    previous = {s: signal.signal(s, lambda number, _: os.kill(pid, number)) for s in _FORWARDED}
+    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C reaches the command too; it answers)
+    try:
+        status = os.waitpid(pid, 0)[1]
+    finally:
+        for number, handler in (*previous.items(), (signal.SIGINT, interrupt)):
+            signal.signal(number, handler)
+    try:
+        if not os.WIFSIGNALED(status):
+            return os.waitstatus_to_exitcode(status)
+        number = os.WTERMSIG(status)
+        if number not in _CRASHES:  # (ended by a signal it was sent: as a shell reports it)
+            return 128 + number
+        trace.seek(0)
+        print(Diagnostic("error", "E-CRASH", crash_text(signal.Signals(number), trace), SourceLoc()).render(),
+              file=sys.stderr)
+        return 2
+    finally:
+        trace.close()
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def crash_text(number: signal.Signals, trace: IO[str]) -> str:
+    """What E-CRASH says of a death by ``number``: the signal, the call faulthandler's ``trace`` shows the crashing
+    thread in (the innermost Python frame, and ir_tools' own frame that led there), and what to do."""
+    frames = _crashing_frames(trace.read())
+    where = hint = ""
+    if frames:
+        innermost = frames[0]
+        ours = next((f for f in frames if _ours(f[0])), None)
+        where = f" in native code called from {_show(innermost)}"
+        if ours is not None and ours is not innermost:
+            where += f", from {_show(ours)}"
+        library = _library(innermost[0])
+        if library:
+            where += f": {library} crashed, a bug of {library}'s rather than a problem ir_tools found in the file"
+        if library == "OpenVINO":
+            hint = ". `ir-tools reduce MODEL --until openvino-fails` cuts the model to a part that still crashes it"
+    command = shlex.join(["ir-tools", *sys.argv[1:]])
+    return f"`{command}` died of {number.name} ({_CRASHES[number]}){where}; nothing written{hint}"
+
+
+def _crashing_frames(trace: str) -> list[tuple[str, int, str]]:
+    """The (file, line, function) frames of the thread that crashed, innermost first."""
+    lines = trace.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("Current thread")), None)
+    frames = []
+    for line in [] if start is None else lines[start + 1:]:
+        match = _FRAME.match(line)
+        if match is None:
+            break
+        frames.append((match["file"], int(match["line"]), match["func"]))
+    return frames
+
+
+def _ours(file: str) -> bool:
+    return Path(file).resolve().is_relative_to(_PACKAGE)
+
+
+def _show(frame: tuple[str, int, str]) -> str:
+    file, line, func = frame
+    path = Path(file).resolve()
+    shown = f"ir_tools/{path.relative_to(_PACKAGE)}" if path.is_relative_to(_PACKAGE) else path.name
+    return f"{func} ({shown}:{line})"
+
+
+#: The modules of ir_tools that call OpenVINO's native code (a crash in their frame is OpenVINO's).
+_OPENVINO_CALLERS = frozenset({_PACKAGE / "runtime" / "openvino.py", _PACKAGE / "runtime" / "openvino_infer.py"})
+
+
+def _library(file: str) -> str | None:
+    """The library whose native code a frame called: OpenVINO's or onnxruntime's (their Python modules, or ir_tools'
+    modules that call OpenVINO), if either."""
+    path = Path(file).resolve()
+    if "openvino" in path.parts or path in _OPENVINO_CALLERS:
+        return "OpenVINO"
+    return "onnxruntime" if "onnxruntime" in path.parts else None

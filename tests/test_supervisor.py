@@ -1,0 +1,81 @@
+"""``ir-tools`` runs its command in a forked child (``ir_tools/supervisor.py``): a crash in native code is E-CRASH
+naming the signal and the call, exit 2, nothing written and no temporary file left; any other end is passed on."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset12 as o
+import pytest
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the supervisor forks (POSIX only)")
+
+
+def ir_tools(args: list[str], tmp: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m ir_tools ARGS``, its temporary files in ``tmp``."""
+    tmp.mkdir(exist_ok=True)
+    return subprocess.run([sys.executable, "-m", "ir_tools", *args], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "TMPDIR": str(tmp)})
+
+
+def supervise(code: str, tmp: Path) -> subprocess.CompletedProcess[str]:
+    """``supervised`` running ``code`` (the body of a function returning the exit code) in a process of its own."""
+    tmp.mkdir(exist_ok=True)
+    script = ("import ctypes, os, signal\nfrom ir_tools.supervisor import supervised\n"
+              f"def command():\n    {code}\nos._exit(supervised(command))\n")
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "TMPDIR": str(tmp)})
+
+
+def deep_crop(path: Path) -> Path:
+    """A Pad-12 whose negative pads crop more than an axis holds before padding it (measured: the CPU plugin of
+    OpenVINO 2026.4 dies of SIGSEGV running it; its shape rule and compile take it)."""
+    x = o.parameter([2, 5, 6], np.float32, name="x")
+    pad = o.pad(x, np.array([0, -4, 2], np.int64), np.array([0, 2, -7], np.int64), "reflect")
+    ov.save_model(ov.Model([pad], [x], "deep_crop"), path, compress_to_fp16=False)
+    return path
+
+
+def test_openvino_crashing_on_a_model_is_a_diagnostic(tmp_path: Path) -> None:
+    model = deep_crop(tmp_path / "pad.xml")
+    child = subprocess.run([sys.executable, "-c", "import sys, numpy as np, openvino as ov\n"
+                            "ov.Core().compile_model(sys.argv[1], 'CPU')({'x': np.ones((2, 5, 6), np.float32)})",
+                            str(model)], capture_output=True)
+    if child.returncode >= 0:
+        pytest.skip(f"this OpenVINO runs the deep crop (exit {child.returncode}): nothing crashes")
+    runs = {"compare": ["compare", str(model)],
+            "migrate --check": ["migrate", str(model), "--target", "2023.0", "--check", "-o", str(tmp_path / "m.xml")]}
+    for name, args in runs.items():
+        done = ir_tools(args, tmp_path / "tmp")
+        assert done.returncode == 2, (name, done.returncode, done.stderr)
+        assert f"error[E-CRASH]: `ir-tools {args[0]} {model}" in done.stderr, (name, done.stderr)
+        assert "died of SIG" in done.stderr and "OpenVINO crashed" in done.stderr, (name, done.stderr)
+        assert "Traceback" not in done.stderr and "Fatal Python error" not in done.stderr, (name, done.stderr)
+        assert not list((tmp_path / "tmp").iterdir()), name  # what the command staged is gone
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pad.bin", "pad.xml", "tmp"]
+
+
+def test_a_crash_names_its_signal_and_call(tmp_path: Path) -> None:
+    done = supervise("return ctypes.string_at(0)", tmp_path)
+    assert done.returncode == 2
+    assert "error[E-CRASH]: " in done.stderr and "died of SIGSEGV (segmentation fault) in native code called from " \
+        "string_at" in done.stderr, done.stderr
+    assert "OpenVINO" not in done.stderr and "Fatal Python error" not in done.stderr
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(("code", "exit_code"), [
+    ("return 3", 3),  # the command's own code
+    ("raise SystemExit(5)", 5),
+    ("os.kill(os.getpid(), signal.SIGTERM)", 128 + signal.SIGTERM),  # ended by a signal it was sent: as a shell says
+])
+def test_other_ends_are_passed_on(code: str, exit_code: int, tmp_path: Path) -> None:
+    done = supervise(code, tmp_path)
+    assert (done.returncode, done.stderr) == (exit_code, "")
+    assert not list(tmp_path.iterdir())
