@@ -340,7 +340,7 @@ def test_migrate_target_proves_dynamic_ceil_torch_max_pools_ceil(tmp_path: Path,
     import openvino.opset14 as o14
 
     from ir_tools.base.dims import DYNAMIC
-    from ir_tools.ops.pool_geometry import ceil_torch_differs
+    from ir_tools.ops.pool_geometry import windows_differ
     from ir_tools.runtime.openvino import ModelFiles
     from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
 
@@ -350,7 +350,7 @@ def test_migrate_target_proves_dynamic_ceil_torch_max_pools_ceil(tmp_path: Path,
         kernel, stride, dilation = (int(v) for v in (rng.integers(1, 5), rng.integers(1, 4), rng.integers(1, 3)))
         pb, pe = (int(rng.integers(0, kernel)) * int(rng.integers(0, 2)) for _ in range(2))
         case = (kernel, stride, dilation, pb, pe)
-        (kept if ceil_torch_differs(DYNAMIC, *case, "explicit") is None else dropped).append(case)
+        (kept if windows_differ(DYNAMIC, *case, "explicit") is None else dropped).append(case)
 
     def model(path: Path, cases: list) -> Path:
         x = o1.parameter([1, 2, -1, -1], np.float32, name="x")

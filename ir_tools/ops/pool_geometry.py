@@ -64,10 +64,12 @@ def out_length(length: int, kernel: int, stride: int, dilation: int, pb: int, pe
     return o if 0 < length + pb <= o * stride else o + 1
 
 
-def ceil_torch_differs(dim: Dim, k: int, s: int, d: int, pb: int, pe: int, auto_pad: str) -> int | None:
-    """A length in ``dim`` where ceil_torch drops a window that ceil keeps, or None if there is none.
+def windows_differ(dim: Dim, k: int, s: int, d: int, pb: int, pe: int, auto_pad: str, rounding: str = "ceil_torch",
+                   other: str = "ceil") -> int | None:
+    """A length in ``dim`` where ``rounding`` gives another window count than ``other`` (ceil_torch drops a window
+    ceil keeps; ceil adds one floor lacks), or None if there is none.
 
-    Once the dilated kernel fits (n >= dk), adding s to n adds one window in both roundings (same_* pads depend
+    Once the dilated kernel fits (n >= dk), adding s to n adds one window in every rounding (same_* pads depend
     on n mod s only), so lengths up to max(lo, dk) + s - 1 decide every longer one.
     """
     lo = max(dim.lo, 1)
@@ -81,7 +83,7 @@ def ceil_torch_differs(dim: Dim, k: int, s: int, d: int, pb: int, pe: int, auto_
             b, e = (0, 0) if auto_pad == "valid" else (pb, pe)
         if n + b + e < dilated(k, d):
             continue  # OpenVINO rejects this length in both forms
-        if out_length(n, k, s, d, b, e, "ceil") != out_length(n, k, s, d, b, e, "ceil_torch"):
+        if out_length(n, k, s, d, b, e, other) != out_length(n, k, s, d, b, e, rounding):
             return n
     return None
 

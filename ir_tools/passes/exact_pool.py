@@ -4,7 +4,8 @@ Every source form (AvgPool-1/14/16, legacy Pooling, ONNX AveragePool) is first d
 WindowSpec, which says exactly which taps each window has and what it is divided by; ``emit``
 then realises that spec with opset8 AvgPool (plus Pad or a slice where needed), or with a
 depthwise GroupConvolution sum and a constant divisor map when no AvgPool-1 form exists
-(dilations). The to-opset8 pass and the ONNX importer both call ``emit``.
+(dilations). The to-opset8 pass and the ONNX importer both call ``emit``. ``emit_dilated_floor`` is the one form
+of dilated windows on spatial dims of any length (no WindowSpec: it needs no length).
 
 How ``emit`` chooses (every candidate is checked, not assumed: its window count and its whole
 divisor map, computed with the pool_geometry helpers, must equal the spec's):
@@ -43,6 +44,7 @@ from ..base.dims import Dim
 from ..base.dtypes import element_type
 from ..base.errors import OpValidationError, UnsupportedError
 from ..ops import attrs as A
+from ..ops.movement import StridedSliceAttrs
 from ..ops.pool_geometry import counts_padding, dilated, out_length, pool_geometry, window_counts
 from ..ops.pooling import AvgPoolAttrs
 from ..ops.spec import TensorType
@@ -309,3 +311,42 @@ def _window_sum_times_inverse(builder: GraphBuilder, x: Output, spec: WindowSpec
         layer = builder.add("Add", "opset1", None, [output_of(layer), mask], name,
                             outputs=[out])
     return output_of(layer)
+
+
+def emit_dilated_floor(builder: GraphBuilder, x: Output, kernel: tuple[int, ...], strides: tuple[int, ...],
+                       dilations: tuple[int, ...], out: TensorType, name: str) -> Output:
+    """Average pooling with dilations, no pads and floor windows (each wholly in the data), in opset1 ops and an
+    opset8 AvgPool, at every length of the spatial dims: ``out`` is the pooled type.
+
+    OpenVINO CPU's AvgPool (-1 and -16 alike, measured on 2026.4 and 2023.0) sums a window's taps in f32 in kernel
+    order (the last axis fastest) from +0, then divides by their count. Here tap k of every window is one
+    StridedSlice-1 (from ``k*D``, ``(K-1-k)*D`` short of the end, step S), added in that order; the division is an
+    AvgPool-1 too, because OpenVINO CPU's Divide multiplies by a rounded reciprocal (measured): each sum is one row of
+    ``prod(K)`` values, itself then zeros (a Pad-1), whose average is the sum divided by ``prod(K)`` (the zeros add
+    nothing, and the divisor stays the whole kernel if OpenVINO folds the Pad into the pool's pads)."""
+    rank = len(kernel)
+    flags = (1, 1, *(0,) * rank)
+    steps = builder.const(np.array([1, 1, *strides], np.int64), f"{name}/tap/strides")
+    total: Output | None = None
+    for tap in product(*(range(k) for k in kernel)):
+        at = f"{name}/tap{'_'.join(map(str, tap))}"
+        short = [(k - 1 - t) * d for k, t, d in zip(kernel, tap, dilations, strict=True)]
+        begin = builder.const(np.array([0, 0, *(t * d for t, d in zip(tap, dilations, strict=True))], np.int64),
+                              f"{at}/begin")
+        end = builder.const(np.array([0, 0, *(-n for n in short)], np.int64), f"{at}/end")
+        attrs = StridedSliceAttrs(begin_mask=flags, end_mask=(1, 1, *(int(n == 0) for n in short)),
+                                  new_axis_mask=(0,) * (rank + 2), shrink_axis_mask=(0,) * (rank + 2),
+                                  ellipsis_mask=(0,) * (rank + 2))
+        taken = output_of(builder.add("StridedSlice", "opset1", attrs, [x, begin, end, steps], at))
+        total = taken if total is None else output_of(builder.add("Add", "opset1", None, [total, taken], f"{at}/sum"))
+    assert total is not None
+    size = prod(kernel)
+    rows = builder.add("Reshape", "opset1", builder.attrs("Reshape", "opset1", special_zero=True),
+                       [total, _i64(builder, [0, 0, -1, 1], f"{name}/rows/shape")], f"{name}/rows")
+    padded = builder.add("Pad", "opset1", None, [rows, _i64(builder, [0, 0, 0, 0], f"{name}/rows/pad_begin"),
+                                                 _i64(builder, [0, 0, 0, size - 1], f"{name}/rows/pad_end")],
+                         f"{name}/rows/padded")
+    mean = AvgPoolAttrs((1, size), (1, size), (0, 0), (0, 0), False, "explicit", "floor")
+    divided = builder.add("AvgPool", "opset8", A.encode(mean), [padded], f"{name}/divided")
+    shape = builder.add("ShapeOf", "opset1", None, [total], f"{name}/shape")
+    return output_of(builder.add("Reshape", "opset1", None, [divided, shape], name, outputs=[out]))

@@ -208,7 +208,8 @@ def _rewrite(layer: Layer, target: Release) -> str:
     if layer.type.lower() == "avgpool" and target.creates("AvgPool", "opset1", {}):
         spelled = "opset8" if target.creates("AvgPool", "opset8", {}) else "opset1"
         return (f"`ir-tools migrate` rewrites it into {spelled} AvgPool (exactly, on static spatial dims; on dynamic "
-                "ones, where its windows are those of floor or ceil at every length)")
+                "ones, where its windows are those of floor or ceil at every length, and with dilations where it "
+                "has no pads, an f32 input and floor's windows at every length)")
     if own is not None and own != layer.version and target.creates(layer.type, own, layer.attrs):
         return f'`ir-tools migrate --target` writes it as version="{own}", the same op version'
     label = op_label(layer.type, layer.version)

@@ -19,10 +19,13 @@ This pass rewrites exactly, by OpenVINO's rules (docs/SEMANTICS.md sections 2, 3
    1). Otherwise UnsupportedError naming the layer and a length where they differ.
 5. AvgPool-16 with dilations: on static spatial dims rule 3 (emit decomposes a dilated window
    sum exactly: depthwise GroupConvolution of ones, times a constant divisor map). On dynamic
-   ones UnsupportedError, except where every dilated axis has kernel 1 and the rounding is not
-   ceil: then no window can be empty and it is rule 2 (OpenVINO CPU gives NaN for an empty
-   window under dilations but NaN or -0 under AvgPool-1, so a dilation on a kernel-1 axis only
-   means nothing when no window is empty).
+   ones, where every window lies whole in the data at every length (no pads, and the rounding
+   gives floor's windows: proved on one period, as rule 4), ``exact_pool.emit_dilated_floor``
+   (f32: a StridedSlice per tap, added in OpenVINO's order, divided by an AvgPool-1); where
+   only kernel-1 axes are dilated, rule 2 (a dilation there means nothing when no window is
+   empty: OpenVINO CPU gives NaN for an empty window under dilations but NaN or -0 under
+   AvgPool-1). Otherwise UnsupportedError saying why (pads; a last window partial or past the
+   data at some length, whose divisor varies with the length).
 6. Every changed or new layer records its origin in rt_info (``ir_tools_origin``); the final
    layer keeps the original layer's name, output tensor names and rt_info, consumers are
    redirected to it and the original layer is removed.
@@ -37,12 +40,12 @@ from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer
 from ..ops import attrs as A
 from ..ops.opsets import lookup
-from ..ops.pool_geometry import ceil_torch_differs, counts_padding
+from ..ops.pool_geometry import counts_padding, out_length, window_counts, windows_differ
 from ..ops.pooling import AvgPoolAttrs, geometry
 from ..ops.spec import TensorType
 from .base import Pass, PassError, PassManager, PassResult
 from .builder import GraphBuilder, Output, origin_text, with_origin
-from .exact_pool import WindowSpec, emit
+from .exact_pool import WindowSpec, emit, emit_dilated_floor
 from .legacy import LowerLegacy, is_legacy
 from .shapes import declared_type, propagate
 from .validate import last_passed
@@ -119,12 +122,18 @@ def _rewrite(builder: GraphBuilder, layer: Layer, source: tuple[Output, TensorTy
             count_lo=(0,) * len(a.kernel), count_hi=tuple(lengths), prefer_pads_end=geo.pads_end,
             prefer_rounding="ceil" if a.rounding_type == "ceil_torch" else a.rounding_type)
         return _replace(builder, layer, x, window, origin, spec.label)
-    if dilated_taps or (dilated_any and a.rounding_type == "ceil"):
-        why = ("the dilated window sum" if dilated_taps else
-               "a ceil window past the data is NaN with dilations but -0 in AvgPool-1 (OpenVINO CPU)")
-        raise UnsupportedError(
-            f"{spec.label} with dilations {list(a.dilations_or_ones)} has no opset8 form on dynamic spatial dims "
-            f"(input {_show(data)}): {why} needs static lengths; give the input static spatial dims", layer.loc)
+    if dilated_any:
+        why = _not_whole(a, data, dilated_taps)
+        if why is None and dilated_taps:
+            made = builder.replace_layer(layer, lambda: [emit_dilated_floor(
+                builder, x, a.kernel, a.strides, a.dilations_or_ones, declared_type(layer.outputs[0]), layer.name)],
+                origin)
+            return f"{spec.label} ({a.rounding_type}, dilated, dynamic) -> " + "+".join(
+                sorted({made_layer.type for made_layer in made if not made_layer.is_a("Const")})) + " (opset8)"
+        if why is not None and (dilated_taps or a.rounding_type == "ceil"):
+            raise UnsupportedError(
+                f"{spec.label} with dilations {list(a.dilations_or_ones)} has no opset8 form on these dynamic spatial "
+                f"dims (input {_show(data)}): {why}; give the input static spatial dims", layer.loc)
 
     rounding = a.rounding_type
     if rounding == "ceil_torch":
@@ -156,7 +165,7 @@ def _prove_ceil(layer: Layer, a: AvgPoolAttrs, data: TensorType, label: str) -> 
     """Rule 4: raise unless ceil_torch gives as many windows as ceil for every length of every axis."""
     dims = data.shape[2:] if data.shape is not None else (DYNAMIC,) * len(a.kernel)
     for i, dim in enumerate(dims):
-        length = ceil_torch_differs(dim, a.kernel[i], a.strides[i], 1, a.pads_begin[i], a.pads_end[i], a.auto_pad)
+        length = windows_differ(dim, a.kernel[i], a.strides[i], 1, a.pads_begin[i], a.pads_end[i], a.auto_pad)
         if length is not None:
             where = f"on spatial axis {i}, whose length is {dim}," if dim.is_static else \
                 f"on dynamic spatial axis {i}, at length {length},"
@@ -164,6 +173,33 @@ def _prove_ceil(layer: Layer, a: AvgPoolAttrs, data: TensorType, label: str) -> 
                 f"{label} rounding_type ceil_torch has no opset8 form here: {where} it has one window fewer than "
                 "ceil, and with dynamic spatial dims no one window spec holds at every length; give the input static "
                 "spatial dims", layer.loc)
+
+
+def _not_whole(a: AvgPoolAttrs, data: TensorType, dilated_taps: bool) -> str | None:
+    """Rule 5 on dynamic spatial dims: None where every window lies whole in the data at every length (no pads, and
+    the rounding gives floor's windows), and an f32 input where taps are dilated (``emit_dilated_floor``); else why
+    not, in the words of the refusal."""
+    if data.shape is None:
+        return "the input's rank is dynamic"
+    if a.auto_pad in ("same_upper", "same_lower") or (a.auto_pad == "explicit" and any(a.pads_begin + a.pads_end)):
+        return (f"it pads ({a.auto_pad}, pads {list(a.pads_begin)}/{list(a.pads_end)}), and ir_tools' dilated form "
+                "for every length takes no pads")
+    for i, dim in enumerate(data.shape[2:]):
+        k, s, d = a.kernel[i], a.strides[i], a.dilations_or_ones[i]
+        n = windows_differ(dim, k, s, d, 0, 0, a.auto_pad, a.rounding_type, "floor")
+        if n is None:
+            continue
+        last = (out_length(n, k, s, d, 0, 0, a.rounding_type) - 1) * s
+        taps = int(window_counts(n, k, s, d, -last, 1)[0])
+        where = f"on spatial axis {i} ({dim}), at length {n}, {a.rounding_type} rounding adds a last window"
+        if taps == 0:
+            return f"{where} past the data (OpenVINO CPU gives it NaN or -0 by where it starts)"
+        return (f"{where} holding {taps} of its {k} taps, divided by that count: a count that varies with the length "
+                "is divided as OpenVINO CPU divides only by an AvgPool (its Divide multiplies by a rounded "
+                "reciprocal), which has no dilations before opset16")
+    if dilated_taps and data.element != "f32":
+        return f"ir_tools' dilated form for every length sums in f32, and the input is {data.element}"
+    return None
 
 
 def _show(t: TensorType) -> str:

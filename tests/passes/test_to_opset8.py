@@ -229,7 +229,7 @@ def test_dynamic_dims_keep_their_meaning(tmp_path: Path, name: str, dim: ov.Dime
 
 @pytest.mark.parametrize("name, make, words", [
     ("drops", lambda x: ops14.avg_pool(x, [2], [0], [0], [1], True, "ceil_torch"), "at length 2"),
-    ("dilated", lambda x: ops16.avg_pool(x, [1], [0], [0], [2], True, "floor", dilations=[2]), "dilations [2]"),
+    ("dilated", lambda x: ops16.avg_pool(x, [1], [1], [0], [2], True, "floor", dilations=[2]), "dilations [2]"),
 ])
 def test_dynamic_dims_without_an_opset8_form_are_refused_by_name(tmp_path: Path, name: str, make, words: str) -> None:
     path = _dynamic_model(tmp_path / f"{name}.xml", ov.PartialShape([1, 2, -1]), make)
@@ -370,7 +370,7 @@ def test_cli_bad_input_is_a_diagnostic_and_exit_2(argv: list[str], code: str, ca
 
 def test_cli_unsupported_layer_is_named_with_file_and_line(tmp_path: Path, capsys) -> None:
     path = _dynamic_model(tmp_path / "dyn.xml", ov.PartialShape([1, 2, -1]),
-                          lambda x: ops16.avg_pool(x, [1], [0], [0], [2], True, "floor", dilations=[2]))
+                          lambda x: ops16.avg_pool(x, [1], [1], [0], [2], True, "floor", dilations=[2]))
     assert main(["migrate", str(path), "--dry-run"]) == 2
     err = capsys.readouterr().err
     assert f"{path}:" in err and "error[E-UNSUPPORTED]" in err and "layer 'pool0'" in err

@@ -10,7 +10,7 @@ from ...base.dims import DYNAMIC
 from ...ir.model import Graph, Layer
 from ...ops import attrs as A
 from ...ops.opsets import lookup
-from ...ops.pool_geometry import ceil_torch_differs, dilated, out_length
+from ...ops.pool_geometry import dilated, out_length, windows_differ
 from ...ops.pooling import MaxPool8Attrs, MaxPoolAttrs, max_pool_geometry
 from ..base import PassResult
 from ..shapes import declared_type
@@ -56,7 +56,7 @@ def _floor_form(graph: Graph, layer: Layer, a: MaxPool8Attrs) -> MaxPool8Attrs |
     spatial = data.shape[2:] if data.shape is not None else (DYNAMIC,) * rank
     if not all(d.is_static for d in spatial):
         pads = (a.pads_begin or (0,) * rank, a.pads_end or (0,) * rank)
-        if any(ceil_torch_differs(n, k, s, d, b, e, a.auto_pad) is not None for n, k, s, d, b, e in zip(
+        if any(windows_differ(n, k, s, d, b, e, a.auto_pad) is not None for n, k, s, d, b, e in zip(
                 spatial, a.kernel, a.strides, a.dilations_or_ones, *pads, strict=True)):
             return None
         return replace(a, rounding_type="ceil")
