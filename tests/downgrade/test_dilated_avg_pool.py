@@ -70,7 +70,7 @@ def dilated_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Pat
 
 
 def test_dilated_pools_on_dynamic_dims_migrated_for_2023_0_run_equal(tmp_path: Path, capsys) -> None:
-    """300 seeded layers (100 attribute sets at three lengths; 66 ceil or ceil_torch): each rewritten, and the
+    """300 seeded layers (100 attribute sets at three lengths, 66 of them ceil or ceil_torch): each rewritten, and the
     migrated file equal bit for bit on 2023.0 and on the current OpenVINO, NaN and signed zeros included (they were
     refused: "the dilated window sum needs static lengths")."""
     model, inputs, ceils = dilated_model(tmp_path / "dilated.xml", np.random.default_rng(17), 100)

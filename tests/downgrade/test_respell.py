@@ -127,3 +127,59 @@ def test_a_reduction_is_refused(tmp_path: Path, capsys) -> None:
     model = tmp_path / "summed.xml"
     ov.save_model(ov.Model([scatter], [data], "summed"), str(model), compress_to_fp16=False)
     assert_refused(model, "scatter", "ScatterElementsUpdate of opset12", capsys)
+
+
+def normalize_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, dict[str, np.ndarray]]:
+    """Per case, a OneHot-16 with negative_indices_mode normalize: indices i32 or i64 of rank 0 to 3 (a Parameter,
+    its dims dynamic in half of them, or a Const in a fifth), depth 1 to 6 (a Const or a scalar Parameter, i32 or
+    i64, its type the indices' or the other), on and off values of f32, i32 or f16, an axis drawn; indices drawn in
+    [-depth - 2, depth + 2], each of -depth - 1, -depth, -1, depth and depth + 1 among them; and the inputs."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset16 as o16
+
+    params, results, inputs = [], [], {}
+    for i in range(cases):
+        kind = (np.int32, np.int64)[i % 2]
+        depth = int(rng.integers(1, 7))
+        shape = [int(n) for n in rng.integers(1, 5, int(rng.integers(0, 4)))]
+        edges = np.array([-depth - 1, -depth, -1, depth, depth + 1])
+        values = rng.integers(-depth - 2, depth + 3, shape)
+        if values.size >= 5:
+            values.reshape(-1)[rng.permutation(values.size)[:5]] = edges
+        values = values.astype(kind)
+        fed_depth = i % 3 == 0 and bool(shape) and i % 5 != 4  # (OpenVINO CPU refuses a fed depth beside scalar or
+        # Const indices, OneHot-1 and -16 alike: "incorrect number of input/output dimensions")
+        if i % 5 == 4:
+            indices = o1.constant(values)
+        else:
+            indices = o1.parameter([-1] * len(shape) if i % 4 < 2 else shape, kind, name=f"indices{i}")
+            params.append(indices)
+            inputs[f"indices{i}"] = values
+        depth_kind = (kind, np.int32 if kind == np.int64 else np.int64)[int(rng.integers(0, 2))]
+        if fed_depth:
+            fed = o1.parameter([], depth_kind, name=f"depth{i}")
+            params.append(fed)
+            inputs[f"depth{i}"] = np.array(depth, depth_kind)
+        else:
+            fed = o1.constant(np.array(depth, depth_kind))
+        value_kind = (np.float32, np.int32, np.float16)[i % 3]
+        on, off = (o1.constant(np.array(v, value_kind)) for v in rng.integers(-9, 10, 2))
+        hot = o16.one_hot(indices, fed, on, off, int(rng.integers(-len(shape) - 1, len(shape) + 1)), "normalize",
+                          name=f"hot{i}")
+        results.append(o1.result(hot, name=f"h{i}"))
+    ov.save_model(ov.Model(results, params, "normalize"), str(path), compress_to_fp16=False)
+    return path, inputs
+
+
+def test_one_hot_normalize_is_one_hot_1_after_a_select_and_runs_equal(tmp_path: Path, capsys) -> None:
+    """240 seeded OneHot-16 layers with normalize (it was refused: only ignore_negative was respelled): OneHot-1 fed
+    the indices plus depth where negative, exactly equal on 2023.0 and the current OpenVINO, indices at -depth - 1,
+    -depth, -1, depth and depth + 1 (a row all off below -depth and from depth on, as OneHot-16 gives), on static and
+    dynamic index shapes, depth fed or a Const."""
+    from tests.downgrade.runs import migrate
+
+    model, inputs = normalize_model(tmp_path / "normalize.xml", np.random.default_rng(23), 240)
+    out, printed = migrate(model, capsys)
+    assert "240 x OneHot-16 (negative_indices_mode normalize) -> OneHot-1" in printed, printed
+    assert assert_runs_equal(model, out, inputs=inputs) == 240

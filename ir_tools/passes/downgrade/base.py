@@ -96,34 +96,42 @@ def feed(graph: Graph, layer: Layer, index: int, source: Output) -> None:
 def non_negative(builder: GraphBuilder, name: str, data: Output, indices: Output, axes: int | list[int]) -> Output:
     """``indices`` into ``data`` with each one in [-dim, 0) made non-negative (counted from the start, as an older op
     version that reads no negative index takes it), an index of ``axes``: every index counts along that axis (an
-    int), or the last axis of ``indices`` holds one index per axis of the list (ScatterNDUpdate's index tuples).
+    int), or the last axis of ``indices`` holds one index per axis of the list (ScatterNDUpdate's index tuples). The
+    dims are a Const on static dims, else taken from ShapeOf (``from_start``)."""
+    dtype = numpy_dtype(builder, indices, "i64")
+    shape = builder.type_of(data).shape
+    picked = [axes] if isinstance(axes, int) else axes
+    dims = [shape[axis] for axis in picked]
+    if all(d.is_static for d in dims):
+        return from_start(builder, name, indices, np.array([d.lo for d in dims], dtype).reshape(
+            () if isinstance(axes, int) else (len(dims),)))
+    size = builder.add("ShapeOf", "opset1", None, [data], f"{name}/shape")
+    taken = builder.add("Gather", "opset1", None, [size, builder.const(np.array(axes, np.int64), f"{name}/at"),
+                                                   builder.const(np.array(0, np.int64), f"{name}/axis0")],
+                        f"{name}/dim_i64")
+    dim = output_of(taken if dtype == np.int64 else builder.add(
+        "Convert", "opset1", {"destination_type": element_type(builder.type_of(indices).element).name},
+        [taken], f"{name}/dim"))
+    return from_start(builder, name, indices, dim)
 
-    1. Const indices on static dims: a new Const (as OpenVINO's own ConvertGather8ToGather7);
-    2. otherwise ``Select(indices < 0, indices + dims, indices)``, the dims a Const or taken from ShapeOf.
+
+def from_start(builder: GraphBuilder, name: str, indices: Output, dim: np.ndarray | Output) -> Output:
+    """``indices`` with each one in [-dim, 0) plus ``dim`` (known values of the indices' type, or an output of it
+    that broadcasts against them), counted from the start:
+
+    1. Const indices and a known ``dim``: a new Const (as OpenVINO's own ConvertGather8ToGather7);
+    2. otherwise ``Select(indices < 0, indices + dim, indices)``.
 
     An index below -dim stays negative (out of range, as before). Rule 2 holds for indices within i32 (OpenVINO CPU
     computes Less, Add and Select of i64 in i32)."""
     graph, dtype = builder.graph, numpy_dtype(builder, indices, "i64")
-    shape = builder.type_of(data).shape
-    picked = [axes] if isinstance(axes, int) else axes
-    dims = [shape[axis] for axis in picked]
     source = graph.layer(indices[0])
-    if all(d.is_static for d in dims):
-        lengths = np.array([d.lo for d in dims], dtype).reshape(() if isinstance(axes, int) else (len(dims),))
+    if isinstance(dim, np.ndarray):
         if source.is_a("Const"):
             value = graph.const_array(source)
-            made = np.where((value < 0) & (value >= -lengths), value + lengths, value)
+            made = np.where((value < 0) & (value >= -dim), value + dim, value)
             return builder.const(made.astype(value.dtype), f"{name}/indices")
-        dim = builder.const(lengths, f"{name}/dim")
-    else:
-        size = builder.add("ShapeOf", "opset1", None, [data], f"{name}/shape")
-        at = np.array(axes, np.int64)
-        taken = builder.add("Gather", "opset1", None, [size, builder.const(at, f"{name}/at"),
-                                                       builder.const(np.array(0, np.int64), f"{name}/axis0")],
-                            f"{name}/dim_i64")
-        dim = output_of(taken if dtype == np.int64 else builder.add(
-            "Convert", "opset1", {"destination_type": element_type(builder.type_of(indices).element).name},
-            [taken], f"{name}/dim"))
+        dim = builder.const(dim.astype(dtype), f"{name}/dim")
     zero = builder.const(np.array(0, dtype), f"{name}/zero")
     negative = builder.add("Less", "opset1", None, [indices, zero], f"{name}/negative")
     shifted = builder.add("Add", "opset1", None, [indices, dim], f"{name}/shifted")

@@ -1,15 +1,18 @@
-"""Newer op versions that are an older one while the attribute they added has its default."""
+"""Newer op versions that are an older one while the attribute they added has its default (or, OneHot-16's
+normalize, once negative indices are counted from the end)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from ...ir.model import Graph, Layer
 from ...ops.operands import normalize_axis
 from ...ops.releases import op_label
 from ..base import PassResult
-from ..builder import GraphBuilder, Output
-from .base import Downgrade, drop_unused, feed, non_negative, respelled
+from ..builder import GraphBuilder, Output, output_of
+from .base import Downgrade, drop_unused, feed, from_start, non_negative, numpy_dtype, respelled
 
 #: label -> (the added attribute, its default as OpenVINO reads it, the older op version's opset). The attribute
 #: is read from the IR's text (an op ir_tools does not model has no typed attributes): absent means the default,
@@ -28,6 +31,10 @@ _ALSO_DROPPED = {"ScatterElementsUpdate-12": ("use_init_val",)}
 #: element") and its ScatterNDUpdate-3 fails or writes elsewhere ("double free or corruption"; [-5] into a dim of 5
 #: wrote another row), where -12 and -15 count one from the end of its axis.
 _NON_NEGATIVE = frozenset({"ScatterNDUpdate-15", "ScatterElementsUpdate-12"})
+#: Another value of the added attribute that the older version has once negative indices (input 0) are counted from
+#: the end of the depth (input 1) first (``_one_hot_normalized``): OneHot-16's normalize reads index -k as depth - k,
+#: and gives an index below -depth, as one at depth or above, a row all off (measured on 2026.4), as OneHot-1 does.
+_NORMALIZED = {"OneHot-16": "normalize"}
 _BOOLEANS = {"0": "false", "1": "true"}
 
 
@@ -37,10 +44,12 @@ class Respell(Downgrade):
     as -1...), its indices made non-negative first where the older version reads no negative one (``_NON_NEGATIVE``:
     ``non_negative``, along ScatterElementsUpdate's axis, a Const, or each of ScatterNDUpdate's index tuples). Any
     other is left, for another downgrade or for ``retarget`` to refuse (a negative index whose axis is not known:
-    a fed axis, an index tuple of dynamic length)."""
+    a fed axis, an index tuple of dynamic length). OneHot-16 with normalize is OneHot-1 once its negative indices
+    are counted from the end of the depth (``_NORMALIZED``, ``_one_hot_normalized``)."""
 
-    rewrites = {label: f"into {op_label(label.split('-')[0], opset)} where {attribute} is {default}"
-                for label, (attribute, default, opset) in _SAME_AS_OLDER.items()}
+    rewrites = {label: f"into {op_label(label.split('-')[0], opset)} where {attribute} is {default}" + (
+        f", or {_NORMALIZED[label]} (its negative indices plus depth first, where depth is a scalar)"
+        if label in _NORMALIZED else "") for label, (attribute, default, opset) in _SAME_AS_OLDER.items()}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
@@ -49,13 +58,15 @@ class Respell(Downgrade):
             label = next(label for label in _SAME_AS_OLDER if label.split("-")[0].lower() == layer.type.lower())
             attribute, default, opset = _SAME_AS_OLDER[label]
             value = layer.attrs.get(attribute, default).strip().lower()
-            if _BOOLEANS.get(value, value) != default or (label in _NON_NEGATIVE and not _indices_made_non_negative(
-                    builder, layer)):
+            value = _BOOLEANS.get(value, value)
+            if value != default and not (value == _NORMALIZED.get(label) and _one_hot_normalized(builder, layer)):
+                continue
+            if label in _NON_NEGATIVE and not _indices_made_non_negative(builder, layer):
                 continue
             dropped = (attribute, *_ALSO_DROPPED.get(label, ()))
             respelled(graph, layer, opset)
             layer.attrs = {name: text for name, text in layer.attrs.items() if name not in dropped}
-            stats[f"{label} ({attribute} {default}) -> {op_label(layer.type, opset)}"] += 1
+            stats[f"{label} ({attribute} {value}) -> {op_label(layer.type, opset)}"] += 1
         return PassResult(graph, bool(stats), stats)
 
 
@@ -80,5 +91,26 @@ def _indices_made_non_negative(builder: GraphBuilder, layer: Layer) -> bool:
             return False
         axes = normalize_axis(int(graph.const_array(axis).reshape(-1)[0]), len(shape))
     feed(graph, layer, 1, non_negative(builder, layer.name, keys[0], keys[1], axes))
+    drop_unused(graph, [source])
+    return True
+
+
+def _one_hot_normalized(builder: GraphBuilder, layer: Layer) -> bool:
+    """Feed a OneHot its indices (input 0) with each one in [-depth, 0) plus depth (input 1, of their element type:
+    a Const, else a Convert where it has another); False, changing nothing, where depth is not a scalar or
+    the indices' type is not known."""
+    graph = builder.graph
+    indices, depth = (graph.producer_key(layer.id, port) for port in layer.input_ids()[:2])  # (fed: checked)
+    source, kind = graph.layer(indices[0]), builder.type_of(indices).element
+    if builder.type_of(depth).shape != () or kind is None:
+        return False
+    dim: np.ndarray | Output
+    if graph.layer(depth[0]).is_a("Const"):
+        dim = graph.const_array(graph.layer(depth[0])).astype(numpy_dtype(builder, indices, "i64"))
+    elif builder.type_of(depth).element == kind:
+        dim = depth
+    else:
+        dim = output_of(builder.add("Convert", "opset1", {"destination_type": kind}, [depth], f"{layer.name}/depth"))
+    feed(graph, layer, 0, from_start(builder, layer.name, indices, dim))
     drop_unused(graph, [source])
     return True
