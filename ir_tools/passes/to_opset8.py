@@ -34,6 +34,7 @@ This pass rewrites exactly, by OpenVINO's rules (docs/SEMANTICS.md sections 2, 3
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from ..base.dims import DYNAMIC
 from ..base.errors import IrToolsError, UnsupportedError
@@ -121,19 +122,18 @@ def _rewrite(builder: GraphBuilder, layer: Layer, source: tuple[Output, TensorTy
             count_all=counts_padding(geo.pads_begin, geo.pads_end, a.exclude_pad),
             count_lo=(0,) * len(a.kernel), count_hi=tuple(lengths), prefer_pads_end=geo.pads_end,
             prefer_rounding="ceil" if a.rounding_type == "ceil_torch" else a.rounding_type)
-        return _replace(builder, layer, x, window, origin, spec.label)
+        return _replace(builder, layer, lambda: emit(builder, x, window, layer.name), origin, spec.label)
     if dilated_any:
         why = _not_whole(a, data, dilated_taps)
         if why is None and dilated_taps:
-            made = builder.replace_layer(layer, lambda: [emit_dilated_floor(
-                builder, x, a.kernel, a.strides, a.dilations_or_ones, declared_type(layer.outputs[0]), layer.name)],
-                origin)
-            return f"{spec.label} ({a.rounding_type}, dilated, dynamic) -> " + "+".join(
-                sorted({made_layer.type for made_layer in made if not made_layer.is_a("Const")})) + " (opset8)"
+            return _replace(builder, layer, lambda: emit_dilated_floor(
+                builder, x, a.kernel, a.strides, a.dilations_or_ones, declared_type(layer.outputs[0]), layer.name),
+                origin, f"{spec.label} ({a.rounding_type}, dilated, dynamic)")
         if why is not None and (dilated_taps or a.rounding_type == "ceil"):
             raise UnsupportedError(
-                f"{spec.label} with dilations {list(a.dilations_or_ones)} has no opset8 form on these dynamic spatial "
-                f"dims (input {_show(data)}): {why}; give the input static spatial dims", layer.loc)
+                f"{spec.label} with dilations {list(a.dilations_or_ones)} on dynamic spatial dims (input "
+                f"{_show(data)}): ir_tools knows no opset8 form of it that holds at every length: {why}; give the "
+                "input static spatial dims", layer.loc)
 
     rounding = a.rounding_type
     if rounding == "ceil_torch":
@@ -154,9 +154,9 @@ def _rewrite(builder: GraphBuilder, layer: Layer, source: tuple[Output, TensorTy
     return f"{spec.label} -> AvgPool-1 (opset8)"
 
 
-def _replace(builder: GraphBuilder, layer: Layer, x: Output, window: WindowSpec, origin: str, label: str) -> str:
-    """Rule 3/5: emit the window spec in the layer's place."""
-    new = builder.replace_layer(layer, lambda: [emit(builder, x, window, layer.name)], origin)
+def _replace(builder: GraphBuilder, layer: Layer, build: Callable[[], Output], origin: str, label: str) -> str:
+    """Rules 3 and 5: put what ``build`` emits in the layer's place; the stats label names what it is made of."""
+    new = builder.replace_layer(layer, lambda: [build()], origin)
     made = "+".join(sorted({lay.type for lay in new if not lay.is_a("Const")}))
     return f"{label} -> {made} (opset8)"
 
@@ -194,9 +194,9 @@ def _not_whole(a: AvgPoolAttrs, data: TensorType, dilated_taps: bool) -> str | N
         where = f"on spatial axis {i} ({dim}), at length {n}, {a.rounding_type} rounding adds a last window"
         if taps == 0:
             return f"{where} past the data (OpenVINO CPU gives it NaN or -0 by where it starts)"
-        return (f"{where} holding {taps} of its {k} taps, divided by that count: a count that varies with the length "
-                "is divided as OpenVINO CPU divides only by an AvgPool (its Divide multiplies by a rounded "
-                "reciprocal), which has no dilations before opset16")
+        return (f"{where} holding {taps} of its {k} taps and divided by that count, which varies with the length; "
+                "OpenVINO CPU divides by a count exactly only inside an AvgPool (its Divide multiplies by a rounded "
+                "reciprocal), and AvgPool has no dilations before opset16")
     if dilated_taps and data.element != "f32":
         return f"ir_tools' dilated form for every length sums in f32, and the input is {data.element}"
     return None

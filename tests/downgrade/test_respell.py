@@ -177,9 +177,15 @@ def test_one_hot_normalize_is_one_hot_1_after_a_select_and_runs_equal(tmp_path: 
     the indices plus depth where negative, exactly equal on 2023.0 and the current OpenVINO, indices at -depth - 1,
     -depth, -1, depth and depth + 1 (a row all off below -depth and from depth on, as OneHot-16 gives), on static and
     dynamic index shapes, depth fed or a Const."""
+    import ir_tools
     from tests.downgrade.runs import migrate
 
     model, inputs = normalize_model(tmp_path / "normalize.xml", np.random.default_rng(23), 240)
+    said = {d.message.split("; ", 2)[-1] for d in ir_tools.check(model, openvino=False, target="2023.0")
+            if d.code == "E-TARGET"}
+    assert said == {"`ir-tools migrate --target` rewrites it into OneHot-1 where negative_indices_mode is "
+                    "ignore_negative, or normalize (its negative indices plus depth first, where depth is a "
+                    "scalar)"}, said
     out, printed = migrate(model, capsys)
     assert "240 x OneHot-16 (negative_indices_mode normalize) -> OneHot-1" in printed, printed
     assert assert_runs_equal(model, out, inputs=inputs) == 240
