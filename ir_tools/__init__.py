@@ -25,6 +25,12 @@ The public API (everything else is internal and may change):
 - transformations: ``Pass``, ``PassManager``, ``PassResult``, ``PassError``; patterns ``Op``, ``AnyInput``,
   ``Const``, ``matches``, ``Match``; ``GraphBuilder`` to add layers (typed attributes: ``GraphBuilder.attrs``);
   ``Graph.replace_all_uses`` and ``Graph.remove_dead``
+- ``reduce(graph, inputs, fails, saved=None) -> Reduction``: as ``ir-tools reduce``, the smallest part of a valid
+  graph that still fails (``part``, the ``inputs`` it is fed, ``failure``, ``steps``), each part run by OpenVINO in
+  a child process; ``fails`` says when a part fails: ``compare_fails(CompareOptions(...))`` (``--until
+  compare-fails``), ``openvino_fails(matching=None)`` (``--until openvino-fails``) or ``against_fails(graph,
+  original, tolerances)`` (``--against``); ``saved`` are activations ``compare --save-outputs`` wrote
+  (``--load-outputs``); ReduceError (E-REDUCE) when the whole graph does not fail
 - ``from_onnx(path, compress_to_fp16=True) -> Graph``: as ``ir-tools convert-onnx`` (needs ``onnx``)
 - ``extract(graph, inputs, outputs) -> Graph``: as ``ir-tools extract``, the part of a valid graph between tensors
   (named as OpenVINO reports them: ``tensor_ports(graph)``; or given by output port ``(layer id, port id)``), each
@@ -63,6 +69,7 @@ if TYPE_CHECKING:
     from .runtime.compare import CompareReport
     from .runtime.numeric_check import CompareOptions
     from .runtime.openvino import ModelFiles
+    from .runtime.reduce import Failure, Reduction
     from .runtime.runners import ActivationRunner
 
 __version__ = "0.1.0"
@@ -91,10 +98,14 @@ __all__ = [
     "CompareOptions",
     "OnnxRuntimeRunner",
     "OpenVinoRunner",
+    "ReduceError",
+    "Reduction",
     "ReferenceRunner",
     "Tolerances",
     "check",
+    "against_fails",
     "compare",
+    "compare_fails",
     "compare_outputs",
     "extract",
     "fix_shapes",
@@ -103,9 +114,11 @@ __all__ = [
     "inspect",
     "matches",
     "migrate",
+    "openvino_fails",
     "read_ir",
     "random_inputs",
     "read_valid",
+    "reduce",
     "run",
     "tensor_ports",
     "write_ir",
@@ -115,7 +128,9 @@ __all__ = [
 #: Public names whose modules import OpenVINO: imported on first use, so ``import ir_tools`` does not.
 _LAZY = {"CompareOptions": "runtime.numeric_check", "OpenVinoRunner": "runtime.runners",
          "ChildOpenVinoRunner": "runtime.runners", "OnnxRuntimeRunner": "runtime.runners",
-         "ReferenceRunner": "runtime.runners", "compare_outputs": "runtime.runners", "Tolerances": "runtime.compare"}
+         "ReferenceRunner": "runtime.runners", "compare_outputs": "runtime.runners", "Tolerances": "runtime.compare",
+         **dict.fromkeys(("Reduction", "ReduceError", "compare_fails", "openvino_fails", "against_fails"),
+                         "runtime.reduce")}
 
 
 def __getattr__(name: str) -> object:
@@ -134,6 +149,17 @@ def compare(graph: Graph, inputs: dict[str, np.ndarray], options: CompareOptions
     from .runtime.numeric_check import CompareOptions, compare_model
 
     return compare_model(graph, inputs, options or CompareOptions(), openvino)
+
+
+def reduce(graph: Graph, inputs: dict[str, np.ndarray], fails: Failure,
+           saved: dict[str, np.ndarray] | None = None) -> Reduction:
+    """The smallest part of ``graph`` found to fail as ``fails`` says, fed the activations of the whole graph on
+    ``inputs`` (validated: E-INPUT), as ``ir-tools reduce`` finds it (``runtime.reduce``)."""
+    from .runtime.inputs import check_inputs
+    from .runtime.reduce import Runs, activations, reduce_model
+
+    runs = Runs()
+    return reduce_model(graph, activations(graph, check_inputs(graph, inputs), saved or {}, runs), fails, runs)
 
 
 def inspect(xml_path: str | Path, bin_path: str | Path | None = None) -> dict:

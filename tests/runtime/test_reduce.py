@@ -69,6 +69,22 @@ def test_a_defect_is_reduced_against_the_original(capsys, tmp_path: Path, squeez
                for step in found["steps"]), found["steps"]
 
 
+def test_the_library_reduces_as_the_command(tmp_path: Path, squeezenet: Path) -> None:
+    """``ir_tools.reduce`` with ``against_fails``: the part the command finds in the test above, the changed layer in
+    at most 3 computing layers, fed inputs of its own; inputs that do not fit are E-INPUT before anything runs."""
+    changed = tmp_path / "changed.xml"
+    plant("channels", squeezenet, changed, CHANGED)
+    graph, original = ir_tools.read_valid(changed), ir_tools.read_valid(squeezenet)
+    inputs = ir_tools.random_inputs(graph, shapes={"input": (1, 3, 96, 96)})
+    found = ir_tools.reduce(graph, inputs, ir_tools.against_fails(graph, original, ir_tools.Tolerances(0.0, 0.0)))
+    assert isinstance(found, ir_tools.Reduction) and found.layers <= 3, found.steps
+    assert CHANGED in {layer.name for layer in found.part.layers()}
+    assert set(found.inputs) == set(ir_tools.random_inputs(found.part))  # (by the part's input names)
+    with pytest.raises(ir_tools.IrToolsError) as refused:
+        ir_tools.reduce(graph, {"input": np.zeros((1, 3, 96, 96), np.int32)}, ir_tools.openvino_fails())
+    assert refused.value.code == "E-INPUT"
+
+
 def crashing_model(path: Path) -> Path:
     """swin3d_small_test with one of its empty tensors (windows larger than the input) made a model output, which
     OpenVINO CPU crashes on compiling (SIGSEGV, SIGFPE or a glibc abort, from run to run)."""
