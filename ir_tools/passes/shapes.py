@@ -207,7 +207,10 @@ class ShapeWalker(Walker[TensorType]):
         if spec.bodies:  # (its answer depends on its bodies: not remembered)
             _check_arity(layer, spec, len(inputs), n_outputs)
             values = self.body_values(layer, spec)
-            return None if values is None else self.answer(layer, spec, inputs, values, n_outputs)
+            if values is None:  # (not re-inferred; its bodies and port maps are still read, and refused as OpenVINO
+                subgraphs(self.graph, layer)  # refuses them)
+                return None
+            return self.answer(layer, spec, inputs, values, n_outputs)
         if spec.value_inputs:
             _check_arity(layer, spec, len(inputs), n_outputs)
             values = self.input_values(layer, spec)
