@@ -1182,7 +1182,7 @@ def main(argv: list[str] | None = None) -> int:
         return _report_invalid(exc, str(getattr(args, "model", "")), args)
     except IrToolsError as exc:
         loc = exc.loc if exc.loc.file else SourceLoc(str(getattr(args, "model", "")) or None)
-        refusal = Diagnostic("error", exc.code, exc.message + _defaults_taken(args, exc), loc)
+        refusal = Diagnostic("error", exc.code, exc.message + _defaults_taken(args, exc), loc, ended=True)
         print(refusal.render(), file=sys.stderr)
         _json_refusal(args, str(getattr(args, "model", "")), [refusal])
         return EXIT_UNUSABLE

@@ -57,14 +57,25 @@ def test_quiet_leaves_out_the_warnings_of_a_refused_model(tmp_path: Path, capsys
         assert "error[E-SHAPE]" in err and ("W-ATTR-UNKNOWN" in err) != quiet
 
 
-def test_a_json_report_that_cannot_be_made_says_why_in_json(capsys) -> None:
-    """``--format json`` on a command that refuses its input (an invalid model, a missing file): stdout holds the
-    diagnostics as ``check --format json`` gives them, not nothing, and the exit code is the refusal's."""
+@pytest.mark.openvino
+def test_a_json_report_that_cannot_be_made_says_why_in_json(capsys, tmp_path: Path) -> None:
+    """``--format json`` on a command that refuses its input (an invalid model, a missing file) or cannot act on it
+    (OpenVINO refuses to compile a OneHot of a fed depth and scalar indices): stdout holds the diagnostics as ``check
+    --format json`` gives them, not nothing, the exit code is the refusal's, and what ended the command is fatal
+    whatever its code (E-OPENVINO was ``fatal: 0`` beside exit 2)."""
     import json
 
+    import numpy as np
+    import openvino as ov
+    import openvino.opset8 as o
+
     bad = ROOT / "tests" / "data" / "bad" / "state_unassigned.xml"
+    indices, depth = o.parameter([], np.int32, name="i"), o.parameter([], np.int32, name="d")
+    one_hot = o.one_hot(indices, depth, o.constant(np.float32(1)), o.constant(np.float32(0)), -1)
+    ov.save_model(ov.Model([one_hot], [indices, depth]), tmp_path / "one_hot.xml")
     for argv, code, fatal in ((["compare", str(bad)], 1, 0), (["reduce", str(bad), "-o", "/tmp/never.xml"], 1, 0),
-                              (["compare", str(ROOT / "no_such_model.xml")], 2, 1)):
+                              (["compare", str(ROOT / "no_such_model.xml")], 2, 1),
+                              (["compare", str(tmp_path / "one_hot.xml")], 2, 1)):
         assert main([*argv, "--format", "json"]) == code, argv
         out = capsys.readouterr()
         document = json.loads(out.out)

@@ -25,6 +25,8 @@ class Diagnostic:
     code: str
     message: str
     loc: SourceLoc = field(default_factory=SourceLoc)
+    #: It ended a command (a refusal raised while the command acted: exit 2), so fatal whatever its code's severity.
+    ended: bool = False
 
     def __post_init__(self) -> None:
         entry = CODES[known(self.code)]
@@ -42,8 +44,9 @@ class Diagnostic:
 
     @property
     def fatal(self) -> bool:
-        """The input could not be checked, or a command could not act on it: exit 2 (``codes.FATAL_CODES``)."""
-        return self.code in FATAL_CODES
+        """The input could not be checked, or a command could not act on it: exit 2 (``codes.FATAL_CODES``, or
+        ``ended``)."""
+        return self.ended or self.code in FATAL_CODES
 
     def to_dict(self) -> dict:
         return {
