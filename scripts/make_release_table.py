@@ -25,6 +25,10 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
 - ``bitwise_u16_u32_wrong``: BitwiseNot-13 on u16 and u32 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped at
   2^31-1 (2023.2, the first with opset13, to 2025.3; u8, i8, i16 and i32 right; u64 and i64 come out wrong on every
   release, the current one too, and are no defect of a release against it);
+- ``integer_convert_saturates``: Convert-1 between integer types computes other numbers than the newest release
+  probed (the current one) on some pair of types, listed in the release's ``converts_otherwise`` ("u32->i64"; 2023.0
+  to 2025.3 saturate where 2025.4 on wrap); ConvertPromoteTypes-14 differs only where a Convert of one of its inputs
+  to the promoted type does;
 
 and ``runs_dynamic_state`` whether it runs a model whose ReadValue / Assign variable has a dynamic shape (the
 documented-only releases take 2023.0's answer, unmeasured: their wheels do not install on our Python).
@@ -56,6 +60,20 @@ BITWISE_WRONG = {("BitwiseNot", "u16"), ("BitwiseNot", "u32"), ("BitwiseAnd", "u
 EVERY_RELEASE_WRONG = {"u64", "i64"}
 
 
+def converts_otherwise(answer: dict, current: dict) -> list[str]:
+    """The Convert-1 pairs of integer types ("u32->i64") on which the probed release computes other numbers than
+    ``current``; SystemExit where its ConvertPromoteTypes-14 differs though no Convert of an input does (a defect no
+    key describes)."""
+    mine, theirs = answer["integer_convert"], current["integer_convert"]
+    pairs = sorted(key for key, got in mine["convert"].items() if got != theirs["convert"][key])
+    for key, got in (mine["promote"] or {}).items():
+        inputs, promoted = key.split("->")
+        if got != theirs["promote"][key] and not {f"{t}->{promoted}" for t in inputs.split("+")} & set(pairs):
+            sys.exit(f"{answer['version']}: ConvertPromoteTypes-14 {key} differs, its Converts do not: a defect no key "
+                     "describes")
+    return pairs
+
+
 def miscomputes(answer: dict) -> list[str]:
     """The measured defects of the probed release (keys of ir_tools/ops/releases.py ``DEFECTS``); SystemExit for an
     answer no key describes (a defect not met before: describe it, then add its key)."""
@@ -77,6 +95,8 @@ def miscomputes(answer: dict) -> list[str]:
         found.append("i4_zero_point_wrong")
     if answer.get("group_norm_2d") is False:
         found.append("group_norm_2d_not_compiled")
+    if answer.get("converts_otherwise"):
+        found.append("integer_convert_saturates")
     return found
 
 
@@ -97,19 +117,23 @@ def main(probes: Path) -> None:
         tables[key] = entry
         return key
 
+    current = list(measured.values())[-1]
+    for answer in measured.values():
+        answer["converts_otherwise"] = converts_otherwise(answer, current)
     oldest = next(iter(measured.values()))
     releases = {}
     for name, (newest, ir_versions) in DOCUMENTED.items():
         releases[name] = {"source": DOCS, "ir_versions": ir_versions, "values": [],
                           "reads_duplicate_layer_names": duplicate_names(oldest, ir_versions),
-                          "miscomputes": [], "runs_dynamic_state": oldest["dynamic_state"],
+                          "miscomputes": [], "converts_otherwise": [], "runs_dynamic_state": oldest["dynamic_state"],
                           "opsets": {f"opset{n}": table_id(f"opset{n}", oldest["opsets"][f"opset{n}"])
                                      for n in range(1, newest + 1)}}
     for name, answer in measured.items():
         releases[name] = {"source": f"measured: openvino {answer['version']}", "ir_versions": answer["ir_versions"],
                           "values": [[v["type"], v["opset"], v["attribute"], v["value"]] for v in answer["values"]],
                           "reads_duplicate_layer_names": duplicate_names(answer, answer["ir_versions"]),
-                          "miscomputes": miscomputes(answer), "runs_dynamic_state": answer["dynamic_state"],
+                          "miscomputes": miscomputes(answer), "converts_otherwise": answer["converts_otherwise"],
+                          "runs_dynamic_state": answer["dynamic_state"],
                           "opsets": {opset: table_id(opset, types) for opset, types in answer["opsets"].items()
                                      if types}}
     document = {"about": __doc__.split("\n\n")[0], "releases": releases, "opset_tables": tables}

@@ -428,12 +428,83 @@ def group_norm_2d() -> bool | None:
     return bool(np.abs(got - want).max() <= 1e-5 * max(1.0, float(np.abs(want).max())))
 
 
+#: The integer element types Convert-1 and ConvertPromoteTypes-14 are probed on, with their numpy types.
+CONVERT_TYPES = {"u8": "uint8", "i8": "int8", "u16": "uint16", "i16": "int16", "u32": "uint32", "i32": "int32",
+                 "u64": "uint64", "i64": "int64"}
+
+
+def _convert_values(element: str) -> np.ndarray:
+    """Edge values of ``element`` around each integer type's limits; of i64 and u64 only those within i32 (every
+    release computes them through i32, the current one too: Convert-1 of i64 2^40 to i64 gives 0 on 2026.4), of u32
+    its whole range (4000000000: 2147483647 on 2024.0, -294967296 on 2026.4 into i64)."""
+    dtype = np.dtype(CONVERT_TYPES[element])
+    info = np.iinfo(dtype)
+    low, high = (max(info.min, -2**31), min(info.max, 2**31 - 1)) if info.bits == 64 else (info.min, info.max)
+    edges = {0, 1, -1, 127, 128, 255, 256, -128, -129, 32767, 32768, 65535, 65536, -32768, -32769, 2**31 - 1,
+             -2**31, 2**31, 3 * 2**30, 4000000000, 2**32 - 1, 123456789, -123456789}
+    return np.array(sorted(v for v in edges if low <= v <= high), dtype)
+
+
+def integer_convert() -> dict[str, dict[str, list[int | float]] | None]:
+    """What the CPU plugin computes for Convert-1 from each integer type (``CONVERT_TYPES``) to each and to f32, on
+    ``_convert_values`` (``convert``: "u32->i64" -> the outputs), and for ConvertPromoteTypes-14 with promote_unsafe
+    on each pair of those types (``promote``: "i32+u32->i64", with the type it promotes to, -> both outputs, one
+    after the other; None where the release has no opset14): scripts/make_release_table.py holds each release's
+    numbers against the current one's (2024.0 saturates a value out of the destination's range, 300 into u8: 255;
+    2026.4 wraps it: 44)."""
+    params, results, feed, keys = [], [], [], []
+
+    def add(key: str, node: ov.Node, sources: list[tuple[ov.Node, np.ndarray]]) -> None:
+        for source, value in sources:
+            params.append(source)
+            feed.append(value)
+        results.extend(node.outputs())
+        keys.append(key)
+
+    for source in CONVERT_TYPES:
+        for destination in [*CONVERT_TYPES, "f32"]:
+            values = _convert_values(source)
+            data = ov.op.Parameter(getattr(ov.Type, source), ov.PartialShape([values.size]))
+            add(f"{source}->{destination}", NodeFactory("opset1").create(
+                "Convert", [data.output(0)], {"destination_type": destination}), [(data, values)])
+    try:
+        factory = NodeFactory("opset14")
+    except RuntimeError:
+        factory = None
+    for a in CONVERT_TYPES if factory else ():
+        for b in CONVERT_TYPES:
+            first, second = _convert_values(a), _convert_values(b)
+            n = max(first.size, second.size)
+            first, second = np.resize(first, n), np.resize(second, n)
+            x, y = (ov.op.Parameter(getattr(ov.Type, t), ov.PartialShape([n])) for t in (a, b))
+            try:
+                node = factory.create("ConvertPromoteTypes", [x.output(0), y.output(0)],
+                                      {"promote_unsafe": True, "pytorch_scalar_promotion": False,
+                                       "u64_integer_promotion_target": "f32"})
+            except RuntimeError:
+                continue
+            add(f"{a}+{b}->{node.get_output_element_type(0).get_type_name()}", node, [(x, first), (y, second)])
+    model = ov.Model(results, params, "convert")
+    request = compiled(model).create_infer_request()
+    request.infer(feed)
+    outputs = [request.get_output_tensor(i).data.tolist() for i in range(len(results))]
+    convert: dict[str, list[int | float]] = {}
+    promote: dict[str, list[int | float]] = {}
+    for key in keys:
+        if "+" in key:
+            promote[key] = outputs.pop(0) + outputs.pop(0)
+        else:
+            convert[key] = outputs.pop(0)
+    return {"convert": convert, "promote": promote if factory else None}
+
+
 def main() -> None:
     json.dump({"version": ov.get_version(), "python": sys.version.split()[0], "ir_versions": ir_versions(),
                "opsets": opsets(), "values": values(), "duplicate_layer_names": duplicate_layer_names(),
                "sdpa_boolean_mask": sdpa_boolean_mask(), "dynamic_state": dynamic_state(),
                "sdpa_float_mask_shapes": sdpa_float_mask_shapes(), "identity": identity(), "bitwise": bitwise(),
-               "i4_zero_point": i4_zero_point(), "group_norm_2d": group_norm_2d()},
+               "i4_zero_point": i4_zero_point(), "group_norm_2d": group_norm_2d(),
+               "integer_convert": integer_convert()},
               sys.stdout, indent=1, sort_keys=True)
 
 

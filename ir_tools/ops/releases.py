@@ -45,6 +45,9 @@ DEFECTS: dict[str, str] = {
                            "largest output away",
     "group_norm_2d_not_compiled": "reads GroupNormalization-12 of a 2-D input but its CPU plugin does not compile it "
                                   "('Cannot fallback on ngraph reference implementation')",
+    "integer_convert_saturates": "computes Convert-1 between this layer's integer types saturating where the "
+                                 "current OpenVINO wraps (i32 300 into u8: 255, not 44; u32 4000000000 into i64: "
+                                 "2147483647, not -294967296)",
 }
 
 
@@ -119,11 +122,22 @@ class Release:
       times an f16 scale, into a MatMul) up to twice the largest output away; 2023.2, 2023.3 and 2025.4 on right
       (u4 and u8 zero points, and i4 weights without one, right on all; found by a QA run);
     - ``group_norm_2d_not_compiled``: 2023.1, the first with GroupNormalization-12, to 2024.0 do not compile it on a
-      2-D input ([3, 4], 2 groups); 2024.1 on compute it right (found by a QA run)."""
+      2-D input ([3, 4], 2 groups); 2024.1 on compute it right (found by a QA run);
+    - ``integer_convert_saturates``: 2023.0 to 2025.3 compute Convert-1 on 35 of the 72 pairs of integer types
+      probed (u8 to i64, into those and f32) otherwise than the current OpenVINO (36: u32 into f32 too, on 2023.0 to
+      2023.2), ``converts_otherwise``: a value out of the destination's range saturated where 2025.4 on wrap it, and
+      a u32 of 2^31 or more (which every release takes through i32) saturated to 2^31-1 where 2025.4 on wrap it to a
+      negative i32, into i64 too; ConvertPromoteTypes-14 (2024.0 to 2025.3) differs on the 15 pairs with a u32
+      input, each where a Convert of an input to the promoted type does (found by a QA run: i32 + u32 unsafe into
+      i64). i64 and u64 are probed within i32: beyond it every release, the current one too, computes them through
+      i32."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on
     run it; the documented-only releases before 2023.0 take 2023.0's answer, unmeasured)."""
+    converts_otherwise: frozenset[str] = frozenset()
+    """The pairs of integer types ("u32->i64") on which its Convert-1 computes other numbers than the current
+    OpenVINO's (``integer_convert_saturates``)."""
 
     @cached_property
     def number(self) -> tuple[int, int] | None:
@@ -188,7 +202,8 @@ def releases() -> dict[str, Release]:
                           {opset: tables[key] for opset, key in entry["opsets"].items()},
                           frozenset(tuple(v) for v in entry["values"]),
                           frozenset(entry["reads_duplicate_layer_names"]), frozenset(entry["miscomputes"]),
-                          entry["runs_dynamic_state"])
+                          runs_dynamic_state=entry["runs_dynamic_state"],
+                          converts_otherwise=frozenset(entry["converts_otherwise"]))
             for name, entry in document["releases"].items()}
 
 
@@ -214,7 +229,8 @@ def release(name: str) -> Release:
         opsets = {f"opset{i}": newest.opsets[f"opset{i}"] for i in range(1, n + 1)}
         values = frozenset(v for v in newest.values if int(v[1][5:]) <= n)
         return Release(name, f"opsets 1-{n} as OpenVINO {newest.name} has them", newest.ir_versions, opsets, values,
-                       newest.reads_duplicate_layer_names, newest.miscomputes, newest.runs_dynamic_state)
+                       newest.reads_duplicate_layer_names, newest.miscomputes, newest.runs_dynamic_state,
+                       newest.converts_otherwise)
     minor = ".".join(name.split(".")[:2])
     if minor in known:
         return known[minor]

@@ -8,12 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ir_tools.ops.releases import release
 from tests.downgrade.runs import NEEDS_2023, assert_refused, assert_runs_equal, migrate
 
 pytestmark = NEEDS_2023
 
 TYPES = (np.bool_, np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
          np.uint32, np.uint64)
+
+#: The conversions 2023.0 computes otherwise than the current OpenVINO (tests/downgrade/test_integer_convert.py).
+SATURATED = release("2023.0").converts_otherwise
 
 
 def _lossless(source: type, target: np.dtype) -> bool:
@@ -23,7 +27,8 @@ def _lossless(source: type, target: np.dtype) -> bool:
 def promote_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, int]:
     """Up to ``cases`` ConvertPromoteTypes-14 layers on two Parameters of drawn types (scalar or not) and drawn
     attributes, those OpenVINO builds (it refuses unsafe pairs) into a type that holds both inputs' values (numpy's
-    safe casts, but 64-bit integers into f64); the path and how many."""
+    safe casts, but 64-bit integers into f64) and that 2023.0 converts as the current OpenVINO does (not u32 into
+    i64 or u64: ``integer_convert_saturates``); the path and how many."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset14 as o14
@@ -39,8 +44,9 @@ def promote_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Pat
                                              ("f32", "i64", "f64", "u64")[i % 4], name=f"promote{i}")
         except RuntimeError:
             continue
-        promoted = node.get_output_element_type(0).to_dtype()
-        if not all(_lossless(t, promoted) for t in (t0, t1)):
+        promoted = node.get_output_element_type(0)
+        if not all(_lossless(t, promoted.to_dtype()) for t in (t0, t1)) or {
+                f"{ov.Type(t).get_type_name()}->{promoted.get_type_name()}" for t in (t0, t1)} & SATURATED:
             continue
         params += [x, y]
         results += [o1.result(node.output(0), name=f"y{i}"), o1.result(node.output(1), name=f"z{i}")]
@@ -53,7 +59,7 @@ def test_convert_promote_types_14_runs_on_2023_equal_to_the_current_openvino(
     model, built = promote_model(tmp_path / "promotes.xml", np.random.default_rng(14), 500)
     out, printed = migrate(model, capsys)
     assert f"rewrote {built} x ConvertPromoteTypes-14 -> Convert-1" in printed, printed
-    assert built > 250
+    assert built > 240
     assert assert_runs_equal(model, out) == 2 * built
 
 

@@ -18,6 +18,9 @@
    ``migrate --target`` makes the zero point an i8 Const of the same values (passes/downgrade/decompression.py).
 7. OpenVINO 2023.1 to 2024.0 CPU do not compile GroupNormalization-12 of a 2-D input: ``migrate --target`` rewrites
    such a layer (MVN-6, passes/downgrade/normalization.py) and leaves the others.
+8. OpenVINO 2023.0 to 2025.3 CPU convert some pairs of integer types saturating where the current one wraps:
+   ``migrate --target`` refuses such Convert-1 and ConvertPromoteTypes-14 layers (tests/downgrade/
+   test_integer_convert.py).
 """
 
 from __future__ import annotations
@@ -210,6 +213,11 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
                                                "2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("i4_zero_point_wrong") == [*(f"2024.{n}" for n in range(7)), "2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("group_norm_2d_not_compiled") == ["2023.1", "2023.2", "2023.3", "2024.0"]
+    saturating = [*(f"2023.{n}" for n in range(4)), *(f"2024.{n}" for n in range(7)), *(f"2025.{n}" for n in range(4))]
+    assert having("integer_convert_saturates") == saturating  # (tests/downgrade/test_integer_convert.py)
+    assert [len(table[name].converts_otherwise) for name in saturating] == [36] * 3 + [35] * 12
+    assert {"u32->i64", "i32->u8", "u32->u32"} <= table["2024.0"].converts_otherwise
+    assert "u32->f32" in table["2023.0"].converts_otherwise - table["2023.3"].converts_otherwise
     assert oldest_creating("Identity", "opset16", {}) == "2025.0"
     assert oldest_creating("BitwiseNot", "opset13", {}) == "2023.2"
 

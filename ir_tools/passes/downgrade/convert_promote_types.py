@@ -1,16 +1,19 @@
-"""ConvertPromoteTypes-14 as a Convert-1 of each input (releases before 2024.0 have no opset14)."""
+"""ConvertPromoteTypes-14 as a Convert-1 of each input (releases before 2024.0 have no opset14); Convert-1 and
+ConvertPromoteTypes-14 between integer types a release converts otherwise than the current OpenVINO, refused."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
 
-from ...base.dtypes import REAL_TYPES, element_type
+from ...base.dtypes import INTEGER_TYPES, REAL_TYPES, element_type
 from ...ir.model import Graph, Layer
 from ...ops import attrs as A
 from ...ops.core import ConvertAttrs
+from ...ops.releases import op_label
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..shapes import declared_type
 from .base import Downgrade
 
 #: The element types ConvertPromoteTypes takes (convert_promote_types.cpp, is_type_supported).
@@ -27,6 +30,18 @@ class _PromoteAttrs:
     u64_integer_promotion_target: str = A.attr("u64_integer_promotion_target", A.STRING, "f32")
 
 
+def _conversions(graph: Graph, layer: Layer) -> set[str]:
+    """The conversions a Convert-1 or ConvertPromoteTypes-14 ``layer`` makes, as its ports declare them: "u32->i64",
+    one per input."""
+    return {f"{declared_type(port).element}->{declared_type(layer.outputs[0]).element}" for port in layer.inputs}
+
+
+def _between_integers(graph: Graph, layer: Layer) -> bool:
+    """True if the layer converts some integer type to another type (``integer_convert_saturates`` may hit it; the
+    pairs are the target's, ``ConvertPromoteTypesTo1.defect``)."""
+    return any(pair.split("->")[0] in INTEGER_TYPES for pair in _conversions(graph, layer))
+
+
 class ConvertPromoteTypesTo1(Downgrade):
     """ConvertPromoteTypes-14 as Convert-1 of each input to the promoted element type, where both input types are
     known and the promoted type holds every value of both: each output is its input converted (a Convert to the
@@ -34,15 +49,35 @@ class ConvertPromoteTypesTo1(Downgrade):
     ``evaluate_common_type`` (``promoted``). Left, for ``retarget`` to refuse: inputs of a dynamic type, types
     OpenVINO refuses to promote, and lossy promotions (promote_unsafe, or pytorch scalar promotion of a u16 scalar
     into i8): OpenVINO 2023.0's CPU Convert saturates where the current one wraps (i8 -34 into u16: 0, not
-    65502)."""
+    65502).
 
-    rewrites = {"ConvertPromoteTypes-14": "into Convert-1 of each input where both input element types are known "
-                                          "and the promoted type holds every value of both (not a lossy promotion)"}
+    For a target that converts some pair of integer types otherwise than the current OpenVINO
+    (``integer_convert_saturates``, measured: 2023.0 to 2025.3 saturate where 2025.4 on wrap, u32 of 2^31 or more
+    into i64 too), the Convert-1 and ConvertPromoteTypes-14 layers making such a conversion are taken too, and
+    left, for ``retarget`` to refuse: no older op wraps as the current Convert does (the target computes every
+    integer op of u32 through its own saturating Convert)."""
+
+    rewrites = {"ConvertPromoteTypes-14": "into Convert-1 of each input where both input element types are known, "
+                                          "the promoted type holds every value of both (not a lossy promotion) and "
+                                          "the target converts them as the current OpenVINO does",
+                "Convert-1": "nowhere between integer types the target converts otherwise than the current OpenVINO "
+                             "(no older op wraps as it does)"}
+    repairs = {"integer_convert_saturates": _between_integers}
+
+    def defect(self, graph: Graph, layer: Layer) -> str | None:
+        """``integer_convert_saturates`` where the layer makes a conversion the target computes otherwise
+        (``Release.converts_otherwise``), else the base's answer."""
+        key = super().defect(graph, layer)
+        if key == "integer_convert_saturates" and self.target is not None:
+            return key if _conversions(graph, layer) & self.target.converts_otherwise else None
+        return key
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
+            if op_label(layer.type, layer.version) == "Convert-1" or self.defect(graph, layer) is not None:
+                continue  # (no exact form on the target: left)
             keys = [graph.producer_key(layer.id, port) for port in layer.input_ids()]
             types = [builder.type_of(key) for key in keys]
             shapes = [t.shape for t in types]
