@@ -12,7 +12,7 @@ from ...ops import attrs as A
 from ...ops.core import ConvertAttrs
 from ...ops.releases import op_label
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..builder import GraphBuilder, Output, origin_of, origin_text, output_of
 from ..shapes import declared_type
 from .base import Downgrade
 
@@ -38,7 +38,14 @@ def _conversions(graph: Graph, layer: Layer) -> set[str]:
 
 def _between_integers(graph: Graph, layer: Layer) -> bool:
     """True if the layer converts some integer type to another type (``integer_convert_saturates`` may hit it; the
-    pairs are the target's, ``ConvertPromoteTypesTo1.defect``)."""
+    pairs are the target's, ``ConvertPromoteTypesTo1.defect``), but for a Convert a rewrite built on a value it
+    computed itself, which it holds in the destination's range (BitwiseNot on i8 through i32, non-negative indices'
+    dims)."""
+    origin = origin_of(layer.rt_info)
+    source = graph.producer_key(layer.id, layer.input_ids()[0])
+    if origin is not None and not origin.startswith("Convert") and source is not None and \
+            origin_of(graph.layer(source[0]).rt_info) == origin:
+        return False
     return any(pair.split("->")[0] in INTEGER_TYPES for pair in _conversions(graph, layer))
 
 
