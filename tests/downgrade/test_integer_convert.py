@@ -4,10 +4,13 @@ of i32 and u32 with promote_unsafe, u32 4000000000 into i64, gives 2147483647 on
 current OpenVINO, and migrate --target wrote it with exit 0).
 
 Every pair of integer types (u8 to i64, into those and f32) as a Convert-1, and every pair as a ConvertPromoteTypes-14
-with promote_unsafe, on edge values (each type's limits, u32 of 2^31 and more; i64 and u64 within i32, beyond which
-every release, the current one too, computes them through i32): on each release installed, the layers whose outputs
-differ from the current OpenVINO's are exactly those ``check --target`` names with the defect and ``migrate --target``
-refuses.
+with promote_unsafe (and lossy pytorch scalar promotions), on edge values (each type's limits and +-1 around them,
+multiples of 2^8 and 2^16 and +-1, u32 of 2^31 and more; i64 and u64 within i32, beyond which every release, the
+current one too, computes them through i32) and seeded ones: ``check --target`` names exactly the layers a release
+converts otherwise; ``migrate --target`` rewrites those into i8, u8, i16 and u16 from a type but u32 as the current
+OpenVINO's wrap (passes/downgrade/integer_wrap.py), which the release then computes exactly as the current OpenVINO
+computes the original, and refuses the others (from u32, into u32 or u64), whose outputs the release computes
+otherwise.
 """
 
 from __future__ import annotations
@@ -21,13 +24,19 @@ import pytest
 import ir_tools
 from ir_tools.cli import main
 from ir_tools.ops.releases import release
+from ir_tools.passes.downgrade.integer_wrap import wraps_exactly
 from tests.test_target import side_pythons
 
 TYPES = {"u8": np.uint8, "i8": np.int8, "u16": np.uint16, "i16": np.int16, "u32": np.uint32, "i32": np.int32,
          "u64": np.uint64, "i64": np.int64}
-EDGES = [0, 1, -1, 127, 128, 255, 256, -128, -129, 32767, 32768, 65535, 65536, -32768, -32769, 2**31 - 1, -2**31,
-         2**31, 3 * 2**30, 4000000000, 2**32 - 1, 123456789, -123456789]
-N = 24
+#: Each type's limits, multiples of 2^8 and 2^16, 2^24 (where f32 stops holding every integer), values near 2^31, and
+#: each of them +-1.
+EDGES = sorted({sign * base + d for base in (0, 2**7, 2**8, 5 * 2**8, 2**15, 2**16, 7 * 2**16, 2**24, 123456789,
+                                             2**31 - 64, 2**31, 3 * 2**30, 4000000000, 2**32)
+                for sign in (1, -1) for d in (-1, 0, 1)})
+N = 160
+#: The releases measured, where installed (IR_TOOLS_RELEASE_PYTHONS).
+TARGETS = ["2023.0", "2024.0", "2025.0"]
 
 
 def _values(element: str, rng: np.random.Generator) -> np.ndarray:
@@ -38,9 +47,17 @@ def _values(element: str, rng: np.random.Generator) -> np.ndarray:
     return np.array(edges + [int(v) for v in rng.integers(low, high, N - len(edges), endpoint=True)], TYPES[element])
 
 
-def _models(folder: Path) -> tuple[dict[str, Path], dict[str, np.ndarray], dict[str, set[str]]]:
+def _unrepaired(conversions: set[str], target: str) -> bool:
+    """Whether ``target`` converts one of ``conversions`` otherwise and migrate has no exact form for it."""
+    return any(not wraps_exactly(pair) for pair in conversions & release(target).converts_otherwise)
+
+
+def _models(folder: Path, left_out: str | None = None) -> tuple[dict[str, Path], dict[str, np.ndarray],
+                                                                    dict[str, set[str]]]:
     """A model of every Convert-1 (``c_u32_i64``) and one of every ConvertPromoteTypes-14 with promote_unsafe
-    (``p_i32_u32``), each layer on Parameters of its own; the feed; each layer's conversions ("u32->i64")."""
+    (``p_i32_u32``) and of each lossy pytorch scalar promotion of an edge value (``s_u8_i32_3``: an i32 scalar into
+    a u8 tensor), each layer on Parameters of its own, but those migrate has no exact form for on ``left_out`` (a
+    target); the feed; each layer's conversions ("u32->i64")."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset14 as o14
@@ -50,6 +67,8 @@ def _models(folder: Path) -> tuple[dict[str, Path], dict[str, np.ndarray], dict[
     results, params = [], []
     for s in TYPES:
         for d in [*TYPES, "f32"]:
+            if left_out and _unrepaired({f"{s}->{d}"}, left_out):
+                continue
             x = o1.parameter([N], TYPES[s], name=f"x_{s}_{d}")
             feed[f"x_{s}_{d}"] = _values(s, rng)
             results.append(o1.result(o1.convert(x, d, name=f"c_{s}_{d}"), name=f"c_{s}_{d}/out"))
@@ -61,12 +80,30 @@ def _models(folder: Path) -> tuple[dict[str, Path], dict[str, np.ndarray], dict[
     for a in TYPES:
         for b in TYPES:
             x, y = o1.parameter([N], TYPES[a], name=f"a_{a}_{b}"), o1.parameter([N], TYPES[b], name=f"b_{a}_{b}")
-            feed[f"a_{a}_{b}"], feed[f"b_{a}_{b}"] = _values(a, rng), _values(b, rng)
             node = o14.convert_promote_types(x, y, True, False, "f32", name=f"p_{a}_{b}")
             promoted = node.get_output_element_type(0).get_type_name()
+            if left_out and (_unrepaired({f"{a}->{promoted}", f"{b}->{promoted}"}, left_out) or promoted == "f32"):
+                continue  # (2023.0 has no opset14: an i64 or u64 into f32 is a lossy promotion, refused)
+            feed[f"a_{a}_{b}"], feed[f"b_{a}_{b}"] = _values(a, rng), _values(b, rng)
             results += [o1.result(node.output(i), name=f"p_{a}_{b}/out{i}") for i in range(2)]
             params += [x, y]
             conversions[f"p_{a}_{b}"] = {f"{a}->{promoted}", f"{b}->{promoted}"}
+            lossy = f"{b}->{a}"
+            if a == b or lossy not in release("2024.0").converts_otherwise or (left_out and _unrepaired({lossy},
+                                                                                                        left_out)):
+                continue
+            info = np.iinfo(TYPES[a])
+            out = [v for v in _values(b, rng)  # (values a saturating release converts otherwise)
+                   if np.array(v).astype(TYPES[a]) != np.clip(int(v), info.min, info.max)]
+            for j, value in enumerate(rng.choice(out, min(6, len(out)), replace=False)):
+                name = f"s_{a}_{b}_{j}"
+                x = o1.parameter([3], TYPES[a], name=f"t_{a}_{b}_{j}")
+                y = o1.parameter([], TYPES[b], name=f"v_{a}_{b}_{j}")
+                node = o14.convert_promote_types(x, y, True, True, "f32", name=name)
+                feed[f"t_{a}_{b}_{j}"], feed[f"v_{a}_{b}_{j}"] = _values(a, rng)[:3], np.array(value, TYPES[b])
+                results += [o1.result(node.output(i), name=f"{name}/out{i}") for i in range(2)]
+                params += [x, y]
+                conversions[name] = {f"{a}->{a}", lossy}
     models["promotes"] = folder / "promotes.xml"
     ov.save_model(ov.Model(results, params, "promotes"), str(models["promotes"]), compress_to_fp16=False)
     return models, feed, conversions
@@ -85,25 +122,30 @@ def _run(python: str | None, model: Path, feed: dict[str, np.ndarray]) -> dict[s
 
 
 @pytest.mark.openvino
-@pytest.mark.parametrize("target", ["2023.0", "2024.0", "2025.0"])
-def test_layers_a_release_converts_otherwise_are_named_and_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                                  target: str) -> None:
+@pytest.mark.parametrize("target", TARGETS)
+def test_layers_a_release_converts_otherwise_are_named_and_those_without_a_wrap_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str) -> None:
+    """``check --target`` names exactly the layers whose outputs the release computes otherwise; ``migrate
+    --target`` refuses exactly those with a conversion from u32 or into u32 or u64, nothing written."""
     models, feed, conversions = _models(tmp_path)
     for kind, model in models.items():
         if not release(target).creates("ConvertPromoteTypes", "opset14", {}) and kind == "promotes":
-            continue  # (2023.0 has no opset14: its Converts, above, are what the rewrite would write)
-        named = {name: m for name, m in _refused(model, target).items()}
+            continue  # (2023.0 has no opset14: test_repaired_... runs its Converts)
+        named = _refused(model, target)
         assert all(m.startswith(f"OpenVINO {target} computes Convert-1 between this layer's integer types saturating "
                                 "where the current OpenVINO wraps") and "the next release without this defect is "
                                 "2025.4" in m for m in named.values()), named
         layers = {layer.name for layer in ir_tools.read_ir(model).layers() if layer.name in conversions}
+        assert set(named) == {name for name in layers if conversions[name] & release(target).converts_otherwise}
         assert not _refused(model, "2025.4")
         out = tmp_path / f"{model.stem}_{target}.xml"
         assert main(["migrate", str(model), "--target", target, "-o", str(out), "-v"]) == 2
         err = capsys.readouterr().err
-        assert set(re.findall(r"error\[E-TARGET\]: layer '(\w+)' \(id \d+, Convert\w*@opset1?4?\): OpenVINO "
-                              rf"{target} computes Convert-1 between this layer's integer types saturating", err)) \
-            == set(named), err
+        refused = set(re.findall(rf"error\[E-TARGET\]: layer '(\w+)' \(id \d+, Convert\w*@opset1?4?\): OpenVINO "
+                                 f"{target} computes Convert-1 between this layer's integer types saturating", err))
+        assert refused == {name for name in named if _unrepaired(conversions[name], target)}, err
+        assert "no rewrite applies to this layer" in err and "from a type but u32, as the current OpenVINO's wrap " \
+            "(FloorMod-1 in i32, then Convert-1 in range; the target's CPU holds no u32 or u64 of 2^31 or more)" in err
         assert not out.exists()
         if target not in side_pythons():
             continue
@@ -117,6 +159,33 @@ def test_layers_a_release_converts_otherwise_are_named_and_refused(tmp_path: Pat
             assert (want["p_i32_u32/out1"][at], got["p_i32_u32/out1"][at]) == (-294967296, 2147483647)
 
 
+@pytest.mark.openvino
+@pytest.mark.parametrize("target", TARGETS)
+def test_repaired_conversions_run_on_the_release_equal_to_the_current_openvino(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str) -> None:
+    """Every Convert-1 and ConvertPromoteTypes-14 but those refused: migrate writes the release's wrap of each
+    conversion it computes otherwise, which the release (and the current OpenVINO) computes exactly as the current
+    OpenVINO computes the original, every output, on every value."""
+    if target not in side_pythons():
+        pytest.skip(f"no OpenVINO {target}: set IR_TOOLS_RELEASE_PYTHONS")
+    models, feed, conversions = _models(tmp_path, left_out=target)
+    for kind, model in models.items():
+        out = tmp_path / f"{model.stem}_{target}.xml"
+        assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 0
+        printed = capsys.readouterr().out
+        wraps = sorted(pair for name, pairs in conversions.items() if name.startswith("c_")
+                       for pair in pairs & release(target).converts_otherwise)
+        if kind == "converts":
+            assert len(wraps) == 19 and all(f"rewrote 1 x Convert-1 ({pair}) -> wrap in i32" in printed
+                                            for pair in wraps), printed
+        assert not [d for d in ir_tools.check(out, openvino=False, target=target) if d.severity == "error"]
+        want = _run(None, model, feed)
+        for python in (side_pythons()[target], None):
+            got = _run(python, out, feed)
+            assert set(got) == set(want)
+            wrong = sorted(name for name in want if not np.array_equal(got[name], want[name]))
+            assert not wrong, (python, wrong)
+            assert all(got[name].dtype == want[name].dtype for name in want)
 @pytest.mark.openvino
 def test_the_qa_run_promotion_is_refused_for_2024(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """ConvertPromoteTypes-14 of i32 and u32 (promote_unsafe, into i64) with a Convert-1 of u32 into i64 beside it:

@@ -1,5 +1,6 @@
 """ConvertPromoteTypes-14 as a Convert-1 of each input (releases before 2024.0 have no opset14); Convert-1 and
-ConvertPromoteTypes-14 between integer types a release converts otherwise than the current OpenVINO, refused."""
+ConvertPromoteTypes-14 between integer types a release converts otherwise than the current OpenVINO, as the current
+one's wrap (``integer_wrap``) where it can be built, else refused."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from ...ops import attrs as A
 from ...ops.core import ConvertAttrs
 from ...ops.releases import op_label
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_of, origin_text, output_of
+from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
 from .base import Downgrade
+from .integer_wrap import converted_alike, wrapped, wraps_exactly
 
 #: The element types ConvertPromoteTypes takes (convert_promote_types.cpp, is_type_supported).
 _SUPPORTED = frozenset({"boolean", "f16", "f32", "f64", "i4", "i8", "i16", "i32", "i64", "u1", "u4", "u8", "u16",
@@ -30,23 +32,28 @@ class _PromoteAttrs:
     u64_integer_promotion_target: str = A.attr("u64_integer_promotion_target", A.STRING, "f32")
 
 
-def _conversions(graph: Graph, layer: Layer) -> set[str]:
-    """The conversions a Convert-1 or ConvertPromoteTypes-14 ``layer`` makes, as its ports declare them: "u32->i64",
-    one per input."""
-    return {f"{declared_type(port).element}->{declared_type(layer.outputs[0]).element}" for port in layer.inputs}
+def _conversions(graph: Graph, layer: Layer) -> dict[str, list[Output]]:
+    """The conversions a Convert-1 or ConvertPromoteTypes-14 ``layer`` makes, as its ports declare them ("u32->i64"),
+    each with the inputs it converts that some release may convert otherwise (``converted_alike``: a value in the
+    destination's range, and i32's, is converted alike by every release)."""
+    destination = declared_type(layer.outputs[0]).element
+    found: dict[str, list[Output]] = {}
+    for port in layer.inputs:
+        key = graph.producer_key(layer.id, port.id)
+        otherwise = key is not None and not converted_alike(graph, key, destination)
+        found.setdefault(f"{declared_type(port).element}->{destination}", []).extend([key] if otherwise else [])
+    return found
 
 
-def _between_integers(graph: Graph, layer: Layer) -> bool:
+def _from_integers(graph: Graph, layer: Layer) -> bool:
     """True if the layer converts some integer type to another type (``integer_convert_saturates`` may hit it; the
-    pairs are the target's, ``ConvertPromoteTypesTo1.defect``), but for a Convert a rewrite built on a value it
-    computed itself, which it holds in the destination's range (BitwiseNot on i8 through i32, non-negative indices'
-    dims)."""
-    origin = origin_of(layer.rt_info)
-    source = graph.producer_key(layer.id, layer.input_ids()[0])
-    if origin is not None and not origin.startswith("Convert") and source is not None and \
-            origin_of(graph.layer(source[0]).rt_info) == origin:
-        return False
-    return any(pair.split("->")[0] in INTEGER_TYPES for pair in _conversions(graph, layer))
+    pairs are the target's, ``ConvertPromoteTypesTo1.defect``)."""
+    return any(declared_type(port).element in INTEGER_TYPES for port in layer.inputs)
+
+
+#: How a conversion the target computes otherwise is rewritten, and where (``integer_wrap.wraps_exactly``).
+_WRAP = ("into i8, u8, i16 or u16 from a type but u32, as the current OpenVINO's wrap (FloorMod-1 in i32, then "
+         "Convert-1 in range; the target's CPU holds no u32 or u64 of 2^31 or more)")
 
 
 class ConvertPromoteTypesTo1(Downgrade):
@@ -55,52 +62,71 @@ class ConvertPromoteTypesTo1(Downgrade):
     type it has already is the identity, and keeps the output's names); the type is OpenVINO's
     ``evaluate_common_type`` (``promoted``). Left, for ``retarget`` to refuse: inputs of a dynamic type, types
     OpenVINO refuses to promote, and lossy promotions (promote_unsafe, or pytorch scalar promotion of a u16 scalar
-    into i8): OpenVINO 2023.0's CPU Convert saturates where the current one wraps (i8 -34 into u16: 0, not
-    65502).
+    into i8) but onto a pair the target converts otherwise, below: OpenVINO 2023.0's CPU Convert saturates where the
+    current one wraps (i8 -34 into u16: 0, not 65502).
 
     For a target that converts some pair of integer types otherwise than the current OpenVINO
     (``integer_convert_saturates``, measured: 2023.0 to 2025.3 saturate where 2025.4 on wrap, u32 of 2^31 or more
-    into i64 too), the Convert-1 and ConvertPromoteTypes-14 layers making such a conversion are taken too, and
-    left, for ``retarget`` to refuse: no older op wraps as the current Convert does (the target computes every
-    integer op of u32 through its own saturating Convert)."""
+    into i64 too), the Convert-1 and ConvertPromoteTypes-14 layers making such a conversion of a value that may be
+    out of the destination's range are taken too: each such conversion into i8, u8, i16 or u16 from a type but u32
+    is built as the current OpenVINO's wrap (``integer_wrap.wrapped``), and with it a lossy ConvertPromoteTypes-14
+    onto such a pair; one from u32 or into u32 or u64 is left, for ``retarget`` to refuse: the target's CPU holds
+    no u32 or u64 of 2^31 or more (it reads a u32 input of 4000000000 as 2147483647)."""
 
-    rewrites = {"ConvertPromoteTypes-14": "into Convert-1 of each input where both input element types are known, "
-                                          "the promoted type holds every value of both (not a lossy promotion) and "
-                                          "the target converts them as the current OpenVINO does",
-                "Convert-1": "nowhere between integer types the target converts otherwise than the current OpenVINO "
-                             "(no older op wraps as it does)"}
-    repairs = {"integer_convert_saturates": _between_integers}
+    rewrites = {"ConvertPromoteTypes-14": "into Convert-1 of each input where both input element types are known "
+                                          "and the promoted type holds every value of both (not a lossy promotion) "
+                                          f"or the target converts the pair otherwise; each such conversion {_WRAP}",
+                "Convert-1": f"where the target converts its integer types otherwise than the current one, {_WRAP}"}
+    repairs = {"integer_convert_saturates": _from_integers}
 
     def defect(self, graph: Graph, layer: Layer) -> str | None:
         """``integer_convert_saturates`` where the layer makes a conversion the target computes otherwise
-        (``Release.converts_otherwise``), else the base's answer."""
+        (``Release.converts_otherwise``) of a value that may be out of range, else the base's answer."""
         key = super().defect(graph, layer)
-        if key == "integer_convert_saturates" and self.target is not None:
-            return key if _conversions(graph, layer) & self.target.converts_otherwise else None
+        if key == "integer_convert_saturates":
+            return key if self._otherwise(graph, layer) else None
         return key
+
+    def _otherwise(self, graph: Graph, layer: Layer) -> dict[str, list[Output]]:
+        """The conversions of ``_conversions`` the target computes otherwise, with the inputs to wrap."""
+        assert self.target is not None
+        return {pair: keys for pair, keys in _conversions(graph, layer).items()
+                if keys and pair in self.target.converts_otherwise}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
-            if op_label(layer.type, layer.version) == "Convert-1" or self.defect(graph, layer) is not None:
+            otherwise = self._otherwise(graph, layer) if self.target is not None else {}
+            convert = op_label(layer.type, layer.version) == "Convert-1"
+            if (convert and not otherwise) or not all(wraps_exactly(pair) for pair in otherwise):
                 continue  # (no exact form on the target: left)
             keys = [graph.producer_key(layer.id, port) for port in layer.input_ids()]
+            if convert:
+                destination = declared_type(layer.outputs[0]).element
+                builder.replace_layer(layer, lambda: [wrapped(builder, keys[0], destination, layer.name)],  # noqa: B023
+                                      origin_text(layer, "Convert-1"))
+                stats[f"Convert-1 ({next(iter(otherwise))}) -> wrap in i32"] += 1
+                continue
             types = [builder.type_of(key) for key in keys]
             shapes = [t.shape for t in types]
             scalars = [s is not None and len(s) == 0 for s in shapes]
             target = promoted(types[0].element, types[1].element, scalars,  # type: ignore[arg-type]
                               A.decode(_PromoteAttrs, layer.attrs, layer.loc))
-            if target is None or not all(_holds(t.element, target) for t in types):  # type: ignore[arg-type]
+            if target is None or not all(_holds(t.element, target) or f"{t.element}->{target}" in otherwise
+                                         for t in types):  # type: ignore[arg-type]
                 continue
-            builder.replace_layer(layer, lambda: _converts(builder, layer, keys, target),  # noqa: B023
+            wraps = {key for pair_keys in otherwise.values() for key in pair_keys}
+            builder.replace_layer(layer, lambda: _converts(builder, layer, keys, target, wraps),  # noqa: B023
                                   origin_text(layer, "ConvertPromoteTypes-14"))
             stats["ConvertPromoteTypes-14 -> Convert-1"] += 1
         return PassResult(graph, bool(stats), stats)
 
 
-def _converts(builder: GraphBuilder, layer: Layer, keys: list[Output], target: str) -> list[Output]:
-    return [output_of(builder.add("Convert", "opset1", ConvertAttrs(target), [key], f"{layer.name}/convert{i}"))
+def _converts(builder: GraphBuilder, layer: Layer, keys: list[Output], target: str, wraps: set[Output]) -> list[Output]:
+    """A Convert-1 of each input to ``target``, those of ``wraps`` as the current OpenVINO's wrap."""
+    return [wrapped(builder, key, target, f"{layer.name}/convert{i}") if key in wraps else
+            output_of(builder.add("Convert", "opset1", ConvertAttrs(target), [key], f"{layer.name}/convert{i}"))
             for i, key in enumerate(keys)]
 
 
