@@ -63,19 +63,25 @@ def test_convert_promote_types_14_runs_on_2023_equal_to_the_current_openvino(
     assert assert_runs_equal(model, out) == 2 * built
 
 
-def test_convert_promote_types_14_refused_on_a_lossy_promotion(
+def test_convert_promote_types_14_lossy_between_integers_wrapped_else_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An i8 scalar into a u16 tensor by unsafe pytorch scalar promotion (-34 is 65502 on the current CPU, 0 on
-    2023.0's); i32 with f32 unsafe; a u16 scalar into an i8 tensor by (safe) pytorch scalar promotion."""
+    2023.0's) and a u16 scalar into an i8 tensor by (safe) pytorch scalar promotion (40000 is -25536, not 127): the
+    current OpenVINO's wrap, equal on 2023.0; i32 with f32 unsafe: refused."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset14 as o14
 
-    for name, t0, t1, unsafe, scalar in (("u16_i8", np.uint16, np.int8, True, True),
-                                         ("i32_f32", np.int32, np.float32, True, False),
-                                         ("scalar", np.int8, np.uint16, False, True)):
+    for name, t0, t1, unsafe, scalar, value in (("u16_i8", np.uint16, np.int8, True, True, -34),
+                                                ("i32_f32", np.int32, np.float32, True, False, None),
+                                                ("scalar", np.int8, np.uint16, False, True, 40000)):
         x, y = o1.parameter([2], t0, name="x"), o1.parameter([] if scalar else [2], t1, name="y")
         node = o14.convert_promote_types(x, y, unsafe, scalar, name=name)
         path = tmp_path / f"{name}.xml"
         ov.save_model(ov.Model(node.outputs(), [x, y], name), str(path))
-        assert_refused(path, name, "ConvertPromoteTypes of opset14", capsys)
+        if value is None:
+            assert_refused(path, name, "ConvertPromoteTypes of opset14", capsys)
+            continue
+        out, printed = migrate(path, capsys)
+        assert "rewrote 1 x ConvertPromoteTypes-14 -> Convert-1" in printed, printed
+        assert assert_runs_equal(path, out, inputs={"x": np.array([1, 2], t0), "y": np.array(value, t1)}) == 2

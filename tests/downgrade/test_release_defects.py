@@ -19,8 +19,8 @@
 7. OpenVINO 2023.1 to 2024.0 CPU do not compile GroupNormalization-12 of a 2-D input: ``migrate --target`` rewrites
    such a layer (MVN-6, passes/downgrade/normalization.py) and leaves the others.
 8. OpenVINO 2023.0 to 2025.3 CPU convert some pairs of integer types saturating where the current one wraps:
-   ``migrate --target`` refuses such Convert-1 and ConvertPromoteTypes-14 layers (tests/downgrade/
-   test_integer_convert.py).
+   ``migrate --target`` writes such Convert-1 and ConvertPromoteTypes-14 layers into i8, u8, i16 or u16 as the
+   current wrap and refuses those from u32 or into u32 or u64 (tests/downgrade/test_integer_convert.py).
 """
 
 from __future__ import annotations
