@@ -32,16 +32,16 @@ class _PromoteAttrs:
     u64_integer_promotion_target: str = A.attr("u64_integer_promotion_target", A.STRING, "f32")
 
 
-def _conversions(graph: Graph, layer: Layer) -> dict[str, list[Output]]:
-    """The conversions a Convert-1 or ConvertPromoteTypes-14 ``layer`` makes, as its ports declare them ("u32->i64"),
-    each with the inputs it converts that some release may convert otherwise (``converted_alike``: a value in the
-    destination's range, and i32's, is converted alike by every release)."""
+def _converted_otherwise(graph: Graph, layer: Layer, pairs: frozenset[str]) -> dict[str, list[Output]]:
+    """The conversions of ``pairs`` ("u32->i64") a Convert-1 or ConvertPromoteTypes-14 ``layer`` makes, as its ports
+    declare them, each with the inputs it converts that some release may convert otherwise (not ``converted_alike``:
+    a value in the destination's range, and i32's, is converted alike by every release)."""
     destination = declared_type(layer.outputs[0]).element
     found: dict[str, list[Output]] = {}
     for port in layer.inputs:
-        key = graph.producer_key(layer.id, port.id)
-        otherwise = key is not None and not converted_alike(graph, key, destination)
-        found.setdefault(f"{declared_type(port).element}->{destination}", []).extend([key] if otherwise else [])
+        pair, key = f"{declared_type(port).element}->{destination}", graph.producer_key(layer.id, port.id)
+        if pair in pairs and key is not None and not converted_alike(graph, key, destination):
+            found.setdefault(pair, []).append(key)
     return found
 
 
@@ -88,10 +88,9 @@ class ConvertPromoteTypesTo1(Downgrade):
         return key
 
     def _otherwise(self, graph: Graph, layer: Layer) -> dict[str, list[Output]]:
-        """The conversions of ``_conversions`` the target computes otherwise, with the inputs to wrap."""
+        """The conversions the target computes otherwise (``_converted_otherwise``), with the inputs to wrap."""
         assert self.target is not None
-        return {pair: keys for pair, keys in _conversions(graph, layer).items()
-                if keys and pair in self.target.converts_otherwise}
+        return _converted_otherwise(graph, layer, self.target.converts_otherwise)
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
