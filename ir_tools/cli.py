@@ -20,7 +20,7 @@ from .base.diagnostics import Diagnostic, has_errors, render_github, render_json
 from .base.errors import IrToolsError, SourceLoc, did_you_mean
 from .base.files import same_file, unwritable, write_atomically
 from .batch import map_files, model_paths
-from .console import paint, progress, progress_steps, status
+from .console import above_progress, paint, progress, progress_steps, status
 from .ir.inspect import render_text, summary
 from .ir.model import Graph
 from .ir.reader import read_ir
@@ -81,6 +81,30 @@ def _inference_summary(graph: Graph, result: Propagation) -> str:
             + (f", not inferred (an error at or before them): {unreached}" if unreached > 0 else ""))
 
 
+def _check_report(args: argparse.Namespace, path: str, diags: list[Diagnostic], summary: str | None,
+                  ) -> list[Diagnostic]:
+    """One file's diagnostics as the user selected them, printed at once in text and github formats (json and sarif
+    print every file's at the end): the diagnostics, or their annotations, and the file's count of each."""
+    kept = args.selection.kept(diags)
+    if args.format not in ("text", "github"):
+        return kept
+    if args.format == "github":
+        annotations = render_github({path: kept})
+        if annotations:
+            print(annotations)
+    else:
+        _print_diagnostics(kept, args.verbose, args.quiet)
+    errors = sum(d.severity == "error" for d in kept)
+    warnings = sum(d.severity == "warning" for d in kept)
+    fatal = sum(d.fatal for d in kept)
+    if errors or not args.quiet:
+        unusable = f" ({fatal} fatal: the file could not be checked fully)" if fatal else ""
+        print(f"{path}: {errors} error(s){unusable}, {warnings} warning(s)")
+    if args.verbose and summary:
+        print(f"{path}: {summary}")
+    return kept
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise IrToolsError(f"--jobs must be at least 1, got {args.jobs}", code="E-USAGE")
@@ -92,6 +116,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
         release(args.target)  # an unknown release is a usage error before any file is read
     paths = model_paths(args.models)
+    readable = args.format in ("text", "github")  # (reported file by file, as each is checked)
+    results: dict[str, list[Diagnostic]] = {}
     if args.html:
         if len(paths) != 1:
             raise IrToolsError(f"check --html draws one model; {len(paths)} were given", code="E-USAGE")
@@ -100,39 +126,31 @@ def cmd_check(args: argparse.Namespace) -> int:
         diags, graph, result = _check_model(paths[0], None, args)
         _save_html(args.html, check_html(graph, str(paths[0]), diags))
         summary = None if graph is None or result is None else _inference_summary(graph, result)
-        checked = {str(paths[0]): (diags, summary)}
+        results[str(paths[0])] = _check_report(args, str(paths[0]), diags, summary)
     else:
         work = partial(_check_diagnostics, no_openvino=args.no_openvino, compile_model=args.compile,
                        target=args.target)
+        checked = []
         with status(f"checking {paths[0].name}" if paths else "", _shows_progress(args) and len(paths) == 1):
             done = progress(map_files(work, paths, args.jobs), len(paths), "checking",
                             _shows_progress(args) and len(paths) > 1)
-            checked = dict(zip(map(str, paths), done, strict=True))
-    results = {path: args.selection.kept(diags) for path, (diags, _) in checked.items()}
+            for path, (diags, summary) in zip(map(str, paths), done, strict=True):
+                if readable and len(paths) > 1:
+                    with above_progress():
+                        results[path] = _check_report(args, path, diags, summary)
+                else:
+                    checked.append((path, diags, summary))
+        for path, diags, summary in checked:  # (one file: after its status line is erased)
+            results[path] = _check_report(args, path, diags, summary)
     if args.format == "json":
         print(render_json(results))
     elif args.format == "sarif":
         from . import __version__
 
         print(render_sarif(results, __version__))
-    else:
-        annotations = render_github(results) if args.format == "github" else ""
-        if annotations:
-            print(annotations)
-        for path, diags in results.items():
-            if args.format == "text":
-                _print_diagnostics(diags, args.verbose, args.quiet)
-            errors = sum(d.severity == "error" for d in diags)
-            warnings = sum(d.severity == "warning" for d in diags)
-            fatal = sum(d.fatal for d in diags)
-            if errors or not args.quiet:
-                unusable = f" ({fatal} fatal: the file could not be checked fully)" if fatal else ""
-                print(f"{path}: {errors} error(s){unusable}, {warnings} warning(s)")
-            if args.verbose and checked[path][1]:
-                print(f"{path}: {checked[path][1]}")
-        if len(results) > 1:
-            clean = sum(not has_errors(diags) for diags in results.values())
-            print(f"{len(results)} files: {clean} without errors, {len(results) - clean} with errors")
+    elif len(results) > 1:
+        clean = sum(not has_errors(diags) for diags in results.values())
+        print(f"{len(results)} files: {clean} without errors, {len(results) - clean} with errors")
     all_diags = [d for diags in results.values() for d in diags]
     if any(d.code in FATAL_CODES for d in all_diags):
         return EXIT_UNUSABLE

@@ -74,3 +74,15 @@ def progress(items: Iterable[T], total: int, what: str, enabled: bool = True) ->
 
     with tqdm(items, total=total, desc=what, unit="", leave=False, file=sys.stderr, dynamic_ncols=True) as bar:
         yield from bar
+
+
+@contextmanager
+def above_progress() -> Iterator[None]:
+    """Lines printed inside go above the progress bars being drawn (tqdm clears them and draws them again after), so
+    a report can be printed as it comes."""
+    tqdm = sys.modules.get("tqdm")
+    if tqdm is None:
+        yield
+        return
+    with tqdm.tqdm.external_write_mode(file=sys.stdout):
+        yield

@@ -69,3 +69,23 @@ def test_nothing_found_is_a_usage_error(tmp_path: Path, capsys) -> None:
     assert "no IR .xml file" in capsys.readouterr().err
     assert main(["check", str(tmp_path / "*.xml")]) == 2
     assert "no file matches" in capsys.readouterr().err
+
+
+def test_each_file_is_reported_as_it_is_checked(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """In text, each file's diagnostics and count are printed when its check is done, before the next file's
+    result arrives (a directory of many models no longer prints nothing until the end); the total last."""
+    import ir_tools.cli as cli
+
+    models = sorted(str(p) for p in (ROOT / "samples").glob("*.xml"))[:3]
+    checked = cli.map_files
+
+    def one_by_one(work, paths, jobs):
+        for i, found in enumerate(checked(work, paths, 1)):
+            if i:
+                assert f"{paths[i - 1]}: " in capsys.readouterr().out, i  # the file before is reported already
+            yield found
+
+    monkeypatch.setattr(cli, "map_files", one_by_one)
+    main(["check", "--no-openvino", *models])
+    assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("3 files: ")
