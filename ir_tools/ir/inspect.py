@@ -9,6 +9,10 @@ from ..base.dims import show
 from .model import Graph
 from .names import input_name, output_name, reported_names
 
+#: Version of the document ``inspect --format json`` prints (and ``ir_tools.inspect`` returns); bump on an
+#: incompatible change.
+INSPECT_SCHEMA_VERSION = 1
+
 
 def summary(graph: Graph) -> dict:
     """A JSON-ready description of ``graph``."""
@@ -26,6 +30,7 @@ def summary(graph: Graph) -> dict:
         outputs.append(tensor(name, *found) if found else {"name": name, "layer": r.name})
     histogram = Counter(layer.kind for layer in graph.layers())
     return {
+        "schema_version": INSPECT_SCHEMA_VERSION,
         "name": graph.name,
         "ir_version": graph.ir_version,
         "file": str(graph.source) if graph.source else None,
@@ -46,11 +51,11 @@ def summary(graph: Graph) -> dict:
 def render_text(info: dict) -> str:
     lines = [f"model '{info['name']}' (IR v{info['ir_version']}, {info['layer_count']} layers)", "inputs:"]
     for t in info["inputs"]:  # the Parameter's shape as declared (``?`` and intervals), bracketed as the outputs
-        shape = f"[{t['shape'].replace(' ', '')}]" if t.get("shape") is not None else show(t["dims"])
+        shape = f"[{t['shape'].replace(' ', '')}]" if t.get("shape") is not None else _dims(t["dims"])
         lines.append(f"  {t['name']}: {t['precision']} {shape}")
     lines.append("outputs:")
     for t in info["outputs"]:
-        lines.append(f"  {t['name']}: {t.get('precision')} {show(t.get('dims'))}")
+        lines.append(f"  {t['name']}: {t.get('precision')} {_dims(t.get('dims'))}")
     lines.append("ops:")
     width = max((len(k) for k in info["op_histogram"]), default=0)
     for kind, count in info["op_histogram"].items():
@@ -58,6 +63,12 @@ def render_text(info: dict) -> str:
     lines.append("layers:")
     for lay in info["layers"]:
         attrs = " ".join(f"{k}={v}" for k, v in lay["attributes"].items())
-        outs = " ".join(show(d) + (f" '{t}'" if t else "") for d, t in zip(lay["outputs"], lay["tensors"], strict=True))
+        outs = " ".join(_dims(d) + (f" '{t}'" if t else "")
+                        for d, t in zip(lay["outputs"], lay["tensors"], strict=True))
         lines.append(f"  {lay['id']:>4} {lay['name']} [{lay['type']}@{lay['version']}] -> {outs}  {attrs}".rstrip())
     return "\n".join(lines)
+
+
+def _dims(dims: list[int] | None) -> str:
+    """A port's declared dims as the inputs' shapes spell them: ``?`` for a dynamic one (-1 in the file and in JSON)."""
+    return show(dims) if dims is None else "[" + ",".join("?" if d < 0 else str(d) for d in dims) + "]"
