@@ -21,7 +21,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
-from ..base.dtypes import element_type
+from ..base.dtypes import REAL_TYPES, element_type
 from ..base.errors import IrToolsError, UnsupportedError
 from ..base.packed import value_dtype
 from ..ir.bodies import Subgraph, body_layers, subgraphs
@@ -39,8 +39,9 @@ from .inputs import check_inputs
 
 def supported(layer: Layer) -> bool:
     """True if the executor can run this layer (a Const, if numpy can hold its values: not a string; a Convert, if
-    numpy has its destination type: not bf16, f8 or i4, whose rounding the reference does not model; a TensorIterator,
-    Loop or If, if it can run every layer of its bodies)."""
+    numpy has its destination type: not bf16, f8 or i4, whose rounding the reference does not model; another layer,
+    if its outputs are of no float type numpy lacks (``unheld_float``: a Multiply of bf16 rounds its product to bf16,
+    which the reference does not); a TensorIterator, Loop or If, if it can run every layer of its bodies)."""
     spec = lookup(layer.type, layer.version)
     if spec is not None and spec.type == "Const":
         et = element_type(layer.attrs.get("element_type", ""))
@@ -50,7 +51,18 @@ def supported(layer: Layer) -> bool:
         return et is not None and et.numpy is not None
     if spec is not None and spec.bodies:
         return all(supported(inner) for inner in body_layers(layer))
-    return spec is not None and (spec.kernel is not None or spec.type in ("Parameter", "Result"))
+    return spec is not None and (spec.kernel is not None or spec.type in ("Parameter", "Result")) and (
+        spec.type in ("Parameter", "Result") or unheld_float(layer) is None)
+
+
+def unheld_float(layer: Layer) -> str | None:
+    """The float element type of an output of ``layer`` that numpy has no type for (bf16, f8, f4), if any, as its
+    port declares it (OpenVINO gives such values as f32 ones: ``openvino_infer._values``)."""
+    for port in layer.outputs:
+        et = element_type(port.precision or "")
+        if et is not None and et.numpy is None and et.name in REAL_TYPES:
+            return et.name
+    return None
 
 
 S = TypeVar("S")

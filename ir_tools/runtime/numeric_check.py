@@ -30,7 +30,16 @@ from ..ir.walker import Walker
 from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in, unit
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors, too_loose
-from .executor import OWN_STEPS, Bounded, BoundedInterpreter, body_inputs, execute, rounding_bounds, supported
+from .executor import (
+    OWN_STEPS,
+    Bounded,
+    BoundedInterpreter,
+    body_inputs,
+    execute,
+    rounding_bounds,
+    supported,
+    unheld_float,
+)
 from .inputs import InputError, Recipe, check_inputs, describe
 from .openvino import ModelFiles, OpenVinoRun
 from .runners import ActivationRunner, OpenVinoRunner
@@ -795,9 +804,11 @@ class LayerCheck(_ReportWalker):
             raise _Abandoned("the end-to-end walk failed")
         if not supported(layer):
             spec = lookup(layer.type, layer.version)
+            unheld = layer.attrs.get("destination_type") if spec is not None and spec.type == "Convert" else \
+                unheld_float(layer) if spec is not None and spec.kernel is not None else None
             self.not_checked(layer, "no reference kernel for a layer of its body" if spec is not None and spec.bodies
-                             else f"the reference has no {layer.attrs.get('destination_type')} values"
-                             if spec is not None and spec.type == "Convert" else "no reference kernel for this op")
+                             else f"the reference has no {unheld} values" if unheld else "no reference kernel for this "
+                             "op")
         elif lookup(layer.type, layer.version).cpu_saturates and any(a is not None and a.dtype in _NARROW_INTS
                                                                       for a in args):
             self.not_checked(layer, SATURATES)

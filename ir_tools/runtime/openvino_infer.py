@@ -138,9 +138,17 @@ def _kept(tensor: ov.Tensor) -> np.ndarray:
     """An output of a request that infers once, not copied: its array keeps the tensor, and so its memory, alive (so
     on every release from 2023.0 on: the outputs stay intact after the request and the compiled model are gone), and
     is read-only. A copy of every activation of a per-layer run costs page faults and a memcpy of them all."""
-    value = tensor.data
+    value = _values(tensor)
     value.flags.writeable = False
     return value
+
+
+def _values(tensor: ov.Tensor) -> np.ndarray:
+    """A tensor's values as numpy holds them: a bf16 one, which OpenVINO's ``data`` gives as an f16 array of its raw
+    bits (a bf16 2.0 reads 1.904 there), as the f32 values its bits are the upper half of (exact)."""
+    if tensor.element_type != ov.Type.bf16:
+        return tensor.data
+    return (tensor.data.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
 
 
 def infer_steps(core: ov.Core, model: ov.Model, steps: list[dict[str, np.ndarray]], config: dict[str, str],
@@ -163,10 +171,10 @@ def infer_steps(core: ov.Core, model: ov.Model, steps: list[dict[str, np.ndarray
                        for i, port in enumerate(model.inputs)})
         by_source = dict(empty)
         for i, result in enumerate(model.outputs):
-            by_source[_source(result.get_node().input_value(0))] = request.get_output_tensor(i).data.copy()
+            by_source[_source(result.get_node().input_value(0))] = np.array(_values(request.get_output_tensor(i)))
             if i < len(results):
                 by_source[results[i], -1] = by_source[_source(result.get_node().input_value(0))]
-        out.append((by_source, {state.name: state.state.data.copy() for state in request.query_state()}))
+        out.append((by_source, {state.name: np.array(_values(state.state)) for state in request.query_state()}))
     return out
 
 
