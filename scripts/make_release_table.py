@@ -20,6 +20,8 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   masked out (2023.3, the first with SDPA-13, to 2025.2);
 - ``sdpa_mask_broadcast_refused``: its reader refuses SDPA-13 with a float mask of 1 in the place of L or S ([1, S],
   [L, 1], [1, 1, 1, S]), which the specification broadcasts (2023.3 to 2024.2; batch dims of 1 are read);
+- ``sdpa_mask_broadcast_dynamic_fails``: its CPU plugin fails at inference on such a mask where the query's and the
+  key's lengths are declared dynamic, as a language model's are (its reader takes them: 2023.3);
 - ``identity_not_compiled``: Identity-16 read, but not compiled ("Unsupported operation of type: Identity"; 2025.0,
   the first with opset16, to 2025.3);
 - ``bitwise_u16_u32_wrong``: BitwiseNot-13 on u16 and u32 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped at
@@ -83,6 +85,11 @@ def miscomputes(answer: dict) -> list[str]:
         sys.exit(f"{answer['version']}: SDPA-13 float masks {shapes}: a defect no key describes")
     if "refused" in shapes.values():
         found.append("sdpa_mask_broadcast_refused")
+    dynamic = answer.get("sdpa_float_mask_dynamic") or {}
+    if set(dynamic.values()) - {"right", "fails"}:
+        sys.exit(f"{answer['version']}: SDPA-13 float masks on dynamic lengths {dynamic}: a defect no key describes")
+    if "fails" in dynamic.values():
+        found.append("sdpa_mask_broadcast_dynamic_fails")
     if answer["identity"] is False:
         found.append("identity_not_compiled")
     wrong = {(op, element) for op, types in (answer["bitwise"] or {}).items() for element, right in types.items()

@@ -193,21 +193,25 @@ def sdpa_boolean_mask() -> bool | None:
     return right
 
 
-def sdpa_float_mask_shapes() -> dict[str, str] | None:
-    """What the release does with ScaledDotProductAttention-13 (q [1, 2, 4, 8], k and v [1, 2, 6, 8]) given a float
-    mask of each of ``MASK_SHAPES`` (every one broadcasts to the scores [1, 2, 4, 6], as the specification allows):
-    "refused" if its reader refuses the IR (shape inference), "right" if its CPU plugin computes it within 1e-5 of
-    float64 numpy, "wrong" if not, "fails" if it does not compile or run it; None if it does not read SDPA-13 with
-    the full mask [4, 6]."""
+def sdpa_float_mask_shapes(dynamic: bool = False) -> dict[str, str] | None:
+    """What the release does with ScaledDotProductAttention-13 (q [1, 2, 4, 8], k and v [1, 2, 6, 8]; with
+    ``dynamic`` declared [1, 2, ?, 8], as a language model's are) given a float mask of each of ``MASK_SHAPES`` (every
+    one broadcasts to the scores [1, 2, 4, 6], as the specification allows): "refused" if its reader refuses the IR
+    (shape inference), "right" if its CPU plugin computes it within 1e-5 of float64 numpy, "wrong" if not, "fails"
+    if it does not compile or run it (2023.3, declared dynamic: "attention_mask_input_correctness" at inference);
+    None if it does not read SDPA-13 with the full mask [4, 6]."""
     q, kv = [1, 2, 4, 8], [1, 2, 6, 8]
+    declared_q, declared_kv = ([1, 2, -1, 8], [1, 2, -1, 8]) if dynamic else (q, kv)
     rng = np.random.default_rng(1)
     query, key, value = (rng.standard_normal(d).astype(np.float32) for d in (q, kv, kv))
     answers = {}
     for dims in MASK_SHAPES:
-        params = "".join(parameter(i, n, "f32", "FP32", d) for i, n, d in ((0, "q", q), (1, "k", kv), (2, "v", kv)))
+        params = "".join(parameter(i, n, "f32", "FP32", d)
+                         for i, n, d in ((0, "q", declared_q), (1, "k", declared_kv), (2, "v", declared_kv)))
         params += parameter(3, "mask", "f32", "FP32", dims)
-        model = read(SDPA.format(params=params, q0=port(0, "FP32", q), q1=port(1, "FP32", kv),
-                                 q2=port(2, "FP32", kv), mask=port(3, "FP32", dims), q4=port(4, "FP32", q)))
+        model = read(SDPA.format(params=params, q0=port(0, "FP32", declared_q), q1=port(1, "FP32", declared_kv),
+                                 q2=port(2, "FP32", declared_kv), mask=port(3, "FP32", dims),
+                                 q4=port(4, "FP32", declared_q)))
         shape = ",".join(map(str, dims))
         if model is None:
             answers[shape] = "refused"
@@ -502,7 +506,9 @@ def main() -> None:
     json.dump({"version": ov.get_version(), "python": sys.version.split()[0], "ir_versions": ir_versions(),
                "opsets": opsets(), "values": values(), "duplicate_layer_names": duplicate_layer_names(),
                "sdpa_boolean_mask": sdpa_boolean_mask(), "dynamic_state": dynamic_state(),
-               "sdpa_float_mask_shapes": sdpa_float_mask_shapes(), "identity": identity(), "bitwise": bitwise(),
+               "sdpa_float_mask_shapes": sdpa_float_mask_shapes(),
+               "sdpa_float_mask_dynamic": sdpa_float_mask_shapes(dynamic=True), "identity": identity(),
+               "bitwise": bitwise(),
                "i4_zero_point": i4_zero_point(), "group_norm_2d": group_norm_2d(),
                "integer_convert": integer_convert()},
               sys.stdout, indent=1, sort_keys=True)

@@ -330,4 +330,5 @@ def test_loop_outputs_are_numbered_by_their_port_map_ids(tmp_path: Path, capsys:
     extra = re.sub(r'external_port_id="\d+"', 'external_port_id="999"', first[0])
     path.write_text(text[:first.end()] + extra + text[first.end():])
     code, out = check(path, capsys)
-    assert code == 1 and "external_port_id 999, output 1 in the order of those ids, but the layer has 1 output" in out, out
+    assert code == 1, out
+    assert "external_port_id 999, output 1 in the order of those ids, but the layer has 1 output" in out, out

@@ -37,6 +37,9 @@ DEFECTS: dict[str, str] = {
     "sdpa_mask_broadcast_refused": "refuses to read ScaledDotProductAttention-13 with a mask whose last two dims are "
                                    "not the query's and the key's lengths (a 1 to broadcast in their place: "
                                    "'attention_mask_input_correctness')",
+    "sdpa_mask_broadcast_dynamic_fails": "fails at inference on ScaledDotProductAttention-13 with a mask whose last "
+                                         "two dims hold a 1 where the query's or the key's length is declared "
+                                         "dynamic ('attention_mask_input_correctness' once the lengths are known)",
     "identity_not_compiled": "reads Identity-16 but its CPU plugin does not compile it ('Unsupported operation of "
                              "type: Identity')",
     "bitwise_u16_u32_wrong": "computes BitwiseNot-13 on u16 and u32 as 0 for every element, and BitwiseAnd/Or/Xor-13 "
@@ -112,6 +115,10 @@ class Release:
       L or S ([1, S], [L, 1], [1, 1, 1, S]; not causal), which the specification broadcasts: their shape inference
       asks the mask's last two dims to equal L and S, "Check 'attention_mask_input_correctness' failed" (OpenVINO
       pull request 24745 relaxed it); batch dims of 1 are read by all; 2024.3 on read and compute it right;
+    - ``sdpa_mask_broadcast_dynamic_fails``: 2023.3 reads, and compiles, such a mask where the query's and the key's
+      lengths are declared dynamic (a language model's), and fails at every inference ("Shape inference of
+      ScaledDotProductAttention node ... attention_mask_input_correctness"); 2024.0 on run it right (measured on
+      every release with SDPA-13; found after stop 51's notes);
     - ``identity_not_compiled``: 2025.0, the first with Identity-16, to 2025.3 read it but do not compile it
       ("Unsupported operation of type: Identity"); 2025.4 on do;
     - ``bitwise_u16_u32_wrong``: 2023.2, the first with opset13, to 2025.3 give 0 for BitwiseNot-13 on u16 and u32

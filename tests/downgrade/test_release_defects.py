@@ -10,7 +10,8 @@
 3. OpenVINO 2025.0 to 2025.3 read Identity-16 but do not compile it: ``migrate --target`` rewrites it into Convert-1
    (passes/downgrade/elementwise.py), which runs there equal to the current OpenVINO on the original.
 4. OpenVINO 2023.3 to 2024.2 refuse to read SDPA-13 whose mask has a 1 in the place of L or S: ``migrate --target``
-   decomposes such a layer and leaves the others; the result runs on 2024.0 within the op's rounding bound.
+   decomposes such a layer and leaves the others; the result runs on 2024.0 within the op's rounding bound. 2023.3
+   also fails to run one whose L or S is declared dynamic: decomposed for it.
 5. OpenVINO 2023.2 to 2025.3 CPU compute BitwiseNot-13 on u16 and u32 as 0 and BitwiseAnd/Or/Xor-13 on u32 capped
    at 2^31-1: ``migrate --target`` rewrites BitwiseNot on u16 (Subtract-1, equal there to the current OpenVINO) and
    refuses the u32 ones, which have no exact form there.
@@ -208,6 +209,7 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
         return [name for name, r in table.items() if key in r.miscomputes]
 
     assert having("sdpa_mask_broadcast_refused") == ["2023.3", "2024.0", "2024.1", "2024.2"]
+    assert having("sdpa_mask_broadcast_dynamic_fails") == ["2023.3"]
     assert having("identity_not_compiled") == ["2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("bitwise_u16_u32_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
                                                "2025.0", "2025.1", "2025.2", "2025.3"]
@@ -380,6 +382,47 @@ def test_a_broadcast_attention_mask_is_decomposed_for_a_release_that_refuses_it(
             if problem:
                 failures.append(f"case {i} ({run}): {problem}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.openvino
+def test_a_broadcast_mask_on_dynamic_lengths_is_decomposed_for_2023_3(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A language model's SDPA-13: the query's and key's lengths declared dynamic, a float mask [1, 1, 1, ?] (a 1 in
+    the place of L), which 2023.3 reads and compiles but fails to run ('attention_mask_input_correctness' at
+    inference, measured); beside it the full mask [1, 1, ?, ?], which it runs. For 2023.3 the first is decomposed,
+    the second left; 2024.0 runs both (nothing rewritten). The result runs on the current OpenVINO within the op's
+    bound, and on 2023.3 where one is installed."""
+    import openvino as ov
+    import openvino.opset13 as o13
+
+    rng = np.random.default_rng(37)
+    q, k, v = (o13.parameter([1, 2, -1, 8], np.float32, name=n) for n in "qkv")
+    feed = {n: rng.standard_normal([1, 2, length, 8]).astype(np.float32)
+            for n, length in zip("qkv", (4, 5, 5), strict=True)}
+    results, masks = [], []
+    for i, (declared, given) in enumerate((([1, 1, 1, -1], [1, 1, 1, 5]), ([1, 1, -1, -1], [1, 1, 4, 5]))):
+        mask = o13.parameter(declared, np.float32, name=f"mask{i}")
+        masks.append(mask)
+        feed[f"mask{i}"] = rng.standard_normal(given).astype(np.float32)
+        node = o13.scaled_dot_product_attention(q, k, v, mask, causal=False)
+        node.set_friendly_name(f"sdpa{i}")
+        results.append(o13.result(node, name=f"y{i}"))
+    model = tmp_path / "dynamic_mask.xml"
+    ov.save_model(ov.Model(results, [q, k, v, *masks], "dynamic_mask"), model, compress_to_fp16=False)
+    refused = _refused(model, "2023.3")
+    assert list(refused) == ["sdpa0"] and "fails at inference" in refused["sdpa0"], refused
+    assert not _refused(model, "2024.0")
+    out = tmp_path / "dynamic_mask_2023.3.xml"
+    assert main(["migrate", str(model), "--target", "2023.3", "-o", str(out)]) == 0
+    assert "rewrote 1 x ScaledDotProductAttention-13 (float mask)" in capsys.readouterr().out
+    assert {layer.name for layer in ir_tools.read_ir(out).by_type("ScaledDotProductAttention")} == {"sdpa1"}
+    runs = {"migrated, current": _run(None, out, feed)}
+    if "2023.3" in side_pythons():
+        runs["migrated, 2023.3"] = _run(side_pythons()["2023.3"], out, feed)
+    want = _run(None, model, feed)
+    for run, got in runs.items():
+        for name in want:
+            np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-5, err_msg=f"{run}: {name}")
 
 
 #: The bitwise layers of the model: (op, numpy type, hit by bitwise_u16_u32_wrong).

@@ -30,17 +30,29 @@ def _boolean_mask(graph: Graph, layer: Layer) -> bool:
     return source is not None and element_type(source[1].precision or "") == element_type("boolean")
 
 
-def _mask_broadcast(graph: Graph, layer: Layer) -> bool:
-    """True if the SDPA-13 ``layer`` is not causal and has a mask (input 3) whose last two dims, as its port declares
-    them, hold a static 1 in the place of a static L (the query's dim -2) or S (the key's dim -2) other than 1: a
-    mask the op broadcasts, which 2023.3 to 2024.2 refuse to read (they ask each dim to equal L and S)."""
+def _mask_beside_lengths(layer: Layer) -> list[tuple[Dim, Dim]]:
+    """The last two dims of the mask (input 3) of the SDPA-13 ``layer``, each beside the length it broadcasts to (L,
+    the query's dim -2; S, the key's), as the ports declare them; none where it is causal (which ignores the mask),
+    has no mask, or a rank is not known."""
     ports = layer.input_ids()
     if A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc).causal or len(ports) < 4:
-        return False
+        return []
     query, key, mask = (declared_type(layer.inputs[i]).shape for i in (0, 1, 3))
     if query is None or key is None or mask is None or len(mask) < 2 or len(query) < 2 or len(key) < 2:
-        return False
-    return any(m == Dim(1, 1) and d.is_static and d.lo != 1 for m, d in ((mask[-2], query[-2]), (mask[-1], key[-2])))
+        return []
+    return [(mask[-2], query[-2]), (mask[-1], key[-2])]
+
+
+def _mask_broadcast(graph: Graph, layer: Layer) -> bool:
+    """True if the mask holds a static 1 in the place of a static L or S other than 1: a mask the op broadcasts,
+    which 2023.3 to 2024.2 refuse to read (they ask each dim to equal L and S)."""
+    return any(m == Dim(1, 1) and d.is_static and d.lo != 1 for m, d in _mask_beside_lengths(layer))
+
+
+def _mask_broadcast_dynamic(graph: Graph, layer: Layer) -> bool:
+    """True if the mask holds a static 1 in the place of a dynamic L or S (as a language model's are), which 2023.3
+    reads and compiles, then fails to run once the lengths are known."""
+    return any(m == Dim(1, 1) and not d.is_static for m, d in _mask_beside_lengths(layer))
 
 
 class ScaledDotProductAttentionTo8(Downgrade):
@@ -70,7 +82,8 @@ class ScaledDotProductAttentionTo8(Downgrade):
     """
 
     rewrites = {LABEL: "into MatMul-1, SoftMax-8 and element-wise ops (masks, causal and scale included)"}
-    repairs = {"sdpa_boolean_mask_inverted": _boolean_mask, "sdpa_mask_broadcast_refused": _mask_broadcast}
+    repairs = {"sdpa_boolean_mask_inverted": _boolean_mask, "sdpa_mask_broadcast_refused": _mask_broadcast,
+               "sdpa_mask_broadcast_dynamic_fails": _mask_broadcast_dynamic}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
