@@ -387,9 +387,10 @@ def _deployment_settings(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _compare_steps(args: argparse.Namespace, graph: Graph, inputs: dict, made: dict) -> list[dict] | None:
-    """The inputs of each step of ``compare --steps`` (a stateful model: ``--steps``, else 2), or None for a model
-    without state (where ``--steps`` is refused); the first step is the inputs given or drawn, each later one drawn
-    from its own seed (``--seed`` plus the step's index), one token longer."""
+    """The inputs of each step of ``compare --steps`` (a stateful model: ``--steps``, else 2 on drawn inputs and 1 on
+    ``--inputs``, which feed one inference), or None for a model without state (where ``--steps`` is refused); the
+    first step is the inputs given or drawn, each later one drawn from its own seed (``--seed`` plus the step's index),
+    one token longer."""
     from .runtime.executor import stateful
     from .runtime.inputs import draw, generation_step
 
@@ -400,7 +401,7 @@ def _compare_steps(args: argparse.Namespace, graph: Graph, inputs: dict, made: d
             raise IrToolsError(f"--steps {args.steps}: {args.model} holds no state (no ReadValue or Assign): each "
                                "inference stands alone; leave --steps out", code="E-USAGE")
         return None
-    count = 2 if args.steps is None else args.steps
+    count = args.steps if args.steps is not None else 2 if made else 1
     if count > 1 and not made:
         raise IrToolsError(f"--inputs feeds one inference; --steps {count} draws each step's inputs: give --steps 1 "
                            "with --inputs, or leave --inputs out", code="E-USAGE")
@@ -874,7 +875,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a stateful model (ReadValue/Assign): run N steps as a generation loop does, the prompt then "
                         "one token a step (attention_mask, position_ids and beam_idx following), the state carried "
                         "on both sides from a reset, every output and every state compared after each step; the "
-                        "report names the first step that diverged (default 2 for a stateful model); with --against "
+                        "report names the first step that diverged (default 2 for a stateful model, 1 with --inputs, "
+                        "which feed one inference); with --against "
                         "both models run the steps, their states compared too; with --load-outputs of a --steps "
                         "--per-layer --save-outputs run, each step's activations are compared too")
     p.add_argument("--save-outputs", type=Path, metavar="F.npz",

@@ -176,6 +176,14 @@ def test_steps_refusals(capsys, tmp_path, model, args, says) -> None:
     assert says in err and "Traceback" not in err and "E-INTERNAL" not in err
 
 
+def test_inputs_without_steps_run_one_step(capsys, tmp_path) -> None:
+    """--inputs feed one inference: without --steps a stateful model runs that one step (the default 2 draws the
+    second step's tokens, which --inputs do not hold), and compares it; an explicit --steps 2 stays refused."""
+    np.savez(tmp_path / "in.npz", **steps(read_ir(FIXTURE), 1)[0])
+    code, report = compare_json(capsys, str(FIXTURE), "--inputs", str(tmp_path / "in.npz"))
+    assert code == 0 and [s["step"] for s in report["steps"]] == [1] and report["outputs"]
+
+
 def test_html_keeps_a_layer_failed_at_any_step(capsys, check_report) -> None:
     """The HTML page of a --steps --per-layer report: a layer listed once a step shows every step's tensors, and
     stays failed when a later step passes (here the report says step 1 of one MatMul failed)."""
