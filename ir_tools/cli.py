@@ -6,7 +6,6 @@ import argparse
 import atexit
 import ctypes
 import gc
-import json
 import os
 import re
 import sys
@@ -16,6 +15,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, NoReturn, TextIO
 
+from .base import json_text
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
 from .base.errors import IrToolsError, SourceLoc, did_you_mean
 from .base.files import same_file, unwritable, write_atomically
@@ -170,7 +170,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     diags = args.selection.kept(diags)
     info = summary(graph)
     if args.format == "json":
-        print(json.dumps({**info, "diagnostics": [d.to_dict() for d in diags]}, indent=2))
+        print(json_text.dumps({**info, "diagnostics": [d.to_dict() for d in diags]}, indent=2))
     else:
         print(render_text(info))
         _print_diagnostics(diags, args.verbose, args.quiet)
@@ -415,7 +415,7 @@ def _compare_report(args: argparse.Namespace, graph: Graph, report: CompareRepor
     from .runtime.numeric_check import saved_arrays
 
     if args.format == "json":
-        print(json.dumps(report.to_dict(), indent=2))
+        print(json_text.dumps(report.to_dict(), indent=2))
     elif args.quiet:
         said = verdict(report.to_dict())
         print(f"{args.model}: {said['word']} ({said['compared']})")
@@ -660,7 +660,7 @@ def cmd_reduce(args: argparse.Namespace) -> int:
                "original_layers": found.original_layers, "openvino_runs": found.runs, "failure": found.failure,
                "output": str(args.output), "inputs": str(staged), "steps": steps}
     if args.format == "json":
-        print(json.dumps(summary, indent=2))
+        print(json_text.dumps(summary, indent=2))
         return EXIT_OK
     _say(args, *(f"  {s.phase:<12}{s.layers:>6} layers  " + (f"fails: {s.failure}" if s.failure else
                                                               f"cannot be cut: {s.uncut}" if s.uncut else "passes")

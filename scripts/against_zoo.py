@@ -72,11 +72,11 @@ def margin(tensors: list[dict]) -> float:
     for t in tensors:
         if t["note"] is not None:
             continue
-        error, atol, bound = t["max_abs_error"], t["atol"], t.get("error_to_bound")
+        error, atol, bound = t["max_abs_error"], t["atol"], t.get("error_to_bound")  # ("inf" in strict JSON)
         if error <= atol:
-            ratios.append(error / max(atol, t.get("bound_max") or 0.0) if error else 0.0)
+            ratios.append(error / max(atol, float(t.get("bound_max") or 0.0)) if error else 0.0)
         else:
-            ratios.append(bound if bound is not None else float("inf"))
+            ratios.append(float(bound) if bound is not None else float("inf"))
     return max(ratios, default=0.0)
 
 
@@ -92,7 +92,7 @@ def line(label: str, code: int, report: dict | None, err: str, seconds: float) -
     layers = margin([t for lay in report["layers"] for t in lay["outputs"]])
     tolerance = report["against"]["tolerance"]
     # the largest error over the derived bound W alone, where atol does not decide (how close W is to the errors)
-    in_w = max((t["error_to_bound"] for lay in report["layers"] for t in lay["outputs"]
+    in_w = max((float(t["error_to_bound"]) for lay in report["layers"] for t in lay["outputs"]
                 if t["note"] is None and t["error_to_bound"] is not None and t["bound_max"]), default=0.0)
     first = report["first_divergence"]
     drift = f" first drift {first['name']} ({first['type']}) tensor {first.get('tensor')}" if first else ""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from . import json_text
 from .codes import CODES, FATAL_CODES, known
 from .errors import SourceLoc
 
@@ -79,7 +79,7 @@ def render_json(results: dict[str, list[Diagnostic]]) -> str:
                 "diagnostics": [d.to_dict() for d in diags],
             }
         )
-    return json.dumps({"schema_version": JSON_SCHEMA_VERSION, "tool": "ir-tools", "files": files}, indent=2)
+    return json_text.dumps({"schema_version": JSON_SCHEMA_VERSION, "tool": "ir-tools", "files": files}, indent=2)
 
 
 #: The SARIF version `check --format sarif` writes, and the schema it validates against.
@@ -111,7 +111,7 @@ def render_sarif(results: dict[str, list[Diagnostic]], tool_version: str) -> str
     driver = {"name": "ir-tools", "version": tool_version, "rules": [{"id": code, "name": code} for code in codes]}
     run = {"tool": {"driver": driver}, "results": sarif_results,
            "invocations": [{"executionSuccessful": True}]}
-    return json.dumps({"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}, indent=2)
+    return json_text.dumps({"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}, indent=2)
 
 
 def _uri(path: str) -> str:

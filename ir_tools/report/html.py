@@ -10,7 +10,6 @@ The data travels as one JSON blob in a ``<script type="application/json">``.
 from __future__ import annotations
 
 import html
-import json
 import math
 import re
 from collections.abc import Sequence
@@ -18,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from ..base.diagnostics import Diagnostic
+from ..base.json_text import dumps, plain
 from ..ir.model import Graph
 from ..ir.names import output_name
 from ..runtime.compare import verdict
@@ -174,10 +174,10 @@ def _worst(outputs: Sequence[dict]) -> tuple[float | str | None, float, bool]:
 
 
 def _number(value: Any) -> Any:
-    """Floats (in containers too) as JSON can hold them: 6 significant digits, and 'inf'/'nan' as strings
-    (JSON has no Infinity; the page shows them as they are)."""
+    """Floats (in containers too) as JSON can hold them: 6 significant digits, and non-finite ones as strict JSON
+    writes them (``json_text.plain``: 'inf', 'nan'; the page shows them as they are)."""
     if isinstance(value, float):
-        return float(f"{value:.6g}") if math.isfinite(value) else str(value)
+        return float(f"{value:.6g}") if math.isfinite(value) else plain(value)
     if isinstance(value, dict):
         return {k: _number(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -191,7 +191,7 @@ def _asset(name: str) -> str:
 
 def _page(title: str, data: dict) -> str:
     """The HTML document: inline style, data and script; ASCII only (non-ASCII names travel as JSON escapes)."""
-    blob = json.dumps(data, separators=(",", ":"), allow_nan=False)
+    blob = dumps(data, separators=(",", ":"))
     blob = blob.replace("</", "<\\/").replace("<!--", "\\u003c!--")  # nothing in it can end the <script>
     parts = {"TITLE": html.escape(title).encode("ascii", "xmlcharrefreplace").decode(),
              "CSS": _asset("report.css"), "JS": _asset("report.js"), "DATA": blob}

@@ -15,7 +15,7 @@ import numpy as np
 from ..base.errors import IrToolsError
 
 #: Version of the JSON report ``compare --format json`` prints; see README "compare report".
-REPORT_SCHEMA_VERSION = 1
+REPORT_SCHEMA_VERSION = 2
 
 DEFAULT_ATOL = 1e-5
 DEFAULT_RTOL = 1e-5

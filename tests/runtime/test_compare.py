@@ -184,3 +184,36 @@ def test_a_misspelt_tolerance_name_is_refused_by_the_library_too() -> None:
     with pytest.raises(IrToolsError, match=r"no output or layer 'pol1' \(did you mean pool1\?\)"):
         ir_tools.compare(graph, {"input": np.zeros((1, 3, 32, 32), np.float32)},
                          CompareOptions(tolerances=Tolerances(atol_by_name={"pol1": 1.0})))
+
+
+def reject(constant: str) -> None:
+    raise ValueError(f"not strict JSON: {constant}")
+
+
+def test_every_json_document_is_strict(tmp_path, capsys, check_report) -> None:
+    """JSON has no Infinity: compare against saved outputs of zeros (an error where the expected value is 0: max rel
+    error and the smallest rtol to pass infinite) printed `Infinity`, which JSON.parse refuses (found by a QA run);
+    now "inf", as the schema says. check and inspect print strict JSON too."""
+    import json
+
+    import openvino as ov
+    import openvino.opset1 as o1
+
+    from ir_tools.cli import main
+    from ir_tools.runtime.numeric_check import OUTPUT_PREFIX
+
+    x = o1.parameter([2, 3], np.float32, name="x")
+    model = tmp_path / "m.xml"
+    ov.save_model(ov.Model([o1.multiply(x, o1.constant(np.float32(3)), name="times")], [x], "m"), str(model))
+    saved = tmp_path / "saved.npz"
+    assert main(["compare", str(model), "--save-outputs", str(saved), "-q"]) == 0
+    zeros = {k: np.zeros_like(v) if k.startswith(OUTPUT_PREFIX) else v for k, v in np.load(saved).items()}
+    np.savez(saved, **zeros)
+    capsys.readouterr()
+    assert main(["compare", str(model), "--load-outputs", str(saved), "--format", "json"]) == 1
+    report = check_report(json.loads(capsys.readouterr().out, parse_constant=reject))
+    vs_saved = next(t for t in report["outputs"] if t["name"].endswith("(vs saved)"))
+    assert vs_saved["max_rel_error"] == "inf" and vs_saved["min_rtol_to_pass"] == "inf"
+    for command in ("check", "inspect"):
+        main([command, str(model), "--format", "json"])
+        json.loads(capsys.readouterr().out, parse_constant=reject)
