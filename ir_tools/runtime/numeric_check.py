@@ -90,7 +90,10 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
     runner = openvino if openvino is not None and not isinstance(openvino, ModelFiles) else OpenVinoRunner(
         graph, openvino)
     with threadpool_limits(limits=1, user_api="blas"):
-        return _compare_model(graph, inputs, options, runner)
+        try:
+            return _compare_model(graph, inputs, options, runner)
+        except _Refused:  # checked layer by layer, as a model with a layer of no kernel is
+            return _compare_model(graph, inputs, options, runner, end_to_end_runs=False)
 
 
 def refuse_unknown_names(graph: Graph, tolerances: Tolerances) -> None:
@@ -134,11 +137,17 @@ def _refuse_unmatched(graph: Graph, saved: Mapping[str, np.ndarray]) -> None:
                      f"compared: {why}")
 
 
+class _Refused(Exception):
+    """The reference refused a layer of the end-to-end run (UnsupportedError: an attribute value its kernel does not
+    compute, Interpolate's antialias): the model is then compared layer by layer, that layer not checked."""
+
+
 def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: CompareOptions,
-                   runner: ActivationRunner) -> CompareReport:
+                   runner: ActivationRunner, end_to_end_runs: bool = True) -> CompareReport:
+    """``compare_model`` once; ``end_to_end_runs`` False: as a model with a layer the reference cannot run."""
     tolerances, saved = options.tolerances, options.saved
     order = graph.topological_order()
-    executable = all(supported(layer) for layer in order)
+    executable = end_to_end_runs and all(supported(layer) for layer in order)
     want_layers = options.per_layer or not executable or any(k.startswith(LAYER_PREFIX) for k in saved)
     constant = constant_layers(graph, order)
     folded = frozenset() if options.compare_constants else constant
@@ -166,7 +175,12 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
         pending = pool.submit(_openvino, runner, inputs, want_layers, hidden, layered, opened, options.progress)
         try:
             if end_to_end is not None:
-                bounded = end_to_end.evaluate(inputs)
+                try:
+                    bounded = end_to_end.evaluate(inputs)
+                except IrToolsError as exc:  # (the walker names the layer, keeping UnsupportedError's code)
+                    if exc.code != UnsupportedError.code:
+                        raise
+                    raise _Refused() from exc
             if layered is not None and opened.exception() is None:  # the end-to-end walk is done: help the worker
                 compared = _outputs_compared(bounded, opened.result().outputs, tolerances,  # (beside its walk)
                                              bounding)
@@ -818,7 +832,8 @@ class LayerCheck(_ReportWalker):
             try:
                 compared = self.compared(layer, args, actual)  # type: ignore[arg-type]
             except IrToolsError as exc:
-                self.not_checked(layer, f"reference failed: {exc.message}")
+                self.not_checked(layer, f"the reference does not compute {exc.message}" if exc.code ==
+                                 UnsupportedError.code else f"reference failed: {exc.message}")
                 return actual
             self.add(layer, compared)
             if lookup(layer.type, layer.version).bodies:

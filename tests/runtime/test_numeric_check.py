@@ -286,3 +286,26 @@ def test_per_layer_bounds_only_where_a_layer_exceeds_its_tolerances(compare_json
     assert bounded() == {"up", "down"}
     assert bounded("--atol", "0", "--rtol", "0") == {"up", "down", "scores"}  # (the ReLU of OpenVINO's input: exact)
     assert bounded("--atol", "1") == set()
+
+
+@pytest.mark.parametrize("per_layer", [[], ["--per-layer"]], ids=["end to end", "per layer"])
+def test_a_layer_refused_for_its_attributes_is_not_checked(compare_json, tmp_path, per_layer):
+    """One Interpolate with antialias (no reference kernel computes it) aborted the whole compare with E-UNSUPPORTED,
+    --per-layer too (lraspp_mobilenet_v3_large, found by a QA run), where an op of no kernel is listed under not
+    checked: now it is that, with the reason, and the other layers are compared; the output, which depends on it, is
+    not compared end to end, as for an op of no kernel."""
+    import openvino.opset11 as o11
+
+    x = o8.parameter([1, 2, 8, 8], np.float32, name="x")
+    relu = o8.relu(x, name="relu")
+    resized = o11.interpolate(relu, o8.constant(np.array([4, 4], np.int64)), "linear", "sizes",
+                              axes=o8.constant(np.array([2, 3], np.int64)), antialias=True, name="resize")
+    ov.save_model(ov.Model([o8.result(o8.multiply(resized, o8.constant(np.float32(2)), name="twice"))], [x], "aa"),
+                  tmp_path / "m.xml")
+    code, report = compare_json(str(tmp_path / "m.xml"), *per_layer)
+    assert code == 0 and not report["outputs"]  # (NO OUTPUT COMPARED, as for an op of no kernel)
+    (refused,) = report["not_checked"]
+    assert refused["name"] == "resize" and refused["reason"] == "the reference does not compute Interpolate with " \
+                                                                "antialias"
+    assert {lay["name"] for lay in report["layers"]} == {"relu", "twice"} and all(lay["passed"]
+                                                                                  for lay in report["layers"])
