@@ -132,15 +132,17 @@ CHUNK_ELEMENTS = 1 << 16
 
 
 def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: float, rtol: float,
-                    bound: np.ndarray | None = None) -> TensorComparison:
+                    bound: np.ndarray | None = None, sides: tuple[str, str] = ("OpenVINO", "reference")
+                    ) -> TensorComparison:
     """Compare elementwise: fail where |a - e| > atol and |a - e| > rtol * |e| and, when ``bound`` (the rounding
     error an f32 implementation may legitimately have, per element) is given, |a - e| > bound; or where
-    NaN/Inf disagree. Large tensors are compared a chunk at a time."""
+    NaN/Inf disagree. Large tensors are compared a chunk at a time. ``sides`` names what ``actual`` and ``expected``
+    are, in a note on shapes that differ."""
     actual, expected = np.asarray(actual), np.asarray(expected)
     if actual.shape != expected.shape:
         return TensorComparison(name, False, list(expected.shape), atol, rtol, min_atol_to_pass=None,
-                                min_rtol_to_pass=None,
-                                note=f"shape {list(actual.shape)} (OpenVINO) != {list(expected.shape)} (reference)")
+                                min_rtol_to_pass=None, note=f"shape {list(actual.shape)} ({sides[0]}) != "
+                                                            f"{list(expected.shape)} ({sides[1]})")
     result = TensorComparison(name, True, list(expected.shape), atol, rtol, elements=int(expected.size),
                               bound_max=None if bound is None else 0.0, error_to_bound=None if bound is None else 0.0)
     flat_a, flat_e = actual.reshape(-1), expected.reshape(-1)
@@ -154,6 +156,30 @@ def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: f
     if special_bad:
         result.min_atol_to_pass = result.min_rtol_to_pass = None
     return result
+
+
+#: What a comparison with ``--load-outputs`` is named after: OpenVINO now against the saved file.
+VS_SAVED = " (vs saved)"
+
+
+def compare_saved(name: str, actual: np.ndarray, saved: np.ndarray, atol: float, rtol: float) -> TensorComparison:
+    """OpenVINO's ``actual`` now against the one a saved file holds (``--load-outputs``), named ``NAME (vs saved)``."""
+    return compare_tensors(name + VS_SAVED, actual, saved, atol, rtol, sides=("OpenVINO", "saved file"))
+
+
+def inputs_may_differ(outputs: list[TensorComparison], layers: list[LayerComparison]) -> str | None:
+    """What to say when an output differs from the saved one but no saved activation inside the model does: a model
+    changed inside would diverge at its layer, so the inputs may be other than the saved run's (which the file does
+    not hold: a --seed or --shape of its own gives other inputs). None otherwise."""
+    if all(t.passed for t in outputs if t.name.endswith(VS_SAVED)):
+        return None
+    inside = [t for lay in layers for t in lay.outputs if t.name.endswith(VS_SAVED)]
+    if not all(t.passed for t in inside):
+        return None
+    compared = "no saved activation inside the model does" if inside else \
+        "no activation inside was saved to tell where (--per-layer --save-outputs saves them)"
+    return (f"the outputs differ from the saved ones, and {compared}: the inputs may differ from the saved run's "
+            "(the saved file holds no inputs: give that run's --inputs, or its --seed and --shape)")
 
 
 def _compare_chunk(result: TensorComparison, actual: np.ndarray, expected: np.ndarray, bound: np.ndarray | None,
@@ -338,6 +364,7 @@ class CompareReport:
             **({"deployment": self.deployment} if self.deployment is not None else {}),
             **({"too_loose": self.too_loose} if self.too_loose else {}),
             **({"bodies": self.bodies} if self.bodies else {}),
+            **({"inputs_may_differ": hint} if (hint := inputs_may_differ(self.outputs, self.layers)) else {}),
         }
 
 
@@ -495,6 +522,9 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
         if len(named) < len(report.not_checked):
             lines.append(f"  and {len(report.not_checked) - len(named)} more (-v lists them)")
     lines += _closest_to_failing(report)
+    hint = inputs_may_differ(report.outputs, report.layers)
+    if hint:
+        lines.append(f"note: {hint}")
     if against:
         lines += _against_lines(against, verbose)
     if report.deployment is not None:

@@ -29,7 +29,15 @@ from ..ir.names import input_name, output_name
 from ..ir.walker import Walker
 from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in, unit
-from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors, too_loose
+from .compare import (
+    CompareReport,
+    LayerComparison,
+    TensorComparison,
+    Tolerances,
+    compare_saved,
+    compare_tensors,
+    too_loose,
+)
 from .executor import (
     OWN_STEPS,
     Bounded,
@@ -972,8 +980,8 @@ class SavedCheck(_ReportWalker):
         self.saved = saved
         for name, value in ov_run.outputs.items():
             if OUTPUT_PREFIX + name in saved:
-                report.outputs.append(compare_tensors(f"{name} (vs saved)", value, saved[OUTPUT_PREFIX + name],
-                                                      *tolerances.for_name(name)))
+                report.outputs.append(compare_saved(name, value, saved[OUTPUT_PREFIX + name],
+                                                    *tolerances.for_name(name)))
 
     def run_node(self, layer: Layer, args: list[np.ndarray | None]) -> list[np.ndarray | None]:
         actual = self.openvino_values(layer)
@@ -981,7 +989,7 @@ class SavedCheck(_ReportWalker):
         for port, value in zip(layer.outputs, actual, strict=True):
             key = f"{LAYER_PREFIX}{layer.name}:{port.id}"
             if key in self.saved and value is not None:
-                outputs.append(compare_tensors(f"{layer.name}:{port.id} (vs saved)", value, self.saved[key],
-                                               *self.tolerances.for_name(layer.name)))
+                outputs.append(compare_saved(f"{layer.name}:{port.id}", value, self.saved[key],
+                                             *self.tolerances.for_name(layer.name)))
         self.add(layer, outputs)
         return actual

@@ -35,7 +35,7 @@ from ..ir.model import Graph, Layer
 from ..ir.names import output_name
 from ..ops.rounding import EXACT
 from ..passes.stateless import state_input
-from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_tensors
+from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_saved, compare_tensors
 from .executor import Bounded, BoundedInterpreter, Interpreter
 from .inputs import InputError, check_inputs, describe
 from .numeric_check import LAYER_PREFIX, OUTPUT_PREFIX, CompareOptions, LayerCheck, as_cpu_holds, constant_layers
@@ -171,8 +171,8 @@ def _against_saved(compared: list[tuple[Layer | None, str, TensorComparison]], n
                    saved: Mapping[str, np.ndarray],
                    tolerances: Tolerances) -> list[tuple[Layer | None, str, TensorComparison]]:
     """Rule 3: each of this step's OpenVINO values against the saved one of its name, where one was saved."""
-    return [(layer, name, compare_tensors(f"{t.name} (vs saved)", now[t.name], saved[OUTPUT_PREFIX + t.name],
-                                          *tolerances.for_name(name)))
+    return [(layer, name, compare_saved(t.name, now[t.name], saved[OUTPUT_PREFIX + t.name],
+                                        *tolerances.for_name(name)))
             for layer, name, t in compared if OUTPUT_PREFIX + t.name in saved and t.name in now]
 
 
@@ -186,8 +186,8 @@ def _layers_against_saved(graph: Graph, order: list[Layer], run: OpenVinoRun, st
         for port in layer.outputs:
             key, value = f"{layer.name}:{port.id} (step {step})", run.layers.get((layer.id, port.id))
             if value is not None and LAYER_PREFIX + key in options.saved:
-                found.append(compare_tensors(f"{key} (vs saved)", value, options.saved[LAYER_PREFIX + key],
-                                             *options.tolerances.for_name(layer.name)))
+                found.append(compare_saved(key, value, options.saved[LAYER_PREFIX + key],
+                                           *options.tolerances.for_name(layer.name)))
         if found:
             report.layers.append(LayerComparison(layer.id, layer.name, layer.kind, layer.line, found))
             out += [(layer, layer.name, t) for t in found]

@@ -309,3 +309,32 @@ def test_a_layer_refused_for_its_attributes_is_not_checked(compare_json, tmp_pat
                                                                 "antialias"
     assert {lay["name"] for lay in report["layers"]} == {"relu", "twice"} and all(lay["passed"]
                                                                                   for lay in report["layers"])
+
+
+def test_load_outputs_says_what_is_saved_and_that_inputs_may_differ(compare_json, tmp_path, capsys):
+    """--load-outputs: a shape that differs named OpenVINO's and the reference's where the second is the saved file's
+    (found by a QA run); outputs that differ from the saved ones with nothing inside that does (other inputs: another
+    --seed) failed without a word of the inputs, which the file does not hold."""
+    def save(path: Path, shape: list[int]) -> None:
+        x = o8.parameter(shape, np.float32, name="x")
+        y = o8.multiply(x, o8.constant(np.float32(3)), name="times")
+        y.output(0).get_tensor().set_names({"y"})
+        ov.save_model(ov.Model([o8.result(y)], [x], "m"), path)
+
+    save(tmp_path / "m.xml", [2, 3])
+    save(tmp_path / "other.xml", [1, 6])
+    saved = tmp_path / "saved.npz"
+    assert main(["compare", str(tmp_path / "other.xml"), "--save-outputs", str(saved), "-q"]) == 0
+    capsys.readouterr()
+    code, report = compare_json(str(tmp_path / "m.xml"), "--load-outputs", str(saved))
+    vs_saved = next(t for t in report["outputs"] if t["name"] == "y (vs saved)")
+    assert code == 1 and vs_saved["note"] == "shape [2, 3] (OpenVINO) != [1, 6] (saved file)"
+
+    assert main(["compare", str(tmp_path / "m.xml"), "--save-outputs", str(saved), "-q"]) == 0
+    capsys.readouterr()
+    code, report = compare_json(str(tmp_path / "m.xml"), "--load-outputs", str(saved))  # same inputs: no word
+    assert code == 0 and "inputs_may_differ" not in report
+    code, report = compare_json(str(tmp_path / "m.xml"), "--load-outputs", str(saved), "--seed", "1")
+    assert code == 1 and "the inputs may differ from the saved run's" in report["inputs_may_differ"]
+    assert main(["compare", str(tmp_path / "m.xml"), "--load-outputs", str(saved), "--seed", "1"]) == 1
+    assert "note: the outputs differ from the saved ones, and no activation inside was saved" in capsys.readouterr().out
