@@ -229,19 +229,84 @@ def element_type_name(dtype: np.dtype) -> str:
     return {"float16": "f16", "float32": "f32", "float64": "f64"}.get(dtype.name, dtype.name)
 
 
+@dataclass(frozen=True)
+class Alike:
+    """What B computes as A does (``same_computations``): ``same``, A's layers that may not differ at all (W 0);
+    ``theirs``, B's values of A's Consts that B holds otherwise in the same place (a weight moved), from which W
+    starts (``Drift.differs``); ``weights_differ``, per layer of A fed such a constant, what the report says."""
+
+    same: frozenset[str] = frozenset()
+    theirs: Mapping[str, np.ndarray] = field(default_factory=dict)
+    weights_differ: list[dict] = field(default_factory=list)
+
+
+#: A Const's attributes that say where its bytes are in the .bin, not what they are.
+PLACEMENT = ("offset", "size")
+
+
+def _same_constant(model: IrModel, against: IrModel, a: Layer, b: Layer, differing: dict[str, Layer],
+                   seen: dict[tuple[str, str], bool]) -> bool:
+    """Whether B's constant subgraph ending at ``b`` is A's ending at ``a`` op for op (types, versions, attributes,
+    wiring; a Const of the same element type and shape). A Const pair whose bytes differ is added to ``differing``
+    (A's id: B's Const) and counts as the same op: its values are compared, not assumed (SEMANTICS section 9)."""
+    key = (a.id, b.id)
+    if key in seen:
+        return seen[key]
+    seen[key] = False
+    if a.is_a("Const") and b.is_a("Const"):
+        kept = [{k: v for k, v in layer.attrs.items() if k not in PLACEMENT} for layer in (a, b)]
+        if kept[0] != kept[1]:
+            return False
+        if bytes(model.graph.const_bytes(a)) != bytes(against.graph.const_bytes(b)):
+            differing[a.id] = b
+        seen[key] = True
+        return True
+    if (a.type, a.version, a.attrs, a.children, len(a.inputs)) != (b.type, b.version, b.attrs, b.children,
+                                                                   len(b.inputs)) or b.id not in against.constant:
+        return False
+    for ours, theirs in zip(a.inputs, b.inputs, strict=True):
+        pa, pb = model.graph.producer(a.id, ours.id), against.graph.producer(b.id, theirs.id)
+        if pa is None or pb is None:
+            if pa is not pb:
+                return False
+        elif pa[0].outputs.index(pa[1]) != pb[0].outputs.index(pb[1]) or \
+                not _same_constant(model, against, pa[0], pb[0], differing, seen):
+            return False
+    seen[key] = True
+    return True
+
+
+def _weights_differ(model: IrModel, against: IrModel, layer: Layer, port: int, consts: dict[str, Layer]) -> dict:
+    """What the report says of ``layer``, fed at input ``port`` a constant whose ``consts`` (A's id: B's Const)
+    hold other values than B's: each Const, how many of its values differ and by how much at most."""
+    found = []
+    for lid, theirs in consts.items():
+        ours = model.graph.layer(lid)
+        a, b = model.graph.const_array(ours), against.graph.const_array(theirs)
+        differ = a != b if a.dtype.kind != "f" else ~((a == b) | (np.isnan(a) & np.isnan(b)))
+        found.append({"const": ours.name, "differ": int(np.count_nonzero(differ)), "of": int(a.size),
+                      "max_abs": float(np.max(np.abs(np.subtract(a, b, dtype=np.float64))[differ]))})
+    return {"layer_id": layer.id, "name": layer.name, "type": layer.kind, "line": layer.line, "input": port,
+            "consts": found}
+
+
 def same_computations(model: IrModel, against: IrModel | OnnxModel, drift: Drift, inputs: Mapping[str, np.ndarray],
-                      fed: Mapping[str, np.ndarray], held: Mapping[str, np.ndarray] | None = None) -> frozenset[str]:
-    """Ids of A's layers that B computes as A does: B an IR holding the weights in A's types (the derivation's premise
-    is that B's weights are A's, in their types: here the same) with a layer of the same name, type, version,
-    attributes and bodies (a Loop's, verbatim), fed the same inputs (the same input values; a constant; a port of
-    such a layer of the same name). OpenVINO CPU runs both on the same kernel from the same values, which gives the
-    same bits: the layer's tensors may not differ at all. Found in A's order; a layer of B changed in kind (a
-    rewrite, a pad moved) and what it feeds is not among them, nor a ReadValue of a variable ``held`` says may
-    differ (``carried``)."""
+                      fed: Mapping[str, np.ndarray], held: Mapping[str, np.ndarray] | None = None) -> Alike:
+    """A's layers that B computes as A does: B an IR holding the weights in A's types (the derivation's premise is
+    that B's weights are A's, in their types: here the same) with a layer of the same name, type, version, attributes
+    and bodies (a Loop's, verbatim), fed the same values (the same input values; a constant computed alike from the
+    same values, ``_same_constant``; a port of such a layer of the same name). OpenVINO CPU runs both on the same
+    kernel from the same values, which gives the same bits: the layer's tensors may not differ at all. Found in A's
+    order; a layer of B changed in kind (a rewrite, a pad moved) and what it feeds is not among them, nor a ReadValue
+    of a variable ``held`` says may differ (``carried``), nor a layer fed a constant whose values differ from B's
+    (a weight moved), which the report names (``Alike.weights_differ``) and W starts from."""
     if not isinstance(against, IrModel) or drift.unit:
-        return frozenset()
+        return Alike()
     theirs = {layer.name: layer for layer in against.graph.layers()}
     same: set[str] = set()
+    differing: dict[str, Layer] = {}
+    seen: dict[tuple[str, str], bool] = {}
+    said = []
     for layer in model.order:
         other = theirs.get(layer.name)
         if layer.id in model.constant or other is None or (other.type, other.version, other.attrs, other.children) != (
@@ -255,19 +320,25 @@ def same_computations(model: IrModel, against: IrModel | OnnxModel, drift: Drift
                 same.add(layer.id)
             continue
         fed_alike = True
-        for ours, other_port in zip(layer.inputs, other.inputs, strict=True):
+        for i, (ours, other_port) in enumerate(zip(layer.inputs, other.inputs, strict=True)):
             a = model.graph.producer(layer.id, ours.id)
             b = against.graph.producer(other.id, other_port.id)
             if a is None or b is None:
                 fed_alike &= a is None and b is None
             elif a[0].id in model.constant:
-                fed_alike &= b[0].id in against.constant
+                moved: dict[str, Layer] = {}
+                alike = a[0].outputs.index(a[1]) == b[0].outputs.index(b[1]) and \
+                    _same_constant(model, against, a[0], b[0], moved, seen)
+                if alike and moved:
+                    said.append(_weights_differ(model, against, layer, i, moved))
+                    differing.update(moved)
+                fed_alike &= alike and not moved
             else:
                 fed_alike &= a[0].id in same and a[0].name == b[0].name and \
                     a[0].outputs.index(a[1]) == b[0].outputs.index(b[1])
         if fed_alike:
             same.add(layer.id)
-    return frozenset(same)
+    return Alike(frozenset(same), {lid: against.graph.const_array(b) for lid, b in differing.items()}, said)
 
 
 class _Carried(Walker[Bounded]):
@@ -276,10 +347,10 @@ class _Carried(Walker[Bounded]):
 
     def __init__(self, model: IrModel, drift: Drift, values: Mapping[tuple[str, int], np.ndarray],
                  inputs: Mapping[str, np.ndarray], fed: Mapping[str, np.ndarray], held: dict[str, np.ndarray],
-                 same: frozenset[str]):
+                 alike: Alike):
         super().__init__(model.graph, free=True, order=model.order)
         self.model, self.drift, self.values, self.inputs, self.fed, self.held = model, drift, values, inputs, fed, held
-        self.same = same
+        self.same, self.theirs = alike.same, alike.theirs
         self.found: dict[tuple[str, int], np.ndarray] = {}
         self.written: dict[str, np.ndarray] = {}
 
@@ -297,7 +368,8 @@ class _Carried(Walker[Bounded]):
             return []
         if layer.is_a("Const"):
             value = graph.const_array(layer)
-            return [(value, self.drift.rounded(value))]
+            theirs = self.theirs.get(layer.id)
+            return [(value, self.drift.rounded(value) if theirs is None else self.drift.differs(value, theirs))]
         if layer.is_a("Assign") and args:
             self.written[layer.attrs["variable_id"]] = args[0][1]
         values = [v for v, _ in args]
@@ -340,7 +412,7 @@ def _grown(args: list[Bounded], value: np.ndarray | None) -> np.ndarray:
 
 def carried(model: IrModel, drift: Drift, values: Mapping[tuple[str, int], np.ndarray],
             inputs: Mapping[str, np.ndarray], fed: Mapping[str, np.ndarray],
-            held: dict[str, np.ndarray] | None = None, same: frozenset[str] = frozenset()
+            held: dict[str, np.ndarray] | None = None, alike: Alike = Alike()
             ) -> dict[tuple[str, int], np.ndarray]:
     """W per output port of ``model``'s computed layers and Parameters, per element: how far B's value may be from
     A's, from what differs between them, propagated with each op's rounding rule (ops.rounding) in its statistical
@@ -348,7 +420,8 @@ def carried(model: IrModel, drift: Drift, values: Mapping[tuple[str, int], np.nd
     activations, by port; constants the reference computes from A's weights).
 
     What differs: each float Const of A against B's copy (``Drift.rounded``: exactly A's value minus its rounding
-    to B's coarser type, or half an ulp of A's where B's is finer), each input as B is fed it (``fed``: exactly the
+    to B's coarser type, or half an ulp of A's where B's is finer; where B's holds other values in the same place,
+    ``alike.theirs``, exactly A's minus B's), each input as B is fed it (``fed``: exactly the
     rounding of A's input to B's type), both ``drift.spread`` times (the quadrature sum is a deviation's scale; taken
     at the source, a non-linear op is evaluated at the size the error may reach). Each rule adds the op's own f32
     rounding on the way: one of the two implementations' (the tolerance's ``implementation`` term stands for the
@@ -356,9 +429,9 @@ def carried(model: IrModel, drift: Drift, values: Mapping[tuple[str, int], np.nd
 
     ``held``, for a stateful model's steps: each variable's W (by variable id) before this inference, which its
     ReadValues give (a variable not in it gives its init value, as at the first step); replaced by the W of what
-    each Assign writes. ``same``: the layers B computes as A does (``same_computations``), whose W is 0."""
+    each Assign writes. ``alike``: what B computes as A does (``same_computations``): W 0 there."""
     held = {} if held is None else held
-    walk = _Carried(model, drift, values, inputs, fed, held, same)
+    walk = _Carried(model, drift, values, inputs, fed, held, alike)
     with threadpool_limits(limits=1, user_api="blas"):  # (small products beside OpenVINO's threads, as compare)
         walk.run()
     held.update(walk.written)
@@ -469,8 +542,9 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     layered = per_layer or drift is not None
     ours, layers = model.run(inputs, layered)
     their_outputs, their_values = _theirs(against, as_theirs(model, against, fed), layered)
-    same = same_computations(model, against, drift, inputs, fed, held) if drift is not None else frozenset()
-    weights = carried(model, drift, layers, inputs, fed, held, same) if drift is not None else {}
+    alike = same_computations(model, against, drift, inputs, fed, held) if drift is not None else Alike()
+    same = alike.same
+    weights = carried(model, drift, layers, inputs, fed, held, alike) if drift is not None else {}
 
     def judged(name: str, named: str, key: tuple[str, int] | None, actual: np.ndarray,
                expected: np.ndarray) -> TensorComparison:
@@ -500,7 +574,8 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
                      f"{', '.join(sorted(their_outputs))}{did_you_mean(name, their_outputs)}"))
     summary = {"model": str(against.path), "runner": against.name,
                "tolerance": drift.to_dict() if drift is not None else None,
-               "outputs_unmatched": sorted(set(their_outputs) - set(ours)), "tensors": None}
+               "outputs_unmatched": sorted(set(their_outputs) - set(ours)), "tensors": None,
+               **({"weights_differ": alike.weights_differ} if alike.weights_differ else {})}
     report.too_loose = loose
     if not per_layer and (report.failed or loose):  # where A and B part, or W is too loose to show it
         per_layer = True

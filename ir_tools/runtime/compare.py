@@ -460,6 +460,11 @@ def _against_lines(summary: dict, verbose: bool) -> list[str]:
     lines = []
     if summary["tolerance"] is not None:
         lines.append(f"tolerance (derived; --atol/--rtol override it): {summary['tolerance']['rule']}")
+    for w in summary.get("weights_differ", []):
+        consts = ", ".join(f"'{c['const']}' in {c['differ']} of {c['of']} values, by up to {c['max_abs']:.3g}"
+                           for c in w["consts"])
+        lines.append(f"weights differ from B's: layer '{w['name']}' ({w['type']}, line {w['line']}), input "
+                     f"{w['input']}: {consts}; it and what it feeds are held to W, which starts from that difference")
     if summary["outputs_unmatched"]:
         lines.append(f"outputs of B that A does not have: {', '.join(summary['outputs_unmatched'])}")
     tensors = summary["tensors"]

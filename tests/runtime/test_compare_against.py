@@ -167,17 +167,54 @@ def test_weight_rounding_amplified_by_cancellation_and_normalisation_stays_withi
 
 def test_a_weight_changed_in_its_4th_digit_is_named_against_the_f32_original(models, capsys) -> None:
     """Against the f32 IR it was planted in, every layer up to the changed one is computed alike (the same kernel on
-    the same values: no difference allowed), so the changed weight is the first drift; against the f16 twin it is
-    within what the twin's rounding of that weight allows (found in none of the zoo's)."""
+    the same values: no difference allowed), and the changed layer is named as fed weights that differ from B's (its
+    constant's values compared, not assumed alike); it and what follows are held to W, which starts from that
+    difference."""
     graph = ov.Core().read_model(models["f32"])
     # (the 6th: in some, the largest weight meets a channel the seeded input leaves 0 after ReLU, and changes nothing)
     changed = [op.get_friendly_name() for op in graph.get_ordered_ops() if op.get_type_name() == "Convolution"][5]
     broken = models["dir"] / "weight.xml"
     plant("weight", models["f32"], broken, changed)
     code, report = compare(capsys, broken, models["f32"], "--per-layer")
-    assert code == 1 and report["first_divergence"]["name"] == changed, report["first_divergence"]
+    (differ,) = report["against"]["weights_differ"]
+    assert differ["name"] == changed and differ["input"] == 1 and differ["consts"][0]["differ"] == 1, differ
     before = [t for lay in report["layers"] for t in lay["outputs"]][:3]  # upstream: alike, held to equality
     assert all(t["atol"] == 0 and t["bound_max"] == 0 and t["max_abs_error"] == 0 for t in before), before
+    (at,) = [lay for lay in report["layers"] if lay["name"] == changed]
+    assert all(t["bound_max"] > 0 and t["atol"] > 0 for t in at["outputs"]), at
+
+
+def test_weights_one_ulp_apart_are_named_and_held_to_their_bound(tmp_path, capsys, check_report) -> None:
+    """B's MatMul weights one ulp from A's in one element: any constant input counted as alike, so the MatMul and what
+    follows were held to equality and failed, and the report never said the weights differ (resnet18, found by a QA
+    run). Now the constants' values are compared: the MatMul is named as fed weights that differ from B's, the
+    Parameter before it stays held to equality, and W starts from the difference: a pass."""
+    rng = np.random.default_rng(0)
+    weights = rng.standard_normal((16, 8)).astype(np.float32)
+
+    def save(path: Path, w: np.ndarray) -> None:
+        x = ops.parameter([4, 16], np.float32, name="x")
+        product = ops.matmul(x, ops.constant(w, name="W"), False, False, name="product")
+        relu = ops.relu(ops.add(product, ops.constant(np.float32(0.5)), name="shift"), name="relu")
+        relu.output(0).get_tensor().set_names({"y"})
+        ov.save_model(ov.Model([ops.result(relu)], [x], "m"), path, compress_to_fp16=False)
+
+    moved = weights.copy()
+    moved[3, 5] = np.nextafter(moved[3, 5], np.float32(np.inf))
+    save(tmp_path / "a.xml", weights)
+    save(tmp_path / "b.xml", moved)
+    code = main(["compare", str(tmp_path / "a.xml"), "--against", str(tmp_path / "b.xml"), "--per-layer",
+                 "--format", "json"])
+    report = check_report(json.loads(capsys.readouterr().out))
+    assert code == 0 and report["passed"], report
+    (differ,) = report["against"]["weights_differ"]
+    assert (differ["name"], differ["input"]) == ("product", 1)
+    assert differ["consts"] == [{"const": "W", "differ": 1, "of": 128,
+                                 "max_abs": float(abs(moved[3, 5] - weights[3, 5]))}]
+    held = {lay["name"]: lay["outputs"][0] for lay in report["layers"]}
+    assert held["product"]["bound_max"] > 0 and held["relu"]["bound_max"] > 0
+    main(["compare", str(tmp_path / "a.xml"), "--against", str(tmp_path / "b.xml")])
+    assert "weights differ from B's: layer 'product' (MatMul@opset1, line" in capsys.readouterr().out
 
 
 def test_stateful_f32_against_its_f16_twin_over_steps(tmp_path, capsys, check_report) -> None:
