@@ -238,6 +238,8 @@ class Alike:
     same: frozenset[str] = frozenset()
     theirs: Mapping[str, np.ndarray] = field(default_factory=dict)
     weights_differ: list[dict] = field(default_factory=list)
+    #: per layer fed such a constant, each differing Const of A compared with B's exactly: a failure of that layer
+    compared: Mapping[str, list[TensorComparison]] = field(default_factory=dict)
 
 
 #: A Const's attributes that say where its bytes are in the .bin, not what they are.
@@ -276,18 +278,23 @@ def _same_constant(model: IrModel, against: IrModel, a: Layer, b: Layer, differi
     return True
 
 
-def _weights_differ(model: IrModel, against: IrModel, layer: Layer, port: int, consts: dict[str, Layer]) -> dict:
+def _weights_differ(model: IrModel, against: IrModel, layer: Layer, port: int,
+                    consts: dict[str, Layer]) -> tuple[dict, list[TensorComparison]]:
     """What the report says of ``layer``, fed at input ``port`` a constant whose ``consts`` (A's id: B's Const)
-    hold other values than B's: each Const, how many of its values differ and by how much at most."""
-    found = []
+    hold other values than B's: each Const, how many of its values differ and by how much at most; and each Const
+    compared with B's exactly (two models of one type whose weights differ are not the same model: the layer fails,
+    the first drift where nothing before it does)."""
+    found, compared = [], []
     for lid, theirs in consts.items():
         ours = model.graph.layer(lid)
         a, b = model.graph.const_array(ours), against.graph.const_array(theirs)
         differ = a != b if a.dtype.kind != "f" else ~((a == b) | (np.isnan(a) & np.isnan(b)))
         found.append({"const": ours.name, "differ": int(np.count_nonzero(differ)), "of": int(a.size),
                       "max_abs": float(np.max(np.abs(np.subtract(a, b, dtype=np.float64))[differ]))})
+        compared.append(compare_tensors(f"weights '{ours.name}' (input {port})", a, b, 0.0, 0.0,
+                                        sides=("A", "B")))
     return {"layer_id": layer.id, "name": layer.name, "type": layer.kind, "line": layer.line, "input": port,
-            "consts": found}
+            "consts": found}, compared
 
 
 def same_computations(model: IrModel, against: IrModel | OnnxModel, drift: Drift, inputs: Mapping[str, np.ndarray],
@@ -306,7 +313,8 @@ def same_computations(model: IrModel, against: IrModel | OnnxModel, drift: Drift
     same: set[str] = set()
     differing: dict[str, Layer] = {}
     seen: dict[tuple[str, str], bool] = {}
-    said = []
+    said: list[dict] = []
+    compared: dict[str, list[TensorComparison]] = {}
     for layer in model.order:
         other = theirs.get(layer.name)
         if layer.id in model.constant or other is None or (other.type, other.version, other.attrs, other.children) != (
@@ -330,7 +338,9 @@ def same_computations(model: IrModel, against: IrModel | OnnxModel, drift: Drift
                 alike = a[0].outputs.index(a[1]) == b[0].outputs.index(b[1]) and \
                     _same_constant(model, against, a[0], b[0], moved, seen)
                 if alike and moved:
-                    said.append(_weights_differ(model, against, layer, i, moved))
+                    entry, found = _weights_differ(model, against, layer, i, moved)
+                    said.append(entry)
+                    compared.setdefault(layer.id, []).extend(found)
                     differing.update(moved)
                 fed_alike &= alike and not moved
             else:
@@ -338,7 +348,7 @@ def same_computations(model: IrModel, against: IrModel | OnnxModel, drift: Drift
                     a[0].outputs.index(a[1]) == b[0].outputs.index(b[1])
         if fed_alike:
             same.add(layer.id)
-    return Alike(frozenset(same), {lid: against.graph.const_array(b) for lid, b in differing.items()}, said)
+    return Alike(frozenset(same), {lid: against.graph.const_array(b) for lid, b in differing.items()}, said, compared)
 
 
 class _Carried(Walker[Bounded]):
@@ -556,6 +566,9 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
         atol = 0.0 if key is not None and key[0] in same else drift.atol(expected)  # the same bits: nothing
         return compare_tensors(name, actual, expected, atol, 0.0, bound=bound)
 
+    for lid, found in alike.compared.items():  # (weights that differ: a failure whatever the tensors show)
+        layer = model.graph.layer(lid)
+        report.layers.append(LayerComparison(layer.id, layer.name, layer.kind, layer.line, list(found)))
     results = {output_name(model.graph, r): r for r in model.graph.results()}
     loose: list[dict] = []
     for name, value in ours.items():
@@ -608,7 +621,7 @@ def _compare_pairs(model: IrModel, found: Matching, layers: Mapping, their_value
                    report: CompareReport) -> None:
     """Each matched pair compared, as A's layers' entries (in A's order); A's unmatched tensors as not checked."""
     graph = model.graph
-    entries: dict[str, LayerComparison] = {}
+    entries = {lay.layer_id: lay for lay in report.layers}  # (a layer whose weights differ has one already)
     for ours, theirs, _ in found.pairs:
         layer = graph.layer(ours.key[0])  # type: ignore[index]
         actual, expected = layers.get(ours.key), their_values.get(theirs.key)

@@ -464,7 +464,8 @@ def _against_lines(summary: dict, verbose: bool) -> list[str]:
         consts = ", ".join(f"'{c['const']}' in {c['differ']} of {c['of']} values, by up to {c['max_abs']:.3g}"
                            for c in w["consts"])
         lines.append(f"weights differ from B's: layer '{w['name']}' ({w['type']}, line {w['line']}), input "
-                     f"{w['input']}: {consts}; it and what it feeds are held to W, which starts from that difference")
+                     f"{w['input']}: {consts}; a failure there; it and what it feeds are held to W, which starts "
+                     "from that difference")
     if summary["outputs_unmatched"]:
         lines.append(f"outputs of B that A does not have: {', '.join(summary['outputs_unmatched'])}")
     tensors = summary["tensors"]

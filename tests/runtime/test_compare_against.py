@@ -167,28 +167,30 @@ def test_weight_rounding_amplified_by_cancellation_and_normalisation_stays_withi
 
 def test_a_weight_changed_in_its_4th_digit_is_named_against_the_f32_original(models, capsys) -> None:
     """Against the f32 IR it was planted in, every layer up to the changed one is computed alike (the same kernel on
-    the same values: no difference allowed), and the changed layer is named as fed weights that differ from B's (its
-    constant's values compared, not assumed alike); it and what follows are held to W, which starts from that
-    difference."""
+    the same values: no difference allowed), and the changed layer, fed weights that differ from B's (its constant's
+    values compared, not assumed alike), is the first drift; it and what follows are held to W, which starts from
+    that difference."""
     graph = ov.Core().read_model(models["f32"])
     # (the 6th: in some, the largest weight meets a channel the seeded input leaves 0 after ReLU, and changes nothing)
     changed = [op.get_friendly_name() for op in graph.get_ordered_ops() if op.get_type_name() == "Convolution"][5]
     broken = models["dir"] / "weight.xml"
     plant("weight", models["f32"], broken, changed)
     code, report = compare(capsys, broken, models["f32"], "--per-layer")
+    assert code == 1 and report["first_divergence"]["name"] == changed, report["first_divergence"]
     (differ,) = report["against"]["weights_differ"]
     assert differ["name"] == changed and differ["input"] == 1 and differ["consts"][0]["differ"] == 1, differ
     before = [t for lay in report["layers"] for t in lay["outputs"]][:3]  # upstream: alike, held to equality
     assert all(t["atol"] == 0 and t["bound_max"] == 0 and t["max_abs_error"] == 0 for t in before), before
     (at,) = [lay for lay in report["layers"] if lay["name"] == changed]
-    assert all(t["bound_max"] > 0 and t["atol"] > 0 for t in at["outputs"]), at
+    assert all(t["bound_max"] > 0 and t["atol"] > 0 for t in at["outputs"][1:]), at  # (the first: the weights)
 
 
 def test_weights_one_ulp_apart_are_named_and_held_to_their_bound(tmp_path, capsys, check_report) -> None:
     """B's MatMul weights one ulp from A's in one element: any constant input counted as alike, so the MatMul and what
     follows were held to equality and failed, and the report never said the weights differ (resnet18, found by a QA
-    run). Now the constants' values are compared: the MatMul is named as fed weights that differ from B's, the
-    Parameter before it stays held to equality, and W starts from the difference: a pass."""
+    run). Now the constants' values are compared: the MatMul is the first drift, its weights compared with B's
+    (one value differs), and what it computes and what follows are held to the W that difference starts, not to
+    equality: within it."""
     rng = np.random.default_rng(0)
     weights = rng.standard_normal((16, 8)).astype(np.float32)
 
@@ -206,13 +208,14 @@ def test_weights_one_ulp_apart_are_named_and_held_to_their_bound(tmp_path, capsy
     code = main(["compare", str(tmp_path / "a.xml"), "--against", str(tmp_path / "b.xml"), "--per-layer",
                  "--format", "json"])
     report = check_report(json.loads(capsys.readouterr().out))
-    assert code == 0 and report["passed"], report
+    assert code == 1 and report["first_divergence"]["name"] == "product"
     (differ,) = report["against"]["weights_differ"]
     assert (differ["name"], differ["input"]) == ("product", 1)
     assert differ["consts"] == [{"const": "W", "differ": 1, "of": 128,
                                  "max_abs": float(abs(moved[3, 5] - weights[3, 5]))}]
-    held = {lay["name"]: lay["outputs"][0] for lay in report["layers"]}
-    assert held["product"]["bound_max"] > 0 and held["relu"]["bound_max"] > 0
+    (weights, product), relu = [lay["outputs"] for lay in report["layers"] if lay["name"] in ("product", "relu")]
+    assert weights["name"] == "weights 'W' (input 1)" and weights["mismatches"] == 1 and not weights["passed"]
+    assert all(t["passed"] and t["bound_max"] > 0 for t in (product, *relu)), (product, relu)
     main(["compare", str(tmp_path / "a.xml"), "--against", str(tmp_path / "b.xml")])
     assert "weights differ from B's: layer 'product' (MatMul@opset1, line" in capsys.readouterr().out
 
