@@ -26,7 +26,7 @@ from ..ir.model import Graph, Layer
 from ..ir.names import input_name, output_name
 from ..ir.writer import to_bytes
 from ..ops.spec import TensorType
-from .openvino_infer import infer, infer_steps, supported
+from .openvino_infer import ON_INPUTS, InferenceRefused, infer, infer_steps, supported
 
 #: The version of this process's OpenVINO.
 OPENVINO_VERSION: str = ov.get_version()
@@ -90,7 +90,7 @@ def refused(what: str, graph: Graph, files: ModelFiles | None, exc: BaseExceptio
     """The refusal as a diagnostic at the file OpenVINO (``who``) was given (the graph's own, for one built in
     memory)."""
     where = files.xml if files else graph.source
-    return IrToolsError(f"{who} refused to {what} the model: {openvino_words(exc)}",
+    return IrToolsError(f"{who} refused to {what}: {openvino_words(exc)}",
                         SourceLoc(str(where) if where else None),
                         code="E-OPENVINO")
 
@@ -190,7 +190,7 @@ def load(graph: Graph, core: ov.Core, files: ModelFiles | None = None) -> ov.Mod
         weights = ov.Tensor(np.frombuffer(blob, dtype=np.uint8).copy()) if blob else ov.Tensor(np.empty(0, np.uint8))
         return core.read_model(xml.decode("utf-8"), weights)
     except Exception as exc:  # OpenVINO raises RuntimeError and others: each is a refusal of this input
-        raise refused("read", graph, files, exc) from None
+        raise refused("read the model", graph, files, exc) from None
 
 
 def run_openvino(
@@ -210,8 +210,10 @@ def run_openvino(
     reads: dict[str, list[str]] = {}
     try:
         by_source = infer(core, model, parameter_inputs(graph, inputs), config, per_layer, hidden, reads)
-    except Exception as exc:  # compile or inference refused this model or these inputs
-        raise refused("compile and run", graph, files, exc) from None
+    except InferenceRefused as exc:  # compiled, and these inputs refused
+        raise refused(ON_INPUTS, graph, files, exc) from None
+    except Exception as exc:  # compile refused this model
+        raise refused("compile the model", graph, files, exc) from None
     run = openvino_run(graph, by_source, per_layer, {"device": "CPU", **config}, OPENVINO_VERSION)
     run.reads = {name: frozenset(names) for name, names in reads.items()}
     return run
@@ -230,8 +232,10 @@ def run_openvino_steps(graph: Graph, steps: list[Mapping[str, np.ndarray]], file
     try:
         ran = infer_steps(core, model, [parameter_inputs(graph, inputs) for inputs in steps], config, per_layer,
                           hidden, reads)
-    except Exception as exc:  # compile or inference refused this model or these inputs
-        raise refused("compile and run", graph, files, exc) from None
+    except InferenceRefused as exc:  # compiled, and these inputs refused
+        raise refused(ON_INPUTS, graph, files, exc) from None
+    except Exception as exc:  # compile refused this model
+        raise refused("compile the model", graph, files, exc) from None
     out = []
     for by_source, states in ran:
         run = openvino_run(graph, by_source, per_layer, {"device": "CPU", **config}, OPENVINO_VERSION)

@@ -108,6 +108,15 @@ def add_layer_outputs(model: ov.Model, hidden: frozenset[str]) -> dict[tuple[str
     return empty
 
 
+#: What OpenVINO refused when it compiled the model and then refused to infer (``InferenceRefused``).
+ON_INPUTS = "infer on these inputs (the model compiled: the inputs, not the model, are refused)"
+
+
+class InferenceRefused(RuntimeError):
+    """OpenVINO compiled the model but refused to infer on these inputs (a Reshape's pattern that does not fit their
+    dims): the inputs, not the model, are what it refuses."""
+
+
 def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config: dict[str, str],
           per_layer: bool = False, hidden: frozenset[str] = frozenset(),
           reads: dict[str, list[str]] | None = None) -> dict[tuple[str, int], np.ndarray]:
@@ -123,10 +132,13 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
     # By position, matched on the Parameter's name: an input need not have a tensor name (IR v11 without
     # ``names``), and a v10 input's name is OpenVINO's, not necessarily the file's.
     fed = {i: np.array(inputs[port.get_node().get_friendly_name()], order="C") for i, port in enumerate(model.inputs)}
-    request.start_async(fed)
-    if per_layer and reads is not None:  # while OpenVINO infers (it releases the GIL): 0.2 s of 1,300 layers
-        reads.update(kernel_reads(model, compiled))
-    request.wait()
+    try:
+        request.start_async(fed)
+        if per_layer and reads is not None:  # while OpenVINO infers (it releases the GIL): 0.2 s of 1,300 layers
+            reads.update(kernel_reads(model, compiled))
+        request.wait()
+    except RuntimeError as exc:
+        raise InferenceRefused(str(exc)) from None
     for i, result in enumerate(model.outputs):
         by_source[_source(result.get_node().input_value(0))] = _kept(request.get_output_tensor(i))
         if i < len(results):
@@ -167,8 +179,11 @@ def infer_steps(core: ov.Core, model: ov.Model, steps: list[dict[str, np.ndarray
     request.reset_state()
     out = []
     for inputs in steps:
-        request.infer({i: np.array(inputs[port.get_node().get_friendly_name()], order="C")
-                       for i, port in enumerate(model.inputs)})
+        try:
+            request.infer({i: np.array(inputs[port.get_node().get_friendly_name()], order="C")
+                           for i, port in enumerate(model.inputs)})
+        except RuntimeError as exc:
+            raise InferenceRefused(str(exc)) from None
         by_source = dict(empty)
         for i, result in enumerate(model.outputs):
             by_source[_source(result.get_node().input_value(0))] = np.array(_values(request.get_output_tensor(i)))
@@ -185,17 +200,18 @@ def main(directory: Path) -> int:
     if request.get("version_only"):
         (directory / "result.json").write_text(json.dumps(result))
         return 0
-    stage = "read"
+    stage = "read the model"
     try:
         core = ov.Core()
         model = core.read_model(request["xml"], request["bin"]) if request["bin"] else core.read_model(request["xml"])
-        stage = "compile and run"
+        stage = "compile the model"
         with np.load(directory / "inputs.npz", allow_pickle=False) as data:
             inputs = {name: data[f"input{i}"] for i, name in enumerate(request["inputs"])}
         result["config"] = supported(core, request["config"])
         by_source = infer(core, model, inputs, request["config"], request["per_layer"], frozenset(request["hidden"]))
     except Exception as exc:  # noqa: BLE001 (every refusal is reported in OpenVINO's words)
-        result.update(stage=stage, error=str(exc) or type(exc).__name__)
+        result.update(stage=ON_INPUTS if isinstance(exc, InferenceRefused) else stage,
+                      error=str(exc) or type(exc).__name__)
         (directory / "result.json").write_text(json.dumps(result))
         return 1
     sources = list(by_source)

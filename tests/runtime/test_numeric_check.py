@@ -338,3 +338,15 @@ def test_load_outputs_says_what_is_saved_and_that_inputs_may_differ(compare_json
     assert code == 1 and "the inputs may differ from the saved run's" in report["inputs_may_differ"]
     assert main(["compare", str(tmp_path / "m.xml"), "--load-outputs", str(saved), "--seed", "1"]) == 1
     assert "note: the outputs differ from the saved ones, and no activation inside was saved" in capsys.readouterr().out
+
+
+def test_inputs_openvino_refuses_at_inference_are_worded_so(tmp_path, capsys):
+    """A model that compiles but whose Reshape pattern [8, 1] does not fit an input of 5 said 'refused to compile'
+    (GPT-2 at --shape input_ids:1,5, found by a QA run): now it says compile succeeded and the inputs are refused."""
+    x = o8.parameter([-1], np.float32, name="x")
+    shaped = o8.reshape(x, o8.constant(np.array([8, 1], np.int64)), False, name="pattern")
+    ov.save_model(ov.Model([o8.result(shaped)], [x], "m"), tmp_path / "m.xml")
+    assert main(["compare", str(tmp_path / "m.xml"), "--shape", "x:5"]) == 2
+    err = capsys.readouterr().err
+    assert "error[E-OPENVINO]: OpenVINO refused to infer on these inputs (the model compiled: the inputs, not the " \
+           "model, are refused): " in err and "compile" not in err.split("refused to", 1)[0], err
