@@ -608,7 +608,16 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 def cmd_reduce(args: argparse.Namespace) -> int:
     """The smallest part of a failing model that still fails (``runtime.reduce``), written with the inputs it is
-    fed."""
+    fed; every refusal says that nothing was reduced or written."""
+    try:
+        return _reduce(args)
+    except InvalidModelError:
+        raise
+    except IrToolsError as exc:
+        raise IrToolsError(f"{exc.message}; nothing reduced or written", exc.loc, code=exc.code) from None
+
+
+def _reduce(args: argparse.Namespace) -> int:
     from .runtime.against import weights_differ
     from .runtime.inputs import load_npz
     from .runtime.numeric_check import CompareOptions
@@ -633,6 +642,7 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     tolerances = _tolerances(args, graph, *((0.0, 0.0) if args.against else ()))
     inputs, _ = _inputs(args, graph)
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
+    against = None
     if args.until == "openvino-fails":
         fails = openvino_fails(pattern.pattern if pattern else None)
     elif args.against:
@@ -642,7 +652,7 @@ def cmd_reduce(args: argparse.Namespace) -> int:
             raise IrToolsError(f"--against compares each part with the original's exactly (0 unless --atol/--rtol), "
                                f"and their weights differ in kind ({differ}), so every part would differ: give "
                                "--atol/--rtol, or reduce against a model of the same weights", code="E-USAGE")
-        fails = against_fails(graph, original, tolerances)
+        fails = against = against_fails(graph, original, tolerances)
     else:
         fails = compare_fails(CompareOptions(tolerances=tolerances, per_layer=args.per_layer, saved=saved))
     runs = Runs()
@@ -652,26 +662,53 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     with progress_steps(None, "reducing", text) as step:
         found = reduce_model(graph, fed, fails, runs, lambda s: step(f"{s.phase}: {s.layers} layers"))
     staged = args.output.with_suffix(".npz")
+    theirs = against.original_part(found.candidate) if against is not None else None
     _save_npz(staged, found.inputs)
     write_ir(found.part, args.output, found.part.ir_version)
+    if theirs is not None:
+        write_ir(theirs.part, _original_part(args.output), theirs.part.ir_version)
     steps = [{"phase": s.phase, "layers": s.layers, "fails": s.failure is not None, "why": s.failure,
-              "cut": s.uncut is None, **({"uncut": s.uncut} if s.uncut else {})} for s in found.steps]
+              "cut": s.uncut is None, **({"uncut": s.uncut} if s.uncut else {}),
+              "compared": s.not_compared is None, **({"not_compared": s.not_compared} if s.not_compared else {})}
+             for s in found.steps]
+    again = f" --load-outputs {args.load_outputs}" if args.load_outputs else ""
+    if theirs is not None:  # the part fails against the original's same part, not alone
+        exact = [*(f"--atol {v}" for v in args.atol or ["0"]), *(f"--rtol {v}" for v in args.rtol or ["0"])]
+        shows = (f"ir-tools compare {args.output} --against {_original_part(args.output)} --inputs {staged} "
+                 f"{' '.join(exact)}")
+    else:
+        shows = f"ir-tools compare {args.output} --inputs {staged}{again}" if args.until == "compare-fails" else None
     summary = {"model": str(args.model), "until": args.until, "layers": found.layers,
                "original_layers": found.original_layers, "openvino_runs": found.runs, "failure": found.failure,
-               "output": str(args.output), "inputs": str(staged), "steps": steps}
+               "output": str(args.output), "inputs": str(staged),
+               **({"original_part": str(_original_part(args.output))} if theirs is not None else {}),
+               "reproduce": shows, "steps": steps}
     if args.format == "json":
         print(json_text.dumps(summary, indent=2))
         return EXIT_OK
-    _say(args, *(f"  {s.phase:<12}{s.layers:>6} layers  " + (f"fails: {s.failure}" if s.failure else
-                                                              f"cannot be cut: {s.uncut}" if s.uncut else "passes")
-                 for s in found.steps))
+    _say(args, *_collapsed([f"  {s.line()}" for s in found.steps]))
     print(f"reduced {found.original_layers} computing layers to {found.layers} in {found.runs} OpenVINO runs; "
           f"it fails: {found.failure}")
-    again = f" --load-outputs {args.load_outputs}" if args.load_outputs else ""
-    fails_compare = args.until == "compare-fails" and not args.against  # else compare alone does not show it
-    print(f"wrote {args.output} and its inputs {staged}" + (
-        f" (`ir-tools compare {args.output} --inputs {staged}{again}`)" if fails_compare else ""))
+    beside = f", the same part of {args.against} {_original_part(args.output)}" if theirs is not None else ""
+    print(f"wrote {args.output} and its inputs {staged}{beside}" + (f" (`{shows}` shows it)" if shows else ""))
     return EXIT_OK
+
+
+def _original_part(output: Path) -> Path:
+    """Where ``reduce --against`` writes the original's part beside the part found: MIN_original.xml."""
+    return output.with_name(f"{output.stem}_original{output.suffix}")
+
+
+def _collapsed(lines: list[str]) -> list[str]:
+    """``lines`` with a run of equal ones said once, with its count."""
+    kept: list[str] = []
+    count = 0
+    for i, line in enumerate(lines):
+        count += 1
+        if i + 1 == len(lines) or lines[i + 1] != line:
+            kept.append(line + (f"  (x{count})" if count > 1 else ""))
+            count = 0
+    return kept
 
 
 def _print_histogram(args: argparse.Namespace, before: Counter[str], after: Counter[str], stats: Counter[str]) -> None:
@@ -1144,6 +1181,9 @@ def _files_written(args: argparse.Namespace) -> list[tuple[str, Path]]:
             written.append(("-o (its .bin)", output.with_suffix(".bin")))
         if args.command == "reduce":
             written.append(("-o (its inputs)", output.with_suffix(".npz")))
+            if getattr(args, "against", None) is not None:
+                part = _original_part(output)
+                written += [("-o (the original's part)", part), ("-o (its .bin)", part.with_suffix(".bin"))]
     for option in ("save_outputs", "html"):
         value = getattr(args, option, None)
         if value is not None:

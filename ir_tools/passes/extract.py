@@ -3,8 +3,10 @@
 
 Rules:
 1. A tensor is named as OpenVINO reports it (``names.reported_names``: one of its port's tensor names, in IR v10 also
-   an input's or output's layer-derived name, a nameless Parameter's layer name); a caller may also give an output
-   port itself, ``(layer id, port id)`` (a tensor without a name). A name several ports carry is the first's in
+   an input's or output's layer-derived name, a nameless Parameter's layer name), or ``LAYER:PORT``, a layer's name
+   and output port id (``port_name``: as ``compare`` names a layer's output, what a tensor without a name is called);
+   a caller may also give an output port itself, ``(layer id, port id)``. A tensor given twice in one list is
+   refused. A name several ports carry is the first's in
    topological order, where OpenVINO keeps it; it calls the next ``name_1`` and so on (measured, W-NAME-DUP). A name no
    tensor has is refused with the nearest one, a name inside a body (TensorIterator, Loop, If) too: a body is kept
    whole or not at all.
@@ -12,7 +14,8 @@ Rules:
    cut input becomes a Parameter of the element type and dims shape propagation infers there (what OpenVINO infers:
    dynamic dims stay dynamic), named as it was cut (its layer, and the first of its tensor names, which it keeps);
    a cut at one of the model's own inputs keeps that Parameter. Each output gets a Result, the original's own if it
-   had one, with the name it was asked by first among its tensor names.
+   had one, with the name it was asked by first among its tensor names. A port without a tensor name is named
+   ``LAYER:PORT`` in the part, so that the name the part's input or output has finds it in the original again.
 3. Refused (``CutError``, E-CUT): no outputs; a tensor both a cut input and an output, or an output that is a model
    input; a Const as a cut input (the part holds its constants itself); the model's state inside the part (a
    ReadValue reads what an Assign of an earlier inference wrote, which the part cannot keep: cut at the ReadValue's
@@ -20,8 +23,10 @@ Rules:
    Polygraphy's ``surgeon extract``, which keeps an original input only when it is named: the part's inputs are
    exactly the ones asked for; each is named with a layer that needs it); a cut input nothing in the part reads
    (every path from it to the outputs passes another cut input, or none exists). For the first two,
-   ``CutError.unfed`` holds the tensors to add to the cut inputs (the ReadValues' outputs, the model inputs), for a
-   caller that cuts by program (``reduce``).
+   ``CutError.unfed`` holds the tensors to add to the cut inputs, for a user and for a caller that cuts by program
+   (``reduce``): the ReadValues' outputs; for an unfed input, the tensors nearest the cut that mend it (``_mending``:
+   those computed from the model's input alone that a layer fed by the cut reads, such as a residual branch's),
+   the model inputs themselves where an output is computed from them alone.
 4. The part keeps its layers' ids, names, attributes, rt_info and source lines, and the original's Consts by
    reference (the writer lays out only the payloads of the layers it writes, so the ``.bin`` holds only the weights
    the part uses); it must pass ``check``, or the failure is a PassError.
@@ -36,7 +41,7 @@ from ..base.dims import shape_to_ints
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Edge, Graph, Layer, Port, RtNode
-from ..ir.names import names_attribute, reported_names, tensor_names, v10_output_name
+from ..ir.names import names_attribute, reported_names, tensor_names
 from ..ir.walker import PortKey
 from ..ops import attrs as A
 from ..ops.core import ParameterAttrs
@@ -108,6 +113,19 @@ def _called(graph: Graph, key: PortKey, name: str | None) -> str:
     return f"output port {key[1]} of {layer.kind} '{layer.name}' (id {layer.id})"
 
 
+def port_name(layer: Layer, port: Port) -> str:
+    """``LAYER:PORT``: a layer's output as ``compare`` names it (``--per-layer``, ``--against``), which extract takes
+    (rule 1) and gives a port without a tensor name (rule 2)."""
+    return f"{layer.name}:{port.id}"
+
+
+def tensor_name(graph: Graph, key: PortKey) -> str:
+    """What a tensor is called: its first reported name, else its ``port_name``."""
+    layer = graph.layer(key[0])
+    port = layer.output(key[1])
+    return next(iter(reported_names(graph, layer, port)), port_name(layer, port))
+
+
 def tensor_ports(graph: Graph) -> dict[str, PortKey]:
     """Every tensor name of the top-level graph, as OpenVINO reports it, with the output port holding it (rule 1)."""
     ports: dict[str, PortKey] = {}
@@ -132,25 +150,36 @@ class _Names:
         self.graph = graph
         self.ports = tensor_ports(graph)
 
-    def resolve(self, tensors: Iterable[Tensor], what: str, loc: SourceLoc) -> dict[PortKey, str | None]:
-        """Each tensor's output port, with the name it was asked by (the first, for a tensor asked twice; a port's
-        first reported name, None for a port without any); names no tensor has are a CutError naming each."""
-        found: dict[PortKey, str | None] = {}
+    def resolve(self, tensors: Iterable[Tensor], what: str, loc: SourceLoc) -> dict[PortKey, str]:
+        """Each tensor's output port, with the name it was asked by (a port's first reported name, else its
+        ``port_name``); names no tensor has, and a tensor given twice, are a CutError naming each."""
+        found: dict[PortKey, str] = {}
+        asked: dict[PortKey, str] = {}
         problems = []
         for tensor in tensors:
-            if isinstance(tensor, tuple):
-                key = self._port(tensor, what, loc)
-                layer = self.graph.layer(key[0])
-                found.setdefault(key, next(iter(reported_names(self.graph, layer, layer.output(key[1]))), None))
-                continue
-            key = self.ports.get(tensor)
+            key = self._port(tensor, what, loc) if isinstance(tensor, tuple) else self.find(tensor)
             if key is None:
-                problems.append(f"no tensor is named '{tensor}' ({what}){self._hint(tensor)}")
-            else:
-                found.setdefault(key, tensor)
+                problems.append(f"no tensor is named '{tensor}' ({what}){self._hint(str(tensor))}")
+                continue
+            name = tensor if isinstance(tensor, str) else tensor_name(self.graph, key)
+            if key in found:
+                again = f"'{name}' twice" if asked[key] == name else f"'{asked[key]}' and '{name}', one tensor,"
+                problems.append(f"{what}s: {again} given (name it once)")
+                continue
+            found[key], asked[key] = name, name
         if problems:
             raise CutError("; ".join(problems), loc)
         return found
+
+    def find(self, name: str) -> PortKey | None:
+        """The port of a tensor name, else of a ``LAYER:PORT`` name (rule 1)."""
+        if name in self.ports:
+            return self.ports[name]
+        layer_name, _, port = name.rpartition(":")
+        for layer in self.graph.layers():
+            if layer.name == layer_name and port.isdigit() and layer.output(int(port)) is not None:
+                return layer.id, int(port)
+        return None
 
     def _port(self, key: PortKey, what: str, loc: SourceLoc) -> PortKey:
         layer_id, port_id = key
@@ -168,11 +197,11 @@ class _Names:
                 return (f": it is inside the body of {layer.kind} '{layer.name}' (id {layer.id}), which a part keeps "
                         "whole or not at all")
             if layer.name == name or layer.name == layer_name and port.isdigit():
-                ports = [p for p in layer.outputs if layer.name == name or str(p.id) == port]
-                held = [f"port {p.id}: " + (f"'{n[0]}'" if (n := reported_names(self.graph, layer, p)) else "unnamed")
-                        for p in ports]
-                return (f": that is {layer.kind} layer '{layer.name}' (id {layer.id}); cut at a tensor it outputs "
-                        f"({'; '.join(held) or 'it has no output'})")
+                held = [f"port {p.id}: '{n[0] if (n := reported_names(self.graph, layer, p)) else port_name(layer, p)}'"
+                        for p in layer.outputs]
+                which = "" if layer.name == name else f"port {port} is not one of its outputs; "
+                return (f": that is {layer.kind} layer '{layer.name}' (id {layer.id}); {which}cut at a tensor it "
+                        f"outputs ({'; '.join(held) or 'it has no output'})")
         return did_you_mean(name, self.ports)
 
 
@@ -195,7 +224,7 @@ def _state(layer: Layer) -> str | None:
     return None
 
 
-def _part(graph: Graph, cuts: dict[PortKey, str | None], ends: dict[PortKey, str | None], loc: SourceLoc,
+def _part(graph: Graph, cuts: dict[PortKey, str], ends: dict[PortKey, str], loc: SourceLoc,
           ) -> set[str]:
     """The ids of the layers the outputs depend on up to the cut inputs (rule 2), or a CutError (rule 3)."""
     kept: set[str] = set()
@@ -231,14 +260,37 @@ def _part(graph: Graph, cuts: dict[PortKey, str | None], ends: dict[PortKey, str
                               if layer.type.lower() == "readvalue" and layer.outputs])
     if unfed:
         (key, first), *others = [(key, layer) for key, layer in unfed.items()]
+        mending = _mending(graph, kept, cuts, ends, set(unfed))
         raise CutError(f"the cut leaves the model's input '{_input_name(graph, key)}' unfed, and this layer needs it"
                        + _also([(layer, f"'{_input_name(graph, k)}'") for k, layer in others])
-                       + ": name each among the cut inputs too", first.loc, unfed=list(unfed))
+                       + f": add {', '.join(repr(tensor_name(graph, k)) for k in mending)} to the cut inputs (the "
+                       "tensors nearest the cut that feed the part from the model's inputs)", first.loc, unfed=mending)
     unread = [_called(graph, key, name) for key, name in cuts.items() if key not in read]
     if unread:
         raise CutError(f"nothing in the part reads cut input(s) {', '.join(unread)}: no path from them to the "
                        "outputs, or each passes another cut input", loc)
     return kept
+
+
+def _mending(graph: Graph, kept: set[str], cuts: dict[PortKey, str], ends: dict[PortKey, str],
+             unfed: set[PortKey]) -> list[PortKey]:
+    """The tensors that, added to the cut inputs, leave no model input unfed, nearest the cut (rule 3): each tensor
+    computed from the unfed inputs alone (not from a cut input) that a layer computed from a cut input reads; the
+    unfed inputs themselves where an output is computed from them alone. In topological order."""
+    order = [layer for layer in graph.topological_order() if layer.id in kept]
+    fed: set[str] = set()  # the layers of the part computed from a cut input
+    alone: set[PortKey] = set(unfed)  # the tensors computed from unfed inputs (and constants) alone
+    found: list[PortKey] = []
+    for layer in order:
+        sources = [(link[0], link[1]) for link in graph.in_links(layer.id)]
+        if any(key in cuts or key[0] in fed for key in sources):
+            fed.add(layer.id)
+            found += [key for key in sources if key in alone and key not in found]
+        elif any(key in alone for key in sources):
+            alone.update((layer.id, port.id) for port in layer.outputs)
+    if any(key[0] not in fed for key in ends):
+        found += [key for key in sorted(unfed) if key not in found]
+    return found
 
 
 def _also(others: list[tuple[Layer, str]]) -> str:
@@ -261,7 +313,7 @@ def _input_name(graph: Graph, key: PortKey) -> str:
     return reported_names(graph, layer, layer.output(key[1]))[0]
 
 
-def _build(graph: Graph, kept: set[str], cuts: dict[PortKey, str | None], ends: dict[PortKey, str | None],
+def _build(graph: Graph, kept: set[str], cuts: dict[PortKey, str], ends: dict[PortKey, str],
            propagation: Propagation) -> Graph:
     """The part: Parameters for the cut inputs, the kept layers (copied, in the original's order), Results."""
     part = Graph(graph.name, graph.ir_version)
@@ -277,7 +329,7 @@ def _build(graph: Graph, kept: set[str], cuts: dict[PortKey, str | None], ends: 
             parameter.outputs[0].names = _first(parameter.outputs[0].names, name)
         else:
             port = source.output(key[1])
-            parameter = _parameter(str(next_id), _unique(name or v10_output_name(source, port), taken),
+            parameter = _parameter(str(next_id), _unique(name, taken),
                                    propagation.types.get(key) or declared_type(port), _first(port.names, name),
                                    source, port)
             next_id += 1
@@ -308,7 +360,7 @@ def _build(graph: Graph, kept: set[str], cuts: dict[PortKey, str | None], ends: 
         if results and not part.has_layer(results[0].id):
             result = _copy(results[0])
         else:
-            result = Layer(str(next_id), _unique(name or v10_output_name(producer, port), taken), "Result", "opset1",
+            result = Layer(str(next_id), _unique(name, taken), "Result", "opset1",
                            {}, [Port(0)], file=producer.file, line=producer.line)
             next_id += 1
         taken.add(result.name)
@@ -339,13 +391,10 @@ def _parameter(layer_id: str, name: str, t: TensorType, names: str | None, sourc
                  names)], origin, file=source.file, line=source.line)
 
 
-def _first(names: str | None, name: str | None) -> str | None:
-    """A ``names`` attribute with ``name`` first (added if missing), so that the tensor is called what it was
-    asked by (``names.input_name``, ``output_name``); ``names`` itself for a tensor asked by its port."""
-    if name is None:
-        return names
-    listed = tensor_names(names)
-    return names_attribute([name, *(n for n in listed if n != name)])
+def _first(names: str | None, name: str) -> str:
+    """A ``names`` attribute with ``name`` first (added if missing), so that the tensor is called what it was asked
+    by (``names.input_name``, ``output_name``)."""
+    return names_attribute([name, *(n for n in tensor_names(names) if n != name)])
 
 
 def _unique(name: str, taken: set[str]) -> str:

@@ -106,7 +106,8 @@ class Drift:
 @dataclass(frozen=True)
 class Tensor:
     """A tensor a model computes from its inputs: ``key`` finds its value in a run, ``names`` match it, ``fallback``
-    (an IR's layer name and output index) matches an unnamed one between two IRs."""
+    (an IR's layer name and output port id, ``LAYER:PORT`` as extract takes it) matches an unnamed one between two
+    IRs."""
 
     key: object
     names: tuple[str, ...]
@@ -141,16 +142,7 @@ class IrModel:
         return [output_name(self.graph, r) for r in self.graph.results()]
 
     def tensors(self) -> list[Tensor]:
-        """Every used output port of a layer computed from the inputs (not Parameters, Results or constant
-        subgraphs: weights and their decompression), in topological order. An output nothing consumes (MaxPool's
-        indices beside its values) is left out: it takes no part in what the model computes, and an index of a
-        maximum flips between near-equal values at any rounding."""
-        return [Tensor((layer.id, port.id), tuple(tensor_names(port.names)), layer.kind, (layer.name, index))
-                for layer in self.order if self.computed(layer) for index, port in enumerate(layer.outputs)
-                if self.graph.consumers(layer.id, port.id)]
-
-    def computed(self, layer: Layer) -> bool:
-        return layer.id not in self.constant and not layer.is_a("Parameter") and not layer.is_a("Result")
+        return computed_tensors(self.graph, self.order, self.constant)
 
     def float_types(self) -> set[np.dtype]:
         return float_types(self.graph)
@@ -160,6 +152,16 @@ class IrModel:
         hidden = frozenset(self.graph.layer(lid).name for lid in self.constant)
         done = self.runner.infer(inputs, per_layer=per_layer, hidden=hidden)
         return done.outputs, done.layers
+
+
+def computed_tensors(graph: Graph, order: list[Layer], constant: frozenset[str]) -> list[Tensor]:
+    """Every used output port of a layer computed from the inputs (not Parameters, Results or ``constant``
+    subgraphs: weights and their decompression), in topological ``order``. An output nothing consumes (MaxPool's
+    indices beside its values) is left out: it takes no part in what the model computes, and an index of a maximum
+    flips between near-equal values at any rounding."""
+    return [Tensor((layer.id, port.id), tuple(tensor_names(port.names)), layer.kind, (layer.name, port.id))
+            for layer in order if layer.id not in constant and not layer.is_a("Parameter")
+            and not layer.is_a("Result") for port in layer.outputs if graph.consumers(layer.id, port.id)]
 
 
 def float_types(graph: Graph) -> set[np.dtype]:
@@ -505,7 +507,7 @@ class Matching:
 
 def match(ours: list[Tensor], theirs: list[Tensor]) -> Matching:
     """Each of ``ours`` with the first of ``theirs`` holding one of its names; an unnamed one with the tensor of the
-    same layer name and output index (two IRs of one model: an f16 twin, a model before and after migrate)."""
+    same layer name and output port (two IRs of one model: an f16 twin, a model before and after migrate)."""
     by_name: dict[str, Tensor] = {}
     for t in theirs:
         for name in t.names:

@@ -94,7 +94,7 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
     inputs = check_inputs(graph, inputs)
     refuse_unknown_names(graph, options.tolerances)
     _refuse_state(graph)
-    _refuse_unmatched(graph, options.saved)
+    refuse_unmatched(graph, options.saved)
     runner = openvino if openvino is not None and not isinstance(openvino, ModelFiles) else OpenVinoRunner(
         graph, openvino)
     with threadpool_limits(limits=1, user_api="blas"):
@@ -126,7 +126,7 @@ def _refuse_state(graph: Graph) -> None:
                                loc=first.loc)
 
 
-def _refuse_unmatched(graph: Graph, saved: Mapping[str, np.ndarray]) -> None:
+def refuse_unmatched(graph: Graph, saved: Mapping[str, np.ndarray]) -> None:
     """InputError for saved outputs (``--load-outputs``) none of which is an output or a layer's activation of
     ``graph``: nothing would be compared with them, and the verdict would say nothing of them."""
     if not saved:

@@ -15,7 +15,10 @@ Every candidate runs OpenVINO in a child process (``ChildOpenVinoRunner``), so a
 failure of the candidate, never of ir_tools. What "fails" means is a ``Failure``: ``compare_fails`` (compare's
 verdict on the part: OpenVINO against the reference, and against saved activations), ``against_fails`` (the part
 against the same part of another model) or ``openvino_fails`` (OpenVINO refuses or crashes, optionally with a
-message matching a pattern).
+message matching a pattern). Only OpenVINO's own refusal or crash (E-OPENVINO) counts as a part failing: any other
+error is ir_tools' or the user's (inputs, saved activations or an original that do not fit), which no part mends,
+so it ends the reduction (``refuse_incomparable`` says it of the whole model before anything is reduced). A part
+that cannot be compared (the original holds no such part) is ``NotCompared``: said so, never "passes".
 """
 
 from __future__ import annotations
@@ -28,17 +31,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..base.errors import IrToolsError, SourceLoc
+from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Graph
-from ..ir.names import input_name, output_name, tensor_names
+from ..ir.names import input_name, names_attribute, output_name, reported_names, tensor_names
 from ..ir.walker import PortKey
 from ..passes.builder import GraphBuilder
-from ..passes.extract import CutError, extract, tensor_ports
+from ..passes.extract import CutError, extract, tensor_name, tensor_ports
 from ..passes.shapes import fix_dims
 from ..passes.validate import InvalidModelError, check_graph, require_valid
+from .against import computed_tensors, match
 from .compare import Tolerances, compare_tensors
 from .executor import Interpreter, supported
-from .numeric_check import LAYER_PREFIX, CompareOptions, compare_model, constant_layers
+from .inputs import InputError
+from .numeric_check import LAYER_PREFIX, OUTPUT_PREFIX, CompareOptions, compare_model, constant_layers, refuse_unmatched
 from .openvino import OpenVinoRun
 from .runners import ChildOpenVinoRunner
 
@@ -62,15 +67,35 @@ class ReduceError(IrToolsError):
     code = "E-REDUCE"
 
 
+class NotCompared(Exception):
+    """A part a ``Failure`` cannot judge (the original holds no such part, or OpenVINO refuses the original's): why."""
+
+
+def _openvino_failure(exc: IrToolsError) -> str:
+    """A part's failure, where OpenVINO refused or crashed on it (E-OPENVINO); any other error is ir_tools' own or the
+    user's, not the part failing: raised again."""
+    if exc.code != "E-OPENVINO":
+        raise exc
+    return f"{exc.code}: {exc.message}"
+
+
 @dataclass
 class Step:
     """One candidate tried: the phase, how many computing layers it holds, and why it failed (None: it did not, or
-    it could not be cut, then ``uncut`` says why and it was not run)."""
+    it could not be cut, then ``uncut`` says why and it was not run, or not compared, then ``not_compared`` says
+    why)."""
 
     phase: str
     layers: int
     failure: str | None
     uncut: str | None = None
+    not_compared: str | None = None
+
+    def line(self) -> str:
+        """The step as ``reduce`` prints it."""
+        verdict = (f"fails: {self.failure}" if self.failure else f"cannot be cut: {self.uncut}" if self.uncut else
+                   f"not compared: {self.not_compared}" if self.not_compared else "passes")
+        return f"{self.phase:<12}{self.layers:>6} layers  {verdict}"
 
 
 #: A candidate's child is killed, and the candidate fails, after this many times the longest run that finished
@@ -110,15 +135,23 @@ class _Counted(ChildOpenVinoRunner):
 
 @dataclass
 class Reduction:
-    """The smallest failing part found, the inputs it is fed (by its input names), why it fails, and every step."""
+    """The smallest failing part found (``candidate``: its graph ``part`` and the ``inputs`` it is fed, by its input
+    names), why it fails, and every step."""
 
-    part: Graph
-    inputs: dict[str, np.ndarray]
+    candidate: Candidate
     failure: str
     layers: int
     original_layers: int
     steps: list[Step] = field(default_factory=list)
     runs: int = 0
+
+    @property
+    def part(self) -> Graph:
+        return self.candidate.part
+
+    @property
+    def inputs(self) -> dict[str, np.ndarray]:
+        return self.candidate.inputs
 
 
 def compare_fails(options: CompareOptions) -> Failure:
@@ -129,7 +162,7 @@ def compare_fails(options: CompareOptions) -> Failure:
         try:
             report = compare_model(candidate.part, candidate.inputs, options, runs.runner(candidate.part))
         except IrToolsError as exc:
-            return f"{exc.code}: {exc.message}"
+            return _openvino_failure(exc)
         if not report.failed:  # (a part that compares nothing does not fail)
             return None
         if report.first_divergence is not None:
@@ -150,56 +183,127 @@ def openvino_fails(matching: str | None = None) -> Failure:
         try:
             runs.runner(candidate.part).run(candidate.inputs)
         except IrToolsError as exc:
+            failure = _openvino_failure(exc)
             if pattern is None or pattern.search(exc.message):
-                return f"{exc.code}: {exc.message}"
+                return failure
         return None
 
     return fails
 
 
-def against_fails(model: Graph, original: Graph, tolerances: Tolerances) -> Failure:
+class against_fails:  # noqa: N801 (a Failure, made as compare_fails and openvino_fails are)
     """Fails where a part of ``model`` computes other values than the same part of ``original`` (cut at the same
-    tensors: by name, else by layer name and output index; fed the same values; both on OpenVINO, each in a child)
-    beyond ``tolerances``, or where OpenVINO refuses or crashes on it; a part ``original`` has no tensors for does
-    not fail."""
-    propagation = require_valid(original)
-    named = tensor_ports(original)
-    layers = {layer.name: layer for layer in original.layers()}
+    tensors, matched as ``compare --against`` matches them, ``against.match``: by name, an unnamed one by layer name
+    and output port; fed the same values; both on OpenVINO, each in a child) beyond ``tolerances``, or where OpenVINO
+    refuses or crashes on it. A part ``original`` holds no such part of (a tensor it lacks, or holds of another type
+    or shape; OpenVINO refusing it) is ``NotCompared``. Where the two are no models of one structure, E-USAGE at
+    once (``_refuse_incomparable``)."""
 
-    def twin(key: PortKey) -> PortKey | None:
-        layer = model.layer(key[0])
-        found = next((named[n] for n in tensor_names(layer.output(key[1]).names) if n in named), None)
-        same = layers.get(layer.name)
-        return found or ((same.id, key[1]) if same is not None and same.output(key[1]) is not None else None)
+    def __init__(self, model: Graph, original: Graph, tolerances: Tolerances):
+        self.model, self.original, self.tolerances = model, original, tolerances
+        self.propagation = require_valid(original)
+        self.twins = _twins(model, original)
+        self._refuse_incomparable()
 
-    def fails(candidate: Candidate, runs: Runs) -> str | None:
-        cuts = {twin(key): value for key, value in candidate.cuts.items()}
-        outputs = {key: twin(key) for key in candidate.outputs}
-        if None in cuts or None in outputs.values():
-            return None
+    def _refuse_incomparable(self) -> None:
+        """E-USAGE where ``original`` is no model of ``model``'s structure, so that no part of it could be compared, or
+        a part of another computation would: an input or output of ``model`` it lacks (by name, as ``compare
+        --against`` matches them), or a tensor matched of another element type or dims."""
+        inputs = {input_name(self.original, p) for p in self.original.parameters()}
+        for parameter in self.model.parameters():
+            if (parameter.id, parameter.outputs[0].id) not in self.twins:
+                name = input_name(self.model, parameter)
+                raise IrToolsError(f"--against: the two models' inputs differ: '{name}' (A) is not an input of the "
+                                   f"original{did_you_mean(name, inputs)}; its inputs: {', '.join(sorted(inputs))}",
+                                   code="E-USAGE")
+        outputs = {output_name(self.original, r) for r in self.original.results()}
+        for result in self.model.results():
+            name = output_name(self.model, result)
+            if name not in outputs:
+                raise IrToolsError(f"--against: the original has no output '{name}': its outputs: "
+                                   f"{', '.join(sorted(outputs))}{did_you_mean(name, outputs)}", code="E-USAGE")
+        for ours, theirs in self.twins.items():
+            mine, other = self.model.layer(ours[0]).output(ours[1]), self.original.layer(theirs[0]).output(theirs[1])
+            if (mine.precision, mine.dims) != (other.precision, other.dims):
+                raise IrToolsError(
+                    f"--against: the original is no model of this one's structure (parts of both are compared): "
+                    f"tensor '{tensor_name(self.model, ours)}' is {mine.precision} {list(mine.dims or ())} here and "
+                    f"'{tensor_name(self.original, theirs)}' {other.precision} {list(other.dims or ())} there",
+                    code="E-USAGE")
+
+    def original_part(self, candidate: Candidate) -> Candidate:
+        """The same part of the original, fed the same values, with the input and output names of ``candidate``'s
+        part (so that ``compare PART --against ORIGINAL_PART`` matches them); NotCompared where there is none."""
+        twin = {key: self.twins.get(key) for key in [*candidate.cuts, *candidate.outputs]}
+        lacking = next((key for key, found in twin.items() if found is None), None)
+        if lacking is not None:
+            raise NotCompared(f"the original has no tensor '{tensor_name(self.model, lacking)}'")
+        cuts = {twin[key]: value for key, value in candidate.cuts.items()}
+        outputs = {key: twin[key] for key in candidate.outputs}
         try:
-            part = extract(original, list(cuts), list(outputs.values()), propagation)  # type: ignore[arg-type]
-        except IrToolsError:
-            return None
-        sources = _sources(part, original)
-        pinned = _pinned(part, {name: cuts[key] for name, key in sources.items()}) if set(
-            sources.values()) <= cuts.keys() else None
+            part = extract(self.original, list(cuts), list(outputs.values()), self.propagation)  # type: ignore[arg-type]
+        except IrToolsError as exc:
+            raise NotCompared(f"no such part of the original: {exc.message}") from None
+        sources = _sources(part, self.original)
+        if not set(sources.values()) <= cuts.keys():
+            raise NotCompared("the original's part reads other tensors")
+        pinned = _pinned(part, {name: cuts[key] for name, key in sources.items()})
         if pinned is None:
-            return None
+            raise NotCompared("the original's part is not a valid model once fed these values")
+        ours = {key: name for name, key in _sources(candidate.part, self.model).items()}
+        mine = {twin[key]: ours[key] for key in candidate.cuts if key in ours}
+        _rename(pinned[0], {name: mine[key] for name, key in sources.items() if name in pinned[1]},
+                {other: _output_names(candidate.part)[key] for key, other in outputs.items()})
+        return Candidate(pinned[0], {mine[sources[name]]: value for name, value in pinned[1].items()},
+                         candidate.cuts, candidate.outputs)
+
+    def __call__(self, candidate: Candidate, runs: Runs) -> str | None:
+        theirs_part = self.original_part(candidate)
         try:
             ours = runs.runner(candidate.part).run(candidate.inputs)
-            theirs = runs.runner(pinned[0]).run(pinned[1])
         except IrToolsError as exc:
-            return f"{exc.code}: {exc.message}"
-        our_names, their_names = _output_names(candidate.part), _output_names(pinned[0])
-        for key, other in outputs.items():
-            name = our_names[key]
-            found = compare_tensors(name, ours[name], theirs[their_names[other]], *tolerances.for_name(name))
+            return _openvino_failure(exc)
+        try:
+            theirs = runs.runner(theirs_part.part).run(theirs_part.inputs)
+        except IrToolsError as exc:
+            raise NotCompared(f"the original's part: {_openvino_failure(exc)}") from None
+        for name in _output_names(candidate.part).values():
+            found = compare_tensors(name, ours[name], theirs[name], *self.tolerances.for_name(name))
             if not found.passed:
                 return f"'{name}' differs from the original's: max abs {found.max_abs_error:.3g}"
         return None
 
-    return fails
+
+def _twins(model: Graph, original: Graph) -> dict[PortKey, PortKey]:
+    """Each tensor of ``model`` with the one of ``original`` it is matched with, as ``compare --against`` matches them
+    (``against.match``); a model input with the original's of the same name."""
+    def tensors(graph: Graph) -> list:
+        order = graph.topological_order()
+        return computed_tensors(graph, order, constant_layers(graph, order))
+
+    found = {ours.key: theirs.key for ours, theirs, _ in match(tensors(model), tensors(original)).pairs}
+    named = tensor_ports(original)
+    for parameter in model.parameters():
+        key = (parameter.id, parameter.outputs[0].id)
+        twin = next((named[n] for n in reported_names(model, parameter, parameter.outputs[0]) if n in named), None)
+        if twin is not None and original.layer(twin[0]).is_a("Parameter"):
+            found[key] = twin
+    return found  # type: ignore[return-value]
+
+
+def _rename(part: Graph, inputs: Mapping[str, str], outputs: Mapping[PortKey, str]) -> None:
+    """The part's inputs (by name) and outputs (by port) called as given: its Parameters and the tensors its Results
+    read take those names first."""
+    for parameter in part.parameters():
+        name = inputs.get(input_name(part, parameter))
+        if name is not None:
+            parameter.name, parameter.outputs[0].names = name, names_attribute([name])
+    for result in part.results():
+        key = part.producer_key(result.id, result.inputs[0].id)
+        if key in outputs:
+            port = part.layer(key[0]).output(key[1])
+            port.names = names_attribute([outputs[key], *(n for n in tensor_names(port.names) if n != outputs[key])])
+            result.extra.pop("output_names", None)
 
 
 def _sources(part: Graph, graph: Graph) -> dict[str, PortKey]:
@@ -222,13 +326,24 @@ def activations(graph: Graph, inputs: Mapping[str, np.ndarray], saved: Mapping[s
                 runs: Runs) -> dict[PortKey, np.ndarray]:
     """Every tensor of the original the cuts may be fed from, by output port: the activations saved from it (by
     ``compare --save-outputs``, keyed by layer name) first; else OpenVINO's (in a child: it may crash on the whole
-    model); else the reference's."""
+    model); else the reference's. Saved activations of which none is this model's are refused as compare refuses
+    them (``refuse_unmatched``: E-INPUT), and so is one of another shape than OpenVINO's here."""
+    refuse_unmatched(graph, saved)
     found: dict[PortKey, np.ndarray] = {}
     try:
         found.update(runs.runner(graph).infer(inputs, per_layer=True).layers)
     except IrToolsError:
         if all(supported(layer) for layer in graph.layers()):
             found.update(_Everything(graph).values(inputs))
+    keys = {f"{OUTPUT_PREFIX}{output_name(graph, r)}": graph.producer_key(r.id, r.inputs[0].id)
+            for r in graph.results()}
+    keys.update({f"{LAYER_PREFIX}{layer.name}:{port.id}": (layer.id, port.id)
+                 for layer in graph.layers() for port in layer.outputs})
+    for key, port in keys.items():
+        value, ours = saved.get(key), found.get(port)  # type: ignore[arg-type]
+        if value is not None and ours is not None and np.shape(value) != np.shape(ours):
+            raise InputError(f"--load-outputs: '{key}' is {list(np.shape(value))} there and {list(np.shape(ours))} "
+                             "here: the saved activations are of another model or input")
     for layer in graph.layers():
         if layer.is_a("Parameter"):
             found[layer.id, layer.outputs[0].id] = np.asarray(inputs[input_name(graph, layer)])
@@ -297,16 +412,20 @@ class _Reducer:
                 if self.attempt("one layer", fewer) is not None:
                     members, changed = fewer, True
         candidate, failure = self.found[members]  # type: ignore[misc]
-        return Reduction(candidate.part, candidate.inputs, failure, len(members), n, self.steps, self.runs.count)
+        return Reduction(candidate, failure, len(members), n, self.steps, self.runs.count)
 
     def attempt(self, phase: str, members: frozenset[str]) -> str | None:
         """Why the part of ``members`` fails; None where it does not, or no part can be cut there."""
         if members not in self.found:
             candidate = self.candidate(members)
             cut = isinstance(candidate, Candidate)
-            failure = self.fails(candidate, self.runs) if cut else None
+            failure = skipped = None
+            try:
+                failure = self.fails(candidate, self.runs) if cut else None
+            except NotCompared as exc:
+                skipped = str(exc)
             self.found[members] = (candidate, failure) if cut and failure is not None else None
-            self.steps.append(Step(phase, len(members), failure, None if cut else candidate))
+            self.steps.append(Step(phase, len(members), failure, None if cut else candidate, skipped))
             self.progress(self.steps[-1])
         found = self.found[members]
         return None if found is None else found[1]
