@@ -163,8 +163,9 @@ class _Names:
                 continue
             name = tensor if isinstance(tensor, str) else tensor_name(self.graph, key)
             if key in found:
-                again = f"'{name}' twice" if asked[key] == name else f"'{asked[key]}' and '{name}', one tensor,"
-                problems.append(f"{what}s: {again} given (name it once)")
+                twice = (f"'{name}' given twice" if asked[key] == name
+                         else f"'{asked[key]}' and '{name}' name one tensor")
+                problems.append(f"{what}s: {twice} (give it once)")
                 continue
             found[key], asked[key] = name, name
         if problems:

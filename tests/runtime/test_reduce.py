@@ -12,12 +12,16 @@ import pytest
 
 import ir_tools
 from ir_tools.cli import main
+from ir_tools.ir.names import input_name, output_name
 from tests.defects import plant
+from tests.target_zoo import FIXTURES_DIR
 from tests.zoo import COMMITTED_DIR
 
 pytestmark = pytest.mark.openvino
 
 SQUEEZENET = COMMITTED_DIR / "squeezenet1_1_op17_dyn.onnx"
+LLAMA = FIXTURES_DIR / "tiny_llama_stateful_f16.xml"
+POOL_NET = FIXTURES_DIR / "tiny_pool_net_f16.xml"
 SHAPE = "input:1,3,96,96"
 CHANGED = "/features/features.3/expand3x3/Conv/WithoutBiases"
 
@@ -67,6 +71,19 @@ def test_a_defect_is_reduced_against_the_original(capsys, tmp_path: Path, squeez
     assert found["layers"] <= 3 and CHANGED in {layer.name for layer in ir_tools.read_valid(out).layers()}, found
     assert all(step["cut"] == ("uncut" not in step) and not (step["fails"] and not step["cut"])
                for step in found["steps"]), found["steps"]
+    # what shows the failure: the part alone passes compare; against the same part of the original, written beside
+    # it with the part's input and output names, the command printed fails (no part of the original was written)
+    assert found["original_part"] == str(tmp_path / "min_original.xml")
+    inputs = str(out.with_suffix(".npz"))
+    assert main(["compare", str(out), "--inputs", inputs]) == 0
+    assert found["reproduce"].startswith("ir-tools compare ")
+    assert main(found["reproduce"].split()[1:]) == 1
+    # the part's inputs and outputs are called by names extract finds in the original again (an unnamed tensor
+    # LAYER:PORT, as compare names it; reduce had written 'LAYER_', a name of no tensor)
+    part, whole = ir_tools.read_valid(out), ir_tools.read_valid(squeezenet)
+    again = ir_tools.extract(whole, [input_name(part, p) for p in part.parameters()],
+                             [output_name(part, r) for r in part.results()])
+    assert {layer.name for layer in again.layers() if not layer.is_a("Const")} >= {CHANGED}
 
 
 def test_the_library_reduces_as_the_command(tmp_path: Path, squeezenet: Path) -> None:
@@ -129,6 +146,42 @@ def test_what_reduce_refuses(capsys, tmp_path: Path, squeezenet: Path) -> None:
         assert not out.exists() and not out.with_suffix(".npz").exists()
     assert main(["reduce", str(squeezenet), "-o", str(squeezenet)]) == 2
     assert "error[E-OVERWRITE]" in capsys.readouterr().err
+
+
+def test_what_makes_the_whole_comparison_impossible_is_refused_before_reducing(capsys, tmp_path: Path,
+                                                                                squeezenet: Path) -> None:
+    """Errors of the comparison itself, which every part shares, were counted as the part failing: --load-outputs of
+    a stateful model's steps (a stateful Llama reduced to a ShapeOf, exit 0), of another model (70 layers reduced to
+    1), --against a model of another structure ('292 differs: max abs 0', exit 0). Each is refused before any part
+    runs, in compare's words, exit 2, nothing written."""
+    saved_steps, saved_other = tmp_path / "steps.npz", tmp_path / "other.npz"
+    assert main(["compare", str(LLAMA), "--per-layer", "--save-outputs", str(saved_steps), "-q"]) == 0
+    assert main(["compare", str(POOL_NET), "--shape", "input:1,3,32,32", "--per-layer", "--save-outputs",
+                 str(saved_other), "-q"]) == 0
+    out = tmp_path / "min.xml"
+    cases = [([str(LLAMA), "--load-outputs", str(saved_steps)], "E-INPUT", "of the steps of a stateful model"),
+             ([str(squeezenet), "--shape", SHAPE, "--load-outputs", str(saved_other)], "E-INPUT",
+              "the saved activations are of another model or input"),
+             ([str(squeezenet), "--shape", SHAPE, "--against", str(POOL_NET), "--atol", "1e-3"], "E-USAGE",
+              "--against: the ")]
+    capsys.readouterr()
+    for args, diagnostic, words in cases:
+        assert main(["reduce", *args, "-o", str(out)]) == 2, args
+        err = capsys.readouterr().err
+        assert f"error[{diagnostic}]" in err and words in err and "nothing reduced or written" in err, err
+        assert not out.exists() and not out.with_suffix(".npz").exists()
+
+
+def test_an_error_of_ir_tools_is_no_failure_of_the_part(squeezenet: Path) -> None:
+    """A part fails where OpenVINO refuses or crashes on it; compare refusing its inputs (E-INPUT) is raised, not
+    taken for the part failing (which reduced every QA case above to a meaningless part)."""
+    from ir_tools.runtime.reduce import Candidate, Runs, compare_fails
+
+    graph = ir_tools.read_valid(squeezenet)
+    unfit = Candidate(graph, {"input": np.zeros((1, 3, 96, 96), np.int32)}, {}, [])
+    with pytest.raises(ir_tools.IrToolsError) as raised:
+        compare_fails(ir_tools.CompareOptions())(unfit, Runs())
+    assert raised.value.code == "E-INPUT"
 
 
 def test_a_part_that_cannot_be_cut_is_said_so_not_passed(squeezenet: Path) -> None:
