@@ -29,8 +29,9 @@ The public API (everything else is internal and may change):
   graph that still fails (``part``, the ``inputs`` it is fed, ``failure``, ``steps``), each part run by OpenVINO in
   a child process; ``fails`` says when a part fails: ``compare_fails(CompareOptions(...))`` (``--until
   compare-fails``), ``openvino_fails(matching=None)`` (``--until openvino-fails``) or ``against_fails(graph,
-  original, tolerances)`` (``--against``); ``saved`` are activations ``compare --save-outputs`` wrote
-  (``--load-outputs``); ReduceError (E-REDUCE) when the whole graph does not fail
+  original, tolerances)`` (``--against``; its ``original_part(found.candidate)`` is the original's same part);
+  ``saved`` are activations ``compare --save-outputs`` wrote (``--load-outputs``); ReduceError (E-REDUCE) when the
+  whole graph does not fail; an error of the comparison itself (E-INPUT, E-USAGE) is raised, never a part failing
 - ``from_onnx(path, compress_to_fp16=True) -> Graph``: as ``ir-tools convert-onnx`` (needs ``onnx``)
 - ``extract(graph, inputs, outputs) -> Graph``: as ``ir-tools extract``, the part of a valid graph between tensors
   (named as OpenVINO reports them: ``tensor_ports(graph)``; or given by output port ``(layer id, port id)``), each
