@@ -29,7 +29,7 @@ import numpy as np
 from ir_tools import Graph, read_valid, write_ir
 from ir_tools.ir.names import input_name, output_name
 from ir_tools.ops.rounding import EXACT
-from ir_tools.passes.extract import CutError, extract, tensor_ports
+from ir_tools.passes.extract import CutError, extract, find_tensor, tensor_name, tensor_ports
 from ir_tools.passes.shapes import Propagation
 from ir_tools.runtime.executor import execute, rounding_bounds, supported
 from ir_tools.runtime.openvino import ModelFiles
@@ -124,7 +124,7 @@ def cut_points(original: Original, count: int, seed: int) -> tuple[list[Cut], in
                 extract(graph, cut.inputs, cut.outputs, original.propagation)
             except CutError as exc:
                 if exc.unfed:
-                    cut.inputs += [original.name(key) for key in exc.unfed]
+                    cut.inputs += [tensor_name(graph, key) for key in exc.unfed]  # (unnamed: LAYER:PORT)
                     continue
                 refused += 1
                 break
@@ -143,9 +143,10 @@ def measure(original: Original, cut: Cut, directory: Path, plain: bool = False) 
     feed = {}
     for parameter in written.parameters():
         name = input_name(written, parameter)
-        source = graph.layer(original.ports[name][0])
+        key = find_tensor(graph, original.ports, name)  # (a tensor without a name is called LAYER:PORT)
+        source = graph.layer(key[0])
         feed[name] = original.inputs[input_name(graph, source)] if source.is_a("Parameter") else \
-            original.activations[original.ports[name]]
+            original.activations[key]
     runner = OpenVinoRunner(written, ModelFiles(xml, bin_path))
     run = runner.infer(feed, per_layer=True)
     got = run.outputs

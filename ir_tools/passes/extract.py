@@ -143,6 +143,17 @@ def tensor_ports(graph: Graph) -> dict[str, PortKey]:
     return ports
 
 
+def find_tensor(graph: Graph, ports: dict[str, PortKey], name: str) -> PortKey | None:
+    """The port of a tensor name (``ports``: ``tensor_ports(graph)``), else of a ``LAYER:PORT`` name (rule 1)."""
+    if name in ports:
+        return ports[name]
+    layer_name, _, port = name.rpartition(":")
+    for layer in graph.layers():
+        if layer.name == layer_name and port.isdigit() and layer.output(int(port)) is not None:
+            return layer.id, int(port)
+    return None
+
+
 class _Names:
     """Tensors asked for by name or port, found (rule 1)."""
 
@@ -173,14 +184,7 @@ class _Names:
         return found
 
     def find(self, name: str) -> PortKey | None:
-        """The port of a tensor name, else of a ``LAYER:PORT`` name (rule 1)."""
-        if name in self.ports:
-            return self.ports[name]
-        layer_name, _, port = name.rpartition(":")
-        for layer in self.graph.layers():
-            if layer.name == layer_name and port.isdigit() and layer.output(int(port)) is not None:
-                return layer.id, int(port)
-        return None
+        return find_tensor(self.graph, self.ports, name)
 
     def _port(self, key: PortKey, what: str, loc: SourceLoc) -> PortKey:
         layer_id, port_id = key
