@@ -42,6 +42,7 @@ from .executor import (
     OWN_STEPS,
     Bounded,
     BoundedInterpreter,
+    Interpreter,
     body_inputs,
     execute,
     rounding_bounds,
@@ -50,6 +51,7 @@ from .executor import (
 )
 from .inputs import InputError, Recipe, check_inputs, describe
 from .openvino import ModelFiles, OpenVinoRun
+from .openvino_infer import ON_INPUTS
 from .runners import ActivationRunner, OpenVinoRunner
 
 OUTPUT_PREFIX, REFERENCE_PREFIX, LAYER_PREFIX = "openvino/", "reference/", "layer/"
@@ -102,6 +104,25 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
             return _compare_model(graph, inputs, options, runner)
         except _Refused:  # checked layer by layer, as a model with a layer of no kernel is
             return _compare_model(graph, inputs, options, runner, end_to_end_runs=False)
+        except IrToolsError as exc:
+            if exc.code == "E-OPENVINO" and ON_INPUTS in exc.message:
+                raise where_inputs_fail(graph, inputs, exc) from None
+            raise
+
+
+def where_inputs_fail(graph: Graph, inputs: Mapping[str, np.ndarray], refusal: IrToolsError) -> IrToolsError:
+    """OpenVINO's refusal of inputs it compiled the model for (``ON_INPUTS``: a Reshape's pattern that does not fit
+    their dims) with the layer and line where they fail, as the reference finds them running on the same inputs
+    (``ir-tools run`` names it; OpenVINO names a node of its own compiled graph): E-INPUT there; the refusal as it is
+    where the reference runs them, or cannot run the model."""
+    try:
+        Interpreter(graph).evaluate(inputs)
+    except IrToolsError as failed:
+        if failed.loc.layer_id is not None:
+            words = refusal.message.split(f"{ON_INPUTS}: ", 1)[-1]
+            return InputError(f"these inputs do not fit the model here: {failed.message} (OpenVINO, which compiled "
+                              f"the model, refuses them too: {words})", failed.loc)
+    return refusal
 
 
 def refuse_unknown_names(graph: Graph, tolerances: Tolerances) -> None:
