@@ -447,8 +447,8 @@ def _closest_to_failing(report: CompareReport, count: int = 10) -> list[str]:
     return lines
 
 
-#: How many not-checked layers the compact report names.
-NAMED_NOT_CHECKED = 10
+#: How many layers the compact report names of those that failed, and of those not checked (-v names every one).
+NAMED = 10
 
 
 #: How many names of unmatched tensors the compact text report shows.
@@ -509,8 +509,9 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
         if report.too_loose:
             lines += _too_loose_lines(report.too_loose, bool(against))
     if report.layers:
-        shown = report.layers if verbose else [lay for lay in report.layers if not all(t.passed for t in lay.outputs)]
-        failed = sum(not all(t.passed for t in lay.outputs) for lay in report.layers)
+        failing = [lay for lay in report.layers if not all(t.passed for t in lay.outputs)]
+        shown = report.layers if verbose else failing[:NAMED]
+        failed = len(failing)
         what = ("layers whose tensors matched B's by name (each model run end to end)" if against else
                 "layers (the reference fed OpenVINO's activations, or vs saved activations)")
         lines.append(f"{what}: {len(report.layers)} compared, {failed} failed" + ("" if verbose else
@@ -518,11 +519,13 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
         for lay in shown:
             lines.append(f"  {lay.name} (id {lay.layer_id}, {lay.kind}, line {lay.line}):")
             lines += ["  " + _tensor_line(t) for t in lay.outputs]
+        if not verbose and failed > len(shown):
+            lines.append(f"  and {failed - len(shown)} more failed, after these in the model's order (-v lists them)")
     if report.folded:
         lines.append(f"constant subgraphs: {report.folded} layers computed once by the reference, not compared "
                      "(--compare-constants compares them)")
     if report.not_checked:
-        named = report.not_checked if verbose else report.not_checked[:NAMED_NOT_CHECKED]
+        named = report.not_checked if verbose else report.not_checked[:NAMED]
         lines.append(f"not checked ({len(report.not_checked)} layers):")
         lines += [f"  {n['name']} ({n['type']}, line {n['line']}): {n['reason']}" for n in named]
         if len(named) < len(report.not_checked):

@@ -1,6 +1,7 @@
 """`compare` and `run` end to end: real OpenVINO on the samples and on openvino-saved networks."""
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -355,3 +356,25 @@ def test_inputs_openvino_refuses_at_inference_are_worded_so(tmp_path, capsys):
     with pytest.raises(ir_tools.IrToolsError) as refused:  # the library says the same
         ir_tools.compare(model, {"x": np.ones(5, np.float32)}, openvino=ir_tools.OpenVinoRunner(model))
     assert refused.value.code == "E-INPUT" and refused.value.loc.line == 20
+
+
+def test_the_compact_report_names_the_first_failed_layers(tmp_path, capsys):
+    """Without -v the text names the first 10 failed layers, in the model's order, and counts the rest (a QA run saw
+    63 to 110 lines of 250 characters, the first drift far below); -v names every one."""
+    x = o8.parameter([4, 16], np.float32, name="x")
+    y = x
+    for i in range(14):
+        y = o8.add(o8.relu(y, name=f"relu{i}"), o8.constant(np.float32(0.5)), name=f"add{i}")
+    ov.save_model(ov.Model([o8.result(y)], [x], "chain"), tmp_path / "chain.xml")
+    saved = tmp_path / "seed0.npz"
+    model = str(tmp_path / "chain.xml")
+    assert main(["compare", model, "--per-layer", "--save-outputs", str(saved)]) == 0
+    capsys.readouterr()
+    assert main(["compare", model, "--seed", "1", "--load-outputs", str(saved)]) == 1
+    out = capsys.readouterr().out
+    named = re.findall(r"^  (\S+) \(id \d+, ", out, flags=re.M)
+    assert len(named) == 10 and named[:3] == ["x", "relu0", "add0"], out  # (x, then each ReLU and Add in turn)
+    failed = int(re.search(r"compared, (\d+) failed", out)[1])
+    assert failed > 10 and f"  and {failed - 10} more failed, after these in the model's order (-v lists them)\n" in out
+    assert main(["compare", model, "--seed", "1", "--load-outputs", str(saved), "-v"]) == 1
+    assert len(re.findall(r"^  \S+ \(id \d+, ", capsys.readouterr().out, flags=re.M)) == failed
