@@ -32,11 +32,14 @@ _PACKAGE = Path(__file__).resolve().parent
 
 def supervised(command: Callable[[], int]) -> int:
     """``command()`` (which flushes its output) run in a forked child, and its exit code; E-CRASH on stderr and exit 2
-    when it dies of a signal. Where there is no fork, ``command()`` itself."""
+    when it dies of a signal. Where there is no fork, or no temporary directory, ``command()`` itself."""
     if not hasattr(os, "fork"):
         return command()
-    staging = tempfile.mkdtemp(prefix="ir-tools-")
-    trace = tempfile.TemporaryFile("w+", dir=staging)
+    try:
+        staging = tempfile.mkdtemp(prefix="ir-tools-")
+        trace = tempfile.TemporaryFile("w+", dir=staging)
+    except OSError:  # (no temporary directory to write: the command says so where it needs one)
+        return command()
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()

@@ -79,3 +79,13 @@ def test_other_ends_are_passed_on(code: str, exit_code: int, tmp_path: Path) -> 
     done = supervise(code, tmp_path)
     assert (done.returncode, done.stderr) == (exit_code, "")
     assert not list(tmp_path.iterdir())
+
+
+def test_without_a_temporary_directory_the_command_runs_unsupervised(tmp_path: Path) -> None:
+    """A TMPDIR that does not exist: the command runs in this process, as before the supervisor (no traceback)."""
+    done = subprocess.run([sys.executable, "-m", "ir_tools", "check", "--no-openvino",
+                           str(Path(__file__).parents[1] / "samples" / "mixed_network.xml")],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(tmp_path / "missing")})
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+
