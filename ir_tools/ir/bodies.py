@@ -4,7 +4,9 @@
 The reader keeps those children verbatim (``Layer.children``, so that the writer and ``extract`` carry them as they
 are); ``subgraphs`` makes each body a ``Graph`` of its own (its layers, edges, Parameters and Results; its Consts read
 from the outer model's ``.bin``, which it shares) and its port map an ``ops.control_flow.PortMap``, once per layer
-(remembered per outer graph for as long as the layer keeps the same children).
+(remembered per outer graph for as long as the layer keeps the same children). ``with_bodies`` is the way back: a body
+graph a pass changed written as the layer's children again (a Const the pass made carries its payload in memory,
+``RtNode.payload``, which the writer lays out in the one ``.bin``), the port maps as they were.
 
 How OpenVINO's IR reader reads a port map (src/frontends/ir/src/ir_deserializer.cpp, measured on 2026.4.1):
 an ``<input>`` with an ``axis`` slices its input; one whose ``internal_layer_id`` a ``<back_edges>`` edge goes to is
@@ -19,12 +21,17 @@ are numbered in file order.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..base.dims import parse_int, parse_port_dim
-from ..base.errors import IrToolsError
+from ..base.errors import IrToolsError, SourceLoc
 from ..ops.control_flow import BODY_TAGS, ConcatOut, InvariantIn, IterOut, MergedIn, PortMap, SliceIn
-from .model import Edge, Graph, Layer, Port, RtNode
+from .model import Edge, Graph, Layer, Port, PortRecord, RtNode
+
+#: The layer children a body's owner holds before its ports (OpenVINO writes them there): its port maps; its bodies
+#: go after its ports.
+PORT_MAPS = frozenset({"port_map", "back_edges", "then_port_map", "else_port_map"})
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,67 @@ def body_layers(layer: Layer) -> tuple[Layer, ...]:
     return inner
 
 
+def located(owner: Layer, body: Graph, loc: SourceLoc) -> SourceLoc:
+    """``loc``, of a layer inside ``body`` (one of ``owner``'s), at the owner's line with the layer named
+    ``LAYER/BODY/INNER``: where a finding inside a body is reported (nested bodies compose: ``A/body/B/body/C``)."""
+    name = f"{owner.name}/{body.name.rsplit('/', 1)[-1]}/{loc.layer_name or ''}"
+    return SourceLoc(owner.file, owner.line, owner.id, name, loc.layer_kind)
+
+
+def with_bodies(owner: Layer, subs: Sequence[Subgraph]) -> tuple[RtNode, ...]:
+    """``owner``'s children with each body written from its graph (``subs``: ``subgraphs(graph, owner)``, their
+    graphs changed in place), its port maps and back edges as they are. Those name the body's Parameters and Results
+    by id and number them in file order, so a body must keep them, ids and order (a rewrite changes what lies
+    between); IrToolsError (E-PASS) otherwise."""
+    tags = [body for body, _ in BODY_TAGS.get(_canonical(owner), ())]
+    made: dict[str, Graph] = {}
+    for tag, sub in zip(tags, subs, strict=True):
+        graph = sub.graph
+        if [p.id for p in graph.parameters()] != [p.id for p in sub.parameters] or \
+                [r.id for r in graph.results()] != [r.id for r in sub.results]:
+            raise IrToolsError(f"a rewrite inside <{tag}> changed its Parameters or Results, which its port map "
+                               "names", owner.loc, "E-PASS")
+        made[tag] = graph
+    return tuple(_body_node(child, made[child.tag]) if child.tag in made else child for child in owner.children)
+
+
+def _body_node(body: RtNode, graph: Graph) -> RtNode:
+    """``<body>`` (its tag and attributes, and any child but its layers and edges, as they were) holding ``graph``'s
+    layers and edges, in graph order."""
+    layers = RtNode("layers", (), tuple(_layer_node(layer) for layer in graph.layers()))
+    edges = RtNode("edges", (), tuple(RtNode("edge", (("from-layer", a), ("from-port", str(p)), ("to-layer", b),
+                                                      ("to-port", str(q))))
+                                      for a, p, b, q, _ in graph.links()))
+    rest = tuple(child for child in body.children if child.tag not in ("layers", "edges"))
+    return RtNode(body.tag, body.attrs, (layers, edges, *rest), body.text)
+
+
+def _layer_node(layer: Layer) -> RtNode:
+    """A body's ``<layer>`` as ``_layer`` reads it back: attributes, ``<data>`` (a Const's payload in memory, if a
+    pass made it), ``<rt_info>``, port maps, ports, then bodies."""
+    head = (("id", layer.id), ("name", layer.name), ("type", layer.type),
+            *((("version", layer.version),) if layer.version is not None else ()), *layer.extra.items())
+    children = []
+    if layer.attrs or layer.data is not None:
+        children.append(RtNode("data", tuple(layer.attrs.items()), payload=layer.data))
+    if layer.rt_info:
+        children.append(RtNode("rt_info", (), layer.rt_info))
+    children += [c for c in layer.children if c.tag in PORT_MAPS]
+    for tag, records in (("input", layer.input_records()), ("output", layer.output_records())):
+        if records:
+            children.append(RtNode(tag, (), tuple(map(_port_node, records))))
+    children += [c for c in layer.children if c.tag not in PORT_MAPS]
+    return RtNode("layer", head, tuple(children))
+
+
+def _port_node(record: PortRecord) -> RtNode:
+    pid, precision, dims, names, extra, rt_info, _ = record
+    attrs = (("id", str(pid)), *((("precision", precision),) if precision is not None else ()),
+             *((("names", names),) if names is not None else ()), *(extra or {}).items())
+    children = tuple(RtNode("dim", text=str(d)) for d in dims or ())
+    return RtNode("port", attrs, (*children, *((RtNode("rt_info", (), rt_info),) if rt_info else ())))
+
+
 def _canonical(layer: Layer) -> str:
     return next((t for t in BODY_TAGS if layer.is_a(t)), layer.type)
 
@@ -122,6 +190,7 @@ def _layer(node: RtNode, owner: Layer) -> Layer:
     for child in node.children:
         if child.tag == "data":
             layer.attrs = dict(child.attrs)
+            layer.data = child.payload
         elif child.tag in ("input", "output"):
             ports = [_port(p, owner) for p in child.children if p.tag == "port"]
             if child.tag == "input":

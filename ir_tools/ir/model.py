@@ -25,12 +25,15 @@ from ..ops.opsets import canonical_type
 @dataclass(frozen=True, slots=True)
 class RtNode:
     """One XML element kept verbatim (tag, attributes, children, text): rt_info entries and the
-    layer children we do not interpret, such as the ``<body>`` of a TensorIterator, Loop or If."""
+    layer children we do not interpret, such as the ``<body>`` of a TensorIterator, Loop or If. ``payload``: on the
+    ``<data>`` of a Const a rewrite made inside a body, its bytes in memory (as ``Layer.data``; the writer lays them
+    out in the ``.bin``, read ones stay there)."""
 
     tag: str
     attrs: tuple[tuple[str, str], ...] = ()
     children: tuple[RtNode, ...] = ()
     text: str | None = None
+    payload: bytes | None = None
 
 
 @dataclass(slots=True)

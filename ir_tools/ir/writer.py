@@ -20,6 +20,7 @@ from pathlib import Path
 from ..base.dims import parse_int
 from ..base.errors import IrToolsError, ReadError
 from ..base.files import cannot_write, same_file, temporary_beside
+from .bodies import PORT_MAPS
 from .model import Graph, Layer, PortRecord, RtNode
 
 
@@ -108,12 +109,17 @@ def _relocate(node: RtNode, owner: Layer, graph: Graph, packer: _Packer) -> RtNo
     children = tuple(_relocate(child, owner, graph, packer) for child in node.children)
     if node.tag == "layer" and dict(node.attrs).get("type") == "Const":
         children = tuple(_relocated_data(c, owner, graph, packer) if c.tag == "data" else c for c in children)
-    return RtNode(node.tag, node.attrs, children, node.text)
+    return RtNode(node.tag, node.attrs, children, node.text, node.payload)
 
 
 def _relocated_data(data: RtNode, owner: Layer, graph: Graph, packer: _Packer) -> RtNode:
-    """A body Const's <data> with its payload moved; errors name the layer that owns the body."""
+    """A body Const's <data> with its payload moved (one a rewrite made, from memory); errors name the layer that
+    owns the body."""
     attrs = dict(data.attrs)
+    if data.payload is not None:
+        new_offset, new_size = packer.add(memoryview(data.payload))
+        attrs.update(offset=str(new_offset), size=str(new_size))
+        return RtNode(data.tag, tuple(attrs.items()), data.children, data.text)
     offset, size = parse_int(attrs.get("offset")), parse_int(attrs.get("size"))
     if offset is None or size is None:
         raise ReadError("a Const inside its body needs integer 'offset' and 'size' attributes", owner.loc,
@@ -192,8 +198,6 @@ def _put_back(aside: list[tuple[Path, str]]) -> None:
 
 #: A Const's ``<data>`` attributes as OpenVINO writes them.
 _CONST_KEYS = ("element_type", "shape", "offset", "size")
-#: Layer children OpenVINO writes before <input>; the others (bodies) go after <output>.
-_BEFORE_PORTS = frozenset({"port_map", "back_edges", "then_port_map", "else_port_map"})
 #: Attribute escaping as OpenVINO's serializer (pugixml) does it, so our bytes match its bytes.
 _ATTR_ESCAPES = {ord("&"): "&amp;", ord("<"): "&lt;", ord('"'): "&quot;",
                  **{c: f"&#{c:02d};" for c in range(32)}}
@@ -303,7 +307,7 @@ def _layer(layer: Layer, lid: str, data: str | None, children: tuple[RtNode, ...
         _rt(layer.rt_info, "\t\t\t\t", out)
         out.append("\t\t\t</rt_info>")
     if children:
-        _rt(tuple(c for c in children if c.tag in _BEFORE_PORTS), "\t\t\t", out)
+        _rt(tuple(c for c in children if c.tag in PORT_MAPS), "\t\t\t", out)
     for tag, ports in (("input", layer.input_records()), ("output", layer.output_records())):
         if ports:
             out.append(f"\t\t\t<{tag}>")
@@ -311,7 +315,7 @@ def _layer(layer: Layer, lid: str, data: str | None, children: tuple[RtNode, ...
                 _port(record, "\t\t\t\t", out, texts)
             out.append(f"\t\t\t</{tag}>")
     if children:
-        _rt(tuple(c for c in children if c.tag not in _BEFORE_PORTS), "\t\t\t", out)
+        _rt(tuple(c for c in children if c.tag not in PORT_MAPS), "\t\t\t", out)
     out.append("\t\t</layer>")
 
 

@@ -232,9 +232,11 @@ def _prefix_types(op_type: str, version: str) -> list[str]:
 
 
 def _body_consts(nodes: tuple[RtNode, ...]) -> int:
-    """How many Const layers the verbatim subgraph bodies among ``nodes`` hold, at any depth."""
-    return sum((node.tag == "layer" and dict(node.attrs).get("type") == "Const") + _body_consts(node.children)
-               for node in nodes)
+    """How many Const layers the verbatim subgraph bodies among ``nodes`` hold, at any depth, that read the ``.bin``
+    (not those a rewrite made, whose payload is in memory: ``RtNode.payload``)."""
+    return sum((node.tag == "layer" and dict(node.attrs).get("type") == "Const"
+                and not any(c.tag == "data" and c.payload is not None for c in node.children))
+               + _body_consts(node.children) for node in nodes)
 
 
 def _dead_layers(graph: Graph) -> Iterator[Diagnostic]:

@@ -41,8 +41,8 @@ import numpy as np
 from ..base.diagnostics import Diagnostic
 from ..base.dims import Shape, declared_within, shape_from_ints, shape_to_ints, show, show_shape
 from ..base.dtypes import element_type
-from ..base.errors import IrToolsError, SourceLoc
-from ..ir.bodies import Subgraph, subgraphs
+from ..base.errors import IrToolsError
+from ..ir.bodies import Subgraph, located, subgraphs
 from ..ir.model import Graph, Layer, Port, PortRecord
 from ..ir.walker import PortKey, Walker
 from ..ops import attrs as A
@@ -465,10 +465,7 @@ class _ShapeBody:
 
     def located(self, d: Diagnostic) -> Diagnostic:
         """``d`` at the owning layer's line, naming the body layer as ``LAYER/BODY/INNER``."""
-        loc = d.loc
-        name = f"{self.owner.name}/{self.sub.graph.name.rsplit('/', 1)[-1]}/{loc.layer_name or ''}"
-        return Diagnostic(d.severity, d.code, d.message,
-                          SourceLoc(self.owner.file, self.owner.line, self.owner.id, name, loc.layer_kind))
+        return Diagnostic(d.severity, d.code, d.message, located(self.owner, self.sub.graph, d.loc))
 
 
 def const_kind(attrs: dict[str, str]) -> tuple[str, str] | None:

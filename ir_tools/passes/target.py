@@ -4,9 +4,10 @@ one it can (``migrate --target``).
 Each refusal is one E-TARGET error at the layer's line: its op version, the oldest release that creates it, and
 whether ir_tools rewrites it; or a layer the release creates but computes wrongly (a measured defect,
 ``ops/releases.DEFECTS``: rewritten too); or a ReadValue whose variable has a dynamic shape, which a release that
-cannot run such a state (``Release.runs_dynamic_state``) fails on, whatever ir_tools rewrites. ``retarget`` runs
-the rewrites (every AvgPool into opset8 by ``to_opset8``, then the downgrades of ``passes/downgrade``) and refuses,
-with every E-TARGET, what is left.
+cannot run such a state (``Release.runs_dynamic_state``) fails on, whatever ir_tools rewrites. A layer inside a
+TensorIterator's, Loop's or If's body is asked the same, at its owner's line. ``retarget`` runs the rewrites (every
+AvgPool into opset8 by ``to_opset8``, then the downgrades of ``passes/downgrade``; then both inside bodies,
+``passes/in_bodies``) and refuses, with every E-TARGET, what is left.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from pathlib import Path
 
 from ..base.diagnostics import Diagnostic, Severity
 from ..base.dims import show, show_shape
-from ..base.errors import SourceLoc
-from ..ir.bodies import body_layers
+from ..base.errors import IrToolsError, SourceLoc
+from ..ir.bodies import located, subgraphs
 from ..ir.model import Graph, Layer
 from ..ops.control_flow import BODY_TAGS
 from ..ops.releases import (
@@ -34,6 +35,7 @@ from .base import PassError, PassManager, PassResult
 from .builder import origin_of
 from .downgrade import DOWNGRADES, Downgrade
 from .downgrade.names import repeated_names
+from .in_bodies import InBodies
 from .interface_names import set_ir_version, unshared_outputs
 from .legacy import is_legacy, lower_legacy, read_migratable
 from .stateless import Stateless, variable_shape
@@ -42,16 +44,36 @@ from .validate import require_valid
 
 
 def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -> list[Diagnostic]:
-    """E-TARGET for every layer ``target`` cannot create or computes wrongly, for an IR version it does not read, for
-    each output it names otherwise and for each dynamic state it cannot run. ``rewritten``: the graph is what the
-    rewrites left (``retarget``), so a layer of a version they rewrite is one they do not apply to, and one they
-    rewrote part of the way names what it was."""
+    """E-TARGET for every layer ``target`` cannot create or computes wrongly (inside bodies too), for an IR version it
+    does not read, for each output it names otherwise and for each dynamic state it cannot run. ``rewritten``: the
+    graph is what the rewrites left (``retarget``), so a layer of a version they rewrite is one they do not apply to,
+    and one they rewrote part of the way names what it was."""
     found = []
     if graph.ir_version not in target.ir_versions:
         versions = " or ".join(f"v{v}" for v in target.ir_versions)
         found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} reads IR {versions}, the file is IR "
                                 f"v{graph.ir_version} (write it with --ir-version {target.ir_versions[-1]})",
                                 SourceLoc(str(graph.source) if graph.source else None, graph.line)))
+    found += _op_versions(graph, target, rewritten)
+    if graph.ir_version not in target.reads_duplicate_layer_names:
+        oldest = next((r.name for r in releases().values() if graph.ir_version in r.reads_duplicate_layer_names), None)
+        for name, layers in repeated_names(graph).items():
+            found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} refuses two layers named '{name}' (the "
+                                 f"first at line {layers[0].line}); the oldest release that reads them is {oldest}; "
+                                 "`ir-tools migrate --target` renames them", layer.loc) for layer in layers[1:]]
+    if not target.reads_result_names:
+        found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} names this output after its producer's "
+                             f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); `ir-tools "
+                             "migrate --target` gives it a tensor of its own", result.loc)
+                  for result, own in unshared_outputs(graph)]
+    return [*found, *_in_bodies(graph, target, rewritten), *_element_types(graph, target), *_zero_dims(graph, target),
+            *weights_read_otherwise(graph, target), *_dynamic_states(graph, target)]
+
+
+def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnostic]:
+    """E-TARGET for each layer of ``graph`` (its top level) whose op version ``target`` cannot create, or creates
+    and computes wrongly (``target_diagnostics``' ``rewritten``)."""
+    found = []
     repairing = [d for d in DOWNGRADES if not target.miscomputes.isdisjoint(d.repairs)]  # (usually none)
     created: dict[tuple[str, str], bool] = {}  # (type, version) -> created, whatever the attributes (most ops)
     for layer in graph.layers():
@@ -70,50 +92,38 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
             continue
         found.append(Diagnostic("error", "E-TARGET", f"{_cannot_create(layer, target)}; "
                                 f"{_left(layer, target) if rewritten else _rewrite(layer, target)}", layer.loc))
-    if graph.ir_version not in target.reads_duplicate_layer_names:
-        oldest = next((r.name for r in releases().values() if graph.ir_version in r.reads_duplicate_layer_names), None)
-        for name, layers in repeated_names(graph).items():
-            found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} refuses two layers named '{name}' (the "
-                                 f"first at line {layers[0].line}); the oldest release that reads them is {oldest}; "
-                                 "`ir-tools migrate --target` renames them", layer.loc) for layer in layers[1:]]
-    if not target.reads_result_names:
-        found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} names this output after its producer's "
-                             f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); `ir-tools "
-                             "migrate --target` gives it a tensor of its own", result.loc)
-                  for result, own in unshared_outputs(graph)]
-    return [*found, *_in_bodies(graph, target), *_element_types(graph, target), *_zero_dims(graph, target),
-            *weights_read_otherwise(graph, target), *_dynamic_states(graph, target)]
-
-
-def _in_bodies(graph: Graph, target: Release) -> list[Diagnostic]:
-    """E-TARGET for each layer inside a TensorIterator's, Loop's or If's body (nested ones too) that ``target``
-    cannot create, at its owner's line: the release refuses the file for it, and the rewrites do not reach inside
-    bodies (``check --target`` looked at the top level only, and migrate wrote such a file; found by a QA run)."""
-    found = []
-    owners = [(layer, layer) for layer in graph.of_types(t.lower() for t in BODY_TAGS)]
-    while owners:
-        top, owner = owners.pop()
-        for layer in body_layers(owner):
-            if layer.type in BODY_TAGS:
-                owners.append((top, layer))
-            version = layer.version or ""
-            if not version.startswith("opset") or target.creates(layer.type, version, layer.attrs):
-                continue
-            found.append(Diagnostic("error", "E-TARGET", f"{_cannot_create(layer, target, owner)}; `ir-tools migrate "
-                                    "--target` does not rewrite inside bodies", top.loc))
     return found
 
 
-def _cannot_create(layer: Layer, target: Release, owner: Layer | None = None) -> str:
-    """That ``target`` cannot create ``layer`` (its op version, and an attribute value it lacks; the body of
-    ``owner`` it is in), and the oldest release that does."""
+def _in_bodies(graph: Graph, target: Release, rewritten: bool) -> list[Diagnostic]:
+    """What ``target_diagnostics`` finds of the layers inside each TensorIterator's, Loop's and If's body (nested ones
+    too): op versions, element types, weights and states, as at the top level (``migrate --target`` rewrites inside
+    bodies with the same passes: ``passes/in_bodies``), each at its owner's line, the layer named
+    ``LAYER/BODY/INNER``. A body OpenVINO cannot read either is left to ``check``, which names it."""
+    found = []
+    for owner in graph.of_types(t.lower() for t in BODY_TAGS):
+        try:
+            subs = subgraphs(graph, owner)
+        except IrToolsError:
+            continue
+        for sub in subs:
+            body = sub.graph
+            inside = [*_op_versions(body, target, rewritten), *_in_bodies(body, target, rewritten),
+                      *_element_types(body, target), *weights_read_otherwise(body, target),
+                      *_dynamic_states(body, target)]
+            found += [Diagnostic(d.severity, d.code, d.message, located(owner, body, d.loc)) for d in inside]
+    return found
+
+
+def _cannot_create(layer: Layer, target: Release) -> str:
+    """That ``target`` cannot create ``layer`` (its op version, and an attribute value it lacks), and the oldest
+    release that does."""
     version = layer.version or ""
     value = target.lacks_value(layer.type, version, layer.attrs)
     what = f"{layer.type} of {version}" + (f" with {value}" if value else "")
-    where = f", layer '{layer.name}' inside the body of '{owner.name}'" if owner is not None else ""
     oldest = oldest_creating(layer.type, version, layer.attrs)
     since = f"the oldest release that creates it is {oldest}" if oldest else "no release of the table creates it"
-    return f"OpenVINO {target.name} cannot create {what}{where}; {since}"
+    return f"OpenVINO {target.name} cannot create {what}; {since}"
 
 
 #: The layers whose attribute declares an element type, by type in lower case: the attribute.
@@ -266,7 +276,8 @@ def migrate_graph(graph: Graph, target: Release | None, checked: bool, stateless
 def retarget(graph: Graph, target: Release, checked: bool = False, stateless: bool = False) -> PassResult:
     """Rewrite ``graph`` into op versions ``target`` creates and computes right (``stateless``: its state made inputs
     and outputs first); PassError with every E-TARGET for what is left."""
-    passes = [*([Stateless()] if stateless else []), to_opset8, *(downgrade(target) for downgrade in DOWNGRADES)]
+    passes = [*([Stateless()] if stateless else []), to_opset8, *(downgrade(target) for downgrade in DOWNGRADES),
+              InBodies(lambda: [to_opset8, *(downgrade(target) for downgrade in DOWNGRADES if downgrade.in_bodies)])]
     result = PassManager(passes, check_once=True).run(graph, checked)
     left = [d for d in target_diagnostics(graph, target, rewritten=True) if d.loc.layer_id is not None]
     if left:

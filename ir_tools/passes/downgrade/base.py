@@ -28,6 +28,9 @@ class Downgrade(Pass):
     #: What the pass does to weights a target reads or computes otherwise (``unrepaired``), as ``check --target``
     #: says it ("repacks them"); empty for a pass that repairs none.
     repairs_weights: ClassVar[str] = ""
+    #: Whether the pass rewrites inside bodies too (``passes/in_bodies``): those about the model's layer names and
+    #: output names do not (``check --target`` asks those of the top level only).
+    in_bodies: ClassVar[bool] = True
     records_changes = True
 
     def __init__(self, target: Release | None = None) -> None:

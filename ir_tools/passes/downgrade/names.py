@@ -25,6 +25,8 @@ class UniqueNames(Downgrade):
     first that no layer or tensor has). The one kept is the first that names a model input or output (IR v10
     derives their names from it), else the first. A layer name means nothing else, so the numbers do not change."""
 
+    in_bodies = False
+
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         if self.target is None or graph.ir_version in self.target.reads_duplicate_layer_names:
@@ -56,6 +58,8 @@ class OwnOutputTensors(Downgrade):
     2025.1 on (``ops/releases.RESULT_NAMES_FROM``); an older release names it after the tensor, so two Results of
     one tensor take one name. For such a target each gets a tensor of its own (``interface_names
     .own_output_tensors``: a Convert to the type it reads, carrying its names)."""
+
+    in_bodies = False
 
     def apply(self, graph: Graph) -> PassResult:
         if self.target is None or self.target.reads_result_names:
