@@ -104,12 +104,14 @@ def test_check_target_agrees_with_each_release_installed(tmp_path: Path) -> None
 
 
 def _named_exactly_when_refused(models: list[Path]) -> None:
-    """Each model has an E-TARGET for each installed release exactly when that release refuses to read it."""
+    """Each model has an E-TARGET for each installed release exactly when that release refuses to read it (a measured
+    defect aside: that names a layer the release reads, and compiles or computes wrongly)."""
     for name, python in side_pythons().items():
         answers = subprocess.run([python, "-c", READS, *map(str, models)], capture_output=True, text=True,
                                  timeout=600, check=True).stdout.split()
         for model, answer in zip(models, answers, strict=True):
-            refused = [d for d in ir_tools.check(model, openvino=False, target=name) if d.code == "E-TARGET"]
+            refused = [d for d in ir_tools.check(model, openvino=False, target=name) if d.code == "E-TARGET"
+                       and "(measured)" not in d.message]
             assert (answer == "reads") == (not refused), (name, model.name, answer, refused)
 
 
@@ -171,6 +173,11 @@ def test_check_target_names_the_inputs_and_outputs_a_release_refuses(tmp_path: P
     _named_exactly_when_refused(models)
     assert "refuses a model input with a dim of 0 ([0,3]: 'has zero dimension which is not allowed'); the oldest " \
            "release that reads it is 2023.2" in str(ir_tools.check(tmp_path / "zero_input.xml", target="2023.0"))
+    # 2025.0 reads Identity-16 inside a Loop's body and does not compile it (measured: 'Unsupported operation of type:
+    # Identity'), as at the top level: named (migrate --target rewrites it, tests/downgrade/test_in_bodies.py)
+    (defect,) = ir_tools.check(tmp_path / "loop_identity16.xml", openvino=False, target="2025.0")
+    assert re.fullmatch(r"Loop_\d+/body/Identity_\d+", defect.loc.layer_name or ""), defect
+    assert "reads Identity-16 but its CPU plugin does not compile it" in defect.message
 
 
 def max_pool_14_model(path: Path, rng: np.random.Generator, cases: int) -> Path:

@@ -4,9 +4,10 @@ OpenVINO, against the current OpenVINO on the original.
 
 One model: an If (a runtime condition) whose then body holds ScaledDotProductAttention-13 with a boolean mask (2024.0
 computes it inverted, a measured defect) and whose else body holds Squeeze-15 (GroupNormalization-12 cannot stand
-there: OpenVINO 2026.4's CPU plugin refuses it inside a body, "evaluate() is not implemented"); a Loop whose body holds Pad-12 with a negative pad (Pad-1 and a StridedSlice, Consts the rewrite adds
-inside the body) and Identity-16; a TensorIterator whose body holds MaxPool-14 ceil_torch; a Loop whose body holds an
-If whose bodies hold Pad-12 and Identity-16. Exact ops are compared exactly, SDPA within its rounding bound
+there: OpenVINO 2026.4's CPU plugin refuses it inside a body, "evaluate() is not implemented"); a Loop whose body
+holds Pad-12 with a negative pad (Pad-1 and a StridedSlice, Consts the rewrite adds inside the body) and
+Identity-16; a TensorIterator whose body holds MaxPool-14 ceil_torch; a Loop whose body holds an If whose bodies
+hold Pad-12 and Identity-16. Exact ops are compared exactly, SDPA within its rounding bound
 (tests/downgrade/test_attention.py); each If run with each condition.
 """
 
