@@ -49,16 +49,23 @@ _MADE: weakref.WeakKeyDictionary[Graph, dict[str, tuple[tuple[RtNode, ...], tupl
 
 
 def subgraphs(graph: Graph, layer: Layer) -> tuple[Subgraph, ...]:
-    """The bodies of ``layer`` (a TensorIterator or Loop: one; an If: then, else), made once; ReadError (located at
-    the layer) for a body or port map OpenVINO could not read either."""
+    """The bodies of ``layer`` (a TensorIterator or Loop: one; an If: then, else), made once (graphs to read, not to
+    change: ``fresh_subgraphs``); ReadError (located at the layer) for a body or port map OpenVINO could not read
+    either."""
     made = _MADE.setdefault(graph, {})
     found = made.get(layer.id)
     if found is not None and found[0] is layer.children:
         return found[1]
-    tags = BODY_TAGS.get(_canonical(layer), ())
-    bodies = tuple(_subgraph(graph, layer, body_tag, map_tag) for body_tag, map_tag in tags)
+    bodies = fresh_subgraphs(graph, layer)
     made[layer.id] = (layer.children, bodies)
     return bodies
+
+
+def fresh_subgraphs(graph: Graph, layer: Layer) -> tuple[Subgraph, ...]:
+    """``subgraphs`` made anew, graphs of the caller's own: a pass changes them and puts them back (``with_bodies``),
+    and one that fails half-way leaves the bodies the layer's children hold, and ``subgraphs`` reads, as they were."""
+    tags = BODY_TAGS.get(_canonical(layer), ())
+    return tuple(_subgraph(graph, layer, body_tag, map_tag) for body_tag, map_tag in tags)
 
 
 #: ``body_layers``' answers, by the identity of the children they were read from (kept, so the identity stays theirs).

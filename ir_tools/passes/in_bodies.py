@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ..ir.bodies import subgraphs, with_bodies
+from ..ir.bodies import fresh_subgraphs, with_bodies
 from ..ir.model import Graph
 from ..ops.control_flow import BODY_TAGS
 from .base import Pass, PassResult, reinfer_shapes
@@ -20,9 +20,9 @@ class InBodies(Pass):
     """Runs the passes ``make`` builds inside every body of every TensorIterator, Loop and If, and inside the bodies
     of theirs (this pass runs among them):
 
-    1. each body is the graph ``ir/bodies.subgraphs`` reads (its Consts read the model's ``.bin``); the passes run on
-       it one after another, ungated (``Pass.applied``, as ``PassManager(check_once=True)`` runs them), then its dims
-       are re-inferred from its Parameters' declared ones;
+    1. each body is a graph ``ir/bodies.fresh_subgraphs`` reads (its Consts read the model's ``.bin``); the passes
+       run on it one after another, ungated (``Pass.applied``, as ``PassManager(check_once=True)`` runs them), then
+       its dims are re-inferred from its Parameters' declared ones;
     2. a layer whose body changed gets its children again from the graphs (``bodies.with_bodies``: port maps kept, so
        a pass must keep a body's Parameters and Results; a Const it made carries its payload, which the writer lays
        out in the one ``.bin``) and is ``touch``ed;
@@ -39,7 +39,7 @@ class InBodies(Pass):
         stats: Counter[str] = Counter()
         changed = False
         for owner in graph.of_types(t.lower() for t in BODY_TAGS):
-            subs = subgraphs(graph, owner)
+            subs = fresh_subgraphs(graph, owner)
             rewritten = False
             for sub in subs:
                 body = sub.graph
