@@ -23,7 +23,9 @@ The public API (everything else is internal and may change):
   every layer it cannot create rewritten, or PassError naming each one left, and the IR version it reads; a legacy
   IR v7 file is lowered first)
 - transformations: ``Pass``, ``PassManager``, ``PassResult``, ``PassError``; patterns ``Op``, ``AnyInput``,
-  ``Const``, ``matches``, ``Match``; ``GraphBuilder`` to add layers (typed attributes: ``GraphBuilder.attrs``);
+  ``Const``, ``matches``, ``Match``; ``GraphBuilder`` to add layers (typed attributes: ``GraphBuilder.attrs``; the
+  ``TensorType`` of a port, ``GraphBuilder.type_of``: an element type and a shape of ``Dim``s, each ``lo..hi``,
+  ``is_static``, ``as_int()`` -1 where it is not);
   ``Graph.replace_all_uses`` and ``Graph.remove_dead``
 - ``reduce(graph, inputs, fails, saved=None) -> Reduction``: as ``ir-tools reduce``, the smallest part of a valid
   graph that still fails (``part``, the ``inputs`` it is fed, ``failure``, ``steps``), each part run by OpenVINO in
@@ -48,6 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .base.diagnostics import Diagnostic
+from .base.dims import Dim
 from .base.errors import IrToolsError, SourceLoc
 from .ir.model import Edge, Graph, Layer, Port
 from .ir.reader import read_ir
@@ -80,6 +83,7 @@ __all__ = [
     "Const",
     "CutError",
     "Diagnostic",
+    "Dim",
     "Edge",
     "Graph",
     "GraphBuilder",

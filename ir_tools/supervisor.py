@@ -49,8 +49,10 @@ def supervised(command: Callable[[], int]) -> int:
         code = 2
         try:
             code = command()
-        except SystemExit as exc:  # (as the interpreter ends on it)
+        except SystemExit as exc:  # as the interpreter ends on it: a code, or a message on stderr and 1
             code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+            if not isinstance(exc.code, int | None):
+                print(exc.code, file=sys.stderr)
         except KeyboardInterrupt:
             code = 130
         finally:

@@ -81,6 +81,12 @@ def test_other_ends_are_passed_on(code: str, exit_code: int, tmp_path: Path) -> 
     assert not list(tmp_path.iterdir())
 
 
+def test_an_exit_with_a_message_says_it(tmp_path: Path) -> None:
+    """sys.exit("message"), as the interpreter ends on it: the message on stderr, exit 1 (it was dropped)."""
+    done = supervise("raise SystemExit('configuration missing')", tmp_path)
+    assert (done.returncode, done.stderr) == (1, "configuration missing\n")
+
+
 def test_without_a_temporary_directory_the_command_runs_unsupervised(tmp_path: Path) -> None:
     """No temporary directory can be made (every candidate unwritable, as a read-only /tmp): the command runs in
     this process, as before the supervisor, not a traceback before anything ran."""

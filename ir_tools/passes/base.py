@@ -101,7 +101,7 @@ class Pass:
                 exc.message = f"{exc.message} (in pass {self.name})"
             raise
         except (Exception, SystemExit) as exc:  # the pass's own bug (or its sys.exit): name the pass, keep the cause
-            where = traceback.extract_tb(exc.__traceback__)[-1]
+            where = _culprit(traceback.extract_tb(exc.__traceback__))
             message = f"pass {self.name} failed: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
             raise PassError(message, SourceLoc(_file(graph))) from exc
         result = outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))
@@ -166,6 +166,19 @@ class PassManager(Pass):
                         f"{self.max_rounds} rounds (no fixed point)", SourceLoc(_file(graph)))
 
     __call__ = run
+
+
+def _raised(exc: BaseException) -> str:
+    """What the user's code raised, or that it exited (``sys.exit``), in words."""
+    return f"it called sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
+
+
+def _culprit(frames: traceback.StackSummary) -> traceback.FrameSummary:
+    """Where a pass failed: the innermost frame of its own code (a user's pass calling ir_tools wrongly is named at
+    its line, not at ir_tools' that raised), else the innermost frame."""
+    package = Path(__file__).resolve().parents[1]
+    own = [frame for frame in frames if not Path(frame.filename).resolve().is_relative_to(package)]
+    return own[-1] if own else frames[-1]
 
 
 def _gated_by_default(graph_pass: Pass) -> bool:
@@ -236,13 +249,13 @@ def load_pass(spec: str) -> Pass:
         else:
             module = _import_from_here(module_name)
         found = getattr(module, attr)
-    except Exception as exc:  # noqa: BLE001 (the user's module: whatever it raises is reported, not a traceback)
-        raise IrToolsError(f"--pass {spec!r} could not be loaded: {type(exc).__name__}: {exc}", code="E-USAGE") from exc
+    except (Exception, SystemExit) as exc:  # the user's module: whatever it raises (or exits with) is reported
+        raise IrToolsError(f"--pass {spec!r} could not be loaded: {_raised(exc)}", code="E-USAGE") from exc
     if isinstance(found, type) and issubclass(found, Pass):
         try:
             return found()
-        except Exception as exc:  # noqa: BLE001
-            message = f"--pass {spec!r}: {attr}() failed: {type(exc).__name__}: {exc}"
+        except (Exception, SystemExit) as exc:
+            message = f"--pass {spec!r}: {attr}() failed: {_raised(exc)}"
             raise IrToolsError(message, code="E-USAGE") from exc
     if isinstance(found, Pass):
         return found

@@ -8,12 +8,14 @@ accepts any; given some, it needs exactly that many, each matched against the la
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ..base.errors import IrToolsError, did_you_mean
 from ..ir.model import Graph, Layer
 from ..ops import attrs as A
 from ..ops.opsets import canonical_type, lookup
@@ -91,20 +93,34 @@ class Op(Pattern):
         return spec is not None and spec.label.rsplit("-", 1)[-1] == str(self.version)
 
     def _attrs_match(self, layer: Layer) -> bool:
+        """Each of ``attrs`` as the layer has it: by the typed field's name or the IR's spelling of it; a string
+        in any case (the IR's "ERF" is the typed "erf"), a list as the typed tuple. E-ATTR for a name the op has
+        no attribute of (a misspelt one matched nothing, silently)."""
         spec = lookup(layer.type, layer.version)
         if spec is None:
-            values = layer.attrs
+            values: Mapping[str, Any] = layer.attrs
         else:
+            fields = {f.name: f.name for f in dataclasses.fields(spec.attrs)}
+            fields |= {f.metadata["xml"]: f.name for f in dataclasses.fields(spec.attrs)}
+            unknown = [key for key in self.attrs if key not in fields]
+            if unknown:
+                raise IrToolsError(f"Op({spec.type!r}, attrs=...): {spec.label} has no attribute '{unknown[0]}'"
+                                   f"{did_you_mean(unknown[0], fields)}; its attributes: {', '.join(sorted(fields))}",
+                                   code="E-ATTR")
             try:
                 typed = A.decode(spec.attrs, layer.attrs, layer.loc)
             except Exception:  # noqa: BLE001 (attributes check would refuse: not a match)
                 return False
-            values = {key: getattr(typed, key, None) for key in self.attrs}
-        for key, want in self.attrs.items():
-            have = values.get(key)
-            if not (want(have) if callable(want) else have == want):
-                return False
-        return True
+            values = {key: getattr(typed, fields[key], None) for key in self.attrs}
+        return all(want(values.get(key)) if callable(want) else _same(values.get(key), want)
+                   for key, want in self.attrs.items())
+
+
+def _same(have: Any, want: Any) -> bool:
+    """A typed attribute value against one a pattern gives: strings in any case, a list as a tuple."""
+    if isinstance(have, str) and isinstance(want, str):
+        return have.lower() == want.lower()
+    return have == (tuple(want) if isinstance(want, list) else want)
 
 
 def Const(name: str | None = None) -> Op:  # noqa: N802 (reads as a pattern class, like Op)

@@ -15,6 +15,7 @@ from ir_tools import (
     AnyInput,
     Graph,
     GraphBuilder,
+    IrToolsError,
     Op,
     Pass,
     PassError,
@@ -273,6 +274,47 @@ def test_a_pass_that_cannot_be_loaded_is_a_usage_error(tmp_path: Path, capsys, s
     code = main(["transform", str(model), "--pass", spec, "-o", str(tmp_path / "out.xml")])
     err = capsys.readouterr().err
     assert code == 2 and "E-USAGE" in err and words in err, err
+
+
+def test_a_pass_module_that_exits_while_loading_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    """sys.exit(0) at a pass module's top (a 'configuration missing' guard) ended transform with exit 0, no word and
+    no file (found by a QA run): E-USAGE, exit 2, as a module that raises."""
+    model = transpose_model(tmp_path / "t.xml")
+    module = tmp_path / "guarded.py"
+    module.write_text("import sys\nsys.exit(0)\n")
+    code = main(["transform", str(model), "--pass", f"{module}:P", "-o", str(tmp_path / "out.xml")])
+    err = capsys.readouterr().err
+    assert code == 2 and "error[E-USAGE]" in err and "could not be loaded: it called sys.exit(0)" in err, err
+
+
+def test_a_pass_failing_inside_ir_tools_is_named_at_its_own_line(tmp_path: Path, capsys) -> None:
+    """A user's pass calling ir_tools wrongly (a layer id the graph lacks) was located at ir_tools' line that raised
+    (ir/model.py), not at the pass's own (found by a QA run)."""
+    model = transpose_model(tmp_path / "t.xml")
+    module = tmp_path / "asks.py"
+    module.write_text("from ir_tools import Pass\n\n\nclass Asks(Pass):\n    def apply(self, graph):\n"
+                      "        return graph.layer('no-such-id') is None\n")
+    code = main(["transform", str(model), "--pass", f"{module}:Asks", "-o", str(tmp_path / "out.xml")])
+    err = capsys.readouterr().err
+    assert code == 2 and f"error[E-PASS]: pass Asks failed: KeyError: 'no-such-id' (at {module}:6)" in err, err
+
+
+def test_patterns_take_attributes_as_the_ir_spells_them() -> None:
+    """A string in the IR's case, a list for the typed tuple and the IR's attribute name match as the typed ones do;
+    a misspelt name is E-ATTR with the op's attribute names (each matched nothing, silently; found by a QA run)."""
+    graph = read_ir(SAMPLES / "avgpool14_16_mixed.xml")
+    torch = {m.root.id for m in matches(graph, Op("AvgPool", attrs={"rounding_type": "ceil_torch"}))}
+    assert torch and {m.root.id for m in matches(graph, Op("AvgPool", attrs={"rounding_type": "CEIL_TORCH"}))} == torch
+    kernel = graph.by_type("AvgPool")[0].attrs["kernel"]
+    as_list = [int(k) for k in kernel.split(",")]
+    assert {m.root.id for m in matches(graph, Op("AvgPool", attrs={"kernel": as_list}))} == {
+        m.root.id for m in matches(graph, Op("AvgPool", attrs={"kernel": tuple(as_list)}))} != set()
+    assert {m.root.id for m in matches(graph, Op("AvgPool", attrs={"exclude-pad": True}))} == {
+        m.root.id for m in matches(graph, Op("AvgPool", attrs={"exclude_pad": True}))}
+    with pytest.raises(IrToolsError) as refused:
+        list(matches(graph, Op("AvgPool", attrs={"rounding": "ceil"})))
+    assert refused.value.code == "E-ATTR" and "has no attribute 'rounding'" in refused.value.message
+    assert "rounding_type" in refused.value.message
 
 
 def test_transform_never_overwrites_the_input_unless_asked(tmp_path: Path, capsys) -> None:
