@@ -613,17 +613,20 @@ class Graph:
         port = src.output(key[1])
         return None if port is None else (src, port)
 
-    def redirect_consumers(self, old: tuple[str, int], new: tuple[str, int]) -> None:
-        """Make every consumer of output ``old`` read output ``new`` instead."""
+    def redirect_consumers(self, old: tuple[str, int], new: tuple[str, int], keep: str | None = None) -> None:
+        """Make every consumer of output ``old`` read output ``new`` instead, but layer ``keep``."""
         for e in self.consumers(*old):
-            self.remove_edge(e)
-            self.add_edge(Edge(new[0], new[1], e.to_layer, e.to_port))
+            if e.to_layer != keep:
+                self.remove_edge(e)
+                self.add_edge(Edge(new[0], new[1], e.to_layer, e.to_port))
 
     def replace_all_uses(self, old: Layer | tuple[str, int], new: Layer | tuple[str, int]) -> None:
         """Make every consumer of output ``old`` read ``new`` instead (a Layer means its first output).
 
         The tensor names of ``old`` move to ``new`` when ``new`` has none, so that a model output keeps its
-        name when its producer is replaced; ``old``'s layer stays in the graph (``remove_dead`` drops it).
+        name when its producer is replaced; ``old``'s layer stays in the graph (``remove_dead`` drops it). ``new``'s
+        own layer keeps reading ``old`` (a layer inserted after ``old``, fed by it, takes its uses, not a loop onto
+        itself).
         """
         old, new = _output_key(old), _output_key(new)
         old_port = self._layers[old[0]].output(old[1])
@@ -633,7 +636,7 @@ class Graph:
             raise ValueError(f"layer {missing[0]} has no output port {missing[1]}")
         if old_port.names and not new_port.names:
             new_port.names, old_port.names = old_port.names, None
-        self.redirect_consumers(old, new)
+        self.redirect_consumers(old, new, keep=new[0])
 
     def live_layers(self) -> set[str]:
         """Ids of the layers a Result or a state write (Assign, a sink in OpenVINO's model) depends on."""

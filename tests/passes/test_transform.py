@@ -362,6 +362,22 @@ def test_replace_all_uses_and_remove_dead() -> None:
     assert g.has_layer(unused[0])  # a model input stays
 
 
+def test_a_layer_inserted_after_another_takes_its_uses() -> None:
+    """relu -> sink; mul = Multiply(relu, 1) then replace_all_uses(relu, mul): the sink reads mul, and mul still reads
+    relu (it read itself, a cycle, as the README's Swish example taught inserting; found by a QA run)."""
+    g = Graph()
+    b = GraphBuilder(g)
+    x = b.parameter("x", "f32", shape_from_ints((4,)))
+    relu = b.add("ReLU", "opset1", None, [x], "relu")
+    sink = b.result((relu.id, relu.outputs[0].id), "sink")
+    mul = b.add("Multiply", "opset1", None, [(relu.id, relu.outputs[0].id), b.const(np.ones((), np.float32), "one")],
+                "times_one")
+    g.replace_all_uses(relu, mul)
+    assert g.producer_key(mul.id, mul.input_ids()[0]) == (relu.id, relu.outputs[0].id)
+    assert g.producer_key(sink.id, sink.input_ids()[0]) == (mul.id, mul.outputs[0].id)
+    assert g.find_cycle() is None
+
+
 def test_the_toolkits_own_rewrites_are_passes() -> None:
     from ir_tools.onnx.network import SplicePooling
     from ir_tools.passes.legacy import LowerLegacy
