@@ -572,6 +572,8 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
         layer = model.graph.layer(lid)
         report.layers.append(LayerComparison(layer.id, layer.name, layer.kind, layer.line, list(found)))
     results = {output_name(model.graph, r): r for r in model.graph.results()}
+    their_tensors = _their_tensors(against)
+    their_names = {name for t in their_tensors for name in t.names}
     loose: list[dict] = []
     for name, value in ours.items():
         result = results[name]
@@ -582,6 +584,11 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
             report.outputs.append(judged(name, name, key, value, their_outputs[name]))
             if drift is not None and (found_loose := too_loose(report.outputs[-1], their_outputs[name])):
                 loose.append(found_loose)
+        elif name in their_names:  # (an output A adds, a debug output say: B's tensor of its name is compared)
+            report.outputs.append(TensorComparison(
+                name, True, None, 0.0, 0.0, min_atol_to_pass=None, min_rtol_to_pass=None, comparable=False,
+                note=f"B ({against.path.name}) computes a tensor of this name but has no output of it: compared "
+                     "among the tensors"))
         else:
             report.outputs.append(TensorComparison(
                 name, False, None, 0.0, 0.0, min_atol_to_pass=None, min_rtol_to_pass=None,
@@ -598,17 +605,21 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
             ours, layers = model.run(inputs, True)
             their_outputs, their_values = _theirs(against, as_theirs(model, against, fed), True)
     if per_layer:
-        theirs = against.tensors()
-        if isinstance(against, OnnxModel):
-            theirs = [Tensor(t.name, (t.name,), t.op_type) for t in theirs]
         ours_list = model.tensors()
-        found = match(ours_list, theirs)
+        found = match(ours_list, their_tensors)
         summary["tensors"] = found.to_dict(sum(1 for t in ours_list if t.names))
         _compare_pairs(model, found, layers, their_values, judged, report)
     report.against = summary
     report.reference_outputs, report.openvino_outputs = their_outputs, ours
     report.openvino_layers = {f"{model.graph.layer(lid).name}:{pid}": v for (lid, pid), v in layers.items()}
     return report
+
+
+def _their_tensors(against: IrModel | OnnxModel) -> list[Tensor]:
+    """B's computed tensors, an ONNX model's as an IR's (named by their one name)."""
+    if isinstance(against, OnnxModel):
+        return [Tensor(t.name, (t.name,), t.op_type) for t in against.tensors()]
+    return against.tensors()
 
 
 def _theirs(against: IrModel | OnnxModel, fed: Mapping[str, np.ndarray], per_layer: bool) -> tuple[dict, dict]:

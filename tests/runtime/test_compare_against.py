@@ -298,3 +298,27 @@ def test_an_input_of_several_names_is_matched_by_the_one_b_knows(models, tmp_pat
     assert main(["compare", str(aliased), "--against", str(ONNX), "--shape", "pixels:1,3,64,64", "-q"]) == 0, \
         capsys.readouterr()
     assert "PASSED" in capsys.readouterr().out
+
+
+def test_an_output_b_computes_as_a_tensor_is_compared_not_failed(tmp_path: Path, capsys) -> None:
+    """A is B with a debug output added (an inner tensor made an output, a common transformation): B has no output of
+    that name but computes the tensor, which is compared among the tensors; the output is not a failure (it was
+    '[FAIL] r: B has no output of this name', found by a QA run). An output B does not compute at all still fails."""
+    x = ops.parameter([2, 8], np.float32, name="x")
+    inner = ops.relu(x, name="r")
+    inner.output(0).get_tensor().set_names({"r"})
+    y = ops.exp(inner, name="y")
+    y.output(0).get_tensor().set_names({"y"})
+    b = tmp_path / "b.xml"
+    ov.save_model(ov.Model([y], [x], "b"), b, compress_to_fp16=False)
+    a = tmp_path / "a.xml"
+    ov.save_model(ov.Model([y, inner], [x], "a"), a, compress_to_fp16=False)
+    code = main(["compare", str(a), "--against", str(b), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    extra = next(t for t in report["outputs"] if t["name"] == "r")
+    assert code == 0 and not extra["comparable"] and "computes a tensor of this name" in extra["note"], extra
+    other = ops.negative(inner, name="n")
+    other.output(0).get_tensor().set_names({"n"})
+    ov.save_model(ov.Model([y, other], [x], "a"), a, compress_to_fp16=False)
+    assert main(["compare", str(a), "--against", str(b)]) == 1
+    assert "[FAIL] n: B (b.xml) has no output of this name" in capsys.readouterr().out
