@@ -113,15 +113,15 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
 def where_inputs_fail(graph: Graph, inputs: Mapping[str, np.ndarray], refusal: IrToolsError) -> IrToolsError:
     """OpenVINO's refusal of inputs it compiled the model for (``ON_INPUTS``: a Reshape's pattern that does not fit
     their dims) with the layer and line where they fail, as the reference finds them running on the same inputs
-    (``ir-tools run`` names it; OpenVINO names a node of its own compiled graph): E-INPUT there; the refusal as it is
+    (``ir-tools run`` names it, in its code; OpenVINO names a node of its own compiled graph); the refusal as it is
     where the reference runs them, or cannot run the model."""
     try:
         Interpreter(graph).evaluate(inputs)
     except IrToolsError as failed:
         if failed.loc.layer_id is not None:
             words = refusal.message.split(f"{ON_INPUTS}: ", 1)[-1]
-            return InputError(f"these inputs do not fit the model here: {failed.message} (OpenVINO, which compiled "
-                              f"the model, refuses them too: {words})", failed.loc)
+            return IrToolsError(f"these inputs do not fit the model here: {failed.message} (OpenVINO, which "
+                                f"compiled the model, refuses them too: {words})", failed.loc, failed.code)
     return refusal
 
 

@@ -349,13 +349,13 @@ def test_inputs_openvino_refuses_at_inference_are_worded_so(tmp_path, capsys):
     ov.save_model(ov.Model([o8.result(shaped)], [x], "m"), tmp_path / "m.xml")
     assert main(["compare", str(tmp_path / "m.xml"), "--shape", "x:5"]) == 2
     err = capsys.readouterr().err
-    assert "m.xml:20: error[E-INPUT]: layer 'pattern' (id 2, Reshape@opset1): these inputs do not fit the model " \
+    assert "m.xml:20: error[E-OP]: layer 'pattern' (id 2, Reshape@opset1): these inputs do not fit the model " \
            "here: cannot reshape [5] to [8, 1]: element counts differ (OpenVINO, which compiled the model, refuses " \
            "them too: " in err, err  # (the layer and line, as ``run`` gives them; OpenVINO's words kept)
     model = ir_tools.read_valid(tmp_path / "m.xml")
     with pytest.raises(ir_tools.IrToolsError) as refused:  # the library says the same
         ir_tools.compare(model, {"x": np.ones(5, np.float32)}, openvino=ir_tools.OpenVinoRunner(model))
-    assert refused.value.code == "E-INPUT" and refused.value.loc.line == 20
+    assert refused.value.code == "E-OP" and refused.value.loc.line == 20
 
 
 def test_the_compact_report_names_the_first_failed_layers(tmp_path, capsys):
