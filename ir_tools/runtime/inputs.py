@@ -239,7 +239,8 @@ def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) ->
             said.append(f"dim {i} {n} (its bound)")
         else:
             raise InputError(f"input '{name}' has a dynamic shape [{text}] whose dim {i} has no default: give one "
-                             f"with --shape {name}:D1,D2,...")
+                             f"with --shape {name}:D1,D2,... (the library's random_inputs: shapes={{{name!r}: "
+                             "(D1, D2, ...)}})")
         shape.append(n)
     if not said:
         return tuple(shape), "the model's"

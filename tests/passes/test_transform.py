@@ -315,6 +315,10 @@ def test_patterns_take_attributes_as_the_ir_spells_them() -> None:
         list(matches(graph, Op("AvgPool", attrs={"rounding": "ceil"})))
     assert refused.value.code == "E-ATTR" and "has no attribute 'rounding'" in refused.value.message
     assert "rounding_type" in refused.value.message
+    with pytest.raises(IrToolsError) as refused:  # the builder's typed attributes, likewise
+        GraphBuilder.attrs("Clamp", "opset1", minimum=0.0, max=1.0)
+    assert refused.value.code == "E-ATTR" and refused.value.message == (
+        "Clamp-1 has no attribute 'minimum' (did you mean min?); its attributes: min, max")
 
 
 def test_transform_never_overwrites_the_input_unless_asked(tmp_path: Path, capsys) -> None:

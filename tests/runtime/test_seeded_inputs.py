@@ -120,6 +120,8 @@ def test_dims_within_the_models_bounds_and_a_dim_without_a_default() -> None:
     b.result(b.parameter("image", "f32", (DYNAMIC, Dim(3, 3), DYNAMIC, DYNAMIC)), "out")
     with pytest.raises(ir_tools.IrToolsError, match=r"dim 2 has no default: give one with --shape image:"):
         recipes(b.graph, {})
+    with pytest.raises(ir_tools.IrToolsError, match=r"the library's random_inputs: shapes=\{'image': \(D1, D2"):
+        ir_tools.random_inputs(b.graph)  # (a library user is told the library's way too)
 
 
 @pytest.mark.openvino
