@@ -47,6 +47,7 @@ from ..ops.spec import TensorType
 from .base import Pass, PassError, PassManager, PassResult
 from .builder import GraphBuilder, Output, origin_text, with_origin
 from .exact_pool import WindowSpec, emit, emit_dilated_floor
+from .in_bodies import InBodies
 from .legacy import LowerLegacy, is_legacy
 from .shapes import declared_type, propagate
 from .validate import last_passed
@@ -83,8 +84,9 @@ to_opset8 = ToOpset8()
 
 
 def migration(graph: Graph) -> PassManager:
-    """The passes that migrate ``graph``: the legacy lowering first when it is legacy IR."""
-    return PassManager([LowerLegacy(), to_opset8] if is_legacy(graph) else [to_opset8])
+    """The passes that migrate ``graph``: the legacy lowering first when it is legacy IR; then every average pooling
+    into opset8 AvgPool, inside TensorIterator, Loop and If bodies too (``InBodies``)."""
+    return PassManager([*([LowerLegacy()] if is_legacy(graph) else []), to_opset8, InBodies(lambda: [to_opset8])])
 
 
 def _input(graph: Graph, types: dict[tuple[str, int], TensorType], layer: Layer) -> tuple[Output, TensorType]:

@@ -395,3 +395,34 @@ def test_a_pad_before_the_pool_is_not_folded_into_a_different_divisor(tmp_path: 
     inputs = {"in0": np.arange(1, 9, dtype=np.float32).reshape(1, 2, 4)}
     core = ov.Core()
     assert not _mismatches(_run_file(core, path, inputs), _run_file(core, migrated, inputs))
+
+
+def test_plain_migrate_rewrites_average_pooling_inside_bodies(tmp_path: Path) -> None:
+    """An If whose then body holds AvgPool-14 ceil_torch and whose else body AvgPool-14 floor with pads: migrate
+    without --target rewrites both into opset8 AvgPool (it left bodies as they were, while check --target said it
+    rewrites them); the result computes, for either condition, what OpenVINO computes on the original, exactly."""
+    from ir_tools.ir.bodies import body_layers
+
+    x = ops8.parameter([1, 2, 9, 9], np.float32, name="x")
+    condition = ops8.parameter([], np.bool_, name="c")
+    tx, ex = ops8.parameter([1, 2, 9, 9], np.float32), ops8.parameter([1, 2, 9, 9], np.float32)
+    then = ov.Model([ops8.result(ops14.avg_pool(tx, [2, 2], [0, 0], [0, 0], [3, 3], True, "ceil_torch"))], [tx])
+    orelse = ov.Model([ops8.result(ops14.avg_pool(ex, [2, 2], [1, 1], [1, 1], [3, 3], False, "floor"))], [ex])
+    node = ops8.if_op(condition.output(0))
+    node.set_then_body(then)
+    node.set_else_body(orelse)
+    node.set_input(x.output(0), tx, ex)
+    model = tmp_path / "if_avgpool14.xml"
+    ov.save_model(ov.Model([node.set_output(then.results[0], orelse.results[0])], [x, condition]), model)
+    done = migrate(str(model))
+    inner = [lay for lay in done.graph.layers() if lay.is_a("If") for lay in body_layers(lay)]
+    assert done.modified and sorted(f"{lay.type}@{lay.version}" for lay in inner if lay.is_a("AvgPool")) == [
+        "AvgPool@opset8", "AvgPool@opset8"], inner
+    out = tmp_path / "migrated.xml"
+    write_ir(done.graph, out)
+    value = np.random.default_rng(52).standard_normal((1, 2, 9, 9)).astype(np.float32)
+    for taken in (True, False):
+        feed = {"x": value, "c": np.array(taken)}
+        want = ov.Core().compile_model(str(model), "CPU", CPU_CONFIG)(feed)[0]
+        got = ov.Core().compile_model(str(out), "CPU", CPU_CONFIG)(feed)[0]
+        assert np.array_equal(got, want), taken
