@@ -22,6 +22,7 @@ from ir_tools.base.errors import IrToolsError
 from ir_tools.cli import main
 from ir_tools.ops.releases import oldest_creating, release, releases
 from tests.conftest import SAMPLES
+from tests.ops.control_flow_cases import if_of
 
 FLOOR = {"rounding_type": "floor"}
 CEIL_TORCH = {"rounding_type": "ceil_torch"}
@@ -143,12 +144,8 @@ def _interface_models(folder: Path) -> list[Path]:
     inner = o.parameter([1, 2, 4, 8], np.float32)
     then = ov.Model([o.result(o13.scaled_dot_product_attention(inner, inner, inner, causal=True))], [inner])
     other = o.parameter([1, 2, 4, 8], np.float32)
-    branch = o.if_op(cond.output(0))
-    branch.set_then_body(then)
-    branch.set_else_body(ov.Model([o.result(o.relu(other))], [other]))
-    branch.set_input(q.output(0), inner, other)
-    models["if_sdpa13"] = ov.Model([o.result(branch.set_output(then.results[0], branch.get_else_body().results[0]))],
-                                   [q, cond])
+    models["if_sdpa13"] = ov.Model([o.result(if_of(cond.output(0), q.output(0), then,
+                                                   ov.Model([o.result(o.relu(other))], [other])))], [q, cond])
     count, go = o.constant(np.int64(2)), o.constant(np.bool_(True))
     body_x = o.parameter([2, 3], np.float32)
     body = ov.Model([o.result(o.constant(np.bool_(True))), o.result(o16.identity(body_x))], [body_x])

@@ -23,6 +23,7 @@ import ir_tools
 from ir_tools.cli import main
 from tests.downgrade.runs import NEEDS_2023, migrate
 from tests.downgrade.test_attention import Case, exact_and_bound
+from tests.ops.control_flow_cases import if_of
 from tests.test_target import side_pythons
 
 pytestmark = NEEDS_2023
@@ -102,12 +103,7 @@ def bodies_model(path: Path, rng: np.random.Generator) -> tuple[Path, dict[str, 
     a, b = o.parameter([3, 4], F32), o.parameter([3, 4], F32)
     inner_then = ov.Model([o.result(pad12(a, [-1, 0], [1, 0]))], [a])
     inner_else = ov.Model([o.result(o16.identity(o.multiply(b, o.constant(F32(2)))))], [b])
-    inner = o.if_op(ci.output(0))
-    inner.set_friendly_name("inner")
-    inner.set_then_body(inner_then)
-    inner.set_else_body(inner_else)
-    inner.set_input(ni.output(0), a, b)
-    made = inner.set_output(inner_then.results[0], inner_else.results[0])
+    made = if_of(ci.output(0), ni.output(0), inner_then, inner_else, "inner")
     outer_body = ov.Model([o.result(made), o.result(o.constant(True))], [ni, ci])
     nest = o.loop(o.constant(np.int64(2)), o.constant(True))
     nest.set_friendly_name("nest")
@@ -194,13 +190,8 @@ def test_what_has_no_form_inside_a_body_is_still_refused(tmp_path: Path, capsys:
     then = ov.Model([o.result(o12.pad(a, o.constant(np.array([-1, 0])), o.constant(np.array([1, 0])), "constant"))],
                     [a])
     orelse = ov.Model([o.result(o.convert(o15.search_sorted(b, b, name="search"), "f32"))], [b])
-    inner = o.if_op(o.constant(True))
-    inner.set_friendly_name("inner")
-    inner.set_then_body(then)
-    inner.set_else_body(orelse)
-    inner.set_input(xi.output(0), a, b)
-    body = ov.Model([o.result(inner.set_output(then.results[0], orelse.results[0])), o.result(o.constant(True))],
-                    [xi])
+    body = ov.Model([o.result(if_of(o.constant(True), xi.output(0), then, orelse, "inner")),
+                     o.result(o.constant(True))], [xi])
     loop = o.loop(o.constant(np.int64(2)), o.constant(True))
     loop.set_friendly_name("loop")
     loop.set_function(body)

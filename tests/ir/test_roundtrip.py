@@ -25,6 +25,7 @@ from ir_tools import Graph, IrToolsError, Layer, Port, read_ir, write_ir
 from ir_tools.ir.model import RtNode, Weights
 from ir_tools.runtime.openvino import CPU_CONFIG
 from tests.conftest import ROOT
+from tests.ops.control_flow_cases import if_of
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -193,12 +194,7 @@ def _subgraphs() -> ov.Model:
         inner = ops8.parameter([2, 3], np.float32, name=f"{op.__name__}_in")
         out = op(inner, ops8.constant(np.full((2, 3), value, np.float32), name=f"{op.__name__}_k"))
         branches.append(ov.Model([ops8.result(out)], [inner], op.__name__))
-    branch = ops8.if_op(cond)
-    branch.set_friendly_name("if")
-    branch.set_then_body(branches[0])
-    branch.set_else_body(branches[1])
-    branch.set_input(looped, branches[0].get_parameters()[0], branches[1].get_parameters()[0])
-    out = branch.set_output(branches[0].get_results()[0], branches[1].get_results()[0])
+    out = if_of(cond, looped, *branches, "if")
     return ov.Model([ops8.result(out, name="y")], [x, cond], "subgraphs")
 
 

@@ -107,6 +107,18 @@ def loop(k: int, ctx: Ctx, dynamic: bool = False, kind: str | None = None, count
             lp.get_concatenated_slices(body.results[1].output(0), 0, 1, 1, -1, concat_axis)]
 
 
+def if_of(condition: ov.Output | ov.Node, x: ov.Output, then: ov.Model, orelse: ov.Model,
+          name: str | None = None) -> ov.Output:
+    """An If on ``condition``: ``x`` fed to the first Parameter of each body, its output the first Result of each."""
+    node = o.if_op(condition)
+    if name is not None:
+        node.set_friendly_name(name)
+    node.set_then_body(then)
+    node.set_else_body(orelse)
+    node.set_input(x, then.get_parameters()[0], orelse.get_parameters()[0])
+    return node.set_output(then.results[0], orelse.results[0])
+
+
 def if_op(k: int, ctx: Ctx, dynamic: bool = False, kind: str | None = None) -> list[ov.Output]:
     """x [2, C]; then gives 2x, else exp(x) or x concatenated with itself (another first dim); the condition a constant
     or a Parameter."""
@@ -122,12 +134,7 @@ def if_op(k: int, ctx: Ctx, dynamic: bool = False, kind: str | None = None) -> l
     then = ov.Model([o.result(o.multiply(tx, o.constant(F32(2.0))))], [tx], f"if{k}_then")
     other = o.exp(ex) if rng.random() < 0.5 else o.concat([ex, ex], 0)
     orelse = ov.Model([o.result(other)], [ex], f"if{k}_else")
-    node = o.if_op(cond.output(0))
-    node.set_friendly_name(f"if{k}")
-    node.set_then_body(then)
-    node.set_else_body(orelse)
-    node.set_input(x.output(0), tx, ex)
-    return [node.set_output(then.results[0], orelse.results[0])]
+    return [if_of(cond.output(0), x.output(0), then, orelse, f"if{k}")]
 
 
 def each_kind(seed: int) -> tuple[ov.Model, dict[str, np.ndarray]]:

@@ -33,6 +33,7 @@ from ir_tools.passes.target import migrate
 from ir_tools.passes.to_opset8 import to_opset8
 from ir_tools.runtime.openvino import CPU_CONFIG, run_openvino
 from tests.conftest import ROOT
+from tests.ops.control_flow_cases import if_of
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -408,12 +409,8 @@ def test_plain_migrate_rewrites_average_pooling_inside_bodies(tmp_path: Path) ->
     tx, ex = ops8.parameter([1, 2, 9, 9], np.float32), ops8.parameter([1, 2, 9, 9], np.float32)
     then = ov.Model([ops8.result(ops14.avg_pool(tx, [2, 2], [0, 0], [0, 0], [3, 3], True, "ceil_torch"))], [tx])
     orelse = ov.Model([ops8.result(ops14.avg_pool(ex, [2, 2], [1, 1], [1, 1], [3, 3], False, "floor"))], [ex])
-    node = ops8.if_op(condition.output(0))
-    node.set_then_body(then)
-    node.set_else_body(orelse)
-    node.set_input(x.output(0), tx, ex)
     model = tmp_path / "if_avgpool14.xml"
-    ov.save_model(ov.Model([node.set_output(then.results[0], orelse.results[0])], [x, condition]), model)
+    ov.save_model(ov.Model([if_of(condition.output(0), x.output(0), then, orelse)], [x, condition]), model)
     done = migrate(str(model))
     inner = [lay for lay in done.graph.layers() if lay.is_a("If") for lay in body_layers(lay)]
     assert done.modified and sorted(f"{lay.type}@{lay.version}" for lay in inner if lay.is_a("AvgPool")) == [

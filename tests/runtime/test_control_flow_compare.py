@@ -26,7 +26,7 @@ from ir_tools.ops.rounding import EXACT
 from ir_tools.passes.shapes import propagate
 from ir_tools.runtime.executor import bind
 
-from ..ops.control_flow_cases import each_kind
+from ..ops.control_flow_cases import each_kind, if_of
 
 pytestmark = pytest.mark.openvino
 
@@ -148,12 +148,7 @@ def test_a_body_layer_without_a_kernel_leaves_its_layer_not_checked(tmp_path: Pa
     tx, ex = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
     then = ov.Model([o.result(o.cumsum(tx, o.constant(np.int64(1))))], [tx], "then")  # CumSum: no kernel of ours
     orelse = ov.Model([o.result(o.exp(ex))], [ex], "else")
-    node = o.if_op(cond.output(0))
-    node.set_friendly_name("if_cumsum")
-    node.set_then_body(then)
-    node.set_else_body(orelse)
-    node.set_input(x.output(0), tx, ex)
-    out = node.set_output(then.results[0], orelse.results[0])
+    out = if_of(cond.output(0), x.output(0), then, orelse, "if_cumsum")
     xml = tmp_path / "if_cumsum.xml"
     ov.save_model(ov.Model([o.result(out)], [x, cond], "if_cumsum"), xml)
     np.savez(tmp_path / "inputs.npz", x=np.ones((2, 3), np.float32), c=np.array(True))
@@ -187,12 +182,7 @@ def test_a_body_inside_a_body(tmp_path: Path, capsys: pytest.CaptureFixture) -> 
     tx, ex = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
     then = ov.Model([o.result(o.multiply(tx, o.constant(np.float32(0.5))))], [tx], "then")
     orelse = ov.Model([o.result(o.add(ex, o.constant(np.float32(1.0))))], [ex], "else")
-    branch = o.if_op(positive.output(0))
-    branch.set_friendly_name("inner_if")
-    branch.set_then_body(then)
-    branch.set_else_body(orelse)
-    branch.set_input(state.output(0), tx, ex)
-    value = branch.set_output(then.results[0], orelse.results[0])
+    value = if_of(positive.output(0), state.output(0), then, orelse, "inner_if")
     body = ov.Model([o.result(o.constant(True)), o.result(value)], [state], "body")
     loop = o.loop(o.constant(np.int64(3)), o.constant(True))
     loop.set_friendly_name("outer_loop")
@@ -235,13 +225,10 @@ def test_a_broken_port_map_is_refused_where_the_layer_is_not_reinferred(tmp_path
     condition = o.greater(o.reduce_sum(x, o.range(o.constant(np.int64(0)), rank, o.constant(np.int64(1)), "i64")),
                           o.constant(np.float32(0)))
     then_x, else_x = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
-    node = o.if_op(condition.output(0))
-    node.set_then_body(ov.Model([o.result(o.exp(then_x))], [then_x]))
-    node.set_else_body(ov.Model([o.result(o.negative(else_x))], [else_x]))
-    node.set_input(x.output(0), then_x, else_x)
+    out = if_of(condition.output(0), x.output(0), ov.Model([o.result(o.exp(then_x))], [then_x]),
+                ov.Model([o.result(o.negative(else_x))], [else_x]))
     path = tmp_path / "if.xml"
-    ov.save_model(ov.Model([node.set_output(node.get_then_body().results[0], node.get_else_body().results[0])], [x]),
-                  path, compress_to_fp16=False)
+    ov.save_model(ov.Model([out], [x]), path, compress_to_fp16=False)
     capsys.readouterr()
     assert main(["shapes", str(path)]) == 0
     assert "re-inferred by ir_tools: 12, by OpenVINO: 1" in capsys.readouterr().out  # (the If: not by us)
