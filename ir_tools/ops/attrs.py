@@ -8,13 +8,13 @@ and ``encode`` writes it back the way OpenVINO does.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, dataclass
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from ..base.dims import INT64_MAX, parse_attr_int, parse_size
-from ..base.errors import AttrError, OpValidationError, SourceLoc
+from ..base.errors import AttrError, OpValidationError, SourceLoc, did_you_mean
 
 T = TypeVar("T")
 
@@ -100,6 +100,20 @@ def _fields(cls: type) -> tuple[tuple[str, str, Codec, bool], ...]:
     """(name, xml, codec, required) per field, read once per class."""
     return tuple((f.name, f.metadata["xml"], f.metadata["codec"], f.default is MISSING)
                  for f in dataclasses.fields(cls))
+
+
+def field_names(cls: type, keys: Iterable[str], label: str, ir_spellings: bool = False) -> dict[str, str]:
+    """Each of ``keys`` as the field of the attribute class ``cls`` it names: a field's name, and with
+    ``ir_spellings`` its IR spelling too ("exclude-pad"). AttrError for the first ``cls`` has no field of, with the
+    nearest and the fields (``label``: what is asked, an op version)."""
+    names = [name for name, _, _, _ in _fields(cls)]
+    accepted = {name: name for name in names} | ({xml: name for name, xml, _, _ in _fields(cls)} if ir_spellings
+                                                 else {})
+    for key in keys:
+        if key not in accepted:
+            raise AttrError(f"{label} has no attribute '{key}'{did_you_mean(key, accepted)}; its attributes: "
+                            f"{', '.join(names) or 'none'}")
+    return {key: accepted[key] for key in keys}
 
 
 def xml_names(cls: type) -> tuple[str, ...]:

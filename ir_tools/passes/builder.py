@@ -8,14 +8,13 @@ swaps a layer for what it built: consumers move over, names stay, every new laye
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
 from ..base.dims import Shape, shape_to_ints
 from ..base.dtypes import element_type, from_numpy
-from ..base.errors import IrToolsError, did_you_mean
+from ..base.errors import IrToolsError
 from ..ir.model import Edge, Graph, Layer, Port, RtNode
 from ..ops import attrs as A
 from ..ops.opsets import lookup
@@ -104,11 +103,7 @@ class GraphBuilder:
         if spec is None:
             raise IrToolsError(f"ir_tools does not model {op_type}@{version}: pass its attributes as strings",
                                code="E-ATTR")
-        names = [f.name for f in dataclasses.fields(spec.attrs)] if dataclasses.is_dataclass(spec.attrs) else []
-        unknown = [name for name in values if name not in names]
-        if unknown and names:
-            raise IrToolsError(f"{spec.label} has no attribute '{unknown[0]}'{did_you_mean(unknown[0], names)}; its "
-                               f"attributes: {', '.join(names) or 'none'}", code="E-ATTR")
+        A.field_names(spec.attrs, values, spec.label)
         try:
             return spec.attrs(**values)
         except TypeError as exc:

@@ -8,14 +8,12 @@ accepts any; given some, it needs exactly that many, each matched against the la
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..base.errors import IrToolsError, did_you_mean
 from ..ir.model import Graph, Layer
 from ..ops import attrs as A
 from ..ops.opsets import canonical_type, lookup
@@ -100,13 +98,8 @@ class Op(Pattern):
         if spec is None:
             values: Mapping[str, Any] = layer.attrs
         else:
-            fields = {f.name: f.name for f in dataclasses.fields(spec.attrs)}
-            fields |= {f.metadata["xml"]: f.name for f in dataclasses.fields(spec.attrs)}
-            unknown = [key for key in self.attrs if key not in fields]
-            if unknown:
-                raise IrToolsError(f"Op({spec.type!r}, attrs=...): {spec.label} has no attribute '{unknown[0]}'"
-                                   f"{did_you_mean(unknown[0], fields)}; its attributes: {', '.join(sorted(fields))}",
-                                   code="E-ATTR")
+            fields = A.field_names(spec.attrs, self.attrs, f"Op({spec.type!r}, attrs=...): {spec.label}",
+                                   ir_spellings=True)
             try:
                 typed = A.decode(spec.attrs, layer.attrs, layer.loc)
             except Exception:  # noqa: BLE001 (attributes check would refuse: not a match)
