@@ -12,6 +12,7 @@ import sys
 import tempfile
 from collections import Counter
 from functools import cache, partial
+from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, NoReturn, TextIO
 
@@ -702,14 +703,8 @@ def _original_part(output: Path) -> Path:
 
 def _collapsed(lines: list[str]) -> list[str]:
     """``lines`` with a run of equal ones said once, with its count."""
-    kept: list[str] = []
-    count = 0
-    for i, line in enumerate(lines):
-        count += 1
-        if i + 1 == len(lines) or lines[i + 1] != line:
-            kept.append(line + (f"  (x{count})" if count > 1 else ""))
-            count = 0
-    return kept
+    runs = [(line, sum(1 for _ in run)) for line, run in groupby(lines)]
+    return [line + (f"  (x{count})" if count > 1 else "") for line, count in runs]
 
 
 def _print_histogram(args: argparse.Namespace, before: Counter[str], after: Counter[str], stats: Counter[str]) -> None:

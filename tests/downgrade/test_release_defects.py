@@ -287,6 +287,20 @@ def _run(python: str | None, model: Path, feed: dict[str, np.ndarray]) -> dict[s
     return runner.run(feed)
 
 
+def _migrated_runs(release: str, model: Path, out: Path, feed: dict[str, np.ndarray],
+                   refusal: str | None = None) -> tuple[dict[str, np.ndarray], dict[str, dict[str, np.ndarray]]]:
+    """The original on the current OpenVINO, and the migrated ``out`` on it and on ``release`` where one is installed,
+    by run; ``refusal``: the words in which that release fails on the original (the defect is real)."""
+    want = _run(None, model, feed)
+    runs = {"migrated, current": _run(None, out, feed)}
+    if release in side_pythons():
+        runs[f"migrated, {release}"] = _run(side_pythons()[release], out, feed)
+        if refusal is not None:
+            with pytest.raises(IrToolsError, match=refusal):
+                _run(side_pythons()[release], model, feed)
+    return want, runs
+
+
 def _refused(model: Path, target: str) -> dict[str, str]:
     """``check --target``'s E-TARGET messages, by layer name."""
     names = {layer.id: layer.name for layer in ir_tools.read_ir(model).layers()}
@@ -329,12 +343,7 @@ def test_identity_is_rewritten_for_a_release_that_does_not_compile_it(tmp_path: 
     assert "rewrote 2 x Identity-16 -> Convert-1 to its own element type" in capsys.readouterr().out
     assert not ir_tools.read_ir(out).by_type("Identity")
     assert not [d for d in ir_tools.check(out, openvino=False, target="2025.0") if d.severity == "error"]
-    want = _run(None, model, feed)
-    runs = {"migrated, current": _run(None, out, feed)}
-    if "2025.0" in side_pythons():
-        runs["migrated, 2025.0"] = _run(side_pythons()["2025.0"], out, feed)
-        with pytest.raises(IrToolsError, match="Unsupported operation of type: Identity"):
-            _run(side_pythons()["2025.0"], model, feed)  # (the defect is real)
+    want, runs = _migrated_runs("2025.0", model, out, feed, "Unsupported operation of type: Identity")
     for run, got in runs.items():
         assert set(got) == set(want), run
         for name in want:
@@ -416,10 +425,7 @@ def test_a_broadcast_mask_on_dynamic_lengths_is_decomposed_for_2023_3(tmp_path: 
     assert main(["migrate", str(model), "--target", "2023.3", "-o", str(out)]) == 0
     assert "rewrote 1 x ScaledDotProductAttention-13 (float mask)" in capsys.readouterr().out
     assert {layer.name for layer in ir_tools.read_ir(out).by_type("ScaledDotProductAttention")} == {"sdpa1"}
-    runs = {"migrated, current": _run(None, out, feed)}
-    if "2023.3" in side_pythons():
-        runs["migrated, 2023.3"] = _run(side_pythons()["2023.3"], out, feed)
-    want = _run(None, model, feed)
+    want, runs = _migrated_runs("2023.3", model, out, feed)
     for run, got in runs.items():
         for name in want:
             np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-5, err_msg=f"{run}: {name}")
@@ -521,12 +527,7 @@ def test_a_2d_group_normalization_is_rewritten_for_a_release_that_does_not_compi
     out = tmp_path / "group_norm_2024.0.xml"
     assert main(["migrate", str(model), "--target", "2024.0", "-o", str(out)]) == 0
     assert "rewrote 1 x GroupNormalization-12 -> Reshape-1 + MVN-6" in capsys.readouterr().out
-    want = _run(None, model, feed)
-    runs = {"current": _run(None, out, feed)}
-    if "2024.0" in side_pythons():
-        runs["2024.0"] = _run(side_pythons()["2024.0"], out, feed)
-        with pytest.raises(IrToolsError, match="Cannot fallback on ngraph reference implementation"):
-            _run(side_pythons()["2024.0"], model, feed)  # (the defect is real)
+    want, runs = _migrated_runs("2024.0", model, out, feed, "Cannot fallback on ngraph reference implementation")
     for run, got in runs.items():
         for name in want:
             np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-5, err_msg=f"{run}: {name}")
