@@ -540,7 +540,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     ir_version = args.ir_version or (11 if legacy else graph.ir_version)
     if target is not None and ir_version not in target.ir_versions:
         ir_version = target.ir_versions[-1]
-    before = Counter(layer.kind for layer in graph.layers())
+    before = _op_counts(graph)
     stats = migrate_graph(graph, target, checked=not legacy, stateless=args.stateless).stats
     if not stats and not legacy and graph.ir_version == ir_version:
         checked = ", so nothing checked" if args.check or other else ""
@@ -555,7 +555,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         set_ir_version(graph, ir_version)
         require_valid(graph)  # the passes left it valid; at another IR version the name rules differ
     args.ir_version = ir_version
-    _print_histogram(args, before, Counter(layer.kind for layer in graph.layers()), stats)
+    _print_histogram(args, before, _op_counts(graph), stats)
     if args.check or other:
         with tempfile.TemporaryDirectory(prefix="ir-tools-migrate-") as tmp:
             staged, staged_bin = write_ir(graph, Path(tmp) / args.model.name, args.ir_version)
@@ -578,13 +578,12 @@ def cmd_transform(args: argparse.Namespace) -> int:
         raise IrToolsError("transform needs -o OUT.xml or --in-place", code="E-USAGE")
     passes = [load_pass(spec) for spec in args.passes]
     graph = read_valid(args.model, args.bin)
-    before = Counter(layer.kind for layer in graph.layers())
+    before = _op_counts(graph)
     result = PassManager(passes, fixed_point=args.fixed_point).run(graph, checked=True)
     set_ir_version(graph, args.ir_version or graph.ir_version)
     forget_passed(graph)  # (a user's pass may edit a layer in place, say nothing and tell the graph nothing)
     check_after(graph, None, [p.name for p in passes])  # what is written passes check, or nothing is written
-    after = Counter(layer.kind for layer in graph.layers())
-    _print_histogram(args, before, after, result.stats)
+    _print_histogram(args, before, _op_counts(graph), result.stats)
     out = args.model if args.in_place else args.output
     write_ir(graph, out, graph.ir_version, overwrite_input=args.in_place)
     # (what the passes report: one that edits a layer in place without a word, or a touch, is not seen)
@@ -705,6 +704,21 @@ def _collapsed(lines: list[str]) -> list[str]:
     """``lines`` with a run of equal ones said once, with its count."""
     runs = [(line, sum(1 for _ in run)) for line, run in groupby(lines)]
     return [line + (f"  (x{count})" if count > 1 else "") for line, count in runs]
+
+
+def _op_counts(graph: Graph) -> Counter[str]:
+    """Layers per op version, those inside TensorIterator, Loop and If bodies (nested ones too) counted as well:
+    ``migrate`` rewrites inside bodies, and its table says what."""
+    from .ir.bodies import body_layers
+
+    counts: Counter[str] = Counter()
+    todo = list(graph.layers())
+    while todo:
+        layer = todo.pop()
+        counts[layer.kind] += 1
+        if layer.children:
+            todo += body_layers(layer)
+    return counts
 
 
 def _print_histogram(args: argparse.Namespace, before: Counter[str], after: Counter[str], stats: Counter[str]) -> None:

@@ -423,3 +423,21 @@ def test_plain_migrate_rewrites_average_pooling_inside_bodies(tmp_path: Path) ->
         want = ov.Core().compile_model(str(model), "CPU", CPU_CONFIG)(feed)[0]
         got = ov.Core().compile_model(str(out), "CPU", CPU_CONFIG)(feed)[0]
         assert np.array_equal(got, want), taken
+
+
+def test_the_migrate_table_counts_the_layers_inside_bodies(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """migrate's before/after table counts the layers of an If's bodies too: the AvgPool-14 it rewrote there show as
+    2 before and 0 after, the opset8 AvgPools as 0 and 2 (it counted the top level only, where neither is)."""
+    x = ops8.parameter([1, 2, 9, 9], np.float32, name="x")
+    condition = ops8.parameter([], np.bool_, name="c")
+    bodies = []
+    for rounding in ("ceil_torch", "floor"):
+        inner = ops8.parameter([1, 2, 9, 9], np.float32)
+        bodies.append(ov.Model([ops8.result(ops14.avg_pool(inner, [2, 2], [0, 0], [0, 0], [3, 3], True, rounding))],
+                               [inner]))
+    model = tmp_path / "if_avgpool14.xml"
+    ov.save_model(ov.Model([if_of(condition.output(0), x.output(0), *bodies)], [x, condition]), model)
+    assert main(["migrate", str(model), "-o", str(tmp_path / "out.xml")]) == 0
+    table = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if "@opset" in line}
+    assert table["AvgPool@opset14"] == ["2", "0"] and table["AvgPool@opset8"] == ["0", "2"], table
+    assert table["If@opset8"] == ["1", "1"] and table["Parameter@opset1"] == ["4", "4"], table
