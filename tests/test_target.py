@@ -463,3 +463,27 @@ def test_plain_check_warns_of_weights_repacked_for_an_older_release(tmp_path: Pa
     assert [d for d in ir_tools.check(model) if d.code == "W-TARGET"] == []
     assert main(["check", str(out)]) == 0
     assert "warning[W-TARGET]" in capsys.readouterr().out
+
+
+def test_plain_check_warns_of_weights_repacked_inside_a_body(tmp_path: Path) -> None:
+    """A u4 Const inside an If's body, repacked by ``migrate --target 2023.0``: plain ``check`` of the result warns
+    of it (W-TARGET at the If's line, named inside the body), as of one at the top level; it asked the top level
+    only."""
+    import openvino as ov
+    import openvino.opset8 as ops
+
+    x, condition = ops.parameter([2, 4], np.float32, name="x"), ops.parameter([], np.bool_, name="c")
+    bodies = []
+    for i in range(2):
+        inner = ops.parameter([2, 4], np.float32)
+        weights = ops.constant(np.arange(8).reshape(2, 4) % 16, ov.Type.u4, name=f"u4_const{i}") if i == 0 else \
+            ops.constant(np.ones((2, 4), np.float32))
+        bodies.append(ov.Model([ops.result(ops.add(inner, ops.convert(weights, "f32") if i == 0 else weights))],
+                               [inner]))
+    model, out = tmp_path / "if_u4.xml", tmp_path / "if_u4_2023.xml"
+    ov.save_model(ov.Model([if_of(condition.output(0), x.output(0), *bodies)], [x, condition]), model)
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
+    warned = [d for d in ir_tools.check(out) if d.code == "W-TARGET"]
+    assert [d.loc.layer_name.rsplit("/", 1)[-1] for d in warned] == ["u4_const0"], warned
+    assert warned[0].loc.layer_name.count("/") >= 2 and "were repacked" in warned[0].message, warned
+    assert [d for d in ir_tools.check(model) if d.code == "W-TARGET"] == []

@@ -13,6 +13,7 @@ AvgPool into opset8 by ``to_opset8``, then the downgrades of ``passes/downgrade`
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from ..base.diagnostics import Diagnostic, Severity
@@ -66,7 +67,9 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
                              f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); `ir-tools "
                              "migrate --target` gives it a tensor of its own", result.loc)
                   for result, own in unshared_outputs(graph)]
-    return [*found, *_in_bodies(graph, target, rewritten), *_element_types(graph, target), *_zero_dims(graph, target),
+    inside = _in_bodies(graph, lambda body: [*_op_versions(body, target, rewritten), *_element_types(body, target),
+                                             *weights_read_otherwise(body, target), *_dynamic_states(body, target)])
+    return [*found, *inside, *_element_types(graph, target), *_zero_dims(graph, target),
             *weights_read_otherwise(graph, target), *_dynamic_states(graph, target)]
 
 
@@ -95,11 +98,11 @@ def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnos
     return found
 
 
-def _in_bodies(graph: Graph, target: Release, rewritten: bool) -> list[Diagnostic]:
-    """What ``target_diagnostics`` finds of the layers inside each TensorIterator's, Loop's and If's body (nested ones
-    too): op versions, element types, weights and states, as at the top level (``migrate --target`` rewrites inside
-    bodies with the same passes: ``passes/in_bodies``), each at its owner's line, the layer named
-    ``LAYER/BODY/INNER``. A body OpenVINO cannot read either is left to ``check``, which names it."""
+def _in_bodies(graph: Graph, ask: Callable[[Graph], list[Diagnostic]]) -> list[Diagnostic]:
+    """What ``ask`` finds in each TensorIterator's, Loop's and If's body (nested ones too), each at its owner's line,
+    the layer named ``LAYER/BODY/INNER``: ``target_diagnostics`` asks a body's layers what it asks the top level's
+    (``migrate --target`` rewrites inside bodies with the same passes: ``passes/in_bodies``). A body OpenVINO cannot
+    read either is left to ``check``, which names it."""
     found = []
     for owner in graph.of_types(t.lower() for t in BODY_TAGS):
         try:
@@ -108,11 +111,14 @@ def _in_bodies(graph: Graph, target: Release, rewritten: bool) -> list[Diagnosti
             continue
         for sub in subs:
             body = sub.graph
-            inside = [*_op_versions(body, target, rewritten), *_in_bodies(body, target, rewritten),
-                      *_element_types(body, target), *weights_read_otherwise(body, target),
-                      *_dynamic_states(body, target)]
-            found += [Diagnostic(d.severity, d.code, d.message, located(owner, body, d.loc)) for d in inside]
+            found += [Diagnostic(d.severity, d.code, d.message, located(owner, body, d.loc))
+                      for d in [*ask(body), *_in_bodies(body, ask)]]
     return found
+
+
+def and_in_bodies(graph: Graph, ask: Callable[[Graph], list[Diagnostic]]) -> list[Diagnostic]:
+    """What ``ask`` finds in ``graph``, then inside its bodies (``_in_bodies``)."""
+    return [*ask(graph), *_in_bodies(graph, ask)]
 
 
 def _cannot_create(layer: Layer, target: Release) -> str:

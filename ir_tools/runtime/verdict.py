@@ -22,7 +22,7 @@ from ..ops import releases
 from ..ops.opsets import lookup
 from ..passes.checks import STATE_TYPES
 from ..passes.shapes import Propagation, adopt
-from ..passes.target import target_diagnostics, weights_read_otherwise
+from ..passes.target import and_in_bodies, target_diagnostics, weights_read_otherwise
 from ..passes.validate import InvalidModelError, check_file, check_graph
 
 if TYPE_CHECKING:
@@ -60,7 +60,8 @@ def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvi
     if graph is not None and release is not None:
         diags = [*diags, *target_diagnostics(graph, release)]
     elif graph is not None and openvino:
-        diags = [*diags, *weights_read_otherwise(graph, _installed(), "warning", "W-TARGET")]
+        installed = _installed()
+        diags = [*diags, *and_in_bodies(graph, lambda g: weights_read_otherwise(g, installed, "warning", "W-TARGET"))]
     if graph is None or result is None or has_errors(diags) or not openvino:
         return CheckResult(diags, graph, result)
     return CheckResult([*diags, *_verdict(graph, result, files, compile_model, read)], graph, result)
