@@ -41,6 +41,8 @@ FILES = {
     "binary_weights_bin_precision.xml": '7: precision="BIN", how the IR v10 serializer wrote u1',
     "compressed_constant_output.xml": "8: an fp16-compressed constant that is a model output: its decompression "
                                       "Convert declares FP16, as ov.save_model(compress_to_fp16=True) writes it",
+    "control_characters.xml": "control characters in names and rt_info, written as references (&#01;), which "
+                              "libxml2 refuses",
 }
 
 
@@ -332,3 +334,31 @@ def test_loop_outputs_are_numbered_by_their_port_map_ids(tmp_path: Path, capsys:
     code, out = check(path, capsys)
     assert code == 1, out
     assert "external_port_id 999, output 1 in the order of those ids, but the layer has 1 output" in out, out
+
+
+def test_control_characters_are_read_as_openvino_reads_them(tmp_path: Path) -> None:
+    """OpenVINO's serializer writes a control character in a name as a reference XML 1.0 has no place for
+    ("&#01;"), and its reader reads it; ir_tools read the file as malformed (E-READ), its own writer's too. The
+    names read are OpenVINO's, and they survive ir_tools' writing."""
+    from ir_tools import read_ir, write_ir
+
+    model = BY_DESIGN / "control_characters.xml"
+    graph = read_ir(model)
+    theirs = ov.Core().read_model(str(model))
+    assert {layer.name for layer in graph.layers()} >= {op.get_friendly_name() for op in theirs.get_ops()} - {""}
+    assert graph.name == "model\x04name" and "in\x01put" in {layer.name for layer in graph.layers()}
+    assert any(node.attrs == (("value", "value\x05here"),) for node in graph.rt_info), graph.rt_info
+    written = tmp_path / "written.xml"
+    write_ir(graph, written)
+    assert written.read_bytes() == model.read_bytes()
+    assert [t.get_names() for t in ov.Core().read_model(str(written)).outputs] == [{"act\x03ivation", "plain"}]
+
+
+def test_a_malformed_file_with_control_characters_names_what_is_wrong(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A file whose names hold control characters and which is malformed elsewhere is refused for what is wrong,
+    at its line, not for the references OpenVINO reads."""
+    model = copy("control_characters.xml", tmp_path, lambda text: text.replace("</edges>", "</edge>"))
+    assert main(["check", str(model)]) == 2
+    out = capsys.readouterr().out
+    assert "Opening and ending tag mismatch" in out and "xmlChar" not in out, out

@@ -17,6 +17,7 @@ raised: they are collected in ``graph.load_diagnostics`` so ``check`` can report
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 import threading
@@ -206,12 +207,16 @@ def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
     xml_path = Path(xml_path)
     with _safe_source(xml_path) as f:
         data = f.read()
+    stood_in = b"&#" in data and _standing_in(data)
+    data = stood_in or data
     check = _WellFormed(data, str(xml_path))
     try:
         try:
             text = _text(data, str(xml_path))
             del data  # (the check keeps the bytes while it parses them, and after only if they are malformed)
             graph = _Reader(xml_path, bin_path, check).read(text)
+            if stood_in:
+                _stood_in_for(graph)
         except Exception:
             check.passed()  # a malformed document: libxml2's error, not what the scan met
             raise
@@ -220,8 +225,63 @@ def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
     except etree.ParseError as exc:
         # A parser without a tree words some errors differently: report the whole-document
         # parser's message and line, so that a malformed file reads the same whichever path met the error.
-        parse_xml(xml_path)
+        if stood_in:  # (the document as read: its references to control characters are not what is wrong)
+            try:
+                etree.parse(io.BytesIO(stood_in), _parser())
+            except etree.ParseError as whole:
+                raise _malformed(str(xml_path), whole) from None
+        else:
+            parse_xml(xml_path)
         raise _malformed(str(xml_path), exc) from None
+
+
+#: A character reference to a character XML 1.0 has no place for, a C0 control but tab and line ends: OpenVINO's
+#: serializer (pugixml) writes one for such a character in a name ("&#01;"), as ``writer`` does, and its reader reads
+#: it; libxml2 refuses it. Groups: 1 the code in hex, 2 in decimal.
+_CONTROL_REF = re.compile(rb"&#(?:x0*([0-9a-fA-F]{1,2})|0*([0-9]{1,2}));")
+#: Plane 15's private use characters, one per C0 control: while libxml2 reads, each stands in for its control's
+#: reference (``_standing_in``), and the values read are given the controls back (``_stood_in_for``).
+_STAND_IN = 0xF0000
+_CONTROLS = {_STAND_IN + code: chr(code) for code in range(32)}
+
+
+def _standing_in(data: bytes) -> bytes | None:
+    """``data`` with each reference to a control character (``_CONTROL_REF``) made one to its stand-in; None if it
+    holds none, or holds a stand-in already (then libxml2 refuses the reference, as before)."""
+    found = False
+
+    def stand_in(ref: re.Match) -> bytes:
+        nonlocal found
+        code = int(ref.group(1), 16) if ref.group(1) is not None else int(ref.group(2))
+        if code >= 32 or code in (9, 10, 13):
+            return ref.group(0)
+        found = True
+        return b"&#x%X;" % (_STAND_IN + code)
+
+    replaced = _CONTROL_REF.sub(stand_in, data)
+    return replaced if found and chr(_STAND_IN).encode()[:3] not in data else None
+
+
+def _stood_in_for(graph: Graph) -> None:
+    """Give every value read the control characters their stand-ins stood for (``_standing_in``): names,
+    attributes, port names and rt_info, of the model and of each layer, bodies included."""
+    def back(value: str | None) -> str | None:
+        return value.translate(_CONTROLS) if value else value
+
+    def tree(nodes: tuple[RtNode, ...]) -> tuple[RtNode, ...]:
+        return tuple(RtNode(node.tag, tuple((k, back(v)) for k, v in node.attrs), tree(node.children),
+                            back(node.text), node.payload) for node in nodes)
+
+    graph.name, graph.rt_info = back(graph.name), tree(graph.rt_info)
+    graph.net_extra = {k: back(v) for k, v in graph.net_extra.items()}
+    for layer in graph.layers():
+        layer.name, layer.rt_info, layer.children = back(layer.name), tree(layer.rt_info), tree(layer.children)
+        layer.attrs = {k: back(v) for k, v in layer.attrs.items()}
+        if layer.extra:
+            layer.extra = {k: back(v) for k, v in layer.extra.items()}
+        for port in (*layer.inputs, *layer.outputs):
+            port.names, port.rt_info = back(port.names), tree(port.rt_info)
+            port.extra = {k: back(v) for k, v in port.extra.items()}
 
 
 def _net_version(root: etree._Element, file: str, line: int | None) -> int:
