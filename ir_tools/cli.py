@@ -30,7 +30,7 @@ from .passes.interface_names import set_ir_version
 from .passes.shapes import Propagation
 from .passes.validate import FATAL_CODES, InvalidModelError, forget_passed, read_valid, require_valid
 from .settings import Selection, grouped_lines, selection
-from .supervisor import supervised
+from .supervisor import died_of, supervised
 
 if TYPE_CHECKING:  # the runtime is imported by the commands that run models only
     from .runtime.compare import CompareReport
@@ -72,6 +72,13 @@ def _check_diagnostics(path: Path, no_openvino: bool, compile_model: bool,
     return diags, None if graph is None or result is None else _inference_summary(graph, result)
 
 
+def _crashed(path: Path, code: int) -> tuple[list[Diagnostic], None]:
+    """``check``'s result for a file whose worker process died, and died again checking it alone (``map_files``)."""
+    return [Diagnostic("error", "E-CRASH", f"the process checking this file {died_of(code)}, twice (the second time "
+                       "checking it alone): a crash in native code (OpenVINO's, most likely), or the file changed "
+                       "while it was read; the other files were checked", SourceLoc(str(path)))], None
+
+
 def _inference_summary(graph: Graph, result: Propagation) -> str:
     """How each layer's dims were inferred, and how many were not (an error there or before: a Const without its
     weights leaves what it feeds unknown)."""
@@ -87,6 +94,8 @@ def _check_report(args: argparse.Namespace, path: str, diags: list[Diagnostic], 
     """One file's diagnostics as the user selected them, printed at once in text and github formats (json and sarif
     print every file's at the end): the diagnostics, or their annotations, and the file's count of each."""
     kept = args.selection.kept(diags)
+    if args.quiet:  # (errors only, in every format)
+        kept = [d for d in kept if d.severity == "error"]
     if args.format not in ("text", "github"):
         return kept
     if args.format == "github":
@@ -116,7 +125,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         from .ops.releases import release
 
         release(args.target)  # an unknown release is a usage error before any file is read
-    paths = model_paths(args.models)
+    paths = model_paths(args.models, args.ir_only)
+    if not paths:
+        raise IrToolsError("--ir-only: none of the files named is IR (each file's root element is another than "
+                           "<net>)", code="E-USAGE")
     readable = args.format in ("text", "github")  # (reported file by file, as each is checked)
     results: dict[str, list[Diagnostic]] = {}
     if args.html:
@@ -133,7 +145,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                        target=args.target)
         checked = []
         with status(f"checking {paths[0].name}" if paths else "", _shows_progress(args) and len(paths) == 1):
-            done = progress(map_files(work, paths, args.jobs), len(paths), "checking",
+            done = progress(map_files(work, paths, args.jobs, _crashed), len(paths), "checking",
                             _shows_progress(args) and len(paths) > 1)
             for path, (diags, summary) in zip(map(str, paths), done, strict=True):
                 if readable and len(paths) > 1:
@@ -862,9 +874,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="report every problem of one or more IR files")
     p.add_argument("models", nargs="+", type=Path, metavar="MODEL.xml",
-                   help="IR files, directories (searched recursively for IR .xml files) or glob patterns")
+                   help="IR files, directories (searched recursively for .xml files, but those whose root element is "
+                        "another than <net>) or glob patterns")
+    p.add_argument("--ir-only", action="store_true",
+                   help="leave out the files named whose root element is another than <net> (other kinds of XML), "
+                        "as a directory's are: for a hook handed every .xml file")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
-                   help="check files in N processes (default: the number of CPUs; the other commands read one model)")
+                   help="check files in N processes (default: the CPUs it may run on; the other commands read one "
+                        "model)")
     p.add_argument("--no-openvino", action="store_true",
                    help="skip OpenVINO's verdict and its inference of the ops ir_tools has no shape rule for")
     p.add_argument("--compile", action="store_true", help="also compile each clean file on OpenVINO CPU")
@@ -1169,7 +1186,8 @@ def _files_read(args: argparse.Namespace) -> list[tuple[str, Path]]:
     for model in models:
         if model is not None:
             read.append(("the input model", model))
-            if not getattr(args, "bin", None) and model.suffix.lower() != ".onnx":  # (an IR's default weights)
+            if not getattr(args, "bin", None) and model.name and model.suffix.lower() != ".onnx":  # (an IR's
+                # default weights; not of a folder named without a name, as ".", whose files are searched)
                 read.append(("the input model's weights", model.with_suffix(".bin")))
     for option, what in (("bin", "the input model's weights"), ("inputs", "the --inputs file"),
                          ("load_outputs", "the --load-outputs file"), ("against", "the --against model")):

@@ -79,6 +79,14 @@ def supervised(command: Callable[[], int]) -> int:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def died_of(code: int) -> str:
+    """How a process that ended with exit ``code`` (minus the signal's number, as multiprocessing gives it) ended."""
+    if code >= 0:
+        return f"ended with exit code {code}"
+    number = signal.Signals(-code)
+    return f"died of {number.name}" + (f" ({_CRASHES[number]})" if number in _CRASHES else "")
+
+
 def crash_text(number: signal.Signals, trace: IO[str]) -> str:
     """What E-CRASH says of a death by ``number``: the signal, the call faulthandler's ``trace`` shows the crashing
     thread in (the innermost Python frame, and ir_tools' own frame that led there), and what to do."""

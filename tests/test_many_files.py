@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -80,8 +82,8 @@ def test_each_file_is_reported_as_it_is_checked(monkeypatch: pytest.MonkeyPatch,
     models = sorted(str(p) for p in (ROOT / "samples").glob("*.xml"))[:3]
     checked = cli.map_files
 
-    def one_by_one(work, paths, jobs):
-        for i, found in enumerate(checked(work, paths, 1)):
+    def one_by_one(work, paths, jobs, crashed):
+        for i, found in enumerate(checked(work, paths, 1, crashed)):
             if i:
                 assert f"{paths[i - 1]}: " in capsys.readouterr().out, i  # the file before is reported already
             yield found
@@ -89,3 +91,72 @@ def test_each_file_is_reported_as_it_is_checked(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(cli, "map_files", one_by_one)
     main(["check", "--no-openvino", *models])
     assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("3 files: ")
+
+
+def test_the_current_directory_is_searched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """``check .`` (the usual CI call) searches the current directory, as ``ruff check .`` does: it failed with
+    E-INTERNAL ("PosixPath('.') has an empty name")."""
+    shutil.copy(SAMPLES / "mixed_network.xml", tmp_path / "model.xml")
+    shutil.copy(SAMPLES / "mixed_network.bin", tmp_path / "model.bin")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", ".", "--no-openvino"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["model.xml: 0 error(s), 0 warning(s)"]
+
+
+def test_a_directory_leaves_out_other_xml_only(tmp_path: Path, capsys) -> None:
+    """A directory's .xml files are checked unless their root element is another than <net>: an empty file, a Git
+    LFS pointer, a link to a file not fetched and a UTF-16 IR were left out without a word (the run passed); a
+    pom.xml still is. Named, another XML is refused, unless --ir-only leaves it out. A file named twice, or
+    spelled two ways, is checked once."""
+    shutil.copy(SAMPLES / "mixed_network.bin", tmp_path / "utf16.bin")
+    (tmp_path / "utf16.xml").write_bytes((SAMPLES / "mixed_network.xml").read_text().replace(
+        '<?xml version="1.0"?>', '<?xml version="1.0" encoding="UTF-16"?>').encode("utf-16"))
+    (tmp_path / "empty.xml").write_bytes(b"")
+    (tmp_path / "lfs.xml").write_text("version https://git-lfs.github.com/spec/v1\noid sha256:" + "0" * 64 +
+                                      "\nsize 3711\n")
+    (tmp_path / "annexed.xml").symlink_to(tmp_path / ".git" / "annex" / "objects" / "model.xml")
+    (tmp_path / "pom.xml").write_text('<?xml version="1.0"?>\n<!-- a build -->\n<project><modelVersion/></project>')
+    assert main(["check", str(tmp_path), "--no-openvino", "--format", "json"]) == 2
+    report = json.loads(capsys.readouterr().out)
+    found = {Path(f["file"]).name: sorted({d["code"] for d in f["diagnostics"]}) for f in report["files"]}
+    assert found == {"annexed.xml": ["E-READ"], "empty.xml": ["E-READ"], "lfs.xml": ["E-READ"], "utf16.xml": []}, found
+    annexed = next(f["diagnostics"][0]["message"] for f in report["files"] if f["file"].endswith("annexed.xml"))
+    assert "is a link to" in annexed and "does not exist" in annexed, annexed
+    pom = tmp_path / "pom.xml"
+    assert main(["check", str(pom), "--no-openvino"]) == 2
+    assert main(["check", str(pom), str(tmp_path / "utf16.xml"), "--ir-only", "--no-openvino"]) == 0
+    assert main(["check", str(pom), "--ir-only"]) == 2 and "none of the files named is IR" in capsys.readouterr().err
+    twice = [str(tmp_path / "utf16.xml"), str(tmp_path / ".." / tmp_path.name / "utf16.xml")]
+    assert main(["check", *twice, "--no-openvino"]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{twice[0]}: 0 error(s), 0 warning(s)"]
+
+
+def test_quiet_leaves_out_warnings_in_every_format(capsys) -> None:
+    """-q: errors only, in json, sarif and github as in text (github still annotated the warnings)."""
+    model = str(BAD / "edge_layer.xml")
+    assert main(["check", model, "--no-openvino", "--format", "json"]) == 1
+    codes = {d["code"][0] for d in json.loads(capsys.readouterr().out)["files"][0]["diagnostics"]}
+    assert codes == {"E", "W"}, codes  # (the premise: the file has warnings)
+    for fmt in ("json", "sarif", "github", "text"):
+        main(["check", model, "--no-openvino", "-q", "--format", fmt])
+        out = capsys.readouterr().out
+        assert "W-" not in out and "E-" in out, (fmt, out)
+
+
+def _dies_on_the_second(path: Path) -> str:
+    """Work for map_files: the second file kills its process, as a crash in native code would."""
+    if path.name == "b":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return path.name
+
+
+def test_a_file_whose_worker_dies_is_reported_and_the_others_go_on() -> None:
+    """A worker that dies on one file (SIGSEGV) ends neither the run nor the other files' results: that file is
+    worked on again alone and, dying again, is reported as crashed with the signal (with -j2 the run ended in
+    E-INTERNAL "BrokenProcessPool", with -j1 in one E-CRASH for all)."""
+    from ir_tools.batch import map_files
+
+    paths = [Path(name) for name in "abcde"]
+    for jobs in (1, 2):
+        found = list(map_files(_dies_on_the_second, paths, jobs, lambda path, code: f"{path.name} died ({code})"))
+        assert found == ["a", f"b died ({-signal.SIGSEGV})", "c", "d", "e"], (jobs, found)

@@ -18,6 +18,7 @@ raised: they are collected in ``graph.load_diagnostics`` so ``check`` can report
 from __future__ import annotations
 
 import io
+import os
 import re
 import sys
 import threading
@@ -129,6 +130,9 @@ def _safe_source(xml_path: Path) -> Iterator[BinaryIO]:
             yield f
     except OSError as exc:
         reason = exc.strerror or "not readable"
+        if xml_path.is_symlink() and not xml_path.exists():
+            reason = (f"it is a link to {os.readlink(xml_path)}, which does not exist (content git-annex or DVC "
+                      "keeps elsewhere and has not fetched?)")
         raise ReadError(f"cannot read file: {reason}", SourceLoc(name)) from None
 
 
@@ -362,7 +366,7 @@ _DETECTED_ENCODINGS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "u
                        (b"\xfe\xff", "utf-16"), (b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be"))
 
 
-def _encoding(data: bytes) -> str:
+def encoding_of(data: bytes) -> str:
     """The encoding libxml2 reads ``data`` in: detected from its first bytes, else declared, else UTF-8."""
     detected = next((encoding for start, encoding in _DETECTED_ENCODINGS if data.startswith(start)), None)
     if detected:
@@ -393,14 +397,14 @@ class _WellFormed:
     def passed(self) -> None:
         self.thread.join()
         if isinstance(self.error, etree.ParseError) and Path(self.name).suffix.lower() not in _OTHER_FORMATS:
-            _refuse_undecodable(self.data, _encoding(self.data), self.name, self.error.lineno)
+            _refuse_undecodable(self.data, encoding_of(self.data), self.name, self.error.lineno)
         if self.error is not None:
             raise self.error
 
 
 def _text(data: bytes, name: str) -> str:
     """The document's text, with line ends as XML reads them (``\\r\\n`` and ``\\r`` are ``\\n``)."""
-    encoding = _encoding(data)
+    encoding = encoding_of(data)
     try:
         text = data.decode(encoding)
     except (LookupError, UnicodeDecodeError) as exc:
