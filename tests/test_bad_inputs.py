@@ -291,3 +291,19 @@ def test_the_summary_says_which_errors_were_fatal(tmp_path: Path, capsys: pytest
     assert main(["check", "--no-openvino", str(binary)]) == 2
     assert f"{binary}: 1 error(s) (1 fatal: the file could not be checked fully), 0 warning(s)" in \
         capsys.readouterr().out
+
+
+def test_a_weights_file_that_is_a_git_lfs_pointer_is_named_so(tmp_path: Path) -> None:
+    """A .bin that is a git LFS pointer (a clone without git-lfs) is E-BIN-MISSING saying so, also without OpenVINO,
+    whose verdict alone caught it; the bounds of each Const against the pointer's 120 bytes are not what is wrong."""
+    import shutil
+
+    from tests.conftest import SAMPLES
+
+    model = tmp_path / "model.xml"
+    shutil.copy(SAMPLES / "mixed_network.xml", model)
+    model.with_suffix(".bin").write_bytes(b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"0" * 64 +
+                                          b"\nsize 9999\n")
+    found = check(model)
+    assert [d.code for d in found] == ["E-BIN-MISSING"], found
+    assert "git LFS pointer to a file of 9999 bytes" in found[0].message and "git lfs pull" in found[0].message

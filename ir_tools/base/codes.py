@@ -65,7 +65,8 @@ _TABLE = (
          "the precisions of an edge's two ends differ (an input port without one takes its producer's, as in "
          "OpenVINO)"),
     Code("E-EDGE-DIMS", "error", "checks", "the declared dims of an edge's two ends differ"),
-    Code("E-BIN-MISSING", "error", "checks", "Const layers but no `.bin` file (reported at the first)"),
+    Code("E-BIN-MISSING", "error", "checks",
+         "Const layers but no `.bin` file, or one that cannot be read or is a git LFS pointer (reported at the first)"),
     Code("E-CONST-BOUNDS", "error", "checks", "a Const's [offset, offset+size) lies outside the `.bin`"),
     Code("E-CONST-SIZE", "error", "checks", "a Const's size is smaller than its element type x shape"),
     Code("E-OPSET", "error", "checks",

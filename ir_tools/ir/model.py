@@ -297,6 +297,11 @@ class Weights:
         return self._map is not None or self.path.is_file()
 
     @property
+    def mapped(self) -> bool:
+        """Whether the file is mapped already (its contents kept, whatever became of the file)."""
+        return self._map is not None
+
+    @property
     def size(self) -> int:
         if self._size is None:
             self._size = self.path.stat().st_size

@@ -154,7 +154,7 @@ _OTHER_FORMATS = {
 _LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\n"
 
 
-def _lfs_pointer(name: str) -> int | None:
+def lfs_pointer(name: str | Path) -> int | None:
     """The size of the file a git LFS pointer file stands for, None for another file."""
     try:
         with open(name, "rb") as f:
@@ -169,7 +169,7 @@ def _malformed(name: str, exc: etree.ParseError) -> ReadError:
     other = _OTHER_FORMATS.get(Path(name).suffix.lower())
     if other:
         return ReadError(f"not an IR file: {Path(name).name} is {other}", SourceLoc(name))
-    size = _lfs_pointer(name)
+    size = lfs_pointer(name)
     if size is not None:
         return ReadError(f"not an IR file: {Path(name).name} is a git LFS pointer to a file of {size} bytes, what a "
                          "clone without git-lfs holds in its place: `git lfs pull` in its repository fetches it",

@@ -17,7 +17,8 @@ from ..base.diagnostics import Diagnostic
 from ..base.dims import INT64_MAX, show
 from ..base.dtypes import PORT_PRECISIONS, byte_size, element_type
 from ..base.errors import IrToolsError, SourceLoc
-from ..ir.model import Graph, Layer, RtNode
+from ..ir.model import Graph, Layer, RtNode, Weights
+from ..ir.reader import lfs_pointer
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
 from ..ops.opsets import (
@@ -143,13 +144,14 @@ def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnost
     if not consts and not in_bodies:
         return
     weights = graph.weights
-    if weights is None or not weights.exists:
+    missing = "does not exist" if weights is None or not weights.exists else _unreadable(weights)
+    if missing:
         name = weights.path if weights else "(none)"
         count = len(consts) + sum(_body_consts(layer.children) for layer in in_bodies)
         where = consts[0].loc if consts else in_bodies[0].loc
         inside = "" if consts else " (inside this layer's body)"
-        yield Diagnostic("error", "E-BIN-MISSING", f"a Const{inside} reads weights file {name}, which does not "
-                         f"exist ({count} Const layer(s) need it)", where)
+        yield Diagnostic("error", "E-BIN-MISSING", f"a Const{inside} reads weights file {name}, which {missing} "
+                         f"({count} Const layer(s) need it)", where)
         return
     kinds: dict[tuple[str, str], tuple[str, tuple[int, ...], int | None]] = {}  # see below
     for layer in consts:
@@ -177,6 +179,22 @@ def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnost
         if needed is not None and size < needed:
             yield Diagnostic("error", "E-CONST-SIZE", f"size {size} is smaller than {element}"
                              f"{list(shape)} needs ({needed} bytes)", layer.loc)
+
+
+def _unreadable(weights: Weights) -> str | None:
+    """Why the ``.bin`` that exists cannot give its weights (OpenVINO fails to map it), if it cannot: not readable,
+    or a git LFS pointer in its place."""
+    if weights.mapped:
+        return None
+    size = lfs_pointer(weights.path)
+    if size is not None:
+        return (f"is a git LFS pointer to a file of {size} bytes, what a clone without git-lfs holds in its place "
+                "(`git lfs pull` in its repository fetches it)")
+    try:
+        with open(weights.path, "rb"):
+            return None
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or 'not readable'})"
 
 
 def _opsets(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
