@@ -362,3 +362,16 @@ def test_a_malformed_file_with_control_characters_names_what_is_wrong(tmp_path: 
     assert main(["check", str(model)]) == 2
     out = capsys.readouterr().out
     assert "Opening and ending tag mismatch" in out and "xmlChar" not in out, out
+
+
+def test_an_attribute_over_libxml2s_limit_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An rt_info value of 11 MB (over libxml2's 10 MB default): OpenVINO reads the file, and check did not ("Resource
+    limit exceeded ... try XML_PARSE_HUGE", a line break inside the diagnostic)."""
+    from tests.conftest import SAMPLES
+
+    model = tmp_path / "big_rt_info.xml"
+    model.write_text((SAMPLES / "mixed_network.xml").read_text().replace(
+        "</net>", f'\t<rt_info>\n\t\t<custom value="{"x" * (11 << 20)}" />\n\t</rt_info>\n</net>'))
+    shutil.copy(SAMPLES / "mixed_network.bin", model.with_suffix(".bin"))
+    assert not isinstance(openvino_reads(model), str)
+    assert check(model, capsys) == (0, f"{model}: 0 error(s), 0 warning(s)\n")

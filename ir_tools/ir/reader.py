@@ -38,7 +38,9 @@ SUPPORTED_IR_VERSIONS = (10, 11)
 MAX_DIM = INT64_MAX
 _EDGE_KEYS = ("from-layer", "from-port", "to-layer", "to-port")
 _PRESCAN_CHUNK = 1 << 16
-_SAFE = {"resolve_entities": False, "no_network": True, "load_dtd": False, "huge_tree": False}
+#: libxml2 reads no entity, DTD or network resource; a text or attribute over its 10 MB limit it reads (``huge_tree``),
+#: as OpenVINO does: without entities, what it holds is no larger than the file's bytes.
+_SAFE = {"resolve_entities": False, "no_network": True, "load_dtd": False, "huge_tree": True}
 #: A ``<dim>`` text that is valid without a second look: -1, or up to 18 digits (so within int64),
 #: maybe between ASCII blanks. Anything else takes the path that checks and reports it.
 _PLAIN_DIM = re.compile(r"[ \t\r\n]*(?:-1|[0-9]{1,18})[ \t\r\n]*")
@@ -174,7 +176,12 @@ def _malformed(name: str, exc: etree.ParseError) -> ReadError:
         return ReadError(f"not an IR file: {Path(name).name} is a git LFS pointer to a file of {size} bytes, what a "
                          "clone without git-lfs holds in its place: `git lfs pull` in its repository fetches it",
                          SourceLoc(name, 1))
-    return ReadError(f"malformed XML: {exc.msg}", SourceLoc(name, exc.lineno or None))
+    message = _LIBXML_ADVICE.sub("", exc.msg).replace("\n", " ")  # (advice for a C caller; one line)
+    return ReadError(f"malformed XML: {message}", SourceLoc(name, exc.lineno or None))
+
+
+#: libxml2's advice to its C caller, in some of its messages ("use XML_PARSE_HUGE option").
+_LIBXML_ADVICE = re.compile(r",? (?:use|try) XML_PARSE_HUGE(?: option)?")
 
 
 def parse_may_start(xml_path: Path) -> bool:
