@@ -17,6 +17,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from ir_tools.base.codes import CODES
 from ir_tools.cli import main
 from tests.conftest import ROOT, SAMPLES
 
@@ -54,6 +55,11 @@ def test_sarif_validates_against_the_schema(sarif_schema: dict, capsys) -> None:
     assert len(results) > 100 and {r["level"] for r in results} == {"error", "warning"}
     rules = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
     assert all(rules[r["ruleIndex"]] == r["ruleId"] for r in results)
+    # each rule described, as code scanning shows it atop an alert, in the codes table's words
+    described = {rule["id"]: rule for rule in run["tool"]["driver"]["rules"]}
+    assert described["E-SHAPE"]["fullDescription"]["text"] == CODES["E-SHAPE"].meaning
+    assert all(rule["shortDescription"]["text"] and rule["defaultConfiguration"]["level"] ==
+               ("warning" if code.startswith("W-") else "error") for code, rule in described.items()), described
     shape = next(r for r in results if r["ruleId"] == "E-SHAPE" and "wrong_dims" in
                  r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
     assert shape["locations"][0]["physicalLocation"]["region"]["startLine"] > 0

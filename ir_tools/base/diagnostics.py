@@ -108,10 +108,20 @@ def render_sarif(results: dict[str, list[Diagnostic]], tool_version: str) -> str
                     "name": d.loc.layer_name or d.loc.layer_id, "kind": "element",
                     "fullyQualifiedName": f"layer {d.loc.layer_id} ({d.loc.layer_kind or 'unknown type'})"}]
             sarif_results.append(result)
-    driver = {"name": "ir-tools", "version": tool_version, "rules": [{"id": code, "name": code} for code in codes]}
+    driver = {"name": "ir-tools", "version": tool_version, "rules": [_rule(code) for code in codes]}
     run = {"tool": {"driver": driver}, "results": sarif_results,
            "invocations": [{"executionSuccessful": True}]}
     return json_text.dumps({"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}, indent=2)
+
+
+def _rule(code: str) -> dict:
+    """A code's SARIF rule, described as ``codes`` describes it (code scanning shows the descriptions atop an alert):
+    the short one its meaning up to the first colon or semicolon."""
+    entry = CODES[code]
+    short = entry.meaning.split(": ", 1)[0].split("; ", 1)[0]
+    return {"id": code, "name": code, "shortDescription": {"text": short}, "fullDescription": {"text": entry.meaning},
+            "help": {"text": entry.meaning},
+            "defaultConfiguration": {"level": "warning" if entry.severity == "warning" else "error"}}
 
 
 def _uri(path: str) -> str:
