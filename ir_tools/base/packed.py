@@ -1,7 +1,11 @@
 """Element types numpy has no dtype for (packed integers, nf4, 4- and 8-bit floats, bf16): their payload bytes
 unpacked into the numpy type that holds their values exactly, as OpenVINO unpacks them (its element iterators and
 conversions: the bit layouts below were measured by reading Consts of each type through a Convert to f32 on
-OpenVINO, in tests/test_packed_types.py)."""
+OpenVINO, in tests/test_packed_types.py).
+
+bf16 is also computed: the reference holds bf16 values as float32 arrays of the ``BF16`` dtype (float32 tagged bf16,
+so that the rounding rules know the precision, ``ops.rounding.unit``) and rounds into it as OpenVINO CPU does
+(``to_bf16``)."""
 
 from __future__ import annotations
 
@@ -37,10 +41,46 @@ _CODES = {
     "f8e8m0": np.append(2.0 ** (np.arange(255) - 127.0), np.nan).astype(np.float32),
     "nf4": NF4_VALUES,
 }
+#: The numpy type of an array of bf16 values: float32, which holds each exactly (a bf16 value is the upper half of an
+#: f32 one), tagged bf16 in its metadata. numpy keeps the tag through views and most ufuncs and drops it in others
+#: (``astype``, ``concatenate``), so it says nothing of a kernel's result: the executor rounds each output a layer
+#: declares bf16 (``to_bf16``) and strips the tag from any other (``untagged``).
+BF16 = np.dtype(np.float32, metadata={"element_type": "bf16"})
+
 #: The numpy type each such element type's values are held in.
 VALUE_DTYPES = {"u1": np.uint8, "u2": np.uint8, "u3": np.uint8, "u4": np.uint8, "u6": np.uint8, "i4": np.int8,
                 "nf4": np.float32, "f4e2m1": np.float32, "f8e4m3": np.float32, "f8e5m2": np.float32,
-                "f8e8m0": np.float32, "bf16": np.float32}
+                "f8e8m0": np.float32, "bf16": BF16}
+
+
+def is_bf16(dtype: np.dtype) -> bool:
+    """Whether ``dtype`` is ``BF16``: an array of bf16 values."""
+    return dtype.metadata is not None and dtype.metadata.get("element_type") == "bf16"
+
+
+def untagged(values: np.ndarray) -> np.ndarray:
+    """``values`` without the bf16 tag (a float32 view), as anything but a bf16 tensor is held; others as they are."""
+    dtype = getattr(values, "dtype", None)
+    return values.view(np.float32) if dtype is not None and is_bf16(dtype) else values
+
+
+def to_bf16(values: np.ndarray) -> np.ndarray:
+    """``values`` rounded to bf16, as ``BF16``, as OpenVINO CPU's vcvtneps2bf16 rounds (measured on 2026.4 with
+    AVX-512 BF16; tests/ops/test_bf16_conformance.py): in f32 first, then to nearest, ties to even, so that a value
+    past bf16's largest by half an ulp or more is infinite; an f32 subnormal is a zero of its sign (the instruction
+    treats subnormal inputs as zero); a NaN stays a NaN (quiet, its sign kept). Other CPUs and OpenVINO's constant
+    folding round otherwise, within the rounding bound (``ops.rounding``, docs/SEMANTICS.md)."""
+    bits = np.ascontiguousarray(values, np.float32).view(np.uint32)
+    out = (bits >> 16) & 1
+    out += 0x7FFF
+    out += bits  # (wraps only for a NaN of negative sign, replaced below)
+    out &= 0xFFFF0000
+    magnitude = bits & 0x7FFFFFFF
+    special = (magnitude < 0x00800000) | (magnitude > 0x7F800000)
+    if special.any():
+        zero = bits & 0x80000000
+        out = np.where(magnitude < 0x00800000, zero, np.where(special, (bits | 0x00400000) & 0xFFFF0000, out))
+    return out.view(BF16)
 
 
 def value_dtype(et: ElementType) -> np.dtype | None:
@@ -55,7 +95,7 @@ def unpack(et: ElementType, data: bytes | memoryview, count: int) -> np.ndarray:
     """The first ``count`` values of a payload of ``et`` (one numpy has no dtype for), flat, in ``value_dtype``."""
     raw = np.frombuffer(data, np.uint8, count=(count * et.bits + 7) // 8)
     if et.name == "bf16":
-        return (np.frombuffer(raw.tobytes(), "<u2").astype(np.uint32) << 16).view(np.float32)
+        return (np.frombuffer(raw.tobytes(), "<u2").astype(np.uint32) << 16).view(BF16)
     if et.bits == 8:
         return _CODES[et.name][raw]
     if et.name == "u1":  # the first element in the most significant bit

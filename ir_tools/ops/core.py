@@ -11,9 +11,9 @@ import numpy as np
 from ..base.dims import Dim, Shape, format_shape, parse_shape
 from ..base.dtypes import byte_size, element_type
 from ..base.errors import OpValidationError
-from ..base.packed import unpack, value_dtype
+from ..base.packed import is_bf16, to_bf16, unpack, value_dtype
 from . import attrs as A
-from .rounding import elementwise, is_exact
+from .rounding import EXACT, elementwise, is_exact, output_rounding, unit
 from .spec import Kernel, OpSpec, TensorType
 
 
@@ -69,8 +69,11 @@ def _result(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType
 
 
 def convert_values(value: np.ndarray, destination: str) -> np.ndarray:
-    """Convert as OpenVINO CPU does (measured): floats to integers truncate toward zero, then wrap."""
+    """Convert as OpenVINO CPU does (measured): floats to integers truncate toward zero, then wrap; anything to bf16
+    through f32 (``to_bf16``)."""
     et = element_type(destination)
+    if et is not None and et.name == "bf16":
+        return to_bf16(value)
     if et is None or et.numpy is None:
         raise OpValidationError(f"cannot convert to {destination}: no numpy equivalent")
     if np.issubdtype(et.numpy, np.integer) and np.issubdtype(value.dtype, np.floating):
@@ -103,16 +106,43 @@ _CONVERT_ROUNDING = elementwise(rounds=False)
 
 def _convert_rounding(kernel: Kernel, a: ConvertAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
                       outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """A float converted to a float type that holds every value of its own (f16 to f32: NNCF's decompressed weights)
-    changes nothing: an input error moves with its element as it is, no f64 pass over the corners. Others as an
-    element-wise op that rounds (or truncates) the same value the same way on both sides."""
+    """A float converted to a float type that holds every value of its own (f16 or bf16 to f32: NNCF's decompressed
+    weights) changes nothing: an input error moves with its element as it is, no f64 pass over the corners. Others as
+    an element-wise op that rounds (or truncates) the same value the same way on both sides; but a conversion to a
+    narrower float (f32 to f16 or bf16, integers to either) that changes a value rounds on each side in its own way:
+    OpenVINO CPU at f32 precision keeps the f32 value of an f16 tensor (of a bf16 one too on a CPU without bf16
+    instructions), and rounds a constant's by ``ov::bfloat16``'s rule (docs/SEMANTICS.md), so it adds each side's
+    rounding there (``_narrowed``)."""
     x, y = np.asarray(args[0]), np.asarray(outputs[0])
-    if x.dtype.kind == "f" and y.dtype.kind == "f" and np.can_cast(x.dtype, y.dtype, "safe"):
+    if x.dtype.kind == "f" and y.dtype.kind == "f" and _holds(y.dtype, x.dtype):
         return [bounds[0]]
     bound = _CONVERT_ROUNDING(kernel, a, args, bounds, outputs)[0]
+    if unit(y.dtype) > unit(np.dtype(np.float32)):
+        return [_narrowed(bound, x, y)]
     if is_exact(bounds[0]) or y.dtype.kind not in "biu":
         return [bound]
     return [np.maximum(bound, _jumps(x, y, np.broadcast_to(bounds[0], x.shape)))]
+
+
+def _holds(wide: np.dtype, narrow: np.dtype) -> bool:
+    """Whether float type ``wide`` holds every value of float type ``narrow`` (bf16, ``BF16``: f32 and f64 do)."""
+    if is_bf16(wide) or is_bf16(narrow):
+        return is_bf16(narrow) and (is_bf16(wide) or wide.itemsize >= 4)
+    return bool(np.can_cast(narrow, wide, "safe"))
+
+
+def _narrowed(bound: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``bound`` plus both sides' rounding (``output_rounding``) where the conversion of x to the narrower float y
+    (f16, bf16) changed a value (NaN stays NaN); integers of one byte are exact in either (NNCF's weights)."""
+    if x.dtype.kind in "iub" and x.dtype.itemsize == 1:
+        return bound
+    with np.errstate(invalid="ignore"):
+        changed = x != y
+        if x.dtype.kind == "f":
+            changed &= ~np.isnan(x)
+    if not changed.any():
+        return bound
+    return bound + np.where(changed, output_rounding(y), EXACT)
 
 
 def _jumps(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:

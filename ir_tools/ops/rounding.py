@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ..base.packed import is_bf16
 from .spec import Kernel, RoundingRule
 
 __all__ = ["APPROXIMATION", "APPROXIMATION_ULPS", "EXACT", "SQUARE_FLOOR", "SQUARE_SLACK", "accumulation",
@@ -44,8 +45,13 @@ EXACT.flags.writeable = False
 #: Unit roundoff (half an ulp at 1) of the precision OpenVINO CPU computes each float type in, at f32 inference
 #: precision: f16 and bf16 values are its own, and it accumulates in f32; f64 it converts to f32 on the way in and
 #: computes in f32 (measured on 2026.4: f64 Add, MatMul and Exp results are f32 values, equal to the f32
-#: computation on f32-rounded inputs; tests/test_f64_models.py).
+#: computation on f32-rounded inputs; tests/test_f64_models.py). bf16 values are held as ``base.packed.BF16``.
 _UNITS = {np.dtype(np.float16): 2.0**-11, np.dtype(np.float32): 2.0**-24, np.dtype(np.float64): 2.0**-24}
+BF16_UNIT = 2.0**-8
+#: The most one rounding into each type changes a value below its normal range: half the subnormal spacing; for bf16
+#: the whole normal range's floor, 2^-126, since OpenVINO CPU with AVX-512 BF16 flushes an f32 subnormal to zero when
+#: it rounds to bf16 (and the reference, ``base.packed.to_bf16``, does), where other CPUs keep bf16 subnormals.
+_FLOORS = {2.0**-11: 2.0**-25, 2.0**-24: 2.0**-150, BF16_UNIT: 2.0**-126}
 ACCUMULATION_UNIT = 2.0**-24
 #: f32 ulps of |y| allowed to OpenVINO CPU's approximations (exp, log, tanh, pow...): twice what any needed, measured
 #: on 92,000 values (ops.activations) and in tests/ops/test_rounding.py.
@@ -55,10 +61,12 @@ APPROXIMATION = 2.0 * APPROXIMATION_ULPS * ACCUMULATION_UNIT
 
 
 def unit(dtype: np.dtype) -> float:
-    """The unit roundoff of an element type (bf16 2^-8); 0 for integers and booleans, which are exact."""
-    if dtype.kind != "f" and dtype.name != "bfloat16":
+    """The unit roundoff of an element type (bf16, ``BF16``: 2^-8); 0 for integers and booleans, which are exact."""
+    if is_bf16(dtype):
+        return BF16_UNIT
+    if dtype.kind != "f":
         return 0.0
-    return _UNITS.get(np.dtype(dtype), 2.0**-8)
+    return _UNITS.get(np.dtype(dtype), BF16_UNIT)
 
 
 def gamma(n: int | np.ndarray) -> float | np.ndarray:
@@ -68,8 +76,8 @@ def gamma(n: int | np.ndarray) -> float | np.ndarray:
 
 
 def rounding_error(y: np.ndarray) -> np.ndarray:
-    """The most one rounding into ``y``'s element type can change a value near |y|: u |y|, and half the
-    subnormal spacing below the normal range (6e-8 for f16: an f16 activation of 1e-6 is only a few ulps)."""
+    """The most one rounding into ``y``'s element type can change a value near |y|: u |y|, and below the normal
+    range its floor (``_FLOORS``: 6e-8 for f16, an f16 activation of 1e-6 is only a few ulps)."""
     return _roundings(y, 1.0)
 
 
@@ -85,7 +93,7 @@ def _roundings(y: np.ndarray, times: float, relative: float = 0.0) -> np.ndarray
     u = unit(y.dtype)
     if u == 0.0:
         return EXACT
-    tiny = 2.0 ** -25 if y.dtype == np.float16 else 2.0 ** -134 if u == 2.0**-8 else 2.0 ** -150
+    tiny = _FLOORS[u]
     out = y.astype(np.float64)
     np.abs(out, out=out)
     out *= times * u + relative
@@ -94,8 +102,15 @@ def _roundings(y: np.ndarray, times: float, relative: float = 0.0) -> np.ndarray
 
 def handed_over(value: np.ndarray) -> np.ndarray:
     """The bound on an activation OpenVINO hands over, against the value its next layer used: OpenVINO CPU at f32
-    precision computes f16 and bf16 tensors in f32 and rounds only what it exposes, by up to half an ulp."""
-    return rounding_error(value) if unit(np.asarray(value).dtype) > ACCUMULATION_UNIT else EXACT
+    precision computes f16 tensors in f32 and rounds only what it exposes, by up to half an ulp; bf16 ones likewise
+    on a CPU without bf16 instructions (AVX2), and inside a fused kernel (a Multiply and an Add in one Subgraph) on one
+    with them, but a bf16 constant it folds (a weight's decompression, exposed) by ``ov::bfloat16``'s rule, which
+    truncates where the value's last bit is even: by up to an ulp (docs/SEMANTICS.md)."""
+    value = np.asarray(value)
+    u = unit(value.dtype)
+    if u <= ACCUMULATION_UNIT:
+        return EXACT
+    return _roundings(value, 2.0) if u == BF16_UNIT else rounding_error(value)
 
 
 def taken_in(value: np.ndarray) -> np.ndarray:
@@ -449,9 +464,11 @@ def _product_change(x: np.ndarray, y: np.ndarray, bx: np.ndarray, by: np.ndarray
 def _exact_below_normal(local: np.ndarray, y: np.ndarray) -> np.ndarray:
     """A sum of two floats whose result lies below the normal range (0 included) is exact (Hauser 1996: its terms
     are multiples of the least subnormal, and so is the sum): on exact inputs, both sides' rounding is 0 there (a
-    mask's 1 - 1, which a comparison with 0 then reads)."""
+    mask's 1 - 1, which a comparison with 0 then reads). A bf16 result is flushed to zero below it (``to_bf16``): exact
+    where it is 0, which a CPU that keeps bf16 subnormals gives too but where the exact sum is one (below 2^-126)."""
     y = np.asarray(y)
-    smallest_normal = 2.0**-14 if y.dtype == np.float16 else 2.0**-126 if unit(y.dtype) in (2.0**-8, 2.0**-24) else 0.0
+    smallest_normal = 2.0**-14 if y.dtype == np.float16 else 2.0**-126 if unit(y.dtype) in (BF16_UNIT, 2.0**-24) \
+        else 0.0
     below = np.abs(y) < smallest_normal  # (in y's own type: no float64 copy of a residual Add's output)
     if below.any():
         local = np.where(below, 0.0, local)
@@ -459,11 +476,13 @@ def _exact_below_normal(local: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _sums_exactly(kernel: Kernel, attrs: Any, args: Sequence[np.ndarray], y: np.ndarray) -> bool:
-    """Whether the f16 result ``y`` of a sum of f16 inputs (``elementwise``'s ``linear``) is exact everywhere: the
-    sum of two f16 values is exact in float64, so it is where that equals ``y``. Then neither side rounds (NNCF's
-    zero point subtracted from integer weights converted to f16: integers below 2^11), and the rule gives EXACT.
-    Checked a block at a time, as the rule bounds (no float64 copy of a 16M-element weight)."""
-    if np.asarray(y).dtype != np.float16 or any(np.asarray(v).dtype != np.float16 for v in args):
+    """Whether the f16 (bf16) result ``y`` of a sum of f16 (bf16) inputs (``elementwise``'s ``linear``) is exact
+    everywhere: the sum of two such values is exact in float64, so it is where that equals ``y``. Then neither side
+    rounds (NNCF's zero point subtracted from integer weights converted to f16 or bf16: integers below 2^11, 2^8),
+    and the rule gives EXACT. Checked a block at a time, as the rule bounds (no float64 copy of a 16M-element
+    weight)."""
+    units = {unit(np.asarray(v).dtype) for v in (*args, y)}
+    if units not in ({unit(np.dtype(np.float16))}, {BF16_UNIT}):
         return False
     blocks = _blocks(np.shape(y), args) or [None]
     for block in blocks:

@@ -23,9 +23,9 @@ import numpy as np
 
 from ..base.dtypes import REAL_TYPES, element_type
 from ..base.errors import IrToolsError, UnsupportedError
-from ..base.packed import value_dtype
+from ..base.packed import to_bf16, untagged, value_dtype
 from ..ir.bodies import Subgraph, body_layers, subgraphs
-from ..ir.model import Graph, Layer
+from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name
 from ..ir.walker import Walker
 from ..ops import attrs as A
@@ -39,16 +39,17 @@ from .inputs import check_inputs
 
 def supported(layer: Layer) -> bool:
     """True if the executor can run this layer (a Const, if numpy can hold its values: not a string; a Convert, if
-    numpy has its destination type: not bf16, f8 or i4, whose rounding the reference does not model; another layer,
-    if its outputs are of no float type numpy lacks (``unheld_float``: a Multiply of bf16 rounds its product to bf16,
-    which the reference does not); a TensorIterator, Loop or If, if it can run every layer of its bodies)."""
+    the reference holds its destination type: numpy's or bf16 (``base.packed.BF16``), not f8, f4 or i4, whose
+    rounding the reference does not model; another layer, if its outputs are of no float type the reference lacks
+    (``unheld_float``: a Multiply of f8 rounds its product to f8, which the reference does not); a TensorIterator,
+    Loop or If, if it can run every layer of its bodies)."""
     spec = lookup(layer.type, layer.version)
     if spec is not None and spec.type == "Const":
         et = element_type(layer.attrs.get("element_type", ""))
         return et is not None and value_dtype(et) is not None
     if spec is not None and spec.type == "Convert":
         et = element_type(layer.attrs.get("destination_type", ""))
-        return et is not None and et.numpy is not None
+        return et is not None and _held(et.name)
     if spec is not None and spec.bodies:
         return all(supported(inner) for inner in body_layers(layer))
     return spec is not None and (spec.kernel is not None or spec.type in ("Parameter", "Result")) and (
@@ -56,13 +57,32 @@ def supported(layer: Layer) -> bool:
 
 
 def unheld_float(layer: Layer) -> str | None:
-    """The float element type of an output of ``layer`` that numpy has no type for (bf16, f8, f4), if any, as its
-    port declares it (OpenVINO gives such values as f32 ones: ``openvino_infer._values``)."""
+    """The float element type of an output of ``layer`` that the reference computes in no type of its own (f8, f4),
+    if any, as its port declares it (OpenVINO gives such values as f32 ones: ``openvino_infer._values``)."""
     for port in layer.outputs:
         et = element_type(port.precision or "")
-        if et is not None and et.numpy is None and et.name in REAL_TYPES:
+        if et is not None and et.name in REAL_TYPES and not _held(et.name):
             return et.name
     return None
+
+
+def _held(name: str) -> bool:
+    """Whether the reference computes in element type ``name``: numpy's types, and bf16 (``base.packed.BF16``)."""
+    et = element_type(name)
+    return et is not None and (et.numpy is not None or et.name == "bf16")
+
+
+def as_held(layer: Layer, values: list[np.ndarray]) -> list[np.ndarray]:
+    """A layer's outputs as the reference holds them: one its port declares bf16 rounded to bf16 as OpenVINO CPU
+    rounds it (``to_bf16``: a kernel computes bf16 inputs in f32, as OpenVINO CPU does), any other without the bf16
+    tag its inputs' may have left on it."""
+    return [to_bf16(value) if i < len(layer.outputs) and _declares_bf16(layer.outputs[i]) else untagged(value)
+            for i, value in enumerate(values)]
+
+
+def _declares_bf16(port: Port) -> bool:
+    et = element_type(port.precision or "")
+    return et is not None and et.name == "bf16"
 
 
 S = TypeVar("S")
@@ -134,7 +154,7 @@ class Interpreter(Walker[np.ndarray]):
         if layer.is_a("Parameter"):
             return [input_value(self.graph, layer, self.inputs)]
         if layer.is_a("Result"):
-            self.outputs[output_name(self.graph, layer)] = args[0]
+            self.outputs[output_name(self.graph, layer)] = untagged(args[0])
         elif layer.is_a("ReadValue"):
             return [self.variables.read(layer, lambda: execute(self.graph, layer, args)[0])]
         elif layer.is_a("Assign"):
@@ -170,7 +190,7 @@ def execute(graph: Graph, layer: Layer, args: list[np.ndarray]) -> list[np.ndarr
     if spec.kernel is None:
         raise UnsupportedError(f"{spec.label} has no reference kernel", layer.loc)
     attrs = bind(graph, layer) if spec.bodies else A.decode(spec.attrs, layer.attrs, layer.loc)
-    return spec.compute(attrs, args)
+    return as_held(layer, spec.compute(attrs, args))
 
 
 def bind(graph: Graph, layer: Layer) -> Bodies:
@@ -232,7 +252,8 @@ class BoundedInterpreter(Walker[Bounded]):
             value = input_value(self.graph, layer, self.inputs)
             return [(value, taken_in(value) if self.bounded else None)]
         if layer.is_a("Result"):
-            self.outputs[output_name(self.graph, layer)] = args[0]
+            value, bound = args[0]
+            self.outputs[output_name(self.graph, layer)] = (untagged(value), bound)
             return []
         if layer.is_a("ReadValue"):
             return [self.variables.read(layer, lambda: self._run_bounded(layer, args)[0])]

@@ -24,6 +24,7 @@ from threadpoolctl import threadpool_limits
 
 from ..base.dtypes import REAL_TYPES, element_type
 from ..base.errors import IrToolsError, UnsupportedError, did_you_mean
+from ..base.packed import BF16
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name
 from ..ir.walker import Walker
@@ -586,7 +587,7 @@ class _ReportWalker(Walker["np.ndarray | None"]):
         return None  # OpenVINO did not expose that activation
 
     def openvino_values(self, layer: Layer) -> list[np.ndarray | None]:
-        return [self.env.get((layer.id, port.id)) for port in layer.outputs]
+        return [as_declared(self.env.get((layer.id, port.id)), port) for port in layer.outputs]
 
     def add(self, layer: Layer, outputs: list[TensorComparison]) -> None:
         """Append ``outputs`` to the layer's entry (one entry per layer, whatever was compared)."""
@@ -609,11 +610,14 @@ def as_cpu_holds(value: np.ndarray) -> np.ndarray:
 
 
 def as_declared(value: np.ndarray | None, port: Port) -> np.ndarray | None:
-    """OpenVINO's value of an input in the float type the file declares: read_model gives an IR v10 f16 input f32
+    """OpenVINO's value of a port in the float type the file declares: read_model gives an IR v10 f16 input f32
     (the f16 values fed come back exactly), and its consumers must be computed in f16 as OpenVINO computes them
     and rounds what it exposes, else the reference's f32 result is held to an f32 bound (a Convolution on Open
-    Model Zoo's FP16 IRs failed at 229 times its bound)."""
+    Model Zoo's FP16 IRs failed at 229 times its bound); a bf16 one, which OpenVINO gives as f32 values
+    (``openvino_infer._values``), as ``BF16`` (its consumers' bounds are bf16's)."""
     et = element_type(port.precision or "")
+    if value is not None and et is not None and et.name == "bf16" and value.dtype == np.float32:
+        return value.view(BF16)
     want = et.numpy if et is not None else None
     if value is None or want is None or value.dtype == want or value.dtype.kind != "f" or want.kind != "f":
         return value
@@ -933,15 +937,15 @@ class LayerCheck(_ReportWalker):
                                            "compared": picked, "layers_compared": compared})
 
     def input_bounds(self, layer: Layer, args: list[np.ndarray]) -> list[np.ndarray]:
-        """A Const is exact, and a constant subgraph's value within its rounding bound (OpenVINO folds or fuses it
-        in its own way: it decompresses int8 and int4 weights in f32 where the file's Multiply by the scale is f16);
-        OpenVINO's f16 (bf16) activations were computed in f32 and rounded when handed over
-        (ops.rounding.handed_over); an f64 input or constant was rounded to f32 when OpenVINO took it in
-        (ops.rounding.taken_in)."""
+        """A Const is exact, and a folded constant subgraph's value within its rounding bound (OpenVINO folds or fuses
+        it in its own way: it decompresses int8 and int4 weights in f32 where the file's Multiply by the scale is f16
+        or bf16); OpenVINO's f16 (bf16) activations, those of a constant subgraph compared (--compare-constants) too,
+        were computed in f32 and rounded when handed over (ops.rounding.handed_over); an f64 input or constant was
+        rounded to f32 when OpenVINO took it in (ops.rounding.taken_in)."""
         bounds = []
         for port, value in zip(layer.inputs, args, strict=False):
             found = self.graph.producer(layer.id, port.id)
-            if found is not None and found[0].id in self.constant:
+            if found is not None and (found[0].id in self.folded or found[0].is_a("Const")):
                 bounds.append(self.folded_bounds.get((found[0].id, found[1].id), taken_in(value)))
             elif found is not None and found[0].is_a("Parameter"):
                 bounds.append(taken_in(value))
