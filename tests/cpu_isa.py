@@ -49,3 +49,23 @@ def setting_moves_outputs(xml: Path, inputs: dict[str, np.ndarray], setting: dic
         request = core.compile_model(model, "CPU", config).create_infer_request()
         found.append([np.array(value) for value in request.infer(inputs).values()])
     return any(not np.array_equal(a, b, equal_nan=True) for a, b in zip(*found, strict=True))
+
+
+#: How OpenVINO CPU rounds f32 to bf16 (``openvino_bf16``): in bf16 as AVX-512 BF16's vcvtneps2bf16 does (to
+#: nearest, ties to even, an f32 subnormal to zero: as ``base.packed.to_bf16``), in bf16 keeping subnormals (AVX-512
+#: without BF16), or not at all (AVX2: it computes bf16 tensors in f32 and rounds only what it exposes).
+BF16_FLUSH, BF16_NEAREST, BF16_IN_F32 = "flush", "nearest", "f32"
+
+
+@functools.cache
+def openvino_bf16() -> str:
+    """How OpenVINO CPU rounds to bf16 inside a model here (``BF16_FLUSH``, ``BF16_NEAREST`` or ``BF16_IN_F32``), read
+    from a probe: f32 -> Convert bf16 -> Convert f32 on a value that rounds up and on a subnormal."""
+    param = ops1.parameter([2], np.float32)
+    back = ops1.convert(ops1.convert(param, "bf16"), "f32")
+    compiled = ov.Core().compile_model(ov.Model([back], [param]), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    probe = np.array([1 + 2.0**-8 + 2.0**-20, 2.0**-130], np.float32)
+    got = compiled({0: probe})[0]
+    if got[0] == probe[0]:
+        return BF16_IN_F32
+    return BF16_FLUSH if got[1] == 0 else BF16_NEAREST

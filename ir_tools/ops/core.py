@@ -11,7 +11,7 @@ import numpy as np
 from ..base.dims import Dim, Shape, format_shape, parse_shape
 from ..base.dtypes import byte_size, element_type
 from ..base.errors import OpValidationError
-from ..base.packed import is_bf16, to_bf16, unpack, value_dtype
+from ..base.packed import is_bf16, ov_bfloat16, to_bf16, unpack, value_dtype
 from . import attrs as A
 from .rounding import EXACT, elementwise, is_exact, output_rounding, unit
 from .spec import Kernel, OpSpec, TensorType
@@ -69,11 +69,11 @@ def _result(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType
 
 
 def convert_values(value: np.ndarray, destination: str) -> np.ndarray:
-    """Convert as OpenVINO CPU does (measured): floats to integers truncate toward zero, then wrap; anything to bf16
-    through f32 (``to_bf16``)."""
+    """Convert as OpenVINO CPU does (measured): floats to integers truncate toward zero, then wrap; floats to bf16
+    through f32 (``to_bf16``), integers by ``ov::bfloat16``'s rule (``ov_bfloat16``)."""
     et = element_type(destination)
     if et is not None and et.name == "bf16":
-        return to_bf16(value)
+        return ov_bfloat16(value) if value.dtype.kind in "iub" else to_bf16(value)
     if et is None or et.numpy is None:
         raise OpValidationError(f"cannot convert to {destination}: no numpy equivalent")
     if np.issubdtype(et.numpy, np.integer) and np.issubdtype(value.dtype, np.floating):

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..base.dtypes import REAL_TYPES, element_type
 from ..base.errors import IrToolsError, UnsupportedError
-from ..base.packed import to_bf16, untagged, value_dtype
+from ..base.packed import is_bf16, to_bf16, untagged, value_dtype
 from ..ir.bodies import Subgraph, body_layers, subgraphs
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name
@@ -74,9 +74,10 @@ def _held(name: str) -> bool:
 
 def as_held(layer: Layer, values: list[np.ndarray]) -> list[np.ndarray]:
     """A layer's outputs as the reference holds them: one its port declares bf16 rounded to bf16 as OpenVINO CPU
-    rounds it (``to_bf16``: a kernel computes bf16 inputs in f32, as OpenVINO CPU does), any other without the bf16
-    tag its inputs' may have left on it."""
-    return [to_bf16(value) if i < len(layer.outputs) and _declares_bf16(layer.outputs[i]) else untagged(value)
+    rounds an f32 result (``to_bf16``), unless the kernel gave bf16 values itself (a Convert, ``BF16``); any other
+    as it is, without a tag. Kernels are given f32 values (``execute``), as OpenVINO CPU computes bf16 in f32."""
+    return [(value if is_bf16(value.dtype) else to_bf16(value))
+            if i < len(layer.outputs) and _declares_bf16(layer.outputs[i]) else untagged(value)
             for i, value in enumerate(values)]
 
 
@@ -190,7 +191,7 @@ def execute(graph: Graph, layer: Layer, args: list[np.ndarray]) -> list[np.ndarr
     if spec.kernel is None:
         raise UnsupportedError(f"{spec.label} has no reference kernel", layer.loc)
     attrs = bind(graph, layer) if spec.bodies else A.decode(spec.attrs, layer.attrs, layer.loc)
-    return as_held(layer, spec.compute(attrs, args))
+    return as_held(layer, spec.compute(attrs, [untagged(arg) for arg in args]))
 
 
 def bind(graph: Graph, layer: Layer) -> Bodies:
@@ -392,7 +393,10 @@ class _Fed:
         if layer.is_a("Parameter"):
             if layer.id not in self.fed:
                 raise IrToolsError("no port of its layer feeds this body Parameter", layer.loc)
-            return [self.fed[layer.id]]
+            fed = self.fed[layer.id]  # (in the type the Parameter declares: its layer's kernel gave f32 values)
+            if isinstance(fed, tuple):  # a bounded body's (value, bound)
+                return [(as_held(layer, [fed[0]])[0], fed[1])]
+            return as_held(layer, [fed])
         if layer.is_a("Result"):
             self.got[layer.id] = args[0]
             return []

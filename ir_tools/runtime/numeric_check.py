@@ -586,8 +586,16 @@ class _ReportWalker(Walker["np.ndarray | None"]):
     def missing(self, layer: Layer, port: Port) -> None:
         return None  # OpenVINO did not expose that activation
 
+    def run(self, env: Mapping[tuple[str, str], np.ndarray] | None = None, dirty: set[str] | None = None
+            ) -> dict[tuple[str, str], np.ndarray | None]:
+        """The walk over OpenVINO's activations ``env``, each bf16 one as ``BF16`` (``tagged_bf16``): a check reads
+        its inputs' activations from the seeded environment, whatever order it runs in."""
+        ports = {(layer.id, port.id): port for layer in self.order for port in layer.outputs}
+        seeded = {key: tagged_bf16(value, ports[key]) if key in ports else value for key, value in (env or {}).items()}
+        return super().run(seeded, dirty)
+
     def openvino_values(self, layer: Layer) -> list[np.ndarray | None]:
-        return [as_declared(self.env.get((layer.id, port.id)), port) for port in layer.outputs]
+        return [self.env.get((layer.id, port.id)) for port in layer.outputs]
 
     def add(self, layer: Layer, outputs: list[TensorComparison]) -> None:
         """Append ``outputs`` to the layer's entry (one entry per layer, whatever was compared)."""
@@ -610,18 +618,24 @@ def as_cpu_holds(value: np.ndarray) -> np.ndarray:
 
 
 def as_declared(value: np.ndarray | None, port: Port) -> np.ndarray | None:
-    """OpenVINO's value of a port in the float type the file declares: read_model gives an IR v10 f16 input f32
+    """OpenVINO's value of an input in the float type the file declares: read_model gives an IR v10 f16 input f32
     (the f16 values fed come back exactly), and its consumers must be computed in f16 as OpenVINO computes them
     and rounds what it exposes, else the reference's f32 result is held to an f32 bound (a Convolution on Open
-    Model Zoo's FP16 IRs failed at 229 times its bound); a bf16 one, which OpenVINO gives as f32 values
-    (``openvino_infer._values``), as ``BF16`` (its consumers' bounds are bf16's)."""
+    Model Zoo's FP16 IRs failed at 229 times its bound)."""
     et = element_type(port.precision or "")
-    if value is not None and et is not None and et.name == "bf16" and value.dtype == np.float32:
-        return value.view(BF16)
     want = et.numpy if et is not None else None
     if value is None or want is None or value.dtype == want or value.dtype.kind != "f" or want.kind != "f":
         return value
     return value.astype(want)
+
+
+def tagged_bf16(value: np.ndarray | None, port: Port) -> np.ndarray | None:
+    """OpenVINO's value of a port the file declares bf16 (f32 values: ``openvino_infer._values``) as ``BF16``, so that
+    its consumers' bounds are bf16's; any other as it is."""
+    et = element_type(port.precision or "")
+    if value is None or et is None or et.name != "bf16" or value.dtype != np.float32:
+        return value
+    return value.view(BF16)
 
 
 #: The integer types OpenVINO CPU computes saturating for the ops whose spec says ``cpu_saturates``.

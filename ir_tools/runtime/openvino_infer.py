@@ -160,7 +160,9 @@ def _values(tensor: ov.Tensor) -> np.ndarray:
     bits (a bf16 2.0 reads 1.904 there), as the f32 values its bits are the upper half of (exact)."""
     if tensor.element_type != ov.Type.bf16:
         return tensor.data
-    return (tensor.data.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    bits = tensor.data.view(np.uint16).astype(np.uint32)
+    bits <<= 16  # (in place: a shift of a 0-d array would give a scalar)
+    return bits.view(np.float32)
 
 
 def infer_steps(core: ov.Core, model: ov.Model, steps: list[dict[str, np.ndarray]], config: dict[str, str],
