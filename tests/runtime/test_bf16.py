@@ -1,28 +1,41 @@
-"""bf16 activations: OpenVINO's Python API gives a bf16 tensor as an f16 array of its raw bits; ir_tools reads the
-values (a bf16 2.0 read 1.904, and compare failed a right model at its first bf16 layer, found by a QA run), and a
-layer computing in bf16, whose rounding the reference does not model, is not checked, saying why."""
+"""bf16 models compared: OpenVINO's Python API gives a bf16 tensor as an f16 array of its raw bits, which ir_tools reads
+as the values they are; the reference computes bf16 as OpenVINO CPU does (``base.packed.to_bf16``), so a bf16 layer
+is checked like any other, and an NNCF language model whose weight decompression is bf16 (a bf16 checkpoint's export:
+integer weights converted to bf16, less a bf16 zero point, times a bf16 scale) compares its outputs and every layer.
+A scale moved by a few bf16 ulps in a copy still fails against the original, at the MatMul it feeds."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 import openvino as ov
 import openvino.opset8 as o
 import pytest
+from lxml import etree
 
 import ir_tools
+from ir_tools.base.packed import to_bf16
 from ir_tools.cli import main
+from tests.defects import site
+from tests.target_zoo import FIXTURES_DIR
 
 pytestmark = pytest.mark.openvino
+
+#: The committed NNCF int8 GPT-2 (u8 weights, u8 zero points, f16 scales), made bf16 by ``bf16_copy``.
+GPT2_INT8 = FIXTURES_DIR / "tiny_gpt2_int8.xml"
 
 
 def bf16(values: np.ndarray) -> np.ndarray:
     """f32 values rounded to bf16 (to nearest, ties to even), as f32."""
-    bits = np.ascontiguousarray(values, np.float32).view(np.uint32).astype(np.uint64)
-    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
-    return rounded.astype(np.uint32).view(np.float32)
+    return to_bf16(values).view(np.float32)
+
+
+def compare(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, dict]:
+    code = main(["compare", *map(str, args), "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
 
 
 @pytest.fixture(scope="module")
@@ -46,9 +59,90 @@ def test_bf16_activations_are_read_as_their_values(model: Path) -> None:
     assert value.dtype == np.float32 and np.array_equal(value, bf16(x))  # (it read x's bits as f16 numbers)
 
 
-def test_compare_leaves_bf16_layers_not_checked(model: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["compare", str(model), "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    assert code == 0 and report["passed"] and not any(not t["passed"] for t in report["layers"]), report["layers"]
-    reasons = {entry["type"]: entry["reason"] for entry in report["not_checked"]}
-    assert reasons.get("Multiply@opset1") == reasons.get("ReLU@opset1") == "the reference has no bf16 values", reasons
+def test_compare_checks_bf16_layers(model: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = compare(capsys, model, "--per-layer")
+    assert code == 0 and report["passed"] and report["outputs"] and report["not_checked"] == [], report["not_checked"]
+    kinds = {layer["type"] for layer in report["layers"]}
+    assert {"Convert@opset1", "Multiply@opset1", "ReLU@opset1"} <= kinds, kinds
+
+
+def bf16_copy(xml: Path, out: Path) -> Path:
+    """``xml`` with its f16 tensors made bf16 as a bf16 checkpoint's export has them: each f16 Const's payload
+    converted by value (to nearest, ties to even; both types are two bytes, so the .bin keeps its layout), and every
+    f16 element type, Convert destination and port precision made bf16."""
+    tree = etree.parse(str(xml))
+    blob = bytearray(xml.with_suffix(".bin").read_bytes())
+    for data in tree.getroot().iter("data"):
+        if data.get("element_type") == "f16":
+            offset, size = int(data.get("offset")), int(data.get("size"))
+            values = np.frombuffer(bytes(blob[offset:offset + size]), np.float16).astype(np.float32)
+            blob[offset:offset + size] = (to_bf16(values).view(np.uint32) >> 16).astype("<u2").tobytes()
+            data.set("element_type", "bf16")
+        if data.get("destination_type") == "f16":
+            data.set("destination_type", "bf16")
+    for port in tree.getroot().iter("port"):
+        if port.get("precision") == "FP16":
+            port.set("precision", "BF16")
+    tree.write(str(out))
+    out.with_suffix(".bin").write_bytes(bytes(blob))
+    return out
+
+
+def moved_scale(xml: Path, out: Path, matmul: str, ulps: int) -> str:
+    """Copy ``xml`` to ``out`` with the largest value of the bf16 scale that decompresses ``matmul``'s weights (the
+    Multiply's second input, up its port 1 and then port 0) moved by ``ulps`` bf16 ulps; the scale's name."""
+    root = etree.parse(str(xml)).getroot()
+
+    def producer(layer: etree._Element, port: str) -> etree._Element:
+        edge = root.find(f".//edge[@to-layer='{layer.get('id')}'][@to-port='{port}']")
+        return root.find(f".//layer[@id='{edge.get('from-layer')}']")
+
+    layer = producer(root.find(f".//layer[@name='{matmul}']"), "1")
+    while layer.get("type") != "Multiply":
+        layer = producer(layer, "0")
+    scale = producer(layer, "1")
+    data = scale.find("data")
+    assert data.get("element_type") == "bf16"
+    offset, size = int(data.get("offset")), int(data.get("size"))
+    blob = bytearray(xml.with_suffix(".bin").read_bytes())
+    bits = np.frombuffer(bytes(blob[offset:offset + size]), "<u2").copy()
+    i = int(np.argmax(np.abs((bits.astype(np.uint32) << 16).view(np.float32))))
+    bits[i] += ulps
+    blob[offset:offset + size] = bits.tobytes()
+    shutil.copy(xml, out)
+    out.with_suffix(".bin").write_bytes(bytes(blob))
+    return scale.get("name")
+
+
+def test_bf16_weight_decompression_compares_and_a_moved_scale_fails_at_its_matmul(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    original = bf16_copy(GPT2_INT8, tmp_path / "gpt2_bf16.xml")
+    code, report = compare(capsys, original)
+    assert code == 0 and report["passed"] and report["outputs"], report["outputs"]
+    code, report = compare(capsys, original, "--per-layer", "--save-outputs", tmp_path / "saved.npz")
+    assert code == 0 and report["passed"] and report["not_checked"] == [], report["not_checked"]
+    assert any(layer["type"] == "MatMul@opset1" for layer in report["layers"])
+
+    matmul = site("projection", original)
+    changed = tmp_path / "gpt2_bf16_scale.xml"
+    moved_scale(original, changed, matmul, 3)
+    code, report = compare(capsys, changed)
+    assert code == 0 and report["passed"], "the changed file agrees with its own reference"
+    code, report = compare(capsys, changed, "--load-outputs", tmp_path / "saved.npz")
+    assert code == 1 and report["first_divergence"]["name"] == matmul, report["first_divergence"]
+    code, report = compare(capsys, changed, "--against", original, "--per-layer")
+    assert code == 1 and report["first_divergence"]["name"] == matmul, report["first_divergence"]
+
+
+def test_a_narrowing_convert_kept_in_f32_is_within_its_bound(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    """x -> Convert f16 -> Convert f32 -> MatMul: OpenVINO CPU keeps the f16 Convert's f32 value (every instruction
+    set; a bf16 one likewise on AVX2), the reference rounds it, and the Convert's bound says so (it was exact: the
+    MatMul's output failed at 3.75 times its bound)."""
+    x = o.parameter([4, 256], np.float32, name="x")
+    weights = o.constant(np.random.default_rng(0).standard_normal((256, 64)).astype(np.float32))
+    y = o.matmul(o.convert(o.convert(x, "f16"), "f32"), weights, False, False)
+    path = tmp_path / "narrowed.xml"
+    ov.save_model(ov.Model([y], [x], "narrowed"), path, compress_to_fp16=False)
+    code, report = compare(capsys, path)
+    assert code == 0 and report["passed"] and report["outputs"], report["outputs"]
