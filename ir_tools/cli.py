@@ -300,8 +300,13 @@ _NPZ_NAME_BYTES = 65535 - len(".npy")
 
 
 def _save_npz(path: Path, arrays: dict) -> None:
+    """``arrays`` written to ``path`` (atomic); the reference's bf16 values as the f32 values they are (numpy writes no
+    dtype metadata: ``base.packed.BF16``)."""
     import numpy as np
 
+    from .base.packed import untagged
+
+    arrays = {name: untagged(value) for name, value in arrays.items()}
     for name in arrays:
         if len(name.encode("utf-8", "surrogatepass")) > _NPZ_NAME_BYTES:
             raise IrToolsError(f"cannot write {path}: the array '{name[:60]}...' has a name of {len(name)} characters, "

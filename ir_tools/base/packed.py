@@ -53,6 +53,12 @@ VALUE_DTYPES = {"u1": np.uint8, "u2": np.uint8, "u3": np.uint8, "u4": np.uint8, 
                 "f8e8m0": np.float32, "bf16": BF16}
 
 
+def held_dtype(et: ElementType) -> np.dtype | None:
+    """The numpy type the reference computes ``et`` in: numpy's own, ``BF16`` for bf16; None for the others (packed
+    integers, f8, f4: held as values of Consts, not computed)."""
+    return np.dtype(et.numpy) if et.numpy is not None else BF16 if et.name == "bf16" else None
+
+
 def is_bf16(dtype: np.dtype) -> bool:
     """Whether ``dtype`` is ``BF16``: an array of bf16 values."""
     return dtype.metadata is not None and dtype.metadata.get("element_type") == "bf16"

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..base.dtypes import REAL_TYPES, element_type
 from ..base.errors import IrToolsError, UnsupportedError
-from ..base.packed import is_bf16, to_bf16, untagged, value_dtype
+from ..base.packed import held_dtype, is_bf16, to_bf16, untagged, value_dtype
 from ..ir.bodies import Subgraph, body_layers, subgraphs
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name
@@ -69,7 +69,7 @@ def unheld_float(layer: Layer) -> str | None:
 def _held(name: str) -> bool:
     """Whether the reference computes in element type ``name``: numpy's types, and bf16 (``base.packed.BF16``)."""
     et = element_type(name)
-    return et is not None and (et.numpy is not None or et.name == "bf16")
+    return et is not None and held_dtype(et) is not None
 
 
 def as_held(layer: Layer, values: list[np.ndarray]) -> list[np.ndarray]:

@@ -12,6 +12,7 @@ import numpy as np
 from ..base.dims import parse_shape
 from ..base.dtypes import element_type, from_numpy
 from ..base.errors import IrToolsError
+from ..base.packed import held_dtype, is_bf16, to_bf16
 from ..ir.model import Graph, Layer
 from ..ir.names import input_name, tensor_names
 from ..ops.opsets import lookup
@@ -118,7 +119,7 @@ class Recipe:
             if self.high:
                 row %= self.high
             value = np.broadcast_to(row, shape) if shape else row[0]
-        return np.asarray(value).astype(self.dtype)
+        return to_bf16(value) if is_bf16(self.dtype) else np.asarray(value).astype(self.dtype)
 
     def describe(self) -> dict[str, object]:
         """The report's entry: name, element type, shape, where the dims came from, what the values are."""
@@ -156,14 +157,15 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
     for param in graph.parameters():
         name = input_name(graph, param)
         et = element_type(param.attrs.get("element_type", ""))
-        if et is None or et.numpy is None:
+        dtype = None if et is None else held_dtype(et)
+        if dtype is None:
             raise InputError(f"input '{name}' has element type {param.attrs.get('element_type')}: no numpy type")
         if name in shapes:
             shape, dims = tuple(shapes[name]), "--shape"
         else:
-            shape, dims = _default_shape(param, name, et.numpy, defaults)
-        out[name] = Recipe(name, np.dtype(et.numpy), shape, dims, *_values(graph, param, et.numpy, shape),
-                           sequence=_sequence_axis(param, et.numpy))
+            shape, dims = _default_shape(param, name, dtype.type, defaults)
+        out[name] = Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, shape),
+                           sequence=_sequence_axis(param, dtype.type))
     return out
 
 
@@ -401,7 +403,9 @@ def describe(graph: Graph, inputs: Mapping[str, np.ndarray], made: Mapping[str, 
 
 
 def _type_name(dtype: np.dtype) -> str:
-    """The IR's name of a numpy type (``i64``), else numpy's."""
+    """The IR's name of a numpy type (``i64``; ``BF16``: bf16), else numpy's."""
+    if is_bf16(dtype):
+        return "bf16"
     try:
         return from_numpy(dtype).name
     except KeyError:
@@ -414,7 +418,8 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np
     computed in integers, and compare passed on a difference of 8.6 its bound could not hold); extra names are
     errors too. Returns them as the model takes them: floats given for a float input of another width (numpy's
     default float64 for an f32 input) in the input's type, as OpenVINO converts them, so that the reference computes
-    in the model's type, not in the one given."""
+    in the model's type, not in the one given; for a bf16 input, rounded to bf16 (``base.packed.to_bf16``: OpenVINO
+    is fed their bits, ``openvino_infer.fed``)."""
     if not isinstance(inputs, Mapping):
         raise InputError(f"inputs are a mapping of input name to array, not {type(inputs).__name__}")
     names = {input_name(graph, p): p for p in graph.parameters()}
@@ -429,12 +434,14 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np
         if given.kind not in "biufc":  # (bf16, f8 or i4 arrays numpy saved as raw bytes, strings, objects)
             raise InputError(f"input '{name}' holds values of numpy type {given.str}, not numbers numpy can read "
                              f"(the model takes {param.attrs.get('element_type', '?')})")
-        wanted = None if et is None or et.numpy is None else np.dtype(et.numpy)
+        wanted = None if et is None else held_dtype(et)
         if wanted is not None and ((wanted.kind in "iub" and given.kind in "fc") or (wanted.kind in "fc" and
                                                                                 given.kind in "iub")):
-            raise InputError(f"input '{name}' holds {given} values, the model takes {et.name}: give it {wanted} "
-                             "values")
-        if wanted is not None and wanted.kind == given.kind == "f" and wanted != given:
+            raise InputError(f"input '{name}' holds {given} values, the model takes {et.name}: give it "
+                             f"{'float' if is_bf16(wanted) else wanted} values")
+        if wanted is not None and is_bf16(wanted) and given.kind == "f":  # (its f32 values rounded to bf16)
+            taken[name] = to_bf16(np.asarray(inputs[name]))
+        elif wanted is not None and wanted.kind == given.kind == "f" and wanted != given:
             taken[name] = np.asarray(inputs[name]).astype(wanted)
         declared = parse_shape(param.attrs.get("shape", "..."))
         got = np.shape(inputs[name])

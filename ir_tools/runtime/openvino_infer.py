@@ -131,7 +131,7 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
     request = compiled.create_infer_request()
     # By position, matched on the Parameter's name: an input need not have a tensor name (IR v11 without
     # ``names``), and a v10 input's name is OpenVINO's, not necessarily the file's.
-    fed = {i: np.array(inputs[port.get_node().get_friendly_name()], order="C") for i, port in enumerate(model.inputs)}
+    fed = {i: _fed(port, inputs[port.get_node().get_friendly_name()]) for i, port in enumerate(model.inputs)}
     try:
         request.start_async(fed)
         if per_layer and reads is not None:  # while OpenVINO infers (it releases the GIL): 0.2 s of 1,300 layers
@@ -144,6 +144,18 @@ def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config:
         if i < len(results):
             by_source[results[i], -1] = by_source[_source(result.get_node().input_value(0))]
     return by_source
+
+
+def _fed(port: ov.Output, value: np.ndarray) -> np.ndarray | ov.Tensor:
+    """What an input is fed: ``value``, C-ordered; for a bf16 input, a bf16 tensor of its f32 values' upper halves
+    (they are bf16 values: ``inputs.check_inputs``), since OpenVINO's Python API reads an f32 array given for a bf16
+    input as raw bytes ("could not broadcast input array from shape (8,) into shape (4,)")."""
+    value = np.array(value, order="C")
+    if port.get_element_type() != ov.Type.bf16 or value.dtype != np.float32:
+        return value
+    tensor = ov.Tensor(ov.Type.bf16, ov.Shape(list(value.shape)))
+    tensor.data.view(np.uint16)[...] = value.view(np.uint32) >> 16
+    return tensor
 
 
 def _kept(tensor: ov.Tensor) -> np.ndarray:
@@ -182,7 +194,7 @@ def infer_steps(core: ov.Core, model: ov.Model, steps: list[dict[str, np.ndarray
     out = []
     for inputs in steps:
         try:
-            request.infer({i: np.array(inputs[port.get_node().get_friendly_name()], order="C")
+            request.infer({i: _fed(port, inputs[port.get_node().get_friendly_name()])
                            for i, port in enumerate(model.inputs)})
         except RuntimeError as exc:
             raise InferenceRefused(str(exc)) from None

@@ -21,6 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from ..base.errors import IrToolsError, SourceLoc
+from ..base.packed import untagged
 from ..ir.model import Graph
 from ..ir.names import input_name, output_name, tensor_names
 from ..ir.writer import to_bytes
@@ -138,7 +139,8 @@ class ChildOpenVinoRunner:
         with tempfile.TemporaryDirectory(prefix="ir-tools-child-") as tmp:
             directory = Path(tmp)
             xml, bin_path = self._model_files(directory)
-            np.savez(directory / "inputs.npz", **{f"input{i}": value for i, value in enumerate(by_layer.values())})
+            np.savez(directory / "inputs.npz", **{f"input{i}": untagged(value)  # (numpy writes no bf16 tag)
+                                                  for i, value in enumerate(by_layer.values())})
             request = {"xml": str(xml), "bin": str(bin_path) if bin_path else None, "config": CPU_CONFIG,
                        "per_layer": per_layer, "hidden": sorted(hidden), "inputs": list(by_layer)}
             result = self._call(directory, request)

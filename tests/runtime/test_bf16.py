@@ -146,3 +146,23 @@ def test_a_narrowing_convert_kept_in_f32_is_within_its_bound(tmp_path: Path, cap
     ov.save_model(ov.Model([y], [x], "narrowed"), path, compress_to_fp16=False)
     code, report = compare(capsys, path)
     assert code == 0 and report["passed"] and report["outputs"], report["outputs"]
+
+
+def test_a_bf16_input_is_fed_bf16_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bf16 model input: seeded values drawn in f32 and rounded to bf16, given ones rounded likewise (the reference's
+    and OpenVINO's, which is fed their bits: its Python API reads an f32 array as raw bf16 bytes)."""
+    x = o.parameter([2, 8], ov.Type.bf16, name="x")
+    scale = np.arange(-4, 4, dtype=np.float32) / 2
+    y = o.convert(o.multiply(x, o.convert(o.constant(scale), "bf16")), "f32")
+    path = tmp_path / "bf16_input.xml"
+    ov.save_model(ov.Model([y], [x], "bf16_input"), path, compress_to_fp16=False)
+    code, report = compare(capsys, path, "--per-layer")
+    assert code == 0 and report["passed"] and report["outputs"] and report["not_checked"] == [], report
+    assert report["inputs"][0]["element_type"] == "bf16"
+    given = tmp_path / "given.npz"
+    np.savez(given, x=np.full((2, 8), 1 + 2.0**-8 + 2.0**-20, np.float32))  # (rounds up to 1 + 2^-7)
+    code, report = compare(capsys, path, "--inputs", given)
+    assert code == 0 and report["passed"], report["outputs"]
+    graph = ir_tools.read_valid(path)
+    got = ir_tools.OpenVinoRunner(graph).run({"x": bf16(np.full((2, 8), 1 + 2.0**-7, np.float32))})
+    assert np.array_equal(next(iter(got.values())), np.broadcast_to(bf16(scale * (1 + 2.0**-7)), (2, 8)))
