@@ -49,7 +49,7 @@ def supported(layer: Layer) -> bool:
         return et is not None and value_dtype(et) is not None
     if spec is not None and spec.type == "Convert":
         et = element_type(layer.attrs.get("destination_type", ""))
-        return et is not None and _held(et.name)
+        return et is not None and held_dtype(et) is not None
     if spec is not None and spec.bodies:
         return all(supported(inner) for inner in body_layers(layer))
     return spec is not None and (spec.kernel is not None or spec.type in ("Parameter", "Result")) and (
@@ -61,15 +61,9 @@ def unheld_float(layer: Layer) -> str | None:
     if any, as its port declares it (OpenVINO gives such values as f32 ones: ``openvino_infer._values``)."""
     for port in layer.outputs:
         et = element_type(port.precision or "")
-        if et is not None and et.name in REAL_TYPES and not _held(et.name):
+        if et is not None and et.name in REAL_TYPES and held_dtype(et) is None:
             return et.name
     return None
-
-
-def _held(name: str) -> bool:
-    """Whether the reference computes in element type ``name``: numpy's types, and bf16 (``base.packed.BF16``)."""
-    et = element_type(name)
-    return et is not None and held_dtype(et) is not None
 
 
 def as_held(layer: Layer, values: list[np.ndarray]) -> list[np.ndarray]:

@@ -419,7 +419,7 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np
     errors too. Returns them as the model takes them: floats given for a float input of another width (numpy's
     default float64 for an f32 input) in the input's type, as OpenVINO converts them, so that the reference computes
     in the model's type, not in the one given; for a bf16 input, rounded to bf16 (``base.packed.to_bf16``: OpenVINO
-    is fed their bits, ``openvino_infer.fed``)."""
+    is fed their bits, ``openvino_infer._fed``)."""
     if not isinstance(inputs, Mapping):
         raise InputError(f"inputs are a mapping of input name to array, not {type(inputs).__name__}")
     names = {input_name(graph, p): p for p in graph.parameters()}
