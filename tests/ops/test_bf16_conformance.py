@@ -8,7 +8,8 @@ it is equal to the bit. Where OpenVINO CPU rounds to bf16 as the reference does 
 ``cpu_isa.BF16_FLUSH``), an op that rounds its f32 result once (Convert, Add, Subtract, Multiply, Divide, Maximum,
 Minimum, Sqrt, ReLU, Negative, Abs) is equal to the bit, NaN payloads and zeros' signs included; its bound allows
 the CPUs that round otherwise (``cpu_isa.openvino_bf16``) and constants OpenVINO folds by ``ov::bfloat16``'s rule
-(``test_folded_constants_round_by_ov_bfloat16s_rule``)."""
+(``test_folded_constants_round_by_ov_bfloat16s_rule``). Where OpenVINO computes bf16 in f32 (AVX2) the cases' NaNs
+are those that rule keeps NaNs (``_plain_nans``). Also run with ONEDNN_MAX_CPU_ISA=AVX512_CORE and AVX2."""
 
 from __future__ import annotations
 
