@@ -6,6 +6,7 @@ files (its ``TMPDIR`` is the supervisor's) is removed whatever happens."""
 from __future__ import annotations
 
 import faulthandler
+import math
 import os
 import re
 import shlex
@@ -13,6 +14,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
@@ -42,10 +44,15 @@ def supervised(command: Callable[[], int]) -> int:
         return command()
     sys.stdout.flush()
     sys.stderr.flush()
+    watched = {signal.SIGCHLD, signal.SIGINT, *_FORWARDED}
+    unwatched = signal.pthread_sigmask(signal.SIG_BLOCK, watched)  # (taken, from now on, by sigwaitinfo alone)
     pid = os.fork()
     if pid == 0:  # the command
+        signal.pthread_sigmask(signal.SIG_SETMASK, unwatched)
         os.environ["TMPDIR"] = tempfile.tempdir = staging
         faulthandler.enable(trace, all_threads=True)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _interrupt)
         code = 2
         try:
             code = command()
@@ -57,13 +64,10 @@ def supervised(command: Callable[[], int]) -> int:
             code = 130
         finally:
             os._exit(code)
-    previous = {s: signal.signal(s, lambda number, _: os.kill(pid, number)) for s in _FORWARDED}
-    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C reaches the command too; it answers)
     try:
-        status = os.waitpid(pid, 0)[1]
+        status = _wait(pid, watched)
     finally:
-        for number, handler in (*previous.items(), (signal.SIGINT, interrupt)):
-            signal.signal(number, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, unwatched)
     try:
         if not os.WIFSIGNALED(status):
             return os.waitstatus_to_exitcode(status)
@@ -77,6 +81,37 @@ def supervised(command: Callable[[], int]) -> int:
     finally:
         trace.close()
         shutil.rmtree(staging, ignore_errors=True)
+
+
+_interrupted_at = -math.inf
+
+
+def _interrupt(number: int, frame: object) -> None:
+    """The command's SIGINT: KeyboardInterrupt, but once for a signal sent to the whole process group (``kill -INT
+    -PGID``), which reaches the command both itself and through the supervisor, a moment apart."""
+    global _interrupted_at
+    now = time.monotonic()
+    if now - _interrupted_at > _REPEATED:
+        _interrupted_at = now
+        raise KeyboardInterrupt
+
+
+#: Seconds within which a second SIGINT is the first one again, passed on (a person's second Ctrl-C comes later).
+_REPEATED = 0.2
+
+
+def _wait(pid: int, watched: set[signal.Signals]) -> int:
+    """The command's wait status, once it ended; meanwhile each signal the supervisor is sent is passed on to it: a
+    SIGTERM or SIGHUP, and a SIGINT a process sent (``kill -INT``, an IDE's stop button), not the terminal's (Ctrl-C,
+    which the kernel sends the whole foreground process group: the command has it already)."""
+    while True:
+        info = signal.sigwaitinfo(watched)
+        if info.si_signo == signal.SIGCHLD:
+            ended, status = os.waitpid(pid, os.WNOHANG)
+            if ended:
+                return status
+        elif info.si_signo != signal.SIGINT or info.si_code <= 0:  # (sent by a process: SI_USER, SI_QUEUE, SI_TKILL)
+            os.kill(pid, info.si_signo)
 
 
 def died_of(code: int) -> str:

@@ -96,3 +96,26 @@ def test_without_a_temporary_directory_the_command_runs_unsupervised(tmp_path: P
     done = subprocess.run([sys.executable, "-c", f"PID = __import__('os').getpid()\n{script}"], capture_output=True,
                           text=True, timeout=60)
     assert (done.returncode, done.stderr) == (4, ""), done.stderr  # (4: run in the process itself, not a child)
+
+
+@pytest.mark.parametrize("group", [False, True])
+def test_an_interrupt_sent_to_the_process_ends_the_command(group: bool, tmp_path: Path) -> None:
+    """SIGINT sent to ``ir-tools`` by another process (``kill -INT``, an IDE's stop button; or to its whole process
+    group): the command is interrupted, exit 130, once (the supervisor ignored a SIGINT, counting on the terminal's
+    reaching the command too, and the command ran to its end, exit 0)."""
+    tmp_path.mkdir(exist_ok=True)
+    script = ("import os, sys, time\nfrom ir_tools.supervisor import supervised\n"
+              "def command():\n    try:\n        print('started', flush=True)\n        time.sleep(60)\n        return 0\n"
+              "    except KeyboardInterrupt:\n        time.sleep(0.5)\n        print('interrupted', flush=True)\n"
+              "        return 130\n"
+              "os._exit(supervised(command))\n")
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, "TMPDIR": str(tmp_path)}, start_new_session=True)
+    assert process.stdout.readline() == "started\n"
+    if group:
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert (process.returncode, out, err) == (130, "interrupted\n", ""), err
+    assert not list(tmp_path.iterdir())
