@@ -812,11 +812,22 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     return all(output.passed for output in found)
 
 
+def _seed_option(text: str) -> int:
+    """A ``--seed``: a whole number of 0 or more (what numpy's generator takes)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a seed: give a whole number of 0 or more")
+    return seed
+
+
 def _add_input_options(p: argparse.ArgumentParser, weights: bool = True) -> None:
     if weights:
         p.add_argument("--bin", type=Path, help="weights file (default: next to the .xml)")
     p.add_argument("--inputs", type=Path, metavar="F.npz", help="input values (.npz keyed by input name, or .npy)")
-    p.add_argument("--seed", type=int, help="seed for random inputs (default 0)")
+    p.add_argument("--seed", type=_seed_option, help="seed for random inputs (default 0)")
     p.add_argument("--shape", action="append", default=[], metavar="NAME:D1,D2,...",
                    help="concrete shape for an input with dynamic dims (repeatable)")
 

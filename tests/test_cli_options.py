@@ -82,3 +82,24 @@ def test_a_json_report_that_cannot_be_made_says_why_in_json(capsys, tmp_path: Pa
         [entry] = document["files"]
         assert entry["errors"] == 1 and entry["fatal"] == fatal, argv
         assert entry["diagnostics"][0]["code"] in out.err, argv
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", "MODEL", "--seed", "-3"], ["run", "MODEL", "--seed", "-1", "-o", "OUT.npz"],
+    ["migrate", "MODEL", "--check", "--seed", "-2", "-o", "OUT.xml"],
+    ["reduce", "MODEL", "--seed", "x", "-o", "OUT.xml"],
+])
+def test_a_seed_must_be_a_whole_number_of_0_or_more(argv: list[str], tmp_path: Path, capsys) -> None:
+    """A negative --seed was E-INTERNAL (numpy's "expected non-negative integer") in five commands: a usage error,
+    before the model is read; and the library's random_inputs says so in its own words."""
+    import ir_tools
+
+    model = ROOT / "samples" / "mixed_network.xml"
+    argv = [str(model) if a == "MODEL" else str(tmp_path / a) if a.startswith("OUT") else a for a in argv]
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert "is not a seed: give a whole number of 0 or more" in err and "E-INTERNAL" not in err, err
+    with pytest.raises(ir_tools.IrToolsError, match="give a whole number of 0 or more"):
+        ir_tools.random_inputs(ir_tools.read_ir(model), seed=-1)

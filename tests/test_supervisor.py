@@ -105,7 +105,8 @@ def test_an_interrupt_sent_to_the_process_ends_the_command(group: bool, tmp_path
     reaching the command too, and the command ran to its end, exit 0)."""
     tmp_path.mkdir(exist_ok=True)
     script = ("import os, sys, time\nfrom ir_tools.supervisor import supervised\n"
-              "def command():\n    try:\n        print('started', flush=True)\n        time.sleep(60)\n        return 0\n"
+              "def command():\n    try:\n        print('started', flush=True)\n        time.sleep(60)\n"
+              "        return 0\n"
               "    except KeyboardInterrupt:\n        time.sleep(0.5)\n        print('interrupted', flush=True)\n"
               "        return 130\n"
               "os._exit(supervised(command))\n")

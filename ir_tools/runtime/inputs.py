@@ -136,7 +136,9 @@ def random_inputs(graph: Graph, seed: int = 0, shapes: Mapping[str, tuple[int, .
 
 
 def draw(made: Mapping[str, Recipe], seed: int) -> dict[str, np.ndarray]:
-    """The values of every recipe, drawn in the order given from one generator seeded with ``seed``."""
+    """The values of every recipe, drawn in the order given from one generator seeded with ``seed`` (0 or more)."""
+    if not isinstance(seed, int | np.integer) or seed < 0:
+        raise IrToolsError(f"seed {seed!r}: give a whole number of 0 or more", code="E-USAGE")
     rng = np.random.default_rng(seed)
     out = {}
     for name, recipe in made.items():
