@@ -576,7 +576,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     if args.check or other:
         with tempfile.TemporaryDirectory(prefix="ir-tools-migrate-") as tmp:
             staged, staged_bin = write_ir(graph, Path(tmp) / args.model.name, args.ir_version)
-            if not _migration_matches(args, graph, legacy, staged, staged_bin, other):
+            checked, staged, staged_bin = (graph, staged, staged_bin) if other else _as_read_here(args, staged)
+            if not _migration_matches(args, checked, legacy, staged, staged_bin, other):
                 print("not written: the migrated model does not compute what the original computes")
                 return EXIT_FOUND
     if args.dry_run:
@@ -768,6 +769,24 @@ def _other_openvino(python: Path) -> str:
 #: --check-with: another release's kernels round differently (accumulation order, fused or decomposed ops), by an
 #: amount that grows with depth and scales with the output: allowed up to this fraction of max|output|.
 PEAK_FRACTION = 1e-4
+
+
+def _as_read_here(args: argparse.Namespace, staged: Path) -> tuple[Graph, Path, Path]:
+    """What ``--check`` runs on this OpenVINO of the migrated file ``staged``: the file, but with its weights repacked
+    for a release that reads the values of a byte in the other order (``PackedOrder``) packed back, as this OpenVINO
+    reads them (it would load other weights from the file as written; ``--check-with`` runs that on its release)."""
+    from .passes.downgrade.packed_order import PackedOrder
+    from .runtime.verdict import installed_release
+
+    here = installed_release()
+    graph = read_ir(staged)
+    repacked = PackedOrder(here).apply(graph).stats
+    if not repacked:
+        return graph, staged, staged.with_suffix(".bin")
+    _say(args, f"check: {sum(repacked.values())} packed Const(s) repacked for OpenVINO {args.target} run here as "
+               f"OpenVINO {here.name} reads them, packed back (--check-with runs the file as written on that release)")
+    xml, bin_path = write_ir(graph, staged.with_name(f"read_here_{staged.name}"), graph.ir_version)
+    return graph, xml, bin_path
 
 
 def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path, bin_path: Path,

@@ -60,14 +60,14 @@ def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvi
     if graph is not None and release is not None:
         diags = [*diags, *target_diagnostics(graph, release)]
     elif graph is not None and openvino:
-        installed = _installed()
+        installed = installed_release()
         diags = [*diags, *and_in_bodies(graph, lambda g: weights_read_otherwise(g, installed, "warning", "W-TARGET"))]
     if graph is None or result is None or has_errors(diags) or not openvino:
         return CheckResult(diags, graph, result)
     return CheckResult([*diags, *_verdict(graph, result, files, compile_model, read)], graph, result)
 
 
-def _installed() -> releases.Release:
+def installed_release() -> releases.Release:
     """The release of the table the installed OpenVINO is (the newest for one newer than the table)."""
     from .openvino import OPENVINO_VERSION
 
