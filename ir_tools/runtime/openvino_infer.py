@@ -32,23 +32,6 @@ def _source(output: ov.Output) -> tuple[str, int]:
     return output.get_node().get_friendly_name(), output.get_index()
 
 
-def _v10_names(model: ov.Model) -> set[str]:
-    """The tensor names of an IR v10 model's inputs and outputs, which compile_model holds against the name each
-    model output takes (empty for the other IR versions, which it does not check)."""
-    v10 = model.has_rt_info("version") and model.get_rt_info("version").astype(int) == 10
-    return {name for port in (*model.inputs, *model.outputs) for name in port.get_names()} if v10 else set()
-
-
-def _collides(output: ov.Output, taken: set[str]) -> bool:
-    """Whether compile_model refuses ``output`` as an added output ("Model operation names have collisions with
-    tensor names"): the name it takes, its op's (``op.index`` for an op of several outputs), is among ``taken`` and
-    not its own. NMS-5 of IR v10: read_model appends a Convert of its i64 output that takes ``NMS.0``."""
-    node = output.get_node()
-    name = node.get_friendly_name()
-    name = name if node.get_output_size() == 1 else f"{name}.{output.get_index()}"
-    return name in taken and name not in output.get_names()
-
-
 def supported(core: ov.Core, config: dict[str, str]) -> dict[str, str]:
     """Those of ``config`` this release's CPU plugin has: older ones lack the newer settings, which do not apply
     there."""
@@ -97,11 +80,15 @@ _NOT_ADDED = frozenset({"Result", "Constant", "Assign"})
 def add_layer_outputs(model: ov.Model, hidden: frozenset[str]) -> dict[tuple[str, int], np.ndarray]:
     """Add every op's outputs to ``model``'s outputs but for those of the ops named in ``hidden`` and of
     ``_NOT_ADDED``; the empty ones (statically zero elements, which OpenVINO CPU cannot output) are not added but
-    returned, as empty arrays by (op name, output index)."""
-    taken = _v10_names(model)
+    returned, as empty arrays by (op name, output index). An IR v10 model is compiled as a later version's: for v10,
+    compile_model names every output after its op and refuses a name that another output's tensor holds ("Model
+    operation names have collisions with tensor names"), which so many outputs meet (a stateful v10 model, NMS-5's
+    Convert that takes "NMS.0"); the outputs are read by their ops, not by those names."""
+    if model.has_rt_info("version") and model.get_rt_info("version").astype(int) == 10:
+        model.set_rt_info(11, "version")
     outputs = [out for op in model.get_ordered_ops()
                if op.get_type_name() not in _NOT_ADDED and op.get_friendly_name() not in hidden
-               for out in op.outputs() if not _collides(out, taken)]
+               for out in op.outputs()]
     empty = {_source(out): np.empty(list(out.get_partial_shape().to_shape()), out.get_element_type().to_dtype())
              for out in outputs if _empty(out)}
     model.add_outputs([out for out in outputs if _source(out) not in empty])
