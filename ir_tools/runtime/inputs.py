@@ -33,6 +33,9 @@ def parse_shape_overrides(specs: list[str]) -> dict[str, tuple[int, ...]]:
             shape = tuple(int(d) for d in dims.split(","))
         except ValueError:
             raise InputError(f"--shape expects NAME:D1,D2,... with integers, got '{spec}'") from None
+        if any(d < 0 for d in shape):
+            raise InputError(f"--shape {spec}: a dim is the size to run with, 0 or more (a dynamic dim is what "
+                             "--shape fixes)")
         if out.setdefault(name, shape) != shape:
             raise InputError(f"--shape {name}: given twice, as {list(out[name])} and {list(shape)}")
     return out
@@ -57,6 +60,11 @@ def load_inputs(path: Path, graph: Graph) -> dict[str, np.ndarray]:
 def load_npz(path: Path) -> dict[str, np.ndarray]:
     """Every array of an ``.npz`` file (no pickles)."""
     try:
+        with open(path, "rb") as f:
+            magic = f.read(6)
+        if not magic.startswith(b"PK\x03\x04") and magic != b"\x93NUMPY":
+            raise InputError(f"cannot read arrays from {path}: it is not an .npz file (numpy.savez writes one, keyed "
+                             "by input name) nor an .npy")
         with np.load(path, allow_pickle=False) as data:
             return {k: data[k] for k in data.files}
     except (OSError, ValueError) as exc:
@@ -244,7 +252,7 @@ def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) ->
         else:
             raise InputError(f"input '{name}' has a dynamic shape [{text}] whose dim {i} has no default: give one "
                              f"with --shape {name}:D1,D2,... (the library's random_inputs: shapes={{{name!r}: "
-                             "(D1, D2, ...)}})")
+                             "(D1, D2, ...)})")
         shape.append(n)
     if not said:
         return tuple(shape), "the model's"
