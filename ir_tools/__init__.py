@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 
 from .base.diagnostics import Diagnostic
 from .base.dims import Dim
-from .base.errors import IrToolsError, SourceLoc
+from .base.errors import IrToolsError, SourceLoc, needs_onnx
 from .ir.model import Edge, Graph, Layer, Port
 from .ir.reader import read_ir
 from .ir.writer import write_ir
@@ -179,7 +179,11 @@ def inspect(xml_path: str | Path, bin_path: str | Path | None = None) -> dict:
 
 def from_onnx(path: str | Path, compress_to_fp16: bool = True) -> Graph:
     """An ONNX model as an IR graph, as ``ir-tools convert-onnx`` makes it (OpenVINO's frontend for every op, ours
-    for average pooling); ``onnx`` is imported only here, so the rest works without it."""
-    from .onnx import from_onnx as convert
+    for average pooling); ``onnx`` is imported only here, so the rest works without it (IrToolsError, E-USAGE, says
+    how to install it)."""
+    try:
+        from .onnx import from_onnx as convert
+    except ImportError as exc:
+        raise needs_onnx("from_onnx", exc) from None
 
     return convert(path, compress_to_fp16)

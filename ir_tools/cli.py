@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple, NoReturn, TextIO
 
 from .base import json_text
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
-from .base.errors import IrToolsError, SourceLoc, did_you_mean
+from .base.errors import IrToolsError, SourceLoc, did_you_mean, needs_onnx
 from .base.files import same_file, unwritable, write_atomically
 from .batch import map_files, model_paths
 from .console import above_progress, paint, progress, progress_steps, status
@@ -462,8 +462,7 @@ def _compare_against(args: argparse.Namespace, graph: Graph, inputs: dict, made:
                 from .onnx.reading import load_checked
                 from .runtime.onnxruntime import OnnxModel
             except ImportError as exc:
-                raise IrToolsError(f"--against an ONNX file needs the onnx package: pip install 'ir_tools[onnx]' "
-                                   f"({exc})", code="E-USAGE") from None
+                raise needs_onnx("--against an ONNX file", exc) from None
             against = OnnxModel(path, load_checked(path))
         else:
             try:
@@ -493,8 +492,7 @@ def cmd_convert_onnx(args: argparse.Namespace) -> int:
     try:  # onnx is an optional dependency: only this command needs it
         from .onnx import from_onnx
     except ImportError as exc:
-        raise IrToolsError(f"convert-onnx needs the onnx package: pip install 'ir_tools[onnx]' ({exc})",
-                           code="E-USAGE") from None
+        raise needs_onnx("convert-onnx", exc) from None
     _comparison_options_need(args, args.check, "--check")
     text = _shows_progress(args)
     with status(f"converting {args.model.name}", text):

@@ -167,3 +167,17 @@ def test_the_library_seeds_inputs_and_fixes_dims_as_the_commands_do(tmp_path) ->
     wrong = ir_tools.read_ir(SAMPLES / "wrong_dims.xml")
     assert [d.code for d in ir_tools.infer_shapes(wrong)] and ir_tools.fix_shapes(wrong) > 0
     assert ir_tools.infer_shapes(wrong) == []
+
+
+def test_from_onnx_without_the_onnx_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the onnx extra, from_onnx (and convert-onnx) raise E-USAGE naming the extra: from_onnx raised a bare
+    ModuleNotFoundError ("No module named 'google'"), and the CLI ended its advice with those words."""
+    import sys
+
+    for name in [n for n in sys.modules if n == "ir_tools.onnx" or n.startswith("ir_tools.onnx.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "google.protobuf.message", None)  # (as if protobuf, and so onnx, were missing)
+    with pytest.raises(ir_tools.IrToolsError) as raised:
+        ir_tools.from_onnx("model.onnx")
+    assert raised.value.code == "E-USAGE"
+    assert raised.value.message == "from_onnx needs the onnx extra: pip install 'ir_tools[onnx]'"

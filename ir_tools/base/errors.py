@@ -90,3 +90,15 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """`` (did you mean X?)`` with the closest of ``choices``, or "" when none is close."""
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean {close[0]}?)" if close else ""
+
+
+#: The modules the ``onnx`` extra installs (``pip install 'ir_tools[onnx]'``): onnx, its protobuf, onnxruntime.
+_ONNX_EXTRA = frozenset({"onnx", "google", "onnxruntime"})
+
+
+def needs_onnx(what: str, exc: ImportError) -> IrToolsError:
+    """E-USAGE for ``what`` ("convert-onnx") where a module of the ``onnx`` extra is missing: how to install it (the
+    module's own name only if the extra does not provide it: "No module named 'google'" says nothing to a user)."""
+    top = (exc.name or "").split(".")[0]
+    missing = "" if top in _ONNX_EXTRA else f" ({exc})"
+    return IrToolsError(f"{what} needs the onnx extra: pip install 'ir_tools[onnx]'{missing}", code="E-USAGE")

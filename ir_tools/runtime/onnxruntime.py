@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..base.errors import IrToolsError, SourceLoc
+from ..base.errors import IrToolsError, SourceLoc, needs_onnx
 
 if TYPE_CHECKING:
     import onnx
@@ -53,8 +53,7 @@ def _import() -> tuple:
         import onnx
         import onnxruntime
     except ImportError as exc:
-        raise IrToolsError(f"running an ONNX model needs onnx and onnxruntime: pip install 'ir_tools[onnx]' ({exc})",
-                           code="E-USAGE") from None
+        raise needs_onnx("running an ONNX model", exc) from None
     return onnx, onnxruntime
 
 
