@@ -93,7 +93,7 @@ def _check_report(args: argparse.Namespace, path: str, diags: list[Diagnostic], 
                   ) -> list[Diagnostic]:
     """One file's diagnostics as the user selected them, printed at once in text and github formats (json and sarif
     print every file's at the end): the diagnostics, or their annotations, and the file's count of each."""
-    kept = sorted(args.selection.kept(diags), key=lambda d: d.loc.line or 0)  # in the file's order, as a compiler's
+    kept = args.selection.kept(diags)
     if args.quiet:  # (errors only, in every format)
         kept = [d for d in kept if d.severity == "error"]
     if args.format not in ("text", "github"):

@@ -35,11 +35,15 @@ if TYPE_CHECKING:
 
 @dataclass
 class CheckResult:
-    """Every diagnostic of one file, with the graph and shape propagation behind them (None where not reached)."""
+    """Every diagnostic of one file, in the file's order (by line, as a compiler prints them; those of no line
+    first), with the graph and shape propagation behind them (None where not reached)."""
 
     diagnostics: list[Diagnostic]
     graph: Graph | None
     propagation: Propagation | None
+
+    def __post_init__(self) -> None:
+        self.diagnostics = sorted(self.diagnostics, key=lambda d: d.loc.line or 0)
 
 
 def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvino: bool = True,
