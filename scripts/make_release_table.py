@@ -24,16 +24,21 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   key's lengths are declared dynamic, as a language model's are (its reader takes them: 2023.3);
 - ``identity_not_compiled``: Identity-16 read, but not compiled ("Unsupported operation of type: Identity"; 2025.0,
   the first with opset16, to 2025.3);
-- ``bitwise_u16_u32_wrong``: BitwiseNot-13 on u16 and u32 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped at
-  2^31-1 (2023.2, the first with opset13, to 2025.3; u8, i8, i16 and i32 right; u64 and i64 come out wrong on every
-  release, the current one too, and are no defect of a release against it);
-- ``integer_convert_saturates``: Convert-1 between integer types computes other numbers than the newest release
+- ``bitwise_unsigned_wrong``: BitwiseNot-13 on u16, u32 and u64 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped
+  at 2^31-1 (2023.2, the first with opset13, to 2025.3; u8, i8, i16 and i32 right; i64 and u64 probed within i32,
+  beyond which every release, the current one too, computes them wrongly);
+- ``integer_convert_saturates``: Convert-1 from an integer type computes other numbers than the newest release
   probed (the current one) on some pair of types, listed in the release's ``converts_otherwise`` ("u32->i64"; 2023.0
-  to 2025.3 saturate where 2025.4 on wrap); ConvertPromoteTypes-14 differs only where a Convert of one of its inputs
-  to the promoted type does;
+  to 2025.3 saturate where 2025.4 on wrap; 2023.0 to 2024.2 give 65504 into f16 where 2024.3 on give inf); the pairs
+  probed are the document's ``converts_probed``; ConvertPromoteTypes-14 differs only where a Convert of one of its
+  inputs to the promoted type does;
+- ``squeeze_axis_not_one_refused``: its reader refuses Squeeze-1 with an axis whose static dim is not 1, which the
+  current one skips (2023.0 to 2024.2: "Only axes of size 1 may be removed"; Unsqueeze-1 alike on every release);
 
-and ``runs_dynamic_state`` whether it runs a model whose ReadValue / Assign variable has a dynamic shape (the
-documented-only releases take 2023.0's answer, unmeasured: their wheels do not install on our Python).
+``runs_dynamic_state`` whether it runs a model whose ReadValue / Assign variable has a dynamic shape, and
+``runs_static_init_state`` whether it runs one whose variable of dynamic shape has an init of static shape (2023.3 to
+2024.4 fail at compilation or inference, and run one of a dynamic init or none; the documented-only releases take
+2023.0's answers, unmeasured: their wheels do not install on our Python).
 
     python scripts/make_release_table.py PROBES_DIR   # the probe_release.py answers, one X.Y.Z.json per release
 """
@@ -54,29 +59,30 @@ def duplicate_names(answer: dict, ir_versions: list[int]) -> list[int]:
     return [v for v in ir_versions if answer["duplicate_layer_names"][str(v)]]
 
 
-#: The Bitwise ops and element types 2023.2 to 2025.3 compute wrongly (``bitwise_u16_u32_wrong``), where the current
-#: release is right: BitwiseNot on u16 and u32 (0 for every element), BitwiseAnd/Or/Xor on u32 (capped at 2^31-1).
-BITWISE_WRONG = {("BitwiseNot", "u16"), ("BitwiseNot", "u32"), ("BitwiseAnd", "u32"), ("BitwiseOr", "u32"),
-                 ("BitwiseXor", "u32")}
-#: Computed wrongly by every release probed, the current one too (in i32): no defect of a release against the current.
-EVERY_RELEASE_WRONG = {"u64", "i64"}
+#: The Bitwise ops and element types 2023.2 to 2025.3 compute wrongly (``bitwise_unsigned_wrong``), where the current
+#: release is right: BitwiseNot on u16, u32 and u64 (0 for every element; u64 probed within i32, as every release
+#: computes it), BitwiseAnd/Or/Xor on u32 (capped at 2^31-1).
+BITWISE_WRONG = {("BitwiseNot", "u16"), ("BitwiseNot", "u32"), ("BitwiseNot", "u64"), ("BitwiseAnd", "u32"),
+                 ("BitwiseOr", "u32"), ("BitwiseXor", "u32")}
 
 
 def converts_otherwise(answer: dict, current: dict) -> list[str]:
     """The Convert-1 pairs of integer types ("u32->i64") on which the probed release computes other numbers than
     ``current``; SystemExit where its ConvertPromoteTypes-14 differs though no Convert of an input does (a defect no
     key describes)."""
-    mine, theirs = answer["integer_convert"], current["integer_convert"]
-    pairs = sorted(key for key, got in mine["convert"].items() if got != theirs["convert"][key])
-    for key, got in (mine["promote"] or {}).items():
-        inputs, promoted = key.split("->")
-        if got != theirs["promote"][key] and not {f"{t}->{promoted}" for t in inputs.split("+")} & set(pairs):
-            sys.exit(f"{answer['version']}: ConvertPromoteTypes-14 {key} differs, its Converts do not: a defect no key "
-                     "describes")
-    return pairs
+    pairs: list[str] = []
+    for question in ("integer_convert", "int_to_float"):
+        mine, theirs = answer[question], current[question]
+        pairs += [key for key, got in mine["convert"].items() if got != theirs["convert"][key]]
+        for key, got in (mine["promote"] or {}).items():
+            inputs, promoted = key.split("->")
+            if got != theirs["promote"][key] and not {f"{t}->{promoted}" for t in inputs.split("+")} & set(pairs):
+                sys.exit(f"{answer['version']}: ConvertPromoteTypes-14 {key} differs, its Converts do not: a defect no "
+                         "key describes")
+    return sorted(set(pairs))
 
 
-def miscomputes(answer: dict) -> list[str]:
+def miscomputes(answer: dict, current: dict) -> list[str]:
     """The measured defects of the probed release (keys of ir_tools/ops/releases.py ``DEFECTS``); SystemExit for an
     answer no key describes (a defect not met before: describe it, then add its key)."""
     found = ["sdpa_boolean_mask_inverted"] if answer["sdpa_boolean_mask"] is False else []
@@ -93,9 +99,9 @@ def miscomputes(answer: dict) -> list[str]:
     if answer["identity"] is False:
         found.append("identity_not_compiled")
     wrong = {(op, element) for op, types in (answer["bitwise"] or {}).items() for element, right in types.items()
-             if not right and element not in EVERY_RELEASE_WRONG}
+             if not right}
     if wrong == BITWISE_WRONG:
-        found.append("bitwise_u16_u32_wrong")
+        found.append("bitwise_unsigned_wrong")
     elif wrong:
         sys.exit(f"{answer['version']}: Bitwise ops wrong on {sorted(wrong)}: a defect no key describes")
     if answer.get("i4_zero_point") is False:  # (a probe made before the question was asked: not measured)
@@ -104,7 +110,52 @@ def miscomputes(answer: dict) -> list[str]:
         found.append("group_norm_2d_not_compiled")
     if answer.get("converts_otherwise"):
         found.append("integer_convert_saturates")
+    if squeeze_refused(answer, current):
+        found.append("squeeze_axis_not_one_refused")
     return found
+
+
+def squeeze_refused(answer: dict, current: dict) -> bool:
+    """Whether the probed release refuses Squeeze-1 on an axis whose static dim is not 1, which ``current`` skips
+    (2023.0 to 2024.2: "Only axes of size 1 may be removed"); SystemExit for another difference (Squeeze-15 where the
+    release has it, Unsqueeze-1: none measured)."""
+    mine, theirs = answer["squeeze_axes"], current["squeeze_axes"]
+    differ = {key for key, got in mine.items() if got is not None and got != theirs[key]}
+    # (2024.2 to 2024.4 have an opset15 without Squeeze: "refused" for want of the op, no defect)
+    differ -= {key for key in differ if key.startswith("Squeeze-15") and not creates(answer, "Squeeze", "opset15")}
+    refused = {key for key in differ if key.startswith("Squeeze-1 ") and mine[key] == "refused"}
+    if differ - refused:
+        sys.exit(f"{answer['version']}: Squeeze/Unsqueeze {sorted(differ - refused)} differ: a defect no key describes")
+    if SQUEEZE_ONES in refused:
+        sys.exit(f"{answer['version']}: Squeeze-1 refused on axes of 1 only: a defect no key describes")
+    return bool(refused)
+
+
+def creates(answer: dict, op_type: str, opset: str) -> bool:
+    """Whether the probed release's ``opset`` holds ``op_type``."""
+    return op_type in (answer["opsets"].get(opset) or {})
+
+
+#: The Squeeze-1 case of scripts/probe_release.py's ``SQUEEZES`` whose axes are all of dim 1 (every release reads it).
+SQUEEZE_ONES = "Squeeze-1 [0,2]"
+
+
+def runs_static_init_state(answer: dict, current: dict) -> bool:
+    """Whether the probed release runs a model whose state has a dynamic shape and an init of static shape (a Const's
+    [1, 0], or one taken from a static dim of x), which ``current`` runs (``state_shapes``: 2023.3 to 2024.4 fail,
+    "Cannot get dims for non static shape", and run it from an init of dynamic shape or none); SystemExit where it
+    fails otherwise than that (a defect no key describes), but for 2023.0 to 2023.2, which fail on every dynamic
+    state (``runs_dynamic_state``)."""
+    mine, theirs = answer["state_shapes"], current["state_shapes"]
+    failing = {key for key, got in mine.items() if got != theirs[key] and theirs[key] == "right"}
+    if not answer["dynamic_state"]:
+        return not failing
+    static_init = {key for key in mine if key.endswith(" const") or (key.endswith(" shape") and " x ?," not in key)}
+    if failing - static_init:  # (where ``current`` fails, 2024.0 running it is no defect of 2024.0)
+        sys.exit(f"{answer['version']}: stateful models {sorted(failing)}: a defect no key describes")
+    if failing and failing != {key for key in static_init if theirs[key] == "right"}:
+        sys.exit(f"{answer['version']}: stateful models {sorted(failing)} only: a defect no key describes")
+    return not failing
 
 
 def main(probes: Path) -> None:
@@ -133,17 +184,22 @@ def main(probes: Path) -> None:
         releases[name] = {"source": DOCS, "ir_versions": ir_versions, "values": [],
                           "reads_duplicate_layer_names": duplicate_names(oldest, ir_versions),
                           "miscomputes": [], "converts_otherwise": [], "runs_dynamic_state": oldest["dynamic_state"],
+                          "runs_static_init_state": runs_static_init_state(oldest, current),
                           "opsets": {f"opset{n}": table_id(f"opset{n}", oldest["opsets"][f"opset{n}"])
                                      for n in range(1, newest + 1)}}
     for name, answer in measured.items():
         releases[name] = {"source": f"measured: openvino {answer['version']}", "ir_versions": answer["ir_versions"],
                           "values": [[v["type"], v["opset"], v["attribute"], v["value"]] for v in answer["values"]],
                           "reads_duplicate_layer_names": duplicate_names(answer, answer["ir_versions"]),
-                          "miscomputes": miscomputes(answer), "converts_otherwise": answer["converts_otherwise"],
+                          "miscomputes": miscomputes(answer, current),
+                          "converts_otherwise": answer["converts_otherwise"],
                           "runs_dynamic_state": answer["dynamic_state"],
+                          "runs_static_init_state": runs_static_init_state(answer, current),
                           "opsets": {opset: table_id(opset, types) for opset, types in answer["opsets"].items()
                                      if types}}
-    document = {"about": __doc__.split("\n\n")[0], "releases": releases, "opset_tables": tables}
+    probed = sorted({*current["integer_convert"]["convert"], *current["int_to_float"]["convert"]})
+    document = {"about": __doc__.split("\n\n")[0], "releases": releases, "opset_tables": tables,
+                "converts_probed": probed}
     OUT.write_text(json.dumps(document, indent=0, sort_keys=False) + "\n")
     print(f"wrote {OUT}: {len(releases)} releases, {len(tables)} distinct opset tables")
 

@@ -21,6 +21,7 @@ succeeds exactly for the types of opsetN (Const, the IR's Constant, which NodeFa
 by scripts/make_release_table.py).
 
     /path/to/venv/bin/python scripts/probe_release.py > release.json
+    /path/to/venv/bin/python scripts/probe_release.py squeeze_axes state_shapes > some.json  # those answers only
 """
 
 from __future__ import annotations
@@ -251,12 +252,15 @@ def identity() -> bool | None:
 
 
 def _bitwise_values(element: str) -> np.ndarray:
-    """Edge values of ``element`` (its minimum, maximum, 0, 1, -1 or max - 1, the high bit, ...) and seeded ones."""
+    """Edge values of ``element`` (its minimum, maximum, 0, 1, -1 or max - 1, the high bit, ...) and seeded ones; of
+    i64 and u64 only those within i32 (every release computes them through i32, the current one too: BitwiseNot-13
+    of u64 2^63 - 1 gives 0 on 2026.4)."""
     info = np.iinfo(np.dtype(BITWISE_TYPES[element]))
-    edges = [info.min, info.max, 0, 1, info.max - 1, info.max // 2, info.max // 2 + 1, 0x55 % (info.max + 1)]
-    if info.min < 0:
-        edges += [-1, info.min + 1, -2]
-    seeded = np.random.default_rng(2).integers(info.min, info.max, 24, dtype=np.dtype(BITWISE_TYPES[element]),
+    low, high = (max(int(info.min), -2**31), min(int(info.max), 2**31 - 1)) if info.bits == 64 else (info.min, info.max)
+    edges = [low, high, 0, 1, high - 1, high // 2, high // 2 + 1, 0x55 % (high + 1)]
+    if low < 0:
+        edges += [-1, low + 1, -2]
+    seeded = np.random.default_rng(2).integers(low, high, 24, dtype=np.dtype(BITWISE_TYPES[element]),
                                               endpoint=True)
     return np.concatenate([np.array(edges, np.dtype(BITWISE_TYPES[element])), seeded])
 
@@ -502,17 +506,372 @@ def integer_convert() -> dict[str, dict[str, list[int | float]] | None]:
     return {"convert": convert, "promote": promote if factory else None}
 
 
-def main() -> None:
-    json.dump({"version": ov.get_version(), "python": sys.version.split()[0], "ir_versions": ir_versions(),
-               "opsets": opsets(), "values": values(), "duplicate_layer_names": duplicate_layer_names(),
-               "sdpa_boolean_mask": sdpa_boolean_mask(), "dynamic_state": dynamic_state(),
-               "sdpa_float_mask_shapes": sdpa_float_mask_shapes(),
-               "sdpa_float_mask_dynamic": sdpa_float_mask_shapes(dynamic=True), "identity": identity(),
-               "bitwise": bitwise(),
-               "i4_zero_point": i4_zero_point(), "group_norm_2d": group_norm_2d(),
-               "integer_convert": integer_convert()},
-              sys.stdout, indent=1, sort_keys=True)
+
+#: Squeeze and Unsqueeze probed on axes whose static dim is not 1 (``squeeze_axes``): key -> (type, opset, <data>,
+#: input dims, axes). [1, 3, 1, 4] axes [1]: the current OpenVINO skips the axis (2024.0 refuses to read it,
+#: "Only axes of size 1 may be removed"); axes [0, 2] of 1 only, as a control; Unsqueeze of an axis before a dim
+#: that is not 1, and of a repeated axis.
+SQUEEZES = {
+    "Squeeze-1 [1]": ("Squeeze", "opset1", "", [1, 3, 1, 4], [1]),
+    "Squeeze-1 [0,1]": ("Squeeze", "opset1", "", [1, 3, 1, 4], [0, 1]),
+    "Squeeze-1 [-3]": ("Squeeze", "opset1", "", [1, 3, 1, 4], [-3]),
+    "Squeeze-1 [0,2]": ("Squeeze", "opset1", "", [1, 3, 1, 4], [0, 2]),
+    "Squeeze-15 false [1]": ("Squeeze", "opset15", '<data allow_axis_skip="false"/>', [1, 3, 1, 4], [1]),
+    "Squeeze-15 false [0,1]": ("Squeeze", "opset15", '<data allow_axis_skip="false"/>', [1, 3, 1, 4], [0, 1]),
+    "Squeeze-15 true [1]": ("Squeeze", "opset15", '<data allow_axis_skip="true"/>', [1, 3, 1, 4], [1]),
+    "Unsqueeze-1 [1]": ("Unsqueeze", "opset1", "", [3, 4], [1]),
+    "Unsqueeze-1 [1,1]": ("Unsqueeze", "opset1", "", [3, 4], [1, 1]),
+}
+#: Parameter x -> op (layer 2) with Const axes (layer 1) -> Result.
+SQUEEZE = """<?xml version="1.0"?>
+<net name="probe" version="11"><layers>
+{x}
+<layer id="1" name="axes" type="Const" version="opset1"><data element_type="i64" shape="{n}" offset="0" size="{size}"/>
+<output><port id="0" precision="I64"><dim>{n}</dim></port></output></layer>
+<layer id="2" name="op" type="{type}" version="{opset}">{data}<input>{p0}<port id="1" precision="I64"><dim>{n}</dim>
+</port></input><output><port id="2" precision="FP32"/></output></layer>
+<layer id="3" name="r" type="Result" version="opset1"><input><port id="0" precision="FP32"/></input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/></edges></net>"""
+
+
+def read_with(xml: str, weights: bytes) -> ov.Model | None:
+    """``read`` of an IR whose ``.bin`` holds ``weights``."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "probe.xml"
+        path.write_text(xml)
+        path.with_suffix(".bin").write_bytes(weights)
+        try:
+            return ov.Core().read_model(str(path))
+        except RuntimeError as error:
+            print(f"refused: {str(error).splitlines()[-2:]}", file=sys.stderr)
+            return None
+
+
+def squeeze_axes() -> dict[str, str | None]:
+    """What the release does with each of ``SQUEEZES``: "refused" if its reader refuses the IR, "fails" if its CPU
+    plugin does not compile or run it, else the output's shape ("1,3,1,4": the axis skipped) where the output holds
+    the input's values in order, "wrong" if not; None where it has not the opset."""
+    answers: dict[str, str | None] = {}
+    for key, (op_type, opset, data, dims, axes) in SQUEEZES.items():
+        try:
+            NodeFactory(opset)
+        except RuntimeError:
+            answers[key] = None
+            continue
+        weights = np.array(axes, np.int64).tobytes()
+        model = read_with(SQUEEZE.format(x=parameter(0, "x", "f32", "FP32", dims), n=len(axes), size=len(weights),
+                                         type=op_type, opset=opset, data=data, p0=port(0, "FP32", dims)), weights)
+        if model is None:
+            answers[key] = "refused"
+            continue
+        x = np.arange(np.prod(dims), dtype=np.float32).reshape(dims)
+        try:
+            got = compiled(model).create_infer_request().infer([x])[0]
+        except RuntimeError as error:
+            print(f"{key}: {error}", file=sys.stderr)
+            answers[key] = "fails"
+            continue
+        answers[key] = ",".join(map(str, got.shape)) if np.array_equal(got.ravel(), x.ravel()) else "wrong"
+    return answers
+
+
+#: A stateful model: Parameter x [1, ?] (or as declared) -> ReadValue-6 "kv" (variable of ``shape``, its init
+#: ``init``) concatenated with x on axis 1 -> Assign "kv"; ReduceSum over axis 1 -> Result: a language model's
+#: KV-cache in small, each step the sum of every x fed so far.
+STATE_CONCAT = """<?xml version="1.0"?>
+<net name="probe" version="11"><layers>
+{x}
+{init}
+<layer id="5" name="read" type="ReadValue" version="opset6"><data variable_id="kv" variable_type="f32"
+ variable_shape="{shape}"/>{init_input}<output>{state_port1}</output></layer>
+<layer id="6" name="cat" type="Concat" version="opset1"><data axis="1"/><input>{state_port0}{x_port1}</input>
+<output>{state_port2}</output></layer>
+<layer id="7" name="assign" type="Assign" version="opset6"><data variable_id="kv"/><input>{state_port0}</input>
+<output>{state_port1}</output></layer>
+<layer id="8" name="axis" type="Const" version="opset1"><data element_type="i64" shape="1" offset="40" size="8"/>
+<output><port id="0" precision="I64"><dim>1</dim></port></output></layer>
+<layer id="9" name="sum" type="ReduceSum" version="opset1"><data keep_dims="false"/><input>{state_port0}
+<port id="1" precision="I64"><dim>1</dim></port></input><output>{y_port}</output></layer>
+<layer id="10" name="r" type="Result" version="opset1"><input>{y_port0}</input></layer>
+</layers><edges>{init_edges}
+<edge from-layer="5" from-port="1" to-layer="6" to-port="0"/>
+<edge from-layer="0" from-port="0" to-layer="6" to-port="1"/>
+<edge from-layer="6" from-port="2" to-layer="7" to-port="0"/>
+<edge from-layer="6" from-port="2" to-layer="9" to-port="0"/>
+<edge from-layer="8" from-port="0" to-layer="9" to-port="1"/>
+<edge from-layer="9" from-port="2" to-layer="10" to-port="0"/>
+</edges></net>"""
+#: Inits of the variable: a Broadcast of 0 to a Const shape [rows, 0] ("const"), or to [dim 0 of x, 0] from ShapeOf
+#: ("shape", as a language model's KV-cache is initialised: static where x's dim 0 is), or none (a ReadValue-6 of
+#: no input: zeros of the variable's shape, where it is static).
+STATE_INITS = ("const", "shape", "none")
+#: (variable shape, x's declared shape) of the stateful models probed.
+STATE_SHAPES = [("?,?", "?,?"), ("?,?", "1,?"), ("1,?", "1,?"), ("1,?", "?,?"), ("2,?", "2,?")]
+
+
+def _state_concat(shape: str, declared: str, init: str) -> str:
+    """``STATE_CONCAT`` for a variable of ``shape``, x declared ``declared``, the init ``init``."""
+    dims = [-1 if d == "?" else int(d) for d in declared.split(",")]
+    rows = 2 if shape.startswith("2") else 1
+    state = [-1 if d == "?" else int(d) for d in shape.split(",")]
+    zero = ('<layer id="1" name="zero" type="Const" version="opset1"><data element_type="f32" shape="" offset="0" '
+            'size="4"/><output><port id="0" precision="FP32"/></output></layer>')
+    if init == "none":
+        layers, edges, shape_from = "", "", ""
+    elif init == "const":
+        layers = zero + (f'<layer id="2" name="to" type="Const" version="opset1"><data element_type="i64" shape="2" '
+                         f'offset="{8 if rows == 1 else 24}" size="16"/><output><port id="0" precision="I64">'
+                         '<dim>2</dim></port></output></layer>')
+        shape_from = "2"
+        edges = ""
+    elif init == "shape":
+        i64 = '<port id="{}" precision="I64">{}</port>'
+        one, scalar = i64.format(0, "<dim>1</dim>"), '<port id="0" precision="I64"/>'
+        layers = zero + (
+            '<layer id="2" name="shape" type="ShapeOf" version="opset1"><input>' + port(0, "FP32", dims) +
+            '</input><output>' + i64.format(1, "<dim>2</dim>") + '</output></layer>'
+            '<layer id="3" name="first" type="Const" version="opset1"><data element_type="i64" shape="1" offset="48" '
+            'size="8"/><output>' + one + '</output></layer>'
+            '<layer id="11" name="at" type="Const" version="opset1"><data element_type="i64" shape="" offset="48" '
+            'size="8"/><output>' + scalar + '</output></layer>'
+            '<layer id="12" name="rows" type="Gather" version="opset1"><input>' + i64.format(0, "<dim>2</dim>") +
+            i64.format(1, "<dim>1</dim>") + i64.format(2, "") + '</input><output>' + i64.format(3, "<dim>1</dim>") +
+            '</output></layer>'
+            '<layer id="13" name="none" type="Const" version="opset1"><data element_type="i64" shape="1" offset="48" '
+            'size="8"/><output>' + one + '</output></layer>'
+            '<layer id="14" name="to" type="Concat" version="opset1"><data axis="0"/><input>' +
+            i64.format(0, "<dim>1</dim>") + i64.format(1, "<dim>1</dim>") + '</input><output>' +
+            i64.format(2, "<dim>2</dim>") + '</output></layer>')
+        edges = ('<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>'
+                 '<edge from-layer="2" from-port="1" to-layer="12" to-port="0"/>'
+                 '<edge from-layer="3" from-port="0" to-layer="12" to-port="1"/>'
+                 '<edge from-layer="11" from-port="0" to-layer="12" to-port="2"/>'
+                 '<edge from-layer="12" from-port="3" to-layer="14" to-port="0"/>'
+                 '<edge from-layer="13" from-port="0" to-layer="14" to-port="1"/>')
+        shape_from = "14"
+    init_dims = [rows if init == "const" else dims[0], 0]
+    layers += "" if init == "none" else (
+        '<layer id="4" name="init" type="Broadcast" version="opset3"><data mode="numpy"/><input>'
+        '<port id="0" precision="FP32"/><port id="1" precision="I64"><dim>2</dim></port></input><output>'
+        + port(2, "FP32", init_dims) + '</output></layer>')
+    edges += "" if init == "none" else (
+        f'<edge from-layer="1" from-port="0" to-layer="4" to-port="0"/>'
+        f'<edge from-layer="{shape_from}" from-port="{2 if init != "const" else 0}" to-layer="4" to-port="1"/>')
+    out = [-1 if d < 0 else d for d in state]
+    return STATE_CONCAT.format(
+        x=parameter(0, "x", "f32", "FP32", dims), init=layers, shape=shape,
+        init_input="" if init == "none" else f"<input>{port(0, 'FP32', init_dims)}</input>",
+        state_port0=port(0, "FP32", out), state_port1=port(1, "FP32", out), state_port2=port(2, "FP32", out),
+        x_port1=port(1, "FP32", dims), y_port=port(2, "FP32", out[:1]), y_port0=port(0, "FP32", out[:1]),
+        init_edges=edges + ("" if init == "none" else
+                            '<edge from-layer="4" from-port="2" to-layer="5" to-port="0"/>'))
+
+
+def _state_weights() -> bytes:
+    """The Consts of ``_state_concat``: f32 0 at offset 0, i64 [1, 0] at 8 (the const init's shape, and the
+    multiplier that takes x's shape to [rows, 0]), [2, 0] at 24, the axis [1] at 40, [0] at 48 (Gather's index, its
+    axis, Concat's 0)."""
+    return (np.array([0.0], np.float32).tobytes() + b"\0" * 4 + np.array([1, 0, 2, 0, 1, 0], np.int64).tobytes())
+
+
+def state_shapes() -> dict[str, str]:
+    """What the release does with ``STATE_CONCAT`` for each of ``STATE_SHAPES`` and ``STATE_INITS`` ("var 1,? x 1,?
+    const"), three inferences of one request (x of 2, 3 and 1 columns, ``rows`` rows): "right" if each output is the
+    sum of every x fed so far, "wrong" if not, "fails" if it does not compile or run it (2024.0: "get_shape was
+    called on a descriptor::Tensor with dynamic shape"), "refused" if its reader refuses it."""
+    answers = {}
+    for shape, declared in STATE_SHAPES:
+        rows = 2 if shape.startswith("2") or declared.startswith("2") else 1
+        for init in STATE_INITS:
+            key = f"var {shape} x {declared} {init}"
+            model = read_with(_state_concat(shape, declared, init), _state_weights())
+            if model is None:
+                answers[key] = "refused"
+                continue
+            feeds = [np.arange(rows * n, dtype=np.float32).reshape(rows, n) + n for n in (2, 3, 1)]
+            try:
+                request = compiled(model).create_infer_request()
+                got = [request.infer([x])[0].copy() for x in feeds]
+            except RuntimeError as error:
+                print(f"state {key}: {str(error).strip().splitlines()[-1][:200]}", file=sys.stderr)
+                answers[key] = "fails"
+                continue
+            want = np.cumsum([x.sum(1) for x in feeds], axis=0)
+            answers[key] = "right" if all(np.array_equal(g, w) for g, w in zip(got, want, strict=True)) else "wrong"
+    return answers
+
+
+#: The float types integer types are converted to by ``int_to_float``.
+FLOAT_DESTINATIONS = ("f16", "f32")
+
+
+def _float_values(element: str) -> np.ndarray:
+    """Values of the integer type ``element`` to convert to floats: every value of an 8- or 16-bit type; of wider
+    ones ``_convert_values``, every value within 3 of +-2^k (k from 11 to 32), 65504 to 65536 and 4000 seeded (of
+    i64 and u64 within i32, as ``_convert_values``)."""
+    dtype = np.dtype(CONVERT_TYPES[element])
+    info = np.iinfo(dtype)
+    if info.bits <= 16:
+        return np.arange(info.min, info.max + 1, dtype=np.int64).astype(dtype)
+    low, high = (max(info.min, -2**31), min(info.max, 2**31 - 1)) if info.bits == 64 else (info.min, info.max)
+    near = {s * 2**k + d for k in range(11, 33) for d in range(-3, 4) for s in (1, -1)}
+    near |= set(range(65504, 65537)) | {-v for v in range(65504, 65537)}
+    seeded = np.random.default_rng(3).integers(low, high, 4000, dtype=np.int64, endpoint=True)
+    values = sorted({int(v) for v in _convert_values(element)} | {v for v in near if low <= v <= high}
+                    | {int(v) for v in seeded})
+    return np.array(values, dtype)
+
+
+def _digest(values: np.ndarray) -> str:
+    import hashlib
+
+    return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()[:16]
+
+
+def int_to_float() -> dict[str, dict[str, str] | None]:
+    """Digests of what the CPU plugin computes for Convert-1 from each integer type (``CONVERT_TYPES``) to each of
+    ``FLOAT_DESTINATIONS`` on ``_float_values`` (``convert``: "i16->f16" -> the digest of the outputs' bytes), and for
+    ConvertPromoteTypes-14 with promote_unsafe of each integer type with each of those (``promote``: "i32+f32->f32"
+    -> the digest of its first output, the integer converted; None where the release has no opset14):
+    scripts/make_release_table.py holds each against the current release's (2023.0 gives 65504 for i32 70000 into
+    f16, 2026.4 inf)."""
+    params, results, feed, keys = [], [], [], []
+    try:
+        factory = NodeFactory("opset14")
+    except RuntimeError:
+        factory = None
+    for source in CONVERT_TYPES:
+        values = _float_values(source)
+        for destination in FLOAT_DESTINATIONS:
+            data = ov.op.Parameter(getattr(ov.Type, source), ov.PartialShape([values.size]))
+            node = NodeFactory("opset1").create("Convert", [data.output(0)], {"destination_type": destination})
+            params.append(data)
+            feed.append(values)
+            results.append(node.output(0))
+            keys.append(f"{source}->{destination}")
+            if factory is None:
+                continue
+            data = ov.op.Parameter(getattr(ov.Type, source), ov.PartialShape([values.size]))
+            real = ov.op.Parameter(getattr(ov.Type, destination), ov.PartialShape([1]))
+            node = factory.create("ConvertPromoteTypes", [data.output(0), real.output(0)],
+                                  {"promote_unsafe": True, "pytorch_scalar_promotion": False,
+                                   "u64_integer_promotion_target": "f32"})
+            params += [data, real]
+            feed += [values, np.ones(1, np.dtype("float16" if destination == "f16" else "float32"))]
+            results.append(node.output(0))
+            keys.append(f"{source}+{destination}->{node.get_output_element_type(0).get_type_name()}")
+    request = compiled(ov.Model(results, params, "int_to_float")).create_infer_request()
+    request.infer(feed)
+    convert: dict[str, str] = {}
+    promote: dict[str, str] = {}
+    for i, key in enumerate(keys):
+        (promote if "+" in key else convert)[key] = _digest(request.get_output_tensor(i).data)
+    return {"convert": convert, "promote": promote if factory else None}
+
+
+#: Float values ``float_convert`` converts: zeros, halves, the f16 limits and beyond, infinities, NaN.
+FLOAT_VALUES = [0.0, -0.0, 0.4, 0.5, 1.0, -1.0, 255.5, 256.0, 1000.0, -1000.0, 1e-3, 1e-8, 65504.0, 65519.0,
+                65520.0, 65535.0, 70000.0, -70000.0, 1e5, 3e38, float("inf"), float("-inf"), float("nan")]
+
+
+def float_convert() -> dict[str, list[float | bool | None]]:
+    """What the CPU plugin computes for Convert-1 of f32 into boolean, f16 and i32 and of f16 into f32 and boolean,
+    and for IsInf-10, IsNaN-10 and IsFinite-10 of an f16 input, on ``FLOAT_VALUES`` (as f16 where the input is f16):
+    the outputs, NaN as None (scripts/make_release_table.py holds them against the current release's: 2023.0 gives
+    False for 255.5 into boolean, 65504 for 70000 into f16)."""
+    params, results, feed, keys = [], [], [], []
+    for source, destination in (("f32", "boolean"), ("f32", "f16"), ("f32", "i32"), ("f16", "f32"),
+                                ("f16", "boolean"), ("f16", "IsInf"), ("f16", "IsNaN"), ("f16", "IsFinite")):
+        values = np.array(FLOAT_VALUES, np.dtype("float16" if source == "f16" else "float32"))
+        data = ov.op.Parameter(getattr(ov.Type, source), ov.PartialShape([values.size]))
+        if destination.startswith("Is"):
+            node = NodeFactory("opset10").create(destination, [data.output(0)],
+                                                 {"detect_negative": True, "detect_positive": True}
+                                                 if destination == "IsInf" else {})
+        else:
+            node = NodeFactory("opset1").create("Convert", [data.output(0)], {"destination_type": destination})
+        params.append(data)
+        feed.append(values)
+        results.append(node.output(0))
+        keys.append(f"{source}->{destination}")
+    request = compiled(ov.Model(results, params, "float_convert")).create_infer_request()
+    request.infer(feed)
+    answers = {}
+    for i, key in enumerate(keys):
+        got = request.get_output_tensor(i).data
+        answers[key] = [None if isinstance(v, float) and v != v else v for v in got.tolist()]
+    return answers
+
+
+#: IR v10 models of one layer whose boolean output is the model's output: x [6] f32 -> op -> Result.
+V10_BOOLEAN = {"IsNaN": ("opset10", ""), "IsInf": ("opset10", ""), "IsFinite": ("opset10", ""),
+               "NotEqual": ("opset1", ""), "LogicalNot": ("opset1", "")}
+
+
+def v10_boolean_outputs() -> dict[str, str]:
+    """What the release does with an IR v10 model whose output is a boolean: x [6] f32 -> IsNaN-10, IsInf-10,
+    IsFinite-10, NotEqual-1 (x against itself: True for NaN), or LogicalNot-1 of IsNaN-10 -> Result: "right" if it
+    computes numpy's answer (as booleans or 0/1), "wrong", "fails" to compile or run it (2023.0 on IsNaN: "Eltwise
+    node ... doesn't support BOOL precision"), or "refused" by its reader."""
+    x = np.array([0.0, np.nan, np.inf, -np.inf, 1.0, -2.0], np.float32)
+    want = {"IsNaN": np.isnan(x), "IsInf": np.isinf(x), "IsFinite": np.isfinite(x), "NotEqual": np.isnan(x),
+            "LogicalNot": ~np.isnan(x)}
+    dims = [6]
+    answers = {}
+    for op, (opset, data) in V10_BOOLEAN.items():
+        head = '<layer id="1" name="op" type="{}" version="{}">{}<input>{}</input><output>{}</output></layer>'
+        if op == "LogicalNot":
+            body = (head.format("IsNaN", "opset10", "", port(0, "FP32", dims), port(1, "BOOL", dims)) +
+                    '<layer id="3" name="not" type="LogicalNot" version="opset1"><input>' + port(0, "BOOL", dims) +
+                    '</input><output>' + port(1, "BOOL", dims) + '</output></layer>')
+            edges = ('<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>'
+                     '<edge from-layer="1" from-port="1" to-layer="3" to-port="0"/>'
+                     '<edge from-layer="3" from-port="1" to-layer="2" to-port="0"/>')
+        elif op == "NotEqual":
+            body = head.format(op, opset, data, port(0, "FP32", dims) + port(1, "FP32", dims), port(2, "BOOL", dims))
+            edges = ('<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>'
+                     '<edge from-layer="0" from-port="0" to-layer="1" to-port="1"/>'
+                     '<edge from-layer="1" from-port="2" to-layer="2" to-port="0"/>')
+        else:
+            body = head.format(op, opset, data, port(0, "FP32", dims), port(1, "BOOL", dims))
+            edges = ('<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>'
+                     '<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>')
+        xml = (f'<?xml version="1.0"?>\n<net name="probe" version="10"><layers>'
+               f'{parameter(0, "x", "f32", "FP32", dims)}{body}<layer id="2" name="r" type="Result" '
+               f'version="opset1"><input>{port(0, "BOOL", dims)}</input></layer></layers><edges>{edges}</edges></net>')
+        model = read(xml)
+        if model is None:
+            answers[op] = "refused"
+            continue
+        try:
+            got = compiled(model).create_infer_request().infer([x])[0]
+        except RuntimeError as error:
+            print(f"v10 boolean output {op}: {str(error).strip().splitlines()[-1][:200]}", file=sys.stderr)
+            answers[op] = "fails"
+            continue
+        answers[op] = "right" if np.array_equal(np.asarray(got).astype(bool), want[op]) and set(
+            np.unique(np.asarray(got).astype(np.int64)).tolist()) <= {0, 1} else "wrong"
+    return answers
+
+def main(only: list[str]) -> None:
+    """Print every answer, or with names of questions (``squeeze_axes``) those only, to merge into a kept answer."""
+    questions = {"ir_versions": ir_versions, "opsets": opsets, "values": values,
+                 "duplicate_layer_names": duplicate_layer_names, "sdpa_boolean_mask": sdpa_boolean_mask,
+                 "dynamic_state": dynamic_state, "sdpa_float_mask_shapes": sdpa_float_mask_shapes,
+                 "sdpa_float_mask_dynamic": lambda: sdpa_float_mask_shapes(dynamic=True), "identity": identity,
+                 "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
+                 "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
+                 "int_to_float": int_to_float, "float_convert": float_convert,
+                 "v10_boolean_outputs": v10_boolean_outputs}
+    unknown = set(only) - set(questions)
+    if unknown:
+        sys.exit(f"unknown questions {sorted(unknown)}; known: {', '.join(questions)}")
+    answers = {"version": ov.get_version(), "python": sys.version.split()[0]}
+    answers.update({name: ask() for name, ask in questions.items() if not only or name in only})
+    json.dump(answers, sys.stdout, indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -42,15 +42,17 @@ DEFECTS: dict[str, str] = {
                                          "dynamic ('attention_mask_input_correctness' once the lengths are known)",
     "identity_not_compiled": "reads Identity-16 but its CPU plugin does not compile it ('Unsupported operation of "
                              "type: Identity')",
-    "bitwise_u16_u32_wrong": "computes BitwiseNot-13 on u16 and u32 as 0 for every element, and BitwiseAnd/Or/Xor-13 "
-                             "on u32 capped at 2^31-1",
+    "bitwise_unsigned_wrong": "computes BitwiseNot-13 on u16, u32 and u64 as 0 for every element, and "
+                              "BitwiseAnd/Or/Xor-13 on u32 capped at 2^31-1",
     "i4_zero_point_wrong": "computes NNCF's weight decompression of i4 weights less an i4 zero point up to twice the "
                            "largest output away",
     "group_norm_2d_not_compiled": "reads GroupNormalization-12 of a 2-D input but its CPU plugin does not compile it "
                                   "('Cannot fallback on ngraph reference implementation')",
-    "integer_convert_saturates": "computes Convert-1 between this layer's integer types saturating where the "
-                                 "current OpenVINO wraps (i32 300 into u8: 255, not 44; u32 4000000000 into i64: "
-                                 "2147483647, not -294967296)",
+    "integer_convert_saturates": "computes Convert-1 from this layer's integer type saturating where the current "
+                                 "OpenVINO wraps or overflows (i32 300 into u8: 255, not 44; u32 4000000000 into i64: "
+                                 "2147483647, not -294967296; i32 70000 into f16: 65504, not inf)",
+    "squeeze_axis_not_one_refused": "refuses to read Squeeze-1 with an axis whose static dim is not 1, which the "
+                                    "current OpenVINO skips ('Only axes of size 1 may be removed')",
 }
 
 
@@ -121,10 +123,10 @@ class Release:
       every release with SDPA-13; found after stop 51's notes);
     - ``identity_not_compiled``: 2025.0, the first with Identity-16, to 2025.3 read it but do not compile it
       ("Unsupported operation of type: Identity"); 2025.4 on do;
-    - ``bitwise_u16_u32_wrong``: 2023.2, the first with opset13, to 2025.3 give 0 for BitwiseNot-13 on u16 and u32
-      and cap BitwiseAnd/Or/Xor-13 on u32 at 2^31-1 (0 | 4294967295 gives 2147483647); all four are right on u8,
-      i8, i16 and i32; 2025.4 on compute u16 and u32 right (u64 and i64 come out wrong on every release, the
-      current one too: no defect of one against it);
+    - ``bitwise_unsigned_wrong``: 2023.2, the first with opset13, to 2025.3 give 0 for BitwiseNot-13 on u16, u32 and
+      u64 and cap BitwiseAnd/Or/Xor-13 on u32 at 2^31-1 (0 | 4294967295 gives 2147483647); all four are right on u8,
+      i8, i16 and i32, and And/Or/Xor on u64 and all on i64; 2025.4 on compute them right (i64 and u64 probed within
+      i32: beyond it every release, the current one too, computes them through i32; found u64 by a QA run);
     - ``i4_zero_point_wrong``: 2024.0 to 2025.3 compute i4 weights less an i4 zero point (each converted to f16,
       times an f16 scale, into a MatMul) up to twice the largest output away; 2023.2, 2023.3 and 2025.4 on right
       (u4 and u8 zero points, and i4 weights without one, right on all; found by a QA run);
@@ -137,14 +139,29 @@ class Release:
       negative i32, into i64 too; ConvertPromoteTypes-14 (2024.0 to 2025.3) differs on the 15 pairs with a u32
       input, each where a Convert of an input to the promoted type does (found by a QA run: i32 + u32 unsafe into
       i64). i64 and u64 are probed within i32: beyond it every release, the current one too, computes them through
-      i32."""
+      i32. Into f16 (every value of the 8- and 16-bit types, edges and 4000 seeded ones of the wider), 2023.0 to
+      2024.2 differ on i32, i64, u16, u32 and u64 (a value beyond f16's range: 65504 where 2024.3 on give inf), and
+      ConvertPromoteTypes-14 on 2024.0 to 2024.2 wherever its Convert does; every release converts u8, i8 and i16
+      into f16, and every integer type into f32 (u32 on 2023.3 on), as the current one does (found by a QA run);
+    - ``squeeze_axis_not_one_refused``: 2023.0 to 2024.2 refuse to read Squeeze-1 with an axis whose static dim is
+      not 1 ([1, 3, 1, 4], axes [1], [-3] or [0, 1]: "Only axes of size 1 may be removed"), which 2024.3 on skip (as
+      Squeeze-15 does, from 2024.5, allow_axis_skip true or false); Unsqueeze-1 is read and computed alike by every
+      release, repeated axes too (found by a QA run)."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on
     run it; the documented-only releases before 2023.0 take 2023.0's answer, unmeasured)."""
+    runs_static_init_state: bool = True
+    """Whether its CPU plugin runs a model whose state has a dynamic shape and an init (the ReadValue's input) of
+    static shape (measured on a KV-cache in small, variables [?, ?], [1, ?] and [2, ?] concatenated with an input,
+    three inferences: 2023.3 to 2024.4 fail to compile or run it where the init is a Broadcast to a Const shape
+    [1, 0] or to one taken from a static dim of the input, "Cannot get dims for non static shape", and run it where
+    the init's shape is dynamic or there is no init; 2024.5 on run all; 2023.0 to 2023.2 fail on every dynamic state;
+    the documented-only releases take 2023.0's answer, unmeasured; found by a QA run: a language model reshaped to
+    batch 1)."""
     converts_otherwise: frozenset[str] = frozenset()
-    """The pairs of integer types ("u32->i64") on which its Convert-1 computes other numbers than the current
-    OpenVINO's (``integer_convert_saturates``)."""
+    """The pairs of an integer type and another ("u32->i64", "i32->f16") on which its Convert-1 computes other numbers
+    than the current OpenVINO's (``integer_convert_saturates``; the pairs probed: ``converts_probed``)."""
 
     @cached_property
     def number(self) -> tuple[int, int] | None:
@@ -210,8 +227,16 @@ def releases() -> dict[str, Release]:
                           frozenset(tuple(v) for v in entry["values"]),
                           frozenset(entry["reads_duplicate_layer_names"]), frozenset(entry["miscomputes"]),
                           runs_dynamic_state=entry["runs_dynamic_state"],
+                          runs_static_init_state=entry["runs_static_init_state"],
                           converts_otherwise=frozenset(entry["converts_otherwise"]))
             for name, entry in document["releases"].items()}
+
+
+@cache
+def converts_probed() -> frozenset[str]:
+    """The Convert-1 pairs of types ("i32->f16") every measured release was asked (``Release.converts_otherwise``
+    lists those it computes otherwise): a pair not listed is converted alike only if it is one of these."""
+    return frozenset(json.loads(_TABLE.read_text())["converts_probed"])
 
 
 @cache
@@ -237,7 +262,7 @@ def release(name: str) -> Release:
         values = frozenset(v for v in newest.values if int(v[1][5:]) <= n)
         return Release(name, f"opsets 1-{n} as OpenVINO {newest.name} has them", newest.ir_versions, opsets, values,
                        newest.reads_duplicate_layer_names, newest.miscomputes, newest.runs_dynamic_state,
-                       newest.converts_otherwise)
+                       newest.runs_static_init_state, newest.converts_otherwise)
     minor = ".".join(name.split(".")[:2])
     if minor in known:
         return known[minor]

@@ -22,13 +22,13 @@ _LOGICAL = {"BitwiseAnd": "LogicalAnd", "BitwiseOr": "LogicalOr", "BitwiseXor": 
 _NOT_AS_SUBTRACT = {"i8": -1, "i16": -1, "i32": -1, "i64": -1, "u8": 255, "u16": 65535}
 
 
-#: The (op, element type) pairs 2023.2 to 2025.3 compute wrongly (``bitwise_u16_u32_wrong``): BitwiseNot on u16 and
-#: u32 gives 0, BitwiseAnd/Or/Xor on u32 are capped at 2^31-1.
-_WRONG = {("BitwiseNot", "u16"), ("BitwiseNot", "u32"), ("BitwiseAnd", "u32"), ("BitwiseOr", "u32"),
-          ("BitwiseXor", "u32")}
+#: The (op, element type) pairs 2023.2 to 2025.3 compute wrongly (``bitwise_unsigned_wrong``): BitwiseNot on u16, u32
+#: and u64 gives 0, BitwiseAnd/Or/Xor on u32 are capped at 2^31-1.
+_WRONG = {("BitwiseNot", "u16"), ("BitwiseNot", "u32"), ("BitwiseNot", "u64"), ("BitwiseAnd", "u32"),
+          ("BitwiseOr", "u32"), ("BitwiseXor", "u32")}
 
 
-def _u16_u32(graph: Graph, layer: Layer) -> bool:
+def _unsigned(graph: Graph, layer: Layer) -> bool:
     """True if the bitwise ``layer`` is one of ``_WRONG``: its op on its input's element type."""
     return (lookup(layer.type, layer.version).type, declared_type(layer.inputs[0]).element) in _WRONG
 
@@ -45,16 +45,17 @@ class BitwiseTo1(Downgrade):
        is exact on OpenVINO CPU only for 8- and 16-bit types, which it computes through f32) is left, for
        ``retarget`` to refuse.
 
-    For a target that computes BitwiseNot on u16 and u32 as 0 and BitwiseAnd/Or/Xor on u32 capped at 2^31-1
+    For a target that computes BitwiseNot on u16, u32 and u64 as 0 and BitwiseAnd/Or/Xor on u32 capped at 2^31-1
     (measured: 2023.2 to 2025.3), those layers are taken too, though the target creates opset13: BitwiseNot on u16
-    is rewritten by rule 2; the u32 ones have no exact form there (2024.0 and 2025.0 CPU compute ``MAX - x`` on u32
-    wrongly, through i64 too: 4294967295 - 0 gives 2147483647) and are left, for ``retarget`` to refuse.
+    is rewritten by rule 2; the u32 and u64 ones have no exact form there (2024.0 and 2025.0 CPU compute ``MAX - x``
+    on u32 wrongly, through i64 too: 4294967295 - 0 gives 2147483647; ~x of a u64 below 2^63 is 2^63 or more, which
+    they hold in no type) and are left, for ``retarget`` to refuse.
     """
 
     rewrites = {f"{op}-13": f"into {logical}-1 on boolean inputs" + (
         " (on i8-i64, u8 and u16 into Subtract-1 from a constant)" if op == "BitwiseNot" else "")
         for op, logical in _LOGICAL.items()}
-    repairs = {"bitwise_u16_u32_wrong": _u16_u32}
+    repairs = {"bitwise_unsigned_wrong": _unsigned}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()

@@ -11,7 +11,7 @@ from ...base.dtypes import INTEGER_TYPES, REAL_TYPES, element_type
 from ...ir.model import Graph, Layer
 from ...ops import attrs as A
 from ...ops.core import ConvertAttrs
-from ...ops.releases import op_label
+from ...ops.releases import converts_probed, op_label
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
@@ -52,8 +52,8 @@ def _from_integers(graph: Graph, layer: Layer) -> bool:
 
 
 #: How a conversion the target computes otherwise is rewritten, and where (``integer_wrap.wraps_exactly``).
-_WRAP = ("into i8, u8, i16 or u16 from a type but u32, as the current OpenVINO's wrap (FloorMod-1 in i32, then "
-         "Convert-1 in range; the target's CPU holds no u32 or u64 of 2^31 or more)")
+_WRAP = ("into i8, u8, i16 or u16 from a type but u32 and u64, as the current OpenVINO's wrap (FloorMod-1 in i32, "
+         "then Convert-1 in range; the target's CPU holds no u32 or u64 of 2^31 or more)")
 
 
 class ConvertPromoteTypesTo1(Downgrade):
@@ -69,13 +69,22 @@ class ConvertPromoteTypesTo1(Downgrade):
     (``integer_convert_saturates``, measured: 2023.0 to 2025.3 saturate where 2025.4 on wrap, u32 of 2^31 or more
     into i64 too), the Convert-1 and ConvertPromoteTypes-14 layers making such a conversion of a value that may be
     out of the destination's range are taken too: each such conversion into i8, u8, i16 or u16 from a type but u32
-    is built as the current OpenVINO's wrap (``integer_wrap.wrapped``), and with it a lossy ConvertPromoteTypes-14
-    onto such a pair; one from u32 or into u32 or u64 is left, for ``retarget`` to refuse: the target's CPU holds
-    no u32 or u64 of 2^31 or more (it reads a u32 input of 4000000000 as 2147483647)."""
+    and u64 is built as the current OpenVINO's wrap (``integer_wrap.wrapped``), and with it a lossy
+    ConvertPromoteTypes-14 onto such a pair; one from u32 or u64, or into u32, u64 or f16, is left, for
+    ``retarget`` to refuse: the target's CPU holds no u32 or u64 of 2^31 or more (it reads a u32 input of
+    4000000000 as 2147483647), and no older op overflows into f16's infinity as the current Convert does.
+
+    A lossy promotion of an integer type into a real one (promote_unsafe: i32 with f32, i16 with f16) is a Convert-1
+    of the integer input, which every release converts as the current OpenVINO does where the table measured the
+    pair (``converts_probed``) and the target does not convert it otherwise (i32 into f32 and i16 into f16 on every
+    release; measured on every value of the 16-bit types, edges and 4000 seeded ones of the wider): rewritten so
+    too (found by a QA run: refused for 2023.0, where Convert-1 is bit-exact)."""
 
     rewrites = {"ConvertPromoteTypes-14": "into Convert-1 of each input where both input element types are known "
-                                          "and the promoted type holds every value of both (not a lossy promotion) "
-                                          f"or the target converts the pair otherwise; each such conversion {_WRAP}",
+                                          "and the promoted type holds every value of both (not a lossy promotion), "
+                                          "an integer type is promoted into a real one the target was measured to "
+                                          "convert it into as the current OpenVINO does, or the target converts the "
+                                          f"pair otherwise; each such conversion {_WRAP}",
                 "Convert-1": f"where the target converts its integer types otherwise than the current one, {_WRAP}"}
     repairs = {"integer_convert_saturates": _from_integers}
 
@@ -91,6 +100,14 @@ class ConvertPromoteTypesTo1(Downgrade):
         """The conversions the target computes otherwise (``_converted_otherwise``), with the inputs to wrap."""
         assert self.target is not None
         return _converted_otherwise(graph, layer, self.target.converts_otherwise)
+
+    def _converted_alike(self, source: str | None, destination: str) -> bool:
+        """Whether the target's Convert-1 of ``source`` (an integer type) into ``destination`` (a real one) was
+        measured to give the current OpenVINO's numbers: a pair the table probed that it does not convert otherwise
+        (none without a target)."""
+        pair = f"{source}->{destination}"
+        return (self.target is not None and source in INTEGER_TYPES and destination in REAL_TYPES
+                and pair in converts_probed() and pair not in self.target.converts_otherwise)
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
@@ -113,6 +130,7 @@ class ConvertPromoteTypesTo1(Downgrade):
             target = promoted(types[0].element, types[1].element, scalars,  # type: ignore[arg-type]
                               A.decode(_PromoteAttrs, layer.attrs, layer.loc))
             if target is None or not all(_holds(t.element, target) or f"{t.element}->{target}" in otherwise
+                                         or self._converted_alike(t.element, target)
                                          for t in types):  # type: ignore[arg-type]
                 continue
             wraps = {key for pair_keys in otherwise.values() for key in pair_keys}
