@@ -39,6 +39,7 @@ from .downgrade.names import repeated_names
 from .in_bodies import InBodies
 from .interface_names import set_ir_version, unshared_outputs
 from .legacy import is_legacy, lower_legacy, read_migratable
+from .shapes import declared_type
 from .stateless import Stateless, variable_shape
 from .to_opset8 import migration, to_opset8
 from .validate import require_valid
@@ -201,9 +202,10 @@ def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[D
 
 
 def _dynamic_states(graph: Graph, target: Release) -> list[Diagnostic]:
-    """E-TARGET at each ReadValue whose variable has a dynamic shape, if ``target`` cannot run such a state."""
+    """E-TARGET at each ReadValue whose variable has a dynamic shape, if ``target`` cannot run such a state, or one
+    initialised with a static shape, if it cannot run that (``Release.runs_static_init_state``)."""
     if target.runs_dynamic_state:
-        return []
+        return _static_inits(graph, target)
     oldest = next((r.name for r in releases().values() if r.runs_dynamic_state), None)
     found = []
     for layer in graph.of_types(["readvalue"]):
@@ -215,6 +217,29 @@ def _dynamic_states(graph: Graph, target: Release) -> list[Diagnostic]:
                                 f"{show_shape(shape)}; measured: its CPU plugin fails at inference); the oldest "
                                 f"release that runs it is {oldest}; no rewrite makes a state static: `ir-tools "
                                 "migrate --target --stateless` makes it inputs and outputs", layer.loc))
+    return found
+
+
+def _static_inits(graph: Graph, target: Release) -> list[Diagnostic]:
+    """E-TARGET at each ReadValue whose variable has a dynamic shape and whose init (its input) a static one, if
+    ``target`` cannot run such a state (a language model reshaped to a static batch: its KV-cache's init [1, 2, 0,
+    32] folded from the batch)."""
+    if target.runs_static_init_state:
+        return []
+    oldest = next((r.name for r in releases().values() if r.runs_static_init_state and r.runs_dynamic_state), None)
+    found = []
+    for layer in graph.of_types(["readvalue"]):
+        shape = variable_shape(layer)
+        init = declared_type(layer.inputs[0]).shape if layer.inputs else None
+        if shape is None or all(d.is_static for d in shape) or init is None or not all(d.is_static for d in init):
+            continue
+        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot run a model whose state of "
+                                f"dynamic shape has an init of static shape (variable "
+                                f"'{layer.attrs.get('variable_id', '')}' of shape {show_shape(shape)}, its init "
+                                f"{show_shape(init)}; measured: its CPU plugin fails to compile or run it, 'Cannot "
+                                f"get dims for non static shape'); the oldest release that runs it is {oldest}; no "
+                                "rewrite makes the init's shape dynamic: `ir-tools migrate --target --stateless` "
+                                "makes the state inputs and outputs", layer.loc))
     return found
 
 

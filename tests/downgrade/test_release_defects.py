@@ -12,16 +12,22 @@
 4. OpenVINO 2023.3 to 2024.2 refuse to read SDPA-13 whose mask has a 1 in the place of L or S: ``migrate --target``
    decomposes such a layer and leaves the others; the result runs on 2024.0 within the op's rounding bound. 2023.3
    also fails to run one whose L or S is declared dynamic: decomposed for it.
-5. OpenVINO 2023.2 to 2025.3 CPU compute BitwiseNot-13 on u16 and u32 as 0 and BitwiseAnd/Or/Xor-13 on u32 capped
-   at 2^31-1: ``migrate --target`` rewrites BitwiseNot on u16 (Subtract-1, equal there to the current OpenVINO) and
-   refuses the u32 ones, which have no exact form there.
+5. OpenVINO 2023.2 to 2025.3 CPU compute BitwiseNot-13 on u16, u32 and u64 as 0 and BitwiseAnd/Or/Xor-13 on u32
+   capped at 2^31-1: ``migrate --target`` rewrites BitwiseNot on u16 (Subtract-1, equal there to the current
+   OpenVINO) and refuses the u32 and u64 ones, which have no exact form there.
 6. OpenVINO 2024.0 to 2025.3 CPU compute i4 weights less an i4 zero point up to twice the largest output away:
    ``migrate --target`` makes the zero point an i8 Const of the same values (passes/downgrade/decompression.py).
 7. OpenVINO 2023.1 to 2024.0 CPU do not compile GroupNormalization-12 of a 2-D input: ``migrate --target`` rewrites
    such a layer (MVN-6, passes/downgrade/normalization.py) and leaves the others.
 8. OpenVINO 2023.0 to 2025.3 CPU convert some pairs of integer types saturating where the current one wraps:
    ``migrate --target`` writes such Convert-1 and ConvertPromoteTypes-14 layers into i8, u8, i16 or u16 as the
-   current wrap and refuses those from u32 or into u32 or u64 (tests/downgrade/test_integer_convert.py).
+   current wrap and refuses those from u32 or u64 or into u32 or u64 (tests/downgrade/test_integer_convert.py);
+   2023.0 to 2024.2 convert integers into f16 otherwise (65504 for inf): refused; a ConvertPromoteTypes-14 of an
+   integer into a real type a release converts alike (i32 with f32, i16 with f16) is rewritten into Convert-1.
+9. OpenVINO 2023.0 to 2024.2 refuse to read Squeeze-1 with an axis whose static dim is not 1: ``migrate --target``
+   drops that axis (the current OpenVINO skips it), Squeeze-15 with allow_axis_skip false too.
+10. OpenVINO 2023.3 to 2024.4 CPU fail on a state of dynamic shape whose init has a static shape: ``check --target``
+    and ``migrate --target`` refuse it at its ReadValue, naming ``--stateless``, whose form runs there.
 """
 
 from __future__ import annotations
@@ -211,13 +217,20 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("sdpa_mask_broadcast_refused") == ["2023.3", "2024.0", "2024.1", "2024.2"]
     assert having("sdpa_mask_broadcast_dynamic_fails") == ["2023.3"]
     assert having("identity_not_compiled") == ["2025.0", "2025.1", "2025.2", "2025.3"]
-    assert having("bitwise_u16_u32_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
-                                               "2025.0", "2025.1", "2025.2", "2025.3"]
+    assert having("bitwise_unsigned_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
+                                                "2025.0", "2025.1", "2025.2", "2025.3"]
+    assert having("squeeze_axis_not_one_refused") == [*(f"2023.{n}" for n in range(4)), "2024.0", "2024.1", "2024.2"]
+    assert [name for name, r in table.items() if not r.runs_static_init_state] == [
+        "2021.4", "2022.1", "2022.2", "2022.3", *(f"2023.{n}" for n in range(4)), *(f"2024.{n}" for n in range(5))]
     assert having("i4_zero_point_wrong") == [*(f"2024.{n}" for n in range(7)), "2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("group_norm_2d_not_compiled") == ["2023.1", "2023.2", "2023.3", "2024.0"]
     saturating = [*(f"2023.{n}" for n in range(4)), *(f"2024.{n}" for n in range(7)), *(f"2025.{n}" for n in range(4))]
     assert having("integer_convert_saturates") == saturating  # (tests/downgrade/test_integer_convert.py)
-    assert [len(table[name].converts_otherwise) for name in saturating] == [36] * 3 + [35] * 12
+    assert [len(table[name].converts_otherwise) for name in saturating] == [41] * 3 + [40] * 4 + [35] * 8
+    overflowing = {"i32->f16", "i64->f16", "u16->f16", "u32->f16", "u64->f16"}  # (65504 where the current gives inf)
+    assert [name for name in saturating if overflowing <= table[name].converts_otherwise] == saturating[:7]
+    assert not {"i32->f32", "i16->f16", "i8->f16", "u8->f16"} & set().union(*(r.converts_otherwise
+                                                                             for r in table.values()))
     assert {"u32->i64", "i32->u8", "u32->u32"} <= table["2024.0"].converts_otherwise
     assert "u32->f32" in table["2023.0"].converts_otherwise - table["2023.3"].converts_otherwise
     assert oldest_creating("Identity", "opset16", {}) == "2025.0"
@@ -431,10 +444,10 @@ def test_a_broadcast_mask_on_dynamic_lengths_is_decomposed_for_2023_3(tmp_path: 
             np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-5, err_msg=f"{run}: {name}")
 
 
-#: The bitwise layers of the model: (op, numpy type, hit by bitwise_u16_u32_wrong).
+#: The bitwise layers of the model: (op, numpy type, hit by bitwise_unsigned_wrong).
 BITWISE = [("BitwiseNot", np.uint16, True), ("BitwiseNot", np.uint8, False), ("BitwiseNot", np.int32, False),
            ("BitwiseOr", np.int32, False), ("BitwiseAnd", np.uint16, False), ("BitwiseXor", np.int16, False),
-           ("BitwiseAnd", np.uint32, True), ("BitwiseNot", np.uint32, True)]
+           ("BitwiseAnd", np.uint32, True), ("BitwiseNot", np.uint32, True), ("BitwiseNot", np.uint64, True)]
 
 
 def _bitwise_model(path: Path, layers: list[tuple[str, type, bool]]) -> tuple[Path, dict[str, np.ndarray]]:
@@ -470,18 +483,18 @@ def test_bitwise_u16_u32_rewritten_or_refused_for_a_release_that_computes_them_w
     model, feed = _bitwise_model(tmp_path / "bitwise.xml", BITWISE)
     refused = _refused(model, target)
     assert set(refused) == {f"bits{i}" for i, (_, _, hit) in enumerate(BITWISE) if hit}, refused
-    assert all(m.startswith(f"OpenVINO {target} computes BitwiseNot-13 on u16 and u32 as 0 for every element, and "
-                            "BitwiseAnd/Or/Xor-13 on u32 capped at 2^31-1 (measured); the next release without this "
-                            "defect is 2025.4; `ir-tools migrate --target` rewrites it")
+    assert all(m.startswith(f"OpenVINO {target} computes BitwiseNot-13 on u16, u32 and u64 as 0 for every element, "
+                            "and BitwiseAnd/Or/Xor-13 on u32 capped at 2^31-1 (measured); the next release without "
+                            "this defect is 2025.4; `ir-tools migrate --target` rewrites it")
                for m in refused.values()), refused
     assert not _refused(model, "2025.4")
     out = tmp_path / f"bitwise_{target}.xml"
     assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 2
     err = capsys.readouterr().err
     left = re.findall(rf"error\[E-TARGET\]: layer '(bits\d+)' \(id \d+, Bitwise\w+@opset13\): OpenVINO {target} "
-                      "computes BitwiseNot-13 on u16 and u32 as 0", err)
-    assert sorted(left) == ["bits6", "bits7"], err  # (u32: no exact form)
-    assert err.count("2025.4; no rewrite applies to this layer (`ir-tools migrate --target` rewrites it") == 2, err
+                      "computes BitwiseNot-13 on u16, u32 and u64 as 0", err)
+    assert sorted(left) == ["bits6", "bits7", "bits8"], err  # (u32, u64: no exact form)
+    assert err.count("2025.4; no rewrite applies to this layer (`ir-tools migrate --target` rewrites it") == 3, err
     assert not out.exists()
     kept = BITWISE[:6]
     model, feed = _bitwise_model(tmp_path / "bitwise_kept.xml", kept)
@@ -531,3 +544,208 @@ def test_a_2d_group_normalization_is_rewritten_for_a_release_that_does_not_compi
     for run, got in runs.items():
         for name in want:
             np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-5, err_msg=f"{run}: {name}")
+
+
+def _squeeze_model(path: Path) -> tuple[Path, dict[str, np.ndarray], set[str]]:
+    """Squeeze-1 on x [1, 3, 1, 4] with axes [1], [0, 1], [-3] (a static dim of 3 listed: hit by
+    squeeze_axis_not_one_refused) and [0, 2] (not hit), and Squeeze-15 allow_axis_skip false with axes [1] and
+    [0, 1] (the QA run's); the feed, and the names of the layers hit."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset15 as o15
+
+    x = o1.parameter([1, 3, 1, 4], np.float32, name="x")
+    results, hit = [], set()
+    for i, (opset, axes) in enumerate(((1, [1]), (1, [0, 1]), (1, [-3]), (1, [0, 2]), (15, [1]), (15, [0, 1]))):
+        axes_const = o1.constant(np.array(axes, np.int64))
+        node = o1.squeeze(x, axes_const) if opset == 1 else o15.squeeze(x, axes_const, allow_axis_skip=False)
+        node.set_friendly_name(f"sq{i}")
+        results.append(o1.result(node, name=f"y{i}"))
+        if any(a % 4 == 1 for a in axes):
+            hit.add(f"sq{i}")
+    ov.save_model(ov.Model(results, [x], "squeezes"), str(path), compress_to_fp16=False)
+    return path, {"x": np.arange(12, dtype=np.float32).reshape(1, 3, 1, 4)}, hit
+
+
+@pytest.mark.openvino
+def test_a_squeeze_of_an_axis_not_of_1_is_rewritten_for_a_release_that_refuses_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a QA run: Squeeze-15 (allow_axis_skip false) of an axis of 3 was written as Squeeze-1 of that axis
+    for 2023.0, which refuses to read it, and Squeeze-1 of such an axis was said to load. check --target names each
+    Squeeze-1 (the Squeeze-15 as a version it cannot create); migrated for 2023.0 and 2024.0 (the axis dropped), it
+    runs there equal to the current OpenVINO on the original, which those releases refuse."""
+    model, feed, hit = _squeeze_model(tmp_path / "squeeze.xml")
+    for target in ("2023.0", "2024.0"):
+        refused = _refused(model, target)
+        assert set(refused) == {"sq0", "sq1", "sq2", "sq4", "sq5"}, refused
+        assert all(refused[name].startswith(
+            f"OpenVINO {target} refuses to read Squeeze-1 with an axis whose static dim is not 1, which the current "
+            "OpenVINO skips ('Only axes of size 1 may be removed') (measured); the next release without this defect "
+            "is 2024.3; `ir-tools migrate --target` rewrites it into Squeeze-1 of the listed axes") for name in
+            ("sq0", "sq1", "sq2")), refused
+    assert not {name for name in _refused(model, "2024.3") if name.startswith("sq") and name in ("sq0", "sq1", "sq2")}
+    for target in ("2023.0", "2024.0"):
+        out = tmp_path / f"squeeze_{target}.xml"
+        assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 0
+        printed = capsys.readouterr().out
+        assert "Squeeze-1 (an axis not of 1) -> Squeeze-1" in printed, printed
+        assert not [d for d in ir_tools.check(out, openvino=False, target=target) if d.severity == "error"]
+        want, runs = _migrated_runs(target, model, out, feed, "Only axes of size 1 may be removed")
+        assert want["y0"].shape == (1, 3, 1, 4) and want["y1"].shape == (3, 1, 4)  # (the axis of 3 skipped)
+        for run, got in runs.items():
+            for name in want:
+                np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)
+
+
+@pytest.mark.openvino
+def test_a_u64_source_is_refused_for_a_release_that_saturates(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a QA run: Convert-1 of u64 into u8 was written as the current OpenVINO's wrap for 2024.0, which reads
+    the u64 through i32 (2^31 + 5 into u8: 255, the current OpenVINO 5). It is refused as a u32 source is, in
+    check --target's words too; i16 into u8 beside it is wrapped."""
+    import openvino as ov
+    import openvino.opset1 as o1
+
+    x, z = o1.parameter([5], np.uint64, name="x"), o1.parameter([5], np.int16, name="z")
+    model = tmp_path / "u64.xml"
+    results = [o1.result(o1.convert(source, "u8", name=name), name=f"{name}/out")
+               for source, name in ((x, "from_u64"), (z, "from_i16"))]
+    ov.save_model(ov.Model(results, [x, z], "u64"), str(model))
+    for target in ("2023.0", "2024.0"):
+        refused = _refused(model, target)
+        assert set(refused) == {"from_u64", "from_i16"}, refused
+        assert "from a type but u32 and u64" in refused["from_u64"], refused
+        out = tmp_path / f"u64_{target}.xml"
+        assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert re.search(r"layer 'from_u64' .*no rewrite applies to this layer", err), err
+        assert "'from_i16'" not in err and "1 layer(s) have no form" in err and not out.exists()
+    if "2024.0" in side_pythons():  # (the defect is real: the wrap built through i32 is wrong there)
+        feed = {"x": np.array([7, 300, 2**31 - 1, 2**31 + 5, 4000000000], np.uint64),
+                "z": np.array([7, 300, -1, 255, 256], np.int16)}
+        want, got = _run(None, model, feed), _run(side_pythons()["2024.0"], model, feed)
+        assert not np.array_equal(want["from_u64/out"], got["from_u64/out"]), (want, got)
+
+
+def _promote_model(path: Path) -> tuple[Path, dict[str, np.ndarray]]:
+    """ConvertPromoteTypes-14 with promote_unsafe of i32 with f32 (2^24 + 1 and other values f32 does not hold), of
+    i16 with f16 (every i16) and of i32 with f16 (beyond f16's range: inf, 65504 on 2023.0 to 2024.2)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset14 as o14
+
+    rng = np.random.default_rng(14)
+    wide = np.concatenate([np.array([0, 1, -1, 2**24 + 1, -(2**24 + 3), 2**31 - 1, -2**31, 65519, 65520, 70000,
+                                     123456789], np.int32), rng.integers(-2**31, 2**31 - 1, 2000, dtype=np.int32)])
+    feed = {"a": wide, "b": np.ones(1, np.float32), "c": np.arange(-2**15, 2**15, dtype=np.int16),
+            "d": np.ones(1, np.float16), "e": wide, "f": np.ones(1, np.float16)}
+    params = {name: o1.parameter(list(value.shape), value.dtype, name=name) for name, value in feed.items()}
+    outputs = []
+    for name, (i, r) in {"i32_f32": "ab", "i16_f16": "cd", "i32_f16": "ef"}.items():
+        node = o14.convert_promote_types(params[i], params[r], True, False, name=name)
+        outputs += node.outputs()
+    ov.save_model(ov.Model(outputs, list(params.values()), "promote"), str(path), compress_to_fp16=False)
+    return path, feed
+
+
+@pytest.mark.openvino
+def test_an_unsafe_integer_to_real_promotion_is_a_convert_where_the_release_converts_alike(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a QA run: ConvertPromoteTypes-14 of i32 with f32 and of i16 with f16 (promote_unsafe) was refused for
+    2023.0, where Convert-1 computes them bit-exactly (measured, scripts/probe_release.py's int_to_float). Rewritten
+    into Convert-1 for 2023.0 and run there equal to the current OpenVINO; i32 with f16 (65504 on 2023.0 to 2024.2
+    where the current gives inf) is refused for 2023.0 and 2024.0; 2024.3 takes the file as it is."""
+    path, feed = _promote_model(tmp_path / "promote.xml")
+    for target in ("2023.0", "2024.0"):
+        out = tmp_path / f"promote_{target}.xml"
+        assert main(["migrate", str(path), "--target", target, "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert re.findall(r"layer '(\w+)' \(id \d+, ConvertPromoteTypes@opset14\)", err) == ["i32_f16"], err
+    assert set(_refused(path, "2024.0")) == {"i32_f16"}
+    assert not _refused(path, "2024.3")
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset14 as o14
+
+    kept = tmp_path / "promote_kept.xml"
+    params = {k: o1.parameter(list(feed[k].shape), feed[k].dtype, name=k) for k in "abcd"}
+    nodes = [o14.convert_promote_types(params["a"], params["b"], True, False, name="i32_f32"),
+             o14.convert_promote_types(params["c"], params["d"], True, False, name="i16_f16")]
+    ov.save_model(ov.Model([o for n in nodes for o in n.outputs()], list(params.values()), "kept"), str(kept),
+                  compress_to_fp16=False)
+    out = tmp_path / "kept_2023.0.xml"
+    assert main(["migrate", str(kept), "--target", "2023.0", "-o", str(out)]) == 0
+    assert "rewrote 2 x ConvertPromoteTypes-14 -> Convert-1" in capsys.readouterr().out
+    assert main(["migrate", str(kept), "--target", "2024.0", "-o", str(tmp_path / "kept_2024.0.xml")]) == 0
+    assert "nothing to migrate" in capsys.readouterr().out
+    small = {k: feed[k] for k in "abcd"}
+    want, runs = _migrated_runs("2023.0", kept, out, small)
+    if "2024.0" in side_pythons():
+        runs["original, 2024.0"] = _run(side_pythons()["2024.0"], kept, small)
+    for run, got in runs.items():
+        assert set(got) == set(want), run
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)
+
+
+def _static_init_state_model(path: Path, declared: list[int], variable: list[int]) -> Path:
+    """x (``declared``) concatenated on axis 1 to a state (ReadValue-6 of shape ``variable``, its init zeros of x's
+    dim 0 rows and no columns: static where that dim is) -> Assign; y = the sum over axis 1 (a KV-cache in small)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset3 as o3
+    import openvino.opset6 as o6
+    from openvino.op.util import Variable, VariableInfo
+
+    info = VariableInfo()
+    info.data_shape, info.data_type, info.variable_id = ov.PartialShape(variable), ov.Type.f32, "kv"
+    state = Variable(info)
+    x = o1.parameter(declared, np.float32, name="x")
+    rows = o1.gather(o3.shape_of(x), o1.constant(np.array([0], np.int64)), o1.constant(np.array(0, np.int64)))
+    init = o3.broadcast(o1.constant(np.array(0.0, np.float32)),
+                        o1.concat([rows, o1.constant(np.array([0], np.int64))], 0))
+    read = o6.read_value(init, state)
+    joined = o1.concat([read, x], 1)
+    y = o1.reduce_sum(joined, o1.constant(np.array([1], np.int64)), False)
+    y.output(0).set_names({"y"})
+    ov.save_model(ov.Model([o1.result(y)], [o6.assign(joined, state)], [x], "kv"), str(path),
+                  compress_to_fp16=False)
+    return path
+
+
+@pytest.mark.openvino
+def test_a_state_initialised_with_a_static_shape_is_refused_for_2024_0(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a QA run: a language model reshaped to batch 1 (its KV-cache's init folded to a static [1, 2, 0, 32])
+    failed to compile or run on 2023.3 to 2024.4 and check --target said nothing. In small: a variable [1, ?] whose
+    init is [x's dim 0, 0], x declared [1, ?]: named and refused for 2024.0 (not for 2024.5), naming --stateless;
+    x declared [?, ?] (a dynamic init) is not. migrate --target 2024.0 --stateless runs on 2024.0 equal to the
+    current OpenVINO's first step of the original."""
+    static = _static_init_state_model(tmp_path / "static_init.xml", [1, -1], [1, -1])
+    dynamic = _static_init_state_model(tmp_path / "dynamic_init.xml", [-1, -1], [-1, -1])
+    words = ("OpenVINO 2024.0 cannot run a model whose state of dynamic shape has an init of static shape (variable "
+             "'kv' of shape [1,?], its init [1,0]; measured: its CPU plugin fails to compile or run it, 'Cannot get "
+             "dims for non static shape'); the oldest release that runs it is 2024.5; no rewrite makes the init's "
+             "shape dynamic: `ir-tools migrate --target --stateless` makes the state inputs and outputs")
+    assert list(_refused(static, "2024.0").values()) == [words]
+    assert len(_refused(static, "2023.3")) == 1 and not _refused(static, "2024.5")
+    assert not _refused(dynamic, "2024.0")
+    out = tmp_path / "static_init_2024.0.xml"
+    assert main(["migrate", str(static), "--target", "2024.0", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"layer '[^']+' \(id \d+, ReadValue@opset6\): OpenVINO 2024.0 cannot run a model whose state "
+                     r"of dynamic shape has an init of static shape", err), err
+    assert not out.exists()
+    assert main(["migrate", str(static), "--target", "2024.0", "--stateless", "-o", str(out)]) == 0
+    capsys.readouterr()
+    x = np.arange(3, dtype=np.float32).reshape(1, 3) + 1
+    want = _run(None, static, {"x": x})
+    stateless = ir_tools.read_valid(out)
+    feed = {p.name: (x if p.name == "x" else np.zeros((1, 0), np.float32)) for p in stateless.parameters()}
+    runs = {"current": _run(None, out, feed)}
+    if "2024.0" in side_pythons():
+        runs["2024.0"] = _run(side_pythons()["2024.0"], out, feed)
+        with pytest.raises(IrToolsError, match="Cannot get dims for non static shape"):
+            _run(side_pythons()["2024.0"], static, {"x": x})  # (the defect is real)
+    for run, got in runs.items():
+        np.testing.assert_array_equal(got["y"], want["y"], err_msg=run)
