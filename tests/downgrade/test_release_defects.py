@@ -489,7 +489,7 @@ def test_bitwise_u16_u32_rewritten_or_refused_for_a_release_that_computes_them_w
                for m in refused.values()), refused
     assert not _refused(model, "2025.4")
     out = tmp_path / f"bitwise_{target}.xml"
-    assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 2
+    assert main(["migrate", str(model), "--target", target, "-o", str(out), "-v"]) == 2
     err = capsys.readouterr().err
     left = re.findall(rf"error\[E-TARGET\]: layer '(bits\d+)' \(id \d+, Bitwise\w+@opset13\): OpenVINO {target} "
                       "computes BitwiseNot-13 on u16, u32 and u64 as 0", err)
