@@ -174,10 +174,12 @@ def _default_scale(builder: GraphBuilder, query: Output, dtype: np.dtype, name: 
     one = dtype.type(1)
     if depth.is_static:
         return _scalar(builder, one / np.sqrt(dtype.type(depth.lo)), dtype, name)
-    length = _dim(builder, query, 1, f"{name}/depth")
-    element = from_numpy(dtype).name
-    converted = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
-                            [length], f"{name}/depth_{element}")
+    converted = _dim(builder, query, 1, f"{name}/depth")
+    # into the element type through f32 (every release converts an integer into f32 as the current one does, and
+    # f32 into f16 alike up to f16's largest; an integer into f16 is a pair 2023.0 to 2024.2 convert otherwise)
+    for element in dict.fromkeys(("f32", from_numpy(dtype).name)):
+        converted = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
+                                [converted], f"{name}/depth_{element}")
     root = builder.add("Sqrt", "opset1", None, [converted], f"{name}/sqrt")
     return output_of(builder.add("Divide", "opset1", None, [_scalar(builder, one, dtype, f"{name}/one"), root], name))
 
