@@ -1283,6 +1283,10 @@ def _refuse_overwriting(args: argparse.Namespace) -> None:
         other = next((o for o, p in written[:i] if same_file(path, p)), None)
         if other is not None:
             raise IrToolsError(f"{option} {path} is also where {other} writes: give another path", code="E-OVERWRITE")
+    output = getattr(args, "output", None)
+    if output is not None and args.command in _WRITES_A_MODEL and output.suffix.lower() != ".xml":
+        raise IrToolsError(f"-o {output}: an IR is an .xml file with its .bin beside it: give a path ending in .xml "
+                           "(as ov.save_model requires)", code="E-USAGE")
 
 
 def main(argv: list[str] | None = None) -> int:

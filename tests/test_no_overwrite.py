@@ -105,3 +105,15 @@ def test_a_write_the_system_refuses_is_e_write(tmp_path: Path, capsys) -> None:
     E-INTERNAL."""
     assert main(["compare", str(SAMPLES / "mixed_network.xml"), "-q", "--html", "/proc/ir_tools_report.html"]) == 2
     assert "error[E-WRITE]: cannot write /proc/ir_tools_report.html: " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["migrate", "shapes --fix", "transform", "extract"])
+def test_a_model_is_written_to_an_xml_path_only(command: str, tmp_path: Path, capsys) -> None:
+    """-o of a command that writes a model must end in .xml (ov.save_model refuses another): convert-onnx -o a.onnx
+    wrote IR XML into a.onnx, and migrate -o out wrote 'out' and 'out.bin' (from a QA run)."""
+    extra = {"transform": ["--pass", "ir_tools.passes.to_opset8:to_opset8"],
+             "extract": ["--inputs", "input", "--outputs", "output"]}.get(command, [])
+    argv = [*command.split(), str(SAMPLES / "mixed_network.xml"), *extra, "-o", str(tmp_path / "out.onnx")]
+    assert main(argv) == 2
+    assert "an IR is an .xml file with its .bin beside it" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
