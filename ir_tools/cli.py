@@ -254,7 +254,15 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, 
         inputs = draw(made, seed)
         args.default_dims = [f"{r.name} {list(r.shape)}: {r.dims}" for r in made.values() if r.dims.endswith(
             "by default")]
-    return (check_inputs(graph, inputs) if check else inputs), made
+    inputs = check_inputs(graph, inputs) if check else inputs
+    if getattr(args, "save_inputs", None):
+        _save_npz(args.save_inputs, inputs)
+    return inputs, made
+
+
+def _add_save_inputs(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--save-inputs", type=Path, metavar="F.npz",
+                   help="save the inputs fed (of the first inference), keyed by input name: --inputs takes them back")
 
 
 def _add_tolerance_options(p: argparse.ArgumentParser, atol: str, rtol: str, what: str = "") -> None:
@@ -863,6 +871,18 @@ def _versions() -> str:
     return f"ir_tools {__version__} (openvino {openvino}, Python {platform.python_version()})"
 
 
+#: Options of other tools (Polygraphy, benchmark_app) that are another name of ours: said rather than the nearest
+#: spelling of ours, which may mean something else (--load-inputs is not --load-outputs).
+_SPELLED_ELSEWHERE = {"--load-inputs": "--inputs", "--input-shapes": "--shape", "--input-shape": "--shape",
+                      "-data_shape": "--shape", "-shape": "--shape", "-i": "--inputs"}
+
+
+def _nearest(word: str, options: list[str]) -> str:
+    """`` (did you mean X?)`` for a mistyped option: ours that another tool spells ``word``, else the nearest."""
+    ours = _SPELLED_ELSEWHERE.get(word)
+    return f" (did you mean {ours}?)" if ours in options else did_you_mean(word, options)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse's parser, with what git and ruff say beside a mistyped name: the nearest command or option; an option
     the command does not take is reported by that command, with its usage (argparse's top level listed the commands).
@@ -888,7 +908,7 @@ class _Parser(argparse.ArgumentParser):
         if extras:
             command: _Parser = getattr(parsed, "parser", self)
             near = next((hint for word in extras if word.startswith("-")
-                         and (hint := did_you_mean(word.split("=", 1)[0], command.options))), "")
+                         and (hint := _nearest(word.split("=", 1)[0], command.options))), "")
             command.error(f"unrecognized arguments: {' '.join(extras)}{near}")
         return parsed
 
@@ -947,6 +967,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_input_options(p)
     p.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.npz",
                    help="where to write the outputs (.npz keyed by output name)")
+    _add_save_inputs(p)
     p.set_defaults(run=cmd_run)
 
     p = sub.add_parser("compare", help="compare OpenVINO CPU with the numpy reference, per output and per layer")
@@ -976,6 +997,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "which feed one inference); with --against "
                         "both models run the steps, their states compared too; with --load-outputs of a --steps "
                         "--per-layer --save-outputs run, each step's activations are compared too")
+    _add_save_inputs(p)
     p.add_argument("--save-outputs", type=Path, metavar="F.npz",
                    help="save OpenVINO's and the reference's outputs (and, with --per-layer, every activation)")
     p.add_argument("--load-outputs", type=Path, metavar="F.npz",
@@ -1245,7 +1267,7 @@ def _files_written(args: argparse.Namespace) -> list[tuple[str, Path]]:
             if getattr(args, "against", None) is not None:
                 part = _original_part(output)
                 written += [("-o (the original's part)", part), ("-o (its .bin)", part.with_suffix(".bin"))]
-    for option in ("save_outputs", "html"):
+    for option in ("save_inputs", "save_outputs", "html"):
         value = getattr(args, option, None)
         if value is not None:
             written.append((f"--{option.replace('_', '-')}", value))

@@ -103,3 +103,27 @@ def test_a_seed_must_be_a_whole_number_of_0_or_more(argv: list[str], tmp_path: P
     assert "is not a seed: give a whole number of 0 or more" in err and "E-INTERNAL" not in err, err
     with pytest.raises(ir_tools.IrToolsError, match="give a whole number of 0 or more"):
         ir_tools.random_inputs(ir_tools.read_ir(model), seed=-1)
+
+
+def test_other_tools_spellings_point_to_ours(capsys) -> None:
+    """Polygraphy's --load-inputs and --input-shapes were told the nearest of our spellings, which mean something
+    else (--load-outputs, --inputs): they are pointed to --inputs and --shape."""
+    model = str(ROOT / "samples" / "mixed_network.xml")
+    for theirs, ours in (("--load-inputs", "--inputs"), ("--input-shapes", "--shape")):
+        with pytest.raises(SystemExit):
+            main(["compare", model, theirs, "x"])
+        assert f"(did you mean {ours}?)" in capsys.readouterr().err
+
+
+def test_saved_inputs_are_fed_back_by_inputs(tmp_path: Path, capsys) -> None:
+    """--save-inputs writes the seeded inputs fed (Polygraphy's --save-inputs; there was no way to save them), keyed by
+    input name: --inputs takes them back, and run computes the same outputs from them."""
+    import numpy as np
+
+    model = str(ROOT / "samples" / "mixed_network.xml")
+    saved, seeded, fed = tmp_path / "in.npz", tmp_path / "seeded.npz", tmp_path / "fed.npz"
+    assert main(["run", model, "--seed", "7", "--save-inputs", str(saved), "-o", str(seeded)]) == 0
+    assert main(["run", model, "--inputs", str(saved), "-o", str(fed)]) == 0
+    with np.load(seeded) as a, np.load(fed) as b:
+        assert sorted(a.files) == sorted(b.files) and all(np.array_equal(a[k], b[k]) for k in a.files)
+    assert main(["compare", model, "--inputs", str(saved), "-q"]) == 0
