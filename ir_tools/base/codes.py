@@ -67,7 +67,8 @@ _TABLE = (
     Code("E-EDGE-DIMS", "error", "checks", "the declared dims of an edge's two ends differ"),
     Code("E-BIN-MISSING", "error", "checks",
          "Const layers but no `.bin` file, or one that cannot be read or is a git LFS pointer (reported at the first)"),
-    Code("E-CONST-BOUNDS", "error", "checks", "a Const's [offset, offset+size) lies outside the `.bin`"),
+    Code("E-CONST-BOUNDS", "error", "checks",
+         "a Const's [offset, offset+size) lies outside the `.bin` (one finding, at the first, for all)"),
     Code("E-CONST-SIZE", "error", "checks", "a Const's size is smaller than its element type x shape"),
     Code("E-OPSET", "error", "checks",
          "the layer's opset does not exist or lacks its type (a typo gets the nearest of OpenVINO's spellings), the "
