@@ -42,7 +42,8 @@ def summary(graph: Graph) -> dict:
             {"id": lay.id, "name": lay.name, "type": lay.type, "version": lay.version, "line": lay.line,
              "attributes": dict(lay.attrs),
              "outputs": [None if p.dims is None else list(p.dims) for p in lay.outputs],
-             "tensors": [next(iter(reported_names(graph, lay, p)), None) for p in lay.outputs]}
+             "tensors": [next(iter(reported_names(graph, lay, p)), None) for p in lay.outputs],
+             "tensor_names": [list(reported_names(graph, lay, p)) for p in lay.outputs]}
             for lay in graph.layers()
         ],
     }
@@ -63,8 +64,8 @@ def render_text(info: dict) -> str:
     lines.append("layers:")
     for lay in info["layers"]:
         attrs = " ".join(f"{k}={v}" for k, v in lay["attributes"].items())
-        outs = " ".join(_dims(d) + (f" '{t}'" if t else "")
-                        for d, t in zip(lay["outputs"], lay["tensors"], strict=True))
+        outs = " ".join(_dims(d) + (" " + ",".join(f"'{t}'" for t in names) if names else "")
+                        for d, names in zip(lay["outputs"], lay["tensor_names"], strict=True))
         lines.append(f"  {lay['id']:>4} {lay['name']} [{lay['type']}@{lay['version']}] -> {outs}  {attrs}".rstrip())
     return "\n".join(lines)
 

@@ -30,3 +30,21 @@ def test_input_shapes_are_bracketed_as_output_dims(tmp_path: Path) -> None:
     assert "\n  s: FP32 []\n" in text and "\n  v: FP32 [?,3]\n" in text
     assert "\n  out: FP32 [?,3]\n" in text  # (a dynamic dim is ? throughout the text; -1 in the JSON, as in the file)
     assert summary(read_ir(xml))["schema_version"] == 1
+
+
+def test_every_name_of_a_tensor_is_shown(tmp_path: Path) -> None:
+    """A tensor of two names shows both (text) and lists both (JSON ``tensor_names``): inspect showed the first only,
+    while extract cuts at either (from a QA run)."""
+    import numpy as np
+    import openvino as ov
+    import openvino.opset8 as o
+
+    x = o.parameter([1, 4], np.float32, name="x")
+    relu = o.relu(x)
+    relu.output(0).get_tensor().set_names({"46", "input.3"})
+    ov.save_model(ov.Model([o.result(o.exp(relu))], [x]), tmp_path / "m.xml")
+    info = summary(read_ir(tmp_path / "m.xml"))
+    (layer,) = [lay for lay in info["layers"] if lay["type"] == "ReLU"]
+    assert sorted(layer["tensor_names"][0]) == ["46", "input.3"]
+    line = next(line for line in render_text(info).splitlines() if "[ReLU@opset1]" in line)
+    assert "'46'" in line and "'input.3'" in line, line
