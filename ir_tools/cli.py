@@ -747,8 +747,10 @@ def _op_counts(graph: Graph) -> Counter[str]:
 
 def _print_histogram(args: argparse.Namespace, before: Counter[str], after: Counter[str], stats: Counter[str]) -> None:
     """Layers per op version before and after a rewrite, and what each rule rewrote (not with ``-q``)."""
-    _say(args, f"{'op':<28}{'before':>7}{'after':>7}",
-         *(f"{kind:<28}{before[kind]:>7}{after[kind]:>7}" for kind in sorted(before.keys() | after.keys())),
+    kinds = sorted(before.keys() | after.keys())
+    width = max(28, *(len(kind) + 1 for kind in kinds))  # (ScaledDotProductAttention@opset13 is 33)
+    _say(args, f"{'op':<{width}}{'before':>7}{'after':>7}",
+         *(f"{kind:<{width}}{before[kind]:>7}{after[kind]:>7}" for kind in kinds),
          *(f"rewrote {count} x {rule}" for rule, count in sorted(stats.items())))
 
 

@@ -441,3 +441,15 @@ def test_the_migrate_table_counts_the_layers_inside_bodies(tmp_path: Path, capsy
     table = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if "@opset" in line}
     assert table["AvgPool@opset14"] == ["2", "0"] and table["AvgPool@opset8"] == ["0", "2"], table
     assert table["If@opset8"] == ["1", "1"] and table["Parameter@opset1"] == ["4", "4"], table
+
+
+def test_the_migrate_table_keeps_its_columns_for_long_op_names(capsys: pytest.CaptureFixture) -> None:
+    """The before and after counts stand in their columns whatever the op's name: a name over 28 characters
+    (ScaledDotProductAttention@opset13) pushed its row out of line (from a QA run)."""
+    from ir_tools.cli import _print_histogram
+
+    args = type("Args", (), {"quiet": False})()
+    _print_histogram(args, Counter({"ScaledDotProductAttention@opset13": 2, "MatMul@opset1": 9}),
+                     Counter({"SoftMax@opset8": 2, "MatMul@opset1": 13}), Counter())
+    lines = capsys.readouterr().out.splitlines()
+    assert len({len(line) for line in lines}) == 1, lines
