@@ -547,3 +547,17 @@ def test_layout_ranks_follow_edges_and_wrap_a_deep_chain():
     kinds = {(u, v): kind for u, v, kind in cycle.edges}
     assert kinds == {(0, 1): EDGE_FORWARD, (1, 2): EDGE_FORWARD, (2, 1): EDGE_BACK, (2, 2): EDGE_BACK}
     assert layered_layout(0, [], []).width == 0
+
+
+def test_a_derived_tolerance_is_said_so_in_the_header(open_report, tmp_path: Path, capsys) -> None:
+    """compare --against derives its tolerance (atol and rtol 0 in the config): the page's header says the derived
+    tolerance, as the text report does; it said 'atol 0 · rtol 0' (from a QA run)."""
+    from ir_tools.cli import main
+
+    fixtures = ROOT / "tests" / "data" / "target"
+    page = tmp_path / "against.html"
+    assert main(["compare", str(fixtures / "tiny_gpt2_f16.xml"), "--against", str(fixtures / "tiny_gpt2_f16.xml"),
+                 "--html", str(page), "-q"]) == 0
+    capsys.readouterr()
+    header = open_report(page).page.inner_text("#config")
+    assert "tolerance (derived): " in header and "atol 0" not in header, header

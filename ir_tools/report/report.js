@@ -58,9 +58,11 @@
       const c = s.config;
       const from = c.inputs ? "inputs " + c.inputs : c.seed !== undefined ? "seed " + c.seed : "";
       const by = (m) => Object.entries(m || {}).map(([k, v]) => `${k}:${num(v)}`).join(" ");
+      // a tolerance --against derived (its atol and rtol are 0 then) is said as the text report says it
+      const tolerance = c.tolerance ? [`tolerance (derived): ${c.tolerance}`]
+        : [`atol ${num(c.atol)} ${by(c.atol_by_name)}`.trim(), `rtol ${num(c.rtol)} ${by(c.rtol_by_name)}`.trim()];
       $("config").textContent = [`openvino ${c.openvino} on ${c.device}`, `inference precision ${c.INFERENCE_PRECISION_HINT}`,
-        `atol ${num(c.atol)} ${by(c.atol_by_name)}`.trim(), `rtol ${num(c.rtol)} ${by(c.rtol_by_name)}`.trim(), from]
-        .filter(Boolean).join(" \u00b7 ");
+        ...tolerance, from].filter(Boolean).join(" \u00b7 ");
       $("inputs").textContent = (s.inputs || []).map((i) =>
         `input ${i.name}: ${i.element_type} [${i.shape.join(", ")}] (dims: ${i.dims}); ${i.values}`).join("\n");
     } else {
