@@ -2,17 +2,21 @@
 
 Every source form (AvgPool-1/14/16, legacy Pooling, ONNX AveragePool) is first described as a
 WindowSpec, which says exactly which taps each window has and what it is divided by; ``emit``
-then realises that spec with opset8 AvgPool (plus Pad or a slice where needed), or with a
-depthwise GroupConvolution sum and a constant divisor map when no AvgPool-1 form exists
-(dilations). The to-opset8 pass and the ONNX importer both call ``emit``. ``emit_dilated_floor`` is the one form
-of dilated windows on spatial dims of any length (no WindowSpec: it needs no length).
+then realises that spec with opset8 AvgPool (plus Pad or a slice where needed), or, when no AvgPool-1 form
+exists (dilations), with the window sums added from strided slices and divided inside an AvgPool. The to-opset8
+pass and the ONNX importer both call ``emit``. ``emit_dilated_floor`` is the one form of dilated windows on spatial
+dims of any length (no WindowSpec: it needs no length).
+
+A window that counts no tap is 0 divided by its divisor (``divisors``): by 0 (NaN) for ONNX and legacy Pooling, by
+OpenVINO CPU's count for OpenVINO's AvgPool (``WindowSpec.openvino_counts``: NaN, -0.0 or +0.0 by where the window
+lies, docs/SEMANTICS.md section 3). Every form below gives that value, bit for bit.
 
 How ``emit`` chooses (every candidate is checked, not assumed: its window count and its whole
-divisor map, computed with the pool_geometry helpers, must equal the spec's):
+divisor map, OpenVINO CPU's counts of empty windows included, must equal the spec's):
 
-1. Dilations (on an axis whose kernel is longer than 1) have no AvgPool-1 form, and a window that
-   counts no tap is NaN in the spec but NaN or -0 from OpenVINO CPU's AvgPool-1 depending on where
-   it starts (measured): both go to rule 5.
+1. Dilations (on an axis whose kernel is longer than 1) have no AvgPool-1 form: rule 5. On a kernel-1 axis a
+   dilation changes only OpenVINO CPU's count of a window past the data (0, NaN, up to D past the end; negative,
+   -0.0, beyond), which the divisor map holds: rule 3 takes an AvgPool-1 only where its counts are the same.
 2. Slice the input (opset8 Slice) only where no non-negative pads_end gives few enough windows
    (or pads_begin is negative); elements no window reads are dropped, nothing else changes.
 3. Try one opset8 AvgPool, in this order: the source's own pads_end and rounding
@@ -25,15 +29,15 @@ divisor map, computed with the pool_geometry helpers, must equal the spec's):
    folds a zero Pad into a following AvgPool-1 that has exclude-pad=false or no pads of its own,
    and the folded layer divides by the whole kernel (PadFusionAvgPool, measured): after a Pad,
    only candidates that keep their own meaning under that fold are taken.
-5. Otherwise sum the taps with a depthwise GroupConvolution of ones (dilations included) and
-   Multiply by a constant map of reciprocal divisors (a scalar when they are all equal). Windows
-   that count no tap then get NaN (as OpenVINO CPU gives) by an Add of a constant NaN mask: a NaN
-   inside the Multiply is lost, because OpenVINO CPU folds a per-tensor Multiply into the
-   convolution weights and writes 0 for windows wholly in padding (measured).
+5. Otherwise zero-pad the input (Pad-1), add the windows' taps in OpenVINO CPU's order from one StridedSlice per
+   tap (``_tap_sum``; dilations included) and divide each sum by its window's count inside an AvgPool-1
+   (``_divided``: OpenVINO CPU's Divide, or a Multiply by the reciprocal, rounds otherwise). A window that counts
+   no tap sums to +0, which a Multiply by 1/divisor there (1 elsewhere) makes 0/divisor.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import product
 from math import prod
@@ -45,7 +49,7 @@ from ..base.dtypes import element_type
 from ..base.errors import OpValidationError, UnsupportedError
 from ..ops import attrs as A
 from ..ops.movement import StridedSliceAttrs
-from ..ops.pool_geometry import counts_padding, dilated, out_length, pool_geometry, window_counts
+from ..ops.pool_geometry import counts_padding, cpu_window_counts, dilated, out_length, pool_geometry, window_counts
 from ..ops.pooling import AvgPoolAttrs
 from ..ops.spec import TensorType
 from .builder import GraphBuilder, Output, output_of
@@ -59,8 +63,9 @@ class WindowSpec:
     for k in [0, kernel[i]), for j in [0, out[i]). Taps outside [0, lengths[i]) read zero. The
     window's value is the sum of its taps divided by ``prod(kernel)`` when ``count_all``, otherwise
     by the product over axes of the number of its taps inside [count_lo[i], count_hi[i])
-    (exclude-pad: [0, L); ONNX count_include_pad: [-pads_begin, L + pads_end)); a zero divisor
-    gives NaN (as OpenVINO CPU does for a window with no data).
+    (exclude-pad: [0, L); ONNX count_include_pad: [-pads_begin, L + pads_end)). A window that counts no tap is 0
+    over its divisor: 0 (NaN), or with ``openvino_counts`` (OpenVINO's AvgPool, whose count range is the data)
+    OpenVINO CPU's count, the kernel less the taps cut off at each end of each axis (0 or negative there).
 
     ``prefer_pads_end`` (optional) and ``prefer_rounding`` are the source layer's own pads_end and
     rounding (ceil for ceil_torch): ``emit`` tries them first, so a layer whose meaning AvgPool-1
@@ -78,6 +83,7 @@ class WindowSpec:
     count_hi: tuple[int, ...]
     prefer_pads_end: tuple[int, ...] | None = None
     prefer_rounding: str = "ceil"
+    openvino_counts: bool = False
 
     @property
     def rank(self) -> int:
@@ -93,15 +99,28 @@ class WindowSpec:
 
 
 def divisors(spec: WindowSpec) -> np.ndarray:
-    """The divisor of every window (int64, shape ``out``); 0 where a window counts no tap."""
+    """The divisor of every window (int64, shape ``out``): the number of taps it counts, and where that is none,
+    0, or with ``openvino_counts`` OpenVINO CPU's count (``pool_geometry.cpu_window_counts``, multiplied over the
+    axes: 0, NaN's; negative, -0.0's; positive where two axes are negative, +0.0's)."""
     if spec.count_all:
         return np.full(spec.out, prod(spec.kernel), np.int64)
-    per_axis = [
-        window_counts(max(0, hi - lo), k, s, d, pb + lo, o)
+    return _counts(spec, cpu_window_counts if spec.openvino_counts else window_counts)
+
+
+def _counts(spec: WindowSpec, per_axis: Callable[[int, int, int, int, int, int], np.ndarray]) -> np.ndarray:
+    """The product over axes of ``per_axis`` (``window_counts`` or ``cpu_window_counts``) of the count range."""
+    return _outer([
+        per_axis(max(0, hi - lo), k, s, d, pb + lo, o)
         for hi, lo, k, s, d, pb, o in zip(spec.count_hi, spec.count_lo, spec.kernel, spec.strides, spec.dilations,
                                           spec.pads_begin, spec.out, strict=True)
-    ]
-    return _outer(per_axis)
+    ])
+
+
+def counts_no_tap(spec: WindowSpec) -> np.ndarray:
+    """True for each window that counts no tap (its value is 0 over its divisor, whatever the input)."""
+    if spec.count_all:
+        return np.zeros(spec.out, bool)
+    return _counts(spec, window_counts) == 0
 
 
 def reference(x: np.ndarray, spec: WindowSpec) -> np.ndarray:
@@ -120,7 +139,7 @@ def reference(x: np.ndarray, spec: WindowSpec) -> np.ndarray:
             total += np.where(inside, values, 0.0)  # not a product: an Inf outside the window stays out
         acc = total
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (acc / divisors(spec)).astype(x.dtype)
+        return (acc / divisors(spec)).astype(x.dtype)  # an empty window's sum is +0
 
 
 def emit(builder: GraphBuilder, x: Output, spec: WindowSpec, name: str) -> Output:
@@ -133,7 +152,7 @@ def emit(builder: GraphBuilder, x: Output, spec: WindowSpec, name: str) -> Outpu
     ones = tuple(1 if k == 1 else d for k, d in zip(spec.kernel, spec.dilations, strict=True))
     spec = replace(spec, dilations=ones)
     x, spec = _crop(builder, x, spec, name)
-    if all(d == 1 for d in spec.dilations) and target.all():
+    if all(d == 1 for d in spec.dilations):
         after_pad = builder.graph.layer(x[0]).is_a("Pad")
         for layout, pads in ((spec, None), _pad_for_counting(spec)):
             if layout is None:
@@ -143,7 +162,7 @@ def emit(builder: GraphBuilder, x: Output, spec: WindowSpec, name: str) -> Outpu
                 if pads is not None:
                     x = _pad(builder, x, layout, pads, name)
                 return output_of(builder.add("AvgPool", "opset8", A.encode(attrs), [x], name))
-    return _window_sum_times_inverse(builder, x, spec, target, name)
+    return _window_sum_divided(builder, x, spec, target, name)
 
 
 def _validate(spec: WindowSpec) -> None:
@@ -258,7 +277,8 @@ def _fit_avg_pool(data: TensorType, spec: WindowSpec, target: np.ndarray, after_
 
 
 def _realises(a: AvgPoolAttrs, shape: tuple[Dim, ...], spec: WindowSpec, target: np.ndarray) -> bool:
-    """True if OpenVINO's AvgPool-1 with ``a`` accepts ``shape`` and has exactly the spec's windows and divisors."""
+    """True if OpenVINO's AvgPool-1 with ``a`` accepts ``shape`` and has exactly the spec's windows and divisors, as
+    OpenVINO CPU counts them (``cpu_window_counts``: the empty windows' too)."""
     if any(p < 0 for p in a.pads_begin):
         return False
     ones = (1,) * spec.rank
@@ -272,58 +292,49 @@ def _realises(a: AvgPoolAttrs, shape: tuple[Dim, ...], spec: WindowSpec, target:
     if counts_padding(a.pads_begin, a.pads_end, a.exclude_pad):
         got = np.full(spec.out, prod(a.kernel), np.int64)
     else:
-        got = _outer([window_counts(n, k, s, 1, pb, o) for n, k, s, pb, o in
+        got = _outer([cpu_window_counts(n, k, s, 1, pb, o) for n, k, s, pb, o in
                       zip(spec.lengths, a.kernel, a.strides, a.pads_begin, spec.out, strict=True)])
     return bool(np.array_equal(got, target))
 
 
-def _window_sum_times_inverse(builder: GraphBuilder, x: Output, spec: WindowSpec, target: np.ndarray,
-                              name: str) -> Output:
-    """Rule 5: depthwise GroupConvolution of ones (the window sums), times 1/divisor, plus NaN where it is 0."""
+def _window_sum_divided(builder: GraphBuilder, x: Output, spec: WindowSpec, target: np.ndarray, name: str) -> Output:
+    """Rule 5: the window sums (``_tap_sum`` of the input zero-padded by Pad-1 as far as the windows reach), each
+    divided by its count (``_divided``); where windows count no tap, a Multiply by 1/divisor there and 1 elsewhere:
+    their sum, +0, becomes 0/divisor as OpenVINO CPU computes it (0 * inf: NaN, the x86 default one with the sign
+    bit, as 0/0; -0.0 for a negative divisor). Measured, and so not: a Select of those constants (OpenVINO 2023.0
+    and 2024.0 CPU give +0.0 where it picks a -0.0), a GroupConvolution of ones for the sums (OpenVINO CPU adds the
+    taps in another order on one channel: ulps off), a Multiply by 1/count for the division (ulps off)."""
     data = builder.type_of(x)
     et = element_type(data.element or "")
-    channels = data.shape[1]
     if et is None or et.numpy is None or et.numpy.kind != "f":
         raise UnsupportedError(f"'{name}': the exact decomposition needs a floating-point input, got {data.element}")
-    if not channels.is_static:
-        raise UnsupportedError(f"'{name}': the exact decomposition needs a static channel count")
     pads_end = [max(0, spec.needed_pad_end(i)) for i in range(spec.rank)]
     for i in range(spec.rank):  # the crop has made the window count exact
         assert out_length(spec.lengths[i], spec.kernel[i], spec.strides[i], spec.dilations[i], spec.pads_begin[i],
                           pads_end[i], "floor") == spec.out[i]
-    weights = builder.const(np.ones((channels.lo, 1, 1, *spec.kernel), et.numpy), f"{name}/ones")
-    attrs = builder.attrs("GroupConvolution", "opset1", strides=spec.strides, dilations=spec.dilations,
-                          pads_begin=spec.pads_begin, pads_end=tuple(pads_end), auto_pad="explicit")
+    if any(spec.pads_begin) or any(pads_end):
+        begin, end = _i64(builder, [0, 0, *spec.pads_begin], f"{name}/pad/begin"), _i64(builder, [0, 0, *pads_end],
+                                                                                       f"{name}/pad/end")
+        x = output_of(builder.add("Pad", "opset1", None, [x, begin, end], f"{name}/pad"))
+    total = _tap_sum(builder, x, spec.kernel, spec.strides, spec.dilations, name)
     out = TensorType(data.element, _spatial(data, spec.out))
-    total = builder.add("GroupConvolution", "opset1", attrs, [x, weights], f"{name}/window_sum", outputs=[out])
-    inverse = 1.0 / np.maximum(target, 1)
-    if np.all(inverse == inverse.flat[0]):
-        inverse = inverse.reshape(-1)[:1]
-    else:
-        inverse = inverse.reshape((1, 1, *spec.out))
-    scale = builder.const(inverse.astype(et.numpy), f"{name}/inverse_divisor")
-    final = target.all()
-    layer = builder.add("Multiply", "opset1", None, [output_of(total), scale],
-                        name if final else f"{name}/mean", outputs=[out])
-    if not final:
-        empty = np.where(target == 0, np.nan, 0.0).reshape((1, 1, *spec.out)).astype(et.numpy)
-        mask = builder.const(empty, f"{name}/empty_windows")
-        layer = builder.add("Add", "opset1", None, [output_of(layer), mask], name,
-                            outputs=[out])
-    return output_of(layer)
+    empty = counts_no_tap(spec)
+    counts = np.where(empty, target[~empty].min(initial=1), target)
+    mean = _divided(builder, total, counts, out, f"{name}/mean" if empty.any() else name)
+    if not empty.any():
+        return mean
+    with np.errstate(divide="ignore"):
+        scale = np.where(empty, np.float32(1) / target.astype(np.float32), np.float32(1)).astype(et.numpy)
+    scale = builder.const(scale.reshape((1, 1, *spec.out)), f"{name}/no_tap")
+    return output_of(builder.add("Multiply", "opset1", None, [mean, scale], name, outputs=[out]))
 
 
-def emit_dilated_floor(builder: GraphBuilder, x: Output, kernel: tuple[int, ...], strides: tuple[int, ...],
-                       dilations: tuple[int, ...], out: TensorType, name: str) -> Output:
-    """Average pooling with dilations, no pads and floor windows (each wholly in the data), in opset1 ops and an
-    opset8 AvgPool, at every length of the spatial dims: ``out`` is the pooled type.
-
-    OpenVINO CPU's AvgPool (-1 and -16 alike, measured on 2026.4 and 2023.0) sums a window's taps in f32 in kernel
-    order (the last axis fastest) from +0, then divides by their count. Here tap k of every window is one
-    StridedSlice-1 (from ``k*D``, ``(K-1-k)*D`` short of the end, step S), added in that order; the division is an
-    AvgPool-1 too, because OpenVINO CPU's Divide multiplies by a rounded reciprocal (measured): each sum is one row of
-    ``prod(K)`` values, itself then zeros (a Pad-1), whose average is the sum divided by ``prod(K)`` (the zeros add
-    nothing, and the divisor stays the whole kernel if OpenVINO folds the Pad into the pool's pads)."""
+def _tap_sum(builder: GraphBuilder, x: Output, kernel: tuple[int, ...], strides: tuple[int, ...],
+             dilations: tuple[int, ...], name: str) -> Output:
+    """The sum of each floor window's taps on ``x``, as OpenVINO CPU's AvgPool adds them (in f32, in kernel order,
+    the last axis fastest): tap k of every window is one StridedSlice-1 (from ``k*D``, ``(K-1-k)*D`` short of the
+    end, step S), added in that order. (AvgPool adds from +0, so an all -0.0 sum is +0 there: the division fixes
+    that.)"""
     rank = len(kernel)
     flags = (1, 1, *(0,) * rank)
     steps = builder.const(np.array([1, 1, *strides], np.int64), f"{name}/tap/strides")
@@ -340,13 +351,47 @@ def emit_dilated_floor(builder: GraphBuilder, x: Output, kernel: tuple[int, ...]
         taken = output_of(builder.add("StridedSlice", "opset1", attrs, [x, begin, end, steps], at))
         total = taken if total is None else output_of(builder.add("Add", "opset1", None, [total, taken], f"{at}/sum"))
     assert total is not None
-    size = prod(kernel)
+    return total
+
+
+def _divided(builder: GraphBuilder, sums: Output, counts: np.ndarray | int, out: TensorType, name: str) -> Output:
+    """``sums`` divided by ``counts`` (one count, at any length of the spatial dims, or one per window, from 1) as
+    OpenVINO CPU's AvgPool divides, so bit for bit: its Divide multiplies by a rounded reciprocal (measured).
+
+    Each sum becomes a row of ``hi`` (the largest count) values, the sum and then zeros (a Pad-1); an AvgPool-1 adds
+    them from +0 (the sum unchanged but -0.0, which becomes +0.0 as in the pooling's own sum) and divides. One count:
+    kernel and stride ``[1, hi]`` divide by ``hi`` (folded into the pool's pads or not, the divisor stays the whole
+    kernel), and a Reshape restores the shape. Counts from ``lo`` to ``hi``: the AvgPool-1 excludes ``hi - lo``
+    begin pads at stride 1, so column ``t`` holds the sum over ``lo + t`` (its window ends at data position
+    ``lo + t`` and begins at or before the sum), and a Gather-8 takes each window's column."""
+    lo, hi = (counts, counts) if isinstance(counts, int) else (int(counts.min()), int(counts.max()))
     rows = builder.add("Reshape", "opset1", builder.attrs("Reshape", "opset1", special_zero=True),
-                       [total, _i64(builder, [0, 0, -1, 1], f"{name}/rows/shape")], f"{name}/rows")
+                       [sums, _i64(builder, [0, 0, -1, 1], f"{name}/rows/shape")], f"{name}/rows")
     padded = builder.add("Pad", "opset1", None, [rows, _i64(builder, [0, 0, 0, 0], f"{name}/rows/pad_begin"),
-                                                 _i64(builder, [0, 0, 0, size - 1], f"{name}/rows/pad_end")],
+                                                 _i64(builder, [0, 0, 0, hi - 1], f"{name}/rows/pad_end")],
                          f"{name}/rows/padded")
-    mean = AvgPoolAttrs((1, size), (1, size), (0, 0), (0, 0), False, "explicit", "floor")
-    divided = builder.add("AvgPool", "opset8", A.encode(mean), [padded], f"{name}/divided")
-    shape = builder.add("ShapeOf", "opset1", None, [total], f"{name}/shape")
-    return output_of(builder.add("Reshape", "opset1", None, [divided, shape], name, outputs=[out]))
+    if lo == hi:
+        mean = AvgPoolAttrs((1, hi), (1, hi), (0, 0), (0, 0), False, "explicit", "floor")
+        divided = builder.add("AvgPool", "opset8", A.encode(mean), [padded], f"{name}/divided")
+        shape = builder.add("ShapeOf", "opset1", None, [sums], f"{name}/shape")
+        return output_of(builder.add("Reshape", "opset1", None, [divided, shape], name, outputs=[out]))
+    table = AvgPoolAttrs((1, hi), (1, 1), (0, hi - lo), (0, 0), True, "explicit", "floor")
+    divided = builder.add("AvgPool", "opset8", A.encode(table), [padded], f"{name}/divided")
+    flat = builder.add("Reshape", "opset1", builder.attrs("Reshape", "opset1", special_zero=True),
+                       [divided, _i64(builder, [0, 0, -1], f"{name}/divided/shape")], f"{name}/divided/flat")
+    columns = hi - lo + 1
+    index = np.arange(counts.size, dtype=np.int64).reshape(counts.shape) * columns + (counts - lo)
+    return output_of(builder.add("Gather", "opset8", None, [output_of(flat), builder.const(index, f"{name}/column"),
+                                                           _i64(builder, [2], f"{name}/axis")], name, outputs=[out]))
+
+
+def emit_dilated_floor(builder: GraphBuilder, x: Output, kernel: tuple[int, ...], strides: tuple[int, ...],
+                       dilations: tuple[int, ...], out: TensorType, name: str) -> Output:
+    """Average pooling with dilations, no pads and floor windows (each wholly in the data), in opset1 ops and an
+    opset8 AvgPool, at every length of the spatial dims: ``out`` is the pooled type.
+
+    OpenVINO CPU's AvgPool (-1 and -16 alike, measured on 2026.4 and 2023.0) sums a window's taps in f32 in kernel
+    order (the last axis fastest) from +0, then divides by their count: here the sums of ``_tap_sum``, divided by
+    ``prod(K)`` in ``_divided``."""
+    total = _tap_sum(builder, x, kernel, strides, dilations, name)
+    return _divided(builder, total, prod(kernel), out, name)

@@ -123,7 +123,7 @@ def _rewrite(builder: GraphBuilder, layer: Layer, source: tuple[Output, TensorTy
             pads_begin=geo.pads_begin, out=tuple(d.lo for d in geo.spatial),
             count_all=counts_padding(geo.pads_begin, geo.pads_end, a.exclude_pad),
             count_lo=(0,) * len(a.kernel), count_hi=tuple(lengths), prefer_pads_end=geo.pads_end,
-            prefer_rounding="ceil" if a.rounding_type == "ceil_torch" else a.rounding_type)
+            prefer_rounding="ceil" if a.rounding_type == "ceil_torch" else a.rounding_type, openvino_counts=True)
         return _replace(builder, layer, lambda: emit(builder, x, window, layer.name), origin, spec.label)
     if dilated_any:
         why = _not_whole(a, data, dilated_taps)
@@ -157,8 +157,14 @@ def _rewrite(builder: GraphBuilder, layer: Layer, source: tuple[Output, TensorTy
 
 
 def _replace(builder: GraphBuilder, layer: Layer, build: Callable[[], Output], origin: str, label: str) -> str:
-    """Rules 3 and 5: put what ``build`` emits in the layer's place; the stats label names what it is made of."""
-    new = builder.replace_layer(layer, lambda: [build()], origin)
+    """Rules 3 and 5: put what ``build`` emits in the layer's place; the stats label names what it is made of. What
+    ``build`` refuses is refused at the layer's line."""
+    try:
+        new = builder.replace_layer(layer, lambda: [build()], origin)
+    except IrToolsError as exc:
+        if exc.loc.file is not None:
+            raise
+        raise type(exc)(exc.message.removeprefix(f"'{layer.name}': "), layer.loc, exc.code) from None
     made = "+".join(sorted({lay.type for lay in new if not lay.is_a("Const")}))
     return f"{label} -> {made} (opset8)"
 
