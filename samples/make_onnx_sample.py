@@ -24,7 +24,7 @@ CASES: list[tuple[str, list[int], str, dict]] = [
      {"kernel_shape": [3, 2], "strides": [2, 2], "pads": [0, 1, 2, 0], "count_include_pad": 1}),
     # ceil(L/S) windows, the odd pad at the end.
     ("same_upper", [1, 2, 8, 9], "AveragePool", {"kernel_shape": [3, 4], "strides": [2, 2], "auto_pad": "SAME_UPPER"}),
-    # No AvgPool-1 form: a depthwise convolution sum and a divisor map.
+    # No AvgPool-1 form: the taps added from strided slices, divided by each window's count in an AvgPool.
     ("dilations", [1, 2, 9, 9], "AveragePool",
      {"kernel_shape": [3, 3], "dilations": [2, 2], "pads": [1, 1, 2, 2], "ceil_mode": 1}),
     ("global", [1, 3, 5, 7], "GlobalAveragePool", {}),

@@ -10,21 +10,23 @@ This pass rewrites exactly, by OpenVINO's rules (docs/SEMANTICS.md sections 2, 3
 2. AvgPool-14 (opset14/15) and AvgPool-16 without dilations, with rounding floor or ceil: the
    same meaning as AvgPool-1, so rule 1.
 3. ceil_torch or any dilation on static spatial dims: the layer is described as a WindowSpec (its windows and
-   OpenVINO's divisor rule) and realised by ``exact_pool.emit``: plain ceil when no window is
+   OpenVINO's divisor rule, ``openvino_counts``: a window with no data tap divided by OpenVINO CPU's own count,
+   NaN, -0.0 or +0.0) and realised by ``exact_pool.emit``: plain ceil when no window is
    dropped, floor with ``pads_end = (out - 1)*S + K - L - pb`` when one is, a Pad layer where the
-   divisor rule would otherwise change.
+   divisor rule would otherwise change. What emit refuses is refused at the layer's line.
 4. ceil_torch on dynamic spatial dims: ceil and ceil_torch differ periodically in the length L
    (period S once the kernel fits), so checking every admissible length up to one period past
    the kernel proves them equal for all lengths in the dim's range; then it is plain ceil (rule
    1). Otherwise UnsupportedError naming the layer and a length where they differ.
 5. AvgPool-16 with dilations: on static spatial dims rule 3 (emit decomposes a dilated window
-   sum exactly: depthwise GroupConvolution of ones, times a constant divisor map). On dynamic
+   sum exactly: a StridedSlice per tap of the zero-padded input, added in OpenVINO's order, divided by each
+   window's count inside an AvgPool-1). On dynamic
    ones, where every window lies whole in the data at every length (no pads, and the rounding
    gives floor's windows: proved on one period, as rule 4), ``exact_pool.emit_dilated_floor``
-   (f32: a StridedSlice per tap, added in OpenVINO's order, divided by an AvgPool-1); where
+   (f32: the same sums, divided by an AvgPool-1); where
    only kernel-1 axes are dilated, rule 2 (a dilation there means nothing when no window is
-   empty: OpenVINO CPU gives NaN for an empty window under dilations but NaN or -0 under
-   AvgPool-1). Otherwise UnsupportedError saying why (pads; a last window partial or past the
+   empty: OpenVINO CPU's count of a window past the data, NaN or -0.0, depends on it). Otherwise
+   UnsupportedError saying why (pads; a last window partial or past the
    data at some length, whose divisor varies with the length).
 6. Every changed or new layer records its origin in rt_info (``ir_tools_origin``); the final
    layer keeps the original layer's name, output tensor names and rt_info, consumers are

@@ -24,12 +24,13 @@ Those windows are found with onnxruntime itself (on an all-ones input it gives 0
 asserted to be NaN in ours, and every other element of those cases is compared as usual; 3
 cases have such windows. 2,195 cases are compared.
 
-An OpenVINO CPU defect below AVX-512: our IR sums a dilated window with a GroupConvolution, and on a 1-channel
-3-D input OpenVINO runs it as a plain Convolution (jit_avx2_f32 on AVX2) that gives wrong numbers for some
-dilated kernels, not even the same ones from run to run (measured on AVX2: 3 of 32 random 1-channel 3-D dilated
-convolutions off by 0.6 to 1e32; with 2 channels, or 2-D, none). Below AVX-512 a case of that form (one channel,
-3-D, a dilation > 1) that OpenVINO gets wrong is counted in ``openvino_cpu_defect`` and its IR is run by our
-reference executor instead, which must equal onnxruntime (1 case of this seed on AVX2).
+An OpenVINO CPU defect below AVX-512: on a 1-channel 3-D input OpenVINO runs a dilated GroupConvolution as a
+plain Convolution (jit_avx2_f32 on AVX2) that gives wrong numbers for some dilated kernels, not even the same ones
+from run to run (measured on AVX2: 3 of 32 random 1-channel 3-D dilated convolutions off by 0.6 to 1e32; with 2
+channels, or 2-D, none). Our IR summed dilated windows with a GroupConvolution; it now adds strided slices
+(``exact_pool._tap_sum``), so no case should hit it (not yet measured on AVX2). Below AVX-512 a case of that form
+(one channel, 3-D, a dilation > 1) that OpenVINO gets wrong is still counted in ``openvino_cpu_defect`` and its IR
+is run by our reference executor instead, which must equal onnxruntime.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Thousands of seeded AvgPool-1/14/16 layers (1-D to 3-D, every rounding and auto_
 exclude-pad settings, asymmetric pads, dilations; only geometries OpenVINO accepts) are saved
 with ``openvino.save_model``, migrated, written as IR v11 and v10 and run again. Many independent
 Parameter -> AvgPool -> Result chains share one model so that each comparison costs one compile.
-Equality: |migrated - original| <= 1e-6 + 1e-6*|original| elementwise, NaN in the same places.
+Equality: the same bits, NaN in the same places (``_differ``); ``emit`` against the numpy oracle, which adds in
+f64: |emitted - oracle| <= 1e-6 + 1e-6*|oracle| elementwise, NaN in the same places.
 """
 
 from __future__ import annotations
@@ -121,6 +122,18 @@ def _mismatches(want: dict[str, np.ndarray], got: dict[str, np.ndarray]) -> list
     return bad
 
 
+def _differ(want: dict[str, np.ndarray], got: dict[str, np.ndarray]) -> list[str]:
+    """The outputs whose shapes, NaN positions or other bits (the sign of zero too) differ."""
+    bad = []
+    for name, a in want.items():
+        b = got[name]
+        if a.shape != b.shape or not np.array_equal(np.isnan(a), np.isnan(b)):
+            bad.append(f"{name}: shape {a.shape} became {b.shape}, or NaN positions differ")
+        elif not np.array_equal(np.nan_to_num(a).view(np.uint32), np.nan_to_num(b).view(np.uint32)):
+            bad.append(f"{name}: bits differ, max abs difference {np.nanmax(np.abs(a - b))}")
+    return bad
+
+
 def _assert_only_opset8(xml: Path) -> None:
     pools = read_ir(xml).by_type("AvgPool")
     assert pools and all(layer.version == "opset8" for layer in pools)
@@ -149,7 +162,7 @@ def test_thousands_of_layers_run_identically(tmp_path: Path) -> None:
             migrated = tmp_path / f"model{m}_v{version}.xml"
             write_ir(graph, migrated, version)
             _assert_only_opset8(migrated)
-            failures += [f"model{m} v{version}: {b}" for b in _mismatches(want, _run_file(core, migrated, inputs))]
+            failures += [f"model{m} v{version}: {b}" for b in _differ(want, _run_file(core, migrated, inputs))]
         tested += len(cases)
     print(f"\n{tested} layers, {len(failures)} mismatches; rewrites {dict(stats)}")
     assert tested >= 2000
@@ -159,8 +172,9 @@ def test_thousands_of_layers_run_identically(tmp_path: Path) -> None:
     assert all(kinds[f"v1/{r}/{p}"] for r in ("floor", "ceil") for p in ("same_upper", "same_lower", "valid"))
     made = " ".join(stats)
     # OpenVINO's own divisor rule never needs a Pad (ONNX and legacy semantics do: see the emit tests)
-    for part in ("AvgPool-1 -> AvgPool-1", "AvgPool-14 -> AvgPool ", "-> GroupConvolution+Multiply",
-                 "Add+GroupConvolution+Multiply"):
+    # (dilated sums divided by one count, by each through a Gather, and windows without a tap by a Multiply)
+    for part in ("AvgPool-1 -> AvgPool-1", "AvgPool-14 -> AvgPool ", "+ShapeOf+StridedSlice", "+Gather+",
+                 "+Multiply+"):
         assert part in made, (part, dict(stats))
 
 
@@ -225,7 +239,7 @@ def test_dynamic_dims_keep_their_meaning(tmp_path: Path, name: str, dim: ov.Dime
     write_ir(graph, migrated)
     for length in (3, 4, 5, 6, 7, 8, 13):
         inputs = {"in0": np.random.default_rng(length).standard_normal((1, 2, length)).astype(np.float32)}
-        assert not _mismatches(_run_file(core, path, inputs), _run_file(core, migrated, inputs))
+        assert not _differ(_run_file(core, path, inputs), _run_file(core, migrated, inputs))
 
 
 @pytest.mark.parametrize("name, make, words", [
@@ -319,7 +333,7 @@ def test_cli_prints_the_op_table_checks_and_writes(tmp_path: Path, capsys) -> No
     assert main(["migrate", str(MIXED), "-o", str(out), "--check", "--seed", "3"]) == 0
     text = capsys.readouterr().out
     for row in ("AvgPool@opset14                   1      0", "AvgPool@opset16                   1      0",
-                "AvgPool@opset8                    0      1", "GroupConvolution@opset1           0      1",
+                "AvgPool@opset8                    0      2", "StridedSlice@opset1               0      4",
                 "rewrote 1 x AvgPool-14 -> AvgPool (opset8)", "pool14: same", "pool16: same", f"wrote {out}"):
         assert row in text, text
     _assert_only_opset8(out)
@@ -395,7 +409,7 @@ def test_a_pad_before_the_pool_is_not_folded_into_a_different_divisor(tmp_path: 
     write_ir(graph, migrated)
     inputs = {"in0": np.arange(1, 9, dtype=np.float32).reshape(1, 2, 4)}
     core = ov.Core()
-    assert not _mismatches(_run_file(core, path, inputs), _run_file(core, migrated, inputs))
+    assert not _differ(_run_file(core, path, inputs), _run_file(core, migrated, inputs))
 
 
 def test_plain_migrate_rewrites_average_pooling_inside_bodies(tmp_path: Path) -> None:
