@@ -333,8 +333,9 @@ def _tap_sum(builder: GraphBuilder, x: Output, kernel: tuple[int, ...], strides:
              dilations: tuple[int, ...], name: str) -> Output:
     """The sum of each floor window's taps on ``x``, as OpenVINO CPU's AvgPool adds them (in f32, in kernel order,
     the last axis fastest): tap k of every window is one StridedSlice-1 (from ``k*D``, ``(K-1-k)*D`` short of the
-    end, step S), added in that order. (AvgPool adds from +0, so an all -0.0 sum is +0 there: the division fixes
-    that.)"""
+    end, step S), added in that order, the tap first: where a NaN tap meets a NaN sum (say inf - inf's) the tap's
+    sign is kept, as AvgPool keeps it (measured). (AvgPool adds from +0, so an all -0.0 sum is +0 there: the
+    division fixes that.)"""
     rank = len(kernel)
     flags = (1, 1, *(0,) * rank)
     steps = builder.const(np.array([1, 1, *strides], np.int64), f"{name}/tap/strides")
@@ -349,7 +350,7 @@ def _tap_sum(builder: GraphBuilder, x: Output, kernel: tuple[int, ...], strides:
                                   new_axis_mask=(0,) * (rank + 2), shrink_axis_mask=(0,) * (rank + 2),
                                   ellipsis_mask=(0,) * (rank + 2))
         taken = output_of(builder.add("StridedSlice", "opset1", attrs, [x, begin, end, steps], at))
-        total = taken if total is None else output_of(builder.add("Add", "opset1", None, [total, taken], f"{at}/sum"))
+        total = taken if total is None else output_of(builder.add("Add", "opset1", None, [taken, total], f"{at}/sum"))
     assert total is not None
     return total
 

@@ -4,16 +4,17 @@ multiplied over the axes), so it outputs NaN (a count of 0), -0.0 (negative) or 
 divisor of the whole kernel); the migrated file must give those bits where the original does, on OpenVINO 2023.0 and
 on the current one, and every other value bit for bit too (docs/SEMANTICS.md sections 3 and 6).
 
-Seeded AvgPool-1, -14 and -16 layers, each with at least one such window: 1 to 3 spatial axes, every rounding type
-and auto_pad, exclude-pad both ways, dilations (on kernels longer than 1 and of 1), static spatial dims (the
-ceil_torch and dilated layers become ``exact_pool.emit``'s forms, the others AvgPool-1 as they are) and dynamic ones
-(AvgPool-1 as they are), f32 and some f16, inputs with NaN, infinities and signed zeros in a third. Many layers
-share a model, so that each side compiles once.
+Seeded AvgPool-1, -14 and -16 layers, each with at least one such window (some with every window of an axis so,
+whose output does not depend on the input): 1 to 3 spatial axes, every rounding type and auto_pad, exclude-pad both
+ways, dilations (on kernels longer than 1 and of 1), static spatial dims (the ceil_torch and dilated layers become
+``exact_pool.emit``'s forms, the others AvgPool-1 as they are) and dynamic ones (AvgPool-1 as they are), f32 and
+some f16, f32 inputs with NaN, infinities and signed zeros in a third (a NaN meeting another in a sum keeps the
+tap's sign, as OpenVINO's pooling adds them). Many layers share a model, so that each side compiles once.
 
-OpenVINO 2023.0 and 2024.0 CPU do not compile some AvgPool-1 with an axis of two windows whose last one begins past
-the data ("Supported primitive descriptors list is empty"; the original AvgPool-1 alike, 2025.0 compiles them;
-measured over 2,760 1-D and 2-D layers: all 49 it refused have pads_begin below K - 1 there): no layer with such an
-axis is drawn.
+Left out, as OpenVINO 2023.0 and 2024.0 CPU compute the original AvgPool-1 otherwise (measured; 2025.0 on as the
+current one): f16 infinities (read as +-65504: [inf, -inf] averages to 0, [-inf, 1] to -32752), and layers with an
+axis of two windows whose last one begins past the data and pads_begin below K - 1 there, some of which they do not
+compile ("Supported primitive descriptors list is empty"; 49 of 2,760 1-D and 2-D layers, all of that form).
 """
 
 from __future__ import annotations
@@ -56,9 +57,9 @@ class Pool:
 
 def draw(rng: np.random.Generator, kind: str) -> Pool | None:
     """A random layer of ``kind`` (static, dynamic: its spatial dims declared so, dilated: AvgPool-16 with a dilated
-    kernel on static dims), or None when OpenVINO rejects it, no window lacks data, every window on some axis does
-    (the output then does not depend on the input), it has an axis 2023.0 does not compile (module doc), or
-    ``migrate`` has no form of it on dynamic dims (ceil_torch with fewer windows than ceil at some length)."""
+    kernel on static dims), or None when OpenVINO rejects it, no window lacks data, it has an axis 2023.0 does not
+    compile (module doc), or ``migrate`` has no form of it on dynamic dims (ceil_torch with fewer windows than ceil
+    at some length)."""
     dynamic = kind == "dynamic"
     version = 16 if kind == "dilated" else int(rng.choice([1, 14, 16]))
     rank = int(rng.choice([1, 2, 3], p=[0.35, 0.45, 0.2]))
@@ -82,7 +83,7 @@ def draw(rng: np.random.Generator, kind: str) -> Pool | None:
     axes = list(zip(lengths, pool.kernel, pool.strides, pool.dilations, geo.pads_begin, geo.pads_end,
                     (d.lo for d in geo.spatial), strict=True))
     counts = [window_counts(n, k, s, d, b, o) for n, k, s, d, b, _, o in axes]
-    if all(c.all() for c in counts) or any(not c.any() for c in counts):
+    if all(c.all() for c in counts):
         return None
     if kind == "dilated" and not any(k > 1 and d > 1 for k, d in zip(pool.kernel, pool.dilations, strict=True)):
         return None
@@ -180,8 +181,9 @@ def test_windows_without_a_data_tap_migrate_bit_for_bit(kind: str, cases: int, s
             made[line.split(" -> ")[1].removesuffix(" (opset8)")] += int(line.split()[1])
     print(f"\n{cases} layers ({kind}): windows without a data tap {dict(seen)}; written as {dict(made)}")
     assert seen["other"] == 0 and min(seen["NaN"], seen["-0.0"], seen["+0.0"]) >= 100, seen
-    assert kind == "static" or seen["+0.0 (-/-)"] >= 5, seen
-    assert {p.rounding for p in pools} == {"floor", "ceil", "ceil_torch"}
+    assert kind == "dilated" or seen["+0.0 (-/-)"] >= 5, seen  # (past the data by a dilation or more on two axes)
+    # (ceil_torch on dynamic dims is migrated where it keeps ceil's windows at every length: rarely with empty ones)
+    assert {p.rounding for p in pools} >= {"floor", "ceil"} | ({"ceil_torch"} if kind != "dynamic" else set())
     assert {len(p.kernel) for p in pools} == {1, 2, 3} and {p.dtype for p in pools} == {"f32", "f16"}
     assert {p.auto_pad for p in pools} == set(AUTO_PADS) and {p.exclude_pad for p in pools} == {False, True}
     divided = ("Add+AvgPool+Pad+Reshape+ShapeOf+StridedSlice", "Add+AvgPool+Multiply+Pad+Reshape+ShapeOf+StridedSlice",
