@@ -22,7 +22,7 @@ from types import ModuleType
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, SourceLoc
-from ..ir.model import Graph
+from ..ir.model import Graph, Layer
 from .shapes import Propagation, fix_dims, propagate
 from .validate import InvalidModelError, forget_passed, last_passed, require_valid
 
@@ -56,6 +56,9 @@ class Pass:
 
     check_before: bool = True
     check_after: bool = True
+    #: The layer ``apply`` is rewriting now, where the pass says so (``Downgrade.layers`` does): a refusal or a
+    #: failure inside ``apply`` is then reported at that layer (its line and name), which the user can look up.
+    at: Layer | None = None
     #: True if ``apply`` tells the graph of every layer it edits in place (``Graph.touch``; adding, removing and
     #: re-wiring layers the graph records itself): the gate after it then re-checks only what changed.
     records_changes: bool = False
@@ -91,6 +94,7 @@ class Pass:
             require_valid(graph)
         self.requires(graph)
         revision = len(graph.changes)
+        self.at = None
         try:
             outcome = self.apply(graph)
         except InvalidModelError:
@@ -98,12 +102,17 @@ class Pass:
         except IrToolsError as exc:  # a refusal (a builder's, a rewrite's): its code and layer, and the pass's name
             if not hasattr(exc, "pass_name"):  # (the innermost pass: a pass may run another)
                 exc.pass_name = self.name
+                if exc.loc.layer_id is None and self.at is not None:  # (the builder names the layer it replaces)
+                    exc.loc = self.at.loc
+                    exc.message = f"ir_tools cannot rewrite it: {exc.message}"
                 exc.message = f"{exc.message} (in pass {self.name})"
             raise
         except (Exception, SystemExit) as exc:  # the pass's own bug (or its sys.exit): name the pass, keep the cause
             where = _culprit(traceback.extract_tb(exc.__traceback__))
             message = f"pass {self.name} failed: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
-            raise PassError(message, SourceLoc(_file(graph))) from exc
+            raise PassError(message, self.at.loc if self.at is not None else SourceLoc(_file(graph))) from exc
+        finally:
+            self.at = None
         result = outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))
         if not result.modified and len(graph.changes) > revision:  # it changed the graph, whatever it says: gated
             result = PassResult(graph, True, result.stats)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..base.dims import Shape, shape_to_ints
+from ..base.dims import Shape, shape_to_ints, show_shape
 from ..base.dtypes import element_type, from_numpy
 from ..base.errors import IrToolsError
 from ..ir.model import Edge, Graph, Layer, Port, RtNode
@@ -82,7 +82,12 @@ class GraphBuilder:
             spec = lookup(op_type, version)
             if spec is not None and spec.infer is not None:
                 values = [self._value(o) if i in spec.value_inputs else None for i, o in enumerate(inputs)]
-                outputs = spec.infer(A.decode(spec.attrs, layer.attrs, layer.loc), in_types, values)
+                try:
+                    outputs = spec.infer(A.decode(spec.attrs, layer.attrs, layer.loc), in_types, values)
+                except IrToolsError as exc:  # (the caller's mistake, or a case it did not foresee: say what it built)
+                    exc.message = (f"the {spec.label} layer '{name}' it builds refuses its inputs "
+                                   f"({', '.join(_shown(t) for t in in_types)}): {exc.message}")
+                    raise
             if outputs is None:
                 raise IrToolsError(f"ir_tools has no shape rule for {op_type}@{version} on these inputs; pass the "
                                    "output types explicitly (outputs=[TensorType(...)])", code="E-PASS")
@@ -114,10 +119,16 @@ class GraphBuilder:
 
         ``build`` returns one new output per output of ``layer``. Each takes over its port's tensor
         names, rt_info and consumers; the layer producing the first keeps ``layer``'s own rt_info.
-        Every new layer records ``origin`` and ``layer``'s file and line; ``layer`` is removed.
+        Every new layer records ``origin`` and ``layer``'s file and line; ``layer`` is removed. A refusal
+        (IrToolsError) while ``build`` runs is reported at ``layer``, unless it names a layer of its own.
         """
         start = len(self.created)
-        outputs = build()
+        try:
+            outputs = build()
+        except IrToolsError as exc:  # a refusal while building: at the layer being replaced, which the user can find
+            if exc.loc.layer_id is None:
+                exc.loc, exc.message = layer.loc, f"ir_tools cannot rewrite it: {exc.message}"
+            raise
         new = self.created[start:]
         for made in new:
             made.rt_info = with_origin(made.rt_info, origin)
@@ -155,6 +166,11 @@ def without_origin(rt_info: tuple[RtNode, ...]) -> tuple[RtNode, ...]:
 def origin_of(rt_info: tuple[RtNode, ...]) -> str | None:
     """The text of the ``ir_tools_origin`` attribute, None without one."""
     return next((dict(n.attrs).get("value") for n in rt_info if dict(n.attrs).get("name") == ORIGIN), None)
+
+
+def _shown(t: TensorType) -> str:
+    """``i64 [4]``: a type as a refusal names it (``[...]``: a dynamic rank)."""
+    return f"{t.element or '?'} {show_shape(t.shape)}"
 
 
 def _port(port_id: int, t: TensorType) -> Port:

@@ -262,6 +262,26 @@ def test_a_refusal_inside_a_pass_keeps_its_code_and_names_the_pass(tmp_path: Pat
         "(in pass BuildsAnUnknownOp)") == 1, err
 
 
+def test_a_refusal_while_rewriting_a_layer_names_that_layer_and_its_line(tmp_path: Path, capsys) -> None:
+    """A builder's refusal inside a pass named no layer and no line (a QA run's PadTo1: 'inputs of element types i64
+    and i32' at the file alone): one inside ``replace_layer`` is at the layer replaced, and says what was built; a
+    failure of a pass that says which layer it rewrites (``Pass.at``, as every downgrade does) is at that layer."""
+    model = transpose_model(tmp_path / "t.xml")
+    relu = next(layer for layer in read_ir(model).layers() if layer.name == "relu")
+    out = tmp_path / "out.xml"
+    code = main(["transform", str(model), "--pass", "tests.passes.user_passes:RewritesReluWrongly", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert f"t.xml:{relu.line}: error[E-OP]: layer 'relu' (id {relu.id}, ReLU@opset1): ir_tools cannot rewrite it: " \
+        "the Add-1 layer 'added' it builds refuses its inputs (f32 [2,3,4,5], i32 [1]): " in err, err
+    assert err.rstrip().endswith("(in pass RewritesReluWrongly)"), err
+    code = main(["transform", str(model), "--pass", "tests.passes.user_passes:CrashesAtRelu", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert f"t.xml:{relu.line}: error[E-PASS]: layer 'relu' (id {relu.id}, ReLU@opset1): pass CrashesAtRelu failed: " \
+        "IndexError" in err, err
+
+
 @pytest.mark.parametrize("spec, words", [
     ("nothing", "expected MODULE:NAME"),
     ("no_such_module_anywhere:P", "could not be loaded: ModuleNotFoundError"),

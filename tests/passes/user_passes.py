@@ -7,6 +7,7 @@ import sys
 import numpy as np
 
 from ir_tools import AnyInput, Const, Graph, GraphBuilder, Op, Pass, PassResult, matches
+from ir_tools.passes.builder import output_of
 
 
 class FoldTransposes(Pass):
@@ -90,3 +91,24 @@ class BuildsAnUnknownOp(Pass):
         (first, *_) = graph.layers()
         GraphBuilder(graph).add("NoSuchOp", "opset1", None, [first], "made")
         return True
+
+
+class RewritesReluWrongly(Pass):
+    """Replaces the first ReLU by an Add of its input and an i32 Const (the builder's shape rule refuses f32 beside
+    i32): the refusal is reported at the ReLU, the layer being replaced."""
+
+    def apply(self, graph: Graph) -> bool:
+        (relu, *_) = graph.by_type("ReLU")
+        build = GraphBuilder(graph)
+        x = graph.input_keys(relu.id, relu.input_ids())[0]
+        build.replace_layer(relu, lambda: [output_of(build.add("Add", "opset1", None, [
+            x, build.const(np.ones(1, np.int32), "one")], "added"))], "ReLU")
+        return True
+
+
+class CrashesAtRelu(Pass):
+    """Says it rewrites the first ReLU (``Pass.at``), then fails with an ordinary Python error there."""
+
+    def apply(self, graph: Graph) -> bool:
+        (self.at, *_) = graph.by_type("ReLU")
+        return [][0]

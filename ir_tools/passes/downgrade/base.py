@@ -38,12 +38,15 @@ class Downgrade(Pass):
 
     def layers(self, graph: Graph) -> Iterator[Layer]:
         """The layers to rewrite, in file order (a snapshot: the pass may edit the graph). A layer's type, in any case,
-        is its label's (``PRelu-1`` aside, whose type is PReLU): only layers of those types are asked for a label."""
+        is its label's (``PRelu-1`` aside, whose type is PReLU): only layers of those types are asked for a label.
+        Each is the pass's ``at`` while the caller rewrites it, so that a refusal names it."""
         for layer in graph.of_types(label.rsplit("-", 1)[0].lower() for label in self.rewrites):
             if op_label(layer.type, layer.version) in self.rewrites and (
                     self.target is None or not self.target.creates(layer.type, layer.version or "", layer.attrs)
                     or self.defect(graph, layer) is not None):
+                self.at = layer  # (a refusal while the caller rewrites it names it: ``Pass.applied``)
                 yield layer
+        self.at = None
 
     def unrepaired(self, graph: Graph) -> Iterator[tuple[Layer, str]]:
         """The layers whose weights ``target`` reads or computes otherwise than the current OpenVINO, where this pass

@@ -25,7 +25,8 @@ class PadTo1(Downgrade):
        the declared dims allow (OpenVINO CPU refuses a negative one when it runs; the crop would give 0);
     3. pads that are not Consts (Swin computes them from the input's shape), on a static rank: rule 2 with the
        pads computed, Pad-1 with ``Maximum(pad, 0)`` then StridedSlice-1 from ``Maximum(-begin, 0)`` to the padded
-       shape plus ``Minimum(end, 0)``.
+       shape plus ``Minimum(end, 0)``; each pad in its own element type (i32 pads_begin beside i64 pads_end, as
+       OpenVINO takes them), one of neither i32 nor i64 made i64 first.
     """
 
     rewrites = {"Pad-12": "into Pad-1 (then StridedSlice-1 for negative pads, where no output dim can be negative, "
@@ -84,12 +85,19 @@ def _pad_then_crop(builder: GraphBuilder, layer: Layer, begin: list[int], end: l
 
 
 def _computed_crop(builder: GraphBuilder, layer: Layer) -> Output:
-    """Rule 3: Pad-1 with the positive parts of the computed pads, then StridedSlice-1 by the negative parts."""
+    """Rule 3: Pad-1 with the positive parts of the computed pads, then StridedSlice-1 by the negative parts. Each pad
+    keeps its element type (Pad-1 and StridedSlice-1 take i32 beside i64: measured on 2023.0 and 2026.4), so every
+    op on it is given a zero of its own type; a pad of another integer type is first made i64 (Convert-1)."""
     graph, name = builder.graph, layer.name
-    x, begin, end = (source(graph, layer, port) for port in range(3))
+    x = source(graph, layer, 0)
+    begin, end = (_wide(builder, source(graph, layer, port), f"{name}/pad/{what}") for port, what in ((1, "begin"),
+                                                                                                     (2, "end")))
     rank = len(builder.type_of(x).shape)
     zero = builder.const(np.zeros((), numpy_dtype(builder, begin, "i64")), f"{name}/zero")
-    pads = [builder.add("Maximum", "opset1", None, [v, zero], f"{name}/pad/{what}")
+    zeros = {_int_name(builder, begin): zero}
+    if _int_name(builder, end) not in zeros:
+        zeros[_int_name(builder, end)] = builder.const(np.zeros((), numpy_dtype(builder, end)), f"{name}/zero_end")
+    pads = [builder.add("Maximum", "opset1", None, [v, zeros[_int_name(builder, v)]], f"{name}/pad/{what}")
             for v, what in ((begin, "begin"), (end, "end"))]
     rest = [source(graph, layer, 3)] if len(layer.inputs) == 4 else []
     padded = builder.add("Pad", "opset1", {"pad_mode": layer.attrs.get("pad_mode", "constant")},
@@ -98,7 +106,7 @@ def _computed_crop(builder: GraphBuilder, layer: Layer) -> Output:
     starts = builder.add("Maximum", "opset1", None, [negated, zero], f"{name}/crop/begin")
     shape = builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type=_int_name(builder, end)),
                         [padded], f"{name}/crop/shape")
-    cut = builder.add("Minimum", "opset1", None, [end, zero], f"{name}/crop/cut")
+    cut = builder.add("Minimum", "opset1", None, [end, zeros[_int_name(builder, end)]], f"{name}/crop/cut")
     stops = builder.add("Add", "opset1", None, [shape, cut], f"{name}/crop/end")
     ones = builder.const(np.ones(rank, numpy_dtype(builder, begin, "i64")), f"{name}/crop/strides")
     flags = (0,) * rank
@@ -108,5 +116,14 @@ def _computed_crop(builder: GraphBuilder, layer: Layer) -> Output:
                                  outputs=[declared_type(layer.outputs[0])]))
 
 
+def _wide(builder: GraphBuilder, pads: Output, name: str) -> Output:
+    """``pads`` as they are if i32 or i64 (what ShapeOf-3 gives, for rule 3's crop), else converted to i64."""
+    if _int_name(builder, pads) in ("i32", "i64"):
+        return pads
+    return output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type="i64"),
+                                 [pads], f"{name}_i64"))
+
+
 def _int_name(builder: GraphBuilder, out: Output) -> str:
+    """The element type of the integers ``out`` carries (i64 where not known)."""
     return builder.type_of(out).element or "i64"
