@@ -95,7 +95,8 @@ def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnos
                 found += _defects(graph, layer, target, repairing, rewritten)
             continue
         found.append(Diagnostic("error", "E-TARGET", f"{_cannot_create(layer, target)}; "
-                                f"{_left(layer, target) if rewritten else _rewrite(layer, target)}", layer.loc))
+                                f"{_left(graph, layer, target) if rewritten else _rewrite(graph, layer, target)}",
+                                layer.loc))
     return found
 
 
@@ -195,7 +196,8 @@ def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[D
         newer = next((r.name for r in later if key not in r.miscomputes), None)
         since = f"the next release without this defect is {newer}" if newer else "no newer release is without it"
         how = downgrade.rewrites[op_label(layer.type, layer.version)]
-        fix = _not_applied([how]) if rewritten else f"`ir-tools migrate --target` rewrites it {how}"
+        why = downgrade(target).declines(graph, layer)
+        fix = _not_applied([how], why) if rewritten or why else f"`ir-tools migrate --target` rewrites it {how}"
         found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {DEFECTS[key]} (measured); {since}; "
                                 f"{fix}", layer.loc))
     return found
@@ -243,8 +245,8 @@ def _static_inits(graph: Graph, target: Release) -> list[Diagnostic]:
     return found
 
 
-def _rewrite(layer: Layer, target: Release) -> str:
-    """Which pass rewrites the layer's op version, and into what."""
+def _rewrite(graph: Graph, layer: Layer, target: Release) -> str:
+    """Which pass rewrites the layer's op version, and into what; or why none applies to this layer."""
     own = own_opset(layer.type, layer.version)
     if layer.type.lower() == "avgpool" and target.creates("AvgPool", "opset1", {}):
         spelled = "opset8" if target.creates("AvgPool", "opset8", {}) else "opset1"
@@ -255,11 +257,21 @@ def _rewrite(layer: Layer, target: Release) -> str:
         return f'`ir-tools migrate --target` writes it as version="{own}", the same op version'
     label = op_label(layer.type, layer.version)
     ways = [d.rewrites[label] for d in DOWNGRADES if label in d.rewrites]
-    return f"`ir-tools migrate --target` rewrites it {'; or '.join(ways)}" if ways else \
-        "ir_tools has no rewrite for it yet"
+    if not ways:
+        return "ir_tools has no rewrite for it yet"
+    why = _declined(graph, layer, target)
+    return _not_applied(ways, why) if why else f"`ir-tools migrate --target` rewrites it {'; or '.join(ways)}"
 
 
-def _left(layer: Layer, target: Release) -> str:
+def _declined(graph: Graph, layer: Layer, target: Release) -> str | None:
+    """Why the downgrades of ``layer``'s op version leave it (``Downgrade.declines``, the first that says), else
+    None."""
+    label = op_label(layer.type, layer.version)
+    return next((why for d in DOWNGRADES if label in d.rewrites
+                 for why in [d(target).declines(graph, layer)] if why), None)
+
+
+def _left(graph: Graph, layer: Layer, target: Release) -> str:
     """Why a layer of a version ``target`` cannot create is left after the rewrites: the conditions of those that
     rewrite its version (which this layer does not meet), and what it was where a rewrite took it part of the way
     (MaxPool-14 to MaxPool-8, which 2021.4 lacks: its indices are read)."""
@@ -267,12 +279,15 @@ def _left(layer: Layer, target: Release) -> str:
     ways = [d.rewrites[label] for d in DOWNGRADES if label in d.rewrites]
     origin = origin_of(layer.rt_info)
     was = f"; `ir-tools migrate` rewrote it this far from {origin}" if origin else ""
-    return (_not_applied(ways) if ways else "ir_tools has no rewrite for it yet") + was
+    why = _declined(graph, layer, target) if ways else None
+    return (_not_applied(ways, why) if ways else "ir_tools has no rewrite for it yet") + was
 
 
-def _not_applied(ways: list[str]) -> str:
-    """What a refusal says of a layer left though its op version has rewrites: their conditions, which it fails."""
-    return f"no rewrite applies to this layer (`ir-tools migrate --target` rewrites it {'; or '.join(ways)})"
+def _not_applied(ways: list[str], why: str | None = None) -> str:
+    """What a refusal says of a layer left though its op version has rewrites: why (``Downgrade.declines``) where a
+    pass says, and their conditions, which it fails."""
+    because = f": {why}" if why else ""
+    return f"no rewrite applies to this layer{because} (`ir-tools migrate --target` rewrites it {'; or '.join(ways)})"
 
 
 def migrate(source: Graph | str | Path, target: str | None = None, stateless: bool = False) -> PassResult:

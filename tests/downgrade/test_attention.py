@@ -232,3 +232,33 @@ def test_check_target_and_names(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert [r.get_names() for r in after.outputs] == [r.get_names() for r in before.outputs]
     named = {layer.name: layer.type for layer in ir_tools.read_ir(out).layers()}
     assert all(named[f"sdpa{i}"] == "MatMul" for i in range(12))
+
+
+@pytest.mark.parametrize("dynamic", ["qkv", "q", "k", "v"])
+def test_dynamic_rank_refused_with_why_at_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  dynamic: str) -> None:
+    """A query, key or value of a dynamic rank: the rewrite reads their last dims, and OpenVINO 2026.4 compiles no
+    such layer (measured here too). A QA run's migrate failed with 'IndexError: tuple index out of range' in the
+    pass; now check --target and migrate --target refuse it, E-TARGET at its line, saying why, nothing written."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset13 as o13
+
+    shapes = {"q": [2, 3, 5, 8], "k": [2, 3, 6, 8], "v": [2, 3, 6, 4]}
+    params = {n: o1.parameter(ov.PartialShape.dynamic() if n in dynamic else s, np.float32, name=n)
+              for n, s in shapes.items()}
+    sdpa = o13.scaled_dot_product_attention(*params.values(), causal=dynamic == "q", name="attention")
+    path = tmp_path / "dynamic_rank.xml"
+    ov.save_model(ov.Model([sdpa], list(params.values()), "dynamic_rank"), str(path))
+    with pytest.raises(RuntimeError):  # (the original: OpenVINO itself cannot compile it)
+        ov.Core().compile_model(str(path), "CPU")
+    named = {"qkv": "query, key and value have", "q": "query has", "k": "key has", "v": "value has"}[dynamic]
+    why = f"no rewrite applies to this layer: its {named} a dynamic rank, which the rewrite needs known"
+    line = next(layer.line for layer in ir_tools.read_ir(path).layers() if layer.name == "attention")
+    assert main(["check", str(path), "--no-openvino", "--target", "2023.0"]) == 1
+    assert why in capsys.readouterr().out
+    out = tmp_path / "out.xml"
+    assert main(["migrate", str(path), "--target", "2023.0", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(rf"dynamic_rank\.xml:{line}: error\[E-TARGET\]: layer 'attention' .*{re.escape(why)}", err), err
+    assert "Error" not in err.replace("error[", "") and not out.exists()

@@ -4,6 +4,7 @@ OpenVINO exactly."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -145,3 +146,29 @@ def test_pad_12_refused_where_it_may_leave_a_negative_dim(
     path = tmp_path / "crop.xml"
     ov.save_model(ov.Model([crop], [x], "crop"), str(path))
     assert_refused(path, "crop", "Pad of opset12", capsys)
+
+
+def test_pad_12_refused_with_why_where_its_data_has_a_dynamic_rank(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Computed or negative pads on data of a dynamic rank (the IR declares no dims): the crop needs the rank. Computed
+    pads failed in PadTo1 ('pads_begin has 4 values, the input has rank 0'); now refused at the layer, saying why;
+    non-negative Const pads are respelled whatever the rank."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset12 as o12
+
+    x = o1.parameter(ov.PartialShape.dynamic(), np.float32, name="x")
+    begin, end = o1.parameter([4], np.int64, name="begin"), o1.parameter([4], np.int32, name="end")
+    computed = o12.pad(x, begin, end, "constant", name="computed")
+    negative = o12.pad(x, o1.constant(np.array([0, 1, -1, 0], np.int64)), o1.constant(np.array([0, 0, 1, 0], np.int64)),
+                       "edge", name="negative")
+    kept = o12.pad(x, o1.constant(np.array([0, 1, 1, 0], np.int64)), o1.constant(np.array([0, 0, 1, 0], np.int64)),
+                   "edge", name="kept")
+    path = tmp_path / "dynamic_rank.xml"
+    ov.save_model(ov.Model([computed, negative, kept], [x, begin, end], "dynamic_rank"), str(path))
+    assert main(["migrate", str(path), "--target", "2023.0", "-o", str(tmp_path / "out.xml")]) == 2
+    err = capsys.readouterr().err
+    for name, pads in (("computed", "computed"), ("negative", "negative")):
+        assert re.search(rf"error\[E-TARGET\]: layer '{name}' .*no rewrite applies to this layer: its data has a "
+                         rf"dynamic rank, which the crop by {pads} pads needs known", err), err
+    assert "layer 'kept'" not in err and not (tmp_path / "out.xml").exists()

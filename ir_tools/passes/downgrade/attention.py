@@ -78,7 +78,8 @@ class ScaledDotProductAttentionTo8(Downgrade):
     inverted (measured: 2023.3 to 2025.2), a layer with one (not causal: causal ignores the mask, and is right) is
     rewritten too, though the target creates SDPA-13; so is, for a target that refuses to read a mask broadcast in
     its last two dims (measured: 2023.3 to 2024.2), a layer (not causal) whose mask has a 1 in the place of L or S
-    other than 1 (rule 2 adds it as the op broadcasts it).
+    other than 1 (rule 2 adds it as the op broadcasts it). A layer whose query, key or value has a dynamic rank is
+    left (``declines``), for ``retarget`` to refuse.
     """
 
     rewrites = {LABEL: "into MatMul-1, SoftMax-8 and element-wise ops (masks, causal and scale included)"}
@@ -90,12 +91,11 @@ class ScaledDotProductAttentionTo8(Downgrade):
         builder = GraphBuilder(graph)
         unused: list[str] = []
         for layer in self.layers(graph):
+            if self.declines(graph, layer) is not None:
+                continue
             a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
             inputs = graph.input_keys(layer.id, layer.input_ids())  # (all fed: the graph was checked)
-            et = element_type(builder.type_of(inputs[0]).element or "")
-            if et is None or et.numpy is None:
-                continue
-            dtype = et.numpy
+            dtype = element_type(builder.type_of(inputs[0]).element or "").numpy
             kind = _kind(builder, a, inputs)
             if a.causal and len(inputs) > 3:
                 unused.append(inputs[3][0])
@@ -104,6 +104,24 @@ class ScaledDotProductAttentionTo8(Downgrade):
             stats[f"{LABEL} ({kind}) -> MatMul-1 + SoftMax-8"] += 1
         _drop_unused(graph, unused)
         return PassResult(graph, bool(stats), stats)
+
+
+    def declines(self, graph: Graph, layer: Layer) -> str | None:
+        """A query, key or value of a dynamic rank (the IR declares no dims for it; the op needs a rank of 3 or more):
+        rules 1 and 2 read its last dims, and OpenVINO itself compiles no such layer (measured on 2026.4, each of the
+        three and the mask alone of a dynamic rank: 'Cannot get length of dynamic dimension' in its SoftMax
+        decomposition, or 'CPU plug-in doesn't support Parameter operation with dynamic rank'). A bf16 layer: ir_tools
+        writes no bf16 constant."""
+        types = [declared_type(port) for port in layer.inputs[:3]]
+        unknown = [what for what, t in zip(("query", "key", "value"), types, strict=True) if len(t.shape or ()) < 3]
+        if unknown:
+            named = unknown[0] if len(unknown) == 1 else f"{', '.join(unknown[:-1])} and {unknown[-1]}"
+            return (f"its {named} {'has' if len(unknown) == 1 else 'have'} a dynamic rank, which the rewrite needs "
+                    "known (OpenVINO 2026.4 does not compile such a layer either: measured)")
+        et = element_type(types[0].element or "")
+        if et is None or et.numpy is None:
+            return f"its element type is {types[0].element}, of which ir_tools writes no constant"
+        return None
 
 
 def _kind(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output]) -> str:

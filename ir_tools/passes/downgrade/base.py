@@ -48,6 +48,13 @@ class Downgrade(Pass):
                 yield layer
         self.at = None
 
+    def declines(self, graph: Graph, layer: Layer) -> str | None:
+        """Why the pass leaves ``layer``, one of its op versions, as it is, in words (``check --target`` and
+        ``migrate --target``'s refusal say it: "no rewrite applies to this layer: WHY"); None where it rewrites it
+        (by default: a pass whose conditions its ``rewrites`` says). A pass that declines some layers asks this in
+        ``apply`` too, so that the two cannot disagree."""
+        return None
+
     def unrepaired(self, graph: Graph) -> Iterator[tuple[Layer, str]]:
         """The layers whose weights ``target`` reads or computes otherwise than the current OpenVINO, where this pass
         repairs them (its Consts, not its op versions), each with what the target does: ``check --target`` reports

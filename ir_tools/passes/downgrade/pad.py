@@ -6,6 +6,7 @@ from collections import Counter
 
 import numpy as np
 
+from ...base.dims import Dim
 from ...ir.model import Graph, Layer
 from ...ops.movement import StridedSliceAttrs
 from ..base import PassResult
@@ -36,33 +37,52 @@ class PadTo1(Downgrade):
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
-            keys = [graph.producer_key(layer.id, port) for port in layer.input_ids()[1:3]]
-            sources = [graph.layer(key[0]) for key in keys if key is not None]
-            if len(sources) != 2:
+            if self.declines(graph, layer) is not None:
                 continue
+            sources = _pads(graph, layer)
             if not all(s.is_a("Const") for s in sources):
-                if builder.type_of(source(graph, layer, 0)).shape is not None:
-                    builder.replace_layer(layer, lambda: [_computed_crop(builder, layer)],  # noqa: B023
-                                          origin_text(layer, "Pad-12"))
-                    stats["Pad-12 (computed pads) -> Pad-1 + StridedSlice-1"] += 1
+                builder.replace_layer(layer, lambda: [_computed_crop(builder, layer)],  # noqa: B023
+                                      origin_text(layer, "Pad-12"))
+                stats["Pad-12 (computed pads) -> Pad-1 + StridedSlice-1"] += 1
                 continue
             begin, end = ([int(v) for v in graph.const_array(s).reshape(-1)] for s in sources)
             if min(begin + end) >= 0:
                 respelled(graph, layer, "opset1")
                 stats["Pad-12 (pads >= 0) -> Pad-1"] += 1
-            elif _crop_fits(builder, layer, begin, end):
+            else:
                 builder.replace_layer(layer, lambda: [_pad_then_crop(builder, layer, begin, end)],  # noqa: B023
                                       origin_text(layer, "Pad-12"))
                 drop_unused(graph, sources)
                 stats["Pad-12 (negative pads) -> Pad-1 + StridedSlice-1"] += 1
         return PassResult(graph, bool(stats), stats)
 
+    def declines(self, graph: Graph, layer: Layer) -> str | None:
+        """Rules 2 and 3 need the data's rank; rule 2 also every output dim at least 0 on every input the declared
+        dims allow."""
+        sources = _pads(graph, layer)
+        computed = not all(s.is_a("Const") for s in sources)
+        begin: list[int] = []
+        end: list[int] = []
+        if not computed:
+            begin, end = ([int(v) for v in graph.const_array(s).reshape(-1)] for s in sources)
+            if min(begin + end, default=0) >= 0:
+                return None
+        shape = declared_type(layer.inputs[0]).shape or ()
+        if not shape and declared_type(layer.inputs[1]).shape != (Dim(0, 0),):  # (no dims, yet pads: a dynamic rank)
+            return (f"its data has a dynamic rank, which the crop by {'computed' if computed else 'negative'} pads "
+                    "needs known")
+        if computed:
+            return None
+        for axis, (d, b, e) in enumerate(zip(shape, begin, end, strict=True)):
+            if d.lo + b + e < 0:
+                return (f"pads {b} and {e} may leave axis {axis}, of length {d} as declared, a negative length, "
+                        "which OpenVINO CPU refuses when it runs (the crop would give 0)")
+        return None
 
-def _crop_fits(builder: GraphBuilder, layer: Layer, begin: list[int], end: list[int]) -> bool:
-    """Rule 2's condition: every output dim ``n + begin + end`` is at least 0 for the shortest ``n`` declared."""
-    shape = builder.type_of(source(builder.graph, layer, 0)).shape
-    return shape is not None and len(shape) == len(begin) == len(end) and all(
-        d.lo + b + e >= 0 for d, b, e in zip(shape, begin, end, strict=True))
+
+def _pads(graph: Graph, layer: Layer) -> list[Layer]:
+    """The layers feeding pads_begin and pads_end (the gate before a pass: every input is fed)."""
+    return [graph.layer(source(graph, layer, port)[0]) for port in (1, 2)]
 
 
 def _pad_then_crop(builder: GraphBuilder, layer: Layer, begin: list[int], end: list[int]) -> Output:
