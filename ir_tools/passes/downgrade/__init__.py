@@ -20,6 +20,7 @@ from .packed_order import PackedOrder
 from .pad import PadTo1
 from .pooling import MaxPoolTo1, MaxPoolTo8
 from .respell import Respell
+from .same_op import SameOpTo
 from .scatter import ScatterReduceTo3
 from .slice import SliceTo1
 from .softmax import SoftMaxTo1
@@ -31,6 +32,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     # into op versions of opset8 and older
     MaxPoolTo8, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, SqueezeSkipTo1, TopKTo3,
     ConvertPromoteTypesTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1, EmbeddingBagTo3,
+    SameOpTo,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
