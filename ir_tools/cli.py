@@ -33,6 +33,7 @@ from .settings import Selection, grouped_lines, selection
 from .supervisor import died_of, supervised
 
 if TYPE_CHECKING:  # the runtime is imported by the commands that run models only
+    from .ops.releases import Release
     from .runtime.compare import CompareReport
 
 EXIT_OK, EXIT_FOUND, EXIT_UNUSABLE = 0, 1, 2
@@ -558,6 +559,11 @@ def cmd_migrate(args: argparse.Namespace) -> int:
             raise IrToolsError(f"--ir-version {args.ir_version}: OpenVINO {target.name} reads IR "
                                f"{' or '.join(f'v{v}' for v in target.ir_versions)} only (drop --ir-version: migrate "
                                "--target writes one it reads)", code="E-USAGE")
+    elsewhere = _checked_elsewhere(other, target)
+    if elsewhere and not args.quiet:
+        print(f"warning: --check-with runs OpenVINO {other} ({args.check_with}), not the target {target.name}: the "
+              f"check says whether {elsewhere} computes what the original computes, nothing of {target.name}",
+              file=sys.stderr)
     graph = read_migratable(args.model, args.bin, read=read_judged)
     legacy = is_legacy(graph)
     ir_version = args.ir_version or (11 if legacy else graph.ir_version)
@@ -583,16 +589,31 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="ir-tools-migrate-") as tmp:
             staged, staged_bin = write_ir(graph, Path(tmp) / args.model.name, args.ir_version)
             checked, staged, staged_bin = (graph, staged, staged_bin) if other else _as_read_here(args, staged)
-            if not _migration_matches(args, checked, legacy, staged, staged_bin, other):
-                print("not written: the migrated model does not compute what the original computes")
+            differs = _migration_differs(args, checked, legacy, staged, staged_bin, other)
+            if differs:
+                print(f"not written: {differs}" + (f" (checked on {elsewhere}, not on the target {target.name})"
+                                                   if elsewhere else ""))
                 return EXIT_FOUND
     if args.dry_run:
         print("dry run: nothing written")
         return EXIT_OK
     out = args.model if args.in_place else args.output
     write_ir(graph, out, args.ir_version, overwrite_input=args.in_place)
-    print(f"wrote {out} (IR v{args.ir_version})")
+    print(f"wrote {out} (IR v{args.ir_version}" + (f"; checked on OpenVINO {elsewhere}, not on the target "
+                                                   f"{target.name})" if elsewhere else ")"))
     return EXIT_OK
+
+
+def _checked_elsewhere(other: str | None, target: Release | None) -> str | None:
+    """The release (``2025.0``) that ``--check-with`` runs, where it is not ``target`` (a release, not ``opsetN``):
+    its check then says nothing of the target, and migrate says so (a warning first, then with its verdict); None
+    otherwise. Not a refusal: a file for 2023.0 may be meant for 2025.0 too, and its check there is worth having
+    (and one for 2025.0 checked on 2023.0 shows what 2023.0 refuses); what must not happen is a check on the wrong
+    release read as one on the target."""
+    if other is None or target is None or target.number is None:
+        return None
+    ran = ".".join(other.split("-")[0].split(".")[:2])
+    return None if ran == target.name else ran
 
 
 def cmd_transform(args: argparse.Namespace) -> int:
@@ -797,10 +818,12 @@ def _as_read_here(args: argparse.Namespace, staged: Path) -> tuple[Graph, Path, 
     return graph, xml, bin_path
 
 
-def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path, bin_path: Path,
-                       other: str | None) -> bool:
+def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path, bin_path: Path,
+                       other: str | None) -> str | None:
     """Run the original and the migrated model (as written) on the same seeded inputs; one line per output. The
-    migrated model runs on the OpenVINO of ``--check-with`` when given (``other``: its version), else on ours."""
+    migrated model runs on the OpenVINO of ``--check-with`` when given (``other``: its version), else on ours.
+    None where every output is the same; else what went wrong, for migrate's last line: an output that differs, or
+    the OpenVINO that refused to read, compile or run the migrated model (then nothing was compared)."""
     from .ir.legacy import parse_legacy
     from .runtime.legacy_reference import LegacyReference
     from .runtime.openvino import ModelFiles
@@ -832,11 +855,16 @@ def _migration_matches(args: argparse.Namespace, graph, legacy: bool, xml: Path,
             found = compare_outputs(inputs, want, migrated, tolerances, peak_fraction=peak)
     except IrToolsError as exc:  # (the migrated model, staged in a temporary folder: named as such, not by its path)
         print(f"  {on} refuses the migrated model: {exc.message}")
-        return False
+        stage = re.search(r"refused to (read|compile|infer)", exc.message)
+        verb = {"read": "read", "compile": "compile", "infer": "run"}[stage.group(1)] if stage else "run"
+        who = "OpenVINO" if other is None else f"OpenVINO {other}"
+        return f"{who} refused to {verb} the migrated model, so nothing was compared"
     if peak is not None:
         _say(args, f"  (each output within atol {PEAK_FRACTION:g} x its max|value|: another release rounds otherwise)")
     _say_outputs(args, found, "migrated model")
-    return all(output.passed for output in found)
+    if all(output.passed for output in found):
+        return None
+    return "the migrated model does not compute what the original computes"
 
 
 def _seed_option(text: str) -> int:
@@ -1042,7 +1070,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check-with", type=Path, metavar="PYTHON",
                    help="as --check, but run the migrated model on the OpenVINO of that Python interpreter (an older "
                         "release's virtual environment), within 1e-4 x max|output| unless --atol/--rtol are given; "
-                        "exit 1, writing nothing, if it refuses the model or any output differs")
+                        "exit 1, writing nothing, if it refuses the model or any output differs (a release other "
+                        "than --target's is checked with a warning: the check says nothing of the target)")
     _add_tolerance_options(p, "1e-6 (--check-with: 1e-4 x max|output|)", "1e-5 (--check-with: 0)",
                            "--check, --check-with: ")
     p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")

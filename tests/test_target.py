@@ -286,13 +286,49 @@ def test_migrate_check_with_runs_the_migrated_model_on_another_release(tmp_path:
     kept = tmp_path / "pools_2025.xml"  # 2025.0 creates MaxPool-14: it stays (only the IR version changes), and
     assert main(["migrate", str(model), "--target", "2025.0", "--ir-version", "10", "-o", str(kept),  # 2023.0
                  "--check-with", python]) == 1  # refuses it
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
     assert re.search(r"OpenVINO 2023\.0\.0\S* of \S+ refuses the migrated model: .*MaxPool.*opset14", printed), printed
-    assert "not written" in printed and not kept.exists()
+    assert not kept.exists()
+    # its last line says that it refused the file (it said the model 'does not compute what the original computes'),
+    # and that 2023.0 is not the target (a warning first: the check says nothing of 2025.0)
+    assert re.search(r"not written: OpenVINO 2023\.0\.0\S* refused to read the migrated model, so nothing was "
+                     r"compared \(checked on 2023\.0, not on the target 2025\.0\)\n$", printed), printed
+    assert "does not compute" not in printed
+    assert re.search(r"warning: --check-with runs OpenVINO 2023\.0\.0\S* \(\S+\), not the target 2025\.0: the check "
+                     r"says whether 2023\.0 computes what the original computes, nothing of 2025\.0", captured.err), \
+        captured.err
 
     assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--check-with",
                  str(tmp_path / "no-python")]) == 2
     assert "--check-with" in capsys.readouterr().err
+
+
+@pytest.mark.openvino
+@pytest.mark.skipif("2025.0" not in side_pythons(), reason="no OpenVINO 2025.0: set IR_TOOLS_RELEASE_PYTHONS")
+def test_migrate_check_with_another_release_than_the_target_says_so(tmp_path: Path, capsys) -> None:
+    """--target 2023.0 --check-with a 2025.0 Python checked the file on 2025.0 without a word (a QA run): it warns
+    first, naming both releases, and its last line says where it was checked; written, as the check passed there
+    (a file for 2023.0 may be meant for 2025.0 too: the check there is worth having, not to be read as 2023.0's). -q
+    keeps the last line's words; a check on the target's own release says nothing of the kind."""
+    model = max_pool_14_model(tmp_path / "pools.xml", np.random.default_rng(3), 4)
+    out = tmp_path / "pools_2023.xml"
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--check-with",
+                 side_pythons()["2025.0"]]) == 0
+    captured = capsys.readouterr()
+    assert re.search(r"^warning: --check-with runs OpenVINO 2025\.0\.0\S* \(\S+\), not the target 2023\.0: the check "
+                     r"says whether 2025\.0 computes what the original computes, nothing of 2023\.0$", captured.err,
+                     re.M), captured.err
+    assert captured.out.endswith(f"wrote {out} (IR v11; checked on OpenVINO 2025.0, not on the target 2023.0)\n")
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "-q", "--check-with",
+                 side_pythons()["2025.0"]]) == 0
+    captured = capsys.readouterr()
+    assert not captured.err and "not on the target 2023.0" in captured.out
+    if "2023.0" in side_pythons():
+        assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--check-with",
+                     side_pythons()["2023.0"]]) == 0
+        captured = capsys.readouterr()
+        assert "warning" not in captured.err and "not on the target" not in captured.out
 
 
 @pytest.mark.openvino
