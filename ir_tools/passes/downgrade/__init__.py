@@ -24,6 +24,7 @@ from .respell import Respell
 from .same_op import SameOpTo
 from .scatter import ScatterReduceTo3
 from .slice import SliceTo1
+from .slice_scatter import SliceScatterTo3
 from .softmax import SoftMaxTo1
 from .squeeze import SqueezeSkipTo1
 from .topk import TopKTo3
@@ -33,7 +34,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     # into op versions of opset8 and older
     MaxPoolTo8, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, SqueezeSkipTo1, TopKTo3,
     ConvertPromoteTypesTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1, EmbeddingBagTo3,
-    SameOpTo, EyeTo4,
+    SameOpTo, EyeTo4, SliceScatterTo3,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads

@@ -1,0 +1,79 @@
+"""SliceScatter-15 as ScatterNDUpdate-3 of the flattened data at the sliced elements' flat indices (OpenVINO's own
+ConvertSliceScatter), for releases before 2024.4."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ...ir.model import Graph, Layer
+from ..base import PassResult
+from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..shapes import declared_type
+from .base import Downgrade, source
+
+LABEL = "SliceScatter-15"
+
+
+class SliceScatterTo3(Downgrade):
+    """SliceScatter-15 (the data with the elements ``Slice-8(data, start, stop, step[, axes])`` selects replaced by the
+    updates, in the order the slice reads them), exactly, as OpenVINO's own ConvertSliceScatter decomposes it: the
+    flat index of every element (``Range-4(0, ReduceProd(ShapeOf(data)))`` reshaped to the data's shape) is sliced by
+    the layer's own start, stop, step and axes (Slice-8, the same inputs), and those indices ([-1, 1]) receive the
+    flattened updates in the flattened data (ScatterNDUpdate-3: a slice selects each element once, so no two
+    updates meet), reshaped back. Pure data movement; the data and updates may be computed and their dims dynamic.
+    For releases before 2022.1 the Slice-8 is rewritten in turn (``SliceTo1``, where its axes are a constant).
+
+    A layer whose start, stop, step or axes are not Consts is left (``declines``): the current OpenVINO CPU computes
+    it otherwise than its specification, which the rewrite computes (measured on 2026.4, bounds fed by Parameters:
+    the data given back without the updates on rank 2 to 4, SIGFPE on f32 and i32 data of rank 1), so no rewrite
+    gives the original's numbers."""
+
+    rewrites = {LABEL: "into Slice-8 of its elements' flat indices and ScatterNDUpdate-3 of the flattened data, "
+                       "where its start, stop, step and axes are constants"}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
+        for layer in self.layers(graph):
+            if self.declines(graph, layer) is not None:
+                continue
+            builder.replace_layer(layer, lambda: [_scattered(builder, layer)], origin_text(layer, LABEL))  # noqa: B023
+            stats[f"{LABEL} -> Slice-8 + ScatterNDUpdate-3"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+
+    def declines(self, graph: Graph, layer: Layer) -> str | None:
+        """Bounds (start, stop, step, axes) that are not Consts."""
+        if all(graph.layer(source(graph, layer, port)[0]).is_a("Const") for port in range(2, len(layer.inputs))):
+            return None
+        return ("its start, stop, step or axes are computed, and the current OpenVINO computes such a SliceScatter-15 "
+                "otherwise than its specification (measured on 2026.4: the data given back without the updates, or "
+                "SIGFPE on data of rank 1), so no rewrite gives the original's numbers")
+
+
+def _scattered(builder: GraphBuilder, layer: Layer) -> Output:
+    """The class's rewrite of the SliceScatter-15 ``layer``: the output standing for its."""
+    graph, name = builder.graph, layer.name
+    data, updates = source(graph, layer, 0), source(graph, layer, 1)
+    bounds = [source(graph, layer, port) for port in range(2, len(layer.inputs))]
+    i64 = builder.attrs("ShapeOf", "opset3", output_type="i64")
+    shape = output_of(builder.add("ShapeOf", "opset3", i64, [data], f"{name}/shape"))
+    zero, one = (builder.const(np.array(v, np.int64), f"{name}/{what}") for v, what in ((0, "zero"), (1, "one")))
+    count = builder.add("ReduceProd", "opset1", builder.attrs("ReduceProd", "opset1", keep_dims=False),
+                        [shape, zero], f"{name}/count")
+    flat = builder.add("Range", "opset4", builder.attrs("Range", "opset4", output_type="i64"),
+                       [zero, output_of(count), one], f"{name}/flat_indices")
+    unflat = builder.attrs("Reshape", "opset1", special_zero=False)
+    indices = builder.add("Reshape", "opset1", unflat, [flat, shape], f"{name}/indices")
+    picked = builder.add("Slice", "opset8", None, [indices, *bounds], f"{name}/picked")
+    column = builder.add("Reshape", "opset1", unflat, [picked, builder.const(np.array([-1, 1], np.int64),
+                                                                            f"{name}/column_shape")],
+                         f"{name}/picked_column")
+    line = builder.const(np.array([-1], np.int64), f"{name}/line_shape")
+    data_line = builder.add("Reshape", "opset1", unflat, [data, line], f"{name}/data_line")
+    updates_line = builder.add("Reshape", "opset1", unflat, [updates, line], f"{name}/updates_line")
+    scattered = builder.add("ScatterNDUpdate", "opset4", None, [data_line, column, updates_line], f"{name}/scattered")
+    return output_of(builder.add("Reshape", "opset1", unflat, [scattered, shape], name,
+                                 outputs=[declared_type(layer.outputs[0])]))
