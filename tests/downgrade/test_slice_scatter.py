@@ -74,7 +74,7 @@ def test_slice_scatter_15_runs_on_2023_equal_to_the_current_openvino(tmp_path: P
 def test_slice_scatter_15_with_fed_bounds_is_refused_saying_why(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     """Bounds fed by Parameters: the current OpenVINO gives the data back without the updates (measured here; on rank 1
-    f32 or i32 data it dies of SIGFPE), where the rewrite (and 2023.0 running it) gives the specification's values,
+    data it dies of SIGFPE), where the rewrite (and 2023.0 running it) gives the specification's values,
     so no rewrite gives the original's numbers: check --target and migrate --target say why at the layer. Should a
     later OpenVINO compute it right, this test fails: the rewrite then applies to such layers too."""
     import openvino as ov
