@@ -104,7 +104,9 @@ def test_an_interrupt_sent_to_the_process_ends_the_command(group: bool, tmp_path
     group): the command is interrupted, exit 130, once (the supervisor ignored a SIGINT, counting on the terminal's
     reaching the command too, and the command ran to its end, exit 0)."""
     tmp_path.mkdir(exist_ok=True)
-    script = ("import os, sys, time\nfrom ir_tools.supervisor import supervised\n"
+    # (SIGINT at its default, as a shell starts a command: a pytest worker may hand its children SIGINT ignored)
+    script = ("import os, signal, sys, time\nfrom ir_tools.supervisor import supervised\n"
+              "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
               "def command():\n    try:\n        print('started', flush=True)\n        time.sleep(60)\n"
               "        return 0\n"
               "    except KeyboardInterrupt:\n        time.sleep(0.5)\n        print('interrupted', flush=True)\n"
