@@ -91,8 +91,6 @@ class ScaledDotProductAttentionTo8(Downgrade):
         builder = GraphBuilder(graph)
         unused: list[str] = []
         for layer in self.layers(graph):
-            if self.declines(graph, layer) is not None:
-                continue
             a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
             inputs = graph.input_keys(layer.id, layer.input_ids())  # (all fed: the graph was checked)
             dtype = element_type(builder.type_of(inputs[0]).element or "").numpy

@@ -39,11 +39,12 @@ class Downgrade(Pass):
     def layers(self, graph: Graph) -> Iterator[Layer]:
         """The layers to rewrite, in file order (a snapshot: the pass may edit the graph). A layer's type, in any case,
         is its label's (``PRelu-1`` aside, whose type is PReLU): only layers of those types are asked for a label.
-        Each is the pass's ``at`` while the caller rewrites it, so that a refusal names it."""
+        Each is the pass's ``at`` while the caller rewrites it, so that a refusal names it; those it ``declines`` are
+        left out."""
         for layer in graph.of_types(label.rsplit("-", 1)[0].lower() for label in self.rewrites):
             if op_label(layer.type, layer.version) in self.rewrites and (
                     self.target is None or not self.target.creates(layer.type, layer.version or "", layer.attrs)
-                    or self.defect(graph, layer) is not None):
+                    or self.defect(graph, layer) is not None) and self.declines(graph, layer) is None:
                 self.at = layer  # (a refusal while the caller rewrites it names it: ``Pass.applied``)
                 yield layer
         self.at = None
@@ -51,8 +52,8 @@ class Downgrade(Pass):
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         """Why the pass leaves ``layer``, one of its op versions, as it is, in words (``check --target`` and
         ``migrate --target``'s refusal say it: "no rewrite applies to this layer: WHY"); None where it rewrites it
-        (by default: a pass whose conditions its ``rewrites`` says). A pass that declines some layers asks this in
-        ``apply`` too, so that the two cannot disagree."""
+        (by default: a pass whose conditions its ``rewrites`` says). ``layers`` leaves them out, so that ``apply`` and
+        the refusal cannot disagree."""
         return None
 
     def unrepaired(self, graph: Graph) -> Iterator[tuple[Layer, str]]:

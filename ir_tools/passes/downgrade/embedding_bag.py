@@ -57,8 +57,6 @@ class EmbeddingBagTo3(Downgrade):
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
-            if self.declines(graph, layer) is not None:
-                continue
             packed = layer.type.lower() == "embeddingbagpacked"
             label, reduction = PACKED if packed else OFFSETS, _reduction(layer)
             build = _packed_mean if reduction == "mean" else _packed_sum if packed else _offsets_sum

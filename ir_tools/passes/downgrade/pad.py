@@ -37,8 +37,6 @@ class PadTo1(Downgrade):
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
-            if self.declines(graph, layer) is not None:
-                continue
             sources = _pads(graph, layer)
             if not all(s.is_a("Const") for s in sources):
                 builder.replace_layer(layer, lambda: [_computed_crop(builder, layer)],  # noqa: B023

@@ -26,8 +26,6 @@ class SameOpTo(Downgrade):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         for layer in self.layers(graph):
-            if self.declines(graph, layer) is not None:
-                continue
             label = _label(layer)
             opset = _SAME[label][0]
             respelled(graph, layer, opset)

@@ -37,8 +37,6 @@ class SliceScatterTo3(Downgrade):
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
-            if self.declines(graph, layer) is not None:
-                continue
             builder.replace_layer(layer, lambda: [_scattered(builder, layer)], origin_text(layer, LABEL))  # noqa: B023
             stats[f"{LABEL} -> Slice-8 + ScatterNDUpdate-3"] += 1
         return PassResult(graph, bool(stats), stats)
