@@ -77,7 +77,9 @@ def to_bf16(values: np.ndarray) -> np.ndarray:
     treats subnormal inputs as zero); a NaN stays a NaN (quiet, its sign kept). Other CPUs and OpenVINO's constant
     folding round otherwise, within the rounding bound (``ops.rounding``, docs/SEMANTICS.md)."""
     x = np.asarray(values, np.float32)
-    bits = np.ascontiguousarray(x).view(np.uint32).reshape(x.shape)  # (ascontiguousarray makes a scalar 1-d)
+    # computed 1-d (ascontiguousarray makes a scalar so): numpy 1.x gives a 0-d array's arithmetic as a scalar,
+    # promoted to int64 beside a Python int
+    bits = np.ascontiguousarray(x).view(np.uint32)
     out = bits >> 16
     out &= 1
     out += 0x7FFF
@@ -88,7 +90,7 @@ def to_bf16(values: np.ndarray) -> np.ndarray:
         np.bitwise_and(bits, 0x80000000, out=out, where=exponent == 0)
     if exponent.size and exponent.max() == 0x7F800000:  # infinities (rounded right above) and NaNs: quiet NaNs
         np.bitwise_and(bits | 0x00400000, 0xFFFF0000, out=out, where=(bits & 0x7FFFFFFF) > 0x7F800000)
-    return out.view(BF16)
+    return out.reshape(x.shape).view(BF16)
 
 
 def ov_bfloat16(values: np.ndarray) -> np.ndarray:
@@ -97,11 +99,11 @@ def ov_bfloat16(values: np.ndarray) -> np.ndarray:
     last bit kept is odd, so that a value past a tie whose last kept bit is even is truncated. OpenVINO CPU converts
     integers of 16 bits or more to bf16 with it (its reference Convert; measured on 4,000 values each of i16, u16, i32,
     u32, i64: all equal; 8-bit integers are exact), and folds bf16 constants with it (docs/SEMANTICS.md)."""
-    bits = np.ascontiguousarray(np.asarray(values, np.float32)).view(np.uint32).reshape(np.shape(values))
+    bits = np.ascontiguousarray(np.asarray(values, np.float32)).view(np.uint32)  # (1-d: as ``to_bf16``)
     out = (bits & 0x00010000) >> 1
     out += bits
     out &= 0xFFFF0000
-    return out.view(BF16)
+    return out.reshape(np.shape(values)).view(BF16)
 
 
 def value_dtype(et: ElementType) -> np.dtype | None:

@@ -38,9 +38,9 @@ SUPPORTED_IR_VERSIONS = (10, 11)
 MAX_DIM = INT64_MAX
 _EDGE_KEYS = ("from-layer", "from-port", "to-layer", "to-port")
 _PRESCAN_CHUNK = 1 << 16
-#: libxml2 reads no entity, DTD or network resource; a text or attribute over its 10 MB limit it reads (``huge_tree``),
-#: as OpenVINO does: without entities, what it holds is no larger than the file's bytes.
-_SAFE = {"resolve_entities": False, "no_network": True, "load_dtd": False, "huge_tree": True}
+#: libxml2 reads no entity, DTD or network resource, and keeps its limits (nesting 256 deep, a text or attribute of
+#: 10 MB): lifted (``huge_tree``), an older libxml2 nests without bound, past what the reader's walk of a tree takes.
+_SAFE = {"resolve_entities": False, "no_network": True, "load_dtd": False, "huge_tree": False}
 #: A ``<dim>`` text that is valid without a second look: -1, or up to 18 digits (so within int64),
 #: maybe between ASCII blanks. Anything else takes the path that checks and reports it.
 _PLAIN_DIM = re.compile(r"[ \t\r\n]*(?:-1|[0-9]{1,18})[ \t\r\n]*")
@@ -177,7 +177,15 @@ def _malformed(name: str, exc: etree.ParseError) -> ReadError:
                          "clone without git-lfs holds in its place: `git lfs pull` in its repository fetches it",
                          SourceLoc(name, 1))
     message = _LIBXML_ADVICE.sub("", exc.msg).replace("\n", " ")  # (advice for a C caller; one line)
+    if _LIMITS.search(message):
+        return ReadError(f"beyond the XML parser's limits (nesting 256 deep, a text or attribute of 10 MB, kept "
+                         f"against oversized input; OpenVINO's reader has none): {message}",
+                         SourceLoc(name, exc.lineno or None))
     return ReadError(f"malformed XML: {message}", SourceLoc(name, exc.lineno or None))
+
+
+#: What libxml2 says of a document past its limits (not malformed).
+_LIMITS = re.compile(r"Resource limit exceeded|Excessive depth|Huge input lookup")
 
 
 #: libxml2's advice to its C caller, in some of its messages ("use XML_PARSE_HUGE option").
