@@ -588,7 +588,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     if args.check or other:
         with tempfile.TemporaryDirectory(prefix="ir-tools-migrate-") as tmp:
             staged, staged_bin = write_ir(graph, Path(tmp) / args.model.name, args.ir_version)
-            checked, staged, staged_bin = (graph, staged, staged_bin) if other else _as_read_here(args, staged)
+            checked, staged, staged_bin = (graph, staged, staged_bin) if other else _as_read_here(args, graph, staged)
             differs = _migration_differs(args, checked, legacy, staged, staged_bin, other)
             if differs:
                 print(f"not written: {differs}" + (f" (checked on {elsewhere}, not on the target {target.name})"
@@ -800,20 +800,22 @@ def _other_openvino(python: Path) -> str:
 PEAK_FRACTION = 1e-4
 
 
-def _as_read_here(args: argparse.Namespace, staged: Path) -> tuple[Graph, Path, Path]:
-    """What ``--check`` runs on this OpenVINO of the migrated file ``staged``: the file, but with its weights repacked
-    for a release that reads the values of a byte in the other order (``PackedOrder``) packed back, as this OpenVINO
-    reads them (it would load other weights from the file as written; ``--check-with`` runs that on its release)."""
+def _as_read_here(args: argparse.Namespace, graph: Graph, staged: Path) -> tuple[Graph, Path, Path]:
+    """What ``--check`` runs on this OpenVINO of ``graph``, migrated and written to ``staged``: the file, but with its
+    weights repacked for a release that reads the values of a byte in the other order (``PackedOrder``) packed back,
+    as this OpenVINO reads them (it would load other weights from the file as written; ``--check-with`` runs that on
+    its release); a copy read back from ``staged``, only where there are such weights."""
     from .passes.downgrade.packed_order import PackedOrder
     from .runtime.verdict import installed_release
 
-    here = installed_release()
-    graph = read_ir(staged)
-    repacked = PackedOrder(here).apply(graph).stats
-    if not repacked:
+    here = PackedOrder(installed_release())
+    if next(here.unrepaired(graph), None) is None:
         return graph, staged, staged.with_suffix(".bin")
+    graph = read_ir(staged)
+    repacked = here.apply(graph).stats
     _say(args, f"check: {sum(repacked.values())} packed Const(s) repacked for OpenVINO {args.target} run here as "
-               f"OpenVINO {here.name} reads them, packed back (--check-with runs the file as written on that release)")
+               f"OpenVINO {here.target.name} reads them, packed back (--check-with runs the file as written on that "
+               "release)")
     xml, bin_path = write_ir(graph, staged.with_name(f"read_here_{staged.name}"), graph.ir_version)
     return graph, xml, bin_path
 

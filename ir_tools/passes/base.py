@@ -23,6 +23,7 @@ from types import ModuleType
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
+from .builder import refused_at
 from .shapes import Propagation, fix_dims, propagate
 from .validate import InvalidModelError, forget_passed, last_passed, require_valid
 
@@ -94,7 +95,6 @@ class Pass:
             require_valid(graph)
         self.requires(graph)
         revision = len(graph.changes)
-        self.at = None
         try:
             outcome = self.apply(graph)
         except InvalidModelError:
@@ -102,9 +102,8 @@ class Pass:
         except IrToolsError as exc:  # a refusal (a builder's, a rewrite's): its code and layer, and the pass's name
             if not hasattr(exc, "pass_name"):  # (the innermost pass: a pass may run another)
                 exc.pass_name = self.name
-                if exc.loc.layer_id is None and self.at is not None:  # (the builder names the layer it replaces)
-                    exc.loc = self.at.loc
-                    exc.message = f"ir_tools cannot rewrite it: {exc.message}"
+                if self.at is not None:
+                    refused_at(exc, self.at)
                 exc.message = f"{exc.message} (in pass {self.name})"
             raise
         except (Exception, SystemExit) as exc:  # the pass's own bug (or its sys.exit): name the pass, keep the cause

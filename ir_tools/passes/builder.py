@@ -125,9 +125,8 @@ class GraphBuilder:
         start = len(self.created)
         try:
             outputs = build()
-        except IrToolsError as exc:  # a refusal while building: at the layer being replaced, which the user can find
-            if exc.loc.layer_id is None:
-                exc.loc, exc.message = layer.loc, f"ir_tools cannot rewrite it: {exc.message}"
+        except IrToolsError as exc:
+            refused_at(exc, layer)
             raise
         new = self.created[start:]
         for made in new:
@@ -166,6 +165,13 @@ def without_origin(rt_info: tuple[RtNode, ...]) -> tuple[RtNode, ...]:
 def origin_of(rt_info: tuple[RtNode, ...]) -> str | None:
     """The text of the ``ir_tools_origin`` attribute, None without one."""
     return next((dict(n.attrs).get("value") for n in rt_info if dict(n.attrs).get("name") == ORIGIN), None)
+
+
+def refused_at(exc: IrToolsError, layer: Layer) -> None:
+    """Locate a refusal raised while ``layer`` was being rewritten at that layer, which the user can find (unless it
+    names a layer of its own): ``replace_layer``'s, and ``Pass.applied``'s for a pass that says what it rewrites."""
+    if exc.loc.layer_id is None:
+        exc.loc, exc.message = layer.loc, f"ir_tools cannot rewrite it: {exc.message}"
 
 
 def _shown(t: TensorType) -> str:
