@@ -35,7 +35,7 @@ def model_paths(specs: Iterable[Path], ir_only: bool = False) -> list[Path]:
     found: dict[Path, Path] = {}  # the file, resolved -> its path as the command line spells it
     for spec in specs:
         if spec.is_dir():
-            matches = [p for p in sorted(spec.rglob("*.xml")) if not p.is_dir() and not other_xml(p)]
+            matches = [p for p in _xml_files(spec) if not other_xml(p)]
             if not matches:
                 raise IrToolsError(f"{spec}: no IR .xml file in this directory", code="E-USAGE")
         elif not spec.exists() and _GLOB_CHARS & set(str(spec)):
@@ -47,6 +47,17 @@ def model_paths(specs: Iterable[Path], ir_only: bool = False) -> list[Path]:
         for match in matches:
             found.setdefault(match.resolve(), match)
     return list(found.values())
+
+
+def _xml_files(directory: Path) -> list[Path]:
+    """The ``.xml`` files under ``directory`` and its subdirectories (not following links to directories), sorted;
+    E-READ for a subdirectory that cannot be searched (its files would go unchecked without a word)."""
+    def unsearchable(error: OSError) -> None:
+        raise IrToolsError(f"{error.filename}: cannot search this directory ({error.strerror}): its files would go "
+                           "unchecked", code="E-READ")
+
+    return sorted(Path(root, name) for root, _, files in os.walk(directory, onerror=unsearchable)
+                  for name in files if name.endswith(".xml"))
 
 
 #: The root element's name after the prolog (declaration, comments, processing instructions, blanks).

@@ -6,10 +6,12 @@ import json
 import os
 import shutil
 import signal
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from ir_tools.base.errors import IrToolsError
 from ir_tools.batch import model_paths
 from ir_tools.cli import main
 from tests.conftest import ROOT, SAMPLES
@@ -129,6 +131,43 @@ def test_a_directory_leaves_out_other_xml_only(tmp_path: Path, capsys) -> None:
     twice = [str(tmp_path / "utf16.xml"), str(tmp_path / ".." / tmp_path.name / "utf16.xml")]
     assert main(["check", *twice, "--no-openvino"]) == 0
     assert capsys.readouterr().out.splitlines() == [f"{twice[0]}: 0 error(s), 0 warning(s)"]
+
+
+def test_a_directory_that_cannot_be_searched_is_an_error() -> None:
+    """A subdirectory the user may not list was skipped without a word (pathlib's rglob ignores it), and the run
+    passed with its files unchecked: it is E-READ naming it, before any file is checked. Searched by a forked
+    child that, as root (who may list it), first becomes nobody (in a directory of /tmp nobody may enter)."""
+    tmp_path = Path(tempfile.mkdtemp())
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        shutil.copy(SAMPLES / "mixed_network.xml", tmp_path / sub / "model.xml")
+    os.chmod(tmp_path, 0o755)
+    os.chmod(tmp_path / "b", 0)
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # (the child reports the outcome on the pipe and exits without pytest's teardown)
+        try:
+            if os.geteuid() == 0:
+                os.setgroups([])
+                os.setgid(65534)
+                os.setuid(65534)
+            try:
+                outcome = f"found {model_paths([tmp_path])}"
+            except IrToolsError as exc:
+                outcome = f"{exc.code}: {exc.message}"
+            except BaseException as exc:  # (shown by the assertion below)
+                outcome = repr(exc)
+            os.write(writer, outcome.encode())
+        finally:
+            os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader) as pipe:
+        outcome = pipe.read()
+    os.waitpid(child, 0)
+    os.chmod(tmp_path / "b", 0o755)
+    shutil.rmtree(tmp_path)
+    assert outcome == f"E-READ: {tmp_path / 'b'}: cannot search this directory (Permission denied): its files " \
+                      "would go unchecked", outcome
 
 
 def test_quiet_leaves_out_warnings_in_every_format(capsys) -> None:
