@@ -539,6 +539,7 @@ def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Pa
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
+    from .passes.checks import STATE_TYPES
     from .passes.legacy import is_legacy, read_migratable
     from .passes.target import migrate_graph
     from .runtime.verdict import read_judged
@@ -565,6 +566,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
               f"check says whether {elsewhere} computes what the original computes, nothing of {target.name}",
               file=sys.stderr)
     graph = read_migratable(args.model, args.bin, read=read_judged)
+    if args.stateless and not args.quiet and not graph.by_type(*STATE_TYPES):
+        print(f"warning: --stateless: {args.model} holds no state (no ReadValue or Assign), nothing to make inputs "
+              "and outputs", file=sys.stderr)
     legacy = is_legacy(graph)
     ir_version = args.ir_version or (11 if legacy else graph.ir_version)
     if target is not None and ir_version not in target.ir_versions:

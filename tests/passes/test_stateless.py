@@ -42,6 +42,20 @@ def test_stateless_form_has_the_state_as_inputs_and_outputs(tmp_path: Path, caps
     assert "  logits: same" in capsys.readouterr().out
 
 
+def test_stateless_on_a_model_without_state_says_so(tmp_path: Path, capsys) -> None:
+    """--stateless on a model that holds no state was taken without a word (an option ignored): a warning, which
+    -q leaves out; the migration is the same."""
+    sample = Path(__file__).parents[2] / "samples" / "avgpool14_ceil_torch.xml"
+    assert main(["migrate", str(sample), "--stateless", "-o", str(tmp_path / "a.xml")]) == 0
+    assert capsys.readouterr().err == (f"warning: --stateless: {sample} holds no state (no ReadValue or Assign), "
+                                       "nothing to make inputs and outputs\n")
+    assert main(["migrate", str(sample), "--stateless", "-q", "-o", str(tmp_path / "b.xml")]) == 0
+    assert capsys.readouterr().err == ""
+    assert (tmp_path / "a.xml").read_bytes() == (tmp_path / "b.xml").read_bytes()
+    assert main(["migrate", str(MODEL), "--stateless", "-o", str(tmp_path / "c.xml")]) == 0
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
 @pytest.mark.openvino
 def test_stateless_on_2023_0_computes_the_stateful_original_step_by_step(tmp_path: Path, capsys) -> None:
