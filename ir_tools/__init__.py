@@ -26,7 +26,12 @@ The public API (everything else is internal and may change):
   ``Const``, ``matches``, ``Match``; ``GraphBuilder`` to add layers (typed attributes: ``GraphBuilder.attrs``; the
   ``TensorType`` of a port, ``GraphBuilder.type_of``: an element type and a shape of ``Dim``s, each ``lo..hi``,
   ``is_static``, ``as_int()`` -1 where it is not);
-  ``Graph.replace_all_uses`` and ``Graph.remove_dead``
+  ``Graph.replace_all_uses`` and ``Graph.remove_dead``; ``Output`` (layer id, port id: what ``GraphBuilder.add``
+  takes, ``const``/``parameter`` return, ``output_of(layer, i)`` gives), ``RtNode`` (an rt_info entry, such as the
+  ``decompression`` mark OpenVINO keeps an f16 weight's Convert by); ``numpy_dtype("f16")`` and
+  ``element_type_of(np.float16)``, between IR element types and numpy
+- what the comparisons return: ``CompareReport`` (``outputs`` and ``layers``, ``TensorComparison``s and
+  ``LayerComparison``s), ``OutputComparison`` (``compare_outputs``), ``Candidate`` (``Reduction.candidate``)
 - ``reduce(graph, inputs, fails, saved=None) -> Reduction``: as ``ir-tools reduce``, the smallest part of a valid
   graph that still fails (``part``, the ``inputs`` it is fed, ``failure``, ``steps``), each part run by OpenVINO in
   a child process; ``fails`` says when a part fails: ``compare_fails(CompareOptions(...))`` (``--until
@@ -52,12 +57,13 @@ from typing import TYPE_CHECKING
 from .base.diagnostics import Diagnostic
 from .base.dims import Dim
 from .base.errors import IrToolsError, SourceLoc, needs_onnx
-from .ir.model import Edge, Graph, Layer, Port
+from .base.packed import element_type_of, numpy_dtype
+from .ir.model import Edge, Graph, Layer, Port, RtNode
 from .ir.reader import read_ir
 from .ir.writer import write_ir
 from .ops.spec import TensorType
 from .passes.base import Pass, PassError, PassManager, PassResult
-from .passes.builder import GraphBuilder
+from .passes.builder import GraphBuilder, Output, output_of
 from .passes.extract import CutError, extract, tensor_ports
 from .passes.pattern import AnyInput, Const, Match, Op, matches
 from .passes.shapes import fix_shapes, infer_shapes
@@ -99,6 +105,13 @@ __all__ = [
     "Port",
     "SourceLoc",
     "TensorType",
+    "Output",
+    "RtNode",
+    "Candidate",
+    "CompareReport",
+    "LayerComparison",
+    "OutputComparison",
+    "TensorComparison",
     "ChildOpenVinoRunner",
     "CompareOptions",
     "OnnxRuntimeRunner",
@@ -112,6 +125,7 @@ __all__ = [
     "compare",
     "compare_fails",
     "compare_outputs",
+    "element_type_of",
     "extract",
     "fix_shapes",
     "from_onnx",
@@ -119,7 +133,9 @@ __all__ = [
     "inspect",
     "matches",
     "migrate",
+    "numpy_dtype",
     "openvino_fails",
+    "output_of",
     "read_ir",
     "random_inputs",
     "read_valid",
@@ -134,6 +150,8 @@ __all__ = [
 _LAZY = {"CompareOptions": "runtime.numeric_check", "OpenVinoRunner": "runtime.runners",
          "ChildOpenVinoRunner": "runtime.runners", "OnnxRuntimeRunner": "runtime.runners",
          "ReferenceRunner": "runtime.runners", "compare_outputs": "runtime.runners", "Tolerances": "runtime.compare",
+         **dict.fromkeys(("CompareReport", "LayerComparison", "TensorComparison"), "runtime.compare"),
+         "OutputComparison": "runtime.runners", "Candidate": "runtime.reduce",
          **dict.fromkeys(("Reduction", "ReduceError", "compare_fails", "openvino_fails", "against_fails"),
                          "runtime.reduce")}
 

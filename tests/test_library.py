@@ -181,3 +181,47 @@ def test_from_onnx_without_the_onnx_extra_says_how_to_install_it(monkeypatch: py
         ir_tools.from_onnx("model.onnx")
     assert raised.value.code == "E-USAGE"
     assert raised.value.message == "from_onnx needs the onnx extra: pip install 'ir_tools[onnx]'"
+
+
+def test_a_graph_editor_needs_no_private_import(tmp_path: Path) -> None:
+    """What a pass writer needs is public (found by a QA run of the library: README's second example imported
+    ``ir_tools.passes.builder.output_of``, rt_info needed ``ir_tools.ir.model.RtNode``, ``np.dtype("f16")`` is
+    float128, and the comparisons' return types were not importable): weights compressed to f16, each Const
+    followed by a Convert that carries OpenVINO's ``decompression`` mark, with public names only, and OpenVINO reads
+    the mark; element types to numpy dtypes and back, E-ATTR for what has none."""
+    import numpy as np
+    import openvino as ov
+
+    from ir_tools import AnyInput, Const, GraphBuilder, Op, Output, RtNode, matches, numpy_dtype, output_of
+
+    graph = ir_tools.read_valid(Path(__file__).parent / "data" / "fuzz" / "dense.xml")  # a MatMul of f32 weights
+    build, compressed = GraphBuilder(graph), 0
+    for m in list(matches(graph, Op("MatMul", AnyInput("x"), Const("w")))):
+        weights = m["w"]
+        value = m.value("w").astype(numpy_dtype("f16"))
+        assert ir_tools.element_type_of(value.dtype) == "f16"
+        half: Output = build.const(value, f"{weights.name}/f16")
+        widen = build.add("Convert", "opset1", build.attrs("Convert", "opset1", destination_type="f32"), [half],
+                          f"{weights.name}/decompress")
+        widen.rt_info = (RtNode("attribute", (("name", "decompression"), ("version", "0"))),)
+        assert output_of(widen) == (widen.id, widen.outputs[0].id)
+        graph.replace_all_uses(weights, widen)
+        compressed += 1
+    graph.remove_dead()
+    written, _ = ir_tools.write_ir(graph, tmp_path / "f16.xml")
+    assert ir_tools.check(written) == []
+    model = ov.Core().read_model(written)
+    marked = [op for op in model.get_ops()
+              if op.get_type_name() == "Convert" and "decompression_0" in op.get_rt_info().keys()]
+    assert len(marked) == compressed > 0
+    for name in ("CompareReport", "TensorComparison", "LayerComparison", "OutputComparison", "Candidate"):
+        assert isinstance(getattr(ir_tools, name), type) and getattr(ir_tools, name).__doc__
+    assert [numpy_dtype(t) for t in ("f32", "FP16", "u4", "i4", "boolean")] == [
+        np.float32, np.float16, np.uint8, np.int8, np.bool_]
+    assert ir_tools.element_type_of(numpy_dtype("bf16")) == "bf16" and ir_tools.element_type_of(np.int64) == "i64"
+    for wrong in ("f17", "string"):
+        with pytest.raises(ir_tools.IrToolsError, match="not an element type") as caught:
+            numpy_dtype(wrong)
+        assert caught.value.code == "E-ATTR"
+    with pytest.raises(ir_tools.IrToolsError, match=r"astype\('=f4'\)"):
+        ir_tools.element_type_of(np.dtype(">f4"))

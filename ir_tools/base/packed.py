@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .dtypes import ElementType
+from .dtypes import ElementType, element_type, from_numpy
+from .errors import AttrError
 
 #: OpenVINO's nf4 values (src/core/src/type/nf4.cpp), by 4-bit code.
 NF4_VALUES = np.array([
@@ -112,6 +113,34 @@ def value_dtype(et: ElementType) -> np.dtype | None:
         return et.numpy
     found = VALUE_DTYPES.get(et.name)
     return None if found is None else np.dtype(found)
+
+
+def numpy_dtype(name: str) -> np.dtype:
+    """The numpy dtype that holds the values of the IR element type ``name`` exactly, as ir_tools decodes a Const
+    (``Match.value``) and computes (``run``): ``f16`` float16, ``boolean`` bool, ``u4``/``u1`` uint8 and ``i4`` int8
+    (one value per element, unpacked), ``nf4`` and the f4/f8 floats float32, ``bf16`` ``BF16`` (float32 tagged bf16).
+    ``name`` as a ``<data element_type>`` or a port precision spells it (``f32``, ``FP32``). numpy has its own reading
+    of such names (``np.dtype("f16")`` is float128), which is why this exists. E-ATTR for a name that is no element
+    type, or ``string``."""
+    et = element_type(name)
+    dtype = None if et is None else value_dtype(et)
+    if dtype is None:
+        raise AttrError(f"'{name}' is not an element type numpy holds (f32, f16, bf16, i64, u4, boolean...)")
+    return dtype
+
+
+def element_type_of(dtype: np.dtype | type) -> str:
+    """The IR element type of arrays of ``dtype``, as ``GraphBuilder.const`` writes them: float16 ``f16``, bool
+    ``boolean``, ``BF16`` ``bf16``, uint8 ``u8`` (a packed type such as ``u4`` has no dtype of its own: its values
+    are held as uint8). E-ATTR for a dtype no element type has (complex64, object, a byte order not the machine's)."""
+    dtype = np.dtype(dtype)
+    if is_bf16(dtype):
+        return "bf16"
+    try:
+        return from_numpy(dtype).name
+    except KeyError:
+        hint = "" if dtype.isnative else f" (bytes not in this machine's order: astype('={dtype.str[1:]}') first)"
+        raise AttrError(f"{dtype!r} is not an IR element type{hint}") from None
 
 
 def unpack(et: ElementType, data: bytes | memoryview, count: int) -> np.ndarray:

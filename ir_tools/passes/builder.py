@@ -26,6 +26,8 @@ Output = tuple[str, int]
 
 
 def output_of(layer: Layer, index: int = 0) -> Output:
+    """The ``index``-th output of ``layer`` as an ``Output`` (layer id, port id): what ``GraphBuilder.add`` takes as an
+    input and ``const``/``parameter`` return (``add`` takes a Layer too, meaning its first output)."""
     return (layer.id, layer.outputs[index].id)
 
 

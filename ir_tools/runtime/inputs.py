@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from ..base.dims import parse_shape
-from ..base.dtypes import element_type, from_numpy
-from ..base.errors import IrToolsError
-from ..base.packed import held_dtype, is_bf16, to_bf16
+from ..base.dtypes import element_type
+from ..base.errors import AttrError, IrToolsError
+from ..base.packed import element_type_of, held_dtype, is_bf16, to_bf16
 from ..ir.model import Graph, Layer
 from ..ir.names import input_name, tensor_names
 from ..ops.opsets import lookup
@@ -414,11 +414,9 @@ def describe(graph: Graph, inputs: Mapping[str, np.ndarray], made: Mapping[str, 
 
 def _type_name(dtype: np.dtype) -> str:
     """The IR's name of a numpy type (``i64``; ``BF16``: bf16), else numpy's."""
-    if is_bf16(dtype):
-        return "bf16"
     try:
-        return from_numpy(dtype).name
-    except KeyError:
+        return element_type_of(dtype)
+    except AttrError:
         return str(dtype)
 
 

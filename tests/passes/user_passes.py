@@ -6,8 +6,7 @@ import sys
 
 import numpy as np
 
-from ir_tools import AnyInput, Const, Graph, GraphBuilder, Op, Pass, PassResult, matches
-from ir_tools.passes.builder import output_of
+from ir_tools import AnyInput, Const, Graph, GraphBuilder, Op, Pass, PassResult, matches, output_of
 
 
 class FoldTransposes(Pass):
