@@ -16,6 +16,11 @@ The public API (everything else is internal and may change):
   reference, as ``ir-tools compare``; runners for every backend: ``OpenVinoRunner``, ``ChildOpenVinoRunner``
   (OpenVINO of another Python interpreter), ``OnnxRuntimeRunner``, ``ReferenceRunner``, and
   ``compare_outputs`` for two of them (these import OpenVINO on first use)
+- ``compare_against(graph, against, inputs, tolerances=None, per_layer=False) -> CompareReport``: two models on
+  OpenVINO, as ``ir-tools compare A --against B`` (every tensor matched by name, the first drifting layer, tolerances
+  derived from how the weights differ unless given); ``compare_steps(graph, steps, options) -> CompareReport``: a
+  stateful model over the steps of a generation loop, as ``compare --steps N``; ``random_steps(graph, count, seed)``
+  draws the steps as the command does
 - ``inspect(xml_path) -> dict``: inputs, outputs, op histogram, layers and diagnostics, as ``ir-tools inspect
   --format json`` (a broken file too)
 - ``migrate(graph_or_path, target=None, stateless=False) -> PassResult``: as ``ir-tools migrate [--target RELEASE]
@@ -51,6 +56,7 @@ gives, rather than act on a model ``check`` rejects.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -70,13 +76,13 @@ from .passes.shapes import fix_shapes, infer_shapes
 from .passes.target import migrate
 from .passes.validate import InvalidModelError, read_valid
 from .runtime.executor import run
-from .runtime.inputs import random_inputs
+from .runtime.inputs import random_inputs, random_steps
 from .runtime.verdict import check
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .runtime.compare import CompareReport
+    from .runtime.compare import CompareReport, Tolerances
     from .runtime.numeric_check import CompareOptions
     from .runtime.openvino import ModelFiles
     from .runtime.reduce import Failure, Reduction
@@ -123,8 +129,10 @@ __all__ = [
     "check",
     "against_fails",
     "compare",
+    "compare_against",
     "compare_fails",
     "compare_outputs",
+    "compare_steps",
     "element_type_of",
     "extract",
     "fix_shapes",
@@ -138,6 +146,7 @@ __all__ = [
     "output_of",
     "read_ir",
     "random_inputs",
+    "random_steps",
     "read_valid",
     "reduce",
     "run",
@@ -172,6 +181,52 @@ def compare(graph: Graph, inputs: dict[str, np.ndarray], options: CompareOptions
     from .runtime.numeric_check import CompareOptions, compare_model
 
     return compare_model(graph, inputs, options or CompareOptions(), openvino)
+
+
+def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]],
+                  options: CompareOptions | None = None) -> CompareReport:
+    """A stateful model (ReadValue/Assign) on OpenVINO CPU against the numpy reference over ``steps`` (each step's
+    inputs by input name: ``random_steps``), as ``ir-tools compare --steps N``: one infer request and one reference
+    carry the state; after each step every output and every variable (``state ID (step K)``) is compared, and the
+    first failing step is named (``report.steps``, ``report.first_divergence``). One inference compares no state,
+    which is why ``compare`` refuses such a model. The graph is validated first; E-USAGE for one without state."""
+    from .passes.validate import require_valid
+    from .runtime.numeric_check import CompareOptions
+    from .runtime.steps import compare_steps as over_steps
+
+    require_valid(graph)
+    return over_steps(graph, steps, options or CompareOptions())
+
+
+def compare_against(graph: Graph, against: Graph | str | Path,
+                    inputs: Mapping[str, np.ndarray] | Sequence[Mapping[str, np.ndarray]],
+                    tolerances: Tolerances | None = None, per_layer: bool = False) -> CompareReport:
+    """``graph`` (A) against another model (B) on the same inputs, as ``ir-tools compare A --against B``: both on
+    OpenVINO CPU (an ONNX B on onnxruntime), every output of A with B's of its name and, per layer (``per_layer``, or
+    whenever an output fails), every tensor matched by name, the first drifting layer named. ``against``: a Graph, or
+    the path of an IR (validated) or of an ONNX file (the onnx extra). ``tolerances``: None derives them from how the
+    weights of the two differ (f16 against f32: each tensor's own bound, in the report's ``against``), else the
+    caller's. ``inputs``: A's, by A's input names; for a stateful A the steps of a generation loop (``random_steps``),
+    B holding the same variables, each step compared and then every variable. Both graphs are validated first."""
+    from .passes.validate import require_valid
+    from .runtime.against import IrModel
+    from .runtime.against_steps import compare_models
+    from .runtime.openvino import ModelFiles
+
+    require_valid(graph)
+    if isinstance(against, Graph):
+        require_valid(against)
+        other = IrModel(against)
+    elif Path(against).suffix.lower() == ".onnx":
+        try:
+            from .onnx.reading import load_checked
+            from .runtime.onnxruntime import OnnxModel
+        except ImportError as exc:
+            raise needs_onnx("compare_against an ONNX file", exc) from None
+        other = OnnxModel(Path(against), load_checked(Path(against)))
+    else:
+        other = IrModel(read_valid(against), ModelFiles(Path(against), Path(against).with_suffix(".bin")))
+    return compare_models(IrModel(graph), other, inputs, tolerances, per_layer)
 
 
 def reduce(graph: Graph, inputs: dict[str, np.ndarray], fails: Failure,

@@ -419,7 +419,7 @@ def _compare_steps(args: argparse.Namespace, graph: Graph, inputs: dict, made: d
     first step is the inputs given or drawn, each later one drawn from its own seed (``--seed`` plus the step's index),
     one token longer."""
     from .runtime.executor import stateful
-    from .runtime.inputs import draw, generation_step
+    from .runtime.inputs import later_steps
 
     if args.steps is not None and args.steps < 1:
         raise IrToolsError(f"--steps must be at least 1, got {args.steps}", code="E-USAGE")
@@ -433,7 +433,7 @@ def _compare_steps(args: argparse.Namespace, graph: Graph, inputs: dict, made: d
         raise IrToolsError(f"--inputs feeds one inference; --steps {count} draws each step's inputs: give --steps 1 "
                            "with --inputs, or leave --inputs out", code="E-USAGE")
     seed = _seed(args)
-    return [inputs] + [draw(generation_step(made, step), seed + step) for step in range(1, count)]
+    return [inputs, *later_steps(made, count, seed)]
 
 
 def _compare_report(args: argparse.Namespace, graph: Graph, report: CompareReport) -> int:
@@ -461,7 +461,8 @@ def _compare_against(args: argparse.Namespace, graph: Graph, inputs: dict, made:
                      source: dict) -> int:
     """``compare A.xml --against B.xml|B.onnx``: B read and checked (an IR as ``check`` does, an ONNX file by
     ``onnx.checker``), then ``runtime.against.compare_against``; the report as compare's."""
-    from .runtime.against import IrModel, compare_against
+    from .runtime.against import IrModel
+    from .runtime.against_steps import compare_models
     from .runtime.openvino import ModelFiles
 
     text, path = _shows_progress(args), args.against
@@ -479,21 +480,12 @@ def _compare_against(args: argparse.Namespace, graph: Graph, inputs: dict, made:
             except InvalidModelError as exc:
                 return _report_invalid(exc, str(path), args)
     model = IrModel(graph, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
-    steps = _compare_steps(args, graph, inputs, made)
-    if steps is not None:  # A holds state: both run as a generation loop (runtime/against_steps.py)
-        from .runtime.against_steps import compare_against_steps
-        from .runtime.executor import stateful
-
-        if not isinstance(against, IrModel) or not stateful(against.graph):
-            raise IrToolsError(f"{args.model.name} holds state (ReadValue/Assign): --against runs both models "
-                               f"--steps {len(steps)} of a generation loop and compares their state, but "
-                               f"{path.name} {'is an ONNX file' if not isinstance(against, IrModel) else 'holds none'}",
-                               code="E-USAGE")
-        with status(f"running {len(steps)} step(s) of both models", text):
-            report = compare_against_steps(model, against, steps, tolerances, args.per_layer, source, made)
-        return _compare_report(args, graph, report)
-    with status(f"running both models{' and every tensor' if args.per_layer else ''}", text):
-        report = compare_against(model, against, inputs, tolerances, args.per_layer, source, made)
+    steps = _compare_steps(args, graph, inputs, made)  # A holds state: both run as a generation loop
+    doing = f"{len(steps)} step(s) of both models" if steps is not None else \
+        f"both models{' and every tensor' if args.per_layer else ''}"
+    with status(f"running {doing}", text):
+        report = compare_models(model, against, inputs if steps is None else steps, tolerances, args.per_layer, source,
+                                made)
     return _compare_report(args, graph, report)
 
 

@@ -225,3 +225,58 @@ def test_a_graph_editor_needs_no_private_import(tmp_path: Path) -> None:
         assert caught.value.code == "E-ATTR"
     with pytest.raises(ir_tools.IrToolsError, match=r"astype\('=f4'\)"):
         ir_tools.element_type_of(np.dtype(">f4"))
+
+
+def _as_printed(report: dict) -> dict:
+    """A report less what says where its inputs came from (the command records its seed and how it drew each input;
+    the library is handed arrays) and its timing."""
+    report.pop("timing", None)
+    report["config"].pop("seed", None)
+    for entry in report["inputs"]:
+        entry.pop("dims"), entry.pop("values")
+    return report
+
+
+def _printed(capsys, *args: object) -> dict:
+    main(["compare", *map(str, args), "--format", "json"])
+    return _as_printed(json.loads(capsys.readouterr().out))
+
+
+def test_the_library_compares_two_models_and_steps_as_the_commands_do(tmp_path: Path, capsys) -> None:
+    """compare_against is ``compare A --against B`` (per layer, tolerances derived from the weights), also over the
+    steps of a stateful model, and compare_steps is ``compare --steps N``: the library had neither (found by a QA run
+    of the library), and ``compare`` refusing a stateful model pointed at the private runtime.steps.compare_steps."""
+    from tests.target_zoo import FIXTURES_DIR
+
+    model = SAMPLES / "mixed_network.xml"
+    graph = ir_tools.read_valid(model)
+    migrated, _ = ir_tools.write_ir(ir_tools.migrate(model).graph, tmp_path / "migrated.xml")
+    report = ir_tools.compare_against(graph, migrated, ir_tools.random_inputs(graph), per_layer=True).to_dict()
+    assert _as_printed(report) == _printed(capsys, model, "--against", migrated, "--per-layer")
+    assert report["passed"] and report["layers"] and "weights f16 against f16" in report["config"]["tolerance"]
+    against_graph = ir_tools.compare_against(graph, ir_tools.read_valid(migrated), ir_tools.random_inputs(graph))
+    assert against_graph.passed and against_graph.to_dict()["against"]["model"] == str(migrated)
+
+    llama = FIXTURES_DIR / "tiny_llama_stateful_f16.xml"
+    stateful = ir_tools.read_valid(llama)
+    steps = ir_tools.random_steps(stateful, 3)
+    assert [s["input_ids"].shape for s in steps] == [(1, 8), (1, 1), (1, 1)]
+    report = _as_printed(ir_tools.compare_steps(stateful, steps).to_dict())
+    assert report == _printed(capsys, llama, "--steps", 3)
+    assert report["passed"] and len(report["steps"]) == 3
+    assert any(o["name"].startswith("state ") for o in report["outputs"])
+    other = tmp_path / "other.xml"
+    shutil.copy(llama, other), shutil.copy(llama.with_suffix(".bin"), other.with_suffix(".bin"))
+    report = _as_printed(ir_tools.compare_against(stateful, other, steps[:2]).to_dict())
+    assert report == _printed(capsys, llama, "--against", other, "--steps", 2)
+    assert report["passed"] and len(report["steps"]) == 2
+
+    with pytest.raises(ir_tools.IrToolsError, match=r"\(ir_tools.compare_steps, compare --steps N\)"):
+        ir_tools.compare(stateful, steps[0])
+    for call in (lambda: ir_tools.compare_steps(graph, [ir_tools.random_inputs(graph)]),
+                 lambda: ir_tools.compare_against(graph, migrated, [ir_tools.random_inputs(graph)])):
+        with pytest.raises(ir_tools.IrToolsError, match="mixed_network.xml holds no state") as caught:
+            call()
+        assert caught.value.code == "E-USAGE"
+    with pytest.raises(ir_tools.IrToolsError, match="mixed_network.xml holds none"):
+        ir_tools.compare_against(stateful, model, steps)

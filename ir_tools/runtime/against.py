@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -120,12 +121,13 @@ class Tensor:
 
 
 class IrModel:
-    """An IR (``graph``, the parse of ``files``) run by OpenVINO CPU in this process."""
+    """An IR (``graph``, the parse of ``files``; without files, the graph itself as written) run by OpenVINO CPU in
+    this process."""
 
-    def __init__(self, graph: Graph, files: ModelFiles):
+    def __init__(self, graph: Graph, files: ModelFiles | None = None):
         self.graph = graph
         self.runner = OpenVinoRunner(graph, files)
-        self.path = files.xml
+        self.path = files.xml if files is not None else graph.source or Path(graph.name or "model")
         self.name = self.runner.name
         self.order = graph.topological_order()
         self.constant = constant_layers(graph, self.order)

@@ -22,11 +22,15 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ..base.errors import IrToolsError
 from ..ir.model import Graph, Layer
 from ..ir.names import output_name
 from .against import IrModel, against_inputs, as_theirs, compare_against, derivable
 from .compare import CompareReport, TensorComparison, Tolerances, compare_tensors
+from .executor import stateful
 from .inputs import Recipe, check_inputs
+from .numeric_check import refuse_unknown_names
+from .onnxruntime import OnnxModel
 from .openvino import run_openvino_steps
 from .steps import as_variable, located, state_writers
 
@@ -40,6 +44,30 @@ class _Step(IrModel):
 
     def run(self, inputs: Mapping[str, np.ndarray], per_layer: bool) -> tuple[dict[str, np.ndarray], dict]:
         return self.done
+
+
+def compare_models(model: IrModel, against: IrModel | OnnxModel,
+                   inputs: Mapping[str, np.ndarray] | Sequence[Mapping[str, np.ndarray]],
+                   tolerances: Tolerances | None = None, per_layer: bool = False,
+                   source: Mapping[str, object] | None = None,
+                   recipes: Mapping[str, Recipe] | None = None) -> CompareReport:
+    """``compare A --against B`` (``compare_against``); a stateful A over the steps ``inputs`` holds (each step's
+    inputs; one mapping: one step), against a stateful IR B (``compare_against_steps``), else E-USAGE. For a model
+    without state ``inputs`` is one inference's. E-USAGE for a per-name tolerance naming nothing of A."""
+    if tolerances is not None:
+        refuse_unknown_names(model.graph, tolerances)
+    if not stateful(model.graph):
+        if not isinstance(inputs, Mapping):
+            raise IrToolsError(f"{model.path.name} holds no state (no ReadValue or Assign): each inference stands "
+                               "alone; give one inference's inputs, not steps", code="E-USAGE")
+        return compare_against(model, against, inputs, tolerances, per_layer, source, recipes)
+    steps = [inputs] if isinstance(inputs, Mapping) else list(inputs)
+    if not isinstance(against, IrModel) or not stateful(against.graph):
+        other = "is an ONNX file" if not isinstance(against, IrModel) else "holds none"
+        raise IrToolsError(f"{model.path.name} holds state (ReadValue/Assign): against another model, both run "
+                           f"{len(steps)} step(s) of a generation loop and their state is compared, but "
+                           f"{against.path.name} {other}", code="E-USAGE")
+    return compare_against_steps(model, against, steps, tolerances, per_layer, source, recipes)
 
 
 def compare_against_steps(model: IrModel, against: IrModel, steps: Sequence[Mapping[str, np.ndarray]],

@@ -143,6 +143,22 @@ def random_inputs(graph: Graph, seed: int = 0, shapes: Mapping[str, tuple[int, .
     return draw(recipes(graph, shapes or {}), seed)
 
 
+def random_steps(graph: Graph, count: int = 2, seed: int = 0, shapes: Mapping[str, tuple[int, ...]] | None = None
+                 ) -> list[dict[str, np.ndarray]]:
+    """Seeded inputs of ``count`` steps of a generation loop over a stateful model, as ``compare --steps`` draws them:
+    the first as ``random_inputs`` gives it (the prompt), each later one from its own seed (``seed`` plus its index),
+    one token longer (``generation_step``)."""
+    made = recipes(graph, shapes or {})
+    return [draw(made, seed), *later_steps(made, count, seed)]
+
+
+def later_steps(made: Mapping[str, Recipe], count: int, seed: int) -> list[dict[str, np.ndarray]]:
+    """The inputs of steps 2 to ``count`` of a generation loop whose first step ``made`` drew with ``seed``."""
+    if not isinstance(count, int | np.integer) or count < 1:
+        raise IrToolsError(f"steps: give a whole number of 1 or more, got {count!r}", code="E-USAGE")
+    return [draw(generation_step(made, step), seed + step) for step in range(1, count)]
+
+
 def draw(made: Mapping[str, Recipe], seed: int) -> dict[str, np.ndarray]:
     """The values of every recipe, drawn in the order given from one generator seeded with ``seed`` (0 or more)."""
     if not isinstance(seed, int | np.integer) or seed < 0:

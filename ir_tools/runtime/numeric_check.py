@@ -137,14 +137,14 @@ def refuse_unknown_names(graph: Graph, tolerances: Tolerances) -> None:
 
 def _refuse_state(graph: Graph) -> None:
     """E-UNSUPPORTED for a stateful model (ReadValue/Assign), named: ``compare_model`` runs one inference on each side
-    and compares no state; ``runtime.steps.compare_steps`` (``compare --steps``) runs such a model step by step."""
+    and compares no state; ``ir_tools.compare_steps`` (``compare --steps``) runs such a model step by step."""
     stateful = [layer for layer in graph.layers() if layer.type.lower() in ("readvalue", "assign")]
     if stateful:
         variables = {layer.attrs.get("variable_id") for layer in stateful}
         first = stateful[0]
         raise UnsupportedError(f"a stateful model ({len(variables)} variable(s) that ReadValue reads and Assign "
                                "writes; this layer is the first): one inference compares no state; compare it over "
-                               "steps, the state carried (runtime.steps.compare_steps, compare --steps N)",
+                               "steps, the state carried (ir_tools.compare_steps, compare --steps N)",
                                loc=first.loc)
 
 

@@ -30,13 +30,13 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ..base.errors import UnsupportedError
+from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer
 from ..ir.names import output_name
 from ..ops.rounding import EXACT
 from ..passes.stateless import state_input
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_saved, compare_tensors
-from .executor import Bounded, BoundedInterpreter, Interpreter
+from .executor import Bounded, BoundedInterpreter, Interpreter, stateful
 from .inputs import InputError, check_inputs, describe
 from .numeric_check import LAYER_PREFIX, OUTPUT_PREFIX, CompareOptions, LayerCheck, as_cpu_holds, constant_layers
 from .openvino import ModelFiles, OpenVinoRun, run_openvino_steps
@@ -45,7 +45,12 @@ from .openvino import ModelFiles, OpenVinoRun, run_openvino_steps
 def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], options: CompareOptions,
                   files: ModelFiles | None = None) -> CompareReport:
     """Compare OpenVINO with the reference over ``steps`` (each step's inputs, by input name) of a stateful model
-    (rules 1 to 5). The graph must pass ``check``; the inputs are validated here."""
+    (rules 1 to 5). The graph must pass ``check``; the inputs are validated here. E-USAGE for a graph without state,
+    whose inferences stand alone."""
+    if not stateful(graph):
+        raise IrToolsError(f"{graph.source.name if graph.source else graph.name} holds no state (no ReadValue or "
+                           "Assign): each inference stands alone; compare one (ir_tools.compare, compare without "
+                           "--steps)", code="E-USAGE")
     if options.compare_constants:
         raise UnsupportedError("compare --steps compares every output and every state after each step; "
                                "--compare-constants does not take steps yet")
