@@ -35,6 +35,8 @@ The public API (everything else is internal and may change):
   takes, ``const``/``parameter`` return, ``output_of(layer, i)`` gives), ``RtNode`` (an rt_info entry, such as the
   ``decompression`` mark OpenVINO keeps an f16 weight's Convert by); ``numpy_dtype("f16")`` and
   ``element_type_of(np.float16)``, between IR element types and numpy
+- ``rename_input(graph, input, name)``, ``rename_output(graph, output, name)``: a model input or output named as
+  OpenVINO reads it (an output's name is its Result's ``output_names``, from OpenVINO 2025.1 on, and its tensor's)
 - what the comparisons return: ``CompareReport`` (``outputs`` and ``layers``, ``TensorComparison``s and
   ``LayerComparison``s), ``OutputComparison`` (``compare_outputs``), ``Candidate`` (``Reduction.candidate``)
 - ``reduce(graph, inputs, fails, saved=None) -> Reduction``: as ``ir-tools reduce``, the smallest part of a valid
@@ -71,6 +73,7 @@ from .ops.spec import TensorType
 from .passes.base import Pass, PassError, PassManager, PassResult
 from .passes.builder import GraphBuilder, Output, output_of
 from .passes.extract import CutError, extract, tensor_ports
+from .passes.interface_names import rename_input, rename_output
 from .passes.pattern import AnyInput, Const, Match, Op, matches
 from .passes.shapes import fix_shapes, infer_shapes
 from .passes.target import migrate
@@ -149,6 +152,8 @@ __all__ = [
     "random_steps",
     "read_valid",
     "reduce",
+    "rename_input",
+    "rename_output",
     "run",
     "tensor_ports",
     "write_ir",

@@ -280,3 +280,41 @@ def test_the_library_compares_two_models_and_steps_as_the_commands_do(tmp_path: 
         assert caught.value.code == "E-USAGE"
     with pytest.raises(ir_tools.IrToolsError, match="mixed_network.xml holds none"):
         ir_tools.compare_against(stateful, model, steps)
+
+
+def test_inputs_and_outputs_are_renamed_as_openvino_reads_them(tmp_path: Path) -> None:
+    """rename_output names an output as OpenVINO reports it: renaming the tensor feeding a Result changed nothing
+    OpenVINO, inspect or run showed (the name is the Result's ``output_names`` from OpenVINO 2025.1 on; found by a
+    QA run of the library); a second Result of that tensor keeps its name; rename_input likewise, and in IR v10
+    (where OpenVINO also names them after layers) too."""
+    import openvino as ov
+
+    from ir_tools import GraphBuilder, output_of
+
+    graph = ir_tools.read_valid(SAMPLES / "mixed_network.xml")
+    pool1 = graph.by_type("AvgPool")[0]
+    GraphBuilder(graph).result(output_of(pool1), "pool1/again")
+    ir_tools.rename_output(graph, "adaptive_pool", "logits")
+    ir_tools.rename_output(graph, graph.results()[1], "pooled")
+    ir_tools.rename_input(graph, "input", "pixels")
+    written, _ = ir_tools.write_ir(graph, tmp_path / "renamed.xml")
+    assert ir_tools.check(written) == []
+    model = ov.Core().read_model(written)
+    assert [o.get_names() for o in model.outputs] == [{"logits"}, {"pooled"}, {"pool1"}]
+    assert [i.get_names() for i in model.inputs] == [{"pixels"}]
+    assert [o["name"] for o in ir_tools.inspect(written)["outputs"]] == ["logits", "pooled", "pool1"]
+    assert list(ir_tools.run(graph, ir_tools.random_inputs(graph))) == ["logits", "pooled", "pool1"]
+    with pytest.raises(ir_tools.IrToolsError, match="tensor name 'relu1' is taken") as caught:
+        ir_tools.rename_output(graph, "logits", "relu1")
+    assert caught.value.code == "E-USAGE"
+    with pytest.raises(ir_tools.IrToolsError, match=r"no input 'pixel' \(did you mean pixels\?\)"):
+        ir_tools.rename_input(graph, "pixel", "x")
+
+    old = ir_tools.migrate(SAMPLES / "avgpool14_16_mixed.xml", target="2021.4").graph
+    assert old.ir_version == 10
+    ir_tools.rename_output(old, "pool14", "first")
+    ir_tools.rename_input(old, old.parameters()[0], "data")
+    written, _ = ir_tools.write_ir(old, tmp_path / "v10.xml")
+    model = ov.Core().read_model(written)
+    assert [o.get_names() for o in model.outputs] == [{"first"}, {"pool16"}]
+    assert [i.get_names() for i in model.inputs] == [{"data"}]

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..base.diagnostics import Diagnostic
+from ..base.errors import IrToolsError, did_you_mean
 from ..ir.model import Edge, Graph, Layer, Port
-from ..ir.names import names_attribute, tensor_names, v10_output_name
+from ..ir.names import input_name, names_attribute, output_name, tensor_names, v10_output_name
 
 
 def keep_v10_names(graph: Graph) -> int:
@@ -106,6 +107,73 @@ def set_ir_version(graph: Graph, version: int) -> None:
         own_output_tensors(graph)
         keep_v11_names(graph)
     graph.ir_version = version
+
+
+def rename_input(graph: Graph, which: Layer | str, name: str) -> None:
+    """Name a model input ``name`` as OpenVINO reads it (``model.input(name)``, ``get_names``, what ``run`` and
+    ``random_inputs`` key it by): the Parameter's output tensor names become ``[name]``. ``which``: the Parameter, or
+    the input's name now. In an IR v10 graph OpenVINO also names an input after its layer: the layer is renamed as
+    ``write_ir(..., ir_version=10)`` renames it (``keep_v11_names``). E-USAGE for an unknown input or a name another
+    tensor holds."""
+    parameter = _interface(graph, which, graph.parameters(), input_name, "input")
+    _refuse_taken(graph, name, (parameter, parameter.outputs[0]))
+    parameter.outputs[0].names = names_attribute([name])
+    graph.touch(parameter.id)
+    if graph.ir_version == 10:
+        keep_v11_names(graph)
+
+
+def rename_output(graph: Graph, which: Layer | str, name: str) -> None:
+    """Name a model output ``name`` as OpenVINO reads it (``model.outputs[i].get_names()``, what ``run`` and
+    ``compare`` key it by), as OpenVINO's ``output.set_names({name})`` and ``save_model`` write it: the Result's own
+    ``output_names`` (read from OpenVINO 2025.1 on) and the names of the tensor feeding it (read before, and in IR
+    v10). Another Result of that tensor keeps its name (as its own ``output_names``). ``which``: the Result, or the
+    output's name now. E-USAGE for an unknown output or a name another tensor holds."""
+    result = _interface(graph, which, graph.results(), output_name, "output")
+    found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
+    _refuse_taken(graph, name, found, result)
+    if found is not None:
+        producer, port = found
+        for edge in graph.consumers(producer.id, port.id):
+            other = graph.layer(edge.to_layer)
+            if other is not result and other.is_a("Result") and not other.extra.get("output_names"):
+                other.extra["output_names"] = names_attribute([output_name(graph, other)])
+                graph.touch(other.id)
+        port.names = names_attribute([name])
+        graph.touch(producer.id)
+    result.extra["output_names"] = names_attribute([name])
+    graph.touch(result.id)
+    if graph.ir_version == 10:
+        keep_v11_names(graph)
+
+
+def _interface(graph: Graph, which: Layer | str, layers: list[Layer], named, what: str) -> Layer:
+    """The Parameter or Result ``which`` names (itself, or the name of its input or output)."""
+    if isinstance(which, Layer):
+        if any(layer is which for layer in layers):
+            return which
+        raise IrToolsError(f"layer '{which.name}' (id {which.id}) is no {what} of the model", code="E-USAGE")
+    by_name = {named(graph, layer): layer for layer in layers}
+    if which not in by_name:
+        raise IrToolsError(f"the model has no {what} '{which}'{did_you_mean(str(which), by_name)}; its {what}s: "
+                           f"{', '.join(by_name)}", code="E-USAGE")
+    return by_name[which]
+
+
+def _refuse_taken(graph: Graph, name: str, port: tuple[Layer, Port] | None, result: Layer | None = None) -> None:
+    """E-USAGE for an empty name, or one that a tensor other than ``port``'s, or an output other than ``result``,
+    holds (OpenVINO would rename one of them, or refuse the file)."""
+    if not isinstance(name, str) or not name:
+        raise IrToolsError(f"a name is a non-empty string, got {name!r}", code="E-USAGE")
+    own = (port[0].id, port[1].id) if port is not None else None
+    for layer in graph.layers():
+        for port_id, _, _, names, *_ in layer.output_records():
+            if (layer.id, port_id) != own and name in tensor_names(names):
+                raise IrToolsError(f"tensor name '{name}' is taken: output port {port_id} of layer '{layer.name}' "
+                                   f"(id {layer.id}) holds it", code="E-USAGE")
+        if layer is not result and layer.is_a("Result") and name in tensor_names(layer.extra.get("output_names")):
+            raise IrToolsError(f"output name '{name}' is taken: Result '{layer.name}' (id {layer.id}) names its "
+                               "output so", code="E-USAGE")
 
 
 def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
