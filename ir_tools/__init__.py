@@ -35,6 +35,8 @@ The public API (everything else is internal and may change):
   takes, ``const``/``parameter`` return, ``output_of(layer, i)`` gives), ``RtNode`` (an rt_info entry, such as the
   ``decompression`` mark OpenVINO keeps an f16 weight's Convert by); ``numpy_dtype("f16")`` and
   ``element_type_of(np.float16)``, between IR element types and numpy
+- ``bodies(graph, layer) -> tuple[Graph, ...]``: a TensorIterator's, Loop's or If's bodies as graphs (passes,
+  ``by_type`` and ``matches`` see the top level only); ``set_bodies(graph, layer, bodies)`` writes changed ones back
 - ``rename_input(graph, input, name)``, ``rename_output(graph, output, name)``: a model input or output named as
   OpenVINO reads it (an output's name is its Result's ``output_names``, from OpenVINO 2025.1 on, and its tensor's)
 - what the comparisons return: ``CompareReport`` (``outputs`` and ``layers``, ``TensorComparison``s and
@@ -73,6 +75,7 @@ from .ops.spec import TensorType
 from .passes.base import Pass, PassError, PassManager, PassResult
 from .passes.builder import GraphBuilder, Output, output_of
 from .passes.extract import CutError, extract, tensor_ports
+from .passes.in_bodies import bodies, set_bodies
 from .passes.interface_names import rename_input, rename_output
 from .passes.pattern import AnyInput, Const, Match, Op, matches
 from .passes.shapes import fix_shapes, infer_shapes
@@ -131,6 +134,7 @@ __all__ = [
     "Tolerances",
     "check",
     "against_fails",
+    "bodies",
     "compare",
     "compare_against",
     "compare_fails",
@@ -155,6 +159,7 @@ __all__ = [
     "rename_input",
     "rename_output",
     "run",
+    "set_bodies",
     "tensor_ports",
     "write_ir",
 ]

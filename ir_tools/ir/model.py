@@ -424,7 +424,8 @@ class Graph:
         return len(self._layers)
 
     def by_type(self, *types: str) -> list[Layer]:
-        """Layers OpenVINO reads as one of ``types`` (canonical spellings, e.g. "AvgPool")."""
+        """Layers OpenVINO reads as one of ``types`` (canonical spellings, e.g. "AvgPool"), of this graph's top level:
+        a TensorIterator's, Loop's or If's body is a graph of its own (``ir_tools.bodies``)."""
         wanted = set(types)
         return self._typed([spelling for spelling in self._typing() if canonical_type(spelling) in wanted])
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from ..ir.bodies import fresh_subgraphs, with_bodies
-from ..ir.model import Graph
+from ..base.errors import IrToolsError
+from ..ir.bodies import fresh_subgraphs, subgraphs, with_bodies
+from ..ir.model import Graph, Layer
 from ..ops.control_flow import BODY_TAGS
 from .base import Pass, PassResult, reinfer_shapes
 
@@ -55,3 +57,28 @@ class InBodies(Pass):
                 graph.touch(owner.id)
                 changed = True
         return PassResult(graph, changed, stats)
+
+
+def bodies(graph: Graph, layer: Layer) -> tuple[Graph, ...]:
+    """The bodies of ``layer`` as graphs of the caller's own: a TensorIterator's or Loop's body, an If's then and else
+    bodies (another layer has none: ``()``). Passes, ``Graph.by_type`` and ``matches`` see the top level of a model
+    only; a body's layers are reached here (a body's Loop has bodies of its own). Read them, or change one and put it
+    back with ``set_bodies``: changing the graphs changes nothing of the model by itself."""
+    return tuple(sub.graph for sub in fresh_subgraphs(graph, layer))
+
+
+def set_bodies(graph: Graph, layer: Layer, changed: Sequence[Graph]) -> None:
+    """Write ``changed`` (``bodies(graph, layer)``, edited) back as ``layer``'s bodies: each body's dims re-inferred
+    from its Parameters' declared ones, then written as the layer's children with its port maps as they were (a
+    Const made in a body carries its bytes, which ``write_ir`` lays out in the model's ``.bin``), the layer
+    ``touch``ed. The port maps name a body's Parameters and Results, so a body must keep them, their ids and order;
+    E-PASS otherwise. Run it inside a pass: ``Pass.run``'s gate then checks the model, every body re-inferred with
+    the shapes its layer feeds it."""
+    now = subgraphs(graph, layer)  # (the Parameters and Results the port maps name)
+    if len(changed) != len(now):
+        raise IrToolsError(f"layer '{layer.name}' has {len(now)} {'body' if len(now) == 1 else 'bodies'}, "
+                           f"{len(changed)} given", layer.loc, "E-USAGE")
+    for body in changed:
+        reinfer_shapes(body)
+    layer.children = with_bodies(layer, [replace(sub, graph=body) for sub, body in zip(now, changed, strict=True)])
+    graph.touch(layer.id)

@@ -153,7 +153,8 @@ class Match:
 
 
 def matches(graph: Graph, pattern: Op) -> Iterator[Match]:
-    """Every match of ``pattern`` rooted at a layer of the graph, in topological order.
+    """Every match of ``pattern`` rooted at a layer of the graph, in topological order (its top level: a body of a
+    TensorIterator, Loop or If is matched as the graph ``ir_tools.bodies`` gives).
 
     Lazy: each root is matched when it is reached, so a pass may rewrite the graph between matches and
     later roots see the rewritten graph (a chain folds in one sweep); a removed root is skipped.
