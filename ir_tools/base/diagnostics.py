@@ -49,6 +49,7 @@ class Diagnostic:
         return self.ended or self.code in FATAL_CODES
 
     def to_dict(self) -> dict:
+        """The diagnostic as ``check --format json`` prints it (severity, fatal, code, message, file, line, layer)."""
         return {
             "severity": self.severity,
             "fatal": self.fatal,

@@ -22,6 +22,7 @@ class Dim:
 
     @property
     def is_static(self) -> bool:
+        """Whether the dim has one length (``lo == hi``)."""
         return self.hi == self.lo
 
     def as_int(self) -> int:

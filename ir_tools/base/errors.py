@@ -26,6 +26,7 @@ class SourceLoc:
         return f"{self.file}:{self.line}" if self.line else self.file
 
     def layer_text(self) -> str:
+        """``layer 'NAME' (id ID, KIND)`` as messages name a layer; empty without one."""
         if self.layer_id is None:
             return ""
         kind = f", {self.layer_kind}" if self.layer_kind else ""

@@ -38,6 +38,11 @@ class RtNode:
 
 @dataclass(slots=True)
 class Port:
+    """One ``<port>`` of a layer: ``id`` (unique in the layer), ``precision`` (``FP32`` or ``f32``), ``dims`` (-1 a
+    dynamic dim, None a dynamic rank), ``names`` (the tensor names, verbatim: comma separated, a comma inside a name
+    written ``\\,``: set the names of a model input or output with ``rename_input``/``rename_output``), other
+    attributes verbatim (``extra``), rt_info, and its source line."""
+
     id: int
     precision: str | None = None
     dims: tuple[int, ...] | None = ()  # -1: dynamic dim; None: dynamic rank (written without <dim>)
@@ -153,6 +158,7 @@ class Layer:
 
     @property
     def inputs(self) -> list[Port]:
+        """The input ports, in order (made from their records when first asked; editable, then written as they are)."""
         ports = self._inputs
         if type(ports) is not list:
             ports = self._inputs = _ports(ports)
@@ -164,6 +170,7 @@ class Layer:
 
     @property
     def outputs(self) -> list[Port]:
+        """The output ports, in order (OpenVINO numbers them after the inputs; made when first asked, as ``inputs``)."""
         ports = self._outputs
         if type(ports) is not list:
             ports = self._outputs = _ports(ports)
@@ -242,9 +249,11 @@ class Layer:
 
     @property
     def loc(self) -> SourceLoc:
+        """Where the layer is: its file, line, id, name and kind, as errors and diagnostics locate it."""
         return SourceLoc(self.file, self.line, self.id, self.name, self.kind)
 
     def port_loc(self, port: Port) -> SourceLoc:
+        """Where ``port`` of this layer is: its own line (else the layer's)."""
         return self.line_loc(port.line)
 
     def line_loc(self, line: int | None) -> SourceLoc:
@@ -252,18 +261,21 @@ class Layer:
         return SourceLoc(self.file, line or self.line, self.id, self.name, self.kind)
 
     def input(self, port_id: int) -> Port | None:
+        """The input port of id ``port_id``, or None."""
         for p in self.inputs:
             if p.id == port_id:
                 return p
         return None
 
     def output(self, port_id: int) -> Port | None:
+        """The output port of id ``port_id``, or None."""
         for p in self.outputs:
             if p.id == port_id:
                 return p
         return None
 
     def port(self, port_id: int) -> Port | None:
+        """The input or output port of id ``port_id`` (ids are unique per layer), or None."""
         found = self.input(port_id)
         return self.output(port_id) if found is None else found
 
@@ -372,6 +384,8 @@ class Graph:
 
     # -- layers -------------------------------------------------------------------------------
     def add_layer(self, layer: Layer) -> Layer:
+        """Add ``layer`` (its id unused: ValueError otherwise; ``new_id`` gives one) unconnected; returns it.
+        ``GraphBuilder.add`` builds one with its ports and edges."""
         lid = layer.id
         if lid in self._layers:
             raise ValueError(f"duplicate layer id {lid}")
@@ -411,9 +425,11 @@ class Graph:
         self.changes.extend(layer_ids)
 
     def has_layer(self, layer_id: str) -> bool:
+        """Whether a layer of id ``layer_id`` is in the graph."""
         return layer_id in self._layers
 
     def layer(self, layer_id: str) -> Layer:
+        """The layer of id ``layer_id`` (ids are strings, as the IR writes them)."""
         return self._layers[layer_id]
 
     def layers(self) -> Iterator[Layer]:
@@ -452,9 +468,11 @@ class Graph:
         return [layer for layer in self._layers.values() if layer.type in wanted]
 
     def parameters(self) -> list[Layer]:
+        """The Parameter layers (the model's inputs), in layer order."""
         return self.by_type("Parameter")
 
     def results(self) -> list[Layer]:
+        """The Result layers (the model's outputs), in layer order."""
         return self.by_type("Result")
 
     def new_id(self) -> str:

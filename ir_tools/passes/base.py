@@ -66,9 +66,12 @@ class Pass:
 
     @property
     def name(self) -> str:
+        """The pass's name in messages and stats: its class name."""
         return type(self).__name__
 
     def apply(self, graph: Graph) -> PassResult | bool:
+        """Change ``graph`` in place (the method a pass implements); return whether it changed anything, or a
+        ``PassResult`` with stats. ``run`` calls it between its checks; called directly, nothing is checked."""
         raise NotImplementedError(f"{self.name} does not implement apply(graph)")
 
     def requires(self, graph: Graph) -> None:
@@ -146,6 +149,8 @@ class PassManager(Pass):
         self.check_once = check_once
 
     def run(self, graph: Graph, checked: bool = False) -> PassResult:
+        """Run the passes in order (each as ``Pass.run``, or with ``check_once`` one gate for all), repeated with
+        ``fixed_point`` until none changes anything (E-PASS after ``max_rounds``); the combined result."""
         total = PassResult(graph, False)
         unchecked: list[str] = []  # with check_once: the passes whose changes no check has seen yet
         for _ in range(self.max_rounds if self.fixed_point else 1):

@@ -36,6 +36,12 @@ ORIGIN = "ir_tools_origin"
 
 
 class GraphBuilder:
+    """Adds layers to ``graph`` as OpenVINO would build them: ports numbered (inputs 0..n-1, outputs from n), input
+    types taken from the producers, output types from the op's shape rule, edges connected. ``add`` returns the
+    ``Layer`` it adds; ``const`` and ``parameter`` return its ``Output`` (layer id, port id), which ``add`` takes
+    as an input, as it takes a Layer (its first output). ``replace_layer`` swaps a layer for what a callback
+    builds. A refusal (a bad shape, an unknown attribute) is an IrToolsError naming the layer built."""
+
     def __init__(self, graph: Graph):
         self.graph = graph
         self.created: list[Layer] = []  # every layer added through this builder, in order
@@ -46,6 +52,8 @@ class GraphBuilder:
         return declared_type_of(record[1], record[2])  # (a port it lacks: the pass's bug, which ``Pass.run`` names)
 
     def parameter(self, name: str, element: str, shape: Shape) -> Output:
+        """A model input: a Parameter of ``element`` type (``f32``) and ``shape`` (-1 or ``Dim`` for a dynamic dim), its
+        layer and tensor named ``name``; returns its output."""
         attrs = self.attrs("Parameter", "opset1", shape=shape, element_type=element)
         return output_of(self.add("Parameter", "opset1", attrs, [], name, names=name))
 
@@ -57,6 +65,8 @@ class GraphBuilder:
         return output_of(self.add("Const", "opset1", attrs, [], name, data=value.tobytes()))
 
     def result(self, source: Output, name: str) -> Layer:
+        """A model output: a Result reading ``source``, its layer named ``name`` (the output is named as OpenVINO reads
+        it: ``rename_output``)."""
         return self.add("Result", "opset1", None, [source], name)
 
     def add(

@@ -59,8 +59,11 @@ _STATE = frozenset(kind.lower() for kind in STATE_TYPES)
 
 
 class CutError(IrToolsError):
-    """The cut makes no model of its own (rule 3); ``unfed``: the tensors to add to the cut inputs, where that mends
-    it (the outputs of the ReadValues the part would hold, the model inputs it needs)."""
+    """The cut makes no model of its own (E-CUT): no outputs; a tensor both a cut input and an output; a Const as a
+    cut input; the model's state (ReadValue/Assign) inside the part; a model input the part needs that the cut does
+    not name; a cut input nothing in the part reads. ``unfed``: the tensors to add to the cut inputs, where that
+    mends it (the outputs of the ReadValues the part would hold, the tensors nearest the cut that feed it from a
+    model input, or the model inputs themselves)."""
 
     code = "E-CUT"
 
@@ -71,8 +74,13 @@ class CutError(IrToolsError):
 
 def extract(graph: Graph, inputs: Iterable[Tensor], outputs: Iterable[Tensor],
             propagation: Propagation | None = None) -> Graph:
-    """The part of ``graph`` that computes ``outputs`` from ``inputs`` (rules 1-4), a new graph; ``graph`` is left as
-    it is. ``propagation``: ``graph``'s shape propagation when the caller has it (``require_valid`` returns it),
+    """The part of ``graph`` that computes ``outputs`` from ``inputs``, a new graph that passes ``check``; ``graph``
+    is left as it is. A tensor is named as OpenVINO reports it (``tensor_ports``), or ``LAYER:PORT`` (a layer's name
+    and output port id, as ``compare`` names a layer's output), or given as ``(layer id, port id)``. The part is
+    every layer the outputs depend on up to the cut inputs; each cut input becomes a Parameter of the type shape
+    propagation infers there, keeping its tensor name; each output gets a Result. The part keeps its layers' ids,
+    names, attributes and rt_info, and shares the original's weights. CutError (E-CUT) when the cut makes no model
+    of its own. ``propagation``: ``graph``'s shape propagation when the caller has it (``require_valid`` returns it),
     else ``graph`` is checked here."""
     if propagation is None:
         propagation = require_valid(graph)
@@ -127,7 +135,10 @@ def tensor_name(graph: Graph, key: PortKey) -> str:
 
 
 def tensor_ports(graph: Graph) -> dict[str, PortKey]:
-    """Every tensor name of the top-level graph, as OpenVINO reports it, with the output port holding it (rule 1)."""
+    """Every tensor name of the top-level graph as OpenVINO reports it (``Output.get_names``: a port's tensor names,
+    in IR v10 also the names it gives inputs and outputs after their layers), with the output port ``(layer id, port
+    id)`` holding it; a name several ports carry is the first's in topological order, where OpenVINO keeps it (it
+    calls the others ``NAME_1``...). What ``extract`` takes."""
     ports: dict[str, PortKey] = {}
     repeated: list[tuple[str, PortKey]] = []
     for layer in graph.topological_order():

@@ -28,6 +28,7 @@ class Pattern:
     name: str | None = None
 
     def bind(self, graph: Graph, out: Output, found: Match) -> bool:
+        """Whether the output ``out`` matches; records what it binds in ``found`` (what ``matches`` calls per input)."""
         raise NotImplementedError
 
 
@@ -39,6 +40,7 @@ class AnyInput(Pattern):
         self.where = where
 
     def bind(self, graph: Graph, out: Output, found: Match) -> bool:
+        """Whether ``out`` is an output ``where`` accepts (any, without it); binds it to ``name``."""
         if self.where is not None and not self.where(graph.layer(out[0])):
             return False
         return found.record(self.name, out)
@@ -62,6 +64,7 @@ class Op(Pattern):
         self.where = where
 
     def bind(self, graph: Graph, out: Output, found: Match) -> bool:
+        """Whether the layer of ``out`` is this op (``accepts``); binds it to ``name``."""
         return self.accepts(graph, graph.layer(out[0]), found)
 
     def accepts(self, graph: Graph, layer: Layer, found: Match) -> bool:

@@ -52,6 +52,8 @@ class Tolerances:
                                                          for name, value in by_name.items()})
 
     def for_name(self, name: str) -> tuple[float, float]:
+        """The (atol, rtol) an output or layer of ``name`` is held to: its own (``--atol NAME:V``), else the
+        defaults."""
         return self.atol_by_name.get(name, self.atol), self.rtol_by_name.get(name, self.rtol)
 
     def unknown_names(self, names: set[str]) -> Iterator[tuple[str, str]]:
@@ -293,6 +295,9 @@ def _min_rtol(diff: np.ndarray, scale: np.ndarray) -> float:
 
 @dataclass
 class LayerComparison:
+    """One layer compared (``--per-layer``, or where an output failed): fed OpenVINO's activations, each of its
+    outputs computed by the reference and compared with OpenVINO's."""
+
     layer_id: str
     name: str
     kind: str
@@ -301,11 +306,16 @@ class LayerComparison:
 
     @property
     def passed(self) -> bool:
+        """Whether every output of the layer passed."""
         return all(o.passed for o in self.outputs)
 
 
 @dataclass
 class CompareReport:
+    """What ``compare`` (and ``compare_against``, ``compare_steps``) found: the configuration, each output's and
+    each compared layer's ``TensorComparison``, the layers not checked and why, the first diverging layer, and the
+    arrays compared; ``passed`` is the verdict, ``to_dict()`` the JSON report."""
+
     model: str
     config: dict
     outputs: list[TensorComparison] = field(default_factory=list)
@@ -343,6 +353,8 @@ class CompareReport:
         return self.compared and not self.failed
 
     def to_dict(self) -> dict:
+        """The report as ``compare --format json`` prints it (``compare-report.schema.json``), non-finite numbers as
+        strings."""
         return {
             "schema_version": REPORT_SCHEMA_VERSION,
             "model": self.model,

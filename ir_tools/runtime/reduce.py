@@ -64,6 +64,8 @@ Failure = Callable[[Candidate, "Runs"], "str | None"]
 
 
 class ReduceError(IrToolsError):
+    """The whole graph does not fail as ``fails`` says: there is nothing to reduce (E-REDUCE)."""
+
     code = "E-REDUCE"
 
 
@@ -147,10 +149,12 @@ class Reduction:
 
     @property
     def part(self) -> Graph:
+        """The smallest failing part found, a valid graph of its own (``write_ir`` writes it)."""
         return self.candidate.part
 
     @property
     def inputs(self) -> dict[str, np.ndarray]:
+        """What the part is fed to fail, by its input names: the whole model's activations at its cut."""
         return self.candidate.inputs
 
 

@@ -75,17 +75,23 @@ class OpenVinoRunner:
 
     @property
     def name(self) -> str:
+        """Who runs the model, for messages: ``OpenVINO VERSION``."""
         return f"OpenVINO {self.version}"
 
     @property
     def version(self) -> str:
+        """This process's OpenVINO version."""
         return OPENVINO_VERSION
 
     @property
     def model(self) -> Path | Graph:
+        """What OpenVINO reads: the user's ``.xml`` when ``files`` were given, else the graph (written as ``write_ir``
+        writes it)."""
         return self.files.xml if self.files is not None else self.graph
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The outputs, by output name, of one inference on ``inputs`` (by input name; not validated: ``compare``
+        does)."""
         return self.infer(inputs).outputs
 
     def infer(self, inputs: Mapping[str, np.ndarray], per_layer: bool = False,
@@ -115,10 +121,12 @@ class ChildOpenVinoRunner:
 
     @property
     def name(self) -> str:
+        """Who runs the model, for messages: ``OpenVINO VERSION (PYTHON)``."""
         return f"OpenVINO {self.version} ({self.python})"
 
     @property
     def model(self) -> Path | Graph:
+        """What the child's OpenVINO reads: the ``.xml`` of ``files``, else the graph (handed over as written)."""
         return self.files.xml if self.files is not None else self.graph
 
     @property
@@ -130,6 +138,7 @@ class ChildOpenVinoRunner:
         return self._version
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The outputs, by output name, of one inference in the child; E-OPENVINO in the child's words if it fails."""
         return self.infer(inputs).outputs
 
     def infer(self, inputs: Mapping[str, np.ndarray], per_layer: bool = False,
@@ -202,9 +211,11 @@ class OnnxRuntimeRunner:
 
     @property
     def model(self) -> Path | Graph:
+        """The ONNX file onnxruntime runs."""
         return self.path
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The outputs of onnxruntime (CPU) on ``inputs``; with ``converted``, fed and keyed by that IR's names."""
         if self.converted is None:
             return run_onnxruntime(self.path, inputs, f16_weights=self.f16_weights)
         import onnx
@@ -239,9 +250,11 @@ class ReferenceRunner:
 
     @property
     def model(self) -> Path | Graph:
+        """The graph the reference runs."""
         return self.graph
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The outputs, by output name, of the numpy reference on ``inputs`` (``ir_tools.run`` without validation)."""
         return self.interpreter(self.graph).evaluate(inputs)
 
 
@@ -254,6 +267,7 @@ class OutputComparison:
 
     @property
     def passed(self) -> bool:
+        """Whether the actual runner has this output and it compares within its tolerances."""
         return self.comparison is not None and self.comparison.passed
 
     def line(self, what: str) -> str:
