@@ -7,8 +7,9 @@ The public API (everything else is internal and may change):
   input unless asked)
 - ``check(xml_path, bin_path=None, openvino=True, compile_model=False, target=None) -> list[Diagnostic]``: what
   ``ir-tools check`` prints (``openvino=False`` is ``--no-openvino``, ``target`` is ``--target``)
-- ``infer_shapes(graph) -> list[Diagnostic]``; ``fix_shapes(graph) -> int`` writes the re-inferred dims, as
-  ``ir-tools shapes --fix``
+- ``infer_shapes(graph) -> list[Diagnostic]`` (our rules alone); ``fix_shapes(graph, openvino=True) -> int`` writes
+  the re-inferred dims, as ``ir-tools shapes --fix`` (``openvino=False`` is ``--no-openvino``): ours, and OpenVINO's
+  inference for the layers our rules do not re-infer, with what follows them re-inferred to a fixed point
 - ``random_inputs(graph, seed=0, shapes=None) -> dict[str, numpy.ndarray]``: inputs that fit the model, as the
   commands seed them (token ids within the embedding's rows, masks of ones; ``shapes`` is ``--shape``)
 - ``run(graph, inputs) -> dict[str, numpy.ndarray]`` (the numpy reference, keyed by output name)
@@ -78,12 +79,12 @@ from .passes.extract import CutError, extract, tensor_ports
 from .passes.in_bodies import bodies, set_bodies
 from .passes.interface_names import rename_input, rename_output
 from .passes.pattern import AnyInput, Const, Match, Op, matches
-from .passes.shapes import fix_shapes, infer_shapes
+from .passes.shapes import infer_shapes
 from .passes.target import migrate
 from .passes.validate import InvalidModelError, read_valid
 from .runtime.executor import run
 from .runtime.inputs import random_inputs, random_steps
-from .runtime.verdict import check
+from .runtime.verdict import check, fix_shapes
 
 if TYPE_CHECKING:
     import numpy as np

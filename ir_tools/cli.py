@@ -28,7 +28,7 @@ from .ir.reader import read_ir
 from .ir.writer import write_ir
 from .passes.interface_names import set_ir_version
 from .passes.shapes import Propagation
-from .passes.validate import FATAL_CODES, InvalidModelError, forget_passed, read_valid, require_valid
+from .passes.validate import FATAL_CODES, InvalidModelError, read_valid, require_valid
 from .settings import Selection, grouped_lines, selection
 from .supervisor import died_of, supervised
 
@@ -197,7 +197,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_shapes(args: argparse.Namespace) -> int:
-    from .passes.shapes import fix_dims
+    from .passes.shapes import fix_until_settled
 
     if args.fix and not (args.output or args.in_place):
         raise IrToolsError("--fix needs -o OUT.xml or --in-place", code="E-USAGE")
@@ -217,7 +217,7 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     if blocking or result is None:
         print("not written: fix the errors above first (only declared dims and precisions can be corrected)")
         return EXIT_FOUND
-    changed = fix_dims(graph, result)
+    changed = fix_until_settled(graph, result)  # (OpenVINO's inference, adopted by the check, in every round)
     if not changed and args.ir_version in (None, graph.ir_version):
         if fixable:  # found where fix_dims writes nothing: inside a Loop, If or TensorIterator body
             print("not written: none of the dims above could be corrected (ports inside a body are not)")
@@ -227,7 +227,15 @@ def cmd_shapes(args: argparse.Namespace) -> int:
         return EXIT_OK
     out = args.model if args.in_place else args.output
     set_ir_version(graph, args.ir_version or graph.ir_version)
-    require_valid(graph)  # the corrected model passes check (inferred dims may overflow int64), or nothing is written
+    try:  # the corrected model passes check (inferred dims may overflow int64), or nothing is written
+        require_valid(graph)
+    except InvalidModelError as exc:
+        _print_diagnostics(exc.diagnostics, args.verbose, args.quiet)
+        left = sum(d.severity == "error" for d in exc.diagnostics)
+        errors = sum(d.severity == "error" for d in diags)
+        print(f"{args.model}: {errors} error(s), {len(diags) - errors} warning(s) (`ir-tools check` lists the same); "
+              f"the model corrected would have the {left} error(s) just above: not written")
+        return EXIT_FOUND
     write_ir(graph, out, graph.ir_version, overwrite_input=args.in_place)
     print(f"wrote {out}: {changed} port(s) corrected")
     return EXIT_OK
@@ -613,17 +621,19 @@ def _checked_elsewhere(other: str | None, target: Release | None) -> str | None:
 
 
 def cmd_transform(args: argparse.Namespace) -> int:
-    from .passes.base import PassManager, check_after, load_pass
+    from .passes.base import PassManager, load_pass
+    from .runtime.verdict import read_judged, refresh_after
 
     if not (args.output or args.in_place):
         raise IrToolsError("transform needs -o OUT.xml or --in-place", code="E-USAGE")
     passes = [load_pass(spec) for spec in args.passes]
-    graph = read_valid(args.model, args.bin)
+    graph = read_judged(args.model, args.bin)
     before = _op_counts(graph)
     result = PassManager(passes, fixed_point=args.fixed_point).run(graph, checked=True)
     set_ir_version(graph, args.ir_version or graph.ir_version)
-    forget_passed(graph)  # (a user's pass may edit a layer in place, say nothing and tell the graph nothing)
-    check_after(graph, None, [p.name for p in passes])  # what is written passes check, or nothing is written
+    # what is written passes check, OpenVINO's verdict and its inference of the layers we do not re-infer included
+    # (their dims refreshed from it), or nothing is written
+    refresh_after(graph, [p.name for p in passes])
     _print_histogram(args, before, _op_counts(graph), result.stats)
     out = args.model if args.in_place else args.output
     write_ir(graph, out, graph.ir_version, overwrite_input=args.in_place)

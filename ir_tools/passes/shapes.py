@@ -65,6 +65,7 @@ class Propagation:
     inferred: set[str] = field(default_factory=set)  # ids of the layers re-inferred by our own rules
     not_inferred: list[Layer] = field(default_factory=list)  # layers whose declared dims were trusted
     by_openvino: list[Layer] = field(default_factory=list)  # of those, the ones OpenVINO's inference then checked
+    openvino: dict[PortKey, TensorType] = field(default_factory=dict)  # OpenVINO's inference ``adopt`` was given
     revision: int = 0  # how many ``Graph.changes`` the graph had when it was propagated
     walked: set[str] | None = None  # continued from an earlier propagation: the ids of the layers walked again
 
@@ -516,6 +517,7 @@ def adopt(result: Propagation, types: dict[PortKey, TensorType]) -> list[Diagnos
     """Check the layers we have no shape rule for against ``types`` (OpenVINO's own inference of the
     same file): their declared dims are compared (E-SHAPE/E-TYPE) and ``fix_dims`` will write these."""
     start = len(result.diagnostics)
+    result.openvino = dict(types)
     trusted = []
     for layer in result.not_inferred:
         found = [types.get((layer.id, port.id)) for port in layer.outputs]
@@ -535,10 +537,33 @@ def infer_shapes(graph: Graph) -> list[Diagnostic]:
     return propagate(graph).diagnostics
 
 
-def fix_shapes(graph: Graph) -> int:
-    """Public entry, as ``ir-tools shapes --fix``: every port's re-inferred dims and precision written into ``graph``;
-    returns how many ports were corrected."""
-    return fix_dims(graph, propagate(graph))
+#: The most rounds ``fix_until_settled`` takes (two change dims: see there; a third finds nothing to change).
+MAX_FIX_ROUNDS = 8
+
+
+def fix_until_settled(graph: Graph, result: Propagation) -> int:
+    """``fix_dims`` of ``result``, then of a new propagation (OpenVINO's inference, ``result.openvino``, adopted again
+    where ``result`` had it), until it writes nothing: the dims of a layer not re-inferred by our rules (rule 4) are
+    OpenVINO's once written, and the layers after it, which a walk infers from those declared dims (rule 1), are
+    re-inferred from them in the next round; OpenVINO ignores declared dims, so its inference holds in every round. A
+    ``fix_dims`` alone left the ports after an adopted layer stale: ``shapes --fix`` wrote the 7 ports ``check`` found
+    on a stateful Llama made static, then found 76 after them. Returns how many ports it corrected (once each)."""
+    before = {layer.id: (layer.input_records(), layer.output_records()) for layer in graph.layers()}
+    changed_in = 0
+    for _ in range(MAX_FIX_ROUNDS):
+        if not fix_dims(graph, result):
+            break
+        changed_in += 1
+        adopted = result.openvino
+        result = propagate(graph)
+        if adopted:
+            adopt(result, adopted)
+    corrected = 0
+    for layer in graph.layers() if changed_in else ():
+        inputs, outputs = before.get(layer.id, ((), ()))
+        for old, record in zip((*inputs, *outputs), (*layer.input_records(), *layer.output_records()), strict=False):
+            corrected += _corrects(old, (record[2], record[1]))
+    return corrected
 
 
 def fix_dims(graph: Graph, result: Propagation) -> int:

@@ -15,15 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..base.diagnostics import Diagnostic, has_errors
-from ..base.errors import IrToolsError
+from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
 from ..ir.reader import parse_may_start
 from ..ops import releases
 from ..ops.opsets import lookup
+from ..ops.spec import TensorType
+from ..passes.base import PassError, check_after
 from ..passes.checks import STATE_TYPES
-from ..passes.shapes import Propagation, adopt
+from ..passes.shapes import Propagation, adopt, fix_until_settled, propagate
 from ..passes.target import and_in_bodies, target_diagnostics, weights_read_otherwise
-from ..passes.validate import InvalidModelError, check_file, check_graph
+from ..passes.validate import InvalidModelError, check_file, check_graph, forget_passed
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -106,6 +108,50 @@ def judge_unmodelled(graph: Graph, result: Propagation, xml_path: Path,
 
     files = ModelFiles(xml_path, Path(bin_path) if bin_path else xml_path.with_suffix(".bin"))
     return _verdict(graph, result, files)
+
+
+def fix_shapes(graph: Graph, openvino: bool = True) -> int:
+    """Public entry, as ``ir-tools shapes --fix``: every port's re-inferred dims and precision written into ``graph``,
+    ours where a rule of ours infers the layer, else (``openvino``, as the command by default) OpenVINO's inference of
+    the graph as it is in memory, and what follows re-inferred from those until nothing changes
+    (``shapes.fix_until_settled``); returns how many ports were corrected. ``openvino=False`` is ``--no-openvino``:
+    a layer without a rule of ours keeps its declared dims. IrToolsError (E-OPENVINO) if OpenVINO refuses to read the
+    graph (nothing is written then)."""
+    result = propagate(graph)
+    if openvino and result.not_inferred:
+        adopt(result, _openvino_inference(graph, result))
+    return fix_until_settled(graph, result)
+
+
+def refresh_after(graph: Graph, passes: list[str]) -> int:
+    """What ``ir-tools transform`` does after its passes, before it writes, so that what it writes passes ``check``:
+    ``check`` of the graph (``check_after``), then OpenVINO's verdict on it as it is in memory (its read, as ``check``
+    asks of a file otherwise clean) and the dims of the layers our rules do not re-infer refreshed from OpenVINO's
+    inference, to a fixed point (``shapes.fix_until_settled``; ``Pass.run``'s gate, which never asks OpenVINO, leaves
+    them as declared); checked again if a port changed. Returns the ports corrected; PassError naming ``passes`` with
+    OpenVINO's refusal (E-OPENVINO) or what ``check`` finds."""
+    forget_passed(graph)  # (a user's pass may edit a layer in place, say nothing and tell the graph nothing)
+    check_after(graph, None, passes)
+    result = propagate(graph)
+    try:
+        adopt(result, _openvino_inference(graph, result))
+    except IrToolsError as exc:
+        who = f"pass {passes[0]}" if len(passes) == 1 else f"passes {', '.join(passes)}"
+        raise PassError(f"{who} left a graph OpenVINO refuses (1 error(s) follow)", SourceLoc(
+            str(graph.source) if graph.source else None), [Diagnostic("error", exc.code, exc.message, exc.loc)],
+                        ) from None
+    corrected = fix_until_settled(graph, result)
+    if corrected:
+        check_after(graph, None, passes)
+    return corrected
+
+
+def _openvino_inference(graph: Graph, result: Propagation) -> dict[tuple[str, int], TensorType]:
+    """OpenVINO's inference of the layers ``result`` did not re-infer, from its read of ``graph`` as it is in memory
+    (as the writer would write it); IrToolsError (E-OPENVINO) if it refuses to read it."""
+    from .openvino import openvino_types
+
+    return openvino_types(graph, None, result.not_inferred)
 
 
 def _unmodelled(layer: Layer) -> bool:

@@ -1,0 +1,145 @@
+"""The dims of layers our rules do not re-infer (an op without a rule, a rule answering None) after a change: a pass's
+gate (``Pass.run``) never asks OpenVINO and leaves them as declared; ``ir-tools transform`` refreshes them from
+OpenVINO's inference of the graph before it writes, and ``shapes --fix`` and ``ir_tools.fix_shapes`` write them and
+re-infer what follows to a fixed point, so that ``check`` accepts what they write (QA finding F01: transform wrote
+files check rejected, shapes --fix refused them with 76 errors where check listed 7)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ir_tools
+from ir_tools import Dim, GraphBuilder, Pass, TensorType
+from ir_tools.cli import main
+from tests.conftest import ROOT, SAMPLES
+
+TINY_LLAMA = ROOT / "tests" / "data" / "target" / "tiny_llama_stateful_f16.xml"
+HERE = Path(__file__)
+
+
+class StaticInputs(Pass):
+    """Every model input made static, as ``ov.Model.reshape`` is used for: batch 1, any other dynamic dim 16."""
+
+    def apply(self, graph: ir_tools.Graph) -> bool:
+        for p in graph.parameters():
+            dims = p.attrs["shape"].split(",")
+            p.attrs["shape"] = ",".join("1" if i == 0 else "16" if d.strip() in ("?", "-1") else d
+                                        for i, d in enumerate(dims))
+            graph.touch(p.id)
+        return True
+
+
+class AddInverse(Pass):
+    """Adds inv(2*I) as a new output: Inverse-14 has no rule of ours, and its dims are declared wrong ([5,7])."""
+
+    def apply(self, graph: ir_tools.Graph) -> bool:
+        b = GraphBuilder(graph)
+        m = b.const(np.eye(4, dtype=np.float32) * 2, "m")
+        inv = b.add("Inverse", "opset14", {"adjoint": "false"}, [m], "inv",
+                    outputs=[TensorType("f32", (Dim(5, 5), Dim(7, 7)))])
+        b.result(inv, "inv/sink")
+        return True
+
+
+def errors(path: Path) -> list[str]:
+    return [d.render() for d in ir_tools.check(path) if d.severity == "error"]
+
+
+def stale_llama(tmp_path: Path) -> Path:
+    """The tiny stateful Llama made static through the library's gate alone, written as it leaves it: the Broadcasts
+    and a Reshape whose dims OpenVINO infers (rules answering None) keep their dynamic declared dims."""
+    graph = ir_tools.read_ir(TINY_LLAMA)
+    StaticInputs().run(graph)  # the gate of the library, without OpenVINO, accepts it
+    path = tmp_path / "stale.xml"
+    ir_tools.write_ir(graph, path)
+    return path
+
+
+@pytest.mark.openvino
+def test_transform_refreshes_the_dims_of_a_layer_without_a_rule_it_adds(tmp_path: Path) -> None:
+    out = tmp_path / "out.xml"
+    assert main(["transform", str(SAMPLES / "mixed_network.xml"), "--pass", f"{HERE}:AddInverse", "-o", str(out),
+                 "-q"]) == 0
+    assert errors(out) == []  # E-SHAPE: declared [5,7], OpenVINO infers [4,4]
+    inv = next(layer for layer in ir_tools.read_ir(out).layers() if layer.name == "inv")
+    assert inv.outputs[0].dims == (4, 4)
+
+
+@pytest.mark.openvino
+def test_transform_making_a_stateful_llama_static_writes_what_check_accepts(tmp_path: Path, capsys) -> None:
+    assert errors(TINY_LLAMA) == []
+    out = tmp_path / "static.xml"
+    assert main(["transform", str(TINY_LLAMA), "--pass", f"{HERE}:StaticInputs", "-o", str(out), "-q"]) == 0
+    assert errors(out) == []  # 7 E-SHAPE at the Broadcasts and the Reshape, OpenVINO inferring batch 1
+    assert main(["shapes", str(out), "--fix", "-o", str(tmp_path / "again.xml"), "-q"]) == 0
+    assert "nothing to fix" in capsys.readouterr().out
+
+
+@pytest.mark.openvino
+def test_shapes_fix_reaches_a_fixed_point_and_fix_shapes_writes_the_same(tmp_path: Path, capsys) -> None:
+    stale = stale_llama(tmp_path)
+    found = errors(stale)
+    assert len(found) == 7 and all("OpenVINO infers" in e for e in found), found
+    fixed = tmp_path / "cli.xml"
+    # (it wrote OpenVINO's dims into those 7 ports, then refused the 76 ports after them it left stale)
+    assert main(["shapes", str(stale), "--fix", "-o", str(fixed)]) == 0
+    assert re.search(r"wrote .*cli\.xml: \d+ port\(s\) corrected", capsys.readouterr().out)
+    assert errors(fixed) == []
+
+    graph = ir_tools.read_ir(stale)
+    corrected = ir_tools.fix_shapes(graph)  # corrected 0 ports: it never asked OpenVINO
+    ir_tools.write_ir(graph, tmp_path / "api.xml")
+    assert corrected > 76 and (tmp_path / "api.xml").read_bytes() == fixed.read_bytes()
+    graph = ir_tools.read_ir(stale)
+    assert ir_tools.fix_shapes(graph, openvino=False) == 0  # --no-openvino: declared dims trusted, as check trusts them
+    assert main(["shapes", "--no-openvino", str(stale), "--fix", "-o", str(tmp_path / "none.xml"), "-q"]) == 0
+    assert not (tmp_path / "none.xml").exists()
+
+
+def test_the_gate_of_a_pass_asks_no_openvino(tmp_path: Path) -> None:
+    """The fast tier: Pass.run re-infers with our rules alone, in a process where OpenVINO cannot be imported, and
+    leaves what only OpenVINO infers as declared (what check then compares with OpenVINO's inference)."""
+    code = f"""
+import sys
+sys.modules["openvino"] = None  # any import of it fails
+sys.path.insert(0, {str(ROOT)!r})
+import ir_tools
+from tests.passes.test_unmodelled_dims import StaticInputs
+graph = ir_tools.read_valid({str(TINY_LLAMA)!r})
+assert StaticInputs().run(graph).modified
+broadcast = next(layer for layer in graph.layers() if layer.name.endswith("self_attn/aten::expand/Broadcast"))
+print(broadcast.outputs[0].dims, ir_tools.fix_shapes(graph, openvino=False))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["(-1,", "2,", "2,", "-1,", "8)", "0"]
+
+
+def test_shapes_fix_refusing_counts_what_check_counts(tmp_path: Path, capsys) -> None:
+    """A corrected model check would refuse is not written; the count said is check's (the input's), and the errors
+    of the corrected model are said to be its own (the count was the corrected model's, claimed to be check's)."""
+    g = ir_tools.Graph("m")
+    b = GraphBuilder(g)
+    x = b.parameter("x", "f32", (Dim(1, 1), Dim(3, 3), Dim(32, 32), Dim(32, 32)))
+    huge = b.const(np.array([2**40, 2**40], np.int64), "size")  # 3 * 2**80 elements: more than int64 counts
+    declared = [TensorType("f32", (Dim(1, 1), Dim(3, 3), Dim(16, 16), Dim(16, 16)))]
+    pool = b.add("AdaptiveAvgPool", "opset8", None, [x, huge], "pool", outputs=declared)
+    b.result(pool, "pool/sink")
+    relu = b.add("ReLU", "opset1", None, [x], "relu", outputs=declared)  # declared [1,3,16,16], inferred [1,3,32,32]
+    b.result(relu, "relu/sink")
+    path = tmp_path / "m.xml"
+    ir_tools.write_ir(g, path)
+    assert main(["check", "--no-openvino", str(path)]) == 1
+    counted = re.search(r"m\.xml: (\d+) error\(s\), (\d+) warning\(s\)", capsys.readouterr().out)
+    assert counted[1] == "2"  # E-SHAPE at the pool and at the ReLU
+    assert main(["shapes", "--no-openvino", str(path), "--fix", "-o", str(tmp_path / "out.xml")]) == 1
+    out = capsys.readouterr().out
+    assert f"m.xml: {counted[1]} error(s), {counted[2]} warning(s) (`ir-tools check` lists the same)" in out, out
+    assert "error[E-SIZE]" in out and "the model corrected would have the 1 error(s) just above: not written" in out
+    assert not (tmp_path / "out.xml").exists()
