@@ -5,6 +5,10 @@ refusal is an E-OPENVINO error, and its inference of the layers we have no shape
 with their declared dims (``shapes.adopt``). OpenVINO reads the file in a thread while our checks run
 (its read releases the GIL); a file our reader refuses unparsed (a DOCTYPE, another format) is never
 handed to it.
+
+The same inference is what a graph changed in memory needs where our rules do not re-infer a layer: ``fix_shapes``
+(``ir_tools.fix_shapes``) and ``refresh_after`` (``transform``, before it writes) have OpenVINO read the graph and
+adopt its inference to a fixed point; a pass's gate (``passes/``) never asks OpenVINO.
 """
 
 from __future__ import annotations
