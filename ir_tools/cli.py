@@ -198,6 +198,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 def cmd_shapes(args: argparse.Namespace) -> int:
     from .passes.shapes import fix_until_settled
+    from .runtime.verdict import ask_openvino
 
     if args.fix and not (args.output or args.in_place):
         raise IrToolsError("--fix needs -o OUT.xml or --in-place", code="E-USAGE")
@@ -217,7 +218,10 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     if blocking or result is None:
         print("not written: fix the errors above first (only declared dims and precisions can be corrected)")
         return EXIT_FOUND
-    changed = fix_until_settled(graph, result)  # (OpenVINO's inference, adopted by the check, in every round)
+    try:  # (OpenVINO's inference, adopted by the check, in every round; else asked once ours leave it clean)
+        changed = fix_until_settled(graph, result, None if args.no_openvino else ask_openvino)
+    except IrToolsError as exc:  # OpenVINO refuses the corrected model
+        return _not_corrected(args, diags, [Diagnostic("error", exc.code, exc.message, exc.loc)])
     if not changed and args.ir_version in (None, graph.ir_version):
         if fixable:  # found where fix_dims writes nothing: inside a Loop, If or TensorIterator body
             print("not written: none of the dims above could be corrected (ports inside a body are not)")
@@ -230,15 +234,21 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     try:  # the corrected model passes check (inferred dims may overflow int64), or nothing is written
         require_valid(graph)
     except InvalidModelError as exc:
-        _print_diagnostics(exc.diagnostics, args.verbose, args.quiet)
-        left = sum(d.severity == "error" for d in exc.diagnostics)
-        errors = sum(d.severity == "error" for d in diags)
-        print(f"{args.model}: {errors} error(s), {len(diags) - errors} warning(s) (`ir-tools check` lists the same); "
-              f"the model corrected would have the {left} error(s) just above: not written")
-        return EXIT_FOUND
+        return _not_corrected(args, diags, exc.diagnostics)
     write_ir(graph, out, graph.ir_version, overwrite_input=args.in_place)
     print(f"wrote {out}: {changed} port(s) corrected")
     return EXIT_OK
+
+
+def _not_corrected(args: argparse.Namespace, diags: list[Diagnostic], corrected: list[Diagnostic]) -> int:
+    """``shapes --fix`` refusing a corrected model ``check`` would reject: its errors, said to be its own, after the
+    count ``check`` gives of the input (``diags``); nothing written."""
+    _print_diagnostics(corrected, args.verbose, args.quiet)
+    left = sum(d.severity == "error" for d in corrected)
+    errors = sum(d.severity == "error" for d in diags)
+    print(f"{args.model}: {errors} error(s), {len(diags) - errors} warning(s) (`ir-tools check` lists the same); "
+          f"the model corrected would have the {left} error(s) just above: not written")
+    return EXIT_FOUND
 
 
 def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, dict]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -65,7 +65,7 @@ class Propagation:
     inferred: set[str] = field(default_factory=set)  # ids of the layers re-inferred by our own rules
     not_inferred: list[Layer] = field(default_factory=list)  # layers whose declared dims were trusted
     by_openvino: list[Layer] = field(default_factory=list)  # of those, the ones OpenVINO's inference then checked
-    openvino: dict[PortKey, TensorType] = field(default_factory=dict)  # OpenVINO's inference ``adopt`` was given
+    openvino: dict[PortKey, TensorType] | None = None  # OpenVINO's inference ``adopt`` was given (None: not asked)
     revision: int = 0  # how many ``Graph.changes`` the graph had when it was propagated
     walked: set[str] | None = None  # continued from an earlier propagation: the ids of the layers walked again
 
@@ -541,22 +541,32 @@ def infer_shapes(graph: Graph) -> list[Diagnostic]:
 MAX_FIX_ROUNDS = 8
 
 
-def fix_until_settled(graph: Graph, result: Propagation) -> int:
+def fix_until_settled(graph: Graph, result: Propagation,
+                      ask: Callable[[Graph, Propagation], dict[PortKey, TensorType] | None] | None = None) -> int:
     """``fix_dims`` of ``result``, then of a new propagation (OpenVINO's inference, ``result.openvino``, adopted again
     where ``result`` had it), until it writes nothing: the dims of a layer not re-inferred by our rules (rule 4) are
     OpenVINO's once written, and the layers after it, which a walk infers from those declared dims (rule 1), are
     re-inferred from them in the next round; OpenVINO ignores declared dims, so its inference holds in every round. A
     ``fix_dims`` alone left the ports after an adopted layer stale: ``shapes --fix`` wrote the 7 ports ``check`` found
-    on a stateful Llama made static, then found 76 after them. Returns how many ports it corrected (once each)."""
+    on a stateful Llama made static, then found 76 after them. ``ask``: where OpenVINO was not asked for ``result``
+    (``check`` asks it only of a file otherwise clean), it is asked once our rules have nothing more to write (it may
+    decline: None), and what it infers is adopted as well. Returns how many ports it corrected (once each)."""
     before = {layer.id: (layer.input_records(), layer.output_records()) for layer in graph.layers()}
     changed_in = 0
     for _ in range(MAX_FIX_ROUNDS):
         if not fix_dims(graph, result):
-            break
+            if result.openvino is not None or ask is None:
+                break
+            types = ask(graph, result)
+            ask = None
+            if not types:
+                break
+            adopt(result, types)
+            continue
         changed_in += 1
         adopted = result.openvino
         result = propagate(graph)
-        if adopted:
+        if adopted is not None:
             adopt(result, adopted)
     corrected = 0
     for layer in graph.layers() if changed_in else ():

@@ -117,14 +117,21 @@ def judge_unmodelled(graph: Graph, result: Propagation, xml_path: Path,
 def fix_shapes(graph: Graph, openvino: bool = True) -> int:
     """Public entry, as ``ir-tools shapes --fix``: every port's re-inferred dims and precision written into ``graph``,
     ours where a rule of ours infers the layer, else (``openvino``, as the command by default) OpenVINO's inference of
-    the graph as it is in memory, and what follows re-inferred from those until nothing changes
-    (``shapes.fix_until_settled``); returns how many ports were corrected. ``openvino=False`` is ``--no-openvino``:
-    a layer without a rule of ours keeps its declared dims. IrToolsError (E-OPENVINO) if OpenVINO refuses to read the
-    graph (nothing is written then)."""
-    result = propagate(graph)
-    if openvino and result.not_inferred:
-        adopt(result, _openvino_inference(graph, result))
-    return fix_until_settled(graph, result)
+    the graph as it is in memory, once our checks find it clean (``ask_openvino``), and what follows re-inferred from
+    those until nothing changes (``shapes.fix_until_settled``); returns how many ports were corrected.
+    ``openvino=False`` is ``--no-openvino``: a layer without a rule of ours keeps its declared dims. IrToolsError
+    (E-OPENVINO) if OpenVINO refuses to read the graph (its dims are then those of our rules alone)."""
+    return fix_until_settled(graph, propagate(graph), ask_openvino if openvino else None)
+
+
+def ask_openvino(graph: Graph, result: Propagation) -> dict[tuple[str, int], TensorType] | None:
+    """OpenVINO's inference of the layers ``result`` (a propagation whose dims ``fix_dims`` wrote) did not re-infer,
+    asked only once our checks find the graph clean, as ``check`` hands OpenVINO a file (its reader may crash the
+    process on what they refuse); None otherwise (``fix_until_settled``'s ``ask``). IrToolsError (E-OPENVINO) if it
+    refuses to read the graph."""
+    if not result.not_inferred or has_errors(check_graph(graph, result, warnings=False)[0]):
+        return None
+    return _openvino_inference(graph, result)
 
 
 def refresh_after(graph: Graph, passes: list[str]) -> int:

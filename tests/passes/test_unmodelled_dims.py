@@ -143,3 +143,22 @@ def test_shapes_fix_refusing_counts_what_check_counts(tmp_path: Path, capsys) ->
     assert f"m.xml: {counted[1]} error(s), {counted[2]} warning(s) (`ir-tools check` lists the same)" in out, out
     assert "error[E-SIZE]" in out and "the model corrected would have the 1 error(s) just above: not written" in out
     assert not (tmp_path / "out.xml").exists()
+
+
+@pytest.mark.openvino
+def test_shapes_fix_asks_openvino_once_our_rules_leave_the_model_clean(tmp_path: Path) -> None:
+    """check hands a file to OpenVINO only when our checks find it clean, so on a file with an error of ours it says
+    nothing of a layer without a rule of ours; shapes --fix then corrects ours, and asks OpenVINO of the model
+    corrected (it wrote ours alone, and check of what it wrote found the Inverse's dims)."""
+    graph = ir_tools.read_ir(SAMPLES / "wrong_dims.xml")
+    AddInverse().apply(graph)  # (no gate: the file is wrong already)
+    path = tmp_path / "m.xml"
+    ir_tools.write_ir(graph, path)
+    assert errors(path) and not any("OpenVINO infers" in e for e in errors(path))
+    fixed = tmp_path / "fixed.xml"
+    assert main(["shapes", str(path), "--fix", "-o", str(fixed), "-q"]) == 0
+    assert errors(fixed) == []  # E-SHAPE: layer 'inv': declared [5,7], OpenVINO infers [4,4]
+    graph = ir_tools.read_ir(path)
+    assert ir_tools.fix_shapes(graph) > 0
+    ir_tools.write_ir(graph, tmp_path / "api.xml")
+    assert (tmp_path / "api.xml").read_bytes() == fixed.read_bytes()
