@@ -147,8 +147,7 @@ def refresh_after(graph: Graph, passes: list[str]) -> int:
     try:
         adopt(result, _openvino_inference(graph, result))
     except IrToolsError as exc:
-        who = f"pass {passes[0]}" if len(passes) == 1 else f"passes {', '.join(passes)}"
-        raise PassError(f"{who} left a graph OpenVINO refuses (1 error(s) follow)", SourceLoc(
+        raise PassError(f"OpenVINO refuses the graph {', '.join(passes)} left (1 error follows)", SourceLoc(
             str(graph.source) if graph.source else None), [Diagnostic("error", exc.code, exc.message, exc.loc)],
                         ) from None
     corrected = fix_until_settled(graph, result)
