@@ -60,9 +60,9 @@ DEFECTS: dict[str, str] = {
 #: current OpenVINO writes the first value in the low bits: each with the first release that reads the current order.
 #: u4 and i4 changed in 2023.2 (OpenVINO pull request 20371; measured: 2023.0 and 2023.1 read the first in the high
 #: nibble, 2023.2 and 2024.0 on the low one; the documented-only releases take 2023.0's answer); u2, which releases
-#: read from 2025.0, in 2025.3 (measured on 4099 seeded values: 2025.0, 2025.1 and 2025.2 read a byte's four values
-#: reversed; 2025.3, 2025.4 and 2026.0 to 2026.4 as written). u1, u3 and u6 read the same in every release that reads
-#: them (measured on the same releases).
+#: read from 2024.1, in 2025.3 (measured on 4099 seeded values: 2025.0, 2025.1 and 2025.2 read a byte's four values
+#: reversed, and on 64: 2024.1 to 2024.6 too; 2025.3, 2025.4 and 2026.0 to 2026.4 as written). u1, u3 and u6 read
+#: the same in every release that reads them (measured on the same releases).
 REVERSED_IN_BYTE_BEFORE: dict[str, tuple[int, int]] = {"u4": (2023, 2), "i4": (2023, 2), "u2": (2025, 3)}
 
 #: The CPU computes NNCF's f16 weight decompression (integer weights converted to f16, less a zero point, times an f16
@@ -78,16 +78,15 @@ F32_DECOMPRESSION_FROM = (2025, 0)
 RESULT_NAMES_FROM = (2025, 1)
 
 
-#: Element types a release cannot read ("Incorrect type"): each with the newest measured release that refuses it,
-#: and the oldest measured one that reads it (measured by reading a Const of each type on 2023.0, 2023.1, 2023.2,
-#: 2024.0, 2025.0 and 2026.4, and a Parameter of nf4, string, f8e4m3, f8e5m2 and f4e2m1 on 2023.0 to 2023.3, 2024.0 and
-#: 2025.0: the releases up to the first refuse it, the ones from the second read it, the ones between are not known
-#: and not judged).
+#: Element types a release cannot read ("Incorrect type"): each with the newest release that refuses it and the
+#: oldest that reads it (measured by reading a model with a Const of each type on every release with wheels, 2023.0 to
+#: 2025.4, and a Parameter of nf4, string, f8e4m3, f8e5m2 and f4e2m1 on 2023.0 to 2023.3, 2024.0 and 2025.0; the
+#: releases before 2023.0, documented only, refuse what 2023.0 refuses).
 ELEMENT_TYPES_FROM: dict[str, tuple[tuple[int, int], str]] = {
     "nf4": ((2023, 1), "2023.2"), "string": ((2023, 2), "2023.3"),
     "f8e4m3": ((2023, 3), "2024.0"), "f8e5m2": ((2023, 3), "2024.0"),
-    "u2": ((2024, 0), "2025.0"), "u3": ((2024, 0), "2025.0"), "u6": ((2024, 0), "2025.0"),
-    "f4e2m1": ((2024, 0), "2025.0"), "f8e8m0": ((2024, 0), "2025.0"),
+    "u2": ((2024, 0), "2024.1"), "u3": ((2024, 0), "2024.1"), "u6": ((2024, 0), "2024.1"),
+    "f4e2m1": ((2024, 2), "2024.3"), "f8e8m0": ((2024, 2), "2024.3"),
 }
 
 #: A model input or output with a static dim of 0 is read from this release on (measured: 2023.0 and 2023.1 refuse
