@@ -811,6 +811,82 @@ def float_convert() -> dict[str, list[float | bool | None]]:
     return answers
 
 
+def _boolean_values(element: str) -> np.ndarray:
+    """Values converted into boolean by ``float_boolean``: every f16 (as f32 too), and of f32 quarters from -1000 to
+    1000, each power of two and 1.5 times it, and 200000 seeded bit patterns."""
+    every = np.arange(65536, dtype=np.uint16).view(np.float16)
+    if element == "f16":
+        return every
+    powers = [s * 2.0**k * m for k in range(-149, 128) for s in (1, -1) for m in (1, 1.5)]
+    seeded = np.random.default_rng(7).integers(0, 2**32, 200000, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    return np.concatenate([every.astype(np.float32), np.arange(-1000, 1000, 0.25, dtype=np.float32),
+                           np.array(powers, np.float32), seeded])
+
+
+def float_boolean() -> dict[str, dict[str, float | int | None]]:
+    """Convert-1 of f32 and of f16 into boolean on ``_boolean_values``, against the specification (True for every
+    value but zeros and NaN): ``wrong``, how many non-NaN values it converts otherwise; ``least``, the least magnitude
+    among them (None if none: 2024.0 gives False for 255.5, none of magnitude 255 or less); ``nan``, how many NaNs it
+    converts to True (2024.1 all)."""
+    answers: dict[str, dict[str, float | int | None]] = {}
+    for element in ("f32", "f16"):
+        values = _boolean_values(element)
+        x = ov.op.Parameter(getattr(ov.Type, element), ov.PartialShape([values.size]))
+        node = NodeFactory("opset1").create("Convert", [x.output(0)], {"destination_type": "boolean"})
+        got = np.asarray(compiled(ov.Model([node.output(0)], [x], "float_boolean")).create_infer_request().infer(
+            [values])[0]).astype(bool)
+        nan = np.isnan(values)
+        wrong = ~nan & (got != (values != 0))
+        answers[element] = {"wrong": int(wrong.sum()), "nan": int(got[nan].sum()),
+                            "least": float(np.abs(values[wrong]).min()) if wrong.any() else None}
+    return answers
+
+
+#: The values ``f16_io`` feeds: infinities, NaN, f16's largest, one, values beyond f16's range.
+F16_IO_VALUES = [float("inf"), float("-inf"), float("nan"), 65504.0, 1.0, 70000.0, -70000.0, 0.0]
+
+
+def f16_io() -> dict[str, list[float | bool | None]]:
+    """Where the CPU plugin holds f16 values within +-65504 (outputs, NaN as None; scripts/make_release_table.py holds
+    them against the current release's): ``input``, an f16 Parameter of ``F16_IO_VALUES`` converted to f32 (2024.0
+    reads an infinity as +-65504); ``output``, an f32 Parameter converted to f16, the model's output (2024.0 writes
+    +-65504 for 70000 and infinities); ``inside``, that f16 converted back to f32 and its IsInf-10 (every release keeps
+    70000 and the infinities: f16 is computed in f32 inside a model); ``const``, an f16 Const of those values
+    converted to f32 and added to an f32 input of zeros; ``arithmetic``, an f16 input doubled (60000 + 60000) and
+    converted to f32 (120000 on every release)."""
+    f32, f16 = np.array(F16_IO_VALUES, np.float32), np.array(F16_IO_VALUES, np.float16)
+    doubled = np.array([60000, -60000, 30000, 1, 0, 40000, 65504, 65504], np.float16)
+    cases = {}
+
+    def convert(node: ov.Node, destination: str) -> ov.Node:
+        return NodeFactory("opset1").create("Convert", [node.output(0)], {"destination_type": destination})
+
+    def parameter(element: str) -> ov.Node:
+        return ov.op.Parameter(getattr(ov.Type, element), ov.PartialShape([f32.size]))
+
+    x = parameter("f16")
+    cases["input"] = ([convert(x, "f32")], [x], [f16])
+    x = parameter("f32")
+    cases["output"] = ([convert(x, "f16")], [x], [f32])
+    x = parameter("f32")
+    half = convert(x, "f16")
+    cases["inside"] = ([convert(half, "f32"), NodeFactory("opset10").create(
+        "IsInf", [half.output(0)], {"detect_negative": True, "detect_positive": True})], [x], [f32])
+    x = parameter("f32")
+    cases["const"] = ([NodeFactory("opset1").create("Add", [convert(ov.op.Constant(f16), "f32").output(0),
+                                                             x.output(0)])], [x], [np.zeros_like(f32)])
+    x = parameter("f16")
+    cases["arithmetic"] = ([convert(NodeFactory("opset1").create("Add", [x.output(0), x.output(0)]), "f32")], [x],
+                           [doubled])
+    answers: dict[str, list[float | bool | None]] = {}
+    for key, (outputs, params, feed) in cases.items():
+        request = compiled(ov.Model([o.output(0) for o in outputs], params, key)).create_infer_request()
+        request.infer(feed)
+        got = [v for i in range(len(outputs)) for v in request.get_output_tensor(i).data.tolist()]
+        answers[key] = [None if isinstance(v, float) and v != v else v for v in got]
+    return answers
+
+
 #: IR v10 models of one layer whose boolean output is the model's output: x [6] f32 -> op -> Result.
 V10_BOOLEAN = {"IsNaN": ("opset10", ""), "IsInf": ("opset10", ""), "IsFinite": ("opset10", ""),
                "NotEqual": ("opset1", ""), "LogicalNot": ("opset1", "")}
@@ -870,7 +946,8 @@ def main(only: list[str]) -> None:
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
                  "int_to_float": int_to_float, "float_convert": float_convert,
-                 "v10_boolean_outputs": v10_boolean_outputs}
+                 "v10_boolean_outputs": v10_boolean_outputs, "f16_io": f16_io,
+                 "float_boolean": float_boolean}
     unknown = set(only) - set(questions)
     if unknown:
         sys.exit(f"unknown questions {sorted(unknown)}; known: {', '.join(questions)}")
