@@ -34,20 +34,28 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   inputs to the promoted type does;
 - ``squeeze_axis_not_one_refused``: its reader refuses Squeeze-1 with an axis whose static dim is not 1, which the
   current one skips (2023.0 to 2024.2: "Only axes of size 1 may be removed"; Unsqueeze-1 alike on every release);
+- ``f16_io_saturates``: an infinity of an f16 model input read, and an f16 model output beyond f16's range written, as
+  +-65504 (2023.0, 2023.3 to 2024.2; inside a model f16 is computed in f32 alike by every release);
+- ``float_boolean_wrong``: Convert-1 of f32 or f16 into boolean False for some values of magnitude above 255
+  (2023.0 to 2024.0); ``float_boolean_nan_true``: True for NaN (2024.1, 2024.2);
+- ``v10_boolean_output_fails``: an IR v10 model whose output is IsNaN/IsInf/IsFinite-10's not compiled (2023.0);
 
 ``runs_dynamic_state`` whether it runs a model whose ReadValue / Assign variable has a dynamic shape, and
 ``runs_static_init_state`` whether it runs one whose variable of dynamic shape has an init of static shape (2023.3 to
 2024.4 fail at compilation or inference, and run one of a dynamic init or none; the documented-only releases take
 2023.0's answers, unmeasured: their wheels do not install on our Python).
 
-    python scripts/make_release_table.py PROBES_DIR   # the probe_release.py answers, one X.Y.Z.json per release
+    PYTHONPATH=. python scripts/make_release_table.py PROBES_DIR   # probe_release.py's answers, X.Y.Z.json each
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
+
+from ir_tools.ops.releases import FLOAT_BOOLEAN_EXACT_WITHIN
 
 OUT = Path(__file__).resolve().parents[1] / "ir_tools" / "ops" / "openvino_releases.json"
 DOCUMENTED = {"2021.4": (7, [10]), "2022.1": (8, [10, 11]), "2022.2": (9, [10, 11]), "2022.3": (10, [10, 11])}
@@ -112,7 +120,84 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("integer_convert_saturates")
     if squeeze_refused(answer, current):
         found.append("squeeze_axis_not_one_refused")
+    return found + float_defects(answer, current)
+
+
+def float_defects(answer: dict, current: dict) -> list[str]:
+    """The measured float defects of the probed release, from its ``f16_io``, ``float_boolean``, ``float_convert`` and
+    ``v10_boolean_outputs`` answers held against ``current``'s; SystemExit for a difference no key describes:
+
+    - ``f16_io_saturates``: an infinity of an f16 model input read as +-65504 and an f16 model output beyond +-65504
+      written as +-65504 (``f16_io``'s input and output; inside a model, a Const, f16 arithmetic and a Convert to f16
+      and back are computed as the current one computes them), where ``current`` keeps +-inf;
+    - ``float_boolean_wrong``: a Convert-1 of f32 or f16 into boolean gives False for some values of magnitude above
+      ``FLOAT_BOOLEAN_EXACT_WITHIN`` (``float_boolean``: none within it);
+    - ``float_boolean_nan_true``: it gives True for NaN;
+    - ``v10_boolean_output_fails``: an IR v10 model whose output is IsNaN/IsInf/IsFinite-10's is not compiled.
+
+    ``float_convert`` (its 23 values) must differ from ``current``'s only as those keys say."""
+    version, found = answer["version"], []
+    mine, theirs = answer["f16_io"], current["f16_io"]
+    differ = {key for key in mine if mine[key] != theirs[key]}
+    if differ - {"input", "output"} or len(differ) == 1:
+        sys.exit(f"{version}: f16 values {sorted(differ)} differ: a defect no key describes")
+    for key in differ:  # (each difference an infinity of ``current``'s held at +-65504)
+        if any(m != t and not (t in (INF, -INF) and m == math.copysign(65504.0, t))
+               for m, t in zip(mine[key], theirs[key], strict=True)):
+            sys.exit(f"{version}: f16 {key} {mine[key]}: a defect no key describes")
+    if differ:
+        found.append("f16_io_saturates")
+    booleans, right = answer["float_boolean"], current["float_boolean"]
+    if any(right[e]["wrong"] or right[e]["nan"] for e in right):
+        sys.exit(f"{version}: the current release converts floats into boolean wrongly {right}")
+    if any(booleans[e]["wrong"] for e in booleans):
+        if any(booleans[e]["least"] is not None and booleans[e]["least"] <= FLOAT_BOOLEAN_EXACT_WITHIN
+               for e in booleans):
+            sys.exit(f"{version}: floats of magnitude {FLOAT_BOOLEAN_EXACT_WITHIN} or less into boolean {booleans}: a "
+                     "defect no key describes")
+        found.append("float_boolean_wrong")
+    if any(booleans[e]["nan"] for e in booleans):
+        found.append("float_boolean_nan_true")
+    _float_convert_explained(answer, current, set(found))
+    v10, v10_right = answer["v10_boolean_outputs"], current["v10_boolean_outputs"]
+    failing = {op for op in v10 if v10[op] != v10_right[op]}
+    if failing - {"IsNaN", "IsInf", "IsFinite"} or any(v10[op] != "fails" for op in failing):
+        sys.exit(f"{version}: IR v10 boolean outputs {v10}: a defect no key describes")
+    if failing:
+        found.append("v10_boolean_output_fails")
     return found
+
+
+INF = float("inf")
+
+
+def _float_convert_explained(answer: dict, current: dict, keys: set[str]) -> None:
+    """SystemExit unless every difference of the probed release's ``float_convert`` from ``current``'s is one ``keys``
+    say: +-65504 for an f16 input's infinity or an f16 output beyond f16's range (``f16_io_saturates``: IsInf of such
+    an input False, IsFinite True, its boolean True), False for a value beyond +-``FLOAT_BOOLEAN_EXACT_WITHIN``
+    converted into boolean (``float_boolean_wrong``), True for a NaN (``float_boolean_nan_true``). The positions
+    are ``current``'s: the f16 inputs infinite where its IsInf is True, NaN where its IsNaN is."""
+    mine, theirs = answer["float_convert"], current["float_convert"]
+    infinite, nan = theirs["f16->IsInf"], theirs["f16->IsNaN"]
+    f32_values = theirs["f32->f16"]  # (the f32 values as f16: +-inf beyond f16's range)
+    saturates = "f16_io_saturates" in keys
+    for key, got in mine.items():
+        for i, (m, t) in enumerate(zip(got, theirs[key], strict=True)):
+            if m == t:
+                continue
+            source, destination = key.split("->")
+            held = saturates and (
+                (key == "f32->f16" and t in (INF, -INF) and m == math.copysign(65504.0, t))
+                or (source == "f16" and infinite[i] and (
+                    (destination == "f32" and m == math.copysign(65504.0, t))
+                    or (destination == "IsInf" and m is False) or (destination == "IsFinite" and m is True))))
+            boolean = destination == "boolean" and (
+                ("float_boolean_nan_true" in keys and nan[i] and m is True)
+                or ("float_boolean_wrong" in keys and m is False and not nan[i]
+                    and abs(f32_values[i]) > FLOAT_BOOLEAN_EXACT_WITHIN))
+            if not (held or boolean):
+                sys.exit(f"{answer['version']}: {key} of value {i} gives {m}, the current release {t}: a defect no "
+                         "key describes")
 
 
 def squeeze_refused(answer: dict, current: dict) -> bool:

@@ -16,9 +16,10 @@ BitwiseNot/And/Or/Xor-13 on u8, i8, u16, i16, u32, i32, u64 and i64 exactly as n
 Squeeze-1/15 and Unsqueeze-1 of an axis whose static dim is not 1 (``squeeze_axes``; 2024.0 refuses Squeeze-1's:
 "Only axes of size 1 may be removed"); whether it runs a KV-cache in small whose variable has a dynamic shape, for
 three inits (``state_shapes``; 2024.0 fails where the init's shape is static); digests of Convert-1 from each integer
-type into f16 and f32 (``int_to_float``; 2024.0 gives 65504 where the current gives inf); and, not yet in the table,
-Convert-1 of special floats (``float_convert``) and IR v10 models whose output is a boolean (``v10_boolean_outputs``;
-2023.0 does not compile IsNaN-10's).
+type into f16 and f32 (``int_to_float``; 2024.0 gives 65504 where the current gives inf); Convert-1 of special floats
+(``float_convert``), IR v10 models whose output is a boolean (``v10_boolean_outputs``; 2023.0 does not compile
+IsNaN-10's), where f16 values are held within +-65504 (``f16_io``; 2024.0 at the model's f16 inputs and outputs only),
+and Convert-1 of f32 and f16 into boolean on many values (``float_boolean``; 2024.0 gives False for 256).
 
 Runs with any OpenVINO release from 2023.0 on, with nothing but openvino (it is run by the Python of a
 side virtual environment; ``scripts/make_release_table.py`` collects the answers). OpenVINO has no call listing an

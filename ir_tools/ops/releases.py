@@ -53,7 +53,20 @@ DEFECTS: dict[str, str] = {
                                  "2147483647, not -294967296; i32 70000 into f16: 65504, not inf)",
     "squeeze_axis_not_one_refused": "refuses to read Squeeze-1 with an axis whose static dim is not 1, which the "
                                     "current OpenVINO skips ('Only axes of size 1 may be removed')",
+    "f16_io_saturates": "reads an infinity of an f16 model input as +-65504 and writes an f16 model output beyond "
+                        "+-65504 as +-65504, where the current OpenVINO keeps +-inf (70000 or inf out: 65504, not inf)",
+    "float_boolean_wrong": "computes Convert-1 from a float into boolean as False for some values of magnitude above "
+                           "255 (255.5, 256, 3e38, inf: False, not True)",
+    "float_boolean_nan_true": "computes Convert-1 from a float into boolean as True for NaN, where the current "
+                              "OpenVINO gives False",
+    "v10_boolean_output_fails": "fails to compile an IR v10 model whose output is IsNaN-10's, IsInf-10's or "
+                                "IsFinite-10's ('Eltwise node ... doesn't support BOOL precision')",
 }
+
+#: A Convert-1 of f32 or f16 into boolean of a value of at most this magnitude is computed right by every release
+#: measured (``float_boolean_wrong``: 2023.0 to 2024.0 give False for some of magnitude 255.02 and above, none below,
+#: on every f16 value and 268000 f32 ones).
+FLOAT_BOOLEAN_EXACT_WITHIN = 255.0
 
 
 #: Element types packed several to a byte that a release reads in the reverse order within each byte, where the
@@ -145,7 +158,18 @@ class Release:
     - ``squeeze_axis_not_one_refused``: 2023.0 to 2024.2 refuse to read Squeeze-1 with an axis whose static dim is
       not 1 ([1, 3, 1, 4], axes [1], [-3] or [0, 1]: "Only axes of size 1 may be removed"), which 2024.3 on skip (as
       Squeeze-15 does, from 2024.5, allow_axis_skip true or false); Unsqueeze-1 is read and computed alike by every
-      release, repeated axes too (found by a QA run)."""
+      release, repeated axes too (found by a QA run);
+    - ``f16_io_saturates``: 2023.0 and 2023.3 to 2024.2 read an infinity of an f16 model input as +-65504 and write
+      an f16 model output beyond +-65504 (infinities, 65520 and up) as +-65504, where 2023.1, 2023.2 and 2024.3 on
+      keep +-inf; inside a model every release computes f16 in f32 alike (an f16 Const's infinity, a Convert to f16
+      and back, f16 arithmetic beyond 65504: measured), and every finite input and every output within f16's range
+      is bit for bit the current one's (every f16 value in, 268000 f32 values out);
+    - ``float_boolean_wrong``: 2023.0 to 2024.0 compute Convert-1 of f32 and f16 into boolean as False for some values
+      of magnitude above 255 (255.5, 256, 3e38, +-inf; 77543 of 268000 f32 values, 534 of the f16 ones, the least
+      255.02), right for every value within +-255 (``FLOAT_BOOLEAN_EXACT_WITHIN``); 2024.1 on right;
+    - ``float_boolean_nan_true``: 2024.1 and 2024.2 convert NaN into True (f32 and f16), the current one False;
+    - ``v10_boolean_output_fails``: 2023.0 does not compile an IR v10 model whose output is IsNaN-10's, IsInf-10's or
+      IsFinite-10's ("doesn't support BOOL precision"); NotEqual-1's and LogicalNot-1's it does."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on
