@@ -35,6 +35,7 @@ from ..ops.releases import (
 from .base import PassError, PassManager, PassResult
 from .builder import origin_of
 from .downgrade import DOWNGRADES, Downgrade
+from .downgrade.float_convert import f16_io
 from .downgrade.names import repeated_names
 from .in_bodies import InBodies
 from .interface_names import set_ir_version, unshared_outputs
@@ -71,7 +72,7 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
     inside = _in_bodies(graph, lambda body: [*_op_versions(body, target, rewritten), *_element_types(body, target),
                                              *weights_read_otherwise(body, target), *_dynamic_states(body, target)])
     return [*found, *inside, *_element_types(graph, target), *_zero_dims(graph, target),
-            *weights_read_otherwise(graph, target), *_dynamic_states(graph, target)]
+            *weights_read_otherwise(graph, target), *_dynamic_states(graph, target), *_f16_io(graph, target)]
 
 
 def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnostic]:
@@ -191,16 +192,36 @@ def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[D
         key = downgrade(target).defect(graph, layer)
         if key is None:
             continue
-        table = list(releases().values())
-        later = table[table.index(target) + 1:] if target in table else []
-        newer = next((r.name for r in later if key not in r.miscomputes), None)
-        since = f"the next release without this defect is {newer}" if newer else "no newer release is without it"
         how = downgrade.rewrites[op_label(layer.type, layer.version)]
         why = downgrade(target).declines(graph, layer)
         fix = _not_applied([how], why) if rewritten or why else f"`ir-tools migrate --target` rewrites it {how}"
-        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {DEFECTS[key]} (measured); {since}; "
-                                f"{fix}", layer.loc))
+        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {DEFECTS[key]} (measured); "
+                                f"{_next_without(target, key)}; {fix}", layer.loc))
     return found
+
+
+def _next_without(target: Release, key: str) -> str:
+    """The next release of the table without the defect ``key``, in words."""
+    table = list(releases().values())
+    later = table[table.index(target) + 1:] if target in table else []
+    newer = next((r.name for r in later if key not in r.miscomputes), None)
+    return f"the next release without this defect is {newer}" if newer else "no newer release is without it"
+
+
+def _f16_io(graph: Graph, target: Release) -> list[Diagnostic]:
+    """For a target that saturates f16 at the model's boundary (``f16_io_saturates``): E-TARGET at each f16 model
+    output whose values may lie beyond +-65504 (finite inputs may meet it, and no rewrite gives an f16 output an
+    infinity there), W-TARGET at each f16 model input (only an infinity fed is read otherwise: written as it is)."""
+    key = "f16_io_saturates"
+    if key not in target.miscomputes:
+        return []
+    head = f"OpenVINO {target.name} {DEFECTS[key]} (measured); {_next_without(target, key)}; "
+    return [Diagnostic("error", "E-TARGET", f"{head}this output's values may lie beyond +-65504; no rewrite applies "
+                       "to this layer: the release converts every f16 output from f32 saturating, and no op makes it "
+                       "write an infinity", layer.loc) if output else
+            Diagnostic("warning", "W-TARGET", f"{head}a finite input is read exactly, an infinity fed to this input "
+                       "as +-65504; `ir-tools migrate --target` writes it as it is", layer.loc)
+            for layer, output in f16_io(graph)]
 
 
 def _dynamic_states(graph: Graph, target: Release) -> list[Diagnostic]:
@@ -325,7 +346,8 @@ def retarget(graph: Graph, target: Release, checked: bool = False, stateless: bo
     passes = [*([Stateless()] if stateless else []), to_opset8, *(downgrade(target) for downgrade in DOWNGRADES),
               InBodies(lambda: [to_opset8, *(downgrade(target) for downgrade in DOWNGRADES if downgrade.in_bodies)])]
     result = PassManager(passes, check_once=True).run(graph, checked)
-    left = [d for d in target_diagnostics(graph, target, rewritten=True) if d.loc.layer_id is not None]
+    left = [d for d in target_diagnostics(graph, target, rewritten=True)
+            if d.loc.layer_id is not None and d.severity == "error"]
     if left:
         raise PassError(f"{len(left)} layer(s) have no form OpenVINO {target.name} creates and runs right; nothing "
                         "written",

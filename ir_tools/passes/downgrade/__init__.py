@@ -12,6 +12,7 @@ from .decompression import F32Decompression, I4ZeroPoint
 from .elementwise import ElementwiseTo1
 from .embedding_bag import EmbeddingBagTo3
 from .eye import EyeTo4
+from .float_convert import FloatChecksTo1
 from .gather import GatherTo7
 from .interpolate import InterpolateTo4
 from .names import OwnOutputTensors, UniqueNames
@@ -33,7 +34,8 @@ from .topk import TopKTo3
 DOWNGRADES: tuple[type[Downgrade], ...] = (
     # into op versions of opset8 and older
     MaxPoolTo8, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, SqueezeSkipTo1, TopKTo3,
-    ConvertPromoteTypesTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1, EmbeddingBagTo3,
+    ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1,
+    EmbeddingBagTo3,
     SameOpTo, EyeTo4, SliceScatterTo3,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
