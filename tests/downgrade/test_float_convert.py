@@ -1,0 +1,259 @@
+"""Float conversions a release computes otherwise than the current OpenVINO (``float_boolean_wrong``,
+``float_boolean_nan_true``, ``f16_io_saturates``, ``v10_boolean_output_fails``: measured by scripts/probe_release.py).
+
+Seeded models of many layers each, one compile: ``check --target`` names exactly the layers whose outputs the release
+computes otherwise (run there, against the current OpenVINO), ``migrate --target`` rewrites those with an exact form,
+which the release and the current OpenVINO then compute as the current one computes the original, and refuses the f16
+model outputs (no exact form), while an f16 model input (only an infinity fed differs) is a warning and written.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ir_tools
+from ir_tools.cli import main
+from ir_tools.ops.releases import release
+from tests.test_target import side_pythons
+
+#: The releases measured, where installed (IR_TOOLS_RELEASE_PYTHONS): 2024.1 converts NaN into True, 2023.0 and
+#: 2024.0 values beyond 255 into False, 2023.0 and 2024.0 saturate f16 at the model's boundary.
+TARGETS = ["2023.0", "2024.0", "2024.1"]
+N = 96
+#: Values a Convert into boolean is fed first: zeros, NaN, infinities, 255 and just beyond, f16's and f32's limits.
+EDGES = [0.0, -0.0, np.nan, np.inf, -np.inf, 1.0, -1.0, 0.4, 1e-45, 255.0, -255.0, 255.02, 255.5, 256.0, -256.0,
+         512.0, 1000.0, 65504.0, 70000.0, 3e38, -3e38, 2.0**31, 1e-8]
+
+
+def _values(rng: np.random.Generator, dtype: type) -> np.ndarray:
+    """``N`` values: ``EDGES`` (as ``dtype``), then seeded ones, half within +-300 and half of random bits."""
+    with np.errstate(over="ignore"):
+        edges = np.array(EDGES, np.float32).astype(dtype)
+    rest = N - edges.size
+    near = rng.uniform(-300, 300, rest // 2).astype(dtype)
+    bits = rng.integers(0, 2 ** (8 * np.dtype(dtype).itemsize), rest - rest // 2, dtype=np.uint64)
+    raw = bits.astype(np.uint32 if dtype == np.float32 else np.uint16).view(dtype)
+    return np.concatenate([edges, near, raw])
+
+
+def _boolean_model(path: Path) -> tuple[Path, dict[str, np.ndarray], set[str], set[str]]:
+    """Convert-1 into boolean of f32 and f16 inputs (``b_f32_K``), of an input within +-255 (Clamp: ``clamped``), of
+    Sigmoid (``sigmoid``: NaN, no magnitude above 1), of Consts beyond 255 and NaN (``folded``), and f16 made inside
+    from f32 (``inside``); the feed; the layers the wrong and the NaN defect may hit."""
+    import openvino as ov
+    import openvino.opset10 as o
+
+    rng = np.random.default_rng(71)
+    feed, results, params = {}, [], []
+    for k in range(3):
+        for dtype, name in ((np.float32, "f32"), (np.float16, "f16")):
+            x = o.parameter([N], dtype, name=f"x_{name}_{k}")
+            feed[f"x_{name}_{k}"] = _values(rng, dtype)
+            results.append(o.convert(x, "boolean", name=f"b_{name}_{k}"))
+            params.append(x)
+    x = o.parameter([N], np.float32, name="y")
+    feed["y"] = _values(rng, np.float32)
+    params.append(x)
+    results += [o.convert(o.clamp(x, -255.0, 255.0), "boolean", name="clamped"),
+                o.convert(o.sigmoid(x), "boolean", name="sigmoid"),
+                o.convert(o.reshape(o.constant(np.array(EDGES, np.float32)), [len(EDGES)], False), "boolean",
+                          name="folded"),
+                o.convert(o.convert(x, "f16"), "boolean", name="inside")]
+    ov.save_model(ov.Model(results, params, "to_boolean"), str(path), compress_to_fp16=False)
+    converts = {f"b_{t}_{k}" for t in ("f32", "f16") for k in range(3)} | {"inside"}
+    return path, feed, converts, converts | {"sigmoid", "clamped"}
+
+
+def _run(python: str | None, model: Path, feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``model`` run on the current OpenVINO (``python`` None) or on the OpenVINO of ``python``."""
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    graph, files = ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))
+    runner = OpenVinoRunner(graph, files) if python is None else ChildOpenVinoRunner(python, graph, files)
+    return runner.run(feed)
+
+
+def _same(got: np.ndarray, want: np.ndarray) -> bool:
+    """The same type, shape and values, NaN where NaN, the same sign of zero."""
+    floats = want.dtype.kind == "f"
+    return got.dtype == want.dtype and np.array_equal(got, want, equal_nan=floats) and (
+        not floats or np.array_equal(np.signbit(got), np.signbit(want)))
+
+
+def _named(model: Path, target: str, code: str = "E-TARGET") -> dict[str, str]:
+    """``check --target``'s diagnostics of ``code``, by layer name (a Result's by its producer's)."""
+    graph = ir_tools.read_ir(model)
+    names = {layer.id: layer.name for layer in graph.layers()}
+    for result in graph.results():
+        key = graph.producer_key(result.id, result.input_ids()[0])
+        names[result.id] = names[key[0]] if key is not None else result.name
+    return {names[d.loc.layer_id]: d.message for d in ir_tools.check(model, openvino=False, target=target)
+            if d.code == code and d.loc.layer_id is not None}
+
+
+def _producers(model: Path) -> dict[str, str]:
+    """Each output's name -> the name of the layer whose value it is."""
+    graph = ir_tools.read_ir(model)
+    found = {}
+    for result in graph.results():
+        key = graph.producer_key(result.id, result.input_ids()[0])
+        assert key is not None
+        producer = graph.layer(key[0])
+        for name in (producer.output(key[1]).names or "").split(","):
+            found[name] = producer.name
+    return found
+
+
+@pytest.mark.openvino
+@pytest.mark.parametrize("target", TARGETS)
+def test_converts_into_boolean_a_release_computes_otherwise_are_named_and_rewritten(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str) -> None:
+    """``check --target`` names exactly the Converts into boolean whose outputs the release computes otherwise (on
+    f32 and f16 inputs; not those within +-255, nor folded Consts); migrated, the release and the current OpenVINO
+    compute every output as the current OpenVINO computes the original."""
+    model, feed, wrong, nan = _boolean_model(tmp_path / "to_boolean.xml")
+    keys = set(release(target).miscomputes) & {"float_boolean_wrong", "float_boolean_nan_true"}
+    named = _named(model, target)
+    want_named = (wrong if "float_boolean_wrong" in keys else set()) | (nan if "float_boolean_nan_true" in keys
+                                                                        else set())
+    assert keys and set(named) == want_named, named
+    assert all("(measured); the next release without this defect is 2024." in m and "rewrites it from f32 or f16 "
+               "into boolean as LogicalAnd-1" in m for m in named.values()), named
+    assert not _named(model, "2024.3")
+    out = tmp_path / f"to_boolean_{target}.xml"
+    assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 0
+    assert f"rewrote {len(want_named)} x Convert-1 -> comparisons" in capsys.readouterr().out
+    assert not [d for d in ir_tools.check(out, openvino=False, target=target) if d.severity == "error"]
+    if target not in side_pythons():
+        pytest.skip(f"no OpenVINO {target}: set IR_TOOLS_RELEASE_PYTHONS")
+    want, got = _run(None, model, feed), _run(side_pythons()[target], model, feed)
+    producers = _producers(model)
+    differ = {producers[name] for name in want if not _same(got[name], want[name])}
+    assert differ and differ <= set(named), sorted(differ - set(named))  # (the defect is real, and named)
+    for python in (side_pythons()[target], None):
+        got = _run(python, out, feed)
+        assert set(got) == set(want)
+        assert not [name for name in want if not _same(got[name], want[name])], python
+
+
+def _f16_model(path: Path, outputs: bool = True) -> tuple[Path, set[str]]:
+    """An f16 input ``h`` (and an f32 one, ``x``) into: f16 outputs of h + h (``sum``), of x converted into f16
+    (``half``), of Sigmoid (``unit``), of h itself (``same``), of a Clamp within f16's range (``kept``); and f32
+    outputs of h converted (``wide``) and of h + h converted (``wide_sum``). Without ``outputs`` the f32 ones only.
+    The outputs a release that saturates f16 writes otherwise for finite inputs: ``sum``, ``half``."""
+    import openvino as ov
+    import openvino.opset10 as o
+
+    h, x = o.parameter([N], np.float16, name="h"), o.parameter([N], np.float32, name="x")
+    total = o.add(h, h, name="sum")
+    f32 = [o.convert(h, "f32", name="wide"), o.convert(total, "f32", name="wide_sum")]
+    f16 = [total, o.convert(x, "f16", name="half"), o.sigmoid(h, name="unit"), o.relu(h, name="same"),
+           o.clamp(o.convert(x, "f16"), -60000.0, 60000.0, name="kept")]
+    ov.save_model(ov.Model([*f32, *(f16 if outputs else [])], [h, x], "f16"), str(path), compress_to_fp16=False)
+    return path, {"sum", "half"} if outputs else set()
+
+
+def _f16_feed(infinities: bool) -> dict[str, np.ndarray]:
+    """Seeded f16 values of every magnitude (with +-inf and NaN where ``infinities``), and f32 ones beyond f16's."""
+    rng = np.random.default_rng(16)
+    h = rng.integers(0, 2**16, N, dtype=np.uint64).astype(np.uint16).view(np.float16)
+    h = np.where(np.isinf(h), np.float16(40000), h)
+    if infinities:
+        h[:3] = [np.inf, -np.inf, np.nan]
+    x = np.concatenate([np.array([70000, -70000, 65519, 65520, 3e38, np.inf, -np.inf, np.nan], np.float32),
+                        rng.uniform(-1e5, 1e5, N - 8).astype(np.float32)])
+    return {"h": h, "x": x}
+
+
+@pytest.mark.openvino
+@pytest.mark.parametrize("target", ["2023.0", "2024.0"])
+def test_f16_outputs_beyond_its_range_are_refused_and_f16_inputs_warned(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str) -> None:
+    """For a release that saturates f16 at the model's boundary: E-TARGET at each f16 output whose values may lie
+    beyond +-65504 (those are the outputs it computes otherwise for finite inputs), migrate refuses them, nothing
+    written; W-TARGET at the f16 input, whose infinities alone are read otherwise, and a model of f32 outputs is
+    written and computed there as the current OpenVINO computes it for every finite input."""
+    model, hit = _f16_model(tmp_path / "f16.xml")
+    assert set(_named(model, target)) == hit
+    assert all("writes an f16 model output beyond +-65504 as +-65504" in m and "no rewrite applies" in m
+               for m in _named(model, target).values())
+    assert set(_named(model, target, "W-TARGET")) == {"h"}
+    assert not _named(model, "2024.3") and not _named(model, "2024.3", "W-TARGET")
+    out = tmp_path / f"f16_{target}.xml"
+    assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "2 layer(s) have no form" in err and re.search(r"error\[E-TARGET\]: layer '\w+' \(id \d+, Result@opset1\): "
+                                                         "OpenVINO", err), err
+    assert not out.exists()
+    inputs_only, _ = _f16_model(tmp_path / "f16_in.xml", outputs=False)
+    assert main(["migrate", str(inputs_only), "--target", target, "-o", str(out)]) == 0
+    assert "nothing to migrate" in capsys.readouterr().out and not out.exists()  # (no rewrite: written as it is)
+    if target not in side_pythons():
+        pytest.skip(f"no OpenVINO {target}: set IR_TOOLS_RELEASE_PYTHONS")
+    finite = _f16_feed(infinities=False)
+    want, got = _run(None, model, finite), _run(side_pythons()[target], model, finite)
+    producers = _producers(model)
+    assert {producers[name] for name in want if not _same(got[name], want[name])} == hit
+    for feed, alike in ((finite, True), (_f16_feed(infinities=True), False)):
+        want, got = _run(None, inputs_only, feed), _run(side_pythons()[target], inputs_only, feed)
+        assert all(_same(got[name], want[name]) for name in want) is alike
+
+
+def _v10_model(path: Path) -> tuple[Path, dict[str, np.ndarray]]:
+    """IR v10: IsNaN-10, IsInf-10 (both signs, either, neither) and IsFinite-10 of f32, and of f16 made inside, each
+    a model output, and an IsNaN read by a LogicalNot (not an output); the feed."""
+    import openvino as ov
+    import openvino.opset10 as o
+
+    x = o.parameter([N], np.float32, name="x")
+    half = o.convert(x, "f16")
+    outs = []
+    for source, kind in ((x, "f32"), (half, "f16")):
+        outs += [o.is_nan(source, name=f"nan_{kind}"), o.is_finite(source, name=f"finite_{kind}"),
+                 o.is_inf(source, {"detect_positive": True, "detect_negative": True}, name=f"inf_{kind}"),
+                 o.is_inf(source, {"detect_positive": True, "detect_negative": False}, name=f"pos_{kind}"),
+                 o.is_inf(source, {"detect_positive": False, "detect_negative": True}, name=f"neg_{kind}")]
+    outs.append(o.logical_not(o.is_nan(x, name="inner")))
+    v11 = path.with_name("v11.xml")
+    ov.save_model(ov.Model(outs, [x], "checks"), str(v11), compress_to_fp16=False)
+    assert main(["migrate", str(v11), "--ir-version", "10", "-o", str(path)]) == 0
+    rng = np.random.default_rng(10)
+    values = np.concatenate([np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 65504, 70000, -3e38, 1e-45], np.float32),
+                             rng.standard_normal(N - 9).astype(np.float32) * 1e4])
+    return path, {"x": values}
+
+
+@pytest.mark.openvino
+def test_v10_outputs_of_is_nan_inf_finite_are_rewritten_for_2023(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An IR v10 model whose outputs are IsNaN/IsInf/IsFinite-10's: 2023.0 does not compile it; ``check --target
+    2023.0`` names exactly the ten read by a Result, migrate writes them as comparisons, which 2023.0 and the current
+    OpenVINO compute as the current one computes the original."""
+    model, feed = _v10_model(tmp_path / "checks.xml")
+    capsys.readouterr()
+    named = _named(model, "2023.0")
+    graph = ir_tools.read_ir(model)
+    checks = {layer.name: layer for layer in graph.layers() if layer.type in ("IsNaN", "IsInf", "IsFinite")}
+    read = {name for name, layer in checks.items()  # (v10's names: set_ir_version renamed the outputs' producers)
+            if any(graph.layer(e.to_layer).type == "Result" for e in graph.out_edges(layer.id))}
+    assert len(checks) == 11 and len(read) == 10 and set(named) == read, named
+    assert all("IsFinite-10's ('Eltwise node" in m for m in named.values())
+    assert not _named(model, "2023.1") and not _named(model.with_name("v11.xml"), "2023.0")
+    out = tmp_path / "checks_2023.0.xml"
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert all(f"rewrote 2 x {label} -> comparisons" in printed for label in ("IsNaN-10", "IsFinite-10")), printed
+    assert "rewrote 6 x IsInf-10 -> comparisons" in printed
+    want = _run(None, model, feed)
+    if "2023.0" not in side_pythons():
+        pytest.skip("no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
+    with pytest.raises(ir_tools.IrToolsError, match="BOOL precision"):
+        _run(side_pythons()["2023.0"], model, feed)
+    for python in (side_pythons()["2023.0"], None):
+        got = _run(python, out, feed)
+        assert set(got) == set(want) and all(_same(got[n], want[n]) for n in want), python
