@@ -104,7 +104,9 @@ _TABLE = (
          "that does, whether ir_tools rewrites it), or an IR version it does not read"),
     Code("W-TARGET", "warning", "openvino",
          "a layer whose weights the installed OpenVINO reads or computes otherwise, as `check --target` would say "
-         "of its release: a file `migrate --target` repaired for an older one (its rt_info says so)"),
+         "of its release: a file `migrate --target` repaired for an older one (its rt_info says so); with "
+         "`check --target`, an f16 model input that release reads otherwise only if an infinity is fed (written as "
+         "it is)"),
     Code("E-ONNX-READ", "fatal", "onnx", "convert-onnx: a missing file, or not a readable ONNX model"),
     Code("E-ONNX-INVALID", "fatal", "onnx",
          "convert-onnx: a model `onnx.checker` refuses, or one without a version of the default domain"),

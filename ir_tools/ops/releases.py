@@ -65,7 +65,7 @@ DEFECTS: dict[str, str] = {
 
 #: A Convert-1 of f32 or f16 into boolean of a value of at most this magnitude is computed right by every release
 #: measured (``float_boolean_wrong``: 2023.0 to 2024.0 give False for some of magnitude 255.02 and above, none below,
-#: on every f16 value and 268000 f32 ones).
+#: on every f16 value and 274644 f32 ones).
 FLOAT_BOOLEAN_EXACT_WITHIN = 255.0
 
 
@@ -163,9 +163,9 @@ class Release:
       an f16 model output beyond +-65504 (infinities, 65520 and up) as +-65504, where 2023.1, 2023.2 and 2024.3 on
       keep +-inf; inside a model every release computes f16 in f32 alike (an f16 Const's infinity, a Convert to f16
       and back, f16 arithmetic beyond 65504: measured), and every finite input and every output within f16's range
-      is bit for bit the current one's (every f16 value in, 268000 f32 values out);
+      is bit for bit the current one's (every f16 value in, 367000 f32 values out);
     - ``float_boolean_wrong``: 2023.0 to 2024.0 compute Convert-1 of f32 and f16 into boolean as False for some values
-      of magnitude above 255 (255.5, 256, 3e38, +-inf; 77543 of 268000 f32 values, 534 of the f16 ones, the least
+      of magnitude above 255 (255.5, 256, 3e38, +-inf; 77543 of 274644 f32 values, 534 of the f16 ones, the least
       255.02), right for every value within +-255 (``FLOAT_BOOLEAN_EXACT_WITHIN``); 2024.1 on right;
     - ``float_boolean_nan_true``: 2024.1 and 2024.2 convert NaN into True (f32 and f16), the current one False;
     - ``v10_boolean_output_fails``: 2023.0 does not compile an IR v10 model whose output is IsNaN-10's, IsInf-10's or
