@@ -209,19 +209,28 @@ def _next_without(target: Release, key: str) -> str:
 
 
 def _f16_io(graph: Graph, target: Release) -> list[Diagnostic]:
-    """For a target that saturates f16 at the model's boundary (``f16_io_saturates``): E-TARGET at each f16 model
-    output whose values may lie beyond +-65504 (finite inputs may meet it, and no rewrite gives an f16 output an
-    infinity there), W-TARGET at each f16 model input (only an infinity fed is read otherwise: written as it is)."""
+    """For a target that saturates f16 at the model's boundary (``f16_io_saturates``, ``float_convert.f16_io``):
+    E-TARGET at each f16 model output converted from a wider type whose values may lie beyond +-65504 (no rewrite
+    makes the release write an infinity), W-TARGET at each other f16 output that may (only an f16 overflow meets it)
+    and at each f16 model input (only an infinity fed): those are written as they are."""
     key = "f16_io_saturates"
     if key not in target.miscomputes:
         return []
     head = f"OpenVINO {target.name} {DEFECTS[key]} (measured); {_next_without(target, key)}; "
-    return [Diagnostic("error", "E-TARGET", f"{head}this output's values may lie beyond +-65504; no rewrite applies "
-                       "to this layer: the release converts every f16 output from f32 saturating, and no op makes it "
-                       "write an infinity", layer.loc) if output else
-            Diagnostic("warning", "W-TARGET", f"{head}a finite input is read exactly, an infinity fed to this input "
-                       "as +-65504; `ir-tools migrate --target` writes it as it is", layer.loc)
-            for layer, output in f16_io(graph)]
+    found = []
+    for layer, refused in f16_io(graph):
+        if refused:
+            found.append(Diagnostic("error", "E-TARGET", f"{head}this output is converted into f16 from a wider type "
+                                    "and may lie beyond +-65504; no rewrite applies to this layer: the release "
+                                    "converts every f16 output from f32 saturating, and no op makes it write an "
+                                    "infinity", layer.loc))
+        else:
+            what = ("an infinity fed to this input is read as +-65504, a finite one exactly" if layer.is_a("Parameter")
+                    else "this output differs only where f16 overflows (the current OpenVINO gives +-inf), and is "
+                         "exact within +-65504")
+            found.append(Diagnostic("warning", "W-TARGET", f"{head}{what}; `ir-tools migrate --target` writes it as "
+                                    "it is", layer.loc))
+    return found
 
 
 def _dynamic_states(graph: Graph, target: Release) -> list[Diagnostic]:

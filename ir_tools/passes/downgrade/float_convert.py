@@ -228,10 +228,12 @@ def _comparison(builder: GraphBuilder, layer: Layer, label: str, x: Output) -> O
 
 def f16_io(graph: Graph) -> Iterator[tuple[Layer, bool]]:
     """The model inputs and outputs of f16 a release that saturates f16 at the model's boundary
-    (``f16_io_saturates``) reads or writes otherwise, each with whether a finite input may meet it: every f16
-    Parameter (False: only an infinity fed is read otherwise, every finite f16 lies within +-65504), and every
-    Result of f16 whose values may lie beyond +-65504 (``magnitude``; True). Inside a model every release computes
-    f16 in f32 alike (measured), so no other layer is hit."""
+    (``f16_io_saturates``) reads or writes otherwise, each with whether ordinary values of a wider type meet it (True:
+    refused) or only an infinity fed or an f16 overflow (False: warned): every f16 Parameter (False: every finite
+    f16 lies within +-65504); every Result of f16 whose values may lie beyond +-65504 (``magnitude``), True where they
+    come from a conversion into f16 of a wider type (``widened``: f32 data of 70000), False where f16 computation
+    makes them (60000 + 60000: the current OpenVINO's output is then an overflow, inf). Inside a model every release
+    computes f16 in f32 alike (measured), so no other layer is hit."""
     for layer in graph.parameters():
         if layer.attrs.get("element_type", "").lower() == "f16":
             yield layer, False
@@ -241,6 +243,17 @@ def f16_io(graph: Graph) -> Iterator[tuple[Layer, bool]]:
         key = graph.producer_key(layer.id, layer.input_ids()[0])
         bound = None if key is None else magnitude(graph, key)
         if bound is None or bound > F16_MAX:
-            yield layer, True
+            yield layer, key is None or widened(graph, key)
 
 
+def widened(graph: Graph, out: Output) -> bool:
+    """Whether an f16 ``out`` may hold a value beyond +-65504 converted into f16 from a wider type: a Convert-1 from
+    another type whose input may lie beyond it, or what the ops of ``_PASSING`` make of one."""
+    layer = graph.layer(out[0])
+    kind = layer.type.lower()
+    if kind == "convert" and layer.inputs and declared_type(layer.inputs[0]).element != "f16":
+        bound = magnitude(graph, source(graph, layer, 0))
+        return bound is None or bound > F16_MAX
+    if kind not in _PASSING:
+        return False
+    return any(widened(graph, key) for key in _inputs(graph, layer, _PASSING[kind]))
