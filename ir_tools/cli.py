@@ -551,7 +551,7 @@ def _conversion_matches(args: argparse.Namespace, graph, xml: Path, bin_path: Pa
 def cmd_migrate(args: argparse.Namespace) -> int:
     from .passes.checks import STATE_TYPES
     from .passes.legacy import is_legacy, read_migratable
-    from .passes.target import migrate_graph
+    from .passes.target import migrate_graph, written_as_is
     from .runtime.verdict import read_judged
 
     if args.check and args.check_with:
@@ -585,6 +585,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         ir_version = target.ir_versions[-1]
     before = _op_counts(graph)
     stats = migrate_graph(graph, target, checked=not legacy, stateless=args.stateless).stats
+    if target is not None:
+        _print_diagnostics(written_as_is(graph, target), args.verbose, args.quiet, sys.stderr)
     if not stats and not legacy and graph.ir_version == ir_version:
         checked = ", so nothing checked" if args.check or other else ""
         if target is not None:

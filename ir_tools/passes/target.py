@@ -233,6 +233,12 @@ def _f16_io(graph: Graph, target: Release) -> list[Diagnostic]:
     return found
 
 
+def written_as_is(graph: Graph, target: Release) -> list[Diagnostic]:
+    """The W-TARGET of ``target_diagnostics``: what ``target`` computes otherwise only for an infinity fed or an f16
+    overflow, which ``migrate --target`` writes as it is, and says so."""
+    return [d for d in _f16_io(graph, target) if d.severity == "warning"]
+
+
 def _dynamic_states(graph: Graph, target: Release) -> list[Diagnostic]:
     """E-TARGET at each ReadValue whose variable has a dynamic shape, if ``target`` cannot run such a state, or one
     initialised with a static shape, if it cannot run that (``Release.runs_static_init_state``)."""
