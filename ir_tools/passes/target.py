@@ -195,16 +195,19 @@ def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[D
         how = downgrade.rewrites[op_label(layer.type, layer.version)]
         why = downgrade(target).declines(graph, layer)
         fix = _not_applied([how], why) if rewritten or why else f"`ir-tools migrate --target` rewrites it {how}"
-        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {DEFECTS[key]} (measured); "
-                                f"{_next_without(target, key)}; {fix}", layer.loc))
+        since = _next_without(target, key, lambda release: downgrade(release).defect(graph, layer) == key)  # noqa: B023
+        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {DEFECTS[key]} (measured); {since}; "
+                                f"{fix}", layer.loc))
     return found
 
 
-def _next_without(target: Release, key: str) -> str:
-    """The next release of the table without the defect ``key``, in words."""
+def _next_without(target: Release, key: str, hits: Callable[[Release], bool] | None = None) -> str:
+    """The next release of the table without the defect ``key`` (``hits``: whose defect does not hit this layer, where
+    it depends on the release's measured answers, not only on the key: the pairs of integer types each converts
+    otherwise), in words."""
     table = list(releases().values())
     later = table[table.index(target) + 1:] if target in table else []
-    newer = next((r.name for r in later if key not in r.miscomputes), None)
+    newer = next((r.name for r in later if key not in r.miscomputes or (hits is not None and not hits(r))), None)
     return f"the next release without this defect is {newer}" if newer else "no newer release is without it"
 
 

@@ -627,6 +627,29 @@ def test_a_u64_source_is_refused_for_a_release_that_saturates(tmp_path: Path,
         assert not np.array_equal(want["from_u64/out"], got["from_u64/out"]), (want, got)
 
 
+def test_a_convert_of_constants_is_folded_alike(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a QA run: Convert-1 of a u32 Const (3e9, beyond i32) into f32 was E-TARGET for 2023.0 and migrate
+    refused the model, which 2023.0 computes as the current OpenVINO does (every release folds a Convert of Consts
+    alike, but into f16). A u32 Parameter beside it is hit, and the next release said to be without the defect is
+    the next that converts u32 into f32 alike (2023.3: 2025.4 was said, the next without any integer pair)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+
+    x, n = o1.parameter([4], np.float32, name="x"), o1.parameter([4], np.uint32, name="n")
+    folded = o1.convert(o1.constant(np.array([0, 1, 2, 3000000000], np.uint32)), "f32", name="folded")
+    fed = o1.convert(n, "f32", name="fed")
+    model = tmp_path / "u32.xml"
+    ov.save_model(ov.Model([o1.add(x, folded), o1.add(x, fed)], [x, n], "u32"), str(model))
+    refused = _refused(model, "2023.0")
+    assert set(refused) == {"fed"} and "the next release without this defect is 2023.3" in refused["fed"], refused
+    if "2023.0" in side_pythons():  # (folded alike; fed 3e9, read through i32 there: 2^31 - 1)
+        feed = {"x": np.zeros(4, np.float32), "n": np.array([0, 1, 2, 3000000000], np.uint32)}
+        want, got = _run(None, model, feed), _run(side_pythons()["2023.0"], model, feed)
+        (folded_out, fed_out) = sorted(want)
+        np.testing.assert_array_equal(got[folded_out], want[folded_out])
+        assert not np.array_equal(got[fed_out], want[fed_out]), (got, want)
+
+
 def _promote_model(path: Path) -> tuple[Path, dict[str, np.ndarray]]:
     """ConvertPromoteTypes-14 with promote_unsafe of i32 with f32 (2^24 + 1 and other values f32 does not hold), of
     i16 with f16 (every i16) and of i32 with f16 (beyond f16's range: inf, 65504 on 2023.0 to 2024.2)."""
