@@ -39,6 +39,9 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
 - ``float_boolean_wrong``: Convert-1 of f32 or f16 into boolean False for some values of magnitude above 255
   (2023.0 to 2024.0); ``float_boolean_nan_true``: True for NaN (2024.1, 2024.2);
 - ``v10_boolean_output_fails``: an IR v10 model whose output is IsNaN/IsInf/IsFinite-10's not compiled (2023.0);
+- ``avg_pool_pads_refused``: its CPU plugin does not compile (on dynamic dims: fails at inference) the AvgPool-1
+  layers ``pool_geometry.cpu_pads_refused`` says, and only those, of the probe's ``avg_pool_cases`` (2023.0 to
+  2024.3: an axis of two windows or more whose first reaches past the data by other than a multiple of the stride);
 
 ``runs_dynamic_state`` whether it runs a model whose ReadValue / Assign variable has a dynamic shape, and
 ``runs_static_init_state`` whether it runs one whose variable of dynamic shape has an init of static shape (2023.3 to
@@ -50,14 +53,20 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import sys
 from pathlib import Path
 
-from ir_tools.ops.releases import FLOAT_BOOLEAN_EXACT_WITHIN
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-OUT = Path(__file__).resolve().parents[1] / "ir_tools" / "ops" / "openvino_releases.json"
+from ir_tools.base.dims import Dim  # noqa: E402
+from ir_tools.ops.pool_geometry import cpu_refused_length  # noqa: E402
+from ir_tools.ops.releases import FLOAT_BOOLEAN_EXACT_WITHIN  # noqa: E402
+
+OUT = ROOT / "ir_tools" / "ops" / "openvino_releases.json"
 DOCUMENTED = {"2021.4": (7, [10]), "2022.1": (8, [10, 11]), "2022.2": (9, [10, 11]), "2022.3": (10, [10, 11])}
 DOCS = "docs.openvino.ai, Available Operation Sets (newest opset per release); contents as measured in 2023.0"
 
@@ -120,7 +129,38 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("integer_convert_saturates")
     if squeeze_refused(answer, current):
         found.append("squeeze_axis_not_one_refused")
+    if avg_pool_refused(answer):
+        found.append("avg_pool_pads_refused")
     return found + float_defects(answer, current)
+
+
+def avg_pool_refused(answer: dict) -> bool:
+    """Whether the probed release refuses AvgPool-1 layers of scripts/probe_release.py's ``avg_pool_cases``
+    (``avg_pool_pads``): False where it refuses none (or was not asked: not measured), True where it refuses exactly
+    those ``pool_geometry.cpu_refused_length`` names (some axis, at its length, refused); SystemExit otherwise (a
+    defect no key describes), or where the probe asked other cases than this script takes."""
+    from probe_release import avg_pool_cases, pool_key
+
+    pools = answer.get("avg_pool_pads")
+    if pools is None:
+        return False
+    cases = avg_pool_cases()
+    keys = [pool_key(*case) for case in cases]
+    if pools["cases"] != len(cases) or pools["digest"] != hashlib.sha256("\n".join(keys).encode()).hexdigest()[:16]:
+        sys.exit(f"{answer['version']}: avg_pool_pads asked {pools['cases']} other cases than avg_pool_cases' "
+                 f"{len(cases)}: probe the release again")
+    refused = set(pools["refused"])
+    if not refused:
+        return False
+    ruled = {key for key, (shape, kernel, strides, pads, rounding, auto_pad, exclude, _) in zip(keys, cases,
+                                                                                                strict=True)
+             if any(cpu_refused_length(Dim(n, n), k, s, b, e, auto_pad, rounding, exclude) is not None
+                    for n, k, s, b, e in zip(shape[2:], kernel, strides, *pads, strict=True))}
+    if refused != ruled:
+        sys.exit(f"{answer['version']}: AvgPool-1 refused otherwise than cpu_pads_refused says ({len(refused - ruled)} "
+                 f"not ruled, e.g. {sorted(refused - ruled)[:3]}; {len(ruled - refused)} ruled but compiled, e.g. "
+                 f"{sorted(ruled - refused)[:3]}): a defect no key describes")
+    return True
 
 
 def float_defects(answer: dict, current: dict) -> list[str]:

@@ -19,7 +19,10 @@ three inits (``state_shapes``; 2024.0 fails where the init's shape is static); d
 type into f16 and f32 (``int_to_float``; 2024.0 gives 65504 where the current gives inf); Convert-1 of special floats
 (``float_convert``), IR v10 models whose output is a boolean (``v10_boolean_outputs``; 2023.0 does not compile
 IsNaN-10's), where f16 values are held within +-65504 (``f16_io``; 2024.0 at the model's f16 inputs and outputs only),
-and Convert-1 of f32 and f16 into boolean on many values (``float_boolean``; 2024.0 gives False for 256).
+Convert-1 of f32 and f16 into boolean on many values (``float_boolean``; 2024.0 gives False for 256), and which of
+13,656 AvgPool-1 layers (1-D to 3-D, static and dynamic, every auto_pad, rounding and exclude-pad) its CPU plugin
+does not compile or run (``avg_pool_pads``; 2023.0 refuses L=1, K=2, S=2, pads 0/2, ceil: "Supported primitive
+descriptors list is empty").
 
 Runs with any OpenVINO release from 2023.0 on, with nothing but openvino (it is run by the Python of a
 side virtual environment; ``scripts/make_release_table.py`` collects the answers). OpenVINO has no call listing an
@@ -33,6 +36,7 @@ by scripts/make_release_table.py).
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import sys
@@ -938,6 +942,123 @@ def v10_boolean_outputs() -> dict[str, str]:
             np.unique(np.asarray(got).astype(np.int64)).tolist()) <= {0, 1} else "wrong"
     return answers
 
+#: AvgPool-1 geometries ``avg_pool_pads`` compiles, a batch to a model (a failing batch is bisected).
+POOL_BATCH = 200
+
+
+def _pool_valid(shape: list[int], kernel: list[int], strides: list[int], pads: tuple[list[int], list[int]],
+                auto_pad: str, exclude: bool) -> bool:
+    """Whether OpenVINO reads the AvgPool-1 (the kernel fits each padded axis; with exclude-pad, in neither pad; same_*
+    pads as OpenVINO resolves them)."""
+    for n, k, s, b, e in zip(shape[2:], kernel, strides, *pads, strict=True):
+        if auto_pad in ("same_upper", "same_lower"):
+            total = max(0, (-(-n // s) - 1) * s + k - n)
+            b, e = (total // 2, total - total // 2) if auto_pad == "same_upper" else (total - total // 2, total // 2)
+        elif auto_pad == "valid":
+            b, e = 0, 0
+        if k > n + b + e or (exclude and (k <= b or k <= e)):
+            return False
+    return True
+
+
+def pool_key(shape: list[int], kernel: list[int], strides: list[int], pads: tuple[list[int], list[int]],
+             rounding: str, auto_pad: str, exclude: bool, dynamic: bool) -> str:
+    """A geometry of ``avg_pool_cases`` as its answer names it: "1,1,3 k4 s2 p0/3 floor explicit exclude dynamic"
+    (several spatial axes: "k4,2")."""
+    def joined(values: list[int]) -> str:
+        return ",".join(map(str, values))
+
+    return (f"{joined(shape)} k{joined(kernel)} s{joined(strides)} p{joined(pads[0])}/{joined(pads[1])} {rounding} "
+            f"{auto_pad} {'exclude' if exclude else 'include'}{' dynamic' if dynamic else ''}")
+
+
+def avg_pool_cases() -> list[tuple]:
+    """The AvgPool-1 geometries ``avg_pool_pads`` asks about (pure Python: scripts/make_release_table.py takes the same
+    list): every 1-D axis of length 1-6, kernel 1-4, stride 1-4 and pads 0-3, floor and ceil, exclude-pad or not, on a
+    static and on a dynamic spatial dim; the same without pads under same_upper, same_lower and valid; and 3000 seeded
+    2-D and 3-D layers of each (lengths 1-6, kernels and strides 1-4, pads 0-3, a dim declared dynamic in three
+    layers of ten). Each is (shape, kernel, strides, (pads_begin, pads_end), rounding, auto_pad, exclude, dynamic)."""
+    import random
+
+    cases = []
+    for n, k, s, b, e, exclude, rounding in itertools.product(range(1, 7), range(1, 5), range(1, 5), range(4),
+                                                               range(4), (False, True), ("floor", "ceil")):
+        for auto_pad in ("explicit",) + (("same_upper", "same_lower", "valid") if b == e == 0 else ()):
+            for dynamic in (False, True):
+                case = ([1, 1, n], [k], [s], ([b], [e]), rounding, auto_pad, exclude, dynamic)
+                if _pool_valid(case[0], case[1], case[2], case[3], auto_pad, exclude):
+                    cases.append(case)
+    rng = random.Random(5)
+    drawn = 0
+    while drawn < 3000:
+        rank = rng.choice([2, 2, 3])
+        axes = [[rng.randint(1, 6) for _ in range(rank)], [rng.randint(1, 4) for _ in range(rank)],
+                [rng.randint(1, 4) for _ in range(rank)], [rng.randint(0, 3) for _ in range(rank)],
+                [rng.randint(0, 3) for _ in range(rank)]]
+        shape = [rng.randint(1, 2), rng.randint(1, 3), *axes[0]]
+        exclude, rounding = rng.random() < 0.5, rng.choice(["floor", "ceil"])
+        auto_pad, dynamic = rng.choice(["explicit"] * 3 + ["same_upper", "same_lower", "valid"]), rng.random() < 0.3
+        if _pool_valid(shape, axes[1], axes[2], (axes[3], axes[4]), auto_pad, exclude):
+            cases.append((shape, axes[1], axes[2], (axes[3], axes[4]), rounding, auto_pad, exclude, dynamic))
+            drawn += 1
+    return cases
+
+
+def _pools_run(cases: list[tuple]) -> str | None:
+    """None if the CPU plugin compiles a model of these AvgPool-1 layers (each on a Parameter of its own) and runs it
+    on ones; else the last line of its words."""
+    factory, params, results = NodeFactory("opset1"), [], []
+    for shape, kernel, strides, (begin, end), rounding, auto_pad, exclude, dynamic in cases:
+        declared = [*shape[:2], *(-1 if dynamic else n for n in shape[2:])]
+        data = ov.op.Parameter(ov.Type.f32, ov.PartialShape(declared))
+        node = factory.create("AvgPool", [data.output(0)], {
+            "strides": strides, "pads_begin": begin, "pads_end": end, "kernel": kernel, "exclude-pad": exclude,
+            "rounding_type": rounding, "auto_pad": auto_pad})
+        params.append(data)
+        results.append(node.output(0))
+    try:
+        request = compiled(ov.Model(results, params, "pools")).create_infer_request()
+        request.infer([np.ones(case[0], np.float32) for case in cases])
+    except RuntimeError as error:
+        return str(error).strip().splitlines()[-1][:200]
+    return None
+
+
+def refused_pools(cases: list[tuple]) -> list[tuple[str, str]]:
+    """The ``pool_key`` of each of ``cases`` the CPU plugin does not compile or run (``_pools_run``), with its words:
+    ``POOL_BATCH`` layers a model, a batch that fails bisected down to the layers that fail alone."""
+    refused: list[tuple[str, str]] = []
+
+    def bisect(batch: list[tuple]) -> None:
+        failed = _pools_run(batch)
+        if failed is None:
+            return
+        if len(batch) == 1:
+            refused.append((pool_key(*batch[0]), failed))
+            return
+        bisect(batch[:len(batch) // 2])
+        bisect(batch[len(batch) // 2:])
+
+    for start in range(0, len(cases), POOL_BATCH):
+        bisect(cases[start:start + POOL_BATCH])
+    return refused
+
+
+def avg_pool_pads() -> dict[str, object]:
+    """Which AvgPool-1 layers of ``avg_pool_cases`` the CPU plugin does not compile, or compiles and fails to run
+    (dynamic dims: at inference) on an input of ones (``refused_pools``): ``refused``, their ``pool_key``s (2023.0:
+    "Supported primitive descriptors list is empty" for L=1, K=2, S=2, pads 0/2, ceil), with ``words`` of the first;
+    ``cases`` the number asked and ``digest`` of their keys (scripts/make_release_table.py checks it takes the
+    same)."""
+    import hashlib
+
+    cases = avg_pool_cases()
+    refused = refused_pools(cases)
+    keys = "\n".join(pool_key(*case) for case in cases)
+    return {"cases": len(cases), "digest": hashlib.sha256(keys.encode()).hexdigest()[:16],
+            "refused": [key for key, _ in refused], "words": [words for _, words in refused[:1]]}
+
+
 def main(only: list[str]) -> None:
     """Print every answer, or with names of questions (``squeeze_axes``) those only, to merge into a kept answer."""
     questions = {"ir_versions": ir_versions, "opsets": opsets, "values": values,
@@ -948,7 +1069,7 @@ def main(only: list[str]) -> None:
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
                  "int_to_float": int_to_float, "float_convert": float_convert,
                  "v10_boolean_outputs": v10_boolean_outputs, "f16_io": f16_io,
-                 "float_boolean": float_boolean}
+                 "float_boolean": float_boolean, "avg_pool_pads": avg_pool_pads}
     unknown = set(only) - set(questions)
     if unknown:
         sys.exit(f"unknown questions {sorted(unknown)}; known: {', '.join(questions)}")

@@ -110,6 +110,36 @@ def cpu_window_counts(length: int, kernel: int, stride: int, dilation: int, pb: 
     return kernel - before - after
 
 
+def cpu_pads_refused(length: int, kernel: int, stride: int, pad_begin: int, out: int) -> bool:
+    """Whether OpenVINO 2023.0 to 2024.1 CPU refuse an AvgPool-1 axis of ``out`` windows (no dilation): its Pooling
+    node gives oneDNN the end pad ``(out - c) * S`` where ``c = trunc((L - K + pb) / S) + 1`` (C's division, toward
+    zero), and oneDNN takes the axis only where ``trunc((L - K + pb + that pad) / S) + 1 == out``. Where the first
+    window reaches past the data (``L + pb < K``) by other than a multiple of S, with two windows or more, the two
+    disagree: the layer does not compile ("Supported primitive descriptors list is empty"), or on dynamic dims fails at
+    inference. Measured (``scripts/probe_release.py``'s ``avg_pool_pads``): equal to what 2023.0 to 2024.1 refuse of
+    every probed layer, and 2024.2 on compile them all."""
+    over = kernel - length - pad_begin
+    return out >= 2 and over > 0 and over % stride != 0
+
+
+def cpu_refused_length(dim: Dim, kernel: int, stride: int, pad_begin: int, pad_end: int, auto_pad: str,
+                       rounding: str, exclude_pad: bool) -> int | None:
+    """A length in ``dim`` at which an AvgPool-1 axis (``auto_pad`` resolved per length, as OpenVINO resolves it) is
+    one ``cpu_pads_refused`` says those releases refuse, or None: only lengths below the kernel can be (``L + pb <
+    K``), each one OpenVINO accepts (the kernel fits the padded axis; with exclude-pad, in neither pad)."""
+    hi = kernel if dim.hi is None else min(dim.hi, kernel)
+    for n in range(max(dim.lo, 1), hi + 1):
+        if auto_pad in ("same_upper", "same_lower"):
+            b, e = same_pads(n, kernel, stride, 1, auto_pad == "same_upper")
+        else:
+            b, e = (0, 0) if auto_pad == "valid" else (pad_begin, pad_end)
+        if kernel > n + b + e or (exclude_pad and (kernel <= b or kernel <= e)):
+            continue
+        if cpu_pads_refused(n, kernel, stride, b, out_length(n, kernel, stride, 1, b, e, rounding)):
+            return n
+    return None
+
+
 def counts_padding(pads_begin: Sequence[int], pads_end: Sequence[int], exclude_pad: bool) -> bool:
     """True when the divisor is the full kernel size (include-pad with any non-zero pad)."""
     return not exclude_pad and any(p != 0 for p in (*pads_begin, *pads_end))

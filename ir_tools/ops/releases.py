@@ -61,6 +61,10 @@ DEFECTS: dict[str, str] = {
                               "OpenVINO gives False",
     "v10_boolean_output_fails": "fails to compile an IR v10 model whose output is IsNaN-10's, IsInf-10's or "
                                 "IsFinite-10's ('Eltwise node ... doesn't support BOOL precision')",
+    "avg_pool_pads_refused": "does not compile AvgPool-1 with an axis of two windows or more whose first window "
+                             "reaches past the data by other than a multiple of the stride (kernel - length - "
+                             "pads_begin > 0 and not a multiple of it: 'Supported primitive descriptors list is "
+                             "empty'; on dynamic dims it fails at inference)",
 }
 
 #: A Convert-1 of f32 or f16 into boolean of a value of at most this magnitude is computed right by every release
@@ -169,7 +173,12 @@ class Release:
       255.02), right for every value within +-255 (``FLOAT_BOOLEAN_EXACT_WITHIN``); 2024.1 on right;
     - ``float_boolean_nan_true``: 2024.1 and 2024.2 convert NaN into True (f32 and f16), the current one False;
     - ``v10_boolean_output_fails``: 2023.0 does not compile an IR v10 model whose output is IsNaN-10's, IsInf-10's or
-      IsFinite-10's ("doesn't support BOOL precision"); NotEqual-1's and LogicalNot-1's it does."""
+      IsFinite-10's ("doesn't support BOOL precision"); NotEqual-1's and LogicalNot-1's it does;
+    - ``avg_pool_pads_refused``: 2023.0 to 2024.1 do not compile AvgPool-1 (on dynamic dims: fail at inference) with
+      an axis of two windows or more where ``K - L - pads_begin`` is positive and not a multiple of the stride
+      (``pool_geometry.cpu_pads_refused``: the CPU plugin's end pad, computed with C's truncating division, disagrees
+      with oneDNN's window count; e.g. L=1, K=2, S=2, pads 0/2, ceil); 2024.2 on compile them (measured on 13,656
+      1-D, 2-D and 3-D layers, static and dynamic, every auto_pad, rounding and exclude-pad)."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on

@@ -23,7 +23,14 @@ divisor map, OpenVINO CPU's counts of empty windows included, must equal the spe
    (``prefer_pads_end``, ``prefer_rounding``); floor with ``pads_end = (out - 1)*S + K - L - pb``;
    ceil with a pads_end that gives ``out`` windows; each with both exclude-pad settings. OpenVINO's rules
    are applied as it applies them: exclude-pad rejects a kernel that fits in a pad, and
-   exclude-pad=false with any non-zero pad divides by the whole kernel.
+   exclude-pad=false with any non-zero pad divides by the whole kernel. With ``refused`` (``migrate --target`` for a
+   release whose CPU plugin does not compile some AvgPool-1: ``downgrade/pooling.AvgPoolCompiled``) no candidate it
+   refuses is taken, nor one right after a Pad OpenVINO could fold into it; where none is left and the divisor is
+   the whole kernel, the same on the input extended by zeros (Concat-1, which OpenVINO does not fold) as far as the
+   windows reach (``_zeros_appended``). Rule 5 is the last resort: OpenVINO CPU fuses its chain of Adds into
+   Eltwise nodes whose inner operations take the running sum first, so where NaNs of both signs meet in a window
+   (a NaN input and an inf - inf) the sum's NaN may take the other sign than AvgPool's (measured on 2026.4: 1 of
+   about 120 such layers of 32 taps).
 4. If none fits and the divisor counts taps outside the data (ONNX count_include_pad), zero-pad
    the counted range explicitly (opset1 Pad) and try rule 3 again on the padded input. OpenVINO
    folds a zero Pad into a following AvgPool-1 that has exclude-pad=false or no pads of its own,
@@ -142,8 +149,12 @@ def reference(x: np.ndarray, spec: WindowSpec) -> np.ndarray:
         return (acc / divisors(spec)).astype(x.dtype)  # an empty window's sum is +0
 
 
-def emit(builder: GraphBuilder, x: Output, spec: WindowSpec, name: str) -> Output:
-    """Add layers computing ``spec`` on ``x`` using only opset8 ops; returns the result's output."""
+def emit(builder: GraphBuilder, x: Output, spec: WindowSpec, name: str,
+         refused: Callable[[AvgPoolAttrs, tuple[int, ...]], bool] | None = None) -> Output:
+    """Add layers computing ``spec`` on ``x`` using only opset8 ops; returns the result's output. ``refused``: which
+    AvgPool-1 (its attributes, on spatial lengths) a target release does not compile (a measured defect): rule 3 then
+    takes no such candidate, and none right after a Pad that OpenVINO could fold into it (the folded layer is another
+    one), so that rule 5 realises what none realises."""
     _validate(spec)
     data = builder.type_of(x)
     if data.shape is None or len(data.shape) != spec.rank + 2:
@@ -157,12 +168,44 @@ def emit(builder: GraphBuilder, x: Output, spec: WindowSpec, name: str) -> Outpu
         for layout, pads in ((spec, None), _pad_for_counting(spec)):
             if layout is None:
                 break
-            attrs = _fit_avg_pool(builder.type_of(x), layout, target, after_pad or pads is not None)
+            attrs = _fit_avg_pool(builder.type_of(x), layout, target, after_pad or pads is not None, refused)
             if attrs is not None:
                 if pads is not None:
                     x = _pad(builder, x, layout, pads, name)
                 return output_of(builder.add("AvgPool", "opset8", A.encode(attrs), [x], name))
+        if refused is not None and spec.count_all:
+            extended = _zeros_appended(builder, x, spec, target, refused, name)
+            if extended is not None:
+                return extended
     return _window_sum_divided(builder, x, spec, target, name)
+
+
+def _zeros_appended(builder: GraphBuilder, x: Output, spec: WindowSpec, target: np.ndarray,
+                    refused: Callable[[AvgPoolAttrs, tuple[int, ...]], bool], name: str) -> Output | None:
+    """Rule 3 with ``refused``, where the divisor is the whole kernel: the input extended on each axis, by a Concat-1
+    of zeros, as far as the windows reach (OpenVINO folds no Concat into the AvgPool, as it folds a Pad), and an
+    AvgPool-1 the target compiles on it whose windows and divisors are the spec's (a tap on an appended zero adds +0,
+    as one in the padding does); None where there is none, or the batch or channels are not static."""
+    data = builder.type_of(x)
+    if not all(d.is_static for d in data.shape[:2]) or data.element is None:
+        return None
+    reach = [max(0, spec.needed_pad_end(i)) for i in range(spec.rank)]
+    lengths = tuple(n + z for n, z in zip(spec.lengths, reach, strict=True))
+    wider = replace(spec, lengths=lengths, count_hi=lengths, prefer_pads_end=None)
+    attrs = _fit_avg_pool(TensorType(data.element, _spatial(data, lengths)), wider, target, False, refused)
+    if attrs is None:
+        return None
+    dtype = element_type(data.element).numpy
+    shape = [d.lo for d in data.shape]
+    for i, z in enumerate(reach):
+        if not z:
+            continue
+        zeros = builder.const(np.zeros([*shape[:2 + i], z, *shape[3 + i:]], dtype), f"{name}/zeros{i}")
+        shape[2 + i] += z
+        x = output_of(builder.add("Concat", "opset1", builder.attrs("Concat", "opset1", axis=2 + i), [x, zeros],
+                                  f"{name}/appended{i}", outputs=[TensorType(data.element, tuple(
+                                      Dim(n, n) for n in shape))]))
+    return output_of(builder.add("AvgPool", "opset8", A.encode(attrs), [x], name))
 
 
 def _validate(spec: WindowSpec) -> None:
@@ -247,12 +290,14 @@ def _pad(builder: GraphBuilder, x: Output, spec: WindowSpec, pads: tuple[tuple[i
     return output_of(layer)
 
 
-def _fit_avg_pool(data: TensorType, spec: WindowSpec, target: np.ndarray, after_pad: bool) -> AvgPoolAttrs | None:
+def _fit_avg_pool(data: TensorType, spec: WindowSpec, target: np.ndarray, after_pad: bool,
+                  refused: Callable[[AvgPoolAttrs, tuple[int, ...]], bool] | None = None) -> AvgPoolAttrs | None:
     """The first AvgPool-1 attribute set (rule 3) whose windows and divisors equal the spec's, or None.
 
     ``after_pad``: the input is a Pad layer, which OpenVINO's PadFusionAvgPool folds into an AvgPool-1
     with exclude-pad=false or without pads; the fused layer divides by the whole kernel, so such a
-    candidate is only taken when every divisor already is the whole kernel.
+    candidate is only taken when every divisor already is the whole kernel. ``refused`` (``emit``'s): candidates a
+    target does not compile are not taken, nor, after a Pad, one it could fold.
     """
     needed = [spec.needed_pad_end(i) for i in range(spec.rank)]
     floor_end = tuple(max(0, e) for e in needed)
@@ -269,7 +314,9 @@ def _fit_avg_pool(data: TensorType, spec: WindowSpec, target: np.ndarray, after_
             attrs = AvgPoolAttrs(spec.kernel, spec.strides, spec.pads_begin, tuple(pads_end), exclude, "explicit",
                                  rounding)
             fusable = not exclude or not any(attrs.pads_begin + attrs.pads_end)
-            if after_pad and fusable and not whole_kernel:
+            if after_pad and fusable and (not whole_kernel or refused is not None):
+                continue
+            if refused is not None and refused(attrs, spec.lengths):
                 continue
             if _realises(attrs, shape, spec, target):
                 return attrs

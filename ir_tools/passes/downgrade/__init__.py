@@ -20,7 +20,7 @@ from .normalization import GroupNormalizationTo6
 from .own_opset import OwnOpset
 from .packed_order import PackedOrder
 from .pad import PadTo1
-from .pooling import MaxPoolTo1, MaxPoolTo8
+from .pooling import AvgPoolCompiled, MaxPoolTo1, MaxPoolTo8
 from .respell import Respell
 from .same_op import SameOpTo
 from .scatter import ScatterReduceTo3
@@ -33,8 +33,8 @@ from .topk import TopKTo3
 #: Every downgrade, in the order ``retarget`` runs them.
 DOWNGRADES: tuple[type[Downgrade], ...] = (
     # into op versions of opset8 and older
-    MaxPoolTo8, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, SqueezeSkipTo1, TopKTo3,
-    ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1,
+    MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, SqueezeSkipTo1,
+    TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1,
     EmbeddingBagTo3,
     SameOpTo, EyeTo4, SliceScatterTo3,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
