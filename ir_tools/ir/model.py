@@ -97,6 +97,10 @@ def _record(ports: list[Port] | PortFields, port_id: int) -> PortRecord | None:
     return ports[i : i + PORT_WIDTH]
 
 
+#: How many times a layer's type was changed in place, in any graph: an index of types made before is stale.
+_RETYPED = 0
+
+
 class Layer:
     """One ``<layer>``: its attributes verbatim, its ports, where it came from.
 
@@ -108,7 +112,7 @@ class Layer:
     objects the GC must scan to about one per layer.
     """
 
-    __slots__ = ("id", "name", "type", "version", "attrs", "_inputs", "_outputs", "rt_info", "_extra", "children",
+    __slots__ = ("id", "name", "_type", "version", "attrs", "_inputs", "_outputs", "rt_info", "_extra", "children",
                  "file", "line", "data")
     __hash__ = None  # mutable, compared by value (as the dataclass it was)
 
@@ -119,7 +123,7 @@ class Layer:
                  line: int | None = None, data: bytes | None = None):
         self.id = id
         self.name = name
-        self.type = type
+        self._type = type
         self.version = version
         self.attrs = {} if attrs is None else attrs  # <data> attributes verbatim, in order
         self.inputs = [] if inputs is None else inputs
@@ -138,10 +142,22 @@ class Layer:
               file: str | None, line: int | None) -> Layer:
         """A layer whose ports are still records (the reader's constructor)."""
         layer = cls.__new__(cls)
-        layer.id, layer.name, layer.type, layer.version, layer.attrs = id, name, type, version, attrs
+        layer.id, layer.name, layer._type, layer.version, layer.attrs = id, name, type, version, attrs
         layer._inputs, layer._outputs, layer.rt_info, layer._extra = inputs, outputs, rt_info, extra
         layer.children, layer.file, layer.line, layer.data = children, file, line, None
         return layer
+
+    @property
+    def type(self) -> str:
+        """The op type as written (``type="AvgPool"``)."""
+        return self._type
+
+    @type.setter
+    def type(self, op_type: str) -> None:
+        """Change the type in place: every graph's index of types (``Graph.by_type``) is then made again."""
+        global _RETYPED  # noqa: PLW0603 (one counter for every layer: a type changes rarely, is read often)
+        self._type = op_type
+        _RETYPED += 1
 
     @property
     def extra(self) -> dict[str, str]:
@@ -379,6 +395,7 @@ class Graph:
         self._forward: bool | None = True  # every edge points forward in layer order (None: not known)
         self._order: list[str] | None = None  # ``_sorted``'s answer on an acyclic graph, until a layer or edge changes
         self._spellings: dict[str, list[Layer]] | None = None  # ``_typing``'s answer, until a layer is added or removed
+        self._spelled_at = -1  # ``_RETYPED`` when ``_spellings`` was made (a type changed since: made again)
         # ids of the layers added, removed, ``touch``ed or fed otherwise (an edge into them added or removed), in order
         self.changes: list[str] = []
 
@@ -452,10 +469,10 @@ class Graph:
 
     def _typing(self) -> dict[str, list[Layer]]:
         """Each type spelling the graph holds -> its layers, in layer order: each of the twenty passes of a migration
-        asks for a few types, which one index answers rather than a scan of every layer per pass. Made again only once
-        a layer is added or removed: a layer's type never changes in place."""
-        if self._spellings is None:
-            self._spellings = {}
+        asks for a few types, which one index answers rather than a scan of every layer per pass. Made again once a
+        layer is added or removed, or any layer's type is changed in place (``Layer.type``'s setter counts)."""
+        if self._spellings is None or self._spelled_at != _RETYPED:
+            self._spellings, self._spelled_at = {}, _RETYPED
             for layer in self._layers.values():
                 self._spellings.setdefault(layer.type, []).append(layer)
         return self._spellings
