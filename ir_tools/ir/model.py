@@ -19,7 +19,7 @@ from ..base.dims import INT64_MAX
 from ..base.errors import IrToolsError, ReadError, SourceLoc
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs, const_value
-from ..ops.opsets import canonical_type
+from ..ops.opsets import type_key, type_query
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,8 +296,9 @@ class Layer:
         return self.output(port_id) if found is None else found
 
     def is_a(self, op_type: str) -> bool:
-        """True if OpenVINO reads this layer's type as ``op_type`` (one spelling rule: ops.opsets)."""
-        return canonical_type(self.type) == op_type
+        """True if OpenVINO reads this layer's type as ``op_type``, spelled as a look-up may spell it ("Relu" is
+        ReLU; one spelling rule: ``ops.opsets.type_query``)."""
+        return type_key(self._type) == type_query(op_type)
 
 
 class Edge(NamedTuple):
@@ -457,15 +458,16 @@ class Graph:
         return len(self._layers)
 
     def by_type(self, *types: str) -> list[Layer]:
-        """Layers OpenVINO reads as one of ``types`` (canonical spellings, e.g. "AvgPool"), of this graph's top level:
-        a TensorIterator's, Loop's or If's body is a graph of its own (``ir_tools.bodies``)."""
-        wanted = set(types)
-        return self._typed([spelling for spelling in self._typing() if canonical_type(spelling) in wanted])
+        """Layers OpenVINO reads as one of ``types``, in layer order. A type is spelled in any case, as OpenVINO reads
+        types ("Relu" is ReLU; an op ir_tools does not model, as written), Const aside; IrToolsError (E-USAGE) for
+        "Constant", OpenVINO's Python name, which no layer has (one spelling rule: ``ops.opsets.type_query``). Of this
+        graph's top level: a TensorIterator's, Loop's or If's body is a graph of its own (``ir_tools.bodies``)."""
+        wanted = {type_query(t) for t in types}
+        return self._typed([spelling for spelling in self._typing() if type_key(spelling) in wanted])
 
     def of_types(self, types: Iterable[str]) -> list[Layer]:
-        """Layers whose type, in lower case, is one of ``types`` (in lower case), in layer order."""
-        wanted = set(types)
-        return self._typed([spelling for spelling in self._typing() if spelling.lower() in wanted])
+        """``by_type`` of the types ``types`` holds."""
+        return self.by_type(*types)
 
     def _typing(self) -> dict[str, list[Layer]]:
         """Each type spelling the graph holds -> its layers, in layer order: each of the twenty passes of a migration

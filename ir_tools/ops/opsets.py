@@ -25,6 +25,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from ..base.errors import IrToolsError
 from . import (
     activations,
     arithmetic,
@@ -229,8 +230,8 @@ def _build() -> None:
         for n in range(first, last + 1):
             OPSETS[f"opset{n}"][spec.type] = spec
         _CANONICAL[spec.type.lower()] = spec.type
-    canonical_type.cache_clear()
-    lookup.cache_clear()
+    for cached in (canonical_type, type_key, type_query, lookup):
+        cached.cache_clear()
 
 
 def register(spec: OpSpec, first: int, last: int) -> None:
@@ -257,6 +258,28 @@ def _read_as(op_type: str, names: dict[str, str]) -> str | None:
 def canonical_type(op_type: str) -> str | None:
     """The modelled type OpenVINO reads ``op_type`` as ("avgpool" -> "AvgPool"), or None."""
     return _read_as(op_type, _CANONICAL)
+
+
+#: OpenVINO's Python names of ops (``op.get_type_name()``) that its IR reader does not read, and the IR's spelling.
+_PYTHON_NAMES = {"constant": "Const"}
+
+
+@lru_cache(maxsize=1024)
+def type_key(op_type: str) -> str:
+    """What a layer of type ``op_type`` is found by (``Graph.by_type``, ``Layer.is_a``, ``Op``): the modelled type
+    OpenVINO reads it as, else (an op ir_tools does not model) its spelling in lower case, as OpenVINO reads it."""
+    return canonical_type(op_type) or op_type.lower()
+
+
+@lru_cache(maxsize=1024)
+def type_query(op_type: str) -> str:
+    """``type_key`` of a type a look-up asks for. IrToolsError (E-USAGE) for a Python name of OpenVINO's that no
+    layer can have ("Constant": the IR's is "Const"), rather than finding nothing."""
+    spelling = _PYTHON_NAMES.get(op_type.lower())
+    if spelling is not None and op_type != spelling:
+        raise IrToolsError(f"no layer has type '{op_type}': OpenVINO's IR reader does not read it (it is the name of "
+                           f"OpenVINO's Python API); did you mean {spelling}?", code="E-USAGE")
+    return type_key(op_type)
 
 
 def required_spelling(op_type: str) -> str | None:

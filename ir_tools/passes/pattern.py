@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from ..base.errors import AttrError
 from ..ir.model import Graph, Layer
 from ..ops import attrs as A
-from ..ops.opsets import canonical_type, lookup
+from ..ops.opsets import lookup, openvino_opsets_of, opsets_of, specs, type_key, type_query
 
 #: An output of a layer: (layer id, output port id).
 Output = tuple[str, int]
@@ -56,9 +57,12 @@ class Op(Pattern):
     def __init__(self, types: str | tuple[str, ...], *inputs: Pattern, version: int | str | None = None,
                  attrs: Mapping[str, Any] | None = None, name: str | None = None,
                  where: Callable[[Layer], bool] | None = None):
-        self.types = tuple(canonical_type(t) or t for t in ((types,) if isinstance(types, str) else types))
+        self.types = (types,) if isinstance(types, str) else tuple(types)
+        self._keys = frozenset(type_query(t) for t in self.types)
         self.inputs = inputs
         self.version = version
+        if version is not None:
+            _check_version(self.types, version)
         self.attrs = dict(attrs or {})
         self.name = name
         self.where = where
@@ -69,7 +73,7 @@ class Op(Pattern):
 
     def accepts(self, graph: Graph, layer: Layer, found: Match) -> bool:
         """True if ``layer`` is this op with matching inputs; records the bindings in ``found``."""
-        if not any(layer.is_a(t) for t in self.types) or not self._version_matches(layer):
+        if type_key(layer.type) not in self._keys or not self._version_matches(layer):
             return False
         if self.attrs and not self._attrs_match(layer):
             return False
@@ -110,6 +114,26 @@ class Op(Pattern):
             values = {key: getattr(typed, fields[key], None) for key in self.attrs}
         return all(want(values.get(key)) if callable(want) else _same(values.get(key), want)
                    for key, want in self.attrs.items())
+
+
+def _check_version(types: tuple[str, ...], version: int | str) -> None:
+    """AttrError (E-ATTR) for a ``version`` no layer of ``types`` can have (a misspelt one matched nothing,
+    silently): an op version ir_tools does not model for any of them, an opset none of them is in."""
+    possible: set[int | str] = set()
+    for op_type in types:
+        for spec in specs():
+            if type_key(spec.type) == type_query(op_type):
+                possible.add(int(spec.label.rsplit("-", 1)[-1]))
+        possible.update(opsets_of(op_type), openvino_opsets_of(op_type))
+        if not opsets_of(op_type) and not openvino_opsets_of(op_type) and isinstance(version, str):
+            return  # (an extension's op: its layers' version names its own opset)
+    if version not in possible:
+        ints = sorted(v for v in possible if isinstance(v, int))
+        sets = sorted((v for v in possible if isinstance(v, str)), key=lambda v: int(v[5:]))
+        what = (f"op versions {', '.join(map(str, ints))}" if ints else "no op version ir_tools models") + (
+            f"; opsets {sets[0]}..{sets[-1]}" if sets else "")
+        raise AttrError(f"Op({', '.join(map(repr, types))}, version={version!r}): no layer of it has that version "
+                        f"(an int is an op version, a string an opset: {what})")
 
 
 def _same(have: Any, want: Any) -> bool:

@@ -22,6 +22,7 @@ from ..base.errors import IrToolsError, SourceLoc
 from ..ir.bodies import located, subgraphs
 from ..ir.model import Graph, Layer
 from ..ops.control_flow import BODY_TAGS
+from ..ops.opsets import type_key
 from ..ops.releases import (
     DEFECTS,
     Release,
@@ -137,17 +138,17 @@ def _cannot_create(layer: Layer, target: Release) -> str:
     return f"OpenVINO {target.name} cannot create {what}; {since}"
 
 
-#: The layers whose attribute declares an element type, by type in lower case: the attribute.
-_TYPED = {"const": "element_type", "parameter": "element_type", "convert": "destination_type",
-          "readvalue": "variable_type"}
+#: The layers whose attribute declares an element type, by type: the attribute.
+_TYPED = {"Const": "element_type", "Parameter": "element_type", "Convert": "destination_type",
+          "ReadValue": "variable_type"}
 
 
 def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
     """E-TARGET for each layer declaring an element type ``target`` cannot read (a Const, Parameter, Convert or
     ReadValue: its reader refuses the whole file)."""
     found = []
-    for layer in graph.of_types(_TYPED):
-        element = layer.attrs.get(_TYPED[layer.type.lower()], "").lower()
+    for layer in graph.by_type(*_TYPED):
+        element = layer.attrs.get(_TYPED[type_key(layer.type)], "").lower()
         oldest = target.refuses_element_type(element)
         if oldest is not None:
             found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot read element type {element} "

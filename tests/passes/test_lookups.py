@@ -4,7 +4,9 @@ the Python API)."""
 
 from __future__ import annotations
 
-from ir_tools import Graph, GraphBuilder, Op, Pass, TensorType, matches, read_ir
+import pytest
+
+from ir_tools import Graph, GraphBuilder, IrToolsError, Op, Pass, TensorType, matches, read_ir
 from ir_tools.base.dims import shape_from_ints
 from tests.conftest import SAMPLES
 
@@ -41,3 +43,39 @@ def test_by_type_follows_a_type_changed_in_place() -> None:
     assert [m.root.id for m in matches(graph, Op("Sigmoid"))] == relus
     graph.layer(relus[0]).type = "Tanh"  # untouched, outside a pass: found as what it is now too
     assert [lay.id for lay in graph.by_type("Tanh")] == relus[:1]
+
+
+def test_every_look_up_reads_a_type_by_one_rule() -> None:
+    """OpenVINO's Python spelling "Relu" found nothing through by_type (Op found it), and an op ir_tools does not model
+    (Inverse) was found by neither by_type nor Op nor of_types unless spelled in lower case."""
+    graph, inv = with_unmodelled_op()
+    relu = [lay.id for lay in graph.layers() if lay.type == "ReLU"]
+    for spelling in ("ReLU", "Relu", "relu"):
+        assert [lay.id for lay in graph.by_type(spelling)] == relu
+        assert [m.root.id for m in matches(graph, Op(spelling))] == relu
+        assert graph.layer(relu[0]).is_a(spelling)
+    for spelling in ("Inverse", "inverse", "INVERSE"):
+        assert [lay.id for lay in graph.by_type(spelling)] == [inv]
+        assert [lay.id for lay in graph.of_types([spelling])] == [inv]
+        assert [m.root.id for m in matches(graph, Op(spelling))] == [inv]
+        assert graph.layer(inv).is_a(spelling)
+    assert [lay.id for lay in graph.by_type("Parameter", "inverse")] == [graph.parameters()[0].id, inv]
+
+
+def test_a_look_up_that_can_find_nothing_is_refused() -> None:
+    """by_type("Constant") (OpenVINO's Python name; its IR reader refuses type="Constant") and Op(version="banana")
+    answered [] without a word."""
+    graph, _ = with_unmodelled_op()
+    for ask in (lambda: graph.by_type("Constant"), lambda: Op("Constant"), lambda: graph.layer("0").is_a("Constant")):
+        with pytest.raises(IrToolsError, match="did you mean Const") as refused:
+            ask()
+        assert refused.value.code == "E-USAGE"
+    for version in ("banana", 3, "opset99"):
+        with pytest.raises(IrToolsError, match=r"no layer of it has that version.*op versions 1; opsets opset1\.\.") \
+                as refused:
+            Op("Convolution", version=version)
+        assert refused.value.code == "E-ATTR"
+    with pytest.raises(IrToolsError, match="no op version ir_tools models; opsets opset14"):
+        Op("Inverse", version=14)
+    assert len(list(matches(graph, Op("Inverse", version="opset14")))) == 1
+    assert Op("MyExtensionOp", version="my_opset")  # an extension's op names its own opset
