@@ -385,3 +385,20 @@ def test_every_public_name_says_what_it_is() -> None:
             elif re.search(r"\brules? \d", doc):
                 internal.append(what)
     assert not missing and not internal, (missing, internal)
+def test_a_layer_inserted_after_a_model_input_leaves_the_input_its_name(tmp_path: Path) -> None:
+    """replace_all_uses(parameter, convert), the README's way to insert a layer, moved the input's tensor name onto
+    the Convert: OpenVINO's model.input("input") then failed on the file written (its replace_output_update_name
+    keeps the name on the Parameter). A producer of a model output still hands its names on (the output keeps its)."""
+    import openvino as ov
+
+    graph = ir_tools.read_ir(SAMPLES / "mixed_network.xml")
+    build = ir_tools.GraphBuilder(graph)
+    (param,) = graph.parameters()
+    cvt = build.add("Convert", "opset1", build.attrs("Convert", "opset1", destination_type="f32"), [param], "cvt")
+    graph.replace_all_uses(param, cvt)
+    assert (param.outputs[0].names, cvt.outputs[0].names) == ("input", None)
+    ir_tools.write_ir(graph, tmp_path / "out.xml")
+    model = ov.Core().read_model(tmp_path / "out.xml")
+    assert model.input("input").get_node().get_friendly_name() == param.name
+    assert [sorted(o.get_names()) for o in model.outputs] == [
+        sorted(o.get_names()) for o in ov.Core().read_model(SAMPLES / "mixed_network.xml").outputs]

@@ -667,9 +667,10 @@ class Graph:
         """Make every consumer of output ``old`` read ``new`` instead (a Layer means its first output).
 
         The tensor names of ``old`` move to ``new`` when ``new`` has none, so that a model output keeps its
-        name when its producer is replaced; ``old``'s layer stays in the graph (``remove_dead`` drops it). ``new``'s
-        own layer keeps reading ``old`` (a layer inserted after ``old``, fed by it, takes its uses, not a loop onto
-        itself).
+        name when its producer is replaced; but a Parameter's stay: they name the model's input, which a layer
+        inserted after it must not take (OpenVINO's ``replace_output_update_name`` keeps them on the Parameter
+        too). ``old``'s layer stays in the graph (``remove_dead`` drops it). ``new``'s own layer keeps reading
+        ``old`` (a layer inserted after ``old``, fed by it, takes its uses, not a loop onto itself).
         """
         old, new = _output_key(old), _output_key(new)
         old_port = self._layers[old[0]].output(old[1])
@@ -677,7 +678,7 @@ class Graph:
         if old_port is None or new_port is None:
             missing = old if old_port is None else new
             raise ValueError(f"layer {missing[0]} has no output port {missing[1]}")
-        if old_port.names and not new_port.names:
+        if old_port.names and not new_port.names and not self._layers[old[0]].is_a("Parameter"):
             new_port.names, old_port.names = old_port.names, None
         self.redirect_consumers(old, new, keep=new[0])
 

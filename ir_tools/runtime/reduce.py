@@ -490,7 +490,9 @@ def _pinned(part: Graph, inputs: dict[str, np.ndarray]) -> tuple[Graph, dict[str
         name = input_name(part, parameter)
         value = inputs[name]
         if value.dtype.kind in "iub" and value.size <= _PINNED_ELEMENTS:
-            part.replace_all_uses(parameter, builder.const(value, parameter.name))
+            const = builder.const(value, parameter.name)
+            part.layer(const[0]).outputs[0].names = parameter.outputs[0].names  # (the input goes; its tensor stays)
+            part.replace_all_uses(parameter, const)
             part.remove_layer(parameter.id)
             del inputs[name]
         else:
