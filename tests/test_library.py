@@ -402,3 +402,14 @@ def test_a_layer_inserted_after_a_model_input_leaves_the_input_its_name(tmp_path
     assert model.input("input").get_node().get_friendly_name() == param.name
     assert [sorted(o.get_names()) for o in model.outputs] == [
         sorted(o.get_names()) for o in ov.Core().read_model(SAMPLES / "mixed_network.xml").outputs]
+
+
+def test_write_ir_refuses_weights_written_over_the_xml(tmp_path: Path) -> None:
+    """write_ir(graph, X, bin_path=X) returned (X, X) and left an .xml whose weights it had written over
+    (check: E-BIN-MISSING; OpenVINO refused it): E-OVERWRITE, and nothing written."""
+    graph = ir_tools.read_valid(SAMPLES / "mixed_network.xml")
+    for bin_path in (tmp_path / "model.xml", tmp_path / "sub" / ".." / "model.xml"):
+        with pytest.raises(ir_tools.IrToolsError, match="is the .xml file") as caught:
+            ir_tools.write_ir(graph, tmp_path / "model.xml", bin_path=bin_path)
+        assert caught.value.code == "E-OVERWRITE"
+    assert list(tmp_path.iterdir()) == []

@@ -33,12 +33,15 @@ def write_ir(
 ) -> tuple[Path, Path]:
     """Write ``graph`` as IR (at ``ir_version``, by default the graph's own: ``passes.interface_names
     .set_ir_version`` makes a graph another IR version with the names OpenVINO reports kept); returns the (xml, bin)
-    paths written."""
+    paths written. IrToolsError (E-OVERWRITE) where either is the input's file (unless ``overwrite_input``) or both
+    are one file."""
     ir_version = graph.ir_version if ir_version is None else ir_version
     if ir_version not in (10, 11):
         raise IrToolsError(f"can write IR v10 or v11, not v{ir_version}", code="E-USAGE")
     xml_path = Path(xml_path)
     bin_path = Path(bin_path) if bin_path else xml_path.with_suffix(".bin")
+    if same_file(xml_path, bin_path):  # (the .xml, written second, would replace the weights)
+        raise IrToolsError(f"the weights file {bin_path} is the .xml file: give another bin_path", code="E-OVERWRITE")
     if not overwrite_input:
         sources = [p for p in (graph.source, graph.weights.path if graph.weights else None) if p]
         for target in (xml_path, bin_path):
