@@ -3,8 +3,8 @@
 The public API (everything else is internal and may change):
 
 - ``read_ir(xml_path, bin_path=None) -> Graph``; ``read_valid(...)`` also refuses what ``check`` rejects
-- ``write_ir(graph, xml_path, ir_version=None)`` (the graph's own IR version unless given; atomic; never over the
-  input unless asked)
+- ``write_ir(graph, xml_path, ir_version=None)`` (the graph's own IR version unless given, which makes the graph that
+  version first, the names OpenVINO reports kept, as ``--ir-version``; atomic; never over the input unless asked)
 - ``check(xml_path, bin_path=None, openvino=True, compile_model=False, target=None) -> list[Diagnostic]``: what
   ``ir-tools check`` prints (``openvino=False`` is ``--no-openvino``, ``target`` is ``--target``)
 - ``infer_shapes(graph) -> list[Diagnostic]`` (our rules alone); ``fix_shapes(graph, openvino=True) -> int`` writes
@@ -71,13 +71,12 @@ from .base.errors import IrToolsError, SourceLoc, needs_onnx
 from .base.packed import element_type_of, numpy_dtype
 from .ir.model import Edge, Graph, Layer, Port, RtNode
 from .ir.reader import read_ir
-from .ir.writer import write_ir
 from .ops.spec import TensorType
 from .passes.base import Pass, PassError, PassManager, PassResult
 from .passes.builder import GraphBuilder, Output, output_of
 from .passes.extract import CutError, extract, tensor_ports
 from .passes.in_bodies import bodies, set_bodies
-from .passes.interface_names import rename_input, rename_output
+from .passes.interface_names import rename_input, rename_output, write_ir
 from .passes.pattern import AnyInput, Const, Match, Op, matches
 from .passes.shapes import infer_shapes
 from .passes.target import migrate

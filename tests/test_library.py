@@ -413,3 +413,32 @@ def test_write_ir_refuses_weights_written_over_the_xml(tmp_path: Path) -> None:
             ir_tools.write_ir(graph, tmp_path / "model.xml", bin_path=bin_path)
         assert caught.value.code == "E-OVERWRITE"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_write_ir_at_another_ir_version_keeps_the_names_openvino_reports(tmp_path: Path) -> None:
+    """write_ir(graph, path, ir_version=10) wrote a v11 graph's names as they were, which IR v10 reads otherwise: a
+    file OpenVINO refused (an input's tensor named like the other input's layer: 'operation names have collisions with
+    tensor names'), or one whose inputs and outputs gained names (resnet18's output reported as
+    '__module.fc/aten::linear/Add'); --ir-version 10 made both right (set_ir_version), and now write_ir does."""
+    import openvino as ov
+
+    from ir_tools.ir.writer import write_ir as write_graph
+
+    g = ir_tools.Graph("two_inputs")
+    b = ir_tools.GraphBuilder(g)
+    a, c = b.parameter("a", "f32", (1, 4)), b.parameter("b", "f32", (1, 4))
+    g.layer(a[0]).outputs[0].names, g.layer(c[0]).outputs[0].names = "b_tensor", "a"
+    total = b.add("Add", "opset1", None, [a, c], "sum")
+    total.outputs[0].names = "sum"
+    b.result(total, "sum/sink")
+    for source in (g, ir_tools.read_ir(SAMPLES / "mixed_network.xml")):
+        ir_tools.write_ir(source, tmp_path / "v11.xml")
+        v11 = ov.Core().read_model(tmp_path / "v11.xml")
+        ir_tools.write_ir(source, tmp_path / "v10.xml", ir_version=10)
+        v10 = ov.Core().read_model(tmp_path / "v10.xml")
+        assert source.ir_version == 10
+        assert [p.get_any_name() for p in v10.inputs] == [p.get_any_name() for p in v11.inputs]
+        assert [p.get_any_name() for p in v10.outputs] == [p.get_any_name() for p in v11.outputs]
+    with pytest.raises(ir_tools.IrToolsError, match=r"the graph is IR v10, not v11: ir_tools.write_ir") as caught:
+        write_graph(g, tmp_path / "raw.xml", 11)  # (the writer writes a graph at its own version: one rule)
+    assert caught.value.code == "E-USAGE"

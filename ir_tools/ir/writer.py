@@ -31,11 +31,15 @@ def write_ir(
     bin_path: str | Path | None = None,
     overwrite_input: bool = False,
 ) -> tuple[Path, Path]:
-    """Write ``graph`` as IR (at ``ir_version``, by default the graph's own: ``passes.interface_names
-    .set_ir_version`` makes a graph another IR version with the names OpenVINO reports kept); returns the (xml, bin)
+    """Write ``graph`` as IR at its own IR version (``ir_version``, if given, must be it: another is made by
+    ``passes.interface_names.set_ir_version``, which keeps the names OpenVINO reports, as the public ``write_ir``
+    and ``--ir-version`` do: written as is, a v11 graph's names change in v10, or collide); returns the (xml, bin)
     paths written. IrToolsError (E-OVERWRITE) where either is the input's file (unless ``overwrite_input``) or both
     are one file."""
-    ir_version = graph.ir_version if ir_version is None else ir_version
+    if ir_version not in (None, graph.ir_version):
+        raise IrToolsError(f"the graph is IR v{graph.ir_version}, not v{ir_version}: ir_tools.write_ir(graph, path, "
+                           f"ir_version={ir_version}) makes it v{ir_version} first", code="E-USAGE")
+    ir_version = graph.ir_version
     if ir_version not in (10, 11):
         raise IrToolsError(f"can write IR v10 or v11, not v{ir_version}", code="E-USAGE")
     xml_path = Path(xml_path)

@@ -12,11 +12,13 @@ or code that feeds or reads the model by name breaks (and ``migrate --check`` wi
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, did_you_mean
 from ..ir.model import Edge, Graph, Layer, Port
 from ..ir.names import input_name, names_attribute, output_name, tensor_names, v10_output_name
+from ..ir.writer import write_ir as write_graph
 
 
 def keep_v10_names(graph: Graph) -> int:
@@ -174,6 +176,18 @@ def _refuse_taken(graph: Graph, name: str, port: tuple[Layer, Port] | None, resu
         if layer is not result and layer.is_a("Result") and name in tensor_names(layer.extra.get("output_names")):
             raise IrToolsError(f"output name '{name}' is taken: Result '{layer.name}' (id {layer.id}) names its "
                                "output so", code="E-USAGE")
+
+
+def write_ir(graph: Graph, xml_path: str | Path, ir_version: int | None = None, bin_path: str | Path | None = None,
+             overwrite_input: bool = False) -> tuple[Path, Path]:
+    """``ir_tools.write_ir``: ``graph`` written as IR ``ir_version`` (by default its own), made that version first by
+    ``set_ir_version`` (the graph is changed: the input and output names OpenVINO reports kept), as ``--ir-version``
+    makes it; then ``ir.writer.write_ir`` (atomic, never over the input unless ``overwrite_input``)."""
+    if ir_version not in (None, graph.ir_version):
+        if ir_version not in (10, 11):
+            raise IrToolsError(f"can write IR v10 or v11, not v{ir_version}", code="E-USAGE")
+        set_ir_version(graph, ir_version)
+    return write_graph(graph, xml_path, bin_path=bin_path, overwrite_input=overwrite_input)
 
 
 def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
