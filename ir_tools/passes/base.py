@@ -42,7 +42,10 @@ class PassError(InvalidModelError):
     then every problem ``check`` found."""
 
     def __init__(self, message: str, loc: SourceLoc | None = None, diagnostics: Iterable[Diagnostic] = ()):
+        diagnostics = list(diagnostics)
         super().__init__([Diagnostic("error", "E-PASS", message, loc or SourceLoc()), *diagnostics])
+        first = next((d for d in diagnostics if d.severity == "error"), None)  # (what an uncaught one should say)
+        self.message = message if first is None else f"{message}; the first: {first.render()}"
 
 
 class Pass:

@@ -176,6 +176,11 @@ def test_a_pass_that_breaks_the_graph_is_refused_with_file_and_line(tmp_path: Pa
     with pytest.raises(PassError) as caught:
         UnfeedFirstRelu().run(read_valid(model))
     assert [d.code for d in caught.value.diagnostics][:2] == ["E-PASS", "E-INPUT-UNFED"]
+    # str() is what an uncaught one prints: it said "the model has 2 error(s); the first: pass UnfeedFirstRelu left the
+    # graph invalid (1 error(s) follow)", the layer and the error left out (found by a QA run of the library)
+    assert str(caught.value) == (f"{model}: pass UnfeedFirstRelu left the graph invalid (1 error(s) follow); the "
+                                 f"first: {caught.value.diagnostics[1].render()}")
+    assert "error[E-INPUT-UNFED]: layer 'relu'" in str(caught.value)
 
 
 def test_a_pass_that_breaks_the_graph_and_says_it_did_not_is_refused(tmp_path: Path, capsys) -> None:
