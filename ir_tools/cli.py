@@ -255,7 +255,6 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, 
     """The inputs of ``--inputs``, else seeded ones that fit the model, and how each seeded one was made
     (``runtime.inputs.recipes``); validated unless ``check`` is False (the caller's library call validates them:
     ``compare_model``)."""
-    from .ir.names import input_name
     from .runtime.inputs import check_inputs, draw, load_inputs, parse_shape_overrides, recipes
 
     seed = _seed(args)
@@ -263,13 +262,7 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, 
     if args.inputs:
         inputs = load_inputs(args.inputs, graph)
     else:
-        shapes = parse_shape_overrides(args.shape)
-        names = [input_name(graph, p) for p in graph.parameters()]
-        for name in shapes:
-            if name not in names:
-                raise IrToolsError(f"--shape {name}: the model has no input '{name}'{did_you_mean(name, names)}; its "
-                                   f"inputs: {', '.join(names)}", code="E-USAGE")
-        made = recipes(graph, shapes)
+        made = recipes(graph, parse_shape_overrides(args.shape))
         inputs = draw(made, seed)
         args.default_dims = [f"{r.name} {list(r.shape)}: {r.dims}" for r in made.values() if r.dims.endswith(
             "by default")]

@@ -442,3 +442,16 @@ def test_write_ir_at_another_ir_version_keeps_the_names_openvino_reports(tmp_pat
     with pytest.raises(ir_tools.IrToolsError, match=r"the graph is IR v10, not v11: ir_tools.write_ir") as caught:
         write_graph(g, tmp_path / "raw.xml", 11)  # (the writer writes a graph at its own version: one rule)
     assert caught.value.code == "E-USAGE"
+
+
+def test_random_inputs_refuses_shapes_the_command_refuses() -> None:
+    """random_inputs(shapes=...) dropped a shape given for a misspelt input without a word, and drew an input of
+    another rank than the model's; --shape refused both (its check is now the library's)."""
+    graph = ir_tools.read_valid(SAMPLES / "mixed_network.xml")
+    with pytest.raises(ir_tools.IrToolsError, match=r"no input 'inptu' \(did you mean input\?\)") as caught:
+        ir_tools.random_inputs(graph, shapes={"inptu": (1, 3, 64, 64)})
+    assert caught.value.code == "E-USAGE"
+    with pytest.raises(ir_tools.IrToolsError, match=r"input 'input' has shape \[1, 3\], the model accepts") as caught:
+        ir_tools.random_inputs(graph, shapes={"input": (1, 3)})
+    assert caught.value.code == "E-INPUT"
+    assert ir_tools.random_inputs(graph, shapes={"input": (1, 3, 32, 32)})["input"].shape == (1, 3, 32, 32)

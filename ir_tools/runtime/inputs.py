@@ -11,7 +11,7 @@ import numpy as np
 
 from ..base.dims import parse_shape
 from ..base.dtypes import element_type
-from ..base.errors import AttrError, IrToolsError
+from ..base.errors import AttrError, IrToolsError, did_you_mean
 from ..base.packed import element_type_of, held_dtype, is_bf16, to_bf16
 from ..ir.model import Graph, Layer
 from ..ir.names import input_name, tensor_names
@@ -139,8 +139,9 @@ def random_inputs(graph: Graph, seed: int = 0, shapes: Mapping[str, tuple[int, .
                   ) -> dict[str, np.ndarray]:
     """Seeded inputs that fit the model, as the commands make them (``recipes``: token ids within the embedding's
     rows, masks of ones, positions a range; dynamic dims batch 1 and sequence 8 unless ``shapes`` gives an input's;
-    docs/SEMANTICS.md section 8)."""
-    return draw(recipes(graph, shapes or {}), seed)
+    docs/SEMANTICS.md section 8). Checked as the commands check them (``check_inputs``: a shape the model does not
+    accept is E-INPUT), a name in ``shapes`` no input has E-USAGE (``recipes``)."""
+    return check_inputs(graph, draw(recipes(graph, shapes or {}), seed))
 
 
 def random_steps(graph: Graph, count: int = 2, seed: int = 0, shapes: Mapping[str, tuple[int, ...]] | None = None
@@ -177,7 +178,12 @@ def draw(made: Mapping[str, Recipe], seed: int) -> dict[str, np.ndarray]:
 def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Recipe]:
     """How each input of ``graph`` is made, by name: dims from ``shapes`` (``--shape``), else the model's, else the
     defaults; values by how the graph uses the input, else by its name, else floats ~ N(0, 1) and integers in
-    [-50, 50) (unsigned [0, 100))."""
+    [-50, 50) (unsigned [0, 100)). E-USAGE for a name in ``shapes`` no input has (its shape would go unused)."""
+    names = [input_name(graph, p) for p in graph.parameters()]
+    for name in shapes:
+        if name not in names:
+            raise IrToolsError(f"--shape {name}: the model has no input '{name}'{did_you_mean(name, names)}; its "
+                               f"inputs: {', '.join(names)}", code="E-USAGE")
     defaults = _defaults(graph, shapes)
     out = {}
     for param in graph.parameters():
