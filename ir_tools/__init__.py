@@ -183,14 +183,15 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'ir_tools' has no attribute {name!r}")
 
 
-def compare(graph: Graph, inputs: dict[str, np.ndarray], options: CompareOptions | None = None,
+def compare(graph: Graph | str | Path, inputs: dict[str, np.ndarray], options: CompareOptions | None = None,
             openvino: ActivationRunner | ModelFiles | None = None) -> CompareReport:
     """OpenVINO CPU against the numpy reference on ``inputs`` (``runtime.numeric_check.compare_model``): a
     ``CompareReport`` per output, and per layer with ``CompareOptions(per_layer=True)``. ``openvino`` is a runner
     (``OpenVinoRunner``, ``ChildOpenVinoRunner``), by default this process's OpenVINO on ``graph``."""
+    from .ir.reader import graph_of
     from .runtime.numeric_check import CompareOptions, compare_model
 
-    return compare_model(graph, inputs, options or CompareOptions(), openvino)
+    return compare_model(graph_of(graph, read_valid), inputs, options or CompareOptions(), openvino)
 
 
 def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]],

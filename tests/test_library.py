@@ -455,3 +455,10 @@ def test_random_inputs_refuses_shapes_the_command_refuses() -> None:
         ir_tools.random_inputs(graph, shapes={"input": (1, 3)})
     assert caught.value.code == "E-INPUT"
     assert ir_tools.random_inputs(graph, shapes={"input": (1, 3, 32, 32)})["input"].shape == (1, 3, 32, 32)
+
+
+def test_compare_takes_a_path_as_migrate_does() -> None:
+    """compare(path, inputs) raised AttributeError ("'str' object has no attribute 'parameters'")."""
+    graph = ir_tools.read_valid(SAMPLES / "mixed_network.xml")
+    inputs = ir_tools.random_inputs(graph)
+    assert not ir_tools.compare(str(SAMPLES / "mixed_network.xml"), inputs).failed

@@ -673,11 +673,14 @@ class Graph:
         ``old`` (a layer inserted after ``old``, fed by it, takes its uses, not a loop onto itself).
         """
         old, new = _output_key(old), _output_key(new)
+        for key in (old, new):
+            if key[0] not in self._layers:
+                raise IrToolsError(f"output {key!r}: the graph has no layer with id {key[0]!r}", code="E-PASS")
         old_port = self._layers[old[0]].output(old[1])
         new_port = self._layers[new[0]].output(new[1])
         if old_port is None or new_port is None:
             missing = old if old_port is None else new
-            raise ValueError(f"layer {missing[0]} has no output port {missing[1]}")
+            raise IrToolsError(f"output {missing!r}: layer {missing[0]} has no output port {missing[1]}", code="E-PASS")
         if old_port.names and not new_port.names and not self._layers[old[0]].is_a("Parameter"):
             new_port.names, old_port.names = old_port.names, None
         self.redirect_consumers(old, new, keep=new[0])
@@ -887,6 +890,8 @@ def _output_key(out: Layer | tuple[str, int]) -> tuple[str, int]:
     """``(layer id, output port id)``: a Layer stands for its first output."""
     if isinstance(out, Layer):
         if not out.outputs:
-            raise ValueError(f"layer {out.id} ({out.name}) has no output")
+            raise IrToolsError(f"layer {out.id} ({out.name}) has no output", code="E-PASS")
         return (out.id, out.outputs[0].id)
+    if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str)):
+        raise IrToolsError(f"an output is a Layer or (layer id, output port id), not {out!r}", code="E-PASS")
     return out

@@ -22,7 +22,7 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -31,7 +31,7 @@ from lxml import etree
 
 from ..base.diagnostics import Diagnostic
 from ..base.dims import INT64_MAX, parse_int, parse_port_dim
-from ..base.errors import ReadError, SourceLoc
+from ..base.errors import IrToolsError, ReadError, SourceLoc
 from .model import Graph, Layer, PortFields, PortRecord, RtNode, Weights
 
 SUPPORTED_IR_VERSIONS = (10, 11)
@@ -216,6 +216,16 @@ def parse_xml(xml_path: Path) -> etree._ElementTree:
             return etree.parse(f, _parser())
     except etree.ParseError as exc:
         raise _malformed(str(xml_path), exc) from None
+
+
+def graph_of(source: Graph | str | os.PathLike, read: Callable[[str | Path], Graph] | None = None) -> Graph:
+    """``source`` itself if it is a Graph, else the IR file it names read by ``read`` (``read_ir`` unless given): the
+    public calls take a graph or a path, as ``migrate`` does. IrToolsError (E-USAGE) for anything else."""
+    if isinstance(source, Graph):
+        return source
+    if isinstance(source, str | os.PathLike):
+        return (read or read_ir)(source)
+    raise IrToolsError(f"expected a Graph or the path of an .xml file, not {type(source).__name__}", code="E-USAGE")
 
 
 def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:

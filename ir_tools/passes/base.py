@@ -147,6 +147,10 @@ class PassManager(Pass):
     def __init__(self, passes: Iterable[Pass], fixed_point: bool = False, max_rounds: int = 20,
                  check_once: bool = False):
         self.passes = list(passes)
+        for graph_pass in self.passes:
+            if not isinstance(graph_pass, Pass):
+                raise IrToolsError(f"PassManager runs ir_tools.Pass instances, not {graph_pass!r} (a "
+                                   f"{type(graph_pass).__name__}): make it a Pass subclass's apply", code="E-USAGE")
         self.fixed_point = fixed_point
         self.max_rounds = max_rounds
         self.check_once = check_once

@@ -19,7 +19,7 @@ from ..ir.model import Edge, Graph, Layer, Port, RtNode
 from ..ops import attrs as A
 from ..ops.opsets import lookup
 from ..ops.spec import TensorType
-from .shapes import declared_type_of
+from .shapes import check_arity, declared_type_of
 
 #: An output of a layer: (layer id, output port id).
 Output = tuple[str, int]
@@ -46,10 +46,27 @@ class GraphBuilder:
         self.graph = graph
         self.created: list[Layer] = []  # every layer added through this builder, in order
 
-    def type_of(self, out: Output) -> TensorType:
+    def type_of(self, out: Output | Layer) -> TensorType:
         """The declared type of an output port (read from its record: no Port objects for a layer only read from)."""
-        record = self.graph.layer(out[0]).output_record(out[1])
-        return declared_type_of(record[1], record[2])  # (a port it lacks: the pass's bug, which ``Pass.run`` names)
+        layer_id, port_id = self.output(out)
+        record = self.graph.layer(layer_id).output_record(port_id)
+        return declared_type_of(record[1], record[2])
+
+    def output(self, out: Output | Layer) -> Output:
+        """``out`` as ``(layer id, output port id)`` (a Layer stands for its first output); IrToolsError (E-PASS) for
+        anything else, or an output the graph does not have."""
+        if isinstance(out, Layer):
+            out = output_of(out) if out.outputs else (out.id, None)
+        if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str)):
+            raise IrToolsError(f"an input is an output (layer id, output port id) or a Layer, not {out!r}",
+                               code="E-PASS")
+        if not self.graph.has_layer(out[0]):
+            raise IrToolsError(f"input {out!r}: the graph has no layer with id {out[0]!r}", code="E-PASS")
+        if out[1] is None or self.graph.layer(out[0]).output_record(out[1]) is None:
+            layer = self.graph.layer(out[0])
+            raise IrToolsError(f"input {out!r}: layer '{layer.name}' (id {layer.id}) has no output port {out[1]} (its "
+                               f"outputs: {layer.output_ids()})", code="E-PASS")
+        return out
 
     def parameter(self, name: str, element: str, shape: Shape) -> Output:
         """A model input: a Parameter of ``element`` type (``f32``) and ``shape`` (-1 or ``Dim`` for a dynamic dim), its
@@ -59,9 +76,16 @@ class GraphBuilder:
 
     def const(self, value: np.ndarray, name: str) -> Output:
         """A Const holding ``value`` in memory (the writer lays it out in the ``.bin``)."""
+        value = np.asarray(value)
+        if value.dtype.byteorder == ">" or (value.dtype.byteorder == "=" and np.little_endian is False):
+            value = value.astype(value.dtype.newbyteorder("<"))  # (the IR's weights are little-endian)
         value = np.ascontiguousarray(value).reshape(np.shape(value))  # (ascontiguousarray makes a scalar 1-D)
-        attrs = self.attrs("Const", "opset1", element_type=from_numpy(value.dtype).name, shape=value.shape, offset=0,
-                           size=value.nbytes)
+        try:
+            element = from_numpy(value.dtype).name
+        except KeyError:
+            raise IrToolsError(f"numpy type {value.dtype} is not an IR element type (give the Const a value of one: "
+                               "f32, f16, i64, u8, boolean...)", code="E-ATTR") from None
+        attrs = self.attrs("Const", "opset1", element_type=element, shape=value.shape, offset=0, size=value.nbytes)
         return output_of(self.add("Const", "opset1", attrs, [], name, data=value.tobytes()))
 
     def result(self, source: Output, name: str) -> Layer:
@@ -86,12 +110,14 @@ class GraphBuilder:
         if attrs is None:
             attrs = self.attrs(op_type, version)
         raw = dict(attrs) if isinstance(attrs, Mapping) else A.encode(attrs)
-        inputs = [output_of(o) if isinstance(o, Layer) else o for o in inputs]
+        inputs = [self.output(o) for o in inputs]
         layer = Layer(self.graph.new_id(), name, op_type, version, raw, data=data)
         in_types = [self.type_of(o) for o in inputs]
         layer.inputs = [_port(i, t) for i, t in enumerate(in_types)]
+        spec = lookup(op_type, version)
+        if spec is not None:
+            check_arity(layer, spec, len(inputs), None)
         if outputs is None:
-            spec = lookup(op_type, version)
             if spec is not None and spec.infer is not None:
                 values = [self._value(o) if i in spec.value_inputs else None for i, o in enumerate(inputs)]
                 try:
@@ -140,6 +166,10 @@ class GraphBuilder:
         except IrToolsError as exc:
             refused_at(exc, layer)
             raise
+        outputs = [self.output(out) for out in outputs]
+        if len(outputs) != len(layer.outputs):
+            raise IrToolsError(f"replace_layer: build returned {len(outputs)} output(s) for the layer's "
+                               f"{len(layer.outputs)} (one new output per output)", layer.loc, code="E-PASS")
         new = self.created[start:]
         for made in new:
             made.rt_info = with_origin(made.rt_info, origin)

@@ -36,12 +36,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from ..base.dims import shape_to_ints
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Edge, Graph, Layer, Port, RtNode
 from ..ir.names import names_attribute, reported_names, tensor_names
+from ..ir.reader import graph_of
 from ..ir.walker import PortKey
 from ..ops import attrs as A
 from ..ops.core import ParameterAttrs
@@ -50,7 +52,7 @@ from .base import PassError
 from .builder import with_origin
 from .checks import STATE_TYPES
 from .shapes import Propagation, declared_type
-from .validate import InvalidModelError, require_valid
+from .validate import InvalidModelError, read_valid, require_valid
 
 #: A tensor as a caller names it: one of its names, or its output port ``(layer id, port id)``.
 Tensor = str | PortKey
@@ -72,7 +74,7 @@ class CutError(IrToolsError):
         self.unfed = list(unfed)
 
 
-def extract(graph: Graph, inputs: Iterable[Tensor], outputs: Iterable[Tensor],
+def extract(graph: Graph | str | Path, inputs: Iterable[Tensor], outputs: Iterable[Tensor],
             propagation: Propagation | None = None) -> Graph:
     """The part of ``graph`` that computes ``outputs`` from ``inputs``, a new graph that passes ``check``; ``graph``
     is left as it is. A tensor is named as OpenVINO reports it (``tensor_ports``), or ``LAYER:PORT`` (a layer's name
@@ -83,6 +85,7 @@ def extract(graph: Graph, inputs: Iterable[Tensor], outputs: Iterable[Tensor],
     of its own. ``propagation``: ``graph``'s shape propagation when the caller has it (``require_valid`` returns it),
     else ``graph`` is checked here."""
     if propagation is None:
+        graph = graph_of(graph, read_valid)  # (or the IR file at a path)
         propagation = require_valid(graph)
     loc = SourceLoc(str(graph.source) if graph.source else None)
     inputs, outputs = ([given] if isinstance(given, str) else given for given in (inputs, outputs))  # (one name)
@@ -179,6 +182,9 @@ class _Names:
         asked: dict[PortKey, str] = {}
         problems = []
         for tensor in tensors:
+            if not isinstance(tensor, str | tuple):
+                raise IrToolsError(f"{what} {tensor!r}: a tensor is a name (as OpenVINO reports it) or an output port "
+                                   "(layer id, port id)", loc, code="E-USAGE")
             key = self._port(tensor, what, loc) if isinstance(tensor, tuple) else self.find(tensor)
             if key is None:
                 problems.append(f"no tensor is named '{tensor}' ({what}){self._hint(str(tensor))}")

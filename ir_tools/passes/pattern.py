@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base.errors import AttrError
+from ..base.errors import AttrError, IrToolsError, did_you_mean
 from ..ir.model import Graph, Layer
 from ..ops import attrs as A
 from ..ops.opsets import lookup, openvino_opsets_of, opsets_of, specs, type_key, type_query
@@ -158,6 +158,11 @@ class Match:
     bound: dict[str, Layer | Output] = field(default_factory=dict)
 
     def __getitem__(self, name: str) -> Layer | Output:
+        """What the pattern's part named ``name`` bound; IrToolsError (E-PASS) for a name no part has."""
+        if name not in self.bound:
+            raise IrToolsError(f"the match binds no '{name}'{did_you_mean(name, list(self.bound))}; it binds: "
+                               f"{', '.join(self.bound) or 'nothing (name a part: Op(..., name=...))'}",
+                               code="E-PASS")
         return self.bound[name]
 
     def record(self, name: str | None, what: Layer | Output) -> bool:
@@ -171,11 +176,11 @@ class Match:
 
     def value(self, name: str) -> np.ndarray:
         """The value of the Const bound to ``name``."""
-        return self.graph.const_array(self.bound[name])
+        return self.graph.const_array(self[name])
 
     def attrs(self, name: str) -> Any:
         """The typed attributes of the layer bound to ``name`` (the op's attribute class)."""
-        layer = self.bound[name]
+        layer = self[name]
         return A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
 
 

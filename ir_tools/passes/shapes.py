@@ -35,6 +35,7 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -44,6 +45,7 @@ from ..base.dtypes import element_type
 from ..base.errors import IrToolsError
 from ..ir.bodies import Subgraph, located, subgraphs
 from ..ir.model import Graph, Layer, Port, PortRecord
+from ..ir.reader import graph_of
 from ..ir.walker import PortKey, Walker
 from ..ops import attrs as A
 from ..ops.control_flow import UNKNOWN_TO_US, Bodies, BodyValue
@@ -206,14 +208,14 @@ class ShapeWalker(Walker[TensorType]):
         """The layer's output types by its rule (``items``: its raw attributes, if ``run_node`` has them); None when we
         cannot match OpenVINO (rule 4)."""
         if spec.bodies:  # (its answer depends on its bodies: not remembered)
-            _check_arity(layer, spec, len(inputs), n_outputs)
+            check_arity(layer, spec, len(inputs), n_outputs)
             values = self.body_values(layer, spec)
             if values is None:  # (not re-inferred; its bodies and port maps are still read, and refused as OpenVINO
                 subgraphs(self.graph, layer)  # refuses them)
                 return None
             return self.answer(layer, spec, inputs, values, n_outputs)
         if spec.value_inputs:
-            _check_arity(layer, spec, len(inputs), n_outputs)
+            check_arity(layer, spec, len(inputs), n_outputs)
             values = self.input_values(layer, spec)
             if values is None:
                 return None
@@ -222,7 +224,7 @@ class ShapeWalker(Walker[TensorType]):
             # a Const, a Parameter: the attributes of each (a Const's offset) are its own, so remembering its answer
             # would only keep the key alive; but a Const's type is its element type and shape, once its offset and
             # size are surely valid
-            _check_arity(layer, spec, len(inputs), n_outputs)
+            check_arity(layer, spec, len(inputs), n_outputs)
             const = const_kind(layer.attrs) if spec is CONST_1 else None
             if const is None:
                 return self.answer(layer, spec, inputs, (None,) * len(layer.input_ids()), n_outputs)
@@ -237,7 +239,7 @@ class ShapeWalker(Walker[TensorType]):
         outputs = self.answers.get(memo, _UNKNOWN)
         if outputs is _UNKNOWN:
             if values is None:
-                _check_arity(layer, spec, len(inputs), n_outputs)
+                check_arity(layer, spec, len(inputs), n_outputs)
                 values = (None,) * known  # one per input port, also those the walker dropped
             outputs = self.answers[memo] = self.answer(layer, spec, inputs, values, n_outputs)
         return outputs
@@ -486,12 +488,14 @@ def const_kind(attrs: dict[str, str]) -> tuple[str, str] | None:
 _OUTPUT_OPTIONAL = frozenset({"Assign"})
 
 
-def _check_arity(layer: Layer, spec: OpSpec, n_inputs: int, n_outputs: int) -> None:
+def check_arity(layer: Layer, spec: OpSpec, n_inputs: int, n_outputs: int | None) -> None:
+    """E-ARITY unless ``spec`` takes ``n_inputs`` inputs and ``n_outputs`` outputs (None: not known yet, as where the
+    builder makes a layer)."""
     lo, hi = spec.n_inputs
     if not lo <= n_inputs <= hi:
         want = str(lo) if lo == hi else f"{lo} to {hi}"
         raise IrToolsError(f"{spec.label} takes {want} inputs, the layer has {n_inputs}", layer.loc, "E-ARITY")
-    if n_outputs == 0 and spec.type in _OUTPUT_OPTIONAL:
+    if n_outputs is None or (n_outputs == 0 and spec.type in _OUTPUT_OPTIONAL):
         return
     if spec.n_outputs >= 0 and n_outputs != spec.n_outputs:
         raise IrToolsError(f"{spec.label} has {spec.n_outputs} outputs, the layer declares {n_outputs}",
@@ -532,9 +536,9 @@ def adopt(result: Propagation, types: dict[PortKey, TensorType]) -> list[Diagnos
     return result.diagnostics[start:]
 
 
-def infer_shapes(graph: Graph) -> list[Diagnostic]:
-    """Public entry: the diagnostics of shape propagation over ``graph``."""
-    return propagate(graph).diagnostics
+def infer_shapes(graph: Graph | str | Path) -> list[Diagnostic]:
+    """Public entry: the diagnostics of shape propagation over ``graph`` (or the IR file at a path)."""
+    return propagate(graph_of(graph)).diagnostics
 
 
 #: The most rounds ``fix_until_settled`` takes (two change dims: see there; a third finds nothing to change).

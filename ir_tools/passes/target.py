@@ -21,6 +21,7 @@ from ..base.dims import show, show_shape
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.bodies import located, subgraphs
 from ..ir.model import Graph, Layer
+from ..ir.reader import graph_of
 from ..ops.control_flow import BODY_TAGS
 from ..ops.opsets import type_key
 from ..ops.releases import (
@@ -340,7 +341,7 @@ def migrate(source: Graph | str | Path, target: str | None = None, stateless: bo
     is lowered first. A graph or file ``check`` rejects raises
     InvalidModelError; an unknown target IrToolsError (E-USAGE)."""
     wanted = None if target is None else release(target)
-    graph = source if isinstance(source, Graph) else read_migratable(source)
+    graph = graph_of(source, read_migratable)
     done = migrate_graph(graph, wanted, checked=not isinstance(source, Graph) and not is_legacy(graph),
                          stateless=stateless)
     if wanted is not None and graph.ir_version not in wanted.ir_versions:  # (as the CLI: an IR version it reads)

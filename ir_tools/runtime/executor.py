@@ -17,6 +17,7 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager, nullcontext
+from pathlib import Path
 from typing import Generic, TypeVar
 
 import numpy as np
@@ -27,6 +28,7 @@ from ..base.packed import held_dtype, is_bf16, to_bf16, untagged, value_dtype
 from ..ir.bodies import Subgraph, body_layers, subgraphs
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name
+from ..ir.reader import graph_of
 from ..ir.walker import Walker
 from ..ops import attrs as A
 from ..ops.control_flow import Bodies
@@ -325,12 +327,13 @@ def _nan_as_inf(bound: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(bound), np.inf, bound)
 
 
-def run(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Run a valid ``graph`` with the numpy reference kernels; outputs keyed by output name.
+def run(graph: Graph | str | Path, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Run a valid ``graph`` (or the IR file at a path) with the numpy reference kernels; outputs keyed by output name.
 
     The graph is validated first (InvalidModelError carries every diagnostic ``check`` gives), then the inputs, as
     ``ir-tools run`` validates them (``inputs.check_inputs``: E-INPUT, floats taken in the input's type).
     """
+    graph = graph_of(graph)
     require_valid(graph)
     return Interpreter(graph).evaluate(check_inputs(graph, inputs))
 

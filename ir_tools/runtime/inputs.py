@@ -15,6 +15,7 @@ from ..base.errors import AttrError, IrToolsError, did_you_mean
 from ..base.packed import element_type_of, held_dtype, is_bf16, to_bf16
 from ..ir.model import Graph, Layer
 from ..ir.names import input_name, tensor_names
+from ..ir.reader import graph_of
 from ..ops.opsets import lookup
 
 
@@ -135,12 +136,13 @@ class Recipe:
                 "dims": self.dims, "values": self.why}
 
 
-def random_inputs(graph: Graph, seed: int = 0, shapes: Mapping[str, tuple[int, ...]] | None = None
+def random_inputs(graph: Graph | str | Path, seed: int = 0, shapes: Mapping[str, tuple[int, ...]] | None = None
                   ) -> dict[str, np.ndarray]:
     """Seeded inputs that fit the model, as the commands make them (``recipes``: token ids within the embedding's
     rows, masks of ones, positions a range; dynamic dims batch 1 and sequence 8 unless ``shapes`` gives an input's;
     docs/SEMANTICS.md section 8). Checked as the commands check them (``check_inputs``: a shape the model does not
     accept is E-INPUT), a name in ``shapes`` no input has E-USAGE (``recipes``)."""
+    graph = graph_of(graph)  # (or the IR file at a path)
     return check_inputs(graph, draw(recipes(graph, shapes or {}), seed))
 
 
