@@ -46,3 +46,29 @@ def test_many_new_layers_get_consecutive_ids() -> None:
     for i in range(5_000):
         out = output_of(b.add("Convert", "opset1", {"destination_type": "f32"}, [out], f"c{i}"))
     assert len(g) == 5_001 and g.new_id() == "5001"
+
+
+def test_a_pass_builds_on_the_shape_it_gives_an_input() -> None:
+    """A pass that gives the model's input another shape (its ``shape`` attribute, which is what OpenVINO reads) and
+    builds on it was refused: the builder read the Parameter's port dims, which only the re-inference after the pass
+    writes ("cannot reshape [1, 3, 32, 32] to [1, 12288]"; found by a QA run of the Python API)."""
+    from ir_tools import Pass, read_ir
+    from tests.conftest import SAMPLES
+
+    class Resize64(Pass):
+        def apply(self, graph: Graph) -> bool:
+            (p,) = graph.parameters()
+            p.attrs["shape"] = "1,3,64,64"
+            graph.touch(p.id)
+            b = GraphBuilder(graph)
+            assert [d.as_int() for d in b.type_of((p.id, 0)).shape] == [1, 3, 64, 64]
+            target = b.const(np.array([1, 3 * 64 * 64], np.int64), "shape")
+            assert b.type_of(target).shape == (Dim(2, 2),)
+            flat = b.add("Reshape", "opset1", b.attrs("Reshape", "opset1", special_zero=False), [p, target], "flat")
+            b.result(flat, "flat/sink")
+            return True
+
+    graph = read_ir(SAMPLES / "mixed_network.xml")
+    Resize64().run(graph)
+    assert graph.parameters()[0].outputs[0].dims == (1, 3, 64, 64)
+    assert (1, 12288) in [r.inputs[0].dims for r in graph.results()]
