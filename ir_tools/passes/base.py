@@ -73,8 +73,11 @@ class Pass:
         return type(self).__name__
 
     def apply(self, graph: Graph) -> PassResult | bool:
-        """Change ``graph`` in place (the method a pass implements); return whether it changed anything, or a
-        ``PassResult`` with stats. ``run`` calls it between its checks; called directly, nothing is checked."""
+        """Change ``graph`` in place (the method a pass implements); return a PassResult, or whether anything changed.
+        ``run`` calls it between its checks; called directly, nothing is checked. What the graph records (layers
+        added, removed or re-wired, and those ``touch``ed) counts as a change whatever this returns; an edit in place
+        it is not told of (an attribute, a port) cannot be seen: a pass that does not set ``records_changes`` is
+        therefore checked after ``apply`` even when it reports no change."""
         raise NotImplementedError(f"{self.name} does not implement apply(graph)")
 
     def requires(self, graph: Graph) -> None:
@@ -89,7 +92,7 @@ class Pass:
         pass ``check`` since its last change, so it is not checked again."""
         result = self.applied(graph, checked)
         fixed = reinfer_shapes(graph) if result.modified else None
-        if self.check_after and (result.modified or not (checked or self.check_before)):
+        if self.check_after and (result.modified or not self.records_changes or not (checked or self.check_before)):
             check_after(graph, fixed, [self.name])
         self.ensures(graph)
         return result
@@ -121,7 +124,7 @@ class Pass:
         result = outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))
         if not result.modified and len(graph.changes) > revision:  # it changed the graph, whatever it says: gated
             result = PassResult(graph, True, result.stats)
-        if result.modified and not self.records_changes:
+        if not self.records_changes:  # (it may have edited a layer in place, telling nobody: checked from scratch)
             forget_passed(graph)
         return result
 
@@ -165,7 +168,7 @@ class PassManager(Pass):
             for graph_pass in self.passes:
                 if self.check_once and _gated_by_default(graph_pass):
                     result = graph_pass.applied(graph, checked)
-                    if result.modified:
+                    if result.modified or not graph_pass.records_changes:  # (as Pass.run gates it)
                         unchecked.append(graph_pass.name)
                     graph_pass.ensures(graph)
                     checked = True  # (or its changes are in ``unchecked``)

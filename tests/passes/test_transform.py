@@ -29,7 +29,7 @@ from ir_tools.base.dims import shape_from_ints
 from ir_tools.cli import main
 from ir_tools.passes.to_opset8 import ToOpset8, to_opset8
 from tests.conftest import ROOT, SAMPLES
-from tests.passes.user_passes import FoldTransposes, UnfeedFirstRelu, UnfeedFirstReluSilently
+from tests.passes.user_passes import FoldTransposes, UnfeedFirstRelu, UnfeedFirstReluSilently, ZeroStridesSilently
 
 U = 2.0**-24  # f32 unit roundoff
 
@@ -192,6 +192,14 @@ def test_a_pass_that_breaks_the_graph_and_says_it_did_not_is_refused(tmp_path: P
         UnfeedFirstReluSilently().run(read_valid(model))
     assert [d.code for d in caught.value.diagnostics][:2] == ["E-PASS", "E-INPUT-UNFED"]
     conv = SAMPLES / "mixed_network.xml"
+    # the library as the command: Pass.run accepted ZeroStridesSilently (modified False) and write_ir wrote a model
+    # OpenVINO refuses ("Strides has zero dimension(s)"); a pass that does not record its changes is checked after
+    for run in (lambda g: ZeroStridesSilently().run(g), lambda g: ZeroStridesSilently().run(g, checked=True),
+                lambda g: PassManager([ZeroStridesSilently()], check_once=True).run(g),
+                lambda g: PassManager([ZeroStridesSilently()], fixed_point=True).run(g)):
+        with pytest.raises(PassError, match=r"pass(es)? ZeroStridesSilently left the graph invalid .*strides \[0, 0\] "
+                           "contain a zero"):
+            run(read_valid(conv))
     for spec, source, words in (("UnfeedFirstReluSilently", model, "E-INPUT-UNFED"),
                                 ("ZeroStridesSilently", conv, "strides [0, 0] contain a zero"),
                                 ("ShortConst", conv, "E-CONST-SIZE]: layer 'short' (id 14, Const@opset1): its payload "

@@ -50,7 +50,7 @@ class UnfeedFirstReluSilently(UnfeedFirstRelu):
 
 class ZeroStridesSilently(Pass):
     """Sets a Convolution's strides to 0 in place, telling the graph nothing and returning nothing: only a check of
-    what ``transform`` writes finds it."""
+    what ``transform`` writes, or the gate of ``Pass.run`` after a pass that does not record its changes, finds it."""
 
     def apply(self, graph: Graph) -> None:
         (conv, *_) = graph.by_type("Convolution")
