@@ -635,6 +635,10 @@ def cmd_transform(args: argparse.Namespace) -> int:
     graph = read_judged(args.model, args.bin)
     before = _op_counts(graph)
     result = PassManager(passes, fixed_point=args.fixed_point).run(graph, checked=True)
+    if not result.modified and args.ir_version in (None, graph.ir_version):  # (as migrate and shapes --fix)
+        print(f"nothing to transform: no pass reported a change to {args.model} (a pass that edits a layer in place "
+              "returns True or touches it); nothing written")
+        return EXIT_OK
     set_ir_version(graph, args.ir_version or graph.ir_version)
     # what is written passes check, OpenVINO's verdict and its inference of the layers we do not re-infer included
     # (their dims refreshed from it), or nothing is written
@@ -642,8 +646,8 @@ def cmd_transform(args: argparse.Namespace) -> int:
     _print_histogram(args, before, _op_counts(graph), result.stats)
     out = args.model if args.in_place else args.output
     write_ir(graph, out, graph.ir_version, overwrite_input=args.in_place)
-    # (what the passes report: one that edits a layer in place without a word, or a touch, is not seen)
-    print(f"wrote {out} ({'changed' if result.modified else 'no pass reported a change'}, IR v{graph.ir_version})")
+    what = "changed" if result.modified else "unchanged but for the IR version"
+    print(f"wrote {out} ({what}, IR v{graph.ir_version})")
     return EXIT_OK
 
 

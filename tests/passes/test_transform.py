@@ -361,6 +361,18 @@ def test_transform_never_overwrites_the_input_unless_asked(tmp_path: Path, capsy
     assert model.read_bytes() == before
     assert main(["transform", str(model), "--pass", "tests.passes.user_passes:FoldTransposes", "--in-place"]) == 0
     assert kinds(model).count("Transpose") == 1
+    # a second run folds nothing: the file was rewritten all the same ("no pass reported a change"), where migrate and
+    # shapes --fix write nothing (found by a QA run); -o writes nothing then either
+    capsys.readouterr()
+    after, stamp = model.read_bytes(), model.stat().st_mtime_ns
+    for where in (["--in-place"], ["-o", str(tmp_path / "out.xml")]):
+        assert main(["transform", str(model), "--pass", "tests.passes.user_passes:FoldTransposes", *where]) == 0
+        assert capsys.readouterr().out == (f"nothing to transform: no pass reported a change to {model} (a pass that "
+                                           "edits a layer in place returns True or touches it); nothing written\n")
+    assert (model.read_bytes(), model.stat().st_mtime_ns) == (after, stamp) and not (tmp_path / "out.xml").exists()
+    assert main(["transform", str(model), "--pass", "tests.passes.user_passes:FoldTransposes", "--ir-version", "10",
+                 "-o", str(tmp_path / "v10.xml")]) == 0  # (another IR version is a change)
+    assert "unchanged but for the IR version, IR v10" in capsys.readouterr().out
 
 
 def test_patterns_match_version_attributes_and_inputs() -> None:
