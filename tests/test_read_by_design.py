@@ -378,3 +378,79 @@ def test_an_attribute_over_libxml2s_limit_is_named_so(tmp_path: Path, capsys: py
     code, out = check(model, capsys)
     (line, _) = out.splitlines()
     assert code == 2 and "error[E-READ]: beyond the XML parser's limits" in line and "XML_PARSE_HUGE" not in line, out
+
+
+#: Model Optimizer's <meta_data> and POT's <quantization_parameters>, as 2021.x-2022.x wrote them in place of
+#: <rt_info> (QA F2), with what OpenVINO reads in them: a renamed section, a value repeated, a child named by its
+#: ``name``, ``unset_cli_parameters``, a config text with references, line breaks and runs of spaces.
+_MO_META = """\t<meta_data>
+\t\t<MO_version value="2022.1.0-7019-cdb9bec7210-releases/2022/1" />
+\t\t<cli_parameters>
+\t\t\t<input_model value="DIR/model.onnx" />
+\t\t\t<compress_fp16 value="False" />
+\t\t\t<unset unset_cli_parameters="mean_values, scale" />
+\t\t</cli_parameters>
+\t\t<Runtime_version value="1" />
+\t\t<MO_version value="2022.1.0-7019" />
+\t</meta_data>
+"""
+_POT_META = """\t<quantization_parameters>
+\t\t<config>{'compression': {'algorithms':   [{'name': "Default&amp;Quantization"}],
+\t\t  'x': '&lt;y&gt;'}}</config>
+\t\t<version value="2022.1.0-7019" />
+\t\t<nested name="a key"><b value="1" /><c><d value="2" /></c></nested>
+\t</quantization_parameters>
+"""
+
+
+def _rt_info_of(model: Path) -> dict:
+    """OpenVINO's rt_info of the file, as plain dicts and strings, its IR version left out."""
+    def plain(value):
+        try:
+            return {key: plain(value[key]) for key in value.keys()}
+        except (AttributeError, TypeError, RuntimeError):
+            return value.astype(str)
+
+    found = plain(ov.Core().read_model(str(model)).get_rt_info())
+    found.pop("version", None)
+    return found
+
+
+@pytest.mark.parametrize("sections", ["meta_data", "quantization_parameters", "both", "both, and rt_info"])
+def test_legacy_meta_data_survives_writing(sections: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA F2: OpenVINO reads a file's <meta_data> and <quantization_parameters> into the model's rt_info when it has
+    no <rt_info> (and ignores them when it has one); migrate, at IR v11 and v10, and shapes --fix wrote neither.
+    What OpenVINO reads of the written file is what it read of the original, and the sections are written as its
+    own serializer writes them back (<rt_info>: MO_version, conversion_parameters, optimization)."""
+    x = ov.opset13.parameter([1, 3, 8, 8], ov.Type.f32, name="input")
+    pool = ov.opset13.avg_pool(x, [2, 2], [0, 0], [0, 0], [2, 2], True, "floor")  # AvgPool-1: migrate rewrites it
+    model = tmp_path / "mo.xml"
+    ov.save_model(ov.Model([pool], [x], "m"), model, compress_to_fp16=False)
+    text = re.sub(r"\t<rt_info>.*?</rt_info>\n", "", model.read_text(), flags=re.S)
+    legacy = {"meta_data": _MO_META, "quantization_parameters": _POT_META}.get(sections, _MO_META + _POT_META)
+    if "rt_info" in sections:
+        legacy += '\t<rt_info>\n\t\t<framework value="x" />\n\t</rt_info>\n'
+    model.write_text(text.replace("</edges>\n", "</edges>\n" + legacy))
+    original = _rt_info_of(model)
+    assert ("framework" in original) == ("rt_info" in sections) and ("MO_version" in original) == (
+        sections in ("meta_data", "both")), original
+    theirs = tmp_path / "theirs.xml"
+    ov.serialize(ov.Core().read_model(str(model)), str(theirs))
+    for argv in (["migrate", "-o"], ["migrate", "--ir-version", "10", "-o"], ["shapes", "--fix", "-o"]):
+        written = tmp_path / "written.xml"
+        assert main([argv[0], str(model), *argv[1:], str(written)]) == 0, capsys.readouterr()
+        assert _rt_info_of(written) == original, argv
+        ours = written.read_text()
+        assert ours[ours.index("</edges>"):] == theirs.read_text()[theirs.read_text().index("</edges>"):], argv
+    capsys.readouterr()
+
+
+def test_meta_data_openvino_refuses_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A child of <meta_data> with neither a value nor the name cli_parameters: OpenVINO refuses the file
+    ("Unsupported legacy argument"); so does check, without OpenVINO too."""
+    model = copy("nms5_upper_bound.xml", tmp_path, lambda t: re.sub(
+        r"\t<rt_info>.*?</rt_info>\n", "", t, flags=re.S).replace(
+        "</edges>\n", '</edges>\n\t<meta_data>\n\t\t<weird><a value="1" /></weird>\n\t</meta_data>\n'))
+    assert "Unsupported legacy argument: weird" in openvino_reads(model)
+    assert main(["check", "--no-openvino", str(model)]) == 1
+    assert "error[E-IR]: <meta_data> holds <weird> without a value" in capsys.readouterr().out

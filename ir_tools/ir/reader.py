@@ -349,6 +349,59 @@ def _rt_tree(el: etree._Element, shared: dict | None = None) -> tuple[RtNode, ..
     return found if shared is None else shared.setdefault(found, found)
 
 
+#: The legacy sections OpenVINO reads into the model's rt_info when the file has no ``<rt_info>`` (see legacy_rt_info).
+_LEGACY_META = ("meta_data", "quantization_parameters")
+#: The names OpenVINO's serializer writes as a tag (``is_correct_tag_name``): others are ``<info name=...>``.
+_TAG_NAME = re.compile(r"[A-Za-z_][\w.-]*", re.ASCII)
+
+
+def _rt_entry(key: str, value: str | dict) -> RtNode:
+    """An rt_info entry as OpenVINO's serializer writes a model's: a string as ``value``, a map's entries in key
+    order; a key that is no XML name (or starts with "xml") as ``<info name=KEY>``."""
+    if _TAG_NAME.fullmatch(key) and key[:3].lower() != "xml":
+        tag, attrs = key, ()
+    else:
+        tag, attrs = "info", (("name", key),)
+    if isinstance(value, str):
+        return RtNode(tag, (*attrs, ("value", value)))
+    return RtNode(tag, attrs, tuple(_rt_entry(k, value[k]) for k in sorted(value)))
+
+
+def _pot_map(el: etree._Element) -> dict:
+    """POT's ``<quantization_parameters>`` (or an element in it) as OpenVINO reads it (``MetaDataParser::parse_node``):
+    each child by its ``name`` attribute, else its tag; a ``value`` (an ``<unset>``'s ``unset_cli_parameters``), else
+    a map of its children; the section's ``<config>`` is its text as pugixml prints it, without the tags, line
+    breaks and repeated spaces."""
+    found: dict = {}
+    section = el.get("name", el.tag)
+    for child in el.iterchildren(tag=etree.Element):
+        key = child.get("name", child.tag)
+        if key == "config" and section == "quantization_parameters":
+            printed = _pugi_printed(child).replace(f"<{child.tag}>", "").replace(f"</{child.tag}>", "")
+            found[key] = re.sub(" +", " ", printed.replace("\n", ""))
+        elif child.get("value") is not None:
+            found[key] = child.get("value")
+        elif child.tag == "unset" and child.get("unset_cli_parameters") is not None:
+            found[key] = child.get("unset_cli_parameters")
+        else:
+            found[key] = _pot_map(child)
+    return found
+
+
+def _pugi_printed(el: etree._Element, depth: int = 0) -> str:
+    """An element as pugixml prints it (``xml_node::print``, indented by tabs): text escaped for ``&``, ``<`` and
+    ``>``, attributes for ``"`` too."""
+    def text(value: str) -> str:
+        return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+    head = "\t" * depth + f"<{el.tag}" + "".join(f' {k}="{text(v).replace(chr(34), "&quot;")}"' for k, v in el.items())
+    children = [c for c in el if isinstance(c.tag, str)]
+    if not children:
+        return f"{head}>{text(el.text)}</{el.tag}>\n" if el.text else f"{head} />\n"
+    inner = "".join(_pugi_printed(c, depth + 1) for c in children)
+    return f"{head}>\n{inner}" + "\t" * depth + f"</{el.tag}>\n"
+
+
 def _shared(fields: tuple, shared: dict) -> RtNode:
     """The one RtNode of these fields in ``shared`` (keyed by the fields, a 4-tuple that never equals a tuple of
     RtNodes, which ``shared`` also holds)."""
@@ -596,6 +649,9 @@ class _Reader:
         root = etree.fromstring(tag.group(0) + self.context[1], self.parser)
         self.start(root, self.line_at(tag.end()))
         pos = tag.end()
+        # the first <meta_data> and <quantization_parameters> (and the base of their lines), until an <rt_info> is met
+        # (then OpenVINO ignores them: None)
+        legacy: dict[str, tuple[etree._Element, int]] | None = {}
         while not empty:
             if self.check.error is not None:
                 raise self.check.error  # (``read_ir`` waits for the check and reports its error, once)
@@ -609,11 +665,39 @@ class _Reader:
                 end = _element_end(text, pos)
                 if tag.group(2) == "rt_info":
                     self.graph.rt_info = _rt_tree(self.fragment(pos, end)[0], self.shared)
+                    legacy = None
+                elif legacy is not None and tag.group(2) in _LEGACY_META and tag.group(2) not in legacy:
+                    legacy[tag.group(2)] = (self.fragment(pos, end)[0], self.base)
                 pos = end
+        if legacy:
+            self.graph.rt_info = self.legacy_rt_info(legacy)
         self.connect_all()
         self.graph.load_diagnostics = self.diagnostics
         self.text = ""
         return self.graph
+
+    def legacy_rt_info(self, legacy: dict[str, tuple[etree._Element, int]]) -> tuple[RtNode, ...]:
+        """The model's rt_info OpenVINO reads from the legacy sections of a file without ``<rt_info>``, as its
+        serializer writes it back (``read_legacy_meta_data``, ``serialize_rt_info``): Model Optimizer's ``<meta_data>``,
+        its ``<cli_parameters>`` copied as ``<conversion_parameters>`` and each other child's ``value`` as an entry of
+        its tag; POT's ``<quantization_parameters>`` as ``<optimization>`` (present, maybe empty, once either section
+        is); entries in key order. A child of ``<meta_data>`` without ``value`` is E-IR (OpenVINO refuses the file:
+        "Unsupported legacy argument")."""
+        entries: dict[str, RtNode] = {}
+        meta, base = legacy.get("meta_data", (None, 0))
+        for child in () if meta is None else meta.iterchildren(tag=etree.Element):
+            tag = child.tag
+            if tag == "cli_parameters":
+                entries["conversion_parameters"] = RtNode("conversion_parameters", tuple(child.items()),
+                                                          _rt_tree(child), (child.text or "").strip() or None)
+            elif child.get("value") is not None:
+                entries[tag] = _rt_entry(tag, child.get("value"))
+            else:
+                self.problem("E-IR", f"<meta_data> holds <{tag}> without a value: OpenVINO refuses the file "
+                             f"('Unsupported legacy argument: {tag}')", source_line(child) + base)
+        quantization = legacy.get("quantization_parameters")
+        entries["optimization"] = _rt_entry("optimization", {} if quantization is None else _pot_map(quantization[0]))
+        return tuple(entries[key] for key in sorted(entries))
 
     def section(self, opening: re.Match) -> int:
         """Read the ``<layer>`` (``<edge>``) children of a top-level ``<layers>`` (``<edges>``), others ignored; returns
