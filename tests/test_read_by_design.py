@@ -454,3 +454,44 @@ def test_meta_data_openvino_refuses_is_an_error(tmp_path: Path, capsys: pytest.C
     assert "Unsupported legacy argument: weird" in openvino_reads(model)
     assert main(["check", "--no-openvino", str(model)]) == 1
     assert "error[E-IR]: <meta_data> holds <weird> without a value" in capsys.readouterr().out
+
+
+def test_a_default_namespace_is_read_as_openvino_reads_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA F3: OpenVINO's reader (pugixml) processes no XML namespaces. ``<net xmlns="...">`` (and a layer declaring
+    one) is read, compiled and run; every command refused it (E-READ "root element is <{ns}net>"). Read as OpenVINO
+    reads it, bodies too: check finds nothing, compare passes, and the declarations are kept as the attributes they
+    are to OpenVINO (a written file reads alike). A prefixed element is no element OpenVINO knows ("ir:layer" is no
+    layer, "ir:net" no root): refused by both, named as written."""
+    from ir_tools import read_ir, write_ir
+
+    model, _ = each_kind(3)
+    plain = tmp_path / "plain.xml"
+    ov.save_model(model, plain, compress_to_fp16=False)
+    text = plain.read_text()
+    path = tmp_path / "ns.xml"
+    shutil.copy(plain.with_suffix(".bin"), path.with_suffix(".bin"))
+    body_layer = re.search(r'<body>\s*<layers>\s*<layer id="\d+"', text)
+    path.write_text(text[:body_layer.end()].replace("<net ", '<net xmlns="http://example.com/ir" ', 1)
+                    + ' xmlns="http://example.com/body"' + text[body_layer.end():])
+    assert not isinstance(openvino_reads(path), str)
+    assert check(path, capsys) == (0, f"{path}: 0 error(s), 0 warning(s)\n")
+    assert main(["compare", str(path)]) == 0 and "PASSED" in capsys.readouterr().out
+    graph, reference = read_ir(path), read_ir(plain)
+    assert graph.net_extra == {"xmlns": "http://example.com/ir"}
+    assert [(layer.id, layer.type, layer.attrs) for layer in graph.layers()] == [
+        (layer.id, layer.type, layer.attrs) for layer in reference.layers()]
+    written = tmp_path / "written.xml"
+    write_ir(graph, written)
+    assert '<net name="control_flow" version="11" xmlns="http://example.com/ir">' in written.read_text()
+    assert check(written, capsys)[0] == 0
+    for name, edit, why in (
+            ("prefixed_layer.xml", lambda t: t.replace("<net ", '<net xmlns:ir="http://i" ', 1).replace(
+                '<layer id="0" ', '<ir:layer id="0" ', 1).replace("</layer>", "</ir:layer>", 1), "E-EDGE-LAYER"),
+            ("prefixed_root.xml", lambda t: t.replace("<net ", '<ir:net xmlns:ir="http://i" ', 1).replace(
+                "</net>", "</ir:net>"), "root element is <ir:net>, expected <net>")):
+        refused = tmp_path / name
+        refused.write_text(edit(text))
+        shutil.copy(plain.with_suffix(".bin"), refused.with_suffix(".bin"))
+        assert isinstance(openvino_reads(refused), str), name
+        code, out = check(refused, capsys)
+        assert code in (1, 2) and why in out, out
