@@ -495,3 +495,23 @@ def test_a_default_namespace_is_read_as_openvino_reads_it(tmp_path: Path, capsys
         assert isinstance(openvino_reads(refused), str), name
         code, out = check(refused, capsys)
         assert code in (1, 2) and why in out, out
+
+
+@pytest.mark.parametrize("padded", ["layers and edges", "layers only"])
+def test_layer_ids_are_integers(padded: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA F5: OpenVINO reads a layer id as an integer, so id="07" is layer 7 wherever a layer is named: an edge, a
+    body's edge, a port map's internal_layer_id, a back edge. ids written with a leading zero (and edges too, or not)
+    were refused in a port map (E-OP "names internal_layer_id 0, which is no Parameter"), or by the edges
+    (E-EDGE-LAYER); a TensorIterator, two Loops (one with back edges) and two Ifs now read as OpenVINO reads them,
+    and compute what it computes."""
+    model, _ = each_kind(5)
+    path = tmp_path / "padded.xml"
+    ov.save_model(model, path, compress_to_fp16=False)
+    text = re.sub(r'(<layer id=")(\d+)"', r'\g<1>0\2"', path.read_text())
+    if padded == "layers and edges":
+        text = re.sub(r'(<edge from-layer=")(\d+)(" from-port="\d+" to-layer=")(\d+)"', r'\g<1>0\2\g<3>0\4"', text)
+    assert "internal_layer_id" in text and "<back_edges>" in text
+    path.write_text(text)
+    assert not isinstance(openvino_reads(path), str)
+    assert check(path, capsys) == (0, f"{path}: 0 error(s), 0 warning(s)\n")
+    assert main(["compare", str(path)]) == 0 and "PASSED" in capsys.readouterr().out

@@ -65,6 +65,15 @@ def parse_int(text: str | None) -> int | None:
     return -value if t[0] == "-" else value
 
 
+def as_layer_id(text: str) -> str:
+    """A layer id as OpenVINO reads it (an unsigned integer, so ``id="01"`` is layer 1): the one spelling by which
+    layers, edges, a body's port map and back edges name a layer (QA F5). A decimal loses its leading zeros; anything
+    else is kept as written (and refused where it is read)."""
+    if len(text) > 1 and text[0] == "0" and text.isascii() and text.isdigit():
+        return text.lstrip("0") or "0"
+    return text
+
+
 def parse_attr_int(text: str) -> int | None:
     """The integer an attribute spells, as OpenVINO reads attributes: ``parse_int``'s, without a leading ``+``
     (measured on 2026.4: an axis of '+2', strides of '+1,1' and a shape of '+1' are refused; a ``<dim>`` of '+1' is

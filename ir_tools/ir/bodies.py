@@ -24,7 +24,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..base.dims import parse_int, parse_port_dim
+from ..base.dims import as_layer_id, parse_int, parse_port_dim
 from ..base.errors import IrToolsError, SourceLoc
 from ..ops.control_flow import BODY_TAGS, ConcatOut, InvariantIn, IterOut, MergedIn, PortMap, SliceIn
 from .model import Edge, Graph, Layer, Port, PortRecord, RtNode
@@ -177,7 +177,8 @@ def _subgraph(outer: Graph, owner: Layer, body_tag: str, map_tag: str) -> Subgra
         if node.tag != "edge":
             continue
         a = dict(node.attrs)
-        link = (a.get("from-layer"), parse_int(a.get("from-port")), a.get("to-layer"), parse_int(a.get("to-port")))
+        link = (_layer_id(a.get("from-layer")), parse_int(a.get("from-port")), _layer_id(a.get("to-layer")),
+                parse_int(a.get("to-port")))
         if None in link or not graph.has_layer(link[0]) or not graph.has_layer(link[2]):
             raise IrToolsError(f"<{body_tag}> has an edge OpenVINO cannot read: {a}", where, "E-OP")
         graph.add_edge(Edge(*link))
@@ -191,7 +192,7 @@ def _subgraph(outer: Graph, owner: Layer, body_tag: str, map_tag: str) -> Subgra
 
 def _layer(node: RtNode, owner: Layer) -> Layer:
     a = dict(node.attrs)
-    layer = Layer(a.pop("id", ""), a.pop("name", ""), a.pop("type", ""), a.pop("version", None), extra=a,
+    layer = Layer(as_layer_id(a.pop("id", "")), a.pop("name", ""), a.pop("type", ""), a.pop("version", None), extra=a,
                   file=owner.file, line=owner.line)
     children = []
     for child in node.children:
@@ -223,6 +224,11 @@ def _port(node: RtNode, owner: Layer) -> Port:
                 owner.line)
 
 
+def _layer_id(text: str | None) -> str | None:
+    """A layer an edge, a back edge or a port map names, as the body's layers are named (``as_layer_id``)."""
+    return None if text is None else as_layer_id(text)
+
+
 def _port_map(owner: Layer, body_tag: str, node: RtNode | None, back_edges: RtNode | None,
               parameters: list[str], results: list[str]) -> PortMap:
     """The layer's ports mapped onto the body's Parameters and Results (by position, as OpenVINO numbers them)."""
@@ -231,10 +237,11 @@ def _port_map(owner: Layer, body_tag: str, node: RtNode | None, back_edges: RtNo
     merged = {}
     for edge in () if back_edges is None else back_edges.children:
         a = dict(edge.attrs)
-        if a.get("from-layer") not in results or a.get("to-layer") not in parameters:
+        source, target = _layer_id(a.get("from-layer")), _layer_id(a.get("to-layer"))
+        if source not in results or target not in parameters:
             raise IrToolsError(f"a back edge must go from a Result of the body to one of its Parameters, got one from "
                                f"layer {a.get('from-layer')} to layer {a.get('to-layer')}", where, "E-OP")
-        merged[a["to-layer"]] = results.index(a["from-layer"])
+        merged[target] = results.index(source)
     ins, outs, current, condition = [], [], None, None
     items = () if node is None else node.children
     # OpenVINO numbers a port map's outputs by their external_port_id, in order, from 0 (those of -1 are the body's
@@ -243,7 +250,7 @@ def _port_map(owner: Layer, body_tag: str, node: RtNode | None, back_edges: RtNo
                      and (ext := parse_int(dict(item.attrs).get("external_port_id"))) is not None and ext >= 0})
     for item in items:
         a = dict(item.attrs)
-        ext, internal = parse_int(a.get("external_port_id")), a.get("internal_layer_id")
+        ext, internal = parse_int(a.get("external_port_id")), _layer_id(a.get("internal_layer_id"))
         purpose = a.get("purpose")
         table = parameters if item.tag == "input" else results
         if internal not in table:

@@ -30,7 +30,7 @@ from typing import BinaryIO
 from lxml import etree
 
 from ..base.diagnostics import Diagnostic
-from ..base.dims import INT64_MAX, parse_int, parse_port_dim
+from ..base.dims import INT64_MAX, as_layer_id, parse_int, parse_port_dim
 from ..base.errors import IrToolsError, ReadError, SourceLoc
 from .model import Graph, Layer, PortFields, PortRecord, RtNode, Weights
 
@@ -595,10 +595,12 @@ _VALUE = r'[^"<&\t\n\r]*'  # an attribute value that reads as written: no refere
 _ATTRS = rf'(?:\s+[A-Za-z_][\w.:-]*="{_VALUE}")*'
 _DIMS = r"(?:\s*<dim>[^<]*</dim>)*"
 _ANY_PORT = rf'<port id="[0-9]{{1,18}}" precision="{_VALUE}"(?: names="{_VALUE}")?\s*(?:/>|>{_DIMS}\s*</port>)'
-#: Blanks, then a layer. Groups: 1-4 id, name, type, version, 5 other attributes, 6 empty, where the start tag ends,
+#: Blanks, then a layer (its id, and an edge's layers, without leading zeros: ``as_layer_id``'s, on the lxml path).
+#: Groups: 1-4 id, name, type, version, 5 other attributes, 6 empty, where the start tag ends,
 #: 7 <data>'s attributes, 8 <rt_info>'s body, 9 and 10 the <port>s of <input> and <output>.
 _LAYER = re.compile(
-    rf'\s*<layer id="([0-9]{{1,18}})" name="({_VALUE})" type="([^"<&\s]+)" version="({_VALUE})"({_ATTRS})\s*>()\s*'
+    rf'\s*<layer id="((?!0[0-9])[0-9]{{1,18}})" name="({_VALUE})" type="([^"<&\s]+)" version="({_VALUE})"'
+    rf"({_ATTRS})\s*>()\s*"
     rf"(?:<data({_ATTRS})\s*/>\s*)?"
     rf"(?:<rt_info>((?:\s*<attribute{_ATTRS}\s*/>)*)\s*</rt_info>\s*)?"
     rf"(?:<input>((?:\s*{_ANY_PORT})*)\s*</input>\s*)?"
@@ -608,8 +610,8 @@ _LAYER = re.compile(
 _PORT = re.compile(rf'<port id="([0-9]{{1,18}})" precision="({_VALUE})"(?: names="({_VALUE})")?\s*(/)?>()'
                    rf"(?(4)|({_DIMS})\s*</port>)", re.ASCII)
 #: Blanks, then an edge.
-_EDGE = re.compile(rf'\s*<edge from-layer="({_VALUE})" from-port="([0-9]{{1,18}})" '
-                   rf'to-layer="({_VALUE})" to-port="([0-9]{{1,18}})"\s*/>', re.ASCII)
+_EDGE = re.compile(rf'\s*<edge from-layer="((?!0[0-9]){_VALUE})" from-port="([0-9]{{1,18}})" '
+                   rf'to-layer="((?!0[0-9]){_VALUE})" to-port="([0-9]{{1,18}})"\s*/>', re.ASCII)
 _ATTR = re.compile(rf'([A-Za-z_][\w.:-]*)="({_VALUE})"', re.ASCII)
 _RT_ATTRIBUTE = re.compile(rf"<attribute({_ATTRS})\s*/>", re.ASCII)
 _DIM_TEXT = re.compile(r"<dim>([^<]*)</dim>")
@@ -929,11 +931,11 @@ class _Reader:
         items = el.items()
         if (len(items) == 4 and items[0][0] == "id" and items[1][0] == "name" and items[2][0] == "type"
                 and items[3][0] == "version"):  # as OpenVINO writes them
-            layer_id, name, op_type, version = items[0][1], items[1][1], items[2][1], items[3][1]
+            layer_id, name, op_type, version = as_layer_id(items[0][1]), items[1][1], items[2][1], items[3][1]
             extra = None
         else:
             extra = dict(items)
-            layer_id, name = extra.pop("id", ""), extra.pop("name", "")
+            layer_id, name = as_layer_id(extra.pop("id", "")), extra.pop("name", "")
             op_type, version = extra.pop("type", ""), extra.pop("version", None)
             extra = extra or None  # (a dict emptied by pop() keeps its size)
         if not layer_id or not op_type:
@@ -1093,12 +1095,14 @@ class _Reader:
             (k0, from_layer), (k1, from_port), (k2, to_layer), (k3, to_port) = items
             if (k0 == "from-layer" and k1 == "from-port" and k2 == "to-layer" and k3 == "to-port"
                     and from_port.isdigit() and to_port.isdigit() and from_port.isascii() and to_port.isascii()):
-                return (from_layer, parse_int(from_port), to_layer, parse_int(to_port), self.line_of(el))
+                return (as_layer_id(from_layer), parse_int(from_port), as_layer_id(to_layer), parse_int(to_port),
+                        self.line_of(el))
         attrib = dict(items)
         try:
             from_port, to_port = parse_int(attrib["from-port"]), parse_int(attrib["to-port"])
             if from_port is not None and to_port is not None:
-                return (attrib["from-layer"], from_port, attrib["to-layer"], to_port, self.line_of(el))
+                return (as_layer_id(attrib["from-layer"]), from_port, as_layer_id(attrib["to-layer"]), to_port,
+                        self.line_of(el))
         except KeyError:
             pass
         wrong = [f"{key} is missing" for key in _EDGE_KEYS if key not in attrib]
