@@ -69,6 +69,7 @@ from tests.ops import (  # noqa: E402
     test_gather_nd_conformance,
     test_grid_sample_conformance,
     test_hard_sigmoid_conformance,
+    test_identity_conformance,
     test_interpolate_conformance,
     test_matmul_conformance,
     test_maxpool_conformance,
@@ -202,10 +203,20 @@ def state(rng: np.random.Generator) -> list[Recipe]:
     return recipes(test_state_conformance.state_cases(rng, 20))
 
 
+def extra(rng: np.random.Generator) -> list[Recipe]:
+    """The ops given kernels after the first answers: Identity-16."""
+    import openvino.opset16 as ops16
+
+    ident = test_identity_conformance
+    return [Recipe([ident.values(rng, ident.DTYPES[i % len(ident.DTYPES)])], [True], lambda ns: ops16.identity(ns[0]))
+            for i in range(16)]
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
     "interpolate": interpolate, "others": others, "state": state,
+    "extra": extra,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).

@@ -1,4 +1,9 @@
-"""Parameter, Const, Convert and Result: the plumbing every IR has."""
+"""Parameter, Const, Convert, Result and Identity: the plumbing every IR has.
+
+Identity-16 (opset16 only) is a copy: OpenVINO's shape inference gives the input's element type (any, string and
+dynamic included) and partial shape; CPU returns the input bit for bit (NaN payloads, -0, f64, empty and scalar
+tensors; tests/ops/test_identity_conformance.py). OpenVINO's ONNX frontend writes it for an ONNX Identity it keeps,
+as inside a Scan's or Loop's body."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from ..base.dtypes import byte_size, element_type
 from ..base.errors import OpValidationError
 from ..base.packed import is_bf16, ov_bfloat16, to_bf16, unpack, value_dtype
 from . import attrs as A
-from .rounding import EXACT, elementwise, is_exact, output_rounding, unit
+from .rounding import EXACT, elementwise, is_exact, moves, output_rounding, unit
 from .spec import Kernel, OpSpec, TensorType
 
 
@@ -165,3 +170,14 @@ CONST_1 = OpSpec("Const", "Const-1", ConstAttrs, (0, 0), 1, _const)
 CONVERT_1 = OpSpec("Convert", "Convert-1", ConvertAttrs, (1, 1), 1, _convert, _run_convert,
                    rounding=_convert_rounding)
 RESULT_1 = OpSpec("Result", "Result-1", NoAttrs, (1, 1), 0, _result)
+
+
+def _identity(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    return [TensorType(inputs[0].element, inputs[0].shape)]
+
+
+def _run_identity(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [np.array(args[0], copy=True)]
+
+
+IDENTITY_16 = OpSpec("Identity", "Identity-16", NoAttrs, (1, 1), 1, _identity, _run_identity, rounding=moves())

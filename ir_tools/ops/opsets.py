@@ -66,6 +66,7 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (core.CONST_1, 1, 16),
     (core.CONVERT_1, 1, MAX_OPSET),
     (core.RESULT_1, 1, 16),
+    (core.IDENTITY_16, 16, 16),
     (pooling.AVG_POOL_1, 1, 13),
     (pooling.AVG_POOL_14, 14, 15),
     (pooling.AVG_POOL_16, 16, 16),

@@ -58,6 +58,23 @@ def supported(layer: Layer) -> bool:
         spec.type in ("Parameter", "Result") or unheld_float(layer) is None)
 
 
+def unrunnable_inner(graph: Graph, layer: Layer) -> tuple[str, Layer] | None:
+    """The first layer of ``layer``'s bodies (a TensorIterator's, Loop's or If's; nested bodies searched) that the
+    reference cannot run (``supported``), named ``LAYER/BODY/INNER`` (``A/body/B/body/C``) as a body's diagnostics
+    name it; None where it can run them all."""
+    for sub in subgraphs(graph, layer):
+        body = sub.graph.name.rsplit("/", 1)[-1]
+        for inner in sub.graph.layers():
+            if supported(inner):
+                continue
+            spec = lookup(inner.type, inner.version)
+            found = unrunnable_inner(sub.graph, inner) if spec is not None and spec.bodies else None
+            if found is not None:
+                return f"{layer.name}/{body}/{found[0]}", found[1]
+            return f"{layer.name}/{body}/{inner.name}", inner
+    return None
+
+
 def unheld_float(layer: Layer) -> str | None:
     """The float element type of an output of ``layer`` that the reference computes in no type of its own (f8, f4),
     if any, as its port declares it (OpenVINO gives such values as f32 ones: ``openvino_infer._values``)."""

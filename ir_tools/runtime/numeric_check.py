@@ -49,6 +49,7 @@ from .executor import (
     rounding_bounds,
     supported,
     unheld_float,
+    unrunnable_inner,
 )
 from .inputs import InputError, Recipe, check_inputs, describe
 from .openvino import ModelFiles, OpenVinoRun
@@ -864,12 +865,7 @@ class LayerCheck(_ReportWalker):
         if self.claims is not None and self.claims.abandoned:
             raise _Abandoned("the end-to-end walk failed")
         if not supported(layer):
-            spec = lookup(layer.type, layer.version)
-            unheld = layer.attrs.get("destination_type") if spec is not None and spec.type == "Convert" else \
-                unheld_float(layer) if spec is not None and spec.kernel is not None else None
-            self.not_checked(layer, "no reference kernel for a layer of its body" if spec is not None and spec.bodies
-                             else f"the reference has no {unheld} values" if unheld else "no reference kernel for this "
-                             "op")
+            self.not_checked(layer, self.why_not_run(layer))
         elif lookup(layer.type, layer.version).cpu_saturates and any(a is not None and a.dtype in _NARROW_INTS
                                                                       for a in args):
             self.not_checked(layer, SATURATES)
@@ -886,6 +882,18 @@ class LayerCheck(_ReportWalker):
             if lookup(layer.type, layer.version).bodies:
                 self.inside(layer, args)  # type: ignore[arg-type]
         return actual
+
+    def why_not_run(self, layer: Layer, graph: Graph | None = None) -> str:
+        """Why the reference cannot run ``layer`` (of ``graph``, the walk's by default): a body's owner names the first
+        layer of its bodies it cannot run, ``LAYER/BODY/INNER`` at the owner's line, and that layer's reason."""
+        spec = lookup(layer.type, layer.version)
+        if spec is not None and spec.bodies:
+            found = unrunnable_inner(graph or self.graph, layer)
+            if found is None:
+                return "no reference kernel for a layer of its body"
+            name, inner = found
+            return f"{name} ({inner.kind}, line {layer.line}) of its body: {_why_not(inner)}"
+        return _why_not(layer)
 
     def compared(self, layer: Layer, args: list[np.ndarray], actual: list[np.ndarray | None]) -> list[TensorComparison]:
         """Each output OpenVINO exposed (``actual``) against the reference's on the same inputs ``args``: within
@@ -1008,6 +1016,14 @@ class LayerCheck(_ReportWalker):
     def not_checked(self, layer: Layer, reason: str) -> None:
         self.report.not_checked.append({"layer_id": layer.id, "name": layer.name, "type": layer.kind,
                                         "line": layer.line, "reason": reason})
+
+
+def _why_not(layer: Layer) -> str:
+    """Why the reference cannot run ``layer``, a layer without bodies ``supported`` refuses."""
+    spec = lookup(layer.type, layer.version)
+    unheld = layer.attrs.get("destination_type") if spec is not None and spec.type == "Convert" else \
+        unheld_float(layer) if spec is not None and spec.kernel is not None else None
+    return f"the reference has no {unheld} values" if unheld else "no reference kernel for this op"
 
 
 class SavedCheck(_ReportWalker):

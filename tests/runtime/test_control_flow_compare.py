@@ -142,21 +142,65 @@ def test_an_onnx_loop_and_if_converted_by_openvino(tmp_path: Path, capsys: pytes
 
 def test_a_body_layer_without_a_kernel_leaves_its_layer_not_checked(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture) -> None:
+    """The If is not checked, and the reason names the body layer the reference cannot run (``LAYER/BODY/INNER``, its
+    op and the If's line, as a body's diagnostics name it) and why."""
     import openvino.opset8 as o
 
     x, cond = o.parameter([2, 3], np.float32, name="x"), o.parameter([], np.bool_, name="c")
     tx, ex = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
-    then = ov.Model([o.result(o.cumsum(tx, o.constant(np.int64(1))))], [tx], "then")  # CumSum: no kernel of ours
+    shuffled = o.shuffle_channels(tx, 1, 3)  # ShuffleChannels: no kernel of ours
+    shuffled.set_friendly_name("shuffle")
+    then = ov.Model([o.result(shuffled)], [tx], "then")
     orelse = ov.Model([o.result(o.exp(ex))], [ex], "else")
-    out = if_of(cond.output(0), x.output(0), then, orelse, "if_cumsum")
-    xml = tmp_path / "if_cumsum.xml"
-    ov.save_model(ov.Model([o.result(out)], [x, cond], "if_cumsum"), xml)
+    out = if_of(cond.output(0), x.output(0), then, orelse, "if_shuffle")
+    xml = tmp_path / "if_shuffle.xml"
+    ov.save_model(ov.Model([o.result(out)], [x, cond], "if_shuffle"), xml)
     np.savez(tmp_path / "inputs.npz", x=np.ones((2, 3), np.float32), c=np.array(True))
     code, report = _json(capsys, ["compare", str(xml), "--per-layer", "--inputs", str(tmp_path / "inputs.npz")])
+    line = next(n["line"] for n in report["not_checked"])
+    lines = enumerate(xml.read_text().splitlines(), 1)
+    assert line == next(i for i, text in lines if "<layer" in text and 'name="if_shuffle"' in text)
     assert [(n["name"], n["reason"]) for n in report["not_checked"]] == [
-        ("if_cumsum", "no reference kernel for a layer of its body")]
+        ("if_shuffle", f"if_shuffle/then_body/shuffle (ShuffleChannels@opset1, line {line}) of its body: no reference "
+                       "kernel for this op")]
     assert report["outputs"] == report["layers"] == [] and not report["compared"]
     assert code == 1  # verdict: NOTHING COMPARED, never PASSED, never exit 0
+
+
+def _onnx_scan_with_identity(path: Path) -> None:
+    """QA F6's model: an ONNX Scan whose body adds each slice to its state and passes the sum through an Identity,
+    which OpenVINO's ONNX frontend keeps (Identity-16 inside the TensorIterator's body)."""
+    from onnx import TensorProto as T
+    from onnx import helper, save
+
+    from tests.onnx.models import make_model
+
+    def info(name: str, shape: list[int]):
+        return helper.make_tensor_value_info(name, T.FLOAT, shape)
+
+    body = helper.make_graph([helper.make_node("Add", ["s_in", "x_t"], ["s_out"]),
+                              helper.make_node("Identity", ["s_out"], ["y_t"])], "body",
+                             [info("s_in", [2, 3]), info("x_t", [2, 3])], [info("s_out", [2, 3]), info("y_t", [2, 3])])
+    graph = helper.make_graph([helper.make_node("Scan", ["s0", "xs"], ["s_final", "ys"], body=body,
+                                                num_scan_inputs=1)], "scan",
+                              [info("s0", [2, 3]), info("xs", [6, 2, 3])],
+                              [info("s_final", [2, 3]), info("ys", [6, 2, 3])])
+    save(make_model(graph, 11), str(path))
+
+
+def test_an_onnx_scan_whose_body_keeps_an_identity(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """QA F6: OpenVINO's ONNX frontend (read_model) keeps the body's Identity as Identity-16; compare checks the
+    TensorIterator's outputs end to end and every body layer per iteration (it compared nothing before)."""
+    _onnx_scan_with_identity(tmp_path / "scan.onnx")
+    xml = tmp_path / "scan.xml"
+    ov.save_model(ov.Core().read_model(tmp_path / "scan.onnx"), xml)
+    assert 'type="Identity" version="opset16"' in xml.read_text()
+    for args in ([], ["--per-layer"]):
+        code, report = _json(capsys, ["compare", str(xml), *args])
+        assert code == 0 and report["passed"] and report["not_checked"] == [], report["not_checked"]
+        assert sorted(o["name"] for o in report["outputs"]) == ["s_final", "ys"]
+    bodies = {b["layer"]: b for b in report["bodies"]}
+    assert bodies["ys"]["iterations"] == 6 and bodies["ys"]["compared"] == [0, 1, 2, 3, 4, 5]
 
 
 def test_a_wrong_dim_inside_a_body_is_named(model: Path, tmp_path: Path) -> None:
