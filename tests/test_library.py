@@ -13,7 +13,7 @@ import pytest
 import ir_tools
 from ir_tools.cli import main
 from tests.conftest import ROOT, SAMPLES
-from tests.test_openvino_verdict import unmodelled_model
+from tests.test_openvino_verdict import ATTRIBUTE, REFUSED, unmodelled_model
 from tests.zoo import ir_zoo_entries
 
 BAD = Path(__file__).parent / "data" / "bad"
@@ -22,9 +22,9 @@ pytestmark = pytest.mark.openvino
 
 
 def models(tmp_path: Path) -> list[Path]:
-    """The corpus, the samples, the zoo, and a file only OpenVINO refuses (a block size its channels do not allow)."""
+    """The corpus, the samples, the zoo, and a file only OpenVINO refuses (a stride its channels do not allow)."""
     refused = unmodelled_model(tmp_path / "refused.xml")
-    refused.write_text(refused.read_text().replace('block_size="2"', 'block_size="3"', 1))
+    refused.write_text(refused.read_text().replace(ATTRIBUTE, REFUSED, 1))
     zoo = [Path(e["path"]) for e in ir_zoo_entries()]
     return [*sorted(BAD.glob("*.xml")), *sorted(SAMPLES.glob("*.xml")), *zoo, refused]
 
@@ -36,7 +36,7 @@ def cli_diagnostics(paths: list[Path], capsys, *options: str) -> dict[str, list[
 
 
 def stable(diagnostics: list[dict]) -> list[dict]:
-    """The diagnostics less the numbers OpenVINO appends to the names it makes up (``DepthToSpace_9``), which count
+    """The diagnostics less the numbers OpenVINO appends to the names it makes up (``ReorgYolo_9``), which count
     the nodes made so far in the process."""
     return [dict(d, message=re.sub(r"(\w)_\d+\b", r"\1_N", d["message"])) if d["code"] == "E-OPENVINO" else d
             for d in diagnostics]

@@ -50,7 +50,8 @@ class Case:
     have OpenVINO's sign too. ``evaluator``: OpenVINO's answer is its evaluator's (``Node.evaluate`` on Constants),
     where the CPU plugin cannot run the node or is wrong; the case is then left out of the compiled model.
     ``here``: ours -> what OpenVINO CPU gives on this CPU, where that depends on the instruction set
-    (docs/SEMANTICS.md, Corrections).
+    (docs/SEMANTICS.md, Corrections). ``bits``: compared bit for bit (NaN payloads and zeros' signs too), ``limits``
+    aside.
     """
 
     what: str
@@ -61,6 +62,7 @@ class Case:
     signed_zeros: bool = False
     evaluator: bool = False
     here: Callable[[np.ndarray], np.ndarray] | None = field(default=None, repr=False)
+    bits: bool = False  # every output must be OpenVINO's bit for bit (element type, shape and bytes)
 
 
 def named_parameters(case: int, inputs: Sequence[np.ndarray], feed: dict[str, np.ndarray]) -> list[ov.Node]:
@@ -117,10 +119,20 @@ def _run_model(cases: Sequence[Case], tmp_path: Path) -> list[str]:
             if got is not None and places is not None and case.here is not None:
                 got = case.here(got)
             limit = case.limits[k] if k < len(case.limits) else None
-            problem = "missing from ours" if got is None else mismatch(got, want, limit, case.signed_zeros)
+            problem = "missing from ours" if got is None else bits_differ(got, want) if case.bits else \
+                mismatch(got, want, limit, case.signed_zeros)
             if problem:
                 failures.append(f"{case.what} (output {k}): {problem}")
     return failures
+
+
+def bits_differ(got: np.ndarray, want: np.ndarray) -> str | None:
+    """What differs between ours and OpenVINO's, bit for bit, or None."""
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return f"ours {got.dtype}{list(got.shape)}, OpenVINO {want.dtype}{list(want.shape)}"
+    if got.tobytes() != want.tobytes():
+        return f"not bit-equal: ours {got.reshape(-1)[:8].tolist()}, OpenVINO {want.reshape(-1)[:8].tolist()}"
+    return None
 
 
 def evaluate(node: ov.Node) -> list[np.ndarray]:

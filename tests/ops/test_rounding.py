@@ -2,7 +2,8 @@
 
 Every op version with a kernel has a rounding rule. Seeded cases over the op families of real networks
 (SoftMax, LogSoftmax, BatchNormInference, MVN, NormalizeL2, LRN, reductions, MatMul, Convolution, pooling,
-activations, arithmetic, data movement), f32 and f16, are batched into one model per family, saved as IR
+activations, arithmetic, data movement: Transpose, Reshape, Concat, Gather, DepthToSpace, SpaceToDepth,
+Identity), f32 and f16, are batched into one model per family, saved as IR
 and read back by ir_tools; ``BoundedInterpreter`` gives each output and its bound, OpenVINO CPU (f32
 inference precision) runs the same model, and every element must lie within the bound with no tolerance
 at all (atol = rtol = 0). Then each case gets a planted defect: its data inputs changed in the 4th
@@ -28,6 +29,7 @@ import openvino.opset5 as ops5
 import openvino.opset6 as ops6
 import openvino.opset7 as ops7
 import openvino.opset8 as ops8
+import openvino.opset16 as ops16
 import pytest
 
 from ir_tools import read_ir
@@ -216,7 +218,14 @@ def arithmetic(rng, dtype) -> Case:
 def movement(rng, dtype) -> Case:
     shape = _shape(rng, 2, 4)
     x = _floats(rng, shape, dtype, _scale(rng, dtype))
-    kind = int(rng.integers(4))
+    kind = int(rng.integers(7))
+    if kind >= 4:  # DepthToSpace, SpaceToDepth, Identity
+        bs = int(rng.integers(1, 4))
+        x = _floats(rng, [int(rng.integers(1, 3)), int(rng.integers(1, 4)) * bs * bs, bs * int(rng.integers(1, 4)),
+                          bs * int(rng.integers(1, 4))], dtype, _scale(rng, dtype))
+        mode = str(rng.choice(["blocks_first", "depth_first"]))
+        return Case([x], lambda p: (ops1.depth_to_space(p[0], mode, bs), ops1.space_to_depth(p[0], mode, bs),
+                                    ops16.identity(p[0]))[kind - 4])
     if kind == 0:
         order = [int(v) for v in rng.permutation(len(shape))]
         return Case([x], lambda p: ops1.transpose(p[0], ops1.constant(np.array(order, np.int64))))

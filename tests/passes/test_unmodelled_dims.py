@@ -165,18 +165,19 @@ def test_shapes_fix_asks_openvino_once_our_rules_leave_the_model_clean(tmp_path:
 
 
 class BlocksOfThree(Pass):
-    """DepthToSpace's block size made 3 where its input has 8 channels: no rule of ours judges it, OpenVINO refuses."""
+    """ReorgYolo's stride made 3 where its input has 8 channels (fewer than 3 x 3): no rule of ours judges it, OpenVINO
+    refuses."""
 
     def apply(self, graph: ir_tools.Graph) -> bool:
-        layer = next(layer for layer in graph.layers() if layer.type == "DepthToSpace")
-        layer.attrs["block_size"] = "3"
+        layer = next(layer for layer in graph.layers() if layer.type == "ReorgYolo")
+        layer.attrs["stride"] = "3"
         graph.touch(layer.id)
         return True
 
 
 @pytest.mark.openvino
 def test_transform_writes_nothing_openvino_refuses_and_reads_as_check(tmp_path: Path, capsys) -> None:
-    from tests.test_openvino_verdict import unmodelled_model
+    from tests.test_openvino_verdict import RIGHT_DIMS, WRONG_DIMS, unmodelled_model
 
     model = unmodelled_model(tmp_path / "m.xml")
     out = tmp_path / "out.xml"
@@ -184,9 +185,8 @@ def test_transform_writes_nothing_openvino_refuses_and_reads_as_check(tmp_path: 
     err = capsys.readouterr().err
     assert "error[E-PASS]: OpenVINO refuses the graph BlocksOfThree left" in err and "error[E-OPENVINO]" in err
     assert not out.exists()  # written with exit 0: check then said E-OPENVINO
-    stale = tmp_path / "stale.xml"  # the DepthToSpace's dims declared wrong: check finds it by OpenVINO's inference
-    eight_by_eight = "<dim>8</dim>\n\t\t\t\t\t<dim>8</dim>"
-    stale.write_text(model.read_text().replace(eight_by_eight, "<dim>9</dim>\n\t\t\t\t\t<dim>8</dim>"))
+    stale = tmp_path / "stale.xml"  # the ReorgYolo's dims declared wrong: check finds it by OpenVINO's inference
+    stale.write_text(model.read_text().replace(RIGHT_DIMS, WRONG_DIMS))
     assert main(["check", str(stale), "-q"]) == 1
     assert main(["transform", str(stale), "--pass", f"{HERE}:StaticInputs", "-o", str(out)]) == 1
-    assert "OpenVINO infers [1,2,8,8]" in capsys.readouterr().err and not out.exists()
+    assert "OpenVINO infers [1,32,2,2]" in capsys.readouterr().err and not out.exists()
