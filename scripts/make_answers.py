@@ -78,6 +78,7 @@ from tests.ops import (  # noqa: E402
     test_reduction_conformance,
     test_roll_conformance,
     test_scatter_nd_conformance,
+    test_selu_conformance,
     test_shaping_conformance,
     test_softmax_conformance,
     test_space_depth_conformance,
@@ -205,13 +206,14 @@ def state(rng: np.random.Generator) -> list[Recipe]:
 
 
 def extra(rng: np.random.Generator) -> list[Recipe]:
-    """The ops given kernels after the first answers: Identity-16, DepthToSpace-1, SpaceToDepth-1."""
+    """The ops given kernels after the first answers: Identity-16, DepthToSpace-1, SpaceToDepth-1, Selu-1."""
     import openvino.opset16 as ops16
 
     ident = test_identity_conformance
     out = [Recipe([ident.values(rng, ident.DTYPES[i % len(ident.DTYPES)])], [True], lambda ns: ops16.identity(ns[0]))
            for i in range(16)]
-    return out + recipes(test_space_depth_conformance.kernel_case(rng, i) for i in range(32))
+    out += recipes(test_space_depth_conformance.kernel_case(rng, i) for i in range(32))
+    return out + recipes(test_selu_conformance.selu_cases(rng, 16))
 
 
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {

@@ -1,7 +1,7 @@
 """Unary element-wise ops and activations: attributes, shape rules (same shape) and reference kernels.
 
 Sigmoid, Tanh, Exp, Log, Sqrt, Erf, Abs, Negative, Floor, Ceiling, Sign, Sin, Cos (all opset1), Round-5,
-Clamp-1, Elu-1, Swish-4, HSwish-4, HSigmoid-5, Mish-4, SoftPlus-4, Gelu-2, Gelu-7, SoftSign-9, LogicalNot-1
+Clamp-1, Elu-1, Selu-1, Swish-4, HSwish-4, HSigmoid-5, Mish-4, SoftPlus-4, Gelu-2, Gelu-7, SoftSign-9, LogicalNot-1
 and PRelu-1.
 
 Element types OpenVINO's shape inference accepts (measured on openvino 2026.4.1; a dynamic type
@@ -34,6 +34,12 @@ inaccurate they keep the exact value. Measured on openvino 2026.4.1, beyond the 
   per channel; any other slope broadcasts numpy-style against the data (an IR can hold a slope that
   neither way fits: OpenVINO's shape inference checks nothing, the kernel refuses it).
 - LogicalNot of a non-boolean type gives ``!x`` in that type (1 for 0, else 0), as the evaluator.
+- Selu-1 (data, alpha, lambda): element types merged, a real one (or dynamic), the output of data's partial shape
+  (alpha and lambda of any shape). CPU compiles only constant alpha and lambda and reads their first element where
+  the evaluator reads element i % size: the kernel takes one-element alpha and lambda only (UnsupportedError else).
+  CPU computes alpha lambda (exp(x) - 1) with exp(x) - 1, not expm1: near 0 its error is absolute, up to 0.5 f32
+  ulps at 1 times |alpha lambda| beyond 4 ulps of |y| (measured on 882,000 values per alpha, lambda; the rule
+  allows twice that); lambda x is one product.
 
 Rounding bounds (ops.rounding.elementwise): on 92,000 f32 values over [-30, 30] and near 0, OpenVINO
 CPU's Sigmoid, Tanh, Exp, Log, Sqrt, Sin, Cos, SoftSign, HSigmoid and Swish stay within 2 ulps of |y|;
@@ -56,7 +62,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import select, unary_rule
 from .core import NoAttrs
-from .rounding import APPROXIMATION_ULPS, Change, Extremum, elementwise, gamma, is_exact, unit
+from .rounding import ACCUMULATION_UNIT, APPROXIMATION_ULPS, Change, Extremum, elementwise, gamma, is_exact, unit
 from .spec import Kernel, OpSpec, TensorType
 
 _FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
@@ -155,6 +161,46 @@ def _hard_sigmoid_rounding(kernel, a: NoAttrs, args: Sequence[np.ndarray], bound
     x, alpha, beta = (np.abs(np.asarray(v, np.float64)) for v in args)
     own = gamma(2) * (alpha * x + beta)
     return [elementwise(data=(0,))(kernel, a, args, bounds, outputs)[0] + own]
+
+
+def _selu_rule(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """OpenVINO's: the three element types merged (a dynamic one merges), the result real or dynamic; data's shape."""
+    element = None
+    for t in inputs:
+        if t.element is not None and element is not None and t.element != element:
+            raise OpValidationError(f"element types {', '.join(str(i.element) for i in inputs)} (data, alpha, "
+                                    "lambda): they must match")
+        element = element or t.element
+    if element is not None and element not in REAL_TYPES:
+        raise OpValidationError(f"element type {element}: it must be a floating-point type")
+    return [TensorType(element, inputs[0].shape)]
+
+
+def _selu(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """lambda x for x > 0, else alpha lambda (exp(x) - 1), in float64 (expm1), rounded once."""
+    x, alpha, lam = (np.asarray(v) for v in args)
+    if x.dtype.kind != "f":
+        raise UnsupportedError(f"Selu of element type {x.dtype}")
+    if alpha.size != 1 or lam.size != 1:
+        raise UnsupportedError(f"Selu with alpha of {alpha.size} and lambda of {lam.size} elements: OpenVINO CPU reads "
+                               "the first element, its evaluator element i % size")
+    w, a64, l64 = x.astype(np.float64), float(alpha.reshape(-1)[0]), float(lam.reshape(-1)[0])
+    with np.errstate(all="ignore"):
+        return [np.where(w > 0, l64 * w, a64 * l64 * np.expm1(w)).astype(x.dtype)]
+
+
+_SELU_ABSOLUTE = 1.0  # f32 ulps at 1, times |alpha lambda| (module doc: 0.5 measured)
+
+
+def _selu_rounding(kernel, a: NoAttrs, args: Sequence[np.ndarray], bounds, outputs) -> list[np.ndarray]:
+    """4 ulps of |y| and the inputs' intervals (``elementwise``), plus, where x <= 0, the absolute error of
+    exp(x) - 1 in f32 scaled by |alpha lambda|."""
+    x = np.asarray(args[0])
+    scale = abs(float(np.asarray(args[1], np.float64).reshape(-1)[0]) * float(np.asarray(args[2], np.float64)
+                                                                               .reshape(-1)[0]))
+    with np.errstate(invalid="ignore"):
+        absolute = np.where(x > 0, 0.0, 2.0 * ACCUMULATION_UNIT * _SELU_ABSOLUTE * scale)
+    return [_SELU_ELEMENTWISE(kernel, a, args, bounds, outputs)[0] + absolute]
 
 
 def _float_kernel(name: str, fn: Callable[[np.ndarray], np.ndarray]) -> Callable:
@@ -539,6 +585,8 @@ GELU_7 = OpSpec("Gelu", "Gelu-7", Gelu7Attrs, (1, 1), 1, unary_rule(None, real=T
 ROUND_5 = OpSpec("Round", "Round-5", RoundAttrs, (1, 1), 1, unary_rule(None), _round,
                  rounding=elementwise(rounds=False))
 CLAMP_1 = OpSpec("Clamp", "Clamp-1", ClampAttrs, (1, 1), 1, _clamp_rule, _clamp, rounding=elementwise(rounds=False))
+_SELU_ELEMENTWISE = elementwise(_ULPS)
+SELU_1 = OpSpec("Selu", "Selu-1", NoAttrs, (3, 3), 1, _selu_rule, _selu, rounding=_selu_rounding)
 ELU_1 = OpSpec("Elu", "Elu-1", EluAttrs, (1, 1), 1, unary_rule(None), _elu, rounding=elementwise(_ULPS, 2))
 SWISH_4 = OpSpec("Swish", "Swish-4", NoAttrs, (1, 2), 1, _swish_rule, _swish,
                  rounding=elementwise(_ULPS, extremum=_swish_turn))

@@ -177,6 +177,7 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (activations.ROUND_5, 5, 16),
     (activations.CLAMP_1, 1, 16),
     (activations.ELU_1, 1, 16),
+    (activations.SELU_1, 1, 16),
     (activations.SWISH_4, 4, 16),
     (activations.HSWISH_4, 4, 16),
     (activations.HSIGMOID_5, 5, 16),

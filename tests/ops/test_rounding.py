@@ -184,11 +184,16 @@ def _swish(x: ov.Node) -> ov.Node:
     return ops4.swish(x, ops1.constant(np.array(0.7, x.get_output_element_type(0).to_dtype())))
 
 
+def _selu(x: ov.Node) -> ov.Node:
+    dtype = x.get_output_element_type(0).to_dtype()
+    return ops1.selu(x, ops1.constant(np.array(1.6732632, dtype)), ops1.constant(np.array(1.0507010, dtype)))
+
+
 _ACTIVATIONS: tuple[tuple[Callable[[ov.Node], ov.Node], float], ...] = (
     (ops1.sigmoid, 0.0), (ops1.tanh, 0.0), (ops1.exp, 0.0), (ops1.log, 1.0), (ops1.sqrt, 1.0), (ops1.erf, 0.0),
     (lambda x: ops7.gelu(x, "erf"), 0.0), (lambda x: ops7.gelu(x, "tanh"), 0.0), (_swish, 0.0),
     (ops4.hswish, 0.0), (ops5.hsigmoid, 0.0), (ops4.mish, 0.0), (ops4.softplus, 0.0),
-    (lambda x: ops1.elu(x, 0.7), 0.0), (lambda x: ops1.clamp(x, -0.5, 2.0), 0.0), (ops1.relu, 0.0))
+    (lambda x: ops1.elu(x, 0.7), 0.0), (lambda x: ops1.clamp(x, -0.5, 2.0), 0.0), (ops1.relu, 0.0), (_selu, 0.0))
 
 
 def activation(rng, dtype) -> Case:
