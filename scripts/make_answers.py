@@ -63,6 +63,7 @@ from tests.ops import (  # noqa: E402
     test_avg_pool_conformance,
     test_bitwise_conformance,
     test_convolution_conformance,
+    test_cum_sum_conformance,
     test_einsum_conformance,
     test_elementwise_conformance,
     test_fake_quantize_conformance,
@@ -206,14 +207,16 @@ def state(rng: np.random.Generator) -> list[Recipe]:
 
 
 def extra(rng: np.random.Generator) -> list[Recipe]:
-    """The ops given kernels after the first answers: Identity-16, DepthToSpace-1, SpaceToDepth-1, Selu-1."""
+    """The ops given kernels after the first answers: Identity-16, DepthToSpace-1, SpaceToDepth-1, Selu-1,
+    CumSum-3."""
     import openvino.opset16 as ops16
 
     ident = test_identity_conformance
     out = [Recipe([ident.values(rng, ident.DTYPES[i % len(ident.DTYPES)])], [True], lambda ns: ops16.identity(ns[0]))
            for i in range(16)]
     out += recipes(test_space_depth_conformance.kernel_case(rng, i) for i in range(32))
-    return out + recipes(test_selu_conformance.selu_cases(rng, 16))
+    out += recipes(test_selu_conformance.selu_cases(rng, 16))
+    return out + recipes(test_cum_sum_conformance.cum_sum_cases(rng, 24))
 
 
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {

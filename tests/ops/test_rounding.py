@@ -1,7 +1,7 @@
 """The rounding rules (ir_tools/ops/rounding.py and each op's ``rounding``) against OpenVINO CPU: the bound alone.
 
 Every op version with a kernel has a rounding rule. Seeded cases over the op families of real networks
-(SoftMax, LogSoftmax, BatchNormInference, MVN, NormalizeL2, LRN, reductions, MatMul, Convolution, pooling,
+(SoftMax, LogSoftmax, BatchNormInference, MVN, NormalizeL2, LRN, reductions and CumSum, MatMul, Convolution, pooling,
 activations, arithmetic, data movement: Transpose, Reshape, Concat, Gather, DepthToSpace, SpaceToDepth,
 Identity), f32 and f16, are batched into one model per family, saved as IR
 and read back by ir_tools; ``BoundedInterpreter`` gives each output and its bound, OpenVINO CPU (f32
@@ -24,6 +24,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as ops1
 import openvino.opset2 as ops2
+import openvino.opset3 as ops3
 import openvino.opset4 as ops4
 import openvino.opset5 as ops5
 import openvino.opset6 as ops6
@@ -139,6 +140,11 @@ def reduction(rng, dtype) -> Case:
     axes = sorted({int(a) for a in rng.integers(0, len(shape), int(rng.integers(1, len(shape) + 1)))})
     op = _REDUCTIONS[int(rng.integers(len(_REDUCTIONS)))]
     keep = bool(rng.random() < 0.5)
+    if rng.random() < 0.15:  # CumSum: exclusive and reverse
+        x = _floats(rng, shape, dtype, _scale(rng, dtype))
+        axis, exclusive, reverse = int(axes[0]) - len(shape) * int(rng.integers(2)), *(bool(b) for b in
+                                                                                      rng.integers(0, 2, 2))
+        return Case([x], lambda p: ops3.cumsum(p[0], ops1.constant(np.int64(axis)), exclusive, reverse))
     x = _floats(rng, shape, dtype, 1.0 if op is ops1.reduce_prod else _scale(rng, dtype))
     if op is ops1.reduce_prod:  # small products: the CPU multiplies in f32 (test_reduction_conformance.py)
         x = (np.sign(x) * (0.5 + np.abs(x) % 1.0)).astype(dtype)
