@@ -79,6 +79,7 @@ from tests.ops import (  # noqa: E402
     test_reduction_conformance,
     test_roll_conformance,
     test_scatter_nd_conformance,
+    test_scatter_update_conformance,
     test_selu_conformance,
     test_shaping_conformance,
     test_softmax_conformance,
@@ -208,7 +209,7 @@ def state(rng: np.random.Generator) -> list[Recipe]:
 
 def extra(rng: np.random.Generator) -> list[Recipe]:
     """The ops given kernels after the first answers: Identity-16, DepthToSpace-1, SpaceToDepth-1, Selu-1,
-    CumSum-3."""
+    CumSum-3, ScatterUpdate-3."""
     import openvino.opset16 as ops16
 
     ident = test_identity_conformance
@@ -216,7 +217,8 @@ def extra(rng: np.random.Generator) -> list[Recipe]:
            for i in range(16)]
     out += recipes(test_space_depth_conformance.kernel_case(rng, i) for i in range(32))
     out += recipes(test_selu_conformance.selu_cases(rng, 16))
-    return out + recipes(test_cum_sum_conformance.cum_sum_cases(rng, 24))
+    out += recipes(test_cum_sum_conformance.cum_sum_cases(rng, 24))
+    return out + recipes(test_scatter_update_conformance.scatter_update_cases(rng, 28))
 
 
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {

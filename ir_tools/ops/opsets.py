@@ -116,6 +116,7 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (gather.GATHER_ND_8, 8, 16),
     (scatter.SCATTER_ND_UPDATE_3, 4, 14),
     (scatter.SCATTER_ND_UPDATE_15, 15, 16),
+    (scatter.SCATTER_UPDATE_3, 3, 16),
     (shape_of.SHAPE_OF_1, 1, 2),
     (shape_of.SHAPE_OF_3, 3, MAX_OPSET),
     (broadcast.BROADCAST_1, 1, 2),

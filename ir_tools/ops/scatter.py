@@ -1,7 +1,16 @@
-"""ScatterNDUpdate-3 and ScatterNDUpdate-15: attributes, shape rule, reference kernel and rounding rule.
+"""ScatterNDUpdate-3, ScatterNDUpdate-15 and ScatterUpdate-3: attributes, shape rules, reference kernels and rounding
+rules.
 
-Checked against the installed openvino (shape rule and CPU kernel) by tests/ops/test_scatter_nd_conformance.py.
-Measured on OpenVINO 2026.4.1, beyond its specification:
+Checked against the installed openvino (shape rules and CPU kernels) by tests/ops/test_scatter_nd_conformance.py and
+tests/ops/test_scatter_update_conformance.py. Measured on OpenVINO 2026.4.1, beyond its specification:
+
+- ScatterUpdate-3 (opset3..16; data, indices, updates, axis): indices and axis of an integral type (not boolean; a
+  dynamic one passes), axis of shape [] or [1] (compatible), within [-r, r - 1] where known (and r > 0); updates of
+  data's element type (a dynamic one passes) and rank rank(data) + rank(indices) - 1, its dims data[:axis] + indices
+  + data[axis+1:] (compatible) where the axis is known (scalar data: refused then); the output is data's element
+  type and partial shape. CPU writes duplicate indices in order, the last one wins (5,000 updates of one column: the
+  last); it refuses a negative index and one out of range when it runs: the reference refuses both. CPU compiles no
+  scalar indices: the reference refuses them (UnsupportedError).
 
 - ScatterNDUpdate-3 is in opset4..14 (its type info says opset4), ScatterNDUpdate-15 in opset15..16. Indices
   must be i32 or i64, updates of data's element type (a dynamic one merges); where the expected updates rank
@@ -24,7 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..base.errors import OpValidationError
+from ..base.dtypes import INTEGER_TYPES
+from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .core import NoAttrs
 from .intervals import compatible, guarded, iv
@@ -176,3 +186,78 @@ SCATTER_ND_UPDATE_3 = OpSpec("ScatterNDUpdate", "ScatterNDUpdate-3", NoAttrs, (3
                              _run_scatter_nd, rounding=_scatter_nd_rounding, index_input=1)
 SCATTER_ND_UPDATE_15 = OpSpec("ScatterNDUpdate", "ScatterNDUpdate-15", ScatterNDUpdate15Attrs, (3, 3), 1,
                               guarded(_scatter_nd), _run_scatter_nd, rounding=_scatter_nd_rounding, index_input=1)
+
+
+def _scatter_update(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """ScatterUpdate-3's shape inference (module doc)."""
+    data, indices, updates, axis = inputs
+    for t, what in ((indices, "indices"), (axis, "axis")):
+        if t.element is not None and t.element not in INTEGER_TYPES:
+            raise OpValidationError(f"{what} of element type {t.element}: it must be an integral number type")
+    if data.element is not None and updates.element is not None and data.element != updates.element:
+        raise OpValidationError(f"updates of element type {updates.element} differ from data of {data.element}")
+    if axis.shape is not None and (len(axis.shape) > 1 or (len(axis.shape) == 1 and not compatible(iv(axis.shape[0]),
+                                                                                                  (1, 1)))):
+        raise OpValidationError(f"axis of shape {list(axis.shape)}: it must be a scalar or of one element")
+    out = [TensorType(data.element, data.shape)]
+    known = len(values) > 3 and values[3] is not None
+    value = int(np.asarray(values[3]).reshape(-1)[0]) if known else 0
+    if known and data.shape and not -len(data.shape) <= value < len(data.shape):  # (not checked on a scalar)
+        raise OpValidationError(f"axis {value} is out of [{-len(data.shape)}, {len(data.shape) - 1}]")
+    if data.shape is None or indices.shape is None or updates.shape is None:
+        return out
+    r, k = len(data.shape), len(indices.shape)
+    if len(updates.shape) != r + k - 1:
+        raise OpValidationError(f"updates of rank {len(updates.shape)}: it must be rank(data) + rank(indices) - 1 = "
+                                f"{r + k - 1}")
+    if not known:
+        return out
+    if r == 0:  # updates then have rank(indices) - 1 dims where data[:axis] + indices + data[axis+1:] has rank(indices)
+        raise OpValidationError("scalar data: updates cannot have the dims data[:axis] + indices + data[axis+1:]")
+    value %= r
+    want = (*data.shape[:value], *indices.shape, *data.shape[value + 1:])
+    for i, (w, u) in enumerate(zip(want, updates.shape, strict=True)):
+        if not compatible(iv(w), iv(u)):
+            raise OpValidationError(f"updates dim {i} is {u}, expected {w} (data[:axis] + indices + data[axis+1:])")
+    return out
+
+
+def _run_scatter_update(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Slices of data along the axis replaced by those of updates, in index order (the last of duplicates wins, as
+    on CPU); negative and out-of-range indices refused (CPU refuses them when it runs)."""
+    x, idx, upd, axis_value = (np.asarray(v) for v in args)
+    if idx.dtype.kind not in "iu" or axis_value.dtype.kind not in "iu":
+        raise OpValidationError(f"indices of {idx.dtype} and axis of {axis_value.dtype}: they must be integers")
+    if upd.dtype != x.dtype:
+        raise OpValidationError(f"updates of element type {upd.dtype} differ from data of {x.dtype}")
+    if axis_value.size != 1 or x.ndim == 0:
+        raise OpValidationError(f"axis of shape {list(axis_value.shape)} on data of rank {x.ndim}")
+    if idx.ndim == 0:
+        raise UnsupportedError("scalar indices: OpenVINO CPU does not compile them")
+    axis = int(axis_value.reshape(-1)[0])
+    if not -x.ndim <= axis < x.ndim:
+        raise OpValidationError(f"axis {axis} is out of [{-x.ndim}, {x.ndim - 1}]")
+    axis %= x.ndim
+    want = x.shape[:axis] + idx.shape + x.shape[axis + 1:]
+    if upd.shape != want:
+        raise OpValidationError(f"updates have shape {list(upd.shape)}, expected data[:axis] + indices + "
+                                f"data[axis+1:] = {list(want)}")
+    flat = idx.reshape(-1).astype(np.int64)
+    if np.any((flat < 0) | (flat >= x.shape[axis])):
+        raise OpValidationError(f"an index is out of [0, {x.shape[axis] - 1}] (OpenVINO CPU refuses it, negative ones "
+                                "too)")
+    out = x.copy()
+    if flat.size == 0:
+        return [out]
+    _, first = np.unique(flat[::-1], return_index=True)
+    keep = np.sort(flat.size - 1 - first)  # each index's last update
+    rows = upd.reshape(x.shape[:axis] + (flat.size,) + x.shape[axis + 1:])
+    target = [slice(None)] * x.ndim
+    source = [slice(None)] * x.ndim
+    target[axis], source[axis] = flat[keep], keep
+    out[tuple(target)] = rows[tuple(source)]
+    return [out]
+
+
+SCATTER_UPDATE_3 = OpSpec("ScatterUpdate", "ScatterUpdate-3", NoAttrs, (4, 4), 1, guarded(_scatter_update),
+                          _run_scatter_update, (3,), rounding=_SCATTER_MOVES, index_input=1)

@@ -3,7 +3,7 @@
 Every op version with a kernel has a rounding rule. Seeded cases over the op families of real networks
 (SoftMax, LogSoftmax, BatchNormInference, MVN, NormalizeL2, LRN, reductions and CumSum, MatMul, Convolution, pooling,
 activations, arithmetic, data movement: Transpose, Reshape, Concat, Gather, DepthToSpace, SpaceToDepth,
-Identity), f32 and f16, are batched into one model per family, saved as IR
+Identity, ScatterUpdate), f32 and f16, are batched into one model per family, saved as IR
 and read back by ir_tools; ``BoundedInterpreter`` gives each output and its bound, OpenVINO CPU (f32
 inference precision) runs the same model, and every element must lie within the bound with no tolerance
 at all (atol = rtol = 0). Then each case gets a planted defect: its data inputs changed in the 4th
@@ -229,7 +229,12 @@ def arithmetic(rng, dtype) -> Case:
 def movement(rng, dtype) -> Case:
     shape = _shape(rng, 2, 4)
     x = _floats(rng, shape, dtype, _scale(rng, dtype))
-    kind = int(rng.integers(7))
+    kind = int(rng.integers(8))
+    if kind == 7:  # ScatterUpdate along axis 0, duplicates included
+        idx = rng.integers(0, shape[0], int(rng.integers(1, 5))).astype(np.int64)
+        upd = _floats(rng, [len(idx), *shape[1:]], dtype, _scale(rng, dtype))
+        return Case([x, upd], lambda p: ops3.scatter_update(p[0], ops1.constant(idx), p[1],
+                                                            ops1.constant(np.int64(0))))
     if kind >= 4:  # DepthToSpace, SpaceToDepth, Identity
         bs = int(rng.integers(1, 4))
         x = _floats(rng, [int(rng.integers(1, 3)), int(rng.integers(1, 4)) * bs * bs, bs * int(rng.integers(1, 4)),
