@@ -86,6 +86,7 @@ from tests.ops import (  # noqa: E402
     test_space_depth_conformance,
     test_state_conformance,
     test_support_kernels,
+    test_topk_conformance,
 )
 from tests.ops.conformance import Case, blur  # noqa: E402
 
@@ -209,7 +210,7 @@ def state(rng: np.random.Generator) -> list[Recipe]:
 
 def extra(rng: np.random.Generator) -> list[Recipe]:
     """The ops given kernels after the first answers: Identity-16, DepthToSpace-1, SpaceToDepth-1, Selu-1,
-    CumSum-3, ScatterUpdate-3."""
+    CumSum-3, ScatterUpdate-3, TopK-1/3/11."""
     import openvino.opset16 as ops16
 
     ident = test_identity_conformance
@@ -218,7 +219,8 @@ def extra(rng: np.random.Generator) -> list[Recipe]:
     out += recipes(test_space_depth_conformance.kernel_case(rng, i) for i in range(32))
     out += recipes(test_selu_conformance.selu_cases(rng, 16))
     out += recipes(test_cum_sum_conformance.cum_sum_cases(rng, 24))
-    return out + recipes(test_scatter_update_conformance.scatter_update_cases(rng, 28))
+    out += recipes(test_scatter_update_conformance.scatter_update_cases(rng, 28))
+    return out + recipes(test_topk_conformance.topk_cases(rng, 48))
 
 
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {

@@ -367,8 +367,8 @@ def test_1000_layer_report_at_fit_then_zoomed_and_its_failures_sorted(open_repor
 
 @pytest.mark.openvino
 def test_verdict_says_what_was_compared(open_report, tmp_path, check_report):
-    """A model the reference cannot run end to end (TopK has no kernel) has its layers compared but no output:
-    the page never shows a green PASSED for it, and says what was compared."""
+    """A model the reference cannot run end to end (ShuffleChannels has no kernel) has its layers compared but no
+    output: the page never shows a green PASSED for it, and says what was compared."""
     import openvino as ov
     import openvino.opset8 as o8
 
@@ -376,15 +376,15 @@ def test_verdict_says_what_was_compared(open_report, tmp_path, check_report):
     from ir_tools.runtime.numeric_check import CompareOptions, compare_model
     from ir_tools.runtime.openvino import ModelFiles
 
-    model = tmp_path / "topk.xml"
+    model = tmp_path / "shuffle.xml"
     x = o8.parameter([1, 16], np.float32, name="x")
-    top = o8.topk(o8.relu(x, name="relu"), o8.constant(np.int64(4)), 1, "max", "value", name="top")
-    ov.save_model(ov.Model([o8.result(o8.relu(top.output(0), name="after"), name="out")], [x], "topk"), str(model))
+    shuffled = o8.shuffle_channels(o8.relu(x, name="relu"), 1, 4, name="shuffle")
+    ov.save_model(ov.Model([o8.result(o8.relu(shuffled, name="after"), name="out")], [x], "shuffle"), str(model))
     graph = read_valid(model)
     report = check_report(compare_model(graph, random_inputs(graph, 0, {}), CompareOptions(),
                                         ModelFiles(model, model.with_suffix(".bin"))).to_dict())
     assert report["passed"] and report["outputs"] == [] and len(report["layers"]) == 2
-    page = tmp_path / "topk.html"
+    page = tmp_path / "shuffle.html"
     write_report(page, lambda: compare_html(graph, report))
     tab = open_report(page)
     verdict = tab.page.inner_text("#verdict")

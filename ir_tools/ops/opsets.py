@@ -55,6 +55,7 @@ from . import (
     space_depth,
     split,
     state,
+    topk,
     transpose,
 )
 from .spec import OpSpec
@@ -104,6 +105,9 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (reshape.SQUEEZE_15, 15, 16),
     (reshape.UNSQUEEZE_1, 1, 16),
     (transpose.TRANSPOSE_1, 1, 16),
+    (topk.TOPK_1, 1, 2),
+    (topk.TOPK_3, 3, 10),
+    (topk.TOPK_11, 11, 16),
     (space_depth.DEPTH_TO_SPACE_1, 1, 16),
     (space_depth.SPACE_TO_DEPTH_1, 1, 16),
     (concat.CONCAT_1, 1, 16),

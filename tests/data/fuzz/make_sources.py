@@ -1,7 +1,7 @@
 """Regenerate the small IRs the mutation fuzzer starts from (tests/mutation_fuzz.py), with OpenVINO's serializer.
 
 Run ``python tests/data/fuzz/make_sources.py``. Each is a few layers of the ops the samples lack: MatMul, Pad,
-Reshape, Concat, Gather, TopK (no shape rule of ours), f16 weights decompressed by Convert, a dynamic batch.
+Reshape, Concat, Gather, TopK (two outputs), f16 weights decompressed by Convert, a dynamic batch.
 Every node and tensor is named, so the files are byte-identical from run to run.
 """
 
