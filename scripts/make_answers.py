@@ -74,6 +74,7 @@ from tests.ops import (  # noqa: E402
     test_interpolate_conformance,
     test_matmul_conformance,
     test_maxpool_conformance,
+    test_non_zero_conformance,
     test_normalization_conformance,
     test_recurrent_conformance,
     test_reduction_conformance,
@@ -210,7 +211,7 @@ def state(rng: np.random.Generator) -> list[Recipe]:
 
 def extra(rng: np.random.Generator) -> list[Recipe]:
     """The ops given kernels after the first answers: Identity-16, DepthToSpace-1, SpaceToDepth-1, Selu-1,
-    CumSum-3, ScatterUpdate-3, TopK-1/3/11."""
+    CumSum-3, ScatterUpdate-3, TopK-1/3/11, NonZero-3."""
     import openvino.opset16 as ops16
 
     ident = test_identity_conformance
@@ -220,7 +221,8 @@ def extra(rng: np.random.Generator) -> list[Recipe]:
     out += recipes(test_selu_conformance.selu_cases(rng, 16))
     out += recipes(test_cum_sum_conformance.cum_sum_cases(rng, 24))
     out += recipes(test_scatter_update_conformance.scatter_update_cases(rng, 28))
-    return out + recipes(test_topk_conformance.topk_cases(rng, 48))
+    out += recipes(test_topk_conformance.topk_cases(rng, 48))
+    return out + recipes(test_non_zero_conformance.non_zero_cases(rng, 21))
 
 
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
