@@ -179,3 +179,16 @@ def test_compare_checks_it(tmp_path: Path, capsys: pytest.CaptureFixture) -> Non
         assert code == 0 and report["passed"] and report["not_checked"] == [], report["not_checked"]
         assert len(report["outputs"]) == 2
     assert "TopK@opset11" in {layer["type"] for layer in report["layers"]}
+
+
+def test_what_cpu_does_not_determine_has_no_bound() -> None:
+    """Rows of [k = 2 of 4]: one with NaN (no bound), one whose 2nd and 3rd values tie (values and indices free), one
+    whose two chosen values tie (indices free unless stable), one without ties (exact)."""
+    x = np.array([[1, np.nan, 3, 2], [5, 4, 4, 1], [7, 7, 1, 0], [4, 3, 2, 1]], np.float32)
+    k = np.array(2, np.int64)
+    for stable, free_indices in ((False, [True, True, True, False]), (True, [True, True, False, False])):
+        spec = lookup("TopK", "opset11")
+        attrs = A.decode(spec.attrs, {"axis": "1", "mode": "max", "sort": "value", "stable": str(stable).lower()})
+        values, indices = spec.rounding(spec.kernel, attrs, [x, k], [EXACT, EXACT], spec.kernel(attrs, [x, k]))
+        assert np.isinf(values[:, 0]).tolist() == [True, True, False, False]
+        assert np.isinf(indices[:, 0]).tolist() == free_indices
