@@ -67,7 +67,7 @@ def parse_int(text: str | None) -> int | None:
 
 def as_layer_id(text: str) -> str:
     """A layer id as OpenVINO reads it (an unsigned integer, so ``id="01"`` is layer 1): the one spelling by which
-    layers, edges, a body's port map and back edges name a layer (QA F5). A decimal loses its leading zeros; anything
+    layers, edges, a body's port map and back edges name a layer. A decimal loses its leading zeros; anything
     else is kept as written (and refused where it is read)."""
     if len(text) > 1 and text[0] == "0" and text.isascii() and text.isdigit():
         return text.lstrip("0") or "0"

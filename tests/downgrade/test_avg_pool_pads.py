@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import subprocess
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +30,7 @@ from ir_tools.base.errors import IrToolsError, OpValidationError
 from ir_tools.cli import main
 from ir_tools.ops.pool_geometry import cpu_refused_length, pool_geometry
 from ir_tools.ops.releases import releases
+from tests.downgrade.test_empty_windows import Pool
 from tests.test_target import side_pythons
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,26 +45,11 @@ def test_the_table_knows_the_releases_that_refuse_it() -> None:
     assert having == [*(f"2023.{n}" for n in range(4)), "2024.0", "2024.1"]
 
 
-@dataclass(frozen=True)
-class Pool:
-    version: int  # 1, 14 or 16
-    shape: tuple[int, ...]
-    kernel: tuple[int, ...]
-    strides: tuple[int, ...]
-    dilations: tuple[int, ...]  # (on kernel-1 axes only: AvgPool-16)
-    pads_begin: tuple[int, ...]
-    pads_end: tuple[int, ...]
-    auto_pad: str
-    rounding: str
-    exclude_pad: bool
-    dynamic: bool
-    dtype: str
-
-    def refused(self) -> bool:
-        """Whether the rule says 2023.0 to 2024.1 refuse it (as the AvgPool-1 of its windows)."""
-        return any(cpu_refused_length(Dim(n, n), k, s, b, e, self.auto_pad, self.rounding, self.exclude_pad) is not None
-                   for n, k, s, b, e in zip(self.shape[2:], self.kernel, self.strides, self.pads_begin, self.pads_end,
-                                            strict=True))
+def ruled_refused(pool: Pool) -> bool:
+    """Whether the rule says 2023.0 to 2024.1 refuse ``pool`` (as the AvgPool-1 of its windows)."""
+    return any(cpu_refused_length(Dim(n, n), k, s, b, e, pool.auto_pad, pool.rounding, pool.exclude_pad) is not None
+               for n, k, s, b, e in zip(pool.shape[2:], pool.kernel, pool.strides, pool.pads_begin, pool.pads_end,
+                                        strict=True))
 
 
 def draw(rng: np.random.Generator, versions: tuple[int, ...], wide: bool = False) -> Pool | None:
@@ -95,7 +80,7 @@ def draw(rng: np.random.Generator, versions: tuple[int, ...], wide: bool = False
 
 
 def ruled_pools(pools: list[Pool]) -> list[Pool]:
-    return [p for p in pools if p.refused()]
+    return [p for p in pools if ruled_refused(p)]
 
 
 def _key(pool: Pool) -> str:
@@ -135,7 +120,7 @@ def test_the_rule_is_what_the_releases_refuse(release: str) -> None:
         pool = draw(rng, (1,), wide=True)
         if pool is not None:
             pools.append(pool)
-    ruled = {_key(p) for p in pools if p.refused()}
+    ruled = {_key(p) for p in pools if ruled_refused(p)}
     refused = _refused_on(side_pythons()[release], pools)
     print(f"\n{release}: {len(refused)} of {len(pools)} refused; the rule names {len(ruled)}")
     assert refused == (set() if release == "2025.0" else ruled)
@@ -156,7 +141,7 @@ def pools_model(path: Path, rng: np.random.Generator, cases: int, versions: tupl
     params, results, inputs, pools = [], [], {}, []
     while len(pools) < cases:
         pool = draw(rng, versions)
-        if pool is None or pool.refused() != (len(pools) % 10 != 9) or pool.dynamic != dynamic or \
+        if pool is None or ruled_refused(pool) != (len(pools) % 10 != 9) or pool.dynamic != dynamic or \
                 pool.rounding not in roundings or (exclude_only and not pool.exclude_pad):
             continue
         i = len(pools)
@@ -221,7 +206,7 @@ def test_a_refused_avg_pool_is_named_and_migrated_bit_for_bit(release: str, seed
     model, feed, pools = pools_model(tmp_path / "pools.xml", np.random.default_rng(seed), 200, (1, 14, 16),
                                      exclude_only=exclude_only)
     errors = _target_errors(model, release)
-    hit = {f"pool{i}" for i, p in enumerate(pools) if p.refused()}
+    hit = {f"pool{i}" for i, p in enumerate(pools) if ruled_refused(p)}
     named = {name for name, messages in errors.items() if any(DEFECT in m for m in messages)}
     assert named == hit, (named ^ hit)
     for name in hit:
@@ -247,7 +232,7 @@ def test_a_refused_avg_pool_is_named_and_migrated_bit_for_bit(release: str, seed
             np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)
             np.testing.assert_array_equal(np.signbit(got[name]), np.signbit(want[name]), err_msg=f"{run}: {name}")
             empty += int(np.isnan(want[name]).sum() + (want[name] == 0).sum())
-    versions = Counter(p.version for p in pools if p.refused())
+    versions = Counter(p.version for p in pools if ruled_refused(p))
     print(f"\n{release}: {len(hit)} refused layers {dict(versions)} written as {dict(made)}; NaN or zero values "
           f"compared: {empty}")
     assert min(versions.values()) >= 20 and {len(p.kernel) for p in pools} == {1, 2, 3}
@@ -267,7 +252,7 @@ def test_a_refused_avg_pool_on_dynamic_dims_is_refused(tmp_path: Path, capsys: p
     err = capsys.readouterr().err
     assert not out.exists()
     for i, pool in enumerate(pools):
-        if pool.refused():
+        if ruled_refused(pool):
             assert f"layer 'pool{i}'" in err and "is dynamic" in err, err
     assert "and at length" in err and "fails on it at inference; the exact form needs static spatial dims" in err, err
     if "2023.0" in side_pythons():
