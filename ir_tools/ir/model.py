@@ -19,7 +19,7 @@ from ..base.dims import INT64_MAX
 from ..base.errors import IrToolsError, ReadError, SourceLoc
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs, const_value
-from ..ops.opsets import type_key, type_query
+from ..ops.opsets import reads_as, type_key, type_query
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +298,7 @@ class Layer:
     def is_a(self, op_type: str) -> bool:
         """True if OpenVINO reads this layer's type as ``op_type``, spelled as a look-up may spell it ("Relu" is
         ReLU; one spelling rule: ``ops.opsets.type_query``)."""
-        return type_key(self._type) == type_query(op_type)
+        return reads_as(self._type, op_type)
 
 
 class Edge(NamedTuple):

@@ -279,6 +279,7 @@ _PYTHON_NAMES = {"constant": "Const"}
 
 
 @lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)  # a model has few distinct type spellings
 def type_key(op_type: str) -> str:
     """What a layer of type ``op_type`` is found by (``Graph.by_type``, ``Layer.is_a``, ``Op``): the modelled type
     OpenVINO reads it as, else (an op ir_tools does not model) its spelling in lower case, as OpenVINO reads it."""
@@ -294,6 +295,12 @@ def type_query(op_type: str) -> str:
         raise IrToolsError(f"no layer has type '{op_type}': OpenVINO's IR reader does not read it (it is the name of "
                            f"OpenVINO's Python API); did you mean {spelling}?", code="E-USAGE")
     return type_key(op_type)
+
+
+@lru_cache(maxsize=4096)  # (Layer.is_a, asked of every layer by every walk and pass)
+def reads_as(op_type: str, asked: str) -> bool:
+    """Whether OpenVINO reads a layer of type ``op_type`` as the type a look-up asks for (``type_query``)."""
+    return type_key(op_type) == type_query(asked)
 
 
 def required_spelling(op_type: str) -> str | None:

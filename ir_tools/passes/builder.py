@@ -47,13 +47,13 @@ class GraphBuilder:
         self.created: list[Layer] = []  # every layer added through this builder, in order
 
     def type_of(self, out: Output | Layer) -> TensorType:
-        """The type of an output port: a Parameter's or a Const's from its attributes, as OpenVINO reads it (a pass
-        that gives an input another ``shape`` builds on the new one, not on its port's dims); any other's as its port
-        declares it (read from its record: no Port objects for a layer only read from), which is what the re-inference
-        after ``apply`` wrote: a layer after an input changed in place keeps its dims until then."""
+        """The type of an output port: a Parameter's from its attributes, as OpenVINO reads it (a pass that gives an
+        input another ``shape`` builds on the new one, not on its port's dims); any other's as its port declares it
+        (read from its record: no Port objects for a layer only read from), which is what the re-inference after
+        ``apply`` wrote: a layer after an input changed in place keeps its dims until then."""
         layer_id, port_id = self.output(out)
         layer = self.graph.layer(layer_id)
-        spec = lookup(layer.type, layer.version) if layer.is_a("Parameter") or layer.is_a("Const") else None
+        spec = lookup(layer.type, layer.version) if layer.is_a("Parameter") else None
         if spec is not None and spec.infer is not None:
             try:
                 (made,) = spec.infer(A.decode(spec.attrs, layer.attrs, layer.loc), [], [])

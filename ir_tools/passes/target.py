@@ -81,8 +81,9 @@ def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnos
     """E-TARGET for each layer of ``graph`` (its top level) whose op version ``target`` cannot create, or creates
     and computes wrongly (``target_diagnostics``' ``rewritten``)."""
     found = []
-    repairing = [d for d in DOWNGRADES if not target.miscomputes.isdisjoint(d.repairs)]  # (usually none)
+    repairing = [d(target) for d in DOWNGRADES if not target.miscomputes.isdisjoint(d.repairs)]  # (usually none)
     created: dict[tuple[str, str], bool] = {}  # (type, version) -> created, whatever the attributes (most ops)
+    repairs: dict[tuple[str, str], list[Downgrade]] = {}  # (type, version) -> those of ``repairing`` rewriting it
     for layer in graph.layers():
         version = layer.version or ""
         if not version.startswith("opset"):
@@ -93,15 +94,19 @@ def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnos
             creates = target.creates(layer.type, version, layer.attrs)
             if not has_probed_values(layer.type, version):
                 created[kind] = creates
+        mine = repairs.get(kind)
+        if mine is None:
+            label = op_label(*kind)
+            mine = repairs[kind] = [d for d in repairing if label in d.rewrites]
         if creates:
-            if repairing:
-                found += _defects(graph, layer, target, repairing, rewritten)
+            if mine:
+                found += _defects(graph, layer, target, mine, rewritten)
             continue
         found.append(Diagnostic("error", "E-TARGET", f"{_cannot_create(layer, target)}; "
                                 f"{_left(graph, layer, target) if rewritten else _rewrite(graph, layer, target)}",
                                 layer.loc))
-        if repairing and layer.type.lower() == "avgpool":  # (AvgPool-14/16: what `migrate` makes of it, an AvgPool-1)
-            found += _defects(graph, layer, target, repairing, rewritten)
+        if mine and layer.type.lower() == "avgpool":  # (AvgPool-14/16: what `migrate` makes of it, an AvgPool-1)
+            found += _defects(graph, layer, target, mine, rewritten)
     return found
 
 
@@ -183,23 +188,20 @@ def weights_read_otherwise(graph: Graph, target: Release, severity: Severity = "
             for layer, what in downgrade(target).unrepaired(graph)]
 
 
-def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[type[Downgrade]],
+def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[Downgrade],
              rewritten: bool) -> list[Diagnostic]:
     """E-TARGET if a measured defect of ``target`` hits ``layer``, which it creates: the downgrade that rewrites it
-    (one of ``repairing``, those that repair a defect of ``target``) says so; ``rewritten`` (after the rewrites): a
-    layer left has no rewrite that applies."""
+    (one of ``repairing``, for ``target``, those of its op versions that repair a defect of ``target``) says so;
+    ``rewritten`` (after the rewrites): a layer left has no rewrite that applies."""
     found = []
-    label = op_label(layer.type, layer.version)
     for downgrade in repairing:
-        if label not in downgrade.rewrites:
-            continue
-        key = downgrade(target).defect(graph, layer)
+        key = downgrade.defect(graph, layer)
         if key is None:
             continue
         how = downgrade.rewrites[op_label(layer.type, layer.version)]
-        why = downgrade(target).declines(graph, layer)
+        why = downgrade.declines(graph, layer)
         fix = _not_applied([how], why) if rewritten or why else f"`ir-tools migrate --target` rewrites it {how}"
-        since = _next_without(target, key, lambda release: downgrade(release).defect(graph, layer) == key)  # noqa: B023
+        since = _next_without(target, key, lambda release: type(downgrade)(release).defect(graph, layer) == key)  # noqa: B023
         found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {DEFECTS[key]} (measured); {since}; "
                                 f"{fix}", layer.loc))
     return found

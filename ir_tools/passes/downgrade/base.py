@@ -11,7 +11,7 @@ import numpy as np
 
 from ...base.dtypes import element_type
 from ...ir.model import Edge, Graph, Layer
-from ...ops.releases import Release, op_label
+from ...ops.releases import Release, has_probed_values, op_label
 from ..base import Pass
 from ..builder import GraphBuilder, Output, origin_of, origin_text, output_of, with_origin
 
@@ -41,13 +41,26 @@ class Downgrade(Pass):
         is its label's (``PRelu-1`` aside, whose type is PReLU): only layers of those types are asked for a label.
         Each is the pass's ``at`` while the caller rewrites it, so that a refusal names it; those it ``declines`` are
         left out."""
+        created: dict[tuple[str, str], bool] = {}  # (type, version) -> created, whatever the attributes (most ops)
         for layer in graph.of_types(label.rsplit("-", 1)[0].lower() for label in self.rewrites):
             if op_label(layer.type, layer.version) in self.rewrites and (
-                    self.target is None or not self.target.creates(layer.type, layer.version or "", layer.attrs)
+                    self.target is None or not self._creates(layer, created)
                     or self.defect(graph, layer) is not None) and self.declines(graph, layer) is None:
                 self.at = layer  # (a refusal while the caller rewrites it names it: ``Pass.applied``)
                 yield layer
         self.at = None
+
+    def _creates(self, layer: Layer, created: dict[tuple[str, str], bool]) -> bool:
+        """Whether the target creates ``layer``'s op version, remembered in ``created`` per type and version but for
+        ops whose attribute values it may lack (``has_probed_values``)."""
+        assert self.target is not None
+        kind = (layer.type, layer.version or "")
+        found = created.get(kind)
+        if found is None:
+            found = self.target.creates(*kind, layer.attrs)
+            if not has_probed_values(*kind):
+                created[kind] = found
+        return found
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         """Why the pass leaves ``layer``, one of its op versions, as it is, in words (``check --target`` and
@@ -67,8 +80,11 @@ class Downgrade(Pass):
         versions; None without one (or without a target)."""
         if self.target is None or op_label(layer.type, layer.version) not in self.rewrites:
             return None
-        found = (key for key, hits in self.repairs.items() if key in self.target.miscomputes and hits(graph, layer))
-        return next(found, None)
+        miscomputes = self.target.miscomputes
+        for key, hits in self.repairs.items():
+            if key in miscomputes and hits(graph, layer):
+                return key
+        return None
 
 
 def drop_unused(graph: Graph, layers: Iterable[Layer]) -> None:

@@ -16,7 +16,7 @@ from ...ir.model import Graph, Layer
 from ...ops.releases import FLOAT_BOOLEAN_EXACT_WITHIN, op_label
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
-from ..shapes import declared_type
+from ..shapes import declared_type, declared_type_of
 from .base import Downgrade, numpy_dtype, source
 
 #: The float types whose Convert-1 into boolean the table measured (``scripts/probe_release.py``, float_boolean).
@@ -109,10 +109,14 @@ def constant(graph: Graph, out: Output) -> bool:
 
 
 def _to_boolean(layer: Layer) -> bool:
-    """Whether ``layer`` is a Convert-1 of a probed float type into boolean."""
-    return (op_label(layer.type, layer.version) == "Convert-1" and bool(layer.inputs)
-            and declared_type(layer.inputs[0]).element in _PROBED
-            and declared_type(layer.outputs[0]).element == "boolean")
+    """Whether ``layer`` is a Convert-1 of a probed float type into boolean (asked of every Convert by ``check
+    --target``: read from the port records, which makes no Port objects)."""
+    outs = layer.output_records()
+    if not outs or declared_type_of(outs[0][1], outs[0][2]).element != "boolean":
+        return False
+    ins = layer.input_records()
+    return bool(ins) and declared_type_of(ins[0][1], ins[0][2]).element in _PROBED and \
+        op_label(layer.type, layer.version) == "Convert-1"
 
 
 def _beyond_exact(graph: Graph, layer: Layer) -> bool:
