@@ -253,14 +253,16 @@ def _defaults(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> _Defaults:
 
 def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) -> tuple[tuple[int, ...], str]:
     """The shape of an input without ``--shape``: static dims as declared; a dynamic dim 0 is the batch, a dynamic
-    dim 1 of a rank-2 input or of a rank-3 float input ([batch, sequence, features]) the sequence, each within the
-    model's bounds; any other dynamic dim its lower bound when that is at least 1, else 1 when its upper bound
-    admits it; an unbounded one must be given."""
+    dim 1 of a rank-2 input or of a rank-3 float input ([batch, sequence, features]) the sequence, and so is the
+    dynamic last dim of a rank-4 input whose dims 1 and 2 are 1 (an extended attention mask, [batch, 1, 1,
+    sequence]), each within the model's bounds; any other dynamic dim its lower bound when that is at least 1, else 1
+    when its upper bound admits it; an unbounded one must be given."""
     text = param.attrs.get("shape", "")
     declared = parse_shape(text)
     if declared is None:
         raise InputError(f"input '{name}' has a dynamic rank: give its shape with --shape {name}:D1,D2,...")
-    sequence_dim = 1 if len(declared) == 2 or (len(declared) == 3 and np.issubdtype(dtype, np.floating)) else None
+    sequence_dim = 1 if len(declared) == 2 or (len(declared) == 3 and np.issubdtype(dtype, np.floating)) else \
+        3 if len(declared) == 4 and all(d.is_static and d.lo == 1 for d in declared[1:3]) else None
     shape, said = [], []
     for i, d in enumerate(declared):
         if d.is_static:

@@ -21,7 +21,7 @@ import ir_tools
 from ir_tools.base.dims import DYNAMIC, Dim
 from ir_tools.cli import main
 from ir_tools.ir.model import Graph
-from ir_tools.passes.builder import GraphBuilder
+from ir_tools.passes.builder import GraphBuilder, output_of
 from ir_tools.runtime.executor import Interpreter
 from ir_tools.runtime.inputs import draw, random_inputs, recipes
 from tests.conftest import ROOT
@@ -122,6 +122,25 @@ def test_dims_within_the_models_bounds_and_a_dim_without_a_default() -> None:
         recipes(b.graph, {})
     with pytest.raises(ir_tools.IrToolsError, match=r"random_inputs: shapes=\{'image': \(D1, D2, \.\.\.\)\}\)$"):
         ir_tools.random_inputs(b.graph)  # (a library user is told the library's way too, in Python's spelling)
+
+
+@pytest.mark.openvino
+def test_an_extended_attention_mask_takes_the_sequence(tmp_path: Path, capsys) -> None:
+    """A [batch, 1, 1, sequence] mask (a transformer's extended attention mask, added to its scores) had no default
+    for its last dim: compare, run and migrate --check stopped with E-INPUT unless --shape gave it (found by a QA
+    run). Its last dim is the sequence, as a [batch, sequence] input's; an image's [?, 3, ?, ?] still has none."""
+    b = GraphBuilder(Graph("masked"))
+    x = b.parameter("x", "f32", (DYNAMIC, DYNAMIC))
+    mask = b.parameter("extended_mask", "f32", (DYNAMIC, Dim(1, 1), Dim(1, 1), DYNAMIC))
+    axes = b.const(np.array([1, 2], np.int64), "axes")
+    wide = b.add("Unsqueeze", "opset1", None, [x, axes], "wide")
+    b.result(output_of(b.add("Add", "opset1", None, [wide, mask], "scores")), "out")
+    made = recipes(b.graph, {})
+    assert made["extended_mask"].shape == (1, 1, 1, 8) and made["x"].shape == (1, 8)
+    assert made["extended_mask"].dims == "batch 1, sequence 8 by default"
+    model = tmp_path / "masked.xml"
+    ir_tools.write_ir(b.graph, model)
+    assert main(["compare", str(model)]) == 0, capsys.readouterr()
 
 
 def test_what_is_not_a_shape_or_an_inputs_file_is_named(tmp_path: Path) -> None:
