@@ -81,6 +81,11 @@ class CompareOptions:
     #: and the report says which layers and outputs they move beyond their bound, and by how much
     deployed: Mapping[str, str] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.tolerances, Tolerances):  # (a tuple (atol, rtol) failed deep inside the comparison)
+            raise IrToolsError(f"CompareOptions(tolerances=...) takes a Tolerances (Tolerances(atol=1e-4, rtol=1e-4)), "
+                               f"not {type(self.tolerances).__name__}", code="E-USAGE")
+
 
 def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: CompareOptions,
                   openvino: ActivationRunner | ModelFiles | None = None) -> CompareReport:

@@ -54,6 +54,8 @@ def refusals() -> dict[str, tuple[Callable[[], object], str, str]]:
                                      "cut input 42: a tensor is a name"),
         "run of a list": (lambda: ir_tools.run([MODEL], {}), "E-USAGE",
                           "expected a Graph or the path of an .xml file, not list"),
+        "CompareOptions of a tuple of tolerances": (lambda: ir_tools.CompareOptions(tolerances=(1e-3, 1e-3)),
+                                                    "E-USAGE", "takes a Tolerances (Tolerances(atol=1e-4, "),
     }
 
 
