@@ -30,7 +30,7 @@ from ir_tools.base.errors import IrToolsError, OpValidationError
 from ir_tools.cli import main
 from ir_tools.ops.pool_geometry import cpu_refused_length, pool_geometry
 from ir_tools.ops.releases import releases
-from tests.downgrade.test_empty_windows import Pool
+from tests.downgrade.test_empty_windows import Pool, model_of_pools
 from tests.test_target import side_pythons
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,38 +133,14 @@ def pools_model(path: Path, rng: np.random.Generator, cases: int, versions: tupl
                 ) -> tuple[Path, dict[str, np.ndarray], list[Pool]]:
     """``cases`` drawn layers (of ``roundings``; ``exclude_only``: with exclude-pad), nine in ten of them refused by
     the rule, each on a Parameter of its own, in one model; returns it, its inputs and the layers."""
-    import openvino as ov
-    import openvino.opset1 as o1
-    import openvino.opset14 as o14
-    import openvino.opset16 as o16
-
-    params, results, inputs, pools = [], [], {}, []
-    while len(pools) < cases:
+    def pick(count: int) -> Pool | None:
         pool = draw(rng, versions)
-        if pool is None or ruled_refused(pool) != (len(pools) % 10 != 9) or pool.dynamic != dynamic or \
+        if pool is None or ruled_refused(pool) != (count % 10 != 9) or pool.dynamic != dynamic or \
                 pool.rounding not in roundings or (exclude_only and not pool.exclude_pad):
-            continue
-        i = len(pools)
-        dtype = np.float16 if pool.dtype == "f16" else np.float32
-        declared = [*pool.shape[:2], *(-1 if pool.dynamic else n for n in pool.shape[2:])]
-        x = o1.parameter(declared, dtype, name=f"x{i}")
-        args = (x, list(pool.strides), list(pool.pads_begin), list(pool.pads_end), list(pool.kernel), pool.exclude_pad,
-                pool.rounding, None if pool.auto_pad == "explicit" else pool.auto_pad)
-        if pool.version == 16:
-            node = o16.avg_pool(*args, dilations=list(pool.dilations), name=f"pool{i}")
-        else:
-            node = (o1 if pool.version == 1 else o14).avg_pool(*args, name=f"pool{i}")
-        value = rng.standard_normal(pool.shape).astype(dtype)
-        if i % 3 == 0 and pool.dtype == "f32":
-            special = rng.random(value.shape) < 0.2
-            value[special] = rng.choice(SPECIAL, int(special.sum()))
-        inputs[f"x{i}"] = value
-        params.append(x)
-        node.output(0).get_tensor().set_names({f"y{i}"})
-        results.append(o1.result(node, name=f"y{i}/sink"))
-        pools.append(pool)
-    ov.save_model(ov.Model(results, params, path.stem), str(path), compress_to_fp16=False)
-    return path, inputs, pools
+            return None
+        return pool
+
+    return model_of_pools(path, rng, cases, pick, 0.2)
 
 
 def _run(python: str | None, model: Path, feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

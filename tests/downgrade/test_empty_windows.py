@@ -21,6 +21,7 @@ of the 360); on dynamic dims, where it refuses them (tests/downgrade/test_avg_po
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,6 +123,13 @@ def no_data(pool: Pool) -> tuple[np.ndarray, bool]:
 def pools_model(path: Path, rng: np.random.Generator, cases: int, kind: str
                 ) -> tuple[Path, dict[str, np.ndarray], list[Pool]]:
     """``cases`` drawn layers, each on a Parameter of its own, in one model; returns it, its inputs and the layers."""
+    return model_of_pools(path, rng, cases, lambda _: draw(rng, kind), 0.15)
+
+
+def model_of_pools(path: Path, rng: np.random.Generator, cases: int, pick: Callable[[int], Pool | None],
+                   special_share: float) -> tuple[Path, dict[str, np.ndarray], list[Pool]]:
+    """``cases`` layers ``pick`` gives (told how many it gave; None: none this time), each on a Parameter of its own,
+    in one model, every third f32 input ``special_share`` of special values; returns it, its inputs and the layers."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset14 as o14
@@ -129,7 +137,7 @@ def pools_model(path: Path, rng: np.random.Generator, cases: int, kind: str
 
     params, results, inputs, pools = [], [], {}, []
     while len(pools) < cases:
-        pool = draw(rng, kind)
+        pool = pick(len(pools))
         if pool is None:
             continue
         i = len(pools)
@@ -144,7 +152,7 @@ def pools_model(path: Path, rng: np.random.Generator, cases: int, kind: str
             node = (o1 if pool.version == 1 else o14).avg_pool(*args, name=f"pool{i}")
         value = rng.standard_normal(pool.shape).astype(dtype)
         if i % 3 == 0 and pool.dtype == "f32":
-            special = rng.random(value.shape) < 0.15
+            special = rng.random(value.shape) < special_share
             value[special] = rng.choice(SPECIAL, int(special.sum())).astype(dtype)
         inputs[f"x{i}"] = value
         params.append(x)
