@@ -34,7 +34,6 @@ from tests.downgrade.test_empty_windows import Pool, model_of_pools
 from tests.test_target import side_pythons
 
 ROOT = Path(__file__).resolve().parents[2]
-SPECIAL = np.array([-0.0, 0.0, np.inf, -np.inf, np.nan], np.float32)
 REFUSAL = "Supported primitive descriptors list is empty"
 
 
