@@ -143,9 +143,12 @@ def crash_text(number: signal.Signals, trace: IO[str]) -> str:
 
 
 def _crashing_frames(trace: str) -> list[tuple[str, int, str]]:
-    """The (file, line, function) frames of the thread that crashed, innermost first."""
+    """The (file, line, function) frames of the thread that crashed, innermost first; where it is no Python thread (a
+    worker thread of OpenVINO's, under load), those of the Python thread waiting on the native call that started it."""
     lines = trace.splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith("Current thread")), None)
+    if start is None:
+        start = next((i for i, line in enumerate(lines) if line.startswith("Thread 0x")), None)
     frames = []
     for line in [] if start is None else lines[start + 1:]:
         match = _FRAME.match(line)

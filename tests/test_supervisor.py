@@ -122,3 +122,15 @@ def test_an_interrupt_sent_to_the_process_ends_the_command(group: bool, tmp_path
     out, err = process.communicate(timeout=30)
     assert (process.returncode, out, err) == (130, "interrupted\n", ""), err
     assert not list(tmp_path.iterdir())
+
+
+def test_a_crash_in_a_native_thread_is_placed_at_the_python_call_that_waits_on_it() -> None:
+    """faulthandler names no current thread where the crash is in a thread Python does not know (OpenVINO's worker,
+    as CI's floors suite met under load: E-CRASH then said neither where nor that OpenVINO crashed); the frames are
+    those of the Python thread listed, waiting on OpenVINO."""
+    from ir_tools.supervisor import _crashing_frames
+
+    trace = ('Fatal Python error: Segmentation fault\n\nThread 0x00007f0000000000 (most recent call first):\n'
+             '  File "/venv/openvino/_ov_api.py", line 12 in compile_model\n'
+             '  File "/repo/ir_tools/runtime/openvino.py", line 5 in run\n')
+    assert [frame[2] for frame in _crashing_frames(trace)] == ["compile_model", "run"]
