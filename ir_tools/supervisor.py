@@ -144,18 +144,17 @@ def crash_text(number: signal.Signals, trace: IO[str]) -> str:
 
 def _crashing_frames(trace: str) -> list[tuple[str, int, str]]:
     """The (file, line, function) frames of the thread that crashed, innermost first; where it is no Python thread (a
-    worker thread of OpenVINO's, under load), those of the Python thread waiting on the native call that started it."""
-    lines = trace.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith("Current thread")), None)
-    if start is None:
-        start = next((i for i, line in enumerate(lines) if line.startswith("Thread 0x")), None)
-    frames = []
-    for line in [] if start is None else lines[start + 1:]:
-        match = _FRAME.match(line)
-        if match is None:
-            break
-        frames.append((match["file"], int(match["line"]), match["func"]))
-    return frames
+    worker thread of OpenVINO's, under load), those of the Python thread in a call of OpenVINO's or onnxruntime's
+    (not the main thread waiting on it), else of the first thread listed."""
+    threads: list[tuple[bool, list[tuple[str, int, str]]]] = []
+    for line in trace.splitlines():
+        if line.startswith(("Current thread 0x", "Thread 0x")):
+            threads.append((line.startswith("Current"), []))
+        elif threads and (match := _FRAME.match(line)) is not None:
+            threads[-1][1].append((match["file"], int(match["line"]), match["func"]))
+    current = next((frames for is_current, frames in threads if is_current), None)
+    calling = next((frames for _, frames in threads if any(_library(frame[0]) for frame in frames)), None)
+    return current if current is not None else calling if calling is not None else threads[0][1] if threads else []
 
 
 def _ours(file: str) -> bool:

@@ -126,11 +126,18 @@ def test_an_interrupt_sent_to_the_process_ends_the_command(group: bool, tmp_path
 
 def test_a_crash_in_a_native_thread_is_placed_at_the_python_call_that_waits_on_it() -> None:
     """faulthandler names no current thread where the crash is in a thread Python does not know (OpenVINO's worker,
-    as CI's floors suite met under load: E-CRASH then said neither where nor that OpenVINO crashed); the frames are
-    those of the Python thread listed, waiting on OpenVINO."""
+    as CI met under load): the frames are those of the Python thread in OpenVINO's call, not of the main thread
+    joining it, listed first (CI's E-CRASH then named ``_wait_for_tstate_lock`` and no OpenVINO)."""
     from ir_tools.supervisor import _crashing_frames
 
-    trace = ('Fatal Python error: Segmentation fault\n\nThread 0x00007f0000000000 (most recent call first):\n'
+    trace = ('Fatal Python error: Aborted\n\nThread 0x00007f0000000001 (most recent call first):\n'
+             '  File "/usr/lib/python3.12/threading.py", line 1139 in _wait_for_tstate_lock\n'
+             '  File "/repo/ir_tools/runtime/numeric_check.py", line 210 in _compare_model\n\n'
+             'Thread 0x00007f0000000000 (most recent call first):\n'
              '  File "/venv/openvino/_ov_api.py", line 12 in compile_model\n'
              '  File "/repo/ir_tools/runtime/openvino.py", line 5 in run\n')
     assert [frame[2] for frame in _crashing_frames(trace)] == ["compile_model", "run"]
+    alone = trace.split("\n\nThread 0x00007f0000000000")[0]  # no thread in a native call: the first listed
+    assert [frame[2] for frame in _crashing_frames(alone)] == ["_wait_for_tstate_lock", "_compare_model"]
+    current = alone.replace("Thread 0x00007f0000000001", "Current thread 0x00007f0000000001") + trace[len(alone):]
+    assert [frame[2] for frame in _crashing_frames(current)] == ["_wait_for_tstate_lock", "_compare_model"]
