@@ -576,11 +576,11 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     ir_version = args.ir_version or (11 if legacy else graph.ir_version)
     if target is not None and ir_version not in target.ir_versions:
         ir_version = target.ir_versions[-1]
-    before = _op_counts(graph)
-    stats = migrate_graph(graph, target, checked=not legacy, stateless=args.stateless).stats
+    before, read_version = _op_counts(graph), graph.ir_version
+    stats = migrate_graph(graph, target, checked=not legacy, stateless=args.stateless, ir_version=ir_version).stats
     if target is not None:
         _print_diagnostics(written_as_is(graph, target), args.verbose, args.quiet, sys.stderr)
-    if not stats and not legacy and graph.ir_version == ir_version:
+    if not stats and not legacy and read_version == ir_version:
         checked = ", so nothing checked" if args.check or other else ""
         if target is not None:
             print(f"nothing to migrate: {args.model} already loads on OpenVINO {target.name} (IR v{ir_version}); "
@@ -589,9 +589,6 @@ def cmd_migrate(args: argparse.Namespace) -> int:
             print(f"nothing to migrate: {args.model} has no average pooling to rewrite, the one rewrite without "
                   f"--target (--target RELEASE rewrites what that release cannot create); nothing written{checked}")
         return EXIT_OK
-    if graph.ir_version != ir_version:
-        set_ir_version(graph, ir_version)
-        require_valid(graph)  # the passes left it valid; at another IR version the name rules differ
     args.ir_version = ir_version
     _print_histogram(args, before, _op_counts(graph), stats)
     if args.check or other:

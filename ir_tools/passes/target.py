@@ -344,24 +344,39 @@ def migrate(source: Graph | str | Path, target: str | None = None, stateless: bo
     InvalidModelError; an unknown target IrToolsError (E-USAGE)."""
     wanted = None if target is None else release(target)
     graph = graph_of(source, read_migratable)
-    done = migrate_graph(graph, wanted, checked=not isinstance(source, Graph) and not is_legacy(graph),
-                         stateless=stateless)
-    if wanted is not None and graph.ir_version not in wanted.ir_versions:  # (as the CLI: an IR version it reads)
-        set_ir_version(graph, wanted.ir_versions[-1])
-        require_valid(graph)
-        done.modified = True
-    return done
+    checked = not isinstance(source, Graph) and not is_legacy(graph)
+    readable = None if wanted is None or graph.ir_version in wanted.ir_versions else wanted.ir_versions[-1]
+    return migrate_graph(graph, wanted, checked, stateless, readable)  # (as the CLI: an IR version it reads)
 
 
-def migrate_graph(graph: Graph, target: Release | None, checked: bool, stateless: bool = False) -> PassResult:
-    """``migrate`` on a graph read by ``read_migratable`` (``checked``: it passed ``check`` since)."""
+def migrate_graph(graph: Graph, target: Release | None, checked: bool, stateless: bool = False,
+                  ir_version: int | None = None) -> PassResult:
+    """``migrate`` on a graph read by ``read_migratable`` (``checked``: it passed ``check`` since), made IR
+    ``ir_version`` (None: its own). With a target, a graph made another version is retargeted again at that version:
+    what a release computes otherwise may depend on it (``v10_boolean_output_fails``)."""
     if target is None:
         first = Stateless().run(graph, checked) if stateless else PassResult(graph, False)
         result = migration(graph).run(graph, checked and not first.modified)
-        return PassResult(graph, result.modified or first.modified, first.stats + result.stats)
+        done = PassResult(graph, result.modified or first.modified, first.stats + result.stats)
+        return _made_version(done, ir_version)
     lowered = lower_legacy.run(graph).stats if is_legacy(graph) else Counter()
     result = retarget(graph, target, checked=checked, stateless=stateless)
-    return PassResult(graph, result.modified or bool(lowered), lowered + result.stats)
+    read_as = graph.ir_version
+    done = _made_version(PassResult(graph, result.modified or bool(lowered), lowered + result.stats), ir_version)
+    if graph.ir_version != read_as:  # (valid: ``_made_version`` checked it)
+        done.stats += retarget(graph, target, checked=True).stats
+    return done
+
+
+def _made_version(done: PassResult, ir_version: int | None) -> PassResult:
+    """``done``, its graph made IR ``ir_version`` (keeping the names OpenVINO reports, and valid: at another IR version
+    the name rules differ); modified if it was another."""
+    graph = done.graph
+    if ir_version is None or graph.ir_version == ir_version:
+        return done
+    set_ir_version(graph, ir_version)
+    require_valid(graph)
+    return PassResult(graph, True, done.stats)
 
 
 def retarget(graph: Graph, target: Release, checked: bool = False, stateless: bool = False) -> PassResult:

@@ -267,6 +267,10 @@ def test_v10_outputs_of_is_nan_inf_finite_are_rewritten_for_2023(
     printed = capsys.readouterr().out
     assert all(f"rewrote 2 x {label} -> comparisons" in printed for label in ("IsNaN-10", "IsFinite-10")), printed
     assert "rewrote 6 x IsInf-10 -> comparisons" in printed
+    direct = tmp_path / "direct.xml"  # (the v11 original made v10 by this migrate: judged as the v10 it writes)
+    assert main(["migrate", str(model.with_name("v11.xml")), "--target", "2023.0", "--ir-version", "10", "-o",
+                 str(direct)]) == 0
+    assert "rewrote 6 x IsInf-10 -> comparisons" in capsys.readouterr().out and not _named(direct, "2023.0")
     want = _run(None, model, feed)
     if "2023.0" not in side_pythons():
         pytest.skip("no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
