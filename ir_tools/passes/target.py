@@ -363,8 +363,8 @@ def migrate_graph(graph: Graph, target: Release | None, checked: bool, stateless
     result = retarget(graph, target, checked=checked, stateless=stateless)
     read_as = graph.ir_version
     done = _made_version(PassResult(graph, result.modified or bool(lowered), lowered + result.stats), ir_version)
-    if graph.ir_version != read_as:  # (valid: ``_made_version`` checked it)
-        done.stats += retarget(graph, target, checked=True).stats
+    if graph.ir_version != read_as:  # (valid: ``_made_version`` checked it; the pooling is done)
+        done.stats += retarget(graph, target, checked=True, pooling=False).stats
     return done
 
 
@@ -379,11 +379,14 @@ def _made_version(done: PassResult, ir_version: int | None) -> PassResult:
     return PassResult(graph, True, done.stats)
 
 
-def retarget(graph: Graph, target: Release, checked: bool = False, stateless: bool = False) -> PassResult:
+def retarget(graph: Graph, target: Release, checked: bool = False, stateless: bool = False,
+             pooling: bool = True) -> PassResult:
     """Rewrite ``graph`` into op versions ``target`` creates and computes right (``stateless``: its state made inputs
-    and outputs first); PassError with every E-TARGET for what is left."""
-    passes = [*([Stateless()] if stateless else []), to_opset8, *(downgrade(target) for downgrade in DOWNGRADES),
-              InBodies(lambda: [to_opset8, *(downgrade(target) for downgrade in DOWNGRADES if downgrade.in_bodies)])]
+    and outputs first; ``pooling``: every average pooling into opset8 AvgPool first, as without a target); PassError
+    with every E-TARGET for what is left."""
+    first = [to_opset8] if pooling else []
+    passes = [*([Stateless()] if stateless else []), *first, *(downgrade(target) for downgrade in DOWNGRADES),
+              InBodies(lambda: [*first, *(downgrade(target) for downgrade in DOWNGRADES if downgrade.in_bodies)])]
     result = PassManager(passes, check_once=True).run(graph, checked)
     left = [d for d in target_diagnostics(graph, target, rewritten=True)
             if d.loc.layer_id is not None and d.severity == "error"]
