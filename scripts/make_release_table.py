@@ -31,7 +31,9 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   probed (the current one) on some pair of types, listed in the release's ``converts_otherwise`` ("u32->i64"; 2023.0
   to 2025.3 saturate where 2025.4 on wrap; 2023.0 to 2024.2 give 65504 into f16 where 2024.3 on give inf); the pairs
   probed are the document's ``converts_probed``; ConvertPromoteTypes-14 differs only where a Convert of one of its
-  inputs to the promoted type does;
+  inputs to the promoted type does; ``converts_output_only`` those of its pairs into f16 it converts otherwise only
+  where the f16 is a model output, as inside a model it computes them as the current one does (the probe's
+  ``int_to_f16_inside``: 2023.0 to 2024.2 on i32, i64, u16 and u64, 2023.3 to 2024.2 on u32 too);
 - ``squeeze_axis_not_one_refused``: its reader refuses Squeeze-1 with an axis whose static dim is not 1, which the
   current one skips (2023.0 to 2024.2: "Only axes of size 1 may be removed"; Unsqueeze-1 alike on every release);
 - ``f16_io_saturates``: an infinity of an f16 model input read, and an f16 model output beyond f16's range written, as
@@ -97,6 +99,29 @@ def converts_otherwise(answer: dict, current: dict) -> list[str]:
                 sys.exit(f"{answer['version']}: ConvertPromoteTypes-14 {key} differs, its Converts do not: a defect no "
                          "key describes")
     return sorted(set(pairs))
+
+
+def converts_output_only(answer: dict, current: dict) -> list[str]:
+    """The pairs of the probed release's ``converts_otherwise`` into f16 that it computes otherwise only where the
+    Convert's f16 is a model output (``int_to_float``): its ``int_to_f16_inside``, the f16 used inside the model by f16
+    arithmetic on an input, gives ``current``'s numbers (2023.0 to 2024.2 write i32 70000 into an f16 output as 65504,
+    and inside hold it as 70000, as the current one does). SystemExit where a Convert-1 into f16 differs inside on a
+    pair it does not differ on as an output, or a ConvertPromoteTypes-14 into f16 inside where no Convert of its inputs
+    does (a defect no key describes); [] for a probe made before the question was asked (not measured)."""
+    mine, theirs = answer.get("int_to_f16_inside"), current.get("int_to_f16_inside")
+    if mine is None or theirs is None:
+        return []
+    otherwise = set(answer["converts_otherwise"])
+    inside = {key for key, got in mine["convert"].items() if got != theirs["convert"][key]}
+    if inside - otherwise:
+        sys.exit(f"{answer['version']}: Convert-1 {sorted(inside - otherwise)} differs inside a model, not as its "
+                 "output: a defect no key describes")
+    for key, got in (mine["promote"] or {}).items():
+        inputs, promoted = key.split("->")
+        if got != theirs["promote"][key] and not {f"{t}->{promoted}" for t in inputs.split("+")} & inside:
+            sys.exit(f"{answer['version']}: ConvertPromoteTypes-14 {key} differs inside a model, its Converts do "
+                     "not: a defect no key describes")
+    return sorted(pair for pair in otherwise if pair in mine["convert"] and pair not in inside)
 
 
 def miscomputes(answer: dict, current: dict) -> list[str]:
@@ -308,7 +333,8 @@ def main(probes: Path) -> None:
     for name, (newest, ir_versions) in DOCUMENTED.items():
         releases[name] = {"source": DOCS, "ir_versions": ir_versions, "values": [],
                           "reads_duplicate_layer_names": duplicate_names(oldest, ir_versions),
-                          "miscomputes": [], "converts_otherwise": [], "runs_dynamic_state": oldest["dynamic_state"],
+                          "miscomputes": [], "converts_otherwise": [], "converts_output_only": [],
+                          "runs_dynamic_state": oldest["dynamic_state"],
                           "runs_static_init_state": runs_static_init_state(oldest, current),
                           "opsets": {f"opset{n}": table_id(f"opset{n}", oldest["opsets"][f"opset{n}"])
                                      for n in range(1, newest + 1)}}
@@ -318,6 +344,7 @@ def main(probes: Path) -> None:
                           "reads_duplicate_layer_names": duplicate_names(answer, answer["ir_versions"]),
                           "miscomputes": miscomputes(answer, current),
                           "converts_otherwise": answer["converts_otherwise"],
+                          "converts_output_only": converts_output_only(answer, current),
                           "runs_dynamic_state": answer["dynamic_state"],
                           "runs_static_init_state": runs_static_init_state(answer, current),
                           "opsets": {opset: table_id(opset, types) for opset, types in answer["opsets"].items()

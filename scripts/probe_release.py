@@ -16,7 +16,8 @@ BitwiseNot/And/Or/Xor-13 on u8, i8, u16, i16, u32, i32, u64 and i64 exactly as n
 Squeeze-1/15 and Unsqueeze-1 of an axis whose static dim is not 1 (``squeeze_axes``; 2024.0 refuses Squeeze-1's:
 "Only axes of size 1 may be removed"); whether it runs a KV-cache in small whose variable has a dynamic shape, for
 three inits (``state_shapes``; 2024.0 fails where the init's shape is static); digests of Convert-1 from each integer
-type into f16 and f32 (``int_to_float``; 2024.0 gives 65504 where the current gives inf); Convert-1 of special floats
+type into f16 and f32 (``int_to_float``, the f16 a model output; 2024.0 gives 65504 where the current gives inf) and
+into f16 used inside the model (``int_to_f16_inside``; 2024.0 as the current, 70000 kept); Convert-1 of special floats
 (``float_convert``), IR v10 models whose output is a boolean (``v10_boolean_outputs``; 2023.0 does not compile
 IsNaN-10's), where f16 values are held within +-65504 (``f16_io``; 2024.0 at the model's f16 inputs and outputs only),
 Convert-1 of f32 and f16 into boolean on many values (``float_boolean``; 2024.0 gives False for 256), and which of
@@ -782,6 +783,57 @@ def int_to_float() -> dict[str, dict[str, str] | None]:
     return {"convert": convert, "promote": promote if factory else None}
 
 
+def int_to_f16_inside() -> dict[str, dict[str, str] | None]:
+    """Digests of what the CPU plugin computes for Convert-1 from each integer type (``CONVERT_TYPES``) into f16 where
+    the f16 is not the model's output, on ``_float_values``: the Convert multiplied by an f16 input of ones (f16
+    arithmetic on a value only known at inference) and converted to f32 (``convert``: "i32->f16" -> the digest of the
+    f32 outputs' bytes), and likewise the first output of ConvertPromoteTypes-14 with promote_unsafe of each integer
+    type with an f16 input (``promote``: "i32+f16->f16"; None where the release has no opset14):
+    scripts/make_release_table.py holds each against the current release's. ``int_to_float`` makes the f16 the model's
+    output, where 2023.0 to 2024.2 write 65504 for i32 70000 (the current one inf); inside a model every release holds
+    the f16 in f32 at f32 inference precision (i32 70000 stays 70000, 2049 stays 2049, the current one too: Multiply,
+    Add, Concat, Maximum and a Convert to f32 or i32 of it measured)."""
+    params, results, feed, keys = [], [], [], []
+    try:
+        factory = NodeFactory("opset14")
+    except RuntimeError:
+        factory = None
+    ones = np.ones(1, np.float16)
+
+    def inside(node: ov.Node, output: int = 0) -> ov.Output:
+        one = ov.op.Parameter(ov.Type.f16, ov.PartialShape([1]))
+        params.append(one)
+        feed.append(ones)
+        product = NodeFactory("opset1").create("Multiply", [node.output(output), one.output(0)])
+        return NodeFactory("opset1").create("Convert", [product.output(0)], {"destination_type": "f32"}).output(0)
+
+    for source in CONVERT_TYPES:
+        values = _float_values(source)
+        data = ov.op.Parameter(getattr(ov.Type, source), ov.PartialShape([values.size]))
+        params.append(data)
+        feed.append(values)
+        results.append(inside(NodeFactory("opset1").create("Convert", [data.output(0)], {"destination_type": "f16"})))
+        keys.append(f"{source}->f16")
+        if factory is None:
+            continue
+        data = ov.op.Parameter(getattr(ov.Type, source), ov.PartialShape([values.size]))
+        real = ov.op.Parameter(ov.Type.f16, ov.PartialShape([1]))
+        params += [data, real]
+        feed += [values, ones]
+        node = factory.create("ConvertPromoteTypes", [data.output(0), real.output(0)],
+                              {"promote_unsafe": True, "pytorch_scalar_promotion": False,
+                               "u64_integer_promotion_target": "f32"})
+        results.append(inside(node))
+        keys.append(f"{source}+f16->{node.get_output_element_type(0).get_type_name()}")
+    request = compiled(ov.Model(results, params, "int_to_f16_inside")).create_infer_request()
+    request.infer(feed)
+    convert: dict[str, str] = {}
+    promote: dict[str, str] = {}
+    for i, key in enumerate(keys):
+        (promote if "+" in key else convert)[key] = _digest(request.get_output_tensor(i).data)
+    return {"convert": convert, "promote": promote if factory else None}
+
+
 #: Float values ``float_convert`` converts: zeros, halves, the f16 limits and beyond, infinities, NaN.
 FLOAT_VALUES = [0.0, -0.0, 0.4, 0.5, 1.0, -1.0, 255.5, 256.0, 1000.0, -1000.0, 1e-3, 1e-8, 65504.0, 65519.0,
                 65520.0, 65535.0, 70000.0, -70000.0, 1e5, 3e38, float("inf"), float("-inf"), float("nan")]
@@ -1067,7 +1119,8 @@ def main(only: list[str]) -> None:
                  "sdpa_float_mask_dynamic": lambda: sdpa_float_mask_shapes(dynamic=True), "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
-                 "int_to_float": int_to_float, "float_convert": float_convert,
+                 "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,
+                 "float_convert": float_convert,
                  "v10_boolean_outputs": v10_boolean_outputs, "f16_io": f16_io,
                  "float_boolean": float_boolean, "avg_pool_pads": avg_pool_pads}
     unknown = set(only) - set(questions)

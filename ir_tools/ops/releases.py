@@ -50,7 +50,8 @@ DEFECTS: dict[str, str] = {
                                   "('Cannot fallback on ngraph reference implementation')",
     "integer_convert_saturates": "computes Convert-1 from this layer's integer type saturating where the current "
                                  "OpenVINO wraps or overflows (i32 300 into u8: 255, not 44; u32 4000000000 into i64: "
-                                 "2147483647, not -294967296; i32 70000 into f16: 65504, not inf)",
+                                 "2147483647, not -294967296; i32 70000 into f16 as a model output: 65504, not "
+                                 "inf)",
     "squeeze_axis_not_one_refused": "refuses to read Squeeze-1 with an axis whose static dim is not 1, which the "
                                     "current OpenVINO skips ('Only axes of size 1 may be removed')",
     "f16_io_saturates": "reads an infinity of an f16 model input as +-65504 and writes an f16 model output beyond "
@@ -156,9 +157,17 @@ class Release:
       input, each where a Convert of an input to the promoted type does (found by a QA run: i32 + u32 unsafe into
       i64). i64 and u64 are probed within i32: beyond it every release, the current one too, computes them through
       i32. Into f16 (every value of the 8- and 16-bit types, edges and 4000 seeded ones of the wider), 2023.0 to
-      2024.2 differ on i32, i64, u16, u32 and u64 (a value beyond f16's range: 65504 where 2024.3 on give inf), and
-      ConvertPromoteTypes-14 on 2024.0 to 2024.2 wherever its Convert does; every release converts u8, i8 and i16
-      into f16, and every integer type into f32 (u32 on 2023.3 on), as the current one does (found by a QA run);
+      2024.2 differ on i32, i64, u16, u32 and u64 where the f16 is a model output (a value beyond f16's range: 65504
+      where 2024.3 on give inf), and ConvertPromoteTypes-14 on 2024.0 to 2024.2 wherever its Convert does; every
+      release converts u8, i8 and i16 into f16, and every integer type into f32 (u32 on 2023.3 on), as the current one
+      does (found by a QA run). Inside the model (the f16 multiplied by an f16 input, then converted to f32) every
+      release converts every integer type into f16 as the current one does, which holds the f16 in f32 (i32 70000
+      stays 70000, 2049 stays 2049; Multiply, Add, Concat, Maximum and Convert to f32 or i32 alike), but u32 on 2023.0
+      to 2023.2 (read through i32, as into f32: 1963 of 4188 values, 2^31 or more, 2147483648 where the current one
+      keeps them): ``converts_output_only`` lists the pairs into f16 that differ as a model output only, so a Convert
+      whose f16 feeds no Result is left (measured on every release 2023.0 to 2026.4, ``int_to_f16_inside``). 2023.1
+      and 2023.2, without ``f16_io_saturates``, saturate an integer Convert-1 into f16 only where its output is a
+      Result's (and then for its other consumers too), not where a Reshape stands between;
     - ``squeeze_axis_not_one_refused``: 2023.0 to 2024.2 refuse to read Squeeze-1 with an axis whose static dim is
       not 1 ([1, 3, 1, 4], axes [1], [-3] or [0, 1]: "Only axes of size 1 may be removed"), which 2024.3 on skip (as
       Squeeze-15 does, from 2024.5, allow_axis_skip true or false); Unsqueeze-1 is read and computed alike by every
@@ -193,7 +202,17 @@ class Release:
     batch 1)."""
     converts_otherwise: frozenset[str] = frozenset()
     """The pairs of an integer type and another ("u32->i64", "i32->f16") on which its Convert-1 computes other numbers
-    than the current OpenVINO's (``integer_convert_saturates``; the pairs probed: ``converts_probed``)."""
+    than the current OpenVINO's (``integer_convert_saturates``; the pairs probed: ``converts_probed``), where the
+    converted value is a model output."""
+    converts_output_only: frozenset[str] = frozenset()
+    """The pairs of ``converts_otherwise`` (into f16) it converts otherwise only where the converted value is a model
+    output: inside a model it computes them as the current OpenVINO does (``converts_otherwise_inside``)."""
+
+    @property
+    def converts_otherwise_inside(self) -> frozenset[str]:
+        """The pairs on which its Convert-1 computes other numbers than the current OpenVINO's where the converted
+        value is used inside the model, not a model output (``converts_otherwise`` less ``converts_output_only``)."""
+        return self.converts_otherwise - self.converts_output_only
 
     @cached_property
     def number(self) -> tuple[int, int] | None:
@@ -260,7 +279,8 @@ def releases() -> dict[str, Release]:
                           frozenset(entry["reads_duplicate_layer_names"]), frozenset(entry["miscomputes"]),
                           runs_dynamic_state=entry["runs_dynamic_state"],
                           runs_static_init_state=entry["runs_static_init_state"],
-                          converts_otherwise=frozenset(entry["converts_otherwise"]))
+                          converts_otherwise=frozenset(entry["converts_otherwise"]),
+                          converts_output_only=frozenset(entry["converts_output_only"]))
             for name, entry in document["releases"].items()}
 
 
@@ -294,7 +314,7 @@ def release(name: str) -> Release:
         values = frozenset(v for v in newest.values if int(v[1][5:]) <= n)
         return Release(name, f"opsets 1-{n} as OpenVINO {newest.name} has them", newest.ir_versions, opsets, values,
                        newest.reads_duplicate_layer_names, newest.miscomputes, newest.runs_dynamic_state,
-                       newest.runs_static_init_state, newest.converts_otherwise)
+                       newest.runs_static_init_state, newest.converts_otherwise, newest.converts_output_only)
     minor = ".".join(name.split(".")[:2])
     if minor in known:
         return known[minor]

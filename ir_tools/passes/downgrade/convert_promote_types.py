@@ -11,7 +11,7 @@ from ...base.dtypes import INTEGER_TYPES, REAL_TYPES, element_type
 from ...ir.model import Graph, Layer
 from ...ops import attrs as A
 from ...ops.core import ConvertAttrs
-from ...ops.releases import converts_probed, op_label
+from ...ops.releases import Release, converts_probed, op_label
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
@@ -33,21 +33,38 @@ class _PromoteAttrs:
     u64_integer_promotion_target: str = A.attr("u64_integer_promotion_target", A.STRING, "f32")
 
 
-def _converted_otherwise(graph: Graph, layer: Layer, pairs: frozenset[str]) -> dict[str, list[Output]]:
-    """The conversions of ``pairs`` ("u32->i64") a Convert-1 or ConvertPromoteTypes-14 ``layer`` makes, as its ports
-    declare them, each with the inputs it converts that some release may convert otherwise (not ``converted_alike``:
-    a value in the destination's range, and i32's, is converted alike by every release; nor, but into f16, one
-    computed from Consts alone, which every release folds alike: measured on 2023.0 to 2025.3, Consts of every
-    integer type a release converts otherwise, edges and 200 seeded values each, converted and folded; into f16 the
-    current OpenVINO folds i32 beyond f16's range to +-65504, 2023.0 to 2024.0 to +-inf)."""
+def _converted_otherwise(graph: Graph, layer: Layer, target: Release) -> dict[str, list[Output]]:
+    """The conversions ``target`` computes otherwise ("u32->i64") a Convert-1 or ConvertPromoteTypes-14 ``layer``
+    makes, as its ports declare them, each with the inputs it converts that some release may convert otherwise (not
+    ``converted_alike``: a value in the destination's range, and i32's, is converted alike by every release; nor, but
+    into f16, one computed from Consts alone, which every release folds alike: measured on 2023.0 to 2025.3, Consts of
+    every integer type a release converts otherwise, edges and 200 seeded values each, converted and folded; into f16
+    the current OpenVINO folds i32 beyond f16's range to +-65504, 2023.0 to 2024.0 to +-inf). An input whose
+    converted value is no model output (``_model_output``) is judged by ``Release.converts_otherwise_inside``: inside
+    a model 2023.0 to 2024.2 convert integers into f16 as the current OpenVINO does (they hold the f16 in f32, as it
+    does), where as its output they write i32 70000 as 65504, the current one inf."""
     destination = declared_type(layer.outputs[0]).element
     found: dict[str, list[Output]] = {}
-    for port in layer.inputs:
+    for index, port in enumerate(layer.inputs):
+        pairs = target.converts_otherwise if _model_output(graph, layer, index) else target.converts_otherwise_inside
         pair, key = f"{declared_type(port).element}->{destination}", graph.producer_key(layer.id, port.id)
         if pair in pairs and key is not None and not converted_alike(graph, key, destination) and \
                 not (destination != "f16" and constant(graph, key)):
             found.setdefault(pair, []).append(key)
     return found
+
+
+def _model_output(graph: Graph, layer: Layer, index: int) -> bool:
+    """Whether the output of ``layer`` holding its input ``index`` converted (a Convert-1's one, a
+    ConvertPromoteTypes-14's same-numbered one) feeds a Result: a model output, or a body's. Measured: 2023.1 and 2023.2
+    compute an integer Convert-1 into f16 whose output is a Result's saturating to +-65504 (for its other consumers
+    too), one read by a Reshape before the Result as the current OpenVINO does; 2023.0 and 2023.3 to 2024.2 write any
+    f16 output saturated (``f16_io_saturates``, its own diagnostic)."""
+    ports = layer.outputs
+    if not ports:
+        return True
+    port = ports[min(index, len(ports) - 1)]
+    return any(graph.layer(edge.to_layer).is_a("Result") for edge in graph.consumers(layer.id, port.id))
 
 
 def _from_integers(graph: Graph, layer: Layer) -> bool:
@@ -77,13 +94,16 @@ class ConvertPromoteTypesTo1(Downgrade):
     and u64 is built as the current OpenVINO's wrap (``integer_wrap.wrapped``), and with it a lossy
     ConvertPromoteTypes-14 onto such a pair; one from u32 or u64, or into u32, u64 or f16, is left, for
     ``retarget`` to refuse: the target's CPU holds no u32 or u64 of 2^31 or more (it reads a u32 input of
-    4000000000 as 2147483647), and no older op overflows into f16's infinity as the current Convert does.
+    4000000000 as 2147483647), and no older op overflows into f16's infinity as the current Convert does. Into f16
+    only a conversion whose value feeds a Result is taken (``_model_output``): inside the model 2023.0 to 2024.2
+    convert integers into f16 as the current one does (``Release.converts_output_only``; but u32 on 2023.0 to 2023.2).
 
     A lossy promotion of an integer type into a real one (promote_unsafe: i32 with f32, i16 with f16) is a Convert-1
     of the integer input, which every release converts as the current OpenVINO does where the table measured the
     pair (``converts_probed``) and the target does not convert it otherwise (i32 into f32 and i16 into f16 on every
-    release; measured on every value of the 16-bit types, edges and 4000 seeded ones of the wider): rewritten so
-    too (found by a QA run: refused for 2023.0, where Convert-1 is bit-exact)."""
+    release; measured on every value of the 16-bit types, edges and 4000 seeded ones of the wider; i32 into f16 too
+    where the output is no model output): rewritten so too (found by a QA run: refused for 2023.0, where Convert-1 is
+    bit-exact)."""
 
     rewrites = {"ConvertPromoteTypes-14": "into Convert-1 of each input where both input element types are known "
                                           "and the promoted type holds every value of both (not a lossy promotion), "
@@ -104,15 +124,17 @@ class ConvertPromoteTypesTo1(Downgrade):
     def _otherwise(self, graph: Graph, layer: Layer) -> dict[str, list[Output]]:
         """The conversions the target computes otherwise (``_converted_otherwise``), with the inputs to wrap."""
         assert self.target is not None
-        return _converted_otherwise(graph, layer, self.target.converts_otherwise)
+        return _converted_otherwise(graph, layer, self.target)
 
-    def _converted_alike(self, source: str | None, destination: str) -> bool:
+    def _converted_alike(self, source: str | None, destination: str, output: bool) -> bool:
         """Whether the target's Convert-1 of ``source`` (an integer type) into ``destination`` (a real one) was
         measured to give the current OpenVINO's numbers: a pair the table probed that it does not convert otherwise
-        (none without a target)."""
+        (none without a target), where the value is a model output (``output``) or inside the model."""
         pair = f"{source}->{destination}"
+        otherwise = (self.target.converts_otherwise if output else self.target.converts_otherwise_inside) \
+            if self.target is not None else frozenset()
         return (self.target is not None and source in INTEGER_TYPES and destination in REAL_TYPES
-                and pair in converts_probed() and pair not in self.target.converts_otherwise)
+                and pair in converts_probed() and pair not in otherwise)
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
@@ -135,8 +157,8 @@ class ConvertPromoteTypesTo1(Downgrade):
             target = promoted(types[0].element, types[1].element, scalars,  # type: ignore[arg-type]
                               A.decode(_PromoteAttrs, layer.attrs, layer.loc))
             if target is None or not all(_holds(t.element, target) or f"{t.element}->{target}" in otherwise
-                                         or self._converted_alike(t.element, target)
-                                         for t in types):  # type: ignore[arg-type]
+                                         or self._converted_alike(t.element, target, _model_output(graph, layer, i))
+                                         for i, t in enumerate(types)):  # type: ignore[arg-type]
                 continue
             wraps = {key for pair_keys in otherwise.values() for key in pair_keys}
             builder.replace_layer(layer, lambda: _converts(builder, layer, keys, target, wraps),  # noqa: B023
