@@ -342,9 +342,10 @@ def _save_html(path: Path, page: str) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .runtime.executor import Interpreter
-    from .runtime.verdict import read_judged
+    from .runtime.verdict import read_judged, weights_read_otherwise_here
 
     graph = read_judged(args.model, args.bin)
+    _print_diagnostics(weights_read_otherwise_here(graph), args.verbose, args.quiet, sys.stderr)
     outputs = Interpreter(graph).evaluate(_inputs(args, graph)[0])
     _say(args, *(f"{name}: {value.dtype} {list(value.shape)}" for name, value in outputs.items()))
     _save_npz(args.output, outputs)
@@ -358,7 +359,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .runtime.openvino import ModelFiles
     from .runtime.runners import OpenVinoRunner
     from .runtime.steps import compare_steps
-    from .runtime.verdict import read_judged
+    from .runtime.verdict import read_judged, weights_read_otherwise_here
 
     text = _shows_progress(args)
     if args.compare_constants and not args.per_layer:
@@ -371,6 +372,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     deployed = _deployment_settings(args)
     with status(f"reading and checking {args.model.name}", text):
         graph = read_judged(args.model, args.bin)
+    _print_diagnostics(weights_read_otherwise_here(graph), args.verbose, args.quiet, sys.stderr)
     tolerances = _tolerances(args, graph)
     inputs, made = _inputs(args, graph, check=False)
     source = {"inputs": str(args.inputs)} if args.inputs else {"seed": _seed(args)}

@@ -499,6 +499,13 @@ def test_plain_check_warns_of_weights_repacked_for_an_older_release(tmp_path: Pa
     assert [d for d in ir_tools.check(model) if d.code == "W-TARGET"] == []
     assert main(["check", str(out)]) == 0
     assert "warning[W-TARGET]" in capsys.readouterr().out
+    # run and compare read the bytes as written on both sides (they agree on weights nobody meant): they warn too
+    assert main(["run", str(out), "-o", str(tmp_path / "run.npz")]) == 0
+    assert capsys.readouterr().err.count("warning[W-TARGET]") == 2
+    assert main(["compare", str(out), "-q"]) == 0
+    assert capsys.readouterr().err.count("warning[W-TARGET]") == 0  # (-q: errors only)
+    assert main(["compare", str(out)]) == 0
+    assert capsys.readouterr().err.count("warning[W-TARGET]") == 2
 
 
 def test_plain_check_warns_of_weights_repacked_inside_a_body(tmp_path: Path) -> None:
