@@ -812,6 +812,9 @@ def _other_openvino(python: Path) -> str:
 #: --check-with: another release's kernels round differently (accumulation order, fused or decomposed ops), by an
 #: amount that grows with depth and scales with the output: allowed up to this fraction of max|output|.
 PEAK_FRACTION = 1e-4
+#: migrate --stateless --check: the steps of a generation loop run on the original and its stateless form (the
+#: prompt, then one token a step): a state fed back to the wrong input diverges from the second on.
+STATELESS_STEPS = 3
 
 
 def _as_read_here(args: argparse.Namespace, graph: Graph, staged: Path) -> tuple[Graph, Path, Path]:
@@ -841,16 +844,18 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     None where every output is the same; else what went wrong, for migrate's last line: an output that differs, or
     the OpenVINO that refused to read, compile or run the migrated model (then nothing was compared)."""
     from .ir.legacy import parse_legacy
+    from .runtime.executor import stateful
+    from .runtime.inputs import later_steps
     from .runtime.legacy_reference import LegacyReference
-    from .runtime.openvino import ModelFiles
-    from .runtime.runners import ChildOpenVinoRunner, OpenVinoRunner, ReferenceRunner, Runner, compare_outputs
+    from .runtime.openvino import ModelFiles, run_openvino_steps
+    from .runtime.runners import ChildOpenVinoRunner, OpenVinoRunner, ReferenceRunner, Runner, compare_outputs, holding
+    from .runtime.steps import compare_stateless_steps
 
     source = graph if legacy else read_ir(args.model, args.bin)  # (inputs are seeded to fit the original's uses)
-    inputs, _ = _inputs(args, source)
-    if args.stateless:  # the stateless form's first step: the original's inputs, and its state's initial values
-        from .runtime.steps import initial_states
-
-        inputs = {**inputs, **initial_states(source, inputs)}
+    inputs, made = _inputs(args, source)
+    stepped = args.stateless and stateful(source)  # (its steps against the stateless form fed its own state)
+    steps = [inputs, *later_steps(made, STATELESS_STEPS, _seed(args))] if stepped and made else [inputs]
+    files = ModelFiles(args.model, args.bin or args.model.with_suffix(".bin"))
     original: Runner
     migrated: Runner = OpenVinoRunner(graph, ModelFiles(xml, bin_path)) if other is None else \
         ChildOpenVinoRunner(args.check_with, graph, ModelFiles(xml, bin_path))
@@ -860,15 +865,17 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
              "model with the numpy executor on the original (legacy Pooling evaluated from its window spec)")
         original = ReferenceRunner(parse_legacy(args.model), LegacyReference)
     else:
-        _say(args, f"check: comparing {on} on the migrated model with OpenVINO on the original")
-        original = OpenVinoRunner(source, ModelFiles(args.model, args.bin or args.model.with_suffix(".bin")))
+        _say(args, f"check: comparing {on} on the migrated model with OpenVINO on the original"
+             + (f", over {len(steps)} steps (the stateless form fed the state it gave)" if stepped else ""))
+        original = OpenVinoRunner(source, files)
     tolerances = _tolerances(args, graph, 1e-6, 1e-5)
-    with status("running the original", _shows_progress(args)):
-        want = original.run(inputs)  # (what fails here is the original on this OpenVINO, reported as such)
+    peak = PEAK_FRACTION if other is not None and not (args.atol or args.rtol) else None
+    with status("running the original", _shows_progress(args)):  # (what fails here is the original's, said so)
+        want = run_openvino_steps(source, steps, files) if stepped else original.run(inputs)
     try:
-        peak = PEAK_FRACTION if other is not None and not (args.atol or args.rtol) else None
         with status("running the migrated model", _shows_progress(args)):
-            found = compare_outputs(inputs, want, migrated, tolerances, peak_fraction=peak)
+            found = compare_stateless_steps(source, want, steps, migrated, holding(tolerances, peak)) if stepped \
+                else compare_outputs(inputs, want, migrated, tolerances, peak_fraction=peak)
     except IrToolsError as exc:  # (the migrated model, staged in a temporary folder: named as such, not by its path)
         print(f"  {on} refuses the migrated model: {exc.message}")
         stage = re.search(r"refused to (read|compile|infer)", exc.message)

@@ -13,7 +13,7 @@ import json
 import signal
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -289,9 +289,16 @@ def compare_outputs(inputs: Mapping[str, np.ndarray], expected: Runner | Mapping
     implementations whose rounding scales with the output)."""
     want = expected if isinstance(expected, Mapping) else expected.run(inputs)
     got = actual.run(inputs)
+    held = holding(tolerances, peak_fraction)
+    return [OutputComparison(name, compare_tensors(name, got[name], value, *held(name, value)) if name in got else None)
+            for name, value in want.items()]
 
+
+def holding(tolerances: Tolerances, peak_fraction: float | None = None,
+            ) -> Callable[[str, np.ndarray], tuple[float, float]]:
+    """The (atol, rtol) an output of a name and expected value is held to: ``tolerances``'; with ``peak_fraction``,
+    atol that fraction of the expected value's max|value| and rtol 0 (``compare_outputs``)."""
     def held(name: str, value: np.ndarray) -> tuple[float, float]:
         return (peak_fraction * peak(value), 0.0) if peak_fraction is not None else tolerances.for_name(name)
 
-    return [OutputComparison(name, compare_tensors(name, got[name], value, *held(name, value)) if name in got else None)
-            for name, value in want.items()]
+    return held

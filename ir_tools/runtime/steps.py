@@ -24,7 +24,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -34,12 +34,13 @@ from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer
 from ..ir.names import output_name
 from ..ops.rounding import EXACT
-from ..passes.stateless import state_input
+from ..passes.stateless import state_input, state_output
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_saved, compare_tensors
 from .executor import Bounded, BoundedInterpreter, Interpreter, stateful
 from .inputs import InputError, check_inputs, describe
 from .numeric_check import LAYER_PREFIX, OUTPUT_PREFIX, CompareOptions, LayerCheck, as_cpu_holds, constant_layers
 from .openvino import ModelFiles, OpenVinoRun, run_openvino_steps
+from .runners import OutputComparison, Runner
 
 
 def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], options: CompareOptions,
@@ -230,3 +231,25 @@ def located(layer: Layer | None) -> dict[str, object]:
     if layer is None:
         return {"layer_id": "", "name": "", "type": "", "line": None}
     return {"layer_id": layer.id, "name": layer.name, "type": layer.kind, "line": layer.line}
+
+
+def compare_stateless_steps(graph: Graph, original: list[tuple[OpenVinoRun, dict[str, np.ndarray]]],
+                            steps: list[Mapping[str, np.ndarray]], stateless: Runner,
+                            held: Callable[[str, np.ndarray], tuple[float, float]]) -> list[OutputComparison]:
+    """A stateful model (``graph``; ``original``: its outputs and variables after each of ``steps``, run on one infer
+    request: ``run_openvino_steps``) against its stateless form (``passes/stateless``), which ``stateless`` runs once
+    per step, fed the state it gave at the step before (the variables' initial values at the first): per step
+    (``NAME (step K)``), each output, and each variable as the output it became, within ``held(name, expected)``
+    (atol, rtol). A state mapped wrong diverges from the second step on, where one step alone cannot tell."""
+    inputs_of = {read.attrs.get("variable_id", ""): state_input(read) for read in graph.by_type("ReadValue")}
+    outputs_of = {vid: state_output(vid, name) for vid, name in inputs_of.items()}
+    found = []
+    fed = initial_states(graph, steps[0])
+    for k, ((run, variables), inputs) in enumerate(zip(original, steps, strict=True), 1):
+        got = stateless.run({**inputs, **fed})
+        want = {**run.outputs, **{outputs_of[vid]: value for vid, value in variables.items() if vid in outputs_of}}
+        found += [OutputComparison(f"{name} (step {k})", compare_tensors(f"{name} (step {k})", got[name], value,
+                                                                         *held(name, value)) if name in got else None)
+                  for name, value in want.items()]
+        fed = {inputs_of[vid]: got[name] for vid, name in outputs_of.items() if name in got}
+    return found

@@ -37,9 +37,27 @@ def test_stateless_form_has_the_state_as_inputs_and_outputs(tmp_path: Path, caps
     assert {"input_ids", "attention_mask", "position_ids", "beam_idx"} <= names
     assert {f"past_key_values.{i}.{kv}" for i in range(2) for kv in ("key", "value")} <= names
     assert len(graph.parameters()) == len(original.parameters()) + 4
-    checked = tmp_path / "checked.xml"  # --check feeds the stateless form the original's first step
+    checked = tmp_path / "checked.xml"  # --check runs three steps, the stateless form fed the state it gave
     assert main(["migrate", str(MODEL), "--stateless", "--check", "-o", str(checked)]) == 0
-    assert "  logits: same" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert all(f"  {name} (step {k}): same" in printed for k in (1, 2, 3)
+               for name in ("logits", "present.0.key", "present.1.value")), printed
+
+
+def test_stateless_check_finds_a_state_fed_back_wrong(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A stateless form whose two states' outputs are swapped (a defect planted in the pass's naming) computes the
+    first step's logits right: --check compared those alone and wrote it (found by a QA run). It now compares each
+    state output with the original's variable, and the steps after, fed back: nothing written, exit 1."""
+    from ir_tools.passes import stateless
+
+    swapped = {"present.0.key": "present.0.value", "present.0.value": "present.0.key"}
+    named = stateless.state_output
+    monkeypatch.setattr(stateless, "state_output", lambda vid, name: swapped.get(named(vid, name), named(vid, name)))
+    out = tmp_path / "swapped.xml"
+    assert main(["migrate", str(MODEL), "--stateless", "--check", "-o", str(out)]) == 1
+    printed = capsys.readouterr().out
+    assert "  logits (step 1): same" in printed and "  present.0.key (step 1): DIFFERENT" in printed, printed
+    assert "  logits (step 2): DIFFERENT" in printed and not out.exists(), printed
 
 
 def test_stateless_on_a_model_without_state_says_so(tmp_path: Path, capsys) -> None:
