@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
+from itertools import pairwise
 
 from ..base.diagnostics import Diagnostic
 from ..base.dims import INT64_MAX, show
@@ -176,6 +178,11 @@ def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnost
         element, shape, needed = kind
         if offset + size > weights.size:
             outside.append((layer, offset, offset + size))
+        elif element == "string":
+            wrong = _packed_strings_wrong(bytes(weights.read(offset, size)), math.prod(shape))
+            if wrong:
+                yield Diagnostic("error", "E-CONST-SIZE", f"its string tensor ({size} bytes at offset {offset}) is not "
+                                 f"packed as OpenVINO reads strings: {wrong}", layer.loc)
         if needed is not None and size < needed:
             yield Diagnostic("error", "E-CONST-SIZE", f"size {size} is smaller than {element}"
                              f"{list(shape)} needs ({needed} bytes)", layer.loc)
@@ -185,6 +192,28 @@ def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnost
                 f"{max(e for _, _, e in outside)}: it is cut short, or another model's") if len(outside) > 1 else ""
         yield Diagnostic("error", "E-CONST-BOUNDS", f"bytes [{offset}, {end}) lie outside {weights.path.name} "
                          f"({weights.size} bytes){more}", layer.loc)
+
+
+def _packed_strings_wrong(data: bytes, count: int) -> str | None:
+    """What is wrong with a string Const's bytes, packed as OpenVINO reads them (an i32 count N, N + 1 i32 offsets
+    into the characters that follow: string i from offset i to offset i + 1), for ``count`` strings, if anything
+    (OpenVINO's own checks, measured on 2026.4: each such file refused, "Incorrect packed string tensor format"; fewer
+    strings than the shape holds refused too, more read up to the shape's)."""
+    if len(data) < 4:
+        return f"{len(data)} bytes, no count of strings (4 bytes)"
+    (held,) = struct.unpack_from("<i", data)
+    if held < 0:
+        return f"a count of {held} strings"
+    header = 4 * (held + (1 if held == 0 else 2))
+    if header > len(data):
+        return f"{held} strings need a header of {header} bytes"
+    if held < count:
+        return f"it holds {held} strings, its shape {count}"
+    offsets = struct.unpack_from(f"<{held + 1}i", data, 4) if held else ()
+    for i, (begin, end) in enumerate(pairwise(offsets)):
+        if begin < 0 or begin > end or end > len(data) - header:
+            return f"string {i} runs from {begin} to {end} in {len(data) - header} bytes of characters"
+    return None
 
 
 def _unreadable(weights: Weights) -> str | None:
