@@ -164,7 +164,8 @@ def refuse_unmatched(graph: Graph, saved: Mapping[str, np.ndarray]) -> None:
     if any(key in outputs or key in activations for key in saved):
         return
     if any(key.endswith(")") and "(step " in key for key in saved):
-        why = "they are of the steps of a stateful model (their names end in '(step K)'), and this model runs once"
+        why = ("they are of the steps of a stateful model (their names end in '(step K)'), and it runs once here "
+               "(`compare --steps N` compares steps; `reduce` runs one inference)")
     else:
         shown = ", ".join(sorted(key[len(OUTPUT_PREFIX):] for key in saved if key.startswith(OUTPUT_PREFIX))[:5])
         why = f"the model's outputs are {', '.join(sorted(o[len(OUTPUT_PREFIX):] for o in outputs)[:5])}; the " \
