@@ -127,10 +127,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
         release(args.target)  # an unknown release is a usage error before any file is read
     paths = model_paths(args.models, args.ir_only)
-    if not paths:
-        raise IrToolsError("--ir-only: none of the files named is IR (each file's root element is another than "
-                           "<net>)", code="E-USAGE")
     readable = args.format in ("text", "github")  # (reported file by file, as each is checked)
+    if not paths and not args.quiet:  # --ir-only left out every file: a hook handed other XML alone (pom.xml)
+        print("--ir-only: none of the files named is IR (each file's root element is another than <net>): nothing "
+              "to check", file=sys.stdout if readable else sys.stderr)
     results: dict[str, list[Diagnostic]] = {}
     if args.html:
         if len(paths) != 1:
@@ -1238,11 +1238,42 @@ def _report_invalid(exc: InvalidModelError, model: str, args: argparse.Namespace
     return EXIT_UNUSABLE if exc.fatal else EXIT_FOUND
 
 
-def _json_refusal(args: argparse.Namespace, model: str, diagnostics: list[Diagnostic]) -> None:
-    """With ``--format json``, a command that refused its input prints on stdout what it printed on stderr, as
-    ``check --format json`` prints it, so a program reading its report learns why there is none."""
-    if getattr(args, "format", "text") == "json" and args.command != "check":
+def _json_refusal(args: argparse.Namespace, model: str | None, diagnostics: list[Diagnostic]) -> None:
+    """With ``--format json`` (or check's ``sarif``), a command that refused its input or its command line prints on
+    stdout what it printed on stderr, as ``check --format json|sarif`` prints diagnostics, so a program reading its
+    report learns why there is none (and a SARIF upload gets a log, not an empty file)."""
+    form = getattr(args, "format", "text")
+    if form == "json":
         print(render_json({model: diagnostics}))
+    elif form == "sarif":
+        from . import __version__
+
+        print(render_sarif({model: diagnostics}, __version__))
+
+
+def _refuse(args: argparse.Namespace, model: str | None, refusal: Diagnostic) -> int:
+    """A refusal that ended the command: on stderr, and in the format asked on stdout (``_json_refusal``); exit 2."""
+    print(refusal.render(), file=sys.stderr)
+    _json_refusal(args, model, [refusal])
+    return EXIT_UNUSABLE
+
+
+def _model_named(args: argparse.Namespace) -> str | None:
+    """The model the command line names, where it names one: a command's MODEL, check's one file."""
+    model = getattr(args, "model", None)
+    if model is None and len(getattr(args, "models", ())) == 1:
+        try:
+            paths = model_paths(args.models, args.ir_only)
+        except IrToolsError:
+            paths = []
+        model = paths[0] if len(paths) == 1 else None
+    return None if model is None else str(model)
+
+
+def _crash_refusal(args: argparse.Namespace, text: str) -> None:
+    """The supervisor's E-CRASH (``text``) as the command would have refused: at its model, in the format asked."""
+    model = _model_named(args)
+    _refuse(args, model, Diagnostic("error", "E-CRASH", text, SourceLoc(model), ended=True))
 
 
 def _plain_pages() -> None:
@@ -1366,7 +1397,12 @@ def _refuse_overwriting(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """The command line ``argv`` (else the process's) carried out: its exit code."""
+    return _main(build_parser().parse_args(argv))
+
+
+def _main(args: argparse.Namespace) -> int:
+    """The command of parsed ``args`` carried out, every refusal a diagnostic: its exit code."""
     args.selection = Selection()
     # This process reads one or a few large graphs that hold no reference cycles: a cyclic collection
     # would only rescan them (a third of the reading time at 50k layers). The library leaves gc alone.
@@ -1382,11 +1418,10 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidModelError as exc:
         return _report_invalid(exc, str(getattr(args, "model", "")), args)
     except IrToolsError as exc:
-        loc = exc.loc if exc.loc.file else SourceLoc(str(getattr(args, "model", "")) or None)
-        refusal = Diagnostic("error", exc.code, exc.message + _defaults_taken(args, exc), loc, ended=True)
-        print(refusal.render(), file=sys.stderr)
-        _json_refusal(args, str(getattr(args, "model", "")), [refusal])
-        return EXIT_UNUSABLE
+        model = None if getattr(args, "model", None) is None else str(args.model)
+        loc = exc.loc if exc.loc.file else SourceLoc(model)
+        return _refuse(args, model, Diagnostic("error", exc.code, exc.message + _defaults_taken(args, exc), loc,
+                                               ended=True))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly, as a pipe expects
@@ -1404,13 +1439,15 @@ def run() -> NoReturn:
     """The ``ir-tools`` command (and ``python -m ir_tools``): ``main``, then the end of the process without the
     interpreter's teardown, which frees every array and object one by one and unloads OpenVINO's plugins only for the
     process to end (a few percent of a compare). The output is flushed and the atexit handlers run first (temporary
-    directories left to a finalizer are removed there)."""
-    os._exit(supervised(_command))
+    directories left to a finalizer are removed there). The command line is parsed here, before the command's process
+    forks: a crash of that process is then reported as the command would report a refusal (``--format``)."""
+    args = build_parser().parse_args()
+    os._exit(supervised(partial(_command, args), partial(_crash_refusal, args)))
 
 
-def _command() -> int:
-    """``main`` as the command ``run`` supervises: its output flushed and the atexit handlers run, then its code."""
-    code = main()
+def _command(args: argparse.Namespace) -> int:
+    """``_main`` as the command ``run`` supervises: its output flushed and the atexit handlers run, then its code."""
+    code = _main(args)
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # (as main: the reader went away)

@@ -32,9 +32,15 @@ _FRAME = re.compile(r'^\s+File "(?P<file>.*)", line (?P<line>\d+) in (?P<func>\S
 _PACKAGE = Path(__file__).resolve().parent
 
 
-def supervised(command: Callable[[], int]) -> int:
-    """``command()`` (which flushes its output) run in a forked child, and its exit code; E-CRASH on stderr and exit 2
-    when it dies of a signal. Where there is no fork, or no temporary directory, ``command()`` itself."""
+def _say_crash(text: str) -> None:
+    """E-CRASH on stderr, where the command's own way of refusing is not known."""
+    print(Diagnostic("error", "E-CRASH", text, SourceLoc()).render(), file=sys.stderr)
+
+
+def supervised(command: Callable[[], int], crashed: Callable[[str], None] = _say_crash) -> int:
+    """``command()`` (which flushes its output) run in a forked child, and its exit code; when it dies of a signal,
+    exit 2 and ``crashed`` said the E-CRASH (``crash_text``), as the command reports a refusal (by default on
+    stderr). Where there is no fork, or no temporary directory, ``command()`` itself."""
     if not hasattr(os, "fork"):
         return command()
     try:
@@ -75,8 +81,7 @@ def supervised(command: Callable[[], int]) -> int:
         if number not in _CRASHES:  # (ended by a signal it was sent: as a shell reports it)
             return 128 + number
         trace.seek(0)
-        print(Diagnostic("error", "E-CRASH", crash_text(signal.Signals(number), trace), SourceLoc()).render(),
-              file=sys.stderr)
+        crashed(crash_text(signal.Signals(number), trace))
         return 2
     finally:
         trace.close()

@@ -83,3 +83,59 @@ def test_github_escapes_what_would_end_a_command(tmp_path: Path, capsys) -> None
 
     text = render_github({"a,b:c.xml": [Diagnostic("error", "E-OP", "50% done\nnext", SourceLoc("a,b:c.xml", 3))]})
     assert text == "::error file=a%2Cb%3Ac.xml,line=3,title=E-OP::50%25 done%0Anext"
+
+
+@pytest.mark.parametrize("form", ["json", "sarif"])
+def test_a_refused_command_line_is_still_a_document(form: str, tmp_path: Path, capsys) -> None:
+    """check DIR --format json|sarif on a directory with no IR printed nothing on stdout (exit 2): `> ir.sarif` then
+    upload-sarif got an empty file (found by a QA run). The refusal is now a document: E-USAGE, of no file."""
+    (tmp_path / "model.onnx").write_bytes(b"")
+    assert main(["check", str(tmp_path), "--format", form]) == 2
+    document = json.loads(capsys.readouterr().out)
+    if form == "json":
+        [entry] = document["files"]
+        assert entry["file"] is None and [d["code"] for d in entry["diagnostics"]] == ["E-USAGE"]
+        assert entry["diagnostics"][0]["fatal"]
+    else:
+        [run] = document["runs"]
+        assert run["results"] == [] and not run["invocations"][0]["executionSuccessful"]
+        [note] = run["invocations"][0]["toolExecutionNotifications"]
+        assert note["descriptor"]["id"] == "E-USAGE" and "no IR .xml file" in note["message"]["text"]
+
+
+def test_sarif_locates_files_as_code_scanning_resolves_them(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A file under the working directory is a URI relative to it (%SRCROOT%), any other an absolute file:// URI (an
+    absolute path was written as a bare "/tmp/..." URI, which a consumer reads as relative: found by a QA run)."""
+    monkeypatch.chdir(SAMPLES)
+    assert main(["check", "wrong_dims.xml", str(BAD / "dead.xml"), "--format", "sarif", "--no-openvino",
+                 "--jobs", "1"]) == 1
+    run = json.loads(capsys.readouterr().out)["runs"][0]
+    places = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]:
+              r["locations"][0]["physicalLocation"]["artifactLocation"].get("uriBaseId") for r in run["results"]}
+    assert places == {"wrong_dims.xml": "%SRCROOT%", (BAD / "dead.xml").as_uri(): None}, places
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == SAMPLES.as_uri() + "/"
+
+
+def test_refusals_validate_against_the_schema(sarif_schema: dict, tmp_path: Path, capsys) -> None:
+    (tmp_path / "model.onnx").write_bytes(b"")
+    assert main(["check", str(tmp_path), "--format", "sarif"]) == 2
+    jsonschema.validate(json.loads(capsys.readouterr().out), sarif_schema)
+    assert main(["check", str(SAMPLES / "wrong_dims.xml"), "--format", "sarif", "--no-openvino"]) == 1
+    jsonschema.validate(json.loads(capsys.readouterr().out), sarif_schema)
+
+
+@pytest.mark.parametrize("form", ["text", "json", "sarif"])
+def test_the_hook_handed_other_xml_alone_passes(form: str, tmp_path: Path, capsys) -> None:
+    """The pre-commit hook's command line (.pre-commit-hooks.yaml) on a commit staging only a pom.xml failed it:
+    E-USAGE, exit 2 (found by a QA run). --ir-only is for that: a note, nothing checked, exit 0 (an empty document)."""
+    hook = ROOT.joinpath(".pre-commit-hooks.yaml").read_text().split("entry: ir-tools ", 1)[1].split("\n")[0].split()
+    pom = tmp_path / "pom.xml"
+    pom.write_text('<?xml version="1.0"?>\n<project><a/></project>\n')
+    assert main([*hook, str(pom), "--format", form]) == 0
+    out, err = capsys.readouterr()
+    assert "none of the files named is IR" in (out if form == "text" else err)
+    if form == "json":
+        assert json.loads(out)["files"] == []
+    elif form == "sarif":
+        assert json.loads(out)["runs"][0]["results"] == []
+

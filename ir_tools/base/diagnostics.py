@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from . import json_text
@@ -67,8 +69,9 @@ def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.severity == "error" for d in diagnostics)
 
 
-def render_json(results: dict[str, list[Diagnostic]]) -> str:
-    """One JSON document for several checked files; schema in README ("check --format json")."""
+def render_json(results: dict[str | None, list[Diagnostic]]) -> str:
+    """One JSON document for several checked files; schema in README ("check --format json"). A refusal of the
+    command line itself (no file: an E-USAGE, an E-CRASH before a file was named) is keyed None: ``"file": null``."""
     files = []
     for path, diags in results.items():
         files.append(
@@ -88,30 +91,41 @@ SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 
-def render_sarif(results: dict[str, list[Diagnostic]], tool_version: str) -> str:
+def render_sarif(results: dict[str | None, list[Diagnostic]], tool_version: str) -> str:
     """One SARIF 2.1.0 log (code scanning's format): a rule per code, a result per diagnostic, each located by
-    file and line, and by layer as a logical location."""
+    file and line, and by layer as a logical location. A diagnostic of no file (a refusal of the command line: code
+    scanning places a result in a file) is a notification of the invocation, which is then unsuccessful, as is one
+    that ended the command."""
     codes = sorted({d.code for diags in results.values() for d in diags})
     index = {code: i for i, code in enumerate(codes)}
-    sarif_results = []
+    sarif_results, notifications = [], []
     for path, diags in results.items():
         for d in diags:
+            text = f"{d.loc.layer_text()}: {d.message}" if d.loc.layer_id else d.message
+            file = d.loc.file or path
+            if file is None:
+                notifications.append({"level": d.severity, "message": {"text": text},
+                                      "descriptor": {"id": d.code, "index": index[d.code]}})
+                continue
             region = {"region": {"startLine": d.loc.line}} if d.loc.line else {}
             result = {
                 "ruleId": d.code,
                 "ruleIndex": index[d.code],
                 "level": d.severity,
-                "message": {"text": f"{d.loc.layer_text()}: {d.message}" if d.loc.layer_id else d.message},
-                "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(d.loc.file or path)}, **region}}],
+                "message": {"text": text},
+                "locations": [{"physicalLocation": {"artifactLocation": _artifact(file), **region}}],
             }
             if d.loc.layer_id is not None:
                 result["locations"][0]["logicalLocations"] = [{
                     "name": d.loc.layer_name or d.loc.layer_id, "kind": "element",
                     "fullyQualifiedName": f"layer {d.loc.layer_id} ({d.loc.layer_kind or 'unknown type'})"}]
             sarif_results.append(result)
+    ended = any(d.ended for diags in results.values() for d in diags)
+    invocation = {"executionSuccessful": not (ended or notifications),
+                  **({"toolExecutionNotifications": notifications} if notifications else {})}
     driver = {"name": "ir-tools", "version": tool_version, "rules": [_rule(code) for code in codes]}
-    run = {"tool": {"driver": driver}, "results": sarif_results,
-           "invocations": [{"executionSuccessful": True}]}
+    run = {"tool": {"driver": driver}, "results": sarif_results, "invocations": [invocation],
+           "originalUriBaseIds": {_SRCROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}}}
     return json_text.dumps({"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}, indent=2)
 
 
@@ -125,11 +139,22 @@ def _rule(code: str) -> dict:
             "defaultConfiguration": {"level": "warning" if entry.severity == "warning" else "error"}}
 
 
-def _uri(path: str) -> str:
-    """A relative URI reference with forward slashes, as code scanning matches them to the repository."""
+#: The base every relative artifact URI is resolved against: the working directory (``originalUriBaseIds``).
+_SRCROOT = "%SRCROOT%"
+
+
+def _artifact(path: str) -> dict:
+    """A SARIF artifactLocation: a file under the working directory as a URI relative to it (code scanning matches
+    those to the repository, whose checkout the working directory of a workflow is), any other as an absolute
+    ``file://`` URI (a path such as ``/tmp/m.xml`` is no URI: a consumer reads it as relative)."""
     from urllib.parse import quote
 
-    return quote(path.replace("\\", "/"))
+    file = Path(os.path.abspath(path))  # (normalised: a path through ".." is not under the working directory)
+    try:
+        relative = file.relative_to(Path.cwd())
+    except ValueError:
+        return {"uri": file.as_uri()}
+    return {"uri": quote(relative.as_posix()), "uriBaseId": _SRCROOT}
 
 
 def render_github(results: dict[str, list[Diagnostic]]) -> str:
