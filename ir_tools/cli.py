@@ -718,7 +718,7 @@ def _reduce(args: argparse.Namespace) -> int:
     runs = Runs()
     text = _shows_progress(args)
     with status("running the original for the activations the parts are fed", text):
-        fed = activations(graph, inputs, saved, runs)
+        fed = activations(graph, inputs, saved, runs, partial=args.until == "openvino-fails")
     with progress_steps(None, "reducing", text) as step:
         found = reduce_model(graph, fed, fails, runs, lambda s: step(f"{s.phase}: {s.layers} layers"))
     staged = args.output.with_suffix(".npz")

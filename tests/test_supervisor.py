@@ -15,6 +15,8 @@ import openvino as ov
 import openvino.opset12 as o
 import pytest
 
+from ir_tools import read_ir
+
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the supervisor forks (POSIX only)")
 
 
@@ -198,3 +200,17 @@ def test_a_crash_is_reported_in_the_format_asked(form: str, crashing_compile: Pa
         assert where == crashing_compile.as_uri()
         assert not document["runs"][0]["invocations"][0]["executionSuccessful"]
 
+
+def test_reduce_until_openvino_fails_needs_no_reference(crashing_compile: Path, tmp_path: Path) -> None:
+    """E-CRASH advises `reduce MODEL --until openvino-fails`; on this model reduce stopped with the reference's
+    E-UNSUPPORTED (zero iterations), though OpenVINO failing needs no reference (found by a QA run). The parts are fed
+    what the reference computed before the Loop: the part found is the Loop alone, and crashes OpenVINO still."""
+    out = tmp_path / "min.xml"
+    done = ir_tools(["reduce", str(crashing_compile), "--until", "openvino-fails", "-o", str(out), "--format", "json"],
+                    tmp_path / "tmp")
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert (found["layers"], found["original_layers"]) == (1, 5) and "SIGFPE" in found["failure"], found
+    assert [layer.type for layer in read_ir(out).layers() if layer.type not in ("Parameter", "Const", "Result")] == [
+        "Loop"]
+    assert compiled(out) < 0  # the part crashes OpenVINO as the model did

@@ -327,18 +327,20 @@ def _output_names(part: Graph) -> dict[PortKey, str]:
 
 
 def activations(graph: Graph, inputs: Mapping[str, np.ndarray], saved: Mapping[str, np.ndarray],
-                runs: Runs) -> dict[PortKey, np.ndarray]:
+                runs: Runs, partial: bool = False) -> dict[PortKey, np.ndarray]:
     """Every tensor of the original the cuts may be fed from, by output port: the activations saved from it (by
     ``compare --save-outputs``, keyed by layer name) first; else OpenVINO's (in a child: it may crash on the whole
-    model); else the reference's. Saved activations of which none is this model's are refused as compare refuses
-    them (``refuse_unmatched``: E-INPUT), and so is one of another shape than OpenVINO's here."""
+    model); else the reference's. With ``partial`` (``openvino_fails``, which needs no reference), the reference's up
+    to a layer it refuses or cannot run (a Loop of zero iterations, which crashes OpenVINO): the parts fed from those
+    alone are tried. Saved activations of which none is this model's are refused as compare refuses them
+    (``refuse_unmatched``: E-INPUT), and so is one of another shape than OpenVINO's here."""
     refuse_unmatched(graph, saved)
     found: dict[PortKey, np.ndarray] = {}
     try:
         found.update(runs.runner(graph).infer(inputs, per_layer=True).layers)
     except IrToolsError:
-        if all(supported(layer) for layer in graph.layers()):
-            found.update(_Everything(graph).values(inputs))
+        if partial or all(supported(layer) for layer in graph.layers()):
+            found.update(_Everything(graph).values(inputs, partial))
     keys = {f"{OUTPUT_PREFIX}{output_name(graph, r)}": graph.producer_key(r.id, r.inputs[0].id)
             for r in graph.results()}
     keys.update({f"{LAYER_PREFIX}{layer.name}:{port.id}": (layer.id, port.id)
@@ -361,10 +363,16 @@ def activations(graph: Graph, inputs: Mapping[str, np.ndarray], saved: Mapping[s
 class _Everything(Interpreter):
     """The reference, keeping every value."""
 
-    def values(self, inputs: Mapping[str, np.ndarray]) -> dict[PortKey, np.ndarray]:
+    def values(self, inputs: Mapping[str, np.ndarray], partial: bool = False) -> dict[PortKey, np.ndarray]:
+        """Every value; with ``partial``, those computed before a layer the reference refuses, if it does."""
         self.free = False
         self.inputs, self.outputs = inputs, {}
-        return self.run()
+        try:
+            return self.run()
+        except IrToolsError:
+            if not partial:
+                raise
+            return dict(self.env)
 
 
 def reduce_model(graph: Graph, fed: Mapping[PortKey, np.ndarray], fails: Failure, runs: Runs,
