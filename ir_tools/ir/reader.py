@@ -260,6 +260,10 @@ def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
             _named_back(graph)
         if stood_in:
             _stood_in_for(graph)
+        if check.trailing is not None:
+            graph.load_diagnostics.append(Diagnostic(
+                "warning", "W-TRAILING", "content after </net>: OpenVINO reads past it and ignores it",
+                SourceLoc(str(xml_path), check.trailing)))
         return graph
     except etree.ParseError as exc:
         # A parser without a tree words some errors differently: report the whole-document
@@ -486,6 +490,28 @@ def source_line(el: etree._Element) -> int | None:
     return line - text.count("\n") if text else line
 
 
+#: The end tag of the root element: what follows it is outside the IR.
+_ROOT_END = re.compile(rb"</net\s*>")
+
+
+def _ignored_after_root(data: bytes, exc: etree.XMLSyntaxError) -> int | None:
+    """The line where content after ``</net>`` starts, where that content is all libxml2 refuses of ``data`` and
+    OpenVINO's reader (pugixml) reads past it: balanced elements, text, comments, processing instructions (measured
+    on OpenVINO 2026.4: each of those, a second ``<net>`` too, read and compiled; an unclosed or unopened element and a
+    bare ``<`` refused). None otherwise: the document's own error stands. An ASCII-compatible encoding only."""
+    if "Extra content at the end of the document" not in exc.msg or not encoding_of(data).startswith("utf-8"):
+        return None
+    end = _ROOT_END.search(data)
+    if end is None:
+        return None
+    rest = data[end.end():]
+    try:  # the rest as an element's content: well-formed, no DOCTYPE, nothing resolved
+        etree.fromstring(b"<_>" + rest + b"</_>", etree.XMLParser(target=_Discard(), **_SAFE))
+    except etree.XMLSyntaxError:
+        return None
+    return data.count(b"\n", 0, len(data) - len(rest.lstrip())) + 1
+
+
 class _Discard:
     """A parser target that keeps nothing: the parse only checks that the document is well-formed."""
 
@@ -536,15 +562,20 @@ class _WellFormed:
         self.data, self.name = data, name
         self.error: BaseException | None = None
         self.namespaces = False  # the document may use XML namespaces (``_may_use_namespaces``; known once ``passed``)
+        self.trailing: int | None = None  # the line of what follows the root (``_ignored_after_root``)
         self.thread = threading.Thread(target=self.parse, name="ir_tools-well-formed", daemon=True)
         self.thread.start()
 
     def parse(self) -> None:
         try:
             etree.fromstring(self.data, etree.XMLParser(target=_Discard(), **_SAFE))
+        except etree.XMLSyntaxError as exc:
+            self.trailing = _ignored_after_root(self.data, exc)
+            if self.trailing is None:
+                self.error = exc
         except BaseException as exc:  # noqa: BLE001 (raised by ``passed``, on the reading thread)
             self.error = exc
-        else:
+        if self.error is None:
             self.namespaces = _may_use_namespaces(self.data)
             self.data = b""  # (only a malformed document's bytes are looked at again)
 
