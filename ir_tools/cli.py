@@ -562,7 +562,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
         target = release(args.target)  # an unknown release is a usage error before the model is read
         if args.ir_version and args.ir_version not in target.ir_versions:
-            raise IrToolsError(f"--ir-version {args.ir_version}: OpenVINO {target.name} reads IR "
+            raise IrToolsError(f"--ir-version {args.ir_version}: {target.called} reads IR "
                                f"{' or '.join(f'v{v}' for v in target.ir_versions)} only (drop --ir-version: migrate "
                                "--target writes one it reads)", code="E-USAGE")
     elsewhere = _checked_elsewhere(other, target)
@@ -585,7 +585,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     if not stats and not legacy and read_version == ir_version:
         checked = ", so nothing checked" if args.check or other else ""
         if target is not None:
-            print(f"nothing to migrate: {args.model} already loads on OpenVINO {target.name} (IR v{ir_version}); "
+            print(f"nothing to migrate: {args.model} already loads on {target.called} (IR v{ir_version}); "
                   f"nothing written{checked}")
         else:  # (it may hold op versions an older release cannot create: only --target says)
             print(f"nothing to migrate: {args.model} has no average pooling to rewrite, the one rewrite without "

@@ -139,3 +139,20 @@ def test_the_hook_handed_other_xml_alone_passes(form: str, tmp_path: Path, capsy
     elif form == "sarif":
         assert json.loads(out)["runs"][0]["results"] == []
 
+
+@pytest.mark.openvino
+def test_an_operation_openvino_names_is_located_at_its_layer(tmp_path: Path, capsys) -> None:
+    """OpenVINO's compile refusal names the operation ("Operation name: x"); E-OPENVINO had no line, and its SARIF
+    result no region (found by a QA run): the line of the one layer of that name."""
+    import numpy as np
+    import openvino as ov
+    import openvino.opset13 as o
+
+    x = o.parameter(ov.PartialShape.dynamic(), np.float32, name="x")
+    model = tmp_path / "dynrank.xml"
+    ov.save_model(ov.Model([o.relu(x)], [x]), model)
+    line = next(i for i, text in enumerate(model.read_text().splitlines(), 1) if 'name="x"' in text)
+    assert main(["check", str(model), "--compile", "--format", "sarif"]) == 1
+    [result] = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    assert result["ruleId"] == "E-OPENVINO" and "Operation name: x" in result["message"]["text"], result
+    assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": line}

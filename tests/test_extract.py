@@ -288,3 +288,21 @@ def test_an_unfed_input_is_mended_by_the_tensors_nearest_the_cut(tmp_path: Path)
     assert "the model's input 'x' unfed" in said and "add 'a' to the cut inputs" in said
     part = extract(graph, ["b", "a"], ["c"])
     assert sorted(layer.type for layer in part.layers()) == ["Add", "Parameter", "Parameter", "Result"]
+
+
+def test_the_state_hint_names_an_unnamed_output_once(tmp_path: Path) -> None:
+    """A ReadValue whose output has no name: the hint said "cut at its output output port 1 of ..." (found by a QA
+    run)."""
+    import openvino.opset6 as o
+    from openvino.op.util import Variable, VariableInfo
+
+    x = o.parameter([1, 4], np.float32, name="x")
+    info = VariableInfo()
+    info.data_shape, info.data_type, info.variable_id = ov.PartialShape([1, 4]), ov.Type.f32, "v"
+    variable = Variable(info)
+    total = o.add(o.read_value(x, variable), x)
+    total.output(0).set_names({"y"})
+    ov.save_model(ov.Model([o.result(total)], [o.assign(total, variable)], [x], "state"), tmp_path / "state.xml")
+    with pytest.raises(CutError, match=r"\(cut at output port 1 of ReadValue@opset6 'ReadValue_\d+' \(id \d+\) to feed "
+                                       r"the state as an input\)"):
+        extract(read_valid(tmp_path / "state.xml"), ["x"], ["y"])

@@ -58,6 +58,11 @@ def test_check_target_names_each_layer_the_release_cannot_create(capsys) -> None
            "cannot create AvgPool of opset14 with rounding_type=\"ceil_torch\"; the oldest release that creates it " \
            "is 2024.1; `ir-tools migrate` rewrites it into opset8 AvgPool (exactly, on static spatial dims" in out, out
     assert main(["check", str(model), "--no-openvino", "--target", "2024.1"]) == 0
+    # an opsetN target is no release: it said "OpenVINO opset8 cannot create ..." (found by a QA run)
+    assert main(["check", str(model), "--no-openvino", "--target", "opset8"]) == 1
+    out = capsys.readouterr().out
+    assert "(id 1, AvgPool@opset14): the target opset8 (opsets 1-8) cannot create AvgPool of opset14" in out, out
+    assert "OpenVINO opset" not in out
     capsys.readouterr()
     assert main(["check", str(model), "--no-openvino", "--target", "2023.0", "--format", "json"]) == 1
     (found,) = json.loads(capsys.readouterr().out)["files"][0]["diagnostics"]

@@ -214,6 +214,13 @@ class Release:
         value is used inside the model, not a model output (``converts_otherwise`` less ``converts_output_only``)."""
         return self.converts_otherwise - self.converts_output_only
 
+    @property
+    def called(self) -> str:
+        """The target as messages name it: ``OpenVINO 2023.0``; an ``opsetN`` target is no release: ``the target
+        opset8 (opsets 1-8)``."""
+        return f"the target {self.name} ({self.source.split(' as ')[0]})" if self.number is None else \
+            f"OpenVINO {self.name}"
+
     @cached_property
     def number(self) -> tuple[int, int] | None:
         """(year, minor) of a release, None for an ``opsetN`` target."""

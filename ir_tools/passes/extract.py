@@ -327,7 +327,8 @@ def _cut_hint(graph: Graph, layer: Layer, why: str = "") -> str:
         return ""
     key = (layer.id, layer.outputs[0].id)
     name = next(iter(reported_names(graph, layer, layer.outputs[0])), None)
-    return f" (cut at its output {_called(graph, key, name)}{why})"
+    at = _called(graph, key, name)  # (an unnamed one is "output port N of ...")
+    return f" (cut at {'its output ' if name is not None else ''}{at}{why})"
 
 
 def _input_name(graph: Graph, key: PortKey) -> str:

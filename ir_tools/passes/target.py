@@ -56,18 +56,18 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
     found = []
     if graph.ir_version not in target.ir_versions:
         versions = " or ".join(f"v{v}" for v in target.ir_versions)
-        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} reads IR {versions}, the file is IR "
+        found.append(Diagnostic("error", "E-TARGET", f"{target.called} reads IR {versions}, the file is IR "
                                 f"v{graph.ir_version} (write it with --ir-version {target.ir_versions[-1]})",
                                 SourceLoc(str(graph.source) if graph.source else None, graph.line)))
     found += _op_versions(graph, target, rewritten)
     if graph.ir_version not in target.reads_duplicate_layer_names:
         oldest = next((r.name for r in releases().values() if graph.ir_version in r.reads_duplicate_layer_names), None)
         for name, layers in repeated_names(graph).items():
-            found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} refuses two layers named '{name}' (the "
+            found += [Diagnostic("error", "E-TARGET", f"{target.called} refuses two layers named '{name}' (the "
                                  f"first at line {layers[0].line}); the oldest release that reads them is {oldest}; "
                                  "`ir-tools migrate --target` renames them", layer.loc) for layer in layers[1:]]
     if not target.reads_result_names:
-        found += [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} names this output after its producer's "
+        found += [Diagnostic("error", "E-TARGET", f"{target.called} names this output after its producer's "
                              f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); `ir-tools "
                              "migrate --target` gives it a tensor of its own", result.loc)
                   for result, own in unshared_outputs(graph)]
@@ -141,7 +141,7 @@ def _cannot_create(layer: Layer, target: Release) -> str:
     what = f"{layer.type} of {version}" + (f" with {value}" if value else "")
     oldest = oldest_creating(layer.type, version, layer.attrs)
     since = f"the oldest release that creates it is {oldest}" if oldest else "no release of the table creates it"
-    return f"OpenVINO {target.name} cannot create {what}; {since}"
+    return f"{target.called} cannot create {what}; {since}"
 
 
 #: The layers whose attribute declares an element type, by type: the attribute.
@@ -157,7 +157,7 @@ def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
         element = layer.attrs.get(_TYPED[type_key(layer.type)], "").lower()
         oldest = target.refuses_element_type(element)
         if oldest is not None:
-            found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot read element type {element} "
+            found.append(Diagnostic("error", "E-TARGET", f"{target.called} cannot read element type {element} "
                                     f"(its reader refuses the file: 'Incorrect type'); the oldest release measured to "
                                     f"read it is {oldest}; `ir-tools migrate --target` has no rewrite for it",
                                     layer.loc))
@@ -171,7 +171,7 @@ def _zero_dims(graph: Graph, target: Release) -> list[Diagnostic]:
     oldest = next(r.name for r in releases().values() if r.reads_zero_dims)
     ports = [(p, "input", p.output_records()[0][2]) for p in graph.parameters() if p.output_records()]
     ports += [(r, "output", r.input_records()[0][2]) for r in graph.results() if r.input_records()]
-    return [Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} refuses a model {what} with a dim of 0 "
+    return [Diagnostic("error", "E-TARGET", f"{target.called} refuses a model {what} with a dim of 0 "
                        f"({show(dims)}: 'has zero dimension which is not allowed'); the oldest release that "
                        f"reads it is {oldest}; `ir-tools migrate --target` has no rewrite for it", layer.loc)
             for layer, what, dims in ports if dims is not None and 0 in dims]
@@ -182,7 +182,7 @@ def weights_read_otherwise(graph: Graph, target: Release, severity: Severity = "
     """E-TARGET (or ``code``) for each layer whose weights ``target`` reads or computes otherwise, which a downgrade
     repairs in place (``Downgrade.unrepaired``: packed Consts, f16 weight decompression); plain ``check`` asks it of
     the installed OpenVINO (W-TARGET: a file migrated for another release)."""
-    return [Diagnostic(severity, code, f"OpenVINO {target.name} {what}; `ir-tools migrate --target` "
+    return [Diagnostic(severity, code, f"{target.called} {what}; `ir-tools migrate --target` "
                        f"{downgrade.repairs_weights}", layer.loc)
             for downgrade in DOWNGRADES if downgrade.repairs_weights
             for layer, what in downgrade(target).unrepaired(graph)]
@@ -202,7 +202,7 @@ def _defects(graph: Graph, layer: Layer, target: Release, repairing: list[Downgr
         why = downgrade.declines(graph, layer)
         fix = _not_applied([how], why) if rewritten or why else f"`ir-tools migrate --target` rewrites it {how}"
         since = _next_without(target, key, lambda release: type(downgrade)(release).defect(graph, layer) == key)  # noqa: B023
-        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} {DEFECTS[key]} (measured); {since}; "
+        found.append(Diagnostic("error", "E-TARGET", f"{target.called} {DEFECTS[key]} (measured); {since}; "
                                 f"{fix}", layer.loc))
     return found
 
@@ -225,7 +225,7 @@ def _f16_io(graph: Graph, target: Release) -> list[Diagnostic]:
     key = "f16_io_saturates"
     if key not in target.miscomputes:
         return []
-    head = f"OpenVINO {target.name} {DEFECTS[key]} (measured); {_next_without(target, key)}; "
+    head = f"{target.called} {DEFECTS[key]} (measured); {_next_without(target, key)}; "
     found = []
     for layer, refused in f16_io(graph):
         if refused:
@@ -259,7 +259,7 @@ def _dynamic_states(graph: Graph, target: Release) -> list[Diagnostic]:
         shape = variable_shape(layer)
         if shape is not None and all(d.is_static for d in shape):
             continue
-        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot run a model whose state has a "
+        found.append(Diagnostic("error", "E-TARGET", f"{target.called} cannot run a model whose state has a "
                                 f"dynamic shape (variable '{layer.attrs.get('variable_id', '')}' of shape "
                                 f"{show_shape(shape)}; measured: its CPU plugin fails at inference); the oldest "
                                 f"release that runs it is {oldest}; no rewrite makes a state static: `ir-tools "
@@ -280,7 +280,7 @@ def _static_inits(graph: Graph, target: Release) -> list[Diagnostic]:
         init = declared_type(layer.inputs[0]).shape if layer.inputs else None
         if shape is None or all(d.is_static for d in shape) or init is None or not all(d.is_static for d in init):
             continue
-        found.append(Diagnostic("error", "E-TARGET", f"OpenVINO {target.name} cannot run a model whose state of "
+        found.append(Diagnostic("error", "E-TARGET", f"{target.called} cannot run a model whose state of "
                                 f"dynamic shape has an init of static shape (variable "
                                 f"'{layer.attrs.get('variable_id', '')}' of shape {show_shape(shape)}, its init "
                                 f"{show_shape(init)}; measured: its CPU plugin fails to compile or run it, 'Cannot "
@@ -391,7 +391,7 @@ def retarget(graph: Graph, target: Release, checked: bool = False, stateless: bo
     left = [d for d in target_diagnostics(graph, target, rewritten=True)
             if d.loc.layer_id is not None and d.severity == "error"]
     if left:
-        raise PassError(f"{len(left)} layer(s) have no form OpenVINO {target.name} creates and runs right; nothing "
+        raise PassError(f"{len(left)} layer(s) have no form {target.called} creates and runs right; nothing "
                         "written",
                         SourceLoc(str(graph.source) if graph.source else None), left)
     return result

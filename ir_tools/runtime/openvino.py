@@ -96,11 +96,15 @@ def refused(what: str, graph: Graph, files: ModelFiles | None, exc: BaseExceptio
 
 
 def _refusal_line(files: ModelFiles | None, graph: Graph, words: str) -> int | None:
-    """The line OpenVINO's message points at: a byte offset ("at offset 852") or a layer ("id:7")."""
+    """The line OpenVINO's message points at: a byte offset ("at offset 852"), a layer ("id:7") or an operation
+    ("Operation name: x", as compile names one: the one layer of that name)."""
     if files is not None and (match := re.search(r"at offset (\d+)", words)):
         return files.xml.read_bytes()[: int(match.group(1))].count(b"\n") + 1
     if (match := re.search(r"\bid:(\S+)", words)) and graph.has_layer(match.group(1)):
         return graph.layer(match.group(1)).line
+    if match := re.search(r"Operation name: (\S+)", words):
+        named = [layer for layer in graph.layers() if layer.name == match.group(1)]
+        return named[0].line if len(named) == 1 else None
     return None
 
 
@@ -123,8 +127,10 @@ def openvino_types(graph: Graph, files: ModelFiles | None, layers: Iterable[Laye
         raise IrToolsError(exc.message, SourceLoc(where, _refusal_line(files, graph, exc.message)),
                            code=exc.code) from None
     except Exception as exc:  # compile refused the model
-        raise IrToolsError(f"OpenVINO refused to compile the model on CPU: {openvino_words(exc)}",
-                           SourceLoc(str(files.xml) if files else graph.name), code="E-OPENVINO") from None
+        words = openvino_words(exc)
+        raise IrToolsError(f"OpenVINO refused to compile the model on CPU: {words}",
+                           SourceLoc(str(files.xml) if files else graph.name, _refusal_line(files, graph, words)),
+                           code="E-OPENVINO") from None
     wanted = {layer.name for layer in layers}
     if not wanted:  # (50k ops listed for nothing: 0.2 s)
         return {}

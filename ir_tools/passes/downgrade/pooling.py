@@ -154,7 +154,7 @@ class AvgPoolCompiled(Downgrade):
         axis, dim, n = found
         data = declared_type(layer.inputs[0])
         if not dim.is_static:
-            return (f"its spatial axis {axis} is dynamic ({dim}), and at length {n} OpenVINO {self.target.name} fails "
+            return (f"its spatial axis {axis} is dynamic ({dim}), and at length {n} {self.target.called} fails "
                     f"on it at inference; the exact form needs static spatial dims (input {show_shape(data.shape)})")
         if not all(d.is_static for d in data.shape[2:]):
             return (f"its input {show_shape(data.shape)} has a dynamic spatial dim; the exact form needs static "
