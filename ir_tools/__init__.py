@@ -69,7 +69,7 @@ from .base.diagnostics import Diagnostic
 from .base.dims import Dim
 from .base.errors import IrToolsError, SourceLoc, needs_onnx
 from .base.packed import element_type_of, numpy_dtype
-from .ir.model import Edge, Graph, Layer, Port, RtNode
+from .ir.model import Edge, Graph, Layer, Port, RtNode, UnknownLayerError
 from .ir.reader import read_ir
 from .ops.spec import TensorType
 from .passes.base import Pass, PassError, PassManager, PassResult
@@ -117,6 +117,7 @@ __all__ = [
     "Port",
     "SourceLoc",
     "TensorType",
+    "UnknownLayerError",
     "Output",
     "RtNode",
     "Candidate",

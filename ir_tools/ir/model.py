@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..base.dims import INT64_MAX
-from ..base.errors import IrToolsError, ReadError, SourceLoc
+from ..base.errors import IrToolsError, ReadError, SourceLoc, did_you_mean
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs, const_value
 from ..ops.opsets import reads_as, type_key, type_query
@@ -365,6 +365,20 @@ def _slot_links(slot: _Link | tuple[_Link, ...] | list[_Link] | None) -> tuple[_
     return (slot,) if type(slot[0]) is str else slot
 
 
+
+class UnknownLayerError(IrToolsError, KeyError, ValueError):
+    """A layer id the graph does not hold (E-USAGE: the caller's mistake, not the model's). An IrToolsError as every
+    refusal of ir_tools is, and still the KeyError (``Graph.layer``) and ValueError (``Graph.remove_layer``) these
+    look-ups raised before."""
+
+    code = "E-USAGE"
+
+    def __init__(self, graph: Graph, layer_id: object):
+        near = did_you_mean(str(layer_id), graph._layers) if isinstance(layer_id, str) else \
+            f" (ids are strings: '{layer_id}')" if str(layer_id) in graph._layers else ""
+        super().__init__(f"graph '{graph.name}' has no layer of id {layer_id!r}{near}")
+
+
 class Graph:
     """An IR network: layers keyed by id (in insertion order), edges between their ports.
 
@@ -419,7 +433,7 @@ class Graph:
     def remove_layer(self, layer_id: str) -> None:
         """Remove a layer and every edge into or out of it."""
         if layer_id not in self._layers:
-            raise ValueError(f"no layer with id {layer_id}")
+            raise UnknownLayerError(self, layer_id)
         links = dict.fromkeys((*_slot_links(self._in.get(layer_id)), *_slot_links(self._out.get(layer_id))))
         for link in links:  # a self-loop is in both
             self._unlink(link)
@@ -447,8 +461,12 @@ class Graph:
         return layer_id in self._layers
 
     def layer(self, layer_id: str) -> Layer:
-        """The layer of id ``layer_id`` (ids are strings, as the IR writes them)."""
-        return self._layers[layer_id]
+        """The layer of id ``layer_id`` (ids are strings, as the IR writes them); UnknownLayerError for an id the
+        graph does not hold."""
+        try:
+            return self._layers[layer_id]
+        except KeyError:
+            raise UnknownLayerError(self, layer_id) from None
 
     def layers(self) -> Iterator[Layer]:
         """Layers in insertion (file) order."""

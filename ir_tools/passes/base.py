@@ -22,7 +22,7 @@ from types import ModuleType
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, SourceLoc
-from ..ir.model import Graph, Layer
+from ..ir.model import Graph, Layer, UnknownLayerError
 from .builder import refused_at
 from .shapes import Propagation, fix_dims, propagate
 from .validate import InvalidModelError, forget_passed, last_passed, require_valid
@@ -97,6 +97,13 @@ class Pass:
         self.ensures(graph)
         return result
 
+    def _failed(self, graph: Graph, exc: BaseException) -> PassError:
+        """E-PASS for a bug of the pass (an exception of its own, or ir_tools called wrongly): the pass named, at the
+        innermost line of its own code."""
+        where = _culprit(traceback.extract_tb(exc.__traceback__))
+        message = f"pass {self.name} failed: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
+        return PassError(message, self.at.loc if self.at is not None else SourceLoc(_file(graph)))
+
     def applied(self, graph: Graph, checked: bool = False) -> PassResult:
         """``run`` up to its re-inference and gate after: ``check`` (unless ``checked``) and ``requires``, then
         ``apply``; returns what ``apply`` did."""
@@ -109,6 +116,8 @@ class Pass:
         except InvalidModelError:
             raise  # (a gate inside the pass: it names the passes it gated)
         except IrToolsError as exc:  # a refusal (a builder's, a rewrite's): its code and layer, and the pass's name
+            if isinstance(exc, UnknownLayerError):  # the pass asking for a layer there is not: its bug, at its line
+                raise self._failed(graph, exc) from exc
             if not hasattr(exc, "pass_name"):  # (the innermost pass: a pass may run another)
                 exc.pass_name = self.name
                 if self.at is not None:
@@ -116,9 +125,7 @@ class Pass:
                 exc.message = f"{exc.message} (in pass {self.name})"
             raise
         except (Exception, SystemExit) as exc:  # the pass's own bug (or its sys.exit): name the pass, keep the cause
-            where = _culprit(traceback.extract_tb(exc.__traceback__))
-            message = f"pass {self.name} failed: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
-            raise PassError(message, self.at.loc if self.at is not None else SourceLoc(_file(graph))) from exc
+            raise self._failed(graph, exc) from exc
         finally:
             self.at = None
         result = outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))

@@ -123,3 +123,20 @@ def test_walker_errors_name_the_layer_and_keep_the_cause() -> None:
         Depth(g).run()
     assert info.value.loc.layer_id == "boom" and info.value.code == "E-OP"
     assert isinstance(info.value.__cause__, OpValidationError)
+
+
+def test_an_unknown_layer_id_is_an_ir_tools_error_still_caught_as_before() -> None:
+    """Graph.layer('999') raised a bare KeyError and remove_layer('999') a ValueError, neither an IrToolsError (found
+    by a QA run of the library): E-USAGE now, naming the graph and the id (an int, where the id is its string, said so),
+    and still the KeyError and ValueError a caller caught."""
+    from ir_tools import IrToolsError
+
+    g = chain(2)
+    for look_up in (lambda: g.layer("999"), lambda: g.remove_layer("999"), lambda: g.layer(1)):
+        with pytest.raises(IrToolsError) as caught:
+            look_up()
+        assert caught.value.code == "E-USAGE" and isinstance(caught.value, KeyError | ValueError)
+    with pytest.raises(KeyError, match="ids are strings: '1'"):
+        g.layer(1)
+    with pytest.raises(ValueError, match="has no layer of id '999'"):
+        g.remove_layer("999")

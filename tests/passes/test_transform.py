@@ -122,6 +122,31 @@ def test_readme_pass_replaces_every_swish_through_the_api_and_the_cli(tmp_path: 
 
 
 @pytest.mark.openvino
+def test_readme_pass_matches_swish_as_openvino_writes_it(tmp_path: Path, readme_pass: Path) -> None:
+    """OpenVINO's ``opset4.swish(x)`` writes beta, 1.0, as a Const input: the README's pattern, Swish of one input,
+    matched no Swish OpenVINO writes (found by a QA run). Its beta-1 form is replaced, another beta left alone."""
+    import openvino as ov
+    import openvino.opset4 as o
+
+    x = o.parameter([2, 3, 4, 5], np.float32, name="x")
+    plain, other = o.swish(x), o.swish(x, o.constant(np.float32(1.5)))
+    plain.output(0).set_names({"y"})
+    other.output(0).set_names({"z"})
+    model = tmp_path / "ov_swish.xml"
+    ov.save_model(ov.Model([plain, other], [x], "swish"), model, compress_to_fp16=False)
+    assert [len(layer.inputs) for layer in read_ir(model).by_type("Swish")] == [2, 2]  # beta given, as written
+    out = tmp_path / "o.xml"
+    assert main(["transform", str(model), "--pass", f"{readme_pass}:SwishToSigmoid", "-o", str(out)]) == 0
+    types = kinds(out)
+    assert types.count("Swish") == 1 and types.count("Sigmoid") == 1 and types.count("Const") == 1, types
+    inputs = {"x": np.random.default_rng(0).normal(0, 4, (2, 3, 4, 5)).astype(np.float32)}
+    want, got = openvino_outputs(model, inputs), openvino_outputs(out, inputs)
+    for name in ("y", "z"):
+        bound = 6 * U * np.abs(want[name]) + np.finfo(np.float32).tiny
+        assert np.all(np.abs(got[name] - want[name]) <= bound), name
+
+
+@pytest.mark.openvino
 def test_transpose_fold_through_the_api_and_the_cli(tmp_path: Path) -> None:
     model = transpose_model(tmp_path / "t.xml")
     graph = read_valid(model)
@@ -329,7 +354,8 @@ def test_a_pass_failing_inside_ir_tools_is_named_at_its_own_line(tmp_path: Path,
                       "        return graph.layer('no-such-id') is None\n")
     code = main(["transform", str(model), "--pass", f"{module}:Asks", "-o", str(tmp_path / "out.xml")])
     err = capsys.readouterr().err
-    assert code == 2 and f"error[E-PASS]: pass Asks failed: KeyError: 'no-such-id' (at {module}:6)" in err, err
+    assert code == 2 and (f"error[E-PASS]: pass Asks failed: UnknownLayerError: graph 'transposes' has no layer of "
+                          f"id 'no-such-id' (at {module}:6)") in err, err
 
 
 def test_patterns_take_attributes_as_the_ir_spells_them() -> None:
