@@ -43,6 +43,9 @@ FILES = {
                                       "Convert declares FP16, as ov.save_model(compress_to_fp16=True) writes it",
     "control_characters.xml": "control characters in names and rt_info, written as references (&#01;), which "
                               "libxml2 refuses",
+    "compressed_value_inputs.xml": "9: fp16-compressed scales of an Interpolate and start/stop/step of a Range: "
+                                   "OpenVINO neither folds nor bounds a decompression Convert's output ([1,3,?,?], "
+                                   "[?]), as ov.save_model(compress_to_fp16=True) writes them",
 }
 
 
@@ -222,6 +225,35 @@ def test_only_a_decompression_convert_may_declare_its_input_precision(tmp_path: 
         model = copy("compressed_constant_output.xml", tmp_path, lambda t, o=old, n=new: t.replace(o, n, 1))
         code, out = check(model, capsys)
         assert code == 1 and "layer 'table'" in out and "E-TYPE" in out, out
+
+
+_DECOMPRESSION = '<attribute name="decompression" version="0" />'
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (_DECOMPRESSION, ""),
+    (_DECOMPRESSION, '<attribute name="decompression" version="1" />'),
+    (_DECOMPRESSION, '<attribute name="disabled_constant_folding" version="0" />'),
+    ('version="11"', 'version="10"'),
+])
+def test_only_a_decompression_layer_of_ir_v11_hides_a_value(old: str, new: str, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Cause 9 (found by a QA run: check called E-SHAPE the upsample ov.save_model wrote, so no command took it): the
+    scales Convert without its ``decompression`` rt_info (or with another version of it, or with rt_info that
+    disables constant folding only), or the file read as IR v10 (whose rt_info OpenVINO does not read), and OpenVINO
+    folds the scales ([1,3,16,16]): the declared [1,3,-1,-1] is an error again."""
+    def edit(text: str) -> str:
+        if old == _DECOMPRESSION:  # (the scales Convert's)
+            head, tail = text.split('name="scales" type="Convert"')
+            return f'{head}name="scales" type="Convert"{tail.replace(old, new, 1)}'
+        return text.replace(old, new, 1)
+
+    model = copy("compressed_value_inputs.xml", tmp_path, edit)
+    read = openvino_reads(model)
+    assert not isinstance(read, str), read
+    assert [str(o.get_partial_shape()) for o in read.outputs] == ["[1,3,16,16]", "[10]" if "10" in new else "[?]"]
+    code, out = check(model, capsys)
+    assert code == 1 and "layer 'up'" in out and "declared [1,3,-1,-1], inferred [1,3,16,16]" in out, out
 
 
 _SPELLING_MODEL = """<?xml version="1.0"?>

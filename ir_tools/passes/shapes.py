@@ -12,15 +12,18 @@ Rules:
 4. Ops with no shape rule (unknown ones, and modelled ones that have only a kernel so far) keep
    their declared dims and are counted as "not re-inferred", never silently skipped; so does a
    layer whose rule answers None (a case it cannot match with OpenVINO, say Broadcast pdpd), and a
-   layer with a value input (a target shape, axes, pads...) we cannot compute unless a Parameter
-   feeds it: OpenVINO may know more of such a value than we do (the bounds of a ShapeOf of a
-   dynamic shape, symbols) and infer more. A Parameter's value OpenVINO knows nothing of either
-   (nor of an unfed port's), and the rule is called with None for it. ``adopt`` later checks the
-   layers not re-inferred against OpenVINO's own inference.
+   layer with a value input (a target shape, axes, pads...) we cannot compute unless OpenVINO cannot
+   either: OpenVINO may know more of such a value than we do (the bounds of a ShapeOf of a
+   dynamic shape, symbols) and infer more. A value OpenVINO can neither compute nor bound (``opaque``: a
+   Parameter's, one computed from a Parameter's data or from a decompression layer's output, and an unfed
+   port's) is given to the rule as None. ``adopt`` later checks the layers not re-inferred against OpenVINO's
+   own inference.
 5. A value input is known when it comes from a Const, a ShapeOf of a fully static shape, or a
    layer whose op has a kernel and whose inputs are all known (a Convert of a Const, ShapeOf ->
    Gather -> Concat...), as long as every tensor on the way has at most ``MAX_VALUE_ELEMENTS``
-   elements; each port's value is computed once.
+   elements; each port's value is computed once. Not through a decompression layer of IR v11 (``_decompression``:
+   ``ov.save_model``'s fp16 compression marks so the Convert after each compressed Const), whose output OpenVINO
+   2024.0 and later neither fold nor bound (docs/SEMANTICS.md section 1).
 6. A TensorIterator, Loop or If re-infers its bodies (ir/bodies.py makes each a Graph) by a walk of their own, their
    Parameters given the shapes the layer feeds them (ops/control_flow.py says which); what that walk finds inside
    (E-SHAPE, E-OP...) is reported at the layer, naming the body layer ``LAYER/BODY/INNER``; a body layer this walk
@@ -131,6 +134,7 @@ class ShapeWalker(Walker[TensorType]):
         super().__init__(graph)
         self.result = Propagation()
         self.values: dict[PortKey, np.ndarray | None] = {}  # computed values of output ports (rule 5)
+        self.opaque_layers: dict[str, bool] = {}  # layer id -> whether OpenVINO cannot bound its outputs (``opaque``)
         known = memo(graph)
         self.interned, self.declared, self.answers = known.interned, known.declared, known.answers
         self.const_values, self.clean, self.agreeing = known.const_values, known.clean, known.agreeing
@@ -274,18 +278,16 @@ class ShapeWalker(Walker[TensorType]):
         return values
 
     def known_to_openvino(self, key: PortKey | None) -> np.ndarray | object | None:
-        """The value of an output port (rule 5), None where OpenVINO cannot know it either (computed from a
-        Parameter's data, no ShapeOf upstream), else ``UNKNOWN_TO_US``."""
+        """The value of an output port (rule 5), None where OpenVINO cannot know it either (``opaque``, or an
+        unfed port), else ``UNKNOWN_TO_US``."""
         value = None if key is None else self.value(key)
-        if value is None and key is not None:
-            upstream = [self.graph.layer(lid) for lid in self.graph.ancestors([key[0]])]
-            if not any(u.is_a("Parameter") for u in upstream) or any(u.is_a("ShapeOf") for u in upstream):
-                return UNKNOWN_TO_US
+        if value is None and key is not None and not self.opaque(key):
+            return UNKNOWN_TO_US
         return value
 
     def input_values(self, layer: Layer, spec: OpSpec) -> list[np.ndarray | None] | None:
-        """The values a rule reads, one per input port (None elsewhere, and for a Parameter's or an unfed
-        port's, which OpenVINO does not know either); None when one is not known to us (rule 4)."""
+        """The values a rule reads, one per input port (None elsewhere, and for one OpenVINO cannot know either:
+        ``opaque``, or an unfed port's); None when one is not known to us (rule 4)."""
         A.decode(spec.attrs, layer.attrs)  # a bad attribute is reported before a value that is not known
         values: list[np.ndarray | None] = []
         for i, pid in enumerate(layer.input_ids()):
@@ -293,10 +295,40 @@ class ShapeWalker(Walker[TensorType]):
             if i in spec.value_inputs:
                 key = self.graph.producer_key(layer.id, pid)
                 value = None if key is None else self.value(key)
-                if value is None and not (key is None or self.graph.layer(key[0]).is_a("Parameter")):
+                if value is None and not (key is None or self.opaque(key)):
                     return None  # OpenVINO may know more of the value than we do (rule 4)
             values.append(value)
         return values
+
+    def opaque(self, key: PortKey) -> bool:
+        """Whether OpenVINO can neither compute nor bound the value of an output port: its bound evaluation
+        (``could_propagate``, src/core/src/bound_evaluate.cpp) walks up from the port, not past a ShapeOf, and gives
+        up at a layer without inputs other than a Const (a Parameter) or at a decompression layer (``_decompression``;
+        a ShapeOf or a Const so marked too). Then it has no value, no bounds and no symbols of it: a rule reads such
+        a value as None. Each layer's answer is found once, without recursion."""
+        graph, found = self.graph, self.opaque_layers
+        todo = [key[0]]
+        while todo:
+            lid = todo[-1]
+            if lid in found:
+                todo.pop()
+                continue
+            layer = graph.layer(lid)
+            sources = graph.input_keys(lid, layer.input_ids())
+            if self._decompressing(layer):
+                found[lid] = True
+            elif not sources:
+                found[lid] = not layer.is_a("Const")
+            elif layer.is_a("ShapeOf"):
+                found[lid] = False
+            else:
+                waiting = [s[0] for s in sources if s is not None and s[0] not in found]
+                if waiting:
+                    todo.extend(waiting)
+                    continue
+                found[lid] = any(s is None or found[s[0]] for s in sources)
+            todo.pop()
+        return found[key[0]]
 
     def value(self, key: PortKey) -> np.ndarray | None:
         """The value of an output port (rule 5), computed once; its producers first, without recursion."""
@@ -348,16 +380,23 @@ class ShapeWalker(Walker[TensorType]):
     def _computable(self, layer: Layer) -> bool:
         """Worth computing the producers of: a small output of a layer with a kernel (and no body: a TensorIterator's,
         Loop's or If's value is OpenVINO's to fold, not a shape walk's)."""
-        if layer.is_a("Const") or layer.is_a("Parameter") or layer.is_a("ShapeOf"):
+        if layer.is_a("Const") or layer.is_a("Parameter") or layer.is_a("ShapeOf") or self._decompressing(layer):
             return False
         spec = lookup(layer.type, layer.version)
         return spec is not None and spec.kernel is not None and not spec.bodies and all(
             self._small((layer.id, pid)) for pid in layer.output_ids())
 
+    def _decompressing(self, layer: Layer) -> bool:
+        """Whether OpenVINO reads ``layer`` as a decompression layer (rt_info of IR v11 only: it reads no layer's
+        rt_info in IR v10, measured on 2026.4)."""
+        return self.graph.ir_version >= 11 and _decompression(layer)
+
     def _compute(self, layer: Layer, key: PortKey, sources: list[PortKey | None]) -> None:
         """Store the values of ``layer``'s outputs (None where unknown); its producers' are stored already."""
         keys = [(layer.id, pid) for pid in layer.output_ids()]
         self.values.update(dict.fromkeys(keys))
+        if self._decompressing(layer):  # (rule 5: OpenVINO neither folds nor bounds its output)
+            return
         if layer.is_a("Const"):
             if self._small(key):
                 if layer.data is not None:
@@ -656,13 +695,22 @@ def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType
     _check(result, layer, port.id, port.precision, port.dims, port.line, inferred, how)
 
 
+def _decompression(layer: Layer) -> bool:
+    """Whether ``layer`` carries the rt_info OpenVINO's reader makes its ``Decompression`` attribute of
+    (``<attribute name="decompression" version="0"/>``, spelled exactly so: another name's case or version is not
+    that attribute, measured on 2026.4), as ``ov.save_model``'s fp16 compression marks the Convert after each
+    compressed Const."""
+    return any(node.tag == "attribute" and ("name", "decompression") in node.attrs and ("version", "0") in node.attrs
+               for node in layer.rt_info)
+
+
 def _kept_compressed(layer: Layer, record: PortRecord, args: list[TensorType], inferred: TensorType) -> bool:
-    """Whether the output port is a decompression Convert's (rt_info ``decompression``) declaring its input's
+    """Whether the output port is a decompression Convert's (``_decompression``) declaring its input's
     precision, its dims agreeing: OpenVINO's fp16 compression writes it so where a compressed constant is a model
     output, and its reader infers the Convert's own type (an f32 output)."""
-    return (layer.type == "Convert" and bool(args) and element_type(record[1] or "") == element_type(args[0].element
-            or "") and _contradicts(record[1], record[2], inferred) == (False, True)
-            and any(dict(node.attrs).get("name") == "decompression" for node in layer.rt_info))
+    return (layer.type == "Convert" and bool(args)
+            and element_type(record[1] or "") == element_type(args[0].element or "")
+            and _contradicts(record[1], record[2], inferred) == (False, True) and _decompression(layer))
 
 
 def _contradicts(precision: str | None, dims: tuple[int, ...] | None, inferred: TensorType) -> tuple[bool, bool]:
