@@ -620,7 +620,8 @@ def fix_until_settled(graph: Graph, result: Propagation,
 
 
 def fix_dims(graph: Graph, result: Propagation) -> int:
-    """Write the inferred dims and precisions into every output port (a declared refinement stays), then copy
+    """Write the inferred dims and precisions into every output port (a declared refinement stays, and a
+    decompression Convert's input precision: ``_kept_compressed``, what check accepts and OpenVINO writes), then copy
     each into the input ports it feeds, so that every edge agrees; returns the number of ports corrected (see
     ``_corrects``). Ports are compared as records: a Port object is made only for a layer with a port to change,
     which is ``touch``ed. A propagation continued from another (``walked``) is written into the ports of the layers
@@ -640,6 +641,9 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
                 new = written.get(key)
                 if new is None:
                     new = written[key] = _written(record[2], record[1], t)
+                if new != now and layer.type == "Convert" and _kept_compressed(
+                        layer, record, [types.get(k) for k in graph.input_keys(lid, layer.input_ids())], t):
+                    new = now
                 if new != now:
                     port = layer.outputs[i]
                     port.dims, port.precision = new
@@ -704,11 +708,12 @@ def _decompression(layer: Layer) -> bool:
                for node in layer.rt_info)
 
 
-def _kept_compressed(layer: Layer, record: PortRecord, args: list[TensorType], inferred: TensorType) -> bool:
+def _kept_compressed(layer: Layer, record: PortRecord, args: Sequence[TensorType | None], inferred: TensorType,
+                     ) -> bool:
     """Whether the output port is a decompression Convert's (``_decompression``) declaring its input's
     precision, its dims agreeing: OpenVINO's fp16 compression writes it so where a compressed constant is a model
     output, and its reader infers the Convert's own type (an f32 output)."""
-    return (layer.type == "Convert" and bool(args)
+    return (layer.type == "Convert" and bool(args) and args[0] is not None
             and element_type(record[1] or "") == element_type(args[0].element or "")
             and _contradicts(record[1], record[2], inferred) == (False, True) and _decompression(layer))
 

@@ -1,6 +1,7 @@
 """``fix_dims`` counts the ports it corrects: other dims or another precision than declared, not a precision
 written where a port declares none (Model Optimizer's input ports), which ``shapes --fix`` called corrections on
-clean public IRs (add_abc.xml: "5 port(s) corrected")."""
+clean public IRs (add_abc.xml: "5 port(s) corrected"); it writes nothing over what check accepts (a decompression
+Convert's FP16, a declared refinement)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 from ir_tools.cli import main
 from ir_tools.ir.reader import read_ir
 from ir_tools.passes.shapes import fix_dims, propagate
+
+BY_DESIGN = Path(__file__).parents[1] / "data" / "by_design"
 
 
 def _model(folder: Path, relu_out: int) -> Path:
@@ -46,6 +49,20 @@ def test_a_precision_filled_in_is_no_correction(tmp_path: Path, capsys) -> None:
     assert "nothing to fix" in capsys.readouterr().out and not (tmp_path / "out.xml").exists()  # as migrate says it
     assert main(["shapes", "--no-openvino", "--fix", "-o", str(tmp_path / "out.xml"), str(wrong)]) == 0
     assert "2 port(s) corrected" in capsys.readouterr().out and (tmp_path / "out.xml").exists()
+
+
+def test_a_decompression_convert_declaring_fp16_is_no_correction(tmp_path: Path, capsys) -> None:
+    """An fp16-compressed constant that is a model output: its decompression Convert declares FP16, as ov.save_model
+    writes it, and check accepts it (OpenVINO reads no port precision); shapes --fix wrote FP32 over it and over the
+    two input ports it feeds ("3 port(s) corrected", found by a QA run). Nothing to fix."""
+    model = BY_DESIGN / "compressed_constant_output.xml"
+    graph = read_ir(model)
+    assert fix_dims(graph, propagate(graph)) == 0
+    layers = {layer.name: layer for layer in graph.layers()}
+    assert [layers["table"].outputs[0].precision, layers["shifted"].inputs[1].precision,
+            layers["Result_6"].inputs[0].precision] == ["FP16"] * 3
+    assert main(["shapes", "--no-openvino", "--fix", "-o", str(tmp_path / "out.xml"), str(model)]) == 0
+    assert "nothing to fix" in capsys.readouterr().out and not (tmp_path / "out.xml").exists()
 
 
 @pytest.mark.openvino
