@@ -619,16 +619,33 @@ def fix_until_settled(graph: Graph, result: Propagation,
     return corrected
 
 
+#: The inferred types each graph's declared dims were last found to agree with (``agreed_with``).
+_AGREED: weakref.WeakKeyDictionary[Graph, dict[PortKey, TensorType]] = weakref.WeakKeyDictionary()
+
+
+def agreed_with(graph: Graph, types: dict[PortKey, TensorType]) -> None:
+    """Say that ``graph``'s declared dims agree with ``types`` (a check found no error, or ``fix_dims`` wrote
+    them): a declared refinement of a port stays only while the port's inferred type is still that one."""
+    _AGREED[graph] = types
+
+
 def fix_dims(graph: Graph, result: Propagation) -> int:
-    """Write the inferred dims and precisions into every output port (a declared refinement stays, and a
-    decompression Convert's input precision: ``_kept_compressed``, what check accepts and OpenVINO writes), then copy
-    each into the input ports it feeds, so that every edge agrees; returns the number of ports corrected (see
-    ``_corrects``). Ports are compared as records: a Port object is made only for a layer with a port to change,
-    which is ``touch``ed. A propagation continued from another (``walked``) is written into the ports of the layers
-    it walked and the input ports they feed: the others hold what the earlier one wrote."""
+    """Write the inferred dims and precisions into every output port, then copy each into the input ports it
+    feeds, so that every edge agrees; returns the number of ports corrected (see ``_corrects``). Ports are compared
+    as records: a Port object is made only for a layer with a port to change, which is ``touch``ed. A propagation
+    continued from another (``walked``) is written into the ports of the layers it walked and the input ports they
+    feed: the others hold what the earlier one wrote.
+
+    Kept as declared: a decompression Convert's input precision (``_kept_compressed``: what check accepts, OpenVINO
+    writes), and a declared refinement (static dims within the inferred ones, as OpenVINO's IR v10 serializer wrote
+    an interval's upper bound) unless the port's inferred type changed since the graph's declared dims last agreed
+    with it (``agreed_with``): then the dims are stale, as after a pass that made an input dynamic, and the
+    inferred ones are written (-1 where not static, as OpenVINO's serializer writes them)."""
     changed = 0
-    written: dict[tuple, tuple] = {}  # (precision, dims, id of the inferred type) -> what is written (``_written``)
+    # (precision, dims, id of the inferred type, whether a refinement stays) -> what is written (``_written``)
+    written: dict[tuple, tuple] = {}
     types, walked = result.types, result.walked
+    agreed = _AGREED.get(graph)
     touched: list[str] = []
     outputs: dict[tuple[str, int], tuple] = {}  # an output port -> its (dims, precision) now (the first of its id)
     for layer in graph.layers() if walked is None else map(graph.layer, walked):
@@ -637,10 +654,11 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
             pid, now = record[0], (record[2], record[1])
             t = types.get((lid, pid))
             if t is not None:
-                key = (record[1], record[2], id(t))
+                before = t if agreed is None else agreed.get((lid, pid))
+                key = (record[1], record[2], id(t), before is t or before == t)
                 new = written.get(key)
                 if new is None:
-                    new = written[key] = _written(record[2], record[1], t)
+                    new = written[key] = _written(record[2], record[1], t, key[3])
                 if new != now and layer.type == "Convert" and _kept_compressed(
                         layer, record, [types.get(k) for k in graph.input_keys(lid, layer.input_ids())], t):
                     new = now
@@ -673,6 +691,7 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
                 changed += _corrects(records[i], source)
                 touched.append(layer.id)
     graph.touch(*touched)
+    agreed_with(graph, types)
     return changed
 
 
@@ -685,12 +704,12 @@ def _corrects(declared: PortRecord, written: tuple[tuple[int, ...] | None, str |
         declared_precision is not None and element_type(declared_precision) != element_type(written[1] or ""))
 
 
-def _written(dims: tuple[int, ...] | None, precision: str | None, t: TensorType,
+def _written(dims: tuple[int, ...] | None, precision: str | None, t: TensorType, refines: bool,
              ) -> tuple[tuple[int, ...] | None, str | None]:
     """The (dims, precision) ``fix_dims`` writes into an output port that declares ``dims`` and ``precision``, ``t``
-    inferred: the declared dims where they lie within the inferred ones, the precision where it names the same
-    element type."""
-    new_dims = dims if declared_within(dims, t.shape) else shape_to_ints(t.shape) or ()
+    inferred: the declared dims where they lie within the inferred ones and may refine them (``refines``), the
+    precision where it names the same element type."""
+    new_dims = dims if refines and declared_within(dims, t.shape) else shape_to_ints(t.shape) or ()
     et = element_type(t.element) if t.element else None
     return new_dims, et.precision if et and element_type(precision or "") != et else precision
 

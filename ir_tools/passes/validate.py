@@ -26,7 +26,7 @@ from ..ops import attrs as A
 from ..ops.core import ConstAttrs
 from ..ops.opsets import lookup
 from .checks import LOCAL_CHECKS, STRUCTURAL_CHECKS, WARNING_CHECKS, empty_window_warnings
-from .shapes import MAX_VALUE_ELEMENTS, Propagation, propagate
+from .shapes import MAX_VALUE_ELEMENTS, Propagation, agreed_with, propagate
 
 T = TypeVar("T")
 
@@ -76,6 +76,7 @@ def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool =
             diags += (refusals or []) + failed
     if result is not None and not has_errors(diags):
         _PASSED[graph] = result
+        agreed_with(graph, result.types)
     return list(dict.fromkeys(diags)), result  # the same finding reached twice is reported once
 
 

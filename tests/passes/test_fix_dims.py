@@ -1,7 +1,7 @@
 """``fix_dims`` counts the ports it corrects: other dims or another precision than declared, not a precision
 written where a port declares none (Model Optimizer's input ports), which ``shapes --fix`` called corrections on
 clean public IRs (add_abc.xml: "5 port(s) corrected"); it writes nothing over what check accepts (a decompression
-Convert's FP16, a declared refinement)."""
+Convert's FP16, a declared refinement), unless a change made the declared dims stale."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ir_tools import Graph, Pass
 from ir_tools.cli import main
 from ir_tools.ir.reader import read_ir
 from ir_tools.passes.shapes import fix_dims, propagate
@@ -63,6 +64,38 @@ def test_a_decompression_convert_declaring_fp16_is_no_correction(tmp_path: Path,
             layers["Result_6"].inputs[0].precision] == ["FP16"] * 3
     assert main(["shapes", "--no-openvino", "--fix", "-o", str(tmp_path / "out.xml"), str(model)]) == 0
     assert "nothing to fix" in capsys.readouterr().out and not (tmp_path / "out.xml").exists()
+
+
+class DynamicBatch(Pass):
+    """The model's input given a dynamic first dim (its shape attribute only, as a user's pass does)."""
+
+    def apply(self, graph: Graph) -> bool:
+        for p in graph.parameters():
+            p.attrs["shape"] = "?," + p.attrs["shape"].split(",", 1)[1]
+        return True
+
+
+class Touch(Pass):
+    """A change that leaves every inferred type as it was."""
+
+    def apply(self, graph: Graph) -> bool:
+        graph.touch(graph.parameters()[0].id)
+        return True
+
+
+def test_dims_a_pass_made_dynamic_are_written_dynamic(tmp_path: Path) -> None:
+    """A pass made the input dynamic: every dim after it is written as re-inferred, -1 where not static (as
+    ov.Model.reshape and save_model write them). The static dims declared before lie within the new inferred ones,
+    and fix_dims kept them as refinements: transform wrote [1,4] everywhere (found by a QA run). A declared refinement
+    whose inferred type a pass did not change stays: the Loop's [3,2] where we infer [?,2]."""
+    graph = read_ir(_model(tmp_path, 4))
+    DynamicBatch().run(graph)
+    assert [p.dims for layer in graph.layers() for p in (*layer.inputs, *layer.outputs)] == [(-1, 4)] * 4
+    graph = read_ir(BY_DESIGN / "loop_trip_count_parameter.xml")
+    (loop,) = graph.by_type("Loop")
+    assert propagate(graph).types[(loop.id, loop.outputs[0].id)].shape[0].is_static is False
+    Touch().run(graph)
+    assert loop.outputs[0].dims == (3, 2)
 
 
 @pytest.mark.openvino
