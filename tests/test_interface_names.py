@@ -141,3 +141,31 @@ def test_outputs_named_otherwise_than_their_tensor_keep_their_names_on_older_rel
         assert [sorted(o.get_names()) for o in ov.Core().read_model(out).outputs] == [["first"], ["second"]]
         for release, python in side_pythons().items():
             assert _names_on(python, out) == [["first"], ["second"]], (release, out)
+
+
+def test_names_keep_their_blanks_as_openvino_reads_them(tmp_path: Path, capsys) -> None:
+    """Tensor names with blanks at their ends (' lead', 'trail ', ' out '): OpenVINO from 2025.1 on splits a ``names``
+    attribute at unescaped commas only and keeps the blanks; ir_tools stripped them, so extract, rename_input and
+    rename_output refused OpenVINO's names, and the CLI's extract wrote the input renamed ('lead')."""
+    import numpy as np
+    import openvino.opset13 as o
+
+    import ir_tools
+
+    x = o.parameter([2], np.float32, name="in")
+    x.output(0).set_names({" lead", "trail "})
+    relu = o.relu(x)
+    relu.output(0).set_names({" out "})
+    xml = tmp_path / "blanks.xml"
+    ov.save_model(ov.Model([relu], [x]), xml)
+    graph = ir_tools.read_ir(xml)
+    assert set(ir_tools.tensor_ports(graph)) == {" lead", "trail ", " out "}
+    assert [p.name for p in ir_tools.extract(graph, [" lead"], [" out "]).parameters()] == ["in"]
+    ir_tools.rename_input(graph, " lead", "x")
+    ir_tools.rename_output(graph, " out ", "y")
+    part = tmp_path / "part.xml"
+    args = ["extract", str(xml), "--inputs", " lead", "--outputs", " out ", "-o", str(part)]
+    assert main(args) == 0, capsys.readouterr()
+    read = ov.Core().read_model(part)
+    assert [sorted(i.get_names()) for i in read.inputs] == [[" lead", "trail "]]
+    assert [sorted(i.get_names()) for i in read.outputs] == [[" out "]]

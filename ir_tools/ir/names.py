@@ -15,10 +15,12 @@ _UNESCAPED_COMMA = re.compile(r"(?<!\\),")
 
 
 def tensor_names(names: str | None) -> list[str]:
-    """A port's ``names`` attribute as a list (OpenVINO writes a comma inside a name as ``\\,``)."""
+    """A port's ``names`` attribute (or a Result's ``output_names``) as OpenVINO reads it from 2025.1 on: split at each
+    comma not escaped ``\\,``, empty parts dropped, blanks kept (``' lead'`` is a name of its own; 2023.0-2025.0
+    stripped them: SEMANTICS section 1)."""
     if not names:
         return []
-    return [part.replace("\\,", ",").strip() for part in _UNESCAPED_COMMA.split(names)]
+    return [name for part in _UNESCAPED_COMMA.split(names) if (name := part.replace("\\,", ","))]
 
 
 def names_attribute(names: list[str]) -> str | None:
