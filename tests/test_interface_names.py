@@ -169,3 +169,56 @@ def test_names_keep_their_blanks_as_openvino_reads_them(tmp_path: Path, capsys) 
     read = ov.Core().read_model(part)
     assert [sorted(i.get_names()) for i in read.inputs] == [[" lead", "trail "]]
     assert [sorted(i.get_names()) for i in read.outputs] == [[" out "]]
+
+
+def _names(python: str, xml: Path) -> object:
+    """The input and output names OpenVINO of ``python`` reports for ``xml``, or its refusal's first words."""
+    script = ("import sys\ntry:\n    import openvino as ov\n    ov.Core\nexcept (ImportError, AttributeError):\n"
+              "    import openvino.runtime as ov\ntry:\n    m = ov.Core().read_model(sys.argv[1])\n"
+              "except Exception as e:\n    print(repr('refused: ' + str(e).strip().splitlines()[-1][:60]))\nelse:\n"
+              "    print([[sorted(t.get_names()) for t in m.inputs], [sorted(t.get_names()) for t in m.outputs]])")
+    done = subprocess.run([python, "-c", script, str(xml)], capture_output=True, text=True, check=True)
+    return eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 (a list or a str, printed by the child)
+
+
+def test_v10_of_an_input_that_is_an_output_or_a_tensor_of_two_outputs_reads_on_every_release(tmp_path: Path,
+                                                                                            capsys) -> None:
+    """A Parameter feeding a Result, a tensor feeding two Results: their names written on the port in IR v10, 2023.0-
+    2024.6 read the file and 2025.0 on refuse it ('Model tensor names have collisions': each Result a tensor of its
+    own), which check without OpenVINO passed. migrate --ir-version 10 now names such a tensor after its layer alone,
+    and every release reports v11's names; check says E-NAME-COLLISION of the old form; several names are refused."""
+    import sys
+
+    import numpy as np
+    import openvino.opset13 as o
+
+    import ir_tools
+    from ir_tools.ir.writer import write_ir as write_as_is
+    from tests.test_target import side_pythons
+
+    x = o.parameter([2], np.float32, name="x")
+    ov.save_model(ov.Model([x.output(0)], [x]), tmp_path / "param_to_result.xml")
+    x = o.parameter([2], np.float32, name="x")
+    relu = o.relu(x)
+    ov.save_model(ov.Model([o.result(relu), o.result(relu)], [x]), tmp_path / "two_results.xml")
+    pythons = {"current": sys.executable, **side_pythons()}
+    for model in ("param_to_result", "two_results"):
+        xml = tmp_path / f"{model}.xml"
+        want = _names(sys.executable, xml)
+        out = tmp_path / f"{model}_v10.xml"
+        assert main(["migrate", str(xml), "--ir-version", "10", "-o", str(out)]) == 0, capsys.readouterr()
+        assert 'version="10"' in out.read_text()
+        capsys.readouterr()
+        for release, python in pythons.items():
+            assert _names(python, out) == want, (model, release)
+        old = ir_tools.read_ir(xml)  # the form written before: the names on the port
+        old.ir_version = 10
+        write_as_is(old, tmp_path / f"{model}_old.xml")
+        assert str(_names(sys.executable, tmp_path / f"{model}_old.xml")).startswith("refused: Model tensor names")
+        assert [d.code for d in ir_tools.check(tmp_path / f"{model}_old.xml", openvino=False)] == ["E-NAME-COLLISION"]
+    x = o.parameter([2], np.float32, name="x")
+    x.output(0).set_names({"a", "b"})
+    ov.save_model(ov.Model([x.output(0)], [x]), tmp_path / "two_names.xml")
+    assert main(["migrate", str(tmp_path / "two_names.xml"), "--ir-version", "10", "-o", str(tmp_path / "n.xml")]) == 2
+    assert "error[E-NAME-COLLISION]: IR v10 cannot name these tensors" in capsys.readouterr().err
+    assert not (tmp_path / "n.xml").exists()

@@ -41,28 +41,93 @@ def keep_v11_names(graph: Graph) -> int:
     """Rename each Parameter and each producer of an output whose IR v10 name is not one of its port's own names to
     the smallest of them, so OpenVINO reports the same names in v10 (for a producer of several outputs, ``L.N`` still
     adds one, which sorts after ``L``); where another layer has that name (releases before 2024.1 refuse
-    two layers of one name), to the first of ``name_``, ``name__``... that none has; returns how many were renamed.
+    two layers of one name), to the first of ``name_``, ``name__``... that none has. A tensor of ``shared_tensors``
+    is named by its layer alone (``named_by_layer``). Returns how many layers were renamed.
     A tensor name elsewhere does not stand in the way: the name is one of the port's own, so a tensor of that name
     elsewhere is a duplicate the file holds already, which OpenVINO reads (it keeps both)."""
+    exact = named_by_layer(graph)
+    taken = {name for name, _ in exact.values()}
     wanted: dict[str, str] = {}  # layer id -> the largest of the smallest names its interface ports carry
     interface = [(p, p.outputs[0]) for p in graph.parameters() if p.outputs]
     interface += [found for r in graph.results() if r.inputs and (found := graph.producer(r.id, r.inputs[0].id))]
     for layer, port in interface:
         names = tensor_names(port.names)
         derived = layer.name if layer.is_a("Parameter") else v10_output_name(layer, port)
-        if names and derived not in names:
+        if names and derived not in names and layer.id not in exact:
             wanted[layer.id] = max(wanted.get(layer.id, ""), min(names))
     owners: dict[str, set[str]] = {}  # a layer name -> the ids of the layers that have it
     for layer in graph.layers():
         owners.setdefault(layer.name, set()).add(layer.id)
-    for layer_id, name in wanted.items():
-        while owners.get(name, {layer_id}) != {layer_id}:
-            name += "_"
-        layer = graph.layer(layer_id)
-        owners[layer.name].discard(layer_id)
-        owners.setdefault(name, set()).add(layer_id)
+
+    def rename(layer: Layer, name: str) -> None:
+        owners[layer.name].discard(layer.id)
+        owners.setdefault(name, set()).add(layer.id)
         layer.name = name
-    return len(wanted)
+
+    renamed = 0
+    for layer_id, (name, port) in exact.items():
+        for other in sorted(owners.get(name, set()) - {layer_id}):  # (a Result, or a layer whose name no one reads)
+            free = name + "_"
+            while owners.get(free):
+                free += "_"
+            rename(graph.layer(other), free)
+            renamed += 1
+        layer = graph.layer(layer_id)
+        port.names = None
+        renamed += layer.name != name
+        rename(layer, name)
+    for layer_id, name in wanted.items():
+        while owners.get(name, {layer_id}) != {layer_id} or name in taken:
+            name += "_"
+        rename(graph.layer(layer_id), name)
+    return renamed + len(wanted)
+
+
+def shared_tensors(graph: Graph) -> list[tuple[Layer, Port, str]]:
+    """Each tensor an IR v10 file may not name on its port, with why: a model input that is an output too, or a tensor
+    feeding several outputs. From 2025.0 on OpenVINO gives each Result a tensor of its own, sharing its producer's
+    names, and refuses an output's name that an input or another output holds, the same tensor's too ("Model tensor
+    names have collisions"; 2023.0-2024.6 read such a file: measured on the 20 releases 2023.0-2026.4). The name
+    OpenVINO adds after the layer is no such name: named by its layer alone, every release reads the tensor alike."""
+    feeding: dict[tuple[str, int], list[Layer]] = {}
+    for result in graph.results():
+        found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
+        if found is not None:
+            feeding.setdefault((found[0].id, found[1].id), []).append(result)
+    shared = []
+    for (layer_id, port_id), results in feeding.items():
+        layer = graph.layer(layer_id)
+        if layer.is_a("Parameter"):
+            shared.append((layer, layer.output(port_id), "a model input that is an output too"))
+        elif len(results) > 1:
+            shared.append((layer, layer.output(port_id), f"a tensor feeding {len(results)} outputs"))
+    return shared
+
+
+def named_by_layer(graph: Graph) -> dict[str, tuple[str, Port]]:
+    """Layer id -> the name it takes, and the port, so that IR v10 names each tensor of ``shared_tensors`` as its port
+    does (its port's names then dropped): the one name, less ``.N`` for output N of a layer of several outputs.
+    E-NAME-COLLISION (an IrToolsError) for a tensor no layer name can name so: several names, or one not ending
+    ``.N``; the same name wanted for two layers."""
+    exact: dict[str, tuple[str, Port]] = {}
+    refused = []
+    for layer, port, why in shared_tensors(graph):
+        names = tensor_names(port.names)
+        suffix = v10_output_name(layer, port)[len(layer.name):] if not layer.is_a("Parameter") else ""
+        if not names:
+            continue
+        if len(names) > 1 or not names[0].endswith(suffix) or names[0] == suffix or layer.id in exact:
+            refused.append(f"'{layer.name}' port {port.id} ({why}), named {', '.join(map(repr, names))}")
+            continue
+        exact[layer.id] = (names[0][:len(names[0]) - len(suffix)], port)
+    wanted = [name for name, _ in exact.values()]
+    refused += [f"two tensors named '{name}'" for name in dict.fromkeys(wanted) if wanted.count(name) > 1]
+    if refused:
+        raise IrToolsError("IR v10 cannot name these tensors as the model does, and OpenVINO from 2025.0 on refuses "
+                           "them named on their ports ('Model tensor names have collisions'): " + "; ".join(refused)
+                           + "; IR v10 names such a tensor after its layer alone (one name, 'L.N' for output N)",
+                           code="E-NAME-COLLISION")
+    return exact
 
 
 def unshared_outputs(graph: Graph) -> Iterator[tuple[Layer, list[str]]]:
@@ -205,13 +270,19 @@ def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
 
 
 def v10_name_collisions(graph: Graph) -> Iterator[Diagnostic]:
-    """E-NAME-COLLISION: what OpenVINO's reader refuses in IR v10 ("Model operation names have collisions with
-    tensor names"): it names each output after its producer and each input after its layer, and such a name
-    may not already belong to another input or output tensor (a name an input has is renamed on an output).
-    Names are held per tensor, as OpenVINO adds them: a Parameter feeding a Result, or two Results of one port,
-    name one tensor twice, which is no collision."""
+    """E-NAME-COLLISION: what OpenVINO's reader refuses in IR v10. A tensor of ``shared_tensors`` named on its port
+    ("Model tensor names have collisions", from 2025.0 on). And ("Model operation names have collisions with tensor
+    names", every release) the name it gives each output after its producer and each input after its layer may not
+    already belong to another input or output tensor (a name an input has is renamed on an output); those names are
+    held per tensor, as OpenVINO adds them: a Parameter feeding a Result, or two Results of one port, take one."""
     if graph.ir_version != 10:
         return
+    for layer, port, why in shared_tensors(graph):
+        if names := tensor_names(port.names):
+            yield Diagnostic("error", "E-NAME-COLLISION", f"output port {port.id}: OpenVINO from 2025.0 on refuses "
+                             f"this IR v10 tensor named on its port ({', '.join(map(repr, names))}): {why}, each "
+                             "output a tensor of its own ('Model tensor names have collisions'; `migrate --ir-version "
+                             "10` names it after its layer alone)", layer.loc)
     inputs = {name: (parameter.id, parameter.outputs[0].id) for parameter in graph.parameters() if parameter.outputs
               for name in tensor_names(parameter.outputs[0].names)}
     taken = set(inputs)
