@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, did_you_mean
 from ..ir.model import Edge, Graph, Layer, Port
-from ..ir.names import input_name, names_attribute, output_name, tensor_names, v10_output_name
+from ..ir.names import input_name, names_attribute, output_name, reported_names, tensor_names, v10_output_name
 from ..ir.writer import write_ir as write_graph
+
+if TYPE_CHECKING:
+    from .builder import GraphBuilder
 
 
 def keep_v10_names(graph: Graph) -> int:
@@ -147,23 +151,36 @@ def own_output_tensors(graph: Graph) -> int:
     """Give each Result of ``unshared_outputs`` a tensor of its own carrying its names: a Convert to the type it
     reads (the same numbers), so that every release, in IR v10 and v11, names the output as the current OpenVINO
     does; returns how many."""
-    from .builder import GraphBuilder, origin_text, with_origin
+    from .builder import GraphBuilder, origin_text
 
     builder = GraphBuilder(graph)
     made = 0
     for result, own in list(unshared_outputs(graph)):
         edge = graph.in_edges(result.id)[0]
-        element = builder.type_of((edge.from_layer, edge.from_port)).element
-        if not element:
+        convert = own_tensor(builder, (edge.from_layer, edge.from_port), own, f"{result.name}/own_tensor",
+                             origin_text(result, "output_names of Result"))
+        if convert is None:
             continue  # (a port without a precision: no Convert can be written; left as it is)
-        convert = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
-                              [(edge.from_layer, edge.from_port)], f"{result.name}/own_tensor",
-                              names=names_attribute(own))
-        convert.rt_info = with_origin(convert.rt_info, origin_text(result, "output_names of Result"))
         graph.remove_edge(edge)
         graph.add_edge(Edge(convert.id, convert.outputs[0].id, result.id, edge.to_port))
         made += 1
     return made
+
+
+def own_tensor(builder: GraphBuilder, source: tuple[str, int], names: list[str], name: str,
+               origin: str) -> Layer | None:
+    """A Convert of ``source`` to the type it holds (the same numbers), layer ``name``, its tensor named ``names``: an
+    output's tensor of its own, which every release names apart from ``source`` (recording ``origin``); None for a
+    port without a precision."""
+    from .builder import with_origin
+
+    element = builder.type_of(source).element
+    if not element:
+        return None
+    convert = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
+                          [source], name, names=names_attribute(names))
+    convert.rt_info = with_origin(convert.rt_info, origin)
+    return convert
 
 
 def set_ir_version(graph: Graph, version: int) -> None:
@@ -253,6 +270,21 @@ def write_ir(graph: Graph, xml_path: str | Path, ir_version: int | None = None, 
             raise IrToolsError(f"can write IR v10 or v11, not v{ir_version}", code="E-USAGE")
         set_ir_version(graph, ir_version)
     return write_graph(graph, xml_path, bin_path=bin_path, overwrite_input=overwrite_input)
+
+
+def interface_clashes(graph: Graph) -> dict[str, list[Layer]]:
+    """Each name that two tensors of the model's inputs and outputs report (``reported_names``), with the layers
+    holding them: code that feeds or reads the model by that name gets one of them (OpenVINO before 2025.1 reports
+    the name twice, later ones rename one)."""
+    tensors = {(p.id, p.outputs[0].id): (p, p.outputs[0]) for p in graph.parameters() if p.outputs}
+    for result in graph.results():
+        if result.inputs and (found := graph.producer(result.id, result.inputs[0].id)) is not None:
+            tensors[(found[0].id, found[1].id)] = found
+    holders: dict[str, list[Layer]] = {}
+    for layer, port in tensors.values():
+        for name in reported_names(graph, layer, port):
+            holders.setdefault(name, []).append(layer)
+    return {name: layers for name, layers in holders.items() if len(layers) > 1}
 
 
 def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:

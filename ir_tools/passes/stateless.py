@@ -11,6 +11,7 @@ from ..ir.model import Graph, Layer
 from ..ir.names import names_attribute, tensor_names
 from .base import Pass, PassResult
 from .builder import GraphBuilder, origin_text
+from .interface_names import own_tensor
 
 
 def variable_shape(layer: Layer) -> Shape:
@@ -31,11 +32,12 @@ def state_input(read: Layer) -> str:
 
 def state_output(variable_id: str, input_name: str | None) -> str:
     """The name of the output an Assign becomes: its variable's id less the name of the input its ReadValue became
-    where the id starts with it (optimum-intel's ids join the two: ``past_key_values.0.keypresent.0.key``), else the
-    id."""
+    where the id starts with it (optimum-intel's ids join the two, as OpenVINO's MakeStateful makes them:
+    ``past_key_values.0.keypresent.0.key``), else the id; ``present.`` and the input's name where that is the input's
+    name too (a name on two tensors: OpenVINO renames one)."""
     if input_name and variable_id.startswith(input_name) and len(variable_id) > len(input_name):
         return variable_id[len(input_name):]
-    return variable_id
+    return variable_id if variable_id != input_name else f"present.{input_name}"
 
 
 class Stateless(Pass):
@@ -60,19 +62,31 @@ class Stateless(Pass):
                 shape = variable_shape(layer)
                 if shape is None:  # (every dim dynamic: the rank of its output)
                     shape = shape_from_ints([-1] * len(port.dims or []))
-                builder.replace_layer(layer, lambda: [builder.parameter(name, et.name, shape)],  # noqa: B023
-                                      origin_text(layer, "ReadValue"))
+                made = builder.replace_layer(layer, lambda: [builder.parameter(name, et.name, shape)],  # noqa: B023
+                                             origin_text(layer, "ReadValue"))
+                kept = [name, *(n for n in tensor_names(port.names) if n != name)]  # (replace_layer kept the
+                made[0].outputs[0].names = names_attribute(kept)  # ReadValue's names: maybe none)
                 stats["ReadValue -> Parameter"] += 1
             elif layer.is_a("Assign"):
                 written = graph.producer_key(layer.id, layer.input_ids()[0])
                 assert written is not None  # (the gate before a pass: every input is fed)
                 port = graph.layer(written[0]).output(written[1])
                 name = state_output(layer.attrs.get("variable_id", ""), inputs.get(layer.attrs.get("variable_id")))
-                port.names = names_attribute([name, *(n for n in tensor_names(port.names) if n != name)])  # first
-                graph.touch(written[0])
+                if _interface(graph, written):  # (its names name an output or an input already: a tensor of its own)
+                    own = own_tensor(builder, written, [name], f"{layer.name}/own_tensor", origin_text(layer, "Assign"))
+                    written = (own.id, own.outputs[0].id) if own is not None else written
+                else:
+                    port.names = names_attribute([name, *(n for n in tensor_names(port.names) if n != name)])  # first
+                    graph.touch(written[0])
                 builder.result(written, f"{layer.name}/state")
                 graph.remove_layer(layer.id)
                 stats["Assign -> Result"] += 1
         if stats:
             graph.remove_dead()
         return PassResult(graph, bool(stats), stats)
+
+
+def _interface(graph: Graph, source: tuple[str, int]) -> bool:
+    """Whether the tensor of ``source`` is a model input or feeds an output."""
+    return graph.layer(source[0]).is_a("Parameter") or any(
+        graph.layer(edge.to_layer).is_a("Result") for edge in graph.consumers(*source))

@@ -40,7 +40,7 @@ from .downgrade import DOWNGRADES, Downgrade
 from .downgrade.float_convert import f16_io
 from .downgrade.names import repeated_names
 from .in_bodies import InBodies
-from .interface_names import set_ir_version, unshared_outputs
+from .interface_names import interface_clashes, set_ir_version, unshared_outputs
 from .legacy import is_legacy, lower_legacy, read_migratable
 from .shapes import declared_type
 from .stateless import Stateless, variable_shape
@@ -353,7 +353,23 @@ def migrate_graph(graph: Graph, target: Release | None, checked: bool, stateless
                   ir_version: int | None = None) -> PassResult:
     """``migrate`` on a graph read by ``read_migratable`` (``checked``: it passed ``check`` since), made IR
     ``ir_version`` (None: its own). With a target, a graph made another version is retargeted again at that version:
-    what a release computes otherwise may depend on it (``v10_boolean_output_fails``)."""
+    what a release computes otherwise may depend on it (``v10_boolean_output_fails``). PassError where the migrated
+    model's inputs and outputs report a name on two tensors that the original's did not (``interface_clashes``)."""
+    clashes = interface_clashes(graph)
+    done = _migrated(graph, target, checked, stateless, ir_version)
+    made = {name: layers for name, layers in interface_clashes(graph).items() if name not in clashes}
+    if made:
+        raise PassError("the migrated model's inputs and outputs would name two tensors alike; nothing written",
+                        SourceLoc(str(graph.source) if graph.source else None),
+                        [Diagnostic("error", "E-NAME-COLLISION", f"'{name}' names the tensors of "
+                                    + " and ".join(f"'{layer.name}'" for layer in layers), layers[-1].loc)
+                         for name, layers in made.items()])
+    return done
+
+
+def _migrated(graph: Graph, target: Release | None, checked: bool, stateless: bool,
+              ir_version: int | None) -> PassResult:
+    """``migrate_graph`` but the check of names."""
     if target is None:
         first = Stateless().run(graph, checked) if stateless else PassResult(graph, False)
         result = migration(graph).run(graph, checked and not first.modified)

@@ -100,3 +100,49 @@ def test_stateless_on_2023_0_computes_the_stateful_original_step_by_step(tmp_pat
         state = {f"past_key_values.{name[len('present.'):]}": value for name, value in got.items()
                  if name.startswith("present.")}
         assert len(state) == 4
+
+
+@pytest.mark.openvino
+def test_stateless_names_the_state_input_and_output_apart(tmp_path: Path, capsys) -> None:
+    """A ReadValue without tensor names whose state is also an output ('y'): --stateless made an input without a
+    name (OpenVINO listed set(); ``input('acc')`` failed) and put the state's name and 'y' on the Add feeding both
+    outputs, which the 2023.0 rewrite gave 'y' a Convert of its own: two outputs named 'y' on 2023.0 (2026.4 renamed
+    one 'y_1'), and --check-with said "same". Now the input is the variable id, the state output a tensor of its own
+    ('present.acc': the id is the input's name), on every release."""
+    import sys
+
+    import openvino as ov
+    import openvino.opset13 as o
+    from openvino.op.util import Variable, VariableInfo
+
+    from tests.test_interface_names import _names
+
+    def stateful(variable_id: str) -> Path:
+        x = o.parameter([1, 4], np.float32, name="x")
+        info = VariableInfo()
+        info.data_shape, info.data_type, info.variable_id = ov.PartialShape([1, 4]), ov.Type.f32, variable_id
+        variable = Variable(info)
+        read = o.read_value(o.multiply(x, o.constant(np.float32(2))), variable)
+        total = o.add(read, x)
+        result = o.result(total)
+        result.output(0).get_tensor().set_names({"y"})
+        model = tmp_path / f"{variable_id}.xml"
+        ov.save_model(ov.Model([result], [o.assign(total, variable)], [x]), model, compress_to_fp16=False)
+        return model
+
+    refused = tmp_path / "refused.xml"  # (the state's input would be named 'y' too: a clash migrate made)
+    assert main(["migrate", str(stateful("y")), "--stateless", "-o", str(refused)]) == 2
+    err = capsys.readouterr().err
+    assert "error[E-NAME-COLLISION]" in err and "'y' names the tensors of 'y' and " in err
+    assert not refused.exists()
+    model = stateful("acc")
+    out = tmp_path / "stateless.xml"
+    assert main(["migrate", str(model), "--target", "2023.0", "--stateless", "-o", str(out)]) == 0, capsys.readouterr()
+    want = [[["x"], ["acc"]], [["y"], ["present.acc"]]]
+    for release, python in {"current": sys.executable, **side_pythons()}.items():
+        assert _names(python, out) == want, release
+    compiled = ov.Core().compile_model(out, "CPU")
+    ones = np.ones((1, 4), np.float32)
+    got = compiled({"x": ones, "acc": ones})
+    assert np.array_equal(got[compiled.output("present.acc")], 2 * ones)
+    assert ir_tools.check(out, openvino=False) == []
