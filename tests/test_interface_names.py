@@ -222,3 +222,47 @@ def test_v10_of_an_input_that_is_an_output_or_a_tensor_of_two_outputs_reads_on_e
     assert main(["migrate", str(tmp_path / "two_names.xml"), "--ir-version", "10", "-o", str(tmp_path / "n.xml")]) == 2
     assert "error[E-NAME-COLLISION]: IR v10 cannot name these tensors" in capsys.readouterr().err
     assert not (tmp_path / "n.xml").exists()
+
+
+def test_a_name_two_tensors_hold_is_the_one_openvino_keeps(tmp_path: Path) -> None:
+    """A pass puts a Multiply between 'logits' and its Result by rewiring the edge: the file keeps names="logits" on
+    the ReLU and output_names="logits" on the Result. OpenVINO (2025.1 on) gives the Result's names to the Multiply's
+    tensor, which keeps 'logits' (a tensor feeding a Result before one that does not), and calls the ReLU's
+    'logits_1'; ir_tools said 'logits' was the ReLU's, so extract(['logits']) cut another tensor than OpenVINO's, and
+    check said nothing."""
+    import numpy as np
+    import openvino.opset13 as o
+
+    import ir_tools
+    from ir_tools import Edge, GraphBuilder
+
+    x = o.parameter([1, 4], np.float32, name="input")
+    relu = o.relu(o.add(x, o.constant(np.float32(-0.5))))
+    relu.output(0).set_names({"logits"})
+    xml = tmp_path / "net.xml"
+    ov.save_model(ov.Model([relu], [x]), xml)
+    graph = ir_tools.read_ir(xml)
+    result = graph.results()[0]
+    source = graph.producer_key(result.id, 0)
+    scale = GraphBuilder(graph).add("Multiply", "opset1", None, [source, GraphBuilder(graph).const(
+        np.array(2, np.float32), "two")], "scale")
+    for edge in graph.producers(result.id, 0):
+        graph.remove_edge(edge)
+    graph.add_edge(Edge(scale.id, scale.outputs[0].id, result.id, 0))
+    scaled = tmp_path / "scaled.xml"
+    ir_tools.write_ir(graph, scaled)
+    theirs = {op.get_friendly_name(): sorted(op.output(0).get_names()) for op in ov.Core().read_model(scaled).get_ops()
+              if op.get_friendly_name() in ("scale", graph.layer(source[0]).name)}
+    assert theirs == {"scale": ["logits"], graph.layer(source[0]).name: ["logits_1"]}  # (the premise: 2025.1 on)
+    graph = ir_tools.read_ir(scaled)
+    ports = ir_tools.tensor_ports(graph)
+    assert graph.layer(ports["logits"][0]).name == "scale" and ports["logits_1"] == source
+    part = tmp_path / "part.xml"
+    ir_tools.write_ir(ir_tools.extract(graph, ["input"], ["logits"]), part)
+    feed = np.array([[-1, 0.25, 1, 3]], np.float32)
+    full = ov.Core().compile_model(scaled, "CPU")(feed)
+    want = next(value for out, value in full.items() if "logits" in out.get_names())
+    assert np.array_equal(next(iter(ov.Core().compile_model(part, "CPU")(feed).values())), want)
+    found = [d for d in ir_tools.check(scaled, openvino=False) if d.code == "W-NAME-DUP"]
+    assert len(found) == 1 and "tensor name 'logits' is also on layer 'scale'" in found[0].message
+    assert "OpenVINO calls this one 'logits_1'" in found[0].message

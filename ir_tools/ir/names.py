@@ -34,11 +34,52 @@ def v10_output_name(producer: Layer, port: Port) -> str:
     return producer.name + (f".{producer.outputs.index(port)}" if len(producer.outputs) > 1 else "")
 
 
-def reported_names(graph: Graph, layer: Layer, port: Port) -> list[str]:
+def resolved_names(graph: Graph) -> dict[tuple[str, int], list[str]]:
+    """Each named output port ``(layer id, port id)`` with its tensor names as OpenVINO reads them from 2025.1 on: in
+    IR v11 a Result's ``output_names`` join the names of the tensor feeding it; then a name an earlier tensor holds is
+    renamed ``NAME_N`` (the smallest N from 1 no earlier tensor holds), the tensors taken in this order: the
+    Parameters', those feeding Results (both in file order), then the others in topological order. Measured on
+    2025.1-2026.4 (a pass's Multiply fed by 'logits' and feeding a Result named 'logits' takes the name, and the
+    'logits' before becomes 'logits_1'); 2023.0-2025.0 keep every name where it is written and read no
+    ``output_names`` (SEMANTICS section 1)."""
+    given: dict[tuple[str, int], list[str]] = {}
+    for layer in graph.layers():
+        for port_id, _, _, names, *_ in layer.output_records():  # records: no Port object per port
+            if names and (listed := tensor_names(names)):
+                given[(layer.id, port_id)] = list(dict.fromkeys(listed))
+    if graph.ir_version != 10:
+        for result in graph.results():
+            own = tensor_names(result.extra.get("output_names"))
+            key = graph.producer_key(result.id, result.inputs[0].id) if own and result.inputs else None
+            if key is not None:
+                given[key] = list(dict.fromkeys([*given.get(key, []), *own]))
+    every = [name for names in given.values() for name in names]
+    if len(every) == len(set(every)):
+        return given
+    order = [(p.id, p.outputs[0].id) for p in graph.parameters() if p.outputs]
+    order += [key for r in graph.results() if r.inputs and (key := graph.producer_key(r.id, r.inputs[0].id))]
+    order += [(layer.id, port.id) for layer in graph.topological_order() for port in layer.outputs]
+    seen: set[str] = set()
+    resolved: dict[tuple[str, int], list[str]] = {}
+    for key in dict.fromkeys(order):
+        for name in given.get(key, []):
+            if name in seen:
+                n = 1
+                while f"{name}_{n}" in seen:
+                    n += 1
+                name = f"{name}_{n}"
+            seen.add(name)
+            resolved.setdefault(key, []).append(name)
+    return resolved
+
+
+def reported_names(graph: Graph, layer: Layer, port: Port,
+                   resolved: dict[tuple[str, int], list[str]] | None = None) -> list[str]:
     """The names of the tensor an output port holds, as OpenVINO reports them (``Output.get_names``), and as
-    ``input_name`` calls a Parameter without any: the port's own names, then in IR v10 the name OpenVINO gives an
-    input after its Parameter and an output after its producer (``v10_output_name``)."""
-    names = [name for name in tensor_names(port.names) if name]
+    ``input_name`` calls a Parameter without any: the port's own names (``resolved``'s, where given: ``resolved_names``
+    of the graph), then in IR v10 the name OpenVINO gives an input after its Parameter and an output after its producer
+    (``v10_output_name``)."""
+    names = list(resolved.get((layer.id, port.id), [])) if resolved is not None else tensor_names(port.names)
     if layer.is_a("Parameter") and (graph.ir_version == 10 or not names):
         names.append(layer.name)
     elif graph.ir_version == 10 and any(graph.layer(edge.to_layer).is_a("Result")

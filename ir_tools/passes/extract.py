@@ -42,7 +42,7 @@ from ..base.dims import shape_to_ints
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Edge, Graph, Layer, Port, RtNode
-from ..ir.names import names_attribute, reported_names, tensor_names
+from ..ir.names import names_attribute, reported_names, resolved_names, tensor_names
 from ..ir.reader import graph_of
 from ..ir.walker import PortKey
 from ..ops import attrs as A
@@ -138,22 +138,16 @@ def tensor_name(graph: Graph, key: PortKey) -> str:
 
 
 def tensor_ports(graph: Graph) -> dict[str, PortKey]:
-    """Every tensor name of the top-level graph as OpenVINO reports it (``Output.get_names``: a port's tensor names,
-    in IR v10 also the names it gives inputs and outputs after their layers), with the output port ``(layer id, port
-    id)`` holding it; a name several ports carry is the first's in topological order, where OpenVINO keeps it (it
-    calls the others ``NAME_1``...). What ``extract`` takes."""
+    """Every tensor name of the top-level graph as OpenVINO reports it (``Output.get_names``: a port's tensor names as
+    ``names.resolved_names`` gives them, a name several ports carry kept on one and ``NAME_1``... on the others, and in
+    IR v10 also the names it gives inputs and outputs after their layers), with the output port ``(layer id, port
+    id)`` holding it. What ``extract`` takes."""
+    resolved = resolved_names(graph)
     ports: dict[str, PortKey] = {}
-    repeated: list[tuple[str, PortKey]] = []
     for layer in graph.topological_order():
         for port in layer.outputs:
-            for name in reported_names(graph, layer, port):
-                if ports.setdefault(name, (layer.id, port.id)) != (layer.id, port.id):
-                    repeated.append((name, (layer.id, port.id)))
-    for name, key in repeated:
-        n = 1
-        while f"{name}_{n}" in ports:
-            n += 1
-        ports[f"{name}_{n}"] = key
+            for name in reported_names(graph, layer, port, resolved):
+                ports.setdefault(name, (layer.id, port.id))
     return ports
 
 

@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, did_you_mean
 from ..ir.model import Edge, Graph, Layer, Port
-from ..ir.names import input_name, names_attribute, output_name, reported_names, tensor_names, v10_output_name
+from ..ir.names import (
+    input_name,
+    names_attribute,
+    output_name,
+    reported_names,
+    resolved_names,
+    tensor_names,
+    v10_output_name,
+)
 from ..ir.writer import write_ir as write_graph
 
 if TYPE_CHECKING:
@@ -288,17 +296,20 @@ def interface_clashes(graph: Graph) -> dict[str, list[Layer]]:
 
 
 def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
-    """W-NAME-DUP: a tensor name on several ports; OpenVINO keeps it on one and renames the others (``name_1``),
-    so code that asks for the tensor by name gets another one than the file says."""
-    owners: dict[str, Layer] = {}
+    """W-NAME-DUP: a tensor name on several ports (in IR v11 a Result's ``output_names`` is one of the tensor feeding
+    it): OpenVINO keeps it on one and renames the others (``resolved_names``), so code that asks for the tensor by
+    name gets another one than the file says."""
+    resolved = resolved_names(graph)
+    holder = {name: layer_id for (layer_id, _), names in resolved.items() for name in names}  # who keeps each name
     for layer in graph.layers():
         for port_id, _, _, names, _, _, line in layer.output_records():  # records: no Port object per port
-            for name in tensor_names(names):
-                first = owners.setdefault(name, layer)
-                if first is not layer:
-                    yield Diagnostic("warning", "W-NAME-DUP", f"output port {port_id}: tensor name '{name}' is also "
-                                     f"on layer '{first.name}' (id {first.id}); OpenVINO renames one of them",
-                                     layer.line_loc(line))
+            written = list(dict.fromkeys(tensor_names(names)))
+            for old, new in zip(written, resolved.get((layer.id, port_id), []), strict=False):
+                if old != new:
+                    first = graph.layer(holder[old])
+                    yield Diagnostic("warning", "W-NAME-DUP", f"output port {port_id}: tensor name '{old}' is also on "
+                                     f"layer '{first.name}' (id {first.id}), which keeps it; OpenVINO calls this one "
+                                     f"'{new}'", layer.line_loc(line))
 
 
 def v10_name_collisions(graph: Graph) -> Iterator[Diagnostic]:
