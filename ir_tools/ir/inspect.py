@@ -7,7 +7,7 @@ from collections import Counter
 
 from ..base.dims import show
 from .model import Graph
-from .names import input_name, output_name, reported_names
+from .names import input_name, output_name, reported_names, resolved_names
 
 #: Version of the document ``inspect --format json`` prints (and ``ir_tools.inspect`` returns); bump on an
 #: incompatible change.
@@ -22,6 +22,7 @@ def summary(graph: Graph) -> dict:
         return {"name": name, "layer": layer.name, "precision": port.precision,
                 "dims": None if port.dims is None else list(port.dims), "shape": shape}
 
+    resolved = resolved_names(graph)  # (the names OpenVINO gives each tensor: a name two hold is renamed on one)
     inputs = [tensor(input_name(graph, p), p, p.outputs[0]) for p in graph.parameters() if p.outputs]
     outputs = []
     for r in graph.results():
@@ -42,8 +43,8 @@ def summary(graph: Graph) -> dict:
             {"id": lay.id, "name": lay.name, "type": lay.type, "version": lay.version, "line": lay.line,
              "attributes": dict(lay.attrs),
              "outputs": [None if p.dims is None else list(p.dims) for p in lay.outputs],
-             "tensors": [next(iter(reported_names(graph, lay, p)), None) for p in lay.outputs],
-             "tensor_names": [list(reported_names(graph, lay, p)) for p in lay.outputs]}
+             "tensors": [next(iter(reported_names(graph, lay, p, resolved)), None) for p in lay.outputs],
+             "tensor_names": [list(reported_names(graph, lay, p, resolved)) for p in lay.outputs]}
             for lay in graph.layers()
         ],
     }

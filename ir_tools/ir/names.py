@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..base.errors import IrToolsError
 from .model import Graph, Layer, Port
 
 _UNESCAPED_COMMA = re.compile(r"(?<!\\),")
@@ -58,7 +59,7 @@ def resolved_names(graph: Graph) -> dict[tuple[str, int], list[str]]:
         return given
     order = [(p.id, p.outputs[0].id) for p in graph.parameters() if p.outputs]
     order += [key for r in graph.results() if r.inputs and (key := graph.producer_key(r.id, r.inputs[0].id))]
-    order += [(layer.id, port.id) for layer in graph.topological_order() for port in layer.outputs]
+    order += [(layer.id, port.id) for layer in _sorted(graph) for port in layer.outputs]
     seen: set[str] = set()
     resolved: dict[tuple[str, int], list[str]] = {}
     for key in dict.fromkeys(order):
@@ -71,6 +72,14 @@ def resolved_names(graph: Graph) -> dict[tuple[str, int], list[str]]:
             seen.add(name)
             resolved.setdefault(key, []).append(name)
     return resolved
+
+
+def _sorted(graph: Graph) -> list[Layer]:
+    """The layers in topological order, or in file order on a cycle (which OpenVINO refuses and check reports)."""
+    try:
+        return graph.topological_order()
+    except IrToolsError:
+        return graph.layers()
 
 
 def reported_names(graph: Graph, layer: Layer, port: Port,
