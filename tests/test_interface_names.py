@@ -265,4 +265,4 @@ def test_a_name_two_tensors_hold_is_the_one_openvino_keeps(tmp_path: Path) -> No
     assert np.array_equal(next(iter(ov.Core().compile_model(part, "CPU")(feed).values())), want)
     found = [d for d in ir_tools.check(scaled, openvino=False) if d.code == "W-NAME-DUP"]
     assert len(found) == 1 and "tensor name 'logits' is also on layer 'scale'" in found[0].message
-    assert "OpenVINO calls this one 'logits_1'" in found[0].message
+    assert "OpenVINO reads this one as tensor name 'logits_1'" in found[0].message

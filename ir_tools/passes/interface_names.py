@@ -308,8 +308,8 @@ def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
                 if old != new:
                     first = graph.layer(holder[old])
                     yield Diagnostic("warning", "W-NAME-DUP", f"output port {port_id}: tensor name '{old}' is also on "
-                                     f"layer '{first.name}' (id {first.id}), which keeps it; OpenVINO calls this one "
-                                     f"'{new}'", layer.line_loc(line))
+                                     f"layer '{first.name}' (id {first.id}), which keeps it; OpenVINO reads this one "
+                                     f"as tensor name '{new}'", layer.line_loc(line))
 
 
 def v10_name_collisions(graph: Graph) -> Iterator[Diagnostic]:
