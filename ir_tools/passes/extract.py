@@ -6,8 +6,8 @@ Rules:
    an input's or output's layer-derived name, a nameless Parameter's layer name), or ``LAYER:PORT``, a layer's name
    and output port id (``port_name``: as ``compare`` names a layer's output, what a tensor without a name is called);
    a caller may also give an output port itself, ``(layer id, port id)``. A tensor given twice in one list is
-   refused. A name several ports carry is the first's in
-   topological order, where OpenVINO keeps it; it calls the next ``name_1`` and so on (measured, W-NAME-DUP). A name no
+   refused. A name several ports carry is where OpenVINO keeps it, the others ``name_1`` and so on
+   (``names.resolved_names``: a Result's ``output_names`` counted, inputs first, then outputs; W-NAME-DUP). A name no
    tensor has is refused with the nearest one, a name inside a body (TensorIterator, Loop, If) too: a body is kept
    whole or not at all.
 2. The part is every layer an output depends on, walking up from the outputs and stopping at the cut inputs. Each
