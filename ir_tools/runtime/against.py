@@ -85,6 +85,15 @@ class Drift:
         top = float(np.finfo(self.theirs).max)
         return self.differs(value, np.clip(value, -top, top).astype(self.theirs))
 
+    def coarse(self, value: np.ndarray) -> np.ndarray:
+        """A float ``value`` rounded to the coarser of the two models' types (beyond its range, its largest value):
+        what one model's weight and its copy in the other both round to."""
+        coarser = max((self.ours, self.theirs), key=unit)
+        if value.dtype.kind != "f":
+            return value
+        top = float(np.finfo(coarser).max)
+        return np.clip(value, -top, top).astype(coarser)
+
     def differs(self, value: np.ndarray, theirs: np.ndarray) -> np.ndarray:
         """``spread`` |value - theirs| (``theirs`` B's copy of A's ``value``), or EXACT where they are equal."""
         bound = np.asarray(np.abs(np.subtract(value, theirs, dtype=np.float64)))  # (a 0-d array: not a scalar)
@@ -236,11 +245,10 @@ def element_type_name(dtype: np.dtype) -> str:
 @dataclass(frozen=True)
 class Alike:
     """What B computes as A does (``same_computations``): ``same``, A's layers that may not differ at all (W 0);
-    ``theirs``, B's values of A's Consts that B holds otherwise in the same place (a weight moved), from which W
-    starts (``Drift.differs``); ``weights_differ``, per layer of A fed such a constant, what the report says."""
+    ``weights_differ``, per layer of A fed a constant B holds otherwise in the same place (a weight moved), what the
+    report says (W starts there from what B holds, ``TheirWeights``)."""
 
     same: frozenset[str] = frozenset()
-    theirs: Mapping[str, np.ndarray] = field(default_factory=dict)
     weights_differ: list[dict] = field(default_factory=list)
     #: per layer fed such a constant, each differing Const of A compared with B's exactly: a failure of that layer
     compared: Mapping[str, list[TensorComparison]] = field(default_factory=dict)
@@ -282,21 +290,18 @@ def _same_constant(model: IrModel, against: IrModel, a: Layer, b: Layer, differi
     return True
 
 
-def _weights_differ(model: IrModel, against: IrModel, layer: Layer, port: int,
-                    consts: dict[str, Layer]) -> tuple[dict, list[TensorComparison]]:
-    """What the report says of ``layer``, fed at input ``port`` a constant whose ``consts`` (A's id: B's Const)
-    hold other values than B's: each Const, how many of its values differ and by how much at most; and each Const
-    compared with B's exactly (two models of one type whose weights differ are not the same model: the layer fails,
-    the first drift where nothing before it does)."""
+def _weights_differ(layer: Layer, port: int, pairs: list[tuple[str, np.ndarray, np.ndarray]]
+                    ) -> tuple[dict, list[TensorComparison]]:
+    """What the report says of ``layer``, fed at input ``port`` constants whose ``pairs`` (a name, A's values, B's)
+    differ: each, how many of its values differ and by how much at most; and each compared with B's exactly (two
+    models whose weights differ are not the same model: the layer fails, the first drift where nothing before it
+    does). ``pairs`` holds the values as they are to be equal (of one type: A's and B's rounded to the coarser)."""
     found, compared = [], []
-    for lid, theirs in consts.items():
-        ours = model.graph.layer(lid)
-        a, b = model.graph.const_array(ours), against.graph.const_array(theirs)
+    for name, a, b in pairs:
         differ = a != b if a.dtype.kind != "f" else ~((a == b) | (np.isnan(a) & np.isnan(b)))
-        found.append({"const": ours.name, "differ": int(np.count_nonzero(differ)), "of": int(a.size),
+        found.append({"const": name, "differ": int(np.count_nonzero(differ)), "of": int(a.size),
                       "max_abs": float(np.max(np.abs(np.subtract(a, b, dtype=np.float64))[differ]))})
-        compared.append(compare_tensors(f"weights '{ours.name}' (input {port})", a, b, 0.0, 0.0,
-                                        sides=("A", "B")))
+        compared.append(compare_tensors(f"weights '{name}' (input {port})", a, b, 0.0, 0.0, sides=("A", "B")))
     return {"layer_id": layer.id, "name": layer.name, "type": layer.kind, "line": layer.line, "input": port,
             "consts": found}, compared
 
@@ -315,7 +320,6 @@ def same_computations(model: IrModel, against: IrModel | OnnxModel, drift: Drift
         return Alike()
     theirs = {layer.name: layer for layer in against.graph.layers()}
     same: set[str] = set()
-    differing: dict[str, Layer] = {}
     seen: dict[tuple[str, str], bool] = {}
     said: list[dict] = []
     compared: dict[str, list[TensorComparison]] = {}
@@ -342,17 +346,75 @@ def same_computations(model: IrModel, against: IrModel | OnnxModel, drift: Drift
                 alike = a[0].outputs.index(a[1]) == b[0].outputs.index(b[1]) and \
                     _same_constant(model, against, a[0], b[0], moved, seen)
                 if alike and moved:
-                    entry, found = _weights_differ(model, against, layer, i, moved)
+                    entry, found = _weights_differ(layer, i, [
+                        (model.graph.layer(lid).name, model.graph.const_array(model.graph.layer(lid)),
+                         against.graph.const_array(theirs)) for lid, theirs in moved.items()])
                     said.append(entry)
                     compared.setdefault(layer.id, []).extend(found)
-                    differing.update(moved)
                 fed_alike &= alike and not moved
             else:
                 fed_alike &= a[0].id in same and a[0].name == b[0].name and \
                     a[0].outputs.index(a[1]) == b[0].outputs.index(b[1])
         if fed_alike:
             same.add(layer.id)
-    return Alike(frozenset(same), {lid: against.graph.const_array(b) for lid, b in differing.items()}, said, compared)
+    return Alike(frozenset(same), said, compared)
+
+
+class TheirWeights:
+    """B's value at each input of A's layers that a constant feeds (A's weights, after their decompression): the
+    input of B's layer of the same name, type and arity, where B computes it from constants too and it has A's
+    shape; computed by the reference from B's constants when first asked. W starts there from exactly what A's and
+    B's weights differ by (``Drift.differs``: an f16 weight of A against B's f32 differs by its rounding, an f16
+    exponent 2 against B's f32 2 by nothing); where B holds no such input (an ONNX model, a layer B lacks), from
+    the worst case of A's weight type against B's (``Drift.rounded``)."""
+
+    def __init__(self, against: IrModel | OnnxModel):
+        self.graph = against.graph if isinstance(against, IrModel) else None
+        self.constant = against.constant if isinstance(against, IrModel) else frozenset()
+        self.layers = {layer.name: layer for layer in self.graph.layers()} if self.graph is not None else {}
+        self.values: dict[tuple[str, int], np.ndarray | None] = {}
+        #: per layer of A, its inputs (index, name, A's value, B's) whose weights differ by more than rounding to
+        #: the coarser type (both rounded to it), found by ``carried``: the report names them, the layer fails
+        self.differ: dict[str, list[tuple[int, str, np.ndarray, np.ndarray]]] = {}
+
+    def said(self, graph: Graph) -> tuple[list[dict], dict[str, list[TensorComparison]]]:
+        """``differ`` as ``same_computations`` says a weight moved: the report's entries, each layer's failures."""
+        entries, compared = [], {}
+        for lid, inputs in self.differ.items():
+            for index, name, ours, other in inputs:
+                entry, found = _weights_differ(graph.layer(lid), index, [(name, ours, other)])
+                entries.append(entry)
+                compared.setdefault(lid, []).extend(found)
+        return entries, compared
+
+    def at(self, layer: Layer, index: int, shape: tuple[int, ...]) -> np.ndarray | None:
+        """B's value at input ``index`` of A's ``layer`` (of ``shape``), or None where B holds none."""
+        other = self.layers.get(layer.name)
+        if other is None or other.type != layer.type or len(other.inputs) != len(layer.inputs):
+            return None
+        found = self.graph.producer(other.id, other.inputs[index].id)  # type: ignore[union-attr]
+        if found is None or found[0].id not in self.constant:
+            return None
+        value = self._value(*found)
+        return value if value is not None and value.shape == shape else None
+
+    def _value(self, layer: Layer, port: Port) -> np.ndarray | None:
+        key = (layer.id, port.id)
+        if key not in self.values:
+            graph = self.graph
+            assert graph is not None
+            args = []
+            for p in layer.inputs:
+                found = graph.producer(layer.id, p.id)
+                args.append(self._value(*found) if found is not None else None)
+            outputs: list[np.ndarray | None] = [None] * len(layer.outputs)
+            if all(a is not None for a in args):
+                try:
+                    outputs = list(execute(graph, layer, args))  # type: ignore[arg-type]
+                except IrToolsError:
+                    pass
+            self.values.update({(layer.id, q.id): v for q, v in zip(layer.outputs, outputs, strict=True)})
+        return self.values[key]
 
 
 class _Carried(Walker[Bounded]):
@@ -361,10 +423,10 @@ class _Carried(Walker[Bounded]):
 
     def __init__(self, model: IrModel, drift: Drift, values: Mapping[tuple[str, int], np.ndarray],
                  inputs: Mapping[str, np.ndarray], fed: Mapping[str, np.ndarray], held: dict[str, np.ndarray],
-                 alike: Alike):
+                 alike: Alike, theirs: TheirWeights | None):
         super().__init__(model.graph, free=True, order=model.order)
         self.model, self.drift, self.values, self.inputs, self.fed, self.held = model, drift, values, inputs, fed, held
-        self.same, self.theirs = alike.same, alike.theirs
+        self.same, self.theirs = alike.same, theirs
         self.found: dict[tuple[str, int], np.ndarray] = {}
         self.written: dict[str, np.ndarray] = {}
 
@@ -382,8 +444,9 @@ class _Carried(Walker[Bounded]):
             return []
         if layer.is_a("Const"):
             value = graph.const_array(layer)
-            theirs = self.theirs.get(layer.id)
-            return [(value, self.drift.rounded(value) if theirs is None else self.drift.differs(value, theirs))]
+            return [(value, self.drift.rounded(value))]
+        if layer.id not in self.model.constant:
+            args = [self.weight(layer, i, arg) for i, arg in enumerate(args)]
         if layer.is_a("Assign") and args:
             self.written[layer.attrs["variable_id"]] = args[0][1]
         values = [v for v, _ in args]
@@ -404,6 +467,22 @@ class _Carried(Walker[Bounded]):
                 pass
         return [self.keep(layer, port, value, bound if bound is not None else _grown(args, value))
                 for port, value, bound in zip(layer.outputs, outputs, bounds, strict=True)]
+
+    def weight(self, layer: Layer, index: int, arg: Bounded) -> Bounded:
+        """Input ``index`` of a computed ``layer``: a constant of A (a weight) with the bound of exactly what B's
+        value there differs by, where B holds one (``TheirWeights``); else as it came."""
+        value = arg[0]
+        found = self.graph.producer(layer.id, layer.inputs[index].id)
+        if value is None or self.theirs is None or found is None or found[0].id not in self.model.constant:
+            return arg
+        theirs = self.theirs.at(layer, index, np.shape(value))
+        if theirs is None:
+            return arg
+        if self.drift.unit:  # (where the types agree, ``same_computations`` names a weight moved)
+            ours, other = self.drift.coarse(value), self.drift.coarse(theirs)
+            if not np.array_equal(ours, other, equal_nan=ours.dtype.kind == "f"):
+                self.theirs.differ.setdefault(layer.id, []).append((index, found[0].name, ours, other))
+        return value, self.drift.differs(value, theirs)
 
     def keep(self, layer: Layer, port: Port, value: np.ndarray | None, bound: np.ndarray) -> Bounded:
         """A computed port's pair, its bound kept for the comparisons (the walk frees what it no longer needs)."""
@@ -426,16 +505,17 @@ def _grown(args: list[Bounded], value: np.ndarray | None) -> np.ndarray:
 
 def carried(model: IrModel, drift: Drift, values: Mapping[tuple[str, int], np.ndarray],
             inputs: Mapping[str, np.ndarray], fed: Mapping[str, np.ndarray],
-            held: dict[str, np.ndarray] | None = None, alike: Alike = Alike()
+            held: dict[str, np.ndarray] | None = None, alike: Alike = Alike(), theirs: TheirWeights | None = None
             ) -> dict[tuple[str, int], np.ndarray]:
     """W per output port of ``model``'s computed layers and Parameters, per element: how far B's value may be from
     A's, from what differs between them, propagated with each op's rounding rule (ops.rounding) in its statistical
     variant (errors of different terms independent, added in quadrature), on A's values (``values``: OpenVINO's
     activations, by port; constants the reference computes from A's weights).
 
-    What differs: each float Const of A against B's copy (``Drift.rounded``: exactly A's value minus its rounding
-    to B's coarser type, or half an ulp of A's where B's is finer; where B's holds other values in the same place,
-    ``alike.theirs``, exactly A's minus B's), each input as B is fed it (``fed``: exactly the
+    What differs: each weight of A (a constant a computed layer reads) against B's value there (``theirs``,
+    ``TheirWeights``: exactly A's minus B's), else each float Const of A against B's copy (``Drift.rounded``: exactly
+    A's value minus its rounding to B's coarser type, or half an ulp of A's where B's is finer), each input as B is
+    fed it (``fed``: exactly the
     rounding of A's input to B's type), both ``drift.spread`` times (the quadrature sum is a deviation's scale; taken
     at the source, a non-linear op is evaluated at the size the error may reach). Each rule adds the op's own f32
     rounding on the way: one of the two implementations' (the tolerance's ``implementation`` term stands for the
@@ -445,7 +525,7 @@ def carried(model: IrModel, drift: Drift, values: Mapping[tuple[str, int], np.nd
     ReadValues give (a variable not in it gives its init value, as at the first step); replaced by the W of what
     each Assign writes. ``alike``: what B computes as A does (``same_computations``): W 0 there."""
     held = {} if held is None else held
-    walk = _Carried(model, drift, values, inputs, fed, held, alike)
+    walk = _Carried(model, drift, values, inputs, fed, held, alike, theirs)
     with threadpool_limits(limits=1, user_api="blas"):  # (small products beside OpenVINO's threads, as compare)
         walk.run()
     held.update(walk.written)
@@ -558,7 +638,10 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     their_outputs, their_values = _theirs(against, as_theirs(model, against, fed), layered)
     alike = same_computations(model, against, drift, inputs, fed, held) if drift is not None else Alike()
     same = alike.same
-    weights = carried(model, drift, layers, inputs, fed, held, alike) if drift is not None else {}
+    theirs = TheirWeights(against)
+    weights = carried(model, drift, layers, inputs, fed, held, alike, theirs) if drift is not None else {}
+    said, differing = theirs.said(model.graph)
+    alike = Alike(alike.same, alike.weights_differ + said, {**alike.compared, **differing})
 
     def judged(name: str, named: str, key: tuple[str, int] | None, actual: np.ndarray,
                expected: np.ndarray) -> TensorComparison:

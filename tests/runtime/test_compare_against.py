@@ -322,3 +322,49 @@ def test_an_output_b_computes_as_a_tensor_is_compared_not_failed(tmp_path: Path,
     ov.save_model(ov.Model([y, other], [x], "a"), a, compress_to_fp16=False)
     assert main(["compare", str(a), "--against", str(b)]) == 1
     assert "[FAIL] n: B (b.xml) has no output of this name" in capsys.readouterr().out
+
+
+def _rms_norm_model(weights: np.ndarray) -> ov.Model:
+    """Llama's RMSNorm (x / sqrt(mean(x^2) + eps), Power's exponent a constant 2) times gamma, then a MatMul by
+    ``weights``."""
+    x = ops.parameter([2, 8, 32], np.float32, name="x")
+    square = ops.power(x, ops.constant(np.full([1, 1, 1], 2.0, np.float32)), name="square")
+    mean = ops.reduce_mean(square, ops.constant(np.int64([-1])), True, name="mean")
+    root = ops.sqrt(ops.add(mean, ops.constant(np.float32(1e-6))), name="root")
+    normed = ops.multiply(x, ops.divide(ops.constant(np.float32(1.0)), root), name="normed")
+    gamma = ops.multiply(normed, ops.constant(np.linspace(0.5, 1.5, 32, dtype=np.float32)), name="gamma")
+    product = ops.matmul(gamma, ops.constant(weights, name="W"), False, False, name="product")
+    for op in (square, mean, root, normed, gamma, product):
+        op.output(0).get_tensor().set_names({op.get_friendly_name()})
+    return ov.Model([product], [x], "rms")
+
+
+def test_an_f16_model_against_its_f32_original_starts_w_from_what_the_weights_differ_by(tmp_path, capsys,
+                                                                                       check_report) -> None:
+    """An f16-weight model against its f32 original (Llama and Qwen2 of the target zoo: a negated weight passed).
+    W started at each weight of A from the worst case of rounding to f16, u|w|: Power's exponent 2, an f16 Const
+    against B's f32 2, moved by 2^-10, and x^(2 +- e) has no bound where x may be negative (NaN): W was infinite from
+    the RMSNorm on, and so was every later tensor's. W now starts from exactly what A's weights differ from B's by
+    (the exponent: nothing), and a weight that differs by more than rounding it to f16 explains is named, a failure
+    at its layer."""
+    weights = np.random.default_rng(0).standard_normal((32, 16)).astype(np.float32)
+    negated = weights.copy()
+    negated[5, 3] = -negated[5, 3]
+    ov.save_model(_rms_norm_model(weights), str(tmp_path / "f32.xml"), compress_to_fp16=False)
+    ov.save_model(_rms_norm_model(weights), str(tmp_path / "f16.xml"), compress_to_fp16=True)
+    ov.save_model(_rms_norm_model(negated), str(tmp_path / "negated.xml"), compress_to_fp16=True)
+    code = main(["compare", str(tmp_path / "f16.xml"), "--against", str(tmp_path / "f32.xml"), "--per-layer",
+                 "--format", "json"])
+    report = check_report(json.loads(capsys.readouterr().out))
+    assert code == 0 and not report.get("too_loose") and "weights_differ" not in report["against"]
+    square, (product,) = [lay["outputs"][0] for lay in report["layers"] if lay["name"] == "square"], \
+        report["outputs"]
+    assert square and square[0]["bound_max"] is not None and np.isfinite(square[0]["bound_max"]), square
+    assert np.isfinite(product["bound_max"]) and product["error_to_bound"] < 1, product
+    code = main(["compare", str(tmp_path / "negated.xml"), "--against", str(tmp_path / "f32.xml"), "--format",
+                 "json"])
+    report = check_report(json.loads(capsys.readouterr().out))
+    assert code == 1 and report["first_divergence"]["name"] == "product", report["first_divergence"]
+    (differ,) = report["against"]["weights_differ"]
+    assert differ["input"] == 1 and differ["consts"][0]["differ"] == 1, differ
+    assert differ["consts"][0]["max_abs"] == pytest.approx(2 * abs(weights[5, 3]), rel=2.0**-10)
