@@ -583,8 +583,12 @@ def _deployment_lines(deployment: dict, verbose: bool) -> list[str]:
         lines.append(f"  {ratio:>8}  {m['name']} ({m['type']}, line {m['line']}): max abs {m['max_abs_error']:.3g}")
     if len(shown) < len(moved):
         lines.append(f"  and {len(moved) - len(shown)} more (-v lists them)")
-    for m in deployment["outputs_moved"]:
-        lines.append(f"  output {m['name']} moved beyond its bound: max abs {m['max_abs_error']:.3g}")
+    moved_outputs = {m["name"] for m in deployment["outputs_moved"]}
+    for m in deployment.get("outputs", deployment["outputs_moved"]):
+        ratio = f"error/bound {m['error_to_bound']:.3g}" if m["error_to_bound"] is not None else "no bound"
+        lines.append(f"  output {m['name']}{' moved beyond its bound' if m['name'] in moved_outputs else ''}: max abs "
+                     f"{m['max_abs_error']:.3g} ({ratio}; the model compiled as deployed, only its outputs; the layers "
+                     "above with every layer an output)")
     return lines
 
 
