@@ -187,7 +187,7 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
             raise IrToolsError(f"--shape {name}: the model has no input '{name}'{did_you_mean(name, names)}; its "
                                f"inputs: {', '.join(names)}", code="E-USAGE")
     defaults = _defaults(graph, shapes)
-    out = {}
+    made: dict[str, tuple[Layer, np.dtype, tuple[int, ...], str]] = {}
     for param in graph.parameters():
         name = input_name(graph, param)
         et = element_type(param.attrs.get("element_type", ""))
@@ -198,9 +198,11 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
             shape, dims = tuple(shapes[name]), "--shape"
         else:
             shape, dims = _default_shape(param, name, dtype.type, defaults)
-        out[name] = Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, shape),
-                           sequence=_sequence_axis(param, dtype.type))
-    return out
+        made[name] = (param, dtype, shape, dims)
+    fed = {param.id: shape for param, _, shape, _ in made.values()}  # (an index's rows may be another input's dim)
+    return {name: Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, fed),
+                         sequence=_sequence_axis(param, dtype.type))
+            for name, (param, dtype, shape, dims) in made.items()}
 
 
 def _sequence_axis(param: Layer, dtype: type) -> int | None:
@@ -285,11 +287,12 @@ def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) ->
     return tuple(shape), ", ".join(said) + f" {defaults.said}"
 
 
-def _values(graph: Graph, param: Layer, dtype: type, shape: tuple[int, ...]) -> tuple[str, str, int, int]:
+def _values(graph: Graph, param: Layer, dtype: type, fed: Mapping[str, tuple[int, ...]]) -> tuple[str, str, int, int]:
     """(kind, why, low, high) of an input's values: by how the graph uses it first (an index stays within the rows
     it indexes, a beam index within the batch of the state it reorders; positions reach RoPE's Sin/Cos; an input
     converted to boolean is a mask; a Pad's pads are small and not negative), by its name where the graph does not
-    say (or, for an index, to choose among the rows), else random."""
+    say (or, for an index, to choose among the rows), else random. ``fed``: the shape of each input, by layer id
+    (the rows of a dynamic dim an index reads from an input)."""
     integer = np.issubdtype(dtype, np.integer)
     names = _names(param)
     by_name = next((_BY_NAME[n] for n in names if n in _BY_NAME), None)
@@ -297,10 +300,10 @@ def _values(graph: Graph, param: Layer, dtype: type, shape: tuple[int, ...]) -> 
         for consumer, index in _uses(graph, param):
             if _indexes(consumer, index) and _reads_state(graph, consumer):
                 return BATCH, f"0, 1, ...: a beam index (reorders the batch of a state, Gather '{consumer.name}')", 0, 0
-        rows, gather = _index_rows(graph, param)
+        rows, gather = _index_rows(graph, param, fed)
         if gather is not None:
             where = f"the {rows} rows of {gather.type} '{gather.name}' (line {gather.line})"
-            if by_name is not None and by_name[0] in (POSITIONS, ZEROS):
+            if by_name is not None and by_name[0] in (POSITIONS, ZEROS, BATCH):
                 kind, what = by_name
                 return kind, f"{_SAY[kind]}: {what} (by its name), within {where}", 0, rows
             return UNIFORM, f"uniform in [0, {rows}): {where}", 0, rows
@@ -364,18 +367,23 @@ def _reads_state(graph: Graph, layer: Layer) -> bool:
     return found is not None and found[0].type.lower() == "readvalue"  # unmodelled: OpenVINO's spelling rule
 
 
-def _index_rows(graph: Graph, param: Layer) -> tuple[int, Layer | None]:
+def _index_rows(graph: Graph, param: Layer, fed: Mapping[str, tuple[int, ...]]) -> tuple[int, Layer | None]:
     """The fewest rows any layer ``param`` indexes has, and that layer (None: it indexes nothing). The rows are the
-    dim of a Gather's axis when the axis is a Const and the dim static, else the smallest static dim of the tensor
-    indexed (every index valid whatever the axis)."""
+    dim of a Gather's axis when the axis is a Const: static, or dynamic in an input fed that Gather (``fed``: each
+    input's shape by layer id; the stateless form of a KV cache, whose batch a beam index reorders), else unknown
+    (not another dim's: the batch of [?, 2, ?, 32] is not its 2 heads); the smallest static dim of the tensor
+    indexed where the axis is not known (every index valid whatever the axis)."""
     found: tuple[int, Layer | None] = (0, None)
     for layer, index in _uses(graph, param):
         if not _indexes(layer, index):
             continue
-        dims = [d for d in layer.inputs[0].dims or () if d > 0]
+        declared = layer.inputs[0].dims or ()
+        dims = [d for d in declared if d > 0]
         axis = _gather_axis(graph, layer)
-        if axis is not None and 0 <= axis < len(layer.inputs[0].dims or ()) and layer.inputs[0].dims[axis] > 0:
-            dims = [layer.inputs[0].dims[axis]]
+        if axis is not None and 0 <= axis < len(declared):
+            source = graph.producer(layer.id, layer.inputs[0].id)
+            shape = fed.get(source[0].id) if source is not None else None
+            dims = [declared[axis]] if declared[axis] > 0 else [shape[axis]] if shape and axis < len(shape) else []
         if dims and (found[1] is None or min(dims) < found[0]):
             found = (min(dims), layer)
     return found
@@ -420,6 +428,7 @@ def describe(graph: Graph, inputs: Mapping[str, np.ndarray], made: Mapping[str, 
     has its dims and values from ``given``, and says how many of its values fall outside the rows it indexes (a
     token id past the embedding: OpenVINO answers there as it does, another release otherwise)."""
     params = {input_name(graph, p): p for p in graph.parameters()}
+    fed = {p.id: np.shape(inputs[name]) for name, p in params.items() if name in inputs}
     out = []
     for name, value in inputs.items():
         recipe = made.get(name)
@@ -427,7 +436,7 @@ def describe(graph: Graph, inputs: Mapping[str, np.ndarray], made: Mapping[str, 
             out.append(recipe.describe())
             continue
         values = given
-        rows, gather = _index_rows(graph, params[name]) if name in params else (0, None)
+        rows, gather = _index_rows(graph, params[name], fed) if name in params else (0, None)
         if gather is not None and np.asarray(value).dtype.kind in "iu":
             outside = int(np.count_nonzero((value < -rows) | (value >= rows)))
             if outside:

@@ -110,6 +110,27 @@ def test_a_scalar_position_is_zero() -> None:
     assert draw(made, 0)["position_ids"].shape == () and draw(made, 0)["position_ids"] == 0
 
 
+def test_an_index_into_an_input_is_within_that_inputs_dim_on_the_gathers_axis() -> None:
+    """The stateless form of a KV cache (``migrate --stateless``): the past is an input [?, 2, ?, 4], reordered by a
+    beam index, a Gather on axis 0. The rows were the smallest static dim of the past (its 2 heads) where its batch
+    is dynamic: beam_idx uniform in [0, 2), and [1] for a batch of 1 gathered nothing (OpenVINO's zeros). They are
+    now the batch the past is fed: by name 0, 1, ..., batch - 1; an index named otherwise uniform below it."""
+    b = GraphBuilder(Graph("stateless_cache"))
+    past = b.parameter("past_key_values.0.key", "f32", (DYNAMIC, Dim(2, 2), DYNAMIC, Dim(4, 4)))
+    axis0 = b.const(np.array(0, np.int64), "axis0")
+    for name in ("beam_idx", "reorder"):
+        index = b.parameter(name, "i32", (DYNAMIC,))
+        b.result(b.add("Gather", "opset8", None, [past, index, axis0], f"{name}/gather"), f"{name}/out")
+    for batch in (1, 3):
+        made = recipes(b.graph, {"past_key_values.0.key": (batch, 2, 5, 4), "beam_idx": (batch,),
+                                 "reorder": (batch,)})
+        values = draw(made, 5)
+        assert values["beam_idx"].tolist() == list(range(batch)), made["beam_idx"].why
+        assert f"within the {batch} rows of Gather 'beam_idx/gather'" in made["beam_idx"].why
+        assert made["reorder"].why.startswith(f"uniform in [0, {batch})"), made["reorder"].why
+        assert 0 <= values["reorder"].min() and values["reorder"].max() < batch
+
+
 def test_dims_within_the_models_bounds_and_a_dim_without_a_default() -> None:
     b = GraphBuilder(Graph("bounded"))
     b.result(b.parameter("a", "f32", (Dim(2, 4), Dim(3, 3), Dim(1, 10), Dim(0, 6))), "out")
