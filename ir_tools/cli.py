@@ -381,12 +381,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     saved = load_npz(args.load_outputs) if args.load_outputs else {}
     files = ModelFiles(args.model, args.bin or args.model.with_suffix(".bin"))
     steps = _compare_steps(args, graph, inputs, made)
-    if deployed and steps is not None:
-        raise IrToolsError("--config compares one inference as deployed; a stateful model's steps do not take it yet",
-                           code="E-USAGE")
     if steps is not None:
         options = CompareOptions(tolerances=tolerances, per_layer=args.per_layer,
-                                 compare_constants=args.compare_constants, saved=saved, source=source, recipes=made)
+                                 compare_constants=args.compare_constants, saved=saved, source=source, recipes=made,
+                                 deployed=deployed)
         with status(f"running {len(steps)} step(s) on OpenVINO and the numpy reference", text):
             report = compare_steps(graph, steps, options, files)
         return _compare_report(args, graph, report)

@@ -55,6 +55,9 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     if options.compare_constants:
         raise UnsupportedError("compare --steps compares every output and every state after each step; "
                                "--compare-constants does not take steps yet")
+    if options.deployed:  # (not left out in silence: the report would say nothing of the settings)
+        raise IrToolsError("--config (CompareOptions.deployed) compares one inference as deployed; a stateful "
+                           "model's steps do not take it yet", code="E-USAGE")
     if options.saved and not any(key.endswith(")") and "(step " in key for key in options.saved):
         raise InputError("--load-outputs: the saved outputs are of one inference, not of steps (no name ends in "
                          "'(step K)'), so none would be compared: save them with `compare --steps N --save-outputs`")
