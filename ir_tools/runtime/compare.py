@@ -104,13 +104,16 @@ class TensorComparison:
     nan_actual: int = 0
     inf_expected: int = 0
     inf_actual: int = 0
-    min_atol_to_pass: float | None = 0.0  # with this rtol; None: no atol passes (NaN or Inf mismatch)
-    min_rtol_to_pass: float | None = 0.0  # with this atol
+    min_atol_to_pass: float | None = 0.0  # with this rtol and the bound; None: no atol passes (NaN or Inf mismatch)
+    min_rtol_to_pass: float | None = 0.0  # with this atol and the bound
     first_mismatch: list[int] | None = None  # index of the first failing element
     note: str | None = None  # e.g. shape mismatch
     bound_max: float | None = None  # the largest rounding bound of an element (None: no bound known)
     error_to_bound: float | None = None  # the largest error / bound over the elements (how close to failing)
     comparable: bool = True  # False: the reference and OpenVINO differ by design upstream (``note`` says where)
+    #: what passed it: TOLERANCES (every element within atol or rtol), BOUND (an element beyond both, within its own
+    #: bound: the bound decided, and no atol is needed, min_atol_to_pass 0); None where it failed or was not compared
+    passed_by: str | None = None
 
     def to_dict(self) -> dict:
         """Every field in order, as ``dataclasses.asdict`` gives it (its lists copied), without asdict's recursive
@@ -155,9 +158,14 @@ def compare_tensors(name: str, actual: np.ndarray, expected: np.ndarray, atol: f
         special_bad |= _compare_chunk(result, flat_a[part], flat_e[part], None if flat_b is None else flat_b[part],
                                       start, expected.shape)
     result.passed = result.mismatches == 0
+    result.passed_by = None if not result.passed else result.passed_by or TOLERANCES
     if special_bad:
         result.min_atol_to_pass = result.min_rtol_to_pass = None
     return result
+
+
+#: ``TensorComparison.passed_by``: within atol or rtol everywhere, or only within the per-element bound somewhere.
+TOLERANCES, BOUND = "tolerances", "bound"
 
 
 #: What a comparison with ``--load-outputs`` is named after: OpenVINO now against the saved file.
@@ -241,6 +249,10 @@ def _fold(result: TensorComparison, diff: np.ndarray, scale: np.ndarray, bound: 
         ratio = _max_ratio(diff, bound)
         result.error_to_bound = max(result.error_to_bound or 0.0, ratio)
         if not ratio > 1.0 and (special_bad is None or not special_bad.any()):
+            if result.passed_by is None and diff.size and float(diff.max()) > atol:  # (the bound decides?)
+                with np.errstate(invalid="ignore"):
+                    if np.any((diff > atol) & (diff > rtol * scale)):
+                        result.passed_by = BOUND
             return
         beyond = diff > bound
         if not beyond.any() and (special_bad is None or not special_bad.any()):
@@ -392,6 +404,8 @@ def _tensor_line(t: TensorComparison) -> str:
         need = f"; would pass with atol >= {t.min_atol_to_pass:.3g} or rtol >= {t.min_rtol_to_pass:.3g}"
     where = f", first at {t.first_mismatch}" if t.first_mismatch is not None else ""
     bound = "" if t.bound_max is None else f", rounding bound {t.bound_max:.3g} (error/bound {t.error_to_bound:.3g})"
+    if t.passed_by == BOUND:  # (the tolerances printed did not decide: the per-element bound did)
+        bound += ": elements beyond atol and rtol, each within its own bound, which decided"
     return (f"  [{status}] {t.name} {t.shape}: max abs {t.max_abs_error:.3g}, max rel {t.max_rel_error:.3g}, "
             f"{t.mismatches}/{t.elements} mismatched{where}{specials(t, '(OpenVINO/reference)')} (atol {t.atol:g}, "
             f"rtol {t.rtol:g}{bound}{need})")

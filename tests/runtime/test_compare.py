@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from ir_tools.base.errors import IrToolsError
-from ir_tools.runtime.compare import Tolerances, _loose_bounds, compare_tensors
+from ir_tools.runtime.compare import BOUND, TOLERANCES, Tolerances, _loose_bounds, _tensor_line, compare_tensors
 
 finite = st.floats(-1e3, 1e3, allow_nan=False, width=32)
 
@@ -51,6 +51,24 @@ def test_reported_minimum_tolerances_are_tight(a, b, atol, rtol):
         assert not compare_tensors("y", a, b, np.nextafter(r.min_atol_to_pass, 0), rtol).passed
         assert r.mismatches == int(np.sum((np.abs(a.astype(float) - b) > atol)
                                           & (np.abs(a.astype(float) - b) > rtol * np.abs(b.astype(float)))))
+
+
+def test_what_passed_a_tensor_is_said_the_tolerances_or_its_per_element_bound():
+    """compare --against's tensors pass within W, per element: the logits of the target zoo's f16 stateful Llama
+    against its f32 original (max abs 2.25e-4, atol 8.3e-5) passed with min_atol_to_pass 0 and the text's "atol
+    8.63e-05" beside "0 mismatched", what decided unsaid. passed_by says it, and the text that the bound decided."""
+    expected = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    actual = expected + np.array([2.25e-4, 1e-5, 0.0, -1e-4], np.float32)
+    bound = np.array([3e-4, 3e-4, 0.0, 1e-4])
+    r = compare_tensors("logits", actual, expected, 8.3e-5, 0.0, bound=bound)
+    assert r.passed and r.passed_by == BOUND and r.min_atol_to_pass == 0.0 and r.error_to_bound < 1
+    assert compare_tensors("logits", actual, expected, 8.3e-5, 0.0, bound=bound).to_dict()["passed_by"] == BOUND
+    assert "each within its own bound, which decided" in _tensor_line(r)
+    r = compare_tensors("logits", actual, expected, 3e-4, 0.0, bound=bound)
+    assert r.passed and r.passed_by == TOLERANCES and "which decided" not in _tensor_line(r)
+    assert compare_tensors("logits", actual, expected, 3e-4, 0.0).passed_by == TOLERANCES
+    r = compare_tensors("logits", actual, expected, 8.3e-5, 0.0, bound=bound / 2)
+    assert not r.passed and r.passed_by is None and r.min_atol_to_pass == pytest.approx(2.25e-4, rel=1e-3)
 
 
 def test_tolerance_parsing():

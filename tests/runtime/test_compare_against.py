@@ -361,6 +361,9 @@ def test_an_f16_model_against_its_f32_original_starts_w_from_what_the_weights_di
         report["outputs"]
     assert square and square[0]["bound_max"] is not None and np.isfinite(square[0]["bound_max"]), square
     assert np.isfinite(product["bound_max"]) and product["error_to_bound"] < 1, product
+    # beyond its atol (1e-4 x max|product|), within W: W decided, no atol is needed, and the report says so
+    assert product["max_abs_error"] > product["atol"] and product["passed_by"] == "bound", product
+    assert product["min_atol_to_pass"] == 0
     code = main(["compare", str(tmp_path / "negated.xml"), "--against", str(tmp_path / "f32.xml"), "--format",
                  "json"])
     report = check_report(json.loads(capsys.readouterr().out))
