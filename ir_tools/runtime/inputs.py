@@ -200,9 +200,51 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
             shape, dims = _default_shape(param, name, dtype.type, defaults)
         made[name] = (param, dtype, shape, dims)
     fed = {param.id: shape for param, _, shape, _ in made.values()}  # (an index's rows may be another input's dim)
-    return {name: Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, fed),
-                         sequence=_sequence_axis(param, dtype.type))
-            for name, (param, dtype, shape, dims) in made.items()}
+    out = {name: Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, fed),
+                        sequence=_sequence_axis(param, dtype.type))
+           for name, (param, dtype, shape, dims) in made.items()}
+    past = max((_past_length(graph, param, shape) for param, _, shape, _ in made.values()), default=0)
+    return {name: _after_past(recipe, past) if name not in shapes else recipe for name, recipe in out.items()}
+
+
+def _past_length(graph: Graph, param: Layer, shape: tuple[int, ...]) -> int:
+    """The length of the past ``param`` holds where it is a KV cache's past fed as an input (``migrate --stateless``'s
+    form): a float input a Concat puts first, before the new keys or values, into an output of the model (the
+    present), directly or after a Gather reorders it (by a beam index); its dim on the Concat's axis. 0 for any other
+    input."""
+    et = element_type(param.attrs.get("element_type", ""))
+    if et is None or et.numpy is None or np.dtype(et.numpy).kind != "f":
+        return 0
+    for consumer, index in _uses(graph, param):
+        joined = list(_uses(graph, consumer)) if consumer.is_a("Gather") and index == 0 else [(consumer, index)]
+        cache = next((c for c, i in joined if c.is_a("Concat") and i == 0 and _is_output(graph, c)), None)
+        if cache is not None:
+            return _on_axis(cache, shape)
+    return 0
+
+
+def _is_output(graph: Graph, layer: Layer) -> bool:
+    """Whether a Result reads ``layer``'s output 0."""
+    return any(graph.layer(e.to_layer).is_a("Result") for e in graph.consumers(layer.id, layer.outputs[0].id))
+
+
+def _on_axis(concat: Layer, shape: tuple[int, ...]) -> int:
+    """The dim of ``shape`` on ``concat``'s axis (0 where it has none)."""
+    axis = int(concat.attrs.get("axis", 0))
+    axis = axis + len(shape) if axis < 0 else axis
+    return shape[axis] if 0 <= axis < len(shape) else 0
+
+
+def _after_past(recipe: Recipe, past: int) -> Recipe:
+    """``recipe`` for an inference fed a past of length ``past`` (section 8a's generation step, at any length): a
+    mask of ones covers the past and the sequence, positions start after the past; the rest as made."""
+    axis = recipe.sequence
+    if not past or axis is None or recipe.kind not in (ONES, POSITIONS):
+        return recipe
+    if recipe.kind == POSITIONS:
+        return replace(recipe, start=past, why=f"{recipe.why}; from {past}, after the past")
+    shape = recipe.shape[:axis] + (recipe.shape[axis] + past,) + recipe.shape[axis + 1:]
+    return replace(recipe, shape=shape, dims=f"{recipe.dims}; the past ({past}) and the sequence")
 
 
 def _sequence_axis(param: Layer, dtype: type) -> int | None:

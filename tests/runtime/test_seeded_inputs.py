@@ -131,6 +131,26 @@ def test_an_index_into_an_input_is_within_that_inputs_dim_on_the_gathers_axis() 
         assert 0 <= values["reorder"].min() and values["reorder"].max() < batch
 
 
+def test_a_past_fed_as_an_input_lengthens_the_mask_and_moves_the_positions() -> None:
+    """The stateless form of a KV cache fed a past of 5 (section 8a's generation step at any length): the mask of
+    ones covers the past and the sequence (it stayed [1, 8] beside a past of 4 in the target zoo's Llama migrated
+    --stateless: 12 tokens attended), the positions start after the past; a past of 0 leaves them as they were."""
+    b = GraphBuilder(Graph("stateless_cache"))
+    cache = (DYNAMIC, Dim(2, 2), DYNAMIC, Dim(4, 4))
+    past, new = b.parameter("past_key_values.0.key", "f32", cache), b.parameter("new_key", "f32", cache)
+    beam = b.parameter("beam_idx", "i32", (DYNAMIC,))
+    gathered = b.add("Gather", "opset8", None, [past, beam, b.const(np.array(0, np.int64), "axis0")], "reorder")
+    b.result(b.add("Concat", "opset1", {"axis": "-2"}, [gathered, new], "present"), "present.0.key")
+    for name in ("attention_mask", "position_ids"):
+        b.result(b.parameter(name, "i64", (DYNAMIC, DYNAMIC)), f"{name}/out")
+    made = recipes(b.graph, {"past_key_values.0.key": (1, 2, 5, 4), "new_key": (1, 2, 8, 4)})
+    values = draw(made, 0)
+    assert values["attention_mask"].tolist() == [[1] * 13], made["attention_mask"].dims
+    assert values["position_ids"].tolist() == [list(range(5, 13))] and "after the past" in made["position_ids"].why
+    values = draw(recipes(b.graph, {"past_key_values.0.key": (1, 2, 0, 4), "new_key": (1, 2, 8, 4)}), 0)
+    assert values["attention_mask"].tolist() == [[1] * 8] and values["position_ids"].tolist() == [list(range(8))]
+
+
 def test_dims_within_the_models_bounds_and_a_dim_without_a_default() -> None:
     b = GraphBuilder(Graph("bounded"))
     b.result(b.parameter("a", "f32", (Dim(2, 4), Dim(3, 3), Dim(1, 10), Dim(0, 6))), "out")
