@@ -515,11 +515,10 @@ def carried(model: IrModel, drift: Drift, values: Mapping[tuple[str, int], np.nd
     What differs: each weight of A (a constant a computed layer reads) against B's value there (``theirs``,
     ``TheirWeights``: exactly A's minus B's), else each float Const of A against B's copy (``Drift.rounded``: exactly
     A's value minus its rounding to B's coarser type, or half an ulp of A's where B's is finer), each input as B is
-    fed it (``fed``: exactly the
-    rounding of A's input to B's type), both ``drift.spread`` times (the quadrature sum is a deviation's scale; taken
-    at the source, a non-linear op is evaluated at the size the error may reach). Each rule adds the op's own f32
-    rounding on the way: one of the two implementations' (the tolerance's ``implementation`` term stands for the
-    other's). A layer no rule covers carries its inputs' largest W (``_grown``).
+    fed it (``fed``: exactly the rounding of A's input to B's type), both ``drift.spread`` times (the quadrature sum
+    is a deviation's scale; taken at the source, a non-linear op is evaluated at the size the error may reach). Each
+    rule adds the op's own f32 rounding on the way: one of the two implementations' (the tolerance's
+    ``implementation`` term stands for the other's). A layer no rule covers carries its inputs' largest W (``_grown``).
 
     ``held``, for a stateful model's steps: each variable's W (by variable id) before this inference, which its
     ReadValues give (a variable not in it gives its init value, as at the first step); replaced by the W of what
