@@ -742,6 +742,20 @@ def _digest(values: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()[:16]
 
 
+def _convert_digests(model: ov.Model, feed: list[np.ndarray], keys: list[str],
+                     promoting: bool) -> dict[str, dict[str, str] | None]:
+    """``model`` run on ``feed``: the digest of each output, by its key ("i32->f16" a Convert's, "i32+f16->f16" a
+    ConvertPromoteTypes's), as ``convert`` and ``promote`` (None where the release has no opset14: not
+    ``promoting``)."""
+    request = compiled(model).create_infer_request()
+    request.infer(feed)
+    convert: dict[str, str] = {}
+    promote: dict[str, str] = {}
+    for i, key in enumerate(keys):
+        (promote if "+" in key else convert)[key] = _digest(request.get_output_tensor(i).data)
+    return {"convert": convert, "promote": promote if promoting else None}
+
+
 def int_to_float() -> dict[str, dict[str, str] | None]:
     """Digests of what the CPU plugin computes for Convert-1 from each integer type (``CONVERT_TYPES``) to each of
     ``FLOAT_DESTINATIONS`` on ``_float_values`` (``convert``: "i16->f16" -> the digest of the outputs' bytes), and for
@@ -774,13 +788,7 @@ def int_to_float() -> dict[str, dict[str, str] | None]:
             feed += [values, np.ones(1, np.dtype("float16" if destination == "f16" else "float32"))]
             results.append(node.output(0))
             keys.append(f"{source}+{destination}->{node.get_output_element_type(0).get_type_name()}")
-    request = compiled(ov.Model(results, params, "int_to_float")).create_infer_request()
-    request.infer(feed)
-    convert: dict[str, str] = {}
-    promote: dict[str, str] = {}
-    for i, key in enumerate(keys):
-        (promote if "+" in key else convert)[key] = _digest(request.get_output_tensor(i).data)
-    return {"convert": convert, "promote": promote if factory else None}
+    return _convert_digests(ov.Model(results, params, "int_to_float"), feed, keys, factory is not None)
 
 
 def int_to_f16_inside() -> dict[str, dict[str, str] | None]:
@@ -825,13 +833,7 @@ def int_to_f16_inside() -> dict[str, dict[str, str] | None]:
                                "u64_integer_promotion_target": "f32"})
         results.append(inside(node))
         keys.append(f"{source}+f16->{node.get_output_element_type(0).get_type_name()}")
-    request = compiled(ov.Model(results, params, "int_to_f16_inside")).create_infer_request()
-    request.infer(feed)
-    convert: dict[str, str] = {}
-    promote: dict[str, str] = {}
-    for i, key in enumerate(keys):
-        (promote if "+" in key else convert)[key] = _digest(request.get_output_tensor(i).data)
-    return {"convert": convert, "promote": promote if factory else None}
+    return _convert_digests(ov.Model(results, params, "int_to_f16_inside"), feed, keys, factory is not None)
 
 
 #: Float values ``float_convert`` converts: zeros, halves, the f16 limits and beyond, infinities, NaN.
