@@ -52,7 +52,7 @@ def resolved_names(graph: Graph) -> dict[tuple[str, int], list[str]]:
         for result in graph.results():
             own = tensor_names(result.extra.get("output_names"))
             key = graph.producer_key(result.id, result.inputs[0].id) if own and result.inputs else None
-            if key is not None:
+            if key is not None and key[1] in graph.layer(key[0]).output_ids():  # (an edge from no port: E-EDGE-PORT)
                 given[key] = list(dict.fromkeys([*given.get(key, []), *own]))
     every = [name for names in given.values() for name in names]
     if len(every) == len(set(every)):

@@ -8,9 +8,11 @@ tests/ops/test_scatter_update_conformance.py. Measured on OpenVINO 2026.4.1, bey
   dynamic one passes), axis of shape [] or [1] (compatible), within [-r, r - 1] where known (and r > 0); updates of
   data's element type (a dynamic one passes) and rank rank(data) + rank(indices) - 1, its dims data[:axis] + indices
   + data[axis+1:] (compatible) where the axis is known (scalar data: refused then); the output is data's element
-  type and partial shape. CPU writes duplicate indices in order, the last one wins (5,000 updates of one column: the
-  last); it refuses a negative index and one out of range when it runs: the reference refuses both. CPU compiles no
-  scalar indices: the reference refuses them (UnsupportedError).
+  type and partial shape. CPU writes duplicate indices in order on a quiet machine, the last one wins (5,000 updates
+  of one column: the last), but its threads may write another last under load (seen once in CI: the specification
+  leaves the order undefined); the reference writes the last. It refuses a negative index and one out of range
+  when it runs: the reference refuses both. CPU compiles no scalar indices: the reference refuses them
+  (UnsupportedError).
 
 - ScatterNDUpdate-3 is in opset4..14 (its type info says opset4), ScatterNDUpdate-15 in opset15..16. Indices
   must be i32 or i64, updates of data's element type (a dynamic one merges); where the expected updates rank
@@ -224,7 +226,8 @@ def _scatter_update(a, inputs: Sequence[TensorType], values) -> list[TensorType]
 
 def _run_scatter_update(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     """Slices of data along the axis replaced by those of updates, in index order (the last of duplicates wins, as
-    on CPU); negative and out-of-range indices refused (CPU refuses them when it runs)."""
+    on CPU, but for its threads racing under load: the module's note); negative and out-of-range indices refused
+    (CPU refuses them when it runs)."""
     x, idx, upd, axis_value = (np.asarray(v) for v in args)
     if idx.dtype.kind not in "iu" or axis_value.dtype.kind not in "iu":
         raise OpValidationError(f"indices of {idx.dtype} and axis of {axis_value.dtype}: they must be integers")
