@@ -1065,7 +1065,8 @@ def value_path_cases(rng: random.Random, count: int) -> tuple[list[ov.Node], lis
                               ops1.constant(np.array([0], np.int64)), ops1.constant(np.int64(0)))
             return ops1.concat([ops1.convert(ops1.constant(floats[:-1]), "i64"), dim], 0)
         if path == "multiply":
-            made = ops1.multiply(ops1.constant(floats / 2), ops1.constant(np.full(floats.shape, 2, np.float32)))
+            half = np.asarray(floats / 2, np.float32)  # (numpy 1, the floors' one, makes a 0-d f32 over 2 an f64)
+            made = ops1.multiply(ops1.constant(half), ops1.constant(np.full(floats.shape, 2, np.float32)))
         elif path == "parameter":
             fed = ops1.parameter(list(floats.shape), np.float32, name=f"fed{len(params)}")
             params.append(fed)
