@@ -1224,7 +1224,7 @@ def _report_invalid(exc: InvalidModelError, model: str, args: argparse.Namespace
     leaves out warnings only, since the command did not act)."""
     shown = [d for d in exc.diagnostics if d.severity != "warning" or args.selection.keeps(d)]
     _print_diagnostics(shown, args.verbose, args.quiet, stream=sys.stderr)
-    _json_refusal(args, model, shown)
+    _refusal_in_format(args, model, shown)
     errors = sum(d.severity == "error" for d in exc.diagnostics)
     warnings = len(exc.diagnostics) - errors
     if exc.diagnostics[0].code == "E-PASS":
@@ -1236,10 +1236,11 @@ def _report_invalid(exc: InvalidModelError, model: str, args: argparse.Namespace
     return EXIT_UNUSABLE if exc.fatal else EXIT_FOUND
 
 
-def _json_refusal(args: argparse.Namespace, model: str | None, diagnostics: list[Diagnostic]) -> None:
-    """With ``--format json`` (or check's ``sarif``), a command that refused its input or its command line prints on
-    stdout what it printed on stderr, as ``check --format json|sarif`` prints diagnostics, so a program reading its
-    report learns why there is none (and a SARIF upload gets a log, not an empty file)."""
+def _refusal_in_format(args: argparse.Namespace, model: str | None, diagnostics: list[Diagnostic]) -> None:
+    """With ``--format json`` (or check's ``sarif`` or ``github``), a command that refused its input or its command
+    line prints on stdout what it printed on stderr, as ``check --format ...`` prints diagnostics, so a program
+    reading its report learns why there is none (a SARIF upload gets a log, not an empty file; a workflow an
+    annotation)."""
     form = getattr(args, "format", "text")
     if form == "json":
         print(render_json({model: diagnostics}))
@@ -1247,12 +1248,15 @@ def _json_refusal(args: argparse.Namespace, model: str | None, diagnostics: list
         from . import __version__
 
         print(render_sarif({model: diagnostics}, __version__))
+    elif form == "github":
+        print(render_github({model: diagnostics}))
 
 
 def _refuse(args: argparse.Namespace, model: str | None, refusal: Diagnostic) -> int:
-    """A refusal that ended the command: on stderr, and in the format asked on stdout (``_json_refusal``); exit 2."""
+    """A refusal that ended the command: on stderr, and in the format asked on stdout (``_refusal_in_format``);
+    exit 2."""
     print(refusal.render(), file=sys.stderr)
-    _json_refusal(args, model, [refusal])
+    _refusal_in_format(args, model, [refusal])
     return EXIT_UNUSABLE
 
 

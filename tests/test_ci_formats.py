@@ -103,6 +103,17 @@ def test_a_refused_command_line_is_still_a_document(form: str, tmp_path: Path, c
         assert note["descriptor"]["id"] == "E-USAGE" and "no IR .xml file" in note["message"]["text"]
 
 
+def test_a_refused_command_line_is_an_annotation(tmp_path: Path, capsys) -> None:
+    """With --format github, a refusal of the command line was text on stderr alone, which a workflow shows as no
+    annotation: it is one now, of no file (and a refusal of a file names it)."""
+    (tmp_path / "model.onnx").write_bytes(b"")
+    assert main(["check", str(tmp_path), "--format", "github"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("::error title=E-USAGE::") and "no IR .xml file" in out and out.count("\n") == 1, out
+    assert main(["check", str(tmp_path / "absent.xml"), "--format", "github"]) == 2
+    assert capsys.readouterr().out.startswith(f"::error file={tmp_path / 'absent.xml'},title=E-READ::")
+
+
 def test_sarif_locates_files_as_code_scanning_resolves_them(tmp_path: Path, monkeypatch, capsys) -> None:
     """A file under the working directory is a URI relative to it (%SRCROOT%), any other an absolute file:// URI (an
     absolute path was written as a bare "/tmp/..." URI, which a consumer reads as relative: found by a QA run)."""

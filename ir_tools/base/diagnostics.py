@@ -157,13 +157,15 @@ def _artifact(path: str) -> dict:
     return {"uri": quote(relative.as_posix()), "uriBaseId": _SRCROOT}
 
 
-def render_github(results: dict[str, list[Diagnostic]]) -> str:
-    """GitHub Actions workflow commands: ``::error file=F,line=N,title=CODE::message`` per diagnostic."""
+def render_github(results: dict[str | None, list[Diagnostic]]) -> str:
+    """GitHub Actions workflow commands: ``::error file=F,line=N,title=CODE::message`` per diagnostic (without
+    ``file=`` for one of no file: a refusal of the command line)."""
     lines = []
     for path, diags in results.items():
         for d in diags:
             level = "notice" if d.severity == "note" else d.severity
-            props = [f"file={_escape_property(d.loc.file or path)}"]
+            file = d.loc.file or path
+            props = [] if file is None else [f"file={_escape_property(file)}"]
             if d.loc.line:
                 props.append(f"line={d.loc.line}")
             props.append(f"title={_escape_property(d.code)}")
