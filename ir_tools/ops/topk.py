@@ -48,11 +48,9 @@ class TopKAttrs:
 
 
 @dataclass(frozen=True, slots=True)
-class TopK11Attrs:
-    axis: int = A.attr("axis", A.INT)
-    mode: str = A.attr("mode", _MODES)
-    sort: str = A.attr("sort", _SORTS)
-    index_element_type: str = A.attr("index_element_type", _INDEX_TYPES, "i32")
+class TopK11Attrs(TopKAttrs):
+    """TopK-1/3's attributes and ``stable``."""
+
     stable: bool = A.attr("stable", A.BOOL, False)
 
 
