@@ -462,3 +462,15 @@ def test_compare_takes_a_path_as_migrate_does() -> None:
     graph = ir_tools.read_valid(SAMPLES / "mixed_network.xml")
     inputs = ir_tools.random_inputs(graph)
     assert not ir_tools.compare(str(SAMPLES / "mixed_network.xml"), inputs).failed
+
+
+def test_inspect_spells_each_input_and_output_shape_as_openvino_reads_it() -> None:
+    """An output's ``shape`` was null (only a Parameter has the attribute); it is now its dims spelled as OpenVINO's
+    partial shape is, as an input's is: the same string OpenVINO's ``read_model`` gives, on the committed fixtures."""
+    import openvino as ov
+
+    fixtures = sorted((ROOT / "tests" / "data" / "target").glob("*.xml"))
+    for xml in fixtures:
+        model, info = ov.Core().read_model(xml), ir_tools.inspect(xml)
+        ours = [f"[{t['shape']}]" for t in [*info["inputs"], *info["outputs"]]]
+        assert ours == [str(port.partial_shape).replace(" ", "") for port in [*model.inputs, *model.outputs]], xml

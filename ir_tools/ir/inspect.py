@@ -18,7 +18,9 @@ def summary(graph: Graph) -> dict:
     """A JSON-ready description of ``graph``."""
 
     def tensor(name: str, layer, port) -> dict:
-        shape = layer.attrs.get("shape") if layer.is_a("Parameter") else None
+        """An input's or output's description; ``shape`` spelled as a Parameter's attribute is (an input's own, which
+        may hold intervals; an output's from its dims: ``?`` for a dynamic one, None where the port has no dims)."""
+        shape = layer.attrs.get("shape") if layer.is_a("Parameter") else _shape(port.dims)
         return {"name": name, "layer": layer.name, "precision": port.precision,
                 "dims": None if port.dims is None else list(port.dims), "shape": shape}
 
@@ -71,6 +73,11 @@ def render_text(info: dict) -> str:
     return "\n".join(lines)
 
 
+def _shape(dims: tuple[int, ...] | None) -> str | None:
+    """Dims spelled as a Parameter's ``shape`` attribute (``?,?,256``), None where there are none."""
+    return None if dims is None else ",".join("?" if d < 0 else str(d) for d in dims)
+
+
 def _dims(dims: list[int] | None) -> str:
     """A port's declared dims as the inputs' shapes spell them: ``?`` for a dynamic one (-1 in the file and in JSON)."""
-    return show(dims) if dims is None else "[" + ",".join("?" if d < 0 else str(d) for d in dims) + "]"
+    return show(dims) if dims is None else f"[{_shape(dims)}]"
