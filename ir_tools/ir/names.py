@@ -21,6 +21,8 @@ def tensor_names(names: str | None) -> list[str]:
     stripped them: SEMANTICS section 1)."""
     if not names:
         return []
+    if "," not in names:  # one name (most ports): nothing to split or unescape
+        return [names]
     return [name for part in _UNESCAPED_COMMA.split(names) if (name := part.replace("\\,", ","))]
 
 
@@ -35,14 +37,10 @@ def v10_output_name(producer: Layer, port: Port) -> str:
     return producer.name + (f".{producer.outputs.index(port)}" if len(producer.outputs) > 1 else "")
 
 
-def resolved_names(graph: Graph) -> dict[tuple[str, int], list[str]]:
-    """Each named output port ``(layer id, port id)`` with its tensor names as OpenVINO reads them from 2025.1 on: in
-    IR v11 a Result's ``output_names`` join the names of the tensor feeding it; then a name an earlier tensor holds is
-    renamed ``NAME_N`` (the smallest N from 1 no earlier tensor holds), the tensors taken in this order: the
-    Parameters', those feeding Results (both in file order), then the others in topological order. Measured on
-    2025.1-2026.4 (a pass's Multiply fed by 'logits' and feeding a Result named 'logits' takes the name, and the
-    'logits' before becomes 'logits_1'); 2023.0-2025.0 keep every name where it is written and read no
-    ``output_names`` (SEMANTICS section 1)."""
+def given_names(graph: Graph) -> dict[tuple[str, int], list[str]]:
+    """Each named output port ``(layer id, port id)`` with its tensor names as written, each once (in IR v11 a
+    Result's ``output_names`` joined to those of the tensor feeding it), before OpenVINO renames those an earlier
+    tensor holds (``resolved_names``)."""
     given: dict[tuple[str, int], list[str]] = {}
     for layer in graph.layers():
         for port_id, _, _, names, *_ in layer.output_records():  # records: no Port object per port
@@ -54,6 +52,20 @@ def resolved_names(graph: Graph) -> dict[tuple[str, int], list[str]]:
             key = graph.producer_key(result.id, result.inputs[0].id) if own and result.inputs else None
             if key is not None and key[1] in graph.layer(key[0]).output_ids():  # (an edge from no port: E-EDGE-PORT)
                 given[key] = list(dict.fromkeys([*given.get(key, []), *own]))
+    return given
+
+
+def resolved_names(graph: Graph, given: dict[tuple[str, int], list[str]] | None = None,
+                   ) -> dict[tuple[str, int], list[str]]:
+    """Each named output port ``(layer id, port id)`` with its tensor names as OpenVINO reads them from 2025.1 on: in
+    IR v11 a Result's ``output_names`` join the names of the tensor feeding it; then a name an earlier tensor holds is
+    renamed ``NAME_N`` (the smallest N from 1 no earlier tensor holds), the tensors taken in this order: the
+    Parameters', those feeding Results (both in file order), then the others in topological order. Measured on
+    2025.1-2026.4 (a pass's Multiply fed by 'logits' and feeding a Result named 'logits' takes the name, and the
+    'logits' before becomes 'logits_1'); 2023.0-2025.0 keep every name where it is written and read no
+    ``output_names`` (SEMANTICS section 1). ``given``: the graph's ``given_names``, returned itself where no name is
+    on two tensors (nothing renamed)."""
+    given = given_names(graph) if given is None else given
     every = [name for names in given.values() for name in names]
     if len(every) == len(set(every)):
         return given

@@ -128,9 +128,8 @@ def _cycles(graph: Graph) -> Iterator[Diagnostic]:
 def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
     layers = list(_scoped(graph, scope))
     consts, made = [], []  # read from the .bin; made by a pass, their payload in memory
-    for layer in layers:
-        if layer.is_a("Const"):
-            (consts if layer.data is None else made).append(layer)
+    for layer in graph.by_type("Const") if scope is None else (layer for layer in layers if layer.is_a("Const")):
+        (consts if layer.data is None else made).append(layer)
     for layer in made:  # its payload holds what its element type and shape need
         try:
             a = A.decode(ConstAttrs, layer.attrs)
@@ -142,7 +141,7 @@ def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnost
         if needed is not None and len(layer.data) < needed:
             yield Diagnostic("error", "E-CONST-SIZE", f"its payload holds {len(layer.data)} bytes, "
                              f"{a.element_type}{list(a.shape)} needs {needed}", layer.loc)
-    in_bodies = [layer for layer in layers if _body_consts(layer.children)]  # TensorIterator, Loop, If
+    in_bodies = [layer for layer in layers if layer.children and _body_consts(layer.children)]  # TI, Loop, If
     if not consts and not in_bodies:
         return
     weights = graph.weights
@@ -156,6 +155,7 @@ def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnost
                          f"({count} Const layer(s) need it)", where)
         return
     kinds: dict[tuple[str, str], tuple[str, tuple[int, ...], int | None]] = {}  # see below
+    available = weights.size
     outside: list[tuple[Layer, int, int]] = []  # (Const, offset, end) of each whose bytes the .bin lacks
     for layer in consts:
         # (element type, shape) decoded and the bytes they need, remembered by their texts for Consts whose offset
@@ -176,7 +176,7 @@ def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnost
         else:
             offset, size = int(layer.attrs["offset"]), int(layer.attrs["size"])
         element, shape, needed = kind
-        if offset + size > weights.size:
+        if offset + size > available:
             outside.append((layer, offset, offset + size))
         elif element == "string":
             wrong = _packed_strings_wrong(bytes(weights.read(offset, size)), math.prod(shape))
@@ -235,8 +235,12 @@ def _unreadable(weights: Weights) -> str | None:
 def _opsets(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
     """Every layer's type must be in its opset, as OpenVINO's reader requires (ops.opsets holds its tables)."""
     domains: set[str] = set()  # extension domains already reported: once each, not as typos
+    fine: set[tuple[str, str | None]] = set()  # (type, version) found without a problem: a model repeats a few
     for layer in _scoped(graph, scope):
-        problem = _opset_problem(layer.type, layer.version)
+        kind = (layer.type, layer.version)
+        if kind in fine:
+            continue
+        problem = _opset_problem(*kind)
         if problem:
             yield Diagnostic("error", "E-OPSET", problem, layer.loc)
         elif (layer.version and not _OPSET.fullmatch(layer.version) and layer.version not in domains
@@ -246,6 +250,8 @@ def _opsets(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]
                              f"'{layer.type}' of domain '{layer.version}' is an extension op: OpenVINO reads it only "
                              "with that extension loaded (Core.add_extension); ir_tools can neither check nor run it",
                              layer.loc)
+        else:
+            fine.add(kind)
 
 
 @lru_cache(maxsize=1024)  # asked per layer; a model has few types and versions
@@ -437,25 +443,29 @@ def _output_ports(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagn
     """An output port without a precision, or one spelled otherwise than OpenVINO reads it (E-PORT: its reader
     refuses the file, "missing mandatory attribute: precision", "Unsupported element type: fp32"); static output dims
     so large that the tensor's element count or byte size overflows int64 (E-SIZE)."""
-    small: set[tuple] = set()  # (precision, dims) found to fit: a model repeats a few port types
     for layer in _scoped(graph, scope):
         for port_id, precision, dims, _, _, _, line in layer.output_records():
-            if precision not in PORT_PRECISIONS:
-                et = element_type(precision or "")
-                read = f"'{et.name}' or '{et.precision}'" if et is not None else "a type's name, as 'f32', or precision"
-                yield Diagnostic("error", "E-PORT", f"output port {port_id} has no precision, which OpenVINO requires"
-                                 if precision is None else f"output port {port_id}: precision '{precision}' is not a "
-                                 f"spelling OpenVINO reads ({read})", layer.line_loc(line))
-            if not dims or (precision, dims) in small or any(d < 0 for d in dims):
-                continue
-            count = math.prod(dims)
-            et = element_type(precision or "")
-            size = byte_size(et, count) if et is not None and et.bits else count
-            if max(count, size) <= _MAX_SIZE:
-                small.add((precision, dims))
-                continue
-            yield Diagnostic("error", "E-SIZE", f"output port {port_id}: {show(dims)} has {count} elements "
-                             f"({size} bytes), more than int64 can count", layer.line_loc(line))
+            for code, what in _port_problems(precision, dims):
+                yield Diagnostic("error", code, f"output port {port_id}{what}", layer.line_loc(line))
+
+
+@lru_cache(maxsize=4096)  # asked per port; a model repeats a few port types
+def _port_problems(precision: str | None, dims: tuple[int, ...] | None) -> tuple[tuple[str, str], ...]:
+    """The codes of ``_output_ports`` an output port of this precision and dims has, each with its message after
+    "output port N"."""
+    found = []
+    if precision not in PORT_PRECISIONS:
+        et = element_type(precision or "")
+        read = f"'{et.name}' or '{et.precision}'" if et is not None else "a type's name, as 'f32', or precision"
+        found.append(("E-PORT", " has no precision, which OpenVINO requires" if precision is None else
+                      f": precision '{precision}' is not a spelling OpenVINO reads ({read})"))
+    if dims and all(d >= 0 for d in dims):
+        count = math.prod(dims)
+        et = element_type(precision or "")
+        size = byte_size(et, count) if et is not None and et.bits else count
+        if max(count, size) > _MAX_SIZE:
+            found.append(("E-SIZE", f": {show(dims)} has {count} elements ({size} bytes), more than int64 can count"))
+    return tuple(found)
 
 
 #: The state ops, whose variable OpenVINO's reader looks up by ``variable_id``: without one it crashes the process

@@ -19,6 +19,7 @@ from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, did_you_mean
 from ..ir.model import Edge, Graph, Layer, Port
 from ..ir.names import (
+    given_names,
     input_name,
     names_attribute,
     output_name,
@@ -299,7 +300,10 @@ def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
     """W-NAME-DUP: a tensor name on several ports (in IR v11 a Result's ``output_names`` is one of the tensor feeding
     it): OpenVINO keeps it on one and renames the others (``resolved_names``), so code that asks for the tensor by
     name gets another one than the file says."""
-    resolved = resolved_names(graph)
+    given = given_names(graph)
+    resolved = resolved_names(graph, given)
+    if resolved is given and not any(layer.repeats_a_port_id() for layer in graph.layers()):
+        return  # no name on two tensors, no id on two ports (E-PORT): none renamed, told with one parse per port
     holder = {name: layer_id for (layer_id, _), names in resolved.items() for name in names}  # who keeps each name
     for layer in graph.layers():
         for port_id, _, _, names, _, _, line in layer.output_records():  # records: no Port object per port

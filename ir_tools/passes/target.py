@@ -84,11 +84,14 @@ def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnos
     repairing = [d(target) for d in DOWNGRADES if not target.miscomputes.isdisjoint(d.repairs)]  # (usually none)
     created: dict[tuple[str, str], bool] = {}  # (type, version) -> created, whatever the attributes (most ops)
     repairs: dict[tuple[str, str], list[Downgrade]] = {}  # (type, version) -> those of ``repairing`` rewriting it
+    fine: set[tuple[str, str | None]] = set()  # (type, version) created whatever the attributes, and repaired by none
     for layer in graph.layers():
+        kind = (layer.type, layer.version)
+        if kind in fine:
+            continue  # (most layers: told with one look-up)
         version = layer.version or ""
         if not version.startswith("opset"):
             continue
-        kind = (layer.type, version)
         creates = created.get(kind)
         if creates is None:
             creates = target.creates(layer.type, version, layer.attrs)
@@ -96,11 +99,13 @@ def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnos
                 created[kind] = creates
         mine = repairs.get(kind)
         if mine is None:
-            label = op_label(*kind)
+            label = op_label(layer.type, version)
             mine = repairs[kind] = [d for d in repairing if label in d.rewrites]
         if creates:
             if mine:
                 found += _defects(graph, layer, target, mine, rewritten)
+            elif kind in created:
+                fine.add(kind)
             continue
         found.append(Diagnostic("error", "E-TARGET", f"{_cannot_create(layer, target)}; "
                                 f"{_left(graph, layer, target) if rewritten else _rewrite(graph, layer, target)}",
