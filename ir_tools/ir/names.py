@@ -45,7 +45,7 @@ def given_names(graph: Graph) -> dict[tuple[str, int], list[str]]:
     for layer in graph.layers():
         for port_id, _, _, names, *_ in layer.output_records():  # records: no Port object per port
             if names and (listed := tensor_names(names)):
-                given[(layer.id, port_id)] = list(dict.fromkeys(listed))
+                given[(layer.id, port_id)] = listed if len(listed) == 1 else list(dict.fromkeys(listed))
     if graph.ir_version != 10:
         for result in graph.results():
             own = tensor_names(result.extra.get("output_names"))

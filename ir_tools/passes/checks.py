@@ -409,19 +409,19 @@ def _floor_sum(n: int, m: int, a: int, b: int) -> int:
 def _unknown_attributes(graph: Graph) -> Iterator[Diagnostic]:
     """Attributes a modelled op version does not read: OpenVINO ignores them silently, so a user who
     believes in them (dilations on AvgPool-14, say) gets other numbers than expected."""
-    unknown_of: dict[tuple, list[str]] = {}  # (type, version, attribute names) -> the unknown ones
+    # (type, version) -> the attributes its spec reads, None for an op not modelled: a model repeats a few kinds
+    read_by: dict[tuple[str, str | None], frozenset[str] | None] = {}
     for layer in graph.layers():
-        key = (layer.type, layer.version, *layer.attrs)
-        unknown = unknown_of.get(key)
-        if unknown is None:
-            spec = lookup(layer.type, layer.version)
-            known = A.xml_names(spec.attrs) if spec is not None else ()
-            unknown = unknown_of[key] = [k for k in layer.attrs if k not in known] if spec is not None else []
-        if not unknown:
+        kind = (layer.type, layer.version)
+        if kind not in read_by:
+            spec = lookup(*kind)
+            read_by[kind] = None if spec is None else frozenset(A.xml_names(spec.attrs))
+        read = read_by[kind]
+        if read is None or read.issuperset(layer.attrs):
             continue
         spec = lookup(layer.type, layer.version)
         known = A.xml_names(spec.attrs)
-        for name in unknown:
+        for name in [k for k in layer.attrs if k not in read]:
             later = [s.label for s in specs() if s.type == spec.type and name in A.xml_names(s.attrs)]
             why = (f"it exists from {later[0]}; {spec.label} ignores it" if later else
                    f"{spec.label} reads {', '.join(known) if known else 'no attributes'}; OpenVINO ignores it")
