@@ -65,7 +65,7 @@ class Walker(Generic[V]):
                 args = [fetch(layer, port, key) for port, key in zip(layer.inputs, keys, strict=False)]
             else:
                 try:
-                    args = [env[key] for key in keys]
+                    args = list(map(env.__getitem__, keys))
                 except KeyError:  # (None is no key) an input without a value: what ``missing`` says
                     args = [env[key] if key is not None and key in env else self.missing(layer, layer.inputs[i])
                             for i, key in enumerate(keys)]

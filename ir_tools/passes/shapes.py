@@ -105,6 +105,7 @@ class Memo:
         self.clean: dict[tuple, tuple[TensorType, ...]] = {}
         # (precision, dims, id of an interned inferred type) -> whether a port declaring them agrees with it
         self.agreeing: dict[tuple[str | None, tuple[int, ...] | None, int], bool] = {}
+        self.small: dict[int, tuple[TensorType, bool]] = {}  # id of a type -> (that type, ``_small`` of it)
 
 
 _MEMOS: weakref.WeakKeyDictionary[Graph, Memo] = weakref.WeakKeyDictionary()
@@ -138,6 +139,7 @@ class ShapeWalker(Walker[TensorType]):
         known = memo(graph)
         self.interned, self.declared, self.answers = known.interned, known.declared, known.answers
         self.const_values, self.clean, self.agreeing = known.const_values, known.clean, known.agreeing
+        self.small = known.small
 
     def intern(self, t: TensorType) -> TensorType:
         return self.interned.setdefault(t, t)
@@ -167,7 +169,7 @@ class ShapeWalker(Walker[TensorType]):
         # agreed with its declared outputs before: the same answer, nothing to report (see ``clean``); a Const by its
         # element type and shape alone where its offset and size are surely valid (``const_kind``: a model's Consts
         # repeat a few), a Parameter never
-        key = items = None
+        key = items = const = None
         if args and not layer.children:  # (a layer with a body: its answer depends on the body too)
             items = tuple(layer.attrs.items())
             key = (layer.type, layer.version, items, tuple(map(id, args)), layer.declared_outputs())
@@ -185,7 +187,7 @@ class ShapeWalker(Walker[TensorType]):
         outputs = None
         if spec is not None and spec.infer is not None:
             try:
-                outputs = self.infer(layer, spec, args, len(records), items)
+                outputs = self.infer(layer, spec, args, len(records), items, const)
             except IrToolsError as exc:
                 loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
                 self.result.diagnostics.append(Diagnostic("error", exc.code, exc.message, loc))
@@ -208,9 +210,10 @@ class ShapeWalker(Walker[TensorType]):
         return list(outputs)
 
     def infer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType], n_outputs: int,
-              items: tuple[tuple[str, str], ...] | None) -> tuple[TensorType, ...] | None:
-        """The layer's output types by its rule (``items``: its raw attributes, if ``run_node`` has them); None when we
-        cannot match OpenVINO (rule 4)."""
+              items: tuple[tuple[str, str], ...] | None, const: tuple[str, str] | None = None,
+              ) -> tuple[TensorType, ...] | None:
+        """The layer's output types by its rule (``items``: its raw attributes, ``const``: its ``const_kind``, if
+        ``run_node`` has them); None when we cannot match OpenVINO (rule 4)."""
         if spec.bodies:  # (its answer depends on its bodies: not remembered)
             check_arity(layer, spec, len(inputs), n_outputs)
             values = self.body_values(layer, spec)
@@ -218,18 +221,20 @@ class ShapeWalker(Walker[TensorType]):
                 subgraphs(self.graph, layer)  # refuses them)
                 return None
             return self.answer(layer, spec, inputs, values, n_outputs)
+        attrs = None
         if spec.value_inputs:
             check_arity(layer, spec, len(inputs), n_outputs)
+            attrs = A.decode(spec.attrs, layer.attrs)  # a bad attribute is reported before a value that is not known
             values = self.input_values(layer, spec)
             if values is None:
                 return None
-            known = tuple(None if v is None else (v.dtype.str, v.shape, v.tobytes()) for v in values)
+            known = tuple([None if v is None else (v.dtype.str, v.shape, v.tobytes()) for v in values])
         elif spec.n_inputs[1] == 0:
             # a Const, a Parameter: the attributes of each (a Const's offset) are its own, so remembering its answer
             # would only keep the key alive; but a Const's type is its element type and shape, once its offset and
             # size are surely valid
             check_arity(layer, spec, len(inputs), n_outputs)
-            const = const_kind(layer.attrs) if spec is CONST_1 else None
+            const = (const or const_kind(layer.attrs)) if spec is CONST_1 else None
             if const is None:
                 return self.answer(layer, spec, inputs, (None,) * len(layer.input_ids()), n_outputs)
             outputs = self.answers.get(const, _UNKNOWN)
@@ -245,13 +250,14 @@ class ShapeWalker(Walker[TensorType]):
             if values is None:
                 check_arity(layer, spec, len(inputs), n_outputs)
                 values = (None,) * known  # one per input port, also those the walker dropped
-            outputs = self.answers[memo] = self.answer(layer, spec, inputs, values, n_outputs)
+            outputs = self.answers[memo] = self.answer(layer, spec, inputs, values, n_outputs, attrs)
         return outputs
 
     def answer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType], values: Sequence[np.ndarray | None],
-               n_outputs: int) -> tuple[TensorType, ...] | None:
-        """What the rule says, its types interned."""
-        attrs = self.bind(layer) if spec.bodies else A.decode(spec.attrs, layer.attrs)
+               n_outputs: int, attrs: object = None) -> tuple[TensorType, ...] | None:
+        """What the rule says, its types interned (``attrs``: the layer's decoded attributes, if decoded already)."""
+        if attrs is None:
+            attrs = self.bind(layer) if spec.bodies else A.decode(spec.attrs, layer.attrs)
         outputs = spec.infer(attrs, inputs, values)  # located by run_node, should it fail
         if outputs is None:
             return None
@@ -288,7 +294,6 @@ class ShapeWalker(Walker[TensorType]):
     def input_values(self, layer: Layer, spec: OpSpec) -> list[np.ndarray | None] | None:
         """The values a rule reads, one per input port (None elsewhere, and for one OpenVINO cannot know either:
         ``opaque``, or an unfed port's); None when one is not known to us (rule 4)."""
-        A.decode(spec.attrs, layer.attrs)  # a bad attribute is reported before a value that is not known
         values: list[np.ndarray | None] = []
         for i, pid in enumerate(layer.input_ids()):
             value = None
@@ -332,7 +337,10 @@ class ShapeWalker(Walker[TensorType]):
 
     def value(self, key: PortKey) -> np.ndarray | None:
         """The value of an output port (rule 5), computed once; its producers first, without recursion."""
-        producer_key = self.graph.producer_key
+        found = self.values.get(key, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found
+        input_keys = self.graph.input_keys
         todo = [key]
         while todo:
             top = todo[-1]
@@ -340,7 +348,7 @@ class ShapeWalker(Walker[TensorType]):
                 todo.pop()
                 continue
             layer = self.graph.layer(top[0])
-            sources = [producer_key(layer.id, pid) for pid in layer.input_ids()]
+            sources = input_keys(layer.id, layer.input_ids())
             waiting = [s for s in sources if s is not None and s not in self.values]
             if waiting and self._computable(layer):
                 todo.extend(waiting)
@@ -351,11 +359,20 @@ class ShapeWalker(Walker[TensorType]):
         return self.values[key]
 
     def _small(self, key: PortKey) -> bool:
-        return _small(self.env.get(key))
+        return self.small_type(self.env.get(key))
+
+    def small_type(self, t: TensorType | None) -> bool:
+        """``_small`` of ``t``, remembered by its identity (a walk's types are interned: a few distinct ones)."""
+        if t is None:
+            return False
+        found = self.small.get(id(t))
+        if found is None or found[0] is not t:
+            found = self.small[id(t)] = (t, _small(t))
+        return found[1]
 
     def spreads(self, key: PortKey, before: TensorType | None, now: TensorType) -> bool:
         # another type, or a value a consumer may read (rule 5): the same type may hold another value
-        return (before is not now and before != now) or _small(now)
+        return (before is not now and before != now) or self.small_type(now)
 
     def continue_from(self, since: Propagation) -> Propagation:
         """``propagate`` from ``since``, a propagation of the graph before its latest changes: the layers changed
@@ -723,8 +740,9 @@ def _decompression(layer: Layer) -> bool:
     (``<attribute name="decompression" version="0"/>``, spelled exactly so: another name's case or version is not
     that attribute, measured on 2026.4), as ``ov.save_model``'s fp16 compression marks the Convert after each
     compressed Const."""
-    return any(node.tag == "attribute" and ("name", "decompression") in node.attrs and ("version", "0") in node.attrs
-               for node in layer.rt_info)
+    return bool(layer.rt_info) and any(  # (most layers have none: no generator then)
+        node.tag == "attribute" and ("name", "decompression") in node.attrs and ("version", "0") in node.attrs
+        for node in layer.rt_info)
 
 
 def _kept_compressed(layer: Layer, record: PortRecord, args: Sequence[TensorType | None], inferred: TensorType,
