@@ -341,18 +341,20 @@ class ShapeWalker(Walker[TensorType]):
         if found is not _UNKNOWN:
             return found
         input_keys = self.graph.input_keys
-        todo = [key]
+        todo: list[tuple[PortKey, list[PortKey | None] | None]] = [(key, None)]  # (port, its layer's sources once read)
         while todo:
-            top = todo[-1]
+            top, sources = todo[-1]
             if top in self.values:
                 todo.pop()
                 continue
             layer = self.graph.layer(top[0])
-            sources = input_keys(layer.id, layer.input_ids())
-            waiting = [s for s in sources if s is not None and s not in self.values]
-            if waiting and self._computable(layer):
-                todo.extend(waiting)
-                continue
+            if sources is None:  # (a layer met again once its producers are computed: they are, none waits)
+                sources = input_keys(layer.id, layer.input_ids())
+                waiting = [s for s in sources if s is not None and s not in self.values]
+                if waiting and self._computable(layer):
+                    todo[-1] = (top, sources)
+                    todo.extend((s, None) for s in waiting)
+                    continue
             todo.pop()
             self._compute(layer, top, sources)
             self.values.setdefault(top, None)  # an edge from a port the layer lacks (E-EDGE-PORT)
