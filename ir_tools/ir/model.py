@@ -411,6 +411,7 @@ class Graph:
         self._order: list[str] | None = None  # ``_sorted``'s answer on an acyclic graph, until a layer or edge changes
         self._spellings: dict[str, list[Layer]] | None = None  # ``_typing``'s answer, until a layer is added or removed
         self._spelled_at = -1  # ``_RETYPED`` when ``_spellings`` was made (a type changed since: made again)
+        self._keyed: dict[str, list[str]] | None = None  # ``type_key`` -> its spellings in ``_spellings`` (``by_type``)
         # ids of the layers added, removed, ``touch``ed or fed otherwise (an edge into them added or removed), in order
         self.changes: list[str] = []
 
@@ -480,8 +481,14 @@ class Graph:
         types ("Relu" is ReLU; an op ir_tools does not model, as written), Const aside; IrToolsError (E-USAGE) for
         "Constant", OpenVINO's Python name, which no layer has (one spelling rule: ``ops.opsets.type_query``). Of this
         graph's top level: a TensorIterator's, Loop's or If's body is a graph of its own (``ir_tools.bodies``)."""
-        wanted = {type_query(t) for t in types}
-        return self._typed([spelling for spelling in self._typing() if type_key(spelling) in wanted])
+        spellings = self._typing()
+        keyed = self._keyed
+        if keyed is None:  # (each spelling's ``type_key`` once per index: a look-up is then one per type asked)
+            keyed = self._keyed = {}
+            for spelling in spellings:
+                keyed.setdefault(type_key(spelling), []).append(spelling)
+        return self._typed([spelling for key in dict.fromkeys(type_query(t) for t in types)
+                            for spelling in keyed.get(key, ())])
 
     def of_types(self, types: Iterable[str]) -> list[Layer]:
         """``by_type`` of the types ``types`` holds."""
@@ -492,7 +499,7 @@ class Graph:
         asks for a few types, which one index answers rather than a scan of every layer per pass. Made again once a
         layer is added or removed, or any layer's type is changed in place (``Layer.type``'s setter counts)."""
         if self._spellings is None or self._spelled_at != _RETYPED:
-            self._spellings, self._spelled_at = {}, _RETYPED
+            self._spellings, self._spelled_at, self._keyed = {}, _RETYPED, None
             for layer in self._layers.values():
                 self._spellings.setdefault(layer.type, []).append(layer)
         return self._spellings
@@ -705,14 +712,14 @@ class Graph:
 
     def live_layers(self) -> set[str]:
         """Ids of the layers a Result or a state write (Assign, a sink in OpenVINO's model) depends on."""
-        sinks = (lid for lid, layer in self._layers.items() if layer.is_a("Result") or layer.type == "Assign")
-        return self.ancestors(sinks)
+        sinks = [*self.by_type("Result"), *self._typing().get("Assign", ())]  # (the index of types: no scan)
+        return self.ancestors(layer.id for layer in sinks)
 
     def remove_dead(self) -> int:
         """Remove every layer nothing live depends on (``live_layers``), except the model's inputs
         (Parameters), which are part of its interface; returns how many were removed."""
-        live = self.live_layers()
-        dead = [lid for lid, layer in self._layers.items() if lid not in live and not layer.is_a("Parameter")]
+        kept = self.live_layers().union(layer.id for layer in self.parameters())
+        dead = [lid for lid in self._layers if lid not in kept]
         for lid in dead:
             self.remove_layer(lid)
         return len(dead)

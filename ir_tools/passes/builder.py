@@ -51,7 +51,11 @@ class GraphBuilder:
         input another ``shape`` builds on the new one, not on its port's dims); any other's as its port declares it
         (read from its record: no Port objects for a layer only read from), which is what the re-inference after
         ``apply`` wrote: a layer after an input changed in place keeps its dims until then."""
-        layer_id, port_id = self.output(out)
+        return self._type_of(self.output(out))
+
+    def _type_of(self, out: Output) -> TensorType:
+        """``type_of`` an output ``output`` has checked already (``add``'s inputs)."""
+        layer_id, port_id = out
         layer = self.graph.layer(layer_id)
         spec = lookup(layer.type, layer.version) if layer.is_a("Parameter") else None
         if spec is not None and spec.infer is not None:
@@ -124,7 +128,7 @@ class GraphBuilder:
         raw = dict(attrs) if isinstance(attrs, Mapping) else A.encode(attrs)
         inputs = [self.output(o) for o in inputs]
         layer = Layer(self.graph.new_id(), name, op_type, version, raw, data=data)
-        in_types = [self.type_of(o) for o in inputs]
+        in_types = [self._type_of(o) for o in inputs]
         layer.inputs = [_port(i, t) for i, t in enumerate(in_types)]
         spec = lookup(op_type, version)
         if spec is not None:

@@ -52,8 +52,8 @@ class Stateless(Pass):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
-        inputs = {read.attrs.get("variable_id"): state_input(read) for read in graph.layers() if read.is_a("ReadValue")}
-        for layer in list(graph.layers()):
+        inputs = {read.attrs.get("variable_id"): state_input(read) for read in graph.by_type("ReadValue")}
+        for layer in graph.by_type("ReadValue", "Assign"):  # (in layer order: what it builds is numbered so)
             if layer.is_a("ReadValue"):
                 port = layer.outputs[0]
                 name = state_input(layer)

@@ -32,6 +32,12 @@ class Downgrade(Pass):
     #: output names do not (``check --target`` asks those of the top level only).
     in_bodies: ClassVar[bool] = True
     records_changes = True
+    #: The layer types of ``rewrites``' op versions, in lower case (a look-up of the graph's index of types).
+    _types: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._types = tuple(dict.fromkeys(label.rsplit("-", 1)[0].lower() for label in cls.rewrites))
 
     def __init__(self, target: Release | None = None) -> None:
         self.target = target  # None: every layer of those op versions; else only those the release cannot create
@@ -42,10 +48,16 @@ class Downgrade(Pass):
         Each is the pass's ``at`` while the caller rewrites it, so that a refusal names it; those it ``declines`` are
         left out."""
         created: dict[tuple[str, str], bool] = {}  # (type, version) -> created, whatever the attributes (most ops)
-        for layer in graph.of_types(label.rsplit("-", 1)[0].lower() for label in self.rewrites):
-            if op_label(layer.type, layer.version) in self.rewrites and (
-                    self.target is None or not self._creates(layer, created)
-                    or self.defect(graph, layer) is not None) and self.declines(graph, layer) is None:
+        ours: dict[tuple[str, str | None], bool] = {}  # (type, version) -> whether its label is one of ``rewrites``
+        repairing = self.target is not None and not self.target.miscomputes.isdisjoint(self.repairs)
+        for layer in graph.of_types(self._types):
+            kind = (layer.type, layer.version)
+            rewritten = ours.get(kind)
+            if rewritten is None:
+                rewritten = ours[kind] = op_label(*kind) in self.rewrites
+            if rewritten and (self.target is None or not self._creates(layer, created)
+                              or repairing and self.defect(graph, layer) is not None) \
+                    and self.declines(graph, layer) is None:
                 self.at = layer  # (a refusal while the caller rewrites it names it: ``Pass.applied``)
                 yield layer
         self.at = None
@@ -77,7 +89,8 @@ class Downgrade(Pass):
 
     def defect(self, graph: Graph, layer: Layer) -> str | None:
         """The defect of the target (a key of ``ops/releases.DEFECTS``) that hits ``layer``, one of this pass's op
-        versions; None without one (or without a target)."""
+        versions; None without one (or without a target), and always for a target with none of ``repairs``' defects
+        (``layers`` asks no layer then)."""
         if self.target is None or op_label(layer.type, layer.version) not in self.rewrites:
             return None
         miscomputes = self.target.miscomputes

@@ -8,13 +8,13 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ...base.dtypes import INTEGER_TYPES, REAL_TYPES, element_type
-from ...ir.model import Graph, Layer
+from ...ir.model import Graph, Layer, PortRecord
 from ...ops import attrs as A
 from ...ops.core import ConvertAttrs
 from ...ops.releases import Release, converts_probed, op_label
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
-from ..shapes import declared_type
+from ..shapes import declared_type, declared_type_of
 from .base import Downgrade
 from .float_convert import constant
 from .integer_wrap import converted_alike, wrapped, wraps_exactly
@@ -43,15 +43,23 @@ def _converted_otherwise(graph: Graph, layer: Layer, target: Release) -> dict[st
     converted value is no model output (``_model_output``) is judged by ``Release.converts_otherwise_inside``: inside
     a model 2023.0 to 2024.2 convert integers into f16 as the current OpenVINO does (they hold the f16 in f32, as it
     does), where as its output they write i32 70000 as 65504, the current one inf."""
-    destination = declared_type(layer.outputs[0]).element
+    destination = _element(layer.output_records()[0])
     found: dict[str, list[Output]] = {}
-    for index, port in enumerate(layer.inputs):
+    for index, port in enumerate(layer.input_records()):  # (records: no Port objects for the layers only looked at)
+        pair = f"{_element(port)}->{destination}"
+        if pair not in target.converts_otherwise:  # (nor then in its subset converts_otherwise_inside: most layers)
+            continue
         pairs = target.converts_otherwise if _model_output(graph, layer, index) else target.converts_otherwise_inside
-        pair, key = f"{declared_type(port).element}->{destination}", graph.producer_key(layer.id, port.id)
+        key = graph.producer_key(layer.id, port[0])
         if pair in pairs and key is not None and not converted_alike(graph, key, destination) and \
                 not (destination != "f16" and constant(graph, key)):
             found.setdefault(pair, []).append(key)
     return found
+
+
+def _element(record: PortRecord) -> str | None:
+    """The element type a port's record declares."""
+    return declared_type_of(record[1], record[2]).element
 
 
 def _model_output(graph: Graph, layer: Layer, index: int) -> bool:
@@ -70,7 +78,7 @@ def _model_output(graph: Graph, layer: Layer, index: int) -> bool:
 def _from_integers(graph: Graph, layer: Layer) -> bool:
     """True if the layer converts some integer type to another type (``integer_convert_saturates`` may hit it; the
     pairs are the target's, ``ConvertPromoteTypesTo1.defect``)."""
-    return any(declared_type(port).element in INTEGER_TYPES for port in layer.inputs)
+    return any(_element(port) in INTEGER_TYPES for port in layer.input_records())
 
 
 #: How a conversion the target computes otherwise is rewritten, and where (``integer_wrap.wraps_exactly``).

@@ -19,8 +19,10 @@ class OwnOpset(Downgrade):
         stats: Counter[str] = Counter()
         if self.target is None:
             return PassResult(graph, False, stats)
+        owns: dict[tuple[str, str | None], str | None] = {}  # (type, version) -> its own opset (asked once each)
         for layer in graph.layers():
-            own = own_opset(layer.type, layer.version)
+            kind = (layer.type, layer.version)
+            own = owns[kind] if kind in owns else owns.setdefault(kind, own_opset(*kind))
             if own is None or own == layer.version or self.target.creates(layer.type, layer.version, layer.attrs) \
                     or not self.target.creates(layer.type, own, layer.attrs):
                 continue
