@@ -99,6 +99,8 @@ def _record(ports: list[Port] | PortFields, port_id: int) -> PortRecord | None:
 
 #: How many times a layer's type was changed in place, in any graph: an index of types made before is stale.
 _RETYPED = 0
+#: The longest list of one type's layers ``Graph._indexed`` removes a layer from (a longer one: the index made again).
+_INDEXED_REMOVAL = 64
 
 
 class Layer:
@@ -409,7 +411,7 @@ class Graph:
         self._free_id = 0  # where the search for a free id goes on once _next_id is past int64
         self._forward: bool | None = True  # every edge points forward in layer order (None: not known)
         self._order: list[str] | None = None  # ``_sorted``'s answer on an acyclic graph, until a layer or edge changes
-        self._spellings: dict[str, list[Layer]] | None = None  # ``_typing``'s answer, until a layer is added or removed
+        self._spellings: dict[str, list[Layer]] | None = None  # ``_typing``'s answer, kept up to date (``_indexed``)
         self._spelled_at = -1  # ``_RETYPED`` when ``_spellings`` was made (a type changed since: made again)
         self._keyed: dict[str, list[str]] | None = None  # ``type_key`` -> its spellings in ``_spellings`` (``by_type``)
         # ids of the layers added, removed, ``touch``ed or fed otherwise (an edge into them added or removed), in order
@@ -423,7 +425,8 @@ class Graph:
         if lid in self._layers:
             raise ValueError(f"duplicate layer id {lid}")
         self._layers[lid] = layer
-        self._order = self._spellings = None
+        self._order = None
+        self._indexed(layer, True)
         self.changes.append(lid)
         if lid.isdigit() and lid.isascii():
             n = int(lid)
@@ -438,8 +441,8 @@ class Graph:
         links = dict.fromkeys((*_slot_links(self._in.get(layer_id)), *_slot_links(self._out.get(layer_id))))
         for link in links:  # a self-loop is in both
             self._unlink(link)
-        del self._layers[layer_id]
-        self._order = self._spellings = None
+        self._indexed(self._layers.pop(layer_id), False)
+        self._order = None
         self.changes.append(layer_id)
 
     def add_read_layer(self, layer: Layer, number: int) -> Layer:
@@ -496,13 +499,37 @@ class Graph:
 
     def _typing(self) -> dict[str, list[Layer]]:
         """Each type spelling the graph holds -> its layers, in layer order: each of the twenty passes of a migration
-        asks for a few types, which one index answers rather than a scan of every layer per pass. Made again once a
-        layer is added or removed, or any layer's type is changed in place (``Layer.type``'s setter counts)."""
+        asks for a few types, which one index answers rather than a scan of every layer per pass. A layer added or
+        removed updates it (``_indexed``); made again once any layer's type is changed in place (``Layer.type``'s
+        setter counts), or the reader added layers."""
         if self._spellings is None or self._spelled_at != _RETYPED:
             self._spellings, self._spelled_at, self._keyed = {}, _RETYPED, None
             for layer in self._layers.values():
                 self._spellings.setdefault(layer.type, []).append(layer)
         return self._spellings
+
+    def _indexed(self, layer: Layer, added: bool) -> None:
+        """Keep the index of types (``_typing``) up to date with ``layer`` added (at the end of the layer order) or
+        removed, rather than made again at the next look-up: each pass of a migration that changes the graph would
+        otherwise cost the next one a scan of every layer. A removal from a long list (say a Const's) drops the
+        index instead (found by identity, a removal costs a scan of its list)."""
+        spellings = self._spellings
+        if spellings is None:
+            return
+        same = spellings.get(layer.type)
+        if self._spelled_at != _RETYPED or (not added and (same is None or len(same) > _INDEXED_REMOVAL)):
+            self._spellings = None
+        elif added:
+            if same is None:
+                spellings[layer.type] = [layer]
+                self._keyed = None
+            else:
+                same.append(layer)
+        else:
+            for i, other in enumerate(same):
+                if other is layer:
+                    del same[i]
+                    break
 
     def _typed(self, spellings: list[str]) -> list[Layer]:
         """The layers of these type spellings (keys of ``_typing``), in layer order."""

@@ -79,3 +79,32 @@ def test_a_look_up_that_can_find_nothing_is_refused() -> None:
         Op("Inverse", version=14)
     assert len(list(matches(graph, Op("Inverse", version="opset14")))) == 1
     assert Op("MyExtensionOp", version="my_opset")  # an extension's op names its own opset
+
+
+def test_by_type_follows_layers_added_and_removed() -> None:
+    """The index of types is updated as layers are added and removed (not made again per pass): every answer equals a
+    scan of the layers in order, through removals from short and long lists, a layer removed and added again, and a
+    type spelled anew."""
+    graph = read_ir(SAMPLES / "mixed_network.xml")
+    builder = GraphBuilder(graph)
+    x = builder.parameter("extra", "f32", shape_from_ints((70,)))
+
+    def agrees() -> None:
+        for layer_type in {layer.type for layer in graph.layers()} | {"ReLU", "Const", "Parameter", "Tanh"}:
+            assert graph.by_type(layer_type) == [lay for lay in graph.layers() if lay.is_a(layer_type)]
+
+    agrees()
+    relus = [builder.add("ReLU", "opset1", None, [x], f"relu{i}") for i in range(70)]  # (a list past 64)
+    agrees()
+    graph.remove_layer(relus[3].id)
+    agrees()
+    tanh = builder.add("Tanh", "opset1", None, [x], "tanh")
+    agrees()
+    graph.remove_layer(tanh.id)
+    graph.add_layer(tanh)  # (the same layer again: last in layer order)
+    agrees()
+    for relu in relus[4:]:
+        graph.remove_layer(relu.id)
+    agrees()
+    graph.add_layer(relus[3])
+    agrees()
