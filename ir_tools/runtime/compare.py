@@ -571,8 +571,9 @@ def render_text(report: CompareReport, verbose: bool = False) -> str:
         d = report.first_divergence
         step = f"step {d['step']}, " if "step" in d else ""
         tensor = f"tensor '{d['tensor']}' of " if "tensor" in d else ""
+        why = f": {d['why']}" if "why" in d else ""
         lines.append(f"first {'drift' if against else 'divergence'}: {step}{tensor}layer '{d['name']}' "
-                     f"(id {d['layer_id']}, {d['type']}, line {d['line']})")
+                     f"(id {d['layer_id']}, {d['type']}, line {d['line']}){why}")
     said = verdict(report.to_dict())
     if said["word"] in ("PASSED", "FAILED"):
         unsaid = [part for part in said["compared"].split("; ")

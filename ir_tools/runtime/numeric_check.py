@@ -27,7 +27,7 @@ from ..base.errors import IrToolsError, UnsupportedError, did_you_mean
 from ..base.packed import BF16
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name
-from ..ir.walker import Walker
+from ..ir.walker import PortKey, Walker
 from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in, unit
 from .compare import (
@@ -272,10 +272,42 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
                         and not lay.passed), failing)
         report.first_divergence = {"layer_id": failing.layer_id, "name": failing.name, "type": failing.kind,
                                    "line": failing.line}
+        if why := skipped_rounding(graph, graph.layer(failing.layer_id), ov_run.layers):
+            report.first_divergence["why"] = why
     if options.deployed:
         report.deployment = _deployment(graph, order, inputs, options, runner, (constant, folded, hidden), report,
                                         bounded)
     return report
+
+
+def skipped_rounding(graph: Graph, layer: Layer, activations: Mapping[PortKey, np.ndarray]) -> str | None:
+    """Why ``layer`` diverges, where it is a Convert after a Convert to a narrower float (i32 -> f16 -> f32) and
+    OpenVINO's values are the input of that narrowing, not rounded: at f32 inference precision OpenVINO CPU holds an
+    f16 inside a model in f32 (70000 stays 70000, where f16 makes it inf; SEMANTICS section 7), and rounds only what
+    it exposes; None otherwise."""
+    inner = graph.producer(layer.id, layer.inputs[0].id) if layer.is_a("Convert") and layer.inputs else None
+    if inner is None or not inner[0].is_a("Convert") or not inner[0].inputs:
+        return None
+    source = graph.producer_key(inner[0].id, inner[0].inputs[0].id)
+    before, narrowed = activations.get(source), activations.get((inner[0].id, inner[1].id))
+    value = activations.get((layer.id, layer.outputs[0].id)) if layer.outputs else None
+    if before is None or narrowed is None or value is None or narrowed.dtype.kind != "f":
+        return None
+    direct, rounded = before.astype(value.dtype), narrowed.astype(value.dtype)
+    differs = direct != rounded
+    if not np.array_equal(value, direct, equal_nan=True) or not differs.any():
+        return None
+    at = np.flatnonzero(differs)[0]
+    path = [_type_name(p.precision) for p in (inner[0].inputs[0], inner[1], layer.outputs[0])]
+    return (f"OpenVINO CPU held the {path[1]} of the Convert before it, '{inner[0].name}' ({' -> '.join(path)}), in "
+            f"f32: its values are that Convert's input, never rounded to {path[1]} ({before.flat[at]} stays "
+            f"{direct.flat[at]:g}, where {path[1]} makes it {rounded.flat[at]:g})")
+
+
+def _type_name(precision: str | None) -> str:
+    """A port's element type as the IR names it (``f16``), its precision where it names none."""
+    et = element_type(precision or "")
+    return et.name if et is not None else str(precision)
 
 
 def _coarse_output(graph: Graph, tolerances: Tolerances) -> bool:

@@ -378,3 +378,23 @@ def test_the_compact_report_names_the_first_failed_layers(tmp_path, capsys):
     assert failed > 10 and f"  and {failed - 10} more failed, after these in the model's order (-v lists them)\n" in out
     assert main(["compare", model, "--seed", "1", "--load-outputs", str(saved), "-v"]) == 1
     assert len(re.findall(r"^  \S+ \(id \d+, ", capsys.readouterr().out, flags=re.M)) == failed
+
+
+def test_a_convert_pair_through_f16_computed_as_one_is_said_why(compare_json, tmp_path: Path, capsys) -> None:
+    """OpenVINO CPU holds the f16 of i32 -> f16 -> f32 in f32 (2049 stays 2049, 70000 stays 70000), where the reference
+    rounds to f16 (2048, inf): compare fails at the second Convert and says why, in text and JSON; a pair whose values
+    f16 holds exactly differs nowhere, and passes."""
+    x = o8.parameter([4], ov.Type.i32, name="x")
+    ov.save_model(ov.Model([o8.relu(o8.convert(o8.convert(x, "f16"), "f32"))], [x], "pair"), tmp_path / "pair.xml",
+                  compress_to_fp16=False)
+    exact, rounded = tmp_path / "exact.npz", tmp_path / "rounded.npz"
+    np.savez(exact, x=np.array([2048, 1, -3, 0], np.int32))
+    np.savez(rounded, x=np.array([3, 2049, 70000, -5], np.int32))
+    assert compare_json(str(tmp_path / "pair.xml"), "--inputs", str(exact))[0] == 0
+    code, report = compare_json(str(tmp_path / "pair.xml"), "--inputs", str(rounded))
+    assert code == 1
+    assert report["first_divergence"]["why"] == (
+        f"OpenVINO CPU held the f16 of the Convert before it, '{report['layers'][0]['name']}' (i32 -> f16 -> f32), in "
+        "f32: its values are that Convert's input, never rounded to f16 (2049 stays 2049, where f16 makes it 2048)")
+    assert main(["compare", str(tmp_path / "pair.xml"), "--inputs", str(rounded)]) == 1
+    assert "in f32: its values are that Convert's input, never rounded to f16" in capsys.readouterr().out
