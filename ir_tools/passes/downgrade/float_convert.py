@@ -159,7 +159,8 @@ class FloatChecksTo1(Downgrade):
     2. IsNaN-10, IsInf-10 and IsFinite-10 read by a Result of an IR v10 model (``v10_boolean_output_fails``: 2023.0
        does not compile them) are ``NotEqual(x, x)``, ``Equal(Abs(x), inf)`` (``Equal(x, inf)`` or ``Equal(x, -inf)``
        where one sign is detected) and ``Less(Abs(x), inf)`` in f32 (an f16 input converted), and-ed with ``x == 0 or
-       Abs(x) >= 2^-126``: the CPU's IsFinite-10 of an f32 subnormal is False (2023.0, 2024.0 and the current OpenVINO;
+       Abs(x) >= 2^-126``: the CPU's IsFinite-10 of an f32 subnormal is False (with AVX-512: True with AVX2 alone, where
+       the form then differs at f32 subnormals; 2023.0, 2024.0 and the current OpenVINO;
        an f16 tensor inside a model holds f32 values, an f16 input's subnormal an f32 normal), and so is the form's
        (measured on 300000 seeded f32 bit patterns, 345000 subnormals and every f16, equal to the op on those
        releases, IsNaN and IsInf too); an IsInf detecting neither sign, and inputs of another type than f16 and f32,
