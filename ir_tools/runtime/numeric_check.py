@@ -30,6 +30,7 @@ from ..ir.names import input_name, output_name
 from ..ir.walker import PortKey, Walker
 from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in, unit
+from ..passes.shapes import declared_type
 from .compare import (
     CompareReport,
     LayerComparison,
@@ -298,16 +299,11 @@ def skipped_rounding(graph: Graph, layer: Layer, activations: Mapping[PortKey, n
     if not np.array_equal(value, direct, equal_nan=True) or not differs.any():
         return None
     at = np.flatnonzero(differs)[0]
-    path = [_type_name(p.precision) for p in (inner[0].inputs[0], inner[1], layer.outputs[0])]
+    path = [declared_type(p).element for p in (inner[0].inputs[0], inner[1], layer.outputs[0])]
     return (f"OpenVINO CPU held the {path[1]} of the Convert before it, '{inner[0].name}' ({' -> '.join(path)}), in "
             f"f32: its values are that Convert's input, never rounded to {path[1]} ({before.flat[at]} stays "
             f"{direct.flat[at]:g}, where {path[1]} makes it {rounded.flat[at]:g})")
 
-
-def _type_name(precision: str | None) -> str:
-    """A port's element type as the IR names it (``f16``), its precision where it names none."""
-    et = element_type(precision or "")
-    return et.name if et is not None else str(precision)
 
 
 def _coarse_output(graph: Graph, tolerances: Tolerances) -> bool:
