@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+from .base.crash_notes import libraries_ran, note_to
 from .base.diagnostics import Diagnostic
 from .base.errors import SourceLoc
 
@@ -57,6 +58,7 @@ def supervised(command: Callable[[], int], crashed: Callable[[str], None] = _say
         signal.pthread_sigmask(signal.SIG_SETMASK, unwatched)
         os.environ["TMPDIR"] = tempfile.tempdir = staging
         faulthandler.enable(trace, all_threads=True)
+        note_to(trace)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, _interrupt)
         code = 2
@@ -129,10 +131,12 @@ def died_of(code: int) -> str:
 
 def crash_text(number: signal.Signals, trace: IO[str]) -> str:
     """What E-CRASH says of a death by ``number``: the signal, the call faulthandler's ``trace`` shows the crashing
-    thread in (the innermost Python frame, and ir_tools' own frame that led there), and what to do."""
-    frames = _crashing_frames(trace.read())
+    thread in (the innermost Python frame, and ir_tools' own frame that led there), the library that crashed (the
+    one called there; else, most likely, one that ran a model before: ``crash_notes``), and what to do."""
+    text = trace.read()
+    frames = _crashing_frames(text)
     where = hint = ""
-    if frames:
+    if frames:  # (a crash faulthandler saw: not the kernel's SIGKILL)
         innermost = frames[0]
         ours = next((f for f in frames if _ours(f[0])), None)
         where = f" in native code called from {_show(innermost)}"
@@ -141,6 +145,11 @@ def crash_text(number: signal.Signals, trace: IO[str]) -> str:
         library = _library(innermost[0])
         if library:
             where += f": {library} crashed, a bug of {library}'s rather than a problem ir_tools found in the file"
+        elif ran := libraries_ran(text):
+            library = ran[-1]
+            where += (f": most likely {library} crashed (it ran a model in this process, and memory it corrupts is "
+                      f"often found only when freed, outside its calls), a bug of {library}'s rather than a problem "
+                      "ir_tools found in the file")
         if library == "OpenVINO":
             hint = ". `ir-tools reduce MODEL --until openvino-fails` cuts the model to a part that still crashes it"
     command = shlex.join(["ir-tools", *sys.argv[1:]])

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..base.crash_notes import ran
 from ..base.errors import IrToolsError, SourceLoc, needs_onnx
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def run_onnxruntime(path: Path, inputs: Mapping[str, np.ndarray], f16_weights: b
         _round_weights_to_f16(model)
     known = {out.name for out in model.graph.output}
     model.graph.output.extend(onnx.ValueInfoProto(name=name) for name in dict.fromkeys(tensors) if name not in known)
+    ran("onnxruntime")
     options = onnxruntime.SessionOptions()
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL  # no fused rounding
     try:

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import openvino as ov
 
+from ..base.crash_notes import ran
 from ..base.dims import Dim, Shape
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc
@@ -188,6 +189,7 @@ def read_in_background(files: ModelFiles) -> Callable[[], ov.Model]:
 
 def load(graph: Graph, core: ov.Core, files: ModelFiles | None = None) -> ov.Model:
     """An ``ov.Model``: of ``files`` when given (``graph`` is their parse), else of ``graph`` itself."""
+    ran("OpenVINO")
     try:
         if files is not None:
             bin_path = files.bin if files.bin is not None and files.bin.exists() else None
