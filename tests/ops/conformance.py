@@ -218,6 +218,16 @@ def openvino_outcome(build: Callable[[], ov.Node]) -> Outcome:
                  for i in range(node.get_output_size()))
 
 
+def equal_duplicates(updates: np.ndarray, flat: np.ndarray, axis: int) -> None:
+    """Give the updates of each repeated index (``flat``: the indices, flattened) the last one's slices, in place:
+    the order a scatter writes duplicates in is undefined (the specification; OpenVINO CPU's threads wrote another
+    last under CI's load), where the reference writes the last. ``updates`` has the index dims at ``axis``."""
+    by_index = updates.reshape(updates.shape[:axis] + (flat.size,) + updates.shape[axis + flat.ndim:])  # (a view)
+    for i in np.unique(flat):
+        at = np.flatnonzero(flat == i)
+        by_index[(slice(None),) * axis + (at,)] = by_index[(slice(None),) * axis + (at[-1:],)]
+
+
 def pick(rng: np.random.Generator, choices: Sequence):
     """One of ``choices`` (any objects, None included)."""
     return choices[int(rng.integers(len(choices)))]

@@ -39,7 +39,7 @@ from ir_tools.runtime.compare import compare_tensors
 from ir_tools.runtime.executor import BoundedInterpreter
 from ir_tools.runtime.openvino import CPU_CONFIG
 
-from .conformance import named_parameters
+from .conformance import equal_duplicates, named_parameters
 
 pytestmark = pytest.mark.openvino
 
@@ -230,9 +230,10 @@ def movement(rng, dtype) -> Case:
     shape = _shape(rng, 2, 4)
     x = _floats(rng, shape, dtype, _scale(rng, dtype))
     kind = int(rng.integers(8))
-    if kind == 7:  # ScatterUpdate along axis 0, duplicates included
+    if kind == 7:  # ScatterUpdate along axis 0, duplicates included (with equal updates)
         idx = rng.integers(0, shape[0], int(rng.integers(1, 5))).astype(np.int64)
         upd = _floats(rng, [len(idx), *shape[1:]], dtype, _scale(rng, dtype))
+        equal_duplicates(upd, idx, 0)
         return Case([x, upd], lambda p: ops3.scatter_update(p[0], ops1.constant(idx), p[1],
                                                             ops1.constant(np.int64(0))))
     if kind >= 4:  # DepthToSpace, SpaceToDepth, Identity

@@ -28,6 +28,7 @@ from .conformance import (
     assert_all_pass,
     assert_shapes_agree,
     check_versions,
+    equal_duplicates,
     openvino_outcome,
     our_outcome,
     partial_shape,
@@ -74,10 +75,7 @@ def scatter_update_case(rng: np.random.Generator, dtype: type) -> Case:
     a = axis % rank
     upd_shape = data[:a] + index_shape + data[a + 1:]
     x, upd = values(rng, dtype, data), values(rng, dtype, upd_shape)
-    by_index = upd.reshape(data[:a] + [count] + data[a + 1:])  # (a view: the index dims as one)
-    for i in np.unique(flat):  # the order duplicates are written in is undefined (CI's threads wrote another last)
-        at = np.flatnonzero(flat == i)
-        by_index[(slice(None),) * a + (at,)] = by_index[(slice(None),) * a + (at[-1:],)]
+    equal_duplicates(upd, flat.reshape(index_shape), a)
     axis_value = np.array(axis if rng.random() < 0.7 else [axis], pick(rng, [np.int32, np.int64]))
     what = f"ScatterUpdate {x.dtype}{data} axis {axis_value.tolist()} indices {idx.dtype}{idx.tolist()}"
     return Case(what, [x, idx, upd, axis_value], lambda p: ops3.scatter_update(*p), consts=(3,), bits=True)
