@@ -28,11 +28,13 @@ from ir_tools.runtime.runners import (
     compare_outputs,
 )
 from tests.conftest import SAMPLES
+from tests.test_target import side_pythons
 
 MIXED = SAMPLES / "mixed_network.xml"
 #: An interpreter with another OpenVINO (a venv of an older release: pip install 'openvino==2024.6.0' 'numpy<2');
 #: the test using it runs only when this names one.
-OTHER_PYTHON = os.environ.get("IR_TOOLS_OTHER_PYTHON")
+#: An interpreter with another OpenVINO: IR_TOOLS_OTHER_PYTHON, else the newest of the releases CI installs.
+OTHER_PYTHON = os.environ.get("IR_TOOLS_OTHER_PYTHON") or max(side_pythons().items(), default=(None, None))[1]
 
 
 def _files(xml: Path) -> ModelFiles:
@@ -163,7 +165,8 @@ def test_compare_model_validates_folds_and_sorts_once(monkeypatch):
 
 
 @pytest.mark.openvino
-@pytest.mark.skipif(not OTHER_PYTHON, reason="IR_TOOLS_OTHER_PYTHON names no interpreter with another OpenVINO")
+@pytest.mark.skipif(not OTHER_PYTHON, reason="no interpreter with another OpenVINO: set IR_TOOLS_OTHER_PYTHON or "
+                    "IR_TOOLS_RELEASE_PYTHONS")
 def test_child_runner_runs_another_openvino():
     graph = read_valid(MIXED)
     inputs = random_inputs(graph, 0, {})
