@@ -32,7 +32,6 @@ REGENERATE = "python scripts/make_answers.py"
 KNOWN = {
     "Einsum-7": "'s...H,H,...->...H' on [4,2,2,2], [2], [2,2]: OpenVINO (CPU and its evaluator) differs from ours and "
                 "numpy's einsum by up to 186",
-    "FloorMod-1": "f32 FloorMod on this AVX2 CPU is 1-2 ulps beyond the rounding rule",
 }
 
 

@@ -2,8 +2,8 @@
 
 Every op version with a kernel has a rounding rule. Seeded cases over the op families of real networks
 (SoftMax, LogSoftmax, BatchNormInference, MVN, NormalizeL2, LRN, reductions and CumSum, MatMul, Convolution, pooling,
-activations, arithmetic, data movement: Transpose, Reshape, Concat, Gather, DepthToSpace, SpaceToDepth,
-Identity, ScatterUpdate), f32 and f16, are batched into one model per family, saved as IR
+activations, arithmetic, FloorMod and Mod, data movement: Transpose, Reshape, Concat, Gather, DepthToSpace,
+SpaceToDepth, Identity, ScatterUpdate), f32 and f16, are batched into one model per family, saved as IR
 and read back by ir_tools; ``BoundedInterpreter`` gives each output and its bound, OpenVINO CPU (f32
 inference precision) runs the same model, and every element must lie within the bound with no tolerance
 at all (atol = rtol = 0). Then each case gets a planted defect: its data inputs changed in the 4th
@@ -226,6 +226,21 @@ def arithmetic(rng, dtype) -> Case:
     return Case([a, b], lambda p: op(p[0], p[1]))
 
 
+def remainder(rng, dtype) -> Case:
+    """FloorMod and Mod: quotients up to thousands, a share of them at integers or within an f32 rounding of one,
+    where OpenVINO CPU's whole part of its f32 quotient can be one off (ops/arithmetic.py)."""
+    op = (ops1.floor_mod, ops1.mod)[int(rng.integers(2))]
+    shape = _shape(rng)
+    y = _floats(rng, shape, dtype, _scale(rng, dtype))
+    y = (np.sign(y) * (np.abs(y) + dtype(0.1))).astype(dtype)
+    most = 3000 if dtype is np.float32 else 60  # (f16: within its range)
+    whole = rng.integers(-most, most, shape) * (1.0 + rng.choice([0.0, 2.0**-24, -(2.0**-24)], shape))
+    near = rng.random(shape) < 0.4
+    x = np.where(near, y.astype(np.float64) * whole, _floats(rng, shape, np.float64, float(rng.choice([1.0, 30.0]))) *
+                 np.abs(y))
+    return Case([x.astype(dtype), y], lambda p: op(p[0], p[1]))
+
+
 def movement(rng, dtype) -> Case:
     shape = _shape(rng, 2, 4)
     x = _floats(rng, shape, dtype, _scale(rng, dtype))
@@ -257,7 +272,7 @@ def movement(rng, dtype) -> Case:
 
 FAMILIES = {"softmax": softmax, "batch_norm": batch_norm, "mvn": mvn, "normalize_l2": normalize_l2, "lrn": lrn,
             "reduction": reduction, "matmul": matmul, "convolution": convolution, "pooling": pooling,
-            "activation": activation, "arithmetic": arithmetic, "movement": movement}
+            "activation": activation, "arithmetic": arithmetic, "remainder": remainder, "movement": movement}
 
 
 # --- the check -----------------------------------------------------------------------------------------
