@@ -31,9 +31,8 @@ from tests.conftest import SAMPLES
 from tests.test_target import side_pythons
 
 MIXED = SAMPLES / "mixed_network.xml"
-#: An interpreter with another OpenVINO (a venv of an older release: pip install 'openvino==2024.6.0' 'numpy<2');
-#: the test using it runs only when this names one.
-#: An interpreter with another OpenVINO: IR_TOOLS_OTHER_PYTHON, else the newest of the releases CI installs.
+#: An interpreter with another OpenVINO (a venv of an older release: pip install 'openvino==2024.6.0' 'numpy<2'):
+#: IR_TOOLS_OTHER_PYTHON, else the newest of the releases CI installs; the test using it runs only when there is one.
 OTHER_PYTHON = os.environ.get("IR_TOOLS_OTHER_PYTHON") or max(side_pythons().items(), default=(None, None))[1]
 
 
