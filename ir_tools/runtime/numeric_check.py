@@ -305,7 +305,6 @@ def skipped_rounding(graph: Graph, layer: Layer, activations: Mapping[PortKey, n
             f"{direct.flat[at]:g}, where {path[1]} makes it {rounded.flat[at]:g})")
 
 
-
 def _coarse_output(graph: Graph, tolerances: Tolerances) -> bool:
     """Whether an output is ``_coarse``: its end-to-end bound decides."""
     return any(result.inputs and _coarse(result.inputs[0], tolerances.for_name(output_name(graph, result))[1])
