@@ -36,10 +36,11 @@ class Code:
 _TABLE = (
     Code("E-READ", "fatal", "reader", "not readable: missing file, malformed XML, root not `<net>`"),
     Code("E-XML-UNSAFE", "fatal", "reader",
-         "a DOCTYPE (entities, DTD: XXE, billion laughs): refused before parsing, never expanded or fetched"),
+         "a DOCTYPE before the root (entities, DTD: XXE, billion laughs): refused before parsing, never expanded or "
+         "fetched"),
     Code("W-TRAILING", "warning", "reader",
-         "text or elements after `</net>`, which OpenVINO reads past and ignores (a second model appended, a file "
-         "written twice?); what it refuses there (an unclosed element, a bare `<`) is E-READ"),
+         "text, elements or a DOCTYPE after `</net>`, which OpenVINO reads past and ignores (a second model appended, "
+         "a file written twice?); what it refuses there (an unclosed element, a bare `<`) is E-READ"),
     Code("E-IR-VERSION", "fatal", "reader",
          "`<net version>` is not 10 or 11 (v7 and older: legacy IR that current OpenVINO cannot read, which "
          "`migrate` converts; v12; not a number)"),

@@ -32,6 +32,7 @@ from lxml import etree
 from ..base.diagnostics import Diagnostic
 from ..base.dims import INT64_MAX, as_layer_id, parse_int, parse_port_dim
 from ..base.errors import IrToolsError, ReadError, SourceLoc
+from .after_root import reads_past
 from .model import Graph, Layer, PortFields, PortRecord, RtNode, Weights
 
 SUPPORTED_IR_VERSIONS = (10, 11)
@@ -494,21 +495,19 @@ def source_line(el: etree._Element) -> int | None:
 _ROOT_END = re.compile(rb"</net\s*>")
 
 
-def _ignored_after_root(data: bytes, exc: etree.XMLSyntaxError) -> int | None:
-    """The line where content after ``</net>`` starts, where that content is all libxml2 refuses of ``data`` and
-    OpenVINO's reader (pugixml) reads past it: balanced elements, text, comments, processing instructions (measured
-    on OpenVINO 2026.4: each of those, a second ``<net>`` too, read and compiled; an unclosed or unopened element and a
-    bare ``<`` refused). None otherwise: the document's own error stands. An ASCII-compatible encoding only."""
-    if "Extra content at the end of the document" not in exc.msg or not encoding_of(data).startswith("utf-8"):
-        return None
+def _ignored_after_root(data: bytes) -> int | None:
+    """The line where content after ``</net>`` starts, where the document is well-formed up to there and OpenVINO's
+    reader reads past the rest (``after_root.reads_past``: elements, text, comments, DOCTYPEs... measured on OpenVINO
+    2026.4: read and compiled; an unclosed or unopened element and a bare ``<`` refused). None otherwise: libxml2's
+    error stands. An ASCII-compatible encoding only."""
     end = _ROOT_END.search(data)
-    if end is None:
+    if end is None or not encoding_of(data).startswith("utf-8") or not reads_past(data[end.end():]):
         return None
-    rest = data[end.end():]
-    try:  # the rest as an element's content: well-formed, no DOCTYPE, nothing resolved
-        etree.fromstring(b"<_>" + rest + b"</_>", etree.XMLParser(target=_Discard(), **_SAFE))
+    try:  # (the rest is never given to libxml2: a DOCTYPE there is skipped unparsed, as OpenVINO skips it)
+        etree.fromstring(data[:end.end()], etree.XMLParser(target=_Discard(), **_SAFE))
     except etree.XMLSyntaxError:
         return None
+    rest = data[end.end():]
     return data.count(b"\n", 0, len(data) - len(rest.lstrip())) + 1
 
 
@@ -570,7 +569,7 @@ class _WellFormed:
         try:
             etree.fromstring(self.data, etree.XMLParser(target=_Discard(), **_SAFE))
         except etree.XMLSyntaxError as exc:
-            self.trailing = _ignored_after_root(self.data, exc)
+            self.trailing = _ignored_after_root(self.data)
             if self.trailing is None:
                 self.error = exc
         except BaseException as exc:  # noqa: BLE001 (raised by ``passed``, on the reading thread)
