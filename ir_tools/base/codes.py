@@ -41,6 +41,10 @@ _TABLE = (
     Code("W-TRAILING", "warning", "reader",
          "text, elements or a DOCTYPE after `</net>`, which OpenVINO reads past and ignores (a second model appended, "
          "a file written twice?); what it refuses there (an unclosed element, a bare `<`) is E-READ"),
+    Code("W-XML", "warning", "reader",
+         "not well-formed XML that OpenVINO's parser (pugixml) reads: a comment holding `--`, `&` or an unknown "
+         "`&name;`, `<` in a value, a repeated attribute (the first is read), `]]>` in text, an XML declaration "
+         "inside; read as OpenVINO reads it, and written well-formed by a command that writes the model"),
     Code("E-IR-VERSION", "fatal", "reader",
          "`<net version>` is not 10 or 11 (v7 and older: legacy IR that current OpenVINO cannot read, which "
          "`migrate` converts; v12; not a number)"),

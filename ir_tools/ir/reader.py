@@ -32,8 +32,8 @@ from lxml import etree
 from ..base.diagnostics import Diagnostic
 from ..base.dims import INT64_MAX, as_layer_id, parse_int, parse_port_dim
 from ..base.errors import IrToolsError, ReadError, SourceLoc
-from .after_root import reads_past
 from .model import Graph, Layer, PortFields, PortRecord, RtNode, Weights
+from .pugixml import reads_past, respelled
 
 SUPPORTED_IR_VERSIONS = (10, 11)
 MAX_DIM = INT64_MAX
@@ -186,7 +186,11 @@ def _malformed(name: str, exc: etree.ParseError) -> ReadError:
         return ReadError(f"beyond the XML parser's limits (nesting 256 deep, a text or attribute of 10 MB, kept "
                          f"against oversized input; OpenVINO's reader has none): {message}",
                          SourceLoc(name, exc.lineno or None))
-    return ReadError(f"malformed XML: {message}", SourceLoc(name, exc.lineno or None))
+    return ReadError(f"{_MALFORMED}{message}", SourceLoc(name, exc.lineno or None))
+
+
+#: How a ReadError for a document libxml2 finds not well-formed starts.
+_MALFORMED = "malformed XML: "
 
 
 #: What libxml2 says of a document past its limits (not malformed).
@@ -236,11 +240,38 @@ def graph_of(source: Graph | str | os.PathLike, read: Callable[[str | Path], Gra
 def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
     """Read an IR v10/v11 model; the ``.bin`` defaults to the one next to the ``.xml``.
 
-    Raises ReadError when the file cannot be read at all, IrVersionError for other IR versions.
+    Raises ReadError when the file cannot be read at all, IrVersionError for other IR versions. A document that is
+    not well-formed XML but that OpenVINO's parser reads (``pugixml.respelled``) is read as OpenVINO reads it, with
+    W-XML at libxml2's error.
     """
     xml_path = Path(xml_path)
+    try:
+        return _read_document(xml_path, bin_path, _document(xml_path))
+    except ReadError as exc:
+        refused = exc
+    data = _document(xml_path)  # (again: while a document is read, nothing else holds its bytes)
+    lenient = refused.message.startswith(_MALFORMED) and encoding_of(data).startswith("utf-8") and respelled(data)
+    if not lenient:
+        raise refused
+    try:
+        graph = _read_document(xml_path, bin_path, lenient)
+    except ReadError:
+        raise refused from None
+    message = refused.message.removeprefix(_MALFORMED)
+    graph.load_diagnostics.insert(0, Diagnostic(
+        "warning", "W-XML", f"not well-formed XML ({message}); OpenVINO's parser reads it, as ir_tools does, but "
+        "other XML tools refuse it (a command that writes the model writes it well-formed)", refused.loc))
+    return graph
+
+
+def _document(xml_path: Path) -> bytes:
+    """The bytes of ``xml_path``, once its prolog is known to have no DOCTYPE (E-XML-UNSAFE otherwise)."""
     with _safe_source(xml_path) as f:
-        data = f.read()
+        return f.read()
+
+
+def _read_document(xml_path: Path, bin_path: str | Path | None, data: bytes) -> Graph:
+    """``read_ir`` of the bytes ``data`` of ``xml_path``, without its respelling."""
     stood_in = b"&#" in data and _standing_in(data)
     data = stood_in or data
     check = _WellFormed(data, str(xml_path))
@@ -269,13 +300,11 @@ def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
     except etree.ParseError as exc:
         # A parser without a tree words some errors differently: report the whole-document
         # parser's message and line, so that a malformed file reads the same whichever path met the error.
-        if stood_in:  # (the document as read: its references to control characters are not what is wrong)
-            try:
-                etree.parse(io.BytesIO(stood_in), _parser())
-            except etree.ParseError as whole:
-                raise _malformed(str(xml_path), whole) from None
-        else:
-            parse_xml(xml_path)
+        try:
+            if check.data:  # (empty once the check passed)
+                etree.parse(io.BytesIO(check.data), _parser())
+        except etree.ParseError as whole:
+            raise _malformed(str(xml_path), whole) from None
         raise _malformed(str(xml_path), exc) from None
 
 
@@ -497,7 +526,7 @@ _ROOT_END = re.compile(rb"</net\s*>")
 
 def _ignored_after_root(data: bytes) -> int | None:
     """The line where content after ``</net>`` starts, where the document is well-formed up to there and OpenVINO's
-    reader reads past the rest (``after_root.reads_past``: elements, text, comments, DOCTYPEs... measured on OpenVINO
+    reader reads past the rest (``pugixml.reads_past``: elements, text, comments, DOCTYPEs... measured on OpenVINO
     2026.4: read and compiled; an unclosed or unopened element and a bare ``<`` refused). None otherwise: libxml2's
     error stands. An ASCII-compatible encoding only."""
     end = _ROOT_END.search(data)

@@ -1,7 +1,8 @@
 """Malformed documents: libxml2 checks the document on a thread of its own while the reader scans the text
 (``reader._WellFormed``), so the scan may meet the damage first, or read past it. Whatever it met, ``read_ir``'s error
-must be libxml2's, at its line, as a whole-document parse gives it: seeded corruptions of an OpenVINO-saved IR
-(``test_reader_fast.SOURCE``), each anywhere in the file."""
+must be libxml2's, at its line, as a whole-document parse gives it (or, where OpenVINO's parser reads the document,
+its warning W-XML must be): seeded corruptions of an OpenVINO-saved IR (``test_reader_fast.SOURCE``), each anywhere
+in the file."""
 
 from __future__ import annotations
 
@@ -46,13 +47,14 @@ def test_seeded_corruptions_get_libxml2s_error(tmp_path: Path) -> None:
         path.write_text(_corrupt(source, rng))
         expected = _libxml2(path)
         try:
-            read_ir(path)
-            got = None
+            graph = read_ir(path)
         except ReadError as exc:
             got = exc.message, exc.loc.line
+        else:  # (or OpenVINO's parser reads it, as ``read_ir`` then does: libxml2's error is in its warning, W-XML)
+            got = next(((d.message, d.loc.line) for d in graph.load_diagnostics if d.code == "W-XML"), None)
         if expected is None:  # still well-formed (a character dropped from a text, say): not a malformed-XML error
             assert got is None or not got[0].startswith("malformed XML"), got
             continue
         malformed += 1
-        assert got == expected
+        assert got is not None and got[1] == expected[1] and expected[0].removeprefix("malformed XML: ") in got[0], got
     assert malformed > 300, malformed
