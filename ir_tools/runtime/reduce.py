@@ -472,8 +472,11 @@ class _Reducer:
         else:
             return "its cut leaves inputs or state unfed"
         sources = _sources(part, graph)
-        if any(key not in self.fed for key in sources.values()):
-            return "OpenVINO did not expose a tensor it is fed"
+        unfed = next((key for key in sources.values() if key not in self.fed), None)
+        if unfed is not None:
+            return (f"the original gave no value for '{graph.layer(unfed[0]).name}:{unfed[1]}', which it is fed "
+                    "(OpenVINO did not expose it or, where OpenVINO failed on the whole model, the reference stopped "
+                    "before it)")
         pinned = _pinned(part, {name: self.fed[key] for name, key in sources.items()})
         if pinned is None:
             return "it is not a valid model once fed the original's values"

@@ -196,3 +196,26 @@ def test_a_part_that_cannot_be_cut_is_said_so_not_passed(squeezenet: Path) -> No
     reducer = _Reducer(graph, fed, openvino_fails(), runs, lambda _: None)
     assert reducer.attempt("outputs", frozenset()) is None and runs.count == 1  # (the activations' run alone)
     assert reducer.steps[-1].uncut == "nothing it computes is read after it" and reducer.steps[-1].failure is None
+
+
+def test_a_part_fed_a_tensor_the_original_gave_no_value_for_names_it(squeezenet: Path) -> None:
+    """Where the original's activations stop (OpenVINO failed on the whole model and the reference stopped early),
+    a part fed from past there is not run, and its step names the tensor and why (it said only "OpenVINO did not
+    expose a tensor it is fed")."""
+    from ir_tools.runtime.inputs import random_inputs
+    from ir_tools.runtime.reduce import Runs, _Reducer, activations, openvino_fails
+
+    graph = ir_tools.read_valid(squeezenet)
+    runs = Runs()
+    fed = activations(graph, random_inputs(graph, 0, {"input": (1, 3, 96, 96)}), {}, runs)
+    reducer = _Reducer(graph, fed, openvino_fails(), runs, lambda _: None)
+    stopped = reducer.order[len(reducer.order) // 2]
+    stopped_at = graph.layer(stopped)
+    reducer.fed = {key: value for key, value in fed.items() if key[0] != stopped}
+    after = next(layer_id for layer_id in reducer.order if any(
+        graph.producer_key(layer_id, port.id) == (stopped, stopped_at.outputs[0].id)
+        for port in graph.layer(layer_id).inputs))
+    assert reducer.attempt("inputs", frozenset([after])) is None
+    assert reducer.steps[-1].uncut == (
+        f"the original gave no value for '{stopped_at.name}:{stopped_at.outputs[0].id}', which it is fed (OpenVINO "
+        "did not expose it or, where OpenVINO failed on the whole model, the reference stopped before it)")
