@@ -95,7 +95,7 @@ def _layer_id(m: Mutant, rng: random.Random) -> str | None:
     old = layer.get("id")
     how = rng.choice(("duplicate", "huge", "delete", "text", "huge-with-edges"))
     if how == "delete":
-        del layer.attrib["id"]
+        layer.attrib.pop("id", None)  # (an earlier mutation may have deleted it)
         return f"layer {old}: id deleted"
     new = {"duplicate": rng.choice(layers).get("id", "0"), "text": rng.choice(("a", "", "-1", "1.0", " 1"))}.get(
         how, rng.choice(_HUGE))

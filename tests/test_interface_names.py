@@ -266,3 +266,20 @@ def test_a_name_two_tensors_hold_is_the_one_openvino_keeps(tmp_path: Path) -> No
     found = [d for d in ir_tools.check(scaled, openvino=False) if d.code == "W-NAME-DUP"]
     assert len(found) == 1 and "tensor name 'logits' is also on layer 'scale'" in found[0].message
     assert "OpenVINO reads this one as tensor name 'logits_1'" in found[0].message
+
+
+def test_names_on_ports_that_repeat_an_id_are_no_internal_error(tmp_path: Path) -> None:
+    """A TopK's two named outputs given one id (E-PORT: OpenVINO refuses the file): the names of one were taken for
+    the other's, and the check of names on two tensors failed (E-INTERNAL, KeyError: 't16'; the mutation fuzzer's
+    seed 58034)."""
+    import ir_tools
+
+    source = Path(__file__).parent / "data" / "fuzz" / "dense.xml"
+    text = source.read_text()
+    assert text.count('<port id="3" precision="I64" names="Result_20">') == 1
+    model = tmp_path / "dense.xml"
+    model.write_text(text.replace('<port id="3" precision="I64" names="Result_20">',
+                                  '<port id="2" precision="I64" names="Result_20">'))
+    shutil.copy(source.with_suffix(".bin"), tmp_path / "dense.bin")
+    codes = {d.code for d in ir_tools.check(model, openvino=False)}
+    assert "E-PORT" in codes and "E-INTERNAL" not in codes, codes

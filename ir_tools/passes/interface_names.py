@@ -306,6 +306,8 @@ def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
         return  # no name on two tensors, no id on two ports (E-PORT): none renamed, told with one parse per port
     holder = {name: layer_id for (layer_id, _), names in resolved.items() for name in names}  # who keeps each name
     for layer in graph.layers():
+        if layer.repeats_a_port_id():  # (its ports cannot be told apart: E-PORT, which OpenVINO refuses)
+            continue
         for port_id, _, _, names, _, _, line in layer.output_records():  # records: no Port object per port
             written = list(dict.fromkeys(tensor_names(names)))
             for old, new in zip(written, resolved.get((layer.id, port_id), []), strict=False):
