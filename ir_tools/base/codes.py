@@ -34,7 +34,9 @@ class Code:
 
 
 _TABLE = (
-    Code("E-READ", "fatal", "reader", "not readable: missing file, malformed XML, root not `<net>`"),
+    Code("E-READ", "fatal", "reader",
+         "not readable: missing file, malformed XML (that OpenVINO's parser refuses too: else W-XML), root not "
+         "`<net>`"),
     Code("E-XML-UNSAFE", "fatal", "reader",
          "a DOCTYPE before the root (entities, DTD: XXE, billion laughs): refused before parsing, never expanded or "
          "fetched"),
