@@ -116,7 +116,7 @@ def _port_id(m: Mutant, rng: random.Random) -> str | None:
     old = port.get("id")
     new = rng.choice((*_HUGE, "-1", "", "x", "0", "1", "2", "9" * 30))
     if rng.random() < 0.2:
-        del port.attrib["id"]
+        port.attrib.pop("id", None)  # (an earlier mutation may have deleted it)
         return f"port {old}: id deleted"
     port.set("id", new)
     if rng.random() < 0.5:  # and the edges that name it
