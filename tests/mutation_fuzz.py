@@ -2,8 +2,9 @@
 
 Each case is one to three seeded mutations of a small IR (the samples and tests/data/fuzz): dims (huge, negative,
 thousands of digits), ids (repeated, 2^32, deleted), attributes, types (a layer retyped), names, encodings (UTF-16
-and UTF-32 with and without a byte order mark, invalid UTF-8), edges (deleted, dangling, repeated), the ``.bin``
-(truncated, replaced by text) and the IR version, legacy IR v7 included. Every command runs on it in this process
+and UTF-32 with and without a byte order mark, invalid UTF-8), markup (what OpenVINO's parser reads and libxml2
+refuses, and near misses), edges (deleted, dangling, repeated), the ``.bin`` (truncated, replaced by text) and the
+IR version, legacy IR v7 included. Every command runs on it in this process
 (``ir_tools.cli.main``) and ``broken_promises`` lists what it must not do (README, "Exit codes", and the
 guide): show a traceback or E-INTERNAL, exit other than 0, 1 or 2, write a file on a non-zero exit, act on an
 input ``check`` rejects (except ``shapes --fix`` on fixable dims and ``migrate`` on legacy IR), write what
@@ -216,6 +217,24 @@ def _encoding(m: Mutant, rng: random.Random) -> str:
     return f"{how}{' with BOM' if m.bom else ''}{'' if m.declare else ', declared UTF-8'}"
 
 
+#: Markup OpenVINO's parser (pugixml) reads and libxml2 refuses (W-XML), or that both refuse: where it goes, what it is.
+_MARKUP = ((b"<layers>", b"<!-- converted with --compress_to_fp16 -->"), (b"<layers>", b'<?xml version="1.0"?>'),
+           (b"<layers>", b"]]>"), (b"<layers>", b"<!-- never closed"), (b'name="', b"&"), (b'name="', b"&nbsp;"),
+           (b'name="', b"a<b"), (b'name="', b'"'), (b"<layer ", b'name="twice" '), (b"<port ", b'id="9" '))
+
+
+def _markup(m: Mutant, rng: random.Random) -> str:
+    where, what = rng.choice(_MARKUP)
+
+    def inject(data: bytes) -> bytes:  # (in UTF-8 text only: the bytes of another encoding are not searched)
+        at = data.find(where, data.find(b"<layer"))
+        return data if at < 0 or not data.startswith(b"<?xml") else data[:at + len(where)] + what + data[
+            at + len(where):]
+
+    m.raw_edits.append(inject)
+    return f"{what.decode()!r} after {where.decode()!r}"
+
+
 def _edge(m: Mutant, rng: random.Random) -> str | None:
     edges = m.edges()
     if not edges:
@@ -300,7 +319,7 @@ def _structure(m: Mutant, rng: random.Random) -> str | None:
 MUTATIONS: dict[str, Callable[[Mutant, random.Random], str | None]] = {
     "dim": _dim, "layer-id": _layer_id, "port-id": _port_id, "attribute": _attribute, "type": _layer_type,
     "precision": _precision, "name": _name, "encoding": _encoding, "edge": _edge, "weights": _weights,
-    "const": _const, "structure": _structure,
+    "const": _const, "structure": _structure, "markup": _markup,
 }
 
 

@@ -112,6 +112,7 @@ def test_what_openvino_refuses_in_names_and_ids_check_reports(old: str, new: str
     ('\t\t<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>\n', "", "E-INPUT-UNFED"),
     ('<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>',
      '<edge from-layer="0" from-port="4294967296" to-layer="1" to-port="0"/>', "E-EDGE-PORT"),
+    ('<port id="0">', '<port id="-1">', "E-PORT"),  # (migrate wrote a Parameter of port -1, which check refuses)
 ])
 def test_legacy_ir_that_cannot_be_lowered_is_refused_with_its_line(old: str, new: str, code: str,
                                                                    tmp_path: Path) -> None:

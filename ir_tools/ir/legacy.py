@@ -134,11 +134,15 @@ def _layer(el: etree._Element, file: str) -> Layer:
 
 
 def _port(el: etree._Element, precision: str, file: str) -> Port:
+    text = el.get("id", "")
+    port_id = parse_int(text) if text.isascii() and text.isdigit() else None
+    if port_id is None or port_id > INT64_MAX:  # as the reader of IR v10/v11: ids the migrated file can keep
+        raise ReadError(f"port id must be a non-negative integer of at most {INT64_MAX}, got '{text[:40]}'",
+                        SourceLoc(file, source_line(el)), code="E-PORT")
     try:
         dims = tuple(int((d.text or "").strip()) for d in el if d.tag == "dim")
-        port_id = int(el.get("id", ""))
     except ValueError:
-        raise ReadError("port ids and <dim>s must be integers", SourceLoc(file, source_line(el))) from None
+        raise ReadError("<dim>s must be integers", SourceLoc(file, source_line(el))) from None
     et = element_type(el.get("precision", precision))
     if et is None:
         raise ReadError(f"unknown precision '{el.get('precision', precision)}'", SourceLoc(file, source_line(el)))
