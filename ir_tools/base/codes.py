@@ -96,7 +96,9 @@ _TABLE = (
          "inference fails), or written by an Assign that no ReadValue reads (OpenVINO refuses to read it)"),
     Code("W-EMPTY-WINDOW", "warning", "checks",
          "ceil rounding makes a pooling window with no data (OpenVINO CPU outputs NaN, -0.0 or 0 there)"),
-    Code("E-ATTR", "error", "shapes", "an attribute missing or of the wrong type"),
+    Code("E-ATTR", "error", "shapes",
+         "an attribute missing or of the wrong type, or a value OpenVINO reads but crashes compiling (MaxPool-14's "
+         "empty dilations with ceil_torch)"),
     Code("E-OP", "error", "shapes",
          "the op rejects its inputs or attributes, as OpenVINO would (also where a value it waits for is unknown "
          "but a Const it reads already refuses)"),

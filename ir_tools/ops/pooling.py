@@ -183,6 +183,16 @@ def max_pool_geometry(a: MaxPoolAttrs, data: TensorType, label: str) -> PoolGeom
         raise
 
 
+def _ceil_torch_without_dilations(a: MaxPool8Attrs) -> str | None:
+    """MaxPool-14's crash: empty dilations are ones to OpenVINO's reader and shape inference, but with ceil_torch its
+    CPU plugin crashes compiling the layer (a segmentation fault, on static and dynamic dims alike, measured on
+    2026.4)."""
+    if a.rounding_type != "ceil_torch" or a.dilations:
+        return None
+    return (f"dilations is empty with rounding_type ceil_torch: OpenVINO reads it as ones, but its CPU plugin crashes "
+            f"compiling the layer (a segmentation fault); write dilations=\"{', '.join(['1'] * len(a.kernel))}\"")
+
+
 def _max_pool(label: str):
     def infer(a: MaxPoolAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
         data = inputs[0]
@@ -254,11 +264,11 @@ def max_pool(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int], dilat
         return best.astype(x.dtype), index
 
 
-def _max_pool_spec(label: str, attrs: type, outputs: int) -> OpSpec:
+def _max_pool_spec(label: str, attrs: type, outputs: int, crashes=None) -> OpSpec:
     return OpSpec("MaxPool", label, attrs, (1, 1), outputs, _max_pool(label), _run_max_pool(label),
-                  rounding=moves(0))
+                  rounding=moves(0), crashes=crashes)
 
 
 MAX_POOL_1 = _max_pool_spec("MaxPool-1", MaxPoolAttrs, 1)
 MAX_POOL_8 = _max_pool_spec("MaxPool-8", MaxPool8Attrs, 2)
-MAX_POOL_14 = _max_pool_spec("MaxPool-14", MaxPool8Attrs, 2)
+MAX_POOL_14 = _max_pool_spec("MaxPool-14", MaxPool8Attrs, 2, _ceil_torch_without_dilations)

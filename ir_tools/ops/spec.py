@@ -51,7 +51,9 @@ class OpSpec:
     ``index_input``, the input holding indices into input 0 (random inputs keep it within the data's dims,
     runtime/inputs.py); ``cpu_saturates``, OpenVINO CPU saturates its 8-bit integer results where the
     specification and the kernel wrap around (compare does not check it on i8/u8, runtime/numeric_check.py);
-    ``empty_windows``, its windows can hold no data tap (``check`` warns W-EMPTY-WINDOW, passes/checks.py).
+    ``empty_windows``, its windows can hold no data tap (``check`` warns W-EMPTY-WINDOW, passes/checks.py);
+    ``crashes``, given the decoded attributes, why OpenVINO's CPU plugin crashes compiling such a layer that its reader
+    and shape inference accept, else None (``check`` refuses it, E-ATTR, passes/checks.py).
     ``bodies``: the layer children holding the op's bodies (TensorIterator, Loop, If): its rule, kernel and rounding
     rule are given ``ops.control_flow.Bodies`` (bound by the shape walk, the executor) in place of decoded attributes.
     """
@@ -68,6 +70,7 @@ class OpSpec:
     index_input: int | None = None  # the input indexing into input 0
     cpu_saturates: bool = False  # OpenVINO CPU saturates 8-bit integer results
     empty_windows: bool = False  # windows may hold no data tap
+    crashes: Callable[[Any], str | None] | None = field(default=None, compare=False)  # attributes OpenVINO crashes on
     bodies: tuple[str, ...] = ()  # layer children holding bodies (ops.control_flow)
 
     def compute(self, attrs: Any, args: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -492,15 +492,30 @@ def _unpaired_state(graph: Graph) -> Iterator[Diagnostic]:
                              "OpenVINO refuses to read the model", layer.loc)
 
 
+def _crashing_attributes(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
+    """E-ATTR for attribute values OpenVINO reads and infers but its CPU plugin crashes compiling (``OpSpec.crashes``):
+    refused before OpenVINO is given the model (attributes that do not decode are the shape walk's to report)."""
+    for layer in _scoped(graph, scope):
+        spec = lookup(layer.type, layer.version)
+        if spec is None or spec.crashes is None:
+            continue
+        try:
+            why = spec.crashes(A.decode(spec.attrs, layer.attrs))
+        except IrToolsError:
+            continue
+        if why is not None:
+            yield Diagnostic("error", "E-ATTR", why, layer.loc)
+
+
 #: The structural checks, in report order; ``validate.check_graph`` runs each one on its own.
 STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
-    _edges, _fed_inputs, _cycles, _constants, _opsets, _unknown_attributes, _results,
+    _edges, _fed_inputs, _cycles, _constants, _opsets, _unknown_attributes, _crashing_attributes, _results,
     v10_name_collisions, duplicate_tensor_names, _output_ports, _unpaired_state, _dead_layers,
 )
 #: Those that look at each layer (and its edges) on its own, so that after a few layers changed in a graph that passed,
 #: they find any new error among those layers: called with ``scope``, the ids of the layers changed.
 LOCAL_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({
-    _edges, _fed_inputs, _constants, _opsets, _output_ports,
+    _edges, _fed_inputs, _constants, _opsets, _crashing_attributes, _output_ports,
 })
 #: Those that only warn: a gate, which asks whether there is an error, need not run them.
 WARNING_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({

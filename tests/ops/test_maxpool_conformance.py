@@ -10,6 +10,8 @@ and indices (MaxPool-8/14's second output) compared exactly.
 
 OpenVINO 2026.4.1 behaviour measured here that its specification does not state (see also the
 docstring of ir_tools/ops/pooling.py):
+- MaxPool-14 with ``dilations=""`` and ceil_torch crashes the CPU plugin at compile (empty dilations are ones
+  otherwise): check refuses it.
 - MaxPool-8/14 check ``axis`` against the input rank before anything else; MaxPool never checks
   that a window reaches the data (AvgPool's exclude-pad check), so pads may exceed the kernel.
 - index_element_type may be any element type for shape inference (u8, f32...).
@@ -242,6 +244,32 @@ def test_ceil_torch_needs_max_pool_14():
     a = A.decode(spec.attrs, {"kernel": "2", "strides": "2", "rounding_type": "ceil_torch"})
     with pytest.raises(OpValidationError, match="MaxPool-14"):
         spec.infer(a, [TensorType("f32", to_dims(((1, 1), (1, 1), (5, 5))))], [None])
+
+
+def test_empty_dilations_are_refused_where_openvino_crashes_compiling_them(tmp_path):
+    """MaxPool-14 with dilations="" (OpenVINO reads it as ones, as its shape inference and ours do): with
+    ceil_torch its CPU plugin crashed compiling it, on static and dynamic dims alike (found by the mutation fuzzer:
+    check passed such a file, compare then died), so check refuses that one (E-ATTR) and no other."""
+    import subprocess
+    import sys
+
+    from ir_tools.passes.validate import check
+
+    disagree = []
+    for rounding in ("floor", "ceil", "ceil_torch"):
+        for shape in ([1, 2, 9, 9], [-1, 2, -1, -1]):
+            x = ops14.parameter(shape, np.float32, name="x")
+            node = ops14.max_pool(x, [2, 2], [1, 1], [0, 0], [0, 0], [3, 3], rounding, "explicit")
+            path = tmp_path / f"{rounding}{len(shape)}.xml"
+            ov.save_model(ov.Model(node.outputs()[:1], [x]), str(path), compress_to_fp16=False)
+            path.write_text(re.sub(r'dilations="[^"]*"', 'dilations=""', path.read_text()))
+            compiled = subprocess.run([sys.executable, "-c", "import openvino as ov, sys; c = ov.Core(); "
+                                       "c.compile_model(c.read_model(sys.argv[1]), 'CPU')", str(path)],
+                                      capture_output=True).returncode
+            refused = [d.code for d in check(path) if d.severity == "error"]
+            if (compiled < 0) != (refused == ["E-ATTR"]) or (compiled > 0):
+                disagree.append(f"{rounding} {shape}: OpenVINO's compile exit {compiled}, check {refused}")
+    assert not disagree, disagree
 
 
 def test_versions_match_openvinos_reader(tmp_path):
