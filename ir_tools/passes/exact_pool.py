@@ -61,6 +61,10 @@ from ..ops.pooling import AvgPoolAttrs
 from ..ops.spec import TensorType
 from .builder import GraphBuilder, Output, output_of
 
+#: The most windows (and taps on one axis) ``emit`` takes: it holds an int64 divisor per window (256 MiB at most), where
+#: an axis of 2**32 would ask for tens of GiB.
+MAX_WINDOWS = 2**25
+
 
 @dataclass(frozen=True, slots=True)
 class WindowSpec:
@@ -217,6 +221,11 @@ def _validate(spec: WindowSpec) -> None:
     for what in ("lengths", "kernel", "strides", "dilations", "out"):
         if any(v < 1 for v in getattr(spec, what)):
             raise UnsupportedError(f"WindowSpec {what} {list(getattr(spec, what))} must be positive")
+    windows, taps = prod(spec.out), max(o * k for o, k in zip(spec.out, spec.kernel, strict=True))
+    if max(windows, taps) > MAX_WINDOWS:
+        raise UnsupportedError(f"{windows:,} windows of {list(spec.kernel)} taps ({list(spec.out)} per axis): the "
+                               f"exact rewrite works out the divisor of every window, of at most {MAX_WINDOWS:,} "
+                               "windows (and taps on an axis)")
 
 
 def _outer(per_axis: list[np.ndarray]) -> np.ndarray:

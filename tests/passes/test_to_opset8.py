@@ -324,6 +324,23 @@ def test_emit_reproduces_onnx_count_include_pad_with_a_ceil_overhang() -> None:
     np.testing.assert_array_equal(y.ravel(), [1, 3, 5, 3])
 
 
+def test_emit_refuses_more_windows_than_it_can_hold_divisors_for() -> None:
+    """A legacy IR's pooling on an axis of 2**32 made migrate ask numpy for 16 GiB and more, and the process was killed
+    for memory (the mutation fuzzer, seed 64873): ``emit`` refuses past MAX_WINDOWS windows, or taps on an axis,
+    with UnsupportedError (E-UNSUPPORTED, the layer named by the pass). Just past it (128 MiB of divisors otherwise)."""
+    from ir_tools.base.errors import UnsupportedError
+    from ir_tools.passes.exact_pool import MAX_WINDOWS
+
+    for lengths, kernel in (((MAX_WINDOWS + 1,), (1,)), ((MAX_WINDOWS // 2,), (3,))):
+        graph = Graph("huge")
+        builder = GraphBuilder(graph)
+        x = builder.parameter("x", "f32", (Dim(1, 1), Dim(1, 1), Dim(lengths[0], lengths[0])))
+        out = (lengths[0] - kernel[0] + 1,)
+        spec = WindowSpec(lengths, kernel, (1,), (1,), (0,), out, False, (0,), lengths)
+        with pytest.raises(UnsupportedError, match="at most 33,554,432 windows"):
+            emit(builder, x, spec, "pool")
+
+
 # -- the CLI -------------------------------------------------------------------------------------
 MIXED = ROOT / "samples" / "avgpool14_16_mixed.xml"
 
