@@ -258,15 +258,14 @@ class _Scan:
         """``<![ ... ]]>`` inside a DOCTYPE, nested ones included."""
         self.at += 3
         depth = 0
-        while self.at < len(self.text):
-            if self.text.startswith(b"<![", self.at):
-                self.at += 3
-                depth += 1
-            elif self.text.startswith(b"]]>", self.at):
-                self.at += 3
-                if depth == 0:
-                    return
-                depth -= 1
-            else:
-                self.at += 1
-        raise _Refused
+        while True:
+            opened, closed = self.text.find(b"<![", self.at), self.text.find(b"]]>", self.at)
+            if closed < 0:
+                raise _Refused
+            if 0 <= opened < closed:
+                self.at, depth = opened + 3, depth + 1
+                continue
+            self.at = closed + 3
+            if depth == 0:
+                return
+            depth -= 1
