@@ -80,6 +80,7 @@ class _Scan:
         self.edits: list[tuple[int, int, bytes]] = []
 
     def edit(self, start: int, end: int, spelled: bytes) -> None:
+        """With ``respell``: ``text[start:end]`` is to be ``spelled`` for libxml2 (where it differs)."""
         if self.respell and spelled != self.text[start:end]:
             self.edits.append((start, end, spelled))
 
@@ -108,6 +109,7 @@ class _Scan:
             self.at += 1
 
     def document(self) -> None:
+        """The whole text, as pugixml's ``parse_tree`` reads it; ``_Refused`` where it stops."""
         open_elements: list[bytes] = []
         prolog = self.at = 3 if self.text.startswith(b"\xef\xbb\xbf") else 0
         while self.at < len(self.text):

@@ -18,7 +18,7 @@ beyond the specification:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -264,7 +264,8 @@ def max_pool(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int], dilat
         return best.astype(x.dtype), index
 
 
-def _max_pool_spec(label: str, attrs: type, outputs: int, crashes=None) -> OpSpec:
+def _max_pool_spec(label: str, attrs: type, outputs: int,
+                   crashes: Callable[[MaxPool8Attrs], str | None] | None = None) -> OpSpec:
     return OpSpec("MaxPool", label, attrs, (1, 1), outputs, _max_pool(label), _run_max_pool(label),
                   rounding=moves(0), crashes=crashes)
 
