@@ -300,11 +300,14 @@ def _read_document(xml_path: Path, bin_path: str | Path | None, data: bytes) -> 
     except etree.ParseError as exc:
         # A parser without a tree words some errors differently: report the whole-document
         # parser's message and line, so that a malformed file reads the same whichever path met the error.
-        try:
-            if check.data:  # (empty once the check passed)
-                etree.parse(io.BytesIO(check.data), _parser())
-        except etree.ParseError as whole:
-            raise _malformed(str(xml_path), whole) from None
+        if stood_in:  # (the document as read: its references to control characters are not what is wrong)
+            try:
+                etree.parse(io.BytesIO(stood_in), _parser())
+            except etree.ParseError as whole:
+                raise _malformed(str(xml_path), whole) from None
+        else:
+            parse_xml(xml_path)  # (the file, as read: libxml2 words a limit otherwise in a buffer, "AttValue length
+            # too long" in lxml 5.0's)
         raise _malformed(str(xml_path), exc) from None
 
 
