@@ -495,7 +495,9 @@ def _unpaired_state(graph: Graph) -> Iterator[Diagnostic]:
 def _crashing_attributes(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
     """E-ATTR for attribute values OpenVINO reads and infers but its CPU plugin crashes compiling (``OpSpec.crashes``):
     refused before OpenVINO is given the model (attributes that do not decode are the shape walk's to report)."""
-    for layer in _scoped(graph, scope):
+    for layer in graph.by_type(*{spec.type for spec in specs() if spec.crashes is not None}):
+        if scope is not None and layer.id not in scope:
+            continue
         spec = lookup(layer.type, layer.version)
         if spec is None or spec.crashes is None:
             continue
