@@ -30,6 +30,7 @@ from lxml import etree
 
 from ir_tools import check
 from ir_tools.cli import main
+from ir_tools.supervisor import supervised
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = (*sorted((ROOT / "samples").glob("*.xml")), *sorted((ROOT / "tests" / "data" / "fuzz").glob("*.xml")))
@@ -433,6 +434,21 @@ def broken_promises(case: Case, openvino: bool) -> list[str]:
             if errors:
                 broken.append(f"{said}: wrote {made.name}, which check rejects: {errors}")
     return broken
+
+
+def apart(work: Callable[[], list[str]]) -> list[str]:
+    """``work()``'s lines, computed in a forked child as ``ir-tools`` runs its command (``ir_tools.supervisor``): where
+    native code crashes it (OpenVINO, on a file check passed), the E-CRASH that says where, and the caller goes on."""
+    with tempfile.TemporaryFile("w+") as lines:
+        def child() -> int:
+            lines.write("".join(f"{line}\n" for line in work()))
+            lines.flush()
+            return 0
+
+        crashes: list[str] = []
+        supervised(child, crashes.append)
+        lines.seek(0)
+        return lines.read().splitlines() + [f"crashed: error[E-CRASH]: {text}" for text in crashes]
 
 
 def _acts_on(command: str, errors: set[str]) -> bool:
