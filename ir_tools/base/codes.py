@@ -46,7 +46,8 @@ _TABLE = (
     Code("W-XML", "warning", "reader",
          "not well-formed XML that OpenVINO's parser (pugixml) reads: a comment holding `--`, `&` or an unknown "
          "`&name;`, `<` in a value, a repeated attribute (the first is read), `]]>` in text, an XML declaration "
-         "inside; read as OpenVINO reads it, and written well-formed by a command that writes the model"),
+         "inside, text before `<net>`; read as OpenVINO reads it, and written well-formed by a command that writes "
+         "the model"),
     Code("E-IR-VERSION", "fatal", "reader",
          "`<net version>` is not 10 or 11 (v7 and older: legacy IR that current OpenVINO cannot read, which "
          "`migrate` converts; v12; not a number)"),

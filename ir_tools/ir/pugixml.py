@@ -3,8 +3,9 @@
 pugixml does not validate: it reads what its own grammar holds (``parse_tree``, ``parse_exclamation``,
 ``parse_doctype_group``, ``strconv_escape``). Inside the root that is also a comment holding ``--``, an XML
 declaration past the prolog, ``&`` or ``&name;`` that is no reference it knows (kept as written), ``]]>`` in text,
-``<`` in an attribute value, an attribute repeated (OpenVINO reads the first). After the root it reads past text,
-elements and DOCTYPEs, which it skips unparsed (nothing in them is declared or loaded). ``reads_past`` says whether
+``<`` in an attribute value, an attribute repeated (OpenVINO reads the first); outside the root, text (before it:
+a line a tool wrote above ``<net>``). After the root it reads past text, elements and DOCTYPEs, which it skips
+unparsed (nothing in them is declared or loaded). ``reads_past`` says whether
 it reads past what follows the root; ``respelled`` writes a document it reads in a form libxml2 reads with the same
 values. Measured against OpenVINO 2026.4's ``read_model`` (``tests/ir/test_pugixml.py``).
 """
@@ -39,8 +40,8 @@ def reads_past(rest: bytes) -> bool:
 def respelled(document: bytes) -> bytes | None:
     """A UTF-8 ``document`` as libxml2 reads it with the values pugixml reads (inside the root: references it keeps
     as written escaped, ``<`` in values escaped, ``>`` of ``]]>`` in text escaped, repeated attributes, comments'
-    ``-`` and XML declarations past the prolog blanked, no line added or removed); None if pugixml refuses it, or it
-    needs no respelling."""
+    ``-`` and XML declarations past the prolog blanked; text outside the root blanked; no line added or removed);
+    None if pugixml refuses it, or it needs no respelling."""
     scan = _Scan(document, respell=True)
     try:
         scan.document()
@@ -114,11 +115,11 @@ class _Scan:
         prolog = self.at = 3 if self.text.startswith(b"\xef\xbb\xbf") else 0
         while self.at < len(self.text):
             start = self.at
-            if self.byte() != ord("<"):  # text, inside an element or not: read as it is
+            if self.byte() != ord("<"):  # text: read as it is inside an element, skipped outside the root
                 found = self.text.find(b"<", self.at)
                 self.at = len(self.text) if found < 0 else found
-                if open_elements:
-                    self.edit(start, self.at, _escaped(self.text[start:self.at]))
+                spelled = _escaped if open_elements else _blank
+                self.edit(start, self.at, spelled(self.text[start:self.at]))
                 continue
             self.at += 1
             ch = self.byte()

@@ -5,7 +5,8 @@ exactly where OpenVINO's ``read_model`` does, and as it reads it, on seeded case
   part cut short, or a markup character put into it): DOCTYPEs, declarations, entities, attributes;
 - inside the root (W-XML): comments holding ``--``, references pugixml keeps as written, ``<`` in values, repeated
   attributes, XML declarations, ``]]>`` in text, put anywhere in an OpenVINO-saved IR, and near misses; where both
-  read the file, OpenVINO reads what ``write_ir`` writes of ours as it reads the file (names, types, shapes).
+  read the file, OpenVINO reads what ``write_ir`` writes of ours as it reads the file (names, types, shapes);
+- before the root (W-XML): text a tool wrote above ``<net>``, with the markup pugixml reads or stops at.
 """
 
 from __future__ import annotations
@@ -164,3 +165,46 @@ def test_what_openvino_reads_inside_the_root_is_read_as_it_reads_it(tmp_path: Pa
             disagree.append((i, "OpenVINO reads what we wrote of it otherwise"))
     assert not disagree, f"{len(disagree)} of {INSIDE_CASES} disagree with OpenVINO: {disagree[:5]}"
     assert min(outcomes.values()) >= INSIDE_CASES // 5 and warned >= INSIDE_CASES // 5, (outcomes, warned)
+
+
+#: What a case puts before the root: text pugixml skips (with references and ``>`` it does not look into), and markup
+#: it reads (a comment, holding ``--`` or not, a processing instruction, a declaration) or stops at (a bare ``<``, a
+#: second root, which OpenVINO does not take for the IR).
+BEFORE = ["converted by tool x 1.2", "a & b", "&nbsp;", "]]>", "x > y", "é ü", "\ttext", "<!-- c -->",
+          "<!-- a -- b -->", "<?p x?>", '<?xml version="1.0"?>', "<a/>", "< x", "<", "<!-c>", "\n", " "]
+BEFORE_CASES = 200
+
+
+def test_what_openvino_reads_before_the_root_is_read_as_it_reads_it(tmp_path: Path) -> None:
+    shutil.copy(NETWORK.with_suffix(".bin"), tmp_path / "model.bin")
+    text = NETWORK.read_text()
+    root = text.index("<net")
+    core = ov.Core()
+    disagree, outcomes, warned = [], {True: 0, False: 0}, 0
+    for i in range(BEFORE_CASES):
+        rng = random.Random(7500 + i)
+        head = "\n".join(rng.choice(BEFORE) for _ in range(rng.randint(1, 3))) + rng.choice(["\n", ""])
+        at = rng.choice([0, root])  # (before the XML declaration, or after it)
+        model = tmp_path / "model.xml"
+        model.write_text(text[:at] + head + text[at:])
+        try:
+            read = _as_read(core.read_model(model))
+        except RuntimeError:
+            read = None
+        outcomes[read is not None] += 1
+        try:
+            graph = read_ir(model)
+        except ReadError as exc:
+            if read is not None or exc.code != "E-READ":
+                disagree.append((i, head, f"OpenVINO reads it: {read is not None}; ours: {exc.code} {exc.message}"))
+            continue
+        if read is None:
+            disagree.append((i, head, "OpenVINO refuses it; ours reads it"))
+            continue
+        warned += any(d.code == "W-XML" for d in graph.load_diagnostics)
+        written = tmp_path / "written.xml"
+        write_ir(graph, written, graph.ir_version)
+        if _as_read(core.read_model(written)) != read:
+            disagree.append((i, head, "OpenVINO reads what we wrote of it otherwise"))
+    assert not disagree, f"{len(disagree)} of {BEFORE_CASES} disagree with OpenVINO: {disagree[:5]}"
+    assert min(outcomes.values()) >= BEFORE_CASES // 5 and warned >= BEFORE_CASES // 5, (outcomes, warned)
