@@ -547,3 +547,51 @@ def test_check_runs_weights_repacked_for_the_target_as_this_openvino_reads_them(
     said = capsys.readouterr().out
     assert "repacked for OpenVINO 2023.0 run here as OpenVINO" in said and "DIFFERENT" not in said, said
     assert [d.code for d in ir_tools.check(out) if d.code == "W-TARGET"], "the file written is 2023.0's"
+
+
+#: A model of two layers whose document OpenVINO's serializer ends within 512 bytes.
+SHORTEST = """<?xml version="1.0"?>
+<net name="t" version="11">
+	<layers>
+		<layer id="0" name="x" type="Parameter" version="opset1">
+			<data shape="" element_type="f32" />
+			<output>
+				<port id="0" precision="FP32" />
+			</output>
+		</layer>
+		<layer id="1" name="r" type="Result" version="opset1">
+			<input>
+				<port id="0" precision="FP32" />
+			</input>
+		</layer>
+	</layers>
+	<edges>
+		<edge from-layer="0" from-port="0" to-layer="1" to-port="0" />
+	</edges>
+</net>
+"""
+
+
+@pytest.mark.openvino
+@pytest.mark.skipif(not side_pythons(), reason="no older OpenVINO: set IR_TOOLS_RELEASE_PYTHONS=2023.0=/venv/python")
+def test_a_model_whose_document_ends_within_512_bytes_is_written_so_that_every_release_reads_it(tmp_path: Path) -> None:
+    """OpenVINO 2023.0 and 2024.0 refuse a document that ends within its first 512 bytes (2025.0 reads it): the
+    writer puts blanks before ``</net>``, in IR v10 and v11, and each release installed reads what it wrote."""
+    source = tmp_path / "shortest.xml"
+    source.write_text(SHORTEST)
+    assert len(SHORTEST) <= 512
+    written = []
+    for version in (10, 11):
+        graph = ir_tools.read_valid(source)
+        path = tmp_path / f"v{version}.xml"
+        ir_tools.write_ir(graph, path, ir_version=version)
+        data = path.read_bytes()
+        assert data.rindex(b"</net>") + len(b"</net>") == 513, data
+        assert ir_tools.read_ir(path).ir_version == version
+        written.append(str(path))
+    for name, python in side_pythons().items():
+        answers = subprocess.run([python, "-c", READS, str(source), *written], capture_output=True, text=True,
+                                 timeout=600, check=True).stdout.split()
+        assert answers[1:] == ["reads", "reads"], (name, answers)
+        measured = {"2023.0": "refuses", "2024.0": "refuses", "2025.0": "reads"}  # (the original: the defect)
+        assert answers[0] == measured.get(name, answers[0]), (name, answers)

@@ -52,7 +52,7 @@ def write_ir(
             if any(same_file(target, s) for s in sources):
                 raise IrToolsError(f"refusing to overwrite the input file {target}", code="E-OVERWRITE")
     packer = _Packer()
-    xml_bytes = _render(graph, ir_version, packer).encode("utf-8")
+    xml_bytes = _encoded(_render(graph, ir_version, packer))
     _atomic_write_pair([(bin_path, packer.chunks), (xml_path, [xml_bytes])])
     return xml_path, bin_path
 
@@ -60,8 +60,24 @@ def write_ir(
 def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
     """The (xml, bin) contents ``write_ir`` would write; lets a runtime load a graph without files."""
     packer = _Packer()
-    text = _render(graph, ir_version, packer)
-    return text.encode("utf-8"), b"".join(packer.chunks)
+    return _encoded(_render(graph, ir_version, packer)), b"".join(packer.chunks)
+
+
+#: OpenVINO 2023.0 to 2024.x (measured on 2023.0 and 2024.0; 2025.0 reads it) refuse an IR whose document ends within
+#: its first 512 bytes: their reader takes the IR version from a parse of those bytes.
+_HEADER = 512
+_ROOT_END = b"</net>"
+
+
+def _encoded(text: str) -> bytes:
+    """The written document: ``text`` in UTF-8, with blanks before ``</net>`` where it would end within ``_HEADER``
+    bytes (a model of a layer or two), so that every release reads it."""
+    data = text.encode("utf-8")
+    end = data.rindex(_ROOT_END) + len(_ROOT_END)
+    if end > _HEADER:
+        return data
+    at = end - len(_ROOT_END)
+    return data[:at] + b" " * (_HEADER + 1 - end) + data[at:]
 
 
 class _Packer:
