@@ -5,9 +5,9 @@ pugixml does not validate: it reads what its own grammar holds (``parse_tree``, 
 declaration past the prolog, ``&`` or ``&name;`` that is no reference it knows (kept as written), ``]]>`` in text,
 ``<`` in an attribute value, an attribute repeated (OpenVINO reads the first); outside the root, text (before it:
 a line a tool wrote above ``<net>``). After the root it reads past text, elements and DOCTYPEs, which it skips
-unparsed (nothing in them is declared or loaded). ``reads_past`` says whether
-it reads past what follows the root; ``respelled`` writes a document it reads in a form libxml2 reads with the same
-values. Measured against OpenVINO 2026.4's ``read_model`` (``tests/ir/test_pugixml.py``).
+unparsed (nothing in them is declared or loaded). ``reads_past`` says whether it reads past what follows the root;
+``respelled`` writes a document it reads in a form libxml2 reads with the same values. Measured against OpenVINO
+2026.4's ``read_model`` (``tests/ir/test_pugixml.py``).
 """
 
 from __future__ import annotations
