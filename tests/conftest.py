@@ -1,8 +1,10 @@
 """Shared test configuration: repository paths, the compare-report schema check, the `openvino` marker.
 
 Tests that run OpenVINO carry the ``openvino`` mark (module-wide ``pytestmark``); ``pytest -m "not
-openvino"`` is the fast tier. OpenVINO's CPU configuration is the runner's own
-(``ir_tools.runtime.openvino.CPU_CONFIG``), imported where it is used, never copied.
+openvino"`` is the fast tier. A test without the mark that makes an ``openvino.Core`` in this process fails, in every
+run, saying so (``_openvino_only_where_marked``); one that runs OpenVINO in another process is marked by hand.
+OpenVINO's CPU configuration is the runner's own (``ir_tools.runtime.openvino.CPU_CONFIG``), imported where it is
+used, never copied.
 """
 
 from __future__ import annotations
@@ -17,6 +19,21 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 REPORT_SCHEMA = json.loads((ROOT / "ir_tools" / "runtime" / "compare-report.schema.json").read_text())
+
+
+class _Unmarked:
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise AssertionError("this test runs OpenVINO (it made an openvino.Core): mark it @pytest.mark.openvino, "
+                             "which the fast tier (-m 'not openvino') deselects")
+
+
+@pytest.fixture(autouse=True)
+def _openvino_only_where_marked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keeps the fast tier honest: a test without the ``openvino`` mark cannot make an ``openvino.Core``."""
+    if request.node.get_closest_marker("openvino") is None:
+        import openvino  # (here: a test's child may import this module where OpenVINO cannot be imported)
+
+        monkeypatch.setattr(openvino, "Core", _Unmarked)
 
 
 @pytest.fixture

@@ -177,6 +177,7 @@ def test_check_json_has_schema_version_1(capsys: pytest.CaptureFixture[str]) -> 
             assert e["layer"] in {d["layer_name"] for d in diags if d["code"] == e["code"]}, e["file"]
 
 
+@pytest.mark.openvino
 def test_a_failing_stage_costs_only_its_own_findings(monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """An input nobody foresaw that breaks one stage: E-INTERNAL (exit 2), the other findings still reported."""

@@ -159,6 +159,7 @@ def test_inspect_shows_a_broken_file_and_what_is_wrong(tmp_path: Path, capsys) -
     assert info["layer_count"] == 14 and "E-BIN-MISSING" in {d["code"] for d in info["diagnostics"]}
 
 
+@pytest.mark.openvino
 def test_compare_says_what_it_is_doing_on_a_terminal_only(tmp_path: Path) -> None:
     """Issue 25, point 2: compare printed nothing for 18-40 s on a terminal. Under a pseudo-terminal it says what
     runs (on stderr); through a pipe nothing but the report."""
@@ -209,6 +210,7 @@ def test_a_mistyped_name_gets_the_nearest_one(argv: list[str], words: list[str],
     assert caught.value.code == 2 and all(w in err for w in words), err
 
 
+@pytest.mark.openvino
 def test_a_run_failing_on_default_dims_says_they_were_defaults(tmp_path: Path, capsys) -> None:
     """A fixed-length model (a Reshape to 16 elements, as a language model's to 128) run on the default sequence of 8:
     OpenVINO's refusal, or the reference's, named a Reshape and not the dims compare had picked (found by a QA run)."""
@@ -226,6 +228,7 @@ def test_a_run_failing_on_default_dims_says_they_were_defaults(tmp_path: Path, c
     assert main(["run", str(tmp_path / "m.xml"), "-o", str(tmp_path / "o.npz"), "--shape", "x:2,8"]) == 0
 
 
+@pytest.mark.openvino
 def test_the_inference_summary_adds_up(tmp_path: Path, capsys) -> None:
     """Without its .bin, a layer fed by a weight is not inferred: the summary's counts did not add up to the layers
     (14 layers: 13 + 0 + 0; found by a QA run)."""

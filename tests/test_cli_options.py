@@ -115,6 +115,7 @@ def test_other_tools_spellings_point_to_ours(capsys) -> None:
         assert f"(did you mean {ours}?)" in capsys.readouterr().err
 
 
+@pytest.mark.openvino
 def test_saved_inputs_are_fed_back_by_inputs(tmp_path: Path, capsys) -> None:
     """--save-inputs writes the seeded inputs fed (Polygraphy's --save-inputs; there was no way to save them), keyed by
     input name: --inputs takes them back, and run computes the same outputs from them."""

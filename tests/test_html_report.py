@@ -549,6 +549,7 @@ def test_layout_ranks_follow_edges_and_wrap_a_deep_chain():
     assert layered_layout(0, [], []).width == 0
 
 
+@pytest.mark.openvino
 def test_a_derived_tolerance_is_said_so_in_the_header(open_report, tmp_path: Path, capsys) -> None:
     """compare --against derives its tolerance (atol and rtol 0 in the config): the page's header says the derived
     tolerance, as the text report does; it said 'atol 0 · rtol 0' (from a QA run)."""

@@ -143,6 +143,7 @@ def test_a_state_op_without_variable_id_never_reaches_openvino(kind: str, tmp_pa
     assert exit_code == 1 and "error[E-ATTR]" in printed and native == ""
 
 
+@pytest.mark.openvino
 def test_shapes_fix_writes_nothing_that_check_rejects(tmp_path: Path) -> None:
     """A .bin replaced by text gives AdaptiveAvgPool an output_shape of text bytes: the inferred dims overflow int64.
     shapes --fix wrote them (check then said E-SIZE); now the corrected model passes check or nothing is written."""

@@ -100,6 +100,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(line: str, 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "m.bin", "m.xml"]
 
 
+@pytest.mark.openvino
 def test_a_write_the_system_refuses_is_e_write(tmp_path: Path, capsys) -> None:
     """A write refused only when it happens (here a path /proc cannot hold) is E-WRITE naming the file, not
     E-INTERNAL."""

@@ -5,6 +5,8 @@ import shlex
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 
@@ -22,6 +24,7 @@ def test_quick_start_is_two_commands_install_then_run():
     assert commands[1].startswith('pip install ".[test]" && ')
 
 
+@pytest.mark.openvino
 def test_main_job_runs_on_shipped_samples():
     """Runs the part after the install (the package is installed in the test environment)."""
     job = shlex.split(quick_start()[0].split("&&", 1)[1])

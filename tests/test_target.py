@@ -422,6 +422,7 @@ def test_migrate_target_proves_dynamic_ceil_torch_max_pools_ceil(tmp_path: Path,
     assert "cannot create MaxPool of opset14 with rounding_type=\"ceil_torch\"" in capsys.readouterr().err
 
 
+@pytest.mark.openvino
 def test_two_layers_of_one_name_are_named_apart_for_releases_before_2024_1(tmp_path: Path, capsys) -> None:
     """check --target names the second layer of a name for 2024.0 and not for 2024.1; migrate --target 2023.0
     renames it (the layer whose name an IR v10 output takes keeps it), and the file loads and runs on 2023.0 and
@@ -478,6 +479,7 @@ def test_forms_openvino_reads_by_design_are_created_by_older_releases_too() -> N
         assert not [d for d in ir_tools.check(path, openvino=False, target="2023.0") if d.code == "E-TARGET"], path
 
 
+@pytest.mark.openvino
 def test_plain_check_warns_of_weights_repacked_for_an_older_release(tmp_path: Path, capsys) -> None:
     """A file migrated for 2023.0 holds u4 and i4 Consts repacked for it (their rt_info says so), which the installed
     OpenVINO reads as other weights: ``check`` without --target said nothing of it (found by a QA run); it now warns
@@ -513,6 +515,7 @@ def test_plain_check_warns_of_weights_repacked_for_an_older_release(tmp_path: Pa
     assert capsys.readouterr().err.count("warning[W-TARGET]") == 2
 
 
+@pytest.mark.openvino
 def test_plain_check_warns_of_weights_repacked_inside_a_body(tmp_path: Path) -> None:
     """A u4 Const inside an If's body, repacked by ``migrate --target 2023.0``: plain ``check`` of the result warns
     of it (W-TARGET at the If's line, named inside the body), as of one at the top level; it asked the top level
@@ -537,6 +540,7 @@ def test_plain_check_warns_of_weights_repacked_inside_a_body(tmp_path: Path) -> 
     assert [d for d in ir_tools.check(model) if d.code == "W-TARGET"] == []
 
 
+@pytest.mark.openvino
 def test_check_runs_weights_repacked_for_the_target_as_this_openvino_reads_them(tmp_path: Path, capsys) -> None:
     """``migrate --target 2023.0 --check`` of an int4 model: the i4 weights repacked for 2023.0 are run here packed
     back, and the migrated model passes (it failed every output: this OpenVINO read the repacked bytes as other

@@ -25,6 +25,7 @@ def test_check_target_points_at_stateless(capsys) -> None:
     assert "`ir-tools migrate --target --stateless` makes it inputs and outputs" in capsys.readouterr().out
 
 
+@pytest.mark.openvino
 def test_stateless_form_has_the_state_as_inputs_and_outputs(tmp_path: Path, capsys) -> None:
     out = tmp_path / "stateless.xml"
     assert main(["migrate", str(MODEL), "--stateless", "-o", str(out)]) == 0
@@ -44,6 +45,7 @@ def test_stateless_form_has_the_state_as_inputs_and_outputs(tmp_path: Path, caps
                for name in ("logits", "present.0.key", "present.1.value")), printed
 
 
+@pytest.mark.openvino
 def test_stateless_check_finds_a_state_fed_back_wrong(tmp_path: Path, capsys, monkeypatch) -> None:
     """A stateless form whose two states' outputs are swapped (a defect planted in the pass's naming) computes the
     first step's logits right: --check compared those alone and wrote it (found by a QA run). It now compares each

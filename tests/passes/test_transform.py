@@ -380,6 +380,7 @@ def test_patterns_take_attributes_as_the_ir_spells_them() -> None:
         "Clamp-1 has no attribute 'minimum' (did you mean min?); its attributes: min, max")
 
 
+@pytest.mark.openvino
 def test_transform_never_overwrites_the_input_unless_asked(tmp_path: Path, capsys) -> None:
     model = transpose_model(tmp_path / "t.xml")
     before = model.read_bytes()

@@ -6,6 +6,7 @@ A scale moved by a few bf16 ulps in a copy still fails against the original, at 
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 from pathlib import Path
@@ -28,10 +29,13 @@ pytestmark = pytest.mark.openvino
 GPT2_INT8 = FIXTURES_DIR / "tiny_gpt2_int8.xml"
 
 
-#: Whether this CPU computes bf16 (OpenVINO says BF16: AVX-512 or its bf16 instructions). Without (AVX2), OpenVINO CPU
-#: holds a bf16 tensor in f32 and rounds what it exposes otherwise than ``to_bf16``'s rule, within a bf16 ulp (measured
-#: on an AVX2 CPU with 2026.4: some of 256 values toward zero where to nearest is away, others away).
-BF16_CPU = "BF16" in ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
+@functools.cache
+def bf16_cpu() -> bool:
+    """Whether this CPU computes bf16 (OpenVINO says BF16: AVX-512 or its bf16 instructions). Without (AVX2), OpenVINO
+    CPU holds a bf16 tensor in f32 and rounds what it exposes otherwise than ``to_bf16``'s rule, within a bf16 ulp
+    (measured on an AVX2 CPU with 2026.4: some of 256 values toward zero where to nearest is away, others away). Asked
+    when a test needs it, not at collection: the fast tier runs no OpenVINO."""
+    return "BF16" in ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
 
 
 def bf16(values: np.ndarray) -> np.ndarray:
@@ -69,7 +73,7 @@ def test_bf16_activations_are_read_as_their_values(model: Path) -> None:
                      == "BF16" and graph.layer(graph.producer_key(layer.id, layer.inputs[0].id)[0]).is_a("Parameter"))
     value = run.layers[converted.id, converted.outputs[0].id]
     assert value.dtype == np.float32  # (it read x's bits as f16 numbers)
-    if BF16_CPU:
+    if bf16_cpu():
         assert np.array_equal(value, bf16(x))
     else:  # (rounded otherwise, within the rounding bound: one of the two bf16 values around x)
         below, above = bf16_neighbours(x)
@@ -183,4 +187,4 @@ def test_a_bf16_input_is_fed_bf16_values(tmp_path: Path, capsys: pytest.CaptureF
     graph = ir_tools.read_valid(path)
     got = ir_tools.OpenVinoRunner(graph).run({"x": bf16(np.full((2, 8), 1 + 2.0**-7, np.float32))})
     product = scale * (1 + 2.0**-7)  # (exact in f32; a CPU without bf16 holds the bf16 Multiply's result in f32)
-    assert np.array_equal(next(iter(got.values())), np.broadcast_to(bf16(product) if BF16_CPU else product, (2, 8)))
+    assert np.array_equal(next(iter(got.values())), np.broadcast_to(bf16(product) if bf16_cpu() else product, (2, 8)))

@@ -149,6 +149,7 @@ def test_a_loose_end_to_end_bound_is_named_so():
     assert _loose_bounds([compare_tensors("same", y, y, 1e-5, 1e-5, bound=np.full(2, 1.0))]) == []
 
 
+@pytest.mark.openvino
 def test_the_text_report_is_compact_unless_v(capsys) -> None:
     """Issue 25, point 3: per layer, compare printed every layer (300-930 lines for a small transformer); now the
     outputs, the failed layers, a count and the closest to their bound, and everything with -v."""
@@ -164,6 +165,7 @@ def test_the_text_report_is_compact_unless_v(capsys) -> None:
     assert "  conv1 (id" in full and len(full.splitlines()) > len(compact.splitlines()) + 10
 
 
+@pytest.mark.openvino
 def test_an_output_downstream_of_8_bit_saturation_is_not_comparable(tmp_path, capsys) -> None:
     """Issue 25, point 11: an i8 Multiply as output failed by 219 while the same report called it not comparable
     (OpenVINO CPU saturates 8-bit arithmetic, the reference wraps as the specification says)."""
@@ -210,6 +212,7 @@ def reject(constant: str) -> None:
     raise ValueError(f"not strict JSON: {constant}")
 
 
+@pytest.mark.openvino
 def test_every_json_document_is_strict(tmp_path, capsys, check_report) -> None:
     """JSON has no Infinity: compare against saved outputs of zeros (an error where the expected value is 0: max rel
     error and the smallest rtol to pass infinite) printed `Infinity`, which JSON.parse refuses (found by a QA run);
