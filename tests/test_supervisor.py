@@ -45,6 +45,7 @@ def deep_crop(path: Path) -> Path:
     return path
 
 
+@pytest.mark.openvino  # (in a child process)
 def test_openvino_crashing_on_a_model_is_a_diagnostic(tmp_path: Path) -> None:
     model = deep_crop(tmp_path / "pad.xml")
     child = subprocess.run([sys.executable, "-c", "import sys, numpy as np, openvino as ov\n"
@@ -192,6 +193,7 @@ def crashing_compile(tmp_path: Path) -> Path:
     return model
 
 
+@pytest.mark.openvino  # (in a child process)
 @pytest.mark.parametrize("form", ["json", "sarif"])
 def test_a_crash_is_reported_in_the_format_asked(form: str, crashing_compile: Path, tmp_path: Path) -> None:
     """check ONE.xml --compile --format json|sarif where OpenVINO crashes: the supervisor's E-CRASH was text on stderr
@@ -213,6 +215,7 @@ def test_a_crash_is_reported_in_the_format_asked(form: str, crashing_compile: Pa
         assert not document["runs"][0]["invocations"][0]["executionSuccessful"]
 
 
+@pytest.mark.openvino  # (in a child process)
 def test_reduce_until_openvino_fails_needs_no_reference(crashing_compile: Path, tmp_path: Path) -> None:
     """E-CRASH advises `reduce MODEL --until openvino-fails`; on this model reduce stopped with the reference's
     E-UNSUPPORTED (zero iterations), though OpenVINO failing needs no reference (found by a QA run). The parts are fed
