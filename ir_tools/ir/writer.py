@@ -63,21 +63,25 @@ def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
     return _encoded(_render(graph, ir_version, packer)), b"".join(packer.chunks)
 
 
-#: OpenVINO 2023.0 to 2024.x (measured on 2023.0 and 2024.0; 2025.0 reads it) refuse an IR whose document ends within
-#: its first 512 bytes: their reader takes the IR version from a parse of those bytes.
-_HEADER = 512
-_ROOT_END = b"</net>"
+#: The releases before 2024.5 refuse an IR whose document ends within its first ``HEADER_BYTES`` bytes
+#: (``ops.releases.SHORT_DOCUMENTS_FROM``): their reader takes the IR version from a parse of those bytes.
+HEADER_BYTES = 512
+_ROOT_END = re.compile(rb"</net\s*>")
+
+
+def ends_within_header(xml_path: Path) -> bool:
+    """Whether the document of ``xml_path`` ends within its first ``HEADER_BYTES`` bytes."""
+    with open(xml_path, "rb") as f:
+        return _ROOT_END.search(f.read(HEADER_BYTES)) is not None
 
 
 def _encoded(text: str) -> bytes:
-    """The written document: ``text`` in UTF-8, with blanks before ``</net>`` where it would end within ``_HEADER``
-    bytes (a model of a layer or two), so that every release reads it."""
+    """The written document: ``text`` in UTF-8, with blanks before ``</net>`` where it would end within
+    ``HEADER_BYTES`` bytes (a model of a layer or two), so that every release reads it."""
     data = text.encode("utf-8")
-    end = data.rindex(_ROOT_END) + len(_ROOT_END)
-    if end > _HEADER:
-        return data
-    at = end - len(_ROOT_END)
-    return data[:at] + b" " * (_HEADER + 1 - end) + data[at:]
+    at = data.rindex(b"</net>")
+    short = HEADER_BYTES + 1 - (at + len(b"</net>"))
+    return data if short <= 0 else data[:at] + b" " * short + data[at:]
 
 
 class _Packer:

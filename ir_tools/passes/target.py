@@ -22,6 +22,7 @@ from ..base.errors import IrToolsError, SourceLoc
 from ..ir.bodies import located, subgraphs
 from ..ir.model import Graph, Layer
 from ..ir.reader import graph_of
+from ..ir.writer import HEADER_BYTES, ends_within_header
 from ..ops.control_flow import BODY_TAGS
 from ..ops.opsets import type_key
 from ..ops.releases import (
@@ -53,7 +54,7 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
     does not read, for each output it names otherwise and for each dynamic state it cannot run. ``rewritten``: the
     graph is what the rewrites left (``retarget``), so a layer of a version they rewrite is one they do not apply to,
     and one they rewrote part of the way names what it was."""
-    found = []
+    found = [] if rewritten else _short_document(graph, target)
     if graph.ir_version not in target.ir_versions:
         versions = " or ".join(f"v{v}" for v in target.ir_versions)
         found.append(Diagnostic("error", "E-TARGET", f"{target.called} reads IR {versions}, the file is IR "
@@ -167,6 +168,24 @@ def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
                                     f"read it is {oldest}; `ir-tools migrate --target` has no rewrite for it",
                                     layer.loc))
     return found
+
+
+def _too_short(graph: Graph, target: Release) -> bool:
+    """Whether ``target`` refuses the file ``graph`` was read from for ending within its first bytes (any file
+    ir_tools writes ends past them)."""
+    source = graph.source
+    return not target.reads_short_documents and source is not None and source.is_file() and ends_within_header(source)
+
+
+def _short_document(graph: Graph, target: Release) -> list[Diagnostic]:
+    """E-TARGET for the file, where ``target`` refuses it for ending within its first bytes (``_too_short``)."""
+    if not _too_short(graph, target):
+        return []
+    oldest = next(r.name for r in releases().values() if r.reads_short_documents)
+    return [Diagnostic("error", "E-TARGET", f"{target.called} refuses a document that ends within its first "
+                       f"{HEADER_BYTES} bytes, as this one does ('Unable to read the model'); the oldest release that "
+                       f"reads it is {oldest}; `ir-tools migrate --target` writes it longer",
+                       SourceLoc(str(graph.source), graph.line))]
 
 
 def _zero_dims(graph: Graph, target: Release) -> list[Diagnostic]:
@@ -381,6 +400,8 @@ def _migrated(graph: Graph, target: Release | None, checked: bool, stateless: bo
         done = PassResult(graph, result.modified or first.modified, first.stats + result.stats)
         return _made_version(done, ir_version)
     lowered = lower_legacy.run(graph).stats if is_legacy(graph) else Counter()
+    if _too_short(graph, target):  # (written, it ends past the header)
+        lowered[f"document written past byte {HEADER_BYTES}"] += 1
     result = retarget(graph, target, checked=checked, stateless=stateless)
     read_as = graph.ir_version
     done = _made_version(PassResult(graph, result.modified or bool(lowered), lowered + result.stats), ir_version)
