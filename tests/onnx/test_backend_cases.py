@@ -39,7 +39,7 @@ def _cases_of(*modules: str) -> list:
     return list(node._NodeTestCases)
 
 
-ALL_CASES = _cases_of("averagepool", "globalaveragepool", "shrink", "sum")
+ALL_CASES = _cases_of("averagepool", "globalaveragepool", "shrink", "sum", "pad")
 CASES = [c for c in ALL_CASES if c.name.startswith(("test_averagepool", "test_globalaveragepool"))]
 #: Cases whose converted model's input or output tensor holds several names, the ONNX one not first (an expanded
 #: function's Identity merged into its Parameter; a Parameter that is an output).
@@ -60,6 +60,7 @@ def test_every_case_collected() -> None:
     print(f"{len(names)} ONNX backend cases: {sum(n.startswith('test_averagepool') for n in names)} AveragePool, "
           f"{sum(n.startswith('test_globalaveragepool') for n in names)} GlobalAveragePool")
     assert len(names) == (22 if ONNX_1_18 else 21)
+    assert len(ALIASED) >= 2 and len(WRAP_PAD) == 1  # (the other operators' modules imported: ``_cases_of``)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
