@@ -224,11 +224,15 @@ _MARKUP = ((b"<layers>", b"<!-- converted with --compress_to_fp16 -->"), (b"<lay
            (b'name="', b"a<b"), (b'name="', b'"'), (b"<layer ", b'name="twice" '), (b"<port ", b'id="9" '))
 
 
+#: Text before the root, after the XML declaration: what OpenVINO's parser skips, and a near miss (a bare ``<``).
+_BEFORE_ROOT = (b"\nconverted by tool x 1.2", b"\na & b ]]> &nbsp;", b"\n< x")
+
+
 def _markup(m: Mutant, rng: random.Random) -> str:
-    where, what = rng.choice(_MARKUP)
+    where, what = rng.choice(_MARKUP) if rng.random() < 0.75 else (b"?>", rng.choice(_BEFORE_ROOT))
 
     def inject(data: bytes) -> bytes:  # (in UTF-8 text only: the bytes of another encoding are not searched)
-        at = data.find(where, data.find(b"<layer"))
+        at = data.find(where, 0 if where == b"?>" else data.find(b"<layer"))
         return data if at < 0 or not data.startswith(b"<?xml") else data[:at + len(where)] + what + data[
             at + len(where):]
 
