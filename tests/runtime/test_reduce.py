@@ -219,3 +219,16 @@ def test_a_part_fed_a_tensor_the_original_gave_no_value_for_names_it(squeezenet:
     assert reducer.steps[-1].uncut == (
         f"the original gave no value for '{stopped_at.name}:{stopped_at.outputs[0].id}', which it is fed (OpenVINO "
         "did not expose it or, where OpenVINO failed on the whole model, the reference stopped before it)")
+
+
+def test_a_run_before_any_has_finished_is_bounded_too() -> None:
+    """OpenVINO hung in glibc's ``free`` inside ``compile_model`` on the crashing model itself (a CI run of
+    test_a_model_that_crashes_openvino_is_reduced_to_a_few_layers waited on it without end): a run before any has
+    finished is killed after ``HANG_BEFORE_ANY_SECONDS``, later ones after ``HANG_FACTOR`` times the longest."""
+    from ir_tools.runtime.reduce import HANG_BEFORE_ANY_SECONDS, HANG_FACTOR, HANG_SECONDS, Runs
+
+    graph = ir_tools.read_valid(FIXTURES_DIR / "tiny_gpt2_f16.xml")
+    runs = Runs()
+    assert runs.runner(graph).timeout == HANG_BEFORE_ANY_SECONDS
+    runs.longest = 2.0
+    assert runs.runner(graph).timeout == max(HANG_SECONDS, HANG_FACTOR * 2.0)
