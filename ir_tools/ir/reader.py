@@ -525,6 +525,16 @@ def source_line(el: etree._Element) -> int | None:
 
 #: The end tag of the root element: what follows it is outside the IR.
 _ROOT_END = re.compile(rb"</net\s*>")
+#: The releases before 2024.5 refuse an IR whose document ends within its first ``HEADER_BYTES`` bytes
+#: (``ops.releases.SHORT_DOCUMENTS_FROM``): their reader takes the IR version from a parse of those bytes. The writer
+#: writes every document past them.
+HEADER_BYTES = 512
+
+
+def ends_within_header(xml_path: Path) -> bool:
+    """Whether the document of ``xml_path`` ends within its first ``HEADER_BYTES`` bytes."""
+    with open(xml_path, "rb") as f:
+        return _ROOT_END.search(f.read(HEADER_BYTES)) is not None
 
 
 def _ignored_after_root(data: bytes) -> int | None:

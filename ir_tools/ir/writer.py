@@ -22,6 +22,7 @@ from ..base.errors import IrToolsError, ReadError
 from ..base.files import cannot_write, same_file, temporary_beside
 from .bodies import PORT_MAPS
 from .model import Graph, Layer, PortRecord, RtNode
+from .reader import HEADER_BYTES
 
 
 def write_ir(
@@ -61,18 +62,6 @@ def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
     """The (xml, bin) contents ``write_ir`` would write; lets a runtime load a graph without files."""
     packer = _Packer()
     return _encoded(_render(graph, ir_version, packer)), b"".join(packer.chunks)
-
-
-#: The releases before 2024.5 refuse an IR whose document ends within its first ``HEADER_BYTES`` bytes
-#: (``ops.releases.SHORT_DOCUMENTS_FROM``): their reader takes the IR version from a parse of those bytes.
-HEADER_BYTES = 512
-_ROOT_END = re.compile(rb"</net\s*>")
-
-
-def ends_within_header(xml_path: Path) -> bool:
-    """Whether the document of ``xml_path`` ends within its first ``HEADER_BYTES`` bytes."""
-    with open(xml_path, "rb") as f:
-        return _ROOT_END.search(f.read(HEADER_BYTES)) is not None
 
 
 def _encoded(text: str) -> bytes:

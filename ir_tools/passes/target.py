@@ -21,8 +21,7 @@ from ..base.dims import show, show_shape
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.bodies import located, subgraphs
 from ..ir.model import Graph, Layer
-from ..ir.reader import graph_of
-from ..ir.writer import HEADER_BYTES, ends_within_header
+from ..ir.reader import HEADER_BYTES, ends_within_header, graph_of
 from ..ops.control_flow import BODY_TAGS
 from ..ops.opsets import type_key
 from ..ops.releases import (
