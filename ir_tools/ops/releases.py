@@ -113,7 +113,7 @@ ELEMENT_TYPES_FROM: dict[str, tuple[tuple[int, int], str]] = {
 ZERO_DIMS_FROM = (2023, 2)
 
 #: A document that ends within its first 512 bytes (a model of a layer or two) is read from this release on (measured:
-#: 2023.0, 2024.0, 2024.1, 2024.2 and 2024.4 refuse it, "Unable to read the model", whatever blanks follow
+#: 2023.0, 2024.0, 2024.1, 2024.2, 2024.3 and 2024.4 refuse it, "Unable to read the model", whatever blanks follow
 #: ``</net>``, as their reader takes the IR version from a parse of a 512-byte header; 2024.5, 2024.6 and 2025.0 read
 #: it; the documented-only releases before 2023.0 take 2023.0's answer). ``ir.writer`` writes every document longer.
 SHORT_DOCUMENTS_FROM = (2024, 5)
