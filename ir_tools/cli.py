@@ -847,7 +847,7 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     from .runtime.legacy_reference import LegacyReference
     from .runtime.openvino import ModelFiles, run_openvino_steps
     from .runtime.runners import ChildOpenVinoRunner, OpenVinoRunner, ReferenceRunner, Runner, compare_outputs, holding
-    from .runtime.steps import compare_stateless_steps
+    from .runtime.steps import compare_stateless_steps, initial_states
 
     source = graph if legacy else read_ir(args.model, args.bin)  # (inputs are seeded to fit the original's uses)
     inputs, made = _inputs(args, source)
@@ -870,10 +870,11 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     peak = PEAK_FRACTION if other is not None and not (args.atol or args.rtol) else None
     with status("running the original", _shows_progress(args)):  # (what fails here is the original's, said so)
         want = run_openvino_steps(source, steps, files) if stepped else original.run(inputs)
+        first = initial_states(source, steps[0]) if stepped else {}
     try:
         with status("running the migrated model", _shows_progress(args)):
-            found = compare_stateless_steps(source, want, steps, migrated, holding(tolerances, peak)) if stepped \
-                else compare_outputs(inputs, want, migrated, tolerances, peak_fraction=peak)
+            found = compare_stateless_steps(source, want, steps, first, migrated, holding(tolerances, peak)) \
+                if stepped else compare_outputs(inputs, want, migrated, tolerances, peak_fraction=peak)
     except IrToolsError as exc:  # (the migrated model, staged in a temporary folder: named as such, not by its path)
         print(f"  {on} refuses the migrated model: {exc.message}")
         stage = re.search(r"refused to (read|compile|infer)", exc.message)

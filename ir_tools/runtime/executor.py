@@ -142,10 +142,12 @@ def stateful(graph: Graph) -> bool:
 
 class Interpreter(Walker[np.ndarray]):
     """Runs a Graph with numpy: ``evaluate`` gives what reaches each Result, by output name; ``variables`` holds
-    the model's state across calls (``reset_state`` unsets it)."""
+    the model's state across calls (``reset_state`` unsets it). ``order``: only these layers, in this order (a part
+    closed under producers: ``Graph.ancestors``), so that a layer outside it, even one the reference cannot run, is
+    never asked for."""
 
-    def __init__(self, graph: Graph):
-        super().__init__(graph, free=True)
+    def __init__(self, graph: Graph, order: list[Layer] | None = None):
+        super().__init__(graph, free=True, order=order)
         self.inputs: Mapping[str, np.ndarray] = {}
         self.outputs: dict[str, np.ndarray] = {}
         self.variables: Variables[np.ndarray] = Variables()

@@ -206,7 +206,9 @@ def _layers_against_saved(graph: Graph, order: list[Layer], run: OpenVinoRun, st
 def initial_states(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """What each ReadValue gives at a first inference on ``inputs`` (its variable's initial value, by the reference),
     by the name of its output: the state inputs of the model's stateless form (``passes/stateless``) at its first
-    step."""
+    step. Only the ReadValues and what they read run (a few shape layers and a Broadcast of zeros): not the model,
+    whose layers the reference may not all run (a GatherElements of GPT-J's made ``migrate --stateless --check``
+    refuse it)."""
     first: dict[str, np.ndarray] = {}
 
     class FirstReads(Interpreter):
@@ -216,7 +218,13 @@ def initial_states(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, 
                 first[state_input(layer)] = out[0]
             return out
 
-    FirstReads(graph).evaluate(inputs)
+    reads = graph.ancestors(layer.id for layer in graph.by_type("ReadValue"))
+    try:
+        walk = FirstReads(graph, [layer for layer in graph.topological_order() if layer.id in reads])
+    except UnsupportedError as exc:
+        raise UnsupportedError(f"the state's initial values (what each ReadValue reads first) are the reference's to "
+                               f"compute, and {exc.message}", exc.loc) from None
+    walk.evaluate(inputs)
     return first
 
 
@@ -237,17 +245,20 @@ def located(layer: Layer | None) -> dict[str, object]:
 
 
 def compare_stateless_steps(graph: Graph, original: list[tuple[OpenVinoRun, dict[str, np.ndarray]]],
-                            steps: list[Mapping[str, np.ndarray]], stateless: Runner,
+                            steps: list[Mapping[str, np.ndarray]], first: Mapping[str, np.ndarray],
+                            stateless: Runner,
                             held: Callable[[str, np.ndarray], tuple[float, float]]) -> list[OutputComparison]:
     """A stateful model (``graph``; ``original``: its outputs and variables after each of ``steps``, run on one infer
     request: ``run_openvino_steps``) against its stateless form (``passes/stateless``), which ``stateless`` runs once
-    per step, fed the state it gave at the step before (the variables' initial values at the first): per step
+    per step, fed the state it gave at the step before (at the first, ``first``: the variables' initial values,
+    ``initial_states``, which the caller computes with the original's run, as what fails there is not the stateless
+    form's doing): per step
     (``NAME (step K)``), each output, and each variable as the output it became, within ``held(name, expected)``
     (atol, rtol). A state mapped wrong diverges from the second step on, where one step alone cannot tell."""
     inputs_of = {read.attrs.get("variable_id", ""): state_input(read) for read in graph.by_type("ReadValue")}
     outputs_of = {vid: state_output(vid, name) for vid, name in inputs_of.items()}
     found = []
-    fed = initial_states(graph, steps[0])
+    fed = dict(first)
     for k, ((run, variables), inputs) in enumerate(zip(original, steps, strict=True), 1):
         got = stateless.run({**inputs, **fed})
         want = {**run.outputs, **{outputs_of[vid]: value for vid, value in variables.items() if vid in outputs_of}}

@@ -76,6 +76,42 @@ def test_stateless_on_a_model_without_state_says_so(tmp_path: Path, capsys) -> N
     assert capsys.readouterr().err == ""
 
 
+def _unsupported(monkeypatch, op_type: str) -> None:
+    """The reference made unable to run ``op_type``, as it is unable to run GPT-J's GatherElements-6 (found so)."""
+    from ir_tools.runtime import executor
+
+    runs = executor.supported
+    monkeypatch.setattr(executor, "supported", lambda layer: not layer.is_a(op_type) and runs(layer))
+
+
+def test_initial_states_run_only_what_the_state_reads(monkeypatch) -> None:
+    """The state's initial values came from the reference run over the whole model, which refused GPT-J for its
+    rotary embedding's GatherElements, a layer the state does not read; only the ReadValues' producers run now."""
+    from ir_tools.base.errors import UnsupportedError
+    from ir_tools.runtime.steps import initial_states
+
+    original = ir_tools.read_valid(MODEL)
+    inputs = draw(recipes(original, {"input_ids": (1, 5)}), 0)
+    _unsupported(monkeypatch, "MatMul")
+    assert [value.shape[2] for value in initial_states(original, inputs).values()] == [0] * 4  # empty caches
+    _unsupported(monkeypatch, "Broadcast")  # (what makes the empty cache: the reference must run it)
+    with pytest.raises(UnsupportedError, match="the state's initial values .* are the reference's to compute"):
+        initial_states(original, inputs)
+
+
+@pytest.mark.openvino
+def test_stateless_check_says_whose_the_initial_state_is(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Where the reference cannot compute the initial state, --check said OpenVINO "refuses the migrated model" and
+    "refused to run" it; it says it of the reference, before the migrated model runs (exit 2, nothing written)."""
+    _unsupported(monkeypatch, "Broadcast")
+    out = tmp_path / "out.xml"
+    assert main(["migrate", str(MODEL), "--stateless", "--check", "-o", str(out)]) == 2
+    printed = capsys.readouterr()
+    assert "the state's initial values (what each ReadValue reads first) are the reference's to compute, and the " \
+           "reference executor cannot run 4 layer(s)" in printed.err, printed
+    assert "refuse" not in printed.out and not out.exists(), printed
+
+
 @pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
 @pytest.mark.openvino
 def test_stateless_on_2023_0_computes_the_stateful_original_step_by_step(tmp_path: Path, capsys) -> None:
