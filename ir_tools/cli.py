@@ -842,11 +842,20 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     None where every output is the same; else what went wrong, for migrate's last line: an output that differs, or
     the OpenVINO that refused to read, compile or run the migrated model (then nothing was compared)."""
     from .ir.legacy import parse_legacy
+    from .ir.names import output_renames
     from .runtime.executor import stateful
     from .runtime.inputs import later_steps
     from .runtime.legacy_reference import LegacyReference
     from .runtime.openvino import ModelFiles, run_openvino_steps
-    from .runtime.runners import ChildOpenVinoRunner, OpenVinoRunner, ReferenceRunner, Runner, compare_outputs, holding
+    from .runtime.runners import (
+        ChildOpenVinoRunner,
+        OpenVinoRunner,
+        ReferenceRunner,
+        RenamedRunner,
+        Runner,
+        compare_outputs,
+        holding,
+    )
     from .runtime.steps import compare_stateless_steps, initial_states
 
     source = graph if legacy else read_ir(args.model, args.bin)  # (inputs are seeded to fit the original's uses)
@@ -857,6 +866,7 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     original: Runner
     migrated: Runner = OpenVinoRunner(graph, ModelFiles(xml, bin_path)) if other is None else \
         ChildOpenVinoRunner(args.check_with, graph, ModelFiles(xml, bin_path))
+    migrated = RenamedRunner(migrated, output_renames(source, graph))  # (an unnamed output, named in IR v10)
     on = "OpenVINO" if other is None else f"OpenVINO {other} of {args.check_with}"
     if legacy:
         _say(args, f"check: {args.model} is legacy IR, which OpenVINO cannot read: comparing {on} on the migrated "

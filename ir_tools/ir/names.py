@@ -129,3 +129,13 @@ def output_name(graph: Graph, result: Layer) -> str:
     if names and names[0]:
         return names[0]
     return v10_output_name(*found) if found and graph.ir_version == 10 else result.name
+
+
+def output_renames(original: Graph, rewritten: Graph) -> dict[str, str]:
+    """The name ``rewritten`` gives an output -> the name ``original`` gives it, for each Result the two share (by
+    layer name) where the names differ: an output without a tensor name is named after its Result, and IR v10 names
+    it after its producer (``output_name``), so a model migrated to v10 renames it. Outputs compared across such a
+    migration are paired through this."""
+    before = {result.name: output_name(original, result) for result in original.by_type("Result")}
+    after = {output_name(rewritten, result): before.get(result.name) for result in rewritten.by_type("Result")}
+    return {now: was for now, was in after.items() if was is not None and was != now}

@@ -101,6 +101,26 @@ class OpenVinoRunner:
                             deployed=self.deployed)
 
 
+class RenamedRunner:
+    """``runner`` with the outputs ``renames`` names (its name -> another) given that other name: a migrated model's
+    outputs under the original's names (``ir.names.output_renames``)."""
+
+    def __init__(self, runner: Runner, renames: Mapping[str, str]):
+        self.runner = runner
+        self.renames = dict(renames)
+
+    @property
+    def name(self) -> str:
+        return self.runner.name
+
+    @property
+    def model(self) -> Path | Graph:
+        return self.runner.model
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return {self.renames.get(name, name): value for name, value in self.runner.run(inputs).items()}
+
+
 #: The signals a child may die of (a crash of OpenVINO: SIGSEGV, SIGFPE, SIGABRT...).
 _SIGNALS = frozenset(int(s) for s in signal.Signals)
 
