@@ -11,8 +11,10 @@ from ...base.dims import Dim
 from ...base.dtypes import element_type, from_numpy
 from ...ir.model import Graph, Layer
 from ...ops import attrs as A
+from ...ops.arithmetic import broadcast_shapes
 from ...ops.attention import AttentionAttrs
 from ...ops.opsets import lookup
+from ...ops.spec import TensorType
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
@@ -159,15 +161,19 @@ def _fused_as_bias(builder: GraphBuilder, scores: Output, bias: Output) -> bool:
 
 
 def _unfoldable(builder: GraphBuilder, scores: Output, bias: Output, name: str) -> Output:
-    """Rule 4: the bias broadcast to the scores' last two dims, [L, S] (the scores' batch dims stay 1)."""
-    rank = len(builder.type_of(scores).shape)
+    """Rule 4: the bias broadcast to the scores' last two dims, [L, S] (the scores' batch dims stay 1). Its type is
+    the bias's broadcast with the scores' [L, S], as OpenVINO infers it where L and S are static on dynamic batch
+    dims (the rule, without the value of a ShapeOf of dynamic dims, would say [?, S])."""
+    bias_type, scores_type = builder.type_of(bias), builder.type_of(scores)
+    rank = len(scores_type.shape)
     i64 = builder.attrs("ShapeOf", "opset3", output_type="i64")
     shape = output_of(builder.add("ShapeOf", "opset3", i64, [scores], f"{name}/scores_shape"))
     last_two = builder.const(np.array([rank - 2, rank - 1], np.int64), f"{name}/last_two")
     rows = builder.add("Gather", "opset8", None, [shape, last_two, _scalar(builder, 0, np.int64, f"{name}/axis")],
                        f"{name}/rows_keys")
     both = builder.attrs("Broadcast", "opset3", mode="bidirectional")
-    return output_of(builder.add("Broadcast", "opset3", both, [bias, output_of(rows)], name))
+    out = TensorType(bias_type.element, broadcast_shapes(bias_type.shape, scores_type.shape[-2:]))
+    return output_of(builder.add("Broadcast", "opset3", both, [bias, output_of(rows)], name, outputs=[out]))
 
 
 def _scalar(builder: GraphBuilder, value: float | int, dtype: np.dtype | type, name: str) -> Output:

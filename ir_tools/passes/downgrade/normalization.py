@@ -57,7 +57,10 @@ def _decomposed(builder: GraphBuilder, layer: Layer, rank: int) -> Output:
         back = builder.const(np.array([d.lo for d in dims], np.int64), f"{name}/shape")
     else:
         back = output_of(builder.add("ShapeOf", "opset3", {"output_type": "i64"}, [data], f"{name}/shape"))
-    y = builder.add("Reshape", "opset1", {"special_zero": "false"}, [output_of(mvn), back], f"{name}/normalized")
+    # back to the data's shape, the layer's own type: the rule would say [?,?,?] of a ShapeOf's value that OpenVINO
+    # bounds ([?,32,1..] in wav2vec2), and `check` would refuse the dims written
+    y = builder.add("Reshape", "opset1", {"special_zero": "false"}, [output_of(mvn), back], f"{name}/normalized",
+                    outputs=[declared_type(layer.outputs[0])])
     if rank > 2:
         channels = builder.const(np.arange(1, rank - 1, dtype=np.int64), f"{name}/channel_axes")
         scale, bias = (output_of(builder.add("Unsqueeze", "opset1", None, [v, channels], f"{name}/{what}"))
