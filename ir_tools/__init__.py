@@ -79,11 +79,10 @@ from .passes.in_bodies import bodies, set_bodies
 from .passes.interface_names import rename_input, rename_output, write_ir
 from .passes.pattern import AnyInput, Const, Match, Op, matches
 from .passes.shapes import infer_shapes
-from .passes.target import migrate
 from .passes.validate import InvalidModelError, read_valid
 from .runtime.executor import run
 from .runtime.inputs import random_inputs, random_steps
-from .runtime.verdict import check, fix_shapes
+from .runtime.verdict import check, fix_shapes, migrate
 
 if TYPE_CHECKING:
     import numpy as np

@@ -25,11 +25,13 @@ from ..ir.reader import parse_may_start
 from ..ops import releases
 from ..ops.opsets import lookup
 from ..ops.spec import TensorType
-from ..passes.base import PassError, check_after
+from ..passes import target as passes_target
+from ..passes.base import PassError, PassResult, check_after
+from ..passes.builder import origin_of
 from ..passes.checks import STATE_TYPES
 from ..passes.shapes import Propagation, adopt, fix_until_settled, propagate
 from ..passes.target import and_in_bodies, target_diagnostics, weights_read_otherwise
-from ..passes.validate import InvalidModelError, check_file, check_graph, forget_passed
+from ..passes.validate import InvalidModelError, check_file, check_graph, forget_passed, last_passed, require_valid
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -161,6 +163,29 @@ def refresh_after(graph: Graph, passes: list[str]) -> int:
     if corrected:
         check_after(graph, None, passes)
     return corrected
+
+
+def refresh_rewritten(graph: Graph) -> int:
+    """The dims of the layers a rewrite built (``ir_tools_origin``) that our rules do not re-infer, and of what follows
+    them, refreshed from OpenVINO's inference of the graph as it is in memory (``fix_until_settled``), so that what
+    ``migrate`` writes passes ``check``, which compares such a layer's dims with OpenVINO's: a rewrite on a computed
+    shape declares [?,?,?,?] where OpenVINO bounds it [?,?,?,16] (Swin's Pad-12 of computed pads as Pad-1, rule 3 of
+    ``PadTo1``). OpenVINO is asked nothing where there is no such layer; returns the ports corrected."""
+    if not any(origin_of(layer.rt_info) for layer in propagate(graph, last_passed(graph)).not_inferred):
+        return 0
+    result = propagate(graph)  # (every port, not only those a continued walk went over: fix_dims writes those)
+    adopt(result, _openvino_inference(graph, result))
+    corrected = fix_until_settled(graph, result)
+    if corrected:
+        require_valid(graph)
+    return corrected
+
+
+def migrate(source: Graph | str | Path, target: str | None = None, stateless: bool = False) -> PassResult:
+    """``ir_tools.migrate``, as ``ir-tools migrate`` writes: ``passes.target.migrate``, then ``refresh_rewritten``."""
+    result = passes_target.migrate(source, target, stateless)
+    refresh_rewritten(result.graph)
+    return result
 
 
 def _openvino_inference(graph: Graph, result: Propagation) -> dict[tuple[str, int], TensorType]:
