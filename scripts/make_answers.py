@@ -26,6 +26,11 @@ bounds OpenVINO may know and we do not, so the rule is not judged), value null w
 [element, dims, value] per output, or "rejects". Run it when the pinned openvino changes (about a minute):
 
     python scripts/make_answers.py
+
+or with source names, to write only those files and leave the others as they are (a new op's cases, in a source of
+their own, without rewriting the stored answers of the rest):
+
+    python scripts/make_answers.py added
 """
 
 from __future__ import annotations
@@ -67,8 +72,10 @@ from tests.ops import (  # noqa: E402
     test_einsum_conformance,
     test_elementwise_conformance,
     test_fake_quantize_conformance,
+    test_gather_elements_conformance,
     test_gather_nd_conformance,
     test_grid_sample_conformance,
+    test_group_normalization_conformance,
     test_hard_sigmoid_conformance,
     test_identity_conformance,
     test_interpolate_conformance,
@@ -76,9 +83,11 @@ from tests.ops import (  # noqa: E402
     test_maxpool_conformance,
     test_non_zero_conformance,
     test_normalization_conformance,
+    test_one_hot_conformance,
     test_recurrent_conformance,
     test_reduction_conformance,
     test_roll_conformance,
+    test_scatter_elements_conformance,
     test_scatter_nd_conformance,
     test_scatter_update_conformance,
     test_selu_conformance,
@@ -225,11 +234,25 @@ def extra(rng: np.random.Generator) -> list[Recipe]:
     return out + recipes(test_non_zero_conformance.non_zero_cases(rng, 21))
 
 
+def added(rng: np.random.Generator) -> list[Recipe]:
+    """The ops given kernels after ``extra``: GatherElements-6, OneHot-1/16, ScatterElementsUpdate-3/12,
+    GroupNormalization-12."""
+    gather = test_gather_elements_conformance
+    out = recipes(gather.kernel_case(rng, gather.DTYPES[i % len(gather.DTYPES)]) for i in range(32))
+    one_hot = test_one_hot_conformance
+    out += recipes(one_hot.kernel_case(rng, one_hot.VALUE_TYPES[i % len(one_hot.VALUE_TYPES)], version)
+                   for version in (1, 16) for i in range(24))
+    scatter = test_scatter_elements_conformance
+    out += recipes(scatter.kernel_case(rng, scatter.DTYPES[i % len(scatter.DTYPES)]) for i in range(60))
+    group = test_group_normalization_conformance
+    return out + recipes(group.group_norm_cases(rng, 40, {kind: [] for kind in group.KINDS}))
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
     "interpolate": interpolate, "others": others, "state": state,
-    "extra": extra,
+    "extra": extra, "added": added,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).
@@ -466,6 +489,9 @@ def blurred(node: ov.Node, op: str, attrs: dict[str, str], ins: list[np.ndarray 
 
 def main(only: list[str]) -> None:
     """Every source's file, or only those named (``python scripts/make_answers.py state``)."""
+    unknown = sorted(set(only) - set(SOURCES))
+    if unknown:
+        sys.exit(f"no source {', '.join(unknown)}; the sources: {', '.join(SOURCES)}")
     OUT.mkdir(parents=True, exist_ok=True)
     covered: Counter[str] = Counter()
     for source, make in SOURCES.items():

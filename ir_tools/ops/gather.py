@@ -1,9 +1,9 @@
-"""Gather and GatherND: attributes, shape rules and reference kernels.
+"""Gather, GatherND and GatherElements: attributes, shape rules and reference kernels.
 
 Shape rules are OpenVINO's shape inference (src/core/shape_inference), interval bounds included
 (ops/intervals.py), checked against the installed openvino by tests/ops/test_shaping_conformance.py; kernels are
-checked there against OpenVINO CPU (GatherND's by tests/ops/test_gather_nd_conformance.py). Measured on
-OpenVINO 2026.4.1, beyond its specification:
+checked there against OpenVINO CPU (GatherND's by tests/ops/test_gather_nd_conformance.py, GatherElements' by
+tests/ops/test_gather_elements_conformance.py). Measured on OpenVINO 2026.4.1, beyond its specification:
 
 - Gather accepts a negative axis. It gives zeros for an index out of [-n, n - 1] (OpenVINO's
   evaluator; CPU too, except on 1-D data, where it reads beyond the tensor); a negative index in
@@ -16,6 +16,15 @@ OpenVINO 2026.4.1, beyond its specification:
   with batch_dims > 1 fuses the batch dims into their product (an interval product, saturating at
   the unbounded maximum); GatherND-8 keeps them. Index tuples of length 0 (indices [..., 0]) pass
   shape inference, but CPU leaves the output unwritten: the reference refuses them.
+- GatherElements-6 (opset6..16) takes indices of i32 or i64 only (a dynamic type is refused too); a missing
+  ``axis`` reads as 0. The output is data's element type and indices' partial shape, each dim but the axis's
+  merged (intersected) with data's: equal static dims, intersecting intervals, else refused; data of a dynamic rank
+  gives indices' shape, indices of a dynamic rank data's with the axis dim dynamic. CPU counts a negative index in
+  [-n, -1] from the end and refuses one out of [-n, n - 1] when it runs; on an empty axis (n = 0) it does not
+  refuse but gives whatever memory holds: the reference refuses all of those. Data of any element type (boolean,
+  8- to 64-bit integers, f16, f32) moves bit for bit; CPU holds i64 and u64 data in 32 bits (2^40 + 5 comes out 5)
+  and f64 in f32, the reference keeps them. Indices dims must equal data's but on the axis when it runs too (a
+  dynamic shape fed otherwise is refused).
 """
 
 from __future__ import annotations
@@ -181,6 +190,54 @@ def _run_gather_nd(fused: bool):
     return run
 
 
+# --- GatherElements ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GatherElementsAttrs:
+    axis: int = A.attr("axis", A.INT, 0)
+
+
+def _gather_elements(a: GatherElementsAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """gather_elements_shape_inference.hpp: indices' shape, each dim but the axis's merged with data's."""
+    data, indices = inputs
+    if indices.element not in ("i32", "i64"):
+        raise OpValidationError(f"indices must be i32 or i64, got {indices.element or 'a dynamic type'}")
+    axis = a.axis if data.shape is None else normalize_axis(a.axis, len(data.shape))
+    for t in (data, indices):
+        not_scalar(t.shape, "GatherElements")
+    if data.shape is None:
+        return [TensorType(data.element, indices.shape)]
+    if indices.shape is None:
+        return [TensorType(data.element, data.shape[:axis] + (DYNAMIC,) + data.shape[axis + 1:])]
+    if len(data.shape) != len(indices.shape):
+        raise OpValidationError(f"data of rank {len(data.shape)} and indices of rank {len(indices.shape)}: the ranks "
+                                "must be equal")
+    merged = [iv(i) if k == axis else meet(iv(d), iv(i))
+              for k, (d, i) in enumerate(zip(data.shape, indices.shape, strict=True))]
+    if any(is_empty(m) for m in merged):
+        raise OpValidationError(f"data and indices dims differ off the axis {axis}")
+    return [TensorType(data.element, dims(merged))]
+
+
+def _run_gather_elements(a: GatherElementsAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Each output element is data's at its index along the axis (negative ones counted from the end); an index out
+    of [-n, n - 1] is refused, as OpenVINO CPU refuses it (or, on an empty axis, gives whatever memory holds)."""
+    x, idx = args
+    if idx.dtype not in (np.int32, np.int64):
+        raise OpValidationError(f"indices must be i32 or i64, got {idx.dtype}")
+    if x.ndim == 0 or idx.ndim != x.ndim:
+        raise OpValidationError(f"data {list(x.shape)} and indices {list(idx.shape)} must have one rank, 1 or more")
+    axis = normalize_axis(a.axis, x.ndim)
+    if x.shape[:axis] + x.shape[axis + 1:] != idx.shape[:axis] + idx.shape[axis + 1:]:
+        raise OpValidationError(f"data {list(x.shape)} and indices {list(idx.shape)} differ off the axis {axis}")
+    n = x.shape[axis]
+    flat = idx.astype(np.int64)
+    if np.any((flat < -n) | (flat >= n)):
+        raise OpValidationError(f"an index is out of [{-n}, {n - 1}] (OpenVINO CPU refuses it)")
+    return [np.take_along_axis(x, np.where(flat < 0, flat + n, flat), axis)]
+
+
 # --- rounding rule ----------------------------------------------------------------------------------
 
 _MOVES = moves(0)
@@ -199,6 +256,8 @@ def _gather_rounding(kernel, a, args: Sequence[np.ndarray], bounds: Sequence[np.
     if not moving.any():
         return [found]
     y = np.asarray(outputs[0])
+    if isinstance(a, GatherElementsAttrs):  # (one index per output element)
+        return [np.where(moving, np.inf, found)]
     if isinstance(a, GatherNDAttrs):
         batch, k = a.batch_dims, idx.shape[-1]
         lead = y.shape[:y.ndim - (idx.ndim - 1 - batch) - (x.ndim - batch - k)]
@@ -224,3 +283,5 @@ GATHER_ND_5 = OpSpec("GatherND", "GatherND-5", GatherNDAttrs, (2, 2), 1, guarded
                      _run_gather_nd(True), rounding=_gather_rounding, index_input=1)
 GATHER_ND_8 = OpSpec("GatherND", "GatherND-8", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(False)),
                      _run_gather_nd(False), rounding=_gather_rounding, index_input=1)
+GATHER_ELEMENTS_6 = OpSpec("GatherElements", "GatherElements-6", GatherElementsAttrs, (2, 2), 1,
+                           guarded(_gather_elements), _run_gather_elements, rounding=_gather_rounding, index_input=1)

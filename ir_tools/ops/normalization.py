@@ -1,9 +1,10 @@
-"""BatchNormInference-1/-5, MVN-1/-6, NormalizeL2-1 and LRN-1: attributes, shape rules, reference kernels.
+"""BatchNormInference-1/-5, MVN-1/-6, GroupNormalization-12, NormalizeL2-1 and LRN-1: attributes, shape rules,
+reference kernels.
 
 BatchNormInference-1 takes (gamma, beta, data, mean, variance), BatchNormInference-5 (data, gamma, beta,
 mean, variance). Sums and square roots are computed in float64 and rounded once to the data's type.
-Checked by tests/ops/test_normalization_conformance.py. Measured on openvino 2026.4.1, beyond the
-specification:
+Checked by tests/ops/test_normalization_conformance.py and tests/ops/test_group_normalization_conformance.py.
+Measured on openvino 2026.4.1, beyond the specification:
 
 - BatchNormInference: the five element types must be equal (dynamic merges) and real; data of rank
   >= 2 (dynamic rank passes); gamma, beta, mean and variance must merge into one 1-D shape whose dim
@@ -18,6 +19,21 @@ specification:
   nor the element types are checked (the kernel takes axes in [-r, r-1]). ``eps`` is read as f32. OpenVINO
   CPU gives NaN for f16 data of shape [2,1,2] normalised along the axis of one element with eps 1e-9 (a
   zero variance, and eps lost below f16's range), 0 for [4,1] or f32 data: the kernel gives 0.
+- GroupNormalization-12 (opset12..16; data [N, C, ...], scale [C], bias [C]): shape inference checks no element
+  type (i32, boolean and mixed types pass; the output is the data's type and partial shape) nor epsilon (a negative
+  one passes); num_groups must be positive; scale and bias of rank 1 or dynamic, compatible with each other and with
+  the data's channel dim (intervals that meet); data of rank >= 2 (dynamic rank passes); a static channel count at
+  least num_groups and divisible by it (0 channels refused), a dynamic or interval one unchecked. CPU takes one of
+  two paths, which compute alike: a snippets Subgraph (static shapes, N * num_groups at least its threads, a group
+  within its L1 cache), else GroupNormalizationDecomposition into Reshape + MVN + Reshape + Multiply + Add (dynamic
+  shapes, large groups, one group). Both take the mean as an f32 sum times an f32 1 / n and the variance in a second
+  pass, the f32 mean of (x - mean)^2 (the plugin's sources; measured: with means 10^4 times the spread, where a
+  one-pass E[x^2] - mean^2 would lose every digit, they stay within the two-pass bound), epsilon as f32 (f16 data
+  too: 1e-9 keeps a constant f16 group at 0, not NaN), then 1 / sqrt, and compute f16 data in f32, rounded once.
+  CPU compiles no integer data ("Cannot fallback on ngraph reference implementation": the kernel refuses it,
+  UnsupportedError); f32 data with f16 scale and bias only on the snippets path (the MVN path's Multiply refuses the
+  mix): the kernel computes it. A NaN or an infinity in a group makes the whole group NaN, a constant group with
+  epsilon 0 gives NaN (0 / 0) on both; empty data give empty results.
 - NormalizeL2: a static axes rank must be 0 or 1; constant axes must lie in [-r, r-1]; axes may be a
   Parameter and of any type; ``eps`` is read as f32. Empty axes give 0 for +-0 and
   1 for anything else, NaN included (CPU).
@@ -43,6 +59,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .activations import FLOAT
 from .arithmetic import merge_dim, merge_elements, merge_shapes
+from .intervals import compatible, iv, to_dim
 from .rounding import (
     ACCUMULATION_UNIT,
     APPROXIMATION,
@@ -74,6 +91,12 @@ class Mvn6Attrs:
     eps: float = A.attr("eps", FLOAT)
     normalize_variance: bool = A.attr("normalize_variance", A.BOOL, False)
     eps_mode: str = A.attr("eps_mode", A.enum("inside_sqrt", "outside_sqrt"), "inside_sqrt")
+
+
+@dataclass(frozen=True, slots=True)
+class GroupNormAttrs:
+    num_groups: int = A.attr("num_groups", A.INT)
+    epsilon: float = A.attr("epsilon", FLOAT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,9 +263,10 @@ def _mvn_kernel(params: Callable[[Any, Sequence[np.ndarray]], _MvnParams]) -> Ke
     return run
 
 
-def _mvn_rounding(params: Callable[[Any, Sequence[np.ndarray]], _MvnParams]) -> RoundingRule:
+def _mvn_rounding(params: Callable[[Any, Sequence[np.ndarray]], _MvnParams], two_pass: bool = False) -> RoundingRule:
     """y = (x - mean) / D with D = sqrt(var + eps) or sqrt(var) + eps, each sum of n terms in f32 (the variance
-    possibly in one pass, E[x^2] - mean^2: its error is relative to E[x^2], not to var). Input errors b move
+    possibly in one pass, E[x^2] - mean^2: its error is relative to E[x^2], not to var; ``two_pass``, known to be
+    the mean of (x - mean)^2, ``_two_pass_variance_error``: relative to var). Input errors b move
     x - mean by b + mean(b) and D by at most rms(b) (Minkowski). Then (dc + |y| dD) / (D - dD) bounds y's change.
 
     Normalised, an element is at most sqrt(n - 1) in magnitude (n - 1 times its square is at most the sum of the
@@ -277,8 +301,11 @@ def _mvn_rounding(params: Callable[[Any, Sequence[np.ndarray]], _MvnParams]) -> 
                 return [d_centred + own]
             with np.errstate(all="ignore"):
                 var = np.mean(centred * centred, axis=p.axes, keepdims=True)
-                wrong_var = gamma(n + 2) * (np.mean(x * x, axis=p.axes, keepdims=True) + mean * mean) + \
-                    2.0 * np.abs(mean) * wrong_mean
+                if two_pass:
+                    wrong_var = _two_pass_variance_error(centred, var, wrong_mean, p.axes, n)
+                else:
+                    wrong_var = gamma(n + 2) * (np.mean(x * x, axis=p.axes, keepdims=True) + mean * mean) + \
+                        2.0 * np.abs(mean) * wrong_mean
                 inner = var + (p.eps if p.inside else 0.0)
                 root = np.sqrt(inner)
                 d_root = root - np.sqrt(np.maximum(inner - wrong_var, 0.0)) + 2.0 * ACCUMULATION_UNIT * root
@@ -301,6 +328,21 @@ def _mvn_rounding(params: Callable[[Any, Sequence[np.ndarray]], _MvnParams]) -> 
     return worst_case
 
 
+def _two_pass_variance_error(centred: np.ndarray, var: np.ndarray, wrong_mean: np.ndarray, axes: tuple[int, ...],
+                             n: int) -> np.ndarray:
+    """The most an f32 mean of (x - m')^2 (m' the f32 mean, off by at most ``wrong_mean``) is off var: each term
+    c' = (c - d)(1 + r) with c = x - mean, |d| <= wrong_mean, |r| <= u, so mean(c'^2) - var = 2 mean(c e) +
+    mean(e^2) for e = c' - c = r c - d (1 + r), where mean(c d) = d mean(c) = 0 (a shift of the mean moves no
+    centred sum: what a one-pass variance lacks): at most 2 u (var + wrong_mean mean|c|) + mean((wrong_mean (1 + u)
+    + u |c|)^2). Then n squares summed and scaled by an f32 1 / n: gamma(n + 2) of the result."""
+    u = ACCUMULATION_UNIT
+    spread = np.abs(centred)
+    shifted = (1.0 + u) * wrong_mean + u * spread
+    centring = 2.0 * u * (var + wrong_mean * np.mean(spread, axis=axes, keepdims=True)) + \
+        np.mean(shifted * shifted, axis=axes, keepdims=True)
+    return centring + gamma(n + 2) * (var + centring)
+
+
 def _mvn_largest(n: int) -> float:
     """The largest magnitude OpenVINO's normalised element may have: sqrt(n - 1), and its f32 roundings (the
     deviation's n-term sums, the square root and the division) on top, generously (2^-10 relative)."""
@@ -319,6 +361,105 @@ def _mvn(x: np.ndarray, axes: tuple[int, ...], normalize_variance: bool, eps: fl
     return centred.astype(x.dtype)
 
 
+# --- GroupNormalization ---------------------------------------------------------------------------
+
+
+def _group_norm_rule(a: GroupNormAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """group_normalization_shape_inference.hpp: element types are not checked; scale and bias of rank 1 (or dynamic),
+    compatible with each other and with the data's channel dim; a static channel count of at least num_groups and
+    divisible by it. The output is the data's type and partial shape."""
+    data, scale, bias = inputs
+    if a.num_groups <= 0:
+        raise OpValidationError(f"num_groups {a.num_groups} must be positive")
+    lengths = {}
+    for what, t in (("scale", scale), ("bias", bias)):
+        if t.shape is not None:
+            if len(t.shape) != 1:
+                raise OpValidationError(f"{what} has rank {len(t.shape)}: it must be 1-D")
+            lengths[what] = iv(t.shape[0])
+    if len(lengths) == 2 and not compatible(lengths["scale"], lengths["bias"]):
+        raise OpValidationError(f"scale of length {scale.shape[0]} and bias of length {bias.shape[0]} differ")
+    if data.shape is not None:
+        if len(data.shape) < 2:
+            raise OpValidationError(f"data has rank {len(data.shape)}: it must be at least 2")
+        channels = data.shape[1]
+        for what, length in lengths.items():
+            if not compatible(iv(channels), length):
+                raise OpValidationError(f"{what} of length {to_dim(length)} for {channels} channels")
+        if channels.is_static and (channels.lo < a.num_groups or channels.lo % a.num_groups):
+            raise OpValidationError(f"{channels.lo} channels cannot make {a.num_groups} groups of equal size")
+    return [TensorType(data.element, data.shape)]
+
+
+def _group_norm_inputs(a: GroupNormAttrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The data, then scale and bias in float64 shaped to broadcast along the channel axis."""
+    x, scale, bias = (np.asarray(v) for v in args)
+    if any(v.dtype.kind != "f" for v in (x, scale, bias)):
+        raise UnsupportedError(f"GroupNormalization of element types {[str(v.dtype) for v in (x, scale, bias)]}: the "
+                               "reference computes floating-point inputs only")
+    if x.ndim < 2 or a.num_groups <= 0 or x.shape[1] < a.num_groups or x.shape[1] % a.num_groups or \
+            scale.shape != (x.shape[1],) or bias.shape != (x.shape[1],):
+        raise OpValidationError(f"data {list(x.shape)} in {a.num_groups} groups with scale {list(scale.shape)} and "
+                                f"bias {list(bias.shape)}: they must be [N, C, ...], C a multiple of them, and [C]")
+    channels = [-1 if i == 1 else 1 for i in range(x.ndim)]
+    return x, scale.astype(np.float64).reshape(channels), bias.astype(np.float64).reshape(channels)
+
+
+def _grouped(x: np.ndarray, groups: int) -> np.ndarray:
+    """The data as [N, groups, the rest]: each group's elements along the last axis (empty data included)."""
+    return x.reshape(x.shape[0], groups, math.prod(x.shape[1:]) // groups)
+
+
+def _group_norm_params(a: GroupNormAttrs, args: Sequence[np.ndarray]) -> _MvnParams:
+    """What the grouped data's normalisation computes: MVN over the last axis, epsilon read as f32 inside the root."""
+    return _MvnParams((2,), True, float(np.float32(a.epsilon)), True)
+
+
+def _normalized(a: GroupNormAttrs, x: np.ndarray) -> np.ndarray:
+    """(x - mean) / sqrt(var + epsilon) over each group, in float64, in the data's shape."""
+    p = _group_norm_params(a, [x])
+    return _mvn(_grouped(x.astype(np.float64), a.num_groups), p.axes, True, p.eps, p.inside).reshape(x.shape)
+
+
+def _group_norm(a: GroupNormAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, scale, bias = _group_norm_inputs(a, args)
+    with np.errstate(all="ignore"):
+        return [(_normalized(a, x) * scale + bias).astype(x.dtype)]
+
+
+def _group_norm_rounding() -> RoundingRule:
+    """y = z s + b with z the group's normalised value: OpenVINO CPU computes z as MVN does with a two-pass variance
+    (MVN's rule on the grouped data bounds z's distance dz in f32, its input errors and its ``statistical`` variant
+    included), then a product and a sum in f32 (u of |z s| and of |y|), and rounds y into the output's type. Input
+    errors: the data's move z (within dz), the scale's b_s and the bias's b_b move y by (|s| + b_s) dz + |z| b_s +
+    b_b."""
+    grouped_mvn = _mvn_rounding(_group_norm_params, two_pass=True)
+
+    def variant(normalized: RoundingRule) -> RoundingRule:
+        def rule(kernel: Kernel, a: GroupNormAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                 outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+            x, scale, bias = _group_norm_inputs(a, args)
+            if not x.size:
+                return [EXACT]
+            grouped = _grouped(x, a.num_groups)
+            moved_data = EXACT if is_exact(bounds[0]) else _grouped(np.broadcast_to(bounds[0], x.shape), a.num_groups)
+            with np.errstate(all="ignore"):
+                z = _normalized(a, x)
+                (dz,) = normalized(kernel, a, [grouped], [moved_data], [_grouped(z, a.num_groups)])
+                dz = np.broadcast_to(dz, grouped.shape).reshape(x.shape)
+                d_scale, d_bias = (EXACT if is_exact(bounds[i]) else
+                                   np.broadcast_to(bounds[i], args[i].shape).reshape(scale.shape) for i in (1, 2))
+                u = ACCUMULATION_UNIT
+                z_abs, s_abs = np.abs(z), np.abs(scale)
+                moved = (1.0 + 2.0 * u) * (s_abs + d_scale) * dz + z_abs * d_scale + d_bias
+                own = u * (z_abs * s_abs + np.abs(z * scale + bias)) + output_rounding(outputs[0])
+                return [np.nan_to_num(moved + own, nan=np.inf)]
+
+        return rule
+
+    worst_case = variant(grouped_mvn)
+    worst_case.statistical = variant(grouped_mvn.statistical)  # type: ignore[attr-defined]
+    return worst_case
 
 
 # --- NormalizeL2 -----------------------------------------------------------------------------------
@@ -475,6 +616,8 @@ MVN_1 = OpSpec("MVN", "MVN-1", Mvn1Attrs, (1, 1), 1, _same_shape, _mvn_kernel(_m
                rounding=_mvn_rounding(_mvn1_params))
 MVN_6 = OpSpec("MVN", "MVN-6", Mvn6Attrs, (2, 2), 1, _mvn6_rule, _mvn_kernel(_mvn6_params), value_inputs=(1,),
                rounding=_mvn_rounding(_mvn6_params))
+GROUP_NORMALIZATION_12 = OpSpec("GroupNormalization", "GroupNormalization-12", GroupNormAttrs, (3, 3), 1,
+                                _group_norm_rule, _group_norm, rounding=_group_norm_rounding())
 NORMALIZE_L2_1 = OpSpec("NormalizeL2", "NormalizeL2-1", NormalizeL2Attrs, (2, 2), 1, _normalize_l2_rule,
                         _normalize_l2, value_inputs=(1,), rounding=_normalize_l2_rounding)
 LRN_1 = OpSpec("LRN", "LRN-1", LrnAttrs, (2, 2), 1, _lrn_rule, _lrn, value_inputs=(1,), rounding=_lrn_rounding)

@@ -1,8 +1,9 @@
-"""ScatterNDUpdate-3, ScatterNDUpdate-15 and ScatterUpdate-3: attributes, shape rules, reference kernels and rounding
-rules.
+"""ScatterNDUpdate-3, ScatterNDUpdate-15, ScatterUpdate-3, ScatterElementsUpdate-3 and ScatterElementsUpdate-12:
+attributes, shape rules, reference kernels and rounding rules.
 
-Checked against the installed openvino (shape rules and CPU kernels) by tests/ops/test_scatter_nd_conformance.py and
-tests/ops/test_scatter_update_conformance.py. Measured on OpenVINO 2026.4.1, beyond its specification:
+Checked against the installed openvino (shape rules and CPU kernels) by tests/ops/test_scatter_nd_conformance.py,
+tests/ops/test_scatter_update_conformance.py and tests/ops/test_scatter_elements_conformance.py. Measured on OpenVINO
+2026.4.1, beyond its specification:
 
 - ScatterUpdate-3 (opset3..16; data, indices, updates, axis): indices and axis of an integral type (not boolean; a
   dynamic one passes), axis of shape [] or [1] (compatible), within [-r, r - 1] where known (and r > 0); updates of
@@ -25,25 +26,50 @@ tests/ops/test_scatter_update_conformance.py. Measured on OpenVINO 2026.4.1, bey
   stays, NaN in updates is skipped). Boolean data is reduced as u8 and read back as nonzero (sub of three
   trues from True is True, the evaluator's xor False; 256 trues sum to False). i64 data is computed as i32 by
   CPU; the reference keeps i64.
+
+- ScatterElementsUpdate-3 (opset3..11) and -12 (opset12..16; data, indices, updates, axis): shape inference refuses
+  indices or an axis of a real type (boolean and dynamic ones pass), updates of another element type than data's (a
+  dynamic one merges: the output has the other's), an axis of rank 2 or more (of rank 1 any length: its first
+  element is read), indices of another rank than data's, updates not compatible with the indices' shape, -12's mean
+  on boolean data, and where the data rank r is known, an axis constant out of [-r, r - 1] (a scalar's: [-1, 0]) or
+  boolean ("Element not supported"); the output has data's partial shape. Indices' dims are not checked against
+  data's.
+- CPU counts an index in [-n, -1] from the end and refuses one of n or more when it runs, but checks none below -n
+  (it wrote outside the tensor: glibc aborted the process), nor indices longer than data off the axis (it wrote into
+  the next row, or outside): the reference refuses all three. CPU compiles no scalar data (UnsupportedError).
+- CPU shares the lines along the axis among its threads and applies each line's updates one after another in axis
+  order: duplicates are deterministic, none's last wins (5,000 updates of one element; 900 runs under load of 256
+  lines of 200 updates into 4 elements, along either axis: the last), and the reductions run in that order, floats
+  in f32 (f16 too: 2048 + 64 * 1.0 gives 2112; f64 in f32), integers wrapping in their own type (i8 100 + 100 + 100
+  gives 44; i16 and u32 likewise), min and max as ScatterNDUpdate's. Boolean data is reduced as u8 and read back
+  as nonzero: 256 trues summed into False give False (the evaluator's or: True). i64 data is computed as i32 (2**40
+  becomes 0): the reference keeps i64. Boolean indices are 0 and 1.
+- use_init_val false: each element updated starts from 0 (sum, mean), 1 (prod), or for max and min -/+F32_MAX on
+  floats (an element whose updates are all NaN ends there: -3.4e38, -inf in f16; the evaluator gives NaN) and the
+  integer type's extremes; elements no update touches keep the data.
+- mean: that sum divided by the number of updates (plus one with use_init_val) in double, cast back: integers are
+  truncated toward zero (-7 / 2 gives -3, the evaluator's floor -4), after their sum wrapped (i8: 300 is 44, so 14).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..base.dtypes import INTEGER_TYPES
+from ..base.dims import show_shape
+from ..base.dtypes import F32_MAX, INTEGER_TYPES, REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .core import NoAttrs
 from .intervals import compatible, guarded, iv
 from .rounding import EXACT, accumulation, moves
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, RoundingRule, TensorType
 
 SCATTER_REDUCTIONS = ("none", "sum", "sub", "prod", "min", "max")
+ELEMENTS_REDUCTIONS = ("none", "sum", "prod", "min", "max", "mean")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,22 +135,33 @@ def _scatter_rows(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> tuple[np.n
 
 
 def _run_scatter_nd(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Updates applied one after another in index order (none: the last write wins, where OpenVINO CPU writes
-    duplicates in parallel). Floats are reduced in float64 and rounded once; NaN in data stays, NaN in updates
-    is skipped by min and max (the CPU's ``u < acc ? u : acc``). Integers wrap; booleans are reduced as u8 (wrapping)
-    and read back as nonzero, as the CPU computes them."""
+    """Each index tuple's slice of updates reduced into the data (``_scattered``)."""
     x, idx, upd = args
-    reduction = getattr(a, "reduction", "none")
     rows, size = _scatter_rows(x, idx, upd)
-    out = x.copy()
     if rows.size == 0 or size == 0:
-        return [out]
-    flat, new = out.reshape(-1, size), upd.reshape(-1, size)
+        return [x.copy()]
+    return [_scattered(x, rows, upd.reshape(-1, size), getattr(a, "reduction", "none"))]
+
+
+def _scattered(x: np.ndarray, rows: np.ndarray, new: np.ndarray, reduction: str,
+               use_init_val: bool = True) -> np.ndarray:
+    """A copy of x with each slice of ``new`` ([len(rows), slice]) reduced into its row of x.reshape(-1, slice), one
+    after another in index order (none: the last write wins, where OpenVINO CPU writes ScatterNDUpdate's duplicates in
+    parallel). Floats are reduced in float64 and rounded once; NaN in data stays, NaN in updates is skipped by min
+    and max (the CPU's ``u < acc ? u : acc``). Integers wrap; booleans are reduced as u8 (wrapping) and read back as
+    nonzero, as the CPU computes them. ``use_init_val`` false: the rows updated start from the reduction's neutral
+    value (``_neutral``) in place of the data. mean: the sum divided by the number of its terms, integers truncated
+    toward zero (the CPU's cast of its double quotient)."""
+    out = x.copy()
+    flat = out.reshape(-1, new.shape[1])
     if reduction == "none":
         _, first = np.unique(rows[::-1], return_index=True)  # each row's last update
         keep = rows.size - 1 - first
         flat[rows[keep]] = new[keep]
-        return [out]
+        return out
+    if not use_init_val:
+        with np.errstate(over="ignore"):  # (-/+F32_MAX is -/+inf in f16)
+            flat[rows] = _neutral(reduction, x.dtype)
     kind = x.dtype.kind
     wide = np.float64 if kind == "f" else np.uint8 if kind == "b" else x.dtype
     acc, terms = flat.astype(wide), new.astype(wide)
@@ -132,12 +169,35 @@ def _run_scatter_nd(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         (np.fmin if reduction == "min" else np.fmax).at(acc, rows, terms)
         acc[np.isnan(flat)] = np.nan
     else:
-        ufunc = {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "min": np.minimum, "max": np.maximum}
+        ufunc = {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "min": np.minimum, "max": np.maximum,
+                 "mean": np.add}
         with np.errstate(over="ignore", invalid="ignore"):
             ufunc[reduction].at(acc, rows, terms)
+    if reduction == "mean":
+        counts = np.bincount(rows, minlength=len(flat))
+        touched = counts > 0
+        quotient = acc[touched] / (counts[touched] + int(use_init_val))[:, None]
+        acc[touched] = quotient if kind == "f" else np.trunc(quotient)
     with np.errstate(over="ignore"):
         flat[...] = acc != 0 if kind == "b" else acc.astype(x.dtype)
-    return [out]
+    return out
+
+
+def _neutral(reduction: str, dtype: np.dtype) -> float | int | bool:
+    """Where OpenVINO CPU starts a reduction without the data (``use_init_val`` false): 0 (sum, mean), 1 (prod), and
+    the lowest (max) or highest (min) value of the type it computes in: -/+F32_MAX for floats (f16 data is computed
+    in f32), the type's own for integers, u8's for booleans (False, and True standing for 255)."""
+    if reduction in ("sum", "mean"):
+        return 0
+    if reduction == "prod":
+        return 1
+    if dtype.kind == "f":
+        low, high = -F32_MAX, F32_MAX
+    elif dtype.kind == "b":
+        low, high = False, True
+    else:
+        low, high = int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)
+    return low if reduction == "max" else high
 
 
 def _updates_per_element(a, args: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> np.ndarray:
@@ -159,27 +219,33 @@ def _scatter_sum_magnitude(a, args: Sequence[np.ndarray], exponent: int) -> list
 
 
 _SCATTER_SUM = ScatterNDUpdate15Attrs("sum")
-_SCATTER_MAX = ScatterNDUpdate15Attrs("max")
 _SCATTER_MOVES = moves(0, 2)
-# (a sum is linear in its data and updates together, not in each on its own: its inputs' errors go by the difference)
-_SCATTER_SUMS = accumulation(_updates_per_element, (0, 2), _scatter_sum_magnitude, linear=False)
-_SCATTER_PRODUCTS = accumulation(_updates_per_element, (0, 2), linear=False)
 
 
-def _scatter_nd_rounding(kernel, a, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
-                         outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+def _scatter_rounding(sums: RoundingRule, products: RoundingRule) -> RoundingRule:
     """Integers and booleans: exact. none: elements move, their bounds with them. min and max pick one of an
-    element's candidates: the largest of their bounds. sum and sub: gamma(n) sum|terms| (n the element's updates)
-    + output rounding, input bounds added; prod: gamma(n) prod|terms| likewise (``accumulation``, worst case both
-    for one layer and end to end: the terms are data, not products of two inputs)."""
-    if np.asarray(outputs[0]).dtype.kind != "f":
-        return [EXACT]
-    reduction = getattr(a, "reduction", "none")
-    if reduction == "none":
-        return _SCATTER_MOVES(kernel, a, args, bounds, outputs)
-    if reduction in ("min", "max"):
-        return _SCATTER_MOVES(kernel, _SCATTER_MAX, args, bounds, outputs)
-    return (_SCATTER_PRODUCTS if reduction == "prod" else _SCATTER_SUMS)(kernel, a, args, bounds, outputs)
+    element's candidates: the largest of their bounds. sum, sub and mean: ``sums``; prod: ``products`` (both
+    ``accumulation``: gamma(n) sum|terms| or gamma(n) prod|terms| (n the element's updates) + output rounding, input
+    bounds added, worst case both for one layer and end to end: the terms are data, not products of two inputs)."""
+
+    def rule(kernel, a, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        if np.asarray(outputs[0]).dtype.kind != "f":
+            return [EXACT]
+        reduction = getattr(a, "reduction", "none")
+        if reduction == "none":
+            return _SCATTER_MOVES(kernel, a, args, bounds, outputs)
+        if reduction in ("min", "max"):
+            return _SCATTER_MOVES(kernel, replace(a, reduction="max"), args, bounds, outputs)
+        return (products if reduction == "prod" else sums)(kernel, a, args, bounds, outputs)
+
+    return rule
+
+
+# (a sum is linear in its data and updates together, not in each on its own: its inputs' errors go by the difference)
+_scatter_nd_rounding = _scatter_rounding(
+    accumulation(_updates_per_element, (0, 2), _scatter_sum_magnitude, linear=False),
+    accumulation(_updates_per_element, (0, 2), linear=False))
 
 
 # --- specs ------------------------------------------------------------------------------------------
@@ -264,3 +330,105 @@ def _run_scatter_update(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 SCATTER_UPDATE_3 = OpSpec("ScatterUpdate", "ScatterUpdate-3", NoAttrs, (4, 4), 1, guarded(_scatter_update),
                           _run_scatter_update, (3,), rounding=_SCATTER_MOVES, index_input=1)
+
+
+@dataclass(frozen=True, slots=True)
+class ScatterElementsUpdate12Attrs:
+    reduction: str = A.attr("reduction", A.enum(*ELEMENTS_REDUCTIONS), "none")
+    use_init_val: bool = A.attr("use_init_val", A.BOOL, True)
+
+
+def _scatter_elements(a, inputs: Sequence[TensorType], values) -> list[TensorType] | None:
+    """ScatterElementsUpdateBase's validation and shape inference (module doc); None where the axis is a constant
+    of no element (OpenVINO reads a first one past its end)."""
+    data, indices, updates, axis = inputs
+    if getattr(a, "reduction", "none") == "mean" and data.element == "boolean":
+        raise OpValidationError("reduction mean of boolean data")
+    for t, what in ((indices, "indices"), (axis, "axis")):
+        if t.element in REAL_TYPES:
+            raise OpValidationError(f"{what} of element type {t.element}: it must be an integral type")
+    if data.element is not None and updates.element is not None and data.element != updates.element:
+        raise OpValidationError(f"updates of element type {updates.element} differ from data of {data.element}")
+    if axis.shape is not None and len(axis.shape) > 1:
+        raise OpValidationError(f"axis of shape {list(axis.shape)}: it must be a scalar or 1D")
+    if data.shape is not None and indices.shape is not None and len(data.shape) != len(indices.shape):
+        raise OpValidationError(f"indices of rank {len(indices.shape)}: it must be the data's, {len(data.shape)}")
+    if indices.shape is not None and updates.shape is not None and (
+            len(indices.shape) != len(updates.shape) or
+            not all(compatible(iv(i), iv(u)) for i, u in zip(indices.shape, updates.shape, strict=False))):
+        raise OpValidationError(f"updates of shape {show_shape(updates.shape)}: it must be the indices', "
+                                f"{show_shape(indices.shape)}")
+    known = len(values) > 3 and values[3] is not None
+    if known and data.shape is not None:
+        value = np.asarray(values[3])
+        if value.dtype.kind == "b":
+            raise OpValidationError("a boolean axis: OpenVINO cannot read its value")
+        if value.size == 0:
+            return None
+        rank = max(len(data.shape), 1)  # (a scalar's axis is 0 or -1)
+        axis_value = int(value.reshape(-1)[0].astype(np.int64))
+        if not -rank <= axis_value < rank:
+            raise OpValidationError(f"axis {axis_value} is out of [{-rank}, {rank - 1}]")
+    return [TensorType(data.element if data.element is not None else updates.element, data.shape)]
+
+
+def _element_rows(x: np.ndarray, idx: np.ndarray, upd: np.ndarray, axis_value: np.ndarray) -> np.ndarray:
+    """The flat position in x each element of updates goes to (in the updates' order, so each position's updates in
+    the order of the axis), negative indices counted from the end; OpValidationError where OpenVINO refuses the
+    node or CPU its indices, or writes outside its data."""
+    if idx.dtype.kind not in "iub" or axis_value.dtype.kind not in "iu":
+        raise OpValidationError(f"indices of {idx.dtype} and axis of {axis_value.dtype}: they must be integers")
+    if upd.dtype != x.dtype:
+        raise OpValidationError(f"updates of element type {upd.dtype} differ from data of {x.dtype}")
+    if x.ndim == 0:
+        raise UnsupportedError("scalar data: OpenVINO CPU does not compile it")
+    if axis_value.size == 0:
+        raise OpValidationError("an axis of no element")
+    axis = int(axis_value.reshape(-1)[0].astype(np.int64))
+    if not -x.ndim <= axis < x.ndim:
+        raise OpValidationError(f"axis {axis} is out of [{-x.ndim}, {x.ndim - 1}]")
+    axis %= x.ndim
+    if idx.ndim != x.ndim or upd.shape != idx.shape:
+        raise OpValidationError(f"indices {list(idx.shape)} and updates {list(upd.shape)}: both must have the shape "
+                                f"of the indices, of the rank of data {list(x.shape)}")
+    if any(i > n for d, (i, n) in enumerate(zip(idx.shape, x.shape, strict=True)) if d != axis):
+        raise OpValidationError(f"indices {list(idx.shape)} exceed data {list(x.shape)} off the axis {axis} (OpenVINO "
+                                "CPU writes outside the data there)")
+    n = x.shape[axis]
+    at = idx.astype(np.int64)
+    if np.any((at < -n) | (at >= n)):
+        raise OpValidationError(f"an index is out of [{-n}, {n - 1}] (OpenVINO CPU refuses one above, and writes "
+                                "outside the data for one below)")
+    grid = list(np.ogrid[tuple(slice(0, i) for i in idx.shape)])
+    grid[axis] = np.where(at < 0, at + n, at)
+    return np.ravel_multi_index(tuple(np.broadcast_arrays(*grid)), x.shape).reshape(-1)
+
+
+def _run_scatter_elements(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Each element of updates reduced into the data element its index names along the axis (``_scattered``: the
+    updates of one element in the order of the axis, as OpenVINO CPU applies them, the last one for none)."""
+    x, idx, upd, axis_value = (np.asarray(v) for v in args)
+    reduction = getattr(a, "reduction", "none")
+    if reduction == "mean" and x.dtype.kind == "b":
+        raise OpValidationError("reduction mean of boolean data")
+    rows = _element_rows(x, idx, upd, axis_value)
+    if rows.size == 0:
+        return [x.copy()]
+    return [_scattered(x, rows, upd.reshape(-1, 1), reduction, getattr(a, "use_init_val", True))]
+
+
+def _element_update_counts(a, args: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> np.ndarray:
+    """How many updates each output element accumulates (``accumulation``'s n)."""
+    x, idx, upd, axis_value = (np.asarray(v) for v in args)
+    return np.bincount(_element_rows(x, idx, upd, axis_value), minlength=x.size).reshape(x.shape)
+
+
+_ELEMENT_SUMS = accumulation(_element_update_counts, (0, 2), linear=False)
+_scatter_elements_rounding = _scatter_rounding(_ELEMENT_SUMS, _ELEMENT_SUMS)
+
+SCATTER_ELEMENTS_UPDATE_3 = OpSpec("ScatterElementsUpdate", "ScatterElementsUpdate-3", NoAttrs, (4, 4), 1,
+                                   guarded(_scatter_elements), _run_scatter_elements, (3,),
+                                   rounding=_scatter_elements_rounding, index_input=1)
+SCATTER_ELEMENTS_UPDATE_12 = OpSpec("ScatterElementsUpdate", "ScatterElementsUpdate-12", ScatterElementsUpdate12Attrs,
+                                    (4, 4), 1, guarded(_scatter_elements), _run_scatter_elements, (3,),
+                                    rounding=_scatter_elements_rounding, index_input=1)

@@ -74,8 +74,8 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 
 #: The input indexing into the first input of ops ir_tools has no OpSpec for (a modelled op's spec says it, in
 #: ``index_input``): a random index there must be in range.
-_UNMODELLED_INDEX_INPUTS = {"GatherElements": 1, "ScatterElementsUpdate": 1, "ROIAlign": 2,
-                            "EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1, "EmbeddingSegmentsSum": 1}
+_UNMODELLED_INDEX_INPUTS = {"ROIAlign": 2, "EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1,
+                            "EmbeddingSegmentsSum": 1}
 
 #: The dims a dynamic input takes when neither ``--shape`` nor the model fixes them (docs/SEMANTICS.md section 8).
 DEFAULT_BATCH = 1
