@@ -547,3 +547,19 @@ def test_layer_ids_are_integers(padded: str, tmp_path: Path, capsys: pytest.Capt
     assert not isinstance(openvino_reads(path), str)
     assert check(path, capsys) == (0, f"{path}: 0 error(s), 0 warning(s)\n")
     assert main(["compare", str(path)]) == 0 and "PASSED" in capsys.readouterr().out
+
+
+def test_a_port_without_dims_of_a_layer_not_re_inferred_may_be_of_a_dynamic_rank(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO writes a dynamic rank as it writes a scalar, a port without dims. Where our rules do not re-infer the
+    layer (Asin: no rule), its output was taken for a scalar, and the Concat it feeds, which refuses a scalar, was an
+    E-OP (found on DeBERTa-v2 exported by optimum-intel: a Broadcast of a dynamic rank feeding a GatherElements)."""
+    import openvino.opset1 as o1
+
+    x = o1.parameter(ov.PartialShape.dynamic(), np.float32, name="x")
+    joined = o1.concat([o1.asin(x), o1.asin(x)], 0, name="joined")
+    path = tmp_path / "dynamic_rank.xml"
+    ov.save_model(ov.Model([joined], [x], "dynamic_rank"), str(path))
+    assert re.search(r'type="Asin".*?<output>\s*<port id="1" precision="FP32"\s*/>', path.read_text(), re.S)
+    for options in ([], ["--no-openvino"]):
+        assert main(["check", str(path), *options]) == 0, capsys.readouterr().out

@@ -194,7 +194,8 @@ class ShapeWalker(Walker[TensorType]):
                 return [self.declared_type(r[1], r[2]) for r in records]
         if outputs is None:  # no rule, or rule 4: OpenVINO's inference of it is adopted later
             self.result.not_inferred.append(layer)
-            return [self.declared_type(r[1], r[2]) for r in records]
+            # (a port declared without dims is a scalar or a dynamic rank: OpenVINO's serializer writes both so)
+            return [self.declared_type(r[1], r[2] or None) for r in records]
         self.result.inferred.add(layer.id)
         clean = key is not None and not spec.value_inputs
         for record, inferred in zip(records, outputs, strict=False):
