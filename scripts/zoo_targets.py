@@ -7,12 +7,12 @@ and the releases of ``IR_TOOLS_RELEASE_PYTHONS="2023.0=/venv/bin/python,..."``:
     python scripts/zoo_targets.py [--only NAME ...] [--release 2023.0 ...] [--survey] [--fixtures]
 
 For each IR and each release R (tests/target_zoo.py ``measure``): ``migrate --target R`` (in this process, through
-``ir_tools.cli.main``), then whether the result holds only op versions R creates (``ir_tools.check(out,
-openvino=False, target=R)``), keeps its input and output names (as the current OpenVINO reports them), loads and
-runs on R (``ChildOpenVinoRunner``), and equals the current OpenVINO's outputs on the original within 1e-4 of
-max|output| at every run shape of the manifest (seeded inputs; token ids below the vocabulary, attention masks of
-ones, position ids a range). Prints one line per IR and release, the reason of each failure, and per release:
-migrated, loads, only op versions it creates, names kept and equal, each out of the total.
+``ir_tools.cli.main``), then whether the result holds only op versions R creates and passes check, OpenVINO's
+verdict included (``ir_tools.check(out, target=R)``), keeps its input and output names (as the current OpenVINO
+reports them), loads and runs on R (``ChildOpenVinoRunner``), and equals the current OpenVINO's outputs on the
+original within 1e-4 of max|output| at every run shape of the manifest (seeded inputs; token ids below the
+vocabulary, attention masks of ones, position ids a range). Prints one line per IR and release, the reason of each
+failure, and per release: migrated, loads, only op versions it creates, names kept and equal, each out of the total.
 
 ``--survey`` prints instead, per op version above opset8, the IRs holding it, and what ``ir-tools check --target
 R --no-openvino`` says of each (the layers refused, and whether ``migrate --target`` has a rewrite for them).

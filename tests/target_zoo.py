@@ -4,7 +4,8 @@ are, how to feed them, and the one measurement every user of them makes (``measu
 ``measure(entry, release, python)``: ``ir-tools migrate MODEL --target RELEASE`` in this process (with
 ``--stateless`` for a stateful model and a release that cannot run its dynamic state), then whether the result (the
 original itself where there is nothing to migrate) loads and runs on that release (the OpenVINO of ``python``), holds
-only op versions it creates, keeps input and output names (as the current OpenVINO reports them; a stateless form
+only op versions it creates and passes ``check`` (OpenVINO's verdict included: its dims are what OpenVINO infers),
+keeps input and output names (as the current OpenVINO reports them; a stateless form
 adds the state's), and whether its outputs equal the current OpenVINO's on the original within 1e-4 of max|output|
 at every run shape of the manifest (a stateless form fed the initial state: the first step). Used by
 scripts/zoo_targets.py, benchmarks/bench_migrate.py and tests/test_target_fixtures.py; needs no torch.
@@ -168,7 +169,7 @@ def measure(entry: dict[str, Any], release: str, python: str, workdir: Path | No
             found.reasons.append(f"migrate exit {code}: {refusals(err)}")
             return found
         found.migrated = True
-        left = [d for d in ir_tools.check(out, openvino=False, target=release) if d.severity == "error"]
+        left = [d for d in ir_tools.check(out, target=release) if d.severity == "error"]  # (OpenVINO's verdict too)
         found.creates = not left
         if left:
             found.reasons.append(f"after migrate, check --target {release}: {refusals(chr(10).join(map(str, left)))}")
