@@ -77,6 +77,11 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 _UNMODELLED_INDEX_INPUTS = {"ROIAlign": 2, "EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1,
                             "EmbeddingSegmentsSum": 1}
 
+#: The prefix of a sequence-to-sequence decoder's inputs from its encoder (``encoder_hidden_states``,
+#: ``encoder_attention_mask``, as optimum-intel names them): they hold the encoder's sequence, which no generation step
+#: and no past lengthens (a BART decoder's cross-attention mask grown to 9 beside its cached 8 keys: refused).
+ENCODER_INPUTS = "encoder_"
+
 #: The dims a dynamic input takes when neither ``--shape`` nor the model fixes them (docs/SEMANTICS.md section 8).
 DEFAULT_BATCH = 1
 DEFAULT_SEQUENCE = 8
@@ -201,7 +206,7 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
         made[name] = (param, dtype, shape, dims)
     fed = {param.id: shape for param, _, shape, _ in made.values()}  # (an index's rows may be another input's dim)
     out = {name: Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, fed),
-                        sequence=_sequence_axis(param, dtype.type))
+                        sequence=None if name.startswith(ENCODER_INPUTS) else _sequence_axis(param, dtype.type))
            for name, (param, dtype, shape, dims) in made.items()}
     past = max((_past_length(graph, param, shape) for param, _, shape, _ in made.values()), default=0)
     return {name: _after_past(recipe, past) if name not in shapes else recipe for name, recipe in out.items()}

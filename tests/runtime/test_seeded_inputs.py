@@ -257,3 +257,24 @@ def test_a_stateful_model_gets_fitting_inputs_and_compared_steps(capsys) -> None
     assert main(["compare", str(STATEFUL)]) == 0  # two steps, the state carried (tests/runtime/test_state.py)
     out = capsys.readouterr().out
     assert "steps (2, state carried from each to the next): 1 PASS, 2 PASS" in out and "PASSED" in out
+
+
+def test_a_decoders_inputs_from_its_encoder_keep_the_encoders_sequence() -> None:
+    """A generation step lengthened every input of a dynamic sequence axis: a BART decoder's encoder_attention_mask
+    grew to 9 at step 2 beside the 8 cross-attention keys it cached at step 1, and OpenVINO refused the inputs
+    (compare could not run optimum-intel's seq2seq decoders). The encoder's inputs keep its sequence; the decoder's own
+    follow the generation loop."""
+    from ir_tools.runtime.inputs import generation_step
+
+    graph = Graph("seq2seq_decoder")
+    builder = GraphBuilder(graph)
+    for name, element, shape in (("input_ids", "i64", [-1, -1]), ("attention_mask", "i64", [-1, -1]),
+                                 ("encoder_attention_mask", "i64", [-1, -1]),
+                                 ("encoder_hidden_states", "f32", [-1, -1, 16])):
+        builder.result(builder.parameter(name, element, shape), f"{name}_out")
+    made = recipes(graph, {})
+    fed = [draw(generation_step(made, step), step) for step in range(3)]
+    assert [x["input_ids"].shape for x in fed] == [(1, 8), (1, 1), (1, 1)]
+    assert [x["attention_mask"].shape for x in fed] == [(1, 8), (1, 9), (1, 10)]
+    assert [x["encoder_attention_mask"].shape for x in fed] == [(1, 8)] * 3
+    assert [x["encoder_hidden_states"].shape for x in fed] == [(1, 8, 16)] * 3
