@@ -43,7 +43,7 @@ from ..base.dims import DYNAMIC, Dim
 from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .operands import ints
+from .operands import ints, normalize_axis
 from .rounding import moves
 from .spec import OpSpec, TensorType
 
@@ -63,13 +63,6 @@ class OneHot16Attrs:
                                         "ignore_negative")
 
 
-def _axis(axis: int, rank: int) -> int:
-    """The output axis the depth dim goes to: ``axis`` within [-rank - 1, rank], made non-negative."""
-    if not -rank - 1 <= axis <= rank:
-        raise OpValidationError(f"axis {axis} is out of [{-rank - 1}, {rank}] for indices of rank {rank}")
-    return axis + rank + 1 if axis < 0 else axis
-
-
 def _one_hot(a: OneHotAttrs | OneHot16Attrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
     """one_hot_shape_inference.hpp and OneHot::validate_and_infer_types (module doc)."""
     indices, depth, on, off = inputs
@@ -83,7 +76,7 @@ def _one_hot(a: OneHotAttrs | OneHot16Attrs, inputs: Sequence[TensorType], value
             raise OpValidationError(f"{what} must be a scalar, got shape {[d.lo for d in t.shape]}")
     if indices.shape is None:
         return [TensorType(on.element, None)]
-    axis = _axis(a.axis, len(indices.shape))
+    axis = normalize_axis(a.axis, len(indices.shape) + 1)  # (of the output, which has the depth dim)
     dim = DYNAMIC
     if values[1] is not None:
         if values[1].dtype == np.bool_:
@@ -115,7 +108,7 @@ def _run_one_hot(a: OneHotAttrs | OneHot16Attrs, args: Sequence[np.ndarray]) -> 
         raise OpValidationError(f"depth {depth} is negative")
     if depth > _DEPTH_MAX:
         raise UnsupportedError(f"depth {depth}: OpenVINO CPU reads it in 32 bits")
-    axis = _axis(a.axis, idx.ndim)
+    axis = normalize_axis(a.axis, idx.ndim + 1)
     at = idx.astype(np.int64)  # (a u64 beyond i64 wraps negative: out of range either way)
     if getattr(a, "negative_indices_mode", "ignore_negative") == "normalize":
         at = np.where(idx < 0, at + depth, at)
