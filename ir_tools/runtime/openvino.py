@@ -59,6 +59,8 @@ def refused_setting(key: str, value: str) -> str | None:
 
 #: OpenVINO's messages lead with where in its sources they were raised; the user needs the rest.
 _SOURCE_LINE = re.compile(r"^(Exception from \S+|Check '.*' failed at \S+)[:]?\s*$")
+#: A failed check of such a line, without its place: what is left of a message that says nothing else.
+_FAILED_CHECK = re.compile(r"^(Check '.*' failed) at \S+[:]?\s*$")
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,9 @@ class OpenVinoRun:
 def openvino_words(exc: BaseException | str, limit: int = 400) -> str:
     """OpenVINO's message (an exception's, or its text) without the source locations it starts with, on one line."""
     lines = [line.strip() for line in str(exc).splitlines()]
-    kept = [line for line in lines if line and not _SOURCE_LINE.match(line)]
-    text = " ".join(kept) or type(exc).__name__
+    kept = [line for line in lines if line and not _SOURCE_LINE.match(line)] or \
+        [found.group(1) for line in lines if (found := _FAILED_CHECK.match(line))]
+    text = " ".join(kept) or (type(exc).__name__ if isinstance(exc, BaseException) else "no message")
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -226,3 +226,15 @@ def test_an_output_line_counts_infinities_beside_the_finite_error() -> None:
     line = OutputComparison("y", compare_tensors("y", actual, expected, 1e-6, 1e-5)).line("converted model")
     assert line == ("  y: DIFFERENT (2/4 elements differ, max abs error 0, NaN 1/1 (converted model/original), "
                     "Inf 0/2; atol 1e-06, rtol 1e-05)"), line
+
+
+def test_a_message_of_failed_checks_alone_keeps_the_checks() -> None:
+    """OpenVINO 2023.0 refused to compile a migrated DeBERTa-v2 with a message of two failed checks and their places
+    only; with every such line dropped, migrate --check-with said it refused "str" (the type of the text the child
+    sent). What failed is kept, without its places."""
+    from ir_tools.runtime.openvino import openvino_words
+
+    message = ("Check 'false' failed at src/inference/src/core.cpp:114:\n"
+               "Check 'rank().is_static()' failed at src/core/include/openvino/core/partial_shape.hpp:314\n\n")
+    assert openvino_words(message) == "Check 'false' failed Check 'rank().is_static()' failed"
+    assert openvino_words("Exception from src/x.cpp:3:\n[CPU] it failed") == "[CPU] it failed"
