@@ -407,9 +407,8 @@ class ShapeWalker(Walker[TensorType]):
             self._small((layer.id, pid)) for pid in layer.output_ids())
 
     def _decompressing(self, layer: Layer) -> bool:
-        """Whether OpenVINO reads ``layer`` as a decompression layer (rt_info of IR v11 only: it reads no layer's
-        rt_info in IR v10, measured on 2026.4)."""
-        return self.graph.ir_version >= 11 and _decompression(layer)
+        """``read_as_decompression`` of this walk's graph."""
+        return read_as_decompression(self.graph, layer)
 
     def _compute(self, layer: Layer, key: PortKey, sources: list[PortKey | None]) -> None:
         """Store the values of ``layer``'s outputs (None where unknown); its producers' are stored already."""
@@ -736,6 +735,13 @@ def _written(dims: tuple[int, ...] | None, precision: str | None, t: TensorType,
 
 def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType, how: str = "inferred") -> None:
     _check(result, layer, port.id, port.precision, port.dims, port.line, inferred, how)
+
+
+def read_as_decompression(graph: Graph, layer: Layer) -> bool:
+    """Whether OpenVINO reads ``layer`` of ``graph`` as a decompression layer (``_decompression``), which it neither
+    folds nor bounds and whose consumers' kernels it chooses by it: rt_info of IR v11 only (it reads no layer's rt_info
+    in IR v10, measured on 2026.4)."""
+    return graph.ir_version >= 11 and _decompression(layer)
 
 
 def _decompression(layer: Layer) -> bool:

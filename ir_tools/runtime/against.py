@@ -24,9 +24,10 @@ from threadpoolctl import threadpool_limits
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Graph, Layer, Port
-from ..ir.names import input_name, output_name, tensor_names
+from ..ir.names import input_name, output_name, output_renames, tensor_names
 from ..ir.walker import Walker
 from ..ops.rounding import EXACT, is_exact, rounding_error, unit
+from ..passes.shapes import read_as_decompression
 from .compare import (
     CompareReport,
     LayerComparison,
@@ -278,6 +279,8 @@ def _same_constant(model: IrModel, against: IrModel, a: Layer, b: Layer, differi
     if (a.type, a.version, a.attrs, a.children, len(a.inputs)) != (b.type, b.version, b.attrs, b.children,
                                                                    len(b.inputs)) or b.id not in against.constant:
         return False
+    if read_as_decompression(model.graph, a) != read_as_decompression(against.graph, b):
+        return False  # (one read as decompression, one folded: another kernel reads it, a MatMul of compressed weights)
     for ours, theirs in zip(a.inputs, b.inputs, strict=True):
         pa, pb = model.graph.producer(a.id, ours.id), against.graph.producer(b.id, theirs.id)
         if pa is None or pb is None:
@@ -634,7 +637,7 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     # the same tensors (an exposed tensor is not fused away: x * c - x computed by one FMA or by two roundings).
     layered = per_layer or drift is not None
     ours, layers = model.run(inputs, layered)
-    their_outputs, their_values = _theirs(against, as_theirs(model, against, fed), layered)
+    their_outputs, their_values = _theirs(model, against, as_theirs(model, against, fed), layered)
     alike = same_computations(model, against, drift, inputs, fed, held) if drift is not None else Alike()
     same = alike.same
     theirs = TheirWeights(against)
@@ -687,7 +690,7 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
         per_layer = True
         if not layered:
             ours, layers = model.run(inputs, True)
-            their_outputs, their_values = _theirs(against, as_theirs(model, against, fed), True)
+            their_outputs, their_values = _theirs(model, against, as_theirs(model, against, fed), True)
     if per_layer:
         ours_list = model.tensors()
         found = match(ours_list, their_tensors)
@@ -706,10 +709,15 @@ def _their_tensors(against: IrModel | OnnxModel) -> list[Tensor]:
     return against.tensors()
 
 
-def _theirs(against: IrModel | OnnxModel, fed: Mapping[str, np.ndarray], per_layer: bool) -> tuple[dict, dict]:
-    """B's outputs by name and, with ``per_layer``, its computed tensors by key."""
+def _theirs(model: IrModel, against: IrModel | OnnxModel, fed: Mapping[str, np.ndarray],
+            per_layer: bool) -> tuple[dict, dict]:
+    """B's outputs by name and, with ``per_layer``, its computed tensors by key. An output of an IR B that A names
+    otherwise through a Result of the same name goes by A's name (``output_renames``: an unnamed output, named after
+    its producer in IR v10 and after its Result in v11, as ``migrate --ir-version 10`` leaves it)."""
     if isinstance(against, IrModel):
-        return against.run(fed, per_layer)
+        outputs, values = against.run(fed, per_layer)
+        renames = output_renames(model.graph, against.graph)
+        return {renames.get(name, name): value for name, value in outputs.items()}, values
     values = against.run(fed, [t.name for t in against.tensors()] if per_layer else [])
     return {name: values[name] for name in against.outputs()}, values
 
