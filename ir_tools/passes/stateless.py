@@ -8,7 +8,7 @@ from collections import Counter
 from ..base.dims import Shape, parse_shape, shape_from_ints
 from ..base.dtypes import element_type
 from ..ir.model import Graph, Layer
-from ..ir.names import names_attribute, tensor_names
+from ..ir.names import names_attribute, output_name, tensor_names
 from .base import Pass, PassResult
 from .builder import GraphBuilder, origin_text
 from .interface_names import own_tensor
@@ -40,6 +40,27 @@ def state_output(variable_id: str, input_name: str | None) -> str:
     return variable_id if variable_id != input_name else f"present.{input_name}"
 
 
+def state_names(graph: Graph) -> dict[str, tuple[str, str]]:
+    """Each variable's id -> the names of the input its ReadValue becomes and of the output its Assign becomes
+    (``state_input``, ``state_output``), each prefixed ``past.`` or ``present.`` where it names one of the model's
+    inputs or outputs already, or another state's (optimum-intel's BART decoder keeps a variable
+    ``encoder_hidden_states`` beside its input of that name: E-NAME-COLLISION, where it now runs on 2023.0)."""
+    taken = {name for param in graph.parameters() for name in tensor_names(param.outputs[0].names)}
+    taken.update(output_name(graph, result) for result in graph.by_type("Result"))
+    inputs: dict[str, str] = {}
+    for read in graph.by_type("ReadValue"):
+        name = state_input(read)
+        inputs[read.attrs.get("variable_id", "")] = name = f"past.{name}" if name in taken else name
+        taken.add(name)
+    names: dict[str, tuple[str, str]] = {}
+    for vid in [*inputs, *(w.attrs.get("variable_id", "") for w in graph.by_type("Assign"))]:
+        if vid not in names:
+            name = state_output(vid, inputs.get(vid))
+            names[vid] = (inputs.get(vid, ""), f"present.{name}" if name in taken else name)
+            taken.add(names[vid][1])
+    return names
+
+
 class Stateless(Pass):
     """Each ReadValue becomes a Parameter of its variable's type and shape, with its output's names (an optimum-intel
     export: ``past_key_values.0.key``), and each Assign a Result of what it writes, named as ``state_output`` says
@@ -52,11 +73,11 @@ class Stateless(Pass):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
-        inputs = {read.attrs.get("variable_id"): state_input(read) for read in graph.by_type("ReadValue")}
+        names = state_names(graph)
         for layer in graph.by_type("ReadValue", "Assign"):  # (in layer order: what it builds is numbered so)
             if layer.is_a("ReadValue"):
                 port = layer.outputs[0]
-                name = state_input(layer)
+                name = names[layer.attrs.get("variable_id", "")][0]
                 et = element_type(layer.attrs.get("variable_type", "")) or element_type(port.precision or "")
                 assert et is not None  # (check: a ReadValue's output has a precision)
                 shape = variable_shape(layer)
@@ -71,7 +92,7 @@ class Stateless(Pass):
                 written = graph.producer_key(layer.id, layer.input_ids()[0])
                 assert written is not None  # (the gate before a pass: every input is fed)
                 port = graph.layer(written[0]).output(written[1])
-                name = state_output(layer.attrs.get("variable_id", ""), inputs.get(layer.attrs.get("variable_id")))
+                name = names[layer.attrs.get("variable_id", "")][1]
                 if _interface(graph, written):  # (its names name an output or an input already: a tensor of its own)
                     own = own_tensor(builder, written, [name], f"{layer.name}/own_tensor", origin_text(layer, "Assign"))
                     written = (own.id, own.outputs[0].id) if own is not None else written

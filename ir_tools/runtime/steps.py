@@ -34,7 +34,7 @@ from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer
 from ..ir.names import output_name
 from ..ops.rounding import EXACT
-from ..passes.stateless import state_input, state_output
+from ..passes.stateless import state_names
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_saved, compare_tensors
 from .executor import Bounded, BoundedInterpreter, Interpreter, stateful
 from .inputs import InputError, check_inputs, describe
@@ -210,12 +210,13 @@ def initial_states(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, 
     whose layers the reference may not all run (a GatherElements of GPT-J's made ``migrate --stateless --check``
     refuse it)."""
     first: dict[str, np.ndarray] = {}
+    names = state_names(graph)
 
     class FirstReads(Interpreter):
         def run_node(self, layer: Layer, args: list[np.ndarray]) -> list[np.ndarray]:
             out = super().run_node(layer, args)
             if layer.is_a("ReadValue"):
-                first[state_input(layer)] = out[0]
+                first[names[layer.attrs.get("variable_id", "")][0]] = out[0]
             return out
 
     reads = graph.ancestors(layer.id for layer in graph.by_type("ReadValue"))
@@ -255,8 +256,10 @@ def compare_stateless_steps(graph: Graph, original: list[tuple[OpenVinoRun, dict
     form's doing): per step
     (``NAME (step K)``), each output, and each variable as the output it became, within ``held(name, expected)``
     (atol, rtol). A state mapped wrong diverges from the second step on, where one step alone cannot tell."""
-    inputs_of = {read.attrs.get("variable_id", ""): state_input(read) for read in graph.by_type("ReadValue")}
-    outputs_of = {vid: state_output(vid, name) for vid, name in inputs_of.items()}
+    names = state_names(graph)
+    inputs_of = {read.attrs.get("variable_id", ""): names[read.attrs.get("variable_id", "")][0]
+                 for read in graph.by_type("ReadValue")}
+    outputs_of = {vid: names[vid][1] for vid in inputs_of}
     found = []
     fed = dict(first)
     for k, ((run, variables), inputs) in enumerate(zip(original, steps, strict=True), 1):
