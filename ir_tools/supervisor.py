@@ -135,8 +135,8 @@ def crash_text(number: signal.Signals, trace: IO[str]) -> str:
     one called there; else, most likely, one that ran a model before: ``crash_notes``), and what to do."""
     text = trace.read()
     frames = _crashing_frames(text)
-    where = hint = ""
-    if frames:  # (a crash faulthandler saw: not the kernel's SIGKILL)
+    where = hint = library = ""
+    if frames:  # (faulthandler wrote the crashing thread's: a crash it could still report)
         innermost = frames[0]
         ours = next((f for f in frames if _ours(f[0])), None)
         where = f" in native code called from {_show(innermost)}"
@@ -145,13 +145,13 @@ def crash_text(number: signal.Signals, trace: IO[str]) -> str:
         library = _library(innermost[0])
         if library:
             where += f": {library} crashed, a bug of {library}'s rather than a problem ir_tools found in the file"
-        elif ran := libraries_ran(text):
-            library = ran[-1]
-            where += (f": most likely {library} crashed (it ran a model in this process, and memory it corrupts is "
-                      f"often found only when freed, outside its calls), a bug of {library}'s rather than a problem "
-                      "ir_tools found in the file")
-        if library == "OpenVINO":
-            hint = ". `ir-tools reduce MODEL --until openvino-fails` cuts the model to a part that still crashes it"
+    if not library and (ran := libraries_ran(text)):  # (also where the crash left faulthandler nothing to write)
+        library = ran[-1]
+        where += (f": most likely {library} crashed (it ran a model in this process, and memory it corrupts is "
+                  f"often found only when freed, outside its calls), a bug of {library}'s rather than a problem "
+                  "ir_tools found in the file")
+    if library == "OpenVINO":
+        hint = ". `ir-tools reduce MODEL --until openvino-fails` cuts the model to a part that still crashes it"
     command = shlex.join(["ir-tools", *sys.argv[1:]])
     return f"`{command}` died of {number.name} ({_CRASHES[number]}){where}; nothing written{hint}"
 

@@ -86,6 +86,16 @@ def test_a_crash_outside_a_library_that_ran_a_model_names_it(tmp_path: Path) -> 
     assert not list(tmp_path.iterdir())
 
 
+def test_a_crash_that_leaves_no_trace_still_names_the_library_that_ran_a_model(tmp_path: Path) -> None:
+    """A crash faulthandler could write nothing of (the deep crop's, once in a CI run under load): E-CRASH said only
+    "died of SIGSEGV". The library the notes say ran a model is named all the same."""
+    done = supervise("import faulthandler; from ir_tools.base import crash_notes; crash_notes.ran('OpenVINO'); "
+                     "faulthandler.disable(); os.kill(os.getpid(), signal.SIGSEGV)", tmp_path)
+    assert done.returncode == 2
+    assert "died of SIGSEGV (segmentation fault): most likely OpenVINO crashed" in done.stderr, done.stderr
+    assert "--until openvino-fails" in done.stderr and not list(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize(("code", "exit_code"), [
     ("return 3", 3),  # the command's own code
     ("raise SystemExit(5)", 5),
