@@ -321,7 +321,7 @@ class ShapeWalker(Walker[TensorType]):
                 continue
             layer = graph.layer(lid)
             sources = graph.input_keys(lid, layer.input_ids())
-            if self._decompressing(layer):
+            if read_as_decompression(self.graph, layer):
                 found[lid] = True
             elif not sources:
                 found[lid] = not layer.is_a("Const")
@@ -400,21 +400,18 @@ class ShapeWalker(Walker[TensorType]):
     def _computable(self, layer: Layer) -> bool:
         """Worth computing the producers of: a small output of a layer with a kernel (and no body: a TensorIterator's,
         Loop's or If's value is OpenVINO's to fold, not a shape walk's)."""
-        if layer.is_a("Const") or layer.is_a("Parameter") or layer.is_a("ShapeOf") or self._decompressing(layer):
+        if layer.is_a("Const") or layer.is_a("Parameter") or layer.is_a("ShapeOf") or \
+                read_as_decompression(self.graph, layer):
             return False
         spec = lookup(layer.type, layer.version)
         return spec is not None and spec.kernel is not None and not spec.bodies and all(
             self._small((layer.id, pid)) for pid in layer.output_ids())
 
-    def _decompressing(self, layer: Layer) -> bool:
-        """``read_as_decompression`` of this walk's graph."""
-        return read_as_decompression(self.graph, layer)
-
     def _compute(self, layer: Layer, key: PortKey, sources: list[PortKey | None]) -> None:
         """Store the values of ``layer``'s outputs (None where unknown); its producers' are stored already."""
         keys = [(layer.id, pid) for pid in layer.output_ids()]
         self.values.update(dict.fromkeys(keys))
-        if self._decompressing(layer):  # (rule 5: OpenVINO neither folds nor bounds its output)
+        if read_as_decompression(self.graph, layer):  # (rule 5: OpenVINO neither folds nor bounds its output)
             return
         if layer.is_a("Const"):
             if self._small(key):
