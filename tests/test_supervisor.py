@@ -50,7 +50,7 @@ def test_openvino_crashing_on_a_model_is_a_diagnostic(tmp_path: Path) -> None:
     model = deep_crop(tmp_path / "pad.xml")
     child = subprocess.run([sys.executable, "-c", "import sys, numpy as np, openvino as ov\n"
                             "ov.Core().compile_model(sys.argv[1], 'CPU')({'x': np.ones((2, 5, 6), np.float32)})",
-                            str(model)], capture_output=True)
+                            str(model)], capture_output=True, timeout=300)
     if child.returncode >= 0:
         pytest.skip(f"this OpenVINO runs the deep crop (exit {child.returncode}): nothing crashes")
     runs = {"compare": ["compare", str(model)],
@@ -190,7 +190,7 @@ def zero_trip_loop(path: Path) -> Path:
 def compiled(model: Path) -> int:
     """The exit code of a process that has this OpenVINO compile ``model`` on CPU (minus a signal's number)."""
     return subprocess.run([sys.executable, "-c", "import sys, openvino as ov\nov.Core().compile_model(sys.argv[1], "
-                           "'CPU')", str(model)], capture_output=True).returncode
+                           "'CPU')", str(model)], capture_output=True, timeout=300).returncode
 
 
 @pytest.fixture
