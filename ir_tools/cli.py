@@ -576,9 +576,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     ir_version = args.ir_version or (11 if legacy else graph.ir_version)
     if target is not None and ir_version not in target.ir_versions:
         ir_version = target.ir_versions[-1]
-    before, read_version = _op_counts(graph), graph.ir_version
+    before, read_version, read = _op_counts(graph), graph.ir_version, {layer.id for layer in graph.layers()}
     stats = migrate_graph(graph, target, checked=not legacy, stateless=args.stateless, ir_version=ir_version).stats
-    refresh_rewritten(graph)
+    refresh_rewritten(graph, read)
     if target is not None:
         _print_diagnostics(written_as_is(graph, target), args.verbose, args.quiet, sys.stderr)
     if not stats and not legacy and read_version == ir_version:

@@ -358,16 +358,18 @@ def _not_applied(ways: list[str], why: str | None = None) -> str:
     return f"no rewrite applies to this layer{because} (`ir-tools migrate --target` rewrites it {'; or '.join(ways)})"
 
 
-def migrate(source: Graph | str | Path, target: str | None = None, stateless: bool = False) -> PassResult:
+def migrate(source: Graph | str | Path, target: str | None = None, stateless: bool = False,
+            checked: bool | None = None) -> PassResult:
     """As ``ir-tools migrate``: every average pooling into opset8 AvgPool; with ``target`` (an OpenVINO release,
     ``"2023.0"``, or ``"opsetN"``) every layer it cannot create rewritten too (``retarget``), PassError when one is
     left, and the graph made an IR version the target reads (v10 for 2021.4). ``stateless``: the state made inputs and
     outputs first (``passes/stateless``). ``source`` is a graph (changed in place) or an IR file; a legacy IR v7 file
     is lowered first. A graph or file ``check`` rejects raises
-    InvalidModelError; an unknown target IrToolsError (E-USAGE)."""
+    InvalidModelError; an unknown target IrToolsError (E-USAGE). ``checked``: the graph passed ``check`` since it was
+    read (None: a file read here did, a graph given may not have)."""
     wanted = None if target is None else release(target)
     graph = graph_of(source, read_migratable)
-    checked = not isinstance(source, Graph) and not is_legacy(graph)
+    checked = (not isinstance(source, Graph) if checked is None else checked) and not is_legacy(graph)
     readable = None if wanted is None or graph.ir_version in wanted.ir_versions else wanted.ir_versions[-1]
     return migrate_graph(graph, wanted, checked, stateless, readable)  # (as the CLI: an IR version it reads)
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..base.diagnostics import Diagnostic, has_errors
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
-from ..ir.reader import parse_may_start
+from ..ir.reader import graph_of, parse_may_start
 from ..ops import releases
 from ..ops.opsets import lookup
 from ..ops.spec import TensorType
@@ -29,12 +29,13 @@ from ..passes import target as passes_target
 from ..passes.base import PassError, PassResult, check_after
 from ..passes.builder import origin_of
 from ..passes.checks import STATE_TYPES
+from ..passes.legacy import read_migratable
 from ..passes.shapes import Propagation, adopt, fix_until_settled, propagate
 from ..passes.target import and_in_bodies, target_diagnostics, weights_read_otherwise
 from ..passes.validate import InvalidModelError, check_file, check_graph, forget_passed, last_passed, require_valid
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
 
     import openvino as ov
 
@@ -165,13 +166,16 @@ def refresh_after(graph: Graph, passes: list[str]) -> int:
     return corrected
 
 
-def refresh_rewritten(graph: Graph) -> int:
+def refresh_rewritten(graph: Graph, read: Collection[str] = ()) -> int:
     """The dims of the layers a rewrite built (``ir_tools_origin``) that our rules do not re-infer, and of what follows
     them, refreshed from OpenVINO's inference of the graph as it is in memory (``fix_until_settled``), so that what
     ``migrate`` writes passes ``check``, which compares such a layer's dims with OpenVINO's: a rewrite on a computed
-    shape declares [?,?,?,?] where OpenVINO bounds it [?,?,?,16] (Swin's Pad-12 of computed pads as Pad-1, rule 3 of
-    ``PadTo1``). OpenVINO is asked nothing where there is no such layer; returns the ports corrected."""
-    if not any(origin_of(layer.rt_info) for layer in propagate(graph, last_passed(graph)).not_inferred):
+    shape declares [?,?,?,?] where OpenVINO bounds it [?,?,?,16] (a Pad-12 of pads that may be negative as Pad-1 and a
+    crop, rule 3 of ``PadTo1``). A layer of ``read`` (the ids of the graph as read and judged) that a rewrite respelled
+    (Pad-12 as Pad-1) keeps the dims OpenVINO gave it then, as an exact rewrite keeps its outputs. OpenVINO is asked
+    nothing where there is no such layer; returns the ports corrected."""
+    if not any(origin_of(layer.rt_info) and layer.id not in read
+               for layer in propagate(graph, last_passed(graph)).not_inferred):
         return 0
     result = propagate(graph)  # (every port, not only those a continued walk went over: fix_dims writes those)
     adopt(result, _openvino_inference(graph, result))
@@ -183,8 +187,10 @@ def refresh_rewritten(graph: Graph) -> int:
 
 def migrate(source: Graph | str | Path, target: str | None = None, stateless: bool = False) -> PassResult:
     """``ir_tools.migrate``, as ``ir-tools migrate`` writes: ``passes.target.migrate``, then ``refresh_rewritten``."""
-    result = passes_target.migrate(source, target, stateless)
-    refresh_rewritten(result.graph)
+    graph = graph_of(source, read_migratable)
+    read = {layer.id for layer in graph.layers()}
+    result = passes_target.migrate(graph, target, stateless, checked=not isinstance(source, Graph))
+    refresh_rewritten(result.graph, read)
     return result
 
 

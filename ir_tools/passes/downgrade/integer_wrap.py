@@ -1,6 +1,6 @@
 """The current OpenVINO's Convert-1 between integer types (it wraps: i32 300 into u8 is 44) built from ops a release
-that saturates instead (``integer_convert_saturates``) computes exactly, and the values a layer's output provably
-holds, which tell a Convert no release can compute otherwise."""
+that saturates instead (``integer_convert_saturates``) computes exactly, and the Converts no release can compute
+otherwise (by the values their input provably holds, ``integer_bounds``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 from ...base.dtypes import INTEGER_TYPES, element_type
 from ...ir.model import Graph
 from ..builder import GraphBuilder, Output, output_of
-from ..shapes import declared_type
+from .integer_bounds import integer_bounds
 
 #: The destinations the wrap is built for: every value of them is a small i32 (2024.0's CPU holds no u32 or u64 of
 #: 2^31 or more: a u64 Const of 2^63 selected comes out 0, a u64 input of 2^32 plus 0 comes out 2147483647).
@@ -68,39 +68,11 @@ def wrapped(builder: GraphBuilder, x: Output, destination: str, name: str) -> Ou
 
 
 def converted_alike(graph: Graph, out: Output, destination: str) -> bool:
-    """Whether every release converts what ``out`` carries into ``destination`` alike: each value (``bounds``) is one
-    of the integer type ``destination`` and of i32 (through which a saturating release reads u32: 4000000000 into
-    u32 or i64 gives 2147483647)."""
-    found = bounds(graph, out)
+    """Whether every release converts what ``out`` carries into ``destination`` alike: each value
+    (``integer_bounds``) is one of the integer type ``destination`` and of i32 (through which a saturating release
+    reads u32: 4000000000 into u32 or i64 gives 2147483647)."""
+    found = integer_bounds(graph, out)
     if found is None or destination not in INTEGER_TYPES:
         return False
     low, high = np.iinfo(element_type(destination).numpy), np.iinfo(np.int32)
     return max(low.min, high.min) <= found[0] and found[1] <= min(low.max, high.max)
-
-
-def bounds(graph: Graph, out: Output) -> tuple[int, int] | None:
-    """The least and greatest value ``out`` (an integer type) may carry on any release: a Const's values; a Convert's
-    input's where its type holds them; FloorMod's [0, c) by a positive Const c; Add's and Subtract's of their inputs'
-    where the type holds them; else the type's range (None for a type that is not an integer)."""
-    layer = graph.layer(out[0])
-    element = declared_type(layer.output(out[1])).element
-    if element not in INTEGER_TYPES or element_type(element).numpy is None:
-        return None
-    info = np.iinfo(element_type(element).numpy)
-    full = (int(info.min), int(info.max))
-    if layer.is_a("Const"):
-        value = graph.const_array(layer)
-        return (int(value.min()), int(value.max())) if value.size else full
-    kind = next((k for k in ("FloorMod", "Convert", "Add", "Subtract") if layer.is_a(k)), None)
-    inputs = [graph.producer_key(layer.id, port) for port in layer.input_ids()]
-    if kind is None or None in inputs:
-        return full
-    if kind == "FloorMod":
-        divisor = bounds(graph, inputs[1])  # type: ignore[arg-type]
-        made = (0, divisor[1] - 1) if divisor is not None and divisor[0] > 0 else full
-    elif kind == "Convert":
-        made = bounds(graph, inputs[0]) or full  # type: ignore[arg-type]
-    else:
-        a, b = (bounds(graph, key) or full for key in inputs)  # type: ignore[arg-type]
-        made = (a[0] + b[0], a[1] + b[1]) if kind == "Add" else (a[0] - b[1], a[1] - b[0])
-    return made if full[0] <= made[0] and made[1] <= full[1] else full

@@ -13,58 +13,61 @@ from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
 from .base import Downgrade, drop_unused, numpy_dtype, respelled, source
+from .integer_bounds import integer_bounds
 
 
 class PadTo1(Downgrade):
-    """Pad-12 as Pad-1, exactly, where its pads are Consts (docs/SEMANTICS.md):
+    """Pad-12 as Pad-1, exactly (docs/SEMANTICS.md):
 
-    1. no pad negative: the same op, spelled opset1;
+    1. no pad negative (Consts, or computed pads no release computes negative, ``integer_bounds``: Swin's, the height
+       and width up to the window's next multiple by FloorMod, where the window is a power of two or the shape
+       static): the same op, spelled opset1;
     2. some pad negative: OpenVINO pads with the positive pads, then crops by the negative ones (a reflect or
        symmetric pad mirrors the data before the crop, so elements cropped at one end still show at the other):
        Pad-1 with ``max(pad, 0)`` (left out where none is positive), then StridedSlice-1 from ``max(-begin, 0)``
        to ``end`` where ``end < 0`` (else to the end); only where every output dim is at least 0 on every input
        the declared dims allow (OpenVINO CPU refuses a negative one when it runs; the crop would give 0);
-    3. pads that are not Consts (Swin computes them from the input's shape), on a static rank: rule 2 with the
-       pads computed, Pad-1 with ``Maximum(pad, 0)`` then StridedSlice-1 from ``Maximum(-begin, 0)`` to the padded
-       shape plus ``Minimum(end, 0)``; each pad in its own element type (i32 pads_begin beside i64 pads_end, as
-       OpenVINO takes them), one of neither i32 nor i64 made i64 first.
+    3. other pads that are not Consts, on a static rank: rule 2 with the pads computed, Pad-1 with
+       ``Maximum(pad, 0)`` then StridedSlice-1 from ``Maximum(-begin, 0)`` to the padded shape plus
+       ``Minimum(end, 0)``; each pad in its own element type (i32 pads_begin beside i64 pads_end, as OpenVINO takes
+       them), one of neither i32 nor i64 made i64 first.
     """
 
     rewrites = {"Pad-12": "into Pad-1 (then StridedSlice-1 for negative pads, where no output dim can be negative, "
-                          "or for pads that are not constants)"}
+                          "or for computed pads that may be negative)"}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
             sources = _pads(graph, layer)
+            if _never_negative(graph, layer):
+                respelled(graph, layer, "opset1")
+                stats["Pad-12 (pads >= 0) -> Pad-1"] += 1
+                continue
             if not all(s.is_a("Const") for s in sources):
                 builder.replace_layer(layer, lambda: [_computed_crop(builder, layer)],  # noqa: B023
                                       origin_text(layer, "Pad-12"))
                 stats["Pad-12 (computed pads) -> Pad-1 + StridedSlice-1"] += 1
                 continue
             begin, end = ([int(v) for v in graph.const_array(s).reshape(-1)] for s in sources)
-            if min(begin + end) >= 0:
-                respelled(graph, layer, "opset1")
-                stats["Pad-12 (pads >= 0) -> Pad-1"] += 1
-            else:
-                builder.replace_layer(layer, lambda: [_pad_then_crop(builder, layer, begin, end)],  # noqa: B023
-                                      origin_text(layer, "Pad-12"))
-                drop_unused(graph, sources)
-                stats["Pad-12 (negative pads) -> Pad-1 + StridedSlice-1"] += 1
+            builder.replace_layer(layer, lambda: [_pad_then_crop(builder, layer, begin, end)],  # noqa: B023
+                                  origin_text(layer, "Pad-12"))
+            drop_unused(graph, sources)
+            stats["Pad-12 (negative pads) -> Pad-1 + StridedSlice-1"] += 1
         return PassResult(graph, bool(stats), stats)
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         """Rules 2 and 3 need the data's rank; rule 2 also every output dim at least 0 on every input the declared
         dims allow."""
+        if _never_negative(graph, layer):
+            return None
         sources = _pads(graph, layer)
         computed = not all(s.is_a("Const") for s in sources)
         begin: list[int] = []
         end: list[int] = []
         if not computed:
             begin, end = ([int(v) for v in graph.const_array(s).reshape(-1)] for s in sources)
-            if min(begin + end, default=0) >= 0:
-                return None
         shape = declared_type(layer.inputs[0]).shape or ()
         if not shape and declared_type(layer.inputs[1]).shape != (Dim(0, 0),):  # (no dims, yet pads: a dynamic rank)
             return (f"its data has a dynamic rank, which the crop by {'computed' if computed else 'negative'} pads "
@@ -81,6 +84,11 @@ class PadTo1(Downgrade):
 def _pads(graph: Graph, layer: Layer) -> list[Layer]:
     """The layers feeding pads_begin and pads_end (the gate before a pass: every input is fed)."""
     return [graph.layer(source(graph, layer, port)[0]) for port in (1, 2)]
+
+
+def _never_negative(graph: Graph, layer: Layer) -> bool:
+    """Rule 1's test: no value of pads_begin or pads_end is negative on any release (Consts included)."""
+    return all((integer_bounds(graph, source(graph, layer, port)) or (-1, -1))[0] >= 0 for port in (1, 2))
 
 
 def _pad_then_crop(builder: GraphBuilder, layer: Layer, begin: list[int], end: list[int]) -> Output:
