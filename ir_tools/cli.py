@@ -545,7 +545,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     from .passes.checks import STATE_TYPES
     from .passes.legacy import is_legacy, read_migratable
     from .passes.target import migrate_graph, written_as_is
-    from .runtime.verdict import read_judged, refresh_rewritten
+    from .runtime.verdict import inputs_not_inferred, read_judged, refresh_rewritten
 
     if args.check and args.check_with:
         raise IrToolsError("--check runs the migrated model on this OpenVINO, --check-with on another: give one",
@@ -576,9 +576,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     ir_version = args.ir_version or (11 if legacy else graph.ir_version)
     if target is not None and ir_version not in target.ir_versions:
         ir_version = target.ir_versions[-1]
-    before, read_version, read = _op_counts(graph), graph.ir_version, {layer.id for layer in graph.layers()}
+    before, read_version, judged = _op_counts(graph), graph.ir_version, inputs_not_inferred(graph)
     stats = migrate_graph(graph, target, checked=not legacy, stateless=args.stateless, ir_version=ir_version).stats
-    refresh_rewritten(graph, read)
+    refresh_rewritten(graph, judged)
     if target is not None:
         _print_diagnostics(written_as_is(graph, target), args.verbose, args.quiet, sys.stderr)
     if not stats and not legacy and read_version == ir_version:

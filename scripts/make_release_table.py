@@ -44,6 +44,8 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
 - ``avg_pool_pads_refused``: its CPU plugin does not compile (on dynamic dims: fails at inference) the AvgPool-1
   layers ``pool_geometry.cpu_pads_refused`` says, and only those, of the probe's ``avg_pool_cases`` (2023.0 to
   2024.3: an axis of two windows or more whose first reaches past the data by other than a multiple of the stride);
+- ``if_dynamic_rank_not_compiled``: an If-8 of bodies of two ranks whose condition is NotEqual of a tensor with
+  itself (optimum's DeBERTa-v2) not compiled, where the current one folds it (2023.0 to 2025.4);
 
 ``runs_dynamic_state`` whether it runs a model whose ReadValue / Assign variable has a dynamic shape, and
 ``runs_static_init_state`` whether it runs one whose variable of dynamic shape has an init of static shape (2023.3 to
@@ -156,6 +158,8 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("squeeze_axis_not_one_refused")
     if avg_pool_refused(answer):
         found.append("avg_pool_pads_refused")
+    if answer.get("if_self_compare") is False:
+        found.append("if_dynamic_rank_not_compiled")
     return found + float_defects(answer, current)
 
 

@@ -448,6 +448,44 @@ def group_norm_2d() -> bool | None:
     return bool(np.abs(got - want).max() <= 1e-5 * max(1.0, float(np.abs(want).max())))
 
 
+def if_self_compare() -> bool:
+    """True if the CPU plugin compiles and runs an If-8 whose output has a dynamic rank (then body rank 3, else body
+    rank 4) and whose condition is NotEqual of a tensor with itself (a dim of the input's shape), as optimum's
+    DeBERTa-v2 export has it, giving the else body's output; False if it fails to (2025.4: "CPU plug-in doesn't
+    support If operation with dynamic rank"; 2026.0 on fold the If) or computes otherwise."""
+    try:  # 2024.0 and later
+        import openvino.opset1 as o1
+        import openvino.opset3 as o3
+        import openvino.opset8 as o8
+    except ImportError:  # 2023.x
+        import openvino.runtime.opset1 as o1
+        import openvino.runtime.opset3 as o3
+        import openvino.runtime.opset8 as o8
+
+    def i64(value: object) -> ov.Node:
+        return o1.constant(np.array(value, np.int64))
+
+    x, m = o1.parameter([-1, -1, 4, 32], np.float32, name="x"), o1.parameter([1, 1, -1, -1], np.float32, name="m")
+    dim = o1.squeeze(o8.gather(o3.shape_of(x, "i64"), i64([1]), i64(0)), i64([0]))
+    then_x, else_m = o1.parameter([-1, -1, 4, 32], np.float32), o1.parameter([1, 1, -1, -1], np.float32)
+    then_body = ov.Model([o1.result(o1.reshape(then_x, i64([1, -1, 32]), True))], [then_x], "then")
+    else_body = ov.Model([o1.result(o1.relu(else_m))], [else_m], "else")
+    branch = o8.if_op(o1.not_equal(dim, dim).output(0))
+    branch.set_then_body(then_body)
+    branch.set_else_body(else_body)
+    branch.set_input(x.output(0), then_x, None)
+    branch.set_input(m.output(0), None, else_m)
+    out = branch.set_output(then_body.get_results()[0], else_body.get_results()[0])
+    mask = np.random.default_rng(8).standard_normal((1, 1, 5, 5)).astype(np.float32)
+    try:
+        got = compiled(ov.Model([o1.result(out)], [x, m], "if_self_compare")).create_infer_request().infer(
+            [np.zeros((2, 5, 4, 32), np.float32), mask])[0]
+    except RuntimeError as error:
+        print(f"If-8 of a dynamic rank on NotEqual(x, x): {error}", file=sys.stderr)
+        return False
+    return bool(np.array_equal(got, np.maximum(mask, 0)))
+
+
 #: The integer element types Convert-1 and ConvertPromoteTypes-14 are probed on, with their numpy types.
 CONVERT_TYPES = {"u8": "uint8", "i8": "int8", "u16": "uint16", "i16": "int16", "u32": "uint32", "i32": "int32",
                  "u64": "uint64", "i64": "int64"}
@@ -1124,7 +1162,7 @@ def main(only: list[str]) -> None:
                  "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,
                  "float_convert": float_convert,
                  "v10_boolean_outputs": v10_boolean_outputs, "f16_io": f16_io,
-                 "float_boolean": float_boolean, "avg_pool_pads": avg_pool_pads}
+                 "float_boolean": float_boolean, "avg_pool_pads": avg_pool_pads, "if_self_compare": if_self_compare}
     unknown = set(only) - set(questions)
     if unknown:
         sys.exit(f"unknown questions {sorted(unknown)}; known: {', '.join(questions)}")

@@ -66,6 +66,10 @@ DEFECTS: dict[str, str] = {
                              "reaches past the data by other than a multiple of the stride (kernel - length - "
                              "pads_begin > 0 and not a multiple of it: 'Supported primitive descriptors list is "
                              "empty'; on dynamic dims it fails at inference)",
+    "if_dynamic_rank_not_compiled": "does not compile an If-8 one of whose outputs has a dynamic rank (its bodies' "
+                                    "differ), even where its condition compares a tensor with itself, which the "
+                                    "current OpenVINO folds ('CPU plug-in doesn't support If operation with dynamic "
+                                    "rank')",
 }
 
 #: A Convert-1 of f32 or f16 into boolean of a value of at most this magnitude is computed right by every release
@@ -193,7 +197,11 @@ class Release:
       an axis of two windows or more where ``K - L - pads_begin`` is positive and not a multiple of the stride
       (``pool_geometry.cpu_pads_refused``: the CPU plugin's end pad, computed with C's truncating division, disagrees
       with oneDNN's window count; e.g. L=1, K=2, S=2, pads 0/2, ceil); 2024.2 on compile them (measured on 13,656
-      1-D, 2-D and 3-D layers, static and dynamic, every auto_pad, rounding and exclude-pad)."""
+      1-D, 2-D and 3-D layers, static and dynamic, every auto_pad, rounding and exclude-pad);
+    - ``if_dynamic_rank_not_compiled``: 2023.0 to 2025.4 do not compile an If-8 whose output has a dynamic rank
+      (bodies of two ranks) where its condition is NotEqual of a tensor with itself, as optimum's DeBERTa-v2 export
+      has it; 2026.0 on fold the If away and run it (measured on every release with wheels; an If of an unknown
+      condition and a dynamic rank no release compiles)."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on

@@ -93,6 +93,12 @@ def last_passed(graph: Graph) -> Propagation | None:
     return None if found is None or found.by_openvino else found
 
 
+def passed(graph: Graph) -> Propagation | None:
+    """The shape propagation of ``graph``'s last check that found no error, OpenVINO's types adopted or not (what a
+    propagation continues from is ``last_passed``)."""
+    return _PASSED.get(graph)
+
+
 def forget_passed(graph: Graph) -> None:
     """Say that ``graph`` changed in a way ``Graph.changes`` may not hold (a pass that does not record its changes):
     ``last_passed`` is None until the next check that finds no error."""

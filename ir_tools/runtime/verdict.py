@@ -32,10 +32,18 @@ from ..passes.checks import STATE_TYPES
 from ..passes.legacy import read_migratable
 from ..passes.shapes import Propagation, adopt, fix_until_settled, propagate
 from ..passes.target import and_in_bodies, target_diagnostics, weights_read_otherwise
-from ..passes.validate import InvalidModelError, check_file, check_graph, forget_passed, last_passed, require_valid
+from ..passes.validate import (
+    InvalidModelError,
+    check_file,
+    check_graph,
+    forget_passed,
+    last_passed,
+    passed,
+    require_valid,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection
+    from collections.abc import Callable
 
     import openvino as ov
 
@@ -166,16 +174,30 @@ def refresh_after(graph: Graph, passes: list[str]) -> int:
     return corrected
 
 
-def refresh_rewritten(graph: Graph, read: Collection[str] = ()) -> int:
-    """The dims of the layers a rewrite built (``ir_tools_origin``) that our rules do not re-infer, and of what follows
+#: The layers a check did not re-infer, each with the types of its inputs then (``inputs_not_inferred``).
+Uninferred = dict[str, tuple[TensorType | None, ...]]
+
+
+def inputs_not_inferred(graph: Graph) -> Uninferred | None:
+    """The layers that ``graph``'s last passed check (as read, for ``migrate``) did not re-infer, whose dims OpenVINO
+    judged then, each with the types of its inputs there; None if no check passed."""
+    result = passed(graph)
+    return None if result is None else {layer.id: _input_types(graph, result, layer) for layer in result.not_inferred}
+
+
+def refresh_rewritten(graph: Graph, before: Uninferred | None = None) -> int:
+    """The dims of the layers our rules do not re-infer that a rewrite built or gave other inputs, and of what follows
     them, refreshed from OpenVINO's inference of the graph as it is in memory (``fix_until_settled``), so that what
     ``migrate`` writes passes ``check``, which compares such a layer's dims with OpenVINO's: a rewrite on a computed
     shape declares [?,?,?,?] where OpenVINO bounds it [?,?,?,16] (a Pad-12 of pads that may be negative as Pad-1 and a
-    crop, rule 3 of ``PadTo1``). A layer of ``read`` (the ids of the graph as read and judged) that a rewrite respelled
-    (Pad-12 as Pad-1) keeps the dims OpenVINO gave it then, as an exact rewrite keeps its outputs. OpenVINO is asked
-    nothing where there is no such layer; returns the ports corrected."""
-    if not any(origin_of(layer.rt_info) and layer.id not in read
-               for layer in propagate(graph, last_passed(graph)).not_inferred):
+    crop, rule 3 of ``PadTo1``); DeBERTa's If of a dynamic rank made its body makes the Broadcast after it [?,?,?].
+    ``before``: ``inputs_not_inferred`` of the graph as read; a layer there whose inputs have the same types now keeps
+    the dims OpenVINO gave it then, as an exact rewrite keeps its outputs (Pad-12 respelled Pad-1). Without it, every
+    layer a rewrite built (``ir_tools_origin``) counts. OpenVINO is asked nothing where no layer counts; returns the
+    ports corrected."""
+    result = propagate(graph, last_passed(graph))
+    if not any(origin_of(layer.rt_info) if before is None
+               else before.get(layer.id) != _input_types(graph, result, layer) for layer in result.not_inferred):
         return 0
     result = propagate(graph)  # (every port, not only those a continued walk went over: fix_dims writes those)
     adopt(result, _openvino_inference(graph, result))
@@ -185,12 +207,17 @@ def refresh_rewritten(graph: Graph, read: Collection[str] = ()) -> int:
     return corrected
 
 
+def _input_types(graph: Graph, result: Propagation, layer: Layer) -> tuple[TensorType | None, ...]:
+    return tuple(None if key is None else result.types.get(key) for key in graph.input_keys(layer.id,
+                                                                                             layer.input_ids()))
+
+
 def migrate(source: Graph | str | Path, target: str | None = None, stateless: bool = False) -> PassResult:
     """``ir_tools.migrate``, as ``ir-tools migrate`` writes: ``passes.target.migrate``, then ``refresh_rewritten``."""
     graph = graph_of(source, read_migratable)
-    read = {layer.id for layer in graph.layers()}
+    before = inputs_not_inferred(graph)
     result = passes_target.migrate(graph, target, stateless, checked=not isinstance(source, Graph))
-    refresh_rewritten(result.graph, read)
+    refresh_rewritten(result.graph, before)
     return result
 
 

@@ -14,6 +14,7 @@ from .embedding_bag import EmbeddingBagTo3
 from .eye import EyeTo4
 from .float_convert import FloatChecksTo1
 from .gather import GatherTo7
+from .if_branch import IfBranch
 from .interpolate import InterpolateTo4
 from .names import OwnOutputTensors, UniqueNames
 from .normalization import GroupNormalizationTo6
@@ -32,6 +33,8 @@ from .topk import TopKTo3
 
 #: Every downgrade, in the order ``retarget`` runs them.
 DOWNGRADES: tuple[type[Downgrade], ...] = (
+    # first, an If of a known condition as its body, whose layers the others then rewrite
+    IfBranch,
     # into op versions of opset8 and older
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, SqueezeSkipTo1,
     TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1,

@@ -1,0 +1,129 @@
+"""If-8 whose condition is known before it runs, as the body it chooses: for a release without If-8 (2021.4), and
+for one whose CPU plugin compiles no If of an output of dynamic rank, which the current OpenVINO folds where the
+condition compares a tensor with itself (optimum's DeBERTa-v2)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...base.dtypes import INTEGER_TYPES
+from ...ir.bodies import Subgraph, fresh_subgraphs, subgraphs
+from ...ir.model import Edge, Graph, Layer
+from ..base import PassResult
+from ..builder import Output, origin_text, with_origin
+from ..shapes import declared_type
+from .base import Downgrade, source
+
+#: A comparison of a value with itself: what it gives (every integer equals itself; a float NaN does not).
+_SELF_COMPARED = {"equal": True, "notequal": False, "less": False, "greater": False, "lessequal": True,
+                  "greaterequal": True}
+
+
+def _ranks_differ(graph: Graph, layer: Layer) -> bool:
+    """Whether an output of the If has a dynamic rank: its two bodies' Results of it differ in rank, or one has a
+    dynamic rank (``if_dynamic_rank_not_compiled``)."""
+    bodies = subgraphs(graph, layer)
+    for position in range(len(layer.output_ids())):
+        ranks = set()
+        for body in bodies:
+            result = next((body.results[m.result] for m in body.port_map.outputs if m.output == position), None)
+            shape = None if result is None else declared_type(result.inputs[0]).shape
+            ranks.add(None if shape is None else len(shape))
+        if len(ranks) > 1 or None in ranks:
+            return True
+    return False
+
+
+class IfBranch(Downgrade):
+    """If-8 as the body its condition chooses, where the condition is known before it runs: a Const, or a
+    comparison (Equal, NotEqual, Less, Greater, LessEqual, GreaterEqual) of an integer tensor with itself. The chosen
+    body's layers join the graph (each recording the If as its origin), its Parameters' readers read what the If's
+    inputs read, the If's outputs are what its Results read (their tensor names with them), and what computed the
+    condition for the If alone goes too."""
+
+    rewrites = {"If-8": "into the body its condition chooses, where the condition is known before it runs (a "
+                        "constant, or a comparison of an integer tensor with itself)"}
+    repairs = {"if_dynamic_rank_not_compiled": _ranks_differ}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        for layer in self.layers(graph):
+            condition = _condition(graph, layer)
+            assert condition is not None  # (``declines`` leaves the others)
+            _inline(graph, layer, fresh_subgraphs(graph, layer)[0 if condition else 1])
+            stats[f"If-8 (condition always {condition}) -> its {'then' if condition else 'else'} body"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+    def declines(self, graph: Graph, layer: Layer) -> str | None:
+        if _condition(graph, layer) is None:
+            return ("its condition is not known before it runs (neither a constant nor a comparison of an integer "
+                    "tensor with itself)")
+        body = subgraphs(graph, layer)[0 if _condition(graph, layer) else 1]
+        if {m.param for m in body.port_map.inputs} != set(range(len(body.parameters))):
+            return "a Parameter of the body its condition chooses is fed by no input of the If"
+        read = {body.graph.producer_key(r.id, r.input_ids()[0]) for r in body.results}
+        if any(key is None or body.graph.layer(key[0]).is_a("Parameter") for key in read):
+            return "the body its condition chooses passes an input through as an output"
+        return None
+
+
+def _condition(graph: Graph, layer: Layer) -> bool | None:
+    """The If's condition where known before it runs (``IfBranch``), else None."""
+    key = source(graph, layer, 0)
+    made = graph.layer(key[0])
+    if made.is_a("Const"):
+        value = graph.const_array(made)
+        return bool(value.reshape(-1)[0]) if value.size == 1 else None
+    kind = made.type.lower()
+    if kind not in _SELF_COMPARED or len(made.inputs) != 2:
+        return None
+    first, second = (source(graph, made, i) for i in (0, 1))
+    element = declared_type(made.inputs[0]).element
+    if first != second or element not in (*INTEGER_TYPES, "boolean"):
+        return None
+    return _SELF_COMPARED[kind]
+
+
+def _inline(graph: Graph, layer: Layer, body: Subgraph) -> None:
+    """Replace the If ``layer`` by the layers of ``body`` (read afresh: they move into ``graph``, new ids given)."""
+    origin = origin_text(layer, "If-8")
+    parameters = {p.id: i for i, p in enumerate(body.parameters)}
+    results = {r.id for r in body.results}
+    fed = {m.param: source(graph, layer, m.input) for m in body.port_map.inputs}
+    ids: dict[str, str] = {}
+    for inner in list(body.graph.layers()):
+        if inner.id in parameters or inner.id in results:
+            continue
+        ids[inner.id] = inner.id = graph.new_id()
+        inner.rt_info, inner.file, inner.line = with_origin(inner.rt_info, origin), layer.file, layer.line
+        graph.add_layer(inner)
+
+    def outer(key: Output) -> Output:
+        return fed[parameters[key[0]]] if key[0] in parameters else (ids[key[0]], key[1])
+
+    for edge in body.graph.edges():
+        if edge.to_layer not in results:
+            graph.add_edge(Edge(*outer((edge.from_layer, edge.from_port)), ids[edge.to_layer], edge.to_port))
+    condition = source(graph, layer, 0)
+    for m in body.port_map.outputs:
+        result = body.results[m.result]
+        made = outer(body.graph.producer_key(result.id, result.input_ids()[0]))  # type: ignore[arg-type]
+        old = layer.outputs[m.output]
+        new = graph.layer(made[0]).output(made[1])
+        new.names, new.rt_info = old.names, old.rt_info
+        graph.redirect_consumers((layer.id, old.id), made)
+    graph.remove_layer(layer.id)
+    _drop_unread(graph, condition[0])
+
+
+def _drop_unread(graph: Graph, layer_id: str) -> None:
+    """Remove ``layer_id`` if nothing reads it now, and so on up what fed it (the If's condition, computed for it
+    alone)."""
+    todo = [layer_id]
+    while todo:
+        lid = todo.pop()
+        if not graph.has_layer(lid) or graph.out_edges(lid) or any(graph.layer(lid).is_a(kind)
+                                                                   for kind in ("Parameter", "ReadValue")):
+            continue
+        todo += [edge.from_layer for edge in graph.in_edges(lid)]
+        graph.remove_layer(lid)

@@ -1,0 +1,129 @@
+"""If-8 of a condition known before it runs as its body (passes/downgrade/if_branch.py): for 2021.4, which has no
+If-8, and for 2023.0 to 2025.4, which compile no If of an output of dynamic rank (``if_dynamic_rank_not_compiled``)
+where the current OpenVINO folds it (optimum's DeBERTa-v2: NotEqual of a dim with itself); run equal to the current
+OpenVINO on 2023.0. An If of an unknown condition is refused, saying why."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ir_tools
+from ir_tools.cli import main
+from tests.downgrade.runs import NEEDS_2023, assert_runs_equal, migrate
+
+pytestmark = NEEDS_2023
+
+#: The conditions: a comparison of a dim of the input's shape with itself (by op), or a Const.
+KINDS = ("not_equal", "equal", "less", "greater", "less_equal", "greater_equal", "true", "false")
+TAKES_THEN = {"equal", "less_equal", "greater_equal", "true"}
+
+
+def if_model(path: Path, rng: np.random.Generator, cases: int, ranks_differ: bool, known: bool = True) -> Path:
+    """``cases`` If-8 layers on inputs x [?,?,4,C] and m [1,1,?,?] (each their own), each condition of ``KINDS`` in
+    turn (a Parameter's where not ``known``); the then body a Reshape of x (rank 3 where ``ranks_differ``, else 4)
+    times a seeded Const, the else body Relu of m plus one; where ``ranks_differ``, every other If's output read by a
+    Broadcast to its own ShapeOf (as DeBERTa-v2's, whose dims OpenVINO infers from the If's)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset3 as o3
+    import openvino.opset8 as o8
+
+    def i64(value: object) -> ov.Node:
+        return o1.constant(np.array(value, np.int64))
+
+    params, results = [], []
+    for i in range(cases):
+        channels = int(rng.integers(2, 9))
+        x = o1.parameter([-1, -1, 4, channels], np.float32, name=f"x{i}")
+        m = o1.parameter([1, 1, -1, -1], np.float32, name=f"m{i}")
+        params += [x, m]
+        kind = KINDS[i % len(KINDS)]
+        if not known:
+            condition = o1.parameter([], np.bool_, name=f"c{i}")
+            params.append(condition)
+        elif kind in ("true", "false"):
+            condition = o1.constant(np.array(kind == "true"))
+        else:
+            dim = o1.squeeze(o8.gather(o3.shape_of(x, "i64"), i64([int(rng.integers(0, 2))]), i64(0)), i64([0]))
+            condition = getattr(o1, kind)(dim, dim)
+        then_x, else_m = o1.parameter([-1, -1, 4, channels], np.float32), o1.parameter([1, 1, -1, -1], np.float32)
+        scale = o1.constant(rng.standard_normal(channels).astype(np.float32))
+        shape = i64([1, -1, channels] if ranks_differ else [1, 1, -1, channels])
+        then_body = ov.Model([o1.result(o1.multiply(o1.reshape(then_x, shape, True), scale))], [then_x])
+        else_body = ov.Model([o1.result(o1.add(o1.relu(else_m), o1.constant(np.float32(1))))], [else_m])
+        branch = o8.if_op(condition.output(0))
+        branch.set_then_body(then_body)
+        branch.set_else_body(else_body)
+        branch.set_input(x.output(0), then_x, None)
+        branch.set_input(m.output(0), None, else_m)
+        out = branch.set_output(then_body.get_results()[0], else_body.get_results()[0])
+        if ranks_differ and i % 2:  # (DeBERTa's: a layer our rules do not re-infer, of a dynamic rank until migrated)
+            out = o3.broadcast(out, o3.shape_of(out, "i64"), "bidirectional").output(0)
+        out.get_tensor().set_names({f"y{i}"})
+        results.append(o1.result(out))
+    ov.save_model(ov.Model(results, params, "ifs"), str(path), compress_to_fp16=False)
+    return path
+
+
+def _fed(model: Path, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Seeded inputs: x of [2..3, 1..4, 4, C], m of [1, 1, 1..4, 1..4]."""
+    graph = ir_tools.read_valid(model)
+    fed = {}
+    for layer in graph.parameters():
+        dims = layer.outputs[0].dims
+        if layer.name.startswith("x"):
+            shape = (int(rng.integers(2, 4)), int(rng.integers(1, 5)), 4, dims[-1])
+        else:
+            shape = (1, 1, *(int(v) for v in rng.integers(1, 5, 2)))
+        fed[layer.name] = rng.standard_normal(shape).astype(np.float32)
+    return fed
+
+
+@pytest.mark.parametrize("target", ["2023.0", "2021.4"])
+def test_if_of_a_known_condition_runs_as_its_body(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  target: str) -> None:
+    """32 If layers of every condition kind. For 2023.0 those of an output of dynamic rank (the then body rank 3, the
+    else rank 4), which 2023.0 does not compile; for 2021.4 those of one rank too (it has no If-8). The written
+    model holds no If, passes `check` with OpenVINO's verdict (the Broadcasts after the Ifs of a dynamic rank take
+    OpenVINO's inference: ``verdict.refresh_rewritten``), and runs on 2023.0 and on the current OpenVINO equal to the
+    current OpenVINO on the original (which folds each If)."""
+    rng = np.random.default_rng(81)
+    model = if_model(tmp_path / "ifs.xml", rng, 32, ranks_differ=target == "2023.0")
+    out, printed = migrate(model, capsys, target)
+    taken = sum(KINDS[i % len(KINDS)] in TAKES_THEN for i in range(32))
+    assert f"rewrote {taken} x If-8 (condition always True) -> its then body" in printed, printed
+    assert f"rewrote {32 - taken} x If-8 (condition always False) -> its else body" in printed, printed
+    written = ir_tools.read_ir(out)
+    assert not written.by_type("If") and not written.by_type("NotEqual")
+    assert len(written.by_type("ShapeOf")) == len(written.by_type("Broadcast"))  # (the conditions' are gone)
+    assert assert_runs_equal(model, out, inputs=_fed(model, rng)) == 32
+
+
+def test_if_of_one_rank_is_left_for_2023(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """2023.0 creates If-8 and compiles it where its outputs have one rank: left as it is (nothing to migrate)."""
+    model = if_model(tmp_path / "one_rank.xml", np.random.default_rng(82), 8, ranks_differ=False)
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(tmp_path / "out.xml")]) == 0
+    assert "nothing to migrate" in capsys.readouterr().out
+    assert not (tmp_path / "out.xml").exists()
+
+
+@pytest.mark.parametrize("target", ["2023.0", "2021.4"])
+def test_if_of_an_unknown_condition_is_refused_saying_why(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          target: str) -> None:
+    """A condition fed by a Parameter: ``check --target`` names each If, what the release does not do, and why no
+    rewrite applies; ``migrate --target`` refuses, exit 2, nothing written."""
+    model = if_model(tmp_path / "unknown.xml", np.random.default_rng(83), 4, ranks_differ=True, known=False)
+    out = tmp_path / "out.xml"
+    assert main(["migrate", str(model), "--target", target, "-o", str(out), "-v"]) == 2
+    err = capsys.readouterr().err
+    assert not out.exists()
+    found = re.findall(r"error\[E-TARGET\]: layer '[^']+' \(id \d+, If@opset8\): ([^\n]+)", err)
+    assert len(found) == 4, err
+    why = "no rewrite applies to this layer: its condition is not known before it runs"
+    assert all(why in message for message in found), found[0]
+    if target == "2023.0":
+        assert all("does not compile an If-8 one of whose outputs has a dynamic rank" in m for m in found), found[0]
