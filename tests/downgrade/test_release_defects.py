@@ -223,8 +223,8 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("bitwise_unsigned_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
                                                 "2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("squeeze_axis_not_one_refused") == [*(f"2023.{n}" for n in range(4)), "2024.0", "2024.1", "2024.2"]
-    assert having("if_dynamic_rank_not_compiled") == [*(f"2023.{n}" for n in range(4)),
-                                                      *(f"2024.{n}" for n in range(7)), *(f"2025.{n}" for n in range(5))]
+    assert having("if_dynamic_rank_not_compiled") == [
+        *(f"2023.{n}" for n in range(4)), *(f"2024.{n}" for n in range(7)), *(f"2025.{n}" for n in range(5))]
     assert [name for name, r in table.items() if not r.runs_static_init_state] == [
         "2021.4", "2022.1", "2022.2", "2022.3", *(f"2023.{n}" for n in range(4)), *(f"2024.{n}" for n in range(5))]
     assert having("i4_zero_point_wrong") == [*(f"2024.{n}" for n in range(7)), "2025.0", "2025.1", "2025.2", "2025.3"]

@@ -81,7 +81,7 @@ def test_slices_migrated_for_2021_4_run_equal(tmp_path: Path, capsys) -> None:
     out = tmp_path / "slices_2021.xml"
     assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 0
     count = int(re.search(r"rewrote (\d+) x Slice-8 -> StridedSlice-1", capsys.readouterr().out)[1])
-    assert not [d for d in ir_tools.check(out, openvino=False, target="2021.4") if d.severity == "error"]
+    assert not [d.code for d in ir_tools.check(out, openvino=False, target="2021.4")]  # (W-DEAD: the Consts replaced)
     inputs = {**random_inputs(ir_tools.read_valid(model), 0, {}), **fed}
     assert assert_runs_equal(model, out, inputs=inputs) == count >= 250 and len(fed) >= 50
 
