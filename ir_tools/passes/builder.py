@@ -8,7 +8,7 @@ swaps a layer for what it built: consumers move over, names stay, every new laye
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -173,7 +173,8 @@ class GraphBuilder:
 
         ``build`` returns one new output per output of ``layer``. Each takes over its port's tensor
         names, rt_info and consumers; the layer producing the first keeps ``layer``'s own rt_info.
-        Every new layer records ``origin`` and ``layer``'s file and line; ``layer`` is removed. A refusal
+        Every new layer records ``origin`` and ``layer``'s file and line; ``layer`` is removed, and what fed it that
+        nothing reads now (``drop_unused``: its Consts a rewrite laid out anew, say). A refusal
         (IrToolsError) while ``build`` runs is reported at ``layer``, unless it names a layer of its own.
         """
         start = len(self.created)
@@ -187,6 +188,7 @@ class GraphBuilder:
             raise IrToolsError(f"replace_layer: build returned {len(outputs)} output(s) for the layer's "
                                f"{len(layer.outputs)} (one new output per output)", layer.loc, code="E-PASS")
         new = self.created[start:]
+        fed_it = [self.graph.layer(edge.from_layer) for edge in self.graph.in_edges(layer.id)]
         for made in new:
             made.rt_info = with_origin(made.rt_info, origin)
             made.file, made.line = layer.file, layer.line
@@ -198,11 +200,26 @@ class GraphBuilder:
             new_port.names, new_port.rt_info = old_port.names, old_port.rt_info
             self.graph.redirect_consumers((layer.id, old_port.id), out)
         self.graph.remove_layer(layer.id)
+        drop_unused(self.graph, fed_it)
         return new
 
     def _value(self, out: Output) -> np.ndarray | None:
         layer = self.graph.layer(out[0])
         return self.graph.const_array(layer) if layer.is_a("Const") else None
+
+
+def drop_unused(graph: Graph, layers: Iterable[Layer]) -> None:
+    """Remove those of ``layers`` (what fed a layer just replaced or rewired, say its Consts; what computed an If's
+    condition) that nothing reads now, then in turn what fed only them; never a Parameter or a ReadValue (a model
+    input, a state)."""
+    todo = [layer.id for layer in layers]
+    while todo:
+        layer_id = todo.pop()
+        if not graph.has_layer(layer_id) or graph.out_edges(layer_id) or any(
+                graph.layer(layer_id).is_a(kind) for kind in ("Parameter", "ReadValue")):
+            continue
+        todo += [edge.from_layer for edge in graph.in_edges(layer_id)]
+        graph.remove_layer(layer_id)
 
 
 def origin_text(layer: Layer, label: str) -> str:

@@ -75,13 +75,13 @@ class ScaledDotProductAttentionTo8(Downgrade):
        a bias, on dynamic scores, is first broadcast (Broadcast-3 bidirectional) to the scores' last two dims,
        gathered from their ShapeOf, which OpenVINO cannot fold into a constant.
 
-    A mask input left unused (causal) goes too, with whatever computed only it (a model input stays). A bf16 layer is
-    left, for ``retarget`` to refuse: ir_tools writes no bf16 constant. For a target that computes a boolean mask
-    inverted (measured: 2023.3 to 2025.2), a layer with one (not causal: causal ignores the mask, and is right) is
-    rewritten too, though the target creates SDPA-13; so is, for a target that refuses to read a mask broadcast in
-    its last two dims (measured: 2023.3 to 2024.2), a layer (not causal) whose mask has a 1 in the place of L or S
-    other than 1 (rule 2 adds it as the op broadcasts it). A layer whose query, key or value has a dynamic rank is
-    left (``declines``), for ``retarget`` to refuse.
+    A mask input left unused (causal) goes too, with whatever computed only it (``replace_layer``; a model input
+    stays). A bf16 layer is left, for ``retarget`` to refuse: ir_tools writes no bf16 constant. For a target that
+    computes a boolean mask inverted (measured: 2023.3 to 2025.2), a layer with one (not causal: causal ignores the
+    mask, and is right) is rewritten too, though the target creates SDPA-13; so is, for a target that refuses to read
+    a mask broadcast in its last two dims (measured: 2023.3 to 2024.2), a layer (not causal) whose mask has a 1 in
+    the place of L or S other than 1 (rule 2 adds it as the op broadcasts it). A layer whose query, key or value has
+    a dynamic rank is left (``declines``), for ``retarget`` to refuse.
     """
 
     rewrites = {LABEL: "into MatMul-1, SoftMax-8 and element-wise ops (masks, causal and scale included)"}
@@ -91,18 +91,14 @@ class ScaledDotProductAttentionTo8(Downgrade):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
-        unused: list[str] = []
         for layer in self.layers(graph):
             a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
             inputs = graph.input_keys(layer.id, layer.input_ids())  # (all fed: the graph was checked)
             dtype = element_type(builder.type_of(inputs[0]).element or "").numpy
             kind = _kind(builder, a, inputs)
-            if a.causal and len(inputs) > 3:
-                unused.append(inputs[3][0])
             builder.replace_layer(layer, lambda: [_attention(builder, a, inputs, dtype, layer.name)],  # noqa: B023
                                   origin_text(layer, LABEL))
             stats[f"{LABEL} ({kind}) -> MatMul-1 + SoftMax-8"] += 1
-        _drop_unused(graph, unused)
         return PassResult(graph, bool(stats), stats)
 
 
@@ -238,15 +234,3 @@ def _causal(builder: GraphBuilder, query: Output, key: Output, dtype: np.dtype, 
     minus_inf = _scalar(builder, -np.inf, dtype, f"{name}/minus_inf")
     return output_of(builder.add("Select", "opset1", None, [later, minus_inf, _scalar(builder, 0, dtype,
                                                                                         f"{name}/zero")], name))
-
-
-def _drop_unused(graph: Graph, ids: list[str]) -> None:
-    """Remove the layers of ``ids`` that nothing live depends on, and then their producers that nothing live
-    depends on; never a Parameter (a model input)."""
-    live = graph.live_layers() if ids else set()
-    while ids:
-        layer_id = ids.pop()
-        if layer_id in live or not graph.has_layer(layer_id) or graph.layer(layer_id).is_a("Parameter"):
-            continue
-        ids += [edge.from_layer for edge in graph.in_edges(layer_id)]
-        graph.remove_layer(layer_id)

@@ -4,7 +4,7 @@ which layers of them a release computes wrongly (its measured defects, ``ops/rel
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import ClassVar
 
 import numpy as np
@@ -51,6 +51,8 @@ class Downgrade(Pass):
         ours: dict[tuple[str, str | None], bool] = {}  # (type, version) -> whether its label is one of ``rewrites``
         repairing = self.target is not None and not self.target.miscomputes.isdisjoint(self.repairs)
         for layer in graph.of_types(self._types):
+            if not graph.has_layer(layer.id):  # (gone with a layer rewritten before it: ``drop_unused``)
+                continue
             kind = (layer.type, layer.version)
             rewritten = ours.get(kind)
             if rewritten is None:
@@ -98,13 +100,6 @@ class Downgrade(Pass):
             if key in miscomputes and hits(graph, layer):
                 return key
         return None
-
-
-def drop_unused(graph: Graph, layers: Iterable[Layer]) -> None:
-    """Remove those of ``layers`` (the inputs of a layer just replaced, say its Consts) that nothing reads now."""
-    for layer in layers:
-        if graph.has_layer(layer.id) and not any(graph.consumers(layer.id, port.id) for port in layer.outputs):
-            graph.remove_layer(layer.id)
 
 
 def source(graph: Graph, layer: Layer, index: int) -> Output:

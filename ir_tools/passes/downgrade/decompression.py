@@ -12,8 +12,8 @@ from ...base.dtypes import INTEGER_TYPES, element_type
 from ...ir.model import Edge, Graph, Layer
 from ...ops.core import ConvertAttrs
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_text, output_of, with_origin
-from .base import Downgrade, drop_unused, feed, source
+from ..builder import GraphBuilder, Output, drop_unused, origin_text, output_of, with_origin
+from .base import Downgrade, feed, source
 
 #: The layers of a decompression chain between the integer weights and the Convert to f32.
 _CHAIN = frozenset({"convert", "subtract", "multiply", "reshape"})

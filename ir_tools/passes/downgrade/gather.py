@@ -7,9 +7,9 @@ from collections import Counter
 from ...ir.model import Graph
 from ...ops.operands import normalize_axis
 from ..base import PassResult
-from ..builder import GraphBuilder
+from ..builder import GraphBuilder, drop_unused
 from ..shapes import declared_type
-from .base import Downgrade, drop_unused, feed, non_negative, respelled
+from .base import Downgrade, feed, non_negative, respelled
 
 
 class GatherTo7(Downgrade):

@@ -10,7 +10,7 @@ from ...base.dtypes import INTEGER_TYPES
 from ...ir.bodies import Subgraph, fresh_subgraphs, subgraphs
 from ...ir.model import Edge, Graph, Layer
 from ..base import PassResult
-from ..builder import Output, origin_text, with_origin
+from ..builder import Output, drop_unused, origin_text, with_origin
 from ..shapes import declared_type
 from .base import Downgrade, source
 
@@ -113,17 +113,4 @@ def _inline(graph: Graph, layer: Layer, body: Subgraph) -> None:
         new.names, new.rt_info = old.names, old.rt_info
         graph.redirect_consumers((layer.id, old.id), made)
     graph.remove_layer(layer.id)
-    _drop_unread(graph, condition[0])
-
-
-def _drop_unread(graph: Graph, layer_id: str) -> None:
-    """Remove ``layer_id`` if nothing reads it now, and so on up what fed it (the If's condition, computed for it
-    alone)."""
-    todo = [layer_id]
-    while todo:
-        lid = todo.pop()
-        if not graph.has_layer(lid) or graph.out_edges(lid) or any(graph.layer(lid).is_a(kind)
-                                                                   for kind in ("Parameter", "ReadValue")):
-            continue
-        todo += [edge.from_layer for edge in graph.in_edges(lid)]
-        graph.remove_layer(lid)
+    drop_unused(graph, [graph.layer(condition[0])])

@@ -12,7 +12,7 @@ from ...ops.movement import StridedSliceAttrs
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
-from .base import Downgrade, drop_unused, numpy_dtype, respelled, source
+from .base import Downgrade, numpy_dtype, respelled, source
 from .integer_bounds import integer_bounds
 
 
@@ -53,7 +53,6 @@ class PadTo1(Downgrade):
             begin, end = ([int(v) for v in graph.const_array(s).reshape(-1)] for s in sources)
             builder.replace_layer(layer, lambda: [_pad_then_crop(builder, layer, begin, end)],  # noqa: B023
                                   origin_text(layer, "Pad-12"))
-            drop_unused(graph, sources)
             stats["Pad-12 (negative pads) -> Pad-1 + StridedSlice-1"] += 1
         return PassResult(graph, bool(stats), stats)
 

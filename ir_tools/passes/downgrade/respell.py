@@ -11,8 +11,8 @@ from ...ir.model import Graph, Layer
 from ...ops.operands import normalize_axis
 from ...ops.releases import op_label
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, output_of
-from .base import Downgrade, drop_unused, feed, from_start, non_negative, numpy_dtype, respelled
+from ..builder import GraphBuilder, Output, drop_unused, output_of
+from .base import Downgrade, feed, from_start, non_negative, numpy_dtype, respelled
 
 #: label -> (the added attribute, its default as OpenVINO reads it, the older op version's opset). The attribute
 #: is read from the IR's text (an op ir_tools does not model has no typed attributes): absent means the default,

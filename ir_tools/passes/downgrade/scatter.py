@@ -11,7 +11,7 @@ from ...ops import attrs as A
 from ...ops.opsets import lookup
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
-from .base import Downgrade, drop_unused
+from .base import Downgrade
 
 #: The element types whose reductions the rewrite reproduces, measured on OpenVINO CPU (docs/SEMANTICS.md 7).
 _EXACT_TYPES = ("f32", "i32")
@@ -52,7 +52,6 @@ class ScatterReduceTo3(Downgrade):
                 continue
             builder.replace_layer(layer, lambda: [_rounds(builder, layer, ins, reduction, *rows)],  # noqa: B023
                                   origin_text(layer, spec.label))
-            drop_unused(graph, [source])
             stats[f"ScatterNDUpdate-15 ({reduction}) -> ScatterNDUpdate-3 rounds"] += 1
         return PassResult(graph, bool(stats), stats)
 

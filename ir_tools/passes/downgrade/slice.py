@@ -12,7 +12,7 @@ from ...ops.operands import normalize_axis
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
-from .base import Downgrade, drop_unused, numpy_dtype, source
+from .base import Downgrade, numpy_dtype, source
 
 
 class SliceTo1(Downgrade):
@@ -31,10 +31,8 @@ class SliceTo1(Downgrade):
             axes = _axes(graph, layer)
             if axes is None:
                 continue
-            operands = [graph.layer(source(graph, layer, i)[0]) for i in range(1, len(layer.inputs))]
             builder.replace_layer(layer, lambda: [_strided_slice(builder, layer, axes)],  # noqa: B023
                                   origin_text(layer, "Slice-8"))
-            drop_unused(graph, operands)  # (the Consts laid out anew)
             stats["Slice-8 -> StridedSlice-1"] += 1
         return PassResult(graph, bool(stats), stats)
 

@@ -14,7 +14,7 @@ from ...ops.reshape import ReshapeAttrs
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
-from .base import Downgrade, drop_unused
+from .base import Downgrade
 
 
 def _axes(graph: Graph, layer: Layer) -> list[int] | None:
@@ -88,7 +88,6 @@ class SqueezeSkipTo1(Downgrade):
             squeezed = sorted({a % len(shape) for a in listed if shape[a].lo == 1})
             builder.replace_layer(layer, lambda: [_squeeze(builder, layer, keys[0], squeezed)],  # noqa: B023
                                   origin_text(layer, spec.label))
-            drop_unused(graph, [source])
             stats[f"Squeeze-15 (allow_axis_skip) -> {'Squeeze-1' if squeezed else 'Reshape-1'}"] += 1
         return PassResult(graph, bool(stats), stats)
 
@@ -101,10 +100,8 @@ class SqueezeSkipTo1(Downgrade):
         if shape is None or listed is None or not all(-len(shape) <= a < len(shape) for a in listed):
             return
         kept = sorted({a % len(shape) for a in listed if not shape[a].is_static or shape[a].lo == 1})
-        source = graph.layer(keys[1][0])
         builder.replace_layer(layer, lambda: [_squeeze(builder, layer, keys[0], kept)],  # type: ignore[arg-type]
                               origin_text(layer, "Squeeze-1"))
-        drop_unused(graph, [source])
         stats[f"Squeeze-1 (an axis not of 1) -> {'Squeeze-1' if kept else 'Reshape-1'}"] += 1
 
 
