@@ -39,9 +39,10 @@ dynamic batch and spatial dims or sequence length):
 - Only when named (``--only llama_50m --out DIR``): ``llama_50m``, a Llama of 50.2M parameters traced at 128
   tokens, and its NNCF compressions, for ``benchmarks/bench_compare.py --generative``.
 
-``--fixtures DIR`` writes instead the six small IRs committed in tests/data/target (each under 1 MB): a tiny
+``--fixtures DIR`` writes instead the seven small IRs committed in tests/data/target (each under 1 MB): a tiny
 torchvision-style CNN with ``MaxPool2d(ceil_mode=True)`` (MaxPool-14 ceil_torch), a tiny VisionTransformer
-(ScaledDotProductAttention-13), a tiny GPT-2 (``tiny_gpt2_f16``, vocabulary 256, width 32, 2 layers) and another
+(ScaledDotProductAttention-13), a tiny DeBERTa-v2 (``tiny_deberta_v2_f16``: an If-8 of a dynamic rank, BitwiseNot-13
+and BitwiseAnd-13), a tiny GPT-2 (``tiny_gpt2_f16``, vocabulary 256, width 32, 2 layers) and another
 (its own seed) with its weights compressed by NNCF to int8 asymmetric per channel (``tiny_gpt2_int8``), a tiny Llama
 exported stateful by optimum-intel for text generation (f16), and another with its weights compressed by NNCF to int4
 symmetric in groups of 16 (``tiny_llama_int4_stateful_int4_sym``).
@@ -507,8 +508,18 @@ def gpt2(vocab: int, width: int) -> nn.Module:
     return GPT2LMHeadModel(gpt2_config(vocab, width))
 
 
+def deberta_v2(vocab: int, width: int) -> nn.Module:
+    """DeBERTa-v2 with relative attention: its traced position buckets hold an If-8 of a dynamic rank whose condition
+    is NotEqual of a dim with itself (what 2023.0 to 2025.4 do not compile, and ``migrate --target`` rewrites)."""
+    from transformers import DebertaV2Config, DebertaV2Model
+
+    return DebertaV2Model(DebertaV2Config(vocab_size=vocab, hidden_size=width, intermediate_size=2 * width,
+                                          num_hidden_layers=1, num_attention_heads=2, max_position_embeddings=64,
+                                          relative_attention=True, pos_att_type=["p2c", "c2p"], position_buckets=16))
+
+
 def fixtures(out: Path) -> list[dict[str, Any]]:
-    """The six IRs committed in tests/data/target."""
+    """The seven IRs committed in tests/data/target."""
     inputs, shapes = image(35, 29)  # 35 -> 18 -> 9 (ceil adds a window) -> 5 (ceil adds one) -> 3
     cnn_spec = Spec("tiny_pool_net", "cnn", TinyPoolNet, inputs, shapes, ["logits"], calibrate=True)
     vit_spec = Spec("tiny_vit", "vision_transformer",
@@ -519,7 +530,13 @@ def fixtures(out: Path) -> list[dict[str, Any]]:
     causal = {"input_ids": "tokens", "attention_mask": "mask", "position_ids": "positions"}
     gpt2_spec = Spec("tiny_gpt2", "language_model", lambda: Logits(gpt2(256, 32), list(causal), "logits"), causal,
                      [{name: [1, 8] for name in causal}, {name: [2, 8] for name in causal}], ["logits"], vocab=256)
+    deberta = {"input_ids": "tokens", "attention_mask": "mask"}
+    deberta_spec = Spec("tiny_deberta_v2", "language_model", lambda: Logits(deberta_v2(256, 32), list(deberta),
+                                                                             "last_hidden_state"),
+                        deberta, [{name: [1, 8] for name in deberta}, {name: [2, 5] for name in deberta}],
+                        ["last_hidden_state"], vocab=256)
     entries = convert(cnn_spec, out, (True,)) + convert(vit_spec, out, (True,)) + convert(gpt2_spec, out, (True,))
+    entries += convert(deberta_spec, out, (True,))
     if not (has_optimum() and has_nncf()):
         sys.exit("optimum-intel and nncf are needed for the generative fixtures (pip install optimum-intel nncf)")
     int8_spec = Spec("tiny_gpt2_int8", "language_model", lambda: Logits(gpt2(256, 32), list(causal), "logits"),

@@ -27,6 +27,8 @@ from pathlib import Path
 import numpy as np
 
 from ir_tools import Graph, read_valid, write_ir
+from ir_tools.ir.bodies import body_layers
+from ir_tools.ir.model import Layer
 from ir_tools.ir.names import input_name, output_name
 from ir_tools.ops.rounding import EXACT
 from ir_tools.passes.extract import CutError, extract, find_tensor, tensor_name, tensor_ports
@@ -74,7 +76,7 @@ class Measured:
     cut: Cut
     layers: int
     bin_bytes: int
-    payload_bytes: int  # the distinct payloads of the part's Consts: what its .bin must hold
+    payload_bytes: int  # the distinct payloads of the part's Consts (its bodies' too): what its .bin must hold
     bounded: list[str]  # outputs not equal bit for bit, within their rounding bound
     unequal: list[str]  # outputs neither
     plain_distance: float | None = None  # max |plain - original| / max |original| over the outputs
@@ -98,9 +100,11 @@ def _downstream(graph: Graph, key: PortKey) -> set[str]:
 
 
 def cut_points(original: Original, count: int, seed: int) -> tuple[list[Cut], int]:
-    """``count`` seeded cuts ``extract`` accepts, and how many candidates it refused on the way."""
+    """``count`` seeded cuts ``extract`` accepts, and how many candidates it refused on the way; none through what
+    computes an If's condition from shapes (``_conditions``)."""
     graph, rng = original.graph, np.random.default_rng(seed)
-    variable = set().union(*(_downstream(graph, (p.id, p.outputs[0].id)) for p in graph.parameters()))
+    conditions = _conditions(graph)
+    variable = set().union(*(_downstream(graph, (p.id, p.outputs[0].id)) for p in graph.parameters())) - conditions
     named = sorted({key for key in original.ports.values() if key[0] in variable and key in original.activations})
     cuts: list[Cut] = []
     refused = 0
@@ -123,7 +127,7 @@ def cut_points(original: Original, count: int, seed: int) -> tuple[list[Cut], in
             try:
                 extract(graph, cut.inputs, cut.outputs, original.propagation)
             except CutError as exc:
-                if exc.unfed:
+                if exc.unfed and not any(key[0] in conditions for key in exc.unfed):
                     cut.inputs += [tensor_name(graph, key) for key in exc.unfed]  # (unnamed: LAYER:PORT)
                     continue
                 refused += 1
@@ -133,13 +137,34 @@ def cut_points(original: Original, count: int, seed: int) -> tuple[list[Cut], in
     return cuts, refused
 
 
+def _conditions(graph: Graph) -> set[str]:
+    """The layers computing an If's condition from shapes (ShapeOf and what follows it up to the If): a cut there
+    makes the condition an input, and an If of a dynamic rank that OpenVINO folds only where it sees the condition
+    compare a dim with itself (DeBERTa-v2's) is then compiled by none."""
+    conditions = graph.ancestors(key[0] for layer in graph.by_type("If")
+                                 if (key := graph.producer_key(layer.id, layer.input_ids()[0])) is not None)
+    shapes = set().union(*(_downstream(graph, (layer.id, layer.outputs[0].id)) for layer in graph.by_type("ShapeOf")))
+    return {layer_id for layer_id in conditions if layer_id in shapes or graph.layer(layer_id).is_a("ShapeOf")}
+
+
+def _all_layers(graph: Graph) -> list[Layer]:
+    """The layers of ``graph`` and of the bodies of its TensorIterators, Loops and Ifs (nested ones too): whose
+    Consts the ``.bin`` holds."""
+    found, todo = [], list(graph.layers())
+    while todo:
+        layer = todo.pop()
+        found.append(layer)
+        todo += body_layers(layer) if layer.children else ()
+    return found
+
+
 def measure(original: Original, cut: Cut, directory: Path, plain: bool = False) -> Measured:
     """The part at ``cut`` written into ``directory`` and measured (see the module's docstring)."""
     graph = original.graph
     part = extract(graph, cut.inputs, cut.outputs, original.propagation)
     xml, bin_path = write_ir(part, directory / "part.xml", part.ir_version)
     written = read_valid(xml)
-    payloads = {bytes(part.const_bytes(layer)) for layer in part.layers() if layer.is_a("Const")}
+    payloads = {bytes(part.const_bytes(layer)) for layer in _all_layers(part) if layer.is_a("Const")}
     feed = {}
     for parameter in written.parameters():
         name = input_name(written, parameter)

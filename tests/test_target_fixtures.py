@@ -1,7 +1,8 @@
-"""``migrate --target`` on six small IRs converted today (tests/data/target, made by ``scripts/build_target_zoo.py
---fixtures``): a CNN with MaxPool-14 ceil_torch, a vision transformer with ScaledDotProductAttention-13, two GPT-2s
-(one compressed by NNCF to int8), and two Llamas exported stateful for text generation by optimum-intel (one f16, one
-compressed by NNCF to int4).
+"""``migrate --target`` on seven small IRs converted today (tests/data/target, made by ``scripts/build_target_zoo.py
+--fixtures``): a CNN with MaxPool-14 ceil_torch, a vision transformer with ScaledDotProductAttention-13, a DeBERTa-v2
+with an If-8 of a dynamic rank (which 2023.0 to 2025.4 do not compile as it is), two GPT-2s (one compressed by NNCF
+to int8), and two Llamas exported stateful for text generation by optimum-intel (one f16, one compressed by NNCF to
+int4).
 
 Each, migrated with ``--target 2023.0``, ``2024.0`` and ``2025.0``: loads on that release (its OpenVINO in a side
 virtual environment, ``IR_TOOLS_RELEASE_PYTHONS``), holds only op versions it creates, keeps its input and output
@@ -30,14 +31,16 @@ REFUSED = {("tiny_llama_stateful", "2023.0"), ("tiny_llama_int4_stateful", "2023
 
 
 def test_the_fixtures_are_small_and_hold_what_they_are_for() -> None:
-    assert set(FIXTURES) == {"tiny_pool_net", "tiny_vit", "tiny_llama_stateful", "tiny_gpt2", "tiny_gpt2_int8",
-                             "tiny_llama_int4_stateful"}
+    assert set(FIXTURES) == {"tiny_pool_net", "tiny_vit", "tiny_deberta_v2", "tiny_llama_stateful", "tiny_gpt2",
+                             "tiny_gpt2_int8", "tiny_llama_int4_stateful"}
     for entry in FIXTURES.values():
         path = Path(entry["path"])
         assert path.stat().st_size + path.with_suffix(".bin").stat().st_size <= 1 << 20, entry["file"]
     assert "ceil_torch" in Path(FIXTURES["tiny_pool_net"]["path"]).read_text()
     assert FIXTURES["tiny_pool_net"]["ops"]["MaxPool-opset14"] >= 2
     assert FIXTURES["tiny_vit"]["ops"]["ScaledDotProductAttention-opset13"] >= 1
+    deberta = FIXTURES["tiny_deberta_v2"]["ops"]
+    assert deberta["If-opset8"] >= 1 and deberta["BitwiseNot-opset13"] >= 1
     llama = FIXTURES["tiny_llama_stateful"]
     assert llama["stateful"] and llama["ops"]["ScaledDotProductAttention-opset13"] >= 1
     assert llama["ops"]["ReadValue-opset6"] == llama["ops"]["Assign-opset6"] >= 2
