@@ -71,6 +71,8 @@ _TABLE = (
     Code("E-NO-RESULT", "error", "checks", "the model has no Result (or no layers at all): it computes nothing"),
     Code("W-ATTR-UNKNOWN", "warning", "checks",
          "an attribute the op version does not have (OpenVINO ignores it; a later version may have it)"),
+    Code("W-ATTR-SKIPPED", "warning", "checks",
+         "a flag written neither true nor false (nor 1 or 0, in any case): OpenVINO's reader skips it for the default"),
     Code("E-SIZE", "error", "checks", "a tensor whose element count or byte size overflows int64"),
     Code("E-EDGE-PRECISION", "error", "checks",
          "the precisions of an edge's two ends differ (an input port without one takes its producer's, as in "

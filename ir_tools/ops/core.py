@@ -23,8 +23,9 @@ from .spec import Kernel, OpSpec, TensorType
 
 
 def _element(text: str) -> str:
+    """An element type as OpenVINO's reader reads one: in any case, not stripped (as ``attrs.enum``)."""
     et = element_type(text)
-    if et is None or text.strip().lower() != et.name:
+    if et is None or text.lower() != et.name:
         raise ValueError(text)
     return et.name
 

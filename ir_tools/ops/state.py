@@ -35,10 +35,10 @@ _DYNAMIC_TYPE = "dynamic"
 
 def _variable_type(text: str) -> str | None:
     """An element type, or None for OpenVINO's ``dynamic``."""
-    if text.strip().lower() == _DYNAMIC_TYPE:
+    if text.lower() == _DYNAMIC_TYPE:
         return None
     et = element_type(text)
-    if et is None or text.strip().lower() != et.name:
+    if et is None or text.lower() != et.name:
         raise ValueError(text)
     return et.name
 

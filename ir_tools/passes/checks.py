@@ -406,26 +406,40 @@ def _floor_sum(n: int, m: int, a: int, b: int) -> int:
         m, a = a, m
 
 
-def _unknown_attributes(graph: Graph) -> Iterator[Diagnostic]:
-    """Attributes a modelled op version does not read: OpenVINO ignores them silently, so a user who
-    believes in them (dilations on AvgPool-14, say) gets other numbers than expected."""
-    # (type, version) -> the attributes its spec reads, None for an op not modelled: a model repeats a few kinds
-    read_by: dict[tuple[str, str | None], frozenset[str] | None] = {}
+def _ignored_attributes(graph: Graph) -> Iterator[Diagnostic]:
+    """Attributes OpenVINO ignores silently, so that a user who believes in them gets other numbers than expected:
+    those a modelled op version does not read (W-ATTR-UNKNOWN: dilations on AvgPool-14, say), and a flag written
+    neither true nor false, nor 1 or 0 (W-ATTR-SKIPPED: " true", "yes"), which its reader skips for the default."""
+    # (type, version) -> (the attributes its spec reads, its flags' defaults), None for an op not modelled
+    read_by: dict[tuple[str, str | None], tuple[frozenset[str], dict[str, str]] | None] = {}
     for layer in graph.layers():
         kind = (layer.type, layer.version)
         if kind not in read_by:
             spec = lookup(*kind)
-            read_by[kind] = None if spec is None else frozenset(A.xml_names(spec.attrs))
-        read = read_by[kind]
-        if read is None or read.issuperset(layer.attrs):
+            read_by[kind] = None if spec is None else (frozenset(A.xml_names(spec.attrs)), A.flags(spec.attrs))
+        known = read_by[kind]
+        if known is None:
+            continue
+        read, flags = known
+        for name, default in flags.items():
+            value = layer.attrs.get(name)
+            if value is not None and value not in _FLAG_SPELLINGS and A.skips(value):
+                yield Diagnostic("warning", "W-ATTR-SKIPPED", f"attribute '{name}' is '{value}', neither true nor "
+                                 f"false (nor 1 or 0): OpenVINO's reader skips it and takes the default, {default}",
+                                 layer.loc)
+        if read.issuperset(layer.attrs):
             continue
         spec = lookup(layer.type, layer.version)
-        known = A.xml_names(spec.attrs)
+        names = A.xml_names(spec.attrs)
         for name in [k for k in layer.attrs if k not in read]:
             later = [s.label for s in specs() if s.type == spec.type and name in A.xml_names(s.attrs)]
             why = (f"it exists from {later[0]}; {spec.label} ignores it" if later else
-                   f"{spec.label} reads {', '.join(known) if known else 'no attributes'}; OpenVINO ignores it")
+                   f"{spec.label} reads {', '.join(names) if names else 'no attributes'}; OpenVINO ignores it")
             yield Diagnostic("warning", "W-ATTR-UNKNOWN", f"unknown attribute '{name}': {why}", layer.loc)
+
+
+#: The spellings of a flag most files hold (a look-up before ``attrs.skips``).
+_FLAG_SPELLINGS = frozenset({"true", "false", "1", "0"})
 
 
 def _results(graph: Graph) -> Iterator[Diagnostic]:
@@ -511,7 +525,7 @@ def _crashing_attributes(graph: Graph, scope: set[str] | None = None) -> Iterato
 
 #: The structural checks, in report order; ``validate.check_graph`` runs each one on its own.
 STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
-    _edges, _fed_inputs, _cycles, _constants, _opsets, _unknown_attributes, _crashing_attributes, _results,
+    _edges, _fed_inputs, _cycles, _constants, _opsets, _ignored_attributes, _crashing_attributes, _results,
     v10_name_collisions, duplicate_tensor_names, _output_ports, _unpaired_state, _dead_layers,
 )
 #: Those that look at each layer (and its edges) on its own, so that after a few layers changed in a graph that passed,
@@ -521,5 +535,5 @@ LOCAL_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({
 })
 #: Those that only warn: a gate, which asks whether there is an error, need not run them.
 WARNING_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({
-    _unknown_attributes, duplicate_tensor_names, _dead_layers,
+    _ignored_attributes, duplicate_tensor_names, _dead_layers,
 })

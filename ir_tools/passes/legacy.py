@@ -120,8 +120,9 @@ def read_legacy_ir(xml_path: str | Path) -> Graph:
 def legacy_pooling(layer: Layer) -> LegacyPooling:
     """The attributes of a legacy Pooling layer, in any of the three spellings, with IE's defaults."""
     raw = layer.attrs
-    rounding = A.enum("floor", "ceil").parse
-    exclude = A.BOOL.parse
+    # (blanks around a value taken, as before: no release with wheels reads IR v7, so none was measured)
+    rounding, exclude = (lambda text, parse=parse: parse(text.strip()) for parse in (A.enum("floor", "ceil").parse,
+                                                                                     A.BOOL.parse))
     try:
         common = (exclude(raw.get("exclude-pad", "false")),
                   rounding(raw.get("rounding_type", raw.get("rounding-type", "ceil"))),

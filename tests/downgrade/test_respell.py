@@ -189,3 +189,25 @@ def test_one_hot_normalize_is_one_hot_1_after_a_select_and_runs_equal(tmp_path: 
     out, printed = migrate(model, capsys)
     assert "240 x OneHot-16 (negative_indices_mode normalize) -> OneHot-1" in printed, printed
     assert assert_runs_equal(model, out, inputs=inputs) == 240
+
+
+def test_a_flag_spelled_as_openvino_skips_it_is_read_as_its_default(tmp_path: Path, capsys) -> None:
+    """Squeeze-15's allow_axis_skip written " true": OpenVINO's reader skips it for the default, false (the layer
+    squeezes its dynamic axis), so it is Squeeze-1 for 2023.0. Read stripped (as before), it was true, and the layer,
+    whose axis is dynamic, was refused."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset15 as o15
+
+    from tests.downgrade.runs import migrate
+
+    x = o1.parameter([2, -1, 3], np.float32, name="x")
+    squeezed = o15.squeeze(x, o1.constant(np.array([1], np.int64)), allow_axis_skip=False, name="squeeze")
+    model = tmp_path / "skipped.xml"
+    ov.save_model(ov.Model([o1.result(squeezed, name="y")], [x], "skipped"), str(model), compress_to_fp16=False)
+    model.write_text(model.read_text().replace('allow_axis_skip="false"', 'allow_axis_skip=" true"'))
+    assert not next(n for n in ov.Core().read_model(model).get_ops()
+                    if n.get_friendly_name() == "squeeze").get_attributes()["allow_axis_skip"]
+    out, printed = migrate(model, capsys)
+    assert "rewrote 1 x Squeeze-15 (allow_axis_skip false) -> Squeeze-1" in printed, printed
+    assert assert_runs_equal(model, out, inputs={"x": np.arange(6, dtype=np.float32).reshape(2, 1, 3)}) == 1

@@ -8,13 +8,12 @@ import numpy as np
 
 from ...base.dtypes import element_type
 from ...ir.model import Graph, Layer
+from ...ops import attrs as A
 from ...ops.releases import op_label
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
 from .base import Downgrade, numpy_dtype, source
-
-_TRUE = {"true", "1"}
 
 
 def _identity_16(graph: Graph, layer: Layer) -> bool:
@@ -80,7 +79,7 @@ def _is_nan(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
 def _is_inf(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
     dtype = numpy_dtype(builder, x)
     asked = [sign for sign, attribute in ((np.inf, "detect_positive"), (-np.inf, "detect_negative"))
-             if layer.attrs.get(attribute, "true").strip().lower() in _TRUE]
+             if A.flag(layer.attrs, attribute, True)]
     if not asked:  # nothing is detected: false everywhere, of x's shape
         nan = builder.add("NotEqual", "opset1", None, [x, x], f"{layer.name}/nan")
         number = builder.add("Equal", "opset1", None, [x, x], f"{layer.name}/number")

@@ -25,7 +25,7 @@ _MEAN_TYPES = frozenset({"f32", "f16"})
 
 def _reduction(layer: Layer) -> str:
     """The layer's reduction, as OpenVINO reads it (absent: sum)."""
-    return layer.attrs.get("reduction", "sum").strip().lower()
+    return layer.attrs.get("reduction", "sum").lower()  # (in any case, not stripped: ops/attrs.enum)
 
 
 class EmbeddingBagTo3(Downgrade):

@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 
 from ...ir.model import Graph, Layer
+from ...ops import attrs as A
 from ...ops.operands import normalize_axis
 from ...ops.releases import op_label
 from ..base import PassResult
@@ -35,7 +36,14 @@ _NON_NEGATIVE = frozenset({"ScatterNDUpdate-15", "ScatterElementsUpdate-12"})
 #: the end of the depth (input 1) first (``_one_hot_normalized``): OneHot-16's normalize reads index -k as depth - k,
 #: and gives an index below -depth, as one at depth or above, a row all off (measured on 2026.4), as OneHot-1 does.
 _NORMALIZED = {"OneHot-16": "normalize"}
-_BOOLEANS = {"0": "false", "1": "true"}
+
+
+def _read(layer: Layer, attribute: str, default: str) -> str:
+    """The added attribute as OpenVINO reads it: a flag (a default of "true" or "false") by ``attrs.flag``, a value it
+    skips taken as the default; an enum in any case, not stripped (``attrs.enum``)."""
+    if default in ("true", "false"):
+        return A.BOOL.format(A.flag(layer.attrs, attribute, default == "true"))
+    return layer.attrs.get(attribute, default).lower()
 
 
 class Respell(Downgrade):
@@ -57,8 +65,7 @@ class Respell(Downgrade):
         for layer in self.layers(graph):
             label = next(label for label in _SAME_AS_OLDER if label.split("-")[0].lower() == layer.type.lower())
             attribute, default, opset = _SAME_AS_OLDER[label]
-            value = layer.attrs.get(attribute, default).strip().lower()
-            value = _BOOLEANS.get(value, value)
+            value = _read(layer, attribute, default)
             if value != default and not (value == _NORMALIZED.get(label) and _one_hot_normalized(builder, layer)):
                 continue
             if label in _NON_NEGATIVE and not _indices_made_non_negative(builder, layer):
