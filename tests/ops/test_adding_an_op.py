@@ -1,10 +1,10 @@
 """Adding an op is one module and one line of the opset table (docs/ARCHITECTURE.md, "Where new things go").
 
-ShuffleChannels-1, which ir_tools does not model, is defined in a module outside the package (typed attributes, a
-shape rule, a kernel and a rounding rule) and registered by one line, ``opsets.register``, undone after each test.
-From then on the rest of ir_tools knows it: ``check_graph`` re-infers its shape and reports a wrong declared dim as
-E-SHAPE, the numpy executor runs it, and ``compare`` checks it against OpenVINO CPU (which has ShuffleChannels) end
-to end and per layer.
+Bucketize-3, which ir_tools does not model, is defined in a module outside the package (typed attributes, a shape
+rule, a kernel and a rounding rule) and registered by one line, ``opsets.register``, undone after each test. From then
+on the rest of ir_tools knows it: ``check_graph`` re-infers its shape and reports a wrong declared dim as E-SHAPE, the
+numpy executor runs it, and ``compare`` checks it against OpenVINO CPU (which has Bucketize) end to end and per
+layer. (The example was ShuffleChannels-1 until ir_tools modelled it, ops/movement_blocks.py.)
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ir_tools.runtime.executor import run
 
 #: The whole of the new op, as its module under ir_tools/ops/ would hold it.
 MODULE = '''
-"""ShuffleChannels-1: attributes, shape rule, reference kernel and rounding rule."""
+"""Bucketize-3: attributes, shape rule, reference kernel and rounding rule."""
 
 from __future__ import annotations
 
@@ -38,77 +38,74 @@ import numpy as np
 
 from ir_tools.base.errors import OpValidationError
 from ir_tools.ops import attrs as A
-from ir_tools.ops.rounding import moves
+from ir_tools.ops.rounding import EXACT
 from ir_tools.ops.spec import OpSpec, TensorType
 
 
 @dataclass(frozen=True, slots=True)
-class ShuffleChannelsAttrs:
-    axis: int = A.attr("axis", A.INT, 1)
-    group: int = A.attr("group", A.UINT, 1)
+class BucketizeAttrs:
+    output_type: str = A.attr("output_type", A.enum("i64", "i32"), "i64")
+    with_right_bound: bool = A.attr("with_right_bound", A.BOOL, True)
 
 
-def _infer(a: ShuffleChannelsAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
-    (data,) = inputs
-    if data.shape is not None:
-        if not -len(data.shape) <= a.axis < len(data.shape):
-            raise OpValidationError(f"axis {a.axis} is out of a rank-{len(data.shape)} input")
-        channels = data.shape[a.axis]
-        if a.group == 0 or (channels.is_static and channels.lo % a.group):
-            raise OpValidationError(f"group {a.group} does not divide the {channels} channels")
-    return [TensorType(data.element, data.shape)]
+def _infer(a: BucketizeAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    data, buckets = inputs
+    if buckets.shape is not None and len(buckets.shape) != 1:
+        raise OpValidationError(f"buckets must be 1-D, got rank {len(buckets.shape)}")
+    return [TensorType(a.output_type, data.shape)]
 
 
-def _run(a: ShuffleChannelsAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    (x,) = args
-    axis = a.axis % x.ndim
-    c = x.shape[axis]
-    y = x.reshape(*x.shape[:axis], a.group, c // a.group, *x.shape[axis + 1:])
-    return [np.swapaxes(y, axis, axis + 1).reshape(x.shape)]
+def _run(a: BucketizeAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x, buckets = args  # bucket i holds buckets[i-1] < x <= buckets[i] (with_right_bound), else <= x <
+    found = np.searchsorted(buckets, x, side="left" if a.with_right_bound else "right")
+    return [found.astype(np.int64 if a.output_type == "i64" else np.int32)]
 
 
-SHUFFLE_CHANNELS_1 = OpSpec("ShuffleChannels", "ShuffleChannels-1", ShuffleChannelsAttrs, (1, 1), 1, _infer, _run,
-                            rounding=moves(0))
+BUCKETIZE_3 = OpSpec("Bucketize", "Bucketize-3", BucketizeAttrs, (2, 2), 1, _infer, _run, rounding=EXACT)
 '''
+
+#: The buckets' bounds (sorted).
+BOUNDS = np.array([-1.0, -0.25, 0.0, 0.5, 2.0], np.float32)
 
 
 @pytest.fixture
 def new_op(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
-    """The op's module, imported from outside the package and registered for opset1..16."""
-    (tmp_path / "shuffle_channels_op.py").write_text(MODULE)
+    """The op's module, imported from outside the package and registered for opset3..16."""
+    (tmp_path / "bucketize_op.py").write_text(MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))
-    module = importlib.import_module("shuffle_channels_op")
-    opsets.register(module.SHUFFLE_CHANNELS_1, 1, 16)  # the one line
+    module = importlib.import_module("bucketize_op")
+    opsets.register(module.BUCKETIZE_3, 3, 16)  # the one line
     try:
         yield module
     finally:
-        opsets.unregister(module.SHUFFLE_CHANNELS_1)
-        sys.modules.pop("shuffle_channels_op", None)
+        opsets.unregister(module.BUCKETIZE_3)
+        sys.modules.pop("bucketize_op", None)
 
 
-def build(group: int) -> tuple[Graph, Layer]:
-    """x f32[1,6,2,3] -> ShuffleChannels(axis 1, ``group``) -> y; the output dims come from the new shape rule."""
+def build(right: bool) -> tuple[Graph, Layer]:
+    """x f32[1,6,2,3] -> Bucketize(``BOUNDS``, with_right_bound ``right``) -> y i64; the output dims and type come
+    from the new shape rule."""
     graph = Graph()
     b = GraphBuilder(graph)
     x = b.parameter("x", "f32", tuple(Dim(n, n) for n in (1, 6, 2, 3)))
-    attrs = b.attrs("ShuffleChannels", "opset1", axis=1, group=group)
-    layer = b.add("ShuffleChannels", "opset1", attrs, [x], "shuffle", names="y")
+    attrs = b.attrs("Bucketize", "opset3", output_type="i64", with_right_bound=right)
+    layer = b.add("Bucketize", "opset3", attrs, [x, b.const(BOUNDS, "bounds")], "bucketize", names="y")
     b.result(output_of(layer), "y")
     return graph, layer
 
 
 def test_register_adds_the_op_and_unregister_removes_it(new_op: ModuleType) -> None:
-    spec = new_op.SHUFFLE_CHANNELS_1
-    assert opsets.lookup("shufflechannels", "opset16") is spec and opsets.lookup("ShuffleChannels", "opset1") is spec
+    spec = new_op.BUCKETIZE_3
+    assert opsets.lookup("bucketize", "opset16") is spec and opsets.lookup("Bucketize", "opset3") is spec
     assert spec in opsets.specs()
     opsets.unregister(spec)
-    assert opsets.lookup("ShuffleChannels", "opset1") is None and spec not in opsets.specs()
-    opsets.register(spec, 1, 16)
+    assert opsets.lookup("Bucketize", "opset3") is None and spec not in opsets.specs()
+    opsets.register(spec, 3, 16)
 
 
 def test_check_reinfers_the_shape_and_reports_a_wrong_dim(new_op: ModuleType) -> None:
-    graph, layer = build(2)
-    assert layer.outputs[0].dims == (1, 6, 2, 3)
+    graph, layer = build(True)
+    assert layer.outputs[0].dims == (1, 6, 2, 3) and layer.outputs[0].precision == "I64"
     diags, result = check_graph(graph)
     assert [d for d in diags if d.severity == "error"] == []
     assert result is not None and layer not in result.not_inferred and layer.id in result.inferred
@@ -119,26 +116,24 @@ def test_check_reinfers_the_shape_and_reports_a_wrong_dim(new_op: ModuleType) ->
     assert [d.code for d in diags if d.severity == "error"] == ["E-SHAPE"]
 
 
-@pytest.mark.parametrize("group", [2, 3])
-def test_the_executor_runs_it(new_op: ModuleType, group: int) -> None:
-    graph, _ = build(group)
-    x = np.arange(36, dtype=np.float32).reshape(1, 6, 2, 3)
+@pytest.mark.parametrize("right", [True, False])
+def test_the_executor_runs_it(new_op: ModuleType, right: bool) -> None:
+    graph, _ = build(right)
+    x = np.resize(np.array([-2.0, -1.0, -0.5, -0.25, 0.0, 0.1, 0.5, 1.0, 2.0, 3.0], np.float32), (1, 6, 2, 3))
     (y,) = run(graph, {"x": x}).values()
-    assert y.shape == (1, 6, 2, 3)
-    per_group = 6 // group
-    for c in range(6):  # output channel i * group + j is input channel j * (6 / group) + i
-        i, j = divmod(c, group)
-        assert (y[0, c] == x[0, j * per_group + i]).all()
+    assert y.shape == (1, 6, 2, 3) and y.dtype == np.int64
+    for value, bucket in zip(x.reshape(-1), y.reshape(-1), strict=True):  # the bounds below it, or at it too
+        assert bucket == sum(bound < value if right else bound <= value for bound in BOUNDS)
 
 
 @pytest.mark.openvino
-@pytest.mark.parametrize("group", [2, 3])
-def test_compare_checks_it_against_openvino(new_op: ModuleType, group: int) -> None:
+@pytest.mark.parametrize("right", [True, False])
+def test_compare_checks_it_against_openvino(new_op: ModuleType, right: bool) -> None:
     from ir_tools.runtime.numeric_check import CompareOptions, compare_model
 
-    graph, _ = build(group)
+    graph, _ = build(right)
     x = np.random.default_rng(0).standard_normal((1, 6, 2, 3)).astype(np.float32)
     report = compare_model(graph, {"x": x}, CompareOptions(per_layer=True))
     assert report.passed, report.to_dict()
-    checked = [lay for lay in report.layers if lay.name == "shuffle"]
+    checked = [lay for lay in report.layers if lay.name == "bucketize"]
     assert checked and all(lay.passed and lay.outputs for lay in checked)

@@ -72,13 +72,13 @@ def test_compare_refuses_what_check_rejects(capsys, tmp_path):
 
 
 def _mixed_network(path: Path) -> None:
-    """Convolution, Relu, a ShuffleChannels (an op the reference does not execute), AvgPool and AdaptiveAvgPool."""
+    """Convolution, Relu, a Sinh (an op the reference does not execute), AvgPool and AdaptiveAvgPool."""
     rng = np.random.default_rng(7)
     x = o8.parameter([1, 3, 20, 20], np.float32, name="x")
     conv = o8.convolution(x, o8.constant(rng.standard_normal((8, 3, 3, 3)).astype(np.float32)), [1, 1], [1, 1],
                           [1, 1], [1, 1], name="conv")
     relu = o8.relu(conv, name="relu")
-    shuffle = o8.shuffle_channels(relu, 1, 2, name="shuffle")
+    shuffle = o8.sinh(relu, name="shuffle")
     pool = o8.avg_pool(shuffle, [2, 2], [1, 1], [0, 0], [3, 3], False, "ceil", name="pool")
     pool.output(0).get_tensor().set_names({"pooled"})
     conv2 = o8.convolution(pool, o8.constant(rng.standard_normal((4, 8, 1, 1)).astype(np.float32)), [1, 1],
