@@ -116,3 +116,23 @@ def test_integer_bounds_hold_every_value_openvino_computes(tmp_path: Path) -> No
             assert lo <= value.min() and value.max() <= hi, (name, value, (lo, hi))
     tight = sum(hi - lo < 2**20 for lo, hi in by_name.values())
     assert tight > CASES // 10, tight  # (the bounds say something: not only the types' ranges)
+
+
+def test_each_output_is_bounded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chain of 20 Add(x, x) from a ShapeOf: each output is walked once per depth, not 2^20 times (a shape subgraph
+    reads one output twice; no OpenVINO asked)."""
+    from ir_tools import Graph, GraphBuilder, output_of
+    from ir_tools.base.dims import Dim
+    from ir_tools.passes.downgrade import integer_bounds as module
+
+    graph = Graph()
+    b = GraphBuilder(graph)
+    x = b.parameter("x", "f32", (Dim(2, 2), Dim(3, 3)))
+    value = output_of(b.add("ShapeOf", "opset3", {"output_type": "i64"}, [x], "shape"))
+    for i in range(20):
+        value = output_of(b.add("Add", "opset1", None, [value, value], f"twice{i}"))
+    calls = []
+    walked = module._bounds_of
+    monkeypatch.setattr(module, "_bounds_of", lambda *args: calls.append(args[1]) or walked(*args))
+    assert integer_bounds(graph, value) == (2 * 2**20, 3 * 2**20)
+    assert len(calls) == 21  # (the 20 Adds and the ShapeOf)

@@ -55,10 +55,11 @@ class IfBranch(Downgrade):
         return PassResult(graph, bool(stats), stats)
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
-        if _condition(graph, layer) is None:
+        condition = _condition(graph, layer)
+        if condition is None:
             return ("its condition is not known before it runs (neither a constant nor a comparison of an integer "
                     "tensor with itself)")
-        body = subgraphs(graph, layer)[0 if _condition(graph, layer) else 1]
+        body = subgraphs(graph, layer)[0 if condition else 1]
         if {m.param for m in body.port_map.inputs} != set(range(len(body.parameters))):
             return "a Parameter of the body its condition chooses is fed by no input of the If"
         read = {body.graph.producer_key(r.id, r.input_ids()[0]) for r in body.results}

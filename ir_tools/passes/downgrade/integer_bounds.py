@@ -26,13 +26,27 @@ _EXACT = 2**23
 _DEPTH = 32
 
 
-def integer_bounds(graph: Graph, out: Output, depth: int = _DEPTH) -> tuple[int, int] | None:
+def integer_bounds(graph: Graph, out: Output) -> tuple[int, int] | None:
     """The least and greatest value ``out`` (an integer type) may carry on any release: a Const's values; ShapeOf's
     of its input's declared dims; a Convert's input's where its type holds them; FloorMod's [0, c) by a positive c,
     both below 2^23 or c a power of two; Add's, Subtract's, Maximum's and Minimum's of their inputs'; the inputs' of an
     op that only picks elements (``_PICKING``; Gather of Const indices within a static axis); each where the output's
     type holds them, else the type's range (None for a type that is not an integer). Where no op upstream reads beyond
     its input (a Gather's index out of range: CPU reads what it finds, which no bound holds)."""
+    return _bounds(graph, out, _DEPTH, {})
+
+
+def _bounds(graph: Graph, out: Output, depth: int, known: dict[tuple[Output, int], tuple[int, int] | None]
+            ) -> tuple[int, int] | None:
+    """``integer_bounds`` within ``depth`` producers, each output's once (``known``: a shape subgraph reads one
+    output twice, Add(x, x), and a chain of such would otherwise be walked 2^depth times)."""
+    if (out, depth) not in known:
+        known[out, depth] = _bounds_of(graph, out, depth, known)
+    return known[out, depth]
+
+
+def _bounds_of(graph: Graph, out: Output, depth: int, known: dict[tuple[Output, int], tuple[int, int] | None]
+               ) -> tuple[int, int] | None:
     layer = graph.layer(out[0])
     element = declared_type(layer.output(out[1])).element
     if element not in INTEGER_TYPES or element_type(element).numpy is None:
@@ -47,7 +61,7 @@ def integer_bounds(graph: Graph, out: Output, depth: int = _DEPTH) -> tuple[int,
         return full
 
     def of(index: int) -> tuple[int, int]:
-        return integer_bounds(graph, inputs[index], depth - 1) or full  # type: ignore[arg-type]
+        return _bounds(graph, inputs[index], depth - 1, known) or full  # type: ignore[arg-type]
 
     made = full
     if layer.is_a("ShapeOf"):
