@@ -127,3 +127,35 @@ def test_if_of_an_unknown_condition_is_refused_saying_why(tmp_path: Path, capsys
     assert all(why in message for message in found), found[0]
     if target == "2023.0":
         assert all("does not compile an If-8 one of whose outputs has a dynamic rank" in m for m in found), found[0]
+
+
+def test_what_only_the_other_body_read_goes_with_the_if(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The then body reads Sigmoid(x) alone; the condition chooses the else body: the Sigmoid goes with the If, as its
+    condition does (``check`` finds no layer left unread but the model input x, kept as the interface)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset3 as o3
+    import openvino.opset8 as o8
+
+    x, m = o1.parameter([-1, 4], np.float32, name="x"), o1.parameter([1, 1, -1], np.float32, name="m")
+    dim = o1.squeeze(o8.gather(o3.shape_of(x, "i64"), o1.constant(np.array([0])), o1.constant(0)), o1.constant(0))
+    then_x, else_m = o1.parameter([-1, 4], np.float32), o1.parameter([1, 1, -1], np.float32)
+    then_body = ov.Model([o1.result(o1.relu(then_x))], [then_x], "then")
+    else_body = ov.Model([o1.result(o1.exp(else_m))], [else_m], "else")
+    branch = o8.if_op(o1.not_equal(dim, dim).output(0))
+    branch.set_then_body(then_body)
+    branch.set_else_body(else_body)
+    branch.set_input(o1.sigmoid(x).output(0), then_x, None)
+    branch.set_input(m.output(0), None, else_m)
+    out = branch.set_output(then_body.get_results()[0], else_body.get_results()[0])
+    out.get_tensor().set_names({"y"})
+    model = tmp_path / "other_body.xml"
+    ov.save_model(ov.Model([o1.result(out)], [x, m], "other_body"), str(model), compress_to_fp16=False)
+    out_path, printed = migrate(model, capsys)
+    assert "rewrote 1 x If-8 (condition always False) -> its else body" in printed, printed
+    written = ir_tools.read_ir(out_path)
+    assert [layer.type for layer in written.layers() if layer.type not in ("Parameter", "Result")] == ["Exp"]
+    dead = [d.loc.layer_name for d in ir_tools.check(out_path, openvino=False) if d.code == "W-DEAD"]
+    assert dead == ["x"]
+    assert assert_runs_equal(model, out_path, inputs={"x": np.ones((2, 4), np.float32),
+                                                     "m": np.full((1, 1, 3), 0.5, np.float32)}) == 1

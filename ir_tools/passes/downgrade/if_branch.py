@@ -38,8 +38,8 @@ class IfBranch(Downgrade):
     """If-8 as the body its condition chooses, where the condition is known before it runs: a Const, or a
     comparison (Equal, NotEqual, Less, Greater, LessEqual, GreaterEqual) of an integer tensor with itself. The chosen
     body's layers join the graph (each recording the If as its origin), its Parameters' readers read what the If's
-    inputs read, the If's outputs are what its Results read (their tensor names with them), and what computed the
-    condition for the If alone goes too."""
+    inputs read, the If's outputs are what its Results read (their tensor names with them), and what fed the If
+    alone goes too (the condition; what only the other body read)."""
 
     rewrites = {"If-8": "into the body its condition chooses, where the condition is known before it runs (a "
                         "constant, or a comparison of an integer tensor with itself)"}
@@ -105,7 +105,7 @@ def _inline(graph: Graph, layer: Layer, body: Subgraph) -> None:
     for edge in body.graph.edges():
         if edge.to_layer not in results:
             graph.add_edge(Edge(*outer((edge.from_layer, edge.from_port)), ids[edge.to_layer], edge.to_port))
-    condition = source(graph, layer, 0)
+    fed_it = [graph.layer(source(graph, layer, i)[0]) for i in range(len(layer.inputs))]
     for m in body.port_map.outputs:
         result = body.results[m.result]
         made = outer(body.graph.producer_key(result.id, result.input_ids()[0]))  # type: ignore[arg-type]
@@ -114,4 +114,4 @@ def _inline(graph: Graph, layer: Layer, body: Subgraph) -> None:
         new.names, new.rt_info = old.names, old.rt_info
         graph.redirect_consumers((layer.id, old.id), made)
     graph.remove_layer(layer.id)
-    drop_unused(graph, [graph.layer(condition[0])])
+    drop_unused(graph, fed_it)  # (the condition, and what only the other body read)
