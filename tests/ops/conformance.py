@@ -5,6 +5,7 @@ OpenVINO CPU (or its evaluator) and compared within per-output limits (``Case``,
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -13,8 +14,10 @@ from pathlib import Path
 import numpy as np
 import openvino as ov
 import openvino.opset1 as ops1
+import pytest
 
 from ir_tools import read_ir
+from ir_tools.cli import main
 from ir_tools.ops import attrs as A
 from ir_tools.ops.opsets import lookup
 from ir_tools.ops.spec import OpSpec, TensorType
@@ -317,3 +320,17 @@ def check_model_versions(models: dict[str, ov.Model], tmp_path: Path) -> list[st
             if spec is None or version != f"opset{spec.label.rsplit('-', 1)[1]}":
                 mismatches.append(f"{op} opset{n}: OpenVINO reads {version}, we have {spec and spec.label}")
     return mismatches
+
+
+def assert_compare_passes(xml: Path, capsys: pytest.CaptureFixture[str], kinds: set[str],
+                          outputs: int | None = None) -> None:
+    """``ir-tools compare XML``, end to end and ``--per-layer``: passed, nothing left unchecked (``outputs`` outputs
+    compared, where given), and a layer of each of ``kinds`` ("TopK@opset11") among the layers compared."""
+    for args in ([], ["--per-layer"]):
+        capsys.readouterr()
+        code = main(["compare", str(xml), *args, "--format", "json"])
+        report = json.loads(capsys.readouterr().out)
+        assert code == 0 and report["passed"] and report["not_checked"] == [], report["not_checked"]
+        assert outputs is None or len(report["outputs"]) == outputs
+    found = {layer["type"] for layer in report["layers"]}
+    assert kinds <= found, found
