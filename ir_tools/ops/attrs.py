@@ -147,7 +147,12 @@ def flag(raw: Mapping[str, str], xml: str, default: bool) -> bool:
     """The flag ``xml`` of a layer's attributes ``raw`` as OpenVINO's reader reads it: ``default`` where it is absent
     or a value the reader skips (``_boolean``); for an op not in the op table (IsInf-10's detect_positive)."""
     value = raw.get(xml)
-    return default if value is None or skips(value) else _boolean(value)
+    if value is None:
+        return default
+    try:
+        return _boolean(value)
+    except Skipped:
+        return default
 
 
 def skips(value: str) -> bool:

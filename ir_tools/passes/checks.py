@@ -423,7 +423,7 @@ def _ignored_attributes(graph: Graph) -> Iterator[Diagnostic]:
         read, flags = known
         for name, default in flags.items():
             value = layer.attrs.get(name)
-            if value is not None and value not in _FLAG_SPELLINGS and A.skips(value):
+            if value is not None and A.skips(value):
                 yield Diagnostic("warning", "W-ATTR-SKIPPED", f"attribute '{name}' is '{value}', neither true nor "
                                  f"false (nor 1 or 0): OpenVINO's reader skips it and takes the default, {default}",
                                  layer.loc)
@@ -436,10 +436,6 @@ def _ignored_attributes(graph: Graph) -> Iterator[Diagnostic]:
             why = (f"it exists from {later[0]}; {spec.label} ignores it" if later else
                    f"{spec.label} reads {', '.join(names) if names else 'no attributes'}; OpenVINO ignores it")
             yield Diagnostic("warning", "W-ATTR-UNKNOWN", f"unknown attribute '{name}': {why}", layer.loc)
-
-
-#: The spellings of a flag most files hold (a look-up before ``attrs.skips``).
-_FLAG_SPELLINGS = frozenset({"true", "false", "1", "0"})
 
 
 def _results(graph: Graph) -> Iterator[Diagnostic]:
