@@ -71,7 +71,7 @@ def resolved_names(graph: Graph, given: dict[tuple[str, int], list[str]] | None 
         return given
     order = [(p.id, p.outputs[0].id) for p in graph.parameters() if p.outputs]
     order += [key for r in graph.results() if r.inputs and (key := graph.producer_key(r.id, r.inputs[0].id))]
-    order += [(layer.id, port.id) for layer in _sorted(graph) for port in layer.outputs]
+    order += [(layer.id, pid) for layer in _sorted(graph) for pid in layer.output_ids()]  # (ids: no Port objects)
     seen: set[str] = set()
     resolved: dict[tuple[str, int], list[str]] = {}
     for key in dict.fromkeys(order):

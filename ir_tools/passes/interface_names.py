@@ -302,12 +302,13 @@ def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:
     name gets another one than the file says."""
     given = given_names(graph)
     resolved = resolved_names(graph, given)
-    if resolved is given and not any(layer.repeats_a_port_id() for layer in graph.layers()):
-        return  # no name on two tensors, no id on two ports (E-PORT): none renamed, told with one parse per port
+    renaming = {key[0] for key, names in given.items() if resolved.get(key) != names}  # the layers OpenVINO renames at
+    if not renaming:
+        return  # no name on two tensors: none renamed, told with one parse per port
     holder = {name: layer_id for (layer_id, _), names in resolved.items() for name in names}  # who keeps each name
     for layer in graph.layers():
-        if layer.repeats_a_port_id():  # (its ports cannot be told apart: E-PORT, which OpenVINO refuses)
-            continue
+        if layer.id not in renaming or layer.repeats_a_port_id():  # (ports that cannot be told apart: E-PORT, which
+            continue  # OpenVINO refuses)
         for port_id, _, _, names, _, _, line in layer.output_records():  # records: no Port object per port
             written = list(dict.fromkeys(tensor_names(names)))
             for old, new in zip(written, resolved.get((layer.id, port_id), []), strict=False):
