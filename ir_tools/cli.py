@@ -769,14 +769,12 @@ def _op_counts(graph: Graph) -> Counter[str]:
     ``migrate`` rewrites inside bodies, and its table says what."""
     from .ir.bodies import body_layers
 
-    counts: Counter[str] = Counter()
+    kinds: Counter[tuple[str, str | None]] = Counter()  # (type, version): a label made per kind, not per layer
     todo = list(graph.layers())
     while todo:
-        layer = todo.pop()
-        counts[layer.kind] += 1
-        if layer.children:
-            todo += body_layers(layer)
-    return counts
+        kinds.update((layer.type, layer.version) for layer in todo)
+        todo = [inner for layer in todo if layer.children for inner in body_layers(layer)]
+    return Counter({f"{kind}@{version}" if version else kind: n for (kind, version), n in kinds.items()})
 
 
 def _print_histogram(args: argparse.Namespace, before: Counter[str], after: Counter[str], stats: Counter[str]) -> None:

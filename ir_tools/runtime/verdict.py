@@ -195,7 +195,8 @@ def refresh_rewritten(graph: Graph, before: Uninferred | None = None) -> int:
     the dims OpenVINO gave it then, as an exact rewrite keeps its outputs (Pad-12 respelled Pad-1). Without it, every
     layer a rewrite built (``ir_tools_origin``) counts. OpenVINO is asked nothing where no layer counts; returns the
     ports corrected."""
-    result = propagate(graph, last_passed(graph))
+    since = last_passed(graph)  # (the gate after the rewrites, unless something changed the graph since)
+    result = since if since is not None and since.revision == len(graph.changes) else propagate(graph, since)
     if not any(origin_of(layer.rt_info) if before is None
                else before.get(layer.id) != _input_types(graph, result, layer) for layer in result.not_inferred):
         return 0
