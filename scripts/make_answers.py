@@ -59,6 +59,7 @@ from ir_tools import read_ir  # noqa: E402
 from ir_tools.base.errors import IrToolsError  # noqa: E402
 from ir_tools.ir.model import Layer  # noqa: E402
 from ir_tools.ops import attrs as A  # noqa: E402
+from ir_tools.ops.nms import ISAS as nms_isas  # noqa: E402
 from ir_tools.ops.opsets import lookup, specs  # noqa: E402
 from ir_tools.ops.spec import OpSpec  # noqa: E402
 from ir_tools.runtime.openvino import CPU_CONFIG  # noqa: E402
@@ -82,11 +83,13 @@ from tests.ops import (  # noqa: E402
     test_matmul_conformance,
     test_maxpool_conformance,
     test_movement_blocks_conformance,
+    test_nms_conformance,
     test_non_zero_conformance,
     test_normalization_conformance,
     test_one_hot_conformance,
     test_recurrent_conformance,
     test_reduction_conformance,
+    test_roi_align_conformance,
     test_roll_conformance,
     test_scatter_elements_conformance,
     test_scatter_nd_conformance,
@@ -254,11 +257,30 @@ def blocks(rng: np.random.Generator) -> list[Recipe]:
     return recipes(test_movement_blocks_conformance.kernel_cases(rng, 8))
 
 
+def nms(rng: np.random.Generator) -> list[Recipe]:
+    """NonMaxSuppression-5 and -9 (ops/nms.py), hard and soft, on CPU; -1, -3 and -4 (rules alone). Soft NMS's result
+    depends on the instruction set CPU's JIT kernel is built for: only the cases our kernel computes alike at every
+    one of them (``nms.ISAS``) are kept, so that this machine's answers hold on any."""
+    legacy = [test_nms_conformance.kernel_case(rng, versions=(1, 3, 4)) for _ in range(30)]
+
+    def alike(case: Case) -> bool:
+        """Whether the kernel's outputs (or its refusal) are the same at every instruction set."""
+        return len({None if outs is None else tuple(x.tobytes() for x in outs)
+                    for outs in (test_nms_conformance.kernel_at(case, isa) for isa in nms_isas)}) == 1
+
+    return recipes(filter(alike, test_nms_conformance.kernel_cases(rng, 60))) + recipes(legacy)
+
+
+def roi_align(rng: np.random.Generator) -> list[Recipe]:
+    """ROIAlign-3 and ROIAlign-9 (ops/roi_align.py), every mode and aligned_mode, on CPU."""
+    return recipes(test_roi_align_conformance.kernel_cases(rng, 6))
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
     "interpolate": interpolate, "others": others, "state": state,
-    "extra": extra, "added": added, "blocks": blocks,
+    "extra": extra, "added": added, "blocks": blocks, "nms": nms, "roi_align": roi_align,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).

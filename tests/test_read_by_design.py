@@ -125,13 +125,13 @@ def test_opset1_reads_mvn_from_opset2(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize(("name", "inside", "outside", "by"), [
-    ("nms5_upper_bound.xml", r"<dim>10</dim>(\s*)<dim>3</dim>", r"<dim>11</dim>\1<dim>3</dim>", "OpenVINO infers"),
+    ("nms5_upper_bound.xml", r"<dim>10</dim>(\s*)<dim>3</dim>", r"<dim>11</dim>\1<dim>3</dim>", "inferred"),
     ("loop_trip_count_parameter.xml", r"<dim>3</dim>(\s*)<dim>2</dim>", r"<dim>3</dim>\1<dim>3</dim>", "inferred"),
 ])
 def test_a_declared_dim_outside_the_inferred_interval_is_still_an_error(
         name: str, inside: str, outside: str, by: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Cause 3: [10,3] refines [0..10,3]; [11,3] contradicts it (and [3,3] contradicts [?,2]), by OpenVINO's inference
-    or by our rule (Loop-5's, ops/control_flow.py)."""
+    """Cause 3: [10,3] refines [0..10,3]; [11,3] contradicts it (and [3,3] contradicts [?,2]), by our rules
+    (NonMaxSuppression-5's, ops/nms.py; Loop-5's, ops/control_flow.py)."""
     model = copy(name, tmp_path, lambda t: re.sub(inside, outside, t))
     code, out = check(model, capsys)
     assert code == 1 and "E-SHAPE" in out and by in out, out
@@ -147,7 +147,8 @@ def test_a_missing_direction_is_forward() -> None:
 
 
 def test_v10_outputs_are_compared_with_their_own_op(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Cause 5: the Convert read_model appends is not the layer: a declared FP32 on ROIAlign's f16 is an error."""
+    """Cause 5: the Convert read_model appends is not the layer: a declared FP32 on ROIAlign's f16 is an error (by
+    our rule, ops/roi_align.py, which infers the layer's own f16 where OpenVINO's model ends in the f32 Convert)."""
     model = openvino_reads(BY_DESIGN / "v10_legacy_outputs.xml")
     assert {op.get_friendly_name(): op.get_type_name() for op in model.get_ordered_ops()}["roi_align"] == "Convert"
     wrong = copy("v10_legacy_outputs.xml", tmp_path, lambda t: t.replace(
@@ -155,7 +156,7 @@ def test_v10_outputs_are_compared_with_their_own_op(tmp_path: Path, capsys: pyte
         '<port id="0" precision="FP16">\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t\t<dim>2</dim>',
         '<port id="0" precision="FP32">\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t\t<dim>2</dim>'))
     code, out = check(wrong, capsys)
-    assert code == 1 and "layer 'roi_align'" in out and "declared precision FP32, OpenVINO infers FP16" in out, out
+    assert code == 1 and "layer 'roi_align'" in out and "declared precision FP32, inferred FP16" in out, out
 
 
 def test_v10_names_still_collide_across_tensors(capsys: pytest.CaptureFixture[str]) -> None:

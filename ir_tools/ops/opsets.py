@@ -42,6 +42,7 @@ from . import (
     matmul,
     movement,
     movement_blocks,
+    nms,
     non_zero,
     normalization,
     one_hot,
@@ -51,6 +52,7 @@ from . import (
     recurrent,
     reduction,
     reshape,
+    roi_align,
     sampling,
     scatter,
     shape_of,
@@ -143,6 +145,11 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (range_op.RANGE_4, 4, 16),
     (cum_sum.CUM_SUM_3, 3, 16),
     (non_zero.NON_ZERO_3, 3, 16),
+    (nms.NMS_1, 1, 2),
+    (nms.NMS_3, 3, 3),
+    (nms.NMS_4, 4, 4),
+    (nms.NMS_5, 5, 8),
+    (nms.NMS_9, 9, 16),
     (convolution.CONVOLUTION_1, 1, 16),
     (convolution.GROUP_CONVOLUTION_1, 1, 16),
     (convolution.CONVOLUTION_BACKPROP_DATA_1, 1, 16),
@@ -219,6 +226,8 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (normalization.LRN_1, 1, 16),
     (quantization.FAKE_QUANTIZE_1, 1, 16),
     (sampling.GRID_SAMPLE_9, 9, 16),
+    (roi_align.ROI_ALIGN_3, 3, 8),
+    (roi_align.ROI_ALIGN_9, 9, 16),
 )
 
 #: Every type of every opset of OpenVINO, keyed by lower case: {"opset8": {"avgpool": "AvgPool"}}. Spelled as the

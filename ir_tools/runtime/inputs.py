@@ -74,8 +74,7 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 
 #: The input indexing into the first input of ops ir_tools has no OpSpec for (a modelled op's spec says it, in
 #: ``index_input``): a random index there must be in range.
-_UNMODELLED_INDEX_INPUTS = {"ROIAlign": 2, "EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1,
-                            "EmbeddingSegmentsSum": 1}
+_UNMODELLED_INDEX_INPUTS = {"EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1, "EmbeddingSegmentsSum": 1}
 
 #: The prefix of a sequence-to-sequence decoder's inputs from its encoder (``encoder_hidden_states``,
 #: ``encoder_attention_mask``, as optimum-intel names them): they hold the encoder's sequence, which no generation step
@@ -98,6 +97,7 @@ _ROPE_DEPTH = 8
 
 # What an input's values are (``Recipe.kind``).
 NORMAL, UNIFORM, ONES, ZEROS, POSITIONS, BATCH = "normal", "uniform", "ones", "zeros", "positions", "batch"
+BOXES = "boxes"
 
 #: The names that say what an input is when its use in the graph does not (the inputs of transformers' exports).
 _BY_NAME = {"attention_mask": (ONES, "an attention mask"), "position_ids": (POSITIONS, "positions"),
@@ -112,12 +112,14 @@ class Recipe:
     dtype: np.dtype
     shape: tuple[int, ...]
     dims: str  # where the dims came from: "the model's", "--shape", "batch 1, sequence 8 by default"...
-    kind: str  # NORMAL, UNIFORM (in [low, high)), ONES, ZEROS, POSITIONS (0, 1... on the last axis), BATCH (0, 1...)
+    kind: str  # NORMAL, UNIFORM (in [low, high)), ONES, ZEROS, POSITIONS (0, 1... on the last axis), BATCH (0, 1...),
+    # BOXES ([x1, y1, x2, y2] rows within ``extent``)
     why: str  # what the values are, and what says so
     low: int = 0
     high: int = 0
     sequence: int | None = None  # the axis that is the sequence, where the model leaves it dynamic
     start: int = 0  # POSITIONS: the first position (a generation step's, after the past)
+    extent: tuple[float, float] = (0.0, 0.0)  # BOXES: the image's width and height in the boxes' coordinates
 
     def draw(self, rng: np.random.Generator) -> np.ndarray:
         """The values, of ``shape`` and ``dtype``; NORMAL and UNIFORM drawn from ``rng``."""
@@ -126,6 +128,9 @@ class Recipe:
             value = rng.standard_normal(shape)
         elif self.kind == UNIFORM:
             value = rng.integers(self.low, self.high, shape)
+        elif self.kind == BOXES:  # each axis's two corners uniform within the image, the smaller first
+            corners = np.sort(rng.uniform(0.0, 1.0, (*shape[:-1], 2, 2)), axis=-2) * np.array(self.extent)
+            value = corners.reshape(shape)
         elif self.kind in (ONES, ZEROS):
             value = np.full(shape, 1 if self.kind == ONES else 0)
         else:  # POSITIONS, BATCH: a range along the last axis, reduced below ``high`` (the rows an index may take)
@@ -205,11 +210,41 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
             shape, dims = _default_shape(param, name, dtype.type, defaults)
         made[name] = (param, dtype, shape, dims)
     fed = {param.id: shape for param, _, shape, _ in made.values()}  # (an index's rows may be another input's dim)
-    out = {name: Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, fed),
-                        sequence=None if name.startswith(ENCODER_INPUTS) else _sequence_axis(param, dtype.type))
+    out = {name: _boxes(graph, param, name, dtype, shape, dims, fed) or
+           Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, fed),
+                  sequence=None if name.startswith(ENCODER_INPUTS) else _sequence_axis(param, dtype.type))
            for name, (param, dtype, shape, dims) in made.items()}
     past = max((_past_length(graph, param, shape) for param, _, shape, _ in made.values()), default=0)
     return {name: _after_past(recipe, past) if name not in shapes else recipe for name, recipe in out.items()}
+
+
+def _boxes(graph: Graph, param: Layer, name: str, dtype: np.dtype, shape: tuple[int, ...], dims: str,
+           fed: Mapping[str, tuple[int, ...]]) -> Recipe | None:
+    """The recipe of a float [R, 4] input that is a ROIAlign's rois (its input 1), where that layer's image size is
+    known (declared, or the shape its image input is fed) and its spatial_scale above 0: boxes [x1, y1, x2, y2]
+    inside the image, in its coordinates over the scale; None for any other input. N(0, 1) values are boxes about the
+    origin: half-pixel ones of a negative size, whose bins hold no sample (NaN in OpenVINO and the reference alike)."""
+    if dtype.kind != "f" or len(shape) != 2 or shape[1] != 4:
+        return None
+    for layer, index in _uses(graph, param):
+        if index != 1 or not layer.is_a("ROIAlign"):
+            continue
+        image = list(layer.inputs[0].dims or ())
+        source = graph.producer(layer.id, layer.inputs[0].id)
+        if len(image) == 4 and min(image[2:]) <= 0 and source is not None and source[0].id in fed:
+            image = list(fed[source[0].id])
+        try:
+            scale = float(layer.attrs.get("spatial_scale", "0"))
+        except ValueError:
+            continue
+        if len(image) != 4 or min(image[2:]) <= 0 or not 0.0 < scale < math.inf:
+            continue
+        extent = (image[3] / scale, image[2] / scale)
+        why = (f"boxes [x1, y1, x2, y2] inside the {image[3]}x{image[2]} image of ROIAlign '{layer.name}' (line "
+               f"{layer.line}) at its spatial_scale {scale:g}: corners uniform in [0, {extent[0]:g}] x "
+               f"[0, {extent[1]:g}]")
+        return Recipe(name, dtype, shape, dims, BOXES, why, extent=extent)
+    return None
 
 
 def _past_length(graph: Graph, param: Layer, shape: tuple[int, ...]) -> int:

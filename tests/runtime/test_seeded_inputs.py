@@ -278,3 +278,29 @@ def test_a_decoders_inputs_from_its_encoder_keep_the_encoders_sequence() -> None
     assert [x["attention_mask"].shape for x in fed] == [(1, 8), (1, 9), (1, 10)]
     assert [x["encoder_attention_mask"].shape for x in fed] == [(1, 8)] * 3
     assert [x["encoder_hidden_states"].shape for x in fed] == [(1, 8, 16)] * 3
+
+
+def test_rois_are_boxes_inside_the_image_and_batch_indices_in_range() -> None:
+    """A ROIAlign's rois fed as an input (its input 1, [R, 4]) are boxes [x1, y1, x2, y2] inside its image, in the
+    image's coordinates over its spatial_scale; its batch indices (its ``index_input``) are below the image's batch.
+    Normal values were boxes about the origin: half-pixel ones of a negative size, whose bins hold no sample (NaN in
+    OpenVINO and the reference alike: 864 of 1,152 outputs of a [16, 8, 3, 3] layer)."""
+    from ir_tools.runtime.executor import run
+    from ir_tools.runtime.inputs import BOXES
+
+    b = GraphBuilder(Graph("roi_align"))
+    image = b.parameter("image", "f32", (Dim(2, 2), Dim(3, 3), Dim(10, 10), Dim(12, 12)))
+    rois, batch = b.parameter("rois", "f32", (Dim(5, 5), Dim(4, 4))), b.parameter("batch", "i32", (Dim(5, 5),))
+    attrs = {"pooled_h": "3", "pooled_w": "2", "sampling_ratio": "0", "spatial_scale": "0.25", "mode": "avg",
+             "aligned_mode": "half_pixel"}
+    b.result(b.add("ROIAlign", "opset9", attrs, [image, rois, batch], "roi_align"), "out")
+    made = recipes(b.graph, {})
+    assert made["rois"].kind == BOXES and "inside the 12x10 image of ROIAlign 'roi_align'" in made["rois"].why
+    for seed in range(20):
+        values = draw(made, seed)
+        boxes = values["rois"]
+        assert boxes.dtype == np.float32 and boxes.shape == (5, 4)
+        assert np.all(boxes >= 0) and np.all(boxes[:, [0, 2]] <= 48) and np.all(boxes[:, [1, 3]] <= 40)
+        assert np.all(boxes[:, :2] <= boxes[:, 2:])
+        assert set(values["batch"].tolist()) <= {0, 1}
+        assert not np.isnan(run(b.graph, values)["out"]).any()

@@ -1,0 +1,442 @@
+"""NonMaxSuppression-5 and -9 (attributes, shape rule, reference kernel, rounding rule) and the shape rules of
+NonMaxSuppression-1, -3 and -4.
+
+Checked against the installed openvino (shape rules and CPU kernel) by tests/ops/test_nms_conformance.py. Measured on
+OpenVINO 2026.4.1, beyond the specification:
+
+- NonMaxSuppression-5 (opset5..8) is -9 (opset9..16) in every respect measured here: the same validation, shape
+  inference and CPU outputs. Inputs boxes [B, N, 4], scores [B, C, N], then optionally max_output_boxes_per_class,
+  iou_threshold, score_threshold and soft_nms_sigma (2 to 6 inputs). Outputs selected_indices and valid_outputs of
+  ``output_type`` (i64, the default, or i32; another refused), selected_scores always f32 (f16 and bf16 inputs too).
+- Shape inference: boxes and scores must be of a rank compatible with 3, inputs 2 to 5 each a scalar or of one
+  element (a shape compatible with [] or [1]); boxes, scores, iou_threshold, score_threshold and soft_nms_sigma of
+  f32, f16, bf16 or a dynamic type; max_output_boxes_per_class of any type (a known boolean value is refused).
+  Where both ranks are static, batch dims and box dims (boxes[1], scores[2]) must be compatible (intervals that
+  meet), and boxes[2] compatible with 4 (checked whenever boxes' rank is static). The selected count is [0..M]
+  with M = min(boxes[1]'s upper bound, max) * scores[0]'s upper bound * scores[1]'s upper bound, where max is
+  max_output_boxes_per_class's value read as int64 (floats truncated, wider unsigned values wrapped); it is
+  dynamic where max is unknown, where boxes[1] is unbounded or the minimum negative, where scores' rank is dynamic,
+  and where a bound of scores[0] or scores[1] is unbounded (while a count of [0..0] stays 0). valid_outputs is [1].
+- CPU computes in f32 (f16 and bf16 inputs converted exactly) and reads max_output_boxes_per_class through i32:
+  0 gives empty outputs, a negative value makes the inference fail ("Cannot get dims for non static shape"), the
+  kernel refuses it, and so without the input (2 inputs: CPU reads 0); a fractional float value CPU rounds to nearest
+  (2.7 selects 3) where the inference truncates it, the kernel refuses it; a Constant above 2^31 - 1 CPU saturates
+  (all boxes kept), a non-constant one it wraps (2^32 + 3 reads 3): the kernel reads the value as it is,
+  min(value, N).
+- Candidates of a class are the boxes whose score is above score_threshold (strictly; NaN never), taken by score,
+  equal scores by box index (the smaller first). With soft_nms_sigma 0 or less (or absent) a candidate is
+  suppressed where its IoU with a box selected before it in the class is at least iou_threshold (a NaN IoU never
+  suppresses; a threshold of 0 suppresses every box after the first). IoU is CPU's f32 arithmetic, box by box:
+  corner boxes [y1, x1, y2, x2] ordered by min/max per axis, center boxes [xc, yc, w, h] as xc -+ w * 0.5 and
+  yc -+ h * 0.5 (not ordered: a negative width gives a negative area), areas (y2 - y1) (x2 - x1), intersection
+  max(min(y2) - max(y1), 0) max(min(x2) - max(x1), 0), IoU intersection / (area_a + area_b - intersection); two
+  boxes of no area give NaN. A class selects at most min(max, N) boxes.
+- Soft NMS (soft_nms_sigma above 0): iou_threshold is not read. A candidate's score is multiplied by
+  exp(-0.5 / sigma * IoU^2) for every box selected in its class since it was last scored; where the score falls to
+  score_threshold or below it is dropped, where it is unchanged it is selected, else it goes back among the
+  candidates with its new score. CPU computes the factors with oneDNN's exp (a degree-5 polynomial on a reduction
+  by ln 2; values below ln(2^-126) give 0) over the selected boxes from the last to the first, a vector at a time
+  multiplied together as a tree before they scale the score, then one at a time. Its JIT kernel is built for the
+  best instruction set the CPU has of AVX-512 (avx512_core: 16 lanes), AVX2 (8) and SSE4.1 (4; its exp multiplies,
+  then adds, where the others fuse the two), capped by ONEDNN_MAX_CPU_ISA: ``ISAS``, and ``cpu_isa()`` the one
+  this process runs at (/proc/cpuinfo's flags; AVX2 assumed where they cannot be read). The kernel follows it bit
+  for bit at each of the three (measured with ONEDNN_MAX_CPU_ISA on an AVX-512 CPU). Without SSE4.1 (or off x86)
+  CPU runs its C++ reference instead (std::exp of scale * IoU * IoU, one box at a time): not modelled, the kernel
+  computes as SSE4.1 there. A NaN IoU (two boxes of no area) the exp clamps to ln(FLT_MAX) and makes a factor of
+  inf: the candidate comes back scored inf and is selected. A NaN score (0 times inf, with a negative
+  score_threshold) CPU takes back among the candidates for ever: the kernel refuses it.
+- Output: the classes' selections in batch and class order, each in its selection order; with
+  ``sort_result_descending`` all of them sorted by score, descending, equal scores by batch, class and box index
+  (across batches too). selected_scores rows are [batch, class, score] as f32; valid_outputs is the row count.
+- NonMaxSuppression-1 (opset1..2; no output_type, i64 indices), -3 (opset3) and -4 (opset4): one output,
+  selected_indices; 2 to 5 inputs, max and the thresholds scalars ([1] refused), the same dim checks as -9's, no
+  element type checked; -3 takes output_type i64 or i32, -4 any element type (f32 too). -1 and -3 infer
+  [min(N, max * C), 3] where N and max * C (max as a Dimension: -1 dynamic, another negative value 0; times
+  scores[1]'s interval) are static, else [?, 3]; -4 infers [min(N, max) * B * C, 3] (B and C scores' upper bounds)
+  where both ranks are static, N static and max known, else [?, 3]. No kernel: CPU's output of -1 and -3 is not of
+  the inferred shape (12 rows where [6, 3] is inferred: max per class, not in all).
+- Not copied from CPU: where max_output_boxes_per_class is 0 (and the output shapes are static) or boxes or scores
+  hold no element, CPU leaves valid_outputs unwritten (whatever the memory held); the kernel gives 0.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from ..base.dims import Dim
+from ..base.errors import OpValidationError
+from . import attrs as A
+from .core import ELEMENT
+from .intervals import ANY, Iv, canon, compatible, dmul, guarded, is_static, iv, to_dim
+from .rounding import EXACT, any_differs
+from .spec import OpSpec, TensorType
+
+_FLOATS = ("f32", "f16", "bf16")
+_INPUT_NAMES = ("boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold",
+                "soft_nms_sigma")
+
+
+@dataclass(frozen=True, slots=True)
+class NmsAttrs:
+    box_encoding: str = A.attr("box_encoding", A.enum("corner", "center"), "corner")
+    sort_result_descending: bool = A.attr("sort_result_descending", A.BOOL, True)
+    output_type: str = A.attr("output_type", A.enum("i64", "i32"), "i64")
+
+
+@dataclass(frozen=True, slots=True)
+class Nms1Attrs:
+    box_encoding: str = A.attr("box_encoding", A.enum("corner", "center"), "corner")
+    sort_result_descending: bool = A.attr("sort_result_descending", A.BOOL, True)
+
+
+@dataclass(frozen=True, slots=True)
+class Nms4Attrs(Nms1Attrs):
+    """NonMaxSuppression-4 does not check its output_type: any element type is read and inferred."""
+
+    output_type: str = A.attr("output_type", ELEMENT, "i64")
+
+
+# --- shape rule ----------------------------------------------------------------------------------------------------
+
+
+def _rank3(t: TensorType, what: str) -> None:
+    if t.shape is not None and len(t.shape) != 3:
+        raise OpValidationError(f"{what} must be 3-D, got rank {len(t.shape)}")
+
+
+def _one_element(t: TensorType, what: str) -> None:
+    """A scalar or a tensor of one element: a shape compatible with [] or [1]."""
+    if t.shape is None or len(t.shape) == 0:
+        return
+    if len(t.shape) != 1 or not compatible(iv(t.shape[0]), (1, 1)):
+        raise OpValidationError(f"{what} must be a scalar or hold one element, got shape {list(map(str, t.shape))}")
+
+
+def _upper(d: Dim) -> Iv:
+    """Dimension(d.get_max_length()): an unbounded dim's -1 is a dynamic Dimension."""
+    return ANY if d.hi is None else (d.hi, d.hi)
+
+
+def _max_boxes(value: np.ndarray) -> int:
+    """max_output_boxes_per_class's value as OpenVINO's inference reads it into int64."""
+    flat = np.asarray(value).reshape(-1)
+    if flat.dtype == np.bool_:
+        raise OpValidationError("max_output_boxes_per_class of boolean values cannot be read")
+    if flat.dtype.kind == "f":
+        if not np.isfinite(flat[0]):
+            return -1  # (a cast OpenVINO leaves undefined: nothing is bounded then)
+        return int(np.trunc(flat[0]))
+    return int(flat[:1].astype(np.int64)[0])
+
+
+def _dims_agree(boxes: TensorType, scores: TensorType) -> None:
+    """Batch dims and box dims compatible where both ranks are static, boxes[2] compatible with 4."""
+    if boxes.shape is not None and scores.shape is not None:
+        if not compatible(iv(boxes.shape[0]), iv(scores.shape[0])):
+            raise OpValidationError(f"boxes' batch dim {boxes.shape[0]} and scores' {scores.shape[0]} differ")
+        if not compatible(iv(boxes.shape[1]), iv(scores.shape[2])):
+            raise OpValidationError(f"boxes hold {boxes.shape[1]} boxes, scores {scores.shape[2]}")
+    if boxes.shape is not None and not compatible(iv(boxes.shape[2]), (4, 4)):
+        raise OpValidationError(f"boxes' last dim is {boxes.shape[2]}: it must be 4")
+
+
+def _nms(a: NmsAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """NonMaxSuppression-5's and -9's (module doc)."""
+    boxes, scores = inputs[0], inputs[1]
+    _rank3(boxes, "boxes")
+    _rank3(scores, "scores")
+    for j in range(2, len(inputs)):
+        _one_element(inputs[j], _INPUT_NAMES[j])
+    _dims_agree(boxes, scores)
+    count = ANY
+    if boxes.shape is not None and scores.shape is not None:
+        if len(values) > 2 and values[2] is not None:
+            most = min(-1 if boxes.shape[1].hi is None else boxes.shape[1].hi, _max_boxes(values[2]))
+            count = ANY if most < 0 else canon(0, most)
+        count = dmul(dmul(count, _upper(scores.shape[0])), _upper(scores.shape[1]))
+    for j in (0, 1, 3, 4, 5):
+        element = inputs[j].element if j < len(inputs) else None
+        if element is not None and element not in _FLOATS:
+            raise OpValidationError(f"{_INPUT_NAMES[j]} of element type {element}: it must be f32, f16 or bf16")
+    selected = (to_dim(count), Dim(3, 3))
+    return [TensorType(a.output_type, selected), TensorType("f32", selected),
+            TensorType(a.output_type, (Dim(1, 1),))]
+
+
+def _legacy_checks(inputs: Sequence[TensorType]) -> None:
+    """NonMaxSuppression-1/3/4's checks: 3-D boxes and scores, scalar thresholds and max (not [1]), batch and box dims
+    compatible, boxes[2] compatible with 4; no element type checked."""
+    boxes, scores = inputs[0], inputs[1]
+    _rank3(boxes, "boxes")
+    _rank3(scores, "scores")
+    for j in range(2, len(inputs)):
+        if inputs[j].shape is not None and len(inputs[j].shape) != 0:
+            raise OpValidationError(f"{_INPUT_NAMES[j]} must be a scalar, got rank {len(inputs[j].shape)}")
+    _dims_agree(boxes, scores)
+
+
+def _dimension(value: int) -> Iv:
+    """OpenVINO's Dimension(value): -1 is dynamic, another negative value the interval [0, 0]."""
+    return ANY if value == -1 else canon(value, value)
+
+
+def _nms_1(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """NonMaxSuppression-1's and -3's: min(N, max * C) where N and max * C are static, else dynamic."""
+    _legacy_checks(inputs)
+    boxes, scores = inputs[0], inputs[1]
+    count = ANY
+    if boxes.shape is not None:
+        most = _dimension(_max_boxes(values[2])) if len(values) > 2 and values[2] is not None else ANY
+        if scores.shape is not None:
+            most = dmul(most, iv(scores.shape[1]))
+        n = iv(boxes.shape[1])
+        if is_static(n) and is_static(most):
+            count = (min(n[0], most[0]),) * 2
+    return [TensorType(getattr(a, "output_type", "i64"), (to_dim(count), Dim(3, 3)))]
+
+
+def _nms_4(a: Nms4Attrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """NonMaxSuppression-4's: min(N, max) * B * C with B and C their upper bounds, where N is static and max known,
+    else dynamic."""
+    _legacy_checks(inputs)
+    boxes, scores = inputs[0], inputs[1]
+    count = ANY
+    if boxes.shape is not None and scores.shape is not None and boxes.shape[1].is_static and len(values) > 2 \
+            and values[2] is not None:
+        count = _dimension(min(boxes.shape[1].lo, _max_boxes(values[2])))
+        count = dmul(dmul(count, _upper(scores.shape[0])), _upper(scores.shape[1]))
+    return [TensorType(a.output_type, (to_dim(count), Dim(3, 3)))]
+
+
+# --- kernel --------------------------------------------------------------------------------------------------------
+
+_F32 = np.float32
+_HALF = _F32(0.5)
+
+
+def _bits(h: int) -> np.float32:
+    return np.array([h], np.uint32).view(_F32)[0]
+
+
+#: oneDNN's exp: log2(e), ln(FLT_MAX), ln(FLT_MIN), ln(2), and its polynomial's p1..p5 (p0 = 1).
+_LOG2E, _LN_MAX, _LN_MIN, _LN2 = _bits(0x3FB8AA3B), _bits(0x42B17218), _bits(0xC2AEAC50), _bits(0x3F317218)
+_EXP_POLYNOMIAL = tuple(_bits(h) for h in (0x3C07CFCE, 0x3D2B9D0D, 0x3E2AAD40, 0x3EFFFEE3, 0x3F7FFFFB))
+
+#: The instruction sets of CPU's soft-NMS JIT kernel, the best first: the selected boxes it scores a candidate
+#: against at once (its f32 lanes) and whether its exp fuses multiply-adds (SSE4.1 has none: a product, then a sum).
+ISAS = {"avx512_core": (16, True), "avx2": (8, True), "sse41": (4, False)}
+#: What a CPU must have for each (oneDNN's ``mayiuse``, as /proc/cpuinfo names the flags).
+_FLAGS = {"avx512_core": {"avx512f", "avx512bw", "avx512vl", "avx512dq"}, "avx2": {"avx2"}, "sse41": {"sse4_1"}}
+#: The best of ``ISAS`` each ONEDNN_MAX_CPU_ISA value allows (another, and ALL, cap nothing).
+_CAPS = {"SSE41": "sse41", "AVX": "sse41", "AVX2": "avx2", "AVX2_VNNI": "avx2", "AVX2_VNNI_2": "avx2"}
+
+
+@cache
+def cpu_isa() -> str:
+    """The instruction set OpenVINO CPU's NMS kernel runs at in this process: the best of ``ISAS`` the CPU has
+    (the flags of /proc/cpuinfo; where that cannot be read, AVX2 is assumed), capped by ONEDNN_MAX_CPU_ISA (else
+    DNNL_MAX_CPU_ISA), read as oneDNN reads it: once, in any case. "sse41" where the CPU has none of them (CPU's
+    reference code then, not modelled)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = set(next((line for line in f if line.startswith("flags")), ":").split(":", 1)[1].split())
+    except OSError:
+        flags = _FLAGS["avx2"] | _FLAGS["sse41"]
+    cap = (os.environ.get("ONEDNN_MAX_CPU_ISA") or os.environ.get("DNNL_MAX_CPU_ISA") or "ALL").upper()
+    order = list(ISAS)
+    allowed = order[order.index(_CAPS[cap]):] if cap in _CAPS else order
+    return next((isa for isa in allowed if _FLAGS[isa] <= flags), "sse41")
+
+
+def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray, fused: bool = True) -> np.ndarray:
+    """a b + c rounded once to f32 (vfmadd): the f64 product is exact; the f64 sum's error (TwoSum) breaks the tie
+    where the sum lies exactly between two f32 values. Not ``fused``: rounded twice (mulps, addps)."""
+    if not fused:
+        return np.asarray(a, _F32) * np.asarray(b, _F32) + np.asarray(c, _F32)
+    p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
+    c = np.asarray(c, np.float64)
+    s = p + c
+    back = s - p
+    err = (p - (s - back)) + (c - back)
+    tie = (s.view(np.uint64) & np.uint64((1 << 29) - 1)) == np.uint64(1 << 28)
+    return np.where(tie & (err != 0), np.nextafter(s, s + err), s).astype(_F32)
+
+
+def _exp(x: np.ndarray, fused: bool = True) -> np.ndarray:
+    """oneDNN's f32 exp as OpenVINO CPU's soft NMS computes it: x clamped to [ln(FLT_MIN), ln(FLT_MAX)] (by
+    vminps/vmaxps: NaN becomes ln(FLT_MAX)), x = n ln 2 + r, exp(r) by a polynomial, times 2^n (as 2 * 2^(n - 1), which
+    overflows to inf at the top); 0 below ln(FLT_MIN). r and the polynomial by multiply-adds, ``fused`` or not."""
+    x = np.asarray(x, _F32)
+    under = x < _LN_MIN
+    x = np.where(x < _LN_MAX, x, _LN_MAX)
+    x = np.where(x > _LN_MIN, x, _LN_MIN)
+    n = np.floor(x * _LOG2E + _HALF)
+    r = _fma(-n, _LN2, x, fused)
+    power = ((n - _F32(1)).astype(np.int32) + 127 << 23).view(_F32)
+    power = np.where(under, _F32(0), power)
+    p = np.full_like(x, _EXP_POLYNOMIAL[0])
+    for c in (*_EXP_POLYNOMIAL[1:], _F32(1)):
+        p = _fma(p, r, c, fused)
+    with np.errstate(over="ignore"):  # (inf at the top, as CPU's)
+        return p * power * _F32(2)
+
+
+def _corners(boxes: np.ndarray, encoding: str) -> tuple[np.ndarray, ...]:
+    """y1, x1, y2, x2 per box, as CPU's kernel makes them (vminps/vmaxps pick the second operand on ties)."""
+    c0, c1, c2, c3 = (boxes[..., k] for k in range(4))
+    if encoding == "corner":
+        return (np.where(c0 < c2, c0, c2), np.where(c1 < c3, c1, c3), np.where(c0 > c2, c0, c2),
+                np.where(c1 > c3, c1, c3))
+    half_w, half_h = c2 * _HALF, c3 * _HALF
+    return c1 - half_h, c0 - half_w, c1 + half_h, c0 + half_w
+
+
+def _iou(corners: tuple[np.ndarray, ...], areas: np.ndarray, others: np.ndarray, box: int) -> np.ndarray:
+    """IoU of box ``box`` with the boxes ``others``, in CPU's f32 arithmetic and order."""
+    y1, x1, y2, x2 = (c[others] for c in corners)
+    cy1, cx1, cy2, cx2 = (c[box] for c in corners)
+    height = np.where(y2 < cy2, y2, cy2) - np.where(y1 > cy1, y1, cy1)
+    width = np.where(x2 < cx2, x2, cx2) - np.where(x1 > cx1, x1, cx1)
+    inter = np.where(height > 0, height, _F32(0)) * np.where(width > 0, width, _F32(0))
+    with np.errstate(invalid="ignore", divide="ignore"):  # (0 / 0: NaN, as CPU's)
+        return inter / ((areas[others] + areas[box]) - inter)
+
+
+def _tree_product(w: np.ndarray) -> np.float32:
+    """The factors of a vector (4, 8 or 16 lanes) multiplied as CPU's horizontal product does: its 4-lane quarters
+    paired (the first with the second, the third with the fourth, then the two products), then the four lanes of
+    the result as (b0 b1) (b2 b3)."""
+    b = w.reshape(-1, 4)
+    while len(b) > 1:
+        b = b[0::2] * b[1::2]
+    b = b[0]
+    return (b[0] * b[1]) * (b[2] * b[3])
+
+
+def _hard(order: np.ndarray, corners, areas, iou_threshold: np.float32, most: int) -> list[int]:
+    selected: list[int] = []
+    for box in order:
+        if len(selected) == most:
+            break
+        if selected and np.any(_iou(corners, areas, np.array(selected, np.intp), box) >= iou_threshold):
+            continue
+        selected.append(int(box))
+    return selected
+
+
+def _soft(order: np.ndarray, scores: np.ndarray, corners, areas, scale: np.float32, score_threshold: np.float32,
+          most: int, isa: str) -> list[tuple[int, np.float32]]:
+    """CPU's soft NMS at ``isa``: a candidate is scored against the boxes selected since it was last scored, from
+    the last, a vector of lanes at a time (a tree product), then one by one."""
+    lanes, fused = ISAS[isa]
+    heap = [(-float(scores[box]), int(box), 0) for box in order]
+    heapq.heapify(heap)
+    selected: list[tuple[int, np.float32]] = []
+    while heap and len(selected) < most:
+        negative, box, since = heapq.heappop(heap)
+        score = original = _F32(-negative)
+        if len(selected) > since:
+            others = np.array([b for b, _ in selected[since:]], np.intp)
+            weights = _exp(np.square(_iou(corners, areas, others, box)) * scale, fused)
+            end = len(weights)
+            while end >= lanes and score > score_threshold:
+                score = _tree_product(weights[end - lanes:end]) * score
+                end -= lanes
+            while end > 0 and score > score_threshold:
+                end -= 1
+                score = weights[end] * score
+            if np.isnan(score):
+                raise OpValidationError("soft NMS scored a candidate NaN (a score of 0 times an IoU of two boxes of "
+                                        "no area): OpenVINO CPU takes it back among the candidates for ever")
+            if score <= score_threshold:
+                continue
+        if score == original:
+            selected.append((box, score))
+        else:
+            heapq.heappush(heap, (-float(score), box, len(selected)))
+    return selected
+
+
+def _scalar(args: Sequence[np.ndarray], j: int, default: float) -> np.float32:
+    if len(args) <= j:
+        return _F32(default)
+    value = np.asarray(args[j])
+    if value.size != 1:
+        raise OpValidationError(f"{_INPUT_NAMES[j]} holds {value.size} values: it must hold one")
+    return _F32(value.reshape(-1)[0])
+
+
+def _max_per_class(args: Sequence[np.ndarray]) -> int:
+    """max_output_boxes_per_class as CPU runs it: refused where negative or fractional (module doc)."""
+    if len(args) < 3:
+        raise OpValidationError("no max_output_boxes_per_class: OpenVINO CPU fails (it reads 0 and leaves its "
+                                "outputs unsized)")
+    value = np.asarray(args[2])
+    if value.size != 1 or value.dtype == np.bool_:
+        raise OpValidationError("max_output_boxes_per_class must hold one number")
+    v = value.reshape(-1)[0]
+    if value.dtype.kind == "f" and (not np.isfinite(v) or v != np.trunc(v)):
+        raise OpValidationError(f"max_output_boxes_per_class {v}: OpenVINO CPU rounds it, its inference truncates")
+    if v < 0:
+        raise OpValidationError(f"max_output_boxes_per_class {v} is negative (OpenVINO CPU fails)")
+    return int(v)
+
+
+def run_nms(a: NmsAttrs, args: Sequence[np.ndarray], isa: str | None = None) -> list[np.ndarray]:
+    """Per batch and class, the boxes NMS keeps (module doc), as rows [batch, class, box]; soft NMS as CPU computes
+    it at ``isa`` (one of ``ISAS``; by default ``cpu_isa()``, this machine's)."""
+    isa = isa or cpu_isa()
+    boxes, scores = np.asarray(args[0]).astype(_F32), np.asarray(args[1]).astype(_F32)
+    if boxes.ndim != 3 or boxes.shape[2] != 4 or scores.ndim != 3 or scores.shape[0] != boxes.shape[0] or \
+            scores.shape[2] != boxes.shape[1]:
+        raise OpValidationError(f"boxes {list(boxes.shape)} and scores {list(scores.shape)}: expected [B, N, 4] and "
+                                "[B, C, N]")
+    if not np.all(np.isfinite(boxes)):
+        raise OpValidationError("boxes hold NaN or an infinity (CPU's min and max then pick by operand order)")
+    most = min(_max_per_class(args), boxes.shape[1])
+    iou_threshold, score_threshold = _scalar(args, 3, 0.0), _scalar(args, 4, 0.0)
+    sigma = _scalar(args, 5, 0.0)
+    scale = _F32(-0.5) / sigma if sigma > 0 else _F32(0)
+    rows: list[tuple[float, int, int, int]] = []
+    for b in range(boxes.shape[0] if most else 0):
+        corners = _corners(boxes[b], a.box_encoding)
+        areas = (corners[2] - corners[0]) * (corners[3] - corners[1])
+        for c in range(scores.shape[1]):
+            s = scores[b, c]
+            candidates = np.flatnonzero(s > score_threshold)
+            order = candidates[np.argsort(-s[candidates], kind="stable")]
+            if scale == 0:
+                kept = [(box, s[box]) for box in _hard(order, corners, areas, iou_threshold, most)]
+            else:
+                kept = _soft(order, s, corners, areas, scale, score_threshold, most, isa)
+            rows += [(score, b, c, box) for box, score in kept]
+    if a.sort_result_descending:
+        rows.sort(key=lambda r: (-r[0], r[1], r[2], r[3]))
+    index_type = np.int64 if a.output_type == "i64" else np.int32
+    indices = np.array([r[1:] for r in rows], index_type).reshape(len(rows), 3)
+    selected_scores = np.array([(r[1], r[2], r[0]) for r in rows], _F32).reshape(len(rows), 3)
+    return [indices, selected_scores, np.array([len(rows)], index_type)]
+
+
+def _nms_rounding(kernel, a: NmsAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                  outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Exact where every input is: the kernel is CPU's f32 arithmetic (soft NMS at ``cpu_isa()``). Where an input may
+    differ, no bound: a choice may change."""
+    if any_differs(args, bounds, range(len(args))):
+        return [np.full((), np.inf) for _ in outputs]
+    return [EXACT for _ in outputs]
+
+
+NMS_1 = OpSpec("NonMaxSuppression", "NonMaxSuppression-1", Nms1Attrs, (2, 5), 1, guarded(_nms_1), value_inputs=(2,))
+NMS_3 = OpSpec("NonMaxSuppression", "NonMaxSuppression-3", NmsAttrs, (2, 5), 1, guarded(_nms_1), value_inputs=(2,))
+NMS_4 = OpSpec("NonMaxSuppression", "NonMaxSuppression-4", Nms4Attrs, (2, 5), 1, guarded(_nms_4), value_inputs=(2,))
+NMS_5 = OpSpec("NonMaxSuppression", "NonMaxSuppression-5", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),
+               rounding=_nms_rounding)
+NMS_9 = OpSpec("NonMaxSuppression", "NonMaxSuppression-9", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),
+               rounding=_nms_rounding)
