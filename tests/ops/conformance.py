@@ -204,8 +204,31 @@ def from_openvino(ps: ov.PartialShape) -> Bounds:
     return tuple((d.get_min_length(), None if d.get_max_length() == -1 else d.get_max_length()) for d in ps)
 
 
-ELEMENTS = {"f32": ov.Type.f32, "f16": ov.Type.f16, "i32": ov.Type.i32, "i64": ov.Type.i64, "boolean": ov.Type.boolean,
-            "u8": ov.Type.u8, None: ov.Type.dynamic}
+ELEMENTS = {"f32": ov.Type.f32, "f16": ov.Type.f16, "bf16": ov.Type.bf16, "f64": ov.Type.f64, "i32": ov.Type.i32,
+            "i64": ov.Type.i64, "boolean": ov.Type.boolean, "u8": ov.Type.u8, None: ov.Type.dynamic}
+#: The numpy type of a Constant ``Operand`` of each element type.
+NUMPY = {"f32": np.float32, "i32": np.int32, "i64": np.int64, "u8": np.uint8, "boolean": np.bool_}
+
+
+class Operand:
+    """A shape-rule case's node input: a Constant holding ``value`` or a Parameter of ``element`` and ``shape``."""
+
+    def __init__(self, element: str | None, shape: Bounds = None, value: list | None = None):
+        self.element, self.shape, self.value = element, shape, value
+        if value is not None:
+            self.array = np.array(value, NUMPY[element])
+            self.shape = tuple((n, n) for n in self.array.shape)
+
+    def node(self) -> ov.Node:
+        if self.value is not None:
+            return ov.op.Constant(self.array)
+        return ops1.parameter(partial_shape(self.shape), ELEMENTS[self.element])
+
+    def ours(self) -> tuple[TensorType, np.ndarray | None]:
+        return TensorType(self.element, to_dims(self.shape)), None if self.value is None else self.array
+
+    def __str__(self) -> str:
+        return f"{self.element}{show(self.shape)}" + ("" if self.value is None else f"={self.value}")
 
 
 def element_name(t: ov.Type) -> str | None:

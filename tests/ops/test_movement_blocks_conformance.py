@@ -42,6 +42,7 @@ from ir_tools.runtime.openvino import CPU_CONFIG
 
 from .conformance import (
     Case,
+    Operand,
     assert_all_pass,
     assert_bounds_carry_moves,
     assert_compare_passes,
@@ -50,10 +51,7 @@ from .conformance import (
     check_versions,
     openvino_outcome,
     our_outcome,
-    partial_shape,
     pick,
-    show,
-    to_dims,
 )
 
 pytestmark = pytest.mark.openvino
@@ -273,32 +271,6 @@ def test_float_blocks_are_refused() -> None:
 
 
 # --- shape rules ---------------------------------------------------------------------------------------------------
-
-ELEMENT_TYPES = {"f32": ov.Type.f32, "f16": ov.Type.f16, "i32": ov.Type.i32, "i64": ov.Type.i64, "u8": ov.Type.u8,
-                 "boolean": ov.Type.boolean, None: ov.Type.dynamic}
-NUMPY = {"f32": np.float32, "i32": np.int32, "i64": np.int64, "u8": np.uint8, "boolean": np.bool_}
-
-
-class Operand:
-    """A node input: a Constant holding ``value`` or a Parameter of ``element`` and ``shape``."""
-
-    def __init__(self, element: str | None, shape=None, value: list | None = None):
-        self.element, self.shape, self.value = element, shape, value
-        if value is not None:
-            self.array = np.array(value, NUMPY[element])
-            self.shape = tuple((n, n) for n in self.array.shape)
-
-    def node(self) -> ov.Node:
-        if self.value is not None:
-            return ov.op.Constant(self.array)
-        return ops1.parameter(partial_shape(self.shape), ELEMENT_TYPES[self.element])
-
-    def ours(self) -> tuple[TensorType, np.ndarray | None]:
-        return TensorType(self.element, to_dims(self.shape)), None if self.value is None else self.array
-
-    def __str__(self) -> str:
-        return f"{self.element}{show(self.shape)}" + ("" if self.value is None else f"={self.value}")
-
 
 def around(rng: np.random.Generator, lengths: list[int], rank_p: float = 0.08, static_p: float = 0.3):
     """A partial shape around ``lengths``: static, each dim static, dynamic, an interval or unbounded, or a dynamic

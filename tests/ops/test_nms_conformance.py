@@ -42,11 +42,12 @@ from openvino.utils.node_factory import NodeFactory
 from ir_tools.base.errors import OpValidationError
 from ir_tools.ops import attrs as A
 from ir_tools.ops.nms import ISAS, NMS_9, cpu_isa, run_nms
-from ir_tools.ops.spec import TensorType
 from ir_tools.runtime.openvino import CPU_CONFIG
 
 from .conformance import (
+    NUMPY,
     Case,
+    Operand,
     assert_all_pass,
     assert_compare_passes,
     assert_shapes_agree,
@@ -55,10 +56,7 @@ from .conformance import (
     check_versions,
     openvino_outcome,
     our_outcome,
-    partial_shape,
     pick,
-    show,
-    to_dims,
 )
 
 pytestmark = pytest.mark.openvino
@@ -310,33 +308,6 @@ def test_soft_nms_at_other_instruction_sets(tmp_path: Path) -> None:
 
 
 # --- shape rule ----------------------------------------------------------------------------------------------------
-
-ELEMENT_TYPES = {"f32": ov.Type.f32, "f16": ov.Type.f16, "bf16": ov.Type.bf16, "f64": ov.Type.f64, "i32": ov.Type.i32,
-                 "i64": ov.Type.i64, "u8": ov.Type.u8, "boolean": ov.Type.boolean, None: ov.Type.dynamic}
-NUMPY = {"f32": np.float32, "i32": np.int32, "i64": np.int64, "u8": np.uint8, "boolean": np.bool_}
-
-
-class Operand:
-    """A node input: a Constant holding ``value`` or a Parameter of ``element`` and ``shape``."""
-
-    def __init__(self, element: str | None, shape=None, value=None):
-        self.element, self.shape, self.value = element, shape, value
-        if value is not None:
-            self.array = np.array(value, NUMPY[element])
-            self.shape = tuple((n, n) for n in self.array.shape)
-
-    def node(self) -> ov.Node:
-        if self.value is not None:
-            return ov.op.Constant(self.array)
-        return ops1.parameter(partial_shape(self.shape), ELEMENT_TYPES[self.element])
-
-    def ours(self) -> tuple[TensorType, np.ndarray | None]:
-        return TensorType(self.element, to_dims(self.shape)), None if self.value is None else self.array
-
-    def __str__(self) -> str:
-        return f"{self.element}{show(self.shape)}" + ("" if self.value is None else f"={self.value}")
-
-
 
 def around(rng: np.random.Generator, lengths: list[int]):
     """A partial shape around ``lengths`` (a dynamic rank one time in ten)."""
