@@ -18,8 +18,9 @@ warmed up once on the model, then interleaved, best of ``--runs`` each:
   goal is what the structural checks, the rewrites with their re-inference and gate, and the command around them
   may take;
 - with ``--without PASS`` (a downgrade's class name, e.g. F32Decompression), also migrate with that pass rewriting
-  nothing (its output then differs, or migrate refuses): ours less this is what the pass costs in all, its rewrite,
-  the re-inference and gate of what it changed, and their writing.
+  nothing (and, a repair, finding nothing to repair): ours less this is what the pass costs in all, its rewrite, the
+  re-inference and gate of what it changed, and their writing. Where migrate then refuses (marked: the op versions
+  the pass rewrites are left), it writes nothing, and the difference is more than the pass costs.
 
 Prints seconds and ratio per model, the median ratio against the target (at most 1.5x) and how many models are
 within it. A model that migrate refuses (no rewrite yet) is timed all the same, to the refusal, and marked.
@@ -80,11 +81,13 @@ def downgrade_named(name: str) -> type:
 
 
 def without(run: Callable[[], int], downgrade: type) -> Callable[[], int]:
-    """``run`` (ours) with ``downgrade`` rewriting nothing."""
+    """``run`` (ours) with ``downgrade`` rewriting nothing, and (a repair: ``Downgrade.unrepaired``) finding nothing
+    left to repair."""
     from ir_tools.passes.base import PassResult
 
     def run_without() -> int:
-        with mock.patch.object(downgrade, "apply", lambda self, graph: PassResult(graph, False)):
+        with mock.patch.object(downgrade, "apply", lambda self, graph: PassResult(graph, False)), \
+                mock.patch.object(downgrade, "unrepaired", lambda self, graph: iter(())):
             return run()
 
     return run_without
@@ -106,12 +109,9 @@ def floor(xml: Path, out: Path, written: Path) -> Callable[[], int]:
     return run
 
 
-def best(runs: dict[str, Callable[[], int]], rounds: int) -> tuple[dict[str, float], int]:
-    """Best wall seconds per side over ``rounds`` interleaved rounds (after one warm-up each); ours' exit code."""
-    code = runs["ours"]()
-    for side, run in runs.items():
-        if side != "ours":
-            run()
+def best(runs: dict[str, Callable[[], int]], rounds: int) -> tuple[dict[str, float], dict[str, int]]:
+    """Best wall seconds per side over ``rounds`` interleaved rounds (after one warm-up each); each side's exit code."""
+    codes = {side: run() for side, run in runs.items()}
     times: dict[str, list[float]] = {side: [] for side in runs}
     for i in range(rounds):
         for side in runs if i % 2 == 0 else reversed(runs):
@@ -119,7 +119,7 @@ def best(runs: dict[str, Callable[[], int]], rounds: int) -> tuple[dict[str, flo
             start = time.perf_counter()
             runs[side]()
             times[side].append(time.perf_counter() - start)
-    return {side: min(t) for side, t in times.items()}, code
+    return {side: min(t) for side, t in times.items()}, codes
 
 
 def profile(xml: Path, target: str) -> None:
@@ -173,17 +173,19 @@ def main() -> None:
                                               needs_stateless(entry, args.target)), skipped)
             for side in runs:
                 (Path(tmp) / side).mkdir()
-            seconds, code = best(runs, args.runs)
+            seconds, codes = best(runs, args.runs)
         ratio = seconds["ours"] / seconds["openvino"]
         ratios.append(ratio)
         size = (xml.stat().st_size + xml.with_suffix(".bin").stat().st_size) / 2**20
-        note = "" if code == 0 else f"  (refused: exit {code})"
+        note = ""
         if args.floor:
             floors.append(seconds["floor"] / seconds["openvino"])
-            note = f" {floors[-1]:>6.2f}{note}"
+            note += f" {floors[-1]:>6.2f}"
         if args.without:
             withouts.append(seconds["without"] / seconds["openvino"])
-            note = f" {withouts[-1]:>6.2f}{note}"
+            note += f" {withouts[-1]:>6.2f}"
+        refused = [f"{side} exit {codes[side]}" for side in ("ours", "without") if codes.get(side, 0) != 0]
+        note += f"  (refused: {', '.join(refused)})" if refused else ""
         print(f"{entry['file']:<36} {size:>7.2f} {seconds['ours']:>8.3f} {seconds['openvino']:>8.3f} "
               f"{ratio:>6.2f}{note}", flush=True)
     median = statistics.median(ratios)
