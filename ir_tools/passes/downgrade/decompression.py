@@ -13,6 +13,7 @@ from ...ir.model import Edge, Graph, Layer
 from ...ops.core import ConvertAttrs
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, drop_unused, origin_text, output_of, with_origin
+from ..shapes import read_as_decompression
 from .base import Downgrade, feed, source
 
 #: The layers of a decompression chain between the integer weights and the Convert to f32.
@@ -27,40 +28,69 @@ class F32Decompression(Downgrade):
     their largest. For such a target each chain is made f32 where it is: the integer Consts converted to f32, the f16
     ones (scale, zero point) converted to f32 by a Convert each, the Subtract, Multiply and Reshape in f32, and the
     Convert to f32 at the end dropped, so the release computes the weights the current OpenVINO uses. The weights
-    stay as compressed as they were (no Const is added); other targets, and no target, are left as they are."""
+    stay as compressed as they were (no Const is added); other targets, and no target, are left as they are.
+
+    Where the current OpenVINO computes some readers from the weights as the file says, in f16 (``_f32_readers``: a
+    chain whose Convert to f32 is a decompression layer, read by a layer other than a MatMul or a Gather), only its
+    Gathers read an f32 copy of the chain (the same Consts); the others keep the chain, which the release folds in
+    f16 as the current OpenVINO does."""
 
     repairs_weights = "computes the chain in f32"
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
-        for layer, chain in self._chains(graph):
+        for layer, chain, readers in self._chains(graph):
             origin = origin_text(layer, "f16 weight decompression")
-            _in_f32(builder, graph, chain, layer, origin)
-            _drop(graph, layer, chain, origin)
+            if readers is None:
+                _in_f32(builder, graph, chain, layer, origin)
+                _drop(graph, layer, chain, origin)
+            else:
+                copy = _f32_copy(builder, graph, chain, layer, origin)
+                for edge in readers:
+                    graph.remove_edge(edge)
+                    graph.add_edge(Edge(*copy, edge.to_layer, edge.to_port))
             stats["f16 weight decompression -> f32"] += 1
         return PassResult(graph, bool(stats), stats)
 
     def unrepaired(self, graph: Graph) -> Iterator[tuple[Layer, str]]:
-        for layer, _ in self._chains(graph):
+        for layer, _, _ in self._chains(graph):
             yield layer, ("may compute this f16 weight decompression (NNCF's integer weights, zero point and scale) "
                           "in f16, where the current OpenVINO computes it in f32 (measured: logits up to 5.7e-4 of "
                           "their largest away)")
 
-    def _chains(self, graph: Graph) -> Iterator[tuple[Layer, Output]]:
-        """For a target that decompresses in f16, each Convert to f32 that ends an f16 decompression chain, and the
-        chain's output (a snapshot: ``apply`` removes each Convert)."""
+    def _chains(self, graph: Graph) -> Iterator[tuple[Layer, Output, list[Edge] | None]]:
+        """For a target that decompresses in f16, each Convert to f32 that ends an f16 decompression chain some of
+        whose readers the current OpenVINO computes in f32, the chain's output, and those readers (``_f32_readers``;
+        None: all of them), a snapshot: ``apply`` removes each Convert read by all."""
         if self.target is None or not self.target.decompresses_in_f16:
             return
         for layer in list(graph.by_type("Convert")):
             if graph.has_layer(layer.id) and _to_f32(layer):
                 chain = source(graph, layer, 0)
                 if _is_decompression(graph, chain, multiplied=False):
-                    yield layer, chain
+                    readers = _f32_readers(graph, layer)
+                    if readers != []:
+                        yield layer, chain, readers
 
 
 def _to_f32(layer: Layer) -> bool:
     return layer.attrs.get("destination_type", "").lower() == "f32"
+
+
+def _f32_readers(graph: Graph, convert: Layer) -> list[Edge] | None:
+    """The readers of a decompression chain's Convert to f32 that the current OpenVINO CPU computes from the f32
+    product, as the MatMul and Gather of its compressed weights do (None: every reader). Not all, where the Convert
+    is a decompression layer (``read_as_decompression``) read by a layer other than a MatMul or a Gather (a ShapeOf,
+    as OPT's tied embeddings have): then it folds the chain as the file says, in f16, for every reader but the
+    Gathers (measured on 2026.4, u8 and grouped u4 chains, a MatMul reading either input; 2023.0 and 2024.0 fold it
+    in f16 for all)."""
+    readers = graph.consumers(convert.id, convert.output_ids()[0])
+    gathers = [edge for edge in readers if graph.layer(edge.to_layer).is_a("Gather")]
+    if not read_as_decompression(graph, convert) or all(
+            edge in gathers or graph.layer(edge.to_layer).is_a("MatMul") for edge in readers):
+        return None
+    return gathers
 
 
 def _element(graph: Graph, out: Output) -> str:
@@ -113,16 +143,40 @@ def _in_f32(builder: GraphBuilder, graph: Graph, out: Output, replaced: Layer, o
             if not graph.layer(value[0]).is_a("Const"):
                 _in_f32(builder, graph, value, replaced, origin)
                 continue
-            converted = builder.add("Convert", "opset1", ConvertAttrs("f32"), [value],
-                                    f"{graph.layer(value[0]).name}/f32")
-            converted.rt_info = with_origin(converted.rt_info, origin)
-            converted.file, converted.line = replaced.file, replaced.line
             port = layer.input_ids()[i]
             graph.remove_edge(Edge(value[0], value[1], layer.id, port))
-            graph.add_edge(Edge(*output_of(converted), layer.id, port))
+            graph.add_edge(Edge(*_converted(builder, graph, value, replaced, origin), layer.id, port))
     layer.outputs[0].precision = "FP32"
     layer.rt_info = with_origin(layer.rt_info, origin)
     graph.touch(layer.id)
+
+
+def _f32_copy(builder: GraphBuilder, graph: Graph, out: Output, replaced: Layer, origin: str) -> Output:
+    """A copy of the chain ending at ``out`` as ``_in_f32`` makes it f32, reading the same Consts (its new layers
+    record ``replaced``'s origin and line); returns its output."""
+    layer = graph.layer(out[0])
+    inputs = [source(graph, layer, i) for i in range(len(layer.input_ids()))]
+    attrs = dict(layer.attrs)
+    if layer.type.lower() == "convert":  # of the integer weights: to f32 at once
+        attrs["destination_type"] = "f32"
+    else:
+        for i in _operands(layer):
+            copy = _converted if graph.layer(inputs[i][0]).is_a("Const") else _f32_copy
+            inputs[i] = copy(builder, graph, inputs[i], replaced, origin)
+    return _built(builder.add(layer.type, layer.version, attrs, inputs, f"{layer.name}/f32"), replaced, origin)
+
+
+def _converted(builder: GraphBuilder, graph: Graph, value: Output, replaced: Layer, origin: str) -> Output:
+    """An f16 Const's ``value`` read through a new Convert to f32."""
+    return _built(builder.add("Convert", "opset1", ConvertAttrs("f32"), [value], f"{graph.layer(value[0]).name}/f32"),
+                  replaced, origin)
+
+
+def _built(layer: Layer, replaced: Layer, origin: str) -> Output:
+    """``layer``'s output, the layer recording ``replaced``'s origin and line, as a layer built in its place."""
+    layer.rt_info = with_origin(layer.rt_info, origin)
+    layer.file, layer.line = replaced.file, replaced.line
+    return output_of(layer)
 
 
 def _drop(graph: Graph, convert: Layer, chain: Output, origin: str) -> None:
