@@ -30,67 +30,94 @@ class F32Decompression(Downgrade):
     Convert to f32 at the end dropped, so the release computes the weights the current OpenVINO uses. The weights
     stay as compressed as they were (no Const is added); other targets, and no target, are left as they are.
 
-    Where the current OpenVINO computes some readers from the weights as the file says, in f16 (``_f32_readers``: a
-    chain whose Convert to f32 is a decompression layer, read by a layer other than a MatMul or a Gather), only its
-    Gathers read an f32 copy of the chain (the same Consts); the others keep the chain, which the release folds in
-    f16 as the current OpenVINO does."""
+    Not every reader is computed from the f32 product by the current OpenVINO (``_split_readers``): where the Convert
+    to f32 is a decompression layer read by a layer other than a MatMul or a Gather, only its Gathers are, the
+    others from the f16 one, as the file says. Then, for a target before 2025.0, only the Gathers read an f32 copy of
+    the chain (the same Consts), and for a target before 2025.1 (``F16_DECOMPRESSION_READERS_FROM``; 2024.1 and
+    2025.0 compute them in f32) the others read the chain's output rounded to f16 and back, by two Converts (exact
+    on every release measured, 2023.0 to 2026.4)."""
 
-    repairs_weights = "computes the chain in f32"
+    repairs_weights = "computes the chain as the current OpenVINO does"
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
-        for layer, chain, readers in self._chains(graph):
+        for layer, chain, in_f32, in_f16 in self._chains(graph):
             origin = origin_text(layer, "f16 weight decompression")
-            if readers is None:
+            if in_f16:
+                rounded = _converted(builder, graph, output_of(layer), layer, origin, "f16")
+                _read_by(graph, in_f16, _converted(builder, graph, rounded, layer, origin))
+                stats["f16 weight decompression read in f16 -> rounded by Convert-1"] += 1
+            if in_f32 is None:
                 _in_f32(builder, graph, chain, layer, origin)
                 _drop(graph, layer, chain, origin)
-            else:
-                copy = _f32_copy(builder, graph, chain, layer, origin)
-                for edge in readers:
-                    graph.remove_edge(edge)
-                    graph.add_edge(Edge(*copy, edge.to_layer, edge.to_port))
-            stats["f16 weight decompression -> f32"] += 1
+            elif in_f32:
+                _read_by(graph, in_f32, _f32_copy(builder, graph, chain, layer, origin))
+            if in_f32 != []:
+                stats["f16 weight decompression -> f32"] += 1
         return PassResult(graph, bool(stats), stats)
 
     def unrepaired(self, graph: Graph) -> Iterator[tuple[Layer, str]]:
-        for layer, _, _ in self._chains(graph):
-            yield layer, ("may compute this f16 weight decompression (NNCF's integer weights, zero point and scale) "
-                          "in f16, where the current OpenVINO computes it in f32 (measured: logits up to 5.7e-4 of "
-                          "their largest away)")
+        for layer, _, in_f32, in_f16 in self._chains(graph):
+            if in_f32 != []:
+                yield layer, ("may compute this f16 weight decompression (NNCF's integer weights, zero point and "
+                              "scale) in f16, where the current OpenVINO computes it in f32 (measured: logits up to "
+                              "5.7e-4 of their largest away)")
+            if in_f16:
+                yield layer, (f"may compute this f16 weight decompression in f32 for {len(in_f16)} reader(s) the "
+                              "current OpenVINO computes from it in f16, as the file says (its Convert is a "
+                              "decompression layer read by other than a MatMul or a Gather; measured: OPT's logits "
+                              "2.1e-4 of their largest away)")
 
-    def _chains(self, graph: Graph) -> Iterator[tuple[Layer, Output, list[Edge] | None]]:
-        """For a target that decompresses in f16, each Convert to f32 that ends an f16 decompression chain some of
-        whose readers the current OpenVINO computes in f32, the chain's output, and those readers (``_f32_readers``;
-        None: all of them), a snapshot: ``apply`` removes each Convert read by all."""
-        if self.target is None or not self.target.decompresses_in_f16:
+    def _chains(self, graph: Graph) -> Iterator[tuple[Layer, Output, list[Edge] | None, list[Edge]]]:
+        """Each Convert to f32 ending an f16 decompression chain whose readers the target may compute otherwise than
+        the current OpenVINO, the chain's output, the readers to read it in f32 (None: all, the chain made f32 in
+        place), and those to read it rounded to f16 (``_split_readers``); a snapshot: ``apply`` removes a Convert
+        read by all in f32."""
+        target = self.target
+        if target is None or not target.widens_decompression_readers:
             return
         for layer in list(graph.by_type("Convert")):
             if graph.has_layer(layer.id) and _to_f32(layer):
                 chain = source(graph, layer, 0)
-                if _is_decompression(graph, chain, multiplied=False):
-                    readers = _f32_readers(graph, layer)
-                    if readers != []:
-                        yield layer, chain, readers
+                if not _is_decompression(graph, chain, multiplied=False):
+                    continue
+                split = _split_readers(graph, layer)
+                if split is None:
+                    if target.decompresses_in_f16:
+                        yield layer, chain, None, []
+                    continue
+                in_f32, in_f16 = split[0] if target.decompresses_in_f16 else [], split[1]
+                if in_f32 or in_f16:
+                    yield layer, chain, in_f32, in_f16
 
 
 def _to_f32(layer: Layer) -> bool:
     return layer.attrs.get("destination_type", "").lower() == "f32"
 
 
-def _f32_readers(graph: Graph, convert: Layer) -> list[Edge] | None:
-    """The readers of a decompression chain's Convert to f32 that the current OpenVINO CPU computes from the f32
-    product, as the MatMul and Gather of its compressed weights do (None: every reader). Not all, where the Convert
-    is a decompression layer (``read_as_decompression``) read by a layer other than a MatMul or a Gather (a ShapeOf,
-    as OPT's tied embeddings have): then it folds the chain as the file says, in f16, for every reader but the
-    Gathers (measured on 2026.4, u8 and grouped u4 chains, a MatMul reading either input; 2023.0 and 2024.0 fold it
-    in f16 for all)."""
+def _split_readers(graph: Graph, convert: Layer) -> tuple[list[Edge], list[Edge]] | None:
+    """How the current OpenVINO CPU computes the readers of a decompression chain's Convert to f32: None where all
+    from the f32 product, as the MatMul and Gather of its compressed weights do; else its Gathers so, and every
+    other reader from the f16 product, as the file says, but those that read the same either way (a ShapeOf, a
+    Convert to f16: the rounding ``apply`` adds). Not None where the Convert is a decompression layer
+    (``read_as_decompression``) read by a layer other than a MatMul or a Gather (measured on 2026.4: u8 and grouped u4
+    chains, a MatMul reading either input, ShapeOf, Add and Concat readers)."""
     readers = graph.consumers(convert.id, convert.output_ids()[0])
-    gathers = [edge for edge in readers if graph.layer(edge.to_layer).is_a("Gather")]
-    if not read_as_decompression(graph, convert) or all(
-            edge in gathers or graph.layer(edge.to_layer).is_a("MatMul") for edge in readers):
+    kinds = [graph.layer(edge.to_layer) for edge in readers]
+    if not read_as_decompression(graph, convert) or all(k.is_a("MatMul") or k.is_a("Gather") for k in kinds):
         return None
-    return gathers
+    alike = [k.is_a("ShapeOf") or k.is_a("Convert") and k.attrs.get("destination_type", "").lower() == "f16"
+             for k in kinds]
+    return ([edge for edge, k in zip(readers, kinds, strict=True) if k.is_a("Gather")],
+            [edge for edge, k, same in zip(readers, kinds, alike, strict=True) if not (k.is_a("Gather") or same)])
+
+
+def _read_by(graph: Graph, readers: list[Edge], out: Output) -> None:
+    """Make ``readers`` read ``out``."""
+    for edge in readers:
+        graph.remove_edge(edge)
+        graph.add_edge(Edge(*out, edge.to_layer, edge.to_port))
 
 
 def _element(graph: Graph, out: Output) -> str:
@@ -166,10 +193,11 @@ def _f32_copy(builder: GraphBuilder, graph: Graph, out: Output, replaced: Layer,
     return _built(builder.add(layer.type, layer.version, attrs, inputs, f"{layer.name}/f32"), replaced, origin)
 
 
-def _converted(builder: GraphBuilder, graph: Graph, value: Output, replaced: Layer, origin: str) -> Output:
-    """An f16 Const's ``value`` read through a new Convert to f32."""
-    return _built(builder.add("Convert", "opset1", ConvertAttrs("f32"), [value], f"{graph.layer(value[0]).name}/f32"),
-                  replaced, origin)
+def _converted(builder: GraphBuilder, graph: Graph, value: Output, replaced: Layer, origin: str,
+               element: str = "f32") -> Output:
+    """``value`` read through a new Convert to ``element``."""
+    return _built(builder.add("Convert", "opset1", ConvertAttrs(element), [value],
+                              f"{graph.layer(value[0]).name}/{element}"), replaced, origin)
 
 
 def _built(layer: Layer, replaced: Layer, origin: str) -> Output:
