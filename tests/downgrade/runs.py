@@ -31,10 +31,10 @@ def migrate(model: Path, capsys: pytest.CaptureFixture[str], target: str = "2023
 
 
 def assert_runs_equal(model: Path, out: Path, shapes: dict[str, tuple[int, ...]] | None = None,
-                      inputs: dict[str, np.ndarray] | None = None) -> int:
+                      inputs: dict[str, np.ndarray] | None = None, release: str = "2023.0") -> int:
     """The migrated ``out`` on OpenVINO 2023.0 and on the current OpenVINO equals the current OpenVINO on ``model``,
     every output: the same dtype and shape, equal values, NaN where NaN, the same sign of zero; returns the number
-    of outputs compared."""
+    of outputs compared. ``release``: the side OpenVINO run beside the current one."""
     from ir_tools.runtime.inputs import random_inputs
     from ir_tools.runtime.openvino import ModelFiles
     from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
@@ -44,7 +44,7 @@ def assert_runs_equal(model: Path, out: Path, shapes: dict[str, tuple[int, ...]]
         inputs = random_inputs(graph, 0, shapes or {})
     want = OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
     migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
-    for runner in (ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files), OpenVinoRunner(migrated, files)):
+    for runner in (ChildOpenVinoRunner(side_pythons()[release], migrated, files), OpenVinoRunner(migrated, files)):
         got = runner.run(inputs)
         assert set(got) == set(want), runner.name
         for name in want:

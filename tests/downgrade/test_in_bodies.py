@@ -177,19 +177,19 @@ def test_migrate_target_rewrites_inside_bodies(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_what_has_no_form_inside_a_body_is_still_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """SearchSorted-15 (no rewrite; 2024.5 the first to create it) in an If inside a Loop's body, beside a Pad-12 with
+    """FakeConvert-13 (no rewrite; 2023.3 the first to create it) in an If inside a Loop's body, beside a Pad-12 with
     a negative pad (rewritten): migrate --target 2023.0 refuses the file, E-TARGET at the Loop's line naming the
     layer inside, nothing written; check --target says there is no rewrite for it."""
     import openvino as ov
     import openvino.opset8 as o
     import openvino.opset12 as o12
-    import openvino.opset15 as o15
+    import openvino.opset13 as o13
 
     x = o.parameter([3, 4], F32, name="x")
     xi, a, b = (o.parameter([3, 4], F32) for _ in range(3))
     then = ov.Model([o.result(o12.pad(a, o.constant(np.array([-1, 0])), o.constant(np.array([1, 0])), "constant"))],
                     [a])
-    orelse = ov.Model([o.result(o.convert(o15.search_sorted(b, b, name="search"), "f32"))], [b])
+    orelse = ov.Model([o.result(o13.fake_convert(b, o.constant(np.float32(1.0)), name="search"))], [b])
     body = ov.Model([o.result(if_of(o.constant(True), xi.output(0), then, orelse, "inner")),
                      o.result(o.constant(True))], [xi])
     loop = o.loop(o.constant(np.int64(2)), o.constant(True))
@@ -201,10 +201,10 @@ def test_what_has_no_form_inside_a_body_is_still_refused(tmp_path: Path, capsys:
     ov.save_model(ov.Model([loop.get_iter_value(body.results[0].output(0), -1)], [x], "search"), str(model))
     (left,) = [d for d in ir_tools.check(model, openvino=False, target="2023.0")
                if d.loc.layer_name == "loop/body/inner/else_body/search"]
-    assert "cannot create SearchSorted of opset15" in left.message and "no rewrite for it" in left.message
+    assert "cannot create FakeConvert of opset13" in left.message and "no rewrite for it" in left.message
     out = tmp_path / "search_2023.0.xml"
     assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert re.search(r"search\.xml:\d+: error\[E-TARGET\]: layer 'loop/body/inner/else_body/search' .*SearchSorted "
-                     r"of opset15", err), err
+    assert re.search(r"search\.xml:\d+: error\[E-TARGET\]: layer 'loop/body/inner/else_body/search' .*FakeConvert "
+                     r"of opset13", err), err
     assert "Pad of opset12" not in err and not out.exists()

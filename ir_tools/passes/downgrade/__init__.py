@@ -7,6 +7,7 @@ from .adaptive_pool import AdaptiveAvgPoolTo1
 from .attention import ScaledDotProductAttentionTo8
 from .base import Downgrade
 from .bitwise import BitwiseTo1
+from .bitwise_shift import BitwiseShiftTo1
 from .convert_promote_types import ConvertPromoteTypesTo1
 from .decompression import F32Decompression, I4ZeroPoint
 from .elementwise import ElementwiseTo1
@@ -25,6 +26,8 @@ from .pooling import AvgPoolCompiled, MaxPoolTo1, MaxPoolTo8
 from .respell import Respell
 from .same_op import SameOpTo
 from .scatter import ScatterReduceTo3
+from .search_sorted import SearchSortedTo1
+from .segment_max import SegmentMaxTo12
 from .slice import SliceTo1
 from .slice_scatter import SliceScatterTo3
 from .softmax import SoftMaxTo1
@@ -38,8 +41,8 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     # into op versions of opset8 and older
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, SqueezeSkipTo1,
     TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1,
-    EmbeddingBagTo3,
-    SameOpTo, EyeTo4, SliceScatterTo3,
+    EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
+    SameOpTo, EyeTo4, SliceScatterTo3, SearchSortedTo1,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
