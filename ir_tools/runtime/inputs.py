@@ -74,7 +74,12 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 
 #: The input indexing into the first input of ops ir_tools has no OpSpec for (a modelled op's spec says it, in
 #: ``index_input``): a random index there must be in range.
-_UNMODELLED_INDEX_INPUTS = {"EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1, "EmbeddingSegmentsSum": 1}
+_UNMODELLED_INDEX_INPUTS = {"EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1, "EmbeddingSegmentsSum": 1,
+                            "SegmentMax": 1}
+
+#: Inputs an op requires sorted along their last axis, by op: the input (SearchSorted's sequence, which its binary
+#: search takes as sorted; SegmentMax's segment ids, unsorted ones of which OpenVINO CPU refuses).
+_SORTED_INPUTS = {"SearchSorted": 0, "SegmentMax": 1}
 
 #: The prefix of a sequence-to-sequence decoder's inputs from its encoder (``encoder_hidden_states``,
 #: ``encoder_attention_mask``, as optimum-intel names them): they hold the encoder's sequence, which no generation step
@@ -120,6 +125,7 @@ class Recipe:
     sequence: int | None = None  # the axis that is the sequence, where the model leaves it dynamic
     start: int = 0  # POSITIONS: the first position (a generation step's, after the past)
     extent: tuple[float, float] = (0.0, 0.0)  # BOXES: the image's width and height in the boxes' coordinates
+    ordered: bool = False  # NORMAL, UNIFORM: sorted along the last axis (``_SORTED_INPUTS``)
 
     def draw(self, rng: np.random.Generator) -> np.ndarray:
         """The values, of ``shape`` and ``dtype``; NORMAL and UNIFORM drawn from ``rng``."""
@@ -128,6 +134,8 @@ class Recipe:
             value = rng.standard_normal(shape)
         elif self.kind == UNIFORM:
             value = rng.integers(self.low, self.high, shape)
+        if self.ordered and self.kind in (NORMAL, UNIFORM) and shape:
+            value = np.sort(value, axis=-1)
         elif self.kind == BOXES:  # each axis's two corners uniform within the image, the smaller first
             corners = np.sort(rng.uniform(0.0, 1.0, (*shape[:-1], 2, 2)), axis=-2) * np.array(self.extent)
             value = corners.reshape(shape)
@@ -211,8 +219,9 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
         made[name] = (param, dtype, shape, dims)
     fed = {param.id: shape for param, _, shape, _ in made.values()}  # (an index's rows may be another input's dim)
     out = {name: _boxes(graph, param, name, dtype, shape, dims, fed) or
-           Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, fed),
-                  sequence=None if name.startswith(ENCODER_INPUTS) else _sequence_axis(param, dtype.type))
+           _sorted(graph, param, Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, fed),
+                                        sequence=None if name.startswith(ENCODER_INPUTS) else _sequence_axis(
+                                            param, dtype.type)))
            for name, (param, dtype, shape, dims) in made.items()}
     past = max((_past_length(graph, param, shape) for param, _, shape, _ in made.values()), default=0)
     return {name: _after_past(recipe, past) if name not in shapes else recipe for name, recipe in out.items()}
@@ -245,6 +254,18 @@ def _boxes(graph: Graph, param: Layer, name: str, dtype: np.dtype, shape: tuple[
                f"[0, {extent[1]:g}]")
         return Recipe(name, dtype, shape, dims, BOXES, why, extent=extent)
     return None
+
+
+def _sorted(graph: Graph, param: Layer, recipe: Recipe) -> Recipe:
+    """``recipe``, sorted along its last axis where an op requires it so (``_SORTED_INPUTS``)."""
+    if recipe.kind not in (NORMAL, UNIFORM):
+        return recipe
+    for layer, index in _uses(graph, param):
+        if _SORTED_INPUTS.get(layer.type) == index:
+            return replace(recipe, ordered=True, why=f"{recipe.why}, sorted along the last axis (the "
+                                       f"{'sequence' if index == 0 else 'segment ids'} of {layer.type} '{layer.name}' "
+                                       f"(line {layer.line}))")
+    return recipe
 
 
 def _past_length(graph: Graph, param: Layer, shape: tuple[int, ...]) -> int:

@@ -280,6 +280,32 @@ def test_a_decoders_inputs_from_its_encoder_keep_the_encoders_sequence() -> None
     assert [x["encoder_hidden_states"].shape for x in fed] == [(1, 8, 16)] * 3
 
 
+def test_a_search_sorted_sequence_and_segment_ids_are_drawn_sorted() -> None:
+    """SearchSorted's sequence (its binary search takes it as sorted: on unsorted values it and its rewrite by counting
+    disagree) and SegmentMax's segment ids (OpenVINO CPU refuses unsorted ones) fed as inputs are drawn sorted along
+    the last axis, the ids within the data's rows; the values beside them as before."""
+    from ir_tools.ops.spec import TensorType
+
+    b = GraphBuilder(Graph("sorted"))
+    ordered, values = b.parameter("ordered", "f32", (Dim(2, 2), Dim(6, 6))), b.parameter("values", "f32",
+                                                                                           (Dim(2, 2), Dim(3, 3)))
+    data, ids = b.parameter("data", "f32", (Dim(7, 7), Dim(3, 3))), b.parameter("ids", "i64", (Dim(7, 7),))
+    search = b.add("SearchSorted", "opset15", {"right_mode": "false", "output_type": "i64"}, [ordered, values],
+                   "search", outputs=[TensorType("i64", (Dim(2, 2), Dim(3, 3)))])
+    segments = b.add("SegmentMax", "opset16", {"fill_mode": "zero"}, [data, ids], "segments",
+                     outputs=[TensorType("f32", (DYNAMIC, Dim(3, 3)))])
+    b.result(search, "found")
+    b.result(segments, "maxima")
+    made = recipes(b.graph, {})
+    assert "sorted along the last axis (the sequence of SearchSorted 'search'" in made["ordered"].why
+    assert "sorted along the last axis (the segment ids of SegmentMax 'segments'" in made["ids"].why
+    assert not made["values"].ordered and not made["data"].ordered
+    for seed in range(20):
+        drawn = draw(made, seed)
+        assert np.all(np.diff(drawn["ordered"], axis=-1) >= 0) and len(np.unique(drawn["ordered"])) == 12
+        assert np.all(np.diff(drawn["ids"]) >= 0) and 0 <= drawn["ids"].min() and drawn["ids"].max() < 7
+
+
 def test_rois_are_boxes_inside_the_image_and_batch_indices_in_range() -> None:
     """A ROIAlign's rois fed as an input (its input 1, [R, 4]) are boxes [x1, y1, x2, y2] inside its image, in the
     image's coordinates over its spatial_scale; its batch indices (its ``index_input``) are below the image's batch.

@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 
 from ...ir.model import Graph, Layer
+from ...ops import attrs as A
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
@@ -65,7 +66,7 @@ def _search(builder: GraphBuilder, layer: Layer) -> Output:
     column = builder.add("Unsqueeze", "opset1", None, [values, builder.const(np.array([-1], np.int64),
                                                                              f"{name}/values/axis")],
                          f"{name}/values/column")
-    right = str(layer.attrs.get("right_mode", "false")).lower() == "true"
+    right = A.flag(layer.attrs, "right_mode", False)  # (as OpenVINO reads it: "1" too)
     if numpy_dtype(builder, values).kind in "iu" and numpy_dtype(builder, values).itemsize >= 4:
         fixed = graph.layer(values[0]).is_a("Const") and not graph.layer(source(graph, layer, 0)[0]).is_a("Const")
         before = _wide_before(builder, name, ordered, column, right, fixed)

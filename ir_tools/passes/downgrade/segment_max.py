@@ -163,7 +163,7 @@ def _segment_max(builder: GraphBuilder, layer: Layer) -> Output:
                           builder.attrs("GatherElements", "opset6", axis=0))
         y = add("Select", "opset1", [add("Equal", "opset1", [y, value(0, work, "zero_max")], "max_is_zero"),
                                      signed_zero, y], "zero_signed")
-    fill = 0 if layer.attrs.get("fill_mode", "").upper() == "ZERO" else _LOWEST[element]
+    fill = 0 if layer.attrs.get("fill_mode", "zero").lower() == "zero" else _LOWEST[element]  # (none: ZERO)
     if fill != _START[element]:  # rule 4
         ones = broadcast(i64(1, "one_row"), add("ShapeOf", "opset3", [ids], "ids_shape",
                                                  builder.attrs("ShapeOf", "opset3", output_type="i64")), "ones")
