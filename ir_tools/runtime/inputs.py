@@ -125,7 +125,7 @@ class Recipe:
     sequence: int | None = None  # the axis that is the sequence, where the model leaves it dynamic
     start: int = 0  # POSITIONS: the first position (a generation step's, after the past)
     extent: tuple[float, float] = (0.0, 0.0)  # BOXES: the image's width and height in the boxes' coordinates
-    ordered: bool = False  # NORMAL, UNIFORM: sorted along the last axis (``_SORTED_INPUTS``)
+    ordered: bool = False  # sorted along the last axis (``_SORTED_INPUTS``: NORMAL and UNIFORM ones)
 
     def draw(self, rng: np.random.Generator) -> np.ndarray:
         """The values, of ``shape`` and ``dtype``; NORMAL and UNIFORM drawn from ``rng``."""
@@ -134,8 +134,6 @@ class Recipe:
             value = rng.standard_normal(shape)
         elif self.kind == UNIFORM:
             value = rng.integers(self.low, self.high, shape)
-        if self.ordered and self.kind in (NORMAL, UNIFORM) and shape:
-            value = np.sort(value, axis=-1)
         elif self.kind == BOXES:  # each axis's two corners uniform within the image, the smaller first
             corners = np.sort(rng.uniform(0.0, 1.0, (*shape[:-1], 2, 2)), axis=-2) * np.array(self.extent)
             value = corners.reshape(shape)
@@ -146,6 +144,8 @@ class Recipe:
             if self.high:
                 row %= self.high
             value = np.broadcast_to(row, shape) if shape else row[0]
+        if self.ordered and shape:
+            value = np.sort(value, axis=-1)
         return to_bf16(value) if is_bf16(self.dtype) else np.asarray(value).astype(self.dtype)
 
     def describe(self) -> dict[str, object]:
