@@ -93,12 +93,13 @@ REVERSED_IN_BYTE_BEFORE: dict[str, tuple[int, int]] = {"u4": (2023, 2), "i4": (2
 #: the releases between 2024.0 and 2025.0 are not measured and take 2024.0's answer).
 F32_DECOMPRESSION_FROM = (2025, 0)
 
-#: The CPU computes the readers of such a chain as the current one does, from this release on, where the Convert to
-#: f32 ending it is a decompression layer (rt_info) read by a layer other than a MatMul or a Gather (OPT's tied
-#: embeddings: a ShapeOf): the Gathers from the f32 product, every other reader from the f16 one, as the file says
-#: (measured on seeded u8 chains: 2025.1 to 2026.4; 2023.0 and 2024.0 fold the chain in f16 for every reader, 2024.1
-#: and 2025.0 compute every reader in f32; 2024.2 to 2024.6 are not measured).
-F16_DECOMPRESSION_READERS_FROM = (2025, 1)
+#: The releases from the first up to the second that compute in f32 what the current one computes of such a chain in
+#: f16: where its Convert to f32 is a decompression layer (rt_info) read by a layer other than a MatMul or a Gather
+#: (OPT's tied embeddings: a ShapeOf), the current CPU computes the Gathers from the f32 product and every other reader
+#: from the f16 one, as the file says (measured on seeded u8 chains: 2024.1 and 2025.0 compute every reader in f32;
+#: 2023.0 and 2024.0 fold the chain in f16 for every reader; 2025.1 to 2026.4 as the current one; 2024.2 to 2024.6
+#: are not measured and take 2024.1's answer, 2023.1 to 2023.3 2023.0's).
+F32_DECOMPRESSION_READERS = ((2024, 1), (2025, 1))
 
 
 #: A Result's own names (its ``output_names``, which two Results of one tensor may hold otherwise) name the model's
@@ -269,8 +270,8 @@ class Release:
     @property
     def widens_decompression_readers(self) -> bool:
         """Whether it may compute in f32 the readers of a decompression chain that the current OpenVINO computes from
-        the f16 product (``F16_DECOMPRESSION_READERS_FROM``: before 2025.1)."""
-        return self.number is not None and self.number < F16_DECOMPRESSION_READERS_FROM
+        the f16 product (``F32_DECOMPRESSION_READERS``: 2024.1 to 2025.0)."""
+        return self.number is not None and F32_DECOMPRESSION_READERS[0] <= self.number < F32_DECOMPRESSION_READERS[1]
 
     @property
     def reads_zero_dims(self) -> bool:

@@ -33,9 +33,9 @@ class F32Decompression(Downgrade):
     Not every reader is computed from the f32 product by the current OpenVINO (``_split_readers``): where the Convert
     to f32 is a decompression layer read by a layer other than a MatMul or a Gather, only its Gathers are, the
     others from the f16 one, as the file says. Then, for a target before 2025.0, only the Gathers read an f32 copy of
-    the chain (the same Consts), and for a target before 2025.1 (``F16_DECOMPRESSION_READERS_FROM``; 2024.1 and
-    2025.0 compute them in f32) the others read the chain's output rounded to f16 and back, by two Converts (exact
-    on every release measured, 2023.0 to 2026.4)."""
+    the chain (the same Consts); for a target that computes the others in f32 (2024.1 to 2025.0:
+    ``F32_DECOMPRESSION_READERS``) they read the chain's output rounded to f16 and back, by two Converts (exact on
+    every release measured, 2023.0 to 2026.4)."""
 
     repairs_weights = "computes the chain as the current OpenVINO does"
 
@@ -75,7 +75,7 @@ class F32Decompression(Downgrade):
         place), and those to read it rounded to f16 (``_split_readers``); a snapshot: ``apply`` removes a Convert
         read by all in f32."""
         target = self.target
-        if target is None or not target.widens_decompression_readers:
+        if target is None or not (target.decompresses_in_f16 or target.widens_decompression_readers):
             return
         for layer in list(graph.by_type("Convert")):
             if graph.has_layer(layer.id) and _to_f32(layer):
@@ -87,7 +87,8 @@ class F32Decompression(Downgrade):
                     if target.decompresses_in_f16:
                         yield layer, chain, None, []
                     continue
-                in_f32, in_f16 = split[0] if target.decompresses_in_f16 else [], split[1]
+                in_f32 = split[0] if target.decompresses_in_f16 else []
+                in_f16 = split[1] if target.widens_decompression_readers else []
                 if in_f32 or in_f16:
                     yield layer, chain, in_f32, in_f16
 
