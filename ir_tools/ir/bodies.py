@@ -110,10 +110,10 @@ def with_bodies(owner: Layer, subs: Sequence[Subgraph]) -> tuple[RtNode, ...]:
             raise IrToolsError(f"a rewrite inside <{tag}> changed its Parameters or Results, which its port map "
                                "names", owner.loc, "E-PASS")
         made[tag] = graph
-    return tuple(_body_node(child, made[child.tag]) if child.tag in made else child for child in owner.children)
+    return tuple(body_node(child, made[child.tag]) if child.tag in made else child for child in owner.children)
 
 
-def _body_node(body: RtNode, graph: Graph) -> RtNode:
+def body_node(body: RtNode, graph: Graph) -> RtNode:
     """``<body>`` (its tag and attributes, and any child but its layers and edges, as they were) holding ``graph``'s
     layers and edges, in graph order."""
     layers = RtNode("layers", (), tuple(_layer_node(layer) for layer in graph.layers()))

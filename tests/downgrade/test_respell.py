@@ -123,7 +123,7 @@ def test_a_reduction_is_refused(tmp_path: Path, capsys) -> None:
     data = o1.parameter([3, 2], np.float32, name="data")
     scatter = o12.scatter_elements_update(data, o1.constant(np.array([[1, 0]], np.int32)),
                                           o1.constant(np.ones((1, 2), np.float32)), o1.constant(np.int64(0)),
-                                          "sum", name="scatter")
+                                          "mean", name="scatter")  # (sum: scatter_loop's Loop)
     model = tmp_path / "summed.xml"
     ov.save_model(ov.Model([scatter], [data], "summed"), str(model), compress_to_fp16=False)
     assert_refused(model, "scatter", "ScatterElementsUpdate of opset12", capsys)

@@ -26,6 +26,7 @@ from .pooling import AvgPoolCompiled, MaxPoolTo1, MaxPoolTo8
 from .respell import Respell
 from .same_op import SameOpTo
 from .scatter import ScatterReduceTo3
+from .scatter_loop import ScatterElementsLoop
 from .search_sorted import SearchSortedTo1
 from .segment_max import SegmentMaxTo12
 from .slice import SliceTo1
@@ -39,9 +40,9 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     # first, an If of a known condition as its body, whose layers the others then rewrite
     IfBranch,
     # into op versions of opset8 and older
-    MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, SqueezeSkipTo1,
-    TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4, ElementwiseTo1,
-    EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
+    MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, ScatterElementsLoop,
+    SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4,
+    ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
     SameOpTo, EyeTo4, SliceScatterTo3, SearchSortedTo1,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,

@@ -99,13 +99,14 @@ def _rounds(builder: GraphBuilder, layer: Layer, ins: list[Output], reduction: s
             upd = output_of(builder.add("GatherND", "opset5", None,
                                         [updates, builder.const(at, f"{where}/positions")], f"{where}/updates"))
         old = output_of(builder.add("GatherND", "opset5", None, [acc, idx], f"{where}/old"))
-        new = _reduce(builder, reduction, old, upd, where)
+        new = reduced(builder, reduction, old, upd, where)
         acc = output_of(builder.add("ScatterNDUpdate", "opset4", None, [acc, idx, new], where))
     return acc
 
 
-def _reduce(builder: GraphBuilder, reduction: str, old: Output, upd: Output, where: str) -> Output:
-    """``old op upd`` as OpenVINO's ScatterNDUpdate-15 computes it."""
+def reduced(builder: GraphBuilder, reduction: str, old: Output, upd: Output, where: str) -> Output:
+    """``old op upd``: one step of a scatter's reduction as OpenVINO computes it (ScatterNDUpdate-15,
+    ScatterElementsUpdate-12)."""
     if reduction in ("min", "max") and builder.type_of(old).element == "i32":
         op = "Minimum" if reduction == "min" else "Maximum"
         return output_of(builder.add(op, "opset1", None, [old, upd], f"{where}/{reduction}"))

@@ -1,0 +1,263 @@
+"""ScatterElementsUpdate-12 with a reduction as a Loop-5 over its axis (releases without opset12: 2023.0 and older)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ...base.dtypes import element_type
+from ...ir.bodies import body_node
+from ...ir.model import Graph, Layer, RtNode
+from ...ops import attrs as A
+from ...ops.opsets import lookup
+from ...ops.spec import TensorType
+from ..base import PassResult
+from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..shapes import declared_type
+from .base import Downgrade, non_negative, numpy_dtype, source
+from .scatter import reduced
+
+LABEL = "ScatterElementsUpdate-12"
+#: The element types whose reductions the Loop reproduces bit for bit, measured on OpenVINO 2023.0 and 2026.4 CPU.
+_EXACT_TYPES = ("f32", "i32")
+#: Each reduction's neutral update (``acc op u == acc`` bit for bit, NaN included; min and max by ``u < acc ? u : acc``
+#: and ``acc < u ? u : acc``, Minimum/Maximum on i32). f32 sum has none older releases keep: ``x + -0.0`` is ``x``, but
+#: OpenVINO 2023.0 CPU reads a constant -0.0 as +0.0 (a Const or a Broadcast of one, Concat'ed: measured), so there
+#: the first iteration keeps what it reads (Select-1 of Equal-1 of the iteration and 0; Select of f32 moves bits).
+_NEUTRAL = {"sum": {"f32": None, "i32": 0}, "prod": {"f32": 1.0, "i32": 1},
+            "min": {"f32": np.inf, "i32": np.iinfo(np.int32).max},
+            "max": {"f32": -np.inf, "i32": np.iinfo(np.int32).min}}
+
+
+class ScatterElementsLoop(Downgrade):
+    """ScatterElementsUpdate-12 with reduction sum, prod, min or max and use_init_val true, exactly, whatever its
+    indices (aten::index_add_ of MoE models: data-dependent ones):
+
+    OpenVINO (its CPU plugin and reference) applies the updates of each line along the axis one after another in
+    index order, ``acc = acc op u`` in the data's type (floats f32, i32 wrapping; min: ``u < acc ? u : acc``, max:
+    ``acc < u ? u : acc``). A Loop-5 over the axis does the same: iteration ``i`` takes slice ``i`` of the indices and
+    updates (Gather-1 at the current iteration, Unsqueeze-1 back), reads the accumulator there (GatherElements-6, of
+    the accumulator sliced to the indices' extent off the axis by StridedSlice-1 where it may be longer), combines
+    (Add-1, Multiply-1, Select-1 of Less-1 on f32, Minimum-1/Maximum-1 on i32: as ``scatter.reduced``) and writes back
+    (ScatterElementsUpdate-3); one slice's elements write distinct positions, so each position sees its updates in
+    index order. The accumulator is merged through a back edge (initially the data); the indices (made non-negative
+    first: ``non_negative``) and updates are invariant; the trip count is the updates' axis length. Where that length
+    may be 0, a first slice of the neutral update (``_NEUTRAL``) at index 0 is put before them: OpenVINO 2023.0 CPU
+    gives a Loop of 0 iterations an output of 0 rows, not the merged input (measured; 2026.4 gives the data). Inputs
+    computed from Consts alone are computed inside the body (``_body``), and the StridedSlice's end is a Const where
+    the indices' dims off the axis are static: 2023.0 CPU fails one of static data whose end is a ShapeOf ("doesn't
+    have compiled executor", measured).
+
+    Left (``declines``): an axis that is not a constant, data or indices of a dynamic rank, use_init_val false,
+    reduction mean, element types other than f32 and i32 (measured: f16 differs on 2023.0; i8 and u8 saturate in the
+    Loop's Add, where the scatter wraps; 2023.0 computes i64 as i32), and f32 prod of constant updates (2026.4 CPU
+    gave +0.0 for +0.0 times a constant -0.91 in the body). Reduction none is ``Respell``'s (ScatterElementsUpdate-3).
+    """
+
+    rewrites = {LABEL: "into a Loop-5 of Gather-1, GatherElements-6, Add-1/Multiply-1/Select-1/Minimum-1/Maximum-1 "
+                       "and ScatterElementsUpdate-3, one iteration per index along its axis, where its reduction is "
+                       "sum, prod, min or max with use_init_val, its axis a constant and its data f32 or i32 (f32 "
+                       "prod: of updates that are not constants)"}
+
+    def declines(self, graph: Graph, layer: Layer) -> str | None:
+        builder = GraphBuilder(graph)
+        spec = lookup(layer.type, layer.version)
+        attrs = A.decode(spec.attrs, layer.attrs, layer.loc)
+        axis = graph.layer(source(graph, layer, 3)[0])
+        if not axis.is_a("Const"):
+            return "its axis is not a constant"
+        if attrs.reduction == "none":
+            return None  # (Respell's, which runs first)
+        element = builder.type_of(source(graph, layer, 0)).element
+        if attrs.reduction not in _NEUTRAL:
+            return f"reduction {attrs.reduction} (the CPU's mean divides once, in its own way)"
+        if not attrs.use_init_val:
+            return "use_init_val is false"
+        if element not in _EXACT_TYPES:
+            return (f"its data is {element or 'of a dynamic type'}, whose reductions OpenVINO CPU computes otherwise "
+                    "than an older op step by step (f32 and i32 only)")
+        if any(builder.type_of(source(graph, layer, i)).shape is None for i in (0, 1, 2)):
+            return "its data, indices or updates are of a dynamic rank"
+        if attrs.reduction == "prod" and element == "f32" and _constant(graph, source(graph, layer, 2)):
+            return ("its f32 updates are constants, by which OpenVINO 2026.4 CPU multiplies otherwise in a Loop's "
+                    "body (+0.0 times a constant -0.91 gave +0.0, not -0.0: measured)")
+        return None
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
+        for layer in self.layers(graph):
+            spec = lookup(layer.type, layer.version)
+            reduction = A.decode(spec.attrs, layer.attrs, layer.loc).reduction
+            if reduction == "none":
+                continue
+            builder.replace_layer(layer, lambda: [_loop(builder, layer, reduction)],  # noqa: B023
+                                  origin_text(layer, LABEL))
+            stats[f"{LABEL} ({reduction}) -> Loop-5 of ScatterElementsUpdate-3"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+
+def _i64(builder: GraphBuilder, value: object, name: str) -> Output:
+    return builder.const(np.array(value, np.int64), name)
+
+
+def _loop(builder: GraphBuilder, layer: Layer, reduction: str) -> Output:
+    """The class's rewrite of ``layer``: the Loop's output, standing for its."""
+    graph, name = builder.graph, layer.name
+    data, indices, updates = (source(graph, layer, i) for i in range(3))
+    rank = len(builder.type_of(data).shape)
+    axis_value = int(graph.const_array(graph.layer(source(graph, layer, 3)[0])).reshape(-1)[0])
+    axis = axis_value + rank if axis_value < 0 else axis_value
+    indices = non_negative(builder, name, data, indices, axis)
+    element = builder.type_of(data).element
+    length = builder.type_of(updates).shape[axis]
+    neutral, kept = _NEUTRAL[reduction][element], False
+    if not (length.is_static and length.lo >= 1):  # (a Loop of 0 iterations: see the class)
+        kept = neutral is None
+        indices, updates = (_neutral_first(builder, f"{name}/{what}", value, axis, first) for what, value, first
+                            in (("indices", indices, 0), ("updates", updates, 0 if kept else neutral)))
+    steps = builder.type_of(updates).shape[axis]
+    if steps.is_static:
+        trip = _i64(builder, steps.lo, f"{name}/trip_count")
+    else:
+        sizes = builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type="i64"), [updates],
+                            f"{name}/trip_shape")
+        trip = output_of(builder.add("Gather", "opset1", None, [sizes, _i64(builder, axis, f"{name}/trip_at"),
+                                                                _i64(builder, 0, f"{name}/trip_axis")],
+                                     f"{name}/trip_count"))
+    execute = builder.const(np.array(True), f"{name}/execute")
+    ins = [data, indices, updates]
+    held = [False] + [_constant(graph, value) for value in ins[1:]]
+    body, (current, result, condition), params = _body(builder, layer, reduction, ins, held, axis, kept)
+    fed = [value for value, fixed in zip(ins, held, strict=True) if not fixed]
+    loop = builder.add("Loop", "opset5", {}, [trip, execute, *fed], name, outputs=[declared_type(layer.outputs[0])])
+    port_map = RtNode("port_map", (), (
+        *(RtNode("input", (("external_port_id", str(port)), ("internal_layer_id", param)))
+          for port, param in enumerate(params, 2)),
+        RtNode("output", (("external_port_id", str(loop.outputs[0].id)), ("internal_layer_id", result))),
+        RtNode("input", (("external_port_id", "-1"), ("internal_layer_id", current),
+                         ("purpose", "current_iteration"))),
+        RtNode("output", (("external_port_id", "-1"), ("internal_layer_id", condition),
+                          ("purpose", "execution_condition")))))
+    back_edges = RtNode("back_edges", (), (RtNode("edge", (("from-layer", result), ("to-layer", params[0]))),))
+    loop.children = (port_map, back_edges, body_node(RtNode("body"), body))
+    return output_of(loop)
+
+
+def _neutral_first(builder: GraphBuilder, name: str, value: Output, axis: int, neutral: object) -> Output:
+    """``value`` with a slice of ``neutral`` (of its element type) before it along ``axis``."""
+    dtype = numpy_dtype(builder, value)
+    shape = builder.type_of(value).shape
+    if all(d.is_static for k, d in enumerate(shape) if k != axis):
+        target = _i64(builder, [1 if k == axis else d.lo for k, d in enumerate(shape)], f"{name}/first_shape")
+    else:
+        ones = np.ones(len(shape), np.int64)
+        ones[axis] = 0
+        full = builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type="i64"), [value],
+                           f"{name}/full_shape")
+        off = builder.add("Multiply", "opset1", None, [full, builder.const(ones, f"{name}/kept")],
+                          f"{name}/off_axis")
+        target = output_of(builder.add("Add", "opset1", None, [off, builder.const(1 - ones, f"{name}/one")],
+                                       f"{name}/first_shape"))
+    first = builder.add("Broadcast", "opset3", builder.attrs("Broadcast", "opset3", mode="numpy"),
+                        [builder.const(np.array(neutral, dtype), f"{name}/neutral"), target], f"{name}/first")
+    return output_of(builder.add("Concat", "opset1", builder.attrs("Concat", "opset1", axis=axis), [first, value],
+                                 f"{name}/with_first"))
+
+
+def _static_shape(graph: Graph, layer: Layer) -> tuple[int, ...] | None:
+    """The static shape a ShapeOf ``layer`` gives (OpenVINO folds it); None for another layer or a dynamic one."""
+    if not layer.is_a("ShapeOf"):
+        return None
+    shape = declared_type(layer.inputs[0]).shape
+    return None if shape is None or not all(d.is_static for d in shape) else tuple(d.lo for d in shape)
+
+
+def _constant(graph: Graph, out: Output) -> bool:
+    """Whether ``out`` is computed from Consts (and ShapeOfs of static shapes) alone: OpenVINO folds it into a Const.
+    Depth first, ending at the first layer above it without inputs but a Const."""
+    seen, todo = {out[0]}, [out[0]]
+    while todo:
+        layer_id = todo.pop()
+        edges = graph.in_edges(layer_id)
+        if _static_shape(graph, graph.layer(layer_id)) is not None:
+            continue
+        if not edges and not graph.layer(layer_id).is_a("Const"):
+            return False
+        for edge in edges:
+            if edge.from_layer not in seen:
+                seen.add(edge.from_layer)
+                todo.append(edge.from_layer)
+    return True
+
+
+def _copied(b: GraphBuilder, graph: Graph, out: Output, made: dict[str, Layer]) -> Output:
+    """``out``, computed from constants alone in ``graph`` (``_constant``), computed alike in ``b``'s graph (its layers
+    copied, named ``heldID/NAME``; a ShapeOf of a static shape as a Const of it)."""
+    layer = graph.layer(out[0])
+    if layer.id not in made:
+        shape = _static_shape(graph, layer)
+        if shape is not None:
+            dtype = element_type(declared_type(layer.outputs[0]).element or "i64").numpy
+            made[layer.id] = b.graph.layer(b.const(np.array(shape, dtype), f"held{layer.id}/{layer.name}")[0])
+        elif layer.is_a("Const"):
+            made[layer.id] = b.graph.layer(b.const(graph.const_array(layer), f"held{layer.id}/{layer.name}")[0])
+        else:
+            ins = [_copied(b, graph, source(graph, layer, i), made) for i in range(len(layer.inputs))]
+            made[layer.id] = b.add(layer.type, layer.version, dict(layer.attrs), ins, f"held{layer.id}/{layer.name}",
+                                   outputs=[declared_type(port) for port in layer.outputs])
+            made[layer.id].children = layer.children
+    return output_of(made[layer.id], layer.output_ids().index(out[1]))
+
+
+def _body(outer: GraphBuilder, layer: Layer, reduction: str, ins: list[Output], held: list[bool], axis: int,
+          kept: bool) -> tuple[Graph, tuple[str, str, str], list[str]]:
+    """The Loop's body; the ids of its current-iteration Parameter, its accumulator and condition Results; and those
+    of its Parameters fed (the accumulator, merged, then the indices and updates, invariant). ``held``: which of
+    data, indices and updates are computed from Consts alone: OpenVINO folds those, and a Loop fed a constant
+    invariant input (or one merged through a Result of its Parameter) is refused by 2023.0 and 2026.4 CPU
+    ("vector::_M_range_check", measured), so they are computed inside the body. ``kept``: the first iteration writes
+    back what it reads."""
+    graph = Graph(f"{layer.name}/body", outer.graph.ir_version)
+    b = GraphBuilder(graph)
+    types = [outer.type_of(o) for o in ins]
+    made: dict[str, Layer] = {}
+    acc, idx, upd = (_copied(b, outer.graph, value, made) if fixed else b.parameter(f"{layer.name}/{what}", t.element,
+                                                                                     t.shape)
+                     for what, value, t, fixed in zip(("acc", "indices", "updates"), ins, types, held, strict=True))
+    params = [p[0] for p, fixed in zip((acc, idx, upd), held, strict=True) if not fixed]
+    current = b.parameter(f"{layer.name}/iteration", "i64", ())
+    at, back = _i64(b, axis, "gather_axis"), _i64(b, [axis], "unsqueeze_axis")
+
+    def slice_of(value: Output, what: str) -> Output:
+        taken = b.add("Gather", "opset1", None, [value, current, at], f"{what}_slice")
+        return output_of(b.add("Unsqueeze", "opset1", None, [taken, back], f"{what}_part"))
+
+    where, part = slice_of(idx, "indices"), slice_of(upd, "updates")
+    read = acc
+    data_shape, index_shape = types[0].shape, types[1].shape
+    if any(not (d.is_static and d == i) for k, (d, i) in enumerate(zip(data_shape, index_shape, strict=True))
+           if k != axis):
+        rank = len(data_shape)
+        if all(d.is_static for k, d in enumerate(index_shape) if k != axis):  # (2023.0 CPU: see the class)
+            ends = _i64(b, [0 if k == axis else d.lo for k, d in enumerate(index_shape)], "indices_shape")
+        else:
+            ends = output_of(b.add("ShapeOf", "opset3", b.attrs("ShapeOf", "opset3", output_type="i64"), [idx],
+                                   "indices_shape"))
+        read = output_of(b.add("StridedSlice", "opset1", b.attrs(
+            "StridedSlice", "opset1", begin_mask=(1,) * rank, end_mask=tuple(int(k == axis) for k in range(rank))),
+            [acc, _i64(b, [0] * rank, "begin"), ends, _i64(b, [1] * rank, "strides")], "acc_within",
+            outputs=[TensorType(types[0].element, tuple(data_shape[k] if k == axis else index_shape[k]
+                                                        for k in range(rank)))]))
+    old = output_of(b.add("GatherElements", "opset6", b.attrs("GatherElements", "opset6", axis=axis), [read, where],
+                          "old"))
+    new = reduced(b, reduction, old, part, "step")
+    if kept:
+        first = b.add("Equal", "opset1", None, [current, _i64(b, 0, "zero")], "first")
+        new = output_of(b.add("Select", "opset1", None, [first, old, new], "kept"))
+    written = b.add("ScatterElementsUpdate", "opset3", None, [acc, where, new, _i64(b, axis, "axis")], "written")
+    result = b.result(output_of(written), "acc_next")
+    condition = b.result(b.const(np.array(True), "again"), "condition")
+    return graph, (current[0], result.id, condition.id), params
+
