@@ -96,9 +96,9 @@ F32_DECOMPRESSION_FROM = (2025, 0)
 #: The releases from the first up to the second that compute in f32 what the current one computes of such a chain in
 #: f16: where its Convert to f32 is a decompression layer (rt_info) read by a layer other than a MatMul or a Gather
 #: (OPT's tied embeddings: a ShapeOf), the current CPU computes the Gathers from the f32 product and every other reader
-#: from the f16 one, as the file says (measured on seeded u8 chains: 2024.1 and 2025.0 compute every reader in f32;
-#: 2023.0 and 2024.0 fold the chain in f16 for every reader; 2025.1 to 2026.4 as the current one; 2024.2 to 2024.6
-#: are not measured and take 2024.1's answer, 2023.1 to 2023.3 2023.0's).
+#: from the f16 one, as the file says (measured on seeded u8 chains on every release with wheels: 2024.1 to 2025.0
+#: compute every reader in f32; 2023.0 to 2024.0 fold the chain in f16 for every reader; 2025.1 to 2026.4 as the
+#: current one).
 F32_DECOMPRESSION_READERS = ((2024, 1), (2025, 1))
 
 
