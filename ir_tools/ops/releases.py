@@ -90,8 +90,9 @@ REVERSED_IN_BYTE_BEFORE: dict[str, tuple[int, int]] = {"u4": (2023, 2), "i4": (2
 #: The CPU computes NNCF's f16 weight decompression (integer weights converted to f16, less a zero point, times an f16
 #: scale) in f32 from this release on, as the current one does; the releases before may fold it in f16 (measured on
 #: the target zoo's compressed GPT-2, Llama and Qwen2: 2023.0 folds every one in f16, 2024.0 GPT-2's, 2025.0 none;
-#: the releases between 2024.0 and 2025.0 are not measured and take 2024.0's answer).
-F32_DECOMPRESSION_FROM = (2025, 0)
+#: and bit for bit on seeded u8 chains read by a MatMul, a Gather, an Add, on every release with wheels: 2023.0 to
+#: 2024.0 fold them in f16, 2024.1 to 2026.4 compute them in f32).
+F32_DECOMPRESSION_FROM = (2024, 1)
 
 #: The releases from the first up to the second that compute in f32 what the current one computes of such a chain in
 #: f16: where its Convert to f32 is a decompression layer (rt_info) read by a layer other than a MatMul or a Gather
@@ -263,7 +264,7 @@ class Release:
 
     @property
     def decompresses_in_f16(self) -> bool:
-        """Whether it may compute an f16 weight decompression in f16 (``F32_DECOMPRESSION_FROM``: before 2025.0),
+        """Whether it may compute an f16 weight decompression in f16 (``F32_DECOMPRESSION_FROM``: before 2024.1),
         where the current OpenVINO computes it in f32."""
         return self.number is not None and self.number < F32_DECOMPRESSION_FROM
 

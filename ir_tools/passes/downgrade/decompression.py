@@ -23,7 +23,7 @@ _CHAIN = frozenset({"convert", "subtract", "multiply", "reshape"})
 class F32Decompression(Downgrade):
     """NNCF writes compressed weights as integer Consts (u8, i8, u4, i4...) converted to f16, less a zero point,
     times an f16 scale, then converted to f32. The current OpenVINO CPU computes that product in f32, where it is
-    exact (an integer of at most 9 bits times an 11-bit significand); releases before 2025.0 (``ops/releases
+    exact (an integer of at most 9 bits times an 11-bit significand); releases before 2024.1 (``ops/releases
     .F32_DECOMPRESSION_FROM``) may fold it in f16, as the file says, and their logits then differ by about 4e-4 of
     their largest. For such a target each chain is made f32 where it is: the integer Consts converted to f32, the f16
     ones (scale, zero point) converted to f32 by a Convert each, the Subtract, Multiply and Reshape in f32, and the
@@ -32,7 +32,7 @@ class F32Decompression(Downgrade):
 
     Not every reader is computed from the f32 product by the current OpenVINO (``_split_readers``): where the Convert
     to f32 is a decompression layer read by a layer other than a MatMul or a Gather, only its Gathers are, the
-    others from the f16 one, as the file says. Then, for a target before 2025.0, only the Gathers read an f32 copy of
+    others from the f16 one, as the file says. Then, for a target before 2024.1, only the Gathers read an f32 copy of
     the chain (the same Consts); for a target that computes the others in f32 (2024.1 to 2025.0:
     ``F32_DECOMPRESSION_READERS``) they read the chain's output rounded to f16 and back, by two Converts (exact on
     every release measured, 2023.0 to 2026.4)."""
