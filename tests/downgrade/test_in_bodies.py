@@ -189,7 +189,7 @@ def test_what_has_no_form_inside_a_body_is_still_refused(tmp_path: Path, capsys:
     xi, a, b = (o.parameter([3, 4], F32) for _ in range(3))
     then = ov.Model([o.result(o12.pad(a, o.constant(np.array([-1, 0])), o.constant(np.array([1, 0])), "constant"))],
                     [a])
-    orelse = ov.Model([o.result(o13.fake_convert(b, o.constant(np.float32(1.0)), name="search"))], [b])
+    orelse = ov.Model([o.result(o13.fake_convert(b, o.constant(np.float32(1.0)), name="fake"))], [b])
     body = ov.Model([o.result(if_of(o.constant(True), xi.output(0), then, orelse, "inner")),
                      o.result(o.constant(True))], [xi])
     loop = o.loop(o.constant(np.int64(2)), o.constant(True))
@@ -197,14 +197,14 @@ def test_what_has_no_form_inside_a_body_is_still_refused(tmp_path: Path, capsys:
     loop.set_function(body)
     loop.set_special_body_ports([-1, 1])
     loop.set_merged_input(xi, x.output(0), body.results[0].output(0))
-    model = tmp_path / "search.xml"
-    ov.save_model(ov.Model([loop.get_iter_value(body.results[0].output(0), -1)], [x], "search"), str(model))
+    model = tmp_path / "fake.xml"
+    ov.save_model(ov.Model([loop.get_iter_value(body.results[0].output(0), -1)], [x], "fake"), str(model))
     (left,) = [d for d in ir_tools.check(model, openvino=False, target="2023.0")
-               if d.loc.layer_name == "loop/body/inner/else_body/search"]
+               if d.loc.layer_name == "loop/body/inner/else_body/fake"]
     assert "cannot create FakeConvert of opset13" in left.message and "no rewrite for it" in left.message
-    out = tmp_path / "search_2023.0.xml"
+    out = tmp_path / "fake_2023.0.xml"
     assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert re.search(r"search\.xml:\d+: error\[E-TARGET\]: layer 'loop/body/inner/else_body/search' .*FakeConvert "
+    assert re.search(r"fake\.xml:\d+: error\[E-TARGET\]: layer 'loop/body/inner/else_body/fake' .*FakeConvert "
                      r"of opset13", err), err
     assert "Pad of opset12" not in err and not out.exists()
