@@ -105,18 +105,13 @@ def _shift_narrow(builder: GraphBuilder, layer: Layer) -> Output:
     signed, bits = info.min < 0, info.bits
 
     def add(op_type: str, inputs: list[Output], suffix: str) -> Output:
-        return output_of(builder.add(op_type, "opset1", None, inputs, f"{name}/{suffix}"))
-
-    def convert(x: Output, destination: str, suffix: str, **kwargs: object) -> Output:
-        return output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1",
-                                                                        destination_type=destination),
-                                     [x], f"{name}/{suffix}" if suffix else name, **kwargs))
+        return _step(builder, name, op_type, inputs, suffix)
 
     def f32(value: float, suffix: str) -> Output:
         return builder.const(np.array(value, np.float32), f"{name}/{suffix}")
 
-    x = convert(source(graph, layer, 0), "f32", "x_f32")
-    index = convert(source(graph, layer, 1), "i32", "amount")
+    x = _convert(builder, name, source(graph, layer, 0), "f32", "x_f32")
+    index = _convert(builder, name, source(graph, layer, 1), "i32", "amount")
     if signed:
         index = add("Add", [index, builder.const(np.array(2 ** (bits - 1), np.int32), f"{name}/offset")], "index")
     factor = add("Gather", [builder.const(table(element, op), f"{name}/powers"), index,
@@ -128,27 +123,36 @@ def _shift_narrow(builder: GraphBuilder, layer: Layer) -> Output:
         shifted = add("Add", [product, f32(2.0 ** (bits - 1), "half")], "shifted") if signed else product
         wraps = add("Floor", [add("Multiply", [shifted, f32(2.0 ** -bits, "scale")], "scaled")], "wraps")
         y = add("Subtract", [product, add("Multiply", [wraps, f32(2.0 ** bits, "modulus")], "multiple")], "wrapped")
-    return convert(y, element, "", outputs=[declared_type(layer.outputs[0])])
+    return _convert(builder, name, y, element, "", outputs=[declared_type(layer.outputs[0])])
+
+
+def _step(builder: GraphBuilder, name: str, op_type: str, inputs: list[Output], suffix: str, attrs: object = None,
+          **kwargs: object) -> Output:
+    """A layer of opset1 in a rewrite of the layer ``name``: named ``name/suffix`` (``name`` for the last one)."""
+    return output_of(builder.add(op_type, "opset1", attrs, inputs, f"{name}/{suffix}" if suffix else name, **kwargs))
+
+
+def _convert(builder: GraphBuilder, name: str, x: Output, destination: str, suffix: str, **kwargs: object) -> Output:
+    """``_step``'s Convert-1 of ``x`` to ``destination``."""
+    return _step(builder, name, "Convert", [x], suffix, builder.attrs("Convert", "opset1",
+                                                                       destination_type=destination), **kwargs)
 
 
 def _amount_i32(builder: GraphBuilder, layer: Layer) -> Output:
     """The shift amount of an i32 ``layer`` modulo 256 (``wrapped`` into u8), as i32: an index into a table of 256."""
-    name = layer.name
-    amount = wrapped(builder, source(builder.graph, layer, 1), "u8", f"{name}/amount")
-    return output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type="i32"),
-                                 [amount], f"{name}/index"))
+    amount = wrapped(builder, source(builder.graph, layer, 1), "u8", f"{layer.name}/amount")
+    return _convert(builder, layer.name, amount, "i32", "index")
 
 
 def _shift_right_i32(builder: GraphBuilder, layer: Layer) -> Output:
     """Rule 3."""
     graph, name = builder.graph, layer.name
 
-    def add(op_type: str, inputs: list[Output], suffix: str, attrs: object = None, **kwargs: object) -> Output:
-        return output_of(builder.add(op_type, "opset1", attrs, inputs, f"{name}/{suffix}" if suffix else name,
-                                     **kwargs))
+    def add(op_type: str, inputs: list[Output], suffix: str, **kwargs: object) -> Output:
+        return _step(builder, name, op_type, inputs, suffix, **kwargs)
 
     def convert(x: Output, destination: str, suffix: str) -> Output:
-        return add("Convert", [x], suffix, builder.attrs("Convert", "opset1", destination_type=destination))
+        return _convert(builder, name, x, destination, suffix)
 
     x = source(graph, layer, 0)
     low = convert(wrapped(builder, x, "u16", f"{name}/low_u16"), "i32", "low")
