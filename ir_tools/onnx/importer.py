@@ -155,8 +155,7 @@ class PoolingImporter:
         Convert to its own type, a no-op, so that each tensor keeps its own port (rule 6)."""
         port = self.graph.layer(out[0]).output(out[1])
         if port.names:
-            same = self.builder.attrs("Convert", "opset1", destination_type=self.builder.type_of(out).element)
-            return output_of(self.builder.add("Convert", "opset1", same, [out], name, names=tensor))
+            return output_of(self.builder.convert(out, self.builder.type_of(out).element, name, names=tensor))
         port.names = tensor
         return out
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..base.dims import Shape, shape_to_ints, show_shape
-from ..base.dtypes import element_type, from_numpy
+from ..base.dtypes import ElementType, element_type, from_numpy
 from ..base.errors import IrToolsError
 from ..ir.model import Edge, Graph, Layer, Port, RtNode
 from ..ops import attrs as A
@@ -108,6 +108,16 @@ class GraphBuilder:
         """A model output: a Result reading ``source``, its layer named ``name`` (the output is named as OpenVINO reads
         it: ``rename_output``)."""
         return self.add("Result", "opset1", None, [source], name)
+
+    def convert(self, source: Output | Layer, element: str | ElementType, name: str, *, names: str | None = None,
+                outputs: Sequence[TensorType] | None = None) -> Layer:
+        """A Convert-1 of ``source`` into ``element`` (``"f32"``, or an ElementType: its name is the
+        ``destination_type``), the layer named ``name``, its output tensor ``names``; ``outputs`` as ``add``'s. The one
+        spelling of the Convert the rewrites and the importer build (a widening, a narrowing, a no-op giving a tensor
+        a port of its own), so each writes it alike."""
+        destination = element.name if isinstance(element, ElementType) else element
+        return self.add("Convert", "opset1", self.attrs("Convert", "opset1", destination_type=destination), [source],
+                        name, outputs=outputs, names=names)
 
     def add(
         self,

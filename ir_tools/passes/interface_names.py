@@ -186,8 +186,7 @@ def own_tensor(builder: GraphBuilder, source: tuple[str, int], names: list[str],
     element = builder.type_of(source).element
     if not element:
         return None
-    convert = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
-                          [source], name, names=names_attribute(names))
+    convert = builder.convert(source, element, name, names=names_attribute(names))
     convert.rt_info = with_origin(convert.rt_info, origin)
     return convert
 

@@ -72,3 +72,21 @@ def test_a_pass_builds_on_the_shape_it_gives_an_input() -> None:
     Resize64().run(graph)
     assert graph.parameters()[0].outputs[0].dims == (1, 3, 64, 64)
     assert (1, 12288) in [r.inputs[0].dims for r in graph.results()]
+
+
+def test_convert_builds_a_convert_1_into_the_destination_type() -> None:
+    """``convert`` writes the Convert-1 every rewrite builds: destination_type the element type's name (given as a
+    name or an ElementType), its output of that type and of its input's dims, the layer and tensor named as asked."""
+    from ir_tools.base.dtypes import ELEMENT_TYPES
+
+    g = Graph()
+    b = GraphBuilder(g)
+    x = b.parameter("x", "f32", (Dim(2, 2), Dim(3, 3)))
+    wide = b.convert(x, "i64", "x/i64", names="x_i64")
+    narrow = b.convert(wide, ELEMENT_TYPES["f16"], "x/f16")
+    for layer, element, precision in ((wide, "i64", "I64"), (narrow, "f16", "FP16")):
+        assert (layer.type, layer.version, layer.attrs) == ("Convert", "opset1", {"destination_type": element})
+        assert b.type_of(layer).element == element
+        assert (layer.outputs[0].precision, layer.outputs[0].dims) == (precision, (2, 3))
+    assert (wide.name, wide.outputs[0].names, narrow.name) == ("x/i64", "x_i64", "x/f16")
+    assert g.producer(narrow.id, narrow.inputs[0].id)[0] is wide

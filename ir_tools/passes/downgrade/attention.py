@@ -196,8 +196,7 @@ def _default_scale(builder: GraphBuilder, query: Output, dtype: np.dtype, name: 
     # into the element type through f32 (every release converts an integer into f32 as the current one does, and
     # f32 into f16 alike up to f16's largest; an integer into f16 is a pair 2023.0 to 2024.2 convert otherwise)
     for element in dict.fromkeys(("f32", from_numpy(dtype).name)):
-        converted = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
-                                [converted], f"{name}/depth_{element}")
+        converted = builder.convert(converted, element, f"{name}/depth_{element}")
     root = builder.add("Sqrt", "opset1", None, [converted], f"{name}/sqrt")
     return output_of(builder.add("Divide", "opset1", None, [_scalar(builder, one, dtype, f"{name}/one"), root], name))
 

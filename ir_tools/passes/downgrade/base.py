@@ -147,9 +147,8 @@ def non_negative(builder: GraphBuilder, name: str, data: Output, indices: Output
     taken = builder.add("Gather", "opset1", None, [size, builder.const(np.array(axes, np.int64), f"{name}/at"),
                                                    builder.const(np.array(0, np.int64), f"{name}/axis0")],
                         f"{name}/dim_i64")
-    dim = output_of(taken if dtype == np.int64 else builder.add(
-        "Convert", "opset1", {"destination_type": element_type(builder.type_of(indices).element).name},
-        [taken], f"{name}/dim"))
+    dim = output_of(taken if dtype == np.int64 else builder.convert(
+        taken, element_type(builder.type_of(indices).element).name, f"{name}/dim"))
     return from_start(builder, name, indices, dim)
 
 

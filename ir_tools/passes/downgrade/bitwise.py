@@ -99,11 +99,9 @@ def _not(builder: GraphBuilder, layer: Layer, x: Output, element: str) -> Output
     """Rule 2: ``c - x``, in i32 for i8."""
     name, wide = layer.name, "i32" if element == "i8" else element
     if wide != element:
-        x = output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=wide),
-                                  [x], f"{name}/wide"))
+        x = output_of(builder.convert(x, wide, f"{name}/wide"))
     c = builder.const(np.array(_NOT_AS_SUBTRACT[element], ELEMENT_TYPES[wide].numpy), f"{name}/all_ones")
     y = output_of(builder.add("Subtract", "opset1", None, [c, x], f"{name}/not"))
     if wide != element:
-        y = output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
-                                  [y], f"{name}/narrow"))
+        y = output_of(builder.convert(y, element, f"{name}/narrow"))
     return y

@@ -133,9 +133,8 @@ def _step(builder: GraphBuilder, name: str, op_type: str, inputs: list[Output], 
 
 
 def _convert(builder: GraphBuilder, name: str, x: Output, destination: str, suffix: str, **kwargs: object) -> Output:
-    """``_step``'s Convert-1 of ``x`` to ``destination``."""
-    return _step(builder, name, "Convert", [x], suffix, builder.attrs("Convert", "opset1",
-                                                                       destination_type=destination), **kwargs)
+    """A Convert-1 of ``x`` to ``destination``, named as ``_step`` names its layers."""
+    return output_of(builder.convert(x, destination, f"{name}/{suffix}" if suffix else name, **kwargs))
 
 
 def _amount_i32(builder: GraphBuilder, layer: Layer) -> Output:

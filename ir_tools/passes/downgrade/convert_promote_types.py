@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from ...base.dtypes import INTEGER_TYPES, REAL_TYPES, element_type
 from ...ir.model import Graph, Layer, PortRecord
 from ...ops import attrs as A
-from ...ops.core import ConvertAttrs
 from ...ops.releases import Release, converts_probed, op_label
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
@@ -178,7 +177,7 @@ class ConvertPromoteTypesTo1(Downgrade):
 def _converts(builder: GraphBuilder, layer: Layer, keys: list[Output], target: str, wraps: set[Output]) -> list[Output]:
     """A Convert-1 of each input to ``target``, those of ``wraps`` as the current OpenVINO's wrap."""
     return [wrapped(builder, key, target, f"{layer.name}/convert{i}") if key in wraps else
-            output_of(builder.add("Convert", "opset1", ConvertAttrs(target), [key], f"{layer.name}/convert{i}"))
+            output_of(builder.convert(key, target, f"{layer.name}/convert{i}"))
             for i, key in enumerate(keys)]
 
 

@@ -10,7 +10,6 @@ import numpy as np
 
 from ...base.dtypes import INTEGER_TYPES, element_type
 from ...ir.model import Edge, Graph, Layer
-from ...ops.core import ConvertAttrs
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, drop_unused, origin_text, output_of, with_origin
 from ..shapes import read_as_decompression
@@ -197,8 +196,7 @@ def _f32_copy(builder: GraphBuilder, graph: Graph, out: Output, replaced: Layer,
 def _converted(builder: GraphBuilder, graph: Graph, value: Output, replaced: Layer, origin: str,
                element: str = "f32") -> Output:
     """``value`` read through a new Convert to ``element``."""
-    return _built(builder.add("Convert", "opset1", ConvertAttrs(element), [value],
-                              f"{graph.layer(value[0]).name}/{element}"), replaced, origin)
+    return _built(builder.convert(value, element, f"{graph.layer(value[0]).name}/{element}"), replaced, origin)
 
 
 def _built(layer: Layer, replaced: Layer, origin: str) -> Output:

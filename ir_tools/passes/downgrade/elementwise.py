@@ -99,8 +99,7 @@ def _is_finite(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
 
 
 def _identity(builder: GraphBuilder, layer: Layer, x: Output) -> Output:
-    own = builder.type_of(x).element
-    return output_of(builder.add("Convert", "opset1", {"destination_type": own}, [x], layer.name))
+    return output_of(builder.convert(x, builder.type_of(x).element, layer.name))
 
 
 _BUILD = {"Identity-16": _identity, "SoftSign-9": _soft_sign, "IsNaN-10": _is_nan, "IsInf-10": _is_inf,

@@ -60,23 +60,17 @@ def _eye(builder: GraphBuilder, layer: Layer) -> Output:
     shift = builder.add("Subtract", "opset1", None, [counts[1], rows], f"{name}/shift")
     diagonal = _scalar(builder, source(graph, layer, 2), f"{name}/diagonal")
     if numpy_dtype(builder, diagonal, "i64") != np.int64:
-        diagonal = output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1",
-                                                                            destination_type="i64"),
-                                         [diagonal], f"{name}/diagonal_i64"))
+        diagonal = output_of(builder.convert(diagonal, "i64", f"{name}/diagonal_i64"))
     on = builder.add("Equal", "opset1", None, [shift, diagonal], f"{name}/on_diagonal")
     out = declared_type(layer.outputs[0])
     element = element_type(layer.attrs.get("output_type", "") or out.element or "f32")
     assert element is not None  # (the gate before: OpenVINO read the layer's output_type)
     if len(layer.inputs) < 4:
-        return output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1",
-                                                                        destination_type=element.name),
-                                     [on], name, outputs=[out]))
-    matrix = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element.name), [on],
-                         f"{name}/matrix")
+        return output_of(builder.convert(on, element, name, outputs=[out]))
+    matrix = builder.convert(on, element, f"{name}/matrix")
     batch = source(graph, layer, 3)
     if numpy_dtype(builder, batch, "i64") != np.int64:
-        batch = output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type="i64"),
-                                      [batch], f"{name}/batch_i64"))
+        batch = output_of(builder.convert(batch, "i64", f"{name}/batch_i64"))
     matrix_shape = builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type="i64"), [matrix],
                                f"{name}/matrix_shape")
     shape = builder.add("Concat", "opset1", builder.attrs("Concat", "opset1", axis=0), [batch, matrix_shape],

@@ -217,8 +217,7 @@ def _comparison(builder: GraphBuilder, layer: Layer, label: str, x: Output) -> O
         return add("NotEqual", [x, x], "")
     if label == "IsFinite-10":  # (the CPU's IsFinite is False for an f32 subnormal, every release, the current too)
         if dtype != np.float32:  # (f16 is computed in f32 inside a model: an f16 tensor may hold an f32 subnormal)
-            x = output_of(builder.add(
-                "Convert", "opset1", builder.attrs("Convert", "opset1", destination_type="f32"), [x], f"{name}/f32"))
+            x = output_of(builder.convert(x, "f32", f"{name}/f32"))
             dtype = np.dtype(np.float32)
         magnitude = add("Abs", [x], "abs")
         normal = add("LogicalOr", [add("Equal", [x, const(0.0, "zero")], "zero"),

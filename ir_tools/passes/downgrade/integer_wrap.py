@@ -41,11 +41,11 @@ def wrapped(builder: GraphBuilder, x: Output, destination: str, name: str) -> Ou
     bits = element_type(destination).bits
     wide = element_type(builder.type_of(x).element).bits > 16
 
-    def add(op: str, inputs: list[Output], suffix: str, attrs: object = None) -> Output:
-        return output_of(builder.add(op, "opset1", attrs, inputs, f"{name}/{suffix}"))
+    def add(op: str, inputs: list[Output], suffix: str) -> Output:
+        return output_of(builder.add(op, "opset1", None, inputs, f"{name}/{suffix}"))
 
     def convert(y: Output, element: str, suffix: str) -> Output:
-        return add("Convert", [y], suffix, builder.attrs("Convert", "opset1", destination_type=element))
+        return output_of(builder.convert(y, element, f"{name}/{suffix}"))
 
     def const(value: int | float, dtype: type, suffix: str) -> Output:
         return builder.const(np.array(value, dtype), f"{name}/{suffix}")
@@ -63,8 +63,7 @@ def wrapped(builder: GraphBuilder, x: Output, destination: str, name: str) -> Ou
     y = add("FloorMod", [x, const(2 ** bits, np.int32, "modulus")], "mod")
     if signed:
         y = add("Subtract", [y, const(2 ** (bits - 1), np.int32, "unshift")], "signed")
-    return output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=destination),
-                                 [y], name))
+    return output_of(builder.convert(y, destination, name))
 
 
 def converted_alike(graph: Graph, out: Output, destination: str) -> bool:

@@ -145,8 +145,7 @@ def _wide(builder: GraphBuilder, pads: Output, name: str) -> Output:
     """``pads`` as they are if i32 or i64 (what ShapeOf-3 gives, for rule 3's crop), else converted to i64."""
     if _int_name(builder, pads) in ("i32", "i64"):
         return pads
-    return output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type="i64"),
-                                 [pads], f"{name}_i64"))
+    return output_of(builder.convert(pads, "i64", f"{name}_i64"))
 
 
 def _int_name(builder: GraphBuilder, out: Output) -> str:

@@ -117,7 +117,7 @@ def _one_hot_normalized(builder: GraphBuilder, layer: Layer) -> bool:
     elif builder.type_of(depth).element == kind:
         dim = depth
     else:
-        dim = output_of(builder.add("Convert", "opset1", {"destination_type": kind}, [depth], f"{layer.name}/depth"))
+        dim = output_of(builder.convert(depth, kind, f"{layer.name}/depth"))
     feed(graph, layer, 0, from_start(builder, layer.name, indices, dim))
     drop_unused(graph, [source])
     return True

@@ -73,8 +73,7 @@ def _search(builder: GraphBuilder, layer: Layer) -> Output:
     else:
         before = builder.add("LessEqual" if right else "Less", "opset1", None, [ordered, column], f"{name}/before")
     element = declared_type(layer.outputs[0]).element or str(layer.attrs.get("output_type", "") or "i64").lower()
-    counted = builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element), [before],
-                          f"{name}/counted")
+    counted = builder.convert(before, element, f"{name}/counted")
     return output_of(builder.add("ReduceSum", "opset1", builder.attrs("ReduceSum", "opset1", keep_dims=False),
                                  [counted, builder.const(np.array([-1], np.int64), f"{name}/axis")], name,
                                  outputs=[declared_type(layer.outputs[0])]))

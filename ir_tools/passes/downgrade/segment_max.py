@@ -107,7 +107,7 @@ def _segment_max(builder: GraphBuilder, layer: Layer) -> Output:
         return builder.const(np.array(number, ELEMENT_TYPES[dtype].numpy), f"{name}/{suffix}")
 
     def convert(x: Output, destination: str, suffix: str) -> Output:
-        return add("Convert", "opset1", [x], suffix, builder.attrs("Convert", "opset1", destination_type=destination))
+        return output_of(builder.convert(x, destination, f"{name}/{suffix}"))
 
     def broadcast(x: Output, shape: Output, suffix: str) -> Output:
         return add("Broadcast", "opset3", [x, shape], suffix, builder.attrs("Broadcast", "opset3", mode="numpy"))
@@ -177,7 +177,6 @@ def _segment_max(builder: GraphBuilder, layer: Layer) -> Output:
         y = wrapped(builder, y, element, f"{name}/narrow")
     out = [declared_type(layer.outputs[0])]
     if count is None:
-        return output_of(builder.add("Convert", "opset1", builder.attrs("Convert", "opset1", destination_type=element),
-                                     [y], name, outputs=out))
+        return output_of(builder.convert(y, element, name, outputs=out))
     return output_of(builder.add("StridedSlice", "opset1", StridedSliceAttrs(begin_mask=(0,), end_mask=(0,)),
                                  [y, i64([0], "kept_begin"), count, i64([1], "kept_step")], name, outputs=out))
