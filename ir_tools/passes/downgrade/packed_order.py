@@ -65,16 +65,40 @@ def _repacked(layer: Layer) -> bool:
     return origin_of(layer.rt_info) == REPACKED
 
 
+#: Bytes ``_reversed_in_byte`` takes at once: its arrays stay in the CPU's cache (about twice as fast as whole).
+_CHUNK = 1 << 16
+
+
 def _reversed_in_byte(payload: memoryview, bits: int) -> bytes:
-    """``payload`` with the ``8 // bits`` values of ``bits`` bits in each byte in reverse order: each value shifted to
-    its mirrored place and masked, the whole array at once (numpy: weights of tens of MB)."""
+    """``payload`` with the ``8 // bits`` values of ``bits`` bits in each byte in reverse order (weights of tens of MB:
+    numpy, eight bytes at a time as uint64 words, in chunks of ``_CHUNK``); the bytes past the last whole word one at
+    a time."""
     x = np.frombuffer(payload, np.uint8)
-    n = 8 // bits
-    out = np.left_shift(x, 8 - bits)  # the first value, now the last: the others shift out
-    for i in range(1, n):
-        shift = bits * (n - 1 - 2 * i)
-        moved = np.left_shift(x, shift) if shift > 0 else np.right_shift(x, -shift)
-        if i < n - 1:  # (the last value, shifted to the first, leaves nothing else)
-            moved &= ((1 << bits) - 1) << (bits * (n - 1 - i))
-        out |= moved
+    out = np.empty_like(x)
+    whole = len(x) - len(x) % 8
+    words, done = x[:whole].view(np.uint64), out[:whole].view(np.uint64)
+    step = _CHUNK // 8
+    spare = np.empty(min(step, len(words)), np.uint64)
+    for start in range(0, len(words), step):
+        part = words[start:start + step]
+        _reverse_values(part, done[start:start + step], spare[:len(part)], bits)
+    _reverse_values(x[whole:], out[whole:], np.empty(len(x) - whole, np.uint8), bits)
     return out.tobytes()
+
+
+def _reverse_values(x: np.ndarray, out: np.ndarray, spare: np.ndarray, bits: int) -> None:
+    """``out`` = ``x`` (unsigned words: each byte on its own) with the values of ``bits`` bits in each byte in reverse
+    order: each value shifted to its mirrored place and masked there, in every byte of the word (the mask also drops
+    what a shift carries into the next byte). ``spare``: scratch of ``x``'s size."""
+    n, word = 8 // bits, x.dtype.type
+    every_byte = sum(1 << (8 * k) for k in range(x.itemsize))
+    for i in range(n):
+        shift = bits * (n - 1 - 2 * i)
+        moved = out if i == 0 else spare
+        if shift >= 0:
+            np.left_shift(x, word(shift), out=moved)
+        else:
+            np.right_shift(x, word(-shift), out=moved)
+        moved &= word((((1 << bits) - 1) << (bits * (n - 1 - i))) * every_byte)
+        if i:
+            out |= spare
