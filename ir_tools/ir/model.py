@@ -122,7 +122,7 @@ class Layer:
                  attrs: dict[str, str] | None = None, inputs: Iterable[Port] | None = None,
                  outputs: Iterable[Port] | None = None, rt_info: tuple[RtNode, ...] = (),
                  extra: dict[str, str] | None = None, children: tuple[RtNode, ...] = (), file: str | None = None,
-                 line: int | None = None, data: bytes | None = None):
+                 line: int | None = None, data: bytes | memoryview | None = None):
         self.id = id
         self.name = name
         self._type = type
@@ -135,7 +135,7 @@ class Layer:
         self.children = children  # other child elements (subgraph bodies, port maps), verbatim
         self.file = file
         self.line = line
-        self.data = data  # Const payload created in memory (read ones stay in the .bin)
+        self.data = data  # Const payload created in memory, read-only (read ones stay in the .bin)
 
     @classmethod
     def from_records(cls, id: str, name: str, type: str, version: str | None,  # noqa: A002

@@ -25,5 +25,5 @@ def test_reversed_in_byte_is_the_reference(bits: int) -> None:
     for length in lengths:
         for offset in (0, 1, 5):
             payload = memoryview(rng.integers(0, 256, length + offset, dtype=np.uint8).tobytes())[offset:]
-            assert _reversed_in_byte(payload, bits) == reference(bytes(payload), bits), (length, offset)
-            assert _reversed_in_byte(memoryview(_reversed_in_byte(payload, bits)), bits) == bytes(payload)
+            assert bytes(_reversed_in_byte(payload, bits)) == reference(bytes(payload), bits), (length, offset)
+            assert bytes(_reversed_in_byte(_reversed_in_byte(payload, bits), bits)) == bytes(payload)

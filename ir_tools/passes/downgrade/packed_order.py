@@ -65,14 +65,14 @@ def _repacked(layer: Layer) -> bool:
     return origin_of(layer.rt_info) == REPACKED
 
 
-#: Bytes ``_reversed_in_byte`` takes at once: its arrays stay in the CPU's cache (about twice as fast as whole).
-_CHUNK = 1 << 16
+#: Bytes ``_reversed_in_byte`` takes at once: its arrays stay in the CPU's cache (about three times as fast as whole).
+_CHUNK = 1 << 18
 
 
-def _reversed_in_byte(payload: memoryview, bits: int) -> bytes:
-    """``payload`` with the ``8 // bits`` values of ``bits`` bits in each byte in reverse order (weights of tens of MB:
-    numpy, eight bytes at a time as uint64 words, in chunks of ``_CHUNK``); the bytes past the last whole word one at
-    a time."""
+def _reversed_in_byte(payload: memoryview, bits: int) -> memoryview:
+    """``payload`` with the ``8 // bits`` values of ``bits`` bits in each byte in reverse order, read-only (weights of
+    tens of MB: numpy, eight bytes at a time as uint64 words, in chunks of ``_CHUNK``, into the one copy kept); the
+    bytes past the last whole word one at a time."""
     x = np.frombuffer(payload, np.uint8)
     out = np.empty_like(x)
     whole = len(x) - len(x) % 8
@@ -83,7 +83,8 @@ def _reversed_in_byte(payload: memoryview, bits: int) -> bytes:
         part = words[start:start + step]
         _reverse_values(part, done[start:start + step], spare[:len(part)], bits)
     _reverse_values(x[whole:], out[whole:], np.empty(len(x) - whole, np.uint8), bits)
-    return out.tobytes()
+    out.flags.writeable = False
+    return memoryview(out)
 
 
 def _reverse_values(x: np.ndarray, out: np.ndarray, spare: np.ndarray, bits: int) -> None:
