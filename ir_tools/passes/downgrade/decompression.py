@@ -102,15 +102,35 @@ def _split_readers(graph: Graph, convert: Layer) -> tuple[list[Edge], list[Edge]
     other reader from the f16 product, as the file says, but those that read the same either way (a ShapeOf, a
     Convert to f16: the rounding ``apply`` adds). Not None where the Convert is a decompression layer
     (``read_as_decompression``) read by a layer other than a MatMul or a Gather (measured on 2026.4: u8 and grouped u4
-    chains, a MatMul reading either input, ShapeOf, Add and Concat readers)."""
+    chains, a MatMul reading either input, Gather on either axis, and 19 other kinds, among them ShapeOf, Add, Concat,
+    Multiply, Transpose, Reshape, Slice, Softmax, Select, Split) but a Transpose the CPU folds into the MatMuls that
+    alone read it (``_folded_into_matmuls``: measured, those MatMuls read the f32 product)."""
     readers = graph.consumers(convert.id, convert.output_ids()[0])
     kinds = [graph.layer(edge.to_layer) for edge in readers]
-    if not read_as_decompression(graph, convert) or all(k.is_a("MatMul") or k.is_a("Gather") for k in kinds):
+    if not read_as_decompression(graph, convert) or all(
+            k.is_a("MatMul") or k.is_a("Gather") or _folded_into_matmuls(graph, k) for k in kinds):
         return None
     alike = [k.is_a("ShapeOf") or k.is_a("Convert") and k.attrs.get("destination_type", "").lower() == "f16"
              for k in kinds]
     return ([edge for edge, k in zip(readers, kinds, strict=True) if k.is_a("Gather")],
             [edge for edge, k, same in zip(readers, kinds, alike, strict=True) if not (k.is_a("Gather") or same)])
+
+
+def _folded_into_matmuls(graph: Graph, layer: Layer) -> bool:
+    """Whether ``layer`` is a Transpose that OpenVINO's ``TransposeMatMul`` folds into a transpose flag of each MatMul
+    reading it (a Const order swapping the last two of at least two axes) and that MatMuls alone read: the CPU does it
+    before it looks at a decompression chain's readers, which are then those MatMuls. (With another reader the
+    Transpose stays, a reader of the chain: the chain's readers are split, the MatMuls among the f16 ones.)"""
+    if not layer.is_a("Transpose"):
+        return False
+    order = graph.layer(source(graph, layer, 1)[0])
+    if not order.is_a("Const"):
+        return False
+    axes = graph.const_array(order).ravel().tolist()
+    swapped = [*range(len(axes) - 2), len(axes) - 1, len(axes) - 2]
+    readers = graph.consumers(layer.id, layer.output_ids()[0])
+    return len(axes) >= 2 and axes == swapped and bool(readers) and all(
+        graph.layer(edge.to_layer).is_a("MatMul") for edge in readers)
 
 
 def _read_by(graph: Graph, readers: list[Edge], out: Output) -> None:
