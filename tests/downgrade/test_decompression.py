@@ -1,6 +1,6 @@
 """``migrate --target`` on NNCF's compressed weights: the current OpenVINO CPU computes their f16 decompression
 (integer weights converted to f16, less a zero point, times an f16 scale) in f32; OpenVINO 2023.0 folds it in f16, as
-the file says. Migrated for a release before 2025.0 the chain is written in f32, and 2023.0 computes the current
+the file says. Migrated for a release before 2024.1 the chain is written in f32, and 2023.0 computes the current
 OpenVINO's numbers on the original."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -18,6 +19,9 @@ from ir_tools.cli import main
 from ir_tools.ops.releases import release
 from tests.downgrade.runs import NEEDS_2023, migrate
 from tests.test_target import side_pythons
+
+if TYPE_CHECKING:
+    import openvino as ov
 
 pytestmark = NEEDS_2023
 
@@ -109,6 +113,17 @@ def test_the_f32_chain_keeps_the_weights_compressed_on_2024(tmp_path: Path, caps
     assert json.loads(probe.stdout.splitlines()[-1]) == ["u4", "u8"]
 
 
+def _chain(rng: np.random.Generator, name: str) -> ov.Node:
+    """An NNCF u8 decompression chain of seeded weights [64, 32], a zero point and an f16 scale per row, ending in a
+    Convert to f32 named ``name``."""
+    from openvino import opset8 as ops
+
+    q = ops.convert(ops.constant(rng.integers(0, 256, [64, 32]).astype(np.uint8)), "f16")
+    zero = ops.convert(ops.constant(rng.integers(0, 256, [64, 1]).astype(np.uint8)), "f16")
+    scale = ops.constant(rng.uniform(1e-3, 5e-2, [64, 1]).astype(np.float16))
+    return ops.convert(ops.multiply(ops.subtract(q, zero), scale), "f32", name=name)
+
+
 def _tied_model(path: Path, rng: np.random.Generator) -> None:
     """Three chains of u8 weights [64, 32] (a zero point and an f16 scale per row), each ending in a Convert to f32:
     ``marked`` read by a Gather (as an embedding), a MatMul (as a tied head) and a ShapeOf whose dim reshapes the
@@ -117,16 +132,10 @@ def _tied_model(path: Path, rng: np.random.Generator) -> None:
     import openvino as ov
     from openvino import opset8 as ops
 
-    def chain(name: str) -> ov.Node:
-        q = ops.convert(ops.constant(rng.integers(0, 256, [64, 32]).astype(np.uint8)), "f16")
-        zero = ops.convert(ops.constant(rng.integers(0, 256, [64, 1]).astype(np.uint8)), "f16")
-        scale = ops.constant(rng.uniform(1e-3, 5e-2, [64, 1]).astype(np.float16))
-        return ops.convert(ops.multiply(ops.subtract(q, zero), scale), "f32", name=name)
-
     ids = ops.parameter([-1, -1], np.int64, name="ids")
     x = ops.parameter([-1, -1, 32], np.float32, name="x")
     axis0 = ops.constant(np.array(0, np.int64))
-    marked, no_gather, plain = chain("marked"), chain("no_gather"), chain("plain")
+    marked, no_gather, plain = (_chain(rng, name) for name in ("marked", "no_gather", "plain"))
     width = ops.gather(ops.shape_of(marked), ops.constant(np.array([1], np.int64)), axis0)
     flat = ops.reshape(x, ops.concat([ops.constant(np.array([0, -1], np.int64)), width], 0), True)
     outputs = {"marked_gather": ops.gather(marked, ids, axis0), "marked_matmul": ops.matmul(flat, marked, False, True),
@@ -190,15 +199,9 @@ def _transposed_model(path: Path, rng: np.random.Generator) -> None:
     import openvino as ov
     from openvino import opset8 as ops
 
-    def chain(name: str) -> ov.Node:
-        q = ops.convert(ops.constant(rng.integers(0, 256, [64, 32]).astype(np.uint8)), "f16")
-        zero = ops.convert(ops.constant(rng.integers(0, 256, [64, 1]).astype(np.uint8)), "f16")
-        scale = ops.constant(rng.uniform(1e-3, 5e-2, [64, 1]).astype(np.float16))
-        return ops.convert(ops.multiply(ops.subtract(q, zero), scale), "f32", name=name)
-
     x = ops.parameter([-1, -1, 32], np.float32, name="x")
     swap = ops.constant(np.array([1, 0], np.int64))
-    folded, shared = ops.transpose(chain("folded"), swap), ops.transpose(chain("shared"), swap)
+    folded, shared = ops.transpose(_chain(rng, "folded"), swap), ops.transpose(_chain(rng, "shared"), swap)
     outputs = {"folded_matmul": ops.matmul(x, folded, False, False),
                "shared_matmul": ops.matmul(x, shared, False, False), "shared_transpose": shared}
     for name, node in outputs.items():
