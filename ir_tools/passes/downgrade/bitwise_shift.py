@@ -128,13 +128,18 @@ def _shift_narrow(builder: GraphBuilder, layer: Layer) -> Output:
 
 def _step(builder: GraphBuilder, name: str, op_type: str, inputs: list[Output], suffix: str, attrs: object = None,
           **kwargs: object) -> Output:
-    """A layer of opset1 in a rewrite of the layer ``name``: named ``name/suffix`` (``name`` for the last one)."""
-    return output_of(builder.add(op_type, "opset1", attrs, inputs, f"{name}/{suffix}" if suffix else name, **kwargs))
+    """A layer of opset1 in a rewrite of the layer ``name`` (``_named``)."""
+    return output_of(builder.add(op_type, "opset1", attrs, inputs, _named(name, suffix), **kwargs))
 
 
 def _convert(builder: GraphBuilder, name: str, x: Output, destination: str, suffix: str, **kwargs: object) -> Output:
-    """A Convert-1 of ``x`` to ``destination``, named as ``_step`` names its layers."""
-    return output_of(builder.convert(x, destination, f"{name}/{suffix}" if suffix else name, **kwargs))
+    """A Convert-1 of ``x`` to ``destination`` in a rewrite of the layer ``name`` (``_named``)."""
+    return output_of(builder.convert(x, destination, _named(name, suffix), **kwargs))
+
+
+def _named(name: str, suffix: str) -> str:
+    """A layer's name in a rewrite of the layer ``name``: ``name/suffix`` (``name`` for the last one, no suffix)."""
+    return f"{name}/{suffix}" if suffix else name
 
 
 def _amount_i32(builder: GraphBuilder, layer: Layer) -> Output:
