@@ -179,9 +179,13 @@ class Match:
         return self.graph.const_array(self[name])
 
     def attrs(self, name: str) -> Any:
-        """The typed attributes of the layer bound to ``name`` (the op's attribute class)."""
-        layer = self[name]
-        return A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
+        """The typed attributes of the layer bound to ``name`` (``typed_attrs``)."""
+        return typed_attrs(self[name])
+
+
+def typed_attrs(layer: Layer) -> Any:
+    """A layer's attributes decoded into its op version's attribute class (an op ir_tools models)."""
+    return A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
 
 
 def matches(graph: Graph, pattern: Op) -> Iterator[Match]:

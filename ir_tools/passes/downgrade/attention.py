@@ -10,13 +10,12 @@ import numpy as np
 from ...base.dims import Dim
 from ...base.dtypes import element_type, from_numpy
 from ...ir.model import Graph, Layer
-from ...ops import attrs as A
 from ...ops.arithmetic import broadcast_shapes
 from ...ops.attention import AttentionAttrs
-from ...ops.opsets import lookup
 from ...ops.spec import TensorType
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..pattern import typed_attrs
 from ..shapes import declared_type
 from .base import Downgrade
 
@@ -26,7 +25,7 @@ LABEL = "ScaledDotProductAttention-13"
 def _boolean_mask(graph: Graph, layer: Layer) -> bool:
     """True if the SDPA-13 ``layer`` is not causal and has a mask (input 3) of element type boolean."""
     ports = layer.input_ids()
-    if A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc).causal or len(ports) < 4:
+    if typed_attrs(layer).causal or len(ports) < 4:
         return False
     source = graph.producer(layer.id, ports[3])
     return source is not None and element_type(source[1].precision or "") == element_type("boolean")
@@ -37,7 +36,7 @@ def _mask_beside_lengths(layer: Layer) -> list[tuple[Dim, Dim]]:
     the query's dim -2; S, the key's), as the ports declare them; none where it is causal (which ignores the mask),
     has no mask, or a rank is not known."""
     ports = layer.input_ids()
-    if A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc).causal or len(ports) < 4:
+    if typed_attrs(layer).causal or len(ports) < 4:
         return []
     query, key, mask = (declared_type(layer.inputs[i]).shape for i in (0, 1, 3))
     if query is None or key is None or mask is None or len(mask) < 2 or len(query) < 2 or len(key) < 2:
@@ -92,7 +91,7 @@ class ScaledDotProductAttentionTo8(Downgrade):
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
-            a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
+            a = typed_attrs(layer)
             inputs = graph.input_keys(layer.id, layer.input_ids())  # (all fed: the graph was checked)
             dtype = element_type(builder.type_of(inputs[0]).element or "").numpy
             kind = _kind(builder, a, inputs)

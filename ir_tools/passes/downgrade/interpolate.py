@@ -7,10 +7,9 @@ from collections import Counter
 import numpy as np
 
 from ...ir.model import Graph, Layer
-from ...ops import attrs as A
-from ...ops.opsets import lookup
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..pattern import typed_attrs
 from .base import Downgrade
 
 #: The modes Interpolate-4 has; -11 adds bilinear_pillow and bicubic_pillow.
@@ -30,7 +29,7 @@ class InterpolateTo4(Downgrade):
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
-            a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
+            a = typed_attrs(layer)
             count = _axis_count(layer)
             if a.mode not in _MODES_OF_4 or count is None:
                 continue

@@ -16,6 +16,7 @@ from ...ops.pooling import AvgPoolAttrs, MaxPool8Attrs, MaxPoolAttrs, geometry, 
 from ..base import PassResult
 from ..builder import GraphBuilder, origin_text
 from ..exact_pool import WindowSpec, emit
+from ..pattern import typed_attrs
 from ..shapes import declared_type
 from .base import Downgrade, respelled, source
 
@@ -37,7 +38,7 @@ class MaxPoolTo8(Downgrade):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         for layer in self.layers(graph):
-            a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
+            a = typed_attrs(layer)
             if a.rounding_type == "ceil_torch":
                 new = _floor_form(graph, layer, a)
                 if new is None:
@@ -85,7 +86,7 @@ class MaxPoolTo1(Downgrade):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         for layer in self.layers(graph):
-            a = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
+            a = typed_attrs(layer)
             if any(d != 1 for d in a.dilations_or_ones) or graph.consumers(layer.id, layer.outputs[1].id):
                 continue
             respelled(graph, layer, "opset1")

@@ -9,11 +9,10 @@ import numpy as np
 from ...base.dtypes import element_type
 from ...ir.bodies import body_node
 from ...ir.model import Graph, Layer, RtNode
-from ...ops import attrs as A
-from ...ops.opsets import lookup
 from ...ops.spec import TensorType
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..pattern import typed_attrs
 from ..shapes import declared_type
 from .base import Downgrade, non_negative, numpy_dtype, source
 from .scatter import reduced
@@ -62,8 +61,7 @@ class ScatterElementsLoop(Downgrade):
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         builder = GraphBuilder(graph)
-        spec = lookup(layer.type, layer.version)
-        attrs = A.decode(spec.attrs, layer.attrs, layer.loc)
+        attrs = typed_attrs(layer)
         axis = graph.layer(source(graph, layer, 3)[0])
         if not axis.is_a("Const"):
             return "its axis is not a constant"
@@ -88,8 +86,7 @@ class ScatterElementsLoop(Downgrade):
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
-            spec = lookup(layer.type, layer.version)
-            reduction = A.decode(spec.attrs, layer.attrs, layer.loc).reduction
+            reduction = typed_attrs(layer).reduction
             if reduction == "none":
                 continue
             builder.replace_layer(layer, lambda: [_loop(builder, layer, reduction)],  # noqa: B023

@@ -6,9 +6,9 @@ from collections import Counter
 
 from ...ir.model import Graph
 from ...ops import attrs as A
-from ...ops.opsets import lookup
 from ...ops.softmax import Softmax1Attrs
 from ..base import PassResult
+from ..pattern import typed_attrs
 from ..shapes import declared_type
 from .base import Downgrade, source
 
@@ -23,7 +23,7 @@ class SoftMaxTo1(Downgrade):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         for layer in self.layers(graph):
-            axis = A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc).axis
+            axis = typed_attrs(layer).axis
             if axis < 0:
                 key = source(graph, layer, 0)
                 shape = declared_type(graph.layer(key[0]).output(key[1])).shape
