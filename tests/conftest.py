@@ -10,6 +10,7 @@ used, never copied.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +20,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 REPORT_SCHEMA = json.loads((ROOT / "ir_tools" / "runtime" / "compare-report.schema.json").read_text())
+
+
+#: The fast tier's mark expression, and a module's line that marks every test of it as running OpenVINO.
+FAST_TIER = "not openvino"
+MARKED_WHOLE = re.compile(rb"^pytestmark = pytest\.mark\.openvino\b", re.MULTILINE)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """In the fast tier, a module marked ``openvino`` as a whole is not imported: the tier deselects each of its tests
+    anyway, and importing it imports OpenVINO (and some generate their cases as they are imported)."""
+    if " ".join(config.option.markexpr.split()) != FAST_TIER or collection_path.suffix != ".py":
+        return None
+    return True if MARKED_WHOLE.search(collection_path.read_bytes()) else None
 
 
 class _Unmarked:
