@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from html import escape
 from pathlib import Path
+from typing import TypeVar
 
 from ..base.dims import parse_int
 from ..base.errors import IrToolsError, ReadError
@@ -152,9 +153,38 @@ def _relocated_data(data: RtNode, owner: Layer, graph: Graph, packer: _Packer) -
     return RtNode(data.tag, tuple(attrs.items()), data.children, data.text)
 
 
-#: Bytes per write of a payload: a weight mapped from the input ``.bin`` and not read yet (each page is faulted in by
-#: the copy) takes twice as long written whole, tens of MB at once, as a MB at a time.
+#: Bytes per system call of a write: a weight mapped from the input ``.bin`` and not read yet (each page is faulted in
+#: by the copy) takes twice as long written whole, tens of MB at once, as a MB at a time.
 _WRITE_SLICE = 1 << 20
+#: Most buffers one ``os.writev`` takes (Linux's ``IOV_MAX``).
+_IOV_MAX = 1024
+
+
+def _write_chunks(fd: int, chunks: list[bytes] | list[memoryview]) -> None:
+    """Write ``chunks`` one after another, gathered into system calls of ``_WRITE_SLICE`` bytes at most: a model's
+    many small payloads take one call per slice, not one each (a call costs more than copying a small payload)."""
+    batch: list[memoryview] = []
+    room = _WRITE_SLICE
+    for chunk in chunks:
+        view = memoryview(chunk)
+        while view:
+            piece, view = view[:room], view[room:]
+            batch.append(piece)
+            room -= len(piece)
+            if not room or len(batch) == _IOV_MAX:
+                _write_all(fd, batch)
+                batch, room = [], _WRITE_SLICE
+    _write_all(fd, batch)
+
+
+def _write_all(fd: int, views: list[memoryview]) -> None:
+    """``os.writev`` until every byte of ``views`` is written (a call may write fewer); empties ``views``."""
+    while views:
+        written = os.writev(fd, views)
+        while views and written >= len(views[0]):
+            written -= len(views.pop(0))
+        if written:
+            views[0] = views[0][written:]
 
 
 def _atomic_write_pair(files: list[tuple[Path, list[bytes] | list[memoryview]]]) -> None:
@@ -166,11 +196,10 @@ def _atomic_write_pair(files: list[tuple[Path, list[bytes] | list[memoryview]]])
         for target, chunks in files:
             fd, tmp = temporary_beside(target)
             temps.append((tmp, target))
-            with os.fdopen(fd, "wb") as f:
-                for chunk in chunks:
-                    view = memoryview(chunk)
-                    for start in range(0, len(view), _WRITE_SLICE):
-                        f.write(view[start:start + _WRITE_SLICE])
+            try:
+                _write_chunks(fd, chunks)
+            finally:
+                os.close(fd)
         aside = _move_aside([target for _, target in temps])
         placed: list[Path] = []
         try:
@@ -242,94 +271,105 @@ def _rt(nodes: tuple[RtNode, ...], indent: str, out: list[str]) -> None:
             out.append(f"{indent}<{node.tag}{_attrs(node.attrs)} />")
 
 
+_Key = TypeVar("_Key", bound=Hashable)
+
+
+class _Rendered(dict[_Key, str]):
+    """Texts by key, each rendered by ``render`` when first asked for: what a file repeats is rendered once."""
+
+    def __init__(self, render: Callable[[_Key], str]) -> None:
+        super().__init__()
+        self.render = render
+
+    def __missing__(self, key: _Key) -> str:
+        text = self[key] = self.render(key)
+        return text
+
+
 class _Texts:
-    """What a file repeats, rendered once: the ``<dim>`` lines of each dims, each port without ``extra`` or rt_info
-    (most input ports repeat a few: no names, a few types), each set of ``<data>`` attributes (most layers of an op
-    share them). Keys are plain strings, ints and tuples of them; the texts are what ``_attrs`` would give."""
+    """The parts of a file that many layers or ports share, each rendered once. Keys are plain strings, ints, and
+    tuples of them or of RtNodes; the texts are what ``_attrs`` and ``_rt`` give."""
 
     def __init__(self) -> None:
-        self.dims: dict[tuple[int, ...], str] = {}
-        self.ports: dict[tuple[int, str | None, tuple[int, ...] | None, str | None], str] = {}
-        self.data: dict[tuple[tuple[str, str], ...], str] = {}
-        self.const_heads: dict[tuple[str, str], str] = {}  # a Const's (element_type, shape) -> its <data> up to offset
-        self.words: dict[str, str] = {}  # a layer type or version -> escaped
-
-    def word(self, value: str) -> str:
-        """``_escaped(value)`` for a value many layers share."""
-        found = self.words.get(value)
-        if found is None:
-            found = self.words[value] = _escaped(value)
-        return found
+        self.kinds = _Rendered(_kind)  # a layer's (type, version) -> those attributes
+        self.data = _Rendered(_data)  # a layer's <data> attributes as items -> its <data> line
+        self.const_heads = _Rendered(_const_head)  # a Const's (element_type, shape) -> its <data> line up to offset
+        self.rt_infos = _Rendered(_rt_info)  # a layer's rt_info -> its <rt_info> element
+        self.precisions = _Rendered(_precision)  # a port's precision -> that attribute
+        self.port_ends = _Rendered(_port_end)  # a port's dims -> the end of its element: <dim>s, closing tag
 
 
-def _port(record: PortRecord, indent: str, out: list[str], texts: _Texts) -> None:
+def _kind(kind: tuple[str, str | None]) -> str:
+    op_type, version = kind
+    return _attrs([("type", op_type)] if version is None else [("type", op_type), ("version", version)])
+
+
+def _data(items: tuple[tuple[str, str], ...]) -> str:
+    return f"\t\t\t<data{_attrs(items)} />"
+
+
+def _const_head(kind: tuple[str, str]) -> str:
+    return f"\t\t\t<data{_attrs(zip(_CONST_KEYS[:2], kind, strict=True))}"
+
+
+def _rt_info(nodes: tuple[RtNode, ...]) -> str:
+    lines = ["\t\t\t<rt_info>"]
+    _rt(nodes, "\t\t\t\t", lines)
+    lines.append("\t\t\t</rt_info>")
+    return "\n".join(lines)
+
+
+def _precision(precision: str | None) -> str:
+    return "" if precision is None else f' precision="{_escaped(precision)}"'
+
+
+def _port_end(dims: tuple[int, ...] | None) -> str:
+    """What follows the attributes of a port without rt_info: its ``<dim>`` lines and closing tag, if it has dims."""
+    if not dims:
+        return " />"
+    return ">\n" + "\n".join(f"\t\t\t\t\t<dim>{d}</dim>" for d in dims) + "\n\t\t\t\t</port>"
+
+
+def _port(record: PortRecord, texts: _Texts) -> str:
     """One port, from its record (``Layer.input_records``: no Port object is made for a layer read and not changed)."""
     pid, precision, dims, names, extra, rt_info, _ = record
-    plain = not extra and not rt_info
-    if plain:
-        key = (pid, precision, dims, names)
-        text = texts.ports.get(key)
-        if text is not None:
-            out.append(text)
-            return
-    head = f' id="{pid}"'  # (what ``_attrs`` gives, written out: a port with names is met once)
-    if precision is not None:
-        head += f' precision="{texts.word(precision)}"'
+    attrs = texts.precisions[precision]  # (what ``_attrs`` gives, written out: most ports have no more than these)
     if names is not None:
-        head += f' names="{_escaped(names)}"'
+        attrs += f' names="{_escaped(names)}"'
     if extra:
-        head += _attrs(extra.items())
-    if not dims and not rt_info:
-        text = f"{indent}<port{head} />"
-    else:
-        lines = [f"{indent}<port{head}>"]
-        if dims:
-            dim_lines = texts.dims.get(dims)
-            if dim_lines is None:
-                dim_lines = texts.dims[dims] = "\n".join(f"{indent}\t<dim>{d}</dim>" for d in dims)
-            lines.append(dim_lines)
-        if rt_info:
-            lines.append(f"{indent}\t<rt_info>")
-            _rt(rt_info, indent + "\t\t", lines)
-            lines.append(f"{indent}\t</rt_info>")
-        lines.append(f"{indent}</port>")
-        text = "\n".join(lines)
-    if plain:
-        texts.ports[key] = text
-    out.append(text)
-
-
-def _data(attrs: dict[str, str], texts: _Texts) -> str | None:
-    """A layer's ``<data>`` line (None without attributes): most layers of an op share theirs."""
-    if not attrs:
-        return None
-    items = tuple(attrs.items())
-    data = texts.data.get(items)
-    if data is None:
-        data = texts.data[items] = f"\t\t\t<data{_attrs(items)} />"
-    return data
+        attrs += _attrs(extra.items())
+    if not rt_info:
+        return f'\t\t\t\t<port id="{pid}"{attrs}{texts.port_ends[dims]}'
+    lines = [f'\t\t\t\t<port id="{pid}"{attrs}>', *(f"\t\t\t\t\t<dim>{d}</dim>" for d in dims or ()),
+             "\t\t\t\t\t<rt_info>"]
+    _rt(rt_info, "\t\t\t\t\t\t", lines)
+    lines += ["\t\t\t\t\t</rt_info>", "\t\t\t\t</port>"]
+    return "\n".join(lines)
 
 
 def _layer(layer: Layer, lid: str, data: str | None, children: tuple[RtNode, ...], out: list[str],
            texts: _Texts) -> None:
     """One layer (``lid``: its id escaped; ``data``: its ``<data>`` line)."""
-    version = "" if layer.version is None else f' version="{texts.word(layer.version)}"'
     extra = _attrs(layer.extra.items()) if layer.extra else ""
-    out.append(f'\t\t<layer id="{lid}" name="{_escaped(layer.name)}" type="{texts.word(layer.type)}"{version}{extra}>')
+    out.append(f'\t\t<layer id="{lid}" name="{_escaped(layer.name)}"{texts.kinds[layer.type, layer.version]}{extra}>')
     if data is not None:
         out.append(data)
     if layer.rt_info:
-        out.append("\t\t\t<rt_info>")
-        _rt(layer.rt_info, "\t\t\t\t", out)
-        out.append("\t\t\t</rt_info>")
+        out.append(texts.rt_infos[layer.rt_info])
     if children:
         _rt(tuple(c for c in children if c.tag in PORT_MAPS), "\t\t\t", out)
-    for tag, ports in (("input", layer.input_records()), ("output", layer.output_records())):
-        if ports:
-            out.append(f"\t\t\t<{tag}>")
-            for record in ports:
-                _port(record, "\t\t\t\t", out, texts)
-            out.append(f"\t\t\t</{tag}>")
+    inputs = layer.input_records()
+    if inputs:
+        out.append("\t\t\t<input>")
+        for record in inputs:
+            out.append(_port(record, texts))
+        out.append("\t\t\t</input>")
+    outputs = layer.output_records()
+    if outputs:
+        out.append("\t\t\t<output>")
+        for record in outputs:
+            out.append(_port(record, texts))
+        out.append("\t\t\t</output>")
     if children:
         _rt(tuple(c for c in children if c.tag not in PORT_MAPS), "\t\t\t", out)
     out.append("\t\t</layer>")
@@ -345,17 +385,12 @@ def _render(graph: Graph, ir_version: int, packer: _Packer) -> str:
         attrs = layer.attrs
         if layer.is_a("Const"):
             offset, size = packer.add(graph.const_bytes(layer))
-            keys = tuple(attrs)
-            if keys == _CONST_KEYS:  # as OpenVINO writes them: the element type and shape's text, then the numbers
-                kind = (attrs["element_type"], attrs["shape"])
-                head = texts.const_heads.get(kind)
-                if head is None:
-                    head = texts.const_heads[kind] = f"\t\t\t<data{_attrs(zip(_CONST_KEYS[:2], kind, strict=True))}"
-                data = f'{head} offset="{offset}" size="{size}" />'
+            if tuple(attrs) == _CONST_KEYS:  # as OpenVINO writes them: element type and shape's text, then the numbers
+                data = f'{texts.const_heads[attrs["element_type"], attrs["shape"]]} offset="{offset}" size="{size}" />'
             else:
-                data = _data({**attrs, "offset": str(offset), "size": str(size)}, texts)
+                data = _data(tuple({**attrs, "offset": str(offset), "size": str(size)}.items()))
         else:
-            data = _data(attrs, texts)
+            data = texts.data[tuple(attrs.items())] if attrs else None
         children = layer.children
         if children:
             children = tuple(_relocate(child, layer, graph, packer) for child in children)
