@@ -560,19 +560,17 @@ class _Discard:
         return None
 
 
+#: "xmlns" or "xml:", one of which a document that declares an XML namespace or uses the ``xml:`` prefix holds.
+_NAMESPACE_USE = re.compile(rb"xml(?:ns|:)")
+
+
 def _may_use_namespaces(data: bytes) -> bool:
     """Whether the document may declare an XML namespace or use the ``xml:`` prefix: it holds "xmlns" or "xml:" (or
-    is in UTF-16 or UTF-32). A look for "xml", which most IRs hold once (in their declaration): 0.4 ms for a 700 kB
-    file, on the thread that checks it (a parser target told of each declaration, ``start_ns``, made that check 1.4 ms
-    slower)."""
+    is in UTF-16 or UTF-32). A look at the bytes, on the thread that checks them (a parser target told of each
+    declaration, ``start_ns``, would make that check slower)."""
     if encoding_of(data).startswith(("utf-16", "utf-32")):
         return True
-    at = data.find(b"xml")
-    while at >= 0:
-        if data.startswith((b"ns", b":"), at + 3):
-            return True
-        at = data.find(b"xml", at + 3)
-    return False
+    return _NAMESPACE_USE.search(data) is not None
 
 
 #: An XML declaration's encoding (after a UTF-8 byte order mark, maybe).
@@ -662,31 +660,44 @@ def _refuse_undecodable(data: bytes, encoding: str, name: str, error_line: int |
 # ``<edge>`` and every value in it as written. Anything else (other attribute orders or quotes, references, comments,
 # port rt_info, subgraph bodies, dims that need a diagnostic...) is parsed by lxml, a run of such elements at a time
 # (``_Reader.fragment``), and read as lxml elements (``_Reader.layer``). tests/ir/test_reader_fast.py holds the two
-# paths equal.
-_VALUE = r'[^"<&\t\n\r]*'  # an attribute value that reads as written: no reference, no blank XML would normalise
-_ATTRS = rf'(?:\s+[A-Za-z_][\w.:-]*="{_VALUE}")*'
-_DIMS = r"(?:\s*<dim>[^<]*</dim>)*"
-_ANY_PORT = rf'<port id="[0-9]{{1,18}}" precision="{_VALUE}"(?: names="{_VALUE}")?\s*(?:/>|>{_DIMS}\s*</port>)'
+# paths equal. Their repeats are possessive (``*+``, ``++``: see ``_fast``).
+_VALUE = r'[^"<&\t\n\r]*+'  # an attribute value that reads as written: no reference, no blank XML would normalise
+_ATTRS = rf'(?:\s++[A-Za-z_][\w.:-]*+="{_VALUE}")*+'
+_DIMS = r"(?:\s*+<dim>[^<]*+</dim>)*+"
+_ANY_PORT = rf'<port id="[0-9]{{1,18}}" precision="{_VALUE}"(?: names="{_VALUE}")?\s*+(?:/>|>{_DIMS}\s*+</port>)'
+
+
+def _fast(pattern: str) -> re.Pattern:
+    """A fast-path pattern, compiled. Each of its repeats is possessive: nothing it matched could be given back to
+    what follows it (which never starts with what it repeats), so the engine keeps no state to backtrack into; before
+    Python 3.11, which has no possessive repeats, they are plain ones, which match the same."""
+    if sys.version_info < (3, 11):
+        pattern = pattern.replace("*+", "*").replace("++", "+")
+    return re.compile(pattern, re.ASCII)
+
+
 #: Blanks, then a layer (its id, and an edge's layers, without leading zeros: ``as_layer_id``'s, on the lxml path).
 #: Groups: 1-4 id, name, type, version, 5 other attributes, 6 empty, where the start tag ends,
 #: 7 <data>'s attributes, 8 <rt_info>'s body, 9 and 10 the <port>s of <input> and <output>.
-_LAYER = re.compile(
-    rf'\s*<layer id="((?!0[0-9])[0-9]{{1,18}})" name="({_VALUE})" type="([^"<&\s]+)" version="({_VALUE})"'
-    rf"({_ATTRS})\s*>()\s*"
-    rf"(?:<data({_ATTRS})\s*/>\s*)?"
-    rf"(?:<rt_info>((?:\s*<attribute{_ATTRS}\s*/>)*)\s*</rt_info>\s*)?"
-    rf"(?:<input>((?:\s*{_ANY_PORT})*)\s*</input>\s*)?"
-    rf"(?:<output>((?:\s*{_ANY_PORT})*)\s*</output>\s*)?"
-    r"</layer>", re.ASCII)
+_LAYER = _fast(
+    rf'\s*+<layer id="((?!0[0-9])[0-9]{{1,18}})" name="({_VALUE})" type="([^"<&\s]++)" version="({_VALUE})"'
+    rf"({_ATTRS})\s*+>()\s*+"
+    rf"(?:<data({_ATTRS})\s*+/>\s*+)?"
+    rf"(?:<rt_info>((?:\s*+<attribute{_ATTRS}\s*+/>)*+)\s*+</rt_info>\s*+)?"
+    rf"(?:<input>((?:\s*+{_ANY_PORT})*+)\s*+</input>\s*+)?"
+    rf"(?:<output>((?:\s*+{_ANY_PORT})*+)\s*+</output>\s*+)?"
+    r"</layer>")
 #: Groups: 1-3 id, precision, names, 4 "/" if it is empty, 5 empty, where the start tag ends, 6 the <dim>s.
-_PORT = re.compile(rf'<port id="([0-9]{{1,18}})" precision="({_VALUE})"(?: names="({_VALUE})")?\s*(/)?>()'
-                   rf"(?(4)|({_DIMS})\s*</port>)", re.ASCII)
+_PORT = _fast(rf'<port id="([0-9]{{1,18}})" precision="({_VALUE})"(?: names="({_VALUE})")?\s*+(/)?>()'
+              rf"(?(4)|({_DIMS})\s*+</port>)")
 #: Blanks, then an edge.
-_EDGE = re.compile(rf'\s*<edge from-layer="((?!0[0-9]){_VALUE})" from-port="([0-9]{{1,18}})" '
-                   rf'to-layer="((?!0[0-9]){_VALUE})" to-port="([0-9]{{1,18}})"\s*/>', re.ASCII)
-_ATTR = re.compile(rf'([A-Za-z_][\w.:-]*)="({_VALUE})"', re.ASCII)
-_RT_ATTRIBUTE = re.compile(rf"<attribute({_ATTRS})\s*/>", re.ASCII)
+_EDGE = _fast(rf'\s*+<edge from-layer="((?!0[0-9]){_VALUE})" from-port="([0-9]{{1,18}})" '
+              rf'to-layer="((?!0[0-9]){_VALUE})" to-port="([0-9]{{1,18}})"\s*+/>')
+_ATTR = _fast(rf'([A-Za-z_][\w.:-]*+)="({_VALUE})"')
+_RT_ATTRIBUTE = _fast(rf"<attribute({_ATTRS})\s*+/>")
 _DIM_TEXT = re.compile(r"<dim>([^<]*)</dim>")
+#: A fast port's ``names`` attribute (group 1 its value): what tells apart the ports of most sides spelled alike.
+_NAMES = _fast(rf' names="({_VALUE})"')
 #: One tag, comment, processing instruction or CDATA section; groups: 1 "/" for an end tag, 2 the tag's name, 3 "/"
 #: for an empty element. In a well-formed document text never holds a "<", so a scan from one tag to the next is exact.
 _MARKUP = re.compile(r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>"
@@ -694,6 +705,7 @@ _MARKUP = re.compile(r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>"
 #: What may stand between two elements and carries nothing the reader keeps: text, comments, processing instructions.
 _BETWEEN = re.compile(r"[^<]*(?:(?:<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>)[^<]*)*", re.DOTALL)
 _NO_ATTRS: dict[str, str] = {}  # a layer without <data> yet (replaced by a dict of its own)
+_NO_IDS: frozenset[int] = frozenset()  # the port ids of a fast layer's missing <input> or <output>
 
 
 #: Text fed to lxml at once when elements leave the fast path one after another: few parser calls, and lines within
@@ -752,7 +764,10 @@ class _Reader:
         self.edges: list[tuple | Diagnostic] = []
         self.plain_dims: dict[tuple[str, ...], tuple[int, ...]] = {}  # <dim> texts -> dims, when all valid
         self.dim_runs: dict[str, tuple[int, ...]] = {}  # the <dim>s of a fast port as written -> dims (all valid)
-        self.port_runs: dict[str, tuple] = {}  # the ports of a fast <input>/<output> as written -> port_template's
+        # the ports of a fast <input>/<output> as written, names="..." values taken out -> port_template's
+        self.port_runs: dict[str, tuple[tuple, frozenset[int] | None]] = {}
+        self.data_runs: dict[str, dict[str, str]] = {}  # the attributes of a fast <data> as written -> their dict
+        self.rt_runs: dict[str, tuple[RtNode, ...]] = {}  # the body of a fast <rt_info> as written -> its nodes
         # (("id", id), ("precision", precision), <dim> texts) of a plain port -> its (id, precision, dims) fields (see
         # ports): the first two as el.items() gives them
         self.known_ports: dict[tuple[tuple[str, str], tuple[str, str], tuple[str, ...]],
@@ -920,46 +935,56 @@ class _Reader:
         layer_id, name, op_type, version, more, _, data, rt_info, inputs, outputs = found.groups()
         tag_end = found.end(6)
         line = self.line_at(tag_end)
+        ins = outs = ()
+        in_ids = out_ids = _NO_IDS
         if inputs is not None:
-            inputs = self.fast_ports(inputs, found.start(9), tag_end, line)
-            if inputs is None:
+            side = self.fast_ports(inputs, line + self.text.count("\n", tag_end, found.start(9)))
+            if side is None:
                 return False
+            ins, in_ids = side
         if outputs is not None:
-            outputs = self.fast_ports(outputs, found.start(10), tag_end, line)
-            if outputs is None:
+            side = self.fast_ports(outputs, line + self.text.count("\n", tag_end, found.start(10)))
+            if side is None:
                 return False
+            outs, out_ids = side
         layer = Layer.from_records(layer_id, name, sys.intern(op_type), version and sys.intern(version),
-                                   {} if data is None else dict(_ATTR.findall(data)), inputs or (), outputs or (),
+                                   {} if data is None else self.fast_attrs(data), ins, outs,
                                    () if rt_info is None else self.fast_rt_info(rt_info),
                                    dict(_ATTR.findall(more)) if more else None, (), self.file, line)
-        self.add(layer, int(layer_id))
+        self.add(layer, int(layer_id), in_ids is None or out_ids is None or not in_ids.isdisjoint(out_ids))
         return True
 
-    def fast_ports(self, ports: str, start: int, tag_end: int, line: int) -> PortFields | None:
-        """The ports of a fast ``<input>`` or ``<output>`` (``ports``, at ``start`` in the text, in a layer whose start
-        tag ends at ``tag_end``, on ``line``); None if their dims are not all plain (see ``new_dims``)."""
-        template = self.port_runs.get(ports)
-        if template is None:
-            template = self.port_template(start, start + len(ports))
-            if template is None:
+    def fast_ports(self, ports: str, line: int) -> tuple[PortFields, frozenset[int] | None] | None:
+        """The ports of a fast ``<input>`` or ``<output>`` (``ports``, starting on ``line``) and their ids (None if two
+        share one); None if their dims are not all plain (see ``new_dims``). Sides spelled alike but for the values of
+        their ports' names share one template, the names filled in."""
+        key, names = ports, ()
+        if 'names="' in ports:
+            parts = _NAMES.split(ports)
+            key, names = ' names=""'.join(parts[::2]), parts[1::2]
+        found = self.port_runs.get(key)
+        if found is None:
+            found = self.port_template(key)
+            if found is None:
                 return None
-            if 'names="' not in ports:  # (names differ from layer to layer: not worth remembering)
-                self.port_runs[ports] = template
-        line += self.text.count("\n", tag_end, start)
-        if len(template) == 2:
-            return template[0] + (line + template[1],)
+            self.port_runs[key] = found
+        template, ids = found
+        if len(template) == 1:  # (most sides)
+            head, named, offset = template[0]
+            return head + (names[0] if named else None, None, (), line + offset), ids
         fields: list = []
-        for i in range(0, len(template), 2):
-            fields += template[i]
-            fields.append(line + template[i + 1])
-        return tuple(fields)
+        names = iter(names)
+        for head, named, offset in template:
+            fields += head
+            fields += (next(names) if named else None, None, (), line + offset)
+        return tuple(fields), ids
 
-    def port_template(self, start: int, end: int) -> tuple | None:
-        """The ports at ``text[start:end]``, each as its PortRecord less the line, then the line breaks before it; None
-        if their dims are not all plain."""
+    def port_template(self, ports: str) -> tuple[tuple, frozenset[int] | None] | None:
+        """The fast ports ``ports``, each as its ``(id, precision, dims)``, whether it has names and the line breaks
+        before it, then their ids (None if two share one); None if their dims are not all plain."""
         template: list = []
-        runs, text = self.dim_runs, self.text
-        for port in _PORT.finditer(text, start, end):
+        runs = self.dim_runs
+        for port in _PORT.finditer(ports):
             port_id, precision, names, _, _, run = port.groups()
             dims = runs.get(run) if run else ()  # (run None: an empty <port/>; "": no <dim>)
             if dims is None:
@@ -967,15 +992,28 @@ class _Reader:
                 if not all(map(_PLAIN_DIM.fullmatch, texts)):
                     return None
                 dims = runs[run] = tuple(map(int, texts))
-            template += ((int(port_id), sys.intern(precision), dims, names, None, ()),
-                         text.count("\n", start, port.end(5)))
-        return tuple(template)
+            template.append(((int(port_id), sys.intern(precision), dims), names is not None,
+                             ports.count("\n", 0, port.end(5))))
+        ids = frozenset(head[0] for head, _, _ in template)
+        return tuple(template), ids if len(ids) == len(template) else None
+
+    def fast_attrs(self, data: str) -> dict[str, str]:
+        """The attributes of a fast ``<data>``, a dict of the layer's own, parsed once per spelling (the first layer
+        takes the parsed dict, later ones a copy: nothing changes a layer's attrs while the file is read)."""
+        attrs = self.data_runs.get(data)
+        if attrs is None:
+            attrs = self.data_runs[data] = dict(_ATTR.findall(data))
+            return attrs
+        return attrs.copy()
 
     def fast_rt_info(self, body: str) -> tuple[RtNode, ...]:
         """A layer's ``<rt_info>`` of ``<attribute .../>`` elements, as ``_rt_tree`` reads it (shared alike)."""
-        nodes = tuple(_shared(("attribute", tuple(_ATTR.findall(attrs)), (), None), self.shared)
-                      for attrs in _RT_ATTRIBUTE.findall(body))
-        return self.shared.setdefault(nodes, nodes)
+        nodes = self.rt_runs.get(body)
+        if nodes is None:
+            nodes = tuple(_shared(("attribute", tuple(_ATTR.findall(attrs)), (), None), self.shared)
+                          for attrs in _RT_ATTRIBUTE.findall(body))
+            nodes = self.rt_runs[body] = self.shared.setdefault(nodes, nodes)
+        return nodes
 
     def fast_edge(self, found: re.Match) -> bool:
         from_layer, from_port, to_layer, to_port = found.groups()
@@ -1038,7 +1076,7 @@ class _Reader:
                 layer.children += (RtNode(tag, tuple(child.items()), _rt_tree(child, self.shared)),)
         if layer.attrs is _NO_ATTRS:
             layer.attrs = {}
-        self.add(layer, number)
+        self.add(layer, number, layer.repeats_a_port_id())
 
     def layer_number(self, layer_id: str, line: int, layer: Layer) -> int:
         """The layer id as a number, -1 (and E-LAYER) if it is not a non-negative int64 (OpenVINO reads it with
@@ -1050,9 +1088,10 @@ class _Reader:
             return -1
         return number
 
-    def add(self, layer: Layer, number: int) -> None:
-        """Add a read layer to the graph (E-PORT for a repeated port id, E-DUP-ID for a repeated layer id)."""
-        if layer.repeats_a_port_id():
+    def add(self, layer: Layer, number: int, repeats: bool) -> None:
+        """Add a read layer to the graph (E-PORT for each repeated port id if ``repeats``, E-DUP-ID for a repeated
+        layer id)."""
+        if repeats:
             self.repeated_ports(layer)
         first = self.graph.add_read_layer(layer, number)
         if first is not layer:

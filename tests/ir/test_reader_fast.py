@@ -110,6 +110,9 @@ RESPELLINGS: dict[str, Callable[[str, random.Random], str]] = {
     "empty sections": _some(r"(<output>)", lambda m: "<input/><input></input>" + m.group(1)),
     "empty port": _some(r'<port id="(\d+)" precision="(\w+)">', lambda m: f'<port id="{m.group(1)}" '
                         f'precision="{m.group(2)}"></port><port id="9{m.group(1)}" precision="{m.group(2)}">'),
+    "names on every port": lambda text, rng: re.sub(r'(<port id="\d+" precision="\w+")(?=\s*/?>)',
+                                                    lambda m: f'{m.group(1)} names="t{m.start()}"', text),
+    "empty names": _some(r' names="[^"]*"', lambda m: ' names=""'),
     "repeated port id": _some(r'<port id="\d+"', lambda m: '<port id="0"'),
     "repeated layer id": _some(r'<layer id="\d+"', lambda m: '<layer id="1"'),
     "layer id not a number": _some(r'<layer id="(\d+)"', lambda m: f'<layer id="L{m.group(1)}"'),
