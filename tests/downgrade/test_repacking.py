@@ -1,13 +1,13 @@
 """``PackedOrder``'s repacking kernel against a value-by-value reference: seeded payloads of every length up to a few
-words and around its chunk size, at odd offsets (unaligned words), for 1, 2 and 4 bits. No OpenVINO: the repacked
-files are run on 2023.0 and 2025.0 by test_packed_order."""
+words, around the length from which it repacks in numpy and around its chunk size, at odd offsets (unaligned words),
+for 1, 2 and 4 bits. No OpenVINO: the repacked files are run on 2023.0 and 2025.0 by test_packed_order."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ir_tools.passes.downgrade.packed_order import _CHUNK, _reversed_in_byte
+from ir_tools.passes.downgrade.packed_order import _CHUNK, _SMALL, _reversed_in_byte
 
 
 def reference(payload: bytes, bits: int) -> bytes:
@@ -21,7 +21,7 @@ def reference(payload: bytes, bits: int) -> bytes:
 @pytest.mark.parametrize("bits", [1, 2, 4])
 def test_reversed_in_byte_is_the_reference(bits: int) -> None:
     rng = np.random.default_rng(bits)
-    lengths = [*range(41), _CHUNK - 1, _CHUNK, _CHUNK + 1, 3 * _CHUNK + 13]
+    lengths = [*range(41), _SMALL - 1, _SMALL, _SMALL + 1, _SMALL + 7, _CHUNK - 1, _CHUNK, _CHUNK + 1, 3 * _CHUNK + 13]
     for length in lengths:
         for offset in (0, 1, 5):
             payload = memoryview(rng.integers(0, 256, length + offset, dtype=np.uint8).tobytes())[offset:]

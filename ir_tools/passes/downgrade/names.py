@@ -13,6 +13,9 @@ from .base import Downgrade
 
 def repeated_names(graph: Graph) -> dict[str, list[Layer]]:
     """Each layer name more than one layer has -> those layers, in file order."""
+    names = [layer.name for layer in graph.layers()]
+    if len(set(names)) == len(names):
+        return {}  # (most models: told without a list per name)
     by_name: dict[str, list[Layer]] = {}
     for layer in graph.layers():
         by_name.setdefault(layer.name, []).append(layer)
