@@ -821,24 +821,29 @@ class Graph:
         """Kahn's sort, the next layer always the earliest ready one in file order; None on a cycle. (Sorting
         here, not in networkx, spares importing networkx for a graph whose edges do not all point forward,
         as a spliced one.) Remembered until a layer or an edge is added or removed: a pass's gates, its shape
-        re-inference and the walks after it sort a spliced graph once."""
+        re-inference and the walks after it sort a spliced graph once. Layers are handled by position in file
+        order, so that the ready ones are a heap of ints."""
         if self._order is not None:
             return self._order
-        position = {lid: i for i, lid in enumerate(self._layers)}
         ids = list(self._layers)
-        waiting = dict.fromkeys(ids, 0)
-        for link in self.links():
-            waiting[link[2]] += 1
-        ready = [position[lid] for lid, n in waiting.items() if n == 0]
-        heapq.heapify(ready)
+        position = {lid: i for i, lid in enumerate(ids)}
+        waiting = [0] * len(ids)  # by position: the edges into a layer from layers not yet sorted
+        for lid, slot in self._in.items():
+            waiting[position[lid]] = 1 if type(slot[0]) is str else len(slot)
+        ready = [i for i, n in enumerate(waiting) if n == 0]  # (ascending: a heap already)
+        out = self._out
         order = []
         while ready:
             lid = ids[heapq.heappop(ready)]
             order.append(lid)
-            for link in _slot_links(self._out.get(lid)):
-                waiting[link[2]] -= 1
-                if waiting[link[2]] == 0:
-                    heapq.heappush(ready, position[link[2]])
+            slot = out.get(lid)
+            if slot is None:
+                continue
+            for link in (slot,) if type(slot[0]) is str else slot:
+                i = position[link[2]]
+                waiting[i] -= 1
+                if not waiting[i]:
+                    heapq.heappush(ready, i)
         if len(order) != len(ids):
             return None
         self._order = order

@@ -341,6 +341,10 @@ class ShapeWalker(Walker[TensorType]):
         found = self.values.get(key, _UNKNOWN)
         if found is not _UNKNOWN:
             return found
+        layer = self.graph.layer(key[0])
+        if not layer.input_ids():  # (a Const, most often: no producer to compute first)
+            self._compute(layer, key, [])
+            return self.values.setdefault(key, None)
         input_keys = self.graph.input_keys
         todo: list[tuple[PortKey, list[PortKey | None] | None]] = [(key, None)]  # (port, its layer's sources once read)
         while todo:
