@@ -146,7 +146,8 @@ def shape_from_ints(dims: Sequence[int] | None) -> Shape:
 
 
 def shape_to_ints(shape: Shape) -> tuple[int, ...] | None:
-    return None if shape is None else tuple(d.as_int() for d in shape)
+    """The ``<dim>`` spelling of each dim (``Dim.as_int``, written out: a port of every layer a rewrite builds)."""
+    return None if shape is None else tuple([d.lo if d.hi == d.lo else -1 for d in shape])
 
 
 def declared_within(dims: Sequence[int] | None, shape: Shape) -> bool:

@@ -101,8 +101,9 @@ def attr(xml: str, codec: Codec, default: Any = MISSING) -> Any:
     return dataclasses.field(default=default, metadata={"xml": xml, "codec": codec})
 
 
-def decode(cls: type[T], raw: Mapping[str, str], loc: SourceLoc | None = None) -> T:
-    """Build the typed attributes of ``cls`` from raw IR strings; AttrError names the culprit.
+def decode(cls: type[T], raw: Mapping[str, str], loc: SourceLoc | Callable[[], SourceLoc] | None = None) -> T:
+    """Build the typed attributes of ``cls`` from raw IR strings; AttrError names the culprit, located at ``loc`` (or
+    what it returns: a location made only for an error).
 
     Layers with identical attributes (every AvgPool of a network, say) share one decoded object
     when ``cls`` is frozen.
@@ -112,7 +113,7 @@ def decode(cls: type[T], raw: Mapping[str, str], loc: SourceLoc | None = None) -
             return _decode_shared(cls, tuple(raw.items()))
         return _decode(cls, raw)
     except AttrError as exc:
-        raise AttrError(exc.message, loc) from None
+        raise AttrError(exc.message, loc() if callable(loc) else loc) from None
 
 
 @cache
@@ -126,14 +127,20 @@ def field_names(cls: type, keys: Iterable[str], label: str, ir_spellings: bool =
     """Each of ``keys`` as the field of the attribute class ``cls`` it names: a field's name, and with
     ``ir_spellings`` its IR spelling too ("exclude-pad"). AttrError for the first ``cls`` has no field of, with the
     nearest and the fields (``label``: what is asked, an op version)."""
-    names = [name for name, _, _, _ in _fields(cls)]
-    accepted = {name: name for name in names} | ({xml: name for name, xml, _, _ in _fields(cls)} if ir_spellings
-                                                 else {})
+    accepted = _accepted(cls, ir_spellings)
     for key in keys:
         if key not in accepted:
+            names = [name for name, _, _, _ in _fields(cls)]
             raise AttrError(f"{label} has no attribute '{key}'{did_you_mean(key, accepted)}; its attributes: "
                             f"{', '.join(names) or 'none'}")
     return {key: accepted[key] for key in keys}
+
+
+@cache
+def _accepted(cls: type, ir_spellings: bool) -> dict[str, str]:
+    """What ``field_names`` accepts for ``cls``, each key to the field it names (its fields' names first)."""
+    names = {name: name for name, _, _, _ in _fields(cls)}
+    return names | ({xml: name for name, xml, _, _ in _fields(cls)} if ir_spellings else {})
 
 
 def flags(cls: type) -> dict[str, str]:

@@ -266,7 +266,7 @@ def _build() -> None:
         for n in range(first, last + 1):
             OPSETS[f"opset{n}"][spec.type] = spec
         _CANONICAL[spec.type.lower()] = spec.type
-    for cached in (canonical_type, type_key, type_query, lookup):
+    for cached in (canonical_type, type_key, type_query, lookup, crashing_types):
         cached.cache_clear()
 
 
@@ -371,6 +371,12 @@ def opsets_of(op_type: str) -> list[str]:
 def specs() -> list[OpSpec]:
     """Every modelled op version once."""
     return list(dict.fromkeys(spec for spec, _, _ in (*_RANGES, *_REGISTERED)))
+
+
+@lru_cache(maxsize=1)  # (asked by every check of a graph; the op table changes only through register/unregister)
+def crashing_types() -> frozenset[str]:
+    """The types of the op versions with attribute values OpenVINO's CPU plugin crashes on (``OpSpec.crashes``)."""
+    return frozenset(spec.type for spec in specs() if spec.crashes is not None)
 
 
 _build()

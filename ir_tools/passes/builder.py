@@ -9,6 +9,7 @@ swaps a layer for what it built: consumers move over, names stay, every new laye
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -60,7 +61,7 @@ class GraphBuilder:
         spec = lookup(layer.type, layer.version) if layer.is_a("Parameter") else None
         if spec is not None and spec.infer is not None:
             try:
-                (made,) = spec.infer(A.decode(spec.attrs, layer.attrs, layer.loc), [], [])
+                (made,) = spec.infer(A.decode(spec.attrs, layer.attrs, lambda: layer.loc), [], [])
             except IrToolsError:  # (attributes check refuses: as declared, for the gate to report)
                 pass
             else:
@@ -116,8 +117,8 @@ class GraphBuilder:
         spelling of the Convert the rewrites and the importer build (a widening, a narrowing, a no-op giving a tensor
         a port of its own), so each writes it alike."""
         destination = element.name if isinstance(element, ElementType) else element
-        return self.add("Convert", "opset1", self.attrs("Convert", "opset1", destination_type=destination), [source],
-                        name, outputs=outputs, names=names)
+        return self.add("Convert", "opset1", {"destination_type": destination}, [source], name, outputs=outputs,
+                        names=names)
 
     def add(
         self,
@@ -147,7 +148,7 @@ class GraphBuilder:
             if spec is not None and spec.infer is not None:
                 values = [self._value(o) if i in spec.value_inputs else None for i, o in enumerate(inputs)]
                 try:
-                    outputs = spec.infer(A.decode(spec.attrs, layer.attrs, layer.loc), in_types, values)
+                    outputs = spec.infer(A.decode(spec.attrs, layer.attrs, lambda: layer.loc), in_types, values)
                 except IrToolsError as exc:  # (the caller's mistake, or a case it did not foresee: say what it built)
                     exc.message = (f"the {spec.label} layer '{name}' it builds refuses its inputs "
                                    f"({', '.join(_shown(t) for t in in_types)}): {exc.message}")
@@ -239,7 +240,14 @@ def origin_text(layer: Layer, label: str) -> str:
 
 def with_origin(rt_info: tuple[RtNode, ...], text: str) -> tuple[RtNode, ...]:
     """``rt_info`` with the ``ir_tools_origin`` attribute set to ``text`` (an earlier one is replaced)."""
-    return (*without_origin(rt_info), RtNode("attribute", (("name", ORIGIN), ("version", "0"), ("value", text))))
+    return (*without_origin(rt_info), _origin_node(text))
+
+
+@lru_cache(maxsize=256)
+def _origin_node(text: str) -> RtNode:
+    """The ``ir_tools_origin`` attribute of ``text``: one node (immutable) for the layers a rewrite builds in the place
+    of one."""
+    return RtNode("attribute", (("name", ORIGIN), ("version", "0"), ("value", text)))
 
 
 def without_origin(rt_info: tuple[RtNode, ...]) -> tuple[RtNode, ...]:

@@ -26,6 +26,7 @@ from ..ops.core import ConstAttrs
 from ..ops.opsets import (
     MAX_OPSET,
     OPENVINO_OPSETS,
+    crashing_types,
     lookup,
     nearest_types,
     openvino_opsets_of,
@@ -505,7 +506,7 @@ def _unpaired_state(graph: Graph) -> Iterator[Diagnostic]:
 def _crashing_attributes(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
     """E-ATTR for attribute values OpenVINO reads and infers but its CPU plugin crashes compiling (``OpSpec.crashes``):
     refused before OpenVINO is given the model (attributes that do not decode are the shape walk's to report)."""
-    for layer in graph.by_type(*{spec.type for spec in specs() if spec.crashes is not None}):
+    for layer in graph.by_type(*crashing_types()):
         if scope is not None and layer.id not in scope:
             continue
         spec = lookup(layer.type, layer.version)

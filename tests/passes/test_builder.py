@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from ir_tools.base.dims import Dim
+from ir_tools.base.errors import IrToolsError
 from ir_tools.ir.model import Graph, RtNode
 from ir_tools.passes.builder import ORIGIN, GraphBuilder, output_of
 
@@ -90,3 +92,37 @@ def test_convert_builds_a_convert_1_into_the_destination_type() -> None:
         assert (layer.outputs[0].precision, layer.outputs[0].dims) == (precision, (2, 3))
     assert (wide.name, wide.outputs[0].names, narrow.name) == ("x/i64", "x_i64", "x/f16")
     assert g.producer(narrow.id, narrow.inputs[0].id)[0] is wide
+
+
+def test_an_attribute_the_rule_cannot_read_is_refused_at_the_layer_built() -> None:
+    """A raw attribute value the op does not read is refused naming the layer ``add`` builds (its id, name and kind)
+    and what it was given; nothing is added."""
+    g = Graph()
+    b = GraphBuilder(g)
+    x = b.parameter("x", "f32", (Dim(2, 2),))
+    with pytest.raises(IrToolsError) as caught:
+        b.add("Convert", "opset1", {"destination_type": "f33"}, [x], "x/f33")
+    exc = caught.value
+    assert (exc.loc.layer_id, exc.loc.layer_name, exc.loc.layer_kind) == ("1", "x/f33", "Convert@opset1")
+    assert exc.message.startswith("the Convert-1 layer 'x/f33' it builds refuses its inputs (f32 [2]): attribute "
+                                  "'destination_type' must be an element type")
+    assert len(g) == 1
+
+
+def test_decode_locates_a_refusal_where_a_callable_says() -> None:
+    """``decode``'s location may be a callable, asked only for a refusal's location."""
+    from ir_tools.base.errors import SourceLoc
+    from ir_tools.ops import attrs as A
+    from ir_tools.ops.core import CONVERT_1
+
+    asked: list[SourceLoc] = []
+
+    def where() -> SourceLoc:
+        asked.append(SourceLoc("m.xml", 7, "3", "conv", "Convert@opset1"))
+        return asked[-1]
+
+    assert A.decode(CONVERT_1.attrs, {"destination_type": "F16"}, where).destination_type == "f16"
+    assert asked == []
+    with pytest.raises(IrToolsError) as caught:
+        A.decode(CONVERT_1.attrs, {"destination_type": "f33"}, where)
+    assert len(asked) == 1 and caught.value.loc is asked[0]

@@ -184,9 +184,8 @@ def _in_f32(builder: GraphBuilder, graph: Graph, out: Output, replaced: Layer, o
     if layer.type.lower() == "convert":  # of the integer weights: to f32 at once
         layer.attrs = {**layer.attrs, "destination_type": "f32"}
     else:
-        for i in _operands(layer):
-            layer.inputs[i].precision = "FP32"
         for i, value in zip(_operands(layer), _values(graph, layer), strict=True):
+            layer.inputs[i].precision = "FP32"
             if not graph.layer(value[0]).is_a("Const"):
                 _in_f32(builder, graph, value, replaced, origin)
                 continue
