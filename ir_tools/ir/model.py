@@ -10,6 +10,7 @@ import heapq
 import mmap
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -76,8 +77,8 @@ def _records(ports: list[Port] | PortFields) -> list[PortRecord]:
     """One side's ports as records, whether Port objects were made or not."""
     if type(ports) is list:
         return [(p.id, p.precision, p.dims, p.names, p.extra or None, p.rt_info, p.line) for p in ports]
-    if len(ports) == PORT_WIDTH:  # one port (most sides): its fields are its record
-        return [ports]
+    if len(ports) <= PORT_WIDTH:  # no port or one (most sides): its fields are its record
+        return [ports] if ports else []
     return [ports[i : i + PORT_WIDTH] for i in range(0, len(ports), PORT_WIDTH)]
 
 
@@ -149,17 +150,14 @@ class Layer:
         layer.children, layer.file, layer.line, layer.data = children, file, line, None
         return layer
 
-    @property
-    def type(self) -> str:
-        """The op type as written (``type="AvgPool"``)."""
-        return self._type
-
-    @type.setter
-    def type(self, op_type: str) -> None:
+    def _retype(self, op_type: str) -> None:
         """Change the type in place: every graph's index of types (``Graph.by_type``) is then made again."""
         global _RETYPED  # noqa: PLW0603 (one counter for every layer: a type changes rarely, is read often)
         self._type = op_type
         _RETYPED += 1
+
+    # (read by a getter in C: every per-layer loop reads the type)
+    type = property(attrgetter("_type"), _retype, doc="""The op type as written (``type="AvgPool"``).""")
 
     @property
     def extra(self) -> dict[str, str]:
@@ -214,7 +212,7 @@ class Layer:
         ins, outs = self._inputs, self._outputs
         n_inputs = len(ins) if type(ins) is list else len(ins) // PORT_WIDTH
         if type(outs) is list:
-            return n_inputs, tuple(p.precision for p in outs), tuple(p.dims for p in outs)
+            return n_inputs, tuple([p.precision for p in outs]), tuple([p.dims for p in outs])  # (lists: no generator)
         return n_inputs, outs[1::PORT_WIDTH], outs[2::PORT_WIDTH]
 
     def input_record(self, port_id: int) -> PortRecord | None:
@@ -321,6 +319,7 @@ class Weights:
     def __init__(self, path: Path):
         self.path = path
         self._map: mmap.mmap | None = None
+        self._view: memoryview | None = None  # of the whole map: ``read`` slices it
         self._size: int | None = None
 
     @property
@@ -343,14 +342,16 @@ class Weights:
         if self._map is None and self.size:
             with open(self.path, "rb") as f:
                 self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            self._view = memoryview(self._map)
 
     def read(self, offset: int, size: int) -> memoryview:
         if offset < 0 or size < 0 or offset + size > self.size:
             raise ReadError(f"bytes [{offset}, {offset + size}) lie outside {self.path.name} ({self.size} bytes)")
         if size == 0:
             return memoryview(b"")
-        self.map()
-        return memoryview(self._map)[offset : offset + size]
+        if self._view is None:
+            self.map()
+        return self._view[offset : offset + size]
 
 
 #: An edge as the graph stores it: ``(from_layer, from_port, to_layer, to_port, line)``.
@@ -658,9 +659,7 @@ class Graph:
             return [None] * len(port_ids)
         if type(slot[0]) is str:  # one edge into the layer
             return [(slot[0], slot[1]) if pid == slot[3] else None for pid in port_ids]
-        if len(slot) <= 4:
-            return [self.producer_key(layer_id, pid) for pid in port_ids]
-        found: dict[int, tuple[str, int] | None] = {}  # (a Concat of many inputs: one pass, not one per port)
+        found: dict[int, tuple[str, int] | None] = {}  # (one pass over the edges, not one per port)
         for link in slot:
             found[link[3]] = None if link[3] in found else (link[0], link[1])
         return [found.get(pid) for pid in port_ids]

@@ -170,19 +170,20 @@ class ShapeWalker(Walker[TensorType]):
         # element type and shape alone where its offset and size are surely valid (``const_kind``: a model's Consts
         # repeat a few), a Parameter never
         key = items = const = None
+        op_type = layer.type
         if args and not layer.children:  # (a layer with a body: its answer depends on the body too)
             items = tuple(layer.attrs.items())
-            key = (layer.type, layer.version, items, tuple(map(id, args)), layer.declared_outputs())
-        elif layer.type == "Const" and not layer.children:
+            key = (op_type, layer.version, items, tuple(map(id, args)), layer.declared_outputs())
+        elif op_type == "Const" and not layer.children:
             const = const_kind(layer.attrs)
             if const is not None:
-                key = (layer.type, layer.version, const, layer.declared_outputs())
+                key = (op_type, layer.version, const, layer.declared_outputs())
         if key is not None:
             outputs = self.clean.get(key)
             if outputs is not None:
                 self.result.inferred.add(layer.id)
                 return list(outputs)
-        spec = lookup(layer.type, layer.version)
+        spec = lookup(op_type, layer.version)
         records = layer.output_records()
         outputs = None
         if spec is not None and spec.infer is not None:
@@ -700,7 +701,7 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
         records = layer.input_records()
         if not records:
             continue
-        for i, key in enumerate(input_keys(layer.id, [r[0] for r in records])):
+        for i, key in enumerate(input_keys(layer.id, layer.input_ids())):
             source = None if key is None else outputs.get(key)
             if source is None and key is not None and walked is not None:  # a producer not walked again
                 record = graph.layer(key[0]).output_record(key[1])

@@ -140,3 +140,30 @@ def test_an_unknown_layer_id_is_an_ir_tools_error_still_caught_as_before() -> No
         g.layer(1)
     with pytest.raises(ValueError, match="has no layer of id '999'"):
         g.remove_layer("999")
+
+
+@pytest.mark.parametrize("n_ports", [0, 1, 2, 3])
+def test_port_records_are_the_same_before_and_after_port_objects(n_ports: int) -> None:
+    fields = tuple(f for i in range(n_ports) for f in (i, "FP32", (i + 1,), f"t{i}", None, (), 10 + i))
+    read = Layer.from_records("1", "a", "Concat", "opset1", {}, fields, fields, (), None, (), None, 5)
+    made = layer("1", "Concat", n_ports, 0)
+    made.inputs = made.outputs = [Port(i, "FP32", (i + 1,), f"t{i}", line=10 + i) for i in range(n_ports)]
+    assert read.input_records() == read.output_records() == made.input_records() == made.output_records()
+    assert [r[0] for r in read.input_records()] == list(range(n_ports))
+    assert read.declared_outputs() == made.declared_outputs()
+
+
+@pytest.mark.parametrize("n_edges", [2, 3, 4, 5, 6])
+def test_input_keys_are_each_port_s_producer_key(n_edges: int) -> None:
+    # port 0 fed twice, port 1 not at all, the others once each
+    g = Graph()
+    for i in range(n_edges):
+        g.add_layer(layer(f"s{i}", "Parameter", 0, 1))
+    g.add_layer(layer("c", "Concat", n_edges, 1))
+    fed = [0, 0, *range(2, n_edges)]
+    for i, port in enumerate(fed):
+        g.add_edge(Edge(f"s{i}", 0, "c", port))
+    ids = g.layer("c").input_ids()
+    assert g.input_keys("c", ids) == [g.producer_key("c", pid) for pid in ids]
+    assert g.input_keys("c", ids)[:2] == [None, None]
+    assert g.input_keys("c", ids)[2:] == [(f"s{i}", 0) for i in range(2, n_edges)]
