@@ -347,6 +347,15 @@ def _port(record: PortRecord, texts: _Texts) -> str:
     return "\n".join(lines)
 
 
+def _side(opening: str, records: list[PortRecord], closing: str, out: list[str], texts: _Texts) -> None:
+    """A layer's ``<input>`` or ``<output>`` (``opening``, ``closing``: its tags, indented), unless it has no port."""
+    if records:
+        out.append(opening)
+        for record in records:
+            out.append(_port(record, texts))
+        out.append(closing)
+
+
 def _layer(layer: Layer, lid: str, data: str | None, children: tuple[RtNode, ...], out: list[str],
            texts: _Texts) -> None:
     """One layer (``lid``: its id escaped; ``data``: its ``<data>`` line)."""
@@ -358,18 +367,8 @@ def _layer(layer: Layer, lid: str, data: str | None, children: tuple[RtNode, ...
         out.append(texts.rt_infos[layer.rt_info])
     if children:
         _rt(tuple(c for c in children if c.tag in PORT_MAPS), "\t\t\t", out)
-    inputs = layer.input_records()
-    if inputs:
-        out.append("\t\t\t<input>")
-        for record in inputs:
-            out.append(_port(record, texts))
-        out.append("\t\t\t</input>")
-    outputs = layer.output_records()
-    if outputs:
-        out.append("\t\t\t<output>")
-        for record in outputs:
-            out.append(_port(record, texts))
-        out.append("\t\t\t</output>")
+    _side("\t\t\t<input>", layer.input_records(), "\t\t\t</input>", out, texts)
+    _side("\t\t\t<output>", layer.output_records(), "\t\t\t</output>", out, texts)
     if children:
         _rt(tuple(c for c in children if c.tag not in PORT_MAPS), "\t\t\t", out)
     out.append("\t\t</layer>")
