@@ -144,6 +144,23 @@ def test_a_state_op_without_variable_id_never_reaches_openvino(kind: str, tmp_pa
 
 
 @pytest.mark.openvino
+@pytest.mark.parametrize("encoding", ["utf-16-be", "utf-16-le", "utf-32-le"])
+def test_a_malformed_utf16_or_utf32_document_never_reaches_openvino(encoding: str, tmp_path: Path) -> None:
+    """OpenVINO's IR frontend declines a UTF-16 or UTF-32 IR that is not well-formed and has no weights file beside it
+    (measured on 2026.4: a UTF-8 one it refuses itself), and its TensorFlow frontend then tries the file and prints
+    ``E0000 ... Error parsing text-format tensorflow.GraphDef`` on stderr: check and shapes hand such a file to
+    OpenVINO only once our checks find it clean, not while they run. (Found by the fuzzer: a UTF-16-BE IR cut short,
+    its .bin deleted, seed 186387.)"""
+    data = Mutant(etree.parse(str(SAMPLES / "avgpool16_dilations.xml")).getroot(), None, encoding, False,
+                  True).to_bytes()
+    path = tmp_path / "cut.xml"
+    path.write_bytes(data[: len(data) * 99 // 100 // 4 * 4])  # (cut between two code units; no .bin)
+    for command in (["check", str(path)], ["shapes", str(path)]):
+        exit_code, printed, native = run_command(command)
+        assert exit_code == 2 and "error[E-READ]" in printed and native == "", (command, printed, native)
+
+
+@pytest.mark.openvino
 def test_shapes_fix_writes_nothing_that_check_rejects(tmp_path: Path) -> None:
     """A .bin replaced by text gives AdaptiveAvgPool an output_shape of text bytes: the inferred dims overflow int64.
     shapes --fix wrote them (check then said E-SIZE); now the corrected model passes check or nothing is written."""

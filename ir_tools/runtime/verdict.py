@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..base.diagnostics import Diagnostic, has_errors
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
-from ..ir.reader import graph_of, parse_may_start
+from ..ir.reader import encoding_of, graph_of, parse_may_start
 from ..ops import releases
 from ..ops.opsets import lookup
 from ..ops.spec import TensorType
@@ -76,7 +76,7 @@ def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvi
         from .openvino import ModelFiles, read_in_background
 
         files = ModelFiles(path, Path(bin_path) if bin_path else path.with_suffix(".bin"))
-        read = None if _may_crash_reader(path) else read_in_background(files)
+        read = None if _read_once_clean(path) else read_in_background(files)
     diags, graph, result = check_file(path, bin_path)
     if graph is not None and release is not None:
         diags = [*diags, *target_diagnostics(graph, release)]
@@ -252,14 +252,16 @@ def _verdict(graph: Graph, result: Propagation, files: ModelFiles | None, compil
 _STATE_TYPE = re.compile(rb'type\s*=\s*["\'](?:%s)["\']' % b"|".join(t.encode() for t in STATE_TYPES), re.IGNORECASE)
 
 
-def _may_crash_reader(path: Path) -> bool:
-    """True if the file holds a layer of a type OpenVINO's reader crashes the process on when an attribute is
-    missing: it is handed to OpenVINO only once ``check`` has found it clean, not while our checks run. (Without its
-    NUL bytes, a UTF-16 or UTF-32 file spells ASCII as UTF-8 does.)"""
+def _read_once_clean(path: Path) -> bool:
+    """True for a file handed to OpenVINO only once ``check`` has found it clean, not while our checks run: one in
+    UTF-16 or UTF-32, which OpenVINO's IR frontend declines when it is not well-formed and has no weights beside it (its
+    TensorFlow frontend then tries it and writes to stderr; measured on 2026.4, a UTF-8 one it refuses itself), and
+    one holding a layer of a type its reader crashes the process on when an attribute is missing."""
     try:
-        return _STATE_TYPE.search(path.read_bytes().replace(b"\0", b"")) is not None
+        data = path.read_bytes()
     except OSError:
         return False
+    return encoding_of(data).lower().startswith(("utf-16", "utf-32")) or _STATE_TYPE.search(data) is not None
 
 
 def check(xml_path: str | Path, bin_path: str | Path | None = None, openvino: bool = True,
