@@ -15,14 +15,14 @@ import argparse
 import contextlib
 import hashlib
 import io
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.target_zoo import TARGET_ZOO_DIR  # noqa: E402 (after the path is set)
+from benchmarks.migrate_digests import saved_or_compared  # noqa: E402 (after the path is set)
+from tests.target_zoo import TARGET_ZOO_DIR  # noqa: E402
 
 COMMANDS = {"check": ["--format", "json", "--no-openvino"], "shapes": ["--no-openvino"]}
 
@@ -48,16 +48,7 @@ def main() -> int:
               for xml in sorted(folder.rglob("*.xml"))]
     records = {f"{xml.relative_to(ROOT) if xml.is_relative_to(ROOT) else xml.name} {command}": record(xml, command)
                for xml in models for command in COMMANDS}
-    if args.save:
-        args.save.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-        print(f"{len(records)} records ({len(models)} models x {len(COMMANDS)} commands) written to {args.save}")
-        return 0
-    before = json.loads(args.compare.read_text())
-    differ = [key for key in records if records[key] != before.get(key)]
-    for key in differ:
-        print(f"DIFFERS {key}: before {before.get(key)}, now {records[key]}")
-    print(f"{len(records) - len(differ)} of {len(records)} records equal")
-    return 1 if differ else 0
+    return saved_or_compared(records, args.save, args.compare, f"{len(models)} models x {len(COMMANDS)} commands")
 
 
 if __name__ == "__main__":

@@ -66,11 +66,18 @@ def main() -> int:
         for xml in models:
             for target in args.target:
                 records[f"{xml.parent.name}/{xml.name} --target {target or '-'}"] = record(xml, target, Path(tmp))
-    if args.save:
-        args.save.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-        print(f"{len(records)} records ({len(models)} models x {len(args.target)} targets) written to {args.save}")
+    return saved_or_compared(records, args.save, args.compare, f"{len(models)} models x {len(args.target)} targets")
+
+
+def saved_or_compared(records: dict[str, dict[str, object]], save: Path | None, compare: Path | None,
+                      counted: str) -> int:
+    """``records`` written to ``save`` (``counted``: what they are, in words), or compared with those of ``compare``:
+    each that differs printed; the exit code (1 if any differs)."""
+    if save:
+        save.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+        print(f"{len(records)} records ({counted}) written to {save}")
         return 0
-    before = json.loads(args.compare.read_text())
+    before = json.loads(compare.read_text())
     differ = [key for key in records if records[key] != before.get(key)]
     for key in differ:
         print(f"DIFFERS {key}: before {before.get(key)}, now {records[key]}")
