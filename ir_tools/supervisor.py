@@ -103,8 +103,9 @@ def _interrupt(number: int, frame: object) -> None:
         raise KeyboardInterrupt
 
 
-#: Seconds within which a second SIGINT is the first one again, passed on (a person's second Ctrl-C comes later).
-_REPEATED = 0.2
+#: Seconds within which a second SIGINT is the first one again, passed on: on a loaded machine the supervisor may
+#: pass it on half a second late (a person's second Ctrl-C, after seeing the first one's effect, comes later).
+_REPEATED = 1.0
 
 
 def _wait(pid: int, watched: set[signal.Signals]) -> int:
