@@ -247,6 +247,32 @@ def _v10_model(path: Path) -> tuple[Path, dict[str, np.ndarray]]:
 
 
 @pytest.mark.openvino
+def test_v10_outputs_of_other_converts_are_left_for_2023(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An IR v10 model whose outputs are Convert-1's of f32 into i32 and of f16 into f32: ``v10_boolean_output_fails``
+    is IsNaN/IsInf/IsFinite-10's alone, so ``check --target 2023.0`` names neither and migrate has nothing to do,
+    and 2023.0 computes the model as the current OpenVINO (migrate made each a comparison into boolean: the outputs
+    were booleans, exit 0)."""
+    import openvino as ov
+    import openvino.opset10 as o
+
+    x = o.parameter([N], np.float32, name="x")
+    outs = [o.convert(x, "i32", name="to_i32"), o.convert(o.convert(x, "f16"), "f32", name="to_f32")]
+    v11 = tmp_path / "v11.xml"
+    ov.save_model(ov.Model(outs, [x], "converts"), str(v11), compress_to_fp16=False)
+    model, out = tmp_path / "converts.xml", tmp_path / "converts_2023.0.xml"
+    assert main(["migrate", str(v11), "--ir-version", "10", "-o", str(model)]) == 0
+    assert not _named(model, "2023.0")
+    capsys.readouterr()
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
+    assert "nothing to migrate" in capsys.readouterr().out and not out.exists()
+    if "2023.0" not in side_pythons():
+        pytest.skip("no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
+    feed = {"x": np.random.default_rng(12).uniform(-1e4, 1e4, N).astype(np.float32)}
+    want, got = _run(None, model, feed), _run(side_pythons()["2023.0"], model, feed)
+    assert set(got) == set(want) and all(_same(got[name], want[name]) for name in want)
+
+
+@pytest.mark.openvino
 def test_v10_outputs_of_is_nan_inf_finite_are_rewritten_for_2023(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An IR v10 model whose outputs are IsNaN/IsInf/IsFinite-10's: 2023.0 does not compile it; ``check --target

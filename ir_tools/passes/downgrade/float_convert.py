@@ -137,8 +137,9 @@ def _nan(graph: Graph, layer: Layer) -> bool:
 
 def _v10_output(graph: Graph, layer: Layer) -> bool:
     """``v10_boolean_output_fails`` hits IsNaN/IsInf/IsFinite-10 of an IR v10 model where a Result reads it."""
-    return graph.ir_version == 10 and any(graph.layer(edge.to_layer).is_a("Result")
-                                          for port in layer.outputs for edge in graph.consumers(layer.id, port.id))
+    return graph.ir_version == 10 and op_label(layer.type, layer.version) in _CHECKS and any(
+        graph.layer(edge.to_layer).is_a("Result") for port in layer.outputs
+        for edge in graph.consumers(layer.id, port.id))
 
 
 _BOOLEAN = "as LogicalAnd-1 of NotEqual-1(x, 0) and Equal-1(x, x) (True but for zeros and NaN)"
