@@ -374,6 +374,20 @@ def test_migrate_for_2021_4_writes_op_versions_with_the_opsets_it_has(tmp_path: 
     assert not ir_tools.check(out, openvino=False, target="2021.4")
 
 
+def test_own_opset_asks_each_layer_whose_version_depends_on_its_attributes() -> None:
+    """OwnOpset answers once per type and version, but where the target's answer depends on an attribute value
+    (``has_probed_values``): 2024.0 has no opset15, and creates AvgPool-14 floor, not ceil_torch; of two AvgPools
+    written opset15, the ceil_torch one (first) is left, the floor one respelled."""
+    from ir_tools.ir.model import Graph, Layer
+    from ir_tools.passes.downgrade import OwnOpset
+
+    graph = Graph()
+    for i, attrs in enumerate((CEIL_TORCH, FLOOR)):
+        graph.add_layer(Layer(str(i), f"pool{i}", "AvgPool", "opset15", dict(attrs)))
+    assert OwnOpset(release("2024.0")).apply(graph).modified
+    assert [layer.version for layer in graph.layers()] == ["opset15", "opset14"]
+
+
 @pytest.mark.openvino
 @pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
 def test_migrate_target_proves_dynamic_ceil_torch_max_pools_ceil(tmp_path: Path, capsys) -> None:

@@ -983,6 +983,7 @@ class _Reader:
         """The fast ports ``ports``, each as its ``(id, precision, dims)``, whether it has names and the line breaks
         before it, then their ids (None if two share one); None if their dims are not all plain."""
         template: list = []
+        listed: list[int] = []  # (their ids)
         runs = self.dim_runs
         for port in _PORT.finditer(ports):
             port_id, precision, names, _, _, run = port.groups()
@@ -992,10 +993,11 @@ class _Reader:
                 if not all(map(_PLAIN_DIM.fullmatch, texts)):
                     return None
                 dims = runs[run] = tuple(map(int, texts))
-            template.append(((int(port_id), sys.intern(precision), dims), names is not None,
+            listed.append(pid := int(port_id))
+            template.append(((pid, sys.intern(precision), dims), names is not None,
                              ports.count("\n", 0, port.end(5))))
-        ids = frozenset(head[0] for head, _, _ in template)
-        return tuple(template), ids if len(ids) == len(template) else None
+        ids = frozenset(listed)
+        return tuple(template), ids if len(ids) == len(listed) else None
 
     def fast_attrs(self, data: str) -> dict[str, str]:
         """The attributes of a fast ``<data>``, a dict of the layer's own, parsed once per spelling (the first layer

@@ -16,7 +16,7 @@ import numpy as np
 from ..base.dims import Shape, shape_to_ints, show_shape
 from ..base.dtypes import ElementType, element_type, from_numpy
 from ..base.errors import IrToolsError
-from ..ir.model import Edge, Graph, Layer, Port, RtNode
+from ..ir.model import Edge, Graph, Layer, Port, PortRecord, RtNode
 from ..ops import attrs as A
 from ..ops.opsets import lookup
 from ..ops.spec import TensorType
@@ -52,26 +52,17 @@ class GraphBuilder:
         input another ``shape`` builds on the new one, not on its port's dims); any other's as its port declares it
         (read from its record: no Port objects for a layer only read from), which is what the re-inference after
         ``apply`` wrote: a layer after an input changed in place keeps its dims until then."""
-        return self._type_of(self.output(out))
-
-    def _type_of(self, out: Output) -> TensorType:
-        """``type_of`` an output ``output`` has checked already (``add``'s inputs)."""
-        layer_id, port_id = out
-        layer = self.graph.layer(layer_id)
-        spec = lookup(layer.type, layer.version) if layer.is_a("Parameter") else None
-        if spec is not None and spec.infer is not None:
-            try:
-                (made,) = spec.infer(A.decode(spec.attrs, layer.attrs, lambda: layer.loc), [], [])
-            except IrToolsError:  # (attributes check refuses: as declared, for the gate to report)
-                pass
-            else:
-                return made
-        record = layer.output_record(port_id)
-        return declared_type_of(record[1], record[2])
+        _, layer, record = self._located(out)
+        return _declared(layer, record)
 
     def output(self, out: Output | Layer) -> Output:
         """``out`` as ``(layer id, output port id)`` (a Layer stands for its first output); IrToolsError (E-PASS) for
         anything else, or an output the graph does not have."""
+        return self._located(out)[0]
+
+    def _located(self, out: Output | Layer) -> tuple[Output, Layer, PortRecord]:
+        """``output``'s answer, with the layer and the record of the port it names (``add`` takes the type from
+        them)."""
         if isinstance(out, Layer):
             out = output_of(out) if out.outputs else (out.id, None)
         if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str)):
@@ -79,11 +70,12 @@ class GraphBuilder:
                                code="E-PASS")
         if not self.graph.has_layer(out[0]):
             raise IrToolsError(f"input {out!r}: the graph has no layer with id {out[0]!r}", code="E-PASS")
-        if out[1] is None or self.graph.layer(out[0]).output_record(out[1]) is None:
-            layer = self.graph.layer(out[0])
+        layer = self.graph.layer(out[0])
+        record = None if out[1] is None else layer.output_record(out[1])
+        if record is None:
             raise IrToolsError(f"input {out!r}: layer '{layer.name}' (id {layer.id}) has no output port {out[1]} (its "
                                f"outputs: {layer.output_ids()})", code="E-PASS")
-        return out
+        return out, layer, record
 
     def parameter(self, name: str, element: str, shape: Shape) -> Output:
         """A model input: a Parameter of ``element`` type (``f32``) and ``shape`` (-1 or ``Dim`` for a dynamic dim), its
@@ -137,9 +129,10 @@ class GraphBuilder:
         if attrs is None:
             attrs = self.attrs(op_type, version)
         raw = dict(attrs) if isinstance(attrs, Mapping) else A.encode(attrs)
-        inputs = [self.output(o) for o in inputs]
+        located = [self._located(o) for o in inputs]
+        inputs = [out for out, _, _ in located]
         layer = Layer(self.graph.new_id(), name, op_type, version, raw, data=data)
-        in_types = [self._type_of(o) for o in inputs]
+        in_types = [_declared(source, record) for _, source, record in located]
         layer.inputs = [_port(i, t) for i, t in enumerate(in_types)]
         spec = lookup(op_type, version)
         if spec is not None:
@@ -270,6 +263,19 @@ def refused_at(exc: IrToolsError, layer: Layer) -> None:
 def _shown(t: TensorType) -> str:
     """``i64 [4]``: a type as a refusal names it (``[...]``: a dynamic rank)."""
     return f"{t.element or '?'} {show_shape(t.shape)}"
+
+
+def _declared(layer: Layer, record: PortRecord) -> TensorType:
+    """The type of ``layer``'s output port of ``record`` (``GraphBuilder.type_of``)."""
+    spec = lookup(layer.type, layer.version) if layer.is_a("Parameter") else None
+    if spec is not None and spec.infer is not None:
+        try:
+            (made,) = spec.infer(A.decode(spec.attrs, layer.attrs, lambda: layer.loc), [], [])
+        except IrToolsError:  # (attributes check refuses: as declared, for the gate to report)
+            pass
+        else:
+            return made
+    return declared_type_of(record[1], record[2])
 
 
 def _port(port_id: int, t: TensorType) -> Port:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...ir.model import Graph
-from ...ops.releases import own_opset
+from ...ops.releases import has_probed_values, own_opset
 from ..base import PassResult
 from .base import Downgrade
 
@@ -19,12 +19,19 @@ class OwnOpset(Downgrade):
         stats: Counter[str] = Counter()
         if self.target is None:
             return PassResult(graph, False, stats)
-        owns: dict[tuple[str, str | None], str | None] = {}  # (type, version) -> its own opset (asked once each)
+        left: set[tuple[str, str | None]] = set()  # (type, version) left whatever the attributes (most layers)
         for layer in graph.layers():
             kind = (layer.type, layer.version)
-            own = owns[kind] if kind in owns else owns.setdefault(kind, own_opset(*kind))
-            if own is None or own == layer.version or self.target.creates(layer.type, layer.version, layer.attrs) \
+            if kind in left:
+                continue
+            own = own_opset(*kind)
+            if own is None or own == layer.version:
+                left.add(kind)
+                continue
+            if self.target.creates(layer.type, layer.version, layer.attrs) \
                     or not self.target.creates(layer.type, own, layer.attrs):
+                if not (has_probed_values(*kind) or has_probed_values(layer.type, own)):  # (the same for every layer)
+                    left.add(kind)
                 continue
             stats[f"{layer.type} {layer.version} -> {own} (the same op version)"] += 1
             layer.version = own
