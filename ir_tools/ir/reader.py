@@ -165,9 +165,18 @@ def lfs_pointer(name: str | Path) -> int | None:
     """The size of the file a git LFS pointer file stands for, None for another file."""
     try:
         with open(name, "rb") as f:
-            head = f.read(512)
+            head = f.read(LFS_POINTER_HEAD)
     except OSError:
         return None
+    return lfs_pointer_size(head)
+
+
+#: How many of a file's first bytes ``lfs_pointer_size`` reads.
+LFS_POINTER_HEAD = 512
+
+
+def lfs_pointer_size(head: bytes) -> int | None:
+    """``lfs_pointer`` of a file whose first ``LFS_POINTER_HEAD`` bytes (or all, if fewer) are ``head``."""
     size = re.search(rb"^size (\d+)$", head, re.MULTILINE)
     return int(size[1]) if head.startswith(_LFS_POINTER) and size else None
 

@@ -34,12 +34,16 @@ class Walker(Generic[V]):
         self.order = graph.topological_order() if order is None else order  # raises on a cycle: validate first
         self.free = free
         self.env: dict[PortKey, V] = {}
+        # ``Graph.input_keys`` of each layer the last ``run`` ran (unless a subclass overrides ``source``), for a
+        # subclass that reads them again (the producers of a value, say): found once per layer and walk
+        self.sources: dict[str, list[PortKey | None]] = {}
 
     def run(self, env: Mapping[PortKey, V] | None = None, dirty: set[str] | None = None) -> dict[PortKey, V]:
         """Run every layer in order; returns the environment (seeded with ``env``). With ``dirty``, ``env`` holds an
         earlier walk's values and only the layers in ``dirty`` run, and the consumers of each whose outputs ``spread``
         (``dirty`` grows as the walk goes): a walk after a few layers changed."""
         self.env = env = dict(env or {})
+        self.sources = sources = {}
         graph = self.graph
         input_keys = graph.input_keys
         # the source and fetch hooks are inlined below unless a subclass overrides them
@@ -47,6 +51,7 @@ class Walker(Generic[V]):
         fetch = None if type(self).fetch is Walker.fetch else self.fetch
         uses = Counter((link[0], link[1]) for link in graph.links()) if self.free else None
         out_links = graph.out_links
+        run_node = self.run_node
         for layer in self.order:
             lid = layer.id
             if dirty is not None and lid not in dirty:
@@ -55,8 +60,9 @@ class Walker(Generic[V]):
             if source is not None:
                 keys = [source(layer, port) for port in layer.inputs]
             else:
-                keys = input_keys(lid, ids)
+                keys = sources[lid] = input_keys(lid, ids) if ids else ids  # (no input port: a Const, a Parameter)
             if keys and keys[-1] is None:
+                keys = keys[:]  # (``sources`` keeps them all)
                 spec = lookup(layer.type, layer.version)
                 while (keys and keys[-1] is None and spec is not None and len(keys) > spec.n_inputs[0]
                        and not graph.producers(lid, ids[len(keys) - 1])):
@@ -75,13 +81,17 @@ class Walker(Generic[V]):
                     if uses[key] == 0:
                         env.pop(key, None)
             try:
-                results = self.run_node(layer, args)
+                results = run_node(layer, args)
             except IrToolsError as exc:
                 raise ExecutionError(exc.message, layer.loc, exc.code) from exc
             except _DATA_ERRORS as exc:
                 raise ExecutionError(f"{type(exc).__name__}: {exc}", layer.loc) from exc
+            if dirty is None:
+                for pid, value in zip(layer.output_ids(), results, strict=False):
+                    env[(lid, pid)] = value
+                continue
             for pid, value in zip(layer.output_ids(), results, strict=False):
-                if dirty is not None and self.spreads((lid, pid), env.get((lid, pid)), value):
+                if self.spreads((lid, pid), env.get((lid, pid)), value):
                     dirty.update(link[2] for link in out_links(lid))
                 env[(lid, pid)] = value
         return env

@@ -20,7 +20,7 @@ from ..base.dims import INT64_MAX, show
 from ..base.dtypes import PORT_PRECISIONS, byte_size, element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer, RtNode, Weights
-from ..ir.reader import lfs_pointer
+from ..ir.reader import LFS_POINTER_HEAD, lfs_pointer_size
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
 from ..ops.opsets import (
@@ -53,20 +53,30 @@ def _edge_text(e: tuple) -> str:
     return f"edge {e[0]}:{e[1]} -> {e[2]}:{e[3]}"
 
 
-def _scoped(graph: Graph, scope: set[str] | None) -> Iterable[Layer]:
-    """The layers a check looks at: every one, or those of ``scope`` still in the graph."""
-    return graph.layers() if scope is None else [graph.layer(lid) for lid in scope if graph.has_layer(lid)]
+def in_scope(graph: Graph, layer_ids: Iterable[str]) -> dict[str, Layer]:
+    """The layers of ``layer_ids`` still in the graph, by id: the ``scope`` a local check is given (made once for
+    them all)."""
+    return {lid: graph.layer(lid) for lid in layer_ids if graph.has_layer(lid)}
 
 
-def _scoped_links(graph: Graph, scope: set[str] | None) -> Iterable[tuple]:
-    """The edges a check looks at: every one, or those into or out of the layers of ``scope``."""
+def _scoped(graph: Graph, scope: dict[str, Layer] | None) -> Iterable[Layer]:
+    """The layers a check looks at: every one, or those of ``scope``."""
+    return graph.layers() if scope is None else scope.values()
+
+
+def _scoped_links(graph: Graph, scope: dict[str, Layer] | None) -> Iterable[tuple]:
+    """The edges a check looks at: every one, or those into or out of the layers of ``scope`` (each once)."""
     if scope is None:
         return graph.links()
-    return dict.fromkeys(link for layer in _scoped(graph, scope)
-                         for links in (graph.in_links(layer.id), graph.out_links(layer.id)) for link in links)
+    in_links, out_links = graph.in_links, graph.out_links
+    links: list[tuple] = []
+    for lid in scope:
+        links += in_links(lid)
+        links += out_links(lid)
+    return dict.fromkeys(links)
 
 
-def _edges(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
+def _edges(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
     """Each edge starts and ends at ports its layers declare (E-EDGE-PORT), and the input port it ends at agrees with
     the output port it starts at: the same dims, and the same precision where the input port names one
     (E-EDGE-PRECISION, E-EDGE-DIMS). One pass over the edges for both."""
@@ -91,7 +101,7 @@ def _edges(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
                              f"but its producer ({_edge_text(e)}) gives {show(src[2])}", dst_layer.line_loc(dst[6]))
 
 
-def _fed_inputs(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
+def _fed_inputs(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
     """Every input port has one producer. OpenVINO creates an op with the inputs that have edges, so unfed ports
     after the last fed one only leave optional inputs out (a warning) when the op does not need them."""
     for layer in _scoped(graph, scope):
@@ -126,7 +136,7 @@ def _cycles(graph: Graph) -> Iterator[Diagnostic]:
         yield Diagnostic("error", "E-CYCLE", f"the graph has a cycle: {names}", first.loc)
 
 
-def _constants(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
+def _constants(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
     layers = list(_scoped(graph, scope))
     consts, made = [], []  # read from the .bin; made by a pass, their payload in memory
     for layer in graph.by_type("Const") if scope is None else (layer for layer in layers if layer.is_a("Const")):
@@ -219,21 +229,22 @@ def _packed_strings_wrong(data: bytes, count: int) -> str | None:
 
 def _unreadable(weights: Weights) -> str | None:
     """Why the ``.bin`` that exists cannot give its weights (OpenVINO fails to map it), if it cannot: not readable,
-    or a git LFS pointer in its place."""
+    or a git LFS pointer in its place (its first bytes, read once for both)."""
     if weights.mapped:
         return None
-    size = lfs_pointer(weights.path)
+    try:
+        with open(weights.path, "rb") as f:
+            head = f.read(LFS_POINTER_HEAD)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or 'not readable'})"
+    size = lfs_pointer_size(head)
     if size is not None:
         return (f"is a git LFS pointer to a file of {size} bytes, what a clone without git-lfs holds in its place "
                 "(`git lfs pull` in its repository fetches it)")
-    try:
-        with open(weights.path, "rb"):
-            return None
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or 'not readable'})"
+    return None
 
 
-def _opsets(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
+def _opsets(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
     """Every layer's type must be in its opset, as OpenVINO's reader requires (ops.opsets holds its tables)."""
     domains: set[str] = set()  # extension domains already reported: once each, not as typos
     fine: set[tuple[str, str | None]] = set()  # (type, version) found without a problem: a model repeats a few
@@ -450,7 +461,7 @@ def _results(graph: Graph) -> Iterator[Diagnostic]:
 _MAX_SIZE = INT64_MAX
 
 
-def _output_ports(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
+def _output_ports(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
     """An output port without a precision, or one spelled otherwise than OpenVINO reads it (E-PORT: its reader
     refuses the file, "missing mandatory attribute: precision", "Unsupported element type: fp32"); static output dims
     so large that the tensor's element count or byte size overflows int64 (E-SIZE)."""
@@ -503,7 +514,7 @@ def _unpaired_state(graph: Graph) -> Iterator[Diagnostic]:
                              "OpenVINO refuses to read the model", layer.loc)
 
 
-def _crashing_attributes(graph: Graph, scope: set[str] | None = None) -> Iterator[Diagnostic]:
+def _crashing_attributes(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
     """E-ATTR for attribute values OpenVINO reads and infers but its CPU plugin crashes compiling (``OpSpec.crashes``):
     refused before OpenVINO is given the model (attributes that do not decode are the shape walk's to report)."""
     for layer in graph.by_type(*crashing_types()):
@@ -526,7 +537,7 @@ STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
     v10_name_collisions, duplicate_tensor_names, _output_ports, _unpaired_state, _dead_layers,
 )
 #: Those that look at each layer (and its edges) on its own, so that after a few layers changed in a graph that passed,
-#: they find any new error among those layers: called with ``scope``, the ids of the layers changed.
+#: they find any new error among those layers: called with ``scope``, the layers changed (``in_scope``).
 LOCAL_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({
     _edges, _fed_inputs, _constants, _opsets, _crashing_attributes, _output_ports,
 })

@@ -168,13 +168,17 @@ class ShapeWalker(Walker[TensorType]):
         # a layer whose op, attributes, input types and declared outputs are those of one whose rule answered and
         # agreed with its declared outputs before: the same answer, nothing to report (see ``clean``); a Const by its
         # element type and shape alone where its offset and size are surely valid (``const_kind``: a model's Consts
-        # repeat a few), a Parameter never
-        key = items = const = None
+        # repeat a few), a Parameter never; only the answer of a rule without value inputs is remembered so, and only
+        # such a layer is looked up
+        key = items = arg_ids = const = None
         op_type = layer.type
+        spec = lookup(op_type, layer.version)
+        clean = spec is not None and spec.infer is not None and not spec.value_inputs
         if args and not layer.children:  # (a layer with a body: its answer depends on the body too)
-            items = tuple(layer.attrs.items())
-            key = (op_type, layer.version, items, tuple(map(id, args)), layer.declared_outputs())
-        elif op_type == "Const" and not layer.children:
+            items, arg_ids = tuple(layer.attrs.items()), tuple(map(id, args))
+            if clean:
+                key = (op_type, layer.version, items, arg_ids, layer.declared_outputs())
+        elif op_type == "Const" and not layer.children and clean:
             const = const_kind(layer.attrs)
             if const is not None:
                 key = (op_type, layer.version, const, layer.declared_outputs())
@@ -183,12 +187,11 @@ class ShapeWalker(Walker[TensorType]):
             if outputs is not None:
                 self.result.inferred.add(layer.id)
                 return list(outputs)
-        spec = lookup(op_type, layer.version)
         records = layer.output_records()
         outputs = None
         if spec is not None and spec.infer is not None:
             try:
-                outputs = self.infer(layer, spec, args, len(records), items, const)
+                outputs = self.infer(layer, spec, args, len(records), items, const, arg_ids)
             except IrToolsError as exc:
                 loc = exc.loc if exc.loc.layer_id else layer.loc  # e.g. a broken Const feeding this layer
                 self.result.diagnostics.append(Diagnostic("error", exc.code, exc.message, loc))
@@ -198,7 +201,7 @@ class ShapeWalker(Walker[TensorType]):
             # (a port declared without dims is a scalar or a dynamic rank: OpenVINO's serializer writes both so)
             return [self.declared_type(r[1], r[2] or None) for r in records]
         self.result.inferred.add(layer.id)
-        clean = key is not None and not spec.value_inputs
+        clean = key is not None
         for record, inferred in zip(records, outputs, strict=False):
             # the same interned type, or one the declared dims and precision are known to agree with: nothing to report
             if self.declared_type(record[1], record[2]) is not inferred and not self.agrees(record, inferred) and \
@@ -213,9 +216,10 @@ class ShapeWalker(Walker[TensorType]):
 
     def infer(self, layer: Layer, spec: OpSpec, inputs: list[TensorType], n_outputs: int,
               items: tuple[tuple[str, str], ...] | None, const: tuple[str, str] | None = None,
-              ) -> tuple[TensorType, ...] | None:
-        """The layer's output types by its rule (``items``: its raw attributes, ``const``: its ``const_kind``, if
-        ``run_node`` has them); None when we cannot match OpenVINO (rule 4)."""
+              arg_ids: tuple[int, ...] | None = None) -> tuple[TensorType, ...] | None:
+        """The layer's output types by its rule (``items``: its raw attributes, ``const``: its ``const_kind``,
+        ``arg_ids``: the identities of ``inputs``, if ``run_node`` has them); None when we cannot match OpenVINO
+        (rule 4)."""
         if spec.bodies:  # (its answer depends on its bodies: not remembered)
             check_arity(layer, spec, len(inputs), n_outputs)
             values = self.body_values(layer, spec)
@@ -245,8 +249,8 @@ class ShapeWalker(Walker[TensorType]):
             return outputs
         else:  # (a remembered answer had its arity checked: the key holds the numbers of inputs and outputs)
             values, known = None, len(layer.input_ids())
-        memo = (id(spec), tuple(layer.attrs.items()) if items is None else items, tuple(map(id, inputs)), n_outputs,
-                known)
+        memo = (id(spec), tuple(layer.attrs.items()) if items is None else items,
+                tuple(map(id, inputs)) if arg_ids is None else arg_ids, n_outputs, known)
         outputs = self.answers.get(memo, _UNKNOWN)
         if outputs is _UNKNOWN:
             if values is None:
@@ -266,7 +270,8 @@ class ShapeWalker(Walker[TensorType]):
         if spec.n_outputs < 0 and len(outputs) != n_outputs:
             raise IrToolsError(f"{spec.label} has {len(outputs)} outputs here, the layer declares {n_outputs}",
                                layer.loc, "E-ARITY")
-        return tuple(map(self.intern, outputs))
+        interned = self.interned.setdefault  # (``intern`` inlined: every answer's types pass here)
+        return tuple([interned(t, t) for t in outputs])
 
     def bind(self, layer: Layer) -> Bodies:
         """A TensorIterator's, Loop's or If's port maps and bodies, each re-inferred by a walk of its own (rule 6)."""
@@ -297,15 +302,20 @@ class ShapeWalker(Walker[TensorType]):
         """The values a rule reads, one per input port (None elsewhere, and for one OpenVINO cannot know either:
         ``opaque``, or an unfed port's); None when one is not known to us (rule 4)."""
         values: list[np.ndarray | None] = []
-        for i, pid in enumerate(layer.input_ids()):
+        for i, key in enumerate(self.input_keys(layer)):
             value = None
             if i in spec.value_inputs:
-                key = self.graph.producer_key(layer.id, pid)
                 value = None if key is None else self.value(key)
                 if value is None and not (key is None or self.opaque(key)):
                     return None  # OpenVINO may know more of the value than we do (rule 4)
             values.append(value)
         return values
+
+    def input_keys(self, layer: Layer) -> list[PortKey | None]:
+        """``Graph.input_keys`` of ``layer``'s input ports: as its run found them (``Walker.sources``), else (a layer a
+        continued walk does not run) found now."""
+        found = self.sources.get(layer.id)
+        return self.graph.input_keys(layer.id, layer.input_ids()) if found is None else found
 
     def opaque(self, key: PortKey) -> bool:
         """Whether OpenVINO can neither compute nor bound the value of an output port: its bound evaluation
@@ -321,7 +331,7 @@ class ShapeWalker(Walker[TensorType]):
                 todo.pop()
                 continue
             layer = graph.layer(lid)
-            sources = graph.input_keys(lid, layer.input_ids())
+            sources = self.input_keys(layer)
             if read_as_decompression(self.graph, layer):
                 found[lid] = True
             elif not sources:
@@ -346,7 +356,6 @@ class ShapeWalker(Walker[TensorType]):
         if not layer.input_ids():  # (a Const, most often: no producer to compute first)
             self._compute(layer, key, [])
             return self.values.setdefault(key, None)
-        input_keys = self.graph.input_keys
         todo: list[tuple[PortKey, list[PortKey | None] | None]] = [(key, None)]  # (port, its layer's sources once read)
         while todo:
             top, sources = todo[-1]
@@ -355,7 +364,7 @@ class ShapeWalker(Walker[TensorType]):
                 continue
             layer = self.graph.layer(top[0])
             if sources is None:  # (a layer met again once its producers are computed: they are, none waits)
-                sources = input_keys(layer.id, layer.input_ids())
+                sources = self.input_keys(layer)
                 waiting = [s for s in sources if s is not None and s not in self.values]
                 if waiting and self._computable(layer):
                     todo[-1] = (top, sources)
@@ -379,8 +388,9 @@ class ShapeWalker(Walker[TensorType]):
         return found[1]
 
     def spreads(self, key: PortKey, before: TensorType | None, now: TensorType) -> bool:
-        # another type, or a value a consumer may read (rule 5): the same type may hold another value
-        return (before is not now and before != now) or self.small_type(now)
+        # another type, or a value a consumer may read (rule 5): the same type may hold another value. Every type of a
+        # walk and of the propagation it continues is interned by the graph's memo, so equal types are one object
+        return before is not now or self.small_type(now)
 
     def continue_from(self, since: Propagation) -> Propagation:
         """``propagate`` from ``since``, a propagation of the graph before its latest changes: the layers changed
@@ -443,10 +453,8 @@ class ShapeWalker(Walker[TensorType]):
             if et in ("i32", "i64"):
                 self.values[key] = np.array([d.lo for d in t.shape], np.int32 if et == "i32" else np.int64)
             return
-        if not self._computable(layer):
-            return
         args = [None if s is None else self.values.get(s) for s in sources]
-        if any(a is None for a in args):
+        if any(a is None for a in args) or not self._computable(layer):  # (an input not known: the most often)
             return
         spec = lookup(layer.type, layer.version)
         try:
@@ -702,11 +710,15 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
         if not records:
             continue
         for i, key in enumerate(input_keys(layer.id, layer.input_ids())):
-            source = None if key is None else outputs.get(key)
-            if source is None and key is not None and walked is not None:  # a producer not walked again
+            if key is None:
+                continue
+            source = outputs.get(key)
+            if source is None and walked is not None:  # a producer not walked again (its output ports stay as they are)
                 record = graph.layer(key[0]).output_record(key[1])
-                source = None if record is None else (record[2], record[1])
-            if source is not None and (records[i][2], records[i][1]) != source:
+                if record is None:
+                    continue
+                source = outputs[key] = (record[2], record[1])
+            if source is not None and (records[i][2] != source[0] or records[i][1] != source[1]):
                 port = layer.inputs[i]
                 port.dims, port.precision = source
                 changed += _corrects(records[i], source)

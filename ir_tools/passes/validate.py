@@ -25,7 +25,7 @@ from ..ir.reader import read_ir
 from ..ops import attrs as A
 from ..ops.core import ConstAttrs
 from ..ops.opsets import lookup
-from .checks import LOCAL_CHECKS, STRUCTURAL_CHECKS, WARNING_CHECKS, empty_window_warnings
+from .checks import LOCAL_CHECKS, STRUCTURAL_CHECKS, WARNING_CHECKS, empty_window_warnings, in_scope
 from .shapes import MAX_VALUE_ELEMENTS, Propagation, agreed_with, propagate
 
 T = TypeVar("T")
@@ -51,7 +51,8 @@ def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool =
     check finds none; the errors found are not all there are (``require_valid`` then checks it all)."""
     file = str(graph.source) if graph.source else None
     diags = list(graph.load_diagnostics)
-    scope = None if fixed is None or fixed.walked is None else fixed.walked | set(graph.changes[fixed.revision:])
+    scope = None if fixed is None or fixed.walked is None else \
+        in_scope(graph, fixed.walked | set(graph.changes[fixed.revision:]))
     if scope is not None and warnings:
         raise ValueError("a propagation continued from another (Propagation.walked) makes a gate: warnings=False")
     for structural in STRUCTURAL_CHECKS:
@@ -120,7 +121,7 @@ def known_value_refusals(graph: Graph, result: Propagation) -> list[Diagnostic]:
         if result.walked is not None and layer.id not in result.walked:
             continue
         spec = lookup(layer.type, layer.version)
-        keys = [graph.producer_key(layer.id, port.id) for port in layer.inputs]
+        keys = graph.input_keys(layer.id, layer.input_ids())  # (no Port objects made)
         if spec is None or spec.infer is None or None in keys or not spec.n_inputs[0] <= len(keys) <= spec.n_inputs[1]:
             continue
         inputs = [result.types.get(key) for key in keys]

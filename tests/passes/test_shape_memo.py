@@ -1,12 +1,17 @@
 """Shape propagation remembers a layer's answer by its op, attributes, input types and declared outputs: a layer
-like one seen before must still report its own mismatches, at its own line."""
+like one seen before must still report its own mismatches, at its own line. The types it hands out are interned, so
+that a walk continued from another tells a changed type by identity."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from ir_tools.ir.reader import read_ir
+from ir_tools.ops.releases import release
 from ir_tools.passes.shapes import propagate
+from ir_tools.passes.target import migrate_graph
+from ir_tools.passes.validate import last_passed, require_valid
+from tests.target_zoo import FIXTURES_DIR
 
 
 def _port(pid: int, dims: tuple[int, ...]) -> str:
@@ -31,3 +36,15 @@ def test_a_repeated_layer_reports_its_own_mismatch(tmp_path: Path) -> None:
     assert [(d.code, d.loc.line) for d in result.diagnostics] == [("E-SHAPE", line) for line in wrong]
     assert len(result.inferred) == len(declared) + 1 and not result.not_inferred
     assert {result.types[(str(i), 1)].shape for i in range(1, len(declared) + 1)} == {result.types[("0", 0)].shape}
+
+
+def test_the_types_of_a_propagation_and_of_one_continued_from_it_are_interned_alike() -> None:
+    # ``ShapeWalker.spreads`` tells a type that changed by identity: equal types must be one object
+    graph = read_ir(FIXTURES_DIR / "tiny_gpt2_int8.xml")
+    require_valid(graph)
+    before = dict(last_passed(graph).types)
+    assert migrate_graph(graph, release("2023.0"), checked=True).modified
+    gate = last_passed(graph)
+    assert gate is not None and gate.walked
+    types = [*before.values(), *gate.types.values()]
+    assert len({id(t) for t in types}) == len(set(types))
