@@ -60,8 +60,9 @@ DEFECTS: dict[str, str] = {
                            "255 (255.5, 256, 3e38, inf: False, not True)",
     "float_boolean_nan_true": "computes Convert-1 from a float into boolean as True for NaN, where the current "
                               "OpenVINO gives False",
-    "v10_boolean_output_fails": "fails to compile an IR v10 model whose output is IsNaN-10's, IsInf-10's or "
-                                "IsFinite-10's ('Eltwise node ... doesn't support BOOL precision')",
+    "v10_boolean_output_fails": "fails to compile an IR v10 model where IsNaN-10, IsInf-10 or IsFinite-10 is read "
+                                "by other than a single LogicalNot-1 or LogicalAnd-1 (a Result, a Reshape, a Convert: "
+                                "'Eltwise node ... doesn't support BOOL precision')",
     "avg_pool_pads_refused": "does not compile AvgPool-1 with an axis of two windows or more whose first window "
                              "reaches past the data by other than a multiple of the stride (kernel - length - "
                              "pads_begin > 0 and not a multiple of it: 'Supported primitive descriptors list is "
@@ -201,7 +202,9 @@ class Release:
       255.02), right for every value within +-255 (``FLOAT_BOOLEAN_EXACT_WITHIN``); 2024.1 on right;
     - ``float_boolean_nan_true``: 2024.1 and 2024.2 convert NaN into True (f32 and f16), the current one False;
     - ``v10_boolean_output_fails``: 2023.0 does not compile an IR v10 model whose output is IsNaN-10's, IsInf-10's or
-      IsFinite-10's ("doesn't support BOOL precision"); NotEqual-1's and LogicalNot-1's it does;
+      IsFinite-10's ("doesn't support BOOL precision"), nor one where such a layer is read by a Reshape, an
+      Unsqueeze, a Concat, a Convert-1, a Select-1 or two LogicalNot-1 (it does where a single LogicalNot-1 or
+      LogicalAnd-1 reads it; 2024.0, 2024.1 and 2025.0 compile all); NotEqual-1's and LogicalNot-1's it does;
     - ``avg_pool_pads_refused``: 2023.0 to 2024.1 do not compile AvgPool-1 (on dynamic dims: fail at inference) with
       an axis of two windows or more where ``K - L - pads_begin`` is positive and not a multiple of the stride
       (``pool_geometry.cpu_pads_refused``: the CPU plugin's end pad, computed with C's truncating division, disagrees

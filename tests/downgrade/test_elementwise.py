@@ -106,3 +106,51 @@ def _compared(name: str, inputs: dict[str, np.ndarray]) -> np.ndarray:
     if not name.startswith("isfinite") or x.dtype != np.float32 or openvino_cpu_isa() != AVX512:
         return np.ones(x.shape, bool)
     return ~((x != 0) & (np.abs(x) < np.finfo(np.float32).tiny))
+
+
+def test_is_inf_of_f64_migrated_for_2022_1_runs_equal(tmp_path: Path, capsys) -> None:
+    """IsInf-10 of f64 (an f64 input, and f32 made f64 inside), each sign and both: OpenVINO CPU reads an f64 Const
+    infinity as f32's largest value, so ``x == inf`` in f64 was False for an infinity computed inside and True for
+    3.4028235e38 (the current OpenVINO and 2023.0 alike): the rewrite compares in f32, equal to the original on
+    both."""
+    import openvino as ov
+    import openvino.opset10 as o10
+
+    import ir_tools
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    x, d = o10.parameter([len(SPECIAL)], np.float32, name="x"), o10.parameter([len(SPECIAL)], np.float64, name="d")
+    results = [o10.result(o10.is_inf(source, {"detect_positive": positive, "detect_negative": negative}),
+                          name=f"isinf_{kind}_{int(positive)}{int(negative)}")
+               for source, kind in ((o10.convert(x, "f64"), "inside"), (d, "input"))
+               for positive, negative in ((True, True), (True, False), (False, True))]
+    model, out = tmp_path / "isinf_f64.xml", tmp_path / "isinf_f64_2022.1.xml"
+    ov.save_model(ov.Model(results, [x, d], "isinf_f64"), str(model), compress_to_fp16=False)
+    assert main(["migrate", str(model), "--target", "2022.1", "-o", str(out)]) == 0
+    assert "6 x IsInf-10 ->" in capsys.readouterr().out
+    inputs = {"x": SPECIAL, "d": np.concatenate([SPECIAL[:-1], [1e300]])}
+    want = OpenVinoRunner(ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
+    assert want["isinf_inside_11"][1:3].all() and not want["isinf_inside_11"][8:10].any()  # (inf; f32's largest)
+    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
+    for runner in (OpenVinoRunner(migrated, files), ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files)):
+        got = runner.run(inputs)
+        assert set(got) == set(want) and len(want) == 6
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{runner.name}: {name}", strict=True)
+
+
+def test_identity_of_string_is_refused(tmp_path: Path, capsys) -> None:
+    """Identity-16 of a string input: the current OpenVINO runs it, but no release's CPU converts a string (2025.0
+    and 2026.4: "Unsupported operation of type: Convert"), so its rewrite into Convert-1 compiled nowhere (migrate
+    wrote it, exit 0): refused, for 2025.0 (which does not compile Identity-16) and 2024.0 (which has no opset16)."""
+    import openvino as ov
+    import openvino.opset16 as o16
+
+    from tests.downgrade.runs import assert_refused
+
+    x = o16.parameter([2], ov.Type.string, name="s")
+    model = tmp_path / "identity_string.xml"
+    ov.save_model(ov.Model([o16.identity(x, name="identity")], [x], "identity_string"), str(model))
+    for target in ("2025.0", "2024.0"):
+        assert_refused(model, "identity", "Identity@opset16", capsys, target)

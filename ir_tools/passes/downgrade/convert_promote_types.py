@@ -15,7 +15,7 @@ from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type, declared_type_of
 from .base import Downgrade
-from .float_convert import constant
+from .float_convert import constant, f32_boundary
 from .integer_wrap import converted_alike, wrapped, wraps_exactly
 
 #: The element types ConvertPromoteTypes takes (convert_promote_types.cpp, is_type_supported).
@@ -66,7 +66,10 @@ def _model_output(graph: Graph, layer: Layer, index: int) -> bool:
     ConvertPromoteTypes-14's same-numbered one) feeds a Result: a model output, or a body's. Measured: 2023.1 and 2023.2
     compute an integer Convert-1 into f16 whose output is a Result's saturating to +-65504 (for its other consumers
     too), one read by a Reshape before the Result as the current OpenVINO does; 2023.0 and 2023.3 to 2024.2 write any
-    f16 output saturated (``f16_io_saturates``, its own diagnostic)."""
+    f16 output saturated (``f16_io_saturates``, its own diagnostic). Not in an IR v10 model, whose f16 outputs every
+    release reads as f32 (``f32_boundary``): there the value is converted as inside the model."""
+    if f32_boundary(graph):
+        return False
     ports = layer.outputs
     if not ports:
         return True

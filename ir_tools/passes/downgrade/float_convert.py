@@ -135,11 +135,19 @@ def _nan(graph: Graph, layer: Layer) -> bool:
             and not constant(graph, source(graph, layer, 0)))
 
 
+#: The reader an IsNaN/IsInf/IsFinite-10 of an IR v10 model may have, alone, for 2023.0 to compile it (measured: its
+#: CPU fuses the check into a LogicalNot-1 or LogicalAnd-1; read by a Result, a Reshape, an Unsqueeze, a Concat, a
+#: Convert-1 into boolean, u8 or f32, a Select-1, or by two LogicalNot-1, it is refused alike).
+_FUSED_READERS = frozenset({"LogicalNot-1", "LogicalAnd-1"})
+
+
 def _v10_output(graph: Graph, layer: Layer) -> bool:
-    """``v10_boolean_output_fails`` hits IsNaN/IsInf/IsFinite-10 of an IR v10 model where a Result reads it."""
-    return graph.ir_version == 10 and op_label(layer.type, layer.version) in _CHECKS and any(
-        graph.layer(edge.to_layer).is_a("Result") for port in layer.outputs
-        for edge in graph.consumers(layer.id, port.id))
+    """``v10_boolean_output_fails`` hits IsNaN/IsInf/IsFinite-10 of an IR v10 model but one whose only reader is of
+    ``_FUSED_READERS``."""
+    if graph.ir_version != 10 or op_label(layer.type, layer.version) not in _CHECKS:
+        return False
+    readers = [graph.layer(edge.to_layer) for port in layer.outputs for edge in graph.consumers(layer.id, port.id)]
+    return len(readers) != 1 or op_label(readers[0].type, readers[0].version) not in _FUSED_READERS
 
 
 _BOOLEAN = "as LogicalAnd-1 of NotEqual-1(x, 0) and Equal-1(x, x) (True but for zeros and NaN)"
@@ -157,11 +165,12 @@ class FloatChecksTo1(Downgrade):
        ``LogicalAnd(NotEqual(x, 0), Equal(x, x))``; a Convert whose input provably lies within +-255 (without NaN for
        the second) is computed right, and left, and so is one of Consts alone, which every release folds alike (the
        rewrite would not: a Const NaN is folded into True);
-    2. IsNaN-10, IsInf-10 and IsFinite-10 read by a Result of an IR v10 model (``v10_boolean_output_fails``: 2023.0
-       does not compile them) are ``NotEqual(x, x)``, ``Equal(Abs(x), inf)`` (``Equal(x, inf)`` or ``Equal(x, -inf)``
-       where one sign is detected) and ``Less(Abs(x), inf)`` in f32 (an f16 input converted), and-ed with ``x == 0 or
-       Abs(x) >= 2^-126``: the CPU's IsFinite-10 of an f32 subnormal is False (with AVX-512: True with AVX2 alone, where
-       the form then differs at f32 subnormals; 2023.0, 2024.0 and the current OpenVINO;
+    2. IsNaN-10, IsInf-10 and IsFinite-10 of an IR v10 model but one read by a single LogicalNot-1 or LogicalAnd-1
+       (``v10_boolean_output_fails``: 2023.0 does not compile them) are ``NotEqual(x, x)``, ``Equal(Abs(x), inf)``
+       (``Equal(x, inf)`` or ``Equal(x, -inf)`` where one sign is detected) and ``Less(Abs(x), inf)`` in f32 (an f16
+       input converted), and-ed with ``x == 0 or Abs(x) >= 2^-126``: the CPU's IsFinite-10 of an f32 subnormal is
+       False (with AVX-512: True with AVX2 alone, where the form then differs at f32 subnormals; 2023.0, 2024.0 and
+       the current OpenVINO;
        an f16 tensor inside a model holds f32 values, an f16 input's subnormal an f32 normal), and so is the form's
        (measured on 300000 seeded f32 bit patterns, 345000 subnormals and every f16, equal to the op on those
        releases, IsNaN and IsInf too); an IsInf detecting neither sign, and inputs of another type than f16 and f32,
@@ -231,6 +240,15 @@ def _comparison(builder: GraphBuilder, layer: Layer, label: str, x: Output) -> O
     return add("Equal", [x, const(signs[0] * np.inf, "inf")], "")
 
 
+def f32_boundary(graph: Graph) -> bool:
+    """Whether OpenVINO reads ``graph``'s f16 model inputs and outputs as f32: an IR v10 model's, whose f16 (as its
+    boolean and i64) inputs and outputs ``read_model`` converts, every release (measured on 2023.0, 2024.0, 2024.1 and
+    2026.4: an f16 input fed inf, f16 outputs converted from f32 70000 and -1e6 and from i32 70000 and 2049, all kept,
+    as f32). No release then saturates f16 at the boundary (``f16_io_saturates``), nor converts an integer into an
+    f16 output otherwise than inside the model (``Release.converts_output_only``)."""
+    return graph.ir_version == 10
+
+
 def f16_io(graph: Graph) -> Iterator[tuple[Layer, bool]]:
     """The model inputs and outputs of f16 a release that saturates f16 at the model's boundary
     (``f16_io_saturates``) reads or writes otherwise, each with whether ordinary values of a wider type meet it (True:
@@ -238,7 +256,9 @@ def f16_io(graph: Graph) -> Iterator[tuple[Layer, bool]]:
     f16 lies within +-65504); every Result of f16 whose values may lie beyond +-65504 (``magnitude``), True where they
     come from a conversion into f16 of a wider type (``widened``: f32 data of 70000), False where f16 computation
     makes them (60000 + 60000: the current OpenVINO's output is then an overflow, inf). Inside a model every release
-    computes f16 in f32 alike (measured), so no other layer is hit."""
+    computes f16 in f32 alike (measured), so no other layer is hit; nor is any of an IR v10 model (``f32_boundary``)."""
+    if f32_boundary(graph):
+        return
     for layer in graph.parameters():
         if layer.attrs.get("element_type", "").lower() == "f16":
             yield layer, False
