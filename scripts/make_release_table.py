@@ -22,6 +22,14 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   [L, 1], [1, 1, 1, S]), which the specification broadcasts (2023.3 to 2024.2; batch dims of 1 are read);
 - ``sdpa_mask_broadcast_dynamic_fails``: its CPU plugin fails at inference on such a mask where the query's and the
   key's lengths are declared dynamic, as a language model's are (its reader takes them: 2023.3);
+- ``sdpa_lower_rank_wrong``: SDPA-13 of a rank-4 query and a key or value of rank 3 (which broadcast) computed
+  otherwise than the specification on static dims (2023.3, 2024.0; measured on 2023.3, 2024.0, 2024.1, 2025.0 and
+  2026.4 only: the others' answers predate the question); ``sdpa_lower_rank_dynamic_fails``: on dynamic dims not run
+  ("expect_dims" at inference: 2023.3);
+- ``sdpa_scalar_mask_crashes``: SDPA-13 of a mask of rank 0 fed at inference, batch dims of 1 and L = 4, crashes the
+  process running it (SIGSEGV: 2023.3 to 2025.0; measured on those four and 2026.4 only);
+- ``scatter_min_max_nan_otherwise``: ScatterElementsUpdate-12 min and max of f32 computed otherwise where a NaN or
+  a signed zero meets another value (2023.3, 2024.0; measured on those, 2024.1, 2025.0 and 2026.4 only);
 - ``identity_not_compiled``: Identity-16 read, but not compiled ("Unsupported operation of type: Identity"; 2025.0,
   the first with opset16, to 2025.3);
 - ``bitwise_unsigned_wrong``: BitwiseNot-13 on u16, u32 and u64 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped
@@ -140,6 +148,21 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         sys.exit(f"{answer['version']}: SDPA-13 float masks on dynamic lengths {dynamic}: a defect no key describes")
     if "fails" in dynamic.values():
         found.append("sdpa_mask_broadcast_dynamic_fails")
+    lower = answer.get("sdpa_lower_rank") or {}  # (a probe made before the question was asked: not measured)
+    if lower.get("static", "right") not in ("right", "wrong") or lower.get("dynamic", "right") not in ("right",
+                                                                                                      "fails"):
+        sys.exit(f"{answer['version']}: SDPA-13 of a rank-3 key and value {lower}: a defect no key describes")
+    if lower.get("static") == "wrong":
+        found.append("sdpa_lower_rank_wrong")
+    if lower.get("dynamic") == "fails":
+        found.append("sdpa_lower_rank_dynamic_fails")
+    scalar = answer.get("sdpa_scalar_mask")  # (as sdpa_lower_rank: not measured before the question)
+    if scalar not in (None, "right", "crashes"):
+        sys.exit(f"{answer['version']}: SDPA-13 of a scalar mask fed: {scalar}, a defect no key describes")
+    if scalar == "crashes":
+        found.append("sdpa_scalar_mask_crashes")
+    if answer.get("scatter_min_max") is False:  # (as sdpa_lower_rank: not measured before the question)
+        found.append("scatter_min_max_nan_otherwise")
     if answer["identity"] is False:
         found.append("identity_not_compiled")
     wrong = {(op, element) for op, types in (answer["bitwise"] or {}).items() for element, right in types.items()

@@ -244,6 +244,108 @@ def sdpa_float_mask_shapes(dynamic: bool = False) -> dict[str, str] | None:
     return None if answers[",".join(map(str, MASK_SHAPES[0]))] == "refused" else answers
 
 
+def sdpa_lower_rank() -> dict[str, str] | None:
+    """What the CPU plugin does with ScaledDotProductAttention-13 of a rank-4 query ([1, 2, 4, 8]) and a key and value
+    of rank 3 ([2, 6, 8], which broadcast to [1, 2, 6, 8]; a float mask [4, 6] of zeros), declared "static" and
+    "dynamic" (every dim ?): "right" if it computes it within 1e-5 of float64 numpy, "wrong" if not (2023.3, 2024.0
+    static), "fails" if it does not compile or run it (2023.3 dynamic: "m_dims=[2,6,8,] expect_dims=[1,6,8,8,]" at
+    inference); None if it does not read SDPA-13."""
+    q, kv, dims = [1, 2, 4, 8], [2, 6, 8], [4, 6]
+    rng = np.random.default_rng(2)
+    query, key, value = (rng.standard_normal(d).astype(np.float32) for d in (q, kv, kv))
+    mask = np.zeros(dims, np.float32)
+    scores = query.astype(np.float64) @ key.transpose(0, 2, 1) / np.sqrt(8)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    want = weights / weights.sum(-1, keepdims=True) @ value
+    answers = {}
+    for declared in ("static", "dynamic"):
+        declared_q, declared_kv = (q, kv) if declared == "static" else ([-1] * 4, [-1] * 3)
+        params = "".join(parameter(i, n, "f32", "FP32", d)
+                         for i, n, d in ((0, "q", declared_q), (1, "k", declared_kv), (2, "v", declared_kv)))
+        params += parameter(3, "mask", "f32", "FP32", dims)
+        model = read(SDPA.format(params=params, q0=port(0, "FP32", declared_q), q1=port(1, "FP32", declared_kv),
+                                 q2=port(2, "FP32", declared_kv), mask=port(3, "FP32", dims),
+                                 q4=port(4, "FP32", declared_q)))
+        if model is None:
+            return None
+        try:
+            got = compiled(model).create_infer_request().infer([query, key, value, mask])[0]
+        except RuntimeError as error:
+            print(f"SDPA of a rank-3 key and value ({declared}): {error}", file=sys.stderr)
+            answers[declared] = "fails"
+            continue
+        right = got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-5)
+        answers[declared] = "right" if right else "wrong"
+    return answers
+
+
+def sdpa_scalar_mask() -> str | None:
+    """What the CPU plugin does with ScaledDotProductAttention-13 of q [1, 1, 4, 8], k and v [1, 1, 6, 8] (batch dims
+    of 1) and a float mask of rank 0 fed at inference (a Parameter): "right" if it computes it within 1e-5 of float64
+    numpy, "wrong" if not, "crashes" if the process running it dies (2023.3 to 2025.0: SIGSEGV; so it runs in a child
+    process); None if the release does not read SDPA-13."""
+    import subprocess
+
+    q, kv = [1, 1, 4, 8], [1, 1, 6, 8]
+    params = "".join(parameter(i, n, "f32", "FP32", d) for i, n, d in ((0, "q", q), (1, "k", kv), (2, "v", kv)))
+    params += parameter(3, "mask", "f32", "FP32", [])
+    xml = SDPA.format(params=params, q0=port(0, "FP32", q), q1=port(1, "FP32", kv), q2=port(2, "FP32", kv),
+                      mask=port(3, "FP32", []), q4=port(4, "FP32", q))
+    if read(xml) is None:
+        return None
+    rng = np.random.default_rng(3)
+    inputs = [rng.standard_normal(d).astype(np.float32) for d in (q, kv, kv)] + [np.array(0.5, np.float32)]
+    query, key, value, mask = (x.astype(np.float64) for x in inputs)
+    scores = query @ key.transpose(0, 1, 3, 2) / np.sqrt(8) + mask
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    want = weights / weights.sum(-1, keepdims=True) @ value
+    child = ("import sys, numpy as np, openvino as ov\n"
+             "inputs = [np.load(f'{sys.argv[1]}/{i}.npy') for i in range(4)]\n"
+             "model = ov.Core().read_model(f'{sys.argv[1]}/probe.xml')\n"
+             "compiled = ov.Core().compile_model(model, 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})\n"
+             "np.save(f'{sys.argv[1]}/out.npy', compiled.create_infer_request().infer(inputs)[0])\n")
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "probe.xml").write_text(xml)
+        (Path(folder) / "probe.bin").write_bytes(b"")
+        for i, x in enumerate(inputs):
+            np.save(Path(folder) / f"{i}.npy", x)
+        done = subprocess.run([sys.executable, "-c", child, folder], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            print(f"SDPA of a scalar mask fed: exit {done.returncode} {done.stderr[-200:]}", file=sys.stderr)
+            return "crashes"
+        got = np.load(Path(folder) / "out.npy")
+    return "right" if got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-5) else "wrong"
+
+
+def scatter_min_max() -> bool | None:
+    """True if the CPU plugin computes ScatterElementsUpdate-12 min and max of f32 (use_init_val, axis 0) as the
+    current one does, ``acc = u < acc ? u : acc`` (max: ``acc < u ? u : acc``) in index order, bits included, where a
+    NaN or a signed zero meets another value (data NaN or -0.0 beside updates 2.0 and +0.0, updates NaN then 3.0 at
+    one place); False if it computes otherwise (2024.0: a NaN of the data gives way to the update, -0.0 to +0.0);
+    None if the release has no opset12."""
+    try:
+        import openvino.opset12 as ops
+    except ImportError:  # 2023.x
+        try:
+            import openvino.runtime.opset12 as ops
+        except ImportError:
+            return None
+    data = np.array([np.nan, -0.0, 1.0, 5.0], np.float32)
+    indices = np.array([0, 1, 2, 2], np.int64)
+    updates = np.array([2.0, 0.0, np.nan, 3.0], np.float32)
+    right = True
+    for reduction in ("min", "max"):
+        want = data.copy()
+        for i, u in zip(indices, updates, strict=True):
+            acc = want[i]
+            want[i] = (u if u < acc else acc) if reduction == "min" else (u if acc < u else acc)
+        x, y = ops.parameter([4], np.float32, name="x"), ops.parameter([4], np.float32, name="u")
+        node = ops.scatter_elements_update(x, ops.constant(indices), y, ops.constant(np.int64(0)), reduction, True)
+        got = compiled(ov.Model([node], [x, y], "scatter")).create_infer_request().infer([data, updates])[0]
+        right &= bool(np.array_equal(got, want, equal_nan=True) and np.array_equal(np.signbit(got), np.signbit(want)))
+    return right
+
+
 def identity() -> bool | None:
     """True if the CPU plugin compiles and runs Identity-16 (f32), its output equal to its input; False if it fails
     to compile or run it (2025.0: "Unsupported operation of type: Identity") or computes something else; None if the
@@ -1156,7 +1258,9 @@ def main(only: list[str]) -> None:
     questions = {"ir_versions": ir_versions, "opsets": opsets, "values": values,
                  "duplicate_layer_names": duplicate_layer_names, "sdpa_boolean_mask": sdpa_boolean_mask,
                  "dynamic_state": dynamic_state, "sdpa_float_mask_shapes": sdpa_float_mask_shapes,
-                 "sdpa_float_mask_dynamic": lambda: sdpa_float_mask_shapes(dynamic=True), "identity": identity,
+                 "sdpa_float_mask_dynamic": lambda: sdpa_float_mask_shapes(dynamic=True),
+                 "sdpa_lower_rank": sdpa_lower_rank, "sdpa_scalar_mask": sdpa_scalar_mask,
+                 "scatter_min_max": scatter_min_max, "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
                  "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,

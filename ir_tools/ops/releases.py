@@ -35,11 +35,20 @@ DEFECTS: dict[str, str] = {
     "sdpa_boolean_mask_inverted": "computes ScaledDotProductAttention-13 with a boolean mask inverted, True taken "
                                   "as masked out",
     "sdpa_mask_broadcast_refused": "refuses to read ScaledDotProductAttention-13 with a mask whose last two dims are "
-                                   "not the query's and the key's lengths (a 1 to broadcast in their place: "
-                                   "'attention_mask_input_correctness')",
+                                   "not the query's and the key's lengths (a 1 to broadcast in their place, or "
+                                   "several rows for a query of one: 'attention_mask_input_correctness')",
     "sdpa_mask_broadcast_dynamic_fails": "fails at inference on ScaledDotProductAttention-13 with a mask whose last "
                                          "two dims hold a 1 where the query's or the key's length is declared "
                                          "dynamic ('attention_mask_input_correctness' once the lengths are known)",
+    "sdpa_lower_rank_wrong": "computes ScaledDotProductAttention-13 of a rank-4 query and a key or value of rank 3 "
+                             "otherwise than the specification, on static dims",
+    "sdpa_lower_rank_dynamic_fails": "fails at inference on ScaledDotProductAttention-13 of a rank-4 query and a key "
+                                     "or value of rank 3 with a dynamic dim ('expect_dims')",
+    "sdpa_scalar_mask_crashes": "crashes at inference (SIGSEGV) on ScaledDotProductAttention-13 with a mask of rank 0 "
+                                "fed at inference beside a query of batch dims of 1 and 4 rows or more",
+    "scatter_min_max_nan_otherwise": "computes ScatterElementsUpdate-12 min and max of f32 otherwise where a NaN or a "
+                                     "signed zero meets another value (a NaN of the data given the update, a NaN "
+                                     "update kept; +0.0 for -0.0)",
     "identity_not_compiled": "reads Identity-16 but its CPU plugin does not compile it ('Unsupported operation of "
                              "type: Identity')",
     "bitwise_unsigned_wrong": "computes BitwiseNot-13 on u16, u32 and u64 as 0 for every element, and "
@@ -153,11 +162,31 @@ class Release:
     - ``sdpa_mask_broadcast_refused``: 2023.3 to 2024.2 refuse to read SDPA-13 whose mask has a 1 in the place of
       L or S ([1, S], [L, 1], [1, 1, 1, S]; not causal), which the specification broadcasts: their shape inference
       asks the mask's last two dims to equal L and S, "Check 'attention_mask_input_correctness' failed" (OpenVINO
-      pull request 24745 relaxed it); batch dims of 1 are read by all; 2024.3 on read and compute it right;
+      pull request 24745 relaxed it); so is a mask of several rows for a query of one (L = 1: [2, S], [1, 1, 4, S];
+      measured on 2023.3, 2024.0 and 2024.1, read by 2025.0; found by a helper reviewing the downgrades); batch dims
+      of 1 are read by all; 2024.3 on read and compute it right;
     - ``sdpa_mask_broadcast_dynamic_fails``: 2023.3 reads, and compiles, such a mask where the query's and the key's
       lengths are declared dynamic (a language model's), and fails at every inference ("Shape inference of
       ScaledDotProductAttention node ... attention_mask_input_correctness"); 2024.0 on run it right (measured on
       every release with SDPA-13; found after stop 51's notes);
+    - ``sdpa_lower_rank_wrong``: 2023.3 and 2024.0 compute SDPA-13 of a rank-4 query and a key or value of rank 3
+      (which the specification broadcasts, as the current one does) otherwise, every dim of the three static
+      (outputs off by up to 3, causal, masked or not); ``sdpa_lower_rank_dynamic_fails``: 2023.3 fails at
+      inference on such a layer with a dynamic dim ("m_dims=[2,6,8,] expect_dims=[1,6,8,8,]"), which 2024.0 runs
+      right; 2024.1, 2025.0 and 2026.4 compute both right; a rank-5 query with a key of rank 4 is right on all
+      (measured on those five releases only: the others' answers predate the question; found by a helper reviewing
+      the downgrades);
+    - ``sdpa_scalar_mask_crashes``: 2023.3 to 2025.0 crash (SIGSEGV) at inference on SDPA-13 (not causal) with a
+      mask of rank 0 that is not a constant (a Parameter, or a Squeeze of one) beside a query of rank 3 or 4 whose
+      batch dims are all 1 and whose L is 4 or more ([1, 1, 4, 8], [1, 4, 8], [1, 1, 16, 8]); a batch or head dim of
+      2, L of 3 or less, a Const mask, a mask [1, 1] or a rank-5 query run right (measured on 2023.3, 2024.0, 2024.1
+      and 2025.0; 2026.4 runs it right; the others' answers predate the question; found by a helper reviewing the
+      downgrades);
+    - ``scatter_min_max_nan_otherwise``: 2023.3 and 2024.0 compute ScatterElementsUpdate-12 min and max of f32 with
+      use_init_val otherwise where a NaN or a signed zero meets another value: min of data NaN and update 2 gives 2
+      (the current one NaN), of data 1 and update NaN gives NaN (the current one 1), of -0.0 and +0.0 gives +0.0 (the
+      current one -0.0), max alike; 2024.1, 2025.0 and 2026.4 as the current one (measured on those five only: the
+      others' answers predate the question; found by a helper reviewing the downgrades);
     - ``identity_not_compiled``: 2025.0, the first with Identity-16, to 2025.3 read it but do not compile it
       ("Unsupported operation of type: Identity"); 2025.4 on do;
     - ``bitwise_unsigned_wrong``: 2023.2, the first with opset13, to 2025.3 give 0 for BitwiseNot-13 on u16, u32 and

@@ -219,6 +219,10 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
 
     assert having("sdpa_mask_broadcast_refused") == ["2023.3", "2024.0", "2024.1", "2024.2"]
     assert having("sdpa_mask_broadcast_dynamic_fails") == ["2023.3"]
+    assert having("sdpa_lower_rank_wrong") == ["2023.3", "2024.0"]
+    assert having("sdpa_lower_rank_dynamic_fails") == ["2023.3"]
+    assert having("sdpa_scalar_mask_crashes") == ["2023.3", "2024.0", "2024.1", "2025.0"]
+    assert having("scatter_min_max_nan_otherwise") == ["2023.3", "2024.0"]
     assert having("identity_not_compiled") == ["2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("bitwise_unsigned_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
                                                 "2025.0", "2025.1", "2025.2", "2025.3"]
@@ -453,6 +457,184 @@ def test_a_broadcast_mask_on_dynamic_lengths_is_decomposed_for_2023_3(tmp_path: 
     for run, got in runs.items():
         for name in want:
             np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-5, err_msg=f"{run}: {name}")
+
+
+@pytest.mark.openvino
+def test_a_mask_of_several_rows_for_one_query_is_decomposed_for_a_release_that_refuses_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SDPA-13 of one query (q [1, 2, 1, 8], k and v [1, 2, 6, 8]) and a constant float mask of several rows, [2, 6]
+    and [1, 1, 4, 6], which the op broadcasts (its output then has the mask's rows) and 2024.0 refuses to read, as a
+    1 in the place of L ('attention_mask_input_correctness', measured; 2025.0 reads it); beside them [1, 6] and
+    [2, 1, 1, 6] (not hit: L itself, batch dims). `check --target 2024.0` names the first two, `migrate` decomposes
+    them, and the result runs on 2024.0 and the current OpenVINO within the op's bound."""
+    rng = np.random.default_rng(39)
+    cases = []
+    for shape in ([2, 6], [1, 1, 4, 6], [1, 6], [2, 1, 1, 6]):
+        q, k, v = (rng.standard_normal([1, 2, n, 8]).astype(np.float32) for n in (1, 6, 6))
+        cases.append(Case([q, k, v, rng.standard_normal(shape).astype(np.float32)], False, (3,)))
+    model, feed = attention_model(tmp_path / "rows.xml", cases)
+    assert set(_refused(model, "2024.0")) == {"sdpa0", "sdpa1"}
+    assert not _refused(model, "2025.0")
+    out = tmp_path / "rows_2024.0.xml"
+    assert main(["migrate", str(model), "--target", "2024.0", "-o", str(out)]) == 0
+    assert "rewrote 2 x ScaledDotProductAttention-13 (float mask)" in capsys.readouterr().out
+    assert {layer.name for layer in ir_tools.read_ir(out).by_type("ScaledDotProductAttention")} == {"sdpa2", "sdpa3"}
+    runs = {"original, current": _run(None, model, feed), "migrated, current": _run(None, out, feed)}
+    if "2024.0" in side_pythons():
+        runs["migrated, 2024.0"] = _run(side_pythons()["2024.0"], out, feed)
+        with pytest.raises(IrToolsError, match="refused to read the model: While validating node .opset13::ScaledDot"):
+            _run(side_pythons()["2024.0"], model, feed)  # (the defect is real)
+    failures = []
+    for i, case in enumerate(cases):
+        exact, bound = exact_and_bound(case)
+        for run, got in runs.items():
+            problem = mismatch(got[f"y{i}"], exact, lambda w, b=bound: b)
+            if problem:
+                failures.append(f"case {i} ({run}): {problem}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.openvino
+def test_a_scalar_mask_fed_is_decomposed_for_a_release_that_crashes_on_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SDPA-13 with a float mask of rank 0 fed at inference (a Parameter) beside a query of batch dims of 1 and 4 rows
+    or more: q [1, 1, 4, 8] and [1, 4, 8] (hit: OpenVINO 2023.3 to 2025.0 crash on it, SIGSEGV, measured); beside
+    them the same mask a Const, a query of two heads, a query of 3 rows (not hit). `check --target 2025.0` names the
+    first two, `migrate` decomposes them, and the result runs on 2025.0 and the current OpenVINO within the op's
+    bound, where the original crashes 2025.0."""
+    rng = np.random.default_rng(40)
+
+    def case(q: list[int], consts: tuple[int, ...] = ()) -> Case:
+        kv = [*q[:-2], 6, 8]
+        return Case([rng.standard_normal(s).astype(np.float32) for s in (q, kv, kv)] + [np.array(0.5, np.float32)],
+                    False, consts)
+
+    cases = [case([1, 1, 4, 8]), case([1, 4, 8]), case([1, 1, 4, 8], (3,)), case([1, 2, 4, 8]), case([1, 1, 3, 8])]
+    model, feed = attention_model(tmp_path / "scalar.xml", cases)
+    assert set(_refused(model, "2025.0")) == {"sdpa0", "sdpa1"}
+    assert not _refused(model, "2025.1")
+    out = tmp_path / "scalar_2025.0.xml"
+    assert main(["migrate", str(model), "--target", "2025.0", "-o", str(out)]) == 0
+    assert "rewrote 2 x ScaledDotProductAttention-13 (float mask)" in capsys.readouterr().out
+    assert {layer.name for layer in ir_tools.read_ir(out).by_type("ScaledDotProductAttention")} == {
+        "sdpa2", "sdpa3", "sdpa4"}
+    runs = {"original, current": _run(None, model, feed), "migrated, current": _run(None, out, feed)}
+    if "2025.0" in side_pythons():
+        runs["migrated, 2025.0"] = _run(side_pythons()["2025.0"], out, feed)
+        with pytest.raises(IrToolsError, match="SIGSEGV"):
+            _run(side_pythons()["2025.0"], model, feed)  # (the defect is real)
+    failures = []
+    for i, c in enumerate(cases):
+        exact, bound = exact_and_bound(c)
+        for run, got in runs.items():
+            problem = mismatch(got[f"y{i}"], exact, lambda w, b=bound: b)
+            if problem:
+                failures.append(f"case {i} ({run}): {problem}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.openvino
+def test_scatter_elements_min_and_max_of_f32_are_looped_for_a_release_that_computes_nan_otherwise(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ScatterElementsUpdate-12 min and max of f32 (use_init_val) where a NaN or a signed zero meets another value,
+    which 2024.0 computes otherwise (a NaN of the data gives way to the update, -0.0 to +0.0: measured): `check
+    --target 2024.0` names them (not sum of f32 nor max of i32), `migrate` writes them as the Loop, which runs on
+    2024.0 as the current OpenVINO runs the original, bit for bit, where the original on 2024.0 does not."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset12 as o12
+
+    data = np.array([np.nan, -0.0, 1.0, 5.0, 0.0, -1.0], np.float32)
+    updates = np.array([2.0, 0.0, np.nan, 3.0, -0.0, np.nan], np.float32)
+    indices = o1.constant(np.array([0, 1, 2, 2, 4, 5], np.int64))
+    params, results, feed = [], [], {}
+    for i, (reduction, dtype) in enumerate((("min", np.float32), ("max", np.float32), ("sum", np.float32),
+                                            ("max", np.int32))):
+        x, u = o1.parameter([6], dtype, name=f"x{i}"), o1.parameter([6], dtype, name=f"u{i}")
+        node = o12.scatter_elements_update(x, indices, u, o1.constant(np.int64(0)), reduction, True)
+        node.set_friendly_name(f"scatter{i}")
+        params += [x, u]
+        results.append(o1.result(node, name=f"y{i}"))
+        feed[f"x{i}"], feed[f"u{i}"] = (np.nan_to_num(v).astype(dtype) for v in (data, updates)) \
+            if dtype == np.int32 else (data, updates)
+    model = tmp_path / "scatter.xml"
+    ov.save_model(ov.Model(results, params, "scatter"), str(model), compress_to_fp16=False)
+    refused = _refused(model, "2024.0")
+    assert set(refused) == {"scatter0", "scatter1"}, refused
+    assert all("computes ScatterElementsUpdate-12 min and max of f32 otherwise" in m for m in refused.values())
+    assert not _refused(model, "2024.1")
+    out = tmp_path / "scatter_2024.0.xml"
+    assert main(["migrate", str(model), "--target", "2024.0", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "rewrote 1 x ScatterElementsUpdate-12 (min)" in printed and "1 x ScatterElementsUpdate-12 (max)" in printed
+    assert {layer.name for layer in ir_tools.read_ir(out).by_type("ScatterElementsUpdate")
+            if layer.version == "opset12"} == {"scatter2", "scatter3"}
+    want, runs = _migrated_runs("2024.0", model, out, feed)
+    for run, got in runs.items():
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)
+            if want[name].dtype.kind == "f":
+                np.testing.assert_array_equal(np.signbit(got[name]), np.signbit(want[name]), err_msg=name)
+    if "2024.0" in side_pythons():
+        original = _run(side_pythons()["2024.0"], model, feed)  # (the defect is real)
+        assert [name for name in want if not (np.array_equal(original[name], want[name], equal_nan=True) and
+                                              np.array_equal(np.signbit(original[name]), np.signbit(want[name])))
+                ] == ["y0", "y1"]
+
+
+def _lower_rank_cases(rng: np.random.Generator) -> list[Case]:
+    """SDPA-13 of a rank-4 query [1, 2, 4, 8] beside a key or value of rank 3 ([2, 6, 8], broadcast): the key, the
+    value, both (causal), both with a float mask, all static (hit: 2023.3 and 2024.0 compute them wrongly); both on
+    dynamic dims (2024.0 right, 2023.3 fails at inference); a key and value of rank 4 and a rank-5 query beside rank-4
+    ones (not hit)."""
+    def case(shapes: list[list[int]], causal: bool = False, dynamic: str = "") -> Case:
+        return Case([rng.standard_normal(s).astype(np.float32) for s in shapes], causal, (), dynamic)
+
+    q, low, full = [1, 2, 4, 8], [2, 6, 8], [1, 2, 6, 8]
+    return [case([q, low, full]), case([q, full, low]), case([q, low, low], True), case([q, low, low, [4, 6]]),
+            case([q, low, low], dynamic="all"), case([q, full, full]), case([[1, 1, 2, 4, 8], full, full])]
+
+
+@pytest.mark.openvino
+def test_a_lower_rank_key_or_value_is_decomposed_for_a_release_that_computes_it_wrongly(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO 2024.0 computes SDPA-13 of a rank-4 query beside a key or value of rank 3 wrongly on static dims
+    (every output off, by up to 3: measured; 2023.3 too, and fails on dynamic dims; 2024.1 on right): `check --target
+    2024.0` names those four layers, `migrate --target 2024.0` decomposes them and leaves the others, and the result
+    runs on 2024.0 and on the current OpenVINO within the op's bound, where the original on 2024.0 is off."""
+    cases = _lower_rank_cases(np.random.default_rng(38))
+    model, feed = attention_model(tmp_path / "lower_rank.xml", cases)
+    hit = {"sdpa0", "sdpa1", "sdpa2", "sdpa3"}
+    refused = _refused(model, "2024.0")
+    assert set(refused) == hit, refused
+    assert all(m.startswith("OpenVINO 2024.0 computes ScaledDotProductAttention-13 of a rank-4 query and a key or "
+                            "value of rank 3 otherwise") and "the next release without this defect is 2024.1" in m
+               for m in refused.values()), refused
+    assert set(_refused(model, "2023.3")) == hit | {"sdpa4"}
+    assert not _refused(model, "2024.1")
+    out = tmp_path / "lower_rank_2024.0.xml"
+    assert main(["migrate", str(model), "--target", "2024.0", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert all(f"rewrote {n} x ScaledDotProductAttention-13 ({kind})" in printed
+               for n, kind in ((2, "no mask"), (1, "causal"), (1, "float mask"))), printed
+    assert {layer.name for layer in ir_tools.read_ir(out).by_type("ScaledDotProductAttention")} == {
+        "sdpa4", "sdpa5", "sdpa6"}
+    assert not [d for d in ir_tools.check(out, openvino=False, target="2024.0") if d.severity == "error"]
+    runs = {"original, current": _run(None, model, feed), "migrated, current": _run(None, out, feed)}
+    if "2024.0" in side_pythons():
+        runs["migrated, 2024.0"] = _run(side_pythons()["2024.0"], out, feed)
+        runs["original, 2024.0"] = _run(side_pythons()["2024.0"], model, feed)  # (the defect is real)
+    failures, wrong = [], set()
+    for i, case in enumerate(cases):
+        exact, bound = exact_and_bound(case)
+        for run, got in runs.items():
+            problem = mismatch(got[f"y{i}"], exact, lambda w, b=bound: b)
+            if run == "original, 2024.0":
+                wrong |= {f"sdpa{i}"} if problem else set()
+            elif problem:
+                failures.append(f"case {i} ({run}): {problem}")
+    assert not failures, "\n".join(failures)
+    assert wrong == (hit if "2024.0" in side_pythons() else set()), wrong
 
 
 #: The bitwise layers of the model: (op, numpy type, hit by bitwise_unsigned_wrong).

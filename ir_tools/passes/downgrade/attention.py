@@ -45,15 +45,56 @@ def _mask_beside_lengths(layer: Layer) -> list[tuple[Dim, Dim]]:
 
 
 def _mask_broadcast(graph: Graph, layer: Layer) -> bool:
-    """True if the mask holds a static 1 in the place of a static L or S other than 1: a mask the op broadcasts,
-    which 2023.3 to 2024.2 refuse to read (they ask each dim to equal L and S)."""
-    return any(m == Dim(1, 1) and d.is_static and d.lo != 1 for m, d in _mask_beside_lengths(layer))
+    """True if a static dim of the mask differs from the static L or S in its place: a 1 in the place of L or S
+    other than 1, or several rows for a query of one (L = 1), each broadcast by the op, which 2023.3 to 2024.2 refuse
+    to read (they ask each dim to equal L and S)."""
+    return any(m.is_static and d.is_static and m.lo != d.lo for m, d in _mask_beside_lengths(layer))
 
 
 def _mask_broadcast_dynamic(graph: Graph, layer: Layer) -> bool:
     """True if the mask holds a static 1 in the place of a dynamic L or S (as a language model's are), which 2023.3
     reads and compiles, then fails to run once the lengths are known."""
     return any(m == Dim(1, 1) and not d.is_static for m, d in _mask_beside_lengths(layer))
+
+
+def _scalar_mask_fed(graph: Graph, layer: Layer) -> bool:
+    """True if the SDPA-13 ``layer`` (not causal) has a mask without dims (rank 0, or a dynamic rank: the IR writes
+    both so) computed from more than Consts, beside a query of rank 3 or 4 whose batch dims may all be 1 and whose L
+    may be 4 or more (static or dynamic), which 2023.3 to 2025.0 crash on at inference (SIGSEGV; measured: a batch or
+    head dim of 2, L of 3 or less, a constant mask or a rank-5 query run right)."""
+    ports = layer.input_ids()
+    if typed_attrs(layer).causal or len(ports) < 4 or declared_type(layer.inputs[3]).shape:
+        return False
+    query = declared_type(layer.inputs[0]).shape
+    if query is None or len(query) not in (3, 4) or any(d.is_static and d.lo != 1 for d in query[:-2]) or (
+            query[-2].is_static and query[-2].lo < 4):
+        return False
+    mask = graph.producer_key(layer.id, ports[3])
+    return mask is not None and not all(graph.layer(lid).is_a("Const") for lid in graph.ancestors([mask[0]])
+                                        if not graph.in_edges(lid))
+
+
+def _lower_rank_dims(layer: Layer) -> list[Dim] | None:
+    """The declared dims of the query, key and value of the SDPA-13 ``layer`` where its query is of rank 4 and its
+    key or value of rank 3 (which broadcast), all ranks known; None otherwise."""
+    shapes = [declared_type(port).shape for port in layer.inputs[:3]]
+    if any(shape is None for shape in shapes) or len(shapes[0]) != 4 or 3 not in (len(shapes[1]), len(shapes[2])):
+        return None
+    return [d for shape in shapes for d in shape]
+
+
+def _lower_rank_static(graph: Graph, layer: Layer) -> bool:
+    """True if the query is of rank 4, the key or value of rank 3, and every dim of the three static, which 2023.3
+    and 2024.0 compute wrongly."""
+    dims = _lower_rank_dims(layer)
+    return dims is not None and all(d.is_static for d in dims)
+
+
+def _lower_rank_dynamic(graph: Graph, layer: Layer) -> bool:
+    """True if the query is of rank 4, the key or value of rank 3, and a dim of the three dynamic, which 2023.3
+    fails on at inference."""
+    dims = _lower_rank_dims(layer)
+    return dims is not None and not all(d.is_static for d in dims)
 
 
 class ScaledDotProductAttentionTo8(Downgrade):
@@ -64,11 +105,12 @@ class ScaledDotProductAttentionTo8(Downgrade):
        type, a Const where E is static, else ShapeOf, Gather, Convert, Sqrt and Divide;
     2. bias: none without a mask; a float mask is added as it is (Add broadcasts it into the scores, its rows and
        batch dims included, as the op does); a boolean mask is added as Select(mask, 0, -inf), so that a row masked
-       whole is NaN, as the op's; causal ignores input 3 and adds -inf where the key's index j exceeds the query's
-       i (from the top left, L and S unequal too): a Const where L and S are static, else
-       Select(Range(S) > Unsqueeze(Range(L), 1), -inf, 0);
+       whole is NaN, as the op's; either, of rank 0, made [1, 1] first (``_matrix``); causal ignores input 3 and
+       adds -inf where the key's index j exceeds the query's i (from the top left, L and S unequal too): a Const
+       where L and S are static, else Select(Range(S) > Unsqueeze(Range(L), 1), -inf, 0);
     3. the scores are MatMul(Q * scale, K, transpose_b) and the result MatMul(SoftMax-8(scores, -1), V), batch dims
-       broadcast by MatMul as by the op; the final MatMul keeps the layer's name, output names and rt_info;
+       broadcast by MatMul as by the op (a key or value of lower rank than the query first given leading dims of 1,
+       ``_ranked``); the final MatMul keeps the layer's name, output names and rt_info;
     4. OpenVINO 2023.0 CPU fuses an Add of a constant of one row (every dim but the last 1) into the MatMul before
        it as a per-channel bias, and fails to compile where the MatMul's dims are dynamic ("data.size() == OC"): such
        a bias, on dynamic scores, is first broadcast (Broadcast-3 bidirectional) to the scores' last two dims,
@@ -79,13 +121,19 @@ class ScaledDotProductAttentionTo8(Downgrade):
     computes a boolean mask inverted (measured: 2023.3 to 2025.2), a layer with one (not causal: causal ignores the
     mask, and is right) is rewritten too, though the target creates SDPA-13; so is, for a target that refuses to read
     a mask broadcast in its last two dims (measured: 2023.3 to 2024.2), a layer (not causal) whose mask has a 1 in
-    the place of L or S other than 1 (rule 2 adds it as the op broadcasts it). A layer whose query, key or value has
-    a dynamic rank is left (``declines``), for ``retarget`` to refuse.
+    the place of L or S other than 1, or several rows for a query of one (rule 2 adds it as the op broadcasts it);
+    and, for a target that computes a rank-4 query beside a key or value of rank 3 wrongly on static dims, or fails
+    on it on dynamic ones (measured: 2023.3 and 2024.0; 2023.3), such a layer (rule 3 broadcasts them as the op
+    does); and, for a target that crashes on a mask of rank 0 fed at inference beside a query of batch dims of 1 and
+    4 rows or more (measured: 2023.3 to 2025.0), such a layer. A layer whose query, key or value has a dynamic rank
+    is left (``declines``), for ``retarget`` to refuse.
     """
 
     rewrites = {LABEL: "into MatMul-1, SoftMax-8 and element-wise ops (masks, causal and scale included)"}
     repairs = {"sdpa_boolean_mask_inverted": _boolean_mask, "sdpa_mask_broadcast_refused": _mask_broadcast,
-               "sdpa_mask_broadcast_dynamic_fails": _mask_broadcast_dynamic}
+               "sdpa_mask_broadcast_dynamic_fails": _mask_broadcast_dynamic,
+               "sdpa_lower_rank_wrong": _lower_rank_static, "sdpa_lower_rank_dynamic_fails": _lower_rank_dynamic,
+               "sdpa_scalar_mask_crashes": _scalar_mask_fed}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
@@ -131,11 +179,15 @@ def _kind(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output]) -> str
 def _attention(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], dtype: np.dtype, name: str) -> Output:
     """Rules 1-4 on the layer's ``inputs`` (of element type ``dtype``): the output standing for the layer's."""
     query, key, value = inputs[:3]
+    rank = len(builder.type_of(query).shape)
+    key, value = (_ranked(builder, x, rank, f"{name}/{what}") for x, what in ((key, "key"), (value, "value")))
     scale = inputs[4] if len(inputs) > 4 else _default_scale(builder, query, dtype, f"{name}/scale")
     scaled = builder.add("Multiply", "opset1", None, [query, scale], f"{name}/scaled_query")
     matmul = builder.attrs("MatMul", "opset1", transpose_b=True)
     scores = output_of(builder.add("MatMul", "opset1", matmul, [scaled, key], f"{name}/scores"))
     bias = _bias(builder, a, inputs, dtype, name)
+    if bias is not None and builder.type_of(bias).shape == ():
+        bias = _matrix(builder, bias, f"{name}/bias_matrix")
     if bias is not None and _fused_as_bias(builder, scores, bias):
         bias = _unfoldable(builder, scores, bias, f"{name}/bias_rows")
     if bias is not None:
@@ -143,6 +195,25 @@ def _attention(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], d
     weights = builder.add("SoftMax", "opset8", builder.attrs("SoftMax", "opset8", axis=-1), [scores],
                           f"{name}/weights")
     return output_of(builder.add("MatMul", "opset1", None, [weights, value], name))
+
+
+def _ranked(builder: GraphBuilder, x: Output, rank: int, name: str) -> Output:
+    """Rule 3's key or value: ``x`` given leading dims of 1 up to the query's ``rank`` (Unsqueeze-1), as the op and
+    MatMul broadcast it. OpenVINO 2024.0 CPU fuses the MatMuls and SoftMax back into its own attention, which
+    computes a rank-4 query beside a key or value of rank 3 wrongly (measured: ``sdpa_lower_rank_wrong``)."""
+    missing = rank - len(builder.type_of(x).shape)
+    if missing <= 0:
+        return x
+    axes = builder.const(np.arange(missing, dtype=np.int64), f"{name}/leading_axes")
+    return output_of(builder.add("Unsqueeze", "opset1", None, [x, axes], f"{name}/ranked"))
+
+
+def _matrix(builder: GraphBuilder, bias: Output, name: str) -> Output:
+    """Rule 2's bias of rank 0 as a [1, 1] one (Unsqueeze-1), which broadcasts into the scores alike: OpenVINO 2023.3
+    to 2025.0 CPU fuse the MatMuls, Add and SoftMax back into their own attention, and crash on its mask of rank 0
+    fed at inference (measured: ``sdpa_scalar_mask_crashes``)."""
+    axes = builder.const(np.array([0, 1], np.int64), f"{name}/axes")
+    return output_of(builder.add("Unsqueeze", "opset1", None, [bias, axes], name))
 
 
 def _fused_as_bias(builder: GraphBuilder, scores: Output, bias: Output) -> bool:

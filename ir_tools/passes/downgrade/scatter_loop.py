@@ -11,11 +11,12 @@ from ...ir.bodies import body_node
 from ...ir.model import Graph, Layer, RtNode
 from ...ops.spec import TensorType
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..builder import GraphBuilder, Output, origin_of, origin_text, output_of
 from ..pattern import typed_attrs
 from ..shapes import declared_type
 from .base import Downgrade, non_negative, numpy_dtype, source
 from .scatter import reduced
+from .segment_max import LABEL as SEGMENT_MAX
 
 LABEL = "ScatterElementsUpdate-12"
 #: The element types whose reductions the Loop reproduces bit for bit, measured on OpenVINO 2023.0 and 2026.4 CPU.
@@ -27,6 +28,15 @@ _EXACT_TYPES = ("f32", "i32")
 _NEUTRAL = {"sum": {"f32": None, "i32": 0}, "prod": {"f32": 1.0, "i32": 1},
             "min": {"f32": np.inf, "i32": np.iinfo(np.int32).max},
             "max": {"f32": -np.inf, "i32": np.iinfo(np.int32).min}}
+
+
+def _min_max_f32(graph: Graph, layer: Layer) -> bool:
+    """True if the ScatterElementsUpdate-12 ``layer`` takes the min or max of f32 with use_init_val, which 2023.3 and
+    2024.0 compute otherwise where a NaN or a signed zero meets another value (``scatter_min_max_nan_otherwise``);
+    but one ``SegmentMaxTo12`` wrote (its origin SegmentMax-16), whose data and updates hold neither (its rule 2)."""
+    attrs = typed_attrs(layer)
+    return attrs.reduction in ("min", "max") and attrs.use_init_val and declared_type(
+        layer.inputs[0]).element == "f32" and not (origin_of(layer.rt_info) or "").startswith(SEGMENT_MAX)
 
 
 class ScatterElementsLoop(Downgrade):
@@ -52,12 +62,17 @@ class ScatterElementsLoop(Downgrade):
     reduction mean, element types other than f32 and i32 (measured: f16 differs on 2023.0; i8 and u8 saturate in the
     Loop's Add, where the scatter wraps; 2023.0 computes i64 as i32), and f32 prod of constant updates (2026.4 CPU
     gave +0.0 for +0.0 times a constant -0.91 in the body). Reduction none is ``Respell``'s (ScatterElementsUpdate-3).
+
+    For a target that computes f32 min and max otherwise where a NaN or a signed zero meets another value (measured:
+    2023.3 and 2024.0; the Loop runs there as the current OpenVINO), such a layer is rewritten too, though the target
+    creates ScatterElementsUpdate-12.
     """
 
     rewrites = {LABEL: "into a Loop-5 of Gather-1, GatherElements-6, Add-1/Multiply-1/Select-1/Minimum-1/Maximum-1 "
                        "and ScatterElementsUpdate-3, one iteration per index along its axis, where its reduction is "
                        "sum, prod, min or max with use_init_val, its axis a constant and its data f32 or i32 (f32 "
                        "prod: of updates that are not constants)"}
+    repairs = {"scatter_min_max_nan_otherwise": _min_max_f32}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         builder = GraphBuilder(graph)
