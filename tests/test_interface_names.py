@@ -45,6 +45,36 @@ def test_migrate_v10_to_v11_keeps_openvinos_names(tmp_path: Path, capsys) -> Non
     assert [p.get_names() for p in after.outputs] == [p.get_names() for p in before.outputs]
 
 
+def test_migrate_v10_to_v11_keeps_the_names_openvino_gives_after_layers(tmp_path: Path, capsys) -> None:
+    """An IR v10 input and output whose ports are named ('z_in', 'z_out') beside their layers ('a_in', 'a_relu'):
+    OpenVINO reports both names, the layer's as ``get_any_name``; written as v11 they lost the layer's (only an
+    unnamed port was given it). And a Result's ``output_names`` ('other'), which no release reads in v10, named the
+    v11 output instead of its tensor."""
+    import numpy as np
+    import openvino.opset8 as o8
+
+    x = o8.parameter([2], np.float32, name="a_in")
+    x.output(0).set_names({"z_in"})
+    relu = o8.relu(x, name="a_relu")
+    relu.output(0).set_names({"z_out"})
+    ov.save_model(ov.Model([o8.result(relu, name="r")], [x]), tmp_path / "m.xml")
+    text = (tmp_path / "m.xml").read_text().replace('version="11"', 'version="10"', 1)
+    text = re.sub(r' output_names="[^"]*"', "", text).replace('name="r"', 'name="r" output_names="other"')
+    v10 = tmp_path / "m_v10.xml"
+    v10.write_text(text)
+    shutil.copy(tmp_path / "m.bin", v10.with_suffix(".bin"))
+
+    def names(xml: Path) -> list[list[str]]:
+        read = ov.Core().read_model(xml)
+        return [sorted(t.get_names()) for t in [*read.inputs, *read.outputs]]
+
+    assert names(v10) == [["a_in", "z_in"], ["a_relu", "z_out"]]
+    out = tmp_path / "m_v11.xml"
+    assert main(["migrate", str(v10), "--ir-version", "11", "-o", str(out), "--check"]) == 0, capsys.readouterr()
+    assert 'version="11"' in out.read_text()
+    assert names(out) == names(v10)
+
+
 def test_migrate_v11_to_v10_keeps_the_names_openvino_reports(tmp_path: Path, capsys) -> None:
     """IR v10 adds a layer-derived name to each input and output, and OpenVINO reports the smallest name: layers
     whose derived name would sort first (``__module.lm_head`` before ``logits``, ``a_split.0`` before ``y_first``)
@@ -237,6 +267,36 @@ def test_v10_of_an_input_that_is_an_output_or_a_tensor_of_two_outputs_reads_on_e
     assert not (tmp_path / "n.xml").exists()
 
 
+def test_a_v10_results_output_names_are_read_by_no_release(tmp_path: Path, capsys) -> None:
+    """A Parameter feeding a Result (its ``output_names`` the input's name): written as IR v10 the tensor is named
+    after its layer alone, the Result's ``output_names`` left, which no release reads in v10. OwnOutputTensors took
+    them for a name the output lacked: check --target of the v10 file said E-TARGET, migrate --target of it, and
+    migrate --target 2021.4 of the v11 original (retargeted again as v10), failed (E-PASS, 'x' on two tensors)."""
+    import sys
+
+    import numpy as np
+    import openvino.opset13 as o
+
+    import ir_tools
+    from tests.test_target import side_pythons
+
+    x = o.parameter([2], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    ov.save_model(ov.Model([o.result(o.relu(x), name="relu"), o.result(x, name="echo")], [x]), tmp_path / "m.xml")
+    want = _names(sys.executable, tmp_path / "m.xml")
+    v10 = tmp_path / "m_v10.xml"
+    assert main(["migrate", str(tmp_path / "m.xml"), "--ir-version", "10", "-o", str(v10)]) == 0
+    assert 'output_names="x"' in v10.read_text()
+    assert [d for d in ir_tools.check(v10, openvino=False, target="2023.0") if d.severity == "error"] == []
+    assert main(["migrate", str(v10), "--target", "2023.0", "-o", str(tmp_path / "again.xml")]) == 0
+    out = tmp_path / "m_2021.4.xml"
+    assert main(["migrate", str(tmp_path / "m.xml"), "--target", "2021.4", "-o", str(out)]) == 0, capsys.readouterr()
+    reported = [[min(names) for names in side] for side in want]  # (``get_any_name``: v10 adds 'relu_' to 'relu')
+    for release, python in {"current": sys.executable, **side_pythons()}.items():
+        assert [[min(names) for names in side] for side in _names(python, v10)] == reported, release
+    assert [[min(names) for names in side] for side in _names(sys.executable, out)] == reported
+
+
 def test_a_name_two_tensors_hold_is_the_one_openvino_keeps(tmp_path: Path) -> None:
     """A pass puts a Multiply between 'logits' and its Result by rewiring the edge: the file keeps names="logits" on
     the ReLU and output_names="logits" on the Result. OpenVINO (2025.1 on) gives the Result's names to the Multiply's
@@ -296,3 +356,33 @@ def test_names_on_ports_that_repeat_an_id_are_no_internal_error(tmp_path: Path) 
     shutil.copy(source.with_suffix(".bin"), tmp_path / "dense.bin")
     codes = {d.code for d in ir_tools.check(model, openvino=False)}
     assert "E-PORT" in codes and "E-INTERNAL" not in codes, codes
+
+
+def test_a_rewritten_v10_output_keeps_the_name_openvino_gives_after_its_layer(tmp_path: Path, capsys) -> None:
+    """An IR v10 output is also named after the layer feeding it ('mypad', its ``get_any_name``): migrate --target
+    2023.0 rewrote that Pad-12 into Pad-1 and a StridedSlice 'mypad/crop', which then named the output ('mypad'
+    lost, on every release). The layer the rewrite ends in now takes the name."""
+    import sys
+
+    import numpy as np
+    import openvino.opset8 as o8
+    import openvino.opset12 as o12
+
+    from tests.test_target import side_pythons
+
+    x = o8.parameter([2, 5], np.float32, name="x")
+    pads = [o8.constant(np.array(p, np.int64)) for p in ([0, -1], [0, 1])]
+    pad = o12.pad(x, *pads, "constant", name="mypad")
+    pad.output(0).set_names({"zout"})
+    ov.save_model(ov.Model([o8.result(pad, name="r")], [x]), tmp_path / "m.xml", compress_to_fp16=False)
+    v10 = tmp_path / "m_v10.xml"
+    v10.write_text(re.sub(r' output_names="[^"]*"', "", (tmp_path / "m.xml").read_text())
+                   .replace('version="11"', 'version="10"', 1))
+    shutil.copy(tmp_path / "m.bin", v10.with_suffix(".bin"))
+    want = _names(sys.executable, v10)
+    assert want == [[["x"]], [["mypad", "zout"]]]
+    out = tmp_path / "m_2023.0.xml"
+    assert main(["migrate", str(v10), "--target", "2023.0", "-o", str(out), "--check"]) == 0, capsys.readouterr()
+    assert "StridedSlice" in out.read_text()
+    for release, python in {"current": sys.executable, **side_pythons()}.items():
+        assert _names(python, out) == want, release

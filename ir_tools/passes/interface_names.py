@@ -35,18 +35,25 @@ if TYPE_CHECKING:
 
 
 def keep_v10_names(graph: Graph) -> int:
-    """Give every unnamed input and output port the name OpenVINO gives it in IR v10; returns how many."""
+    """Give every input and output port the name OpenVINO gives it in IR v10 after its layer (``reported_names``),
+    beside its own, where no other port holds that name; and drop each Result's ``output_names``, which IR v10 does
+    not read and v11 reads instead of the port's names. Returns how many ports were named."""
+    held = {name: (layer.id, port_id) for layer in graph.layers() for port_id, _, _, names, *_ in layer.output_records()
+            for name in tensor_names(names)}
+    interface = [(p, p.outputs[0], p.name) for p in graph.parameters() if p.outputs]
+    interface += [(*found, v10_output_name(*found)) for r in graph.results()
+                  if r.inputs and (found := graph.producer(r.id, r.inputs[0].id)) is not None]
     named = 0
-    for parameter in graph.parameters():
-        port = parameter.outputs[0] if parameter.outputs else None
-        if port is not None and not port.names:
-            port.names = names_attribute([parameter.name])
+    for layer, port, name in interface:
+        names = tensor_names(port.names)
+        if name not in names and held.get(name, (layer.id, port.id)) == (layer.id, port.id):
+            port.names = names_attribute([*names, name])
+            held[name] = (layer.id, port.id)
+            graph.touch(layer.id)
             named += 1
     for result in graph.results():
-        found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
-        if found is not None and not found[1].names:
-            found[1].names = names_attribute([v10_output_name(*found)])
-            named += 1
+        if result.extra.pop("output_names", None) is not None:
+            graph.touch(result.id)
     return named
 
 
@@ -94,6 +101,46 @@ def keep_v11_names(graph: Graph) -> int:
             name += "_"
         rename(graph.layer(layer_id), name)
     return renamed + len(wanted)
+
+
+def v10_output_names(graph: Graph) -> dict[str, str]:
+    """Result id -> the name OpenVINO gives its output after its producer in IR v10 (``v10_output_name``); empty for
+    another IR version. ``keep_v10_output_names`` gives them back after a rewrite."""
+    if graph.ir_version != 10:
+        return {}
+    return {result.id: v10_output_name(*found) for result in graph.results()
+            if result.inputs and (found := graph.producer(result.id, result.inputs[0].id)) is not None}
+
+
+def keep_v10_output_names(graph: Graph, before: dict[str, str]) -> int:
+    """Rename the producer of each IR v10 output whose name after its producer was ``before``'s (``v10_output_names``
+    of the graph before a rewrite, which replaced the producer: Pad-12 by Pad-1 and a StridedSlice 'PAD/crop') to that
+    name again, and that of an output the rewrite made (``--stateless``: a state's) to the smallest of its tensor's
+    names (``keep_v11_names``), where no other layer has it and its producer is no Parameter, so OpenVINO names the
+    output as before, or only as its tensor. Returns how many layers were renamed."""
+    if graph.ir_version != 10:
+        return 0
+    names = {layer.name for layer in graph.layers()}
+    held = {name: (layer.id, port_id) for layer in graph.layers() for port_id, _, _, names_, *_ in
+            layer.output_records() for name in tensor_names(names_)}  # (a tensor's name: OpenVINO refuses it twice)
+    renamed: set[str] = set()
+    for result in graph.results():
+        found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
+        if found is None or found[0].id in renamed or found[0].is_a("Parameter"):
+            continue
+        layer, port = found
+        was = before.get(result.id, min(tensor_names(port.names), default=None))
+        if was is None or held.get(was, (layer.id, port.id)) != (layer.id, port.id):
+            continue
+        suffix = v10_output_name(layer, port)[len(layer.name):]  # ('.N' for output N of several)
+        name = was[:len(was) - len(suffix)] if suffix and was.endswith(suffix) else None if suffix else was
+        if name and name != layer.name and name not in names:
+            names.discard(layer.name)
+            layer.name = name
+            names.add(name)
+            renamed.add(layer.id)
+            graph.touch(layer.id)
+    return len(renamed)
 
 
 def shared_tensors(graph: Graph) -> list[tuple[Layer, Port, str]]:
@@ -148,7 +195,10 @@ def unshared_outputs(graph: Graph) -> Iterator[tuple[Layer, list[str]]]:
     tensor names, with them: two Results of one tensor named otherwise, or a Result renamed alone. OpenVINO 2025.0
     and older, and any reading IR v10, name that output after the tensor (measured on 2023.0, 2024.0, 2025.0: two
     Results of one tensor both take its name; the current OpenVINO refuses such an IR v10 file, "Model tensor names
-    have collisions")."""
+    have collisions"). None in IR v10, whose ``output_names`` no release reads (measured on 2025.0 and 2026.4): every
+    release, the current one too, names its outputs alike."""
+    if graph.ir_version == 10:
+        return
     for result in graph.results():
         own = [name for name in tensor_names(result.extra.get("output_names")) if name]
         found = graph.producer(result.id, result.inputs[0].id) if own and result.inputs else None

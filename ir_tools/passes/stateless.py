@@ -7,7 +7,7 @@ from collections import Counter
 
 from ..base.dims import Shape, parse_shape, shape_from_ints
 from ..base.dtypes import element_type
-from ..ir.model import Graph, Layer
+from ..ir.model import Edge, Graph, Layer
 from ..ir.names import names_attribute, output_name, tensor_names
 from .base import Pass, PassResult
 from .builder import GraphBuilder, origin_text
@@ -83,9 +83,14 @@ class Stateless(Pass):
                 shape = variable_shape(layer)
                 if shape is None:  # (every dim dynamic: the rank of its output)
                     shape = shape_from_ints([-1] * len(port.dims or []))
+                names_before = tensor_names(port.names)
                 made = builder.replace_layer(layer, lambda: [builder.parameter(name, et.name, shape)],  # noqa: B023
                                              origin_text(layer, "ReadValue"))
-                kept = [name, *(n for n in tensor_names(port.names) if n != name)]  # (replace_layer kept the
+                source = (made[0].id, made[0].outputs[0].id)
+                if _own_output(graph, builder, source, names_before, f"{layer.name}/own_tensor",
+                               origin_text(layer, "ReadValue")):  # (the state read is an output: its names go)
+                    names_before = []
+                kept = [name, *(n for n in names_before if n != name)]  # (replace_layer kept the
                 made[0].outputs[0].names = names_attribute(kept)  # ReadValue's names: maybe none)
                 stats["ReadValue -> Parameter"] += 1
             elif layer.is_a("Assign"):
@@ -105,6 +110,21 @@ class Stateless(Pass):
         if stats:
             graph.remove_dead()
         return PassResult(graph, bool(stats), stats)
+
+
+def _own_output(graph: Graph, builder: GraphBuilder, source: tuple[str, int], names: list[str], name: str,
+                origin: str) -> bool:
+    """The Results reading ``source`` (a ReadValue made a Parameter) made to read a tensor of their own named
+    ``names``, the ReadValue's (``own_tensor``), so that the input keeps only the name ``state_names`` chose apart
+    from the outputs' (with theirs too, two tensors of one name: ``migrate`` refused the model); whether any was."""
+    results = [e for e in graph.consumers(*source) if graph.layer(e.to_layer).is_a("Result")]
+    own = own_tensor(builder, source, names, name, origin) if results else None
+    if own is None:
+        return False
+    for edge in results:
+        graph.remove_edge(edge)
+        graph.add_edge(Edge(own.id, own.outputs[0].id, edge.to_layer, edge.to_port))
+    return True
 
 
 def _interface(graph: Graph, source: tuple[str, int]) -> bool:

@@ -40,7 +40,13 @@ from .downgrade import DOWNGRADES, Downgrade
 from .downgrade.float_convert import f16_io
 from .downgrade.names import repeated_names
 from .in_bodies import InBodies
-from .interface_names import interface_clashes, set_ir_version, unshared_outputs
+from .interface_names import (
+    interface_clashes,
+    keep_v10_output_names,
+    set_ir_version,
+    unshared_outputs,
+    v10_output_names,
+)
 from .legacy import is_legacy, lower_legacy, read_migratable
 from .shapes import declared_type
 from .stateless import Stateless, variable_shape
@@ -59,22 +65,30 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
         found.append(Diagnostic("error", "E-TARGET", f"{target.called} reads IR {versions}, the file is IR "
                                 f"v{graph.ir_version} (write it with --ir-version {target.ir_versions[-1]})",
                                 SourceLoc(str(graph.source) if graph.source else None, graph.line)))
-    found += _op_versions(graph, target, rewritten)
-    if graph.ir_version not in target.reads_duplicate_layer_names:
-        oldest = next((r.name for r in releases().values() if graph.ir_version in r.reads_duplicate_layer_names), None)
-        for name, layers in repeated_names(graph).items():
-            found += [Diagnostic("error", "E-TARGET", f"{target.called} refuses two layers named '{name}' (the "
-                                 f"first at line {layers[0].line}); the oldest release that reads them is {oldest}; "
-                                 "`ir-tools migrate --target` renames them", layer.loc) for layer in layers[1:]]
+    found += [*_op_versions(graph, target, rewritten), *_repeated_names(graph, target)]
     if not target.reads_result_names:
         found += [Diagnostic("error", "E-TARGET", f"{target.called} names this output after its producer's "
                              f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); `ir-tools "
                              "migrate --target` gives it a tensor of its own", result.loc)
                   for result, own in unshared_outputs(graph)]
-    inside = _in_bodies(graph, lambda body: [*_op_versions(body, target, rewritten), *_element_types(body, target),
+    inside = _in_bodies(graph, lambda body: [*_op_versions(body, target, rewritten), *_repeated_names(body, target),
+                                             *_element_types(body, target),
                                              *weights_read_otherwise(body, target), *_dynamic_states(body, target)])
     return [*found, *inside, *_element_types(graph, target), *_zero_dims(graph, target),
             *weights_read_otherwise(graph, target), *_dynamic_states(graph, target), *_f16_io(graph, target)]
+
+
+def _repeated_names(graph: Graph, target: Release) -> list[Diagnostic]:
+    """E-TARGET for each layer of ``graph`` (its top level, or a body: a release that refuses two layers of one name
+    refuses them inside one body too, "Invalid IR! NAME name is not unique!") named as one before it, where
+    ``target`` refuses that."""
+    if graph.ir_version in target.reads_duplicate_layer_names:
+        return []
+    oldest = next((r.name for r in releases().values() if graph.ir_version in r.reads_duplicate_layer_names), None)
+    return [Diagnostic("error", "E-TARGET", f"{target.called} refuses two layers named '{name}' (the first at line "
+                       f"{layers[0].line}); the oldest release that reads them is {oldest}; `ir-tools migrate "
+                       "--target` renames them", layer.loc)
+            for name, layers in repeated_names(graph).items() for layer in layers[1:]]
 
 
 def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnostic]:
@@ -430,7 +444,9 @@ def retarget(graph: Graph, target: Release, checked: bool = False, stateless: bo
     first = [to_opset8] if pooling else []
     passes = [*([Stateless()] if stateless else []), *first, *(downgrade(target) for downgrade in DOWNGRADES),
               InBodies(lambda: [*first, *(downgrade(target) for downgrade in DOWNGRADES if downgrade.in_bodies)])]
+    named = v10_output_names(graph)
     result = PassManager(passes, check_once=True).run(graph, checked)
+    keep_v10_output_names(graph, named)  # (a v10 output is named after the layer a rewrite replaced)
     left = [d for d in target_diagnostics(graph, target, rewritten=True)
             if d.loc.layer_id is not None and d.severity == "error"]
     if left:

@@ -208,3 +208,30 @@ def test_what_has_no_form_inside_a_body_is_still_refused(tmp_path: Path, capsys:
     assert re.search(r"fake\.xml:\d+: error\[E-TARGET\]: layer 'loop/body/inner/else_body/fake' .*FakeConvert "
                      r"of opset13", err), err
     assert "Pad of opset12" not in err and not out.exists()
+
+
+def test_two_layers_of_one_name_inside_a_body_are_renamed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Loop whose body holds two layers named 'dup': OpenVINO 2023.0 refuses the file ("Invalid IR! dup name is
+    not unique!"), which check --target 2023.0 passed and migrate --target 2023.0 left ("nothing to migrate"):
+    UniqueNames looked at the top level only. Now check names it at the Loop's line, and migrate renames one; the
+    written file runs on 2023.0 equal to the current OpenVINO on the original."""
+    import openvino as ov
+    import openvino.opset8 as o
+
+    from tests.downgrade.runs import assert_runs_equal
+
+    x = o.parameter([2, 4], F32, name="x")
+    xi = o.parameter([2, 4], F32)
+    body = ov.Model([o.result(o.exp(o.relu(xi, name="dup"), name="dup")), o.result(o.constant(True))], [xi])
+    loop = o.loop(o.constant(np.int64(2)), o.constant(True))
+    loop.set_friendly_name("loop")
+    loop.set_function(body)
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(xi, x.output(0), body.results[0].output(0))
+    model = tmp_path / "dup.xml"
+    ov.save_model(ov.Model([loop.get_iter_value(body.results[0].output(0), -1)], [x], "dup"), str(model))
+    (found,) = [d for d in ir_tools.check(model, openvino=False, target="2023.0") if d.severity == "error"]
+    assert found.loc.layer_name == "loop/body/dup" and "refuses two layers named 'dup'" in found.message
+    out, printed = migrate(model, capsys)
+    assert "a layer name used twice -> made unique (inside bodies)" in printed
+    assert_runs_equal(model, out)

@@ -184,3 +184,46 @@ def test_stateless_names_the_state_input_and_output_apart(tmp_path: Path, capsys
     got = compiled({"x": ones, "acc": ones})
     assert np.array_equal(got[compiled.output("present.acc")], 2 * ones)
     assert ir_tools.check(out, openvino=False) == []
+
+
+@pytest.mark.openvino
+def test_stateless_keeps_the_name_of_a_state_read_as_an_output(tmp_path: Path, capsys) -> None:
+    """A ReadValue whose tensor ('cache') is an output too: its input was named 'past.cache' (``state_names``) but
+    kept 'cache' beside it, which the Result reading it names, so --stateless refused the model (E-NAME-COLLISION,
+    'cache' on two tensors). Now that Result reads a tensor of its own named 'cache'; the input is 'past.cache' alone,
+    and the first step computes the stateful original's. Its IR v10 form named the state's output after the
+    Convert giving it a tensor of its own too ('Assign_5/own_tensor', OpenVINO's ``get_any_name``)."""
+    import sys
+
+    import openvino as ov
+    import openvino.opset13 as o
+    from openvino.op.util import Variable, VariableInfo
+
+    from tests.test_interface_names import _names
+
+    x = o.parameter([1, 4], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    info = VariableInfo()
+    info.data_shape, info.data_type, info.variable_id = ov.PartialShape([1, 4]), ov.Type.f32, "state"
+    variable = Variable(info)
+    read = o.read_value(o.multiply(x, o.constant(np.float32(2))), variable)
+    read.output(0).set_names({"cache"})
+    total = o.add(read, x)
+    total.output(0).set_names({"y"})
+    model = tmp_path / "stateful.xml"
+    ov.save_model(ov.Model([o.result(total), o.result(read)], [o.assign(total, variable)], [x]), model,
+                  compress_to_fp16=False)
+    want = [[["x"], ["past.cache"]], [["y"], ["cache"], ["state"]]]
+    v10 = tmp_path / "stateful_v10.xml"
+    assert main(["migrate", str(model), "--ir-version", "10", "-o", str(v10)]) == 0
+    for source, target in ((model, "2023.0"), (model, "2021.4"), (v10, "2023.0")):
+        out = tmp_path / f"stateless_{source.stem}_{target}.xml"
+        assert main(["migrate", str(source), "--target", target, "--stateless", "-o", str(out)]) == 0, \
+            capsys.readouterr()
+        for release, python in {"current": sys.executable, **side_pythons()}.items():
+            assert _names(python, out) == want, (target, release)
+    ones = np.ones((1, 4), np.float32)
+    first = ov.Core().compile_model(model, "CPU")({"x": ones})
+    stateless = ov.Core().compile_model(tmp_path / "stateless_stateful_2023.0.xml", "CPU")
+    got = stateless({"x": ones, "past.cache": 2 * ones})
+    assert [np.array_equal(first[i], got[i]) for i in range(2)] == [True, True]

@@ -28,8 +28,8 @@ class Downgrade(Pass):
     #: What the pass does to weights a target reads or computes otherwise (``unrepaired``), as ``check --target``
     #: says it ("repacks them"); empty for a pass that repairs none.
     repairs_weights: ClassVar[str] = ""
-    #: Whether the pass rewrites inside bodies too (``passes/in_bodies``): those about the model's layer names and
-    #: output names do not (``check --target`` asks those of the top level only).
+    #: Whether the pass rewrites inside bodies too (``passes/in_bodies``): one about the model's output names does not
+    #: (``check --target`` asks those of the top level only).
     in_bodies: ClassVar[bool] = True
     records_changes = True
     #: The layer types of ``rewrites``' op versions, in lower case (a look-up of the graph's index of types).
