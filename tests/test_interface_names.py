@@ -386,3 +386,130 @@ def test_a_rewritten_v10_output_keeps_the_name_openvino_gives_after_its_layer(tm
     assert "StridedSlice" in out.read_text()
     for release, python in {"current": sys.executable, **side_pythons()}.items():
         assert _names(python, out) == want, release
+
+
+def test_an_output_named_by_one_of_its_tensors_names_gets_a_tensor_of_its_own(tmp_path: Path, capsys) -> None:
+    """Two Results of a tensor named 'a', 'b', the second's output named 'b' alone (what ``save_model`` writes after
+    ``model.outputs[1].set_names({'b'})``): the current OpenVINO reports ['a', 'b'] and ['b'], 2023.0-2025.0 both
+    outputs ['a', 'b']. check --target 2023.0 promised a tensor of its own, and migrate refused ('b' on two tensors,
+    E-NAME-COLLISION): the original reports 'b' twice already, and 2023.0-2025.0 report the written IR v11 file's
+    outputs as the current one the original's. In IR v10 no release reads 'b' on two output tensors: check says
+    migrate --target 2021.4 refuses the model, as it does."""
+    import sys
+
+    import numpy as np
+    import openvino.opset8 as o
+
+    import ir_tools
+    from tests.test_target import side_pythons
+
+    x = o.parameter([2], np.float32, name="x")
+    relu = o.relu(x)
+    relu.output(0).set_names({"a"})
+    model = ov.Model([o.result(relu), o.result(relu)], [x])
+    model.outputs[1].set_names({"b"})
+    xml = tmp_path / "m.xml"
+    ov.save_model(model, xml)
+    want = _names_on(sys.executable, xml)
+    assert want == [["a", "b"], ["b"]]
+    (found,) = [d for d in ir_tools.check(xml, openvino=False, target="2023.0") if d.severity == "error"]
+    assert "gives it a tensor of its own" in found.message
+    out = tmp_path / "m_2023.0.xml"
+    assert main(["migrate", str(xml), "--target", "2023.0", "-o", str(out)]) == 0, capsys.readouterr()
+    for release, python in side_pythons().items():
+        assert _names_on(python, out) == want, release
+    found = [d for d in ir_tools.check(xml, openvino=False, target="2021.4") if d.loc.layer_id is not None]
+    assert len(found) == 1 and "refuses the model" in found[0].message, found
+    assert main(["migrate", str(xml), "--target", "2021.4", "-o", str(tmp_path / "v10.xml")]) == 2
+    assert "E-NAME-COLLISION" in capsys.readouterr().err
+
+
+def test_a_u32_output_named_otherwise_gets_a_tensor_of_its_own(tmp_path: Path, capsys) -> None:
+    """Two Results of one u32 tensor, named otherwise: the tensor of its own (a Convert u32 -> u32) was refused for
+    2023.0-2025.0 as ``integer_convert_saturates`` (the table lists u32->u32: a u32 of 2^31 or more is read as
+    2147483647). A Convert to its own type is the identity on every release (measured on 2023.0, 2024.0, 2024.1,
+    2025.0: u32 and u64 through one equal those without); the file runs on each as the current OpenVINO the
+    original, names too."""
+    import sys
+
+    import numpy as np
+    import openvino.opset8 as o
+
+    from tests.downgrade.runs import assert_runs_equal
+    from tests.test_target import side_pythons
+
+    x = o.parameter([2, 3], np.uint32, name="x")
+    add = o.add(x, o.constant(np.arange(6, dtype=np.uint32).reshape(2, 3)))
+    model = ov.Model([o.result(add), o.result(add)], [x], "u32")
+    model.outputs[0].set_names({"first"})
+    model.outputs[1].set_names({"second"})
+    xml = tmp_path / "u32.xml"
+    ov.save_model(model, xml)
+    for release in side_pythons():
+        out = tmp_path / f"u32_{release}.xml"
+        assert main(["migrate", str(xml), "--target", release, "-o", str(out)]) == 0, capsys.readouterr()
+        assert _names_on(side_pythons()[release], out) == _names_on(sys.executable, xml) == [["first"], ["second"]]
+        assert assert_runs_equal(xml, out, release=release) == 2
+        big = {"x": np.array([[0, 2**31 - 1, 2**31], [3000000000, 2**32 - 7, 5]], np.uint32)}  # (read as 2^31-1 there)
+        got = [_run_on(side_pythons()[release], m, big) for m in (xml, out)]
+        assert all(np.array_equal(got[0][k], got[1][k]) for k in ("first", "second")), got
+
+
+def _run_on(python: str, xml: Path, inputs: dict) -> dict:
+    """The outputs of ``xml`` on the OpenVINO of ``python``, fed ``inputs``."""
+    import ir_tools
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner
+
+    return ChildOpenVinoRunner(python, ir_tools.read_valid(xml), ModelFiles(xml, xml.with_suffix(".bin"))).run(inputs)
+
+
+def test_run_and_compare_ignore_a_v10_results_output_names(tmp_path: Path, capsys) -> None:
+    """An IR v10 Result with ``output_names`` 'zzz' beside its producer 'relu' of tensor 'a': every release (2023.0,
+    2024.0, 2025.0, 2026.4 measured) reports ['a', 'relu'] and reads no ``output_names`` in v10, but run keyed the
+    output 'zzz', and compare --load-outputs of the v11 original's saved outputs ('a') refused them."""
+    import numpy as np
+    import openvino.opset8 as o
+
+    x = o.parameter([2], np.float32, name="x")
+    relu = o.relu(x, name="relu")
+    relu.output(0).set_names({"a"})
+    ov.save_model(ov.Model([o.result(relu)], [x]), tmp_path / "m.xml")
+    v10 = tmp_path / "m_v10.xml"
+    v10.write_text(re.sub(r' output_names="[^"]*"', ' output_names="zzz"',
+                          (tmp_path / "m.xml").read_text().replace('version="11"', 'version="10"', 1)))
+    shutil.copy(tmp_path / "m.bin", v10.with_suffix(".bin"))
+    assert [sorted(t.get_names()) for t in ov.Core().read_model(v10).outputs] == [["a", "relu"]]
+    assert main(["run", str(v10), "-o", str(tmp_path / "out.npz")]) == 0
+    assert sorted(np.load(tmp_path / "out.npz")) == ["a"]
+    saved = tmp_path / "saved.npz"
+    assert main(["compare", str(tmp_path / "m.xml"), "--save-outputs", str(saved)]) == 0
+    assert main(["compare", str(v10), "--load-outputs", str(saved)]) == 0, capsys.readouterr()
+
+
+def test_v10_names_added_after_layers_name_no_other_tensor(tmp_path: Path, capsys) -> None:
+    """A v11 output 'res' whose Result is named 'res', so IR v10 names its producer 'res_' (v10 adds the layer's name
+    to the output's): beside another output 'res_', migrate --ir-version 10 refused its own file (E-NAME-COLLISION),
+    and beside an inner tensor 'res_' the output reported that name too. The producer is named 'res__'; every
+    release reports the v11 names (and 'res__')."""
+    import sys
+
+    import numpy as np
+    import openvino.opset8 as o
+
+    from tests.test_target import side_pythons
+
+    for other in ("output", "inner"):
+        x = o.parameter([2], np.float32, name="x")
+        before = o.exp(x, name="e")
+        before.output(0).set_names({"res_"})
+        relu = o.relu(before if other == "inner" else x, name="relu")
+        relu.output(0).set_names({"res"})
+        results = [o.result(relu, name="res"), *([o.result(before, name="r2")] if other == "output" else [])]
+        xml = tmp_path / f"{other}.xml"
+        ov.save_model(ov.Model(results, [x]), xml)
+        out = tmp_path / f"{other}_v10.xml"
+        assert main(["migrate", str(xml), "--ir-version", "10", "-o", str(out)]) == 0, capsys.readouterr()
+        want = [["res", "res__"], *([["res_"]] if other == "output" else [])]
+        for release, python in {"current": sys.executable, **side_pythons()}.items():
+            assert _names_on(python, out) == want, (other, release)

@@ -456,8 +456,8 @@ def test_two_layers_of_one_name_are_named_apart_for_releases_before_2024_1(tmp_p
     ov.save_model(ov.Model([second, first], [x], "same"), str(model), compress_to_fp16=False)
     assert main(["check", str(model), "--no-openvino", "--target", "2024.0"]) == 1
     assert re.search(r"same\.xml:\d+: error\[E-TARGET\]: layer 'same' \(id \d+, Exp@opset1\): OpenVINO 2024\.0 "
-                     r"refuses two layers named 'same' \(the first at line \d+\); the oldest release that reads them "
-                     r"is 2024\.1", capsys.readouterr().out)
+                     r"refuses two layers named 'same' \(the first is id \d+, at line \d+\); the oldest release that "
+                     r"reads them is 2024\.1", capsys.readouterr().out)
     assert main(["check", str(model), "--no-openvino", "--target", "2024.1"]) == 0
     out = tmp_path / "same_2023.xml"
     assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0

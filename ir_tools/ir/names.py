@@ -37,21 +37,27 @@ def v10_output_name(producer: Layer, port: Port) -> str:
     return producer.name + (f".{producer.outputs.index(port)}" if len(producer.outputs) > 1 else "")
 
 
+def result_names(graph: Graph, result: Layer) -> list[str]:
+    """A Result's own names (``output_names``) as OpenVINO reads them: in IR v11 (from 2025.1 on, before the names of
+    the tensor feeding it); none in IR v10, from which no release reads them (measured on 2023.0, 2024.0, 2025.0 and
+    2026.4: a v10 Result's output_names 'zzz' beside its producer 'relu' of tensor 'a': each reports 'a', 'relu')."""
+    return [] if graph.ir_version == 10 else tensor_names(result.extra.get("output_names"))
+
+
 def given_names(graph: Graph) -> dict[tuple[str, int], list[str]]:
-    """Each named output port ``(layer id, port id)`` with its tensor names as written, each once (in IR v11 a
-    Result's ``output_names`` joined to those of the tensor feeding it), before OpenVINO renames those an earlier
+    """Each named output port ``(layer id, port id)`` with its tensor names as written, each once (a Result's own,
+    ``result_names``, joined to those of the tensor feeding it), before OpenVINO renames those an earlier
     tensor holds (``resolved_names``)."""
     given: dict[tuple[str, int], list[str]] = {}
     for layer in graph.layers():
         for port_id, _, _, names, *_ in layer.output_records():  # records: no Port object per port
             if names and (listed := tensor_names(names)):
                 given[(layer.id, port_id)] = listed if len(listed) == 1 else list(dict.fromkeys(listed))
-    if graph.ir_version != 10:
-        for result in graph.results():
-            own = tensor_names(result.extra.get("output_names"))
-            key = graph.producer_key(result.id, result.inputs[0].id) if own and result.inputs else None
-            if key is not None and key[1] in graph.layer(key[0]).output_ids():  # (an edge from no port: E-EDGE-PORT)
-                given[key] = list(dict.fromkeys([*given.get(key, []), *own]))
+    for result in graph.results():
+        own = result_names(graph, result)
+        key = graph.producer_key(result.id, result.inputs[0].id) if own and result.inputs else None
+        if key is not None and key[1] in graph.layer(key[0]).output_ids():  # (an edge from no port: E-EDGE-PORT)
+            given[key] = list(dict.fromkeys([*given.get(key, []), *own]))
     return given
 
 
@@ -117,11 +123,11 @@ def input_name(graph: Graph, parameter: Layer) -> str:
 
 
 def output_name(graph: Graph, result: Layer) -> str:
-    """The first name a Result gives its output (``output_names``, which OpenVINO writes from 2025.1 on and reads
-    before the producer's: two Results of one tensor may name it otherwise), else the first tensor name of the port
-    feeding it; without one, the name OpenVINO gives it in IR v10 (after its producer), else the Result's layer
-    name."""
-    own = [name for name in tensor_names(result.extra.get("output_names")) if name]
+    """The first name a Result gives its output (``result_names``: its ``output_names``, which OpenVINO writes from
+    2025.1 on and reads before the producer's in IR v11: two Results of one tensor may name it otherwise), else the
+    first tensor name of the port feeding it; without one, the name OpenVINO gives it in IR v10 (after its producer),
+    else the Result's layer name."""
+    own = result_names(graph, result)
     if own:
         return own[0]
     found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None

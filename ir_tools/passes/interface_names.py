@@ -25,6 +25,7 @@ from ..ir.names import (
     output_name,
     reported_names,
     resolved_names,
+    result_names,
     tensor_names,
     v10_output_name,
 )
@@ -63,8 +64,10 @@ def keep_v11_names(graph: Graph) -> int:
     adds one, which sorts after ``L``); where another layer has that name (releases before 2024.1 refuse
     two layers of one name), to the first of ``name_``, ``name__``... that none has. A tensor of ``shared_tensors``
     is named by its layer alone (``named_by_layer``). Returns how many layers were renamed.
-    A tensor name elsewhere does not stand in the way: the name is one of the port's own, so a tensor of that name
-    elsewhere is a duplicate the file holds already, which OpenVINO reads (it keeps both)."""
+    A tensor name elsewhere does not stand in the way of the smallest name: it is one of the port's own, so a tensor
+    of that name elsewhere is a duplicate the file holds already, which OpenVINO reads (it keeps both); it does of
+    ``name_`` (``_added``: 'res_' beside an inner tensor 'res_' reported 'res_' on the output, beside another output's
+    'res_' made a file every release refuses)."""
     exact = named_by_layer(graph)
     taken = {name for name, _ in exact.values()}
     wanted: dict[str, str] = {}  # layer id -> the largest of the smallest names its interface ports carry
@@ -96,11 +99,22 @@ def keep_v11_names(graph: Graph) -> int:
         port.names = None
         renamed += layer.name != name
         rename(layer, name)
+    held = {name for layer in graph.layers() for _, _, _, names, *_ in layer.output_records()
+            for name in tensor_names(names)}
     for layer_id, name in wanted.items():
-        while owners.get(name, {layer_id}) != {layer_id} or name in taken:
+        layer, own = graph.layer(layer_id), name
+        while (owners.get(name, {layer_id}) != {layer_id} or name in taken
+               or (name != own and _added(layer, name) & held)):
             name += "_"
-        rename(graph.layer(layer_id), name)
+        rename(layer, name)
     return renamed + len(wanted)
+
+
+def _added(layer: Layer, name: str) -> set[str]:
+    """The names OpenVINO adds in IR v10 to the inputs and outputs of ``layer`` named ``name`` (``reported_names``):
+    its own, ``name.N`` for output N of several. One a tensor holds already would name two tensors: OpenVINO refuses
+    it on another input or output (E-NAME-COLLISION), and reports an inner tensor's name on the output too."""
+    return {name} if len(layer.outputs) < 2 else {f"{name}.{i}" for i in range(len(layer.outputs))}
 
 
 def v10_output_names(graph: Graph) -> dict[str, str]:
@@ -195,12 +209,10 @@ def unshared_outputs(graph: Graph) -> Iterator[tuple[Layer, list[str]]]:
     tensor names, with them: two Results of one tensor named otherwise, or a Result renamed alone. OpenVINO 2025.0
     and older, and any reading IR v10, name that output after the tensor (measured on 2023.0, 2024.0, 2025.0: two
     Results of one tensor both take its name; the current OpenVINO refuses such an IR v10 file, "Model tensor names
-    have collisions"). None in IR v10, whose ``output_names`` no release reads (measured on 2025.0 and 2026.4): every
-    release, the current one too, names its outputs alike."""
-    if graph.ir_version == 10:
-        return
+    have collisions"). None in IR v10, whose ``output_names`` no release reads (``result_names``): every release, the
+    current one too, names its outputs alike."""
     for result in graph.results():
-        own = [name for name in tensor_names(result.extra.get("output_names")) if name]
+        own = result_names(graph, result)
         found = graph.producer(result.id, result.inputs[0].id) if own and result.inputs else None
         if found is not None and set(own) != set(tensor_names(found[1].names)):
             yield result, own
@@ -343,6 +355,35 @@ def interface_clashes(graph: Graph) -> dict[str, list[Layer]]:
         for name in reported_names(graph, layer, port):
             holders.setdefault(name, []).append(layer)
     return {name: layers for name, layers in holders.items() if len(layers) > 1}
+
+
+def named_alike(graph: Graph) -> set[str]:
+    """Each name that two of the model's inputs and outputs report as the current OpenVINO reads them (an input its
+    ``reported_names``, an output its own, ``result_names``, else its tensor's): two Results of one tensor 'a', 'b',
+    the second named 'b' alone (what ``save_model`` writes after ``model.outputs[1].set_names({'b'})``), report 'b'
+    twice. The IR v11 model ``own_output_tensors`` makes of it for a release before 2025.1 puts 'b' on two tensors,
+    which those releases report so too (``own_names_shared``)."""
+    seen: set[str] = set()
+    twice: set[str] = set()
+    reports = [reported_names(graph, p, p.outputs[0]) for p in graph.parameters() if p.outputs]
+    reports += [result_names(graph, r) or reported_names(graph, *found) for r in graph.results()
+                if r.inputs and (found := graph.producer(r.id, r.inputs[0].id)) is not None]
+    for names in reports:
+        for name in set(names):
+            (twice if name in seen else seen).add(name)
+    return twice
+
+
+def own_names_shared(graph: Graph, result: Layer, own: list[str]) -> list[str]:
+    """The names of ``own`` (a Result's own names, ``unshared_outputs``) that another input or output of its tensor
+    reports too (``named_alike``): given a tensor of its own (``own_output_tensors``), the Result shares them with
+    that tensor. Releases before 2025.1 read two output tensors of one name in IR v11, each reported as named
+    (measured on 2023.0, 2024.0, 2024.1 and 2025.0), none in IR v10 ("Model tensor names have collisions"; 2026.4:
+    "Model operation names have collisions with tensor names")."""
+    twice = named_alike(graph)
+    found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
+    kept = set(tensor_names(found[1].names)) if found is not None else set()
+    return [name for name in own if name in twice and name in kept]
 
 
 def duplicate_tensor_names(graph: Graph) -> Iterator[Diagnostic]:

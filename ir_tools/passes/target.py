@@ -43,6 +43,8 @@ from .in_bodies import InBodies
 from .interface_names import (
     interface_clashes,
     keep_v10_output_names,
+    named_alike,
+    own_names_shared,
     set_ir_version,
     unshared_outputs,
     v10_output_names,
@@ -68,8 +70,8 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
     found += [*_op_versions(graph, target, rewritten), *_repeated_names(graph, target)]
     if not target.reads_result_names:
         found += [Diagnostic("error", "E-TARGET", f"{target.called} names this output after its producer's "
-                             f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); `ir-tools "
-                             "migrate --target` gives it a tensor of its own", result.loc)
+                             f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); "
+                             + _own_tensor_text(graph, target, result, own), result.loc)
                   for result, own in unshared_outputs(graph)]
     inside = _in_bodies(graph, lambda body: [*_op_versions(body, target, rewritten), *_repeated_names(body, target),
                                              *_element_types(body, target),
@@ -78,15 +80,32 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
             *weights_read_otherwise(graph, target), *_dynamic_states(graph, target), *_f16_io(graph, target)]
 
 
+def _own_tensor_text(graph: Graph, target: Release, result: Layer, own: list[str]) -> str:
+    """What ``migrate --target`` does to an output of ``unshared_outputs``: gives it a tensor of its own, but where
+    the IR version it writes for ``target`` is v10 and that tensor would share a name with another output's
+    (``own_names_shared``), which no release reads in IR v10: then it refuses the model."""
+    written = graph.ir_version if graph.ir_version in target.ir_versions else target.ir_versions[-1]
+    shared = own_names_shared(graph, result, own) if written == 10 else []
+    if shared:
+        return (f"no IR v10 file names it so ('{shared[0]}' names another output's tensor too, which no release "
+                "reads in IR v10), so `ir-tools migrate --target` refuses the model")
+    return "`ir-tools migrate --target` gives it a tensor of its own"
+
+
 def _repeated_names(graph: Graph, target: Release) -> list[Diagnostic]:
     """E-TARGET for each layer of ``graph`` (its top level, or a body: a release that refuses two layers of one name
     refuses them inside one body too, "Invalid IR! NAME name is not unique!") named as one before it, where
-    ``target`` refuses that."""
+    ``target`` refuses that. The first is named by its id, and its line at the top level: a body's layers have no
+    line of their own (each is reported at its owner's, ``bodies.located``, as the body graph's own line is)."""
     if graph.ir_version in target.reads_duplicate_layer_names:
         return []
     oldest = next((r.name for r in releases().values() if graph.ir_version in r.reads_duplicate_layer_names), None)
-    return [Diagnostic("error", "E-TARGET", f"{target.called} refuses two layers named '{name}' (the first at line "
-                       f"{layers[0].line}); the oldest release that reads them is {oldest}; `ir-tools migrate "
+
+    def first(layer: Layer) -> str:
+        return f"id {layer.id}, at line {layer.line}" if layer.line != graph.line else f"id {layer.id} in its body"
+
+    return [Diagnostic("error", "E-TARGET", f"{target.called} refuses two layers named '{name}' (the first is "
+                       f"{first(layers[0])}); the oldest release that reads them is {oldest}; `ir-tools migrate "
                        "--target` renames them", layer.loc)
             for name, layers in repeated_names(graph).items() for layer in layers[1:]]
 
@@ -393,10 +412,15 @@ def migrate_graph(graph: Graph, target: Release | None, checked: bool, stateless
     """``migrate`` on a graph read by ``read_migratable`` (``checked``: it passed ``check`` since), made IR
     ``ir_version`` (None: its own). With a target, a graph made another version is retargeted again at that version:
     what a release computes otherwise may depend on it (``v10_boolean_output_fails``). PassError where the migrated
-    model's inputs and outputs report a name on two tensors that the original's did not (``interface_clashes``)."""
+    model's inputs and outputs report a name on two tensors that the original's did not (``interface_clashes``): for
+    a target before 2025.1 in IR v11, that two of its inputs and outputs did not report (``named_alike``: those
+    releases report two tensors of one name as named, 2025.1 on rename one; no release reads them in IR v10,
+    ``own_names_shared``)."""
     clashes = interface_clashes(graph)
+    alike = named_alike(graph) if target is not None and not target.reads_result_names else set()
     done = _migrated(graph, target, checked, stateless, ir_version)
-    made = {name: layers for name, layers in interface_clashes(graph).items() if name not in clashes}
+    excused = clashes.keys() | (alike if graph.ir_version != 10 else set())
+    made = {name: layers for name, layers in interface_clashes(graph).items() if name not in excused}
     if made:
         raise PassError("the migrated model's inputs and outputs would name two tensors alike; nothing written",
                         SourceLoc(str(graph.source) if graph.source else None),

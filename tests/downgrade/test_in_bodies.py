@@ -232,6 +232,8 @@ def test_two_layers_of_one_name_inside_a_body_are_renamed(tmp_path: Path, capsys
     ov.save_model(ov.Model([loop.get_iter_value(body.results[0].output(0), -1)], [x], "dup"), str(model))
     (found,) = [d for d in ir_tools.check(model, openvino=False, target="2023.0") if d.severity == "error"]
     assert found.loc.layer_name == "loop/body/dup" and "refuses two layers named 'dup'" in found.message
+    first = next(layer for layer in ir_tools.read_ir(model).layers() if layer.is_a("Loop")).line
+    assert found.loc.line == first and "(the first is id 2 in its body)" in found.message  # (not 'at line' the Loop's)
     out, printed = migrate(model, capsys)
     assert "a layer name used twice -> made unique (inside bodies)" in printed
     assert_runs_equal(model, out)

@@ -41,13 +41,18 @@ def _converted_otherwise(graph: Graph, layer: Layer, target: Release) -> dict[st
     the current OpenVINO folds i32 beyond f16's range to +-65504, 2023.0 to 2024.0 to +-inf). An input whose
     converted value is no model output (``_model_output``) is judged by ``Release.converts_otherwise_inside``: inside
     a model 2023.0 to 2024.2 convert integers into f16 as the current OpenVINO does (they hold the f16 in f32, as it
-    does), where as its output they write i32 70000 as 65504, the current one inf."""
+    does), where as its output they write i32 70000 as 65504, the current one inf. Nor a conversion into the type
+    the input holds ("u32->u32", which the table lists: a u32 of 2^31 or more is read as 2147483647), the identity on
+    every release: what the target's CPU does to such a u32 it does to the Convert's input alike (measured on 2023.0,
+    2024.0, 2024.1 and 2025.0: u32 and u64 from a Parameter, an Add and a Const, with and without a Convert to their
+    own type, equal; ``own_tensor`` adds one)."""
     destination = _element(layer.output_records()[0])
     found: dict[str, list[Output]] = {}
     for index, port in enumerate(layer.input_records()):  # (records: no Port objects for the layers only looked at)
-        pair = f"{_element(port)}->{destination}"
-        if pair not in target.converts_otherwise:  # (nor then in its subset converts_otherwise_inside: most layers)
-            continue
+        source = _element(port)
+        pair = f"{source}->{destination}"
+        if pair not in target.converts_otherwise or source == destination:  # (nor then in its subset
+            continue  # converts_otherwise_inside: most layers)
         pairs = target.converts_otherwise if _model_output(graph, layer, index) else target.converts_otherwise_inside
         key = graph.producer_key(layer.id, port[0])
         if pair in pairs and key is not None and not converted_alike(graph, key, destination) and \
