@@ -564,3 +564,139 @@ def test_a_port_without_dims_of_a_layer_not_re_inferred_may_be_of_a_dynamic_rank
     assert re.search(r'type="Asin".*?<output>\s*<port id="1" precision="FP32"\s*/>', path.read_text(), re.S)
     for options in ([], ["--no-openvino"]):
         assert main(["check", str(path), *options]) == 0, capsys.readouterr().out
+
+
+def _openvino_runs(model: Path) -> str | None:
+    """None where OpenVINO 2026.4 reads, compiles (CPU) and runs the file once on zeros; else the last line of its
+    refusal."""
+    try:
+        compiled = ov.Core().compile_model(ov.Core().read_model(str(model)), "CPU")
+        compiled.create_infer_request().infer({i: np.zeros(tuple(p.get_shape()), p.get_element_type().to_dtype())
+                                               for i, p in enumerate(compiled.inputs)})
+    except RuntimeError as exc:
+        return [line for line in str(exc).splitlines() if line.strip()][-1]
+    return None
+
+
+@pytest.mark.parametrize(("version", "indices_read"), [("8", True), ("14", True), ("8", False), ("14", False)])
+def test_max_pool_indices_without_dilations(version: str, indices_read: bool, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A MaxPool-8 or -14 written without dilations: OpenVINO reads them as ones, and its CPU plugin runs the layer,
+    unless the model reads its indices: then the CPU runs OpenVINO's reference MaxPool, which refuses the empty
+    dilations at every inference ("One of the MaxPool params does not match"); check said the file was clean."""
+    import openvino.opset8 as o8
+    import openvino.opset14 as o14
+
+    x = o8.parameter([1, 2, 7, 7], np.float32, name="x")
+    pool = (o8 if version == "8" else o14).max_pool(x, [1, 1], [1, 1], [0, 0], [0, 0], [2, 2], "ceil", "explicit",
+                                                        name="mp")
+    model = tmp_path / "max_pool.xml"
+    ov.save_model(ov.Model(list(pool.outputs()) if indices_read else [pool.output(0)], [x], "m"), model)
+    model.write_text(re.sub(r'dilations="[^"]*" ', "", model.read_text(), count=1))
+    assert "dilations" not in model.read_text()
+    refusal = _openvino_runs(model)
+    assert (refusal is not None) == indices_read, refusal
+    code, out = check(model, capsys)
+    if indices_read:
+        assert code == 1 and "layer 'mp'" in out and "E-ATTR" in out and 'write dilations="1, 1"' in out, out
+    else:
+        assert code == 0, out
+
+
+def test_range_4_without_output_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Range-4 without output_type: OpenVINO reads it, its output of a dynamic element type, and its CPU plugin
+    cannot compile the model (nor run it, its inputs Parameters); check said the file was clean."""
+    import openvino.opset13 as o13
+
+    ends = [o13.parameter([], np.int64, name=name) for name in ("start", "stop", "step")]
+    model = tmp_path / "range.xml"
+    ov.save_model(ov.Model([o13.range(*ends, "i64", name="r")], ends, "m"), model)
+    model.write_text(model.read_text().replace(' output_type="i64"', "", 1))
+    assert _openvino_runs(model) is not None
+    code, out = check(model, capsys)
+    assert code == 1 and "layer 'r'" in out and "E-ATTR" in out and "output_type" in out, out
+
+
+@pytest.mark.parametrize("spelling", ["UNSPECIFIED", "undefined", "dynamic"])
+def test_a_dynamic_precision_is_a_spelling_openvino_reads(spelling: str, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO's serializer writes an output of a dynamic element type precision="UNSPECIFIED", and its reader reads
+    that and "undefined" and "dynamic" (not "DYNAMIC"): check said no such spelling is read (E-PORT). Declared on a
+    port whose type is f32 it is still an error, as a -1 declared on a static dim is (E-TYPE)."""
+    import openvino.opset13 as o13
+
+    x = o13.parameter([2], ov.Type.dynamic, name="x")
+    written = tmp_path / "written.xml"
+    ov.save_model(ov.Model([o13.relu(x, name="relu")], [x], "m"), written)
+    assert 'precision="UNSPECIFIED"' in written.read_text()
+    x = o13.parameter([2], np.float32, name="x")
+    model = tmp_path / "model.xml"
+    ov.save_model(ov.Model([o13.relu(x, name="relu")], [x], "m"), model)
+    text = model.read_text()
+    head, tail = text.split('type="ReLU"')
+    model.write_text(head + 'type="ReLU"' + tail.replace('precision="FP32"', f'precision="{spelling}"'))
+    assert _openvino_runs(model) is None
+    code, out = check(model, capsys)
+    assert code == 1 and "E-PORT" not in out and f"declared precision {spelling}, inferred FP32" in out, out
+    model.write_text(head + 'type="ReLU"' + tail.replace('precision="FP32"', 'precision="DYNAMIC"'))
+    assert isinstance(openvino_reads(model), str)
+    code, out = check(model, capsys)
+    assert code == 1 and "precision 'DYNAMIC' is not a spelling OpenVINO reads" in out, out
+
+
+@pytest.mark.parametrize("ports", ["output", "input"])
+def test_an_edge_may_spell_its_type_by_name_or_precision(ports: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO reads a port's precision as the type's name ("f32", "i64") as well as its precision ("FP32", "I64");
+    an edge whose ends spell one type the two ways is no disagreement (check said E-EDGE-PRECISION, "precision I64,
+    but its producer gives i64"). An input port of another type still is one."""
+    import openvino.opset13 as o13
+
+    x = o13.parameter([2, 3], np.float32, name="x")
+    model = tmp_path / "model.xml"
+    ov.save_model(ov.Model([o13.shape_of(o13.relu(x), "i64", name="shape")], [x], "m"), model)
+    text = model.read_text()
+
+    def spelled(section: re.Match) -> str:
+        return section[0].replace('precision="FP32"', 'precision="f32"').replace('precision="I64"', 'precision="i64"')
+
+    model.write_text(re.sub(rf"<{ports}>.*?</{ports}>", spelled, text, flags=re.S))
+    assert 'precision="i64"' in model.read_text() and 'precision="I64"' in model.read_text()
+    assert _openvino_runs(model) is None
+    assert check(model, capsys) == (0, f"{model}: 0 error(s), 0 warning(s)\n")
+    head, tail = text.rsplit('precision="I64"', 1)  # the Result's input port
+    model.write_text(head + 'precision="i32"' + tail)
+    code, out = check(model, capsys)
+    assert code == 1 and "E-EDGE-PRECISION" in out and "precision i32, but its producer" in out, out
+
+
+@pytest.mark.parametrize("init", [True, False])
+@pytest.mark.parametrize("variable_type", ["", ' variable_type="dynamic"'])
+def test_a_variable_of_a_shape_but_no_type(init: bool, variable_type: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A ReadValue-6 whose variable has a shape but no type (variable_type absent, or "dynamic", as OpenVINO writes an
+    unknown one): OpenVINO reads the layer's output as of a dynamic element type, and its CPU plugin cannot compile
+    the model ("unsupported src_prc: dynamic"), with an init input or without; check said the file was clean. Both
+    absent beside an init input, the output is the init's, and OpenVINO runs it."""
+    import openvino.opset13 as o13
+    from openvino.op.util import Variable, VariableInfo
+
+    info = VariableInfo()
+    info.data_shape, info.data_type, info.variable_id = ov.PartialShape([1, 4]), ov.Type.f32, "v"
+    variable = Variable(info)
+    x = o13.parameter([1, 4], np.float32, name="x")
+    read = (ov.opset6.read_value(o13.constant(np.zeros((1, 4), np.float32)), variable) if init
+            else ov.opset6.read_value(variable))
+    total = o13.add(read, x, name="total")
+    model = tmp_path / "state.xml"
+    ov.save_model(ov.Model([total.output(0)], [ov.opset6.assign(total, variable)], [x], "m"), model)
+    text = model.read_text()
+    assert 'variable_type="f32" variable_shape="1,4"' in text
+    model.write_text(text.replace(' variable_type="f32"', variable_type, 1))
+    assert _openvino_runs(model) is not None
+    code, out = check(model, capsys)
+    assert code == 1 and "E-ATTR" in out and "variable 'v' has a variable_shape but no variable_type" in out, out
+    if init and not variable_type:
+        model.write_text(text.replace(' variable_type="f32" variable_shape="1,4"', "", 1))
+        assert _openvino_runs(model) is None
+        assert check(model, capsys)[0] == 0

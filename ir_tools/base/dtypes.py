@@ -57,9 +57,13 @@ INTEGER_TYPES = frozenset({"i4", "i8", "i16", "i32", "i64", "u1", "u2", "u3", "u
 #: element_type>`` takes the types' names only, which the attribute codecs require).
 _BY_PRECISION = {t.precision: t for t in ELEMENT_TYPES.values()} | {"BIN": ELEMENT_TYPES["u1"]}
 _BY_NUMPY = {t.numpy: t for t in ELEMENT_TYPES.values() if t.numpy is not None}
-#: The spellings OpenVINO's reader takes as a port's precision: a type's own name or its precision, exactly (measured
-#: on 2026.4: "f32" and "FP32" are read, "F32" and "fp32" are "Unsupported element type"; ``element_type`` reads any).
-PORT_PRECISIONS = frozenset(ELEMENT_TYPES) | frozenset(_BY_PRECISION)
+#: The dynamic element type's spellings OpenVINO's reader takes as a port's precision: "UNSPECIFIED", as its serializer
+#: writes an output of a dynamic type, "undefined" and "dynamic" (no element type of ours: never the inferred one).
+DYNAMIC_PRECISIONS = frozenset({"UNSPECIFIED", "undefined", "dynamic"})
+#: The spellings OpenVINO's reader takes as a port's precision: a type's own name or its precision, exactly, or the
+#: dynamic type's (measured on 2026.4: "f32" and "FP32" are read, "F32", "fp32" and "DYNAMIC" are "Unsupported element
+#: type"; ``element_type`` reads any).
+PORT_PRECISIONS = frozenset(ELEMENT_TYPES) | frozenset(_BY_PRECISION) | DYNAMIC_PRECISIONS
 
 
 def element_type(name: str) -> ElementType | None:

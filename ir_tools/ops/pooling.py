@@ -183,14 +183,22 @@ def max_pool_geometry(a: MaxPoolAttrs, data: TensorType, label: str) -> PoolGeom
         raise
 
 
-def _ceil_torch_without_dilations(a: MaxPool8Attrs) -> str | None:
-    """MaxPool-14's crash: empty dilations are ones to OpenVINO's reader and shape inference, but with ceil_torch its
-    CPU plugin crashes compiling the layer (a segmentation fault, on static and dynamic dims alike, measured on
-    2026.4)."""
-    if a.rounding_type != "ceil_torch" or a.dilations:
+def _empty_dilations(a: MaxPool8Attrs, read: frozenset[int]) -> str | None:
+    """What OpenVINO's CPU plugin does with empty dilations, which its reader and shape inference take for ones
+    (measured on 2026.4): with ceil_torch (MaxPool-14) it crashes compiling the layer (a segmentation fault, on static
+    and dynamic dims alike); where the model reads the indices (output 1) it runs OpenVINO's reference MaxPool, which
+    refuses them at every inference ("One of the MaxPool params does not match the 3D implementation")."""
+    if a.dilations:
         return None
-    return (f"dilations is empty with rounding_type ceil_torch: OpenVINO reads it as ones, but its CPU plugin crashes "
-            f"compiling the layer (a segmentation fault); write dilations=\"{', '.join(['1'] * len(a.kernel))}\"")
+    ones = f'write dilations="{", ".join(["1"] * len(a.kernel))}"'
+    if a.rounding_type == "ceil_torch":
+        return (f"dilations is empty with rounding_type ceil_torch: OpenVINO reads it as ones, but its CPU plugin "
+                f"crashes compiling the layer (a segmentation fault); {ones}")
+    if 1 in read:
+        return (f"dilations is empty and the model reads the indices (output 1): OpenVINO reads it as ones, but its "
+                f"CPU plugin runs the layer by its reference implementation, which refuses empty dilations at every "
+                f"inference; {ones}")
+    return None
 
 
 def _max_pool(label: str):
@@ -265,11 +273,11 @@ def max_pool(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int], dilat
 
 
 def _max_pool_spec(label: str, attrs: type, outputs: int,
-                   crashes: Callable[[MaxPool8Attrs], str | None] | None = None) -> OpSpec:
+                   crashes: Callable[[MaxPool8Attrs, frozenset[int]], str | None] | None = None) -> OpSpec:
     return OpSpec("MaxPool", label, attrs, (1, 1), outputs, _max_pool(label), _run_max_pool(label),
                   rounding=moves(0), crashes=crashes)
 
 
 MAX_POOL_1 = _max_pool_spec("MaxPool-1", MaxPoolAttrs, 1)
-MAX_POOL_8 = _max_pool_spec("MaxPool-8", MaxPool8Attrs, 2)
-MAX_POOL_14 = _max_pool_spec("MaxPool-14", MaxPool8Attrs, 2, _ceil_torch_without_dilations)
+MAX_POOL_8 = _max_pool_spec("MaxPool-8", MaxPool8Attrs, 2, _empty_dilations)
+MAX_POOL_14 = _max_pool_spec("MaxPool-14", MaxPool8Attrs, 2, _empty_dilations)

@@ -6,7 +6,7 @@ Shape rules are OpenVINO's shape inference (src/core/shape_inference), interval 
 checked there against OpenVINO CPU. Measured on OpenVINO 2026.4.1, beyond its specification: Range-4
 refuses a zero step as Range-1 does (its specification allows one), but a step that an integer
 output_type truncates to zero (-0.75 to i64) gives 0 elements. Its output_type may be missing (the
-output type is then dynamic).
+output type is then dynamic), which the CPU plugin can neither compile nor run (check refuses it).
 """
 
 from __future__ import annotations
@@ -135,7 +135,17 @@ def _numpy_type(name: str) -> type:
 
 # --- specs ------------------------------------------------------------------------------------------
 
+def _without_output_type(a: Range4Attrs, read: frozenset[int]) -> str | None:
+    """Range-4 without output_type: OpenVINO reads it, of a dynamic output type, but its CPU plugin cannot compile
+    such a model (constant start, stop and step: "Tensor was not initialized") nor run it (Parameters: "Memory has
+    not been allocated", or no kernel for what reads it), measured on 2026.4."""
+    if a.output_type is not None:
+        return None
+    return ("output_type is missing: OpenVINO reads the layer with an output of a dynamic element type, which its "
+            "CPU plugin cannot compile or run; write output_type (i64, f32, ...)")
+
+
 RANGE_1 = OpSpec("Range", "Range-1", NoAttrs, (3, 3), 1, guarded(_range(False)), _run_range(False), (0, 1, 2),
                  rounding=exact)
 RANGE_4 = OpSpec("Range", "Range-4", Range4Attrs, (3, 3), 1, guarded(_range(True)), _run_range(True), (0, 1, 2),
-                 rounding=exact)
+                 rounding=exact, crashes=_without_output_type)

@@ -52,8 +52,9 @@ class OpSpec:
     runtime/inputs.py); ``cpu_saturates``, OpenVINO CPU saturates its 8-bit integer results where the
     specification and the kernel wrap around (compare does not check it on i8/u8, runtime/numeric_check.py);
     ``empty_windows``, its windows can hold no data tap (``check`` warns W-EMPTY-WINDOW, passes/checks.py);
-    ``crashes``, given the decoded attributes, why OpenVINO's CPU plugin crashes compiling such a layer that its reader
-    and shape inference accept, else None (``check`` refuses it, E-ATTR, passes/checks.py).
+    ``crashes``, given the decoded attributes and the indices of the layer's outputs the model reads, why OpenVINO's
+    CPU plugin crashes on, or cannot compile or run, such a layer that its reader and shape inference accept, else None
+    (``check`` refuses it, E-ATTR, passes/checks.py).
     ``bodies``: the layer children holding the op's bodies (TensorIterator, Loop, If): its rule, kernel and rounding
     rule are given ``ops.control_flow.Bodies`` (bound by the shape walk, the executor) in place of decoded attributes.
     """
@@ -70,7 +71,7 @@ class OpSpec:
     index_input: int | None = None  # the input indexing into input 0
     cpu_saturates: bool = False  # OpenVINO CPU saturates 8-bit integer results
     empty_windows: bool = False  # windows may hold no data tap
-    crashes: Callable[[Any], str | None] | None = field(default=None, compare=False)  # attributes OpenVINO crashes on
+    crashes: Callable[[Any, frozenset[int]], str | None] | None = field(default=None, compare=False)
     bodies: tuple[str, ...] = ()  # layer children holding bodies (ops.control_flow)
 
     def compute(self, attrs: Any, args: Sequence[np.ndarray]) -> list[np.ndarray]:

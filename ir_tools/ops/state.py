@@ -111,8 +111,19 @@ def _run_read_value_6(a: ReadValue6Attrs, args: Sequence[np.ndarray]) -> list[np
     return [np.zeros(tuple(d.lo for d in shape), et.numpy)]
 
 
+def _dynamic_variable_type(a: ReadValue6Attrs, read: frozenset[int]) -> str | None:
+    """A variable of unknown type beside a known shape: the output is the variable's (rule 2 or 3), of a dynamic
+    element type, which OpenVINO's CPU plugin cannot compile ("unsupported src_prc: dynamic", with an init input or
+    without one; measured on 2026.4)."""
+    if a.variable_type is not None or a.variable_shape is None:
+        return None
+    return (f"variable '{a.variable_id}' has a variable_shape but no variable_type (or 'dynamic'): OpenVINO reads the "
+            f"layer's output as of a dynamic element type, which its CPU plugin cannot compile; write the variable's "
+            f"type")
+
+
 READ_VALUE_3 = OpSpec("ReadValue", "ReadValue-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves())
 READ_VALUE_6 = OpSpec("ReadValue", "ReadValue-6", ReadValue6Attrs, (0, 1), 1, _read_value_6, _run_read_value_6,
-                      rounding=moves())
+                      rounding=moves(), crashes=_dynamic_variable_type)
 ASSIGN_3 = OpSpec("Assign", "Assign-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves())
 ASSIGN_6 = OpSpec("Assign", "Assign-6", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves())

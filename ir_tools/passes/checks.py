@@ -93,12 +93,19 @@ def _edges(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diag
                 yield Diagnostic("error", "E-EDGE-PORT", f"{_edge_text(e)} ends at input port {e[3]}, but the "
                                  f"layer's input ports are {dst_layer.input_ids()}", _edge_loc(e, dst_layer))
             continue
-        if dst[1] is not None and src[1] != dst[1]:  # an input port without a precision takes its producer's
+        if dst[1] is not None and src[1] != dst[1] and not _same_type(src[1], dst[1]):  # (none: its producer's)
             yield Diagnostic("error", "E-EDGE-PRECISION", f"input port {dst[0]}: precision {dst[1]}, "
                              f"but its producer ({_edge_text(e)}) gives {src[1]}", dst_layer.line_loc(dst[6]))
         if src[2] != dst[2]:
             yield Diagnostic("error", "E-EDGE-DIMS", f"input port {dst[0]}: dims {show(dst[2])}, "
                              f"but its producer ({_edge_text(e)}) gives {show(src[2])}", dst_layer.line_loc(dst[6]))
+
+
+def _same_type(one: str | None, other: str | None) -> bool:
+    """Whether two port precisions name one element type, however each is spelled ("FP32" and "f32", "BIN" and
+    "U1": OpenVINO's serializer writes the precision, hand-written and other tools' files often the type's name)."""
+    a, b = element_type(one or ""), element_type(other or "")
+    return a is not None and a == b
 
 
 def _fed_inputs(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
@@ -515,8 +522,9 @@ def _unpaired_state(graph: Graph) -> Iterator[Diagnostic]:
 
 
 def _crashing_attributes(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
-    """E-ATTR for attribute values OpenVINO reads and infers but its CPU plugin crashes compiling (``OpSpec.crashes``):
-    refused before OpenVINO is given the model (attributes that do not decode are the shape walk's to report)."""
+    """E-ATTR for attribute values OpenVINO reads and infers but its CPU plugin crashes on or cannot run
+    (``OpSpec.crashes``, told which of the layer's outputs the model reads): refused before OpenVINO is given the
+    model (attributes that do not decode are the shape walk's to report)."""
     for layer in graph.by_type(*crashing_types()):
         if scope is not None and layer.id not in scope:
             continue
@@ -524,9 +532,11 @@ def _crashing_attributes(graph: Graph, scope: dict[str, Layer] | None = None) ->
         if spec is None or spec.crashes is None:
             continue
         try:
-            why = spec.crashes(A.decode(spec.attrs, layer.attrs))
+            attrs = A.decode(spec.attrs, layer.attrs)
         except IrToolsError:
             continue
+        read = frozenset(i for i, port in enumerate(layer.outputs) if graph.consumers(layer.id, port.id))
+        why = spec.crashes(attrs, read)
         if why is not None:
             yield Diagnostic("error", "E-ATTR", why, layer.loc)
 

@@ -30,7 +30,7 @@ def crash_refusals(graph: Graph) -> list[tuple[str, str | None]]:
 def test_a_crashes_rule_registered_is_checked_until_unregistered() -> None:
     assert crash_refusals(relu_graph()) == []
     crashing = dataclasses.replace(RELU_1, label="ReLU-1 (crashing)",
-                                   crashes=lambda attrs: "this ReLU crashes the CPU plugin (a test's rule)")
+                                   crashes=lambda attrs, read: "this ReLU crashes the CPU plugin (a test's rule)")
     opsets.register(crashing, 1, 16)
     try:
         assert crash_refusals(relu_graph()) == [("this ReLU crashes the CPU plugin (a test's rule)", "relu")]
