@@ -20,7 +20,9 @@ type into f16 and f32 (``int_to_float``, the f16 a model output; 2024.0 gives 65
 into f16 used inside the model (``int_to_f16_inside``; 2024.0 as the current, 70000 kept); Convert-1 of special floats
 (``float_convert``), IR v10 models whose output is a boolean (``v10_boolean_outputs``; 2023.0 does not compile
 IsNaN-10's), where f16 values are held within +-65504 (``f16_io``; 2024.0 at the model's f16 inputs and outputs only),
-Convert-1 of f32 and f16 into boolean on many values (``float_boolean``; 2024.0 gives False for 256), and which of
+Convert-1 of f32 and f16 into boolean on many values (``float_boolean``; 2024.0 gives False for 256), what each Reduce
+op gives over an axis of length 0 (``reduce_empty_axis``; 2023.0 to 2024.5 whatever the output's memory held), and
+which of
 13,656 AvgPool-1 layers (1-D to 3-D, static and dynamic, every auto_pad, rounding and exclude-pad) its CPU plugin
 does not compile or run (``avg_pool_pads``; 2023.0 refuses L=1, K=2, S=2, pads 0/2, ceil: "Supported primitive
 descriptors list is empty").
@@ -344,6 +346,66 @@ def scatter_min_max() -> bool | None:
         got = compiled(ov.Model([node], [x, y], "scatter")).create_infer_request().infer([data, updates])[0]
         right &= bool(np.array_equal(got, want, equal_nan=True) and np.array_equal(np.signbit(got), np.signbit(want)))
     return right
+
+
+#: Each Reduce op probed over an empty axis (opset, element type) and what the current CPU plugin gives there, the
+#: reduction's start: f32's lowest for ReduceMax, its largest for ReduceMin, 0 for the sums and the mean (not NaN).
+REDUCE_EMPTY = {"ReduceMax": ("opset1", np.float32, np.finfo(np.float32).min),
+                "ReduceMin": ("opset1", np.float32, np.finfo(np.float32).max),
+                "ReduceSum": ("opset1", np.float32, 0.0), "ReduceProd": ("opset1", np.float32, 1.0),
+                "ReduceMean": ("opset1", np.float32, 0.0), "ReduceL1": ("opset4", np.float32, 0.0),
+                "ReduceL2": ("opset4", np.float32, 0.0), "ReduceLogicalAnd": ("opset1", bool, True),
+                "ReduceLogicalOr": ("opset1", bool, False)}
+
+
+def reduce_empty_axis() -> dict[str, dict[str, str]]:
+    """What the CPU plugin gives for each Reduce op of ``REDUCE_EMPTY`` over an axis of length 0, x [3, 4] sliced to
+    [3, 0] (StridedSlice-1, "static") and x [?, ?] fed [3, 0] ("dynamic"), reduced over axis 1, inferred twice: op ->
+    form -> "right" if both inferences give ``REDUCE_EMPTY``'s start for each of the 3 rows, "wrong" if not (2023.0 to
+    2024.5: whatever the output's memory held), "fails" if it does not compile or run it."""
+    answers: dict[str, dict[str, str]] = {}
+    for op, (opset, dtype, start) in REDUCE_EMPTY.items():
+        answers[op] = {}
+        for form, declared, fed in (("static", [3, 4], np.ones([3, 4], dtype)), ("dynamic", [-1, -1],
+                                                                                  np.ones([3, 0], dtype))):
+            element = "BOOL" if dtype is bool else "FP32"
+            kind = "boolean" if dtype is bool else "f32"
+            dims = [3, 0] if form == "static" else [-1, -1]
+            ints = '<data element_type="i64" shape="2" offset="{}" size="16"/>'
+            body = "".join(f'<layer id="{i}" name="c{i}" type="Const" version="opset1">{ints.format(16 * (i - 1))}'
+                           f'<output>{port(0, "I64", [2])}</output></layer>' for i in (1, 2, 3))
+            body += ('<layer id="4" name="axis" type="Const" version="opset1"><data element_type="i64" shape="1" '
+                     f'offset="48" size="8"/><output>{port(0, "I64", [1])}</output></layer>')
+            if form == "static":
+                body += ('<layer id="5" name="slice" type="StridedSlice" version="opset1"><data begin_mask="1,0" '
+                         'end_mask="1,0" new_axis_mask="" shrink_axis_mask="" ellipsis_mask=""/><input>'
+                         f'{port(0, element, declared)}{port(1, "I64", [2])}{port(2, "I64", [2])}'
+                         f'{port(3, "I64", [2])}</input><output>{port(4, element, dims)}</output></layer>')
+                edges = "".join(f'<edge from-layer="{i}" from-port="0" to-layer="5" to-port="{i}"/>' for i in (1, 2, 3))
+                edges += ('<edge from-layer="0" from-port="0" to-layer="5" to-port="0"/>'
+                          '<edge from-layer="5" from-port="4" to-layer="6" to-port="0"/>')
+            else:
+                edges = '<edge from-layer="0" from-port="0" to-layer="6" to-port="0"/>'
+            body += (f'<layer id="6" name="op" type="{op}" version="{opset}"><data keep_dims="false"/><input>'
+                     f'{port(0, element, dims)}{port(1, "I64", [1])}</input><output>{port(2, element, [3])}</output>'
+                     f'</layer><layer id="7" name="r" type="Result" version="opset1"><input>{port(0, element, [3])}'
+                     '</input></layer>')
+            edges += ('<edge from-layer="4" from-port="0" to-layer="6" to-port="1"/>'
+                      '<edge from-layer="6" from-port="2" to-layer="7" to-port="0"/>')
+            xml = (f'<?xml version="1.0"?>\n<net name="probe" version="11"><layers>'
+                   f'{parameter(0, "x", kind, element, declared)}{body}</layers><edges>{edges}</edges></net>')
+            weights = np.array([0, 0, 0, 0, 1, 1, 1], np.int64).tobytes()  # begin, end, strides, axis
+            try:
+                model = ov.Core().read_model(xml, ov.Tensor(np.frombuffer(weights, np.uint8)))
+                request = compiled(model).create_infer_request()
+                got = [np.array(request.infer([fed])[0]) for _ in range(2)]
+            except RuntimeError as error:
+                print(f"{op} over an empty axis ({form}): {str(error).strip()[-200:]}", file=sys.stderr)
+                answers[op][form] = "fails"
+                continue
+            right = all(g.shape == (3,) and (g == np.array(start, dtype)).all() for g in got)
+            answers[op][form] = "right" if right else "wrong"
+    return answers
 
 
 def identity() -> bool | None:
@@ -1260,7 +1322,7 @@ def main(only: list[str]) -> None:
                  "dynamic_state": dynamic_state, "sdpa_float_mask_shapes": sdpa_float_mask_shapes,
                  "sdpa_float_mask_dynamic": lambda: sdpa_float_mask_shapes(dynamic=True),
                  "sdpa_lower_rank": sdpa_lower_rank, "sdpa_scalar_mask": sdpa_scalar_mask,
-                 "scatter_min_max": scatter_min_max, "identity": identity,
+                 "scatter_min_max": scatter_min_max, "reduce_empty_axis": reduce_empty_axis, "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
                  "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,

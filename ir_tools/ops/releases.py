@@ -80,6 +80,10 @@ DEFECTS: dict[str, str] = {
                                     "differ), even where its condition compares a tensor with itself, which the "
                                     "current OpenVINO folds ('CPU plug-in doesn't support If operation with dynamic "
                                     "rank')",
+    "reduce_empty_axis_wrong": "computes a Reduce op (ReduceMax/Min/Sum/Prod/Mean/L1/L2/LogicalAnd/Or) over an axis of "
+                               "length 0 as whatever its output's memory held, where the current OpenVINO gives "
+                               "the reduction's start (-3.4e38 for ReduceMax of f32, 0 for ReduceSum, 1 for "
+                               "ReduceProd, True for ReduceLogicalAnd)",
 }
 
 #: A Convert-1 of f32 or f16 into boolean of a value of at most this magnitude is computed right by every release
@@ -173,20 +177,18 @@ class Release:
       (which the specification broadcasts, as the current one does) otherwise, every dim of the three static
       (outputs off by up to 3, causal, masked or not); ``sdpa_lower_rank_dynamic_fails``: 2023.3 fails at
       inference on such a layer with a dynamic dim ("m_dims=[2,6,8,] expect_dims=[1,6,8,8,]"), which 2024.0 runs
-      right; 2024.1, 2025.0 and 2026.4 compute both right; a rank-5 query with a key of rank 4 is right on all
-      (measured on those five releases only: the others' answers predate the question; found by a helper reviewing
-      the downgrades);
-    - ``sdpa_scalar_mask_crashes``: 2023.3 to 2025.0 crash (SIGSEGV) at inference on SDPA-13 (not causal) with a
+      right; 2024.1 on compute both right; a rank-5 query with a key of rank 4 is right on all (measured on every
+      release with SDPA-13; found by a helper reviewing the downgrades);
+    - ``sdpa_scalar_mask_crashes``: 2023.3 to 2025.1 crash (SIGSEGV) at inference on SDPA-13 (not causal) with a
       mask of rank 0 that is not a constant (a Parameter, or a Squeeze of one) beside a query of rank 3 or 4 whose
       batch dims are all 1 and whose L is 4 or more ([1, 1, 4, 8], [1, 4, 8], [1, 1, 16, 8]); a batch or head dim of
-      2, L of 3 or less, a Const mask, a mask [1, 1] or a rank-5 query run right (measured on 2023.3, 2024.0, 2024.1
-      and 2025.0; 2026.4 runs it right; the others' answers predate the question; found by a helper reviewing the
-      downgrades);
-    - ``scatter_min_max_nan_otherwise``: 2023.3 and 2024.0 compute ScatterElementsUpdate-12 min and max of f32 with
+      2, L of 3 or less, a Const mask, a mask [1, 1] or a rank-5 query run right; 2025.2 on run it right (measured
+      on every release with SDPA-13; found by a helper reviewing the downgrades);
+    - ``scatter_min_max_nan_otherwise``: 2023.1 to 2024.0 compute ScatterElementsUpdate-12 min and max of f32 with
       use_init_val otherwise where a NaN or a signed zero meets another value: min of data NaN and update 2 gives 2
       (the current one NaN), of data 1 and update NaN gives NaN (the current one 1), of -0.0 and +0.0 gives +0.0 (the
-      current one -0.0), max alike; 2024.1, 2025.0 and 2026.4 as the current one (measured on those five only: the
-      others' answers predate the question; found by a helper reviewing the downgrades);
+      current one -0.0), max alike; 2024.1 on as the current one (measured on every release with opset12; found by
+      a helper reviewing the downgrades);
     - ``identity_not_compiled``: 2025.0, the first with Identity-16, to 2025.3 read it but do not compile it
       ("Unsupported operation of type: Identity"); 2025.4 on do;
     - ``bitwise_unsigned_wrong``: 2023.2, the first with opset13, to 2025.3 give 0 for BitwiseNot-13 on u16, u32 and
@@ -242,7 +244,13 @@ class Release:
     - ``if_dynamic_rank_not_compiled``: 2023.0 to 2025.4 do not compile an If-8 whose output has a dynamic rank
       (bodies of two ranks) where its condition is NotEqual of a tensor with itself, as optimum's DeBERTa-v2 export
       has it; 2026.0 on fold the If away and run it (measured on every release with wheels; an If of an unknown
-      condition and a dynamic rank no release compiles)."""
+      condition and a dynamic rank no release compiles);
+    - ``reduce_empty_axis_wrong``: 2023.0 to 2024.5 compute ReduceMax/Min/Sum/Prod/Mean-1, ReduceL1/L2-4 and
+      ReduceLogicalAnd/Or-1 over an axis of length 0 (of a static input sliced empty, or a dynamic one fed [3, 0]) as
+      whatever the output's memory held, other at each inference; 2024.6 on give the reduction's start, as the
+      current one does (-3.4e38 for ReduceMax of f32, 3.4e38 for ReduceMin, 0 for ReduceSum, ReduceMean, ReduceL1 and
+      ReduceL2, 1 for ReduceProd, True for ReduceLogicalAnd, False for ReduceLogicalOr; i32 alike, with its own
+      extremes); measured on every release with wheels, found by a helper reviewing the downgrades."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..base.diagnostics import Diagnostic, Severity
-from ..base.dims import show, show_shape
+from ..base.dims import Dim, Shape, show, show_shape
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.bodies import located, subgraphs
 from ..ir.model import Graph, Layer
@@ -34,6 +34,7 @@ from ..ops.releases import (
     release,
     releases,
 )
+from ..ops.spec import TensorType
 from .base import PassError, PassManager, PassResult
 from .builder import origin_of
 from .downgrade import DOWNGRADES, Downgrade
@@ -50,10 +51,10 @@ from .interface_names import (
     v10_output_names,
 )
 from .legacy import is_legacy, lower_legacy, read_migratable
-from .shapes import declared_type
+from .shapes import declared_type, propagate
 from .stateless import Stateless, variable_shape
 from .to_opset8 import migration, to_opset8
-from .validate import require_valid
+from .validate import passed, require_valid
 
 
 def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -> list[Diagnostic]:
@@ -75,9 +76,11 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
                   for result, own in unshared_outputs(graph)]
     inside = _in_bodies(graph, lambda body: [*_op_versions(body, target, rewritten), *_repeated_names(body, target),
                                              *_element_types(body, target),
-                                             *weights_read_otherwise(body, target), *_dynamic_states(body, target)])
+                                             *weights_read_otherwise(body, target), *_dynamic_states(body, target),
+                                             *_empty_reductions(body, target)])
     return [*found, *inside, *_element_types(graph, target), *_zero_dims(graph, target),
-            *weights_read_otherwise(graph, target), *_dynamic_states(graph, target), *_f16_io(graph, target)]
+            *weights_read_otherwise(graph, target), *_dynamic_states(graph, target), *_f16_io(graph, target),
+            *_empty_reductions(graph, target)]
 
 
 def _own_tensor_text(graph: Graph, target: Release, result: Layer, own: list[str]) -> str:
@@ -299,9 +302,68 @@ def _f16_io(graph: Graph, target: Release) -> list[Diagnostic]:
 
 
 def written_as_is(graph: Graph, target: Release) -> list[Diagnostic]:
-    """The W-TARGET of ``target_diagnostics``: what ``target`` computes otherwise only for an infinity fed or an f16
-    overflow, which ``migrate --target`` writes as it is, and says so."""
-    return [d for d in _f16_io(graph, target) if d.severity == "warning"]
+    """The W-TARGET of ``target_diagnostics``: what ``target`` computes otherwise only for an infinity fed, an f16
+    overflow or an empty axis fed, which ``migrate --target`` writes as it is, and says so."""
+    return [d for d in [*_f16_io(graph, target), *_empty_reductions(graph, target),
+                        *_in_bodies(graph, lambda body: _empty_reductions(body, target))] if d.severity == "warning"]
+
+
+#: The op types ``reduce_empty_axis_wrong`` hits (lower case): every Reduce of opset1 and opset4.
+REDUCTIONS = ("reducemax", "reducemin", "reducesum", "reduceprod", "reducemean", "reducel1", "reducel2",
+              "reducelogicaland", "reducelogicalor")
+
+
+def _empty_reductions(graph: Graph, target: Release) -> list[Diagnostic]:
+    """For a target that computes a reduction over an axis of length 0 as whatever its output's memory held
+    (``reduce_empty_axis_wrong``): E-TARGET at each Reduce layer one of whose reduced axes (every axis where they are
+    fed) has a static length of 0, W-TARGET at each where one is dynamic and may be 0 by shape propagation (a
+    sequence's length fed; not an image's height after a convolution, which is 1 or more), so an input fed empty meets
+    it: written as it is. No rewrite: the reduction's start broadcast to the output, exact for a static 0, is not
+    written yet."""
+    key = "reduce_empty_axis_wrong"
+    if key not in target.miscomputes:
+        return []
+    head = f"{target.called} {DEFECTS[key]} (measured); {_next_without(target, key)}; "
+    found = []
+    inferred: dict[tuple[str, int], TensorType] | None = None  # (propagated once, where a declared dim may be 0)
+    for layer in graph.of_types(REDUCTIONS):
+        dims = declared_type(layer.inputs[0]).shape if layer.inputs else None
+        lengths = _reduced(graph, layer, dims)
+        if lengths is not None and all(d.lo > 0 for d in lengths):
+            continue
+        if inferred is None:
+            inferred = _inferred(graph)
+        source = graph.producer_key(layer.id, layer.input_ids()[0])
+        dims = inferred[source].shape if source in inferred else dims
+        lengths = _reduced(graph, layer, dims)
+        if lengths is not None and any(d.is_static and d.lo == 0 for d in lengths):
+            found.append(Diagnostic("error", "E-TARGET", f"{head}this layer reduces an axis of length 0 (input "
+                                    f"{show_shape(dims)}); `ir-tools migrate --target` has no rewrite for it",
+                                    layer.loc))
+        elif lengths is None or any(d.lo == 0 for d in lengths):
+            found.append(Diagnostic("warning", "W-TARGET", f"{head}an axis this layer reduces is dynamic, so an input "
+                                    "fed empty there meets it; `ir-tools migrate --target` writes it as it is",
+                                    layer.loc))
+    return found
+
+
+def _inferred(graph: Graph) -> dict[tuple[str, int], TensorType]:
+    """The types shape propagation infers for ``graph`` as it is: those of its last check that passed where nothing
+    changed since (``check --target``, ``retarget``'s gate), else propagated now."""
+    known = passed(graph)
+    return known.types if known is not None and known.revision == len(graph.changes) else propagate(graph).types
+
+
+def _reduced(graph: Graph, layer: Layer, dims: Shape | None) -> list[Dim] | None:
+    """The lengths, of ``dims`` (the Reduce ``layer``'s input), of the axes it reduces: every axis where its axes are
+    not a Const; None where the rank is not known."""
+    if dims is None:
+        return None
+    axes = graph.producer(layer.id, layer.input_ids()[1]) if len(layer.inputs) > 1 else None
+    if axes is None or not axes[0].is_a("Const"):
+        return list(dims)
+    values = {int(a) for a in graph.const_array(axes[0]).reshape(-1).tolist()}
+    return [dims[a + len(dims) if a < 0 else a] for a in sorted(values) if -len(dims) <= a < len(dims)]
 
 
 def _dynamic_states(graph: Graph, target: Release) -> list[Diagnostic]:

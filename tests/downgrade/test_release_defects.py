@@ -30,6 +30,9 @@
    drops that axis (the current OpenVINO skips it), Squeeze-15 with allow_axis_skip false too.
 10. OpenVINO 2023.3 to 2024.4 CPU fail on a state of dynamic shape whose init has a static shape: ``check --target``
     and ``migrate --target`` refuse it at its ReadValue, naming ``--stateless``, whose form runs there.
+11. OpenVINO 2023.0 to 2024.5 CPU compute a Reduce op over an axis of length 0 from whatever the output's memory
+    held: ``check --target`` and ``migrate --target`` refuse a layer reducing a static axis of 0, and warn at one
+    reducing a dynamic axis (written as it is).
 """
 
 from __future__ import annotations
@@ -221,8 +224,9 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("sdpa_mask_broadcast_dynamic_fails") == ["2023.3"]
     assert having("sdpa_lower_rank_wrong") == ["2023.3", "2024.0"]
     assert having("sdpa_lower_rank_dynamic_fails") == ["2023.3"]
-    assert having("sdpa_scalar_mask_crashes") == ["2023.3", "2024.0", "2024.1", "2025.0"]
-    assert having("scatter_min_max_nan_otherwise") == ["2023.3", "2024.0"]
+    assert having("sdpa_scalar_mask_crashes") == ["2023.3", *(f"2024.{n}" for n in range(7)), "2025.0", "2025.1"]
+    assert having("scatter_min_max_nan_otherwise") == ["2023.1", "2023.2", "2023.3", "2024.0"]
+    assert having("reduce_empty_axis_wrong") == [*(f"2023.{n}" for n in range(4)), *(f"2024.{n}" for n in range(6))]
     assert having("identity_not_compiled") == ["2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("bitwise_unsigned_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
                                                 "2025.0", "2025.1", "2025.2", "2025.3"]
@@ -512,7 +516,7 @@ def test_a_scalar_mask_fed_is_decomposed_for_a_release_that_crashes_on_it(
     cases = [case([1, 1, 4, 8]), case([1, 4, 8]), case([1, 1, 4, 8], (3,)), case([1, 2, 4, 8]), case([1, 1, 3, 8])]
     model, feed = attention_model(tmp_path / "scalar.xml", cases)
     assert set(_refused(model, "2025.0")) == {"sdpa0", "sdpa1"}
-    assert not _refused(model, "2025.1")
+    assert not _refused(model, "2025.2")
     out = tmp_path / "scalar_2025.0.xml"
     assert main(["migrate", str(model), "--target", "2025.0", "-o", str(out)]) == 0
     assert "rewrote 2 x ScaledDotProductAttention-13 (float mask)" in capsys.readouterr().out
@@ -1045,3 +1049,63 @@ def test_a_state_initialised_with_a_static_shape_is_refused_for_2024_0(tmp_path:
             _run(side_pythons()["2024.0"], static, {"x": x})  # (the defect is real)
     for run, got in runs.items():
         np.testing.assert_array_equal(got["y"], want["y"], err_msg=run)
+
+
+def _reduce_model(path: Path, dynamic_only: bool = False) -> tuple[Path, dict[str, np.ndarray]]:
+    """x [3, 4] sliced to [3, 0] (static) -> ReduceMax-1, ReduceProd-1 and ReduceL2-4 over axis 1 (-1 for ReduceProd)
+    and ReduceSum-1 over axis 0 (of length 3: not empty; its output [0] concatenated with [7, 7, 7]); d [?, ?] fed
+    [3, 0] -> ReduceMin-1 over axis 1; each to a Result y0 to y4 (``dynamic_only``: d's alone)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset4 as o4
+
+    x, d = o1.parameter([3, 4], np.float32, name="x"), o1.parameter([-1, -1], np.float32, name="d")
+    empty = o1.strided_slice(x, np.array([0, 0]), np.array([0, 0]), np.array([1, 1]), [1, 0], [1, 0])
+    cases = [(o1.reduce_max, empty, 1), (o1.reduce_prod, empty, -1), (o4.reduce_l2, empty, 1),
+             (o1.reduce_sum, empty, 0), (o1.reduce_min, d, 1)]
+    results = []
+    for i, (reduce, source, axis) in enumerate(cases):
+        if dynamic_only and source is not d:
+            continue
+        node = reduce(source, o1.constant(np.array([axis], np.int64)), False)
+        node.set_friendly_name(f"reduce{i}")
+        if i == 3:  # (its output [0] made [3]: 2023.0 refuses a model output with a dim of 0)
+            node = o1.concat([node, o1.constant(np.full([3], 7.0, np.float32))], 0)
+        results.append(o1.result(node, name=f"y{i}"))
+    ov.save_model(ov.Model(results, [d] if dynamic_only else [x, d], "reduce"), str(path), compress_to_fp16=False)
+    feed = {"x": np.ones([3, 4], np.float32), "d": np.zeros([3, 0], np.float32)}
+    return path, {"d": feed["d"]} if dynamic_only else feed
+
+
+@pytest.mark.openvino
+def test_a_reduction_over_an_empty_axis_is_named_for_a_release_that_computes_it_from_garbage(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO 2023.0 to 2024.5 compute a Reduce op over an axis of length 0 as whatever the output's memory held
+    (measured; the current OpenVINO gives the reduction's start, -3.4e38 for ReduceMax): `check --target 2024.5` names
+    each layer reducing a static axis of 0 (E-TARGET; not ReduceSum over the axis of 3) and warns at the one reducing
+    a dynamic axis (W-TARGET), 2024.6 none; `migrate --target` refuses the model, and writes one whose reduced axes
+    are only dynamic as it is, saying so. The installed side releases with the defect give other numbers than the
+    current OpenVINO, those without the same ones."""
+    model, feed = _reduce_model(tmp_path / "reduce.xml")
+    found = [d for d in ir_tools.check(model, openvino=False, target="2024.5") if "Reduce op" in d.message]
+    names = {layer.id: layer.name for layer in ir_tools.read_ir(model).layers()}
+    said = {(d.code, names[d.loc.layer_id]) for d in found}
+    assert said == {("E-TARGET", "reduce0"), ("E-TARGET", "reduce1"), ("E-TARGET", "reduce2"),
+                    ("W-TARGET", "reduce4")}, said
+    assert all("the next release without this defect is 2024.6" in d.message for d in found)
+    assert not [d for d in ir_tools.check(model, openvino=False, target="2024.6") if "Reduce op" in d.message]
+    assert main(["migrate", str(model), "--target", "2024.0", "-o", str(tmp_path / "refused.xml")]) == 2
+    assert "3 layer(s) have no form OpenVINO 2024.0 creates and runs right" in capsys.readouterr().err
+    dynamic, _ = _reduce_model(tmp_path / "dynamic.xml", dynamic_only=True)
+    assert main(["migrate", str(dynamic), "--target", "2024.0", "-o", str(tmp_path / "out.xml")]) == 0
+    assert "an axis this layer reduces is dynamic" in capsys.readouterr().err
+    want = _run(None, model, feed)
+    assert want["y0"].tolist() == [np.finfo(np.float32).min] * 3 and want["y1"].tolist() == [1.0] * 3
+    assert want["y4"].tolist() == [np.finfo(np.float32).max] * 3
+    for name, python in side_pythons().items():
+        got = _run(python, model, feed)
+        same = {key for key in want if np.array_equal(got[key], want[key])}
+        if "reduce_empty_axis_wrong" in release(name).miscomputes:
+            assert {"y0", "y4"}.isdisjoint(same) and "y3" in same, (name, got)  # (the defect is real)
+        else:
+            assert same == set(want), (name, got)

@@ -60,7 +60,7 @@ def _mask_broadcast_dynamic(graph: Graph, layer: Layer) -> bool:
 def _scalar_mask_fed(graph: Graph, layer: Layer) -> bool:
     """True if the SDPA-13 ``layer`` (not causal) has a mask without dims (rank 0, or a dynamic rank: the IR writes
     both so) computed from more than Consts, beside a query of rank 3 or 4 whose batch dims may all be 1 and whose L
-    may be 4 or more (static or dynamic), which 2023.3 to 2025.0 crash on at inference (SIGSEGV; measured: a batch or
+    may be 4 or more (static or dynamic), which 2023.3 to 2025.1 crash on at inference (SIGSEGV; measured: a batch or
     head dim of 2, L of 3 or less, a constant mask or a rank-5 query run right)."""
     ports = layer.input_ids()
     if typed_attrs(layer).causal or len(ports) < 4 or declared_type(layer.inputs[3]).shape:
@@ -125,7 +125,7 @@ class ScaledDotProductAttentionTo8(Downgrade):
     and, for a target that computes a rank-4 query beside a key or value of rank 3 wrongly on static dims, or fails
     on it on dynamic ones (measured: 2023.3 and 2024.0; 2023.3), such a layer (rule 3 broadcasts them as the op
     does); and, for a target that crashes on a mask of rank 0 fed at inference beside a query of batch dims of 1 and
-    4 rows or more (measured: 2023.3 to 2025.0), such a layer. A layer whose query, key or value has a dynamic rank
+    4 rows or more (measured: 2023.3 to 2025.1), such a layer. A layer whose query, key or value has a dynamic rank
     is left (``declines``), for ``retarget`` to refuse.
     """
 

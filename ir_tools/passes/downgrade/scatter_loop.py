@@ -64,7 +64,7 @@ class ScatterElementsLoop(Downgrade):
     gave +0.0 for +0.0 times a constant -0.91 in the body). Reduction none is ``Respell``'s (ScatterElementsUpdate-3).
 
     For a target that computes f32 min and max otherwise where a NaN or a signed zero meets another value (measured:
-    2023.3 and 2024.0; the Loop runs there as the current OpenVINO), such a layer is rewritten too, though the target
+    2023.1 to 2024.0; the Loop runs there as the current OpenVINO), such a layer is rewritten too, though the target
     creates ScatterElementsUpdate-12.
     """
 
