@@ -282,7 +282,8 @@ def _add_tolerance_options(p: argparse.ArgumentParser, atol: str, rtol: str, wha
     defaults as the command's help says them."""
     for flag, kind, default in (("--atol", "absolute", atol), ("--rtol", "relative", rtol)):
         p.add_argument(flag, action="append", default=[], metavar="[NAME:]V",
-                       help=f"{what}{kind} tolerance, default {default} (repeatable; NAME: an output or layer name)")
+                       help=f"{what}{kind} tolerance, default {default} (repeatable; NAME: an output, layer or "
+                            "state variable name)")
 
 
 def _tolerances(args: argparse.Namespace, graph: Graph, *defaults: float):

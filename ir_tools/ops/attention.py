@@ -149,6 +149,10 @@ def _scores(a: AttentionAttrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, 
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
+    """Softmax over the last axis; scores with no element (no query or no key: a prompt of length 0) have none to
+    weigh, where np.max would raise (OpenVINO gives the empty output)."""
+    if x.size == 0:
+        return x.copy()
     with np.errstate(invalid="ignore"):  # a row masked whole is NaN, as 0/0
         e = x - np.max(x, axis=-1, keepdims=True)
         np.exp(e, out=e)  # (in place: the same values, no two more arrays of the scores' size)

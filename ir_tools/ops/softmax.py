@@ -113,6 +113,8 @@ def _softmax_rounding(log: bool) -> RoundingRule:
         x = np.asarray(args[0])
         if x.dtype.kind != "f":  # an integer SoftMax is a rounded probability: 0 or 1, either side of 0.5
             return [np.ones(())]
+        if x.size == 0:  # no element to bound (an axis of 0, where np.fmax.reduce would raise)
+            return [np.zeros(x.shape)]
         shape = x.shape or (1,)
         axis = normalize_axis(a.axis, len(shape))
         w, y = x.astype(np.float64).reshape(shape), np.asarray(outputs[0], np.float64).reshape(shape)

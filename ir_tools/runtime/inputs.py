@@ -53,9 +53,15 @@ def load_inputs(path: Path, graph: Graph) -> dict[str, np.ndarray]:
             return {names[0]: np.load(path, allow_pickle=False)}
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read inputs from {path}: {exc}") from None
-    aliases = {alias: input_name(graph, p) for p in graph.parameters() if p.outputs
-               for alias in tensor_names(p.outputs[0].names)}
+    aliases = input_aliases(graph)
     return {aliases.get(name, name): value for name, value in load_npz(path).items()}
+
+
+def input_aliases(graph: Graph) -> dict[str, str]:
+    """Each name of an input tensor -> ``input_name`` of its input: OpenVINO takes an input by any of its names (in
+    ``--inputs`` keys and ``--shape`` alike), the commands key it by the first."""
+    return {alias: input_name(graph, p) for p in graph.parameters() if p.outputs
+            for alias in tensor_names(p.outputs[0].names)}
 
 
 def load_npz(path: Path) -> dict[str, np.ndarray]:
@@ -200,6 +206,8 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
     defaults; values by how the graph uses the input, else by its name, else floats ~ N(0, 1) and integers in
     [-50, 50) (unsigned [0, 100)). E-USAGE for a name in ``shapes`` no input has (its shape would go unused)."""
     names = [input_name(graph, p) for p in graph.parameters()]
+    aliases = input_aliases(graph)
+    shapes = {aliases.get(name, name): shape for name, shape in shapes.items()}
     for name in shapes:
         if name not in names:
             raise IrToolsError(f"--shape {name}: the model has no input '{name}'{did_you_mean(name, names)}; its "
@@ -565,7 +573,9 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np
     errors too. Returns them as the model takes them: floats given for a float input of another width (numpy's
     default float64 for an f32 input) in the input's type, as OpenVINO converts them, so that the reference computes
     in the model's type, not in the one given; for a bf16 input, rounded to bf16 (``base.packed.to_bf16``: OpenVINO
-    is fed their bits, ``openvino_infer._fed``)."""
+    is fed their bits, ``openvino_infer._fed``); integers or booleans given for an integer or boolean input of
+    another type (int32 token ids or masks for an i64 input) in the input's type, as OpenVINO converts them, where
+    every value fits it (``_as_integers``)."""
     if not isinstance(inputs, Mapping):
         raise InputError(f"inputs are a mapping of input name to array, not {type(inputs).__name__}")
     names = {input_name(graph, p): p for p in graph.parameters()}
@@ -589,6 +599,8 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np
             taken[name] = to_bf16(np.asarray(inputs[name]))
         elif wanted is not None and wanted.kind == given.kind == "f" and wanted != given:
             taken[name] = np.asarray(inputs[name]).astype(wanted)
+        elif wanted is not None and wanted.kind in "iub" and given.kind in "iub" and wanted != given:
+            taken[name] = _as_integers(name, np.asarray(inputs[name]), wanted, et.name)
         declared = parse_shape(param.attrs.get("shape", "..."))
         got = np.shape(inputs[name])
         if declared is None:
@@ -600,3 +612,17 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np
             raise InputError(f"input '{name}' has shape {list(got)}, the model accepts "
                              f"[{param.attrs.get('shape')}]")
     return taken
+
+
+def _as_integers(name: str, value: np.ndarray, wanted: np.dtype, type_name: str) -> np.ndarray:
+    """``value`` (integers or booleans) in ``wanted``, the integer or boolean type input ``name`` takes: OpenVINO
+    converts them (numpy's cast), and the reference must compute in the model's type, not fail on an op's inputs of
+    two types. E-INPUT for a value the type does not hold (300 for u8 would wrap to 44, a mask of 2 become True):
+    which one was meant is the caller's to say."""
+    converted = value.astype(wanted)
+    differs = converted != value
+    if np.any(differs):
+        first = value[np.unravel_index(int(np.argmax(differs)), value.shape)] if value.shape else value
+        raise InputError(f"input '{name}' holds {value.dtype} values, the model takes {type_name}, which does not "
+                         f"hold {first}: give values of {type_name}")
+    return converted

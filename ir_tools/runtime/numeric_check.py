@@ -134,9 +134,11 @@ def where_inputs_fail(graph: Graph, inputs: Mapping[str, np.ndarray], refusal: I
 
 
 def refuse_unknown_names(graph: Graph, tolerances: Tolerances) -> None:
-    """E-USAGE for a per-name tolerance (``--atol NAME:V``) that names no output or layer of the model: a misspelt one
-    would leave the default in force without a word."""
-    names = {output_name(graph, r) for r in graph.results()} | {layer.name for layer in graph.layers()}
+    """E-USAGE for a per-name tolerance (``--atol NAME:V``) that names no output, layer or state variable of the
+    model: a misspelt one would leave the default in force without a word. A variable is named by its id, as the
+    report names its comparison (``state VARIABLE_ID (step K)``) and looks its tolerance up."""
+    names = {output_name(graph, r) for r in graph.results()} | {layer.name for layer in graph.layers()} | {
+        layer.attrs.get("variable_id", "") for kind in ("ReadValue", "Assign") for layer in graph.by_type(kind)}
     for what, name in tolerances.unknown_names(names):
         raise IrToolsError(f"--{what} {name}:...: the model has no output or layer '{name}'"
                            f"{did_you_mean(name, names)}", code="E-USAGE")

@@ -194,3 +194,18 @@ def test_input_bounds_move_through_the_rule():
         bounds = [np.abs(rng.standard_normal(x.shape)) * float(rng.choice([1e-6, 1e-3, 1e-1])) for x in inputs]
         assert_bounds_carry_moves(SDPA, {"causal": str(causal).lower()}, inputs, bounds, rng,
                                   (q_shape, k_shape, v_shape, causal))
+
+
+def test_no_query_gives_the_empty_output_as_openvino_does(tmp_path, capsys):
+    """A query of length 0 (a prompt of no token): OpenVINO gives the empty output; the kernel's softmax took the
+    maximum of no score and compare and run failed with E-EXEC."""
+    import openvino as ov
+
+    from ir_tools.cli import main
+
+    q = ops13.parameter([1, 2, -1, 4], np.float32, name="q")
+    path = tmp_path / "sdpa.xml"
+    ov.save_model(ov.Model([ops13.scaled_dot_product_attention(q, q, q, causal=True)], [q], "sdpa"), path)
+    got = ov.Core().compile_model(path, "CPU")({"q": np.zeros((1, 2, 0, 4), np.float32)})[0]
+    assert got.shape == (1, 2, 0, 4)
+    assert main(["compare", str(path), "--shape", "q:1,2,0,4", "--per-layer"]) == 0, capsys.readouterr()

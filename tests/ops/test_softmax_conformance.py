@@ -181,3 +181,17 @@ def test_versions_match_openvinos_reader(tmp_path):
     x = ops1.parameter([1, 2, 6], np.float32)
     mismatches = check_versions({"SoftMax": ops8.softmax(x, 1), "LogSoftmax": ops5.log_softmax(x, 1)}, [x], tmp_path)
     assert not mismatches, mismatches
+
+
+def test_an_axis_of_zero_elements_is_compared(tmp_path, capsys):
+    """SoftMax along an axis of 0 elements: OpenVINO gives the empty output, and so does the kernel; the rounding
+    rule took the maximum of no element, and compare failed with E-EXEC."""
+    import openvino as ov
+
+    from ir_tools.cli import main
+
+    x = ops8.parameter([3, -1], np.float32, name="x")
+    path = tmp_path / "softmax.xml"
+    ov.save_model(ov.Model([ops8.softmax(x, 1)], [x], "softmax"), path)
+    assert ov.Core().compile_model(path, "CPU")({"x": np.ones((3, 0), np.float32)})[0].shape == (3, 0)
+    assert main(["compare", str(path), "--shape", "x:3,0"]) == 0, capsys.readouterr()

@@ -121,3 +121,38 @@ def test_the_library_takes_inputs_as_the_commands_do(scalar_and_index_model: Pat
             with pytest.raises(IrToolsError, match=re.escape(words)) as caught:
                 call(graph, wrong)
             assert caught.value.code == "E-INPUT"
+
+
+def test_shape_takes_an_input_by_any_of_its_names(tmp_path: Path, capsys) -> None:
+    """OpenVINO takes an input by any of its tensor's names (``model.reshape({'xa': ...})``), and so does --inputs;
+    --shape refused the second name ("the model has no input 'xa'")."""
+    x = ops.parameter([-1, 3], np.float32, name="x")
+    x.output(0).set_names({"x", "xa"})
+    path = tmp_path / "aliased.xml"
+    ov.save_model(ov.Model([ops.relu(x)], [x], "aliased"), path)
+    assert main(["compare", str(path), "--shape", "xa:5,3", "--format", "json"]) == 0, capsys.readouterr()
+    assert '"shape": [\n        5,\n        3\n      ]' in capsys.readouterr().out
+
+
+def test_integers_of_another_width_are_taken_in_the_inputs_type(tmp_path: Path, capsys) -> None:
+    """int32 values for an i64 attention mask and a boolean one (as tokenizers may give them): OpenVINO converts them
+    and runs; the reference computed in int32 and run and compare said E-OP at the model's Subtract and Select. A value
+    the type does not hold (2 for a boolean: True?) is E-INPUT."""
+    mask = ops.parameter([-1, -1], np.int64, name="attention_mask")
+    keep = ops.parameter([-1, -1], np.bool_, name="keep")
+    inverted = ops.subtract(ops.constant(np.int64(1)), mask)
+    chosen = ops.select(keep, ops.constant(np.float32(1)), ops.constant(np.float32(0)))
+    path = tmp_path / "masks.xml"
+    ov.save_model(ov.Model([inverted, chosen], [mask, keep], "masks"), path)
+    given = {"attention_mask": np.array([[1, 1, 0]], np.int32), "keep": np.array([[0, 1, 1]], np.int32)}
+    want = ov.Core().compile_model(path, "CPU")(given)
+    np.savez(tmp_path / "int32.npz", **given)
+    assert main(["run", str(path), "--inputs", str(tmp_path / "int32.npz"), "-o", str(tmp_path / "out.npz")]) == 0
+    got = np.load(tmp_path / "out.npz")
+    assert [got[name].dtype for name in got] == [np.int64, np.float32]
+    assert all(np.array_equal(got[name], want[i]) for i, name in enumerate(got))
+    assert main(["compare", str(path), "--inputs", str(tmp_path / "int32.npz")]) == 0, capsys.readouterr()
+    capsys.readouterr()
+    np.savez(tmp_path / "two.npz", **{**given, "keep": np.array([[0, 2, 1]], np.int32)})
+    assert main(["compare", str(path), "--inputs", str(tmp_path / "two.npz")]) == 2
+    assert "input 'keep' holds int32 values, the model takes boolean, which does not hold 2" in capsys.readouterr().err

@@ -131,6 +131,20 @@ def test_a_state_written_from_the_wrong_tensor_is_named_with_its_step(capsys, tm
     assert "first divergence: step 1, tensor 'state " in out and "FAILED" in out
 
 
+def test_a_state_takes_its_own_tolerance_by_its_variable_id(capsys, tmp_path) -> None:
+    """A state is compared as ``state VARIABLE_ID (step K)`` under the tolerance of its variable id, but ``--atol
+    VARIABLE_ID:V`` was refused ("no output or layer"), so no state could be given its own: the states the swapped
+    writes changed pass with theirs, the logits they reach still fail."""
+    saved, changed = tmp_path / "original.npz", tmp_path / "swapped.xml"
+    swap_state_writes(FIXTURE, changed)
+    assert main(["compare", str(FIXTURE), "--steps", "2", "--save-outputs", str(saved)]) == 0
+    capsys.readouterr()
+    loose = [x for vid in sorted(set(re.findall(r'variable_id="([^"]+)"', FIXTURE.read_text())))
+             for x in ("--atol", f"{vid}:1e9")]
+    code, report = compare_json(capsys, str(changed), "--steps", "2", "--load-outputs", str(saved), *loose)
+    assert code == 1 and [o["name"] for o in report["outputs"] if not o["passed"]] == ["logits (step 2) (vs saved)"]
+
+
 def test_steps_per_layer(capsys, check_report) -> None:
     """--per-layer: each step's layers fed OpenVINO's activations of that step, none left unchecked; a ReadValue
     from step 2 on is what OpenVINO's variable held after the step before, bit for bit."""
