@@ -245,10 +245,11 @@ def reduce(graph: Graph, inputs: dict[str, np.ndarray], fails: Failure,
     """The smallest part of ``graph`` found to fail as ``fails`` says, fed the activations of the whole graph on
     ``inputs`` (validated: E-INPUT), as ``ir-tools reduce`` finds it (``runtime.reduce``)."""
     from .runtime.inputs import check_inputs
-    from .runtime.reduce import Runs, activations, reduce_model
+    from .runtime.reduce import Runs, activations, judged_by_openvino_alone, reduce_model
 
     runs = Runs()
-    return reduce_model(graph, activations(graph, check_inputs(graph, inputs), saved or {}, runs), fails, runs)
+    fed = activations(graph, check_inputs(graph, inputs), saved or {}, runs, partial=judged_by_openvino_alone(fails))
+    return reduce_model(graph, fed, fails, runs)
 
 
 def inspect(xml_path: str | Path, bin_path: str | Path | None = None) -> dict:

@@ -681,7 +681,15 @@ def _reduce(args: argparse.Namespace) -> int:
     from .runtime.against import weights_differ
     from .runtime.inputs import load_npz
     from .runtime.numeric_check import CompareOptions
-    from .runtime.reduce import Runs, activations, against_fails, compare_fails, openvino_fails, reduce_model
+    from .runtime.reduce import (
+        Runs,
+        activations,
+        against_fails,
+        compare_fails,
+        judged_by_openvino_alone,
+        openvino_fails,
+        reduce_model,
+    )
 
     if args.until == "openvino-fails" and (args.load_outputs or args.per_layer or args.atol or args.rtol
                                            or args.against):
@@ -718,7 +726,7 @@ def _reduce(args: argparse.Namespace) -> int:
     runs = Runs()
     text = _shows_progress(args)
     with status("running the original for the activations the parts are fed", text):
-        fed = activations(graph, inputs, saved, runs, partial=args.until == "openvino-fails")
+        fed = activations(graph, inputs, saved, runs, partial=judged_by_openvino_alone(fails))
     with progress_steps(None, "reducing", text) as step:
         found = reduce_model(graph, fed, fails, runs, lambda s: step(f"{s.phase}: {s.layers} layers"))
     staged = args.output.with_suffix(".npz")

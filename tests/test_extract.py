@@ -111,6 +111,41 @@ def test_the_part_is_called_what_it_was_cut_at(tmp_path: Path) -> None:
     assert parameter.attrs["shape"] == "?,8,1..,1.."  # as shape propagation infers it: the batch and sizes dynamic
 
 
+def test_a_name_two_tensors_carry_is_where_openvino_keeps_it_in_the_part(tmp_path: Path) -> None:
+    """Two tensors named 's' (OpenVINO calls the second 's_1'): the part's inputs, its outputs and the tensors it keeps
+    are called as in the original, whatever the order of the cut (they carried the written 's' both, or 's_1' and
+    's' on one, and OpenVINO renamed them in the part's own order: fed the original's values by name, the part
+    computed other values); a cut by port, as ``reduce`` cuts, and the hints name the second 's_1'."""
+    x = ov.opset13.parameter([2, 3], np.float32, name="x")
+    relu = ov.opset13.relu(x)
+    sigmoid, tanh = ov.opset13.sigmoid(relu), ov.opset13.tanh(relu)
+    out = ov.opset13.subtract(sigmoid, tanh)
+    for tensor, names in ((x, "x"), (sigmoid, "s"), (tanh, "t"), (out, "out")):
+        tensor.output(0).set_names({names})
+    ov.save_model(ov.Model([out], [x]), tmp_path / "m.xml")
+    xml = tmp_path / "dup.xml"
+    xml.write_text((tmp_path / "m.xml").read_text().replace('names="t"', 'names="s"'))
+    whole = ov.Core().read_model(xml)
+    assert whole.get_ordered_ops()[3].output(0).get_names() == {"s_1"}  # (the Tanh)
+    whole.add_outputs([op.output(0) for op in whole.get_ordered_ops()[1:4]])
+    values = ov.Core().compile_model(whole, "CPU")({"x": np.random.default_rng(0).standard_normal((2, 3), np.float32)})
+    by_name = {name: value for output, value in values.items() for name in output.get_names()}
+    graph = read_valid(xml)
+    ports = tensor_ports(graph)
+    for cut in (["s_1", "s"], [ports["s_1"], ports["s"]]):
+        write_ir(extract(graph, cut, ["out"]), tmp_path / "part.xml")
+        part = ov.Core().compile_model(tmp_path / "part.xml", "CPU")
+        assert sorted(name for port in part.inputs for name in port.get_names()) == ["s", "s_1"]
+        fed = part({port.any_name: by_name[port.any_name] for port in part.inputs})
+        np.testing.assert_array_equal(fed[part.output(0)], by_name["out"])
+    write_ir(extract(graph, [graph.producer_key(ports["s_1"][0], 0)], ["s_1"]), tmp_path / "part.xml")
+    assert ov.Core().read_model(tmp_path / "part.xml").output(0).get_names() == {"s_1"}  # (not 's': the Sigmoid's)
+    with pytest.raises(CutError, match="add 's_1' to the cut inputs"):
+        extract(graph, ["s"], ["out"])
+    with pytest.raises(CutError, match="cut at a tensor it outputs \\(port 1: 's_1'\\)"):
+        extract(graph, [graph.layer(ports["s_1"][0]).name], ["out"])
+
+
 def test_state_is_refused_inside_the_part_and_fed_as_an_input(tmp_path: Path) -> None:
     """A part holding a ReadValue would read, at every inference, what an Assign outside it never writes: refused,
     naming the variable and the ReadValue's output to cut at. Cut there, the state is an input of the part, fed the

@@ -263,3 +263,17 @@ def test_reduce_until_openvino_fails_needs_no_reference(crashing_compile: Path, 
     assert [layer.type for layer in read_ir(out).layers() if layer.type not in ("Parameter", "Const", "Result")] == [
         "Loop"]
     assert compiled(out) < 0  # the part crashes OpenVINO as the model did
+
+
+@pytest.mark.openvino  # (in a child process)
+def test_the_library_reduces_until_openvino_fails_without_the_reference(crashing_compile: Path) -> None:
+    """``ir_tools.reduce(graph, inputs, openvino_fails())``, as the command above: it stopped with the reference's
+    E-UNSUPPORTED (zero iterations), the parts not fed what the reference computed before the Loop as the command
+    feeds them. It now finds the Loop alone, as the command does."""
+    import ir_tools
+
+    graph = ir_tools.read_valid(crashing_compile)
+    found = ir_tools.reduce(graph, ir_tools.random_inputs(graph), ir_tools.openvino_fails())
+    assert (found.layers, found.original_layers) == (1, 5) and "SIGFPE" in found.failure, found.steps
+    assert [layer.type for layer in found.part.layers() if layer.type not in ("Parameter", "Const", "Result")] == [
+        "Loop"]

@@ -15,7 +15,8 @@ Rules:
    dynamic dims stay dynamic), named as it was cut (its layer, and the first of its tensor names, which it keeps);
    a cut at one of the model's own inputs keeps that Parameter. Each output gets a Result, the original's own if it
    had one, with the name it was asked by first among its tensor names. A port without a tensor name is named
-   ``LAYER:PORT`` in the part, so that the name the part's input or output has finds it in the original again.
+   ``LAYER:PORT`` in the part, so that the name the part's input or output has finds it in the original again; a
+   port whose name OpenVINO renamed in the original (``NAME_1``) carries the names it reports there (``_as_reported``).
 3. Refused (``CutError``, E-CUT): no outputs; a tensor both a cut input and an output, or an output that is a model
    input; a Const as a cut input (the part holds its constants itself); the model's state inside the part (a
    ReadValue reads what an Assign of an earlier inference wrote, which the part cannot keep: cut at the ReadValue's
@@ -130,11 +131,13 @@ def port_name(layer: Layer, port: Port) -> str:
     return f"{layer.name}:{port.id}"
 
 
-def tensor_name(graph: Graph, key: PortKey) -> str:
-    """What a tensor is called: its first reported name, else its ``port_name``."""
+def tensor_name(graph: Graph, key: PortKey, resolved: dict[PortKey, list[str]] | None = None) -> str:
+    """What a tensor is called: its first name as OpenVINO reports it (``resolved``: ``resolved_names(graph)``, a
+    name two ports carry being ``NAME_1`` on one), else its ``port_name``."""
     layer = graph.layer(key[0])
     port = layer.output(key[1])
-    return next(iter(reported_names(graph, layer, port)), port_name(layer, port))
+    resolved = resolved_names(graph) if resolved is None else resolved
+    return next(iter(reported_names(graph, layer, port, resolved)), port_name(layer, port))
 
 
 def tensor_ports(graph: Graph) -> dict[str, PortKey]:
@@ -168,6 +171,7 @@ class _Names:
     def __init__(self, graph: Graph):
         self.graph = graph
         self.ports = tensor_ports(graph)
+        self.resolved = resolved_names(graph)
 
     def resolve(self, tensors: Iterable[Tensor], what: str, loc: SourceLoc) -> dict[PortKey, str]:
         """Each tensor's output port, with the name it was asked by (a port's first reported name, else its
@@ -183,7 +187,7 @@ class _Names:
             if key is None:
                 problems.append(f"no tensor is named '{tensor}' ({what}){self._hint(str(tensor))}")
                 continue
-            name = tensor if isinstance(tensor, str) else tensor_name(self.graph, key)
+            name = tensor if isinstance(tensor, str) else tensor_name(self.graph, key, self.resolved)
             if key in found:
                 twice = (f"'{name}' given twice" if asked[key] == name
                          else f"'{asked[key]}' and '{name}' name one tensor")
@@ -213,7 +217,7 @@ class _Names:
                 return (f": it is inside the body of {layer.kind} '{layer.name}' (id {layer.id}), which a part keeps "
                         "whole or not at all")
             if layer.name == name or layer.name == layer_name and port.isdigit():
-                held = [f"port {p.id}: '{n[0] if (n := reported_names(self.graph, layer, p)) else port_name(layer, p)}'"
+                held = [f"port {p.id}: '{tensor_name(self.graph, (layer.id, p.id), self.resolved)}'"
                         for p in layer.outputs]
                 which = "" if layer.name == name else f"port {port} is not one of its outputs; "
                 return (f": that is {layer.kind} layer '{layer.name}' (id {layer.id}); {which}cut at a tensor it "
@@ -320,7 +324,7 @@ def _cut_hint(graph: Graph, layer: Layer, why: str = "") -> str:
     if layer.type.lower() != "readvalue" or not layer.outputs:
         return ""
     key = (layer.id, layer.outputs[0].id)
-    name = next(iter(reported_names(graph, layer, layer.outputs[0])), None)
+    name = next(iter(reported_names(graph, layer, layer.outputs[0], resolved_names(graph))), None)
     at = _called(graph, key, name)  # (an unnamed one is "output port N of ...")
     return f" (cut at {'its output ' if name is not None else ''}{at}{why})"
 
@@ -338,16 +342,18 @@ def _build(graph: Graph, kept: set[str], cuts: dict[PortKey, str], ends: dict[Po
     part.source, part.weights = graph.source, graph.weights  # the part's layers came from there
     taken = {graph.layer(layer_id).name for layer_id in kept}
     next_id = int(graph.new_id())
+    resolved = resolved_names(graph)
     fed: dict[PortKey, PortKey] = {}  # a cut input -> the part's output port that now holds it
     for key, name in cuts.items():
         source = graph.layer(key[0])
         if source.is_a("Parameter"):
             parameter = _copy(source)
-            parameter.outputs[0].names = _first(parameter.outputs[0].names, name)
+            parameter.outputs[0].names = _first(_as_reported(parameter.outputs[0].names, resolved.get(key)), name)
         else:
             port = source.output(key[1])
             parameter = _parameter(str(next_id), _unique(name, taken),
-                                   propagation.types.get(key) or declared_type(port), _first(port.names, name),
+                                   propagation.types.get(key) or declared_type(port),
+                                   _first(_as_reported(port.names, resolved.get(key)), name),
                                    source, port)
             next_id += 1
         taken.add(parameter.name)
@@ -359,6 +365,8 @@ def _build(graph: Graph, kept: set[str], cuts: dict[PortKey, str], ends: dict[Po
             for port in copy.outputs:
                 if (layer.id, port.id) in cuts:
                     port.names = None  # now the Parameter's (one tensor name, one tensor)
+                else:
+                    port.names = _as_reported(port.names, resolved.get((layer.id, port.id)))
     for layer_id in kept:
         consumer = part.layer(layer_id)
         for link in graph.in_links(layer_id):
@@ -406,6 +414,16 @@ def _parameter(layer_id: str, name: str, t: TensorType, names: str | None, sourc
     origin = with_origin((), f"cut at output port {port.id} of {source.kind} '{source.name}' (id {source.id})")
     return Layer(layer_id, name, "Parameter", "opset1", attrs, [], [Port(0, et.precision, shape_to_ints(t.shape),
                  names)], origin, file=source.file, line=source.line)
+
+
+def _as_reported(names: str | None, reported: list[str] | None) -> str | None:
+    """A port's ``names`` attribute in the part: the names OpenVINO reports for it in the original (``reported``:
+    its ``resolved_names``) where one of its own was renamed there (a name two ports carry is ``NAME_1`` on one), so
+    that the part's tensors are called as the original's, and no two carry one name (OpenVINO would rename them in
+    the part's own order, which is not the original's); else ``names`` as written."""
+    if reported and set(tensor_names(names)) - set(reported):
+        return names_attribute(reported)
+    return names
 
 
 def _first(names: str | None, name: str) -> str:

@@ -193,7 +193,15 @@ def openvino_fails(matching: str | None = None) -> Failure:
                 return failure
         return None
 
+    fails.openvino_alone = True  # type: ignore[attr-defined]  (``judged_by_openvino_alone``)
     return fails
+
+
+def judged_by_openvino_alone(fails: Failure) -> bool:
+    """Whether ``fails`` judges a part by OpenVINO alone (``openvino_fails``), needing no reference: the parts may
+    then be fed what the reference computed before a layer it refuses (``activations``' ``partial``), for the command
+    and the library alike."""
+    return getattr(fails, "openvino_alone", False)
 
 
 class against_fails:  # noqa: N801 (a Failure, made as compare_fails and openvino_fails are)
