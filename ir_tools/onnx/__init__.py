@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from google.protobuf.message import DecodeError
+from onnx import TensorProto
 
 from ..ir.model import Graph
 from .importer import SUPPORTED, import_pooling
@@ -18,6 +19,8 @@ def from_onnx(path: str | Path, compress_to_fp16: bool = True) -> Graph:
     A graph of pooling alone (AveragePool, GlobalAveragePool, Identity) is imported without OpenVINO;
     any other goes through OpenVINO's ONNX frontend with the pooling cut out and spliced back
     (``network``). ``compress_to_fp16``: store float weights as f16, as ``ovc`` does by default.
+    An Identity of f64 goes through OpenVINO's frontend too (Identity-16): the no-op Convert the importer gives
+    it runs in f32 on the CPU (pi rounded to f32, 1e300 came out 0).
     """
     path = Path(path)
     require_file(path)
@@ -25,7 +28,9 @@ def from_onnx(path: str | Path, compress_to_fp16: bool = True) -> Graph:
         source = OnnxBytes.read(path)
     except (ValueError, IndexError, DecodeError) as exc:  # not protobuf, or not an ONNX model's
         raise unreadable(path, exc) from None
-    if all(node.domain in ("", "ai.onnx") and node.op_type in SUPPORTED for node in source.nodes):
+    if all(node.domain in ("", "ai.onnx") and node.op_type in SUPPORTED for node in source.nodes) and not (
+            any(node.op_type == "Identity" for node in source.nodes)
+            and any(value.type.tensor_type.elem_type == TensorProto.DOUBLE for value in source.inputs)):
         return import_pooling(load_checked(path), path)
     from .network import convert_network  # imports openvino's frontend: only whole networks need it
 

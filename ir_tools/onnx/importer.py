@@ -37,6 +37,7 @@ from onnx import TensorProto, helper
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import AttrError, IrToolsError, OpValidationError, SourceLoc, UnsupportedError
 from ..ir.model import Graph
+from ..ir.names import names_attribute
 from ..ops import attrs as A
 from ..ops.pool_geometry import dilated, out_length, same_pads
 from ..ops.pooling import AvgPoolAttrs
@@ -155,8 +156,9 @@ class PoolingImporter:
         Convert to its own type, a no-op, so that each tensor keeps its own port (rule 6)."""
         port = self.graph.layer(out[0]).output(out[1])
         if port.names:
-            return output_of(self.builder.convert(out, self.builder.type_of(out).element, name, names=tensor))
-        port.names = tensor
+            return output_of(self.builder.convert(out, self.builder.type_of(out).element, name,
+                                                  names=names_attribute([tensor])))
+        port.names = names_attribute([tensor])  # (a comma in an ONNX name escaped: one name, as OpenVINO writes it)
         return out
 
     def _spatial(self, x: Output, n: int, loc: SourceLoc) -> tuple[Dim, ...]:
@@ -236,6 +238,20 @@ def output_dims(node: onnx.NodeProto, dims: tuple[int | None, ...]) -> tuple[int
         return dims[:2] + _window_spec(tuple(spatial), p, SourceLoc()).out
     except IrToolsError:
         return None
+
+
+def openvino_differs(node: onnx.NodeProto) -> bool:
+    """Whether OpenVINO's ONNX frontend computes other numbers than ONNX for ``node``: an AveragePool counting its
+    explicit padding in ceil mode, whose window past the end padding OpenVINO divides by the whole kernel and ONNX
+    by the taps up to the end padding (docs/SEMANTICS.md sections 3 and 5). A node of bad attributes: False
+    (OpenVINO's frontend says what is wrong with it)."""
+    if node.op_type != "AveragePool":
+        return False
+    try:
+        p = _pooling(_attributes(node), SourceLoc())
+    except IrToolsError:
+        return False
+    return p.ceil_mode and p.count_include_pad and p.auto_pad == "NOTSET" and any(p.pads_begin + p.pads_end)
 
 
 def _attributes(node: onnx.NodeProto) -> dict:

@@ -12,7 +12,8 @@ The route (docs/ARCHITECTURE.md says why this one):
 3. Each cut is closed with the importer's exact opset8 pooling, from the producer of the extra
    output to the consumers of the extra input; both extras are removed, tensor names stay, and
    every layer made records the ONNX node it came from (rt_info ``ir_tools_origin``).
-So OpenVINO never sees the pooling, and only one emitter (``passes/exact_pool``) exists.
+So OpenVINO never sees the main graph's pooling, and only one emitter (``passes/exact_pool``) exists. A subgraph's
+(If, Loop, Scan) is OpenVINO's: one whose numbers OpenVINO's differ from ONNX's is refused (``_disputed_in_bodies``).
 
 What OpenVINO's frontend cannot convert is reported before anything is written: ``onnx.checker``
 says what is wrong with a broken file; otherwise the frontend's partial conversion names every node
@@ -23,9 +24,12 @@ the conversion and change nothing.)
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +52,7 @@ from ..ir.reader import read_ir
 from ..passes.base import Pass
 from ..passes.builder import Output
 from ..passes.validate import InvalidModelError
-from .importer import PoolingImporter, output_dims
+from .importer import PoolingImporter, openvino_differs, output_dims
 from .reading import check_file, default_opset, is_owned, node_label
 from .wire import OnnxBytes
 
@@ -61,6 +65,9 @@ _SOURCE_PREFIX = re.compile(r"^(Check '.*' failed at \S+:\n?|Exception from \S+:
 def convert_network(source: OnnxBytes, path: Path, compress_to_fp16: bool = True) -> Graph:
     """The ONNX model in ``source`` (the bytes of ``path``) as an IR graph: OpenVINO's conversion of every op
     but the pooling, and ours of the pooling spliced in."""
+    disputed = _disputed_in_bodies(source.nodes, path)
+    if disputed:
+        raise InvalidModelError(disputed)
     owned = [(index, node) for index, node in enumerate(source.nodes) if is_owned(node)]
     types = _cut_types(source, owned)
     graph, cut_outputs = _converted(source, owned, types, path, compress_to_fp16)
@@ -70,6 +77,26 @@ def convert_network(source: OnnxBytes, path: Path, compress_to_fp16: bool = True
     importer = PoolingImporter(graph, path, _default_opset(source, path), (lay.name for lay in graph.layers()))
     SplicePooling(owned, cut_outputs, importer).run(graph)
     return graph
+
+
+def _disputed_in_bodies(nodes: list[onnx.NodeProto], path: Path, inside: str = "") -> list[Diagnostic]:
+    """One E-ONNX-UNSUPPORTED per pooling inside a subgraph (If, Loop, Scan) whose numbers OpenVINO's frontend
+    computes otherwise than ONNX (``openvino_differs``): the cut reaches the main graph's nodes alone, so OpenVINO
+    converts a body's own pooling (measured: an If's AveragePool of ceil_mode and count_include_pad off by 0.19)."""
+    found = []
+    for index, node in enumerate(nodes):
+        if inside and is_owned(node) and openvino_differs(node):
+            name = node_label(node, index)
+            found.append(Diagnostic(
+                "error", "E-ONNX-UNSUPPORTED", f"AveragePool with ceil_mode=1 and count_include_pad=1 inside {inside}: "
+                f"node '{name}' (ir_tools converts the main graph's pooling exactly; OpenVINO's frontend, which "
+                "converts a subgraph's, divides a window past the end padding otherwise than ONNX)",
+                SourceLoc(str(path), layer_name=name, layer_kind="AveragePool")))
+        for attribute in node.attribute:
+            for body in (*([attribute.g] if attribute.HasField("g") else []), *attribute.graphs):
+                where = f"the {attribute.name} of {node.op_type} '{node_label(node, index)}'"
+                found += _disputed_in_bodies(list(body.node), path, f"{where} in {inside}" if inside else where)
+    return found
 
 
 def _cut_types(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]],
@@ -175,14 +202,15 @@ def _value_types(source: OnnxBytes, owned: list[tuple[int, onnx.NodeProto]] = ()
         inferred = onnx.shape_inference.infer_shapes(light, data_prop=True).graph
     except Exception:  # noqa: BLE001 (inference helps type the cut, it is no gate: OpenVINO still decides)
         inferred = light.graph
-    return {value.name: value for value in (*inferred.input, *inferred.value_info, *inferred.output)}
+    types = {value.name: value for value in (*inferred.input, *inferred.value_info, *inferred.output)}
+    return types | fixed  # a graph output's declared type, wrong or less exact, does not undo a cut's (it settles)
 
 
 def _convert(cut: bytes, source: OnnxBytes, path: Path) -> ov.Model:
     """OpenVINO's conversion of the cut model; else why not: ``onnx.checker``'s objection to the file, or one
     diagnostic per op type the frontend cannot convert, or its own words."""
     try:
-        return _as_ovc_converts(cut)
+        return _as_ovc_converts(source, cut)
     except Exception as exc:  # noqa: BLE001 (OpenVINO raises several types; each becomes a diagnostic)
         refusal = exc
     check_file(path)  # a broken file is reported as such (ReadError), before what OpenVINO made of it
@@ -192,12 +220,35 @@ def _convert(cut: bytes, source: OnnxBytes, path: Path) -> ov.Model:
     raise InvalidModelError(diagnostics)
 
 
-def _as_ovc_converts(data: bytes) -> ov.Model:
+def _from_bytes(source: OnnxBytes, data: bytes, convert: str) -> ov.Model:
+    """OpenVINO's ONNX frontend on ``data`` (``source`` cut), ``convert`` naming the method (``convert``,
+    ``convert_partially``). Given bytes, the frontend reads external data from the current directory (a path
+    outside it refused, "outside the base directory"), so it runs in the model's own, as it does given the file."""
+    frontend = ov.frontend.FrontEndManager().load_by_framework("onnx")
+    with _in_directory(source.directory):
+        return getattr(frontend, convert)(frontend.load(io.BytesIO(data)))
+
+
+@contextlib.contextmanager
+def _in_directory(directory: Path | None) -> Iterator[None]:
+    """The current directory made ``directory`` (None: left as it is) while the block runs (``contextlib.chdir``
+    from Python 3.11 on)."""
+    if directory is None:
+        yield
+        return
+    here = os.getcwd()
+    os.chdir(directory)
+    try:
+        yield
+    finally:
+        os.chdir(here)
+
+
+def _as_ovc_converts(source: OnnxBytes, data: bytes) -> ov.Model:
     """What ``ov.convert_model`` makes of an ONNX model given without options: the frontend's conversion, then
     the transformations of ovc's ``moc_emit_ir`` (the same IR; its node names may differ). Without ovc's
     argument handling and telemetry it takes a third of the time."""
-    frontend = ov.frontend.FrontEndManager().load_by_framework("onnx")
-    model = frontend.convert(frontend.load(io.BytesIO(data)))
+    model = _from_bytes(source, data, "convert")
     apply_moc_transformations(model, cf=False, smart_reshape=True)
     compress_quantize_weights_transformation(model)
     apply_moc_legacy_transformations(model, [])  # ovc does this for ONNX models only
@@ -223,9 +274,8 @@ _FAILED_OP = re.compile(r"^-- (\w+)-\d+ with a message:\n(.*?)(?=^-- |^Summary:|
 def _unconverted(source: OnnxBytes, data: bytes, path: Path, reasons: dict[str, str]) -> list[Diagnostic]:
     """One diagnostic per op type OpenVINO's frontend leaves unconverted: its first node and how many more, and why
     where the frontend said (``reasons``: a mode or a type it does not take, say)."""
-    frontend = ov.frontend.FrontEndManager().load_by_framework("onnx")
     try:
-        partial = frontend.convert_partially(frontend.load(io.BytesIO(data)))
+        partial = _from_bytes(source, data, "convert_partially")
     except Exception:  # noqa: BLE001 (the caller reports the conversion's own message)
         return []
     left: dict[tuple[str, str], str] = {}  # (domain, type) -> the name OpenVINO gives its first node
@@ -270,9 +320,11 @@ class SplicePooling(Pass):
                     tensors.setdefault(name, (layer.id, port.id))
         for index, node in self.owned:
             x, y = node.input[0], node.output[0]
-            if x not in tensors or y not in tensors:
-                raise IrToolsError(f"internal: OpenVINO's conversion has no tensor '{x if x not in tensors else y}' "
-                                   f"around ONNX node '{node_label(node, index)}'")
+            if y not in tensors:  # the cut's input for it is gone: OpenVINO drops one nothing reads, as
+                continue  # ov.convert_model drops the dead node (onnxruntime skips it); it was an internal error
+            if x not in tensors:
+                raise IrToolsError(f"internal: OpenVINO's conversion has no tensor '{x}' around ONNX node "
+                                   f"'{node_label(node, index)}'")
             self.importer.values[x] = tensors[x]
             parameter = graph.layer(tensors[y][0])
             tensors[y] = _pool_in_place_of(parameter, node, index, self.importer)

@@ -82,8 +82,9 @@ def record(number: int, payload: bytes) -> bytes:
 class OnnxBytes:
     """An ONNX model file's bytes, with the graph's records indexed."""
 
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, directory: Path | None = None):
         self.data = data
+        self.directory = directory  # the file's folder, where its external data's locations start
         view = memoryview(data)
         top = list(fields(view))
         graphs = [f for f in top if f.number == _MODEL_GRAPH]
@@ -101,7 +102,7 @@ class OnnxBytes:
 
     @classmethod
     def read(cls, path: Path) -> OnnxBytes:
-        return cls(path.read_bytes())
+        return cls(path.read_bytes(), path.resolve().parent)
 
     def _graph(self, number: int) -> list[Field]:
         return [f for f in self.graph_fields if f.number == number]

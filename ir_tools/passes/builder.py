@@ -17,6 +17,7 @@ from ..base.dims import Shape, shape_to_ints, show_shape
 from ..base.dtypes import ElementType, element_type, from_numpy
 from ..base.errors import IrToolsError
 from ..ir.model import Edge, Graph, Layer, Port, PortRecord, RtNode
+from ..ir.names import names_attribute
 from ..ops import attrs as A
 from ..ops.opsets import lookup
 from ..ops.spec import TensorType
@@ -79,9 +80,9 @@ class GraphBuilder:
 
     def parameter(self, name: str, element: str, shape: Shape) -> Output:
         """A model input: a Parameter of ``element`` type (``f32``) and ``shape`` (-1 or ``Dim`` for a dynamic dim), its
-        layer and tensor named ``name``; returns its output."""
+        layer and tensor named ``name`` (a comma in it escaped: one name); returns its output."""
         attrs = self.attrs("Parameter", "opset1", shape=shape, element_type=element)
-        return output_of(self.add("Parameter", "opset1", attrs, [], name, names=name))
+        return output_of(self.add("Parameter", "opset1", attrs, [], name, names=names_attribute([name])))
 
     def const(self, value: np.ndarray, name: str) -> Output:
         """A Const holding ``value`` in memory (the writer lays it out in the ``.bin``)."""
