@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, NamedTuple, NoReturn, TextIO
 from .base import json_text
 from .base.diagnostics import Diagnostic, has_errors, render_github, render_json, render_sarif
 from .base.errors import IrToolsError, SourceLoc, did_you_mean, needs_onnx
-from .base.files import same_file, unwritable, write_atomically
+from .base.files import same_file, unwritable, write_atomically, write_together
 from .batch import map_files, model_paths
 from .console import above_progress, paint, progress, progress_steps, status
 from .ir.inspect import render_text, summary
 from .ir.model import Graph
 from .ir.reader import read_ir
-from .ir.writer import write_ir
+from .ir.writer import ir_files, write_ir
 from .passes.interface_names import set_ir_version
 from .passes.shapes import Propagation
 from .passes.validate import FATAL_CODES, InvalidModelError, read_valid, require_valid
@@ -290,11 +290,9 @@ def _tolerances(args: argparse.Namespace, graph: Graph, *defaults: float):
     """``--atol``/``--rtol`` over the command's ``defaults`` (atol, rtol; else compare's); E-USAGE for a value that
     is no number or a name the model has no output or layer of."""
     from .runtime.compare import Tolerances
-    from .runtime.numeric_check import refuse_unknown_names
+    from .runtime.numeric_check import named_tolerances
 
-    tolerances = Tolerances.parse(args.atol, args.rtol, *defaults)
-    refuse_unknown_names(graph, tolerances)
-    return tolerances
+    return named_tolerances(graph, Tolerances.parse(args.atol, args.rtol, *defaults))
 
 
 def _comparison_options_need(args: argparse.Namespace, given: object, options: str) -> None:
@@ -321,10 +319,27 @@ _NPZ_NAME_BYTES = 65535 - len(".npy")
 
 
 def _save_npz(path: Path, arrays: dict) -> None:
-    """``arrays`` written to ``path`` (atomic); the reference's bf16 values as the f32 values they are (numpy writes no
-    dtype metadata: ``base.packed.BF16``)."""
+    """``arrays`` written to ``path`` (atomic, ``_npz_arrays``)."""
     import numpy as np
 
+    arrays = _npz_arrays(path, arrays)
+    write_atomically(path, lambda f: np.savez(f, **arrays))
+
+
+def _npz_bytes(path: Path, arrays: dict) -> bytes:
+    """The .npz file ``path`` holding ``arrays`` (``_npz_arrays``), for ``write_together`` with other files."""
+    import io
+
+    import numpy as np
+
+    buffer = io.BytesIO()
+    np.savez(buffer, **_npz_arrays(path, arrays))
+    return buffer.getvalue()
+
+
+def _npz_arrays(path: Path, arrays: dict) -> dict:
+    """``arrays`` as an .npz file at ``path`` holds them: the reference's bf16 values as the f32 values they are
+    (numpy writes no dtype metadata: ``base.packed.BF16``); E-UNSUPPORTED for a name too long for it."""
     from .base.packed import untagged
 
     arrays = {name: untagged(value) for name, value in arrays.items()}
@@ -333,7 +348,7 @@ def _save_npz(path: Path, arrays: dict) -> None:
             raise IrToolsError(f"cannot write {path}: the array '{name[:60]}...' has a name of {len(name)} characters, "
                                f"and an .npz file holds names of at most {_NPZ_NAME_BYTES} bytes (a zip entry name)",
                                code="E-UNSUPPORTED")
-    write_atomically(path, lambda f: np.savez(f, **arrays))
+    return arrays
 
 
 def _save_html(path: Path, page: str) -> None:
@@ -731,10 +746,10 @@ def _reduce(args: argparse.Namespace) -> int:
         found = reduce_model(graph, fed, fails, runs, lambda s: step(f"{s.phase}: {s.layers} layers"))
     staged = args.output.with_suffix(".npz")
     theirs = against.original_part(found.candidate) if against is not None else None
-    _save_npz(staged, found.inputs)
-    write_ir(found.part, args.output, found.part.ir_version)
+    files = [(staged, [_npz_bytes(staged, found.inputs)]), *ir_files(found.part, args.output)]
     if theirs is not None:
-        write_ir(theirs.part, _original_part(args.output), theirs.part.ir_version)
+        files += ir_files(theirs.part, _original_part(args.output))
+    write_together(files)  # (all or none: a part beside no inputs, or the original's part of another, misleads)
     steps = [{"phase": s.phase, "layers": s.layers, "fails": s.failure is not None, "why": s.failure,
               "cut": s.uncut is None, **({"uncut": s.uncut} if s.uncut else {}),
               "compared": s.not_compared is None, **({"not_compared": s.not_compared} if s.not_compared else {})}

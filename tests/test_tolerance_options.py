@@ -51,3 +51,31 @@ def test_a_tolerance_that_cannot_fail_or_is_negative_is_refused(value: str, tmp_
     for flag in ("--atol", "--rtol"):
         assert main(["migrate", str(SAMPLE), "--check", f"{flag}={value}", "--dry-run"]) == 2
         assert f"{flag} must be a finite number of at least 0, got '{value}'" in capsys.readouterr().err
+
+
+@pytest.mark.openvino
+def test_an_output_takes_its_tolerance_by_any_of_its_names(tmp_path, capsys) -> None:
+    """OpenVINO takes an output by any of its names (``compiled.output('huge')`` of an output ``big,huge``):
+    ``--atol huge:V`` was E-USAGE (no output or layer 'huge'); it holds that output, a name given for the output's
+    first name wins, and a layer of that name keeps it too."""
+    import json
+
+    import numpy as np
+    import openvino as ov
+    from openvino import opset13 as op
+
+    x = op.parameter([2], np.float32, name="x")
+    sin = op.sin(x)
+    sin.set_friendly_name("huge")
+    sin.output(0).set_names({"big", "huge"})
+    model = tmp_path / "m.xml"
+    ov.save_model(ov.Model([sin], [x]), model)
+
+    def tolerances(*args: str) -> dict[str, float]:
+        assert main(["compare", str(model), "--per-layer", "--format", "json", *args]) == 0
+        report = json.loads(capsys.readouterr().out)
+        return {**{f"output {o['name']}": o["atol"] for o in report["outputs"]},
+                **{f"layer {layer['name']}": layer["outputs"][0]["atol"] for layer in report["layers"]}}
+
+    assert tolerances("--atol", "huge:0.5") == {"output big": 0.5, "layer huge": 0.5}
+    assert tolerances("--atol", "huge:0.5", "--atol", "big:0.25") == {"output big": 0.25, "layer huge": 0.5}

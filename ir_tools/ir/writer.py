@@ -10,9 +10,7 @@ replaced unless asked.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Callable, Hashable, Iterable
 from html import escape
 from pathlib import Path
@@ -20,7 +18,7 @@ from typing import TypeVar
 
 from ..base.dims import parse_int
 from ..base.errors import IrToolsError, ReadError
-from ..base.files import cannot_write, same_file, temporary_beside
+from ..base.files import Chunks, same_file, write_together
 from .bodies import PORT_MAPS
 from .model import Graph, Layer, PortRecord, RtNode
 from .reader import HEADER_BYTES
@@ -33,11 +31,25 @@ def write_ir(
     bin_path: str | Path | None = None,
     overwrite_input: bool = False,
 ) -> tuple[Path, Path]:
-    """Write ``graph`` as IR at its own IR version (``ir_version``, if given, must be it: another is made by
-    ``passes.interface_names.set_ir_version``, which keeps the names OpenVINO reports, as the public ``write_ir``
-    and ``--ir-version`` do: written as is, a v11 graph's names change in v10, or collide); returns the (xml, bin)
-    paths written. IrToolsError (E-OVERWRITE) where either is the input's file (unless ``overwrite_input``) or both
-    are one file."""
+    """Write ``graph`` as IR (``ir_files``, both files or neither); returns the (xml, bin) paths written."""
+    (bin_path, _), (xml_path, _) = files = ir_files(graph, xml_path, ir_version, bin_path, overwrite_input)
+    write_together(files)
+    return xml_path, bin_path
+
+
+def ir_files(
+    graph: Graph,
+    xml_path: str | Path,
+    ir_version: int | None = None,
+    bin_path: str | Path | None = None,
+    overwrite_input: bool = False,
+) -> list[tuple[Path, Chunks]]:
+    """The (.bin, .xml) paths and contents writing ``graph`` as IR at its own IR version, for
+    ``base.files.write_together`` (a command writing more files beside them writes all together). ``ir_version``, if
+    given, must be it: another is made by ``passes.interface_names.set_ir_version``, which keeps the names OpenVINO
+    reports, as the public ``write_ir`` and ``--ir-version`` do (written as is, a v11 graph's names change in v10, or
+    collide). IrToolsError (E-OVERWRITE) where either is the input's file (unless ``overwrite_input``) or both are one
+    file."""
     if ir_version not in (None, graph.ir_version):
         raise IrToolsError(f"the graph is IR v{graph.ir_version}, not v{ir_version}: ir_tools.write_ir(graph, path, "
                            f"ir_version={ir_version}) makes it v{ir_version} first", code="E-USAGE")
@@ -55,8 +67,7 @@ def write_ir(
                 raise IrToolsError(f"refusing to overwrite the input file {target}", code="E-OVERWRITE")
     packer = _Packer()
     xml_bytes = _encoded(_render(graph, ir_version, packer))
-    _atomic_write_pair([(bin_path, packer.chunks), (xml_path, [xml_bytes])])
-    return xml_path, bin_path
+    return [(bin_path, packer.chunks), (xml_path, [xml_bytes])]
 
 
 def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
@@ -151,94 +162,6 @@ def _relocated_data(data: RtNode, owner: Layer, graph: Graph, packer: _Packer) -
     new_offset, new_size = packer.add(payload)
     attrs.update(offset=str(new_offset), size=str(new_size))
     return RtNode(data.tag, tuple(attrs.items()), data.children, data.text)
-
-
-#: Bytes per system call of a write: a weight mapped from the input ``.bin`` and not read yet (each page is faulted in
-#: by the copy) takes twice as long written whole, tens of MB at once, as a MB at a time.
-_WRITE_SLICE = 1 << 20
-#: Most buffers one ``os.writev`` takes (Linux's ``IOV_MAX``).
-_IOV_MAX = 1024
-
-
-def _write_chunks(fd: int, chunks: list[bytes] | list[memoryview]) -> None:
-    """Write ``chunks`` one after another, gathered into system calls of ``_WRITE_SLICE`` bytes at most: a model's
-    many small payloads take one call per slice, not one each (a call costs more than copying a small payload)."""
-    batch: list[memoryview] = []
-    room = _WRITE_SLICE
-    for chunk in chunks:
-        view = memoryview(chunk)
-        while view:
-            piece, view = view[:room], view[room:]
-            batch.append(piece)
-            room -= len(piece)
-            if not room or len(batch) == _IOV_MAX:
-                _write_all(fd, batch)
-                batch, room = [], _WRITE_SLICE
-    _write_all(fd, batch)
-
-
-def _write_all(fd: int, views: list[memoryview]) -> None:
-    """``os.writev`` until every byte of ``views`` is written (a call may write fewer); empties ``views``."""
-    while views:
-        written = os.writev(fd, views)
-        while views and written >= len(views[0]):
-            written -= len(views.pop(0))
-        if written:
-            views[0] = views[0][written:]
-
-
-def _atomic_write_pair(files: list[tuple[Path, list[bytes] | list[memoryview]]]) -> None:
-    """Write each file beside its target, then move the pair into place; an old pair is moved aside first and put
-    back if a move fails, so the targets never hold half a pair. (Moved aside, not replaced: on ext4, a rename over an
-    existing file starts writing the new one back to disk at once (``auto_da_alloc``), 30 ms for 100 MB.)"""
-    temps: list[tuple[str, Path]] = []
-    try:
-        for target, chunks in files:
-            fd, tmp = temporary_beside(target)
-            temps.append((tmp, target))
-            try:
-                _write_chunks(fd, chunks)
-            finally:
-                os.close(fd)
-        aside = _move_aside([target for _, target in temps])
-        placed: list[Path] = []
-        try:
-            for tmp, target in temps:
-                os.replace(tmp, target)
-                placed.append(target)
-        except OSError as exc:
-            for written in placed:  # (none of the new pair is left: a .bin beside no .xml)
-                os.unlink(written)
-            _put_back(aside)  # the old pair again: the files still match each other
-            raise cannot_write(target, exc) from None
-        for _, old in aside:
-            os.unlink(old)
-    finally:
-        for tmp, _ in temps:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-
-
-def _move_aside(targets: list[Path]) -> list[tuple[Path, str]]:
-    """Rename each existing target to a new name beside it, so a failed move into place can be undone."""
-    aside: list[tuple[Path, str]] = []
-    try:
-        for target in targets:
-            if target.is_file():
-                fd, old = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".bak", dir=target.parent)
-                os.close(fd)
-                os.unlink(old)  # (a name of its own: a rename onto an existing file would start its writeback)
-                os.replace(target, old)
-                aside.append((target, old))
-    except OSError:
-        _put_back(aside)
-        raise
-    return aside
-
-
-def _put_back(aside: list[tuple[Path, str]]) -> None:
-    for target, old in aside:
-        os.replace(old, target)
 
 
 #: A Const's ``<data>`` attributes as OpenVINO writes them.

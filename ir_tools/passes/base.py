@@ -15,10 +15,10 @@ import os
 import sys
 import traceback
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, SourceLoc
@@ -128,6 +128,9 @@ class Pass:
             raise self._failed(graph, exc) from exc
         finally:
             self.at = None
+        if isinstance(outcome, PassResult) and outcome.graph is not graph:  # (its graph would be lost unsaid)
+            raise PassError(f"pass {self.name} returned another graph; a pass changes the graph it is given "
+                            "(in place, as onnx-ir's in-place passes must)", SourceLoc(_file(graph)))
         result = outcome if isinstance(outcome, PassResult) else PassResult(graph, bool(outcome))
         if not result.modified and len(graph.changes) > revision:  # it changed the graph, whatever it says: gated
             result = PassResult(graph, True, result.stats)
@@ -248,18 +251,18 @@ def _file(graph: Graph) -> str | None:
     return str(graph.source) if graph.source else None
 
 
-def _import_from_here(module_name: str) -> ModuleType:
-    """Import ``module_name`` as ``python -m`` would, the current directory first (an installed command does
-    not have it on ``sys.path``)."""
-    here = os.getcwd()
-    added = here not in sys.path
+@contextmanager
+def _first_on_path(folder: str) -> Iterator[None]:
+    """``folder`` first on ``sys.path`` meanwhile (unless it is there already), as Python puts a script's folder or,
+    with ``-m``, the current directory: what a pass imports beside itself is found."""
+    added = folder not in sys.path
     if added:
-        sys.path.insert(0, here)
+        sys.path.insert(0, folder)
     try:
-        return importlib.import_module(module_name)
+        yield
     finally:
         if added:
-            sys.path.remove(here)
+            sys.path.remove(folder)
 
 
 def load_pass(spec: str) -> Pass:
@@ -275,9 +278,11 @@ def load_pass(spec: str) -> Pass:
             if loader is None or not path.is_file():
                 raise FileNotFoundError(f"no such file: {path}")
             module = importlib.util.module_from_spec(loader)
-            loader.loader.exec_module(module)
+            with _first_on_path(str(path.resolve().parent)):  # (as ``python FILE.py`` runs it)
+                loader.loader.exec_module(module)
         else:
-            module = _import_from_here(module_name)
+            with _first_on_path(os.getcwd()):  # (as ``python -m``: an installed command does not have it)
+                module = importlib.import_module(module_name)
         found = getattr(module, attr)
     except (Exception, SystemExit) as exc:  # the user's module: whatever it raises (or exits with) is reported
         raise IrToolsError(f"--pass {spec!r} could not be loaded: {_raised(exc)}", code="E-USAGE") from exc

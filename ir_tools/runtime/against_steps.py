@@ -29,7 +29,7 @@ from .against import IrModel, against_inputs, as_theirs, compare_against, deriva
 from .compare import CompareReport, TensorComparison, Tolerances, compare_tensors
 from .executor import stateful
 from .inputs import Recipe, check_inputs
-from .numeric_check import refuse_unknown_names
+from .numeric_check import named_tolerances
 from .onnxruntime import OnnxModel
 from .openvino import run_openvino_steps
 from .steps import as_variable, located, state_writers
@@ -55,7 +55,7 @@ def compare_models(model: IrModel, against: IrModel | OnnxModel,
     inputs; one mapping: one step), against a stateful IR B (``compare_against_steps``), else E-USAGE. For a model
     without state ``inputs`` is one inference's. E-USAGE for a per-name tolerance naming nothing of A."""
     if tolerances is not None:
-        refuse_unknown_names(model.graph, tolerances)
+        tolerances = named_tolerances(model.graph, tolerances)
     if not stateful(model.graph):
         if not isinstance(inputs, Mapping):
             raise IrToolsError(f"{model.path.name} holds no state (no ReadValue or Assign): each inference stands "

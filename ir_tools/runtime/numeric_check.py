@@ -26,7 +26,7 @@ from ..base.dtypes import REAL_TYPES, element_type
 from ..base.errors import IrToolsError, UnsupportedError, did_you_mean
 from ..base.packed import BF16
 from ..ir.model import Graph, Layer, Port
-from ..ir.names import input_name, output_name
+from ..ir.names import input_name, output_name, reported_names, resolved_names, result_names
 from ..ir.walker import PortKey, Walker
 from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in, unit
@@ -102,7 +102,7 @@ def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Compa
     process, and OpenBLAS's spinning workers on the same cores stall small products.
     """
     inputs = check_inputs(graph, inputs)
-    refuse_unknown_names(graph, options.tolerances)
+    options = replace(options, tolerances=named_tolerances(graph, options.tolerances))
     _refuse_state(graph)
     refuse_unmatched(graph, options.saved)
     runner = openvino if openvino is not None and not isinstance(openvino, ModelFiles) else OpenVinoRunner(
@@ -133,15 +133,42 @@ def where_inputs_fail(graph: Graph, inputs: Mapping[str, np.ndarray], refusal: I
     return refusal
 
 
-def refuse_unknown_names(graph: Graph, tolerances: Tolerances) -> None:
-    """E-USAGE for a per-name tolerance (``--atol NAME:V``) that names no output, layer or state variable of the
-    model: a misspelt one would leave the default in force without a word. A variable is named by its id, as the
-    report names its comparison (``state VARIABLE_ID (step K)``) and looks its tolerance up."""
-    names = {output_name(graph, r) for r in graph.results()} | {layer.name for layer in graph.layers()} | {
+def named_tolerances(graph: Graph, tolerances: Tolerances) -> Tolerances:
+    """``tolerances`` with a per-name value given by another name of an output (OpenVINO takes an output by any of
+    its names: ``--atol huge:V`` for an output ``big,huge``) held also under the name the commands key that output by
+    (``output_name``), unless one is given under that name itself; the name given is kept (a layer of that name keeps
+    its tolerance). E-USAGE for a per-name tolerance (``--atol NAME:V``) that names no output, layer or state variable
+    of the model: a misspelt one would leave the default in force without a word. A variable is named by its id, as
+    the report names its comparison (``state VARIABLE_ID (step K)``) and looks its tolerance up."""
+    aliases = _output_aliases(graph)
+    names = set(aliases) | {layer.name for layer in graph.layers()} | {
         layer.attrs.get("variable_id", "") for kind in ("ReadValue", "Assign") for layer in graph.by_type(kind)}
     for what, name in tolerances.unknown_names(names):
         raise IrToolsError(f"--{what} {name}:...: the model has no output or layer '{name}'"
                            f"{did_you_mean(name, names)}", code="E-USAGE")
+    by_name = {}
+    for what in ("atol", "rtol"):
+        given = getattr(tolerances, f"{what}_by_name")
+        held = dict(given)
+        for name, value in given.items():
+            for key in aliases.get(name, ()):
+                held.setdefault(key, value)
+        by_name[f"{what}_by_name"] = held
+    return replace(tolerances, **by_name)
+
+
+def _output_aliases(graph: Graph) -> dict[str, list[str]]:
+    """Each name an output is reported by (``reported_names`` of the tensor feeding its Result, and its own) -> the
+    ``output_name`` of each output of that name (two Results of one tensor are two outputs)."""
+    resolved = resolved_names(graph)
+    aliases: dict[str, list[str]] = {}
+    for result in graph.results():
+        key = output_name(graph, result)
+        found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
+        reported = reported_names(graph, *found, resolved) if found else []
+        for name in dict.fromkeys([key, *result_names(graph, result), *reported]):
+            aliases.setdefault(name, []).append(key)
+    return aliases
 
 
 def _refuse_state(graph: Graph) -> None:

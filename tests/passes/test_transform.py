@@ -320,6 +320,33 @@ def test_a_refusal_while_rewriting_a_layer_names_that_layer_and_its_line(tmp_pat
         "IndexError" in err, err
 
 
+def test_a_pass_returning_another_graph_is_refused(tmp_path: Path, capsys) -> None:
+    """A pass changes the graph it is given: one returning ``PassResult(another_graph, True)`` had the graph it was
+    given written, unchanged, without a word; E-PASS naming it, nothing written."""
+    model = transpose_model(tmp_path / "t.xml")
+    out = tmp_path / "out.xml"
+    code = main(["transform", str(model), "--pass", "tests.passes.user_passes:ReturnsAnotherGraph", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists(), err
+    assert "error[E-PASS]: pass ReturnsAnotherGraph returned another graph; a pass changes the graph it is given" \
+        in err, err
+
+
+def test_a_pass_file_imports_a_module_beside_it(tmp_path: Path, capsys) -> None:
+    """``--pass FILE.py:Name`` loads the file with its folder first on ``sys.path``, as ``python FILE.py`` runs it
+    (a module beside it could not be imported: E-USAGE), and takes that folder off again."""
+    model = transpose_model(tmp_path / "t.xml")
+    folder = tmp_path / "passes"
+    folder.mkdir()
+    (folder / "helper_beside_the_pass.py").write_text("from ir_tools import Pass\n\n\nclass Nothing(Pass):\n"
+                                                      "    def apply(self, graph):\n        return False\n")
+    (folder / "uses_helper.py").write_text("from helper_beside_the_pass import Nothing\n")
+    code = main(["transform", str(model), "--pass", f"{folder / 'uses_helper.py'}:Nothing", "-o",
+                 str(tmp_path / "out.xml")])
+    assert code == 0 and "E-USAGE" not in capsys.readouterr().err
+    assert str(folder) not in sys.path
+
+
 @pytest.mark.parametrize("spec, words", [
     ("nothing", "expected MODULE:NAME"),
     ("no_such_module_anywhere:P", "could not be loaded: ModuleNotFoundError"),

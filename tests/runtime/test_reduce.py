@@ -232,3 +232,45 @@ def test_a_run_before_any_has_finished_is_bounded_too() -> None:
     assert runs.runner(graph).timeout == HANG_BEFORE_ANY_SECONDS
     runs.longest = 2.0
     assert runs.runner(graph).timeout == max(HANG_SECONDS, HANG_FACTOR * 2.0)
+
+
+def test_reduce_writes_its_files_together_or_none(capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write failing at the part's .bin (a full disk) leaves none of the command's files: its inputs .npz was left
+    beside no part (written first, alone); an earlier run's files are put back as they were."""
+    import errno
+    import os
+
+    import openvino as ov
+    from openvino import opset13 as op
+
+    def model(scale: float) -> ov.Model:
+        x = op.parameter([1, 4], np.float32, name="x")
+        added = op.add(x, op.constant(np.ones((1, 4), np.float32)))
+        added.set_friendly_name("add")
+        relu = op.relu(op.multiply(added, op.constant(np.full((1, 4), scale, np.float32))))
+        relu.output(0).set_names({"y"})
+        result = op.result(relu)
+        result.set_friendly_name("y")
+        return ov.Model([result], [x])
+
+    ov.save_model(model(2.0), tmp_path / "a.xml", compress_to_fp16=False)
+    ov.save_model(model(3.0), tmp_path / "b.xml", compress_to_fp16=False)
+    (tmp_path / "min.npz").write_bytes(b"earlier")
+    replace = os.replace
+
+    def full_disk(src, dst, *args, **kwargs):
+        if str(dst).endswith("min.bin") and str(src).endswith(".tmp"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return replace(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    assert main(["reduce", str(tmp_path / "a.xml"), "--against", str(tmp_path / "b.xml"),
+                 "-o", str(tmp_path / "min.xml")]) == 2
+    assert "error[E-WRITE]" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.bin", "a.xml", "b.bin", "b.xml", "min.npz"]
+    assert (tmp_path / "min.npz").read_bytes() == b"earlier"
+    monkeypatch.setattr(os, "replace", replace)
+    assert main(["reduce", str(tmp_path / "a.xml"), "--against", str(tmp_path / "b.xml"),
+                 "-o", str(tmp_path / "min.xml")]) == 0
+    assert {p.name for p in tmp_path.iterdir()} >= {"min.npz", "min.xml", "min.bin", "min_original.xml",
+                                                   "min_original.bin"}
