@@ -232,18 +232,26 @@ def sdpa_float_mask_shapes(dynamic: bool = False) -> dict[str, str] | None:
             answers[shape] = "refused"
             continue
         mask = rng.standard_normal(dims).astype(np.float32)
-        scores = query.astype(np.float64) @ key.transpose(0, 1, 3, 2) / np.sqrt(8) + mask
-        weights = np.exp(scores - scores.max(-1, keepdims=True))
-        want = weights / weights.sum(-1, keepdims=True) @ value
-        try:
-            got = compiled(model).create_infer_request().infer([query, key, value, mask])[0]
-        except RuntimeError as error:
-            print(f"SDPA float mask {shape}: {error}", file=sys.stderr)
-            answers[shape] = "fails"
-            continue
-        right = got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-5)
-        answers[shape] = "right" if right else "wrong"
+        want = _attended(query.astype(np.float64) @ key.transpose(0, 1, 3, 2) / np.sqrt(8) + mask, value)
+        answers[shape] = _computed(model, [query, key, value, mask], want, f"SDPA float mask {shape}")
     return None if answers[",".join(map(str, MASK_SHAPES[0]))] == "refused" else answers
+
+
+def _attended(scores: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """SoftMax of ``scores`` over the last axis, times ``value``: attention in float64, the probes' reference."""
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return weights / weights.sum(-1, keepdims=True) @ value
+
+
+def _computed(model: object, inputs: list[np.ndarray], want: np.ndarray, what: str) -> str:
+    """"right" if the CPU plugin computes ``model`` on ``inputs`` within 1e-5 of ``want``, "wrong" if not, "fails"
+    if it does not compile or run it (its words on stderr, after ``what``)."""
+    try:
+        got = compiled(model).create_infer_request().infer(inputs)[0]
+    except RuntimeError as error:
+        print(f"{what}: {error}", file=sys.stderr)
+        return "fails"
+    return "right" if got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-5) else "wrong"
 
 
 def sdpa_lower_rank() -> dict[str, str] | None:
@@ -256,9 +264,7 @@ def sdpa_lower_rank() -> dict[str, str] | None:
     rng = np.random.default_rng(2)
     query, key, value = (rng.standard_normal(d).astype(np.float32) for d in (q, kv, kv))
     mask = np.zeros(dims, np.float32)
-    scores = query.astype(np.float64) @ key.transpose(0, 2, 1) / np.sqrt(8)
-    weights = np.exp(scores - scores.max(-1, keepdims=True))
-    want = weights / weights.sum(-1, keepdims=True) @ value
+    want = _attended(query.astype(np.float64) @ key.transpose(0, 2, 1) / np.sqrt(8), value)
     answers = {}
     for declared in ("static", "dynamic"):
         declared_q, declared_kv = (q, kv) if declared == "static" else ([-1] * 4, [-1] * 3)
@@ -270,14 +276,8 @@ def sdpa_lower_rank() -> dict[str, str] | None:
                                  q4=port(4, "FP32", declared_q)))
         if model is None:
             return None
-        try:
-            got = compiled(model).create_infer_request().infer([query, key, value, mask])[0]
-        except RuntimeError as error:
-            print(f"SDPA of a rank-3 key and value ({declared}): {error}", file=sys.stderr)
-            answers[declared] = "fails"
-            continue
-        right = got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-5)
-        answers[declared] = "right" if right else "wrong"
+        answers[declared] = _computed(model, [query, key, value, mask], want,
+                                      f"SDPA of a rank-3 key and value ({declared})")
     return answers
 
 
