@@ -221,12 +221,7 @@ def sdpa_float_mask_shapes(dynamic: bool = False) -> dict[str, str] | None:
     query, key, value = (rng.standard_normal(d).astype(np.float32) for d in (q, kv, kv))
     answers = {}
     for dims in MASK_SHAPES:
-        params = "".join(parameter(i, n, "f32", "FP32", d)
-                         for i, n, d in ((0, "q", declared_q), (1, "k", declared_kv), (2, "v", declared_kv)))
-        params += parameter(3, "mask", "f32", "FP32", dims)
-        model = read(SDPA.format(params=params, q0=port(0, "FP32", declared_q), q1=port(1, "FP32", declared_kv),
-                                 q2=port(2, "FP32", declared_kv), mask=port(3, "FP32", dims),
-                                 q4=port(4, "FP32", declared_q)))
+        model = read(_float_sdpa(declared_q, declared_kv, dims))
         shape = ",".join(map(str, dims))
         if model is None:
             answers[shape] = "refused"
@@ -235,6 +230,15 @@ def sdpa_float_mask_shapes(dynamic: bool = False) -> dict[str, str] | None:
         want = _attended(query.astype(np.float64) @ key.transpose(0, 1, 3, 2) / np.sqrt(8) + mask, value)
         answers[shape] = _computed(model, [query, key, value, mask], want, f"SDPA float mask {shape}")
     return None if answers[",".join(map(str, MASK_SHAPES[0]))] == "refused" else answers
+
+
+def _float_sdpa(declared_q: list[int], declared_kv: list[int], mask: list[int]) -> str:
+    """The IR of one ScaledDotProductAttention-13 of f32 inputs q, k and v, declared of those dims, and a float mask."""
+    params = "".join(parameter(i, n, "f32", "FP32", d)
+                     for i, n, d in ((0, "q", declared_q), (1, "k", declared_kv), (2, "v", declared_kv)))
+    params += parameter(3, "mask", "f32", "FP32", mask)
+    return SDPA.format(params=params, q0=port(0, "FP32", declared_q), q1=port(1, "FP32", declared_kv),
+                       q2=port(2, "FP32", declared_kv), mask=port(3, "FP32", mask), q4=port(4, "FP32", declared_q))
 
 
 def _attended(scores: np.ndarray, value: np.ndarray) -> np.ndarray:
@@ -268,12 +272,7 @@ def sdpa_lower_rank() -> dict[str, str] | None:
     answers = {}
     for declared in ("static", "dynamic"):
         declared_q, declared_kv = (q, kv) if declared == "static" else ([-1] * 4, [-1] * 3)
-        params = "".join(parameter(i, n, "f32", "FP32", d)
-                         for i, n, d in ((0, "q", declared_q), (1, "k", declared_kv), (2, "v", declared_kv)))
-        params += parameter(3, "mask", "f32", "FP32", dims)
-        model = read(SDPA.format(params=params, q0=port(0, "FP32", declared_q), q1=port(1, "FP32", declared_kv),
-                                 q2=port(2, "FP32", declared_kv), mask=port(3, "FP32", dims),
-                                 q4=port(4, "FP32", declared_q)))
+        model = read(_float_sdpa(declared_q, declared_kv, dims))
         if model is None:
             return None
         answers[declared] = _computed(model, [query, key, value, mask], want,
