@@ -125,23 +125,30 @@ def test_without_a_temporary_directory_the_command_runs_unsupervised(tmp_path: P
     assert (done.returncode, done.stderr) == (4, ""), done.stderr  # (4: run in the process itself, not a child)
 
 
+def _interruptible(tmp: Path, cleanup: float) -> tuple[subprocess.Popen[str], int]:
+    """A supervised command in a session of its own, started (it printed its pid, which is returned): it sleeps a
+    minute, and on KeyboardInterrupt takes ``cleanup`` seconds, prints 'interrupted' and exits 130. SIGINT at its
+    default, as a shell starts a command (a pytest worker may hand its children SIGINT ignored)."""
+    tmp.mkdir(exist_ok=True)
+    script = ("import os, signal, sys, time\nfrom ir_tools.supervisor import supervised\n"
+              "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+              "def command():\n    try:\n        print(os.getpid(), flush=True)\n        time.sleep(60)\n"
+              "        return 0\n"
+              f"    except KeyboardInterrupt:\n        time.sleep({cleanup})\n"
+              "        print('interrupted', flush=True)\n"
+              "        return 130\n"
+              "os._exit(supervised(command))\n")
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, "TMPDIR": str(tmp)}, start_new_session=True)
+    return process, int(process.stdout.readline())
+
+
 @pytest.mark.parametrize("group", [False, True])
 def test_an_interrupt_sent_to_the_process_ends_the_command(group: bool, tmp_path: Path) -> None:
     """SIGINT sent to ``ir-tools`` by another process (``kill -INT``, an IDE's stop button; or to its whole process
     group): the command is interrupted, exit 130, once (the supervisor ignored a SIGINT, counting on the terminal's
     reaching the command too, and the command ran to its end, exit 0)."""
-    tmp_path.mkdir(exist_ok=True)
-    # (SIGINT at its default, as a shell starts a command: a pytest worker may hand its children SIGINT ignored)
-    script = ("import os, signal, sys, time\nfrom ir_tools.supervisor import supervised\n"
-              "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-              "def command():\n    try:\n        print('started', flush=True)\n        time.sleep(60)\n"
-              "        return 0\n"
-              "    except KeyboardInterrupt:\n        time.sleep(0.5)\n        print('interrupted', flush=True)\n"
-              "        return 130\n"
-              "os._exit(supervised(command))\n")
-    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env={**os.environ, "TMPDIR": str(tmp_path)}, start_new_session=True)
-    assert process.stdout.readline() == "started\n"
+    process, _ = _interruptible(tmp_path, cleanup=0.5)
     if group:
         os.killpg(process.pid, signal.SIGINT)
     else:
@@ -155,17 +162,7 @@ def test_a_group_interrupt_passed_on_late_interrupts_once(tmp_path: Path) -> Non
     """A SIGINT sent to the whole process group, its copy passed on by the supervisor late, as on a loaded machine
     (once, under three benchmarks on two cores, after more than 0.2 s): the command is interrupted once, and its
     cleanup runs to its end (a second KeyboardInterrupt cut it short: exit 130 without a word)."""
-    tmp_path.mkdir(exist_ok=True)
-    script = ("import os, signal, sys, time\nfrom ir_tools.supervisor import supervised\n"
-              "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-              "def command():\n    try:\n        print(os.getpid(), flush=True)\n        time.sleep(60)\n"
-              "        return 0\n"
-              "    except KeyboardInterrupt:\n        time.sleep(1.5)\n        print('interrupted', flush=True)\n"
-              "        return 130\n"
-              "os._exit(supervised(command))\n")
-    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env={**os.environ, "TMPDIR": str(tmp_path)}, start_new_session=True)
-    command = int(process.stdout.readline())
+    process, command = _interruptible(tmp_path, cleanup=1.5)
     os.kill(command, signal.SIGINT)  # (the group's signal, as the command has it)
     time.sleep(0.5)
     process.send_signal(signal.SIGINT)  # (and as the supervisor has it, passed on late)
