@@ -535,7 +535,8 @@ def _crashing_attributes(graph: Graph, scope: dict[str, Layer] | None = None) ->
             attrs = A.decode(spec.attrs, layer.attrs)
         except IrToolsError:
             continue
-        read = frozenset(i for i, port in enumerate(layer.outputs) if graph.consumers(layer.id, port.id))
+        links = graph.out_links(layer.id)  # (its readers, on links: no Port or Edge objects)
+        read = frozenset(i for i, pid in enumerate(layer.output_ids()) if any(link[1] == pid for link in links))
         why = spec.crashes(attrs, read)
         if why is not None:
             yield Diagnostic("error", "E-ATTR", why, layer.loc)
