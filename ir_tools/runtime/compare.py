@@ -203,13 +203,24 @@ def _compare_chunk(result: TensorComparison, actual: np.ndarray, expected: np.nd
         _fold_bound(result, bound)  # (NaN is never equal: a chunk with one is compared below)
         return False
     with np.errstate(all="ignore"):  # inf - inf: NaN, sent to _compare_special
-        diff = np.subtract(actual, expected, dtype=np.float64)
-        np.abs(diff, out=diff)
+        if _beyond_float64(actual) or _beyond_float64(expected):  # (exact in Python integers, then rounded: not 0)
+            diff = np.abs(actual.astype(object) - expected.astype(object)).astype(np.float64)
+        else:
+            diff = np.subtract(actual, expected, dtype=np.float64)
+            np.abs(diff, out=diff)
         top = float(diff.max()) if diff.size else 0.0
     if not np.isfinite(top):  # a NaN or Inf on either side (or a difference beyond f64)
         return _compare_special(result, actual.astype(np.float64), expected.astype(np.float64), bound, start, shape)
     _fold(result, diff, np.abs(expected, dtype=np.float64), bound, start, shape, top=top)
     return False
+
+
+def _beyond_float64(value: np.ndarray) -> bool:
+    """Whether ``value`` holds 64-bit integers beyond +-2^53, which float64 does not hold exactly (two of them that
+    differ may convert to the same float64)."""
+    limit = 1 << 53
+    return value.dtype.kind in "iu" and value.dtype.itemsize == 8 and bool(value.size) and (
+        int(value.max()) > limit or int(value.min()) < -limit)
 
 
 def _compare_special(result: TensorComparison, a: np.ndarray, e: np.ndarray, bound: np.ndarray | None, start: int,

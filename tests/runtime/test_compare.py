@@ -240,3 +240,16 @@ def test_every_json_document_is_strict(tmp_path, capsys, check_report) -> None:
     for command in ("check", "inspect"):
         main([command, str(model), "--format", "json"])
         json.loads(capsys.readouterr().out, parse_constant=reject)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_64_bit_integers_beyond_float64_are_compared_exactly(dtype):
+    """2^53 + 1 and 2^53 are one float64: a difference of 1 there is a mismatch all the same, at atol 0."""
+    info = np.iinfo(dtype)
+    expected = np.array([2**53, info.max, info.min, 7], dtype)
+    actual = np.array([2**53 + 1, info.max - 1, info.min, 7], dtype)
+    r = compare_tensors("ids", actual, expected, 0.0, 0.0)
+    assert not r.passed and r.mismatches == 2 and r.first_mismatch == [0] and r.max_abs_error == 1.0
+    assert compare_tensors("ids", actual, expected, 1.0, 0.0).passed
+    int64 = np.iinfo(np.int64)
+    assert compare_tensors("ids", np.array([int64.max]), np.array([int64.min]), 0.0, 0.0).max_abs_error == 2.0**64
