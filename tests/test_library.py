@@ -265,6 +265,10 @@ def test_the_library_compares_two_models_and_steps_as_the_commands_do(tmp_path: 
     assert report == _printed(capsys, llama, "--steps", 3)
     assert report["passed"] and len(report["steps"]) == 3
     assert any(o["name"].startswith("state ") for o in report["outputs"])
+    misspelt = ir_tools.CompareOptions(tolerances=ir_tools.Tolerances(atol_by_name={"logit": 1.0}))
+    with pytest.raises(ir_tools.IrToolsError, match="the model has no output or layer 'logit'") as caught:
+        ir_tools.compare_steps(stateful, steps, misspelt)  # (as compare --steps 3 --atol logit:1 refuses it)
+    assert caught.value.code == "E-USAGE"
     other = tmp_path / "other.xml"
     shutil.copy(llama, other), shutil.copy(llama.with_suffix(".bin"), other.with_suffix(".bin"))
     report = _as_printed(ir_tools.compare_against(stateful, other, steps[:2]).to_dict())

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -38,7 +39,15 @@ from ..passes.stateless import state_names
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_saved, compare_tensors
 from .executor import Bounded, BoundedInterpreter, Interpreter, stateful
 from .inputs import InputError, check_inputs, describe
-from .numeric_check import LAYER_PREFIX, OUTPUT_PREFIX, CompareOptions, LayerCheck, as_cpu_holds, constant_layers
+from .numeric_check import (
+    LAYER_PREFIX,
+    OUTPUT_PREFIX,
+    CompareOptions,
+    LayerCheck,
+    as_cpu_holds,
+    constant_layers,
+    named_tolerances,
+)
 from .openvino import ModelFiles, OpenVinoRun, run_openvino_steps
 from .runners import OutputComparison, Runner
 
@@ -61,6 +70,7 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     if options.saved and not any(key.endswith(")") and "(step " in key for key in options.saved):
         raise InputError("--load-outputs: the saved outputs are of one inference, not of steps (no name ends in "
                          "'(step K)'), so none would be compared: save them with `compare --steps N --save-outputs`")
+    options = replace(options, tolerances=named_tolerances(graph, options.tolerances))  # (as compare_model)
     steps = [check_inputs(graph, inputs) for inputs in steps]
     order = graph.topological_order()
     constant = constant_layers(graph, order)
