@@ -47,7 +47,7 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
 - ``squeeze_axis_not_one_refused``: its reader refuses Squeeze-1 with an axis whose static dim is not 1, which the
   current one skips (2023.0 to 2024.2: "Only axes of size 1 may be removed"; Unsqueeze-1 alike on every release);
 - ``f16_io_saturates``: an infinity of an f16 model input read, and an f16 model output beyond f16's range written, as
-  +-65504 (2023.0, 2023.3 to 2024.2; inside a model f16 is computed in f32 alike by every release);
+  +-65504 (2023.0 to 2024.2; inside a model f16 is computed in f32 alike by every release);
 - ``float_boolean_wrong``: Convert-1 of f32 or f16 into boolean False for some values of magnitude above 255
   (2023.0 to 2024.0); ``float_boolean_nan_true``: True for NaN (2024.1, 2024.2);
 - ``v10_boolean_output_fails``: an IR v10 model whose output is IsNaN/IsInf/IsFinite-10's not compiled (2023.0);

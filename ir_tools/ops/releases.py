@@ -223,7 +223,7 @@ class Release:
       not 1 ([1, 3, 1, 4], axes [1], [-3] or [0, 1]: "Only axes of size 1 may be removed"), which 2024.3 on skip (as
       Squeeze-15 does, from 2024.5, allow_axis_skip true or false); Unsqueeze-1 is read and computed alike by every
       release, repeated axes too (found by a QA run);
-    - ``f16_io_saturates``: 2023.0 and 2023.3 to 2024.2 read an infinity of an f16 model input as +-65504 and write
+    - ``f16_io_saturates``: 2023.0 to 2024.2 read an infinity of an f16 model input as +-65504 and write
       an f16 model output beyond +-65504 (infinities, 65520 and up) as +-65504, where 2023.1, 2023.2 and 2024.3 on
       keep +-inf; inside a model every release computes f16 in f32 alike (an f16 Const's infinity, a Convert to f16
       and back, f16 arithmetic beyond 65504: measured), and every finite input and every output within f16's range

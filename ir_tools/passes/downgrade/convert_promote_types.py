@@ -70,7 +70,7 @@ def _model_output(graph: Graph, layer: Layer, index: int) -> bool:
     """Whether the output of ``layer`` holding its input ``index`` converted (a Convert-1's one, a
     ConvertPromoteTypes-14's same-numbered one) feeds a Result: a model output, or a body's. Measured: 2023.1 and 2023.2
     compute an integer Convert-1 into f16 whose output is a Result's saturating to +-65504 (for its other consumers
-    too), one read by a Reshape before the Result as the current OpenVINO does; 2023.0 and 2023.3 to 2024.2 write any
+    too), one read by a Reshape before the Result as the current OpenVINO does; 2023.0 to 2024.2 write any
     f16 output saturated (``f16_io_saturates``, its own diagnostic). Not in an IR v10 model, whose f16 outputs every
     release reads as f32 (``f32_boundary``): there the value is converted as inside the model."""
     if f32_boundary(graph):
