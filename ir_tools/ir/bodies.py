@@ -14,8 +14,10 @@ merged (the edge's ``from-layer``, a Result, gives the next iteration's value); 
 ``<output>`` with an ``axis`` concatenates the iterations, any other gives the last one. An
 ``<input>``'s ``external_port_id`` names an input port of the layer; the ``<output>``s are numbered by theirs, in
 order (an output port map naming ids 3 and 9 gives the layer's first and second outputs), and one of -1 is the body's
-own (with a ``purpose``: Loop's ``current_iteration`` and ``execution_condition``). A body's Parameters and Results
-are numbered in file order.
+own (with a ``purpose``: Loop's ``current_iteration`` and ``execution_condition``, matched exactly). An ``<input>`` of
+-1 with no other purpose feeds nothing (its Parameter is left unfed, which OpenVINO's CPU plugin runs); a Loop with no
+``execution_condition`` it refuses, as it refuses an input of a TensorIterator (of a Loop, from the third) that no
+``<input>`` describes. A body's Parameters and Results are numbered in file order.
 """
 
 from __future__ import annotations
@@ -187,6 +189,19 @@ def _subgraph(outer: Graph, owner: Layer, body_tag: str, map_tag: str) -> Subgra
     port_map = _port_map(owner, body_tag, _child(owner.children, map_tag),
                          _child(owner.children, "back_edges") if map_tag == "port_map" else None,
                          [p.id for p in parameters], [r.id for r in results])
+    first = {"TensorIterator": 0, "Loop": 2}.get(_canonical(owner))  # (a Loop's trip count and condition: none)
+    if first is not None:
+        described = {d.input for d in port_map.inputs}
+        unfed = [i for i in range(first, len(owner.input_ids())) if i not in described]
+        if unfed:
+            raise IrToolsError(f"input {unfed[0]} of the layer is described by no <input> of its port map, which "
+                               "OpenVINO refuses (\"Number of inputs must be the same as number of input "
+                               "descriptions\")", where, "E-OP")
+    if port_map.condition is None and owner.is_a("Loop"):
+        # (without one OpenVINO's reader refuses the Loop, "node index is out of range", or reads it with outputs of
+        # a dynamic rank, which its CPU plugin refuses: measured on 2026.4.1)
+        raise IrToolsError('its port map names no body Result of purpose "execution_condition" (spelled exactly so), '
+                           "the body's condition OpenVINO requires of a Loop", where, "E-OP")
     return Subgraph(graph, parameters, results, port_map)
 
 
@@ -265,6 +280,8 @@ def _port_map(owner: Layer, body_tag: str, node: RtNode | None, back_edges: RtNo
             condition = index
             continue
         if item.tag == "input":
+            if ext is not None and ext < 0 and "axis" not in a and internal not in merged:
+                continue  # (a Parameter no input feeds: OpenVINO describes none, whatever its purpose says)
             if ext not in inputs:
                 raise IrToolsError(f"<input> of its port map names external_port_id {a.get('external_port_id')}, "
                                    "which is no input port of the layer", where, "E-OP")

@@ -8,6 +8,8 @@ and ``encode`` writes it back the way OpenVINO does.
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, dataclass
 from functools import cache, lru_cache
@@ -45,6 +47,23 @@ def _uint_list(text: str) -> tuple[int, ...]:
 def _int64(text: str) -> int:
     value = parse_attr_int(text)
     if value is None or not -INT64_MAX - 1 <= value <= INT64_MAX:
+        raise ValueError(text)
+    return value
+
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _float(text: str) -> float:
+    """A number as OpenVINO's reader reads one (measured on 2026.4.1 for Elu's alpha and Interpolate's cube_coeff):
+    blanks around it ignored, a decimal (sign, digits, point, exponent) within a double's range, or exactly "inf",
+    "-inf" or "nan" ("INF", "+inf", "-nan", "Infinity" and 1e400 it refuses). What it reads only by accident of its
+    parser, a number's prefix ("0.5abc" as 0.5, "1_5" as 1), is refused too."""
+    t = text.strip()
+    if t in ("inf", "-inf", "nan"):
+        return float(t)
+    value = float(t) if _DECIMAL.fullmatch(t) else math.nan
+    if not math.isfinite(value):
         raise ValueError(text)
     return value
 
@@ -94,11 +113,13 @@ BOOL = Codec("true or false", _boolean, lambda v: "true" if v else "false")
 UINT = Codec("a non-negative integer", _uint, str)
 INT = Codec("an integer that fits int64", _int64, str)
 STRING = Codec("a string", str, str)
+FLOAT = Codec("a number", _float, repr)
 
 
-def attr(xml: str, codec: Codec, default: Any = MISSING) -> Any:
-    """Declare one attribute field: its IR spelling, codec and (optional) default."""
-    return dataclasses.field(default=default, metadata={"xml": xml, "codec": codec})
+def attr(xml: str, codec: Codec, default: Any = MISSING, kw_only: bool = False) -> Any:
+    """Declare one attribute field: its IR spelling, codec and (optional) default; ``kw_only``: a field without one
+    after one with (the order of the fields is the order they are written in)."""
+    return dataclasses.field(default=default, metadata={"xml": xml, "codec": codec}, kw_only=kw_only)
 
 
 def decode(cls: type[T], raw: Mapping[str, str], loc: SourceLoc | Callable[[], SourceLoc] | None = None) -> T:

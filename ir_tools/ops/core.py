@@ -36,8 +36,8 @@ PARTIAL_SHAPE = A.Codec("a shape such as '1,3,224,224', '?,3,1..10,-1' or '...'"
 
 @dataclass(frozen=True, slots=True)
 class ParameterAttrs:
-    shape: Shape = A.attr("shape", PARTIAL_SHAPE)
-    element_type: str = A.attr("element_type", ELEMENT)
+    shape: Shape = A.attr("shape", PARTIAL_SHAPE, ())  # (omitted: a scalar, as OpenVINO's reader reads it)
+    element_type: str = A.attr("element_type", ELEMENT, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,17 @@ class AvgPool16Attrs(AvgPoolAttrs):
     dilations: tuple[int, ...] | None = A.attr("dilations", A.UINT_LIST, None)
 
 
+def _no_dilations(a: AvgPool16Attrs, read: frozenset[int]) -> str | None:
+    """OpenVINO's reader reads an AvgPool-16 whose dilations are omitted or empty (as none: its shape inference takes
+    ones), but its CPU plugin crashes compiling it (a segmentation fault, whatever the rank, rounding_type and
+    auto_pad; measured on 2026.4.1)."""
+    if a.dilations:
+        return None
+    ones = ", ".join(["1"] * len(a.kernel))
+    return (f"dilations is {'empty' if a.dilations is not None else 'omitted'}: OpenVINO reads the layer, but its CPU "
+            f'plugin crashes compiling it (a segmentation fault); write dilations="{ones}"')
+
+
 def geometry(a: AvgPoolAttrs, data: TensorType, label: str) -> PoolGeometry:
     """The resolved window geometry of an AvgPool layer (``label`` e.g. "AvgPool-14") with this input."""
     return pool_geometry(
@@ -124,14 +135,16 @@ def _run_adaptive(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [adaptive_avg_pool(args[0], [int(v) for v in np.asarray(args[1]).reshape(-1)])]
 
 
-def _avg_pool_spec(label: str, attrs: type) -> OpSpec:
+def _avg_pool_spec(label: str, attrs: type,
+                   crashes: Callable[[AvgPool16Attrs, frozenset[int]], str | None] | None = None) -> OpSpec:
     return OpSpec("AvgPool", label, attrs, (1, 1), 1, _avg_pool(label), _run_avg_pool,
-                  rounding=accumulation(lambda a, args, outs: prod(a.kernel), data=(0,)), empty_windows=True)
+                  rounding=accumulation(lambda a, args, outs: prod(a.kernel), data=(0,)), empty_windows=True,
+                  crashes=crashes)
 
 
 AVG_POOL_1 = _avg_pool_spec("AvgPool-1", AvgPoolAttrs)
 AVG_POOL_14 = _avg_pool_spec("AvgPool-14", AvgPoolAttrs)
-AVG_POOL_16 = _avg_pool_spec("AvgPool-16", AvgPool16Attrs)
+AVG_POOL_16 = _avg_pool_spec("AvgPool-16", AvgPool16Attrs, _no_dilations)
 ADAPTIVE_AVG_POOL_8 = OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", NoAttrs, (2, 2), 1, _adaptive, _run_adaptive, (1,),
                              rounding=accumulation(lambda a, args, outs: _largest_bin(args[0].shape, outs[0].shape),
                                                    data=(0,)))
@@ -187,17 +200,18 @@ def _empty_dilations(a: MaxPool8Attrs, read: frozenset[int]) -> str | None:
     """What OpenVINO's CPU plugin does with empty dilations, which its reader and shape inference take for ones
     (measured on 2026.4): with ceil_torch (MaxPool-14) it crashes compiling the layer (a segmentation fault, on static
     and dynamic dims alike); where the model reads the indices (output 1) it runs OpenVINO's reference MaxPool, which
-    refuses them at every inference ("One of the MaxPool params does not match the 3D implementation")."""
+    refuses them at every inference ("One of the MaxPool params does not match the 3D implementation"), ceil_torch
+    or not (then it does not crash)."""
     if a.dilations:
         return None
     ones = f'write dilations="{", ".join(["1"] * len(a.kernel))}"'
-    if a.rounding_type == "ceil_torch":
-        return (f"dilations is empty with rounding_type ceil_torch: OpenVINO reads it as ones, but its CPU plugin "
-                f"crashes compiling the layer (a segmentation fault); {ones}")
     if 1 in read:
         return (f"dilations is empty and the model reads the indices (output 1): OpenVINO reads it as ones, but its "
                 f"CPU plugin runs the layer by its reference implementation, which refuses empty dilations at every "
                 f"inference; {ones}")
+    if a.rounding_type == "ceil_torch":
+        return (f"dilations is empty with rounding_type ceil_torch: OpenVINO reads it as ones, but its CPU plugin "
+                f"crashes compiling the layer (a segmentation fault); {ones}")
     return None
 
 

@@ -9,7 +9,8 @@ data under ``auto_broadcast``.
 Measured on openvino 2026.4.1 (tests/ops/test_fake_quantize_conformance.py), beyond the specification: shape
 inference checks each range against the data's shape as it grows (a range may broadcast it: [1,3,4,4] with ranges
 of [2,3,1,1] passes) but the output keeps the data's partial shape and element type; any element types and levels
-pass it. The reference refuses what would change the output's shape, integer data and fewer than 2 levels.
+pass it. The reference refuses what would change the output's shape, and computes neither integer data nor fewer
+than 2 levels (which OpenVINO reads and runs: an omitted levels is 0).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from .spec import Kernel, OpSpec, TensorType
 
 @dataclass(frozen=True, slots=True)
 class FakeQuantizeAttrs:
-    levels: int = A.attr("levels", A.UINT)
+    levels: int = A.attr("levels", A.UINT, 0)  # (OpenVINO's for an omitted one, which its reader reads)
     auto_broadcast: str = A.attr("auto_broadcast", AUTO_BROADCAST, "numpy")
     pdpd_axis: int | None = A.attr("auto_broadcast.auto_broadcast_axis", A.INT, None)  # None: OpenVINO's 0
 
@@ -50,8 +51,8 @@ def _operands(a: FakeQuantizeAttrs, args: Sequence[np.ndarray]) -> list[np.ndarr
     x = np.asarray(args[0])
     if x.dtype.kind != "f":
         raise UnsupportedError(f"FakeQuantize of {x.dtype} data")
-    if a.levels < 2:
-        raise OpValidationError(f"levels must be 2 or more, got {a.levels}")
+    if a.levels < 2:  # (OpenVINO reads and runs them: levels omitted is 0)
+        raise UnsupportedError(f"FakeQuantize of {a.levels} levels (fewer than 2)")
     shapes = [np.shape(v) for v in args]
     if _mode(a) == "none" and any(s != x.shape for s in shapes):
         raise OpValidationError(f"ranges of shapes {shapes[1:]} with auto_broadcast none: they must be {list(x.shape)}")

@@ -55,8 +55,8 @@ from ..base.dims import DYNAMIC, Dim
 from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .activations import FLOAT
 from .arithmetic import merge_dim
+from .attrs import FLOAT
 from .intervals import ANY, canon, to_dim
 from .rounding import ACCUMULATION_UNIT, any_differs, gamma, is_exact, output_rounding
 from .spec import Kernel, OpSpec, TensorType

@@ -29,8 +29,11 @@ from .spec import OpSpec, TensorType
 
 @dataclass(frozen=True, slots=True)
 class SpaceDepthAttrs:
-    mode: str = A.attr("mode", A.enum("blocks_first", "depth_first"))
-    block_size: int = A.attr("block_size", A.UINT, 1)
+    """Defaults are OpenVINO's for an omitted attribute, which its IR reader reads (measured on 2026.4.1:
+    tests/test_read_by_design.py): a block size of 0, which both refuse."""
+
+    mode: str = A.attr("mode", A.enum("blocks_first", "depth_first"), "blocks_first")
+    block_size: int = A.attr("block_size", A.UINT, 0)
 
 
 def _divided(d: Iv, n: int, what: str) -> Iv:

@@ -408,7 +408,10 @@ class _Fed:
     def run_node(self, layer: Layer, args: list) -> list:
         if layer.is_a("Parameter"):
             if layer.id not in self.fed:
-                raise IrToolsError("no port of its layer feeds this body Parameter", layer.loc)
+                # (OpenVINO reads a port map that leaves one unfed, a Loop's counter whose purpose is not spelled
+                # exactly "current_iteration" say, and its CPU plugin runs it on values of its own)
+                raise UnsupportedError(f"body Parameter '{layer.name}', which no port of its layer feeds",
+                                       layer.loc)
             fed = self.fed[layer.id]  # (in the type the Parameter declares: its layer's kernel gave f32 values)
             if isinstance(fed, tuple):  # a bounded body's (value, bound)
                 return [(as_held(layer, [fed[0]])[0], fed[1])]

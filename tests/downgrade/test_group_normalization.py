@@ -11,6 +11,7 @@ y = z * scale + bias, two more f32 roundings (u |z scale| and u |y|, u = 2^-24).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -109,3 +110,19 @@ def test_group_normalization_12_refused_on_a_dynamic_rank(tmp_path: Path, capsys
     path = tmp_path / "dynamic_rank.xml"
     ov.save_model(ov.Model([o12.group_normalization(x, s, b, 2, 1e-5, name="gn")], [x, s, b], "gn"), str(path))
     assert_refused(path, "gn", "GroupNormalization of opset12", capsys)
+
+
+def test_group_normalization_12_without_epsilon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A GroupNormalization-12 written without epsilon, which OpenVINO reads as 0 (tests/test_read_by_design.py):
+    migrated into an MVN-6 of eps 0 (the pass looked the attribute up as written: a KeyError)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset12 as o12
+
+    x, s, b = (o1.parameter(shape, np.float32, name=n) for n, shape in (("x", [2, 4, 3]), ("s", [4]), ("b", [4])))
+    model = tmp_path / "no_epsilon.xml"
+    ov.save_model(ov.Model([o12.group_normalization(x, s, b, 2, 1e-5, name="gn")], [x, s, b], "gn"), str(model))
+    model.write_text(re.sub(r' epsilon="[^"]*"', "", model.read_text(), count=1))
+    assert "epsilon" not in model.read_text()
+    out, _ = migrate(model, capsys)
+    assert [layer.attrs["eps"] for layer in ir_tools.read_ir(out).by_type("MVN")] == ["0.0"]

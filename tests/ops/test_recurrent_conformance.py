@@ -49,8 +49,12 @@ OPS = {
 }
 
 
+#: The activations OpenVINO's builders write (an omitted list OpenVINO reads as none, which its CPU cannot compile).
+ACTIVATIONS = {"LSTMSequence": "sigmoid, tanh, tanh", "GRUSequence": "sigmoid, tanh", "RNNSequence": "tanh"}
+
+
 def _raw(op: str, hidden: int, direction: str, clip: float, lbr: bool) -> dict[str, str]:
-    raw = {"hidden_size": str(hidden), "direction": direction, "clip": repr(clip)}
+    raw = {"hidden_size": str(hidden), "direction": direction, "clip": repr(clip), "activations": ACTIVATIONS[op]}
     if op == "GRUSequence":
         raw["linear_before_reset"] = str(lbr).lower()
     return raw

@@ -381,15 +381,16 @@ def test_an_inexact_index_may_pick_any_element(op: str, version: int) -> None:
 
 # --- LSTMSequence, GRUSequence, RNNSequence ------------------------------------------------------------------------
 
-#: op -> (gates, states)
-RECURRENT = {"LSTMSequence": (4, 2), "GRUSequence": (3, 1), "RNNSequence": (1, 1)}
+#: op -> (gates, states, activations)
+RECURRENT = {"LSTMSequence": (4, 2, ("sigmoid", "tanh", "tanh")), "GRUSequence": (3, 1, ("sigmoid", "tanh")),
+             "RNNSequence": (1, 1, ("tanh",))}
 
 
 def _recurrent_case(rng: np.random.Generator, op: str, lbr: bool):
     """(spec, attrs, args) of a small sequence: batch 1 to 2, 1 to 4 steps, 1 to 3 inputs, 1 to 4 hidden units, any
     direction, lengths below the steps for some (0 included), a clip for some; weights of torch's initial range to
     four times it."""
-    gates, states = RECURRENT[op]
+    gates, states, activations = RECURRENT[op]
     spec = lookup(op, "opset5")
     batch, steps, size, hidden = (int(rng.integers(1, n)) for n in (3, 5, 4, 5))
     direction = str(rng.choice(["forward", "reverse", "bidirectional"]))
@@ -408,7 +409,7 @@ def _recurrent_case(rng: np.random.Generator, op: str, lbr: bool):
             lengths, normal((nd, gates * hidden, size), scale), normal((nd, gates * hidden, hidden), scale),
             normal((nd, (gates + lbr) * hidden), scale)]
     extra = {"linear_before_reset": lbr} if op == "GRUSequence" else {}
-    attrs = spec.attrs(hidden_size=hidden, direction=direction, clip=clip, **extra)
+    attrs = spec.attrs(hidden_size=hidden, direction=direction, clip=clip, activations=activations, **extra)
     return spec, attrs, args
 
 

@@ -7,6 +7,8 @@ from collections import Counter
 import numpy as np
 
 from ...ir.model import Graph, Layer
+from ...ops import attrs as A
+from ...ops.normalization import GroupNormAttrs
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
@@ -46,11 +48,12 @@ class GroupNormalizationTo6(Downgrade):
 def _decomposed(builder: GraphBuilder, layer: Layer, rank: int) -> Output:
     graph, name = builder.graph, layer.name
     data, scale, bias = (graph.producer_key(layer.id, port) for port in layer.input_ids())
-    groups = int(layer.attrs["num_groups"])
+    attrs = A.decode(GroupNormAttrs, layer.attrs, layer.loc)  # (epsilon may be omitted: OpenVINO's 0)
+    groups = attrs.num_groups
     grouped = builder.const(np.array([0, groups, -1], np.int64), f"{name}/groups")
     x = builder.add("Reshape", "opset1", {"special_zero": "true"}, [data, grouped], f"{name}/grouped")
     axes = builder.const(np.array([2], np.int64), f"{name}/axes")
-    mvn = builder.add("MVN", "opset6", {"eps": layer.attrs["epsilon"], "normalize_variance": "true",
+    mvn = builder.add("MVN", "opset6", {"eps": A.FLOAT.format(attrs.epsilon), "normalize_variance": "true",
                                         "eps_mode": "inside_sqrt"}, [x, axes], f"{name}/mvn")
     dims = declared_type(layer.inputs[0]).shape
     if all(d.is_static for d in dims):
