@@ -255,7 +255,7 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, 
     """The inputs of ``--inputs``, else seeded ones that fit the model, and how each seeded one was made
     (``runtime.inputs.recipes``); validated unless ``check`` is False (the caller's library call validates them:
     ``compare_model``)."""
-    from .runtime.inputs import check_inputs, draw, load_inputs, parse_shape_overrides, recipes
+    from .runtime.inputs import check_inputs, draw, load_inputs, parse_shape_overrides, recipes, unfitted
 
     seed = _seed(args)
     made = {}
@@ -266,6 +266,7 @@ def _inputs(args: argparse.Namespace, graph, check: bool = True) -> tuple[dict, 
         inputs = draw(made, seed)
         args.default_dims = [f"{r.name} {list(r.shape)}: {r.dims}" for r in made.values() if r.dims.endswith(
             "by default")]
+        args.unfitted = unfitted(made)
     inputs = check_inputs(graph, inputs) if check else inputs
     if getattr(args, "save_inputs", None):
         _save_npz(args.save_inputs, inputs)
@@ -1398,11 +1399,18 @@ def _files_written(args: argparse.Namespace) -> list[tuple[str, Path]]:
 def _defaults_taken(args: argparse.Namespace, exc: IrToolsError) -> str:
     """Beside a model failing to run (OpenVINO's refusal, or a layer of the reference), the dynamic dims its seeded
     inputs took by default: a fixed-length language model reshapes to 128 where the default sequence is 8, and the
-    error alone named a Reshape (found by a first-use QA run)."""
-    taken = getattr(args, "default_dims", None)
-    if not taken or exc.code not in ("E-OPENVINO", "E-OP", "E-EXEC"):
+    error alone named a Reshape (found by a first-use QA run); and the seeded inputs drawn at random where the graph
+    does not tell what fits (``runtime.inputs.unfitted``: a Reshape's target shape of [-11, 35], a TopK's k of -10,
+    which the error named by its layer alone), whose values only the caller can give."""
+    if exc.code not in ("E-OPENVINO", "E-OP", "E-EXEC"):
         return ""
-    return f" (the inputs' dynamic dims took defaults: {'; '.join(taken)}; --shape NAME:D1,D2,... gives others)"
+    taken, unfit = getattr(args, "default_dims", None), getattr(args, "unfitted", None)
+    said = f" (the inputs' dynamic dims took defaults: {'; '.join(taken)}; --shape NAME:D1,D2,... gives others)" \
+        if taken else ""
+    if unfit:
+        said += (f" (inputs seeded at random where the model does not tell what fits: {'; '.join(unfit)}; give "
+                 "values that fit with --inputs F.npz, keyed by input name)")
+    return said
 
 
 def _refuse_overwriting(args: argparse.Namespace) -> None:

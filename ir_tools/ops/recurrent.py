@@ -434,8 +434,9 @@ def _too_few_activations(kind: _Kind) -> Callable[[Any, frozenset[int]], str | N
 
 
 LSTM_SEQUENCE_5 = OpSpec("LSTMSequence", "LSTMSequence-5", LSTMSequenceAttrs, (7, 7), 3, _rule(_LSTM),
-                         _kernel(_LSTM), rounding=_rounding(_LSTM), crashes=_too_few_activations(_LSTM))
+                         _kernel(_LSTM), rounding=_rounding(_LSTM), crashes=_too_few_activations(_LSTM), index_input=3,
+                         lengths_axis=1)
 GRU_SEQUENCE_5 = OpSpec("GRUSequence", "GRUSequence-5", GRUSequenceAttrs, (6, 6), 2, _rule(_GRU), _kernel(_GRU),
-                        rounding=_rounding(_GRU), crashes=_too_few_activations(_GRU))
+                        rounding=_rounding(_GRU), crashes=_too_few_activations(_GRU), index_input=2, lengths_axis=1)
 RNN_SEQUENCE_5 = OpSpec("RNNSequence", "RNNSequence-5", RNNSequenceAttrs, (6, 6), 2, _rule(_RNN), _kernel(_RNN),
-                        rounding=_rounding(_RNN), crashes=_too_few_activations(_RNN))
+                        rounding=_rounding(_RNN), crashes=_too_few_activations(_RNN), index_input=2, lengths_axis=1)

@@ -49,7 +49,9 @@ class OpSpec:
 
     What the runtime and the checks need to know of the op is said here too, read through ``opsets.lookup``:
     ``index_input``, the input holding indices into input 0 (random inputs keep it within the data's dims,
-    runtime/inputs.py); ``cpu_saturates``, OpenVINO CPU saturates its 8-bit integer results where the
+    runtime/inputs.py); ``lengths_axis``, the axis of input 0 along which ``index_input`` holds lengths, each in
+    [0, dim] (a sequence's steps: OpenVINO refuses, or answers otherwise than the reference, beyond them);
+    ``cpu_saturates``, OpenVINO CPU saturates its 8-bit integer results where the
     specification and the kernel wrap around (compare does not check it on i8/u8, runtime/numeric_check.py);
     ``empty_windows``, its windows can hold no data tap (``check`` warns W-EMPTY-WINDOW, passes/checks.py);
     ``crashes``, given the decoded attributes and the indices of the layer's outputs the model reads, why OpenVINO's
@@ -69,6 +71,7 @@ class OpSpec:
     value_inputs: tuple[int, ...] = ()  # inputs whose constant values the shape rule reads
     rounding: RoundingRule | None = field(default=None, compare=False)  # None: no bound known (tolerances only)
     index_input: int | None = None  # the input indexing into input 0
+    lengths_axis: int | None = None  # index_input holds lengths along this axis of input 0, not indices
     cpu_saturates: bool = False  # OpenVINO CPU saturates 8-bit integer results
     empty_windows: bool = False  # windows may hold no data tap
     crashes: Callable[[Any, frozenset[int]], str | None] | None = field(default=None, compare=False)

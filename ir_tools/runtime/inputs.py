@@ -79,9 +79,10 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 
 
 #: The input indexing into the first input of ops ir_tools has no OpSpec for (a modelled op's spec says it, in
-#: ``index_input``): a random index there must be in range.
+#: ``index_input``): a random index there must be in range. (CTCGreedyDecoderSeqLen's are lengths along its input's
+#: axis 1, which OpenVINO CPU refuses beyond that dim: below its smallest dim they are within it.)
 _UNMODELLED_INDEX_INPUTS = {"EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1, "EmbeddingSegmentsSum": 1,
-                            "SegmentMax": 1}
+                            "SegmentMax": 1, "CTCGreedyDecoderSeqLen": 1}
 
 #: Inputs an op requires sorted along their last axis, by op: the input (SearchSorted's sequence, which its binary
 #: search takes as sorted; SegmentMax's segment ids, unsorted ones of which OpenVINO CPU refuses).
@@ -128,6 +129,7 @@ class Recipe:
     why: str  # what the values are, and what says so
     low: int = 0
     high: int = 0
+    unfit: str = ""  # drawn at random into a layer input whose fitting values the graph does not tell (``_unfit_use``)
     sequence: int | None = None  # the axis that is the sequence, where the model leaves it dynamic
     start: int = 0  # POSITIONS: the first position (a generation step's, after the past)
     extent: tuple[float, float] = (0.0, 0.0)  # BOXES: the image's width and height in the boxes' coordinates
@@ -155,9 +157,12 @@ class Recipe:
         return to_bf16(value) if is_bf16(self.dtype) else np.asarray(value).astype(self.dtype)
 
     def describe(self) -> dict[str, object]:
-        """The report's entry: name, element type, shape, where the dims came from, what the values are."""
+        """The report's entry: name, element type, shape, where the dims came from, what the values are (and, drawn at
+        random where the graph does not tell what fits, that they may not)."""
+        values = f"{self.why}; into {self.unfit}: no seeded value is sure to fit (--inputs gives values that do)" \
+            if self.unfit else self.why
         return {"name": self.name, "element_type": _type_name(self.dtype), "shape": list(self.shape),
-                "dims": self.dims, "values": self.why}
+                "dims": self.dims, "values": values}
 
 
 def random_inputs(graph: Graph | str | Path, seed: int = 0, shapes: Mapping[str, tuple[int, ...]] | None = None
@@ -398,42 +403,78 @@ def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) ->
     return tuple(shape), ", ".join(said) + f" {defaults.said}"
 
 
-def _values(graph: Graph, param: Layer, dtype: type, fed: Mapping[str, tuple[int, ...]]) -> tuple[str, str, int, int]:
-    """(kind, why, low, high) of an input's values: by how the graph uses it first (an index stays within the rows
-    it indexes, a beam index within the batch of the state it reorders; positions reach RoPE's Sin/Cos; an input
-    converted to boolean is a mask; a Pad's pads are small and not negative), by its name where the graph does not
-    say (or, for an index, to choose among the rows), else random. ``fed``: the shape of each input, by layer id
-    (the rows of a dynamic dim an index reads from an input)."""
+def _values(graph: Graph, param: Layer, dtype: type, fed: Mapping[str, tuple[int, ...]]
+            ) -> tuple[str, str, int, int, str]:
+    """(kind, why, low, high, unfit) of an input's values: by how the graph uses it first (an index stays within the
+    rows it indexes, a sequence's lengths within its steps, a beam index within the batch of the state it reorders;
+    positions reach RoPE's Sin/Cos; an input converted to boolean is a mask; a Pad's pads are small and not
+    negative), by its name where the graph does not say (or, for an index, to choose among the rows), else random
+    (``unfit``: a layer input of such values whose fitting values the graph does not tell, ``_unfit_use``). ``fed``:
+    the shape of each input, by layer id (the rows of a dynamic dim an index reads from an input)."""
     integer = np.issubdtype(dtype, np.integer)
     names = _names(param)
     by_name = next((_BY_NAME[n] for n in names if n in _BY_NAME), None)
     if integer:
         for consumer, index in _uses(graph, param):
             if _indexes(consumer, index) and _reads_state(graph, consumer):
-                return BATCH, f"0, 1, ...: a beam index (reorders the batch of a state, Gather '{consumer.name}')", 0, 0
+                return (BATCH, f"0, 1, ...: a beam index (reorders the batch of a state, Gather '{consumer.name}')", 0,
+                        0, "")
         rows, gather = _index_rows(graph, param, fed)
         if gather is not None:
-            where = f"the {rows} rows of {gather.type} '{gather.name}' (line {gather.line})"
+            where = _within(rows, gather)
             if by_name is not None and by_name[0] in (POSITIONS, ZEROS, BATCH):
                 kind, what = by_name
-                return kind, f"{_SAY[kind]}: {what} (by its name), within {where}", 0, rows
-            return UNIFORM, f"uniform in [0, {rows}): {where}", 0, rows
+                return kind, f"{_SAY[kind]}: {what} (by its name), within {where}", 0, rows, ""
+            return UNIFORM, f"uniform in [0, {rows}): {where}", 0, rows, ""
         rope = _reaches_rope(graph, param)
         if rope is not None:
-            return POSITIONS, f"{_SAY[POSITIONS]}: positions (reach {rope.type} '{rope.name}': rotary embedding)", 0, 0
+            return (POSITIONS, f"{_SAY[POSITIONS]}: positions (reach {rope.type} '{rope.name}': rotary embedding)", 0,
+                    0, "")
         mask = next((c for c, _ in _uses(graph, param) if _to_boolean(c)), None)
         if mask is not None:
-            return ONES, f"ones: a mask (converted to boolean by '{mask.name}')", 0, 0
+            return ONES, f"ones: a mask (converted to boolean by '{mask.name}')", 0, 0, ""
         pad = next((c for c, i in _uses(graph, param) if c.is_a("Pad") and i in (1, 2)), None)
         if pad is not None:  # (pads of [-50, 50) leave a negative dim, and OpenVINO fails: nothing is compared)
-            return UNIFORM, f"uniform in [0, {_PADS}): pads of {pad.type} '{pad.name}' (line {pad.line})", 0, _PADS
+            return (UNIFORM, f"uniform in [0, {_PADS}): pads of {pad.type} '{pad.name}' (line {pad.line})", 0, _PADS,
+                    "")
     if by_name is not None:
         kind, what = by_name
-        return kind, f"{_SAY[kind]}: {what} (by its name)", 0, 0
+        return kind, f"{_SAY[kind]}: {what} (by its name)", 0, 0, ""
+    unfit = _unfit_use(graph, param)
     if np.issubdtype(dtype, np.floating):
-        return NORMAL, "normal(0, 1)", 0, 0
+        return NORMAL, "normal(0, 1)", 0, 0, unfit
     low, high = (0, 100) if np.issubdtype(dtype, np.unsignedinteger) or dtype is np.bool_ else (-50, 50)
-    return UNIFORM, f"uniform in [{low}, {high})", low, high
+    return UNIFORM, f"uniform in [{low}, {high})", low, high, unfit
+
+
+def _within(rows: int, layer: Layer) -> str:
+    """What [0, ``rows``) of an index into ``layer`` is: its rows, or the lengths of its steps (``_lengths_axis``)."""
+    what = f"lengths of the {rows - 1} steps" if _lengths_axis(layer) is not None else f"the {rows} rows"
+    return f"{what} of {layer.type} '{layer.name}' (line {layer.line})"
+
+
+def _unfit_use(graph: Graph, param: Layer) -> str:
+    """The first layer input ``param`` feeds whose fitting values the graph does not tell, for an input drawn at
+    random: one whose values the layer's shape inference reads (``OpSpec.value_inputs``: a Reshape's target shape, a
+    TopK's k, a Range's bounds, a Roll's axes), or indices or lengths along a dim not known here (``_index_rows``
+    found none: a sequence whose steps are a transposed input's dynamic dim); as "Reshape 'r' (line 9) input 1,
+    ...", "" where it feeds none. A random value there fits by chance (OpenVINO refuses a target shape of -11, a
+    sequence length past its steps gives its own state), and only the caller can say what does."""
+    for layer, index in _uses(graph, param):
+        spec = lookup(layer.type, layer.version)
+        where = f"{layer.type} '{layer.name}' (line {layer.line}) input {index}"
+        if spec is not None and index in spec.value_inputs:
+            return f"{where}, whose values its shape inference reads"
+        if _indexes(layer, index):
+            return f"{where}, {'lengths' if _lengths_axis(layer) is not None else 'indices'} along a dim not known here"
+    return ""
+
+
+def unfitted(made: Mapping[str, Recipe]) -> list[str]:
+    """Each seeded input drawn at random into a layer input whose fitting values the graph does not tell
+    (``Recipe.unfit``), as "'k' (uniform in [-50, 50)) into TopK 't' (line 9) input 1, ...": what to name where the
+    model then fails."""
+    return [f"'{r.name}' ({r.why}) into {r.unfit}" for r in made.values() if r.unfit]
 
 
 _SAY = {ONES: "ones", ZEROS: "zeros", POSITIONS: "0, 1, ... on the last axis", BATCH: "0, 1, ..."}
@@ -479,31 +520,42 @@ def _reads_state(graph: Graph, layer: Layer) -> bool:
 
 
 def _index_rows(graph: Graph, param: Layer, fed: Mapping[str, tuple[int, ...]]) -> tuple[int, Layer | None]:
-    """The fewest rows any layer ``param`` indexes has, and that layer (None: it indexes nothing). The rows are the
-    dim of a Gather's axis when the axis is a Const: static, or dynamic in an input fed that Gather (``fed``: each
-    input's shape by layer id; the stateless form of a KV cache, whose batch a beam index reorders), else unknown
-    (not another dim's: the batch of [?, 2, ?, 32] is not its 2 heads); the smallest static dim of the tensor
-    indexed where the axis is not known (every index valid whatever the axis)."""
+    """The fewest values (rows an index may take: [0, rows)) of any layer ``param`` indexes, and that layer (None: it
+    indexes nothing). The rows are the dim of the indexed axis when known (``_index_axis``): static, or dynamic in
+    an input fed that layer (``fed``: each input's shape by layer id; the stateless form of a KV cache, whose batch a
+    beam index reorders), else unknown (not another dim's: the batch of [?, 2, ?, 32] is not its 2 heads); the
+    smallest static dim of the tensor indexed where the axis is not known (every index valid whatever the axis).
+    Lengths (``_lengths_axis``) take one value more: 0 to the dim."""
     found: tuple[int, Layer | None] = (0, None)
     for layer, index in _uses(graph, param):
         if not _indexes(layer, index):
             continue
         declared = layer.inputs[0].dims or ()
         dims = [d for d in declared if d > 0]
-        axis = _gather_axis(graph, layer)
+        axis = _index_axis(graph, layer)
         if axis is not None and 0 <= axis < len(declared):
             source = graph.producer(layer.id, layer.inputs[0].id)
             shape = fed.get(source[0].id) if source is not None else None
             dims = [declared[axis]] if declared[axis] > 0 else [shape[axis]] if shape and axis < len(shape) else []
+        if dims and _lengths_axis(layer) is not None:
+            dims = [min(dims) + 1]
         if dims and (found[1] is None or min(dims) < found[0]):
             found = (min(dims), layer)
     return found
 
 
-def _gather_axis(graph: Graph, layer: Layer) -> int | None:
-    """A Gather's axis when input 2 is a Const (normalized against the data's rank), else None."""
+def _lengths_axis(layer: Layer) -> int | None:
+    """The axis of input 0 along which ``layer``'s index input holds lengths (``OpSpec.lengths_axis``: a sequence's
+    steps, each in [0, dim]), else None (indices)."""
+    spec = lookup(layer.type, layer.version)
+    return None if spec is None else spec.lengths_axis
+
+
+def _index_axis(graph: Graph, layer: Layer) -> int | None:
+    """The axis of input 0 a layer's index input runs along: a Gather's when its input 2 is a Const (normalized
+    against the data's rank), the axis of the lengths an op declares (``_lengths_axis``), else None (not known)."""
     if not layer.is_a("Gather") or len(layer.inputs) < 3:
-        return None
+        return _lengths_axis(layer)
     found = graph.producer(layer.id, layer.inputs[2].id)
     if found is None or not found[0].is_a("Const"):
         return None
@@ -549,10 +601,11 @@ def describe(graph: Graph, inputs: Mapping[str, np.ndarray], made: Mapping[str, 
         values = given
         rows, gather = _index_rows(graph, params[name], fed) if name in params else (0, None)
         if gather is not None and np.asarray(value).dtype.kind in "iu":
-            outside = int(np.count_nonzero((value < -rows) | (value >= rows)))
+            least = 0 if _lengths_axis(gather) is not None else -rows  # (a negative index counts from the end)
+            outside = int(np.count_nonzero((value < least) | (value >= rows)))
             if outside:
-                values += (f"; {outside} of {np.size(value)} outside the {rows} rows of {gather.type} '{gather.name}' "
-                           f"(line {gather.line}), where OpenVINO's answer is its own")
+                values += (f"; {outside} of {np.size(value)} outside {_within(rows, gather)}, where OpenVINO's answer "
+                           "is its own")
         out.append({"name": name, "element_type": _type_name(np.asarray(value).dtype), "shape": list(np.shape(value)),
                     "dims": given, "values": values})
     return out

@@ -334,3 +334,104 @@ def test_rois_are_boxes_inside_the_image_and_batch_indices_in_range() -> None:
         assert np.all(boxes[:, :2] <= boxes[:, 2:])
         assert set(values["batch"].tolist()) <= {0, 1}
         assert not np.isnan(run(b.graph, values)["out"]).any()
+
+
+@pytest.mark.openvino
+def test_a_sequences_lengths_are_within_its_steps(tmp_path: Path, capsys) -> None:
+    """The sequence_lengths of an LSTM/GRU/RNNSequence fed as an input (its ``index_input``, lengths along X's axis 1,
+    ``OpSpec.lengths_axis``) are drawn in [0, steps], not the seq_len dims' smallest ([0, 3) here) nor integers in
+    [-50, 50): a reverse or bidirectional sequence's CPU kernel refused those (E-OPENVINO, its ReverseSequence), and a
+    forward one's state past its steps differed from the reference's, which stops there (FAIL)."""
+    from ir_tools.runtime.inputs import describe
+
+    rng = np.random.default_rng(3)
+    batch, steps, size, hidden = 3, 5, 3, 4
+    for op, gates, direction in (("LSTMSequence", 4, "reverse"), ("GRUSequence", 3, "forward"),
+                                 ("RNNSequence", 1, "bidirectional")):
+        nd = 2 if direction == "bidirectional" else 1
+        b = GraphBuilder(Graph(op))
+        x = b.parameter("x", "f32", (Dim(batch, batch), Dim(steps, steps), Dim(size, size)))
+        states = [b.parameter(n, "f32", (Dim(batch, batch), Dim(nd, nd), Dim(hidden, hidden)))
+                  for n in ("h", "c")[:2 if op == "LSTMSequence" else 1]]
+        lengths = b.parameter("lengths", "i32", (Dim(batch, batch),))
+        weights = [b.const(rng.standard_normal(s).astype(np.float32), n) for n, s in (
+            ("w", (nd, gates * hidden, size)), ("r", (nd, gates * hidden, hidden)), ("b", (nd, gates * hidden)))]
+        attrs = {"hidden_size": str(hidden), "direction": direction,
+                 "activations": ", ".join(["sigmoid", "tanh", "tanh"][:max(gates - 1, 1)])}
+        if op == "RNNSequence":
+            attrs["activations"] = "tanh"
+        layer = b.add(op, "opset5", attrs, [x, *states, lengths, *weights], "sequence")
+        for i in range(1 + len(states)):
+            b.result(output_of(layer, i), f"out{i}")
+        path = tmp_path / f"{op}.xml"
+        ir_tools.write_ir(b.graph, path, 11)
+        made = recipes(b.graph, {})
+        assert f"uniform in [0, 6): lengths of the 5 steps of {op} 'sequence'" in made["lengths"].why
+        drawn = np.concatenate([draw(made, seed)["lengths"] for seed in range(20)])
+        assert drawn.min() == 0 and drawn.max() == steps
+        given = {**draw(made, 0), "lengths": np.array([6, 2, 5], np.int32)}
+        assert "; 1 of 3 outside lengths of the 5 steps" in describe(b.graph, given, {}, "given")[-1]["values"]
+        assert main(["compare", str(path)]) == 0, op
+        assert capsys.readouterr().out.rstrip().endswith("PASSED")
+    # steps that are a transposed input's dynamic dim are not known here: the lengths drawn say they may not fit
+    b = GraphBuilder(Graph("time_major"))
+    x = b.parameter("x", "f32", (DYNAMIC, Dim(1, 1), Dim(size, size)))
+    x = b.add("Transpose", "opset1", None, [x, b.const(np.array([1, 0, 2], np.int64), "order")], "batch_major")
+    state, lengths = b.parameter("h", "f32", (Dim(1, 1), Dim(1, 1), Dim(hidden, hidden))), b.parameter(
+        "lengths", "i32", (Dim(1, 1),))
+    weights = [b.const(rng.standard_normal(s).astype(np.float32), n) for n, s in (
+        ("w", (1, 3 * hidden, size)), ("r", (1, 3 * hidden, hidden)), ("b", (1, 3 * hidden)))]
+    b.add("GRUSequence", "opset5", {"hidden_size": str(hidden), "direction": "reverse",
+                                    "activations": "sigmoid, tanh"}, [x, state, lengths, *weights], "gru")
+    assert recipes(b.graph, {})["lengths"].unfit == "GRUSequence 'gru' (line None) input 2, lengths along a dim not " \
+        "known here"
+
+
+@pytest.mark.openvino
+def test_random_values_a_layers_shape_inference_reads_are_named_on_failure(tmp_path: Path, capsys) -> None:
+    """Seeded inputs drawn at random into a layer input whose values its shape inference reads (``value_inputs``: a
+    Reshape's target shape, a TopK's k) fit only by chance: the inputs listed say so, and where the model then fails,
+    the error names each and its layer and asks for --inputs (it named the layer alone: "the target shape has -11 at
+    index 0"). A CTCGreedyDecoderSeqLen's lengths are drawn within its input's dims (OpenVINO refused lengths of 7
+    over 6 steps)."""
+    from ir_tools.ops.spec import TensorType
+
+    b = GraphBuilder(Graph("shaped_by_inputs"))
+    data, shape = b.parameter("data", "f32", (Dim(2, 2), Dim(6, 6))), b.parameter("shape", "i64", (Dim(2, 2),))
+    scores, k = b.parameter("scores", "f32", (Dim(2, 2), Dim(10, 10))), b.parameter("k", "i64", ())
+    b.result(b.add("Reshape", "opset1", {"special_zero": "false"}, [data, shape], "reshape"), "reshaped")
+    top = b.add("TopK", "opset11", {"axis": "1", "mode": "max", "sort": "value", "index_element_type": "i32"},
+                [scores, k], "top", outputs=[TensorType("f32", (Dim(2, 2), DYNAMIC)), TensorType("i32", (Dim(2, 2),
+                                                                                                     DYNAMIC))])
+    b.result(output_of(top, 0), "values")
+    path = tmp_path / "shaped.xml"
+    ir_tools.write_ir(b.graph, path, 11)
+    made = recipes(ir_tools.read_valid(path), {})
+    assert made["shape"].unfit == "Reshape 'reshape' (line 36) input 1, whose values its shape inference reads"
+    assert made["data"].unfit == "" and made["shape"].describe()["values"] == (
+        "uniform in [-50, 50); into Reshape 'reshape' (line 36) input 1, whose values its shape inference reads: no "
+        "seeded value is sure to fit (--inputs gives values that do)")
+    for command in (["run", str(path), "-o", str(tmp_path / "out.npz")], ["compare", str(path)]):
+        assert main(command) == 2
+        err = " ".join(capsys.readouterr().err.split())
+        assert ("(inputs seeded at random where the model does not tell what fits: 'shape' (uniform in [-50, 50)) "
+                "into Reshape 'reshape' (line 36) input 1, whose values its shape inference reads; 'k' (uniform in "
+                "[-50, 50)) into TopK 'top' (line ") in err
+        assert "give values that fit with --inputs F.npz, keyed by input name)" in err
+    np.savez(tmp_path / "fit.npz", data=np.ones((2, 6), np.float32), shape=np.array([3, 4]),
+             scores=np.ones((2, 10), np.float32), k=np.array(3))
+    assert main(["compare", str(path), "--inputs", str(tmp_path / "fit.npz")]) == 0
+    capsys.readouterr()
+
+    b = GraphBuilder(Graph("ctc"))
+    logits, lengths = b.parameter("logits", "f32", (Dim(3, 3), Dim(6, 6), Dim(5, 5))), b.parameter("lengths", "i32",
+                                                                                                   (Dim(3, 3),))
+    ctc = b.add("CTCGreedyDecoderSeqLen", "opset6", {"merge_repeated": "true", "classes_index_type": "i32",
+                                                     "sequence_length_type": "i32"}, [logits, lengths], "ctc",
+                outputs=[TensorType("i32", (Dim(3, 3), Dim(6, 6))), TensorType("i32", (Dim(3, 3),))])
+    b.result(output_of(ctc, 0), "decoded")
+    b.result(output_of(ctc, 1), "decoded_lengths")
+    ir_tools.write_ir(b.graph, tmp_path / "ctc.xml", 11)
+    assert "uniform in [0, 3): the 3 rows of CTCGreedyDecoderSeqLen 'ctc'" in recipes(b.graph, {})["lengths"].why
+    assert main(["migrate", str(tmp_path / "ctc.xml"), "--ir-version", "10", "--check", "-o",
+                 str(tmp_path / "ctc10.xml")]) == 0
