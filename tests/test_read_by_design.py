@@ -680,14 +680,9 @@ def test_an_edge_may_spell_its_type_by_name_or_precision(ports: str, tmp_path: P
     assert code == 1 and "E-EDGE-PRECISION" in out and "precision i32, but its producer" in out, out
 
 
-@pytest.mark.parametrize("init", [True, False])
-@pytest.mark.parametrize("variable_type", ["", ' variable_type="dynamic"'])
-def test_a_variable_of_a_shape_but_no_type(init: bool, variable_type: str, tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
-    """A ReadValue-6 whose variable has a shape but no type (variable_type absent, or "dynamic", as OpenVINO writes an
-    unknown one): OpenVINO reads the layer's output as of a dynamic element type, and its CPU plugin cannot compile
-    the model ("unsupported src_prc: dynamic"), with an init input or without; check said the file was clean. Both
-    absent beside an init input, the output is the init's, and OpenVINO runs it."""
+def _stateful(folder: Path, init: bool) -> tuple[Path, str]:
+    """x + ReadValue-6 (of a zero Const init, or none) of a variable f32[1,4], written back by an Assign, saved as
+    OpenVINO writes it: the file and its text."""
     import openvino.opset13 as o13
     from openvino.op.util import Variable, VariableInfo
 
@@ -698,10 +693,22 @@ def test_a_variable_of_a_shape_but_no_type(init: bool, variable_type: str, tmp_p
     read = (ov.opset6.read_value(o13.constant(np.zeros((1, 4), np.float32)), variable) if init
             else ov.opset6.read_value(variable))
     total = o13.add(read, x, name="total")
-    model = tmp_path / "state.xml"
+    model = folder / "state.xml"
     ov.save_model(ov.Model([total.output(0)], [ov.opset6.assign(total, variable)], [x], "m"), model)
     text = model.read_text()
     assert 'variable_type="f32" variable_shape="1,4"' in text
+    return model, text
+
+
+@pytest.mark.parametrize("init", [True, False])
+@pytest.mark.parametrize("variable_type", ["", ' variable_type="dynamic"'])
+def test_a_variable_of_a_shape_but_no_type(init: bool, variable_type: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A ReadValue-6 whose variable has a shape but no type (variable_type absent, or "dynamic", as OpenVINO writes an
+    unknown one): OpenVINO reads the layer's output as of a dynamic element type, and its CPU plugin cannot compile
+    the model ("unsupported src_prc: dynamic"), with an init input or without; check said the file was clean. Both
+    absent beside an init input, the output is the init's, and OpenVINO runs it."""
+    model, text = _stateful(tmp_path, init)
     model.write_text(text.replace(' variable_type="f32"', variable_type, 1))
     assert _openvino_runs(model) is not None
     code, out = check(model, capsys)
@@ -1082,3 +1089,196 @@ def test_numbers_are_read_as_openvino_reads_them(op: str, tmp_path: Path) -> Non
         elif (theirs is None) != refused or not (refused or theirs == ours or math.isnan(theirs) and math.isnan(ours)):
             problems.append(f"{spelling!r}: OpenVINO {theirs}, check {'refuses it' if refused else ours}")
     assert not problems, problems
+
+
+@pytest.mark.parametrize("init", [True, False])
+@pytest.mark.parametrize(("variable", "why"), [
+    (' variable_type="f32" variable_shape="..."', "has a variable_type but no variable_shape"),
+    (' variable_type="f32"', "has a variable_type but no variable_shape"),
+    (' variable_type="dynamic" variable_shape="..."', "has neither a variable_type nor a variable_shape"),
+    ("", "has neither a variable_type nor a variable_shape"),
+])
+def test_a_variable_of_a_dynamic_rank(init: bool, variable: str, why: str, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A ReadValue-6 whose output has a dynamic rank: its variable's type known but not its shape ("..." or absent),
+    or neither known and no init input. OpenVINO reads it, and its CPU plugin refuses to compile the model ("CPU
+    plug-in doesn't support ReadValue operation with dynamic rank"); check said the file was clean. Neither known
+    beside an init input, the output is the init's, and OpenVINO runs it (the test above); a shape of dynamic dims
+    it runs too."""
+    model, text = _stateful(tmp_path, init)
+    model.write_text(text.replace(' variable_type="f32" variable_shape="1,4"', variable, 1))
+    refusal = _openvino_runs(model)
+    if "no variable_shape" in why or ("neither" in why and not init):
+        assert refusal is not None and "dynamic rank" in refusal, refusal
+        code, out = check(model, capsys)
+        assert code == 1 and f"variable 'v' {why}" in out, out
+        assert main(["check", "--no-openvino", str(model)]) == 1
+    else:
+        assert refusal is None and check(model, capsys)[0] == 0
+    model.write_text(text.replace('variable_shape="1,4"', 'variable_shape="?,?"', 1))
+    assert check(model, capsys)[0] == 0
+    if init:  # (without an init, the first inference reads zeros of [0,0]: CPU refuses to add x [1,4] to them)
+        assert _openvino_runs(model) is None
+
+
+def _top_k(k: int) -> ov.Model:
+    import openvino.opset11 as o11
+
+    x = o11.parameter([2, 5], np.float32, name="x")
+    return ov.Model(o11.topk(x, o11.constant(np.int64(k)), 1, "max", "value", name="layer").outputs(), [x], "m")
+
+
+def _scatter_update(index: int) -> ov.Model:
+    import openvino.opset3 as o3
+
+    x = o3.parameter([4, 3], np.float32, name="x")
+    updates = o3.constant(np.ones((1, 3), np.float32))
+    update = o3.scatter_update(x, o3.constant(np.array([index], np.int64)), updates, o3.constant(np.int64(0)),
+                               name="layer")
+    return ov.Model([update], [x], "m")
+
+
+def _fake_quantize(levels: int, out_high: float) -> ov.Model:
+    import openvino.opset13 as o13
+
+    x = o13.parameter([1, 4], np.float16, name="x")
+    ranges = [o13.constant(np.array(v, np.float16)) for v in (-1, 1, -1, out_high)]
+    return ov.Model([o13.relu(o13.fake_quantize(o13.relu(x), *ranges, levels, name="layer"))], [x], "m")
+
+
+def _shrinking_slice(begin: int) -> ov.Model:
+    import openvino.opset1 as o1
+
+    x = o1.parameter([2, 3], np.float32, name="x")
+    ints = [o1.constant(np.array(v, np.int64)) for v in ([0, begin], [1, 3], [1, 1])]
+    shrunk = o1.strided_slice(x, *ints, [0, 1], [0, 0], [0, 0], [0, 1], [0, 0], name="layer")  # (begin_mask on it)
+    return ov.Model([o1.relu(shrunk)], [x], "m")
+
+
+def _pad(length: int, begin: int, end: int, mode: str = "edge") -> ov.Model:
+    import openvino.opset12 as o12
+
+    x = o12.parameter([2, length], np.float32, name="x")
+    pads = [o12.constant(np.array([0, pad], np.int64)) for pad in (begin, end)]
+    return ov.Model([o12.relu(o12.pad(x, *pads, mode, name="layer"))], [x], "m")
+
+
+def _indexing(op: str, index: int) -> ov.Model:
+    """``op`` on x f32[4,3] at a Const row ``index`` (ScatterNDUpdate, ScatterElementsUpdate on axis 0,
+    GatherElements on axis 0)."""
+    import openvino.opset6 as o6
+    import openvino.opset12 as o12
+    import openvino.opset15 as o15
+
+    x = o12.parameter([4, 3], np.float32, name="x")
+    rows = o12.constant(np.array([[index, 0, 0]], np.int64))
+    ones = o12.constant(np.ones((1, 3), np.float32))
+    layer = {"ScatterNDUpdate": lambda: o15.scatter_nd_update(x, o12.constant(np.array([[index]], np.int64)), ones),
+             "ScatterElementsUpdate": lambda: o12.scatter_elements_update(x, rows, ones,
+                                                                          o12.constant(np.int64(0))),
+             "GatherElements": lambda: o6.gather_elements(x, rows, 0)}[op]()
+    layer.set_friendly_name("layer")
+    return ov.Model([o12.relu(layer)], [x], "m")
+
+
+#: A layer whose Consts OpenVINO's reader and shape inference accept but its CPU plugin refuses (to compile, or at
+#: every inference), check's words for it, and its nearest twin that OpenVINO runs.
+CPU_REFUSALS = {
+    "TopK of k 0": (lambda: _top_k(0), "k is 0: OpenVINO CPU refuses", lambda: _top_k(1)),
+    "ScatterUpdate of index -1": (lambda: _scatter_update(-1), "index -1 is negative", lambda: _scatter_update(3)),
+    "ScatterUpdate of index 4 on 4 rows": (lambda: _scatter_update(4), "index 4 is beyond the axis",
+                                           lambda: _scatter_update(0)),
+    "StridedSlice shrinking axis 1 of 3 at 3": (lambda: _shrinking_slice(3), "begin 3 is outside axis 1 of length 3",
+                                                lambda: _shrinking_slice(2)),
+    "ScatterNDUpdate of row -5 of 4": (lambda: _indexing("ScatterNDUpdate", -5), "index -5 is outside data dim 0",
+                                       lambda: _indexing("ScatterNDUpdate", -4)),
+    "ScatterElementsUpdate of row 4 of 4": (lambda: _indexing("ScatterElementsUpdate", 4),
+                                            "index 4 is beyond the axis",
+                                            lambda: _indexing("ScatterElementsUpdate", 3)),
+    "GatherElements of row 4 of 4": (lambda: _indexing("GatherElements", 4), "index 4 is outside the axis",
+                                     lambda: _indexing("GatherElements", -4)),
+    "f16 FakeQuantize of 65536 levels, equal ranges": (lambda: _fake_quantize(65536, 1.0), "levels 65536 on f16",
+                                                       lambda: _fake_quantize(65536, 2.0)),
+}
+
+
+@pytest.mark.parametrize("case", CPU_REFUSALS)
+def test_a_const_openvino_cpu_refuses(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO reads each model and infers its shapes, but its CPU plugin refuses the layer by a Const it reads:
+    check (without --compile, and without OpenVINO) said the file was clean. Its twin, a Const apart, is clean and
+    runs."""
+    refused, words, twin = CPU_REFUSALS[case]
+    model = tmp_path / "m.xml"
+    ov.save_model(refused(), model, compress_to_fp16=False)
+    assert _openvino_runs(model) is not None
+    code, out = check(model, capsys)
+    assert code == 1 and "E-OP" in out and "layer 'layer'" in out and words in out, out
+    assert main(["check", "--no-openvino", str(model)]) == 1
+    model = tmp_path / "twin.xml"  # (another file: OpenVINO may still be reading the first, in check's background)
+    ov.save_model(twin(), model, compress_to_fp16=False)
+    assert _openvino_runs(model) is None
+    assert check(model, capsys)[0] == 0
+
+
+@pytest.mark.parametrize(("mode", "pads", "words", "twin"), [
+    ("edge", (3, -2), "cropped by -2, more than it holds", (3, -1)),
+    ("constant", (3, -2), "cropped by -2, more than it holds", (3, -1)),
+    ("constant", (-1, -1), "comes out -1 long", (-1, 1)),
+])
+def test_a_pad_cropping_more_than_its_axis(mode: str, pads: tuple[int, int], words: str, twin: tuple[int, int],
+                                           tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Pad-12 of an axis of 1 by 3 before and -2 after (2 long): OpenVINO reads and compiles it, and its CPU plugin
+    corrupts its heap running it (the process aborts, or dies of SIGSEGV); by -1 and -1 (-1 long) it refuses to
+    compile it ("Pad executor has undefined source memory"). check said the file was clean. Cropped no more than the
+    axis holds, to a length of 0 or more, it runs. (OpenVINO runs each in a child process: its heap may not survive.)"""
+    model = tmp_path / "m.xml"
+    ov.save_model(_pad(1, *pads, mode), model)
+    run = [sys.executable, "-c", "import sys, numpy as np, openvino as ov; "
+           "ov.Core().compile_model(sys.argv[1], 'CPU')({'x': np.ones((2, 1), np.float32)})", str(model)]
+    assert subprocess.run(run, capture_output=True, timeout=120).returncode != 0
+    code, out = check(model, capsys)
+    assert code == 1 and "E-OP" in out and words in out, out
+    model = tmp_path / "twin.xml"  # (another file: OpenVINO may still be reading the first, in check's background)
+    ov.save_model(_pad(1, *twin, mode), model)
+    assert subprocess.run([*run[:-1], str(model)], capture_output=True, timeout=120).returncode == 0
+    assert check(model, capsys)[0] == 0
+
+
+def _stripped_fake_quantize(fed_by: str, read_by: str, out_high: float = 1.0) -> ov.Model:
+    """x f32[2,4] -> (``fed_by``: nothing, a ReLU, one output of a Split, a FakeQuantize alike) -> FakeQuantize of
+    65536 levels, ranges [-1, 1] -> [-1, ``out_high``] -> (``read_by``: a Result, or a ReLU before it)."""
+    import openvino.opset13 as o13
+
+    def fake_quantize(data: ov.Output, name: str | None = None) -> ov.Node:
+        ranges = [o13.constant(np.array(v, np.float32)) for v in (-1, 1, -1, out_high)]
+        return o13.fake_quantize(data, *ranges, 65536, name=name)
+
+    x = o13.parameter([2, 4], np.float32, name="x")
+    split = o13.split(x, o13.constant(np.int64(0)), 2)
+    source = {"x": x.output(0), "relu": o13.relu(x).output(0), "split": split.output(0),
+              "fake_quantize": fake_quantize(x.output(0)).output(0)}[fed_by]
+    layer = fake_quantize(source, "layer")
+    outputs = [layer.output(0) if read_by == "result" else o13.relu(layer).output(0)]
+    return ov.Model(outputs + ([split.output(1)] if fed_by == "split" else []), [x], "m")
+
+
+@pytest.mark.parametrize(("fed_by", "read_by", "out_high", "refused"), [
+    ("x", "result", 1.0, True), ("split", "result", 1.0, True), ("fake_quantize", "result", 1.0, True),
+    ("relu", "result", 1.0, False), ("x", "relu", 1.0, False), ("x", "result", 2.0, False),
+])
+def test_an_f32_fake_quantize_the_cpu_strips(fed_by: str, read_by: str, out_high: float, refused: bool,
+                                             tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An f32 FakeQuantize of 65536 levels and equal input and output ranges, which OpenVINO's CPU plugin strips as it
+    compiles: read by a Result and fed by a Parameter (directly, or through another it strips) or by a layer of
+    several outputs, it refuses to compile the model ("FQ stripping failed"); check said the file was clean. Fed by
+    a ReLU, read by a ReLU, or of unequal ranges, it compiles."""
+    model = tmp_path / "m.xml"
+    ov.save_model(_stripped_fake_quantize(fed_by, read_by, out_high), model, compress_to_fp16=False)
+    refusal = _openvino_runs(model)
+    assert (refusal is not None) == refused, refusal
+    code, out = check(model, capsys)
+    if refused:
+        assert "FQ stripping failed" in refusal
+        assert code == 1 and "E-OP" in out and "layer 'layer'" in out and "refuses to compile it" in out, out
+    else:
+        assert code == 0, out

@@ -40,7 +40,7 @@ from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import NoAttrs
 from .intervals import ONE, dims, dmul, guarded, is_empty, iv, meet, to_dim
-from .operands import integral, ints, normalize_axis, not_scalar, scalar_axis
+from .operands import integral, ints, normalize_axis, not_scalar, outside_axis, scalar_axis
 from .rounding import EXACT, is_exact, may_differ, moves
 from .spec import OpSpec, TensorType
 
@@ -283,5 +283,14 @@ GATHER_ND_5 = OpSpec("GatherND", "GatherND-5", GatherNDAttrs, (2, 2), 1, guarded
                      _run_gather_nd(True), rounding=_gather_rounding, index_input=1)
 GATHER_ND_8 = OpSpec("GatherND", "GatherND-8", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(False)),
                      _run_gather_nd(False), rounding=_gather_rounding, index_input=1)
+
+
+def _element_index_out_of_range(a: GatherElementsAttrs, inputs: Sequence[TensorType], values) -> str | None:
+    """A Const index out of [-n, n - 1] of the axis: CPU refuses it when it runs (the module doc)."""
+    bad = outside_axis(values[1], inputs[0].shape, a.axis, from_end=True)
+    return None if bad is None else f"index {bad} is outside the axis: OpenVINO CPU refuses it when it runs"
+
+
 GATHER_ELEMENTS_6 = OpSpec("GatherElements", "GatherElements-6", GatherElementsAttrs, (2, 2), 1,
-                           guarded(_gather_elements), _run_gather_elements, rounding=_gather_rounding, index_input=1)
+                           guarded(_gather_elements), _run_gather_elements, rounding=_gather_rounding, index_input=1,
+                           cpu_refuses=_element_index_out_of_range)

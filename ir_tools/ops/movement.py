@@ -108,36 +108,42 @@ def _bounds(start: int, stop: int, step: int, n: int) -> slice:
     return slice(start, None if stop < 0 else stop, step) if n else slice(0, 0)
 
 
+def _flag(mask: tuple[int, ...], i: int) -> bool:
+    return i < len(mask) and mask[i] != 0
+
+
+def _entries(a: StridedSliceAttrs, count: int, rank: int) -> list[tuple[str, int | None]]:
+    """Per entry of begin (``count``), its kind (ellipsis, new, shrink or slice: per entry an ellipsis wins over a
+    new axis, a new axis over shrink) and the input axis it consumes (shrink and slice; entries after the ellipsis
+    consume the last axes)."""
+    kinds = ["ellipsis" if _flag(a.ellipsis_mask, i) else "new" if _flag(a.new_axis_mask, i)
+             else "shrink" if _flag(a.shrink_axis_mask, i) else "slice" for i in range(count)]
+    consumers = [i for i, kind in enumerate(kinds) if kind in ("shrink", "slice")]
+    if kinds.count("ellipsis") > 1 or len(consumers) > rank:
+        raise OpValidationError(f"the masks make {kinds.count('ellipsis')} ellipses and slice {len(consumers)} "
+                                f"axes of a rank-{rank} input")
+    first = kinds.index("ellipsis") if "ellipsis" in kinds else len(kinds)
+    after = [i for i in consumers if i > first]
+    axis_of = {i: t for t, i in enumerate(i for i in consumers if i < first)}
+    axis_of |= {i: rank - len(after) + t for t, i in enumerate(after)}
+    return [(kind, axis_of.get(i)) for i, kind in enumerate(kinds)]
+
+
 def _strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """A numpy basic index built from the masks. Per entry an ellipsis wins over a new axis, a new axis
-    over shrink; entries after the ellipsis consume the last axes. Bounds are clamped as Slice-8's."""
+    """A numpy basic index built from the masks (``_entries``). Bounds are clamped as Slice-8's."""
     _check_masks(a)
     x, begin, end = args[0], _ints(args[1]), _ints(args[2])
     strides = _ints(args[3]) if len(args) > 3 else [1] * len(begin)
     if not len(begin) == len(end) == len(strides):
         raise OpValidationError(f"begin, end and strides have {len(begin)}, {len(end)} and {len(strides)} values")
-
-    def flag(mask: tuple[int, ...], i: int) -> bool:
-        return i < len(mask) and mask[i] != 0
-
-    kinds = ["ellipsis" if flag(a.ellipsis_mask, i) else "new" if flag(a.new_axis_mask, i)
-             else "shrink" if flag(a.shrink_axis_mask, i) else "slice" for i in range(len(begin))]
-    consumers = [i for i, kind in enumerate(kinds) if kind in ("shrink", "slice")]
-    if kinds.count("ellipsis") > 1 or len(consumers) > x.ndim:
-        raise OpValidationError(f"the masks make {kinds.count('ellipsis')} ellipses and slice {len(consumers)} "
-                                f"axes of a rank-{x.ndim} input")
-    first = kinds.index("ellipsis") if "ellipsis" in kinds else len(kinds)
-    after = [i for i in consumers if i > first]
-    axis_of = {i: t for t, i in enumerate(i for i in consumers if i < first)}
-    axis_of |= {i: x.ndim - len(after) + t for t, i in enumerate(after)}
     index: list[object] = []
-    for i, kind in enumerate(kinds):
+    for i, (kind, axis) in enumerate(_entries(a, len(begin), x.ndim)):
         if kind in ("ellipsis", "new"):
             index.append(Ellipsis if kind == "ellipsis" else None)
             continue
-        n = x.shape[axis_of[i]]
+        n = x.shape[axis]
         if kind == "shrink":
-            at = 0 if flag(a.begin_mask, i) else begin[i]
+            at = 0 if _flag(a.begin_mask, i) else begin[i]
             if not -n <= at < n:
                 raise OpValidationError(f"shrink index {at} is outside an axis of length {n}")
             index.append(at)
@@ -145,9 +151,28 @@ def _strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -> list[np.
         if strides[i] == 0:
             raise OpValidationError("strides must not be 0")
         bounds = _bounds(begin[i], end[i], strides[i], n)
-        index.append(slice(None if flag(a.begin_mask, i) else bounds.start,
-                           None if flag(a.end_mask, i) else bounds.stop, strides[i]))
+        index.append(slice(None if _flag(a.begin_mask, i) else bounds.start,
+                           None if _flag(a.end_mask, i) else bounds.stop, strides[i]))
     return [x[tuple(index)]]
+
+
+def _shrink_out_of_range(a: StridedSliceAttrs, inputs: Sequence[TensorType], values) -> str | None:
+    """A shrink entry whose Const begin is outside its axis, on data of a static shape: OpenVINO's CPU plugin refuses
+    to compile it (its slice plan: "begin >= -(int64_t(input_shape[i_in])) && begin < ..."), its begin_mask
+    notwithstanding (measured on 2026.4; on a dynamic shape it runs, clamping)."""
+    shape, begin = inputs[0].shape, values[1]
+    if begin is None or shape is None or not all(d.is_static for d in shape):
+        return None
+    try:
+        entries = _entries(a, begin.size, len(shape))
+    except OpValidationError:  # (the shape rule's to report)
+        return None
+    for i, (kind, axis) in enumerate(entries):
+        n, at = (shape[axis].lo, int(begin.reshape(-1)[i])) if kind == "shrink" else (0, 0)
+        if kind == "shrink" and not -n <= at < n:
+            return (f"shrink entry {i}: begin {at} is outside axis {axis} of length {n}: OpenVINO CPU refuses to "
+                    f"compile it{' (begin_mask notwithstanding)' if _flag(a.begin_mask, i) else ''}")
+    return None
 
 
 # --- shape rules ------------------------------------------------------------------------------------
@@ -453,9 +478,32 @@ def _roll(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [np.roll(x, shifts, axes)]
 
 
-PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, 3))
-PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, 3))
+def _cropped_past(a: PadAttrs, inputs: Sequence[TensorType], values) -> str | None:
+    """Const pads on a static axis of length n that OpenVINO's CPU plugin refuses (measured on 2026.4, Pad-1 and -12,
+    every mode, which its shape inference accepts): an output length n + begin + end below 0 it refuses to compile
+    ("Pad executor has undefined source memory"); a negative pad below -n beside an output of one element or more
+    corrupts its heap when it runs (glibc aborts the process: "double free or corruption")."""
+    shape, begin, end = inputs[0].shape, values[1], values[2]
+    if shape is None or begin is None or end is None or not begin.size == end.size == len(shape):
+        return None
+    for axis, (d, b, e) in enumerate(zip(shape, _ints(begin), _ints(end), strict=True)):
+        if not d.is_static:
+            continue
+        if d.lo + b + e < 0:
+            return (f"axis {axis} of length {d.lo} padded by {b} and {e} comes out {d.lo + b + e} long: OpenVINO CPU "
+                    f"refuses to compile it")
+        if d.lo + b + e > 0 and min(b, e) < -d.lo:
+            return (f"axis {axis} of length {d.lo} is cropped by {min(b, e)}, more than it holds: OpenVINO CPU "
+                    f"corrupts its memory running it (the process aborts)")
+    return None
+
+
+PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, 3),
+               cpu_refuses=_cropped_past)
+PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, 3),
+                cpu_refuses=_cropped_past)
 ROLL_7 = OpSpec("Roll", "Roll-7", NoAttrs, (3, 3), 1, guarded(_roll_infer), _roll, (2,), rounding=moves(0))
 SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(_slice_infer), _slice, (1, 2, 3, 4), rounding=moves(0))
 STRIDED_SLICE_1 = OpSpec("StridedSlice", "StridedSlice-1", StridedSliceAttrs, (3, 4), 1,
-                         guarded(_strided_slice_infer), _strided_slice, (1, 2, 3), rounding=moves(0))
+                         guarded(_strided_slice_infer), _strided_slice, (1, 2, 3), rounding=moves(0),
+                         cpu_refuses=_shrink_out_of_range)

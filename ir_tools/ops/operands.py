@@ -49,6 +49,23 @@ def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
     return axis + r if axis < 0 else axis
 
 
+def outside_axis(indices: np.ndarray | None, data: Shape, axis: int | None, from_end: bool) -> int | None:
+    """A Const index (``indices``) out of range along ``axis`` of every data of partial shape ``data``, or None: at or
+    past the axis dim's largest length, or below minus that (``from_end`` False: below 0, an op that counts none
+    from the end; ``axis`` None: only that is known). OpenVINO's CPU plugin refuses such an index when it runs (a
+    scatter below -n writes outside the tensor): a rule on the file's constants, so never where the data may be empty,
+    which CPU runs."""
+    if indices is None or indices.size == 0 or indices.dtype.kind not in "iu" or not data or \
+            any(d.lo == 0 for d in data):
+        return None
+    hi = data[axis % len(data)].hi if axis is not None and -len(data) <= axis < len(data) else None
+    low, high = int(indices.min()), int(indices.max())
+    lowest = -hi if from_end and hi is not None else None if from_end else 0
+    if lowest is not None and low < lowest:
+        return low
+    return high if hi is not None and high >= hi else None
+
+
 def scalar_axis(value: np.ndarray) -> int:
     """The one value of an axis input."""
     raw = ints(value)

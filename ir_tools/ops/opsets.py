@@ -266,7 +266,7 @@ def _build() -> None:
         for n in range(first, last + 1):
             OPSETS[f"opset{n}"][spec.type] = spec
         _CANONICAL[spec.type.lower()] = spec.type
-    for cached in (canonical_type, type_key, type_query, lookup, crashing_types):
+    for cached in (canonical_type, type_key, type_query, lookup, crashing_types, refusing_types):
         cached.cache_clear()
 
 
@@ -377,6 +377,12 @@ def specs() -> list[OpSpec]:
 def crashing_types() -> frozenset[str]:
     """The types of the op versions with attribute values OpenVINO's CPU plugin crashes on (``OpSpec.crashes``)."""
     return frozenset(spec.type for spec in specs() if spec.crashes is not None)
+
+
+@lru_cache(maxsize=1)  # (asked by every check of a clean graph; cleared by register/unregister)
+def refusing_types() -> frozenset[str]:
+    """The types of the op versions OpenVINO's CPU plugin refuses on some constant inputs (``OpSpec.cpu_refuses``)."""
+    return frozenset(spec.type for spec in specs() if spec.cpu_refuses is not None)
 
 
 _build()

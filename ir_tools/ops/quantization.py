@@ -112,5 +112,39 @@ def _rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequen
     return [np.where(np.isfinite(bound), bound, np.inf)]
 
 
+#: The levels OpenVINO's CPU plugin strips (its FQStripping pass: a FakeQuantize of equal input and output ranges,
+#: at these levels, is taken out of the model as it compiles).
+_STRIPPED_LEVELS = 65536
+#: How close two range values must be for that pass to call the ranges equal.
+_STRIPPED_EPSILON = 1e-6
+
+
+def stripped_by_cpu(levels: int, ranges: Sequence[np.ndarray | None]) -> bool:
+    """Whether OpenVINO's CPU plugin strips a FakeQuantize of ``levels`` whose four ranges are these Consts (None: not
+    a Const): 65536 levels, and float ranges of one element type, the input ones equal to the output ones within
+    1e-6 in that type's arithmetic, as the pass folds it (inf - inf is NaN: not equal; ranges that do not broadcast
+    together fail its fold, and it leaves the layer)."""
+    if levels != _STRIPPED_LEVELS or any(v is None for v in ranges) or \
+            len({v.dtype for v in ranges}) != 1 or ranges[0].dtype.kind != "f":
+        return False
+    low, high, out_low, out_high = ranges
+    epsilon = low.dtype.type(_STRIPPED_EPSILON)
+    try:
+        with np.errstate(all="ignore"):
+            return bool(np.all(np.abs(low - out_low) < epsilon) and np.all(np.abs(high - out_high) < epsilon))
+    except ValueError:
+        return False
+
+
+def _stripped_on_f16(a: FakeQuantizeAttrs, inputs: Sequence[TensorType], values) -> str | None:
+    """An f16 FakeQuantize the CPU plugin strips (``stripped_by_cpu``): the pass computes levels - 1 as an f16
+    constant and refuses to compile the model ("65535 assigned value out of range for f16"; measured on 2026.4, bf16
+    and f32 ranges, or unequal ones, compile)."""
+    if inputs[2].element != "f16" or not stripped_by_cpu(a.levels, values[1:5]):
+        return None
+    return (f"levels {a.levels} on f16 with equal input and output ranges: OpenVINO CPU refuses to compile it (its "
+            f"pass stripping such a FakeQuantize cannot hold levels - 1 in f16)")
+
+
 FAKE_QUANTIZE_1 = OpSpec("FakeQuantize", "FakeQuantize-1", FakeQuantizeAttrs, (5, 5), 1, _infer, _run,
-                         rounding=_rounding)
+                         rounding=_rounding, cpu_refuses=_stripped_on_f16)

@@ -33,6 +33,9 @@ Kernel = Callable[[Any, Sequence[np.ndarray]], list[np.ndarray]]
 #: per-output bounds on the error an f32 implementation may legitimately have.
 RoundingRule = Callable[[Kernel, Any, Sequence[np.ndarray], Sequence[np.ndarray], Sequence[np.ndarray]],
                         list[np.ndarray]]
+#: Why OpenVINO's CPU plugin refuses a layer: (typed attrs, input types, the values of the Consts feeding it or None)
+#: -> the reason, or None.
+CpuRule = Callable[[Any, Sequence[TensorType], Sequence["np.ndarray | None"]], "str | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +59,11 @@ class OpSpec:
     ``empty_windows``, its windows can hold no data tap (``check`` warns W-EMPTY-WINDOW, passes/checks.py);
     ``crashes``, given the decoded attributes and the indices of the layer's outputs the model reads, why OpenVINO's
     CPU plugin crashes on, or cannot compile or run, such a layer that its reader and shape inference accept, else None
-    (``check`` refuses it, E-ATTR, passes/checks.py).
+    (``check`` refuses it, E-ATTR, passes/checks.py); ``cpu_refuses``, given the decoded attributes, the layer's
+    input types and the values of the Consts feeding it (None for another producer), why OpenVINO's CPU plugin
+    refuses to compile it, or to run it on any input the types allow, where its reader and shape inference accept it,
+    else None: a rule on the file's constants, not on values only known when it runs (``check`` refuses it on a file
+    otherwise clean, E-OP, passes/validate.py).
     ``bodies``: the layer children holding the op's bodies (TensorIterator, Loop, If): its rule, kernel and rounding
     rule are given ``ops.control_flow.Bodies`` (bound by the shape walk, the executor) in place of decoded attributes.
     """
@@ -75,6 +82,7 @@ class OpSpec:
     cpu_saturates: bool = False  # OpenVINO CPU saturates 8-bit integer results
     empty_windows: bool = False  # windows may hold no data tap
     crashes: Callable[[Any, frozenset[int]], str | None] | None = field(default=None, compare=False)
+    cpu_refuses: CpuRule | None = field(default=None, compare=False)
     bodies: tuple[str, ...] = ()  # layer children holding bodies (ops.control_flow)
 
     def compute(self, attrs: Any, args: Sequence[np.ndarray]) -> list[np.ndarray]:

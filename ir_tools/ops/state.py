@@ -112,18 +112,33 @@ def _run_read_value_6(a: ReadValue6Attrs, args: Sequence[np.ndarray]) -> list[np
 
 
 def _dynamic_variable_type(a: ReadValue6Attrs, read: frozenset[int]) -> str | None:
-    """A variable of unknown type beside a known shape: the output is the variable's (rule 2 or 3), of a dynamic
-    element type, which OpenVINO's CPU plugin cannot compile ("unsupported src_prc: dynamic", with an init input or
-    without one; measured on 2026.4)."""
-    if a.variable_type is not None or a.variable_shape is None:
+    """A variable of unknown type beside a known shape, or of a known type beside an unknown shape (a dynamic rank):
+    the output is the variable's (rule 2 or 3), of a dynamic element type or rank, which OpenVINO's CPU plugin cannot
+    compile ("unsupported src_prc: dynamic", "CPU plug-in doesn't support ReadValue operation with dynamic rank"; with
+    an init input or without one; measured on 2026.4)."""
+    if a.variable_type is None and a.variable_shape is not None:
+        return (f"variable '{a.variable_id}' has a variable_shape but no variable_type (or 'dynamic'): OpenVINO reads "
+                f"the layer's output as of a dynamic element type, which its CPU plugin cannot compile; write the "
+                f"variable's type")
+    if a.variable_type is not None and a.variable_shape is None:
+        return (f"variable '{a.variable_id}' has a variable_type but no variable_shape (or '...'): OpenVINO reads the "
+                f"layer's output as of a dynamic rank, which its CPU plugin cannot compile; write the variable's shape "
+                f"('?' for a dynamic dim)")
+    return None
+
+
+def _unknown_variable(a: ReadValue6Attrs, inputs: Sequence[TensorType], values) -> str | None:
+    """Neither the variable's type nor its shape, and no init input: the output (rule 3) is of a dynamic type and
+    rank, which OpenVINO's CPU plugin cannot compile ("doesn't support ReadValue operation with dynamic rank", measured
+    on 2026.4); with an init input the output is the init's (rule 2), which it compiles."""
+    if inputs or a.variable_type is not None or a.variable_shape is not None:
         return None
-    return (f"variable '{a.variable_id}' has a variable_shape but no variable_type (or 'dynamic'): OpenVINO reads the "
-            f"layer's output as of a dynamic element type, which its CPU plugin cannot compile; write the variable's "
-            f"type")
+    return (f"variable '{a.variable_id}' has neither a variable_type nor a variable_shape, and the layer no init "
+            f"input: OpenVINO reads its output as of a dynamic type and rank, which its CPU plugin cannot compile")
 
 
 READ_VALUE_3 = OpSpec("ReadValue", "ReadValue-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves())
 READ_VALUE_6 = OpSpec("ReadValue", "ReadValue-6", ReadValue6Attrs, (0, 1), 1, _read_value_6, _run_read_value_6,
-                      rounding=moves(), crashes=_dynamic_variable_type)
+                      rounding=moves(), crashes=_dynamic_variable_type, cpu_refuses=_unknown_variable)
 ASSIGN_3 = OpSpec("Assign", "Assign-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves())
 ASSIGN_6 = OpSpec("Assign", "Assign-6", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves())

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import pairwise
 
+import numpy as np
+
 from ..base.diagnostics import Diagnostic
 from ..base.dims import INT64_MAX, show
 from ..base.dtypes import PORT_PRECISIONS, byte_size, element_type
@@ -36,6 +38,7 @@ from ..ops.opsets import (
 )
 from ..ops.pool_geometry import counts_padding
 from ..ops.pooling import geometry as pool_geometry_of
+from ..ops.quantization import stripped_by_cpu
 from ..ops.spec import OpSpec, TensorType
 from .interface_names import duplicate_tensor_names, v10_name_collisions
 from .shapes import const_kind
@@ -524,9 +527,11 @@ def _unpaired_state(graph: Graph) -> Iterator[Diagnostic]:
 def _crashing_attributes(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
     """E-ATTR for attribute values OpenVINO reads and infers but its CPU plugin crashes on or cannot run
     (``OpSpec.crashes``, told which of the layer's outputs the model reads): refused before OpenVINO is given the
-    model (attributes that do not decode are the shape walk's to report)."""
+    model (attributes that do not decode are the shape walk's to report). In a ``scope``, also at a layer that feeds
+    one of it: a layer changed may newly read an output of one that is not (a MaxPool's indices)."""
     for layer in graph.by_type(*crashing_types()):
-        if scope is not None and layer.id not in scope:
+        if scope is not None and layer.id not in scope and \
+                not any(link[2] in scope for link in graph.out_links(layer.id)):
             continue
         spec = lookup(layer.type, layer.version)
         if spec is None or spec.crashes is None:
@@ -542,10 +547,51 @@ def _crashing_attributes(graph: Graph, scope: dict[str, Layer] | None = None) ->
             yield Diagnostic("error", "E-ATTR", why, layer.loc)
 
 
+def _stripped_ranges(graph: Graph, layer: Layer) -> list | None:
+    """The ranges of a FakeQuantize OpenVINO's CPU plugin strips as it compiles (``stripped_by_cpu``, read from the
+    Consts feeding it), else None."""
+    spec = lookup(layer.type, layer.version)
+    ports = layer.input_ids()
+    if spec is None or spec.type != "FakeQuantize" or len(ports) != 5:
+        return None
+    try:
+        levels = A.decode(spec.attrs, layer.attrs).levels
+        sources = [graph.producer(layer.id, port) for port in ports[1:]]
+        ranges = [graph.const_array(s[0]) if s is not None and s[0].is_a("Const") else None for s in sources]
+    except IrToolsError:  # (an attribute or a Const the other checks report)
+        return None
+    return ranges if stripped_by_cpu(levels, ranges) else None
+
+
+def _unstrippable_fake_quantize(graph: Graph) -> Iterator[Diagnostic]:
+    """E-OP for a FakeQuantize OpenVINO's CPU plugin strips (``_stripped_ranges``) that a Result reads, fed (through
+    others it strips) by a Parameter or by a layer of several outputs: the pass cannot give that producer the output's
+    name, and refuses to compile the model ("FQ stripping failed"; measured on 2026.4, f32: fed by a ReLU or a Const,
+    or read by no Result, it compiles). An f16 one it refuses wherever it is (``OpSpec.cpu_refuses``)."""
+    for layer in graph.by_type("FakeQuantize"):
+        if not any(graph.layer(link[2]).is_a("Result") for link in graph.out_links(layer.id)):
+            continue
+        ranges = _stripped_ranges(graph, layer)
+        if ranges is None or ranges[0].dtype == np.float16:
+            continue
+        source, seen = layer, set()
+        while source.is_a("FakeQuantize") and source.id not in seen and _stripped_ranges(graph, source) is not None:
+            seen.add(source.id)
+            found = graph.producer(source.id, source.input_ids()[0])
+            if found is None:
+                break
+            source = found[0]
+        if source.is_a("Parameter") or len(source.output_ids()) > 1:
+            yield Diagnostic("error", "E-OP", f"levels 65536 with equal input and output ranges, read by a Result and "
+                             f"fed by {source.type} '{source.name}': OpenVINO CPU strips such a FakeQuantize, cannot "
+                             f"name that producer's output as the model's, and refuses to compile it", layer.loc)
+
+
 #: The structural checks, in report order; ``validate.check_graph`` runs each one on its own.
 STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
-    _edges, _fed_inputs, _cycles, _constants, _opsets, _ignored_attributes, _crashing_attributes, _results,
-    v10_name_collisions, duplicate_tensor_names, _output_ports, _unpaired_state, _dead_layers,
+    _edges, _fed_inputs, _cycles, _constants, _opsets, _ignored_attributes, _crashing_attributes,
+    _unstrippable_fake_quantize, _results, v10_name_collisions, duplicate_tensor_names, _output_ports, _unpaired_state,
+    _dead_layers,
 )
 #: Those that look at each layer (and its edges) on its own, so that after a few layers changed in a graph that passed,
 #: they find any new error among those layers: called with ``scope``, the layers changed (``in_scope``).

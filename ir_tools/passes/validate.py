@@ -20,11 +20,13 @@ from typing import TypeVar
 from ..base.codes import FATAL_CODES
 from ..base.diagnostics import Diagnostic, has_errors
 from ..base.errors import IrToolsError, OpValidationError, SourceLoc
+from ..ir.bodies import subgraphs
 from ..ir.model import Graph
 from ..ir.reader import read_ir
 from ..ops import attrs as A
+from ..ops.control_flow import Bodies
 from ..ops.core import ConstAttrs
-from ..ops.opsets import lookup
+from ..ops.opsets import lookup, refusing_types
 from .checks import LOCAL_CHECKS, STRUCTURAL_CHECKS, WARNING_CHECKS, empty_window_warnings, in_scope
 from .shapes import MAX_VALUE_ELEMENTS, Propagation, agreed_with, propagate
 
@@ -74,6 +76,8 @@ def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool =
             diags += (found or []) + failed
         if not has_errors(diags):  # like OpenVINO's verdict: on a file otherwise clean, not as a consequence
             refusals, failed = _stage(file, "rules on the known values", lambda: known_value_refusals(graph, result))
+            diags += (refusals or []) + failed
+            refusals, failed = _stage(file, "CPU rules on the constants", lambda: cpu_refusals(graph, result))
             diags += (refusals or []) + failed
     if result is not None and not has_errors(diags):
         _PASSED[graph] = result
@@ -135,6 +139,40 @@ def known_value_refusals(graph: Graph, result: Propagation) -> list[Diagnostic]:
         except Exception:  # noqa: BLE001, S112 (partial knowledge the rule was not written for: no finding)
             continue
     return found
+
+
+def cpu_refusals(graph: Graph, result: Propagation) -> list[Diagnostic]:
+    """E-OP for a layer OpenVINO reads and infers but its CPU plugin refuses, by the op's ``OpSpec.cpu_refuses`` on the
+    layer's inferred input types and the Consts feeding it (``check --compile`` would hear it from OpenVINO; without
+    it, and in a gate, only this tells); in a propagation continued from another, at the layers walked."""
+    found = []
+    for layer in graph.by_type(*refusing_types()):
+        if result.walked is not None and layer.id not in result.walked:
+            continue
+        spec = lookup(layer.type, layer.version)
+        keys = graph.input_keys(layer.id, layer.input_ids())
+        if spec is None or spec.cpu_refuses is None or None in keys:
+            continue
+        inputs = [result.types.get(key) for key in keys]
+        if None in inputs:
+            continue
+        try:  # (a TensorIterator's rule is given its port maps, its bodies unbound)
+            attrs = Bodies(tuple(s.port_map for s in subgraphs(graph, layer)), ()) if spec.bodies else \
+                A.decode(spec.attrs, layer.attrs)
+        except IrToolsError:  # (reported by the shape walk)
+            continue
+        why = spec.cpu_refuses(attrs, inputs, [_readable_const(graph, key) for key in keys])
+        if why is not None:
+            found.append(Diagnostic("error", "E-OP", why, layer.loc))
+    return found
+
+
+def _readable_const(graph: Graph, key: tuple[str, int]):
+    """``_const_value``, or None for a Const read as no array (the data of a rule that does not read it: strings)."""
+    try:
+        return _const_value(graph, key)
+    except IrToolsError:
+        return None
 
 
 def _const_value(graph: Graph, key: tuple[str, int]):
