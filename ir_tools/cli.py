@@ -866,7 +866,6 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     None where every output is the same; else what went wrong, for migrate's last line: an output that differs, or
     the OpenVINO that refused to read, compile or run the migrated model (then nothing was compared)."""
     from .ir.legacy import parse_legacy
-    from .ir.names import output_renames
     from .runtime.executor import stateful
     from .runtime.inputs import later_steps
     from .runtime.legacy_reference import LegacyReference
@@ -875,8 +874,8 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
         ChildOpenVinoRunner,
         OpenVinoRunner,
         ReferenceRunner,
-        RenamedRunner,
         Runner,
+        as_original,
         compare_outputs,
         holding,
     )
@@ -890,7 +889,7 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     original: Runner
     migrated: Runner = OpenVinoRunner(graph, ModelFiles(xml, bin_path)) if other is None else \
         ChildOpenVinoRunner(args.check_with, graph, ModelFiles(xml, bin_path))
-    migrated = RenamedRunner(migrated, output_renames(source, graph))  # (an unnamed output, named in IR v10)
+    migrated = as_original(migrated, source, graph)  # (named and typed as the original's outputs)
     on = "OpenVINO" if other is None else f"OpenVINO {other} of {args.check_with}"
     if legacy:
         _say(args, f"check: {args.model} is legacy IR, which OpenVINO cannot read: comparing {on} on the migrated "
@@ -916,7 +915,8 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
         who = "OpenVINO" if other is None else f"OpenVINO {other}"
         return f"{who} refused to {verb} the migrated model, so nothing was compared"
     if peak is not None:
-        _say(args, f"  (each output within atol {PEAK_FRACTION:g} x its max|value|: another release rounds otherwise)")
+        _say(args, f"  (each float output within atol {PEAK_FRACTION:g} x its max|value|: another release rounds "
+                   "otherwise; integer and boolean outputs exactly)")
     _say_outputs(args, found, "migrated model")
     if all(output.passed for output in found):
         return None
@@ -1125,7 +1125,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run original and migrated model on seeded inputs; exit 1 if any output differs")
     p.add_argument("--check-with", type=Path, metavar="PYTHON",
                    help="as --check, but run the migrated model on the OpenVINO of that Python interpreter (an older "
-                        "release's virtual environment), within 1e-4 x max|output| unless --atol/--rtol are given; "
+                        "release's virtual environment), within 1e-4 x max|output| (an integer or boolean output "
+                        "exactly) unless --atol/--rtol are given; "
                         "exit 1, writing nothing, if it refuses the model or any output differs (a release other "
                         "than --target's is checked with a warning: the check says nothing of the target)")
     _add_tolerance_options(p, "1e-6 (--check-with: 1e-4 x max|output|)", "1e-5 (--check-with: 0)",

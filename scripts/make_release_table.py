@@ -28,7 +28,10 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
 - ``sdpa_scalar_mask_crashes``: SDPA-13 of a mask of rank 0 fed at inference, batch dims of 1 and L = 4, crashes the
   process running it (SIGSEGV: 2023.3 to 2025.1);
 - ``scatter_min_max_nan_otherwise``: ScatterElementsUpdate-12 min and max of f32 computed otherwise where a NaN or
-  a signed zero meets another value (2023.1, the first with opset12, to 2024.0);
+  a signed zero meets another value (2023.1, the first with opset12, to 2024.0); ``scatter_max_no_init_wrong``: its
+  max of floats with use_init_val false started from f32's least positive normal (2023.1, 2023.2);
+  ``scatter_mean_integer_floors``: its mean of integers rounding a negative mean down (2023.1 to 2024.0; both
+  ``scatter_no_init``);
 - ``reduce_empty_axis_wrong``: some Reduce op over an axis of length 0 gives other than the reduction's start the
   current one gives (whatever the output's memory held: 2023.0 to 2024.5; ``reduce_empty_axis``, some op of which
   may come out right by chance);
@@ -37,6 +40,11 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
 - ``bitwise_unsigned_wrong``: BitwiseNot-13 on u16, u32 and u64 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped
   at 2^31-1 (2023.2, the first with opset13, to 2025.3; u8, i8, i16 and i32 right; i64 and u64 probed within i32,
   beyond which every release, the current one too, computes them wrongly);
+- ``segment_max_zero_fill_wrong``: SegmentMax-16 of fill_mode ZERO started from 0 (2025.1);
+  ``segment_max_i16_lowest_wrong``: an empty i16 segment of fill_mode LOWEST -32768, not 0 (2025.1 to 2025.3; both
+  ``segment_max``);
+- ``left_shift_16_bit_saturates``: BitwiseLeftShift-15 on i16 and u16 saturating where the current one wraps (2024.4,
+  the first with opset15, to 2025.3; ``left_shift_16``);
 - ``integer_convert_saturates``: Convert-1 from an integer type computes other numbers than the newest release
   probed (the current one) on some pair of types, listed in the release's ``converts_otherwise`` ("u32->i64"; 2023.0
   to 2025.3 saturate where 2025.4 on wrap; 2023.0 to 2024.2 give 65504 into f16 where 2024.3 on give inf); the pairs
@@ -54,6 +62,8 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
 - ``avg_pool_pads_refused``: its CPU plugin does not compile (on dynamic dims: fails at inference) the AvgPool-1
   layers ``pool_geometry.cpu_pads_refused`` says, and only those, of the probe's ``avg_pool_cases`` (2023.0 to
   2024.3: an axis of two windows or more whose first reaches past the data by other than a multiple of the stride);
+- ``max_pool_ceil_torch_wrong``: MaxPool-14 with rounding_type ceil_torch computed with other windows than the
+  current one's (2024.2; ``max_pool_ceil_torch``);
 - ``if_dynamic_rank_not_compiled``: an If-8 of bodies of two ranks whose condition is NotEqual of a tensor with
   itself (optimum's DeBERTa-v2) not compiled, where the current one folds it (2023.0 to 2025.4);
 
@@ -165,14 +175,26 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("sdpa_scalar_mask_crashes")
     if answer.get("scatter_min_max") is False:  # (as sdpa_lower_rank: not measured before the question)
         found.append("scatter_min_max_nan_otherwise")
+    no_init = answer.get("scatter_no_init") or {}  # (as sdpa_lower_rank: not measured before the question)
+    if no_init.get("max") is False:
+        found.append("scatter_max_no_init_wrong")
+    if no_init.get("mean") is False:
+        found.append("scatter_mean_integer_floors")
     if answer["identity"] is False:
         found.append("identity_not_compiled")
+    segments = answer.get("segment_max") or {}  # (as sdpa_lower_rank: not measured before the question)
+    if segments.get("zero") is False:
+        found.append("segment_max_zero_fill_wrong")
+    if segments.get("i16_lowest") is False:
+        found.append("segment_max_i16_lowest_wrong")
     wrong = {(op, element) for op, types in (answer["bitwise"] or {}).items() for element, right in types.items()
              if not right}
     if wrong == BITWISE_WRONG:
         found.append("bitwise_unsigned_wrong")
     elif wrong:
         sys.exit(f"{answer['version']}: Bitwise ops wrong on {sorted(wrong)}: a defect no key describes")
+    if answer.get("left_shift_16") is False:  # (as sdpa_lower_rank: not measured before the question)
+        found.append("left_shift_16_bit_saturates")
     if answer.get("i4_zero_point") is False:  # (a probe made before the question was asked: not measured)
         found.append("i4_zero_point_wrong")
     if answer.get("group_norm_2d") is False:
@@ -183,6 +205,8 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("squeeze_axis_not_one_refused")
     if avg_pool_refused(answer):
         found.append("avg_pool_pads_refused")
+    if answer.get("max_pool_ceil_torch") is False:  # (as sdpa_lower_rank: not measured before the question)
+        found.append("max_pool_ceil_torch_wrong")
     if answer.get("if_self_compare") is False:
         found.append("if_dynamic_rank_not_compiled")
     empty = {form for forms in (answer.get("reduce_empty_axis") or {}).values() for form in forms.values()}

@@ -347,6 +347,114 @@ def scatter_min_max() -> bool | None:
     return right
 
 
+def scatter_no_init() -> dict[str, bool] | None:
+    """Whether the CPU plugin computes ScatterElementsUpdate-12 (axis 0) as the current one does where the updates
+    alone decide: ``max`` of f32 with use_init_val false where a place's updates are all negative (2023.1: f32's least
+    positive normal, 1.1754944e-38, not their maximum), and ``mean`` of i32 (use_init_val true and false) where a
+    mean is negative and not whole (2023.1 to 2024.0: -3 / 2 gives -2, the current one -1); None if the release has
+    no opset12."""
+    try:
+        import openvino.opset12 as ops
+    except ImportError:  # 2023.x
+        try:
+            import openvino.runtime.opset12 as ops
+        except ImportError:
+            return None
+    indices = np.array([0, 0, 1, 2, 2, 3], np.int64)
+    asked = {"max": (np.float32, [(False, np.array([-1.5, -2.5, -6.0, 2.0, -5.0, 0.0], np.float32),
+                                    np.array([-1.5, -6.0, 2.0, 0.0, 4.0], np.float32))]),
+             "mean": (np.int32, [(True, np.array([-1, 0, -6, 2, -5, 0], np.int32),
+                                  np.array([-1, -1, -3, -4, 4], np.int32)),
+                                 (False, np.array([-1, -2, -6, 2, -5, 0], np.int32),
+                                  np.array([-1, -6, -1, 0, 4], np.int32))])}
+    right = {}
+    for reduction, (dtype, cases) in asked.items():
+        right[reduction] = True
+        for use_init_val, updates, want in cases:
+            data = np.array([-2, 3, -7, -9, 4], dtype)
+            x, y = ops.parameter([5], dtype, name="x"), ops.parameter([6], dtype, name="u")
+            node = ops.scatter_elements_update(x, ops.constant(indices), y, ops.constant(np.int64(0)), reduction,
+                                               use_init_val)
+            got = compiled(ov.Model([node], [x, y], "scatter")).create_infer_request().infer([data, updates])[0]
+            right[reduction] &= bool(np.array_equal(got, want))
+    return right
+
+
+def max_pool_ceil_torch() -> bool | None:
+    """Whether the CPU plugin computes MaxPool-14 with rounding_type ceil_torch as the current one does: values and
+    indices of [1, 1, 6, 6] with kernel 2, stride 2, pads 1/0 (4 windows an axis; 2024.2: 3) and with kernel 2,
+    dilation 2, stride 1, pads 0/1 and 0/0 ([4, 5] windows; 2024.2: [4, 4]); None if it does not read the value."""
+    try:
+        import openvino.opset14 as ops
+    except ImportError:
+        try:
+            import openvino.runtime.opset14 as ops
+        except ImportError:
+            return None
+    data = np.arange(36, dtype=np.float32).reshape(1, 1, 6, 6)[:, :, ::-1].copy()
+    cases = (([2, 2], [1, 1], [1, 1], [0, 0], np.array([[30, 32, 34, 35], [24, 26, 28, 29], [12, 14, 16, 17],
+                                                         [0, 2, 4, 5]], np.float32)),
+             ([1, 1], [2, 2], [0, 1], [0, 0], np.array([[31, 32, 33, 34, 35], [25, 26, 27, 28, 29],
+                                                         [19, 20, 21, 22, 23], [13, 14, 15, 16, 17]], np.float32)))
+    for strides, dilations, pads_begin, pads_end, want in cases:
+        x = ops.parameter([1, 1, 6, 6], np.float32, name="x")
+        try:
+            node = ops.max_pool(x, strides, dilations, pads_begin, pads_end, [2, 2], "ceil_torch", "explicit", "i64")
+            got = compiled(ov.Model([node.output(0)], [x], "pool")).create_infer_request().infer([data])[0]
+        except RuntimeError:  # ("ceil_torch" is not a member of enum ov::op::RoundingType: 2024.0)
+            return None
+        if got.shape != (1, 1, *want.shape) or not np.array_equal(got[0, 0], want):
+            return False
+    return True
+
+
+def left_shift_16() -> bool | None:
+    """Whether the CPU plugin computes BitwiseLeftShift-15 on i16 and u16 as the current one does, wrapping (i16
+    32767 << 1 is -2, u16 65535 << 1 is 65534; 2024.4 to 2025.3 saturate); None if the release has no such op."""
+    try:
+        import openvino.opset1 as o1
+        import openvino.opset15 as ops
+    except ImportError:
+        try:
+            import openvino.runtime.opset1 as o1
+            import openvino.runtime.opset15 as ops
+        except ImportError:
+            return None
+    if not hasattr(ops, "bitwise_left_shift"):  # (2024.2 and 2024.3: an opset15 without it)
+        return None
+    for dtype, values, want in ((np.int16, [32767, -32768, 5], [-2, 0, 10]),
+                                (np.uint16, [65535, 1, 5], [65534, 2, 10])):
+        x = o1.parameter([3], dtype, name="x")
+        node = ops.bitwise_left_shift(x, o1.constant(np.ones(3, dtype)))
+        got = compiled(ov.Model([node], [x], "shift")).create_infer_request().infer([np.array(values, dtype)])[0]
+        if not np.array_equal(got, np.array(want, dtype)):
+            return False
+    return True
+
+
+def segment_max() -> dict[str, bool] | None:
+    """Whether the CPU plugin computes SegmentMax-16 as the current one does: ``zero``, f32 segments [-5, -3] and [-7]
+    of fill_mode ZERO as -3 and -7 (2025.1: 0 and 0); ``i16_lowest``, an empty i16 segment of fill_mode LOWEST as 0
+    (2025.1 to 2025.3: -32768); None if the release has no SegmentMax-16."""
+    try:
+        import openvino.opset1 as o1
+        import openvino.opset16 as ops
+    except ImportError:
+        return None
+    if not hasattr(ops, "segment_max"):
+        return None
+    ids = np.array([0, 0, 1, 3, 3], np.int32)
+    right = {}
+    for key, dtype, fill, want in (("zero", np.float32, "ZERO", [-3, -7, 0, 4]),
+                                   ("i16_lowest", np.int16, "LOWEST", [-3, -7, 0, 4])):
+        x, s = o1.parameter([5], dtype, name="x"), o1.parameter([5], np.int32, name="ids")
+        node = ops.segment_max(x, s, None, fill)
+        got = compiled(ov.Model([node], [x, s], "segments")).create_infer_request().infer(
+            [np.array([-5, -3, -7, 4, 2], dtype), ids])[0]
+        right[key] = bool(np.array_equal(got, np.array(want, dtype)))
+    return right
+
+
 #: Each Reduce op probed over an empty axis (opset, element type) and what the current CPU plugin gives there, the
 #: reduction's start: f32's lowest for ReduceMax, its largest for ReduceMin, 0 for the sums and the mean (not NaN).
 REDUCE_EMPTY = {"ReduceMax": ("opset1", np.float32, np.finfo(np.float32).min),
@@ -1321,13 +1429,16 @@ def main(only: list[str]) -> None:
                  "dynamic_state": dynamic_state, "sdpa_float_mask_shapes": sdpa_float_mask_shapes,
                  "sdpa_float_mask_dynamic": lambda: sdpa_float_mask_shapes(dynamic=True),
                  "sdpa_lower_rank": sdpa_lower_rank, "sdpa_scalar_mask": sdpa_scalar_mask,
-                 "scatter_min_max": scatter_min_max, "reduce_empty_axis": reduce_empty_axis, "identity": identity,
+                 "scatter_min_max": scatter_min_max, "scatter_no_init": scatter_no_init,
+                 "reduce_empty_axis": reduce_empty_axis, "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
                  "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,
                  "float_convert": float_convert,
                  "v10_boolean_outputs": v10_boolean_outputs, "f16_io": f16_io,
-                 "float_boolean": float_boolean, "avg_pool_pads": avg_pool_pads, "if_self_compare": if_self_compare}
+                 "float_boolean": float_boolean, "avg_pool_pads": avg_pool_pads, "if_self_compare": if_self_compare,
+                 "max_pool_ceil_torch": max_pool_ceil_torch, "left_shift_16": left_shift_16,
+                 "segment_max": segment_max}
     unknown = set(only) - set(questions)
     if unknown:
         sys.exit(f"unknown questions {sorted(unknown)}; known: {', '.join(questions)}")

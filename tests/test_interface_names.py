@@ -119,6 +119,29 @@ def test_migrate_v11_to_v10_checks_an_unnamed_output(tmp_path: Path, capsys) -> 
     assert [o.get_names() for o in ov.Core().read_model(out).outputs] != [set()]  # (named in v10, by OpenVINO)
 
 
+def test_migrate_v11_to_v10_checks_f16_outputs_as_the_original_gives_them(tmp_path: Path, capsys) -> None:
+    """read_model gives an IR v10 model's f16 output as f32, unrounded: --check of an f16 model migrated to v10 (or
+    for 2021.4, which reads v10 only) said it did not compute what the original computes (by up to half an f16 ulp)
+    and wrote nothing. Rounded to f16, as the original gives it, each output is the original's, bit for bit."""
+    import numpy as np
+    import openvino.opset8 as o8
+
+    rng = np.random.default_rng(0)
+    x = o8.parameter([1, 3, 8, 8], np.float16, name="x")
+    conv = o8.relu(o8.convolution(x, o8.constant(rng.standard_normal([4, 3, 3, 3]).astype(np.float16)), [1, 1],
+                                  [1, 1], [1, 1], [1, 1]))
+    flat = o8.reshape(conv, o8.constant(np.array([1, -1], np.int64)), False)
+    logits = o8.matmul(flat, o8.constant((rng.standard_normal([256, 10]) * 0.1).astype(np.float16)), False, False)
+    model = tmp_path / "f16.xml"
+    ov.save_model(ov.Model([o8.softmax(logits, -1), logits], [x], "f16"), model, compress_to_fp16=False)
+    for argv in (["--ir-version", "10"], ["--target", "2021.4"]):
+        out = tmp_path / "f16_v10.xml"
+        assert main(["migrate", str(model), *argv, "-o", str(out), "--check"]) == 0, capsys.readouterr()
+        assert capsys.readouterr().out.count(": same (0/10 elements differ, max abs error 0;") == 2
+        assert 'version="10"' in out.read_text()
+        out.unlink()
+
+
 def _two_names(folder: Path) -> Path:
     """x -> ReLU -> two Results of that one tensor, the outputs named 'first' and 'second' (each Result's
     ``output_names``, as the current OpenVINO writes them)."""

@@ -49,6 +49,20 @@ DEFECTS: dict[str, str] = {
     "scatter_min_max_nan_otherwise": "computes ScatterElementsUpdate-12 min and max of f32 otherwise where a NaN or a "
                                      "signed zero meets another value (a NaN of the data given the update, a NaN "
                                      "update kept; +0.0 for -0.0)",
+    "scatter_max_no_init_wrong": "computes ScatterElementsUpdate-12 max of f32 and f16 with use_init_val false from "
+                                 "f32's least positive normal, not from the updates alone (updates -1.5 and -2.5 give "
+                                 "1.1754944e-38, f16 0, not -1.5)",
+    "scatter_mean_integer_floors": "computes ScatterElementsUpdate-12 mean of integers rounding a negative mean down "
+                                   "where the current OpenVINO rounds it toward zero (-3 / 2 gives -2, not -1)",
+    "max_pool_ceil_torch_wrong": "computes MaxPool-14 with rounding_type ceil_torch otherwise than the current "
+                                 "OpenVINO (other windows: on a length of 6, kernel 2, stride 2 and pads 1 and 0, 3 "
+                                 "where it gives 4)",
+    "left_shift_16_bit_saturates": "computes BitwiseLeftShift-15 on i16 and u16 saturating where the current "
+                                   "OpenVINO wraps (i16 32767 << 1 gives 32767, not -2)",
+    "segment_max_zero_fill_wrong": "computes SegmentMax-16 of fill_mode ZERO starting every segment from 0 (a "
+                                   "segment of negative values gives 0)",
+    "segment_max_i16_lowest_wrong": "gives an empty segment of SegmentMax-16 on i16 with fill_mode LOWEST -32768 "
+                                    "where the current OpenVINO gives 0",
     "identity_not_compiled": "reads Identity-16 but its CPU plugin does not compile it ('Unsupported operation of "
                              "type: Identity')",
     "bitwise_unsigned_wrong": "computes BitwiseNot-13 on u16, u32 and u64 as 0 for every element, and "
@@ -189,6 +203,27 @@ class Release:
       (the current one NaN), of data 1 and update NaN gives NaN (the current one 1), of -0.0 and +0.0 gives +0.0 (the
       current one -0.0), max alike; 2024.1 on as the current one (measured on every release with opset12; found by
       a helper reviewing the downgrades);
+    - ``scatter_max_no_init_wrong``: 2023.1 and 2023.2 compute ScatterElementsUpdate-12 max of f32 and f16 with
+      use_init_val false starting from f32's least positive normal (1.1754944e-38; f16 0): a place whose updates are
+      all negative gets it, not their maximum; min, sum, prod and mean of floats, and max of i32 and i64, right;
+      2023.3 on as the current one; ``scatter_mean_integer_floors``: 2023.1 to 2024.0 compute its mean of i16, i32
+      and i64 (use_init_val true or false) rounding a negative mean down (-3 / 2 gives -2), where the current one
+      truncates (-1); 2024.1 on as the current one (measured on every release with opset12; i8 and u8 not compiled
+      there; found by a helper reviewing the downgrades);
+    - ``max_pool_ceil_torch_wrong``: 2024.2 computes MaxPool-14 with rounding_type ceil_torch with other windows
+      than the current one (a length of 6, kernel 2, stride 2, pads 1/0: 3, not 4; kernel 2, dilation 2, stride 1,
+      pads 1/0: 4, not 5), values and indices; 2024.1 and 2024.3 on as the current one (measured on every release
+      reading ceil_torch; found by a helper reviewing the downgrades);
+    - ``left_shift_16_bit_saturates``: 2024.4, the first with opset15, to 2025.3 compute BitwiseLeftShift-15 on i16
+      and u16 saturating where the current one wraps (32767 << 1 gives 32767, -32768 << 1 gives -32768, u16 65535 << 1
+      gives 65535: 51212 of 60000 seeded i16 pairs); i8, u8 and i32, and every right shift, as the current one;
+      2025.4 on as the current one (measured on every release with opset15; found by a helper reviewing the
+      downgrades);
+    - ``segment_max_zero_fill_wrong``: 2025.1, the first with SegmentMax-16, starts every segment of fill_mode ZERO
+      from 0 (segments [-5, -3] and [-7] give 0 and 0, the current one -3 and -7; f32, f16 and every signed integer
+      type); ``segment_max_i16_lowest_wrong``: 2025.1 to 2025.3 give an empty i16 segment of fill_mode LOWEST -32768,
+      the current one 0; 2025.2 (ZERO) and 2025.4 (LOWEST) on as the current one (measured on every release with
+      opset16; found by a helper reviewing the downgrades);
     - ``identity_not_compiled``: 2025.0, the first with Identity-16, to 2025.3 read it but do not compile it
       ("Unsupported operation of type: Identity"); 2025.4 on do;
     - ``bitwise_unsigned_wrong``: 2023.2, the first with opset13, to 2025.3 give 0 for BitwiseNot-13 on u16, u32 and

@@ -226,8 +226,15 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("sdpa_lower_rank_dynamic_fails") == ["2023.3"]
     assert having("sdpa_scalar_mask_crashes") == ["2023.3", *(f"2024.{n}" for n in range(7)), "2025.0", "2025.1"]
     assert having("scatter_min_max_nan_otherwise") == ["2023.1", "2023.2", "2023.3", "2024.0"]
+    assert having("scatter_max_no_init_wrong") == ["2023.1", "2023.2"]
+    assert having("scatter_mean_integer_floors") == ["2023.1", "2023.2", "2023.3", "2024.0"]
     assert having("reduce_empty_axis_wrong") == [*(f"2023.{n}" for n in range(4)), *(f"2024.{n}" for n in range(6))]
     assert having("identity_not_compiled") == ["2025.0", "2025.1", "2025.2", "2025.3"]
+    assert having("max_pool_ceil_torch_wrong") == ["2024.2"]
+    assert having("segment_max_zero_fill_wrong") == ["2025.1"]
+    assert having("segment_max_i16_lowest_wrong") == ["2025.1", "2025.2", "2025.3"]
+    assert having("left_shift_16_bit_saturates") == ["2024.4", "2024.5", "2024.6", "2025.0", "2025.1", "2025.2",
+                                                     "2025.3"]
     assert having("bitwise_unsigned_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
                                                 "2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("squeeze_axis_not_one_refused") == [*(f"2023.{n}" for n in range(4)), "2024.0", "2024.1", "2024.2"]
@@ -580,6 +587,178 @@ def test_scatter_elements_min_and_max_of_f32_are_looped_for_a_release_that_compu
         assert [name for name in want if not (np.array_equal(original[name], want[name], equal_nan=True) and
                                               np.array_equal(np.signbit(original[name]), np.signbit(want[name])))
                 ] == ["y0", "y1"]
+
+
+@pytest.mark.openvino
+def test_scatter_elements_max_without_init_and_integer_mean_are_refused_for_releases_that_compute_them_otherwise(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ScatterElementsUpdate-12 max of f32 with use_init_val false, which 2023.1 and 2023.2 start from f32's least
+    positive normal (updates all negative give 1.1754944e-38), and mean of i32, which 2023.1 to 2024.0 round down
+    where negative (-3 / 2 gives -2, the current OpenVINO -1): `check --target` said nothing of them and `migrate
+    --target` wrote them as they are, computed wrongly there (found by a helper reviewing the downgrades). No rewrite
+    applies (the Loop takes neither), so they are refused; max of i32 and min of f32 without init, and the mean of
+    f32, are computed right and written."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset12 as o12
+
+    indices = o1.constant(np.array([0, 0, 1, 2, 2, 3], np.int64))
+    params, results, feed = [], [], {}
+    layers = (("max", np.float32, False), ("mean", np.int32, True), ("mean", np.int32, False),
+              ("max", np.int32, False), ("min", np.float32, False), ("mean", np.float32, False))
+    for i, (reduction, dtype, use_init_val) in enumerate(layers):
+        x, u = o1.parameter([5], dtype, name=f"x{i}"), o1.parameter([6], dtype, name=f"u{i}")
+        node = o12.scatter_elements_update(x, indices, u, o1.constant(np.int64(0)), reduction, use_init_val)
+        node.set_friendly_name(f"scatter{i}")
+        params += [x, u]
+        results.append(o1.result(node, name=f"y{i}"))
+        feed[f"x{i}"] = np.array([-2, 3, -7, -9, 4], dtype)
+        feed[f"u{i}"] = np.array([-1.5, -2.5, -6, 2, -5, 0] if dtype == np.float32 else [-1, -2, -6, 2, -5, 0], dtype)
+    model = tmp_path / "scatter.xml"
+    ov.save_model(ov.Model(results, params, "scatter"), str(model), compress_to_fp16=False)
+    for target, named in (("2023.1", {"scatter0", "scatter1", "scatter2"}), ("2023.3", {"scatter1", "scatter2"}),
+                          ("2024.0", {"scatter1", "scatter2"}), ("2024.1", set())):
+        refused = _refused(model, target)
+        assert set(refused) == named, (target, refused)
+        assert all("no rewrite applies to this layer" in m for m in refused.values()), refused
+    out = tmp_path / "scatter_2024.0.xml"
+    assert main(["migrate", str(model), "--target", "2024.0", "-o", str(out), "-v"]) == 2
+    err = capsys.readouterr().err
+    assert len(re.findall(r"error\[E-TARGET\]: layer 'scatter[12]' .*OpenVINO 2024\.0 computes "
+                          r"ScatterElementsUpdate-12 mean of integers rounding a negative mean down", err)) == 2, err
+    assert not out.exists()
+    if "2024.0" in side_pythons():  # (the defect is real, and only where named)
+        want, original = _run(None, model, feed), _run(side_pythons()["2024.0"], model, feed)
+        assert [name for name in want if not np.array_equal(original[name], want[name])] == ["y1", "y2"]
+        np.testing.assert_array_equal(want["y1"], np.array([-1, -1, -3, -4, 4], np.int32))
+
+
+@pytest.mark.openvino
+def test_max_pool_14_ceil_torch_is_max_pool_8_for_a_release_that_counts_its_windows_otherwise(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO 2024.2 reads MaxPool-14 of rounding_type ceil_torch but counts its windows otherwise (a length of 6,
+    kernel 2, stride 2, pads 1/0: 3, not 4; measured, 2024.1 and 2024.3 as the current one): `check --target 2024.2`
+    said nothing and `migrate --target 2024.2` wrote the layers as they are (found by a helper reviewing the
+    downgrades). They are named, and written as MaxPool-8 (``MaxPoolTo8`` rule 2), equal to the original on the
+    current OpenVINO (and on 2024.2, where installed); a ceil one is not hit."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset14 as o14
+
+    x = o1.parameter([1, 2, 6, 6], np.float32, name="x")
+    pools = {"torch": ([2, 2], [1, 1], [1, 1], [0, 0], "ceil_torch"), "dilated": ([1, 1], [2, 2], [0, 1], [0, 0],
+                                                                                 "ceil_torch"),
+             "ceil": ([2, 2], [1, 1], [1, 1], [0, 0], "ceil")}
+    results = []
+    for name, (strides, dilations, pads_begin, pads_end, rounding) in pools.items():
+        node = o14.max_pool(x, strides, dilations, pads_begin, pads_end, [2, 2], rounding, "explicit", "i64")
+        node.set_friendly_name(name)
+        results += [o1.result(node.output(0), name=f"{name}_values"), o1.result(node.output(1), name=f"{name}_at")]
+    model = tmp_path / "pools.xml"
+    ov.save_model(ov.Model(results, [x], "pools"), str(model), compress_to_fp16=False)
+    refused = _refused(model, "2024.2")
+    assert set(refused) == {"torch", "dilated"}, refused
+    assert all("computes MaxPool-14 with rounding_type ceil_torch otherwise" in m for m in refused.values())
+    assert not _refused(model, "2024.1") and not _refused(model, "2024.3")
+    out = tmp_path / "pools_2024.2.xml"
+    assert main(["migrate", str(model), "--target", "2024.2", "-o", str(out)]) == 0
+    assert "rewrote 2 x MaxPool-14 (ceil_torch as floor) -> MaxPool-8" in capsys.readouterr().out
+    assert {layer.name for layer in ir_tools.read_ir(out).by_type("MaxPool") if layer.version == "opset14"} == {"ceil"}
+    feed = {"x": np.random.default_rng(0).standard_normal([1, 2, 6, 6]).astype(np.float32)}
+    want, runs = _migrated_runs("2024.2", model, out, feed)
+    assert want["torch_values"].shape == (1, 2, 4, 4) and want["dilated_values"].shape == (1, 2, 4, 5)
+    for run, got in runs.items():
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)
+
+
+@pytest.mark.openvino
+def test_left_shifts_of_16_bit_integers_are_rewritten_for_releases_that_saturate_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO 2024.4 to 2025.3 compute BitwiseLeftShift-15 on i16 and u16 saturating where the current one wraps
+    (32767 << 1 gives 32767, not -2; measured): `check --target 2025.0` said nothing and `migrate --target 2025.0` wrote
+    them as they are (found by a helper reviewing the downgrades). They are named and rewritten (``BitwiseShiftTo1``
+    rule 1), which 2025.0 computes as the current OpenVINO computes the original, where the original on 2025.0 does
+    not; i8 and i32 left shifts and i16 right shifts are not hit."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset15 as o15
+
+    rng = np.random.default_rng(15)
+    params, results, feed = [], [], {}
+    for i, (op, dtype) in enumerate(((o15.bitwise_left_shift, np.int16), (o15.bitwise_left_shift, np.uint16),
+                                     (o15.bitwise_right_shift, np.int16), (o15.bitwise_left_shift, np.int8),
+                                     (o15.bitwise_left_shift, np.int32))):
+        info = np.iinfo(dtype)
+        x, s = o1.parameter([400], dtype, name=f"x{i}"), o1.parameter([400], dtype, name=f"s{i}")
+        node = op(x, s)
+        node.set_friendly_name(f"shift{i}")
+        params += [x, s]
+        results.append(o1.result(node, name=f"y{i}"))
+        feed[f"x{i}"] = rng.integers(info.min, info.max, 400, endpoint=True).astype(dtype)
+        feed[f"s{i}"] = rng.integers(0, info.bits, 400).astype(dtype)
+    model = tmp_path / "shifts.xml"
+    ov.save_model(ov.Model(results, params, "shifts"), str(model), compress_to_fp16=False)
+    refused = _refused(model, "2025.0")
+    assert set(refused) == {"shift0", "shift1"}, refused
+    assert all("computes BitwiseLeftShift-15 on i16 and u16 saturating" in m for m in refused.values())
+    assert not _refused(model, "2025.4")
+    out = tmp_path / "shifts_2025.0.xml"
+    assert main(["migrate", str(model), "--target", "2025.0", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "rewrote 1 x BitwiseLeftShift-15 (i16)" in printed and "rewrote 1 x BitwiseLeftShift-15 (u16)" in printed
+    assert {layer.name for layer in ir_tools.read_ir(out).layers() if layer.version == "opset15"} == {
+        "shift2", "shift3", "shift4"}
+    want, runs = _migrated_runs("2025.0", model, out, feed)
+    for run, got in runs.items():
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)
+    if "2025.0" in side_pythons():  # (the defect is real, and only where named)
+        original = _run(side_pythons()["2025.0"], model, feed)
+        assert [name for name in want if not np.array_equal(original[name], want[name])] == ["y0", "y1"]
+
+
+@pytest.mark.openvino
+def test_segment_max_16_is_rewritten_for_releases_that_fill_its_segments_otherwise(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO 2025.1 starts every SegmentMax-16 segment of fill_mode ZERO from 0 (segments [-5, -3] and [-7] give 0
+    and 0, not -3 and -7), and 2025.1 to 2025.3 give an empty i16 segment of fill_mode LOWEST -32768, not 0 (measured):
+    `check --target` said nothing and `migrate --target` wrote them as they are (found by a helper reviewing the
+    downgrades). They are named and written as ``SegmentMaxTo12``'s ScatterElementsUpdate-12 (which those releases
+    compute as the current OpenVINO computes the op: measured on each), equal to the original on the current one;
+    f32 LOWEST is hit by neither, and i32 ZERO, which the rewrite leaves, is refused for 2025.1."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset16 as o16
+
+    ids = o1.parameter([5], np.int32, name="ids")
+    params, results, feed = [ids], [], {"ids": np.array([0, 0, 1, 3, 3], np.int32)}
+    for i, (dtype, fill) in enumerate(((np.float32, "ZERO"), (np.int16, "LOWEST"), (np.float32, "LOWEST"),
+                                       (np.int32, "ZERO"))):
+        x = o1.parameter([5], dtype, name=f"x{i}")
+        node = o16.segment_max(x, ids, None, fill)
+        node.set_friendly_name(f"segments{i}")
+        params.append(x)
+        results.append(o1.result(node, name=f"y{i}"))
+        feed[f"x{i}"] = np.array([-5, -3, -7, 4, 2], dtype)
+    model = tmp_path / "segments.xml"
+    ov.save_model(ov.Model(results, params, "segments"), str(model), compress_to_fp16=False)
+    for target, named in (("2025.1", {"segments0", "segments1", "segments3"}), ("2025.3", {"segments1"}),
+                          ("2025.4", set())):
+        refused = _refused(model, target)
+        assert set(refused) == named, (target, refused)
+    assert "no rewrite applies to this layer" in _refused(model, "2025.1")["segments3"]
+    out = tmp_path / "segments_2025.3.xml"
+    assert main(["migrate", str(model), "--target", "2025.3", "-o", str(out)]) == 0
+    assert "rewrote 1 x SegmentMax-16 -> ScatterElementsUpdate-12 (max)" in capsys.readouterr().out
+    assert {layer.name for layer in ir_tools.read_ir(out).by_type("SegmentMax")} == {
+        "segments0", "segments2", "segments3"}
+    want, runs = _migrated_runs("2025.3", model, out, feed)
+    np.testing.assert_array_equal(want["y0"], np.array([-3, -7, 0, 4], np.float32))
+    np.testing.assert_array_equal(want["y1"], np.array([-3, -7, 0, 4], np.int16))
+    for run, got in runs.items():
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)
 
 
 def _lower_rank_cases(rng: np.random.Generator) -> list[Case]:

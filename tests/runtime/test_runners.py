@@ -126,6 +126,30 @@ def test_compare_outputs_names_a_missing_output():
     assert missing.line("renamed model") == f"  {missing.name}: MISSING from the renamed model"
 
 
+def test_a_peak_fraction_holds_an_integer_output_exactly():
+    """--check-with's atol, a fraction of an output's max|value| (another release's kernels round otherwise), held an
+    i32 output whose largest element is 4000000 to 400: a mean of -1 given as -2 passed as "same" (OpenVINO 2024.0's
+    ScatterElementsUpdate-12 mean of i32, measured). An integer or boolean output is held exactly; a float one as
+    before."""
+    class Given:
+        name, model = "given", Path("given.xml")
+
+        def __init__(self, outputs: dict[str, np.ndarray]):
+            self.outputs = outputs
+
+        def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+            return self.outputs
+
+    want = {"mean": np.array([-1, 4_000_000], np.int32), "mask": np.array([True, False]),
+            "y": np.array([-1.0, 4_000_000.0], np.float32)}
+    got = {"mean": np.array([-2, 4_000_000], np.int32), "mask": np.array([True, True]),
+           "y": np.array([-2.0, 4_000_000.0], np.float32)}
+    found = {o.name: o for o in compare_outputs({}, want, Given(got), Tolerances(1e-6, 1e-5), peak_fraction=1e-4)}
+    assert not found["mean"].passed and found["mean"].comparison.atol == 0.0
+    assert not found["mask"].passed
+    assert found["y"].passed and found["y"].comparison.atol == pytest.approx(400.0)
+
+
 @pytest.mark.openvino
 def test_compare_model_with_the_child_runner_reports_the_same():
     graph = read_valid(MIXED)

@@ -42,6 +42,12 @@ def _element(layer: Layer) -> str:
     return declared_type(layer.inputs[0]).element or ""
 
 
+def _left_16_bit(graph: Graph, layer: Layer) -> bool:
+    """True for a BitwiseLeftShift-15 of i16 or u16, which 2024.4 to 2025.3 compute saturating where the current
+    OpenVINO wraps (``left_shift_16_bit_saturates``)."""
+    return layer.type.lower() == "bitwiseleftshift" and _element(layer) in ("i16", "u16")
+
+
 class BitwiseShiftTo1(Downgrade):
     """BitwiseLeftShift/RightShift-15 as the current OpenVINO CPU computes them (the module's docstring), exactly:
 
@@ -59,6 +65,10 @@ class BitwiseShiftTo1(Downgrade):
        exact in f32), and ``floor(high * 2^(16-k)) + floor(low * 2^-k)`` (each exact in f32, converted to i32 and
        added there), the factors taken by Gather-1 as in rule 2;
     4. the rest is left (``declines``, with the measured reason): u32, i64 and u64, and pdpd broadcasting.
+
+    For a target that creates the ops but shifts i16 and u16 left saturating (``left_shift_16_bit_saturates``,
+    measured: 2024.4 to 2025.3: 32767 << 1 gives 32767, not -2), such a layer is rewritten too (rule 1, which they
+    compute as the current OpenVINO computes the op: 60000 seeded pairs a type).
     """
 
     rewrites = {
@@ -67,6 +77,7 @@ class BitwiseShiftTo1(Downgrade):
         "BitwiseRightShift-15": "into Convert-1, Gather-1 of a table of powers of two, Multiply-1 and Floor-1 on i8, "
                                 "u8, i16, u16 and i32 (its halves shifted apart)",
     }
+    repairs = {"left_shift_16_bit_saturates": _left_16_bit}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         element = _element(layer)

@@ -21,6 +21,12 @@ from ..shapes import declared_type
 from .base import Downgrade, respelled, source
 
 
+def _ceil_torch(graph: Graph, layer: Layer) -> bool:
+    """True for a MaxPool-14 of rounding_type ceil_torch, whose windows 2024.2 counts otherwise
+    (``max_pool_ceil_torch_wrong``)."""
+    return typed_attrs(layer).rounding_type == "ceil_torch"
+
+
 class MaxPoolTo8(Downgrade):
     """MaxPool-14 as MaxPool-8, exactly (docs/SEMANTICS.md: the two differ only in ceil_torch):
 
@@ -30,10 +36,14 @@ class MaxPoolTo8(Downgrade):
     3. ceil_torch on dynamic spatial dims where it keeps every window ceil keeps, at every length the dims allow
        (proved on one period of lengths, as ``to_opset8`` proves it for AvgPool): ceil;
     4. any other ceil_torch is left, for ``retarget`` to refuse.
+
+    For a target that reads ceil_torch but counts its windows otherwise (``max_pool_ceil_torch_wrong``, measured:
+    2024.2), such a layer is rewritten too, though the target creates MaxPool-14.
     """
 
     rewrites = {"MaxPool-14": "into MaxPool-8 (ceil_torch on static spatial dims, or where it is ceil at every "
                               "length)"}
+    repairs = {"max_pool_ceil_torch_wrong": _ceil_torch}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()

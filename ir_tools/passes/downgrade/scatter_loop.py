@@ -39,6 +39,21 @@ def _min_max_f32(graph: Graph, layer: Layer) -> bool:
         layer.inputs[0]).element == "f32" and not (origin_of(layer.rt_info) or "").startswith(SEGMENT_MAX)
 
 
+def _max_no_init_float(graph: Graph, layer: Layer) -> bool:
+    """True if the ScatterElementsUpdate-12 ``layer`` takes the max of f32 or f16 with use_init_val false, which 2023.1
+    and 2023.2 start from f32's least positive normal (``scatter_max_no_init_wrong``)."""
+    attrs = typed_attrs(layer)
+    return attrs.reduction == "max" and not attrs.use_init_val and declared_type(layer.inputs[0]).element in (
+        "f32", "f16")
+
+
+def _integer_mean(graph: Graph, layer: Layer) -> bool:
+    """True if the ScatterElementsUpdate-12 ``layer`` takes the mean of i16, i32 or i64 (those measured; 2023.1 to
+    2024.0 compile none of i8 and u8), which 2023.1 to 2024.0 round down where negative
+    (``scatter_mean_integer_floors``)."""
+    return typed_attrs(layer).reduction == "mean" and declared_type(layer.inputs[0]).element in ("i16", "i32", "i64")
+
+
 class ScatterElementsLoop(Downgrade):
     """ScatterElementsUpdate-12 with reduction sum, prod, min or max and use_init_val true, exactly, whatever its
     indices (aten::index_add_ of MoE models: data-dependent ones):
@@ -65,14 +80,17 @@ class ScatterElementsLoop(Downgrade):
 
     For a target that computes f32 min and max otherwise where a NaN or a signed zero meets another value (measured:
     2023.1 to 2024.0; the Loop runs there as the current OpenVINO), such a layer is rewritten too, though the target
-    creates ScatterElementsUpdate-12.
+    creates ScatterElementsUpdate-12. A target that computes the max of floats with use_init_val false, or the mean of
+    integers, otherwise (``scatter_max_no_init_wrong``: 2023.1 and 2023.2; ``scatter_mean_integer_floors``: 2023.1 to
+    2024.0) has such a layer named too: it is left (``declines``), for ``retarget`` to refuse.
     """
 
     rewrites = {LABEL: "into a Loop-5 of Gather-1, GatherElements-6, Add-1/Multiply-1/Select-1/Minimum-1/Maximum-1 "
                        "and ScatterElementsUpdate-3, one iteration per index along its axis, where its reduction is "
                        "sum, prod, min or max with use_init_val, its axis a constant and its data f32 or i32 (f32 "
                        "prod: of updates that are not constants)"}
-    repairs = {"scatter_min_max_nan_otherwise": _min_max_f32}
+    repairs = {"scatter_min_max_nan_otherwise": _min_max_f32, "scatter_max_no_init_wrong": _max_no_init_float,
+               "scatter_mean_integer_floors": _integer_mean}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         builder = GraphBuilder(graph)

@@ -48,6 +48,23 @@ _LEFT = {
 }
 
 
+def _zero_fill(graph: Graph, layer: Layer) -> bool:
+    """True for a SegmentMax-16 of fill_mode ZERO (the default) on a signed or float type, which 2025.1 computes
+    starting every segment from 0 (``segment_max_zero_fill_wrong``; an unsigned type's maximum is 0 or more)."""
+    return _fill_mode(layer) == "zero" and not (declared_type(layer.inputs[0]).element or "u").startswith("u")
+
+
+def _i16_lowest(graph: Graph, layer: Layer) -> bool:
+    """True for a SegmentMax-16 of i16 and fill_mode LOWEST, whose empty segment 2025.1 to 2025.3 give -32768 where
+    the current OpenVINO gives 0 (``segment_max_i16_lowest_wrong``)."""
+    return _fill_mode(layer) == "lowest" and declared_type(layer.inputs[0]).element == "i16"
+
+
+def _fill_mode(layer: Layer) -> str:
+    """The layer's fill_mode in lower case, as OpenVINO reads it (absent: zero)."""
+    return layer.attrs.get("fill_mode", "zero").lower()
+
+
 class SegmentMaxTo12(Downgrade):
     """SegmentMax-16 as the current OpenVINO CPU computes it (the module's docstring), exactly:
 
@@ -63,10 +80,16 @@ class SegmentMaxTo12(Downgrade):
 
     Left (``declines``): a target without ScatterElementsUpdate-12, f16, i32, u32, i64, u64 and bf16 (unmeasured)
     data, data of dynamic rank.
+
+    For a target that creates SegmentMax-16 but computes it otherwise (measured: ``segment_max_zero_fill_wrong``,
+    2025.1 starts every segment of fill_mode ZERO from 0, so one of negative values gives 0;
+    ``segment_max_i16_lowest_wrong``, 2025.1 to 2025.3 give an empty i16 segment of fill_mode LOWEST -32768, the
+    current OpenVINO 0), such a layer is rewritten too, which they compute as the current one computes the op.
     """
 
     rewrites = {LABEL: "into ScatterElementsUpdate-12 with reduction max (then GatherElements-6 and Select-1) on f32, "
                        "f64, i8, u8, i16 and u16, for a target with opset12"}
+    repairs = {"segment_max_zero_fill_wrong": _zero_fill, "segment_max_i16_lowest_wrong": _i16_lowest}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         if self.target is not None and not self.target.creates("ScatterElementsUpdate", "opset12",
@@ -163,7 +186,7 @@ def _segment_max(builder: GraphBuilder, layer: Layer) -> Output:
                           builder.attrs("GatherElements", "opset6", axis=0))
         y = add("Select", "opset1", [add("Equal", "opset1", [y, value(0, work, "zero_max")], "max_is_zero"),
                                      signed_zero, y], "zero_signed")
-    fill = 0 if layer.attrs.get("fill_mode", "zero").lower() == "zero" else _LOWEST[element]  # (none: ZERO)
+    fill = 0 if _fill_mode(layer) == "zero" else _LOWEST[element]
     if fill != _START[element]:  # rule 4
         ones = broadcast(i64(1, "one_row"), add("ShapeOf", "opset3", [ids], "ids_shape",
                                                  builder.attrs("ShapeOf", "opset3", output_type="i64")), "ones")
