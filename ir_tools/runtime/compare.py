@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from ..base.dtypes import F32_MAX
 from ..base.errors import IrToolsError
 
 #: Version of the JSON report ``compare --format json`` prints; see README "compare report".
@@ -126,9 +127,18 @@ _FIELDS = tuple(f.name for f in fields(TensorComparison))
 
 
 def peak(value: np.ndarray) -> float:
-    """max|value| over the finite elements (0 for none): the scale of a tensor, for tolerances relative to it."""
-    finite = np.abs(value[np.isfinite(value)]) if value.dtype.kind in "fc" else np.abs(value)
-    return float(finite.max()) if finite.size else 0.0
+    """max|value| over the finite elements (0 for none): the scale of a tensor, for tolerances relative to it. An
+    element of its type's largest magnitude, or f32's, is a sentinel, not a scale, and left out: the start of an
+    empty ReduceMax or SegmentMax, a mask's lowest (with it, 1e-4 x max|value| passed every other element wrong)."""
+    if value.dtype.kind not in "fc":
+        magnitudes = np.abs(value)
+    else:
+        magnitudes = np.abs(value[np.isfinite(value)])
+        sentinel = magnitudes == np.finfo(value.dtype).max
+        if value.dtype.itemsize > 4:  # (f64 of a kernel computed in f32)
+            sentinel |= magnitudes == F32_MAX
+        magnitudes = magnitudes[~sentinel]
+    return float(magnitudes.max()) if magnitudes.size else 0.0
 
 
 #: Elements compared at a time: the float64 temporaries of one chunk stay in cache (a comparison makes some twenty

@@ -150,6 +150,27 @@ def test_a_peak_fraction_holds_an_integer_output_exactly():
     assert found["y"].passed and found["y"].comparison.atol == pytest.approx(400.0)
 
 
+def test_a_peak_fraction_leaves_out_a_sentinel():
+    """--check-with's atol, a fraction of max|value|, was 3.4e34 for an output holding f32's lowest (an empty
+    SegmentMax segment, an empty ReduceMax): every other element passed whatever it held. A type's (or f32's) largest
+    magnitude is a sentinel, held exactly with the rest at a fraction of theirs; an f16 output's 65504 likewise."""
+    lowest = np.finfo(np.float32).min
+
+    class Given:
+        name, model = "given", Path("given.xml")
+
+        def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+            return {"segments": np.array([lowest, 1.5, 2.0], np.float32), "half": np.array([65504, 3], np.float16),
+                    "empty": np.array([lowest, -np.inf], np.float32)}
+
+    want = {"segments": np.array([lowest, 1.0, 2.0], np.float32), "half": np.array([65504, 2], np.float16),
+            "empty": np.array([lowest, -np.inf], np.float32)}
+    found = {o.name: o for o in compare_outputs({}, want, Given(), Tolerances(1e-6, 1e-5), peak_fraction=1e-4)}
+    assert not found["segments"].passed and found["segments"].comparison.atol == pytest.approx(2e-4)
+    assert not found["half"].passed and found["half"].comparison.atol == pytest.approx(2e-4)
+    assert found["empty"].passed and found["empty"].comparison.atol == 0.0
+
+
 @pytest.mark.openvino
 def test_compare_model_with_the_child_runner_reports_the_same():
     graph = read_valid(MIXED)
