@@ -36,7 +36,9 @@ Measured on openvino 2026.4.1, beyond the specification:
   epsilon 0 gives NaN (0 / 0) on both; empty data give empty results.
 - NormalizeL2: a static axes rank must be 0 or 1; constant axes must lie in [-r, r-1]; axes may be a
   Parameter and of any type; ``eps`` is read as f32. Empty axes give 0 for +-0 and
-  1 for anything else, NaN included (CPU).
+  1 for anything else, NaN included (CPU). Fed axes CPU computes otherwise (``_normalize_l2_fed``, the kernel:
+  empty ones divide each element by its own norm, a NaN sum is eps in max mode; ``_normalize_l2`` on axes known at
+  shape inference, ``OpSpec.folded``).
 - LRN: axes of an integer type (or dynamic); a static axes shape must be 1-D and no longer than the
   data's rank; a non-negative axis must be below the rank (a negative one passes shape inference, the
   kernel refuses it), and axes OpenVINO cannot fold count as [1]. The window along an axis is
@@ -504,13 +506,29 @@ def _normalize_l2(a: NormalizeL2Attrs, args: Sequence[np.ndarray]) -> list[np.nd
         return [(w / _l2_norm(a, w, picked)).astype(x.dtype)]
 
 
+def _normalize_l2_fed(a: NormalizeL2Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """OpenVINO CPU's NormalizeL2 of axes fed when it runs (measured: its reference, not the kernel it compiles for
+    Const axes): x over sqrt(sum + eps), or sqrt of the larger of eps and the sum (eps where the sum is NaN); over no
+    axis each element by its own square (-2 is -1, where Const axes give 1)."""
+    picked = _l2_axes(args)
+    x = np.asarray(args[0])
+    w = x.astype(np.float64)
+    total = np.sum(w * w, axis=picked, keepdims=True)
+    eps = float(np.float32(a.eps))
+    with np.errstate(all="ignore"):
+        norm = np.sqrt(total + eps if a.eps_mode == "add" else np.where(eps < total, total, eps))
+        return [(w / norm).astype(x.dtype)]
+
+
 def _normalize_l2_rounding(kernel: Kernel, a: NormalizeL2Attrs, args: Sequence[np.ndarray],
                            bounds: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     """y = x / N, N the norm of n squares summed in f32 (gamma(n + 1) of N^2, then a square root): the divisor
     may be off by dN, and an input error b moves x by b and N by at most the norm of b (Minkowski), so y moves
-    by (b + |y| dN) / (N - dN). Empty axes give 0 for 0 and 1 otherwise, exactly: either where x's interval holds 0."""
+    by (b + |y| dN) / (N - dN). Empty axes of Const values give 0 for 0 and 1 otherwise, exactly: either where x's
+    interval holds 0 (fed ones, each element over its own norm, are bound as any axes are)."""
     picked = _l2_axes(args)
-    if not picked:
+    y0 = np.asarray(outputs[0])
+    if not picked and bool(np.all((y0 == 0) | (y0 == 1) | np.isnan(y0))):
         if is_exact(bounds[0]):
             return [EXACT]
         b = np.broadcast_to(bounds[0], np.shape(args[0]))
@@ -622,5 +640,6 @@ MVN_6 = OpSpec("MVN", "MVN-6", Mvn6Attrs, (2, 2), 1, _mvn6_rule, _mvn_kernel(_mv
 GROUP_NORMALIZATION_12 = OpSpec("GroupNormalization", "GroupNormalization-12", GroupNormAttrs, (3, 3), 1,
                                 _group_norm_rule, _group_norm, rounding=_group_norm_rounding())
 NORMALIZE_L2_1 = OpSpec("NormalizeL2", "NormalizeL2-1", NormalizeL2Attrs, (2, 2), 1, _normalize_l2_rule,
-                        _normalize_l2, value_inputs=(1,), rounding=_normalize_l2_rounding)
+                        _normalize_l2_fed, value_inputs=(1,), rounding=_normalize_l2_rounding,
+                        folded=_normalize_l2)
 LRN_1 = OpSpec("LRN", "LRN-1", LrnAttrs, (2, 2), 1, _lrn_rule, _lrn, value_inputs=(1,), rounding=_lrn_rounding)

@@ -6,7 +6,8 @@ checked there against OpenVINO CPU. Measured on OpenVINO 2026.4.1, beyond its sp
 
 - Reshape: the target shape must be 1-D (a scalar 1 is refused). Without special_zero, a 0 with a
   -1 reads the -1 as the input's element count divided by the other non-zero dims ([0,3] to
-  [0,-1] is [0,1], [0,3] to [5,-1] is [5,0]).
+  [0,-1] is [0,1], [0,3] to [5,-1] is [5,0]). A target fed when the model runs the CPU reads otherwise
+  (``_run_reshape``, the kernel; ``_fold_reshape`` where it is known at shape inference, docs/SEMANTICS.md).
 - Squeeze-1 and Squeeze-15 leave an axis that is not 1 in place instead of refusing it; with
   axes of unknown value and one element, Squeeze-1 gives rank - 1 dynamic dims, Squeeze-15 a
   dynamic rank. Unsqueeze accepts negative axes; with unknown axes it gives a dynamic rank whatever
@@ -15,6 +16,7 @@ checked there against OpenVINO CPU. Measured on OpenVINO 2026.4.1, beyond its sp
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -198,13 +200,43 @@ def _reshape(a: ReshapeAttrs, inputs: Sequence[TensorType], values) -> list[Tens
     return [TensorType(data.element, reshape_dims(data.shape, bounds(values[1]), a.special_zero))]
 
 
-def _run_reshape(a: ReshapeAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    x, pattern = args
+def _target(pattern: np.ndarray) -> None:
     if pattern.dtype.kind not in "iu" or pattern.ndim != 1:
         raise OpValidationError(f"the target shape must be a 1-D integer tensor, got "
                                 f"{pattern.dtype}{list(pattern.shape)}")
+
+
+def _fold_reshape(a: ReshapeAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Reshape on a target known at shape inference: the shape rule's dims."""
+    x, pattern = args
+    _target(pattern)
     out = reshape_dims(static_dims(x.shape), bounds(pattern), a.special_zero)
     return [x.reshape([d.lo for d in out])]
+
+
+def _run_reshape(a: ReshapeAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """OpenVINO CPU's Reshape on a target fed when it runs (its own shape inference, measured): special_zero copies
+    the input dim at a 0 within its rank (another 0 is 0); the -1 is the element count of the dims not copied over
+    the other target values, or 0 where one of those is 0 ([0,3] to [0,-1] is [0,0], not the shape rule's [0,1]);
+    the output must then hold the input's element count."""
+    x, pattern = args
+    _target(pattern)
+    raw = ints(pattern)
+    if raw.count(-1) > 1 or any(v < -1 for v in raw):
+        raise OpValidationError(f"the target shape {raw} holds a negative value other than one -1")
+    out, copied, known = list(raw), set(), 1
+    for i, v in enumerate(raw):
+        if v == 0 and a.special_zero and i < x.ndim:
+            out[i] = x.shape[i]
+            copied.add(i)
+        elif v != -1:
+            known *= v
+    if -1 in raw:
+        rest = math.prod(n for i, n in enumerate(x.shape) if i not in copied)
+        out[raw.index(-1)] = 0 if known == 0 else rest // known
+    if math.prod(out) != x.size:
+        raise OpValidationError(f"cannot reshape {list(x.shape)} to {raw}: element counts differ")
+    return [x.reshape(out)]
 
 
 # --- Squeeze and Unsqueeze --------------------------------------------------------------------------
@@ -293,7 +325,7 @@ def _run_unsqueeze(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 # --- specs ------------------------------------------------------------------------------------------
 
 RESHAPE_1 = OpSpec("Reshape", "Reshape-1", ReshapeAttrs, (2, 2), 1, guarded(_reshape), _run_reshape, (1,),
-                   rounding=moves(0))
+                   rounding=moves(0), folded=_fold_reshape)
 SQUEEZE_1 = OpSpec("Squeeze", "Squeeze-1", NoAttrs, (1, 2), 1, guarded(_squeeze(False)), _run_squeeze, (1,),
                    rounding=moves(0))
 SQUEEZE_15 = OpSpec("Squeeze", "Squeeze-15", Squeeze15Attrs, (1, 2), 1, guarded(_squeeze(True)), _run_squeeze, (1,),

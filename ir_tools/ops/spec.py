@@ -66,6 +66,9 @@ class OpSpec:
     otherwise clean, E-OP, passes/validate.py).
     ``bodies``: the layer children holding the op's bodies (TensorIterator, Loop, If): its rule, kernel and rounding
     rule are given ``ops.control_flow.Bodies`` (bound by the shape walk, the executor) in place of decoded attributes.
+    ``folded``: where OpenVINO's CPU plugin computes otherwise on value inputs fed when it runs (``kernel``) than on
+    value inputs known at shape inference (folded, or of a static output), the kernel of the latter, which the shape
+    walk runs and the executor runs on a layer whose value inputs are known (``compute``'s ``folded``).
     """
 
     type: str  # canonical IR spelling, e.g. "AvgPool"
@@ -84,9 +87,12 @@ class OpSpec:
     crashes: Callable[[Any, frozenset[int]], str | None] | None = field(default=None, compare=False)
     cpu_refuses: CpuRule | None = field(default=None, compare=False)
     bodies: tuple[str, ...] = ()  # layer children holding bodies (ops.control_flow)
+    folded: Kernel | None = field(default=None, compare=False)  # the kernel on value inputs known at shape inference
 
-    def compute(self, attrs: Any, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """The kernel on ``args``, as the executor and the shape walk run it: inf and NaN inputs (inf - inf, 0 * inf,
-        x / 0) give OpenVINO's inf and NaN, silently."""
+    def compute(self, attrs: Any, args: Sequence[np.ndarray], folded: bool = False) -> list[np.ndarray]:
+        """The kernel on ``args``, as the executor and the shape walk run it (``folded``: value inputs known at shape
+        inference, ``folded`` where the spec has one): inf and NaN inputs (inf - inf, 0 * inf, x / 0) give OpenVINO's
+        inf and NaN, silently."""
+        kernel = self.folded if folded and self.folded is not None else self.kernel
         with np.errstate(all="ignore"):
-            return self.kernel(attrs, args)  # type: ignore[misc]
+            return kernel(attrs, args)  # type: ignore[misc]

@@ -458,7 +458,7 @@ class ShapeWalker(Walker[TensorType]):
             return
         spec = lookup(layer.type, layer.version)
         try:
-            results = spec.compute(A.decode(spec.attrs, layer.attrs), args)
+            results = spec.compute(A.decode(spec.attrs, layer.attrs), args, folded=True)  # (known to OpenVINO)
         except _KERNEL_ERRORS:
             return  # the layer's own rule reports what is wrong with it
         for k, v in zip(keys, results, strict=False):

@@ -206,7 +206,35 @@ def execute(graph: Graph, layer: Layer, args: list[np.ndarray]) -> list[np.ndarr
     if spec.kernel is None:
         raise UnsupportedError(f"{spec.label} has no reference kernel", layer.loc)
     attrs = bind(graph, layer) if spec.bodies else A.decode(spec.attrs, layer.attrs, layer.loc)
-    return as_held(layer, spec.compute(attrs, [untagged(arg) for arg in args]))
+    folded = spec.folded is not None and known_at_inference(graph, layer, spec.value_inputs)
+    return as_held(layer, spec.compute(attrs, [untagged(arg) for arg in args], folded))
+
+
+def known_at_inference(graph: Graph, layer: Layer, inputs: Sequence[int]) -> bool:
+    """Whether OpenVINO knows the values of ``layer``'s input ports at ``inputs`` (positions) when it compiles the
+    model, computed from Consts and the dims of static shapes (ShapeOf) alone: it then folds the layer or infers its
+    output's shape from them, where its CPU plugin otherwise computes the layer on the values it is fed
+    (``OpSpec.folded``)."""
+    todo = [graph.producer(layer.id, port.id) for i, port in enumerate(layer.inputs) if i in inputs]
+    seen: set[str] = set()
+    while todo:
+        found = todo.pop()
+        if found is None:
+            return False
+        producer, port = found
+        if producer.id in seen or producer.is_a("Const"):
+            continue
+        seen.add(producer.id)
+        if producer.is_a("ShapeOf"):
+            dims = producer.inputs[0].dims if producer.inputs else None
+            if dims is None or any(d < 0 for d in dims):
+                return False
+            continue
+        spec = lookup(producer.type, producer.version)
+        if not producer.inputs or spec is None or spec.bodies or any(producer.is_a(kind) for kind in STATE_TYPES):
+            return False
+        todo += [graph.producer(producer.id, p.id) for p in producer.inputs]
+    return True
 
 
 def bind(graph: Graph, layer: Layer) -> Bodies:

@@ -50,7 +50,7 @@ from ir_tools.ops.opsets import lookup
 from ir_tools.ops.spec import TensorType
 from ir_tools.runtime.openvino import CPU_CONFIG
 
-from .conformance import Case, run_cases
+from .conformance import Case, assert_all_pass, run_cases
 from .test_elementwise_conformance import (
     ELEMENTS,
     F16_TOL,
@@ -260,7 +260,8 @@ def test_normalization_kernels(tmp_path: Path) -> None:
 
 
 def test_normalize_l2_empty_axes(tmp_path: Path) -> None:
-    """x / x over no axis: 0 for +-0, 1 for anything else, NaN included (measured on CPU)."""
+    """x / x over no axis: 0 for +-0, 1 for anything else, NaN included (measured on CPU), of Const axes (known at
+    shape inference: the spec's ``folded`` kernel)."""
     x = np.array([[0.0, -0.0, 1.5, -2.0], [np.nan, np.inf, -np.inf, 1e-30]], np.float32)
     empty = ov.op.Constant(ov.Type.i64, ov.Shape([0]), [])
     for mode in ("add", "max"):
@@ -268,9 +269,23 @@ def test_normalize_l2_empty_axes(tmp_path: Path) -> None:
         n = NodeFactory("opset1").create("NormalizeL2", [p.output(0), empty.output(0)], {"eps": 1e-6, "eps_mode": mode})
         want = ov.Core().compile_model(ov.Model([n.output(0)], [p]), "CPU", CPU_CONFIG)([x])[0]
         spec = lookup("NormalizeL2", "opset1")
-        got = spec.kernel(A.decode(spec.attrs, {"eps": "1e-6", "eps_mode": mode}), [x, np.zeros(0, np.int64)])[0]
+        got = spec.compute(A.decode(spec.attrs, {"eps": "1e-6", "eps_mode": mode}), [x, np.zeros(0, np.int64)],
+                           folded=True)[0]
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_normalize_l2_of_fed_axes(tmp_path: Path) -> None:
+    """Axes fed when the model runs (empty ones among them), where CPU computes otherwise than of Const axes: x over
+    its own norm over no axis (-2 is -1, 1e-4 with eps 1e-6 in max mode 0.1), a NaN sum as eps in max mode; as
+    the executor runs it (``known_at_inference``), within f32 rounding."""
+    x = np.array([[0.0, -0.0, 1.5, -2.0, 1e-4, -3e-4], [np.nan, np.inf, -np.inf, 1e-30, 0.5, -1e-3]], np.float32)
+    cases = [Case(f"NormalizeL2 axes {axes} {mode} eps {eps}", [x, np.array(axes, np.int64)],
+                  lambda ns, m=mode, e=eps: NodeFactory("opset1").create("NormalizeL2", [n.output(0) for n in ns],
+                                                                         {"eps": e, "eps_mode": m}),
+                  limits=(lambda w: 4e-7 * np.abs(w),))
+             for axes in ([], [1], [-1, 0]) for mode in ("add", "max") for eps in (1e-6, 0.5)]
+    assert_all_pass(cases, tmp_path)
 
 
 def test_lrn_cpu_truncates_bias(tmp_path: Path) -> None:

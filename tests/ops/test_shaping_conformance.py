@@ -51,10 +51,12 @@ OpenVINO facts measured here (openvino 2026.4.1), beyond the specification:
 - OpenVINO CPU (not its shape inference or evaluator, which the kernels follow) is wrong or crashes
   in corners the kernel batch avoids: Gather with batch_dims >= 1 over batch dims that are all 1
   crashes the process; so does Broadcast of a scalar to an empty target shape; Tile with empty repeats
-  returns uninitialised memory; Range fed by Parameters counts ceil(|stop - start| / |step|) elements
-  even when step points away from stop (the specification and constant folding give 0); and its
-  float Range accumulates steps (start + i*step differs in the last ulp), so fed float cases use
-  exact fractions.
+  returns uninitialised memory; its float Range accumulates steps (start + i*step differs in the last
+  ulp), so fed float cases use exact fractions.
+- Fed values the CPU computes otherwise than folded ones (docs/SEMANTICS.md, ``OpSpec.folded``): Range fed
+  counts ceil(|stop - start| / |step|) elements even when step points away from stop (constant folding gives 0),
+  float inputs of an integer output_type rounded to nearest; Reshape of a fed target on an empty input makes the
+  -1 0 beside another 0 ([0,3] to [0,-1] is [0,0]) and reads a 0 beyond the rank as 0 with special_zero.
 - Run this file alone with ``-n 0`` (``-p no:xdist`` clashes with the project's ``-n auto`` addopts).
 """
 
@@ -87,7 +89,7 @@ from ir_tools.passes.shapes import propagate
 from ir_tools.passes.validate import check_graph
 from ir_tools.runtime.executor import run
 
-from .conformance import Case, check_model_versions, from_openvino, partial_shape, run_cases, show, to_dims
+from .conformance import Case, check_model_versions, constant, from_openvino, partial_shape, run_cases, show, to_dims
 
 pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
@@ -945,7 +947,7 @@ def range_kernels(rng: np.random.Generator, count: int) -> list[Case]:
         step = int(rng.choice([1, 2, 3])) * (1 if stop >= start else -1)
         fed = rng.random() < 0.5  # fed: the CPU plugin computes it, else OpenVINO folds the Constants
         if not fed and rng.random() < 0.3:
-            step = -step  # an empty range (CPU counts those from |stop - start|, see the module doc)
+            step = -step  # an empty range, folded (fed, CPU counts it from |stop - start|: fed_range_kernels)
         values = [start, stop, step]
         if element == "f32":  # CPU accumulates float steps its own way: fed cases use exact fractions
             values = [v + float(rng.choice([0, 0.25, 0.5] + ([] if fed else [0.1]))) for v in values]
@@ -958,11 +960,68 @@ def range_kernels(rng: np.random.Generator, count: int) -> list[Case]:
     return out
 
 
+def fed_range_kernels(rng: np.random.Generator, count: int) -> list[Case]:
+    """Range with start, stop and step fed (one of them a Const in some): CPU counts ceil(|stop - start| / |step|)
+    whichever way step points, and computes float inputs in f32 for an integer output_type, rounded to nearest
+    (quarters: exact, so ties to even are met and no accumulated ulp moves one)."""
+    out = []
+    for i in range(count):
+        version = (1, 4)[i % 2]
+        opset = int(rng.integers(1, 4)) if version == 1 else int(rng.integers(4, 17))
+        element = ("i32", "i64", "f32")[i % 3]
+        start, stop = (int(v) for v in rng.integers(-12, 12, 2))
+        step = int(rng.choice([1, 2, 3])) * int(rng.choice([-1, 1]))
+        values: list[float] = [start, stop, step]
+        if element == "f32":
+            values = [v + float(rng.choice([0, 0.25, 0.5, 0.75])) * (1 if v >= 0 else -1) for v in values]
+        arrays = [np.array(v, NUMPY[element]) for v in values]
+        typed: dict[str, object] = {} if version == 1 else {"output_type": ("i32", "i64", "f32")[i // 2 % 3]}
+        const = int(rng.integers(0, 6))  # 3..5: all three fed
+        made = kcase("Range", opset, typed, [a for j, a in enumerate(arrays) if j != const], [])
+        if const < 3:
+            build = made.build
+            made.build = lambda ns, c=const, b=build, a=arrays[const]: b([*ns[:c], constant(a), *ns[c:]])
+            made.what += f" (input {const} a Const {values[const]})"
+        out.append(made)
+    return out
+
+
+def fed_reshape_kernels(rng: np.random.Generator, count: int) -> list[Case]:
+    """Reshape with a fed target, on empty inputs too (CPU makes the -1 0 where another target value is 0, where the
+    shape rule's count of the other dims gives 1), and on a Const target of an empty input (the rule's answer)."""
+    out = []
+    for i in range(count):
+        element = KERNEL_TYPES[i % 4]
+        special_zero = bool(i % 2)
+        shape = kernel_shape(rng, 1, 3)
+        if i % 4 < 3:
+            shape[int(rng.integers(len(shape)))] = 0
+            target = [int(v) for v in rng.choice([0, 1, 2, 3], int(rng.integers(1, 4)))]
+            if rng.random() < 0.7:
+                target[int(rng.integers(len(target)))] = -1
+            places = [j for j in range(len(target)) if not special_zero or j >= len(shape) or shape[j] == 0]
+            if not places or all(target[j] != 0 for j in places):
+                if not places:
+                    target.append(0)
+                    places = [len(target) - 1]
+                target[int(rng.choice(places))] = 0  # an output dim 0 (at a -1 too: its only one then)
+        else:
+            target = factorize(random.Random(int(rng.integers(1 << 30))), math.prod(shape))
+            if target:
+                target[int(rng.integers(len(target)))] = -1
+        x, t = array(rng, shape, element), ivec(target, ("i64", "i32")[i // 2 % 2])
+        fed = special_zero or i % 3 > 0  # a Const target of an empty input: without special_zero (rule: below)
+        out.append(kcase("Reshape", int(rng.integers(1, 17)), {"special_zero": special_zero}, [x, t] if fed else [x],
+                         [] if fed else [t]))
+    return out
+
+
 KERNELS: dict[str, tuple[Callable[[np.random.Generator, int], list[Case]], int]] = {
     "Reshape": (reshape_kernels, 120), "Squeeze": (squeeze_kernels, 100), "Unsqueeze": (unsqueeze_kernels, 60),
     "Transpose": (transpose_kernels, 80), "Concat": (concat_kernels, 80), "Split": (split_kernels, 120),
     "Gather": (gather_kernels, 180), "ShapeOf": (shape_of_kernels, 40), "Broadcast": (broadcast_kernels, 150),
     "Tile": (tile_kernels, 60), "Range": (range_kernels, 90),
+    "Range fed": (fed_range_kernels, 90), "Reshape fed": (fed_reshape_kernels, 80),
 }
 
 
@@ -1007,6 +1066,35 @@ def test_shape_of_gather_concat_reshape_is_inferred_by_our_rules(tmp_path: Path,
     types = {graph.layer(lid).name: t for (lid, _), t in propagate(graph).types.items()}
     assert str(types[flat.get_friendly_name()].shape) == "(Dim(lo=2, hi=2), Dim(lo=3, hi=3), Dim(lo=20, hi=20))"
     assert main(["check", str(path)]) == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("dims", [[3, 2], [-1, 2]])
+def test_range_and_reshape_of_shape_of_values_as_openvino_knows_them(dims: list[int], tmp_path: Path) -> None:
+    """A Range from 0 to minus a dim, by 1, and a Reshape of an empty input to [dim - 3, -1]: of a static shape OpenVINO
+    knows the values at shape inference (the Range folded empty, the Reshape's -1 the shape rule's 1), of a dynamic
+    one its CPU computes them when it runs (three elements, the -1 0): ours follows each (``known_at_inference``)."""
+    x = ops1.parameter(dims, np.float32, name="x")
+    empty = ops1.parameter([0, 3], np.float32, name="e")
+    dim = ops8.gather(ops3.shape_of(x, "i64"), ops1.constant(np.array([0], np.int64)), ops1.constant(np.int64(0)))
+    stop = ops1.squeeze(ops1.negative(dim), ops1.constant(np.array([0], np.int64)))
+    ranged = NodeFactory("opset4").create("Range", [constant(np.int64(0)).output(0), stop.output(0),
+                                                    constant(np.int64(1)).output(0)], {"output_type": "i64"})
+    target = ops1.concat([ops1.subtract(dim, ops1.constant(np.array([3], np.int64))),
+                          ops1.constant(np.array([-1], np.int64))], 0)
+    shaped = ops1.reshape(empty, target, False)
+    model = ov.Model([ranged.output(0), ops3.shape_of(shaped, "i64").output(0)], [x, empty], "known")
+    for k, output in enumerate(model.outputs):
+        output.get_tensor().set_names({f"o{k}"})
+    path = tmp_path / "known.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    feed = {"x": np.zeros((3, 2), np.float32), "e": np.zeros((0, 3), np.float32)}
+    request = ov.Core().compile_model(model, "CPU").create_infer_request()
+    request.infer(feed)
+    ours = run(read_ir(path), feed)
+    for k in range(2):
+        want = request.get_output_tensor(k).data
+        assert ours[f"o{k}"].tolist() == want.tolist(), (k, ours[f"o{k}"], want)
+    assert (ours["o0"].size, ours["o1"].tolist()) == ((0, [0, 1]) if dims[0] > 0 else (3, [0, 0]))
 
 
 def test_a_value_openvino_may_bound_leaves_the_layer_to_openvino(tmp_path: Path, capsys) -> None:
@@ -1247,6 +1335,12 @@ def test_kernels_say_what_they_do_not_support() -> None:
         kernel("Broadcast", 3, {"mode": "pdpd"})([X23, ivec([2, 3])])
     with pytest.raises(UnsupportedError):
         kernel("Range", 4, {})([ivec(0), ivec(5), ivec(1)])  # no output_type: a dynamic element type
+    f32 = [np.array(v, np.float32) for v in (-6.7, 19.0, -0.9)]  # -6.7 + 12 * -0.9 is -17.5: CPU -17, f32 -18
+    with pytest.raises(UnsupportedError, match="tie"):
+        kernel("Range", 4, {"output_type": "i32"})(f32)
+    quarters = [np.array(v, np.float32) for v in (0.5, -4.0, 0.25)]  # exact in f32: its ties are CPU's too
+    measured = [0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 4, 5]
+    assert kernel("Range", 4, {"output_type": "i32"})(quarters)[0].tolist() == measured
     with pytest.raises(AttrError, match="num_splits"):
         kernel("Split", 1, {})([X23, ivec(0)])
 
