@@ -461,6 +461,17 @@ class Graph:
         again (a pass that sets ``records_changes`` touches every layer it edits)."""
         self.changes.extend(layer_ids)
 
+    def own(self, layer: Layer) -> Layer:
+        """``layer`` if the graph holds it (or a layer equal to it, a copy's); IrToolsError (E-PASS) for another
+        graph's Layer (a body's from ``bodies``, another model's) or one removed since, whose id would otherwise name
+        another layer of this graph, or none: what is built on it would be wired to that layer, silently."""
+        held = self._layers.get(layer.id)
+        if held is not layer and held != layer:
+            here = f"its id names layer '{held.name}' here" if held is not None else "no layer here has its id"
+            raise IrToolsError(f"layer '{layer.name}' (id {layer.id}) is not a layer of graph '{self.name}' ({here}): "
+                               "another graph's (a body's, another model's), or removed from this one", code="E-PASS")
+        return layer
+
     def has_layer(self, layer_id: str) -> bool:
         """Whether a layer of id ``layer_id`` is in the graph."""
         return layer_id in self._layers
@@ -723,7 +734,7 @@ class Graph:
         too). ``old``'s layer stays in the graph (``remove_dead`` drops it). ``new``'s own layer keeps reading
         ``old`` (a layer inserted after ``old``, fed by it, takes its uses, not a loop onto itself).
         """
-        old, new = _output_key(old), _output_key(new)
+        old, new = _output_key(self, old), _output_key(self, new)
         for key in (old, new):
             if key[0] not in self._layers:
                 raise IrToolsError(f"output {key!r}: the graph has no layer with id {key[0]!r}", code="E-PASS")
@@ -942,9 +953,10 @@ def _link_text(link: tuple) -> str:
     return f"{link[0]}:{link[1]} -> {link[2]}:{link[3]}"
 
 
-def _output_key(out: Layer | tuple[str, int]) -> tuple[str, int]:
-    """``(layer id, output port id)``: a Layer stands for its first output."""
+def _output_key(graph: Graph, out: Layer | tuple[str, int]) -> tuple[str, int]:
+    """``(layer id, output port id)``: a Layer (``graph``'s own) stands for its first output."""
     if isinstance(out, Layer):
+        graph.own(out)
         if not out.outputs:
             raise IrToolsError(f"layer {out.id} ({out.name}) has no output", code="E-PASS")
         return (out.id, out.outputs[0].id)

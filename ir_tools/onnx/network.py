@@ -223,10 +223,17 @@ def _convert(cut: bytes, source: OnnxBytes, path: Path) -> ov.Model:
 def _from_bytes(source: OnnxBytes, data: bytes, convert: str) -> ov.Model:
     """OpenVINO's ONNX frontend on ``data`` (``source`` cut), ``convert`` naming the method (``convert``,
     ``convert_partially``). Given bytes, the frontend reads external data from the current directory (a path
-    outside it refused, "outside the base directory"), so it runs in the model's own, as it does given the file."""
+    outside it refused, "outside the base directory"), so a model of external data is converted in its own, as it is
+    given the file. The current directory is the process's: changed, every relative path of another thread fails
+    meanwhile, so it is changed only where ``data`` names a location (an external tensor's ``location`` key)."""
     frontend = ov.frontend.FrontEndManager().load_by_framework("onnx")
-    with _in_directory(source.directory):
+    with _in_directory(source.directory if _LOCATION in data else None):
         return getattr(frontend, convert)(frontend.load(io.BytesIO(data)))
+
+
+#: The key every external tensor of an ONNX file has (``TensorProto.external_data``): bytes without it read nothing
+#: from a directory.
+_LOCATION = b"location"
 
 
 @contextlib.contextmanager

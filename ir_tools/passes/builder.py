@@ -30,6 +30,9 @@ Output = tuple[str, int]
 def output_of(layer: Layer, index: int = 0) -> Output:
     """The ``index``-th output of ``layer`` as an ``Output`` (layer id, port id): what ``GraphBuilder.add`` takes as an
     input and ``const``/``parameter`` return (``add`` takes a Layer too, meaning its first output)."""
+    if not -len(layer.outputs) <= index < len(layer.outputs):
+        raise IrToolsError(f"output_of: no output {index}, the layer has {len(layer.outputs)}", layer.loc,
+                           code="E-PASS")
     return (layer.id, layer.outputs[index].id)
 
 
@@ -65,7 +68,7 @@ class GraphBuilder:
         """``output``'s answer, with the layer and the record of the port it names (``add`` takes the type from
         them)."""
         if isinstance(out, Layer):
-            out = output_of(out) if out.outputs else (out.id, None)
+            out = output_of(self.graph.own(out)) if out.outputs else (out.id, None)
         if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str)):
             raise IrToolsError(f"an input is an output (layer id, output port id) or a Layer, not {out!r}",
                                code="E-PASS")
@@ -182,6 +185,7 @@ class GraphBuilder:
         nothing reads now (``drop_unused``: its Consts a rewrite laid out anew, say). A refusal
         (IrToolsError) while ``build`` runs is reported at ``layer``, unless it names a layer of its own.
         """
+        self.graph.own(layer)
         start = len(self.created)
         try:
             outputs = build()

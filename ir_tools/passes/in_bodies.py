@@ -64,7 +64,7 @@ def bodies(graph: Graph, layer: Layer) -> tuple[Graph, ...]:
     bodies (another layer has none: ``()``). Passes, ``Graph.by_type`` and ``matches`` see the top level of a model
     only; a body's layers are reached here (a body's Loop has bodies of its own). Read them, or change one and put it
     back with ``set_bodies``: changing the graphs changes nothing of the model by itself."""
-    return tuple(sub.graph for sub in fresh_subgraphs(graph, layer))
+    return tuple(sub.graph for sub in fresh_subgraphs(graph, graph.own(layer)))
 
 
 def set_bodies(graph: Graph, layer: Layer, changed: Sequence[Graph]) -> None:
@@ -74,7 +74,7 @@ def set_bodies(graph: Graph, layer: Layer, changed: Sequence[Graph]) -> None:
     ``touch``ed. The port maps name a body's Parameters and Results, so a body must keep them, their ids and order;
     E-PASS otherwise. Run it inside a pass: ``Pass.run``'s gate then checks the model, every body re-inferred with
     the shapes its layer feeds it."""
-    now = subgraphs(graph, layer)  # (the Parameters and Results the port maps name)
+    now = subgraphs(graph, graph.own(layer))  # (the Parameters and Results the port maps name)
     if len(changed) != len(now):
         raise IrToolsError(f"layer '{layer.name}' has {len(now)} {'body' if len(now) == 1 else 'bodies'}, "
                            f"{len(changed)} given", layer.loc, "E-USAGE")

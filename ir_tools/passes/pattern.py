@@ -175,17 +175,35 @@ class Match:
         return True
 
     def value(self, name: str) -> np.ndarray:
-        """The value of the Const bound to ``name``."""
-        return self.graph.const_array(self[name])
+        """The value of the Const bound to ``name``; IrToolsError (E-PASS) for a part bound to anything else."""
+        layer = self._layer(name)
+        if not layer.is_a("Const"):
+            raise IrToolsError(f"value({name!r}): '{name}' binds layer '{layer.name}', a {layer.type}, not a Const",
+                               code="E-PASS")
+        return self.graph.const_array(layer)
 
     def attrs(self, name: str) -> Any:
         """The typed attributes of the layer bound to ``name`` (``typed_attrs``)."""
-        return typed_attrs(self[name])
+        return typed_attrs(self._layer(name))
+
+    def _layer(self, name: str) -> Layer:
+        """The layer an ``Op`` named ``name`` bound; IrToolsError (E-PASS) for an ``AnyInput``'s, which binds an
+        output ``(layer id, port id)``."""
+        bound = self[name]
+        if not isinstance(bound, Layer):
+            raise IrToolsError(f"'{name}' binds an output {bound!r} (an AnyInput), not a layer: name an Op (Const, "
+                               "Op(...)) to read its value or attributes", code="E-PASS")
+        return bound
 
 
 def typed_attrs(layer: Layer) -> Any:
-    """A layer's attributes decoded into its op version's attribute class (an op ir_tools models)."""
-    return A.decode(lookup(layer.type, layer.version).attrs, layer.attrs, layer.loc)
+    """A layer's attributes decoded into its op version's attribute class (an op ir_tools models; AttrError for
+    another, whose attributes are the strings of ``layer.attrs``)."""
+    spec = lookup(layer.type, layer.version)
+    if spec is None:
+        raise AttrError(f"ir_tools does not model {layer.type}@{layer.version}: its attributes are the strings of "
+                        "layer.attrs", layer.loc)
+    return A.decode(spec.attrs, layer.attrs, layer.loc)
 
 
 def matches(graph: Graph, pattern: Op) -> Iterator[Match]:

@@ -55,7 +55,7 @@ def compare_models(model: IrModel, against: IrModel | OnnxModel,
     inputs; one mapping: one step), against a stateful IR B (``compare_against_steps``), else E-USAGE. For a model
     without state ``inputs`` is one inference's. E-USAGE for a per-name tolerance naming nothing of A."""
     if tolerances is not None:
-        tolerances = named_tolerances(model.graph, tolerances)
+        tolerances = named_tolerances(model.graph, Tolerances.given(tolerances, "compare_against(tolerances=...)"))
     if not stateful(model.graph):
         if not isinstance(inputs, Mapping):
             raise IrToolsError(f"{model.path.name} holds no state (no ReadValue or Assign): each inference stands "

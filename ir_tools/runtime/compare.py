@@ -63,6 +63,15 @@ class Tolerances:
         for what in ("atol", "rtol"):
             yield from ((what, name) for name in getattr(self, f"{what}_by_name") if name not in names)
 
+    @staticmethod
+    def given(value: object, where: str) -> Tolerances:
+        """``value``, a Tolerances that ``where`` (``CompareOptions(tolerances=...)``) was given; E-USAGE for anything
+        else (a tuple (atol, rtol) failed deep inside the comparison: AttributeError)."""
+        if not isinstance(value, Tolerances):
+            raise IrToolsError(f"{where} takes a Tolerances (Tolerances(atol=1e-4, rtol=1e-4)), not "
+                               f"{type(value).__name__}", code="E-USAGE")
+        return value
+
     @classmethod
     def parse(cls, atols: list[str], rtols: list[str], atol: float = DEFAULT_ATOL,
               rtol: float = DEFAULT_RTOL) -> Tolerances:

@@ -83,9 +83,7 @@ class CompareOptions:
     deployed: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.tolerances, Tolerances):  # (a tuple (atol, rtol) failed deep inside the comparison)
-            raise IrToolsError(f"CompareOptions(tolerances=...) takes a Tolerances (Tolerances(atol=1e-4, rtol=1e-4)), "
-                               f"not {type(self.tolerances).__name__}", code="E-USAGE")
+        Tolerances.given(self.tolerances, "CompareOptions(tolerances=...)")
 
 
 def compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: CompareOptions,

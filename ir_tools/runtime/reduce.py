@@ -213,7 +213,8 @@ class against_fails:  # noqa: N801 (a Failure, made as compare_fails and openvin
     once (``_refuse_incomparable``)."""
 
     def __init__(self, model: Graph, original: Graph, tolerances: Tolerances):
-        self.model, self.original, self.tolerances = model, original, tolerances
+        self.model, self.original = model, original
+        self.tolerances = Tolerances.given(tolerances, "against_fails(tolerances=...)")
         self.propagation = require_valid(original)
         self.twins = _twins(model, original)
         self._refuse_incomparable()

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import ir_tools
-from ir_tools import GraphBuilder, IrToolsError, Op, PassManager, matches, read_ir
-from tests.conftest import SAMPLES
+from ir_tools import AnyInput, GraphBuilder, IrToolsError, Op, PassManager, matches, read_ir
+from tests.conftest import ROOT, SAMPLES
 
 MODEL = SAMPLES / "mixed_network.xml"
 
@@ -22,6 +22,8 @@ def refusals() -> dict[str, tuple[Callable[[], object], str, str]]:
     b = GraphBuilder(graph)
     (p,) = graph.parameters()
     relu = graph.by_type("ReLU")[0]
+    unmodelled = read_ir(MODEL)
+    GraphBuilder(unmodelled).add("NoSuchOp", "opset1", {}, [unmodelled.layer(relu.id)], "n", outputs=[b.type_of(relu)])
     return {  # ValueError
         "an Add given one input": (lambda: b.add("Add", "opset1", None, [p], "a"), "E-ARITY",
                                    "Add-1 takes 2 inputs, the layer has 1"),
@@ -54,6 +56,27 @@ def refusals() -> dict[str, tuple[Callable[[], object], str, str]]:
                                      "cut input 42: a tensor is a name"),
         "run of a list": (lambda: ir_tools.run([MODEL], {}), "E-USAGE",
                           "expected a Graph or the path of an .xml file, not list"),
+        # IndexError
+        "output_of an output the layer lacks": (lambda: ir_tools.output_of(p, 1), "E-PASS",
+                                                "output_of: no output 1, the layer has 1"),
+        # AttributeError ('tuple' object has no attribute 'attrs', 'type')
+        "the value of an AnyInput": (lambda: next(matches(graph, Op("ReLU", AnyInput("x")))).value("x"), "E-PASS",
+                                     "'x' binds an output ('3', 2) (an AnyInput), not a layer"),
+        "the attributes of an AnyInput": (lambda: next(matches(graph, Op("ReLU", AnyInput("x")))).attrs("x"),
+                                          "E-PASS", "'x' binds an output ('3', 2) (an AnyInput), not a layer"),
+        # E-ATTR "missing attribute 'element_type'", of the layer's own attributes
+        "the value of a layer not a Const": (lambda: next(matches(graph, Op("ReLU", name="r"))).value("r"), "E-PASS",
+                                             "value('r'): 'r' binds layer 'relu1', a ReLU, not a Const"),
+        # AttributeError ('NoneType' object has no attribute 'attrs')
+        "the attributes of an op ir_tools does not model": (
+            lambda: next(matches(unmodelled, Op("NoSuchOp", name="n"))).attrs("n"), "E-ATTR",
+            "ir_tools does not model NoSuchOp@opset1: its attributes are the strings of layer.attrs"),
+        # AttributeError ('tuple' object has no attribute 'unknown_names'); against_fails took it, to fail later
+        "compare_against of a tuple of tolerances": (
+            lambda: ir_tools.compare_against(graph, graph, ir_tools.random_inputs(graph), (1e-3, 1e-3)), "E-USAGE",
+            "compare_against(tolerances=...) takes a Tolerances (Tolerances(atol=1e-4, "),
+        "against_fails of a tuple of tolerances": (lambda: ir_tools.against_fails(graph, graph, (0, 0)), "E-USAGE",
+                                                   "against_fails(tolerances=...) takes a Tolerances"),
         "CompareOptions of a tuple of tolerances": (lambda: ir_tools.CompareOptions(tolerances=(1e-3, 1e-3)),
                                                     "E-USAGE", "takes a Tolerances (Tolerances(atol=1e-4, "),
     }
@@ -90,3 +113,29 @@ def test_a_path_is_taken_wherever_a_graph_is() -> None:
         assert len(ir_tools.extract(source, ["input"], ["pool1"])) == len(ir_tools.extract(graph, ["input"], ["pool1"]))
     with pytest.raises(ir_tools.InvalidModelError):  # validated as a graph is
         ir_tools.run(SAMPLES / "wrong_dims.xml", {})
+
+
+def test_a_layer_of_another_graph_is_refused_not_taken_for_the_layer_of_its_id() -> None:
+    """A Layer stands for its graph's layer by its id alone: a top-level layer given to a body's builder (or another
+    model's) was silently wired to the body's layer of that id (the Loop's input 'x', id 1, read as the body's
+    Constant_12), and replace_layer, replace_all_uses and set_bodies acted on the layer of that id likewise."""
+    model = ROOT / "tests" / "data" / "by_design" / "loop_trip_count_parameter.xml"
+    graph = read_ir(model)
+    x, loop, result = graph.layer("1"), graph.by_type("Loop")[0], graph.layer("4")
+    (body,) = ir_tools.bodies(graph, loop)
+    add = body.by_type("Add")[0]
+    build = GraphBuilder(body)
+    calls = {"add": lambda: build.add("ReLU", "opset1", None, [x], "r"),
+             "replace_all_uses": lambda: body.replace_all_uses(add, x),
+             "replace_layer": lambda: build.replace_layer(x, lambda: [add], "test"),
+             "set_bodies": lambda: ir_tools.set_bodies(body, loop, [body]),
+             "a removed layer": lambda: GraphBuilder(graph).replace_layer(result, lambda: [("2", 0)], "test")}
+    graph.remove_layer(result.id)
+    for what, call in calls.items():
+        with pytest.raises(IrToolsError) as caught:
+            call()
+        assert caught.value.code == "E-PASS" and "is not a layer of graph" in str(caught.value), (what, caught.value)
+    assert "its id names layer 'Constant_12' here" in str(pytest.raises(IrToolsError, calls["add"]).value)
+    assert len(body) == 6 and len(body.in_edges(add.id)) == 2  # nothing built, nothing moved
+    same = read_ir(model).layer("1")  # the same model read again: its layer is equal to this graph's
+    assert GraphBuilder(graph).add("ReLU", "opset1", None, [same], "r").inputs[0].dims == (1, 2)
