@@ -540,7 +540,7 @@ def test_a_default_namespace_is_read_as_openvino_reads_it(tmp_path: Path, capsys
         assert code in (1, 2) and why in out, out
 
 
-@pytest.mark.parametrize("padded", ["layers and edges", "layers only"])
+@pytest.mark.parametrize("padded", ["layers and edges", "layers only", "signed"])
 def test_layer_ids_are_integers(padded: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """QA F5: OpenVINO reads a layer id as an integer, so id="07" is layer 7 wherever a layer is named: an edge, a
     body's edge, a port map's internal_layer_id, a back edge. ids written with a leading zero (and edges too, or not)
@@ -550,7 +550,9 @@ def test_layer_ids_are_integers(padded: str, tmp_path: Path, capsys: pytest.Capt
     model, _ = each_kind(5)
     path = tmp_path / "padded.xml"
     ov.save_model(model, path, compress_to_fp16=False)
-    text = re.sub(r'(<layer id=")(\d+)"', r'\g<1>0\2"', path.read_text())
+    text = re.sub(r'(<layer id=")(\d+)"', r'\g<1>+\2"' if padded == "signed" else r'\g<1>0\2"', path.read_text())
+    if padded == "signed":  # (id="+7", and edges from layer " 7" port "+0", in bodies too: 7 and 0)
+        text = re.sub(r'(<edge from-layer=")(\d+)(" from-port=")(\d+)"', r'\g<1> \2\g<3>+\4"', text)
     if padded == "layers and edges":
         text = re.sub(r'(<edge from-layer=")(\d+)(" from-port="\d+" to-layer=")(\d+)"', r'\g<1>0\2\g<3>0\4"', text)
     assert "internal_layer_id" in text and "<back_edges>" in text
@@ -1282,3 +1284,88 @@ def test_an_f32_fake_quantize_the_cpu_strips(fed_by: str, read_by: str, out_high
         assert code == 1 and "E-OP" in out and "layer 'layer'" in out and "refuses to compile it" in out, out
     else:
         assert code == 0, out
+
+
+@pytest.mark.parametrize(("offset", "size", "read"), [
+    ("+0", "+24", True), (" 0", "0024", True), ("-0", "\t24", True),
+    ("0", "24 ", False), ("0x0", "24", False), ("+-0", "24", False), ("0", "9223372036854775808", False),
+])
+def test_const_placement_is_read_as_openvino_reads_it(offset: str, size: str, read: bool, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A Const's offset and size, which OpenVINO's reader reads as a stream reads an int64 to the end of the text
+    (a sign and blanks before the digits taken, blanks after them refused), unlike the other integer attributes:
+    check called '+0' E-ATTR though OpenVINO reads and runs the file, and passed '24 ' (--no-openvino) though
+    OpenVINO refuses it."""
+    x = ov.opset13.parameter([2, 3], np.float32, name="x")
+    model = ov.Model([ov.opset13.add(x, ov.opset13.constant(np.arange(6, dtype=np.float32).reshape(2, 3)))], [x])
+    path = tmp_path / "placement.xml"
+    ov.save_model(model, path, compress_to_fp16=False)
+    text = path.read_text()
+    assert text.count('offset="0" size="24"') == 1
+    path.write_text(text.replace('offset="0" size="24"', f'offset="{offset}" size="{size}"'))
+    assert isinstance(openvino_reads(path), str) != read
+    code = main(["check", "--no-openvino", str(path)])
+    out = capsys.readouterr().out
+    if read:
+        assert (code, out) == (0, f"{path}: 0 error(s), 0 warning(s)\n")
+        assert main(["compare", str(path)]) == 0 and "PASSED" in capsys.readouterr().out
+    else:
+        assert code == 1 and "error[E-ATTR]" in out and "Const@opset1" in out, out
+
+
+@pytest.mark.parametrize("layer", ["Parameter", "Const", "Convert"])
+def test_only_a_const_spells_its_element_type_in_lower_case(layer: str, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """'F32' for f32: OpenVINO reads a Parameter's element_type and a Convert's destination_type in any case, but
+    builds a Const's from its text by element::Type's constructor, which refuses it; check --no-openvino passed the
+    Const."""
+    x = ov.opset13.parameter([2, 3], np.float32, name="x")
+    model = ov.Model([ov.opset13.convert(ov.opset13.add(x, ov.opset13.constant(np.ones((2, 3), np.float32))),
+                                         np.float32)], [x])
+    path = tmp_path / "upper.xml"
+    ov.save_model(model, path, compress_to_fp16=False)
+    spelled = {"Parameter": '<data shape="2,3" element_type="f32" />', "Const": '<data element_type="f32" shape="2, 3"',
+               "Convert": '<data destination_type="f32" />'}[layer]
+    text = path.read_text()
+    assert text.count(spelled) == 1
+    path.write_text(text.replace(spelled, spelled.replace('"f32"', '"F32"')))
+    read = not isinstance(openvino_reads(path), str)
+    assert read == (layer != "Const")
+    code = main(["check", "--no-openvino", str(path)])
+    out = capsys.readouterr().out
+    if read:
+        assert (code, out) == (0, f"{path}: 0 error(s), 0 warning(s)\n")
+    else:
+        assert code == 1 and "error[E-ATTR]" in out and "got 'F32'" in out, out
+
+
+@pytest.mark.parametrize(("edit", "read"), [
+    ({'<layer id="2"': '<layer id="+2"'}, True),
+    ({'<layer id="2"': '<layer id=" 2"', 'to-layer="2" to-port="0"': 'to-layer="+2" to-port="0"',
+      'from-layer="2"': 'from-layer="0002"'}, True),
+    ({'<layer id="0"': '<layer id="-0"', 'from-layer="0" from-port="0"': 'from-layer=" +0" from-port="+0"'}, True),
+    ({'<layer id="2"': '<layer id="2 "'}, False),
+    ({'from-port="2"': 'from-port="2 "'}, False),
+    ({'<port id="2" precision="FP32"': '<port id="2 " precision="FP32"'}, False),
+    ({'from-layer="1"': 'from-layer="-1"'}, False),
+])
+def test_ids_are_read_as_openvino_reads_them(edit: dict[str, str], read: bool, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO reads a layer's and a port's id and an edge's layers and ports as a stream reads an int64 to the end
+    of the text: '+2', ' 2' and '-0' are read (check called them E-LAYER, and an edge naming one E-INPUT-UNFED),
+    '2 ' and '-1' refused (check passed a port's or an edge's port spelled '2 ', with --no-openvino)."""
+    x = ov.opset13.parameter([2, 3], np.float32, name="x")
+    model = ov.Model([ov.opset13.add(x, ov.opset13.constant(np.ones((2, 3), np.float32)))], [x])
+    path = tmp_path / "ids.xml"
+    ov.save_model(model, path, compress_to_fp16=False)
+    text = path.read_text()
+    for old, new in edit.items():
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path.write_text(text)
+    assert isinstance(openvino_reads(path), str) != read
+    code = main(["check", "--no-openvino", str(path)])
+    out = capsys.readouterr().out
+    assert (code == 0) == read, out
+    if read:
+        assert main(["compare", str(path)]) == 0 and "PASSED" in capsys.readouterr().out

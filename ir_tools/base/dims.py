@@ -65,13 +65,27 @@ def parse_int(text: str | None) -> int | None:
     return -value if t[0] == "-" else value
 
 
+#: An unsigned integer as OpenVINO's reader reads a layer's and a port's id, an edge's layers and ports and a Const's
+#: offset and size (``pugixml::get_uint64_attr``: a stream's int64, read to the end of the text).
+_STREAM_INT = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
+
+
+def parse_uint64_attr(text: str | None) -> int | None:
+    """The number such an attribute spells, None if OpenVINO refuses it: blanks before the digits and a sign are
+    read ('+4', ' 4', '-0', measured on 2026.4), blanks after them, a negative number and one beyond int64 refused
+    (where the other integer attributes refuse a sign)."""
+    value = parse_int(text) if text is not None and _STREAM_INT.fullmatch(text) else None
+    return value if value is not None and 0 <= value <= INT64_MAX else None
+
+
 def as_layer_id(text: str) -> str:
-    """A layer id as OpenVINO reads it (an unsigned integer, so ``id="01"`` is layer 1): the one spelling by which
-    layers, edges, a body's port map and back edges name a layer. A decimal loses its leading zeros; anything
-    else is kept as written (and refused where it is read)."""
-    if len(text) > 1 and text[0] == "0" and text.isascii() and text.isdigit():
-        return text.lstrip("0") or "0"
-    return text
+    """A layer id as OpenVINO reads it (an unsigned integer, so ``id="01"`` and ``id="+1"`` are layer 1): the one
+    spelling by which layers, edges, a body's port map and back edges name a layer. A decimal loses its leading zeros
+    and sign; anything else is kept as written (and refused where it is read)."""
+    if text.isascii() and text.isdigit():
+        return text.lstrip("0") or "0" if len(text) > 1 and text[0] == "0" else text
+    value = parse_uint64_attr(text)
+    return text if value is None else str(value)
 
 
 def parse_attr_int(text: str) -> int | None:

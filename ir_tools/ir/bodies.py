@@ -26,7 +26,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..base.dims import as_layer_id, parse_int, parse_port_dim
+from ..base.dims import as_layer_id, parse_int, parse_port_dim, parse_uint64_attr
 from ..base.errors import IrToolsError, SourceLoc
 from ..ops.control_flow import BODY_TAGS, ConcatOut, InvariantIn, IterOut, MergedIn, PortMap, SliceIn
 from .model import Edge, Graph, Layer, Port, PortRecord, RtNode
@@ -179,8 +179,8 @@ def _subgraph(outer: Graph, owner: Layer, body_tag: str, map_tag: str) -> Subgra
         if node.tag != "edge":
             continue
         a = dict(node.attrs)
-        link = (_layer_id(a.get("from-layer")), parse_int(a.get("from-port")), _layer_id(a.get("to-layer")),
-                parse_int(a.get("to-port")))
+        link = (_layer_id(a.get("from-layer")), parse_uint64_attr(a.get("from-port")), _layer_id(a.get("to-layer")),
+                parse_uint64_attr(a.get("to-port")))
         if None in link or not graph.has_layer(link[0]) or not graph.has_layer(link[2]):
             raise IrToolsError(f"<{body_tag}> has an edge OpenVINO cannot read: {a}", where, "E-OP")
         graph.add_edge(Edge(*link))
@@ -230,7 +230,7 @@ def _layer(node: RtNode, owner: Layer) -> Layer:
 
 def _port(node: RtNode, owner: Layer) -> Port:
     a = dict(node.attrs)
-    pid = parse_int(a.pop("id", None))
+    pid = parse_uint64_attr(a.pop("id", None))
     dims = tuple(parse_port_dim(d.text) for d in node.children if d.tag == "dim")
     if pid is None or None in dims:
         raise IrToolsError(f"a port of its body is not readable ({dict(node.attrs)})", owner.loc, "E-OP")

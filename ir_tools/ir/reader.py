@@ -30,7 +30,7 @@ from typing import BinaryIO
 from lxml import etree
 
 from ..base.diagnostics import Diagnostic
-from ..base.dims import INT64_MAX, as_layer_id, parse_int, parse_port_dim
+from ..base.dims import INT64_MAX, as_layer_id, parse_int, parse_port_dim, parse_uint64_attr
 from ..base.errors import IrToolsError, ReadError, SourceLoc
 from .model import Graph, Layer, PortFields, PortRecord, RtNode, Weights
 from .pugixml import reads_past, respelled
@@ -685,7 +685,7 @@ def _fast(pattern: str) -> re.Pattern:
     return re.compile(pattern, re.ASCII)
 
 
-#: Blanks, then a layer (its id, and an edge's layers, without leading zeros: ``as_layer_id``'s, on the lxml path).
+#: Blanks, then a layer (its id, and an edge's layers, as ``as_layer_id`` keeps them; others on the lxml path).
 #: Groups: 1-4 id, name, type, version, 5 other attributes, 6 empty, where the start tag ends,
 #: 7 <data>'s attributes, 8 <rt_info>'s body, 9 and 10 the <port>s of <input> and <output>.
 _LAYER = _fast(
@@ -699,9 +699,9 @@ _LAYER = _fast(
 #: Groups: 1-3 id, precision, names, 4 "/" if it is empty, 5 empty, where the start tag ends, 6 the <dim>s.
 _PORT = _fast(rf'<port id="([0-9]{{1,18}})" precision="({_VALUE})"(?: names="({_VALUE})")?\s*+(/)?>()'
               rf"(?(4)|({_DIMS})\s*+</port>)")
-#: Blanks, then an edge.
-_EDGE = _fast(rf'\s*+<edge from-layer="((?!0[0-9]){_VALUE})" from-port="([0-9]{{1,18}})" '
-              rf'to-layer="((?!0[0-9]){_VALUE})" to-port="([0-9]{{1,18}})"\s*+/>')
+#: Blanks, then an edge (of layers ``as_layer_id`` keeps as written: no leading zero, blank or sign).
+_EDGE = _fast(rf'\s*+<edge from-layer="((?!0[0-9]|[\s+-]){_VALUE})" from-port="([0-9]{{1,18}})" '
+              rf'to-layer="((?!0[0-9]|[\s+-]){_VALUE})" to-port="([0-9]{{1,18}})"\s*+/>')
 _ATTR = _fast(rf'([A-Za-z_][\w.:-]*+)="({_VALUE})"')
 _RT_ATTRIBUTE = _fast(rf"<attribute({_ATTRS})\s*+/>")
 _DIM_TEXT = re.compile(r"<dim>([^<]*)</dim>")
@@ -1154,8 +1154,8 @@ class _Reader:
             id_text, precision, names = extra.pop("id", None), extra.pop("precision", None), extra.pop("names", None)
             precision = precision and sys.intern(precision)
             extra = extra or None
-        port_id = parse_int(id_text)
-        if port_id is None or not 0 <= port_id <= INT64_MAX:
+        port_id = parse_uint64_attr(id_text)
+        if port_id is None:
             plain = False
             self.problem("E-PORT", f"port id must be a non-negative integer of at most {INT64_MAX} (OpenVINO "
                          f"refuses others), got '{_short(id_text or '')}'", line, layer)
@@ -1221,16 +1221,16 @@ class _Reader:
                         self.line_of(el))
         attrib = dict(items)
         try:
-            from_port, to_port = parse_int(attrib["from-port"]), parse_int(attrib["to-port"])
+            from_port, to_port = parse_uint64_attr(attrib["from-port"]), parse_uint64_attr(attrib["to-port"])
             if from_port is not None and to_port is not None:
                 return (as_layer_id(attrib["from-layer"]), from_port, as_layer_id(attrib["to-layer"]), to_port,
                         self.line_of(el))
         except KeyError:
             pass
         wrong = [f"{key} is missing" for key in _EDGE_KEYS if key not in attrib]
-        wrong += [f"{key}='{attrib[key]}' is not an integer" for key in ("from-port", "to-port")
-                  if key in attrib and parse_int(attrib[key]) is None]
-        message = ("<edge> needs from-layer, from-port, to-layer and to-port (ports as integers), "
+        wrong += [f"{key}='{attrib[key]}' is not a non-negative integer" for key in ("from-port", "to-port")
+                  if key in attrib and parse_uint64_attr(attrib[key]) is None]
+        message = ("<edge> needs from-layer, from-port, to-layer and to-port (ports as non-negative integers), "
                    f"but {', '.join(wrong)}; the edge is ignored")
         return Diagnostic("error", "E-EDGE", message, SourceLoc(self.file, self.line_of(el)))
 

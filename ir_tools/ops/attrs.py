@@ -15,7 +15,7 @@ from dataclasses import MISSING, dataclass
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
-from ..base.dims import INT64_MAX, parse_attr_int, parse_size
+from ..base.dims import INT64_MAX, parse_attr_int, parse_size, parse_uint64_attr
 from ..base.errors import AttrError, OpValidationError, SourceLoc, did_you_mean
 
 T = TypeVar("T")
@@ -31,6 +31,14 @@ class Codec:
 
 def _uint(text: str) -> int:
     return parse_size(text)
+
+
+def _placement(text: str) -> int:
+    """A Const's offset or size, as OpenVINO's reader reads it (``parse_uint64_attr``)."""
+    value = parse_uint64_attr(text)
+    if value is None:
+        raise ValueError(text)
+    return value
 
 
 def _uint_list(text: str) -> tuple[int, ...]:
@@ -111,6 +119,7 @@ UINT_LIST = Codec(
 )
 BOOL = Codec("true or false", _boolean, lambda v: "true" if v else "false")
 UINT = Codec("a non-negative integer", _uint, str)
+PLACEMENT = Codec("a non-negative integer", _placement, str)
 INT = Codec("an integer that fits int64", _int64, str)
 STRING = Codec("a string", str, str)
 FLOAT = Codec("a number", _float, repr)

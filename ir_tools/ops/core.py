@@ -30,7 +30,16 @@ def _element(text: str) -> str:
     return et.name
 
 
+def _const_element(text: str) -> str:
+    """A Const's element type, in lower case exactly: OpenVINO's reader builds it from the text by element::Type's
+    constructor, which refuses 'F32' (measured on 2026.4; a Parameter's or a Convert's 'F32' is read)."""
+    if _element(text) != text:
+        raise ValueError(text)
+    return text
+
+
 ELEMENT = A.Codec("an element type such as f32, f16, i64", _element, str)
+CONST_ELEMENT = A.Codec(ELEMENT.what, _const_element, str)
 PARTIAL_SHAPE = A.Codec("a shape such as '1,3,224,224', '?,3,1..10,-1' or '...'", parse_shape, format_shape)
 
 
@@ -42,10 +51,10 @@ class ParameterAttrs:
 
 @dataclass(frozen=True, slots=True)
 class ConstAttrs:
-    element_type: str = A.attr("element_type", ELEMENT)
+    element_type: str = A.attr("element_type", CONST_ELEMENT)
     shape: tuple[int, ...] = A.attr("shape", A.UINT_LIST)
-    offset: int = A.attr("offset", A.UINT)
-    size: int = A.attr("size", A.UINT)
+    offset: int = A.attr("offset", A.PLACEMENT)
+    size: int = A.attr("size", A.PLACEMENT)
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,8 +59,12 @@ def _assert_paths_agree(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple:
 
 
 def _id_read(text: str) -> str:
-    """A layer id as OpenVINO reads it, an integer: "07" is layer 7."""
-    return str(int(text)) if text.isascii() and text.isdigit() else text
+    """A layer id as OpenVINO reads it, an integer as a stream reads one to the end of the text: "07", "+7" and
+    " 7" are layer 7, "7 " is refused (kept as written)."""
+    if text.isascii() and text.isdigit():
+        return str(int(text))
+    read = int(text) if re.fullmatch(r"[ \t\n\v\f\r]*[+-]?[0-9]+", text) else -1
+    return str(read) if 0 <= read < 2**63 else text
 
 
 def _files() -> list[Path]:
