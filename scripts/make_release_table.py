@@ -146,6 +146,17 @@ def converts_output_only(answer: dict, current: dict) -> list[str]:
     return sorted(pair for pair in otherwise if pair in mine["convert"] and pair not in inside)
 
 
+#: The answers that name a defect where they are False: (question, its part or None) -> the defect's key.
+FALSE_MEANS = {
+    ("scatter_min_max", None): "scatter_min_max_nan_otherwise",
+    ("scatter_no_init", "max"): "scatter_max_no_init_wrong",
+    ("scatter_no_init", "mean"): "scatter_mean_integer_floors",
+    ("identity", None): "identity_not_compiled",
+    ("segment_max", "zero"): "segment_max_zero_fill_wrong",
+    ("segment_max", "i16_lowest"): "segment_max_i16_lowest_wrong",
+}
+
+
 def miscomputes(answer: dict, current: dict) -> list[str]:
     """The measured defects of the probed release (keys of ir_tools/ops/releases.py ``DEFECTS``); SystemExit for an
     answer no key describes (a defect not met before: describe it, then add its key)."""
@@ -173,20 +184,10 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         sys.exit(f"{answer['version']}: SDPA-13 of a scalar mask fed: {scalar}, a defect no key describes")
     if scalar == "crashes":
         found.append("sdpa_scalar_mask_crashes")
-    if answer.get("scatter_min_max") is False:  # (as sdpa_lower_rank: not measured before the question)
-        found.append("scatter_min_max_nan_otherwise")
-    no_init = answer.get("scatter_no_init") or {}  # (as sdpa_lower_rank: not measured before the question)
-    if no_init.get("max") is False:
-        found.append("scatter_max_no_init_wrong")
-    if no_init.get("mean") is False:
-        found.append("scatter_mean_integer_floors")
-    if answer["identity"] is False:
-        found.append("identity_not_compiled")
-    segments = answer.get("segment_max") or {}  # (as sdpa_lower_rank: not measured before the question)
-    if segments.get("zero") is False:
-        found.append("segment_max_zero_fill_wrong")
-    if segments.get("i16_lowest") is False:
-        found.append("segment_max_i16_lowest_wrong")
+    for (question, part), key in FALSE_MEANS.items():  # (as sdpa_lower_rank: a question not asked names none)
+        got = answer.get(question)
+        if (got if part is None else (got or {}).get(part)) is False:
+            found.append(key)
     wrong = {(op, element) for op, types in (answer["bitwise"] or {}).items() for element, right in types.items()
              if not right}
     if wrong == BITWISE_WRONG:
