@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -21,12 +21,13 @@ from ..base.codes import FATAL_CODES
 from ..base.diagnostics import Diagnostic, has_errors
 from ..base.errors import IrToolsError, OpValidationError, SourceLoc
 from ..ir.bodies import subgraphs
-from ..ir.model import Graph
+from ..ir.model import Graph, Layer
 from ..ir.reader import read_ir
 from ..ops import attrs as A
 from ..ops.control_flow import Bodies
 from ..ops.core import ConstAttrs
 from ..ops.opsets import lookup, refusing_types
+from ..ops.spec import OpSpec, TensorType
 from .checks import LOCAL_CHECKS, STRUCTURAL_CHECKS, WARNING_CHECKS, empty_window_warnings, in_scope
 from .shapes import MAX_VALUE_ELEMENTS, Propagation, agreed_with, propagate
 
@@ -121,15 +122,8 @@ def known_value_refusals(graph: Graph, result: Propagation) -> list[Diagnostic]:
     the answer itself stays OpenVINO's, and a rule that cannot run on such partial knowledge says nothing.
     """
     found = []
-    for layer in result.not_inferred:
-        if result.walked is not None and layer.id not in result.walked:
-            continue
-        spec = lookup(layer.type, layer.version)
-        keys = graph.input_keys(layer.id, layer.input_ids())  # (no Port objects made)
-        if spec is None or spec.infer is None or None in keys or not spec.n_inputs[0] <= len(keys) <= spec.n_inputs[1]:
-            continue
-        inputs = [result.types.get(key) for key in keys]
-        if None in inputs:
+    for layer, spec, keys, inputs in _typed_inputs(graph, result, result.not_inferred):
+        if spec.infer is None or not spec.n_inputs[0] <= len(keys) <= spec.n_inputs[1]:
             continue
         try:
             values = [_const_value(graph, key) if i in spec.value_inputs else None for i, key in enumerate(keys)]
@@ -146,15 +140,8 @@ def cpu_refusals(graph: Graph, result: Propagation) -> list[Diagnostic]:
     layer's inferred input types and the Consts feeding it (``check --compile`` would hear it from OpenVINO; without
     it, and in a gate, only this tells); in a propagation continued from another, at the layers walked."""
     found = []
-    for layer in graph.by_type(*refusing_types()):
-        if result.walked is not None and layer.id not in result.walked:
-            continue
-        spec = lookup(layer.type, layer.version)
-        keys = graph.input_keys(layer.id, layer.input_ids())
-        if spec is None or spec.cpu_refuses is None or None in keys:
-            continue
-        inputs = [result.types.get(key) for key in keys]
-        if None in inputs:
+    for layer, spec, keys, inputs in _typed_inputs(graph, result, graph.by_type(*refusing_types())):
+        if spec.cpu_refuses is None:
             continue
         try:  # (a TensorIterator's rule is given its port maps, its bodies unbound)
             attrs = Bodies(tuple(s.port_map for s in subgraphs(graph, layer)), ()) if spec.bodies else \
@@ -165,6 +152,22 @@ def cpu_refusals(graph: Graph, result: Propagation) -> list[Diagnostic]:
         if why is not None:
             found.append(Diagnostic("error", "E-OP", why, layer.loc))
     return found
+
+
+def _typed_inputs(graph: Graph, result: Propagation, layers: Iterable[Layer],
+                  ) -> Iterator[tuple[Layer, OpSpec, list[tuple[str, int]], list[TensorType]]]:
+    """Each of ``layers`` (in a propagation continued from another, those walked) that ir_tools models, every input
+    fed and typed by ``result``: with its spec, its inputs' keys (no Port objects made) and their types."""
+    for layer in layers:
+        if result.walked is not None and layer.id not in result.walked:
+            continue
+        spec = lookup(layer.type, layer.version)
+        keys = graph.input_keys(layer.id, layer.input_ids())
+        if spec is None or None in keys:
+            continue
+        inputs = [result.types.get(key) for key in keys]
+        if None not in inputs:
+            yield layer, spec, keys, inputs
 
 
 def _readable_const(graph: Graph, key: tuple[str, int]):
