@@ -92,10 +92,11 @@ def body_layers(layer: Layer) -> tuple[Layer, ...]:
 
 
 def located(owner: Layer, body: Graph, loc: SourceLoc) -> SourceLoc:
-    """``loc``, of a layer inside ``body`` (one of ``owner``'s), at the owner's line with the layer named
-    ``LAYER/BODY/INNER``: where a finding inside a body is reported (nested bodies compose: ``A/body/B/body/C``)."""
+    """``loc``, of a layer inside ``body`` (one of ``owner``'s), at its own line (the owner's, where it has none: a
+    layer a rewrite made) with the layer named ``LAYER/BODY/INNER``: where a finding inside a body is reported (nested
+    bodies compose: ``A/body/B/body/C``)."""
     name = f"{owner.name}/{body.name.rsplit('/', 1)[-1]}/{loc.layer_name or ''}"
-    return SourceLoc(owner.file, owner.line, owner.id, name, loc.layer_kind)
+    return SourceLoc(owner.file, owner.line if loc.line is None else loc.line, owner.id, name, loc.layer_kind)
 
 
 def with_bodies(owner: Layer, subs: Sequence[Subgraph]) -> tuple[RtNode, ...]:
@@ -120,8 +121,8 @@ def body_node(body: RtNode, graph: Graph) -> RtNode:
     layers and edges, in graph order."""
     layers = RtNode("layers", (), tuple(_layer_node(layer) for layer in graph.layers()))
     edges = RtNode("edges", (), tuple(RtNode("edge", (("from-layer", a), ("from-port", str(p)), ("to-layer", b),
-                                                      ("to-port", str(q))))
-                                      for a, p, b, q, _ in graph.links()))
+                                                      ("to-port", str(q))), line=line)
+                                      for a, p, b, q, line in graph.links()))
     rest = tuple(child for child in body.children if child.tag not in ("layers", "edges"))
     return RtNode(body.tag, body.attrs, (layers, edges, *rest), body.text)
 
@@ -141,15 +142,15 @@ def _layer_node(layer: Layer) -> RtNode:
         if records:
             children.append(RtNode(tag, (), tuple(map(_port_node, records))))
     children += [c for c in layer.children if c.tag not in PORT_MAPS]
-    return RtNode("layer", head, tuple(children))
+    return RtNode("layer", head, tuple(children), line=layer.line)
 
 
 def _port_node(record: PortRecord) -> RtNode:
-    pid, precision, dims, names, extra, rt_info, _ = record
+    pid, precision, dims, names, extra, rt_info, line = record
     attrs = (("id", str(pid)), *((("precision", precision),) if precision is not None else ()),
              *((("names", names),) if names is not None else ()), *(extra or {}).items())
     children = tuple(RtNode("dim", text=str(d)) for d in dims or ())
-    return RtNode("port", attrs, (*children, *((RtNode("rt_info", (), rt_info),) if rt_info else ())))
+    return RtNode("port", attrs, (*children, *((RtNode("rt_info", (), rt_info),) if rt_info else ())), line=line)
 
 
 def _canonical(layer: Layer) -> str:
@@ -183,7 +184,7 @@ def _subgraph(outer: Graph, owner: Layer, body_tag: str, map_tag: str) -> Subgra
                 parse_uint64_attr(a.get("to-port")))
         if None in link or not graph.has_layer(link[0]) or not graph.has_layer(link[2]):
             raise IrToolsError(f"<{body_tag}> has an edge OpenVINO cannot read: {a}", where, "E-OP")
-        graph.add_edge(Edge(*link))
+        graph.add_edge(Edge(*link, node.line))
     parameters = tuple(graph.parameters())
     results = tuple(graph.results())
     port_map = _port_map(owner, body_tag, _child(owner.children, map_tag),
@@ -208,7 +209,7 @@ def _subgraph(outer: Graph, owner: Layer, body_tag: str, map_tag: str) -> Subgra
 def _layer(node: RtNode, owner: Layer) -> Layer:
     a = dict(node.attrs)
     layer = Layer(as_layer_id(a.pop("id", "")), a.pop("name", ""), a.pop("type", ""), a.pop("version", None), extra=a,
-                  file=owner.file, line=owner.line)
+                  file=owner.file, line=owner.line if node.line is None else node.line)
     children = []
     for child in node.children:
         if child.tag == "data":
@@ -236,7 +237,7 @@ def _port(node: RtNode, owner: Layer) -> Port:
         raise IrToolsError(f"a port of its body is not readable ({dict(node.attrs)})", owner.loc, "E-OP")
     rt = _child(node.children, "rt_info")
     return Port(pid, a.pop("precision", None), dims, a.pop("names", None), a, () if rt is None else rt.children,
-                owner.line)
+                owner.line if node.line is None else node.line)
 
 
 def _layer_id(text: str | None) -> str | None:

@@ -28,13 +28,15 @@ class RtNode:
     """One XML element kept verbatim (tag, attributes, children, text): rt_info entries and the
     layer children we do not interpret, such as the ``<body>`` of a TensorIterator, Loop or If. ``payload``: on the
     ``<data>`` of a Const a rewrite made inside a body, its bytes in memory (as ``Layer.data``; the writer lays them
-    out in the ``.bin``, read ones stay there)."""
+    out in the ``.bin``, read ones stay there). ``line``: where an element of a body was read (its layers and ports are
+    reported there); not part of what the node is (equality, hash)."""
 
     tag: str
     attrs: tuple[tuple[str, str], ...] = ()
     children: tuple[RtNode, ...] = ()
     text: str | None = None
     payload: bytes | None = None
+    line: int | None = field(default=None, compare=False)
 
 
 @dataclass(slots=True)

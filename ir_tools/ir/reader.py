@@ -385,7 +385,7 @@ def _named_back(graph: Graph) -> None:
 
     def tree(nodes: tuple[RtNode, ...]) -> tuple[RtNode, ...]:
         return tuple(RtNode(node.tag.translate(_NAMES_BACK), tuple(keys(dict(node.attrs)).items()),
-                            tree(node.children), node.text, node.payload) for node in nodes)
+                            tree(node.children), node.text, node.payload, node.line) for node in nodes)
 
     graph.rt_info, graph.net_extra = tree(graph.rt_info), keys(graph.net_extra)
     for layer in graph.layers():
@@ -404,7 +404,7 @@ def _stood_in_for(graph: Graph) -> None:
 
     def tree(nodes: tuple[RtNode, ...]) -> tuple[RtNode, ...]:
         return tuple(RtNode(node.tag, tuple((k, back(v)) for k, v in node.attrs), tree(node.children),
-                            back(node.text), node.payload) for node in nodes)
+                            back(node.text), node.payload, node.line) for node in nodes)
 
     graph.name, graph.rt_info = back(graph.name), tree(graph.rt_info)
     graph.net_extra = {k: back(v) for k, v in graph.net_extra.items()}
@@ -438,18 +438,23 @@ def _net_version(root: etree._Element, file: str, line: int | None) -> int:
     return version
 
 
-def _rt_tree(el: etree._Element, shared: dict | None = None) -> tuple[RtNode, ...]:
+def _rt_tree(el: etree._Element, shared: dict | None = None,
+             line_of: Callable[[etree._Element], int] | None = None) -> tuple[RtNode, ...]:
     """The element children of ``el`` as verbatim trees (rt_info, subgraph bodies, port maps).
 
     With ``shared``, equal trees (and equal tuples of them) are one object, which is safe as they
-    are immutable: a model repeats the same few rt_info entries thousands of times.
+    are immutable: a model repeats the same few rt_info entries thousands of times. With ``line_of`` (a body's, never
+    shared: equal bodies lie on other lines), each node holds its element's line.
     """
     nodes = []
     for c in el[:]:
         tag = c.tag
         if isinstance(tag, str):  # not a comment or processing instruction
-            fields = (tag, tuple(c.items()), _rt_tree(c, shared), (c.text or "").strip() or None)
-            nodes.append(RtNode(*fields) if shared is None else _shared(fields, shared))
+            fields = (tag, tuple(c.items()), _rt_tree(c, shared, line_of), (c.text or "").strip() or None)
+            if line_of is not None:
+                nodes.append(RtNode(*fields, line=line_of(c)))
+            else:
+                nodes.append(RtNode(*fields) if shared is None else _shared(fields, shared))
     found = tuple(nodes)
     return found if shared is None else shared.setdefault(found, found)
 
@@ -1084,7 +1089,8 @@ class _Reader:
             elif tag == "rt_info":
                 layer.rt_info = _rt_tree(child, self.shared)
             elif isinstance(tag, str):  # <body>, <port_map>, <then_body>...: kept verbatim
-                layer.children += (RtNode(tag, tuple(child.items()), _rt_tree(child, self.shared)),)
+                layer.children += (RtNode(tag, tuple(child.items()), _rt_tree(child, None, self.line_of),
+                                          line=self.line_of(child)),)
         if layer.attrs is _NO_ATTRS:
             layer.attrs = {}
         self.add(layer, number, layer.repeats_a_port_id())

@@ -5,7 +5,7 @@ Each refusal is one E-TARGET error at the layer's line: its op version, the olde
 whether ir_tools rewrites it; or a layer the release creates but computes wrongly (a measured defect,
 ``ops/releases.DEFECTS``: rewritten too); or a ReadValue whose variable has a dynamic shape, which a release that
 cannot run such a state (``Release.runs_dynamic_state``) fails on, whatever ir_tools rewrites. A layer inside a
-TensorIterator's, Loop's or If's body is asked the same, at its owner's line. ``retarget`` runs the rewrites (every
+TensorIterator's, Loop's or If's body is asked the same, at its own line. ``retarget`` runs the rewrites (every
 AvgPool into opset8 by ``to_opset8``, then the downgrades of ``passes/downgrade``; then both inside bodies,
 ``passes/in_bodies``) and refuses, with every E-TARGET, what is left.
 """
@@ -98,8 +98,8 @@ def _own_tensor_text(graph: Graph, target: Release, result: Layer, own: list[str
 def _repeated_names(graph: Graph, target: Release) -> list[Diagnostic]:
     """E-TARGET for each layer of ``graph`` (its top level, or a body: a release that refuses two layers of one name
     refuses them inside one body too, "Invalid IR! NAME name is not unique!") named as one before it, where
-    ``target`` refuses that. The first is named by its id, and its line at the top level: a body's layers have no
-    line of their own (each is reported at its owner's, ``bodies.located``, as the body graph's own line is)."""
+    ``target`` refuses that. The first is named by its id, and its line where it has one of its own (a body's layer a
+    rewrite made has its owner's, as the body graph has)."""
     if graph.ir_version in target.reads_duplicate_layer_names:
         return []
     oldest = next((r.name for r in releases().values() if graph.ir_version in r.reads_duplicate_layer_names), None)
@@ -152,7 +152,7 @@ def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnos
 
 
 def _in_bodies(graph: Graph, ask: Callable[[Graph], list[Diagnostic]]) -> list[Diagnostic]:
-    """What ``ask`` finds in each TensorIterator's, Loop's and If's body (nested ones too), each at its owner's line,
+    """What ``ask`` finds in each TensorIterator's, Loop's and If's body (nested ones too), each at its own line,
     the layer named ``LAYER/BODY/INNER``: ``target_diagnostics`` asks a body's layers what it asks the top level's
     (``migrate --target`` rewrites inside bodies with the same passes: ``passes/in_bodies``). A body OpenVINO cannot
     read either is left to ``check``, which names it."""

@@ -952,14 +952,14 @@ class LayerCheck(_ReportWalker):
 
     def why_not_run(self, layer: Layer, graph: Graph | None = None) -> str:
         """Why the reference cannot run ``layer`` (of ``graph``, the walk's by default): a body's owner names the first
-        layer of its bodies it cannot run, ``LAYER/BODY/INNER`` at the owner's line, and that layer's reason."""
+        layer of its bodies it cannot run, ``LAYER/BODY/INNER`` at its own line, and that layer's reason."""
         spec = lookup(layer.type, layer.version)
         if spec is not None and spec.bodies:
             found = unrunnable_inner(graph or self.graph, layer)
             if found is None:
                 return "no reference kernel for a layer of its body"
             name, inner = found
-            return f"{name} ({inner.kind}, line {layer.line}) of its body: {_why_not(inner)}"
+            return f"{name} ({inner.kind}, line {inner.line}) of its body: {_why_not(inner)}"
         return _why_not(layer)
 
     def compared(self, layer: Layer, args: list[np.ndarray], actual: list[np.ndarray | None]) -> list[TensorComparison]:
