@@ -6,7 +6,8 @@ The public API (everything else is internal and may change):
 - ``write_ir(graph, xml_path, ir_version=None)`` (the graph's own IR version unless given, which makes the graph that
   version first, the names OpenVINO reports kept, as ``--ir-version``; atomic; never over the input unless asked)
 - ``check(xml_path, bin_path=None, openvino=True, compile_model=False, target=None) -> list[Diagnostic]``: what
-  ``ir-tools check`` prints (``openvino=False`` is ``--no-openvino``, ``target`` is ``--target``)
+  ``ir-tools check`` prints (``openvino=False`` is ``--no-openvino``, ``target`` is ``--target``); given a Graph
+  rather than a path, the same of the graph as it is in memory (not read again), as ``onnx.checker`` takes a model
 - ``infer_shapes(graph) -> list[Diagnostic]`` (our rules alone); ``fix_shapes(graph, openvino=True) -> int`` writes
   the re-inferred dims, as ``ir-tools shapes --fix`` (``openvino=False`` is ``--no-openvino``): ours, and OpenVINO's
   inference for the layers our rules do not re-infer, with what follows them re-inferred to a fixed point
@@ -23,7 +24,7 @@ The public API (everything else is internal and may change):
   stateful model over the steps of a generation loop, as ``compare --steps N``; ``random_steps(graph, count, seed)``
   draws the steps as the command does
 - ``inspect(xml_path) -> dict``: inputs, outputs, op histogram, layers and diagnostics, as ``ir-tools inspect
-  --format json`` (a broken file too)
+  --format json`` (a broken file too; a Graph in memory too)
 - ``migrate(graph_or_path, target=None, stateless=False) -> PassResult``: as ``ir-tools migrate [--target RELEASE]
   [--stateless]`` (every average pooling into opset8 AvgPool; with a target, an OpenVINO release or ``opsetN``,
   every layer it cannot create rewritten, or PassError naming each one left, and the IR version it reads; a legacy
@@ -252,13 +253,15 @@ def reduce(graph: Graph, inputs: dict[str, np.ndarray], fails: Failure,
     return reduce_model(graph, fed, fails, runs)
 
 
-def inspect(xml_path: str | Path, bin_path: str | Path | None = None) -> dict:
-    """Inputs, outputs, op histogram and layers of a model, and the diagnostics ``check`` gives without OpenVINO
-    (as dicts), as ``ir-tools inspect --format json``; a file that cannot be read raises IrToolsError."""
+def inspect(source: Graph | str | Path, bin_path: str | Path | None = None) -> dict:
+    """Inputs, outputs, op histogram and layers of a model (a file, or a Graph as it is in memory, as ``check``
+    takes one), and the diagnostics ``check`` gives without OpenVINO (as dicts), as ``ir-tools inspect --format
+    json``; a file that cannot be read raises IrToolsError."""
     from .ir.inspect import summary
+    from .ir.reader import graph_of
     from .passes.validate import check_graph
 
-    graph = read_ir(xml_path, bin_path)
+    graph = graph_of(source, lambda path: read_ir(path, bin_path))
     return {**summary(graph), "diagnostics": [d.to_dict() for d in check_graph(graph)[0]]}
 
 

@@ -54,6 +54,36 @@ def test_the_library_check_is_the_commands(tmp_path: Path, capsys, openvino: boo
     assert verdict == (["E-OPENVINO"] if openvino else [])
 
 
+def test_check_takes_a_graph_as_it_is_in_memory(tmp_path: Path) -> None:
+    """``ir_tools.check(graph)`` raised TypeError (it took a path only; onnx.checker takes a ModelProto): now a Graph
+    read from each file of the corpus and the samples is checked as the file is, OpenVINO's verdict included, and a
+    change in memory is what is checked, not the file: the stride of a ReorgYolo (no rule of ours) made 3, which only
+    OpenVINO refuses, and back to 2 with the declared dims made wrong, which only OpenVINO's inference tells."""
+    paths = [*sorted(BAD.glob("*.xml")), *sorted(SAMPLES.glob("*.xml"))]
+    for path in paths:
+        try:
+            graph = ir_tools.read_ir(path)
+        except ir_tools.IrToolsError:
+            continue  # (a file that cannot be read has no graph)
+        for openvino in (True, False):
+            ours = [d.to_dict() for d in ir_tools.check(graph, openvino=openvino)]
+            assert stable(ours) == stable([d.to_dict() for d in ir_tools.check(path, openvino=openvino)]), path
+    graph = ir_tools.read_ir(unmodelled_model(tmp_path / "reorg.xml"))
+    assert ir_tools.check(graph) == []
+    (reorg,) = graph.by_type("ReorgYolo")
+    reorg.attrs["stride"] = "3"
+    assert [d.code for d in ir_tools.check(graph)] == ["E-OPENVINO"]
+    assert ir_tools.check(graph, openvino=False) == []
+    reorg.attrs["stride"] = "2"
+    reorg.outputs[0].dims = (1, 32, 3, 2)
+    graph.results()[0].inputs[0].dims = (1, 32, 3, 2)
+    assert [(d.code, d.loc.layer_name) for d in ir_tools.check(graph)] == [("E-SHAPE", "reorg")]
+    assert "OpenVINO infers [1,32,2,2]" in ir_tools.check(graph)[0].message
+    with pytest.raises(ir_tools.IrToolsError, match="a Graph's weights are its own") as refused:
+        ir_tools.check(graph, tmp_path / "reorg.bin")
+    assert refused.value.code == "E-USAGE"
+
+
 def test_the_library_compares_inspects_and_converts_as_the_commands_do(tmp_path: Path, capsys) -> None:
     from ir_tools.runtime.inputs import draw, recipes
 
@@ -406,6 +436,41 @@ def test_a_layer_inserted_after_a_model_input_leaves_the_input_its_name(tmp_path
     assert model.input("input").get_node().get_friendly_name() == param.name
     assert [sorted(o.get_names()) for o in model.outputs] == [
         sorted(o.get_names()) for o in ov.Core().read_model(SAMPLES / "mixed_network.xml").outputs]
+
+
+def test_a_layer_removed_before_an_output_leaves_the_output_its_name(tmp_path: Path) -> None:
+    """Removing the layer that feeds a model output (``replace_all_uses(relu, its input)``, as onnx-graphsurgeon users
+    rewire) lost the output's name in IR v10, whose outputs are named by the tensor feeding them: the names moved only
+    onto a tensor without names of its own, and the Add's had 'add_t' (``model.output("relu_t")`` then failed on the
+    file written). Now they join its names, as OpenVINO's ``Output.replace`` adds them: the file names each output
+    as OpenVINO's own edit of the model does, in v10 and v11."""
+    import numpy as np
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([1, 4], np.float32, name="x")
+    add = ops.add(x, ops.constant(np.ones((1, 4), np.float32)))
+    add.output(0).set_names({"add_t"})
+    relu = ops.relu(add)
+    relu.output(0).set_names({"relu_t"})
+    sigmoid = ops.sigmoid(add)
+    sigmoid.output(0).set_names({"second"})
+    ov.save_model(ov.Model([relu, sigmoid], [x]), tmp_path / "v11.xml")
+    ir_tools.write_ir(ir_tools.read_ir(tmp_path / "v11.xml"), tmp_path / "v10.xml", ir_version=10)
+    for version in ("v10", "v11"):
+        graph = ir_tools.read_ir(tmp_path / f"{version}.xml")
+        (relu_layer,) = graph.by_type("ReLU")
+        graph.replace_all_uses(relu_layer, graph.producer_key(relu_layer.id, relu_layer.inputs[0].id))
+        graph.remove_dead()
+        ours, _ = ir_tools.write_ir(graph, tmp_path / f"ours_{version}.xml")
+        model = ov.Core().read_model(tmp_path / f"{version}.xml")
+        (ov_relu,) = [op for op in model.get_ops() if op.get_type_name() == "Relu"]
+        ov_relu.output(0).replace(ov_relu.input_value(0))
+        ov.save_model(model, tmp_path / f"theirs_{version}.xml")
+        names = [[sorted(o.get_names()) for o in ov.Core().read_model(f).outputs] for f in (
+            ours, tmp_path / f"theirs_{version}.xml")]
+        assert names[0] == names[1] and "relu_t" in names[0][0], (version, names)
+        assert ir_tools.check(ours) == []
 
 
 def test_write_ir_refuses_weights_written_over_the_xml(tmp_path: Path) -> None:

@@ -134,7 +134,9 @@ _TABLE = (
     Code("E-ONNXRUNTIME", "fatal", "onnx", "onnxruntime cannot run the ONNX model (`convert-onnx --check`)"),
     Code("E-USAGE", "fatal", "commands",
          "the command line cannot be carried out: an option missing or out of range, no model file where one was "
-         "named, an optional dependency not installed"),
+         "named, an optional dependency not installed; from Python, a call given what it does not take (a path where "
+         "a Graph is changed, a layer or edge the graph does not hold, a layer's field set to what the IR cannot hold: "
+         "an attribute an int, a port's names a list)"),
     Code("E-OVERWRITE", "fatal", "commands",
          "writing would replace a file the command reads (the model, its weights, --inputs, --load-outputs, --against) "
          "or another of its outputs; only `--in-place` writes over the input model"),

@@ -122,10 +122,10 @@ def numpy_dtype(name: str) -> np.dtype:
     ``name`` as a ``<data element_type>`` or a port precision spells it (``f32``, ``FP32``). numpy has its own reading
     of such names (``np.dtype("f16")`` is float128), which is why this exists. E-ATTR for a name that is no element
     type, or ``string``."""
-    et = element_type(name)
+    et = element_type(name) if isinstance(name, str) else None  # (a number: AttributeError inside)
     dtype = None if et is None else value_dtype(et)
     if dtype is None:
-        raise AttrError(f"'{name}' is not an element type numpy holds (f32, f16, bf16, i64, u4, boolean...)")
+        raise AttrError(f"{name!r} is not an element type numpy holds (f32, f16, bf16, i64, u4, boolean...)")
     return dtype
 
 

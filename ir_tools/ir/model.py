@@ -302,6 +302,116 @@ class Layer:
         ReLU; one spelling rule: ``ops.opsets.type_query``)."""
         return reads_as(self._type, op_type)
 
+    def misfit(self) -> str | None:
+        """What field of the layer holds a value the IR cannot hold, in words (a caller's edit: an attribute set to
+        an int, a port's names to a list), else None. Every check and the writer look here first: such a value made
+        them fail inside, or was written as OpenVINO cannot read it (``auto_broadcast="1"``). A read layer's ports are
+        records of the reader's own making, not looked at."""
+        if self._fields_fit():
+            ins, outs = self._inputs, self._outputs
+            if (type(ins) is not list or all(map(_port_fits, ins))) and \
+                    (type(outs) is not list or all(map(_port_fits, outs))):
+                return None
+        for what, value, kind in (("id", self.id, str), ("name", self.name, str), ("type", self._type, str),
+                                  ("version", self.version, str | None)):
+            if not isinstance(value, kind):
+                return f"its {what} is {_shown(value)}, not a string{' or None' if what == 'version' else ''}"
+        for what, texts in (("attrs", self.attrs), ("extra", self._extra or {})):
+            found = _not_texts(texts)
+            if found is not None:
+                return (f"its {what} {found} (layer.attrs and layer.extra hold the IR's strings, as it writes them: "
+                        "'numpy', '1,2'; GraphBuilder.attrs makes them from typed values)")
+        for what, nodes in (("rt_info", self.rt_info), ("children", self.children)):
+            if not (isinstance(nodes, tuple) and all(isinstance(n, RtNode) for n in nodes)):
+                return f"its {what} is {_shown(nodes)}, not a tuple of RtNode"
+        if self.data is not None and not isinstance(self.data, bytes | memoryview):
+            return (f"its data is {_shown(self.data)}, not bytes (a Const's payload: value.tobytes(), or "
+                    "GraphBuilder.const)")
+        for side, ports in (("input", self._inputs), ("output", self._outputs)):
+            if type(ports) is list:  # (records are the reader's)
+                for port in ports:
+                    found = _port_misfit(port)
+                    if found is not None:
+                        return f"{side} {found}"
+        return None
+
+    def _fields_fit(self) -> bool:
+        """Whether every field but the ports is of its type, by a few comparisons (``misfit`` is asked of every layer
+        by every check; it says what is wrong only where something is)."""
+        attrs, extra, rt_info, children, data = self.attrs, self._extra, self.rt_info, self.children, self.data
+        return (type(self.id) is str and type(self.name) is str and type(self._type) is str
+                and (self.version is None or type(self.version) is str)
+                and type(attrs) is dict and _STR.issuperset(map(type, attrs.values()))
+                and _STR.issuperset(map(type, attrs))
+                and (extra is None or (type(extra) is dict and _STR.issuperset(map(type, extra.values()))
+                                       and _STR.issuperset(map(type, extra))))
+                and type(rt_info) is tuple and (not rt_info or _NODE.issuperset(map(type, rt_info)))
+                and type(children) is tuple and (not children or _NODE.issuperset(map(type, children)))
+                and (data is None or type(data) is bytes or type(data) is memoryview))
+
+
+#: The types ``Layer._fields_fit`` and ``_port_fits`` accept (a subclass, numpy's int: looked at by ``misfit`` itself).
+_STR, _NODE, _INT = frozenset({str}), frozenset({RtNode}), frozenset({int})
+
+
+def _port_fits(port: Port) -> bool:
+    """Whether every field of a Port is of its type, by a few comparisons (``_port_misfit`` says what is not)."""
+    dims, extra, rt_info = port.dims, port.extra, port.rt_info
+    return (type(port) is Port and type(port.id) is int and (port.precision is None or type(port.precision) is str)
+            and (dims is None or (type(dims) is tuple and _INT.issuperset(map(type, dims))))
+            and (port.names is None or type(port.names) is str)
+            and type(extra) is dict and _STR.issuperset(map(type, extra.values())) and _STR.issuperset(map(type, extra))
+            and type(rt_info) is tuple and (not rt_info or _NODE.issuperset(map(type, rt_info))))
+
+
+
+def _shown(value: object) -> str:
+    """``[1, 4] (a list)``: a value and its type, as a misfit names them."""
+    kind = type(value).__name__
+    return f"{value!r} ({'an' if kind[0] in 'aeiou' else 'a'} {kind})"
+
+
+def _not_texts(texts: object) -> str | None:
+    """What in ``texts`` is no string (or ``texts`` no dict of them), in words (``are ...``, ``'axis' is ...``);
+    None if all are."""
+    if not isinstance(texts, dict):
+        return f"are {_shown(texts)}, not a dict"
+    for key, value in texts.items():
+        if not isinstance(key, str):
+            return f"name {_shown(key)} is not a string"
+        if not isinstance(value, str):
+            return f"{key!r} is {_shown(value)}, not a string"
+    return None
+
+
+def _port_misfit(port: object) -> str | None:
+    """What field of a Port holds what the IR cannot (``Layer.misfit``), in words; None if none."""
+    if not isinstance(port, Port):
+        return f"port {_shown(port)}: a layer's ports are Port objects"
+    if not _is_int(port.id):
+        return f"port {port.id!r}: its id is {_shown(port.id)}, not an int"
+    where = f"port {port.id}"
+    if not isinstance(port.precision, str | None):
+        return f"{where}: its precision is {_shown(port.precision)}, not a string ('f32', 'FP32') or None"
+    if port.dims is not None and not (isinstance(port.dims, tuple) and all(_is_int(d) for d in port.dims)):
+        return (f"{where}: its dims are {_shown(port.dims)}, not a tuple of ints (-1 a dynamic dim) or None (a "
+                "dynamic rank)")
+    if not isinstance(port.names, str | None):
+        return (f"{where}: its names are {_shown(port.names)}, not a string or None (the tensor's names in one "
+                "string, comma separated, as the IR writes them; a model's input or output: rename_input, "
+                "rename_output)")
+    found = _not_texts(port.extra)
+    if found is not None:
+        return f"{where}: its extra {found}"
+    if not (isinstance(port.rt_info, tuple) and all(isinstance(n, RtNode) for n in port.rt_info)):
+        return f"{where}: its rt_info is {_shown(port.rt_info)}, not a tuple of RtNode"
+    return None
+
+
+def _is_int(value: object) -> bool:
+    """An int (numpy's too), not a bool: what a port id or a dim is."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
 
 class Edge(NamedTuple):
     """One ``<edge>``: an output port feeding an input port. A tuple, so it compares equal to a plain
@@ -371,17 +481,26 @@ def _slot_links(slot: _Link | tuple[_Link, ...] | list[_Link] | None) -> tuple[_
 
 
 
-class UnknownLayerError(IrToolsError, KeyError, ValueError):
-    """A layer id the graph does not hold (E-USAGE: the caller's mistake, not the model's). An IrToolsError as every
-    refusal of ir_tools is, and still the KeyError (``Graph.layer``) and ValueError (``Graph.remove_layer``) these
-    look-ups raised before."""
+class GraphMisuseError(IrToolsError, ValueError):
+    """A call on a Graph that names what the graph does not hold (a layer, an edge, an output) or adds what it holds
+    already (E-USAGE: the caller's mistake, not the model's; inside a pass, the pass's bug, named at its line). An
+    IrToolsError as every refusal of ir_tools is, and still the ValueError these calls raised before."""
 
     code = "E-USAGE"
 
-    def __init__(self, graph: Graph, layer_id: object):
-        near = did_you_mean(str(layer_id), graph._layers) if isinstance(layer_id, str) else \
-            f" (ids are strings: '{layer_id}')" if str(layer_id) in graph._layers else ""
-        super().__init__(f"graph '{graph.name}' has no layer of id {layer_id!r}{near}")
+
+class UnknownLayerError(GraphMisuseError, KeyError):
+    """A layer id the graph does not hold, and still the KeyError (``Graph.layer``) it raised before. ``what``: the call
+    that named it (``edge 0:0 -> 9:0``), said before the id."""
+
+    def __init__(self, graph: Graph, layer_id: object, what: str = ""):
+        if isinstance(layer_id, Layer):
+            found = f"takes a layer id (a string) here, not a Layer: layer '{layer_id.name}' has id {layer_id.id!r}"
+        else:
+            near = did_you_mean(str(layer_id), graph._layers) if isinstance(layer_id, str) else \
+                f" (ids are strings: '{layer_id}')" if str(layer_id) in graph._layers else ""
+            found = f"has no layer of id {layer_id!r}{near}"
+        super().__init__(f"{what}{': ' if what else ''}graph '{graph.name}' {found}")
 
 
 class Graph:
@@ -422,11 +541,16 @@ class Graph:
 
     # -- layers -------------------------------------------------------------------------------
     def add_layer(self, layer: Layer) -> Layer:
-        """Add ``layer`` (its id unused: ValueError otherwise; ``new_id`` gives one) unconnected; returns it.
-        ``GraphBuilder.add`` builds one with its ports and edges."""
+        """Add ``layer`` (a Layer whose id, a string, is unused: GraphMisuseError otherwise; ``new_id`` gives one)
+        unconnected; returns it. ``GraphBuilder.add`` builds one with its ports and edges."""
+        if not isinstance(layer, Layer) or not isinstance(layer.id, str):
+            found = f"a Layer of id {layer.id!r}" if isinstance(layer, Layer) else f"a {type(layer).__name__}"
+            raise GraphMisuseError(f"add_layer takes a Layer whose id is a string (as the IR writes ids: "
+                                   f"Graph.new_id() gives a free one), not {found}")
         lid = layer.id
         if lid in self._layers:
-            raise ValueError(f"duplicate layer id {lid}")
+            raise GraphMisuseError(f"add_layer: duplicate layer id {lid}: graph '{self.name}' has layer "
+                                   f"'{self._layers[lid].name}' of that id already (Graph.new_id() gives a free one)")
         self._layers[lid] = layer
         self._order = None
         self._indexed(layer, True)
@@ -438,8 +562,8 @@ class Graph:
         return layer
 
     def remove_layer(self, layer_id: str) -> None:
-        """Remove a layer and every edge into or out of it."""
-        if layer_id not in self._layers:
+        """Remove a layer and every edge into or out of it; UnknownLayerError for an id the graph does not hold."""
+        if not isinstance(layer_id, str) or layer_id not in self._layers:
             raise UnknownLayerError(self, layer_id)
         links = dict.fromkeys((*_slot_links(self._in.get(layer_id)), *_slot_links(self._out.get(layer_id))))
         for link in links:  # a self-loop is in both
@@ -466,7 +590,11 @@ class Graph:
     def own(self, layer: Layer) -> Layer:
         """``layer`` if the graph holds it (or a layer equal to it, a copy's); IrToolsError (E-PASS) for another
         graph's Layer (a body's from ``bodies``, another model's) or one removed since, whose id would otherwise name
-        another layer of this graph, or none: what is built on it would be wired to that layer, silently."""
+        another layer of this graph, or none: what is built on it would be wired to that layer, silently.
+        GraphMisuseError for what is no Layer (an id: ``layer(id)`` gives its Layer)."""
+        if not isinstance(layer, Layer):
+            raise GraphMisuseError(f"expected a Layer, not {_shown(layer)}"
+                                   f"{': graph.layer(id) gives the Layer of an id' if isinstance(layer, str) else ''}")
         held = self._layers.get(layer.id)
         if held is not layer and held != layer:
             here = f"its id names layer '{held.name}' here" if held is not None else "no layer here has its id"
@@ -483,7 +611,7 @@ class Graph:
         graph does not hold."""
         try:
             return self._layers[layer_id]
-        except KeyError:
+        except (KeyError, TypeError):  # (TypeError: a Layer, which is unhashable)
             raise UnknownLayerError(self, layer_id) from None
 
     def layers(self) -> Iterator[Layer]:
@@ -497,7 +625,12 @@ class Graph:
         """Layers OpenVINO reads as one of ``types``, in layer order. A type is spelled in any case, as OpenVINO reads
         types ("Relu" is ReLU; an op ir_tools does not model, as written), Const aside; IrToolsError (E-USAGE) for
         "Constant", OpenVINO's Python name, which no layer has (one spelling rule: ``ops.opsets.type_query``). Of this
-        graph's top level: a TensorIterator's, Loop's or If's body is a graph of its own (``ir_tools.bodies``)."""
+        graph's top level: a TensorIterator's, Loop's or If's body is a graph of its own (``ir_tools.bodies``).
+        GraphMisuseError for a type that is no string (``of_types`` takes a list)."""
+        for t in types:
+            if not isinstance(t, str):
+                raise GraphMisuseError(f"by_type takes types, each a string (by_type('Add', 'Subtract'); of_types "
+                                       f"takes a list of them), not {_shown(t)}")
         spellings = self._typing()
         keyed = self._keyed
         if keyed is None:  # (each spelling's ``type_key`` once per index: a look-up is then one per type asked)
@@ -552,6 +685,13 @@ class Graph:
         wanted = set(spellings)
         return [layer for layer in self._layers.values() if layer.type in wanted]
 
+    def misfits(self, layer_ids: Iterable[str] | None = None) -> list[tuple[Layer, str]]:
+        """Each layer (of ``layer_ids``, those the graph holds; else every one) whose fields hold what the IR cannot
+        (``Layer.misfit``), with what."""
+        layers = self._layers.values() if layer_ids is None else \
+            [self._layers[lid] for lid in layer_ids if lid in self._layers]
+        return [(layer, found) for layer in layers if (found := layer.misfit()) is not None]
+
     def parameters(self) -> list[Layer]:
         """The Parameter layers (the model's inputs), in layer order."""
         return self.by_type("Parameter")
@@ -594,11 +734,13 @@ class Graph:
 
     # -- edges --------------------------------------------------------------------------------
     def add_edge(self, edge: Edge) -> None:
-        """Connect two layers of the graph; an edge between the same two ports is replaced (keeping its place)."""
-        link = tuple(edge)
-        if link[0] not in self._layers or link[2] not in self._layers:
-            lid = link[0] if link[0] not in self._layers else link[2]
-            raise ValueError(f"edge {_link_text(link)} refers to layer {lid}, which is not in the graph")
+        """Connect two layers of the graph; an edge between the same two ports is replaced (keeping its place).
+        GraphMisuseError for what is no ``Edge`` (layer ids strings, port ids ints) or names a layer the graph does
+        not hold; ports the layers lack are ``check``'s to report (E-EDGE-PORT), as in a file."""
+        link = _edge_link(edge)
+        for lid in (link[0], link[2]):
+            if lid not in self._layers:
+                raise UnknownLayerError(self, lid, f"edge {_link_text(link)}")
         old = self._link(link)
         if old is not None:
             _replace(self._in, link[2], old, link)
@@ -606,11 +748,15 @@ class Graph:
         self.changes.append(link[2])
 
     def remove_edge(self, edge: Edge) -> None:
-        """Remove the edge between the same two ports as ``edge`` (its line does not matter)."""
-        link = self._find(edge[0], edge[1], edge[2], edge[3])
-        if link is None:
-            raise ValueError(f"edge {_link_text(tuple(edge))} is not in the graph")
-        self._unlink(link)
+        """Remove the edge between the same two ports as ``edge`` (its line does not matter); GraphMisuseError if the
+        graph has none, naming the edges into that port."""
+        link = _edge_link(edge)
+        found = self._find(link[0], link[1], link[2], link[3])
+        if found is None:
+            into = [_link_text(other) for other in self.producers(link[2], link[3])] if link[2] in self._layers else []
+            raise GraphMisuseError(f"remove_edge: graph '{self.name}' has no edge {_link_text(link)} (the edges into "
+                                   f"{link[2]}:{link[3]}: {', '.join(into) or 'none'})")
+        self._unlink(found)
 
     def edges(self) -> list[Edge]:
         """Every edge: by source layer in layer order, then as ``out_edges`` lists them."""
@@ -618,11 +764,19 @@ class Graph:
 
     def in_edges(self, layer_id: str) -> list[Edge]:
         """Edges into a layer: grouped by source layer (in the order each was first connected), then as added."""
-        return [Edge._make(link) for link in _slot_links(self._in.get(layer_id))]
+        return [Edge._make(link) for link in _slot_links(self._slot(self._in, layer_id))]
 
     def out_edges(self, layer_id: str) -> list[Edge]:
         """Edges out of a layer: grouped by target layer (in the order each was first connected), then as added."""
-        return [Edge._make(link) for link in _slot_links(self._out.get(layer_id))]
+        return [Edge._make(link) for link in _slot_links(self._slot(self._out, layer_id))]
+
+    def _slot(self, index: dict, layer_id: str) -> _Link | tuple[_Link, ...] | list[_Link] | None:
+        """``index``'s slot of ``layer_id`` (None if no edge); UnknownLayerError for a Layer given for its id (a
+        TypeError inside: a Layer is unhashable)."""
+        try:
+            return index.get(layer_id)
+        except TypeError:
+            raise UnknownLayerError(self, layer_id) from None
 
     def out_links(self, layer_id: str) -> tuple[_Link, ...] | list[_Link]:
         """The edges out of a layer as plain tuples (see ``links``), in ``out_edges`` order."""
@@ -634,7 +788,7 @@ class Graph:
 
     def producers(self, layer_id: str, port_id: int) -> list[Edge]:
         """Edges feeding one input port (normally exactly one), in ``in_edges`` order."""
-        slot = self._in.get(layer_id)
+        slot = self._slot(self._in, layer_id)
         if slot is None:
             return []
         if type(slot[0]) is str:
@@ -643,7 +797,7 @@ class Graph:
 
     def consumers(self, layer_id: str, port_id: int) -> list[Edge]:
         """Edges reading one output port, in ``out_edges`` order."""
-        slot = self._out.get(layer_id)
+        slot = self._slot(self._out, layer_id)
         if slot is None:
             return []
         if type(slot[0]) is str:
@@ -720,8 +874,30 @@ class Graph:
         port = src.output(key[1])
         return None if port is None else (src, port)
 
-    def redirect_consumers(self, old: tuple[str, int], new: tuple[str, int], keep: str | None = None) -> None:
-        """Make every consumer of output ``old`` read output ``new`` instead, but layer ``keep``."""
+    def output_port(self, out: Layer | tuple[str, int]) -> tuple[tuple[str, int], Port]:
+        """``(layer id, output port id)`` of an output and its Port (a Layer, the graph's own, stands for its first
+        output); GraphMisuseError for anything else, a layer the graph does not hold or a port its layer lacks."""
+        if isinstance(out, Layer):
+            self.own(out)
+            if not out.outputs:
+                raise GraphMisuseError(f"layer '{out.name}' (id {out.id}, {out.type}) has no output")
+            return (out.id, out.outputs[0].id), out.outputs[0]
+        if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str) and _is_int(out[1])):
+            raise GraphMisuseError(f"an output is a Layer or (layer id, output port id), not {out!r}")
+        layer = self._layers.get(out[0])
+        if layer is None:
+            raise UnknownLayerError(self, out[0], f"output {out!r}")
+        port = layer.output(out[1])
+        if port is None:
+            raise GraphMisuseError(f"output {out!r}: layer '{layer.name}' (id {layer.id}, {layer.type}) has no output "
+                                   f"port {out[1]} (its outputs: {layer.output_ids()})")
+        return out, port
+
+    def redirect_consumers(self, old: Layer | tuple[str, int], new: Layer | tuple[str, int],
+                           keep: str | None = None) -> None:
+        """Make every consumer of output ``old`` read output ``new`` instead, but layer ``keep``. GraphMisuseError,
+        the graph untouched, for an output the graph does not have (``output_port``)."""
+        old, new = self.output_port(old)[0], self.output_port(new)[0]
         for e in self.consumers(*old):
             if e.to_layer != keep:
                 self.remove_edge(e)
@@ -730,23 +906,21 @@ class Graph:
     def replace_all_uses(self, old: Layer | tuple[str, int], new: Layer | tuple[str, int]) -> None:
         """Make every consumer of output ``old`` read ``new`` instead (a Layer means its first output).
 
-        The tensor names of ``old`` move to ``new`` when ``new`` has none, so that a model output keeps its
-        name when its producer is replaced; but a Parameter's stay: they name the model's input, which a layer
-        inserted after it must not take (OpenVINO's ``replace_output_update_name`` keeps them on the Parameter
-        too). ``old``'s layer stays in the graph (``remove_dead`` drops it). ``new``'s own layer keeps reading
-        ``old`` (a layer inserted after ``old``, fed by it, takes its uses, not a loop onto itself).
+        The tensor names of ``old`` move to ``new``, beside its own (as OpenVINO's ``Output.replace`` adds them), so
+        that a model output keeps its name when its producer is replaced or removed (in IR v10, whose outputs are
+        named by the tensor feeding them; in v11 by the Result's ``output_names`` too); but a Parameter's stay: they
+        name the model's input, which a layer inserted after it must not take (OpenVINO's
+        ``replace_output_update_name`` keeps them on the Parameter too), and a Parameter with names of its own takes
+        none. ``old``'s layer stays in the graph (``remove_dead`` drops it). ``new``'s own layer keeps reading
+        ``old`` (a layer inserted after ``old``, fed by it, takes its uses, not a loop onto itself). GraphMisuseError
+        (E-USAGE), the graph untouched, for an output the graph does not have (``output_port``).
         """
-        old, new = _output_key(self, old), _output_key(self, new)
-        for key in (old, new):
-            if key[0] not in self._layers:
-                raise IrToolsError(f"output {key!r}: the graph has no layer with id {key[0]!r}", code="E-PASS")
-        old_port = self._layers[old[0]].output(old[1])
-        new_port = self._layers[new[0]].output(new[1])
-        if old_port is None or new_port is None:
-            missing = old if old_port is None else new
-            raise IrToolsError(f"output {missing!r}: layer {missing[0]} has no output port {missing[1]}", code="E-PASS")
-        if old_port.names and not new_port.names and not self._layers[old[0]].is_a("Parameter"):
-            new_port.names, old_port.names = old_port.names, None
+        old, old_port = self.output_port(old)
+        new, new_port = self.output_port(new)
+        if old_port.names and not self._layers[old[0]].is_a("Parameter") and (
+                not new_port.names or not self._layers[new[0]].is_a("Parameter")):
+            new_port.names = f"{new_port.names},{old_port.names}" if new_port.names else old_port.names
+            old_port.names = None
         self.redirect_consumers(old, new, keep=new[0])
 
     def live_layers(self) -> set[str]:
@@ -899,6 +1073,15 @@ class Graph:
         return seen
 
 
+def require_graph(graph: object, call: str) -> Graph:
+    """``graph`` if it is a Graph; IrToolsError (E-USAGE) naming ``call`` otherwise (a path, which failed inside: a
+    call that changes a graph in place, or needs its own Layers, takes the Graph ``read_ir`` reads)."""
+    if not isinstance(graph, Graph):
+        raise IrToolsError(f"{call} takes a Graph (read_ir reads one from a file), not {type(graph).__name__}",
+                           code="E-USAGE")
+    return graph
+
+
 def _insert(index: dict, key: str, link: _Link, group: int, same: _Link | None) -> _Link | None:
     """Add ``link`` to ``index[key]`` after the last link whose element ``group`` (the layer at the other
     end) is the same, else at the end. With ``same``, first look for a link between the same ports as
@@ -955,13 +1138,14 @@ def _link_text(link: tuple) -> str:
     return f"{link[0]}:{link[1]} -> {link[2]}:{link[3]}"
 
 
-def _output_key(graph: Graph, out: Layer | tuple[str, int]) -> tuple[str, int]:
-    """``(layer id, output port id)``: a Layer (``graph``'s own) stands for its first output."""
-    if isinstance(out, Layer):
-        graph.own(out)
-        if not out.outputs:
-            raise IrToolsError(f"layer {out.id} ({out.name}) has no output", code="E-PASS")
-        return (out.id, out.outputs[0].id)
-    if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str)):
-        raise IrToolsError(f"an output is a Layer or (layer id, output port id), not {out!r}", code="E-PASS")
-    return out
+def _edge_link(edge: Edge | tuple) -> _Link:
+    """``edge`` as the graph stores it; GraphMisuseError for what is no ``Edge(from_layer, from_port, to_layer,
+    to_port)`` (the layer ids strings, the port ids ints), whose parts would otherwise be stored as they are."""
+    link = tuple(edge) if isinstance(edge, tuple) else ()
+    if len(link) == 4:
+        link = (*link, None)
+    if not (len(link) == 5 and isinstance(link[0], str) and isinstance(link[2], str) and _is_int(link[1])
+            and _is_int(link[3]) and (link[4] is None or _is_int(link[4]))):
+        raise GraphMisuseError(f"an edge is Edge(from_layer, from_port, to_layer, to_port): layer ids strings, port "
+                               f"ids ints; not {edge!r}")
+    return (link[0], int(link[1]), link[2], int(link[3]), None if link[4] is None else int(link[4]))

@@ -246,14 +246,24 @@ def graph_of(source: Graph | str | os.PathLike, read: Callable[[str | Path], Gra
     raise IrToolsError(f"expected a Graph or the path of an .xml file, not {type(source).__name__}", code="E-USAGE")
 
 
+def ir_path(xml_path: str | os.PathLike, bin_path: str | os.PathLike | None, call: str) -> Path:
+    """``xml_path`` as a Path; IrToolsError (E-USAGE) naming ``call`` where it or ``bin_path`` is no path (a Graph,
+    which is read already; None; bytes), which failed inside."""
+    if not isinstance(xml_path, str | os.PathLike) or not isinstance(bin_path, str | os.PathLike | None):
+        wrong = xml_path if not isinstance(xml_path, str | os.PathLike) else bin_path
+        raise IrToolsError(f"{call} reads the path of an .xml file (and of its .bin), not {type(wrong).__name__}",
+                           code="E-USAGE")
+    return Path(xml_path)
+
+
 def read_ir(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
     """Read an IR v10/v11 model; the ``.bin`` defaults to the one next to the ``.xml``.
 
     Raises ReadError when the file cannot be read at all, IrVersionError for other IR versions. A document that is
     not well-formed XML but that OpenVINO's parser reads (``pugixml.respelled``) is read as OpenVINO reads it, with
-    W-XML at libxml2's error.
+    W-XML at libxml2's error. IrToolsError (E-USAGE) for what is no path (a Graph: it is read already).
     """
-    xml_path = Path(xml_path)
+    xml_path = ir_path(xml_path, bin_path, "read_ir")
     try:
         return _read_document(xml_path, bin_path, _document(xml_path))
     except ReadError as exc:

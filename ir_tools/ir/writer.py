@@ -66,8 +66,24 @@ def ir_files(
             if any(same_file(target, s) for s in sources):
                 raise IrToolsError(f"refusing to overwrite the input file {target}", code="E-OVERWRITE")
     packer = _Packer()
-    xml_bytes = _encoded(_render(graph, ir_version, packer))
+    try:
+        xml_bytes = _encoded(_render(graph, ir_version, packer))
+    except Exception:  # (a caller's value of another type fails the rendering: said where, if so)
+        refuse_misfits(graph)
+        raise
     return [(bin_path, packer.chunks), (xml_path, [xml_bytes])]
+
+
+def refuse_misfits(graph: Graph) -> None:
+    """IrToolsError (E-USAGE) at the first layer whose fields a caller set to what the IR cannot hold
+    (``Graph.misfits``: an attribute ``auto_broadcast=1``, which no string spells as OpenVINO reads it); nothing is
+    written. Asked where the rendering fails (every value written is a string: ``_attrs``), so it costs nothing
+    otherwise."""
+    misfits = graph.misfits()
+    if misfits:
+        layer, found = misfits[0]
+        more = f" (and {len(misfits) - 1} more layer(s))" if len(misfits) > 1 else ""
+        raise IrToolsError(f"the layer cannot be written as IR: {found}{more}", layer.loc, code="E-USAGE")
 
 
 def to_bytes(graph: Graph, ir_version: int = 11) -> tuple[bytes, bytes]:
@@ -178,8 +194,9 @@ def _escaped(value: str) -> str:
     return value.translate(_ATTR_ESCAPES) if _NEEDS_ESCAPE(value) else value
 
 
-def _attrs(items: Iterable[tuple[str, object]]) -> str:
-    return "".join([f' {k}="{_escaped(str(v))}"' for k, v in items])
+def _attrs(items: Iterable[tuple[str, str]]) -> str:
+    """Attributes as written (each value a string: another, a caller's, fails here, for ``refuse_misfits`` to say)."""
+    return "".join([f' {k}="{_escaped(v)}"' for k, v in items])
 
 
 def _rt(nodes: tuple[RtNode, ...], indent: str, out: list[str]) -> None:

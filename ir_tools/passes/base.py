@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, SourceLoc
-from ..ir.model import Graph, Layer, UnknownLayerError
+from ..ir.model import Graph, GraphMisuseError, Layer, require_graph
 from .builder import refused_at
 from .shapes import Propagation, fix_dims, propagate
 from .validate import InvalidModelError, forget_passed, last_passed, require_valid
@@ -107,6 +107,7 @@ class Pass:
     def applied(self, graph: Graph, checked: bool = False) -> PassResult:
         """``run`` up to its re-inference and gate after: ``check`` (unless ``checked``) and ``requires``, then
         ``apply``; returns what ``apply`` did."""
+        require_graph(graph, f"{self.name}.run")
         if self.check_before and not checked:
             require_valid(graph)
         self.requires(graph)
@@ -116,7 +117,7 @@ class Pass:
         except InvalidModelError:
             raise  # (a gate inside the pass: it names the passes it gated)
         except IrToolsError as exc:  # a refusal (a builder's, a rewrite's): its code and layer, and the pass's name
-            if isinstance(exc, UnknownLayerError):  # the pass asking for a layer there is not: its bug, at its line
+            if isinstance(exc, GraphMisuseError):  # the pass naming a layer or edge there is not: its bug, at its line
                 raise self._failed(graph, exc) from exc
             if not hasattr(exc, "pass_name"):  # (the innermost pass: a pass may run another)
                 exc.pass_name = self.name
@@ -159,6 +160,9 @@ class PassManager(Pass):
 
     def __init__(self, passes: Iterable[Pass], fixed_point: bool = False, max_rounds: int = 20,
                  check_once: bool = False):
+        if isinstance(passes, Pass):
+            raise IrToolsError(f"PassManager takes a list of passes, not one: PassManager([{passes.name}()])",
+                               code="E-USAGE")
         self.passes = list(passes)
         for graph_pass in self.passes:
             if not isinstance(graph_pass, Pass):
@@ -171,6 +175,7 @@ class PassManager(Pass):
     def run(self, graph: Graph, checked: bool = False) -> PassResult:
         """Run the passes in order (each as ``Pass.run``, or with ``check_once`` one gate for all), repeated with
         ``fixed_point`` until none changes anything (E-PASS after ``max_rounds``); the combined result."""
+        require_graph(graph, f"{self.name}.run")
         total = PassResult(graph, False)
         unchecked: list[str] = []  # with check_once: the passes whose changes no check has seen yet
         for _ in range(self.max_rounds if self.fixed_point else 1):
@@ -236,13 +241,18 @@ def reinfer_shapes(graph: Graph) -> Propagation | None:
     the propagation, which the gate after the pass takes rather than propagating again. A graph whose shapes
     cannot be inferred is left as it is (None), for the gate to report. When the graph passed a check and only
     passes that ``records_changes`` changed it since (``last_passed``), that check's propagation is continued
-    (``propagate``'s ``since``): what changed is walked, and the gate then checks that."""
+    (``propagate``'s ``since``): what changed is walked, and the gate then checks that. A graph with a cycle, or a
+    layer a pass set to what the IR cannot hold (``Graph.misfits``: the gate says which), is left as it is."""
     if graph.find_cycle() is not None:
         return None
     try:
         propagation = propagate(graph, last_passed(graph))
     except IrToolsError:
         return None
+    except Exception:
+        if graph.misfits():  # (a value of another type, failing inside: the gate says which)
+            return None
+        raise
     fix_dims(graph, propagation)
     return propagation
 

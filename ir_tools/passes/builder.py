@@ -16,7 +16,7 @@ import numpy as np
 from ..base.dims import Shape, shape_to_ints, show_shape
 from ..base.dtypes import ElementType, element_type, from_numpy
 from ..base.errors import IrToolsError
-from ..ir.model import Edge, Graph, Layer, Port, PortRecord, RtNode
+from ..ir.model import Edge, Graph, Layer, Port, PortRecord, RtNode, require_graph
 from ..ir.names import names_attribute
 from ..ops import attrs as A
 from ..ops.opsets import lookup
@@ -30,6 +30,9 @@ Output = tuple[str, int]
 def output_of(layer: Layer, index: int = 0) -> Output:
     """The ``index``-th output of ``layer`` as an ``Output`` (layer id, port id): what ``GraphBuilder.add`` takes as an
     input and ``const``/``parameter`` return (``add`` takes a Layer too, meaning its first output)."""
+    if not isinstance(layer, Layer) or type(index) is not int:
+        raise IrToolsError(f"output_of(layer, index) takes a Layer and an int, not {layer!r}, {index!r}",
+                           code="E-USAGE")
     if not -len(layer.outputs) <= index < len(layer.outputs):
         raise IrToolsError(f"output_of: no output {index}, the layer has {len(layer.outputs)}", layer.loc,
                            code="E-PASS")
@@ -48,7 +51,7 @@ class GraphBuilder:
     builds. A refusal (a bad shape, an unknown attribute) is an IrToolsError naming the layer built."""
 
     def __init__(self, graph: Graph):
-        self.graph = graph
+        self.graph = require_graph(graph, "GraphBuilder")
         self.created: list[Layer] = []  # every layer added through this builder, in order
 
     def type_of(self, out: Output | Layer) -> TensorType:
@@ -136,6 +139,10 @@ class GraphBuilder:
         located = [self._located(o) for o in inputs]
         inputs = [out for out, _, _ in located]
         layer = Layer(self.graph.new_id(), name, op_type, version, raw, data=data)
+        found = layer.misfit()
+        if found is not None:  # (raw attributes of another type, a name that is no string: failed inside, or later)
+            raise IrToolsError(f"GraphBuilder.add({op_type!r}, ...) builds no layer the IR can hold: {found}",
+                               code="E-USAGE")
         in_types = [_declared(source, record) for _, source, record in located]
         layer.inputs = [_port(i, t) for i, t in enumerate(in_types)]
         spec = lookup(op_type, version)
@@ -186,6 +193,9 @@ class GraphBuilder:
         (IrToolsError) while ``build`` runs is reported at ``layer``, unless it names a layer of its own.
         """
         self.graph.own(layer)
+        if not callable(build):
+            raise IrToolsError(f"replace_layer(layer, build, origin): build is a function that adds the new layers and "
+                               f"returns their outputs, not {build!r}", code="E-USAGE")
         start = len(self.created)
         try:
             outputs = build()

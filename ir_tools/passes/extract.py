@@ -140,11 +140,12 @@ def tensor_name(graph: Graph, key: PortKey, resolved: dict[PortKey, list[str]] |
     return next(iter(reported_names(graph, layer, port, resolved)), port_name(layer, port))
 
 
-def tensor_ports(graph: Graph) -> dict[str, PortKey]:
+def tensor_ports(graph: Graph | str | Path) -> dict[str, PortKey]:
     """Every tensor name of the top-level graph as OpenVINO reports it (``Output.get_names``: a port's tensor names as
     ``names.resolved_names`` gives them, a name several ports carry kept on one and ``NAME_1``... on the others, and in
     IR v10 also the names it gives inputs and outputs after their layers), with the output port ``(layer id, port
-    id)`` holding it. What ``extract`` takes."""
+    id)`` holding it. What ``extract`` takes; as it, of the IR file at a path too."""
+    graph = graph_of(graph)
     resolved = resolved_names(graph)
     ports: dict[str, PortKey] = {}
     for layer in graph.topological_order():

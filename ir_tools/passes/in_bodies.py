@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from ..base.errors import IrToolsError
 from ..ir.bodies import fresh_subgraphs, subgraphs, with_bodies
-from ..ir.model import Graph, Layer
+from ..ir.model import Graph, Layer, require_graph
+from ..ir.writer import refuse_misfits
 from ..ops.control_flow import BODY_TAGS
 from .base import Pass, PassResult, reinfer_shapes
 
@@ -64,7 +65,7 @@ def bodies(graph: Graph, layer: Layer) -> tuple[Graph, ...]:
     bodies (another layer has none: ``()``). Passes, ``Graph.by_type`` and ``matches`` see the top level of a model
     only; a body's layers are reached here (a body's Loop has bodies of its own). Read them, or change one and put it
     back with ``set_bodies``: changing the graphs changes nothing of the model by itself."""
-    return tuple(sub.graph for sub in fresh_subgraphs(graph, graph.own(layer)))
+    return tuple(sub.graph for sub in fresh_subgraphs(graph, require_graph(graph, "bodies").own(layer)))
 
 
 def set_bodies(graph: Graph, layer: Layer, changed: Sequence[Graph]) -> None:
@@ -73,11 +74,20 @@ def set_bodies(graph: Graph, layer: Layer, changed: Sequence[Graph]) -> None:
     Const made in a body carries its bytes, which ``write_ir`` lays out in the model's ``.bin``), the layer
     ``touch``ed. The port maps name a body's Parameters and Results, so a body must keep them, their ids and order;
     E-PASS otherwise. Run it inside a pass: ``Pass.run``'s gate then checks the model, every body re-inferred with
-    the shapes its layer feeds it."""
-    now = subgraphs(graph, graph.own(layer))  # (the Parameters and Results the port maps name)
+    the shapes its layer feeds it. E-USAGE, the layer untouched, for a body whose layers hold what the IR cannot
+    (``writer.refuse_misfits``: they are written into the layer's children here)."""
+    now = subgraphs(graph, require_graph(graph, "set_bodies").own(layer))  # (the Parameters and Results the maps name)
+    if isinstance(changed, Graph) or not isinstance(changed, Sequence):
+        raise IrToolsError(f"set_bodies takes a list of the layer's bodies ([body]: bodies(graph, layer) gives them), "
+                           f"not {type(changed).__name__}", layer.loc, "E-USAGE")
     if len(changed) != len(now):
         raise IrToolsError(f"layer '{layer.name}' has {len(now)} {'body' if len(now) == 1 else 'bodies'}, "
                            f"{len(changed)} given", layer.loc, "E-USAGE")
+    for body in changed:
+        if not isinstance(body, Graph):
+            raise IrToolsError(f"set_bodies takes the bodies as Graphs (bodies(graph, layer) gives them), not "
+                               f"{body!r}", layer.loc, "E-USAGE")
+        refuse_misfits(body)
     for body in changed:
         reinfer_shapes(body)
     layer.children = with_bodies(layer, [replace(sub, graph=body) for sub, body in zip(now, changed, strict=True)])

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, did_you_mean
-from ..ir.model import Edge, Graph, Layer, Port
+from ..ir.model import Edge, Graph, Layer, Port, require_graph
 from ..ir.names import (
     given_names,
     input_name,
@@ -29,6 +29,7 @@ from ..ir.names import (
     tensor_names,
     v10_output_name,
 )
+from ..ir.writer import refuse_misfits
 from ..ir.writer import write_ir as write_graph
 
 if TYPE_CHECKING:
@@ -269,7 +270,7 @@ def rename_input(graph: Graph, which: Layer | str, name: str) -> None:
     the input's name now. In an IR v10 graph OpenVINO also names an input after its layer: the layer is renamed as
     ``write_ir(..., ir_version=10)`` renames it (``keep_v11_names``). E-USAGE for an unknown input or a name another
     tensor holds."""
-    parameter = _interface(graph, which, graph.parameters(), input_name, "input")
+    parameter = _interface(require_graph(graph, "rename_input"), which, graph.parameters(), input_name, "input")
     _refuse_taken(graph, name, (parameter, parameter.outputs[0]))
     parameter.outputs[0].names = names_attribute([name])
     graph.touch(parameter.id)
@@ -283,7 +284,7 @@ def rename_output(graph: Graph, which: Layer | str, name: str) -> None:
     ``output_names`` (read from OpenVINO 2025.1 on) and the names of the tensor feeding it (read before, and in IR
     v10). Another Result of that tensor keeps its name (as its own ``output_names``). ``which``: the Result, or the
     output's name now. E-USAGE for an unknown output or a name another tensor holds."""
-    result = _interface(graph, which, graph.results(), output_name, "output")
+    result = _interface(require_graph(graph, "rename_output"), which, graph.results(), output_name, "output")
     found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
     _refuse_taken(graph, name, found, result)
     if found is not None:
@@ -335,9 +336,11 @@ def write_ir(graph: Graph, xml_path: str | Path, ir_version: int | None = None, 
     """``ir_tools.write_ir``: ``graph`` written as IR ``ir_version`` (by default its own), made that version first by
     ``set_ir_version`` (the graph is changed: the input and output names OpenVINO reports kept), as ``--ir-version``
     makes it; then ``ir.writer.write_ir`` (atomic, never over the input unless ``overwrite_input``)."""
+    require_graph(graph, "write_ir")
+    refuse_misfits(graph)  # (a caller's graph; before it is changed)
     if ir_version not in (None, graph.ir_version):
         if ir_version not in (10, 11):
-            raise IrToolsError(f"can write IR v10 or v11, not v{ir_version}", code="E-USAGE")
+            raise IrToolsError(f"can write IR v10 or v11, not {ir_version!r}", code="E-USAGE")
         set_ir_version(graph, ir_version)
     return write_graph(graph, xml_path, bin_path=bin_path, overwrite_input=overwrite_input)
 

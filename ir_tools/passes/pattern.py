@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import AttrError, IrToolsError, did_you_mean
-from ..ir.model import Graph, Layer
+from ..ir.model import Graph, Layer, require_graph
 from ..ops import attrs as A
 from ..ops.opsets import lookup, openvino_opsets_of, opsets_of, specs, type_key, type_query
 
@@ -49,21 +49,39 @@ class AnyInput(Pattern):
 
 class Op(Pattern):
     """A layer of one of ``types`` (spelled in any case, as OpenVINO reads types: "Relu" is ReLU; an op ir_tools does
-    not model, as written), optionally of one op ``version`` (an
-    int: the op version, ``AvgPool-14`` is 14; a string: the opset spelling, ``"opset14"``), with ``attrs``
+    not model, as written), optionally of one op ``version`` (an int: the op version, ``AvgPool-14`` is 14; a string:
+    an opset, meaning the op version it holds, as OpenVINO's ``WrapType("opset13.Add")`` matches an Add written
+    ``opset1``: both are Add-1; of an op ir_tools does not model, the layer's version as written), with ``attrs``
     (typed values, as the op's attribute class decodes them, or predicates on them), fed by ``inputs``, and
-    accepted by ``where(layer)``. Binds the layer by name."""
+    accepted by ``where(layer)``. Binds the layer by name. E-USAGE for a version no layer of ``types`` can have, and
+    for an argument of another kind (an input that is no pattern), which matched nothing or failed inside."""
 
     def __init__(self, types: str | tuple[str, ...], *inputs: Pattern, version: int | str | None = None,
                  attrs: Mapping[str, Any] | None = None, name: str | None = None,
                  where: Callable[[Layer], bool] | None = None):
-        self.types = (types,) if isinstance(types, str) else tuple(types)
+        self.types = (types,) if isinstance(types, str) else tuple(types) if isinstance(types, tuple | list) else ()
+        wrong = [(what, value) for what, value, ok in (
+            ("types", types, self.types and all(isinstance(t, str) and t for t in self.types)),
+            *((f"input {i}", p, isinstance(p, Pattern)) for i, p in enumerate(inputs)),
+            ("version", version, version is None or isinstance(version, str) or type(version) is int),
+            ("attrs", attrs, attrs is None or isinstance(attrs, Mapping)),
+            ("name", name, name is None or isinstance(name, str)),
+            ("where", where, where is None or callable(where))) if not ok]
+        if wrong:
+            what, value = wrong[0]
+            raise IrToolsError(f"Op(...): {what} {value!r} is not {_KINDS[what.split()[0]]}", code="E-USAGE")
         self._keys = frozenset(type_query(t) for t in self.types)
         self.inputs = inputs
         self.version = version
         if version is not None:
             _check_version(self.types, version)
         self.attrs = dict(attrs or {})
+        if not any(opsets_of(t) for t in self.types):  # (no typed view: the IR's strings, which a number never equals)
+            for key, want in self.attrs.items():
+                if not isinstance(want, str) and not callable(want):
+                    raise IrToolsError(f"Op({', '.join(map(repr, self.types))}, attrs=...): ir_tools does not model "
+                                       f"it, so its attributes are the IR's strings: give {key!r} a string or a "
+                                       f"predicate on one, not {want!r}", code="E-USAGE")
         self.name = name
         self.where = where
 
@@ -90,12 +108,15 @@ class Op(Pattern):
         return found.record(self.name, layer)
 
     def _version_matches(self, layer: Layer) -> bool:
+        """Whether the layer is of the op version asked: an int one's, or the one the opset asked holds (an op ir_tools
+        does not model, whose op versions it does not know: the layer's version spelt as asked)."""
         if self.version is None:
             return True
-        if isinstance(self.version, str):
-            return layer.version == self.version
         spec = lookup(layer.type, layer.version)
-        return spec is not None and spec.label.rsplit("-", 1)[-1] == str(self.version)
+        if isinstance(self.version, int):
+            return spec is not None and spec.label.rsplit("-", 1)[-1] == str(self.version)
+        wanted = lookup(layer.type, self.version)
+        return layer.version == self.version if wanted is None else spec is wanted
 
     def _attrs_match(self, layer: Layer) -> bool:
         """Each of ``attrs`` as the layer has it: by the typed field's name or the IR's spelling of it; a string
@@ -116,9 +137,18 @@ class Op(Pattern):
                    for key, want in self.attrs.items())
 
 
+#: What each argument of ``Op`` is, as its refusal says.
+_KINDS = {"types": "a type or a tuple of types (strings: Op(\"Add\"), Op((\"Add\", \"Subtract\")))",
+          "input": "a pattern (Op, AnyInput, Const): an Op's inputs are what feeds the layer",
+          "version": "an op version (an int: 14) or an opset (a string: \"opset14\")",
+          "attrs": "a mapping of attribute names to values or predicates", "name": "a string",
+          "where": "a callable taking the Layer"}
+
+
 def _check_version(types: tuple[str, ...], version: int | str) -> None:
-    """AttrError (E-ATTR) for a ``version`` no layer of ``types`` can have (a misspelt one matched nothing,
-    silently): an op version ir_tools does not model for any of them, an opset none of them is in."""
+    """IrToolsError (E-USAGE, as for a type no layer can have) for a ``version`` no layer of ``types`` can have (a
+    misspelt one matched nothing, silently): an op version ir_tools does not model for any of them, an opset none of
+    them is in."""
     possible: set[int | str] = set()
     for op_type in types:
         for spec in specs():
@@ -132,8 +162,8 @@ def _check_version(types: tuple[str, ...], version: int | str) -> None:
         sets = sorted((v for v in possible if isinstance(v, str)), key=lambda v: int(v[5:]))
         what = (f"op versions {', '.join(map(str, ints))}" if ints else "no op version ir_tools models") + (
             f"; opsets {sets[0]}..{sets[-1]}" if sets else "")
-        raise AttrError(f"Op({', '.join(map(repr, types))}, version={version!r}): no layer of it has that version "
-                        f"(an int is an op version, a string an opset: {what})")
+        raise IrToolsError(f"Op({', '.join(map(repr, types))}, version={version!r}): no layer of it has that version "
+                           f"(an int is an op version, a string an opset: {what})", code="E-USAGE")
 
 
 def _same(have: Any, want: Any) -> bool:
@@ -211,8 +241,18 @@ def matches(graph: Graph, pattern: Op) -> Iterator[Match]:
     TensorIterator, Loop or If is matched as the graph ``ir_tools.bodies`` gives).
 
     Lazy: each root is matched when it is reached, so a pass may rewrite the graph between matches and
-    later roots see the rewritten graph (a chain folds in one sweep); a removed root is skipped.
+    later roots see the rewritten graph (a chain folds in one sweep); a removed root is skipped. E-USAGE for a pattern
+    that is no ``Op`` (an ``AnyInput`` binds an output, not a layer: inside an Op only).
     """
+    require_graph(graph, "matches")
+    if not isinstance(pattern, Op):
+        raise IrToolsError(f"matches(graph, pattern) takes an Op pattern (its root is a layer; AnyInput inside one), "
+                           f"not {pattern!r}", code="E-USAGE")
+    return _matches(graph, pattern)
+
+
+def _matches(graph: Graph, pattern: Op) -> Iterator[Match]:
+    """``matches``, its arguments checked (a generator: refused before the first match is asked for)."""
     for layer in graph.topological_order():
         if not graph.has_layer(layer.id):
             continue

@@ -22,7 +22,7 @@ from ..base.diagnostics import Diagnostic, has_errors
 from ..base.errors import IrToolsError, OpValidationError, SourceLoc
 from ..ir.bodies import subgraphs
 from ..ir.model import Graph, Layer
-from ..ir.reader import read_ir
+from ..ir.reader import ir_path, read_ir
 from ..ops import attrs as A
 from ..ops.control_flow import Bodies
 from ..ops.core import ConstAttrs
@@ -41,12 +41,13 @@ _WEIGHT_CODES = frozenset({"E-BIN-MISSING", "E-CONST-BOUNDS", "E-CONST-SIZE"})
 _FIXED_CODES = frozenset({"E-SHAPE", "E-TYPE"})
 
 
-def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool = True,
+def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool = True, misfits: bool | None = None,
                 ) -> tuple[list[Diagnostic], Propagation | None]:
     """Reader findings, structural checks and shape propagation (skipped on a cycle or if it fails). ``fixed``: a
     propagation of this graph whose dims and precisions ``fix_dims`` just wrote, used rather than propagating
     again (a pass's gate after it re-inferred the graph). ``warnings`` False: for a gate, which asks whether there
-    is an error, the checks that only warn are left out.
+    is an error, the checks that only warn are left out. ``misfits``: whether to look first for fields a caller set to
+    what the IR cannot hold (``misfit_diagnostics``); by default in a gate, where a pass's code changed the graph.
 
     A ``fixed`` continued from the propagation of the last check that passed (``last_passed``, ``Propagation.walked``)
     makes a gate of what changed since (``warnings`` must be False): the checks that look at each layer on its own
@@ -58,6 +59,9 @@ def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool =
         in_scope(graph, fixed.walked | set(graph.changes[fixed.revision:]))
     if scope is not None and warnings:
         raise ValueError("a propagation continued from another (Propagation.walked) makes a gate: warnings=False")
+    found = misfit_diagnostics(graph, scope) if (not warnings if misfits is None else misfits) else []
+    if found:  # (what the other stages would fail on inside: said alone)
+        return [*diags, *found], None
     for structural in STRUCTURAL_CHECKS:
         if not warnings and structural in WARNING_CHECKS:
             continue
@@ -80,10 +84,23 @@ def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool =
             diags += (refusals or []) + failed
             refusals, failed = _stage(file, "CPU rules on the constants", lambda: cpu_refusals(graph, result))
             diags += (refusals or []) + failed
+    if any(d.code == "E-INTERNAL" for d in diags):  # (a caller's value of another type may fail a stage inside)
+        found = misfit_diagnostics(graph)
+        if found:
+            return [*graph.load_diagnostics, *found], None
     if result is not None and not has_errors(diags):
         _PASSED[graph] = result
         agreed_with(graph, result.types)
     return list(dict.fromkeys(diags)), result  # the same finding reached twice is reported once
+
+
+def misfit_diagnostics(graph: Graph, layer_ids: Iterable[str] | None = None) -> list[Diagnostic]:
+    """E-USAGE at each layer (of ``layer_ids``, else every one) whose fields a caller set to what the IR cannot hold
+    (``Layer.misfit``: an attribute an int, a port's names a list), which the checks fail on inside or pass. Asked by a
+    gate (a pass's code changed the graph), of a graph a caller hands ``check``, and where a stage failed inside
+    (E-INTERNAL); not of a file just read, whose every field the reader made."""
+    return [Diagnostic("error", "E-USAGE", f"the layer cannot be written as IR: {found}", layer.loc)
+            for layer, found in graph.misfits(layer_ids)]
 
 
 #: The shape propagation of each graph's last check that found no error (``last_passed``).
@@ -224,14 +241,16 @@ def require_valid(graph: Graph, fixed: Propagation | None = None) -> Propagation
     raised with everything ``check`` reports (the whole graph's)."""
     diags, result = check_graph(graph, fixed, warnings=False)
     if has_errors(diags) or result is None:
-        diags, result = check_graph(graph, None if fixed is None or fixed.walked is not None else fixed)
+        diags, result = check_graph(graph, None if fixed is None or fixed.walked is not None else fixed, misfits=True)
         if has_errors(diags) or result is None:
             raise InvalidModelError(diags)
     return result
 
 
 def read_valid(xml_path: str | Path, bin_path: str | Path | None = None) -> Graph:
-    """Read an IR and validate it as ``check`` does; InvalidModelError on any error (reading ones included)."""
+    """Read an IR and validate it as ``check`` does; InvalidModelError on any error (reading ones included).
+    IrToolsError (E-USAGE) for what is no path (a Graph: ``check`` checks one)."""
+    ir_path(xml_path, bin_path, "read_valid")
     graph, failed = _stage(str(xml_path), "read", lambda: read_ir(xml_path, bin_path))
     if graph is None:
         raise InvalidModelError(failed)

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..base.diagnostics import Diagnostic, has_errors
 from ..base.errors import IrToolsError, SourceLoc
-from ..ir.model import Graph, Layer
+from ..ir.model import Graph, Layer, require_graph
 from ..ir.reader import encoding_of, graph_of, parse_may_start
 from ..ops import releases
 from ..ops.opsets import lookup
@@ -38,6 +39,7 @@ from ..passes.validate import (
     check_graph,
     forget_passed,
     last_passed,
+    misfit_diagnostics,
     passed,
     require_valid,
 )
@@ -63,21 +65,34 @@ class CheckResult:
         self.diagnostics = sorted(self.diagnostics, key=lambda d: d.loc.line or 0)
 
 
-def check_model(xml_path: str | Path, bin_path: str | Path | None = None, openvino: bool = True,
+def check_model(source: Graph | str | Path, bin_path: str | Path | None = None, openvino: bool = True,
                 compile_model: bool = False, target: str | None = None) -> CheckResult:
-    """Everything wrong with one IR file; with ``openvino`` (the default, as in the CLI), OpenVINO's verdict on a
-    file otherwise clean and its inference of the ops ir_tools has no shape rule for; with ``target`` (an OpenVINO
-    release or ``opsetN``), every layer that release cannot create (E-TARGET)."""
+    """Everything wrong with one IR file, or with a Graph as it is in memory (as ``onnx.checker`` takes a
+    ModelProto: not read again, OpenVINO reading it as ``write_ir`` would write it); with ``openvino`` (the default,
+    as in the CLI), OpenVINO's verdict on a model otherwise clean and its inference of the ops ir_tools has no shape
+    rule for; with ``target`` (an OpenVINO release or ``opsetN``), every layer that release cannot create
+    (E-TARGET). E-USAGE for a ``bin_path`` given with a Graph (its weights are the graph's) or another source."""
     release = None if target is None else releases.release(target)  # an unknown target refuses before any work
-    path = Path(xml_path)
     read = files = None
-    openvino = openvino and parse_may_start(path)
-    if openvino:
-        from .openvino import ModelFiles, read_in_background
+    if isinstance(source, Graph):
+        if bin_path is not None:
+            raise IrToolsError("check(graph, bin_path): a Graph's weights are its own; bin_path is for a path",
+                               code="E-USAGE")
+        graph = source
+        misfits = misfit_diagnostics(graph)  # (a caller's graph: what the checks would fail on inside, or pass)
+        diags, result = (misfits, None) if misfits else check_graph(graph)
+    else:
+        if not isinstance(source, str | PathLike):
+            raise IrToolsError(f"check: expected a Graph or the path of an .xml file, not {type(source).__name__}",
+                               code="E-USAGE")
+        path = Path(source)
+        openvino = openvino and parse_may_start(path)
+        if openvino:
+            from .openvino import ModelFiles, read_in_background
 
-        files = ModelFiles(path, Path(bin_path) if bin_path else path.with_suffix(".bin"))
-        read = None if _read_once_clean(path) else read_in_background(files)
-    diags, graph, result = check_file(path, bin_path)
+            files = ModelFiles(path, Path(bin_path) if bin_path else path.with_suffix(".bin"))
+            read = None if _read_once_clean(path) else read_in_background(files)
+        diags, graph, result = check_file(path, bin_path)
     if graph is not None and release is not None:
         diags = [*diags, *target_diagnostics(graph, release)]
     elif graph is not None and openvino:
@@ -138,7 +153,9 @@ def fix_shapes(graph: Graph, openvino: bool = True) -> int:
     the graph as it is in memory, once our checks find it clean (``ask_openvino``), and what follows re-inferred from
     those until nothing changes (``shapes.fix_until_settled``); returns how many ports were corrected.
     ``openvino=False`` is ``--no-openvino``: a layer without a rule of ours keeps its declared dims. IrToolsError
-    (E-OPENVINO) if OpenVINO refuses to read the graph (its dims are then those of our rules alone)."""
+    (E-OPENVINO) if OpenVINO refuses to read the graph (its dims are then those of our rules alone); E-USAGE for
+    what is no Graph (a path: the graph is corrected in place, then ``write_ir`` writes it)."""
+    require_graph(graph, "fix_shapes")
     return fix_until_settled(graph, propagate(graph), ask_openvino if openvino else None)
 
 
@@ -264,8 +281,8 @@ def _read_once_clean(path: Path) -> bool:
     return encoding_of(data).lower().startswith(("utf-16", "utf-32")) or _STATE_TYPE.search(data) is not None
 
 
-def check(xml_path: str | Path, bin_path: str | Path | None = None, openvino: bool = True,
+def check(source: Graph | str | Path, bin_path: str | Path | None = None, openvino: bool = True,
           compile_model: bool = False, target: str | None = None) -> list[Diagnostic]:
-    """The diagnostics ``ir-tools check`` prints for one file (``openvino=False``: ``--no-openvino``; ``target``:
-    ``--target``)."""
-    return check_model(xml_path, bin_path, openvino, compile_model, target).diagnostics
+    """The diagnostics ``ir-tools check`` prints for one file, or for a Graph in memory (``check_model``;
+    ``openvino=False``: ``--no-openvino``; ``target``: ``--target``)."""
+    return check_model(source, bin_path, openvino, compile_model, target).diagnostics

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ir_tools import Graph, GraphBuilder, IrToolsError, Op, Pass, TensorType, matches, read_ir
+from ir_tools import Graph, GraphBuilder, IrToolsError, Op, Pass, TensorType, matches, read_ir, write_ir
 from ir_tools.base.dims import shape_from_ints
 from tests.conftest import SAMPLES
 
@@ -74,7 +74,7 @@ def test_a_look_up_that_can_find_nothing_is_refused() -> None:
         with pytest.raises(IrToolsError, match=r"no layer of it has that version.*op versions 1; opsets opset1\.\.") \
                 as refused:
             Op("Convolution", version=version)
-        assert refused.value.code == "E-ATTR"
+        assert refused.value.code == "E-USAGE"  # (the caller's mistake, as Op("Constant") is)
     with pytest.raises(IrToolsError, match="no op version ir_tools models; opsets opset14"):
         Op("Inverse", version=14)
     assert len(list(matches(graph, Op("Inverse", version="opset14")))) == 1
@@ -108,3 +108,40 @@ def test_by_type_follows_layers_added_and_removed() -> None:
     agrees()
     graph.add_layer(relus[3])
     agrees()
+
+
+@pytest.mark.openvino
+def test_an_opset_in_a_pattern_means_the_op_version_it_holds(tmp_path) -> None:
+    """Op("Add", version="opset13") matched nothing in a model whose Add is written opset1 (as OpenVINO writes it):
+    the string was compared with the layer's version attribute. OpenVINO's WrapType("opset13.Add") matches it, both
+    being Add-1; so now does Op, for every opset and layers written in several: the names each matches are
+    OpenVINO's, and an opset without the op is refused by both."""
+    import openvino as ov
+    from openvino.passes import Matcher, WrapType
+
+    g = Graph()
+    b = GraphBuilder(g)
+    x = b.parameter("x", "f32", shape_from_ints((1, 2, 8, 8)))
+    out = x
+    for version in ("opset1", "opset13", "opset16"):
+        out = b.add("Add", version, None, [out, x], f"add_{version}")
+        out = b.add("ReLU", version, None, [out], f"relu_{version}")
+    for version in ("opset1", "opset8", "opset14", "opset15", "opset16"):
+        out = b.add("AvgPool", version, b.attrs("AvgPool", version, strides=(1, 1), pads_begin=(0, 0),
+                                                pads_end=(0, 0), kernel=(1, 1), exclude_pad=False), [out],
+                    f"pool_{version}")
+    b.result(out, "out")
+    written, _ = write_ir(g, tmp_path / "versions.xml")
+    model = ov.Core().read_model(written)
+    for op_type, ov_type in (("Add", "Add"), ("ReLU", "Relu"), ("AvgPool", "AvgPool")):
+        for n in range(1, 18):
+            try:
+                matcher = Matcher(WrapType(f"opset{n}.{ov_type}"), "m")
+            except RuntimeError:  # (not in that opset)
+                with pytest.raises(IrToolsError, match="no layer of it has that version") as refused:
+                    Op(op_type, version=f"opset{n}")
+                assert refused.value.code == "E-USAGE"
+                continue
+            theirs = sorted(op.get_friendly_name() for op in model.get_ordered_ops() if matcher.match(op.output(0)))
+            ours = sorted(m.root.name for m in matches(read_ir(written), Op(op_type, version=f"opset{n}")))
+            assert ours == theirs and ours, (op_type, n)
