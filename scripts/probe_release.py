@@ -21,7 +21,9 @@ into f16 used inside the model (``int_to_f16_inside``; 2024.0 as the current, 70
 (``float_convert``), IR v10 models whose output is a boolean (``v10_boolean_outputs``; 2023.0 does not compile
 IsNaN-10's), where f16 values are held within +-65504 (``f16_io``; 2024.0 at the model's f16 inputs and outputs only),
 Convert-1 of f32 and f16 into boolean on many values (``float_boolean``; 2024.0 gives False for 256), what each Reduce
-op gives over an axis of length 0 (``reduce_empty_axis``; 2023.0 to 2024.5 whatever the output's memory held), and
+op gives over an axis of length 0 (``reduce_empty_axis``; 2023.0 to 2024.5 whatever the output's memory held), what
+ReduceMax and ReduceMin of i16, u32 and u64 give there (``reduce_empty_integers``; 2025.0: -32768 where the current
+gives 0), and
 which of
 13,656 AvgPool-1 layers (1-D to 3-D, static and dynamic, every auto_pad, rounding and exclude-pad) its CPU plugin
 does not compile or run (``avg_pool_pads``; 2023.0 refuses L=1, K=2, S=2, pads 0/2, ceil: "Supported primitive
@@ -322,8 +324,9 @@ def scatter_min_max() -> bool | None:
     """True if the CPU plugin computes ScatterElementsUpdate-12 min and max of f32 (use_init_val, axis 0) as the
     current one does, ``acc = u < acc ? u : acc`` (max: ``acc < u ? u : acc``) in index order, bits included, where a
     NaN or a signed zero meets another value (data NaN or -0.0 beside updates 2.0 and +0.0, updates NaN then 3.0 at
-    one place); False if it computes otherwise (2024.0: a NaN of the data gives way to the update, -0.0 to +0.0);
-    None if the release has no opset12."""
+    one place), and without use_init_val from -/+3.4028235e38 (updates 1.0 then NaN, -0.0 then +0.0, +0.0 then
+    -0.0, -inf alone); False if it computes otherwise (2024.0: a NaN of the data gives way to the update, -0.0 to
+    +0.0; without use_init_val a NaN update after 1.0 is kept); None if the release has no opset12."""
     try:
         import openvino.opset12 as ops
     except ImportError:  # 2023.x
@@ -343,6 +346,16 @@ def scatter_min_max() -> bool | None:
         x, y = ops.parameter([4], np.float32, name="x"), ops.parameter([4], np.float32, name="u")
         node = ops.scatter_elements_update(x, ops.constant(indices), y, ops.constant(np.int64(0)), reduction, True)
         got = compiled(ov.Model([node], [x, y], "scatter")).create_infer_request().infer([data, updates])[0]
+        right &= bool(np.array_equal(got, want, equal_nan=True) and np.array_equal(np.signbit(got), np.signbit(want)))
+    lowest = float(np.finfo(np.float32).min)
+    fresh = {"min": np.array([1.0, -0.0, 0.0, -np.inf, 7.0], np.float32),
+             "max": np.array([1.0, -0.0, 0.0, lowest, 7.0], np.float32)}
+    for reduction, want in fresh.items():  # (use_init_val false: the data's 7.0 untouched but the last)
+        x, y = ops.parameter([5], np.float32, name="x"), ops.parameter([7], np.float32, name="u")
+        at = ops.constant(np.array([0, 0, 1, 1, 2, 2, 3], np.int64))
+        node = ops.scatter_elements_update(x, at, y, ops.constant(np.int64(0)), reduction, False)
+        got = compiled(ov.Model([node], [x, y], "scatter")).create_infer_request().infer(
+            [np.full([5], 7.0, np.float32), np.array([1.0, np.nan, -0.0, 0.0, 0.0, -0.0, -np.inf], np.float32)])[0]
         right &= bool(np.array_equal(got, want, equal_nan=True) and np.array_equal(np.signbit(got), np.signbit(want)))
     return right
 
@@ -512,6 +525,43 @@ def reduce_empty_axis() -> dict[str, dict[str, str]]:
                 continue
             right = all(g.shape == (3,) and (g == np.array(start, dtype)).all() for g in got)
             answers[op][form] = "right" if right else "wrong"
+    return answers
+
+
+#: The Reduce ops and integer types ``reduce_empty_integers`` probes over an empty axis: those whose start the
+#: current CPU plugin computes in i32 and casts (i16's ReduceMax 0 and ReduceMin -1, u32's ReduceMax 2^31).
+REDUCE_EMPTY_INTEGERS = {"ReduceMax": (("i16", np.int16), ("u32", np.uint32), ("u64", np.uint64)),
+                         "ReduceMin": (("i16", np.int16),)}
+
+
+def reduce_empty_integers() -> dict[str, dict[str, str]]:
+    """What the CPU plugin gives for ReduceMax-1 and ReduceMin-1 of ``REDUCE_EMPTY_INTEGERS``' types over an axis of
+    length 0 (x [3, 4] sliced to [3, 0] by StridedSlice-1, reduced over axis 1, inferred twice): op -> type -> the
+    value, where both inferences give one value for each of the 3 rows (2024.6 to 2025.3: i16 -32768 and 32767, u32
+    and u64 0; 2025.4 on 0, -1, 2147483648 and 18446744071562067968), else "garbage" (2023.0 to 2024.5: whatever the
+    output's memory held), or "fails" where it does not compile or run it."""
+    try:
+        import openvino.opset1 as o1
+    except ImportError:  # 2023.x
+        import openvino.runtime.opset1 as o1
+    answers: dict[str, dict[str, str]] = {}
+    for op, types in REDUCE_EMPTY_INTEGERS.items():
+        answers[op] = {}
+        for element, dtype in types:
+            x = o1.parameter([3, 4], dtype, name="x")
+            zeros, ones = o1.constant(np.zeros(2, np.int64)), o1.constant(np.ones(2, np.int64))
+            empty = o1.strided_slice(x, zeros, zeros, ones, [1, 0], [1, 0])
+            reduce = o1.reduce_max if op == "ReduceMax" else o1.reduce_min
+            node = reduce(empty, o1.constant(np.array([1], np.int64)), False)
+            try:
+                request = compiled(ov.Model([node], [x], "reduce")).create_infer_request()
+                got = [np.array(request.infer([np.ones([3, 4], dtype)])[0]) for _ in range(2)]
+            except RuntimeError as error:
+                print(f"{op} of {element} over an empty axis: {str(error).strip()[-200:]}", file=sys.stderr)
+                answers[op][element] = "fails"
+                continue
+            values = {int(v) for g in got for v in g.reshape(-1)}
+            answers[op][element] = str(values.pop()) if len(values) == 1 and got[0].shape == (3,) else "garbage"
     return answers
 
 
@@ -1430,7 +1480,8 @@ def main(only: list[str]) -> None:
                  "sdpa_float_mask_dynamic": lambda: sdpa_float_mask_shapes(dynamic=True),
                  "sdpa_lower_rank": sdpa_lower_rank, "sdpa_scalar_mask": sdpa_scalar_mask,
                  "scatter_min_max": scatter_min_max, "scatter_no_init": scatter_no_init,
-                 "reduce_empty_axis": reduce_empty_axis, "identity": identity,
+                 "reduce_empty_axis": reduce_empty_axis, "reduce_empty_integers": reduce_empty_integers,
+                 "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
                  "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,

@@ -46,9 +46,9 @@ DEFECTS: dict[str, str] = {
                                      "or value of rank 3 with a dynamic dim ('expect_dims')",
     "sdpa_scalar_mask_crashes": "crashes at inference (SIGSEGV) on ScaledDotProductAttention-13 with a mask of rank 0 "
                                 "fed at inference beside a query of batch dims of 1 and 4 rows or more",
-    "scatter_min_max_nan_otherwise": "computes ScatterElementsUpdate-12 min and max of f32 otherwise where a NaN or a "
-                                     "signed zero meets another value (a NaN of the data given the update, a NaN "
-                                     "update kept; +0.0 for -0.0)",
+    "scatter_min_max_nan_otherwise": "computes ScatterElementsUpdate-12 min and max of f32 and f16 otherwise where a "
+                                     "NaN or a signed zero meets another value (a NaN of the data given the update, a "
+                                     "NaN update kept; +0.0 for -0.0), with use_init_val true or false",
     "scatter_max_no_init_wrong": "computes ScatterElementsUpdate-12 max of f32 and f16 with use_init_val false from "
                                  "f32's least positive normal, not from the updates alone (updates -1.5 and -2.5 give "
                                  "1.1754944e-38, f16 0, not -1.5)",
@@ -63,6 +63,9 @@ DEFECTS: dict[str, str] = {
                                    "segment of negative values gives 0)",
     "segment_max_i16_lowest_wrong": "gives an empty segment of SegmentMax-16 on i16 with fill_mode LOWEST -32768 "
                                     "where the current OpenVINO gives 0",
+    "reduce_empty_integers_otherwise": "computes ReduceMax-1 and ReduceMin-1 of i16 over an axis of length 0 as "
+                                       "-32768 and 32767, and ReduceMax-1 of u32 and u64 as 0, where the current "
+                                       "OpenVINO gives 0, -1 and 2^31 (computed in i32 and cast)",
     "identity_not_compiled": "reads Identity-16 but its CPU plugin does not compile it ('Unsupported operation of "
                              "type: Identity')",
     "bitwise_unsigned_wrong": "computes BitwiseNot-13 on u16, u32 and u64 as 0 for every element, and "
@@ -202,7 +205,9 @@ class Release:
       use_init_val otherwise where a NaN or a signed zero meets another value: min of data NaN and update 2 gives 2
       (the current one NaN), of data 1 and update NaN gives NaN (the current one 1), of -0.0 and +0.0 gives +0.0 (the
       current one -0.0), max alike; 2024.1 on as the current one (measured on every release with opset12; found by
-      a helper reviewing the downgrades);
+      a helper reviewing the downgrades); and with use_init_val false alike (updates 1 then NaN give NaN, the current
+      one 1; -0.0 then +0.0 give +0.0, the current one -0.0), and f16 alike (measured on 2023.1, 2023.2, 2024.0 and
+      2024.1, found by another; the probe's ``scatter_min_max`` asks f32 without use_init_val too);
     - ``scatter_max_no_init_wrong``: 2023.1 and 2023.2 compute ScatterElementsUpdate-12 max of f32 and f16 with
       use_init_val false starting from f32's least positive normal (1.1754944e-38; f16 0): a place whose updates are
       all negative gets it, not their maximum; min, sum, prod and mean of floats, and max of i32 and i64, right;
@@ -285,7 +290,11 @@ class Release:
       whatever the output's memory held, other at each inference; 2024.6 on give the reduction's start, as the
       current one does (-3.4e38 for ReduceMax of f32, 3.4e38 for ReduceMin, 0 for ReduceSum, ReduceMean, ReduceL1 and
       ReduceL2, 1 for ReduceProd, True for ReduceLogicalAnd, False for ReduceLogicalOr; i32 alike, with its own
-      extremes); measured on every release with wheels, found by a helper reviewing the downgrades."""
+      extremes; every element type: ``passes/downgrade/empty_reduction.EMPTY_START``, which ``migrate --target``
+      writes as a Const for an axis of static length 0); measured on every release with wheels, found by a helper
+      reviewing the downgrades; ``reduce_empty_integers_otherwise``: 2024.6 to 2025.3 give ReduceMax-1 and
+      ReduceMin-1 of i16 there as -32768 and 32767, and ReduceMax-1 of u32 and u64 as 0, where 2025.4 on give 0, -1,
+      2^31 and 2^64 - 2^31 (computed in i32 and cast; measured on every release with wheels, found by another)."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on

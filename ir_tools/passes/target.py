@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..base.diagnostics import Diagnostic, Severity
-from ..base.dims import Dim, Shape, show, show_shape
+from ..base.dims import show, show_shape
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.bodies import located, subgraphs
 from ..ir.model import Graph, Layer
@@ -38,8 +38,10 @@ from ..ops.spec import TensorType
 from .base import PassError, PassManager, PassResult
 from .builder import origin_of
 from .downgrade import DOWNGRADES, Downgrade
+from .downgrade.empty_reduction import reduced_lengths
 from .downgrade.float_convert import f16_io
 from .downgrade.names import repeated_names
+from .downgrade.wider_const import widened
 from .in_bodies import InBodies
 from .interface_names import (
     interface_clashes,
@@ -192,12 +194,13 @@ _TYPED = {"Const": "element_type", "Parameter": "element_type", "Convert": "dest
 
 def _element_types(graph: Graph, target: Release) -> list[Diagnostic]:
     """E-TARGET for each layer declaring an element type ``target`` cannot read (a Const, Parameter, Convert or
-    ReadValue: its reader refuses the whole file)."""
+    ReadValue: its reader refuses the whole file), but a Const ``migrate --target`` writes in a wider type
+    (``wider_const.widened``: ``weights_read_otherwise`` names it)."""
     found = []
     for layer in graph.by_type(*_TYPED):
         element = layer.attrs.get(_TYPED[type_key(layer.type)], "").lower()
         oldest = target.refuses_element_type(element)
-        if oldest is not None:
+        if oldest is not None and not (layer.is_a("Const") and widened(graph, layer, target)):
             found.append(Diagnostic("error", "E-TARGET", f"{target.called} cannot read element type {element} "
                                     f"(its reader refuses the file: 'Incorrect type'); the oldest release measured to "
                                     f"read it is {oldest}; `ir-tools migrate --target` has no rewrite for it",
@@ -315,11 +318,10 @@ REDUCTIONS = ("reducemax", "reducemin", "reducesum", "reduceprod", "reducemean",
 
 def _empty_reductions(graph: Graph, target: Release) -> list[Diagnostic]:
     """For a target that computes a reduction over an axis of length 0 as whatever its output's memory held
-    (``reduce_empty_axis_wrong``): E-TARGET at each Reduce layer one of whose reduced axes (every axis where they are
-    fed) has a static length of 0, W-TARGET at each where one is dynamic and may be 0 by shape propagation (a
-    sequence's length fed; not an image's height after a convolution, which is 1 or more), so an input fed empty meets
-    it: written as it is. No rewrite: the reduction's start broadcast to the output, exact for a static 0, is not
-    written yet."""
+    (``reduce_empty_axis_wrong``): W-TARGET at each Reduce layer one of whose reduced axes (every axis where they are
+    fed) is dynamic and may be 0 by shape propagation (a sequence's length fed; not an image's height after a
+    convolution, which is 1 or more), so an input fed empty meets it: written as it is. One of static length 0 is the
+    downgrade's (``EmptyReductionConst``: rewritten, or an E-TARGET where it declines)."""
     key = "reduce_empty_axis_wrong"
     if key not in target.miscomputes:
         return []
@@ -328,19 +330,16 @@ def _empty_reductions(graph: Graph, target: Release) -> list[Diagnostic]:
     inferred: dict[tuple[str, int], TensorType] | None = None  # (propagated once, where a declared dim may be 0)
     for layer in graph.of_types(REDUCTIONS):
         dims = declared_type(layer.inputs[0]).shape if layer.inputs else None
-        lengths = _reduced(graph, layer, dims)
+        lengths = reduced_lengths(graph, layer, dims)
         if lengths is not None and all(d.lo > 0 for d in lengths):
             continue
         if inferred is None:
             inferred = _inferred(graph)
         source = graph.producer_key(layer.id, layer.input_ids()[0])
-        dims = inferred[source].shape if source in inferred else dims
-        lengths = _reduced(graph, layer, dims)
+        lengths = reduced_lengths(graph, layer, inferred[source].shape if source in inferred else dims)
         if lengths is not None and any(d.is_static and d.lo == 0 for d in lengths):
-            found.append(Diagnostic("error", "E-TARGET", f"{head}this layer reduces an axis of length 0 (input "
-                                    f"{show_shape(dims)}); `ir-tools migrate --target` has no rewrite for it",
-                                    layer.loc))
-        elif lengths is None or any(d.lo == 0 for d in lengths):
+            continue
+        if lengths is None or any(d.lo == 0 for d in lengths):
             found.append(Diagnostic("warning", "W-TARGET", f"{head}an axis this layer reduces is dynamic, so an input "
                                     "fed empty there meets it; `ir-tools migrate --target` writes it as it is",
                                     layer.loc))
@@ -352,18 +351,6 @@ def _inferred(graph: Graph) -> dict[tuple[str, int], TensorType]:
     changed since (``check --target``, ``retarget``'s gate), else propagated now."""
     known = passed(graph)
     return known.types if known is not None and known.revision == len(graph.changes) else propagate(graph).types
-
-
-def _reduced(graph: Graph, layer: Layer, dims: Shape | None) -> list[Dim] | None:
-    """The lengths, of ``dims`` (the Reduce ``layer``'s input), of the axes it reduces: every axis where its axes are
-    not a Const; None where the rank is not known."""
-    if dims is None:
-        return None
-    axes = graph.producer(layer.id, layer.input_ids()[1]) if len(layer.inputs) > 1 else None
-    if axes is None or not axes[0].is_a("Const"):
-        return list(dims)
-    values = {int(a) for a in graph.const_array(axes[0]).reshape(-1).tolist()}
-    return [dims[a + len(dims) if a < 0 else a] for a in sorted(values) if -len(dims) <= a < len(dims)]
 
 
 def _dynamic_states(graph: Graph, target: Release) -> list[Diagnostic]:

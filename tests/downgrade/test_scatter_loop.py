@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.downgrade.runs import NEEDS_2023, assert_refused, assert_runs_equal, migrate
+from tests.test_target import side_pythons
 
 pytestmark = NEEDS_2023
 
@@ -36,13 +37,14 @@ def _values(rng: np.random.Generator, shape: tuple[int, ...], element: str, redu
     return values
 
 
-def scatter_model(path: Path, rng: np.random.Generator, cases: int, elements: tuple[str, ...] = ("f32", "i32")
-                  ) -> tuple[Path, dict[str, np.ndarray]]:
-    """``cases`` ScatterElementsUpdate-12 layers with use_init_val true: every reduction of ``REDUCTIONS`` in turn,
+def scatter_model(path: Path, rng: np.random.Generator, cases: int, elements: tuple[str, ...] = ("f32", "i32"),
+                  use_init_val: bool = True) -> tuple[Path, dict[str, np.ndarray]]:
+    """``cases`` ScatterElementsUpdate-12 layers of ``use_init_val``: every reduction of ``REDUCTIONS`` in turn,
     f32 and i32 data, ranks 1-3, every axis (negative at times), indices with many duplicates along a short axis and
     negative ones, narrower than the data off the axis at times, i32 or i64; data, indices and updates fed as
     Parameters of static or dynamic dims (an axis of updates of length 0 among them: the MoE expert no token went
-    to) or computed (an Add, a Subtract, a Multiply); the axis an i32 or i64 Const."""
+    to) or computed (an Add, a Subtract, a Multiply); the axis an i32 or i64 Const. Without use_init_val the
+    updates' axis is of a static length of 1 or more (the rewrite's condition), and no aten::index_add_ follows."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset3 as o3
@@ -50,8 +52,9 @@ def scatter_model(path: Path, rng: np.random.Generator, cases: int, elements: tu
 
     params, results, fed = [], [], {}
 
-    def fed_input(name: str, value: np.ndarray, dynamic: bool) -> object:
-        shape = [-1 if dynamic and (k % 2 == 0 or n == 0) else n for k, n in enumerate(value.shape)]
+    def fed_input(name: str, value: np.ndarray, dynamic: bool, static_axis: int | None = None) -> object:
+        shape = [-1 if dynamic and (k % 2 == 0 or n == 0) and k != static_axis else n
+                 for k, n in enumerate(value.shape)]
         p = o1.parameter(shape, value.dtype, name=name)
         params.append(p)
         fed[name] = value
@@ -63,7 +66,8 @@ def scatter_model(path: Path, rng: np.random.Generator, cases: int, elements: tu
         axis = int(rng.integers(rank))
         data_shape = [int(n) for n in rng.integers(1, 5, rank)]
         index_shape = [int(rng.integers(1, n + 1)) if rng.random() < 0.3 else n for n in data_shape]
-        index_shape[axis] = int(rng.integers(1, 8)) if i % 11 else 0
+        index_shape[axis] = int(rng.integers(1, 8)) if i % 11 or not use_init_val else 0
+        kept = None if use_init_val else axis  # (the updates' axis declared static)
         dynamic = i % 3 == 1 or index_shape[axis] == 0
         index_type = (np.int32, np.int64)[i // 7 % 2]
         n = data_shape[axis]
@@ -73,7 +77,7 @@ def scatter_model(path: Path, rng: np.random.Generator, cases: int, elements: tu
         computed = i % 5 == 3
         if i % 7 == 5 and indices.size:  # (Const indices, negative ones among them)
             d, x = fed_input(f"data{i}", data, dynamic), o1.constant(indices)
-            u = fed_input(f"updates{i}", updates, dynamic)
+            u = fed_input(f"updates{i}", updates, dynamic, kept)
         elif i % 7 == 6 and indices.size and (reduction, element) != ("prod", "f32"):  # (Const data and updates;
             # OpenVINO folds the Convert of the updates; f32 prod of constant updates is left: test_left_layers)
             # (no -0.0: OpenVINO 2023.0 CPU reads a Const's -0.0 as 0.0 whatever the rewrite: a Concat of one)
@@ -85,16 +89,17 @@ def scatter_model(path: Path, rng: np.random.Generator, cases: int, elements: tu
             d = o1.add(fed_input(f"data{i}", data, dynamic), o1.constant(np.zeros((), data.dtype)))
             x = o1.subtract(fed_input(f"indices{i}", (indices + shift).astype(index_type), dynamic),
                             o1.constant(shift))
-            u = o1.multiply(fed_input(f"updates{i}", updates, dynamic), o1.constant(np.ones((), updates.dtype)))
+            u = o1.multiply(fed_input(f"updates{i}", updates, dynamic, kept),
+                            o1.constant(np.ones((), updates.dtype)))
         else:
             d = fed_input(f"data{i}", data, dynamic)
             x = fed_input(f"indices{i}", indices, dynamic)
-            u = fed_input(f"updates{i}", updates, dynamic)
+            u = fed_input(f"updates{i}", updates, dynamic, kept)
         at = o1.constant(np.array(axis - rank if i % 4 == 2 else axis, (np.int64, np.int32)[i % 2]))
-        scatter = o12.scatter_elements_update(d, x, u, at, reduction, True, name=f"scatter{i}")
+        scatter = o12.scatter_elements_update(d, x, u, at, reduction, use_init_val, name=f"scatter{i}")
         results.append(o1.result(scatter, name=f"y{i}"))
-    for rows in (5, 0, 3):  # (aten::index_add_ of an MoE expert: rows of tokens, none where no token went to it;
-        # 3: static, the column a Const, the indices folded by OpenVINO, ShapeOf included)
+    for rows in (5, 0, 3) if use_init_val else ():  # (aten::index_add_ of an MoE expert: rows of tokens, none
+        # where no token went to it; 3: static, the column a Const, the indices folded by OpenVINO, ShapeOf included)
         hidden = _values(rng, (4, 16), "f32", "sum")
         column = rng.integers(-4, 4, (rows, 1)).astype(np.int32)
         picked = _values(rng, (rows, 16), "f32", "sum")
@@ -120,6 +125,26 @@ def test_reductions_migrated_for_2023_0_run_equal(tmp_path: Path, capsys: pytest
     assert done == cases + 3, printed
     assert "made unique" not in printed, printed
     assert assert_runs_equal(model, out, inputs=fed) == cases + 3
+
+
+@pytest.mark.parametrize("target", ["2023.0", "2023.1", "2024.0"])
+def test_reductions_without_init_val_run_equal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               target: str) -> None:
+    """Seeded ScatterElementsUpdate-12 layers with use_init_val false, which were refused (2023.0: no opset12; 2023.1
+    and 2023.2: f32 max from f32's least positive normal) or written as they are though computed otherwise (f32 min
+    and max where a NaN or a signed zero meets another value: 2023.1 to 2024.0): migrated for ``target`` (every layer
+    for 2023.0, those of f32 min and max for the others) they run there and on the current OpenVINO as the current
+    OpenVINO runs the original, bit for bit. 2023.1 where it is set."""
+    if target not in side_pythons():
+        pytest.skip(f"no OpenVINO {target}: set IR_TOOLS_RELEASE_PYTHONS")
+    cases = 300
+    model, fed = scatter_model(tmp_path / "scatter.xml", np.random.default_rng(13), cases, use_init_val=False)
+    out, printed = migrate(model, capsys, target)
+    done = sum(int(line.split(" x ")[0].split()[-1]) for line in printed.splitlines()
+               if "ScatterElementsUpdate-12 (" in line and "-> Loop-5" in line)
+    min_max_f32 = sum(1 for i in range(cases) if i % 4 >= 2 and i // 4 % 2 == 0)  # (REDUCTIONS, elements in turn)
+    assert done == (cases if target == "2023.0" else min_max_f32), printed
+    assert assert_runs_equal(model, out, inputs=fed, release=target) == cases
 
 
 def test_left_layers_are_refused_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,6 +12,7 @@ from .convert_promote_types import ConvertPromoteTypesTo1
 from .decompression import F32Decompression, I4ZeroPoint
 from .elementwise import ElementwiseTo1
 from .embedding_bag import EmbeddingBagTo3
+from .empty_reduction import EmptyReductionConst
 from .eye import EyeTo4
 from .float_convert import FloatChecksTo1
 from .gather import GatherTo7
@@ -34,6 +35,7 @@ from .slice_scatter import SliceScatterTo3
 from .softmax import SoftMaxTo1
 from .squeeze import SqueezeSkipTo1
 from .topk import TopKTo3
+from .wider_const import WiderConst
 
 #: Every downgrade, in the order ``retarget`` runs them.
 DOWNGRADES: tuple[type[Downgrade], ...] = (
@@ -43,11 +45,11 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, ScatterElementsLoop,
     SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4,
     ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
-    SameOpTo, EyeTo4, SliceScatterTo3, SearchSortedTo1,
+    SameOpTo, EyeTo4, SliceScatterTo3, SearchSortedTo1, EmptyReductionConst,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
-    OwnOpset, UniqueNames, OwnOutputTensors, I4ZeroPoint, PackedOrder, F32Decompression,
+    OwnOpset, UniqueNames, OwnOutputTensors, WiderConst, I4ZeroPoint, PackedOrder, F32Decompression,
 )
 
 __all__ = ["DOWNGRADES", "Downgrade"]

@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 
-from ...base.dtypes import element_type
+from ...base.dtypes import F32_MAX, element_type
 from ...ir.bodies import body_node
 from ...ir.model import Graph, Layer, RtNode
 from ...ops.spec import TensorType
@@ -28,15 +28,22 @@ _EXACT_TYPES = ("f32", "i32")
 _NEUTRAL = {"sum": {"f32": None, "i32": 0}, "prod": {"f32": 1.0, "i32": 1},
             "min": {"f32": np.inf, "i32": np.iinfo(np.int32).max},
             "max": {"f32": -np.inf, "i32": np.iinfo(np.int32).min}}
+#: What the current OpenVINO CPU starts each element the updates touch from where use_init_val is false (ops/scatter:
+#: 0, 1, and for max and min -/+F32_MAX on f32, not an infinity: updates all -inf give -3.4e38), written there by
+#: ScatterElementsUpdate-3 before the Loop.
+_START = {"sum": {"f32": 0.0, "i32": 0}, "prod": {"f32": 1.0, "i32": 1},
+          "min": {"f32": F32_MAX, "i32": np.iinfo(np.int32).max},
+          "max": {"f32": -F32_MAX, "i32": np.iinfo(np.int32).min}}
 
 
-def _min_max_f32(graph: Graph, layer: Layer) -> bool:
-    """True if the ScatterElementsUpdate-12 ``layer`` takes the min or max of f32 with use_init_val, which 2023.3 and
-    2024.0 compute otherwise where a NaN or a signed zero meets another value (``scatter_min_max_nan_otherwise``);
-    but one ``SegmentMaxTo12`` wrote (its origin SegmentMax-16), whose data and updates hold neither (its rule 2)."""
+def _min_max_float(graph: Graph, layer: Layer) -> bool:
+    """True if the ScatterElementsUpdate-12 ``layer`` takes the min or max of f32 or f16 (use_init_val true or false),
+    which 2023.1 to 2024.0 compute otherwise where a NaN or a signed zero meets another value
+    (``scatter_min_max_nan_otherwise``; f16 is left, ``declines``); but one ``SegmentMaxTo12`` wrote (its origin
+    SegmentMax-16), whose data and updates hold neither (its rule 2)."""
     attrs = typed_attrs(layer)
-    return attrs.reduction in ("min", "max") and attrs.use_init_val and declared_type(
-        layer.inputs[0]).element == "f32" and not (origin_of(layer.rt_info) or "").startswith(SEGMENT_MAX)
+    return attrs.reduction in ("min", "max") and declared_type(layer.inputs[0]).element in (
+        "f32", "f16") and not (origin_of(layer.rt_info) or "").startswith(SEGMENT_MAX)
 
 
 def _max_no_init_float(graph: Graph, layer: Layer) -> bool:
@@ -55,8 +62,8 @@ def _integer_mean(graph: Graph, layer: Layer) -> bool:
 
 
 class ScatterElementsLoop(Downgrade):
-    """ScatterElementsUpdate-12 with reduction sum, prod, min or max and use_init_val true, exactly, whatever its
-    indices (aten::index_add_ of MoE models: data-dependent ones):
+    """ScatterElementsUpdate-12 with reduction sum, prod, min or max, exactly, whatever its indices
+    (aten::index_add_ of MoE models: data-dependent ones):
 
     OpenVINO (its CPU plugin and reference) applies the updates of each line along the axis one after another in
     index order, ``acc = acc op u`` in the data's type (floats f32, i32 wrapping; min: ``u < acc ? u : acc``, max:
@@ -71,25 +78,30 @@ class ScatterElementsLoop(Downgrade):
     gives a Loop of 0 iterations an output of 0 rows, not the merged input (measured; 2026.4 gives the data). Inputs
     computed from Consts alone are computed inside the body (``_body``), and the StridedSlice's end is a Const where
     the indices' dims off the axis are static: 2023.0 CPU fails one of static data whose end is a ShapeOf ("doesn't
-    have compiled executor", measured).
+    have compiled executor", measured). With use_init_val false, each element an update falls on starts from the
+    current OpenVINO's start value (``_START``: 0, 1, -/+3.4028235e38 for f32's max and min, i32's extremes), written
+    there by ScatterElementsUpdate-3 (every write of an element the same value) before the Loop.
 
-    Left (``declines``): an axis that is not a constant, data or indices of a dynamic rank, use_init_val false,
+    Left (``declines``): an axis that is not a constant, data or indices of a dynamic rank, use_init_val false where
+    the updates' axis may be of length 0 (no slice of the neutral update can stand first: it would start element 0),
     reduction mean, element types other than f32 and i32 (measured: f16 differs on 2023.0; i8 and u8 saturate in the
     Loop's Add, where the scatter wraps; 2023.0 computes i64 as i32), and f32 prod of constant updates (2026.4 CPU
     gave +0.0 for +0.0 times a constant -0.91 in the body). Reduction none is ``Respell``'s (ScatterElementsUpdate-3).
 
-    For a target that computes f32 min and max otherwise where a NaN or a signed zero meets another value (measured:
-    2023.1 to 2024.0; the Loop runs there as the current OpenVINO), such a layer is rewritten too, though the target
-    creates ScatterElementsUpdate-12. A target that computes the max of floats with use_init_val false, or the mean of
-    integers, otherwise (``scatter_max_no_init_wrong``: 2023.1 and 2023.2; ``scatter_mean_integer_floors``: 2023.1 to
-    2024.0) has such a layer named too: it is left (``declines``), for ``retarget`` to refuse.
+    For a target that computes f32 min and max otherwise where a NaN or a signed zero meets another value, with
+    use_init_val true or false (measured: 2023.1 to 2024.0, f16 alike; the Loop runs there as the current OpenVINO),
+    or the max of floats with use_init_val false (``scatter_max_no_init_wrong``: 2023.1 and 2023.2), such a layer is
+    rewritten too, though the target creates ScatterElementsUpdate-12. One of f16 (the Loop's exact types lack it), or
+    a mean of integers (``scatter_mean_integer_floors``: 2023.1 to 2024.0), is named too and left (``declines``), for
+    ``retarget`` to refuse.
     """
 
     rewrites = {LABEL: "into a Loop-5 of Gather-1, GatherElements-6, Add-1/Multiply-1/Select-1/Minimum-1/Maximum-1 "
                        "and ScatterElementsUpdate-3, one iteration per index along its axis, where its reduction is "
-                       "sum, prod, min or max with use_init_val, its axis a constant and its data f32 or i32 (f32 "
-                       "prod: of updates that are not constants)"}
-    repairs = {"scatter_min_max_nan_otherwise": _min_max_f32, "scatter_max_no_init_wrong": _max_no_init_float,
+                       "sum, prod, min or max (use_init_val false: first ScatterElementsUpdate-3 of the start value "
+                       "where its updates' axis is of a static length), its axis a constant and its data f32 or i32 "
+                       "(f32 prod: of updates that are not constants)"}
+    repairs = {"scatter_min_max_nan_otherwise": _min_max_float, "scatter_max_no_init_wrong": _max_no_init_float,
                "scatter_mean_integer_floors": _integer_mean}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
@@ -103,13 +115,13 @@ class ScatterElementsLoop(Downgrade):
         element = builder.type_of(source(graph, layer, 0)).element
         if attrs.reduction not in _NEUTRAL:
             return f"reduction {attrs.reduction} (the CPU's mean divides once, in its own way)"
-        if not attrs.use_init_val:
-            return "use_init_val is false"
         if element not in _EXACT_TYPES:
             return (f"its data is {element or 'of a dynamic type'}, whose reductions OpenVINO CPU computes otherwise "
                     "than an older op step by step (f32 and i32 only)")
         if any(builder.type_of(source(graph, layer, i)).shape is None for i in (0, 1, 2)):
             return "its data, indices or updates are of a dynamic rank"
+        if not attrs.use_init_val and not _never_empty(graph, layer):
+            return "use_init_val is false and its updates' axis may be of length 0"
         if attrs.reduction == "prod" and element == "f32" and _constant(graph, source(graph, layer, 2)):
             return ("its f32 updates are constants, by which OpenVINO 2026.4 CPU multiplies otherwise in a Loop's "
                     "body (+0.0 times a constant -0.91 gave +0.0, not -0.0: measured)")
@@ -128,6 +140,15 @@ class ScatterElementsLoop(Downgrade):
         return PassResult(graph, bool(stats), stats)
 
 
+def _never_empty(graph: Graph, layer: Layer) -> bool:
+    """Whether the updates of the ScatterElementsUpdate-12 ``layer`` (of a Const axis, of a known rank) have a static
+    length of 1 or more along its axis: the Loop needs no slice of the neutral update before them."""
+    updates = GraphBuilder(graph).type_of(source(graph, layer, 2)).shape
+    axis = int(graph.const_array(graph.layer(source(graph, layer, 3)[0])).reshape(-1)[0])
+    length = updates[axis + len(updates) if axis < 0 else axis]
+    return length.is_static and length.lo >= 1
+
+
 def _i64(builder: GraphBuilder, value: object, name: str) -> Output:
     return builder.const(np.array(value, np.int64), name)
 
@@ -141,6 +162,8 @@ def _loop(builder: GraphBuilder, layer: Layer, reduction: str) -> Output:
     axis = axis_value + rank if axis_value < 0 else axis_value
     indices = non_negative(builder, name, data, indices, axis)
     element = builder.type_of(data).element
+    if not typed_attrs(layer).use_init_val:  # (each element the updates touch starts from _START, not the data)
+        data = _started(builder, name, data, indices, updates, axis, _START[reduction][element])
     length = builder.type_of(updates).shape[axis]
     neutral, kept = _NEUTRAL[reduction][element], False
     if not (length.is_static and length.lo >= 1):  # (a Loop of 0 iterations: see the class)
@@ -173,6 +196,22 @@ def _loop(builder: GraphBuilder, layer: Layer, reduction: str) -> Output:
     back_edges = RtNode("back_edges", (), (RtNode("edge", (("from-layer", result), ("to-layer", params[0]))),))
     loop.children = (port_map, back_edges, body_node(RtNode("body"), body))
     return output_of(loop)
+
+
+def _started(builder: GraphBuilder, name: str, data: Output, indices: Output, updates: Output, axis: int,
+             start: object) -> Output:
+    """``data`` with ``start`` written by ScatterElementsUpdate-3 at each element ``indices`` (non-negative) name along
+    ``axis``: the accumulator a reduction without use_init_val starts from."""
+    shape = builder.type_of(updates).shape
+    if all(d.is_static for d in shape):
+        size = _i64(builder, [d.lo for d in shape], f"{name}/updates_shape")
+    else:
+        size = output_of(builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type="i64"),
+                                     [updates], f"{name}/updates_shape"))
+    starts = builder.add("Broadcast", "opset3", builder.attrs("Broadcast", "opset3", mode="numpy"), [
+        builder.const(np.array(start, numpy_dtype(builder, data)), f"{name}/start"), size], f"{name}/starts")
+    return output_of(builder.add("ScatterElementsUpdate", "opset3", None, [
+        data, indices, output_of(starts), _i64(builder, axis, f"{name}/start_axis")], f"{name}/started"))
 
 
 def _neutral_first(builder: GraphBuilder, name: str, value: Output, axis: int, neutral: object) -> Output:
