@@ -83,21 +83,40 @@ def _result(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType
     return []
 
 
-def convert_values(value: np.ndarray, destination: str) -> np.ndarray:
-    """Convert as OpenVINO CPU does (measured): floats to integers truncate toward zero, then wrap; floats to bf16
-    through f32 (``to_bf16``), integers by ``ov::bfloat16``'s rule (``ov_bfloat16``)."""
+_I32_MIN, _I32_END = -(2**31), 2**31
+
+
+def convert_values(value: np.ndarray, destination: str, folded: bool = False) -> np.ndarray:
+    """Convert as OpenVINO CPU does (measured on 2026.4): floats to integers truncate toward zero, then wrap, NaN and
+    values beyond the type they go through becoming its minimum (x86's cvttps2dq, cvttss2si). The CPU takes an f32
+    (or bf16) through i32 (3e9 and NaN give i32 and i64 -2147483648, u32 2147483648, u8 0; numpy's wrap gave
+    -1294967296 in i32) and a float NaN to boolean false; ``folded``, a Convert of a constant OpenVINO folds
+    (``static_cast``), takes any float through i32 into a type of 32 bits or less, through i64 into i64 and u64 (3e9
+    stays 3e9), and NaN to boolean true. Floats to bf16 through f32 (``to_bf16``), integers by ``ov::bfloat16``'s rule
+    (``ov_bfloat16``)."""
     et = element_type(destination)
     if et is not None and et.name == "bf16":
         return ov_bfloat16(value) if value.dtype.kind in "iub" else to_bf16(value)
     if et is None or et.numpy is None:
         raise OpValidationError(f"cannot convert to {destination}: no numpy equivalent")
+    if et.numpy == np.bool_ and value.dtype.kind == "f" and not folded:
+        with np.errstate(invalid="ignore"):
+            return np.asarray((value != 0) & ~np.isnan(value))
     if np.issubdtype(et.numpy, np.integer) and np.issubdtype(value.dtype, np.floating):
-        value = np.trunc(value).astype(np.int64)
+        with np.errstate(invalid="ignore"):
+            whole = np.trunc(value)
+            if et.numpy.itemsize <= 4 if folded else value.dtype == np.float32:
+                whole = np.where((whole >= _I32_MIN) & (whole < _I32_END), whole, _I32_MIN)
+            value = whole.astype(np.int64)
     return value.astype(et.numpy)
 
 
 def _run_convert(a: ConvertAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [convert_values(args[0], a.destination_type)]
+
+
+def _fold_convert(a: ConvertAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return [convert_values(args[0], a.destination_type, folded=True)]
 
 
 def const_value(a: ConstAttrs, data: memoryview | bytes) -> np.ndarray:
@@ -178,7 +197,7 @@ def _jumps(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
 PARAMETER_1 = OpSpec("Parameter", "Parameter-1", ParameterAttrs, (0, 0), 1, _parameter)
 CONST_1 = OpSpec("Const", "Const-1", ConstAttrs, (0, 0), 1, _const)
 CONVERT_1 = OpSpec("Convert", "Convert-1", ConvertAttrs, (1, 1), 1, _convert, _run_convert,
-                   rounding=_convert_rounding)
+                   rounding=_convert_rounding, folded=_fold_convert)
 RESULT_1 = OpSpec("Result", "Result-1", NoAttrs, (1, 1), 0, _result)
 
 

@@ -64,7 +64,7 @@ def _run_cum_sum(a: CumSumAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]
         w = np.flip(w, axis)
     with np.errstate(over="ignore"):
         out = np.cumsum(w, axis=axis, dtype=w.dtype)
-    if a.exclusive:
+    if a.exclusive and out.shape[axis]:  # (along an axis of length 0 there is nothing to shift)
         out = np.concatenate([np.zeros_like(np.take(out, [0], axis=axis)),
                               np.take(out, np.arange(out.shape[axis] - 1), axis=axis)], axis=axis)
     if a.reverse:

@@ -12,7 +12,10 @@ does that the specification does not say, measured there:
 - Slice-8 and StridedSlice-1 clamp as ONNX Slice does, not as Python: with a negative step a start
   before the first element reads the first element (Python reads nothing).
 - StridedSlice-1: a shrink entry whose begin is masked takes index 0 (the CPU plugin; OpenVINO's
-  evaluator takes begin[i] there, the specification does not say).
+  evaluator takes begin[i] there, the specification does not say). A shrink begin outside its axis of
+  length n, fed when the model runs or beside a dynamic dim (a Const one on a static dim CPU refuses
+  to compile: ``_shrink_out_of_range``), is clamped into [0, n - 1] after counting a negative one from
+  the end (7 and -7 of 3 take 2 and 0); on an axis of length 0 CPU gives arbitrary values.
 - Shape inference reads an i32 begin, end, start, stop or pad equal to the i32 minimum or maximum as
   the i64 one (so 2147483647 is "to the end" of an unbounded dim). A pad that makes a static dim
   negative gives a dynamic dim, not an error. Slice with unknown start/stop/step of static length n and
@@ -130,7 +133,8 @@ def _entries(a: StridedSliceAttrs, count: int, rank: int) -> list[tuple[str, int
 
 
 def _strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """A numpy basic index built from the masks (``_entries``). Bounds are clamped as Slice-8's."""
+    """A numpy basic index built from the masks (``_entries``). Bounds are clamped as Slice-8's, a shrink index as
+    CPU clamps it (the module doc)."""
     _check_masks(a)
     x, begin, end = args[0], _ints(args[1]), _ints(args[2])
     strides = _ints(args[3]) if len(args) > 3 else [1] * len(begin)
@@ -144,9 +148,9 @@ def _strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -> list[np.
         n = x.shape[axis]
         if kind == "shrink":
             at = 0 if _flag(a.begin_mask, i) else begin[i]
-            if not -n <= at < n:
-                raise OpValidationError(f"shrink index {at} is outside an axis of length {n}")
-            index.append(at)
+            if n == 0:  # (CPU reads memory outside the data there: its values are arbitrary)
+                raise OpValidationError(f"shrink index {at} of an axis of length 0")
+            index.append(min(max(at + n if at < 0 else at, 0), n - 1))
             continue
         if strides[i] == 0:
             raise OpValidationError("strides must not be 0")

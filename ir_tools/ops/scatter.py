@@ -12,8 +12,9 @@ tests/ops/test_scatter_update_conformance.py and tests/ops/test_scatter_elements
   type and partial shape. CPU writes duplicate indices in order on a quiet machine, the last one wins (5,000 updates
   of one column: the last), but its threads may write another last under load (seen once in CI: the specification
   leaves the order undefined); the reference writes the last. It refuses a negative index and one out of range
-  when it runs: the reference refuses both. CPU compiles no scalar indices: the reference refuses them
-  (UnsupportedError).
+  when it runs: the reference refuses both; but on data of no element, which it gives back whatever the indices
+  (-1, 5), as the reference does (ScatterNDUpdate and ScatterElementsUpdate alike, every reduction). CPU compiles
+  no scalar indices: the reference refuses them (UnsupportedError).
 
 - ScatterNDUpdate-3 is in opset4..14 (its type info says opset4), ScatterNDUpdate-15 in opset15..16. Indices
   must be i32 or i64, updates of data's element type (a dynamic one merges); where the expected updates rank
@@ -122,7 +123,7 @@ def _scatter_rows(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> tuple[np.n
         raise OpValidationError(f"updates have shape {list(upd.shape)}, expected indices.shape[:-1] + "
                                 f"data.shape[{k}:] = {list(want)}")
     n, size = math.prod(idx.shape[:-1]), math.prod(x.shape[k:])
-    if n == 0:
+    if n == 0 or x.size == 0:  # (CPU gives data of no element back, whatever the indices)
         return np.zeros(0, np.int64), size
     if k == 0:
         raise OpValidationError("index tuples of length 0 (OpenVINO CPU leaves the data as it is, its evaluator "
@@ -319,7 +320,7 @@ def _scatter_update(a, inputs: Sequence[TensorType], values) -> list[TensorType]
 def _run_scatter_update(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     """Slices of data along the axis replaced by those of updates, in index order (the last of duplicates wins, as
     on CPU, but for its threads racing under load: the module's note); negative and out-of-range indices refused
-    (CPU refuses them when it runs)."""
+    (CPU refuses them when it runs), but on data of no element (CPU gives it back)."""
     x, idx, upd, axis_value = (np.asarray(v) for v in args)
     if idx.dtype.kind not in "iu" or axis_value.dtype.kind not in "iu":
         raise OpValidationError(f"indices of {idx.dtype} and axis of {axis_value.dtype}: they must be integers")
@@ -338,6 +339,8 @@ def _run_scatter_update(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         raise OpValidationError(f"updates have shape {list(upd.shape)}, expected data[:axis] + indices + "
                                 f"data[axis+1:] = {list(want)}")
     flat = idx.reshape(-1).astype(np.int64)
+    if x.size == 0:  # (CPU writes nothing there, whatever the indices)
+        return [x.copy()]
     if np.any((flat < 0) | (flat >= x.shape[axis])):
         raise OpValidationError(f"an index is out of [0, {x.shape[axis] - 1}] (OpenVINO CPU refuses it, negative ones "
                                 "too)")
@@ -430,6 +433,8 @@ def _element_rows(x: np.ndarray, idx: np.ndarray, upd: np.ndarray, axis_value: n
     if idx.ndim != x.ndim or upd.shape != idx.shape:
         raise OpValidationError(f"indices {list(idx.shape)} and updates {list(upd.shape)}: both must have the shape "
                                 f"of the indices, of the rank of data {list(x.shape)}")
+    if x.size == 0:  # (CPU gives it back, whatever the indices)
+        return np.zeros(0, np.int64)
     if any(i > n for d, (i, n) in enumerate(zip(idx.shape, x.shape, strict=True)) if d != axis):
         raise OpValidationError(f"indices {list(idx.shape)} exceed data {list(x.shape)} off the axis {axis} (OpenVINO "
                                 "CPU writes outside the data there)")

@@ -1,8 +1,9 @@
 """ReadValue-3/6 and Assign-3/6: the state ops (a variable, named by ``variable_id``, kept between inferences).
 
 The kernels here are the first inference's: ReadValue gives its init input (ReadValue-6 without one: zeros of the
-variable's shape), Assign passes its input on. What a variable holds across inferences is the executor's to keep
-(runtime/executor.py reads and writes it by ``variable_id``); a kernel knows no graph and no earlier call.
+variable's shape, a dynamic dim 0, as OpenVINO CPU starts it), Assign passes its input on. What a variable holds
+across inferences is the executor's to keep (runtime/executor.py reads and writes it by ``variable_id``); a kernel
+knows no graph and no earlier call.
 
 Shape rules (measured on openvino 2026.4.1, src/core/src/op/read_value.cpp; tests/ops/test_state_conformance.py):
 
@@ -99,16 +100,18 @@ def _pass_on(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _run_read_value_6(a: ReadValue6Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The init input, else zeros of the variable's shape (which must then be static)."""
+    """The init input, else zeros of the variable's shape, each dynamic dim 0 as OpenVINO CPU starts it (bounded ones
+    too: [1,?,4] and [1..4,2] start as [1,0,4] and [0,2], measured on 2026.4; ``MakeStateful`` writes such a
+    ReadValue for a KV cache's past, which the reference refused)."""
     if args:
         return [args[0]]
     et = element_type(a.variable_type or "")
     shape = a.variable_shape
-    if et is None or et.numpy is None or shape is None or any(not d.is_static for d in shape):
-        raise OpValidationError(f"ReadValue without an init input needs a variable of static shape and a known type "
-                                f"to start from zeros; '{a.variable_id}' is {a.variable_type or 'dynamic'}"
+    if et is None or et.numpy is None or shape is None:
+        raise OpValidationError(f"ReadValue without an init input needs a variable of known rank and type to start "
+                                f"from zeros; '{a.variable_id}' is {a.variable_type or 'dynamic'}"
                                 f"[{format_shape(shape)}]")
-    return [np.zeros(tuple(d.lo for d in shape), et.numpy)]
+    return [np.zeros(tuple(d.lo if d.is_static else 0 for d in shape), et.numpy)]
 
 
 def _dynamic_variable_type(a: ReadValue6Attrs, read: frozenset[int]) -> str | None:

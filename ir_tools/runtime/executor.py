@@ -206,7 +206,9 @@ def execute(graph: Graph, layer: Layer, args: list[np.ndarray]) -> list[np.ndarr
     if spec.kernel is None:
         raise UnsupportedError(f"{spec.label} has no reference kernel", layer.loc)
     attrs = bind(graph, layer) if spec.bodies else A.decode(spec.attrs, layer.attrs, layer.loc)
-    folded = spec.folded is not None and known_at_inference(graph, layer, spec.value_inputs)
+    # (an op whose shape rule reads no value, a Convert, is folded where its data is known)
+    folded = spec.folded is not None and known_at_inference(graph, layer,
+                                                            spec.value_inputs or range(len(layer.inputs)))
     return as_held(layer, spec.compute(attrs, [untagged(arg) for arg in args], folded))
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..base.dims import parse_shape
 from ..base.dtypes import element_type
-from ..base.errors import AttrError, IrToolsError, did_you_mean
+from ..base.errors import AttrError, IrToolsError, UnsupportedError, did_you_mean
 from ..base.packed import element_type_of, held_dtype, is_bf16, to_bf16
 from ..ir.model import Graph, Layer
 from ..ir.names import input_name, tensor_names
@@ -83,6 +83,19 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 #: axis 1, which OpenVINO CPU refuses beyond that dim: below its smallest dim they are within it.)
 _UNMODELLED_INDEX_INPUTS = {"EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1, "EmbeddingSegmentsSum": 1,
                             "SegmentMax": 1, "CTCGreedyDecoderSeqLen": 1}
+
+#: Inputs of ops ir_tools has no OpSpec for whose fitting values the graph does not tell (a modelled op's spec says
+#: it, in ``value_inputs`` and ``index_input``), by op: input -> what they are (``_unfit_use``). Seeded at random,
+#: OpenVINO CPU refuses a negative sample, segment, row or column count or output dim ("Value -17 not in range") and
+#: offsets past the indices ("Offset value exceeds indices size"; measured on 2026.4).
+_READ = "its shape inference reads"
+_UNMODELLED_UNFIT_INPUTS = {"Multinomial": {1: f"a sample count {_READ}"},
+                            "EmbeddingSegmentsSum": {3: f"a segment count {_READ}"},
+                            "EmbeddingBagOffsetsSum": {2: "offsets into its input 1"},
+                            "EmbeddingBagOffsets": {2: "offsets into its input 1"},
+                            "Eye": {0: f"a row count {_READ}", 1: f"a column count {_READ}",
+                                    3: f"a batch shape {_READ}"},
+                            "RandomUniform": {0: f"an output shape {_READ}"}}
 
 #: Inputs an op requires sorted along their last axis, by op: the input (SearchSorted's sequence, which its binary
 #: search takes as sorted; SegmentMax's segment ids, unsorted ones of which OpenVINO CPU refuses).
@@ -221,10 +234,7 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
     made: dict[str, tuple[Layer, np.dtype, tuple[int, ...], str]] = {}
     for param in graph.parameters():
         name = input_name(graph, param)
-        et = element_type(param.attrs.get("element_type", ""))
-        dtype = None if et is None else held_dtype(et)
-        if dtype is None:
-            raise InputError(f"input '{name}' has element type {param.attrs.get('element_type')}: no numpy type")
+        dtype = _held_input_type(name, param)
         if name in shapes:
             shape, dims = tuple(shapes[name]), "--shape"
         else:
@@ -456,15 +466,19 @@ def _within(rows: int, layer: Layer) -> str:
 def _unfit_use(graph: Graph, param: Layer) -> str:
     """The first layer input ``param`` feeds whose fitting values the graph does not tell, for an input drawn at
     random: one whose values the layer's shape inference reads (``OpSpec.value_inputs``: a Reshape's target shape, a
-    TopK's k, a Range's bounds, a Roll's axes), or indices or lengths along a dim not known here (``_index_rows``
-    found none: a sequence whose steps are a transposed input's dynamic dim); as "Reshape 'r' (line 9) input 1,
-    ...", "" where it feeds none. A random value there fits by chance (OpenVINO refuses a target shape of -11, a
-    sequence length past its steps gives its own state), and only the caller can say what does."""
+    TopK's k, a Range's bounds, a Roll's axes), such an input of an op without a spec (``_UNMODELLED_UNFIT_INPUTS``:
+    a Multinomial's sample count, an EmbeddingBagOffsetsSum's offsets), or indices or lengths along a dim not known
+    here (``_index_rows`` found none: a sequence whose steps are a transposed input's dynamic dim); as "Reshape 'r'
+    (line 9) input 1, ...", "" where it feeds none. A random value there fits by chance (OpenVINO refuses a target
+    shape of -11, a sequence length past its steps gives its own state), and only the caller can say what does."""
     for layer, index in _uses(graph, param):
         spec = lookup(layer.type, layer.version)
         where = f"{layer.type} '{layer.name}' (line {layer.line}) input {index}"
         if spec is not None and index in spec.value_inputs:
             return f"{where}, whose values its shape inference reads"
+        unmodelled = _UNMODELLED_UNFIT_INPUTS.get(layer.type, {}).get(index) if spec is None else None
+        if unmodelled is not None:
+            return f"{where}, {unmodelled}"
         if _indexes(layer, index):
             return f"{where}, {'lengths' if _lengths_axis(layer) is not None else 'indices'} along a dim not known here"
     return ""
@@ -606,9 +620,32 @@ def describe(graph: Graph, inputs: Mapping[str, np.ndarray], made: Mapping[str, 
             if outside:
                 values += (f"; {outside} of {np.size(value)} outside {_within(rows, gather)}, where OpenVINO's answer "
                            "is its own")
+        values += _beyond_i32(np.asarray(value))
         out.append({"name": name, "element_type": _type_name(np.asarray(value).dtype), "shape": list(np.shape(value)),
                     "dims": given, "values": values})
     return out
+
+
+_I32 = np.iinfo(np.int32)
+
+
+def _beyond_i32(value: np.ndarray) -> str:
+    """For an i64 or u64 input given values beyond i32's range, how many, and what OpenVINO CPU computes of the first:
+    every op of its graph but a Convert to a float type (and a Result the input feeds directly) takes the value's low
+    32 bits, sign-extended (2^33 + 5 added 1 gives 6, a Gather at 2^32 + 3 reads row 3; measured on 2026.4: Add,
+    Multiply, Divide, Abs, Reshape, Concat, Tile, Transpose, Gather, TopK, CumSum, ReduceSum, Select, a Convert to
+    boolean or i32 alike), where the reference computes the whole value; "" for any other input. Whatever computes on
+    it then differs beyond any tolerance: compare FAILs there, for the value fed, not the model."""
+    if value.dtype not in (np.int64, np.uint64) or not value.size:
+        return ""
+    beyond = (value > _I32.max) | (value < _I32.min) if value.dtype == np.int64 else value > _I32.max
+    count = int(np.count_nonzero(beyond))
+    if not count:
+        return ""
+    first = value[np.unravel_index(int(np.argmax(beyond)), value.shape)] if value.shape else value
+    return (f"; {count} of {value.size} beyond i32 (the first {first}), which OpenVINO CPU computes in their low 32 "
+            f"bits ({first} as {int(np.asarray(first).astype(np.int32))}) in every op but a Convert to a float type: "
+            "where they reach another, OpenVINO and the reference differ")
 
 
 def _type_name(dtype: np.dtype) -> str:
@@ -639,11 +676,11 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np
     taken = dict(inputs)
     for name, param in names.items():
         et = element_type(param.attrs.get("element_type", ""))
+        wanted = _held_input_type(name, param) if et is not None else None
         given = np.asarray(inputs[name]).dtype
         if given.kind not in "biufc":  # (bf16, f8 or i4 arrays numpy saved as raw bytes, strings, objects)
             raise InputError(f"input '{name}' holds values of numpy type {given.str}, not numbers numpy can read "
                              f"(the model takes {param.attrs.get('element_type', '?')})")
-        wanted = None if et is None else held_dtype(et)
         if wanted is not None and ((wanted.kind in "iub" and given.kind in "fc") or (wanted.kind in "fc" and
                                                                                 given.kind in "iub")):
             raise InputError(f"input '{name}' holds {given} values, the model takes {et.name}: give it "
@@ -665,6 +702,21 @@ def check_inputs(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np
             raise InputError(f"input '{name}' has shape {list(got)}, the model accepts "
                              f"[{param.attrs.get('shape')}]")
     return taken
+
+
+def _held_input_type(name: str, param: Layer) -> np.dtype:
+    """The numpy type the reference holds input ``name``'s values in (``base.packed.held_dtype``). E-UNSUPPORTED for
+    an element type it computes in no type of its own (string, u1, i4, u4, f8, nf4...): OpenVINO's CPU runs some (a
+    string Parameter, an i4 one fed packed), but the reference has no values of them to compute with nor to feed, and
+    said "no numpy type" (seeded) or ran an i4 input on int8 values of any size (``--inputs``)."""
+    text = param.attrs.get("element_type", "")
+    et = element_type(text)
+    dtype = None if et is None else held_dtype(et)
+    if dtype is None:
+        raise UnsupportedError(f"input '{name}' is of element type {text}: run and compare feed inputs of the types "
+                               "the numpy reference computes in (floats, integers of 8 bits or more, boolean, bf16), "
+                               "not string, u1, u2, u3, u4, u6, i4, f8, f4 or nf4 ones")
+    return dtype
 
 
 def _as_integers(name: str, value: np.ndarray, wanted: np.dtype, type_name: str) -> np.ndarray:

@@ -46,6 +46,7 @@ from .numeric_check import (
     LayerCheck,
     as_cpu_holds,
     constant_layers,
+    fed_outputs,
     named_tolerances,
 )
 from .openvino import ModelFiles, OpenVinoRun, run_openvino_steps
@@ -98,6 +99,7 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     report.inputs = describe(graph, steps[0], options.recipes, given)
     writers = state_writers(graph)
     results = {output_name(graph, result): result for result in graph.results()}
+    fed = fed_outputs(graph)
     position = {layer.id: i for i, layer in enumerate(order)}
     report.steps = []
     held: dict[str, np.ndarray] = {}  # OpenVINO's variables before the step
@@ -112,7 +114,8 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
             what = f"{name} (step {k})"
             report.openvino_outputs[what], report.reference_outputs[what] = run.outputs[name], expected
             compared.append((results.get(name), name, compare_tensors(
-                what, run.outputs[name], as_cpu_holds(expected), *tolerances.for_name(name), bound=bound)))
+                what, run.outputs[name], as_cpu_holds(expected, name in fed), *tolerances.for_name(name),
+                bound=bound)))
         for vid, (expected, bound) in variables.items():
             what = f"state {vid} (step {k})"
             found = states.get(vid)

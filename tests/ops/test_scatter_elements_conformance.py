@@ -296,3 +296,24 @@ def test_compare_checks_it(tmp_path: Path, capsys: pytest.CaptureFixture) -> Non
     xml = tmp_path / "index_add.xml"
     ov.save_model(ov.Model([ops12.result(y)], [hidden, rows, experts], "index_add"), xml)
     assert_compare_passes(xml, capsys, {"ScatterElementsUpdate@opset12"})
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum"])
+def test_any_index_on_data_of_no_element_is_openvinos(tmp_path: Path, reduction: str) -> None:
+    """CPU gives data of no element back whatever the indices (5, -1, and indices longer than data off the axis:
+    measured on 2026.4); the kernel refused them (E-OP)."""
+    from ir_tools.cli import main
+
+    data, indices = ops12.parameter([-1, -1], np.float32, name="data"), ops12.parameter([1, 1], np.int64,
+                                                                                        name="indices")
+    updates = ops12.parameter([1, 1], np.float32, name="updates")
+    out = ops12.scatter_elements_update(data, indices, updates, ops12.constant(np.int64(0)), reduction)
+    xml = tmp_path / "scatter.xml"
+    ov.save_model(ov.Model([out], [data, indices, updates]), xml)
+    compiled = ov.Core().compile_model(xml, "CPU")
+    for shape, at in (((0, 3), 5), ((0, 3), -1), ((2, 0), 0)):
+        given = {"data": np.ones(shape, np.float32), "indices": np.array([[at]]),
+                 "updates": np.ones((1, 1), np.float32)}
+        assert compiled(given)[0].shape == shape
+        np.savez(tmp_path / "given.npz", **given)
+        assert main(["compare", str(xml), "--inputs", str(tmp_path / "given.npz"), "-q"]) == 0, (shape, at)

@@ -337,3 +337,23 @@ def test_versions_match_openvinos_reader(tmp_path) -> None:
     mismatches = check_versions(nodes, [x, u], tmp_path)
     assert mismatches == [f"ScatterNDUpdate opset{n}: OpenVINO reads opset4, we have ScatterNDUpdate-3"
                           for n in range(4, 15)], mismatches
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum"])
+def test_any_index_on_data_of_no_element_is_openvinos(tmp_path, reduction: str) -> None:
+    """CPU gives data of no element back whatever the indices ([[5]], [[-9]]: measured on 2026.4); the kernel refused
+    them as out of range (E-OP)."""
+    from ir_tools.cli import main
+
+    data, indices = ops15.parameter([-1, -1], np.float32, name="data"), ops15.parameter([1, 1], np.int64,
+                                                                                        name="indices")
+    updates = ops15.parameter([1, -1], np.float32, name="updates")
+    xml = tmp_path / "scatter.xml"
+    ov.save_model(ov.Model([ops15.scatter_nd_update(data, indices, updates, reduction)], [data, indices, updates]), xml)
+    compiled = ov.Core().compile_model(xml, "CPU")
+    for shape, at in (((0, 3), 5), ((2, 0), -9), ((2, 0), 1)):
+        given = {"data": np.ones(shape, np.float32), "indices": np.array([[at]]),
+                 "updates": np.full((1, shape[1]), 7, np.float32)}
+        assert compiled(given)[0].shape == shape
+        np.savez(tmp_path / "given.npz", **given)
+        assert main(["compare", str(xml), "--inputs", str(tmp_path / "given.npz"), "-q"]) == 0, (shape, at)

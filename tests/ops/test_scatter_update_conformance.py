@@ -150,3 +150,28 @@ def test_compare_checks_it(tmp_path: Path, capsys: pytest.CaptureFixture) -> Non
     xml = tmp_path / "scatter.xml"
     ov.save_model(ov.Model([ops3.result(y)], [cache, positions, new], "scatter"), xml)
     assert_compare_passes(xml, capsys, {"ScatterUpdate@opset3"}, outputs=1)
+
+
+def test_any_index_on_data_of_no_element_is_openvinos(tmp_path: Path) -> None:
+    """CPU gives data of no element back whatever the indices (-1, 5: measured on 2026.4); the kernel refused them as
+    out of [0, -1] (E-OP), where it refuses them on data with elements as CPU does."""
+    from ir_tools.cli import main
+
+    data = ops3.parameter([-1, -1], np.float32, name="data")
+    indices = ops3.parameter([2], np.int64, name="indices")
+    updates = ops3.parameter([-1, -1], np.float32, name="updates")
+    out = ops3.scatter_update(data, indices, updates, ops3.constant(np.int64(0)))
+    xml = tmp_path / "scatter.xml"
+    ov.save_model(ov.Model([ops3.result(out)], [data, indices, updates], "scatter"), xml)
+    compiled = ov.Core().compile_model(xml, "CPU")
+    for shape, fed, width in (((0, 3), [-1, 5], 3), ((2, 0), [-1, -7], 0)):
+        given = {"data": np.ones(shape, np.float32), "indices": np.array(fed),
+                 "updates": np.full((2, width), 7, np.float32)}
+        assert compiled(given)[0].shape == shape
+        np.savez(tmp_path / "given.npz", **given)
+        assert main(["compare", str(xml), "--inputs", str(tmp_path / "given.npz"), "-q"]) == 0
+    given = {"data": np.ones((2, 3), np.float32), "indices": np.array([-1, 0]), "updates": np.ones((2, 3), np.float32)}
+    with pytest.raises(RuntimeError, match="non-existing output tensor element"):
+        compiled(given)
+    np.savez(tmp_path / "refused.npz", **given)
+    assert main(["compare", str(xml), "--inputs", str(tmp_path / "refused.npz"), "-q"]) == 2

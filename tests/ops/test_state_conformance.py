@@ -201,3 +201,35 @@ def test_state_kernels_of_a_first_inference(tmp_path: Path) -> None:
         if not np.array_equal(state, as_variable(written[f"v{i}"], state)):
             failures.append(f"{case.what}: Assign wrote {state} vs OpenVINO's {written[f'v{i}']}")
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+
+
+def test_a_read_value_without_init_of_a_dynamic_variable_starts_empty(tmp_path: Path, capsys) -> None:
+    """OpenVINO's MakeStateful turns a KV cache's past into a ReadValue-6 without an init input whose variable is
+    [1,?,4]: CPU starts it as [1,0,4] (each dynamic dim 0, a bounded one too; measured on 2026.4) and the present's
+    Concat grows it step by step. The kernel refused it ("needs a variable of static shape", E-OP)."""
+    from openvino._offline_transformations import apply_make_stateful_transformation
+
+    from ir_tools.cli import main
+
+    x, past = ops6.parameter([1, -1, 4], np.float32, name="x"), ops6.parameter([1, -1, 4], np.float32, name="past")
+    joined = ops6.concat([past, x], 1)
+    present = ops6.result(joined)
+    present.output(0).set_names({"present"})
+    model = ov.Model([ops6.result(ops6.reduce_sum(joined, ops6.constant(np.int64(1)), False)), present], [x, past],
+                     "cache")
+    apply_make_stateful_transformation(model, {"past": "present"})
+    ov.save_model(model, tmp_path / "cache.xml")
+    request = ov.Core().compile_model(tmp_path / "cache.xml", "CPU").create_infer_request()
+    request.infer({"x": np.ones((1, 2, 4), np.float32)})
+    assert request.query_state()[0].state.shape == [1, 2, 4]  # (an empty past, then the 2 steps fed)
+    assert main(["compare", str(tmp_path / "cache.xml"), "--steps", "3", "-q"]) == 0, capsys.readouterr()
+    info = VariableInfo()
+    info.data_shape, info.data_type, info.variable_id = ov.PartialShape([ov.Dimension(1, 4), 2]), ov.Type.f32, "rows"
+    variable = Variable(info)
+    rows = ops6.parameter([-1, 2], np.float32, name="rows")
+    stacked = ops6.concat([ops6.read_value(variable), rows], 0)
+    model = ov.Model([ops6.result(stacked)], [ops6.assign(stacked, variable)], [rows], "rows")
+    ov.save_model(model, tmp_path / "rows.xml")
+    request = ov.Core().compile_model(tmp_path / "rows.xml", "CPU").create_infer_request()
+    assert request.infer({"rows": np.ones((1, 2), np.float32)})[0].shape == (1, 2)  # [1..4, 2] started as [0, 2]
+    assert main(["compare", str(tmp_path / "rows.xml"), "--shape", "rows:1,2", "-q"]) == 0, capsys.readouterr()

@@ -225,6 +225,52 @@ def test_strided_slice(tmp_path):
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 
+def test_strided_slice_shrink_outside_its_axis_is_clamped_as_on_cpu(tmp_path):
+    """A shrink begin outside its axis, fed when the model runs (on a static or a dynamic dim) or a Const beside a
+    dynamic dim: CPU clamps it into [0, n - 1] after counting a negative one from the end (measured on 2026.4: 7 and
+    -7 of 3 take rows 2 and 0); the kernel refused it ("shrink index 7 is outside an axis of length 3", E-OP)."""
+    from ir_tools.cli import main
+
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    core = ov.Core()
+    for dims, fed in (([3, 2], True), ([-1, 2], True), ([-1, 2], False)):
+        for begin in (7, 3, -4, -7, 1, -1):
+            data = ops1.parameter(dims, np.float32, name="x")
+            first = ops1.parameter([2], np.int64, name="b") if fed else i64([begin, 0])
+            out = ops1.strided_slice(data, first, i64([0, 0]), i64([1, 1]), [0, 1], [0, 1], shrink_axis_mask=[1, 0])
+            xml = tmp_path / "shrink.xml"
+            ov.save_model(ov.Model([out], [data, first] if fed else [data], "shrink"), xml)
+            given = {"x": x, "b": np.array([begin, 0])} if fed else {"x": x}
+            row = min(max(begin + 3 if begin < 0 else begin, 0), 2)
+            np.testing.assert_array_equal(core.compile_model(xml, "CPU")(given)[0], x[row])
+            np.savez(tmp_path / "given.npz", **given)
+            assert main(["compare", str(xml), "--inputs", str(tmp_path / "given.npz"), "-q"]) == 0, (dims, begin)
+
+
+@pytest.mark.parametrize("through", ["f32", "bf16"])
+def test_convert_of_floats_beyond_i32_and_nan_is_cpus(tmp_path, through: str) -> None:
+    """OpenVINO CPU converts an f32 (or bf16) to an integer type through i32: NaN, an infinity and a value beyond i32
+    become -2^31, then wrap (i64 -2147483648, u64 2^64 - 2^31, u8 0); NaN to boolean is false (measured on 2026.4).
+    The kernel wrapped the whole value (3e9 gave -1294967296 in i32, 3000000000 in i64) and made NaN true. A Convert
+    of a constant, which OpenVINO folds, keeps 3e9 in i64 (then saturated to i32 as any i64 constant) and makes NaN
+    true: the folded kernel."""
+    from ir_tools.cli import main
+
+    given = np.array([np.nan, np.inf, -np.inf, 3e9, -3e9, 1e20, 2147483520.0, -300.7, 70000.5, 0.0], np.float32)
+    targets = ("i32", "i64", "u32", "u64", "i16", "u16", "i8", "u8", "boolean")
+    x = ops1.parameter([given.size], np.float32, name="x")
+    source = x if through == "f32" else ops1.convert(x, "bf16")
+    outputs = [ops1.result(ops1.convert(source, t), name=t) for t in targets]
+    outputs += [ops1.result(ops1.convert(ops1.constant(given), t), name=f"folded_{t}") for t in targets
+                if t not in ("u32", "u64")]  # (folded to u32 or u64, NaN is 2147483647 and an infinity 0: not modelled)
+    xml = tmp_path / "convert.xml"
+    ov.save_model(ov.Model(outputs, [x], "convert"), xml)
+    cpu = ov.Core().compile_model(xml, "CPU")({"x": given})
+    assert cpu[0].tolist()[:4] == [-2**31] * 4 and not cpu[len(targets) - 1][0]  # (NaN: false)
+    np.savez(tmp_path / "given.npz", x=given)
+    assert main(["compare", str(xml), "--inputs", str(tmp_path / "given.npz"), "-q"]) == 0
+
+
 # --- Convolution and GroupConvolution --------------------------------------------------------------
 
 

@@ -435,3 +435,39 @@ def test_random_values_a_layers_shape_inference_reads_are_named_on_failure(tmp_p
     assert "uniform in [0, 3): the 3 rows of CTCGreedyDecoderSeqLen 'ctc'" in recipes(b.graph, {})["lengths"].why
     assert main(["migrate", str(tmp_path / "ctc.xml"), "--ir-version", "10", "--check", "-o",
                  str(tmp_path / "ctc10.xml")]) == 0
+
+
+@pytest.mark.openvino
+def test_random_values_into_unmodelled_ops_that_read_them_are_named(tmp_path: Path, capsys) -> None:
+    """Ops without a spec here whose seeded input OpenVINO CPU refuses (measured on 2026.4): a Multinomial's sample
+    count, an EmbeddingSegmentsSum's segment count, an Eye's row count and a RandomUniform's output shape drawn
+    negative ("Value -17 not in range"), an EmbeddingBagOffsetsSum's offsets past its indices ("Offset value exceeds
+    indices size"). The error named the layer alone, with no word of the input drawn at random
+    (``_UNMODELLED_UNFIT_INPUTS``)."""
+    import openvino as ov
+    import openvino.opset15 as ops
+
+    probs, count = ops.parameter([1, 5], np.float32, name="probs"), ops.parameter([], np.int64, name="count")
+    table, segments = ops.parameter([10, 3], np.float32, name="table"), ops.parameter([], np.int32, name="segments")
+    offsets = ops.parameter([2], np.int32, name="offsets")
+    rows, shape = ops.parameter([], np.int64, name="rows"), ops.parameter([2], np.int64, name="shape")
+    indices = ops.constant(np.array([0, 2, 3, 4], np.int32))
+    cases = [("count", [probs, count], ops.multinomial(probs, count, "i64", False, False, 1, 1, name="sample"), 3,
+              "Multinomial 'sample' (line 19) input 1, a sample count its shape inference reads"),
+             ("segments", [table, segments], ops.embedding_segments_sum(
+                 table, indices, ops.constant(np.array([0, 0, 2, 2], np.int32)), segments, name="segment_sum"), 1,
+              "EmbeddingSegmentsSum 'segment_sum' (line 35) input 3, a segment count its shape inference reads"),
+             ("offsets", [table, offsets], ops.embedding_bag_offsets_sum(table, indices, offsets, name="bag_sum"), 0,
+              "EmbeddingBagOffsetsSum 'bag_sum' (line 29) input 2, offsets into its input 1"),
+             ("rows", [rows], ops.eye(rows, ops.constant(np.int64(3)), ops.constant(np.int64(0)), "f32", name="eye"),
+              1, "Eye 'eye' (line 22) input 0, a row count its shape inference reads"),
+             ("shape", [shape], ops.random_uniform(shape, ops.constant(np.float32(0)), ops.constant(np.float32(1)),
+                                                   "f32", 1, 2, name="noise"), 1,
+              "RandomUniform 'noise' (line 48) input 0, an output shape its shape inference reads")]
+    for name, params, output, seed, into in cases:
+        path = tmp_path / f"{name}.xml"
+        ov.save_model(ov.Model([output], params, name), str(path))
+        assert main(["compare", str(path), "--seed", str(seed)]) == 2
+        err = " ".join(capsys.readouterr().err.split())
+        assert "E-OPENVINO" in err and f"(inputs seeded at random where the model does not tell what fits: '{name}' " \
+            f"(uniform in [-50, 50)) into {into};" in err, err
