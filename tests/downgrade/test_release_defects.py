@@ -38,6 +38,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -541,6 +542,31 @@ def test_a_scalar_mask_fed_is_decomposed_for_a_release_that_crashes_on_it(
     _within_bounds(cases, runs)
 
 
+def _scatters(tmp_path: Path, indices: list[int], size: int, use_init_val: bool,
+              feed_of: Callable[[type], tuple[np.ndarray, np.ndarray]], first: str = "min") -> tuple[Path, dict]:
+    """A model of four ScatterElementsUpdate-12 along axis 0 of data of ``size`` at ``indices``, named scatter0..3:
+    ``first`` (min or max) and the other of f32, sum of f32 and max of i32; and its feed (``feed_of(dtype)``: the
+    data and updates of that type)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset12 as o12
+
+    params, results, feed = [], [], {}
+    other = "max" if first == "min" else "min"
+    for i, (reduction, dtype) in enumerate(((first, np.float32), (other, np.float32), ("sum", np.float32),
+                                            ("max", np.int32))):
+        x, u = o1.parameter([size], dtype, name=f"x{i}"), o1.parameter([len(indices)], dtype, name=f"u{i}")
+        node = o12.scatter_elements_update(x, o1.constant(np.array(indices, np.int64)), u, o1.constant(np.int64(0)),
+                                           reduction, use_init_val)
+        node.set_friendly_name(f"scatter{i}")
+        params += [x, u]
+        results.append(o1.result(node, name=f"y{i}"))
+        feed[f"x{i}"], feed[f"u{i}"] = feed_of(dtype)
+    model = tmp_path / "scatter.xml"
+    ov.save_model(ov.Model(results, params, "scatter"), str(model), compress_to_fp16=False)
+    return model, feed
+
+
 @pytest.mark.openvino
 def test_scatter_elements_min_and_max_of_f32_are_looped_for_a_release_that_computes_nan_otherwise(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -548,25 +574,10 @@ def test_scatter_elements_min_and_max_of_f32_are_looped_for_a_release_that_compu
     which 2024.0 computes otherwise (a NaN of the data gives way to the update, -0.0 to +0.0: measured): `check
     --target 2024.0` names them (not sum of f32 nor max of i32), `migrate` writes them as the Loop, which runs on
     2024.0 as the current OpenVINO runs the original, bit for bit, where the original on 2024.0 does not."""
-    import openvino as ov
-    import openvino.opset1 as o1
-    import openvino.opset12 as o12
-
     data = np.array([np.nan, -0.0, 1.0, 5.0, 0.0, -1.0], np.float32)
     updates = np.array([2.0, 0.0, np.nan, 3.0, -0.0, np.nan], np.float32)
-    indices = o1.constant(np.array([0, 1, 2, 2, 4, 5], np.int64))
-    params, results, feed = [], [], {}
-    for i, (reduction, dtype) in enumerate((("min", np.float32), ("max", np.float32), ("sum", np.float32),
-                                            ("max", np.int32))):
-        x, u = o1.parameter([6], dtype, name=f"x{i}"), o1.parameter([6], dtype, name=f"u{i}")
-        node = o12.scatter_elements_update(x, indices, u, o1.constant(np.int64(0)), reduction, True)
-        node.set_friendly_name(f"scatter{i}")
-        params += [x, u]
-        results.append(o1.result(node, name=f"y{i}"))
-        feed[f"x{i}"], feed[f"u{i}"] = (np.nan_to_num(v).astype(dtype) for v in (data, updates)) \
-            if dtype == np.int32 else (data, updates)
-    model = tmp_path / "scatter.xml"
-    ov.save_model(ov.Model(results, params, "scatter"), str(model), compress_to_fp16=False)
+    model, feed = _scatters(tmp_path, [0, 1, 2, 2, 4, 5], 6, True, lambda dtype: (
+        tuple(np.nan_to_num(v).astype(dtype) for v in (data, updates)) if dtype == np.int32 else (data, updates)))
     refused = _refused(model, "2024.0")
     assert set(refused) == {"scatter0", "scatter1"}, refused
     assert all("computes ScatterElementsUpdate-12 min and max of f32 and f16 otherwise" in m for m in refused.values())
@@ -649,25 +660,11 @@ def test_scatter_elements_min_and_max_without_init_are_looped(tmp_path: Path,
     as the Loop, started by ScatterElementsUpdate-3 from -/+3.4028235e38 where an update falls (updates all -inf give
     -3.4028235e38, as the current OpenVINO), which runs on 2023.1 and 2024.0 as the current OpenVINO runs the
     original, bit for bit; sum of f32 and max of i32 without init are written as they are."""
-    import openvino as ov
-    import openvino.opset1 as o1
-    import openvino.opset12 as o12
-
-    indices = o1.constant(np.array([0, 1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 6], np.int64))
     updates = np.array([-np.inf, np.nan, 1, 1, np.nan, -0.0, 0.0, np.inf, 0.0, -0.0, -1.5, -2.5], np.float32)
     data = np.full([8], 7.0, np.float32)
-    params, results, feed = [], [], {}
-    for i, (reduction, dtype) in enumerate((("max", np.float32), ("min", np.float32), ("sum", np.float32),
-                                            ("max", np.int32))):
-        x, u = o1.parameter([8], dtype, name=f"x{i}"), o1.parameter([12], dtype, name=f"u{i}")
-        node = o12.scatter_elements_update(x, indices, u, o1.constant(np.int64(0)), reduction, False)
-        node.set_friendly_name(f"scatter{i}")
-        params += [x, u]
-        results.append(o1.result(node, name=f"y{i}"))
-        feed[f"x{i}"], feed[f"u{i}"] = (data, updates) if dtype == np.float32 else (
-            data.astype(dtype), np.nan_to_num(updates, posinf=9, neginf=-9).astype(dtype))
-    model = tmp_path / "scatter.xml"
-    ov.save_model(ov.Model(results, params, "scatter"), str(model), compress_to_fp16=False)
+    model, feed = _scatters(tmp_path, [0, 1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 6], 8, False, lambda dtype: (
+        (data, updates) if dtype == np.float32 else
+        (data.astype(dtype), np.nan_to_num(updates, posinf=9, neginf=-9).astype(dtype))), first="max")
     for target in ("2023.1", "2024.0"):
         refused = _refused(model, target)
         assert set(refused) == {"scatter0", "scatter1"}, (target, refused)
