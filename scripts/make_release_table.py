@@ -38,6 +38,12 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   may come out right by chance); ``reduce_empty_integers_otherwise``: where that is right, ReduceMax and ReduceMin
   of i16, and ReduceMax of u32 and u64, give other values there than the current one (2024.6 to 2025.3: -32768,
   32767 and 0 where the current one gives 0, -1, 2^31 and 2^64 - 2^31; ``reduce_empty_integers``);
+- ``reduce_integers_otherwise``: some Reduce op of some integer type computed otherwise than the current one on the
+  probe's seeded inputs (``reduce_integers``; the release's ``reduces_otherwise`` lists the pairs, "ReduceSum:i16"):
+  2023.0 to 2024.3 on ReduceMean and ReduceL2 of every integer type (a mean rounded where the current one
+  truncates), 2023.0 to 2024.2 on ReduceProd of every one, and 2023.0 to 2025.3 on ReduceSum, ReduceL1 and
+  ReduceProd of i16, u16, u32 and u64 (an i16 sum saturated where the current one wraps), ReduceMean of u32 and u64
+  and ReduceL2 of i16, u32 and u64; none on ReduceMax and ReduceMin (values within i32);
 - ``identity_not_compiled``: Identity-16 read, but not compiled ("Unsupported operation of type: Identity"; 2025.0,
   the first with opset16, to 2025.3);
 - ``bitwise_unsigned_wrong``: BitwiseNot-13 on u16, u32 and u64 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped
@@ -221,7 +227,20 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("reduce_empty_axis_wrong")
     elif answer.get("reduce_empty_integers") not in (None, current.get("reduce_empty_integers")):
         found.append("reduce_empty_integers_otherwise")  # (not asked: not measured)
+    if reduces_otherwise(answer, current):
+        found.append("reduce_integers_otherwise")
     return found + float_defects(answer, current)
+
+
+def reduces_otherwise(answer: dict, current: dict) -> list[str]:
+    """The Reduce ops and integer types ("ReduceSum:i16") on which the probed release computes other numbers than
+    ``current`` (``reduce_integers``: its digests of the same seeded inputs differ, or it fails where ``current``
+    runs them); [] for a probe made before the question was asked (not measured)."""
+    mine, theirs = answer.get("reduce_integers"), current.get("reduce_integers")
+    if mine is None or theirs is None:
+        return []
+    return sorted(f"{op}:{element}" for op, types in mine.items() for element, got in types.items()
+                  if got != theirs[op][element])
 
 
 def avg_pool_refused(answer: dict) -> bool:
@@ -399,6 +418,7 @@ def main(probes: Path) -> None:
         releases[name] = {"source": DOCS, "ir_versions": ir_versions, "values": [],
                           "reads_duplicate_layer_names": duplicate_names(oldest, ir_versions),
                           "miscomputes": [], "converts_otherwise": [], "converts_output_only": [],
+                          "reduces_otherwise": [],
                           "runs_dynamic_state": oldest["dynamic_state"],
                           "runs_static_init_state": runs_static_init_state(oldest, current),
                           "opsets": {f"opset{n}": table_id(f"opset{n}", oldest["opsets"][f"opset{n}"])
@@ -410,6 +430,7 @@ def main(probes: Path) -> None:
                           "miscomputes": miscomputes(answer, current),
                           "converts_otherwise": answer["converts_otherwise"],
                           "converts_output_only": converts_output_only(answer, current),
+                          "reduces_otherwise": reduces_otherwise(answer, current),
                           "runs_dynamic_state": answer["dynamic_state"],
                           "runs_static_init_state": runs_static_init_state(answer, current),
                           "opsets": {opset: table_id(opset, types) for opset, types in answer["opsets"].items()

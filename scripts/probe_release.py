@@ -23,8 +23,8 @@ IsNaN-10's), where f16 values are held within +-65504 (``f16_io``; 2024.0 at the
 Convert-1 of f32 and f16 into boolean on many values (``float_boolean``; 2024.0 gives False for 256), what each Reduce
 op gives over an axis of length 0 (``reduce_empty_axis``; 2023.0 to 2024.5 whatever the output's memory held), what
 ReduceMax and ReduceMin of i16, u32 and u64 give there (``reduce_empty_integers``; 2025.0: -32768 where the current
-gives 0), and
-which of
+gives 0), what each Reduce op computes on integers (``reduce_integers``; 2024.0 rounds a mean where the current
+truncates), and which of
 13,656 AvgPool-1 layers (1-D to 3-D, static and dynamic, every auto_pad, rounding and exclude-pad) its CPU plugin
 does not compile or run (``avg_pool_pads``; 2023.0 refuses L=1, K=2, S=2, pads 0/2, ceil: "Supported primitive
 descriptors list is empty").
@@ -562,6 +562,65 @@ def reduce_empty_integers() -> dict[str, dict[str, str]]:
                 continue
             values = {int(v) for g in got for v in g.reshape(-1)}
             answers[op][element] = str(values.pop()) if len(values) == 1 and got[0].shape == (3,) else "garbage"
+    return answers
+
+
+#: The Reduce ops ``reduce_integers`` asks on integers, with the opset of each, and the integer types.
+REDUCE_INTEGER_OPS = {"ReduceMean": "opset1", "ReduceSum": "opset1", "ReduceProd": "opset1", "ReduceL1": "opset4",
+                      "ReduceL2": "opset4", "ReduceMax": "opset1", "ReduceMin": "opset1"}
+REDUCE_INTEGER_TYPES = {"i8": np.int8, "u8": np.uint8, "i16": np.int16, "u16": np.uint16, "i32": np.int32,
+                        "u32": np.uint32, "i64": np.int64, "u64": np.uint64}
+#: The ranges the values are drawn from (each clipped to the type's, and to i32's, through which 2023.0 to 2025.3
+#: read u32, i64 and u64): means that round otherwise than they truncate, and sums and products beyond the type.
+REDUCE_INTEGER_RANGES = ((-7, 7), (-100, 100), (-100000, 100000), (-2**31, 2**31 - 1))
+
+
+def reduce_integer_input(element: str) -> np.ndarray:
+    """The input ``reduce_integers`` reduces on ``element``: [200, 5], 50 rows from each of
+    ``REDUCE_INTEGER_RANGES``, of values spread by a multiplicative hash (no random generator, whose stream numpy may
+    change: every release's Python draws the same)."""
+    dtype = REDUCE_INTEGER_TYPES[element]
+    info = np.iinfo(dtype)
+    spread = (np.arange(250, dtype=np.uint64) * np.uint64(2654435761) + np.uint64(12345)) % np.uint64(2**32)
+    rows = []
+    for low, high in REDUCE_INTEGER_RANGES:
+        low, high = max(low, int(info.min), -2**31), min(high, int(info.max), 2**31 - 1)
+        rows.append((spread.astype(np.int64) % (high - low + 1) + low).reshape(50, 5))
+        spread = (spread * np.uint64(2654435761) + np.uint64(977)) % np.uint64(2**32)
+    return np.concatenate(rows).astype(dtype)
+
+
+def reduce_integers() -> dict[str, dict[str, str]]:
+    """What the CPU plugin computes for each Reduce op of ``REDUCE_INTEGER_OPS`` on each integer type, over axis 1
+    of ``reduce_integer_input`` (keep_dims false): op -> type -> a digest of the 200 values (``make_release_table``
+    holds it against the current release's), or "fails" where it does not compile or run it. 2023.0 to 2024.3 round
+    a mean where the current one truncates (-20082.6: -20083, not -20082); 2023.0 to 2025.3 saturate an i16 sum
+    where it wraps."""
+    import hashlib
+
+    try:
+        import openvino.opset1 as o1
+        import openvino.opset4 as o4
+    except ImportError:  # 2023.x
+        import openvino.runtime.opset1 as o1
+        import openvino.runtime.opset4 as o4
+    build = {"ReduceMean": o1.reduce_mean, "ReduceSum": o1.reduce_sum, "ReduceProd": o1.reduce_prod,
+             "ReduceL1": o4.reduce_l1, "ReduceL2": o4.reduce_l2, "ReduceMax": o1.reduce_max,
+             "ReduceMin": o1.reduce_min}
+    answers: dict[str, dict[str, str]] = {}
+    for op in REDUCE_INTEGER_OPS:
+        answers[op] = {}
+        for element, dtype in REDUCE_INTEGER_TYPES.items():
+            x = o1.parameter([200, 5], dtype, name="x")
+            node = build[op](x, o1.constant(np.array([1], np.int64)), False)
+            try:
+                got = np.array(compiled(ov.Model([node], [x], "reduce")).create_infer_request().infer(
+                    [reduce_integer_input(element)])[0])
+            except RuntimeError as error:
+                print(f"{op} of {element}: {str(error).strip()[-200:]}", file=sys.stderr)
+                answers[op][element] = "fails"
+                continue
+            answers[op][element] = hashlib.sha256(got.astype(dtype).tobytes()).hexdigest()[:16]
     return answers
 
 
@@ -1481,7 +1540,7 @@ def main(only: list[str]) -> None:
                  "sdpa_lower_rank": sdpa_lower_rank, "sdpa_scalar_mask": sdpa_scalar_mask,
                  "scatter_min_max": scatter_min_max, "scatter_no_init": scatter_no_init,
                  "reduce_empty_axis": reduce_empty_axis, "reduce_empty_integers": reduce_empty_integers,
-                 "identity": identity,
+                 "reduce_integers": reduce_integers, "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
                  "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,

@@ -66,6 +66,10 @@ DEFECTS: dict[str, str] = {
     "reduce_empty_integers_otherwise": "computes ReduceMax-1 and ReduceMin-1 of i16 over an axis of length 0 as "
                                        "-32768 and 32767, and ReduceMax-1 of u32 and u64 as 0, where the current "
                                        "OpenVINO gives 0, -1 and 2^31 (computed in i32 and cast)",
+    "reduce_integers_otherwise": "computes this Reduce op on this integer type otherwise than the current OpenVINO "
+                                 "(ReduceMean rounding where it truncates: -20082.6 gives -20083, not -20082; "
+                                 "ReduceSum, ReduceL1 and ReduceProd of i16 and u16 saturating where it wraps; "
+                                 "measured on seeded inputs)",
     "identity_not_compiled": "reads Identity-16 but its CPU plugin does not compile it ('Unsupported operation of "
                              "type: Identity')",
     "bitwise_unsigned_wrong": "computes BitwiseNot-13 on u16, u32 and u64 as 0 for every element, and "
@@ -294,7 +298,16 @@ class Release:
       writes as a Const for an axis of static length 0); measured on every release with wheels, found by a helper
       reviewing the downgrades; ``reduce_empty_integers_otherwise``: 2024.6 to 2025.3 give ReduceMax-1 and
       ReduceMin-1 of i16 there as -32768 and 32767, and ReduceMax-1 of u32 and u64 as 0, where 2025.4 on give 0, -1,
-      2^31 and 2^64 - 2^31 (computed in i32 and cast; measured on every release with wheels, found by another)."""
+      2^31 and 2^64 - 2^31 (computed in i32 and cast; measured on every release with wheels, found by another);
+    - ``reduce_integers_otherwise``: the Reduce ops and integer types of ``reduces_otherwise`` computed otherwise than
+      the current one (measured on every release with wheels on 200 rows of 5 values, each row's
+      from [-7, 7], [-100, 100], [-100000, 100000] or i32's range, clipped to the type's; found by a helper
+      reviewing the downgrades): 2023.0 to 2024.3 ReduceMean and ReduceL2 of every integer type (a mean rounded to
+      the nearest where the current one truncates: -20082.6 gives -20083, not -20082), 2023.0 to 2024.2 ReduceProd
+      of every integer type, and 2023.0 to 2025.3 ReduceSum, ReduceL1 and ReduceProd of i16, u16, u32 and u64 (i16
+      and u16 saturating where the current one wraps), ReduceMean of u32 and u64 and ReduceL2 of i16, u32 and u64;
+      2025.4 on as the current one; ReduceMax and ReduceMin alike on every release (``passes/downgrade/
+      integer_reduction``: ReduceMean of i8 and u8 rewritten, the rest refused)."""
     runs_dynamic_state: bool = True
     """Whether its CPU plugin runs a model whose state (a ReadValue / Assign variable) has a dynamic shape (measured:
     2023.0 to 2023.2 fail at the first inference, "Evaluation failed ... ReadValue", and run a static one; 2023.3 on
@@ -314,6 +327,10 @@ class Release:
     converts_output_only: frozenset[str] = frozenset()
     """The pairs of ``converts_otherwise`` (into f16) it converts otherwise only where the converted value is a model
     output: inside a model it computes them as the current OpenVINO does (``converts_otherwise_inside``)."""
+
+    reduces_otherwise: frozenset[str] = frozenset()
+    """The Reduce ops and integer types ("ReduceSum:i16") it computes otherwise than the current OpenVINO
+    (``reduce_integers_otherwise``; scripts/probe_release.py ``reduce_integers``)."""
 
     @property
     def converts_otherwise_inside(self) -> frozenset[str]:
@@ -405,7 +422,8 @@ def releases() -> dict[str, Release]:
                           runs_dynamic_state=entry["runs_dynamic_state"],
                           runs_static_init_state=entry["runs_static_init_state"],
                           converts_otherwise=frozenset(entry["converts_otherwise"]),
-                          converts_output_only=frozenset(entry["converts_output_only"]))
+                          converts_output_only=frozenset(entry["converts_output_only"]),
+                          reduces_otherwise=frozenset(entry["reduces_otherwise"]))
             for name, entry in document["releases"].items()}
 
 
@@ -439,7 +457,8 @@ def release(name: str) -> Release:
         values = frozenset(v for v in newest.values if int(v[1][5:]) <= n)
         return Release(name, f"opsets 1-{n} as OpenVINO {newest.name} has them", newest.ir_versions, opsets, values,
                        newest.reads_duplicate_layer_names, newest.miscomputes, newest.runs_dynamic_state,
-                       newest.runs_static_init_state, newest.converts_otherwise, newest.converts_output_only)
+                       newest.runs_static_init_state, newest.converts_otherwise, newest.converts_output_only,
+                       newest.reduces_otherwise)
     minor = ".".join(name.split(".")[:2])
     if minor in known:
         return known[minor]

@@ -40,6 +40,7 @@ from .builder import origin_of
 from .downgrade import DOWNGRADES, Downgrade
 from .downgrade.empty_reduction import reduced_lengths
 from .downgrade.float_convert import f16_io
+from .downgrade.integer_reduction import counts_elements, reduced_otherwise
 from .downgrade.names import repeated_names
 from .downgrade.wider_const import widened
 from .in_bodies import InBodies
@@ -79,10 +80,10 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
     inside = _in_bodies(graph, lambda body: [*_op_versions(body, target, rewritten), *_repeated_names(body, target),
                                              *_element_types(body, target),
                                              *weights_read_otherwise(body, target), *_dynamic_states(body, target),
-                                             *_empty_reductions(body, target)])
+                                             *_empty_reductions(body, target), *_element_counts(body, target)])
     return [*found, *inside, *_element_types(graph, target), *_zero_dims(graph, target),
             *weights_read_otherwise(graph, target), *_dynamic_states(graph, target), *_f16_io(graph, target),
-            *_empty_reductions(graph, target)]
+            *_empty_reductions(graph, target), *_element_counts(graph, target)]
 
 
 def _own_tensor_text(graph: Graph, target: Release, result: Layer, own: list[str]) -> str:
@@ -306,9 +307,30 @@ def _f16_io(graph: Graph, target: Release) -> list[Diagnostic]:
 
 def written_as_is(graph: Graph, target: Release) -> list[Diagnostic]:
     """The W-TARGET of ``target_diagnostics``: what ``target`` computes otherwise only for an infinity fed, an f16
-    overflow or an empty axis fed, which ``migrate --target`` writes as it is, and says so."""
-    return [d for d in [*_f16_io(graph, target), *_empty_reductions(graph, target),
-                        *_in_bodies(graph, lambda body: _empty_reductions(body, target))] if d.severity == "warning"]
+    overflow, an empty axis fed or dims whose product exceeds 2^24, which ``migrate --target`` writes as it is, and
+    says so."""
+    return [d for d in [*_f16_io(graph, target), *_empty_reductions(graph, target), *_element_counts(graph, target),
+                        *_in_bodies(graph, lambda body: [*_empty_reductions(body, target),
+                                                         *_element_counts(body, target)])]
+            if d.severity == "warning"]
+
+
+def _element_counts(graph: Graph, target: Release) -> list[Diagnostic]:
+    """For a target that computes some Reduce op of integers otherwise (``reduce_integers_otherwise``): W-TARGET at
+    each ReduceProd of dims (``integer_reduction.counts_elements``) it may compute otherwise, which differs only where
+    their product exceeds 2^24 (a tensor of more elements): written as it is."""
+    key = "reduce_integers_otherwise"
+    if key not in target.miscomputes:
+        return []
+    found = []
+    for layer in graph.of_types(("reduceprod",)):
+        if counts_elements(graph, layer) and reduced_otherwise(graph, layer, target):
+            since = _next_without(target, key, lambda release: reduced_otherwise(graph, layer, release))  # noqa: B023
+            found.append(Diagnostic("warning", "W-TARGET", f"{target.called} {DEFECTS[key]} (measured); {since}; "
+                                    "this layer multiplies dims (of ShapeOf), which it computes as the current "
+                                    "OpenVINO does where their product is at most 2^24; `ir-tools migrate --target` "
+                                    "writes it as it is", layer.loc))
+    return found
 
 
 #: The op types ``reduce_empty_axis_wrong`` hits (lower case): every Reduce of opset1 and opset4.

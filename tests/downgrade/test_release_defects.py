@@ -1386,3 +1386,103 @@ def test_a_reduction_over_an_empty_axis_is_named_for_a_release_that_computes_it_
             assert same == set(want), (name, got)
         got = _run(python, out, feed)
         assert {key for key in want if np.array_equal(got[key], want[key])} >= {"y0", "y1", "y2", "y3"}, (name, got)
+
+
+def _integer_reductions(path: Path) -> dict[str, np.ndarray]:
+    """ReduceMean of i32, ReduceSum of i16 and of i32 and ReduceMax of i16 over axis 1 of [8, 5] inputs, ReduceSum of
+    u8 converted into i16 (bound within 5 * 255) and ReduceProd of an input's dims (ShapeOf, i64), written to
+    ``path``; the feed that shows the defect (a mean of -20082.6, an i16 sum beyond 32767)."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset3 as o3
+
+    axis = o1.constant(np.array([1], np.int64))
+    rng = np.random.default_rng(3)
+    feed = {"mean_i32": rng.integers(-100000, 100000, [8, 5]).astype(np.int32),
+            "sum_i16": rng.integers(-32768, 32767, [8, 5]).astype(np.int16),
+            "sum_i32": rng.integers(-1000, 1000, [8, 5]).astype(np.int32),
+            "max_i16": rng.integers(-32768, 32767, [8, 5]).astype(np.int16)}
+    feed["mean_i32"][0] = [-100413, 0, 0, 0, 0]  # -20082.6: 2024.0 gives -20083, the current OpenVINO -20082
+    feed["sum_i16"][0] = [30000, 30000, 1, 1, 1]  # 2025.0 gives 32767, the current OpenVINO -5533
+    build = {"mean": o1.reduce_mean, "sum": o1.reduce_sum, "max": o1.reduce_max}
+    params = {name: o1.parameter([8, 5], x.dtype, name=name) for name, x in feed.items()}
+    results = [o1.result(build[name.split("_")[0]](p, axis, False), name=f"y_{name}") for name, p in params.items()]
+    feed["bytes_u8"] = rng.integers(0, 256, [8, 5]).astype(np.uint8)
+    feed["dims"] = np.zeros([6, 7], np.float32)
+    params["bytes_u8"] = o1.parameter([8, 5], np.uint8, name="bytes_u8")
+    params["dims"] = o1.parameter([-1, -1], np.float32, name="dims")
+    results.append(o1.result(o1.reduce_sum(o1.convert(params["bytes_u8"], np.int16), axis, False), name="y_bytes"))
+    results.append(o1.result(o1.reduce_prod(o3.shape_of(params["dims"], "i64"), o1.constant(np.array([0], np.int64)),
+                                            False), name="y_count"))
+    ov.save_model(ov.Model(results, list(params.values()), "reductions"), path)
+    return feed
+
+
+def test_integer_reductions_computed_otherwise_are_named_and_refused(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``reduce_integers_otherwise``: 2023.0 to 2024.3 round an integer ReduceMean where the current OpenVINO
+    truncates, 2023.0 to 2025.3 saturate an i16 ReduceSum where it wraps (measured on every release with wheels):
+    ``check --target`` names each such layer with the next release without it, ``migrate --target`` refuses it and
+    writes nothing; an i32 ReduceSum and an i16 ReduceMax, alike on every release, pass, as does an i16 ReduceSum of
+    u8 values (``provably_alike``); a ReduceProd of dims (i64, computed through f32 by 2023.0 to 2024.2) is a
+    W-TARGET, written as it is; 2025.4 passes all."""
+    table = releases()
+    assert [name for name, r in table.items() if "reduce_integers_otherwise" in r.miscomputes] == [
+        *(f"2023.{n}" for n in range(4)), *(f"2024.{n}" for n in range(7)), "2025.0", "2025.1", "2025.2", "2025.3"]
+    assert {"ReduceMean:i32", "ReduceMean:i8", "ReduceL2:u8", "ReduceProd:i32", "ReduceSum:i16"} \
+        <= table["2024.0"].reduces_otherwise
+    assert table["2025.0"].reduces_otherwise == {
+        *(f"{op}:{t}" for op in ("ReduceSum", "ReduceL1", "ReduceProd") for t in ("i16", "u16", "u32", "u64")),
+        "ReduceMean:u32", "ReduceMean:u64", "ReduceL2:i16", "ReduceL2:u32", "ReduceL2:u64"}
+    assert not any(pair.startswith(("ReduceMax", "ReduceMin")) for r in table.values() for pair in r.reduces_otherwise)
+    model = tmp_path / "reductions.xml"
+    _integer_reductions(model)
+
+    def named(target: str, code: str = "E-TARGET") -> dict[str, str]:
+        graph = ir_tools.read_ir(model)
+        return {graph.layer(d.loc.layer_id).type + " " + graph.layer(d.loc.layer_id).inputs[0].precision: d.message
+                for d in ir_tools.check(model, openvino=False, target=target) if d.code == code}
+
+    old = named("2024.0")
+    assert sorted(old) == ["ReduceMean I32", "ReduceSum I16"], old
+    assert "OpenVINO 2024.0 computes this Reduce op on this integer type otherwise" in old["ReduceMean I32"]
+    assert "the next release without this defect is 2024.4" in old["ReduceMean I32"]
+    assert "the next release without this defect is 2025.4" in old["ReduceSum I16"]
+    assert sorted(named("2025.0")) == ["ReduceSum I16"]
+    assert named("2025.4") == {}
+    warned = named("2024.0", "W-TARGET")
+    assert sorted(warned) == ["ReduceProd I64"], warned
+    assert warned["ReduceProd I64"].endswith("the next release without this defect is 2024.3; this layer multiplies "
+                                             "dims (of ShapeOf), which it computes as the current OpenVINO does where "
+                                             "their product is at most 2^24; `ir-tools migrate --target` writes it "
+                                             "as it is")
+    assert named("2024.3", "W-TARGET") == {}
+    out = tmp_path / "migrated.xml"
+    assert main(["migrate", str(model), "--target", "2025.0", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert len(re.findall(r"error\[E-TARGET\]: layer '[^']+' \(id \d+, ReduceSum@opset1\): OpenVINO 2025.0 "
+                          r"computes this Reduce op on this integer type otherwise", err)) == 1, err
+    assert not out.exists()
+    assert main(["migrate", str(model), "--target", "2025.4", "-o", str(out)]) == 0
+    assert main(["migrate", str(model), "--target", "2024.3", "-o", str(out)]) == 2
+    assert "ReduceProd@opset1" not in capsys.readouterr().err
+
+
+@pytest.mark.openvino
+@pytest.mark.parametrize("target", ["2024.0", "2025.0"])
+def test_integer_reductions_differ_on_the_release(tmp_path: Path, target: str) -> None:
+    """The measurement behind ``reduce_integers_otherwise``: the release computes the named layers otherwise than the
+    current OpenVINO, and the layers it is not named for alike (a release's Python of IR_TOOLS_RELEASE_PYTHONS)."""
+    if target not in side_pythons():
+        pytest.skip(f"no OpenVINO {target} (IR_TOOLS_RELEASE_PYTHONS)")
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    model = tmp_path / "reductions.xml"
+    feed = _integer_reductions(model)
+    graph, files = ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))
+    want = OpenVinoRunner(graph, files).run(feed)
+    got = ChildOpenVinoRunner(side_pythons()[target], graph, files).run(feed)
+    differ = sorted(name for name in want if not np.array_equal(want[name], got[name]))
+    assert differ == (["y_mean_i32", "y_sum_i16"] if target == "2024.0" else ["y_sum_i16"])
+    assert want["y_mean_i32"][0] == -20082 and want["y_sum_i16"][0] == -5533

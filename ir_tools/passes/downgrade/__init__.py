@@ -17,6 +17,7 @@ from .eye import EyeTo4
 from .float_convert import FloatChecksTo1
 from .gather import GatherTo7
 from .if_branch import IfBranch
+from .integer_reduction import IntegerReduction
 from .interpolate import InterpolateTo4
 from .names import OwnOutputTensors, UniqueNames
 from .normalization import GroupNormalizationTo6
@@ -45,7 +46,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, ScatterElementsLoop,
     SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4,
     ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
-    SameOpTo, EyeTo4, SliceScatterTo3, SearchSortedTo1, EmptyReductionConst,
+    SameOpTo, EyeTo4, SliceScatterTo3, SearchSortedTo1, EmptyReductionConst, IntegerReduction,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
