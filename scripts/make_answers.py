@@ -276,11 +276,34 @@ def roi_align(rng: np.random.Generator) -> list[Recipe]:
     return recipes(test_roi_align_conformance.kernel_cases(rng, 6))
 
 
+def binary(rng: np.random.Generator) -> list[Recipe]:
+    """BinaryConvolution-1 (ops/convolution.py, a rule alone): f32 data, u1 filters (a Constant made by the build: numpy
+    holds no u1), every auto_pad."""
+    out = []
+    for i in range(12):
+        n, c, o, k = (int(v) for v in rng.integers(1, 4, 4))
+        h, w = (int(v) for v in rng.integers(k, k + 5, 2))
+        strides, dilations = [int(v) for v in rng.integers(1, 3, 2)], [int(v) for v in rng.integers(1, 3, 2)]
+        pads = [int(v) for v in rng.integers(0, 2, 4)]
+        auto_pad = ("explicit", "valid", "same_upper", "same_lower")[i % 4]
+        h, w = h + (k - 1) * (dilations[0] - 1), w + (k - 1) * (dilations[1] - 1)
+        bits = [int(v) for v in rng.integers(0, 2, o * c * k * k)]
+
+        def build(ns: list[ov.Node], shape=(o, c, k, k), bits=bits, strides=strides, dilations=dilations, pads=pads,
+                  auto_pad=auto_pad) -> ov.Node:
+            filters = ov.op.Constant(ov.Type.u1, ov.Shape(list(shape)), bits)
+            return ops1.binary_convolution(ns[0], filters, strides, pads[:2], pads[2:], dilations, "xnor-popcount",
+                                           float(rng.integers(0, 2)), auto_pad)
+
+        out.append(Recipe([rng.standard_normal((n, c, h, w)).astype(np.float32)], [True], build))
+    return out
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
     "interpolate": interpolate, "others": others, "state": state,
-    "extra": extra, "added": added, "blocks": blocks, "nms": nms, "roi_align": roi_align,
+    "extra": extra, "added": added, "blocks": blocks, "nms": nms, "roi_align": roi_align, "binary": binary,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).
@@ -418,7 +441,7 @@ def capture(rs: list[Recipe], store: Store, tmp: Path, rng: np.random.Generator)
         if spec is None or (spec.infer is None and spec.kernel is None):
             continue
         if node.get_type_name() == "Constant":
-            values[(node.get_friendly_name(), 0)] = node.get_data()
+            values[(node.get_friendly_name(), 0)] = constant_value(node)
         ins = [value_of(v, values) for v in node.input_values()]
         outs = [values.get((node.get_friendly_name(), k)) for k in range(len(layer.outputs))]
         if spec.kernel is not None and (has_specials(ins) or has_subnormals(outs) or cpu_defect(node, ins, outs)
@@ -471,8 +494,15 @@ def cpu_defect(node: ov.Node, ins: list[np.ndarray], outs: list[np.ndarray]) -> 
 def value_of(v: ov.Output, values: dict[tuple[str, int], np.ndarray]) -> np.ndarray | None:
     node = v.get_node()
     if node.get_type_name() == "Constant":
-        return node.get_data()
+        return constant_value(node)
     return values.get((node.get_friendly_name(), v.get_index()))
+
+
+def constant_value(node: ov.Node) -> np.ndarray:
+    """A Constant's values; of a type under 8 bits (BinaryConvolution's u1 filters) one a byte, as numpy holds them."""
+    if node.get_output_element_type(0).bitwidth < 8:
+        return node.get_vector().reshape(node.get_output_shape(0))
+    return node.get_data()
 
 
 def blurred(node: ov.Node, op: str, attrs: dict[str, str], ins: list[np.ndarray | None], value_inputs: tuple[int, ...],

@@ -105,7 +105,7 @@ _TABLE = (
     Code("E-OP", "error", "shapes",
          "the op rejects its inputs or attributes, as OpenVINO would (also where a value it waits for is unknown "
          "but a Const it reads already refuses), or OpenVINO CPU refuses to compile or run it by a Const it reads "
-         "(TopK's k of 0)"),
+         "or its input types (TopK's k of 0)"),
     Code("E-ARITY", "error", "shapes", "wrong number of inputs or outputs for the op"),
     Code("E-SHAPE", "error", "shapes", "declared output dims differ from the re-inferred ones"),
     Code("E-TYPE", "error", "shapes", "declared output precision differs from the re-inferred one"),

@@ -295,9 +295,15 @@ def _port_map(owner: Layer, body_tag: str, node: RtNode | None, back_edges: RtNo
                                f"ids, but the layer has {len(outputs)} output port(s)", where, "E-OP")
         else:
             position = ranked.index(ext)
-        axis = parse_int(a.get("axis")) if "axis" in a else None
+        # (OpenVINO reads a sliced input's axis as an unsigned integer: -1, or 1 with a blank after it, it refuses; a
+        # concatenated output's as a signed one; measured on 2026.4)
+        read = parse_uint64_attr if item.tag == "input" else parse_int
+        axis = read(a["axis"]) if "axis" in a else None
         slicing = {k: parse_int(a.get(k, d)) for k, d in (("start", "0"), ("stride", "1"), ("part_size", "1"),
                                                           ("end", "-1"))}
+        if "axis" in a and axis is None and item.tag == "input":
+            raise IrToolsError(f"<input> of its port map has axis '{a['axis']}': OpenVINO reads a sliced input's axis "
+                               "as an unsigned integer, and refuses the model", where, "E-OP")
         if None in slicing.values() or ("axis" in a and axis is None):
             raise IrToolsError(f"<{item.tag}> of its port map has a slicing attribute that is not an integer: {a}",
                             where, "E-OP")

@@ -157,12 +157,18 @@ class RunBody(Protocol):
         """Iteration ``k``'s number as the current-iteration Parameter declares it (i32 or i64, scalar or [1])."""
 
 
+class BodySources(Protocol):
+    def source(self, result: int) -> tuple[np.ndarray | None, int | None]:
+        """What feeds body Result ``result`` (by position): its value where a Const does (else None), and the
+        Parameter (by position) feeding it directly, if one does."""
+
+
 @dataclass(frozen=True, eq=False)
 class Bodies:
     """The attrs of TensorIterator, Loop and If: their port maps and bodies, bound by whoever walks the layer."""
 
     maps: tuple[PortMap, ...]
-    bodies: tuple[Any, ...]  # ShapeBody or RunBody
+    bodies: tuple[Any, ...]  # ShapeBody, RunBody, or (``OpSpec.cpu_refuses``) BodySources
     bounded: bool = False  # the RunBodies run on (value, bound) pairs
 
 
@@ -561,10 +567,60 @@ def _cpu_slicing(a: Bodies, inputs: Sequence[TensorType], values) -> str | None:
     return None
 
 
+def _cpu_loop(a: Bodies, inputs: Sequence[TensorType], values) -> str | None:
+    """What OpenVINO's CPU plugin cannot run of a Loop its reader and shape inference accept (its TensorIterator node;
+    measured on 2026.4, 340 seeded Loops as this says): a stride of 0 (it divides by it: the process dies of SIGFPE);
+    a concatenated output where its Const execution condition is false (it refuses, "Shape mismatch"), or where its
+    Const trip count is 0 and its body condition always true (SIGFPE); and more iterations than a sliced input has
+    parts. It reads a part of |stride| (not part_size) at each iteration, from the axis's start (its end for a negative
+    stride), whatever start and end say, and refuses to read past the axis: a sliced axis of static length n has
+    n // |stride| parts, and a Loop of Const trip count t (-1: no end) and Const true execution condition runs t
+    iterations where its body condition is always true, 1 where always false (none for t = 0). The body condition is
+    known where a Const feeds it, or a Parameter an input (a Const) feeds unchanged; else nothing is said."""
+    pm = a.maps[0]
+    sliced = [d for d in pm.inputs if isinstance(d, SliceIn)]
+    joined = [d for d in pm.outputs if isinstance(d, ConcatOut)]
+    for d in (*sliced, *joined):
+        if d.stride == 0:
+            port = f"input {d.input}" if isinstance(d, SliceIn) else f"output {d.output}"
+            return f"{port} sliced with stride 0: OpenVINO CPU divides by it, and the process dies (SIGFPE)"
+    trip, execute = (_known(values[i]) if i < len(values) else None for i in (0, 1))
+    always = None
+    if pm.condition is not None and a.bodies:
+        always, param = a.bodies[0].source(pm.condition)
+        if always is None and param is not None:
+            feeding = next((d for d in pm.inputs if isinstance(d, InvariantIn) and d.param == param), None)
+            always = None if feeding is None or feeding.input >= len(values) else values[feeding.input]
+        always = _known(always)
+    if joined and execute is False:
+        return (f"its execution condition is false, and output {joined[0].output} concatenates its iterations: "
+                "OpenVINO CPU refuses to run such a Loop of no iteration")
+    if joined and trip == 0 and always is True:
+        return (f"its trip count is 0, its body condition always true, and output {joined[0].output} concatenates its "
+                "iterations: OpenVINO CPU divides by 0 running it, and the process dies (SIGFPE)")
+    count = None if trip is None or execute is not True or always is None else trip if always or not trip else 1
+    for d in sliced if count is not None else ():
+        shape = inputs[d.input].shape if d.input < len(inputs) else None
+        if shape is None or d.axis >= len(shape) or not shape[d.axis].is_static:
+            continue
+        n = shape[d.axis].lo
+        parts = n // abs(d.stride)
+        if count < 0 or count > parts:
+            runs = "without end" if count < 0 else f"{count} time(s)"
+            return (f"input {d.input} sliced on axis {d.axis} of {n} in steps of {abs(d.stride)} has {parts} part(s), "
+                    f"and the Loop runs {runs}: OpenVINO CPU refuses to read past the parts (at every inference)")
+    return None
+
+
+def _known(value: np.ndarray | None) -> Any:
+    """The one element of a Const of one element, else None."""
+    return None if value is None or np.asarray(value).size != 1 else np.asarray(value).reshape(-1)[0].item()
+
+
 TENSOR_ITERATOR_0 = OpSpec("TensorIterator", "TensorIterator-0", NoAttrs, (0, 1 << 30), -1, _infer_tensor_iterator,
                            _kernel("TensorIterator"), rounding=_rounding("TensorIterator"), bodies=("body",),
                            cpu_refuses=_cpu_slicing)
 LOOP_5 = OpSpec("Loop", "Loop-5", NoAttrs, (2, 1 << 30), -1, _infer_loop, _kernel("Loop"), value_inputs=(0, 1),
-                rounding=_rounding("Loop"), bodies=("body",))
+                rounding=_rounding("Loop"), bodies=("body",), cpu_refuses=_cpu_loop)
 IF_8 = OpSpec("If", "If-8", NoAttrs, (1, 1 << 30), -1, _infer_if, _kernel("If"), value_inputs=(0,),
               rounding=_rounding("If"), bodies=("then_body", "else_body"))

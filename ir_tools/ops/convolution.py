@@ -1,5 +1,6 @@
 """Convolution-1, GroupConvolution-1, ConvolutionBackpropData-1 and GroupConvolutionBackpropData-1:
-shape rules and reference kernels.
+shape rules and reference kernels; BinaryConvolution-1: its shape rule (Convolution's on 4-D data) and the cases
+OpenVINO's CPU plugin refuses, no kernel.
 
 The shape rules are OpenVINO's (convolution_shape_inference*.hpp, group_convolution*.hpp,
 convolution_backprop_shape_inference*.hpp), down to its interval arithmetic (``ov::Iv``,
@@ -82,6 +83,20 @@ class ConvolutionBackpropAttrs:
     pads_end: tuple[int, ...] = A.attr("pads_end", A.UINT_LIST, ())
     auto_pad: str = A.attr("auto_pad", A.enum(*AUTO_PADS), "explicit")
     output_padding: tuple[int, ...] = A.attr("output_padding", A.UINT_LIST, ())
+
+
+@dataclass(frozen=True, slots=True)
+class BinaryConvolutionAttrs:
+    """BinaryConvolution-1: Convolution-1's attributes (negative pads refused likewise: OpenVINO CPU cannot compile
+    them), with ``mode`` (one value) and the ``pad_value`` of its padding; OpenVINO reads either omitted."""
+
+    strides: tuple[int, ...] = A.attr("strides", A.UINT_LIST, ())
+    dilations: tuple[int, ...] = A.attr("dilations", A.UINT_LIST, ())
+    pads_begin: tuple[int, ...] = A.attr("pads_begin", A.UINT_LIST, ())
+    pads_end: tuple[int, ...] = A.attr("pads_end", A.UINT_LIST, ())
+    mode: str = A.attr("mode", A.enum("xnor-popcount"), "xnor-popcount")
+    pad_value: float = A.attr("pad_value", A.FLOAT, 0.0)
+    auto_pad: str = A.attr("auto_pad", A.enum(*AUTO_PADS), "explicit")
 
 
 # --- ov::util::dim helpers on intervals (ops/intervals.py) --------------------------------------
@@ -183,7 +198,10 @@ def _check_attrs(a, ns: int, backprop: bool) -> tuple[tuple[int, ...], ...]:
     return strides, dilations, pb, pe, op
 
 
-def _check_data_rank(data: Shape) -> None:
+def _check_data_rank(data: Shape, binary: bool = False) -> None:
+    """Data of 3 to 5 dims; a BinaryConvolution's of 4."""
+    if data is not None and binary and len(data) != 4:
+        raise OpValidationError(f"expected a 4-D input, got rank {len(data)}")
     if data is not None and len(data) not in (3, 4, 5):
         raise OpValidationError(f"expected a 3-D, 4-D or 5-D input, got rank {len(data)}")
 
@@ -255,11 +273,14 @@ def forward_pads(a: ConvolutionAttrs, data: Shape, filters: Shape, ns: int) -> t
     return tuple(begin), tuple(end)
 
 
-def _forward_rule(grouped: bool):
+def _forward_rule(grouped: bool, binary: bool = False):
+    """Convolution-1's rule, GroupConvolution-1's (``grouped``), or BinaryConvolution-1's (``binary``, from
+    binary_convolution_shape_inference.hpp: Convolution's on 4-D data, the filters' element type, u1, aside: the
+    output has the data's)."""
     extra = 3 if grouped else 2
 
     def infer(a: ConvolutionAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
-        et = _element(inputs)
+        et = _element((inputs[0], inputs[0]) if binary else inputs)
         data, filters = inputs[0].shape, inputs[1].shape
         ns = _num_spatial(data, filters, extra, a)
         if ns is None:
@@ -267,7 +288,7 @@ def _forward_rule(grouped: bool):
         if not grouped:
             _check_ranks(data, filters, extra)
             _check_channels(data, filters, 1)
-        _check_data_rank(data)
+        _check_data_rank(data, binary)
         if grouped:
             _check_ranks(data, filters, extra)
         strides, dilations, _, _, _ = _check_attrs(a, ns, backprop=False)
@@ -292,6 +313,23 @@ def _forward_rule(grouped: bool):
         return [TensorType(et, (batch, channels, *out))]
 
     return infer
+
+
+def _binary_cpu_refuses(a: BinaryConvolutionAttrs, inputs: Sequence[TensorType], values) -> str | None:
+    """Why OpenVINO CPU refuses to compile a BinaryConvolution its reader accepts (measured on 2026.4): filters not
+    of u1 (it cannot convert them), data neither f32, f16 nor f64 (bf16 and integers: no reorder to its layout), a
+    dim not static (it has no dynamic-shape kernel) or of 0 in the data or the filters."""
+    data, filters = inputs
+    if filters.element != "u1":
+        return f"filters of {filters.element}: OpenVINO CPU compiles a BinaryConvolution only on u1 filters"
+    if data.element not in ("f32", "f16", "f64"):
+        return f"data of {data.element}: OpenVINO CPU compiles a BinaryConvolution only on f32, f16 or f64 data"
+    for what, t in (("data", data), ("filters", filters)):
+        if t.shape is None or not all(d.is_static for d in t.shape):
+            return f"the {what} dims are not all static: OpenVINO CPU has no BinaryConvolution for dynamic shapes"
+        if any(d.lo == 0 for d in t.shape):
+            return f"the {what} have a dim of 0: OpenVINO CPU refuses a BinaryConvolution on an empty tensor"
+    return None
 
 
 def _output_shape_value(inputs: Sequence[TensorType], values) -> tuple[Shape, bool]:
@@ -771,6 +809,8 @@ def _int8_aware(rule: RoundingRule) -> RoundingRule:
 CONVOLUTION_1 = OpSpec("Convolution", "Convolution-1", ConvolutionAttrs, (2, 2), 1, guarded(_forward_rule(False)),
                        _conv_kernel(grouped=False),
                        rounding=_int8_aware(accumulation(_terms(1, -1), magnitude=_conv_magnitude(grouped=False))))
+BINARY_CONVOLUTION_1 = OpSpec("BinaryConvolution", "BinaryConvolution-1", BinaryConvolutionAttrs, (2, 2), 1,
+                              guarded(_forward_rule(False, binary=True)), cpu_refuses=_binary_cpu_refuses)
 GROUP_CONVOLUTION_1 = OpSpec("GroupConvolution", "GroupConvolution-1", ConvolutionAttrs, (2, 2), 1,
                              guarded(_forward_rule(True)), _conv_kernel(grouped=True),
                              rounding=accumulation(_terms(2, -1), magnitude=_conv_magnitude(grouped=True)))

@@ -499,8 +499,20 @@ def _v1_mode(a: Interpolate1Attrs, read: frozenset[int]) -> str | None:
             f"of {', '.join(V1_MODES)} (in lower case)")
 
 
+def _v1_without_axes(a: Interpolate1Attrs, inputs: Sequence[TensorType], values) -> str | None:
+    """Interpolate-1 without axes (omitted or empty): OpenVINO reads it as resizing no axis, but its CPU plugin cannot
+    compile it where the sizes hold more than one value (ConvertInterpolate1ToInterpolate4 broadcasts them against
+    the scales of no axes: "broadcast_merge_into" fails; measured on 2026.4, sizes a Const or a Parameter; of one
+    value it compiles, and runs)."""
+    sizes = inputs[1].shape
+    if a.axes or sizes is None or len(sizes) != 1 or not sizes[0].is_static or sizes[0].lo <= 1:
+        return None
+    return (f"no axes, and {sizes[0].lo} sizes: OpenVINO reads it as resizing no axis, but its CPU plugin cannot "
+            "compile it (its conversion to Interpolate-4 fails)")
+
+
 INTERPOLATE_1 = OpSpec("Interpolate", "Interpolate-1", Interpolate1Attrs, (2, 2), 1, guarded(_rule_1), _run_1, (1,),
-                       rounding=_rounding(1), crashes=_v1_mode)
+                       rounding=_rounding(1), crashes=_v1_mode, cpu_refuses=_v1_without_axes)
 INTERPOLATE_4 = OpSpec("Interpolate", "Interpolate-4", InterpolateAttrs, (3, 4), 1, guarded(_rule(4)), _kernel(4),
                        (1, 2, 3), rounding=_rounding(4))
 INTERPOLATE_11 = OpSpec("Interpolate", "Interpolate-11", InterpolateAttrs, (2, 3), 1, guarded(_rule(11)), _kernel(11),

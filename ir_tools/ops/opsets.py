@@ -151,6 +151,7 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (nms.NMS_5, 5, 8),
     (nms.NMS_9, 9, 16),
     (convolution.CONVOLUTION_1, 1, 16),
+    (convolution.BINARY_CONVOLUTION_1, 1, 16),
     (convolution.GROUP_CONVOLUTION_1, 1, 16),
     (convolution.CONVOLUTION_BACKPROP_DATA_1, 1, 16),
     (convolution.GROUP_CONVOLUTION_BACKPROP_DATA_1, 1, 16),

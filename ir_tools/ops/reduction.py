@@ -229,10 +229,21 @@ _ROUNDING = {"sum": accumulation(_reduced, (0,)), "mean": accumulation(_reduced,
              "or": exact}
 
 
+def _no_axes_dropped(a: ReduceAttrs, inputs: Sequence[TensorType], values) -> str | None:
+    """A Const of no axes with keep_dims false on data of 2 dims or more: shape inference leaves the data as it is,
+    but OpenVINO CPU refuses to compile the layer ("gets incorrect number of input/output dimensions"; measured on
+    2026.4 for every reduction, static and dynamic dims; of 1 dim or none, or with keep_dims, it runs). Of Const
+    data it folds the layer away."""
+    data, axes = inputs[0].shape, values[1]
+    if a.keep_dims or axes is None or np.asarray(axes).size or values[0] is not None or data is None or len(data) < 2:
+        return None
+    return f"no axes, keep_dims false, on data of rank {len(data)}: OpenVINO CPU refuses to compile such a reduction"
+
+
 def _reduce_spec(op: str, label: str, kind: str) -> OpSpec:
     logical = kind in ("and", "or")
     return OpSpec(op, label, ReduceAttrs, (2, 2), 1, _reduce(logical), _reduction(kind), (1,),
-                  rounding=_ROUNDING[kind])
+                  rounding=_ROUNDING[kind], cpu_refuses=_no_axes_dropped)
 
 
 REDUCE_SUM_1 = _reduce_spec("ReduceSum", "ReduceSum-1", "sum")

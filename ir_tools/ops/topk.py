@@ -160,20 +160,27 @@ def _topk_rounding(kernel, a, args: Sequence[np.ndarray], bounds: Sequence[np.nd
     return [np.where(values_known, value_bound, inf), np.where(indices_known, index_bound, inf)]
 
 
-def _k_of_zero(a, inputs: Sequence[TensorType], values) -> str | None:
-    """A Const k of 0 on data that cannot be empty: OpenVINO's shape inference gives an axis dim of 0, but its CPU
-    plugin refuses the layer ("K (0) must be greater or equal to 1": when it compiles static data, when it runs
-    dynamic data), TopK-1, -3 and -11 alike (measured on 2026.4; data with no element it runs)."""
+def _k_outside_axis(a, inputs: Sequence[TensorType], values) -> str | None:
+    """A Const k of 0, or larger than the axis can be long, on data that cannot be empty: OpenVINO's shape inference
+    gives an axis dim of k, but its CPU plugin refuses the layer ("K (0) must be greater or equal to 1", "K (7)
+    exceeds the axis dimension (5)": when it compiles static data, when it runs dynamic data), TopK-1, -3 and -11
+    alike (measured on 2026.4; data with no element it runs, and an axis dim that may reach k where it does)."""
     data, k = inputs[0], values[1]
-    if k is None or k.size != 1 or int(k.reshape(-1)[0]) != 0 or data.shape is None or \
-            any(d.lo == 0 for d in data.shape):
+    if k is None or k.size != 1 or data.shape is None or any(d.lo == 0 for d in data.shape):
         return None
-    return "k is 0: OpenVINO CPU refuses a TopK of k 0 on data that is not empty (k must be 1 or more)"
+    count = int(k.reshape(-1)[0])
+    if count == 0:
+        return "k is 0: OpenVINO CPU refuses a TopK of k 0 on data that is not empty (k must be 1 or more)"
+    dim = data.shape[normalize_axis(a.axis, len(data.shape))]
+    if dim.hi is not None and count > dim.hi:
+        return (f"k is {count}, more than the axis' length {dim}: OpenVINO CPU refuses a TopK of a k beyond its axis "
+                "on data that is not empty")
+    return None
 
 
 TOPK_1 = OpSpec("TopK", "TopK-1", TopKAttrs, (2, 2), 2, _topk_1, _run_topk, (1,), rounding=_topk_rounding,
-                cpu_refuses=_k_of_zero)
+                cpu_refuses=_k_outside_axis)
 TOPK_3 = OpSpec("TopK", "TopK-3", TopKAttrs, (2, 2), 2, _topk, _run_topk, (1,), rounding=_topk_rounding,
-                cpu_refuses=_k_of_zero)
+                cpu_refuses=_k_outside_axis)
 TOPK_11 = OpSpec("TopK", "TopK-11", TopK11Attrs, (2, 2), 2, _topk, _run_topk, (1,), rounding=_topk_rounding,
-                 cpu_refuses=_k_of_zero)
+                 cpu_refuses=_k_outside_axis)

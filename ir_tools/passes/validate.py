@@ -17,10 +17,12 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
+import numpy as np
+
 from ..base.codes import FATAL_CODES
 from ..base.diagnostics import Diagnostic, has_errors
 from ..base.errors import IrToolsError, OpValidationError, SourceLoc
-from ..ir.bodies import subgraphs
+from ..ir.bodies import Subgraph, subgraphs
 from ..ir.model import Graph, Layer
 from ..ir.reader import ir_path, read_ir
 from ..ops import attrs as A
@@ -160,15 +162,34 @@ def cpu_refusals(graph: Graph, result: Propagation) -> list[Diagnostic]:
     for layer, spec, keys, inputs in _typed_inputs(graph, result, graph.by_type(*refusing_types())):
         if spec.cpu_refuses is None:
             continue
-        try:  # (a TensorIterator's rule is given its port maps, its bodies unbound)
-            attrs = Bodies(tuple(s.port_map for s in subgraphs(graph, layer)), ()) if spec.bodies else \
-                A.decode(spec.attrs, layer.attrs)
+        try:  # (a TensorIterator's or Loop's rule is given its port maps, and what feeds its bodies' Results)
+            subs = subgraphs(graph, layer) if spec.bodies else ()
+            attrs = Bodies(tuple(s.port_map for s in subs), tuple(_ResultSources(s) for s in subs)) if spec.bodies \
+                else A.decode(spec.attrs, layer.attrs)
         except IrToolsError:  # (reported by the shape walk)
             continue
         why = spec.cpu_refuses(attrs, inputs, [_readable_const(graph, key) for key in keys])
         if why is not None:
             found.append(Diagnostic("error", "E-OP", why, layer.loc))
     return found
+
+
+class _ResultSources:
+    """A body as ``OpSpec.cpu_refuses`` is told of it (``ops.control_flow.BodySources``): what feeds each Result."""
+
+    def __init__(self, sub: Subgraph) -> None:
+        self.sub = sub
+
+    def source(self, result: int) -> tuple[np.ndarray | None, int | None]:
+        """Body Result ``result``'s value where a small Const feeds it, and the Parameter feeding it, if one does."""
+        body, layer = self.sub.graph, self.sub.results[result]
+        found = body.producer(layer.id, layer.input_ids()[0]) if layer.input_ids() else None
+        if found is None:
+            return None, None
+        producer = found[0]
+        if producer.is_a("Parameter"):
+            return None, next((i for i, p in enumerate(self.sub.parameters) if p.id == producer.id), None)
+        return _readable_const(body, (producer.id, found[1].id)), None
 
 
 def _typed_inputs(graph: Graph, result: Propagation, layers: Iterable[Layer],

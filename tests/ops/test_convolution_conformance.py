@@ -33,6 +33,7 @@ ops/convolution.py's docstring):
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -78,6 +79,7 @@ ERROR_MEANINGS = (
     ("channels", r"Data batch channel count", r"the data has .* channels, the filters expect"),
     ("groups", r"incompatible with filter groups", r"do not make .* group"),
     ("data-rank", r"Expected a 3D, 4D or 5D tensor", r"expected a 3-D, 4-D or 5-D input"),
+    ("data-rank-4", r"Expected 4D for the input", r"expected a 4-D input"),
     ("strides-length", r"Strides should be defined", r"strides has \d+ values"),
     ("dilations-length", r"Dilations should be defined", r"dilations has \d+ values"),
     ("pads-length", r"Pads begin and end should be defined", r"pads_(begin|end) has \d+ values"),
@@ -122,7 +124,7 @@ class Outcome:
 
 
 OV_TYPES = {"f32": ov.Type.f32, "f16": ov.Type.f16, "boolean": ov.Type.boolean, "i32": ov.Type.i32,
-            "i64": ov.Type.i64, "f64": ov.Type.f64}
+            "i64": ov.Type.i64, "f64": ov.Type.f64, "u1": ov.Type.u1}
 NP_TYPES = {"i32": np.int32, "i64": np.int64, "f32": np.float32}
 
 
@@ -161,6 +163,8 @@ class ShapeCase:
                 node = ops1.convolution(x, w, *args, self.auto_pad)
             elif self.op == "GroupConvolution":
                 node = ops1.group_convolution(x, w, *args, self.auto_pad)
+            elif self.op == "BinaryConvolution":
+                node = ops1.binary_convolution(x, w, *args, "xnor-popcount", 0.0, self.auto_pad)
             else:
                 inputs = [x, w]
                 if self.out_shape is not None:
@@ -390,6 +394,26 @@ def test_shape_rules_match_openvino(index: int) -> None:
             mismatches.append(f"  {case}\n    openvino {want}\n    ours     {got}")
     assert not mismatches, (f"{len(mismatches)} of {len(cases)} differ ({refused} refused by openvino):\n"
                             + "\n".join(mismatches[:12]))
+
+
+def binary_case(rng: random.Random, auto_pad: str) -> ShapeCase:
+    """A Convolution case (1 to 3 spatial axes: 4-D data or not) as a BinaryConvolution's: u1 filters, data of f32,
+    f16, i32 or (refused) boolean."""
+    case = shape_case(rng, "Convolution", auto_pad)
+    data = "boolean" if case.kind == "numeric" else rng.choice(("f32", "f16", "i32"))
+    return dataclasses.replace(case, op="BinaryConvolution", elements=(data, "u1"))
+
+
+def test_binary_convolution_shape_rule_matches_openvino() -> None:
+    """BinaryConvolution-1 (Convolution's rule on 4-D data, the data's element type out) on the convolution cases."""
+    rng = random.Random(SEED + 1)
+    cases = [binary_case(rng, AUTO_PADS[i % 4]) for i in range(480)]
+    outcomes = [(case, case.openvino(), case.ours()) for case in cases]
+    mismatches = [f"  {case}\n    openvino {want}\n    ours     {got}" for case, want, got in outcomes
+                  if not want.same_as(got)]
+    assert not mismatches, f"{len(mismatches)} of {len(cases)} differ:\n" + "\n".join(mismatches[:12])
+    refused = [meaning(want.error, 1) for _, want, _ in outcomes if want.error is not None]
+    assert len(refused) < 400 and {"data-rank-4", "numeric", "channels", "kernel-fit"} <= set(refused)
 
 
 def test_shape_cases_cover_every_kind() -> None:
