@@ -252,7 +252,8 @@ def test_v10_of_an_input_that_is_an_output_or_a_tensor_of_two_outputs_reads_on_e
     """A Parameter feeding a Result, a tensor feeding two Results: their names written on the port in IR v10, 2023.0-
     2024.6 read the file and 2025.0 on refuse it ('Model tensor names have collisions': each Result a tensor of its
     own), which check without OpenVINO passed. migrate --ir-version 10 now names such a tensor after its layer alone,
-    and every release reports v11's names; check says E-NAME-COLLISION of the old form; several names are refused."""
+    and every release reports v11's names; check says E-NAME-COLLISION of the old form; several names are refused.
+    TopK's indices 'ti' read by two Results were refused too (its layer adds 'L.1'): they now read a Convert 'ti'."""
     import sys
 
     import numpy as np
@@ -267,14 +268,21 @@ def test_v10_of_an_input_that_is_an_output_or_a_tensor_of_two_outputs_reads_on_e
     x = o.parameter([2], np.float32, name="x")
     relu = o.relu(x)
     ov.save_model(ov.Model([o.result(relu), o.result(relu)], [x]), tmp_path / "two_results.xml")
+    x = o.parameter([2, 6], np.float32, name="x")
+    topk = o.topk(x, o.constant(np.int64(3)), 1, "max", "value", name="tk")
+    topk.output(0).set_names({"tv"})
+    topk.output(1).set_names({"ti"})
+    ov.save_model(ov.Model([topk.output(0), topk.output(1), topk.output(1)], [x]), tmp_path / "topk_indices.xml")
     pythons = {"current": sys.executable, **side_pythons()}
-    for model in ("param_to_result", "two_results"):
+    for model in ("param_to_result", "two_results", "topk_indices"):
         xml = tmp_path / f"{model}.xml"
         want = _names(sys.executable, xml)
         out = tmp_path / f"{model}_v10.xml"
         assert main(["migrate", str(xml), "--ir-version", "10", "-o", str(out)]) == 0, capsys.readouterr()
         assert 'version="10"' in out.read_text()
         capsys.readouterr()
+        if model == "topk_indices":  # (and the name IR v10 adds after TopK 'tv', renamed so, to its values)
+            want = [[["x"]], [["tv", "tv.0"], ["ti"], ["ti"]]]
         for release, python in pythons.items():
             assert _names(python, out) == want, (model, release)
         old = ir_tools.read_ir(xml)  # the form written before: the names on the port
@@ -411,6 +419,48 @@ def test_a_rewritten_v10_output_keeps_the_name_openvino_gives_after_its_layer(tm
         assert _names(python, out) == want, release
 
 
+@pytest.mark.parametrize("body", ["topk", "named_as_the_if"])
+def test_a_v10_output_of_an_inlined_if_keeps_its_name(tmp_path: Path, capsys, body: str) -> None:
+    """An IR v10 If-8 'z' (condition True, its outputs of two ranks: 2023.0-2025.4 compile no such If) whose output
+    migrate --target inlines, on every release, in v10 and v11: OpenVINO named it after the body's layers instead.
+    ``topk``: the body returns TopK 'tk''s values; the output was named 'tk.0' (its ``get_any_name``, before 'z');
+    it now reads a tensor of its own, a Convert named 'z'. ``named_as_the_if``: a layer of the body before its last
+    is named 'z' too; the output was named after the last, 'm'; that layer is now renamed 'z_'."""
+    import sys
+
+    import numpy as np
+    import openvino.opset8 as o
+    import openvino.opset11 as o11
+
+    from tests.test_target import side_pythons
+
+    x = o.parameter([2, 3], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    then_x, else_x = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
+    if body == "topk":
+        then_out = o11.topk(then_x, o.constant(np.int64(2)), 1, "max", "value", name="tk").output(0)
+    else:
+        then_out = o.multiply(o.relu(then_x, name="z"), o.constant(np.float32(2)), name="m").output(0)
+    branch = o.if_op(o.constant(np.array(True)).output(0))
+    branch.set_then_body(ov.Model([o.result(then_out)], [then_x]))
+    branch.set_else_body(ov.Model([o.result(o.unsqueeze(else_x, o.constant(np.int64(0))))], [else_x]))
+    branch.set_input(x.output(0), then_x, else_x)
+    out = branch.set_output(branch.get_then_body().get_results()[0], branch.get_else_body().get_results()[0])
+    out.set_names({"z"})
+    ov.save_model(ov.Model([out], [x]), tmp_path / "m.xml", compress_to_fp16=False)
+    v10 = tmp_path / "m_v10.xml"
+    assert main(["migrate", str(tmp_path / "m.xml"), "--ir-version", "10", "-o", str(v10)]) == 0
+    want = _names(sys.executable, v10)
+    assert want == [[["x"]], [["z"]]]
+    for version in ("10", "11"):
+        written = tmp_path / f"m_2023.0_v{version}.xml"
+        assert main(["migrate", str(v10), "--target", "2023.0", "--ir-version", version, "-o", str(written),
+                     "--check"]) == 0, capsys.readouterr()
+        assert 'type="If"' not in written.read_text()
+        for release, python in {"current": sys.executable, **side_pythons()}.items():
+            assert _names(python, written) == want, (release, version)
+
+
 def test_an_output_named_by_one_of_its_tensors_names_gets_a_tensor_of_its_own(tmp_path: Path, capsys) -> None:
     """Two Results of a tensor named 'a', 'b', the second's output named 'b' alone (what ``save_model`` writes after
     ``model.outputs[1].set_names({'b'})``): the current OpenVINO reports ['a', 'b'] and ['b'], 2023.0-2025.0 both
@@ -536,3 +586,88 @@ def test_v10_names_added_after_layers_name_no_other_tensor(tmp_path: Path, capsy
         want = [["res", "res__"], *([["res_"]] if other == "output" else [])]
         for release, python in {"current": sys.executable, **side_pythons()}.items():
             assert _names_on(python, out) == want, (other, release)
+
+
+def test_v10_names_added_after_a_layer_of_several_outputs_name_no_other_tensor(tmp_path: Path, capsys) -> None:
+    """TopK 'B' of outputs 'a' and 'b' beside an output 'b.1': IR v10 names TopK's outputs after it too, so it was
+    named 'b' (its outputs' largest smallest name), adding 'b.1', and migrate --ir-version 10 refused its own file
+    (E-NAME-COLLISION, "fix the errors first"). It is named 'b_'; every release reports the v11 names (and 'b_.N')."""
+    import sys
+
+    import numpy as np
+    import openvino.opset8 as o
+    import openvino.opset11 as o11
+
+    from tests.test_target import side_pythons
+
+    x = o.parameter([2, 6], np.float32, name="x")
+    relu = o.relu(x, name="A")
+    relu.output(0).set_names({"b.1"})
+    topk = o11.topk(x, o.constant(np.int64(3)), 1, "max", "value", name="B")
+    topk.output(0).set_names({"a"})
+    topk.output(1).set_names({"b"})
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([relu.output(0), topk.output(0), topk.output(1)], [x]), xml)
+    out = tmp_path / "m_v10.xml"
+    assert main(["migrate", str(xml), "--ir-version", "10", "-o", str(out)]) == 0, capsys.readouterr()
+    want = [["b.1"], ["a", "b_.0"], ["b", "b_.1"]]
+    for release, python in {"current": sys.executable, **side_pythons()}.items():
+        assert _names_on(python, out) == want, release
+
+
+def test_v10_of_an_if_whose_body_returns_one_tensor_twice_compiles(tmp_path: Path, capsys) -> None:
+    """An If of a constant condition whose then body returns one tensor as two outputs: OpenVINO folds it, and from
+    2025.0 on (2026.4 too) compiled no IR v10 form of it ("Model operation names have collisions with tensor names"),
+    which migrate --ir-version 10 wrote, the v11 original compiling. The body's second Result now reads a Convert."""
+    import numpy as np
+    import openvino.opset8 as o
+
+    x = o.parameter([2, 3], np.float32, name="x")
+    then_x, else_x = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
+    twice = o.multiply(o.relu(then_x), o.constant(np.float32(2)))
+    branch = o.if_op(o.constant(np.array(True)).output(0))
+    branch.set_then_body(ov.Model([o.result(twice), o.result(twice)], [then_x]))
+    branch.set_else_body(ov.Model([o.result(o.negative(else_x)), o.result(o.exp(else_x))], [else_x]))
+    branch.set_input(x.output(0), then_x, else_x)
+    outs = [branch.set_output(*(body.get_results()[i] for body in (branch.get_then_body(), branch.get_else_body())))
+            for i in (0, 1)]
+    for out, name in zip(outs, "ab", strict=True):
+        out.set_names({name})
+    ov.save_model(ov.Model(outs, [x]), tmp_path / "m.xml", compress_to_fp16=False)
+    out = tmp_path / "m_v10.xml"
+    assert main(["migrate", str(tmp_path / "m.xml"), "--ir-version", "10", "-o", str(out), "--check"]) == 0, \
+        capsys.readouterr()
+    model = ov.Core().read_model(out)
+    ov.Core().compile_model(model, "CPU")
+    assert [sorted(o.get_names()) for o in model.outputs] == [["a", "b.0"], ["b", "b.1"]]
+
+
+def test_v10_output_named_after_its_layer_as_an_inner_tensor_keeps_the_name_in_v11(tmp_path: Path, capsys) -> None:
+    """An IR v10 output without names on its port, fed by layer 'r', beside an inner tensor named 'r': OpenVINO reports
+    the output 'r'. Written as v11 it was not named 'r' (another port holds it), so it had no name at all on any
+    release; the inner tensor gives the name up."""
+    import sys
+
+    import numpy as np
+    import openvino.opset8 as o
+
+    from tests.test_target import side_pythons
+
+    x = o.parameter([2], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    inner = o.exp(x, name="e")
+    inner.output(0).set_names({"r"})
+    relu = o.relu(inner, name="r")
+    ov.save_model(ov.Model([o.result(relu, name="res")], [x]), tmp_path / "m.xml")
+    v10 = tmp_path / "m_v10.xml"
+    text = re.sub(r' output_names="[^"]*"', "", (tmp_path / "m.xml").read_text())
+    text = text.replace('version="11"', 'version="10"', 1)
+    v10.write_text(re.sub(r'(<layer id="\d+" name="r" type="ReLU".*?<output>\s*<port id="\d+" precision="FP32")'
+                          r' names="[^"]*"', r"\1", text, flags=re.S))
+    shutil.copy(tmp_path / "m.bin", v10.with_suffix(".bin"))
+    want = _names(sys.executable, v10)
+    assert want == [[["x"]], [["r"]]]
+    out = tmp_path / "m_v11.xml"
+    assert main(["migrate", str(v10), "--ir-version", "11", "-o", str(out), "--check"]) == 0, capsys.readouterr()
+    for release, python in {"current": sys.executable, **side_pythons()}.items():
+        assert _names(python, out) == want, release

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..base.diagnostics import Diagnostic
 from ..base.errors import IrToolsError, did_you_mean
+from ..ir.bodies import fresh_subgraphs, with_bodies
 from ..ir.model import Edge, Graph, Layer, Port, require_graph
 from ..ir.names import (
     given_names,
@@ -38,16 +39,25 @@ if TYPE_CHECKING:
 
 def keep_v10_names(graph: Graph) -> int:
     """Give every input and output port the name OpenVINO gives it in IR v10 after its layer (``reported_names``),
-    beside its own, where no other port holds that name; and drop each Result's ``output_names``, which IR v10 does
-    not read and v11 reads instead of the port's names. Returns how many ports were named."""
+    beside its own, where no other input or output port holds that name (an inner tensor's holding it loses it: in
+    v10 OpenVINO reports it on the output, 'mp.0' beside an inner tensor 'mp.0'; left there, the v11 output had no
+    name); and drop each Result's ``output_names``, which IR v10 does not read and v11 reads instead of the port's
+    names. Returns how many ports were named."""
     held = {name: (layer.id, port_id) for layer in graph.layers() for port_id, _, _, names, *_ in layer.output_records()
             for name in tensor_names(names)}
     interface = [(p, p.outputs[0], p.name) for p in graph.parameters() if p.outputs]
     interface += [(*found, v10_output_name(*found)) for r in graph.results()
                   if r.inputs and (found := graph.producer(r.id, r.inputs[0].id)) is not None]
+    ports = {(layer.id, port.id) for layer, port, _ in interface}
     named = 0
     for layer, port, name in interface:
         names = tensor_names(port.names)
+        inner = held.get(name)
+        if name not in names and inner is not None and inner not in ports:
+            other = graph.layer(inner[0]).output(inner[1])
+            other.names = names_attribute([n for n in tensor_names(other.names) if n != name])
+            graph.touch(inner[0])
+            del held[name]
         if name not in names and held.get(name, (layer.id, port.id)) == (layer.id, port.id):
             port.names = names_attribute([*names, name])
             held[name] = (layer.id, port.id)
@@ -68,7 +78,8 @@ def keep_v11_names(graph: Graph) -> int:
     A tensor name elsewhere does not stand in the way of the smallest name: it is one of the port's own, so a tensor
     of that name elsewhere is a duplicate the file holds already, which OpenVINO reads (it keeps both); it does of
     ``name_`` (``_added``: 'res_' beside an inner tensor 'res_' reported 'res_' on the output, beside another output's
-    'res_' made a file every release refuses)."""
+    'res_' made a file every release refuses), and of the ``name.N`` a layer of several outputs adds (TopK 'b' of
+    outputs 'a', 'b' beside an output 'b.1': migrate --ir-version 10 refused its own file)."""
     exact = named_by_layer(graph)
     taken = {name for name, _ in exact.values()}
     wanted: dict[str, str] = {}  # layer id -> the largest of the smallest names its interface ports carry
@@ -100,22 +111,30 @@ def keep_v11_names(graph: Graph) -> int:
         port.names = None
         renamed += layer.name != name
         rename(layer, name)
-    held = {name for layer in graph.layers() for _, _, _, names, *_ in layer.output_records()
-            for name in tensor_names(names)}
+    held: dict[str, set[tuple[str, int]]] = {}  # a tensor name -> the ports holding it
+    for layer in graph.layers():
+        for port_id, _, _, names, *_ in layer.output_records():
+            for name in tensor_names(names):
+                held.setdefault(name, set()).add((layer.id, port_id))
     for layer_id, name in wanted.items():
         layer, own = graph.layer(layer_id), name
         while (owners.get(name, {layer_id}) != {layer_id} or name in taken
-               or (name != own and _added(layer, name) & held)):
+               or ((name != own or len(layer.outputs) > 1)
+                   and any(held.get(added, set()) - {(layer_id, port_id)}
+                           for added, port_id in _added(layer, name).items()))):
             name += "_"
         rename(layer, name)
     return renamed + len(wanted)
 
 
-def _added(layer: Layer, name: str) -> set[str]:
-    """The names OpenVINO adds in IR v10 to the inputs and outputs of ``layer`` named ``name`` (``reported_names``):
-    its own, ``name.N`` for output N of several. One a tensor holds already would name two tensors: OpenVINO refuses
-    it on another input or output (E-NAME-COLLISION), and reports an inner tensor's name on the output too."""
-    return {name} if len(layer.outputs) < 2 else {f"{name}.{i}" for i in range(len(layer.outputs))}
+def _added(layer: Layer, name: str) -> dict[str, int]:
+    """The names OpenVINO adds in IR v10 to the inputs and outputs of ``layer`` named ``name`` (``reported_names``),
+    each with the id of the port it names: its own, ``name.N`` for output N of several. One another tensor holds
+    already would name two tensors: OpenVINO refuses it on another input or output (E-NAME-COLLISION), and reports an
+    inner tensor's name on the output too."""
+    if len(layer.outputs) < 2:
+        return {name: layer.outputs[0].id}
+    return {f"{name}.{i}": port.id for i, port in enumerate(layer.outputs)}
 
 
 def v10_output_names(graph: Graph) -> dict[str, str]:
@@ -132,10 +151,19 @@ def keep_v10_output_names(graph: Graph, before: dict[str, str]) -> int:
     of the graph before a rewrite, which replaced the producer: Pad-12 by Pad-1 and a StridedSlice 'PAD/crop') to that
     name again, and that of an output the rewrite made (``--stateless``: a state's) to the smallest of its tensor's
     names (``keep_v11_names``), where no other layer has it and its producer is no Parameter, so OpenVINO names the
-    output as before, or only as its tensor. Returns how many layers were renamed."""
+    output as before, or only as its tensor. Where that name is no ``L.N`` and the new producer has several outputs
+    (an If inlined whose body's Result read TopK's: OpenVINO names it 'L.N', reported before the tensor's 'z'), the
+    output gets a tensor of its own (``own_tensor``) named so, its names moved to it. A layer that no input or output
+    is named after and that has the name (an If's body layer named as the If, inlined) is renamed first
+    (``_free_name``). Returns how many layers were renamed or made."""
     if graph.ir_version != 10:
         return 0
+    from .builder import GraphBuilder
+
+    builder = GraphBuilder(graph)
     names = {layer.name for layer in graph.layers()}
+    interface = {layer.id for layer in graph.parameters()}
+    interface |= {key[0] for r in graph.results() if r.inputs and (key := graph.producer_key(r.id, r.inputs[0].id))}
     held = {name: (layer.id, port_id) for layer in graph.layers() for port_id, _, _, names_, *_ in
             layer.output_records() for name in tensor_names(names_)}  # (a tensor's name: OpenVINO refuses it twice)
     renamed: set[str] = set()
@@ -149,13 +177,35 @@ def keep_v10_output_names(graph: Graph, before: dict[str, str]) -> int:
             continue
         suffix = v10_output_name(layer, port)[len(layer.name):]  # ('.N' for output N of several)
         name = was[:len(was) - len(suffix)] if suffix and was.endswith(suffix) else None if suffix else was
-        if name and name != layer.name and name not in names:
+        if not name and _free_name(graph, was, names, interface) and (
+                convert := _results_own_tensor(builder, layer, port, was)) is not None:
+            names.add(was)
+            renamed.add(convert.id)
+        elif name and name != layer.name and _free_name(graph, name, names, interface):
             names.discard(layer.name)
             layer.name = name
             names.add(name)
             renamed.add(layer.id)
             graph.touch(layer.id)
     return len(renamed)
+
+
+def _free_name(graph: Graph, name: str, names: set[str], interface: set[str]) -> bool:
+    """Whether no layer of ``graph`` has the name ``name`` once each having it is renamed ``name_``, ``name__``...
+    (the first no layer has); False, renaming none, where one is of ``interface`` (a Parameter or an output's producer:
+    IR v10 names a model input or output after it). ``names``: the graph's layer names, kept up to date."""
+    holders = [layer for layer in graph.layers() if layer.name == name] if name in names else []
+    if any(layer.id in interface for layer in holders):
+        return False
+    for layer in holders:
+        free = name + "_"
+        while free in names:
+            free += "_"
+        layer.name = free
+        names.add(free)
+        graph.touch(layer.id)
+    names.discard(name)
+    return True
 
 
 def shared_tensors(graph: Graph) -> list[tuple[Layer, Port, str]]:
@@ -239,6 +289,75 @@ def own_output_tensors(graph: Graph) -> int:
     return made
 
 
+def own_shared_tensors(graph: Graph) -> int:
+    """Give each tensor of ``shared_tensors`` that output N of a layer of several holds, named one name not ending
+    ``.N`` (TopK's indices 'ti' read by two Results), a tensor of its own read by those Results: a Convert to its
+    type (``own_tensor``: the same numbers), its name moved to it. IR v10 names such a tensor after its layer alone
+    (``named_by_layer``), 'L.N' for output N of several, so without it no layer name names the tensor so
+    (E-NAME-COLLISION); the Convert, of one output, takes the name. Returns how many."""
+    from .builder import GraphBuilder
+
+    builder = GraphBuilder(graph)
+    made = 0
+    for layer, port, _ in shared_tensors(graph):
+        names = tensor_names(port.names)
+        suffix = v10_output_name(layer, port)[len(layer.name):]
+        if layer.is_a("Parameter") or not suffix or len(names) != 1 or names[0].endswith(suffix):
+            continue  # (named by its layer, or by no layer name at all: left to ``named_by_layer``)
+        made += _results_own_tensor(builder, layer, port, f"{layer.name}/output_{port.id}") is not None
+    return made
+
+
+def own_body_tensors(graph: Graph) -> int:
+    """In each body of each If of ``graph``, give each Result but the first reading one tensor a tensor of its own
+    (``own_tensor``). OpenVINO folds an If of a known condition into its body, and from 2025.0 on compiles no IR v10
+    model two of whose outputs then read one tensor ("Model operation names have collisions with tensor names";
+    measured on 2025.0 and 2026.4, where the IR v11 form compiles, and the IR v10 one with a Convert before the second
+    Result). Returns how many."""
+    from .builder import GraphBuilder, origin_text
+
+    made = 0
+    for owner in graph.by_type("If"):
+        subs = fresh_subgraphs(graph, owner)
+        count = 0
+        for sub in subs:
+            builder, read = GraphBuilder(sub.graph), set()
+            for result in sub.results:
+                edge = sub.graph.in_edges(result.id)[0]
+                key = (edge.from_layer, edge.from_port)
+                if key in read and (convert := own_tensor(builder, key, [], f"{result.name}/own_tensor",
+                                                          origin_text(result, "Result"))) is not None:
+                    sub.graph.remove_edge(edge)
+                    sub.graph.add_edge(Edge(convert.id, convert.outputs[0].id, result.id, edge.to_port))
+                    count += 1
+                read.add(key)
+        if count:
+            owner.children = with_bodies(owner, subs)
+            graph.touch(owner.id)
+            made += count
+    return made
+
+
+def _results_own_tensor(builder: GraphBuilder, layer: Layer, port: Port, name: str) -> Layer | None:
+    """The Results reading ``port`` of ``layer`` made to read a tensor of their own (``own_tensor``, layer ``name``),
+    which takes the port's names (dropped from it: one tensor of each name); None, nothing changed, for a port without
+    a precision."""
+    from .builder import origin_text
+
+    graph = builder.graph
+    convert = own_tensor(builder, (layer.id, port.id), tensor_names(port.names), name,
+                         origin_text(layer, f"output {port.id} of {layer.type}"))
+    if convert is None:
+        return None
+    port.names = None
+    for edge in list(graph.consumers(layer.id, port.id)):
+        if graph.layer(edge.to_layer).is_a("Result"):
+            graph.remove_edge(edge)
+            graph.add_edge(Edge(convert.id, convert.outputs[0].id, edge.to_layer, edge.to_port))
+    graph.touch(layer.id)
+    return convert
+
+
 def own_tensor(builder: GraphBuilder, source: tuple[str, int], names: list[str], name: str,
                origin: str) -> Layer | None:
     """A Convert of ``source`` to the type it holds (the same numbers), layer ``name``, its tensor named ``names``: an
@@ -260,6 +379,8 @@ def set_ir_version(graph: Graph, version: int) -> None:
         keep_v10_names(graph)
     elif graph.ir_version != 10 and version == 10:
         own_output_tensors(graph)
+        own_shared_tensors(graph)
+        own_body_tensors(graph)
         keep_v11_names(graph)
     graph.ir_version = version
 

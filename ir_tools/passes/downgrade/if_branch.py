@@ -9,8 +9,10 @@ from collections import Counter
 from ...base.dtypes import INTEGER_TYPES
 from ...ir.bodies import Subgraph, fresh_subgraphs, subgraphs
 from ...ir.model import Edge, Graph, Layer
+from ...ir.names import names_attribute, tensor_names
 from ..base import PassResult
-from ..builder import Output, drop_unused, origin_text, with_origin
+from ..builder import GraphBuilder, Output, drop_unused, origin_text, with_origin
+from ..interface_names import own_tensor
 from ..shapes import declared_type
 from .base import Downgrade, source
 
@@ -37,9 +39,11 @@ def _ranks_differ(graph: Graph, layer: Layer) -> bool:
 class IfBranch(Downgrade):
     """If-8 as the body its condition chooses, where the condition is known before it runs: a Const, or a
     comparison (Equal, NotEqual, Less, Greater, LessEqual, GreaterEqual) of an integer tensor with itself. The chosen
-    body's layers join the graph (each recording the If as its origin), its Parameters' readers read what the If's
-    inputs read, the If's outputs are what its Results read (their tensor names with them), and what fed the If
-    alone goes too (the condition; what only the other body read)."""
+    body's layers join the graph (each recording the If as its origin; a tensor name the graph holds dropped, which
+    OpenVINO would read renamed, W-NAME-DUP), its Parameters' readers read what the If's inputs read, the If's
+    outputs are what its Results read (their tensor names with them; two outputs of one tensor of the body each a
+    tensor of its own, ``own_tensor``: one tensor named twice lost the first's names, and in IR v10 is refused), and
+    what fed the If alone goes too (the condition; what only the other body read)."""
 
     rewrites = {"If-8": "into the body its condition chooses, where the condition is known before it runs (a "
                         "constant, or a comparison of an integer tensor with itself)"}
@@ -92,9 +96,13 @@ def _inline(graph: Graph, layer: Layer, body: Subgraph) -> None:
     results = {r.id for r in body.results}
     fed = {m.param: source(graph, layer, m.input) for m in body.port_map.inputs}
     ids: dict[str, str] = {}
+    held = {name for outside in graph.layers() for port in outside.outputs for name in tensor_names(port.names)}
     for inner in list(body.graph.layers()):
         if inner.id in parameters or inner.id in results:
             continue
+        for port in inner.outputs:  # (a body names its tensors apart from the graph: one named alike loses the name)
+            if held.intersection(tensor_names(port.names)):
+                port.names = names_attribute([name for name in tensor_names(port.names) if name not in held])
         ids[inner.id] = inner.id = graph.new_id()
         inner.rt_info, inner.file, inner.line = with_origin(inner.rt_info, origin), layer.file, layer.line
         graph.add_layer(inner)
@@ -106,12 +114,18 @@ def _inline(graph: Graph, layer: Layer, body: Subgraph) -> None:
         if edge.to_layer not in results:
             graph.add_edge(Edge(*outer((edge.from_layer, edge.from_port)), ids[edge.to_layer], edge.to_port))
     fed_it = [graph.layer(source(graph, layer, i)[0]) for i in range(len(layer.inputs))]
+    builder = GraphBuilder(graph)
+    named: set[Output] = set()
     for m in body.port_map.outputs:
         result = body.results[m.result]
         made = outer(body.graph.producer_key(result.id, result.input_ids()[0]))  # type: ignore[arg-type]
         old = layer.outputs[m.output]
+        if made in named and (convert := own_tensor(builder, made, tensor_names(old.names),
+                                                    f"{layer.name}/output_{old.id}", origin)) is not None:
+            made = (convert.id, convert.outputs[0].id)  # (two outputs of one tensor of the body: each its names)
         new = graph.layer(made[0]).output(made[1])
         new.names, new.rt_info = old.names, old.rt_info
+        named.add(made)
         graph.redirect_consumers((layer.id, old.id), made)
     graph.remove_layer(layer.id)
     drop_unused(graph, fed_it)  # (the condition, and what only the other body read)
