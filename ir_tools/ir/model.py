@@ -1141,6 +1141,9 @@ def _link_text(link: tuple) -> str:
 def _edge_link(edge: Edge | tuple) -> _Link:
     """``edge`` as the graph stores it; GraphMisuseError for what is no ``Edge(from_layer, from_port, to_layer,
     to_port)`` (the layer ids strings, the port ids ints), whose parts would otherwise be stored as they are."""
+    if type(edge) is Edge and type(edge[0]) is str and type(edge[2]) is str and type(edge[1]) is int and \
+            type(edge[3]) is int and (edge[4] is None or type(edge[4]) is int):
+        return tuple(edge)  # (as the graph's own code makes them: told by a few comparisons)
     link = tuple(edge) if isinstance(edge, tuple) else ()
     if len(link) == 4:
         link = (*link, None)

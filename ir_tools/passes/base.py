@@ -93,7 +93,7 @@ class Pass:
         result = self.applied(graph, checked)
         fixed = reinfer_shapes(graph) if result.modified else None
         if self.check_after and (result.modified or not self.records_changes or not (checked or self.check_before)):
-            check_after(graph, fixed, [self.name])
+            check_after(graph, fixed, [self.name], misfits=not _own(self))
         self.ensures(graph)
         return result
 
@@ -178,6 +178,7 @@ class PassManager(Pass):
         require_graph(graph, f"{self.name}.run")
         total = PassResult(graph, False)
         unchecked: list[str] = []  # with check_once: the passes whose changes no check has seen yet
+        users = False  # (whether one of them is a user's: ``check_after``'s ``misfits``)
         for _ in range(self.max_rounds if self.fixed_point else 1):
             changed = False
             for graph_pass in self.passes:
@@ -185,12 +186,13 @@ class PassManager(Pass):
                     result = graph_pass.applied(graph, checked)
                     if result.modified or not graph_pass.records_changes:  # (as Pass.run gates it)
                         unchecked.append(graph_pass.name)
+                        users = users or not _own(graph_pass)
                     graph_pass.ensures(graph)
                     checked = True  # (or its changes are in ``unchecked``)
                 else:
                     if unchecked:
-                        check_after(graph, reinfer_shapes(graph), unchecked)
-                        unchecked = []
+                        check_after(graph, reinfer_shapes(graph), unchecked, users)
+                        unchecked, users = [], False
                     result = graph_pass.run(graph, checked)
                     checked = graph_pass.check_after or (checked and not result.modified)
                 total.stats += result.stats
@@ -198,7 +200,7 @@ class PassManager(Pass):
             total.modified = total.modified or changed
             if not (changed and self.fixed_point):
                 if unchecked:
-                    check_after(graph, reinfer_shapes(graph), unchecked)
+                    check_after(graph, reinfer_shapes(graph), unchecked, users)
                 return total
         raise PassError(f"passes {', '.join(p.name for p in self.passes)} still changed the graph after "
                         f"{self.max_rounds} rounds (no fixed point)", SourceLoc(_file(graph)))
@@ -224,11 +226,17 @@ def _gated_by_default(graph_pass: Pass) -> bool:
     return graph_pass.check_before and graph_pass.check_after and type(graph_pass).run is Pass.run
 
 
-def check_after(graph: Graph, fixed: Propagation | None, passes: list[str]) -> None:
+def _own(graph_pass: Pass) -> bool:
+    """Whether ``graph_pass`` is one of ir_tools' own, whose code sets no field to what the IR cannot hold."""
+    return type(graph_pass).__module__.partition(".")[0] == "ir_tools"
+
+
+def check_after(graph: Graph, fixed: Propagation | None, passes: list[str], misfits: bool = True) -> None:
     """The gate after ``passes`` changed ``graph`` (``fixed``: the re-inference after the last change): PassError
-    naming them, then every error ``check`` finds, unless it finds none."""
+    naming them, then every error ``check`` finds, unless it finds none. ``misfits``: a user's pass is among them,
+    which may have set a field to what the IR cannot hold (``validate.misfit_diagnostics``)."""
     try:
-        require_valid(graph, fixed)
+        require_valid(graph, fixed, misfits)
     except InvalidModelError as exc:
         errors = sum(d.severity == "error" for d in exc.diagnostics)
         who = f"pass {passes[0]}" if len(passes) == 1 else f"passes {', '.join(passes)}"

@@ -43,13 +43,14 @@ _WEIGHT_CODES = frozenset({"E-BIN-MISSING", "E-CONST-BOUNDS", "E-CONST-SIZE"})
 _FIXED_CODES = frozenset({"E-SHAPE", "E-TYPE"})
 
 
-def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool = True, misfits: bool | None = None,
+def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool = True, misfits: bool = False,
                 ) -> tuple[list[Diagnostic], Propagation | None]:
     """Reader findings, structural checks and shape propagation (skipped on a cycle or if it fails). ``fixed``: a
     propagation of this graph whose dims and precisions ``fix_dims`` just wrote, used rather than propagating
     again (a pass's gate after it re-inferred the graph). ``warnings`` False: for a gate, which asks whether there
     is an error, the checks that only warn are left out. ``misfits``: whether to look first for fields a caller set to
-    what the IR cannot hold (``misfit_diagnostics``); by default in a gate, where a pass's code changed the graph.
+    what the IR cannot hold (``misfit_diagnostics``): the gate after a user's pass; otherwise they are looked for only
+    where a stage fails inside.
 
     A ``fixed`` continued from the propagation of the last check that passed (``last_passed``, ``Propagation.walked``)
     makes a gate of what changed since (``warnings`` must be False): the checks that look at each layer on its own
@@ -61,7 +62,7 @@ def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool =
         in_scope(graph, fixed.walked | set(graph.changes[fixed.revision:]))
     if scope is not None and warnings:
         raise ValueError("a propagation continued from another (Propagation.walked) makes a gate: warnings=False")
-    found = misfit_diagnostics(graph, scope) if (not warnings if misfits is None else misfits) else []
+    found = misfit_diagnostics(graph, scope) if misfits else []
     if found:  # (what the other stages would fail on inside: said alone)
         return [*diags, *found], None
     for structural in STRUCTURAL_CHECKS:
@@ -98,9 +99,9 @@ def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool =
 
 def misfit_diagnostics(graph: Graph, layer_ids: Iterable[str] | None = None) -> list[Diagnostic]:
     """E-USAGE at each layer (of ``layer_ids``, else every one) whose fields a caller set to what the IR cannot hold
-    (``Layer.misfit``: an attribute an int, a port's names a list), which the checks fail on inside or pass. Asked by a
-    gate (a pass's code changed the graph), of a graph a caller hands ``check``, and where a stage failed inside
-    (E-INTERNAL); not of a file just read, whose every field the reader made."""
+    (``Layer.misfit``: an attribute an int, a port's names a list), which the checks fail on inside or pass. Asked by
+    the gate after a user's pass, of a graph a caller hands ``check``, and where a stage failed inside (E-INTERNAL);
+    not of a file just read, whose every field the reader made, nor after ir_tools' own passes."""
     return [Diagnostic("error", "E-USAGE", f"the layer cannot be written as IR: {found}", layer.loc)
             for layer, found in graph.misfits(layer_ids)]
 
@@ -221,6 +222,9 @@ def _const_value(graph: Graph, key: tuple[str, int]):
     layer = graph.layer(key[0])
     if not layer.is_a("Const"):
         return None
+    record = layer.output_record(key[1])  # (run on a graph that passed the checks: its declared dims are its shape's)
+    if record is not None and record[2] is not None and math.prod(record[2]) > MAX_VALUE_ELEMENTS:
+        return None  # (weights, most often: not decoded)
     shape = A.decode(ConstAttrs, layer.attrs).shape
     return graph.const_array(layer) if math.prod(shape) <= MAX_VALUE_ELEMENTS else None
 
@@ -256,13 +260,14 @@ class InvalidModelError(IrToolsError):
         return any(d.code in FATAL_CODES for d in self.diagnostics)
 
 
-def require_valid(graph: Graph, fixed: Propagation | None = None) -> Propagation:
+def require_valid(graph: Graph, fixed: Propagation | None = None, misfits: bool = False) -> Propagation:
     """Raise InvalidModelError unless ``check`` finds no error in ``graph``; returns its shape propagation
-    (``fixed``: as ``check_graph``). A gate: its warnings are not looked for, unless there is an error, which is
-    raised with everything ``check`` reports (the whole graph's)."""
-    diags, result = check_graph(graph, fixed, warnings=False)
+    (``fixed``, ``misfits``: as ``check_graph``). A gate: its warnings are not looked for, unless there is an error,
+    which is raised with everything ``check`` reports (the whole graph's)."""
+    diags, result = check_graph(graph, fixed, warnings=False, misfits=misfits)
     if has_errors(diags) or result is None:
-        diags, result = check_graph(graph, None if fixed is None or fixed.walked is not None else fixed, misfits=True)
+        diags, result = check_graph(graph, None if fixed is None or fixed.walked is not None else fixed,
+                                    misfits=misfits)
         if has_errors(diags) or result is None:
             raise InvalidModelError(diags)
     return result

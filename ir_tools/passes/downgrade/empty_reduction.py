@@ -80,7 +80,10 @@ def reduces_empty(graph: Graph, layer: Layer) -> bool:
     release of ``reduce_empty_axis_wrong`` computes from whatever its memory held (an output of none holds nothing
     to compute). By its declared dims: in a graph ``check`` passed (and as a rewrite leaves it) a declared static
     length is the inferred one, and a declared -1 is never a static one (``base.dims.declared_within``)."""
-    lengths = reduced_lengths(graph, layer, declared_type(layer.inputs[0]).shape if layer.inputs else None)
+    dims = declared_type(layer.inputs[0]).shape if layer.inputs else None
+    if dims is None or not any(d.is_static and d.lo == 0 for d in dims):
+        return False  # (most layers: no axis of length 0 at all, the axes not read)
+    lengths = reduced_lengths(graph, layer, dims)
     if lengths is None or not any(d.is_static and d.lo == 0 for d in lengths):
         return False
     out = declared_type(layer.outputs[0]).shape if layer.outputs else None

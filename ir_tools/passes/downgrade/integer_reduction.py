@@ -163,7 +163,7 @@ class IntegerReduction(Downgrade):
         key = super().defect(graph, layer)
         if key == "reduce_integers_otherwise":
             assert self.target is not None
-            return key if reduced_otherwise(graph, layer, self.target) and not counts_elements(graph, layer) else None
+            return key if not counts_elements(graph, layer) and reduced_otherwise(graph, layer, self.target) else None
         return key
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:

@@ -71,6 +71,8 @@ class WiderConst(Downgrade):
         if self.target is None:
             return
         for layer in list(graph.by_type("Const")):
+            if layer.attrs.get("element_type", "").lower() not in HOLDERS:
+                continue  # (most Consts: told without a call)
             holder = widened(graph, layer, self.target)
             if holder is not None:
                 yield layer, holder
