@@ -619,21 +619,11 @@ def test_v10_of_an_if_whose_body_returns_one_tensor_twice_compiles(tmp_path: Pat
     """An If of a constant condition whose then body returns one tensor as two outputs: OpenVINO folds it, and from
     2025.0 on (2026.4 too) compiled no IR v10 form of it ("Model operation names have collisions with tensor names"),
     which migrate --ir-version 10 wrote, the v11 original compiling. The body's second Result now reads a Convert."""
-    import numpy as np
     import openvino.opset8 as o
 
-    x = o.parameter([2, 3], np.float32, name="x")
-    then_x, else_x = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
-    twice = o.multiply(o.relu(then_x), o.constant(np.float32(2)))
-    branch = o.if_op(o.constant(np.array(True)).output(0))
-    branch.set_then_body(ov.Model([o.result(twice), o.result(twice)], [then_x]))
-    branch.set_else_body(ov.Model([o.result(o.negative(else_x)), o.result(o.exp(else_x))], [else_x]))
-    branch.set_input(x.output(0), then_x, else_x)
-    outs = [branch.set_output(*(body.get_results()[i] for body in (branch.get_then_body(), branch.get_else_body())))
-            for i in (0, 1)]
-    for out, name in zip(outs, "ab", strict=True):
-        out.set_names({name})
-    ov.save_model(ov.Model(outs, [x]), tmp_path / "m.xml", compress_to_fp16=False)
+    from tests.downgrade.test_if_branch import if_returning_one_tensor_twice
+
+    if_returning_one_tensor_twice(tmp_path / "m.xml", lambda x: [o.negative(x), o.exp(x)])
     out = tmp_path / "m_v10.xml"
     assert main(["migrate", str(tmp_path / "m.xml"), "--ir-version", "10", "-o", str(out), "--check"]) == 0, \
         capsys.readouterr()

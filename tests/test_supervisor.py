@@ -196,7 +196,9 @@ def test_a_crash_in_a_native_thread_is_placed_at_the_python_call_that_waits_on_i
 
 def zero_trip_loop(path: Path) -> Path:
     """x -> Relu -> Exp -> Loop (trip count 0, its output concatenated) -> Sigmoid -> Tanh (measured: the CPU plugin of
-    OpenVINO 2026.4 dies of SIGFPE compiling it; the reference refuses a Loop of zero iterations, E-UNSUPPORTED)."""
+    OpenVINO 2026.4 dies of SIGFPE compiling it; the reference refuses a Loop of zero iterations, E-UNSUPPORTED). Its
+    body's condition is computed (2 > 1), which check's rule for such a Loop does not evaluate (a Const condition it
+    names, E-OP: the model would not reach OpenVINO)."""
     import openvino.opset13 as op
 
     x = op.parameter([1, 4], np.float32, name="x")
@@ -204,7 +206,8 @@ def zero_trip_loop(path: Path) -> Path:
     inner = op.parameter([1, 4], np.float32)
     step = op.add(inner, op.constant(np.ones((1, 4), np.float32)))
     loop = op.loop(op.constant(np.int64(0)), op.constant(True))
-    loop.set_function(ov.Model([op.result(op.constant(True)), op.result(step)], [inner]))
+    always = op.greater(op.constant(np.float32(2)), op.constant(np.float32(1)))
+    loop.set_function(ov.Model([op.result(always), op.result(step)], [inner]))
     loop.set_special_body_ports([-1, 0])
     loop.set_merged_input(inner, exp.output(0), step.output(0))
     y = op.tanh(op.sigmoid(loop.get_concatenated_slices(step.output(0), 0, 1, 1, -1, 0)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -163,6 +164,27 @@ def test_what_only_the_other_body_read_goes_with_the_if(tmp_path: Path, capsys: 
                                                      "m": np.full((1, 1, 3), 0.5, np.float32)}) == 1
 
 
+def if_returning_one_tensor_twice(path: Path, orelse: Callable) -> None:
+    """At ``path``: an If of condition True of input 'x' [2, 3], whose then body returns relu(x) * 2 twice and else
+    body ``orelse(x)``'s two tensors, as outputs named 'a' and 'b'."""
+    import openvino as ov
+    import openvino.opset8 as o
+
+    x = o.parameter([2, 3], np.float32, name="x")
+    x.output(0).set_names({"x"})
+    then_x, else_x = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
+    twice = o.multiply(o.relu(then_x), o.constant(np.float32(2)))
+    branch = o.if_op(o.constant(np.array(True)).output(0))
+    branch.set_then_body(ov.Model([o.result(twice), o.result(twice)], [then_x]))
+    branch.set_else_body(ov.Model([o.result(t) for t in orelse(else_x)], [else_x]))
+    branch.set_input(x.output(0), then_x, else_x)
+    outs = [branch.set_output(*(body.get_results()[i] for body in (branch.get_then_body(), branch.get_else_body())))
+            for i in (0, 1)]
+    for out, name in zip(outs, "ab", strict=True):
+        out.set_names({name})
+    ov.save_model(ov.Model(outs, [x]), path, compress_to_fp16=False)
+
+
 def test_two_outputs_of_one_tensor_of_the_body_keep_their_names(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """An IR v10 If-8 'b' (condition True, its outputs of two ranks) whose then body returns one tensor twice, as
@@ -174,20 +196,8 @@ def test_two_outputs_of_one_tensor_of_the_body_keep_their_names(tmp_path: Path,
     import openvino as ov
     import openvino.opset8 as o
 
-    x = o.parameter([2, 3], np.float32, name="x")
-    x.output(0).set_names({"x"})
-    then_x, else_x = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
-    twice = o.multiply(o.relu(then_x), o.constant(np.float32(2)))
-    branch = o.if_op(o.constant(np.array(True)).output(0))
-    branch.set_then_body(ov.Model([o.result(twice), o.result(twice)], [then_x]))
-    else_outs = [o.result(o.unsqueeze(else_x, o.constant(np.int64(0)))), o.result(o.negative(else_x))]
-    branch.set_else_body(ov.Model(else_outs, [else_x]))
-    branch.set_input(x.output(0), then_x, else_x)
-    outs = [branch.set_output(*(body.get_results()[i] for body in (branch.get_then_body(), branch.get_else_body())))
-            for i in (0, 1)]
-    for out, name in zip(outs, "ab", strict=True):
-        out.set_names({name})
-    ov.save_model(ov.Model(outs, [x]), tmp_path / "m.xml", compress_to_fp16=False)
+    if_returning_one_tensor_twice(tmp_path / "m.xml", lambda x: [o.unsqueeze(x, o.constant(np.int64(0))),
+                                                                  o.negative(x)])
     v10 = tmp_path / "m_v10.xml"
     assert main(["migrate", str(tmp_path / "m.xml"), "--ir-version", "10", "-o", str(v10)]) == 0
     want = [sorted(t.get_names()) for t in ov.Core().read_model(v10).outputs]
