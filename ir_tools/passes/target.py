@@ -38,7 +38,7 @@ from ..ops.spec import TensorType
 from .base import PassError, PassManager, PassResult
 from .builder import origin_of
 from .downgrade import DOWNGRADES, Downgrade
-from .downgrade.empty_reduction import reduced_lengths
+from .downgrade.empty_reduction import REDUCE_OPS, reduced_lengths
 from .downgrade.float_convert import f16_io
 from .downgrade.integer_reduction import counts_elements, reduced_otherwise
 from .downgrade.names import repeated_names
@@ -333,9 +333,8 @@ def _element_counts(graph: Graph, target: Release) -> list[Diagnostic]:
     return found
 
 
-#: The op types ``reduce_empty_axis_wrong`` hits (lower case): every Reduce of opset1 and opset4.
-REDUCTIONS = ("reducemax", "reducemin", "reducesum", "reduceprod", "reducemean", "reducel1", "reducel2",
-              "reducelogicaland", "reducelogicalor")
+#: The op types ``reduce_empty_axis_wrong`` hits: every Reduce of opset1 and opset4.
+REDUCTIONS = tuple(REDUCE_OPS)
 
 
 def _empty_reductions(graph: Graph, target: Release) -> list[Diagnostic]:

@@ -53,11 +53,13 @@ _U32 = ("the current OpenVINO gives 2^31 (computed in i32; 2^64 - 2^31 on u64), 
         "as 2^31 - 1")
 _LEFT = {("ReduceMax", "f16"): _F16, ("ReduceMin", "f16"): _F16, ("ReduceMax", "u32"): _U32, ("ReduceMax", "u64"): _U32}
 
-#: The op versions of ``EMPTY_START``'s ops (every Reduce of opset1 and opset4).
-_LABELS = {"ReduceMax": "ReduceMax-1", "ReduceMin": "ReduceMin-1", "ReduceSum": "ReduceSum-1",
-           "ReduceMean": "ReduceMean-1", "ReduceProd": "ReduceProd-1", "ReduceL1": "ReduceL1-4",
-           "ReduceL2": "ReduceL2-4", "ReduceLogicalAnd": "ReduceLogicalAnd-1", "ReduceLogicalOr": "ReduceLogicalOr-1"}
-_OPS = {type_key(op): op for op in _LABELS}
+#: Every Reduce op of opset1 and opset4 (``EMPTY_START``'s), its op version: the one list of them (``REDUCE_OPS``:
+#: how a layer's type spells one, in any case).
+REDUCE_LABELS = {"ReduceMax": "ReduceMax-1", "ReduceMin": "ReduceMin-1", "ReduceSum": "ReduceSum-1",
+                 "ReduceMean": "ReduceMean-1", "ReduceProd": "ReduceProd-1", "ReduceL1": "ReduceL1-4",
+                 "ReduceL2": "ReduceL2-4", "ReduceLogicalAnd": "ReduceLogicalAnd-1",
+                 "ReduceLogicalOr": "ReduceLogicalOr-1"}
+REDUCE_OPS = {type_key(op): op for op in REDUCE_LABELS}
 #: The element types each op is rewritten on, in words (``rewrites``), where not every float and integer type.
 _TYPES = {"ReduceMax": ", on f32, f64 and integers but u32 and u64", "ReduceMin": ", on f32, f64 and integers",
           "ReduceLogicalAnd": "", "ReduceLogicalOr": ""}
@@ -98,7 +100,7 @@ _INTEGER_STARTS = {("ReduceMax", "i16"), ("ReduceMin", "i16"), ("ReduceMax", "u3
 def reduces_empty_integers(graph: Graph, layer: Layer) -> bool:
     """Whether the Reduce ``layer`` is one of ``_INTEGER_STARTS`` that ``reduces_empty``."""
     element = declared_type(layer.outputs[0]).element if layer.outputs else None
-    return (_OPS.get(type_key(layer.type)), element) in _INTEGER_STARTS and reduces_empty(graph, layer)
+    return (REDUCE_OPS.get(type_key(layer.type)), element) in _INTEGER_STARTS and reduces_empty(graph, layer)
 
 
 class EmptyReductionConst(Downgrade):
@@ -113,7 +115,7 @@ class EmptyReductionConst(Downgrade):
 
     rewrites = {label: "into a Const of what the current OpenVINO gives, where it reduces an axis of static length 0 "
                        "into an output of static shape and its input is not computed from constants alone"
-                       + _TYPES.get(op, ", on f32, f16, f64 and integers") for op, label in _LABELS.items()}
+                       + _TYPES.get(op, ", on f32, f16, f64 and integers") for op, label in REDUCE_LABELS.items()}
     repairs = {"reduce_empty_axis_wrong": reduces_empty, "reduce_empty_integers_otherwise": reduces_empty_integers}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
@@ -123,7 +125,7 @@ class EmptyReductionConst(Downgrade):
         out = declared_type(layer.outputs[0])
         if out.shape is None or not all(d.is_static for d in out.shape):
             return "its output's shape is not static"
-        op, element = _OPS[type_key(layer.type)], out.element or ""
+        op, element = REDUCE_OPS[type_key(layer.type)], out.element or ""
         if element not in EMPTY_START[op]:
             return _LEFT.get((op, element), f"what the current OpenVINO gives on {element or 'an unknown type'} is "
                                             "not measured")
@@ -135,11 +137,11 @@ class EmptyReductionConst(Downgrade):
         for layer in self.layers(graph):
             if not reduces_empty(graph, layer):  # (without a target ``layers`` gives every Reduce layer)
                 continue
-            op = _OPS[type_key(layer.type)]
+            op = REDUCE_OPS[type_key(layer.type)]
             out = declared_type(layer.outputs[0])
             value = np.full([d.lo for d in out.shape], EMPTY_START[op][out.element],
                             element_type(out.element).numpy)
             builder.replace_layer(layer, lambda: [builder.const(value, layer.name)],  # noqa: B023
-                                  origin_text(layer, _LABELS[op]))
-            stats[f"{_LABELS[op]} over an empty axis -> Const"] += 1
+                                  origin_text(layer, REDUCE_LABELS[op]))
+            stats[f"{REDUCE_LABELS[op]} over an empty axis -> Const"] += 1
         return PassResult(graph, bool(stats), stats)

@@ -29,19 +29,17 @@ from ..base import PassResult
 from ..builder import GraphBuilder, origin_text, output_of
 from ..shapes import declared_type
 from .base import Downgrade, source
-from .empty_reduction import reduced_lengths
+from .empty_reduction import REDUCE_LABELS, REDUCE_OPS, reduced_lengths
 from .integer_bounds import integer_bounds
 
 #: The op versions the defect may hit (every Reduce of opset1 and opset4 on numbers), by op type.
-_LABELS = {"ReduceMean": "ReduceMean-1", "ReduceSum": "ReduceSum-1", "ReduceProd": "ReduceProd-1",
-           "ReduceL1": "ReduceL1-4", "ReduceL2": "ReduceL2-4", "ReduceMax": "ReduceMax-1", "ReduceMin": "ReduceMin-1"}
-_OPS = {type_key(op): op for op in _LABELS}
+_LABELS = {op: label for op, label in REDUCE_LABELS.items() if "Logical" not in op}
 
 
 def _pair(layer: Layer) -> str:
     """The layer's op and input element type as ``Release.reduces_otherwise`` spells them ("ReduceSum:i16")."""
     element = declared_type(layer.inputs[0]).element if layer.inputs else None
-    return f"{_OPS.get(type_key(layer.type), layer.type)}:{element}"
+    return f"{REDUCE_OPS.get(type_key(layer.type), layer.type)}:{element}"
 
 
 def _any_integer(graph: Graph, layer: Layer) -> bool:
@@ -75,7 +73,7 @@ def provably_alike(graph: Graph, layer: Layer) -> bool:
     """Whether every release computes the ReduceSum, ReduceL1 or ReduceProd ``layer`` as the current OpenVINO does:
     its input's values (``integer_bounds``) and the static number of elements it reduces bound every partial result
     within ``_ALIKE_WITHIN`` and its type (a product of a shape's static dims)."""
-    kind = _BOUNDED.get(_OPS.get(type_key(layer.type), ""))
+    kind = _BOUNDED.get(REDUCE_OPS.get(type_key(layer.type), ""))
     element = declared_type(layer.inputs[0]).element if kind and layer.inputs else None
     count = _reduced_count(graph, layer) if element else None
     found = integer_bounds(graph, source(graph, layer, 0)) if count is not None else None
@@ -101,7 +99,7 @@ def counts_elements(graph: Graph, layer: Layer) -> bool:
     of i32 and i64 otherwise (through f32: 2023.0 to 2024.2) compute as the current OpenVINO does up to
     ``_ALIKE_WITHIN``, 16.7 million (a language model's batch times its sequence length): ``check --target`` warns of
     it, and ``migrate --target`` writes it as it is."""
-    if _OPS.get(type_key(layer.type)) != "ReduceProd" or not layer.inputs:
+    if REDUCE_OPS.get(type_key(layer.type)) != "ReduceProd" or not layer.inputs:
         return False
     pending, seen = [source(graph, layer, 0)], 0
     while pending:
@@ -167,7 +165,7 @@ class IntegerReduction(Downgrade):
         return key
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
-        if _OPS.get(type_key(layer.type)) == "ReduceMean":
+        if REDUCE_OPS.get(type_key(layer.type)) == "ReduceMean":
             return _mean_declines(graph, layer, self.target)
         return "no exact form of it in ops the release computes as the current OpenVINO does is built yet"
 
