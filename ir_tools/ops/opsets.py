@@ -267,7 +267,7 @@ def _build() -> None:
         for n in range(first, last + 1):
             OPSETS[f"opset{n}"][spec.type] = spec
         _CANONICAL[spec.type.lower()] = spec.type
-    for cached in (canonical_type, type_key, type_query, lookup, crashing_types, refusing_types):
+    for cached in (canonical_type, type_key, type_query, reads_as, lookup, crashing_types, refusing_types):
         cached.cache_clear()
 
 
@@ -301,7 +301,6 @@ def canonical_type(op_type: str) -> str | None:
 _PYTHON_NAMES = {"constant": "Const"}
 
 
-@lru_cache(maxsize=1024)
 @lru_cache(maxsize=1024)  # a model has few distinct type spellings
 def type_key(op_type: str) -> str:
     """What a layer of type ``op_type`` is found by (``Graph.by_type``, ``Layer.is_a``, ``Op``): the modelled type
