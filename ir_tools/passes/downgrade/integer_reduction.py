@@ -36,15 +36,19 @@ from .integer_bounds import integer_bounds
 _LABELS = {op: label for op, label in REDUCE_LABELS.items() if "Logical" not in op}
 
 
+def _element(layer: Layer) -> str | None:
+    """The element type the Reduce ``layer`` reduces (its data input's, as declared)."""
+    return declared_type(layer.inputs[0]).element if layer.inputs else None
+
+
 def _pair(layer: Layer) -> str:
     """The layer's op and input element type as ``Release.reduces_otherwise`` spells them ("ReduceSum:i16")."""
-    element = declared_type(layer.inputs[0]).element if layer.inputs else None
-    return f"{REDUCE_OPS.get(type_key(layer.type), layer.type)}:{element}"
+    return f"{REDUCE_OPS.get(type_key(layer.type), layer.type)}:{_element(layer)}"
 
 
 def _any_integer(graph: Graph, layer: Layer) -> bool:
     """Whether the layer reduces an integer type (``IntegerReduction.defect`` narrows it to the target's pairs)."""
-    element = declared_type(layer.inputs[0]).element if layer.inputs else None
+    element = _element(layer)
     return element is not None and element[0] in "iu" and element[1:].isdigit()
 
 
@@ -57,6 +61,12 @@ def _reduced_count(graph: Graph, layer: Layer) -> int | None:
     if lengths is None or not all(d.is_static for d in lengths):
         return None
     return int(np.prod([d.lo for d in lengths]))
+
+
+def _largest(graph: Graph, layer: Layer) -> int | None:
+    """The largest magnitude the Reduce ``layer``'s input may hold (``integer_bounds``), None where unbounded."""
+    found = integer_bounds(graph, source(graph, layer, 0))
+    return None if found is None else max(abs(found[0]), abs(found[1]))
 
 
 #: Within this magnitude (and the type's), every release computes ReduceSum, ReduceL1 and ReduceProd alike: each
@@ -74,12 +84,11 @@ def provably_alike(graph: Graph, layer: Layer) -> bool:
     its input's values (``integer_bounds``) and the static number of elements it reduces bound every partial result
     within ``_ALIKE_WITHIN`` and its type (a product of a shape's static dims)."""
     kind = _BOUNDED.get(REDUCE_OPS.get(type_key(layer.type), ""))
-    element = declared_type(layer.inputs[0]).element if kind and layer.inputs else None
+    element = _element(layer) if kind else None
     count = _reduced_count(graph, layer) if element else None
-    found = integer_bounds(graph, source(graph, layer, 0)) if count is not None else None
-    if count is None or found is None:
+    largest = _largest(graph, layer) if count is not None else None
+    if count is None or largest is None:
         return False
-    largest = max(abs(found[0]), abs(found[1]))
     if kind == "sum":
         bound = count * largest
     else:
@@ -127,7 +136,7 @@ _MEAN_TYPES = ("i8", "u8", "i32", "i64")
 
 def _mean_declines(graph: Graph, layer: Layer, target: Release | None) -> str | None:
     """Why the ReduceMean ``layer`` is not rewritten (``IntegerReduction``), else None."""
-    element = declared_type(layer.inputs[0]).element or ""
+    element = _element(layer) or ""
     if element not in _MEAN_TYPES or (target is not None and f"ReduceSum:{element}" in target.reduces_otherwise):
         return f"no exact form of its mean of {element or 'an unknown type'} is built: the release computes its sum " \
                "otherwise too"
@@ -135,8 +144,8 @@ def _mean_declines(graph: Graph, layer: Layer, target: Release | None) -> str | 
     if not count:
         return "its axes are not a constant, or an axis it reduces is of a dynamic length, or of 0"
     if element in ("i32", "i64"):
-        found = integer_bounds(graph, source(graph, layer, 0))
-        if found is None or count * max(abs(found[0]), abs(found[1])) > _ALIKE_WITHIN:
+        largest = _largest(graph, layer)
+        if largest is None or count * largest > _ALIKE_WITHIN:
             return (f"its {element} values may sum beyond 2^24, which the current OpenVINO sums otherwise (in f32, in "
                     "an order of its own)")
     return None
