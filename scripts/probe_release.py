@@ -828,6 +828,26 @@ def group_norm_2d() -> bool | None:
     return bool(np.abs(got - want).max() <= 1e-5 * max(1.0, float(np.abs(want).max())))
 
 
+def einsum_ellipsis() -> bool:
+    """True if the CPU plugin compiles and runs Einsum-7 "...ij,jk->...ik" ([2, 3, 4, 5] by [5, 6]) within 1e-5 of
+    float64 numpy; False if it fails to (2025.0: "Unsupported operation of type: Einsum") or computes otherwise."""
+    try:
+        import openvino.opset7 as ops
+    except ImportError:  # 2023.x
+        import openvino.runtime.opset7 as ops
+    rng = np.random.default_rng(7)
+    a, b = rng.standard_normal((2, 3, 4, 5)), rng.standard_normal((5, 6))
+    params = [ops.parameter(list(v.shape), np.float32, name=n) for n, v in (("a", a), ("b", b))]
+    want = np.einsum("...ij,jk->...ik", a, b)
+    try:
+        got = compiled(ov.Model([ops.einsum(params, "...ij,jk->...ik")], params, "einsum")).create_infer_request(
+        ).infer([a.astype(np.float32), b.astype(np.float32)])[0]
+    except RuntimeError as error:
+        print(f"Einsum-7 with an ellipsis: {error}", file=sys.stderr)
+        return False
+    return bool(np.abs(got - want).max() <= 1e-5 * max(1.0, float(np.abs(want).max())))
+
+
 def if_self_compare() -> bool:
     """True if the CPU plugin compiles and runs an If-8 whose output has a dynamic rank (then body rank 3, else body
     rank 4) and whose condition is NotEqual of a tensor with itself (a dim of the input's shape), as optimum's
@@ -1542,6 +1562,7 @@ def main(only: list[str]) -> None:
                  "reduce_empty_axis": reduce_empty_axis, "reduce_empty_integers": reduce_empty_integers,
                  "reduce_integers": reduce_integers, "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
+                 "einsum_ellipsis": einsum_ellipsis,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
                  "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,
                  "float_convert": float_convert,

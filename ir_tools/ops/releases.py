@@ -78,6 +78,9 @@ DEFECTS: dict[str, str] = {
                            "largest output away",
     "group_norm_2d_not_compiled": "reads GroupNormalization-12 of a 2-D input but its CPU plugin does not compile it "
                                   "('Cannot fallback on ngraph reference implementation')",
+    "einsum_ellipsis_not_compiled": "reads Einsum-7 with an ellipsis or a label repeated in one input but does not "
+                                    "compile it ('Unsupported operation of type: Einsum'; two inputs holding an "
+                                    "ellipsis: refused when read)",
     "integer_convert_saturates": "computes Convert-1 from this layer's integer type saturating where the current "
                                  "OpenVINO wraps or overflows (i32 300 into u8: 255, not 44; u32 4000000000 into i64: "
                                  "2147483647, not -294967296; i32 70000 into f16 as a model output: 65504, not "
@@ -244,6 +247,12 @@ class Release:
       (u4 and u8 zero points, and i4 weights without one, right on all; found by a QA run);
     - ``group_norm_2d_not_compiled``: 2023.1, the first with GroupNormalization-12, to 2024.0 do not compile it on a
       2-D input ([3, 4], 2 groups); 2024.1 on compute it right (found by a QA run);
+    - ``einsum_ellipsis_not_compiled``: 2023.0 to 2025.0 read Einsum-7 with an ellipsis ("...ij,jk->...ik") or a
+      label repeated in one input ("bii->bi", a diagonal) but their CPU plugin does not compile it ("Unsupported
+      operation of type: Einsum": their EinsumDecomposition takes neither), and refuse to read one where two inputs
+      hold an ellipsis ("label_to_shape ... compatible"); letters alone they compile. Measured on every release
+      from 2023.0 to 2026.4 (``einsum_ellipsis``: 2025.1 on compile and compute it), found by a helper converting
+      torch models with ``torch.einsum``;
     - ``integer_convert_saturates``: 2023.0 to 2025.3 compute Convert-1 on 35 of the 72 pairs of integer types
       probed (u8 to i64, into those and f32) otherwise than the current OpenVINO (36: u32 into f32 too, on 2023.0 to
       2023.2), ``converts_otherwise``: a value out of the destination's range saturated where 2025.4 on wrap it, and

@@ -89,3 +89,28 @@ def test_unbounded_and_other_types_are_left(tmp_path: Path) -> None:
                      "otherwise too"]
     assert main(["migrate", str(model), "--target", "2024.0", "-o", str(tmp_path / "out.xml")]) == 2
     assert not (tmp_path / "out.xml").exists()
+
+
+def test_a_product_of_dims_converted_into_i32_is_written_as_it_is(tmp_path: Path) -> None:
+    """CLIP's text model (the PyTorch frontend's ``aten::index``) multiplies a ShapeOf's dims converted into i32: a
+    product of dims as ``counts_elements`` takes one (W-TARGET, written as it is), where ``check --target 2024.0``
+    refused it and ``migrate`` wrote nothing (found on a tiny CLIP text model, which migrated runs on 2023.0 and
+    2024.0 equal to the current OpenVINO); a Convert of other values into i32 (of f32) stays refused."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset3 as o3
+    import openvino.opset8 as o8
+
+    x = o1.parameter([-1, -1, 8], np.float32, name="x")
+    dims = o8.gather(o3.shape_of(x, "i64"), o1.constant(np.array([0, 1], np.int64)), o1.constant(np.array(0)))
+    axis = o1.constant(np.array(0, np.int32))
+    counted = o1.reduce_prod(o1.convert(dims, "i32"), axis, False)
+    values = o1.reduce_prod(o1.convert(o1.reshape(x, o1.constant(np.array([-1], np.int64)), False), "i32"), axis, False)
+    model = tmp_path / "dims.xml"
+    ov.save_model(ov.Model([o1.result(counted, name="count"), o1.result(values, name="product")], [x], "dims"), model)
+    found = {(d.code, ir_tools.read_ir(model).layer(d.loc.layer_id).inputs[0].dims)
+             for d in ir_tools.check(model, openvino=False, target="2024.0")
+             if d.code.endswith("-TARGET") and "on this integer type otherwise" in d.message}
+    assert found == {("W-TARGET", (2,)), ("E-TARGET", (-1,))}, found
+    ov.save_model(ov.Model([o1.result(counted, name="count")], [x], "dims"), model)
+    assert main(["migrate", str(model), "--target", "2024.0", "-o", str(tmp_path / "out.xml")]) == 0

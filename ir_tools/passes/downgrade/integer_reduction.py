@@ -102,12 +102,23 @@ def provably_alike(graph: Graph, layer: Layer) -> bool:
 _PICKING = {"concat": None, "reshape": 0, "squeeze": 0, "unsqueeze": 0, "gather": 0, "stridedslice": 0, "slice": 0}
 
 
+#: Integer types a dim keeps its value in, converted from one into another (a dim below 2^31).
+_DIM_TYPES = ("i32", "i64")
+
+
+def _converts_dims(made: Layer) -> bool:
+    """Whether ``made`` is a Convert-1 between ``_DIM_TYPES``, which keeps a dim's value (the PyTorch frontend's
+    ``aten::index`` converts a ShapeOf's i64 dims into i32 before their ReduceProd: CLIP's text model)."""
+    return made.is_a("Convert") and bool(made.inputs) and bool(made.outputs) and \
+        declared_type(made.inputs[0]).element in _DIM_TYPES and declared_type(made.outputs[0]).element in _DIM_TYPES
+
+
 def counts_elements(graph: Graph, layer: Layer) -> bool:
     """Whether ``layer`` is a ReduceProd of dims: each value it multiplies is a ShapeOf's (through ops that only pick
-    elements, ``_PICKING``) or a Const's, as a product of a tensor's dims, which the releases that compute ReduceProd
-    of i32 and i64 otherwise (through f32: 2023.0 to 2024.2) compute as the current OpenVINO does up to
-    ``_ALIKE_WITHIN``, 16.7 million (a language model's batch times its sequence length): ``check --target`` warns of
-    it, and ``migrate --target`` writes it as it is."""
+    elements, ``_PICKING``, and Converts between i32 and i64, ``_converts_dims``) or a Const's, as a product of a
+    tensor's dims, which the releases that compute ReduceProd of i32 and i64 otherwise (through f32: 2023.0 to
+    2024.2) compute as the current OpenVINO does up to ``_ALIKE_WITHIN``, 16.7 million (a language model's batch
+    times its sequence length): ``check --target`` warns of it, and ``migrate --target`` writes it as it is."""
     if REDUCE_OPS.get(type_key(layer.type)) != "ReduceProd" or not layer.inputs:
         return False
     pending, seen = [source(graph, layer, 0)], 0
@@ -116,7 +127,7 @@ def counts_elements(graph: Graph, layer: Layer) -> bool:
         made = graph.layer(pending.pop()[0])
         if made.is_a("ShapeOf") or made.is_a("Const"):
             continue
-        data = _PICKING.get(made.type.lower(), -1)
+        data = 0 if _converts_dims(made) else _PICKING.get(made.type.lower(), -1)
         if data == -1 or seen > 64:
             return False
         ports = made.input_ids() if data is None else made.input_ids()[:1]
