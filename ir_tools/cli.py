@@ -599,13 +599,24 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     if target is not None:
         _print_diagnostics(written_as_is(graph, target), args.verbose, args.quiet, sys.stderr)
     if not stats and not legacy and read_version == ir_version:
-        checked = ", so nothing checked" if args.check or other else ""
+        # --check would run the file on the OpenVINO that gave the original's outputs; --check-with runs it on
+        # another, which the user asked to hear about: the original, as it is, there
+        checked = ", so nothing checked" if args.check else ", so --check-with runs the original" if other else ""
         if target is not None:
             print(f"nothing to migrate: {args.model} already loads on {target.called} (IR v{ir_version}); "
                   f"nothing written{checked}")
         else:  # (it may hold op versions an older release cannot create: only --target says)
             print(f"nothing to migrate: {args.model} has no average pooling to rewrite, the one rewrite without "
                   f"--target (--target RELEASE rewrites what that release cannot create); nothing written{checked}")
+        if other:
+            differs = _migration_differs(args, graph, legacy, args.model, args.bin or args.model.with_suffix(".bin"),
+                                         other, itself=True)
+            if differs:
+                print(f"checked: {differs}" + (f" (checked on {elsewhere}, not on the target {target.name})"
+                                               if elsewhere else ""))
+                return EXIT_FOUND
+            print(f"checked: the original computes on OpenVINO {other} what it computes here"
+                  + (f" (checked on {elsewhere}, not on the target {target.name})" if elsewhere else ""))
         return EXIT_OK
     args.ir_version = ir_version
     _print_histogram(args, before, _op_counts(graph), stats)
@@ -860,11 +871,12 @@ def _as_read_here(args: argparse.Namespace, graph: Graph, staged: Path) -> tuple
 
 
 def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path, bin_path: Path,
-                       other: str | None) -> str | None:
+                       other: str | None, itself: bool = False) -> str | None:
     """Run the original and the migrated model (as written) on the same seeded inputs; one line per output. The
     migrated model runs on the OpenVINO of ``--check-with`` when given (``other``: its version), else on ours.
     None where every output is the same; else what went wrong, for migrate's last line: an output that differs, or
-    the OpenVINO that refused to read, compile or run the migrated model (then nothing was compared)."""
+    the OpenVINO that refused to read, compile or run the migrated model (then nothing was compared). ``itself``: with
+    nothing to migrate, the original itself run on the OpenVINO of ``--check-with``."""
     from .ir.legacy import parse_legacy
     from .runtime.executor import stateful
     from .runtime.inputs import later_steps
@@ -891,12 +903,14 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
         ChildOpenVinoRunner(args.check_with, graph, ModelFiles(xml, bin_path))
     migrated = as_original(migrated, source, graph)  # (named and typed as the original's outputs)
     on = "OpenVINO" if other is None else f"OpenVINO {other} of {args.check_with}"
+    ran = "original" if itself else "migrated model"
     if legacy:
         _say(args, f"check: {args.model} is legacy IR, which OpenVINO cannot read: comparing {on} on the migrated "
              "model with the numpy executor on the original (legacy Pooling evaluated from its window spec)")
         original = ReferenceRunner(parse_legacy(args.model), LegacyReference)
     else:
-        _say(args, f"check: comparing {on} on the migrated model with OpenVINO on the original"
+        _say(args, f"check: comparing {on} with this OpenVINO, both on the original" if itself else
+             f"check: comparing {on} on the migrated model with OpenVINO on the original"
              + (f", over {len(steps)} steps (the stateless form fed the state it gave)" if stepped else ""))
         original = OpenVinoRunner(source, files)
     tolerances = _tolerances(args, graph, 1e-6, 1e-5)
@@ -905,22 +919,23 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
         want = run_openvino_steps(source, steps, files) if stepped else original.run(inputs)
         first = initial_states(source, steps[0]) if stepped else {}
     try:
-        with status("running the migrated model", _shows_progress(args)):
+        with status(f"running the {ran}", _shows_progress(args)):
             found = compare_stateless_steps(source, want, steps, first, migrated, holding(tolerances, peak)) \
                 if stepped else compare_outputs(inputs, want, migrated, tolerances, peak_fraction=peak)
     except IrToolsError as exc:  # (the migrated model, staged in a temporary folder: named as such, not by its path)
-        print(f"  {on} refuses the migrated model: {exc.message}")
+        print(f"  {on} refuses the {ran}: {exc.message}")
         stage = re.search(r"refused to (read|compile|infer)", exc.message)
         verb = {"read": "read", "compile": "compile", "infer": "run"}[stage.group(1)] if stage else "run"
         who = "OpenVINO" if other is None else f"OpenVINO {other}"
-        return f"{who} refused to {verb} the migrated model, so nothing was compared"
+        return f"{who} refused to {verb} the {ran}, so nothing was compared"
     if peak is not None:
         _say(args, f"  (each float output within atol {PEAK_FRACTION:g} x its max|value|: another release rounds "
                    "otherwise; integer and boolean outputs exactly)")
-    _say_outputs(args, found, "migrated model")
+    _say_outputs(args, found, f"original on OpenVINO {other}" if itself else "migrated model")
     if all(output.passed for output in found):
         return None
-    return "the migrated model does not compute what the original computes"
+    return f"the original does not compute on OpenVINO {other} what it computes here" if itself else \
+        "the migrated model does not compute what the original computes"
 
 
 def _seed_option(text: str) -> int:

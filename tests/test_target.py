@@ -310,6 +310,38 @@ def test_migrate_check_with_runs_the_migrated_model_on_another_release(tmp_path:
 
 
 @pytest.mark.openvino
+@pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
+def test_migrate_check_with_runs_the_original_where_nothing_is_to_migrate(tmp_path: Path, capsys) -> None:
+    """Nothing to migrate: --check-with said 'nothing written, so nothing checked', and a user who asked whether the
+    model runs on that release heard nothing (a helper checked each such model there by hand). The original itself
+    runs there against this OpenVINO: exit 0 where every output is the same, 1 where one differs (Gelu-7 erf rounds
+    otherwise on 2023.0 than here: held to 0, it differs); nothing written either way. --check alone, which would run
+    the file on this same OpenVINO, still checks nothing."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset7 as o7
+
+    x = o1.parameter([4, 64], np.float32, name="x")
+    model, out = tmp_path / "gelu.xml", tmp_path / "gelu_2023.xml"
+    ov.save_model(ov.Model([o1.result(o7.gelu(x, "erf"), name="y"), o1.result(o1.exp(x), name="e")], [x], "gelu"),
+                  model, compress_to_fp16=False)
+    python = side_pythons()["2023.0"]
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--check-with", python]) == 0
+    printed = capsys.readouterr().out
+    assert "nothing written, so --check-with runs the original" in printed and printed.count(": same (") == 2, printed
+    assert re.search(r"checked: the original computes on OpenVINO 2023\.0\.0\S* what it computes here\n$", printed)
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--check-with", python,
+                 "--atol", "0", "--rtol", "0"]) == 1
+    printed = capsys.readouterr().out
+    assert "  y: DIFFERENT (" in printed and "  e: same (" in printed, printed
+    assert re.search(r"checked: the original does not compute on OpenVINO 2023\.0\.0\S* what it computes here\n$",
+                     printed), printed
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--check"]) == 0
+    assert "nothing written, so nothing checked" in capsys.readouterr().out
+    assert not out.exists()
+
+
+@pytest.mark.openvino
 @pytest.mark.skipif("2025.0" not in side_pythons(), reason="no OpenVINO 2025.0: set IR_TOOLS_RELEASE_PYTHONS")
 def test_migrate_check_with_another_release_than_the_target_says_so(tmp_path: Path, capsys) -> None:
     """--target 2023.0 --check-with a 2025.0 Python checked the file on 2025.0 without a word (a QA run): it warns
