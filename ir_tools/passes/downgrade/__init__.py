@@ -37,6 +37,7 @@ from .slice import SliceTo1
 from .slice_scatter import SliceScatterTo3
 from .softmax import SoftMaxTo1
 from .squeeze import SqueezeSkipTo1
+from .stft import StftTo9
 from .topk import TopKTo3
 from .wider_const import WiderConst
 
@@ -48,7 +49,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, ScatterElementsLoop,
     SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4,
     ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
-    SameOpTo, EyeTo4, EinsumLetters, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, EmptyReductionConst,
+    SameOpTo, EyeTo4, EinsumLetters, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9, EmptyReductionConst,
     IntegerReduction,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,

@@ -1,0 +1,156 @@
+"""STFT-15 (torch.stft) as Gather-1 of computed frame indices, Multiply-1 by the padded window and RDFT-9 (releases
+before 2024.5 have no STFT)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ...ir.model import Graph, Layer
+from ...ops import attrs as A
+from ...ops.spec import TensorType
+from ..base import PassResult
+from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..shapes import declared_type
+from .base import Downgrade, source
+
+LABEL = "STFT-15"
+#: The signal types whose STFT the current OpenVINO CPU computes as the rewrite does, on 2023.0 and the current
+#: release (measured): f32 and f16 as they are, bf16 and f64 ``WIDENED``.
+TYPES = ("f32", "f16", "bf16", "f64")
+#: The types converted to f32, transformed, and converted back, as the CPU's STFT computes them: a bf16 Multiply-1 of
+#: its own rounds the products to bf16, and RDFT-9 takes no f64. (Not f16: 2023.0 writes an f16 output converted
+#: from f32 beyond +-65504 as +-65504, its own f16 ops' overflow as the current release does.)
+WIDENED = ("bf16", "f64")
+
+
+class StftTo9(Downgrade):
+    """STFT-15 (OpenVINO's reference, which the CPU follows: frame ``t`` of each signal row is ``signal[..., t*step :
+    t*step + frame_size]`` for ``t < (length - frame_size) // step + 1``; the window, zero-padded to frame_size with
+    ``(frame_size - window_length) // 2`` zeros before it, multiplies each frame; RDFT of the product, ``[..., frames,
+    frame_size // 2 + 1, 2]``, bins and frames swapped with transpose_frames) exactly, by the same steps in ops 2023.0
+    has. The frame starts, Range-4(0, length - frame_size + 1, step) of the signal's length (ShapeOf-3: the length and
+    batch may be dynamic, as torch exports them), plus ``arange(frame_size)`` (Unsqueeze-1, Add-1) are the indices of
+    a Gather-1 on the signal's last axis (of frame_size 1 the signal gets a zero appended first: 2023.0 fails to run a
+    Gather of one index off an axis of length 1, measured); Pad-1 centres the window; Multiply-1, RDFT-9 on the last
+    axis, and Transpose-1 with transpose_frames. ``WIDENED`` types go by way of f32 (Convert-1), as the CPU's STFT
+    computes them. Bit for bit the current OpenVINO's STFT on 2023.0 and the current release (measured: the current
+    CPU's STFT and its RDFT-9 of the frames give the same bits, as does 2023.0's), so no rounding bound is needed.
+    It needs Consts of frame_size and frame_step, a static signal rank and window length (``declines``), a signal of
+    ``TYPES`` and a target with RDFT-9."""
+
+    rewrites = {LABEL: "into Gather-1 of computed frame indices, Pad-1, Multiply-1 and RDFT-9 (then Transpose-1 with "
+                       "transpose_frames; bf16 and f64 by way of f32), where its frame_size and frame_step are Consts "
+                       "and its signal's rank and window's length static, for a target with RDFT-9"}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
+        for layer in self.layers(graph):
+            builder.replace_layer(layer, lambda: [_stft(builder, layer)], origin_text(layer, LABEL))  # noqa: B023
+            stats[f"{LABEL} -> Gather-1 + Multiply-1 + RDFT-9"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+    def declines(self, graph: Graph, layer: Layer) -> str | None:
+        """A frame_size or frame_step not a Const, a signal rank or window length not static: the frame indices
+        and the window's padding are built from them. A signal of a type not of ``TYPES`` (OpenVINO reads no other). A
+        target without RDFT-9 (before 2022.3)."""
+        if self.target is not None and not self.target.creates("RDFT", "opset9", {}):
+            return "the target has no RDFT-9 (opset9)"
+        if _geometry(graph, layer) is None:
+            return ("its frame_size or frame_step is not a Const, its signal's rank or its window's length is not "
+                    "static")
+        element = declared_type(layer.inputs[0]).element
+        if element not in TYPES:
+            return f"its signal is {element}, not f32, f16, bf16 or f64"
+        return None
+
+
+def _geometry(graph: Graph, layer: Layer) -> tuple[int, int, int, int, bool] | None:
+    """``(signal rank, window length, frame_size, frame_step, transpose_frames)`` of the STFT ``layer``, None where a
+    size is not a Const, the signal's rank or window's length is not static, or the sizes are not positive with the
+    window no longer than the frame (or the attribute unreadable: OpenVINO read them)."""
+    signal, window = (declared_type(layer.inputs[i]).shape for i in (0, 1))
+    if signal is None or len(signal) not in (1, 2) or window is None or len(window) != 1 or \
+            not window[0].is_static:
+        return None
+    sizes = []
+    for port in (2, 3):
+        producer = graph.layer(source(graph, layer, port)[0])
+        if not producer.is_a("Const"):
+            return None
+        value = graph.const_array(producer)
+        if value is None or value.size != 1 or value.dtype.kind not in "iu":
+            return None
+        sizes.append(int(value.reshape(-1)[0]))
+    try:
+        transpose = A.BOOL.parse(layer.attrs.get("transpose_frames", "false"))
+    except ValueError:
+        return None
+    frame_size, frame_step = sizes
+    length = window[0].as_int()
+    if frame_size < 1 or frame_step < 1 or length > frame_size:
+        return None
+    return len(signal), length, frame_size, frame_step, transpose
+
+
+def _stft(builder: GraphBuilder, layer: Layer) -> Output:
+    """The class's rewrite of the STFT-15 ``layer``: the output standing for its."""
+    graph, name = builder.graph, layer.name
+    found = _geometry(graph, layer)
+    assert found is not None  # (``declines`` left the others)
+    rank, window_length, frame_size, frame_step, transpose = found
+    element = declared_type(layer.inputs[0]).element
+    signal, window = source(graph, layer, 0), source(graph, layer, 1)
+    if element in WIDENED:
+        signal = output_of(builder.convert(signal, "f32", f"{name}/signal_f32"))
+        window = output_of(builder.convert(window, "f32", f"{name}/window_f32"))
+
+    def i64(value: int | list[int] | np.ndarray, what: str) -> Output:
+        return builder.const(np.array(value, np.int64), f"{name}/{what}")
+
+    # the frame starts 0, step, ... below length - frame_size + 1, each plus 0 .. frame_size - 1: [frames, frame_size]
+    shape = builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type="i64"), [signal],
+                        f"{name}/shape")
+    length = builder.add("Gather", "opset1", None, [shape, i64([rank - 1], "last"), i64(0, "last/axis")],
+                         f"{name}/length")
+    stop = builder.add("Add", "opset1", None, [length, i64([1 - frame_size], "stop/offset")], f"{name}/stop")
+    stop = builder.add("Squeeze", "opset1", None, [stop, i64([0], "stop/axis")], f"{name}/stop_scalar")
+    starts = builder.add("Range", "opset4", builder.attrs("Range", "opset4", output_type="i64"),
+                         [i64(0, "start"), stop, i64(frame_step, "step")], f"{name}/starts")
+    starts = builder.add("Unsqueeze", "opset1", None, [starts, i64([1], "starts/axis")], f"{name}/starts_column")
+    indices = builder.add("Add", "opset1", None, [starts, i64(np.arange(frame_size)[None, :], "offsets")],
+                          f"{name}/indices")
+    gathered = signal
+    if frame_size == 1:  # (2023.0 CPU compiles a Gather of one index off an axis of 1 and fails to run it)
+        gathered = output_of(builder.add("Pad", "opset1", None, [signal, i64([0] * rank, "signal/pads_begin"),
+                                                                 i64([0] * (rank - 1) + [1], "signal/pads_end")],
+                                         f"{name}/signal"))
+    frames = builder.add("Gather", "opset1", None, [gathered, indices, i64(rank - 1, "frames/axis")],
+                         f"{name}/frames")
+    # the window centred in the frame, zeros about it
+    before = (frame_size - window_length) // 2
+    if window_length < frame_size:
+        window = output_of(builder.add("Pad", "opset1", None, [window, i64([before], "window/pads_begin"),
+                                                               i64([frame_size - window_length - before],
+                                                                   "window/pads_end")], f"{name}/window"))
+    windowed = builder.add("Multiply", "opset1", None, [frames, window], f"{name}/windowed")
+    # RDFT over the frames' last axis ([..., frames, bins, 2]), bins before frames where transpose_frames; the last
+    # layer named as the STFT and typed as its output
+    out = declared_type(layer.outputs[0])
+    steps = (["transposed"] if transpose else []) + (["converted"] if element in WIDENED else [])
+    dims = out.shape
+    if transpose and dims is not None:
+        dims = (*dims[:-3], dims[-2], dims[-3], dims[-1])
+    rdft = TensorType("f32" if element in WIDENED else element, dims)
+    result = output_of(builder.add("RDFT", "opset9", {}, [windowed, i64([-1], "rdft/axes")],
+                                   f"{name}/rdft" if steps else name, outputs=[rdft if steps else out]))
+    if transpose:
+        order = [0, 2, 1, 3] if rank == 2 else [1, 0, 2]
+        last = steps[-1] == "transposed"
+        result = output_of(builder.add("Transpose", "opset1", None, [result, i64(order, "order")],
+                                       name if last else f"{name}/transposed", outputs=[out] if last else None))
+    if element in WIDENED:
+        result = output_of(builder.convert(result, element, name, outputs=[out]))
+    return result
