@@ -48,6 +48,8 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   the first with opset16, to 2025.3);
 - ``einsum_ellipsis_not_compiled``: Einsum-7 "...ij,jk->...ik" read, but not compiled ("Unsupported operation of
   type: Einsum"; ``einsum_ellipsis``: 2023.0 to 2025.0);
+- ``dft_dynamic_not_compiled``: DFT-7 and IDFT-7 of an input of dynamic shape read, but not compiled ("Doesn't
+  support op with dynamic shapes"; ``dft_dynamic``: 2023.0 to 2025.1);
 - ``bitwise_unsigned_wrong``: BitwiseNot-13 on u16, u32 and u64 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped
   at 2^31-1 (2023.2, the first with opset13, to 2025.3; u8, i8, i16 and i32 right; i64 and u64 probed within i32,
   beyond which every release, the current one too, computes them wrongly);
@@ -213,6 +215,8 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("group_norm_2d_not_compiled")
     if answer.get("einsum_ellipsis") is False:  # (as sdpa_lower_rank: not measured before the question)
         found.append("einsum_ellipsis_not_compiled")
+    if answer.get("dft_dynamic") is False:  # (as sdpa_lower_rank: not measured before the question)
+        found.append("dft_dynamic_not_compiled")
     if answer.get("converts_otherwise"):
         found.append("integer_convert_saturates")
     if squeeze_refused(answer, current):

@@ -848,6 +848,30 @@ def einsum_ellipsis() -> bool:
     return bool(np.abs(got - want).max() <= 1e-5 * max(1.0, float(np.abs(want).max())))
 
 
+def dft_dynamic() -> bool:
+    """True if the CPU plugin compiles and runs DFT-7 and IDFT-7 (axis 2, no signal_size) of an input of dynamic shape
+    ([?, ?, ?, 2], fed [2, 3, 16, 2]) within 1e-5 of float64 numpy; False if it fails to (2025.0: "Unsupported
+    operation of type: DFT ... Doesn't support op with dynamic shapes") or computes otherwise."""
+    try:
+        import openvino.opset7 as ops
+    except ImportError:  # 2023.x
+        import openvino.runtime.opset7 as ops
+    x = np.random.default_rng(7).standard_normal((2, 3, 16, 2))
+    signal = x[..., 0] + 1j * x[..., 1]
+    for make, want in ((ops.dft, np.fft.fft(signal, axis=2)), (ops.idft, np.fft.ifft(signal, axis=2))):
+        data = ops.parameter([-1, -1, -1, 2], np.float32, name="x")
+        node = make(data, ops.constant(np.array([2], np.int32)))
+        try:
+            got = compiled(ov.Model([node], [data], "dft")).create_infer_request().infer([x.astype(np.float32)])[0]
+        except RuntimeError as error:
+            print(f"DFT-7 on a dynamic shape: {error}", file=sys.stderr)
+            return False
+        pair = np.stack([want.real, want.imag], -1)
+        if got.shape != pair.shape or np.abs(got - pair).max() > 1e-5 * max(1.0, float(np.abs(pair).max())):
+            return False
+    return True
+
+
 def if_self_compare() -> bool:
     """True if the CPU plugin compiles and runs an If-8 whose output has a dynamic rank (then body rank 3, else body
     rank 4) and whose condition is NotEqual of a tensor with itself (a dim of the input's shape), as optimum's
@@ -1562,7 +1586,7 @@ def main(only: list[str]) -> None:
                  "reduce_empty_axis": reduce_empty_axis, "reduce_empty_integers": reduce_empty_integers,
                  "reduce_integers": reduce_integers, "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
-                 "einsum_ellipsis": einsum_ellipsis,
+                 "einsum_ellipsis": einsum_ellipsis, "dft_dynamic": dft_dynamic,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
                  "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,
                  "float_convert": float_convert,

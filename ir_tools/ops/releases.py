@@ -81,6 +81,9 @@ DEFECTS: dict[str, str] = {
     "einsum_ellipsis_not_compiled": "reads Einsum-7 with an ellipsis or a label repeated in one input but does not "
                                     "compile it ('Unsupported operation of type: Einsum'; two inputs holding an "
                                     "ellipsis: refused when read)",
+    "dft_dynamic_not_compiled": "reads DFT-7 and IDFT-7 of a dynamic shape (an input with a dynamic dim, or a "
+                                "signal_size known only at inference) but does not compile them ('Unsupported "
+                                "operation of type: DFT ... Doesn't support op with dynamic shapes')",
     "integer_convert_saturates": "computes Convert-1 from this layer's integer type saturating where the current "
                                  "OpenVINO wraps or overflows (i32 300 into u8: 255, not 44; u32 4000000000 into i64: "
                                  "2147483647, not -294967296; i32 70000 into f16 as a model output: 65504, not "
@@ -253,6 +256,12 @@ class Release:
       hold an ellipsis ("label_to_shape ... compatible"); letters alone they compile. Measured on every release
       from 2023.0 to 2026.4 (``einsum_ellipsis``: 2025.1 on compile and compute it), found by a helper converting
       torch models with ``torch.einsum``;
+    - ``dft_dynamic_not_compiled``: 2023.0 to 2025.1 read DFT-7 and IDFT-7 of an input with a dynamic dim (any:
+      the batch's, the transformed axis's) but their CPU plugin does not compile them ("Unsupported operation of
+      type: DFT ... Doesn't support op with dynamic shapes"), with or without signal_size, nor those of a static
+      input whose signal_size is a Parameter (a dynamic output); of static dims they do, and RDFT-9 and IRDFT-9 of a
+      dynamic input too. Measured on every release from 2023.0 to 2026.4
+      (``dft_dynamic``: 2025.2 on compile and compute them), found by a helper converting ``torch.fft.fft``;
     - ``integer_convert_saturates``: 2023.0 to 2025.3 compute Convert-1 on 35 of the 72 pairs of integer types
       probed (u8 to i64, into those and f32) otherwise than the current OpenVINO (36: u32 into f32 too, on 2023.0 to
       2023.2), ``converts_otherwise``: a value out of the destination's range saturated where 2025.4 on wrap it, and

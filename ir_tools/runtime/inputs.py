@@ -82,7 +82,8 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 #: ``index_input``): a random index there must be in range. (CTCGreedyDecoderSeqLen's are lengths along its input's
 #: axis 1, which OpenVINO CPU refuses beyond that dim: below its smallest dim they are within it.)
 _UNMODELLED_INDEX_INPUTS = {"EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1, "EmbeddingSegmentsSum": 1,
-                            "SegmentMax": 1, "CTCGreedyDecoderSeqLen": 1}
+                            "EmbeddingBagOffsets": 1, "EmbeddingBagPacked": 1, "SegmentMax": 1,
+                            "CTCGreedyDecoderSeqLen": 1}
 
 #: Inputs of ops ir_tools has no OpSpec for whose fitting values the graph does not tell (a modelled op's spec says
 #: it, in ``value_inputs`` and ``index_input``), by op: input -> what they are (``_unfit_use``). Seeded at random,

@@ -26,6 +26,7 @@ from ..base.packed import untagged
 from ..ir.model import Graph
 from ..ir.names import input_name, output_name, output_renames, tensor_names
 from ..ir.writer import to_bytes
+from ..ops import attrs as A
 from .children import run_child
 from .compare import TensorComparison, Tolerances, compare_tensors, peak, specials
 from .executor import Interpreter
@@ -296,6 +297,32 @@ class ReferenceRunner:
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The outputs, by output name, of the numpy reference on ``inputs`` (``ir_tools.run`` without validation)."""
         return self.interpreter(self.graph).evaluate(inputs)
+
+
+#: The random ops whose attributes ``global_seed`` and ``op_seed`` both 0 mean other values at each inference (the
+#: specification: "a random seed is generated"; measured on 2026.4: one compiled RandomUniform-8 gives other values at
+#: each of two inferences).
+_SEEDED = ("randomuniform", "multinomial")
+
+
+def unseeded_random(graph: Graph) -> list[str]:
+    """The names of ``graph``'s RandomUniform and Multinomial layers (its top level) whose ``global_seed`` and
+    ``op_seed`` are both 0 (absent: 0): what depends on them differs between two inferences of one model."""
+    def zero(text: str) -> bool:
+        try:
+            return A.INT.parse(text) == 0
+        except ValueError:  # (``check`` names the attribute)
+            return False
+
+    return [layer.name for layer in graph.of_types(_SEEDED)
+            if all(zero(layer.attrs.get(seed, "0")) for seed in ("global_seed", "op_seed"))]
+
+
+def varying_outputs(first: Mapping[str, np.ndarray], second: Mapping[str, np.ndarray]) -> list[str]:
+    """The outputs (by name) that differ between two inferences of one model on the same inputs (NaN equal to NaN)."""
+    return [name for name, value in first.items()
+            if name in second and not (value.shape == second[name].shape
+                                       and np.array_equal(value, second[name], equal_nan=value.dtype.kind in "fc"))]
 
 
 @dataclass

@@ -248,6 +248,8 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("group_norm_2d_not_compiled") == ["2023.1", "2023.2", "2023.3", "2024.0"]
     assert having("einsum_ellipsis_not_compiled") == [*(f"2023.{n}" for n in range(4)),
                                                       *(f"2024.{n}" for n in range(7)), "2025.0"]
+    assert having("dft_dynamic_not_compiled") == [*(f"2023.{n}" for n in range(4)), *(f"2024.{n}" for n in range(7)),
+                                                  "2025.0", "2025.1"]
     saturating = [*(f"2023.{n}" for n in range(4)), *(f"2024.{n}" for n in range(7)), *(f"2025.{n}" for n in range(4))]
     assert having("integer_convert_saturates") == saturating  # (tests/downgrade/test_integer_convert.py)
     assert [len(table[name].converts_otherwise) for name in saturating] == [41] * 3 + [40] * 4 + [35] * 8

@@ -11,6 +11,7 @@ from .bitwise_shift import BitwiseShiftTo1
 from .col2im import Col2ImTo1
 from .convert_promote_types import ConvertPromoteTypesTo1
 from .decompression import F32Decompression, I4ZeroPoint
+from .dft import DftDynamic
 from .einsum import EinsumLetters
 from .elementwise import ElementwiseTo1
 from .embedding_bag import EmbeddingBagTo3
@@ -49,8 +50,8 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, ScatterElementsLoop,
     SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4,
     ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
-    SameOpTo, EyeTo4, EinsumLetters, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9, EmptyReductionConst,
-    IntegerReduction,
+    SameOpTo, EyeTo4, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9,
+    EmptyReductionConst, IntegerReduction,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
