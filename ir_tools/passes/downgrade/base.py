@@ -4,6 +4,7 @@ which layers of them a release computes wrongly (its measured defects, ``ops/rel
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import ClassVar
 
@@ -12,7 +13,7 @@ import numpy as np
 from ...base.dtypes import element_type
 from ...ir.model import Edge, Graph, Layer
 from ...ops.releases import Release, has_probed_values, op_label
-from ..base import Pass
+from ..base import Pass, PassResult
 from ..builder import GraphBuilder, Output, origin_of, origin_text, output_of, with_origin
 
 
@@ -63,6 +64,18 @@ class Downgrade(Pass):
                 self.at = layer  # (a refusal while the caller rewrites it names it: ``Pass.applied``)
                 yield layer
         self.at = None
+
+    def replace_each(self, graph: Graph, build: Callable[[GraphBuilder, Layer], Output], label: str,
+                     into: str) -> PassResult:
+        """The whole ``apply`` of a pass that rewrites each of its ``layers`` alike: each replaced by the output
+        ``build`` adds with the pass's builder (``GraphBuilder.replace_layer``, the new layers' origin the ``label``
+        op version's), counted as ``label -> into``."""
+        stats: Counter[str] = Counter()
+        builder = GraphBuilder(graph)
+        for layer in self.layers(graph):
+            builder.replace_layer(layer, lambda: [build(builder, layer)], origin_text(layer, label))  # noqa: B023
+            stats[f"{label} -> {into}"] += 1
+        return PassResult(graph, bool(stats), stats)
 
     def _creates(self, layer: Layer, created: dict[tuple[str, str], bool]) -> bool:
         """Whether the target creates ``layer``'s op version, remembered in ``created`` per type and version but for

@@ -3,14 +3,12 @@ before 2024.2 have no Col2Im)."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from ...ir.model import Graph, Layer
 from ...ops import attrs as A
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
 from .base import Downgrade, source
 
@@ -42,12 +40,7 @@ class Col2ImTo1(Downgrade):
                        "or i32"}
 
     def apply(self, graph: Graph) -> PassResult:
-        stats: Counter[str] = Counter()
-        builder = GraphBuilder(graph)
-        for layer in self.layers(graph):
-            builder.replace_layer(layer, lambda: [_col2im(builder, layer)], origin_text(layer, LABEL))  # noqa: B023
-            stats[f"{LABEL} -> Gather-1 + Split-1 + Add-1"] += 1
-        return PassResult(graph, bool(stats), stats)
+        return self.replace_each(graph, _col2im, LABEL, "Gather-1 + Split-1 + Add-1")
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         """Sizes that are not Consts or a data rank not static: the indices laying the blocks out are constants, and

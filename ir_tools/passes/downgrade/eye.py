@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from ...base.dtypes import element_type
 from ...ir.model import Graph, Layer
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
 from .base import Downgrade, numpy_dtype, source
 
@@ -28,12 +26,7 @@ class EyeTo4(Downgrade):
     rewrites = {LABEL: "into Range-4, Subtract-1, Equal-1 and Convert-1 (then Broadcast-3 to its batch_shape)"}
 
     def apply(self, graph: Graph) -> PassResult:
-        stats: Counter[str] = Counter()
-        builder = GraphBuilder(graph)
-        for layer in self.layers(graph):
-            builder.replace_layer(layer, lambda: [_eye(builder, layer)], origin_text(layer, LABEL))  # noqa: B023
-            stats[f"{LABEL} -> Range-4 + Equal-1 + Convert-1"] += 1
-        return PassResult(graph, bool(stats), stats)
+        return self.replace_each(graph, _eye, LABEL, "Range-4 + Equal-1 + Convert-1")
 
 
 def _scalar(builder: GraphBuilder, value: Output, name: str) -> Output:

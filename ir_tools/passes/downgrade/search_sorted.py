@@ -3,14 +3,12 @@ opset15)."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from ...ir.model import Graph, Layer
 from ...ops import attrs as A
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
 from .base import Downgrade, numpy_dtype, source
 
@@ -34,12 +32,7 @@ class SearchSortedTo1(Downgrade):
                        "and its inputs are not u32 or u64"}
 
     def apply(self, graph: Graph) -> PassResult:
-        stats: Counter[str] = Counter()
-        builder = GraphBuilder(graph)
-        for layer in self.layers(graph):
-            builder.replace_layer(layer, lambda: [_search(builder, layer)], origin_text(layer, LABEL))  # noqa: B023
-            stats[f"{LABEL} -> Less-1 + Convert-1 + ReduceSum-1"] += 1
-        return PassResult(graph, bool(stats), stats)
+        return self.replace_each(graph, _search, LABEL, "Less-1 + Convert-1 + ReduceSum-1")
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         """A sequence of a dynamic rank (the IR declares no dims for it, as for a scalar, which a sequence is never):

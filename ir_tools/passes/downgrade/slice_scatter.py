@@ -3,13 +3,11 @@ ConvertSliceScatter), for releases before 2024.4."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from ...ir.model import Graph, Layer
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
 from .base import Downgrade, source
 
@@ -34,12 +32,7 @@ class SliceScatterTo3(Downgrade):
                        "where its start, stop, step and axes are constants"}
 
     def apply(self, graph: Graph) -> PassResult:
-        stats: Counter[str] = Counter()
-        builder = GraphBuilder(graph)
-        for layer in self.layers(graph):
-            builder.replace_layer(layer, lambda: [_scattered(builder, layer)], origin_text(layer, LABEL))  # noqa: B023
-            stats[f"{LABEL} -> Slice-8 + ScatterNDUpdate-3"] += 1
-        return PassResult(graph, bool(stats), stats)
+        return self.replace_each(graph, _scattered, LABEL, "Slice-8 + ScatterNDUpdate-3")
 
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:

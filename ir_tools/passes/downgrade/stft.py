@@ -3,15 +3,13 @@ before 2024.5 have no STFT)."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from ...ir.model import Graph, Layer
 from ...ops import attrs as A
 from ...ops.spec import TensorType
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_text, output_of
+from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
 from .base import Downgrade, source
 
@@ -45,12 +43,7 @@ class StftTo9(Downgrade):
                        "and its signal's rank and window's length static, for a target with RDFT-9"}
 
     def apply(self, graph: Graph) -> PassResult:
-        stats: Counter[str] = Counter()
-        builder = GraphBuilder(graph)
-        for layer in self.layers(graph):
-            builder.replace_layer(layer, lambda: [_stft(builder, layer)], origin_text(layer, LABEL))  # noqa: B023
-            stats[f"{LABEL} -> Gather-1 + Multiply-1 + RDFT-9"] += 1
-        return PassResult(graph, bool(stats), stats)
+        return self.replace_each(graph, _stft, LABEL, "Gather-1 + Multiply-1 + RDFT-9")
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         """A frame_size or frame_step not a Const, a signal rank or window length not static: the frame indices
