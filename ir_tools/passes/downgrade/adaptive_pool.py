@@ -13,7 +13,7 @@ from ...ops.spec import TensorType
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
-from .base import Downgrade, source
+from .base import Downgrade, const_input, source
 
 
 class AdaptiveAvgPoolTo1(Downgrade):
@@ -44,10 +44,10 @@ def _output_size(graph: Graph, layer: Layer) -> list[int] | None:
     """The output size per spatial axis; None unless it is a constant of positive values over a static rank."""
     data = source(graph, layer, 0)
     shape = declared_type(graph.layer(data[0]).output(data[1])).shape
-    producer = graph.layer(source(graph, layer, 1)[0])
-    if shape is None or not producer.is_a("Const"):
+    value = const_input(graph, layer, 1)
+    if shape is None or value is None:
         return None
-    raw = graph.const_array(producer).reshape(-1)
+    raw = value.reshape(-1)
     sizes = [int(v) for v in (np.trunc(raw) if raw.dtype.kind == "f" else raw)]
     return sizes if len(sizes) == len(shape) - 2 and all(v > 0 for v in sizes) else None
 

@@ -122,6 +122,13 @@ def source(graph: Graph, layer: Layer, index: int) -> Output:
     return key
 
 
+def const_input(graph: Graph, layer: Layer, index: int) -> np.ndarray | None:
+    """The value feeding ``layer``'s input ``index`` where a Const feeds it (what a rewrite builds its constants
+    from), else None."""
+    producer = graph.layer(source(graph, layer, index)[0])
+    return graph.const_array(producer) if producer.is_a("Const") else None
+
+
 def numpy_dtype(builder: GraphBuilder, out: Output, default: str = "") -> np.dtype:
     """The numpy type of what ``out`` carries (``default`` where its element type is not known)."""
     return np.dtype(element_type(builder.type_of(out).element or default).numpy)

@@ -10,7 +10,7 @@ from ...ops import attrs as A
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
-from .base import Downgrade, source
+from .base import Downgrade, const_input, source
 
 LABEL = "Col2Im-15"
 #: The data types whose Col2Im the current OpenVINO CPU computes as the rewrite's Adds do, on 2023.0 and the current
@@ -65,10 +65,7 @@ def _geometry(graph: Graph, layer: Layer) -> tuple[int, tuple[int, int], tuple[i
         return None
     sizes = []
     for port in (1, 2):
-        producer = graph.layer(source(graph, layer, port)[0])
-        if not producer.is_a("Const"):
-            return None
-        value = graph.const_array(producer)
+        value = const_input(graph, layer, port)
         if value is None or value.size != 2:
             return None
         sizes.append((int(value.reshape(-1)[0]), int(value.reshape(-1)[1])))

@@ -12,7 +12,7 @@ from ...ops.operands import normalize_axis
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
-from .base import Downgrade, numpy_dtype, source
+from .base import Downgrade, const_input, numpy_dtype, source
 
 
 class SliceTo1(Downgrade):
@@ -42,10 +42,10 @@ def _axes(graph: Graph, layer: Layer) -> list[int] | None:
     data = source(graph, layer, 0)
     rank = declared_type(graph.layer(data[0]).output(data[1])).shape
     if len(layer.inputs) > 4:
-        producer = graph.layer(source(graph, layer, 4)[0])
-        if not producer.is_a("Const"):
+        value = const_input(graph, layer, 4)
+        if value is None:
             return None
-        axes = [int(a) for a in graph.const_array(producer).reshape(-1)]
+        axes = [int(a) for a in value.reshape(-1)]
     else:
         starts = declared_type(layer.inputs[1]).shape
         if starts is None or not starts[0].is_static:

@@ -11,7 +11,7 @@ from ...ops.spec import TensorType
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
-from .base import Downgrade, source
+from .base import Downgrade, const_input, source
 
 LABEL = "STFT-15"
 #: The signal types whose STFT the current OpenVINO CPU computes as the rewrite does, on 2023.0 and the current
@@ -70,10 +70,7 @@ def _geometry(graph: Graph, layer: Layer) -> tuple[int, int, int, int, bool] | N
         return None
     sizes = []
     for port in (2, 3):
-        producer = graph.layer(source(graph, layer, port)[0])
-        if not producer.is_a("Const"):
-            return None
-        value = graph.const_array(producer)
+        value = const_input(graph, layer, port)
         if value is None or value.size != 1 or value.dtype.kind not in "iu":
             return None
         sizes.append(int(value.reshape(-1)[0]))
