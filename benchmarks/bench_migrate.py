@@ -122,11 +122,12 @@ def best(runs: dict[str, Callable[[], int]], rounds: int) -> tuple[dict[str, flo
     return {side: min(t) for side, t in times.items()}, codes
 
 
-def profile(xml: Path, target: str) -> None:
+def profile(entry: dict, target: str) -> None:
     from pyinstrument import Profiler
 
+    xml = Path(entry["path"])
     with tempfile.TemporaryDirectory(prefix="bench-migrate-") as tmp:
-        run = ours(xml, Path(tmp) / xml.name, target)
+        run = ours(xml, Path(tmp) / xml.name, target, needs_stateless(entry, target))
         run()
         profiler = Profiler(interval=0.0005)
         profiler.start()
@@ -154,7 +155,7 @@ def main() -> None:
     models = [e for e in models if not args.only or any(n in e["file"] for n in args.only)]
     skipped = downgrade_named(args.without) if args.without else None
     if args.profile:
-        profile(next(Path(e["path"]) for e in models if args.profile in e["file"]), args.target)
+        profile(next(e for e in models if args.profile in e["file"]), args.target)
         return
     print(f"migrate --target {args.target} vs read_model + save_model, {len(models)} models of {source}, "
           f"best of {args.runs}\n")
