@@ -54,6 +54,22 @@ def assert_runs_equal(model: Path, out: Path, shapes: dict[str, tuple[int, ...]]
     return len(want)
 
 
+def assert_network_proved(model: Path, rewrite: str, shape: str, elements: int,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    """``check --target 2023.0`` on ``model`` says migrate rewrites its layers (``rewrite``: the start of what it
+    rewrites them into) and names none it leaves; ``migrate --target 2023.0 --shape SHAPE --check-with`` the 2023.0
+    interpreter then compares the ``elements`` of its outputs equal."""
+    assert main(["check", str(model), "--target", "2023.0"]) == 1
+    said = capsys.readouterr().out
+    assert f"`ir-tools migrate --target` rewrites it {rewrite}" in said, said
+    assert "no rewrite applies" not in said, said
+    out = model.with_name(f"{model.stem}_2023.xml")
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--shape", shape,
+                 "--check-with", side_pythons()["2023.0"]]) == 0
+    printed = capsys.readouterr().out
+    assert f"0/{elements} elements differ" in printed, printed
+
+
 def assert_refused(model: Path, layer: str, label: str, capsys: pytest.CaptureFixture[str],
                    target: str = "2023.0") -> None:
     """``migrate --target TARGET`` refuses ``model``: exit 2, E-TARGET at ``layer`` (an ``op of opsetN`` label),
