@@ -30,25 +30,33 @@ def migrate(model: Path, capsys: pytest.CaptureFixture[str], target: str = "2023
     return out, printed
 
 
+def migrated_runs(model: Path, out: Path, inputs: dict[str, np.ndarray], release: str = "2023.0",
+                  ) -> tuple[dict[str, np.ndarray], dict[str, dict[str, np.ndarray]]]:
+    """The current OpenVINO's outputs of ``model`` on ``inputs``, and those of the migrated ``out`` by runner: on the
+    OpenVINO of ``release`` (its side interpreter) and on the current one."""
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    want = OpenVinoRunner(ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
+    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
+    runners = (ChildOpenVinoRunner(side_pythons()[release], migrated, files), OpenVinoRunner(migrated, files))
+    return want, {runner.name: runner.run(inputs) for runner in runners}
+
+
 def assert_runs_equal(model: Path, out: Path, shapes: dict[str, tuple[int, ...]] | None = None,
                       inputs: dict[str, np.ndarray] | None = None, release: str = "2023.0") -> int:
     """The migrated ``out`` on OpenVINO 2023.0 and on the current OpenVINO equals the current OpenVINO on ``model``,
     every output: the same dtype and shape, equal values, NaN where NaN, the same sign of zero; returns the number
     of outputs compared. ``release``: the side OpenVINO run beside the current one."""
     from ir_tools.runtime.inputs import random_inputs
-    from ir_tools.runtime.openvino import ModelFiles
-    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
 
-    graph = ir_tools.read_valid(model)
     if inputs is None:
-        inputs = random_inputs(graph, 0, shapes or {})
-    want = OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
-    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
-    for runner in (ChildOpenVinoRunner(side_pythons()[release], migrated, files), OpenVinoRunner(migrated, files)):
-        got = runner.run(inputs)
-        assert set(got) == set(want), runner.name
+        inputs = random_inputs(ir_tools.read_valid(model), 0, shapes or {})
+    want, runs = migrated_runs(model, out, inputs, release)
+    for runner, got in runs.items():
+        assert set(got) == set(want), runner
         for name in want:
-            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{runner.name}: {name}", strict=True)
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{runner}: {name}", strict=True)
             if want[name].dtype.kind == "f":
                 np.testing.assert_array_equal(np.signbit(got[name]), np.signbit(want[name]), err_msg=name)
     return len(want)

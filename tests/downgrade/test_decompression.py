@@ -17,7 +17,7 @@ import pytest
 import ir_tools
 from ir_tools.cli import main
 from ir_tools.ops.releases import release
-from tests.downgrade.runs import NEEDS_2023, migrate
+from tests.downgrade.runs import NEEDS_2023, migrate, migrated_runs
 from tests.test_target import side_pythons
 
 if TYPE_CHECKING:
@@ -163,9 +163,6 @@ def test_each_reader_of_a_chain_computed_as_the_current_openvino_computes_it(tar
     (before 2024.1): the
     target and the current OpenVINO compute the current OpenVINO's numbers on the original (the f16 and f32 products
     of these weights differ by up to 1e-3 of their largest)."""
-    from ir_tools.runtime.openvino import ModelFiles
-    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
-
     if target not in side_pythons():
         pytest.skip(f"no OpenVINO {target}: set IR_TOOLS_RELEASE_PYTHONS")
     model = tmp_path / "tied.xml"
@@ -181,15 +178,13 @@ def test_each_reader_of_a_chain_computed_as_the_current_openvino_computes_it(tar
     assert out.with_suffix(".bin").stat().st_size == model.with_suffix(".bin").stat().st_size
     rng = np.random.default_rng(12)
     inputs = {"ids": rng.integers(0, 64, (2, 5)), "x": rng.standard_normal((2, 5, 32)).astype(np.float32)}
-    want = OpenVinoRunner(ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
-    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
-    for runner in (ChildOpenVinoRunner(side_pythons()[target], migrated, files), OpenVinoRunner(migrated, files)):
-        got = runner.run(inputs)
+    want, runs = migrated_runs(model, out, inputs, target)
+    for runner, got in runs.items():
         for name, value in want.items():
             if name.endswith("_matmul"):  # (the MatMul's sums: f32 rounding of other kernels)
-                assert float(np.abs(got[name] - value).max()) < 1e-6 * float(np.abs(value).max()), (runner.name, name)
+                assert float(np.abs(got[name] - value).max()) < 1e-6 * float(np.abs(value).max()), (runner, name)
             else:
-                np.testing.assert_array_equal(got[name], value, err_msg=f"{runner.name}: {name}")
+                np.testing.assert_array_equal(got[name], value, err_msg=f"{runner}: {name}")
 
 
 def _transposed_model(path: Path, rng: np.random.Generator) -> None:
@@ -222,9 +217,6 @@ def test_a_transpose_folded_into_its_matmul_reads_as_the_matmul(target: str, tmp
     reader in f32, get ``shared`` rounded to f16 and ``folded`` as it is; each computes the current OpenVINO's
     numbers on the original. (Taking the Transpose for an f16 reader, migrate refused ``folded`` for 2024.1 and 2025.0,
     which run it right, and left it for 2023.0, 3.4e-4 of the largest away.)"""
-    from ir_tools.runtime.openvino import ModelFiles
-    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
-
     if target not in side_pythons():
         pytest.skip(f"no OpenVINO {target}: set IR_TOOLS_RELEASE_PYTHONS")
     model = tmp_path / "transposed.xml"
@@ -237,10 +229,8 @@ def test_a_transpose_folded_into_its_matmul_reads_as_the_matmul(target: str, tmp
     assert ("rewrote 1 x f16 weight decompression read in f16 -> rounded by Convert-1" in printed) == (
         target != "2023.0")
     inputs = {"x": np.random.default_rng(14).standard_normal((2, 5, 32)).astype(np.float32)}
-    want = OpenVinoRunner(ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
-    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
-    for runner in (ChildOpenVinoRunner(side_pythons()[target], migrated, files), OpenVinoRunner(migrated, files)):
-        got = runner.run(inputs)
+    want, runs = migrated_runs(model, out, inputs, target)
+    for runner, got in runs.items():
         for name, value in want.items():  # (the MatMuls' sums: f32 rounding of other kernels; the f16 and f32
             # products of these weights differ by up to 1e-3 of their largest)
-            assert float(np.abs(got[name] - value).max()) <= 1e-6 * float(np.abs(value).max()), (runner.name, name)
+            assert float(np.abs(got[name] - value).max()) <= 1e-6 * float(np.abs(value).max()), (runner, name)

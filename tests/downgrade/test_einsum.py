@@ -14,8 +14,7 @@ import pytest
 
 import ir_tools
 from ir_tools.cli import main
-from tests.downgrade.runs import NEEDS_2023, assert_refused, migrate
-from tests.test_target import side_pythons
+from tests.downgrade.runs import NEEDS_2023, assert_refused, migrate, migrated_runs
 
 pytestmark = NEEDS_2023
 
@@ -60,9 +59,6 @@ def einsum_model(path: Path, rng: np.random.Generator) -> tuple[Path, dict[str, 
 
 
 def test_einsum_with_an_ellipsis_runs_on_2023(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ir_tools.runtime.openvino import ModelFiles
-    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
-
     model, inputs = einsum_model(tmp_path / "einsums.xml", np.random.default_rng(7))
     assert main(["check", str(model), "--target", "2025.0", "--no-openvino"]) == 1
     assert f"{len(CASES)} error(s)" in capsys.readouterr().out
@@ -70,16 +66,13 @@ def test_einsum_with_an_ellipsis_runs_on_2023(tmp_path: Path, capsys: pytest.Cap
     assert "rewrote 9 x Einsum-7 (an ellipsis) -> Einsum-7 of letters" in printed
     assert "rewrote 5 x Einsum-7 (an ellipsis) -> Broadcast-3 + Einsum-7 of letters" in printed
     assert not any("..." in layer.attrs["equation"] for layer in ir_tools.read_ir(out).by_type("Einsum"))
-    graph = ir_tools.read_valid(model)
-    want = OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
-    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
-    for runner in (ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files), OpenVinoRunner(migrated, files)):
-        got = runner.run(inputs)
+    want, runs = migrated_runs(model, out, inputs)
+    for runner, got in runs.items():
         assert set(got) == set(want) and len(want) == len(CASES)
         for name, value in want.items():
-            assert got[name].dtype == value.dtype and got[name].shape == value.shape, (runner.name, name)
+            assert got[name].dtype == value.dtype and got[name].shape == value.shape, (runner, name)
             np.testing.assert_allclose(got[name], value, rtol=0, atol=1e-5 * float(np.abs(value).max()),
-                                       err_msg=f"{runner.name}: {name}")
+                                       err_msg=f"{runner}: {name}")
 
 
 @pytest.mark.parametrize(("equation", "shapes", "why"), [

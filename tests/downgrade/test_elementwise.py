@@ -11,7 +11,7 @@ import numpy as np
 
 from ir_tools.cli import main
 from tests.cpu_isa import AVX512, openvino_cpu_isa
-from tests.downgrade.runs import NEEDS_2023
+from tests.downgrade.runs import NEEDS_2023, migrated_runs
 from tests.test_target import side_pythons
 
 pytestmark = NEEDS_2023
@@ -116,10 +116,6 @@ def test_is_inf_of_f64_migrated_for_2022_1_runs_equal(tmp_path: Path, capsys) ->
     import openvino as ov
     import openvino.opset10 as o10
 
-    import ir_tools
-    from ir_tools.runtime.openvino import ModelFiles
-    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
-
     x, d = o10.parameter([len(SPECIAL)], np.float32, name="x"), o10.parameter([len(SPECIAL)], np.float64, name="d")
     results = [o10.result(o10.is_inf(source, {"detect_positive": positive, "detect_negative": negative}),
                           name=f"isinf_{kind}_{int(positive)}{int(negative)}")
@@ -130,14 +126,12 @@ def test_is_inf_of_f64_migrated_for_2022_1_runs_equal(tmp_path: Path, capsys) ->
     assert main(["migrate", str(model), "--target", "2022.1", "-o", str(out)]) == 0
     assert "6 x IsInf-10 ->" in capsys.readouterr().out
     inputs = {"x": SPECIAL, "d": np.concatenate([SPECIAL[:-1], [1e300]])}
-    want = OpenVinoRunner(ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
+    want, runs = migrated_runs(model, out, inputs)
     assert want["isinf_inside_11"][1:3].all() and not want["isinf_inside_11"][8:10].any()  # (inf; f32's largest)
-    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
-    for runner in (OpenVinoRunner(migrated, files), ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files)):
-        got = runner.run(inputs)
+    for runner, got in runs.items():
         assert set(got) == set(want) and len(want) == 6
         for name in want:
-            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{runner.name}: {name}", strict=True)
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{runner}: {name}", strict=True)
 
 
 def test_identity_of_string_is_refused(tmp_path: Path, capsys) -> None:

@@ -21,8 +21,7 @@ import ir_tools
 from ir_tools.ops import attrs as A
 from ir_tools.ops.opsets import lookup
 from ir_tools.ops.rounding import ACCUMULATION_UNIT, EXACT
-from tests.downgrade.runs import NEEDS_2023, assert_refused, migrate
-from tests.test_target import side_pythons
+from tests.downgrade.runs import NEEDS_2023, assert_refused, migrate, migrated_runs
 
 pytestmark = NEEDS_2023
 
@@ -76,26 +75,20 @@ def bound(x: np.ndarray, scale: np.ndarray, bias: np.ndarray, groups: int, eps: 
 def test_group_normalization_12_runs_on_2023_within_its_rounding_bound(tmp_path: Path,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """300 seeded layers; the largest difference as a share of the bound, printed."""
-    from ir_tools.runtime.openvino import ModelFiles
-    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
-
     model, inputs, attrs = group_norm_model(tmp_path / "group_norms.xml", np.random.default_rng(12), 300)
     out, printed = migrate(model, capsys)
     assert len(ir_tools.read_ir(out).by_type("ShapeOf")) == 30
     assert "rewrote 300 x GroupNormalization-12 -> Reshape-1 + MVN-6 + Reshape-1 + Multiply-1 + Add-1" in printed
-    graph = ir_tools.read_valid(model)
-    want = OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
-    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
+    want, runs = migrated_runs(model, out, inputs)
     worst = 0.0
-    for runner in (ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files), OpenVinoRunner(migrated, files)):
-        got = runner.run(inputs)
+    for runner, got in runs.items():
         assert set(got) == set(want) and len(want) == 300
         for i, (groups, eps) in enumerate(attrs):
             limit = bound(inputs[f"x{i}"], inputs[f"s{i}"], inputs[f"b{i}"], groups, eps)
             g, w = got[f"y{i}"], want[f"y{i}"]
-            assert g.dtype == w.dtype == np.float32 and g.shape == w.shape, (runner.name, i)
+            assert g.dtype == w.dtype == np.float32 and g.shape == w.shape, (runner, i)
             excess = np.abs(g.astype(np.float64) - w) / limit
-            assert np.all(excess <= 1.0), (runner.name, i, float(excess.max()))
+            assert np.all(excess <= 1.0), (runner, i, float(excess.max()))
             worst = max(worst, float(excess.max()))
     print(f"largest difference: {worst:.3f} of the bound")
 

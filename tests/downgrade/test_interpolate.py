@@ -18,11 +18,10 @@ import pytest
 
 import ir_tools
 from ir_tools.cli import main
-from tests.downgrade.runs import NEEDS_2023
+from tests.downgrade.runs import NEEDS_2023, migrated_runs
 from tests.ops.conformance import Case
 from tests.ops.test_interpolate_conformance import kernel_cases
 from tests.ops.verdicts import mismatch
-from tests.test_target import side_pythons
 
 pytestmark = NEEDS_2023
 
@@ -68,9 +67,6 @@ def interpolate_model(path: Path, cases: list[Case]) -> tuple[Path, dict[str, np
 def test_interpolate_11_as_4_runs_on_2023_within_its_rounding_bound(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """The conformance cases of rank 4 and 5 among 640 (335), and 40 without axes."""
-    from ir_tools.runtime.openvino import ModelFiles
-    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
-
     rng = np.random.default_rng(11)
     cases = [c for c in kernel_cases(rng, 640, 11) if c.inputs[0].ndim >= 4] + without_axes(rng, 40)
     assert len(cases) == 375
@@ -82,11 +78,8 @@ def test_interpolate_11_as_4_runs_on_2023_within_its_rounding_bound(tmp_path: Pa
                                          printed)]
     assert sum(counts) == len(cases) and len(counts) == 2, printed
     assert not [d for d in ir_tools.check(out, openvino=False, target=TARGET) if d.severity == "error"]
-    graph = ir_tools.read_valid(model)
-    want = OpenVinoRunner(graph, ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
-    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
-    for runner in (ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files), OpenVinoRunner(migrated, files)):
-        got = runner.run(inputs)
+    want, runs = migrated_runs(model, out, inputs)
+    for runner, got in runs.items():
         assert set(got) == set(want) and len(want) == len(cases)
         failures = []
         for i, case in enumerate(cases):
@@ -95,7 +88,7 @@ def test_interpolate_11_as_4_runs_on_2023_within_its_rounding_bound(tmp_path: Pa
             problem = mismatch(got[f"y{i}"], want[f"y{i}"], twice)
             if problem:
                 failures.append(f"{case.what}: {problem}")
-        assert not failures, f"{runner.name}: {len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+        assert not failures, f"{runner}: {len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 
 @pytest.mark.parametrize("mode", ["bilinear_pillow", "bicubic_pillow"])
