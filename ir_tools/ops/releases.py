@@ -36,7 +36,9 @@ DEFECTS: dict[str, str] = {
                                   "as masked out",
     "sdpa_mask_broadcast_refused": "refuses to read ScaledDotProductAttention-13 with a mask whose last two dims are "
                                    "not the query's and the key's lengths (a 1 to broadcast in their place, or "
-                                   "several rows for a query of one: 'attention_mask_input_correctness')",
+                                   "several rows for a query of one: 'attention_mask_input_correctness'), and "
+                                   "reads one with a 1 in the place of a dynamic L as of L 1 (the output's L "
+                                   "inferred 1: a Transpose after it fails at inference)",
     "sdpa_mask_broadcast_dynamic_fails": "fails at inference on ScaledDotProductAttention-13 with a mask whose last "
                                          "two dims hold a 1 where the query's or the key's length is declared "
                                          "dynamic ('attention_mask_input_correctness' once the lengths are known)",
@@ -195,7 +197,10 @@ class Release:
       asks the mask's last two dims to equal L and S, "Check 'attention_mask_input_correctness' failed" (OpenVINO
       pull request 24745 relaxed it); so is a mask of several rows for a query of one (L = 1: [2, S], [1, 1, 4, S];
       measured on 2023.3, 2024.0 and 2024.1, read by 2025.0; found by a helper reviewing the downgrades); batch dims
-      of 1 are read by all; 2024.3 on read and compute it right;
+      of 1 are read by all; 2024.3 on read and compute it right; the same check reads a mask of a 1 in the place of
+      a dynamic L (a BERT-like encoder's [?, 1, 1, ?]) as of L 1: the output's L inferred 1, a Transpose after it
+      fails at inference ("conflicts with the reshape pattern"; measured on 2024.0 and 2024.1, 2025.0 runs it; a 1
+      in the place of a dynamic S runs right; found by the third wide-zoo sweep, LayoutLM);
     - ``sdpa_mask_broadcast_dynamic_fails``: 2023.3 reads, and compiles, such a mask where the query's and the key's
       lengths are declared dynamic (a language model's), and fails at every inference ("Shape inference of
       ScaledDotProductAttention node ... attention_mask_input_correctness"); 2024.0 on run it right (measured on

@@ -11,7 +11,8 @@
    (passes/downgrade/elementwise.py), which runs there equal to the current OpenVINO on the original.
 4. OpenVINO 2023.3 to 2024.2 refuse to read SDPA-13 whose mask has a 1 in the place of L or S: ``migrate --target``
    decomposes such a layer and leaves the others; the result runs on 2024.0 within the op's rounding bound. 2023.3
-   also fails to run one whose L or S is declared dynamic: decomposed for it.
+   also fails to run one whose L or S is declared dynamic: decomposed for it; 2024.0 and 2024.1 read a 1 in the
+   place of a dynamic L as an L of 1, and fail on a Transpose after it: decomposed for them.
 5. OpenVINO 2023.2 to 2025.3 CPU compute BitwiseNot-13 on u16, u32 and u64 as 0 and BitwiseAnd/Or/Xor-13 on u32
    capped at 2^31-1: ``migrate --target`` rewrites BitwiseNot on u16 (Subtract-1, equal there to the current
    OpenVINO) and refuses the u32 and u64 ones, which have no exact form there.
@@ -431,8 +432,8 @@ def test_a_broadcast_mask_on_dynamic_lengths_is_decomposed_for_2023_3(tmp_path: 
     """A language model's SDPA-13: the query's and key's lengths declared dynamic, a float mask [1, 1, 1, ?] (a 1 in
     the place of L), which 2023.3 reads and compiles but fails to run ('attention_mask_input_correctness' at
     inference, measured); beside it the full mask [1, 1, ?, ?], which it runs. For 2023.3 the first is decomposed,
-    the second left; 2024.0 runs both (nothing rewritten). The result runs on the current OpenVINO within the op's
-    bound, and on 2023.3 where one is installed."""
+    the second left; 2024.0 infers the first's output of L 1 (decomposed for it too: the next test). The result runs
+    on the current OpenVINO within the op's bound, and on 2023.3 where one is installed."""
     import openvino as ov
     import openvino.opset13 as o13
 
@@ -452,12 +453,55 @@ def test_a_broadcast_mask_on_dynamic_lengths_is_decomposed_for_2023_3(tmp_path: 
     ov.save_model(ov.Model(results, [q, k, v, *masks], "dynamic_mask"), model, compress_to_fp16=False)
     refused = _refused(model, "2023.3")
     assert list(refused) == ["sdpa0"] and "fails at inference" in refused["sdpa0"], refused
-    assert not _refused(model, "2024.0")
+    assert list(_refused(model, "2024.0")) == ["sdpa0"]
     out = tmp_path / "dynamic_mask_2023.3.xml"
     assert main(["migrate", str(model), "--target", "2023.3", "-o", str(out)]) == 0
     assert "rewrote 1 x ScaledDotProductAttention-13 (float mask)" in capsys.readouterr().out
     assert {layer.name for layer in ir_tools.read_ir(out).by_type("ScaledDotProductAttention")} == {"sdpa1"}
     want, runs = _migrated_runs("2023.3", model, out, feed)
+    for run, got in runs.items():
+        for name in want:
+            np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-5, err_msg=f"{run}: {name}")
+
+
+@pytest.mark.openvino
+def test_a_mask_row_of_one_beside_a_dynamic_query_is_decomposed_for_2024(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A BERT-like encoder's SDPA-13 (LayoutLM's, found by the third wide-zoo sweep: 2024.0 failed on every input):
+    q, k and v [?, 2, ?, 8], a float mask [?, 1, 1, ?] (a 1 in the place of the dynamic L), the output Transposed
+    [0, 2, 1, 3] as an attention merges its heads. 2024.0 and 2024.1 read it, infer the output's L as 1 and fail at
+    inference ("the shape of input data (1.2.4.8) conflicts with the reshape pattern"; measured). Beside it the same
+    with a mask [?, 1, ?, 1] (a 1 in the place of S: the output keeps its L; run right there) and the full mask
+    [?, 1, ?, ?]: left. For 2024.0 the first is decomposed; 2024.3 leaves all three. The result runs on the current
+    OpenVINO and on 2024.0 within 1e-5 of the current one on the original."""
+    import openvino as ov
+    import openvino.opset13 as o13
+
+    rng = np.random.default_rng(41)
+    q, k, v = (o13.parameter([-1, 2, -1, 8], np.float32, name=n) for n in "qkv")
+    feed = {n: rng.standard_normal([1, 2, length, 8]).astype(np.float32)
+            for n, length in zip("qkv", (4, 5, 5), strict=True)}
+    heads = o13.constant(np.array([0, 2, 1, 3], np.int32))
+    results, masks = [], []
+    for i, (declared, given) in enumerate((([-1, 1, 1, -1], [1, 1, 1, 5]), ([-1, 1, -1, 1], [1, 1, 4, 1]),
+                                           ([-1, 1, -1, -1], [1, 1, 4, 5]))):
+        mask = o13.parameter(declared, np.float32, name=f"mask{i}")
+        masks.append(mask)
+        feed[f"mask{i}"] = rng.standard_normal(given).astype(np.float32)
+        node = o13.scaled_dot_product_attention(q, k, v, mask, causal=False)
+        node.set_friendly_name(f"sdpa{i}")
+        results.append(o13.result(o13.transpose(node, heads), name=f"y{i}"))
+    model = tmp_path / "row_of_one.xml"
+    ov.save_model(ov.Model(results, [q, k, v, *masks], "row_of_one"), model, compress_to_fp16=False)
+    for target in ("2024.0", "2024.1"):
+        refused = _refused(model, target)
+        assert list(refused) == ["sdpa0"] and "as of L 1" in refused["sdpa0"], (target, refused)
+    assert not _refused(model, "2024.3")
+    out = tmp_path / "row_of_one_2024.0.xml"
+    assert main(["migrate", str(model), "--target", "2024.0", "-o", str(out)]) == 0
+    assert "rewrote 1 x ScaledDotProductAttention-13 (float mask)" in capsys.readouterr().out
+    assert {layer.name for layer in ir_tools.read_ir(out).by_type("ScaledDotProductAttention")} == {"sdpa1", "sdpa2"}
+    want, runs = _migrated_runs("2024.0", model, out, feed, "conflicts with the reshape pattern")
     for run, got in runs.items():
         for name in want:
             np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-5, err_msg=f"{run}: {name}")

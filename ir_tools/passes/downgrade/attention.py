@@ -47,8 +47,12 @@ def _mask_beside_lengths(layer: Layer) -> list[tuple[Dim, Dim]]:
 def _mask_broadcast(graph: Graph, layer: Layer) -> bool:
     """True if a static dim of the mask differs from the static L or S in its place: a 1 in the place of L or S
     other than 1, or several rows for a query of one (L = 1), each broadcast by the op, which 2023.3 to 2024.2 refuse
-    to read (they ask each dim to equal L and S)."""
-    return any(m.is_static and d.is_static and m.lo != d.lo for m, d in _mask_beside_lengths(layer))
+    to read (they ask each dim to equal L and S); or if the mask holds a static 1 in the place of a dynamic L (a
+    BERT-like encoder's [?, 1, 1, ?]), which the same check reads as an L of 1: the output's L inferred 1, so that
+    a Transpose after it (an attention's, merging its heads) fails at inference (measured on 2024.0 and 2024.1)."""
+    beside = _mask_beside_lengths(layer)
+    return any(m.is_static and d.is_static and m.lo != d.lo for m, d in beside) or (
+        bool(beside) and beside[0][0] == Dim(1, 1) and not beside[0][1].is_static)
 
 
 def _mask_broadcast_dynamic(graph: Graph, layer: Layer) -> bool:
@@ -121,7 +125,8 @@ class ScaledDotProductAttentionTo8(Downgrade):
     computes a boolean mask inverted (measured: 2023.3 to 2025.2), a layer with one (not causal: causal ignores the
     mask, and is right) is rewritten too, though the target creates SDPA-13; so is, for a target that refuses to read
     a mask broadcast in its last two dims (measured: 2023.3 to 2024.2), a layer (not causal) whose mask has a 1 in
-    the place of L or S other than 1, or several rows for a query of one (rule 2 adds it as the op broadcasts it);
+    the place of L or S other than 1, or several rows for a query of one, or a 1 in the place of a dynamic L, whose
+    output those releases infer of L 1 (rule 2 adds it as the op broadcasts it);
     and, for a target that computes a rank-4 query beside a key or value of rank 3 wrongly on static dims, or fails
     on it on dynamic ones (measured: 2023.3 and 2024.0; 2023.3), such a layer (rule 3 broadcasts them as the op
     does); and, for a target that crashes on a mask of rank 0 fed at inference beside a query of batch dims of 1 and
