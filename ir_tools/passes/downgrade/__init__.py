@@ -22,6 +22,7 @@ from .gather import GatherTo7
 from .if_branch import IfBranch
 from .integer_reduction import IntegerReduction
 from .interpolate import InterpolateTo4
+from .istft import IstftTo9
 from .names import OwnOutputTensors, UniqueNames
 from .normalization import GroupNormalizationTo6
 from .own_opset import OwnOpset
@@ -50,7 +51,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, ScatterElementsLoop,
     SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4,
     ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
-    SameOpTo, EyeTo4, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9,
+    SameOpTo, EyeTo4, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9, IstftTo9,
     EmptyReductionConst, IntegerReduction,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,

@@ -48,7 +48,7 @@ class StftTo9(Downgrade):
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         """A frame_size or frame_step not a Const, a signal rank or window length not static: the frame indices
         and the window's padding are built from them. A signal of a type not of ``TYPES`` (OpenVINO reads no other). A
-        target without RDFT-9 (before 2022.3)."""
+        target without RDFT-9 (before 2022.2)."""
         if self.target is not None and not self.target.creates("RDFT", "opset9", {}):
             return "the target has no RDFT-9 (opset9)"
         if _geometry(graph, layer) is None:
