@@ -48,6 +48,8 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   the first with opset16, to 2025.3);
 - ``einsum_ellipsis_not_compiled``: Einsum-7 "...ij,jk->...ik" read, but not compiled ("Unsupported operation of
   type: Einsum"; ``einsum_ellipsis``: 2023.0 to 2025.0);
+- ``einsum_labels_broadcast_refused``: Einsum-7 whose labels broadcast (a label of length 1 in one input and 3 in
+  another) refused when read, of static dims (``einsum_label_broadcast``: 2023.0 to 2025.0);
 - ``dft_dynamic_not_compiled``: DFT-7 and IDFT-7 of an input of dynamic shape read, but not compiled ("Doesn't
   support op with dynamic shapes"; ``dft_dynamic``: 2023.0 to 2025.1);
 - ``bitwise_unsigned_wrong``: BitwiseNot-13 on u16, u32 and u64 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped
@@ -215,6 +217,11 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("group_norm_2d_not_compiled")
     if answer.get("einsum_ellipsis") is False:  # (as sdpa_lower_rank: not measured before the question)
         found.append("einsum_ellipsis_not_compiled")
+    static = {key: said for key, said in (answer.get("einsum_label_broadcast") or {}).items() if "static" in key}
+    if set(static.values()) == {"refused"}:
+        found.append("einsum_labels_broadcast_refused")
+    elif set(static.values()) - {"right"}:
+        sys.exit(f"{answer['version']}: Einsum-7 of labels that broadcast {static}: a defect no key describes")
     if answer.get("dft_dynamic") is False:  # (as sdpa_lower_rank: not measured before the question)
         found.append("dft_dynamic_not_compiled")
     if answer.get("converts_otherwise"):

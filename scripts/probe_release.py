@@ -848,6 +848,35 @@ def einsum_ellipsis() -> bool:
     return bool(np.abs(got - want).max() <= 1e-5 * max(1.0, float(np.abs(want).max())))
 
 
+def einsum_label_broadcast() -> dict[str, str]:
+    """What the release does with Einsum-7 whose labels broadcast (a label of length 1 in one input and 3 in another,
+    which the current OpenVINO computes as numpy does): "ij,jk->ik" of [2, 1] and [3, 4] (a summed label) and
+    "bij,bjk->bik" of [1, 2, 3] and [2, 3, 4] (a kept one), each declared of those dims ("static") and of dynamic dims
+    ("dynamic"), fed those: "refused" if its shape inference refuses them (2024.0: "label_to_shape ... compatible"),
+    else as ``_computed`` says."""
+    try:
+        import openvino.opset7 as ops
+    except ImportError:  # 2023.x
+        import openvino.runtime.opset7 as ops
+    rng = np.random.default_rng(7)
+    answers = {}
+    for equation, shapes in (("ij,jk->ik", ([2, 1], [3, 4])), ("bij,bjk->bik", ([1, 2, 3], [2, 3, 4]))):
+        values = [rng.standard_normal(shape) for shape in shapes]
+        want = np.einsum(equation, *values)
+        for declared in ("static", "dynamic"):
+            key = f"{equation} {declared}"
+            params = [ops.parameter(shape if declared == "static" else [-1] * len(shape), np.float32, name=f"x{i}")
+                      for i, shape in enumerate(shapes)]
+            try:
+                model = ov.Model([ops.einsum(params, equation)], params, "einsum")
+            except RuntimeError as error:
+                print(f"{key}: {error}", file=sys.stderr)
+                answers[key] = "refused"
+                continue
+            answers[key] = _computed(model, [v.astype(np.float32) for v in values], want, key)
+    return answers
+
+
 def dft_dynamic() -> bool:
     """True if the CPU plugin compiles and runs DFT-7 and IDFT-7 (axis 2, no signal_size) of an input of dynamic shape
     ([?, ?, ?, 2], fed [2, 3, 16, 2]) within 1e-5 of float64 numpy; False if it fails to (2025.0: "Unsupported
@@ -1586,7 +1615,8 @@ def main(only: list[str]) -> None:
                  "reduce_empty_axis": reduce_empty_axis, "reduce_empty_integers": reduce_empty_integers,
                  "reduce_integers": reduce_integers, "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
-                 "einsum_ellipsis": einsum_ellipsis, "dft_dynamic": dft_dynamic,
+                 "einsum_ellipsis": einsum_ellipsis, "einsum_label_broadcast": einsum_label_broadcast,
+                 "dft_dynamic": dft_dynamic,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,
                  "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,
                  "float_convert": float_convert,

@@ -83,6 +83,9 @@ DEFECTS: dict[str, str] = {
     "einsum_ellipsis_not_compiled": "reads Einsum-7 with an ellipsis or a label repeated in one input but does not "
                                     "compile it ('Unsupported operation of type: Einsum'; two inputs holding an "
                                     "ellipsis: refused when read)",
+    "einsum_labels_broadcast_refused": "refuses to read Einsum-7 whose labels broadcast (a label of length 1 in one "
+                                       "input and longer in another, which the current OpenVINO computes as numpy "
+                                       "does: 'label_to_shape ... compatible')",
     "dft_dynamic_not_compiled": "reads DFT-7 and IDFT-7 of a dynamic shape (an input with a dynamic dim, or a "
                                 "signal_size known only at inference) but does not compile them ('Unsupported "
                                 "operation of type: DFT ... Doesn't support op with dynamic shapes')",
@@ -261,6 +264,12 @@ class Release:
       hold an ellipsis ("label_to_shape ... compatible"); letters alone they compile. Measured on every release
       from 2023.0 to 2026.4 (``einsum_ellipsis``: 2025.1 on compile and compute it), found by a helper converting
       torch models with ``torch.einsum``;
+    - ``einsum_labels_broadcast_refused``: 2023.0 to 2025.0 refuse to read Einsum-7 whose labels broadcast
+      ("ij,jk->ik" of [2, 1] and [3, 4]: a summed label; "bij,bjk->bik" of [1, 2, 3] and [2, 3, 4]: a kept one),
+      declared of static dims ("label_to_shape[label].compatible"); declared dynamic and fed so, they compute the kept
+      label's right and fail at inference on the summed one. Measured on every release from 2023.0 to 2026.4
+      (``einsum_label_broadcast``: 2025.1 on compute all four right), found by the Einsum-7 conformance cases run on
+      2023.0;
     - ``dft_dynamic_not_compiled``: 2023.0 to 2025.1 read DFT-7 and IDFT-7 of an input with a dynamic dim (any:
       the batch's, the transformed axis's) but their CPU plugin does not compile them ("Unsupported operation of
       type: DFT ... Doesn't support op with dynamic shapes"), with or without signal_size, nor those of a static

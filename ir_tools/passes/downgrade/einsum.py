@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 
-from ...base.dims import Dim
+from ...base.dims import Dim, Shape
 from ...base.errors import IrToolsError
 from ...ir.model import Graph, Layer
 from ...ops import attrs as A
@@ -37,32 +37,56 @@ def _not_compiled(graph: Graph, layer: Layer) -> bool:
     return labels is not None and any(ELLIPSIS in term or len(set(term)) < len(term) for term in labels[0])
 
 
+def _labels_broadcast(graph: Graph, layer: Layer) -> bool:
+    """True for an Einsum-7 with a label of static length 1 in one input and longer in another (``_stretched``),
+    which the current OpenVINO broadcasts and 2023.0 to 2025.0 refuse to read ("label_to_shape ... compatible")."""
+    labels = _labels(layer)
+    return labels is not None and bool(_stretched(labels[0], [declared_type(port).shape for port in layer.inputs]))
+
+
+def _stretched(inputs: tuple[tuple[str, ...], ...], shapes: list[Shape]) -> dict[str, int]:
+    """Each label (the ellipsis aside) of static length 1 in some input and longer in another, with that length,
+    of the inputs' ``shapes`` (an input of unknown rank left out)."""
+    lengths: dict[str, set[int]] = {}
+    for labels, shape in zip(inputs, shapes, strict=True):
+        if shape is None:
+            continue
+        for label, axis in zip(labels, _starts(labels, len(shape) - len(labels) + 1), strict=True):
+            if label != ELLIPSIS and shape[axis].is_static:
+                lengths.setdefault(label, set()).add(shape[axis].lo)
+    return {label: max(found) for label, found in lengths.items() if 1 in found and max(found) > 1}
+
+
 class EinsumLetters(Downgrade):
     """For a target whose CPU plugin compiles no Einsum-7 with an ellipsis or a diagonal
-    (``einsum_ellipsis_not_compiled``, measured: 2023.0 to 2025.0), an Einsum-7 of distinct letters alone:
+    (``einsum_ellipsis_not_compiled``, measured: 2023.0 to 2025.0), or reads none whose labels broadcast
+    (``einsum_labels_broadcast_refused``), an Einsum-7 of distinct letters alone of equal lengths:
 
     1. each label repeated in one input (a diagonal) taken once, by a Transpose-1 bringing two of its axes to the
        front and a Gather-7 of ``range(n)`` on the second with batch_dims 1 (``x[i, i, ...]``, n of ShapeOf-3: dims
        may be dynamic), until no label repeats; that input's labels are then the diagonal's, then the others in
        their order;
-    2. the ellipsis spelled as letters the equation does not use, one per dim it stands for, right-aligned across the
+    2. each label of length 1 in one input and n in another (``_stretched``, static) broadcast to n where it is 1,
+       by Broadcast-3 (bidirectional, to a Const of 1s but n there);
+    3. the ellipsis spelled as letters the equation does not use, one per dim it stands for, right-aligned across the
        inputs as the ellipsis broadcasts (implicit mode made explicit). Where those dims are held by one input only,
        or are static and equal in every input holding them, that is all; else (dynamic, or a 1 against another
        length) each input holding an ellipsis is first broadcast (Broadcast-3 bidirectional) to the others' dims
        under it, so that every one holds them all and alike;
-    3. an equation of one input whose output only reorders its labels is a Transpose-1, the identity a Reshape-1 to
+    4. an equation of one input whose output only reorders its labels is a Transpose-1, the identity a Reshape-1 to
        its own dims (measured on 2023.0, of a model input: an Einsum-7 of the identity dies, SIGSEGV; a Transpose-1
        of one axis into a model output gives what its memory held).
 
-    The diagonal only moves values, and the Einsum left computes what the original's does of them: the same numbers.
+    The diagonal and the broadcasts only move values, and the Einsum left computes what the original's does of them:
+    the same numbers.
     Left (``declines``), for ``retarget`` to refuse: an input of dynamic rank under an ellipsis, and an equation that
     would need more than 52 letters."""
 
-    rewrites = {"Einsum-7": "into Einsum-7 of letters alone (a diagonal taken by Transpose-1 and Gather-7, an ellipsis "
-                            "spelled as letters, its dims broadcast by Broadcast-3 where not provably equal; a "
-                            "Transpose-1 or Reshape-1 where it only reorders one input), on inputs of static rank "
-                            "under an ellipsis"}
-    repairs = {"einsum_ellipsis_not_compiled": _not_compiled}
+    rewrites = {"Einsum-7": "into Einsum-7 of letters alone (a diagonal taken by Transpose-1 and Gather-7, a label of "
+                            "length 1 against a longer one broadcast by Broadcast-3, an ellipsis spelled as letters, "
+                            "its dims broadcast by Broadcast-3 where not provably equal; a Transpose-1 or Reshape-1 "
+                            "where it only reorders one input), on inputs of static rank under an ellipsis"}
+    repairs = {"einsum_ellipsis_not_compiled": _not_compiled, "einsum_labels_broadcast_refused": _labels_broadcast}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         return _plan(layer)[1]
@@ -75,10 +99,12 @@ class EinsumLetters(Downgrade):
             inputs, _ = _labels(layer) or ((), ())
             diagonal = any(len(set(labels)) < len(labels) for labels in inputs)
             ellipsis = any(ELLIPSIS in labels for labels in inputs)
+            stretched = _labels_broadcast(graph, layer)
             new = builder.replace_layer(layer, lambda: [_spelled(builder, layer, widths, letters, equal)],  # noqa: B023
                                         origin_text(layer, "Einsum-7"))
-            what = " and ".join(["an ellipsis"] * ellipsis + ["a diagonal"] * diagonal)
-            steps = ["Transpose-1 + Gather-7"] * diagonal + ["Broadcast-3"] * (not equal)
+            kinds = ["an ellipsis"] * ellipsis + ["a diagonal"] * diagonal + ["labels broadcast"] * stretched
+            what = " and ".join(kinds)
+            steps = ["Transpose-1 + Gather-7"] * diagonal + ["Broadcast-3"] * (stretched or not equal)
             last = "Einsum-7 of letters" if new[-1].is_a("Einsum") else op_label(new[-1].type, new[-1].version)
             stats[f"Einsum-7 ({what}) -> {''.join(f'{step} + ' for step in steps)}{last}"] += 1
         return PassResult(graph, bool(stats), stats)
@@ -126,6 +152,9 @@ def _spelled(builder: GraphBuilder, layer: Layer, widths: list[int], letters: li
     for i, (labels, w) in enumerate(zip(inputs, widths, strict=True)):
         sources[i], labels = _diagonals(builder, f"{name}/{i}", sources[i], labels, w)
         inputs = (*inputs[:i], labels, *inputs[i + 1:])
+    stretched = _stretched(inputs, [builder.type_of(out).shape for out in sources])
+    for i, labels in enumerate(inputs):
+        sources[i] = _stretch(builder, f"{name}/{i}", sources[i], labels, stretched)
     if not equal:
         sources, widths = _broadcast(builder, name, inputs, sources, widths), \
             [len(letters) if w >= 0 else w for w in widths]
@@ -172,6 +201,24 @@ def _diagonals(builder: GraphBuilder, name: str, value: Output, labels: tuple[st
                                       [moved, along, one], at))
         labels = (repeated, *(label for j, label in enumerate(labels) if j not in (first, second)))
     return value, labels
+
+
+def _stretch(builder: GraphBuilder, name: str, value: Output, labels: tuple[str, ...], stretched: dict[str, int],
+             ) -> Output:
+    """``value``, of ``labels``, broadcast to the length of each label of ``stretched`` where its length is 1 (step 2
+    of ``EinsumLetters``); as it is where none is."""
+    shape = builder.type_of(value).shape
+    if shape is None:
+        return value
+    target = np.ones(len(shape), np.int64)
+    for label, axis in zip(labels, _starts(labels, len(shape) - len(labels) + 1), strict=True):
+        if label in stretched and shape[axis].is_static and shape[axis].lo == 1:
+            target[axis] = stretched[label]
+    if (target == 1).all():
+        return value
+    both = builder.attrs("Broadcast", "opset3", mode="bidirectional")
+    return output_of(builder.add("Broadcast", "opset3", both, [value, builder.const(target, f"{name}/stretch_to")],
+                                 f"{name}/stretched"))
 
 
 def _starts(labels: tuple[str, ...], width: int) -> list[int]:
