@@ -23,29 +23,10 @@ import numpy as np
 import pytest
 
 from tests.downgrade.runs import NEEDS_2023, assert_network_proved, assert_refused, migrate, migrated_runs
+from tests.downgrade.test_stft import FRAME_SIZES, TYPES, spectral_values
 
 pytestmark = NEEDS_2023
 
-#: The data types drawn, each in turn (the rewrite's ``TYPES``; bf16 fed as f32 and converted in the model, and its
-#: output converted back to f32, which is exact).
-TYPES = ("f32", "f16", "bf16", "f64")
-#: Frame sizes drawn: odd, even and powers of two, 1 to 512.
-FRAME_SIZES = (1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 63, 64, 100, 128, 255, 256, 400, 512)
-
-
-def _data(rng: np.random.Generator, kind: str, shape: tuple[int, ...]) -> np.ndarray:
-    """Spectra of mixed scales with -0.0, +0.0 and now and then a NaN or an infinity among them (no infinity in f16,
-    whose model inputs 2023.0 reads as +-65504; f16 kept small enough that no sum overflows); all -0.0 now and
-    then."""
-    scale = rng.choice([1.0, 1e-3, 8.0] if kind == "f16" else [1.0, 1e-3, 1e4, 1e20], shape)
-    value = rng.standard_normal(shape) * scale
-    picks = rng.random(shape) < 0.002
-    special = [np.nan, -0.0, 0.0] if kind == "f16" else [np.nan, -0.0, 0.0, np.inf, -np.inf]
-    value[picks] = rng.choice(special, int(picks.sum()))
-    value[rng.random(shape) < 0.02] = -0.0
-    if rng.random() < 0.05:
-        value = np.full(shape, -0.0)
-    return value.astype({"f16": np.float16, "f64": np.float64}.get(kind, np.float32))
 
 
 def _window(rng: np.random.Generator, length: int, fed_type: type) -> np.ndarray:
@@ -96,7 +77,7 @@ def istft_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path,
         dims = [-1] * (len(shape) - 1) + [2] if rng.random() < 0.25 else list(shape)
         data = o1.parameter(dims, fed_type, name=f"x{made}")
         params.append(data)
-        fed[f"x{made}"] = _data(rng, kind, shape).astype(fed_type)
+        fed[f"x{made}"] = spectral_values(rng, kind, shape).astype(fed_type)
         weights = _window(rng, window, fed_type)
         if made % 3:
             taper = o1.constant(weights)

@@ -20,10 +20,10 @@ TYPES = ("f32", "f16", "bf16", "f64")
 FRAME_SIZES = (1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 63, 64, 100, 128, 255, 256, 400, 512)
 
 
-def _signal(rng: np.random.Generator, kind: str, shape: tuple[int, ...]) -> np.ndarray:
+def spectral_values(rng: np.random.Generator, kind: str, shape: tuple[int, ...]) -> np.ndarray:
     """Values of mixed scales with -0.0, +0.0 and now and then a NaN or an infinity among them (no infinity in f16,
-    whose model inputs 2023.0 reads as +-65504; f16 kept small enough that no frame's transform overflows); all -0.0
-    now and then."""
+    whose model inputs 2023.0 reads as +-65504; f16 kept small enough that no frame's transform, nor an inverse's sum,
+    overflows); all -0.0 now and then: an STFT's signal, an ISTFT's spectra (tests/downgrade/test_istft.py)."""
     scale = rng.choice([1.0, 1e-3, 8.0] if kind == "f16" else [1.0, 1e-3, 1e4, 1e20], shape)
     value = rng.standard_normal(shape) * scale
     picks = rng.random(shape) < 0.002
@@ -56,7 +56,7 @@ def stft_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, 
         dims = [-1] * len(shape) if made % 4 == 3 else list(shape)
         signal = o1.parameter(dims, fed_type, name=f"x{made}")
         params.append(signal)
-        fed[f"x{made}"] = _signal(rng, kind, shape).astype(fed_type)
+        fed[f"x{made}"] = spectral_values(rng, kind, shape).astype(fed_type)
         weights = (rng.random(window) * rng.choice([1.0, -2.0])).astype(fed_type)
         if made % 3:
             taper = o1.constant(weights)

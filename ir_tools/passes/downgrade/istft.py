@@ -13,7 +13,7 @@ from ..base import PassResult
 from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
 from .base import Downgrade, const_input, source
-from .stft import TYPES, WIDENED
+from .stft import WIDENED, const_count, framing, spectral_refusal
 
 LABEL = "ISTFT-16"
 
@@ -56,15 +56,9 @@ class IstftTo9(Downgrade):
         """A frame_size or frame_step not a Const, a data rank or window length not static, a Const length not
         positive (OpenVINO's CPU writes past its output then): the overlap-add and the window's padding are built from
         them. Data of a type not of ``TYPES`` (OpenVINO reads no other). A target without IRDFT-9 (before 2022.2)."""
-        if self.target is not None and not self.target.creates("IRDFT", "opset9", {}):
-            return "the target has no IRDFT-9 (opset9)"
-        if _geometry(graph, layer) is None:
-            return ("its frame_size or frame_step is not a Const, its data's rank or its window's length is not "
-                    "static, or its length is a Const not positive")
-        element = declared_type(layer.inputs[0]).element
-        if element not in TYPES:
-            return f"its data is {element}, not f32, f16, bf16 or f64"
-        return None
+        return spectral_refusal(self, layer, "IRDFT", _geometry(graph, layer) is not None, "data", (
+            "its frame_size or frame_step is not a Const, its data's rank or its window's length is not static, or "
+            "its length is a Const not positive"))
 
 
 def _geometry(graph: Graph, layer: Layer) -> tuple[int, int, int, int, bool, bool, int | None] | None:
@@ -73,30 +67,22 @@ def _geometry(graph: Graph, layer: Layer) -> tuple[int, int, int, int, bool, boo
     length is not static, the sizes are not positive with the window no longer than the frame, the data's static
     bins are not ``frame_size // 2 + 1``, or a Const length is not one positive value (or an attribute is
     unreadable: OpenVINO read them)."""
-    data, window = (declared_type(layer.inputs[i]).shape for i in (0, 1))
-    if data is None or len(data) not in (3, 4) or window is None or len(window) != 1 or not window[0].is_static:
-        return None
-    sizes = []
-    for port in (2, 3):
-        value = const_input(graph, layer, port)
-        if value is None or value.size != 1 or value.dtype.kind not in "iu":
-            return None
-        sizes.append(int(value.reshape(-1)[0]))
-    frame_size, frame_step = sizes
+    framed = framing(graph, layer, (3, 4))
     length = None
-    if len(layer.inputs) == 5 and (value := const_input(graph, layer, 4)) is not None:
-        if value.size != 1 or value.dtype.kind not in "iu" or int(value.reshape(-1)[0]) < 1:
+    if len(layer.inputs) == 5 and const_input(graph, layer, 4) is not None:
+        length = const_count(graph, layer, 4)
+        if length is None or length < 1:
             return None
-        length = int(value.reshape(-1)[0])
     try:
         center, normalized = (A.BOOL.parse(layer.attrs.get(name, "false")) for name in ("center", "normalized"))
     except ValueError:
         return None
-    bins = data[-3]
-    if frame_size < 1 or frame_step < 1 or window[0].as_int() > frame_size or \
-            bins.is_static and bins.as_int() != frame_size // 2 + 1:
+    if framed is None:
         return None
-    return len(data), window[0].as_int(), frame_size, frame_step, center, normalized, length
+    bins = declared_type(layer.inputs[0]).shape[-3]  # type: ignore[index] (``framing``: of a known rank)
+    if bins.is_static and bins.as_int() != framed[2] // 2 + 1:
+        return None
+    return *framed, center, normalized, length
 
 
 def _istft(builder: GraphBuilder, layer: Layer) -> Output:

@@ -49,40 +49,53 @@ class StftTo9(Downgrade):
         """A frame_size or frame_step not a Const, a signal rank or window length not static: the frame indices
         and the window's padding are built from them. A signal of a type not of ``TYPES`` (OpenVINO reads no other). A
         target without RDFT-9 (before 2022.2)."""
-        if self.target is not None and not self.target.creates("RDFT", "opset9", {}):
-            return "the target has no RDFT-9 (opset9)"
-        if _geometry(graph, layer) is None:
-            return ("its frame_size or frame_step is not a Const, its signal's rank or its window's length is not "
-                    "static")
-        element = declared_type(layer.inputs[0]).element
-        if element not in TYPES:
-            return f"its signal is {element}, not f32, f16, bf16 or f64"
-        return None
+        return spectral_refusal(self, layer, "RDFT", _geometry(graph, layer) is not None, "signal", (
+            "its frame_size or frame_step is not a Const, its signal's rank or its window's length is not static"))
+
+
+def spectral_refusal(downgrade: Downgrade, layer: Layer, transform: str, framed: bool, data: str, unframed: str,
+                     ) -> str | None:
+    """Why an STFT or ISTFT ``layer`` is not rewritten (``declines``), else None: the target has no ``transform``-9,
+    its geometry is not one the rewrite builds from (not ``framed``: ``unframed`` says why), or its ``data`` input is
+    of a type not of ``TYPES`` (OpenVINO reads no other)."""
+    if downgrade.target is not None and not downgrade.target.creates(transform, "opset9", {}):
+        return f"the target has no {transform}-9 (opset9)"
+    if not framed:
+        return unframed
+    element = declared_type(layer.inputs[0]).element
+    return None if element in TYPES else f"its {data} is {element}, not f32, f16, bf16 or f64"
 
 
 def _geometry(graph: Graph, layer: Layer) -> tuple[int, int, int, int, bool] | None:
     """``(signal rank, window length, frame_size, frame_step, transpose_frames)`` of the STFT ``layer``, None where a
     size is not a Const, the signal's rank or window's length is not static, or the sizes are not positive with the
     window no longer than the frame (or the attribute unreadable: OpenVINO read them)."""
-    signal, window = (declared_type(layer.inputs[i]).shape for i in (0, 1))
-    if signal is None or len(signal) not in (1, 2) or window is None or len(window) != 1 or \
-            not window[0].is_static:
-        return None
-    sizes = []
-    for port in (2, 3):
-        value = const_input(graph, layer, port)
-        if value is None or value.size != 1 or value.dtype.kind not in "iu":
-            return None
-        sizes.append(int(value.reshape(-1)[0]))
+    framed = framing(graph, layer, (1, 2))
     try:
         transpose = A.BOOL.parse(layer.attrs.get("transpose_frames", "false"))
     except ValueError:
         return None
-    frame_size, frame_step = sizes
-    length = window[0].as_int()
-    if frame_size < 1 or frame_step < 1 or length > frame_size:
+    return None if framed is None else (*framed, transpose)
+
+
+def framing(graph: Graph, layer: Layer, ranks: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """``(data rank, window length, frame_size, frame_step)`` of an STFT or ISTFT ``layer`` (data, window, frame_size,
+    frame_step: inputs 0 to 3), None where its data's rank is not one of ``ranks``, its window's length is not static
+    or is longer than the frame, or frame_size or frame_step is not a Const of one positive integer."""
+    data, window = (declared_type(layer.inputs[i]).shape for i in (0, 1))
+    if data is None or len(data) not in ranks or window is None or len(window) != 1 or not window[0].is_static:
         return None
-    return len(signal), length, frame_size, frame_step, transpose
+    frame_size, frame_step = (const_count(graph, layer, port) for port in (2, 3))
+    if frame_size is None or frame_step is None or frame_size < 1 or frame_step < 1 or \
+            window[0].as_int() > frame_size:
+        return None
+    return len(data), window[0].as_int(), frame_size, frame_step
+
+
+def const_count(graph: Graph, layer: Layer, port: int) -> int | None:
+    """The one integer of the Const feeding ``layer``'s input ``port``, None where it is fed or holds another."""
+    value = const_input(graph, layer, port)
+    return int(value.reshape(-1)[0]) if value is not None and value.size == 1 and value.dtype.kind in "iu" else None
 
 
 def _stft(builder: GraphBuilder, layer: Layer) -> Output:
