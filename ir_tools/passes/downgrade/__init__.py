@@ -16,6 +16,7 @@ from .einsum import EinsumLetters
 from .elementwise import ElementwiseTo1
 from .embedding_bag import EmbeddingBagTo3
 from .empty_reduction import EmptyReductionConst
+from .erfinv import ErfInvTo1
 from .eye import EyeTo4
 from .float_convert import FloatChecksTo1
 from .gather import GatherTo7
@@ -51,8 +52,8 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, ScatterElementsLoop,
     SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4,
     ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
-    SameOpTo, EyeTo4, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9, IstftTo9,
-    EmptyReductionConst, IntegerReduction,
+    SameOpTo, EyeTo4, ErfInvTo1, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9,
+    IstftTo9, EmptyReductionConst, IntegerReduction,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
