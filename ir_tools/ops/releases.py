@@ -203,8 +203,9 @@ class Release:
       measured on 2023.3, 2024.0 and 2024.1, read by 2025.0; found by a helper reviewing the downgrades); batch dims
       of 1 are read by all; 2024.3 on read and compute it right; the same check reads a mask of a 1 in the place of
       a dynamic L (a BERT-like encoder's [?, 1, 1, ?]) as of L 1: the output's L inferred 1, a Transpose after it
-      fails at inference ("conflicts with the reshape pattern"; measured on 2024.0 and 2024.1, 2025.0 runs it; a 1
-      in the place of a dynamic S runs right; found by the third wide-zoo sweep, LayoutLM);
+      fails at inference ("conflicts with the reshape pattern"; measured on 2024.0, 2024.1 and 2024.2, 2023.3 fails
+      to run it otherwise, 2024.3 on run it right; a 1 in the place of a dynamic S runs right; found by the third
+      wide-zoo sweep, LayoutLM);
     - ``sdpa_mask_broadcast_dynamic_fails``: 2023.3 reads, and compiles, such a mask where the query's and the key's
       lengths are declared dynamic (a language model's), and fails at every inference ("Shape inference of
       ScaledDotProductAttention node ... attention_mask_input_correctness"); 2024.0 on run it right (measured on

@@ -49,7 +49,8 @@ def _mask_broadcast(graph: Graph, layer: Layer) -> bool:
     other than 1, or several rows for a query of one (L = 1), each broadcast by the op, which 2023.3 to 2024.2 refuse
     to read (they ask each dim to equal L and S); or if the mask holds a static 1 in the place of a dynamic L (a
     BERT-like encoder's [?, 1, 1, ?]), which the same check reads as an L of 1: the output's L inferred 1, so that
-    a Transpose after it (an attention's, merging its heads) fails at inference (measured on 2024.0 and 2024.1)."""
+    a Transpose after it (an attention's, merging its heads) fails at inference (measured on 2024.0 to 2024.2; 2024.3
+    on run it right)."""
     beside = _mask_beside_lengths(layer)
     return any(m.is_static and d.is_static and m.lo != d.lo for m, d in beside) or (
         bool(beside) and beside[0][0] == Dim(1, 1) and not beside[0][1].is_static)
