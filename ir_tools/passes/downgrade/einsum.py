@@ -46,13 +46,14 @@ def _labels_broadcast(graph: Graph, layer: Layer) -> bool:
 
 def _stretched(inputs: tuple[tuple[str, ...], ...], shapes: list[Shape]) -> dict[str, int]:
     """Each label (the ellipsis aside) of static length 1 in some input and longer in another, with that length,
-    of the inputs' ``shapes`` (an input of unknown rank left out)."""
+    of the inputs' ``shapes`` (an input of unknown rank, or of a rank its labels do not fit, left out)."""
     lengths: dict[str, set[int]] = {}
-    for labels, shape in zip(inputs, shapes, strict=True):
-        if shape is None:
+    for labels, shape in zip(inputs, shapes, strict=False):
+        width = None if shape is None else len(shape) - len(labels) + 1
+        if width is None or width < 0 or width != 1 and ELLIPSIS not in labels:
             continue
-        for label, axis in zip(labels, _starts(labels, len(shape) - len(labels) + 1), strict=True):
-            if label != ELLIPSIS and shape[axis].is_static:
+        for label, axis in zip(labels, _starts(labels, width), strict=True):
+            if label != ELLIPSIS and shape[axis].is_static:  # type: ignore[index] (``width``: a known rank)
                 lengths.setdefault(label, set()).add(shape[axis].lo)
     return {label: max(found) for label, found in lengths.items() if 1 in found and max(found) > 1}
 
