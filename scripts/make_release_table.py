@@ -73,6 +73,8 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   +-65504 (2023.0 to 2024.2; inside a model f16 is computed in f32 alike by every release);
 - ``float_boolean_wrong``: Convert-1 of f32 or f16 into boolean False for some values of magnitude above 255
   (2023.0 to 2024.0); ``float_boolean_nan_true``: True for NaN (2024.1, 2024.2);
+- ``integer_boolean_negative_false``: Convert-1 of i16, i32 and i64 into boolean False for every negative value
+  (2023.0 to 2024.2; i8 and the unsigned types right; ``integer_boolean``);
 - ``v10_boolean_output_fails``: an IR v10 model whose output is IsNaN/IsInf/IsFinite-10's not compiled (2023.0);
 - ``avg_pool_pads_refused``: its CPU plugin does not compile (on dynamic dims: fails at inference) the AvgPool-1
   layers ``pool_geometry.cpu_pads_refused`` says, and only those, of the probe's ``avg_pool_cases`` (2023.0 to
@@ -103,7 +105,7 @@ sys.path.insert(0, str(ROOT))
 
 from ir_tools.base.dims import Dim  # noqa: E402
 from ir_tools.ops.pool_geometry import cpu_refused_length  # noqa: E402
-from ir_tools.ops.releases import FLOAT_BOOLEAN_EXACT_WITHIN  # noqa: E402
+from ir_tools.ops.releases import FLOAT_BOOLEAN_EXACT_WITHIN, NEGATIVE_BOOLEAN_TYPES  # noqa: E402
 
 OUT = ROOT / "ir_tools" / "ops" / "openvino_releases.json"
 DOCUMENTED = {"2021.4": (7, [10]), "2022.1": (8, [10, 11]), "2022.2": (9, [10, 11]), "2022.3": (10, [10, 11])}
@@ -297,6 +299,8 @@ def float_defects(answer: dict, current: dict) -> list[str]:
     - ``float_boolean_wrong``: a Convert-1 of f32 or f16 into boolean gives False for some values of magnitude above
       ``FLOAT_BOOLEAN_EXACT_WITHIN`` (``float_boolean``: none within it);
     - ``float_boolean_nan_true``: it gives True for NaN;
+    - ``integer_boolean_negative_false``: a Convert-1 of i16, i32 or i64 into boolean gives False for some negative
+      values within i32 (``integer_boolean``: none but negative ones, and of no other type);
     - ``v10_boolean_output_fails``: an IR v10 model whose output is IsNaN/IsInf/IsFinite-10's is not compiled.
 
     ``float_convert`` (its 23 values) must differ from ``current``'s only as those keys say."""
@@ -322,6 +326,14 @@ def float_defects(answer: dict, current: dict) -> list[str]:
         found.append("float_boolean_wrong")
     if any(booleans[e]["nan"] for e in booleans):
         found.append("float_boolean_nan_true")
+    integers, right = answer["integer_boolean"], current["integer_boolean"]
+    if any(right[e]["wrong"] for e in right):
+        sys.exit(f"{version}: the current release converts integers into boolean wrongly {right}")
+    wrong = {e for e in integers if integers[e]["wrong"]}
+    if wrong:
+        if wrong - NEGATIVE_BOOLEAN_TYPES or any(integers[e]["negative"] != integers[e]["wrong"] for e in wrong):
+            sys.exit(f"{version}: integers into boolean {integers}: a defect no key describes")
+        found.append("integer_boolean_negative_false")
     _float_convert_explained(answer, current, set(found))
     v10, v10_right = answer["v10_boolean_outputs"], current["v10_boolean_outputs"]
     failing = {op for op in v10 if v10[op] != v10_right[op]}

@@ -1392,6 +1392,37 @@ def float_boolean() -> dict[str, dict[str, float | int | None]]:
     return answers
 
 
+def _integer_boolean_values(element: str) -> np.ndarray:
+    """Values of the integer type ``element`` converted into boolean by ``integer_boolean``: every value of an 8- or
+    16-bit type; of wider ones every value within 3 of +-2^k (k from 0 to 31) and 20000 seeded, all within
+    (-2^31, 2^31): beyond it the current OpenVINO holds the value through i32 (i32 -2^31 and u32 2^31 into False)."""
+    dtype = np.dtype(CONVERT_TYPES[element])
+    info = np.iinfo(dtype)
+    if info.bits <= 16:
+        return np.arange(info.min, info.max + 1, dtype=np.int64).astype(dtype)
+    low, high = max(info.min, -2**31 + 1), min(info.max, 2**31 - 1)
+    near = {s * 2**k + d for k in range(32) for s in (1, -1) for d in range(-3, 4)}
+    seeded = np.random.default_rng(11).integers(low, high, 20000, endpoint=True)
+    return np.array(sorted({int(v) for v in seeded} | {v for v in near if low <= v <= high}), dtype)
+
+
+def integer_boolean() -> dict[str, dict[str, int | None]]:
+    """Convert-1 of each integer type into boolean on ``_integer_boolean_values``, against the specification (True for
+    every value but 0): ``wrong``, how many values it converts otherwise; ``negative``, how many of them are negative;
+    ``least``, the least magnitude among them (None if none: 2024.0 gives False for i16 -1, the current one True)."""
+    answers: dict[str, dict[str, int | None]] = {}
+    for element in CONVERT_TYPES:
+        values = _integer_boolean_values(element)
+        x = ov.op.Parameter(getattr(ov.Type, element), ov.PartialShape([values.size]))
+        node = NodeFactory("opset1").create("Convert", [x.output(0)], {"destination_type": "boolean"})
+        got = np.asarray(compiled(ov.Model([node.output(0)], [x], "integer_boolean")).create_infer_request().infer(
+            [values])[0]).astype(bool)
+        wrong = got != (values != 0)
+        answers[element] = {"wrong": int(wrong.sum()), "negative": int((wrong & (values < 0)).sum()),
+                            "least": int(np.abs(values[wrong].astype(np.int64)).min()) if wrong.any() else None}
+    return answers
+
+
 #: The values ``f16_io`` feeds: infinities, NaN, f16's largest, one, values beyond f16's range.
 F16_IO_VALUES = [float("inf"), float("-inf"), float("nan"), 65504.0, 1.0, 70000.0, -70000.0, 0.0]
 
@@ -1621,7 +1652,8 @@ def main(only: list[str]) -> None:
                  "int_to_float": int_to_float, "int_to_f16_inside": int_to_f16_inside,
                  "float_convert": float_convert,
                  "v10_boolean_outputs": v10_boolean_outputs, "f16_io": f16_io,
-                 "float_boolean": float_boolean, "avg_pool_pads": avg_pool_pads, "if_self_compare": if_self_compare,
+                 "float_boolean": float_boolean, "integer_boolean": integer_boolean, "avg_pool_pads": avg_pool_pads,
+                 "if_self_compare": if_self_compare,
                  "max_pool_ceil_torch": max_pool_ceil_torch, "left_shift_16": left_shift_16,
                  "segment_max": segment_max}
     unknown = set(only) - set(questions)

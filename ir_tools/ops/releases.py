@@ -102,6 +102,8 @@ DEFECTS: dict[str, str] = {
                            "255 (255.5, 256, 3e38, inf: False, not True)",
     "float_boolean_nan_true": "computes Convert-1 from a float into boolean as True for NaN, where the current "
                               "OpenVINO gives False",
+    "integer_boolean_negative_false": "computes Convert-1 from i16, i32 or i64 into boolean as False for every "
+                                      "negative value (-1: False, not True)",
     "v10_boolean_output_fails": "fails to compile an IR v10 model where IsNaN-10, IsInf-10 or IsFinite-10 is read "
                                 "by other than a single LogicalNot-1 or LogicalAnd-1 (a Result, a Reshape, a Convert: "
                                 "'Eltwise node ... doesn't support BOOL precision')",
@@ -123,6 +125,9 @@ DEFECTS: dict[str, str] = {
 #: measured (``float_boolean_wrong``: 2023.0 to 2024.0 give False for some of magnitude 255.02 and above, none below,
 #: on every f16 value and 274644 f32 ones).
 FLOAT_BOOLEAN_EXACT_WITHIN = 255.0
+#: The integer types whose Convert-1 into boolean ``integer_boolean_negative_false`` makes False of a negative value
+#: (2023.0 to 2024.2; i8 and the unsigned types right on every release measured).
+NEGATIVE_BOOLEAN_TYPES = frozenset({"i16", "i32", "i64"})
 
 
 #: Element types packed several to a byte that a release reads in the reverse order within each byte, where the
@@ -310,6 +315,10 @@ class Release:
       of magnitude above 255 (255.5, 256, 3e38, +-inf; 77543 of 274644 f32 values, 534 of the f16 ones, the least
       255.02), right for every value within +-255 (``FLOAT_BOOLEAN_EXACT_WITHIN``); 2024.1 on right;
     - ``float_boolean_nan_true``: 2024.1 and 2024.2 convert NaN into True (f32 and f16), the current one False;
+    - ``integer_boolean_negative_false``: 2023.0 to 2024.2 compute Convert-1 of i16, i32 and i64 into boolean as
+      False for every negative value (every negative i16, and the 10193 negative ones of 20407 i32 and i64 values
+      within (-2^31, 2^31)), the current one True; i8 and the unsigned types right (``NEGATIVE_BOOLEAN_TYPES``;
+      found by a helper migrating DeBERTa-v2, whose mask, fed integers, is multiplied and converted into boolean);
     - ``v10_boolean_output_fails``: 2023.0 does not compile an IR v10 model whose output is IsNaN-10's, IsInf-10's or
       IsFinite-10's ("doesn't support BOOL precision"), nor one where such a layer is read by a Reshape, an
       Unsqueeze, a Concat, a Convert-1, a Select-1 or two LogicalNot-1 (it does where a single LogicalNot-1 or

@@ -1,8 +1,8 @@
 """Float conversions a release computes otherwise than the current OpenVINO (measured: ``ops/releases.DEFECTS``):
-Convert-1 of a float into boolean as the specification's comparison, IsNaN/IsInf/IsFinite-10 as an IR v10 model's
-output as comparisons, and the f16 model inputs and outputs a release reads or writes saturated (no rewrite: a
-refusal, or for an input a warning); with the magnitude a float output provably keeps to (``magnitude``), which
-tells the layers no such defect can reach."""
+Convert-1 of a float, or of a signed integer, into boolean as the specification's comparison, IsNaN/IsInf/IsFinite-10
+as an IR v10 model's output as comparisons, and the f16 model inputs and outputs a release reads or writes saturated
+(no rewrite: a refusal, or for an input a warning); with the magnitude a float output provably keeps to
+(``magnitude``), which tells the layers no such defect can reach."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 
 from ...base.dtypes import INTEGER_TYPES, element_type
 from ...ir.model import Graph, Layer
-from ...ops.releases import FLOAT_BOOLEAN_EXACT_WITHIN, op_label
+from ...ops.releases import FLOAT_BOOLEAN_EXACT_WITHIN, NEGATIVE_BOOLEAN_TYPES, op_label
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type, declared_type_of
@@ -119,6 +119,17 @@ def _to_boolean(layer: Layer) -> bool:
         op_label(layer.type, layer.version) == "Convert-1"
 
 
+def _negative(graph: Graph, layer: Layer) -> bool:
+    """``integer_boolean_negative_false`` hits a Convert-1 of i16, i32 or i64 (``NEGATIVE_BOOLEAN_TYPES``) into
+    boolean whose input is not folded (``constant``: every release folds a Const's conversion alike)."""
+    outs, ins = layer.output_records(), layer.input_records()
+    if not outs or not ins or declared_type_of(outs[0][1], outs[0][2]).element != "boolean" or \
+            op_label(layer.type, layer.version) != "Convert-1":
+        return False
+    return declared_type_of(ins[0][1], ins[0][2]).element in NEGATIVE_BOOLEAN_TYPES and \
+        not constant(graph, source(graph, layer, 0))
+
+
 def _beyond_exact(graph: Graph, layer: Layer) -> bool:
     """``float_boolean_wrong`` hits a Convert of a float into boolean whose input may lie beyond
     ``FLOAT_BOOLEAN_EXACT_WITHIN`` (every value within it is converted right) and is not folded (``constant``)."""
@@ -151,6 +162,7 @@ def _v10_output(graph: Graph, layer: Layer) -> bool:
 
 
 _BOOLEAN = "as LogicalAnd-1 of NotEqual-1(x, 0) and Equal-1(x, x) (True but for zeros and NaN)"
+_INTEGER_BOOLEAN = "as NotEqual-1(x, 0)"
 _CHECKS = {"IsNaN-10": "as NotEqual-1(x, x)", "IsInf-10": "as Equal-1 of Abs-1(x), or of x, with inf (or -inf)",
            "IsFinite-10": "as Less-1(Abs-1(x), inf) in f32, and-ed with x being 0 or of at least f32's least normal "
                           "magnitude (the CPU's IsFinite is False for a subnormal)"}
@@ -164,7 +176,11 @@ class FloatChecksTo1(Downgrade):
        magnitude above 255; ``float_boolean_nan_true``: 2024.1 and 2024.2 True for NaN) is
        ``LogicalAnd(NotEqual(x, 0), Equal(x, x))``; a Convert whose input provably lies within +-255 (without NaN for
        the second) is computed right, and left, and so is one of Consts alone, which every release folds alike (the
-       rewrite would not: a Const NaN is folded into True);
+       rewrite would not: a Const NaN is folded into True); Convert-1 of i16, i32 or i64 into boolean
+       (``integer_boolean_negative_false``: 2023.0 to 2024.2 give False for every negative value) is
+       ``NotEqual(x, 0)``, as the current OpenVINO computes it for every value within (-2^31, 2^31) (i32 -2^31 it
+       converts into False, and an i64 beyond i32 as its low 32 bits: a target holds such an i64 saturated anyway);
+       one of Consts alone is left;
     2. IsNaN-10, IsInf-10 and IsFinite-10 of an IR v10 model but one read by a single LogicalNot-1 or LogicalAnd-1
        (``v10_boolean_output_fails``: 2023.0 does not compile them) are ``NotEqual(x, x)``, ``Equal(Abs(x), inf)``
        (``Equal(x, inf)`` or ``Equal(x, -inf)`` where one sign is detected) and ``Less(Abs(x), inf)`` in f32 (an f16
@@ -176,8 +192,10 @@ class FloatChecksTo1(Downgrade):
        releases, IsNaN and IsInf too); an IsInf detecting neither sign, and inputs of another type than f16 and f32,
        are left."""
 
-    rewrites = {"Convert-1": f"from f32 or f16 into boolean {_BOOLEAN}", **_CHECKS}
+    rewrites = {"Convert-1": f"from f32 or f16 into boolean {_BOOLEAN}; from i16, i32 or i64 {_INTEGER_BOOLEAN}",
+                **_CHECKS}
     repairs = {"float_boolean_wrong": _beyond_exact, "float_boolean_nan_true": _nan,
+               "integer_boolean_negative_false": _negative,
                "v10_boolean_output_fails": _v10_output}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
@@ -220,6 +238,8 @@ def _comparison(builder: GraphBuilder, layer: Layer, label: str, x: Output) -> O
     def const(value: float, suffix: str) -> Output:
         return builder.const(np.array(value, dtype), f"{name}/{suffix}")
 
+    if label == "Convert-1" and dtype.kind in "iu":  # (integer_boolean_negative_false)
+        return add("NotEqual", [x, const(0, "zero")], "")
     if label == "Convert-1":
         return add("LogicalAnd", [add("NotEqual", [x, const(0.0, "zero")], "nonzero"),
                                   add("Equal", [x, x], "not_nan")], "")
