@@ -75,6 +75,9 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   (2023.0 to 2024.0); ``float_boolean_nan_true``: True for NaN (2024.1, 2024.2);
 - ``integer_boolean_negative_false``: Convert-1 of i16, i32 and i64 into boolean False for every negative value
   (2023.0 to 2024.2; i8 and the unsigned types right; ``integer_boolean``);
+- ``masked_attention_row_nan``: attention written as ops (Transpose, MatMul, Add of a mask, SoftMax-8, MatMul,
+  Transpose: the form ScaledDotProductAttention-13 is migrated into) computed as NaN in a row whose every key a
+  finite mask value takes out (``masked_attention_rows``: -1e30 or f32's least "nan", not uniform weights; 2023.0);
 - ``v10_boolean_output_fails``: an IR v10 model whose output is IsNaN/IsInf/IsFinite-10's not compiled (2023.0);
 - ``avg_pool_pads_refused``: its CPU plugin does not compile (on dynamic dims: fails at inference) the AvgPool-1
   layers ``pool_geometry.cpu_pads_refused`` says, and only those, of the probe's ``avg_pool_cases`` (2023.0 to
@@ -201,6 +204,11 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         sys.exit(f"{answer['version']}: SDPA-13 of a scalar mask fed: {scalar}, a defect no key describes")
     if scalar == "crashes":
         found.append("sdpa_scalar_mask_crashes")
+    rows = answer.get("masked_attention_rows") or {}  # (as sdpa_lower_rank: not measured before the question)
+    if set(rows.values()) - {"right", "nan"} or rows.get("-inf", "right") != "right":
+        sys.exit(f"{answer['version']}: attention rows masked whole {rows}: a defect no key describes")
+    if "nan" in rows.values():
+        found.append("masked_attention_row_nan")
     for (question, part), key in FALSE_MEANS.items():  # (as sdpa_lower_rank: a question not asked names none)
         got = answer.get(question)
         if (got if part is None else (got or {}).get(part)) is False:

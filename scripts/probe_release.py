@@ -1423,6 +1423,61 @@ def integer_boolean() -> dict[str, dict[str, int | None]]:
     return answers
 
 
+#: The mask values ``masked_attention_rows`` fills the masked keys with: a finite one that absorbs any score (a row
+#: masked whole is then uniform), a language model's (torch.finfo(float32).min), and -inf (whose rows masked whole
+#: are NaN by the specification).
+MASKED_ROW_FILLS = {"-1e30": -1e30, "f32_min": float(np.finfo(np.float32).min), "-inf": float("-inf")}
+
+
+def masked_attention_rows() -> dict[str, str]:
+    """What the CPU plugin computes of attention written as ops, the form ir_tools writes ScaledDotProductAttention-13
+    into (Transpose [0, 2, 1, 3] of q, k, v [1, 8, 4, 8]; MatMul(q * 1/sqrt(8), k, transpose_b) + a constant mask
+    [1, 1, 8, 8]; SoftMax-8 over the last axis; MatMul with v; Transpose back), a causal mask whose first two keys are
+    masked too, so that rows 0 and 1 are masked whole, per ``MASKED_ROW_FILLS``: "right" if within 1e-5 x max|output|
+    of float64 numpy (a row masked whole by a finite value: uniform weights; by -inf: NaN), "nan" if NaN where the
+    specification gives numbers, "wrong" otherwise, "fails" if it does not compile or run (2023.0 gives NaN for rows
+    masked whole by -1e30 or f32_min, as its CPU fuses the pattern: the current OpenVINO uniform weights)."""
+    shape, perm = [1, 8, 4, 8], np.array([0, 2, 1, 3], np.int64)
+    rng = np.random.default_rng(0)
+    feed = [rng.standard_normal(shape).astype(np.float32) for _ in range(3)]
+    answers = {}
+    for key, fill in MASKED_ROW_FILLS.items():
+        mask = np.zeros((1, 1, 8, 8), np.float32)
+        mask[..., :2] = fill
+        mask[..., np.triu_indices(8, 1)[0], np.triu_indices(8, 1)[1]] = fill
+        params = [ov.op.Parameter(ov.Type.f32, ov.PartialShape(shape)) for _ in range(3)]
+        f1, f8 = NodeFactory("opset1"), NodeFactory("opset8")
+        order = ov.op.Constant(perm)
+        q, k, v = (f1.create("Transpose", [x.output(0), order.output(0)], {}) for x in params)
+        scaled = f1.create("Multiply", [q.output(0), ov.op.Constant(np.array(1 / np.sqrt(8), np.float32)).output(0)],
+                           {"auto_broadcast": "numpy"})
+        scores = f1.create("MatMul", [scaled.output(0), k.output(0)], {"transpose_a": False, "transpose_b": True})
+        masked = f1.create("Add", [scores.output(0), ov.op.Constant(mask).output(0)], {"auto_broadcast": "numpy"})
+        weights = f8.create("Softmax", [masked.output(0)], {"axis": -1})
+        out = f1.create("MatMul", [weights.output(0), v.output(0)], {"transpose_a": False, "transpose_b": False})
+        back = f1.create("Transpose", [out.output(0), order.output(0)], {})
+        qt, kt, vt = (x.astype(np.float64).transpose(0, 2, 1, 3) for x in feed)
+        logits = qt @ kt.transpose(0, 1, 3, 2) / np.sqrt(8) + mask.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            e = np.exp(logits - logits.max(-1, keepdims=True))
+            want = ((e / e.sum(-1, keepdims=True)) @ vt).transpose(0, 2, 1, 3)
+        try:
+            got = np.asarray(compiled(ov.Model([back.output(0)], params, "masked_attention_rows"))
+                             .create_infer_request().infer(feed)[0], np.float64)
+        except Exception:  # noqa: BLE001 (a release's compile or inference error, whatever its type)
+            answers[key] = "fails"
+            continue
+        finite = ~np.isnan(want)
+        if np.isnan(got[finite]).any():
+            answers[key] = "nan"
+        elif np.array_equal(np.isnan(got), ~finite) and np.allclose(got[finite], want[finite], rtol=0,
+                                                                    atol=1e-5 * np.abs(want[finite]).max()):
+            answers[key] = "right"
+        else:
+            answers[key] = "wrong"
+    return answers
+
+
 #: The values ``f16_io`` feeds: infinities, NaN, f16's largest, one, values beyond f16's range.
 F16_IO_VALUES = [float("inf"), float("-inf"), float("nan"), 65504.0, 1.0, 70000.0, -70000.0, 0.0]
 
@@ -1653,6 +1708,7 @@ def main(only: list[str]) -> None:
                  "float_convert": float_convert,
                  "v10_boolean_outputs": v10_boolean_outputs, "f16_io": f16_io,
                  "float_boolean": float_boolean, "integer_boolean": integer_boolean, "avg_pool_pads": avg_pool_pads,
+                 "masked_attention_rows": masked_attention_rows,
                  "if_self_compare": if_self_compare,
                  "max_pool_ceil_torch": max_pool_ceil_torch, "left_shift_16": left_shift_16,
                  "segment_max": segment_max}

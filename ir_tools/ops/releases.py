@@ -104,9 +104,13 @@ DEFECTS: dict[str, str] = {
                               "OpenVINO gives False",
     "integer_boolean_negative_false": "computes Convert-1 from i16, i32 or i64 into boolean as False for every "
                                       "negative value (-1: False, not True)",
-    "v10_boolean_output_fails": "fails to compile an IR v10 model where IsNaN-10, IsInf-10 or IsFinite-10 is read "
-                                "by other than a single LogicalNot-1 or LogicalAnd-1 (a Result, a Reshape, a Convert: "
-                                "'Eltwise node ... doesn't support BOOL precision')",
+    "masked_attention_row_nan": "computes attention written as Transpose, MatMul, Add of a mask, SoftMax-8, MatMul and "
+                                "Transpose (which its CPU fuses) as NaN in a row whose every key the mask takes out "
+                                "with a finite value (-1e30, or a language model's f32 least: NaN, not uniform "
+                                "weights)",
+    "v10_boolean_output_fails": "fails to compile a model where IsNaN-10, IsInf-10 or IsFinite-10 is read by other "
+                                "than a single LogicalNot-1 or LogicalAnd-1 (a Select, a Reshape, a Convert; in IR "
+                                "v10 a Result too: 'Eltwise node ... doesn't support BOOL precision')",
     "avg_pool_pads_refused": "does not compile AvgPool-1 with an axis of two windows or more whose first window "
                              "reaches past the data by other than a multiple of the stride (kernel - length - "
                              "pads_begin > 0 and not a multiple of it: 'Supported primitive descriptors list is "
@@ -319,10 +323,19 @@ class Release:
       False for every negative value (every negative i16, and the 10193 negative ones of 20407 i32 and i64 values
       within (-2^31, 2^31)), the current one True; i8 and the unsigned types right (``NEGATIVE_BOOLEAN_TYPES``;
       found by a helper migrating DeBERTa-v2, whose mask, fed integers, is multiplied and converted into boolean);
+    - ``masked_attention_row_nan``: 2023.0 computes attention written as ops (Transpose, MatMul of the scaled query
+      and the key, Add of a mask, SoftMax-8, MatMul with the value, Transpose: the form ScaledDotProductAttention-13
+      is migrated into, which its CPU fuses) as NaN in a row whose every key a finite mask value takes out (-1e30,
+      -3.4e38 as a language model's padding writes it; the probe ``masked_attention_rows``), where the specification
+      and 2023.1 on give uniform weights; rows masked otherwise, and rows masked whole by -inf (NaN by the
+      specification), it computes right (found by the fifth wide-zoo sweep: OPT fed a mask of left padding, migrated
+      for 2023.0, gave NaN in every output element there);
     - ``v10_boolean_output_fails``: 2023.0 does not compile an IR v10 model whose output is IsNaN-10's, IsInf-10's or
-      IsFinite-10's ("doesn't support BOOL precision"), nor one where such a layer is read by a Reshape, an
-      Unsqueeze, a Concat, a Convert-1, a Select-1 or two LogicalNot-1 (it does where a single LogicalNot-1 or
-      LogicalAnd-1 reads it; 2024.0, 2024.1 and 2025.0 compile all); NotEqual-1's and LogicalNot-1's it does;
+      IsFinite-10's ("doesn't support BOOL precision"), nor a model of either IR version where such a layer is read
+      by a Reshape, an Unsqueeze, a Concat, a Convert-1, a Select-1, a LogicalOr-1 or two LogicalNot-1 (it does
+      where a single LogicalNot-1 or LogicalAnd-1 reads it, or in IR v11 a single Result; 2023.1 on, and 2024.0,
+      2024.1 and 2025.0, compile all; the IR v11 readers found by the fifth wide-zoo sweep: an ONNX Llama's
+      IsNaN read by a Select, migrated for 2023.0, was refused there); NotEqual-1's and LogicalNot-1's it does;
     - ``avg_pool_pads_refused``: 2023.0 to 2024.1 do not compile AvgPool-1 (on dynamic dims: fail at inference) with
       an axis of two windows or more where ``K - L - pads_begin`` is positive and not a multiple of the stride
       (``pool_geometry.cpu_pads_refused``: the CPU plugin's end pad, computed with C's truncating division, disagrees

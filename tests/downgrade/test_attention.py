@@ -266,3 +266,51 @@ def test_dynamic_rank_refused_with_why_at_its_line(tmp_path: Path, capsys: pytes
     err = capsys.readouterr().err
     assert re.search(rf"dynamic_rank\.xml:{line}: error\[E-TARGET\]: layer 'attention' .*{re.escape(why)}", err), err
     assert "Error" not in err.replace("error[", "") and not out.exists()
+
+
+def test_rows_masked_whole_by_a_finite_value_are_not_nan_on_2023(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``masked_attention_row_nan``: OpenVINO 2023.0 fuses the form SDPA-13 is migrated into (between the Transposes
+    of an attention) and computes a row whose every key a finite mask value takes out as NaN, where the op (and the
+    current OpenVINO) gives uniform weights: OPT fed a mask of left padding (a language model's f32 least), migrated
+    for 2023.0, gave NaN in every output there. Rule 5 subtracts the row's maximum first: the migrated model, run on
+    2023.0 and on the current OpenVINO, computes what the original computes, the rows masked whole by -inf NaN as
+    the op's; a target without the defect gets the form without it."""
+    import openvino as ov
+    import openvino.opset13 as o
+
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    length, heads, width = 8, 4, 8
+    order = o.constant(np.array([0, 2, 1, 3], np.int64))
+    params, outs = [], []
+    for i, fill in enumerate((np.finfo(np.float32).min, -1e30, -np.inf)):  # (each its own Transposes, as fused)
+        params += [o.parameter([1, length, heads, width], np.float32, name=f"{n}{i}") for n in "qkv"]
+        q, k, v = (o.transpose(p, order) for p in params[-3:])
+        mask = np.zeros((1, 1, length, length), np.float32)
+        mask[..., :2] = fill  # (keys 0 and 1: left padding; with the causal part, rows 0 and 1 masked whole)
+        mask[..., np.triu_indices(length, 1)[0], np.triu_indices(length, 1)[1]] = fill
+        att = o.scaled_dot_product_attention(q, k, v, o.constant(mask), causal=False, name=f"att{i}")
+        outs.append(o.transpose(att, order, name=f"y{i}"))
+    model, out = tmp_path / "masked.xml", tmp_path / "masked_2023.0.xml"
+    ov.save_model(ov.Model(outs, params, "masked"), str(model), compress_to_fp16=False)
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
+    migrated = ir_tools.read_valid(out)
+    assert not migrated.by_type("ScaledDotProductAttention")
+    rng = np.random.default_rng(5)
+    feed = {f"{n}{i}": rng.standard_normal((1, length, heads, width)).astype(np.float32) for i in range(3)
+            for n in "qkv"}
+    want = OpenVinoRunner(ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))).run(feed)
+    files = ModelFiles(out, out.with_suffix(".bin"))
+    for python in (side_pythons()["2023.0"], None):
+        got = (OpenVinoRunner(migrated, files) if python is None else
+               ChildOpenVinoRunner(python, migrated, files)).run(feed)
+        for name, value in want.items():
+            assert np.array_equal(np.isnan(got[name]), np.isnan(value)), (python, name)
+            assert np.allclose(got[name], value, rtol=0, atol=1e-5, equal_nan=True), (python, name)
+    assert sorted(int(np.isnan(value).sum()) for value in want.values()) == [0, 0, 2 * heads * width]
+    assert len(migrated.by_type("ReduceMax")) == 3
+    other = tmp_path / "masked_2024.0.xml"
+    assert main(["migrate", str(model), "--target", "opset12", "-o", str(other)]) == 0
+    assert not ir_tools.read_valid(other).by_type("ReduceMax")

@@ -119,7 +119,11 @@ class ScaledDotProductAttentionTo8(Downgrade):
     4. OpenVINO 2023.0 CPU fuses an Add of a constant of one row (every dim but the last 1) into the MatMul before
        it as a per-channel bias, and fails to compile where the MatMul's dims are dynamic ("data.size() == OC"): such
        a bias, on dynamic scores, is first broadcast (Broadcast-3 bidirectional) to the scores' last two dims,
-       gathered from their ShapeOf, which OpenVINO cannot fold into a constant.
+       gathered from their ShapeOf, which OpenVINO cannot fold into a constant;
+    5. for a target that computes this form as NaN in a row a finite mask takes out whole (``masked_attention_row_nan``:
+       2023.0, whose CPU fuses it; measured: -1e30 and f32's least, a language model's padding), the masked scores
+       less their row's maximum (ReduceMax-1, keep_dims; Subtract-1) are given to SoftMax-8, which breaks the fusion:
+       a SoftMax subtracts that maximum anyway (a row masked whole by -inf stays NaN, as the op's).
 
     A mask input left unused (causal) goes too, with whatever computed only it (``replace_layer``; a model input
     stays). A bf16 layer is left, for ``retarget`` to refuse: ir_tools writes no bf16 constant. For a target that
@@ -144,12 +148,14 @@ class ScaledDotProductAttentionTo8(Downgrade):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
+        shifted = self.target is not None and "masked_attention_row_nan" in self.target.miscomputes
         for layer in self.layers(graph):
             a = typed_attrs(layer)
             inputs = graph.input_keys(layer.id, layer.input_ids())  # (all fed: the graph was checked)
             dtype = element_type(builder.type_of(inputs[0]).element or "").numpy
             kind = _kind(builder, a, inputs)
-            builder.replace_layer(layer, lambda: [_attention(builder, a, inputs, dtype, layer.name)],  # noqa: B023
+            builder.replace_layer(layer, lambda: [_attention(builder, a, inputs, dtype, layer.name,  # noqa: B023
+                                                             shifted)],
                                   origin_text(layer, LABEL))
             stats[f"{LABEL} ({kind}) -> MatMul-1 + SoftMax-8"] += 1
         return PassResult(graph, bool(stats), stats)
@@ -182,8 +188,10 @@ def _kind(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output]) -> str
     return "boolean mask" if builder.type_of(inputs[3]).element == "boolean" else "float mask"
 
 
-def _attention(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], dtype: np.dtype, name: str) -> Output:
-    """Rules 1-4 on the layer's ``inputs`` (of element type ``dtype``): the output standing for the layer's."""
+def _attention(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], dtype: np.dtype, name: str,
+               shifted: bool = False) -> Output:
+    """Rules 1-5 on the layer's ``inputs`` (of element type ``dtype``): the output standing for the layer's;
+    ``shifted``: rule 5's row maximum subtracted (a target of ``masked_attention_row_nan``)."""
     query, key, value = inputs[:3]
     rank = len(builder.type_of(query).shape)
     key, value = (_ranked(builder, x, rank, f"{name}/{what}") for x, what in ((key, "key"), (value, "value")))
@@ -198,6 +206,12 @@ def _attention(builder: GraphBuilder, a: AttentionAttrs, inputs: list[Output], d
         bias = _unfoldable(builder, scores, bias, f"{name}/bias_rows")
     if bias is not None:
         scores = output_of(builder.add("Add", "opset1", None, [scores, bias], f"{name}/masked_scores"))
+        if shifted:
+            axis = builder.const(np.array([-1], np.int64), f"{name}/row_axis")
+            top = builder.add("ReduceMax", "opset1", builder.attrs("ReduceMax", "opset1", keep_dims=True),
+                              [scores, axis], f"{name}/row_max")
+            scores = output_of(builder.add("Subtract", "opset1", None, [scores, output_of(top)],
+                                           f"{name}/shifted_scores"))
     weights = builder.add("SoftMax", "opset8", builder.attrs("SoftMax", "opset8", axis=-1), [scores],
                           f"{name}/weights")
     return output_of(builder.add("MatMul", "opset1", None, [weights, value], name))
