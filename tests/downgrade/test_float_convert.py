@@ -438,6 +438,13 @@ def test_v10_checks_read_by_other_ops_are_rewritten_for_2023(tmp_path: Path,
     ov.save_model(ov.Model(outs, [x], "readers"), str(v11), compress_to_fp16=False)
     assert main(["migrate", str(v11), "--ir-version", "10", "-o", str(model)]) == 0
     assert set(_named(model, "2023.0")) == {"nan", "inf", "finite", "joined", "joined2", "twice"}
+    _assert_repaired_for_2023(model, tmp_path, capsys)
+
+
+def _assert_repaired_for_2023(model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``migrate --target 2023.0`` of ``model`` (whose input ``x`` is 8 f32) leaves nothing ``check --target`` names;
+    2023.0 refuses the original ("BOOL precision") and computes the migrated model, as the current OpenVINO does, as
+    the current OpenVINO computes the original."""
     out = tmp_path / "readers_2023.0.xml"
     capsys.readouterr()
     assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
@@ -475,16 +482,4 @@ def test_v11_checks_read_by_other_ops_are_rewritten_for_2023(tmp_path: Path,
     ov.save_model(ov.Model(outs, [x], "readers"), str(model), compress_to_fp16=False)
     assert ir_tools.read_ir(model).ir_version == 11
     assert set(_named(model, "2023.0")) == {"nan", "finite", "inf", "ored", "ored2"}
-    out = tmp_path / "readers_2023.0.xml"
-    capsys.readouterr()
-    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 0
-    assert not _named(out, "2023.0")
-    feed = {"x": np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5, -3e38, 65504], np.float32)}
-    want = _run(None, model, feed)
-    if "2023.0" not in side_pythons():
-        pytest.skip("no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
-    with pytest.raises(ir_tools.IrToolsError, match="BOOL precision"):
-        _run(side_pythons()["2023.0"], model, feed)
-    for python in (side_pythons()["2023.0"], None):
-        got = _run(python, out, feed)
-        assert set(got) == set(want) and all(_same(got[name], want[name]) for name in want), python
+    _assert_repaired_for_2023(model, tmp_path, capsys)
