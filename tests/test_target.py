@@ -624,12 +624,22 @@ def test_check_leaves_outputs_of_an_unseeded_random_op(tmp_path: Path, capsys, s
     assert ("not compared (two inferences of the original differ" in said) == (seed == 0), said
 
 
+def _said_by_migrate_check(model: Path, results: list, x: object, capsys) -> str:
+    """What ``migrate --target 2023.0 --check`` prints of a model of ``results`` on the input ``x``, saved at
+    ``model`` (exit 0)."""
+    import openvino as ov
+
+    ov.save_model(ov.Model(results, [x], model.stem), model)
+    out = model.with_name(f"{model.stem}_2023.xml")
+    assert main(["migrate", str(model), "--target", "2023.0", "--check", "-o", str(out)]) == 0
+    return capsys.readouterr().out
+
+
 @pytest.mark.openvino
 def test_check_says_when_every_output_is_empty(tmp_path: Path, capsys) -> None:
     """``migrate --target 2023.0 --check`` of a model whose every output is empty on the seeded inputs (a detector of
     random weights, FCOS's, finds no box: found by the third wide-zoo sweep): it said 'same' of each, as if values had
     been compared; it now says that none was. A model with one output not empty is compared as before."""
-    import openvino as ov
     import openvino.opset8 as o8
     import openvino.opset13 as o13
 
@@ -637,10 +647,7 @@ def test_check_says_when_every_output_is_empty(tmp_path: Path, capsys) -> None:
     huge = o13.bitwise_and(o8.greater(x, o8.constant(np.float32(1e30))), o8.less(x, o8.constant(np.float32(1e31))))
     boxes = o8.result(o8.non_zero(huge, "i64"), name="boxes")
     for extra, empty in (([], True), ([o8.result(o8.relu(x), name="kept")], False)):
-        model, out = tmp_path / f"empty{len(extra)}.xml", tmp_path / f"empty{len(extra)}_2023.xml"
-        ov.save_model(ov.Model([boxes, *extra], [x], "empty"), model)
-        assert main(["migrate", str(model), "--target", "2023.0", "--check", "-o", str(out)]) == 0
-        said = capsys.readouterr().out
+        said = _said_by_migrate_check(tmp_path / f"empty{len(extra)}.xml", [boxes, *extra], x, capsys)
         assert "boxes: same (0/0 elements differ" in said, said
         assert ("every output is empty on these inputs" in said) == empty, said
 
@@ -651,7 +658,6 @@ def test_check_says_when_every_output_is_nan(tmp_path: Path, capsys) -> None:
     (a T5 whose attention mask input has a name the seeded inputs do not know is fed integers of [-50, 50): its
     softmax of -inf rows gives NaN everywhere; found by the fourth wide-zoo sweep): it said 'same' of each, NaN where
     NaN, as if values had been compared; it now says that none was. One output of a value is compared as before."""
-    import openvino as ov
     import openvino.opset8 as o8
     import openvino.opset13 as o13
 
@@ -661,10 +667,7 @@ def test_check_says_when_every_output_is_nan(tmp_path: Path, capsys) -> None:
     root = o8.sqrt(o8.subtract(o8.constant(np.float32(-1)), o8.multiply(x, x)))
     nan = o8.result(o8.add(root, flag), name="nan")
     for extra, none in (([], True), ([o8.result(o8.relu(x), name="kept")], False)):
-        model, out = tmp_path / f"nan{len(extra)}.xml", tmp_path / f"nan{len(extra)}_2023.xml"
-        ov.save_model(ov.Model([nan, *extra], [x], "nan"), model)
-        assert main(["migrate", str(model), "--target", "2023.0", "--check", "-o", str(out)]) == 0
-        said = capsys.readouterr().out
+        said = _said_by_migrate_check(tmp_path / f"nan{len(extra)}.xml", [nan, *extra], x, capsys)
         assert "nan: same (0/6 elements differ" in said, said
         assert ("every output is empty or NaN in every element on these inputs" in said) == none, said
         assert "every output is empty on" not in said, said
