@@ -152,7 +152,7 @@ def _nan(graph: Graph, layer: Layer) -> bool:
 _FUSED_READERS = frozenset({"LogicalNot-1", "LogicalAnd-1"})
 
 
-def _v10_output(graph: Graph, layer: Layer) -> bool:
+def _unfused_boolean_check(graph: Graph, layer: Layer) -> bool:
     """``v10_boolean_output_fails`` hits IsNaN/IsInf/IsFinite-10 but one whose only reader is of ``_FUSED_READERS``
     or, in IR v11, a Result (measured on 2023.0: an IR v11 model whose output it is compiles, one where a Select-1,
     a Convert-1, a Reshape, an Unsqueeze, a Concat, a LogicalOr-1 or two LogicalNot-1 read it does not, as in v10)."""
@@ -199,7 +199,7 @@ class FloatChecksTo1(Downgrade):
                 **_CHECKS}
     repairs = {"float_boolean_wrong": _beyond_exact, "float_boolean_nan_true": _nan,
                "integer_boolean_negative_false": _negative,
-               "v10_boolean_output_fails": _v10_output}
+               "v10_boolean_output_fails": _unfused_boolean_check}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         label = op_label(layer.type, layer.version)
