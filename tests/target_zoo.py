@@ -1,13 +1,13 @@
 """The target zoo (scripts/build_target_zoo.py builds it) and the committed fixtures of tests/data/target: where they
 are, how to feed them, and the one measurement every user of them makes (``measure``).
 
-``measure(entry, release, python)``: ``ir-tools migrate MODEL --target RELEASE`` in this process (with
-``--stateless`` for a stateful model and a release that cannot run its dynamic state), then whether the result (the
-original itself where there is nothing to migrate) loads and runs on that release (the OpenVINO of ``python``), holds
-only op versions it creates and passes ``check`` (OpenVINO's verdict included: its dims are what OpenVINO infers),
-keeps input and output names (as the current OpenVINO reports them; a stateless form
-adds the state's), and whether its outputs equal the current OpenVINO's on the original within 1e-4 of max|output|
-at every run shape of the manifest (a stateless form fed the initial state: the first step). Used by
+``measure(entry, release, python)``: ``ir-tools migrate MODEL --target RELEASE`` in this process (with ``--stateless``
+for a stateful model and a release that cannot run its dynamic state), then whether the result (the original itself
+where there is nothing to migrate) loads and runs on that release (the OpenVINO of ``python``), holds only op versions
+it creates and passes ``check`` (OpenVINO's verdict included: its dims are what OpenVINO infers) with no warning the
+original had not, keeps input and output names (as the current OpenVINO reports them; a stateless form adds the
+state's), and whether its outputs equal the current OpenVINO's on the original within 1e-4 of max|output| at every run
+shape of the manifest (a stateless form fed the initial state: the first step). Used by
 scripts/zoo_targets.py, benchmarks/bench_migrate.py and tests/test_target_fixtures.py; needs no torch.
 """
 
@@ -134,6 +134,11 @@ class Measured:
         return self.migrated and self.loads and self.creates and self.names and self.equal
 
 
+def warnings(diagnostics: list[Any]) -> Counter[str]:
+    """How many warnings of each code ``diagnostics`` hold (by code: a rewrite renumbers layers and ports)."""
+    return Counter(d.code for d in diagnostics if d.severity == "warning")
+
+
 def differs(got: np.ndarray, want: np.ndarray) -> str | None:
     """None if ``got`` equals ``want`` within TOLERANCE of max|want| (exactly, for integers and booleans)."""
     if got.shape != want.shape:
@@ -169,10 +174,15 @@ def measure(entry: dict[str, Any], release: str, python: str, workdir: Path | No
             found.reasons.append(f"migrate exit {code}: {refusals(err)}")
             return found
         found.migrated = True
-        left = [d for d in ir_tools.check(out, target=release) if d.severity == "error"]  # (OpenVINO's verdict too)
-        found.creates = not left
+        said = ir_tools.check(out, target=release)  # (OpenVINO's verdict too)
+        left = [d for d in said if d.severity == "error"]
+        added = warnings(said) - warnings(ir_tools.check(xml, openvino=False, target=release))
+        found.creates = not left and not added
         if left:
             found.reasons.append(f"after migrate, check --target {release}: {refusals(chr(10).join(map(str, left)))}")
+        if added:
+            more = next(d for d in said if d.code in added)
+            found.reasons.append(f"after migrate, check --target {release} warns more than of the original: {more}")
         found.names = kept(port_names(xml), port_names(out)) if stateless else port_names(out) == port_names(xml)
         if not found.names:
             found.reasons.append(f"names changed: {port_names(xml)} -> {port_names(out)}")

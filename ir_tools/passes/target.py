@@ -38,7 +38,7 @@ from ..ops.spec import TensorType
 from .base import PassError, PassManager, PassResult
 from .builder import origin_of
 from .downgrade import DOWNGRADES, Downgrade
-from .downgrade.empty_reduction import REDUCE_OPS, reduced_lengths
+from .downgrade.empty_reduction import REDUCE_OPS, reduced_lengths, unseen_when_empty
 from .downgrade.float_convert import f16_io
 from .downgrade.integer_reduction import counts_elements, reduced_otherwise
 from .downgrade.names import repeated_names
@@ -341,8 +341,9 @@ def _empty_reductions(graph: Graph, target: Release) -> list[Diagnostic]:
     """For a target that computes a reduction over an axis of length 0 as whatever its output's memory held
     (``reduce_empty_axis_wrong``): W-TARGET at each Reduce layer one of whose reduced axes (every axis where they are
     fed) is dynamic and may be 0 by shape propagation (a sequence's length fed; not an image's height after a
-    convolution, which is 1 or more), so an input fed empty meets it: written as it is. One of static length 0 is the
-    downgrade's (``EmptyReductionConst``: rewritten, or an E-TARGET where it declines)."""
+    convolution, which is 1 or more), so an input fed empty meets it, unless what it gives there reaches no element
+    (``unseen_when_empty``: ``x - max(x)``): written as it is. One of static length 0 is the downgrade's
+    (``EmptyReductionConst``: rewritten, or an E-TARGET where it declines)."""
     key = "reduce_empty_axis_wrong"
     if key not in target.miscomputes:
         return []
@@ -352,7 +353,7 @@ def _empty_reductions(graph: Graph, target: Release) -> list[Diagnostic]:
     for layer in graph.of_types(REDUCTIONS):
         dims = declared_type(layer.inputs[0]).shape if layer.inputs else None
         lengths = reduced_lengths(graph, layer, dims)
-        if lengths is not None and all(d.lo > 0 for d in lengths):
+        if lengths is not None and all(d.lo > 0 for d in lengths) or unseen_when_empty(graph, layer):
             continue
         if inferred is None:
             inferred = _inferred(graph)

@@ -1440,6 +1440,48 @@ def test_a_reduction_over_an_empty_axis_is_named_for_a_release_that_computes_it_
         assert {key for key in want if np.array_equal(got[key], want[key])} >= {"y0", "y1", "y2", "y3"}, (name, got)
 
 
+@pytest.mark.openvino
+def test_a_reduction_over_an_empty_axis_is_not_named_where_what_it_gives_there_reaches_nothing(
+        tmp_path: Path) -> None:
+    """A Reduce of keep_dims read only by element-wise ops against its own input (``x - max(x)``, the row maximum the
+    attention rewrite takes before its SoftMax, ``mean(x) / x``) gives an empty output where its axis is empty:
+    `check --target 2023.0` warns at none of them, but at the same reductions read against another input, without
+    keep_dims, or read also by a Result. Run on 2023.0 and the current OpenVINO fed [3, 0] and [3, 4]: the outputs
+    of the unnamed ones are empty, then equal."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset8 as o8
+
+    d, e = o1.parameter([-1, -1], np.float32, name="d"), o1.parameter([-1, -1], np.float32, name="e")
+    last, first = o1.constant(np.array([-1], np.int64)), o1.constant(np.array([0], np.int64))
+    reductions = {"shifted": o1.reduce_max(d, last, True), "scaled": o1.reduce_mean(d, last, True),
+                  "against_other": o1.reduce_max(d, last, True), "not_kept": o1.reduce_max(d, first, False),
+                  "read_out": o1.reduce_min(d, last, True)}
+    for name, node in reductions.items():
+        node.set_friendly_name(name)
+    outputs = {"shifted": o1.subtract(d, reductions["shifted"]), "scaled": o1.divide(reductions["scaled"], d),
+               "against_other": o1.subtract(e, reductions["against_other"]),
+               "not_kept": o1.subtract(d, reductions["not_kept"]), "read_out": reductions["read_out"],
+               "beside": o1.subtract(d, reductions["read_out"])}
+    model = tmp_path / "shifted.xml"
+    ov.save_model(ov.Model([o1.result(o8.softmax(node, -1), name=name) for name, node in outputs.items()], [d, e],
+                           "shifted"), str(model), compress_to_fp16=False)
+    names = {layer.id: layer.name for layer in ir_tools.read_ir(model).layers()}
+    said = {names[d.loc.layer_id] for d in ir_tools.check(model, openvino=False, target="2023.0")
+            if "an axis this layer reduces is dynamic" in d.message}
+    assert said == {"against_other", "not_kept", "read_out"}, said
+    feeds = {"empty": {"d": np.zeros([3, 0], np.float32), "e": np.zeros([3, 0], np.float32)},
+             "full": {"d": np.arange(12, dtype=np.float32).reshape(3, 4) + 1, "e": np.ones([3, 4], np.float32)}}
+    pythons = {"current": None, **{k: v for k, v in side_pythons().items() if k == "2023.0"}}
+    for feed_name, feed in feeds.items():
+        want = _run(None, model, feed)
+        for run, python in pythons.items():
+            got = _run(python, model, feed)
+            for name in ("shifted", "scaled"):
+                assert got[name].shape == (3, 0 if feed_name == "empty" else 4), (run, name)
+                np.testing.assert_array_equal(got[name], want[name], err_msg=run)
+
+
 def _integer_reductions(path: Path) -> dict[str, np.ndarray]:
     """ReduceMean of i32, ReduceSum of i16 and of i32 and ReduceMax of i16 over axis 1 of [8, 5] inputs, ReduceSum of
     u8 converted into i16 (bound within 5 * 255) and ReduceProd of an input's dims (ShapeOf, i64), written to

@@ -22,6 +22,7 @@ import numpy as np
 from ...base.dims import Dim, Shape
 from ...base.dtypes import F32_MAX, element_type
 from ...ir.model import Graph, Layer
+from ...ops import attrs as A
 from ...ops.opsets import type_key
 from ..base import PassResult
 from ..builder import GraphBuilder, origin_text
@@ -75,6 +76,28 @@ def reduced_lengths(graph: Graph, layer: Layer, dims: Shape | None) -> list[Dim]
         return list(dims)
     values = {int(a) for a in graph.const_array(axes[0]).reshape(-1).tolist()}
     return [dims[a + len(dims) if a < 0 else a] for a in sorted(values) if -len(dims) <= a < len(dims)]
+
+
+#: Element-wise ops of two inputs: where one has an axis of 0 and the other 1 there (numpy broadcasting), none.
+_BROADCAST_READERS = ("Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum")
+
+
+def unseen_when_empty(graph: Graph, layer: Layer) -> bool:
+    """Whether what the Reduce ``layer`` gives over an empty axis reaches no element: it keeps its dims, and each of
+    its readers is an element-wise op of two inputs (numpy broadcasting) whose other input is the reduction's own,
+    as in ``x - max(x)`` (a row maximum taken before a SoftMax, a mean before a normalization): that reader's output
+    is empty where the reduction read nothing."""
+    if not A.flag(layer.attrs, "keep_dims", False) or len(layer.inputs) < 1:
+        return False
+    data = graph.producer_key(layer.id, layer.input_ids()[0])
+    readers = [edge for port in layer.output_ids() for edge in graph.consumers(layer.id, port)]
+    for edge in readers:
+        reader = graph.layer(edge.to_layer)
+        others = [graph.producer_key(reader.id, port) for port in reader.input_ids() if port != edge.to_port]
+        if (not any(reader.is_a(kind) for kind in _BROADCAST_READERS) or others != [data]
+                or reader.attrs.get("auto_broadcast", "numpy").lower() != "numpy"):
+            return False
+    return bool(readers)
 
 
 def reduces_empty(graph: Graph, layer: Layer) -> bool:
