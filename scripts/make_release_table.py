@@ -174,6 +174,7 @@ FALSE_MEANS = {
     ("identity", None): "identity_not_compiled",
     ("segment_max", "zero"): "segment_max_zero_fill_wrong",
     ("segment_max", "i16_lowest"): "segment_max_i16_lowest_wrong",
+    ("one_channel_decompression", None): "one_channel_decompression_fails",
 }
 
 

@@ -800,6 +800,67 @@ def i4_zero_point() -> bool:
     return error <= 1e-2
 
 
+def one_channel_ir() -> str:
+    """x [1, ?, 64] -> (its KV-cache: ReadValue-6 of no init, Concat with x, Assign-6) -> ScaledDotProductAttention-13
+    of x and the cache -> Result; and x -> Reshape [?, 64] -> MatMul (transpose_b) by f16 weights [1, 64] converted to
+    f32 by a decompression Convert -> Result (weights: the shape's i64, then the f16's)."""
+    def x(i: int) -> str:
+        return port(i, "FP32", [1, -1, 64])
+
+    def w(i: int, precision: str = "FP32") -> str:
+        return port(i, precision, [1, 64])
+
+    edges = [(2, 1, 3, 0), (0, 0, 3, 1), (3, 2, 4, 0), (0, 0, 5, 0),
+             (3, 2, 5, 1), (3, 2, 5, 2), (5, 3, 6, 0), (0, 0, 8, 0), (7, 0, 8, 1), (9, 0, 10, 0), (8, 2, 11, 0),
+             (10, 1, 11, 1), (11, 2, 12, 0)]
+    return f"""<?xml version="1.0"?>
+<net name="probe" version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,?,64" element_type="f32"/>
+<output>{x(0)}</output></layer>
+<layer id="2" name="read" type="ReadValue" version="opset6"><data variable_id="cache" variable_type="f32"
+variable_shape="1,?,64"/><output>{x(1)}</output></layer>
+<layer id="3" name="cache" type="Concat" version="opset1"><data axis="1"/><input>{x(0)}{x(1)}</input><output>{x(2)}
+</output></layer>
+<layer id="4" name="assign" type="Assign" version="opset6"><data variable_id="cache"/><input>{x(0)}</input>
+<output>{x(1)}</output></layer>
+<layer id="5" name="attention" type="ScaledDotProductAttention" version="opset13"><data causal="false"/>
+<input>{x(0)}{x(1)}{x(2)}</input><output>{x(3)}</output></layer>
+<layer id="6" name="r0" type="Result" version="opset1"><input>{x(0)}</input></layer>
+<layer id="7" name="rows" type="Const" version="opset1"><data element_type="i64" shape="2" offset="0" size="16"/>
+<output>{port(0, "I64", [2])}</output></layer>
+<layer id="8" name="flat" type="Reshape" version="opset1"><data special_zero="false"/><input>{x(0)}
+{port(1, "I64", [2])}</input><output>{port(2, "FP32", [-1, 64])}</output></layer>
+<layer id="9" name="w" type="Const" version="opset1"><data element_type="f16" shape="1,64" offset="16" size="128"/>
+<output>{w(0, "FP16")}</output></layer>
+<layer id="10" name="w32" type="Convert" version="opset1"><data destination_type="f32"/><rt_info>
+<attribute name="decompression" version="0"/></rt_info><input>{w(0, "FP16")}</input><output>{w(1)}</output></layer>
+<layer id="11" name="gate" type="MatMul" version="opset1"><data transpose_a="false" transpose_b="true"/>
+<input>{port(0, "FP32", [-1, 64])}{w(1)}</input><output>{port(2, "FP32", [-1, 1])}</output></layer>
+<layer id="12" name="r1" type="Result" version="opset1"><input>{port(0, "FP32", [-1, 1])}</input></layer>
+</layers><edges>{"".join(f'<edge from-layer="{a}" from-port="{b}" to-layer="{c}" to-port="{d}"/>'
+                          for a, b, c, d in edges)}</edges></net>"""
+
+
+def one_channel_decompression() -> bool | None:
+    """True if the CPU plugin (at f32) runs a MatMul of f16 weights of one output channel (a [1, 64] Const, converted
+    to f32 by a decompression Convert, as ``save_model`` compresses it) beside a ScaledDotProductAttention-13 of a
+    KV-cache (``one_channel_ir``), fed 8 rows, within 1e-3 of float64 numpy; False if it fails (2025.0, fed 5 rows or
+    more: "could not create a primitive descriptor for an inner product forward propagation primitive"); null where
+    its reader refuses the IR (no SDPA-13)."""
+    weights = np.random.default_rng(7).standard_normal((1, 64)).astype(np.float16)
+    model = read_with(one_channel_ir(), np.array([-1, 64], np.int64).tobytes() + weights.tobytes())
+    if model is None:
+        return None
+    feed = np.random.default_rng(8).standard_normal((1, 8, 64)).astype(np.float32)
+    try:
+        got = compiled(model).create_infer_request().infer([feed])[1]
+    except RuntimeError as error:
+        print(f"one-channel decompression: {error}", file=sys.stderr)
+        return False
+    want = feed.reshape(8, 64).astype(np.float64) @ weights.T.astype(np.float64)
+    return bool(np.abs(got - want).max() <= 1e-3 * np.abs(want).max())
+
+
 def group_norm_2d() -> bool | None:
     """True if the CPU plugin compiles and runs GroupNormalization-12 on a 2-D input ([3, 4], 2 groups) within 1e-5
     of float64 numpy; False if it fails to (2024.0: "Cannot fallback on ngraph reference implementation") or
@@ -1701,6 +1762,7 @@ def main(only: list[str]) -> None:
                  "reduce_empty_axis": reduce_empty_axis, "reduce_empty_integers": reduce_empty_integers,
                  "reduce_integers": reduce_integers, "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
+                 "one_channel_decompression": one_channel_decompression,
                  "einsum_ellipsis": einsum_ellipsis, "einsum_label_broadcast": einsum_label_broadcast,
                  "dft_dynamic": dft_dynamic,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,

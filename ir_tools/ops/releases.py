@@ -79,6 +79,10 @@ DEFECTS: dict[str, str] = {
                               "BitwiseAnd/Or/Xor-13 on u32 capped at 2^31-1",
     "i4_zero_point_wrong": "computes NNCF's weight decompression of i4 weights less an i4 zero point up to twice the "
                            "largest output away",
+    "one_channel_decompression_fails": "fails to run a MatMul of f16 weights of one output channel behind a "
+                                       "decompression Convert (as save_model compresses them) in a model holding a "
+                                       "KV-cache ScaledDotProductAttention-13, fed 5 rows or more at f32 ('could "
+                                       "not create a primitive descriptor for an inner product')",
     "group_norm_2d_not_compiled": "reads GroupNormalization-12 of a 2-D input but its CPU plugin does not compile it "
                                   "('Cannot fallback on ngraph reference implementation')",
     "einsum_ellipsis_not_compiled": "reads Einsum-7 with an ellipsis or a label repeated in one input but does not "
@@ -267,6 +271,12 @@ class Release:
     - ``i4_zero_point_wrong``: 2024.0 to 2025.3 compute i4 weights less an i4 zero point (each converted to f16,
       times an f16 scale, into a MatMul) up to twice the largest output away; 2023.2, 2023.3 and 2025.4 on right
       (u4 and u8 zero points, and i4 weights without one, right on all; found by a QA run);
+    - ``one_channel_decompression_fails``: 2024.2 to 2025.1 fail at inference ("could not create a primitive
+      descriptor for an inner product forward propagation primitive") on a MatMul of f16 weights [1, K] behind a
+      decompression Convert, fed 5 rows or more at f32 inference precision (the default of a CPU without bf16), in a
+      model holding a ScaledDotProductAttention-13 of a KV-cache (ReadValue-6, Concat, Assign-6); 2023.3 to 2024.1
+      and 2025.2 on right (found by the wide language-model sweep: Qwen2-MoE's shared expert gate, exported stateful
+      by optimum-intel, on 2025.0; the probe ``one_channel_decompression``);
     - ``group_norm_2d_not_compiled``: 2023.1, the first with GroupNormalization-12, to 2024.0 do not compile it on a
       2-D input ([3, 4], 2 groups); 2024.1 on compute it right (found by a QA run);
     - ``einsum_ellipsis_not_compiled``: 2023.0 to 2025.0 read Einsum-7 with an ellipsis ("...ij,jk->...ik") or a

@@ -236,6 +236,7 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("max_pool_ceil_torch_wrong") == ["2024.2"]
     assert having("segment_max_zero_fill_wrong") == ["2025.1"]
     assert having("segment_max_i16_lowest_wrong") == ["2025.1", "2025.2", "2025.3"]
+    assert having("one_channel_decompression_fails") == [*(f"2024.{n}" for n in range(2, 7)), "2025.0", "2025.1"]
     assert having("left_shift_16_bit_saturates") == ["2024.4", "2024.5", "2024.6", "2025.0", "2025.1", "2025.2",
                                                      "2025.3"]
     assert having("bitwise_unsigned_wrong") == ["2023.2", "2023.3", *(f"2024.{n}" for n in range(7)),
@@ -1480,6 +1481,67 @@ def test_a_reduction_over_an_empty_axis_is_not_named_where_what_it_gives_there_r
             for name in ("shifted", "scaled"):
                 assert got[name].shape == (3, 0 if feed_name == "empty" else 4), (run, name)
                 np.testing.assert_array_equal(got[name], want[name], err_msg=run)
+
+
+def _gated_attention(path: Path) -> tuple[Path, dict[str, np.ndarray]]:
+    """x [1, ?, 64] -> ScaledDotProductAttention-13 of x and its KV-cache (ReadValue-6, Concat, Assign-6); x's rows
+    by a gate of one output channel (MatMul by [1, 64], transpose_b) and by a projection of two ([64, 2]), each a
+    model output: saved f16-compressed (a decompression Convert after each weight). The feed: 8 rows."""
+    import openvino as ov
+    import openvino.opset13 as o13
+    from openvino.op.util import Variable, VariableInfo
+
+    rng = np.random.default_rng(12)
+    x = o13.parameter([1, -1, 64], np.float32, name="x")
+    info = VariableInfo()
+    info.data_shape, info.data_type, info.variable_id = ov.PartialShape([1, -1, 64]), ov.Type.f32, "cache"
+    variable = Variable(info)
+    cache = o13.concat([o13.read_value(variable), x], 1)
+    rows = o13.reshape(x, o13.constant(np.array([-1, 64], np.int64)), False)
+    outputs = [o13.result(o13.scaled_dot_product_attention(x, cache, cache, causal=False), name="attention"),
+               o13.result(o13.matmul(rows, o13.constant(rng.standard_normal((1, 64)).astype(np.float32)), False, True),
+                          name="gate"),
+               o13.result(o13.matmul(rows, o13.constant(rng.standard_normal((64, 2)).astype(np.float32)), False, False),
+                          name="projection")]
+    ov.save_model(ov.Model(outputs, [o13.assign(cache, variable)], [x], "gated"), str(path))
+    return path, {"x": rng.standard_normal((1, 8, 64)).astype(np.float32)}
+
+
+@pytest.mark.openvino
+def test_one_channel_f16_weights_are_folded_for_a_release_that_fails_to_run_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO 2024.2 to 2025.1 fail to run a MatMul of f16 weights of one output channel behind a decompression
+    Convert in a model with a KV-cache attention, fed 5 rows or more at f32 ("could not create a primitive
+    descriptor for an inner product": Qwen2-MoE's shared expert gate, stateful, on 2025.0): `check --target 2025.0`
+    names that Convert (not the projection's of two channels), 2025.2 and 2024.1 nothing; `migrate --target 2025.0`
+    drops its decompression mark (OpenVINO folds it: the same f32 weights), and 2025.0 runs the result equal to the
+    current OpenVINO on the original, which it fails to run."""
+    model, feed = _gated_attention(tmp_path / "gated.xml")
+    graph = ir_tools.read_ir(model)
+    named = [d for d in ir_tools.check(model, openvino=False, target="2025.0") if d.code == "E-TARGET"]
+    assert len(named) == 1, named
+    weights = graph.layer(graph.producer_key(named[0].loc.layer_id, 0)[0])
+    assert weights.attrs["shape"].replace(" ", "") == "1,64", weights.attrs
+    assert "fails to run a MatMul of f16 weights of one output channel" in named[0].message
+    for other in ("2025.2", "2024.1"):
+        assert not [d for d in ir_tools.check(model, openvino=False, target=other) if d.code == "E-TARGET"], other
+    out = tmp_path / "gated_2025.0.xml"
+    assert main(["migrate", str(model), "--target", "2025.0", "-o", str(out)]) == 0
+    assert "rewrote 1 x f16 decompression of one output channel -> folded Convert-1" in capsys.readouterr().out
+    assert not [d for d in ir_tools.check(out, openvino=False, target="2025.0") if d.code == "E-TARGET"]
+    want = _run(None, model, feed)
+    assert _same_outputs(_run(None, out, feed), want)
+    python = side_pythons().get("2025.0")
+    if python is None:
+        pytest.skip("no OpenVINO 2025.0: set IR_TOOLS_RELEASE_PYTHONS")
+    with pytest.raises(IrToolsError, match="could not create a primitive descriptor"):
+        _run(python, model, feed)  # (the defect is real)
+    assert _same_outputs(_run(python, out, feed), want)
+
+
+def _same_outputs(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> bool:
+    """Whether every output of ``want`` is in ``got`` within 1e-5 of its largest (f32 sums in another order)."""
+    return all(np.abs(got[k] - v).max() <= 1e-5 * np.abs(v).max() for k, v in want.items())
 
 
 def _integer_reductions(path: Path) -> dict[str, np.ndarray]:

@@ -10,7 +10,7 @@ from .bitwise import BitwiseTo1
 from .bitwise_shift import BitwiseShiftTo1
 from .col2im import Col2ImTo1
 from .convert_promote_types import ConvertPromoteTypesTo1
-from .decompression import F32Decompression, I4ZeroPoint
+from .decompression import F32Decompression, I4ZeroPoint, OneChannelDecompression
 from .dft import DftDynamic
 from .einsum import EinsumLetters
 from .elementwise import ElementwiseTo1
@@ -58,6 +58,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
     OwnOpset, UniqueNames, OwnOutputTensors, WiderConst, I4ZeroPoint, PackedOrder, F32Decompression,
+    OneChannelDecompression,
 )
 
 __all__ = ["DOWNGRADES", "Downgrade"]

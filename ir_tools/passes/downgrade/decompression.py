@@ -1,5 +1,6 @@
 """Compressed weights decompressed as the current OpenVINO does, for a release that would compute them otherwise: in
-f32 where it would fold them in f16, an i4 zero point as i8 where it computes one wrong."""
+f32 where it would fold them in f16, an i4 zero point as i8 where it computes one wrong, f16 weights of one output
+channel folded where it fails to run them."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import numpy as np
 
 from ...base.dtypes import INTEGER_TYPES, element_type
 from ...ir.model import Edge, Graph, Layer
+from ...ops import attrs as A
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, drop_unused, origin_text, output_of, with_origin
-from ..shapes import read_as_decompression
+from ..shapes import declared_type, read_as_decompression
 from .base import Downgrade, feed, source
 
 #: The layers of a decompression chain between the integer weights and the Convert to f32.
@@ -279,4 +281,48 @@ class I4ZeroPoint(Downgrade):
             drop_unused(graph, [zero])
             graph.touch(layer.id)
             stats["i4 zero point -> i8 Const of the same values"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+
+def _one_channel(graph: Graph, layer: Layer) -> bool:
+    """Whether the Convert ``layer`` is a decompression layer (``read_as_decompression``) of f16 weights of one output
+    channel (a Const [1, K] read with transpose_b, or [K, 1] without) that a MatMul reads as its second input, in a
+    graph holding a ReadValue and a ScaledDotProductAttention: what a release of ``one_channel_decompression_fails``
+    fails to run (the probe's model; without the state or the attention it runs, measured on 2025.0)."""
+    if not read_as_decompression(graph, layer):
+        return False
+    weights = graph.layer(source(graph, layer, 0)[0])
+    shape = declared_type(weights.outputs[0]).shape if weights.outputs else None
+    if not weights.is_a("Const") or weights.attrs.get("element_type", "").lower() != "f16" or shape is None \
+            or len(shape) != 2:
+        return False
+    for edge in graph.consumers(layer.id, layer.output_ids()[0]):
+        reader = graph.layer(edge.to_layer)
+        if reader.is_a("MatMul") and edge.to_port == reader.input_ids()[1]:
+            channels = shape[0] if A.flag(reader.attrs, "transpose_b", False) else shape[1]
+            if channels.is_static and channels.lo == 1:
+                return bool(graph.of_types(["readvalue"])) and bool(graph.of_types(["scaleddotproductattention"]))
+    return False
+
+
+class OneChannelDecompression(Downgrade):
+    """For a release that fails to run a MatMul of f16 weights of one output channel behind a decompression Convert
+    in a model with a KV-cache attention (measured: 2024.2 to 2025.1, "could not create a primitive descriptor for an
+    inner product", fed 5 rows or more at f32; Qwen2-MoE's shared expert gate), the Convert loses its decompression
+    mark: OpenVINO then folds it into an f32 Const, the same numbers (f16 into f32 is exact), K values more."""
+
+    rewrites = {"Convert-1": "of f16 weights of one output channel into a MatMul, its decompression mark dropped (the "
+                             "Convert folded)"}
+    repairs = {"one_channel_decompression_fails": _one_channel}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        if self.target is None or "one_channel_decompression_fails" not in self.target.miscomputes:
+            return PassResult(graph, False, stats)
+        for layer in self.layers(graph):
+            kept = tuple(node for node in layer.rt_info if not (
+                node.tag == "attribute" and ("name", "decompression") in node.attrs))
+            layer.rt_info = with_origin(kept, origin_text(layer, "a decompression Convert"))
+            graph.touch(layer.id)
+            stats["f16 decompression of one output channel -> folded Convert-1"] += 1
         return PassResult(graph, bool(stats), stats)
