@@ -590,14 +590,9 @@ def install(staging: Path, out: Path, entries: list[dict[str, Any]], seconds: fl
         print(f"removed {name} (an earlier build's)")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output directory (default {DEFAULT_OUT})")
-    parser.add_argument("--only", nargs="*", default=[], help="build only these models (the rest stay listed only "
-                                                              "if rebuilt: use for trying, not for the zoo)")
-    parser.add_argument("--fixtures", type=Path, metavar="DIR", help="write the committed fixtures into DIR instead")
-    args = parser.parse_args()
-    out = (args.fixtures or args.out).expanduser()
+def build_into(out: Path, build: Callable[[Path], list[dict[str, Any]]], generator: str) -> None:
+    """What each zoo builder's command does: ``build`` into a staging directory of ``out``, then ``install`` its
+    files there (a failed build leaves ``out`` as it was); prints what was built."""
     torch.set_num_threads(2)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     patch_transformers_masks()
@@ -605,15 +600,26 @@ def main() -> None:
     start = time.perf_counter()
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
     try:
-        entries = fixtures(staging) if args.fixtures else zoo(staging, set(args.only))
-        generator = "scripts/build_target_zoo.py" + (" --fixtures" if args.fixtures else "")
+        entries = build(staging)
         install(staging, out, entries, time.perf_counter() - start, generator)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     files = [e for e in entries if e.get("file")]
-    size = sum(e["bytes"] for e in files)
-    print(f"\n{len(files)} IRs, {size / 2**30:.2f} GB in {out}; {len(entries) - len(files)} refused; "
-          f"{time.perf_counter() - start:.0f} s")
+    print(f"\n{len(files)} IRs, {sum(e['bytes'] for e in files) / 2**20:.1f} MB in {out}; "
+          f"{len(entries) - len(files)} refused; {time.perf_counter() - start:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output directory (default {DEFAULT_OUT})")
+    parser.add_argument("--only", nargs="*", default=[], help="build only these models (the rest stay listed only "
+                                                              "if rebuilt: use for trying, not for the zoo)")
+    parser.add_argument("--fixtures", type=Path, metavar="DIR", help="write the committed fixtures into DIR instead")
+    args = parser.parse_args()
+    if args.fixtures:
+        build_into(args.fixtures.expanduser(), fixtures, "scripts/build_target_zoo.py --fixtures")
+    else:
+        build_into(args.out.expanduser(), lambda staging: zoo(staging, set(args.only)), "scripts/build_target_zoo.py")
 
 
 if __name__ == "__main__":

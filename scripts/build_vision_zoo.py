@@ -55,8 +55,6 @@ saturate an f16 output: by design, ``float_convert.f16_io``).
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import tempfile
 import time
 from collections import OrderedDict
@@ -70,13 +68,12 @@ import torchvision
 from build_target_zoo import (
     Spec,
     build,
+    build_into,
     compressed,
     convert,
     entry,
     example,
-    install,
     name_ports,
-    patch_transformers_masks,
     quiet,
     report,
     seed_of,
@@ -709,21 +706,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=[], help="build only these models (for trying: the manifest "
                                                               "then lists only them)")
     args = parser.parse_args()
-    out = args.out.expanduser()
-    torch.set_num_threads(2)
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    patch_transformers_masks()
-    out.mkdir(parents=True, exist_ok=True)
-    start = time.perf_counter()
-    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
-    try:
-        entries = zoo(staging, set(args.only))
-        install(staging, out, entries, time.perf_counter() - start, "scripts/build_vision_zoo.py")
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    files = [e for e in entries if e.get("file")]
-    print(f"\n{len(files)} IRs, {sum(e['bytes'] for e in files) / 2**20:.0f} MB in {out}; "
-          f"{len(entries) - len(files)} refused; {time.perf_counter() - start:.0f} s")
+    build_into(args.out.expanduser(), lambda staging: zoo(staging, set(args.only)), "scripts/build_vision_zoo.py")
 
 
 if __name__ == "__main__":

@@ -53,8 +53,6 @@ convert is written as a ``refused`` entry (the sweep skips it) and printed, not 
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import sys
 import tempfile
 import time
@@ -69,18 +67,17 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_target_zoo import (  # noqa: E402 (after the path is set)
+from build_target_zoo import (
     COMPRESSIONS,
     DECODERS,
     Logits,
     Spec,
+    build_into,  # noqa: E402 (after the path is set)
     compress,
     convert,
     entry,
     has_nncf,
     has_optimum,
-    install,
-    patch_transformers_masks,
     quiet,
     report,
     seed_of,
@@ -477,21 +474,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=[], help="build only these models (for trying)")
     args = parser.parse_args()
     assert set(COMPRESS_TO) <= set(COMPRESSIONS)
-    out = args.out.expanduser()
-    torch.set_num_threads(2)
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    patch_transformers_masks()
-    out.mkdir(parents=True, exist_ok=True)
-    start = time.perf_counter()
-    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
-    try:
-        entries = wide_zoo(staging, set(args.only))
-        install(staging, out, entries, time.perf_counter() - start, "scripts/build_wide_zoo.py")
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    files = [e for e in entries if e.get("file")]
-    print(f"\n{len(files)} IRs, {sum(e['bytes'] for e in files) / 2**20:.1f} MB in {out}; "
-          f"{len(entries) - len(files)} refused; {time.perf_counter() - start:.0f} s")
+    build_into(args.out.expanduser(), lambda staging: wide_zoo(staging, set(args.only)), "scripts/build_wide_zoo.py")
 
 
 if __name__ == "__main__":
