@@ -200,6 +200,11 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("sdpa_lower_rank_wrong")
     if lower.get("dynamic") == "fails":
         found.append("sdpa_lower_rank_dynamic_fails")
+    width = answer.get("sdpa_value_width") or {}  # (as sdpa_lower_rank: not measured before the question)
+    if set(width.values()) - {"right", "fails"} or width.get("static", "right") != "right":
+        sys.exit(f"{answer['version']}: SDPA-13 of a value narrower than the query {width}: a defect no key describes")
+    if width.get("dynamic") == "fails":
+        found.append("sdpa_value_width_dynamic_fails")
     scalar = answer.get("sdpa_scalar_mask")  # (as sdpa_lower_rank: not measured before the question)
     if scalar not in (None, "right", "crashes"):
         sys.exit(f"{answer['version']}: SDPA-13 of a scalar mask fed: {scalar}, a defect no key describes")

@@ -234,13 +234,17 @@ def sdpa_float_mask_shapes(dynamic: bool = False) -> dict[str, str] | None:
     return None if answers[",".join(map(str, MASK_SHAPES[0]))] == "refused" else answers
 
 
-def _float_sdpa(declared_q: list[int], declared_kv: list[int], mask: list[int]) -> str:
-    """The IR of one ScaledDotProductAttention-13 of f32 inputs q, k and v, declared of those dims, and a float mask."""
+def _float_sdpa(declared_q: list[int], declared_kv: list[int], mask: list[int],
+                declared_v: list[int] | None = None) -> str:
+    """The IR of one ScaledDotProductAttention-13 of f32 inputs q, k and v, declared of those dims (v of
+    ``declared_kv`` unless given), and a float mask."""
+    declared_v = declared_v or declared_kv
     params = "".join(parameter(i, n, "f32", "FP32", d)
-                     for i, n, d in ((0, "q", declared_q), (1, "k", declared_kv), (2, "v", declared_kv)))
+                     for i, n, d in ((0, "q", declared_q), (1, "k", declared_kv), (2, "v", declared_v)))
     params += parameter(3, "mask", "f32", "FP32", mask)
     return SDPA.format(params=params, q0=port(0, "FP32", declared_q), q1=port(1, "FP32", declared_kv),
-                       q2=port(2, "FP32", declared_kv), mask=port(3, "FP32", mask), q4=port(4, "FP32", declared_q))
+                       q2=port(2, "FP32", declared_v), mask=port(3, "FP32", mask),
+                       q4=port(4, "FP32", [*declared_q[:-1], declared_v[-1]]))
 
 
 def _attended(scores: np.ndarray, value: np.ndarray) -> np.ndarray:
@@ -279,6 +283,26 @@ def sdpa_lower_rank() -> dict[str, str] | None:
             return None
         answers[declared] = _computed(model, [query, key, value, mask], want,
                                       f"SDPA of a rank-3 key and value ({declared})")
+    return answers
+
+
+def sdpa_value_width() -> dict[str, str] | None:
+    """What the CPU plugin does with ScaledDotProductAttention-13 whose value is narrower than the query and key (q
+    [1, 2, 4, 16], k [1, 2, 6, 16], v [1, 2, 6, 8]: LeViT's and Nystromformer's attention; a float mask [4, 6] of
+    zeros), declared "static" and "dynamic" (every dim ?): as ``sdpa_lower_rank`` ("fails": 2023.3 dynamic,
+    "m_dims=[1,2,6,8,] expect_dims=[1,2,6,16,]" at inference); None if it does not read SDPA-13."""
+    q, k, v, dims = [1, 2, 4, 16], [1, 2, 6, 16], [1, 2, 6, 8], [4, 6]
+    rng = np.random.default_rng(3)
+    query, key, value = (rng.standard_normal(d).astype(np.float32) for d in (q, k, v))
+    want = _attended(query.astype(np.float64) @ key.transpose(0, 1, 3, 2) / np.sqrt(16), value)
+    answers = {}
+    for declared in ("static", "dynamic"):
+        shapes = (q, k, v) if declared == "static" else ([-1] * 4,) * 3
+        model = read(_float_sdpa(shapes[0], shapes[1], dims, shapes[2]))
+        if model is None:
+            return None
+        answers[declared] = _computed(model, [query, key, value, np.zeros(dims, np.float32)], want,
+                                      f"SDPA of a narrower value ({declared})")
     return answers
 
 
@@ -1758,6 +1782,7 @@ def main(only: list[str]) -> None:
                  "dynamic_state": dynamic_state, "sdpa_float_mask_shapes": sdpa_float_mask_shapes,
                  "sdpa_float_mask_dynamic": lambda: sdpa_float_mask_shapes(dynamic=True),
                  "sdpa_lower_rank": sdpa_lower_rank, "sdpa_scalar_mask": sdpa_scalar_mask,
+                 "sdpa_value_width": sdpa_value_width,
                  "scatter_min_max": scatter_min_max, "scatter_no_init": scatter_no_init,
                  "reduce_empty_axis": reduce_empty_axis, "reduce_empty_integers": reduce_empty_integers,
                  "reduce_integers": reduce_integers, "identity": identity,

@@ -46,6 +46,8 @@ DEFECTS: dict[str, str] = {
                              "otherwise than the specification, on static dims",
     "sdpa_lower_rank_dynamic_fails": "fails at inference on ScaledDotProductAttention-13 of a rank-4 query and a key "
                                      "or value of rank 3 with a dynamic dim ('expect_dims')",
+    "sdpa_value_width_dynamic_fails": "fails at inference on ScaledDotProductAttention-13 whose value's last dim "
+                                      "differs from the query's, with a dynamic dim ('expect_dims')",
     "sdpa_scalar_mask_crashes": "crashes at inference (SIGSEGV) on ScaledDotProductAttention-13 with a mask of rank 0 "
                                 "fed at inference beside a query of batch dims of 1 and 4 rows or more",
     "scatter_min_max_nan_otherwise": "computes ScatterElementsUpdate-12 min and max of f32 and f16 otherwise where a "
@@ -229,6 +231,10 @@ class Release:
       inference on such a layer with a dynamic dim ("m_dims=[2,6,8,] expect_dims=[1,6,8,8,]"), which 2024.0 runs
       right; 2024.1 on compute both right; a rank-5 query with a key of rank 4 is right on all (measured on every
       release with SDPA-13; found by a helper reviewing the downgrades);
+    - ``sdpa_value_width_dynamic_fails``: 2023.3 fails at inference ("m_dims=[1,2,6,8,] expect_dims=[1,2,6,16,]")
+      on SDPA-13 whose value's last dim (8) differs from the query's and key's (16), a dim of the three dynamic; of
+      static dims it computes it right, as 2024.0 on do both (measured on every release with SDPA-13; found by the
+      wide sweeps: LeViT's and Nystromformer's attention, the probe ``sdpa_value_width``);
     - ``sdpa_scalar_mask_crashes``: 2023.3 to 2025.1 crash (SIGSEGV) at inference on SDPA-13 (not causal) with a
       mask of rank 0 that is not a constant (a Parameter, or a Squeeze of one) beside a query of rank 3 or 4 whose
       batch dims are all 1 and whose L is 4 or more ([1, 1, 4, 8], [1, 4, 8], [1, 1, 16, 8]); a batch or head dim of

@@ -226,6 +226,7 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("sdpa_mask_broadcast_dynamic_fails") == ["2023.3"]
     assert having("sdpa_lower_rank_wrong") == ["2023.3", "2024.0"]
     assert having("sdpa_lower_rank_dynamic_fails") == ["2023.3"]
+    assert having("sdpa_value_width_dynamic_fails") == ["2023.3"]
     assert having("sdpa_scalar_mask_crashes") == ["2023.3", *(f"2024.{n}" for n in range(7)), "2025.0", "2025.1"]
     assert having("scatter_min_max_nan_otherwise") == ["2023.1", "2023.2", "2023.3", "2024.0"]
     assert having("scatter_max_no_init_wrong") == ["2023.1", "2023.2"]
@@ -903,6 +904,46 @@ def test_segment_max_16_is_rewritten_for_releases_that_fill_its_segments_otherwi
     for run, got in runs.items():
         for name in want:
             np.testing.assert_array_equal(got[name], want[name], err_msg=f"{run}: {name}", strict=True)
+
+
+@pytest.mark.openvino
+def test_a_narrower_value_is_decomposed_for_a_release_that_fails_on_it_dynamic(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO 2023.3 fails at inference on SDPA-13 whose value's last dim differs from the query's, a dim dynamic
+    ("expect_dims": LeViT's and Nystromformer's attention; static dims right, 2024.0 on right): `check --target 2023.3`
+    names the dynamic ones of a narrower and of a wider value and one of no declared width (not those of static dims,
+    nor one whose value is as wide), `migrate --target 2023.3` decomposes them, and the result runs on the current
+    OpenVINO (and on 2023.3 where set) within the op's bound."""
+    rng = np.random.default_rng(41)
+
+    def case(v: list[int], dynamic: str = "", causal: bool = False) -> Case:
+        return Case([rng.standard_normal(s).astype(np.float32) for s in ([1, 2, 4, 16], [1, 2, 6, 16], v)], causal,
+                    (), dynamic)
+
+    cases = [case([1, 2, 6, 8], "all"), case([1, 2, 6, 24], "batch", True), case([1, 2, 6, 8]),
+             case([1, 2, 6, 16], "batch"), case([1, 2, 6, 16], "all")]
+    model, feed = attention_model(tmp_path / "width.xml", cases)
+    refused = _refused(model, "2023.3")
+    assert set(refused) == {"sdpa0", "sdpa1", "sdpa4"}, refused  # (sdpa4: its widths not declared)
+    assert all("value's last dim differs from the query's" in m for m in refused.values()), refused
+    assert not _refused(model, "2024.0")
+    out = tmp_path / "width_2023.3.xml"
+    assert main(["migrate", str(model), "--target", "2023.3", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "rewrote 2 x ScaledDotProductAttention-13 (no mask)" in printed, printed
+    assert "rewrote 1 x ScaledDotProductAttention-13 (causal)" in printed, printed
+    assert {layer.name for layer in ir_tools.read_ir(out).by_type("ScaledDotProductAttention")} == {"sdpa2", "sdpa3"}
+    runs = {"migrated, current": _run(None, out, feed)}
+    if "2023.3" in side_pythons():
+        runs["migrated, 2023.3"] = _run(side_pythons()["2023.3"], out, feed)
+        with pytest.raises(IrToolsError, match="expect_dims"):
+            _run(side_pythons()["2023.3"], model, feed)  # (the defect is real)
+    failures = []
+    for i, case in enumerate(cases):
+        exact, bound = exact_and_bound(case)
+        failures += [f"case {i} ({run}): {problem}" for run, got in runs.items()
+                     if (problem := mismatch(got[f"y{i}"], exact, lambda w, b=bound: b))]
+    assert not failures, "\n".join(failures)
 
 
 def _lower_rank_cases(rng: np.random.Generator) -> list[Case]:

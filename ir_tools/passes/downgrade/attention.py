@@ -102,6 +102,17 @@ def _lower_rank_dynamic(graph: Graph, layer: Layer) -> bool:
     return dims is not None and not all(d.is_static for d in dims)
 
 
+def _value_width_dynamic(graph: Graph, layer: Layer) -> bool:
+    """True if a dim of the query, key or value of the SDPA-13 ``layer`` is dynamic (or a rank unknown) and its value's
+    last dim may differ from its query's (not both static and equal), which 2023.3 fails on at inference."""
+    shapes = [declared_type(port).shape for port in layer.inputs[:3]]
+    if any(shape is None or not shape for shape in shapes):
+        return True
+    query, value = shapes[0][-1], shapes[2][-1]
+    widths_equal = query.is_static and value.is_static and query.lo == value.lo
+    return not widths_equal and not all(d.is_static for shape in shapes for d in shape)
+
+
 class ScaledDotProductAttentionTo8(Downgrade):
     """ScaledDotProductAttention-13 as ``SoftMax-8((Q * scale) @ K^T + bias, -1) @ V``, what the op is
     (OpenVINO's specification; ops/attention.py holds the measured facts):
@@ -143,7 +154,7 @@ class ScaledDotProductAttentionTo8(Downgrade):
     repairs = {"sdpa_boolean_mask_inverted": _boolean_mask, "sdpa_mask_broadcast_refused": _mask_broadcast,
                "sdpa_mask_broadcast_dynamic_fails": _mask_broadcast_dynamic,
                "sdpa_lower_rank_wrong": _lower_rank_static, "sdpa_lower_rank_dynamic_fails": _lower_rank_dynamic,
-               "sdpa_scalar_mask_crashes": _scalar_mask_fed}
+               "sdpa_scalar_mask_crashes": _scalar_mask_fed, "sdpa_value_width_dynamic_fails": _value_width_dynamic}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
