@@ -47,7 +47,7 @@ from ..base.dims import Shape, declared_within, shape_from_ints, shape_to_ints, 
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError
 from ..ir.bodies import Subgraph, located, subgraphs
-from ..ir.model import Graph, Layer, Port, PortRecord
+from ..ir.model import Graph, Layer, Port, PortRecord, RtNode
 from ..ir.reader import graph_of
 from ..ir.walker import PortKey, Walker
 from ..ops import attrs as A
@@ -763,9 +763,12 @@ def _decompression(layer: Layer) -> bool:
     (``<attribute name="decompression" version="0"/>``, spelled exactly so: another name's case or version is not
     that attribute, measured on 2026.4), as ``ov.save_model``'s fp16 compression marks the Convert after each
     compressed Const."""
-    return bool(layer.rt_info) and any(  # (most layers have none: no generator then)
-        node.tag == "attribute" and ("name", "decompression") in node.attrs and ("version", "0") in node.attrs
-        for node in layer.rt_info)
+    return bool(layer.rt_info) and any(map(decompression_mark, layer.rt_info))  # (most have none: no map then)
+
+
+def decompression_mark(node: RtNode) -> bool:
+    """Whether the rt_info ``node`` is the one OpenVINO reads as a layer's ``Decompression`` (``_decompression``)."""
+    return node.tag == "attribute" and ("name", "decompression") in node.attrs and ("version", "0") in node.attrs
 
 
 def _kept_compressed(layer: Layer, record: PortRecord, args: Sequence[TensorType | None], inferred: TensorType,

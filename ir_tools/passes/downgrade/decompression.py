@@ -14,7 +14,7 @@ from ...ir.model import Edge, Graph, Layer
 from ...ops import attrs as A
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, drop_unused, origin_text, output_of, with_origin
-from ..shapes import declared_type, read_as_decompression
+from ..shapes import declared_type, decompression_mark, read_as_decompression
 from .base import Downgrade, feed, source
 
 #: The layers of a decompression chain between the integer weights and the Convert to f32.
@@ -320,8 +320,7 @@ class OneChannelDecompression(Downgrade):
         if self.target is None or "one_channel_decompression_fails" not in self.target.miscomputes:
             return PassResult(graph, False, stats)
         for layer in self.layers(graph):
-            kept = tuple(node for node in layer.rt_info if not (
-                node.tag == "attribute" and ("name", "decompression") in node.attrs))
+            kept = tuple(node for node in layer.rt_info if not decompression_mark(node))
             layer.rt_info = with_origin(kept, origin_text(layer, "a decompression Convert"))
             graph.touch(layer.id)
             stats["f16 decompression of one output channel -> folded Convert-1"] += 1
