@@ -134,7 +134,7 @@ class Measured:
         return self.migrated and self.loads and self.creates and self.names and self.equal
 
 
-def warnings(diagnostics: list[Any]) -> Counter[str]:
+def warning_counts(diagnostics: list[Any]) -> Counter[str]:
     """How many warnings of each code ``diagnostics`` hold (by code: a rewrite renumbers layers and ports)."""
     return Counter(d.code for d in diagnostics if d.severity == "warning")
 
@@ -176,7 +176,7 @@ def measure(entry: dict[str, Any], release: str, python: str, workdir: Path | No
         found.migrated = True
         said = ir_tools.check(out, target=release)  # (OpenVINO's verdict too)
         left = [d for d in said if d.severity == "error"]
-        added = warnings(said) - warnings(ir_tools.check(xml, openvino=False, target=release))
+        added = warning_counts(said) - warning_counts(ir_tools.check(xml, openvino=False, target=release))
         found.creates = not left and not added
         if left:
             found.reasons.append(f"after migrate, check --target {release}: {refusals(chr(10).join(map(str, left)))}")
