@@ -461,7 +461,7 @@ def _compare_steps(args: argparse.Namespace, graph: Graph, inputs: dict, made: d
         raise IrToolsError(f"--inputs feeds one inference; --steps {count} draws each step's inputs: give --steps 1 "
                            "with --inputs, or leave --inputs out", code="E-USAGE")
     seed = _seed(args)
-    return [inputs, *later_steps(made, count, seed)]
+    return [inputs, *later_steps(made, count, seed, inputs)]
 
 
 def _compare_report(args: argparse.Namespace, graph: Graph, report: CompareReport) -> int:
@@ -898,7 +898,7 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
     source = graph if legacy else read_ir(args.model, args.bin)  # (inputs are seeded to fit the original's uses)
     inputs, made = _inputs(args, source)
     stepped = args.stateless and stateful(source)  # (its steps against the stateless form fed its own state)
-    steps = [inputs, *later_steps(made, STATELESS_STEPS, _seed(args))] if stepped and made else [inputs]
+    steps = [inputs, *later_steps(made, STATELESS_STEPS, _seed(args), inputs)] if stepped and made else [inputs]
     files = ModelFiles(args.model, args.bin or args.model.with_suffix(".bin"))
     original: Runner
     migrated: Runner = OpenVinoRunner(graph, ModelFiles(xml, bin_path)) if other is None else \

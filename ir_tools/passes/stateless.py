@@ -40,21 +40,46 @@ def state_output(variable_id: str, input_name: str | None) -> str:
     return variable_id if variable_id != input_name else f"present.{input_name}"
 
 
+def held_states(graph: Graph) -> set[str]:
+    """The variables each Assign of which writes back what their one ReadValue read, that ReadValue computing the
+    initial value from the model's inputs: a value computed at the first step and held after (optimum-intel's
+    seq2seq decoders: each cross-attention key and value, from ``encoder_hidden_states``). The stateless form computes
+    it again at each step from the inputs fed (the same at each step of a generation loop: the same value), rather
+    than taking it as an input, which no step before the first could give."""
+    reads: dict[str, list[Layer]] = {}
+    for read in graph.by_type("ReadValue"):
+        reads.setdefault(read.attrs.get("variable_id", ""), []).append(read)
+    held = set()
+    for vid, found in reads.items():
+        read = found[0]
+        if len(found) != 1 or not read.input_ids() or graph.producer_key(read.id, read.input_ids()[0]) is None:
+            continue
+        writes = [w for w in graph.by_type("Assign") if w.attrs.get("variable_id", "") == vid]
+        if writes and all(graph.producer_key(w.id, w.input_ids()[0]) == (read.id, read.output_ids()[0])
+                          for w in writes):
+            held.add(vid)
+    return held
+
+
 def state_names(graph: Graph) -> dict[str, tuple[str, str]]:
-    """Each variable's id -> the names of the input its ReadValue becomes and of the output its Assign becomes
-    (``state_input``, ``state_output``), each prefixed ``past.`` or ``present.`` where it names one of the model's
-    inputs or outputs already, or another state's (optimum-intel's BART decoder keeps a variable
-    ``encoder_hidden_states`` beside its input of that name: E-NAME-COLLISION, where it now runs on 2023.0)."""
+    """Each variable's id (but a held state's: ``held_states``) -> the names of the input its ReadValue becomes and
+    of the output its Assign becomes (``state_input``, ``state_output``), each prefixed ``past.`` or ``present.``
+    where it names one of the model's inputs or outputs already, or another state's (optimum-intel's BART decoder
+    keeps a variable ``encoder_hidden_states`` beside its input of that name: E-NAME-COLLISION, where it now runs on
+    2023.0)."""
     taken = {name for param in graph.parameters() for name in tensor_names(param.outputs[0].names)}
     taken.update(output_name(graph, result) for result in graph.by_type("Result"))
+    held = held_states(graph)
     inputs: dict[str, str] = {}
     for read in graph.by_type("ReadValue"):
+        if read.attrs.get("variable_id", "") in held:
+            continue
         name = state_input(read)
         inputs[read.attrs.get("variable_id", "")] = name = f"past.{name}" if name in taken else name
         taken.add(name)
     names: dict[str, tuple[str, str]] = {}
     for vid in [*inputs, *(w.attrs.get("variable_id", "") for w in graph.by_type("Assign"))]:
-        if vid not in names:
+        if vid not in names and vid not in held:
             name = state_output(vid, inputs.get(vid))
             names[vid] = (inputs.get(vid, ""), f"present.{name}" if name in taken else name)
             taken.add(names[vid][1])
@@ -66,16 +91,22 @@ class Stateless(Pass):
     export: ``past_key_values.0.key``), and each Assign a Result of what it writes, named as ``state_output`` says
     (``present.0.key``); what only computed a ReadValue's initial value goes. One step of the stateful model is then
     one inference of this one, fed the state it held (the initial value at the first step: a cache of length 0)
-    and giving the state it keeps."""
+    and giving the state it keeps. A held state (``held_states``: a seq2seq decoder's cross-attention key or value)
+    is no input: its ReadValue's readers read what computed its initial value, and its Assigns go."""
 
     records_changes = True
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
-        names = state_names(graph)
+        names, held = state_names(graph), held_states(graph)
         for layer in graph.by_type("ReadValue", "Assign"):  # (in layer order: what it builds is numbered so)
-            if layer.is_a("ReadValue"):
+            if not graph.has_layer(layer.id):  # (a held state's Assign, gone with its ReadValue)
+                continue
+            if layer.attrs.get("variable_id", "") in held and layer.is_a("ReadValue"):
+                _computed_each_step(graph, builder, layer)
+                stats["ReadValue held -> its initial value, computed at each step"] += 1
+            elif layer.is_a("ReadValue"):
                 port = layer.outputs[0]
                 name = names[layer.attrs.get("variable_id", "")][0]
                 et = element_type(layer.attrs.get("variable_type", "")) or element_type(port.precision or "")
@@ -110,6 +141,22 @@ class Stateless(Pass):
         if stats:
             graph.remove_dead()
         return PassResult(graph, bool(stats), stats)
+
+
+def _computed_each_step(graph: Graph, builder: GraphBuilder, read: Layer) -> None:
+    """A held state's ReadValue (``held_states``) made what computes its initial value: its readers read that (its
+    output's names on a tensor of their own, where it has any), and its variable's Assigns go."""
+    vid = read.attrs.get("variable_id", "")
+    for write in graph.by_type("Assign"):
+        if write.attrs.get("variable_id", "") == vid:
+            graph.remove_layer(write.id)
+    source = graph.producer_key(read.id, read.input_ids()[0])
+    assert source is not None  # (``held_states``: it is fed)
+    names = tensor_names(read.outputs[0].names)
+    own = own_tensor(builder, source, names, f"{read.name}/own_tensor", origin_text(read, "ReadValue")) \
+        if names else None
+    graph.redirect_consumers((read.id, read.outputs[0].id), source if own is None else (own.id, own.outputs[0].id))
+    graph.remove_layer(read.id)
 
 
 def _own_output(graph: Graph, builder: GraphBuilder, source: tuple[str, int], names: list[str], name: str,

@@ -195,14 +195,19 @@ def random_steps(graph: Graph, count: int = 2, seed: int = 0, shapes: Mapping[st
     the first as ``random_inputs`` gives it (the prompt), each later one from its own seed (``seed`` plus its index),
     one token longer (``generation_step``)."""
     made = recipes(graph, shapes or {})
-    return [draw(made, seed), *later_steps(made, count, seed)]
+    first = draw(made, seed)
+    return [first, *later_steps(made, count, seed, first)]
 
 
-def later_steps(made: Mapping[str, Recipe], count: int, seed: int) -> list[dict[str, np.ndarray]]:
-    """The inputs of steps 2 to ``count`` of a generation loop whose first step ``made`` drew with ``seed``."""
+def later_steps(made: Mapping[str, Recipe], count: int, seed: int, first: Mapping[str, np.ndarray],
+                ) -> list[dict[str, np.ndarray]]:
+    """The inputs of steps 2 to ``count`` of a generation loop whose first step ``made`` drew with ``seed`` (``first``:
+    that step's inputs). An encoder's output (``ENCODER_INPUTS``) is the first step's at each: the encoder ran once,
+    and a seq2seq decoder holds what it computed of it at the first step (``passes/stateless.held_states``)."""
     if not isinstance(count, int | np.integer) or count < 1:
         raise IrToolsError(f"steps: give a whole number of 1 or more, got {count!r}", code="E-USAGE")
-    return [draw(generation_step(made, step), seed + step) for step in range(1, count)]
+    encoded = {name: first[name] for name in made if name.startswith(ENCODER_INPUTS) and name in first}
+    return [{**draw(generation_step(made, step), seed + step), **encoded} for step in range(1, count)]
 
 
 def draw(made: Mapping[str, Recipe], seed: int) -> dict[str, np.ndarray]:

@@ -217,22 +217,23 @@ def _layers_against_saved(graph: Graph, order: list[Layer], run: OpenVinoRun, st
 
 
 def initial_states(graph: Graph, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """What each ReadValue gives at a first inference on ``inputs`` (its variable's initial value, by the reference),
-    by the name of its output: the state inputs of the model's stateless form (``passes/stateless``) at its first
-    step. Only the ReadValues and what they read run (a few shape layers and a Broadcast of zeros): not the model,
-    whose layers the reference may not all run (a GatherElements of GPT-J's made ``migrate --stateless --check``
-    refuse it)."""
+    """What each ReadValue (but a held state's: no input) gives at a first inference on ``inputs`` (its variable's
+    initial value, by the reference), by the name of its output: the state inputs of the model's stateless form
+    (``passes/stateless``) at its first step. Only the ReadValues and what they read run (a few shape layers and a
+    Broadcast of zeros): not the model, whose layers the reference may not all run (a GatherElements of GPT-J's made
+    ``migrate --stateless --check`` refuse it)."""
     first: dict[str, np.ndarray] = {}
     names = state_names(graph)
 
     class FirstReads(Interpreter):
         def run_node(self, layer: Layer, args: list[np.ndarray]) -> list[np.ndarray]:
             out = super().run_node(layer, args)
-            if layer.is_a("ReadValue"):
-                first[names[layer.attrs.get("variable_id", "")][0]] = out[0]
+            if layer.is_a("ReadValue") and layer.attrs.get("variable_id", "") in names:  # (a held state: no input)
+                first[names[layer.attrs["variable_id"]][0]] = out[0]
             return out
 
-    reads = graph.ancestors(layer.id for layer in graph.by_type("ReadValue"))
+    reads = graph.ancestors(layer.id for layer in graph.by_type("ReadValue")
+                            if layer.attrs.get("variable_id", "") in names)
     try:
         walk = FirstReads(graph, [layer for layer in graph.topological_order() if layer.id in reads])
     except UnsupportedError as exc:
@@ -271,7 +272,7 @@ def compare_stateless_steps(graph: Graph, original: list[tuple[OpenVinoRun, dict
     (atol, rtol). A state mapped wrong diverges from the second step on, where one step alone cannot tell."""
     names = state_names(graph)
     inputs_of = {read.attrs.get("variable_id", ""): names[read.attrs.get("variable_id", "")][0]
-                 for read in graph.by_type("ReadValue")}
+                 for read in graph.by_type("ReadValue") if read.attrs.get("variable_id", "") in names}
     outputs_of = {vid: names[vid][1] for vid in inputs_of}
     found = []
     fed = dict(first)

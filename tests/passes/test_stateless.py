@@ -227,3 +227,59 @@ def test_stateless_keeps_the_name_of_a_state_read_as_an_output(tmp_path: Path, c
     stateless = ov.Core().compile_model(tmp_path / "stateless_stateful_2023.0.xml", "CPU")
     got = stateless({"x": ones, "past.cache": 2 * ones})
     assert [np.array_equal(first[i], got[i]) for i in range(2)] == [True, True]
+
+
+def _seq2seq_decoder(path: Path) -> Path:
+    """A seq2seq decoder as optimum-intel exports one stateful: a cross-attention state its ReadValue computes from
+    ``encoder_hidden_states`` at the first step and its Assign writes back as read (held), beside a state each step
+    adds to."""
+    import openvino as ov
+    import openvino.opset13 as o
+    from openvino.op.util import Variable, VariableInfo
+
+    def variable(variable_id: str, shape: list[int]) -> Variable:
+        info = VariableInfo()
+        info.data_shape, info.data_type, info.variable_id = ov.PartialShape(shape), ov.Type.f32, variable_id
+        return Variable(info)
+
+    x = o.parameter([1, -1, 4], np.float32, name="inputs_embeds")
+    encoded = o.parameter([1, -1, 4], np.float32, name="encoder_hidden_states")
+    for param in (x, encoded):
+        param.output(0).set_names({param.get_friendly_name()})
+    weights = np.random.default_rng(0).standard_normal((4, 4)).astype(np.float32)
+    cross_state = variable("cross", [1, -1, 4])
+    cross = o.read_value(o.matmul(encoded, o.constant(weights), False, False), cross_state)
+    acc_state = variable("acc", [1, 4])
+    acc = o.add(o.read_value(o.constant(np.zeros((1, 4), np.float32)), acc_state), o.reduce_sum(x, [1], False))
+    logits = o.matmul(o.add(x, o.unsqueeze(acc, [1])), cross, False, True)
+    logits.output(0).set_names({"logits"})
+    ov.save_model(ov.Model([o.result(logits)], [o.assign(cross, cross_state), o.assign(acc, acc_state)],
+                           [x, encoded]), path, compress_to_fp16=False)
+    return path
+
+
+@pytest.mark.openvino
+def test_stateless_computes_a_held_state_at_each_step(tmp_path: Path, capsys) -> None:
+    """optimum-intel's T5 and Whisper decoders hold each cross-attention key and value, computed from
+    encoder_hidden_states at the first step. --stateless made each an input (with no way to give it at the first
+    step) and dropped what computed it: encoder_hidden_states fed nothing (W-DEAD). Now the stateless form computes
+    it at each step from encoder_hidden_states, which each step of a generation loop feeds alike (``later_steps``),
+    and --check compares three such steps with the stateful original, on this OpenVINO and on 2023.0."""
+    model = _seq2seq_decoder(tmp_path / "decoder.xml")
+    steps = ir_tools.random_steps(ir_tools.read_valid(model), 3)
+    assert all(np.array_equal(step["encoder_hidden_states"], steps[0]["encoder_hidden_states"]) for step in steps)
+    assert not np.array_equal(steps[1]["inputs_embeds"][0, 0], steps[2]["inputs_embeds"][0, 0])
+    out = tmp_path / "stateless.xml"
+    assert main(["migrate", str(model), "--stateless", "--check", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "rewrote 1 x ReadValue held -> its initial value, computed at each step" in printed, printed
+    assert all(f"  {name} (step {k}): same" in printed for k in (1, 2, 3) for name in ("logits", "present.acc"))
+    graph = ir_tools.read_valid(out)
+    assert sorted(n for p in graph.parameters() for n in (p.outputs[0].names or "").split(",")) == \
+        ["acc", "encoder_hidden_states", "inputs_embeds"]
+    assert ir_tools.check(out) == []  # (no W-DEAD: encoder_hidden_states feeds the cross state)
+    python = side_pythons().get("2023.0")
+    if python is None:
+        pytest.skip("no OpenVINO 2023.0 on the side (IR_TOOLS_RELEASE_PYTHONS): checked on this OpenVINO only")
+    assert main(["migrate", str(model), "--target", "2023.0", "--stateless", "--check-with", python, "-o",
+                 str(tmp_path / "for_2023.xml")]) == 0, capsys.readouterr()
