@@ -885,6 +885,95 @@ def one_channel_decompression() -> bool | None:
     return bool(np.abs(got - want).max() <= 1e-3 * np.abs(want).max())
 
 
+def kv_cache_ir() -> str:
+    """x [?, 2, ?, 8] -> two KV-caches, as optimum-intel exports a language model's (each a ReadValue-6 initialised
+    with zeros [batch, 2, 0, 8], a Gather by beam_idx, a Concat with x, an Assign-6) -> ScaledDotProductAttention-13
+    of x over them -> Result (weights: f32 0, then i64 0, 2, 0, 8)."""
+    def x(i: int) -> str:
+        return port(i, "FP32", [-1, 2, -1, 8])
+
+    def i64(i: int, dims: list[int]) -> str:
+        return port(i, "I64", dims)
+
+    def cache(name: str, first: int) -> str:
+        """The ReadValue, axis, Gather, Concat and Assign of one cache: layers ``first`` to ``first + 4``."""
+        return f"""<layer id="{first}" name="read_{name}" type="ReadValue" version="opset6"><data variable_id="{name}"
+variable_type="f32" variable_shape="?,2,?,8"/><input>{port(0, "FP32", [-1, 2, 0, 8])}</input><output>{x(1)}</output>
+</layer>
+<layer id="{first + 1}" name="axis_{name}" type="Const" version="opset1"><data element_type="i64" shape="" offset="8"
+size="8"/><output><port id="0" precision="I64"/></output></layer>
+<layer id="{first + 2}" name="reorder_{name}" type="Gather" version="opset8"><data batch_dims="0"/><input>{x(0)}
+{port(1, "I32", [-1])}<port id="2" precision="I64"/></input><output>{x(3)}</output></layer>
+<layer id="{first + 3}" name="cache_{name}" type="Concat" version="opset1"><data axis="2"/><input>{x(0)}{x(1)}</input>
+<output>{x(2)}</output></layer>
+<layer id="{first + 4}" name="assign_{name}" type="Assign" version="opset6"><data variable_id="{name}"/><input>{x(0)}
+</input><output>{x(1)}</output></layer>"""
+
+    edges = [(0, 0, 2, 0), (2, 1, 4, 0), (3, 0, 4, 1), (3, 0, 4, 2), (4, 3, 6, 0), (5, 0, 6, 1), (7, 0, 8, 0),
+             (6, 2, 8, 1), (0, 0, 30, 0), (30, 3, 31, 0)]
+    for first, port_id in ((10, 1), (20, 2)):
+        edges += [(8, 2, first, 0), (first, 1, first + 2, 0), (1, 0, first + 2, 1), (first + 1, 0, first + 2, 2),
+                  (first + 2, 3, first + 3, 0), (0, 0, first + 3, 1), (first + 3, 2, first + 4, 0),
+                  (first + 3, 2, 30, port_id)]
+    return f"""<?xml version="1.0"?>
+<net name="probe" version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="?,2,?,8" element_type="f32"/>
+<output>{x(0)}</output></layer>
+<layer id="1" name="beam_idx" type="Parameter" version="opset1"><data shape="?" element_type="i32"/>
+<output>{port(0, "I32", [-1])}</output></layer>
+<layer id="2" name="shape" type="ShapeOf" version="opset3"><data output_type="i64"/><input>{x(0)}</input>
+<output>{i64(1, [4])}</output></layer>
+<layer id="3" name="first" type="Const" version="opset1"><data element_type="i64" shape="1" offset="8" size="8"/>
+<output>{i64(0, [1])}</output></layer>
+<layer id="4" name="batch" type="Gather" version="opset8"><data batch_dims="0"/><input>{i64(0, [4])}{i64(1, [1])}
+{i64(2, [1])}</input><output>{i64(3, [1])}</output></layer>
+<layer id="5" name="rest" type="Const" version="opset1"><data element_type="i64" shape="3" offset="16" size="24"/>
+<output>{i64(0, [3])}</output></layer>
+<layer id="6" name="init_shape" type="Concat" version="opset1"><data axis="0"/><input>{i64(0, [1])}{i64(1, [3])}
+</input><output>{i64(2, [4])}</output></layer>
+<layer id="7" name="zero" type="Const" version="opset1"><data element_type="f32" shape="" offset="0" size="4"/>
+<output><port id="0" precision="FP32"/></output></layer>
+<layer id="8" name="init" type="Broadcast" version="opset3"><data mode="numpy"/><input><port id="0" precision="FP32"/>
+{i64(1, [4])}</input><output>{port(2, "FP32", [-1, 2, 0, 8])}</output></layer>
+{cache("k", 10)}
+{cache("v", 20)}
+<layer id="30" name="attention" type="ScaledDotProductAttention" version="opset13"><data causal="false"/>
+<input>{x(0)}{x(1)}{x(2)}</input><output>{x(3)}</output></layer>
+<layer id="31" name="r" type="Result" version="opset1"><input>{x(0)}</input></layer>
+</layers><edges>{"".join(f'<edge from-layer="{a}" from-port="{b}" to-layer="{c}" to-port="{d}"/>'
+                          for a, b, c, d in edges)}</edges></net>"""
+
+
+def kv_cache_f32() -> bool | None:
+    """True if the CPU plugin, at f32 and with its KV-cache precision f32 where it has that setting
+    (``KV_CACHE_PRECISION``, ``KEY_CACHE_PRECISION``, ``VALUE_CACHE_PRECISION``: 2024.0 on), computes three steps of
+    one token of a KV-cache ScaledDotProductAttention-13 (``kv_cache_ir``) from the keys and values as fed, within
+    1e-6 of float64 numpy; False if not (2023.3 computes them from the keys and values rounded to f16: within 1e-6 of
+    that); None where its reader refuses the IR (no SDPA-13) or it does not run it."""
+    model = read_with(kv_cache_ir(), np.float32(0).tobytes() + bytes(4) + np.array([0, 2, 0, 8], np.int64).tobytes())
+    if model is None:
+        return None
+    core = ov.Core()
+    settings = core.get_property("CPU", "SUPPORTED_PROPERTIES")
+    config = {"INFERENCE_PRECISION_HINT": "f32", **{key: "f32" for key in (
+        "KV_CACHE_PRECISION", "KEY_CACHE_PRECISION", "VALUE_CACHE_PRECISION") if key in settings}}
+    rng = np.random.default_rng(9)
+    past = np.zeros((1, 2, 0, 8))
+    right = True
+    try:
+        request = core.compile_model(model, "CPU", config).create_infer_request()
+        for _ in range(3):
+            token = rng.standard_normal((1, 2, 1, 8)).astype(np.float32)
+            got = request.infer([token, np.zeros(1, np.int32)])[0]
+            past = np.concatenate([past, token.astype(np.float64)], 2)
+            want = _attended(token.astype(np.float64) @ past.transpose(0, 1, 3, 2) / np.sqrt(8), past)
+            right &= bool(np.abs(got - want).max() <= 1e-6 * np.abs(want).max())
+    except RuntimeError as error:
+        print(f"KV-cache: {error}", file=sys.stderr)
+        return None
+    return right
+
+
 def group_norm_2d() -> bool | None:
     """True if the CPU plugin compiles and runs GroupNormalization-12 on a 2-D input ([3, 4], 2 groups) within 1e-5
     of float64 numpy; False if it fails to (2024.0: "Cannot fallback on ngraph reference implementation") or
@@ -1787,7 +1876,7 @@ def main(only: list[str]) -> None:
                  "reduce_empty_axis": reduce_empty_axis, "reduce_empty_integers": reduce_empty_integers,
                  "reduce_integers": reduce_integers, "identity": identity,
                  "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
-                 "one_channel_decompression": one_channel_decompression,
+                 "one_channel_decompression": one_channel_decompression, "kv_cache_f32": kv_cache_f32,
                  "einsum_ellipsis": einsum_ellipsis, "einsum_label_broadcast": einsum_label_broadcast,
                  "dft_dynamic": dft_dynamic,
                  "integer_convert": integer_convert, "squeeze_axes": squeeze_axes, "state_shapes": state_shapes,

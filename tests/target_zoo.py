@@ -7,7 +7,8 @@ where there is nothing to migrate) loads and runs on that release (the OpenVINO 
 it creates and passes ``check`` (OpenVINO's verdict included: its dims are what OpenVINO infers) with no warning the
 original had not, keeps input and output names (as the current OpenVINO reports them; a stateless form adds the
 state's), and whether its outputs equal the current OpenVINO's on the original within 1e-4 of max|output| at every run
-shape of the manifest (a stateless form fed the initial state: the first step). Used by
+shape (``run_shapes``: the manifest's, and for a stateful model one token; a stateless form fed the initial state: the
+first step). Used by
 scripts/zoo_targets.py, benchmarks/bench_migrate.py and tests/test_target_fixtures.py; needs no torch.
 """
 
@@ -73,6 +74,22 @@ def model_inputs(graph: Any, entry: dict[str, Any], shapes: dict[str, list[int]]
         elif kind == "beam":
             values[name] = np.arange(shape[0]).astype(dtype)
     return values
+
+
+#: The kinds of input (the manifest's) a step of one token feeds one of, along their axis 1.
+_PER_TOKEN = ("tokens", "mask", "positions")
+
+
+def run_shapes(entry: dict[str, Any]) -> list[dict[str, list[int]]]:
+    """The shapes ``entry``'s model is run at: the manifest's, and for a stateful model a step of one token too (the
+    first shape's batch; an encoder's inputs as they are), as a generation loop's steps after the prompt are, whose
+    attention reads the KV cache (2023.3 reads it rounded to f16: ``kv_cache_f16``)."""
+    shapes = entry["shapes"]
+    if not entry["stateful"]:
+        return shapes
+    one = {name: [shape[0], 1] if entry["inputs"].get(name) in _PER_TOKEN and len(shape) == 2
+           and not name.startswith("encoder_") else shape for name, shape in shapes[0].items()}
+    return shapes if one in shapes else [*shapes, one]
 
 
 def migrate(xml: Path, out: Path, target: str, stateless: bool = False) -> tuple[int, str]:
@@ -190,7 +207,7 @@ def measure(entry: dict[str, Any], release: str, python: str, workdir: Path | No
         want_runner = OpenVinoRunner(original, ModelFiles(xml, xml.with_suffix(".bin")))
         got_runner = ChildOpenVinoRunner(python, migrated, ModelFiles(out, out.with_suffix(".bin")))
         problems = []
-        for i, shapes in enumerate(entry["shapes"]):
+        for i, shapes in enumerate(run_shapes(entry)):
             inputs = model_inputs(original, entry, shapes, i)
             want = want_runner.run(inputs)
             try:

@@ -48,6 +48,9 @@ DEFECTS: dict[str, str] = {
                                      "or value of rank 3 with a dynamic dim ('expect_dims')",
     "sdpa_value_width_dynamic_fails": "fails at inference on ScaledDotProductAttention-13 whose value's last dim "
                                       "differs from the query's, with a dynamic dim ('expect_dims')",
+    "kv_cache_f16": "computes ScaledDotProductAttention-13 of a KV cache (keys or values read from a state) from the "
+                    "keys and values rounded to f16, and has no setting that keeps them f32 (KV_CACHE_PRECISION: "
+                    "2024.0 on)",
     "sdpa_scalar_mask_crashes": "crashes at inference (SIGSEGV) on ScaledDotProductAttention-13 with a mask of rank 0 "
                                 "fed at inference beside a query of batch dims of 1 and 4 rows or more",
     "scatter_min_max_nan_otherwise": "computes ScatterElementsUpdate-12 min and max of f32 and f16 otherwise where a "
@@ -235,6 +238,12 @@ class Release:
       on SDPA-13 whose value's last dim (8) differs from the query's and key's (16), a dim of the three dynamic; of
       static dims it computes it right, as 2024.0 on do both (measured on every release with SDPA-13; found by the
       wide sweeps: LeViT's and Nystromformer's attention, the probe ``sdpa_value_width``);
+    - ``kv_cache_f16``: 2023.3 computes SDPA-13 over a KV cache (ReadValue-6, Gather by beam index, Concat with the
+      new keys or values, Assign-6, as optimum-intel exports a language model) from its keys and values rounded to
+      f16, at f32 inference precision: one-token steps within 1e-7 of the f16-rounded attention, 8e-4 off the exact
+      one; it has no KV_CACHE_PRECISION setting, which 2024.0 on have and compute f32 with (measured on every
+      release with SDPA-13, the probe ``kv_cache_f32``; found by the wide sweeps: T5's and Whisper's stateful
+      decoders, logits 1.3e-4 of their largest off at a step of one token, GPT-2's 1.4e-4);
     - ``sdpa_scalar_mask_crashes``: 2023.3 to 2025.1 crash (SIGSEGV) at inference on SDPA-13 (not causal) with a
       mask of rank 0 that is not a constant (a Parameter, or a Squeeze of one) beside a query of rank 3 or 4 whose
       batch dims are all 1 and whose L is 4 or more ([1, 1, 4, 8], [1, 4, 8], [1, 1, 16, 8]); a batch or head dim of

@@ -227,6 +227,7 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("sdpa_lower_rank_wrong") == ["2023.3", "2024.0"]
     assert having("sdpa_lower_rank_dynamic_fails") == ["2023.3"]
     assert having("sdpa_value_width_dynamic_fails") == ["2023.3"]
+    assert having("kv_cache_f16") == ["2023.3"]
     assert having("sdpa_scalar_mask_crashes") == ["2023.3", *(f"2024.{n}" for n in range(7)), "2025.0", "2025.1"]
     assert having("scatter_min_max_nan_otherwise") == ["2023.1", "2023.2", "2023.3", "2024.0"]
     assert having("scatter_max_no_init_wrong") == ["2023.1", "2023.2"]
@@ -1683,3 +1684,67 @@ def test_integer_reductions_differ_on_the_release(tmp_path: Path, target: str) -
     differ = sorted(name for name in want if not np.array_equal(want[name], got[name]))
     assert differ == (["y_mean_i32", "y_sum_i16"] if target == "2024.0" else ["y_sum_i16"])
     assert want["y_mean_i32"][0] == -20082 and want["y_sum_i16"][0] == -5533
+
+
+def _kv_cache_model(path: Path) -> Path:
+    """x [?, 2, ?, 8] -> its key and value caches, as optimum-intel exports a language model's (each a ReadValue-6 of
+    zeros [batch, 2, 0, 8], a Gather by beam_idx, a Concat with x, an Assign-6) -> SDPA-13 of x over them -> "cached";
+    and SDPA-13 of x over x alone (no state) -> "plain"."""
+    import openvino as ov
+    import openvino.opset13 as o
+    from openvino.op.util import Variable, VariableInfo
+
+    x = o.parameter([-1, 2, -1, 8], np.float32, name="x")
+    beam = o.parameter([-1], np.int32, name="beam_idx")
+    batch = o.gather(o.shape_of(x), o.constant(np.array([0], np.int64)), o.constant(np.int64(0)))
+    zeros = o.broadcast(o.constant(np.float32(0)), o.concat([batch, o.constant(np.array([2, 0, 8], np.int64))], 0))
+    caches, assigns = [], []
+    for name in ("key", "value"):
+        info = VariableInfo()
+        info.data_shape, info.data_type, info.variable_id = ov.PartialShape([-1, 2, -1, 8]), ov.Type.f32, name
+        variable = Variable(info)
+        cache = o.concat([o.gather(o.read_value(zeros, variable), beam, o.constant(np.int64(0))), x], 2)
+        caches.append(cache)
+        assigns.append(o.assign(cache, variable))
+    attended = [o.scaled_dot_product_attention(x, *caches, causal=False),
+                o.scaled_dot_product_attention(x, x, x, causal=False)]
+    results = []
+    for layer, name in zip(attended, ("cached", "plain"), strict=True):
+        layer.set_friendly_name(name)
+        results.append(o.result(layer))
+    for result, name in zip(results, ("cached", "plain"), strict=True):
+        result.input_value(0).get_tensor().set_names({name})
+    ov.save_model(ov.Model(results, assigns, [x, beam]), path, compress_to_fp16=False)
+    return path
+
+
+@pytest.mark.openvino
+def test_a_kv_cache_attention_is_decomposed_for_a_release_that_rounds_it_to_f16(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO 2023.3 computes SDPA-13 over a KV cache from its keys and values rounded to f16, with no setting to keep
+    them f32 (2024.0 on have KV_CACHE_PRECISION, which the runs pin): a step of one token over the empty cache gives
+    its value rounded to f16, where the op gives the value itself (the attention of one key). `check --target 2023.3`
+    names that layer (not the one of no state, nor for 2024.0), `migrate --target 2023.3` decomposes it, and the
+    result gives the value itself on the current OpenVINO, and on 2023.3 where set (whose run of the original rounds
+    it: the defect is real). Found by the wide sweeps: T5's, Whisper's and GPT-2's stateful decoders at a step of one
+    token, logits 1.3e-4 of their largest off."""
+    model = _kv_cache_model(tmp_path / "kv_cache.xml")
+    token = np.random.default_rng(43).standard_normal((1, 2, 1, 8)).astype(np.float32)
+    assert not np.array_equal(token.astype(np.float16).astype(np.float32), token)  # (f16 rounding shows)
+    feed = {"x": token, "beam_idx": np.zeros(1, np.int32)}
+    refused = _refused(model, "2023.3")
+    assert list(refused) == ["cached"], refused
+    assert "KV cache (keys or values read from a state) from the keys and values rounded to f16" in refused["cached"]
+    assert not _refused(model, "2024.0")
+    out = tmp_path / "kv_cache_2023.3.xml"
+    assert main(["migrate", str(model), "--target", "2023.3", "-o", str(out)]) == 0
+    assert "rewrote 1 x ScaledDotProductAttention-13 (no mask)" in capsys.readouterr().out
+    assert len(ir_tools.read_ir(out).by_type("ScaledDotProductAttention")) == 1  # ("plain" left)
+    runs = {"original, current": _run(None, model, feed), "migrated, current": _run(None, out, feed)}
+    if "2023.3" in side_pythons():
+        runs["migrated, 2023.3"] = _run(side_pythons()["2023.3"], out, feed)
+        rounded = _run(side_pythons()["2023.3"], model, feed)["cached"]
+        np.testing.assert_array_equal(rounded, token.astype(np.float16).astype(np.float32))  # (the defect is real)
+    for run, got in runs.items():
+        for name in ("cached", "plain"):
+            np.testing.assert_array_equal(got[name], token, err_msg=f"{run}: {name}")

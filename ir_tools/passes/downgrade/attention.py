@@ -113,6 +113,13 @@ def _value_width_dynamic(graph: Graph, layer: Layer) -> bool:
     return not widths_equal and not all(d.is_static for shape in shapes for d in shape)
 
 
+def _kv_cache(graph: Graph, layer: Layer) -> bool:
+    """True if the key or value of the SDPA-13 ``layer`` is computed from a state (a ReadValue among what feeds it: a
+    language model's KV cache), which 2023.3 computes from the keys and values rounded to f16."""
+    feeding = [key[0] for key in graph.input_keys(layer.id, layer.input_ids()[1:3]) if key is not None]
+    return any(graph.layer(lid).is_a("ReadValue") for lid in graph.ancestors(feeding))
+
+
 class ScaledDotProductAttentionTo8(Downgrade):
     """ScaledDotProductAttention-13 as ``SoftMax-8((Q * scale) @ K^T + bias, -1) @ V``, what the op is
     (OpenVINO's specification; ops/attention.py holds the measured facts):
@@ -146,15 +153,18 @@ class ScaledDotProductAttentionTo8(Downgrade):
     and, for a target that computes a rank-4 query beside a key or value of rank 3 wrongly on static dims, or fails
     on it on dynamic ones (measured: 2023.3 and 2024.0; 2023.3), such a layer (rule 3 broadcasts them as the op
     does); and, for a target that crashes on a mask of rank 0 fed at inference beside a query of batch dims of 1 and
-    4 rows or more (measured: 2023.3 to 2025.1), such a layer. A layer whose query, key or value has a dynamic rank
-    is left (``declines``), for ``retarget`` to refuse.
+    4 rows or more (measured: 2023.3 to 2025.1), such a layer; and, for a target that computes a KV cache's keys and
+    values rounded to f16 with no setting to keep them f32 (measured: 2023.3), a layer whose key or value is read
+    from a state: the state then stays f32, as the current OpenVINO computes it (given up: that release's fused KV
+    cache). A layer whose query, key or value has a dynamic rank is left (``declines``), for ``retarget`` to refuse.
     """
 
     rewrites = {LABEL: "into MatMul-1, SoftMax-8 and element-wise ops (masks, causal and scale included)"}
     repairs = {"sdpa_boolean_mask_inverted": _boolean_mask, "sdpa_mask_broadcast_refused": _mask_broadcast,
                "sdpa_mask_broadcast_dynamic_fails": _mask_broadcast_dynamic,
                "sdpa_lower_rank_wrong": _lower_rank_static, "sdpa_lower_rank_dynamic_fails": _lower_rank_dynamic,
-               "sdpa_scalar_mask_crashes": _scalar_mask_fed, "sdpa_value_width_dynamic_fails": _value_width_dynamic}
+               "sdpa_scalar_mask_crashes": _scalar_mask_fed, "sdpa_value_width_dynamic_fails": _value_width_dynamic,
+               "kv_cache_f16": _kv_cache}
 
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
