@@ -42,23 +42,42 @@ def state_output(variable_id: str, input_name: str | None) -> str:
 
 def held_states(graph: Graph) -> set[str]:
     """The variables each Assign of which writes back what their one ReadValue read, that ReadValue computing the
-    initial value from the model's inputs: a value computed at the first step and held after (optimum-intel's
-    seq2seq decoders: each cross-attention key and value, from ``encoder_hidden_states``). The stateless form computes
-    it again at each step from the inputs fed (the same at each step of a generation loop: the same value), rather
-    than taking it as an input, which no step before the first could give."""
+    initial value from inputs that serve only to initialise states: a value computed at the first step and held after
+    (optimum-intel's seq2seq decoders: each cross-attention key and value, from ``encoder_hidden_states``, which
+    nothing else reads). The stateless form computes it again at each step from those inputs, which a generation loop
+    feeds alike at each (an encoder's output: the same value), rather than taking it as an input, which no step
+    before the first could give."""
     reads: dict[str, list[Layer]] = {}
     for read in graph.by_type("ReadValue"):
         reads.setdefault(read.attrs.get("variable_id", ""), []).append(read)
     held = set()
     for vid, found in reads.items():
         read = found[0]
-        if len(found) != 1 or not read.input_ids() or graph.producer_key(read.id, read.input_ids()[0]) is None:
+        init = graph.producer_key(read.id, read.input_ids()[0]) if read.input_ids() else None
+        if len(found) != 1 or init is None:
             continue
         writes = [w for w in graph.by_type("Assign") if w.attrs.get("variable_id", "") == vid]
         if writes and all(graph.producer_key(w.id, w.input_ids()[0]) == (read.id, read.output_ids()[0])
-                          for w in writes):
+                          for w in writes) and all(_only_initialises(graph, lid) for lid in graph.ancestors([init[0]])
+                                                   if graph.layer(lid).is_a("Parameter")):
             held.add(vid)
     return held
+
+
+def _only_initialises(graph: Graph, source: str) -> bool:
+    """Whether layer ``source`` reaches the model's outputs and states only through ReadValues' initial values."""
+    seen, todo = {source}, [source]
+    while todo:
+        for edge in graph.out_edges(todo.pop()):
+            reader = graph.layer(edge.to_layer)
+            if reader.is_a("ReadValue"):
+                continue
+            if reader.is_a("Result") or reader.is_a("Assign"):
+                return False
+            if reader.id not in seen:
+                seen.add(reader.id)
+                todo.append(reader.id)
+    return True
 
 
 def state_names(graph: Graph) -> dict[str, tuple[str, str]]:

@@ -231,8 +231,9 @@ def test_stateless_keeps_the_name_of_a_state_read_as_an_output(tmp_path: Path, c
 
 def _seq2seq_decoder(path: Path) -> Path:
     """A seq2seq decoder as optimum-intel exports one stateful: a cross-attention state its ReadValue computes from
-    ``encoder_hidden_states`` at the first step and its Assign writes back as read (held), beside a state each step
-    adds to."""
+    ``encoder_hidden_states`` (which nothing else reads) at the first step and its Assign writes back as read (held),
+    beside a state each step adds to and one written back as read but computed from ``inputs_embeds``, which the
+    output reads too (not held: each step feeds another)."""
     import openvino as ov
     import openvino.opset13 as o
     from openvino.op.util import Variable, VariableInfo
@@ -251,10 +252,13 @@ def _seq2seq_decoder(path: Path) -> Path:
     cross = o.read_value(o.matmul(encoded, o.constant(weights), False, False), cross_state)
     acc_state = variable("acc", [1, 4])
     acc = o.add(o.read_value(o.constant(np.zeros((1, 4), np.float32)), acc_state), o.reduce_sum(x, [1], False))
-    logits = o.matmul(o.add(x, o.unsqueeze(acc, [1])), cross, False, True)
+    first_state = variable("first", [1, -1, 4])  # (held, from an input each step changes: an input as any state)
+    first = o.read_value(o.multiply(x, o.constant(np.float32(2))), first_state)
+    logits = o.matmul(o.add(o.add(x, o.unsqueeze(acc, [1])), o.reduce_sum(first, [1], True)), cross, False, True)
     logits.output(0).set_names({"logits"})
-    ov.save_model(ov.Model([o.result(logits)], [o.assign(cross, cross_state), o.assign(acc, acc_state)],
-                           [x, encoded]), path, compress_to_fp16=False)
+    ov.save_model(ov.Model([o.result(logits)], [o.assign(cross, cross_state), o.assign(acc, acc_state),
+                                                o.assign(first, first_state)], [x, encoded]), path,
+                  compress_to_fp16=False)
     return path
 
 
@@ -273,10 +277,11 @@ def test_stateless_computes_a_held_state_at_each_step(tmp_path: Path, capsys) ->
     assert main(["migrate", str(model), "--stateless", "--check", "-o", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "rewrote 1 x ReadValue held -> its initial value, computed at each step" in printed, printed
-    assert all(f"  {name} (step {k}): same" in printed for k in (1, 2, 3) for name in ("logits", "present.acc"))
+    assert all(f"  {name} (step {k}): same" in printed for k in (1, 2, 3)
+               for name in ("logits", "present.acc", "present.first"))
     graph = ir_tools.read_valid(out)
     assert sorted(n for p in graph.parameters() for n in (p.outputs[0].names or "").split(",")) == \
-        ["acc", "encoder_hidden_states", "inputs_embeds"]
+        ["acc", "encoder_hidden_states", "first", "inputs_embeds"]
     assert ir_tools.check(out) == []  # (no W-DEAD: encoder_hidden_states feeds the cross state)
     python = side_pythons().get("2023.0")
     if python is None:
