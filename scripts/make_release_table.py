@@ -34,7 +34,8 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   alike, measured apart); ``scatter_max_no_init_wrong``: its
   max of floats with use_init_val false started from f32's least positive normal (2023.1, 2023.2);
   ``scatter_mean_integer_floors``: its mean of integers rounding a negative mean down (2023.1 to 2024.0; both
-  ``scatter_no_init``);
+  ``scatter_no_init``); ``scatter_reduce_empty_fails``: ScatterElementsUpdate-12 of every reduction but none
+  failing at inference where its indices and updates come with 0 elements (2023.1, 2023.2; ``scatter_empty``);
 - ``reduce_empty_axis_wrong``: some Reduce op over an axis of length 0 gives other than the reduction's start the
   current one gives (whatever the output's memory held: 2023.0 to 2024.5; ``reduce_empty_axis``, some op of which
   may come out right by chance); ``reduce_empty_integers_otherwise``: where that is right, ReduceMax and ReduceMin
@@ -56,7 +57,8 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   support op with dynamic shapes"; ``dft_dynamic``: 2023.0 to 2025.1);
 - ``bitwise_unsigned_wrong``: BitwiseNot-13 on u16, u32 and u64 gives 0, BitwiseAnd/Or/Xor-13 on u32 are capped
   at 2^31-1 (2023.2, the first with opset13, to 2025.3; u8, i8, i16 and i32 right; i64 and u64 probed within i32,
-  beyond which every release, the current one too, computes them wrongly);
+  beyond which every release, the current one too, computes them wrongly); ``bitwise_not_boolean_wrong``: BitwiseNot-13
+  on booleans gives True for every element (2023.2 only; And/Or/Xor on booleans right; ``bitwise_boolean``);
 - ``segment_max_zero_fill_wrong``: SegmentMax-16 of fill_mode ZERO started from 0 (2025.1);
   ``segment_max_i16_lowest_wrong``: an empty i16 segment of fill_mode LOWEST -32768, not 0 (2025.1 to 2025.3; both
   ``segment_max``);
@@ -173,6 +175,7 @@ FALSE_MEANS = {
     ("scatter_min_max", None): "scatter_min_max_nan_otherwise",
     ("scatter_no_init", "max"): "scatter_max_no_init_wrong",
     ("scatter_no_init", "mean"): "scatter_mean_integer_floors",
+    ("bitwise_boolean", "BitwiseNot"): "bitwise_not_boolean_wrong",
     ("identity", None): "identity_not_compiled",
     ("segment_max", "zero"): "segment_max_zero_fill_wrong",
     ("segment_max", "i16_lowest"): "segment_max_i16_lowest_wrong",
@@ -218,6 +221,12 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         sys.exit(f"{answer['version']}: attention rows masked whole {rows}: a defect no key describes")
     if "nan" in rows.values():
         found.append("masked_attention_row_nan")
+    empty = answer.get("scatter_empty") or {}  # (as sdpa_lower_rank: not measured before the question)
+    failing = {reduction for reduction, what in empty.items() if what != "right"}
+    if set(empty.values()) - {"right", "fails"} or failing not in (set(), set(empty) - {"none"}):
+        sys.exit(f"{answer['version']}: ScatterElementsUpdate-12 of 0 updates {empty}: a defect no key describes")
+    if failing:
+        found.append("scatter_reduce_empty_fails")
     for (question, part), key in FALSE_MEANS.items():  # (as sdpa_lower_rank: a question not asked names none)
         got = answer.get(question)
         if (got if part is None else (got or {}).get(part)) is False:
@@ -228,6 +237,9 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("bitwise_unsigned_wrong")
     elif wrong:
         sys.exit(f"{answer['version']}: Bitwise ops wrong on {sorted(wrong)}: a defect no key describes")
+    logical = {op for op, right in (answer.get("bitwise_boolean") or {}).items() if not right} - {"BitwiseNot"}
+    if logical:  # (BitwiseNot: FALSE_MEANS)
+        sys.exit(f"{answer['version']}: Bitwise ops wrong on booleans {sorted(logical)}: a defect no key describes")
     if answer.get("left_shift_16") is False:  # (as sdpa_lower_rank: not measured before the question)
         found.append("left_shift_16_bit_saturates")
     if answer.get("i4_zero_point") is False:  # (a probe made before the question was asked: not measured)

@@ -12,7 +12,10 @@ ReadValue"); what it does with SDPA-13 given float masks of seven shapes that br
 'attention_mask_input_correctness' failed"), null where it has no SDPA-13; whether it compiles and runs Identity-16
 (``identity``; 2025.0: "Unsupported operation of type: Identity"), null where it has none; and whether it computes
 BitwiseNot/And/Or/Xor-13 on u8, i8, u16, i16, u32, i32, u64 and i64 exactly as numpy does (``bitwise``: op -> type
--> bool; 2024.0 gives 0 for Not on u16; i64 and u64 within i32), null where it has no opset13; what it does with
+-> bool; 2024.0 gives 0 for Not on u16; i64 and u64 within i32) and on booleans (``bitwise_boolean``: op -> bool;
+2023.2 gives True for Not of either), null where it has no opset13; what ScatterElementsUpdate-12 of each reduction
+gives fed 0 updates (``scatter_empty``: "right", "wrong" or "fails"; 2023.1 fails but on none), null where it has
+no opset12; what it does with
 Squeeze-1/15 and Unsqueeze-1 of an axis whose static dim is not 1 (``squeeze_axes``; 2024.0 refuses Squeeze-1's:
 "Only axes of size 1 may be removed"); whether it runs a KV-cache in small whose variable has a dynamic shape, for
 three inits (``state_shapes``; 2024.0 fails where the init's shape is static); digests of Convert-1 from each integer
@@ -417,6 +420,36 @@ def scatter_no_init() -> dict[str, bool] | None:
     return right
 
 
+def scatter_empty() -> dict[str, str] | None:
+    """What the CPU plugin does with ScatterElementsUpdate-12 (axis 0, use_init_val true) of data [?, 4] given
+    indices and updates of 0 rows at inference (aten::index_add_ of an MoE model, for an expert no token goes to), per
+    reduction: "right" if it gives the data, "wrong" if other values, "fails" if it fails at inference (2023.1 and
+    2023.2 on every reduction but none: "Cannot get dims for non static shape"); None if the release has no opset12."""
+    try:
+        import openvino.opset12 as ops
+    except ImportError:  # 2023.x
+        try:
+            import openvino.runtime.opset12 as ops
+        except ImportError:
+            return None
+    data = np.arange(12, dtype=np.float32).reshape(3, 4) - 5
+    answers = {}
+    for reduction in ("none", "sum", "prod", "min", "max", "mean"):
+        x, i, u = (ops.parameter([-1, 4], t, name=n) for n, t in (("x", np.float32), ("i", np.int64),
+                                                                   ("u", np.float32)))
+        node = ops.scatter_elements_update(x, i, u, ops.constant(np.int64(0)), reduction, True)
+        network = compiled(ov.Model([node], [x, i, u], "scatter"))
+        try:
+            got = network.create_infer_request().infer([data, np.zeros((0, 4), np.int64),
+                                                        np.zeros((0, 4), np.float32)])[0]
+        except RuntimeError as error:
+            print(f"ScatterElementsUpdate-12 {reduction} of 0 updates: {error}", file=sys.stderr)
+            answers[reduction] = "fails"
+            continue
+        answers[reduction] = "right" if np.array_equal(got, data) else "wrong"
+    return answers
+
+
 def max_pool_ceil_torch() -> bool | None:
     """Whether the CPU plugin computes MaxPool-14 with rounding_type ceil_torch as the current one does: values and
     indices of [1, 1, 6, 6] with kernel 2, stride 2, pads 1/0 (4 windows an axis; 2024.2: 3) and with kernel 2,
@@ -724,6 +757,40 @@ def bitwise() -> dict[str, dict[str, bool]] | None:
                 print(f"{op} {element}: e.g. {[(a[i], b[i] if binary else None, got[i], want[i]) for i in wrong]}",
                       file=sys.stderr)
             answers[op][element] = bool(right)
+    return answers
+
+
+def bitwise_boolean() -> dict[str, bool] | None:
+    """Per Bitwise op of opset13 (Not, And, Or, Xor): True if the CPU plugin computes it on booleans as numpy does
+    (every pair of False and True; 2023.2 gives True for BitwiseNot of either), False if not or if it fails to compile
+    or run it; None if the release does not read BitwiseNot-13."""
+    a, b = np.array([False, False, True, True]), np.array([False, True, False, True])
+    answers: dict[str, bool] = {}
+    for op in ("BitwiseNot", "BitwiseAnd", "BitwiseOr", "BitwiseXor"):
+        binary = op != "BitwiseNot"
+        params, inputs = parameter(0, "a", "boolean", "BOOL", [4]), port(0, "BOOL", [4])
+        edges = '<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>'
+        if binary:
+            params += parameter(1, "b", "boolean", "BOOL", [4])
+            inputs += port(1, "BOOL", [4])
+            edges += '<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>'
+        model = read(BITWISE.format(params=params, op=op, inputs=inputs, out=port(2, "BOOL", [4]),
+                                    result=port(0, "BOOL", [4]), edges=edges))
+        if model is None:
+            if op == "BitwiseNot":
+                return None
+            answers[op] = False
+            continue
+        want = BITWISE_NUMPY[op](a, b) if binary else np.logical_not(a)
+        try:
+            got = compiled(model).create_infer_request().infer([a, b] if binary else [a])[0]
+        except RuntimeError as error:
+            print(f"{op} boolean: {error}", file=sys.stderr)
+            answers[op] = False
+            continue
+        answers[op] = bool(np.array_equal(got.astype(bool), want))
+        if not answers[op]:
+            print(f"{op} boolean: {got.astype(bool).tolist()}, want {want.tolist()}", file=sys.stderr)
     return answers
 
 
@@ -1873,9 +1940,11 @@ def main(only: list[str]) -> None:
                  "sdpa_lower_rank": sdpa_lower_rank, "sdpa_scalar_mask": sdpa_scalar_mask,
                  "sdpa_value_width": sdpa_value_width,
                  "scatter_min_max": scatter_min_max, "scatter_no_init": scatter_no_init,
+                 "scatter_empty": scatter_empty,
                  "reduce_empty_axis": reduce_empty_axis, "reduce_empty_integers": reduce_empty_integers,
                  "reduce_integers": reduce_integers, "identity": identity,
-                 "bitwise": bitwise, "i4_zero_point": i4_zero_point, "group_norm_2d": group_norm_2d,
+                 "bitwise": bitwise, "bitwise_boolean": bitwise_boolean, "i4_zero_point": i4_zero_point,
+                 "group_norm_2d": group_norm_2d,
                  "one_channel_decompression": one_channel_decompression, "kv_cache_f32": kv_cache_f32,
                  "einsum_ellipsis": einsum_ellipsis, "einsum_label_broadcast": einsum_label_broadcast,
                  "dft_dynamic": dft_dynamic,

@@ -59,6 +59,9 @@ DEFECTS: dict[str, str] = {
     "scatter_max_no_init_wrong": "computes ScatterElementsUpdate-12 max of f32 and f16 with use_init_val false from "
                                  "f32's least positive normal, not from the updates alone (updates -1.5 and -2.5 give "
                                  "1.1754944e-38, f16 0, not -1.5)",
+    "scatter_reduce_empty_fails": "fails at inference on ScatterElementsUpdate-12 of a reduction other than none "
+                                  "whose indices and updates come with 0 elements ('Cannot get dims for non static "
+                                  "shape')",
     "scatter_mean_integer_floors": "computes ScatterElementsUpdate-12 mean of integers rounding a negative mean down "
                                    "where the current OpenVINO rounds it toward zero (-3 / 2 gives -2, not -1)",
     "max_pool_ceil_torch_wrong": "computes MaxPool-14 with rounding_type ceil_torch otherwise than the current "
@@ -82,6 +85,7 @@ DEFECTS: dict[str, str] = {
                              "type: Identity')",
     "bitwise_unsigned_wrong": "computes BitwiseNot-13 on u16, u32 and u64 as 0 for every element, and "
                               "BitwiseAnd/Or/Xor-13 on u32 capped at 2^31-1",
+    "bitwise_not_boolean_wrong": "computes BitwiseNot-13 on booleans as True for every element",
     "i4_zero_point_wrong": "computes NNCF's weight decompression of i4 weights less an i4 zero point up to twice the "
                            "largest output away",
     "one_channel_decompression_fails": "fails to run a MatMul of f16 weights of one output channel behind a "
@@ -262,7 +266,12 @@ class Release:
       2023.3 on as the current one; ``scatter_mean_integer_floors``: 2023.1 to 2024.0 compute its mean of i16, i32
       and i64 (use_init_val true or false) rounding a negative mean down (-3 / 2 gives -2), where the current one
       truncates (-1); 2024.1 on as the current one (measured on every release with opset12; i8 and u8 not compiled
-      there; found by a helper reviewing the downgrades);
+      there; found by a helper reviewing the downgrades); ``scatter_reduce_empty_fails``: 2023.1 and 2023.2 fail at
+      inference ("Cannot get dims for non static shape", in the next layer's shape inference or at the output) on
+      ScatterElementsUpdate-12 of reduction sum, prod, min, max or mean (f32 and i32, use_init_val true or false)
+      whose indices and updates, declared of a dynamic dim, come with 0 elements, along the axis or off it; reduction
+      none runs right, 2023.3 on as the current one (measured on every release with opset12; found by the wide
+      sweeps: aten::index_add_ of an MoE model, Mixtral's and Qwen2-MoE's, for an expert no token goes to);
     - ``max_pool_ceil_torch_wrong``: 2024.2 computes MaxPool-14 with rounding_type ceil_torch with other windows
       than the current one (a length of 6, kernel 2, stride 2, pads 1/0: 3, not 4; kernel 2, dilation 2, stride 1,
       pads 1/0: 4, not 5), values and indices; 2024.1 and 2024.3 on as the current one (measured on every release
@@ -283,6 +292,10 @@ class Release:
       u64 and cap BitwiseAnd/Or/Xor-13 on u32 at 2^31-1 (0 | 4294967295 gives 2147483647); all four are right on u8,
       i8, i16 and i32, and And/Or/Xor on u64 and all on i64; 2025.4 on compute them right (i64 and u64 probed within
       i32: beyond it every release, the current one too, computes them through i32; found u64 by a QA run);
+    - ``bitwise_not_boolean_wrong``: 2023.2, the first with opset13, computes BitwiseNot-13 on booleans as True for
+      every element (as a bitwise not of the byte, 1 giving 254); And/Or/Xor on booleans right, 2023.3 on as the
+      current one (measured on every release with opset13; found by the wide sweeps: DeBERTa's attention mask,
+      ``~mask.bool()``, masked every key);
     - ``i4_zero_point_wrong``: 2024.0 to 2025.3 compute i4 weights less an i4 zero point (each converted to f16,
       times an f16 scale, into a MatMul) up to twice the largest output away; 2023.2, 2023.3 and 2025.4 on right
       (u4 and u8 zero points, and i4 weights without one, right on all; found by a QA run);

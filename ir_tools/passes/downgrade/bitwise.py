@@ -47,6 +47,13 @@ def _unsigned(graph: Graph, layer: Layer) -> bool:
     return (lookup(layer.type, layer.version).type, declared_type(layer.inputs[0]).element) in _WRONG
 
 
+def _boolean_not(graph: Graph, layer: Layer) -> bool:
+    """True if the bitwise ``layer`` is BitwiseNot on booleans, which 2023.2 computes as True for every element
+    (``bitwise_not_boolean_wrong``)."""
+    return lookup(layer.type, layer.version).type == "BitwiseNot" and declared_type(
+        layer.inputs[0]).element == "boolean"
+
+
 class BitwiseTo1(Downgrade):
     """Bitwise ops of opset13 in opset1, exactly (docs/SEMANTICS.md):
 
@@ -72,7 +79,8 @@ class BitwiseTo1(Downgrade):
     (measured: 2023.2 to 2025.3), those layers are taken too, though the target creates opset13: BitwiseNot on u16
     is rewritten by rule 2; the u32 and u64 ones have no exact form there (they read a u32 of 2^31 or more as
     2147483647, ``_LEFT``; ~x of a u64 below 2^63 is 2^63 or more, which they hold in no type) and are left, for
-    ``retarget`` to refuse.
+    ``retarget`` to refuse. For a target that computes BitwiseNot on booleans as True for every element (measured:
+    2023.2; And/Or/Xor on booleans right), those are taken too and rewritten by rule 1 (LogicalNot-1).
     """
 
     rewrites = {f"{op}-13": f"into {logical}-1 on boolean inputs" + (
@@ -80,7 +88,7 @@ class BitwiseTo1(Downgrade):
         " (on i8, u8, i16, u16 and i32 bit by bit: Floor-1 and FloorMod-1 of the inputs scaled by powers of two, "
         "summed back by ReduceSum-1); pdpd broadcasting at axis -1 only")
         for op, logical in _LOGICAL.items()}
-    repairs = {"bitwise_unsigned_wrong": _unsigned}
+    repairs = {"bitwise_unsigned_wrong": _unsigned, "bitwise_not_boolean_wrong": _boolean_not}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         op, element = lookup(layer.type, layer.version).type, declared_type(layer.inputs[0]).element or ""

@@ -11,7 +11,7 @@ from ...ir.bodies import body_node
 from ...ir.model import Graph, Layer, RtNode
 from ...ops.spec import TensorType
 from ..base import PassResult
-from ..builder import GraphBuilder, Output, origin_of, origin_text, output_of
+from ..builder import GraphBuilder, Output, origin_of, origin_text, output_of, with_origin
 from ..pattern import typed_attrs
 from ..shapes import declared_type
 from .base import Downgrade, non_negative, numpy_dtype, source
@@ -19,6 +19,8 @@ from .scatter import reduced
 from .segment_max import LABEL as SEGMENT_MAX
 
 LABEL = "ScatterElementsUpdate-12"
+#: The origin of the layer a guard runs in its If's then body (``_guarded``), which ``_maybe_empty`` leaves.
+GUARDED = f"{LABEL}, run by an If-8 only on updates of some elements"
 #: The element types whose reductions the Loop reproduces bit for bit, measured on OpenVINO 2023.0 and 2026.4 CPU.
 _EXACT_TYPES = ("f32", "i32")
 #: Each reduction's neutral update (``acc op u == acc`` bit for bit, NaN included; min and max by ``u < acc ? u : acc``
@@ -61,6 +63,16 @@ def _integer_mean(graph: Graph, layer: Layer) -> bool:
     return typed_attrs(layer).reduction == "mean" and declared_type(layer.inputs[0]).element in ("i16", "i32", "i64")
 
 
+def _maybe_empty(graph: Graph, layer: Layer) -> bool:
+    """True if the ScatterElementsUpdate-12 ``layer`` has a reduction and its updates may come with 0 elements (a dim
+    not static and at least 1, or a dynamic rank), on which 2023.1 and 2023.2 fail at inference
+    (``scatter_reduce_empty_fails``: an MoE's aten::index_add_ for an expert no token goes to); but the one a guard
+    runs (``_guarded``: only on updates of some elements)."""
+    shape = declared_type(layer.inputs[2]).shape
+    return typed_attrs(layer).reduction != "none" and (shape is None or not all(
+        d.is_static and d.lo >= 1 for d in shape)) and origin_of(layer.rt_info) != GUARDED
+
+
 class ScatterElementsLoop(Downgrade):
     """ScatterElementsUpdate-12 with reduction sum, prod, min or max, exactly, whatever its indices
     (aten::index_add_ of MoE models: data-dependent ones):
@@ -100,17 +112,28 @@ class ScatterElementsLoop(Downgrade):
     rewritten too, though the target creates ScatterElementsUpdate-12. One of f16 (the Loop's exact types lack it), or
     a mean of integers (``scatter_mean_integer_floors``: 2023.1 to 2024.0), is named too and left (``declines``), for
     ``retarget`` to refuse.
+
+    For a target that fails at inference on one whose updates come with 0 elements (``scatter_reduce_empty_fails``:
+    2023.1 and 2023.2, any reduction but none), such a layer (updates of a dim not static and 1 or more) hit by no
+    other defect of the target is guarded instead (``_guarded``): an If-8 runs it, as it is, where its updates hold an
+    element, and gives its data where they hold none (what the current OpenVINO gives: the probe's ``scatter_empty``),
+    whatever its reduction and type (measured on 2023.1 and 2023.2: sum, mean and max fed 0 rows or some, bit for bit
+    the current one's). One hit by another defect too is the Loop's, which runs there on 0 elements along the axis or
+    off it (measured).
     """
 
     rewrites = {LABEL: "into a Loop-5 of Gather-1, GatherElements-6, Add-1/Multiply-1/Select-1/Minimum-1/Maximum-1 "
                        "and ScatterElementsUpdate-3, one iteration per index along its axis, where its reduction is "
                        "sum, prod, min or max (use_init_val false: first ScatterElementsUpdate-3 of the start value), "
                        "its axis a constant and its data f32 or i32 "
-                       "(f32 prod: of updates that are not constants)"}
+                       "(f32 prod: of updates that are not constants); for a release failing on updates of 0 "
+                       "elements, into an If-8 running it only on updates of some"}
     repairs = {"scatter_min_max_nan_otherwise": _min_max_float, "scatter_max_no_init_wrong": _max_no_init_float,
-               "scatter_mean_integer_floors": _integer_mean}
+               "scatter_mean_integer_floors": _integer_mean, "scatter_reduce_empty_fails": _maybe_empty}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
+        if self._guards(graph, layer):
+            return None
         builder = GraphBuilder(graph)
         attrs = typed_attrs(layer)
         axis = graph.layer(source(graph, layer, 3)[0])
@@ -136,12 +159,67 @@ class ScatterElementsLoop(Downgrade):
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
             reduction = typed_attrs(layer).reduction
+            if self._guards(graph, layer):
+                builder.replace_layer(layer, lambda: [_guarded(builder, layer)],  # noqa: B023
+                                      origin_text(layer, LABEL))
+                stats[f"{LABEL} ({reduction}) -> If-8 on updates of some elements"] += 1
+                continue
             if reduction == "none":
                 continue
             builder.replace_layer(layer, lambda: [_loop(builder, layer, reduction)],  # noqa: B023
                                   origin_text(layer, LABEL))
             stats[f"{LABEL} ({reduction}) -> Loop-5 of ScatterElementsUpdate-3"] += 1
         return PassResult(graph, bool(stats), stats)
+
+    def _guards(self, graph: Graph, layer: Layer) -> bool:
+        """Whether ``layer`` is guarded (the class): the target creates it and, of its defects, only
+        ``scatter_reduce_empty_fails`` hits it."""
+        target = self.target
+        if target is None or "scatter_reduce_empty_fails" not in target.miscomputes or not target.creates(
+                layer.type, layer.version or "", layer.attrs):
+            return False
+        return {key for key, hits in self.repairs.items()
+                if key in target.miscomputes and hits(graph, layer)} == {"scatter_reduce_empty_fails"}
+
+
+def _guarded(builder: GraphBuilder, layer: Layer) -> Output:
+    """The class's guard of ``layer``: If-8 of ReduceMin-1 of its updates' dims above 0, its then body the layer as it
+    is (its axis a Const there where it is one, else fed), its else body the data; the If's output, standing for the
+    layer's (ReduceMin: a product of dims would be ReduceProd, which 2023.1 computes through f32)."""
+    graph, name = builder.graph, layer.name
+    ins = [source(graph, layer, i) for i in range(4)]
+    sizes = builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type="i64"), [ins[2]],
+                        f"{name}/updates_shape")
+    least = builder.add("ReduceMin", "opset1", builder.attrs("ReduceMin", "opset1", keep_dims=False),
+                        [sizes, _i64(builder, [0], f"{name}/all_dims")], f"{name}/least_dim")
+    some = builder.add("Greater", "opset1", None, [least, _i64(builder, 0, f"{name}/zero")], f"{name}/some_updates")
+    axis = graph.layer(ins[3][0])
+    fed = ins[:3] if axis.is_a("Const") else ins
+    then, keep = Graph(f"{name}/then_body", graph.ir_version), Graph(f"{name}/else_body", graph.ir_version)
+    b = GraphBuilder(then)
+    params = [b.parameter(f"{name}/{what}", t.element, t.shape)
+              for what, t in zip(("data", "indices", "updates", "axis")[:len(fed)], map(builder.type_of, fed),
+                                 strict=True)]
+    inner_axis = params[3] if len(fed) == 4 else b.const(graph.const_array(axis), f"{name}/axis")
+    inner = b.add(layer.type, layer.version or "", dict(layer.attrs), [*params[:3], inner_axis], name,
+                  outputs=[declared_type(layer.outputs[0])])
+    inner.rt_info = with_origin(inner.rt_info, GUARDED)
+    ran = b.result(output_of(inner), f"{name}/ran")
+    k = GraphBuilder(keep)
+    kept = k.parameter(f"{name}/data", builder.type_of(ins[0]).element, builder.type_of(ins[0]).shape)
+    given = k.result(kept, f"{name}/kept")
+    guard = builder.add("If", "opset8", {}, [output_of(some), *fed], name, outputs=[declared_type(layer.outputs[0])])
+    out_id = str(guard.outputs[0].id)
+
+    def port(kind: str, external: int | str, internal: str) -> RtNode:
+        return RtNode(kind, (("external_port_id", str(external)), ("internal_layer_id", internal)))
+
+    guard.children = (
+        RtNode("then_port_map", (), (*(port("input", i, p[0]) for i, p in enumerate(params, 1)),
+                                     port("output", out_id, ran.id))),
+        RtNode("else_port_map", (), (port("input", 1, kept[0]), port("output", out_id, given.id))),
+        body_node(RtNode("then_body"), then), body_node(RtNode("else_body"), keep))
+    return output_of(guard)
 
 
 def _i64(builder: GraphBuilder, value: object, name: str) -> Output:
