@@ -29,6 +29,9 @@ ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, no
   process running it (SIGSEGV: 2023.3 to 2025.1);
 - ``kv_cache_f16``: SDPA-13 over a KV cache computed from its keys and values rounded to f16, with no setting to keep
   them f32 (``kv_cache_f32``: 2023.3);
+- ``rms_norm_fused_wrong``: an RMS norm as the PyTorch frontend writes it (Power, ReduceMean over axis -1, Add,
+  Sqrt, Divide, Multiply by x and by gamma) fused into one node computed beyond its rounding bound (``rms_norm``:
+  2024.4);
 - ``scatter_min_max_nan_otherwise``: ScatterElementsUpdate-12 min and max of f32 computed otherwise where a NaN or
   a signed zero meets another value, with use_init_val or without (2023.1, the first with opset12, to 2024.0; f16
   alike, measured apart); ``scatter_max_no_init_wrong``: its
@@ -181,6 +184,7 @@ FALSE_MEANS = {
     ("segment_max", "i16_lowest"): "segment_max_i16_lowest_wrong",
     ("one_channel_decompression", None): "one_channel_decompression_fails",
     ("kv_cache_f32", None): "kv_cache_f16",
+    ("rms_norm", None): "rms_norm_fused_wrong",
 }
 
 

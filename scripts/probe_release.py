@@ -27,7 +27,8 @@ Convert-1 of f32 and f16 into boolean on many values (``float_boolean``; 2024.0 
 op gives over an axis of length 0 (``reduce_empty_axis``; 2023.0 to 2024.5 whatever the output's memory held), what
 ReduceMax and ReduceMin of i16, u32 and u64 give there (``reduce_empty_integers``; 2025.0: -32768 where the current
 gives 0), what each Reduce op computes on integers (``reduce_integers``; 2024.0 rounds a mean where the current
-truncates), and which of
+truncates), whether it computes an RMS norm as the PyTorch frontend writes it within its rounding bound (``rms_norm``;
+2024.4 fuses it and scales rows up to 2.4e-4 off), and which of
 13,656 AvgPool-1 layers (1-D to 3-D, static and dynamic, every auto_pad, rounding and exclude-pad) its CPU plugin
 does not compile or run (``avg_pool_pads``; 2023.0 refuses L=1, K=2, S=2, pads 0/2, ceil: "Supported primitive
 descriptors list is empty").
@@ -1041,6 +1042,69 @@ def kv_cache_f32() -> bool | None:
     return right
 
 
+def rms_norm_ir() -> str:
+    """x [1, ?, 64] -> its RMS norm as the PyTorch frontend writes a Llama-style one: Power(x, 2) -> ReduceMean over
+    axis -1 (keep_dims) -> Add(eps) -> Sqrt -> Divide(1, that) -> Multiply(x, that) -> Multiply by gamma [64] -> Result
+    (weights: f32 2, i64 -1, f32 eps, f32 1, then gamma)."""
+    def x(i: int) -> str:
+        return port(i, "FP32", [1, -1, 64])
+
+    def row(i: int) -> str:
+        return port(i, "FP32", [1, -1, 1])
+
+    def scalar(layer_id: int, name: str, element: str, offset: int) -> str:
+        return (f'<layer id="{layer_id}" name="{name}" type="Const" version="opset1"><data element_type="{element}" '
+                f'shape="" offset="{offset}" size="{4 if element == "f32" else 8}"/><output>'
+                f'<port id="0" precision="{"FP32" if element == "f32" else "I64"}"/></output></layer>')
+
+    edges = [(0, 0, 2, 0), (1, 0, 2, 1), (2, 2, 4, 0), (3, 0, 4, 1), (4, 2, 6, 0), (5, 0, 6, 1), (6, 2, 7, 0),
+             (8, 0, 9, 0), (7, 1, 9, 1), (0, 0, 10, 0), (9, 2, 10, 1), (10, 2, 12, 0), (11, 0, 12, 1), (12, 2, 13, 0)]
+    return f"""<?xml version="1.0"?>
+<net name="probe" version="11"><layers>
+{parameter(0, "x", "f32", "FP32", [1, -1, 64])}
+{scalar(1, "two", "f32", 0)}
+<layer id="2" name="square" type="Power" version="opset1"><input>{x(0)}<port id="1" precision="FP32"/></input>
+<output>{x(2)}</output></layer>
+<layer id="3" name="axis" type="Const" version="opset1"><data element_type="i64" shape="1" offset="4" size="8"/>
+<output>{port(0, "I64", [1])}</output></layer>
+<layer id="4" name="mean" type="ReduceMean" version="opset1"><data keep_dims="true"/><input>{x(0)}
+{port(1, "I64", [1])}</input><output>{row(2)}</output></layer>
+{scalar(5, "eps", "f32", 12)}
+<layer id="6" name="plus_eps" type="Add" version="opset1"><input>{row(0)}<port id="1" precision="FP32"/></input>
+<output>{row(2)}</output></layer>
+<layer id="7" name="root" type="Sqrt" version="opset1"><input>{row(0)}</input><output>{row(1)}</output></layer>
+{scalar(8, "one", "f32", 16)}
+<layer id="9" name="inverse" type="Divide" version="opset1"><input><port id="0" precision="FP32"/>{row(1)}</input>
+<output>{row(2)}</output></layer>
+<layer id="10" name="normal" type="Multiply" version="opset1"><input>{x(0)}{row(1)}</input><output>{x(2)}</output>
+</layer>
+<layer id="11" name="gamma" type="Const" version="opset1"><data element_type="f32" shape="64" offset="20" size="256"/>
+<output>{port(0, "FP32", [64])}</output></layer>
+<layer id="12" name="scaled" type="Multiply" version="opset1"><input>{x(0)}{port(1, "FP32", [64])}</input>
+<output>{x(2)}</output></layer>
+<layer id="13" name="r" type="Result" version="opset1"><input>{x(0)}</input></layer>
+</layers><edges>{"".join(f'<edge from-layer="{a}" from-port="{b}" to-layer="{c}" to-port="{d}"/>'
+                          for a, b, c, d in edges)}</edges></net>"""
+
+
+def rms_norm() -> bool:
+    """True if the CPU plugin (at f32) computes an RMS norm as the PyTorch frontend writes it (``rms_norm_ir``: rows
+    of 64, gamma not all ones, eps 1e-6) on 512 seeded rows of magnitudes from 0.01 to 100 within the rounding bound
+    of float64 numpy per element: each op correctly rounded, the mean of 64 squares summed in any order, (W + 10) / 2
+    units of 2^-24 for rows of W (37: 2.2e-6); False if not (2024.4 fuses it into one node, "RMS", off by up to
+    2.4e-4; rows of fewer than 64 crash it, so none is asked)."""
+    rng = np.random.default_rng(64)
+    gamma = rng.uniform(-2, 2, 64).astype(np.float32)
+    eps = np.float32(1e-6)
+    weights = np.float32(2).tobytes() + np.int64(-1).tobytes() + eps.tobytes() + np.float32(1).tobytes()
+    model = read_with(rms_norm_ir(), weights + gamma.tobytes())
+    feed = (rng.standard_normal((1, 512, 64)) * rng.uniform(0.01, 100, (1, 512, 1))).astype(np.float32)
+    got = compiled(model).create_infer_request().infer([feed])[0]
+    x = feed.astype(np.float64)
+    want = x / np.sqrt((x * x).mean(-1, keepdims=True) + float(eps)) * gamma.astype(np.float64)
+    return bool((np.abs(got - want) / np.abs(want)).max() <= (64 + 10) / 2 * 2.0 ** -24)
+
+
 def group_norm_2d() -> bool | None:
     """True if the CPU plugin compiles and runs GroupNormalization-12 on a 2-D input ([3, 4], 2 groups) within 1e-5
     of float64 numpy; False if it fails to (2024.0: "Cannot fallback on ngraph reference implementation") or
@@ -1944,7 +2008,7 @@ def main(only: list[str]) -> None:
                  "reduce_empty_axis": reduce_empty_axis, "reduce_empty_integers": reduce_empty_integers,
                  "reduce_integers": reduce_integers, "identity": identity,
                  "bitwise": bitwise, "bitwise_boolean": bitwise_boolean, "i4_zero_point": i4_zero_point,
-                 "group_norm_2d": group_norm_2d,
+                 "group_norm_2d": group_norm_2d, "rms_norm": rms_norm,
                  "one_channel_decompression": one_channel_decompression, "kv_cache_f32": kv_cache_f32,
                  "einsum_ellipsis": einsum_ellipsis, "einsum_label_broadcast": einsum_label_broadcast,
                  "dft_dynamic": dft_dynamic,

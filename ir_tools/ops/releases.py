@@ -51,6 +51,9 @@ DEFECTS: dict[str, str] = {
     "kv_cache_f16": "computes ScaledDotProductAttention-13 of a KV cache (keys or values read from a state) from the "
                     "keys and values rounded to f16, and has no setting that keeps them f32 (KV_CACHE_PRECISION: "
                     "2024.0 on)",
+    "rms_norm_fused_wrong": "computes an RMS norm written as Power(x, 2), ReduceMean-1 over axis -1, Add of eps, Sqrt, "
+                            "1 / that, times x and times a constant gamma (which its CPU fuses into one node) up to "
+                            "2.4e-4 relative off, and crashes (SIGSEGV) on rows of fewer than 64",
     "sdpa_scalar_mask_crashes": "crashes at inference (SIGSEGV) on ScaledDotProductAttention-13 with a mask of rank 0 "
                                 "fed at inference beside a query of batch dims of 1 and 4 rows or more",
     "scatter_min_max_nan_otherwise": "computes ScatterElementsUpdate-12 min and max of f32 and f16 otherwise where a "
@@ -248,6 +251,14 @@ class Release:
       one; it has no KV_CACHE_PRECISION setting, which 2024.0 on have and compute f32 with (measured on every
       release with SDPA-13, the probe ``kv_cache_f32``; found by the wide sweeps: T5's and Whisper's stateful
       decoders, logits 1.3e-4 of their largest off at a step of one token, GPT-2's 1.4e-4);
+    - ``rms_norm_fused_wrong``: 2024.4 fuses an RMS norm (Power(x, 2), ReduceMean-1 over axis -1, Add of eps, Sqrt,
+      Divide(1, that) or Power(that, -1), Multiply by x, Multiply by an f32 gamma computed from Consts; Divide(x,
+      that) too: OpenVINO's RMSFusion, run by its CPU) into one node, "RMS", whose kernel scales each row up to
+      2.4e-4 relative off (mean 6.3e-5, rows of 64 to 1024; the rounding bound for 64: 37 units of 2^-24) and
+      crashes (SIGSEGV) on rows of fewer than 64; 2024.3 does not fuse it, 2024.5 on fuse and compute it right; a
+      norm of gamma all ones (folded away), or written with Power(that, -0.5), or reducing axis rank - 1, is not
+      fused (measured on every release with wheels, the probe ``rms_norm``; found by the wide sweeps: T5's final
+      norm, times 0.125, logits 1.0e-4 of their largest off);
     - ``sdpa_scalar_mask_crashes``: 2023.3 to 2025.1 crash (SIGSEGV) at inference on SDPA-13 (not causal) with a
       mask of rank 0 that is not a constant (a Parameter, or a Squeeze of one) beside a query of rank 3 or 4 whose
       batch dims are all 1 and whose L is 4 or more ([1, 1, 4, 8], [1, 4, 8], [1, 1, 16, 8]); a batch or head dim of

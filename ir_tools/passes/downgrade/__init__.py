@@ -25,7 +25,7 @@ from .integer_reduction import IntegerReduction
 from .interpolate import InterpolateTo4
 from .istft import IstftTo9
 from .names import OwnOutputTensors, UniqueNames
-from .normalization import GroupNormalizationTo6
+from .normalization import GroupNormalizationTo6, RmsNormUnfused
 from .own_opset import OwnOpset
 from .packed_order import PackedOrder
 from .pad import PadTo1
@@ -53,7 +53,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4,
     ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
     SameOpTo, EyeTo4, ErfInvTo1, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9,
-    IstftTo9, EmptyReductionConst, IntegerReduction,
+    IstftTo9, EmptyReductionConst, IntegerReduction, RmsNormUnfused,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads

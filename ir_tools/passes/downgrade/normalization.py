@@ -1,4 +1,5 @@
-"""GroupNormalization-12 as Reshape + MVN-6 + Reshape + Multiply + Add."""
+"""GroupNormalization-12 as Reshape + MVN-6 + Reshape + Multiply + Add; an RMS norm's ReduceMean-1 over axis -1 as
+over its last axis counted from the start, for a release whose CPU fuses the norm and computes it wrongly."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from ...ops.normalization import GroupNormAttrs
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
 from ..shapes import declared_type
-from .base import Downgrade
+from .base import Downgrade, source
+from .float_convert import constant
 
 
 def _on_2d(graph: Graph, layer: Layer) -> bool:
@@ -70,3 +72,95 @@ def _decomposed(builder: GraphBuilder, layer: Layer, rank: int) -> Output:
                        for v, what in ((scale, "scale"), (bias, "bias")))
     y = builder.add("Multiply", "opset1", None, [output_of(y), scale], f"{name}/scaled")
     return output_of(builder.add("Add", "opset1", None, [output_of(y), bias], name))
+
+
+def _single(graph: Graph, out: Output) -> float | None:
+    """The one value ``out`` holds where it is a Const of one element or a Convert of one (a compressed model's f16
+    Const), else None."""
+    layer = graph.layer(out[0])
+    if layer.is_a("Convert"):
+        layer = graph.layer(source(graph, layer, 0)[0])
+    if not layer.is_a("Const"):
+        return None
+    value = graph.const_array(layer)
+    return float(value.ravel()[0]) if value.size == 1 else None
+
+
+def _readers(graph: Graph, layer: Layer, op_type: str) -> list[Layer]:
+    """The layers of ``op_type`` reading ``layer``'s first output."""
+    return [graph.layer(edge.to_layer) for edge in graph.consumers(layer.id, layer.output_ids()[0])
+            if graph.layer(edge.to_layer).is_a(op_type)]
+
+
+def _output(layer: Layer) -> Output:
+    """``layer``'s first output."""
+    return layer.id, layer.output_ids()[0]
+
+
+def _inputs(graph: Graph, layer: Layer) -> list[Output]:
+    """The outputs feeding ``layer``'s inputs, in order."""
+    return [source(graph, layer, i) for i in range(len(layer.input_ids()))]
+
+
+def _fused_rms(graph: Graph, layer: Layer) -> bool:
+    """Whether the ReduceMean-1 ``layer`` is the mean of an RMS norm that OpenVINO's RMSFusion, which 2024.4's CPU
+    runs, makes one node of (transformations/common_optimizations/rms_fusion.cpp): ``x * 1 / Sqrt(ReduceMean(Power(x,
+    2), axis -1) + eps) * gamma``, the exponent, the axis and eps each a Const of one value (a Convert of one
+    folds), x * 1 / s written with Divide(1, s) or Power(s, -1), or as Divide(x, s) (each fused: measured), gamma
+    computed from Consts and the product f32."""
+    power = graph.layer(source(graph, layer, 0)[0])
+    if _single(graph, source(graph, layer, 1)) != -1 or not power.is_a("Power") or \
+            _single(graph, source(graph, power, 1)) != 2:
+        return False
+    x = source(graph, power, 0)
+    for add in _readers(graph, layer, "Add"):
+        if not any(_single(graph, out) is not None for out in _inputs(graph, add) if out != _output(layer)):
+            continue
+        for root in _readers(graph, add, "Sqrt"):
+            s = _output(root)
+            scaled = [op for op in _readers(graph, root, "Divide") if _inputs(graph, op) == [x, s]]  # x / s
+            inverses = [op for op in _readers(graph, root, "Divide") if _inputs(graph, op)[1] == s
+                        and _single(graph, _inputs(graph, op)[0]) == 1]
+            inverses += [op for op in _readers(graph, root, "Power") if _inputs(graph, op)[0] == s
+                         and _single(graph, _inputs(graph, op)[1]) == -1]
+            scaled += [m for op in inverses for m in _readers(graph, op, "Multiply") if x in _inputs(graph, m)]
+            if any(_by_gamma(graph, m) for m in scaled):
+                return True
+    return False
+
+
+def _by_gamma(graph: Graph, normal: Layer) -> bool:
+    """Whether ``normal`` (x / s) is read by an f32 Multiply by gamma, a value computed from Consts alone (folded
+    into a Const when the model is compiled)."""
+    return any(declared_type(g.outputs[0]).element == "f32" and any(
+        out != _output(normal) and constant(graph, out) for out in _inputs(graph, g))
+        for g in _readers(graph, normal, "Multiply"))
+
+
+class RmsNormUnfused(Downgrade):
+    """For a release whose CPU fuses an RMS norm into one node and computes it wrongly (measured: 2024.4, up to 2.4e-4
+    relative off on rows of 64 or more, SIGSEGV on fewer; T5's final norm, times 0.125), the norm's ReduceMean-1
+    reduces its last axis counted from the start (rank - 1) instead of -1: the same layer, which RMSFusion of 2024.4
+    does not match (its axes pattern asks the value -1), so its ops run apart, each as the current OpenVINO's (within
+    its rounding); the current OpenVINO fuses either (docs/SEMANTICS.md)."""
+
+    rewrites = {"ReduceMean-1": "over axis rank - 1 instead of -1 (the same mean), where it is an RMS norm's "
+                                "(x / Sqrt(ReduceMean(x^2, -1) + eps) * gamma) that the release fuses"}
+    repairs = {"rms_norm_fused_wrong": _fused_rms}
+
+    def declines(self, graph: Graph, layer: Layer) -> str | None:
+        return "the rank of its input is unknown" if declared_type(layer.inputs[0]).shape is None else None
+
+    def apply(self, graph: Graph) -> PassResult:
+        if self.target is None or "rms_norm_fused_wrong" not in self.target.miscomputes:
+            return PassResult(graph, False, Counter())
+        return self.replace_each(graph, _counted_from_start, "ReduceMean-1", "ReduceMean-1 over axis rank - 1")
+
+
+def _counted_from_start(builder: GraphBuilder, layer: Layer) -> Output:
+    """``layer``, a ReduceMean-1 over axis -1, over axis rank - 1."""
+    rank = len(declared_type(layer.inputs[0]).shape)
+    axis = builder.const(np.array([rank - 1], np.int64), f"{layer.name}/axis")
+    return output_of(builder.add("ReduceMean", "opset1", {"keep_dims": layer.attrs.get("keep_dims", "false")},
+                                 [source(builder.graph, layer, 0), axis], layer.name,
+                                 outputs=[declared_type(layer.outputs[0])]))
