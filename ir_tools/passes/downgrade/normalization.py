@@ -92,14 +92,9 @@ def _readers(graph: Graph, layer: Layer, op_type: str) -> list[Layer]:
             if graph.layer(edge.to_layer).is_a(op_type)]
 
 
-def _output(layer: Layer) -> Output:
-    """``layer``'s first output."""
-    return layer.id, layer.output_ids()[0]
-
-
 def _inputs(graph: Graph, layer: Layer) -> list[Output]:
-    """The outputs feeding ``layer``'s inputs, in order."""
-    return [source(graph, layer, i) for i in range(len(layer.input_ids()))]
+    """The outputs feeding ``layer``'s inputs, in order (all fed: the graph was checked)."""
+    return graph.input_keys(layer.id, layer.input_ids())
 
 
 def _fused_rms(graph: Graph, layer: Layer) -> bool:
@@ -114,10 +109,10 @@ def _fused_rms(graph: Graph, layer: Layer) -> bool:
         return False
     x = source(graph, power, 0)
     for add in _readers(graph, layer, "Add"):
-        if not any(_single(graph, out) is not None for out in _inputs(graph, add) if out != _output(layer)):
+        if not any(_single(graph, out) is not None for out in _inputs(graph, add) if out != output_of(layer)):
             continue
         for root in _readers(graph, add, "Sqrt"):
-            s = _output(root)
+            s = output_of(root)
             scaled = [op for op in _readers(graph, root, "Divide") if _inputs(graph, op) == [x, s]]  # x / s
             inverses = [op for op in _readers(graph, root, "Divide") if _inputs(graph, op)[1] == s
                         and _single(graph, _inputs(graph, op)[0]) == 1]
@@ -133,7 +128,7 @@ def _by_gamma(graph: Graph, normal: Layer) -> bool:
     """Whether ``normal`` (x / s) is read by an f32 Multiply by gamma, a value computed from Consts alone (folded
     into a Const when the model is compiled)."""
     return any(declared_type(g.outputs[0]).element == "f32" and any(
-        out != _output(normal) and constant(graph, out) for out in _inputs(graph, g))
+        out != output_of(normal) and constant(graph, out) for out in _inputs(graph, g))
         for g in _readers(graph, normal, "Multiply"))
 
 
