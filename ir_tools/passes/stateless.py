@@ -50,13 +50,16 @@ def held_states(graph: Graph) -> set[str]:
     reads: dict[str, list[Layer]] = {}
     for read in graph.by_type("ReadValue"):
         reads.setdefault(read.attrs.get("variable_id", ""), []).append(read)
+    assigns: dict[str, list[Layer]] = {}
+    for write in graph.by_type("Assign"):
+        assigns.setdefault(write.attrs.get("variable_id", ""), []).append(write)
     held = set()
     for vid, found in reads.items():
         read = found[0]
         init = graph.producer_key(read.id, read.input_ids()[0]) if read.input_ids() else None
         if len(found) != 1 or init is None:
             continue
-        writes = [w for w in graph.by_type("Assign") if w.attrs.get("variable_id", "") == vid]
+        writes = assigns.get(vid, [])
         if writes and all(graph.producer_key(w.id, w.input_ids()[0]) == (read.id, read.output_ids()[0])
                           for w in writes) and all(_only_initialises(graph, lid) for lid in graph.ancestors([init[0]])
                                                    if graph.layer(lid).is_a("Parameter")):
@@ -118,11 +121,11 @@ class Stateless(Pass):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
-        names, held = state_names(graph), held_states(graph)
+        names = state_names(graph)  # (but the held states': ``held_states``)
         for layer in graph.by_type("ReadValue", "Assign"):  # (in layer order: what it builds is numbered so)
             if not graph.has_layer(layer.id):  # (a held state's Assign, gone with its ReadValue)
                 continue
-            if layer.attrs.get("variable_id", "") in held and layer.is_a("ReadValue"):
+            if layer.is_a("ReadValue") and layer.attrs.get("variable_id", "") not in names:
                 _computed_each_step(graph, builder, layer)
                 stats["ReadValue held -> its initial value, computed at each step"] += 1
             elif layer.is_a("ReadValue"):
