@@ -17,7 +17,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from types import FrameType
+from typing import IO, Any
 
 from .base.crash_notes import libraries_ran, note_to
 from .base.diagnostics import Diagnostic
@@ -31,6 +32,8 @@ _CRASHES = {signal.SIGSEGV: "segmentation fault", signal.SIGABRT: "abort", signa
 _FORWARDED = (signal.SIGTERM, signal.SIGHUP)
 _FRAME = re.compile(r'^\s+File "(?P<file>.*)", line (?P<line>\d+) in (?P<func>\S+)')
 _PACKAGE = Path(__file__).resolve().parent
+#: A signal's disposition, as ``signal.signal`` returns it.
+_Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 
 def _say_crash(text: str) -> None:
@@ -52,9 +55,13 @@ def supervised(command: Callable[[], int], crashed: Callable[[str], None] = _say
     sys.stdout.flush()
     sys.stderr.flush()
     watched = {signal.SIGCHLD, signal.SIGINT, *_FORWARDED}
-    unwatched = signal.pthread_sigmask(signal.SIG_BLOCK, watched)  # (taken, from now on, by sigwaitinfo alone)
+    caught: list[int] = []  # (the signals another thread took, passed on by _wait)
+    handlers = {number: signal.signal(number, lambda number, _: caught.append(number))
+                for number in (signal.SIGINT, *_FORWARDED)}
+    unwatched = signal.pthread_sigmask(signal.SIG_BLOCK, watched)  # (this thread's, from now on, sigtimedwait's)
     pid = os.fork()
     if pid == 0:  # the command
+        _restore(handlers)
         signal.pthread_sigmask(signal.SIG_SETMASK, unwatched)
         os.environ["TMPDIR"] = tempfile.tempdir = staging
         faulthandler.enable(trace, all_threads=True)
@@ -73,9 +80,10 @@ def supervised(command: Callable[[], int], crashed: Callable[[str], None] = _say
         finally:
             os._exit(code)
     try:
-        status = _wait(pid, watched)
+        status = _wait(pid, watched, caught)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, unwatched)
+        _restore(handlers)
     try:
         if not os.WIFSIGNALED(status):
             return os.waitstatus_to_exitcode(status)
@@ -108,18 +116,34 @@ def _interrupt(number: int, frame: object) -> None:
 _REPEATED = 1.0
 
 
-def _wait(pid: int, watched: set[signal.Signals]) -> int:
+def _wait(pid: int, watched: set[signal.Signals], caught: list[int]) -> int:
     """The command's wait status, once it ended; meanwhile each signal the supervisor is sent is passed on to it: a
     SIGTERM or SIGHUP, and a SIGINT a process sent (``kill -INT``, an IDE's stop button), not the terminal's (Ctrl-C,
-    which the kernel sends the whole foreground process group: the command has it already)."""
+    which the kernel sends the whole foreground process group: the command has it already). The kernel gives a signal
+    to another thread where it finds this one not waiting (numpy's OpenBLAS workers, started before the signals were
+    blocked): its handler put it in ``caught``, with no word of its sender, so a SIGINT is passed on there whoever sent
+    it (the command's ``_interrupt`` takes a terminal's twice as once), and a SIGCHLD is lost: hence a wake every
+    ``_POLL`` seconds, to pass on what was caught and to look for the command's end."""
     while True:
-        info = signal.sigwaitinfo(watched)
-        if info.si_signo == signal.SIGCHLD:
+        info = signal.sigtimedwait(watched, _POLL)
+        while caught:
+            os.kill(pid, caught.pop(0))
+        if info is None or info.si_signo == signal.SIGCHLD:
             ended, status = os.waitpid(pid, os.WNOHANG)
             if ended:
                 return status
         elif info.si_signo != signal.SIGINT or info.si_code <= 0:  # (sent by a process: SI_USER, SI_QUEUE, SI_TKILL)
             os.kill(pid, info.si_signo)
+
+
+#: Seconds between two looks at what another thread caught and whether the command ended (see ``_wait``).
+_POLL = 0.1
+
+
+def _restore(handlers: dict[int, _Handler]) -> None:
+    """The signal handlers ``handlers`` maps each signal to (``SIG_DFL`` for one not installed from Python)."""
+    for number, handler in handlers.items():
+        signal.signal(number, signal.SIG_DFL if handler is None else handler)
 
 
 def died_of(code: int) -> str:

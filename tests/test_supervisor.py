@@ -3,6 +3,7 @@ naming the signal and the call, exit 2, nothing written and no temporary file le
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import signal
@@ -129,13 +130,15 @@ def test_without_a_temporary_directory_the_command_runs_unsupervised(tmp_path: P
     assert (done.returncode, done.stderr) == (4, ""), done.stderr  # (4: run in the process itself, not a child)
 
 
-def _interruptible(tmp: Path, cleanup: float) -> tuple[subprocess.Popen[str], int]:
+def _interruptible(tmp: Path, cleanup: float, threads: int = 0) -> tuple[subprocess.Popen[str], int]:
     """A supervised command in a session of its own, started (it printed its pid, which is returned): it sleeps a
     minute, and on KeyboardInterrupt takes ``cleanup`` seconds, prints 'interrupted' and exits 130. SIGINT at its
-    default, as a shell starts a command (a pytest worker may hand its children SIGINT ignored)."""
+    default, as a shell starts a command (a pytest worker may hand its children SIGINT ignored); ``threads`` more
+    threads started in the supervisor's process before it runs the command, each sleeping."""
     tmp.mkdir(exist_ok=True)
-    script = ("import os, signal, sys, time\nfrom ir_tools.supervisor import supervised\n"
+    script = ("import os, signal, sys, threading, time\nfrom ir_tools.supervisor import supervised\n"
               "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+              f"for _ in range({threads}):\n    threading.Thread(target=time.sleep, args=(120,), daemon=True).start()\n"
               "def command():\n    try:\n        print(os.getpid(), flush=True)\n        time.sleep(60)\n"
               "        return 0\n"
               f"    except KeyboardInterrupt:\n        time.sleep({cleanup})\n"
@@ -160,6 +163,27 @@ def test_an_interrupt_sent_to_the_process_ends_the_command(group: bool, tmp_path
     out, err = process.communicate(timeout=30)
     assert (process.returncode, out, err) == (130, "interrupted\n", ""), err
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(("number", "exit_code", "out"), [
+    (signal.SIGINT, 130, "interrupted\n"), (signal.SIGTERM, 128 + signal.SIGTERM, "")])
+def test_a_signal_another_thread_takes_is_passed_on(number: int, exit_code: int, out: str, tmp_path: Path) -> None:
+    """The kernel gives a process's signal to a thread that does not block it where the supervisor's is not waiting
+    for it at that moment: a thread started before the supervisor blocked its signals (numpy's OpenBLAS workers, in
+    every ``ir-tools`` process). CI: a ``kill -INT`` sent just after the command started was lost, the command ran its
+    minute to the end; a SIGTERM there would end the supervisor and leave the command running. Sent to that thread
+    itself (``tgkill``), it reaches the command all the same."""
+    process, _ = _interruptible(tmp_path, cleanup=0.5, threads=1)
+    threads = sorted(int(tid) for tid in os.listdir(f"/proc/{process.pid}/task") if int(tid) != process.pid)
+    assert threads, "the supervisor has a thread besides its main one"
+    assert ctypes.CDLL(None, use_errno=True).syscall(_TGKILL, process.pid, threads[0], number) == 0
+    got, err = process.communicate(timeout=30)
+    assert (process.returncode, got, err) == (exit_code, out, ""), err
+    assert not list(tmp_path.iterdir())
+
+
+#: The system call sending a signal to one thread of a process (x86-64's number; aarch64's is 131).
+_TGKILL = {"x86_64": 234, "aarch64": 131}.get(os.uname().machine, 234)
 
 
 def test_a_group_interrupt_passed_on_late_interrupts_once(tmp_path: Path) -> None:
