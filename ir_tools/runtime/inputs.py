@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..base.dims import parse_shape
+from ..base.dims import Dim, parse_shape
 from ..base.dtypes import element_type
 from ..base.errors import AttrError, IrToolsError, UnsupportedError, did_you_mean
 from ..base.packed import element_type_of, held_dtype, is_bf16, to_bf16
@@ -17,6 +17,7 @@ from ..ir.model import Graph, Layer
 from ..ir.names import input_name, tensor_names
 from ..ir.reader import graph_of
 from ..ops.opsets import lookup
+from ..passes.stateless import variable_shape
 
 
 class InputError(IrToolsError):
@@ -114,6 +115,8 @@ DEFAULT_SEQUENCE = 8
 #: Ops that hand their input 0's values on unchanged (a Convert to a number type too): an input's use is looked for
 #: through them.
 _CARRIERS = frozenset({"Convert", "Reshape", "Squeeze", "Unsqueeze"})
+#: Ops that keep the one number of a rank-1 shape (``_tested_length``).
+_ONE_NUMBER = frozenset({"Convert", "Gather", "Reshape", "Squeeze", "Unsqueeze"})
 #: Seeded pads of a Pad (its pads_begin or pads_end an input) are below this: none negative (a dim left negative
 #: fails), and below a dim of 2 (reflect pads less than the dim).
 _PADS = 2
@@ -127,7 +130,11 @@ BOXES = "boxes"
 
 #: The names that say what an input is when its use in the graph does not (the inputs of transformers' exports).
 _BY_NAME = {"attention_mask": (ONES, "an attention mask"), "position_ids": (POSITIONS, "positions"),
-            "token_type_ids": (ZEROS, "token types"), "beam_idx": (BATCH, "a beam index")}
+            "token_type_ids": (ZEROS, "token types"), "beam_idx": (BATCH, "a beam index"),
+            "cache_position": (POSITIONS, "positions in the cache")}
+#: transformers' input of the positions in the cache a step writes, one per token of the step: a rank-1 input whose
+#: one axis is the sequence (``_cache_positions_shape``).
+_CACHE_POSITIONS = "cache_position"
 
 
 @dataclass(frozen=True)
@@ -148,6 +155,7 @@ class Recipe:
     start: int = 0  # POSITIONS: the first position (a generation step's, after the past)
     extent: tuple[float, float] = (0.0, 0.0)  # BOXES: the image's width and height in the boxes' coordinates
     ordered: bool = False  # sorted along the last axis (``_SORTED_INPUTS``: NORMAL and UNIFORM ones)
+    cumulative: bool = True  # ONES on a sequence axis: a later generation step's covers the past too (a KV cache's)
 
     def draw(self, rng: np.random.Generator) -> np.ndarray:
         """The values, of ``shape`` and ``dtype``; NORMAL and UNIFORM drawn from ``rng``."""
@@ -244,7 +252,8 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
         if name in shapes:
             shape, dims = tuple(shapes[name]), "--shape"
         else:
-            shape, dims = _default_shape(param, name, dtype.type, defaults)
+            shape, dims = _cache_positions_shape(graph, param, defaults) or _default_shape(param, name, dtype.type,
+                                                                                           defaults)
         made[name] = (param, dtype, shape, dims)
     fed = {param.id: shape for param, _, shape, _ in made.values()}  # (an index's rows may be another input's dim)
     out = {name: _boxes(graph, param, name, dtype, shape, dims, fed) or
@@ -252,8 +261,18 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
                                         sequence=None if name.startswith(ENCODER_INPUTS) else _sequence_axis(
                                             param, dtype.type)))
            for name, (param, dtype, shape, dims) in made.items()}
+    if _states_keep_their_shape(graph):
+        out = {name: replace(recipe, cumulative=False) for name, recipe in out.items()}
     past = max((_past_length(graph, param, shape) for param, _, shape, _ in made.values()), default=0)
     return {name: _after_past(recipe, past) if name not in shapes else recipe for name, recipe in out.items()}
+
+
+def _states_keep_their_shape(graph: Graph) -> bool:
+    """Whether ``graph`` holds state, none of which grows with the sequence (each variable dynamic in its batch alone:
+    Mamba's convolution and SSM states, no KV cache). Its mask then covers a step's tokens alone, as optimum-intel
+    feeds Mamba's later steps (a mask of the past and the token: OpenVINO fails in a Broadcast)."""
+    shapes = [variable_shape(read) for read in graph.by_type("ReadValue")]
+    return bool(shapes) and all(shape is not None and all(d.is_static for d in shape[1:]) for shape in shapes)
 
 
 def _boxes(graph: Graph, param: Layer, name: str, dtype: np.dtype, shape: tuple[int, ...], dims: str,
@@ -338,8 +357,11 @@ def _after_past(recipe: Recipe, past: int) -> Recipe:
 
 
 def _sequence_axis(param: Layer, dtype: type) -> int | None:
-    """Axis 1 of a [batch, sequence] input, or of a [batch, sequence, features] float one, where it is dynamic."""
+    """Axis 1 of a [batch, sequence] input, or of a [batch, sequence, features] float one, where it is dynamic; the
+    one axis of positions in the cache (``_CACHE_POSITIONS``)."""
     declared = parse_shape(param.attrs.get("shape", "..."))
+    if _is_cache_positions(param, declared):
+        return 0
     if declared is None or not (len(declared) == 2 or (len(declared) == 3 and np.issubdtype(dtype, np.floating))):
         return None
     return None if declared[1].is_static else 1
@@ -349,7 +371,7 @@ def generation_step(made: Mapping[str, Recipe], step: int) -> dict[str, Recipe]:
     """The recipes of step ``step`` of a generation loop over a stateful model, as optimum-intel's runs it: step 0 is
     the prompt (``made``); each later step adds one token. An input with a sequence axis then holds that one token
     (token ids drawn afresh, positions continuing after the past), but an attention mask (ONES), which covers the
-    past and the new token; the others (a beam index) stay as made."""
+    past and the new token (unless not ``cumulative``: Mamba's); the others (a beam index) stay as made."""
     if step == 0:
         return dict(made)
     out = {}
@@ -359,9 +381,9 @@ def generation_step(made: Mapping[str, Recipe], step: int) -> dict[str, Recipe]:
             out[name] = recipe
             continue
         past = recipe.shape[axis] + step - 1
-        length = past + 1 if recipe.kind == ONES else 1
+        length = past + 1 if recipe.kind == ONES and recipe.cumulative else 1
         shape = recipe.shape[:axis] + (length,) + recipe.shape[axis + 1:]
-        said = f"step {step}: " + ("the past and the new token" if recipe.kind == ONES else "one new token")
+        said = f"step {step}: " + ("the past and the new token" if length > 1 else "one new token")
         out[name] = replace(recipe, shape=shape, dims=said, start=past if recipe.kind == POSITIONS else 0)
     return out
 
@@ -417,6 +439,52 @@ def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) ->
     if not said:
         return tuple(shape), "the model's"
     return tuple(shape), ", ".join(said) + f" {defaults.said}"
+
+
+def _is_cache_positions(param: Layer, declared: list[Dim] | None) -> bool:
+    """Whether ``param`` is transformers' ``cache_position``, of one dynamic axis."""
+    return declared is not None and len(declared) == 1 and not declared[0].is_static and \
+        _CACHE_POSITIONS in _names(param)
+
+
+def _cache_positions_shape(graph: Graph, param: Layer, defaults: _Defaults) -> tuple[tuple[int, ...], str] | None:
+    """The shape of positions in the cache (``_is_cache_positions``; else None): the length the graph tests them for,
+    where it does, else the sequence's. optimum-intel's Mamba tells its prompt by positions of the convolution's
+    width (its first step's are 0 .. width - 1, whatever the prompt's length; others, the sequence's length, fail in
+    OpenVINO's Broadcast), and each later step by one position."""
+    declared = parse_shape(param.attrs.get("shape", "..."))
+    if not _is_cache_positions(param, declared):
+        return None
+    tested = _tested_length(graph, param)
+    if tested is None:
+        n, said = defaults.sequence, f"sequence {defaults.sequence} {defaults.said}"
+    else:
+        n, test = tested
+        said = f"{n}: the length {test.type} '{test.name}' (line {test.line}) tests them for"
+    dim = declared[0]
+    n = max(dim.lo, n) if dim.hi is None else min(max(dim.lo, n), dim.hi)
+    return (n,), said
+
+
+def _tested_length(graph: Graph, param: Layer) -> tuple[int, Layer] | None:
+    """The length a rank-1 ``param`` is compared with (ShapeOf, then ops that keep the one number, then Equal with a
+    Const of one element, at least 1), and that Equal; None where the graph compares it with none."""
+    frontier = [c for c, _ in _uses(graph, param) if c.is_a("ShapeOf")]
+    seen = {layer.id for layer in frontier}
+    while frontier:
+        layer = frontier.pop()
+        for edge in graph.consumers(layer.id, layer.output_ids()[0]):
+            consumer = graph.layer(edge.to_layer)
+            if consumer.is_a("Equal"):
+                other = graph.producer(consumer.id, consumer.input_ids()[1 - consumer.input_ids().index(edge.to_port)])
+                if other is not None and other[0].is_a("Const"):
+                    value = graph.const_array(other[0])
+                    if value.size == 1 and value.item() >= 1:
+                        return int(value.item()), consumer
+            elif any(consumer.is_a(t) for t in _ONE_NUMBER) and consumer.id not in seen:
+                seen.add(consumer.id)
+                frontier.append(consumer)
+    return None
 
 
 def _values(graph: Graph, param: Layer, dtype: type, fed: Mapping[str, tuple[int, ...]]

@@ -281,6 +281,49 @@ def test_a_decoders_inputs_from_its_encoder_keep_the_encoders_sequence() -> None
     assert [x["encoder_hidden_states"].shape for x in fed] == [(1, 8, 16)] * 3
 
 
+def _cached(state: tuple[Dim, ...], tested: bool) -> Graph:
+    """A decoder holding one state of shape ``state`` (its variable's), with transformers' ``cache_position`` whose
+    length the graph compares with 4 where ``tested`` (as optimum-intel's Mamba tells its prompt)."""
+    b = GraphBuilder(Graph("cached"))
+    for name in ("input_ids", "attention_mask"):
+        b.result(b.parameter(name, "i64", (DYNAMIC, DYNAMIC)), f"{name}/out")
+    positions = b.parameter("cache_position", "i64", (DYNAMIC,))
+    b.result(positions, "cache_position/out")
+    if tested:
+        length = b.add("ShapeOf", "opset3", {"output_type": "i64"}, [positions], "size")
+        one = b.add("Squeeze", "opset1", None, [length], "size/Squeeze")
+        b.result(b.add("Equal", "opset1", None, [one, b.const(np.array(4, np.int64), "kernel")], "is_prefill"),
+                 "is_prefill/out")
+    text = ",".join("?" if not d.is_static else str(d.lo) for d in state)
+    init = b.const(np.zeros([1 if not d.is_static else d.lo for d in state], np.float32), "init")
+    read = b.add("ReadValue", "opset6", {"variable_id": "state", "variable_type": "f32", "variable_shape": text},
+                 [init], "read")
+    b.add("Assign", "opset6", {"variable_id": "state"}, [read], "write")
+    return b.graph
+
+
+@pytest.mark.parametrize(("state", "tested", "positions", "masks"), [
+    ((DYNAMIC, Dim(8, 8), Dim(4, 4)), True, [[0, 1, 2, 3], [4], [5]], [8, 1, 1]),  # Mamba: states of fixed shape
+    ((DYNAMIC, Dim(2, 2), DYNAMIC, Dim(4, 4)), False, [list(range(8)), [8], [9]], [8, 9, 10]),  # a KV cache
+], ids=["mamba", "kv_cache"])
+def test_cache_positions_and_the_mask_follow_the_generation_loop(state: tuple[Dim, ...], tested: bool,
+                                                                 positions: list[list[int]], masks: list[int]) -> None:
+    """transformers' ``cache_position``, one position per token of the step: optimum-intel's Mamba feeds its prompt
+    the positions 0 .. conv_kernel - 1 (the length its graph tests to tell a prompt), each later step the next one,
+    and a mask of that step's token alone (its states keep their shape: no past to cover); a model with a KV cache
+    its prompt's positions, then the next, and a mask of the past and the token. Mamba's ``compare`` failed: one
+    batch-sized position drawn in [-50, 50), and at step 2 a mask of 9 beside one token, both refused by OpenVINO's
+    Broadcast (E-OPENVINO); the wide zoo's Mamba now passes ``compare --steps 3``."""
+    from ir_tools.runtime.inputs import generation_step
+
+    made = recipes(_cached(state, tested), {})
+    fed = [draw(generation_step(made, step), step) for step in range(3)]
+    assert [x["cache_position"].tolist() for x in fed] == positions, made["cache_position"].dims
+    assert [x["attention_mask"].shape for x in fed] == [(1, n) for n in masks]
+    assert [x["input_ids"].shape for x in fed] == [(1, 8), (1, 1), (1, 1)]
+    assert ("the length Equal 'is_prefill'" in made["cache_position"].dims) == tested
+
+
 @pytest.mark.parametrize(("op", "inputs"), [("EmbeddingBagOffsets", 3), ("EmbeddingBagPacked", 2),
                                            ("EmbeddingBagOffsetsSum", 3)])
 def test_the_indices_of_an_embedding_bag_are_rows_of_its_table(op: str, inputs: int) -> None:
