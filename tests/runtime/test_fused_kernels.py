@@ -9,6 +9,7 @@ rounded values OpenVINO exposes. Judged on those alone, RMS's Multiply was 1.8 t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from ir_tools.runtime.compare import Tolerances
 from ir_tools.runtime.inputs import random_inputs
 from ir_tools.runtime.numeric_check import CompareOptions, compare_model
 from ir_tools.runtime.openvino import ModelFiles, run_openvino
+from tests.conftest import ROOT
 
 pytestmark = pytest.mark.openvino
 
@@ -60,3 +62,23 @@ def test_a_layer_computed_in_a_fused_kernel_is_judged_with_its_producers_roundin
     # the reduction's worst-case rounding (64 terms) carried through the reciprocal square root: some 2^-18 of |y|
     # (|y| < 5), not more
     assert normed.bound_max < 5e-5
+
+
+def test_an_activation_exposed_at_other_dims_is_not_checked_and_its_readers_are(capsys) -> None:
+    """OpenVINO CPU fuses a partial rotary embedding (StableLM's, Persimmon's: RoPE on the first 4 of 16 dims, the
+    rest concatenated after it) into one RoPE kernel named after the Concat, and asked for the rotation's Add gives
+    that kernel's output, [1, 4, 8, 16] for the Add's [1, 4, 8, 4]. ``compare`` failed on both models (E-EXEC: the
+    Concat fed the wrong-sized activation). The Add is not checked, saying so; the Concat is, on the reference's
+    Add. The fixture: the 34 layers of a wide-zoo StableLM's first attention (scripts/build_wide_zoo.py) from its
+    query's Reshape, cos and sin to the query (``ir-tools extract``)."""
+    from ir_tools.cli import main
+
+    model = ROOT / "tests" / "data" / "networks" / "partial_rope.xml"
+    assert main(["compare", str(model), "--per-layer", "--format", "json", "--shape", "131:1,8,4,16",
+                 "--shape", "cos:1,1,8,4", "--shape", "sin:1,1,8,4"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["passed"]
+    [skipped] = report["not_checked"]
+    assert skipped["name"].endswith("aten::add/Add") and "exposed output 2 as [1, 4, 8, 16]" in skipped["reason"]
+    checked = {lay["name"].rpartition("aten::")[2] for lay in report["layers"]}
+    assert "cat/Concat_1" in checked and "add/Add" not in checked, checked
