@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..base.dims import Dim, parse_shape
+from ..base.dims import Dim, parse_shape, shape_from_ints
 from ..base.dtypes import element_type
 from ..base.errors import AttrError, IrToolsError, UnsupportedError, did_you_mean
 from ..base.packed import element_type_of, held_dtype, is_bf16, to_bf16
@@ -17,6 +17,8 @@ from ..ir.model import Graph, Layer
 from ..ir.names import input_name, tensor_names
 from ..ir.reader import graph_of
 from ..ops.opsets import lookup
+from ..ops.spec import TensorType
+from ..passes.shapes import ShapeWalker
 from ..passes.stateless import variable_shape
 
 
@@ -244,17 +246,7 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
         if name not in names:
             raise IrToolsError(f"--shape {name}: the model has no input '{name}'{did_you_mean(name, names)}; its "
                                f"inputs: {', '.join(names)}", code="E-USAGE")
-    defaults = _defaults(graph, shapes)
-    made: dict[str, tuple[Layer, np.dtype, tuple[int, ...], str]] = {}
-    for param in graph.parameters():
-        name = input_name(graph, param)
-        dtype = _held_input_type(name, param)
-        if name in shapes:
-            shape, dims = tuple(shapes[name]), "--shape"
-        else:
-            shape, dims = _cache_positions_shape(graph, param, defaults) or _default_shape(param, name, dtype.type,
-                                                                                           defaults)
-        made[name] = (param, dtype, shape, dims)
+    made = _fitting(graph, shapes, _defaults(graph, shapes))
     fed = {param.id: shape for param, _, shape, _ in made.values()}  # (an index's rows may be another input's dim)
     out = {name: _boxes(graph, param, name, dtype, shape, dims, fed) or
            _sorted(graph, param, Recipe(name, dtype, shape, dims, *_values(graph, param, dtype.type, fed),
@@ -265,6 +257,75 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
         out = {name: replace(recipe, cumulative=False) for name, recipe in out.items()}
     past = max((_past_length(graph, param, shape) for param, _, shape, _ in made.values()), default=0)
     return {name: _after_past(recipe, past) if name not in shapes else recipe for name, recipe in out.items()}
+
+
+#: Made: an input's Parameter, element type, shape and where its dims came from, by name.
+_Made = dict[str, tuple[Layer, np.dtype, tuple[int, ...], str]]
+
+
+def _made(graph: Graph, shapes: Mapping[str, tuple[int, ...]], defaults: _Defaults) -> _Made:
+    """Each input's shape: ``shapes``' (``--shape``), else the model's and ``defaults``."""
+    made: _Made = {}
+    for param in graph.parameters():
+        name = input_name(graph, param)
+        dtype = _held_input_type(name, param)
+        if name in shapes:
+            shape, dims = tuple(shapes[name]), "--shape"
+        else:
+            shape, dims = _cache_positions_shape(graph, param, defaults) or _default_shape(param, name, dtype.type,
+                                                                                           defaults)
+        made[name] = (param, dtype, shape, dims)
+    return made
+
+
+def _fitting(graph: Graph, shapes: Mapping[str, tuple[int, ...]], defaults: _Defaults) -> _Made:
+    """``_made``, its default sequence (not one ``--shape`` gave) doubled until the model's shape rules take the
+    inputs, up to ``_LONGEST``: an
+    audio model's samples (wav2vec2's first convolution, kernel 10, refuses 8; a log-mel front end's reflect pad of
+    half a 400-sample window too). Where no length is taken, the default's, which the run then refuses, saying so."""
+    made = _made(graph, shapes, defaults)
+    if defaults.said != _BY_DEFAULT or _made(graph, shapes, replace(defaults, sequence=2 * defaults.sequence)) == made:
+        return made  # (a sequence --shape gave, or no default sequence among them)
+    refused = _refusal(graph, made)
+    if refused is None:
+        return made
+    length = 2 * defaults.sequence
+    while length <= _LONGEST:
+        said = f"{defaults.said}, doubled until the model took it (at {defaults.sequence}: {refused})"
+        longer = _made(graph, shapes, replace(defaults, sequence=length, said=said))
+        if _refusal(graph, longer) is None:
+            return longer
+        length *= 2
+    return made
+
+
+#: The longest default sequence ``_fitting`` tries: 2 s of 16 kHz audio.
+_LONGEST = 1 << 15
+
+
+def _refusal(graph: Graph, made: _Made) -> str | None:
+    """What first refuses inputs of ``made``'s shapes in the model's shape rules (a layer, its line and why), if
+    anything does."""
+    walker = _FedShapes(graph, {param.id: shape for param, _, shape, _ in made.values()})
+    walker.run()
+    found = next((d for d in walker.result.diagnostics if d.severity == "error" and d.code == "E-OP"), None)
+    if found is None:
+        return None
+    layer = graph.layer(found.loc.layer_id) if found.loc.layer_id and graph.has_layer(found.loc.layer_id) else None
+    return found.message if layer is None else f"{layer.type} '{layer.name}' (line {layer.line}): {found.message}"
+
+
+class _FedShapes(ShapeWalker):
+    """Shape propagation of ``graph`` with each input of ``fed`` (by Parameter id) of that static shape."""
+
+    def __init__(self, graph: Graph, fed: Mapping[str, tuple[int, ...]]):
+        super().__init__(graph)
+        self.fed = fed
+
+    def run_node(self, layer: Layer, args: list[TensorType]) -> list[TensorType]:
+        outputs = super().run_node(layer, args)
+        shape = self.fed.get(layer.id)
+        return outputs if shape is None else [self.intern(TensorType(outputs[0].element, shape_from_ints(shape)))]
 
 
 def _states_keep_their_shape(graph: Graph) -> bool:
@@ -404,7 +465,10 @@ def _defaults(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> _Defaults:
         if given is not None and len(given) == 2 and declared is not None and len(declared) == 2 \
                 and not any(d.is_static for d in declared):
             return _Defaults(given[0], given[1], f"as --shape {name}")
-    return _Defaults(DEFAULT_BATCH, DEFAULT_SEQUENCE, "by default")
+    return _Defaults(DEFAULT_BATCH, DEFAULT_SEQUENCE, _BY_DEFAULT)
+
+
+_BY_DEFAULT = "by default"
 
 
 def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) -> tuple[tuple[int, ...], str]:

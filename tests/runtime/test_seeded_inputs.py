@@ -185,6 +185,28 @@ def test_an_extended_attention_mask_takes_the_sequence(tmp_path: Path, capsys) -
     assert main(["compare", str(model)]) == 0, capsys.readouterr()
 
 
+@pytest.mark.openvino
+def test_a_default_sequence_too_short_for_the_model_is_doubled_until_it_fits(tmp_path: Path, capsys) -> None:
+    """Audio samples, [batch, samples], take the default sequence of 8, which wav2vec2's and HuBERT's first
+    convolution (kernel 10, stride 5) and a log-mel front end's reflect pad (half its window) refuse: compare stopped
+    (E-OP, E-OPENVINO) unless --shape gave a length. The default is doubled until the model's shape rules take it
+    (here 16: 8 refused by the kernel, 16 gives 2 outputs), the report saying why; a length --shape gives is kept."""
+    b = GraphBuilder(Graph("audio"))
+    samples = b.parameter("input_values", "f32", (DYNAMIC, DYNAMIC))
+    wide = b.add("Unsqueeze", "opset1", None, [samples, b.const(np.array([1], np.int64), "channel")], "wide")
+    kernel = b.const(np.random.default_rng(0).standard_normal((2, 1, 10)).astype(np.float32), "kernel")
+    conv = b.add("Convolution", "opset1", {"strides": "5", "dilations": "1", "pads_begin": "0", "pads_end": "0",
+                                           "auto_pad": "explicit"}, [wide, kernel], "conv")
+    b.result(output_of(conv), "out")
+    made = recipes(b.graph, {})
+    assert made["input_values"].shape == (1, 16), made["input_values"].dims
+    assert "doubled until the model took it (at 8: Convolution 'conv'" in made["input_values"].dims
+    assert recipes(b.graph, {"input_values": (1, 12)})["input_values"].shape == (1, 12)
+    model = tmp_path / "audio.xml"
+    ir_tools.write_ir(b.graph, model)
+    assert main(["compare", str(model)]) == 0, capsys.readouterr()
+
+
 def test_what_is_not_a_shape_or_an_inputs_file_is_named(tmp_path: Path) -> None:
     """A negative dim in --shape was said not to fit in memory ("-192 elements"); a file that is not .npz or .npy
     given as --inputs got numpy's advice to unpickle it."""
