@@ -72,6 +72,7 @@ from tests.ops import (  # noqa: E402
     test_cum_sum_conformance,
     test_einsum_conformance,
     test_elementwise_conformance,
+    test_eye_conformance,
     test_fake_quantize_conformance,
     test_gather_elements_conformance,
     test_gather_nd_conformance,
@@ -252,6 +253,12 @@ def added(rng: np.random.Generator) -> list[Recipe]:
     return out + recipes(group.group_norm_cases(rng, 40, {kind: [] for kind in group.KINDS}))
 
 
+def eye(rng: np.random.Generator) -> list[Recipe]:
+    """Eye-9 (ops/eye.py), on CPU: every output type its kernel cases take but bf16 (which numpy does not hold)."""
+    types = [t for t in test_eye_conformance.OUTPUT_TYPES if t != "bf16"]
+    return recipes(test_eye_conformance.kernel_case(rng, types[i % len(types)]) for i in range(48))
+
+
 def blocks(rng: np.random.Generator) -> list[Recipe]:
     """ReverseSequence-1, ShuffleChannels-1, BatchToSpace-2 and SpaceToBatch-2 (ops/movement_blocks.py), on CPU."""
     return recipes(test_movement_blocks_conformance.kernel_cases(rng, 8))
@@ -304,6 +311,7 @@ SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
     "interpolate": interpolate, "others": others, "state": state,
     "extra": extra, "added": added, "blocks": blocks, "nms": nms, "roi_align": roi_align, "binary": binary,
+    "eye": eye,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).

@@ -90,15 +90,13 @@ _UNMODELLED_INDEX_INPUTS = {"EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum"
 
 #: Inputs of ops ir_tools has no OpSpec for whose fitting values the graph does not tell (a modelled op's spec says
 #: it, in ``value_inputs`` and ``index_input``), by op: input -> what they are (``_unfit_use``). Seeded at random,
-#: OpenVINO CPU refuses a negative sample, segment, row or column count or output dim ("Value -17 not in range") and
+#: OpenVINO CPU refuses a negative sample or segment count or output dim ("Value -17 not in range") and
 #: offsets past the indices ("Offset value exceeds indices size"; measured on 2026.4).
 _READ = "its shape inference reads"
 _UNMODELLED_UNFIT_INPUTS = {"Multinomial": {1: f"a sample count {_READ}"},
                             "EmbeddingSegmentsSum": {3: f"a segment count {_READ}"},
                             "EmbeddingBagOffsetsSum": {2: "offsets into its input 1"},
                             "EmbeddingBagOffsets": {2: "offsets into its input 1"},
-                            "Eye": {0: f"a row count {_READ}", 1: f"a column count {_READ}",
-                                    3: f"a batch shape {_READ}"},
                             "RandomUniform": {0: f"an output shape {_READ}"}}
 
 #: Inputs an op requires sorted along their last axis, by op: the input (SearchSorted's sequence, which its binary

@@ -526,8 +526,8 @@ def test_random_values_a_layers_shape_inference_reads_are_named_on_failure(tmp_p
 @pytest.mark.openvino
 def test_random_values_into_unmodelled_ops_that_read_them_are_named(tmp_path: Path, capsys) -> None:
     """Ops without a spec here whose seeded input OpenVINO CPU refuses (measured on 2026.4): a Multinomial's sample
-    count, an EmbeddingSegmentsSum's segment count, an Eye's row count and a RandomUniform's output shape drawn
-    negative ("Value -17 not in range"), an EmbeddingBagOffsetsSum's offsets past its indices ("Offset value exceeds
+    count, an EmbeddingSegmentsSum's segment count and a RandomUniform's output shape drawn negative ("Value -17 not
+    in range"), an EmbeddingBagOffsetsSum's offsets past its indices ("Offset value exceeds
     indices size"). The error named the layer alone, with no word of the input drawn at random
     (``_UNMODELLED_UNFIT_INPUTS``)."""
     import openvino as ov
@@ -536,7 +536,7 @@ def test_random_values_into_unmodelled_ops_that_read_them_are_named(tmp_path: Pa
     probs, count = ops.parameter([1, 5], np.float32, name="probs"), ops.parameter([], np.int64, name="count")
     table, segments = ops.parameter([10, 3], np.float32, name="table"), ops.parameter([], np.int32, name="segments")
     offsets = ops.parameter([2], np.int32, name="offsets")
-    rows, shape = ops.parameter([], np.int64, name="rows"), ops.parameter([2], np.int64, name="shape")
+    shape = ops.parameter([2], np.int64, name="shape")
     indices = ops.constant(np.array([0, 2, 3, 4], np.int32))
     cases = [("count", [probs, count], ops.multinomial(probs, count, "i64", False, False, 1, 1, name="sample"), 3,
               "Multinomial 'sample' (line 19) input 1, a sample count its shape inference reads"),
@@ -545,8 +545,6 @@ def test_random_values_into_unmodelled_ops_that_read_them_are_named(tmp_path: Pa
               "EmbeddingSegmentsSum 'segment_sum' (line 35) input 3, a segment count its shape inference reads"),
              ("offsets", [table, offsets], ops.embedding_bag_offsets_sum(table, indices, offsets, name="bag_sum"), 0,
               "EmbeddingBagOffsetsSum 'bag_sum' (line 29) input 2, offsets into its input 1"),
-             ("rows", [rows], ops.eye(rows, ops.constant(np.int64(3)), ops.constant(np.int64(0)), "f32", name="eye"),
-              1, "Eye 'eye' (line 22) input 0, a row count its shape inference reads"),
              ("shape", [shape], ops.random_uniform(shape, ops.constant(np.float32(0)), ops.constant(np.float32(1)),
                                                    "f32", 1, 2, name="noise"), 1,
               "RandomUniform 'noise' (line 48) input 0, an output shape its shape inference reads")]
@@ -557,3 +555,21 @@ def test_random_values_into_unmodelled_ops_that_read_them_are_named(tmp_path: Pa
         err = " ".join(capsys.readouterr().err.split())
         assert "E-OPENVINO" in err and f"(inputs seeded at random where the model does not tell what fits: '{name}' " \
             f"(uniform in [-50, 50)) into {into};" in err, err
+
+
+@pytest.mark.openvino
+def test_a_random_row_count_into_an_eye_is_named_with_the_kernels_refusal(tmp_path: Path, capsys) -> None:
+    """Eye-9 is modelled (ops/eye.py): its row count is a value input of its spec, and the reference refuses a negative
+    one drawn at random as OpenVINO CPU does (E-OP), naming the input and the layer input it feeds."""
+    import openvino as ov
+    import openvino.opset15 as ops
+
+    rows = ops.parameter([], np.int64, name="rows")
+    path = tmp_path / "rows.xml"
+    ov.save_model(ov.Model([ops.eye(rows, ops.constant(np.int64(3)), ops.constant(np.int64(0)), "f32", name="eye")],
+                           [rows], "rows"), str(path))
+    assert main(["compare", str(path), "--seed", "1"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "error[E-OP]: layer 'eye'" in err and "num_rows -3 is negative" in err and "Value -3 not in range" in err
+    assert ("(inputs seeded at random where the model does not tell what fits: 'rows' (uniform in [-50, 50)) into Eye "
+            "'eye' (line 22) input 0, whose values its shape inference reads;") in err, err
