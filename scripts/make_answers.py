@@ -74,6 +74,7 @@ from tests.ops import (  # noqa: E402
     test_elementwise_conformance,
     test_eye_conformance,
     test_fake_quantize_conformance,
+    test_fourier_conformance,
     test_gather_elements_conformance,
     test_gather_nd_conformance,
     test_grid_sample_conformance,
@@ -306,12 +307,19 @@ def binary(rng: np.random.Generator) -> list[Recipe]:
     return out
 
 
+def fourier(rng: np.random.Generator) -> list[Recipe]:
+    """DFT-7, IDFT-7, RDFT-9, IRDFT-9 and STFT-15 (ops/fourier.py), f32 and f16, on CPU."""
+    k = test_fourier_conformance
+    return recipes(k.fourier_cases(rng, 120)) + recipes(k.stft_case(rng, 0.2) for _ in range(40))
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
     "interpolate": interpolate, "others": others, "state": state,
     "extra": extra, "added": added, "blocks": blocks, "nms": nms, "roi_align": roi_align, "binary": binary,
     "eye": eye,
+    "fourier": fourier,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).
