@@ -26,17 +26,18 @@ WIDENED = ("bf16", "f64")
 class StftTo9(Downgrade):
     """STFT-15 (OpenVINO's reference, which the CPU follows: frame ``t`` of each signal row is ``signal[..., t*step :
     t*step + frame_size]`` for ``t < (length - frame_size) // step + 1``; the window, zero-padded to frame_size with
-    ``(frame_size - window_length) // 2`` zeros before it, multiplies each frame; RDFT of the product, ``[..., frames,
-    frame_size // 2 + 1, 2]``, bins and frames swapped with transpose_frames) exactly, by the same steps in ops 2023.0
-    has. The frame starts, Range-4(0, length - frame_size + 1, step) of the signal's length (ShapeOf-3: the length and
-    batch may be dynamic, as torch exports them), plus ``arange(frame_size)`` (Unsqueeze-1, Add-1) are the indices of
-    a Gather-1 on the signal's last axis (of frame_size 1 the signal gets a zero appended first: 2023.0 fails to run a
-    Gather of one index off an axis of length 1, measured); Pad-1 centres the window; Multiply-1, RDFT-9 on the last
-    axis, and Transpose-1 with transpose_frames. ``WIDENED`` types go by way of f32 (Convert-1), as the CPU's STFT
-    computes them. Bit for bit the current OpenVINO's STFT on 2023.0 and the current release (measured: the current
-    CPU's STFT and its RDFT-9 of the frames give the same bits, as does 2023.0's), so no rounding bound is needed.
-    It needs Consts of frame_size and frame_step, a static signal rank and window length (``declines``), a signal of
-    ``TYPES`` and a target with RDFT-9."""
+    ``(frame_size - window_length) // 2`` zeros before it, multiplies each frame; RDFT of the product, ``[...,
+    frames, frame_size // 2 + 1, 2]``, bins and frames swapped with transpose_frames) exactly, by the same steps in
+    ops 2023.0 has. The frame starts, Range-4(0, length - frame_size + 1, step) of the signal's length (ShapeOf-3:
+    the length and batch may be dynamic, as torch exports them; the first start Concat-1 before Range-4 from step,
+    so that OpenVINO's inference counts at least one frame, as STFT's own), plus ``arange(frame_size)``
+    (Unsqueeze-1, Add-1) are the indices of a Gather-1 on the signal's last axis (of frame_size 1 the signal gets a
+    zero appended first: 2023.0 fails to run a Gather of one index off an axis of length 1, measured); Pad-1 centres
+    the window; Multiply-1, RDFT-9 on the last axis, and Transpose-1 with transpose_frames. ``WIDENED`` types go by
+    way of f32 (Convert-1), as the CPU's STFT computes them. Bit for bit the current OpenVINO's STFT on 2023.0 and
+    the current release (measured: the current CPU's STFT and its RDFT-9 of the frames give the same bits, as does
+    2023.0's), so no rounding bound is needed. It needs Consts of frame_size and frame_step, a static signal rank
+    and window length (``declines``), a signal of ``TYPES`` and a target with RDFT-9."""
 
     rewrites = {LABEL: "into Gather-1 of computed frame indices, Pad-1, Multiply-1 and RDFT-9 (then Transpose-1 with "
                        "transpose_frames; bf16 and f64 by way of f32), where its frame_size and frame_step are Consts "
@@ -120,8 +121,18 @@ def _stft(builder: GraphBuilder, layer: Layer) -> Output:
                          f"{name}/length")
     stop = builder.add("Add", "opset1", None, [length, i64([1 - frame_size], "stop/offset")], f"{name}/stop")
     stop = builder.add("Squeeze", "opset1", None, [stop, i64([0], "stop/axis")], f"{name}/stop_scalar")
-    starts = builder.add("Range", "opset4", builder.attrs("Range", "opset4", output_type="i64"),
-                         [i64(0, "start"), stop, i64(frame_step, "step")], f"{name}/starts")
+    # (0, then the starts after it: the same starts, whose count OpenVINO's inference bounds below by 1, as STFT's own
+    # frame count; of Range-4 it knows no bound, and a Reduce of the frames then meets 2023.0's empty-axis defect in
+    # check --target, where the original does not. Not Range-4 from step: 2023.0 gives it an element where it has
+    # none, measured)
+    every = builder.add("Range", "opset4", builder.attrs("Range", "opset4", output_type="i64"),
+                        [i64(0, "start"), stop, i64(frame_step, "step")], f"{name}/every_start")
+    later = builder.add("StridedSlice", "opset1", builder.attrs("StridedSlice", "opset1", begin_mask="0",
+                                                                end_mask="1"),
+                        [every, i64([1], "later/begin"), i64([0], "later/end"), i64([1], "later/stride")],
+                        f"{name}/later_starts")
+    starts = builder.add("Concat", "opset1", {"axis": "0"}, [i64([0], "first_start"), output_of(later)],
+                         f"{name}/starts")
     starts = builder.add("Unsqueeze", "opset1", None, [starts, i64([1], "starts/axis")], f"{name}/starts_column")
     indices = builder.add("Add", "opset1", None, [starts, i64(np.arange(frame_size)[None, :], "offsets")],
                           f"{name}/indices")
