@@ -314,7 +314,7 @@ def _fourier_bound(op: Transform):
 
 @dataclass(frozen=True, slots=True)
 class StftAttrs:
-    transpose_frames: bool = A.attr("transpose_frames", A.BOOL)
+    transpose_frames: bool = A.attr("transpose_frames", A.BOOL, False)  # (OpenVINO reads it so when omitted)
 
 
 def _floor_div(d: Iv, step: int) -> Iv:
