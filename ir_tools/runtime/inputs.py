@@ -115,8 +115,8 @@ DEFAULT_SEQUENCE = 8
 #: Ops that hand their input 0's values on unchanged (a Convert to a number type too): an input's use is looked for
 #: through them.
 _CARRIERS = frozenset({"Convert", "Reshape", "Squeeze", "Unsqueeze"})
-#: Ops that keep the one number of a rank-1 shape (``_tested_length``).
-_ONE_NUMBER = frozenset({"Convert", "Gather", "Reshape", "Squeeze", "Unsqueeze"})
+#: Ops that keep the one number of a rank-1 shape (``_tested_length``): the carriers, and a Gather of it.
+_ONE_NUMBER = _CARRIERS | {"Gather"}
 #: Seeded pads of a Pad (its pads_begin or pads_end an input) are below this: none negative (a dim left negative
 #: fails), and below a dim of 2 (reflect pads less than the dim).
 _PADS = 2

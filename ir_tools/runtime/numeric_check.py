@@ -961,10 +961,9 @@ class LayerCheck(_ReportWalker):
                        if value is not None and not _fits(value.shape, port.dims)}
             exposed = [None if i in misfits else value for i, value in enumerate(actual)]
             try:
-                compared = self.compared(layer, args, exposed)  # type: ignore[arg-type]
-                if misfits:  # (what reads them is fed the reference's values, from OpenVINO's inputs)
-                    own = execute(self.graph, layer, args)  # type: ignore[arg-type]
-                    actual = [own[i] if i in misfits else value for i, value in enumerate(actual)]
+                compared, own = self.compared(layer, args, exposed)  # type: ignore[arg-type]
+                # (what reads a misfit is fed the reference's value, from OpenVINO's inputs)
+                actual = [own[i] if i in misfits else value for i, value in enumerate(actual)]
             except IrToolsError as exc:
                 self.not_checked(layer, f"the reference does not compute {exc.message}" if exc.code ==
                                  UnsupportedError.code else f"reference failed: {exc.message}")
@@ -991,13 +990,15 @@ class LayerCheck(_ReportWalker):
             return f"{name} ({inner.kind}, line {inner.line}) of its body: {_why_not(inner)}"
         return _why_not(layer)
 
-    def compared(self, layer: Layer, args: list[np.ndarray], actual: list[np.ndarray | None]) -> list[TensorComparison]:
-        """Each output OpenVINO exposed (``actual``) against the reference's on the same inputs ``args``: within
-        --atol/--rtol, or else within its rounding bound, computed only then. An element fails only beyond all three,
-        and most layers are within the tolerances: their rules, a third of a per-layer walk, would change no verdict.
-        A ``_coarse`` output's own rounding takes it beyond them wherever it is computed otherwise: its layer is
-        compared within its bound at once, unless every output is the reference's to the bit (a layer that moves or
-        picks values: Concat, ReLU, MaxPool)."""
+    def compared(self, layer: Layer, args: list[np.ndarray], actual: list[np.ndarray | None]
+                 ) -> tuple[list[TensorComparison], list[np.ndarray]]:
+        """Each output OpenVINO exposed (``actual``) against the reference's on the same inputs ``args`` (and
+        the reference's outputs, which are returned too): within --atol/--rtol, or else within its rounding
+        bound, computed only then. An element fails only beyond all three, and most layers are within the
+        tolerances: their rules, a third of a per-layer walk, would change no verdict. A ``_coarse`` output's
+        own rounding takes it beyond them wherever it is computed otherwise: its layer is compared within its
+        bound at once, unless every output is the reference's to the bit (a layer that moves or picks values:
+        Concat, ReLU, MaxPool)."""
         outputs = execute(self.graph, layer, args)
         expected = [as_cpu_holds(value) for value in outputs]
         atol, rtol = self.tolerances.for_name(layer.name)
@@ -1011,8 +1012,8 @@ class LayerCheck(_ReportWalker):
                 all(_identical(actual[i], expected[i]) for i in exposed):  # type: ignore[arg-type]
             found = against([None] * len(expected))
             if all(t.passed for t in found):
-                return found
-        return against(rounding_bounds(self.graph, layer, args, self.kernel_bounds(layer, args), outputs))
+                return found, outputs
+        return against(rounding_bounds(self.graph, layer, args, self.kernel_bounds(layer, args), outputs)), outputs
 
     def inside(self, layer: Layer, args: list[np.ndarray]) -> None:
         """A TensorIterator's, Loop's or If's bodies compared layer by layer, as the model is: OpenVINO cannot expose
