@@ -123,8 +123,8 @@ def _stft(builder: GraphBuilder, layer: Layer) -> Output:
     stop = builder.add("Squeeze", "opset1", None, [stop, i64([0], "stop/axis")], f"{name}/stop_scalar")
     # (0, then the starts after it: the same starts, whose count OpenVINO's inference bounds below by 1, as STFT's own
     # frame count; of Range-4 it knows no bound, and a Reduce of the frames then meets 2023.0's empty-axis defect in
-    # check --target, where the original does not. Not Range-4 from step: 2023.0 gives it an element where it has
-    # none, measured)
+    # check --target, where the original does not. Not Range-4 from step: OpenVINO counts |stop - start| / step, so
+    # of one frame, its stop below its start, it gives a start where there is none; ops/range_op.py)
     every = builder.add("Range", "opset4", builder.attrs("Range", "opset4", output_type="i64"),
                         [i64(0, "start"), stop, i64(frame_step, "step")], f"{name}/every_start")
     later = builder.add("StridedSlice", "opset1", builder.attrs("StridedSlice", "opset1", begin_mask="0",
