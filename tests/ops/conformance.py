@@ -89,7 +89,24 @@ def run_cases(cases: Sequence[Case], tmp_path: Path, per_model: int | None = Non
 
 
 def _run_model(cases: Sequence[Case], tmp_path: Path) -> list[str]:
-    """One batch of ``run_cases``: one model saved, run by ours, and compiled (without the evaluator cases)."""
+    """One batch of ``run_cases``: ``case_outputs`` compared, each output within its case's limit (or bits)."""
+    failures = []
+    for case, (ours, theirs, on_cpu) in zip(cases, case_outputs(cases, tmp_path), strict=True):
+        for k, (got, want) in enumerate(zip(ours, theirs, strict=True)):
+            if got is not None and on_cpu and case.here is not None:
+                got = case.here(got)
+            limit = case.limits[k] if k < len(case.limits) else None
+            problem = "missing from ours" if got is None else bits_differ(got, want) if case.bits else \
+                mismatch(got, want, limit, case.signed_zeros)
+            if problem:
+                failures.append(f"{case.what} (output {k}): {problem}")
+    return failures
+
+
+def case_outputs(cases: Sequence[Case], tmp_path: Path
+                 ) -> list[tuple[list[np.ndarray | None], list[np.ndarray], bool]]:
+    """``cases`` in one model, saved, run by ours and compiled once for CPU (without the evaluator cases): per case,
+    our outputs (None where missing), OpenVINO's (CPU's, or the evaluator's), and whether CPU computed them."""
     params, outputs, feed = [], [], {}
     cpu_params, cpu_outputs, at = [], [], []  # at: per case, its outputs' places in the compiled model (or None)
     for i, case in enumerate(cases):
@@ -111,22 +128,12 @@ def _run_model(cases: Sequence[Case], tmp_path: Path) -> list[str]:
     cpu = ov.Model(cpu_outputs, cpu_params, "cases")
     request = ov.Core().compile_model(cpu, "CPU", CPU_CONFIG).create_infer_request()
     request.infer({p.get_friendly_name(): feed[p.get_friendly_name()] for p in cpu_params})
-    failures = []
+    found = []
     for i, (case, places) in enumerate(zip(cases, at, strict=True)):
-        if places is None:
-            theirs = evaluate(case.build([constant(x) for x in case.inputs]))
-        else:
-            theirs = [request.get_output_tensor(n).data for n in places]
-        for k, want in enumerate(theirs):
-            got = ours.get(f"c{i}_o{k}")
-            if got is not None and places is not None and case.here is not None:
-                got = case.here(got)
-            limit = case.limits[k] if k < len(case.limits) else None
-            problem = "missing from ours" if got is None else bits_differ(got, want) if case.bits else \
-                mismatch(got, want, limit, case.signed_zeros)
-            if problem:
-                failures.append(f"{case.what} (output {k}): {problem}")
-    return failures
+        theirs = evaluate(case.build([constant(x) for x in case.inputs])) if places is None else \
+            [request.get_output_tensor(n).data for n in places]
+        found.append(([ours.get(f"c{i}_o{k}") for k in range(len(theirs))], theirs, places is not None))
+    return found
 
 
 def bits_differ(got: np.ndarray, want: np.ndarray) -> str | None:

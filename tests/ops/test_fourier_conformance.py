@@ -25,11 +25,9 @@ import openvino.opset9 as ops9
 import openvino.opset15 as ops15
 import pytest
 
-from ir_tools import read_ir
 from ir_tools.base.dims import Dim
 from ir_tools.ops.opsets import lookup
 from ir_tools.ops.spec import TensorType
-from ir_tools.runtime.executor import run
 from ir_tools.runtime.openvino import CPU_CONFIG
 
 from .conformance import (
@@ -38,8 +36,8 @@ from .conformance import (
     assert_all_pass,
     assert_compare_passes,
     assert_shapes_agree,
+    case_outputs,
     check_versions,
-    named_parameters,
     openvino_outcome,
     our_outcome,
     pick,
@@ -123,26 +121,12 @@ def test_values_within_the_bound(part: int, tmp_path: Path) -> None:
 
 def error_ratios(cases: list[Case], tmp_path: Path) -> list[float]:
     """Per case, OpenVINO CPU's largest error against ours, as a part of the bound (above 1: beyond it); the cases in
-    one model, saved, run by the executor and compiled once for CPU."""
-    params, outputs, feed = [], [], {}
-    for i, case in enumerate(cases):
-        fed = [x for j, x in enumerate(case.inputs) if j not in case.consts]
-        it = iter(named_parameters(i, fed, feed))
-        node = case.build([ops9.constant(x) if j in case.consts else next(it) for j, x in enumerate(case.inputs)])
-        node.output(0).get_tensor().set_names({f"y{i}"})
-        params += [p for p in node.input_values() if p.get_node().get_type_name() == "Parameter"]
-        outputs.append(node)
-    path = tmp_path / "ratios.xml"
-    model = ov.Model(outputs, [p.get_node() for p in params])
-    ov.save_model(model, str(path), compress_to_fp16=False)
-    ours = run(read_ir(path), feed)
-    request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
-    request.infer(feed)
+    one model, saved, run by the executor and compiled once for CPU (``case_outputs``)."""
     ratios = []
-    for i, case in enumerate(cases):
-        want = request.get_output_tensor(i).data.astype(np.float64)
+    for case, (ours, theirs, _) in zip(cases, case_outputs(cases, tmp_path), strict=True):
+        want = theirs[0].astype(np.float64)
         bound = np.broadcast_to(case.limits[0](want), want.shape)
-        ratios.append(float(np.max(np.abs(ours[f"y{i}"].astype(np.float64) - want) / bound)))
+        ratios.append(float(np.max(np.abs(ours[0].astype(np.float64) - want) / bound)))
     return ratios
 
 
