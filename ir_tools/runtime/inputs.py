@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from ..base.diagnostics import Diagnostic
 from ..base.dims import Dim, parse_shape, shape_from_ints
 from ..base.dtypes import element_type
 from ..base.errors import AttrError, IrToolsError, UnsupportedError, did_you_mean
@@ -111,6 +113,15 @@ ENCODER_INPUTS = "encoder_"
 #: The dims a dynamic input takes when neither ``--shape`` nor the model fixes them (docs/SEMANTICS.md section 8).
 DEFAULT_BATCH = 1
 DEFAULT_SEQUENCE = 8
+DEFAULT_CHANNELS = 3  # an image's, where the model leaves them dynamic: RGB
+#: An image's height and width: every layer of a classifier still sees more than one pixel (ResNet's last stage 2 x 2),
+#: and a model's reference run stays small (at 224 a small diffusers UNet ran out of memory: docs/SEMANTICS.md 8).
+DEFAULT_SIDE = 64
+DEFAULT_FRAMES = 8  # a video's [batch, channels, frames, height, width]
+#: What ``_fitting`` tries after an image's defaults, where the model's shape rules refuse them, in this order (the
+#: last varying fastest): channels (a grayscale model's), frames (a video model's) and sides (a model made for one
+#: image size: a ViT's position embeddings, ImageNet's 224 first).
+_OTHER_IMAGES = {"channels": (1,), "frames": (2, 4, 16, 32), "side": (224, 16, 32, 128, 256, 384, 512, 1024)}
 
 #: Ops that hand their input 0's values on unchanged (a Convert to a number type too): an input's use is looked for
 #: through them.
@@ -190,9 +201,9 @@ class Recipe:
 def random_inputs(graph: Graph | str | Path, seed: int = 0, shapes: Mapping[str, tuple[int, ...]] | None = None
                   ) -> dict[str, np.ndarray]:
     """Seeded inputs that fit the model, as the commands make them (``recipes``: token ids within the embedding's
-    rows, masks of ones, positions a range; dynamic dims batch 1 and sequence 8 unless ``shapes`` gives an input's;
-    docs/SEMANTICS.md section 8). Checked as the commands check them (``check_inputs``: a shape the model does not
-    accept is E-INPUT), a name in ``shapes`` no input has E-USAGE (``recipes``)."""
+    rows, masks of ones, positions a range; dynamic dims batch 1, sequence 8, an image 64 x 64 unless ``shapes``
+    gives an input's; docs/SEMANTICS.md section 8). Checked as the commands check them (``check_inputs``: a shape
+    the model does not accept is E-INPUT), a name in ``shapes`` no input has E-USAGE (``recipes``)."""
     graph = graph_of(graph)  # (or the IR file at a path)
     return check_inputs(graph, draw(recipes(graph, shapes or {}), seed))
 
@@ -270,31 +281,47 @@ def _made(graph: Graph, shapes: Mapping[str, tuple[int, ...]], defaults: _Defaul
         if name in shapes:
             shape, dims = tuple(shapes[name]), "--shape"
         else:
-            shape, dims = _cache_positions_shape(graph, param, defaults) or _default_shape(param, name, dtype.type,
-                                                                                           defaults)
+            shape, dims = _cache_positions_shape(graph, param, defaults) or _default_shape(
+                param, name, dtype.type, defaults, _past_axis(graph, param))
         made[name] = (param, dtype, shape, dims)
     return made
 
 
 def _fitting(graph: Graph, shapes: Mapping[str, tuple[int, ...]], defaults: _Defaults) -> _Made:
-    """``_made``, its default sequence (not one ``--shape`` gave) doubled until the model's shape rules take the
-    inputs, up to ``_LONGEST``: an
-    audio model's samples (wav2vec2's first convolution, kernel 10, refuses 8; a log-mel front end's reflect pad of
-    half a 400-sample window too). Where no length is taken, the default's, which the run then refuses, saying so."""
+    """``_made``, where the model's shape rules refuse its inputs, with the first of ``_others`` they take: an audio
+    model's samples (wav2vec2's first convolution, kernel 10, refuses 8; a log-mel front end's reflect pad of half a
+    400-sample window too), a small ViT's side (its position embeddings fixed at its own image size). Where none is
+    taken, the defaults', which the run then refuses, saying so."""
     made = _made(graph, shapes, defaults)
-    if defaults.said != _BY_DEFAULT or _made(graph, shapes, replace(defaults, sequence=2 * defaults.sequence)) == made:
-        return made  # (a sequence --shape gave, or no default sequence among them)
-    refused = _refusal(graph, made)
-    if refused is None:
-        return made
-    length = 2 * defaults.sequence
-    while length <= _LONGEST:
-        said = f"{defaults.said}, doubled until the model took it (at {defaults.sequence}: {refused})"
-        longer = _made(graph, shapes, replace(defaults, sequence=length, said=said))
-        if _refusal(graph, longer) is None:
-            return longer
-        length *= 2
+    refused = ""
+    for other, how in _others(defaults):
+        tried = _made(graph, shapes, other)
+        if tried == made:
+            continue  # (no input takes that default)
+        if not refused:
+            refused = _refusal(graph, made) or ""
+            if not refused:
+                return made
+        if _refusal(graph, tried) is None:
+            return _made(graph, shapes, replace(other, said=f"{defaults.said}, {how}: {refused})"))
     return made
+
+
+def _others(defaults: _Defaults) -> Iterator[tuple[_Defaults, str]]:
+    """The defaults ``_fitting`` tries after ``defaults``, in order, each with how it came (the refusal of
+    ``defaults`` follows): a default sequence (not one ``--shape`` gave) doubled up to ``_LONGEST``, then each
+    image of ``_OTHER_IMAGES``."""
+    if defaults.said == _BY_DEFAULT:
+        length = 2 * defaults.sequence
+        while length <= _LONGEST:
+            yield replace(defaults, sequence=length), f"doubled until the model took it (at {defaults.sequence}"
+            length *= 2
+    tried = {field: (getattr(defaults, field), *others) for field, others in _OTHER_IMAGES.items()}
+    for values in itertools.product(*tried.values()):
+        changed = {field: n for field, n in zip(tried, values, strict=True) if n != getattr(defaults, field)}
+        if changed:
+            yield replace(defaults, **changed), ", ".join(f"{field} {n}" for field, n in changed.items()) + \
+                " the first the model took (at " + ", ".join(f"{field} {getattr(defaults, field)}" for field in changed)
 
 
 #: The longest default sequence ``_fitting`` tries: 2 s of 16 kHz audio.
@@ -314,7 +341,8 @@ def _refusal(graph: Graph, made: _Made) -> str | None:
 
 
 class _FedShapes(ShapeWalker):
-    """Shape propagation of ``graph`` with each input of ``fed`` (by Parameter id) of that static shape."""
+    """Shape propagation of ``graph`` with each input of ``fed`` (by Parameter id) of that static shape; what
+    OpenVINO's shape inference lets pass but its kernels refuse (``_KERNEL_REFUSALS``) is refused too."""
 
     def __init__(self, graph: Graph, fed: Mapping[str, tuple[int, ...]]):
         super().__init__(graph)
@@ -322,8 +350,43 @@ class _FedShapes(ShapeWalker):
 
     def run_node(self, layer: Layer, args: list[TensorType]) -> list[TensorType]:
         outputs = super().run_node(layer, args)
+        refusal = _KERNEL_REFUSALS.get(layer.type)
+        found = refusal(args, outputs) if refusal is not None and args and outputs else None
+        if found:
+            self.result.diagnostics.append(Diagnostic("error", "E-OP", found, layer.loc))
         shape = self.fed.get(layer.id)
         return outputs if shape is None else [self.intern(TensorType(outputs[0].element, shape_from_ints(shape)))]
+
+
+def _static(*types: TensorType) -> bool:
+    return all(t.shape is not None and all(d.is_static for d in t.shape) for t in types)
+
+
+def _recounted(args: list[TensorType], outputs: list[TensorType]) -> str | None:
+    """A Reshape of static data into a static shape of another element count: OpenVINO's shape inference does not
+    check it where the target holds a special zero (MaxViT's window partition at another image size)."""
+    data, out = args[0], outputs[0]
+    if not _static(data, out) or math.prod(d.lo for d in data.shape) == math.prod(d.lo for d in out.shape):
+        return None
+    return f"[{','.join(map(str, data.shape))}] reshaped into [{','.join(map(str, out.shape))}], another element " \
+        "count (OpenVINO's shape inference lets a special zero pass; its CPU refuses it)"
+
+
+def _input_size(states: int) -> Callable[[list[TensorType], list[TensorType]], str | None]:
+    """A recurrent sequence (``states`` of them) whose X's features are not W's input size: OpenVINO's shape
+    inference does not compare them (a CRNN's GRU fed another image height)."""
+    def refused(args: list[TensorType], outputs: list[TensorType]) -> str | None:
+        x, w = args[0], args[2 + states] if len(args) > 2 + states else None
+        if w is None or not _static(x, w) or len(x.shape) != 3 or len(w.shape) != 3 or x.shape[2] == w.shape[2]:
+            return None
+        return f"X of {x.shape[2]} features into W of input size {w.shape[2]} (OpenVINO's shape inference does not " \
+            "compare them; its CPU refuses them)"
+    return refused
+
+
+#: What OpenVINO's shape inference lets pass and its kernels refuse, by op type (``_FedShapes``).
+_KERNEL_REFUSALS = {"Reshape": _recounted, "GRUSequence": _input_size(1), "RNNSequence": _input_size(1),
+                    "LSTMSequence": _input_size(2)}
 
 
 def _states_keep_their_shape(graph: Graph) -> bool:
@@ -376,31 +439,34 @@ def _sorted(graph: Graph, param: Layer, recipe: Recipe) -> Recipe:
 
 
 def _past_length(graph: Graph, param: Layer, shape: tuple[int, ...]) -> int:
-    """The length of the past ``param`` holds where it is a KV cache's past fed as an input (``migrate --stateless``'s
-    form): a float input a Concat puts first, before the new keys or values, into an output of the model (the
-    present), directly or after a Gather reorders it (by a beam index); its dim on the Concat's axis. 0 for any other
-    input."""
+    """The length of the past ``param`` holds where it is a KV cache's past fed as an input (``_past_axis``): its dim
+    on that axis; 0 for any other input."""
+    axis = _past_axis(graph, param)
+    return 0 if axis is None or axis >= len(shape) else shape[axis]
+
+
+def _past_axis(graph: Graph, param: Layer) -> int | None:
+    """The axis of the past where ``param`` is a KV cache's past fed as an input (``migrate --stateless``'s form): a
+    float input a Concat puts first, before the new keys or values, into an output of the model (the present),
+    directly or after a Gather reorders it (by a beam index); the Concat's axis, counted from the start. None for any
+    other input."""
     et = element_type(param.attrs.get("element_type", ""))
-    if et is None or et.numpy is None or np.dtype(et.numpy).kind != "f":
-        return 0
+    declared = parse_shape(param.attrs.get("shape", "..."))
+    if et is None or et.numpy is None or np.dtype(et.numpy).kind != "f" or declared is None:
+        return None
     for consumer, index in _uses(graph, param):
         joined = list(_uses(graph, consumer)) if consumer.is_a("Gather") and index == 0 else [(consumer, index)]
         cache = next((c for c, i in joined if c.is_a("Concat") and i == 0 and _is_output(graph, c)), None)
         if cache is not None:
-            return _on_axis(cache, shape)
-    return 0
+            axis = int(cache.attrs.get("axis", 0))
+            axis = axis + len(declared) if axis < 0 else axis
+            return axis if 0 <= axis < len(declared) else None
+    return None
 
 
 def _is_output(graph: Graph, layer: Layer) -> bool:
     """Whether a Result reads ``layer``'s output 0."""
     return any(graph.layer(e.to_layer).is_a("Result") for e in graph.consumers(layer.id, layer.outputs[0].id))
-
-
-def _on_axis(concat: Layer, shape: tuple[int, ...]) -> int:
-    """The dim of ``shape`` on ``concat``'s axis (0 where it has none)."""
-    axis = int(concat.attrs.get("axis", 0))
-    axis = axis + len(shape) if axis < 0 else axis
-    return shape[axis] if 0 <= axis < len(shape) else 0
 
 
 def _after_past(recipe: Recipe, past: int) -> Recipe:
@@ -452,6 +518,9 @@ class _Defaults:
     batch: int
     sequence: int
     said: str  # where they came from
+    channels: int = DEFAULT_CHANNELS
+    frames: int = DEFAULT_FRAMES
+    side: int = DEFAULT_SIDE
 
 
 def _defaults(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> _Defaults:
@@ -469,25 +538,26 @@ def _defaults(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> _Defaults:
 _BY_DEFAULT = "by default"
 
 
-def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) -> tuple[tuple[int, ...], str]:
-    """The shape of an input without ``--shape``: static dims as declared; a dynamic dim 0 is the batch, a dynamic
-    dim 1 of a rank-2 input or of a rank-3 float input ([batch, sequence, features]) the sequence, and so is the
-    dynamic last dim of a rank-4 input whose dims 1 and 2 are 1 (an extended attention mask, [batch, 1, 1,
-    sequence]), each within the model's bounds; any other dynamic dim its lower bound when that is at least 1, else 1
-    when its upper bound admits it; an unbounded one must be given."""
+def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults, past: int | None
+                   ) -> tuple[tuple[int, ...], str]:
+    """The shape of an input without ``--shape``: static dims as declared; each dynamic dim that has a role
+    (``_roles``) its default, within the model's bounds; any other its lower bound when that is at least 1, else 1
+    when its upper bound admits it; an unbounded one must be given. ``past``: the axis of the past where the input
+    is a KV cache's past (``_past_axis``)."""
     text = param.attrs.get("shape", "")
     declared = parse_shape(text)
     if declared is None:
         raise InputError(f"input '{name}' has a dynamic rank: give its shape with --shape {name}:D1,D2,...")
-    sequence_dim = 1 if len(declared) == 2 or (len(declared) == 3 and np.issubdtype(dtype, np.floating)) else \
-        3 if len(declared) == 4 and all(d.is_static and d.lo == 1 for d in declared[1:3]) else None
+    roles = _roles(declared, dtype, past)
     shape, said = [], []
     for i, d in enumerate(declared):
         if d.is_static:
             shape.append(d.lo)
             continue
-        if i == 0 or i == sequence_dim:
-            role, n = ("batch", defaults.batch) if i == 0 else ("sequence", defaults.sequence)
+        role = roles.get(i)
+        if role is not None:
+            n = {"batch": defaults.batch, "sequence": defaults.sequence, "past": defaults.sequence,
+                 "channels": defaults.channels, "frames": defaults.frames}.get(role, defaults.side)
             n = max(d.lo, n) if d.hi is None else min(max(d.lo, n), d.hi)
             said.append(f"{role} {n}")
         elif d.lo >= 1 or d.hi is not None:
@@ -501,6 +571,35 @@ def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults) ->
     if not said:
         return tuple(shape), "the model's"
     return tuple(shape), ", ".join(said) + f" {defaults.said}"
+
+
+def _roles(declared: list[Dim], dtype: type, past: int | None) -> dict[int, str]:
+    """What each dim of an input of ``declared`` dims is, where that gives a dynamic one a default: dim 0 the
+    batch; a KV cache's past (``past``: its axis) its length; dim 1 of a rank-2 input (token ids, masks, positions)
+    or of a rank-3 float input ([batch, sequence, features]) the sequence, or dim 2 of a rank-3 float input whose dim
+    1 is static ([batch, features, frames]: a 1-D convolution's, whisper's log-mel frames); the last dim of a [batch,
+    1, 1, sequence] input (an extended attention mask, added to the scores) too; the other dims of a rank-4 input of
+    pixels (float or u8) an image's: [batch, channels, height, width], or [batch, height, width, channels] where the
+    last is static and at most 4 and dim 1 dynamic (a layout OpenVINO's preprocessing reads); of a rank-5 one a
+    video's, [batch, channels, frames, height, width]."""
+    rank, floating = len(declared), np.issubdtype(dtype, np.floating)
+    pixels = floating or np.issubdtype(dtype, np.uint8)
+    roles = {0: "batch"}
+    if past is not None:
+        roles[past] = "past"
+    elif rank == 2 or (rank == 3 and floating and not declared[1].is_static):
+        roles[1] = "sequence"
+    elif rank == 3 and floating:
+        roles[2] = "sequence"
+    elif rank == 4 and all(d.is_static and d.lo == 1 for d in declared[1:3]):
+        roles[3] = "sequence"
+    elif rank == 4 and pixels:
+        last_channels = declared[3].is_static and declared[3].lo <= 4 and not declared[1].is_static
+        roles.update({1: "height", 2: "width", 3: "channels"} if last_channels else
+                     {1: "channels", 2: "height", 3: "width"})
+    elif rank == 5 and pixels:
+        roles.update({1: "channels", 2: "frames", 3: "height", 4: "width"})
+    return roles
 
 
 def _is_cache_positions(param: Layer, declared: list[Dim] | None) -> bool:
