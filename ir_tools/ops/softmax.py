@@ -106,7 +106,10 @@ def _softmax_rounding(log: bool) -> RoundingRule:
     and y = e / S, or z = d - log S. With r_j the relative error of e_j, S is off by R = sum y_j r_j + gamma(n)
     relatively: SoftMax y (r + R), LogSoftmax u |d| + R + the log's own error. An input error b moves y by at
     most y expm1(b + log sum y_j e^b_j) and z by b + log sum y_j e^b_j (both sides of the exponential, Jensen), so
-    that a larger input error never gives a smaller bound."""
+    that a larger input error never gives a smaller bound. Where y is 0 (a probability below f32's range: a score
+    masked by f32's lowest value, whose own bound is some 2^-24 of it), y e^b is e^(log y + b), log y from the input
+    (``_log_vanished``): not 0 times an infinite e^b (every bound of the row infinite), nor 0 where the error may raise
+    the element to a probability."""
 
     def rule(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
              outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -121,6 +124,8 @@ def _softmax_rounding(log: bool) -> RoundingRule:
         with np.errstate(all="ignore"):
             d = w - np.fmax.reduce(w, axis=axis, keepdims=True)
             p = np.exp(y) if log else y
+            vanished = p == 0
+            log_p = _log_vanished(d, axis, vanished) if vanished.any() and not is_exact(bounds[0]) else None
             if log:
                 r = ACCUMULATION_UNIT * np.abs(d) + APPROXIMATION
                 big_r = np.sum(p * r, axis=axis, keepdims=True) + gamma(shape[axis])
@@ -142,6 +147,8 @@ def _softmax_rounding(log: bool) -> RoundingRule:
                 b = np.broadcast_to(bounds[0], x.shape).reshape(shape)
                 grown = _exp_above(b)
                 grown *= p
+                if log_p is not None:
+                    grown[vanished] = np.exp(log_p + b[vanished])
                 shift = np.log(np.sum(grown, axis=axis, keepdims=True))
                 # at least 0 for the exact probabilities (sum 1, b >= 0); the outputs' rounding can make it a little
                 # less, which would take more off the bound than any input error adds (-inf: no probabilities, kept)
@@ -154,12 +161,20 @@ def _softmax_rounding(log: bool) -> RoundingRule:
                     np.minimum(moved, 1.0, out=moved)
                 else:
                     moved = np.where(np.isinf(shift) | np.isinf(b), 1.0, np.minimum(p * np.expm1(b + shift), 1.0))
+                if log_p is not None and not log:  # (y expm1(t) <= e^(log y + t), and a probability moves by <= 1)
+                    moved[vanished] = np.fmin(np.exp(log_p + (b + shift)[vanished]), 1.0)
                 if np.isnan(np.sum(moved)):
                     moved = np.where(np.isnan(moved), np.inf, moved)
                 own += moved
         return [own.reshape(x.shape)]
 
     return rule
+
+
+def _log_vanished(d: np.ndarray, axis: int, vanished: np.ndarray) -> np.ndarray:
+    """log y of the elements ``vanished`` marks (their f32 probability 0), from d = x - max along ``axis``: d - log
+    sum e^d, which the row's largest element (d 0) keeps finite."""
+    return (d - np.log(np.sum(np.exp(d), axis=axis, keepdims=True)))[vanished]
 
 
 #: Twice the smallest normal f32: OpenVINO CPU's exp flushes to zero what its scaling by 2^n would make subnormal.

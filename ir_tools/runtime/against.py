@@ -24,7 +24,7 @@ from threadpoolctl import threadpool_limits
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Graph, Layer, Port
-from ..ir.names import input_name, output_name, output_renames, tensor_names
+from ..ir.names import input_name, output_name, output_renames, resolved_names, tensor_names
 from ..ir.walker import Walker
 from ..ops.rounding import EXACT, is_exact, rounding_error, unit
 from ..passes.shapes import read_as_decompression
@@ -39,7 +39,7 @@ from .compare import (
 )
 from .executor import Bounded, execute, rounding_bounds
 from .inputs import InputError, Recipe, check_inputs, describe
-from .numeric_check import constant_layers
+from .numeric_check import constant_layers, fits, misfit
 from .onnxruntime import OnnxModel
 from .openvino import ModelFiles
 from .runners import OpenVinoRunner
@@ -168,10 +168,13 @@ class IrModel:
 
 def computed_tensors(graph: Graph, order: list[Layer], constant: frozenset[str]) -> list[Tensor]:
     """Every used output port of a layer computed from the inputs (not Parameters, Results or ``constant``
-    subgraphs: weights and their decompression), in topological ``order``. An output nothing consumes (MaxPool's
-    indices beside its values) is left out: it takes no part in what the model computes, and an index of a maximum
-    flips between near-equal values at any rounding."""
-    return [Tensor((layer.id, port.id), tuple(tensor_names(port.names)), layer.kind, (layer.name, port.id))
+    subgraphs: weights and their decompression), in topological ``order``, with its names as OpenVINO reads them
+    (``resolved_names``: a name written on two tensors stays on the one a Result reads, the other's is renamed, so
+    that it is matched with B's tensor of that name, not with B's first tensor holding it). An output nothing
+    consumes (MaxPool's indices beside its values) is left out: it takes no part in what the model computes, and an
+    index of a maximum flips between near-equal values at any rounding."""
+    names = resolved_names(graph)
+    return [Tensor((layer.id, port.id), tuple(names.get((layer.id, port.id), ())), layer.kind, (layer.name, port.id))
             for layer in order if layer.id not in constant and not layer.is_a("Parameter")
             and not layer.is_a("Result") for port in layer.outputs if graph.consumers(layer.id, port.id)]
 
@@ -638,6 +641,7 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     layered = per_layer or drift is not None
     ours, layers = model.run(inputs, layered)
     their_outputs, their_values = _theirs(model, against, as_theirs(model, against, fed), layered)
+    (layers, misfit_a), (their_values, misfit_b) = _fitting(model, layers, "A"), _fitting(against, their_values, "B")
     alike = same_computations(model, against, drift, inputs, fed, held) if drift is not None else Alike()
     same = alike.same
     theirs = TheirWeights(against)
@@ -691,11 +695,13 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
         if not layered:
             ours, layers = model.run(inputs, True)
             their_outputs, their_values = _theirs(model, against, as_theirs(model, against, fed), True)
+            (layers, misfit_a), (their_values, misfit_b) = (_fitting(model, layers, "A"),
+                                                            _fitting(against, their_values, "B"))
     if per_layer:
         ours_list = model.tensors()
         found = match(ours_list, their_tensors)
         summary["tensors"] = found.to_dict(sum(1 for t in ours_list if t.names))
-        _compare_pairs(model, found, layers, their_values, judged, report)
+        _compare_pairs(model, found, layers, their_values, judged, report, (misfit_a, misfit_b))
     report.against = summary
     report.reference_outputs, report.openvino_outputs = their_outputs, ours
     report.openvino_layers = {f"{model.graph.layer(lid).name}:{pid}": v for (lid, pid), v in layers.items()}
@@ -723,13 +729,18 @@ def _theirs(model: IrModel, against: IrModel | OnnxModel, fed: Mapping[str, np.n
 
 
 def _compare_pairs(model: IrModel, found: Matching, layers: Mapping, their_values: Mapping, judged,
-                   report: CompareReport) -> None:
-    """Each matched pair compared, as A's layers' entries (in A's order); A's unmatched tensors as not checked."""
+                   report: CompareReport, misfits: tuple[Mapping, Mapping]) -> None:
+    """Each matched pair compared, as A's layers' entries (in A's order); A's unmatched tensors, and those either
+    model's OpenVINO exposed at other dims (``misfits``: A's, B's), as not checked."""
     graph = model.graph
     entries = {lay.layer_id: lay for lay in report.layers}  # (a layer whose weights differ has one already)
     for ours, theirs, _ in found.pairs:
         layer = graph.layer(ours.key[0])  # type: ignore[index]
         actual, expected = layers.get(ours.key), their_values.get(theirs.key)
+        why = misfits[0].get(ours.key) or misfits[1].get(theirs.key)
+        if why is not None:
+            _not_checked(report, layer, f"tensor '{ours.label}': {why}")
+            continue
         if actual is None or expected is None:
             who = "OpenVINO did not expose it in A" if actual is None else "B's runner did not return it"
             _not_checked(report, layer, f"tensor '{ours.label}': {who}")
@@ -753,6 +764,23 @@ def _compare_pairs(model: IrModel, found: Matching, layers: Mapping, their_value
         lay, t = failing
         report.first_divergence = {"layer_id": lay.layer_id, "name": lay.name, "type": lay.kind, "line": lay.line,
                                    "tensor": t.name}
+
+
+def _fitting(model: IrModel | OnnxModel, values: Mapping, side: str) -> tuple[dict, dict[tuple[str, int], str]]:
+    """An IR's activations (``values``, of model ``side``, A or B) but those its OpenVINO exposed at other dims than
+    their port's (``numeric_check.misfit``: not that port's tensor), and those, each with what the report says of it:
+    neither compared nor carried (a layer reading one carries its inputs' W, ``_grown``), where their rules met the
+    other dims (E-EXEC "operands could not be broadcast": gpt_neox against itself migrated to IR v10)."""
+    if not isinstance(model, IrModel):
+        return dict(values), {}
+    kept, misfits = {}, {}
+    for key, value in values.items():
+        port = model.graph.layer(key[0]).output(key[1])
+        if port is not None and not fits(value.shape, port.dims):
+            misfits[key] = f"{misfit(port, value.shape)} in {side}"
+        else:
+            kept[key] = value
+    return kept, misfits
 
 
 def _squeezed(shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -63,7 +63,9 @@ def compare_models(model: IrModel, against: IrModel | OnnxModel,
         return compare_against(model, against, inputs, tolerances, per_layer, source, recipes)
     steps = [inputs] if isinstance(inputs, Mapping) else list(inputs)
     if not isinstance(against, IrModel) or not stateful(against.graph):
-        other = "is an ONNX file" if not isinstance(against, IrModel) else "holds none"
+        other = "is an ONNX file" if not isinstance(against, IrModel) else \
+            "holds none (a stateless form, as `migrate --stateless` writes one: the state as inputs and outputs, is " \
+            "compared with its original over the steps by `migrate --stateless --check`)"
         raise IrToolsError(f"{model.path.name} holds state (ReadValue/Assign): against another model, both run "
                            f"{len(steps)} step(s) of a generation loop and their state is compared, but "
                            f"{against.path.name} {other}", code="E-USAGE")

@@ -75,3 +75,39 @@ def test_an_input_error_never_lowers_the_bound(spec) -> None:
         outputs = spec.kernel(attrs, [x])
         exact = spec.rounding(spec.kernel, attrs, [x], [EXACT], outputs)[0]
         assert np.all(spec.rounding(spec.kernel, attrs, [x], [bound], outputs)[0] >= exact)
+
+
+@pytest.mark.openvino
+def test_an_element_whose_probability_vanished_is_bounded_from_its_input() -> None:
+    """Rows with keys masked by f32's lowest value, each bounded by 2 of its ulps (an Add's own rounding of scores
+    plus that mask), and a row whose element -120 (probability 0 in f32) has an input error of 130: OpenVINO CPU fed
+    x + d, |d| <= b (seeded uniform draws, and every element at +b), lands within the rule's bound of the reference's
+    SoftMax and LogSoftmax of x. Before, a masked row's bound was infinite everywhere (0 times e^4e31), and the element
+    that may rise to a probability near 1 was bounded by 2^-125."""
+    import openvino as ov
+    import openvino.opset5 as ops5
+    import openvino.opset8 as ops8
+
+    from ir_tools.runtime.openvino import CPU_CONFIG
+
+    rng = np.random.default_rng([SEED, 6])
+    lowest = np.finfo(np.float32).min
+    x = rng.standard_normal((4, 8)).astype(np.float32)
+    x[0, 5:] = x[1, ::2] = x[2, 7] = lowest
+    x[3, 2] = -120.0
+    b = np.full(x.shape, 1e-3)
+    b[x == lowest] = 2.0 * (np.nextafter(lowest, np.float32(0)) - lowest)  # (drawn toward 0: a finite f32)
+    b[3, 2] = 130.0
+    sign = np.where(x == lowest, 1.0, rng.choice([-1.0, 1.0], (4, *x.shape)))
+    draws = np.concatenate([x + sign * rng.uniform(0.0, 1.0, (4, *x.shape)) * b, (x + b)[None]]).astype(np.float32)
+    param = ops8.parameter(list(draws.shape), np.float32, name="x")
+    model = ov.Model([ops8.softmax(param, -1), ops5.log_softmax(param, -1)], [param], "vanished")
+    got = ov.Core().compile_model(model, "CPU", CPU_CONFIG)({"x": draws})
+    attrs = Softmax8Attrs(axis=-1)
+    for spec, output in zip((SOFTMAX_8, LOG_SOFTMAX_5), got.values(), strict=True):
+        want = spec.kernel(attrs, [x])
+        bound = spec.rounding(spec.kernel, attrs, [x], [b], want)[0]
+        assert np.all(np.isfinite(bound)), (spec.label, bound)
+        moved = np.abs(output.astype(np.float64) - want[0].astype(np.float64))
+        assert np.all(moved <= bound), (spec.label, np.argwhere(moved > bound)[:4], moved.max(axis=0)[moved.max(
+            axis=0) > bound], bound[moved.max(axis=0) > bound])

@@ -150,3 +150,17 @@ def test_against_with_steps_needs_state_on_both_sides(capsys) -> None:
     assert "holds no state" in capsys.readouterr().err
     assert main(["compare", str(LLAMA_INT4), "--against", str(GPT2)]) == 2
     assert "tiny_gpt2_f16.xml holds none" in capsys.readouterr().err
+
+
+def test_against_its_stateless_form_names_the_command_that_compares_them(tmp_path, capsys) -> None:
+    """`migrate --target 2023.0` asks for --stateless on a stateful LM (2023.0 runs no state of dynamic shape), and
+    `compare A --against B` of the two was refused without a word of how they are compared: `migrate --stateless
+    --check` runs both over the steps of a generation loop, the stateless form fed the state it gave."""
+    stateless = tmp_path / "stateless.xml"
+    assert main(["migrate", str(LLAMA_INT4), "--stateless", "-o", str(stateless), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(LLAMA_INT4), "--against", str(stateless)]) == 2
+    assert "stateless.xml holds none (a stateless form, as `migrate --stateless` writes one: the state as inputs " \
+           "and outputs, is compared with its original over the steps by `migrate --stateless --check`)" in \
+        capsys.readouterr().err
+    assert main(["migrate", str(LLAMA_INT4), "--stateless", "--check", "-o", str(tmp_path / "checked.xml"), "-q"]) == 0
