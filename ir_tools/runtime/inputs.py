@@ -120,8 +120,10 @@ DEFAULT_SIDE = 64
 DEFAULT_FRAMES = 8  # a video's [batch, channels, frames, height, width]
 #: What ``_fitting`` tries after an image's defaults, where the model's shape rules refuse them, in this order (the
 #: last varying fastest): channels (a grayscale model's), frames (a video model's) and sides (a model made for one
-#: image size: a ViT's position embeddings, ImageNet's 224 first).
-_OTHER_IMAGES = {"channels": (1,), "frames": (2, 4, 16, 32), "side": (224, 16, 32, 128, 256, 384, 512, 1024)}
+#: image size: a ViT's position embeddings, ImageNet's 224 first; last the default sequence, for a [batch, heads,
+#: sequence, size] tensor a transformer's part is cut at).
+_OTHER_IMAGES = {"channels": (1,), "frames": (2, 4, 16, 32),
+                 "side": (224, 16, 32, 128, 256, 384, 512, 1024, DEFAULT_SEQUENCE)}
 
 #: Ops that hand their input 0's values on unchanged (a Convert to a number type too): an input's use is looked for
 #: through them.
@@ -302,8 +304,9 @@ def _fitting(graph: Graph, shapes: Mapping[str, tuple[int, ...]], defaults: _Def
             refused = _refusal(graph, made) or ""
             if not refused:
                 return made
-        if _refusal(graph, tried) is None:
-            return _made(graph, shapes, replace(other, said=f"{defaults.said}, {how}: {refused})"))
+        if _refusal(graph, tried) is None:  # (the note where the input's shape is not the defaults')
+            noted = _made(graph, shapes, replace(other, said=f"{defaults.said}, {how}: {refused})"))
+            return {name: noted[name] if tried[name][2] != made[name][2] else made[name] for name in made}
     return made
 
 
@@ -581,7 +584,7 @@ def _roles(declared: list[Dim], dtype: type, past: int | None) -> dict[int, str]
     1, 1, sequence] input (an extended attention mask, added to the scores) too; the other dims of a rank-4 input of
     pixels (float or u8) an image's: [batch, channels, height, width], or [batch, height, width, channels] where the
     last is static and at most 4 and dim 1 dynamic (a layout OpenVINO's preprocessing reads); of a rank-5 one a
-    video's, [batch, channels, frames, height, width]."""
+    video's, [batch, channels, frames, height, width]; where the height or the width is dynamic."""
     rank, floating = len(declared), np.issubdtype(dtype, np.floating)
     pixels = floating or np.issubdtype(dtype, np.uint8)
     roles = {0: "batch"}
@@ -595,11 +598,18 @@ def _roles(declared: list[Dim], dtype: type, past: int | None) -> dict[int, str]
         roles[3] = "sequence"
     elif rank == 4 and pixels:
         last_channels = declared[3].is_static and declared[3].lo <= 4 and not declared[1].is_static
-        roles.update({1: "height", 2: "width", 3: "channels"} if last_channels else
-                     {1: "channels", 2: "height", 3: "width"})
+        image = {1: "height", 2: "width", 3: "channels"} if last_channels else {1: "channels", 2: "height", 3: "width"}
+        roles.update(image if _sides_dynamic(declared, image) else {})
     elif rank == 5 and pixels:
-        roles.update({1: "channels", 2: "frames", 3: "height", 4: "width"})
+        video = {1: "channels", 2: "frames", 3: "height", 4: "width"}
+        roles.update(video if _sides_dynamic(declared, video) else {})
     return roles
+
+
+def _sides_dynamic(declared: list[Dim], image: dict[int, str]) -> bool:
+    """Whether an image's ``declared`` dims leave its height or width dynamic, as an image input's do: not a static
+    [?, ?, 4, 32] (a transformer's queries, [batch, sequence, heads, size], cut out of its model)."""
+    return any(not declared[i].is_static for i, role in image.items() if role in ("height", "width"))
 
 
 def _is_cache_positions(param: Layer, declared: list[Dim] | None) -> bool:

@@ -167,6 +167,10 @@ def test_dims_within_the_models_bounds_and_a_dim_without_a_default() -> None:
         recipes(b.graph, {})
     with pytest.raises(ir_tools.IrToolsError, match=r"random_inputs: shapes=\{'labels': \(D1, D2, \.\.\.\)\}\)$"):
         ir_tools.random_inputs(b.graph)  # (a library user is told the library's way too, in Python's spelling)
+    b = GraphBuilder(Graph("queries"))  # ([batch, sequence, heads, size]: no image, its height and width static)
+    b.result(b.parameter("queries", "f32", (DYNAMIC, DYNAMIC, Dim(4, 4), Dim(32, 32))), "out")
+    with pytest.raises(ir_tools.IrToolsError, match=r"dim 1 has no default: give one with --shape queries:"):
+        recipes(b.graph, {})
 
 
 @pytest.mark.parametrize(("element", "declared", "shape", "dims"), [
@@ -196,6 +200,7 @@ def test_a_side_the_model_refuses_is_the_first_it_takes(tmp_path: Path, capsys) 
     refuses another count) refuses 64: the side is the first of 224, 16, 32, ... that it takes (32), the report saying
     why; a shape --shape gives is kept."""
     b = GraphBuilder(Graph("fixed_side"))
+    b.result(b.parameter("tokens", "i64", (DYNAMIC, DYNAMIC)), "tokens/out")
     image = b.parameter("image", "f32", (DYNAMIC, Dim(3, 3), DYNAMIC, DYNAMIC))
     flat = b.add("Reshape", "opset1", {"special_zero": "true"},
                  [image, b.const(np.array([0, 3, 1024], np.int64), "flat_shape")], "flat")
@@ -204,6 +209,7 @@ def test_a_side_the_model_refuses_is_the_first_it_takes(tmp_path: Path, capsys) 
     assert made["image"].shape == (1, 3, 32, 32), made["image"].dims
     dims = made["image"].dims
     assert "by default, side 32 the first the model took (at side 64: Reshape 'flat' (line" in dims
+    assert made["tokens"].dims == "batch 1, sequence 8 by default"  # (the side's note where the side is)
     assert recipes(b.graph, {"image": (1, 3, 16, 64)})["image"].shape == (1, 3, 16, 64)
     model = tmp_path / "fixed_side.xml"
     ir_tools.write_ir(b.graph, model)
