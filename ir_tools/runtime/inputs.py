@@ -560,7 +560,8 @@ def _default_shape(param: Layer, name: str, dtype: type, defaults: _Defaults, pa
         role = roles.get(i)
         if role is not None:
             n = {"batch": defaults.batch, "sequence": defaults.sequence, "past": defaults.sequence,
-                 "channels": defaults.channels, "frames": defaults.frames}.get(role, defaults.side)
+                 "channels": defaults.channels, "frames": defaults.frames, "height": defaults.side,
+                 "width": defaults.side}[role]
             n = max(d.lo, n) if d.hi is None else min(max(d.lo, n), d.hi)
             said.append(f"{role} {n}")
         elif d.lo >= 1 or d.hi is not None:
