@@ -715,6 +715,13 @@ def fits(shape: tuple[int, ...], dims: tuple[int, ...]) -> bool:
     return not dims or len(shape) == len(dims) and all(d < 0 or d == n for n, d in zip(shape, dims, strict=True))
 
 
+def _misfits(layer: Layer, actual: list[np.ndarray | None]) -> dict[int, tuple[int, ...]]:
+    """The outputs of ``layer`` OpenVINO exposed (``actual``) at other dims than their port's (not ``fits``), by index,
+    each with the shape it gave."""
+    return {i: value.shape for i, (value, port) in enumerate(zip(actual, layer.outputs, strict=True))
+            if value is not None and not fits(value.shape, port.dims)}
+
+
 def misfit(port: Port, shape: tuple[int, ...]) -> str:
     """What a report says of an activation OpenVINO exposed at other dims than its ``port``'s (not ``fits``): not that
     port's tensor (measured on 2026.4.1: the layers inside a partial RoPE, gpt_neox's and phi's, give the fused
@@ -965,8 +972,7 @@ class LayerCheck(_ReportWalker):
         elif any(a is None for a in args):
             self.not_checked(layer, "OpenVINO did not expose an input activation")
         else:
-            misfits = {i: value.shape for i, (value, port) in enumerate(zip(actual, layer.outputs, strict=True))
-                       if value is not None and not fits(value.shape, port.dims)}
+            misfits = _misfits(layer, actual)
             exposed = [None if i in misfits else value for i, value in enumerate(actual)]
             try:
                 compared, own = self.compared(layer, args, exposed)  # type: ignore[arg-type]
@@ -990,8 +996,7 @@ class LayerCheck(_ReportWalker):
         their port's (not ``fits``: a partial RoPE's Add), each the reference's value from OpenVINO's inputs, as
         the walk that checks it feeds its readers: which walk claims the layer and which its reader is a race (the
         reader was fed the fused kernel's [1, 4, 8, 16] for the Add's [1, 4, 8, 8], E-EXEC now and then)."""
-        misfits = [i for i, (value, port) in enumerate(zip(actual, layer.outputs, strict=True))
-                   if value is not None and not fits(value.shape, port.dims)]
+        misfits = _misfits(layer, actual)
         if not misfits or not supported(layer) or any(a is None for a in args):
             return actual
         own = execute(self.graph, layer, args)  # type: ignore[arg-type]
