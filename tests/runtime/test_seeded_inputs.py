@@ -368,6 +368,21 @@ def test_a_stateful_model_gets_fitting_inputs_and_compared_steps(capsys) -> None
     assert "steps (2, state carried from each to the next): 1 PASS, 2 PASS" in out and "PASSED" in out
 
 
+@pytest.mark.openvino
+def test_a_stateless_form_runs_with_no_options(tmp_path: Path, capsys) -> None:
+    """``migrate --stateless`` makes the KV cache inputs ([batch, heads, ?, size]) and outputs; ``compare`` of that
+    form stopped with E-INPUT (the past's length had no default). The past is as long as the sequence, 8, and the
+    mask covers both."""
+    stateless = tmp_path / "stateless.xml"
+    assert main(["migrate", str(STATEFUL), "--stateless", "-o", str(stateless), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(stateless), "--format", "json"]) == 0
+    inputs = {i["name"]: i for i in json.loads(capsys.readouterr().out)["inputs"]}
+    pasts = [i for name, i in inputs.items() if name.startswith("past_key_values")]
+    assert pasts and all(i["shape"][2] == 8 and i["dims"].endswith("past 8 by default") for i in pasts), pasts
+    assert inputs["attention_mask"]["shape"] == [1, 16], inputs["attention_mask"]
+
+
 def test_a_decoders_inputs_from_its_encoder_keep_the_encoders_sequence() -> None:
     """A generation step lengthened every input of a dynamic sequence axis: a BART decoder's encoder_attention_mask
     grew to 9 at step 2 beside the 8 cross-attention keys it cached at step 1, and OpenVINO refused the inputs
