@@ -133,6 +133,8 @@ _ONE_NUMBER = _CARRIERS | {"Gather"}
 #: Seeded pads of a Pad (its pads_begin or pads_end an input) are below this: none negative (a dim left negative
 #: fails), and below a dim of 2 (reflect pads less than the dim).
 _PADS = 2
+#: The input of each op whose values are the dims of its output's shape (``_shaped``).
+_SHAPE_INPUTS = {"Broadcast": 1, "Reshape": 1}
 #: How many layers downstream an input converted to float may reach RoPE's Sin or Cos (the angles: positions times
 #: the inverse frequencies, transposed and concatenated).
 _ROPE_DEPTH = 8
@@ -686,6 +688,10 @@ def _values(graph: Graph, param: Layer, dtype: type, fed: Mapping[str, tuple[int
         if rope is not None:
             return (POSITIONS, f"{_SAY[POSITIONS]}: positions (reach {rope.type} '{rope.name}': rotary embedding)", 0,
                     0, "")
+        shaped = _shaped(graph, param)
+        if shaped is not None:
+            return (ONES, f"ones: dims of the shape {shaped.type} '{shaped.name}' (line {shaped.line}) makes, the "
+                    "default batch", 0, 0, "")
         mask = next((c for c, _ in _uses(graph, param) if _to_boolean(c)), None)
         if mask is not None:
             return ONES, f"ones: a mask (converted to boolean by '{mask.name}')", 0, 0, ""
@@ -824,8 +830,10 @@ def _index_axis(graph: Graph, layer: Layer) -> int | None:
 
 
 def _reaches_rope(graph: Graph, param: Layer) -> Layer | None:
-    """The Sin or Cos ``param``'s values reach within ``_ROPE_DEPTH`` layers, not through a shape (ShapeOf) or an
-    index (they stop there); None if none."""
+    """The Sin or Cos ``param``'s values reach within ``_ROPE_DEPTH`` layers, not through a shape (ShapeOf), an index
+    or an input whose values give only the output's shape or where it reads (a Broadcast's target shape, a Slice's
+    bounds: a ``value_inputs`` but a Range's, ``_shaping``); they stop there. None if none: a batch size cut out of a
+    ShapeOf reached Sin as the rotary cos's broadcast shape, was taken for positions and fed 0 (an empty batch)."""
     frontier, seen = [param], {param.id}
     for _ in range(_ROPE_DEPTH):
         following = []
@@ -837,12 +845,38 @@ def _reaches_rope(graph: Graph, param: Layer) -> Layer | None:
                         return consumer
                     index = consumer.inputs.index(consumer.input(edge.to_port))
                     if consumer.id in seen or consumer.is_a("ShapeOf") or consumer.is_a("Result") or \
-                            _indexes(consumer, index):
+                            _indexes(consumer, index) or _shaping(consumer, index):
                         continue
                     seen.add(consumer.id)
                     following.append(consumer)
         frontier = following
     return None
+
+
+def _shaped(graph: Graph, param: Layer) -> Layer | None:
+    """The Broadcast or Reshape whose output shape ``param``'s value is one dim of (``_SHAPE_INPUTS``): one number,
+    carried (``_uses``) into a Concat with other dims; None if none. A dim cut out of a ShapeOf, as an extracted
+    part's input. (A whole shape fed stays random, saying so: ``_unfit_use``.)"""
+    dims = param.outputs[0].dims if param.outputs else None
+    if dims is None or any(d != 1 for d in dims):
+        return None
+    frontier = [consumer for consumer, _ in _uses(graph, param) if consumer.is_a("Concat")]
+    seen = {layer.id for layer in frontier}
+    while frontier:
+        for consumer, index in _uses(graph, frontier.pop()):
+            if _SHAPE_INPUTS.get(consumer.type) == index:
+                return consumer
+            if consumer.is_a("Concat") and consumer.id not in seen:
+                seen.add(consumer.id)
+                frontier.append(consumer)
+    return None
+
+
+def _shaping(layer: Layer, index: int) -> bool:
+    """Whether input ``index`` of ``layer`` is one its shape inference reads whose values do not become the output's
+    (all but a Range's bounds, which do)."""
+    spec = lookup(layer.type, layer.version)
+    return spec is not None and index in spec.value_inputs and not layer.is_a("Range")
 
 
 def describe(graph: Graph, inputs: Mapping[str, np.ndarray], made: Mapping[str, Recipe],

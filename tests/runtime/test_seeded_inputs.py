@@ -111,6 +111,33 @@ def test_a_scalar_position_is_zero() -> None:
     assert draw(made, 0)["position_ids"].shape == () and draw(made, 0)["position_ids"] == 0
 
 
+def test_a_batch_size_cut_out_of_a_shape_is_one_and_no_position() -> None:
+    """A part extracted at the batch size a model takes from ShapeOf(input_ids) (Qwen2's and Gemma2's rotary
+    embedding: the inverse frequencies broadcast to [batch, 4, 1], then times the positions, into Sin): its values
+    reached Sin through the Broadcast's target shape, so it was taken for positions and fed [0], an empty batch
+    (OpenVINO's fused RoPE gave batch 1 all the same: compare FAILED). Values that only shape a tensor are no
+    positions; dims of a Broadcast's or Reshape's shape are the default batch, 1. Positions through a Range's bounds
+    still are."""
+    b = GraphBuilder(Graph("rotary"))
+    batch = b.parameter("72", "i64", (Dim(1, 1),))
+    positions = b.parameter("position_ids", "i64", (DYNAMIC, DYNAMIC))
+    one = b.const(np.array([1], np.int64), "one")
+    shape = b.add("Concat", "opset1", {"axis": "0"}, [batch, b.const(np.array([4], np.int64), "half"), one], "shape")
+    freq = b.add("Broadcast", "opset3", {"mode": "bidirectional"},
+                 [b.const(np.full((1, 4, 1), 0.5, np.float32), "inv_freq"), shape], "expand")
+    pos = b.add("Unsqueeze", "opset1", None, [b.add("Convert", "opset1", {"destination_type": "f32"}, [positions],
+                                                    "pos/convert"), one], "pos/unsqueeze")
+    b.result(b.add("Sin", "opset1", None, [b.add("MatMul", "opset1", None, [freq, pos], "angles")], "sin"), "out")
+    start = b.parameter("past_length", "i64", ())
+    ranged = b.add("Range", "opset4", {"output_type": "f32"},
+                   [start, b.const(np.array(8, np.int64), "stop"), b.const(np.array(1, np.int64), "step")], "range")
+    b.result(b.add("Cos", "opset1", None, [ranged], "cos"), "range_out")
+    made = recipes(b.graph, {})
+    assert made["72"].why.startswith("ones: dims of the shape Broadcast 'expand'"), made["72"].why
+    assert draw(made, 0)["72"].tolist() == [1]
+    assert "Sin 'sin'" in made["position_ids"].why and "Cos 'cos'" in made["past_length"].why
+
+
 def test_an_index_into_an_input_is_within_that_inputs_dim_on_the_gathers_axis() -> None:
     """The stateless form of a KV cache (``migrate --stateless``): the past is an input [?, 2, ?, 4], reordered by a
     beam index, a Gather on axis 0. The rows were the smallest static dim of the past (its 2 heads) where its batch
