@@ -216,6 +216,7 @@ class against_fails:  # noqa: N801 (a Failure, made as compare_fails and openvin
         self.model, self.original = model, original
         self.tolerances = Tolerances.given(tolerances, "against_fails(tolerances=...)")
         self.propagation = require_valid(original)
+        self.original_data = data_tensors(original)
         self.twins = _twins(model, original)
         self._refuse_incomparable()
 
@@ -261,7 +262,8 @@ class against_fails:  # noqa: N801 (a Failure, made as compare_fails and openvin
         sources = _sources(part, self.original)
         if not set(sources.values()) <= cuts.keys():
             raise NotCompared("the original's part reads other tensors")
-        pinned = _pinned(part, {name: cuts[key] for name, key in sources.items()})
+        pinned = _pinned(part, {name: cuts[key] for name, key in sources.items()},
+                         {name: key in self.original_data for name, key in sources.items()})
         if pinned is None:
             raise NotCompared("the original's part is not a valid model once fed these values")
         ours = {key: name for name, key in _sources(candidate.part, self.model).items()}
@@ -397,6 +399,7 @@ class _Reducer:
                  progress: Callable[[Step], None]):
         self.graph, self.fed, self.fails, self.runs, self.progress = graph, fed, fails, runs, progress
         self.propagation = require_valid(graph)
+        self.data = data_tensors(graph)
         order = graph.topological_order()
         constant = constant_layers(graph, order)
         self.order = [layer.id for layer in order if layer.id not in constant
@@ -487,7 +490,8 @@ class _Reducer:
             return (f"the original gave no value for '{graph.layer(unfed[0]).name}:{unfed[1]}', which it is fed "
                     "(OpenVINO did not expose it or, where OpenVINO failed on the whole model, the reference stopped "
                     "before it)")
-        pinned = _pinned(part, {name: self.fed[key] for name, key in sources.items()})
+        pinned = _pinned(part, {name: self.fed[key] for name, key in sources.items()},
+                         {name: key in self.data for name, key in sources.items()})
         if pinned is None:
             return "it is not a valid model once fed the original's values"
         return Candidate(*pinned, {key: self.fed[key] for key in sources.values()}, outs)
@@ -501,16 +505,33 @@ class _Reducer:
 _PINNED_ELEMENTS = 4096
 
 
-def _pinned(part: Graph, inputs: dict[str, np.ndarray]) -> tuple[Graph, dict[str, np.ndarray]] | None:
-    """The part as fed: small integer cut inputs (shape arithmetic, indices) become Consts of their values, the
-    others Parameters of their values' static dims, every dim re-inferred; OpenVINO then folds and specialises
-    the part as it did the whole model (a dynamic Reshape target would hide what it knew at compile time); None
-    where the part is then not valid."""
+def data_tensors(graph: Graph) -> frozenset[PortKey]:
+    """The output ports of ``graph`` whose values depend on what the model is fed (a Parameter's or a state's values,
+    not only through a ShapeOf): OpenVINO computes them when the model runs, where the others (shape arithmetic of a
+    part, whose inputs have static dims, and constants) it may fold when it compiles."""
+    found: set[PortKey] = set()
+    for layer in graph.topological_order():
+        fed = layer.is_a("Parameter") or layer.type.lower() == "readvalue" or (not layer.is_a("ShapeOf") and any(
+            graph.producer_key(layer.id, port.id) in found for port in layer.inputs))
+        if fed:
+            found.update((layer.id, port.id) for port in layer.outputs)
+    return frozenset(found)
+
+
+def _pinned(part: Graph, inputs: dict[str, np.ndarray], data: Mapping[str, bool]
+            ) -> tuple[Graph, dict[str, np.ndarray]] | None:
+    """The part as fed: small integer cut inputs of shape arithmetic or constants (not ``data``: by input name,
+    whether the model computes it from what it is fed, ``data_tensors``) become Consts of their values, the others
+    Parameters of their values' static dims, every dim re-inferred; OpenVINO then folds and specialises the part as
+    it did the whole model (a dynamic Reshape target would hide what it knew at compile time), and computes when it
+    runs what it computed so (token ids and masks made Consts, a language model's part was folded whole, computed by
+    OpenVINO's constant folding: a Funnel whose CPU Einsum fails did not fail); None where the part is then not
+    valid."""
     builder = GraphBuilder(part)
     for parameter in part.parameters():
         name = input_name(part, parameter)
         value = inputs[name]
-        if value.dtype.kind in "iub" and value.size <= _PINNED_ELEMENTS:
+        if value.dtype.kind in "iub" and value.size <= _PINNED_ELEMENTS and not data[name]:
             const = builder.const(value, parameter.name)
             part.layer(const[0]).outputs[0].names = parameter.outputs[0].names  # (the input goes; its tensor stays)
             part.replace_all_uses(parameter, const)

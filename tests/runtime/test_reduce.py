@@ -274,3 +274,32 @@ def test_reduce_writes_its_files_together_or_none(capsys, tmp_path: Path, monkey
                  "-o", str(tmp_path / "min.xml")]) == 0
     assert {p.name for p in tmp_path.iterdir()} >= {"min.npz", "min.xml", "min.bin", "min_original.xml",
                                                    "min_original.bin"}
+
+
+def test_what_the_model_computes_from_its_inputs_stays_an_input_of_each_part() -> None:
+    """Small integer cut inputs become constants of a part: shape arithmetic, which OpenVINO folds in the whole
+    model too. Token ids and masks were made so as well, and a language model's whole part was a constant that
+    OpenVINO folded when compiling, its CPU kernels never run: of a Funnel whose CPU Einsum fails compare (compiled
+    at a static [1, 8]), reduce said "the model does not fail as asked". What the model computes from what it is
+    fed stays an input of the part; shape arithmetic is still pinned."""
+    from ir_tools.runtime.reduce import Candidate, Runs, _Reducer, activations, data_tensors
+
+    graph = ir_tools.read_valid(FIXTURES_DIR / "tiny_gpt2_f16.xml")
+    runs = Runs()
+    fed = activations(graph, ir_tools.random_inputs(graph), {}, runs)
+    seen: list[Candidate] = []
+
+    def fails(candidate: Candidate, _: Runs) -> str:
+        seen.append(candidate)
+        return "fails"
+
+    reducer = _Reducer(graph, fed, fails, runs, lambda _: None)
+    assert reducer.attempt("whole model", frozenset(reducer.order)) == "fails"
+    assert set(seen[-1].inputs) == {input_name(graph, p) for p in graph.parameters()}
+    data = data_tensors(graph)
+    shaped = next(layer_id for layer_id in reducer.order if any(
+        (key := graph.producer_key(layer_id, port.id)) is not None and key not in data and key[0] in reducer.order
+        and fed[key].dtype.kind == "i" for port in graph.layer(layer_id).inputs))
+    assert reducer.attempt("one layer", frozenset([shaped])) == "fails"
+    assert seen[-1].cuts and not any(fed_key in data for fed_key in seen[-1].cuts), seen[-1].cuts
+    assert not seen[-1].inputs or all(v.dtype.kind == "f" for v in seen[-1].inputs.values())
