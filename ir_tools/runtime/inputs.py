@@ -133,6 +133,9 @@ _ONE_NUMBER = _CARRIERS | {"Gather"}
 #: Seeded pads of a Pad (its pads_begin or pads_end an input) are below this: none negative (a dim left negative
 #: fails), and below a dim of 2 (reflect pads less than the dim).
 _PADS = 2
+#: How many layers downstream a KV cache's Concat may reach an attention's key or value (``_holds_cache``: through
+#: grouped-query attention's Unsqueeze, Broadcast and Reshape of its heads).
+_CACHE_DEPTH = 6
 #: The input of each op whose values are the dims of its output's shape (``_shaped``).
 _SHAPE_INPUTS = {"Broadcast": 1, "Reshape": 1}
 #: How many layers downstream an input converted to float may reach RoPE's Sin or Cos (the angles: positions times
@@ -451,17 +454,17 @@ def _past_length(graph: Graph, param: Layer, shape: tuple[int, ...]) -> int:
 
 
 def _past_axis(graph: Graph, param: Layer) -> int | None:
-    """The axis of the past where ``param`` is a KV cache's past fed as an input (``migrate --stateless``'s form): a
-    float input a Concat puts first, before the new keys or values, into an output of the model (the present),
-    directly or after a Gather reorders it (by a beam index); the Concat's axis, counted from the start. None for any
-    other input."""
+    """The axis of the past where ``param`` is a KV cache's past fed as an input (``migrate --stateless``'s form, a
+    part cut at a state's ReadValue): a float input a Concat puts first, before the new keys or values, into a cache
+    (``_holds_cache``), directly or after a Gather reorders it (by a beam index); the Concat's axis, counted from the
+    start. None for any other input."""
     et = element_type(param.attrs.get("element_type", ""))
     declared = parse_shape(param.attrs.get("shape", "..."))
     if et is None or et.numpy is None or np.dtype(et.numpy).kind != "f" or declared is None:
         return None
     for consumer, index in _uses(graph, param):
         joined = list(_uses(graph, consumer)) if consumer.is_a("Gather") and index == 0 else [(consumer, index)]
-        cache = next((c for c, i in joined if c.is_a("Concat") and i == 0 and _is_output(graph, c)), None)
+        cache = next((c for c, i in joined if c.is_a("Concat") and i == 0 and _holds_cache(graph, c)), None)
         if cache is not None:
             axis = int(cache.attrs.get("axis", 0))
             axis = axis + len(declared) if axis < 0 else axis
@@ -469,9 +472,27 @@ def _past_axis(graph: Graph, param: Layer) -> int | None:
     return None
 
 
-def _is_output(graph: Graph, layer: Layer) -> bool:
-    """Whether a Result reads ``layer``'s output 0."""
-    return any(graph.layer(e.to_layer).is_a("Result") for e in graph.consumers(layer.id, layer.outputs[0].id))
+def _holds_cache(graph: Graph, concat: Layer) -> bool:
+    """Whether a Concat is a KV cache's: an output of the model (the present), or read as an attention's key or value
+    within ``_CACHE_DEPTH`` layers, not through a shape (a part cut out of a stateful model at its ReadValue, whose
+    present was an Assign's, not an output; grouped-query attention repeats the cache's heads on the way)."""
+    readers = [graph.layer(e.to_layer) for e in graph.consumers(concat.id, concat.outputs[0].id)]
+    if any(layer.is_a("Result") for layer in readers):
+        return True
+    frontier, seen = [concat], {concat.id}
+    for _ in range(_CACHE_DEPTH):
+        following = []
+        for layer in frontier:
+            for edge in graph.consumers(layer.id, layer.outputs[0].id) if layer.outputs else ():
+                consumer = graph.layer(edge.to_layer)
+                index = consumer.inputs.index(consumer.input(edge.to_port))
+                if consumer.is_a("ScaledDotProductAttention") and index in (1, 2):
+                    return True
+                if consumer.id not in seen and not consumer.is_a("ShapeOf") and not _shaping(consumer, index):
+                    seen.add(consumer.id)
+                    following.append(consumer)
+        frontier = following
+    return False
 
 
 def _after_past(recipe: Recipe, past: int) -> Recipe:

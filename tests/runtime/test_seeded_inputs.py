@@ -182,6 +182,29 @@ def test_a_past_fed_as_an_input_lengthens_the_mask_and_moves_the_positions() -> 
     assert made["past_key_values.0.key"].dims == "batch 1, past 8 by default"
 
 
+def test_a_past_a_part_is_cut_at_is_as_long_as_the_sequence() -> None:
+    """A part cut out of a stateful model at its ReadValues (``ir-tools extract``): the past is an input, and its
+    Concat with the new keys is no output (the present was an Assign's) but the attention's key, here through
+    grouped-query attention's repeat of its 2 heads into 4. The past [?, 2, ?, 16] was taken for an image, 64 "high",
+    and the attention refused the part (E-EXEC, 20 parts of the wide zoo's LMs); it is a past, as long as the
+    sequence."""
+    b = GraphBuilder(Graph("cut_at_read_value"))
+    past = b.parameter("past_key_values.0.key", "f32", (DYNAMIC, Dim(2, 2), DYNAMIC, Dim(16, 16)))
+    new = b.parameter("new_key", "f32", (DYNAMIC, Dim(2, 2), DYNAMIC, Dim(16, 16)))
+    query = b.parameter("query", "f32", (DYNAMIC, Dim(4, 4), DYNAMIC, Dim(16, 16)))
+    cache = b.add("Concat", "opset1", {"axis": "2"}, [past, new], "cache")
+    heads = b.add("Broadcast", "opset3", {"mode": "bidirectional"},
+                  [b.add("Unsqueeze", "opset1", None, [cache, b.const(np.array([2], np.int64), "at2")], "unsqueeze"),
+                   b.const(np.array([1, 1, 2, 1, 1], np.int64), "twice")], "repeat")
+    keys = b.add("Reshape", "opset1", {"special_zero": "true"},
+                 [heads, b.const(np.array([0, 4, -1, 16], np.int64), "four_heads")], "keys")
+    b.result(b.add("ScaledDotProductAttention", "opset13", {"causal": "false"}, [query, keys, keys], "attention"),
+             "out")
+    made = recipes(b.graph, {})
+    assert made["past_key_values.0.key"].shape == (1, 2, 8, 16), made["past_key_values.0.key"].dims
+    assert made["past_key_values.0.key"].dims == "batch 1, past 8 by default"
+
+
 def test_dims_within_the_models_bounds_and_a_dim_without_a_default() -> None:
     b = GraphBuilder(Graph("bounded"))
     b.result(b.parameter("a", "i64", (Dim(2, 4), Dim(3, 3), Dim(1, 10), Dim(0, 6))), "out")
