@@ -608,7 +608,9 @@ def _roles(declared: list[Dim], dtype: type, past: int | None) -> dict[int, str]
     1, 1, sequence] input (an extended attention mask, added to the scores) too; the other dims of a rank-4 input of
     pixels (float or u8) an image's: [batch, channels, height, width], or [batch, height, width, channels] where the
     last is static and at most 4 and dim 1 dynamic (a layout OpenVINO's preprocessing reads); of a rank-5 one a
-    video's, [batch, channels, frames, height, width]; where the height or the width is dynamic."""
+    video's, [batch, channels, frames, height, width]; where the height or the width is dynamic. Else dim 1 of a
+    float input of rank 4 or more whose later dims are static: [batch, sequence, heads, size], a transformer's
+    queries cut out of its model before they are transposed."""
     rank, floating = len(declared), np.issubdtype(dtype, np.floating)
     pixels = floating or np.issubdtype(dtype, np.uint8)
     roles = {0: "batch"}
@@ -627,6 +629,9 @@ def _roles(declared: list[Dim], dtype: type, past: int | None) -> dict[int, str]
     elif rank == 5 and pixels:
         video = {1: "channels", 2: "frames", 3: "height", 4: "width"}
         roles.update(video if _sides_dynamic(declared, video) else {})
+    if len(roles) == 1 and floating and rank >= 4 and not declared[1].is_static and \
+            all(d.is_static for d in declared[2:]):
+        roles[1] = "sequence"
     return roles
 
 
