@@ -24,7 +24,10 @@ tests/ops/test_control_flow_conformance.py):
    makes it ``[0]`` and the first dim of a last-iteration output 0. A last-iteration output whose back edge feeds a
    Parameter of another static shape is dynamic in the dims that differ, and the body is inferred again with the
    Parameter so relaxed.
-4. If with a constant condition: the outputs of the body it selects. Otherwise each output merges the two bodies'
+4. If with a constant condition: the outputs of the body it selects, the only body re-inferred with the layer's
+   inputs; the other keeps its Parameters' declared types (OpenVINO 2026.4 validates the selected body alone: a
+   dynamic model made static by ``Model.reshape`` and saved kept the other's dims dynamic, DeBERTa's). Otherwise
+   each output merges the two bodies'
    values: one element type (E-OP if they differ); equal ranks give each dim the two's if equal, their range if both
    are static and differ, else dynamic; ranks of at most 1 that differ give a dynamic 1-D shape, any other
    difference a dynamic rank.
@@ -351,15 +354,16 @@ def _infer_if(a: Bodies, inputs: Sequence[TensorType], values) -> list[TensorTyp
     shape = inputs[0].shape
     if shape is not None and len(shape) > 1:
         raise OpValidationError(f"the condition must be of rank 0 or 1, is of rank {len(shape)}")
+    cond = _scalar(values[0])
     answers = []
-    for pm, body in zip(a.maps, a.bodies, strict=True):
+    for selected, pm, body in zip((cond is None or bool(cond), cond is None or not cond), a.maps, a.bodies,
+                                  strict=True):
         _check_inputs(pm, len(inputs), 1)
-        results = body.infer(_param_shapes(pm, inputs))
+        results = body.infer(_param_shapes(pm, inputs) if selected else {})
         if results is None:
             return None
         answers.append({d.output: results[d.result].type for d in pm.outputs})
     n = max((max(x, default=-1) for x in answers), default=-1) + 1
-    cond = _scalar(values[0])
     if cond is not None:
         chosen = answers[0 if cond else 1]
         if sorted(chosen) != list(range(len(chosen))):

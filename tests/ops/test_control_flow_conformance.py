@@ -28,7 +28,7 @@ from ir_tools.runtime.executor import BoundedInterpreter
 from ir_tools.runtime.openvino import CPU_CONFIG
 
 from .conformance import from_openvino
-from .control_flow_cases import batch
+from .control_flow_cases import batch, if_of
 from .verdicts import from_dims
 
 pytestmark = pytest.mark.openvino
@@ -83,3 +83,30 @@ def test_kernels_agree_with_openvino_cpu(tmp_path: Path) -> None:
         elif bound is None or not np.all(np.abs(got.astype(np.float64) - value) <= bound):
             wrong.append(f"{name}: max abs {np.max(np.abs(got - value)):.3g}, bound {np.max(bound):.3g}")
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("selected", [True, False], ids=["then", "else"])
+def test_the_body_a_constant_condition_leaves_keeps_its_own_dims(tmp_path: Path, selected: bool) -> None:
+    """OpenVINO validates the body a constant condition selects alone: a dynamic model made static (its Parameter
+    given a static shape, the model's types inferred again) and saved keeps the other body's dims dynamic, and check
+    called them wrong (E-SHAPE, declared [-1] where it inferred [8]: the zoo's DeBERTa made static). The other body
+    is inferred from its own Parameters, as OpenVINO reads it; the If's outputs are the selected body's."""
+    import openvino.opset8 as ops
+
+    from ir_tools import check
+
+    x = ops.parameter([-1, 4], np.float32)
+    bodies = []
+    for name in ("then", "else"):
+        p = ops.parameter([-1, 4], np.float32)
+        bodies.append(ov.Model([ops.result(ops.concat([p, p], 0) if name == "then" else ops.exp(p))], [p], name))
+    out = if_of(ops.constant(selected), x.output(0), *bodies, "if")
+    model = ov.Model([ops.result(out)], [x])
+    x.set_partial_shape(ov.PartialShape([2, 4]))
+    model.validate_nodes_and_infer_types()
+    graph, read = _saved(model, tmp_path / "static.xml")
+    assert [d.message for d in check(tmp_path / "static.xml") if d.severity == "error"] == []
+    layer = next(layer for layer in graph.layers() if layer.name == "if")
+    node = next(n for n in read.get_ordered_ops() if n.get_friendly_name() == "if")
+    assert from_dims(propagate(graph).types[(layer.id, layer.outputs[0].id)].shape) == from_openvino(
+        node.get_output_partial_shape(0)) == ((4 if selected else 2, 4 if selected else 2), (4, 4))
