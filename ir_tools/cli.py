@@ -716,6 +716,7 @@ def _reduce(args: argparse.Namespace) -> int:
         judged_by_openvino_alone,
         openvino_fails,
         reduce_model,
+        settle_dims,
     )
 
     if args.until == "openvino-fails" and (args.load_outputs or args.per_layer or args.atol or args.rtol
@@ -758,6 +759,8 @@ def _reduce(args: argparse.Namespace) -> int:
         found = reduce_model(graph, fed, fails, runs, lambda s: step(f"{s.phase}: {s.layers} layers"))
     staged = args.output.with_suffix(".npz")
     theirs = against.original_part(found.candidate) if against is not None else None
+    if theirs is not None:
+        settle_dims(theirs.part)
     files = [(staged, [_npz_bytes(staged, found.inputs)]), *ir_files(found.part, args.output)]
     if theirs is not None:
         files += ir_files(theirs.part, _original_part(args.output))

@@ -83,12 +83,13 @@ def named(kind: str, xml: Path, layer_name: str) -> str:
 
 def _weights_const(xml: Path, layer_name: str) -> etree._Element:
     """The weights Const feeding the layer ``layer_name`` (port 1), up through port 0 of what decompresses them
-    (a Convert of f16 weights; NNCF's Convert, Subtract, Multiply and Reshape of compressed ones)."""
+    (a Convert of f16 weights; NNCF's Convert, Subtract, Multiply and Reshape of compressed ones): of the model's own
+    layers and edges, not those of a body, whose ids repeat the model's."""
     root = etree.parse(str(xml)).getroot()
-    layer, port = root.find(f".//layer[@name='{layer_name}']"), "1"
+    layer, port = root.find(f"layers/layer[@name='{layer_name}']"), "1"
     while layer.get("type") != "Const":
         edge = _in_edge(root, layer.get("id"), port)
-        layer, port = root.find(f".//layer[@id='{edge.get('from-layer')}']"), "0"
+        layer, port = root.find(f"layers/layer[@id='{edge.get('from-layer')}']"), "0"
     return layer
 
 
@@ -219,7 +220,8 @@ def _swap_consumers(root: etree._Element, a_name: str, b_name: str) -> None:
 
 
 def _in_edge(root: etree._Element, layer_id: str, port: str) -> etree._Element:
-    return root.find(f".//edge[@to-layer='{layer_id}'][@to-port='{port}']")
+    """The edge into port ``port`` of the model's layer ``layer_id`` (not a body's: their ids repeat the model's)."""
+    return root.find(f"edges/edge[@to-layer='{layer_id}'][@to-port='{port}']")
 
 
 def _input_dims(layer: etree._Element) -> list[str]:

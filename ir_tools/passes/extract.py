@@ -39,15 +39,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from ..base.dims import shape_to_ints
+from ..base.dims import format_shape, shape_to_ints
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Edge, Graph, Layer, Port, RtNode
 from ..ir.names import names_attribute, reported_names, resolved_names, tensor_names
 from ..ir.reader import graph_of
 from ..ir.walker import PortKey
-from ..ops import attrs as A
-from ..ops.core import ParameterAttrs
 from ..ops.spec import TensorType
 from .base import PassError
 from .builder import with_origin
@@ -66,13 +64,15 @@ class CutError(IrToolsError):
     cut input; the model's state (ReadValue/Assign) inside the part; a model input the part needs that the cut does
     not name; a cut input nothing in the part reads. ``unfed``: the tensors to add to the cut inputs, where that
     mends it (the outputs of the ReadValues the part would hold, the tensors nearest the cut that feed it from a
-    model input, or the model inputs themselves)."""
+    model input, or the model inputs themselves); ``unread``: the cut inputs nothing in the part reads, to leave
+    out where that mends it (a model input only a state's initial value is computed from, once the state is cut)."""
 
     code = "E-CUT"
 
-    def __init__(self, message: str, loc: SourceLoc | None = None, unfed: Sequence[PortKey] = ()):
+    def __init__(self, message: str, loc: SourceLoc | None = None, unfed: Sequence[PortKey] = (),
+                 unread: Sequence[PortKey] = ()):
         super().__init__(message, loc)
-        self.unfed = list(unfed)
+        self.unfed, self.unread = list(unfed), list(unread)
 
 
 def extract(graph: Graph | str | Path, inputs: Iterable[Tensor], outputs: Iterable[Tensor],
@@ -286,10 +286,10 @@ def _part(graph: Graph, cuts: dict[PortKey, str], ends: dict[PortKey, str], loc:
                        + _also([(layer, f"'{_input_name(graph, k)}'") for k, layer in others])
                        + f": add {', '.join(repr(tensor_name(graph, k)) for k in mending)} to the cut inputs (the "
                        "tensors nearest the cut that feed the part from the model's inputs)", first.loc, unfed=mending)
-    unread = [_called(graph, key, name) for key, name in cuts.items() if key not in read]
+    unread = [key for key in cuts if key not in read]
     if unread:
-        raise CutError(f"nothing in the part reads cut input(s) {', '.join(unread)}: no path from them to the "
-                       "outputs, or each passes another cut input", loc)
+        raise CutError(f"nothing in the part reads cut input(s) {', '.join(_called(graph, k, cuts[k]) for k in unread)}"
+                       ": no path from them to the outputs, or each passes another cut input", loc, unread=unread)
     return kept
 
 
@@ -411,7 +411,10 @@ def _parameter(layer_id: str, name: str, t: TensorType, names: str | None, sourc
     if et is None:
         raise CutError(f"cut input '{name}': its element type is not known, so no Parameter can stand for it",
                        source.loc)
-    attrs = A.encode(ParameterAttrs(shape=t.shape, element_type=et.name))
+    # (its shape written whatever it is: A.encode leaves out a field of None, a dynamic rank here, and a Parameter
+    # without a shape is a scalar; a cut at a DeBERTa's If output, of a rank our rules do not infer, was "declared
+    # [...], inferred []")
+    attrs = {"shape": format_shape(t.shape), "element_type": et.name}
     origin = with_origin((), f"cut at output port {port.id} of {source.kind} '{source.name}' (id {source.id})")
     return Layer(layer_id, name, "Parameter", "opset1", attrs, [], [Port(0, et.precision, shape_to_ints(t.shape),
                  names)], origin, file=source.file, line=source.line)

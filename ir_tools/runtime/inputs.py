@@ -18,6 +18,7 @@ from ..base.packed import element_type_of, held_dtype, is_bf16, to_bf16
 from ..ir.model import Graph, Layer
 from ..ir.names import input_name, tensor_names
 from ..ir.reader import graph_of
+from ..ir.walker import PortKey
 from ..ops.opsets import lookup
 from ..ops.spec import TensorType
 from ..passes.shapes import ShapeWalker
@@ -346,6 +347,16 @@ def _refusal(graph: Graph, made: _Made) -> str | None:
         return None
     layer = graph.layer(found.loc.layer_id) if found.loc.layer_id and graph.has_layer(found.loc.layer_id) else None
     return found.message if layer is None else f"{layer.type} '{layer.name}' (line {layer.line}): {found.message}"
+
+
+def static_when_fed(graph: Graph, inputs: Mapping[str, np.ndarray]) -> set[PortKey]:
+    """The output ports of ``graph`` whose dims its inputs' shapes in ``inputs`` fix (by our shape rules): where a
+    tensor's dims differ between two runs fed inputs of one shape, the models differ there, unless a dim follows from
+    the data (the boxes an NMS keeps), which these leave out."""
+    walker = _FedShapes(graph, {p.id: np.shape(inputs[input_name(graph, p)]) for p in graph.parameters()
+                                if input_name(graph, p) in inputs})
+    walker.run()
+    return {key for key, t in walker.env.items() if _static(t)}
 
 
 class _FedShapes(ShapeWalker):

@@ -42,10 +42,11 @@ from ..passes.validate import InvalidModelError, check_graph, require_valid
 from .against import computed_tensors, match
 from .compare import Tolerances, compare_tensors
 from .executor import Interpreter, supported
-from .inputs import InputError
+from .inputs import InputError, static_when_fed
 from .numeric_check import LAYER_PREFIX, OUTPUT_PREFIX, CompareOptions, compare_model, constant_layers, refuse_unmatched
 from .openvino import OpenVinoRun
 from .runners import ChildOpenVinoRunner
+from .verdict import fix_shapes
 
 
 @dataclass
@@ -345,7 +346,10 @@ def activations(graph: Graph, inputs: Mapping[str, np.ndarray], saved: Mapping[s
     model); else the reference's. With ``partial`` (``openvino_fails``, which needs no reference), the reference's up
     to a layer it refuses or cannot run (a Loop of zero iterations, which crashes OpenVINO): the parts fed from those
     alone are tried. Saved activations of which none is this model's are refused as compare refuses them
-    (``refuse_unmatched``: E-INPUT), and so is one of another shape than OpenVINO's here."""
+    (``refuse_unmatched``: E-INPUT), and so is one of another shape than OpenVINO's here, where the inputs' shapes fix
+    it (``static_when_fed``; not a dim that follows from the data: a Faster R-CNN with a changed Convolution keeps 333
+    boxes where the original kept 318, which compare reports as a difference, and reduce refused as activations "of
+    another model or input")."""
     refuse_unmatched(graph, saved)
     found: dict[PortKey, np.ndarray] = {}
     try:
@@ -357,9 +361,10 @@ def activations(graph: Graph, inputs: Mapping[str, np.ndarray], saved: Mapping[s
             for r in graph.results()}
     keys.update({f"{LAYER_PREFIX}{layer.name}:{port.id}": (layer.id, port.id)
                  for layer in graph.layers() for port in layer.outputs})
+    static = static_when_fed(graph, inputs) if saved else set()
     for key, port in keys.items():
         value, ours = saved.get(key), found.get(port)  # type: ignore[arg-type]
-        if value is not None and ours is not None and np.shape(value) != np.shape(ours):
+        if value is not None and ours is not None and np.shape(value) != np.shape(ours) and port in static:
             raise InputError(f"--load-outputs: '{key}' is {list(np.shape(value))} there and {list(np.shape(ours))} "
                              "here: the saved activations are of another model or input")
     for layer in graph.layers():
@@ -410,7 +415,7 @@ class _Reducer:
     def run(self) -> Reduction:
         everything = frozenset(self.order)
         if self.attempt("whole model", everything) is None:
-            raise ReduceError("the model does not fail as asked: there is nothing to reduce",
+            raise ReduceError(f"{self._whole_model_unjudged()}: there is nothing to reduce",
                               SourceLoc(str(self.graph.source) if self.graph.source else None))
         n = len(self.order)
         low, high = 0, n - 1  # the shortest failing prefix ends at high
@@ -437,7 +442,18 @@ class _Reducer:
                 if self.attempt("one layer", fewer) is not None:
                     members, changed = fewer, True
         candidate, failure = self.found[members]  # type: ignore[misc]
+        settle_dims(candidate.part)
         return Reduction(candidate, failure, len(members), n, self.steps, self.runs.count)
+
+    def _whole_model_unjudged(self) -> str:
+        """Why the whole model's step found no failure: it does not fail, or it was never run or compared (a stateful
+        model's whole part, not valid as cut, was said not to fail, though compare --against found it did)."""
+        step = self.steps[-1]
+        if step.uncut:
+            return f"the whole model cannot be cut and fed as a part ({step.uncut}), so nothing was run"
+        if step.not_compared:
+            return f"the whole model cannot be compared ({step.not_compared})"
+        return "the model does not fail as asked"
 
     def attempt(self, phase: str, members: frozenset[str]) -> str | None:
         """Why the part of ``members`` fails; None where it does not, or no part can be cut there."""
@@ -472,16 +488,21 @@ class _Reducer:
                 readers = graph.consumers(layer_id, port.id)
                 if any(edge.to_layer not in members for edge in readers):
                     outs.append((layer_id, port.id))
-        if not outs:
-            return "nothing it computes is read after it"
-        for _ in range(3):  # a cut that leaves model inputs or state unfed names them: add them and cut again
+        for _ in range(4):  # a cut that leaves model inputs or state unfed names them: add them and cut again; a
+            # state so fed is no output (a ReadValue read after the part: each prefix of a Whisper decoder's was "both
+            # a cut input and an output"), and a cut input then read by nothing in the part (one only a state's
+            # initial value is computed from) is left out
+            if not outs:
+                return "nothing it computes is read after it"
             try:
                 part = extract(graph, sorted(cuts), outs, self.propagation)
                 break
             except CutError as exc:
-                if not exc.unfed:
+                if not (exc.unfed or exc.unread):
                     return exc.message
                 cuts.update(exc.unfed)
+                cuts.difference_update(exc.unread)
+                outs = [key for key in outs if key not in cuts]
         else:
             return "its cut leaves inputs or state unfed"
         sources = _sources(part, graph)
@@ -518,16 +539,36 @@ def data_tensors(graph: Graph) -> frozenset[PortKey]:
     return frozenset(found)
 
 
+def settle_dims(part: Graph) -> None:
+    """``part``'s dims as OpenVINO infers them where our rules infer less (a part fed an empty state, its dim left
+    dynamic by ``_pinned``: a Broadcast after it declared [-1,2,2,-1,8] where OpenVINO infers [1,2,2,8..,8], which
+    ``check`` reports), before it is written; OpenVINO re-infers dims when it reads a part, so the runs need not.
+    Left as they are where OpenVINO refuses to read it (``--until openvino-fails`` may find such a part)."""
+    try:
+        fix_shapes(part)
+    except IrToolsError as exc:
+        if exc.code != "E-OPENVINO":
+            raise
+
+
 def _pinned(part: Graph, inputs: dict[str, np.ndarray], data: Mapping[str, bool]
             ) -> tuple[Graph, dict[str, np.ndarray]] | None:
     """The part as fed: small integer cut inputs of shape arithmetic or constants (not ``data``: by input name,
     whether the model computes it from what it is fed, ``data_tensors``) become Consts of their values, the others
-    Parameters of their values' static dims, every dim re-inferred; OpenVINO then folds and specialises the part as
-    it did the whole model (a dynamic Reshape target would hide what it knew at compile time), and computes when it
-    runs what it computed so (token ids and masks made Consts, a language model's part was folded whole, computed by
-    OpenVINO's constant folding: a Funnel whose CPU Einsum fails did not fail); None where the part is then not
-    valid."""
+    Parameters of their values' static dims (a dim of 0 dynamic, as a stateful model's state is where it starts
+    empty: OpenVINO CPU dies compiling a static empty Gather, each state's beam reorder, so the whole of a stateful
+    model was "not a valid model once fed the original's values" and reduce said it did not fail), every dim
+    re-inferred; OpenVINO then folds and specialises the part as it did the whole model (a dynamic Reshape target
+    would hide what it knew at compile time), and computes when it runs what it computed so (token ids and masks made
+    Consts, a language model's part was folded whole, computed by OpenVINO's constant folding: a Funnel whose CPU
+    Einsum fails did not fail). The inputs of a part holding a TensorIterator, Loop or If keep the dims the whole
+    model gives them (of the values' rank where our rules know none): its bodies would infer the values' dims, which
+    ``fix_dims`` does not write into their ports (E-SHAPE; every part of a DeBERTa holding its If was not valid). Its
+    shape arithmetic is pinned all the same: an If's condition left an input, OpenVINO CPU cannot tell the rank the
+    If gives and refuses it (a healthy DeBERTa's part failed), as it refuses an input of dynamic rank. None where the
+    part is then not valid (a body whose ports declare no dims, fed an input of a known rank)."""
     builder = GraphBuilder(part)
+    bodies = any(layer.children for layer in part.layers())
     for parameter in part.parameters():
         name = input_name(part, parameter)
         value = inputs[name]
@@ -537,9 +578,15 @@ def _pinned(part: Graph, inputs: dict[str, np.ndarray], data: Mapping[str, bool]
             part.replace_all_uses(parameter, const)
             part.remove_layer(parameter.id)
             del inputs[name]
-        else:
-            parameter.attrs["shape"] = ",".join(str(d) for d in value.shape)
-            parameter.outputs[0].dims = tuple(value.shape)
+            continue
+        if bodies:  # (see the docstring)
+            if parameter.outputs[0].dims is not None:
+                continue
+            dims: tuple[int, ...] = (-1,) * value.ndim
+        else:  # (a dim of 0 dynamic: see the docstring)
+            dims = tuple(d if d else -1 for d in value.shape)
+        parameter.attrs["shape"] = ",".join(str(d) for d in dims)
+        parameter.outputs[0].dims = dims
     result = check_graph(part)[1]
     if result is None:
         return None
