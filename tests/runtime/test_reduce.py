@@ -305,6 +305,17 @@ def test_what_the_model_computes_from_its_inputs_stays_an_input_of_each_part() -
     assert not seen[-1].inputs or all(v.dtype.kind == "f" for v in seen[-1].inputs.values())
 
 
+def _projection_reduced(capsys: pytest.CaptureFixture[str], tmp_path: Path, model: Path, projection: str) -> dict:
+    """What ``reduce --against MODEL`` finds in ``model`` with the projection defect planted in ``projection``: the
+    changed layer, in at most 3 computing layers."""
+    changed, out = tmp_path / "changed.xml", tmp_path / "min.xml"
+    plant("projection", model, changed, projection)
+    code, found = reduce_json(capsys, str(changed), "-o", str(out), "--against", str(model))
+    assert code == 0, found
+    assert found["layers"] <= 3 and projection in {layer.name for layer in ir_tools.read_valid(out).layers()}, found
+    return found
+
+
 def test_a_stateful_model_is_reduced(capsys, tmp_path: Path) -> None:
     """A stateful Llama's first query projection changed: each part was cut with its states fed their empty initial
     values at static dims, a static empty Gather (the beam reorder) OpenVINO CPU dies compiling, so that the whole
@@ -314,13 +325,7 @@ def test_a_stateful_model_is_reduced(capsys, tmp_path: Path) -> None:
     state [-1,2,2,-1,8], OpenVINO infers [1,2,2,8..,8])."""
     from ir_tools.runtime.reduce import Candidate, Runs, _Reducer, activations, settle_dims
 
-    changed = tmp_path / "changed.xml"
-    projection = "__module.model.layers.0.self_attn.q_proj/aten::linear/MatMul"
-    plant("projection", LLAMA, changed, projection)
-    out = tmp_path / "min.xml"
-    code, found = reduce_json(capsys, str(changed), "-o", str(out), "--against", str(LLAMA))
-    assert code == 0, found
-    assert found["layers"] <= 3 and projection in {layer.name for layer in ir_tools.read_valid(out).layers()}, found
+    found = _projection_reduced(capsys, tmp_path, LLAMA, "__module.model.layers.0.self_attn.q_proj/aten::linear/MatMul")
     assert main(found["reproduce"].split()[1:]) == 1
 
     graph = ir_tools.read_valid(LLAMA)
@@ -364,13 +369,8 @@ def test_a_model_with_an_if_is_reduced(capsys, tmp_path: Path) -> None:
     from ir_tools.runtime.reduce import Candidate, Runs, _Reducer, activations, openvino_fails
 
     deberta = FIXTURES_DIR / "tiny_deberta_v2_f16.xml"
-    changed = tmp_path / "changed.xml"
-    projection = "__module.model.encoder.layer.0.attention.self.query_proj/aten::linear/MatMul"
-    plant("projection", deberta, changed, projection)
-    out = tmp_path / "min.xml"
-    code, found = reduce_json(capsys, str(changed), "-o", str(out), "--against", str(deberta))
-    assert code == 0, found
-    assert found["layers"] <= 3 and projection in {layer.name for layer in ir_tools.read_valid(out).layers()}, found
+    found = _projection_reduced(capsys, tmp_path, deberta,
+                                "__module.model.encoder.layer.0.attention.self.query_proj/aten::linear/MatMul")
     assert not any(step.get("uncut") for step in found["steps"]), found["steps"]
 
     graph = ir_tools.read_valid(deberta)
