@@ -29,6 +29,7 @@ from ..ir.walker import Walker
 from ..ops.rounding import EXACT, is_exact, rounding_error, unit
 from ..passes.shapes import read_as_decompression
 from .compare import (
+    IMPLEMENTATION,
     CompareReport,
     LayerComparison,
     TensorComparison,
@@ -44,10 +45,6 @@ from .onnxruntime import OnnxModel
 from .openvino import ModelFiles
 from .runners import OpenVinoRunner
 
-#: Two f32 implementations of one model (OpenVINO against onnxruntime, or against another OpenVINO graph of it) round
-#: differently (accumulation order, fused or decomposed ops): up to this fraction of max|tensor|, as
-#: ``migrate --check-with`` allows another release's kernels.
-IMPLEMENTATION = 1e-4
 #: The bound propagated in quadrature (``carried``) is a standard deviation's scale: an element's difference may
 #: reach this many times it (a normal variable exceeds 6 of its deviations with probability 2e-9).
 SPREAD = 6.0
