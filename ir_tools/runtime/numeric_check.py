@@ -291,8 +291,8 @@ def _compare_model(graph: Graph, inputs: Mapping[str, np.ndarray], options: Comp
         else:
             LayerCheck(graph, order, tolerances, report, constant, folded, options.progress, computed,
                        ov_run.reads, saved, reused=end_to_end).run(ov_run.layers)
-    if report.too_loose and report.layers and not any(layer.is_a("FakeQuantize") for layer in order):
-        compiled_as_is(report, (plain or runner.infer(inputs)).outputs, ov_run.outputs, tolerances)
+    if ov_run.layers and report.outputs and not any(layer.is_a("FakeQuantize") for layer in order):
+        report.compiled_as_is = compiled_as_is((plain or runner.infer(inputs)).outputs, ov_run.outputs, tolerances)
     _mark_incomparable(graph, report)
     report.openvino_outputs = ov_run.outputs
     report.openvino_layers = {**{f"{graph.layer(lid).name}:{pid}": v for (lid, pid), v in ov_run.layers.items()},
@@ -363,27 +363,30 @@ def _coarse(port: Port, rtol: float) -> bool:
     return et is not None and et.name in REAL_TYPES and et.bits < 32 and rtol < unit(np.dtype(np.float16))
 
 
-def compiled_as_is(report: CompareReport, plain: Mapping[str, np.ndarray], layered: Mapping[str, np.ndarray],
-                   tolerances: Tolerances) -> None:
-    """Where outputs passed on a bound too loose to fail and every layer was checked by itself instead, each such
-    output as OpenVINO computes the model as it is (``plain``) against the run the layers were checked in, every layer
-    an output (``layered``), within ``IMPLEMENTATION`` of the output's largest magnitude (and atol): OpenVINO CPU
-    fuses otherwise when layers are outputs, and a fusion of the model as it is may compute it wrongly, which the
-    layers checked then do not show (T5 made static: its mask added to its position bias regrouped, the bias lost,
-    last_hidden_state 0.229 off for 2.9; every layer passed). Written into each ``report.too_loose`` entry
-    (``compiled_as_is``); one beyond fails the report. Not asked of a model holding a FakeQuantize, whose two compiles
-    may round a value to another quantization level, a step no defect (mobilenet_v3_large_int8's logits 0.0047 apart
-    for 0.035)."""
-    for entry in report.too_loose:
-        name = entry["name"]
-        if name not in plain or name not in layered:
+def compiled_as_is(plain: Mapping[str, np.ndarray], layered: Mapping[str, np.ndarray], tolerances: Tolerances
+                   ) -> list[dict]:
+    """Each float output of the model as OpenVINO compiles it as it is (``plain``) against the run the layers were
+    checked in, every layer an output (``layered``), within ``IMPLEMENTATION`` of the output's largest magnitude (and
+    atol): OpenVINO CPU fuses otherwise when layers are outputs, and a fusion of the model as it is may compute it
+    wrongly, which no layer checked shows (T5 made static: its mask added to its position bias regrouped, the bias
+    lost, last_hidden_state 0.229 off for 2.9; every layer and the output of the checked run passed, with
+    ``--per-layer`` too). One beyond fails the report. Not asked of a model holding a FakeQuantize, whose two
+    compiles may round a value to another quantization level, a step no defect (mobilenet_v3_large_int8's logits
+    0.0047 apart for 0.035)."""
+    found = []
+    for name, theirs in layered.items():
+        if name not in plain or theirs.dtype.kind != "f":
             continue
-        ours, theirs = np.asarray(plain[name], np.float64), np.asarray(layered[name], np.float64)
-        apart = np.abs(ours - theirs)
-        apart[np.isnan(ours) & np.isnan(theirs)] = 0.0
+        ours, theirs = np.asarray(plain[name], np.float64), np.asarray(theirs, np.float64)
+        if ours.shape != theirs.shape:
+            continue
+        alike = (ours == theirs) | (np.isnan(ours) & np.isnan(theirs))  # (the same infinity, or both NaN)
+        with np.errstate(invalid="ignore"):
+            apart = np.where(alike, 0.0, np.abs(ours - theirs))
+        worst = math.inf if np.isnan(apart).any() else float(np.max(apart, initial=0.0))
         limit = IMPLEMENTATION * peak(theirs) + tolerances.for_name(name)[0]
-        worst = float(np.nanmax(apart, initial=0.0)) if not np.isnan(apart).any() else math.inf
-        entry["compiled_as_is"] = {"max_abs_difference": worst, "limit": limit, "passed": worst <= limit}
+        found.append({"name": name, "max_abs_difference": worst, "limit": limit, "passed": worst <= limit})
+    return found
 
 
 def _outputs_compared(bounded: Mapping[str, Bounded], outputs: Mapping[str, np.ndarray], tolerances: Tolerances,

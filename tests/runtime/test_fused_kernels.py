@@ -151,16 +151,17 @@ def test_an_output_checked_layer_by_layer_is_also_checked_as_the_model_is_compil
     """T5's encoder made static: OpenVINO CPU compiles its mask added to its position bias, bias + (1 - m) * f32's
     lowest, as (bias + lowest) + m * -lowest, and the bias is lost (last_hidden_state 0.229 off for 2.9). Its
     end-to-end bound is too loose to fail, so compare checked every layer by itself, in a run with every layer an
-    output, which OpenVINO computes right: it PASSED. The output of the model as it is compiled is now held to the run
-    whose layers were checked, within what two implementations may differ by, and FAILS. The fixture: the wide zoo's
-    T5 encoder f16 (scripts/build_wide_zoo.py), its inputs made [1, 8] by OpenVINO (Parameter.set_partial_shape,
-    save_model), 410 KB."""
+    output, which OpenVINO computes right: it PASSED, and with --per-layer, whose outputs come from that run, too. The
+    output of the model as it is compiled is now held to the run whose layers were checked, within what two
+    implementations may differ by, and FAILS both ways. The fixture: the wide zoo's T5 encoder f16
+    (scripts/build_wide_zoo.py), its inputs made [1, 8] by OpenVINO (Parameter.set_partial_shape, save_model),
+    410 KB."""
     from ir_tools.cli import main
 
     model = ROOT / "tests" / "data" / "networks" / "t5_encoder_static_f16.xml"
-    assert main(["compare", str(model), "--format", "json"]) == 1
-    report = json.loads(capsys.readouterr().out)
-    assert all(lay["passed"] for lay in report["layers"]) and all(t["passed"] for t in report["outputs"])
-    [loose] = report["too_loose"]
-    apart = loose["compiled_as_is"]
-    assert not apart["passed"] and apart["max_abs_difference"] > 0.1 > 0.001 > apart["limit"], loose
+    for options in ([], ["--per-layer"]):
+        assert main(["compare", str(model), "--format", "json", *options]) == 1
+        report = json.loads(capsys.readouterr().out)
+        assert all(lay["passed"] for lay in report["layers"]) and all(t["passed"] for t in report["outputs"])
+        [apart] = report["compiled_as_is"]
+        assert not apart["passed"] and apart["max_abs_difference"] > 0.1 > 0.001 > apart["limit"], apart
