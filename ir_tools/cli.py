@@ -769,7 +769,10 @@ def _reduce(args: argparse.Namespace) -> int:
               "cut": s.uncut is None, **({"uncut": s.uncut} if s.uncut else {}),
               "compared": s.not_compared is None, **({"not_compared": s.not_compared} if s.not_compared else {})}
              for s in found.steps]
-    again = f" --load-outputs {args.load_outputs}" if args.load_outputs else ""
+    # (compare as reduce judged each part: the same saved activations, per-layer check and tolerances)
+    again = "".join([f" --load-outputs {args.load_outputs}" if args.load_outputs else "",
+                     " --per-layer" if args.per_layer else "", *(f" --atol {v}" for v in args.atol or []),
+                     *(f" --rtol {v}" for v in args.rtol or [])])
     if theirs is not None:  # the part fails against the original's same part, not alone
         exact = [*(f"--atol {v}" for v in args.atol or ["0"]), *(f"--rtol {v}" for v in args.rtol or ["0"])]
         shows = (f"ir-tools compare {args.output} --against {_original_part(args.output)} --inputs {staged} "

@@ -42,15 +42,19 @@ def squeezenet(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_planted_weight_defect_is_reduced_to_its_layer(capsys, tmp_path: Path, squeezenet: Path) -> None:
     """One weight of a Convolution changed in its 4th digit; activations saved from the original: the part found
     holds at most 3 computing layers, the changed one among them, in far fewer OpenVINO runs than layers; it checks
-    clean and still fails compare against the saved activations, fed the inputs written beside it."""
+    clean and still fails compare against the saved activations, fed the inputs written beside it, as the command
+    reduce prints does (with compare's options reduce was given: it left out --per-layer, --atol and --rtol)."""
     saved = tmp_path / "original.npz"
     assert main(["compare", str(squeezenet), "--shape", SHAPE, "--per-layer", "--save-outputs", str(saved)]) == 0
     changed = tmp_path / "changed.xml"
     plant("weight", squeezenet, changed, CHANGED)
     out = tmp_path / "min.xml"
     capsys.readouterr()
-    code, found = reduce_json(capsys, str(changed), "-o", str(out), "--shape", SHAPE, "--load-outputs", str(saved))
+    code, found = reduce_json(capsys, str(changed), "-o", str(out), "--shape", SHAPE, "--load-outputs", str(saved),
+                              "--per-layer", "--atol", "2e-5")
     assert code == 0, found
+    assert found["reproduce"].endswith(f"--load-outputs {saved} --per-layer --atol 2e-5"), found["reproduce"]
+    assert main(found["reproduce"].split()[1:]) == 1
     assert found["layers"] <= 3 and found["openvino_runs"] < found["original_layers"] / 2, found
     part = ir_tools.read_valid(out)
     assert CHANGED in {layer.name for layer in part.layers()}
