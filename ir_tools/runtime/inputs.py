@@ -485,25 +485,12 @@ def _past_axis(graph: Graph, param: Layer) -> int | None:
 
 def _holds_cache(graph: Graph, concat: Layer) -> bool:
     """Whether a Concat is a KV cache's: an output of the model (the present), or read as an attention's key or value
-    within ``_CACHE_DEPTH`` layers, not through a shape (a part cut out of a stateful model at its ReadValue, whose
-    present was an Assign's, not an output; grouped-query attention repeats the cache's heads on the way)."""
-    readers = [graph.layer(e.to_layer) for e in graph.consumers(concat.id, concat.outputs[0].id)]
-    if any(layer.is_a("Result") for layer in readers):
+    within ``_CACHE_DEPTH`` layers (``_reached``: a part cut out of a stateful model at its ReadValue, whose present was
+    an Assign's, not an output; grouped-query attention repeats the cache's heads on the way)."""
+    if any(graph.layer(e.to_layer).is_a("Result") for e in graph.consumers(concat.id, concat.outputs[0].id)):
         return True
-    frontier, seen = [concat], {concat.id}
-    for _ in range(_CACHE_DEPTH):
-        following = []
-        for layer in frontier:
-            for edge in graph.consumers(layer.id, layer.outputs[0].id) if layer.outputs else ():
-                consumer = graph.layer(edge.to_layer)
-                index = consumer.inputs.index(consumer.input(edge.to_port))
-                if consumer.is_a("ScaledDotProductAttention") and index in (1, 2):
-                    return True
-                if consumer.id not in seen and not consumer.is_a("ShapeOf") and not _shaping(consumer, index):
-                    seen.add(consumer.id)
-                    following.append(consumer)
-        frontier = following
-    return False
+    return _reached(graph, concat, _CACHE_DEPTH,
+                    lambda layer, index: layer.is_a("ScaledDotProductAttention") and index in (1, 2)) is not None
 
 
 def _after_past(recipe: Recipe, past: int) -> Recipe:
@@ -867,20 +854,27 @@ def _index_axis(graph: Graph, layer: Layer) -> int | None:
 
 
 def _reaches_rope(graph: Graph, param: Layer) -> Layer | None:
-    """The Sin or Cos ``param``'s values reach within ``_ROPE_DEPTH`` layers, not through a shape (ShapeOf), an index
-    or an input whose values give only the output's shape or where it reads (a Broadcast's target shape, a Slice's
-    bounds: a ``value_inputs`` but a Range's, ``_shaping``); they stop there. None if none: a batch size cut out of a
-    ShapeOf reached Sin as the rotary cos's broadcast shape, was taken for positions and fed 0 (an empty batch)."""
-    frontier, seen = [param], {param.id}
-    for _ in range(_ROPE_DEPTH):
+    """The Sin or Cos ``param``'s values reach within ``_ROPE_DEPTH`` layers (``_reached``); None if none: a batch size
+    cut out of a ShapeOf reached Sin as the rotary cos's broadcast shape, was taken for positions and fed 0 (an empty
+    batch), before a shape's input stopped the walk."""
+    return _reached(graph, param, _ROPE_DEPTH, lambda layer, _: layer.is_a("Sin") or layer.is_a("Cos"))
+
+
+def _reached(graph: Graph, start: Layer, depth: int, wanted: Callable[[Layer, int], bool]) -> Layer | None:
+    """The first layer ``start``'s values reach within ``depth`` layers that is ``wanted`` (a layer and the input
+    index they reach it at), not through a shape (ShapeOf), an index or an input whose values give only the output's
+    shape or where it reads (a Broadcast's target shape, a Slice's bounds: a ``value_inputs`` but a Range's,
+    ``_shaping``): the values stop there; None if none."""
+    frontier, seen = [start], {start.id}
+    for _ in range(depth):
         following = []
         for layer in frontier:
             for port in layer.outputs:
                 for edge in graph.consumers(layer.id, port.id):
                     consumer = graph.layer(edge.to_layer)
-                    if consumer.is_a("Sin") or consumer.is_a("Cos"):
-                        return consumer
                     index = consumer.inputs.index(consumer.input(edge.to_port))
+                    if wanted(consumer, index):
+                        return consumer
                     if consumer.id in seen or consumer.is_a("ShapeOf") or consumer.is_a("Result") or \
                             _indexes(consumer, index) or _shaping(consumer, index):
                         continue
