@@ -20,6 +20,9 @@
    model have: what it writes is compared as the state after the step (rule 2).
 5. The first divergence is the first step with a comparison that failed, and in it the one whose layer comes first
    in the graph's order: the layer itself per layer, a Result for an output, the Assign that wrote a variable.
+6. With ``options.per_layer`` the outputs come from the run with every layer an output, which OpenVINO compiles
+   otherwise: the model as it is runs the steps too, and each step's outputs are held to that run's
+   (``numeric_check.compiled_as_is``, named ``NAME (step K)``; not for a model holding a FakeQuantize).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from .numeric_check import (
     CompareOptions,
     LayerCheck,
     as_cpu_holds,
+    compiled_as_is,
     constant_layers,
     fed_outputs,
     named_tolerances,
@@ -102,6 +106,13 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     fed = fed_outputs(graph)
     position = {layer.id: i for i, layer in enumerate(order)}
     report.steps = []
+    as_is: list[list[dict]] = [[] for _ in steps]  # per step, its outputs as the model compiles as it is (rule 6)
+    if options.per_layer and not any(layer.is_a("FakeQuantize") for layer in order):
+        plain = run_openvino_steps(graph, list(steps), files)
+        as_is = [[{**t, "name": f"{t['name']} (step {k})"} for t in compiled_as_is(ran.outputs, run.outputs,
+                                                                                     tolerances)]
+                 for k, ((ran, _), (run, _)) in enumerate(zip(plain, theirs, strict=True), 1)]
+        report.compiled_as_is = [t for found in as_is for t in found]
     held: dict[str, np.ndarray] = {}  # OpenVINO's variables before the step
     for k, (inputs, (outputs, variables), (run, states)) in enumerate(zip(steps, ours, theirs, strict=True), 1):
         layered = _per_layer(graph, order, constant, run, held, k, options, report) if options.per_layer else []
@@ -132,7 +143,8 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
         report.outputs += [t for _, _, t in compared]
         compared += layered
         report.steps.append({"step": k, "inputs": {name: list(np.shape(v)) for name, v in inputs.items()},
-                             "passed": all(t.passed for _, _, t in compared)})
+                             "passed": all(t.passed for _, _, t in compared)
+                             and all(t["passed"] for t in as_is[k - 1])})
         failed = [(layer, t) for layer, _, t in compared if not t.passed and t.comparable]
         if failed and report.first_divergence is None:
             layer, t = min(failed, key=lambda e: position[e[0].id] if e[0] is not None else len(order))

@@ -52,6 +52,9 @@ def test_fixture_checks_clean_and_compares_with_no_input_options(xml: Path, caps
     assert code == 0 and report["passed"] and report["layers"] and report["not_checked"] == []
     if steps:
         assert [s["step"] for s in report["steps"] if s["passed"]] == [1, 2, 3, 4]
+    # per layer, each output (of each step) as the model compiles as it is, held to the run whose layers were checked
+    names = [t["name"] for t in report["compiled_as_is"] if t["passed"]]
+    assert names == ([f"logits (step {k})" for k in (1, 2, 3, 4)] if steps else ["logits"]), report["compiled_as_is"]
 
 
 def test_per_layer_an_output_beyond_its_tolerances_is_bounded_as_a_plain_compare_bounds_it(capsys) -> None:
