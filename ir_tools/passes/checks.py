@@ -21,6 +21,7 @@ from ..base.diagnostics import Diagnostic
 from ..base.dims import INT64_MAX, show
 from ..base.dtypes import PORT_PRECISIONS, byte_size, element_type
 from ..base.errors import IrToolsError, SourceLoc
+from ..ir.bodies import located, subgraphs
 from ..ir.model import Graph, Layer, RtNode, Weights
 from ..ir.reader import LFS_POINTER_HEAD, lfs_pointer_size
 from ..ops import attrs as A
@@ -102,6 +103,23 @@ def _edges(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diag
         if src[2] != dst[2]:
             yield Diagnostic("error", "E-EDGE-DIMS", f"input port {dst[0]}: dims {show(dst[2])}, "
                              f"but its producer ({_edge_text(e)}) gives {show(src[2])}", dst_layer.line_loc(dst[6]))
+
+
+def _body_edges(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
+    """``_edges`` inside the bodies of each TensorIterator, Loop and If (of ``scope``, else every one), nested ones too,
+    each finding named ``LAYER/BODY/INNER``: a body edge whose ends declare other dims was no error (a body's [2, 5]
+    fed [2, 4]), where the same edge outside a body is. A body OpenVINO could not read is the shape stage's to
+    report."""
+    for owner in graph.layers() if scope is None else scope.values():
+        if not owner.children:
+            continue
+        try:
+            subs = subgraphs(graph, owner)
+        except IrToolsError:
+            continue
+        for sub in subs:
+            for d in (*_edges(sub.graph), *_body_edges(sub.graph)):
+                yield Diagnostic(d.severity, d.code, d.message, located(owner, sub.graph, d.loc))
 
 
 def _same_type(one: str | None, other: str | None) -> bool:
@@ -589,14 +607,14 @@ def _unstrippable_fake_quantize(graph: Graph) -> Iterator[Diagnostic]:
 
 #: The structural checks, in report order; ``validate.check_graph`` runs each one on its own.
 STRUCTURAL_CHECKS: tuple[Callable[[Graph], Iterable[Diagnostic]], ...] = (
-    _edges, _fed_inputs, _cycles, _constants, _opsets, _ignored_attributes, _crashing_attributes,
+    _edges, _body_edges, _fed_inputs, _cycles, _constants, _opsets, _ignored_attributes, _crashing_attributes,
     _unstrippable_fake_quantize, _results, v10_name_collisions, duplicate_tensor_names, _output_ports, _unpaired_state,
     _dead_layers,
 )
 #: Those that look at each layer (and its edges) on its own, so that after a few layers changed in a graph that passed,
 #: they find any new error among those layers: called with ``scope``, the layers changed (``in_scope``).
 LOCAL_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({
-    _edges, _fed_inputs, _constants, _opsets, _crashing_attributes, _output_ports,
+    _edges, _body_edges, _fed_inputs, _constants, _opsets, _crashing_attributes, _output_ports,
 })
 #: Those that only warn: a gate, which asks whether there is an error, need not run them.
 WARNING_CHECKS: frozenset[Callable[..., Iterable[Diagnostic]]] = frozenset({
