@@ -51,6 +51,7 @@ from .numeric_check import (
     compiled_as_is,
     constant_layers,
     fed_outputs,
+    levels_may_flip,
     named_tolerances,
 )
 from .openvino import ModelFiles, OpenVinoRun, run_openvino_steps
@@ -107,7 +108,7 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     position = {layer.id: i for i, layer in enumerate(order)}
     report.steps = []
     as_is: list[list[dict]] = [[] for _ in steps]  # per step, its outputs as the model compiles as it is (rule 6)
-    if options.per_layer and not any(layer.is_a("FakeQuantize") for layer in order):
+    if options.per_layer and not levels_may_flip(order):
         plain = run_openvino_steps(graph, list(steps), files)
         as_is = [[{**t, "name": f"{t['name']} (step {k})"} for t in compiled_as_is(ran.outputs, run.outputs,
                                                                                      tolerances)]
