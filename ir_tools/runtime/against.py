@@ -40,7 +40,7 @@ from .compare import (
 )
 from .executor import Bounded, execute, rounding_bounds
 from .inputs import InputError, Recipe, check_inputs, describe
-from .numeric_check import constant_layers, fits, misfit
+from .numeric_check import compiled_as_is, constant_layers, fits, levels_may_flip, misfit
 from .onnxruntime import OnnxModel
 from .openvino import ModelFiles
 from .runners import OpenVinoRunner
@@ -161,6 +161,10 @@ class IrModel:
         hidden = frozenset(self.graph.layer(lid).name for lid in self.constant)
         done = self.runner.infer(inputs, per_layer=per_layer, hidden=hidden)
         return done.outputs, done.layers
+
+    def as_compiled(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The outputs of the model as OpenVINO compiles it as it is (no layer an output), by name."""
+        return self.runner.infer(inputs).outputs
 
 
 def computed_tensors(graph: Graph, order: list[Layer], constant: frozenset[str]) -> list[Tensor]:
@@ -637,6 +641,7 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     # the same tensors (an exposed tensor is not fused away: x * c - x computed by one FMA or by two roundings).
     layered = per_layer or drift is not None
     ours, layers = model.run(inputs, layered)
+    plain = None if layered else ours  # (A as it is compiled, where that run was already made)
     their_outputs, their_values = _theirs(model, against, as_theirs(model, against, fed), layered)
     (layers, misfit_a), (their_values, misfit_b) = _fitting(model, layers, "A"), _fitting(against, their_values, "B")
     alike = same_computations(model, against, drift, inputs, fed, held) if drift is not None else Alike()
@@ -699,6 +704,9 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
         found = match(ours_list, their_tensors)
         summary["tensors"] = found.to_dict(sum(1 for t in ours_list if t.names))
         _compare_pairs(model, found, layers, their_values, judged, report, (misfit_a, misfit_b))
+    if (layered or per_layer) and not levels_may_flip(model.order):  # A's outputs came from a run per layer
+        report.compiled_as_is = compiled_as_is(plain if plain is not None else model.as_compiled(inputs), ours,
+                                               tolerances or Tolerances())
     report.against = summary
     report.reference_outputs, report.openvino_outputs = their_outputs, ours
     report.openvino_layers = {f"{model.graph.layer(lid).name}:{pid}": v for (lid, pid), v in layers.items()}

@@ -29,21 +29,27 @@ from .against import IrModel, against_inputs, as_theirs, compare_against, deriva
 from .compare import CompareReport, TensorComparison, Tolerances, compare_tensors
 from .executor import stateful
 from .inputs import Recipe, check_inputs
-from .numeric_check import named_tolerances
+from .numeric_check import levels_may_flip, named_tolerances
 from .onnxruntime import OnnxModel
 from .openvino import run_openvino_steps
 from .steps import as_variable, located, state_writers
 
 
 class _Step(IrModel):
-    """One step of ``model`` already run: ``run`` answers that step's outputs and activations (rule 2)."""
+    """One step of ``model`` already run: ``run`` answers that step's outputs and activations (rule 2),
+    ``as_compiled`` its outputs in the steps run as the model is compiled (None: not run)."""
 
-    def __init__(self, model: IrModel, outputs: dict[str, np.ndarray], layers: dict):
+    def __init__(self, model: IrModel, outputs: dict[str, np.ndarray], layers: dict,
+                 plain: dict[str, np.ndarray] | None = None):
         vars(self).update(vars(model))  # the model's parse, order and runner, shared
-        self.done = (outputs, layers)
+        self.done, self.plain = (outputs, layers), plain
 
     def run(self, inputs: Mapping[str, np.ndarray], per_layer: bool) -> tuple[dict[str, np.ndarray], dict]:
         return self.done
+
+    def as_compiled(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        assert self.plain is not None, "compare_against_steps runs the steps as compiled unless levels_may_flip"
+        return self.plain
 
 
 def compare_models(model: IrModel, against: IrModel | OnnxModel,
@@ -84,14 +90,18 @@ def compare_against_steps(model: IrModel, against: IrModel, steps: Sequence[Mapp
         derivable(model, against)  # (before either model runs)
     ours = _run(model, list(steps))
     theirs = _run(against, [as_theirs(model, against, inputs) for inputs in fed])
+    plain = [None] * len(steps) if levels_may_flip(model.order) else \
+        [run.outputs for run, _ in run_openvino_steps(model.graph, list(steps), model.runner.files)]
     report: CompareReport | None = None
     position = {layer.id: i for i, layer in enumerate(model.order)}
     results = {output_name(model.graph, r): r for r in model.graph.results()}
     writers = state_writers(model.graph)
     held: dict[str, np.ndarray] = {}  # each variable's derived bound W, from step to step
-    for k, (inputs, (a_run, a_states), (b_run, b_states)) in enumerate(zip(steps, ours, theirs, strict=True), 1):
-        step = compare_against(_Step(model, a_run.outputs, a_run.layers), _Step(against, b_run.outputs, b_run.layers),
-                               inputs, tolerances, True, source, recipes, held)
+    for k, (inputs, (a_run, a_states), (b_run, b_states), as_is) in enumerate(zip(steps, ours, theirs, plain,
+                                                                                    strict=True), 1):
+        step = compare_against(_Step(model, a_run.outputs, a_run.layers, as_is),
+                               _Step(against, b_run.outputs, b_run.layers), inputs, tolerances, True, source, recipes,
+                               held)
         states = [(writers.get(vid), _state(vid, k, value, b_states.get(vid), writers.get(vid), model.graph, step,
                                             tolerances, held.get(vid))) for vid, value in a_states.items()]
         failed = step.failed or any(not t.passed for _, t in states)
@@ -103,6 +113,7 @@ def compare_against_steps(model: IrModel, against: IrModel, steps: Sequence[Mapp
             compared.append((results.get(t.name), t))
             t.name = f"{t.name} (step {k})"
         report.outputs += [t for _, t in compared] + [t for _, t in states]
+        report.compiled_as_is += [{**t, "name": f"{t['name']} (step {k})"} for t in step.compiled_as_is]
         compared += states
         if per_layer or failed:
             for entry in step.layers:

@@ -242,6 +242,9 @@ def test_stateful_f32_against_its_f16_twin_over_steps(tmp_path, capsys, check_re
     read = [t for lay in report["layers"] if lay["type"].startswith("ReadValue") for t in lay["outputs"]
             if t["name"].endswith("(step 2)")]
     assert read and all(0 < t["bound_max"] and t["max_abs_error"] <= t["bound_max"] for t in read), read
+    as_is = report["compiled_as_is"]  # (each step's outputs also as the f32 form is compiled, held to those checked)
+    assert {t["name"].rpartition(" (")[2] for t in as_is} == {"step 1)", "step 2)", "step 3)"}, as_is
+    assert all(t["passed"] for t in as_is), as_is
 
 
 def test_an_output_whose_bound_is_too_loose_to_fail_has_every_tensor_compared(tmp_path, capsys,

@@ -153,13 +153,13 @@ def test_an_output_checked_layer_by_layer_is_also_checked_as_the_model_is_compil
     end-to-end bound is too loose to fail, so compare checked every layer by itself, in a run with every layer an
     output, which OpenVINO computes right: it PASSED, and with --per-layer, whose outputs come from that run, too. The
     output of the model as it is compiled is now held to the run whose layers were checked, within what two
-    implementations may differ by, and FAILS both ways. The fixture: the wide zoo's T5 encoder f16
-    (scripts/build_wide_zoo.py), its inputs made [1, 8] by OpenVINO (Parameter.set_partial_shape, save_model),
-    410 KB."""
+    implementations may differ by, and FAILS both ways, and against another model (here itself: both run with every
+    layer an output, every tensor matched). The fixture: the wide zoo's T5 encoder f16 (scripts/build_wide_zoo.py),
+    its inputs made [1, 8] by OpenVINO (Parameter.set_partial_shape, save_model), 410 KB."""
     from ir_tools.cli import main
 
     model = ROOT / "tests" / "data" / "networks" / "t5_encoder_static_f16.xml"
-    for options in ([], ["--per-layer"]):
+    for options in ([], ["--per-layer"], ["--against", str(model)]):
         assert main(["compare", str(model), "--format", "json", *options]) == 1
         report = json.loads(capsys.readouterr().out)
         assert all(lay["passed"] for lay in report["layers"]) and all(t["passed"] for t in report["outputs"])
