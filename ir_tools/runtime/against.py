@@ -493,8 +493,6 @@ class _Carried(Walker[Bounded]):
 
     def keep(self, layer: Layer, port: Port, value: np.ndarray | None, bound: np.ndarray) -> Bounded:
         """A computed port's pair, its bound kept for the comparisons (the walk frees what it no longer needs)."""
-        if value is not None and value.dtype.kind != "f":  # integers and booleans (shapes, indices) are exact
-            bound = EXACT
         self.found[(layer.id, port.id)] = bound
         return value, bound  # type: ignore[return-value]
 
@@ -502,9 +500,13 @@ class _Carried(Walker[Bounded]):
 def _grown(args: list[Bounded], value: np.ndarray | None) -> np.ndarray:
     """The bound of a layer no rounding rule covers (no kernel, or an input OpenVINO did not expose): its inputs'
     largest bound, scaled up where its values grow beyond its inputs' peak (a relative error keeps through a
-    scaling layer), never down (an absolute error does not shrink through cos of a large angle or x - mean)."""
+    scaling layer), never down (an absolute error does not shrink through cos of a large angle or x - mean); an
+    integer or boolean output, exact from exact inputs, may be any value otherwise (Bucketize of a float that may
+    differ: another bucket)."""
     carry = max((float(np.max(b)) if b is not None and np.size(b) else np.inf if b is None else 0.0
                  for _, b in args), default=0.0)
+    if value is not None and value.dtype.kind != "f":
+        return EXACT if carry == 0.0 else np.asarray(np.inf)
     before = max((peak(v) for v, _ in args if v is not None and v.dtype.kind == "f"), default=0.0)
     after = peak(value) if value is not None and value.dtype.kind == "f" else 0.0
     return np.asarray(carry * max(1.0, after / before) if before > 0 else carry, np.float64)

@@ -481,3 +481,33 @@ def test_a_masked_attention_keeps_its_bound_and_a_later_change_fails(tmp_path, c
     assert tensors["out"]["bound_max"] < 0.1 * tensors["out"]["atol"] / IMPLEMENTATION, tensors["out"]  # max|out|
     code, report = against("f16_flipped.xml")
     assert code == 1 and report["first_divergence"]["name"] == "out", report["first_divergence"]
+
+
+def test_an_index_taken_from_a_float_that_may_differ_may_differ(tmp_path, capsys, check_report) -> None:
+    """Bucketize of x * 1.0001, whose f16 twin rounds 1.0001 to 1: at x = 1 the f32 model's value lies past the
+    boundary 1, the f16 model's on it, and their buckets differ, as the weights' rounding explains. An integer output
+    was held exact whatever its input's W (the zoo's ranking_head against its f16 twin FAILED so, a bucket moved
+    through scatter_reduce and a sort); it is exact only from exact inputs, and any value otherwise. The same model
+    against itself (W 0 everywhere) still holds the bucket exact: a planted other boundary fails."""
+    x = ops.parameter([1, 8], np.float32, name="x")
+    scaled = ops.multiply(x, ops.constant(np.full([1, 8], 1.0001, np.float32)), name="scaled")
+
+    def bucketed(boundary: float) -> ov.Model:
+        bucket = ops.bucketize(scaled, ops.constant(np.array([boundary, 4.0], np.float32)), "i64", True)
+        bucket.set_friendly_name("bucket")
+        bucket.output(0).get_tensor().set_names({"bucket"})
+        return ov.Model([bucket], [x], "buckets")
+
+    ov.save_model(bucketed(1.0), str(tmp_path / "f32.xml"), compress_to_fp16=False)
+    ov.save_model(bucketed(1.0), str(tmp_path / "f16.xml"), compress_to_fp16=True)
+    ov.save_model(bucketed(1.00005), str(tmp_path / "moved.xml"), compress_to_fp16=False)
+    np.savez(tmp_path / "x.npz", x=np.linspace(0.5, 4.5, 8, dtype=np.float32).reshape(1, 8).round(0))
+    given = ["--inputs", str(tmp_path / "x.npz"), "--format", "json"]
+    code = main(["compare", str(tmp_path / "f32.xml"), "--against", str(tmp_path / "f16.xml"), *given])
+    report = json.loads(capsys.readouterr().out)
+    check_report(report)
+    [bucket] = report["outputs"]
+    assert code == 0 and bucket["passed"] and bucket["max_abs_error"] == 1, bucket
+    code = main(["compare", str(tmp_path / "f32.xml"), "--against", str(tmp_path / "moved.xml"), *given])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and not report["passed"], report["outputs"]
