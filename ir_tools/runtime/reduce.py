@@ -41,7 +41,7 @@ from ..passes.shapes import fix_dims
 from ..passes.validate import InvalidModelError, check_graph, require_valid
 from .against import computed_tensors, match
 from .compare import Tolerances, compare_tensors
-from .executor import Interpreter, supported
+from .executor import Interpreter, stateful, supported
 from .inputs import InputError, static_when_fed
 from .numeric_check import LAYER_PREFIX, OUTPUT_PREFIX, CompareOptions, compare_model, constant_layers, refuse_unmatched
 from .openvino import OpenVinoRun
@@ -453,6 +453,10 @@ class _Reducer:
             return f"the whole model cannot be cut and fed as a part ({step.uncut}), so nothing was run"
         if step.not_compared:
             return f"the whole model cannot be compared ({step.not_compared})"
+        if stateful(self.graph):  # (a state written from another tensor differs in no output of one inference)
+            return ("the model does not fail as asked in one inference (reduce compares its outputs, not its state, "
+                    "which the next step reads: `ir-tools compare MODEL --steps 2`, with the same --against, compares "
+                    "every state after each step and names the Assign where one diverges)")
         return "the model does not fail as asked"
 
     def attempt(self, phase: str, members: frozenset[str]) -> str | None:

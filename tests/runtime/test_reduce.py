@@ -469,3 +469,20 @@ def test_a_part_cut_at_a_tensor_of_unknown_rank_is_cut() -> None:
     assert readers
     for reader in readers:
         assert isinstance(reducer.candidate(frozenset([reader])), Candidate), graph.layer(reader).name
+
+
+def test_a_state_written_from_another_tensor_is_not_found_in_one_inference_and_reduce_says_where_it_is(
+        capsys, tmp_path: Path) -> None:
+    """A stateful Llama whose first Assign writes another tensor (its twin's key) computes every output of one
+    inference as its original does: reduce, which runs one, rightly found nothing to reduce, but said only "the model
+    does not fail as asked". It now says that the state was not compared and which command compares it; that command
+    names the Assign."""
+    changed = tmp_path / "changed.xml"
+    assign = "Assign_37076"
+    plant("state-write", LLAMA, changed, assign)
+    assert main(["reduce", str(changed), "--against", str(LLAMA), "-o", str(tmp_path / "min.xml")]) == 2
+    said = capsys.readouterr().err
+    assert "E-REDUCE" in said and "not its state" in said and "compare MODEL --steps 2" in said, said
+    assert not (tmp_path / "min.xml").exists()
+    assert main(["compare", str(changed), "--against", str(LLAMA), "--steps", "2", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["first_divergence"]["name"] == assign
