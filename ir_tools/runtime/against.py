@@ -26,6 +26,7 @@ from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Graph, Layer, Port
 from ..ir.names import input_name, output_name, output_renames, resolved_names, tensor_names
 from ..ir.walker import Walker
+from ..ops.opsets import lookup
 from ..ops.rounding import EXACT, is_exact, rounding_error, unit
 from ..passes.shapes import read_as_decompression
 from .compare import (
@@ -40,7 +41,7 @@ from .compare import (
 )
 from .executor import Bounded, execute, rounding_bounds
 from .inputs import InputError, Recipe, check_inputs, describe
-from .numeric_check import compiled_as_is, constant_layers, fits, levels_may_flip, misfit
+from .numeric_check import compiled_as_is, constant_layers, data_tensors, fits, levels_may_flip, misfit
 from .onnxruntime import OnnxModel
 from .openvino import ModelFiles
 from .runners import OpenVinoRunner
@@ -434,6 +435,7 @@ class _Carried(Walker[Bounded]):
         super().__init__(model.graph, free=True, order=model.order)
         self.model, self.drift, self.values, self.inputs, self.fed, self.held = model, drift, values, inputs, fed, held
         self.same, self.theirs = alike.same, theirs
+        self.data = data_tensors(model.graph)
         self.found: dict[tuple[str, int], np.ndarray] = {}
         self.written: dict[str, np.ndarray] = {}
 
@@ -464,7 +466,7 @@ class _Carried(Walker[Bounded]):
             outputs = execute(graph, layer, values)
         else:
             outputs = [self.values.get((layer.id, port.id)) for port in layer.outputs]
-        if layer.id in self.same:
+        if layer.id in self.same or (layer.id not in self.model.constant and self._shape_arithmetic(layer, args)):
             return [self.keep(layer, port, value, EXACT) for port, value in zip(layer.outputs, outputs, strict=True)]
         bounds: list[np.ndarray | None] = [None] * len(outputs)
         if all(v is not None for v in values) and all(v is not None for v in outputs):
@@ -472,8 +474,18 @@ class _Carried(Walker[Bounded]):
                 bounds = rounding_bounds(graph, layer, values, [b for _, b in args], outputs, statistical=True)
             except IrToolsError:
                 pass
-        return [self.keep(layer, port, value, bound if bound is not None else _grown(args, value))
+        spec = lookup(layer.type, layer.version)
+        ruled = spec is not None and spec.rounding is not None
+        return [self.keep(layer, port, value, bound if bound is not None else _grown(args, value), ruled)
                 for port, value, bound in zip(layer.outputs, outputs, bounds, strict=True)]
+
+    def _shape_arithmetic(self, layer: Layer, args: list[Bounded]) -> bool:
+        """Whether ``layer`` computes from its inputs' shapes alone (not ``data_tensors``: through a ShapeOf) and
+        constants that B holds alike (each input's W 0): B computes the same values, where a rule's bound would add
+        an implementation's rounding (mobilevit's patch count, 8 / 2 ceiled, would then be 5 as well as 4: every
+        Reshape after it, and all it feeds, of no bound)."""
+        return not any((layer.id, port.id) in self.data for port in layer.outputs) and \
+            all(bound is not None and is_exact(bound) for _, bound in args)
 
     def weight(self, layer: Layer, index: int, arg: Bounded) -> Bounded:
         """Input ``index`` of a computed ``layer``: a constant of A (a weight) with the bound of exactly what B's
@@ -491,8 +503,14 @@ class _Carried(Walker[Bounded]):
                 self.theirs.differ.setdefault(layer.id, []).append((index, found[0].name, ours, other))
         return value, self.drift.differs(value, theirs)
 
-    def keep(self, layer: Layer, port: Port, value: np.ndarray | None, bound: np.ndarray) -> Bounded:
-        """A computed port's pair, its bound kept for the comparisons (the walk frees what it no longer needs)."""
+    def keep(self, layer: Layer, port: Port, value: np.ndarray | None, bound: np.ndarray, ruled: bool = True
+             ) -> Bounded:
+        """A computed port's pair, its bound kept for the comparisons (the walk frees what it no longer needs). An
+        integer or boolean output of a layer no rule covers (not ``ruled``) is exact from exact inputs and may be any
+        value otherwise (Bucketize of a float that may differ gives another bucket); one of a rule, what the rule
+        says (TopK's indices may differ where its values may)."""
+        if value is not None and value.dtype.kind != "f" and not ruled and not is_exact(bound):
+            bound = np.asarray(np.inf)
         self.found[(layer.id, port.id)] = bound
         return value, bound  # type: ignore[return-value]
 
@@ -500,13 +518,9 @@ class _Carried(Walker[Bounded]):
 def _grown(args: list[Bounded], value: np.ndarray | None) -> np.ndarray:
     """The bound of a layer no rounding rule covers (no kernel, or an input OpenVINO did not expose): its inputs'
     largest bound, scaled up where its values grow beyond its inputs' peak (a relative error keeps through a
-    scaling layer), never down (an absolute error does not shrink through cos of a large angle or x - mean); an
-    integer or boolean output, exact from exact inputs, may be any value otherwise (Bucketize of a float that may
-    differ: another bucket)."""
+    scaling layer), never down (an absolute error does not shrink through cos of a large angle or x - mean)."""
     carry = max((float(np.max(b)) if b is not None and np.size(b) else np.inf if b is None else 0.0
                  for _, b in args), default=0.0)
-    if value is not None and value.dtype.kind != "f":
-        return EXACT if carry == 0.0 else np.asarray(np.inf)
     before = max((peak(v) for v, _ in args if v is not None and v.dtype.kind == "f"), default=0.0)
     after = peak(value) if value is not None and value.dtype.kind == "f" else 0.0
     return np.asarray(carry * max(1.0, after / before) if before > 0 else carry, np.float64)

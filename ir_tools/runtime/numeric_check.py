@@ -673,6 +673,19 @@ def constant_layers(graph: Graph, order: list[Layer] | None = None) -> frozenset
     return frozenset(constant)
 
 
+def data_tensors(graph: Graph) -> frozenset[PortKey]:
+    """The output ports of ``graph`` whose values depend on what the model is fed (a Parameter's or a state's values,
+    not only through a ShapeOf): OpenVINO computes them when the model runs, where the others (shape arithmetic of a
+    part, whose inputs have static dims, and constants) it may fold when it compiles."""
+    found: set[PortKey] = set()
+    for layer in graph.topological_order():
+        fed = layer.is_a("Parameter") or layer.type.lower() == "readvalue" or (not layer.is_a("ShapeOf") and any(
+            graph.producer_key(layer.id, port.id) in found for port in layer.inputs))
+        if fed:
+            found.update((layer.id, port.id) for port in layer.outputs)
+    return frozenset(found)
+
+
 def saved_arrays(report: CompareReport) -> dict[str, np.ndarray]:
     """What ``--save-outputs`` writes: OpenVINO and reference outputs, and OpenVINO's layer activations."""
     arrays = {OUTPUT_PREFIX + k: v for k, v in report.openvino_outputs.items()}

@@ -43,7 +43,15 @@ from .against import computed_tensors, match
 from .compare import Tolerances, compare_tensors
 from .executor import Interpreter, stateful, supported
 from .inputs import InputError, static_when_fed
-from .numeric_check import LAYER_PREFIX, OUTPUT_PREFIX, CompareOptions, compare_model, constant_layers, refuse_unmatched
+from .numeric_check import (
+    LAYER_PREFIX,
+    OUTPUT_PREFIX,
+    CompareOptions,
+    compare_model,
+    constant_layers,
+    data_tensors,
+    refuse_unmatched,
+)
 from .openvino import OpenVinoRun
 from .runners import ChildOpenVinoRunner
 from .verdict import fix_shapes
@@ -528,19 +536,6 @@ class _Reducer:
 
 #: Integer cut inputs up to this many elements (shapes, indices, masks) become constants of the part.
 _PINNED_ELEMENTS = 4096
-
-
-def data_tensors(graph: Graph) -> frozenset[PortKey]:
-    """The output ports of ``graph`` whose values depend on what the model is fed (a Parameter's or a state's values,
-    not only through a ShapeOf): OpenVINO computes them when the model runs, where the others (shape arithmetic of a
-    part, whose inputs have static dims, and constants) it may fold when it compiles."""
-    found: set[PortKey] = set()
-    for layer in graph.topological_order():
-        fed = layer.is_a("Parameter") or layer.type.lower() == "readvalue" or (not layer.is_a("ShapeOf") and any(
-            graph.producer_key(layer.id, port.id) in found for port in layer.inputs))
-        if fed:
-            found.update((layer.id, port.id) for port in layer.outputs)
-    return frozenset(found)
 
 
 def settle_dims(part: Graph) -> None:

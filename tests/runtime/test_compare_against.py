@@ -511,3 +511,27 @@ def test_an_index_taken_from_a_float_that_may_differ_may_differ(tmp_path, capsys
     code = main(["compare", str(tmp_path / "f32.xml"), "--against", str(tmp_path / "moved.xml"), *given])
     report = json.loads(capsys.readouterr().out)
     assert code == 1 and not report["passed"], report["outputs"]
+
+
+def test_shape_arithmetic_is_exact_against_a_twin(tmp_path, capsys) -> None:
+    """A Reshape shaped by ceil(dim / 2), computed from a ShapeOf as mobilevit computes its patch count: the rules
+    would add an implementation's rounding to 8 / 2, after which the ceiling may be 5 as well as 4 and the Reshape,
+    with all it feeds, of no bound. B computes the same shape from the same dims: exact, and the data's W (the f16
+    weight) carried through the Reshape."""
+    x = ops.parameter([1, 8, 4], np.float32, name="x")
+    scaled = ops.multiply(x, ops.constant(np.full([1, 1, 4], 1.0001, np.float32)), name="scaled")
+    dim = ops.gather(ops.shape_of(x), ops.constant(np.int64(1)), ops.constant(np.int64(0)))
+    half = ops.ceiling(ops.divide(ops.convert(dim, "f32"), ops.constant(np.float32(2.0))))
+    shape = ops.concat([ops.constant(np.array([2], np.int64)), ops.unsqueeze(ops.convert(half, "i64"),
+                                                                                ops.constant(np.int64(0))),
+                        ops.constant(np.array([-1], np.int64))], 0)
+    folded = ops.reshape(scaled, shape, False, name="folded")
+    folded.output(0).get_tensor().set_names({"folded"})
+    model = ov.Model([folded], [x], "patches")
+    ov.save_model(model, str(tmp_path / "f32.xml"), compress_to_fp16=False)
+    ov.save_model(model, str(tmp_path / "f16.xml"), compress_to_fp16=True)
+    code = main(["compare", str(tmp_path / "f32.xml"), "--against", str(tmp_path / "f16.xml"), "--per-layer",
+                 "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    [output] = report["outputs"]
+    assert code == 0 and 0 < output["bound_max"] < 1e-2 and output["max_abs_error"] > 0, output

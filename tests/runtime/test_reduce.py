@@ -286,7 +286,8 @@ def test_what_the_model_computes_from_its_inputs_stays_an_input_of_each_part() -
     OpenVINO folded when compiling, its CPU kernels never run: of a Funnel whose CPU Einsum fails compare (compiled
     at a static [1, 8]), reduce said "the model does not fail as asked". What the model computes from what it is
     fed stays an input of the part; shape arithmetic is still pinned."""
-    from ir_tools.runtime.reduce import Candidate, Runs, _Reducer, activations, data_tensors
+    from ir_tools.runtime.numeric_check import data_tensors
+    from ir_tools.runtime.reduce import Candidate, Runs, _Reducer, activations
 
     graph = ir_tools.read_valid(FIXTURES_DIR / "tiny_gpt2_f16.xml")
     runs = Runs()
