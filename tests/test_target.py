@@ -342,6 +342,26 @@ def test_migrate_check_with_runs_the_original_where_nothing_is_to_migrate(tmp_pa
 
 
 @pytest.mark.openvino
+@pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
+def test_migrate_check_with_asks_the_reference_which_release_is_right(tmp_path: Path, capsys) -> None:
+    """The static T5 encoder f16 (tests/data/networks): OpenVINO CPU loses its position bias from 2023.2 on, 2023.0
+    computes it. Migrated for 2023.0 and checked there, its output differed from this OpenVINO's on the original
+    (0.229 for 2.9) and migrate wrote nothing: the check took this release's wrong output for the original's. Where the
+    two differ, the reference now says which it sides with (compare on each): with 2023.0 on the migrated model, so
+    the file is written and the difference named this OpenVINO's."""
+    model = SAMPLES.parent / "tests" / "data" / "networks" / "t5_encoder_static_f16.xml"
+    out = tmp_path / "t5_2023.xml"
+    assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out), "--check-with",
+                 side_pythons()["2023.0"]]) == 0
+    printed = capsys.readouterr().out
+    assert "  last_hidden_state: DIFFERENT (" in printed, printed
+    assert re.search(r"the reference \(compare's rounding bounds\) sides with OpenVINO 2023\.0\.0\S* of \S+ on the "
+                     r"migrated model, not with this OpenVINO on the original, which it computes otherwise "
+                     r"\(last_hidden_state; ", printed), printed
+    assert printed.endswith(f"wrote {out} (IR v11)\n") and out.exists(), printed
+
+
+@pytest.mark.openvino
 @pytest.mark.skipif("2025.0" not in side_pythons(), reason="no OpenVINO 2025.0: set IR_TOOLS_RELEASE_PYTHONS")
 def test_migrate_check_with_another_release_than_the_target_says_so(tmp_path: Path, capsys) -> None:
     """--target 2023.0 --check-with a 2025.0 Python checked the file on 2025.0 without a word (a QA run): it warns
