@@ -612,7 +612,7 @@ def _deployment(graph: Graph, order: list[Layer], inputs: Mapping[str, np.ndarra
     scratch = CompareReport(report.model, {})
     LayerCheck(graph, order, options.tolerances, scratch, constant, folded, None, {}, ran.reads).run(ran.layers)
     pinned = {layer.layer_id: layer.passed for layer in report.layers}
-    moved = [_moved(layer.name, layer.kind, layer.line, layer.outputs) for layer in scratch.layers
+    moved = [moved_beyond(layer.name, layer.kind, layer.line, layer.outputs) for layer in scratch.layers
              if not layer.passed and pinned.get(layer.layer_id, True)]
     plain = deployed.infer(inputs).outputs
     fed = fed_outputs(graph)
@@ -624,13 +624,14 @@ def _deployment(graph: Graph, order: list[Layer], inputs: Mapping[str, np.ndarra
                   for name, value in ran.outputs.items())
     return {"config": dict(options.deployed), "layers_compared": len(scratch.layers),
             "outputs_changed": changed, "layers_moved": moved,
-            "outputs_moved": [_moved(t.name, None, None, [t]) for t in outputs
+            "outputs_moved": [moved_beyond(t.name, None, None, [t]) for t in outputs
                               if not t.passed and pinned_outputs.get(t.name, True)],
-            "outputs": [_moved(t.name, None, None, [t]) for t in outputs]}
+            "outputs": [moved_beyond(t.name, None, None, [t]) for t in outputs]}
 
 
-def _moved(name: str, kind: str | None, line: int | None, outputs: list[TensorComparison]) -> dict:
-    """A layer or output the deployment settings moved beyond its bound: how far (the worst of its outputs)."""
+def moved_beyond(name: str, kind: str | None, line: int | None, outputs: list[TensorComparison]) -> dict:
+    """A layer or output the deployment settings moved beyond its bound: how far (the worst of its outputs), as the
+    report's ``deployment`` lists it."""
     worst = max(outputs, key=lambda t: (t.error_to_bound or 0.0, t.max_abs_error))
     return {"name": name, "type": kind, "line": line, "error_to_bound": worst.error_to_bound,
             "max_abs_error": worst.max_abs_error}

@@ -231,14 +231,15 @@ def run_openvino(
 
 
 def run_openvino_steps(graph: Graph, steps: list[Mapping[str, np.ndarray]], files: ModelFiles | None = None,
-                       per_layer: bool = False,
-                       hidden: frozenset[str] = frozenset()) -> list[tuple[OpenVinoRun, dict[str, np.ndarray]]]:
+                       per_layer: bool = False, hidden: frozenset[str] = frozenset(),
+                       deployed: Mapping[str, str] | None = None) -> list[tuple[OpenVinoRun, dict[str, np.ndarray]]]:
     """Run a stateful model on CPU over ``steps`` (each step's inputs, by input name) on one infer request, its state
     reset first and carried from step to step (``openvino_infer.infer_steps``): per step, the outputs (and with
-    ``per_layer`` the activations, as ``run_openvino``) and what each variable holds after it, by variable id."""
+    ``per_layer`` the activations, as ``run_openvino``) and what each variable holds after it, by variable id.
+    ``deployed``: settings over ``CPU_CONFIG``, as ``run_openvino``'s."""
     core = ov.Core()
     model = load(graph, core, files)
-    config = supported(core, CPU_CONFIG)
+    config = {**supported(core, CPU_CONFIG), **(deployed or {})}
     reads: dict[str, list[str]] = {}
     try:
         ran = infer_steps(core, model, [parameter_inputs(graph, inputs) for inputs in steps], config, per_layer,

@@ -23,6 +23,9 @@
 6. With ``options.per_layer`` the outputs come from the run with every layer an output, which OpenVINO compiles
    otherwise: the model as it is runs the steps too, and each step's outputs are held to that run's
    (``numeric_check.compiled_as_is``, named ``NAME (step K)``; not for a model holding a FakeQuantize).
+7. With ``options.deployed`` (``--config``: a KV cache of u8, dynamic quantization), the steps run again as
+   deployed, and the report's ``deployment`` says which step's layers, outputs and variables those settings move
+   beyond their bound, as for one inference (``numeric_check``): a measured deviation, not in the verdict.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from .numeric_check import (
     constant_layers,
     fed_outputs,
     levels_may_flip,
+    moved_beyond,
     named_tolerances,
 )
 from .openvino import ModelFiles, OpenVinoRun, run_openvino_steps
@@ -70,9 +74,6 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     if options.compare_constants:
         raise UnsupportedError("compare --steps compares every output and every state after each step; "
                                "--compare-constants does not take steps yet")
-    if options.deployed:  # (not left out in silence: the report would say nothing of the settings)
-        raise IrToolsError("--config (CompareOptions.deployed) compares one inference as deployed; a stateful "
-                           "model's steps do not take it yet", code="E-USAGE")
     if options.saved and not any(key.endswith(")") and "(step " in key for key in options.saved):
         raise InputError("--load-outputs: the saved outputs are of one inference, not of steps (no name ends in "
                          "'(step K)'), so none would be compared: save them with `compare --steps N --save-outputs`")
@@ -150,7 +151,51 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
         if failed and report.first_divergence is None:
             layer, t = min(failed, key=lambda e: position[e[0].id] if e[0] is not None else len(order))
             report.first_divergence = {"step": k, "tensor": t.name, **located(layer)}
+    if options.deployed:
+        report.deployment = _deployment(graph, order, constant, list(steps), files, options, report, ours,
+                                        layers_wanted)
     return report
+
+
+def _deployment(graph: Graph, order: list[Layer], constant: frozenset[str], steps: list[Mapping[str, np.ndarray]],
+                files: ModelFiles | None, options: CompareOptions, report: CompareReport,
+                ours: list[tuple[dict[str, Bounded], dict[str, Bounded]]], layers_wanted: bool) -> dict:
+    """Rule 7: the steps again with ``options.deployed`` over the pinned settings (a KV cache of u8, say), as
+    ``numeric_check`` runs one inference so: with every layer an output, each step's layers checked on their own
+    inputs (rule 4, ``LAYER (step K)``); the model as it is, each step's outputs and variables against the
+    reference's; those the settings moved beyond their bound (a measured deviation, not in the verdict), and how
+    many step outputs they changed at all (the same kind of run against the pinned one)."""
+    hidden = frozenset(graph.layer(lid).name for lid in constant)
+    layered = run_openvino_steps(graph, steps, files, True, hidden, options.deployed)
+    plain = run_openvino_steps(graph, steps, files, deployed=options.deployed)
+    pinned = {t.name: t.passed for lay in report.layers for t in lay.outputs}
+    held: dict[str, np.ndarray] = {}
+    compared, moved = 0, []
+    for k, (run, states) in enumerate(layered, 1):
+        part = CompareReport(report.model, report.config)
+        _per_layer(graph, order, constant, run, held, k, options, part)
+        held = states
+        compared += len(part.layers)
+        moved += [moved_beyond(f"{lay.name} (step {k})", lay.kind, lay.line, lay.outputs) for lay in part.layers
+                  if not lay.passed and all(pinned.get(t.name, True) for t in lay.outputs)]
+    fed, tolerances = fed_outputs(graph), options.tolerances
+    outputs: list[TensorComparison] = []
+    for k, ((run, states), (bounded, variables)) in enumerate(zip(plain, ours, strict=True), 1):
+        outputs += [compare_tensors(f"{name} (step {k})", run.outputs[name], as_cpu_holds(expected, name in fed),
+                                    *tolerances.for_name(name), bound=bound)
+                    for name, (expected, bound) in bounded.items()]
+        outputs += [compare_tensors(f"state {vid} (step {k})", as_variable(states[vid], expected),
+                                    as_cpu_holds(expected), *tolerances.for_name(vid), bound=bound)
+                    for vid, (expected, bound) in variables.items() if vid in states]
+    pinned_outputs = {t.name: t.passed for t in report.outputs}
+    changed = sum(not np.array_equal(value, report.openvino_outputs[f"{name} (step {k})"], equal_nan=True)
+                  for k, (run, _) in enumerate(layered if layers_wanted else plain, 1)
+                  for name, value in run.outputs.items())
+    return {"config": dict(options.deployed), "layers_compared": compared, "outputs_changed": changed,
+            "layers_moved": moved,
+            "outputs_moved": [moved_beyond(t.name, None, None, [t]) for t in outputs
+                              if not t.passed and pinned_outputs.get(t.name, True)],
+            "outputs": [moved_beyond(t.name, None, None, [t]) for t in outputs]}
 
 
 def as_variable(value: np.ndarray, like: np.ndarray) -> np.ndarray:

@@ -115,6 +115,38 @@ def test_config_measures_the_outputs_on_the_model_compiled_as_deployed(capsys) -
         f"{expected:.3g}" in capsys.readouterr().out
 
 
+def test_config_runs_a_stateful_model_s_steps_as_deployed(capsys) -> None:
+    """--config on a stateful model was refused ("a stateful model's steps do not take it yet"), though the settings
+    a language model is deployed with are there (a KV cache of u8, activations quantized in groups): the steps run
+    again as deployed, and each step's outputs and variables are measured against the reference, on the model
+    compiled as deployed with only its outputs (here OpenVINO run by hand over the same steps), its layers on a
+    compile with every layer an output; the verdict is the pinned run's."""
+    import numpy as np
+    import openvino as ov
+
+    import ir_tools
+    from ir_tools.runtime.openvino import CPU_CONFIG
+
+    setting = {"DYNAMIC_QUANTIZATION_GROUP_SIZE": "32", "KV_CACHE_PRECISION": "u8"}
+    graph = read_ir(LLAMA_INT4)
+    steps = ir_tools.random_steps(graph, 2, 0)
+    report = ir_tools.compare_steps(graph, steps, ir_tools.CompareOptions(deployed=setting))
+    model = ov.Core().read_model(LLAMA_INT4)
+    request = ov.Core().compile_model(model, "CPU", {**CPU_CONFIG, **setting}).create_infer_request()
+    request.reset_state()
+    for k, inputs in enumerate(steps, 1):
+        request.infer(inputs)
+        logits = np.array(request.get_tensor("logits").data)
+        expected = float(np.max(np.abs(logits - report.reference_outputs[f"logits (step {k})"])))
+        [found] = [m for m in report.deployment["outputs"] if m["name"] == f"logits (step {k})"]
+        assert found["max_abs_error"] == pytest.approx(expected, rel=1e-6), found
+    names = {m["name"] for m in report.deployment["outputs"]}
+    assert {f"state {v.info.variable_id} (step 2)" for v in model.get_variables()} <= names, names
+    assert report.deployment["config"] == setting and report.deployment["layers_compared"] > 0
+    assert main(["compare", str(LLAMA_INT4), "--steps", "2", "--config", "KV_CACHE_PRECISION=u8"]) == 0
+    assert "deployed as KV_CACHE_PRECISION=u8 (a measured deviation" in capsys.readouterr().out
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory) -> dict[Path, Path]:
     """Each fixture's outputs and activations saved by ``compare --per-layer --save-outputs`` (its steps too)."""

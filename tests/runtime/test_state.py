@@ -190,21 +190,6 @@ def test_steps_refusals(capsys, tmp_path, model, args, says) -> None:
     assert says in err and "Traceback" not in err and "E-INTERNAL" not in err
 
 
-def test_deployment_settings_are_refused_over_steps_by_the_library_as_by_the_cli(capsys) -> None:
-    """``compare --config`` on a stateful model is E-USAGE; ``ir_tools.compare_steps`` with
-    ``CompareOptions(deployed=...)`` ran the steps as pinned and passed, the settings left out in silence (the
-    report's deployment None). Both now refuse it, in the same words."""
-    import ir_tools
-
-    graph = ir_tools.read_valid(FIXTURE)
-    options = ir_tools.CompareOptions(deployed={"INFERENCE_PRECISION_HINT": "bf16"})
-    with pytest.raises(IrToolsError) as refused:
-        ir_tools.compare_steps(graph, ir_tools.random_steps(graph, 2), options)
-    assert refused.value.code == "E-USAGE"
-    assert main(["compare", str(FIXTURE), "--config", "INFERENCE_PRECISION_HINT=bf16"]) == 2
-    assert f"error[E-USAGE]: {refused.value.message}" in capsys.readouterr().err
-
-
 def test_inputs_without_steps_run_one_step(capsys, tmp_path) -> None:
     """--inputs feed one inference: without --steps a stateful model runs that one step (the default 2 draws the
     second step's tokens, which --inputs do not hold), and compares it; an explicit --steps 2 stays refused."""
