@@ -223,8 +223,9 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     except IrToolsError as exc:  # OpenVINO refuses the corrected model
         return _not_corrected(args, diags, [Diagnostic("error", exc.code, exc.message, exc.loc)])
     if not changed and args.ir_version in (None, graph.ir_version):
-        if fixable:  # found where fix_dims writes nothing: inside a Loop, If or TensorIterator body
-            print("not written: none of the dims above could be corrected (ports inside a body are not)")
+        if fixable:  # found where fix_dims writes nothing: inside a body the shape walk did not re-infer
+            print("not written: none of the dims above could be corrected (inside the bodies of a Loop or an If whose "
+                  "trip count or condition ir_tools cannot compute, ports are not)")
             return EXIT_FOUND
         print(f"nothing to fix: {args.model} declares the dims and precisions inferred (IR v{graph.ir_version}); "
               "nothing written")

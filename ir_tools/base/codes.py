@@ -78,7 +78,7 @@ _TABLE = (
          "the precisions of an edge's two ends differ (an input port without one takes its producer's, as in "
          "OpenVINO)"),
     Code("E-EDGE-DIMS", "error", "checks", "the declared dims of an edge's two ends differ; inside a body too "
-         "(`LAYER/BODY/INNER`; `shapes --fix` writes no dims in a body)"),
+         "(`LAYER/BODY/INNER`)"),
     Code("E-BIN-MISSING", "error", "checks",
          "Const layers but no `.bin` file, or one that cannot be read or is a git LFS pointer (reported at the first)"),
     Code("E-CONST-BOUNDS", "error", "checks",

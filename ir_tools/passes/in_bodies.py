@@ -29,8 +29,9 @@ class InBodies(Pass):
     2. a layer whose body changed gets its children again from the graphs (``bodies.with_bodies``: port maps kept, so
        a pass must keep a body's Parameters and Results; a Const it made carries its payload, which the writer lays
        out in the one ``.bin``) and is ``touch``ed;
-    3. the gate after this pass checks the model, whose shape walk re-infers each body with the shapes its layer
-       feeds it (a body's findings named ``LAYER/BODY/INNER``).
+    3. the re-inference after this pass writes each body's dims as the shapes its layer feeds it give them
+       (``shapes.fix_dims``), and the gate checks the model, its shape walk re-inferring each body so (a body's
+       findings named ``LAYER/BODY/INNER``).
     """
 
     records_changes = True
@@ -73,9 +74,9 @@ def set_bodies(graph: Graph, layer: Layer, changed: Sequence[Graph]) -> None:
     from its Parameters' declared ones, then written as the layer's children with its port maps as they were (a
     Const made in a body carries its bytes, which ``write_ir`` lays out in the model's ``.bin``), the layer
     ``touch``ed. The port maps name a body's Parameters and Results, so a body must keep them, their ids and order;
-    E-PASS otherwise. Run it inside a pass: ``Pass.run``'s gate then checks the model, every body re-inferred with
-    the shapes its layer feeds it. E-USAGE, the layer untouched, for a body whose layers hold what the IR cannot
-    (``writer.refuse_misfits``: they are written into the layer's children here)."""
+    E-PASS otherwise. Run it inside a pass: ``Pass.run`` then writes every body's dims as the shapes its layer feeds
+    it give them, and its gate checks the model. E-USAGE, the layer untouched, for a body whose layers hold what the
+    IR cannot (``writer.refuse_misfits``: they are written into the layer's children here)."""
     now = subgraphs(graph, require_graph(graph, "set_bodies").own(layer))  # (the Parameters and Results the maps name)
     if isinstance(changed, Graph) or not isinstance(changed, Sequence):
         raise IrToolsError(f"set_bodies takes a list of the layer's bodies ([body]: bodies(graph, layer) gives them), "

@@ -28,7 +28,9 @@ Rules:
    Parameters given the shapes the layer feeds them (ops/control_flow.py says which); what that walk finds inside
    (E-SHAPE, E-OP...) is reported at the layer, naming the body layer ``LAYER/BODY/INNER``; a body layer this walk
    cannot re-infer leaves the layer not re-inferred (rule 4). Its trip count or condition, where computed from a
-   Parameter's data with no ShapeOf upstream, is unknown to OpenVINO as to us (neither a constant nor bounded).
+   Parameter's data with no ShapeOf upstream, is unknown to OpenVINO as to us (neither a constant nor bounded). What
+   each body's last re-inference found (a Loop's body inferred again with its merged Parameters relaxed: the last)
+   is kept (``Propagation.bodies``), and ``fix_dims`` writes it into the body as into the model (``_fix_bodies``).
 """
 
 from __future__ import annotations
@@ -43,10 +45,10 @@ from pathlib import Path
 import numpy as np
 
 from ..base.diagnostics import Diagnostic
-from ..base.dims import Shape, declared_within, shape_from_ints, shape_to_ints, show, show_shape
+from ..base.dims import Shape, declared_within, format_shape, shape_from_ints, shape_to_ints, show, show_shape
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError
-from ..ir.bodies import Subgraph, located, subgraphs
+from ..ir.bodies import Subgraph, fresh_subgraphs, located, subgraphs, with_bodies
 from ..ir.model import Graph, Layer, Port, PortRecord, RtNode
 from ..ir.reader import graph_of
 from ..ir.walker import PortKey, Walker
@@ -73,6 +75,10 @@ class Propagation:
     openvino: dict[PortKey, TensorType] | None = None  # OpenVINO's inference ``adopt`` was given (None: not asked)
     revision: int = 0  # how many ``Graph.changes`` the graph had when it was propagated
     walked: set[str] | None = None  # continued from an earlier propagation: the ids of the layers walked again
+    # a TensorIterator, Loop or If this walk ran (by id) -> its bodies' last re-inference, by position (rule 6)
+    bodies: dict[str, dict[int, Propagation]] = field(default_factory=dict)
+    # of a body's: the shapes its layer fed its Parameters (by id) where their ``shape`` attribute gives another
+    fed: dict[str, Shape] = field(default_factory=dict)
 
 
 def declared_type(port: Port) -> TensorType:
@@ -276,7 +282,7 @@ class ShapeWalker(Walker[TensorType]):
     def bind(self, layer: Layer) -> Bodies:
         """A TensorIterator's, Loop's or If's port maps and bodies, each re-inferred by a walk of its own (rule 6)."""
         subs = subgraphs(self.graph, layer)
-        return Bodies(tuple(s.port_map for s in subs), tuple(_ShapeBody(s, self, layer) for s in subs))
+        return Bodies(tuple(s.port_map for s in subs), tuple(_ShapeBody(s, self, layer, i) for i, s in enumerate(subs)))
 
     def body_values(self, layer: Layer, spec: OpSpec) -> _BodyInputs | None:
         """``input_values`` for a TensorIterator, Loop or If (rule 6): a trip count or condition computed from a
@@ -410,6 +416,7 @@ class ShapeWalker(Walker[TensorType]):
         trusted = {layer.id for layer in since.not_inferred if layer.id not in gone}
         trusted.update(layer.id for layer in result.not_inferred)
         result.not_inferred = [layer for layer in self.order if layer.id in trusted]
+        result.bodies = {owner: found for owner, found in since.bodies.items() if owner not in gone} | result.bodies
         return result
 
     def _computable(self, layer: Layer) -> bool:
@@ -500,7 +507,10 @@ class _BodyWalker(ShapeWalker):
     def run_node(self, layer: Layer, args: list[TensorType]) -> list[TensorType]:
         found = super().run_node(layer, args)
         if layer.id in self.fed and layer.is_a("Parameter"):
-            return [self.intern(TensorType(found[0].element, self.fed[layer.id]))]
+            shape = self.fed[layer.id]
+            if found[0].shape != shape:
+                self.result.fed[layer.id] = shape
+            return [self.intern(TensorType(found[0].element, shape))]
         return found
 
 
@@ -508,14 +518,16 @@ class _ShapeBody:
     """One body of a layer, re-inferred on demand (``ops.control_flow.ShapeBody``); its findings, located inside the
     layer (``LAYER/BODY/INNER``), join the outer walk's, those of its last re-inference only."""
 
-    def __init__(self, sub: Subgraph, outer: ShapeWalker, owner: Layer):
-        self.sub, self.outer, self.owner = sub, outer, owner
+    def __init__(self, sub: Subgraph, outer: ShapeWalker, owner: Layer, index: int):
+        self.sub, self.outer, self.owner, self.index = sub, outer, owner, index
         self.reported: list[Diagnostic] = []
 
     def infer(self, shapes: dict[int, Shape]) -> list[BodyValue] | None:
         sub = self.sub
         walker = _BodyWalker(sub.graph, {sub.parameters[i].id: shape for i, shape in shapes.items()})
         walker.run()
+        walker.result.types = walker.env
+        self.outer.result.bodies.setdefault(self.owner.id, {})[self.index] = walker.result  # (the last, rule 6)
         found = [self.located(d) for d in walker.result.diagnostics]
         diagnostics = self.outer.result.diagnostics
         for d in self.reported:
@@ -622,8 +634,9 @@ def fix_until_settled(graph: Graph, result: Propagation,
     ``fix_dims`` alone left the ports after an adopted layer stale: ``shapes --fix`` wrote the 7 ports ``check`` found
     on a stateful Llama made static, then found 76 after them. ``ask``: where OpenVINO was not asked for ``result``
     (``check`` asks it only of a file otherwise clean), it is asked once our rules have nothing more to write (it may
-    decline: None), and what it infers is adopted as well. Returns how many ports it corrected (once each)."""
-    before = {layer.id: (layer.input_records(), layer.output_records()) for layer in graph.layers()}
+    decline: None), and what it infers is adopted as well. Returns how many ports it corrected (once each), those
+    inside bodies too (a body Parameter whose shape attribute alone was rewritten: its port)."""
+    before = _port_records(graph, result)
     changed_in = 0
     for _ in range(MAX_FIX_ROUNDS):
         if not fix_dims(graph, result):
@@ -641,21 +654,37 @@ def fix_until_settled(graph: Graph, result: Propagation,
         if adopted is not None:
             adopt(result, adopted)
     corrected = 0
-    for layer in graph.layers() if changed_in else ():
-        inputs, outputs = before.get(layer.id, ((), ()))
-        for old, record in zip((*inputs, *outputs), (*layer.input_records(), *layer.output_records()), strict=False):
-            corrected += _corrects(old, (record[2], record[1]))
+    for key, (inputs, outputs, shape) in _port_records(graph, result).items() if changed_in else ():
+        old_inputs, old_outputs, old_shape = before.get(key, ((), (), shape))
+        ports = sum(_corrects(old, (record[2], record[1]))
+                    for old, record in zip((*old_inputs, *old_outputs), (*inputs, *outputs), strict=False))
+        corrected += ports or shape != old_shape
     return corrected
 
 
-#: The inferred types each graph's declared dims were last found to agree with (``agreed_with``).
-_AGREED: weakref.WeakKeyDictionary[Graph, dict[PortKey, TensorType]] = weakref.WeakKeyDictionary()
+def _port_records(graph: Graph, result: Propagation, scope: tuple[str | int, ...] = (),
+                  ) -> dict[tuple, tuple[tuple[PortRecord, ...], tuple[PortRecord, ...], str | None]]:
+    """Each layer's input and output port records and its ``shape`` attribute (a body Parameter's may be rewritten)
+    by (scope, layer id), with those of the bodies ``result`` re-inferred (nested ones too; scope: each owner's id
+    and the body's position): what ``fix_until_settled`` counts corrections over."""
+    found = {(scope, layer.id): (layer.input_records(), layer.output_records(), layer.attrs.get("shape"))
+             for layer in graph.layers()}
+    for owner, bodies in result.bodies.items():
+        for i, sub in enumerate(subgraphs(graph, graph.layer(owner))):
+            if i in bodies:
+                found.update(_port_records(sub.graph, bodies[i], (*scope, owner, i)))
+    return found
 
 
-def agreed_with(graph: Graph, types: dict[PortKey, TensorType]) -> None:
-    """Say that ``graph``'s declared dims agree with ``types`` (a check found no error, or ``fix_dims`` wrote
-    them): a declared refinement of a port stays only while the port's inferred type is still that one."""
-    _AGREED[graph] = types
+#: The propagation each graph's declared dims were last found to agree with (``agreed_with``).
+_AGREED: weakref.WeakKeyDictionary[Graph, Propagation] = weakref.WeakKeyDictionary()
+
+
+def agreed_with(graph: Graph, result: Propagation) -> None:
+    """Say that ``graph``'s declared dims agree with ``result``'s types, its bodies' with theirs (a check found no
+    error, or ``fix_dims`` wrote them): a declared refinement of a port stays only while the port's inferred type is
+    still that one."""
+    _AGREED[graph] = result
 
 
 def fix_dims(graph: Graph, result: Propagation) -> int:
@@ -669,12 +698,15 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
     writes), and a declared refinement (static dims within the inferred ones, as OpenVINO's IR v10 serializer wrote
     an interval's upper bound) unless the port's inferred type changed since the graph's declared dims last agreed
     with it (``agreed_with``): then the dims are stale, as after a pass that made an input dynamic, and the
-    inferred ones are written (-1 where not static, as OpenVINO's serializer writes them)."""
+    inferred ones are written (-1 where not static, as OpenVINO's serializer writes them).
+
+    The bodies of the TensorIterators, Loops and Ifs the propagation ran are written alike (``_fix_bodies``)."""
     changed = 0
     # (precision, dims, id of the inferred type, whether a refinement stays) -> what is written (``_written``)
     written: dict[tuple, tuple] = {}
     types, walked = result.types, result.walked
-    agreed = _AGREED.get(graph)
+    agreed_result = _AGREED.get(graph)
+    agreed = None if agreed_result is None else agreed_result.types
     touched: list[str] = []
     outputs: dict[tuple[str, int], tuple] = {}  # an output port -> its (dims, precision) now (the first of its id)
     for layer in graph.layers() if walked is None else map(graph.layer, walked):
@@ -723,9 +755,43 @@ def fix_dims(graph: Graph, result: Propagation) -> int:
                 port.dims, port.precision = source
                 changed += _corrects(records[i], source)
                 touched.append(layer.id)
+    for owner, bodies in result.bodies.items():
+        if walked is not None and owner not in walked:
+            continue
+        corrected = _fix_bodies(graph, graph.layer(owner), bodies,
+                                {} if agreed_result is None else agreed_result.bodies.get(owner, {}))
+        if corrected is not None:
+            changed += corrected
+            touched.append(owner)
     graph.touch(*touched)
-    agreed_with(graph, types)
+    agreed_with(graph, result)
     return changed
+
+
+def _fix_bodies(graph: Graph, owner: Layer, bodies: dict[int, Propagation], agreed: dict[int, Propagation],
+                ) -> int | None:
+    """``fix_dims`` inside ``owner``'s bodies, each with its last re-inference (``bodies``, by position: the dims its
+    layer's inputs give it, rule 6; an If's body its constant condition does not select, as its Parameters declare,
+    as OpenVINO infers it), nested bodies too, a declared refinement staying while the body's inferred type is the one
+    its dims last agreed with (``agreed``: the bodies of the owner's ``agreed_with``); a Parameter fed another shape
+    than its ``shape`` attribute gives has the attribute written too (as OpenVINO writes it, and its port's dims
+    follow from it). The bodies go back through ``with_bodies``, the one way back; returns the number of ports
+    corrected (a Parameter whose shape attribute alone was stale: its port), None where nothing changed."""
+    subs = fresh_subgraphs(graph, owner)
+    corrected = 0
+    for i, body in bodies.items():
+        inner = subs[i].graph
+        if i in agreed:
+            agreed_with(inner, agreed[i])
+        declared = {pid: inner.layer(pid).output_records() for pid in body.fed}
+        for pid, shape in body.fed.items():
+            inner.layer(pid).attrs["shape"] = format_shape(shape)
+        corrected += fix_dims(inner, body)
+        corrected += sum(inner.layer(pid).output_records() == records for pid, records in declared.items())
+    if not corrected:
+        return None
+    owner.children = with_bodies(owner, subs)
+    return corrected
 
 
 def _corrects(declared: PortRecord, written: tuple[tuple[int, ...] | None, str | None]) -> bool:

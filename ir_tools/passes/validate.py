@@ -93,7 +93,7 @@ def check_graph(graph: Graph, fixed: Propagation | None = None, warnings: bool =
             return [*graph.load_diagnostics, *found], None
     if result is not None and not has_errors(diags):
         _PASSED[graph] = result
-        agreed_with(graph, result.types)
+        agreed_with(graph, result)
     return list(dict.fromkeys(diags)), result  # the same finding reached twice is reported once
 
 
