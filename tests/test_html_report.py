@@ -562,3 +562,27 @@ def test_a_derived_tolerance_is_said_so_in_the_header(open_report, tmp_path: Pat
     capsys.readouterr()
     header = open_report(page).page.inner_text("#config")
     assert "tolerance (derived): " in header and "atol 0" not in header, header
+
+
+@pytest.mark.openvino
+def test_the_page_says_what_deployment_settings_move_and_what_is_computed_otherwise(open_report, tmp_path: Path,
+                                                                                    capsys) -> None:
+    """The text report says which layers and outputs --config's settings move and which outputs the model as it is
+    compiled computes otherwise; the page said neither (its verdict names the latter). Both are listed now: the
+    GPT-2 fixture deployed at bf16, and the static T5 encoder whose compiled model loses its position bias."""
+    from ir_tools.cli import main
+
+    page = tmp_path / "deployed.html"
+    assert main(["compare", str(ROOT / "tests" / "data" / "target" / "tiny_gpt2_f16.xml"), "--config",
+                 "INFERENCE_PRECISION_HINT=bf16", "--html", str(page), "--format", "json"]) == 0
+    deployment = json.loads(capsys.readouterr().out)["deployment"]
+    opened = open_report(page)
+    lists = opened.page.inner_text("#lists")
+    assert "Deployed as INFERENCE_PRECISION_HINT=bf16" in lists, lists
+    assert f"{len(deployment['layers_moved'])} of {deployment['layers_compared']} layers moved" in lists, lists
+    assert "output logits" in lists and not opened.problems, opened.problems
+    page = tmp_path / "t5.html"
+    assert main(["compare", str(ROOT / "tests" / "data" / "networks" / "t5_encoder_static_f16.xml"), "--html",
+                 str(page), "-q"]) == 1
+    lists = open_report(page).page.inner_text("#lists")
+    assert "Computed otherwise compiled as it is (1)" in lists and "last_hidden_state: max abs difference" in lists

@@ -73,6 +73,10 @@ def compare_html(graph: Graph, report: dict) -> str:
         "outputs": [_tensor(t) for t in report["outputs"]],
         "first": first_index,
         "other": other,
+        # what the text report says besides: the outputs computed otherwise as the model is compiled, and --config's
+        # deviation (not in the verdict)
+        "compiled_otherwise": _number([t for t in report.get("compiled_as_is", []) if not t["passed"]]),
+        "deployment": _number(report.get("deployment")),
     }
     title = f"ir-tools compare: {report['model']}"
     return _page(title, {"kind": "compare", "title": title, "summary": summary, "plot": plot, "info": info,

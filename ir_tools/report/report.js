@@ -136,12 +136,30 @@
     return `<h2>${esc(title)} (${items.length})</h2><ul>${items.slice(0, limit).join("")}${more}</ul>`;
   }
 
+  function deployed(d) { // --config: what the settings moved beyond its bound, as the text report says it
+    if (!d) return "";
+    const settings = Object.entries(d.config).map(([k, v]) => `${k}=${v}`).join(", ");
+    const ratio = (m) => m.error_to_bound === null ? "no bound" : `error/bound ${num(m.error_to_bound)}`;
+    const moved = new Set(d.outputs_moved.map((m) => m.name));
+    return `<h2>Deployed as ${esc(settings)}</h2><p class="muted">a measured deviation of these settings, not a ` +
+      `defect; not in the verdict: ${d.layers_moved.length} of ${d.layers_compared} layers moved beyond their bound` +
+      (d.outputs_changed ? "" : "; these settings change no output bit on this CPU") + "</p><ul>" +
+      d.outputs.map((m) => `<li>output ${esc(m.name)}${moved.has(m.name) ? " moved beyond its bound" : ""}: max abs ` +
+        `${num(m.max_abs_error)} (${ratio(m)})</li>`).join("") + "</ul>" +
+      listHtml("Layers the settings moved", d.layers_moved.map((m) => `<li>${esc(m.name)} (${esc(m.type)}, line ` +
+        `${m.line}): max abs ${num(m.max_abs_error)} (${ratio(m)})</li>`), 300);
+  }
+
   function lists() {
     const s = D.summary;
     let html = "";
     const item = (i, text) => `<li data-go="${i}">${esc(NODES[i][1])}${text ? ": " + esc(text) : ""}</li>`;
     if (D.kind === "compare") {
       if (s.outputs.length) html += "<h2>Outputs</h2>" + s.outputs.map(tensorHtml).join("");
+      html += listHtml("Computed otherwise compiled as it is", s.compiled_otherwise.map((t) =>
+        `<li>${esc(t.name)}: max abs difference ${num(t.max_abs_difference)}, beyond the ${num(t.limit)} two ` +
+        "implementations may differ by, from the run whose layers were checked</li>"), 100);
+      html += deployed(s.deployment);
       const failed = [], unchecked = [];
       NODES.forEach((n, i) => {
         if (n[6] === "fail" || n[6] === "first") failed.push(i);
