@@ -31,6 +31,11 @@ Rules:
    Parameter's data with no ShapeOf upstream, is unknown to OpenVINO as to us (neither a constant nor bounded). What
    each body's last re-inference found (a Loop's body inferred again with its merged Parameters relaxed: the last)
    is kept (``Propagation.bodies``), and ``fix_dims`` writes it into the body as into the model (``_fix_bodies``).
+   OpenVINO's reader also builds each body from its Parameters' declared shapes and validates it before the layer
+   feeds it, and refuses the file where a body layer refuses them: so a body whose layer feeds a Parameter another
+   shape than it declares is walked once more, as declared, its port dims not compared (``_ShapeBody.as_declared``:
+   once per body, nested ones too); what its layers refuse there is reported at the body layer as above, saying so,
+   unless the walk as fed reports at that body layer (docs/SEMANTICS.md section 8b).
 """
 
 from __future__ import annotations
@@ -112,6 +117,8 @@ class Memo:
         # (precision, dims, id of an interned inferred type) -> whether a port declaring them agrees with it
         self.agreeing: dict[tuple[str | None, tuple[int, ...] | None, int], bool] = {}
         self.small: dict[int, tuple[TensorType, bool]] = {}  # id of a type -> (that type, ``_small`` of it)
+        # a body's: what its layers refuse of its Parameters' declared shapes (``_ShapeBody.as_declared``)
+        self.as_declared: list[Diagnostic] | None = None
 
 
 _MEMOS: weakref.WeakKeyDictionary[Graph, Memo] = weakref.WeakKeyDictionary()
@@ -136,6 +143,10 @@ class ShapeWalker(Walker[TensorType]):
     ports as records (``Layer.output_records``) and makes Port objects only for a port it reports on,
     so it leaves few objects for the cyclic GC.
     """
+
+    #: Whether the declared dims of output ports are compared with the inferred ones (rule 3); a body's walk from its
+    #: declared Parameter shapes compares none (rule 6): OpenVINO ignores them, and the walk it writes is the fed one.
+    compares = True
 
     def __init__(self, graph: Graph):
         super().__init__(graph)
@@ -207,8 +218,8 @@ class ShapeWalker(Walker[TensorType]):
             # (a port declared without dims is a scalar or a dynamic rank: OpenVINO's serializer writes both so)
             return [self.declared_type(r[1], r[2] or None) for r in records]
         self.result.inferred.add(layer.id)
-        clean = key is not None
-        for record, inferred in zip(records, outputs, strict=False):
+        clean = key is not None and self.compares
+        for record, inferred in zip(records, outputs, strict=False) if self.compares else ():
             # the same interned type, or one the declared dims and precision are known to agree with: nothing to report
             if self.declared_type(record[1], record[2]) is not inferred and not self.agrees(record, inferred) and \
                     not _kept_compressed(layer, record, args, inferred):
@@ -498,11 +509,12 @@ class _BodyInputs(Sequence):
 
 
 class _BodyWalker(ShapeWalker):
-    """A body's shape walk, its Parameters given the shapes their layer feeds them (their element types their own)."""
+    """A body's shape walk, its Parameters given the shapes their layer feeds them (their element types their own);
+    ``compares``: as ``ShapeWalker``'s (a walk inside a body walked as declared compares no port either)."""
 
-    def __init__(self, graph: Graph, fed: dict[str, Shape]):
+    def __init__(self, graph: Graph, fed: dict[str, Shape], compares: bool = True):
         super().__init__(graph)
-        self.fed = fed
+        self.fed, self.compares = fed, compares
 
     def run_node(self, layer: Layer, args: list[TensorType]) -> list[TensorType]:
         found = super().run_node(layer, args)
@@ -516,7 +528,8 @@ class _BodyWalker(ShapeWalker):
 
 class _ShapeBody:
     """One body of a layer, re-inferred on demand (``ops.control_flow.ShapeBody``); its findings, located inside the
-    layer (``LAYER/BODY/INNER``), join the outer walk's, those of its last re-inference only."""
+    layer (``LAYER/BODY/INNER``), join the outer walk's, those of its last re-inference only, with what the body as
+    declared is refused (``as_declared``) at the body layers where that re-inference found nothing."""
 
     def __init__(self, sub: Subgraph, outer: ShapeWalker, owner: Layer, index: int):
         self.sub, self.outer, self.owner, self.index = sub, outer, owner, index
@@ -524,11 +537,15 @@ class _ShapeBody:
 
     def infer(self, shapes: dict[int, Shape]) -> list[BodyValue] | None:
         sub = self.sub
-        walker = _BodyWalker(sub.graph, {sub.parameters[i].id: shape for i, shape in shapes.items()})
+        walker = _BodyWalker(sub.graph, {sub.parameters[i].id: shape for i, shape in shapes.items()},
+                             self.outer.compares)
         walker.run()
         walker.result.types = walker.env
         self.outer.result.bodies.setdefault(self.owner.id, {})[self.index] = walker.result  # (the last, rule 6)
         found = [self.located(d) for d in walker.result.diagnostics]
+        if walker.result.fed:  # (else the walk was of the body as declared)
+            seen = {d.loc.layer_name for d in found}
+            found += [d for d in self.as_declared(walker) if d.loc.layer_name not in seen]
         diagnostics = self.outer.result.diagnostics
         for d in self.reported:
             if d in diagnostics:
@@ -545,6 +562,32 @@ class _ShapeBody:
                 raise IrToolsError(f"Result '{result.name}' of its body has no input", self.owner.loc, "E-OP")
             values.append(BodyValue(walker.env[key], walker.value(key), positions.get(key[0])))
         return values
+
+    def as_declared(self, fed: _BodyWalker) -> list[Diagnostic]:
+        """What the body's layers refuse of its Parameters' declared shapes (rule 6): OpenVINO's reader builds each
+        body from them and validates it before its layer feeds it, and refuses the file if a layer refuses them,
+        whatever the shapes fed (``fed``: the walk of those) give. Walked once per body (kept by its graph's ``Memo``,
+        whichever walk of an enclosing body meets it first), each message saying the Parameters as declared and as
+        first fed, and the layer's inputs so declared; located as ``located``."""
+        known = memo(self.sub.graph)
+        if known.as_declared is None:
+            graph = self.sub.graph
+            walker = _BodyWalker(graph, {}, compares=False)
+            walker.run()
+            declared = {pid: walker.env.get((pid, graph.layer(pid).output_ids()[0])) for pid in fed.result.fed}
+            params = "; ".join(f"'{graph.layer(pid).name}' declares {show_shape(t.shape)}, is fed "
+                               f"{show_shape(fed.result.fed[pid])}" for pid, t in declared.items() if t is not None)
+            found = []
+            for d in walker.result.diagnostics:
+                layer = graph.layer(d.loc.layer_id) if d.loc.layer_id and graph.has_layer(d.loc.layer_id) else None
+                inputs = [] if layer is None or layer.name != d.loc.layer_name else [  # (not a nested body's finding)
+                    walker.env.get(k) for k in walker.input_keys(layer)]
+                given = ", ".join(show_shape(t.shape) for t in inputs if t is not None)
+                message = (f"the body as declared, before the layer feeds it ({params}), is refused"
+                           f"{f' (inputs here {given})' if given else ''}: {d.message}")
+                found.append(Diagnostic(d.severity, d.code, message, d.loc))
+            known.as_declared = found
+        return [self.located(d) for d in known.as_declared]
 
     def located(self, d: Diagnostic) -> Diagnostic:
         """``d`` at the owning layer's line, naming the body layer as ``LAYER/BODY/INNER``."""

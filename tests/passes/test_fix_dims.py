@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -18,6 +19,9 @@ from ir_tools.ir.reader import read_ir
 from ir_tools.passes.shapes import fix_dims, propagate
 
 from ..ops.control_flow_cases import BUILDERS, Ctx, if_of, if_op
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 BY_DESIGN = Path(__file__).parents[1] / "data" / "by_design"
 
@@ -413,3 +417,186 @@ def test_a_body_parameter_shape_attribute_alone_wrong_is_corrected(tmp_path: Pat
     out = capsys.readouterr().out
     assert "error[E-SHAPE]: layer 'if3/then_body/" in out and "1 port(s) corrected" in out
     assert _body_ports(fixed) == _body_ports(oracle) != _body_ports(edited)
+
+
+
+# -- bodies as declared, against OpenVINO ------------------------------------------------------------------------------
+
+
+def _body_parameters(root: etree._Element, weights: bytes) -> list[tuple[etree._Element, str, str]]:
+    """Every f32 Parameter inside a body of the IR ``root`` (nested bodies too), with the names of its owners and
+    bodies (``LAYER/BODY/``, as check names what it finds there) and the kind of body holding it (an If's: its
+    condition a Const's, by the byte ``weights`` hold, or not)."""
+    found = []
+    for layer in root.iterfind(".//layer[@type='Parameter']"):
+        body = layer.getparent().getparent()
+        if body.tag not in BODY_TAGS or layer.find("data").get("element_type") != "f32":
+            continue
+        scope, node = [], body
+        while node.tag in BODY_TAGS:
+            scope[:0] = [node.getparent().get("name"), node.tag]
+            node = node.getparent().getparent().getparent()
+        owner = body.getparent()
+        kind = owner.get("type")
+        if kind == "If":
+            (edge,) = owner.getparent().getparent().xpath(f"edges/edge[@to-layer='{owner.get('id')}'][@to-port='0']")
+            (cond,) = owner.getparent().xpath(f"layer[@id='{edge.get('from-layer')}']")
+            constant = None if cond.get("type") != "Const" else bool(weights[int(cond.find("data").get("offset"))])
+            kind += (" of a Parameter's condition" if constant is None else
+                     f", {'the selected' if (body.tag == 'then_body') == constant else 'the other'} body")
+        found.append((layer, "/".join(scope) + "/", kind + (", nested" if len(scope) > 2 else "")))
+    return found
+
+
+def _declare(layer: etree._Element, dims: list[str]) -> None:
+    """Body Parameter ``layer`` declaring ``dims`` (``?``: dynamic) as one consistent declaration: its ``shape``
+    attribute, its port and the input ports it feeds, so that only the shape declared differs from the shape fed."""
+    from lxml import etree
+
+    layer.find("data").set("shape", ",".join(dims))
+    ports = [layer.find("output/port")]
+    for edge in layer.getparent().getparent().xpath(
+            f"edges/edge[@from-layer='{layer.get('id')}'][@from-port='{ports[0].get('id')}']"):
+        (reader,) = layer.getparent().xpath(f"layer[@id='{edge.get('to-layer')}']")
+        ports += reader.xpath(f"input/port[@id='{edge.get('to-port')}']")
+    for port in ports:
+        for dim in port.findall("dim"):
+            port.remove(dim)
+        for d in dims:
+            etree.SubElement(port, "dim").text = "-1" if d == "?" else d
+
+
+def _variants(dims: list[str], rng: np.random.Generator) -> dict[str, list[str]]:
+    """Declared shapes for a body Parameter fed ``dims``: one dim another (a static one one more, a dynamic one 3), a
+    dim appended, every dim dynamic (harmless to any layer)."""
+    if not dims:
+        return {"other rank": ["1"], "dynamic": []}
+    i = int(rng.integers(len(dims)))
+    other = [*dims[:i], "3" if dims[i] == "?" else str(int(dims[i]) + 1), *dims[i + 1:]]
+    return {"other dim": other, "other rank": [*dims, "1"], "dynamic": ["?"] * len(dims)}
+
+
+def _declared_model(seed: int, folder: Path) -> Path:
+    """A model (saved by OpenVINO) whose every body joins what it is fed with a Const on its last axis (Concat, which
+    holds the other dims to the Const's): a TensorIterator (sliced), a Loop (invariant), Ifs of a constant true,
+    a constant false and a Parameter's condition, and a Loop holding an If holding a TensorIterator; static for an
+    even seed, some dims of the inputs dynamic for an odd one."""
+    import openvino as ov
+    import openvino.opset8 as o
+
+    rng = np.random.default_rng(seed)
+    ctx = Ctx(rng)
+    r, c = (int(n) for n in rng.integers(1, 4, 2))
+
+    def x(name: str, shape: list[int]) -> ov.Node:
+        declared = [-1 if seed % 2 and rng.random() < 0.5 else d for d in shape]
+        return ctx.param(name, declared, np.float32, shape)
+
+    def joined(p: ov.Node, shape: list[int]) -> ov.Model:
+        const = o.constant(np.ones([*shape[:-1], 1], np.float32))
+        return ov.Model([o.result(o.concat([p, const], len(shape) - 1))], [p], "joined")
+
+    def tensor_iterator(source: ov.Output, rows: int, name: str) -> ov.Output:
+        part = o.parameter([rows, 1], np.float32)
+        body = joined(part, [rows, 1])
+        ti = o.tensor_iterator()
+        ti.set_friendly_name(name)
+        ti.set_body(body)
+        ti.set_sliced_input(part, source, 0, 1, 1, -1, 1)
+        return ti.get_concatenated_slices(body.results[0].output(0), 0, 1, 1, -1, 1)
+
+    def if_on(cond: ov.Output, source: ov.Output, name: str) -> ov.Output:
+        tp, ep = o.parameter([r, c], np.float32), o.parameter([r, c], np.float32)
+        return if_of(cond, source, joined(tp, [r, c]), joined(ep, [r, c]), name)
+
+    outputs = [tensor_iterator(x("ti_x", [r, c]).output(0), r, "ti")]
+    lp_x, xi = x("loop_x", [r, c]), o.parameter([r, c], np.float32)
+    body = joined(xi, [r, c])
+    body.add_results([o.result(o.constant(True))])
+    loop = o.loop(o.constant(np.int64(2)), o.constant(True))
+    loop.set_friendly_name("loop")
+    loop.set_function(body)
+    loop.set_special_body_ports([-1, 1])
+    loop.set_invariant_input(xi, lp_x.output(0))
+    outputs.append(loop.get_iter_value(body.results[0].output(0), -1))
+    outputs += [if_on(o.constant(True).output(0), x("if_true_x", [r, c]).output(0), "if_true"),
+                if_on(o.constant(False).output(0), x("if_false_x", [r, c]).output(0), "if_false"),
+                if_on(ctx.param("if_c", [], np.bool_, value=np.array(True)).output(0), x("if_x", [r, c]).output(0),
+                      "if")]
+    nest_x, ni, ci = x("nest_x", [r, c]), o.parameter([r, c], np.float32), o.parameter([], np.bool_)
+    tp, ep = o.parameter([r, c], np.float32), o.parameter([r, c], np.float32)
+    then = ov.Model([o.result(tensor_iterator(tp.output(0), r, "inner_ti"))], [tp], "then")
+    chosen = if_of(ci, ni.output(0), then, joined(ep, [r, c]), "inner_if")
+    body = ov.Model([o.result(chosen), o.result(o.constant(True))], [ni, ci], "nest_body")
+    nest = o.loop(o.constant(np.int64(2)), o.constant(True))
+    nest.set_friendly_name("nest")
+    nest.set_function(body)
+    nest.set_special_body_ports([-1, 1])
+    nest.set_invariant_input(ni, nest_x.output(0))
+    nest.set_invariant_input(ci, ctx.param("nest_c", [], np.bool_, value=np.array(True)).output(0))
+    outputs.append(nest.get_iter_value(body.results[0].output(0), -1))
+    path = folder / f"declared_{seed}.xml"
+    ov.save_model(ov.Model([o.result(out) for out in outputs], ctx.params, "declared"), str(path),
+                  compress_to_fp16=False)
+    return path
+
+
+def declared_cases(seed: int, folder: Path) -> list[tuple[str, str, bool, list[str]]]:
+    """``_declared_model(seed)`` with one body Parameter at a time declaring another shape than it is fed
+    (``_variants``), each read by OpenVINO and checked by ir_tools without it: (kind of body, variant, whether
+    OpenVINO refuses the file, check's errors as ``CODE LAYER``, a layer of the planted body marked ``IN:``), the
+    unplanted model's first."""
+    import shutil
+
+    import openvino as ov
+    from lxml import etree
+
+    from ir_tools.passes.validate import check
+
+    source = _declared_model(seed, folder)
+    weights = source.with_suffix(".bin").read_bytes()
+    core, rng = ov.Core(), np.random.default_rng(seed)
+
+    def judged(path: Path, scope: str = "") -> tuple[bool, list[str]]:
+        try:
+            core.read_model(str(path))
+            refused = False
+        except RuntimeError:
+            refused = True
+        found = [(d.code, d.loc.layer_name or "") for d in check(path) if d.severity == "error"]
+        return refused, [f"{code} {'IN:' if scope and name.startswith(scope) else ''}{name}" for code, name in found]
+
+    cases = [("unplanted", "", *judged(source))]
+    for k in range(len(_body_parameters(etree.parse(str(source)).getroot(), weights))):
+        tree = etree.parse(str(source))
+        layer, scope, kind = _body_parameters(tree.getroot(), weights)[k]
+        for variant, dims in _variants(layer.find("data").get("shape").split(",") if
+                                       layer.find("data").get("shape") else [], rng).items():
+            _declare(layer, dims)
+            planted = folder / f"declared_{seed}_{k}_{variant.replace(' ', '_')}.xml"
+            tree.write(str(planted))
+            shutil.copy(source.with_suffix(".bin"), planted.with_suffix(".bin"))
+            cases.append((kind, variant, *judged(planted, scope)))
+    return cases
+
+
+@pytest.mark.openvino
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_body_as_declared_is_refused_where_openvino_refuses_it(seed: int, tmp_path: Path) -> None:
+    """OpenVINO builds each body from its Parameters' declared shapes and validates it before its layer feeds it: a
+    body Parameter declaring a shape its layers refuse (a Concat's other dims held to its Const's) makes read_model
+    refuse the file, though the shape fed fits. check without OpenVINO walked each body only as fed, and passed such
+    files (Loop, TensorIterator, the body a constant If selects, both of a Parameter's If, nested ones). Oracle:
+    OpenVINO refuses a planted file exactly where check reports an error in the planted body; a file it reads has no
+    error, but E-SHAPE in the body a constant If does not select, which OpenVINO infers and writes as declared (its
+    ports, left as fed, contradict that: rule 4 of ops/control_flow.py)."""
+    cases = declared_cases(seed, tmp_path)
+    assert cases[0] == ("unplanted", "", False, [])
+    wrong = [case for case in cases[1:] if not (
+        any(" IN:" in e for e in case[3]) if case[2] else
+        all(e.startswith("E-SHAPE IN:") and case[0] == "If, the other body" for e in case[3]))]
+    assert not wrong, wrong
+    refused = {kind for kind, _, no, _ in cases if no}
+    assert {"TensorIterator", "Loop", "If, the selected body", "If of a Parameter's condition",
+            "TensorIterator, nested"} <= refused, refused
+    assert not any(no for _, variant, no, _ in cases if variant == "dynamic")
