@@ -421,8 +421,8 @@ def test_a_rewritten_v10_output_keeps_the_name_openvino_gives_after_its_layer(tm
 
 @pytest.mark.parametrize("body", ["topk", "named_as_the_if"])
 def test_a_v10_output_of_an_inlined_if_keeps_its_name(tmp_path: Path, capsys, body: str) -> None:
-    """An IR v10 If-8 'z' (condition True, its outputs of two ranks: 2023.0-2025.4 compile no such If) whose output
-    migrate --target inlines, on every release, in v10 and v11: OpenVINO named it after the body's layers instead.
+    """An IR v10 If-8 'z' (condition always true, its outputs of two ranks: 2023.0-2025.4 compile no such If) whose
+    output migrate --target inlines, on every release, in v10 and v11: OpenVINO named it after the body's layers.
     ``topk``: the body returns TopK 'tk''s values; the output was named 'tk.0' (its ``get_any_name``, before 'z');
     it now reads a tensor of its own, a Convert named 'z'. ``named_as_the_if``: a layer of the body before its last
     is named 'z' too; the output was named after the last, 'm'; that layer is now renamed 'z_'."""
@@ -432,16 +432,17 @@ def test_a_v10_output_of_an_inlined_if_keeps_its_name(tmp_path: Path, capsys, bo
     import openvino.opset8 as o
     import openvino.opset11 as o11
 
+    from tests.downgrade.test_if_branch import always_true
     from tests.test_target import side_pythons
 
-    x = o.parameter([2, 3], np.float32, name="x")
+    x = o.parameter([-1, 3], np.float32, name="x")
     x.output(0).set_names({"x"})
-    then_x, else_x = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
+    then_x, else_x = o.parameter([-1, 3], np.float32), o.parameter([-1, 3], np.float32)
     if body == "topk":
         then_out = o11.topk(then_x, o.constant(np.int64(2)), 1, "max", "value", name="tk").output(0)
     else:
         then_out = o.multiply(o.relu(then_x, name="z"), o.constant(np.float32(2)), name="m").output(0)
-    branch = o.if_op(o.constant(np.array(True)).output(0))
+    branch = o.if_op(always_true(x).output(0))
     branch.set_then_body(ov.Model([o.result(then_out)], [then_x]))
     branch.set_else_body(ov.Model([o.result(o.unsqueeze(else_x, o.constant(np.int64(0))))], [else_x]))
     branch.set_input(x.output(0), then_x, else_x)
