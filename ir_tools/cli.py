@@ -205,7 +205,7 @@ def cmd_shapes(args: argparse.Namespace) -> int:
     if not args.fix and (args.output or args.in_place or args.ir_version):
         raise IrToolsError("-o, --in-place and --ir-version write the corrected model: add --fix", code="E-USAGE")
     diags, graph, result = _check_model(args.model, args.bin, args)
-    shape_codes = {"E-SHAPE", "E-TYPE", "E-EDGE-DIMS", "E-EDGE-PRECISION"}
+    shape_codes = {"E-SHAPE", "E-TYPE", "E-EDGE-DIMS", "E-EDGE-PRECISION", "E-BODY-SHAPE"}
     fixable = [d for d in diags if d.code in shape_codes]
     blocking = [d for d in diags if d.severity == "error" and d.code not in shape_codes]
     _print_diagnostics(args.selection.kept(fixable + blocking), args.verbose, args.quiet)

@@ -105,9 +105,12 @@ _TABLE = (
          "empty dilations with ceil_torch)"),
     Code("E-OP", "error", "shapes",
          "the op rejects its inputs or attributes, as OpenVINO would (also where a value it waits for is unknown "
-         "but a Const it reads already refuses; inside a body also as its Parameters declare their shapes, before "
-         "its layer feeds it, as OpenVINO's reader validates it), or OpenVINO CPU refuses to compile or run it by a "
-         "Const it reads or its input types (TopK's k of 0)"),
+         "but a Const it reads already refuses), or OpenVINO CPU refuses to compile or run it by a Const it reads or "
+         "its input types (TopK's k of 0)"),
+    Code("E-BODY-SHAPE", "error", "shapes",
+         "a layer inside a body refuses the shapes its Parameters declare, where the body's layer feeds them others: "
+         "OpenVINO's reader validates each body as declared before its layer feeds it, and refuses the file "
+         "(`LAYER/BODY/INNER`); `shapes --fix` writes the shapes fed"),
     Code("E-ARITY", "error", "shapes", "wrong number of inputs or outputs for the op"),
     Code("E-SHAPE", "error", "shapes", "declared output dims differ from the re-inferred ones"),
     Code("E-TYPE", "error", "shapes", "declared output precision differs from the re-inferred one"),

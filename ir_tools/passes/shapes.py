@@ -566,9 +566,10 @@ class _ShapeBody:
     def as_declared(self, fed: _BodyWalker) -> list[Diagnostic]:
         """What the body's layers refuse of its Parameters' declared shapes (rule 6): OpenVINO's reader builds each
         body from them and validates it before its layer feeds it, and refuses the file if a layer refuses them,
-        whatever the shapes fed (``fed``: the walk of those) give. Walked once per body (kept by its graph's ``Memo``,
-        whichever walk of an enclosing body meets it first), each message saying the Parameters as declared and as
-        first fed, and the layer's inputs so declared; located as ``located``."""
+        whatever the shapes fed (``fed``: the walk of those) give: E-BODY-SHAPE, which ``shapes --fix`` repairs by
+        writing the shapes fed (``_fix_bodies``). Walked once per body (kept by its graph's ``Memo``, whichever walk
+        of an enclosing body meets it first), each message saying the Parameters as declared and as first fed, the
+        layer's inputs so declared and the op's own words; located as ``located``."""
         known = memo(self.sub.graph)
         if known.as_declared is None:
             graph = self.sub.graph
@@ -585,7 +586,7 @@ class _ShapeBody:
                 given = ", ".join(show_shape(t.shape) for t in inputs if t is not None)
                 message = (f"the body as declared, before the layer feeds it ({params}), is refused"
                            f"{f' (inputs here {given})' if given else ''}: {d.message}")
-                found.append(Diagnostic(d.severity, d.code, message, d.loc))
+                found.append(Diagnostic(d.severity, "E-BODY-SHAPE", message, d.loc))
             known.as_declared = found
         return [self.located(d) for d in known.as_declared]
 
