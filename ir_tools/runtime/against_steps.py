@@ -32,7 +32,7 @@ from .inputs import Recipe, check_inputs
 from .numeric_check import levels_may_flip, named_tolerances
 from .onnxruntime import OnnxModel
 from .openvino import run_openvino_steps
-from .steps import as_variable, located, state_writers
+from .steps import as_variable, at_step, located, state_writers
 
 
 class _Step(IrModel):
@@ -113,7 +113,7 @@ def compare_against_steps(model: IrModel, against: IrModel, steps: Sequence[Mapp
             compared.append((results.get(t.name), t))
             t.name = f"{t.name} (step {k})"
         report.outputs += [t for _, t in compared] + [t for _, t in states]
-        report.compiled_as_is += [{**t, "name": f"{t['name']} (step {k})"} for t in step.compiled_as_is]
+        report.compiled_as_is += at_step(step.compiled_as_is, k)
         compared += states
         if per_layer or failed:
             for entry in step.layers:

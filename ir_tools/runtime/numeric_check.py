@@ -619,13 +619,22 @@ def _deployment(graph: Graph, order: list[Layer], inputs: Mapping[str, np.ndarra
     outputs = [compare_tensors(name, plain[name], as_cpu_holds(expected, name in fed),
                                *options.tolerances.for_name(name), bound=bound)
                for name, (expected, bound) in bounded.items()]
-    pinned_outputs = {t.name: t.passed for t in report.outputs}
     changed = sum(not np.array_equal(value, report.openvino_outputs[name], equal_nan=True)
                   for name, value in ran.outputs.items())
-    return {"config": dict(options.deployed), "layers_compared": len(scratch.layers),
-            "outputs_changed": changed, "layers_moved": moved,
+    return deployment(options.deployed, len(scratch.layers), changed, moved, outputs, report)
+
+
+def deployment(config: Mapping[str, str], layers_compared: int, changed: int, moved: list[dict],
+               outputs: list[TensorComparison], report: CompareReport) -> dict:
+    """The report's ``deployment`` (one inference's, or a stateful model's steps'): the settings, how many layers
+    were compared as deployed and how many outputs the settings changed at all, the layers they ``moved`` beyond
+    their bound, and each of ``outputs`` as deployed, those beyond their bound that passed as pinned (``report``'s)
+    listed as moved."""
+    pinned = {t.name: t.passed for t in report.outputs}
+    return {"config": dict(config), "layers_compared": layers_compared, "outputs_changed": changed,
+            "layers_moved": moved,
             "outputs_moved": [moved_beyond(t.name, None, None, [t]) for t in outputs
-                              if not t.passed and pinned_outputs.get(t.name, True)],
+                              if not t.passed and pinned.get(t.name, True)],
             "outputs": [moved_beyond(t.name, None, None, [t]) for t in outputs]}
 
 

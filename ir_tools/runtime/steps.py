@@ -53,6 +53,7 @@ from .numeric_check import (
     as_cpu_holds,
     compiled_as_is,
     constant_layers,
+    deployment,
     fed_outputs,
     levels_may_flip,
     moved_beyond,
@@ -111,8 +112,7 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     as_is: list[list[dict]] = [[] for _ in steps]  # per step, its outputs as the model compiles as it is (rule 6)
     if options.per_layer and not levels_may_flip(order):
         plain = run_openvino_steps(graph, list(steps), files)
-        as_is = [[{**t, "name": f"{t['name']} (step {k})"} for t in compiled_as_is(ran.outputs, run.outputs,
-                                                                                     tolerances)]
+        as_is = [at_step(compiled_as_is(ran.outputs, run.outputs, tolerances), k)
                  for k, ((ran, _), (run, _)) in enumerate(zip(plain, theirs, strict=True), 1)]
         report.compiled_as_is = [t for found in as_is for t in found]
     held: dict[str, np.ndarray] = {}  # OpenVINO's variables before the step
@@ -123,24 +123,12 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
                                        for (lid, pid), value in run.layers.items()})
         held = states
         compared: list[tuple[Layer | None, str, TensorComparison]] = []  # (its layer, its tolerances' name, it)
-        for name, (expected, bound) in outputs.items():
-            what = f"{name} (step {k})"
-            report.openvino_outputs[what], report.reference_outputs[what] = run.outputs[name], expected
-            compared.append((results.get(name), name, compare_tensors(
-                what, run.outputs[name], as_cpu_holds(expected, name in fed), *tolerances.for_name(name),
-                bound=bound)))
-        for vid, (expected, bound) in variables.items():
-            what = f"state {vid} (step {k})"
-            found = states.get(vid)
-            report.reference_outputs[what] = expected
-            if found is None:
-                compared.append((writers.get(vid), vid, TensorComparison(what, False, list(expected.shape), 0.0, 0.0,
-                                                                         note="OpenVINO holds no such variable")))
-                continue
-            found = as_variable(found, expected)
-            report.openvino_outputs[what] = found
-            compared.append((writers.get(vid), vid, compare_tensors(what, found, as_cpu_holds(expected),
-                                                                    *tolerances.for_name(vid), bound=bound)))
+        for name, state, expected, found, t in _step_compared(k, run.outputs, states, outputs, variables, tolerances,
+                                                             fed):
+            report.reference_outputs[t.name] = expected
+            if found is not None:
+                report.openvino_outputs[t.name] = found
+            compared.append((writers.get(name) if state else results.get(name), name, t))
         compared += _against_saved(compared, report.openvino_outputs, options.saved, tolerances)
         report.outputs += [t for _, _, t in compared]
         compared += layered
@@ -178,24 +166,42 @@ def _deployment(graph: Graph, order: list[Layer], constant: frozenset[str], step
         compared += len(part.layers)
         moved += [moved_beyond(f"{lay.name} (step {k})", lay.kind, lay.line, lay.outputs) for lay in part.layers
                   if not lay.passed and all(pinned.get(t.name, True) for t in lay.outputs)]
-    fed, tolerances = fed_outputs(graph), options.tolerances
-    outputs: list[TensorComparison] = []
-    for k, ((run, states), (bounded, variables)) in enumerate(zip(plain, ours, strict=True), 1):
-        outputs += [compare_tensors(f"{name} (step {k})", run.outputs[name], as_cpu_holds(expected, name in fed),
-                                    *tolerances.for_name(name), bound=bound)
-                    for name, (expected, bound) in bounded.items()]
-        outputs += [compare_tensors(f"state {vid} (step {k})", as_variable(states[vid], expected),
-                                    as_cpu_holds(expected), *tolerances.for_name(vid), bound=bound)
-                    for vid, (expected, bound) in variables.items() if vid in states]
-    pinned_outputs = {t.name: t.passed for t in report.outputs}
+    fed = fed_outputs(graph)
+    outputs = [t for k, ((run, states), (bounded, variables)) in enumerate(zip(plain, ours, strict=True), 1)
+               for *_, t in _step_compared(k, run.outputs, states, bounded, variables, options.tolerances, fed)]
     changed = sum(not np.array_equal(value, report.openvino_outputs[f"{name} (step {k})"], equal_nan=True)
                   for k, (run, _) in enumerate(layered if layers_wanted else plain, 1)
                   for name, value in run.outputs.items())
-    return {"config": dict(options.deployed), "layers_compared": compared, "outputs_changed": changed,
-            "layers_moved": moved,
-            "outputs_moved": [moved_beyond(t.name, None, None, [t]) for t in outputs
-                              if not t.passed and pinned_outputs.get(t.name, True)],
-            "outputs": [moved_beyond(t.name, None, None, [t]) for t in outputs]}
+    return deployment(options.deployed, compared, changed, moved, outputs, report)
+
+
+def _step_compared(k: int, ran: Mapping[str, np.ndarray], states: Mapping[str, np.ndarray],
+                   outputs: Mapping[str, Bounded], variables: Mapping[str, Bounded], tolerances: Tolerances,
+                   fed: frozenset[str]) -> list[tuple[str, bool, np.ndarray, np.ndarray | None, TensorComparison]]:
+    """Rule 2 for step ``k``: each output OpenVINO gave (``ran``) and each variable it holds after the step
+    (``states``) against the reference's (``outputs``, ``variables``), within the tolerances and the bound; per
+    comparison, the output's name or the variable's id, whether it is a variable, the reference's value, OpenVINO's
+    (None: it holds no such variable), and the comparison (``NAME (step K)``, ``state VARIABLE_ID (step K)``)."""
+    found: list[tuple[str, bool, np.ndarray, np.ndarray | None, TensorComparison]] = []
+    for name, (expected, bound) in outputs.items():
+        found.append((name, False, expected, ran[name], compare_tensors(
+            f"{name} (step {k})", ran[name], as_cpu_holds(expected, name in fed), *tolerances.for_name(name),
+            bound=bound)))
+    for vid, (expected, bound) in variables.items():
+        what = f"state {vid} (step {k})"
+        if vid not in states:
+            found.append((vid, True, expected, None, TensorComparison(what, False, list(expected.shape), 0.0, 0.0,
+                                                                      note="OpenVINO holds no such variable")))
+            continue
+        held = as_variable(states[vid], expected)
+        found.append((vid, True, expected, held, compare_tensors(what, held, as_cpu_holds(expected),
+                                                                  *tolerances.for_name(vid), bound=bound)))
+    return found
+
+
+def at_step(found: list[dict], k: int) -> list[dict]:
+    """``compiled_as_is`` entries of step ``k``, each named ``NAME (step K)``."""
+    return [{**t, "name": f"{t['name']} (step {k})"} for t in found]
 
 
 def as_variable(value: np.ndarray, like: np.ndarray) -> np.ndarray:
