@@ -35,6 +35,8 @@ from .supervisor import died_of, supervised
 if TYPE_CHECKING:  # the runtime is imported by the commands that run models only
     from .ops.releases import Release
     from .runtime.compare import CompareReport
+    from .runtime.openvino import ModelFiles
+    from .runtime.runners import ActivationRunner
 
 EXIT_OK, EXIT_FOUND, EXIT_UNUSABLE = 0, 1, 2
 
@@ -964,8 +966,8 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
         "the migrated model does not compute what the original computes"
 
 
-def _reference_sides_with(args: argparse.Namespace, source: Graph, files, graph: Graph, running, inputs: dict,
-                          on: str, ran: str) -> bool:
+def _reference_sides_with(args: argparse.Namespace, source: Graph, files: ModelFiles, graph: Graph,
+                          running: ActivationRunner, inputs: dict, on: str, ran: str) -> bool:
     """Where the original on this OpenVINO and ``ran`` (``graph``, run by ``running``: ``on``) differ, which of the
     two the reference takes the side of: whether ``compare`` (each output within its rounding bound, the model as it
     is compiled held to the run checked) passes ``graph`` on ``running`` and fails the original here. Said either
@@ -975,7 +977,7 @@ def _reference_sides_with(args: argparse.Namespace, source: Graph, files, graph:
     from .runtime.numeric_check import CompareOptions, compare_model
     from .runtime.runners import OpenVinoRunner
 
-    def failing(report) -> str:
+    def failing(report: CompareReport) -> str:
         return ", ".join([t.name for t in report.outputs if not t.passed and t.comparable]
                          + [t["name"] for t in report.compiled_as_is if not t["passed"]]) or "its layers"
 
@@ -991,8 +993,8 @@ def _reference_sides_with(args: argparse.Namespace, source: Graph, files, graph:
               f"the original, which it computes otherwise ({failing(here)}; `ir-tools compare {args.model}` shows "
               "where): the difference is this OpenVINO's")
         return True
-    sides = "neither" if not (here.passed or there.passed) else "this OpenVINO on the original" if here.passed \
-        else "both (within their rounding bounds)"
+    sides = "both (within their rounding bounds)" if here.passed and there.passed else \
+        "this OpenVINO on the original" if here.passed else "neither"
     print(f"  the reference sides with {sides}" + ("" if there.passed else f" ({on} on the {ran}: "
                                                    f"{failing(there)} computed otherwise)"))
     return False
