@@ -471,7 +471,8 @@ class _Carried(Walker[Bounded]):
         bounds: list[np.ndarray | None] = [None] * len(outputs)
         if all(v is not None for v in values) and all(v is not None for v in outputs):
             try:
-                bounds = rounding_bounds(graph, layer, values, [b for _, b in args], outputs, statistical=True)
+                bounds = rounding_bounds(graph, layer, values, [b for _, b in args], outputs, statistical=True,
+                                         shared=True)
             except IrToolsError:
                 pass
         spec = lookup(layer.type, layer.version)

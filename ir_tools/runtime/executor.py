@@ -352,10 +352,13 @@ class _Awaited(Sequence[np.ndarray]):
 
 
 def rounding_bounds(graph: Graph, layer: Layer, args: list[np.ndarray], bounds: list[np.ndarray | None],
-                    outputs: list[np.ndarray], statistical: bool = False) -> list[np.ndarray | None]:
+                    outputs: list[np.ndarray], statistical: bool = False, shared: bool = False
+                    ) -> list[np.ndarray | None]:
     """Per output, the rounding error an f32 implementation may have running ``layer`` on ``args``, whose own
     errors are within ``bounds``; None where no bound is known. ``statistical``: the rule's variant for errors
-    propagated through a whole model (see ops.rounding.accumulation), where it has one."""
+    propagated through a whole model (see ops.rounding.accumulation), where it has one; ``shared``: also what errors
+    shared by the terms of a sum add to it, where the rule says (``shared``: MatMul's), as where two models' weights
+    differ (``against.carried``)."""
     spec = lookup(layer.type, layer.version)
     if spec is not None and spec.type == "Const":
         return [taken_in(outputs[0])]
@@ -365,6 +368,10 @@ def rounding_bounds(graph: Graph, layer: Layer, args: list[np.ndarray], bounds: 
     rule = getattr(spec.rounding, "statistical", spec.rounding) if statistical else spec.rounding
     with np.errstate(all="ignore"):  # an infinite bound met by a zero weight: NaN, read as no bound at all
         found = rule(spec.kernel, attrs, args, bounds, outputs)  # type: ignore[arg-type]
+        more = getattr(spec.rounding, "shared", None) if shared else None
+        extra = more(attrs, args, bounds) if more is not None else None
+        if extra is not None:
+            found = [np.add(found[0], extra), *found[1:]]
     return [_nan_as_inf(b) for b in found]
 
 
