@@ -277,8 +277,22 @@ def _rows_bound(softmax: RoundingRule, scores: np.ndarray, bound: np.ndarray, we
     return out.reshape(shape)
 
 
+def _shared_values(a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray]) -> np.ndarray | None:
+    """What an error every key's row of V shares adds to the statistical bound (as ``matmul._shared_columns`` for
+    the product of the probabilities and V, asked where two models' weights differ): a row's probabilities sum to
+    1, so each column's least bound over the keys, whole (whisper's encoder against its f16 twin: its V bias's f16
+    rounding, one error every frame shares, took its attention outputs 1.2 times beyond W). None where V is not a
+    float matrix or its bound has no such part."""
+    v = np.asarray(args[2])
+    if v.dtype.kind != "f" or v.ndim < 2 or is_exact(np.asarray(bounds[2])):
+        return None
+    common = np.min(np.broadcast_to(np.asarray(bounds[2], np.float64), v.shape), axis=-2, keepdims=True)
+    return common if np.any(common > 0) else None
+
+
 _ROUNDING = _rounding(False)
 _ROUNDING.statistical = _rounding(True)  # type: ignore[attr-defined]
+_ROUNDING.shared = _shared_values  # type: ignore[attr-defined]
 
 SCALED_DOT_PRODUCT_ATTENTION_13 = OpSpec("ScaledDotProductAttention", "ScaledDotProductAttention-13", AttentionAttrs,
                                          (3, 5), 1, _infer, _run, rounding=_ROUNDING)

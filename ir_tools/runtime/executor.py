@@ -370,9 +370,18 @@ def rounding_bounds(graph: Graph, layer: Layer, args: list[np.ndarray], bounds: 
         found = rule(spec.kernel, attrs, args, bounds, outputs)  # type: ignore[arg-type]
         more = getattr(spec.rounding, "shared", None) if shared else None
         extra = more(attrs, args, bounds) if more is not None else None
-        if extra is not None:
+        if extra is not None and _broadcasts_to(extra, np.shape(outputs[0])):
             found = [np.add(found[0], extra), *found[1:]]
     return [_nan_as_inf(b) for b in found]
+
+
+def _broadcasts_to(bound: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether ``bound`` is one of an output of ``shape`` (a rule's shared part, of operands broadcast otherwise than
+    the output, is left out rather than misplaced)."""
+    try:
+        return np.broadcast_shapes(np.shape(bound), shape) == shape
+    except ValueError:
+        return False
 
 
 def _nan_as_inf(bound: np.ndarray) -> np.ndarray:
