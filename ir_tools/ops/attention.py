@@ -31,7 +31,7 @@ from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim
-from .matmul import MATMUL_1, MatMulAttrs
+from .matmul import MATMUL_1, MatMulAttrs, column_floor
 from .rounding import ACCUMULATION_UNIT, any_differs, is_exact
 from .softmax import SOFTMAX_8, Softmax8Attrs
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
@@ -283,11 +283,7 @@ def _shared_values(a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarr
     1, so each column's least bound over the keys, whole (whisper's encoder against its f16 twin: its V bias's f16
     rounding, one error every frame shares, took its attention outputs 1.2 times beyond W). None where V is not a
     float matrix or its bound has no such part."""
-    v = np.asarray(args[2])
-    if v.dtype.kind != "f" or v.ndim < 2 or is_exact(np.asarray(bounds[2])):
-        return None
-    common = np.min(np.broadcast_to(np.asarray(bounds[2], np.float64), v.shape), axis=-2, keepdims=True)
-    return common if np.any(common > 0) else None
+    return column_floor(args[2], bounds[2])
 
 
 _ROUNDING = _rounding(False)

@@ -232,17 +232,26 @@ def _shared_columns(a: MatMulAttrs, args: Sequence[np.ndarray], bounds: Sequence
     two attention outputs 2-3% beyond their bound. Not for OpenVINO against the reference, whose errors are each
     element's own rounding (there it loosened gpt2's and llama's logits' bounds 1.6 and 2.8 times for nothing). None
     where an operand is not a float matrix or the second's bound has no such part."""
-    x, w = (np.asarray(v) for v in args[:2])
-    if x.dtype.kind != "f" or w.dtype.kind != "f" or x.ndim < 2 or w.ndim < 2 or is_exact(np.asarray(bounds[1])):
+    x = np.asarray(args[0])
+    common = column_floor(args[1], bounds[1], a.transpose_b)
+    if x.dtype.kind != "f" or x.ndim < 2 or common is None:
         return None
-    bound = np.broadcast_to(np.asarray(bounds[1], np.float64), w.shape)
-    common = np.min(bound, axis=-1 if a.transpose_b else -2, keepdims=True)  # per column of the product
-    if not np.any(common > 0):
-        return None
-    if a.transpose_b:
-        common = np.swapaxes(common, -1, -2)
     rows = np.abs(np.sum(x, axis=-2 if a.transpose_a else -1, keepdims=True, dtype=np.float64))
     return (np.swapaxes(rows, -1, -2) if a.transpose_a else rows) * common
+
+
+def column_floor(w: np.ndarray, bound: np.ndarray, transposed: bool = False) -> np.ndarray | None:
+    """The least of ``bound`` (an error bound of the second operand of a product, ``w``) along the summed axis, per
+    column of the product ([..., 1, N]): at most what an error every term of the column shares can be
+    (``_shared_columns``). None where ``w`` is not a float matrix or that least is 0 everywhere."""
+    w = np.asarray(w)
+    if w.dtype.kind != "f" or w.ndim < 2 or is_exact(np.asarray(bound)):
+        return None
+    common = np.min(np.broadcast_to(np.asarray(bound, np.float64), w.shape), axis=-1 if transposed else -2,
+                    keepdims=True)
+    if not np.any(common > 0):
+        return None
+    return np.swapaxes(common, -1, -2) if transposed else common
 
 
 _ROUNDING = accumulation(_inner, magnitude=_magnitude)

@@ -139,6 +139,7 @@ class IrModel:
         self.name = self.runner.name
         self.order = graph.topological_order()
         self.constant = constant_layers(graph, self.order)
+        self.data = data_tensors(graph, self.order)  # (its shape arithmetic: ``_Carried``, at every step)
         self.inputs = {input_name(graph, p): p for p in graph.parameters()}
 
     def input_dtype(self, name: str) -> np.dtype:
@@ -435,7 +436,6 @@ class _Carried(Walker[Bounded]):
         super().__init__(model.graph, free=True, order=model.order)
         self.model, self.drift, self.values, self.inputs, self.fed, self.held = model, drift, values, inputs, fed, held
         self.same, self.theirs = alike.same, theirs
-        self.data = data_tensors(model.graph)
         self.found: dict[tuple[str, int], np.ndarray] = {}
         self.written: dict[str, np.ndarray] = {}
 
@@ -485,7 +485,7 @@ class _Carried(Walker[Bounded]):
         constants that B holds alike (each input's W 0): B computes the same values, where a rule's bound would add
         an implementation's rounding (mobilevit's patch count, 8 / 2 ceiled, would then be 5 as well as 4: every
         Reshape after it, and all it feeds, of no bound)."""
-        return not any((layer.id, port.id) in self.data for port in layer.outputs) and \
+        return not any((layer.id, port.id) in self.model.data for port in layer.outputs) and \
             all(bound is not None and is_exact(bound) for _, bound in args)
 
     def weight(self, layer: Layer, index: int, arg: Bounded) -> Bounded:

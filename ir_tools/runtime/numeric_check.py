@@ -683,12 +683,13 @@ def constant_layers(graph: Graph, order: list[Layer] | None = None) -> frozenset
     return frozenset(constant)
 
 
-def data_tensors(graph: Graph) -> frozenset[PortKey]:
+def data_tensors(graph: Graph, order: list[Layer] | None = None) -> frozenset[PortKey]:
     """The output ports of ``graph`` whose values depend on what the model is fed (a Parameter's or a state's values,
     not only through a ShapeOf): OpenVINO computes them when the model runs, where the others (shape arithmetic of a
-    part, whose inputs have static dims, and constants) it may fold when it compiles."""
+    part, whose inputs have static dims, and constants) it may fold when it compiles. ``order``: the graph's
+    topological order, when the caller has it."""
     found: set[PortKey] = set()
-    for layer in graph.topological_order():
+    for layer in graph.topological_order() if order is None else order:
         fed = layer.is_a("Parameter") or layer.type.lower() == "readvalue" or (not layer.is_a("ShapeOf") and any(
             graph.producer_key(layer.id, port.id) in found for port in layer.inputs))
         if fed:

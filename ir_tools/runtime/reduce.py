@@ -412,8 +412,8 @@ class _Reducer:
                  progress: Callable[[Step], None]):
         self.graph, self.fed, self.fails, self.runs, self.progress = graph, fed, fails, runs, progress
         self.propagation = require_valid(graph)
-        self.data = data_tensors(graph)
         order = graph.topological_order()
+        self.data = data_tensors(graph, order)
         constant = constant_layers(graph, order)
         self.order = [layer.id for layer in order if layer.id not in constant
                       and not (layer.is_a("Parameter") or layer.is_a("Result") or layer.is_a("Const"))]
