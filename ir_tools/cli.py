@@ -233,13 +233,14 @@ def cmd_shapes(args: argparse.Namespace) -> int:
               "nothing written")
         return EXIT_OK
     out = args.model if args.in_place else args.output
-    set_ir_version(graph, args.ir_version or graph.ir_version)
+    moved = set_ir_version(graph, args.ir_version or graph.ir_version)
     try:  # the corrected model passes check (inferred dims may overflow int64), or nothing is written
         require_valid(graph)
     except InvalidModelError as exc:
         return _not_corrected(args, diags, exc.diagnostics)
     write_ir(graph, out, graph.ir_version, overwrite_input=args.in_place)
-    print(f"wrote {out}: {changed} port(s) corrected")
+    print(f"wrote {out}: {changed} port(s) corrected"
+          + (f", {moved} more inferred otherwise in IR v{graph.ir_version}" if moved else ""))
     return EXIT_OK
 
 

@@ -32,6 +32,7 @@ from ..ir.names import (
 )
 from ..ir.writer import refuse_misfits
 from ..ir.writer import write_ir as write_graph
+from .shapes import fix_dims, propagate
 
 if TYPE_CHECKING:
     from .builder import GraphBuilder
@@ -373,8 +374,9 @@ def own_tensor(builder: GraphBuilder, source: tuple[str, int], names: list[str],
     return convert
 
 
-def set_ir_version(graph: Graph, version: int) -> None:
-    """Make ``graph`` IR ``version``, keeping the input and output names OpenVINO reports."""
+def set_ir_version(graph: Graph, version: int) -> int:
+    """Make ``graph`` IR ``version``, keeping the input and output names OpenVINO reports, and declaring the dims
+    OpenVINO infers as it reads that version (``dims_as_read``); returns how many ports' dims that changed."""
     if graph.ir_version == 10 and version != 10:
         keep_v10_names(graph)
     elif graph.ir_version != 10 and version == 10:
@@ -382,7 +384,23 @@ def set_ir_version(graph: Graph, version: int) -> None:
         own_shared_tensors(graph)
         own_body_tensors(graph)
         keep_v11_names(graph)
+    changed = graph.ir_version != version
     graph.ir_version = version
+    return dims_as_read(graph) if changed else 0
+
+
+def dims_as_read(graph: Graph) -> int:
+    """Re-infer and write ``graph``'s dims after its IR version changed: OpenVINO reads a decompression mark in IR v11
+    alone (``shapes.read_as_decompression``), so a value it leaves unbounded in v11 is folded in v10. A static
+    model's Range of compressed f32 Consts is ``[?]`` in v11 and ``[16]`` in v10, and the ``-1`` declared before
+    contradicts it. Returns how many ports were corrected; a graph whose shapes cannot be inferred is left as it is
+    (0), for the check after to report."""
+    if graph.find_cycle() is not None:
+        return 0
+    try:
+        return fix_dims(graph, propagate(graph))
+    except IrToolsError:
+        return 0
 
 
 def rename_input(graph: Graph, which: Layer | str, name: str) -> None:
