@@ -159,9 +159,15 @@ def _interface_models(folder: Path) -> list[Path]:
     loop.set_special_body_ports([-1, 0])
     loop.set_merged_input(body_x, x.output(0), body.results[1].output(0))
     models["loop_identity16"] = ov.Model([o.result(loop.get_iter_value(body.results[1].output(0), -1))], [x])
+    twice = o.relu(x, name="relu")
+    twice.output(0).get_tensor().set_names({"x"})
+    models["names_twice"] = ov.Model([twice], [x])
     for name, model in models.items():
         ov.save_model(model, folder / f"{name}.xml", compress_to_fp16=False)
-    return [folder / f"{name}.xml" for name in models]
+    v10 = folder / "names_twice_v10.xml"  # (the input's name on the output too, as IR v10: refused before 2025.1)
+    v10.write_text((folder / "names_twice.xml").read_text().replace('version="11"', 'version="10"', 1))
+    v10.with_suffix(".bin").write_bytes(b"")
+    return [folder / f"{name}.xml" for name in models] + [v10]
 
 
 @pytest.mark.openvino
@@ -171,7 +177,7 @@ def test_check_target_names_the_inputs_and_outputs_a_release_refuses(tmp_path: P
     (2023.0 and 2023.1 refuse the file: 'has zero dimension which is not allowed'), and nothing inside a body; found
     by QA runs. Each model is named exactly when the release refuses to read it."""
     models = _interface_models(tmp_path)
-    assert len(models) == 14
+    assert len(models) == 16
     _named_exactly_when_refused(models)
     assert "refuses a model input with a dim of 0 ([0,3]: 'has zero dimension which is not allowed'); the oldest " \
            "release that reads it is 2023.2" in str(ir_tools.check(tmp_path / "zero_input.xml", target="2023.0"))
@@ -526,6 +532,40 @@ def test_two_layers_of_one_name_are_named_apart_for_releases_before_2024_1(tmp_p
         assert set(got) == set(want) == {"relu", "exp"}
         for name in want:
             np.testing.assert_array_equal(got[name], want[name])
+
+
+@pytest.mark.openvino
+@pytest.mark.skipif("2023.0" not in side_pythons(), reason="no OpenVINO 2023.0: set IR_TOOLS_RELEASE_PYTHONS")
+def test_two_tensors_of_one_name_are_named_apart_in_ir_v10(tmp_path: Path, capsys) -> None:
+    """A model whose output has its input's name (a UNet's 'sample'), made IR v10 by migrate --target 2021.4: 2023.0
+    to 2025.0 refused the file ('Model tensor names have collisions'; found by a sweep). The output is now named as
+    the current OpenVINO reads the original ('x_1'), and 2023.0 reads and runs it so, equal to the current OpenVINO on
+    the original. Such a file read as IR v10: check --target names it, migrate renames it so."""
+    import openvino as ov
+
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    original = next(m for m in _interface_models(tmp_path) if m.stem == "names_twice")
+    assert [o.get_names() for o in ov.Core().read_model(str(original)).outputs] == [{"x_1"}]
+    inputs = {"x": np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)}
+    want = OpenVinoRunner(ir_tools.read_valid(original), ModelFiles(original, original.with_suffix(".bin"))).run(inputs)
+    out = tmp_path / "names_twice_2021.4.xml"
+    assert main(["migrate", str(original), "--target", "2021.4", "-o", str(out)]) == 0
+    assert f"wrote {out} (IR v10)" in capsys.readouterr().out
+    assert main(["check", str(out), "--no-openvino", "--target", "2023.0"]) == 0, capsys.readouterr().out
+    got = ChildOpenVinoRunner(side_pythons()["2023.0"], ir_tools.read_valid(out),
+                              ModelFiles(out, out.with_suffix(".bin"))).run(inputs)
+    assert list(got) == ["x_1"]  # (named as the current OpenVINO names the original's output)
+    np.testing.assert_array_equal(got["x_1"], *want.values())
+    v10, again = tmp_path / "names_twice_v10.xml", tmp_path / "names_twice_v10_2023.0.xml"
+    (named,) = [d for d in ir_tools.check(v10, openvino=False, target="2023.0") if d.code == "E-TARGET"]
+    assert "refuses an IR v10 model in which two tensors have one name, as 'x' here" in named.message
+    assert main(["migrate", str(v10), "--target", "2023.0", "-o", str(again)]) == 0
+    assert "rewrote 1 x a tensor name used twice -> renamed as OpenVINO 2025.1 on reads it" in capsys.readouterr().out
+    got = ChildOpenVinoRunner(side_pythons()["2023.0"], ir_tools.read_valid(again),
+                              ModelFiles(again, again.with_suffix(".bin"))).run(inputs)
+    assert list(got) == ["x_1"]
 
 
 def test_the_migrate_readme_lists_every_downgrade() -> None:

@@ -181,6 +181,13 @@ F32_DECOMPRESSION_READERS = ((2024, 1), (2025, 1))
 RESULT_NAMES_FROM = (2025, 1)
 
 
+#: Two tensors of one name in an IR v10 model are read from this release on, renamed as the current OpenVINO renames
+#: them (``ir.names.resolved_names``): measured, 2023.0, 2023.3, 2024.0, 2024.6 and 2025.0 refuse the file ("Model
+#: tensor names have collisions"), 2025.1, 2025.2, 2025.4 and 2026.4 read it (a UNet's input 'sample' and its output
+#: 'sample' made IR v10). In IR v10 alone: the releases before read such an IR v11 file, reporting the name twice.
+V10_REPEATED_TENSOR_NAMES_FROM = (2025, 1)
+
+
 #: Element types a release cannot read ("Incorrect type"): each with the newest release that refuses it and the
 #: oldest that reads it (measured by reading a model with a Const of each type on every release with wheels, 2023.0 to
 #: 2025.4, and a Parameter of nf4, string, f8e4m3, f8e5m2 and f4e2m1 on 2023.0 to 2023.3, 2024.0 and 2025.0; the
@@ -489,6 +496,11 @@ class Release:
     def reads_short_documents(self) -> bool:
         """Whether it reads a document that ends within its first 512 bytes (``SHORT_DOCUMENTS_FROM``)."""
         return self.number is None or self.number >= SHORT_DOCUMENTS_FROM
+
+    @property
+    def reads_v10_repeated_tensor_names(self) -> bool:
+        """Whether it reads an IR v10 model in which two tensors have one name (``V10_REPEATED_TENSOR_NAMES_FROM``)."""
+        return self.number is None or self.number >= V10_REPEATED_TENSOR_NAMES_FROM
 
     @property
     def reads_result_names(self) -> bool:

@@ -389,6 +389,35 @@ def set_ir_version(graph: Graph, version: int) -> int:
     return dims_as_read(graph) if changed else 0
 
 
+def unique_tensor_names(graph: Graph) -> int:
+    """Rename each tensor name an earlier tensor holds as OpenVINO reads it from 2025.1 on (``resolved_names``: a
+    UNet's output 'sample', after its input 'sample', becomes 'sample_1'; in IR v11 a Result's ``output_names`` with
+    its tensor's), so that a release before 2025.1 reads the model as IR v10 (``ops/releases
+    .V10_REPEATED_TENSOR_NAMES_FROM``) and reports the names the current one does: of a graph as read, before a rewrite
+    adds a tensor (a name such a tensor repeats is a clash ``migrate_graph`` refuses). Returns how many ports were
+    renamed."""
+    given = given_names(graph)
+    resolved = resolved_names(graph, given)
+    if resolved is given:
+        return 0  # (no name on two tensors)
+    renamed = 0
+    for key, names in resolved.items():
+        if names == given.get(key):
+            continue
+        new = dict(zip(given[key], names, strict=True))
+        layer = graph.layer(key[0])
+        port = layer.output(key[1])
+        port.names = names_attribute([new.get(n, n) for n in tensor_names(port.names)])
+        for edge in graph.consumers(*key):
+            reader = graph.layer(edge.to_layer)
+            if reader.is_a("Result") and (own := result_names(graph, reader)):
+                reader.extra["output_names"] = names_attribute([new.get(n, n) for n in own])
+                graph.touch(reader.id)
+        graph.touch(layer.id)
+        renamed += 1
+    return renamed
+
+
 def dims_as_read(graph: Graph) -> int:
     """Re-infer and write ``graph``'s dims after its IR version changed: OpenVINO reads a decompression mark in IR v11
     alone (``shapes.read_as_decompression``), so a value it leaves unbounded in v11 is folded in v10. A static

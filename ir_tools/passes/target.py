@@ -21,6 +21,7 @@ from ..base.dims import show, show_shape
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.bodies import located, subgraphs
 from ..ir.model import Graph, Layer
+from ..ir.names import given_names, resolved_names
 from ..ir.reader import HEADER_BYTES, ends_within_header, graph_of
 from ..ops.control_flow import BODY_TAGS
 from ..ops.opsets import type_key
@@ -50,6 +51,7 @@ from .interface_names import (
     named_alike,
     own_names_shared,
     set_ir_version,
+    unique_tensor_names,
     unshared_outputs,
     v10_output_names,
 )
@@ -71,7 +73,8 @@ def target_diagnostics(graph: Graph, target: Release, rewritten: bool = False) -
         found.append(Diagnostic("error", "E-TARGET", f"{target.called} reads IR {versions}, the file is IR "
                                 f"v{graph.ir_version} (write it with --ir-version {target.ir_versions[-1]})",
                                 SourceLoc(str(graph.source) if graph.source else None, graph.line)))
-    found += [*_op_versions(graph, target, rewritten), *_repeated_names(graph, target)]
+    found += [*_op_versions(graph, target, rewritten), *_repeated_names(graph, target),
+              *([] if rewritten else _repeated_tensor_names(graph, target))]
     if not target.reads_result_names:
         found += [Diagnostic("error", "E-TARGET", f"{target.called} names this output after its producer's "
                              f"tensor, not '{own[0]}' (the Result's output_names, read from 2025.1 on); "
@@ -114,6 +117,32 @@ def _repeated_names(graph: Graph, target: Release) -> list[Diagnostic]:
                        f"{first(layers[0])}); the oldest release that reads them is {oldest}; `ir-tools migrate "
                        "--target` renames them", layer.loc)
             for name, layers in repeated_names(graph).items() for layer in layers[1:]]
+
+
+def _repeated_tensor_names(graph: Graph, target: Release) -> list[Diagnostic]:
+    """E-TARGET for each output port of an IR v10 ``graph`` holding a tensor name an earlier tensor holds
+    (``resolved_names``), where ``target`` refuses that (``Release.reads_v10_repeated_tensor_names``). Asked of a
+    graph as read: ``migrate_graph`` renames them first, and refuses a name a rewrite's tensor repeats
+    (E-NAME-COLLISION)."""
+    if graph.ir_version != 10 or target.reads_v10_repeated_tensor_names:
+        return []
+    given = given_names(graph)
+    resolved = resolved_names(graph, given)
+    if resolved is given:
+        return []
+    oldest = next(r.name for r in releases().values() if r.reads_v10_repeated_tensor_names)
+    found = []
+    for key, names in resolved.items():
+        was = given.get(key, [])
+        if names != was:
+            layer = graph.layer(key[0])
+            twice = ", ".join(f"'{n}'" for n, m in zip(was, names, strict=True) if n != m)
+            found.append(Diagnostic("error", "E-TARGET", f"output port {key[1]}: {target.called} refuses an IR v10 "
+                                    f"model in which two tensors have one name, as {twice} here ('Model tensor names "
+                                    f"have collisions'); the oldest release that reads it is {oldest}, which reads "
+                                    f"this tensor as {', '.join(map(repr, names))}; `ir-tools migrate --target` "
+                                    "renames it so", layer.loc))
+    return found
 
 
 def _op_versions(graph: Graph, target: Release, rewritten: bool) -> list[Diagnostic]:
@@ -510,6 +539,8 @@ def _migrated(graph: Graph, target: Release | None, checked: bool, stateless: bo
         done = PassResult(graph, result.modified or first.modified, first.stats + result.stats)
         return _made_version(done, ir_version)
     lowered = lower_legacy.run(graph).stats if is_legacy(graph) else Counter()
+    if (ir_version or graph.ir_version) == 10 and not target.reads_v10_repeated_tensor_names:
+        lowered["a tensor name used twice -> renamed as OpenVINO 2025.1 on reads it"] += unique_tensor_names(graph)
     if _too_short(graph, target):  # (written, it ends past the header)
         lowered[f"document written past byte {HEADER_BYTES}"] += 1
     result = retarget(graph, target, checked=checked, stateless=stateless)
