@@ -14,7 +14,10 @@ and v11 alike; 2024.1 on reads both). The
 documented-only releases take the oldest measured release's answer, for the IR versions each reads.
 
 Answers of each release's CPU plugin, from tiny IRs run: ``miscomputes`` lists the measured defects (keys of
-ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases have none, nor any of the op versions they hit):
+ir_tools/ops/releases.py ``DEFECTS``; the documented-only releases take the oldest measured release's, unmeasured,
+as its ``converts_otherwise``, ``converts_output_only`` and ``reduces_otherwise``: a file migrated for 2021.4 then
+runs on 2023.0 as the current OpenVINO runs the original, each repair being exact on every release measured, where
+with none it did not: a static MPT's logits, its f32 Convert into boolean left):
 
 - ``sdpa_boolean_mask_inverted``: ScaledDotProductAttention-13 with a boolean mask computed with True taken as
   masked out (2023.3, the first with SDPA-13, to 2025.2);
@@ -477,8 +480,10 @@ def main(probes: Path) -> None:
     for name, (newest, ir_versions) in DOCUMENTED.items():
         releases[name] = {"source": DOCS, "ir_versions": ir_versions, "values": [],
                           "reads_duplicate_layer_names": duplicate_names(oldest, ir_versions),
-                          "miscomputes": [], "converts_otherwise": [], "converts_output_only": [],
-                          "reduces_otherwise": [],
+                          "miscomputes": miscomputes(oldest, current),
+                          "converts_otherwise": oldest["converts_otherwise"],
+                          "converts_output_only": converts_output_only(oldest, current),
+                          "reduces_otherwise": reduces_otherwise(oldest, current),
                           "runs_dynamic_state": oldest["dynamic_state"],
                           "runs_static_init_state": runs_static_init_state(oldest, current),
                           "opsets": {f"opset{n}": table_id(f"opset{n}", oldest["opsets"][f"opset{n}"])

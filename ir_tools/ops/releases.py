@@ -224,7 +224,8 @@ class Release:
     2024.1 on reads both; the documented-only releases before 2023.0 take 2023.0's answer)."""
     miscomputes: frozenset[str] = frozenset()
     """The measured defects (keys of ``DEFECTS``) of its reader or CPU plugin: layers of op versions it creates, but
-    computes wrongly, or does not read or compile (scripts/probe_release.py):
+    computes wrongly, or does not read or compile (scripts/probe_release.py; the documented-only releases before
+    2023.0 take 2023.0's, unmeasured, as its ``converts_otherwise`` and ``reduces_otherwise``):
 
     - ``sdpa_boolean_mask_inverted``: 2023.3, the first with SDPA-13, to 2025.2 take a True of its boolean mask as
       masked out, which the specification says takes part; 2025.3 on compute it right;

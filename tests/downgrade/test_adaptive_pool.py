@@ -53,8 +53,11 @@ def test_adaptive_avg_pool_migrated_for_2021_4_within_its_bound(tmp_path: Path, 
     assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 0
     assert "rewrote 120 x AdaptiveAvgPool-8 -> StridedSlice-1/ReduceMean-1/Concat-1" in capsys.readouterr().out
     assert 'version="10"' in out.read_text()[:200]
-    # (nor W-DEAD: the output sizes' Consts go with the layers, ``GraphBuilder.replace_layer``; alexnet's stayed)
-    assert not [d.code for d in ir_tools.check(out, openvino=False, target="2021.4")]
+    # (nor W-DEAD: the output sizes' Consts go with the layers, ``GraphBuilder.replace_layer``; alexnet's stayed); a
+    # ReduceMean of a dynamic axis is told to compute an empty one otherwise (2023.0's defect, which 2021.4 takes)
+    found = ir_tools.check(out, openvino=False, target="2021.4")
+    assert {(d.code, d.loc.layer_kind) for d in found} == {("W-TARGET", "ReduceMean@opset1")}
+    assert all("over an axis of length 0" in d.message for d in found)
     graph, migrated = ir_tools.read_valid(model), ir_tools.read_valid(out)
     inputs = random_inputs(graph, 0, shapes)
     files = ModelFiles(out, out.with_suffix(".bin"))
