@@ -372,6 +372,41 @@ def test_a_name_two_tensors_hold_is_the_one_openvino_keeps(tmp_path: Path) -> No
     assert "OpenVINO reads this one as tensor name 'logits_1'" in found[0].message
 
 
+def test_inputs_and_outputs_of_one_name_are_named_as_openvino_reads_them(tmp_path: Path, capsys) -> None:
+    """A model whose output has its input's name (a UNet's 'sample'), and two outputs of other tensors named alike:
+    OpenVINO (2025.1 on) reads the later ones renamed ('x_1', 'y_1'), and ir_tools called them 'x' and 'y' in inspect,
+    run and compare (found by a sweep, with a UNet migrated for 2021.4). Every name is now OpenVINO's, and run's
+    outputs are the compiled model's by those names."""
+    import numpy as np
+    import openvino.opset13 as o
+
+    import ir_tools
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import OpenVinoRunner
+
+    x = o.parameter([2, 3], np.float32, name="x")
+    relu, exp, neg = o.relu(x), o.exp(x), o.negative(x)
+    relu.output(0).set_names({"x"})
+    exp.output(0).set_names({"y"})
+    neg.output(0).set_names({"y"})
+    xml = tmp_path / "twice.xml"
+    ov.save_model(ov.Model([relu, exp, neg], [x]), xml, compress_to_fp16=False)
+    model = ov.Core().read_model(xml)
+    theirs = ([sorted(i.get_names()) for i in model.inputs], [sorted(o.get_names()) for o in model.outputs])
+    assert theirs == ([["x"]], [["x_1"], ["y"], ["y_1"]])  # (the premise: 2025.1 on)
+    info = ir_tools.inspect(xml)
+    assert ([[i["name"]] for i in info["inputs"]], [[o["name"]] for o in info["outputs"]]) == theirs
+    graph = ir_tools.read_valid(xml)
+    feed = {"x": np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)}
+    ours = OpenVinoRunner(graph, ModelFiles(xml, xml.with_suffix(".bin"))).run(feed)
+    compiled = ov.Core().compile_model(model, "CPU")(feed["x"])
+    assert list(ours) == ["x_1", "y", "y_1"]
+    for out, value in compiled.items():
+        np.testing.assert_array_equal(ours[out.get_any_name()], value)
+    assert main(["compare", str(xml)]) == 0
+    assert "[PASS] x_1 [2, 3]" in capsys.readouterr().out
+
+
 def test_names_on_ports_that_repeat_an_id_are_no_internal_error(tmp_path: Path) -> None:
     """A TopK's two named outputs given one id (E-PORT: OpenVINO refuses the file): the names of one were taken for
     the other's, and the check of names on two tensors failed (E-INTERNAL, KeyError: 't16'; the mutation fuzzer's

@@ -44,14 +44,16 @@ def result_names(graph: Graph, result: Layer) -> list[str]:
     return [] if graph.ir_version == 10 else tensor_names(result.extra.get("output_names"))
 
 
-def given_names(graph: Graph) -> dict[tuple[str, int], list[str]]:
-    """Each named output port ``(layer id, port id)`` with its tensor names as written, each once (a Result's own,
-    ``result_names``, joined to those of the tensor feeding it), before OpenVINO renames those an earlier
-    tensor holds (``resolved_names``)."""
+def given_names(graph: Graph, keys: list[tuple[str, int]] | None = None) -> dict[tuple[str, int], list[str]]:
+    """Each named output port ``(layer id, port id)`` (of ``keys`` alone, where given) with its tensor names as
+    written, each once (a Result's own, ``result_names``, joined to those of the tensor feeding it), before OpenVINO
+    renames those an earlier tensor holds (``resolved_names``)."""
     given: dict[tuple[str, int], list[str]] = {}
-    for layer in graph.layers():
+    wanted = None if keys is None else set(keys)
+    layers = graph.layers() if keys is None else map(graph.layer, dict.fromkeys(key[0] for key in keys))
+    for layer in layers:
         for port_id, _, _, names, *_ in layer.output_records():  # records: no Port object per port
-            if names and (listed := tensor_names(names)):
+            if names and (listed := tensor_names(names)) and (wanted is None or (layer.id, port_id) in wanted):
                 given[(layer.id, port_id)] = listed if len(listed) == 1 else list(dict.fromkeys(listed))
     for result in graph.results():
         own = result_names(graph, result)
@@ -66,18 +68,35 @@ def resolved_names(graph: Graph, given: dict[tuple[str, int], list[str]] | None 
     """Each named output port ``(layer id, port id)`` with its tensor names as OpenVINO reads them from 2025.1 on: in
     IR v11 a Result's ``output_names`` join the names of the tensor feeding it; then a name an earlier tensor holds is
     renamed ``NAME_N`` (the smallest N from 1 no earlier tensor holds), the tensors taken in this order: the
-    Parameters', those feeding Results (both in file order), then the others in topological order. Measured on
-    2025.1-2026.4 (a pass's Multiply fed by 'logits' and feeding a Result named 'logits' takes the name, and the
-    'logits' before becomes 'logits_1'); 2023.0-2025.0 keep every name where it is written and read no
+    Parameters', those feeding Results (both in file order: ``_interface_keys``), then the others in topological
+    order. Measured on 2025.1-2026.4 (a pass's Multiply fed by 'logits' and feeding a Result named 'logits' takes the
+    name, and the 'logits' before becomes 'logits_1'); 2023.0-2025.0 keep every name where it is written and read no
     ``output_names`` (SEMANTICS section 1). ``given``: the graph's ``given_names``, returned itself where no name is
     on two tensors (nothing renamed)."""
     given = given_names(graph) if given is None else given
-    every = [name for names in given.values() for name in names]
-    if len(every) == len(set(every)):
+    if not _repeated(given):
         return given
-    order = [(p.id, p.outputs[0].id) for p in graph.parameters() if p.outputs]
-    order += [key for r in graph.results() if r.inputs and (key := graph.producer_key(r.id, r.inputs[0].id))]
+    order = _interface_keys(graph)
     order += [(layer.id, pid) for layer in _sorted(graph) for pid in layer.output_ids()]  # (ids: no Port objects)
+    return _resolve(order, given)
+
+
+def _interface_keys(graph: Graph) -> list[tuple[str, int]]:
+    """The output ports of the Parameters and of the layers feeding Results, in the order OpenVINO names tensors."""
+    keys = [(p.id, p.outputs[0].id) for p in graph.parameters() if p.outputs]
+    keys += [key for r in graph.results() if r.inputs and (key := graph.producer_key(r.id, r.inputs[0].id))]
+    return list(dict.fromkeys(keys))
+
+
+def _repeated(given: dict[tuple[str, int], list[str]]) -> bool:
+    """Whether a name of ``given`` is on two tensors."""
+    every = [name for names in given.values() for name in names]
+    return len(every) != len(set(every))
+
+
+def _resolve(order: list[tuple[str, int]], given: dict[tuple[str, int], list[str]],
+             ) -> dict[tuple[str, int], list[str]]:
+    """``resolved_names``' renaming, the tensors taken in ``order``."""
     seen: set[str] = set()
     resolved: dict[tuple[str, int], list[str]] = {}
     for key in dict.fromkeys(order):
@@ -90,6 +109,18 @@ def resolved_names(graph: Graph, given: dict[tuple[str, int], list[str]] | None 
             seen.add(name)
             resolved.setdefault(key, []).append(name)
     return resolved
+
+
+def _as_read(graph: Graph, key: tuple[str, int], name: str) -> str:
+    """``name``, of the input or output tensor at output port ``key``, as OpenVINO reads it from 2025.1 on
+    (``resolved_names``: a UNet's output 'sample', after its input 'sample', is 'sample_1'). Only inputs and outputs
+    come before it in OpenVINO's order, so only their names are looked at."""
+    keys = _interface_keys(graph)
+    given = given_names(graph, keys)
+    if not _repeated(given):
+        return name  # (most models)
+    renamed = dict(zip(given.get(key, []), _resolve(keys, given).get(key, []), strict=True))
+    return renamed.get(name, name)
 
 
 def _sorted(graph: Graph) -> list[Layer]:
@@ -116,24 +147,22 @@ def reported_names(graph: Graph, layer: Layer, port: Port,
 
 
 def input_name(graph: Graph, parameter: Layer) -> str:
-    """A Parameter's first tensor name, or its layer name."""
+    """A Parameter's first tensor name (as OpenVINO reads it: ``_as_read``), or its layer name."""
     port = parameter.outputs[0] if parameter.outputs else None
     names = tensor_names(port.names if port else None)
-    return names[0] if names and names[0] else parameter.name
+    return _as_read(graph, (parameter.id, port.id), names[0]) if port and names and names[0] else parameter.name
 
 
 def output_name(graph: Graph, result: Layer) -> str:
     """The first name a Result gives its output (``result_names``: its ``output_names``, which OpenVINO writes from
     2025.1 on and reads before the producer's in IR v11: two Results of one tensor may name it otherwise), else the
-    first tensor name of the port feeding it; without one, the name OpenVINO gives it in IR v10 (after its producer),
-    else the Result's layer name."""
+    first tensor name of the port feeding it, either as OpenVINO reads it (``_as_read``); without one, the name OpenVINO
+    gives it in IR v10 (after its producer), else the Result's layer name."""
     own = result_names(graph, result)
-    if own:
-        return own[0]
     found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
-    names = tensor_names(found[1].names) if found else []
+    names = own or (tensor_names(found[1].names) if found else [])
     if names and names[0]:
-        return names[0]
+        return _as_read(graph, (found[0].id, found[1].id), names[0]) if found else names[0]
     return v10_output_name(*found) if found and graph.ir_version == 10 else result.name
 
 
