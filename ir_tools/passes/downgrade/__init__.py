@@ -41,7 +41,7 @@ from .slice_scatter import SliceScatterTo3
 from .softmax import SoftMaxTo1
 from .squeeze import SqueezeSkipTo1
 from .stft import StftTo9
-from .topk import TopKTo3
+from .topk import TopKTo3OrReduce
 from .wider_const import WiderConst
 
 #: Every downgrade, in the order ``retarget`` runs them.
@@ -50,8 +50,8 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     IfBranch,
     # into op versions of opset8 and older
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, ScatterElementsLoop,
-    SqueezeSkipTo1, TopKTo3, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6, InterpolateTo4,
-    ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
+    SqueezeSkipTo1, TopKTo3OrReduce, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6,
+    InterpolateTo4, ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
     SameOpTo, EyeTo4, ErfInvTo1, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9,
     IstftTo9, EmptyReductionConst, IntegerReduction, RmsNormUnfused,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
