@@ -128,7 +128,8 @@ def test_stft_15_frames_of_a_dynamic_signal_stay_at_least_one(tmp_path: Path, ca
 def test_stft_15_left_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
     """A frame_size or frame_step fed by an input (the frame indices are built from them), a signal of a dynamic rank
     (batched or not cannot be told), a window of a dynamic length (its padding is a constant), and a target without
-    RDFT-9 (2022.1): no rewrite, so migrate --target refuses."""
+    RDFT-9 (2022.1) for a frame_size not a power of two (whose RDFT-9 no DFT-7 stands for: passes/downgrade/rdft.py):
+    no rewrite, so migrate --target refuses."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset15 as o15
@@ -137,7 +138,7 @@ def test_stft_15_left_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[s
     window = o1.parameter([-1 if case == "window" else 8], np.float32, name="w")
     params = [x, window]
     sizes = []
-    for what, value in (("size", 16), ("step", 4)):
+    for what, value in (("size", 12 if case == "target" else 16), ("step", 4)):
         if case == f"{what}_fed":
             sizes.append(o1.parameter([], np.int64, name=what))
             params.append(sizes[-1])

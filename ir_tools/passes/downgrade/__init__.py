@@ -30,6 +30,7 @@ from .own_opset import OwnOpset
 from .packed_order import PackedOrder
 from .pad import PadTo1
 from .pooling import AvgPoolCompiled, MaxPoolTo1, MaxPoolTo8
+from .rdft import RealDftTo7
 from .respell import Respell
 from .same_op import SameOpTo
 from .scatter import ScatterReduceTo3
@@ -53,7 +54,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     SqueezeSkipTo1, TopKTo3OrReduce, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6,
     InterpolateTo4, ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
     SameOpTo, EyeTo4, ErfInvTo1, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9,
-    IstftTo9, EmptyReductionConst, IntegerReduction, RmsNormUnfused,
+    IstftTo9, RealDftTo7, EmptyReductionConst, IntegerReduction, RmsNormUnfused,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
     # last, the op versions written with an opset the release has, and layer names it reads

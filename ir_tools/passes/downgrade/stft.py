@@ -12,6 +12,7 @@ from ..base import PassResult
 from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
 from .base import Downgrade, const_input, source
+from .rdft import rewritten_for
 
 LABEL = "STFT-15"
 #: The signal types whose STFT the current OpenVINO CPU computes as the rewrite does, on 2023.0 and the current
@@ -37,11 +38,17 @@ class StftTo9(Downgrade):
     way of f32 (Convert-1), as the CPU's STFT computes them. Bit for bit the current OpenVINO's STFT on 2023.0 and
     the current release (measured: the current CPU's STFT and its RDFT-9 of the frames give the same bits, as does
     2023.0's), so no rounding bound is needed. It needs Consts of frame_size and frame_step, a static signal rank
-    and window length (``declines``), a signal of ``TYPES`` and a target with RDFT-9."""
+    and window length (``declines``), a signal of ``TYPES`` and a target with RDFT-9, or one where ``RealDftTo7``,
+    after it in ``DOWNGRADES``, rewrites the RDFT-9 into DFT-7 (a frame_size a power of two, static dims, f32 or f16
+    signals: those measured): then within the sum of the STFT's and DFT-7's rounding bounds, not bit for bit
+    (measured, 720 layers of f32 and f16 on 2023.0 and 2026.4: at most 0.49 of it, f16's output rounding;
+    tests/downgrade/test_rdft.py)."""
 
     rewrites = {LABEL: "into Gather-1 of computed frame indices, Pad-1, Multiply-1 and RDFT-9 (then Transpose-1 with "
                        "transpose_frames; bf16 and f64 by way of f32), where its frame_size and frame_step are Consts "
-                       "and its signal's rank and window's length static, for a target with RDFT-9"}
+                       "and its signal's rank and window's length static, for a target with RDFT-9 (or, of a "
+                       "frame_size a power of two, static dims and f32 or f16, with DFT-7: the RDFT-9 rewritten in "
+                       "turn, as RDFT-9's row says)"}
 
     def apply(self, graph: Graph) -> PassResult:
         return self.replace_each(graph, _stft, LABEL, "Gather-1 + Multiply-1 + RDFT-9")
@@ -49,22 +56,33 @@ class StftTo9(Downgrade):
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         """A frame_size or frame_step not a Const, a signal rank or window length not static: the frame indices
         and the window's padding are built from them. A signal of a type not of ``TYPES`` (OpenVINO reads no other). A
-        target without RDFT-9 (before 2022.2)."""
-        return spectral_refusal(self, layer, "RDFT", _geometry(graph, layer) is not None, "signal", (
-            "its frame_size or frame_step is not a Const, its signal's rank or its window's length is not static"))
+        target without RDFT-9 (before 2022.2) where ``RealDftTo7`` would not rewrite it (``spectral_refusal``)."""
+        found = _geometry(graph, layer)
+        return spectral_refusal(self, layer, "RDFT", None if found is None else found[2], "signal", (
+            "its frame_size or frame_step is not a Const, its signal's rank or its window's length is not static"),
+            ("f32", "f16"))
 
 
-def spectral_refusal(downgrade: Downgrade, layer: Layer, transform: str, framed: bool, data: str, unframed: str,
-                     ) -> str | None:
-    """Why an STFT or ISTFT ``layer`` is not rewritten (``declines``), else None: the target has no ``transform``-9,
-    its geometry is not one the rewrite builds from (not ``framed``: ``unframed`` says why), or its ``data`` input is
-    of a type not of ``TYPES`` (OpenVINO reads no other)."""
-    if downgrade.target is not None and not downgrade.target.creates(transform, "opset9", {}):
-        return f"the target has no {transform}-9 (opset9)"
-    if not framed:
+def spectral_refusal(downgrade: Downgrade, layer: Layer, transform: str, frame_size: int | None, data: str,
+                     unframed: str, chained: tuple[str, ...]) -> str | None:
+    """Why an STFT or ISTFT ``layer`` is not rewritten (``declines``), else None: its geometry is not one the rewrite
+    builds from (``frame_size`` None: ``unframed`` says why), its ``data`` input is of a type not of ``TYPES``
+    (OpenVINO reads no other), or the target has no ``transform``-9 and ``RealDftTo7``, after the rewrite in
+    ``DOWNGRADES``, would not rewrite the one it builds into DFT-7 or IDFT-7 (a frame_size not a power of two, dynamic
+    dims for a target whose CPU compiles no DFT-7 of them, or data of a type not ``chained``: those measured so)."""
+    if frame_size is None:
         return unframed
     element = declared_type(layer.inputs[0]).element
-    return None if element in TYPES else f"its {data} is {element}, not f32, f16, bf16 or f64"
+    if element not in TYPES:
+        return f"its {data} is {element}, not f32, f16, bf16 or f64"
+    target = downgrade.target
+    if target is not None and not target.creates(transform, "opset9", {}):
+        shape = declared_type(layer.inputs[0]).shape
+        static = shape is not None and all(d.is_static for d in shape)
+        if element not in chained or not rewritten_for(target, frame_size, static):
+            return (f"the target has no {transform}-9 (opset9), and its frame_size is not a power of two, its {data}'s "
+                    f"dims are not static or its {data} is not {' or '.join(chained)} (no DFT-7 of it for the target)")
+    return None
 
 
 def _geometry(graph: Graph, layer: Layer) -> tuple[int, int, int, int, bool] | None:
