@@ -86,3 +86,83 @@ def test_a_fed_output_size_is_refused_for_2021_4(tmp_path: Path, capsys) -> None
     ov.save_model(ov.Model([o8.adaptive_avg_pool(x, size, name="pool")], [x, size], "fed"), str(model))
     assert_refused(model, "pool", "AdaptiveAvgPool of opset8", capsys, target="2021.4")
 
+
+
+MAX_CASES = 200
+
+
+def special_values(rng: np.random.Generator, shape: tuple[int, ...], dtype: type[np.floating]) -> np.ndarray:
+    """Normal values with a share of NaN, -inf, +inf, +0 and -0; every third array mostly -inf and NaN (bins with
+    nothing above -inf, a NaN first or later)."""
+    values = rng.standard_normal(shape)
+    special = np.array([np.nan, -np.inf, np.inf, 0.0, -0.0])
+    weights = [0.3, 0.6, 0.02, 0.02, 0.02] if rng.integers(0, 3) == 0 else [0.1, 0.1, 0.03, 0.08, 0.08]
+    drawn = rng.random(shape)
+    picked = rng.choice(len(special), shape, p=np.array(weights) / sum(weights))
+    return np.where(drawn < sum(weights), special[picked], values).astype(dtype)
+
+
+def adaptive_max_model(path: Path, rng: np.random.Generator) -> tuple[Path, dict[str, np.ndarray], int]:
+    """Per case an AdaptiveMaxPool-8 (its indices unused) of 1-3 spatial axes of 1-9 elements to 1-10 bins (fewer,
+    as many, more: bins of uneven sizes), every tenth to bins of one per axis; f32, every third f16 (Converts of f32
+    inputs and outputs: OpenVINO 2023.0 reads an IR v10 file's f16 input infinities as +-65504); every other with
+    dynamic spatial dims. Returns the model, its inputs (``special_values``) and how many pool to bins of one."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset8 as o8
+
+    params, results, inputs, ones = [], [], {}, 0
+    for i in range(MAX_CASES):
+        spatial = int(rng.integers(1, 4))
+        dims = (1, 2, *(int(n) for n in rng.integers(1, 10, spatial)))
+        sizes = [1] * spatial if i % 10 == 0 else [int(n) for n in rng.integers(1, 11, spatial)]
+        ones += all(size == 1 for size in sizes)
+        f16 = i % 3 == 0
+        x = o1.parameter(ov.PartialShape(list(dims) if i % 2 else [1, 2, *([-1] * spatial)]), np.float32,
+                         name=f"x{i}")
+        data = o1.convert(x, "f16") if f16 else x
+        pool = o8.adaptive_max_pool(data, o1.constant(np.array(sizes, (np.int32, np.int64)[i % 2])), "i32",
+                                    name=f"pool{i}")
+        params.append(x)
+        results.append(o1.result(o1.convert(pool.output(0), "f32") if f16 else pool.output(0), name=f"p{i}"))
+        inputs[f"x{i}"] = special_values(rng, dims, np.float16 if f16 else np.float32).astype(np.float32)
+    ov.save_model(ov.Model(results, params, "adaptive_max"), str(path), compress_to_fp16=False)
+    return path, inputs, ones
+
+
+def test_adaptive_max_pool_migrated_for_2021_4_runs_equal(tmp_path: Path, capsys) -> None:
+    """200 seeded cases (24 of bins of one, 67 f16, 100 of dynamic spatial dims; NaN, infinities and signed zeros
+    among the values): ``check --target 2021.4`` names each layer and that migrate rewrites it; OUT names none, and
+    runs on 2023.0 and on the current OpenVINO equal to the original on the current OpenVINO bit for bit."""
+    from tests.downgrade.runs import assert_runs_equal
+
+    model, inputs, ones = adaptive_max_model(tmp_path / "adaptive_max.xml", np.random.default_rng(9))
+    assert main(["check", str(model), "--target", "2021.4"]) == 1
+    said = capsys.readouterr().out
+    assert "cannot create AdaptiveMaxPool of opset8" in said and f"and {MAX_CASES - 1} more like it" in said, said
+    assert "no rewrite applies" not in said, said
+    out = tmp_path / "adaptive_max_2021.xml"
+    assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert f"rewrote {ones} x AdaptiveMaxPool-8 -> ReduceMax-1\n" in printed, printed
+    rule = "AdaptiveMaxPool-8 -> StridedSlice-1/ReduceMax-1/Select-1/Concat-1"
+    assert f"rewrote {MAX_CASES - ones} x {rule}" in printed, printed
+    assert 'version="10"' in out.read_text()[:200]
+    main(["check", str(out), "--target", "2021.4"])
+    assert "AdaptiveMaxPool" not in capsys.readouterr().out
+    assert assert_runs_equal(model, out, inputs=inputs) == MAX_CASES
+
+
+def test_adaptive_max_pool_with_its_indices_read_is_refused(tmp_path: Path, capsys) -> None:
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset8 as o8
+
+    x = o1.parameter([1, 2, 5, 5], np.float32, name="x")
+    pool = o8.adaptive_max_pool(x, o1.constant(np.array([2, 3], np.int64)), "i32", name="pool")
+    model = tmp_path / "indices.xml"
+    ov.save_model(ov.Model([pool.output(0), pool.output(1)], [x], "indices"), str(model))
+    assert_refused(model, "pool", "AdaptiveMaxPool of opset8", capsys, target="2021.4")
+    assert main(["check", str(model), "--target", "2021.4"]) == 1
+    said = capsys.readouterr().out
+    assert "no rewrite applies to this layer" in said and "its indices output is read" in said, said

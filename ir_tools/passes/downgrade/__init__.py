@@ -3,7 +3,7 @@ one module per op family; ``passes/target.retarget`` runs them in this order (``
 
 from __future__ import annotations
 
-from .adaptive_pool import AdaptiveAvgPoolTo1
+from .adaptive_pool import AdaptiveAvgPoolTo1, AdaptiveMaxPoolTo1
 from .attention import ScaledDotProductAttentionTo8
 from .base import Downgrade
 from .bitwise import BitwiseTo1
@@ -11,6 +11,7 @@ from .bitwise_shift import BitwiseShiftTo1
 from .col2im import Col2ImTo1
 from .convert_promote_types import ConvertPromoteTypesTo1
 from .decompression import F32Decompression, I4ZeroPoint, OneChannelDecompression
+from .deformable_conv import DeformableConvolutionTo1
 from .dft import DftDynamic
 from .einsum import EinsumLetters
 from .elementwise import ElementwiseTo1
@@ -20,6 +21,7 @@ from .erfinv import ErfInvTo1
 from .eye import EyeTo4
 from .float_convert import FloatChecksTo1
 from .gather import GatherTo7
+from .gather_nd import GatherNDTo5
 from .if_branch import IfBranch
 from .integer_reduction import IntegerReduction
 from .interpolate import InterpolateTo4
@@ -56,7 +58,8 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     SameOpTo, EyeTo4, ErfInvTo1, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9,
     IstftTo9, RealDftTo7, EmptyReductionConst, IntegerReduction, RmsNormUnfused,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
-    GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1,
+    GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1, AdaptiveMaxPoolTo1, GatherNDTo5,
+    DeformableConvolutionTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
     OwnOpset, UniqueNames, OwnOutputTensors, WiderConst, I4ZeroPoint, PackedOrder, F32Decompression,
     OneChannelDecompression,
