@@ -111,14 +111,27 @@ def _resolve(order: list[tuple[str, int]], given: dict[tuple[str, int], list[str
     return resolved
 
 
+def _holds(graph: Graph, key: tuple[str, int], name: str) -> bool:
+    """Whether the tensor at output port ``key``, or (IR v11) a Result it feeds, is named ``name``."""
+    layer = graph.layer(key[0])
+    record = layer.output_record(key[1])
+    written = record[3] if record else None
+    if written and name in written and name in tensor_names(written):
+        return True
+    readers = map(graph.layer, (link[2] for link in graph.out_links(key[0]) if link[1] == key[1]))
+    return graph.ir_version != 10 and any(reader.is_a("Result") and name in (reader.extra.get("output_names") or "")
+                                          and name in result_names(graph, reader) for reader in readers)
+
+
 def _as_read(graph: Graph, key: tuple[str, int], name: str) -> str:
     """``name``, of the input or output tensor at output port ``key``, as OpenVINO reads it from 2025.1 on
     (``resolved_names``: a UNet's output 'sample', after its input 'sample', is 'sample_1'). Only inputs and outputs
-    come before it in OpenVINO's order, so only their names are looked at."""
+    come before it in OpenVINO's order, so only their names are looked at. (Not of an input: OpenVINO takes the
+    inputs first, so only two inputs of one name would rename one, which no model measured has.)"""
     keys = _interface_keys(graph)
+    if not any(key != other and _holds(graph, other, name) for other in keys):
+        return name  # (most models: told without the names of every input and output)
     given = given_names(graph, keys)
-    if not _repeated(given):
-        return name  # (most models)
     renamed = dict(zip(given.get(key, []), _resolve(keys, given).get(key, []), strict=True))
     return renamed.get(name, name)
 
@@ -147,10 +160,10 @@ def reported_names(graph: Graph, layer: Layer, port: Port,
 
 
 def input_name(graph: Graph, parameter: Layer) -> str:
-    """A Parameter's first tensor name (as OpenVINO reads it: ``_as_read``), or its layer name."""
+    """A Parameter's first tensor name, or its layer name."""
     port = parameter.outputs[0] if parameter.outputs else None
     names = tensor_names(port.names if port else None)
-    return _as_read(graph, (parameter.id, port.id), names[0]) if port and names and names[0] else parameter.name
+    return names[0] if names and names[0] else parameter.name
 
 
 def output_name(graph: Graph, result: Layer) -> str:
