@@ -3,6 +3,7 @@ static power-of-two lengths, within the rounding bounds of both."""
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 
 import numpy as np
@@ -140,10 +141,19 @@ def _static(graph: Graph, layer: Layer) -> bool:
 
 
 def _walked(graph: Graph) -> ShapeWalker:
-    """The shape walk of ``graph`` as it is now: every port's type and the values OpenVINO knows."""
-    walker = ShapeWalker(graph)
-    walker.run()
-    return walker
+    """The shape walk of ``graph`` as it is now: every port's type and the values OpenVINO knows (walked once per
+    state of the graph, ``Graph.changes``: a layer's ``declines`` and its rewrite ask it several times)."""
+    revision = len(graph.changes)
+    found = _WALKS.get(graph)
+    if found is None or found[0] != revision:
+        walker = ShapeWalker(graph)
+        walker.run()
+        found = _WALKS[graph] = (revision, walker)
+    return found[1]
+
+
+#: The last shape walk of each graph, with the length of its ``changes`` then (``_walked``).
+_WALKS: weakref.WeakKeyDictionary[Graph, tuple[int, ShapeWalker]] = weakref.WeakKeyDictionary()
 
 
 def _i64(builder: GraphBuilder, value: int | list[int] | np.ndarray, name: str) -> Output:
