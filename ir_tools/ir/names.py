@@ -81,6 +81,17 @@ def resolved_names(graph: Graph, given: dict[tuple[str, int], list[str]] | None 
     return _resolve(order, given)
 
 
+def renamed_names(graph: Graph) -> dict[tuple[str, int], dict[str, str]]:
+    """Each output port of ``graph`` holding a tensor name OpenVINO renames from 2025.1 on (``resolved_names``: an
+    earlier tensor holds it), with those names -> what it reads them as."""
+    given = given_names(graph)
+    resolved = resolved_names(graph, given)
+    if resolved is given:
+        return {}  # (no name on two tensors)
+    return {key: {old: new for old, new in zip(given[key], names, strict=True) if old != new}
+            for key, names in resolved.items() if names != given.get(key)}
+
+
 def _interface_keys(graph: Graph) -> list[tuple[str, int]]:
     """The output ports of the Parameters and of the layers feeding Results, in the order OpenVINO names tensors."""
     keys = [(p.id, p.outputs[0].id) for p in graph.parameters() if p.outputs]

@@ -24,6 +24,7 @@ from ..ir.names import (
     input_name,
     names_attribute,
     output_name,
+    renamed_names,
     reported_names,
     resolved_names,
     result_names,
@@ -396,15 +397,8 @@ def unique_tensor_names(graph: Graph) -> int:
     .V10_REPEATED_TENSOR_NAMES_FROM``) and reports the names the current one does: of a graph as read, before a rewrite
     adds a tensor (a name such a tensor repeats is a clash ``migrate_graph`` refuses). Returns how many ports were
     renamed."""
-    given = given_names(graph)
-    resolved = resolved_names(graph, given)
-    if resolved is given:
-        return 0  # (no name on two tensors)
-    renamed = 0
-    for key, names in resolved.items():
-        if names == given.get(key):
-            continue
-        new = dict(zip(given[key], names, strict=True))
+    renamed = renamed_names(graph)
+    for key, new in renamed.items():
         layer = graph.layer(key[0])
         port = layer.output(key[1])
         port.names = names_attribute([new.get(n, n) for n in tensor_names(port.names)])
@@ -414,8 +408,7 @@ def unique_tensor_names(graph: Graph) -> int:
                 reader.extra["output_names"] = names_attribute([new.get(n, n) for n in own])
                 graph.touch(reader.id)
         graph.touch(layer.id)
-        renamed += 1
-    return renamed
+    return len(renamed)
 
 
 def dims_as_read(graph: Graph) -> int:

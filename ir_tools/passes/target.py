@@ -21,7 +21,7 @@ from ..base.dims import show, show_shape
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.bodies import located, subgraphs
 from ..ir.model import Graph, Layer
-from ..ir.names import given_names, resolved_names
+from ..ir.names import renamed_names, tensor_names
 from ..ir.reader import HEADER_BYTES, ends_within_header, graph_of
 from ..ops.control_flow import BODY_TAGS
 from ..ops.opsets import type_key
@@ -126,22 +126,17 @@ def _repeated_tensor_names(graph: Graph, target: Release) -> list[Diagnostic]:
     (E-NAME-COLLISION)."""
     if graph.ir_version != 10 or target.reads_v10_repeated_tensor_names:
         return []
-    given = given_names(graph)
-    resolved = resolved_names(graph, given)
-    if resolved is given:
-        return []
-    oldest = next(r.name for r in releases().values() if r.reads_v10_repeated_tensor_names)
+    renamed = renamed_names(graph)
+    oldest = next(r.name for r in releases().values() if r.reads_v10_repeated_tensor_names) if renamed else ""
     found = []
-    for key, names in resolved.items():
-        was = given.get(key, [])
-        if names != was:
-            layer = graph.layer(key[0])
-            twice = ", ".join(f"'{n}'" for n, m in zip(was, names, strict=True) if n != m)
-            found.append(Diagnostic("error", "E-TARGET", f"output port {key[1]}: {target.called} refuses an IR v10 "
-                                    f"model in which two tensors have one name, as {twice} here ('Model tensor names "
-                                    f"have collisions'); the oldest release that reads it is {oldest}, which reads "
-                                    f"this tensor as {', '.join(map(repr, names))}; `ir-tools migrate --target` "
-                                    "renames it so", layer.loc))
+    for key, new in renamed.items():
+        twice = ", ".join(f"'{n}'" for n in new)
+        reads = ", ".join(repr(new.get(n, n)) for n in tensor_names(graph.layer(key[0]).output(key[1]).names))
+        found.append(Diagnostic("error", "E-TARGET", f"output port {key[1]}: {target.called} refuses an IR v10 "
+                                f"model in which two tensors have one name, as {twice} here ('Model tensor names "
+                                f"have collisions'); the oldest release that reads it is {oldest}, which reads "
+                                f"this tensor as {reads}; "
+                                "`ir-tools migrate --target` renames it so", graph.layer(key[0]).loc))
     return found
 
 
