@@ -943,8 +943,8 @@ def _migration_differs(args: argparse.Namespace, graph, legacy: bool, xml: Path,
         who = "OpenVINO" if other is None else f"OpenVINO {other}"
         return f"{who} refused to {verb} the {ran}, so nothing was compared"
     if peak is not None:
-        _say(args, f"  (each float output within atol {PEAK_FRACTION:g} x its max|value|: another release rounds "
-                   "otherwise; integer and boolean outputs exactly)")
+        _say(args, f"  (each float output within atol {PEAK_FRACTION:g} x its max|value| plus one step of its type "
+                   "there: another release rounds otherwise; integer and boolean outputs exactly)")
     for name in varying:
         print(f"  {name}: not compared (two inferences of the original differ: the model holds "
               f"{', '.join(repr(n) for n in random)}, a random op of seeds 0, other values at each inference)")
@@ -1203,8 +1203,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run original and migrated model on seeded inputs; exit 1 if any output differs")
     p.add_argument("--check-with", type=Path, metavar="PYTHON",
                    help="as --check, but run the migrated model on the OpenVINO of that Python interpreter (an older "
-                        "release's virtual environment), within 1e-4 x max|output| (an integer or boolean output "
-                        "exactly) unless --atol/--rtol are given; "
+                        "release's virtual environment), within 1e-4 x max|output| plus one step of the output's "
+                        "type there (an integer or boolean output exactly) unless --atol/--rtol are given; "
                         "exit 1, writing nothing, if it refuses the model or any output differs (a release other "
                         "than --target's is checked with a warning: the check says nothing of the target)")
     _add_tolerance_options(p, "1e-6 (--check-with: 1e-4 x max|output|)", "1e-5 (--check-with: 0)",

@@ -364,12 +364,18 @@ def compare_outputs(inputs: Mapping[str, np.ndarray], expected: Runner | Mapping
 def holding(tolerances: Tolerances, peak_fraction: float | None = None,
             ) -> Callable[[str, np.ndarray], tuple[float, float]]:
     """The (atol, rtol) an output of a name and expected value is held to: ``tolerances``'; with ``peak_fraction``,
-    atol that fraction of the expected value's max|value| and rtol 0 (``compare_outputs``), but 0 for an integer or
-    boolean output: its ops do not round, and a fraction of its largest element would pass its small ones wrong
-    (an i32 mean of -1 given as -2 beside an element of 4000000: atol 400)."""
+    atol that fraction of the expected value's max|value| and rtol 0 (``compare_outputs``), plus, for a real output,
+    one step of its type there: two values that far apart may round to neighbours of its type (an f16 output's step
+    near its max|value| is 5e-4 to 1e-3 of it, above the fraction; an f32 one's 1.2e-7). 0 for an integer or boolean
+    output: its ops do not round, and a fraction of its largest element would pass its small ones wrong (an i32 mean
+    of -1 given as -2 beside an element of 4000000: atol 400)."""
     def held(name: str, value: np.ndarray) -> tuple[float, float]:
         if peak_fraction is None:
             return tolerances.for_name(name)
-        return (peak_fraction * peak(value) if value.dtype.kind in "fc" else 0.0), 0.0
+        if value.dtype.kind not in "fc":
+            return 0.0, 0.0
+        top = peak(value)
+        step = float(np.spacing(np.array(top, value.dtype))) if value.dtype.kind == "f" and top else 0.0
+        return peak_fraction * top + step, 0.0
 
     return held
