@@ -28,8 +28,10 @@ Kernels compute what OpenVINO's reference (openvino/reference/interpolate.hpp) c
 coordinates and weights in float32 exactly as it does, the weighted sums in float64, rounded once.
 Every mode is separable (an axis at a time): nearest picks, linear_onnx, linear (antialias false: a
 triangle filter normalised over the taps inside the data) and cubic weigh. Interpolate-1 runs as the
-Interpolate-4 OpenVINO converts it to (ConvertInterpolate1ToInterpolate4). Not executed: antialias,
-bilinear_pillow, bicubic_pillow, linear/cubic on integers, Interpolate-1's "area".
+Interpolate-4 OpenVINO converts it to (ConvertInterpolate1ToInterpolate4). bilinear_pillow and bicubic_pillow
+weigh by OpenVINO CPU's tables (``pillow_taps``), on float data of rank 4 resized on its last two axes
+without pads, where they were measured. Not executed: antialias, the pillow modes elsewhere, linear/cubic on
+integers, Interpolate-1's "area".
 """
 
 from __future__ import annotations
@@ -330,6 +332,77 @@ def _cubic_weights(coords: np.ndarray, in_len: int, a: float) -> np.ndarray:
     return w
 
 
+#: The pillow modes: Pillow's resampling filters, which Interpolate-4 does not have.
+PILLOW_MODES = ("bilinear_pillow", "bicubic_pillow")
+
+
+def _pillow_filter(mode: str, m: np.float32) -> np.float32:
+    """The filter's weight at distance ``m`` (in input elements over the filter's scale), as OpenVINO CPU computes
+    it: bicubic's coefficient is -0.5 whatever cube_coeff says, its inner piece computed in float64."""
+    m = abs(m)
+    if mode == "bilinear_pillow":
+        return _F(1) - m if m < 1 else _F(0)
+    a = _F(-0.5)
+    if m < 1:
+        d = float(m)
+        return _F(((float(a) + 2.0) * d - (float(a) + 3.0)) * d * d + 1.0)
+    return (((m - _F(5)) * m + _F(8)) * m - _F(4)) * a if m < 2 else _F(0)
+
+
+def pillow_window(mode: str, out_len: int, in_len: int) -> int:
+    """The most input elements one output of a pillow mode weighs on an axis (OpenVINO CPU's filter length)."""
+    return int(np.ceil(_pillow_radius(mode, out_len, in_len))) * 2 + 1
+
+
+def _pillow_radius(mode: str, out_len: int, in_len: int) -> np.float32:
+    return _F((1 if mode == "bilinear_pillow" else 2) * max(_F(1), _F(1) / (_F(out_len) / _F(in_len))))
+
+
+def pillow_taps(mode: str, out_len: int, in_len: int) -> tuple[np.ndarray, np.ndarray]:
+    """[out_len, K] input indices and float32 weights of a pillow mode on one axis, bit for bit OpenVINO CPU's
+    (measured on 2026.4 by resizing identity matrices): output o weighs the input elements from round(centre -
+    radius) to round(centre + radius) inside the axis (its window, every one multiplied, a weight of 0 too), by
+    Pillow's filter centred on ``(o + 0.5) / (out_len / in_len)`` whatever the scales and
+    coordinate_transformation_mode say, the radius the filter's support times the downscale (at least 1), each weight
+    divided by their float32 sum. A row shorter than the longest window K ends in index ``in_len`` of weight 0."""
+    scale = _F(out_len) / _F(in_len)
+    stretch = max(_F(1), _F(1) / scale)
+    radius = _pillow_radius(mode, out_len, in_len)
+    rows = []
+    for o in range(out_len):
+        centre = _F(_F(o) + _F(0.5)) / scale
+        first = max(int(_F(centre - radius) + _F(0.5)), 0)
+        end = min(int(_F(centre + radius) + _F(0.5)), in_len)
+        taps = [_pillow_filter(mode, _F((float(_F(_F(i) - centre)) + 0.5) * float(_F(1) / stretch)))
+                for i in range(first, end)]
+        total = _F(0)
+        for t in taps:
+            total = _F(total + t)
+        rows.append((first, [_F(t / total) if total != 0 else t for t in taps]))
+    longest = max((len(taps) for _, taps in rows), default=0)
+    indices = np.full((out_len, longest), in_len, np.int64)
+    weights = np.zeros((out_len, longest), _F)
+    for o, (first, taps) in enumerate(rows):
+        indices[o, :len(taps)] = np.arange(first, first + len(taps))
+        weights[o, :len(taps)] = taps
+    return indices, weights
+
+
+def pillow_unmeasured(shape: Sequence[int], out_shape: Sequence[int], pads: Sequence[int], dtype: np.dtype,
+                      ) -> str | None:
+    """Why a pillow mode's layer is not one measured (float data of rank 4, only the last two axes resized, no
+    pads), in words; None where it is."""
+    if np.dtype(dtype).kind != "f":
+        return f"its data is {np.dtype(dtype)}: OpenVINO rounds each pass of a pillow mode on integers"
+    if len(shape) != 4:
+        return f"its data is of rank {len(shape)}, not 4"
+    if any(pads):
+        return "it has pads"
+    if list(shape[:2]) != list(out_shape[:2]):
+        return "it resizes an axis other than the last two"
+    return None
+
+
 def weight_matrix(mode: str, transform: str, out_len: int, in_len: int, scale: np.float32, cube_coeff: float,
                   nearest_mode: str = "round_prefer_floor") -> np.ndarray:
     """[out_len, in_len]: each output element of one axis as a weighted sum of the input elements."""
@@ -352,6 +425,8 @@ def interpolate(x: np.ndarray, out_shape: Sequence[int], axes: Sequence[int], sc
     ``absolute``: with the weights' magnitudes (each output's sum of |weight| x over its taps)."""
     if len(set(axes)) != len(axes):
         raise UnsupportedError(f"Interpolate with repeated axes {list(axes)}")
+    if mode in PILLOW_MODES:
+        return _pillow(x, out_shape, list(pads_begin) + list(pads_end), mode, absolute)
     if mode not in ("nearest", "linear", "linear_onnx", "cubic"):
         raise UnsupportedError(f"Interpolate mode {mode}")
     if mode != "nearest" and x.dtype.kind != "f":
@@ -377,6 +452,35 @@ def interpolate(x: np.ndarray, out_shape: Sequence[int], axes: Sequence[int], sc
         y = np.moveaxis(np.tensordot(w, y, axes=([1], [axis])), 0, axis)
     with np.errstate(over="ignore", invalid="ignore"):
         return y.astype(x.dtype)
+
+
+def _pillow(x: np.ndarray, out_shape: Sequence[int], pads: Sequence[int], mode: str, absolute: bool) -> np.ndarray:
+    """A pillow mode: each of the last two axes whose length changes weighed by ``pillow_taps`` (every element of an
+    output's window multiplied, an inf or NaN reaching only the outputs whose windows hold it; an axis of the same
+    length copied, whatever its scale), in float64, rounded once."""
+    unmeasured = pillow_unmeasured(x.shape, out_shape, pads, x.dtype)
+    if unmeasured is not None:
+        raise UnsupportedError(f"Interpolate mode {mode} where {unmeasured}")
+    y = x.astype(np.float64)
+    for axis in (3, 2):
+        if out_shape[axis] != y.shape[axis]:
+            indices, weights = pillow_taps(mode, out_shape[axis], y.shape[axis])
+            w = np.abs(weights) if absolute else weights
+            padded = np.concatenate([y, np.zeros_like(np.take(y, [0], axis))], axis)  # (index past the end: 0)
+            with np.errstate(invalid="ignore"):  # (0 x inf inside a window: NaN, as on OpenVINO)
+                y = (np.take(padded, indices, axis) * w.astype(np.float64).reshape(w.shape + (1,) * (3 - axis))
+                     ).sum(axis=axis + 1)
+    return y.astype(x.dtype)
+
+
+def _longest_sum(a: InterpolateAttrs | Interpolate1Attrs, args: Sequence[np.ndarray],
+                  outputs: Sequence[np.ndarray]) -> int:
+    """The longest sum of an output: 4 taps per axis, a pillow mode's window on each axis it resizes."""
+    if a.mode not in PILLOW_MODES:
+        return 4 ** np.ndim(args[0])
+    windows = [pillow_window(a.mode, n, m) for n, m in zip(np.shape(outputs[0]), np.shape(args[0]), strict=True)
+               if n != m]
+    return int(np.prod(windows))
 
 
 def _static_type(v: np.ndarray) -> TensorType:
@@ -454,14 +558,15 @@ def _absolute_1(a: Interpolate1Attrs, args: Sequence[np.ndarray]) -> list[np.nda
 
 
 _MOVES = moves(0)
-_SUMS = accumulation(lambda _, args, __: 4 ** np.ndim(args[0]), data=(0,))
+_SUMS = accumulation(_longest_sum, data=(0,))
 
 
 def _rounding(version: int):
-    """Nearest picks (exact); the other modes are weighted sums of at most 4 taps per axis. Cubic's weights are not
-    all positive: its sums of |terms|, and what the data's errors b move an output by (at most sum |w| b, reached with
-    each error of its weight's sign), are those of the weights' magnitudes, the kernel with |w| in place of w; the
-    signed weights' sum of b can be far smaller, or negative (b larger where w < 0: 69 times below the change, sampled
+    """Nearest picks (exact); the other modes are weighted sums of at most 4 taps per axis (a pillow mode: its window
+    on each axis it resizes, ``pillow_window``). Cubic's and bicubic_pillow's weights are not all positive: their
+    sums of |terms|, and what the data's errors b move an output by (at most sum |w| b, reached with each error of
+    its weight's sign), are those of the weights' magnitudes, the kernel with |w| in place of w; the signed weights'
+    sum of b can be far smaller, or negative (b larger where w < 0: 69 times below the change, sampled
     by tests/ops/test_rule_sampling.py). Linear and linear_onnx weigh by positive weights: the kernel is that sum.
 
     Where a size, scale or axis the kernel reads is inexact (a float's bound above 0, an integer's of 1 or more), it
@@ -480,7 +585,7 @@ def _rounding(version: int):
         bounds = [bounds[0], *[EXACT] * (len(bounds) - 1)]  # (an input the mode does not read may differ)
         if mode == "nearest":
             return _MOVES(kernel, a, args, bounds, outputs)
-        return _SUMS(absolute if mode == "cubic" else kernel, a, args, bounds, outputs)
+        return _SUMS(absolute if mode in ("cubic", "bicubic_pillow") else kernel, a, args, bounds, outputs)
 
     return rule
 

@@ -5,7 +5,7 @@ every mode, transform and nearest mode, sizes and scales, pads, f32, f16, u8 and
 without the axes input; each within twice the suite's bound (the original and the rewrite each within it of the exact
 values). Ranks 2 and 3 are left out: OpenVINO 2023.0 CPU compiles no f32, f16 or u8 Interpolate of those ranks,
 Interpolate-11 and -4 alike ("Supported primitive descriptors list is empty", measured on the same 300 cases).
-bilinear_pillow and bicubic_pillow, which Interpolate-4 lacks, are refused.
+bilinear_pillow and bicubic_pillow, which Interpolate-4 lacks, are test_interpolate_pillow's.
 """
 
 from __future__ import annotations
@@ -89,20 +89,3 @@ def test_interpolate_11_as_4_runs_on_2023_within_its_rounding_bound(tmp_path: Pa
             if problem:
                 failures.append(f"{case.what}: {problem}")
         assert not failures, f"{runner}: {len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
-
-
-@pytest.mark.parametrize("mode", ["bilinear_pillow", "bicubic_pillow"])
-def test_interpolate_11_pillow_modes_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str) -> None:
-    import openvino as ov
-    import openvino.opset1 as o1
-    import openvino.opset11 as o11
-
-    x = o1.parameter([1, 1, 4, 4], np.float32, name="x")
-    node = o11.interpolate(x, o1.constant(np.array([6, 6], np.int64)), mode, "sizes",
-                           axes=o1.constant(np.array([2, 3], np.int64)), name="resize")
-    path, out = tmp_path / f"{mode}.xml", tmp_path / f"{mode}_old.xml"
-    ov.save_model(ov.Model([node], [x], mode), str(path))
-    assert main(["migrate", str(path), "--target", TARGET, "-o", str(out)]) == 2
-    err = capsys.readouterr().err
-    assert re.search(r"error\[E-TARGET\]: layer 'resize' .*Interpolate of opset11", err), err
-    assert not out.exists()

@@ -448,6 +448,47 @@ def test_interpolate_kernels(tmp_path: Path, version: int) -> None:
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
 
 
+def pillow_kernel_cases(rng: np.random.Generator, count: int) -> list[Case]:
+    """The pillow modes where the kernel executes them (float data of rank 4, the last two axes, no pads): sizes
+    and scales of 1 to 12 elements to 1 to 16, every transform and two cube_coeff (OpenVINO CPU reads neither), f32
+    and f16, an inf, -inf or NaN in every tenth; within twice the op's rounding rule (ours and OpenVINO's each within
+    it of the exact values)."""
+    cases = []
+    spec = interp.INTERPOLATE_11
+    for i in range(count):
+        shape = [int(rng.integers(1, 3)), int(rng.integers(1, 4)), *(int(n) for n in rng.integers(1, 13, 2))]
+        calc = ("sizes", "scales")[i // 2 % 2]
+        values = [int(n) for n in rng.integers(1, 17, 2)] if calc == "sizes" else \
+            [float(rng.choice([s for s in SCALES if s * n + 1e-6 >= 1])) for n in shape[2:]]
+        x = rng.standard_normal(shape)
+        if i % 10 == 3:  # (an inf or NaN reaches the outputs whose windows hold it)
+            x.flat[int(rng.integers(x.size))] = (np.inf, -np.inf, np.nan)[i // 10 % 3]
+        x = x.astype(np.float16 if i % 5 == 4 else np.float32)
+        attrs = {"mode": interp.PILLOW_MODES[i % 2], "shape_calculation_mode": calc,
+                 "coordinate_transformation_mode": interp.TRANSFORMS[i // 4 % len(interp.TRANSFORMS)],
+                 "cube_coeff": float(rng.choice([-0.75, -0.5])), "antialias": False}
+        value = np.array(values, np.float32 if calc == "scales" else np.int64)
+
+        def build(p, attrs=attrs, value=value):
+            c = [ops1.constant(value).output(0), ops1.constant(np.array([2, 3], np.int64)).output(0)]
+            return FACTORIES[11].create("Interpolate", [p.output(0), *c], attrs)
+
+        def bound(x=x, attrs=attrs, value=value):
+            a = A.decode(interp.InterpolateAttrs, {k: str(v) for k, v in attrs.items()})
+            args = [x, value, np.array([2, 3], np.int64)]
+            ours = spec.kernel(a, args)
+            return 2 * spec.rounding(spec.kernel, a, args, [np.zeros(())] * 3, ours)[0]
+
+        cases.append(kernel_case(f"Interpolate-11 {attrs['mode']} {calc} {np.dtype(x.dtype).name}{shape} values "
+                                 f"{values}", x, build, bound))
+    return cases
+
+
+def test_pillow_kernels(tmp_path: Path) -> None:
+    cases = pillow_kernel_cases(np.random.default_rng(SEED), 200)
+    failures = run_cases(cases, tmp_path)
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+
 def interpolate_1_cases(rng: np.random.Generator, count: int) -> list[Case]:
     cases = []
     for i in range(count):
@@ -485,7 +526,7 @@ def test_what_the_kernel_does_not_execute() -> None:
     spec = opsets.lookup("Interpolate", "opset11")
     x = np.zeros((1, 1, 4, 4), np.float32)
     sizes, axes = np.array([8, 8]), np.array([2, 3])
-    for raw in ({"mode": "bilinear_pillow"}, {"mode": "linear", "antialias": "true"}):
+    for raw in ({"mode": "bilinear_pillow", "pads_begin": "0,0,1,1"}, {"mode": "linear", "antialias": "true"}):
         with pytest.raises(IrToolsError, match="not|antialias|mode"):
             spec.kernel(A.decode(spec.attrs, raw), [x, sizes, axes])
     with pytest.raises(IrToolsError, match="repeated axes"):

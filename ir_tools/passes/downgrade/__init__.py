@@ -25,6 +25,7 @@ from .gather_nd import GatherNDTo5
 from .if_branch import IfBranch
 from .integer_reduction import IntegerReduction
 from .interpolate import InterpolateTo4
+from .interpolate_pillow import InterpolatePillowTo1
 from .istft import IstftTo9
 from .names import OwnOutputTensors, UniqueNames
 from .normalization import GroupNormalizationTo6, RmsNormUnfused
@@ -54,7 +55,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     # into op versions of opset8 and older
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, ScatterElementsLoop,
     SqueezeSkipTo1, TopKTo3OrReduce, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6,
-    InterpolateTo4, ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
+    InterpolateTo4, InterpolatePillowTo1, ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
     SameOpTo, EyeTo4, ErfInvTo1, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9,
     IstftTo9, RealDftTo7, EmptyReductionConst, IntegerReduction, RmsNormUnfused,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)

@@ -21,7 +21,8 @@ class InterpolateTo4(Downgrade):
     the same attributes; -11's input 1 (sizes or scales, as shape_calculation_mode says) goes to -4's sizes or
     scales, and the other is a Const of ones (i32 sizes, f32 scales), which -4 reads only for its type, one per axis
     (the axes input's length, else the data's rank); axes stay input 3. bilinear_pillow and bicubic_pillow, which -4
-    does not have, and a length unknown from the declared dims are left, for ``retarget`` to refuse."""
+    does not have, are left for InterpolatePillowTo1 (``interpolate_pillow``); a length unknown from the declared
+    dims, for ``retarget`` to refuse."""
 
     rewrites = {"Interpolate-11": "into Interpolate-4 (not bilinear_pillow or bicubic_pillow)"}
 
