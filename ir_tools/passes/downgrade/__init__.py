@@ -27,6 +27,7 @@ from .integer_reduction import IntegerReduction
 from .interpolate import InterpolateTo4
 from .interpolate_pillow import InterpolatePillowTo1
 from .istft import IstftTo9
+from .max_pool_taps import MaxPoolTapsTo1
 from .names import OwnOutputTensors, UniqueNames
 from .normalization import GroupNormalizationTo6, RmsNormUnfused
 from .own_opset import OwnOpset
@@ -59,7 +60,7 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     SameOpTo, EyeTo4, ErfInvTo1, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1, StftTo9,
     IstftTo9, RealDftTo7, EmptyReductionConst, IntegerReduction, RmsNormUnfused,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
-    GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, AdaptiveAvgPoolTo1, AdaptiveMaxPoolTo1, GatherNDTo5,
+    GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, MaxPoolTapsTo1, AdaptiveAvgPoolTo1, AdaptiveMaxPoolTo1, GatherNDTo5,
     DeformableConvolutionTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
     OwnOpset, UniqueNames, OwnOutputTensors, WiderConst, I4ZeroPoint, PackedOrder, F32Decompression,
