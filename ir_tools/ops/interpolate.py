@@ -349,11 +349,6 @@ def _pillow_filter(mode: str, m: np.float32) -> np.float32:
     return (((m - _F(5)) * m + _F(8)) * m - _F(4)) * a if m < 2 else _F(0)
 
 
-def pillow_window(mode: str, out_len: int, in_len: int) -> int:
-    """The most input elements one output of a pillow mode weighs on an axis (OpenVINO CPU's filter length)."""
-    return int(np.ceil(_pillow_radius(mode, out_len, in_len))) * 2 + 1
-
-
 def _pillow_radius(mode: str, out_len: int, in_len: int) -> np.float32:
     return _F((1 if mode == "bilinear_pillow" else 2) * max(_F(1), _F(1) / (_F(out_len) / _F(in_len))))
 
@@ -478,9 +473,8 @@ def _longest_sum(a: InterpolateAttrs | Interpolate1Attrs, args: Sequence[np.ndar
     """The longest sum of an output: 4 taps per axis, a pillow mode's window on each axis it resizes."""
     if a.mode not in PILLOW_MODES:
         return 4 ** np.ndim(args[0])
-    windows = [pillow_window(a.mode, n, m) for n, m in zip(np.shape(outputs[0]), np.shape(args[0]), strict=True)
-               if n != m]
-    return int(np.prod(windows))
+    lengths = zip(np.shape(outputs[0]), np.shape(args[0]), strict=True)
+    return int(np.prod([pillow_taps(a.mode, n, m)[0].shape[1] for n, m in lengths if n != m]))
 
 
 def _static_type(v: np.ndarray) -> TensorType:
@@ -563,7 +557,7 @@ _SUMS = accumulation(_longest_sum, data=(0,))
 
 def _rounding(version: int):
     """Nearest picks (exact); the other modes are weighted sums of at most 4 taps per axis (a pillow mode: its window
-    on each axis it resizes, ``pillow_window``). Cubic's and bicubic_pillow's weights are not all positive: their
+    on each axis it resizes, ``pillow_taps``). Cubic's and bicubic_pillow's weights are not all positive: their
     sums of |terms|, and what the data's errors b move an output by (at most sum |w| b, reached with each error of
     its weight's sign), are those of the weights' magnitudes, the kernel with |w| in place of w; the signed weights'
     sum of b can be far smaller, or negative (b larger where w < 0: 69 times below the change, sampled
