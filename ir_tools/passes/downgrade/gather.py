@@ -7,9 +7,10 @@ from collections import Counter
 from ...ir.model import Graph
 from ...ops.operands import normalize_axis
 from ..base import PassResult
-from ..builder import GraphBuilder, drop_unused
+from ..builder import GraphBuilder, Output, drop_unused
 from ..shapes import declared_type
 from .base import Downgrade, feed, non_negative, respelled
+from .convert_promote_types import INDICES_ALIKE
 
 
 class GatherTo7(Downgrade):
@@ -28,6 +29,7 @@ class GatherTo7(Downgrade):
             keys = [graph.producer_key(layer.id, port) for port in layer.input_ids()]
             data = declared_type(graph.layer(keys[0][0]).output(keys[0][1]))
             indices_layer, axis_layer = graph.layer(keys[1][0]), graph.layer(keys[2][0])
+            keys[1] = _as_read(graph, keys[1])
             if data.shape is None or not axis_layer.is_a("Const"):
                 continue
             axis = normalize_axis(int(graph.const_array(axis_layer).reshape(-1)[0]), len(data.shape))
@@ -42,3 +44,15 @@ class GatherTo7(Downgrade):
             respelled(graph, layer, "opset7")
             stats[f"Gather-8 -> Gather-7 ({rule})"] += 1
         return PassResult(graph, bool(stats), stats)
+
+
+def _as_read(graph: Graph, indices: Output) -> Output:
+    """The indices as a Gather reads them: those of a Convert-1 of ``INDICES_ALIKE`` (i32 into u32) are its input,
+    which every release reads in its place, a negative one from the end (torchvision's detectors index their boxes
+    so); any others as they are."""
+    layer = graph.layer(indices[0])
+    source = graph.producer_key(layer.id, layer.input_ids()[0]) if layer.is_a("Convert") else None
+    if source is None:
+        return indices
+    given = declared_type(graph.layer(source[0]).output(source[1])).element
+    return source if f"{given}->{declared_type(layer.outputs[0]).element}" in INDICES_ALIKE else indices
