@@ -30,6 +30,19 @@ def migrate(model: Path, capsys: pytest.CaptureFixture[str], target: str = "2023
     return out, printed
 
 
+def migrated_for_2021_4(model: Path, label: str, count: int, capsys: pytest.CaptureFixture[str]) -> tuple[Path, str]:
+    """``check --target 2021.4`` names the ``count`` layers of ``label`` ("GridSample of opset9") and that migrate
+    rewrites each; ``migrate --target 2021.4`` then writes IR v10: the written file and what migrate printed."""
+    assert main(["check", str(model), "--target", "2021.4"]) == 1
+    said = capsys.readouterr().out
+    assert f"cannot create {label}" in said and f"and {count - 1} more like it" in said, said
+    assert "no rewrite applies" not in said, said
+    out = model.with_name(f"{model.stem}_2021.xml")
+    assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert 'version="10"' in out.read_text()[:200]
+    return out, printed
+
 def migrated_runs(model: Path, out: Path, inputs: dict[str, np.ndarray], release: str = "2023.0",
                   ) -> tuple[dict[str, np.ndarray], dict[str, dict[str, np.ndarray]]]:
     """The current OpenVINO's outputs of ``model`` on ``inputs``, and those of the migrated ``out`` by runner: on the
