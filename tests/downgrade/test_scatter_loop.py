@@ -38,13 +38,15 @@ def _values(rng: np.random.Generator, shape: tuple[int, ...], element: str, redu
 
 
 def scatter_model(path: Path, rng: np.random.Generator, cases: int, elements: tuple[str, ...] = ("f32", "i32"),
-                  use_init_val: bool = True) -> tuple[Path, dict[str, np.ndarray]]:
-    """``cases`` ScatterElementsUpdate-12 layers of ``use_init_val``: every reduction of ``REDUCTIONS`` in turn,
+                  use_init_val: bool | None = True, reductions: tuple[str, ...] = REDUCTIONS, longest: int = 7,
+                  ) -> tuple[Path, dict[str, np.ndarray]]:
+    """``cases`` ScatterElementsUpdate-12 layers of ``use_init_val``: every reduction of ``reductions`` in turn,
     f32 and i32 data, ranks 1-3, every axis (negative at times), indices with many duplicates along a short axis and
     negative ones, narrower than the data off the axis at times, i32 or i64; data, indices and updates fed as
     Parameters of static or dynamic dims (an axis of updates of length 0 among them: the MoE expert no token went
     to) or computed (an Add, a Subtract, a Multiply); the axis an i32 or i64 Const. Without use_init_val no
-    aten::index_add_ follows."""
+    aten::index_add_ follows; None: true and false in turn. ``longest``: the updates' longest axis (the most updates
+    an element may take)."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset3 as o3
@@ -60,12 +62,12 @@ def scatter_model(path: Path, rng: np.random.Generator, cases: int, elements: tu
         return p
 
     for i in range(cases):
-        reduction, element = REDUCTIONS[i % len(REDUCTIONS)], elements[i // len(REDUCTIONS) % len(elements)]
+        reduction, element = reductions[i % len(reductions)], elements[i // len(reductions) % len(elements)]
         rank = 1 + i % 3
         axis = int(rng.integers(rank))
         data_shape = [int(n) for n in rng.integers(1, 5, rank)]
         index_shape = [int(rng.integers(1, n + 1)) if rng.random() < 0.3 else n for n in data_shape]
-        index_shape[axis] = int(rng.integers(1, 8)) if i % 11 else 0
+        index_shape[axis] = int(rng.integers(1, longest + 1)) if i % 11 else 0
         dynamic = i % 3 == 1 or index_shape[axis] == 0
         index_type = (np.int32, np.int64)[i // 7 % 2]
         n = data_shape[axis]
@@ -94,7 +96,8 @@ def scatter_model(path: Path, rng: np.random.Generator, cases: int, elements: tu
             x = fed_input(f"indices{i}", indices, dynamic)
             u = fed_input(f"updates{i}", updates, dynamic)
         at = o1.constant(np.array(axis - rank if i % 4 == 2 else axis, (np.int64, np.int32)[i % 2]))
-        scatter = o12.scatter_elements_update(d, x, u, at, reduction, use_init_val, name=f"scatter{i}")
+        init = bool(i % 2) if use_init_val is None else use_init_val
+        scatter = o12.scatter_elements_update(d, x, u, at, reduction, init, name=f"scatter{i}")
         results.append(o1.result(scatter, name=f"y{i}"))
     for rows in (5, 0, 3) if use_init_val else ():  # (aten::index_add_ of an MoE expert: rows of tokens, none
         # where no token went to it; 3: static, the column a Const, the indices folded by OpenVINO, ShapeOf included)
@@ -125,6 +128,19 @@ def test_reductions_migrated_for_2023_0_run_equal(tmp_path: Path, capsys: pytest
     assert assert_runs_equal(model, out, inputs=fed) == cases + 3
 
 
+def test_means_migrated_for_2023_0_run_equal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seeded ScatterElementsUpdate-12 layers of reduction mean on f32, use_init_val true and false in turn, up to 40
+    updates an element (a quotient by 1 to 41): the same values, dtype and sign of zero on 2023.0 and the current
+    OpenVINO as the current OpenVINO's on the original (its mean divides once, correctly rounded, as no Divide-1
+    does)."""
+    cases = 120
+    model, fed = scatter_model(tmp_path / "mean.xml", np.random.default_rng(14), cases, ("f32",), None, ("mean",),
+                               longest=40)
+    out, printed = migrate(model, capsys)
+    assert f"rewrote {cases} x ScatterElementsUpdate-12 (mean) -> Loop-5" in printed, printed
+    assert assert_runs_equal(model, out, inputs=fed) == cases
+
+
 @pytest.mark.parametrize("target", ["2023.0", "2023.1", "2024.0"])
 def test_reductions_without_init_val_run_equal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                target: str) -> None:
@@ -148,8 +164,8 @@ def test_reductions_without_init_val_run_equal(tmp_path: Path, capsys: pytest.Ca
 
 def test_left_layers_are_refused_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """What the rewrite leaves, each named with why (``check --target``), and ``migrate --target 2023.0`` refuses the
-    model: reduction mean, f16 data (the CPU reduces it in f32, rounding once), an axis that is not a constant, and f32
-    prod of constant updates."""
+    model: reduction mean of i32, f16 data (the CPU reduces it in f32, rounding once), an axis that is not a constant,
+    and f32 prod of constant updates."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset12 as o12
@@ -165,7 +181,7 @@ def test_left_layers_are_refused_with_the_reason(tmp_path: Path, capsys: pytest.
 
     axis0 = o1.constant(np.array(0, np.int64))
     made = {
-        "mean": (fed("d1", [3, 4], np.float32), fed("x1", [5, 4], np.int32), fed("u1", [5, 4], np.float32), axis0,
+        "mean": (fed("d1", [3, 4], np.int32), fed("x1", [5, 4], np.int32), fed("u1", [5, 4], np.int32), axis0,
                  "mean", True),
         "f16": (fed("d2", [3, 4], np.float16), fed("x2", [5, 4], np.int32), fed("u2", [5, 4], np.float16), axis0,
                 "sum", True),
@@ -182,7 +198,7 @@ def test_left_layers_are_refused_with_the_reason(tmp_path: Path, capsys: pytest.
     why = {d.loc.layer_name: d.message for d in ir_tools.check(model, openvino=False, target="2023.0")
            if d.code == "E-TARGET"}
     assert sorted(why) == sorted(made), why
-    for name, reason in (("mean", "reduction mean"),
+    for name, reason in (("mean", "reduction mean of i32"),
                          ("f16", "its data is f16"), ("fed_axis", "its axis is not a constant"),
                          ("const_prod", "its f32 updates are constants")):
         assert f"no rewrite applies to this layer: {reason}" in why[name], why[name]

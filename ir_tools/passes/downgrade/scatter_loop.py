@@ -98,10 +98,13 @@ class ScatterElementsLoop(Downgrade):
     zeros among the data, equal on 2023.0 and 2024.0; found by the wide vision sweep, a scatter_reduce of
     ``include_self=False`` over a dynamic axis).
 
-    Left (``declines``): an axis that is not a constant, data or indices of a dynamic rank, reduction mean (the current
-    OpenVINO CPU's f32 mean is the Loop's f32 sum divided once, correctly rounded: 400 seeded cases bit for bit; but its
-    Divide-1 of f32 is not correctly rounded, so no older op divides alike: 17456 of 100000 quotients by 1 to 8 off in
-    the last bit, 2023.0 and 2026.4 alike, measured for the wide vision sweep), element types other than f32 and i32
+    Reduction mean of f32 (``_mean``): the current OpenVINO CPU's is the Loop's f32 sum divided once, correctly rounded
+    (400 seeded cases bit for bit), by how many values it summed: a second Loop counts them (or, indices a Const, they
+    are counted here), and since Divide-1 of f32 is not correctly rounded on the CPU, ReduceMean-1 divides
+    (``_divided``).
+
+    Left (``declines``): an axis that is not a constant, data or indices of a dynamic rank, a mean of other than f32
+    (the CPU's integer mean rounds in its own way), element types other than f32 and i32
     (measured: f16 differs on 2023.0; i8 and u8 saturate in the Loop's Add, where the scatter wraps; 2023.0 computes i64
     as i32), and f32 prod of constant updates (2026.4 CPU gave +0.0 for +0.0 times a constant -0.91 in the body).
     Reduction none is ``Respell``'s (ScatterElementsUpdate-3).
@@ -125,6 +128,7 @@ class ScatterElementsLoop(Downgrade):
     rewrites = {LABEL: "into a Loop-5 of Gather-1, GatherElements-6, Add-1/Multiply-1/Select-1/Minimum-1/Maximum-1 "
                        "and ScatterElementsUpdate-3, one iteration per index along its axis, where its reduction is "
                        "sum, prod, min or max (use_init_val false: first ScatterElementsUpdate-3 of the start value), "
+                       "or mean of f32 (the sum's Loop, a count's, and a Loop-5 of ReduceMean-1 dividing them), "
                        "its axis a constant and its data f32 or i32 "
                        "(f32 prod: of updates that are not constants); for a release failing on updates of 0 "
                        "elements, into an If-8 running it only on updates of some"}
@@ -142,8 +146,9 @@ class ScatterElementsLoop(Downgrade):
         if attrs.reduction == "none":
             return None  # (Respell's, which runs first)
         element = builder.type_of(source(graph, layer, 0)).element
-        if attrs.reduction not in _NEUTRAL:
-            return f"reduction {attrs.reduction} (the CPU's mean divides once, in its own way)"
+        if attrs.reduction == "mean" and element != "f32":
+            return (f"reduction mean of {element or 'a dynamic type'} (f32 only: the Loop's sum divided once, as the "
+                    "current OpenVINO CPU divides)")
         if element not in _EXACT_TYPES:
             return (f"its data is {element or 'of a dynamic type'}, whose reductions OpenVINO CPU computes otherwise "
                     "than an older op step by step (f32 and i32 only)")
@@ -165,6 +170,10 @@ class ScatterElementsLoop(Downgrade):
                 stats[f"{LABEL} ({reduction}) -> If-8 on updates of some elements"] += 1
                 continue
             if reduction == "none":
+                continue
+            if reduction == "mean":
+                builder.replace_layer(layer, lambda: [_mean(builder, layer)], origin_text(layer, LABEL))  # noqa: B023
+                stats[f"{LABEL} (mean) -> Loop-5 of ScatterElementsUpdate-3 (sum, count), Loop-5 of ReduceMean-1"] += 1
                 continue
             builder.replace_layer(layer, lambda: [_loop(builder, layer, reduction)],  # noqa: B023
                                   origin_text(layer, LABEL))
@@ -226,16 +235,23 @@ def _i64(builder: GraphBuilder, value: object, name: str) -> Output:
     return builder.const(np.array(value, np.int64), name)
 
 
-def _loop(builder: GraphBuilder, layer: Layer, reduction: str) -> Output:
-    """The class's rewrite of ``layer``: the Loop's output, standing for its."""
-    graph, name = builder.graph, layer.name
-    data, indices, updates = (source(graph, layer, i) for i in range(3))
+def _loop(builder: GraphBuilder, layer: Layer, reduction: str, data: Output | None = None,
+          updates: Output | None = None, use_init_val: bool | None = None, name: str | None = None) -> Output:
+    """The class's rewrite of ``layer``: the Loop's output, standing for its. ``data``, ``updates`` and
+    ``use_init_val`` in place of the layer's (``_mean``'s count of the updates each element takes), the Loop and its
+    layers named after ``name`` (else the layer's)."""
+    graph, name = builder.graph, name or layer.name
+    data = source(graph, layer, 0) if data is None else data
+    indices = source(graph, layer, 1)
+    updates = source(graph, layer, 2) if updates is None else updates
     rank = len(builder.type_of(data).shape)
     axis_value = int(graph.const_array(graph.layer(source(graph, layer, 3)[0])).reshape(-1)[0])
     axis = axis_value + rank if axis_value < 0 else axis_value
     indices = non_negative(builder, name, data, indices, axis)
     element = builder.type_of(data).element
-    if not typed_attrs(layer).use_init_val:  # (each element the updates touch starts from _START, not the data)
+    if use_init_val is None:
+        use_init_val = typed_attrs(layer).use_init_val
+    if not use_init_val:  # (each element the updates touch starts from _START, not the data)
         data = _started(builder, name, data, indices, updates, axis, _START[reduction][element])
     length = builder.type_of(updates).shape[axis]
     neutral, kept = _NEUTRAL[reduction][element], False
@@ -255,7 +271,7 @@ def _loop(builder: GraphBuilder, layer: Layer, reduction: str) -> Output:
     execute = builder.const(np.array(True), f"{name}/execute")
     ins = [data, indices, updates]
     held = [False] + [_constant(graph, value) for value in ins[1:]]
-    body, (current, result, condition), params = _body(builder, layer, reduction, ins, held, axis, kept)
+    body, (current, result, condition), params = _body(builder, name, reduction, ins, held, axis, kept)
     fed = [value for value, fixed in zip(ins, held, strict=True) if not fixed]
     loop = builder.add("Loop", "opset5", {}, [trip, execute, *fed], name, outputs=[declared_type(layer.outputs[0])])
     port_map = RtNode("port_map", (), (
@@ -269,6 +285,153 @@ def _loop(builder: GraphBuilder, layer: Layer, reduction: str) -> Output:
     back_edges = RtNode("back_edges", (), (RtNode("edge", (("from-layer", result), ("to-layer", params[0]))),))
     loop.children = (port_map, back_edges, body_node(RtNode("body"), body))
     return output_of(loop)
+
+
+def _mean(builder: GraphBuilder, layer: Layer) -> Output:
+    """Reduction mean of f32, as the current OpenVINO CPU takes it: the Loop's sum, divided once by how many values it
+    summed (the updates an element takes, one more with use_init_val), correctly rounded (``_divided``); an element
+    no update takes keeps the data. The counts are a second Loop's sums of ones over zeros, exact in f32."""
+    graph, name = builder.graph, layer.name
+    data, updates = source(graph, layer, 0), source(graph, layer, 2)
+    total = _loop(builder, layer, "sum", name=f"{name}/sum")
+    known = _constant_counts(builder, layer)
+    if known is not None:
+        counts = builder.const(known, f"{name}/counts")
+    else:
+        zeros, ones = (_filled(builder, value, fill, f"{name}/{what}")
+                       for value, fill, what in ((data, 0.0, "uncounted"), (updates, 1.0, "ones")))
+        counts = _loop(builder, layer, "sum", zeros, ones, use_init_val=True, name=f"{name}/count")
+    if typed_attrs(layer).use_init_val:
+        counts = output_of(builder.add("Add", "opset1", None, [counts, builder.const(np.array(1.0, np.float32),
+                                                                                     f"{name}/init_val")],
+                                       f"{name}/counted"))
+    return _divided(builder, name, total, counts, data)
+
+
+def _constant_counts(builder: GraphBuilder, layer: Layer) -> np.ndarray | None:
+    """How many updates each element of the data takes (f32), where the indices are a Const and the data and updates
+    static: a count Loop of constants alone would be folded by OpenVINO, and 2023.0 fails to evaluate its
+    GatherElements of indices narrower than the data ("Evaluation failed", measured). None otherwise."""
+    graph = builder.graph
+    data, indices, updates = (builder.type_of(source(graph, layer, i)).shape for i in range(3))
+    given = graph.layer(source(graph, layer, 1)[0])
+    if not given.is_a("Const") or not all(d.is_static for d in (*data, *updates)):
+        return None
+    rank = len(data)
+    axis_value = int(graph.const_array(graph.layer(source(graph, layer, 3)[0])).reshape(-1)[0])
+    axis = axis_value + rank if axis_value < 0 else axis_value
+    where = graph.const_array(given).astype(np.int64)
+    where = np.where(where < 0, where + data[axis].lo, where)
+    counts = np.zeros([d.lo for d in data], np.float32)
+    at = list(np.indices(where.shape))
+    at[axis] = where
+    np.add.at(counts, tuple(at), 1.0)
+    return counts
+
+
+def _filled(builder: GraphBuilder, like: Output, value: float, name: str) -> Output:
+    """An f32 tensor of ``like``'s shape, every element ``value``."""
+    shape = builder.type_of(like).shape
+    if all(d.is_static for d in shape):
+        size = _i64(builder, [d.lo for d in shape], f"{name}/shape")
+    else:
+        size = output_of(builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type="i64"),
+                                     [like], f"{name}/shape"))
+    return output_of(builder.add("Broadcast", "opset3", builder.attrs("Broadcast", "opset3", mode="numpy"),
+                                 [builder.const(np.array(value, np.float32), f"{name}/value"), size], name))
+
+
+def _divided(builder: GraphBuilder, name: str, total: Output, counts: Output, data: Output) -> Output:
+    """``total / counts`` (f32, counts whole numbers) correctly rounded, ``total`` where a count is 0 or 1, in
+    ``data``'s shape. Divide-1 of f32 is not correctly rounded on the CPU (17456 of 100000 quotients off in the last
+    bit, 2023.0 and 2026.4 alike: OpenVINO makes it a Multiply by a Power of -1); ReduceMean-1 of ``[t, 0, ..., 0]``
+    over ``n`` elements is (measured: 342,000 quotients by 1 to 4093, magnitudes 1e-30 to 1e30, infinities and NaN,
+    bit for bit on 2023.0 and 2026.4, but -0.0, which its sum makes +0.0, so a zero total is kept as it is). So a Loop-5
+    of iterations ``n = 2 .. max(counts)`` (one at least: 2023.0 CPU gives a Loop of 0 iterations no output) takes, for
+    the elements counting ``n``, the ReduceMean of their totals padded with ``n - 1`` zeros: time and memory of the
+    elements times the largest count squared, over 2."""
+    graph = builder.graph
+
+    def add(op_type: str, version: str, inputs: list[Output], what: str, **attrs: object) -> Output:
+        typed = builder.attrs(op_type, version, **attrs) if attrs else None
+        return output_of(builder.add(op_type, version, typed, inputs, f"{name}/{what}"))
+
+    def flat(value: Output, what: str, dtype: type = np.int64) -> Output:
+        return add("Reshape", "opset1", [value, builder.const(np.array([-1], dtype), f"{name}/{what}_shape")], what,
+                   special_zero=False)
+
+    totals, counted = flat(total, "flat_total"), flat(counts, "flat_counts")
+    # (a count of 1 among them: 2023.0 CPU reduces an axis of length 0 to whatever the memory held; a Pad, as 2023.0
+    # makes a ReduceMax of a Concat a Maximum of its inputs, which fails where one is longer than 1)
+    some = add("Pad", "opset1", [counted, _i64(builder, [0], f"{name}/no_pad"), _i64(builder, [1], f"{name}/one_pad"),
+                                 builder.const(np.array(1.0, np.float32), f"{name}/one_count")], "some_counts",
+               pad_mode="constant")
+    most = output_of(builder.convert(add("ReduceMax", "opset1", [some, _i64(builder, [0], f"{name}/all")], "most",
+                                         keep_dims=False), "i64", f"{name}/most_i64"))
+    trip = add("Maximum", "opset1", [add("Subtract", "opset1", [most, _i64(builder, 1, f"{name}/one")], "above_one"),
+                                     _i64(builder, 1, f"{name}/least_trips")], "divide_trips")
+    held = _constant(graph, counted)  # (a Const: fed to a Loop, 2023.0 and 2026.4 refuse it; see ``_body``)
+    body, (current, result, condition), params = _divide_body(builder, name, counted, held)
+    # (the start a tensor of its own: fed the totals as its invariant and its merged input alike, a Loop gave another
+    # element's memory on 2026.4 CPU, in one of 30 seeded layers; its shape spelled otherwise, so that OpenVINO does
+    # not merge the two Reshapes)
+    start = flat(total, "start", np.int32)
+    fed = [totals, start, *([] if held else [counted])]
+    loop = builder.add("Loop", "opset5", {}, [trip, builder.const(np.array(True), f"{name}/divide_execute"), *fed],
+                       f"{name}/divided", outputs=[builder.type_of(totals)])
+
+    def port(kind: str, external: int | str, internal: str, purpose: str | None = None) -> RtNode:
+        return RtNode(kind, (("external_port_id", str(external)), ("internal_layer_id", internal),
+                             *((("purpose", purpose),) if purpose else ())))
+
+    loop.children = (
+        RtNode("port_map", (), (*(port("input", i, p) for i, p in enumerate(params, 2)),
+                                port("output", loop.outputs[0].id, result),
+                                port("input", -1, current, "current_iteration"),
+                                port("output", -1, condition, "execution_condition"))),
+        RtNode("back_edges", (), (RtNode("edge", (("from-layer", result), ("to-layer", params[1]))),)),
+        body_node(RtNode("body"), body))
+    zero = add("Equal", "opset1", [totals, builder.const(np.array(0.0, np.float32), f"{name}/zero")], "zero_total")
+    signed = add("Select", "opset1", [zero, totals, output_of(loop)], "quotients")
+    shape = builder.type_of(data).shape
+    if all(d.is_static for d in shape):
+        back = _i64(builder, [d.lo for d in shape], f"{name}/data_shape")
+    else:
+        back = add("ShapeOf", "opset3", [data], "data_shape", output_type="i64")
+    return output_of(builder.add("Reshape", "opset1", builder.attrs("Reshape", "opset1", special_zero=False),
+                                 [signed, back], name))
+
+
+def _divide_body(outer: GraphBuilder, name: str, counted: Output, held: bool
+                 ) -> tuple[Graph, tuple[str, str, str], list[str]]:
+    """``_divided``'s Loop body; the ids of its current-iteration Parameter, its quotients and condition Results; and
+    those of its Parameters fed (the totals, invariant, the quotients, merged, and, unless ``held``, the counts,
+    invariant; ``held``: computed from constants, they are computed inside the body)."""
+    body = Graph(f"{name}/divide_body", outer.graph.ir_version)
+    b = GraphBuilder(body)
+    length = outer.type_of(counted).shape
+    total, acc = (b.parameter(f"{name}/{what}", "f32", length) for what in ("total", "quotient"))
+    count = _copied(b, outer.graph, counted, {}) if held else b.parameter(f"{name}/count", "f32", length)
+    current = b.parameter(f"{name}/iteration", "i64", ())
+
+    def add(op_type: str, version: str, inputs: list[Output], what: str, **attrs: object) -> Output:
+        typed = b.attrs(op_type, version, **attrs) if attrs else None
+        return output_of(b.add(op_type, version, typed, inputs, what))
+
+    width = add("Reshape", "opset1", [add("Add", "opset1", [current, _i64(b, 1, "one")], "zeros_wide"),
+                                      _i64(b, [1], "one_dim")], "width", special_zero=False)
+    shape = add("Concat", "opset1", [add("ShapeOf", "opset3", [total], "rows", output_type="i64"), width],
+                "padding_shape", axis=0)
+    padding = add("Broadcast", "opset3", [b.const(np.array(0.0, np.float32), "zero"), shape], "padding", mode="numpy")
+    padded = add("Concat", "opset1", [add("Unsqueeze", "opset1", [total, _i64(b, [1], "column_axis")], "column"),
+                                      padding], "padded", axis=1)
+    quotient = add("ReduceMean", "opset1", [padded, _i64(b, [1], "row_axis")], "quotient", keep_dims=False)
+    n = output_of(b.convert(add("Add", "opset1", [current, _i64(b, 2, "two")], "n"), "f32", "n_f32"))
+    chosen = add("Select", "opset1", [add("Equal", "opset1", [count, n], "counts_n"), quotient, acc], "chosen")
+    result = b.result(chosen, "quotient_next")
+    condition = b.result(b.const(np.array(True), "again"), "condition")
+    params = [total[0], acc[0], *([] if held else [count[0]])]
+    return body, (current[0], result.id, condition.id), params
 
 
 def _started(builder: GraphBuilder, name: str, data: Output, indices: Output, updates: Output, axis: int,
@@ -353,7 +516,7 @@ def _copied(b: GraphBuilder, graph: Graph, out: Output, made: dict[str, Layer]) 
     return output_of(made[layer.id], layer.output_ids().index(out[1]))
 
 
-def _body(outer: GraphBuilder, layer: Layer, reduction: str, ins: list[Output], held: list[bool], axis: int,
+def _body(outer: GraphBuilder, name: str, reduction: str, ins: list[Output], held: list[bool], axis: int,
           kept: bool) -> tuple[Graph, tuple[str, str, str], list[str]]:
     """The Loop's body; the ids of its current-iteration Parameter, its accumulator and condition Results; and those
     of its Parameters fed (the accumulator, merged, then the indices and updates, invariant). ``held``: which of
@@ -361,15 +524,15 @@ def _body(outer: GraphBuilder, layer: Layer, reduction: str, ins: list[Output], 
     invariant input (or one merged through a Result of its Parameter) is refused by 2023.0 and 2026.4 CPU
     ("vector::_M_range_check", measured), so they are computed inside the body. ``kept``: the first iteration writes
     back what it reads."""
-    graph = Graph(f"{layer.name}/body", outer.graph.ir_version)
+    graph = Graph(f"{name}/body", outer.graph.ir_version)
     b = GraphBuilder(graph)
     types = [outer.type_of(o) for o in ins]
     made: dict[str, Layer] = {}
-    acc, idx, upd = (_copied(b, outer.graph, value, made) if fixed else b.parameter(f"{layer.name}/{what}", t.element,
+    acc, idx, upd = (_copied(b, outer.graph, value, made) if fixed else b.parameter(f"{name}/{what}", t.element,
                                                                                      t.shape)
                      for what, value, t, fixed in zip(("acc", "indices", "updates"), ins, types, held, strict=True))
     params = [p[0] for p, fixed in zip((acc, idx, upd), held, strict=True) if not fixed]
-    current = b.parameter(f"{layer.name}/iteration", "i64", ())
+    current = b.parameter(f"{name}/iteration", "i64", ())
     at, back = _i64(b, axis, "gather_axis"), _i64(b, [axis], "unsqueeze_axis")
 
     def slice_of(value: Output, what: str) -> Output:
