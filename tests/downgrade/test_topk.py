@@ -1,6 +1,7 @@
 """TopK-11 migrated for releases without opset11 (passes/downgrade/topk.py): stable false as TopK-3, stable with k 1
 and sort value as Reduce ops taking the first extreme, run on OpenVINO 2023.0 and the current OpenVINO equal to the
-current OpenVINO on the original; stable with another k or sort index refused."""
+current OpenVINO on the original; stable with sort index refused (stable with another k:
+tests/downgrade/test_topk_stable.py)."""
 
 from __future__ import annotations
 
@@ -134,31 +135,25 @@ def test_topk_11_stable_k1_runs_on_older_releases_equal_to_the_current_openvino(
     assert assert_runs_equal(model, out, inputs=inputs) == 642
 
 
-def refused_model(path: Path, how: str) -> Path:
-    """One TopK-11 stable layer, ``topk``, that the rewrite leaves: k 2 (``k2``), k fed (``fed``), or sort index."""
+def refused_model(path: Path) -> Path:
+    """One TopK-11 stable layer, ``topk``, that the rewrite leaves: k 1 and sort index."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset11 as o11
 
     x = o1.parameter([3, 8], np.float32, name="x")
-    params = [x]
-    if how == "fed":
-        params.append(o1.parameter([], np.int64, name="k"))
-    k = params[1] if how == "fed" else o1.constant(np.int64(2 if how == "k2" else 1))
-    topk = o11.topk(x, k, -1, "max", "index" if how == "index" else "value", "i64", stable=True, name="topk")
-    ov.save_model(ov.Model([o1.result(topk.output(0)), o1.result(topk.output(1))], params, "left"), str(path))
+    topk = o11.topk(x, o1.constant(np.int64(1)), -1, "max", "index", "i64", stable=True, name="topk")
+    ov.save_model(ov.Model([o1.result(topk.output(0)), o1.result(topk.output(1))], [x], "left"), str(path))
     return path
 
 
-@pytest.mark.parametrize(("how", "why"), [("k2", "k other than a constant 1"), ("fed", "k other than a constant 1"),
-                                          ("index", "sort index: the current OpenVINO CPU takes the first of tied")])
-def test_topk_11_stable_left_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str,
-                                        why: str) -> None:
-    """Stable with k other than a Const 1, or with sort index: refused (exit 2, nothing written), saying why."""
-    model = refused_model(tmp_path / f"{how}.xml", how)
+def test_topk_11_stable_sort_index_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Stable with sort index: refused (exit 2, nothing written), saying why (stable with another k:
+    tests/downgrade/test_topk_stable.py)."""
+    model = refused_model(tmp_path / "index.xml")
     out = tmp_path / "out.xml"
     assert main(["migrate", str(model), "--target", "2021.4", "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert re.search(r"error\[E-TARGET\]: layer 'topk' .*TopK of opset11.*no rewrite applies to this layer: "
-                     rf"it is stable with {re.escape(why)}", err), err
+                     r"it is stable with sort index: the current OpenVINO CPU's stable TopK keeps other tied", err), err
     assert not out.exists()
