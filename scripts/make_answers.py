@@ -73,6 +73,7 @@ from tests.ops import (  # noqa: E402
     test_einsum_conformance,
     test_elementwise_conformance,
     test_eye_conformance,
+    test_fake_convert_conformance,
     test_fake_quantize_conformance,
     test_fourier_conformance,
     test_gather_elements_conformance,
@@ -260,6 +261,11 @@ def eye(rng: np.random.Generator) -> list[Recipe]:
     return recipes(test_eye_conformance.kernel_case(rng, types[i % len(types)]) for i in range(48))
 
 
+def fake_convert(rng: np.random.Generator) -> list[Recipe]:
+    """FakeConvert-13 (ops/fake_convert.py), f32 and f16, f8e4m3 and f8e5m2, on CPU."""
+    return recipes(test_fake_convert_conformance.fake_convert_cases(rng, 48))
+
+
 def blocks(rng: np.random.Generator) -> list[Recipe]:
     """ReverseSequence-1, ShuffleChannels-1, BatchToSpace-2 and SpaceToBatch-2 (ops/movement_blocks.py), on CPU."""
     return recipes(test_movement_blocks_conformance.kernel_cases(rng, 8))
@@ -320,6 +326,7 @@ SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "extra": extra, "added": added, "blocks": blocks, "nms": nms, "roi_align": roi_align, "binary": binary,
     "eye": eye,
     "fourier": fourier,
+    "fake_convert": fake_convert,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).

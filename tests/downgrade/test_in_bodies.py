@@ -178,7 +178,7 @@ def test_migrate_target_rewrites_inside_bodies(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_what_has_no_form_inside_a_body_is_still_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """FakeConvert-13 (no rewrite; 2023.3 the first to create it) in an If inside a Loop's body, beside a Pad-12 with
+    """Multinomial-13 (no rewrite; 2023.2 the first to create it) in an If inside a Loop's body, beside a Pad-12 with
     a negative pad (rewritten): migrate --target 2023.0 refuses the file, E-TARGET at the line of the layer
     inside (after the Pad's rewrite too), naming it, nothing written; check --target says there is no rewrite for it."""
     import openvino as ov
@@ -190,7 +190,8 @@ def test_what_has_no_form_inside_a_body_is_still_refused(tmp_path: Path, capsys:
     xi, a, b = (o.parameter([3, 4], F32) for _ in range(3))
     then = ov.Model([o.result(o12.pad(a, o.constant(np.array([-1, 0])), o.constant(np.array([1, 0])), "constant"))],
                     [a])
-    orelse = ov.Model([o.result(o13.fake_convert(b, o.constant(np.float32(1.0)), name="fake"))], [b])
+    orelse = ov.Model([o.result(o13.multinomial(b, o.constant(np.int64(4)), "f32", False, False, 7, 7,
+                                                name="fake"))], [b])
     body = ov.Model([o.result(if_of(o.constant(True), xi.output(0), then, orelse, "inner")),
                      o.result(o.constant(True))], [xi])
     loop = o.loop(o.constant(np.int64(2)), o.constant(True))
@@ -202,12 +203,12 @@ def test_what_has_no_form_inside_a_body_is_still_refused(tmp_path: Path, capsys:
     ov.save_model(ov.Model([loop.get_iter_value(body.results[0].output(0), -1)], [x], "fake"), str(model))
     (left,) = [d for d in ir_tools.check(model, openvino=False, target="2023.0")
                if d.loc.layer_name == "loop/body/inner/else_body/fake"]
-    assert "cannot create FakeConvert of opset13" in left.message and "no rewrite for it" in left.message
+    assert "cannot create Multinomial of opset13" in left.message and "no rewrite for it" in left.message
     out = tmp_path / "fake_2023.0.xml"
     assert main(["migrate", str(model), "--target", "2023.0", "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    line = next(i for i, text in enumerate(model.read_text().splitlines(), 1) if '<layer id="3" name="fake"' in text)
-    assert re.search(rf"fake\.xml:{line}: error\[E-TARGET\]: layer 'loop/body/inner/else_body/fake' .*FakeConvert "
+    line = next(i for i, text in enumerate(model.read_text().splitlines(), 1) if ' name="fake" type=' in text)
+    assert re.search(rf"fake\.xml:{line}: error\[E-TARGET\]: layer 'loop/body/inner/else_body/fake' .*Multinomial "
                      r"of opset13", err), err
     assert "Pad of opset12" not in err and not out.exists()
 

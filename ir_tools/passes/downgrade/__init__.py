@@ -19,6 +19,7 @@ from .embedding_bag import EmbeddingBagTo3
 from .empty_reduction import EmptyReductionConst
 from .erfinv import ErfInvTo1
 from .eye import EyeTo4
+from .fake_convert import FakeConvertTo1
 from .float_convert import FloatChecksTo1
 from .gather import GatherTo7
 from .gather_nd import GatherNDTo5
@@ -58,8 +59,8 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     MaxPoolTo8, AvgPoolCompiled, PadTo1, Respell, ScaledDotProductAttentionTo8, ScatterReduceTo3, ScatterElementsLoop,
     SqueezeSkipTo1, TopKTo3OrReduce, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6,
     InterpolateTo4, InterpolatePillowTo1, ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
-    GridSampleTo8, SameOpTo, EyeTo4, ErfInvTo1, EinsumLetters, DftDynamic, SliceScatterTo3, SearchSortedTo1, Col2ImTo1,
-    StftTo9, IstftTo9, RealDftTo7, EmptyReductionConst, IntegerReduction, RmsNormUnfused,
+    GridSampleTo8, SameOpTo, EyeTo4, ErfInvTo1, FakeConvertTo1, EinsumLetters, DftDynamic, SliceScatterTo3,
+    SearchSortedTo1, Col2ImTo1, StftTo9, IstftTo9, RealDftTo7, EmptyReductionConst, IntegerReduction, RmsNormUnfused,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, MaxPoolTapsTo1, AdaptiveAvgPoolTo1, AdaptiveMaxPoolTo1, GatherNDTo5,
     DeformableConvolutionTo1,

@@ -1,0 +1,95 @@
+"""FakeConvert-13 (opset13, from 2023.3; NNCF's f8e4m3 and f8e5m2 quantization) migrated for 2023.0 and 2021.4 as
+opset1 arithmetic (passes/downgrade/fake_convert.py): run on OpenVINO 2023.0 and the current one bit for bit equal to
+the current OpenVINO on the original, on the seeded values of the op's conformance test (ties of the f8 and f16
+grids, f16's carries, subnormals, saturation, NaN, infinities, signed zeros), scale and shift fed as Parameters and
+as Consts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ir_tools.cli import main
+from tests.downgrade.runs import NEEDS_2023, assert_refused, assert_runs_equal, migrate, migrated_for_2021_4
+from tests.ops.test_fake_convert_conformance import fake_convert_inputs
+
+pytestmark = NEEDS_2023
+
+
+def fake_convert_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, dict[str, np.ndarray]]:
+    """``cases`` FakeConvert-13 layers, each on data of its own ([2, 3, 8]; every fourth f16, by Convert-1 from and
+    into f32 around it: 2023.0 saturates f16 model inputs and outputs), f8e4m3 and f8e5m2 in turn, three in four with
+    a shift; scale and shift Parameters in half of them, Consts in the other half; and the inputs fed."""
+    import openvino as ov
+    import openvino.opset13 as o13
+
+    params, results, fed = [], [], {}
+    for i in range(cases):
+        dtype = np.float16 if i % 4 == 3 else np.float32
+        dest = "f8e5m2" if i % 2 else "f8e4m3"
+        values = fake_convert_inputs(rng, dtype, dest, i % 8 < 6)
+        nodes = []
+        for j, value in enumerate(values):
+            if j == 0 or i % 16 < 8:
+                p = o13.parameter(list(value.shape), np.float32, name=f"in{i}_{j}")
+                params.append(p)
+                fed[f"in{i}_{j}"] = value.astype(np.float32)
+                nodes.append(p if dtype == np.float32 else o13.convert(p, "f16"))
+            else:
+                nodes.append(o13.constant(value))
+        fake = o13.fake_convert(*nodes, destination_type=dest, name=f"fake{i}")
+        results.append(o13.result(fake if dtype == np.float32 else o13.convert(fake, "f32"), name=f"y{i}"))
+    ov.save_model(ov.Model(results, params, "fake_convert"), str(path), compress_to_fp16=False)
+    return path, fed
+
+
+def test_fake_convert_migrated_for_2023_runs_equal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """96 seeded FakeConvert-13 layers (24 in f16, 48 of Const scale and shift; 4608 values): bit for bit on 2023.0
+    and on the current OpenVINO, the same NaN, the same sign of zero."""
+    model, fed = fake_convert_model(tmp_path / "fake.xml", np.random.default_rng(13), 96)
+    out, printed = migrate(model, capsys)
+    assert "rewrote 96 x FakeConvert-13 -> opset1 arithmetic" in printed, printed
+    assert assert_runs_equal(model, out, inputs=fed) == 96
+
+
+def test_fake_convert_migrated_for_2021_runs_equal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """24 seeded layers migrated for 2021.4 (IR v10): bit for bit on 2023.0 and on the current OpenVINO."""
+    model, fed = fake_convert_model(tmp_path / "fake.xml", np.random.default_rng(2021), 24)
+    out, printed = migrated_for_2021_4(model, "FakeConvert of opset13", 24, capsys)
+    assert "rewrote 24 x FakeConvert-13 -> opset1 arithmetic" in printed, printed
+    assert assert_runs_equal(model, out, inputs=fed) == 24
+
+
+def test_fake_convert_of_bf16_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """bf16 data (not measured) is left: ``check --target`` says why, and migrate refuses (exit 2), writing nothing."""
+    import openvino as ov
+    import openvino.opset13 as o13
+
+    x = o13.parameter([2, 3], ov.Type.bf16, name="x")
+    scale = o13.convert(o13.constant(np.array([0.5], np.float32)), ov.Type.bf16)
+    fake = o13.fake_convert(x, scale, destination_type="f8e4m3", name="fake")
+    model = tmp_path / "bf16.xml"
+    ov.save_model(ov.Model([o13.result(fake)], [x]), str(model), compress_to_fp16=False)
+    assert main(["check", str(model), "--target", "2023.0"]) == 1
+    said = capsys.readouterr().out
+    assert "its data is bf16, where the rewrite is built and measured on f32 and f16" in said, said
+    assert_refused(model, "fake", "FakeConvert of opset13", capsys)
+
+
+def test_fake_convert_of_constants_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A FakeConvert of Consts alone (compressed weights), which OpenVINO folds by its reference, otherwise than its
+    CPU computes the layer, is left: migrate refuses (exit 2, E-TARGET naming the layer), writing nothing."""
+    import openvino as ov
+    import openvino.opset13 as o13
+
+    x = o13.parameter([2, 3], np.float32, name="x")
+    weights = o13.fake_convert(o13.constant(np.linspace(-3, 3, 6, dtype=np.float32).reshape(2, 3)),
+                               o13.constant(np.array([[37.0], [41.0]], np.float32)), destination_type="f8e4m3",
+                               name="weights")
+    model = tmp_path / "weights.xml"
+    ov.save_model(ov.Model([o13.result(o13.add(x, weights))], [x]), str(model), compress_to_fp16=False)
+    assert main(["check", str(model), "--target", "2023.0"]) == 1
+    assert "its inputs are all Consts, which OpenVINO folds by its reference evaluator" in capsys.readouterr().out
+    assert_refused(model, "weights", "FakeConvert of opset13", capsys)
