@@ -329,8 +329,10 @@ def _constant_counts(builder: GraphBuilder, layer: Layer) -> np.ndarray | None:
     return counts
 
 
-def _filled(builder: GraphBuilder, like: Output, value: float, name: str) -> Output:
-    """An f32 tensor of ``like``'s shape, every element ``value``."""
+def _filled(builder: GraphBuilder, like: Output, value: object, name: str, dtype: np.dtype | type = np.float32
+            ) -> Output:
+    """A tensor of ``like``'s shape, every element ``value`` (of ``dtype``): Broadcast-3 to a Const of its dims where
+    they are static, else to its ShapeOf-3."""
     shape = builder.type_of(like).shape
     if all(d.is_static for d in shape):
         size = _i64(builder, [d.lo for d in shape], f"{name}/shape")
@@ -338,7 +340,7 @@ def _filled(builder: GraphBuilder, like: Output, value: float, name: str) -> Out
         size = output_of(builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type="i64"),
                                      [like], f"{name}/shape"))
     return output_of(builder.add("Broadcast", "opset3", builder.attrs("Broadcast", "opset3", mode="numpy"),
-                                 [builder.const(np.array(value, np.float32), f"{name}/value"), size], name))
+                                 [builder.const(np.array(value, dtype), f"{name}/value"), size], name))
 
 
 def _divided(builder: GraphBuilder, name: str, total: Output, counts: Output, data: Output) -> Output:
@@ -438,16 +440,9 @@ def _started(builder: GraphBuilder, name: str, data: Output, indices: Output, up
              start: object) -> Output:
     """``data`` with ``start`` written by ScatterElementsUpdate-3 at each element ``indices`` (non-negative) name along
     ``axis``: the accumulator a reduction without use_init_val starts from."""
-    shape = builder.type_of(updates).shape
-    if all(d.is_static for d in shape):
-        size = _i64(builder, [d.lo for d in shape], f"{name}/updates_shape")
-    else:
-        size = output_of(builder.add("ShapeOf", "opset3", builder.attrs("ShapeOf", "opset3", output_type="i64"),
-                                     [updates], f"{name}/updates_shape"))
-    starts = builder.add("Broadcast", "opset3", builder.attrs("Broadcast", "opset3", mode="numpy"), [
-        builder.const(np.array(start, numpy_dtype(builder, data)), f"{name}/start"), size], f"{name}/starts")
+    starts = _filled(builder, updates, start, f"{name}/starts", numpy_dtype(builder, data))
     return output_of(builder.add("ScatterElementsUpdate", "opset3", None, [
-        data, indices, output_of(starts), _i64(builder, axis, f"{name}/start_axis")], f"{name}/started"))
+        data, indices, starts, _i64(builder, axis, f"{name}/start_axis")], f"{name}/started"))
 
 
 def _neutral_first(builder: GraphBuilder, name: str, value: Output, axis: int, neutral: object) -> Output:
