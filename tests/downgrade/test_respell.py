@@ -120,10 +120,10 @@ def test_a_reduction_is_refused(tmp_path: Path, capsys) -> None:
 
     from tests.downgrade.runs import assert_refused
 
-    data = o1.parameter([3, 2], np.float32, name="data")
+    data = o1.parameter([3, 2], np.int32, name="data")
     scatter = o12.scatter_elements_update(data, o1.constant(np.array([[1, 0]], np.int32)),
-                                          o1.constant(np.ones((1, 2), np.float32)), o1.constant(np.int64(0)),
-                                          "mean", name="scatter")  # (sum: scatter_loop's Loop)
+                                          o1.constant(np.ones((1, 2), np.int32)), o1.constant(np.int64(0)),
+                                          "mean", name="scatter")  # (sum, and mean of f32: scatter_loop's Loop)
     model = tmp_path / "summed.xml"
     ov.save_model(ov.Model([scatter], [data], "summed"), str(model), compress_to_fp16=False)
     assert_refused(model, "scatter", "ScatterElementsUpdate of opset12", capsys)
