@@ -94,6 +94,9 @@ with none it did not: a static MPT's logits, its f32 Convert into boolean left):
   2024.3: an axis of two windows or more whose first reaches past the data by other than a multiple of the stride);
 - ``max_pool_ceil_torch_wrong``: MaxPool-14 with rounding_type ceil_torch computed with other windows than the
   current one's (2024.2; ``max_pool_ceil_torch``);
+- ``fake_convert_otherwise``: FakeConvert-13 computed other numbers than the current one on the probe's seeded f32
+  and f16 data, fed scale and shift (``fake_convert``, its digests: 2023.3, the first with it, to 2025.2);
+  ``fake_convert_folded_otherwise``: one of Consts alone folded into other numbers (2023.3 to 2025.0);
 - ``if_dynamic_rank_not_compiled``: an If-8 of bodies of two ranks whose condition is NotEqual of a tensor with
   itself (optimum's DeBERTa-v2) not compiled, where the current one folds it (2023.0 to 2025.4);
 
@@ -282,6 +285,11 @@ def miscomputes(answer: dict, current: dict) -> list[str]:
         found.append("reduce_empty_integers_otherwise")  # (not asked: not measured)
     if reduces_otherwise(answer, current):
         found.append("reduce_integers_otherwise")
+    fake = answer.get("fake_convert")  # (not asked: not measured; "not created" before 2023.3)
+    if isinstance(fake, dict) and fake["fed"] != current["fake_convert"]["fed"]:
+        found.append("fake_convert_otherwise")
+    if isinstance(fake, dict) and fake["folded"] != current["fake_convert"]["folded"]:
+        found.append("fake_convert_folded_otherwise")
     return found + float_defects(answer, current)
 
 

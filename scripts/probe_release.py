@@ -31,7 +31,8 @@ truncates), whether it computes an RMS norm as the PyTorch frontend writes it wi
 2024.4 fuses it and scales rows up to 2.4e-4 off), and which of
 13,656 AvgPool-1 layers (1-D to 3-D, static and dynamic, every auto_pad, rounding and exclude-pad) its CPU plugin
 does not compile or run (``avg_pool_pads``; 2023.0 refuses L=1, K=2, S=2, pads 0/2, ceil: "Supported primitive
-descriptors list is empty").
+descriptors list is empty"); and digests of FakeConvert-13 on seeded data, fed and folded (``fake_convert``; 2024.0
+keeps NaN where the current one gives the f8 type's lowest).
 
 Runs with any OpenVINO release from 2023.0 on, with nothing but openvino (it is run by the Python of a
 side virtual environment; ``scripts/make_release_table.py`` collects the answers). OpenVINO has no call listing an
@@ -501,6 +502,61 @@ def left_shift_16() -> bool | None:
         if not np.array_equal(got, np.array(want, dtype)):
             return False
     return True
+
+
+#: What ``fake_convert`` plants among its seeded data: NaN, infinities, signed zeros, an f32 subnormal, ties of the
+#: f8e4m3 and f8e5m2 grids (1.0625, 1.125: their midpoints by 1), their subnormal ranges (2^-10, 2^-17) and f16's
+#: carries (just below 2^-15 and 2^-16), and the saturation limits (448, 464, 57344, 61440).
+FAKE_CONVERT_PLANTED = [float("nan"), float("inf"), -float("inf"), 0.0, -0.0, 1e-40, 1.0625, -1.0625, 1.125, 1.1875,
+                        2.0**-10, 3 * 2.0**-10, 2.0**-17, 2.0**-15 * (1 - 2.0**-13), 2.0**-16 * (1 - 2.0**-13), 448.0,
+                        464.0, -480.0, 57344.0, 61440.0, -65536.0, 1e30]
+
+
+def fake_convert() -> dict[str, dict[str, str]] | str:
+    """Digests of what the CPU plugin computes for FakeConvert-13 on f32 and f16 data (f16 by Convert-1 inside the
+    model, as a compressed model has it), each f8 destination, with a shift and without, on 4 rows of 64 seeded values
+    with ``FAKE_CONVERT_PLANTED`` among them: ``fed`` with data, scale and shift fed, ``folded`` with all three Consts
+    (which OpenVINO folds by its reference evaluator), each "f16 f8e5m2 shift" -> digest, NaN made one NaN;
+    scripts/make_release_table.py holds them against the current release's (2024.0 keeps NaN, gives +-inf, rounds
+    otherwise and divides by the scale; 2025.3 on as the current one). "not created" where the release has no
+    FakeConvert-13 (before 2023.3)."""
+    try:
+        import openvino.opset1 as o1
+        import openvino.opset13 as o13
+    except ImportError:
+        try:
+            import openvino.runtime.opset1 as o1
+            import openvino.runtime.opset13 as o13
+        except ImportError:
+            return "not created"
+    if not hasattr(o13, "fake_convert"):
+        return "not created"
+    rng = np.random.default_rng(8)
+    data = rng.standard_normal((4, 64)) * np.exp2(rng.uniform(-18, 10, (4, 64)))
+    data[:, :len(FAKE_CONVERT_PLANTED)] = FAKE_CONVERT_PLANTED
+    scale = np.array([[1.0], [0.5], [-3.0], [1.37]])
+    shift = np.array([[0.0], [-0.0], [0.25], [-1.3]])
+    feed = [data.astype(np.float32), scale.astype(np.float32), shift.astype(np.float32)]
+    params = [o1.parameter(list(value.shape), np.float32, name=f"in{i}") for i, value in enumerate(feed)]
+    ones = o1.parameter([4, 64], np.float32, name="ones")  # (a folded layer's reader: x * 1 keeps -0.0)
+    keys, results = [], []
+    for how, element, dest, shifted in itertools.product(("fed", "folded"), ("f32", "f16"), ("f8e4m3", "f8e5m2"),
+                                                         (True, False)):
+        inputs = params if how == "fed" else [o1.constant(value) for value in feed]
+        inputs = inputs if shifted else inputs[:2]
+        if element == "f16":
+            inputs = [o1.convert(p, "f16") for p in inputs]
+        node = o13.fake_convert(*inputs, destination_type=dest)
+        node = node if element == "f32" else o1.convert(node, "f32")
+        results.append(node if how == "fed" else o1.multiply(node, ones))
+        keys.append((how, f"{element} {dest}{' shift' if shifted else ''}"))
+    request = compiled(ov.Model(results, [*params, ones], "fake_convert")).create_infer_request()
+    request.infer([*feed, np.ones((4, 64), np.float32)])
+    digests: dict[str, dict[str, str]] = {"fed": {}, "folded": {}}
+    for i, (how, key) in enumerate(keys):
+        got = request.get_output_tensor(i).data
+        digests[how][key] = _digest(np.where(np.isnan(got), np.float32("nan"), got))
+    return digests
 
 
 def segment_max() -> dict[str, bool] | None:
@@ -2020,7 +2076,7 @@ def main(only: list[str]) -> None:
                  "masked_attention_rows": masked_attention_rows,
                  "if_self_compare": if_self_compare,
                  "max_pool_ceil_torch": max_pool_ceil_torch, "left_shift_16": left_shift_16,
-                 "segment_max": segment_max}
+                 "segment_max": segment_max, "fake_convert": fake_convert}
     unknown = set(only) - set(questions)
     if unknown:
         sys.exit(f"unknown questions {sorted(unknown)}; known: {', '.join(questions)}")

@@ -135,6 +135,13 @@ DEFECTS: dict[str, str] = {
                                     "differ), even where its condition compares a tensor with itself, which the "
                                     "current OpenVINO folds ('CPU plug-in doesn't support If operation with dynamic "
                                     "rank')",
+    "fake_convert_otherwise": "computes FakeConvert-13 otherwise than the current OpenVINO (2023.3 to 2025.0: NaN "
+                              "kept where it gives the f8 type's lowest, +-inf where it saturates, other roundings "
+                              "to the f8 grid; 2025.1 and 2025.2: a division by the scale, 1 ulp off its "
+                              "multiplication by the reciprocal, and -0.0 for +0.0; measured on seeded inputs)",
+    "fake_convert_folded_otherwise": "folds FakeConvert-13 of Consts alone (compressed weights) into other numbers "
+                                     "than the current OpenVINO (its reference evaluator's: NaN kept, other "
+                                     "roundings; measured on seeded inputs)",
     "reduce_empty_axis_wrong": "computes a Reduce op (ReduceMax/Min/Sum/Prod/Mean/L1/L2/LogicalAnd/Or) over an axis of "
                                "length 0 as whatever its output's memory held, where the current OpenVINO gives "
                                "the reduction's start (-3.4e38 for ReduceMax of f32, 0 for ReduceSum, 1 for "
@@ -398,6 +405,13 @@ class Release:
       (``pool_geometry.cpu_pads_refused``: the CPU plugin's end pad, computed with C's truncating division, disagrees
       with oneDNN's window count; e.g. L=1, K=2, S=2, pads 0/2, ceil); 2024.2 on compile them (measured on 13,656
       1-D, 2-D and 3-D layers, static and dynamic, every auto_pad, rounding and exclude-pad);
+    - ``fake_convert_otherwise``: 2023.3, the first with FakeConvert-13, to 2025.2 compute it otherwise than the
+      current one on seeded f32 and f16 data, fed or Const scale and shift (the probe ``fake_convert``, its ``fed``
+      digests; 2023.3 to 2025.0: 255 or 256 of 256 seeded layers somewhere, NaN kept, +-inf, other roundings; 2025.1
+      and 2025.2: 158 and 141 of them, a division 1 ulp off and -0.0 for +0.0); ``fake_convert_folded_otherwise``:
+      2023.3 to 2025.0 fold a FakeConvert-13 of Consts alone into other numbers (58 of 128 seeded layers, ``folded``);
+      2025.3 on compute, and 2025.1 on fold, bit for bit as the current one (measured on every release with wheels;
+      found by the helper writing ``FakeConvertTo1``, which repairs the first and names the second);
     - ``if_dynamic_rank_not_compiled``: 2023.0 to 2025.4 do not compile an If-8 whose output has a dynamic rank
       (bodies of two ranks) where its condition is NotEqual of a tensor with itself, as optimum's DeBERTa-v2 export
       has it; 2026.0 on fold the If away and run it (measured on every release with wheels; an If of an unknown

@@ -2,7 +2,8 @@
 opset1 arithmetic (passes/downgrade/fake_convert.py): run on OpenVINO 2023.0 and the current one bit for bit equal to
 the current OpenVINO on the original, on the seeded values of the op's conformance test (ties of the f8 and f16
 grids, f16's carries, subnormals, saturation, NaN, infinities, signed zeros), scale and shift fed as Parameters and
-as Consts."""
+as Consts. For 2024.0, which creates FakeConvert-13 but computes it otherwise (``fake_convert_otherwise``), the same
+rewrite, run on 2024.0."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import ir_tools
 from ir_tools.cli import main
 from tests.downgrade.runs import NEEDS_2023, assert_refused, assert_runs_equal, migrate, migrated_for_2021_4
 from tests.ops.test_fake_convert_conformance import fake_convert_inputs
+from tests.test_target import side_pythons
 
 pytestmark = NEEDS_2023
 
@@ -62,6 +65,22 @@ def test_fake_convert_migrated_for_2021_runs_equal(tmp_path: Path, capsys: pytes
     assert assert_runs_equal(model, out, inputs=fed) == 24
 
 
+def test_fake_convert_migrated_for_2024_runs_equal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """2024.0 creates FakeConvert-13 but computes it otherwise (NaN kept, +-inf, other roundings: 255 of 256 seeded
+    layers somewhere): ``check --target 2024.0`` names each of 32 seeded layers, and migrated for it they run on
+    2024.0 and on the current OpenVINO bit for bit as the current OpenVINO runs the original."""
+    if "2024.0" not in side_pythons():
+        pytest.skip("no OpenVINO 2024.0: set IR_TOOLS_RELEASE_PYTHONS")
+    model, fed = fake_convert_model(tmp_path / "fake.xml", np.random.default_rng(2024), 32)
+    assert main(["check", str(model), "--target", "2024.0"]) == 1
+    said = capsys.readouterr().out
+    assert "OpenVINO 2024.0 computes FakeConvert-13 otherwise than the current OpenVINO" in said, said
+    assert "the next release without this defect is 2025.3" in said and "and 31 more like it" in said, said
+    out, printed = migrate(model, capsys, "2024.0")
+    assert "rewrote 32 x FakeConvert-13 -> opset1 arithmetic" in printed, printed
+    assert assert_runs_equal(model, out, inputs=fed, release="2024.0") == 32
+
+
 def test_fake_convert_of_bf16_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """bf16 data (not measured) is left: ``check --target`` says why, and migrate refuses (exit 2), writing nothing."""
     import openvino as ov
@@ -76,11 +95,17 @@ def test_fake_convert_of_bf16_is_refused(tmp_path: Path, capsys: pytest.CaptureF
     said = capsys.readouterr().out
     assert "its data is bf16, where the rewrite is built and measured on f32 and f16" in said, said
     assert_refused(model, "fake", "FakeConvert of opset13", capsys)
+    assert main(["check", str(model), "--target", "2024.0"]) == 1
+    said = capsys.readouterr().out
+    assert "OpenVINO 2024.0 computes FakeConvert-13 otherwise" in said, said
+    assert "no rewrite applies to this layer: its data is bf16" in said, said
+    assert_refused(model, "fake", "computes FakeConvert-13 otherwise", capsys, "2024.0")
 
 
 def test_fake_convert_of_constants_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A FakeConvert of Consts alone (compressed weights), which OpenVINO folds by its reference, otherwise than its
-    CPU computes the layer, is left: migrate refuses (exit 2, E-TARGET naming the layer), writing nothing."""
+    CPU computes the layer, is left: migrate refuses (exit 2, E-TARGET naming the layer), writing nothing; check
+    --target names it for 2024.0, which folds it otherwise still, not for 2025.1, which folds it as the current one."""
     import openvino as ov
     import openvino.opset13 as o13
 
@@ -93,3 +118,8 @@ def test_fake_convert_of_constants_is_refused(tmp_path: Path, capsys: pytest.Cap
     assert main(["check", str(model), "--target", "2023.0"]) == 1
     assert "its inputs are all Consts, which OpenVINO folds by its reference evaluator" in capsys.readouterr().out
     assert_refused(model, "weights", "FakeConvert of opset13", capsys)
+    assert main(["check", str(model), "--target", "2024.0"]) == 1
+    said = capsys.readouterr().out
+    assert "folds FakeConvert-13 of Consts alone (compressed weights) into other numbers" in said, said
+    assert "no rewrite applies to this layer: its inputs are all Consts" in said, said
+    assert not [d for d in ir_tools.check(model, openvino=False, target="2025.1") if d.code == "E-TARGET"]

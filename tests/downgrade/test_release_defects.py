@@ -250,6 +250,9 @@ def test_the_table_knows_the_defects_measured_with_the_current_release() -> None
     assert having("identity_not_compiled") == ["2025.0", "2025.1", "2025.2", "2025.3"]
     assert having("max_pool_ceil_torch_wrong") == ["2024.2"]
     assert having("segment_max_zero_fill_wrong") == ["2025.1"]
+    assert having("fake_convert_otherwise") == ["2023.3", *(f"2024.{n}" for n in range(7)), "2025.0", "2025.1",
+                                                "2025.2"]
+    assert having("fake_convert_folded_otherwise") == ["2023.3", *(f"2024.{n}" for n in range(7)), "2025.0"]
     assert having("segment_max_i16_lowest_wrong") == ["2025.1", "2025.2", "2025.3"]
     assert having("one_channel_decompression_fails") == [*(f"2024.{n}" for n in range(2, 7)), "2025.0", "2025.1"]
     assert having("left_shift_16_bit_saturates") == ["2024.4", "2024.5", "2024.6", "2025.0", "2025.1", "2025.2",

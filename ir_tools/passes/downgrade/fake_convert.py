@@ -1,5 +1,6 @@
 """FakeConvert-13 as opset1 arithmetic: the scale and shift as OpenVINO CPU applies them, the rounding to the f8
-grid by Veltkamp splitting and a magic constant (releases before 2023.3 have no FakeConvert)."""
+grid by Veltkamp splitting and a magic constant (releases before 2023.3 have no FakeConvert; 2023.3 to 2025.2 compute
+it otherwise, ``fake_convert_otherwise``)."""
 
 from __future__ import annotations
 
@@ -34,11 +35,16 @@ class FakeConvertTo1(Downgrade):
     and subtracting ``1.5 * 2^23`` quanta, zeros given ``t``'s sign (Select-1); back by Add-1 of the shift (its zeros
     as the CPU takes a fed or a Const shift) and Multiply-1 by Power-1(scale, -1), which OpenVINO folds from a Const
     as it folds the original's. f16 data goes by way of f32, as the current CPU computes it; bf16 data, a layer of
-    Consts alone and a Const scale of one element whose reciprocal is not finite are left (``declines``)."""
+    Consts alone and a Const scale of one element whose reciprocal is not finite are left (``declines``). The
+    releases that create FakeConvert-13 but compute it otherwise (``fake_convert_otherwise``: 2023.3 to 2025.2) get
+    the same rewrite; those that fold a layer of Consts otherwise (``fake_convert_folded_otherwise``: 2023.3 to
+    2025.0) have it named and left."""
 
     rewrites = {LABEL: "into Multiply-1, Subtract-1, Maximum-1, Minimum-1, Select-1, Add-1, Power-1 and the rounding "
                        "to the f16 and f8 grids in f32 arithmetic (Veltkamp splitting, a magic constant), on f32 and "
                        "f16 data"}
+    repairs = {"fake_convert_otherwise": lambda graph, layer: not _folded(graph, layer),
+               "fake_convert_folded_otherwise": lambda graph, layer: _folded(graph, layer)}
 
     def apply(self, graph: Graph) -> PassResult:
         return self.replace_each(graph, _fake_convert, LABEL, "opset1 arithmetic")
@@ -54,7 +60,7 @@ class FakeConvertTo1(Downgrade):
                    "and f16"
         if _destination(layer) not in FLOAT8:
             return f"its destination_type is {_destination(layer)!r}, not f8e4m3 or f8e5m2"
-        if all(constant_value(graph, layer, i) is not None for i in range(len(layer.inputs))):
+        if _folded(graph, layer):
             return "its inputs are all Consts, which OpenVINO folds by its reference evaluator, not as the CPU " \
                    "computes the layer (NaN kept, a division: 786 of 4800 seeded values differ, measured on 2026.4)"
         scale = constant_value(graph, layer, 1)
@@ -168,6 +174,11 @@ def _fake_convert(builder: GraphBuilder, layer: Layer) -> Output:
 def _destination(layer: Layer) -> str:
     """The layer's destination_type, as OpenVINO reads it (an omitted one is f8e4m3)."""
     return layer.attrs.get("destination_type", OMITTED_DESTINATION)
+
+
+def _folded(graph: Graph, layer: Layer) -> bool:
+    """Whether every input of ``layer`` is a Const (``constant_value``), so that OpenVINO folds it."""
+    return all(constant_value(graph, layer, i) is not None for i in range(len(layer.inputs)))
 
 
 def constant_value(graph: Graph, layer: Layer, index: int) -> np.ndarray | None:
