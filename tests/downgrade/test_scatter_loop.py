@@ -165,7 +165,8 @@ def test_reductions_without_init_val_run_equal(tmp_path: Path, capsys: pytest.Ca
 def test_left_layers_are_refused_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """What the rewrite leaves, each named with why (``check --target``), and ``migrate --target 2023.0`` refuses the
     model: reduction mean of i32, f16 data (the CPU reduces it in f32, rounding once), an axis that is not a constant,
-    and f32 prod of constant updates."""
+    f32 prod of constant updates, and a mean of f32 whose division would take too long (90,000 elements, up to 1000
+    updates each)."""
     import openvino as ov
     import openvino.opset1 as o1
     import openvino.opset12 as o12
@@ -189,6 +190,8 @@ def test_left_layers_are_refused_with_the_reason(tmp_path: Path, capsys: pytest.
                      fed("a3", [], np.int64), "max", True),
         "const_prod": (fed("d4", [3, 4], np.float32), fed("x4", [5, 4], np.int32),
                        o1.constant(rng.uniform(-2, 2, (5, 4)).astype(np.float32)), axis0, "prod", True),
+        "long_mean": (fed("d5", [300, 300], np.float32), fed("x5", [1000, 300], np.int32),
+                      fed("u5", [1000, 300], np.float32), axis0, "mean", False),
     }
     for name, (d, x, u, axis, reduction, init) in made.items():
         scatter = o12.scatter_elements_update(d, x, u, axis, reduction, init, name=name)
@@ -200,7 +203,8 @@ def test_left_layers_are_refused_with_the_reason(tmp_path: Path, capsys: pytest.
     assert sorted(why) == sorted(made), why
     for name, reason in (("mean", "reduction mean of i32"),
                          ("f16", "its data is f16"), ("fed_axis", "its axis is not a constant"),
-                         ("const_prod", "its f32 updates are constants")):
+                         ("const_prod", "its f32 updates are constants"),
+                         ("long_mean", "reduction mean whose division would take 4.5e+10 element steps")):
         assert f"no rewrite applies to this layer: {reason}" in why[name], why[name]
         assert "into a Loop-5 of Gather-1" in why[name], why[name]
     assert_refused(model, "mean", "ScatterElementsUpdate of opset12", capsys)

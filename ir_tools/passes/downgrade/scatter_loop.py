@@ -157,6 +157,10 @@ class ScatterElementsLoop(Downgrade):
         if attrs.reduction == "prod" and element == "f32" and _constant(graph, source(graph, layer, 2)):
             return ("its f32 updates are constants, by which OpenVINO 2026.4 CPU multiplies otherwise in a Loop's "
                     "body (+0.0 times a constant -0.91 gave +0.0, not -0.0: measured)")
+        if attrs.reduction == "mean" and (steps := _division_steps(builder, layer)) > _MOST_DIVISION_STEPS:
+            return (f"reduction mean whose division would take {steps:.3g} element steps at most (the data's "
+                    f"elements times the most updates an element may take, squared, over 2), more than "
+                    f"{_MOST_DIVISION_STEPS:.3g}")
         return None
 
     def apply(self, graph: Graph) -> PassResult:
@@ -327,6 +331,25 @@ def _constant_counts(builder: GraphBuilder, layer: Layer) -> np.ndarray | None:
     at[axis] = where
     np.add.at(counts, tuple(at), 1.0)
     return counts
+
+
+#: The most element steps ``_divided``'s Loop may take, where the dims tell (2^32: seconds on a CPU).
+_MOST_DIVISION_STEPS = 2**32
+
+
+def _division_steps(builder: GraphBuilder, layer: Layer) -> float:
+    """At most how many element steps ``_divided``'s Loop takes for the mean ``layer`` (the data's elements times the
+    most updates an element may take, one more for use_init_val, squared, over 2), where its data's dims and its
+    updates' axis are static; else 0 (not known: taken)."""
+    graph = builder.graph
+    data, updates = (builder.type_of(source(graph, layer, i)).shape for i in (0, 2))
+    rank = len(data)
+    axis_value = int(graph.const_array(graph.layer(source(graph, layer, 3)[0])).reshape(-1)[0])
+    length = updates[axis_value + rank if axis_value < 0 else axis_value]
+    if not (length.is_static and all(d.is_static for d in data)):
+        return 0.0
+    most = length.lo + typed_attrs(layer).use_init_val
+    return float(np.prod([d.lo for d in data], dtype=np.float64)) * most * most / 2
 
 
 def _filled(builder: GraphBuilder, like: Output, value: object, name: str, dtype: np.dtype | type = np.float32
