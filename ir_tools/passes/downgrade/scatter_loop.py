@@ -9,6 +9,7 @@ import numpy as np
 from ...base.dtypes import F32_MAX, element_type
 from ...ir.bodies import body_node
 from ...ir.model import Graph, Layer, RtNode
+from ...ops.operands import normalize_axis
 from ...ops.spec import TensorType
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_of, origin_text, output_of, with_origin
@@ -235,6 +236,11 @@ def _guarded(builder: GraphBuilder, layer: Layer) -> Output:
     return output_of(guard)
 
 
+def _axis(graph: Graph, layer: Layer, rank: int) -> int:
+    """The layer's axis (a Const, ``declines`` made sure), made non-negative."""
+    return normalize_axis(int(graph.const_array(graph.layer(source(graph, layer, 3)[0])).reshape(-1)[0]), rank)
+
+
 def _i64(builder: GraphBuilder, value: object, name: str) -> Output:
     return builder.const(np.array(value, np.int64), name)
 
@@ -249,8 +255,7 @@ def _loop(builder: GraphBuilder, layer: Layer, reduction: str, data: Output | No
     indices = source(graph, layer, 1)
     updates = source(graph, layer, 2) if updates is None else updates
     rank = len(builder.type_of(data).shape)
-    axis_value = int(graph.const_array(graph.layer(source(graph, layer, 3)[0])).reshape(-1)[0])
-    axis = axis_value + rank if axis_value < 0 else axis_value
+    axis = _axis(graph, layer, rank)
     indices = non_negative(builder, name, data, indices, axis)
     element = builder.type_of(data).element
     if use_init_val is None:
@@ -322,8 +327,7 @@ def _constant_counts(builder: GraphBuilder, layer: Layer) -> np.ndarray | None:
     if not given.is_a("Const") or not all(d.is_static for d in (*data, *updates)):
         return None
     rank = len(data)
-    axis_value = int(graph.const_array(graph.layer(source(graph, layer, 3)[0])).reshape(-1)[0])
-    axis = axis_value + rank if axis_value < 0 else axis_value
+    axis = _axis(graph, layer, rank)
     where = graph.const_array(given).astype(np.int64)
     where = np.where(where < 0, where + data[axis].lo, where)
     counts = np.zeros([d.lo for d in data], np.float32)
@@ -344,8 +348,7 @@ def _division_steps(builder: GraphBuilder, layer: Layer) -> float:
     graph = builder.graph
     data, updates = (builder.type_of(source(graph, layer, i)).shape for i in (0, 2))
     rank = len(data)
-    axis_value = int(graph.const_array(graph.layer(source(graph, layer, 3)[0])).reshape(-1)[0])
-    length = updates[axis_value + rank if axis_value < 0 else axis_value]
+    length = updates[_axis(graph, layer, rank)]
     if not (length.is_static and all(d.is_static for d in data)):
         return 0.0
     most = length.lo + typed_attrs(layer).use_init_val
