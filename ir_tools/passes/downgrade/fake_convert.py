@@ -11,7 +11,7 @@ from ...ops.fake_convert import F16_CARRY_EXACT_FROM, F16_GRID, FLOAT8, OMITTED_
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
-from .base import Downgrade, source
+from .base import Downgrade, const_input, source
 
 LABEL = "FakeConvert-13"
 
@@ -183,8 +183,6 @@ def _folded(graph: Graph, layer: Layer) -> bool:
 
 def constant_value(graph: Graph, layer: Layer, index: int) -> np.ndarray | None:
     """The value of a Const feeding ``layer``'s input ``index``, directly or by a Convert-1 (a decompression, which
-    OpenVINO folds before the CPU plugin computes the layer), else None."""
+    OpenVINO folds before the CPU plugin computes the layer), else None (``const_input``, through the Convert)."""
     producer = graph.layer(source(graph, layer, index)[0])
-    if producer.is_a("Convert"):
-        producer = graph.layer(source(graph, producer, 0)[0])
-    return graph.const_array(producer) if producer.is_a("Const") else None
+    return const_input(graph, producer, 0) if producer.is_a("Convert") else const_input(graph, layer, index)
