@@ -9,7 +9,9 @@ decomposes the layer (FakeConvertDecomposition) and computes it in f32 whatever 
 to f16 once, at the end): ``t = x * scale - shift`` in two roundings (no FMA), clamped to the type's largest
 magnitude (448, 57344; NaN gives the lowest, -448 or -57344; infinities clamp); ``t`` rounded to f16 by OpenVINO's
 own ``float16(float)`` (to nearest even, but where the rounding to 11 bits of a value below the f16 normal range
-carries, at magnitudes in [2^k (1 - 2^-12), 2^k) for k <= -15, it gives ``float16(2 t)``), then to the f8 grid (to
+carries, at magnitudes in [2^k (1 - 2^-12), 2^k) for k <= -15, it gives ``float16(2 t)``; on a CPU with AVX512-FP16,
+oneDNN's conversion instead, vcvtps2ph's, to nearest even without that doubling: ``f16_doubles_carries``), then to
+the f8 grid (to
 nearest even; quantum 2^-9 below 2^-6 for f8e4m3, 2^-16 below 2^-14 for f8e5m2); back as ``(u - (0 - shift)) *
 (1 / scale)``, the reciprocal correctly rounded (a Const scale's reciprocal is folded by ``powf`` instead: 1 ulp off
 in about one case in 2000; a Const shift is negated exactly, which turns ``-0 - (0 - 0)`` into +0; a Const
@@ -29,6 +31,7 @@ import numpy as np
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import broadcast_shapes, merge_elements, merge_shapes
+from .cpu import cpu_flags, onednn_cap
 from .rounding import ACCUMULATION_UNIT, is_exact, output_rounding
 from .spec import Kernel, OpSpec, TensorType
 
@@ -88,10 +91,30 @@ def grid(v: np.ndarray, fmt: Float8) -> np.ndarray:
     return np.copysign(np.rint(v / step) * step, v)
 
 
+#: The CPU flags of oneDNN's ``avx512_core_fp16`` (as /proc/cpuinfo names them), and the ONEDNN_MAX_CPU_ISA values
+#: that keep oneDNN below it.
+_AVX512_FP16 = frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_vnni", "avx512_bf16", "avx512_fp16"})
+_BELOW_AVX512_FP16 = frozenset({"SSE41", "AVX", "AVX2", "AVX2_VNNI", "AVX2_VNNI_2", "AVX512_CORE", "AVX512_CORE_VNNI",
+                                "AVX512_CORE_BF16"})
+
+
+def f16_doubles_carries() -> bool:
+    """Whether the current OpenVINO CPU rounds to f16 on the way to an f8 type by its own ``float16(float)``, whose
+    carry below f16's normal range doubles (``openvino_f16``): unless oneDNN may use AVX512-FP16 here (its
+    ``avx512_core_fp16``: the CPU's flags, ONEDNN_MAX_CPU_ISA), where its intel_cpu/nodes/common/cpu_convert.cpp
+    converts by oneDNN's fp8 emulation, vcvtps2ph's rounding (measured on 2026.4, a Xeon with AVX512-FP16: the 320
+    seeded layers of tests/ops/test_fake_convert_conformance.py, 40 of them f8e5m2 layers the doubling would miss)."""
+    flags = cpu_flags()
+    return flags is None or not _AVX512_FP16 <= flags or onednn_cap() in _BELOW_AVX512_FP16
+
+
 def openvino_f16(t: np.ndarray) -> np.ndarray:
-    """OpenVINO's ``float16(float)`` on float64 ``t`` of f32 values within f16's range: to nearest even, but a value
-    whose rounding to 11 bits carries to a power of two ``2^k``, ``k <= -15`` (the f16 subnormal range: magnitude in
+    """The current OpenVINO CPU's rounding to f16 of float64 ``t`` of f32 values within f16's range, on the way to an
+    f8 type: to nearest even; where it rounds by its own ``float16(float)`` (``f16_doubles_carries``), a value whose
+    rounding to 11 bits carries to a power of two ``2^k``, ``k <= -15`` (the f16 subnormal range: magnitude in
     [2^k (1 - 2^-12), 2^k)), comes out as ``float16(2 t)``, the exponent taken after the carry."""
+    if not f16_doubles_carries():
+        return grid(t, F16_GRID)
     magnitude = np.abs(t)
     with np.errstate(all="ignore"):
         power = np.exp2(np.ceil(np.log2(magnitude)))
@@ -150,8 +173,8 @@ def _rounding(kernel: Kernel, a: FakeConvertAttrs, args: Sequence[np.ndarray], b
 
 def _carry_jump(fmt: Float8) -> float:
     """How far ``openvino_f16``'s doubling moves ``u``: from ``2^k`` to ``2^(k+1)``, ``k <= -15``, where ``fmt``
-    keeps values that small (f8e5m2); nothing where it rounds them all to zero (f8e4m3)."""
-    return F16_CARRY_EXACT_FROM / 2 if fmt.quantum < F16_CARRY_EXACT_FROM else 0.0
+    keeps values that small (f8e5m2) and the CPU doubles (``f16_doubles_carries``); else nothing."""
+    return F16_CARRY_EXACT_FROM / 2 if fmt.quantum < F16_CARRY_EXACT_FROM and f16_doubles_carries() else 0.0
 
 
 FAKE_CONVERT_13 = OpSpec("FakeConvert", "FakeConvert-13", FakeConvertAttrs, (2, 3), 1, _infer, _run,

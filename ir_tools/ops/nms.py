@@ -62,7 +62,6 @@ OpenVINO 2026.4.1, beyond the specification:
 from __future__ import annotations
 
 import heapq
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -73,6 +72,7 @@ from ..base.dims import Dim
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import ELEMENT
+from .cpu import cpu_flags, onednn_cap
 from .intervals import ANY, Iv, canon, compatible, dmul, guarded, is_static, iv, to_dim
 from .rounding import EXACT, any_differs
 from .spec import OpSpec, TensorType
@@ -240,15 +240,12 @@ _CAPS = {"SSE41": "sse41", "AVX": "sse41", "AVX2": "avx2", "AVX2_VNNI": "avx2", 
 @cache
 def cpu_isa() -> str:
     """The instruction set OpenVINO CPU's NMS kernel runs at in this process: the best of ``ISAS`` the CPU has
-    (the flags of /proc/cpuinfo; where that cannot be read, AVX2 is assumed), capped by ONEDNN_MAX_CPU_ISA (else
-    DNNL_MAX_CPU_ISA), read as oneDNN reads it: once, in any case. "sse41" where the CPU has none of them (CPU's
-    reference code then, not modelled)."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = set(next((line for line in f if line.startswith("flags")), ":").split(":", 1)[1].split())
-    except OSError:
-        flags = _FLAGS["avx2"] | _FLAGS["sse41"]
-    cap = (os.environ.get("ONEDNN_MAX_CPU_ISA") or os.environ.get("DNNL_MAX_CPU_ISA") or "ALL").upper()
+    (``cpu.cpu_flags``; where they cannot be read, AVX2 is assumed), capped by ONEDNN_MAX_CPU_ISA (``cpu.onednn_cap``).
+    "sse41" where the CPU has none of them (CPU's reference code then, not modelled)."""
+    flags = cpu_flags()
+    if flags is None:
+        flags = frozenset(_FLAGS["avx2"] | _FLAGS["sse41"])
+    cap = onednn_cap()
     order = list(ISAS)
     allowed = order[order.index(_CAPS[cap]):] if cap in _CAPS else order
     return next((isa for isa in allowed if _FLAGS[isa] <= flags), "sse41")

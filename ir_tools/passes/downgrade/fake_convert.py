@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...ir.model import Graph, Layer
-from ...ops.fake_convert import F16_CARRY_EXACT_FROM, F16_GRID, FLOAT8, OMITTED_DESTINATION, Float8
+from ...ops.fake_convert import F16_CARRY_EXACT_FROM, F16_GRID, FLOAT8, OMITTED_DESTINATION, Float8, f16_doubles_carries
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
@@ -30,15 +30,16 @@ class FakeConvertTo1(Downgrade):
     """FakeConvert-13 as the current OpenVINO CPU computes it, bit for bit (docs/SEMANTICS.md): ``t = x * scale -
     shift`` (Multiply-1, Subtract-1, unfused), clamped to the f8 type's largest magnitude with NaN the lowest
     (Maximum-1, Minimum-1, Select-1 on ``t == t``); for f8e5m2, ``t`` doubled where OpenVINO's ``float16(float)``
-    carries wrongly; then rounded to f16 and to the f8 grid, each to nearest even in f32 arithmetic: ``p``
-    significant bits by Veltkamp's split (``c = t * (2^(24-p) + 1)``, ``c - (c - t)``), the subnormal range by adding
-    and subtracting ``1.5 * 2^23`` quanta, zeros given ``t``'s sign (Select-1); back by Add-1 of the shift (its zeros
-    as the CPU takes a fed or a Const shift) and Multiply-1 by Power-1(scale, -1), which OpenVINO folds from a Const
-    as it folds the original's. f16 data goes by way of f32, as the current CPU computes it; bf16 data, a layer of
-    Consts alone and a Const scale of one element whose reciprocal is not finite are left (``declines``). The
-    releases that create FakeConvert-13 but compute it otherwise (``fake_convert_otherwise``: 2023.3 to 2025.2) get
-    the same rewrite; those that fold a layer of Consts otherwise (``fake_convert_folded_otherwise``: 2023.3 to
-    2025.0) have it named and left."""
+    carries wrongly (where the current CPU rounds so: not on a CPU with AVX512-FP16, ``f16_doubles_carries``; the
+    rewrite computes what the current OpenVINO computes on the machine that migrates); then rounded to f16 and to
+    the f8 grid, each to nearest even in f32 arithmetic: ``p`` significant bits by Veltkamp's split (``c = t *
+    (2^(24-p) + 1)``, ``c - (c - t)``), the subnormal range by adding and subtracting ``1.5 * 2^23`` quanta, zeros
+    given ``t``'s sign (Select-1); back by Add-1 of the shift (its zeros as the CPU takes a fed or a Const shift)
+    and Multiply-1 by Power-1(scale, -1), which OpenVINO folds from a Const as it folds the original's. f16 data
+    goes by way of f32, as the current CPU computes it; bf16 data, a layer of Consts alone and a Const scale of one
+    element whose reciprocal is not finite are left (``declines``). The releases that create FakeConvert-13 but
+    compute it otherwise (``fake_convert_otherwise``: 2023.3 to 2025.2) get the same rewrite; those that fold a
+    layer of Consts otherwise (``fake_convert_folded_otherwise``: 2023.3 to 2025.0) have it named and left."""
 
     rewrites = {LABEL: "into Multiply-1, Subtract-1, Maximum-1, Minimum-1, Select-1, Add-1, Power-1 and the rounding "
                        "to the f16 and f8 grids in f32 arithmetic (Veltkamp splitting, a magic constant), on f32 and "
@@ -122,7 +123,7 @@ def _fake_convert(builder: GraphBuilder, layer: Layer) -> Output:
                                a.const(largest, "largest")], "at_most")
     clamped = a.op("Select", [number, bounded, a.const(-largest, "nan_lowest")], "clamped")
     carried = clamped
-    if fmt.quantum < F16_CARRY_EXACT_FROM:
+    if fmt.quantum < F16_CARRY_EXACT_FROM and f16_doubles_carries():
         magnitude = a.op("Abs", [clamped], "magnitude")
         bands = [a.op("LogicalAnd", [
             a.op("GreaterEqual", [magnitude, a.const(power * (1 - 2.0**-12), f"carry{i}_from")], f"carry{i}_above"),
