@@ -49,6 +49,7 @@ from .softmax import SoftMaxTo1
 from .squeeze import SqueezeSkipTo1
 from .stft import StftTo9
 from .topk import TopKTo3OrReduce
+from .unique import UniqueTo8
 from .wider_const import WiderConst
 
 #: Every downgrade, in the order ``retarget`` runs them.
@@ -60,7 +61,8 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     SqueezeSkipTo1, TopKTo3OrReduce, ConvertPromoteTypesTo1, FloatChecksTo1, BitwiseTo1, GroupNormalizationTo6,
     InterpolateTo4, InterpolatePillowTo1, ElementwiseTo1, EmbeddingBagTo3, BitwiseShiftTo1, SegmentMaxTo12,
     GridSampleTo8, SameOpTo, EyeTo4, ErfInvTo1, FakeConvertTo1, EinsumLetters, DftDynamic, SliceScatterTo3,
-    SearchSortedTo1, Col2ImTo1, StftTo9, IstftTo9, RealDftTo7, EmptyReductionConst, IntegerReduction, RmsNormUnfused,
+    SearchSortedTo1, Col2ImTo1, StftTo9, IstftTo9, RealDftTo7, UniqueTo8, EmptyReductionConst, IntegerReduction,
+    RmsNormUnfused,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
     GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, MaxPoolTapsTo1, AdaptiveAvgPoolTo1, AdaptiveMaxPoolTo1, GatherNDTo5,
     DeformableConvolutionTo1,
