@@ -1,14 +1,34 @@
-"""This machine's CPU as OpenVINO CPU's kernels see it: where a kernel computes otherwise by instruction set (oneDNN's
-``mayiuse``), the x86 feature flags it has and the cap ONEDNN_MAX_CPU_ISA sets, read as oneDNN reads them: once."""
+"""This machine's CPU as OpenVINO CPU's kernels see it: where a kernel computes otherwise by instruction set, oneDNN's
+``mayiuse`` here (the x86 feature flags the CPU has, and the cap ONEDNN_MAX_CPU_ISA sets), read as oneDNN reads
+them: once."""
 
 from __future__ import annotations
 
 import os
 from functools import cache
 
+#: ONEDNN_MAX_CPU_ISA's values up to the instruction sets asked about, the least first (oneDNN's cpu_isa_t order); a
+#: value not here (ALL, the AMX ones) caps none of them.
+_CAPS_IN_ORDER = ("SSE41", "AVX", "AVX2", "AVX2_VNNI", "AVX2_VNNI_2", "AVX512_CORE", "AVX512_CORE_VNNI",
+                  "AVX512_CORE_BF16", "AVX512_CORE_FP16")
+#: The instruction sets asked about, as ONEDNN_MAX_CPU_ISA names them, and the flags (/proc/cpuinfo's names) each needs.
+_NEEDS = {"SSE41": frozenset({"sse4_1"}), "AVX2": frozenset({"avx2"}),
+          "AVX512_CORE": frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq"}),
+          "AVX512_CORE_FP16": frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_vnni", "avx512_bf16",
+                                         "avx512_fp16"})}
+
+
+def mayiuse(isa: str, unknown: bool = False) -> bool:
+    """oneDNN's ``mayiuse`` of ``isa`` (a key of ``_NEEDS``) here: the CPU has its flags (``unknown`` where
+    /proc/cpuinfo cannot be read) and ONEDNN_MAX_CPU_ISA (else DNNL_MAX_CPU_ISA) allows it."""
+    flags = _cpu_flags()
+    cap = _onednn_cap()
+    allowed = cap not in _CAPS_IN_ORDER or _CAPS_IN_ORDER.index(isa) <= _CAPS_IN_ORDER.index(cap)
+    return allowed and (unknown if flags is None else _NEEDS[isa] <= flags)
+
 
 @cache
-def cpu_flags() -> frozenset[str] | None:
+def _cpu_flags() -> frozenset[str] | None:
     """The feature flags of /proc/cpuinfo (``avx2``, ``avx512_fp16``...); None where it cannot be read."""
     try:
         with open("/proc/cpuinfo") as f:
@@ -19,7 +39,6 @@ def cpu_flags() -> frozenset[str] | None:
 
 
 @cache
-def onednn_cap() -> str:
-    """ONEDNN_MAX_CPU_ISA (else DNNL_MAX_CPU_ISA) in upper case: the best instruction set oneDNN may use; ALL where
-    unset."""
+def _onednn_cap() -> str:
+    """ONEDNN_MAX_CPU_ISA (else DNNL_MAX_CPU_ISA) in upper case; ALL where unset."""
     return (os.environ.get("ONEDNN_MAX_CPU_ISA") or os.environ.get("DNNL_MAX_CPU_ISA") or "ALL").upper()

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import broadcast_shapes, merge_elements, merge_shapes
-from .cpu import cpu_flags, onednn_cap
+from .cpu import mayiuse
 from .rounding import ACCUMULATION_UNIT, is_exact, output_rounding
 from .spec import Kernel, OpSpec, TensorType
 
@@ -91,21 +92,14 @@ def grid(v: np.ndarray, fmt: Float8) -> np.ndarray:
     return np.copysign(np.rint(v / step) * step, v)
 
 
-#: The CPU flags of oneDNN's ``avx512_core_fp16`` (as /proc/cpuinfo names them), and the ONEDNN_MAX_CPU_ISA values
-#: that keep oneDNN below it.
-_AVX512_FP16 = frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_vnni", "avx512_bf16", "avx512_fp16"})
-_BELOW_AVX512_FP16 = frozenset({"SSE41", "AVX", "AVX2", "AVX2_VNNI", "AVX2_VNNI_2", "AVX512_CORE", "AVX512_CORE_VNNI",
-                                "AVX512_CORE_BF16"})
-
-
+@cache
 def f16_doubles_carries() -> bool:
     """Whether the current OpenVINO CPU rounds to f16 on the way to an f8 type by its own ``float16(float)``, whose
     carry below f16's normal range doubles (``openvino_f16``): unless oneDNN may use AVX512-FP16 here (its
     ``avx512_core_fp16``: the CPU's flags, ONEDNN_MAX_CPU_ISA), where its intel_cpu/nodes/common/cpu_convert.cpp
     converts by oneDNN's fp8 emulation, vcvtps2ph's rounding (measured on 2026.4, a Xeon with AVX512-FP16: the 320
     seeded layers of tests/ops/test_fake_convert_conformance.py, 40 of them f8e5m2 layers the doubling would miss)."""
-    flags = cpu_flags()
-    return flags is None or not _AVX512_FP16 <= flags or onednn_cap() in _BELOW_AVX512_FP16
+    return not mayiuse("AVX512_CORE_FP16")
 
 
 def openvino_f16(t: np.ndarray) -> np.ndarray:

@@ -72,7 +72,7 @@ from ..base.dims import Dim
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import ELEMENT
-from .cpu import cpu_flags, onednn_cap
+from .cpu import mayiuse
 from .intervals import ANY, Iv, canon, compatible, dmul, guarded, is_static, iv, to_dim
 from .rounding import EXACT, any_differs
 from .spec import OpSpec, TensorType
@@ -231,24 +231,14 @@ _EXP_POLYNOMIAL = tuple(_bits(h) for h in (0x3C07CFCE, 0x3D2B9D0D, 0x3E2AAD40, 0
 #: The instruction sets of CPU's soft-NMS JIT kernel, the best first: the selected boxes it scores a candidate
 #: against at once (its f32 lanes) and whether its exp fuses multiply-adds (SSE4.1 has none: a product, then a sum).
 ISAS = {"avx512_core": (16, True), "avx2": (8, True), "sse41": (4, False)}
-#: What a CPU must have for each (oneDNN's ``mayiuse``, as /proc/cpuinfo names the flags).
-_FLAGS = {"avx512_core": {"avx512f", "avx512bw", "avx512vl", "avx512dq"}, "avx2": {"avx2"}, "sse41": {"sse4_1"}}
-#: The best of ``ISAS`` each ONEDNN_MAX_CPU_ISA value allows (another, and ALL, cap nothing).
-_CAPS = {"SSE41": "sse41", "AVX": "sse41", "AVX2": "avx2", "AVX2_VNNI": "avx2", "AVX2_VNNI_2": "avx2"}
 
 
 @cache
 def cpu_isa() -> str:
-    """The instruction set OpenVINO CPU's NMS kernel runs at in this process: the best of ``ISAS`` the CPU has
-    (``cpu.cpu_flags``; where they cannot be read, AVX2 is assumed), capped by ONEDNN_MAX_CPU_ISA (``cpu.onednn_cap``).
-    "sse41" where the CPU has none of them (CPU's reference code then, not modelled)."""
-    flags = cpu_flags()
-    if flags is None:
-        flags = frozenset(_FLAGS["avx2"] | _FLAGS["sse41"])
-    cap = onednn_cap()
-    order = list(ISAS)
-    allowed = order[order.index(_CAPS[cap]):] if cap in _CAPS else order
-    return next((isa for isa in allowed if _FLAGS[isa] <= flags), "sse41")
+    """The instruction set OpenVINO CPU's NMS kernel runs at in this process: the best of ``ISAS`` oneDNN may use
+    here (``cpu.mayiuse``: the CPU's flags, where they cannot be read AVX2 assumed, capped by ONEDNN_MAX_CPU_ISA).
+    "sse41" where it may use none of them (CPU's reference code then, not modelled)."""
+    return next((isa for isa in ISAS if mayiuse(isa.upper(), unknown=isa != "avx512_core")), "sse41")
 
 
 def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray, fused: bool = True) -> np.ndarray:
