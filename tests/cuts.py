@@ -29,7 +29,7 @@ import numpy as np
 from ir_tools import Graph, read_valid, write_ir
 from ir_tools.ir.bodies import body_layers
 from ir_tools.ir.model import Layer
-from ir_tools.ir.names import input_name, output_name
+from ir_tools.ir.names import input_name, output_names
 from ir_tools.ops.rounding import EXACT
 from ir_tools.passes.extract import CutError, extract, find_tensor, tensor_name, tensor_ports
 from ir_tools.passes.shapes import Propagation
@@ -219,9 +219,9 @@ def _within_bounds(original: Original, part: Graph, feed: dict[str, np.ndarray],
             if rounded is None:
                 rounded = _difference_bounds(part, layer, args, given)
             bound[key] = rounded[layer.outputs.index(port)]
-    within = []
+    within, named = [], output_names(part)
     for result in part.results():
-        name, key = output_name(part, result), part.producer_key(result.id, result.inputs[0].id)
+        name, key = named[result.id], part.producer_key(result.id, result.inputs[0].id)
         if name in outputs and bound.get(key) is not None and activations[key].shape == value[key].shape:
             difference = np.abs(activations[key].astype(np.float64) - value[key])
             if np.all((difference <= bound[key]) | (np.isnan(activations[key]) & np.isnan(value[key]))):

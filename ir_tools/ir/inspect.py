@@ -7,7 +7,7 @@ from collections import Counter
 
 from ..base.dims import show
 from .model import Graph
-from .names import input_name, output_name, reported_names, resolved_names
+from .names import input_name, output_names, reported_names, resolved_names
 
 #: Version of the document ``inspect --format json`` prints (and ``ir_tools.inspect`` returns); bump on an
 #: incompatible change.
@@ -26,10 +26,10 @@ def summary(graph: Graph) -> dict:
 
     resolved = resolved_names(graph)  # (the names OpenVINO gives each tensor: a name two hold is renamed on one)
     inputs = [tensor(input_name(graph, p), p, p.outputs[0]) for p in graph.parameters() if p.outputs]
-    outputs = []
+    outputs, named = [], output_names(graph)
     for r in graph.results():
         found = graph.producer(r.id, r.inputs[0].id) if r.inputs else None
-        name = output_name(graph, r)  # as run and compare name it
+        name = named[r.id]  # as run and compare name it
         outputs.append(tensor(name, *found) if found else {"name": name, "layer": r.name})
     histogram = Counter(layer.kind for layer in graph.layers())
     return {

@@ -8,6 +8,7 @@ model's inputs and outputs also take the names of layers: a Parameter its own, a
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ..base.errors import IrToolsError
 from .model import Graph, Layer, Port
@@ -122,31 +123,6 @@ def _resolve(order: list[tuple[str, int]], given: dict[tuple[str, int], list[str
     return resolved
 
 
-def _holds(graph: Graph, key: tuple[str, int], name: str) -> bool:
-    """Whether the tensor at output port ``key``, or (IR v11) a Result it feeds, is named ``name``."""
-    layer = graph.layer(key[0])
-    record = layer.output_record(key[1])
-    written = record[3] if record else None
-    if written and name in written and name in tensor_names(written):
-        return True
-    readers = map(graph.layer, (link[2] for link in graph.out_links(key[0]) if link[1] == key[1]))
-    return graph.ir_version != 10 and any(reader.is_a("Result") and name in (reader.extra.get("output_names") or "")
-                                          and name in result_names(graph, reader) for reader in readers)
-
-
-def _as_read(graph: Graph, key: tuple[str, int], name: str) -> str:
-    """``name``, of the input or output tensor at output port ``key``, as OpenVINO reads it from 2025.1 on
-    (``resolved_names``: a UNet's output 'sample', after its input 'sample', is 'sample_1'). Only inputs and outputs
-    come before it in OpenVINO's order, so only their names are looked at. (Not of an input: OpenVINO takes the
-    inputs first, so only two inputs of one name would rename one, which no model measured has.)"""
-    keys = _interface_keys(graph)
-    if not any(key != other and _holds(graph, other, name) for other in keys):
-        return name  # (most models: told without the names of every input and output)
-    given = given_names(graph, keys)
-    renamed = dict(zip(given.get(key, []), _resolve(keys, given).get(key, []), strict=True))
-    return renamed.get(name, name)
-
-
 def _sorted(graph: Graph) -> list[Layer]:
     """The layers in topological order, or in file order on a cycle (which OpenVINO refuses and check reports)."""
     try:
@@ -177,24 +153,42 @@ def input_name(graph: Graph, parameter: Layer) -> str:
     return names[0] if names and names[0] else parameter.name
 
 
-def output_name(graph: Graph, result: Layer) -> str:
-    """The first name a Result gives its output (``result_names``: its ``output_names``, which OpenVINO writes from
-    2025.1 on and reads before the producer's in IR v11: two Results of one tensor may name it otherwise), else the
-    first tensor name of the port feeding it, either as OpenVINO reads it (``_as_read``); without one, the name OpenVINO
-    gives it in IR v10 (after its producer), else the Result's layer name."""
-    own = result_names(graph, result)
-    found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
-    names = own or (tensor_names(found[1].names) if found else [])
-    if names and names[0]:
-        return _as_read(graph, (found[0].id, found[1].id), names[0]) if found else names[0]
-    return v10_output_name(*found) if found and graph.ir_version == 10 else result.name
+def output_names(graph: Graph) -> dict[str, str]:
+    """Each Result's id -> the first name it gives its output: its own (``result_names``: its ``output_names``, which
+    OpenVINO writes from 2025.1 on and reads before the producer's in IR v11: two Results of one tensor may name it
+    otherwise), else the first tensor name of the port feeding it, either as OpenVINO reads it from 2025.1 on
+    (``resolved_names``: a UNet's output 'sample', after its input 'sample', is 'sample_1'); without one, the name
+    OpenVINO gives it in IR v10 (after its producer), else the Result's layer name. Only inputs and outputs come
+    before an output in OpenVINO's order, so only their names are looked at (not an input's: OpenVINO takes the
+    inputs first, so only two inputs of one name would rename one, which no model measured has); all in one pass
+    over them (a model may have thousands of outputs)."""
+    keys = _interface_keys(graph)
+    given = given_names(graph, keys)
+    holders = Counter(name for names in given.values() for name in names)
+    renamed: dict[tuple[str, int], list[str]] | None = None
+    named = {}
+    for result in graph.results():
+        own = result_names(graph, result)
+        found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
+        names = own or (tensor_names(found[1].names) if found else [])
+        name = names[0] if names else ""
+        if name and found:
+            key = (found[0].id, found[1].id)
+            if holders[name] > (name in given.get(key, ())):  # another input or output holds it
+                renamed = _resolve(keys, given) if renamed is None else renamed
+                name = dict(zip(given.get(key, []), renamed.get(key, []), strict=True)).get(name, name)
+        elif not name:
+            name = v10_output_name(*found) if found and graph.ir_version == 10 else result.name
+        named[result.id] = name
+    return named
 
 
 def output_renames(original: Graph, rewritten: Graph) -> dict[str, str]:
     """The name ``rewritten`` gives an output -> the name ``original`` gives it, for each Result the two share (by
     layer name) where the names differ: an output without a tensor name is named after its Result, and IR v10 names
-    it after its producer (``output_name``), so a model migrated to v10 renames it. Outputs compared across such a
+    it after its producer (``output_names``), so a model migrated to v10 renames it. Outputs compared across such a
     migration are paired through this."""
-    before = {result.name: output_name(original, result) for result in original.by_type("Result")}
-    after = {output_name(rewritten, result): before.get(result.name) for result in rewritten.by_type("Result")}
+    named_before, named_after = output_names(original), output_names(rewritten)
+    before = {result.name: named_before[result.id] for result in original.results()}
+    after = {named_after[result.id]: before.get(result.name) for result in rewritten.results()}
     return {now: was for now, was in after.items() if was is not None and was != now}

@@ -432,7 +432,7 @@ def _as_reported(names: str | None, reported: list[str] | None) -> str | None:
 
 def _first(names: str | None, name: str) -> str:
     """A ``names`` attribute with ``name`` first (added if missing), so that the tensor is called what it was asked
-    by (``names.input_name``, ``output_name``)."""
+    by (``names.input_name``, ``output_names``)."""
     return names_attribute([name, *(n for n in tensor_names(names) if n != name)])
 
 

@@ -23,7 +23,7 @@ from ..ir.names import (
     given_names,
     input_name,
     names_attribute,
-    output_name,
+    output_names,
     renamed_names,
     reported_names,
     resolved_names,
@@ -431,7 +431,8 @@ def rename_input(graph: Graph, which: Layer | str, name: str) -> None:
     the input's name now. In an IR v10 graph OpenVINO also names an input after its layer: the layer is renamed as
     ``write_ir(..., ir_version=10)`` renames it (``keep_v11_names``). E-USAGE for an unknown input or a name another
     tensor holds."""
-    parameter = _interface(require_graph(graph, "rename_input"), which, graph.parameters(), input_name, "input")
+    named = {p.id: input_name(graph, p) for p in require_graph(graph, "rename_input").parameters()}
+    parameter = _interface(which, graph.parameters(), named, "input")
     _refuse_taken(graph, name, (parameter, parameter.outputs[0]))
     parameter.outputs[0].names = names_attribute([name])
     graph.touch(parameter.id)
@@ -445,7 +446,8 @@ def rename_output(graph: Graph, which: Layer | str, name: str) -> None:
     ``output_names`` (read from OpenVINO 2025.1 on) and the names of the tensor feeding it (read before, and in IR
     v10). Another Result of that tensor keeps its name (as its own ``output_names``). ``which``: the Result, or the
     output's name now. E-USAGE for an unknown output or a name another tensor holds."""
-    result = _interface(require_graph(graph, "rename_output"), which, graph.results(), output_name, "output")
+    named = output_names(require_graph(graph, "rename_output"))
+    result = _interface(which, graph.results(), named, "output")
     found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
     _refuse_taken(graph, name, found, result)
     if found is not None:
@@ -453,7 +455,7 @@ def rename_output(graph: Graph, which: Layer | str, name: str) -> None:
         for edge in graph.consumers(producer.id, port.id):
             other = graph.layer(edge.to_layer)
             if other is not result and other.is_a("Result") and not other.extra.get("output_names"):
-                other.extra["output_names"] = names_attribute([output_name(graph, other)])
+                other.extra["output_names"] = names_attribute([output_names(graph)[other.id]])
                 graph.touch(other.id)
         port.names = names_attribute([name])
         graph.touch(producer.id)
@@ -463,13 +465,14 @@ def rename_output(graph: Graph, which: Layer | str, name: str) -> None:
         keep_v11_names(graph)
 
 
-def _interface(graph: Graph, which: Layer | str, layers: list[Layer], named, what: str) -> Layer:
-    """The Parameter or Result ``which`` names (itself, or the name of its input or output)."""
+def _interface(which: Layer | str, layers: list[Layer], named: dict[str, str], what: str) -> Layer:
+    """The Parameter or Result ``which`` names (itself, or the name of its input or output; ``named``: each of
+    ``layers``' id -> that name)."""
     if isinstance(which, Layer):
         if any(layer is which for layer in layers):
             return which
         raise IrToolsError(f"layer '{which.name}' (id {which.id}) is no {what} of the model", code="E-USAGE")
-    by_name = {named(graph, layer): layer for layer in layers}
+    by_name = {named[layer.id]: layer for layer in layers}
     if which not in by_name:
         raise IrToolsError(f"the model has no {what} '{which}'{did_you_mean(str(which), by_name)}; its {what}s: "
                            f"{', '.join(by_name)}", code="E-USAGE")

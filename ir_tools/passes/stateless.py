@@ -8,7 +8,7 @@ from collections import Counter
 from ..base.dims import Shape, parse_shape, shape_from_ints
 from ..base.dtypes import element_type
 from ..ir.model import Edge, Graph, Layer
-from ..ir.names import names_attribute, output_name, tensor_names
+from ..ir.names import names_attribute, output_names, tensor_names
 from .base import Pass, PassResult
 from .builder import GraphBuilder, origin_text
 from .interface_names import own_tensor
@@ -90,7 +90,7 @@ def state_names(graph: Graph) -> dict[str, tuple[str, str]]:
     keeps a variable ``encoder_hidden_states`` beside its input of that name: E-NAME-COLLISION, where it now runs on
     2023.0)."""
     taken = {name for param in graph.parameters() for name in tensor_names(param.outputs[0].names)}
-    taken.update(output_name(graph, result) for result in graph.by_type("Result"))
+    taken.update(output_names(graph).values())
     held = held_states(graph)
     inputs: dict[str, str] = {}
     for read in graph.by_type("ReadValue"):

@@ -19,7 +19,7 @@ from typing import Any
 from ..base.diagnostics import Diagnostic
 from ..base.json_text import dumps, plain
 from ..ir.model import Graph
-from ..ir.names import output_name
+from ..ir.names import output_names
 from ..runtime.compare import verdict
 from ..runtime.numeric_check import constant_layers
 from .layout import NODE_H, NODE_W, Layout, layered_layout
@@ -89,13 +89,13 @@ def _ends(graph: Graph, report: dict, index: dict[str, int], status: list[str], 
     outputs were compared, says why (``why``: a key of report.js's ``WHY``, short for a 50k-layer page)."""
     outputs = report["outputs"]
     per_layer = bool(report["layers"]) or bool(report["not_checked"])
-    constant = constant_layers(graph)
+    constant, named = constant_layers(graph), output_names(graph)
     for layer in graph.layers():
         i = index[layer.id]
         if status[i] != NOT_COMPARED:
             continue
         if layer.is_a("Result"):
-            name = output_name(graph, layer)
+            name = named[layer.id]
             tensors = [_tensor(t) for t in outputs if t["name"] == name or t["name"].startswith(name + " (")]
             info[i] = {"output": name, "tensors": tensors}
             if tensors:

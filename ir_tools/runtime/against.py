@@ -24,7 +24,7 @@ from threadpoolctl import threadpool_limits
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Graph, Layer, Port
-from ..ir.names import input_name, output_name, output_renames, resolved_names, tensor_names
+from ..ir.names import input_name, output_names, output_renames, resolved_names, tensor_names
 from ..ir.walker import Walker
 from ..ops.opsets import lookup
 from ..ops.rounding import EXACT, is_exact, rounding_error, unit
@@ -150,7 +150,7 @@ class IrModel:
         check_inputs(self.graph, inputs)
 
     def outputs(self) -> list[str]:
-        return [output_name(self.graph, r) for r in self.graph.results()]
+        return list(output_names(self.graph).values())
 
     def tensors(self) -> list[Tensor]:
         return computed_tensors(self.graph, self.order, self.constant)
@@ -681,7 +681,7 @@ def compare_against(model: IrModel, against: IrModel | OnnxModel, inputs: Mappin
     for lid, found in alike.compared.items():  # (weights that differ: a failure whatever the tensors show)
         layer = model.graph.layer(lid)
         report.layers.append(LayerComparison(layer.id, layer.name, layer.kind, layer.line, list(found)))
-    results = {output_name(model.graph, r): r for r in model.graph.results()}
+    results = {name: model.graph.layer(rid) for rid, name in output_names(model.graph).items()}
     their_tensors = _their_tensors(against)
     their_names = {name for t in their_tensors for name in t.names}
     loose: list[dict] = []

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..base.errors import IrToolsError
 from ..ir.model import Graph, Layer
-from ..ir.names import output_name
+from ..ir.names import output_names
 from .against import IrModel, against_inputs, as_theirs, compare_against, derivable
 from .compare import CompareReport, TensorComparison, Tolerances, compare_tensors
 from .executor import stateful
@@ -94,7 +94,7 @@ def compare_against_steps(model: IrModel, against: IrModel, steps: Sequence[Mapp
         [run.outputs for run, _ in run_openvino_steps(model.graph, list(steps), model.runner.files)]
     report: CompareReport | None = None
     position = {layer.id: i for i, layer in enumerate(model.order)}
-    results = {output_name(model.graph, r): r for r in model.graph.results()}
+    results = {name: model.graph.layer(rid) for rid, name in output_names(model.graph).items()}
     writers = state_writers(model.graph)
     held: dict[str, np.ndarray] = {}  # each variable's derived bound W, from step to step
     for k, (inputs, (a_run, a_states), (b_run, b_states), as_is) in enumerate(zip(steps, ours, theirs, plain,

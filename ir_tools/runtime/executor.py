@@ -27,7 +27,7 @@ from ..base.errors import IrToolsError, UnsupportedError
 from ..base.packed import held_dtype, is_bf16, to_bf16, untagged, value_dtype
 from ..ir.bodies import Subgraph, body_layers, subgraphs
 from ..ir.model import Graph, Layer, Port
-from ..ir.names import input_name, output_name
+from ..ir.names import input_name, output_names
 from ..ir.reader import graph_of
 from ..ir.walker import Walker
 from ..ops import attrs as A
@@ -150,6 +150,7 @@ class Interpreter(Walker[np.ndarray]):
         super().__init__(graph, free=True, order=order)
         self.inputs: Mapping[str, np.ndarray] = {}
         self.outputs: dict[str, np.ndarray] = {}
+        self.output_names = output_names(graph)  # (a Result's id -> its output's name)
         self.variables: Variables[np.ndarray] = Variables()
         self.refuse_unsupported()
 
@@ -170,7 +171,7 @@ class Interpreter(Walker[np.ndarray]):
         if layer.is_a("Parameter"):
             return [input_value(self.graph, layer, self.inputs)]
         if layer.is_a("Result"):
-            self.outputs[output_name(self.graph, layer)] = untagged(args[0])
+            self.outputs[self.output_names[layer.id]] = untagged(args[0])
         elif layer.is_a("ReadValue"):
             return [self.variables.read(layer, lambda: execute(self.graph, layer, args)[0])]
         elif layer.is_a("Assign"):
@@ -276,6 +277,7 @@ class BoundedInterpreter(Walker[Bounded]):
         self.rules_beside = beside
         self.inputs: Mapping[str, np.ndarray] = {}
         self.outputs: dict[str, Bounded] = {}
+        self.output_names = output_names(graph)  # (a Result's id -> its output's name)
         self.variables: Variables[Bounded] = Variables()
         self.beside: ThreadPoolExecutor | None = None  # where a rule runs beside its kernel (``_run_bounded``)
         refuse_unsupported(self.order)
@@ -299,7 +301,7 @@ class BoundedInterpreter(Walker[Bounded]):
             return [(value, taken_in(value) if self.bounded else None)]
         if layer.is_a("Result"):
             value, bound = args[0]
-            self.outputs[output_name(self.graph, layer)] = (untagged(value), bound)
+            self.outputs[self.output_names[layer.id]] = (untagged(value), bound)
             return []
         if layer.is_a("ReadValue"):
             return [self.variables.read(layer, lambda: self._run_bounded(layer, args)[0])]

@@ -26,7 +26,7 @@ from ..base.dtypes import REAL_TYPES, element_type
 from ..base.errors import IrToolsError, UnsupportedError, did_you_mean
 from ..base.packed import BF16
 from ..ir.model import Graph, Layer, Port
-from ..ir.names import input_name, output_name, reported_names, resolved_names, result_names
+from ..ir.names import input_name, output_names, reported_names, resolved_names, result_names
 from ..ir.walker import PortKey, Walker
 from ..ops.opsets import lookup
 from ..ops.rounding import handed_over, is_exact, taken_in, unit
@@ -136,7 +136,7 @@ def where_inputs_fail(graph: Graph, inputs: Mapping[str, np.ndarray], refusal: I
 def named_tolerances(graph: Graph, tolerances: Tolerances) -> Tolerances:
     """``tolerances`` with a per-name value given by another name of an output (OpenVINO takes an output by any of
     its names: ``--atol huge:V`` for an output ``big,huge``) held also under the name the commands key that output by
-    (``output_name``), unless one is given under that name itself; the name given is kept (a layer of that name keeps
+    (``output_names``), unless one is given under that name itself; the name given is kept (a layer of that name keeps
     its tolerance). E-USAGE for a per-name tolerance (``--atol NAME:V``) that names no output, layer or state variable
     of the model: a misspelt one would leave the default in force without a word. A variable is named by its id, as
     the report names its comparison (``state VARIABLE_ID (step K)``) and looks its tolerance up."""
@@ -159,11 +159,11 @@ def named_tolerances(graph: Graph, tolerances: Tolerances) -> Tolerances:
 
 def _output_aliases(graph: Graph) -> dict[str, list[str]]:
     """Each name an output is reported by (``reported_names`` of the tensor feeding its Result, and its own) -> the
-    ``output_name`` of each output of that name (two Results of one tensor are two outputs)."""
-    resolved = resolved_names(graph)
+    ``output_names`` of each output of that name (two Results of one tensor are two outputs)."""
+    resolved, named = resolved_names(graph), output_names(graph)
     aliases: dict[str, list[str]] = {}
     for result in graph.results():
-        key = output_name(graph, result)
+        key = named[result.id]
         found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
         reported = reported_names(graph, *found, resolved) if found else []
         for name in dict.fromkeys([key, *result_names(graph, result), *reported]):
@@ -189,7 +189,7 @@ def refuse_unmatched(graph: Graph, saved: Mapping[str, np.ndarray]) -> None:
     ``graph``: nothing would be compared with them, and the verdict would say nothing of them."""
     if not saved:
         return
-    outputs = {OUTPUT_PREFIX + output_name(graph, result) for result in graph.results()}
+    outputs = {OUTPUT_PREFIX + name for name in output_names(graph).values()}
     activations = {f"{LAYER_PREFIX}{layer.name}:{pid}" for layer in graph.layers() for pid in layer.output_ids()}
     if any(key in outputs or key in activations for key in saved):
         return
@@ -339,7 +339,8 @@ def skipped_rounding(graph: Graph, layer: Layer, activations: Mapping[PortKey, n
 
 def _coarse_output(graph: Graph, tolerances: Tolerances) -> bool:
     """Whether an output is ``_coarse``: its end-to-end bound decides."""
-    return any(result.inputs and _coarse(result.inputs[0], tolerances.for_name(output_name(graph, result))[1])
+    named = output_names(graph)
+    return any(result.inputs and _coarse(result.inputs[0], tolerances.for_name(named[result.id])[1])
                for result in graph.results())
 
 
@@ -657,7 +658,7 @@ def _mark_incomparable(graph: Graph, report: CompareReport) -> None:
     sources = {entry["layer_id"] for entry in report.not_checked if entry["reason"] == SATURATES}
     if not sources:
         return
-    results = {output_name(graph, r): r for r in graph.results()}
+    results = {name: graph.layer(rid) for rid, name in output_names(graph).items()}
     for t in report.outputs:
         result = results.get(t.name)
         if t.passed or result is None:
@@ -751,8 +752,9 @@ def as_cpu_holds(value: np.ndarray, fed: bool = False) -> np.ndarray:
 
 
 def fed_outputs(graph: Graph) -> frozenset[str]:
-    """The outputs (``output_name``) a Result reads from a Parameter directly (``as_cpu_holds``)."""
-    return frozenset(output_name(graph, result) for result in graph.results()
+    """The outputs (``output_names``) a Result reads from a Parameter directly (``as_cpu_holds``)."""
+    named = output_names(graph)
+    return frozenset(named[result.id] for result in graph.results()
                      if (found := graph.producer(result.id, result.inputs[0].id)) is not None
                      and found[0].is_a("Parameter"))
 

@@ -24,7 +24,7 @@ from ..base.dims import Dim, Shape
 from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..ir.model import Graph, Layer
-from ..ir.names import input_name, output_name
+from ..ir.names import input_name, output_names
 from ..ir.writer import to_bytes
 from ..ops.spec import TensorType
 from .openvino_infer import ON_INPUTS, InferenceRefused, infer, infer_steps, supported
@@ -272,7 +272,7 @@ def openvino_run(graph: Graph, by_source: Mapping[tuple[str, int], np.ndarray], 
             if (layer.name, index) in by_source:
                 layers[(layer.id, port.id)] = by_source[(layer.name, index)]
     outputs = {}
-    named = Counter(result.name for result in graph.results())
+    named, names = Counter(result.name for result in graph.results()), output_names(graph)
     for result in graph.results():
         found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
         value = by_source.get((result.name, -1)) if named[result.name] == 1 else None
@@ -281,5 +281,5 @@ def openvino_run(graph: Graph, by_source: Mapping[tuple[str, int], np.ndarray], 
         if value is None:
             raise IrToolsError("OpenVINO's model has no output for this Result (OpenVINO dropped or renamed "
                                "its producer)", result.loc, code="E-OPENVINO")
-        outputs[output_name(graph, result)] = value
+        outputs[names[result.id]] = value
     return OpenVinoRun(outputs, layers if per_layer else {}, config, version)

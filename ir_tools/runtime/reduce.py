@@ -33,7 +33,7 @@ import numpy as np
 
 from ..base.errors import IrToolsError, SourceLoc, did_you_mean
 from ..ir.model import Graph
-from ..ir.names import input_name, names_attribute, output_name, reported_names, tensor_names
+from ..ir.names import input_name, names_attribute, output_names, reported_names, tensor_names
 from ..ir.walker import PortKey
 from ..passes.builder import GraphBuilder
 from ..passes.extract import CutError, extract, tensor_name, tensor_ports
@@ -240,9 +240,8 @@ class against_fails:  # noqa: N801 (a Failure, made as compare_fails and openvin
                 raise IrToolsError(f"--against: the two models' inputs differ: '{name}' (A) is not an input of the "
                                    f"original{did_you_mean(name, inputs)}; its inputs: {', '.join(sorted(inputs))}",
                                    code="E-USAGE")
-        outputs = {output_name(self.original, r) for r in self.original.results()}
-        for result in self.model.results():
-            name = output_name(self.model, result)
+        outputs = set(output_names(self.original).values())
+        for name in output_names(self.model).values():
             if name not in outputs:
                 raise IrToolsError(f"--against: the original has no output '{name}': its outputs: "
                                    f"{', '.join(sorted(outputs))}{did_you_mean(name, outputs)}", code="E-USAGE")
@@ -344,7 +343,8 @@ def _sources(part: Graph, graph: Graph) -> dict[str, PortKey]:
 
 def _output_names(part: Graph) -> dict[PortKey, str]:
     """Each output of a part by the port that computes it (the part keeps the model's layer ids)."""
-    return {part.producer_key(r.id, r.inputs[0].id): output_name(part, r) for r in part.results()}  # type: ignore
+    named = output_names(part)
+    return {part.producer_key(r.id, r.inputs[0].id): named[r.id] for r in part.results()}  # type: ignore
 
 
 def activations(graph: Graph, inputs: Mapping[str, np.ndarray], saved: Mapping[str, np.ndarray],
@@ -365,8 +365,8 @@ def activations(graph: Graph, inputs: Mapping[str, np.ndarray], saved: Mapping[s
     except IrToolsError:
         if partial or all(supported(layer) for layer in graph.layers()):
             found.update(_Everything(graph).values(inputs, partial))
-    keys = {f"{OUTPUT_PREFIX}{output_name(graph, r)}": graph.producer_key(r.id, r.inputs[0].id)
-            for r in graph.results()}
+    named = output_names(graph)
+    keys = {f"{OUTPUT_PREFIX}{named[r.id]}": graph.producer_key(r.id, r.inputs[0].id) for r in graph.results()}
     keys.update({f"{LAYER_PREFIX}{layer.name}:{port.id}": (layer.id, port.id)
                  for layer in graph.layers() for port in layer.outputs})
     static = static_when_fed(graph, inputs) if saved else set()

@@ -24,7 +24,7 @@ from ..base.dtypes import element_type
 from ..base.errors import IrToolsError, SourceLoc
 from ..base.packed import untagged
 from ..ir.model import Graph
-from ..ir.names import input_name, output_name, output_renames, tensor_names
+from ..ir.names import input_name, output_names, output_renames, tensor_names
 from ..ir.writer import to_bytes
 from ..ops import attrs as A
 from .children import run_child
@@ -135,10 +135,11 @@ def as_original(runner: Runner, original: Graph, migrated: Graph) -> RenamedRunn
     MatMul and SoftMax, bit for bit on 2023.0, 2024.0 and 2026.4; unrounded they differ by up to half an f16 ulp)."""
     rounded = {}
     if migrated.ir_version == 10 and original.ir_version != 10:
+        named = output_names(original)
         for result in original.by_type("Result"):
             et = element_type(result.inputs[0].precision or "") if result.inputs else None
             if et is not None and et.name == "f16":
-                rounded[output_name(original, result)] = np.dtype(np.float16)
+                rounded[named[result.id]] = np.dtype(np.float16)
     return RenamedRunner(runner, output_renames(original, migrated), rounded)
 
 
@@ -270,11 +271,11 @@ class OnnxRuntimeRunner:
             if name in inputs:
                 names = tensor_names(parameter.outputs[0].names) if parameter.outputs else []
                 fed[next((n for n in names if n in theirs), name)] = inputs[name]
-        ours = {}  # an ONNX output name -> the IR's name of that output
+        ours, named = {}, output_names(graph)  # an ONNX output name -> the IR's name of that output
         for result in graph.results():
             found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
             for alias in tensor_names(found[1].names) if found else []:
-                ours.setdefault(alias, output_name(graph, result))
+                ours.setdefault(alias, named[result.id])
         got = run_onnxruntime(self.path, fed, f16_weights=self.f16_weights, model=model)
         return {ours.get(name, name): value for name, value in got.items()}
 

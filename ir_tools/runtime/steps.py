@@ -39,7 +39,7 @@ from threadpoolctl import threadpool_limits
 
 from ..base.errors import IrToolsError, UnsupportedError
 from ..ir.model import Graph, Layer
-from ..ir.names import output_name
+from ..ir.names import output_names
 from ..ops.rounding import EXACT
 from ..passes.stateless import state_names
 from .compare import CompareReport, LayerComparison, TensorComparison, Tolerances, compare_saved, compare_tensors
@@ -105,7 +105,7 @@ def compare_steps(graph: Graph, steps: Sequence[Mapping[str, np.ndarray]], optio
     given = f"from {options.source['inputs']}" if "inputs" in options.source else "given"
     report.inputs = describe(graph, steps[0], options.recipes, given)
     writers = state_writers(graph)
-    results = {output_name(graph, result): result for result in graph.results()}
+    results = {name: graph.layer(rid) for rid, name in output_names(graph).items()}
     fed = fed_outputs(graph)
     position = {layer.id: i for i, layer in enumerate(order)}
     report.steps = []

@@ -77,9 +77,10 @@ def test_opset8_versions_migrated_for_2021_4_run_equal(tmp_path: Path, capsys) -
     now = OpenVinoRunner(migrated, files).run(inputs)
     old = ChildOpenVinoRunner(side_pythons()["2023.0"], migrated, files).run(inputs)
     assert set(now) == set(old) == set(want) and len(want) == 120
-    from ir_tools.ir.names import output_name
+    from ir_tools.ir.names import output_names
 
-    producers = {output_name(migrated, r): migrated.producer(r.id, r.inputs[0].id)[0] for r in migrated.results()}
+    named = output_names(migrated)
+    producers = {named[r.id]: migrated.producer(r.id, r.inputs[0].id)[0] for r in migrated.results()}
     axes = {name: int(layer.attrs["axis"]) for name, layer in producers.items() if layer.is_a("SoftMax")}
     for name, value in want.items():
         np.testing.assert_array_equal(now[name], value, err_msg=name, strict=True)

@@ -21,7 +21,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from ir_tools import read_ir
 from ir_tools.cli import main
-from ir_tools.ir.names import input_name, output_name
+from ir_tools.ir.names import input_name, output_names
 from ir_tools.onnx import network
 from ir_tools.runtime.onnxruntime import run_onnxruntime
 from tests.onnx.models import make_model
@@ -119,7 +119,7 @@ def test_output_is_a_clean_opset8_ir_with_names_kept(tmp_path: Path, capsys) -> 
     pools = [layer for layer in graph.layers() if layer.type in ("AvgPool", "AveragePool", "ReduceMean")]
     assert pools and all(layer.type == "AvgPool" and layer.version == "opset8" for layer in pools)
     assert [input_name(graph, p) for p in graph.parameters()] == ["input"]
-    assert [output_name(graph, r) for r in graph.results()] == ["logits"]
+    assert list(output_names(graph).values()) == ["logits"]
     origins = [layer.rt_info for layer in pools]
     assert all(origins), "every pooling layer records the ONNX node it came from"
 

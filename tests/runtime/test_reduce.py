@@ -12,7 +12,7 @@ import pytest
 
 import ir_tools
 from ir_tools.cli import main
-from ir_tools.ir.names import input_name, output_name
+from ir_tools.ir.names import input_name, output_names
 from tests.defects import plant
 from tests.target_zoo import FIXTURES_DIR
 from tests.zoo import COMMITTED_DIR
@@ -86,7 +86,7 @@ def test_a_defect_is_reduced_against_the_original(capsys, tmp_path: Path, squeez
     # LAYER:PORT, as compare names it; reduce had written 'LAYER_', a name of no tensor)
     part, whole = ir_tools.read_valid(out), ir_tools.read_valid(squeezenet)
     again = ir_tools.extract(whole, [input_name(part, p) for p in part.parameters()],
-                             [output_name(part, r) for r in part.results()])
+                             list(output_names(part).values()))
     assert {layer.name for layer in again.layers() if not layer.is_a("Const")} >= {CHANGED}
 
 
