@@ -280,10 +280,12 @@ def recipes(graph: Graph, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Re
 _Made = dict[str, tuple[Layer, np.dtype, tuple[int, ...], str]]
 
 
-def _made(graph: Graph, shapes: Mapping[str, tuple[int, ...]], defaults: _Defaults) -> _Made:
-    """Each input's shape: ``shapes``' (``--shape``), else the model's and ``defaults``."""
+def _made(graph: Graph, shapes: Mapping[str, tuple[int, ...]], defaults: _Defaults,
+          params: list[Layer] | None = None) -> _Made:
+    """Each input's shape (of ``params`` alone, where given): ``shapes``' (``--shape``), else the model's and
+    ``defaults``."""
     made: _Made = {}
-    for param in graph.parameters():
+    for param in graph.parameters() if params is None else params:
         name = input_name(graph, param)
         dtype = _held_input_type(name, param)
         if name in shapes:
@@ -301,9 +303,12 @@ def _fitting(graph: Graph, shapes: Mapping[str, tuple[int, ...]], defaults: _Def
     400-sample window too), a small ViT's side (its position embeddings fixed at its own image size). Where none is
     taken, the defaults', which the run then refuses, saying so."""
     made = _made(graph, shapes, defaults)
+    varying = [param for name, (param, *_) in made.items() if name not in shapes and not _declared_static(param)]
+    if not varying:
+        return made  # (no input's shape comes from the defaults: a model of thousands of static inputs)
     refused = ""
     for other, how in _others(defaults):
-        tried = _made(graph, shapes, other)
+        tried = {**made, **_made(graph, shapes, other, varying)}
         if tried == made:
             continue  # (no input takes that default)
         if not refused:
@@ -311,9 +316,16 @@ def _fitting(graph: Graph, shapes: Mapping[str, tuple[int, ...]], defaults: _Def
             if not refused:
                 return made
         if _refusal(graph, tried) is None:  # (the note where the input's shape is not the defaults')
-            noted = _made(graph, shapes, replace(other, said=f"{defaults.said}, {how}: {refused})"))
+            said = replace(other, said=f"{defaults.said}, {how}: {refused})")
+            noted = {**made, **_made(graph, shapes, said, varying)}
             return {name: noted[name] if tried[name][2] != made[name][2] else made[name] for name in made}
     return made
+
+
+def _declared_static(param: Layer) -> bool:
+    """Whether every dim of ``param`` is declared static (its shape is the model's, whatever the defaults)."""
+    declared = parse_shape(param.attrs.get("shape", ""))
+    return declared is not None and all(d.is_static for d in declared)
 
 
 def _others(defaults: _Defaults) -> Iterator[tuple[_Defaults, str]]:
