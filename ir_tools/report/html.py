@@ -83,11 +83,22 @@ def compare_html(graph: Graph, report: dict) -> str:
                          **_drawing(nodes, layout)})
 
 
+def _by_output(outputs: list[dict]) -> dict[str, list[dict]]:
+    """The report's output comparisons by the output they are of: an output's own (its name), and each of its
+    steps or states (its name, then `` (``)."""
+    by_output: dict[str, list[dict]] = {}
+    for t in outputs:
+        name = t["name"]
+        for of in dict.fromkeys([name, *(name[:i] for i in range(len(name)) if name.startswith(" (", i))]):
+            by_output.setdefault(of, []).append(t)
+    return by_output
+
+
 def _ends(graph: Graph, report: dict, index: dict[str, int], status: list[str], info: list[dict | None]) -> None:
     """What the layers without a comparison of their own were: a Result takes its output's comparisons (and their
     status), a Const and a Parameter their own status; a layer of a constant subgraph, or any layer when only the
     outputs were compared, says why (``why``: a key of report.js's ``WHY``, short for a 50k-layer page)."""
-    outputs = report["outputs"]
+    compared = _by_output(report["outputs"])
     per_layer = bool(report["layers"]) or bool(report["not_checked"])
     constant, named = constant_layers(graph), output_names(graph)
     for layer in graph.layers():
@@ -96,7 +107,7 @@ def _ends(graph: Graph, report: dict, index: dict[str, int], status: list[str], 
             continue
         if layer.is_a("Result"):
             name = named[layer.id]
-            tensors = [_tensor(t) for t in outputs if t["name"] == name or t["name"].startswith(name + " (")]
+            tensors = [_tensor(t) for t in compared.get(name, [])]
             info[i] = {"output": name, "tensors": tensors}
             if tensors:
                 status[i] = (NOT_CHECKED if not all(t.get("comparable", True) for t in tensors)
