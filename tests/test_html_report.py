@@ -418,7 +418,9 @@ def synthetic_report(graph: Graph, failing: str) -> dict:
 
 
 @pytest.mark.openvino  # builds the network with OpenVINO's Python API
-def test_5000_layer_report_stays_responsive(open_report, tmp_path, check_report):
+def test_5000_layer_report_draws_zooms_pans_and_finds(open_report, tmp_path, check_report):
+    """A 5000-layer compare report draws every layer and finds one by name after a zoom and a pan, without a
+    problem in the page; what each event takes is printed (speed is measured, not asserted, as the tests' rule is)."""
     model = tmp_path / "chain.xml"
     residual_chain(model, 714)
     graph = read_valid(model)
@@ -454,7 +456,6 @@ def test_5000_layer_report_stays_responsive(open_report, tmp_path, check_report)
           f"ready in Chromium in {tab.seconds:.2f} s; per event: zoom {zoom_in:.0f} ms, pan {pan:.0f} ms "
           f"(of which {idle:.0f} ms waiting for two frames and the round trips); "
           f"search {find * 1000:.0f} ms")
-    assert tab.seconds < 15 and zoom_in < 500 and pan < 500, "too slow to be usable"
     assert tab.problems == []
 
 
