@@ -316,8 +316,8 @@ def _fitting(graph: Graph, shapes: Mapping[str, tuple[int, ...]], defaults: _Def
             if not refused:
                 return made
         if _refusal(graph, tried) is None:  # (the note where the input's shape is not the defaults')
-            said = replace(other, said=f"{defaults.said}, {how}: {refused})")
-            noted = {**made, **_made(graph, shapes, said, varying)}
+            with_note = replace(other, said=f"{defaults.said}, {how}: {refused})")
+            noted = {**made, **_made(graph, shapes, with_note, varying)}
             return {name: noted[name] if tried[name][2] != made[name][2] else made[name] for name in made}
     return made
 

@@ -272,7 +272,7 @@ def openvino_run(graph: Graph, by_source: Mapping[tuple[str, int], np.ndarray], 
             if (layer.name, index) in by_source:
                 layers[(layer.id, port.id)] = by_source[(layer.name, index)]
     outputs = {}
-    named, names = Counter(result.name for result in graph.results()), output_names(graph)
+    named, output_name_of = Counter(result.name for result in graph.results()), output_names(graph)
     for result in graph.results():
         found = graph.producer(result.id, result.inputs[0].id) if result.inputs else None
         value = by_source.get((result.name, -1)) if named[result.name] == 1 else None
@@ -281,5 +281,5 @@ def openvino_run(graph: Graph, by_source: Mapping[tuple[str, int], np.ndarray], 
         if value is None:
             raise IrToolsError("OpenVINO's model has no output for this Result (OpenVINO dropped or renamed "
                                "its producer)", result.loc, code="E-OPENVINO")
-        outputs[names[result.id]] = value
+        outputs[output_name_of[result.id]] = value
     return OpenVinoRun(outputs, layers if per_layer else {}, config, version)
