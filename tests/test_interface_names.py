@@ -558,7 +558,7 @@ def test_a_u32_output_named_otherwise_gets_a_tensor_of_its_own(tmp_path: Path, c
         out = tmp_path / f"u32_{release}.xml"
         assert main(["migrate", str(xml), "--target", release, "-o", str(out)]) == 0, capsys.readouterr()
         assert _names_on(side_pythons()[release], out) == _names_on(sys.executable, xml) == [["first"], ["second"]]
-        assert assert_runs_equal(xml, out, release=release) == 2
+        assert assert_runs_equal(xml, out, releases=(release,)) == 2
         big = {"x": np.array([[0, 2**31 - 1, 2**31], [3000000000, 2**32 - 7, 5]], np.uint32)}  # (read as 2^31-1 there)
         got = [_run_on(side_pythons()[release], m, big) for m in (xml, out)]
         assert all(np.array_equal(got[0][k], got[1][k]) for k in ("first", "second")), got

@@ -4,6 +4,7 @@ and on the current OpenVINO, exactly equal to the current OpenVINO on the origin
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -50,29 +51,35 @@ def left_for_2021_4(out: Path, op: str) -> list[str]:
             if (d.code != "W-TARGET" or op in str(d)) and "reads IR v10, the file is IR v11" not in str(d)]
 
 
-def migrated_runs(model: Path, out: Path, inputs: dict[str, np.ndarray], release: str = "2023.0",
+def installed(*releases: str) -> tuple[str, ...]:
+    """Those of ``releases`` whose OpenVINO is installed on the side (``IR_TOOLS_RELEASE_PYTHONS``)."""
+    return tuple(release for release in releases if release in side_pythons())
+
+
+def migrated_runs(model: Path, out: Path, inputs: dict[str, np.ndarray], releases: Sequence[str] = ("2023.0",),
                   ) -> tuple[dict[str, np.ndarray], dict[str, dict[str, np.ndarray]]]:
     """The current OpenVINO's outputs of ``model`` on ``inputs``, and those of the migrated ``out`` by runner: on the
-    OpenVINO of ``release`` (its side interpreter) and on the current one."""
+    OpenVINO of each of ``releases`` (its side interpreter) and on the current one (each model compiled once)."""
     from ir_tools.runtime.openvino import ModelFiles
     from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
 
     want = OpenVinoRunner(ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
     migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
-    runners = (ChildOpenVinoRunner(side_pythons()[release], migrated, files), OpenVinoRunner(migrated, files))
+    runners = (*(ChildOpenVinoRunner(side_pythons()[release], migrated, files) for release in releases),
+               OpenVinoRunner(migrated, files))
     return want, {runner.name: runner.run(inputs) for runner in runners}
 
 
 def assert_runs_equal(model: Path, out: Path, shapes: dict[str, tuple[int, ...]] | None = None,
-                      inputs: dict[str, np.ndarray] | None = None, release: str = "2023.0") -> int:
+                      inputs: dict[str, np.ndarray] | None = None, releases: Sequence[str] = ("2023.0",)) -> int:
     """The migrated ``out`` on OpenVINO 2023.0 and on the current OpenVINO equals the current OpenVINO on ``model``,
     every output: the same dtype and shape, equal values, NaN where NaN, the same sign of zero; returns the number
-    of outputs compared. ``release``: the side OpenVINO run beside the current one."""
+    of outputs compared. ``releases``: the side OpenVINOs run beside the current one."""
     from ir_tools.runtime.inputs import random_inputs
 
     if inputs is None:
         inputs = random_inputs(ir_tools.read_valid(model), 0, shapes or {})
-    want, runs = migrated_runs(model, out, inputs, release)
+    want, runs = migrated_runs(model, out, inputs, releases)
     for runner, got in runs.items():
         assert set(got) == set(want), runner
         for name in want:

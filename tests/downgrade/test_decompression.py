@@ -178,7 +178,7 @@ def test_each_reader_of_a_chain_computed_as_the_current_openvino_computes_it(tar
     assert out.with_suffix(".bin").stat().st_size == model.with_suffix(".bin").stat().st_size
     rng = np.random.default_rng(12)
     inputs = {"ids": rng.integers(0, 64, (2, 5)), "x": rng.standard_normal((2, 5, 32)).astype(np.float32)}
-    want, runs = migrated_runs(model, out, inputs, target)
+    want, runs = migrated_runs(model, out, inputs, (target,))
     for runner, got in runs.items():
         for name, value in want.items():
             if name.endswith("_matmul"):  # (the MatMul's sums: f32 rounding of other kernels)
@@ -229,7 +229,7 @@ def test_a_transpose_folded_into_its_matmul_reads_as_the_matmul(target: str, tmp
     assert ("rewrote 1 x f16 weight decompression read in f16 -> rounded by Convert-1" in printed) == (
         target != "2023.0")
     inputs = {"x": np.random.default_rng(14).standard_normal((2, 5, 32)).astype(np.float32)}
-    want, runs = migrated_runs(model, out, inputs, target)
+    want, runs = migrated_runs(model, out, inputs, (target,))
     for runner, got in runs.items():
         for name, value in want.items():  # (the MatMuls' sums: f32 rounding of other kernels; the f16 and f32
             # products of these weights differ by up to 1e-3 of their largest)

@@ -88,7 +88,7 @@ def test_erfinv_of_f16_migrated_for_2025_runs_equal(tmp_path: Path, capsys: pyte
                   compress_to_fp16=False)
     out, printed = migrate(model, capsys, "2025.0")
     assert "rewrote 1 x ErfInv-17 ->" in printed, printed
-    assert assert_runs_equal(model, out, inputs={"x": values}, release="2025.0") == 1
+    assert assert_runs_equal(model, out, inputs={"x": values}, releases=("2025.0",)) == 1
 
 
 def test_erfinv_network_proved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

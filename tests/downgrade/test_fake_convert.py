@@ -78,7 +78,7 @@ def test_fake_convert_migrated_for_2024_runs_equal(tmp_path: Path, capsys: pytes
     assert "the next release without this defect is 2025.3" in said and "and 31 more like it" in said, said
     out, printed = migrate(model, capsys, "2024.0")
     assert "rewrote 32 x FakeConvert-13 -> opset1 arithmetic" in printed, printed
-    assert assert_runs_equal(model, out, inputs=fed, release="2024.0") == 32
+    assert assert_runs_equal(model, out, inputs=fed, releases=("2024.0",)) == 32
 
 
 def test_fake_convert_of_bf16_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -159,7 +159,7 @@ def test_reductions_without_init_val_run_equal(tmp_path: Path, capsys: pytest.Ca
                if "ScatterElementsUpdate-12 (" in line and "-> Loop-5" in line)
     min_max_f32 = sum(1 for i in range(cases) if i % 4 >= 2 and i // 4 % 2 == 0)  # (REDUCTIONS, elements in turn)
     assert done == (cases if target == "2023.0" else min_max_f32), printed
-    assert assert_runs_equal(model, out, inputs=fed, release=target) == cases
+    assert assert_runs_equal(model, out, inputs=fed, releases=(target,)) == cases
 
 
 def test_left_layers_are_refused_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -78,7 +78,7 @@ def test_narrow_consts_are_written_wider(tmp_path: Path, capsys: pytest.CaptureF
     if "2024.0" in side_pythons():
         out, printed = migrate(model, capsys, "2024.0")
         assert "f8e4m3 Const" not in printed and "f4e2m1 Const -> f16 Const" in printed, printed
-        assert assert_runs_equal(model, out, inputs=feed, release="2024.0") == sum(map(len, INTO.values()))
+        assert assert_runs_equal(model, out, inputs=feed, releases=("2024.0",)) == sum(map(len, INTO.values()))
 
 
 def test_narrow_consts_read_otherwise_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
