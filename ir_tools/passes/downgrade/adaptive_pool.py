@@ -253,6 +253,7 @@ class _Bins:
         self.shape, self.element, self.dtype = given.shape, given.element, numpy_dtype(builder, data)
         self.rank = len(given.shape)
         self._built: dict[tuple[str, int], Output] = {}
+        self._constants: dict[str, Output] = {}
 
     def one_per_element(self, axis: int) -> bool:
         """Whether ``axis`` has a static length of as many elements as bins."""
@@ -266,9 +267,8 @@ class _Bins:
         """``[size, widest]``: each bin's indices, from its first to its last, the last repeated up to the widest
         bin's width."""
         def static() -> np.ndarray:
-            firsts, ends = self._static(axis)
-            steps = np.arange((ends - firsts).max(initial=0))
-            return np.minimum(firsts[:, None] + steps, ends[:, None] - 1)
+            firsts, widths, steps = self._static(axis)
+            return np.minimum(firsts[:, None] + steps, (firsts + widths - 1)[:, None])
 
         def computed() -> Output:
             firsts, ends = self._bounds(axis)
@@ -285,9 +285,8 @@ class _Bins:
         laid = [*range(axis), *range(axis + 2, self.rank + 1)]
 
         def static() -> np.ndarray:
-            firsts, ends = self._static(axis)
-            steps = np.arange((ends - firsts).max(initial=0))
-            return np.expand_dims(steps < (ends - firsts)[:, None], laid)
+            _, widths, steps = self._static(axis)
+            return np.expand_dims(steps < widths[:, None], laid)
 
         def computed() -> Output:
             own = self._add("Less", [self._steps(axis), self._column(self._widths(axis), axis, "widths")], axis,
@@ -301,8 +300,7 @@ class _Bins:
         laid = [*range(axis), *range(axis + 1, self.rank)]
 
         def static() -> np.ndarray:
-            firsts, ends = self._static(axis)
-            return np.expand_dims((ends - firsts).astype(self.dtype), laid)
+            return np.expand_dims(self._static(axis)[1].astype(self.dtype), laid)
 
         def computed() -> Output:
             width = output_of(self.builder.convert(self._widths(axis), self.element,
@@ -313,15 +311,16 @@ class _Bins:
 
     def constant(self, value: int | list[int], what: str) -> Output:
         """An i64 Const of ``value`` (axes) called ``what``, made once for the layer."""
-        key = (what, 0)
-        if key not in self._built:
-            self._built[key] = self.builder.const(np.array(value, np.int64), f"{self.name}/{what}")
-        return self._built[key]
+        if what not in self._constants:
+            self._constants[what] = self.builder.const(np.array(value, np.int64), f"{self.name}/{what}")
+        return self._constants[what]
 
-    def _static(self, axis: int) -> tuple[np.ndarray, np.ndarray]:
-        """Each bin's first index and its end, of a static length."""
+    def _static(self, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Of a static length: each bin's first index and width, and 0 up to the widest width."""
         length, size = self.shape[axis].lo, self.sizes[axis - 2]
-        return np.arange(size) * length // size, -(-np.arange(1, size + 1) * length // size)
+        firsts = np.arange(size) * length // size
+        widths = -(-np.arange(1, size + 1) * length // size) - firsts
+        return firsts, widths, np.arange(widths.max(initial=0))
 
     def _bounds(self, axis: int) -> tuple[Output, Output]:
         """Each bin's first index and its end, computed from the axis' length."""
