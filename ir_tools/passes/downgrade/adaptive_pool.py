@@ -105,7 +105,8 @@ def _max_pooled(builder: GraphBuilder, layer: Layer, sizes: list[int]) -> Output
         axes = builder.const(np.arange(2, len(sizes) + 2, dtype=np.int64), f"{name}/axes")
         return output_of(builder.add("ReduceMax", "opset1", builder.attrs("ReduceMax", "opset1", keep_dims=True),
                                      [data, axes], name))
-    element, dtype = builder.type_of(data).element, numpy_dtype(builder, data)
+    bins = _Bins(builder, data, sizes, name)
+    element, dtype = bins.element, bins.dtype
 
     def add(op_type: str, inputs: list[Output], what: str) -> Output:
         return output_of(builder.add(op_type, "opset1", None, inputs, f"{name}/{what}"))
@@ -113,7 +114,6 @@ def _max_pooled(builder: GraphBuilder, layer: Layer, sizes: list[int]) -> Output
     def value(number: float, what: str) -> Output:
         return builder.const(np.array(number, dtype), f"{name}/{what}")
 
-    bins = _Bins(builder, data, sizes, name)
     lowest = value(-np.inf, "minus_inf")
     cleaned = add("Select", [add("NotEqual", [data, data], "nan"), lowest, data], "nan_as_minus_inf")
     top = _pooled(bins, cleaned, f"{name}/top", "ReduceMax")
