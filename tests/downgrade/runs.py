@@ -72,9 +72,9 @@ def migrated_runs(model: Path, out: Path, inputs: dict[str, np.ndarray], release
 
 def assert_runs_equal(model: Path, out: Path, shapes: dict[str, tuple[int, ...]] | None = None,
                       inputs: dict[str, np.ndarray] | None = None, releases: Sequence[str] = ("2023.0",)) -> int:
-    """The migrated ``out`` on OpenVINO 2023.0 and on the current OpenVINO equals the current OpenVINO on ``model``,
-    every output: the same dtype and shape, equal values, NaN where NaN, the same sign of zero; returns the number
-    of outputs compared. ``releases``: the side OpenVINOs run beside the current one."""
+    """The migrated ``out`` on the OpenVINO of each of ``releases`` (2023.0 unless given) and on the current one equals
+    the current OpenVINO on ``model``, every output: the same dtype and shape, equal values, NaN where NaN, the same
+    sign of zero; returns the number of outputs compared."""
     from ir_tools.runtime.inputs import random_inputs
 
     if inputs is None:
