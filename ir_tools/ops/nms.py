@@ -72,7 +72,7 @@ from ..base.dims import Dim
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import ELEMENT
-from .cpu import mayiuse
+from .cpu import fma, mayiuse
 from .intervals import ANY, Iv, canon, compatible, dmul, guarded, is_static, iv, to_dim
 from .rounding import EXACT, any_differs
 from .spec import OpSpec, TensorType
@@ -242,17 +242,10 @@ def cpu_isa() -> str:
 
 
 def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray, fused: bool = True) -> np.ndarray:
-    """a b + c rounded once to f32 (vfmadd): the f64 product is exact; the f64 sum's error (TwoSum) breaks the tie
-    where the sum lies exactly between two f32 values. Not ``fused``: rounded twice (mulps, addps)."""
+    """a b + c rounded once to f32 (vfmadd); not ``fused``: rounded twice (mulps, addps)."""
     if not fused:
         return np.asarray(a, _F32) * np.asarray(b, _F32) + np.asarray(c, _F32)
-    p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
-    c = np.asarray(c, np.float64)
-    s = p + c
-    back = s - p
-    err = (p - (s - back)) + (c - back)
-    tie = (s.view(np.uint64) & np.uint64((1 << 29) - 1)) == np.uint64(1 << 28)
-    return np.where(tie & (err != 0), np.nextafter(s, s + err), s).astype(_F32)
+    return fma(a, b, c)
 
 
 def _exp(x: np.ndarray, fused: bool = True) -> np.ndarray:

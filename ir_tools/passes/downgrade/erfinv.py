@@ -7,6 +7,7 @@ from functools import cache
 import numpy as np
 
 from ...ir.model import Graph, Layer
+from ...ops.cpu import fma
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
@@ -102,25 +103,11 @@ def _f32(bits: int) -> np.float32:
     return np.array(bits, np.uint32).view(np.float32)[()]
 
 
-def _fma(a: np.ndarray, b: np.ndarray | np.float32, c: np.ndarray | np.float32) -> np.ndarray:
-    """``a * b + c`` of f32 values rounded once to f32, as an FMA instruction: the product is exact in f64, the sum
-    rounded to odd in f64 (its TwoSum error moves an even result one step towards it), which then rounds to f32 as the
-    exact sum does (Boldo and Melquiond: round-to-odd in 53 >= 24 + 2 bits)."""
-    addend = np.asarray(c, np.float64)
-    product = np.asarray(a, np.float64) * np.asarray(b, np.float64)
-    total = product + addend
-    back = total - product
-    error = (product - (total - back)) + (addend - back)
-    even = (total.view(np.int64) & 1) == 0
-    toward = np.nextafter(total, np.where(error > 0, np.inf, -np.inf))
-    return np.where((error != 0) & even, toward, total).astype(np.float32)
-
-
 def _horner(coefficients: tuple[int, ...], s: np.ndarray) -> np.ndarray:
     """The emitter's Horner scheme: ``r = fma(r, s, c)`` from the highest coefficient down."""
     r = np.full(s.shape, _f32(coefficients[0]), np.float32)
     for bits in coefficients[1:]:
-        r = _fma(r, s, _f32(bits))
+        r = fma(r, s, _f32(bits))
     return r
 
 
@@ -128,15 +115,15 @@ def _horner(coefficients: tuple[int, ...], s: np.ndarray) -> np.ndarray:
 def cpu_factors() -> np.ndarray:
     """The factor ``q`` of ``y = q * x`` OpenVINO CPU's ErfInv-17 computes at each ``v = 1 - x*x = k / 2^24`` (index
     ``k``, 0 to 2^24; a v the emitter never meets, 0, holds what it would give), in f32, as its x64 JIT emitter computes
-    it (AVX2 and AVX-512: FMAs). Computed in chunks, once per process."""
+    it (AVX2 and AVX-512: FMAs). Computed in chunks that stay in the CPU's cache, once per process."""
     out = np.empty(GRID + 1, np.float32)
-    step = 2**21
+    step = 2**15
     for start in range(0, GRID + 1, step):
         v = (np.arange(start, min(start + step, GRID + 1), dtype=np.float64) / GRID).astype(np.float32)
         bits = v.view(np.uint32)
         e = ((bits >> 23).astype(np.int32) - 126).astype(np.float32)  # v = m * 2^e, m in [0.5, 1)
         t = ((bits & 0x7FFFFF) | 0x3F800000).view(np.float32) * np.float32(0.5) - np.float32(1)
-        w = -_fma(e, _f32(_LN2), _horner(_LOG, t) * t)
+        w = -fma(e, _f32(_LN2), _horner(_LOG, t) * t)
         factors = _horner(_CENTRAL, w - np.float32(2.5))
         tail = ~(w < np.float32(5))  # (v below e^-5: a few in a thousand, computed apart)
         factors[tail] = _horner(_TAIL, np.sqrt(w[tail]) - np.float32(3))
