@@ -55,13 +55,22 @@ class RealDftTo7(Downgrade):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
-        for layer in self.layers(graph):
+        # Every layer's geometry first, all from one shape walk (``_walked``) of the graph before any is rewritten: a
+        # rewrite changes the graph, and each layer asked after it would walk the whole graph again.
+        chosen = [(layer, _geometry(graph, layer)) for layer in self.layers(graph)]
+        for layer, geometry in chosen:
+            if not graph.has_layer(layer.id):  # (gone with a layer rewritten before it: ``drop_unused``)
+                continue
+            assert geometry is not None  # (``declines`` left the others)
             if layer.type == "RDFT":
                 label, into, build = LABEL_RDFT, "DFT-7 + StridedSlice-1", _rdft
             else:
                 label, into, build = LABEL_IRDFT, "IDFT-7 + Gather-1 + Multiply-1", _irdft
-            builder.replace_layer(layer, lambda: [build(builder, layer)], origin_text(layer, label))  # noqa: B023
+            self.at = layer  # (a refusal while it is rewritten names it, as ``layers`` has it)
+            builder.replace_layer(layer, lambda: [build(builder, layer, geometry)],  # noqa: B023
+                                  origin_text(layer, label))
             stats[f"{label} -> {into}"] += 1
+        self.at = None
         return PassResult(graph, bool(stats), stats)
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
@@ -170,12 +179,10 @@ def _transform(builder: GraphBuilder, op: str, data: Output, axes: list[int], le
     return output_of(builder.add(op, "opset7", None, inputs, name))
 
 
-def _rdft(builder: GraphBuilder, layer: Layer) -> Output:
-    """The class's rewrite of the RDFT-9 ``layer``: the output standing for its."""
+def _rdft(builder: GraphBuilder, layer: Layer, geometry: tuple[int, list[int], list[int]]) -> Output:
+    """The class's rewrite of the RDFT-9 ``layer`` of ``geometry`` (``_geometry``): the output standing for its."""
     graph, name = builder.graph, layer.name
-    found = _geometry(graph, layer)
-    assert found is not None  # (``declines`` left the others)
-    rank, axes, lengths = found
+    rank, axes, lengths = geometry
     # x + 0i: [..., 2]
     real = builder.add("Unsqueeze", "opset1", None, [source(graph, layer, 0), _i64(builder, [rank], f"{name}/pair")],
                        f"{name}/real")
@@ -196,12 +203,10 @@ def _rdft(builder: GraphBuilder, layer: Layer) -> Output:
                                  outputs=[declared_type(layer.outputs[0])]))
 
 
-def _irdft(builder: GraphBuilder, layer: Layer) -> Output:
-    """The class's rewrite of the IRDFT-9 ``layer``: the output standing for its."""
+def _irdft(builder: GraphBuilder, layer: Layer, geometry: tuple[int, list[int], list[int]]) -> Output:
+    """The class's rewrite of the IRDFT-9 ``layer`` of ``geometry`` (``_geometry``): the output standing for its."""
     graph, name = builder.graph, layer.name
-    found = _geometry(graph, layer)
-    assert found is not None  # (``declines`` left the others)
-    rank, axes, lengths = found
+    rank, axes, lengths = geometry
     data = source(graph, layer, 0)
     if len(axes) > 1:  # (the reference's order: the outer axes first, the conjugates taken of their inverse)
         data = _transform(builder, "IDFT", data, axes[:-1], lengths[:-1], f"{name}/outer")
