@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 import numpy as np
 
@@ -15,6 +15,8 @@ from ...ir.model import Edge, Graph, Layer
 from ...ops.releases import Release, has_probed_values, op_label
 from ..base import Pass, PassResult
 from ..builder import GraphBuilder, Output, origin_of, origin_text, output_of, with_origin
+
+T = TypeVar("T")
 
 
 class Downgrade(Pass):
@@ -63,6 +65,18 @@ class Downgrade(Pass):
                     and self.declines(graph, layer) is None:
                 self.at = layer  # (a refusal while the caller rewrites it names it: ``Pass.applied``)
                 yield layer
+        self.at = None
+
+    def decided(self, graph: Graph, decide: Callable[[Layer], T]) -> Iterator[tuple[Layer, T]]:
+        """``layers``, all chosen before the caller rewrites any, each with what ``decide`` finds of it then: for a
+        pass whose choice walks the whole graph (a rewrite changes the graph, and each layer asked after it would walk
+        it again). Each is the pass's ``at`` while the caller rewrites it; one gone with a layer rewritten before it
+        (``drop_unused``) is left out."""
+        chosen = [(layer, decide(layer)) for layer in self.layers(graph)]
+        for layer, found in chosen:
+            if graph.has_layer(layer.id):
+                self.at = layer
+                yield layer, found
         self.at = None
 
     def replace_each(self, graph: Graph, build: Callable[[GraphBuilder, Layer], Output], label: str,

@@ -55,22 +55,16 @@ class RealDftTo7(Downgrade):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
-        # Every layer's geometry first, all from one shape walk (``_walked``) of the graph before any is rewritten: a
-        # rewrite changes the graph, and each layer asked after it would walk the whole graph again.
-        chosen = [(layer, _geometry(graph, layer)) for layer in self.layers(graph)]
-        for layer, geometry in chosen:
-            if not graph.has_layer(layer.id):  # (gone with a layer rewritten before it: ``drop_unused``)
-                continue
+        # (every layer's geometry from one shape walk, ``_walked``, of the graph before any is rewritten)
+        for layer, geometry in self.decided(graph, lambda layer: _geometry(graph, layer)):
             assert geometry is not None  # (``declines`` left the others)
             if layer.type == "RDFT":
                 label, into, build = LABEL_RDFT, "DFT-7 + StridedSlice-1", _rdft
             else:
                 label, into, build = LABEL_IRDFT, "IDFT-7 + Gather-1 + Multiply-1", _irdft
-            self.at = layer  # (a refusal while it is rewritten names it, as ``layers`` has it)
             builder.replace_layer(layer, lambda: [build(builder, layer, geometry)],  # noqa: B023
                                   origin_text(layer, label))
             stats[f"{label} -> {into}"] += 1
-        self.at = None
         return PassResult(graph, bool(stats), stats)
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
