@@ -1,6 +1,6 @@
 """This machine's CPU as OpenVINO CPU's kernels see it: where a kernel computes otherwise by instruction set, oneDNN's
 ``mayiuse`` here (the x86 feature flags the CPU has, and the cap ONEDNN_MAX_CPU_ISA sets), read as oneDNN reads
-them: once. And the one instruction kernels compute by that numpy has not: the fused multiply-add (``fma``)."""
+them: once. And its fused multiply-add (``fma``), which kernels compute by and numpy has no function for."""
 
 from __future__ import annotations
 
