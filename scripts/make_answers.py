@@ -59,6 +59,7 @@ from ir_tools import read_ir  # noqa: E402
 from ir_tools.base.errors import IrToolsError  # noqa: E402
 from ir_tools.ir.model import Layer  # noqa: E402
 from ir_tools.ops import attrs as A  # noqa: E402
+from ir_tools.ops.erfinv import factors as erfinv_factors  # noqa: E402
 from ir_tools.ops.nms import ISAS as nms_isas  # noqa: E402
 from ir_tools.ops.opsets import lookup, specs  # noqa: E402
 from ir_tools.ops.spec import OpSpec  # noqa: E402
@@ -319,6 +320,21 @@ def fourier(rng: np.random.Generator) -> list[Recipe]:
     return recipes(k.fourier_cases(rng, 120)) + recipes(k.stft_case(rng, 0.2) for _ in range(40))
 
 
+def erfinv(rng: np.random.Generator) -> list[Recipe]:
+    """ErfInv-17 (ops/erfinv.py), f32 and f16, on CPU: only values whose result the CPU's emitter gives alike by FMAs
+    and without (AVX2 and up, SSE4.1), so that this machine's answers hold on any."""
+    import openvino.opset17 as ops17
+
+    out = []
+    for i in range(16):
+        x = rng.uniform(-1, 1, int(rng.integers(1, 40))).astype((np.float32, np.float16)[i % 2])
+        w = x.astype(np.float32)
+        v = np.float32(1) - w * w
+        x = x[erfinv_factors(v, True).view(np.uint32) == erfinv_factors(v, False).view(np.uint32)]
+        out.append(Recipe([x], [True], lambda ns: ops17.erfinv(ns[0])))
+    return out
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
@@ -327,6 +343,7 @@ SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "eye": eye,
     "fourier": fourier,
     "fake_convert": fake_convert,
+    "erfinv": erfinv,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).

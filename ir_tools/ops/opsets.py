@@ -10,7 +10,7 @@ openvino 2026.4.1:
 - Versions are matched exactly ("Opset8", "opset08" and "8" are not opset8).
 - Types are matched case-insensitively ("avgpool" is AvgPool), except Const, which must be
   spelled exactly so ("const" is no type OpenVINO knows).
-- opset17 holds Parameter and Convert among the ops modelled here, but not Const, Result or the
+- opset17 holds Parameter, Convert, ShapeOf and ErfInv among the ops modelled here, but not Const, Result or the
   others: their opset17 spellings are refused.
 - A few layers are created from another opset than the one written (``read_opset``, from OpenVINO's
   IR deserializer): the experimental ops added to opset6 when written ``version="experimental"`` or
@@ -37,6 +37,7 @@ from . import (
     convolution,
     core,
     cum_sum,
+    erfinv,
     eye,
     fake_convert,
     fourier,
@@ -142,6 +143,7 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (scatter.SCATTER_ELEMENTS_UPDATE_12, 12, 16),
     (shape_of.SHAPE_OF_1, 1, 2),
     (shape_of.SHAPE_OF_3, 3, MAX_OPSET),
+    (erfinv.ERFINV_17, 17, MAX_OPSET),
     (broadcast.BROADCAST_1, 1, 2),
     (broadcast.BROADCAST_3, 3, 16),
     (broadcast.TILE_1, 1, 16),
