@@ -54,13 +54,18 @@ def _horner(coefficients: tuple[int, ...], s: np.ndarray, fused: bool) -> np.nda
     return r
 
 
-def factors(v: np.ndarray, fused: bool = True) -> np.ndarray:
-    """The factor ``q`` of ``y = q * x`` the emitter computes at each f32 ``v = 1 - x*x`` in (0, 1], by FMAs or not
-    (``fused``)."""
+def _minus_log(v: np.ndarray, fused: bool) -> np.ndarray:
+    """The emitter's ``w = -log(v)`` of f32 ``v``, by FMAs or not (``fused``)."""
     bits = v.view(np.uint32)
     e = ((bits >> 23).astype(np.int32) - 126).astype(np.float32)  # v = m * 2^e, m in [0.5, 1)
     t = ((bits & 0x7FFFFF) | 0x3F800000).view(np.float32) * np.float32(0.5) - np.float32(1)
-    w = -_multiply_add(e, _f32(_LN2), _horner(_LOG, t, fused) * t, fused)
+    return -_multiply_add(e, _f32(_LN2), _horner(_LOG, t, fused) * t, fused)
+
+
+def factors(v: np.ndarray, fused: bool = True) -> np.ndarray:
+    """The factor ``q`` of ``y = q * x`` the emitter computes at each f32 ``v = 1 - x*x`` in (0, 1], by FMAs or not
+    (``fused``)."""
+    w = _minus_log(v, fused)
     q = _horner(_CENTRAL, w - np.float32(2.5), fused)
     tail = ~(w < np.float32(5))  # (v below e^-5: a few in a thousand, computed apart)
     q[tail] = _horner(_TAIL, np.sqrt(w[tail]) - np.float32(3), fused)
@@ -107,11 +112,7 @@ def _branch(fused: bool) -> tuple[np.float32, np.float32]:
     """The two f32 ``x > 0`` either side of the emitter's branch at ``w = 5``, where its result steps down by 0.5%
     (2.0727920 to 2.0618165 by FMAs): the last of the central polynomial, the first of the tail's."""
     x = np.arange(*np.array([0.99662, 0.99663], np.float32).view(np.uint32), dtype=np.uint32).view(np.float32)
-    v = np.float32(1) - x * x
-    bits = v.view(np.uint32)
-    e = ((bits >> 23).astype(np.int32) - 126).astype(np.float32)
-    t = ((bits & 0x7FFFFF) | 0x3F800000).view(np.float32) * np.float32(0.5) - np.float32(1)
-    first = int(np.argmax(~(-_multiply_add(e, _f32(_LN2), _horner(_LOG, t, fused) * t, fused) < np.float32(5))))
+    first = int(np.argmax(~(_minus_log(np.float32(1) - x * x, fused) < np.float32(5))))
     return x[first - 1], x[first]
 
 
