@@ -56,9 +56,9 @@ def _horner(coefficients: tuple[int, ...], s: np.ndarray, fused: bool) -> np.nda
 
 def _minus_log(v: np.ndarray, fused: bool) -> np.ndarray:
     """The emitter's ``w = -log(v)`` of f32 ``v``, by FMAs or not (``fused``)."""
-    bits = v.view(np.uint32)
-    e = ((bits >> 23).astype(np.int32) - 126).astype(np.float32)  # v = m * 2^e, m in [0.5, 1)
-    t = ((bits & 0x7FFFFF) | 0x3F800000).view(np.float32) * np.float32(0.5) - np.float32(1)
+    bits = v.view(np.uint32)  # (typed constants: numpy 1.x makes an int64 of a 0-d uint32 and a Python int)
+    e = ((bits >> np.uint32(23)).astype(np.int32) - 126).astype(np.float32)  # v = m * 2^e, m in [0.5, 1)
+    t = ((bits & np.uint32(0x7FFFFF)) | np.uint32(0x3F800000)).view(np.float32) * np.float32(0.5) - np.float32(1)
     return -_multiply_add(e, _f32(_LN2), _horner(_LOG, t, fused) * t, fused)
 
 
