@@ -69,10 +69,13 @@ from tests.ops import (  # noqa: E402
     test_attention_conformance,
     test_avg_pool_conformance,
     test_bitwise_conformance,
+    test_cell_conformance,
     test_convolution_conformance,
     test_cum_sum_conformance,
+    test_detection_conformance,
     test_einsum_conformance,
     test_elementwise_conformance,
+    test_embedding_conformance,
     test_eye_conformance,
     test_fake_convert_conformance,
     test_fake_quantize_conformance,
@@ -100,11 +103,13 @@ from tests.ops import (  # noqa: E402
     test_scatter_update_conformance,
     test_selu_conformance,
     test_shaping_conformance,
+    test_small_ops_conformance,
     test_softmax_conformance,
     test_space_depth_conformance,
     test_state_conformance,
     test_support_kernels,
     test_topk_conformance,
+    test_trigonometric_conformance,
 )
 from tests.ops.conformance import Case, blur  # noqa: E402
 
@@ -182,6 +187,11 @@ def matmul(rng: np.random.Generator) -> list[Recipe]:
         equation, inputs = test_einsum_conformance.kernel_case(rng, (np.float32, np.float16, np.int32)[i % 3])
         out.append(Recipe(inputs, [True] * len(inputs), lambda ns, q=equation: ops7.einsum(ns, q)))
     return out
+
+
+def cells(rng: np.random.Generator) -> list[Recipe]:
+    """LSTMCell-1, LSTMCell-4, GRUCell-3 and RNNCell-1 (ops/recurrent.py), on CPU."""
+    return recipes(c for label in test_cell_conformance.OPS for c in test_cell_conformance.cell_cases(rng, label, 8))
 
 
 def recurrent(rng: np.random.Generator) -> list[Recipe]:
@@ -335,6 +345,39 @@ def erfinv(rng: np.random.Generator) -> list[Recipe]:
     return out
 
 
+def trigonometric(rng: np.random.Generator) -> list[Recipe]:
+    """Tan, Sinh, Cosh, Asin, Acos, Atan (opset1), Asinh, Acosh and Atanh (opset4) (ops/activations.py), f32 and f16,
+    on CPU."""
+    return recipes(test_trigonometric_conformance.trigonometric_cases(rng, 144, specials=False))
+
+
+def small_ops(rng: np.random.Generator) -> list[Recipe]:
+    """IsNaN-10, IsInf-10, IsFinite-10, ConvertLike-1, Reverse-1, GRN-1 and Xor-1 (test_small_ops_conformance), on CPU:
+    the float classes and GRN on ordinary values (cases with special values are not stored, nor f64 values that are f32
+    subnormals, which IsFinite takes for finite on AVX2 and not on AVX-512)."""
+    k = test_small_ops_conformance
+    return recipes([*k.ordinary_class_cases(rng, 36), *k.convert_like_cases(rng, 24), *k.reverse_cases(rng, 24),
+                    *k.grn_cases(rng, 24, 0.0), *k.xor_cases(rng, 24)])
+
+
+def embedding(rng: np.random.Generator) -> list[Recipe]:
+    """EmbeddingBagOffsetsSum-3, EmbeddingBagPackedSum-3, EmbeddingSegmentsSum-3, EmbeddingBagOffsets-15,
+    EmbeddingBagPacked-15 (ops/embedding.py) and SegmentMax-16 (ops/segments.py), on CPU: cases without special
+    values."""
+    k = test_embedding_conformance
+    return recipes([*k.embedding_cases(rng, 120, special=0.0), *k.segment_max_cases(rng, 40, special=0.0)])
+
+
+def detection(rng: np.random.Generator) -> list[Recipe]:
+    """ReorgYolo-2, RegionYolo-1, PriorBoxClustered-1, PriorBox-1 and PriorBox-8 (ops/detection.py), on CPU; the
+    priors' sizes as Parameters (CPU's nodes) or Constants (folded by OpenVINO's reference); DetectionOutput-1 and -8
+    (a shape rule only)."""
+    k = test_detection_conformance
+    return (recipes(k.reorg_case(rng, i) for i in range(16)) + recipes(k.region_case(rng, i) for i in range(16))
+            + recipes(k.clustered_case(rng, i) for i in range(16)) + recipes(k.prior_case(rng, i) for i in range(32))
+            + recipes(k.detection_output_case(rng, i) for i in range(16)))
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
@@ -344,6 +387,11 @@ SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "fourier": fourier,
     "fake_convert": fake_convert,
     "erfinv": erfinv,
+    "detection": detection,
+    "embedding": embedding,
+    "small_ops": small_ops,
+    "trigonometric": trigonometric,
+    "cells": cells,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.openvino
 
 
 def models(tmp_path: Path) -> list[Path]:
-    """The corpus, the samples, the zoo, and a file only OpenVINO refuses (a stride its channels do not allow)."""
+    """The corpus, the samples, the zoo, and a file only OpenVINO refuses (a stride of 0)."""
     refused = unmodelled_model(tmp_path / "refused.xml")
     refused.write_text(refused.read_text().replace(ATTRIBUTE, REFUSED, 1))
     zoo = [Path(e["path"]) for e in ir_zoo_entries()]
@@ -36,7 +36,7 @@ def cli_diagnostics(paths: list[Path], capsys, *options: str) -> dict[str, list[
 
 
 def stable(diagnostics: list[dict]) -> list[dict]:
-    """The diagnostics less the numbers OpenVINO appends to the names it makes up (``ReorgYolo_9``), which count
+    """The diagnostics less the numbers OpenVINO appends to the names it makes up (``Parameter_9``), which count
     the nodes made so far in the process."""
     return [dict(d, message=re.sub(r"(\w)_\d+\b", r"\1_N", d["message"])) if d["code"] == "E-OPENVINO" else d
             for d in diagnostics]
@@ -57,8 +57,9 @@ def test_the_library_check_is_the_commands(tmp_path: Path, capsys, openvino: boo
 def test_check_takes_a_graph_as_it_is_in_memory(tmp_path: Path) -> None:
     """``ir_tools.check(graph)`` raised TypeError (it took a path only; onnx.checker takes a ModelProto): now a Graph
     read from each file of the corpus and the samples is checked as the file is, OpenVINO's verdict included, and a
-    change in memory is what is checked, not the file: the stride of a ReorgYolo (no rule of ours) made 3, which only
-    OpenVINO refuses, and back to 2 with the declared dims made wrong, which only OpenVINO's inference tells."""
+    change in memory is what is checked, not the file: the strides of an ExtractImagePatches (no rule of ours) made 0,
+    which only OpenVINO refuses, and back to 2 with the declared dims made wrong, which only OpenVINO's inference
+    tells."""
     paths = [*sorted(BAD.glob("*.xml")), *sorted(SAMPLES.glob("*.xml"))]
     for path in paths:
         try:
@@ -68,19 +69,19 @@ def test_check_takes_a_graph_as_it_is_in_memory(tmp_path: Path) -> None:
         for openvino in (True, False):
             ours = [d.to_dict() for d in ir_tools.check(graph, openvino=openvino)]
             assert stable(ours) == stable([d.to_dict() for d in ir_tools.check(path, openvino=openvino)]), path
-    graph = ir_tools.read_ir(unmodelled_model(tmp_path / "reorg.xml"))
+    graph = ir_tools.read_ir(unmodelled_model(tmp_path / "patches.xml"))
     assert ir_tools.check(graph) == []
-    (reorg,) = graph.by_type("ReorgYolo")
-    reorg.attrs["stride"] = "3"
+    (patches,) = graph.by_type("ExtractImagePatches")
+    patches.attrs["strides"] = "0, 2"
     assert [d.code for d in ir_tools.check(graph)] == ["E-OPENVINO"]
     assert ir_tools.check(graph, openvino=False) == []
-    reorg.attrs["stride"] = "2"
-    reorg.outputs[0].dims = (1, 32, 3, 2)
+    patches.attrs["strides"] = "2, 2"
+    patches.outputs[0].dims = (1, 32, 3, 2)
     graph.results()[0].inputs[0].dims = (1, 32, 3, 2)
-    assert [(d.code, d.loc.layer_name) for d in ir_tools.check(graph)] == [("E-SHAPE", "reorg")]
+    assert [(d.code, d.loc.layer_name) for d in ir_tools.check(graph)] == [("E-SHAPE", "patches")]
     assert "OpenVINO infers [1,32,2,2]" in ir_tools.check(graph)[0].message
     with pytest.raises(ir_tools.IrToolsError, match="a Graph's weights are its own") as refused:
-        ir_tools.check(graph, tmp_path / "reorg.bin")
+        ir_tools.check(graph, tmp_path / "patches.bin")
     assert refused.value.code == "E-USAGE"
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import openvino as ov
-import openvino.opset2 as o2
+import openvino.opset3 as o3
 import openvino.opset8 as o8
 import pytest
 
@@ -20,31 +20,32 @@ pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 
 #: An op ir_tools has no shape rule for (yet): its declared dims can only be checked against OpenVINO's inference.
-UNMODELLED = "ReorgYolo"
+UNMODELLED = "ExtractImagePatches"
 #: ``unmodelled_model``'s text of its op's output dims (and its Result's input), and that text made wrong: [1,32,3,2].
 RIGHT_DIMS = "<dim>32</dim>\n\t\t\t\t\t<dim>2</dim>\n"
 WRONG_DIMS = "<dim>32</dim>\n\t\t\t\t\t<dim>3</dim>\n"
-#: ``unmodelled_model``'s attribute, and a value OpenVINO refuses there (8 channels: fewer than stride^2 = 9).
-ATTRIBUTE, REFUSED = 'stride="2"', 'stride="3"'
+#: ``unmodelled_model``'s attribute, and a value OpenVINO refuses there (strides must be above 0).
+ATTRIBUTE, REFUSED = 'strides="2, 2"', 'strides="0, 2"'
 
 
 def unmodelled_model(path: Path) -> Path:
-    """Parameter [1,8,4,4] -> ReorgYolo (stride 2: [1,32,2,2]) -> Result, as OpenVINO saves it."""
+    """Parameter [1,8,4,4] -> ExtractImagePatches (2 x 2 patches, strides 2: [1,32,2,2]) -> Result, as OpenVINO saves
+    it."""
     x = o8.parameter([1, 8, 4, 4], np.float32, name="x")
-    reorg = o2.reorg_yolo(x, [2])
-    reorg.set_friendly_name("reorg")
-    ov.save_model(ov.Model([reorg], [x]), str(path), compress_to_fp16=False)
+    patches = o3.extract_image_patches(x, [2, 2], [2, 2], [1, 1], "valid")
+    patches.set_friendly_name("patches")
+    ov.save_model(ov.Model([patches], [x]), str(path), compress_to_fp16=False)
     return path
 
 
 def test_declared_dims_of_ops_without_our_rule_are_checked_by_openvino(tmp_path, capsys) -> None:
-    assert lookup(UNMODELLED, "opset2") is None or lookup(UNMODELLED, "opset2").infer is None
+    assert lookup(UNMODELLED, "opset3") is None or lookup(UNMODELLED, "opset3").infer is None
     path = unmodelled_model(tmp_path / "m.xml")
-    assert path.read_text().count(RIGHT_DIMS) == 2  # reorg out, Result in: both wrong alike
+    assert path.read_text().count(RIGHT_DIMS) == 2  # patches out, Result in: both wrong alike
     path.write_text(path.read_text().replace(RIGHT_DIMS, WRONG_DIMS))
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
-    assert re.search(r"m\.xml:\d+: error\[E-SHAPE\]: layer 'reorg' .*declared \[1,32,3,2\], OpenVINO infers "
+    assert re.search(r"m\.xml:\d+: error\[E-SHAPE\]: layer 'patches' .*declared \[1,32,3,2\], OpenVINO infers "
                      r"\[1,32,2,2\]", out), out
     assert main(["check", "--no-openvino", str(path)]) == 0  # trusted without OpenVINO: nothing to compare with
     assert main(["shapes", str(path)]) == 1
@@ -56,7 +57,7 @@ def test_declared_dims_of_ops_without_our_rule_are_checked_by_openvino(tmp_path,
 
 def test_a_refusal_of_a_file_otherwise_clean_is_an_error_at_its_line(tmp_path, capsys) -> None:
     path = unmodelled_model(tmp_path / "m.xml")
-    path.write_text(path.read_text().replace(ATTRIBUTE, REFUSED, 1))  # 8 channels: fewer than 3 x 3
+    path.write_text(path.read_text().replace(ATTRIBUTE, REFUSED, 1))  # a stride of 0
     assert [d.code for d in check(path) if d.severity == "error"] == []  # no rule of ours sees it
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out

@@ -758,6 +758,10 @@ def test_a_variable_of_a_shape_but_no_type(init: bool, variable_type: str, tmp_p
 #: Omitted attributes OpenVINO reads but its CPU plugin cannot compile, which check does not refuse: open, each still
 #: so (an entry no longer true fails, to be removed).
 NOT_REFUSED: dict[tuple[str, str], str] = {}  # (Interpolate-1's axes and TopK's axis are now: ``cpu_refuses``)
+#: Omitted attributes OpenVINO's reader itself crashes on (its shape inference reads the first value of an empty list: a
+#: segmentation fault in ``read_model``, measured on 2026.4.1), which check refuses (``OpSpec.crashes``): read in a
+#: child process, not in this one.
+CRASH_READING = {("DetectionOutput-1", "keep_top_k"), ("DetectionOutput-8", "keep_top_k")}
 #: The op versions tried: every one of the table with attributes but those a one-layer IR of their stored answers
 #: cannot hold (Const's payload, the bodies of TensorIterator, Loop and If, the state ops' variable, ROIAlign-9's
 #: answers of dynamic inputs).
@@ -775,10 +779,15 @@ def _op(model: ov.Model) -> ov.Node:
     return next(n for n in model.get_ops() if n.get_friendly_name() == "op")
 
 
-def _read_tree(tree: etree._ElementTree, path: Path) -> ov.Model | str:
-    """``tree`` written to ``path`` (beside a copy of base.bin) and read by OpenVINO."""
+def _write_tree(tree: etree._ElementTree, path: Path) -> None:
+    """``tree`` written to ``path``, beside a copy of base.bin."""
     tree.write(str(path))
     shutil.copy(path.parent / "base.bin", path.with_suffix(".bin"))
+
+
+def _read_tree(tree: etree._ElementTree, path: Path) -> ov.Model | str:
+    """``tree`` written to ``path`` (beside a copy of base.bin) and read by OpenVINO."""
+    _write_tree(tree, path)
     return openvino_reads(path)
 
 
@@ -827,9 +836,11 @@ def _runs(models: list[ov.Model]) -> list[str | None]:
     return found
 
 
-def _crashes_compiling(path: Path) -> bool:
-    """Whether OpenVINO's CPU plugin kills the process compiling the file (in a child process)."""
-    code = f"import openvino as ov; c = ov.Core(); c.compile_model(c.read_model({str(path)!r}), 'CPU')"
+def _crashes(path: Path, compiling: bool = True) -> bool:
+    """Whether OpenVINO kills the process reading the file (and, ``compiling``, compiling it for CPU), in a child
+    process."""
+    read = f"c.read_model({str(path)!r})"
+    code = "import openvino as ov; c = ov.Core(); " + (f"c.compile_model({read}, 'CPU')" if compiling else read)
     return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode < 0
 
 
@@ -872,6 +883,12 @@ def test_an_omitted_attribute_is_read_as_openvino_reads_it(label: str, tmp_path:
         tree = etree.parse(str(base))
         del _data(tree).attrib[xml]
         path = tmp_path / f"no_{xml}.xml"
+        if (label, xml) in CRASH_READING:
+            _write_tree(tree, path)
+            if not _crashes(path, compiling=False) or not any(
+                    "segmentation fault" in d.message for d in ir_tools.check(path)):  # (OpenVINO reads it only then)
+                problems.append(f"{xml}: no longer as CRASH_READING says (OpenVINO's reader crashes, check says so)")
+            continue
         theirs = _read_tree(tree, path)
         if not isinstance(theirs, str):
             _declare_as_openvino_infers(tree, _op(theirs))
@@ -891,7 +908,7 @@ def test_an_omitted_attribute_is_read_as_openvino_reads_it(label: str, tmp_path:
         variants.append((xml, path, theirs, ours))
     crashing = [v for v in variants if any("segmentation fault" in message for message in v[3])]
     for xml, path, _, _ in crashing:
-        if not _crashes_compiling(path):
+        if not _crashes(path):
             problems.append(f"{xml}: check says OpenVINO's CPU plugin crashes compiling it, which it does not")
     rest = [v for v in variants if v not in crashing]
     for (xml, _, _, ours), refusal in zip(rest, _runs([model for _, _, model, _ in rest]), strict=True):

@@ -2,7 +2,7 @@
 
 Add, Subtract, Multiply, Divide, Power, Maximum, Minimum, SquaredDifference, FloorMod, Mod (arithmetic);
 Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual (comparison, boolean output); LogicalAnd/Or/Xor
-(boolean in and out); Select-1; ReLU-1, and the shared unary rule the activations use.
+and opset1's Xor (boolean in and out); Select-1; ReLU-1, and the shared unary rule the activations use.
 
 Shapes follow OpenVINO's ``PartialShape::broadcast_merge_into`` and ``Dimension::broadcast_merge``
 (eltwise_shape_inference.hpp), intervals included: two dims that both may be 1 give the interval
@@ -504,6 +504,8 @@ GREATER_EQUAL_1 = _binary_spec("GreaterEqual", "comparison", lambda x, y: ~np.le
 LOGICAL_AND_1 = _binary_spec("LogicalAnd", "logical", np.logical_and)
 LOGICAL_OR_1 = _binary_spec("LogicalOr", "logical", np.logical_or)
 LOGICAL_XOR_1 = _binary_spec("LogicalXor", "logical", np.logical_xor)
+#: opset1's "Xor" is the logical xor (``op::v0::Xor``, boolean in and out: measured, its reader and NodeFactory).
+XOR_1 = _binary_spec("Xor", "logical", np.logical_xor)
 SELECT_1 = OpSpec("Select", "Select-1", BinaryAttrs, (3, 3), 1, _select_rule, _select, rounding=_select_rounding)
 RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, unary_rule(), _relu,
                 rounding=elementwise(rounds=False, change=_relu_change))

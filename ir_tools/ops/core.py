@@ -1,4 +1,4 @@
-"""Parameter, Const, Convert, Result and Identity: the plumbing every IR has.
+"""Parameter, Const, Convert (and ConvertLike), Result and Identity: the plumbing every IR has.
 
 Identity-16 (opset16 only) is a copy: OpenVINO's shape inference gives the input's element type (any, string and
 dynamic included) and partial shape; CPU returns the input bit for bit (NaN payloads, -0, f64, empty and scalar
@@ -16,7 +16,7 @@ import numpy as np
 from ..base.dims import Dim, Shape, format_shape, parse_shape
 from ..base.dtypes import byte_size, element_type
 from ..base.errors import OpValidationError
-from ..base.packed import is_bf16, ov_bfloat16, to_bf16, unpack, value_dtype
+from ..base.packed import element_type_of, is_bf16, ov_bfloat16, to_bf16, unpack, value_dtype
 from . import attrs as A
 from .rounding import EXACT, elementwise, is_exact, moves, output_rounding, unit
 from .spec import Kernel, OpSpec, TensorType
@@ -199,6 +199,39 @@ CONST_1 = OpSpec("Const", "Const-1", ConstAttrs, (0, 0), 1, _const)
 CONVERT_1 = OpSpec("Convert", "Convert-1", ConvertAttrs, (1, 1), 1, _convert, _run_convert,
                    rounding=_convert_rounding, folded=_fold_convert)
 RESULT_1 = OpSpec("Result", "Result-1", NoAttrs, (1, 1), 0, _result)
+
+
+def _convert_like(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """ConvertLike-1: the data's partial shape in the element type of ``like`` (any type, dynamic included, on either
+    input: measured on openvino 2026.4.1, string and u1 too)."""
+    return [TensorType(inputs[1].element, inputs[0].shape)]
+
+
+def _like(kernel: Kernel) -> Kernel:
+    """Convert's ``kernel`` into the element type of the second input's values."""
+
+    def run(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return kernel(ConvertAttrs(element_type_of(np.asarray(args[1]).dtype)), args[:1])
+
+    return run
+
+
+def _convert_like_rounding(kernel: Kernel, a: NoAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                           outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Convert's rule into the element type of ``like``'s values, as the kernel: its values and bound move nothing."""
+    attrs = ConvertAttrs(element_type_of(np.asarray(args[1]).dtype))
+    return _convert_rounding(_run_convert, attrs, args[:1], bounds[:1], outputs)
+
+
+#: ConvertLike-1 (opset1..16): Convert into the element type of its second input. OpenVINO CPU replaces it by that
+#: Convert (``ConvertConvertLike``): measured on 2026.4.1, bit for bit Convert's results from f32 (NaN, +-inf, 3e9,
+#: halves, 8-bit wraps) into i8/u8/i16/u16/i32/u32/i64/u64/boolean/f16/f64 and from i32/i64/u8/boolean/f16 into
+#: f32/i8/u8/boolean/f16 (tests/ops/test_small_ops_conformance.py). A bf16 ``like`` reaches the kernel as f32 values
+#: (the executor holds bf16 so), and the layer's bf16 output port rounds the result (``executor.as_held``); a packed
+#: ``like`` (u4, i4, nf4...) reaches it as the bytes' type (u8, i8): not modelled. ``folded`` where both inputs are
+#: known (the executor's rule); OpenVINO folds the Convert it makes of a Const data beside a fed ``like`` too.
+CONVERT_LIKE_1 = OpSpec("ConvertLike", "ConvertLike-1", NoAttrs, (2, 2), 1, _convert_like, _like(_run_convert),
+                        rounding=_convert_like_rounding, folded=_like(_fold_convert))
 
 
 def _identity(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:

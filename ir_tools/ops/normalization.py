@@ -1,4 +1,4 @@
-"""BatchNormInference-1/-5, MVN-1/-6, GroupNormalization-12, NormalizeL2-1 and LRN-1: attributes, shape rules,
+"""BatchNormInference-1/-5, MVN-1/-6, GroupNormalization-12, NormalizeL2-1, GRN-1 and LRN-1: attributes, shape rules,
 reference kernels.
 
 BatchNormInference-1 takes (gamma, beta, data, mean, variance), BatchNormInference-5 (data, gamma, beta,
@@ -39,6 +39,13 @@ Measured on openvino 2026.4.1, beyond the specification:
   1 for anything else, NaN included (CPU). Fed axes CPU computes otherwise (``_normalize_l2_fed``, the kernel:
   empty ones divide each element by its own norm, a NaN sum is eps in max mode; ``_normalize_l2`` on axes known at
   shape inference, ``OpSpec.folded``).
+- GRN-1 (opset1..16): y = x / sqrt(sum over the channels (axis 1) of x^2 + bias), NormalizeL2 over axis 1 with bias
+  added (read as f32). Shape inference wants a rank of 2, 3 or 4 (a dynamic rank passes) and takes any element type.
+  OpenVINO CPU's GRN node sums the squares of the f32 values in double, takes the root of the sum plus bias in
+  double, rounds it to f32 and divides in f32 (its sources, grn.cpp); f16 data go through f32 (a Convert either
+  side). The kernel computes so: bit for bit on 60 seeded cases of f32 and f16 (NaN, infinities, zeros,
+  subnormals, 3e38, whose f32 norm overflows to inf and gives 0); it refuses integer data (UnsupportedError) as
+  NormalizeL2 does.
 - LRN: axes of an integer type (or dynamic); a static axes shape must be 1-D and no longer than the
   data's rank; a non-negative axis must be below the rank (a negative one passes shape inference, the
   kernel refuses it), and axes OpenVINO cannot fold count as [1]. The window along an axis is
@@ -108,6 +115,11 @@ class GroupNormAttrs:
 class NormalizeL2Attrs:
     eps: float = A.attr("eps", FLOAT, 0.0)
     eps_mode: str = A.attr("eps_mode", A.enum("add", "max"), "add")
+
+
+@dataclass(frozen=True, slots=True)
+class GrnAttrs:
+    bias: float = A.attr("bias", FLOAT, 1.0)  # (GRN's reader reads an omitted bias as 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,6 +561,44 @@ def _normalize_l2_rounding(kernel: Kernel, a: NormalizeL2Attrs, args: Sequence[n
     return [moved + output_rounding(outputs[0])]
 
 
+# --- GRN -------------------------------------------------------------------------------------------
+
+
+def _grn_rule(a: GrnAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    data = inputs[0]
+    if data.shape is not None and not 2 <= len(data.shape) <= 4:
+        raise OpValidationError(f"data of rank {len(data.shape)}: GRN takes rank 2, 3 or 4")
+    return [TensorType(data.element, data.shape)]
+
+
+#: GRN's NormalizeL2: along the channels (axis 1), bias added inside the square root.
+_CHANNELS = np.array([1], np.int64)
+
+
+def _as_l2(a: GrnAttrs) -> NormalizeL2Attrs:
+    return NormalizeL2Attrs(eps=a.bias, eps_mode="add")
+
+
+def _grn(a: GrnAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """x / sqrt(sum over the channels of x^2 + bias) as OpenVINO CPU's GRN node computes it: the squares summed and
+    the root taken in float64, the norm rounded to f32 and x divided by it in f32 (f16 data widened first, the result
+    rounded once into it); float64 data exactly, in float64."""
+    x = np.asarray(args[0])
+    _l2_axes([x, _CHANNELS])  # (floats only)
+    norm = _l2_norm(_as_l2(a), x.astype(np.float64), (1,))
+    if x.dtype == np.float64:
+        return [x / norm]
+    return [(x.astype(np.float32) / norm.astype(np.float32)).astype(x.dtype)]
+
+
+def _grn_rounding(kernel: Kernel, a: GrnAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                  outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """NormalizeL2's rule over the channels with eps = bias added: an f32 implementation's norm is within gamma(C + 1)
+    of the exact one's square (CPU's, summed in float64 and rounded to f32 once, is within one f32 rounding), its
+    quotient one rounding; an input error moves the norm by at most the norm of the errors."""
+    return _normalize_l2_rounding(kernel, _as_l2(a), [args[0], _CHANNELS], bounds[:1], outputs)
+
+
 # --- LRN -------------------------------------------------------------------------------------------
 
 
@@ -642,4 +692,5 @@ GROUP_NORMALIZATION_12 = OpSpec("GroupNormalization", "GroupNormalization-12", G
 NORMALIZE_L2_1 = OpSpec("NormalizeL2", "NormalizeL2-1", NormalizeL2Attrs, (2, 2), 1, _normalize_l2_rule,
                         _normalize_l2_fed, value_inputs=(1,), rounding=_normalize_l2_rounding,
                         folded=_normalize_l2)
+GRN_1 = OpSpec("GRN", "GRN-1", GrnAttrs, (1, 1), 1, _grn_rule, _grn, rounding=_grn_rounding)
 LRN_1 = OpSpec("LRN", "LRN-1", LrnAttrs, (2, 2), 1, _lrn_rule, _lrn, value_inputs=(1,), rounding=_lrn_rounding)

@@ -1,4 +1,6 @@
-"""LSTMSequence-5, GRUSequence-5 and RNNSequence-5 (opset5 to opset16): shape rule, reference kernel and rounding rule.
+"""LSTMSequence-5, GRUSequence-5 and RNNSequence-5 (opset5 to opset16), and their cells LSTMCell-1 (opset1 to 3),
+LSTMCell-4 (opset4 to 16), GRUCell-3 (opset3 to 16) and RNNCell-1 (opset1 and 3 to 16: opset2 lacks it): shape rule,
+reference kernel and rounding rule.
 
 A torch nn.LSTM / nn.GRU / nn.RNN exported to ONNX and converted by OpenVINO gives one of these per layer. Inputs:
 X [batch, seq_len, input], the initial hidden state [batch, nd, hidden] (and, for LSTM, the initial cell state),
@@ -31,6 +33,33 @@ Measured on openvino 2026.4.1 CPU (tests/ops/test_recurrent_conformance.py), bey
   W, R and B must be equal (any type); sequence_lengths' is free.
 - The rounding rule's bound is the worst case, which grows with |R| at every step: 1e-7 relative for one step, up
   to some 1e-2 after 8 steps of 16 hidden units, where OpenVINO CPU's error stays near 1e-6.
+
+A cell is one step of its sequence, batch-major and of one direction: X [batch, input], H (and C) [batch, hidden],
+W [gates * hidden, input], R [gates * hidden, hidden], B [gates * hidden] (GRU with linear_before_reset: 4 * hidden);
+outputs Ho (and Co) [batch, hidden]. The kernel and the rounding rule run the sequence's step (``_step``), the same
+gate orders. Measured on openvino 2026.4.1 CPU (tests/ops/test_cell_conformance.py: 48 seeded cases per op version,
+every output element within the rounding rule's bound; OpenVINO CPU's error reaches 0.11 of it at most, and 49% of
+the elements are equal bit for bit):
+
+- the IR reader's defaults for an omitted attribute: hidden_size 0, activations sigmoid, tanh, tanh (GRU: sigmoid,
+  tanh; RNN: tanh), not the sequences' none; LSTMCell-1's input_forget false and weights_format ifco;
+- activations: relu, sigmoid and tanh in any place and any case are computed (the layer's first one for f, its
+  second for g, LSTM's third for h), the names after those the cell reads are not read, nor are activations_alpha
+  and activations_beta; fewer names than the cell reads, or another name ("leakyrelu"), the reader reads and the
+  CPU plugin cannot compile (``_cell_crashes``: ``check`` refuses them);
+- clip > 0 clamps every gate's pre-activation, not LSTM's cell state before h, as the sequences;
+- LSTMCell-1 is computed as LSTMCell-4: its peepholes P and input_forget are not applied (the outputs are those of
+  P = 0 and input_forget false, whatever they hold, Parameters or Constants; OpenVINO's own evaluator refuses the
+  layer), nor is weights_format (W, R and B are read f, i, c, o whatever it says). The kernel refuses peepholes other
+  than 0 and input_forget (compare lists such a layer as not checked) and reads weights_format as the CPU does;
+- LSTMCell-1 without B or P (5 or 6 inputs) gets zeros of 4 * hidden_size (3 * hidden_size) made of the attribute,
+  of X's element type (a dynamic one: refused);
+- shape inference (rnn_base_shape_inference.hpp ``cell_base_shape_infer``, lstm_cell_shape_inference.hpp): ranks 2
+  (X, the states, W, R) and 1 (B); batch merged over X and the states, hidden over the states' second dims and R's;
+  W's, R's and B's first dims against it as the sequences' second (``_gate_dims``); an LSTMCell's hidden that is
+  not static is then its hidden_size attribute; LSTMCell-1's P must have a first dim (any rank), compatible with
+  3 * hidden where static. Element types: X, the states, W, R and B must be equal, but GRUCell's W (and LSTMCell-1's
+  P) may be of any type.
 """
 
 from __future__ import annotations
@@ -126,55 +155,75 @@ def _divided(d: Dim, by: int) -> Dim | None:
     return None if is_empty(quotient) else to_dim(quotient)
 
 
+def _element(inputs: Sequence[TensorType], indices: Sequence[int]) -> str | None:
+    """The one element type of X, the states, W, R and B (None: all dynamic); refuses two."""
+    element = None
+    for i in indices:
+        e = inputs[i].element
+        if e is None:
+            continue
+        if element is not None and e != element:
+            raise OpValidationError(f"inputs of element types {element} and {e}: X, the states, W, R and B "
+                                    "must be of one type")
+        element = e
+    return element
+
+
+def _ranked(inputs: Sequence[TensorType], ranks: Sequence[int]) -> list[Any]:
+    """The inputs' shapes, the first ``len(ranks)`` each of a dynamic rank or of its rank in ``ranks``."""
+    shapes = [t.shape for t in inputs]
+    for i, (shape, rank) in enumerate(zip(shapes[:len(ranks)], ranks, strict=True)):
+        if shape is not None and len(shape) != rank:
+            raise OpValidationError(f"input {i} of rank {len(shape)}: it must be {rank}")
+    return shapes
+
+
+def _merged(d: Dim | None, other: Dim, what: str) -> Dim:
+    """OpenVINO's merge of two dims (None: an empty quotient), refused where they do not meet."""
+    out = None if d is None else merge_dim(d, other)
+    if out is None:
+        raise OpValidationError(f"dimension {what} does not match between inputs")
+    return out
+
+
+def _gate_dims(kind: _Kind, a: Any, shapes: Sequence[Any], hidden: Dim, w: int, axis: int) -> Dim:
+    """Hidden checked against the gate dims (along ``axis``) of W, R and B (inputs w, w + 1, w + 2): with a static
+    hidden, each must be compatible with gates * hidden (B's with (gates + linear_before_reset) * hidden); otherwise
+    W's and R's divided by the gates are merged into it, where the input's first dim is static (OpenVINO tests the
+    first dim, and divides the one along ``axis``)."""
+    if hidden.is_static:
+        n = hidden.lo
+        extra = 1 if getattr(a, "linear_before_reset", False) else 0
+        for i, times in ((w, kind.gates), (w + 1, kind.gates), (w + 2, kind.gates + extra)):
+            if shapes[i] is not None and merge_dim(shapes[i][axis], Dim(n * times, n * times)) is None:
+                raise OpValidationError(f"input {i}'s gate dim {shapes[i][axis]} is not {n * times}")
+        return hidden
+    for i in (w, w + 1):
+        if shapes[i] is not None and shapes[i][0].is_static:
+            hidden = _merged(_divided(shapes[i][axis], kind.gates), hidden, "hidden_size")
+    return hidden
+
+
 def _rule(kind: _Kind):
     def infer(a: Any, inputs: Sequence[TensorType], values) -> list[TensorType]:
         s = kind.states
-        element = None
-        for i in (0, *range(1, 1 + s), 2 + s, 3 + s, 4 + s):
-            e = inputs[i].element
-            if e is None:
-                continue
-            if element is not None and e != element:
-                raise OpValidationError(f"inputs of element types {element} and {e}: X, the states, W, R and B "
-                                        "must be of one type")
-            element = e
-        shapes = [t.shape for t in inputs]
-        ranks = [3] * (1 + s) + [1, 3, 3, 2]
-        for i, (shape, rank) in enumerate(zip(shapes, ranks, strict=True)):
-            if shape is not None and len(shape) != rank:
-                raise OpValidationError(f"input {i} of rank {len(shape)}: it must be {rank}")
+        element = _element(inputs, (0, *range(1, 1 + s), 2 + s, 3 + s, 4 + s))
+        shapes = _ranked(inputs, [3] * (1 + s) + [1, 3, 3, 2])
 
         def dim(i: int, k: int) -> Dim:
             return _UNKNOWN if shapes[i] is None else shapes[i][k]
 
-        def merged(d: Dim | None, other: Dim, what: str) -> Dim:
-            out = None if d is None else merge_dim(d, other)
-            if out is None:
-                raise OpValidationError(f"dimension {what} does not match between inputs")
-            return out
-
         batch = dim(0, 0)
         for i in range(1, 2 + s):
-            batch = merged(batch, dim(i, 0), "batch_size")
+            batch = _merged(batch, dim(i, 0), "batch_size")
         hidden = dim(1, 2)
         for i in range(2, 1 + s):
-            hidden = merged(hidden, dim(i, 2), "hidden_size")
-        hidden = merged(hidden, dim(3 + s, 2), "hidden_size")
+            hidden = _merged(hidden, dim(i, 2), "hidden_size")
+        hidden = _merged(hidden, dim(3 + s, 2), "hidden_size")
         directions = Dim(_directions(a), _directions(a))
         for i, k in [(i, 1) for i in range(1, 1 + s)] + [(i, 0) for i in range(2 + s, 5 + s)]:
-            directions = merged(directions, dim(i, k), "num_directions (or the direction attribute)")
-        w, r, b = 2 + s, 3 + s, 4 + s
-        if hidden.is_static:
-            n = hidden.lo
-            extra = 1 if getattr(a, "linear_before_reset", False) else 0
-            for i, times in ((w, kind.gates), (r, kind.gates), (b, kind.gates + extra)):
-                if shapes[i] is not None and merge_dim(shapes[i][1], Dim(n * times, n * times)) is None:
-                    raise OpValidationError(f"input {i}'s second dim {shapes[i][1]} is not {n * times}")
-        else:
-            for i in (w, r):
-                # (OpenVINO tests the first dim, num_directions, and divides the second)
-                if shapes[i] is not None and shapes[i][0].is_static:
-                    hidden = merged(_divided(shapes[i][1], kind.gates), hidden, "hidden_size")
+            directions = _merged(directions, dim(i, k), "num_directions (or the direction attribute)")
+        hidden = _gate_dims(kind, a, shapes, hidden, 2 + s, 1)
         length = dim(0, 1)
         state = TensorType(element, (batch, directions, hidden))
         return [TensorType(element, (batch, directions, length, hidden)), *[state] * s]
@@ -190,6 +239,11 @@ def _check(kind: _Kind, a: Any, args: Sequence[np.ndarray]) -> None:
         raise UnsupportedError(f"activations {', '.join(a.activations)} (only {', '.join(kind.activations)} are run)")
     if a.activations_alpha or a.activations_beta:
         raise UnsupportedError("activations_alpha or activations_beta")
+    _check_inputs(kind, a, args)
+
+
+def _check_inputs(kind: _Kind, a: Any, args: Sequence[np.ndarray]) -> None:
+    """The clip, the data's type and the inputs' shapes, of a sequence (or of a cell as one step)."""
     if a.clip < 0 or not math.isfinite(a.clip):
         raise UnsupportedError(f"clip {a.clip}")
     x = np.asarray(args[0])
@@ -218,11 +272,19 @@ class _Bounded:
         self.v, self.b = v, b
 
 
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0)
+
+
+#: The activations OpenVINO's cells compute (its ``get_activation_function``), by name.
+_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"relu": _relu, "sigmoid": sigmoid, "tanh": np.tanh}
+
+
 def _act(name: str, g: _Bounded, clip: float) -> _Bounded:
     """An activation of pre-activations g (clamped to [-clip, clip] first when clip > 0): exact in f64; its error
     the change of the monotone function over [g - b, g + b] plus the approximation's APPROXIMATION |y| and a
     rounding on each side."""
-    fn = sigmoid if name == "sigmoid" else np.tanh
+    fn = _ACTIVATIONS[name]
     v = g.v if clip <= 0 else np.clip(g.v, -clip, clip)
     y = fn(v)
     if g.b is None:
@@ -346,23 +408,24 @@ class _Run:
     def _cell(self, x: _Bounded, states: list[_Bounded], clip: float) -> list[_Bounded]:
         n = self.hidden
         h = states[0]
+        acts = self.a.activations  # f, g, h for LSTM, f, g for GRU, f for RNN (those after are not read)
         if self.kind is _LSTM:
             f, i, c, o = (self._affine(x, h, slice(k * n, (k + 1) * n)) for k in range(4))
-            f, i, o = (_act("sigmoid", g, clip) for g in (f, i, o))
-            c = _act("tanh", c, clip)
+            f, i, o = (_act(acts[0], g, clip) for g in (f, i, o))
+            c = _act(acts[1], c, clip)
             cell = _add(_mul(f, states[1]), _mul(i, c))
-            hidden = _mul(o, _act("tanh", cell, 0.0))
+            hidden = _mul(o, _act(acts[2], cell, 0.0))
             return [hidden, cell]
         if self.kind is _RNN:
-            return [_act("tanh", self._affine(x, h, slice(0, n)), clip)]
-        z = _act("sigmoid", self._affine(x, h, slice(0, n)), clip)
-        r = _act("sigmoid", self._affine(x, h, slice(n, 2 * n)), clip)
+            return [_act(acts[0], self._affine(x, h, slice(0, n)), clip)]
+        z = _act(acts[0], self._affine(x, h, slice(0, n)), clip)
+        r = _act(acts[0], self._affine(x, h, slice(n, 2 * n)), clip)
         rows = slice(2 * n, 3 * n)
         if self.a.linear_before_reset:
             inner = self._affine(_Bounded(np.zeros_like(x.v), None if x.b is None else np.zeros_like(x.b)), h, rows,
                                  slice(3 * n, 4 * n))  # R_h h + B_rh (W's term is zero)
             outer = self._affine(x, h, rows, recurrent=False)  # W_h x + B_wh
-            candidate = _act("tanh", _add(outer, _mul(r, inner)), clip)
+            candidate = _act(acts[1], _add(outer, _mul(r, inner)), clip)
         else:
             gated = _mul(r, h)
             wx = self._affine(x, h, rows, recurrent=False)
@@ -371,7 +434,7 @@ class _Run:
                 pre = _Bounded(wx.v + rh, None)
             else:
                 pre = _Bounded(wx.v + rh, wx.b + moved + gamma(n + 1) * size)
-            candidate = _act("tanh", pre, clip)
+            candidate = _act(acts[1], pre, clip)
         # h' = (1 - z) h~ + z h, in whichever form: the exact values' products against the perturbed ones, and
         # gamma(4) of every term's size for the roundings
         value = (1.0 - z.v) * candidate.v + z.v * h.v
@@ -440,3 +503,176 @@ GRU_SEQUENCE_5 = OpSpec("GRUSequence", "GRUSequence-5", GRUSequenceAttrs, (6, 6)
                         rounding=_rounding(_GRU), crashes=_too_few_activations(_GRU), index_input=2, lengths_axis=1)
 RNN_SEQUENCE_5 = OpSpec("RNNSequence", "RNNSequence-5", RNNSequenceAttrs, (6, 6), 2, _rule(_RNN), _kernel(_RNN),
                         rounding=_rounding(_RNN), crashes=_too_few_activations(_RNN), index_input=2, lengths_axis=1)
+
+
+# --- cells: one step of a sequence ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LSTMCellAttrs:
+    """LSTMCell-4's. The cells' defaults, which OpenVINO's IR reader takes for an omitted attribute (measured on
+    2026.4.1), differ from the sequences': activations sigmoid, tanh, tanh (GRU: sigmoid, tanh; RNN: tanh)."""
+
+    hidden_size: int = A.attr("hidden_size", A.UINT, 0)
+    activations: tuple[str, ...] = A.attr("activations", STRINGS, _LSTM.activations)
+    activations_alpha: tuple[float, ...] = A.attr("activations_alpha", FLOATS, ())
+    activations_beta: tuple[float, ...] = A.attr("activations_beta", FLOATS, ())
+    clip: float = A.attr("clip", FLOAT, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class LSTMCell1Attrs(LSTMCellAttrs):
+    """LSTMCell-1's: LSTMCell-4's, and input_forget and weights_format (which OpenVINO CPU does not apply)."""
+
+    input_forget: bool = A.attr("input_forget", A.BOOL, False)
+    weights_format: str = A.attr("weights_format", A.enum("fico", "icof", "ifco", "ifoc", "iofc"), "ifco")
+
+
+@dataclass(frozen=True, slots=True)
+class GRUCellAttrs:
+    hidden_size: int = A.attr("hidden_size", A.UINT, 0)
+    activations: tuple[str, ...] = A.attr("activations", STRINGS, _GRU.activations)
+    activations_alpha: tuple[float, ...] = A.attr("activations_alpha", FLOATS, ())
+    activations_beta: tuple[float, ...] = A.attr("activations_beta", FLOATS, ())
+    clip: float = A.attr("clip", FLOAT, 0.0)
+    linear_before_reset: bool = A.attr("linear_before_reset", A.BOOL, False)
+
+
+@dataclass(frozen=True, slots=True)
+class RNNCellAttrs:
+    hidden_size: int = A.attr("hidden_size", A.UINT, 0)
+    activations: tuple[str, ...] = A.attr("activations", STRINGS, _RNN.activations)
+    activations_alpha: tuple[float, ...] = A.attr("activations_alpha", FLOATS, ())
+    activations_beta: tuple[float, ...] = A.attr("activations_beta", FLOATS, ())
+    clip: float = A.attr("clip", FLOAT, 0.0)
+
+
+#: Per kind, the sequence a cell is one step of.
+_SEQUENCE_ATTRS: dict[_Kind, type] = {_LSTM: LSTMSequenceAttrs, _GRU: GRUSequenceAttrs, _RNN: RNNSequenceAttrs}
+
+
+def _defaulted(a: Any, inputs: Sequence[Any], make: Callable[[int], Any]) -> list[Any]:
+    """LSTMCell-1's inputs with B and P, which OpenVINO makes of hidden_size where the layer has none (``make(n)``:
+    n zeros, or their type)."""
+    if not isinstance(a, LSTMCell1Attrs):
+        return list(inputs)
+    return [*inputs, *(make(n * a.hidden_size) for n in (4, 3)[len(inputs) - 5:])]
+
+
+def _cell_rule(kind: _Kind):
+    def infer(a: Any, inputs: Sequence[TensorType], values) -> list[TensorType]:
+        s = kind.states
+        if isinstance(a, LSTMCell1Attrs) and inputs[0].element is None and len(inputs) < 7:
+            raise OpValidationError("no element type to make the default B and P of: X's is dynamic")
+        inputs = _defaulted(a, inputs, lambda n: TensorType(inputs[0].element, (Dim(n, n),)))
+        element = _element(inputs, [i for i in range(4 + s) if kind is not _GRU or i != 2])  # (GRUCell's W: any)
+        shapes = _ranked(inputs, [2] * (1 + s) + [2, 2, 1])
+
+        def dim(i: int, k: int) -> Dim:
+            return _UNKNOWN if shapes[i] is None else shapes[i][k]
+
+        batch = dim(0, 0)
+        for i in range(1, 1 + s):
+            batch = _merged(batch, dim(i, 0), "batch_size")
+        hidden = dim(1, 1)
+        for i in (*range(2, 1 + s), 2 + s):
+            hidden = _merged(hidden, dim(i, 1), "hidden_size")
+        hidden = _gate_dims(kind, a, shapes, hidden, 1 + s, 0)
+        if kind is _LSTM and not hidden.is_static:  # (LSTMCell's: the hidden_size attribute then)
+            hidden = Dim(a.hidden_size, a.hidden_size)
+        if len(shapes) == 7:
+            p = shapes[6]
+            if p is None or not p:
+                raise OpValidationError("P has no first dim")
+            if p[0].is_static and merge_dim(p[0], Dim(3 * hidden.lo, 3 * hidden.lo)) is None:
+                raise OpValidationError(f"P's dim {p[0]} is not 3 * hidden_size = {3 * hidden.lo}")
+        return [TensorType(element, (batch, hidden))] * s
+
+    return infer
+
+
+def _step(kind: _Kind, a: Any, values: Sequence[np.ndarray], lengths: np.ndarray) -> tuple[Any, list[np.ndarray]]:
+    """A cell as one step of its sequence: the sequence's attributes and its inputs (X [batch, 1, input], the states
+    [batch, 1, hidden], sequence_lengths ``lengths``, W, R and B with one direction); a 0-d value (an exact bound)
+    as it is."""
+    s = kind.states
+    extra = {"linear_before_reset": a.linear_before_reset} if kind is _GRU else {}
+    sequence = _SEQUENCE_ATTRS[kind](hidden_size=a.hidden_size, activations=a.activations, clip=a.clip, **extra)
+
+    def expanded(v: np.ndarray, axis: int) -> np.ndarray:
+        return v if np.ndim(v) == 0 else np.expand_dims(v, axis)
+
+    return sequence, [*(expanded(v, 1) for v in values[:1 + s]), lengths,
+                      *(expanded(v, 0) for v in values[1 + s:4 + s])]
+
+
+def _cell_check(kind: _Kind, a: Any, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The cell's inputs (LSTMCell-1's with its default B), refused where OpenVINO CPU cannot compile the layer or
+    computes otherwise than the specification."""
+    reason = _cell_crashes(kind)(a, frozenset())
+    if reason is not None:
+        raise UnsupportedError(reason)
+    x = np.asarray(args[0])
+    args = _defaulted(a, args, lambda n: np.zeros(n, x.dtype))
+    if isinstance(a, LSTMCell1Attrs):
+        if a.input_forget:
+            raise UnsupportedError("LSTMCell-1 with input_forget: OpenVINO CPU computes it as without (measured)")
+        if np.any(np.asarray(args[6]) != 0):
+            raise UnsupportedError("LSTMCell-1 with peepholes other than 0: OpenVINO CPU computes the cell without "
+                                   "them (measured)")
+    return args[:4 + kind.states]
+
+
+def _cell_kernel(kind: _Kind):
+    def run(a: Any, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        args = _cell_check(kind, a, args)
+        batch = np.shape(args[0])[0] if np.ndim(args[0]) == 2 else 0
+        sequence, steps = _step(kind, a, args, np.ones(batch, np.int32))
+        _check_inputs(kind, sequence, steps)
+        outs, _ = _Run(kind, sequence, steps, None).run()
+        dtype = np.asarray(args[0]).dtype
+        return [v[:, 0].astype(dtype) for v in outs[1:]]
+
+    return run
+
+
+def _cell_rounding(kind: _Kind):
+    def rule(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+             outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        args = _cell_check(kind, a, args)
+        lengths = np.ones(np.shape(args[0])[0], np.int32)
+        sequence, steps = _step(kind, a, args, lengths)
+        _, step_bounds = _step(kind, a, list(bounds[:len(args)]) + [EXACT] * (len(args) - len(bounds)), lengths)
+        step_bounds[1 + kind.states] = EXACT
+        _, out_bounds = _Run(kind, sequence, steps, step_bounds).run()
+        assert out_bounds is not None
+        return [b[:, 0] + output_rounding(y) for b, y in zip(out_bounds[1:], outputs, strict=True)]
+
+    return rule
+
+
+def _cell_crashes(kind: _Kind) -> Callable[[Any, frozenset[int]], str | None]:
+    """The sequences' count of activations, and names: OpenVINO's reader reads any, but its CPU plugin compiles only
+    relu, sigmoid and tanh (in any case), "Unknown activation function" otherwise (measured on 2026.4.1)."""
+    too_few = _too_few_activations(kind)
+
+    def crashes(a: Any, read: frozenset[int]) -> str | None:
+        reason = too_few(a, read)
+        unknown = [n for n in a.activations[:len(kind.activations)] if n not in _ACTIVATIONS]
+        if reason is None and unknown:
+            return (f"activation {unknown[0]!r}: OpenVINO reads it, but its CPU plugin cannot compile the layer "
+                    f"(it computes {', '.join(_ACTIVATIONS)})")
+        return reason
+
+    return crashes
+
+
+def _cell(kind: _Kind, type_: str, label: str, attrs: type, n_inputs: tuple[int, int]) -> OpSpec:
+    return OpSpec(type_, label, attrs, n_inputs, kind.states, _cell_rule(kind), _cell_kernel(kind),
+                  rounding=_cell_rounding(kind), crashes=_cell_crashes(kind))
+
+
+LSTM_CELL_1 = _cell(_LSTM, "LSTMCell", "LSTMCell-1", LSTMCell1Attrs, (5, 7))
+LSTM_CELL_4 = _cell(_LSTM, "LSTMCell", "LSTMCell-4", LSTMCellAttrs, (6, 6))
+GRU_CELL_3 = _cell(_GRU, "GRUCell", "GRUCell-3", GRUCellAttrs, (5, 5))
+RNN_CELL_1 = _cell(_RNN, "RNNCell", "RNNCell-1", RNNCellAttrs, (5, 5))

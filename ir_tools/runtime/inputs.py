@@ -87,20 +87,17 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 #: The input indexing into the first input of ops ir_tools has no OpSpec for (a modelled op's spec says it, in
 #: ``index_input``): a random index there must be in range. (CTCGreedyDecoderSeqLen's are lengths along its input's
 #: axis 1, which OpenVINO CPU refuses beyond that dim: below its smallest dim they are within it.)
-_UNMODELLED_INDEX_INPUTS = {"EmbeddingBagOffsetsSum": 1, "EmbeddingBagPackedSum": 1, "EmbeddingSegmentsSum": 1,
-                            "EmbeddingBagOffsets": 1, "EmbeddingBagPacked": 1, "SegmentMax": 1,
-                            "CTCGreedyDecoderSeqLen": 1}
+_UNMODELLED_INDEX_INPUTS = {"CTCGreedyDecoderSeqLen": 1}
 
-#: Inputs of ops ir_tools has no OpSpec for whose fitting values the graph does not tell (a modelled op's spec says
-#: it, in ``value_inputs`` and ``index_input``), by op: input -> what they are (``_unfit_use``). Seeded at random,
-#: OpenVINO CPU refuses a negative sample or segment count or output dim ("Value -17 not in range") and
-#: offsets past the indices ("Offset value exceeds indices size"; measured on 2026.4).
+#: Inputs whose fitting values the graph does not tell and no field of a spec says (a modelled op's ``value_inputs``
+#: and ``index_input`` do), by op: input -> what they are (``_unfit_use``). Seeded at random, OpenVINO CPU refuses a
+#: negative sample count or output dim ("Value -17 not in range") and offsets past the indices ("Offset value
+#: exceeds indices size"; measured on 2026.4), as the embedding bags' kernels do.
 _READ = "its shape inference reads"
-_UNMODELLED_UNFIT_INPUTS = {"Multinomial": {1: f"a sample count {_READ}"},
-                            "EmbeddingSegmentsSum": {3: f"a segment count {_READ}"},
-                            "EmbeddingBagOffsetsSum": {2: "offsets into its input 1"},
-                            "EmbeddingBagOffsets": {2: "offsets into its input 1"},
-                            "RandomUniform": {0: f"an output shape {_READ}"}}
+_UNFIT_INPUTS = {"Multinomial": {1: f"a sample count {_READ}"},
+                 "EmbeddingBagOffsetsSum": {2: "offsets into its input 1"},
+                 "EmbeddingBagOffsets": {2: "offsets into its input 1"},
+                 "RandomUniform": {0: f"an output shape {_READ}"}}
 
 #: Inputs an op requires sorted along their last axis, by op: the input (SearchSorted's sequence, which its binary
 #: search takes as sorted; SegmentMax's segment ids, unsorted ones of which OpenVINO CPU refuses).
@@ -754,8 +751,8 @@ def _within(rows: int, layer: Layer) -> str:
 def _unfit_use(graph: Graph, param: Layer) -> str:
     """The first layer input ``param`` feeds whose fitting values the graph does not tell, for an input drawn at
     random: one whose values the layer's shape inference reads (``OpSpec.value_inputs``: a Reshape's target shape, a
-    TopK's k, a Range's bounds, a Roll's axes), such an input of an op without a spec (``_UNMODELLED_UNFIT_INPUTS``:
-    a Multinomial's sample count, an EmbeddingBagOffsetsSum's offsets), or indices or lengths along a dim not known
+    TopK's k, a Range's bounds, a Roll's axes), one that no spec says fits only some values (``_UNFIT_INPUTS``: a
+    Multinomial's sample count, an EmbeddingBagOffsetsSum's offsets), or indices or lengths along a dim not known
     here (``_index_rows`` found none: a sequence whose steps are a transposed input's dynamic dim); as "Reshape 'r'
     (line 9) input 1, ...", "" where it feeds none. A random value there fits by chance (OpenVINO refuses a target
     shape of -11, a sequence length past its steps gives its own state), and only the caller can say what does."""
@@ -764,9 +761,9 @@ def _unfit_use(graph: Graph, param: Layer) -> str:
         where = f"{layer.type} '{layer.name}' (line {layer.line}) input {index}"
         if spec is not None and index in spec.value_inputs:
             return f"{where}, whose values its shape inference reads"
-        unmodelled = _UNMODELLED_UNFIT_INPUTS.get(layer.type, {}).get(index) if spec is None else None
-        if unmodelled is not None:
-            return f"{where}, {unmodelled}"
+        unfit = _UNFIT_INPUTS.get(layer.type, {}).get(index)
+        if unfit is not None:
+            return f"{where}, {unfit}"
         if _indexes(layer, index):
             return f"{where}, {'lengths' if _lengths_axis(layer) is not None else 'indices'} along a dim not known here"
     return ""

@@ -265,8 +265,11 @@ def _verdict(graph: Graph, result: Propagation, files: ModelFiles | None, compil
     return adopt(result, types)
 
 
-#: A layer type OpenVINO's reader may crash on (``checks.STATE_TYPES``), as a file spells it (types match in any case).
-_STATE_TYPE = re.compile(rb'type\s*=\s*["\'](?:%s)["\']' % b"|".join(t.encode() for t in STATE_TYPES), re.IGNORECASE)
+#: The layer types OpenVINO's reader may crash the process on, an attribute missing (the state ops' variable_id,
+#: ``checks.STATE_TYPES``; DetectionOutput's keep_top_k, ops/detection.py), as a file spells them (in any case).
+_READER_CRASHES = ("DetectionOutput", *STATE_TYPES)
+_CRASHING_TYPE = re.compile(rb'type\s*=\s*["\'](?:%s)["\']' % b"|".join(t.encode() for t in _READER_CRASHES),
+                            re.IGNORECASE)
 
 
 def _read_once_clean(path: Path) -> bool:
@@ -278,7 +281,7 @@ def _read_once_clean(path: Path) -> bool:
         data = path.read_bytes()
     except OSError:
         return False
-    return encoding_of(data).lower().startswith(("utf-16", "utf-32")) or _STATE_TYPE.search(data) is not None
+    return encoding_of(data).lower().startswith(("utf-16", "utf-32")) or _CRASHING_TYPE.search(data) is not None
 
 
 def check(source: Graph | str | Path, bin_path: str | Path | None = None, openvino: bool = True,

@@ -95,11 +95,11 @@ def refusals() -> dict[str, tuple[Callable[[], object], str, str]]:
         # AttributeError ('str' object has no attribute 'outputs')
         "output_of a layer id": (lambda: ir_tools.output_of(relu.id), "E-USAGE",
                                  "output_of(layer, index) takes a Layer and an int"),
-        # matched nothing, silently: an op ir_tools does not model has the IR's strings ('9.99e-07'), never a float
+        # matched nothing, silently: an op ir_tools does not model has the IR's strings ('0.0625'), never a float
         "an attribute of an op ir_tools does not model given as a number": (
-            lambda: Op("GRN", attrs={"bias": 1e-6}), "E-USAGE",
-            "Op('GRN', attrs=...): ir_tools does not model it, so its attributes are the IR's strings: give 'bias' a "
-            "string or a predicate on one, not 1e-06"),
+            lambda: Op("Proposal", attrs={"nms_thresh": 0.0625}), "E-USAGE",
+            "Op('Proposal', attrs=...): ir_tools does not model it, so its attributes are the IR's strings: give "
+            "'nms_thresh' a string or a predicate on one, not 0.0625"),
         # AttributeError ('int' object has no attribute 'strip')
         "numpy_dtype of a number": (lambda: ir_tools.numpy_dtype(5), "E-ATTR",
                                     "5 is not an element type numpy holds"),

@@ -164,13 +164,12 @@ def test_shapes_fix_asks_openvino_once_our_rules_leave_the_model_clean(tmp_path:
     assert (tmp_path / "api.xml").read_bytes() == fixed.read_bytes()
 
 
-class BlocksOfThree(Pass):
-    """ReorgYolo's stride made 3 where its input has 8 channels (fewer than 3 x 3): no rule of ours judges it, OpenVINO
-    refuses."""
+class StridesOfZero(Pass):
+    """ExtractImagePatches's strides made 0: no rule of ours judges it, OpenVINO refuses."""
 
     def apply(self, graph: ir_tools.Graph) -> bool:
-        layer = next(layer for layer in graph.layers() if layer.type == "ReorgYolo")
-        layer.attrs["stride"] = "3"
+        layer = next(layer for layer in graph.layers() if layer.type == "ExtractImagePatches")
+        layer.attrs["strides"] = "0, 2"
         graph.touch(layer.id)
         return True
 
@@ -181,11 +180,11 @@ def test_transform_writes_nothing_openvino_refuses_and_reads_as_check(tmp_path: 
 
     model = unmodelled_model(tmp_path / "m.xml")
     out = tmp_path / "out.xml"
-    assert main(["transform", str(model), "--pass", f"{HERE}:BlocksOfThree", "-o", str(out)]) == 2
+    assert main(["transform", str(model), "--pass", f"{HERE}:StridesOfZero", "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "error[E-PASS]: OpenVINO refuses the graph BlocksOfThree left" in err and "error[E-OPENVINO]" in err
+    assert "error[E-PASS]: OpenVINO refuses the graph StridesOfZero left" in err and "error[E-OPENVINO]" in err
     assert not out.exists()  # written with exit 0: check then said E-OPENVINO
-    stale = tmp_path / "stale.xml"  # the ReorgYolo's dims declared wrong: check finds it by OpenVINO's inference
+    stale = tmp_path / "stale.xml"  # its dims declared wrong: check finds it by OpenVINO's inference
     stale.write_text(model.read_text().replace(RIGHT_DIMS, WRONG_DIMS))
     assert main(["check", str(stale), "-q"]) == 1
     assert main(["transform", str(stale), "--pass", f"{HERE}:StaticInputs", "-o", str(out)]) == 1

@@ -146,24 +146,24 @@ def test_a_body_layer_without_a_kernel_leaves_its_layer_not_checked(tmp_path: Pa
     op and its own line in the body, as a body's diagnostics name it) and why."""
     import openvino.opset8 as o
 
-    x, cond = o.parameter([2, 3], np.float32, name="x"), o.parameter([], np.bool_, name="c")
-    tx, ex = o.parameter([2, 3], np.float32), o.parameter([2, 3], np.float32)
-    shuffled = o.sinh(tx)  # Sinh: no kernel of ours
-    shuffled.set_friendly_name("shuffle")
-    then = ov.Model([o.result(shuffled)], [tx], "then")
+    x, cond = o.parameter([2, 3, 1, 1], np.float32, name="x"), o.parameter([], np.bool_, name="c")
+    tx, ex = o.parameter([2, 3, 1, 1], np.float32), o.parameter([2, 3, 1, 1], np.float32)
+    patches = o.extract_image_patches(tx, [1, 1], [1, 1], [1, 1], "valid")  # no kernel of ours
+    patches.set_friendly_name("patches")
+    then = ov.Model([o.result(patches)], [tx], "then")
     orelse = ov.Model([o.result(o.exp(ex))], [ex], "else")
-    out = if_of(cond.output(0), x.output(0), then, orelse, "if_shuffle")
-    xml = tmp_path / "if_shuffle.xml"
-    ov.save_model(ov.Model([o.result(out)], [x, cond], "if_shuffle"), xml)
-    np.savez(tmp_path / "inputs.npz", x=np.ones((2, 3), np.float32), c=np.array(True))
+    out = if_of(cond.output(0), x.output(0), then, orelse, "if_patches")
+    xml = tmp_path / "if_patches.xml"
+    ov.save_model(ov.Model([o.result(out)], [x, cond], "if_patches"), xml)
+    np.savez(tmp_path / "inputs.npz", x=np.ones((2, 3, 1, 1), np.float32), c=np.array(True))
     code, report = _json(capsys, ["compare", str(xml), "--per-layer", "--inputs", str(tmp_path / "inputs.npz")])
     line = next(n["line"] for n in report["not_checked"])
     lines = list(enumerate(xml.read_text().splitlines(), 1))
-    assert line == next(i for i, text in lines if "<layer" in text and 'name="if_shuffle"' in text)
-    inner = next(i for i, text in lines if "<layer" in text and 'name="shuffle"' in text)
+    assert line == next(i for i, text in lines if "<layer" in text and 'name="if_patches"' in text)
+    inner = next(i for i, text in lines if "<layer" in text and 'name="patches"' in text)
     assert [(n["name"], n["reason"]) for n in report["not_checked"]] == [
-        ("if_shuffle", f"if_shuffle/then_body/shuffle (Sinh@opset1, line {inner}) of its body: no reference "
-                       "kernel for this op")]
+        ("if_patches", f"if_patches/then_body/patches (ExtractImagePatches@opset3, line {inner}) of its body: no "
+                       "reference kernel for this op")]
     assert report["outputs"] == report["layers"] == [] and not report["compared"]
     assert code == 1  # verdict: NOTHING COMPARED, never PASSED, never exit 0
 

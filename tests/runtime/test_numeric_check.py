@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import openvino as ov
+import openvino.opset3 as o3
 import openvino.opset8 as o8
 import pytest
 
@@ -72,14 +73,15 @@ def test_compare_refuses_what_check_rejects(capsys, tmp_path):
 
 
 def _mixed_network(path: Path) -> None:
-    """Convolution, Relu, a Sinh (an op the reference does not execute), AvgPool and AdaptiveAvgPool."""
+    """Convolution, Relu, an ExtractImagePatches of 1 x 1 patches (an op the reference does not execute), AvgPool and
+    AdaptiveAvgPool."""
     rng = np.random.default_rng(7)
     x = o8.parameter([1, 3, 20, 20], np.float32, name="x")
     conv = o8.convolution(x, o8.constant(rng.standard_normal((8, 3, 3, 3)).astype(np.float32)), [1, 1], [1, 1],
                           [1, 1], [1, 1], name="conv")
     relu = o8.relu(conv, name="relu")
-    shuffle = o8.sinh(relu, name="shuffle")
-    pool = o8.avg_pool(shuffle, [2, 2], [1, 1], [0, 0], [3, 3], False, "ceil", name="pool")
+    patches = o3.extract_image_patches(relu, [1, 1], [1, 1], [1, 1], "valid", name="patches")
+    pool = o8.avg_pool(patches, [2, 2], [1, 1], [0, 0], [3, 3], False, "ceil", name="pool")
     pool.output(0).get_tensor().set_names({"pooled"})
     conv2 = o8.convolution(pool, o8.constant(rng.standard_normal((4, 8, 1, 1)).astype(np.float32)), [1, 1],
                            [0, 0], [0, 0], [1, 1], name="conv2")
@@ -95,7 +97,7 @@ def test_mixed_network_passes_layer_by_layer(compare_json, tmp_path, capsys):
     assert code == 0, report
     checked = {lay["name"] for lay in report["layers"]}
     assert {"conv", "relu", "pool", "conv2", "adaptive"} <= checked
-    assert [n["name"] for n in report["not_checked"]] == ["shuffle"]
+    assert [n["name"] for n in report["not_checked"]] == ["patches"]
     assert report["outputs"] == []  # not executable end to end: checked layer by layer only
     assert report["first_divergence"] is None
 

@@ -679,25 +679,15 @@ def test_random_values_a_layers_shape_inference_reads_are_named_on_failure(tmp_p
 @pytest.mark.openvino
 def test_random_values_into_unmodelled_ops_that_read_them_are_named(tmp_path: Path, capsys) -> None:
     """Ops without a spec here whose seeded input OpenVINO CPU refuses (measured on 2026.4): a Multinomial's sample
-    count, an EmbeddingSegmentsSum's segment count and a RandomUniform's output shape drawn negative ("Value -17 not
-    in range"), an EmbeddingBagOffsetsSum's offsets past its indices ("Offset value exceeds
-    indices size"). The error named the layer alone, with no word of the input drawn at random
-    (``_UNMODELLED_UNFIT_INPUTS``)."""
+    count and a RandomUniform's output shape drawn negative ("Value -17 not in range"). The error named the layer
+    alone, with no word of the input drawn at random (``_UNFIT_INPUTS``)."""
     import openvino as ov
     import openvino.opset15 as ops
 
     probs, count = ops.parameter([1, 5], np.float32, name="probs"), ops.parameter([], np.int64, name="count")
-    table, segments = ops.parameter([10, 3], np.float32, name="table"), ops.parameter([], np.int32, name="segments")
-    offsets = ops.parameter([2], np.int32, name="offsets")
     shape = ops.parameter([2], np.int64, name="shape")
-    indices = ops.constant(np.array([0, 2, 3, 4], np.int32))
     cases = [("count", [probs, count], ops.multinomial(probs, count, "i64", False, False, 1, 1, name="sample"), 3,
               "Multinomial 'sample' (line 19) input 1, a sample count its shape inference reads"),
-             ("segments", [table, segments], ops.embedding_segments_sum(
-                 table, indices, ops.constant(np.array([0, 0, 2, 2], np.int32)), segments, name="segment_sum"), 1,
-              "EmbeddingSegmentsSum 'segment_sum' (line 35) input 3, a segment count its shape inference reads"),
-             ("offsets", [table, offsets], ops.embedding_bag_offsets_sum(table, indices, offsets, name="bag_sum"), 0,
-              "EmbeddingBagOffsetsSum 'bag_sum' (line 29) input 2, offsets into its input 1"),
              ("shape", [shape], ops.random_uniform(shape, ops.constant(np.float32(0)), ops.constant(np.float32(1)),
                                                    "f32", 1, 2, name="noise"), 1,
               "RandomUniform 'noise' (line 48) input 0, an output shape its shape inference reads")]
@@ -708,6 +698,33 @@ def test_random_values_into_unmodelled_ops_that_read_them_are_named(tmp_path: Pa
         err = " ".join(capsys.readouterr().err.split())
         assert "E-OPENVINO" in err and f"(inputs seeded at random where the model does not tell what fits: '{name}' " \
             f"(uniform in [-50, 50)) into {into};" in err, err
+
+
+@pytest.mark.openvino
+def test_random_counts_and_offsets_into_embedding_bags_are_named_with_the_kernels_refusal(tmp_path: Path,
+                                                                                       capsys) -> None:
+    """EmbeddingSegmentsSum-3 and EmbeddingBagOffsetsSum-3 are modelled (ops/embedding.py): a segment count drawn
+    negative (a value input of the spec) and offsets drawn past the indices (``_UNFIT_INPUTS``: no field of the spec
+    says it) the reference refuses as OpenVINO CPU does (E-OP), naming the input and the layer input it feeds."""
+    import openvino as ov
+    import openvino.opset15 as ops
+
+    table, segments = ops.parameter([10, 3], np.float32, name="table"), ops.parameter([], np.int32, name="segments")
+    offsets = ops.parameter([2], np.int32, name="offsets")
+    indices = ops.constant(np.array([0, 2, 3, 4], np.int32))
+    cases = [("segments", [table, segments], ops.embedding_segments_sum(
+                 table, indices, ops.constant(np.array([0, 0, 2, 2], np.int32)), segments, name="segment_sum"), 1,
+              "EmbeddingSegmentsSum 'segment_sum' (line 35) input 3, whose values its shape inference reads"),
+             ("offsets", [table, offsets], ops.embedding_bag_offsets_sum(table, indices, offsets, name="bag_sum"), 0,
+              "EmbeddingBagOffsetsSum 'bag_sum' (line 29) input 2, offsets into its input 1")]
+    for name, params, output, seed, into in cases:
+        path = tmp_path / f"{name}.xml"
+        ov.save_model(ov.Model([output], params, name), str(path))
+        assert main(["compare", str(path), "--seed", str(seed)]) == 2
+        err = " ".join(capsys.readouterr().err.split())
+        assert f"error[E-OP]: layer '{output.get_friendly_name()}'" in err, err
+        assert f"(inputs seeded at random where the model does not tell what fits: '{name}' (uniform in [-50, 50)) " \
+            f"into {into};" in err, err
 
 
 @pytest.mark.openvino
