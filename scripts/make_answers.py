@@ -71,6 +71,7 @@ from tests.ops import (  # noqa: E402
     test_bitwise_conformance,
     test_cell_conformance,
     test_convolution_conformance,
+    test_ctc_conformance,
     test_cum_sum_conformance,
     test_detection_conformance,
     test_einsum_conformance,
@@ -94,13 +95,16 @@ from tests.ops import (  # noqa: E402
     test_non_zero_conformance,
     test_normalization_conformance,
     test_one_hot_conformance,
+    test_promote_shift_conformance,
     test_recurrent_conformance,
     test_reduction_conformance,
     test_roi_align_conformance,
+    test_roi_pooling_conformance,
     test_roll_conformance,
     test_scatter_elements_conformance,
     test_scatter_nd_conformance,
     test_scatter_update_conformance,
+    test_search_scatter_conformance,
     test_selu_conformance,
     test_shaping_conformance,
     test_small_ops_conformance,
@@ -187,6 +191,13 @@ def matmul(rng: np.random.Generator) -> list[Recipe]:
         equation, inputs = test_einsum_conformance.kernel_case(rng, (np.float32, np.float16, np.int32)[i % 3])
         out.append(Recipe(inputs, [True] * len(inputs), lambda ns, q=equation: ops7.einsum(ns, q)))
     return out
+
+
+def promote_shift(rng: np.random.Generator) -> list[Recipe]:
+    """ConvertPromoteTypes-14 (ops/core.py), BitwiseLeftShift-15 and BitwiseRightShift-15 (ops/bitwise.py), on CPU:
+    promotions fed and of Constants, shifts where the CPU computes the specification."""
+    k = test_promote_shift_conformance
+    return recipes([*k.promote_cases(rng, 24), *k.promote_cases(rng, 8, consts=True), *k.shift_cases(rng, 48)])
 
 
 def cells(rng: np.random.Generator) -> list[Recipe]:
@@ -301,6 +312,13 @@ def roi_align(rng: np.random.Generator) -> list[Recipe]:
     return recipes(test_roi_align_conformance.kernel_cases(rng, 6))
 
 
+def roi_pooling(rng: np.random.Generator) -> list[Recipe]:
+    """AdaptiveMaxPool-8 (ops/pooling.py), ROIPooling-2 and PSROIPooling-1 (ops/roi_pooling.py), every method and
+    mode, on CPU."""
+    return recipes(test_roi_pooling_conformance.amp_cases(rng, 26) + test_roi_pooling_conformance.roi_cases(rng, 8)
+                   + test_roi_pooling_conformance.ps_cases(rng, 8))
+
+
 def binary(rng: np.random.Generator) -> list[Recipe]:
     """BinaryConvolution-1 (ops/convolution.py, a rule alone): f32 data, u1 filters (a Constant made by the build: numpy
     holds no u1), every auto_pad."""
@@ -345,6 +363,13 @@ def erfinv(rng: np.random.Generator) -> list[Recipe]:
     return out
 
 
+def search_scatter(rng: np.random.Generator) -> list[Recipe]:
+    """SearchSorted-15 (ops/search_sorted.py), SliceScatter-15 (ops/scatter.py) and Col2Im-15 (ops/col2im.py), on
+    CPU (cases with special values left out as everywhere)."""
+    k = test_search_scatter_conformance
+    return recipes([*k.search_sorted_cases(rng, 52), *k.slice_scatter_cases(rng, 28), *k.col2im_cases(rng, 40)])
+
+
 def trigonometric(rng: np.random.Generator) -> list[Recipe]:
     """Tan, Sinh, Cosh, Asin, Acos, Atan (opset1), Asinh, Acosh and Atanh (opset4) (ops/activations.py), f32 and f16,
     on CPU."""
@@ -378,6 +403,16 @@ def detection(rng: np.random.Generator) -> list[Recipe]:
             + recipes(k.detection_output_case(rng, i) for i in range(16)))
 
 
+def ctc(rng: np.random.Generator) -> list[Recipe]:
+    """CTCGreedyDecoder-1, CTCGreedyDecoderSeqLen-6, GatherTree-1 and CTCLoss-4 (ops/ctc.py), on CPU: cases without
+    special values; CTCLoss's lengths and labels as Constants (a model of its answer run on zeros, a label length of 0,
+    crashes OpenVINO CPU)."""
+    k = test_ctc_conformance
+    cases = [*k.greedy_decoder_cases(rng, 24, special=0.0), *k.seq_len_cases(rng, 24, special=0.0),
+             *k.gather_tree_cases(rng, 24), *k.ctc_loss_cases(rng, 24, special=0.0, fixed=True)]
+    return recipes(c for c in cases if all(np.isfinite(x).all() for x in c.inputs if x.dtype.kind == "f"))
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
@@ -387,11 +422,15 @@ SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "fourier": fourier,
     "fake_convert": fake_convert,
     "erfinv": erfinv,
+    "roi_pooling": roi_pooling,
     "detection": detection,
     "embedding": embedding,
     "small_ops": small_ops,
     "trigonometric": trigonometric,
     "cells": cells,
+    "promote_shift": promote_shift,
+    "ctc": ctc,
+    "search_scatter": search_scatter,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).

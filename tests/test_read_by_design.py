@@ -761,7 +761,8 @@ NOT_REFUSED: dict[tuple[str, str], str] = {}  # (Interpolate-1's axes and TopK's
 #: Omitted attributes OpenVINO's reader itself crashes on (its shape inference reads the first value of an empty list: a
 #: segmentation fault in ``read_model``, measured on 2026.4.1), which check refuses (``OpSpec.crashes``): read in a
 #: child process, not in this one.
-CRASH_READING = {("DetectionOutput-1", "keep_top_k"), ("DetectionOutput-8", "keep_top_k")}
+CRASH_READING = {("DetectionOutput-1", "keep_top_k"), ("DetectionOutput-8", "keep_top_k"),
+                 *(("Col2Im-15", xml) for xml in ("strides", "dilations", "pads_begin", "pads_end"))}
 #: The op versions tried: every one of the table with attributes but those a one-layer IR of their stored answers
 #: cannot hold (Const's payload, the bodies of TensorIterator, Loop and If, the state ops' variable, ROIAlign-9's
 #: answers of dynamic inputs).

@@ -3,7 +3,10 @@
 Identity-16 (opset16 only) is a copy: OpenVINO's shape inference gives the input's element type (any, string and
 dynamic included) and partial shape; CPU returns the input bit for bit (NaN payloads, -0, f64, empty and scalar
 tensors; tests/ops/test_identity_conformance.py). OpenVINO's ONNX frontend writes it for an ONNX Identity it keeps,
-as inside a Scan's or Loop's body."""
+as inside a Scan's or Loop's body.
+
+ConvertPromoteTypes-14 converts both its inputs into the type OpenVINO's promotion table gives them (``promoted_type``),
+each by Convert's kernel and rounding rule (CONVERT_PROMOTE_TYPES_14)."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base.dims import Dim, Shape, format_shape, parse_shape
-from ..base.dtypes import byte_size, element_type
+from ..base.dtypes import REAL_TYPES, byte_size, element_type
 from ..base.errors import OpValidationError
 from ..base.packed import element_type_of, is_bf16, ov_bfloat16, to_bf16, unpack, value_dtype
 from . import attrs as A
@@ -233,6 +236,128 @@ def _convert_like_rounding(kernel: Kernel, a: NoAttrs, args: Sequence[np.ndarray
 CONVERT_LIKE_1 = OpSpec("ConvertLike", "ConvertLike-1", NoAttrs, (2, 2), 1, _convert_like, _like(_run_convert),
                         rounding=_convert_like_rounding, folded=_like(_fold_convert))
 
+
+@dataclass(frozen=True, slots=True)
+class ConvertPromoteTypesAttrs:
+    promote_unsafe: bool = A.attr("promote_unsafe", A.BOOL, False)
+    pytorch_scalar_promotion: bool = A.attr("pytorch_scalar_promotion", A.BOOL, False)
+    u64_integer_promotion_target: str = A.attr("u64_integer_promotion_target", ELEMENT, "f32")
+
+
+#: The element types ConvertPromoteTypes-14 takes (``is_type_supported``; dynamic too): any other is refused.
+_PROMOTABLE = frozenset({"boolean", "f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2", "i4", "i8", "i16", "i32", "i64",
+                         "u1", "u4", "u8", "u16", "u32", "u64"})
+
+
+def promoted_type(t0: str | None, t1: str | None, ranks: Sequence[int | None], a: ConvertPromoteTypesAttrs
+                  ) -> str | None:
+    """The element type ConvertPromoteTypes-14 converts both inputs into, as OpenVINO's ``evaluate_common_type``
+    decides it (None: dynamic, where an input's is, and with pytorch_scalar_promotion where a rank is dynamic and the
+    types are of one format, which a scalar would decide); OpValidationError where it refuses the pair. ``ranks``: the
+    inputs' (None: dynamic)."""
+    for t in (t0, t1):
+        if t is not None and t not in _PROMOTABLE:
+            raise OpValidationError(f"ConvertPromoteTypes of element type {t}: not one it promotes")
+    if t0 is None or t1 is None:
+        return None
+    if t0 == t1 or t1 == "boolean":
+        return t0
+    if t0 == "boolean":
+        return t1
+    bits0, bits1 = _bits(t0), _bits(t1)
+    if (t0 in REAL_TYPES) != (t1 in REAL_TYPES):
+        real, integer = (t0, t1) if t0 in REAL_TYPES else (t1, t0)
+        if not a.promote_unsafe and _bits(real) < 2 * _bits(integer):
+            raise OpValidationError(f"ConvertPromoteTypes of {integer} and {real}: the integer cannot be safely "
+                                    "promoted to the real type (promote_unsafe is false)")
+        return real
+    if a.pytorch_scalar_promotion and None in ranks:
+        return None
+    if a.pytorch_scalar_promotion and (ranks[0] == 0) != (ranks[1] == 0):
+        target, scalar = (t1, t0) if ranks[0] == 0 else (t0, t1)
+        if not a.promote_unsafe and not (
+                (_signed(target) == _signed(scalar) and _bits(target) >= _bits(scalar))
+                or (_signed(target) and not _signed(scalar) and 2 * _bits(target) >= _bits(scalar))):
+            raise OpValidationError(f"ConvertPromoteTypes of a {scalar} scalar and a {target} tensor: the scalar "
+                                    "cannot be aligned PyTorch-like by safe promotion")
+        return target
+    if _signed(t0) != _signed(t1):
+        unsigned, signed = (bits1, bits0) if _signed(t0) else (bits0, bits1)
+        if unsigned <= 32 and (a.promote_unsafe or 2 * unsigned <= signed):
+            return f"i{max(2 * unsigned, signed)}"
+        if not a.promote_unsafe:
+            raise OpValidationError(f"ConvertPromoteTypes of {t0} and {t1}: the unsigned type cannot be safely "
+                                    "promoted into a signed one")
+        return a.u64_integer_promotion_target
+    if bits0 != bits1:
+        return t0 if bits0 > bits1 else t1
+    if a.promote_unsafe and {t0, t1} in ({"f8e4m3", "f8e5m2"}, {"f16", "bf16"}):
+        return "f16" if bits0 == 8 else "f32"
+    raise OpValidationError(f"ConvertPromoteTypes of {t0} and {t1}: no common type with these attributes")
+
+
+def _bits(t: str) -> int:
+    et = element_type(t)
+    assert et is not None  # (one of _PROMOTABLE)
+    return et.bits
+
+
+def _signed(t: str) -> bool:
+    """OpenVINO's ``is_signed``: the real types and the i* ones."""
+    return t in REAL_TYPES or t.startswith("i")
+
+
+def _rank(shape: Shape) -> int | None:
+    return None if shape is None else len(shape)
+
+
+def _convert_promote_types(a: ConvertPromoteTypesAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    target = promoted_type(inputs[0].element, inputs[1].element, [_rank(t.shape) for t in inputs], a)
+    return [TensorType(target, t.shape) for t in inputs]
+
+
+def _values_target(a: ConvertPromoteTypesAttrs, args: Sequence[np.ndarray]) -> str:
+    """The common type of the inputs' values, by ``promoted_type`` as promote_unsafe (a pair the shape rule took
+    promotes to the same type either way, and a bf16 input, held as f32, then promotes as bf16 does: see
+    CONVERT_PROMOTE_TYPES_14)."""
+    xs = [np.asarray(x) for x in args]
+    target = promoted_type(*(element_type_of(x.dtype) for x in xs), [x.ndim for x in xs],
+                           ConvertPromoteTypesAttrs(True, a.pytorch_scalar_promotion, a.u64_integer_promotion_target))
+    assert target is not None  # (values have types)
+    return target
+
+
+def _run_convert_promote_types(a: ConvertPromoteTypesAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Convert's kernel of each input into the inputs' common type (``_values_target``); a float beyond the
+    narrower float type (pytorch_scalar_promotion of an f32 scalar into f16) becomes its infinity, silently."""
+    attrs = ConvertAttrs(_values_target(a, args))
+    with np.errstate(over="ignore"):
+        return [_run_convert(attrs, [x])[0] for x in args]
+
+
+def _convert_promote_types_rounding(kernel: Kernel, a: ConvertPromoteTypesAttrs, args: Sequence[np.ndarray],
+                                    bounds: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Convert's rule per output: each is its input converted into the common type."""
+    attrs = ConvertAttrs(_values_target(a, args))
+    return [_convert_rounding(_run_convert, attrs, [x], [b], [y])[0]
+            for x, b, y in zip(args, bounds, outputs, strict=True)]
+
+
+#: ConvertPromoteTypes-14 (opset14..16): both inputs converted into one element type (``promoted_type``), each
+#: output of its input's partial shape. Measured on openvino 2026.4.1 (tests/ops/test_promote_shift_conformance.py):
+#: the common type is ``evaluate_common_type``'s over every pair of the 18 types it takes, dynamic, and types it
+#: refuses, every attribute and rank pattern; with pytorch_scalar_promotion, inputs of one format (both real or both
+#: integer) and a dynamic rank on either side give a dynamic type (a scalar would decide it; an older revision of
+#: OpenVINO's source tested for a static scalar only). OpenVINO CPU computes it as a Convert of each input
+#: (``convert_values``): bit for bit on the 12 types numpy holds, fed and of Constants (folded); no float is ever
+#: promoted into an integer type or boolean, where alone a folded Convert differs from a fed one, so one kernel does
+#: for both. The kernel finds the common type from the values' types and ranks: a bf16 input, held as f32
+#: (``executor.as_held`` rounds a bf16 output), promotes as f32 does with promote_unsafe, as bf16 does; a packed input
+#: (u1, u4, i4, f8), held as the bytes' type, and an input of a dynamic rank that turns out a scalar under
+#: pytorch_scalar_promotion, are not modelled.
+CONVERT_PROMOTE_TYPES_14 = OpSpec("ConvertPromoteTypes", "ConvertPromoteTypes-14", ConvertPromoteTypesAttrs, (2, 2),
+                                  2, _convert_promote_types, _run_convert_promote_types,
+                                  rounding=_convert_promote_types_rounding)
 
 def _identity(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
     return [TensorType(inputs[0].element, inputs[0].shape)]

@@ -102,7 +102,7 @@ def _regular(length: int, out: int, kernel: int, stride: int, dilation: int, pad
     return _Axis(length, out, _readonly(index), stride, offsets)
 
 
-def _adaptive(length: int, out: int) -> tuple[_Axis, np.ndarray]:
+def adaptive_bins(length: int, out: int) -> tuple[_Axis, np.ndarray]:
     """Bin i covers [floor(i*L/O), ceil((i+1)*L/O)): the axis and the bin sizes."""
     i = np.arange(out)
     start, end = (i * length) // out, -((-(i + 1) * length) // out)
@@ -635,7 +635,7 @@ def _adaptive_plan(shape: tuple[int, ...], dtype: np.dtype, sizes: tuple[int, ..
         raise OpValidationError(f"expected a 3-D, 4-D or 5-D input, got rank {len(shape)}")
     if len(sizes) != len(shape) - 2:
         raise OpValidationError(f"output_size has {len(sizes)} values, expected {len(shape) - 2}")
-    axes, counts = zip(*(_adaptive(n, o) for n, o in zip(shape[2:], sizes, strict=True)), strict=True)
+    axes, counts = zip(*(adaptive_bins(n, o) for n, o in zip(shape[2:], sizes, strict=True)), strict=True)
     return _make_plan(axes, shape, sizes, dtype, counts)
 
 

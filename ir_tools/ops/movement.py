@@ -305,7 +305,7 @@ def _upto(d: Dim) -> Dim:
     return Dim(0, d.hi)
 
 
-def _slice_infer(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+def slice_infer(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
     data = inputs[0]
     names = ("start", "stop", "step", "axes")
     for t, what in zip(inputs[1:], names, strict=False):
@@ -559,7 +559,7 @@ PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (
 PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, 3),
                 cpu_refuses=_cropped_past)
 ROLL_7 = OpSpec("Roll", "Roll-7", NoAttrs, (3, 3), 1, guarded(_roll_infer), _roll, (2,), rounding=moves(0))
-SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(_slice_infer), _slice, (1, 2, 3, 4), rounding=moves(0))
+SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(slice_infer), _slice, (1, 2, 3, 4), rounding=moves(0))
 REVERSE_1 = OpSpec("Reverse", "Reverse-1", ReverseAttrs, (2, 2), 1, _reverse_infer, _reverse, (1,), rounding=moves(0))
 STRIDED_SLICE_1 = OpSpec("StridedSlice", "StridedSlice-1", StridedSliceAttrs, (3, 4), 1,
                          guarded(_strided_slice_infer), _strided_slice, (1, 2, 3), rounding=moves(0),

@@ -1,4 +1,5 @@
-"""AvgPool-1/14/16, AdaptiveAvgPool-8 and MaxPool-1/8/14: attributes, shape rules and (MaxPool) kernels.
+"""AvgPool-1/14/16, AdaptiveAvgPool-8, MaxPool-1/8/14 and AdaptiveMaxPool-8: attributes, shape rules and (MaxPool,
+AdaptiveMaxPool) kernels.
 
 MaxPool shares the window geometry of pool_geometry (without AvgPool's exclude-pad check) and is
 checked against OpenVINO by tests/ops/test_maxpool_conformance.py. Measured on openvino 2026.4.1,
@@ -14,12 +15,35 @@ beyond the specification:
 - Indices count elements of the whole input from batch 0, channel 0 (i.e. n*C*H*W + c*H*W + h*W + w),
   then are taken modulo the product of the dims from ``axis`` on: axis 0 keeps them, axis 1 counts
   within the batch item, axis 2 within the channel.
+
+AdaptiveMaxPool-8 takes AdaptiveAvgPool-8's bins (kernels: bin i of an axis of L into O covers
+[floor(i L / O), ceil((i + 1) L / O))) and its shape rule, plus index_element_type, which must be i32 or i64; its
+second output is each maximum's flat index within its spatial plane (d H W + h W + w). Checked by
+tests/ops/test_roi_pooling_conformance.py. Measured on openvino 2026.4.1 (CPU):
+
+- CPU refuses to compile the layer with index_element_type i64, the default ("CPU plugin does not support i64 for
+  use with oneDNN"), whichever outputs the model reads: ``check`` refuses it (``crashes``).
+- Each bin starts from its first element (in row-major order) and a later one replaces it only when strictly
+  greater: ties keep the first, a NaN first element stays (its index 0 of the bin), a later NaN is never taken,
+  +0 and -0 keep the first one's sign.
+- CPU computes in f32: f64 is converted saturating (+-inf and beyond are +-3.4028235e38, NaN stays), the result an f64
+  of an f32; integers go through f32 (i32 beyond 2^24 rounded, so 2^24 + 1 ties with 2^24 and the first wins),
+  i64, u32 and u64 wrapped to i32 first (u32 2^31 + 5 is negative, i64 2^40 + 1 is 1), and back saturating at
+  2147483520 (the largest f32 not above 2^31 - 1), then to the type (an i32 -1 is u32 4294967295, sign extended to
+  u64). The kernel computes so, bit for bit; its rounding rule is a selection's (``moves``) on the unconverted
+  values (a bound in f64 is not rounded to f32).
+- Where the indices are not read and every output size is 1, CPU runs a ReduceMax instead (its AdaptivePoolToReduce):
+  a bin of -inf gives -3.4e38, a NaN counts by its place, a zero's sign is another: only special values differ from
+  the kernel, which cannot know the outputs read (passes/downgrade/adaptive_pool.py holds the same facts).
+- 180 seeded cases (every element type above, ranks 3 to 5, specials, ties, sizes 0 and upsampling): values and
+  indices bit for bit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from math import prod
 
 import numpy as np
@@ -28,11 +52,11 @@ from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .core import ELEMENT, NoAttrs
-from .kernels import adaptive_avg_pool, avg_pool
+from .kernels import adaptive_avg_pool, adaptive_bins, avg_pool
 from .operands import normalize_axis
 from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, PoolGeometry, dilated, pool_geometry
-from .rounding import accumulation, moves
-from .spec import OpSpec, TensorType
+from .rounding import accumulation, is_exact, moves
+from .spec import Kernel, OpSpec, TensorType
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,3 +319,106 @@ def _max_pool_spec(label: str, attrs: type, outputs: int,
 MAX_POOL_1 = _max_pool_spec("MaxPool-1", MaxPoolAttrs, 1)
 MAX_POOL_8 = _max_pool_spec("MaxPool-8", MaxPool8Attrs, 2, _empty_dilations)
 MAX_POOL_14 = _max_pool_spec("MaxPool-14", MaxPool8Attrs, 2, _empty_dilations)
+
+
+# --- AdaptiveMaxPool -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AdaptiveMaxPoolAttrs:
+    """AdaptiveMaxPool-8: indices i64 by default."""
+
+    index_element_type: str = A.attr("index_element_type", ELEMENT, "i64")
+
+
+def _adaptive_max(a: AdaptiveMaxPoolAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    if a.index_element_type not in _INDEX_TYPES:
+        raise OpValidationError(f"index_element_type must be i32 or i64, got {a.index_element_type}")
+    out = _adaptive(a, inputs, values)[0]
+    return [out, TensorType(a.index_element_type, out.shape)]
+
+
+def _i64_indices(a: AdaptiveMaxPoolAttrs, read: frozenset[int]) -> str | None:
+    """OpenVINO's CPU plugin cannot compile an AdaptiveMaxPool-8 of i64 indices (measured on 2026.4.1)."""
+    if a.index_element_type != "i64":
+        return None
+    return ('index_element_type is i64 (the default): OpenVINO\'s CPU plugin refuses to compile the layer ("does '
+            'not support i64 for use with oneDNN"); write index_element_type="i32"')
+
+
+#: The largest f32 not above 2^31 - 1: where OpenVINO CPU saturates an f32 result converted back to i32.
+_I32_TOP = np.float32(2147483520.0)
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def adaptive_max_pool(x: np.ndarray, sizes: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each adaptive bin's first largest element (strictly greater replaces) and its flat index within the spatial
+    plane, computed in ``x``'s own type."""
+    spatial = x.shape[2:]
+    shape = x.shape[:2] + tuple(sizes)
+    if not all(sizes) or not x.shape[0] * x.shape[1]:
+        return np.zeros(shape, x.dtype), np.zeros(shape, np.int64)
+    if not all(spatial):
+        raise UnsupportedError(f"AdaptiveMaxPool of an empty plane {list(x.shape)} into bins {list(sizes)}")
+    axes = [adaptive_bins(length, out)[0].index for length, out in zip(spatial, sizes, strict=True)]
+    n = len(axes)
+    best = np.zeros(shape, x.dtype)
+    index = np.zeros(shape, np.int64)
+    place = np.cumprod((1,) + tuple(spatial[:0:-1]))[::-1]  # element strides of the spatial axes
+    for k, taps in enumerate(np.ndindex(*(ix.shape[1] for ix in axes))):
+        at = [ix[:, t].reshape((-1,) + (1,) * (n - 1 - i)) for i, (ix, t) in enumerate(zip(axes, taps, strict=True))]
+        valid = reduce(np.logical_and, [p >= 0 for p in at])
+        view = x[(Ellipsis, *np.ix_(*(np.maximum(ix[:, t], 0) for ix, t in zip(axes, taps, strict=True))))]
+        take = np.broadcast_to(valid, shape) if k == 0 else valid & (view > best)
+        np.copyto(best, view, where=take)
+        np.copyto(index, np.broadcast_to(sum(p * int(s) for p, s in zip(at, place, strict=True)), shape), where=take)
+    return best, index
+
+
+def _cpu_values(x: np.ndarray) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """``x`` as OpenVINO CPU pools it (module doc) and the way back to its type."""
+    if x.dtype == np.float64:
+        return np.clip(x, -_F32_MAX, _F32_MAX).astype(np.float32), lambda v: v.astype(np.float64)
+    if x.dtype.kind == "f":
+        return x, lambda v: v
+    if x.dtype.kind not in "iu":
+        raise UnsupportedError(f"AdaptiveMaxPool of element type {x.dtype}")
+    if x.dtype.itemsize <= 2:
+        return x.astype(np.float32), lambda v: v.astype(x.dtype)
+    wrapped = x.astype(np.int64).astype(np.int32).astype(np.float32)
+    return wrapped, lambda v: np.minimum(v, _I32_TOP).astype(np.int32).astype(x.dtype)
+
+
+def _sizes(size: np.ndarray) -> list[int]:
+    """output_size as OpenVINO CPU reads it: a negative size is 0."""
+    return [max(int(v), 0) for v in np.asarray(size).reshape(-1)]
+
+
+def _run_adaptive_max(a: AdaptiveMaxPoolAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    x = np.asarray(args[0])
+    if a.index_element_type not in _INDEX_TYPES:
+        raise UnsupportedError(f"index_element_type {a.index_element_type}: OpenVINO computes i32 and i64")
+    work, back = _cpu_values(x)
+    values, index = adaptive_max_pool(work, _sizes(args[1]))
+    return [back(values), index.astype(_INDEX_TYPES[a.index_element_type])]
+
+
+def _run_unconverted(a: AdaptiveMaxPoolAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The selection on the values themselves: what the rounding rule moves bounds through (in float64)."""
+    values, index = adaptive_max_pool(np.asarray(args[0]), _sizes(args[1]))
+    return [values, index]
+
+
+_SELECTS = moves(0)
+
+
+def _adaptive_max_rounding(kernel: Kernel, a: AdaptiveMaxPoolAttrs, args: Sequence[np.ndarray],
+                           bounds: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """A selection's rule (``moves``), its bounds taken through the unconverted selection; the indices exact where
+    the data are, else unbounded (a moved value may win its bin)."""
+    values = _SELECTS(_run_unconverted, a, args, bounds, outputs)[0]
+    return [values, values if is_exact(values) else np.full((), np.inf)]
+
+
+ADAPTIVE_MAX_POOL_8 = OpSpec("AdaptiveMaxPool", "AdaptiveMaxPool-8", AdaptiveMaxPoolAttrs, (2, 2), 2, _adaptive_max,
+                             _run_adaptive_max, (1,), rounding=_adaptive_max_rounding, crashes=_i64_indices)

@@ -50,6 +50,18 @@ tests/ops/test_scatter_update_conformance.py and tests/ops/test_scatter_elements
   integer type's extremes; elements no update touches keep the data.
 - mean: that sum divided by the number of updates (plus one with use_init_val) in double, cast back: integers are
   truncated toward zero (-7 / 2 gives -3, the evaluator's floor -4), after their sum wrapped (i8: 300 is 44, so 14).
+
+- SliceScatter-15 (opset15..16; data, updates, start, stop, step[, axes]): the data with the elements Slice-8 selects
+  replaced by the updates, in the order the slice reads them; checked by tests/ops/test_search_scatter_conformance.py.
+  Shape inference: data and updates of one rank (the output takes the updates' rank where the data's is dynamic),
+  not scalars; start, stop, step and axes integral (dynamic passes) and 1-D, as Slice-8 reads them (no more values
+  than the rank, compatible lengths, no zero step, unique axes within the rank); the updates compatible with the
+  slice's partial shape, every dim of it from 0 to its maximum where neither axes nor a known start says which axes
+  are sliced; the updates' element type is not checked; the output is data's element type and partial shape. CPU,
+  with Const bounds: bit for bit the specification (240 seeded cases, seven element types, i64 limits, empty
+  slices). With bounds fed when it runs it gives the data back without the updates (rank 2 to 4; SIGFPE on rank 1:
+  measured for passes/downgrade/slice_scatter.py): the kernel keeps the specification, so compare reports those
+  layers as OpenVINO's error.
 """
 
 from __future__ import annotations
@@ -60,12 +72,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..base.dims import show_shape
+from ..base.dims import DYNAMIC, Dim, show_shape
 from ..base.dtypes import F32_MAX, INTEGER_TYPES, REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .core import NoAttrs
-from .intervals import compatible, guarded, iv
+from .intervals import Unmatched, compatible, guarded, iv
+from .movement import SLICE_8, slice_infer
 from .operands import outside_axis
 from .rounding import EXACT, accumulation, moves
 from .spec import OpSpec, RoundingRule, TensorType
@@ -478,3 +491,51 @@ SCATTER_ELEMENTS_UPDATE_12 = OpSpec("ScatterElementsUpdate", "ScatterElementsUpd
                                     (4, 4), 1, guarded(_scatter_elements), _run_scatter_elements, (3,),
                                     rounding=_scatter_elements_rounding, index_input=1,
                                     cpu_refuses=_element_index_out_of_range)
+
+
+def _slice_scatter(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """slice_scatter_shape_inference.hpp: data and updates of one rank (the output takes the updates' where the data's
+    is dynamic), neither a scalar; start, stop, step and axes as Slice-8 reads them, whose slice of the data (Slice-8's
+    rule) the updates must be compatible with; where neither axes nor a known start says which axes are sliced, any
+    dim may be (each from 0 to its maximum), as where the data's rank is dynamic (its axes unread); a slice with an
+    empty dim no updates of a known rank fit. The output is data's element type and shape."""
+    data, updates = inputs[:2]
+    if data.shape is not None and updates.shape is not None and len(data.shape) != len(updates.shape):
+        raise OpValidationError(f"data of rank {len(data.shape)} and updates of rank {len(updates.shape)}: their ranks "
+                                "must agree")
+    shape = data.shape if data.shape is not None or updates.shape is None else (DYNAMIC,) * len(updates.shape)
+    if shape is not None and not shape:
+        raise OpValidationError("data and updates must not be scalars")
+    known = [values[0], *values[2:5], *(values[5:] if data.shape is not None else [None] * len(values[5:]))]
+    try:  # (axes are read where the data's own rank is known, not the updates')
+        sliced = slice_infer(NoAttrs(), [TensorType(data.element, shape), *inputs[2:]], known)[0]
+    except Unmatched:  # (a dim of the slice empty: no updates of a known rank are compatible with it)
+        if updates.shape is not None:
+            raise OpValidationError(f"updates {show_shape(updates.shape)} are not compatible with the slice of data "
+                                    "(a dim of it is empty)") from None
+        return [TensorType(data.element, shape)]
+    if sliced.shape is not None and updates.shape is not None:
+        if len(inputs) == 5 and values[2] is None:  # (no axes map: any dim may be sliced)
+            sliced = TensorType(data.element, tuple(Dim(0, d.hi) for d in sliced.shape))
+        for axis, (want, got) in enumerate(zip(sliced.shape, updates.shape, strict=True)):
+            if not compatible(iv(want), iv(got)):
+                raise OpValidationError(f"updates dim {axis} is {got}, the slice of data there {want}")
+    return [TensorType(data.element, shape)]
+
+
+def _run_slice_scatter(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The data with the elements Slice-8 (its kernel, on their flat indices) selects replaced by the updates, in the
+    order the slice reads them, as OpenVINO's ConvertSliceScatter decomposes it."""
+    x, updates = np.asarray(args[0]), np.asarray(args[1])
+    if updates.dtype != x.dtype:
+        raise OpValidationError(f"updates of element type {updates.dtype} differ from data of {x.dtype}")
+    at = SLICE_8.kernel(NoAttrs(), [np.arange(x.size).reshape(x.shape), *args[2:]])[0]
+    if at.shape != updates.shape:
+        raise OpValidationError(f"updates of shape {list(updates.shape)}, the slice of data {list(at.shape)}")
+    out = x.copy()
+    out.reshape(-1)[at.reshape(-1)] = updates.reshape(-1)
+    return [out]
+
+
+SLICE_SCATTER_15 = OpSpec("SliceScatter", "SliceScatter-15", NoAttrs, (5, 6), 1, guarded(_slice_scatter),
+                          _run_slice_scatter, (2, 3, 4, 5), rounding=moves(0, 1))

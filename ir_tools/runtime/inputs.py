@@ -84,11 +84,6 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
         raise InputError(f"cannot read arrays from {path}: {exc}") from None
 
 
-#: The input indexing into the first input of ops ir_tools has no OpSpec for (a modelled op's spec says it, in
-#: ``index_input``): a random index there must be in range. (CTCGreedyDecoderSeqLen's are lengths along its input's
-#: axis 1, which OpenVINO CPU refuses beyond that dim: below its smallest dim they are within it.)
-_UNMODELLED_INDEX_INPUTS = {"CTCGreedyDecoderSeqLen": 1}
-
 #: Inputs whose fitting values the graph does not tell and no field of a spec says (a modelled op's ``value_inputs``
 #: and ``index_input`` do), by op: input -> what they are (``_unfit_use``). Seeded at random, OpenVINO CPU refuses a
 #: negative sample count or output dim ("Value -17 not in range") and offsets past the indices ("Offset value
@@ -162,7 +157,7 @@ class Recipe:
     shape: tuple[int, ...]
     dims: str  # where the dims came from: "the model's", "--shape", "batch 1, sequence 8 by default"...
     kind: str  # NORMAL, UNIFORM (in [low, high)), ONES, ZEROS, POSITIONS (0, 1... on the last axis), BATCH (0, 1...),
-    # BOXES ([x1, y1, x2, y2] rows within ``extent``)
+    # BOXES ([x1, y1, x2, y2] rows within ``extent``, after a batch index in [0, batches) where ``batches``)
     why: str  # what the values are, and what says so
     low: int = 0
     high: int = 0
@@ -170,6 +165,7 @@ class Recipe:
     sequence: int | None = None  # the axis that is the sequence, where the model leaves it dynamic
     start: int = 0  # POSITIONS: the first position (a generation step's, after the past)
     extent: tuple[float, float] = (0.0, 0.0)  # BOXES: the image's width and height in the boxes' coordinates
+    batches: int = 0  # BOXES: rows [batch, x1, y1, x2, y2] of a batch index below it (ROIPooling's, PSROIPooling's)
     ordered: bool = False  # sorted along the last axis (``_SORTED_INPUTS``: NORMAL and UNIFORM ones)
     cumulative: bool = True  # ONES on a sequence axis: a later generation step's covers the past too (a KV cache's)
 
@@ -182,7 +178,9 @@ class Recipe:
             value = rng.integers(self.low, self.high, shape)
         elif self.kind == BOXES:  # each axis's two corners uniform within the image, the smaller first
             corners = np.sort(rng.uniform(0.0, 1.0, (*shape[:-1], 2, 2)), axis=-2) * np.array(self.extent)
-            value = corners.reshape(shape)
+            value = corners.reshape((*shape[:-1], 4))
+            if self.batches:
+                value = np.concatenate([rng.integers(0, self.batches, (*shape[:-1], 1)), value], -1)
         elif self.kind in (ONES, ZEROS):
             value = np.full(shape, 1 if self.kind == ONES else 0)
         else:  # POSITIONS, BATCH: a range along the last axis, reduced below ``high`` (the rows an index may take)
@@ -427,30 +425,40 @@ def _states_keep_their_shape(graph: Graph) -> bool:
 
 def _boxes(graph: Graph, param: Layer, name: str, dtype: np.dtype, shape: tuple[int, ...], dims: str,
            fed: Mapping[str, tuple[int, ...]]) -> Recipe | None:
-    """The recipe of a float [R, 4] input that is a ROIAlign's rois (its input 1), where that layer's image size is
-    known (declared, or the shape its image input is fed) and its spatial_scale above 0: boxes [x1, y1, x2, y2]
-    inside the image, in its coordinates over the scale; None for any other input. N(0, 1) values are boxes about the
-    origin: half-pixel ones of a negative size, whose bins hold no sample (NaN in OpenVINO and the reference alike)."""
-    if dtype.kind != "f" or len(shape) != 2 or shape[1] != 4:
+    """The recipe of a float [R, 4] input that is a ROIAlign's rois (its input 1), or [R, 5] a ROIPooling's or
+    PSROIPooling's (a batch index first), where that layer's image size is known (declared, or the shape its image
+    input is fed) and its spatial_scale above 0: boxes [x1, y1, x2, y2] inside the image, in its coordinates over the
+    scale (ROIPooling's bilinear ones in [0, 1], PSROIPooling's in [0, 1] over the scale), after a batch index below
+    the image's batch for the pooling ops; None for any other input. N(0, 1) values are boxes about the origin:
+    half-pixel ones of a negative size, whose bins hold no sample (NaN in OpenVINO and the reference alike), and the
+    pooling ops' batch indices out of range."""
+    if dtype.kind != "f" or len(shape) != 2 or shape[1] not in (4, 5):
         return None
+    kinds, first = (("ROIAlign",), 2) if shape[1] == 4 else (("ROIPooling", "PSROIPooling"), 0)  # (dims needed)
     for layer, index in _uses(graph, param):
-        if index != 1 or not layer.is_a("ROIAlign"):
+        if index != 1 or not any(layer.is_a(kind) for kind in kinds):
             continue
         image = list(layer.inputs[0].dims or ())
         source = graph.producer(layer.id, layer.inputs[0].id)
-        if len(image) == 4 and min(image[2:]) <= 0 and source is not None and source[0].id in fed:
+        if len(image) == 4 and min(image[first:]) <= 0 and source is not None and source[0].id in fed:
             image = list(fed[source[0].id])
         try:
             scale = float(layer.attrs.get("spatial_scale", "0"))
         except ValueError:
             continue
-        if len(image) != 4 or min(image[2:]) <= 0 or not 0.0 < scale < math.inf:
+        if len(image) != 4 or min(image[first:]) <= 0 or not 0.0 < scale < math.inf:
             continue
-        extent = (image[3] / scale, image[2] / scale)
-        why = (f"boxes [x1, y1, x2, y2] inside the {image[3]}x{image[2]} image of ROIAlign '{layer.name}' (line "
-               f"{layer.line}) at its spatial_scale {scale:g}: corners uniform in [0, {extent[0]:g}] x "
-               f"[0, {extent[1]:g}]")
-        return Recipe(name, dtype, shape, dims, BOXES, why, extent=extent)
+        bilinear = "bilinear" in (layer.attrs.get("method"), layer.attrs.get("mode"))
+        unit = (1.0 if layer.is_a("ROIPooling") else 1.0 / scale) if bilinear else 0.0
+        extent = (unit, unit) if bilinear else (image[3] / scale, image[2] / scale)
+        batches = image[0] if shape[1] == 5 else 0
+        normalized = "in [0, 1]" if layer.is_a("ROIPooling") else "times the scale in [0, 1]"
+        where = (f"the image, normalized as {layer.type} bilinear takes them ({normalized})" if bilinear else
+                 f"the {image[3]}x{image[2]} image")
+        why = (f"boxes [x1, y1, x2, y2] inside {where} of {layer.type} '{layer.name}' (line {layer.line}) at its "
+               f"spatial_scale {scale:g}: corners uniform in [0, {extent[0]:g}] x [0, {extent[1]:g}]"
+               + (f", after a batch index in [0, {batches})" if batches else ""))
+        return Recipe(name, dtype, shape, dims, BOXES, why, extent=extent, batches=batches)
     return None
 
 
@@ -809,7 +817,7 @@ def _to_boolean(layer: Layer) -> bool:
 def _indexes(layer: Layer, index: int) -> bool:
     """Whether input ``index`` of ``layer`` holds indices into its input 0."""
     spec = lookup(layer.type, layer.version)
-    return index == (spec.index_input if spec is not None else _UNMODELLED_INDEX_INPUTS.get(layer.type))
+    return spec is not None and index == spec.index_input
 
 
 def _reads_state(graph: Graph, layer: Layer) -> bool:

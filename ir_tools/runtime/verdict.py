@@ -265,9 +265,10 @@ def _verdict(graph: Graph, result: Propagation, files: ModelFiles | None, compil
     return adopt(result, types)
 
 
-#: The layer types OpenVINO's reader may crash the process on, an attribute missing (the state ops' variable_id,
-#: ``checks.STATE_TYPES``; DetectionOutput's keep_top_k, ops/detection.py), as a file spells them (in any case).
-_READER_CRASHES = ("DetectionOutput", *STATE_TYPES)
+#: The layer types OpenVINO's reader may crash the process on, an attribute missing or empty (the state ops'
+#: variable_id, ``checks.STATE_TYPES``; DetectionOutput's keep_top_k, ops/detection.py; Col2Im's strides, dilations and
+#: pads, ops/col2im.py; ROIPooling's output_roi, ops/roi_pooling.py), as a file spells them (in any case).
+_READER_CRASHES = ("DetectionOutput", "Col2Im", "ROIPooling", *STATE_TYPES)
 _CRASHING_TYPE = re.compile(rb'type\s*=\s*["\'](?:%s)["\']' % b"|".join(t.encode() for t in _READER_CRASHES),
                             re.IGNORECASE)
 

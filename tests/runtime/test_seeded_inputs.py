@@ -631,8 +631,8 @@ def test_random_values_a_layers_shape_inference_reads_are_named_on_failure(tmp_p
     """Seeded inputs drawn at random into a layer input whose values its shape inference reads (``value_inputs``: a
     Reshape's target shape, a TopK's k) fit only by chance: the inputs listed say so, and where the model then fails,
     the error names each and its layer and asks for --inputs (it named the layer alone: "the target shape has -11 at
-    index 0"). A CTCGreedyDecoderSeqLen's lengths are drawn within its input's dims (OpenVINO refused lengths of 7
-    over 6 steps)."""
+    index 0"). A CTCGreedyDecoderSeqLen's lengths are drawn within [0, T] of its T steps (its spec's index_input and
+    lengths_axis; OpenVINO refused lengths of 7 over 6 steps)."""
     from ir_tools.ops.spec import TensorType
 
     b = GraphBuilder(Graph("shaped_by_inputs"))
@@ -671,7 +671,8 @@ def test_random_values_a_layers_shape_inference_reads_are_named_on_failure(tmp_p
     b.result(output_of(ctc, 0), "decoded")
     b.result(output_of(ctc, 1), "decoded_lengths")
     ir_tools.write_ir(b.graph, tmp_path / "ctc.xml", 11)
-    assert "uniform in [0, 3): the 3 rows of CTCGreedyDecoderSeqLen 'ctc'" in recipes(b.graph, {})["lengths"].why
+    assert "uniform in [0, 7): lengths of the 6 steps of CTCGreedyDecoderSeqLen 'ctc'" in recipes(b.graph, {})[
+        "lengths"].why
     assert main(["migrate", str(tmp_path / "ctc.xml"), "--ir-version", "10", "--check", "-o",
                  str(tmp_path / "ctc10.xml")]) == 0
 
