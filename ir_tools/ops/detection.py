@@ -598,6 +598,18 @@ def _static(shape, i: int) -> int | None:
     return d.lo if d.is_static else None
 
 
+def _priors_from(length: int | None, per: int, what: str, priors: int) -> int:
+    """The prior boxes a dim of ``length`` (None: not static), ``per`` values each, tells: its quotient where
+    ``priors`` is not known yet (0), else ``priors``, which it must then hold exactly."""
+    if length is None:
+        return priors
+    if not priors:
+        _need(length % per == 0, f"{what} ({length}) must be a multiple of {per}")
+        return length // per
+    _need(length == priors * per, f"{what} ({length}) must be {priors * per}")
+    return priors
+
+
 def _counts(a: DetectionOutput8Attrs, shapes: list) -> tuple[int, int]:
     """OpenVINO's ``compute_num_classes`` (DetectionOutput-8): the classes and prior boxes the input dims tell, 0 where
     they do not."""
@@ -665,27 +677,14 @@ def _detection_rule(a: DetectionOutput8Attrs, inputs: Sequence[TensorType], valu
             images, known = iv(cls[0]), True
         else:
             _need(compatible(iv(cls[0]), images), "class predictions' dim 0 must be the batch's")
-        if _static(cls, 1) is not None and classes:
-            if not priors:
-                _need(_static(cls, 1) % classes == 0, f"class predictions' dim 1 ({_static(cls, 1)}) must be a "
-                                                      f"multiple of num_classes ({classes})")
-                priors = _static(cls, 1) // classes
-            else:
-                _need(_static(cls, 1) == priors * classes, f"class predictions' dim 1 ({_static(cls, 1)}) must be "
-                                                           f"{priors * classes}")
+        if classes:
+            priors = _priors_from(_static(cls, 1), classes, "class predictions' dim 1", priors)
     if proposals is not None:
         _need(compatible(iv(proposals[0]), ONE) or compatible(iv(proposals[0]), images),
               "proposals' dim 0 must be 1 or the batch's")
         second = 1 if a.variance_encoded_in_target else 2
         _need(compatible(iv(proposals[1]), (second, second)), f"proposals' dim 1 must be {second}")
-        if _static(proposals, 2) is not None:
-            if not priors:
-                _need(_static(proposals, 2) % size == 0, f"proposals' dim 2 ({_static(proposals, 2)}) must be a "
-                                                         f"multiple of the prior box size ({size})")
-                priors = _static(proposals, 2) // size
-            else:
-                _need(_static(proposals, 2) == priors * size, f"proposals' dim 2 ({_static(proposals, 2)}) must be "
-                                                              f"{priors * size}")
+        priors = _priors_from(_static(proposals, 2), size, "proposals' dim 2", priors)
     if aux:
         aux_cls, aux_box = aux
         if aux_cls is not None:
