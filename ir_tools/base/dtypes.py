@@ -66,6 +66,11 @@ DYNAMIC_PRECISIONS = frozenset({"UNSPECIFIED", "undefined", "dynamic"})
 PORT_PRECISIONS = frozenset(ELEMENT_TYPES) | frozenset(_BY_PRECISION) | DYNAMIC_PRECISIONS
 
 
+def is_signed(name: str) -> bool:
+    """OpenVINO's ``element::Type::is_signed``: the real types and the i* ones."""
+    return name in REAL_TYPES or name.startswith("i")
+
+
 def element_type(name: str) -> ElementType | None:
     """Look up ``f32``/``FP32``-style names (either spelling, any case); None if unknown."""
     key = name.strip()

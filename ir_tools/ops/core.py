@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base.dims import Dim, Shape, format_shape, parse_shape
-from ..base.dtypes import REAL_TYPES, byte_size, element_type
+from ..base.dtypes import ELEMENT_TYPES, REAL_TYPES, byte_size, element_type, is_signed
 from ..base.errors import OpValidationError
 from ..base.packed import element_type_of, is_bf16, ov_bfloat16, to_bf16, unpack, value_dtype
 from . import attrs as A
@@ -276,13 +276,13 @@ def promoted_type(t0: str | None, t1: str | None, ranks: Sequence[int | None], a
     if a.pytorch_scalar_promotion and (ranks[0] == 0) != (ranks[1] == 0):
         target, scalar = (t1, t0) if ranks[0] == 0 else (t0, t1)
         if not a.promote_unsafe and not (
-                (_signed(target) == _signed(scalar) and _bits(target) >= _bits(scalar))
-                or (_signed(target) and not _signed(scalar) and 2 * _bits(target) >= _bits(scalar))):
+                (is_signed(target) == is_signed(scalar) and _bits(target) >= _bits(scalar))
+                or (is_signed(target) and not is_signed(scalar) and 2 * _bits(target) >= _bits(scalar))):
             raise OpValidationError(f"ConvertPromoteTypes of a {scalar} scalar and a {target} tensor: the scalar "
                                     "cannot be aligned PyTorch-like by safe promotion")
         return target
-    if _signed(t0) != _signed(t1):
-        unsigned, signed = (bits1, bits0) if _signed(t0) else (bits0, bits1)
+    if is_signed(t0) != is_signed(t1):
+        unsigned, signed = (bits1, bits0) if is_signed(t0) else (bits0, bits1)
         if unsigned <= 32 and (a.promote_unsafe or 2 * unsigned <= signed):
             return f"i{max(2 * unsigned, signed)}"
         if not a.promote_unsafe:
@@ -297,14 +297,7 @@ def promoted_type(t0: str | None, t1: str | None, ranks: Sequence[int | None], a
 
 
 def _bits(t: str) -> int:
-    et = element_type(t)
-    assert et is not None  # (one of _PROMOTABLE)
-    return et.bits
-
-
-def _signed(t: str) -> bool:
-    """OpenVINO's ``is_signed``: the real types and the i* ones."""
-    return t in REAL_TYPES or t.startswith("i")
+    return ELEMENT_TYPES[t].bits  # (one of _PROMOTABLE)
 
 
 def _rank(shape: Shape) -> int | None:

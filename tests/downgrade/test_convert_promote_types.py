@@ -86,3 +86,33 @@ def test_convert_promote_types_14_lossy_between_integers_wrapped_else_refused(
         out, printed = migrate(path, capsys)
         assert "rewrote 1 x ConvertPromoteTypes-14 -> Convert-1" in printed, printed
         assert assert_runs_equal(path, out, inputs={"x": np.array([1, 2], t0), "y": np.array(value, t1)}) == 2
+
+
+def test_convert_promote_types_14_scalar_promotion_by_the_inferred_rank(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Pytorch scalar promotion of an i32 tensor with an i64 of a dynamic rank (a Parameter's, or a Reshape's by a fed
+    shape, whose port the IR declares without dims, as a scalar's): OpenVINO leaves the type dynamic, decided when it
+    runs (i64 for a tensor; a scalar it refuses to promote so), and no Convert-1 stands for that, so migrate refuses
+    it (it used to convert the Parameter's into i64). An i64 tensor with an i32 Reshape'd by an empty Const shape (a
+    scalar, declared without dims too): rewritten, and runs equal on 2023.0."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset14 as o14
+
+    for case in ("parameter", "reshape", "scalar"):
+        t0, t1 = (np.int64, np.int32) if case == "scalar" else (np.int32, np.int64)
+        x = o1.parameter([2], t0, name="x")
+        y = o1.parameter(ov.PartialShape.dynamic() if case == "parameter" else [1], t1, name="y")
+        dims = [o1.parameter([-1], np.int64, name="dims")] if case == "reshape" else []
+        shaped = y if case == "parameter" else o1.reshape(y, dims[0] if dims else
+                                                           ov.op.Constant(np.zeros(0, np.int64)), False)
+        node = o14.convert_promote_types(x, shaped, False, True, name="promote")
+        assert node.get_output_element_type(0).is_dynamic() == (case != "scalar")
+        path = tmp_path / f"{case}.xml"
+        ov.save_model(ov.Model(node.outputs(), [x, y, *dims], case), str(path))
+        if case != "scalar":
+            assert_refused(path, "promote", "ConvertPromoteTypes of opset14", capsys)
+            continue
+        out, printed = migrate(path, capsys)
+        assert "rewrote 1 x ConvertPromoteTypes-14 -> Convert-1" in printed, printed
+        assert assert_runs_equal(path, out, inputs={"x": np.array([1, 2], t0), "y": np.array([7], t1)}) == 2

@@ -5,31 +5,20 @@ one's wrap (``integer_wrap``) where it can be built, else refused."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
-from ...base.dtypes import INTEGER_TYPES, REAL_TYPES, element_type
+from ...base.dtypes import ELEMENT_TYPES, INTEGER_TYPES, REAL_TYPES, is_signed
 from ...ir.model import Graph, Layer, PortRecord
 from ...ops import attrs as A
+from ...ops.core import ConvertPromoteTypesAttrs, promoted_type
 from ...ops.releases import Release, converts_probed, op_label
+from ...ops.spec import TensorType
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, origin_text, output_of
-from ..shapes import declared_type, declared_type_of
+from ..shapes import declared_type, declared_type_of, propagate
+from ..validate import last_passed
 from .base import Downgrade
 from .float_convert import constant, f32_boundary
 from .integer_wrap import converted_alike, wrapped, wraps_exactly
-
-#: The element types ConvertPromoteTypes takes (convert_promote_types.cpp, is_type_supported).
-_SUPPORTED = frozenset({"boolean", "f16", "f32", "f64", "i4", "i8", "i16", "i32", "i64", "u1", "u4", "u8", "u16",
-                        "u32", "u64", "f8e4m3", "f8e5m2", "bf16"})
-
-
-@dataclass(frozen=True, slots=True)
-class _PromoteAttrs:
-    """ConvertPromoteTypes-14's attributes (ir_tools does not model the op otherwise)."""
-
-    promote_unsafe: bool = A.attr("promote_unsafe", A.BOOL, False)
-    pytorch_scalar_promotion: bool = A.attr("pytorch_scalar_promotion", A.BOOL, False)
-    u64_integer_promotion_target: str = A.attr("u64_integer_promotion_target", A.STRING, "f32")
 
 
 def _converted_otherwise(graph: Graph, layer: Layer, target: Release) -> dict[str, list[Output]]:
@@ -116,10 +105,12 @@ class ConvertPromoteTypesTo1(Downgrade):
     """ConvertPromoteTypes-14 as Convert-1 of each input to the promoted element type, where both input types are
     known and the promoted type holds every value of both: each output is its input converted (a Convert to the
     type it has already is the identity, and keeps the output's names); the type is OpenVINO's
-    ``evaluate_common_type`` (``promoted``). Left, for ``retarget`` to refuse: inputs of a dynamic type, types
-    OpenVINO refuses to promote, and lossy promotions (promote_unsafe, or pytorch scalar promotion of a u16 scalar
-    into i8) but onto a pair the target converts otherwise, below: OpenVINO 2023.0's CPU Convert saturates where the
-    current one wraps (i8 -34 into u16: 0, not 65502).
+    ``evaluate_common_type`` (the op table's ``promoted_type``, on the ranks our rules infer: the IR declares a
+    dynamic rank as a scalar's no dims). Left, for ``retarget`` to refuse: inputs of a dynamic type, with
+    pytorch_scalar_promotion one of a dynamic rank among types of one format (its rank decides the type when it
+    runs), types OpenVINO refuses to promote, and lossy promotions (promote_unsafe, or pytorch scalar promotion of
+    a u16 scalar into i8) but onto a pair the target converts otherwise, below: OpenVINO 2023.0's CPU Convert
+    saturates where the current one wraps (i8 -34 into u16: 0, not 65502).
 
     For a target that converts some pair of integer types otherwise than the current OpenVINO
     (``integer_convert_saturates``, measured: 2023.0 to 2025.3 saturate where 2025.4 on wrap, u32 of 2^31 or more
@@ -173,6 +164,7 @@ class ConvertPromoteTypesTo1(Downgrade):
     def apply(self, graph: Graph) -> PassResult:
         stats: Counter[str] = Counter()
         builder = GraphBuilder(graph)
+        inferred: dict[Output, TensorType] | None = None  # (our rules' types, where the IR cannot tell a rank)
         for layer in self.layers(graph):
             otherwise = self._otherwise(graph, layer) if self.target is not None else {}
             convert = op_label(layer.type, layer.version) == "Convert-1"
@@ -186,10 +178,13 @@ class ConvertPromoteTypesTo1(Downgrade):
                 stats[f"Convert-1 ({next(iter(otherwise))}) -> wrap in i32"] += 1
                 continue
             types = [builder.type_of(key) for key in keys]
-            shapes = [t.shape for t in types]
-            scalars = [s is not None and len(s) == 0 for s in shapes]
-            target = promoted(types[0].element, types[1].element, scalars,  # type: ignore[arg-type]
-                              A.decode(_PromoteAttrs, layer.attrs, layer.loc))
+            attrs = A.decode(ConvertPromoteTypesAttrs, layer.attrs, layer.loc)
+            ranks = [None if t.shape is None else len(t.shape) for t in types]
+            if attrs.pytorch_scalar_promotion and 0 in ranks:  # (no dims declared: a scalar, or a dynamic rank)
+                if inferred is None:
+                    inferred = propagate(graph, last_passed(graph)).types
+                ranks = [_rank(inferred.get(key)) for key in keys]
+            target = promoted_type(types[0].element, types[1].element, ranks, attrs)  # (the gate took the pair)
             if target is None or not all(_holds(t.element, target) or f"{t.element}->{target}" in otherwise
                                          or self._converted_alike(t.element, target, _model_output(graph, layer, i))
                                          for i, t in enumerate(types)):  # type: ignore[arg-type]
@@ -208,43 +203,6 @@ def _converts(builder: GraphBuilder, layer: Layer, keys: list[Output], target: s
             for i, key in enumerate(keys)]
 
 
-def promoted(t0: str | None, t1: str | None, scalars: list[bool], a: _PromoteAttrs) -> str | None:
-    """The element type ConvertPromoteTypes converts both inputs to (OpenVINO's rules: same type; boolean with any
-    takes the other; real with integer the real, at least twice the integer's width unless unsafe; pytorch scalar
-    promotion takes the non-scalar's type within one format; signed with unsigned a signed type twice the
-    unsigned's width (u64: ``u64_integer_promotion_target``, unsafe only); same sign the wider; unsafe f8e4m3 with
-    f8e5m2 f16, bf16 with f16 f32). None where a type is unknown, unsupported, or OpenVINO refuses the pair."""
-    if t0 is None or t1 is None or t0 not in _SUPPORTED or t1 not in _SUPPORTED:
-        return None
-    if t0 == t1:
-        return t0
-    if "boolean" in (t0, t1):
-        return t1 if t0 == "boolean" else t0
-    real0, real1 = t0 in REAL_TYPES, t1 in REAL_TYPES
-    bits0, bits1 = _bits(t0), _bits(t1)
-    if real0 != real1:
-        real, integer = (t0, t1) if real0 else (t1, t0)
-        return real if a.promote_unsafe or _bits(real) >= 2 * _bits(integer) else None
-    if a.pytorch_scalar_promotion and scalars[0] != scalars[1]:
-        target, scalar = (t1, t0) if scalars[0] else (t0, t1)
-        if a.promote_unsafe or (_signed(target) == _signed(scalar) and _bits(target) >= _bits(scalar)) or (
-                _signed(target) and not _signed(scalar) and 2 * _bits(target) >= _bits(scalar)):
-            return target
-        return None
-    if _signed(t0) != _signed(t1):
-        unsigned, signed = (bits1, bits0) if _signed(t0) else (bits0, bits1)
-        if unsigned <= 32 and (a.promote_unsafe or 2 * unsigned <= signed):
-            return f"i{max(2 * unsigned, signed)}"
-        return a.u64_integer_promotion_target if a.promote_unsafe else None
-    if bits0 != bits1:
-        return t0 if bits0 >= bits1 else t1
-    if a.promote_unsafe and {t0, t1} == {"f8e4m3", "f8e5m2"}:
-        return "f16"
-    if a.promote_unsafe and {t0, t1} == {"f16", "bf16"}:
-        return "f32"
-    return None
-
-
 #: Significand bits of each real type (the integer magnitudes it holds exactly).
 _SIGNIFICAND = {"f8e5m2": 3, "f8e4m3": 4, "bf16": 8, "f16": 11, "f32": 24, "f64": 53}
 
@@ -256,18 +214,16 @@ def _holds(source: str, target: str) -> bool:
     if target in REAL_TYPES:
         if source in REAL_TYPES:  # widening: a larger significand and range
             return _SIGNIFICAND[source] <= _SIGNIFICAND[target] and _bits(source) < _bits(target)
-        return _bits(source) - _signed(source) <= _SIGNIFICAND[target]
-    if source in REAL_TYPES or target == "boolean" or (_signed(source) and not _signed(target)):
+        return _bits(source) - is_signed(source) <= _SIGNIFICAND[target]
+    if source in REAL_TYPES or target == "boolean" or (is_signed(source) and not is_signed(target)):
         return False
-    return _bits(source) + (_signed(target) and not _signed(source)) <= _bits(target)
+    return _bits(source) + (is_signed(target) and not is_signed(source)) <= _bits(target)
+
+
+def _rank(inferred: TensorType | None) -> int | None:
+    """The rank our rules inferred (None: dynamic, or no type inferred: the promotion is then left)."""
+    return None if inferred is None or inferred.shape is None else len(inferred.shape)
 
 
 def _bits(t: str) -> int:
-    et = element_type(t)
-    assert et is not None  # one of _SUPPORTED
-    return et.bits
-
-
-def _signed(t: str) -> bool:
-    """OpenVINO's is_signed: reals and the i* types."""
-    return t in REAL_TYPES or t.startswith("i")
+    return ELEMENT_TYPES[t].bits  # (one ConvertPromoteTypes takes)
