@@ -218,11 +218,22 @@ def test_bf16_ops_against_openvino(seed: int, tmp_path: Path) -> None:
     assert len(batch) > 1000 and (equal > len(batch) * 3 // 4 or not rounds_as_ours), (len(batch), equal)
 
 
+def _bit_patterns(rng: np.random.Generator) -> np.ndarray:
+    """f32 values of 8,192 random bit patterns (NaNs of every payload, subnormals, both zeros and infinities among
+    them) and the edges: ties, the largest finite, signalling NaNs."""
+    edges = [0x80000000, 0x7F800000, 0xFF800000, 0x7F800001, 0xFFBFFFFF, 0x7FC00000, 0x7F7FFFFF, 0x7F7F8000,
+             0x00000001, 0x807FFFFF, 0x00008000, 0x00018000, 0x3F808000, 0x3F818000, 0x3F808001]
+    bits = np.concatenate([rng.integers(0, 2**32, 8192, dtype=np.uint64).astype(np.uint32),
+                           np.array(edges, np.uint32)])
+    return bits.view(np.float32)
+
+
 def test_folded_constants_round_by_ov_bfloat16s_rule(tmp_path: Path) -> None:
     """OpenVINO folds a bf16 Convert or product of constants at compile time by ``ov::bfloat16(float)``
     (``base.packed.ov_bfloat16``: truncated past a tie where the last kept bit is even), on every CPU; the reference
-    rounds as the CPU rounds at run time (``to_bf16``), and the two lie within the Convert's and the Multiply's
-    bound. A bf16 constant converted to f32 is its value, exactly."""
+    folds the Convert so too (``core.convert_values``: bit for bit, NaNs and subnormals too), and rounds the product
+    as the CPU rounds at run time (``to_bf16``), within the Multiply's bound. A bf16 constant converted to f32 is its
+    value, exactly."""
     rng = np.random.default_rng(1)
     x = (rng.standard_normal(4096) * 10.0 ** rng.uniform(-3, 3, 4096)).astype(np.float32)
     y = bf16_values(rng, (4096,), 1.0)
@@ -230,7 +241,8 @@ def test_folded_constants_round_by_ov_bfloat16s_rule(tmp_path: Path) -> None:
     stored.data.view(np.uint16)[:] = to_bf16(x).view(np.uint32) >> 16
     param = o.parameter([1], np.float32, name="unused")
     outputs = {"converted": bf16(o.constant(x)), "product": o.multiply(bf16(o.constant(x)), bf16(o.constant(y))),
-               "decoded": o.convert(ov.op.Constant(stored), "f32")}
+               "decoded": o.convert(ov.op.Constant(stored), "f32"),
+               "patterns": bf16(o.constant(_bit_patterns(rng)))}
     for name, node in outputs.items():
         node.output(0).get_tensor().set_names({name})
     path = tmp_path / "folded.xml"
@@ -241,10 +253,12 @@ def test_folded_constants_round_by_ov_bfloat16s_rule(tmp_path: Path) -> None:
     theirs = run_openvino(graph, feed, files=ModelFiles(path)).outputs
     rule = {"converted": ov_bfloat16(x), "product": ov_bfloat16(ov_bfloat16(x).view(np.float32) * y),
             "decoded": to_bf16(x)}
-    for name in outputs:
+    assert np.array_equal(_bits(theirs.pop("patterns")), _bits(ours.pop("patterns")[0]))
+    for name in rule:
         value, bound = ours[name]
         assert np.array_equal(_bits(theirs[name]), _bits(rule[name])), name
         within = compare_tensors(name, theirs[name], value, 0.0, 0.0, bound=bound)
         assert within.passed, (name, within.max_abs_error, within.error_to_bound)
-    assert not np.array_equal(_bits(theirs["converted"]), _bits(ours["converted"][0]))  # (the bound is needed)
+    assert np.array_equal(_bits(theirs["converted"]), _bits(ours["converted"][0]))
+    assert not np.array_equal(_bits(theirs["product"]), _bits(ours["product"][0]))  # (the bound is needed)
     assert np.array_equal(_bits(theirs["decoded"]), _bits(ours["decoded"][0]))
