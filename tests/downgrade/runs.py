@@ -12,6 +12,7 @@ import pytest
 
 import ir_tools
 from ir_tools.cli import main
+from ir_tools.runtime.verdict import check_model
 from tests.test_target import side_pythons
 
 #: Marks of a suite that runs OpenVINO 2023.0 beside the current one.
@@ -26,9 +27,29 @@ def migrate(model: Path, capsys: pytest.CaptureFixture[str], target: str = "2023
     out = model.with_name(f"{model.stem}_{target}.xml")
     assert main(["migrate", str(model), "--target", target, "-o", str(out)]) == 0
     printed = capsys.readouterr().out
-    errors = [d for d in ir_tools.check(out, target=target) if d.severity == "error"]
+    checked = check_model(out, target=target)
+    errors = [d for d in checked.diagnostics if d.severity == "error"]
     assert not errors, [str(d) for d in errors[:5]]
+    global _last_checked
+    _last_checked = (out, _stamp(out), checked.graph)
     return out, printed
+
+
+#: The file ``migrate`` wrote and checked last, as it was then, with its graph: ``migrated_runs`` runs that graph
+#: rather than read and check the file again (a large one takes seconds). One only: a worker runs many suites.
+_last_checked: tuple[Path, tuple[int, int], ir_tools.Graph] | None = None
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    found = path.stat()
+    return found.st_mtime_ns, found.st_size
+
+
+def _valid(path: Path) -> ir_tools.Graph:
+    """The graph of ``path``, read and checked, or as ``migrate`` checked it if the file is unchanged since."""
+    if _last_checked is not None and _last_checked[:2] == (path, _stamp(path)):
+        return _last_checked[2]
+    return ir_tools.read_valid(path)
 
 
 def migrated_for_2021_4(model: Path, label: str, count: int, capsys: pytest.CaptureFixture[str]) -> tuple[Path, str]:
@@ -64,7 +85,7 @@ def migrated_runs(model: Path, out: Path, inputs: dict[str, np.ndarray], release
     from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
 
     want = OpenVinoRunner(ir_tools.read_valid(model), ModelFiles(model, model.with_suffix(".bin"))).run(inputs)
-    migrated, files = ir_tools.read_valid(out), ModelFiles(out, out.with_suffix(".bin"))
+    migrated, files = _valid(out), ModelFiles(out, out.with_suffix(".bin"))
     runners = (*(ChildOpenVinoRunner(side_pythons()[release], migrated, files) for release in releases),
                OpenVinoRunner(migrated, files))
     return want, {runner.name: runner.run(inputs) for runner in runners}
