@@ -70,6 +70,7 @@ from tests.ops import (  # noqa: E402
     test_avg_pool_conformance,
     test_bitwise_conformance,
     test_cell_conformance,
+    test_colour_conformance,
     test_convolution_conformance,
     test_ctc_conformance,
     test_cum_sum_conformance,
@@ -114,6 +115,7 @@ from tests.ops import (  # noqa: E402
     test_support_kernels,
     test_topk_conformance,
     test_trigonometric_conformance,
+    test_unique_istft_conformance,
 )
 from tests.ops.conformance import Case, blur  # noqa: E402
 
@@ -363,6 +365,20 @@ def erfinv(rng: np.random.Generator) -> list[Recipe]:
     return out
 
 
+def colour(rng: np.random.Generator) -> list[Recipe]:
+    """NV12toRGB-8, NV12toBGR-8, I420toRGB-8 and I420toBGR-8 (ops/colour.py), u8, f32, f16 and f64, one input or
+    planes, on CPU (cases with special values left out as everywhere); RGBtoNV12-17 and BGRtoNV12-17 (rules alone:
+    the CPU plugin cannot compile them, ``rules_alone``), each single_plane value."""
+    out = recipes(test_colour_conformance.colour_cases(rng, 160, special=0.0, largest=8))
+    for i in range(16):
+        shape = (int(rng.integers(1, 3)), 2 * int(rng.integers(1, 5)), 2 * int(rng.integers(1, 5)), 3)
+        image = rng.integers(0, 256, shape).astype((np.uint8, np.float32)[i % 2])
+        op, single = ("RGBtoNV12", "BGRtoNV12")[i % 4 // 2], i % 8 < 4
+        out.append(Recipe([image], [True], lambda ns, op=op, single=single: NodeFactory("opset17").create(
+            op, ns[0].outputs(), {"single_plane": single})))
+    return out
+
+
 def search_scatter(rng: np.random.Generator) -> list[Recipe]:
     """SearchSorted-15 (ops/search_sorted.py), SliceScatter-15 (ops/scatter.py) and Col2Im-15 (ops/col2im.py), on
     CPU (cases with special values left out as everywhere)."""
@@ -413,6 +429,15 @@ def ctc(rng: np.random.Generator) -> list[Recipe]:
     return recipes(c for c in cases if all(np.isfinite(x).all() for x in c.inputs if x.dtype.kind == "f"))
 
 
+def unique_istft(rng: np.random.Generator) -> list[Recipe]:
+    """Unique-10 (ops/unique.py), flattened and along a Const axis, and ISTFT-16 (ops/fourier.py), f32 and f16, on
+    CPU: cases without special values (NaN, infinities), and no Unique whose zero's sign the CPU's std::sort picks."""
+    k = test_unique_istft_conformance
+    cases = [*k.unique_cases(rng, 120), *(k.istft_case(rng, 0.25) for _ in range(40))]
+    return recipes(c for c in cases if c.bits or c.what.startswith("ISTFT")
+                   if all(np.isfinite(x).all() for x in c.inputs if x.dtype.kind == "f"))
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
@@ -431,6 +456,8 @@ SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "promote_shift": promote_shift,
     "ctc": ctc,
     "search_scatter": search_scatter,
+    "colour": colour,
+    "unique_istft": unique_istft,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).
@@ -589,6 +616,34 @@ def capture(rs: list[Recipe], store: Store, tmp: Path, rng: np.random.Generator)
     return records
 
 
+def rules_alone(rs: list[Recipe], store: Store, tmp: Path) -> list[dict]:
+    """Of recipes the CPU plugin does not compile, those of an op with a rule and no kernel (RGBtoNV12-17: OpenVINO has
+    no CPU implementation nor evaluate): OpenVINO's inferred types, the model saved and read back without compiling it,
+    and the blurred variants of each."""
+    nodes, params = [], []
+    for i, r in enumerate(rs):
+        node, ps = instantiate(r, f"r{i}", {})
+        nodes.append(node)
+        params += ps
+    path = tmp / "rules_alone.xml"
+    ov.save_model(ov.Model([o for n in nodes for o in n.outputs()], params, "rules"), str(path), compress_to_fp16=False)
+    layers = {layer.name: layer for layer in read_ir(path).layers()}
+    records, rng = [], np.random.default_rng(SEED)
+    for node in nodes:
+        layer = layers[node.get_friendly_name()]
+        spec = lookup(layer.type, layer.version)
+        if spec is None or spec.infer is None or spec.kernel is not None:
+            continue
+        records.append({"op": layer.type, "version": layer.version, "attrs": layer.attrs,
+                        "inputs": [[v.get_element_type().get_type_name(), dims(v.get_partial_shape()), source_of(v),
+                                    None] for v in node.input_values()],
+                        "outputs": [[o.get_element_type().get_type_name(), dims(o.get_partial_shape()), None]
+                                    for o in node.outputs()]})
+        records += blurred(node, layer.type, layer.attrs, [None] * node.get_input_size(), spec.value_inputs, store,
+                           rng)
+    return records
+
+
 def exact_subnormals(spec: OpSpec, layer: Layer, ins: list[np.ndarray]) -> bool:
     """Whether the exact result (our kernel's) holds f32 subnormals; False where our kernel refuses the case (the
     test then says so)."""
@@ -691,6 +746,7 @@ def main(only: list[str]) -> None:
                 compiled = [r for r in rs if compiles(r)]
                 print(f"{source}: {len(rs) - len(compiled)} case(s) not compiled by this CPU, left out")
                 records = capture(compiled, store, Path(tmp), np.random.default_rng(SEED))
+                records += rules_alone([r for r in rs if all(r is not c for c in compiled)], store, Path(tmp))
         meta = {"openvino": version("openvino"), "build": ov.get_version(), "seed": SEED, "cases": records}
         np.savez_compressed(OUT / f"{source}.npz", cases=np.array(json.dumps(meta, separators=(",", ":"))),
                             **store.arrays())

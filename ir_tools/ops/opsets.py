@@ -10,8 +10,8 @@ openvino 2026.4.1:
 - Versions are matched exactly ("Opset8", "opset08" and "8" are not opset8).
 - Types are matched case-insensitively ("avgpool" is AvgPool), except Const, which must be
   spelled exactly so ("const" is no type OpenVINO knows).
-- opset17 holds Parameter, Convert, ShapeOf and ErfInv among the ops modelled here, but not Const, Result or the
-  others: their opset17 spellings are refused.
+- opset17 holds Parameter, Convert, ShapeOf, ErfInv, RGBtoNV12 and BGRtoNV12 among the ops modelled here, but not
+  Const, Result or the others: their opset17 spellings are refused.
 - A few layers are created from another opset than the one written (``read_opset``, from OpenVINO's
   IR deserializer): the experimental ops added to opset6 when written ``version="experimental"`` or
   ``"extension"``, and MVN, ROIPooling and ReorgYolo written ``opset1`` (from opset2); each type in
@@ -33,6 +33,7 @@ from . import (
     bitwise,
     broadcast,
     col2im,
+    colour,
     concat,
     control_flow,
     convolution,
@@ -74,6 +75,7 @@ from . import (
     state,
     topk,
     transpose,
+    unique,
 )
 from .spec import OpSpec
 
@@ -170,6 +172,12 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (shape_of.SHAPE_OF_1, 1, 2),
     (shape_of.SHAPE_OF_3, 3, MAX_OPSET),
     (erfinv.ERFINV_17, 17, MAX_OPSET),
+    (colour.NV12_TO_RGB_8, 8, 16),
+    (colour.NV12_TO_BGR_8, 8, 16),
+    (colour.I420_TO_RGB_8, 8, 16),
+    (colour.I420_TO_BGR_8, 8, 16),
+    (colour.RGB_TO_NV12_17, 17, MAX_OPSET),
+    (colour.BGR_TO_NV12_17, 17, MAX_OPSET),
     (broadcast.BROADCAST_1, 1, 2),
     (broadcast.BROADCAST_3, 3, 16),
     (broadcast.TILE_1, 1, 16),
@@ -181,7 +189,9 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (fourier.RDFT_9, 9, 16),
     (fourier.IRDFT_9, 9, 16),
     (fourier.STFT_15, 15, 16),
+    (fourier.ISTFT_16, 16, 16),
     (non_zero.NON_ZERO_3, 3, 16),
+    (unique.UNIQUE_10, 10, 16),
     (nms.NMS_1, 1, 2),
     (nms.NMS_3, 3, 3),
     (nms.NMS_4, 4, 4),
