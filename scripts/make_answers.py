@@ -74,7 +74,9 @@ from tests.ops import (  # noqa: E402
     test_convolution_conformance,
     test_ctc_conformance,
     test_cum_sum_conformance,
+    test_deformable_conformance,
     test_detection_conformance,
+    test_detectron_conformance,
     test_einsum_conformance,
     test_elementwise_conformance,
     test_embedding_conformance,
@@ -93,10 +95,12 @@ from tests.ops import (  # noqa: E402
     test_maxpool_conformance,
     test_movement_blocks_conformance,
     test_nms_conformance,
+    test_nms_multiclass_conformance,
     test_non_zero_conformance,
     test_normalization_conformance,
     test_one_hot_conformance,
     test_promote_shift_conformance,
+    test_proposals_conformance,
     test_recurrent_conformance,
     test_reduction_conformance,
     test_roi_align_conformance,
@@ -111,6 +115,7 @@ from tests.ops import (  # noqa: E402
     test_small_ops_conformance,
     test_softmax_conformance,
     test_space_depth_conformance,
+    test_sparse_grouped_conformance,
     test_state_conformance,
     test_support_kernels,
     test_topk_conformance,
@@ -309,6 +314,26 @@ def nms(rng: np.random.Generator) -> list[Recipe]:
     return recipes(filter(alike, test_nms_conformance.kernel_cases(rng, 60))) + recipes(legacy)
 
 
+def proposals(rng: np.random.Generator) -> list[Recipe]:
+    """Proposal-1, Proposal-4, GenerateProposals-9, ExperimentalDetectronGenerateProposalsSingleImage-6 and
+    ExperimentalDetectronDetectionOutput-6 (ops/proposals.py), on CPU: Proposal-4 only where every row is kept (CPU
+    leaves the scores of the rows after the kept ones unwritten)."""
+    k = test_proposals_conformance
+    return recipes([*(k.proposal_case(rng, i, small=True) for i in range(60)),
+                    *(k.generate_case(rng, i, small=True) for i in range(30)),
+                    *(k.detectron_case(rng, i, small=True) for i in range(30)),
+                    *(k.output_case(rng, i, small=True) for i in range(30))])
+
+
+def nms_multiclass(rng: np.random.Generator) -> list[Recipe]:
+    """MatrixNms-8 and MulticlassNms-8/-9 (ops/nms_multiclass.py), with and without roisnum, and NMSRotated-13
+    (ops/nms.py), on CPU."""
+    cases = test_nms_multiclass_conformance.kernel_cases(rng, 20, 30, 20)
+    for case in cases[:20]:  # (MatrixNms's scores a Const: CPU fails where none is a candidate, on zeros)
+        case.consts = [1]
+    return recipes(cases)
+
+
 def roi_align(rng: np.random.Generator) -> list[Recipe]:
     """ROIAlign-3 and ROIAlign-9 (ops/roi_align.py), every mode and aligned_mode, on CPU."""
     return recipes(test_roi_align_conformance.kernel_cases(rng, 6))
@@ -319,6 +344,12 @@ def roi_pooling(rng: np.random.Generator) -> list[Recipe]:
     mode, on CPU."""
     return recipes(test_roi_pooling_conformance.amp_cases(rng, 26) + test_roi_pooling_conformance.roi_cases(rng, 8)
                    + test_roi_pooling_conformance.ps_cases(rng, 8))
+
+
+def deformable(rng: np.random.Generator) -> list[Recipe]:
+    """DeformableConvolution-1 and -8 (with and without a mask and bilinear pad) and DeformablePSROIPooling-1 (with and
+    without offsets), ops/deformable.py, on CPU."""
+    return recipes(test_deformable_conformance.dc_cases(rng, 30) + test_deformable_conformance.ps_cases(rng, 16))
 
 
 def binary(rng: np.random.Generator) -> list[Recipe]:
@@ -348,6 +379,13 @@ def fourier(rng: np.random.Generator) -> list[Recipe]:
     """DFT-7, IDFT-7, RDFT-9, IRDFT-9 and STFT-15 (ops/fourier.py), f32 and f16, on CPU."""
     k = test_fourier_conformance
     return recipes(k.fourier_cases(rng, 120)) + recipes(k.stft_case(rng, 0.2) for _ in range(40))
+
+
+def detectron(rng: np.random.Generator) -> list[Recipe]:
+    """ExperimentalDetectron's PriorGridGenerator, ROIFeatureExtractor and TopKROIs (ops/detectron.py) and
+    ROIAlignRotated-15 (ops/roi_align.py), on CPU: cases without special values."""
+    cases = [*test_detectron_conformance.kernel_cases(rng, 16), *test_roi_align_conformance.rotated_cases(rng, 16)]
+    return recipes(c for c in cases if all(np.isfinite(x).all() for x in c.inputs if x.dtype.kind == "f"))
 
 
 def erfinv(rng: np.random.Generator) -> list[Recipe]:
@@ -438,6 +476,25 @@ def unique_istft(rng: np.random.Generator) -> list[Recipe]:
                    if all(np.isfinite(x).all() for x in c.inputs if x.dtype.kind == "f"))
 
 
+def sparse_grouped(rng: np.random.Generator) -> list[Recipe]:
+    """SparseFillEmptyRows-16 (ops/sparse.py), on CPU: cases without special values nor f64 values (which the CPU
+    rounds to f32), places crowded (std::sort's order) or not; GroupedMatMul-17 (ops/matmul.py, a rule alone: the
+    CPU plugin cannot compile it, ``rules_alone``), 3D x 3D and 2D x 3D with i32 or i64 offsets."""
+    k = test_sparse_grouped_conformance
+    cases = [*k.sparse_cases(rng, 60), *k.sparse_cases(rng, 8, crowded=True)]
+    out = recipes(c for c in cases if c.inputs[0].dtype != np.float64
+                  if all(np.isfinite(x).all() for x in c.inputs if x.dtype.kind == "f"))
+    for i in range(12):
+        g, m, n, k_ = (int(v) for v in rng.integers(1, 5, 4))
+        a = rng.standard_normal((g, m, k_) if i % 2 else (g * m, k_)).astype(np.float32)
+        w = rng.standard_normal((g, n, k_)).astype(np.float32)
+        offsets = (np.arange(1, g + 1) * m).astype((np.int32, np.int64)[i // 2 % 2])
+        inputs = [a, w] if i % 2 else [a, w, offsets]
+        out.append(Recipe(inputs, [True] * len(inputs), lambda ns: NodeFactory("opset17").create(
+            "GroupedMatMul", [x.output(0) for x in ns], {})))
+    return out
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
@@ -447,7 +504,9 @@ SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "fourier": fourier,
     "fake_convert": fake_convert,
     "erfinv": erfinv,
+    "detectron": detectron,
     "roi_pooling": roi_pooling,
+    "deformable": deformable,
     "detection": detection,
     "embedding": embedding,
     "small_ops": small_ops,
@@ -458,6 +517,9 @@ SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "search_scatter": search_scatter,
     "colour": colour,
     "unique_istft": unique_istft,
+    "sparse_grouped": sparse_grouped,
+    "nms_multiclass": nms_multiclass,
+    "proposals": proposals,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).

@@ -291,28 +291,36 @@ def _forward_rule(grouped: bool, binary: bool = False):
         _check_data_rank(data, binary)
         if grouped:
             _check_ranks(data, filters, extra)
-        strides, dilations, _, _, _ = _check_attrs(a, ns, backprop=False)
-        pb, pe = forward_pads(a, data, filters, ns)
+        out = forward_spatial(a, data, filters, ns)
         batch = DYNAMIC if data is None else data[0]
         if grouped:
             channels = _groups_channels(data, filters, 2, 1)
         else:
             channels = DYNAMIC if filters is None else filters[0]
-        out = []
-        kernels = _spatial_dims(filters, ns, "filters")
-        for i, (d, k) in enumerate(zip(_spatial_dims(data, ns, "data"), kernels, strict=True)):
-            if a.auto_pad in ("same_upper", "same_lower"):
-                out.append(to_dim(_ceil_div(d, strides[i])))
-                continue
-            padded = dadd(d, (pb[i] + pe[i], pb[i] + pe[i]))
-            kd = _dilated(k, dilations[i])
-            if is_static(padded) and is_static(kd) and kd[0] > padded[0]:
-                raise OpValidationError(f"the dilated kernel {kd[0]} is larger than the padded input {padded[0]} "
-                                        f"on spatial axis {i}")
-            out.append(to_dim(dadd(_floor_div(dsub(padded, kd), strides[i]), ONE)))
         return [TensorType(et, (batch, channels, *out))]
 
     return infer
+
+
+def forward_spatial(a: ConvolutionAttrs, data: Shape, filters: Shape, ns: int) -> list[Dim]:
+    """A forward convolution's output spatial dims (rule 4): ``a``'s lists checked against ``ns`` axes
+    (``_check_attrs``), the pads resolved, each axis in interval arithmetic; a static dilated kernel larger than a
+    static padded input is refused. (DeformableConvolution, ops/deformable.py, shares it.)"""
+    strides, dilations, _, _, _ = _check_attrs(a, ns, backprop=False)
+    pb, pe = forward_pads(a, data, filters, ns)
+    out = []
+    kernels = _spatial_dims(filters, ns, "filters")
+    for i, (d, k) in enumerate(zip(_spatial_dims(data, ns, "data"), kernels, strict=True)):
+        if a.auto_pad in ("same_upper", "same_lower"):
+            out.append(to_dim(_ceil_div(d, strides[i])))
+            continue
+        padded = dadd(d, (pb[i] + pe[i], pb[i] + pe[i]))
+        kd = _dilated(k, dilations[i])
+        if is_static(padded) and is_static(kd) and kd[0] > padded[0]:
+            raise OpValidationError(f"the dilated kernel {kd[0]} is larger than the padded input {padded[0]} "
+                                    f"on spatial axis {i}")
+        out.append(to_dim(dadd(_floor_div(dsub(padded, kd), strides[i]), ONE)))
+    return out
 
 
 def _binary_cpu_refuses(a: BinaryConvolutionAttrs, inputs: Sequence[TensorType], values) -> str | None:

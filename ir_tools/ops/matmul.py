@@ -1,5 +1,5 @@
 """MatMul-1 (OpenVINO's v0::MatMul, in opset1 to opset16) and Einsum-7 (opset7 to opset16): shape rules
-and reference kernels.
+and reference kernels. GroupedMatMul-17 (opset17 only): a shape rule alone.
 
 The shape rules are OpenVINO's matmul_shape_inference.hpp and einsum_shape_inference.hpp; checked with
 the kernels by tests/ops/test_matmul_conformance.py and tests/ops/test_einsum_conformance.py. Measured
@@ -25,6 +25,15 @@ on openvino 2026.4.1, beyond the specification:
   dynamic-rank input with "..." gives a dynamic rank at once when the output has "..." (inputs after
   it are not checked). Only boolean inputs are refused; the types must be equal, a dynamic one passes
   and the output takes input 0's. CPU computes integers through f32 as MatMul (the kernel wraps).
+- GroupedMatMul-17 (Mixture of Experts): mat_a, mat_b and optional offsets, no attributes. mat_a [G, M, K] and mat_b
+  [G, N, K] give [G, M, N] (G and K merged, each group's A times its B transposed); mat_a [T, K], mat_b [G, N, K] and
+  offsets (cumulative end rows of the groups) give [T, N], where offsets must be given. Other ranks (2D x 2D, which
+  OpenVINO's later sources add, 3D x 2D, 1-D) are refused, a dynamic rank of either matrix gives a dynamic rank at
+  once. offsets must be i32, i64 or dynamic and of rank 1 or dynamic rank (its length is not checked against G, a
+  [0] one passes); in the 3D x 3D case its type is checked but not its rank. The matrices' element types merge (any
+  type, boolean too). OpenVINO 2026.4.1 has no evaluate for it and its CPU plugin cannot compile it ("Cannot fallback
+  on ngraph reference implementation"): there is no kernel to check one against, so none here, and ``check`` refuses
+  the layer (``cpu_refuses``).
 """
 
 from __future__ import annotations
@@ -40,7 +49,8 @@ import numpy as np
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim
+from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim, merge_elements
+from .core import NoAttrs
 from .rounding import SQUARE_SLACK, accumulation, gamma, is_exact, output_rounding, scaled_squares, square_scale
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
@@ -472,3 +482,43 @@ _EINSUM_ROUNDING.statistical = _einsum_rounding(True)  # type: ignore[attr-defin
 
 EINSUM_7 = OpSpec("Einsum", "Einsum-7", EinsumAttrs, (1, 1 << 30), 1, _einsum, _run_einsum,
                   rounding=_EINSUM_ROUNDING)
+
+
+# --- GroupedMatMul ------------------------------------------------------------------------------------
+
+
+def _grouped(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """OpenVINO's GroupedMatMul-17 inference (the module's docstring): [G, M, N] of 3D x 3D, [T, N] of 2D x 3D."""
+    x, w = inputs[:2]
+    element = merge_elements(x.element, w.element, "mat_a and mat_b")
+    offsets = inputs[2] if len(inputs) > 2 else None
+    if offsets is not None and offsets.element not in (None, "i32", "i64"):
+        raise OpValidationError(f"offsets of element type {offsets.element}: it must be i32 or i64")
+    if x.shape is None or w.shape is None:
+        return [TensorType(element, None)]
+    ranks = (len(x.shape), len(w.shape))
+    if ranks not in ((3, 3), (2, 3)):
+        raise OpValidationError(f"mat_a of rank {ranks[0]} and mat_b of rank {ranks[1]}: GroupedMatMul takes 2D x 3D "
+                                "and 3D x 3D")
+    if merge_dim(x.shape[-1], w.shape[2]) is None:
+        raise OpValidationError(f"mat_a's inner dim {x.shape[-1]} does not match mat_b's {w.shape[2]}")
+    if ranks == (3, 3):
+        groups = merge_dim(x.shape[0], w.shape[0])
+        if groups is None:
+            raise OpValidationError(f"mat_a's groups {x.shape[0]} do not match mat_b's {w.shape[0]}")
+        return [TensorType(element, (groups, x.shape[1], w.shape[1]))]
+    if offsets is None:
+        raise OpValidationError("GroupedMatMul of a 2D mat_a needs the offsets input")
+    if offsets.shape is not None and len(offsets.shape) != 1:
+        raise OpValidationError(f"offsets of rank {len(offsets.shape)}: it must be 1-D")
+    return [TensorType(element, (x.shape[0], w.shape[1]))]
+
+
+def _no_grouped_kernel(a: NoAttrs, inputs: Sequence[TensorType], values) -> str:
+    return ("OpenVINO 2026.4.1's CPU plugin has no GroupedMatMul (\"Cannot fallback on ngraph reference "
+            "implementation\": it has no evaluate either)")
+
+
+#: A shape rule alone: OpenVINO can compute it nowhere (so compare has nothing to check a kernel against).
+GROUPED_MATMUL_17 = OpSpec("GroupedMatMul", "GroupedMatMul-17", NoAttrs, (2, 3), 1, _grouped,
+                           cpu_refuses=_no_grouped_kernel)

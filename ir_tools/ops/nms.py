@@ -1,5 +1,5 @@
-"""NonMaxSuppression-5 and -9 (attributes, shape rule, reference kernel, rounding rule) and the shape rules of
-NonMaxSuppression-1, -3 and -4.
+"""NonMaxSuppression-5 and -9 and NMSRotated-13 (attributes, shape rule, reference kernel, rounding rule) and the
+shape rules of NonMaxSuppression-1, -3 and -4.
 
 Checked against the installed openvino (shape rules and CPU kernel) by tests/ops/test_nms_conformance.py. Measured on
 OpenVINO 2026.4.1, beyond the specification:
@@ -55,6 +55,24 @@ OpenVINO 2026.4.1, beyond the specification:
   scores[1]'s interval) are static, else [?, 3]; -4 infers [min(N, max) * B * C, 3] (B and C scores' upper bounds)
   where both ranks are static, N static and max known, else [?, 3]. No kernel: CPU's output of -1 and -3 is not of
   the inferred shape (12 rows where [6, 3] is inferred: max per class, not in all).
+- NMSRotated-13 (opset13..16; tests/ops/test_nms_multiclass_conformance.py): five inputs, boxes [B, N, 5] of
+  [x_center, y_center, width, height, angle]; inference as NonMaxSuppression-9's with boxes[2] compatible with 5,
+  inputs 0, 1, 3 and 4 of any real type (f64 too) or a dynamic one, input 2 of an integer type or a dynamic one (not
+  boolean, not a float); attributes sort_result_descending, output_type (i64 or i32) and clockwise. CPU runs its
+  C++ code (no JIT kernel), in f32, and reads max_output_boxes_per_class and the thresholds as NonMaxSuppression-9
+  does. Candidates score above score_threshold, by score, equal scores by index; a candidate of area w h 0 or less
+  is kept unless iou_threshold is below 0 (then, after the first, suppressed), else it is suppressed where its IoU
+  with a box selected before it in the class is above iou_threshold (strictly: NonMaxSuppression-9's is at least; a
+  NaN IoU never suppresses). The rotated IoU, bit for bit as CPU's f32 arithmetic: the corners from the box's
+  centre, its size and cos and sin of the angle (negated where not clockwise; glibc's cosf and sinf, correctly
+  rounded: f64 rounded to f32 here) times 0.5; the intersection polygon's points (each edge pair's crossing where
+  the 2x2 determinant is above 1e-14 and both parameters in [0, 1], then each box's corners within the other by
+  projections on its first and last edges), 0 for two points or fewer; their convex hull by Graham's scan (the
+  lowest point, then the rest sorted by std::sort, at most 16 points an insertion sort, by a comparator counting
+  cross products below 1e-6 as ties broken by distance; a point at distance 1e-8 or less dropped; a turn of 0 or
+  more popped) and its area as a fan of |cross products| halved; IoU intersection / ((area_a + area_b) -
+  intersection), 0 where the selected box's area is 0 or less. More than 16 intersection points (boxes sharing
+  edges) the kernel refuses: std::sort then partitions by a comparator that is no strict order.
 - Not copied from CPU: where max_output_boxes_per_class is 0 (and the output shapes are static) or boxes or scores
   hold no element, CPU leaves valid_outputs unwritten (whatever the memory held); the kernel gives 0.
 """
@@ -69,6 +87,7 @@ from functools import cache
 import numpy as np
 
 from ..base.dims import Dim
+from ..base.dtypes import INTEGER_TYPES, REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .core import ELEMENT
@@ -77,7 +96,7 @@ from .intervals import ANY, Iv, canon, compatible, dmul, guarded, is_static, iv,
 from .rounding import EXACT, any_differs
 from .spec import OpSpec, TensorType
 
-_FLOATS = ("f32", "f16", "bf16")
+NMS_FLOATS = ("f32", "f16", "bf16")
 _INPUT_NAMES = ("boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold",
                 "soft_nms_sigma")
 
@@ -87,6 +106,13 @@ class NmsAttrs:
     box_encoding: str = A.attr("box_encoding", A.enum("corner", "center"), "corner")
     sort_result_descending: bool = A.attr("sort_result_descending", A.BOOL, True)
     output_type: str = A.attr("output_type", A.enum("i64", "i32"), "i64")
+
+
+@dataclass(frozen=True, slots=True)
+class NmsRotatedAttrs:
+    sort_result_descending: bool = A.attr("sort_result_descending", A.BOOL, True)
+    output_type: str = A.attr("output_type", A.enum("i64", "i32"), "i64")
+    clockwise: bool = A.attr("clockwise", A.BOOL, True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,38 +161,53 @@ def _max_boxes(value: np.ndarray) -> int:
     return int(flat[:1].astype(np.int64)[0])
 
 
-def _dims_agree(boxes: TensorType, scores: TensorType) -> None:
-    """Batch dims and box dims compatible where both ranks are static, boxes[2] compatible with 4."""
+def _dims_agree(boxes: TensorType, scores: TensorType, coordinates: int = 4) -> None:
+    """Batch dims and box dims compatible where both ranks are static, boxes[2] compatible with ``coordinates``."""
     if boxes.shape is not None and scores.shape is not None:
         if not compatible(iv(boxes.shape[0]), iv(scores.shape[0])):
             raise OpValidationError(f"boxes' batch dim {boxes.shape[0]} and scores' {scores.shape[0]} differ")
         if not compatible(iv(boxes.shape[1]), iv(scores.shape[2])):
             raise OpValidationError(f"boxes hold {boxes.shape[1]} boxes, scores {scores.shape[2]}")
-    if boxes.shape is not None and not compatible(iv(boxes.shape[2]), (4, 4)):
-        raise OpValidationError(f"boxes' last dim is {boxes.shape[2]}: it must be 4")
+    if boxes.shape is not None and not compatible(iv(boxes.shape[2]), (coordinates, coordinates)):
+        raise OpValidationError(f"boxes' last dim is {boxes.shape[2]}: it must be {coordinates}")
 
 
 def _nms(a: NmsAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
     """NonMaxSuppression-5's and -9's (module doc)."""
+    for j in (0, 1, 3, 4, 5):
+        element = inputs[j].element if j < len(inputs) else None
+        if element is not None and element not in NMS_FLOATS:
+            raise OpValidationError(f"{_INPUT_NAMES[j]} of element type {element}: it must be f32, f16 or bf16")
+    return _selected(a, inputs, values, 4)
+
+
+def _selected(a: NmsAttrs, inputs: Sequence[TensorType], values, coordinates: int) -> list[TensorType]:
+    """The outputs of NonMaxSuppression-9 and NMSRotated-13 (boxes of ``coordinates`` values)."""
     boxes, scores = inputs[0], inputs[1]
     _rank3(boxes, "boxes")
     _rank3(scores, "scores")
     for j in range(2, len(inputs)):
         _one_element(inputs[j], _INPUT_NAMES[j])
-    _dims_agree(boxes, scores)
+    _dims_agree(boxes, scores, coordinates)
     count = ANY
     if boxes.shape is not None and scores.shape is not None:
         if len(values) > 2 and values[2] is not None:
             most = min(-1 if boxes.shape[1].hi is None else boxes.shape[1].hi, _max_boxes(values[2]))
             count = ANY if most < 0 else canon(0, most)
         count = dmul(dmul(count, _upper(scores.shape[0])), _upper(scores.shape[1]))
-    for j in (0, 1, 3, 4, 5):
-        element = inputs[j].element if j < len(inputs) else None
-        if element is not None and element not in _FLOATS:
-            raise OpValidationError(f"{_INPUT_NAMES[j]} of element type {element}: it must be f32, f16 or bf16")
     selected = (to_dim(count), Dim(3, 3))
     return [TensorType(a.output_type, selected), TensorType("f32", selected),
             TensorType(a.output_type, (Dim(1, 1),))]
+
+
+def _nms_rotated(a: NmsRotatedAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """NMSRotated-13's: NonMaxSuppression-9's with boxes of 5 values, its 5 inputs of a real (2: an integral) type or
+    a dynamic one."""
+    for j, t in enumerate(inputs):
+        if t.element is not None and t.element not in (INTEGER_TYPES if j == 2 else REAL_TYPES):
+            raise OpValidationError(f"{_INPUT_NAMES[j]} of element type {t.element}: it must be "
+                                    + ("an integer type" if j == 2 else "a floating-point type"))
+    return _selected(a, inputs, values, 5)
 
 
 def _legacy_checks(inputs: Sequence[TensorType]) -> None:
@@ -343,6 +384,12 @@ def _soft(order: np.ndarray, scores: np.ndarray, corners, areas, scale: np.float
     return selected
 
 
+def by_score(s: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The candidates (indices where ``keep``) by score descending, equal scores by index, as CPU sorts them."""
+    at = np.flatnonzero(keep)
+    return at[np.argsort(-s[at], kind="stable")]
+
+
 def _scalar(args: Sequence[np.ndarray], j: int, default: float) -> np.float32:
     if len(args) <= j:
         return _F32(default)
@@ -372,13 +419,7 @@ def run_nms(a: NmsAttrs, args: Sequence[np.ndarray], isa: str | None = None) -> 
     """Per batch and class, the boxes NMS keeps (module doc), as rows [batch, class, box]; soft NMS as CPU computes
     it at ``isa`` (one of ``ISAS``; by default ``cpu_isa()``, this machine's)."""
     isa = isa or cpu_isa()
-    boxes, scores = np.asarray(args[0]).astype(_F32), np.asarray(args[1]).astype(_F32)
-    if boxes.ndim != 3 or boxes.shape[2] != 4 or scores.ndim != 3 or scores.shape[0] != boxes.shape[0] or \
-            scores.shape[2] != boxes.shape[1]:
-        raise OpValidationError(f"boxes {list(boxes.shape)} and scores {list(scores.shape)}: expected [B, N, 4] and "
-                                "[B, C, N]")
-    if not np.all(np.isfinite(boxes)):
-        raise OpValidationError("boxes hold NaN or an infinity (CPU's min and max then pick by operand order)")
+    boxes, scores = _boxes_and_scores(args, 4)
     most = min(_max_per_class(args), boxes.shape[1])
     iou_threshold, score_threshold = _scalar(args, 3, 0.0), _scalar(args, 4, 0.0)
     sigma = _scalar(args, 5, 0.0)
@@ -389,13 +430,30 @@ def run_nms(a: NmsAttrs, args: Sequence[np.ndarray], isa: str | None = None) -> 
         areas = (corners[2] - corners[0]) * (corners[3] - corners[1])
         for c in range(scores.shape[1]):
             s = scores[b, c]
-            candidates = np.flatnonzero(s > score_threshold)
-            order = candidates[np.argsort(-s[candidates], kind="stable")]
+            order = by_score(s, s > score_threshold)
             if scale == 0:
                 kept = [(box, s[box]) for box in _hard(order, corners, areas, iou_threshold, most)]
             else:
                 kept = _soft(order, s, corners, areas, scale, score_threshold, most, isa)
             rows += [(score, b, c, box) for box, score in kept]
+    return _outputs(a, rows)
+
+
+def _boxes_and_scores(args: Sequence[np.ndarray], coordinates: int) -> tuple[np.ndarray, np.ndarray]:
+    """boxes [B, N, coordinates] and scores [B, C, N] in f32 (as CPU converts f16 and bf16); boxes finite."""
+    boxes, scores = np.asarray(args[0]).astype(_F32), np.asarray(args[1]).astype(_F32)
+    if boxes.ndim != 3 or boxes.shape[2] != coordinates or scores.ndim != 3 or scores.shape[0] != boxes.shape[0] \
+            or scores.shape[2] != boxes.shape[1]:
+        raise OpValidationError(f"boxes {list(boxes.shape)} and scores {list(scores.shape)}: expected "
+                                f"[B, N, {coordinates}] and [B, C, N]")
+    if not np.all(np.isfinite(boxes)):
+        raise OpValidationError("boxes hold NaN or an infinity (CPU's min and max then pick by operand order)")
+    return boxes, scores
+
+
+def _outputs(a: NmsAttrs, rows: list[tuple[float, int, int, int]]) -> list[np.ndarray]:
+    """rows (score, batch, class, box), in selection order, as CPU outputs them (sorted where
+    ``sort_result_descending``)."""
     if a.sort_result_descending:
         rows.sort(key=lambda r: (-r[0], r[1], r[2], r[3]))
     index_type = np.int64 if a.output_type == "i64" else np.int32
@@ -404,7 +462,136 @@ def run_nms(a: NmsAttrs, args: Sequence[np.ndarray], isa: str | None = None) -> 
     return [indices, selected_scores, np.array([len(rows)], index_type)]
 
 
-def _nms_rounding(kernel, a: NmsAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+# --- NMSRotated-13 --------------------------------------------------------------------------------------------------
+
+_TWO = _F32(2)
+
+
+def _vertices(box: np.ndarray, clockwise: bool) -> np.ndarray:
+    """CPU's corners of a rotated box [xc, yc, w, h, angle] in f32: cos and sin of the angle (negated where not
+    ``clockwise``) as glibc's cosf and sinf (correctly rounded), halved; [4, 2]."""
+    x, y, w, h, angle = box
+    theta = angle if clockwise else -angle
+    cos, sin = _F32(np.cos(np.float64(theta))) * _HALF, _F32(np.sin(np.float64(theta))) * _HALF
+    p0 = ((x - sin * h) - cos * w, (y + cos * h) - sin * w)
+    p1 = ((x + sin * h) - cos * w, (y - cos * h) - sin * w)
+    return np.array([p0, p1, (_TWO * x - p0[0], _TWO * y - p0[1]), (_TWO * x - p1[0], _TWO * y - p1[1])], _F32)
+
+
+def _cross(a, b) -> np.float32:
+    return a[0] * b[1] - b[0] * a[1]
+
+
+def _dot(a, b) -> np.float32:
+    return a[0] * b[0] + a[1] * b[1]
+
+
+def _inside(points: np.ndarray, rect: np.ndarray) -> list[np.ndarray]:
+    """The ``points`` within ``rect`` by CPU's projections on its first and last edges."""
+    ab, da = rect[1] - rect[0], rect[0] - rect[3]
+    ab_ab, ad_ad = _dot(ab, ab), _dot(da, da)
+    found = []
+    for p in points:
+        ap = p - rect[0]
+        on_ab, on_ad = _dot(ap, ab), -_dot(ap, da)
+        if on_ab >= 0 and on_ad >= 0 and on_ab <= ab_ab and on_ad <= ad_ad:
+            found.append(p)
+    return found
+
+
+def _intersections(p1: np.ndarray, p2: np.ndarray) -> list[np.ndarray]:
+    """CPU's points of the intersection of two rotated rectangles: edge crossings, then each one's corners within
+    the other (duplicates kept)."""
+    v1, v2 = np.roll(p1, -1, axis=0) - p1, np.roll(p2, -1, axis=0) - p2
+    found = []
+    for i in range(4):
+        for j in range(4):
+            det = _cross(v2[j], v1[i])
+            if abs(det) <= _F32(1e-14):
+                continue
+            v12 = p2[j] - p1[i]
+            t1, t2 = _cross(v2[j], v12) / det, _cross(v1[i], v12) / det
+            if _F32(0) <= t1 <= _F32(1) and _F32(0) <= t2 <= _F32(1):
+                found.append(p1[i] + v1[i] * t1)
+    return found + _inside(p1, p2) + _inside(p2, p1)
+
+
+def _hull_area(points: list[np.ndarray]) -> np.float32:
+    """CPU's convex hull (Graham's scan: its std::sort of at most 16 points, an insertion sort, by a comparator of a
+    1e-6 tolerance) and the area of the polygon, in f32."""
+    start = min(range(len(points)), key=lambda i: (points[i][1], points[i][0]))
+    q = [p - points[start] for p in points]
+    q[0], q[start] = q[start], q[0]
+
+    def before(a, b) -> bool:
+        turn = _cross(a, b)
+        return _dot(a, a) < _dot(b, b) if abs(turn) < _F32(1e-6) else turn > 0
+
+    for i in range(2, len(q)):  # (libstdc++'s __insertion_sort of q[1:])
+        value = q[i]
+        if before(value, q[1]):
+            q[2:i + 1] = q[1:i]
+            q[1] = value
+            continue
+        k = i
+        while before(value, q[k - 1]):
+            q[k] = q[k - 1]
+            k -= 1
+        q[k] = value
+    k = next((k for k in range(1, len(q)) if _dot(q[k], q[k]) > _F32(1e-8)), len(q))
+    if k == len(q):
+        return _F32(0)
+    hull = [q[0], q[k]]
+    for p in q[k + 1:]:
+        while len(hull) > 1 and _cross(p - hull[-2], hull[-1] - hull[-2]) >= 0:
+            hull.pop()
+        hull.append(p)
+    area = _F32(0)
+    for i in range(1, len(hull) - 1):
+        area = area + abs(_cross(hull[i] - hull[0], hull[i + 1] - hull[0]))
+    return area / _TWO
+
+
+def _rotated_iou(vertices: np.ndarray, area: np.float32, other: np.ndarray, clockwise: bool) -> np.float32:
+    """CPU's IoU of a candidate (its ``vertices`` and ``area``) with a selected box, in f32."""
+    other_area = other[2] * other[3]
+    if other_area <= 0:
+        return _F32(0)
+    points = _intersections(vertices, _vertices(other, clockwise))
+    if len(points) > 16:
+        raise OpValidationError("two rotated boxes of more than 16 intersection points (touching edges): CPU's "
+                                "std::sort then partitions them by a comparator that is no strict order")
+    inter = _hull_area(points) if len(points) > 2 else _F32(0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return inter / ((area + other_area) - inter)
+
+
+def run_nms_rotated(a: NmsRotatedAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """NMSRotated-13's CPU outputs (module doc)."""
+    boxes, scores = _boxes_and_scores(args, 5)
+    most = min(_max_per_class(args), boxes.shape[1])
+    iou_threshold, score_threshold = _scalar(args, 3, 0.0), _scalar(args, 4, 0.0)
+    rows: list[tuple[float, int, int, int]] = []
+    for b in range(boxes.shape[0] if most else 0):
+        for c in range(scores.shape[1]):
+            s = scores[b, c]
+            selected: list[int] = []
+            for box in by_score(s, s > score_threshold):
+                if len(selected) == most:
+                    break
+                area = boxes[b, box, 2] * boxes[b, box, 3]
+                if area > 0:
+                    vertices = _vertices(boxes[b, box], a.clockwise)
+                    if any(_rotated_iou(vertices, area, boxes[b, j], a.clockwise) > iou_threshold for j in selected):
+                        continue
+                elif selected and _F32(0) > iou_threshold:
+                    continue
+                selected.append(int(box))
+            rows += [(s[box], b, c, box) for box in selected]
+    return _outputs(a, rows)
+
+
+def nms_rounding(kernel, a: NmsAttrs, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
                   outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     """Exact where every input is: the kernel is CPU's f32 arithmetic (soft NMS at ``cpu_isa()``). Where an input may
     differ, no bound: a choice may change."""
@@ -417,6 +604,8 @@ NMS_1 = OpSpec("NonMaxSuppression", "NonMaxSuppression-1", Nms1Attrs, (2, 5), 1,
 NMS_3 = OpSpec("NonMaxSuppression", "NonMaxSuppression-3", NmsAttrs, (2, 5), 1, guarded(_nms_1), value_inputs=(2,))
 NMS_4 = OpSpec("NonMaxSuppression", "NonMaxSuppression-4", Nms4Attrs, (2, 5), 1, guarded(_nms_4), value_inputs=(2,))
 NMS_5 = OpSpec("NonMaxSuppression", "NonMaxSuppression-5", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),
-               rounding=_nms_rounding)
+               rounding=nms_rounding)
 NMS_9 = OpSpec("NonMaxSuppression", "NonMaxSuppression-9", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),
-               rounding=_nms_rounding)
+               rounding=nms_rounding)
+NMS_ROTATED_13 = OpSpec("NMSRotated", "NMSRotated-13", NmsRotatedAttrs, (5, 5), 3, guarded(_nms_rotated),
+                        run_nms_rotated, (2,), rounding=nms_rounding)

@@ -1,4 +1,4 @@
-"""ROIAlign-3 and ROIAlign-9: attributes, shape rule, reference kernel and rounding rule.
+"""ROIAlign-3, ROIAlign-9 and ROIAlignRotated-15: attributes, shape rules, reference kernels and rounding rules.
 
 ROIAlign pools each region of interest ``rois[r] = (x1, y1, x2, y2)`` (in input coordinates, times
 ``spatial_scale``) of image ``batch_indices[r]`` of data [N, C, H, W] into [R, C, pooled_h, pooled_w] bins: each bin
@@ -41,6 +41,23 @@ beyond the specification:
   the bit (81 of the 240 f32 ones), the others within 0.63 of the rounding bound.
 - f16 data runs, computed in f32 and rounded once into f16 (within the bound); f64 data runs too (the plugin computes
   it in f32). The batch indices may be of any integer type.
+
+ROIAlignRotated-15 pools boxes ``rois[r] = (centre x, centre y, width, height, angle)`` (times ``spatial_scale``; the
+centre then -0.5) turned by the angle in radians (counterclockwise; ``clockwise_mode``: clockwise) about their centre:
+average only, no aligned modes, no minimum size. Measured on openvino 2026.4.1:
+
+- Opsets 15..16. Attributes as ROIAlign's, plus clockwise_mode (false when omitted). Shape rule: ROIAlign's, rois
+  rows of 5.
+- CPU runs OpenVINO's reference kernel in f32 (f16 and f64 data converted; rois read as f32): its f32 operations in
+  its order are the kernel's (sample grid start + bin index x bin + step x (k + 0.5), the turn y cos - x sin + cy
+  and y sin + x cos + cx, cos and sin the f32 of the double ones; each sample's 4 products summed left to right,
+  divided by the count and added from 0): 240 seeded cases are CPU's to the bit, f16 ones too (rounded once).
+- A sample off the image reads pixel (0, 0) at weight 0: NaN where that pixel is NaN or infinite (so does the
+  kernel). A bin of no samples (sampling_ratio 0 on a box of size 0) gives 0; a negative sample count (a negative
+  sampling_ratio, or sampling_ratio 0 on a box of a negative size) fails CPU's assertion when it runs: refused, as
+  are batch indices outside the data (CPU reads past them) and boxes or samples not finite. With sampling_ratio 0 a
+  pooled size of 0 makes every box's count negative (ceil(size / 0) cast to INT_MIN): ``cpu_refuses`` names it, and
+  a negative sampling_ratio, on rois of a count above 0.
 """
 
 from __future__ import annotations
@@ -92,6 +109,15 @@ class ROIAlign9Attrs:
     aligned_mode: str = A.attr("aligned_mode", A.enum(*ALIGNED_MODES), "asymmetric")
 
 
+@dataclass(frozen=True, slots=True)
+class ROIAlignRotated15Attrs:
+    pooled_h: int = A.attr("pooled_h", A.INT, 0)
+    pooled_w: int = A.attr("pooled_w", A.INT, 0)
+    sampling_ratio: int = A.attr("sampling_ratio", A.INT, 0)
+    spatial_scale: float = A.attr("spatial_scale", FLOAT, 0.0)
+    clockwise_mode: bool = A.attr("clockwise_mode", A.BOOL, False)
+
+
 Attrs = ROIAlign3Attrs | ROIAlign9Attrs
 
 
@@ -109,7 +135,9 @@ def _pooled(value: int) -> Dim:
     return to_dim(ANY if v == -1 else canon(v, v))
 
 
-def _infer(a: Attrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+def _infer(a: Attrs | ROIAlignRotated15Attrs, inputs: Sequence[TensorType], values, box: int = 4
+           ) -> list[TensorType]:
+    """ROIAlign's rule (and ROIAlignRotated's, whose rois rows hold ``box`` = 5 numbers)."""
     data, rois, indices = inputs
     known = {t.element for t in (data, rois) if t.element is not None}
     if len(known) != 1 or next(iter(known)) not in REAL_TYPES:
@@ -122,8 +150,8 @@ def _infer(a: Attrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
             raise OpValidationError(f"{what} must be {rank}-D, got rank {len(t.shape)}")
     count = DYNAMIC
     if rois.shape is not None:
-        if merge_dim(rois.shape[1], Dim(4, 4)) is None:
-            raise OpValidationError(f"rois must hold 4 coordinates a row, got {rois.shape[1]}")
+        if merge_dim(rois.shape[1], Dim(box, box)) is None:
+            raise OpValidationError(f"rois must hold {box} numbers a row, got {rois.shape[1]}")
         count = rois.shape[0]
     if indices.shape is not None:
         merged = merge_dim(count, indices.shape[0])
@@ -191,11 +219,12 @@ def _region(a: Attrs, roi: np.ndarray) -> tuple[np.float32, np.float32, np.float
     return x1, y1, width, height
 
 
-def _operands(a: Attrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _operands(a: Attrs | ROIAlignRotated15Attrs, args: Sequence[np.ndarray], box: int = 4
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     x, rois, indices = (np.asarray(v) for v in args)
-    if x.ndim != 4 or rois.ndim != 2 or rois.shape[1:] != (4,) or indices.shape != rois.shape[:1]:
+    if x.ndim != 4 or rois.ndim != 2 or rois.shape[1:] != (box,) or indices.shape != rois.shape[:1]:
         raise OpValidationError(f"ROIAlign of data {list(x.shape)}, rois {list(rois.shape)} and batch indices "
-                                f"{list(indices.shape)}: needs [N, C, H, W], [R, 4] and [R]")
+                                f"{list(indices.shape)}: needs [N, C, H, W], [R, {box}] and [R]")
     if x.dtype.kind != "f" or rois.dtype.kind != "f":
         raise OpValidationError(f"ROIAlign of {x.dtype} data and {rois.dtype} rois: they must be floating point")
     if indices.dtype.kind not in "iu":
@@ -424,7 +453,195 @@ def _rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequen
     return [bound]
 
 
+# --- ROIAlignRotated-15 ----------------------------------------------------------------------------
+
+
+def _infer_rotated(a: ROIAlignRotated15Attrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    return _infer(a, inputs, values, box=5)
+
+
+def _rotated_cpu_refuses(a: ROIAlignRotated15Attrs, inputs: Sequence[TensorType], values) -> str | None:
+    """Why OpenVINO CPU cannot run a ROIAlignRotated on any input (measured): on rois of a count above 0, a negative
+    sampling_ratio, or sampling_ratio 0 and a pooled size of 0 (ceil(size / 0) is INT_MIN), fail its assertion that
+    the sample counts are not negative."""
+    rois = inputs[1].shape
+    if rois is None or len(rois) != 2 or rois[0].lo == 0:
+        return None
+    ratio = _c_int(a.sampling_ratio)
+    if ratio < 0 or ratio == 0 and 0 in (_c_int(a.pooled_h), _c_int(a.pooled_w)):
+        return (f"sampling_ratio {ratio} and pooled size {a.pooled_h} x {a.pooled_w}: OpenVINO CPU's sample counts "
+                "are negative, and its assertion fails when it runs")
+    return None
+
+
+#: The most samples a rotated roi's bins may hold together (sampling_ratio 0 on a large roi asks for ceil(bin size)
+#: squared a bin), which the kernel holds at once; beyond, it refuses.
+MOST_SAMPLES = 1 << 22
+
+
+@dataclass(frozen=True, slots=True)
+class Taps:
+    """One roi's samples as a CPU reference kernel computes them (in f32, operation by operation): per sample, arrays
+    of [pooled_h, samples_y, pooled_w, samples_x], the rows, columns and weights of its 4 pixels (pixel (0, 0) at
+    weight 0 for a sample off the image, as CPU reads it) and the samples in a bin. ROIAlignRotated's and
+    ExperimentalDetectronROIFeatureExtractor's (ops/detectron.py)."""
+
+    rows: tuple[np.ndarray, ...]
+    cols: tuple[np.ndarray, ...]
+    weights: tuple[np.ndarray, ...]
+    count: int
+
+
+def bilinear_taps(y: np.ndarray, x: np.ndarray, h: int, w: int, count: int) -> Taps:
+    """The taps of samples at f32 positions ``y`` and ``x`` (broadcast to [pooled_h, samples_y, pooled_w,
+    samples_x]) on an image of h x w: a sample beyond [-1, W] or [-1, H] is off it; else each axis below 0 is 0,
+    from the last pixel on the last one, with weights 1 - l and l of its fraction l, multiplied in f32."""
+    inside = (x >= -1) & (x <= _F32(w)) & (y >= -1) & (y <= _F32(h))
+    axes = []
+    for p, length in ((y, h), (x, w)):
+        p = np.maximum(np.where(inside, p, _F32(0)), _F32(0))
+        low = np.trunc(p).astype(np.int64)
+        last = low >= length - 1
+        low = np.where(last, length - 1, low)
+        high_w = (np.where(last, low.astype(_F32), p) - low.astype(_F32)).astype(_F32)
+        axes.append((low, np.where(last, low, low + 1), (_F32(1) - high_w).astype(_F32), high_w))
+    (y0, y1, hy, ly), (x0, x1, hx, lx) = axes
+    weights = tuple(np.where(inside, (u * v).astype(_F32), _F32(0)) for u, v in ((hy, hx), (hy, lx), (ly, hx),
+                                                                               (ly, lx)))
+    return Taps(tuple(np.where(inside, r, 0) for r in (y0, y0, y1, y1)),
+                tuple(np.where(inside, c, 0) for c in (x0, x1, x0, x1)), weights, count)
+
+
+def sample_values(image: np.ndarray, taps: Taps, kind: type) -> np.ndarray:
+    """[C, pooled_h, pooled_w, samples]: each sample's 4 pixels of ``image`` [C, H, W] times their weights, summed
+    left to right in ``kind`` (f32: as CPU; float64: for a rounding rule), samples row-major in a bin."""
+    with np.errstate(all="ignore"):
+        value = None
+        for rows, cols, weight in zip(taps.rows, taps.cols, taps.weights, strict=True):
+            term = (weight.astype(kind) * image[:, rows, cols].astype(kind)).astype(kind)
+            value = term if value is None else (value + term).astype(kind)
+    value = value.transpose(0, 1, 3, 2, 4)
+    return value.reshape(value.shape[:3] + (-1,))
+
+
+def sum_in_order(values: np.ndarray) -> np.ndarray:
+    """The sum over the last axis added one after the other from +0, as a C loop does (never -0)."""
+    kind = values.dtype.type
+    with np.errstate(all="ignore"):
+        return np.add.accumulate(values, axis=-1, dtype=kind)[..., -1] + kind(0)
+
+
+def _rotated_taps(a: ROIAlignRotated15Attrs, roi: np.ndarray, h: int, w: int) -> Taps:
+    """The roi's samples: a grid over the box (centre - size / 2 ...) turned by the angle (minus it when clockwise)
+    about the centre, at the scale and -0.5; the angle's cos and sin are the f32 of the double ones."""
+    ph, pw, scale = _c_int(a.pooled_h), _c_int(a.pooled_w), _F32(a.spatial_scale)
+    roi = roi.astype(_F32)
+    if not np.all(np.isfinite(roi)):
+        raise UnsupportedError(f"ROIAlignRotated of a roi {roi.tolist()}: not finite")
+    with np.errstate(all="ignore"):
+        cx, cy = _F32(roi[0] * scale) - _F32(0.5), _F32(roi[1] * scale) - _F32(0.5)
+        width, height = _F32(roi[2] * scale), _F32(roi[3] * scale)
+    if not all(np.isfinite(v) for v in (cx, cy, width, height)):
+        raise UnsupportedError(f"ROIAlignRotated of a roi {roi.tolist()} at scale {a.spatial_scale}: not finite")
+    with np.errstate(all="ignore"):
+        angle = np.float64(-roi[4] if a.clockwise_mode else roi[4])
+        cos, sin = _F32(np.cos(angle)), _F32(np.sin(angle))
+        bin_w, bin_h = _F32(width / _F32(pw)), _F32(height / _F32(ph))
+        ratio = _c_int(a.sampling_ratio)
+        sx, sy = (ratio, ratio) if ratio else (int(np.ceil(bin_w)), int(np.ceil(bin_h)))
+        if sx < 0 or sy < 0:
+            raise UnsupportedError(f"ROIAlignRotated of a roi {roi.tolist()} giving {sy} x {sx} samples a bin: "
+                                   "OpenVINO CPU refuses it")
+        if ph * sy * pw * sx > MOST_SAMPLES:
+            raise UnsupportedError(f"ROIAlignRotated of a roi {roi.tolist()} of {sy} x {sx} samples a bin: more "
+                                   "than the kernel holds")
+        py = (_F32(-height / _F32(2)) + np.arange(ph, dtype=_F32)[:, None] * bin_h) + \
+            _F32(bin_h / _F32(sy)) * (np.arange(sy, dtype=_F32) + _F32(0.5))
+        px = (_F32(-width / _F32(2)) + np.arange(pw, dtype=_F32)[:, None] * bin_w) + \
+            _F32(bin_w / _F32(sx)) * (np.arange(sx, dtype=_F32) + _F32(0.5))
+        py, px = py[:, :, None, None], px[None, None, :, :]
+        y, x = (py * cos - px * sin) + cy, (py * sin + px * cos) + cx
+    if not (np.all(np.isfinite(y)) and np.all(np.isfinite(x))):
+        raise UnsupportedError(f"ROIAlignRotated of a roi {roi.tolist()} at scale {a.spatial_scale}: not finite")
+    return bilinear_taps(y, x, h, w, sx * sy)
+
+
+def _rotated_pool(a: ROIAlignRotated15Attrs, x: np.ndarray, rois: np.ndarray, indices: np.ndarray, in_f32: bool
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """[R, C, pooled_h, pooled_w] and the samples in a bin per roi. ``in_f32``: CPU's arithmetic, in its order (each
+    sample's 4 products summed left to right, divided by the count, added to 0 sample after sample, row-major);
+    else the same sum in float64 (for the rounding rule)."""
+    ph, pw = _c_int(a.pooled_h), _c_int(a.pooled_w)
+    n, c, h, w = x.shape
+    kind = _F32 if in_f32 else np.float64
+    out = np.zeros((len(rois), c, max(ph, 0), max(pw, 0)), kind)
+    counts = np.zeros(len(rois), np.int64)
+    if out.size == 0:
+        return out, counts
+    for r, roi in enumerate(rois):
+        taps = _rotated_taps(a, roi, h, w)
+        counts[r] = taps.count
+        if taps.count == 0:
+            continue
+        step = max(1, MOST_SAMPLES // taps.weights[0].size)
+        for at in range(0, c, step):
+            values = sample_values(x[int(indices[r]), at:at + step], taps, kind)
+            with np.errstate(all="ignore"):
+                out[r, at:at + step] = sum_in_order((values / kind(taps.count)).astype(kind))
+    return out, counts
+
+
+def _run_rotated(a: ROIAlignRotated15Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Each roi's bins averaged, computed in f32 as CPU does (f64 data, which CPU rounds to f32, in float64: the
+    exact averages), in the data's element type."""
+    x, rois, indices = _operands(a, args, box=5)
+    return [_rotated_pool(a, x, rois, indices, x.dtype != np.float64)[0].astype(x.dtype)]
+
+
+def _most_counts(a: ROIAlignRotated15Attrs, rois: np.ndarray, bound: np.ndarray) -> np.ndarray:
+    """Per roi, the most samples a bin may hold with its width and height moved within ``bound``: sampling_ratio 0
+    takes ceil(scaled size / pooled size) per axis (one more for the f32 rounding)."""
+    ratio = _c_int(a.sampling_ratio)
+    if ratio:
+        return np.full(len(rois), ratio * ratio, np.int64)
+    scale = abs(float(_F32(a.spatial_scale)))
+    size = (np.abs(rois[:, 2:4].astype(np.float64)) + bound[:, 2:4]) * scale * (1.0 + 4 * ACCUMULATION_UNIT)
+    per = np.ceil(size / np.array([_c_int(a.pooled_w), _c_int(a.pooled_h)], np.float64)) + 1.0
+    return per.prod(axis=1).astype(np.int64)
+
+
+def _rotated_rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequence[np.ndarray],
+                      outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """CPU's geometry and order are the kernel's, so on one input both agree to the bit; the rule still bounds each
+    side's f32 arithmetic: n samples of 4 rounded products summed, divided by n and added up from 0 are within
+    gamma(n + 6) of K(|x|) (the exact float64 average of |weight pixel|; one rounding more for f64 data, which CPU
+    rounds to f32), and data moved within b moves the exact average by K(b) at most (the weights are not negative):
+    2 gamma(n + 6) K(|x| + b) + K(b), plus the output's rounding. Moved rois move the samples anywhere: every output
+    is an average of samples each within the hull of its image channel and 0 (``_hull``), so the spread of that hull,
+    plus both sides' rounding at the most samples a moved roi may take. Moved batch indices: no bound."""
+    if any_differs(args, bounds, (2,)):
+        return [np.full((), np.inf)]
+    x, rois, indices = _operands(a, args, box=5)
+    y = outputs[0]
+    wide = np.abs(x).astype(np.float64)
+    if not is_exact(bounds[0]):
+        wide = wide + np.broadcast_to(bounds[0], x.shape)
+    size, counts = _rotated_pool(a, wide, rois, indices, False)
+    bound = 2.0 * gamma(counts + 6)[:, None, None, None] * size + output_rounding(y)
+    if not is_exact(bounds[0]):
+        bound = bound + _rotated_pool(a, np.broadcast_to(bounds[0], x.shape).astype(np.float64), rois, indices,
+                                      False)[0]
+    if not is_exact(bounds[1]) and bound.size:
+        most = _most_counts(a, rois, np.broadcast_to(bounds[1], rois.shape).astype(np.float64))
+        hull = _hull(x, bounds[0], indices)
+        bound = bound + hull[:, :, None, None] * (1.0 + 2.0 * gamma(most + 6))[:, None, None, None]
+    return [np.nan_to_num(bound, nan=0.0)]
+
+
 ROI_ALIGN_3 = OpSpec("ROIAlign", "ROIAlign-3", ROIAlign3Attrs, (3, 3), 1, _infer, _run, rounding=_rounding,
                      index_input=2)
 ROI_ALIGN_9 = OpSpec("ROIAlign", "ROIAlign-9", ROIAlign9Attrs, (3, 3), 1, _infer, _run, rounding=_rounding,
                      index_input=2)
+ROI_ALIGN_ROTATED_15 = OpSpec("ROIAlignRotated", "ROIAlignRotated-15", ROIAlignRotated15Attrs, (3, 3), 1,
+                              _infer_rotated, _run_rotated, rounding=_rotated_rounding, index_input=2,
+                              cpu_refuses=_rotated_cpu_refuses)

@@ -168,13 +168,13 @@ def _roi_infer(a: ROIPoolingAttrs, inputs: Sequence[TensorType], values) -> list
     return [TensorType(element, (count, channels, _pooled_dim(ph), _pooled_dim(pw)))]
 
 
-def _round_away(v: np.ndarray) -> np.ndarray:
+def round_half_away(v: np.ndarray) -> np.ndarray:
     """C's round of doubles: half away from zero, exactly."""
     whole = np.trunc(v)
     return whole + np.sign(v) * (np.abs(v - whole) >= 0.5)
 
 
-def _operands(args: Sequence[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray]:
+def roi_operands(args: Sequence[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray]:
     x, rois = np.asarray(args[0]), np.asarray(args[1])
     if x.ndim != 4 or rois.ndim != 2 or rois.shape[1] != width:
         raise OpValidationError(f"feature maps {list(x.shape)} and rois {list(rois.shape)}: needs [N, C, H, W] and "
@@ -184,7 +184,7 @@ def _operands(args: Sequence[np.ndarray], width: int) -> tuple[np.ndarray, np.nd
     return x, rois
 
 
-def _batches(rois: np.ndarray, n: int) -> np.ndarray:
+def roi_batches(rois: np.ndarray, n: int) -> np.ndarray:
     """Each roi's batch index (its first value cast to int), -1 from the first -1 on; refused outside [0, N)."""
     with np.errstate(all="ignore"):
         first = rois[:, 0].astype(_F32)
@@ -212,7 +212,7 @@ def _max_bins(start: int, end: int, pooled: int, length: int) -> tuple[np.ndarra
 
 def _corners(rois: np.ndarray, scale: np.float32) -> np.ndarray:
     """[R, 4] (x1, y1, x2, y2) as CPU's max rounds them: f32 coordinates times the scale in double, C's round."""
-    scaled = _round_away(rois[:, 1:].astype(_F32).astype(np.float64) * float(scale))
+    scaled = round_half_away(rois[:, 1:].astype(_F32).astype(np.float64) * float(scale))
     if np.any(~np.isfinite(scaled)) or np.any(np.abs(scaled) > 2**30):
         raise UnsupportedError("roi corners beyond CPU's int range")
     return scaled.astype(np.int64)
@@ -285,7 +285,7 @@ def _taps(a: ROIPoolingAttrs, x: np.ndarray, rois: np.ndarray, batch: np.ndarray
     """The four pixels of each output's bilinear sample, [R, C, ph, pw, 4] (tl, tr, bl, br; 0 off the image or past
     a -1), and its weights t_x, t_y [R, ph, pw]."""
     ph, pw = a.pooled
-    coords = _finite(rois[:, 1:].astype(_F32))
+    coords = finite_rois(rois[:, 1:].astype(_F32))
     ys, xs = _places(coords[:, 1], coords[:, 3], ph, x.shape[2]), _places(coords[:, 0], coords[:, 2], pw, x.shape[3])
     live = ys.inside[:, :, None] & xs.inside[:, None, :] & (batch >= 0)[:, None, None]
     image = x[np.maximum(batch, 0)]  # [R, C, H, W]
@@ -298,7 +298,7 @@ def _taps(a: ROIPoolingAttrs, x: np.ndarray, rois: np.ndarray, batch: np.ndarray
     return taps, tx, ty
 
 
-def _finite(coords: np.ndarray) -> np.ndarray:
+def finite_rois(coords: np.ndarray) -> np.ndarray:
     """Roi corners CPU can sample at: a NaN or infinite place it casts to int (undefined)."""
     if not np.all(np.isfinite(coords)):
         raise UnsupportedError("rois holding NaN or infinities: OpenVINO CPU casts their places to int")
@@ -315,8 +315,8 @@ def _lerps(taps: np.ndarray, tx: np.ndarray, ty: np.ndarray) -> np.ndarray:
 
 
 def _run_roi(a: ROIPoolingAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    x, rois = _operands(args, 5)
-    batch = _batches(rois, x.shape[0])
+    x, rois = roi_operands(args, 5)
+    batch = roi_batches(rois, x.shape[0])
     if min(a.pooled) < 1:
         raise UnsupportedError(f"ROIPooling of pooled sizes {a.pooled}")
     if len(rois) and x.shape[1] and (x.shape[2] == 0 or x.shape[3] == 0):
@@ -340,8 +340,8 @@ def _roi_rounding(kernel: Kernel, a: ROIPoolingAttrs, args: Sequence[np.ndarray]
         return _SELECTS(kernel, a, args, bounds, outputs)
     if any_differs(args, bounds, (1,)):
         return [np.full((), np.inf)]
-    x, rois = _operands(args, 5)
-    batch = _batches(rois, x.shape[0])
+    x, rois = roi_operands(args, 5)
+    batch = roi_batches(rois, x.shape[0])
     taps = _taps(a, np.abs(x.astype(np.float64)), rois, batch)[0]
     bound = 6.0 * gamma(4) * taps.max(-1) + output_rounding(outputs[0])
     if not is_exact(bounds[0]):
@@ -413,10 +413,10 @@ def _ps_average(a: PSROIPoolingAttrs, x: np.ndarray, rois: np.ndarray, batch: np
     n, c, h, w = x.shape
     out = np.zeros((len(rois), d, g, g))
     scale = _scale(a)
-    corners = _finite(rois[:, 1:].astype(_F32))
+    corners = finite_rois(rois[:, 1:].astype(_F32))
     with np.errstate(all="ignore"):
-        start = _round_away(corners[:, :2]).astype(_F32) * scale
-        end = _round_away(corners[:, 2:] + _F32(1)).astype(_F32) * scale
+        start = round_half_away(corners[:, :2]).astype(_F32) * scale
+        end = round_half_away(corners[:, 2:] + _F32(1)).astype(_F32) * scale
         size = np.maximum(end - start, _F32(0.1)) / _F32(g)
         at = np.arange(g + 1, dtype=_F32)[None, :, None] * size[:, None, :] + start[:, None, :]  # [R, g + 1, 2]
     low = np.clip(np.floor(at[:, :-1]), [0, 0], [w, h]).astype(np.int64)
@@ -460,7 +460,7 @@ def _ps_bilinear(a: PSROIPoolingAttrs, x: np.ndarray, rois: np.ndarray, batch: n
     h, w = x.shape[2:]
     scale = _scale(a)
     with np.errstate(all="ignore"):
-        corners = _finite(rois[:, 1:].astype(_F32)) * scale
+        corners = finite_rois(rois[:, 1:].astype(_F32)) * scale
         start, size = corners[:, :2], (corners[:, 2:] - corners[:, :2]).astype(_F32)
     total, largest = np.zeros((len(rois), d, g, g)), np.zeros((len(rois), d, g, g))
     rows_of = np.arange(len(rois))[:, None, None, None]
@@ -481,7 +481,7 @@ def _ps_bilinear(a: PSROIPoolingAttrs, x: np.ndarray, rois: np.ndarray, batch: n
 
 
 def _ps_operands(a: PSROIPoolingAttrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    x, rois = _operands(args, 5)
+    x, rois = roi_operands(args, 5)
     if a.group_size <= 0:
         raise UnsupportedError(f"PSROIPooling of group_size {a.group_size}")
     if x.shape[1] != a.output_dim * a.bins:
@@ -489,7 +489,7 @@ def _ps_operands(a: PSROIPoolingAttrs, args: Sequence[np.ndarray]) -> tuple[np.n
                                 f"{a.group_size}")
     if len(rois) and a.output_dim and (x.shape[2] == 0 or x.shape[3] == 0):
         raise UnsupportedError(f"PSROIPooling of an empty feature map {list(x.shape)}")
-    return x, rois, _batches(rois, x.shape[0])
+    return x, rois, roi_batches(rois, x.shape[0])
 
 
 def _run_ps(a: PSROIPoolingAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
