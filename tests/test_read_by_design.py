@@ -56,6 +56,8 @@ FILES = {
     "compressed_value_inputs.xml": "9: fp16-compressed scales of an Interpolate and start/stop/step of a Range: "
                                    "OpenVINO neither folds nor bounds a decompression Convert's output ([1,3,?,?], "
                                    "[?]), as ov.save_model(compress_to_fp16=True) writes them",
+    "fewer_outputs.xml": "a layer declaring the first of its op's outputs only (TopK-11, MaxPool-8, "
+                         "ExperimentalDetectronROIFeatureExtractor-6), as OpenVINO's own reader tests have it",
 }
 
 
@@ -88,6 +90,49 @@ def test_openvino_reads_and_compiles_it(name: str) -> None:
     model = openvino_reads(BY_DESIGN / name)
     assert not isinstance(model, str), model
     ov.Core().compile_model(model, "CPU")
+
+
+def test_outputs_are_counted_by_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVINO gives a layer's declared output ports its op's outputs by position, whatever their ids: a TopK
+    declaring its second port alone (id 3, I32) is given the values (f32), which check says (E-TYPE, not the indices
+    silently); a port more than the op has OpenVINO refuses ("node index is out of range"), and check (E-ARITY); a
+    layer declaring none it reads (a dead layer: W-DEAD alone; E-ARITY before)."""
+    second = copy("fewer_outputs.xml", tmp_path, lambda text: text.replace(
+        '<port id="2" precision="FP32" names="top3">', '<port id="3" precision="I32" names="top3">').replace(
+        'from-layer="2" from-port="2"', 'from-layer="2" from-port="3"'))
+    model = openvino_reads(second)
+    assert not isinstance(model, str) and model.output("top3").get_element_type() == ov.Type.f32, model
+    code, out = check(second, capsys)
+    assert code == 1 and "error[E-TYPE]" in out and "output port 3: declared precision I32, inferred FP32" in out, out
+    extra = "".join(f'<port id="{i}" precision="FP32"><dim>1</dim><dim>2</dim><dim>4</dim><dim>4</dim></port>'
+                    for i in (3, 4))
+    more = copy("fewer_outputs.xml", tmp_path, lambda text: text.replace(
+        "<dim>4</dim><dim>4</dim></port></output>", f"<dim>4</dim><dim>4</dim></port>{extra}</output>", 1))
+    assert "out of range" in openvino_reads(more)
+    code, out = check(more, capsys)
+    assert code == 1 and "MaxPool-8 has 2 outputs, the layer declares 3" in out, out
+    pool = re.compile(r'<output><port id="1" precision="FP32" names="pool">.*?</output>|<layer id="5" .*?</layer>'
+                      r'|<edge from-layer="4" .*?/>', re.S)
+    none = copy("fewer_outputs.xml", tmp_path, lambda text: pool.sub("", text))
+    assert not isinstance(openvino_reads(none), str)
+    code, out = check(none, capsys)
+    assert code == 0 and "warning[W-DEAD]: layer 'pool'" in out and "error" not in out.replace("0 error(s)", ""), out
+
+
+def test_a_rewrite_of_a_layer_declaring_fewer_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``migrate --target 2021.4`` rewrites the stable TopK-11 that declares its values alone (its indices, which the
+    rewrite builds too, wired to nothing: E-PASS "build returned 2 output(s) for the layer's 1" before), and the
+    MaxPool-8 of one output port (an IndexError before). What it writes passes ``check --target 2021.4`` and runs as
+    the original on 2023.0 where it is installed (``--check-with``), else on the current OpenVINO (``--check``)."""
+    from .test_target import side_pythons
+
+    out = tmp_path / "migrated.xml"
+    check_with = ["--check-with", side_pythons()["2023.0"]] if "2023.0" in side_pythons() else ["--check"]
+    assert main(["migrate", str(BY_DESIGN / "fewer_outputs.xml"), "--target", "2021.4", "-o", str(out),
+                 *check_with]) == 0
+    said = capsys.readouterr().out
+    assert "rewrote 1 x TopK-11 (stable, mode max) -> ranks by pairs, TopK-3" in said and "top3: same" in said, said
+    assert main(["check", str(out), "--target", "2021.4"]) == 0, capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -111,7 +111,9 @@ _TABLE = (
          "a layer inside a body refuses the shapes its Parameters declare, where the body's layer feeds them others: "
          "OpenVINO's reader validates each body as declared before its layer feeds it, and refuses the file "
          "(`LAYER/BODY/INNER`); `shapes --fix` writes the shapes fed"),
-    Code("E-ARITY", "error", "shapes", "wrong number of inputs or outputs for the op"),
+    Code("E-ARITY", "error", "shapes",
+         "wrong number of inputs for the op, or more outputs than it has (a layer may declare its first outputs "
+         "only, or none: OpenVINO counts declared outputs by position)"),
     Code("E-SHAPE", "error", "shapes", "declared output dims differ from the re-inferred ones"),
     Code("E-TYPE", "error", "shapes", "declared output precision differs from the re-inferred one"),
     Code("E-INTERNAL", "fatal", "validate",

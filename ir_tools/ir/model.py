@@ -804,6 +804,11 @@ class Graph:
             return [Edge._make(slot)] if slot[1] == port_id else []
         return [Edge._make(link) for link in slot if link[1] == port_id]
 
+    def output_read(self, layer: Layer, index: int) -> bool:
+        """Whether ``layer``'s output ``index`` (by position, as OpenVINO counts a layer's output ports) is declared
+        and read: a layer may declare fewer outputs than its op has, the first ones, and OpenVINO reads it so."""
+        return len(layer.outputs) > index and bool(self.consumers(layer.id, layer.outputs[index].id))
+
     def producer_key(self, layer_id: str, port_id: int) -> tuple[str, int] | None:
         """``(from_layer, from_port)`` of the one edge feeding an input port; None if none or several do."""
         slot = self._in.get(layer_id)

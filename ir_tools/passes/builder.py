@@ -186,8 +186,10 @@ class GraphBuilder:
     def replace_layer(self, layer: Layer, build: Callable[[], Sequence[Output]], origin: str) -> list[Layer]:
         """Replace ``layer`` by what ``build`` adds; returns the new layers.
 
-        ``build`` returns one new output per output of ``layer``. Each takes over its port's tensor
-        names, rt_info and consumers; the layer producing the first keeps ``layer``'s own rt_info.
+        ``build`` returns one new output per output of ``layer``, or per output of its op where the layer declares
+        only the first ones (as OpenVINO reads it: the others are dropped unless something else reads them). Each
+        takes over its port's tensor names, rt_info and consumers; the layer producing the first keeps ``layer``'s own
+        rt_info.
         Every new layer records ``origin`` and ``layer``'s file and line; ``layer`` is removed, and what fed it that
         nothing reads now (``drop_unused``: its Consts a rewrite laid out anew, say). A refusal
         (IrToolsError) while ``build`` runs is reported at ``layer``, unless it names a layer of its own.
@@ -203,9 +205,11 @@ class GraphBuilder:
             refused_at(exc, layer)
             raise
         outputs = [self.output(out) for out in outputs]
-        if len(outputs) != len(layer.outputs):
+        spec = lookup(layer.type, layer.version)
+        if len(outputs) != len(layer.outputs) and (spec is None or len(outputs) != spec.n_outputs):
             raise IrToolsError(f"replace_layer: build returned {len(outputs)} output(s) for the layer's "
                                f"{len(layer.outputs)} (one new output per output)", layer.loc, code="E-PASS")
+        outputs, undeclared = outputs[:len(layer.outputs)], outputs[len(layer.outputs):]
         new = self.created[start:]
         fed_it = [self.graph.layer(edge.from_layer) for edge in self.graph.in_edges(layer.id)]
         for made in new:
@@ -219,8 +223,8 @@ class GraphBuilder:
             new_port.names, new_port.rt_info = old_port.names, old_port.rt_info
             self.graph.redirect_consumers((layer.id, old_port.id), out)
         self.graph.remove_layer(layer.id)
-        drop_unused(self.graph, fed_it)
-        return new
+        drop_unused(self.graph, [*fed_it, *(self.graph.layer(out[0]) for out in undeclared)])
+        return [made for made in new if self.graph.has_layer(made.id)]
 
     def _value(self, out: Output) -> np.ndarray | None:
         layer = self.graph.layer(out[0])

@@ -606,22 +606,17 @@ def const_kind(attrs: dict[str, str]) -> tuple[str, str] | None:
     return None if et is None or shape is None else (et, shape)
 
 
-#: Ops whose output a layer may leave undeclared: OpenVINO's IR reader takes an Assign without an output port, as
-#: Model Optimizer before 2022 and hand-written IRs have it (Model Server's summator.xml, rm_lstm4f.xml; OpenVINO's
-#: serializer writes one). Its output feeds nothing.
-_OUTPUT_OPTIONAL = frozenset({"Assign"})
-
-
 def check_arity(layer: Layer, spec: OpSpec, n_inputs: int, n_outputs: int | None) -> None:
-    """E-ARITY unless ``spec`` takes ``n_inputs`` inputs and ``n_outputs`` outputs (None: not known yet, as where the
-    builder makes a layer)."""
+    """E-ARITY unless ``spec`` takes ``n_inputs`` inputs and has ``n_outputs`` outputs or more (None: not known yet,
+    as where the builder makes a layer). OpenVINO's reader gives a layer's declared output ports its op's outputs by
+    position and reads a layer that declares fewer, even none (Model Optimizer before 2022 wrote an Assign so: Model
+    Server's summator.xml; OpenVINO's own reader tests an ExperimentalDetectronROIFeatureExtractor of one output);
+    one more than the op has it refuses ("node index is out of range")."""
     lo, hi = spec.n_inputs
     if not lo <= n_inputs <= hi:
         want = str(lo) if lo == hi else f"{lo} to {hi}"
         raise IrToolsError(f"{spec.label} takes {want} inputs, the layer has {n_inputs}", layer.loc, "E-ARITY")
-    if n_outputs is None or (n_outputs == 0 and spec.type in _OUTPUT_OPTIONAL):
-        return
-    if spec.n_outputs >= 0 and n_outputs != spec.n_outputs:
+    if n_outputs is not None and 0 <= spec.n_outputs < n_outputs:
         raise IrToolsError(f"{spec.label} has {spec.n_outputs} outputs, the layer declares {n_outputs}",
                            layer.loc, "E-ARITY")
 

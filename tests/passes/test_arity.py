@@ -1,6 +1,6 @@
 """An Assign may leave its output port undeclared, as Model Optimizer before 2022 wrote it and OpenVINO reads it
 (Model Server's summator.xml and rm_lstm4f.xml were E-ARITY "Assign-6 has 1 outputs, the layer declares 0");
-any other count is still E-ARITY."""
+more outputs than the op has are still E-ARITY."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ class AdaptiveMaxPoolTo1(Downgrade):
                                      "indices unused)"}
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
-        if len(layer.outputs) > 1 and graph.consumers(layer.id, layer.outputs[1].id):
+        if graph.output_read(layer, 1):
             return "its indices output is read, which no older op gives"
         data = source(graph, layer, 0)
         if declared_type(graph.layer(data[0]).output(data[1])).element not in _FLOATS:

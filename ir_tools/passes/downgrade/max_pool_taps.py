@@ -51,7 +51,7 @@ class MaxPoolTapsTo1(Downgrade):
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         a: MaxPool8Attrs = typed_attrs(layer)
-        read = _indices_read(graph, layer)
+        read = graph.output_read(layer, 1)
         if not read and all(d == 1 for d in a.dilations_or_ones):
             return None  # (MaxPoolTo1's)
         key = source(graph, layer, 0)
@@ -83,7 +83,7 @@ class MaxPoolTapsTo1(Downgrade):
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
             a: MaxPool8Attrs = typed_attrs(layer)
-            read = _indices_read(graph, layer)
+            read = graph.output_read(layer, 1)
             if not read and all(d == 1 for d in a.dilations_or_ones):
                 continue
             if not read:
@@ -96,10 +96,6 @@ class MaxPoolTapsTo1(Downgrade):
             what = ("indices read" if read else "dilated, indices unused") + ("" if static else ", dynamic")
             stats[f"MaxPool-8 ({what}) -> Pad-1/StridedSlice-1/Less-1/Select-1 per kernel tap"] += 1
         return PassResult(graph, bool(stats), stats)
-
-
-def _indices_read(graph: Graph, layer: Layer) -> bool:
-    return len(layer.outputs) > 1 and bool(graph.consumers(layer.id, layer.outputs[1].id))
 
 
 class _Chain:

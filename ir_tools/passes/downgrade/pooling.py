@@ -97,7 +97,7 @@ class MaxPoolTo1(Downgrade):
         stats: Counter[str] = Counter()
         for layer in self.layers(graph):
             a = typed_attrs(layer)
-            if any(d != 1 for d in a.dilations_or_ones) or graph.consumers(layer.id, layer.outputs[1].id):
+            if any(d != 1 for d in a.dilations_or_ones) or graph.output_read(layer, 1):
                 continue
             respelled(graph, layer, "opset1")
             layer.attrs = A.encode(MaxPoolAttrs(a.kernel, a.strides, a.pads_begin, a.pads_end, a.auto_pad,

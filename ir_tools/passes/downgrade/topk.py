@@ -298,7 +298,8 @@ def _ranked(builder: GraphBuilder, layer: Layer, attrs: TopK11Attrs) -> list[Out
         ranks = pairs.count(ahead, "rank")
     typed = builder.attrs("TopK", "opset3", axis=axis, mode="min", sort="value",
                           index_element_type=attrs.index_element_type)
-    sorted_type = declared_type(layer.outputs[1])  # (k may be computed: the layer's own output types)
+    # (k may be computed: the shape the layer's values declare; its indices, which it may leave undeclared, share it)
+    sorted_type = TensorType(attrs.index_element_type, declared_type(layer.outputs[0]).shape)
     order = output_of(builder.add("TopK", "opset3", typed, [ranks, k], f"{name}/order",
                                   outputs=[TensorType(attrs.index_element_type, sorted_type.shape), sorted_type]), 1)
     return [steps.add("GatherElements", [data, order], "values", version="opset6", axis=axis), order]

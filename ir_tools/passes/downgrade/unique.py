@@ -95,7 +95,7 @@ class UniqueTo8(Downgrade):
                 return (f"it has {count.lo} slices along its axis: the rewrite compares every pair of them, and more "
                         f"than {_LONGEST} are left")
             return None
-        if not sorted_ and (len(layer.outputs) < 3 or not graph.consumers(layer.id, layer.outputs[2].id)):
+        if not sorted_ and not graph.output_read(layer, 2):
             return ("it is flattened with sorted false and its reverse indices are not read: the current OpenVINO "
                     "CPU computes none of its outputs then (it gives other unique elements and counts of 1)")
         if all(d.is_static for d in data.shape) and (size := int(np.prod([d.lo for d in data.shape]))) > _LONGEST:
