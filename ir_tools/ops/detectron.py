@@ -62,7 +62,7 @@ from . import attrs as A
 from .arithmetic import merge_dim
 from .attrs import FLOAT
 from .concat import MANY
-from .intervals import ANY, canon, compatible, dmul, guarded, iv, to_dim
+from .intervals import compatible, dmul, guarded, iv, size_dim, to_dim
 from .roi_align import MOST_SAMPLES as _MOST_SAMPLES
 from .roi_align import bilinear_taps, sample_values, sum_in_order
 from .rounding import ACCUMULATION_UNIT, EXACT, any_differs, gamma, is_exact, moves, output_rounding
@@ -103,11 +103,6 @@ def one_real_element(inputs: Sequence[TensorType]) -> str | None:
     if len(known) > 1 or not known <= REAL_TYPES:
         raise OpValidationError(f"the inputs must be of one floating point type, got {[t.element for t in inputs]}")
     return next(iter(known), None)
-
-
-def size_dim(value: int) -> Dim:
-    """OpenVINO's Dimension of an int64 attribute: -1 is dynamic, another negative value 0."""
-    return to_dim(ANY if value == -1 else canon(value, value))
 
 
 def _rank(t: TensorType, rank: int, what: str) -> bool:
@@ -349,6 +344,6 @@ PRIOR_GRID_GENERATOR_6 = OpSpec("ExperimentalDetectronPriorGridGenerator", "Expe
                                 rounding=_prior_grid_rounding)
 ROI_FEATURE_EXTRACTOR_6 = OpSpec("ExperimentalDetectronROIFeatureExtractor",
                                  "ExperimentalDetectronROIFeatureExtractor-6", ROIFeatureExtractorAttrs, (2, MANY), 2,
-                                 _feature_rule, _features, rounding=_feature_rounding)
+                                 guarded(_feature_rule), _features, rounding=_feature_rounding)
 TOP_K_ROIS_6 = OpSpec("ExperimentalDetectronTopKROIs", "ExperimentalDetectronTopKROIs-6", TopKROIsAttrs, (2, 2), 1,
-                      _top_rule, _top_rois, rounding=moves(0))
+                      guarded(_top_rule), _top_rois, rounding=moves(0))

@@ -44,7 +44,7 @@ import numpy as np
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .intervals import INF, guarded, iv, to_dim
+from .intervals import INF, guarded, iv, size_dim, to_dim
 from .rounding import EXACT, accumulation, any_differs, moves
 from .spec import OpSpec, TensorType
 
@@ -113,11 +113,6 @@ def _padded(d: Dim, pad: int) -> Dim:
         return d
     lo, hi = iv(d)
     return to_dim((lo + pad, INF if hi == INF or hi + pad >= INF else hi + pad))
-
-
-def size_dim(v: int) -> Dim:
-    """A sizes value as OpenVINO makes a dimension of it: -1 is dynamic, other negatives 0 (rule 4)."""
-    return DYNAMIC if v == -1 else Dim(max(v, 0), max(v, 0))
 
 
 def _times(bound: int, scale: np.float32) -> int:

@@ -44,6 +44,12 @@ def to_dim(i: Iv) -> Dim:
     return Dim(i[0], None if i[1] == INF else i[1])
 
 
+def size_dim(value: int) -> Dim:
+    """OpenVINO's Dimension of an int64 size (an attribute, or a sizes value): -1 is dynamic, another negative value
+    0, and the largest int64 its empty interval (``Unmatched``)."""
+    return to_dim(ANY if value == -1 else canon(value, value))
+
+
 def dim_of(lo: int, hi: int) -> Dim:
     """Dimension(min, max) from lengths where -1 means unbounded (and a -1 minimum means 0)."""
     lo_v = 0 if lo == -1 else lo

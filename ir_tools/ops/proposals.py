@@ -75,8 +75,8 @@ from . import attrs as A
 from .core import ELEMENT
 from .cpu import fma
 from .detection import FLOAT_LIST
-from .detectron import one_real_element, size_dim
-from .intervals import ANY, Iv, compatible, dmul, guarded, is_empty, iv, meet, to_dim
+from .detectron import one_real_element
+from .intervals import ANY, Iv, compatible, dmul, guarded, is_empty, iv, meet, size_dim, to_dim
 from .rounding import exact
 from .spec import OpSpec, TensorType
 
