@@ -63,8 +63,12 @@ _TABLE = (
     Code("E-EDGE-LAYER", "error", "reader", "an edge names a layer that does not exist"),
     Code("E-EDGE-PORT", "error", "checks", "an edge names a port its layer does not have"),
     Code("W-INPUT-UNFED", "warning", "checks",
-         "an optional input port after the last fed one, unconnected (OpenVINO creates the op without it)"),
-    Code("E-INPUT-UNFED", "error", "checks", "an input port with no producer"),
+         "an optional input port after the last fed one, unconnected, of an op whose OpenVINO class fills its default "
+         "(Pad, Slice, StridedSlice, Broadcast-1, NonMaxSuppression-1/3/4, LSTMCell-1; of an op ir_tools does not "
+         "model, OpenVINO's verdict tells): OpenVINO creates the op without it"),
+    Code("E-INPUT-UNFED", "error", "checks",
+         "an input port with no producer; an optional one too, of another op: OpenVINO refuses to read it ('node "
+         "index is out of range')"),
     Code("E-INPUT-MULTI", "error", "checks", "an input port with several producers"),
     Code("E-CYCLE", "error", "checks", "the layers form a cycle (shape propagation is then skipped)"),
     Code("W-DEAD", "warning", "checks", "no Result depends on the layer"),

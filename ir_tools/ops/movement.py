@@ -555,12 +555,13 @@ def _reverse(a: ReverseAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, 3),
-               cpu_refuses=_cropped_past)
+               cpu_refuses=_cropped_past, reads_unfed_ports=True)
 PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, 3),
-                cpu_refuses=_cropped_past)
+                cpu_refuses=_cropped_past, reads_unfed_ports=True)
 ROLL_7 = OpSpec("Roll", "Roll-7", NoAttrs, (3, 3), 1, guarded(_roll_infer), _roll, (2,), rounding=moves(0))
-SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(slice_infer), _slice, (1, 2, 3, 4), rounding=moves(0))
+SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(slice_infer), _slice, (1, 2, 3, 4), rounding=moves(0),
+                 reads_unfed_ports=True)
 REVERSE_1 = OpSpec("Reverse", "Reverse-1", ReverseAttrs, (2, 2), 1, _reverse_infer, _reverse, (1,), rounding=moves(0))
 STRIDED_SLICE_1 = OpSpec("StridedSlice", "StridedSlice-1", StridedSliceAttrs, (3, 4), 1,
                          guarded(_strided_slice_infer), _strided_slice, (1, 2, 3), rounding=moves(0),
-                         cpu_refuses=_shrink_out_of_range)
+                         cpu_refuses=_shrink_out_of_range, reads_unfed_ports=True)

@@ -600,9 +600,12 @@ def nms_rounding(kernel, a: NmsAttrs, args: Sequence[np.ndarray], bounds: Sequen
     return [EXACT for _ in outputs]
 
 
-NMS_1 = OpSpec("NonMaxSuppression", "NonMaxSuppression-1", Nms1Attrs, (2, 5), 1, guarded(_nms_1), value_inputs=(2,))
-NMS_3 = OpSpec("NonMaxSuppression", "NonMaxSuppression-3", NmsAttrs, (2, 5), 1, guarded(_nms_1), value_inputs=(2,))
-NMS_4 = OpSpec("NonMaxSuppression", "NonMaxSuppression-4", Nms4Attrs, (2, 5), 1, guarded(_nms_4), value_inputs=(2,))
+NMS_1 = OpSpec("NonMaxSuppression", "NonMaxSuppression-1", Nms1Attrs, (2, 5), 1, guarded(_nms_1), value_inputs=(2,),
+               reads_unfed_ports=True)
+NMS_3 = OpSpec("NonMaxSuppression", "NonMaxSuppression-3", NmsAttrs, (2, 5), 1, guarded(_nms_1), value_inputs=(2,),
+               reads_unfed_ports=True)
+NMS_4 = OpSpec("NonMaxSuppression", "NonMaxSuppression-4", Nms4Attrs, (2, 5), 1, guarded(_nms_4), value_inputs=(2,),
+               reads_unfed_ports=True)
 NMS_5 = OpSpec("NonMaxSuppression", "NonMaxSuppression-5", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),
                rounding=nms_rounding)
 NMS_9 = OpSpec("NonMaxSuppression", "NonMaxSuppression-9", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),

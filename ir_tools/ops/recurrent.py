@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -672,7 +672,7 @@ def _cell(kind: _Kind, type_: str, label: str, attrs: type, n_inputs: tuple[int,
                   rounding=_cell_rounding(kind), crashes=_cell_crashes(kind))
 
 
-LSTM_CELL_1 = _cell(_LSTM, "LSTMCell", "LSTMCell-1", LSTMCell1Attrs, (5, 7))
+LSTM_CELL_1 = replace(_cell(_LSTM, "LSTMCell", "LSTMCell-1", LSTMCell1Attrs, (5, 7)), reads_unfed_ports=True)
 LSTM_CELL_4 = _cell(_LSTM, "LSTMCell", "LSTMCell-4", LSTMCellAttrs, (6, 6))
 GRU_CELL_3 = _cell(_GRU, "GRUCell", "GRUCell-3", GRUCellAttrs, (5, 5))
 RNN_CELL_1 = _cell(_RNN, "RNNCell", "RNNCell-1", RNNCellAttrs, (5, 5))

@@ -66,6 +66,9 @@ class OpSpec:
     otherwise clean, E-OP, passes/validate.py).
     ``bodies``: the layer children holding the op's bodies (TensorIterator, Loop, If): its rule, kernel and rounding
     rule are given ``ops.control_flow.Bodies`` (bound by the shape walk, the executor) in place of decoded attributes.
+    ``reads_unfed_ports``: OpenVINO's op fills a default for an absent optional input, so its reader takes a layer
+    declaring such an input port that no edge feeds; of any other op it refuses that layer ("node index is out of
+    range", measured on 2026.4.1 for every op version of the table with optional inputs: passes/checks.py).
     ``folded``: where OpenVINO's CPU plugin computes otherwise on value inputs fed when it runs (``kernel``) than on
     value inputs known at shape inference (folded, or of a static output), the kernel of the latter, which the shape
     walk runs and the executor runs on a layer whose value inputs are known (``compute``'s ``folded``).
@@ -88,6 +91,7 @@ class OpSpec:
     cpu_refuses: CpuRule | None = field(default=None, compare=False)
     bodies: tuple[str, ...] = ()  # layer children holding bodies (ops.control_flow)
     folded: Kernel | None = field(default=None, compare=False)  # the kernel on value inputs known at shape inference
+    reads_unfed_ports: bool = False  # OpenVINO reads a declared optional input port no edge feeds
 
     def compute(self, attrs: Any, args: Sequence[np.ndarray], folded: bool = False) -> list[np.ndarray]:
         """The kernel on ``args``, as the executor and the shape walk run it (``folded``: value inputs known at shape

@@ -130,8 +130,10 @@ def _same_type(one: str | None, other: str | None) -> bool:
 
 
 def _fed_inputs(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator[Diagnostic]:
-    """Every input port has one producer. OpenVINO creates an op with the inputs that have edges, so unfed ports
-    after the last fed one only leave optional inputs out (a warning) when the op does not need them."""
+    """Every input port has one producer. An unfed port after the last fed one leaves an optional input out (a
+    warning) where OpenVINO's op fills its default (``OpSpec.reads_unfed_ports``: Pad, Slice, NonMaxSuppression-1...);
+    of another op of the table OpenVINO refuses the layer ("node index is out of range"), an error. Of an op
+    ir_tools does not model, OpenVINO's verdict tells."""
     for layer in _scoped(graph, scope):
         ids = layer.input_ids()
         fed_ports = [link[3] for link in graph.in_links(layer.id)]
@@ -143,10 +145,15 @@ def _fed_inputs(graph: Graph, scope: dict[str, Layer] | None = None) -> Iterator
         optional_from = max(count, spec.n_inputs[0] if spec else 0)
         for i, port in enumerate(layer.inputs):
             edges = graph.producers(layer.id, port.id)
-            if not edges and i >= optional_from and (spec is None or i < spec.n_inputs[1]):
+            optional = not edges and i >= optional_from and (spec is None or i < spec.n_inputs[1])
+            if optional and (spec is None or spec.reads_unfed_ports):
                 yield Diagnostic("warning", "W-INPUT-UNFED", f"input port {port.id} is declared but nothing feeds it: "
                                  f"OpenVINO creates the op with {count} input(s), without this optional one",
                                  layer.port_loc(port))
+            elif optional:
+                yield Diagnostic("error", "E-INPUT-UNFED", f"input port {port.id} is declared but nothing feeds it: "
+                                 f"OpenVINO refuses to read {spec.label} so ('node index is out of range'); leave the "
+                                 f"port out for the op without this optional input", layer.port_loc(port))
             elif not edges:
                 yield Diagnostic("error", "E-INPUT-UNFED", f"input port {port.id} needs one producer, found none "
                                  "(no edge ends there)", layer.port_loc(port))
