@@ -53,6 +53,7 @@ from ..base.dims import Dim, Shape
 from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
+from .bounds import BoundRule, arithmetic
 from .core import NoAttrs
 from .rounding import ACCUMULATION_UNIT, elementwise, is_exact, may_differ
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
@@ -366,11 +367,13 @@ def _relu_change(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True,
                  linear: tuple[float, float] | None = None, cpu_saturates: bool = False,
-                 nan_undecided: bool = False, rounding: RoundingRule | None = None) -> OpSpec:
+                 nan_undecided: bool = False, rounding: RoundingRule | None = None,
+                 bounds: BoundRule | None = None) -> OpSpec:
     kernel = fn if attrs is DivideAttrs else _binary(fn, kind)
     rounding = rounding or elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear)
     return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel,
-                  rounding=_either_at_nan(rounding) if nan_undecided else rounding, cpu_saturates=cpu_saturates)
+                  rounding=_either_at_nan(rounding) if nan_undecided else rounding, cpu_saturates=cpu_saturates,
+                  bounds=bounds)
 
 
 #: Where either input is NaN, broadcast as the op broadcasts.
@@ -484,10 +487,11 @@ def _remainder_rounding(floor: bool) -> RoundingRule:
 
 
 #: OpenVINO CPU computes Add, Subtract and Multiply of 8-bit integers saturating (tests/ops/test_support_kernels.py).
-ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0), cpu_saturates=True)
-SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1.0), cpu_saturates=True)
+ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0), cpu_saturates=True, bounds=arithmetic("Add"))
+SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1.0), cpu_saturates=True,
+                          bounds=arithmetic("Subtract"))
 MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply, cpu_saturates=True,
-                          rounding=elementwise(bilinear=True))
+                          rounding=elementwise(bilinear=True), bounds=arithmetic("Multiply"))
 DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs, ulps=1)  # x * (1 / y) is allowed
 POWER_1 = _binary_spec("Power", "arithmetic", _power, ulps=4)
 MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: select(x > y, x, y), rounds=False)

@@ -21,6 +21,7 @@ import numpy as np
 from ..base.dims import Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
+from .bounds import Bounds
 from .core import NoAttrs
 from .intervals import (
     ANY,
@@ -59,8 +60,11 @@ def _mode(a) -> str:
     return "explicit" if a.mode == "none" else a.mode
 
 
-def _target_dims(value: np.ndarray) -> list[Iv]:
-    """A target shape's values as dims: -1 is dynamic, another negative value 0."""
+def _target_dims(value: np.ndarray | Bounds) -> list[Iv] | None:
+    """A target shape's values as dims: -1 is dynamic, another negative value 0; of a value OpenVINO bounds, the
+    bounds (None where one is below 0, which OpenVINO refuses)."""
+    if isinstance(value, Bounds):
+        return value.dims()
     return [ANY if v == -1 else canon(v, v) for v in ints(value)]
 
 
@@ -80,6 +84,8 @@ def _broadcast(v3: bool):
         if mode == "pdpd":
             return None
         target = None if values[1] is None else _target_dims(values[1])
+        if target is None and values[1] is not None:
+            return None
         n = None if target_t.shape is None or not target_t.shape[0].is_static else target_t.shape[0].lo
         shape = data.shape
         if mode == "explicit":
@@ -93,7 +99,7 @@ def _broadcast(v3: bool):
                 rank = 1 if len(shape) == 0 and count > 0 else len(shape)
                 if count != rank:
                     raise OpValidationError(f"axes_mapping has {count} values, the input has rank {rank}")
-                if target is not None and values[2] is not None:
+                if target is not None and isinstance(values[2], np.ndarray):  # (bounds: not read)
                     _explicit_axes(shape, ints(values[2]), target)
             return [TensorType(data.element, out)]
         if mode == "numpy":
@@ -211,7 +217,7 @@ def _run_tile(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 # --- specs ------------------------------------------------------------------------------------------
 
 BROADCAST_1 = OpSpec("Broadcast", "Broadcast-1", Broadcast1Attrs, (2, 3), 1, guarded(_broadcast(False)),
-                     _run_broadcast, (1, 2), rounding=moves(0), reads_unfed_ports=True)
+                     _run_broadcast, (1, 2), rounding=moves(0), reads_unfed_ports=True, reads_bounds=True)
 BROADCAST_3 = OpSpec("Broadcast", "Broadcast-3", Broadcast3Attrs, (2, 3), 1, guarded(_broadcast(True)),
-                     _run_broadcast, (1, 2), rounding=moves(0))
+                     _run_broadcast, (1, 2), rounding=moves(0), reads_bounds=True)
 TILE_1 = OpSpec("Tile", "Tile-1", NoAttrs, (2, 2), 1, guarded(_tile), _run_tile, (1,), rounding=moves(0))

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..base.errors import OpValidationError
 from . import attrs as A
+from .bounds import moved
 from .intervals import ANY, ZERO, Iv, dadd, dims, guarded, is_empty, iv, meet
 from .operands import normalize_axis, not_scalar, same_elements
 from .rounding import moves
@@ -69,4 +70,5 @@ def _run_concat(a: ConcatAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 MANY = 1 << 30  # Concat: any number of inputs
 
-CONCAT_1 = OpSpec("Concat", "Concat-1", ConcatAttrs, (1, MANY), 1, guarded(_concat), _run_concat, rounding=moves())
+CONCAT_1 = OpSpec("Concat", "Concat-1", ConcatAttrs, (1, MANY), 1, guarded(_concat), _run_concat, rounding=moves(),
+                  bounds=moved(_run_concat, None))

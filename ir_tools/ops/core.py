@@ -21,6 +21,7 @@ from ..base.dtypes import ELEMENT_TYPES, REAL_TYPES, byte_size, element_type, is
 from ..base.errors import OpValidationError
 from ..base.packed import element_type_of, is_bf16, ov_bfloat16, to_bf16, unpack, value_dtype
 from . import attrs as A
+from .bounds import converted
 from .rounding import EXACT, elementwise, is_exact, moves, output_rounding, unit
 from .spec import Kernel, OpSpec, TensorType
 
@@ -201,7 +202,7 @@ def _jumps(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
 PARAMETER_1 = OpSpec("Parameter", "Parameter-1", ParameterAttrs, (0, 0), 1, _parameter)
 CONST_1 = OpSpec("Const", "Const-1", ConstAttrs, (0, 0), 1, _const)
 CONVERT_1 = OpSpec("Convert", "Convert-1", ConvertAttrs, (1, 1), 1, _convert, _run_convert,
-                   rounding=_convert_rounding, folded=_fold_convert)
+                   rounding=_convert_rounding, folded=_fold_convert, bounds=converted)
 RESULT_1 = OpSpec("Result", "Result-1", NoAttrs, (1, 1), 0, _result)
 
 

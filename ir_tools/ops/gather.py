@@ -38,6 +38,7 @@ import numpy as np
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError
 from . import attrs as A
+from .bounds import moved
 from .core import NoAttrs
 from .intervals import ONE, dims, dmul, guarded, is_empty, iv, meet, to_dim
 from .operands import integral, ints, normalize_axis, not_scalar, outside_axis, scalar_axis
@@ -289,11 +290,14 @@ def _empty_static_output(a, inputs: Sequence[TensorType], values) -> str | None:
 # --- specs ------------------------------------------------------------------------------------------
 
 GATHER_1 = OpSpec("Gather", "Gather-1", NoAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
-                  rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output)
+                  rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output,
+                  bounds=moved(_run_gather(False)))
 GATHER_7 = OpSpec("Gather", "Gather-7", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
-                  rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output)
+                  rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output,
+                  bounds=moved(_run_gather(False)))
 GATHER_8 = OpSpec("Gather", "Gather-8", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(True), (2,),
-                  rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output)
+                  rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output,
+                  bounds=moved(_run_gather(True)))
 GATHER_ND_5 = OpSpec("GatherND", "GatherND-5", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(True)),
                      _run_gather_nd(True), rounding=_gather_rounding, index_input=1)
 GATHER_ND_8 = OpSpec("GatherND", "GatherND-8", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(False)),

@@ -88,7 +88,7 @@ def _range(v4: bool):
                 raise OpValidationError(f"start, stop and step of element type {et} are not supported")
             if et is None:
                 return [TensorType(None, (DYNAMIC,))]
-        known = [None if v is None else _range_scalar(v) for v in values]
+        known = [_range_scalar(v) if isinstance(v, np.ndarray) else None for v in values]  # (bounds: not read)
         _range_checks(known)
         if any(v is None for v in known):
             return [TensorType(et, (DYNAMIC,))]
@@ -208,4 +208,4 @@ def _without_output_type(a: Range4Attrs, read: frozenset[int]) -> str | None:
 RANGE_1 = OpSpec("Range", "Range-1", NoAttrs, (3, 3), 1, guarded(_range(False)), _run_fed(False), (0, 1, 2),
                  rounding=exact, folded=_fold(False))
 RANGE_4 = OpSpec("Range", "Range-4", Range4Attrs, (3, 3), 1, guarded(_range(True)), _run_fed(True), (0, 1, 2),
-                 rounding=exact, crashes=_without_output_type, folded=_fold(True))
+                 rounding=exact, crashes=_without_output_type, folded=_fold(True), reads_bounds=True)

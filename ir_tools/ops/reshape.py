@@ -25,6 +25,7 @@ import numpy as np
 from ..base.dims import Dim, Shape
 from ..base.errors import OpValidationError
 from . import attrs as A
+from .bounds import moved
 from .core import NoAttrs
 from .intervals import (
     ANY,
@@ -32,6 +33,7 @@ from .intervals import (
     ONE,
     ZERO,
     Iv,
+    Unmatched,
     canon,
     contains,
     ddiv,
@@ -170,7 +172,8 @@ def _interval_reshape(shape: Shape, pattern: Sequence[int], special_zero: bool) 
         if out_p[0] == ZERO and in_p[0] != ZERO:
             raise OpValidationError("cannot infer the -1 dim: the other output dims hold a 0, the input none")
         m, po = in_p[1], out_p[1]
-        if is_static(m) and is_static(po):
+        divided = is_static(m) and is_static(po)
+        if divided:
             m = ddiv(m, po[0])
         else:
             lo, hi = m
@@ -180,6 +183,8 @@ def _interval_reshape(shape: Shape, pattern: Sequence[int], special_zero: bool) 
                 lo = 0 if lo == 0 else 1 + (lo - 1) // po[1]
             m = canon(lo, hi)
         if out_p[0] != ZERO and is_empty(m):
+            if not divided:  # OpenVINO's -1 dim is then its empty interval (x[1,2..9] to [-1,1,12]: [1..0,1,12])
+                raise Unmatched()
             raise OpValidationError("the input's element count is not divisible by the other output dims")
         out[minus_one] = m
     if shape is not None and all(d.is_static for d in shape) and all(is_static(o) for o in out):
@@ -325,10 +330,10 @@ def _run_unsqueeze(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 # --- specs ------------------------------------------------------------------------------------------
 
 RESHAPE_1 = OpSpec("Reshape", "Reshape-1", ReshapeAttrs, (2, 2), 1, guarded(_reshape), _run_reshape, (1,),
-                   rounding=moves(0), folded=_fold_reshape)
+                   rounding=moves(0), folded=_fold_reshape, bounds=moved(_run_reshape))
 SQUEEZE_1 = OpSpec("Squeeze", "Squeeze-1", NoAttrs, (1, 2), 1, guarded(_squeeze(False)), _run_squeeze, (1,),
-                   rounding=moves(0))
+                   rounding=moves(0), bounds=moved(_run_squeeze))
 SQUEEZE_15 = OpSpec("Squeeze", "Squeeze-15", Squeeze15Attrs, (1, 2), 1, guarded(_squeeze(True)), _run_squeeze, (1,),
-                    rounding=moves(0))
+                    rounding=moves(0), bounds=moved(_run_squeeze))
 UNSQUEEZE_1 = OpSpec("Unsqueeze", "Unsqueeze-1", NoAttrs, (2, 2), 1, guarded(_unsqueeze), _run_unsqueeze, (1,),
-                     rounding=moves(0))
+                     rounding=moves(0), bounds=moved(_run_unsqueeze))

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..base.dims import Shape
+from .bounds import BoundRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,10 @@ class OpSpec:
     ``reads_unfed_ports``: OpenVINO's op fills a default for an absent optional input, so its reader takes a layer
     declaring such an input port that no edge feeds; of any other op it refuses that layer ("node index is out of
     range", measured on 2026.4.1 for every op version of the table with optional inputs: passes/checks.py).
+    ``bounds``: OpenVINO's lower and upper bounds of the op's output values given its inputs' (ops.bounds), which the
+    shape walk carries where a value is not known (a ShapeOf of a shape not static, and what it feeds);
+    ``reads_bounds``: the rule is given a value input's ``Bounds`` (not exact) where its value is not known, as
+    OpenVINO's rule reads them (a value of equal bounds every rule is given as a constant, as OpenVINO reads it).
     ``folded``: where OpenVINO's CPU plugin computes otherwise on value inputs fed when it runs (``kernel``) than on
     value inputs known at shape inference (folded, or of a static output), the kernel of the latter, which the shape
     walk runs and the executor runs on a layer whose value inputs are known (``compute``'s ``folded``).
@@ -92,6 +97,8 @@ class OpSpec:
     bodies: tuple[str, ...] = ()  # layer children holding bodies (ops.control_flow)
     folded: Kernel | None = field(default=None, compare=False)  # the kernel on value inputs known at shape inference
     reads_unfed_ports: bool = False  # OpenVINO reads a declared optional input port no edge feeds
+    bounds: BoundRule | None = field(default=None, compare=False)  # OpenVINO's bounds of its outputs' values
+    reads_bounds: bool = False  # its rule reads a value input's Bounds where the value is not known
 
     def compute(self, attrs: Any, args: Sequence[np.ndarray], folded: bool = False) -> list[np.ndarray]:
         """The kernel on ``args``, as the executor and the shape walk run it (``folded``: value inputs known at shape

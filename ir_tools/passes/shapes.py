@@ -12,9 +12,9 @@ Rules:
 4. Ops with no shape rule (unknown ones, and modelled ones that have only a kernel so far) keep
    their declared dims and are counted as "not re-inferred", never silently skipped; so does a
    layer whose rule answers None (a case it cannot match with OpenVINO, say Broadcast pdpd), and a
-   layer with a value input (a target shape, axes, pads...) we cannot compute unless OpenVINO cannot
-   either: OpenVINO may know more of such a value than we do (the bounds of a ShapeOf of a
-   dynamic shape, symbols) and infer more. A value OpenVINO can neither compute nor bound (``opaque``: a
+   layer with a value input (a target shape, axes, pads...) we can neither compute nor bound unless OpenVINO cannot
+   either: OpenVINO may know more of such a value than we do (symbols, bounds through an op we do not bound) and
+   infer more. A value OpenVINO can neither compute nor bound (``opaque``: a
    Parameter's, one computed from a Parameter's data or from a decompression layer's output, and an unfed
    port's) is given to the rule as None. ``adopt`` later checks the layers not re-inferred against OpenVINO's
    own inference.
@@ -23,7 +23,11 @@ Rules:
    Gather -> Concat...), as long as every tensor on the way has at most ``MAX_VALUE_ELEMENTS``
    elements; each port's value is computed once. Not through a decompression layer of IR v11 (``_decompression``:
    ``ov.save_model``'s fp16 compression marks so the Convert after each compressed Const), whose output OpenVINO
-   2024.0 and later neither fold nor bound (docs/SEMANTICS.md section 1).
+   2024.0 and later neither fold nor bound (docs/SEMANTICS.md section 1). A value we cannot compute OpenVINO may
+   bound (``ShapeWalker.bounds``, ops/bounds.py): a ShapeOf of a shape not static by its dims' intervals, and an
+   op with a bound rule (``OpSpec.bounds``: Gather, Concat, Squeeze, Unsqueeze, Reshape, Convert, Add, Subtract,
+   Multiply) from its inputs'. A value of equal bounds is known (OpenVINO reads it as a constant), and a rule that
+   ``reads_bounds`` (Broadcast, Range-4) is given the bounds of another, as OpenVINO's reads them.
 6. A TensorIterator, Loop or If re-infers its bodies (ir/bodies.py makes each a Graph) by a walk of their own, their
    Parameters given the shapes the layer feeds them (ops/control_flow.py says which); what that walk finds inside
    (E-SHAPE, E-OP...) is reported at the layer, naming the body layer ``LAYER/BODY/INNER``; a body layer this walk
@@ -58,8 +62,10 @@ from ..ir.model import Graph, Layer, Port, PortRecord, RtNode
 from ..ir.reader import graph_of
 from ..ir.walker import PortKey, Walker
 from ..ops import attrs as A
+from ..ops.bounds import Bounds
 from ..ops.control_flow import UNKNOWN_TO_US, Bodies, BodyValue
 from ..ops.core import CONST_1
+from ..ops.intervals import INF
 from ..ops.opsets import lookup
 from ..ops.spec import OpSpec, TensorType
 
@@ -152,6 +158,7 @@ class ShapeWalker(Walker[TensorType]):
         super().__init__(graph)
         self.result = Propagation()
         self.values: dict[PortKey, np.ndarray | None] = {}  # computed values of output ports (rule 5)
+        self.bounded: dict[PortKey, Bounds | None] = {}  # OpenVINO's bounds of output ports' values (``bounds``)
         self.opaque_layers: dict[str, bool] = {}  # layer id -> whether OpenVINO cannot bound its outputs (``opaque``)
         known = memo(graph)
         self.interned, self.declared, self.answers = known.interned, known.declared, known.answers
@@ -251,7 +258,8 @@ class ShapeWalker(Walker[TensorType]):
             values = self.input_values(layer, spec)
             if values is None:
                 return None
-            known = tuple([None if v is None else (v.dtype.str, v.shape, v.tobytes()) for v in values])
+            known = tuple([None if v is None else (v.lo.shape, v.lo.tobytes(), v.hi.tobytes()) if isinstance(v, Bounds)
+                           else (v.dtype.str, v.shape, v.tobytes()) for v in values])
         elif spec.n_inputs[1] == 0:
             # a Const, a Parameter: the attributes of each (a Const's offset) are its own, so remembering its answer
             # would only keep the key alive; but a Const's type is its element type and shape, once its offset and
@@ -315,18 +323,81 @@ class ShapeWalker(Walker[TensorType]):
             return UNKNOWN_TO_US
         return value
 
-    def input_values(self, layer: Layer, spec: OpSpec) -> list[np.ndarray | None] | None:
+    def input_values(self, layer: Layer, spec: OpSpec) -> list[np.ndarray | Bounds | None] | None:
         """The values a rule reads, one per input port (None elsewhere, and for one OpenVINO cannot know either:
-        ``opaque``, or an unfed port's); None when one is not known to us (rule 4)."""
-        values: list[np.ndarray | None] = []
+        ``opaque``, or an unfed port's); one we cannot compute OpenVINO bounds (``bounds``): of equal bounds, its
+        constant, else its Bounds for a rule that ``reads_bounds``; None when one is not known to us otherwise (rule
+        4)."""
+        values: list[np.ndarray | Bounds | None] = []
         for i, key in enumerate(self.input_keys(layer)):
-            value = None
+            value: np.ndarray | Bounds | None = None
             if i in spec.value_inputs:
                 value = None if key is None else self.value(key)
                 if value is None and not (key is None or self.opaque(key)):
-                    return None  # OpenVINO may know more of the value than we do (rule 4)
+                    value = self.bounds(key)
+                    if value is not None and value.exact:
+                        value = value.lo.astype(self._value_dtype(key))
+                    elif value is None or not spec.reads_bounds:
+                        return None  # OpenVINO may know more of the value than we do (rule 4)
             values.append(value)
         return values
+
+    def _value_dtype(self, key: PortKey) -> np.dtype:
+        """The numpy type of an output port's value (an integer one: ``bounds`` are of those only)."""
+        t = self.env.get(key)
+        return np.dtype(np.int32 if t is not None and t.element == "i32" else np.int64)
+
+    def bounds(self, key: PortKey) -> Bounds | None:
+        """OpenVINO's bounds of an output port's value (ops.bounds): a known value's own, a ShapeOf's its input's dims,
+        an op's with a bound rule (``OpSpec.bounds``) from its inputs'; None where OpenVINO bounds none (``opaque``,
+        an op without a rule, a value not of i32 or i64). Each port once, its producers first, without recursion."""
+        found = self.bounded.get(key, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found
+        todo = [key]
+        while todo:
+            top = todo[-1]
+            if top in self.bounded:
+                todo.pop()
+                continue
+            layer = self.graph.layer(top[0])
+            sources = self.input_keys(layer)
+            spec = lookup(layer.type, layer.version)
+            if spec is not None and spec.bounds is not None and self.value(top) is None and not self.opaque(top):
+                waiting = [s for s in sources if s is not None and s not in self.bounded]
+                if waiting:
+                    todo.extend(waiting)
+                    continue
+            todo.pop()
+            self.bounded[top] = self._bound(layer, top, sources, spec)
+        return self.bounded[key]
+
+    def _bound(self, layer: Layer, key: PortKey, sources: list[PortKey | None], spec: OpSpec | None,
+               ) -> Bounds | None:
+        """``bounds`` of ``key``, its producers' found."""
+        t = self.env.get(key)
+        if t is None or t.element not in ("i32", "i64"):
+            return None
+        value = self.value(key)
+        if value is not None:
+            return Bounds.of(value)
+        if self.opaque(key) or spec is None:
+            return None
+        if layer.is_a("ShapeOf"):
+            shape = self.env.get(sources[0]) if sources and sources[0] is not None else None
+            if shape is None or shape.shape is None:
+                return None
+            return Bounds(np.array([d.lo for d in shape.shape], np.int64),
+                          np.array([INF if d.hi is None else d.hi for d in shape.shape], np.int64))
+        inputs = [None if s is None else self.bounded.get(s) for s in sources]
+        if spec.bounds is None or None in inputs:
+            return None
+        try:
+            found = spec.bounds(A.decode(spec.attrs, layer.attrs), inputs)
+        except _KERNEL_ERRORS:
+            return None  # the layer's own rule reports what is wrong with it
+        index = layer.output_ids().index(key[1]) if key[1] in layer.output_ids() else None
+        return None if found is None or index is None or index >= len(found) else found[index]
 
     def input_keys(self, layer: Layer) -> list[PortKey | None]:
         """``Graph.input_keys`` of ``layer``'s input ports: as its run found them (``Walker.sources``), else (a layer a

@@ -52,8 +52,8 @@ def errors(path: Path) -> list[str]:
 
 
 def stale_llama(tmp_path: Path) -> Path:
-    """The tiny stateful Llama made static through the library's gate alone, written as it leaves it: the Broadcasts
-    and a Reshape whose dims OpenVINO infers (rules answering None) keep their dynamic declared dims."""
+    """The tiny stateful Llama made static through the library's gate alone, written as it leaves it: a Reshape and a
+    Slice whose dims OpenVINO infers (rules answering None) keep their dynamic declared dims."""
     graph = ir_tools.read_ir(TINY_LLAMA)
     StaticInputs().run(graph)  # the gate of the library, without OpenVINO, accepts it
     path = tmp_path / "stale.xml"
@@ -85,9 +85,9 @@ def test_transform_making_a_stateful_llama_static_writes_what_check_accepts(tmp_
 def test_shapes_fix_reaches_a_fixed_point_and_fix_shapes_writes_the_same(tmp_path: Path, capsys) -> None:
     stale = stale_llama(tmp_path)
     found = errors(stale)
-    assert len(found) == 7 and all("OpenVINO infers" in e for e in found), found
+    assert len(found) == 2 and all("OpenVINO infers" in e for e in found), found
     fixed = tmp_path / "cli.xml"
-    # (it wrote OpenVINO's dims into those 7 ports, then refused the 76 ports after them it left stale)
+    # (it wrote OpenVINO's dims into those 2 ports, then refused the ports after them it left stale)
     assert main(["shapes", str(stale), "--fix", "-o", str(fixed)]) == 0
     assert re.search(r"wrote .*cli\.xml: \d+ port\(s\) corrected", capsys.readouterr().out)
     assert errors(fixed) == []
@@ -113,12 +113,12 @@ import ir_tools
 from tests.passes.test_unmodelled_dims import StaticInputs
 graph = ir_tools.read_valid({str(TINY_LLAMA)!r})
 assert StaticInputs().run(graph).modified
-broadcast = next(layer for layer in graph.layers() if layer.name.endswith("self_attn/aten::expand/Broadcast"))
-print(broadcast.outputs[0].dims, ir_tools.fix_shapes(graph, openvino=False))
+sliced = next(layer for layer in graph.layers() if layer.name.endswith("self_attn/aten::slice/Slice_15"))
+print(sliced.outputs[0].dims, ir_tools.fix_shapes(graph, openvino=False))
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["(-1,", "2,", "2,", "-1,", "8)", "0"]
+    assert done.stdout.split() == ["(-1,", "1,", "-1,", "-1)", "0"]
 
 
 def test_shapes_fix_refusing_counts_what_check_counts(tmp_path: Path, capsys) -> None:

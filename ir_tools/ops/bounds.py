@@ -1,0 +1,114 @@
+"""OpenVINO's bounds of a value it cannot compute (``evaluate_lower``/``evaluate_upper``, src/core/src/
+bound_evaluate.cpp), for the shape walk (passes/shapes.py, rule 5).
+
+A value computed from the dims of a shape that is not static (``ShapeOf`` of ``[?,3,2..10]`` and what follows it)
+has no constant, but OpenVINO bounds each of its elements and its shape inference reads those bounds: as a constant
+where the bounds are equal (``get_constant_from_source``: ``Gather(ShapeOf(x), 1)`` is 3), and as a partial shape
+where a rule reads a shape (``evaluate_as_partial_shape``: a Broadcast to ``Concat(ShapeOf(x)[2], [7])`` is
+``[2..10,7]``). ``Bounds`` holds them as int64 arrays, ``INF`` (int64 max) an unbounded upper bound, as OpenVINO's
+upper bound of an i64 value is (of an i32 one int32 max, which reads as unbounded alike).
+
+Measured on 2026.4.1 (through a Broadcast-3's output shape, ``tests/passes/test_value_bounds.py``):
+
+- Movement ops (Gather, Concat, Squeeze, Unsqueeze, Reshape, and Convert between i32 and i64) move the bounds as they
+  move values: each bound is the op on the inputs' bounds, its other inputs constant (``moved``).
+- Add, Subtract and Multiply bound by interval arithmetic (``10 - [2..10]`` is ``[0..8]``, ``[2..10] * -1``
+  ``[-10..-2]``), but an element computed from an unbounded one is ``[0..INF]``: ``[4..] + 5`` is ``?``, not
+  ``[9..]`` (``arithmetic``).
+- A lower bound below 0 where a rule reads the value as a shape is OpenVINO's error ("Value for partial shape
+  evaluation can't be lower than zero"): such a rule answers None, and OpenVINO's verdict says it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .intervals import INF, Iv
+
+#: Where OpenVINO's upper bound of an i32 value is unbounded (its ``ShapeOf`` of ``?`` gives int32 max).
+INT32_MAX = np.iinfo(np.int32).max
+
+
+@dataclass(frozen=True, eq=False)
+class Bounds:
+    """The lower and upper bounds of a value, int64 arrays of its shape; ``hi`` ``INF`` where unbounded."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+
+    @staticmethod
+    def of(value: np.ndarray) -> Bounds:
+        """A known value as its own bounds."""
+        exact = np.asarray(value).astype(np.int64)
+        return Bounds(exact, exact)
+
+    @property
+    def exact(self) -> bool:
+        """Whether the bounds are equal: OpenVINO then reads the value as a constant."""
+        return bool(np.array_equal(self.lo, self.hi))
+
+    def dims(self) -> list[Iv] | None:
+        """The value read as a partial shape (``evaluate_as_partial_shape``), an interval per element; None where a
+        lower bound is below 0 (OpenVINO refuses it)."""
+        lo, hi = self.lo.reshape(-1).tolist(), self.hi.reshape(-1).tolist()
+        if any(v < 0 for v in lo):
+            return None
+        return [(a, INF if b >= INF else b) for a, b in zip(lo, hi, strict=True)]
+
+
+#: A bound rule: the decoded attributes and each input's bounds (an input of a known value: ``Bounds.of`` it) ->
+#: each output's bounds, or None where OpenVINO bounds none (then the value is unknown to it too).
+BoundRule = Callable[[Any, Sequence[Bounds]], list[Bounds] | None]
+
+
+def moved(kernel: Callable[[Any, Sequence[np.ndarray]], list[np.ndarray]], data: tuple[int, ...] | None = (0,),
+          ) -> BoundRule:
+    """The bounds of an op that moves its ``data`` inputs' elements (None: every input): ``kernel`` on the lower
+    bounds, then on the upper ones, its other inputs known (None otherwise)."""
+
+    def rule(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+        moving = range(len(inputs)) if data is None else data
+        if any(i not in moving and not b.exact for i, b in enumerate(inputs)):
+            return None
+        lo, hi = kernel(attrs, [b.lo for b in inputs]), kernel(attrs, [b.hi for b in inputs])
+        return [Bounds(np.asarray(a, np.int64), np.asarray(b, np.int64)) for a, b in zip(lo, hi, strict=True)]
+
+    return rule
+
+
+def converted(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    """Convert's bounds between i32 and i64: the same (an unbounded one stays unbounded); of another destination
+    type, or an i32 one out of its range, none modelled."""
+    (b,) = inputs
+    destination = getattr(attrs, "destination_type", None)
+    finite = b.hi[b.hi < INF]
+    if destination not in ("i32", "i64") or destination == "i32" and (
+            b.lo.min(initial=0) < np.iinfo(np.int32).min or finite.max(initial=0) > INT32_MAX):
+        return None
+    return [b]
+
+
+def arithmetic(op: str) -> BoundRule:
+    """Add's, Subtract's or Multiply's bounds: interval arithmetic, broadcast as the op broadcasts (numpy), an element
+    computed from an unbounded one unbounded from 0."""
+
+    def rule(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+        a, b = inputs
+        if getattr(attrs, "auto_broadcast", "numpy") != "numpy":
+            return None
+        with np.errstate(over="ignore"):
+            if op == "Add":
+                lo, hi = a.lo + b.lo, a.hi + b.hi
+            elif op == "Subtract":
+                lo, hi = a.lo - b.hi, a.hi - b.lo
+            else:
+                corners = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
+                lo, hi = np.minimum.reduce(corners), np.maximum.reduce(corners)
+        unbounded = (a.hi >= INF) | (b.hi >= INF)
+        return [Bounds(np.where(unbounded, 0, lo).astype(np.int64), np.where(unbounded, INF, hi).astype(np.int64))]
+
+    return rule
