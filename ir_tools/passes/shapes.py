@@ -316,11 +316,15 @@ class ShapeWalker(Walker[TensorType]):
         return values
 
     def known_to_openvino(self, key: PortKey | None) -> np.ndarray | object | None:
-        """The value of an output port (rule 5), None where OpenVINO cannot know it either (``opaque``, or an
-        unfed port), else ``UNKNOWN_TO_US``."""
+        """The value of an output port (rule 5), None where OpenVINO cannot know it either (``opaque``, an unfed port,
+        or a value whose bounds are not equal: a body's owner reads constants alone, ``get_constant_from_source``),
+        else ``UNKNOWN_TO_US``."""
         value = None if key is None else self.value(key)
         if value is None and key is not None and not self.opaque(key):
-            return UNKNOWN_TO_US
+            found = self.bounds(key)
+            if found is None:
+                return UNKNOWN_TO_US
+            return found.lo.astype(self._value_dtype(key)) if found.exact else None
         return value
 
     def input_values(self, layer: Layer, spec: OpSpec) -> list[np.ndarray | Bounds | None] | None:
