@@ -82,6 +82,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import select, unary_rule
 from .attrs import FLOAT
+from .bounds import BoundRule, abs_bounds
 from .core import NoAttrs
 from .rounding import ACCUMULATION_UNIT, APPROXIMATION_ULPS, Change, Extremum, elementwise, gamma, is_exact, unit
 from .spec import Kernel, OpSpec, TensorType
@@ -504,12 +505,12 @@ def _gelu7(a: Gelu7Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 def _unary(op: str, label: str, fn: Callable, *, exact: bool = False, refused=frozenset({"boolean", "string"}),
            real: bool = False, absolute: float = 0.0, change: Change | None = None,
-           extremum: Extremum | None = None) -> OpSpec:
+           extremum: Extremum | None = None, bounds: BoundRule | None = None) -> OpSpec:
     """``absolute``: the f32 ulps at 1 OpenVINO CPU's approximation of ``fn`` was measured to need (module doc);
-    ``change`` and ``extremum``: as ``rounding.elementwise`` takes them."""
+    ``change`` and ``extremum``: as ``rounding.elementwise`` takes them; ``bounds``: OpenVINO's bounds (ops.bounds)."""
     kernel = _exact_kernel(fn) if exact else _float_kernel(op, fn)
     rounding = elementwise(rounds=False) if exact else elementwise(_ULPS, absolute, change=change, extremum=extremum)
-    return OpSpec(op, label, NoAttrs, (1, 1), 1, unary_rule(refused, real), kernel, rounding=rounding)
+    return OpSpec(op, label, NoAttrs, (1, 1), 1, unary_rule(refused, real), kernel, rounding=rounding, bounds=bounds)
 
 
 def _periodic_change(fn: Callable[[np.ndarray], np.ndarray]) -> Change:
@@ -593,7 +594,7 @@ ATAN_1 = _unary("Atan", "Atan-1", np.arctan)
 ASINH_4 = _unary("Asinh", "Asinh-4", np.arcsinh)
 ACOSH_4 = _unary("Acosh", "Acosh-4", np.arccosh)
 ATANH_4 = _unary("Atanh", "Atanh-4", np.arctanh)
-ABS_1 = _unary("Abs", "Abs-1", np.abs, exact=True)
+ABS_1 = _unary("Abs", "Abs-1", np.abs, exact=True, bounds=abs_bounds)
 NEGATIVE_1 = _unary("Negative", "Negative-1", np.negative, exact=True)
 FLOOR_1 = _unary("Floor", "Floor-1", np.floor, exact=True)
 CEILING_1 = _unary("Ceiling", "Ceiling-1", np.ceil, exact=True)

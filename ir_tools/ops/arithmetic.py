@@ -53,7 +53,7 @@ from ..base.dims import Dim, Shape
 from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
-from .bounds import BoundRule, arithmetic
+from .bounds import INF, BoundRule, Bounds, arithmetic, cornered, evaluated, moved, ordered
 from .core import NoAttrs
 from .rounding import ACCUMULATION_UNIT, elementwise, is_exact, may_differ
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
@@ -486,30 +486,149 @@ def _remainder_rounding(floor: bool) -> RoundingRule:
     return rule
 
 
+def _divide_bounds(a: DivideAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    """Integer Divide's bounds, OpenVINO's own (divide.cpp ``evaluate_bound``), measured on 2026.4.1: where the
+    divisor's upper bound is positive ``[x.lo / y.hi .. x.hi / y.lo]`` (a zero y.lo: INF), else ``[x.hi / y.lo ..
+    x.lo / y.hi]``, each the op's division, even where that is not the true range (``[-3..5] / [1..2]`` is ``[-2..5]``);
+    ``[0..INF]`` where x or y is unbounded. A divisor's interval holding 0 inside gives the type's least lower bound,
+    and a divisor of upper bound 0 and lower 0 divides by zero: neither modelled (None)."""
+    x, y = inputs
+    if a.auto_broadcast != "numpy":
+        return None
+    positive = y.hi > 0
+    unbounded = (x.hi >= INF) | (y.hi >= INF)
+    below = np.where(positive, y.hi, y.lo)
+    if np.any(~unbounded & (y.lo < 0) & positive) or not np.all(below):
+        return None
+    (lo,) = _divide(a, [np.where(positive, x.lo, x.hi), below])
+    above = np.where(positive, y.lo, y.hi)
+    (hi,) = _divide(a, [np.where(positive, x.hi, x.lo), np.where(above == 0, 1, above)])
+    return [Bounds(np.where(unbounded, 0, lo).astype(np.int64),
+                   np.where(unbounded | (above == 0), INF, hi).astype(np.int64))]
+
+
+def _c_remainder(x: int, m: int) -> int:
+    """C's ``x % m`` (the sign of x)."""
+    r = abs(x) % abs(m)
+    return -r if x < 0 else r
+
+
+def _mod_of(v1: int, v2: int, m: int) -> tuple[int, int]:
+    """OpenVINO's ``mod_interval_value``: ``[v1..v2] % m``, the remainders of the ends or ``[0..m - 1]``."""
+    r = (_c_remainder(v1, m), _c_remainder(v2, m))
+    return (0, m - 1) if r[1] < r[0] or v2 != v1 and v2 - v1 >= m else r
+
+
+def _mod_interval(v1: int, v2: int, m1: int, m2: int) -> tuple[int, int]:
+    """OpenVINO's ``mod_interval`` (reference/mod.hpp): ``[v1..v2] % [m1..m2]``, as it computes it (its negative
+    inputs too, which it leaves undefined)."""
+    lo, hi = _mod_of(v1, v2, m1)
+    if v2 != 0 and m1 != m2:
+        lo2, hi2 = _mod_of(v1, v2, m2)
+        lo, hi = min(lo, lo2), max(hi, hi2)
+        if v2 == v1 and m2 - m1 != 1:
+            half = -(-v2 // 2) if v2 < 0 else v2 // 2  # (C's division: toward zero)
+            if m1 < half or m1 < v2 < m2:
+                lo, hi = 0, _c_remainder(v2, half + 1) if half < m2 < v2 else m2 - 1
+    return lo, hi
+
+
+def _mod_bounds(a: BinaryAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    """Mod's bounds, OpenVINO's own (mod.cpp ``evaluate_bound``, ``mod_interval``), measured on 2026.4.1: per element
+    ``mod_interval`` of x's and the divisor's intervals (``[2..10] % 3`` is ``[0..2]``, ``[4..5] % 3`` ``[1..2]``);
+    ``[0..INF]`` where the divisor's lower or upper bound is 0, its lower one unbounded, or x's upper one unbounded. A
+    divisor's unbounded upper bound otherwise enters ``mod_interval`` as the type's maximum (i32's or i64's), which
+    only its branch answering that maximum less 1 shows: not modelled (None); nor x and the divisor both exact with a
+    divisor of 0 (OpenVINO then evaluates the op: 0)."""
+    x, y = inputs
+    if a.auto_broadcast != "numpy" or x.exact and y.exact and not np.all(y.lo):
+        return None
+    undefined = (y.lo == 0) | (y.hi == 0) | (y.lo >= INF) | (x.hi >= INF)
+    shape = np.broadcast(undefined, x.lo).shape
+    undefined = np.broadcast_to(undefined, shape)
+    v1, v2, m1, m2 = (np.where(undefined, 1, np.broadcast_to(b, shape)).reshape(-1).tolist()
+                      for b in (x.lo, x.hi, y.lo, y.hi))
+    found = [_mod_interval(*e) for e in zip(v1, v2, m1, m2, strict=True)]
+    lo = np.array([f[0] for f in found], np.int64).reshape(shape)
+    hi = np.array([f[1] for f in found], np.int64).reshape(shape)
+    if np.any(~undefined & (hi >= INF - 1)):
+        return None  # (m2 - 1 of an unbounded m2: the type's maximum less 1)
+    return [Bounds(np.where(undefined, 0, lo), np.where(undefined, INF, hi))]
+
+
+_FLOOR_MOD_CORNERS = cornered(lambda x, y: np.remainder(x, np.where(y == 0, 1, y)))
+
+
+def _floor_mod_bounds(a: BinaryAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    """FloorMod's bounds: its corners (``cornered``), measured on 2026.4.1 (``[2..10] % 3`` is ``[1..2]``, not the
+    true ``[0..2]``). A divisor's bound of 0 gives the type's least value at that corner (a remainder by zero): not
+    modelled (None), unless the element is unbounded (``[0..INF]`` all the same)."""
+    x, y = inputs
+    zero = (y.lo == 0) | (y.hi == 0)
+    if np.any(zero & ~((x.hi >= INF) | (y.hi >= INF))) or x.exact and y.exact and np.any(zero):
+        return None
+    return _FLOOR_MOD_CORNERS(a, inputs)
+
+
+def _greater(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x > y, true where either is NaN (as ``_either_at_nan`` allows)."""
+    return ~np.less_equal(x, y)
+
+
+def _equal_bounds(a: BinaryAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    """Equal's bounds, OpenVINO's own (equal.cpp), measured on 2026.4.1: of exact inputs the op; else true below where
+    both inputs are one exact value, and true above where their intervals meet (``[4..] == 3`` is false, ``? == 3``
+    either), broadcast as the op broadcasts (numpy)."""
+    x, y = inputs
+    if a.auto_broadcast != "numpy":
+        return None
+    if x.exact and y.exact:
+        return [Bounds.of(x.lo == y.lo)]
+    lo = (x.lo == x.hi) & (x.hi == y.lo) & (y.lo == y.hi)
+    return [Bounds(lo.astype(np.int64), ((x.lo <= y.hi) & (y.lo <= x.hi)).astype(np.int64))]
+
+
+def _select_of_bounds(a: BinaryAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """``_select`` of a condition given as bounds (0 and 1)."""
+    return _select(a, [np.asarray(args[0]).astype(bool), *args[1:]])
+
+
+#: Select's bounds, measured on 2026.4.1: none unless its condition is exact, then each bound picked from the then
+#: and else inputs' (OpenVINO's default bound evaluation: an unbounded element stays so, ``4..`` is not ``?``).
+_SELECT_BOUNDS = moved(_select_of_bounds, (1, 2))
+
+
 #: OpenVINO CPU computes Add, Subtract and Multiply of 8-bit integers saturating (tests/ops/test_support_kernels.py).
 ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0), cpu_saturates=True, bounds=arithmetic("Add"))
 SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1.0), cpu_saturates=True,
                           bounds=arithmetic("Subtract"))
 MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply, cpu_saturates=True,
                           rounding=elementwise(bilinear=True), bounds=arithmetic("Multiply"))
-DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs, ulps=1)  # x * (1 / y) is allowed
+DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs, ulps=1,  # x * (1 / y) is allowed
+                        bounds=ordered(_divide_bounds))
 POWER_1 = _binary_spec("Power", "arithmetic", _power, ulps=4)
-MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: select(x > y, x, y), rounds=False)
-MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: select(x < y, x, y), rounds=False)
+MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: select(x > y, x, y), rounds=False,
+                         bounds=cornered(np.maximum))
+MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: select(x < y, x, y), rounds=False,
+                         bounds=cornered(np.minimum))
 SQUARED_DIFFERENCE_1 = _binary_spec("SquaredDifference", "arithmetic", _squared_difference)
-FLOOR_MOD_1 = _binary_spec("FloorMod", "arithmetic", _remainder(floor=True), rounding=_remainder_rounding(floor=True))
-MOD_1 = _binary_spec("Mod", "arithmetic", _remainder(floor=False), rounding=_remainder_rounding(floor=False))
-EQUAL_1 = _binary_spec("Equal", "comparison", np.equal, rounding=_equality_rounding())
+FLOOR_MOD_1 = _binary_spec("FloorMod", "arithmetic", _remainder(floor=True), rounding=_remainder_rounding(floor=True),
+                           bounds=_floor_mod_bounds)
+MOD_1 = _binary_spec("Mod", "arithmetic", _remainder(floor=False), rounding=_remainder_rounding(floor=False),
+                     bounds=ordered(_mod_bounds))
+EQUAL_1 = _binary_spec("Equal", "comparison", np.equal, rounding=_equality_rounding(), bounds=_equal_bounds)
 NOT_EQUAL_1 = _binary_spec("NotEqual", "comparison", np.not_equal, rounding=_equality_rounding())
-LESS_1 = _binary_spec("Less", "comparison", np.less)
+LESS_1 = _binary_spec("Less", "comparison", np.less, bounds=evaluated(_binary(np.less, "comparison")))
 LESS_EQUAL_1 = _binary_spec("LessEqual", "comparison", np.less_equal)
-GREATER_1 = _binary_spec("Greater", "comparison", lambda x, y: ~np.less_equal(x, y), nan_undecided=True)
+GREATER_1 = _binary_spec("Greater", "comparison", _greater, nan_undecided=True,
+                         bounds=evaluated(_binary(_greater, "comparison")))
 GREATER_EQUAL_1 = _binary_spec("GreaterEqual", "comparison", lambda x, y: ~np.less(x, y), nan_undecided=True)
 LOGICAL_AND_1 = _binary_spec("LogicalAnd", "logical", np.logical_and)
 LOGICAL_OR_1 = _binary_spec("LogicalOr", "logical", np.logical_or)
 LOGICAL_XOR_1 = _binary_spec("LogicalXor", "logical", np.logical_xor)
 #: opset1's "Xor" is the logical xor (``op::v0::Xor``, boolean in and out: measured, its reader and NodeFactory).
 XOR_1 = _binary_spec("Xor", "logical", np.logical_xor)
-SELECT_1 = OpSpec("Select", "Select-1", BinaryAttrs, (3, 3), 1, _select_rule, _select, rounding=_select_rounding)
+SELECT_1 = OpSpec("Select", "Select-1", BinaryAttrs, (3, 3), 1, _select_rule, _select, rounding=_select_rounding,
+                  bounds=_SELECT_BOUNDS)
 RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, unary_rule(), _relu,
                 rounding=elementwise(rounds=False, change=_relu_change))

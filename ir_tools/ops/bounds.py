@@ -10,11 +10,15 @@ upper bound of an i64 value is (of an i32 one int32 max, which reads as unbounde
 
 Measured on 2026.4.1 (through a Broadcast-3's output shape, ``tests/passes/test_value_bounds.py``):
 
-- Movement ops (Gather, Concat, Squeeze, Unsqueeze, Reshape, and Convert between i32 and i64) move the bounds as they
-  move values: each bound is the op on the inputs' bounds, its other inputs constant (``moved``).
+- Movement ops (Gather, Concat, Squeeze, Unsqueeze, Reshape, Split, VariadicSplit, Slice, StridedSlice, Select of an
+  exact condition, ReduceMax and ReduceMin, and Convert between i32 and i64) move the bounds as they move values:
+  each bound is the op on the inputs' bounds, its other inputs constant (``moved``).
 - Add, Subtract and Multiply bound by interval arithmetic (``10 - [2..10]`` is ``[0..8]``, ``[2..10] * -1``
   ``[-10..-2]``), but an element computed from an unbounded one is ``[0..INF]``: ``[4..] + 5`` is ``?``, not
-  ``[9..]`` (``arithmetic``).
+  ``[9..]`` (``arithmetic``). Maximum, Minimum and FloorMod by the corners of the inputs' intervals (``cornered``:
+  ``[2..10] % 3`` is ``[1..2]``, not the true ``[0..2]``); Divide, Mod, Abs, Equal and ReduceProd by rules of their
+  own (in their modules). ReduceSum, Greater and Less only where every input is exact (``evaluated``); Floor and
+  Ceiling not at all.
 - A lower bound below 0 where a rule reads the value as a shape is OpenVINO's error ("Value for partial shape
   evaluation can't be lower than zero"): such a rule answers None, and OpenVINO's verdict says it.
 """
@@ -110,5 +114,71 @@ def arithmetic(op: str) -> BoundRule:
                 lo, hi = np.minimum.reduce(corners), np.maximum.reduce(corners)
         unbounded = (a.hi >= INF) | (b.hi >= INF)
         return [Bounds(np.where(unbounded, 0, lo).astype(np.int64), np.where(unbounded, INF, hi).astype(np.int64))]
+
+    return rule
+
+
+def pairs(value: np.ndarray | Bounds, element: str | None) -> list[tuple[int, int]]:
+    """A value input read as OpenVINO's ``get_input_bounds`` reads it (Slice's start and stop, Pad's pads): each
+    element's (lower, upper) bound, a known value's its own twice; of an i32 value, a bound equal to the i32 minimum
+    or maximum stands for the i64 one (``get_value_or_limit_of``: int32 max is unbounded)."""
+    b = value if isinstance(value, Bounds) else Bounds.of(value)
+    limits = {INT32_MAX: INF, -INT32_MAX - 1: -INF - 1} if element == "i32" or (
+        not isinstance(value, Bounds) and np.asarray(value).dtype == np.int32) else {}
+    return [(limits.get(lo, lo), limits.get(hi, hi))
+            for lo, hi in zip(b.lo.reshape(-1).tolist(), b.hi.reshape(-1).tolist(), strict=True)]
+
+
+def cornered(kernel: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> BoundRule:
+    """The bounds of a binary elementwise op OpenVINO bounds by the corners of its inputs' intervals (its
+    ``interval_bound_evaluator``: Maximum, Minimum, FloorMod), measured on 2026.4.1: the least and the greatest of
+    ``kernel`` on each pairing of the inputs' bounds, broadcast as the op broadcasts (numpy), so ``[2..10] % 3`` is
+    ``[1..2]`` (its corners 2 and 1), not the true ``[0..2]``; an element computed from an unbounded one is ``[0..INF]``
+    (``max(?, 3)`` is ``?``, not ``3..``), unless both inputs are exact (the op is then evaluated once)."""
+
+    def rule(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+        a, b = inputs
+        if getattr(attrs, "auto_broadcast", "numpy") != "numpy":
+            return None
+        with np.errstate(over="ignore"):
+            corners = [np.asarray(kernel(x, y), np.int64) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+        lo, hi = np.minimum.reduce(corners), np.maximum.reduce(corners)
+        if a.exact and b.exact:
+            return [Bounds(lo, hi)]
+        unbounded = (a.hi >= INF) | (b.hi >= INF)
+        return [Bounds(np.where(unbounded, 0, lo).astype(np.int64), np.where(unbounded, INF, hi).astype(np.int64))]
+
+    return rule
+
+
+def abs_bounds(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    """Abs's bounds, OpenVINO's own (abs.cpp ``evaluate_bound``), measured on 2026.4.1: the lesser and the greater of
+    the bounds' absolute values, so ``|[-3..5]|`` is ``[3..5]`` (not ``[0..5]``) and ``|?|`` stays ``?``."""
+    (b,) = inputs
+    ends = np.abs(b.lo), np.abs(b.hi)
+    return [Bounds(np.minimum(*ends), np.maximum(*ends))]
+
+
+def ordered(rule: BoundRule) -> BoundRule:
+    """``rule``, answering None where a lower bound it finds is above the upper one: OpenVINO's may be so (``Mod([2..9],
+    -2)`` is ``[0..-3]``, ``[-6..-5] / [1..2]`` ``[-3..-5]``), and it reads such an element as a dynamic dim and takes
+    it on by its corners (``1 - [0..-2]`` is ``[1..3]``), which the rules reading bounds do not model."""
+
+    def checked(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+        found = rule(attrs, inputs)
+        return None if found is None or any(np.any(b.lo > b.hi) for b in found) else found
+
+    return checked
+
+
+def evaluated(kernel: Callable[[Any, Sequence[np.ndarray]], list[np.ndarray]]) -> BoundRule:
+    """The bounds of an op OpenVINO bounds by its default bound evaluation alone (ReduceSum, Greater, Less; measured
+    on 2026.4.1): none, not even ``[0..INF]``, unless every input is exact, the op then evaluated on them (a boolean
+    output as 0 and 1)."""
+
+    def rule(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+        if not all(b.exact for b in inputs):
+            return None
+        return [Bounds.of(v) for v in kernel(attrs, [b.lo for b in inputs])]
 
     return rule

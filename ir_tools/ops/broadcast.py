@@ -188,14 +188,24 @@ def _run_broadcast(a, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 # --- Tile -------------------------------------------------------------------------------------------
 
 
-def _tile(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+def _repeats(value: np.ndarray | Bounds) -> list[Iv] | None:
+    """Tile's repeats as dims (``get_input_const_data_as_shape``): a negative known one 0; of a value OpenVINO bounds,
+    the bounds read as a partial shape (measured on 2026.4.1: ``[2..10]`` repeats of 10 are ``20..100``; None where
+    one is below 0, which OpenVINO refuses)."""
+    if isinstance(value, Bounds):
+        return value.dims()
+    return [(max(v, 0), max(v, 0)) for v in ints(value)]
+
+
+def _tile(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType] | None:
     data, repeats_t = inputs
     integral(repeats_t, "repeats")
     if repeats_t.shape is not None and len(repeats_t.shape) != 1:
         raise OpValidationError(f"repeats must be 1-D, got rank {len(repeats_t.shape)}")
-    shape = data.shape
-    if shape is not None and values[1] is not None:
-        reps = [(max(v, 0), max(v, 0)) for v in ints(values[1])]
+    shape, reps = data.shape, None if values[1] is None else _repeats(values[1])
+    if values[1] is not None and reps is None:
+        return None  # (OpenVINO reads the repeats before the data's rank)
+    if shape is not None and reps is not None:
         rank = max(len(shape), len(reps))
         reps = [ONE] * (rank - len(reps)) + reps
         lead = rank - len(shape)
@@ -220,4 +230,5 @@ BROADCAST_1 = OpSpec("Broadcast", "Broadcast-1", Broadcast1Attrs, (2, 3), 1, gua
                      _run_broadcast, (1, 2), rounding=moves(0), reads_unfed_ports=True, reads_bounds=True)
 BROADCAST_3 = OpSpec("Broadcast", "Broadcast-3", Broadcast3Attrs, (2, 3), 1, guarded(_broadcast(True)),
                      _run_broadcast, (1, 2), rounding=moves(0), reads_bounds=True)
-TILE_1 = OpSpec("Tile", "Tile-1", NoAttrs, (2, 2), 1, guarded(_tile), _run_tile, (1,), rounding=moves(0))
+TILE_1 = OpSpec("Tile", "Tile-1", NoAttrs, (2, 2), 1, guarded(_tile), _run_tile, (1,), rounding=moves(0),
+                reads_bounds=True)

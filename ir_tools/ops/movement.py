@@ -26,6 +26,12 @@ does that the specification does not say, measured there:
   on 60 seeded cases (six element types, rank 1 to 4, both modes, axes Const and fed).
 - StridedSlice with an unknown begin, end or strides bounds the sliced dims in ways not modelled here
   (a dim of 10 by stride 2 is 0..5; on a rank-2 input one dim came out static): the rule declines.
+- Values OpenVINO bounds (ops/bounds.py): Slice's start and stop, StridedSlice's begin and end and Pad's pads are read
+  as their bounds (``get_input_bounds``: a start of ``[2..10]`` on a dim of 10 is ``..8``); Slice's step and axes and
+  StridedSlice's strides only as constants (bounded ones slice every dim to 0..its maximum, as Slice's rule does;
+  StridedSlice's declines, as for unknown ones). Slice and StridedSlice of a shape vector, their other inputs known,
+  bound their outputs by slicing the lower and the upper bounds (the bounds of ``[?,3,2..10,4..,..6]`` sliced 4:0:-1
+  are ``[..6,4..,2..10,3]``).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from ..base.dims import DYNAMIC, INT64_MAX, INT64_MIN, Dim
 from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
+from .bounds import Bounds, moved, pairs
 from .core import NoAttrs
 from .intervals import Iv, compatible, contains, dim_of, guarded, iv
 from .operands import bounds, integral, normalize_axis
@@ -142,9 +149,10 @@ def _entries(a: StridedSliceAttrs, count: int, rank: int) -> list[tuple[str, int
     return [(kind, axis_of.get(i)) for i, kind in enumerate(kinds)]
 
 
-def _strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+def _strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray], evaluator: bool = False) -> list[np.ndarray]:
     """A numpy basic index built from the masks (``_entries``). Bounds are clamped as Slice-8's, a shrink index as
-    CPU clamps it (the module doc)."""
+    CPU clamps it (the module doc); ``evaluator``: a masked shrink entry takes its begin, as OpenVINO's evaluator does
+    (its constant folding and bounds, measured on 2026.4.1: begin 2 masked of ``[10,20,30,40]`` is 30, -1 40)."""
     _check_masks(a)
     x, begin, end = args[0], _ints(args[1]), _ints(args[2])
     strides = _ints(args[3]) if len(args) > 3 else [1] * len(begin)
@@ -157,7 +165,7 @@ def _strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -> list[np.
             continue
         n = x.shape[axis]
         if kind == "shrink":
-            at = 0 if _flag(a.begin_mask, i) else begin[i]
+            at = 0 if _flag(a.begin_mask, i) and not evaluator else begin[i]
             if n == 0:  # (CPU reads memory outside the data there: its values are arbitrary)
                 raise OpValidationError(f"shrink index {at} of an axis of length 0")
             index.append(min(max(at + n if at < 0 else at, 0), n - 1))
@@ -168,6 +176,26 @@ def _strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -> list[np.
         index.append(slice(None if _flag(a.begin_mask, i) else bounds.start,
                            None if _flag(a.end_mask, i) else bounds.stop, strides[i]))
     return [x[tuple(index)]]
+
+
+def _evaluated_strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """StridedSlice as OpenVINO's evaluator computes it."""
+    return _strided_slice(a, args, evaluator=True)
+
+
+def _strided_slice_bounds(a: StridedSliceAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    """StridedSlice's bounds, measured on 2026.4.1: its evaluator's slice of the lower and of the upper bounds
+    (begin, end and strides known; a negative stride reverses both alike). None where a shrink entry's begin is
+    outside its axis, which the evaluator refuses (the kernel clamps it as CPU does)."""
+    data, begin = inputs[0], inputs[1]
+    try:
+        entries = _entries(a, begin.lo.size, data.lo.ndim)
+    except OpValidationError:
+        return None
+    for i, (kind, axis) in enumerate(entries):
+        if kind == "shrink" and not -data.lo.shape[axis] <= int(begin.lo.reshape(-1)[i]) < data.lo.shape[axis]:
+            return None
+    return moved(_evaluated_strided_slice)(a, inputs)
 
 
 def _shrink_out_of_range(a: StridedSliceAttrs, inputs: Sequence[TensorType], values) -> str | None:
@@ -209,6 +237,10 @@ def _padded(length: int, pad: int) -> int:
 
 
 def _pad_infer(a: PadAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """Pad-1 and Pad-12; pads read as OpenVINO's bounds (``get_input_bounds``), measured on 2026.4.1: each dim padded
+    by the pads' lower bounds at its lower bound and by their upper ones at its upper bound (a negative result
+    unbounded), unbounded where a pad is bounded [0, unbounded]; the modes' checks on a static dim read the lower
+    bounds."""
     data, begin_t, end_t = inputs[:3]
     integral(begin_t, "pads_begin")
     integral(end_t, "pads_end")
@@ -224,24 +256,30 @@ def _pad_infer(a: PadAttrs, inputs: Sequence[TensorType], values) -> list[Tensor
             if t.shape is not None and t.shape[0].is_static and t.shape[0].lo > len(shape):
                 raise OpValidationError(f"{what} has {t.shape[0].lo} values, the input has rank {len(shape)}")
         return [TensorType(data.element, (DYNAMIC,) * len(shape))]
-    begin, end = bounds(values[1]), bounds(values[2])
+    begin, end = pairs(values[1], begin_t.element), pairs(values[2], end_t.element)
     A.per_axis("pads_begin", begin, len(shape))
     A.per_axis("pads_end", end, len(shape))
     out = []
-    for axis, (d, b, e) in enumerate(zip(shape, begin, end, strict=True)):
+    for axis, (d, bs, es) in enumerate(zip(shape, begin, end, strict=True)):
+        (b, b_hi), (e, e_hi) = bs, es
         mode, n = a.pad_mode, d.lo
         if d.is_static:
             if (b > 0 or e > 0) and ((mode == "edge" and n < 1) or (mode == "reflect" and n < 2)):
                 raise OpValidationError(f"{mode} padding needs a longer axis {axis} than {n}")
             if (mode == "reflect" and not (b < n and e < n)) or (mode == "symmetric" and not (b <= n and e <= n)):
                 raise OpValidationError(f"{mode} pads {b}/{e} on axis {axis} of length {n} reach beyond the data")
-        diff = _wrap(b + e)
-        if diff == 0:
+        diff, diff_hi = _wrap(b + e), _wrap(b_hi + e_hi)
+        if diff == 0 and diff_hi == 0:
             out.append(d)
             continue
-        hi = _padded(-1 if d.hi is None else d.hi, diff)
-        out.append(dim_of(hi if d.is_static else _padded(d.lo, diff), hi))
+        hi = -1 if _unbounded_pad(bs) or _unbounded_pad(es) else _padded(-1 if d.hi is None else d.hi, diff_hi)
+        out.append(dim_of(_padded(d.lo, diff), hi))
     return [TensorType(data.element, tuple(out))]
+
+
+def _unbounded_pad(pad: tuple[int, int]) -> bool:
+    """OpenVINO's pad::is_inf_padding: a pad bounded [0, unbounded] leaves the padded dim unbounded."""
+    return pad[0] == 0 and pad[1] in (-1, INT64_MAX)
 
 
 def _sliced_value(dim: int, start: int, stop: int, step: int) -> int:
@@ -305,7 +343,16 @@ def _upto(d: Dim) -> Dim:
     return Dim(0, d.hi)
 
 
+def _constant(value: np.ndarray | Bounds | None) -> list[int] | None:
+    """A value input OpenVINO reads as a constant only (``get_input_const_data_as``: Slice's step and axes,
+    StridedSlice's strides): its values (i32 limits as i64's), None where not known exactly (bounds it does not
+    read)."""
+    return None if value is None or isinstance(value, Bounds) else bounds(value)
+
+
 def slice_infer(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
+    """Slice-8; start and stop read as OpenVINO's bounds (``get_input_bounds``), step and axes as constants only
+    (measured on 2026.4.1: a bounded step or axes slices every dim to 0..its maximum, as an unknown one)."""
     data = inputs[0]
     names = ("start", "stop", "step", "axes")
     for t, what in zip(inputs[1:], names, strict=False):
@@ -322,15 +369,14 @@ def slice_infer(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[Tensor
     lengths = [None if t.shape is None else iv(t.shape[0]) for t in inputs[1:]]
     if any(x is not None and y is not None and not compatible(x, y) for x in lengths[:3] for y in lengths[:3]):
         raise OpValidationError("start, stop and step have different lengths")
-    start = None if values[1] is None else bounds(values[1])
-    stop = None if values[2] is None else bounds(values[2])
-    steps = None if values[3] is None else bounds(values[3])
+    start, stop = (None if v is None else pairs(v, t.element) for v, t in zip(values[1:3], inputs[1:3], strict=True))
+    steps = _constant(values[3])
     axis_map: dict[int, int] | None = None
     if len(inputs) > 4:
         if lengths[3] is not None and lengths[0] is not None and not compatible(lengths[3], lengths[0]):
             raise OpValidationError("axes and start have different lengths")
-        if values[4] is not None:
-            axes = [normalize_axis(v, len(shape)) for v in bounds(values[4])]
+        if (given := _constant(values[4])) is not None:
+            axes = [normalize_axis(v, len(shape)) for v in given]
             if len(set(axes)) != len(axes):
                 raise OpValidationError(f"axes {axes} must be unique")
             axis_map = {axis: i for i, axis in enumerate(axes)}
@@ -348,7 +394,7 @@ def slice_infer(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[Tensor
             i = axis_map[axis]
             if steps[i] == 0:
                 raise OpValidationError("step must not be 0")
-            out.append(_make_dim(d, (start[i], start[i]), (stop[i], stop[i]), steps[i]))
+            out.append(_make_dim(d, start[i], stop[i], steps[i]))
         else:
             out.append(_upto(d))
     return [TensorType(data.element, tuple(out))]
@@ -378,11 +424,10 @@ def _strided_slice_infer(a: StridedSliceAttrs, inputs: Sequence[TensorType], val
     def count(t: TensorType) -> int:
         return -1 if t.shape is None or not t.shape[0].is_static else t.shape[0].lo
 
-    begin = None if values[1] is None else bounds(values[1])
-    end = None if values[2] is None else bounds(values[2])
+    begin, end = (None if v is None else pairs(v, t.element) for v, t in zip(values[1:3], inputs[1:3], strict=True))
     n, n_end = count(inputs[1]), count(inputs[2])
     if len(inputs) > 3:
-        strides = None if values[3] is None else bounds(values[3])
+        strides = _constant(values[3])
     elif n != -1 or n_end != -1:  # OpenVINO makes default strides, ones as long as begin (else end)
         strides = [1] * (n if n != -1 else n_end)
     elif inputs[1].shape is None:
@@ -444,11 +489,11 @@ def _strided_slice_infer(a: StridedSliceAttrs, inputs: Sequence[TensorType], val
             if axis in begin_mask:
                 start = (norm, norm) if stride < 0 else (0, 0)
             else:
-                start = (begin[axis], begin[axis])
+                start = begin[axis]
             if axis in end_mask:
                 stop = (-1 - norm, -1 - norm) if stride < 0 else (norm, norm)
             else:
-                stop = (end[axis], end[axis])
+                stop = end[axis]
             out.append(_make_dim(d, start, stop, stride))
             k += 1
         else:
@@ -555,13 +600,14 @@ def _reverse(a: ReverseAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, 3),
-               cpu_refuses=_cropped_past, reads_unfed_ports=True)
+               cpu_refuses=_cropped_past, reads_unfed_ports=True, reads_bounds=True)
 PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, 3),
-                cpu_refuses=_cropped_past, reads_unfed_ports=True)
+                cpu_refuses=_cropped_past, reads_unfed_ports=True, reads_bounds=True)
 ROLL_7 = OpSpec("Roll", "Roll-7", NoAttrs, (3, 3), 1, guarded(_roll_infer), _roll, (2,), rounding=moves(0))
 SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(slice_infer), _slice, (1, 2, 3, 4), rounding=moves(0),
-                 reads_unfed_ports=True)
+                 reads_unfed_ports=True, reads_bounds=True, bounds=moved(_slice))
 REVERSE_1 = OpSpec("Reverse", "Reverse-1", ReverseAttrs, (2, 2), 1, _reverse_infer, _reverse, (1,), rounding=moves(0))
 STRIDED_SLICE_1 = OpSpec("StridedSlice", "StridedSlice-1", StridedSliceAttrs, (3, 4), 1,
                          guarded(_strided_slice_infer), _strided_slice, (1, 2, 3), rounding=moves(0),
-                         cpu_refuses=_shrink_out_of_range, reads_unfed_ports=True)
+                         cpu_refuses=_shrink_out_of_range, reads_unfed_ports=True, reads_bounds=True,
+                         bounds=_strided_slice_bounds)

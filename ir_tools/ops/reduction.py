@@ -37,6 +37,7 @@ from ..base.dims import DYNAMIC, Dim
 from ..base.dtypes import F32_MAX, REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
+from .bounds import INF, BoundRule, Bounds, evaluated, moved, ordered
 from .operands import normalize_axis
 from .rounding import (
     accumulation,
@@ -240,10 +241,52 @@ def _no_axes_dropped(a: ReduceAttrs, inputs: Sequence[TensorType], values) -> st
     return f"no axes, keep_dims false, on data of rank {len(data)}: OpenVINO CPU refuses to compile such a reduction"
 
 
+def _extreme_bounds(kind: str) -> BoundRule:
+    """ReduceMax's or ReduceMin's bounds, measured on 2026.4.1: the op on the lower bounds, then on the upper ones
+    (OpenVINO's default bound evaluation), an unbounded element staying so (ReduceMax of ``[[4..], 3]`` is ``4..``);
+    its axes exact. Of an empty reduction (the type's extreme, which OpenVINO's evaluation takes through f32) none
+    modelled."""
+    moved_bounds = moved(_reduction(kind))
+
+    def rule(a: ReduceAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+        return None if inputs[0].lo.size == 0 else moved_bounds(a, inputs)
+
+    return rule
+
+
+def _prod_bounds(a: ReduceAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    """ReduceProd's bounds, measured on 2026.4.1 (reduce_prod.cpp): the product of the lower bounds, and of the upper
+    ones, even where they are negative (``[-3..5] * -2`` is ``[6..-10]``); the upper bound INF where an upper bound is
+    unbounded and none is 0 (``3 * [4..]`` is ``[12..]``, as the lower one stays); its axes exact. A product past the
+    i32 range wraps in the value's type: not modelled (None); nor a reduction to several elements with an unbounded
+    upper bound (OpenVINO then sets the first alone)."""
+    data, axes = inputs
+    if not axes.exact:
+        return None
+    (lo,), (hi,) = _PROD(a, [data.lo, axes.lo]), _PROD(a, [data.hi, axes.lo])
+    ends = [data.lo]
+    if np.any(data.hi >= INF) and not np.any(data.hi == 0):
+        if hi.size != 1:
+            return None
+        hi = np.full_like(hi, INF)
+    else:
+        ends.append(data.hi)
+    wide = (_PROD(a, [b.astype(np.float64), axes.lo])[0] for b in ends)  # (the true products)
+    if any(np.any(np.abs(w) > np.iinfo(np.int32).max) for w in wide):
+        return None
+    return [Bounds(lo, hi)]
+
+
+_PROD = _reduction("prod")
+#: OpenVINO's bounds of each reduction's output (ops.bounds), where it has them.
+_BOUNDS: dict[str, BoundRule] = {"max": _extreme_bounds("max"), "min": _extreme_bounds("min"),
+                                 "prod": ordered(_prod_bounds), "sum": evaluated(_reduction("sum"))}
+
+
 def _reduce_spec(op: str, label: str, kind: str) -> OpSpec:
     logical = kind in ("and", "or")
     return OpSpec(op, label, ReduceAttrs, (2, 2), 1, _reduce(logical), _reduction(kind), (1,),
-                  rounding=_ROUNDING[kind], cpu_refuses=_no_axes_dropped)
+                  rounding=_ROUNDING[kind], cpu_refuses=_no_axes_dropped, bounds=_BOUNDS.get(kind))
 
 
 REDUCE_SUM_1 = _reduce_spec("ReduceSum", "ReduceSum-1", "sum")

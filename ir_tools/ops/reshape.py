@@ -8,6 +8,8 @@ checked there against OpenVINO CPU. Measured on OpenVINO 2026.4.1, beyond its sp
   -1 reads the -1 as the input's element count divided by the other non-zero dims ([0,3] to
   [0,-1] is [0,1], [0,3] to [5,-1] is [5,0]). A target fed when the model runs the CPU reads otherwise
   (``_run_reshape``, the kernel; ``_fold_reshape`` where it is known at shape inference, docs/SEMANTICS.md).
+  A target OpenVINO bounds but cannot compute (ShapeOf of a shape not static...) it reads as intervals
+  (``_bounded_pattern``), checked by tests/passes/test_value_bounds.py.
 - Squeeze-1 and Squeeze-15 leave an axis that is not 1 in place instead of refusing it; with
   axes of unknown value and one element, Squeeze-1 gives rank - 1 dynamic dims, Squeeze-15 a
   dynamic rank. Unsqueeze accepts negative axes; with unknown axes it gives a dynamic rank whatever
@@ -25,7 +27,7 @@ import numpy as np
 from ..base.dims import Dim, Shape
 from ..base.errors import OpValidationError
 from . import attrs as A
-from .bounds import moved
+from .bounds import Bounds, moved, pairs
 from .core import NoAttrs
 from .intervals import (
     ANY,
@@ -121,6 +123,38 @@ def _interval_reshape(shape: Shape, pattern: Sequence[int], special_zero: bool) 
             wanted.append((v, v))
         else:
             raise OpValidationError(f"the target shape has {v} at index {i}: only -1 may be negative")
+    return _reshape_intervals(shape, wanted, minus_one, special_zero)
+
+
+def _bounded_pattern(pattern: Bounds, element: str | None) -> tuple[list[Iv], int | None]:
+    """A target OpenVINO bounds but cannot compute, as its shape inference reads it (measured on 2026.4.1, as its
+    ``get_pattern_and_minus_one_idx`` says): each element a dim of its bounds (``bounds.pairs``: of i32, int32 max is
+    unbounded), a lower bound of -1 read as 0 (``[-1..7]`` is ``..7``, ``[-1..0]`` a 0 that special_zero copies);
+    both bounds -1 the -1; a lower bound below -1 ``?`` where the upper one is not negative (``[-3..5]``), else
+    refused. ``_reshape_intervals`` then resolves the -1 on these dims (``x[2..10,6]`` to ``Concat(ShapeOf(x)[0],
+    -1)`` is ``[2..10,2..30]``), a dynamic dim never cancelling an equal one of the input: OpenVINO's reader sets no
+    symbols, by which it would (``x[?,?,768]`` to ``Concat(ShapeOf(x)[0:2], [12,-1])`` is ``[?,?,12,?]``)."""
+    wanted: list[Iv] = []
+    minus_one = None
+    for i, (lo, hi) in enumerate(pairs(pattern, element)):
+        if lo == hi == -1:
+            if minus_one is not None:
+                raise OpValidationError("the target shape has more than one -1")
+            minus_one = i
+            wanted.append(ANY)
+        elif lo >= -1:
+            wanted.append(canon(lo, hi))  # (its lower bound of -1 clipped to 0)
+        elif hi >= 0:
+            wanted.append(ANY)
+        else:
+            raise OpValidationError(f"the target shape's element {i} is bounded by [{lo}, {hi}]: both negative")
+    return wanted, minus_one
+
+
+def _reshape_intervals(shape: Shape, wanted: list[Iv], minus_one: int | None, special_zero: bool,
+                       ) -> tuple[Dim, ...]:
+    """Reshape-1's output for a target read as intervals, ``minus_one`` the index of its -1 (reshape_shape_inference:
+    its ``Product`` on ov::Dimension, a static dim of the input cancelling an equal one of the target)."""
     out: list[Iv] = []
     ins: list[Iv] = []
     outs: list[Iv] = []
@@ -199,10 +233,14 @@ def _reshape(a: ReshapeAttrs, inputs: Sequence[TensorType], values) -> list[Tens
     data, pattern = inputs
     integral(pattern, "the target shape")
     rank1(pattern, "the target shape")
-    if values[1] is None:
+    target = values[1]
+    if target is None:
         n = None if pattern.shape is None or not pattern.shape[0].is_static else pattern.shape[0].lo
         return [TensorType(data.element, dynamic(n))]
-    return [TensorType(data.element, reshape_dims(data.shape, bounds(values[1]), a.special_zero))]
+    if isinstance(target, Bounds):
+        wanted, minus_one = _bounded_pattern(target, pattern.element)
+        return [TensorType(data.element, _reshape_intervals(data.shape, wanted, minus_one, a.special_zero))]
+    return [TensorType(data.element, reshape_dims(data.shape, bounds(target), a.special_zero))]
 
 
 def _target(pattern: np.ndarray) -> None:
@@ -330,7 +368,7 @@ def _run_unsqueeze(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 # --- specs ------------------------------------------------------------------------------------------
 
 RESHAPE_1 = OpSpec("Reshape", "Reshape-1", ReshapeAttrs, (2, 2), 1, guarded(_reshape), _run_reshape, (1,),
-                   rounding=moves(0), folded=_fold_reshape, bounds=moved(_run_reshape))
+                   rounding=moves(0), folded=_fold_reshape, bounds=moved(_run_reshape), reads_bounds=True)
 SQUEEZE_1 = OpSpec("Squeeze", "Squeeze-1", NoAttrs, (1, 2), 1, guarded(_squeeze(False)), _run_squeeze, (1,),
                    rounding=moves(0), bounds=moved(_run_squeeze))
 SQUEEZE_15 = OpSpec("Squeeze", "Squeeze-15", Squeeze15Attrs, (1, 2), 1, guarded(_squeeze(True)), _run_squeeze, (1,),

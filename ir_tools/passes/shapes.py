@@ -25,9 +25,10 @@ Rules:
    ``ov.save_model``'s fp16 compression marks so the Convert after each compressed Const), whose output OpenVINO
    2024.0 and later neither fold nor bound (docs/SEMANTICS.md section 1). A value we cannot compute OpenVINO may
    bound (``ShapeWalker.bounds``, ops/bounds.py): a ShapeOf of a shape not static by its dims' intervals, and an
-   op with a bound rule (``OpSpec.bounds``: Gather, Concat, Squeeze, Unsqueeze, Reshape, Convert, Add, Subtract,
-   Multiply) from its inputs'. A value of equal bounds is known (OpenVINO reads it as a constant), and a rule that
-   ``reads_bounds`` (Broadcast, Range-4) is given the bounds of another, as OpenVINO's reads them.
+   op with a bound rule (``OpSpec.bounds``: the movement ops, the arithmetic on shapes, the reductions) from its
+   inputs'. A value of equal bounds is known (OpenVINO reads it as a constant), and a rule that ``reads_bounds``
+   (Broadcast, Reshape, Range-4, Slice, StridedSlice, Pad, VariadicSplit, Tile) is given the bounds of another, as
+   OpenVINO's reads them.
 6. A TensorIterator, Loop or If re-infers its bodies (ir/bodies.py makes each a Graph) by a walk of their own, their
    Parameters given the shapes the layer feeds them (ops/control_flow.py says which); what that walk finds inside
    (E-SHAPE, E-OP...) is reported at the layer, naming the body layer ``LAYER/BODY/INNER``; a body layer this walk
