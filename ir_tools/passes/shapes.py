@@ -348,14 +348,15 @@ class ShapeWalker(Walker[TensorType]):
         return values
 
     def _value_dtype(self, key: PortKey) -> np.dtype:
-        """The numpy type of an output port's value (an integer one: ``bounds`` are of those only)."""
-        t = self.env.get(key)
-        return np.dtype(np.int32 if t is not None and t.element == "i32" else np.int64)
+        """The numpy type of an output port's value (of i32, i64 or boolean: ``bounds`` are of those only)."""
+        element = getattr(self.env.get(key), "element", None)
+        return np.dtype(np.int32 if element == "i32" else np.bool_ if element == "boolean" else np.int64)
 
     def bounds(self, key: PortKey) -> Bounds | None:
         """OpenVINO's bounds of an output port's value (ops.bounds): a known value's own, a ShapeOf's its input's dims,
-        an op's with a bound rule (``OpSpec.bounds``) from its inputs'; None where OpenVINO bounds none (``opaque``,
-        an op without a rule, a value not of i32 or i64). Each port once, its producers first, without recursion."""
+        an op's with a bound rule (``OpSpec.bounds``) from its inputs'; None where OpenVINO bounds none (``opaque``),
+        and where we do not know its bounds (an op without a rule, a value not of i32, i64 or boolean). Each port
+        once, its producers first, without recursion."""
         found = self.bounded.get(key, _UNKNOWN)
         if found is not _UNKNOWN:
             return found
@@ -381,7 +382,7 @@ class ShapeWalker(Walker[TensorType]):
                ) -> Bounds | None:
         """``bounds`` of ``key``, its producers' found."""
         t = self.env.get(key)
-        if t is None or t.element not in ("i32", "i64"):
+        if t is None or t.element not in ("i32", "i64", "boolean"):  # (a boolean one as 0 and 1: Select's condition)
             return None
         value = self.value(key)
         if value is not None:
