@@ -322,10 +322,8 @@ class ShapeWalker(Walker[TensorType]):
         else ``UNKNOWN_TO_US``."""
         value = None if key is None else self.value(key)
         if value is None and key is not None and not self.opaque(key):
-            found = self.bounds(key)
-            if found is None:
-                return UNKNOWN_TO_US
-            return found.lo.astype(self._value_dtype(key)) if found.exact else None
+            found = self.bounded_value(key)
+            return UNKNOWN_TO_US if found is None else None if isinstance(found, Bounds) else found
         return value
 
     def input_values(self, layer: Layer, spec: OpSpec) -> list[np.ndarray | Bounds | None] | None:
@@ -339,18 +337,21 @@ class ShapeWalker(Walker[TensorType]):
             if i in spec.value_inputs:
                 value = None if key is None else self.value(key)
                 if value is None and not (key is None or self.opaque(key)):
-                    value = self.bounds(key)
-                    if value is not None and value.exact:
-                        value = value.lo.astype(self._value_dtype(key))
-                    elif value is None or not spec.reads_bounds:
+                    value = self.bounded_value(key)
+                    if value is None or isinstance(value, Bounds) and not spec.reads_bounds:
                         return None  # OpenVINO may know more of the value than we do (rule 4)
             values.append(value)
         return values
 
-    def _value_dtype(self, key: PortKey) -> np.dtype:
-        """The numpy type of an output port's value (of i32, i64 or boolean: ``bounds`` are of those only)."""
+    def bounded_value(self, key: PortKey) -> np.ndarray | Bounds | None:
+        """What OpenVINO knows of a value we cannot compute (``bounds``): of equal bounds, the constant it reads
+        (``get_constant_from_source``), in the port's type (i32, i64 or boolean); else its bounds; None where we do
+        not know them."""
+        found = self.bounds(key)
+        if found is None or not found.exact:
+            return found
         element = getattr(self.env.get(key), "element", None)
-        return np.dtype(np.int32 if element == "i32" else np.bool_ if element == "boolean" else np.int64)
+        return found.lo.astype(np.int32 if element == "i32" else np.bool_ if element == "boolean" else np.int64)
 
     def bounds(self, key: PortKey) -> Bounds | None:
         """OpenVINO's bounds of an output port's value (ops.bounds): a known value's own, a ShapeOf's its input's dims,
@@ -402,8 +403,9 @@ class ShapeWalker(Walker[TensorType]):
             found = spec.bounds(A.decode(spec.attrs, layer.attrs), inputs)
         except _KERNEL_ERRORS:
             return None  # the layer's own rule reports what is wrong with it
-        index = layer.output_ids().index(key[1]) if key[1] in layer.output_ids() else None
-        return None if found is None or index is None or index >= len(found) else found[index]
+        outputs = layer.output_ids()
+        index = outputs.index(key[1]) if key[1] in outputs else len(found or ())
+        return None if found is None or index >= len(found) else found[index]
 
     def input_keys(self, layer: Layer) -> list[PortKey | None]:
         """``Graph.input_keys`` of ``layer``'s input ports: as its run found them (``Walker.sources``), else (a layer a
