@@ -124,6 +124,9 @@ class Memo:
         # (precision, dims, id of an interned inferred type) -> whether a port declaring them agrees with it
         self.agreeing: dict[tuple[str | None, tuple[int, ...] | None, int], bool] = {}
         self.small: dict[int, tuple[TensorType, bool]] = {}  # id of a type -> (that type, ``_small`` of it)
+        # (spec id, raw attributes, each input's bounds as bytes) -> the bound rule's answer (``ShapeWalker._bound``): a
+        # model's shape subgraphs repeat, and each walk after a pass meets them again
+        self.bound_answers: dict[tuple, list[Bounds] | None] = {}
         # a body's: what its layers refuse of its Parameters' declared shapes (``_ShapeBody.as_declared``)
         self.as_declared: list[Diagnostic] | None = None
 
@@ -164,7 +167,7 @@ class ShapeWalker(Walker[TensorType]):
         known = memo(graph)
         self.interned, self.declared, self.answers = known.interned, known.declared, known.answers
         self.const_values, self.clean, self.agreeing = known.const_values, known.clean, known.agreeing
-        self.small = known.small
+        self.small, self.bound_answers = known.small, known.bound_answers
 
     def intern(self, t: TensorType) -> TensorType:
         return self.interned.setdefault(t, t)
@@ -399,10 +402,14 @@ class ShapeWalker(Walker[TensorType]):
         inputs = [None if s is None else self.bounded.get(s) for s in sources]
         if spec.bounds is None or None in inputs:
             return None
-        try:
-            found = spec.bounds(A.decode(spec.attrs, layer.attrs), inputs)
-        except _KERNEL_ERRORS:
-            return None  # the layer's own rule reports what is wrong with it
+        memo = (id(spec), tuple(layer.attrs.items()), *((b.lo.shape, b.lo.tobytes(), b.hi.tobytes()) for b in inputs))
+        found = self.bound_answers.get(memo, _UNKNOWN)
+        if found is _UNKNOWN:
+            try:
+                found = spec.bounds(A.decode(spec.attrs, layer.attrs), inputs)
+            except _KERNEL_ERRORS:
+                found = None  # the layer's own rule reports what is wrong with it
+            self.bound_answers[memo] = found
         outputs = layer.output_ids()
         index = outputs.index(key[1]) if key[1] in outputs else len(found or ())
         return None if found is None or index >= len(found) else found[index]
