@@ -12,8 +12,9 @@ does that the specification does not say, measured there:
 - Slice-8 and StridedSlice-1 clamp as ONNX Slice does, not as Python: with a negative step a start
   before the first element reads the first element (Python reads nothing).
 - StridedSlice-1: a shrink entry whose begin is masked takes index 0 (the CPU plugin; OpenVINO's
-  evaluator takes begin[i] there, the specification does not say). A shrink begin outside its axis of
-  length n, fed when the model runs or beside a dynamic dim (a Const one on a static dim CPU refuses
+  evaluator takes begin[i] there, the specification does not say, and so does a layer OpenVINO folds, its data
+  known too: ``_evaluated_strided_slice`` is the ``folded`` kernel, which the shape walk reads). A shrink begin
+  outside its axis of length n, fed when the model runs or beside a dynamic dim (a Const one on a static dim CPU refuses
   to compile: ``_shrink_out_of_range``), is clamped into [0, n - 1] after counting a negative one from
   the end (7 and -7 of 3 take 2 and 0); on an axis of length 0 CPU gives arbitrary values.
 - Shape inference reads an i32 begin, end, start, stop or pad equal to the i32 minimum or maximum as
@@ -610,4 +611,4 @@ REVERSE_1 = OpSpec("Reverse", "Reverse-1", ReverseAttrs, (2, 2), 1, _reverse_inf
 STRIDED_SLICE_1 = OpSpec("StridedSlice", "StridedSlice-1", StridedSliceAttrs, (3, 4), 1,
                          guarded(_strided_slice_infer), _strided_slice, (1, 2, 3), rounding=moves(0),
                          cpu_refuses=_shrink_out_of_range, reads_unfed_ports=True, reads_bounds=True,
-                         bounds=_strided_slice_bounds)
+                         bounds=_strided_slice_bounds, folded=_evaluated_strided_slice, folded_on=(0, 1, 2, 3))

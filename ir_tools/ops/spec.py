@@ -76,7 +76,9 @@ class OpSpec:
     OpenVINO's rule reads them (a value of equal bounds every rule is given as a constant, as OpenVINO reads it).
     ``folded``: where OpenVINO's CPU plugin computes otherwise on value inputs fed when it runs (``kernel``) than on
     value inputs known at shape inference (folded, or of a static output), the kernel of the latter, which the shape
-    walk runs and the executor runs on a layer whose value inputs are known (``compute``'s ``folded``).
+    walk runs and the executor runs on a layer whose value inputs are known (``compute``'s ``folded``);
+    ``folded_on``: the inputs that must be known for that, where not ``value_inputs`` (or every input of an op without
+    value inputs): StridedSlice's data too, since its evaluator differs from CPU only where it folds the layer whole.
     """
 
     type: str  # canonical IR spelling, e.g. "AvgPool"
@@ -96,6 +98,7 @@ class OpSpec:
     cpu_refuses: CpuRule | None = field(default=None, compare=False)
     bodies: tuple[str, ...] = ()  # layer children holding bodies (ops.control_flow)
     folded: Kernel | None = field(default=None, compare=False)  # the kernel on value inputs known at shape inference
+    folded_on: tuple[int, ...] | None = None  # the inputs known at shape inference that select ``folded``
     reads_unfed_ports: bool = False  # OpenVINO reads a declared optional input port no edge feeds
     bounds: BoundRule | None = field(default=None, compare=False)  # OpenVINO's bounds of its outputs' values
     reads_bounds: bool = False  # its rule reads a value input's Bounds where the value is not known

@@ -208,8 +208,8 @@ def execute(graph: Graph, layer: Layer, args: list[np.ndarray]) -> list[np.ndarr
         raise UnsupportedError(f"{spec.label} has no reference kernel", layer.loc)
     attrs = bind(graph, layer) if spec.bodies else A.decode(spec.attrs, layer.attrs, layer.loc)
     # (an op whose shape rule reads no value, a Convert, is folded where its data is known)
-    folded = spec.folded is not None and known_at_inference(graph, layer,
-                                                            spec.value_inputs or range(len(layer.inputs)))
+    on = spec.value_inputs or range(len(layer.inputs)) if spec.folded_on is None else spec.folded_on
+    folded = spec.folded is not None and known_at_inference(graph, layer, on)
     return as_held(layer, spec.compute(attrs, [untagged(arg) for arg in args], folded))
 
 

@@ -553,3 +553,39 @@ def test_refusals_openvino_cpu_does_not_make():
                                                 [np.zeros((1, 1, 4), np.float32), np.zeros((1, 1, 1), np.float32)])
     with pytest.raises(OpValidationError, match="zero"):
         support_kernel("Divide", "opset1")({}, [np.array([1], np.int32), np.array([0], np.int32)])
+
+
+def test_strided_slice_folded_whole_takes_a_masked_shrinks_begin(tmp_path):
+    """A shrink entry whose begin is masked: OpenVINO's evaluator takes begin[i], CPU index 0 (module doc). Where the
+    data is known too (a Const, or the ShapeOf of a static shape), OpenVINO folds the layer with its evaluator, so
+    a Broadcast to such a slice of a shape has the dim at begin[i] (``check`` inferred the one at 0, a false E-SHAPE),
+    and a slice of a Const is the row at begin[i] (``compare`` computed row 0); fed data, CPU's row 0. Seeded cases
+    in one model: ``check`` must find OpenVINO's shapes, ``compare`` its values."""
+    from ir_tools.cli import main
+
+    rng = np.random.default_rng(SEED + 9)
+    x = ops1.parameter([4, 5, 3], np.float32, name="x")
+    dims = ops1.parameter([6, 2, 9, 4, 7], np.float32, name="dims")
+    outputs = []
+    for _ in range(60):
+        rank = int(rng.integers(1, 4))
+        begin = [int(v) for v in rng.integers(-3, 3, rank)]
+        end = [int(v) for v in rng.integers(-3, 4, rank)]
+        begin_mask = [int(v) for v in rng.integers(0, 2, rank)]
+        end_mask = [int(v) for v in rng.integers(0, 2, rank)]
+        shrink = [1] + [int(v) for v in rng.integers(0, 2, rank - 1)]
+        begin_mask[0] = 1
+        args = (i64(end), i64([1] * rank), begin_mask, end_mask, [0] * rank, shrink)
+        table = ops1.constant(rng.standard_normal((3, 4, 5)).astype(np.float32))
+        outputs.append(ops1.strided_slice(table, i64(begin), *args))  # folded: begin[i]
+        outputs.append(ops1.strided_slice(x, i64([min(b, 3) for b in begin]), *args))  # fed: CPU's 0
+        sliced = ops1.strided_slice(ops1.shape_of(dims), i64(begin[:1]), i64(end[:1]), i64([1]), [1], end_mask[:1],
+                                    [0], [1])
+        outputs.append(ops1.broadcast(ops1.constant(np.float32(1)), ops1.unsqueeze(sliced, i64([0]))))
+    xml = tmp_path / "shrinks.xml"
+    ov.save_model(ov.Model(outputs, [x, dims], "shrinks"), xml)
+    assert {outputs[i].get_output_partial_shape(0)[0].get_length() for i in range(2, len(outputs), 3)} != {6}
+    given = {"x": rng.standard_normal((4, 5, 3)).astype(np.float32), "dims": np.zeros((6, 2, 9, 4, 7), np.float32)}
+    np.savez(tmp_path / "given.npz", **given)
+    assert main(["check", str(xml), "-q"]) == 0
+    assert main(["compare", str(xml), "--inputs", str(tmp_path / "given.npz"), "-q"]) == 0
