@@ -82,7 +82,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import select, unary_rule
 from .attrs import FLOAT
-from .bounds import BoundRule, abs_bounds
+from .bounds import BoundRule, abs_bounds, evaluated
 from .core import NoAttrs
 from .rounding import ACCUMULATION_UNIT, APPROXIMATION_ULPS, Change, Extremum, elementwise, gamma, is_exact, unit
 from .spec import Kernel, OpSpec, TensorType
@@ -596,8 +596,8 @@ ACOSH_4 = _unary("Acosh", "Acosh-4", np.arccosh)
 ATANH_4 = _unary("Atanh", "Atanh-4", np.arctanh)
 ABS_1 = _unary("Abs", "Abs-1", np.abs, exact=True, bounds=abs_bounds)
 NEGATIVE_1 = _unary("Negative", "Negative-1", np.negative, exact=True)
-FLOOR_1 = _unary("Floor", "Floor-1", np.floor, exact=True)
-CEILING_1 = _unary("Ceiling", "Ceiling-1", np.ceil, exact=True)
+FLOOR_1 = _unary("Floor", "Floor-1", np.floor, exact=True, bounds=evaluated(_exact_kernel(np.floor)))
+CEILING_1 = _unary("Ceiling", "Ceiling-1", np.ceil, exact=True, bounds=evaluated(_exact_kernel(np.ceil)))
 SIGN_1 = _unary("Sign", "Sign-1", _sign, exact=True)
 HSWISH_4 = _unary("HSwish", "HSwish-4", lambda x: x * _hsigmoid(x), absolute=1,
                   extremum=_turning_at(-1.5, -1.5, -0.375))  # t (t + 3) / 6 on [-3, 3]

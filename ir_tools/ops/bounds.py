@@ -12,13 +12,17 @@ Measured on 2026.4.1 (through a Broadcast-3's output shape, ``tests/passes/test_
 
 - Movement ops (Gather, Concat, Squeeze, Unsqueeze, Reshape, Split, VariadicSplit, Slice, StridedSlice, Select of an
   exact condition, ReduceMax and ReduceMin, and Convert between i32 and i64) move the bounds as they move values:
-  each bound is the op on the inputs' bounds, its other inputs constant (``moved``).
+  each bound is the op on the inputs' bounds, its other inputs exact (a Gather of indices that are not, a Select of
+  such a condition: none at all).
 - Add, Subtract and Multiply bound by interval arithmetic (``10 - [2..10]`` is ``[0..8]``, ``[2..10] * -1``
   ``[-10..-2]``), but an element computed from an unbounded one is ``[0..INF]``: ``[4..] + 5`` is ``?``, not
   ``[9..]`` (``arithmetic``). Maximum, Minimum and FloorMod by the corners of the inputs' intervals (``cornered``:
   ``[2..10] % 3`` is ``[1..2]``, not the true ``[0..2]``); Divide, Mod, Abs, Equal and ReduceProd by rules of their
-  own (in their modules). ReduceSum, Greater and Less only where every input is exact (``evaluated``); Floor and
-  Ceiling not at all.
+  own (in their modules). ReduceSum, Greater, Less, Floor and Ceiling only where every input is exact (``evaluated``).
+- Where OpenVINO evaluates no bounds (``NO_BOUNDS``), neither does it of what any op computes from the value: the
+  value is unknown to OpenVINO, as a Parameter's data is, and a rule reading it is given None (a Reshape to
+  ``Concat([7], Floor(ShapeOf(x)[0]))`` is ``[?,?]``). A rule's None is "not modelled": the reading rule leaves its
+  layer to OpenVINO.
 - A lower bound below 0 where a rule reads the value as a shape is OpenVINO's error ("Value for partial shape
   evaluation can't be lower than zero"): such a rule answers None, and OpenVINO's verdict says it.
 """
@@ -64,20 +68,33 @@ class Bounds:
         return [(a, INF if b >= INF else b) for a, b in zip(lo, hi, strict=True)]
 
 
+class NoBounds:
+    """What OpenVINO knows of a value whose bounds it cannot evaluate (its ``evaluate_lower`` fails: Floor of a value
+    that is not exact, an op with an input so): nothing, as of a Parameter's data; a rule reading it is given None."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_BOUNDS"
+
+
+NO_BOUNDS = NoBounds()
+
 #: A bound rule: the decoded attributes and each input's bounds (an input of a known value: ``Bounds.of`` it) ->
-#: each output's bounds, or None where OpenVINO bounds none (then the value is unknown to it too).
-BoundRule = Callable[[Any, Sequence[Bounds]], list[Bounds] | None]
+#: each output's bounds, ``NO_BOUNDS`` where OpenVINO evaluates none, or None where we do not model what it does.
+BoundRule = Callable[[Any, Sequence[Bounds]], list[Bounds] | NoBounds | None]
 
 
 def moved(kernel: Callable[[Any, Sequence[np.ndarray]], list[np.ndarray]], data: tuple[int, ...] | None = (0,),
           ) -> BoundRule:
     """The bounds of an op that moves its ``data`` inputs' elements (None: every input): ``kernel`` on the lower
-    bounds, then on the upper ones, its other inputs known (None otherwise)."""
+    bounds, then on the upper ones, its other inputs exact; else none (``NO_BOUNDS``: OpenVINO's evaluators ask them
+    exact, ``has_and_set_bound``, measured on 2026.4.1 for a Gather's indices and a Select's condition)."""
 
-    def rule(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    def rule(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | NoBounds:
         moving = range(len(inputs)) if data is None else data
         if any(i not in moving and not b.exact for i, b in enumerate(inputs)):
-            return None
+            return NO_BOUNDS
         lo, hi = kernel(attrs, [b.lo for b in inputs]), kernel(attrs, [b.hi for b in inputs])
         return [Bounds(np.asarray(a, np.int64), np.asarray(b, np.int64)) for a, b in zip(lo, hi, strict=True)]
 
@@ -164,21 +181,21 @@ def ordered(rule: BoundRule) -> BoundRule:
     -2)`` is ``[0..-3]``, ``[-6..-5] / [1..2]`` ``[-3..-5]``), and it reads such an element as a dynamic dim and takes
     it on by its corners (``1 - [0..-2]`` is ``[1..3]``), which the rules reading bounds do not model."""
 
-    def checked(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    def checked(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | NoBounds | None:
         found = rule(attrs, inputs)
-        return None if found is None or any(np.any(b.lo > b.hi) for b in found) else found
+        return None if isinstance(found, list) and any(np.any(b.lo > b.hi) for b in found) else found
 
     return checked
 
 
 def evaluated(kernel: Callable[[Any, Sequence[np.ndarray]], list[np.ndarray]]) -> BoundRule:
-    """The bounds of an op OpenVINO bounds by its default bound evaluation alone (ReduceSum, Greater, Less; measured
-    on 2026.4.1): none, not even ``[0..INF]``, unless every input is exact, the op then evaluated on them (a boolean
-    output as 0 and 1)."""
+    """The bounds of an op OpenVINO bounds by its default bound evaluation alone (ReduceSum, Greater, Less, Floor,
+    Ceiling; measured on 2026.4.1): none (``NO_BOUNDS``), not even ``[0..INF]``, unless every input is exact, the op
+    then evaluated on them (a boolean output as 0 and 1)."""
 
-    def rule(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    def rule(attrs: Any, inputs: Sequence[Bounds]) -> list[Bounds] | NoBounds:
         if not all(b.exact for b in inputs):
-            return None
+            return NO_BOUNDS
         return [Bounds.of(v) for v in kernel(attrs, [b.lo for b in inputs])]
 
     return rule

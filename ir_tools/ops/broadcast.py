@@ -227,8 +227,9 @@ def _run_tile(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 # --- specs ------------------------------------------------------------------------------------------
 
 BROADCAST_1 = OpSpec("Broadcast", "Broadcast-1", Broadcast1Attrs, (2, 3), 1, guarded(_broadcast(False)),
-                     _run_broadcast, (1, 2), rounding=moves(0), reads_unfed_ports=True, reads_bounds=True)
+                     _run_broadcast, (1, 2), rounding=moves(0), reads_unfed_ports=True, reads_bounds=True,
+                     reads_concat=True)
 BROADCAST_3 = OpSpec("Broadcast", "Broadcast-3", Broadcast3Attrs, (2, 3), 1, guarded(_broadcast(True)),
-                     _run_broadcast, (1, 2), rounding=moves(0), reads_bounds=True)
+                     _run_broadcast, (1, 2), rounding=moves(0), reads_bounds=True, reads_concat=True)
 TILE_1 = OpSpec("Tile", "Tile-1", NoAttrs, (2, 2), 1, guarded(_tile), _run_tile, (1,), rounding=moves(0),
                 reads_bounds=True)

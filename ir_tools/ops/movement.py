@@ -46,7 +46,7 @@ from ..base.dims import DYNAMIC, INT64_MAX, INT64_MIN, Dim
 from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
-from .bounds import Bounds, moved, pairs
+from .bounds import Bounds, NoBounds, moved, pairs
 from .core import NoAttrs
 from .intervals import Iv, compatible, contains, dim_of, guarded, iv
 from .operands import bounds, integral, normalize_axis
@@ -184,7 +184,7 @@ def _evaluated_strided_slice(a: StridedSliceAttrs, args: Sequence[np.ndarray]) -
     return _strided_slice(a, args, evaluator=True)
 
 
-def _strided_slice_bounds(a: StridedSliceAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+def _strided_slice_bounds(a: StridedSliceAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | NoBounds | None:
     """StridedSlice's bounds, measured on 2026.4.1: its evaluator's slice of the lower and of the upper bounds
     (begin, end and strides known; a negative stride reverses both alike). None where a shrink entry's begin is
     outside its axis, which the evaluator refuses (the kernel clamps it as CPU does)."""

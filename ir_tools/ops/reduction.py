@@ -37,7 +37,7 @@ from ..base.dims import DYNAMIC, Dim
 from ..base.dtypes import F32_MAX, REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
-from .bounds import INF, BoundRule, Bounds, evaluated, moved, ordered
+from .bounds import INF, BoundRule, Bounds, NoBounds, evaluated, moved, ordered
 from .operands import normalize_axis
 from .rounding import (
     accumulation,
@@ -248,7 +248,7 @@ def _extreme_bounds(kind: str) -> BoundRule:
     modelled."""
     moved_bounds = moved(_reduction(kind))
 
-    def rule(a: ReduceAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | None:
+    def rule(a: ReduceAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | NoBounds | None:
         return None if inputs[0].lo.size == 0 else moved_bounds(a, inputs)
 
     return rule

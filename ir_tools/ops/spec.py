@@ -73,7 +73,10 @@ class OpSpec:
     ``bounds``: OpenVINO's lower and upper bounds of the op's output values given its inputs' (ops.bounds), which the
     shape walk carries where a value is not known (a ShapeOf of a shape not static, and what it feeds);
     ``reads_bounds``: the rule is given a value input's ``Bounds`` (not exact) where its value is not known, as
-    OpenVINO's rule reads them (a value of equal bounds every rule is given as a constant, as OpenVINO reads it).
+    OpenVINO's rule reads them (a value of equal bounds every rule is given as a constant, as OpenVINO reads it);
+    ``reads_concat``: where OpenVINO knows neither a value input's value nor its bounds, and a Concat of one element per
+    input makes it, the rule is given the Concat's Const inputs as exact bounds and the others as unbounded (OpenVINO's
+    Broadcast reads its target so, broadcast_shape_inference: to ``Concat([7], p, [3])`` of a Parameter p, ``[7,?,3]``).
     ``folded``: where OpenVINO's CPU plugin computes otherwise on value inputs fed when it runs (``kernel``) than on
     value inputs known at shape inference (folded, or of a static output), the kernel of the latter, which the shape
     walk runs and the executor runs on a layer whose value inputs are known (``compute``'s ``folded``);
@@ -102,6 +105,7 @@ class OpSpec:
     reads_unfed_ports: bool = False  # OpenVINO reads a declared optional input port no edge feeds
     bounds: BoundRule | None = field(default=None, compare=False)  # OpenVINO's bounds of its outputs' values
     reads_bounds: bool = False  # its rule reads a value input's Bounds where the value is not known
+    reads_concat: bool = False  # its rule reads a Concat's Const elements where OpenVINO knows no more of the value
 
     def compute(self, attrs: Any, args: Sequence[np.ndarray], folded: bool = False) -> list[np.ndarray]:
         """The kernel on ``args``, as the executor and the shape walk run it (``folded``: value inputs known at shape

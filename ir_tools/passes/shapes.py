@@ -28,7 +28,9 @@ Rules:
    op with a bound rule (``OpSpec.bounds``: the movement ops, the arithmetic on shapes, the reductions) from its
    inputs'. A value of equal bounds is known (OpenVINO reads it as a constant), and a rule that ``reads_bounds``
    (Broadcast, Reshape, Range-4, Slice, StridedSlice, Pad, VariadicSplit, Tile) is given the bounds of another, as
-   OpenVINO's reads them.
+   OpenVINO's reads them. A value OpenVINO has no bounds of (``NO_BOUNDS``: through Floor of one not exact) is
+   unknown to it, as a Parameter's data is; of such a value, a rule that ``reads_concat`` (Broadcast) is given what
+   OpenVINO reads of the Concat making it (``ShapeWalker.concat_read``).
 6. A TensorIterator, Loop or If re-infers its bodies (ir/bodies.py makes each a Graph) by a walk of their own, their
    Parameters given the shapes the layer feeds them (ops/control_flow.py says which); what that walk finds inside
    (E-SHAPE, E-OP...) is reported at the layer, naming the body layer ``LAYER/BODY/INNER``; a body layer this walk
@@ -63,7 +65,7 @@ from ..ir.model import Graph, Layer, Port, PortRecord, RtNode
 from ..ir.reader import graph_of
 from ..ir.walker import PortKey, Walker
 from ..ops import attrs as A
-from ..ops.bounds import Bounds
+from ..ops.bounds import NO_BOUNDS, Bounds, NoBounds
 from ..ops.control_flow import UNKNOWN_TO_US, Bodies, BodyValue
 from ..ops.core import CONST_1
 from ..ops.intervals import INF
@@ -126,7 +128,7 @@ class Memo:
         self.small: dict[int, tuple[TensorType, bool]] = {}  # id of a type -> (that type, ``_small`` of it)
         # (spec id, raw attributes, each input's bounds as bytes) -> the bound rule's answer (``ShapeWalker._bound``): a
         # model's shape subgraphs repeat, and each walk after a pass meets them again
-        self.bound_answers: dict[tuple, list[Bounds] | None] = {}
+        self.bound_answers: dict[tuple, list[Bounds] | NoBounds | None] = {}
         # a body's: what its layers refuse of its Parameters' declared shapes (``_ShapeBody.as_declared``)
         self.as_declared: list[Diagnostic] | None = None
 
@@ -162,7 +164,7 @@ class ShapeWalker(Walker[TensorType]):
         super().__init__(graph)
         self.result = Propagation()
         self.values: dict[PortKey, np.ndarray | None] = {}  # computed values of output ports (rule 5)
-        self.bounded: dict[PortKey, Bounds | None] = {}  # OpenVINO's bounds of output ports' values (``bounds``)
+        self.bounded: dict[PortKey, Bounds | NoBounds | None] = {}  # OpenVINO's bounds of ports' values (``bounds``)
         self.opaque_layers: dict[str, bool] = {}  # layer id -> whether OpenVINO cannot bound its outputs (``opaque``)
         known = memo(graph)
         self.interned, self.declared, self.answers = known.interned, known.declared, known.answers
@@ -321,46 +323,77 @@ class ShapeWalker(Walker[TensorType]):
 
     def known_to_openvino(self, key: PortKey | None) -> np.ndarray | object | None:
         """The value of an output port (rule 5), None where OpenVINO cannot know it either (``opaque``, an unfed port,
-        or a value whose bounds are not equal: a body's owner reads constants alone, ``get_constant_from_source``),
-        else ``UNKNOWN_TO_US``."""
+        a value it has no bounds of, or one whose bounds are not equal: a body's owner reads constants alone,
+        ``get_constant_from_source``), else ``UNKNOWN_TO_US``."""
         value = None if key is None else self.value(key)
         if value is None and key is not None and not self.opaque(key):
             found = self.bounded_value(key)
-            return UNKNOWN_TO_US if found is None else None if isinstance(found, Bounds) else found
+            return UNKNOWN_TO_US if found is None else None if isinstance(found, (Bounds, NoBounds)) else found
         return value
 
     def input_values(self, layer: Layer, spec: OpSpec) -> list[np.ndarray | Bounds | None] | None:
         """The values a rule reads, one per input port (None elsewhere, and for one OpenVINO cannot know either:
-        ``opaque``, or an unfed port's); one we cannot compute OpenVINO bounds (``bounds``): of equal bounds, its
-        constant, else its Bounds for a rule that ``reads_bounds``; None when one is not known to us otherwise (rule
-        4)."""
+        ``opaque``, an unfed port's, or one it has no bounds of); one we cannot compute OpenVINO bounds (``bounds``):
+        of equal bounds, its constant, else its Bounds for a rule that ``reads_bounds``; None when one is not known to
+        us otherwise (rule 4). One OpenVINO cannot know, a rule that ``reads_concat`` is given as ``concat_read``."""
         values: list[np.ndarray | Bounds | None] = []
         for i, key in enumerate(self.input_keys(layer)):
             value: np.ndarray | Bounds | None = None
             if i in spec.value_inputs:
                 value = None if key is None else self.value(key)
                 if value is None and not (key is None or self.opaque(key)):
-                    value = self.bounded_value(key)
-                    if value is None or isinstance(value, Bounds) and not spec.reads_bounds:
+                    found = self.bounded_value(key)
+                    if found is None or isinstance(found, Bounds) and not spec.reads_bounds:
                         return None  # OpenVINO may know more of the value than we do (rule 4)
+                    value = None if isinstance(found, NoBounds) else found
+                if value is None and key is not None and spec.reads_concat:
+                    value = self.concat_read(key)
             values.append(value)
         return values
 
-    def bounded_value(self, key: PortKey) -> np.ndarray | Bounds | None:
+    def concat_read(self, key: PortKey) -> Bounds | None:
+        """A value OpenVINO cannot know, as its Broadcast reads a target so (``OpSpec.reads_concat``): of a Concat of
+        static length with one input per element, each Const input's element exact and any other's unbounded; None
+        otherwise, or where a Const input has not one element (OpenVINO would read past it)."""
+        layer, t = self.graph.layer(key[0]), self.env.get(key)
+        if not layer.is_a("Concat") or t is None or t.shape is None or len(t.shape) != 1 or not t.shape[0].is_static:
+            return None
+        sources = self.input_keys(layer)
+        if len(sources) != t.shape[0].lo:
+            return None
+        lo, hi = [], []
+        for source in sources:
+            producer = None if source is None else self.graph.layer(source[0])
+            if producer is not None and producer.is_a("Const"):
+                try:
+                    element = self.graph.const_array(producer).reshape(-1)
+                except IrToolsError:
+                    return None  # (the Const's own rule reports it)
+                if element.size != 1:
+                    return None
+                lo.append(int(element[0]))
+                hi.append(lo[-1])
+            else:
+                lo.append(0)
+                hi.append(INF)
+        return Bounds(np.array(lo, np.int64), np.array(hi, np.int64))
+
+    def bounded_value(self, key: PortKey) -> np.ndarray | Bounds | NoBounds | None:
         """What OpenVINO knows of a value we cannot compute (``bounds``): of equal bounds, the constant it reads
-        (``get_constant_from_source``), in the port's type (i32, i64 or boolean); else its bounds; None where we do
-        not know them."""
+        (``get_constant_from_source``), in the port's type (i32, i64 or boolean); else its bounds, or ``NO_BOUNDS``;
+        None where we do not know them."""
         found = self.bounds(key)
-        if found is None or not found.exact:
+        if found is None or isinstance(found, NoBounds) or not found.exact:
             return found
         element = getattr(self.env.get(key), "element", None)
         return found.lo.astype(np.int32 if element == "i32" else np.bool_ if element == "boolean" else np.int64)
 
-    def bounds(self, key: PortKey) -> Bounds | None:
+    def bounds(self, key: PortKey) -> Bounds | NoBounds | None:
         """OpenVINO's bounds of an output port's value (ops.bounds): a known value's own, a ShapeOf's its input's dims,
-        an op's with a bound rule (``OpSpec.bounds``) from its inputs'; None where OpenVINO bounds none (``opaque``),
-        and where we do not know its bounds (an op without a rule, a value not of i32, i64 or boolean). Each port
-        once, its producers first, without recursion."""
+        an op's with a bound rule (``OpSpec.bounds``) from its inputs'; ``NO_BOUNDS`` where its rule says OpenVINO
+        evaluates none, or an input has none; None where OpenVINO bounds none for another reason (``opaque``), and
+        where we do not know its bounds (an op without a rule, a value not of i32, i64 or boolean). Each port once,
+        its producers first, without recursion."""
         found = self.bounded.get(key, _UNKNOWN)
         if found is not _UNKNOWN:
             return found
@@ -383,7 +416,7 @@ class ShapeWalker(Walker[TensorType]):
         return self.bounded[key]
 
     def _bound(self, layer: Layer, key: PortKey, sources: list[PortKey | None], spec: OpSpec | None,
-               ) -> Bounds | None:
+               ) -> Bounds | NoBounds | None:
         """``bounds`` of ``key``, its producers' found."""
         t = self.env.get(key)
         if t is None or t.element not in ("i32", "i64", "boolean"):  # (a boolean one as 0 and 1: Select's condition)
@@ -400,7 +433,11 @@ class ShapeWalker(Walker[TensorType]):
             return Bounds(np.array([d.lo for d in shape.shape], np.int64),
                           np.array([INF if d.hi is None else d.hi for d in shape.shape], np.int64))
         inputs = [None if s is None else self.bounded.get(s) for s in sources]
-        if spec.bounds is None or None in inputs:
+        if spec.bounds is None:
+            return None
+        if any(isinstance(b, NoBounds) for b in inputs):  # (OpenVINO's evaluation of the layer fails with its input's)
+            return NO_BOUNDS
+        if None in inputs:
             return None
         memo = (id(spec), tuple(layer.attrs.items()), *((b.lo.shape, b.lo.tobytes(), b.hi.tobytes()) for b in inputs))
         found = self.bound_answers.get(memo, _UNKNOWN)
@@ -410,9 +447,11 @@ class ShapeWalker(Walker[TensorType]):
             except _KERNEL_ERRORS:
                 found = None  # the layer's own rule reports what is wrong with it
             self.bound_answers[memo] = found
+        if found is None or isinstance(found, NoBounds):
+            return found
         outputs = layer.output_ids()
-        index = outputs.index(key[1]) if key[1] in outputs else len(found or ())
-        return None if found is None or index >= len(found) else found[index]
+        index = outputs.index(key[1]) if key[1] in outputs else len(found)
+        return None if index >= len(found) else found[index]
 
     def input_keys(self, layer: Layer) -> list[PortKey | None]:
         """``Graph.input_keys`` of ``layer``'s input ports: as its run found them (``Walker.sources``), else (a layer a

@@ -80,7 +80,7 @@ import pytest
 from openvino.utils.node_factory import NodeFactory
 
 from ir_tools import read_ir
-from ir_tools.base.dims import DYNAMIC, Dim
+from ir_tools.base.dims import DYNAMIC, Dim, show_shape
 from ir_tools.base.errors import AttrError, IrToolsError, OpValidationError, UnsupportedError
 from ir_tools.ops import attrs as A
 from ir_tools.ops.opsets import lookup
@@ -1122,6 +1122,55 @@ def test_a_value_openvino_bounds_is_read_by_its_bounds_or_left_to_openvino(tmp_p
     (layer,) = [layer for layer in graph.layers() if layer.name == "bounded"]
     assert result.types[(layer.id, layer.outputs[0].id)].shape == (DYNAMIC, Dim(12, 12))
     assert main(["check", str(path)]) == 0, capsys.readouterr().out
+
+
+def test_a_target_openvino_cannot_evaluate_is_read_as_its_concat_or_unknown(tmp_path: Path) -> None:
+    """Where OpenVINO has neither a value nor bounds of a target (fed by a Parameter, or through Floor of a bounded
+    dim, which it does not bound: ops/bounds.py), Broadcast-1 and -3 read a Concat of one element per input as its
+    Const elements, the others dynamic (``[7,?,3]``), and Reshape reads nothing (``[?,?,?]``); a Concat that is not
+    one element per input is not read so. Seeded cases in one model: every Broadcast and Reshape is inferred by our
+    rules, as OpenVINO infers it (``check`` clean)."""
+    rng = np.random.default_rng(31)
+    x = ops1.parameter(ov.PartialShape([ov.Dimension(2, 10), -1, 5]), np.float32, name="x")
+    p = ops1.parameter([2], np.int64, name="p")
+    data = ops1.parameter([-1], np.float32, name="data")
+    first = ops8.gather(ops3.shape_of(x), ops1.constant(np.array([0], np.int64)), ops1.constant(np.int64(0)))
+    unknown = {"fed": lambda: ops8.gather(p, ops1.constant(np.array([1], np.int64)), ops1.constant(np.int64(0))),
+               "floor": lambda: ops1.floor(first), "bounded": lambda: first,
+               "pair": lambda: p}
+    outputs: list[ov.Node] = []
+    for i in range(80):
+        pieces = []
+        for _ in range(int(rng.integers(1, 5))):
+            kind = str(rng.choice(["const", "const", "fed", "floor", "bounded", "pair"]))
+            value = int(rng.integers(0, 6))
+            pieces.append(ops1.constant(np.array([value], np.int64)) if kind == "const" else unknown[kind]())
+        target = ops1.concat(pieces, 0)
+        mode = str(rng.choice(["numpy", "bidirectional", "explicit"]))
+        if mode == "explicit":
+            axes = ops1.constant(np.array([0], np.int64))
+            outputs.append(ops3.broadcast(ops1.constant(np.zeros(1, np.float32)), target, axes, "explicit",
+                                          name=f"b{i}"))
+        elif i % 2:
+            outputs.append(ops3.broadcast(ops1.constant(np.float32(0)), target, broadcast_spec=mode, name=f"b{i}"))
+        else:
+            outputs.append(ops1.broadcast(ops1.constant(np.float32(0)), target, name=f"b{i}"))
+        outputs.append(ops1.reshape(data, target, False, name=f"r{i}"))
+    shapes = {str(node.get_output_partial_shape(0)) for node in outputs}
+    assert any(re.fullmatch(r"\[[0-9]+,\?(,.*)?\]", shape) for shape in shapes), shapes  # (a Const read, a dim not)
+    path = save(outputs, [x, p, data], tmp_path / "concat_targets.xml")
+    graph = read_ir(path)
+    diagnostics, result = check_graph(graph)
+    assert not diagnostics, diagnostics
+    assert result is not None
+    ours = {layer.name for layer in graph.layers() if layer.id in result.inferred}
+    left = sorted({node.get_friendly_name() for node in outputs} - ours)
+    assert not left, left
+    theirs = {node.get_friendly_name(): node for node in outputs}
+    for layer in graph.layers():
+        if layer.name in theirs and layer.id in result.inferred:
+            got = result.types[(layer.id, layer.outputs[0].id)].shape
+            assert show_shape(got) == str(theirs[layer.name].get_output_partial_shape(0)), layer.name
 
 
 def test_values_beyond_the_limit_are_not_computed(tmp_path: Path) -> None:
