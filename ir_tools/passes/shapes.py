@@ -95,6 +95,26 @@ class Propagation:
     fed: dict[str, Shape] = field(default_factory=dict)
 
 
+#: The element types of the values whose bounds are modelled (a boolean one as 0 and 1: Select's condition), and
+#: their numpy types.
+_BOUNDED_TYPES: dict[str | None, type] = {"i32": np.int32, "i64": np.int64, "boolean": np.bool_}
+
+
+def _bound_rule(layer: Layer, spec: OpSpec, inputs: list[Bounds], elements: list[str | None],
+                ) -> list[Bounds] | NoBounds | None:
+    """An op's bounds from its inputs' (``elements``: their element types): its bound rule's, else, its inputs all
+    exact, its kernel's values on them (OpenVINO evaluates such an op, ``default_lower_bound_evaluator``: a Convert of
+    a boolean, a Broadcast of a shape's dims); None where the layer refuses them (its own rule reports it)."""
+    try:
+        attrs = A.decode(spec.attrs, layer.attrs)
+        if spec.bounds is not None:
+            return spec.bounds(attrs, inputs)
+        args = [b.lo.astype(_BOUNDED_TYPES[e]) for b, e in zip(inputs, elements, strict=True)]
+        return [Bounds.of(v) for v in spec.compute(attrs, args, folded=True)]
+    except _KERNEL_ERRORS:
+        return None
+
+
 def declared_type(port: Port) -> TensorType:
     return declared_type_of(port.precision, port.dims)
 
@@ -385,8 +405,7 @@ class ShapeWalker(Walker[TensorType]):
         found = self.bounds(key)
         if found is None or isinstance(found, NoBounds) or not found.exact:
             return found
-        element = getattr(self.env.get(key), "element", None)
-        return found.lo.astype(np.int32 if element == "i32" else np.bool_ if element == "boolean" else np.int64)
+        return found.lo.astype(_BOUNDED_TYPES.get(getattr(self.env.get(key), "element", None), np.int64))
 
     def bounds(self, key: PortKey) -> Bounds | NoBounds | None:
         """OpenVINO's bounds of an output port's value (ops.bounds): a known value's own, a ShapeOf's its input's dims,
@@ -406,7 +425,9 @@ class ShapeWalker(Walker[TensorType]):
             layer = self.graph.layer(top[0])
             sources = self.input_keys(layer)
             spec = lookup(layer.type, layer.version)
-            if spec is not None and spec.bounds is not None and self.value(top) is None and not self.opaque(top):
+            if spec is not None and (spec.bounds is not None or spec.kernel is not None and not spec.bodies) and \
+                    self.value(top) is None and not self.opaque(top) and \
+                    getattr(self.env.get(top), "element", None) in _BOUNDED_TYPES:
                 waiting = [s for s in sources if s is not None and s not in self.bounded]
                 if waiting:
                     todo.extend(waiting)
@@ -419,7 +440,7 @@ class ShapeWalker(Walker[TensorType]):
                ) -> Bounds | NoBounds | None:
         """``bounds`` of ``key``, its producers' found."""
         t = self.env.get(key)
-        if t is None or t.element not in ("i32", "i64", "boolean"):  # (a boolean one as 0 and 1: Select's condition)
+        if t is None or t.element not in _BOUNDED_TYPES:
             return None
         value = self.value(key)
         if value is not None:
@@ -433,20 +454,17 @@ class ShapeWalker(Walker[TensorType]):
             return Bounds(np.array([d.lo for d in shape.shape], np.int64),
                           np.array([INF if d.hi is None else d.hi for d in shape.shape], np.int64))
         inputs = [None if s is None else self.bounded.get(s) for s in sources]
-        if spec.bounds is None:
+        if spec.bounds is not None and any(isinstance(b, NoBounds) for b in inputs):
+            return NO_BOUNDS  # (OpenVINO's evaluation of the layer fails with its input's)
+        known = [b for b in inputs if isinstance(b, Bounds)]
+        if len(known) < len(inputs) or spec.bounds is None and not all(b.exact for b in known):
             return None
-        if any(isinstance(b, NoBounds) for b in inputs):  # (OpenVINO's evaluation of the layer fails with its input's)
-            return NO_BOUNDS
-        if None in inputs:
-            return None
-        memo = (id(spec), tuple(layer.attrs.items()), *((b.lo.shape, b.lo.tobytes(), b.hi.tobytes()) for b in inputs))
+        elements = [self.env[s].element for s in sources if s is not None]
+        memo = (id(spec), tuple(layer.attrs.items()),
+                *((e, b.lo.shape, b.lo.tobytes(), b.hi.tobytes()) for e, b in zip(elements, known, strict=True)))
         found = self.bound_answers.get(memo, _UNKNOWN)
         if found is _UNKNOWN:
-            try:
-                found = spec.bounds(A.decode(spec.attrs, layer.attrs), inputs)
-            except _KERNEL_ERRORS:
-                found = None  # the layer's own rule reports what is wrong with it
-            self.bound_answers[memo] = found
+            found = self.bound_answers[memo] = _bound_rule(layer, spec, known, elements)
         if found is None or isinstance(found, NoBounds):
             return found
         outputs = layer.output_ids()

@@ -1124,6 +1124,10 @@ def test_a_value_openvino_bounds_is_read_by_its_bounds_or_left_to_openvino(tmp_p
     assert main(["check", str(path)]) == 0, capsys.readouterr().out
 
 
+def _i64(values: int | list[int]) -> ov.Node:
+    return ops1.constant(np.array(values, np.int64))
+
+
 def test_a_target_openvino_cannot_evaluate_is_read_as_its_concat_or_unknown(tmp_path: Path) -> None:
     """Where OpenVINO has neither a value nor bounds of a target (fed by a Parameter, or through Floor of a bounded
     dim, which it does not bound: ops/bounds.py), Broadcast-1 and -3 read a Concat of one element per input as its
@@ -1171,6 +1175,47 @@ def test_a_target_openvino_cannot_evaluate_is_read_as_its_concat_or_unknown(tmp_
         if layer.name in theirs and layer.id in result.inferred:
             got = result.types[(layer.id, layer.outputs[0].id)].shape
             assert show_shape(got) == str(theirs[layer.name].get_output_partial_shape(0)), layer.name
+
+
+def test_exact_bounds_through_ops_without_a_bound_rule_are_evaluated(tmp_path: Path) -> None:
+    """A value of equal bounds (a static dim of a dynamic shape) through an op our bound model has no rule for:
+    OpenVINO evaluates the op on it (its default bound evaluation), and so do we, with its kernel (MaxViT's
+    VariadicSplit lengths: ``Broadcast(Add(d / 3, Convert(d % 3 > 0)), [2])`` of a dim d of 48). Seeded chains in one
+    model, each consumed by a Broadcast and a Tile: every one ours, as OpenVINO infers it."""
+    rng = np.random.default_rng(32)
+    x = ops1.parameter(ov.PartialShape([-1, 6, 48]), np.float32, name="x")
+    data = ops1.parameter([-1], np.float32, name="data")
+    shape = ops3.shape_of(x)
+    steps: list[Callable[[ov.Node], ov.Node]] = [
+        lambda v: ops1.add(ops1.divide(v, _i64(3)), ops1.convert(ops1.greater(ops1.mod(v, _i64(3)), _i64(0)), "i64")),
+        lambda v: ops3.broadcast(ops8.gather(v, _i64([0]), _i64(0)), _i64([2])),
+        lambda v: ops1.tile(v, _i64([2])),
+        lambda v: ops1.negative(ops1.negative(v)),
+        lambda v: ops1.convert(ops1.logical_not(ops1.equal(v, _i64(6))), "i64"),
+        lambda v: ops1.clamp(v, 1.0, 40.0),
+        lambda v: ops1.transpose(ops1.unsqueeze(v, _i64([0])), _i64([1, 0])),
+        lambda v: ops1.power(v, _i64(1)),
+    ]
+    outputs: list[ov.Node] = []
+    for i in range(40):
+        value = ops8.gather(shape, _i64(list(rng.choice([1, 2], int(rng.integers(1, 3))))), _i64(0))
+        for _ in range(int(rng.integers(1, 4))):
+            value = steps[int(rng.integers(len(steps)))](value)
+        value = ops1.reshape(value, _i64([-1]), False)
+        outputs.append(ops3.broadcast(ops1.constant(np.float32(0)), value, name=f"b{i}"))
+        outputs.append(ops1.tile(data, value, name=f"t{i}"))
+    xml = save(outputs, [x, data], tmp_path / "exact.xml")
+    graph = read_ir(xml)
+    diagnostics, result = check_graph(graph)
+    assert not diagnostics, diagnostics
+    assert result is not None
+    theirs = {node.get_friendly_name(): node for node in outputs}
+    ours = {layer.name: layer for layer in graph.layers() if layer.id in result.inferred}
+    assert set(theirs) <= set(ours), sorted(set(theirs) - set(ours))
+    assert all(theirs[f"b{i}"].get_output_partial_shape(0).is_static for i in range(40))
+    for name, node in theirs.items():
+        layer = ours[name]
+        assert show_shape(result.types[(layer.id, layer.outputs[0].id)].shape) == str(node.get_output_partial_shape(0))
 
 
 def test_values_beyond_the_limit_are_not_computed(tmp_path: Path) -> None:
