@@ -260,15 +260,15 @@ def test_a_tensor_iterator_without_a_body_is_refused_by_our_checks(tmp_path: Pat
 
 def test_a_broken_port_map_is_refused_where_the_layer_is_not_reinferred(tmp_path: Path,
                                                                         capsys: pytest.CaptureFixture) -> None:
-    """An If whose condition OpenVINO may know and we cannot compute (the input's dynamic batch, from ShapeOf: its
-    bounds, and not its data, which OpenVINO knows nothing of either) is not re-inferred (OpenVINO's inference
-    adopted), but its port maps are still read: an else output naming no Result of the body is E-OP at the If, as
-    OpenVINO refuses the file ('unordered_map::at'); check said nothing (QA run)."""
+    """An If whose condition OpenVINO may know and we cannot compute (the input's dynamic batch, from ShapeOf, through
+    a Convert to u8, whose bounds OpenVINO evaluates and ops/bounds.py does not model) is not re-inferred (OpenVINO's
+    inference adopted), but its port maps are still read: an else output naming no Result of the body is E-OP at the
+    If, as OpenVINO refuses the file ('unordered_map::at'); check said nothing (QA run)."""
     import openvino.opset8 as o
 
     x = o.parameter([-1, 3], np.float32, name="x")
     batch = o.gather(o.shape_of(x), o.constant(np.int64(0)), o.constant(np.int64(0)))
-    condition = o.greater(batch, o.constant(np.int64(1)))
+    condition = o.greater(o.convert(o.convert(batch, "u8"), "i64"), o.constant(np.int64(1)))
     then_x, else_x = o.parameter([-1, 3], np.float32), o.parameter([-1, 3], np.float32)
     out = if_of(condition.output(0), x.output(0), ov.Model([o.result(o.exp(then_x))], [then_x]),
                 ov.Model([o.result(o.negative(else_x))], [else_x]))
@@ -285,6 +285,28 @@ def test_a_broken_port_map_is_refused_where_the_layer_is_not_reinferred(tmp_path
     errors = [d for d in found["files"][0]["diagnostics"] if d["severity"] == "error"]
     assert code == 1 and [d["code"] for d in errors] == ["E-OP"], errors
     assert "names internal_layer_id 42, which is no Result of <else_body>" in errors[0]["message"]
+
+
+def test_an_if_whose_condition_openvino_cannot_bound_is_reinferred(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture) -> None:
+    """An If whose condition compares the input's dynamic batch (``[0..?] > 1``: OpenVINO evaluates Greater's bounds
+    only on exact inputs, ops/bounds.py) is unknown to OpenVINO as to us: both bodies merged, re-inferred by our
+    rules as OpenVINO infers it (``check`` with its verdict clean)."""
+    import openvino.opset8 as o
+
+    x = o.parameter([-1, 3], np.float32, name="x")
+    batch = o.gather(o.shape_of(x), o.constant(np.int64(0)), o.constant(np.int64(0)))
+    condition = o.greater(batch, o.constant(np.int64(1)))
+    then_x, else_x = o.parameter([-1, 3], np.float32), o.parameter([-1, 3], np.float32)
+    out = if_of(condition.output(0), x.output(0), ov.Model([o.result(o.exp(then_x))], [then_x]),
+                ov.Model([o.result(o.concat([else_x, else_x], 1))], [else_x]))
+    assert str(out.get_partial_shape()) == "[?,3..6]"  # (the bodies merged)
+    path = tmp_path / "if.xml"
+    ov.save_model(ov.Model([out], [x]), path, compress_to_fp16=False)
+    capsys.readouterr()
+    assert main(["shapes", str(path)]) == 0
+    assert ", by OpenVINO: 0," in capsys.readouterr().out
+    assert main(["check", str(path)]) == 0
 
 
 def _layer_args(graph, layer, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
