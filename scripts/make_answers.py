@@ -301,7 +301,7 @@ def blocks(rng: np.random.Generator) -> list[Recipe]:
 
 
 def nms(rng: np.random.Generator) -> list[Recipe]:
-    """NonMaxSuppression-5 and -9 (ops/nms.py), hard and soft, on CPU; -1, -3 and -4 (rules alone). Soft NMS's result
+    """NonMaxSuppression-1, -3, -4, -5 and -9 (ops/nms.py), hard (and -5 and -9 soft), on CPU. Soft NMS's result
     depends on the instruction set CPU's JIT kernel is built for: only the cases our kernel computes alike at every
     one of them (``nms.ISAS``) are kept, so that this machine's answers hold on any."""
     legacy = [test_nms_conformance.kernel_case(rng, versions=(1, 3, 4)) for _ in range(30)]
@@ -353,23 +353,26 @@ def deformable(rng: np.random.Generator) -> list[Recipe]:
 
 
 def binary(rng: np.random.Generator) -> list[Recipe]:
-    """BinaryConvolution-1 (ops/convolution.py, a rule alone): f32 data, u1 filters (a Constant made by the build: numpy
-    holds no u1), every auto_pad."""
+    """BinaryConvolution-1 (ops/convolution.py), on CPU: f32 data of 8 or 16 channels, u1 filters (a Constant made by
+    the build: numpy holds no u1), every auto_pad; explicit pads with pad_value 1 alone (CPU's defects, rule 11, are
+    left out: other channel counts, pad_value 0 where a window may hold no data row)."""
     out = []
     for i in range(12):
-        n, c, o, k = (int(v) for v in rng.integers(1, 4, 4))
+        n, o, k = (int(v) for v in rng.integers(1, 4, 3))
+        c = 8 * int(rng.integers(1, 3))
         h, w = (int(v) for v in rng.integers(k, k + 5, 2))
         strides, dilations = [int(v) for v in rng.integers(1, 3, 2)], [int(v) for v in rng.integers(1, 3, 2)]
-        pads = [int(v) for v in rng.integers(0, 2, 4)]
         auto_pad = ("explicit", "valid", "same_upper", "same_lower")[i % 4]
+        pad_value = 1.0 if auto_pad == "explicit" else float(rng.integers(0, 2))
+        pads = [int(v) for v in rng.integers(0, 2, 4)]
         h, w = h + (k - 1) * (dilations[0] - 1), w + (k - 1) * (dilations[1] - 1)
         bits = [int(v) for v in rng.integers(0, 2, o * c * k * k)]
 
         def build(ns: list[ov.Node], shape=(o, c, k, k), bits=bits, strides=strides, dilations=dilations, pads=pads,
-                  auto_pad=auto_pad) -> ov.Node:
+                  auto_pad=auto_pad, pad_value=pad_value) -> ov.Node:
             filters = ov.op.Constant(ov.Type.u1, ov.Shape(list(shape)), bits)
             return ops1.binary_convolution(ns[0], filters, strides, pads[:2], pads[2:], dilations, "xnor-popcount",
-                                           float(rng.integers(0, 2)), auto_pad)
+                                           pad_value, auto_pad)
 
         out.append(Recipe([rng.standard_normal((n, c, h, w)).astype(np.float32)], [True], build))
     return out
@@ -449,8 +452,8 @@ def embedding(rng: np.random.Generator) -> list[Recipe]:
 
 def detection(rng: np.random.Generator) -> list[Recipe]:
     """ReorgYolo-2, RegionYolo-1, PriorBoxClustered-1, PriorBox-1 and PriorBox-8 (ops/detection.py), on CPU; the
-    priors' sizes as Parameters (CPU's nodes) or Constants (folded by OpenVINO's reference); DetectionOutput-1 and -8
-    (a shape rule only)."""
+    priors' sizes as Parameters (CPU's nodes) or Constants (folded by OpenVINO's reference); DetectionOutput-1 and -8,
+    on CPU."""
     k = test_detection_conformance
     return (recipes(k.reorg_case(rng, i) for i in range(16)) + recipes(k.region_case(rng, i) for i in range(16))
             + recipes(k.clustered_case(rng, i) for i in range(16)) + recipes(k.prior_case(rng, i) for i in range(32))

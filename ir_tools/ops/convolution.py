@@ -1,6 +1,6 @@
 """Convolution-1, GroupConvolution-1, ConvolutionBackpropData-1 and GroupConvolutionBackpropData-1:
-shape rules and reference kernels; BinaryConvolution-1: its shape rule (Convolution's on 4-D data) and the cases
-OpenVINO's CPU plugin refuses, no kernel.
+shape rules and reference kernels; BinaryConvolution-1: its shape rule (Convolution's on 4-D data), the cases
+OpenVINO's CPU plugin refuses, and its kernel as OpenVINO CPU computes it (below).
 
 The shape rules are OpenVINO's (convolution_shape_inference*.hpp, group_convolution*.hpp,
 convolution_backprop_shape_inference*.hpp), down to its interval arithmetic (``ov::Iv``,
@@ -35,6 +35,32 @@ Kernels: float results are IEEE-rounded once from float64 sums (BLAS matrix prod
 im2col buffer, chunked so it stays under ``IM2COL_BYTES``), integers are summed in int64 and wrap
 to the element type. tests/ops/test_support_kernels.py and test_convolution_conformance.py check
 them against OpenVINO CPU within the summation-error bound.
+
+BinaryConvolution-1 (mode xnor-popcount), measured on openvino 2026.4.1 CPU (tests/ops/test_convolution_conformance.py),
+where the specification says only "0/1 values, 0 means -1":
+
+7. The data are binarised by sign: ``x > 0`` is 1 (+1), anything else (0, -0, NaN, negatives) is 0 (-1); a positive
+   f32 subnormal is 1. f64 data are rounded to f32 first (an f64 value that underflows to an f32 zero is 0).
+8. The u1 filters are read from their bytes least significant bit first, where OpenVINO's u1 element order (its
+   Constant's values, ``base/packed.unpack``) is most significant bit first: the filter element at flat index
+   ``i`` CPU pairs with the data is the u1 element ``8 (i // 8) + 7 - i % 8`` (whole bytes where CPU is right, on
+   channels a multiple of 8, rule 11; the kernel reads a last partial byte's missing elements as 0).
+9. Each tap inside the data adds +1 where its bit equals the filter's, else -1. A padded tap: with ``pad_value`` 0
+   (or -0) it adds nothing (CPU excludes it); with ``pad_value`` exactly 1 (as an f32) it is a 1 bit; with any other
+   value (0.5, 2, -1, NaN, inf) a 0 bit: not the value's sign.
+10. The count is an integer converted to the output (the data's type) once: exact in f32 and f64 (below 2**24
+    taps: CPU's popcount, an int32, goes through f32), and in f16 rounded to nearest even past 2048 (measured past
+    4096) as numpy rounds it, so the rounding rule is exact where the data are (``_binary_rounding``).
+11. CPU defects (values OpenVINO CPU gives otherwise, which the kernel does not reproduce): data of a channel count
+    that is not a multiple of 8 (its reorder of the data to bits and its kernel disagree on where a pixel's bits
+    lie: the count mixes other pixels' and batch items' bits); ``pad_value`` 0 with a width stride of 3 or 5 (its
+    count of the taps it excludes is off by whole channels; measured on strides 1 to 6); ``pad_value`` 0 and an
+    output row whose window holds no data row (dilated taps over a short height: the count is 0; CPU's is not, with
+    a kernel 2 high and dilations of 2 to 5; a window of no data column it counts 0).
+12. CPU refuses to compile ("has unsupported parameters", ``_binary_cpu_refuses``) a width pad at the start, or an
+    overhang at the end of the last full block of output columns, larger than its block of ``ur_w`` columns (4 with
+    AVX-512, else 2; fewer where the output is narrower), and a kernel wider than 7 with a pad at the start and a
+    stride above 1 (bin_conv.cpp's ``args_ok``, measured on 626 cases with AVX-512).
 """
 
 from __future__ import annotations
@@ -50,9 +76,19 @@ import numpy as np
 from ..base.dims import DYNAMIC, Dim, Shape
 from ..base.errors import OpValidationError
 from . import attrs as A
+from .cpu import mayiuse
 from .intervals import ANY, INF, ONE, Iv, canon, dadd, ddiv, dmul, dsub, guarded, is_empty, is_static, iv, meet, to_dim
 from .pool_geometry import AUTO_PADS, dilated, same_pads
-from .rounding import SQUARE_SLACK, accumulation, scaled_squares, square_scale
+from .rounding import (
+    EXACT,
+    SQUARE_SLACK,
+    accumulation,
+    any_differs,
+    is_exact,
+    output_rounding,
+    scaled_squares,
+    square_scale,
+)
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 #: The most the im2col buffer of one chunk may take (float64 / int64 elements, 8 bytes each).
@@ -326,7 +362,8 @@ def forward_spatial(a: ConvolutionAttrs, data: Shape, filters: Shape, ns: int) -
 def _binary_cpu_refuses(a: BinaryConvolutionAttrs, inputs: Sequence[TensorType], values) -> str | None:
     """Why OpenVINO CPU refuses to compile a BinaryConvolution its reader accepts (measured on 2026.4): filters not
     of u1 (it cannot convert them), data neither f32, f16 nor f64 (bf16 and integers: no reorder to its layout), a
-    dim not static (it has no dynamic-shape kernel) or of 0 in the data or the filters."""
+    dim not static (it has no dynamic-shape kernel) or of 0 in the data or the filters, or pads its JIT kernel
+    cannot take (rule 12)."""
     data, filters = inputs
     if filters.element != "u1":
         return f"filters of {filters.element}: OpenVINO CPU compiles a BinaryConvolution only on u1 filters"
@@ -337,6 +374,28 @@ def _binary_cpu_refuses(a: BinaryConvolutionAttrs, inputs: Sequence[TensorType],
             return f"the {what} dims are not all static: OpenVINO CPU has no BinaryConvolution for dynamic shapes"
         if any(d.lo == 0 for d in t.shape):
             return f"the {what} have a dim of 0: OpenVINO CPU refuses a BinaryConvolution on an empty tensor"
+    if len(data.shape) == 4 and len(filters.shape) == 4:
+        return _binary_jit_refuses(a, data.shape, filters.shape)
+    return None
+
+
+def _binary_jit_refuses(a: BinaryConvolutionAttrs, data: Shape, filters: Shape) -> str | None:
+    """Rule 12: bin_conv.cpp's ``args_ok`` on the static dims (its JIT kernels, AVX-512's of 4 output columns a block,
+    AVX2's and SSE4.1's of 2; a CPU without them runs its reference kernel, which takes any pads)."""
+    block = 4 if mayiuse("AVX512_CORE") else 2 if mayiuse("SSE41") else None
+    if block is None:
+        return None
+    strides, dilations, _, _, _ = _check_attrs(a, 2, backprop=False)
+    pb, _ = forward_pads(a, data, filters, 2)
+    (width, _), (ow, _), kw = iv(data[3]), iv(forward_spatial(a, data, filters, 2)[1]), filters[3].lo
+    block = min(block, ow)
+    overhang = max(0, (ow - ow % block - 1) * strides[1] + (kw - 1) * dilations[1] - (width + pb[1] - 1))
+    if pb[1] > block or overhang > block:
+        return (f"a width pad of {pb[1]} at the start and an overhang of {overhang} at the end: OpenVINO CPU's "
+                f"BinaryConvolution takes at most {block} ('has unsupported parameters')")
+    if kw > 7 and pb != (0, 0) and strides != (1, 1):
+        return (f"a kernel {kw} wide, a pad at the start and strides {list(strides)}: OpenVINO CPU's BinaryConvolution "
+                "refuses it ('has unsupported parameters')")
     return None
 
 
@@ -814,11 +873,72 @@ def _int8_aware(rule: RoundingRule) -> RoundingRule:
     return aware
 
 
+def _binary_signs(x: np.ndarray) -> np.ndarray:
+    """Rule 7: the data as +1 and -1 (float64), f64 data rounded to f32 first."""
+    with np.errstate(over="ignore"):
+        return np.where(np.asarray(x).astype(np.float32, copy=False) > 0, 1.0, -1.0)
+
+
+def _binary_filters(w: np.ndarray) -> np.ndarray:
+    """Rule 8: the u1 filters (0/1, in OpenVINO's element order) as CPU pairs them with the data, as +1 and -1."""
+    flat = np.zeros(-(-w.size // 8) * 8, np.float64)
+    flat[:w.size] = np.asarray(w).reshape(-1)
+    return (flat.reshape(-1, 8)[:, ::-1].reshape(-1)[:w.size] * 2.0 - 1.0).reshape(w.shape)
+
+
+def _binary_geometry(a: BinaryConvolutionAttrs, x: np.ndarray, w: np.ndarray
+                     ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Strides, dilations and the resolved pads of a 4-D BinaryConvolution on these arrays."""
+    if x.ndim != 4 or w.ndim != 4:
+        raise OpValidationError(f"BinaryConvolution data {list(x.shape)} and filters {list(w.shape)}: expected "
+                                "both 4-D")
+    strides, dilations, _, _, _ = _check_attrs(a, 2, backprop=False)
+    pb, pe = forward_pads(a, _static_shape(x), _static_shape(w), 2)
+    return strides, dilations, pb, pe
+
+
+def _binary_kernel(a: BinaryConvolutionAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """BinaryConvolution-1 as OpenVINO CPU computes it (rules 7 to 10): the data's signs convolved with the filters'
+    (float64 sums of +1 and -1: exact integers), padded taps 0 (excluded), +1 or -1 by ``pad_value``."""
+    x, w = args
+    strides, dilations, pb, pe = _binary_geometry(a, x, w)
+    signs = _binary_signs(x)
+    fill = float(np.float32(a.pad_value))
+    if fill != 0.0:
+        spatial = [(0, 0), (0, 0), *zip(pb, pe, strict=True)]
+        signs = np.pad(signs, spatial, constant_values=1.0 if fill == 1.0 else -1.0)
+        pb = pe = (0, 0)
+    return [convolution(signs, _binary_filters(w), 1, strides, dilations, pb, pe).astype(x.dtype)]
+
+
+def _binary_rounding(kernel: Kernel, a: BinaryConvolutionAttrs, args: Sequence[np.ndarray],
+                     bounds: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Exact (rule 10) where the data are; a data element whose bound lets its sign change moves each count whose
+    window holds it by 2 (and the count's rounding into the output type): 2 times the number of such taps in the
+    window, plus two roundings of the output. Filters that may differ: no bound."""
+    if any_differs(args, bounds, (1,)):
+        return [np.full((), np.inf)]
+    x, w = args
+    if is_exact(bounds[0]):
+        return [EXACT]
+    near = np.asarray(x).astype(np.float32, copy=False).astype(np.float64)
+    b = np.broadcast_to(np.asarray(bounds[0], np.float64), near.shape)
+    with np.errstate(invalid="ignore"):
+        flips = ((near > 0) != (near - b > 0)) | ((near > 0) != (near + b > 0))
+    if not flips.any():
+        return [EXACT]
+    strides, dilations, pb, pe = _binary_geometry(a, x, w)
+    window = np.ones((1, *np.shape(w)[1:]))
+    taps = convolution(flips.astype(np.float64), window, 1, strides, dilations, pb, pe)
+    return [2.0 * taps + output_rounding(outputs[0])]
+
+
 CONVOLUTION_1 = OpSpec("Convolution", "Convolution-1", ConvolutionAttrs, (2, 2), 1, guarded(_forward_rule(False)),
                        _conv_kernel(grouped=False),
                        rounding=_int8_aware(accumulation(_terms(1, -1), magnitude=_conv_magnitude(grouped=False))))
 BINARY_CONVOLUTION_1 = OpSpec("BinaryConvolution", "BinaryConvolution-1", BinaryConvolutionAttrs, (2, 2), 1,
-                              guarded(_forward_rule(False, binary=True)), cpu_refuses=_binary_cpu_refuses)
+                              guarded(_forward_rule(False, binary=True)), _binary_kernel,
+                              rounding=_binary_rounding, cpu_refuses=_binary_cpu_refuses)
 GROUP_CONVOLUTION_1 = OpSpec("GroupConvolution", "GroupConvolution-1", ConvolutionAttrs, (2, 2), 1,
                              guarded(_forward_rule(True)), _conv_kernel(grouped=True),
                              rounding=accumulation(_terms(2, -1), magnitude=_conv_magnitude(grouped=True)))

@@ -1,5 +1,5 @@
-"""The detection helpers of SSD and YOLO models: ReorgYolo-2, RegionYolo-1, PriorBoxClustered-1, PriorBox-1 and
-PriorBox-8 (attributes, shape rules, kernels and rounding rules), and DetectionOutput-1 and -8 (shape rules).
+"""The detection helpers of SSD and YOLO models: ReorgYolo-2, RegionYolo-1, PriorBoxClustered-1, PriorBox-1,
+PriorBox-8, DetectionOutput-1 and DetectionOutput-8 (attributes, shape rules, kernels and rounding rules).
 
 Checked against the installed openvino (shape rules and CPU kernels) by tests/ops/test_detection_conformance.py.
 Measured on openvino 2026.4.1, beyond the specification:
@@ -53,22 +53,50 @@ Measured on openvino 2026.4.1, beyond the specification:
   the list (a segmentation fault where it is empty): ``check`` refuses them. OpenVINO's serializer writes a list of
   floats to 6 significant digits (27.91249 as 27.9125), so a model saved from memory and read again holds other
   widths than the one compiled: the suite's attributes have 6 digits.
-- DetectionOutput-1 (opset1..7) and DetectionOutput-8 (opset8..16): shape rules only (OpenVINO's
-  ``shape_infer_base``, DetectionOutput-8's classes counted from the dims by ``compute_num_classes``); no kernel (NMS
-  per class), so ``compare`` lists the layers as not checked. 3 or 5 inputs; box logits and proposals of a real type
-  (a dynamic one refused), the class predictions of box logits' type exactly, the additional ones of the class
-  predictions' and box logits'. num_classes (DetectionOutput-1) must be 1 or more; code_type one of the two Caffe
-  spellings, exactly. The output, of box logits' type, is [1, 1, N, 7]: N the images times keep_top_k[0] where it is
-  positive, else (keep_top_k[0] -1 and top_k positive) times top_k and the classes, else times the prior boxes and
-  the classes, an unknown count making N dynamic. An empty keep_top_k (omitted) crashes OpenVINO's shape inference (a
-  segmentation fault reading the model: it reads the first value): ``check`` refuses it. CPU refuses to run a layer
-  of keep_top_k 0 and a top_k above its prior boxes ("insufficient output buffer size"), which check does not know.
+- DetectionOutput-1 (opset1..7) and DetectionOutput-8 (opset8..16): shape rules (OpenVINO's ``shape_infer_base``,
+  DetectionOutput-8's classes counted from the dims by ``compute_num_classes``). 3 or 5 inputs; box logits and
+  proposals of a real type (a dynamic one refused), the class predictions of box logits' type exactly, the additional
+  ones of the class predictions' and box logits'. num_classes (DetectionOutput-1) must be 1 or more; code_type one of
+  the two Caffe spellings, exactly (CORNER_SIZE refused). The output, of box logits' type, is [1, 1, N, 7]: N the
+  images times keep_top_k[0] where it is positive, else (keep_top_k[0] -1 and top_k positive) times top_k and the
+  classes, else times the prior boxes and the classes, an unknown count making N dynamic. An empty keep_top_k
+  (omitted) crashes OpenVINO's shape inference (a segmentation fault reading the model: it reads the first value):
+  ``check`` refuses it.
+- DetectionOutput's kernel is CPU's node (both versions: the classes counted from the dims, num_classes unread),
+  measured on 2026.4.1: it computes in f32 (f16 and f64 inputs converted), its output converted to box logits' type.
+  The proposals hold per image (one for all, or one each) the prior boxes, [xmin, ymin, xmax, ymax] normalized, else
+  [image id, xmin, ymin, xmax, ymax] in pixels, divided by input_width and input_height in f32; not normalized, a
+  prior box of image id -1 ends the boxes counted. Their variances are the first 4 P values of the second plane
+  (which holds 5 P where not normalized). Decoding, each operation rounded in f32 in this order: CORNER, prior +
+  variance * logit; CENTER_SIZE, Caffe's centre and size, exp(variance * logit) * prior size; clip_before_nms clips to
+  [0, 1] (NaN to 1). With 5 inputs the prior boxes are decoded by the ARM's box predictions first, and those boxes
+  decoded again by the box logits as prior boxes, divided by the image's dims a second time where not normalized,
+  clipped at both steps; a prior box whose ARM score (the second of its two) is below objectness_score scores 1 for
+  background_label_id and 0 for every other class. Caffe's way (decrease_label_id false): per class but
+  background_label_id (-1, or a class beyond the last: none), the prior boxes scoring above confidence_threshold
+  (strictly), by score, ties by prior box, the first top_k (-1: all; 0 or below -1: none), then NMS: a box is dropped
+  whose overlap with a kept one is above nms_threshold (strictly; the overlap 0 where the boxes are apart or the
+  intersection has no width or height). MXNet's (decrease_label_id true, which CPU refuses to run with a
+  background_label_id other than 0): per prior box its best class from 1 (the first of the highest score at or above
+  confidence_threshold and above -1), by score, ties by class * P + prior box, the first top_k of the image, then NMS
+  per class; labels one less. Then per image, where keep_top_k[0] is 0 or more and the detections exceed it, the best
+  keep_top_k[0] by score, ties by prior box (one prior box's equal scores in two classes: CPU's std::sort leaves their
+  order unspecified, the kernel takes the lower class first). The output: every image's detections packed, per image
+  per class, by score, ties by prior box, [image, label, score, xmin, ymin, xmax, ymax] (clipped with clip_after_nms),
+  then, where the output holds more rows, a row of image id -1 and zeros, zeros after. Where keep_top_k[0] is neither
+  positive nor -1 and top_k is positive CPU writes top_k rows per image and class: with a top_k above the prior boxes
+  it refuses to run ("insufficient output buffer size", which check does not know), below them the last rows are left
+  unwritten (stale values, measured): the kernel refuses both, and bf16 inputs (not modelled). CPU's sparse path (a
+  confidence_threshold above its sparsity threshold and 8 bytes per class and prior box beyond its L3 cache) reads
+  the same, not measured. Scores are moved: exact; the coordinates' rounding rule is derived from the operations
+  (``_decode_error``), and on 300 seeded cases CPU was ours bit for bit on all but one (within 1.4% of the bound).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -76,12 +104,13 @@ import numpy as np
 from ..base.dims import DYNAMIC, Dim
 from ..base.dtypes import INTEGER_TYPES, REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
+from ..base.packed import is_bf16
 from . import attrs as A
 from .activations import SIGMOID_1, sigmoid
 from .core import NoAttrs
 from .intervals import ANY, ONE, Iv, compatible, ddiv, dmul, guarded, is_empty, is_static, iv, to_dim
 from .operands import ints, normalize_axis
-from .rounding import ACCUMULATION_UNIT, EXACT, exact, is_exact, moves
+from .rounding import ACCUMULATION_UNIT, APPROXIMATION, EXACT, any_differs, exact, is_exact, moves, output_rounding
 from .softmax import SOFTMAX_8, Softmax8Attrs, softmax
 from .spec import Kernel, OpSpec, ShapeRule, TensorType
 
@@ -717,8 +746,274 @@ def _detection_crashes(a: DetectionOutput8Attrs, read: frozenset[int]) -> str | 
             "segmentation fault reading the model)")
 
 
-#: No kernels: NMS per class (compare lists the layers as not checked).
+#: Where CPU reads the DetectionOutput inputs: box logits, class predictions, proposals, and the ARM's class and box
+#: predictions.
+_LOC, _CONF, _PRIORS, _ARM_CONF, _ARM_LOC = range(5)
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """The counts CPU's node reads from the dims (``prepareParams``) and the output's rows."""
+
+    images: int
+    classes: int
+    priors: int
+    locations: int  # 1 with share_location, else the classes
+    size: int  # a prior's values: 4 normalized, else 5 (an image id first)
+    rows: int
+
+
+def _layout(a: DetectionOutput8Attrs, args: Sequence[np.ndarray]) -> _Layout:
+    """CPU's counts; refuses what CPU refuses to run or leaves unwritten (module doc)."""
+    loc, conf, proposals = args[:3]
+    if any(is_bf16(x.dtype) or x.dtype.kind != "f" for x in args):
+        raise UnsupportedError("DetectionOutput of bf16 or non-float inputs: only f32, f16 and f64 are modelled")
+    size = 4 if a.normalized else 5
+    priors = proposals.shape[-1] // size
+    _need(priors > 0 and conf.shape[1] % priors == 0, "class predictions must hold a score per prior box and class")
+    classes = conf.shape[1] // priors
+    locations = 1 if a.share_location else classes
+    _need(loc.shape[1] == priors * locations * 4, "box logits must hold 4 values per prior box and location class")
+    if a.decrease_label_id and a.background_label_id != 0:
+        raise UnsupportedError("decrease_label_id with a background_label_id other than 0: OpenVINO's CPU plugin "
+                               "refuses to run it")
+    images, keep = conf.shape[0], a.keep_top_k[0]
+    if keep > 0:
+        rows = images * keep
+    elif keep == -1 and a.top_k > 0:
+        rows = images * a.top_k * classes
+    else:
+        rows = images * priors * classes
+        if a.top_k > 0 and a.top_k != priors:
+            raise UnsupportedError(f"keep_top_k {keep} with top_k {a.top_k} of {priors} prior boxes: OpenVINO's CPU "
+                                   "plugin writes top_k rows per image and class (refusing to run it where that is "
+                                   "more than the output holds, leaving the last rows unwritten where it is less)")
+    return _Layout(images, classes, priors, locations, size, rows)
+
+
+def _prior_planes(a: DetectionOutput8Attrs, lay: _Layout, proposals: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray | None, list[int]]:
+    """Per image of the proposals (1, or each image): the prior boxes [B, P, size], their variances [B, P, 4] (the
+    first 4 P values of the second plane, which holds 5 P where not normalized; None where encoded in the target),
+    and per image the prior boxes counted (``getActualPriorNum``: not normalized, the boxes before the first of
+    image id -1)."""
+    batches = proposals.shape[0]
+    boxes = proposals[:, 0].reshape(batches, lay.priors, lay.size)
+    variances = None if a.variance_encoded_in_target else proposals[:, 1, :4 * lay.priors].reshape(batches, -1, 4)
+    actual = []
+    for b in range(batches):
+        ends = np.flatnonzero(boxes[b, :, 0] == -1) if not a.normalized else ()
+        actual.append(int(ends[0]) if len(ends) else lay.priors)
+    return boxes, variances, actual * lay.images if batches == 1 else actual
+
+
+def _decode(a: DetectionOutput8Attrs, prior: np.ndarray, offset: int, loc: np.ndarray, variance: np.ndarray | None
+            ) -> np.ndarray:
+    """CPU's ``decodeBBoxes`` in the arrays' type, each operation rounded in CPU's order (exp in float64, rounded
+    once: glibc's expf is within 0.502 ulps): ``prior`` [..., P, offset + 4], ``loc`` and
+    ``variance`` [..., P, 4] -> [..., P, 4], clipped to [0, 1] with clip_before_nms."""
+    t = loc.dtype.type
+    q = prior[..., offset:offset + 4]
+    if not a.normalized:
+        q = q / np.array([a.input_width, a.input_height] * 2, loc.dtype)
+    if variance is not None:
+        loc = variance * loc
+    if a.code_type.endswith("CORNER"):
+        y = q + loc
+    else:
+        size = q[..., 2:] - q[..., :2]
+        centre = (q[..., :2] + q[..., 2:]) / t(2)
+        half = (np.exp(loc[..., 2:].astype(np.float64)).astype(loc.dtype) * size) / t(2)
+        middle = loc[..., :2] * size + centre
+        y = np.concatenate([middle - half, middle + half], axis=-1)
+    return _clip_unit(y) if a.clip_before_nms else y
+
+
+def _clip_unit(y: np.ndarray) -> np.ndarray:
+    """std::max(0.0f, std::min(1.0f, y)): NaN to 1."""
+    t = y.dtype.type
+    y = np.where(y < 1, y, t(1))
+    return np.where(y > 0, y, t(0))
+
+
+#: A decoding step: (prior boxes, their error, the offset of their coordinates, logits, variances) -> (boxes, error).
+_Step = Callable[[np.ndarray, np.ndarray, int, np.ndarray, "np.ndarray | None"], tuple[np.ndarray, np.ndarray]]
+
+
+def _decode_images(a: DetectionOutput8Attrs, lay: _Layout, args: Sequence[np.ndarray], step: _Step
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Every image's decoded boxes [N, L, P, 4] and their error by ``step``: with 5 inputs the ARM's box predictions
+    first, then the box logits on those boxes as prior boxes of 4 values (divided by the image's dims again where not
+    normalized, as CPU does)."""
+    boxes, variances, _ = _prior_planes(a, lay, args[_PRIORS])
+    values, errors = [], []
+    for n in range(lay.images):
+        b = n if boxes.shape[0] > 1 else 0
+        variance = None if variances is None else variances[b]
+        prior, error, offset = boxes[b], np.zeros(4), lay.size - 4
+        for logits in ([args[_ARM_LOC], args[_LOC]] if len(args) == 5 else [args[_LOC]]):
+            loc = logits[n].reshape(lay.priors, lay.locations, 4).swapaxes(0, 1)
+            prior, error = step(prior, error, offset, loc, variance)
+            offset = 0
+        values.append(prior)
+        errors.append(error)
+    return np.stack(values), np.stack(errors)
+
+
+def _decoded(a: DetectionOutput8Attrs, lay: _Layout, args: Sequence[np.ndarray]) -> np.ndarray:
+    """Every image's decoded boxes [N, L, P, 4] in the inputs' type (``_decode``)."""
+    return _decode_images(a, lay, args, lambda p, e, offset, loc, v: (_decode(a, p, offset, loc, v), e))[0]
+
+
+def _overlaps(boxes: np.ndarray, sizes: np.ndarray, i: int, kept: list[int]) -> np.ndarray:
+    """CPU's ``JaccardOverlap`` of box ``i`` with each kept box, in the boxes' type (0 where they are apart)."""
+    b, k = boxes[i], boxes[kept]
+    apart = (k[:, 0] > b[2]) | (k[:, 2] < b[0]) | (k[:, 1] > b[3]) | (k[:, 3] < b[1])
+    width = np.minimum(b[2], k[:, 2]) - np.maximum(b[0], k[:, 0])
+    height = np.minimum(b[3], k[:, 3]) - np.maximum(b[1], k[:, 1])
+    inside = width * height
+    with np.errstate(all="ignore"):  # (0 / 0 where they are apart)
+        iou = inside / (sizes[i] + sizes[kept] - inside)
+    return np.where(apart | (width <= 0) | (height <= 0), boxes.dtype.type(0), iou)
+
+
+def _suppressed(boxes: np.ndarray, sizes: np.ndarray, p: int, kept: list[int], threshold: np.float32) -> bool:
+    return bool(kept) and bool((_overlaps(boxes, sizes, p, kept) > threshold).any())
+
+
+def _best_first(scores: np.ndarray, keys: np.ndarray, k: int) -> np.ndarray:
+    """``keys`` by score, highest first, ties by key (CPU's ``topk``), the first ``k`` (-1: all; below: none)."""
+    order = keys[np.lexsort((keys, -scores))]
+    return order if k == -1 else order[:max(k, 0)]
+
+
+def _detections(a: DetectionOutput8Attrs, lay: _Layout, args: Sequence[np.ndarray], boxes: np.ndarray
+                ) -> list[tuple[int, int, int, np.float32]]:
+    """The output's rows as (image, class, prior box, score), in CPU's order: per image, per class, by score (ties by
+    prior box)."""
+    f = np.float32
+    conf = args[_CONF].astype(f).reshape(lay.images, lay.priors, lay.classes).transpose(0, 2, 1).copy()
+    if len(args) == 5:  # an ARM prior below objectness_score: background 1, every other class 0
+        arm = args[_ARM_CONF].astype(f).reshape(lay.images, lay.priors, 2)[:, :, 1] < f(a.objectness_score)
+        background = (np.arange(lay.classes) == a.background_label_id)[None, :, None]
+        conf = np.where(arm[:, None, :], background.astype(f), conf)
+    threshold, nms = f(a.confidence_threshold), f(a.nms_threshold)
+    sizes = (boxes[..., 2] - boxes[..., 0]) * (boxes[..., 3] - boxes[..., 1])
+    actual = _prior_planes(a, lay, args[_PRIORS])[2]
+    rows = []
+    for n in range(lay.images):
+        s = conf[n, :, :actual[n]]
+        candidates: list[tuple[int, int]] = []  # (class, prior box), in the order NMS meets them
+        if a.decrease_label_id:  # MXNet: per prior box its best class (from 1, conf >= threshold), then per class NMS
+            valid = np.where((s[1:] >= threshold) & (s[1:] > -1), s[1:], -np.inf)
+            found = np.flatnonzero((valid > -np.inf).any(axis=0))
+            if found.size:  # (the first class of the highest score)
+                keys = (valid[:, found].argmax(axis=0) + 1) * lay.priors + found
+                candidates = [divmod(int(k), lay.priors) for k in _best_first(conf[n].reshape(-1)[keys], keys, a.top_k)]
+        else:  # Caffe: per class other than the background, conf > threshold, top_k, NMS
+            for c in range(lay.classes):
+                if c != a.background_label_id:
+                    found = np.flatnonzero(s[c] > threshold)
+                    candidates += [(c, int(p)) for p in _best_first(s[c, found], found, a.top_k)]
+        kept: list[list[int]] = [[] for _ in range(lay.classes)]
+        for c, p in candidates:
+            where = 0 if a.share_location else c
+            if not _suppressed(boxes[n, where], sizes[n, where], p, kept[c], nms):
+                kept[c].append(p)
+        chosen = [(conf[n, c, p], p, c) for c in range(lay.classes) for p in kept[c]]
+        if -1 < a.keep_top_k[0] < len(chosen):  # by score, ties by prior box (then class: CPU's order unspecified)
+            chosen = sorted(chosen, key=lambda r: (-r[0], r[1], r[2]))[:a.keep_top_k[0]]
+            chosen.sort(key=lambda r: r[2])  # (stable: per class, in the order sorted)
+        rows += [(n, c, p, score) for score, p, c in chosen]
+    return rows
+
+
+def _detection_output(a: DetectionOutput8Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """CPU's DetectionOutput (module doc): in f32, rows [image, label, score, xmin, ymin, xmax, ymax] of every
+    detection, then a row of image id -1 where the output holds more, then zeros."""
+    args = [np.asarray(x) for x in args]
+    lay = _layout(a, args)
+    f32 = [x.astype(np.float32) for x in args]
+    boxes = _decoded(a, lay, f32)
+    out = np.zeros((lay.rows, 7), np.float32)
+    rows = _detections(a, lay, f32, boxes)
+    for i, (n, c, p, score) in enumerate(rows):
+        box = boxes[n, 0 if a.share_location else c, p]
+        out[i] = [n, c - a.decrease_label_id, score, *(_clip_unit(box) if a.clip_after_nms else box)]
+    if len(rows) < lay.rows:
+        out[len(rows), 0] = -1
+    return [out.astype(args[_LOC].dtype).reshape(1, 1, lay.rows, 7)]
+
+
+def _decode_error(a: DetectionOutput8Attrs, prior: np.ndarray, error: np.ndarray, offset: int, loc: np.ndarray,
+                  variance: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """``_decode`` in float64, and how far an f32 evaluation in CPU's order may be from it given the prior
+    coordinates' own ``error``: each operation's rounding (u of its result), exp within APPROXIMATION of its rounded
+    argument's, and the errors of its operands carried through (clipping to [0, 1] moves no value further)."""
+    u = ACCUMULATION_UNIT
+    q, e = prior[..., offset:offset + 4], np.broadcast_to(error, prior[..., offset:offset + 4].shape)
+    if not a.normalized:
+        dims = np.array([a.input_width, a.input_height] * 2, np.float64)
+        q = q / dims
+        e = e / dims + u * np.abs(q)
+    el = np.zeros_like(loc)
+    if variance is not None:
+        loc = variance * loc
+        el = u * np.abs(loc)
+    if a.code_type.endswith("CORNER"):
+        y = q + loc
+        err = e + el + u * np.abs(y)
+    else:
+        size = q[..., 2:] - q[..., :2]
+        es = e[..., 2:] + e[..., :2] + u * np.abs(size)
+        centre = (q[..., :2] + q[..., 2:]) / 2
+        ec = (e[..., :2] + e[..., 2:]) / 2 + u * np.abs(centre)
+        grown = np.exp(loc[..., 2:])
+        eg = grown * (np.expm1(el[..., 2:]) + APPROXIMATION * np.exp(el[..., 2:]))
+        half = grown * size / 2
+        eh = (grown * es + np.abs(size) * eg + eg * es + 2 * u * np.abs(half)) / 2
+        step = loc[..., :2] * size
+        em = (el[..., :2] * np.abs(size) + np.abs(loc[..., :2]) * es + el[..., :2] * es + u * np.abs(step) + ec
+              + u * np.abs(step + centre))
+        middle = step + centre
+        y = np.concatenate([middle - half, middle + half], axis=-1)
+        err = np.concatenate([em + eh] * 2, axis=-1) + u * np.abs(y)
+    return (_clip_unit(y) if a.clip_before_nms else y), np.broadcast_to(err * (1 + 2.0**-20), y.shape)
+
+
+def exact_boxes(a: DetectionOutput8Attrs, args: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The decoded boxes [N, L, P, 4] of the inputs (rounded to f32, as CPU takes them) in float64, and how far an f32
+    evaluation in CPU's order may be from them (the conformance suite keeps NMS's overlaps away from its threshold
+    by it)."""
+    args = [np.asarray(x).astype(np.float32).astype(np.float64) for x in args]
+    return _decode_images(a, _layout(a, args), args, partial(_decode_error, a))
+
+
+def _detection_rounding(kernel: Kernel, a: DetectionOutput8Attrs, args: Sequence[np.ndarray],
+                        bounds: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Image ids, labels and scores exact (scores are moved, compared with f32 thresholds as CPU does); a detection's
+    coordinates within twice ``_decoded_error`` of the f32-rounded inputs (ours and CPU's f32 evaluations are each
+    within it of the exact boxes), plus the rounding into the output's type. Where an input may differ, no bound: a
+    choice (a threshold, an order, an overlap) may change."""
+    if any_differs(args, bounds, range(len(args))):
+        return [np.full((), np.inf)]
+    args = [np.asarray(x) for x in args]
+    lay = _layout(a, args)
+    f32 = [x.astype(np.float32) for x in args]
+    rows = _detections(a, lay, f32, _decoded(a, lay, f32))
+    error = exact_boxes(a, args)[1]
+    bound = np.zeros((lay.rows, 7))
+    for i, (n, c, p, _) in enumerate(rows):
+        bound[i, 3:] = 2 * error[n, 0 if a.share_location else c, p]
+    y = np.asarray(outputs[0])
+    if y.dtype != np.float32:
+        bound = bound + output_rounding(y.reshape(lay.rows, 7)) * (np.arange(7) >= 3)
+    return [bound.reshape(y.shape)]
+
+
 DETECTION_OUTPUT_1 = OpSpec("DetectionOutput", "DetectionOutput-1", DetectionOutput1Attrs, (3, 5), 1,
-                            guarded(_detection_rule), crashes=_detection_crashes)
+                            guarded(_detection_rule), _detection_output, rounding=_detection_rounding,
+                            crashes=_detection_crashes)
 DETECTION_OUTPUT_8 = OpSpec("DetectionOutput", "DetectionOutput-8", DetectionOutput8Attrs, (3, 5), 1,
-                            guarded(_detection_rule), crashes=_detection_crashes)
+                            guarded(_detection_rule), _detection_output, rounding=_detection_rounding,
+                            crashes=_detection_crashes)

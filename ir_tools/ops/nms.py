@@ -1,5 +1,5 @@
-"""NonMaxSuppression-5 and -9 and NMSRotated-13 (attributes, shape rule, reference kernel, rounding rule) and the
-shape rules of NonMaxSuppression-1, -3 and -4.
+"""NonMaxSuppression-1, -3, -4, -5 and -9 and NMSRotated-13 (attributes, shape rule, reference kernel, rounding
+rule).
 
 Checked against the installed openvino (shape rules and CPU kernel) by tests/ops/test_nms_conformance.py. Measured on
 OpenVINO 2026.4.1, beyond the specification:
@@ -50,11 +50,21 @@ OpenVINO 2026.4.1, beyond the specification:
   (across batches too). selected_scores rows are [batch, class, score] as f32; valid_outputs is the row count.
 - NonMaxSuppression-1 (opset1..2; no output_type, i64 indices), -3 (opset3) and -4 (opset4): one output,
   selected_indices; 2 to 5 inputs, max and the thresholds scalars ([1] refused), the same dim checks as -9's, no
-  element type checked; -3 takes output_type i64 or i32, -4 any element type (f32 too). -1 and -3 infer
+  element type checked; -3 takes output_type i64 or i32, -4 any element type (f32 too; OpenVINO's reader refuses
+  an IR of one, "Output type must be i32 or i64": not modelled). -1 and -3 infer
   [min(N, max * C), 3] where N and max * C (max as a Dimension: -1 dynamic, another negative value 0; times
   scores[1]'s interval) are static, else [?, 3]; -4 infers [min(N, max) * B * C, 3] (B and C scores' upper bounds)
-  where both ranks are static, N static and max known, else [?, 3]. No kernel: CPU's output of -1 and -3 is not of
-  the inferred shape (12 rows where [6, 3] is inferred: max per class, not in all).
+  where both ranks are static, N static and max known, else [?, 3]. A node of 2 to 4 inputs ``ov.save_model``
+  writes with the others as Constants (max an i32 0, the thresholds 0), and OpenVINO's reader fills them for a
+  layer that declares fewer ports. CPU converts each to a NonMaxSuppression-9 on the same inputs (its
+  ConvertNMS1/3/4ToNMS9 passes: max 0, iou_threshold and score_threshold 0 where absent, soft_nms_sigma 0; -1's
+  indices i64) and outputs its selected_indices: as many rows as boxes selected (none with 2 inputs), in -9's
+  order (sort_result_descending either way, box_encoding corner or center), no row of -1 or padding, whatever the
+  inferred shape (9 rows where -1 infers [6, 3] and -4 [12, 3]; a ShapeOf of the layer still gives the inferred
+  one, folded). So CPU refuses what -9's validation refuses and -1/3/4's does not check (``cpu_refuses``): -4's
+  output_type other than i64 and i32, boxes, scores and thresholds not of f32, f16 or bf16; it fails, as for -9,
+  on a negative max and reads a fractional one rounded (the kernel refuses both). The kernel is -9's hard NMS
+  (``run_legacy_nms``), its rounding rule -9's.
 - NMSRotated-13 (opset13..16; tests/ops/test_nms_multiclass_conformance.py): five inputs, boxes [B, N, 5] of
   [x_center, y_center, width, height, angle]; inference as NonMaxSuppression-9's with boxes[2] compatible with 5,
   inputs 0, 1, 3 and 4 of any real type (f64 too) or a dynamic one, input 2 of an integer type or a dynamic one (not
@@ -462,6 +472,32 @@ def _outputs(a: NmsAttrs, rows: list[tuple[float, int, int, int]]) -> list[np.nd
     return [indices, selected_scores, np.array([len(rows)], index_type)]
 
 
+_CONVERTED = "OpenVINO CPU computes it as NonMaxSuppression-9, which takes"
+
+
+def _legacy_cpu_refuses(a: Nms1Attrs | NmsAttrs | Nms4Attrs, inputs: Sequence[TensorType], values) -> str | None:
+    """What NonMaxSuppression-9's validation refuses where CPU converts a NonMaxSuppression-1/3/4 to it (module
+    doc): an output_type other than i64 and i32, boxes, scores and thresholds not of f32, f16 or bf16."""
+    output_type = getattr(a, "output_type", "i64")
+    if output_type not in ("i64", "i32"):
+        return f"{_CONVERTED} output_type i64 or i32, not {output_type}"
+    for j in (0, 1, 3, 4):
+        element = inputs[j].element if j < len(inputs) else None
+        if element is not None and element not in NMS_FLOATS:
+            return f"{_CONVERTED} {_INPUT_NAMES[j]} of f32, f16 or bf16, not {element}"
+    return None
+
+
+def run_legacy_nms(a: Nms1Attrs | NmsAttrs | Nms4Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """NonMaxSuppression-1/3/4's CPU output: NonMaxSuppression-9's selected_indices on the same inputs, max 0 where
+    absent (module doc); -4's output types that CPU refuses it refuses too."""
+    refused = _legacy_cpu_refuses(a, (), None)
+    if refused:
+        raise OpValidationError(refused)
+    args = [*args, np.int64(0)] if len(args) == 2 else args
+    return run_nms(NmsAttrs(a.box_encoding, a.sort_result_descending, getattr(a, "output_type", "i64")), args)[:1]
+
+
 # --- NMSRotated-13 --------------------------------------------------------------------------------------------------
 
 _TWO = _F32(2)
@@ -600,12 +636,15 @@ def nms_rounding(kernel, a: NmsAttrs, args: Sequence[np.ndarray], bounds: Sequen
     return [EXACT for _ in outputs]
 
 
-NMS_1 = OpSpec("NonMaxSuppression", "NonMaxSuppression-1", Nms1Attrs, (2, 5), 1, guarded(_nms_1), value_inputs=(2,),
-               reads_unfed_ports=True)
-NMS_3 = OpSpec("NonMaxSuppression", "NonMaxSuppression-3", NmsAttrs, (2, 5), 1, guarded(_nms_1), value_inputs=(2,),
-               reads_unfed_ports=True)
-NMS_4 = OpSpec("NonMaxSuppression", "NonMaxSuppression-4", Nms4Attrs, (2, 5), 1, guarded(_nms_4), value_inputs=(2,),
-               reads_unfed_ports=True)
+NMS_1 = OpSpec("NonMaxSuppression", "NonMaxSuppression-1", Nms1Attrs, (2, 5), 1, guarded(_nms_1), run_legacy_nms,
+               (2,), rounding=nms_rounding, cpu_refuses=_legacy_cpu_refuses, reads_unfed_ports=True,
+               selects_rows=True)
+NMS_3 = OpSpec("NonMaxSuppression", "NonMaxSuppression-3", NmsAttrs, (2, 5), 1, guarded(_nms_1), run_legacy_nms,
+               (2,), rounding=nms_rounding, cpu_refuses=_legacy_cpu_refuses, reads_unfed_ports=True,
+               selects_rows=True)
+NMS_4 = OpSpec("NonMaxSuppression", "NonMaxSuppression-4", Nms4Attrs, (2, 5), 1, guarded(_nms_4), run_legacy_nms,
+               (2,), rounding=nms_rounding, cpu_refuses=_legacy_cpu_refuses, reads_unfed_ports=True,
+               selects_rows=True)
 NMS_5 = OpSpec("NonMaxSuppression", "NonMaxSuppression-5", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),
                rounding=nms_rounding)
 NMS_9 = OpSpec("NonMaxSuppression", "NonMaxSuppression-9", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),

@@ -77,6 +77,8 @@ class OpSpec:
     ``reads_concat``: where OpenVINO knows neither a value input's value nor its bounds, and a Concat of one element per
     input makes it, the rule is given the Concat's Const inputs as exact bounds and the others as unbounded (OpenVINO's
     Broadcast reads its target so, broadcast_shape_inference: to ``Concat([7], p, [3])`` of a Parameter p, ``[7,?,3]``).
+    ``selects_rows``: OpenVINO CPU's output holds the rows the op selects, not as many as its inferred static dims say
+    (NonMaxSuppression-1, -3 and -4): ``compare`` takes such an activation as the port's, not as a fused kernel's.
     ``folded``: where OpenVINO's CPU plugin computes otherwise on value inputs fed when it runs (``kernel``) than on
     value inputs known at shape inference (folded, or of a static output), the kernel of the latter, which the shape
     walk runs and the executor runs on a layer whose value inputs are known (``compute``'s ``folded``);
@@ -106,6 +108,7 @@ class OpSpec:
     bounds: BoundRule | None = field(default=None, compare=False)  # OpenVINO's bounds of its outputs' values
     reads_bounds: bool = False  # its rule reads a value input's Bounds where the value is not known
     reads_concat: bool = False  # its rule reads a Concat's Const elements where OpenVINO knows no more of the value
+    selects_rows: bool = False  # CPU gives the rows it selects, not as many as the inferred dims say
 
     def compute(self, attrs: Any, args: Sequence[np.ndarray], folded: bool = False) -> list[np.ndarray]:
         """The kernel on ``args``, as the executor and the shape walk run it (``folded``: value inputs known at shape

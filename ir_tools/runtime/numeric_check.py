@@ -779,7 +779,10 @@ def fits(shape: tuple[int, ...], dims: tuple[int, ...]) -> bool:
 
 def _misfits(layer: Layer, actual: list[np.ndarray | None]) -> dict[int, tuple[int, ...]]:
     """The outputs of ``layer`` OpenVINO exposed (``actual``) at other dims than their port's (not ``fits``), by index,
-    each with the shape it gave."""
+    each with the shape it gave; none of an op whose outputs are so (``OpSpec.selects_rows``)."""
+    spec = lookup(layer.type, layer.version)
+    if spec is not None and spec.selects_rows:
+        return {}
     return {i: value.shape for i, (value, port) in enumerate(zip(actual, layer.outputs, strict=True))
             if value is not None and not fits(value.shape, port.dims)}
 

@@ -1,5 +1,5 @@
-"""ReorgYolo-2, RegionYolo-1, PriorBoxClustered-1, PriorBox-1 and PriorBox-8 (ops/detection.py) against OpenVINO:
-shape rules and CPU kernels.
+"""ReorgYolo-2, RegionYolo-1, PriorBoxClustered-1, PriorBox-1, PriorBox-8, DetectionOutput-1 and DetectionOutput-8
+(ops/detection.py) against OpenVINO: shape rules and CPU kernels.
 
 Kernels: ReorgYolo, 160 seeded cases (strides 1 to 3, f32 with NaN, infinities, -0 and subnormals, f16, i32 within
 2^24, i8, u8) batched 40 to a model, bit for bit. RegionYolo, 160 seeded cases (YOLO v2 with do_softmax and YOLO v3
@@ -9,15 +9,18 @@ logistic entries, SoftMax-8's and CPU's max on the classes, exact elsewhere); it
 PriorBoxClustered, 120 cases, and PriorBox-1 and -8, 120 cases (SSD's min and max sizes, aspect ratios, flip, clip,
 steps of 0, -1 and others, MXNet's scale_all_sizes false, fixed sizes with densities and fixed ratios, variances of
 0, 1 and 4 values; image dims of 0 too), 60 to a model, bit for bit, a third of them (and PriorBox-8 of
-min_max_aspect_ratios_order false) of Constant sizes, which OpenVINO folds by its reference. Shape rules: 400 seeded
+min_max_aspect_ratios_order false) of Constant sizes, which OpenVINO folds by its reference. DetectionOutput-1 and -8,
+300 seeded cases (``kernel_case``: Caffe's and MXNet's ways, both code types, variances in the target or not,
+normalized or in pixels with prior boxes of image id -1, clipping, share_location, backgrounds, top_k and keep_top_k
+cutting or not, 3 or 5 inputs, f32 and f16; scores on a grid meeting ties and thresholds exactly, NMS's overlaps kept
+off its threshold by the rounding rule's error) 100 to a model, within the rounding rule. Shape rules: 400 seeded
 Parameters of partial shapes and element types (dynamic ones too) per YOLO op, 450 of the priors (output sizes
-Constants or not), against OpenVINO's inference. ``check_versions``: opset1 (ReorgYolo read from opset2) to opset16.
-Two models through ``compare``, end to end and per layer.
+Constants or not), 300 of DetectionOutput, against OpenVINO's inference. ``check_versions``: opset1 (ReorgYolo read
+from opset2) to opset16. Three models through ``compare``, end to end and per layer.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -27,9 +30,8 @@ import openvino.opset2 as ops2
 import pytest
 from openvino.utils.node_factory import NodeFactory
 
-from ir_tools.cli import main
 from ir_tools.ops import attrs as A
-from ir_tools.ops.detection import REGION_YOLO_1
+from ir_tools.ops.detection import DETECTION_OUTPUT_1, DETECTION_OUTPUT_8, REGION_YOLO_1, exact_boxes
 
 from .conformance import (
     ELEMENTS,
@@ -383,7 +385,7 @@ def detection_raw(rng: np.random.Generator, version: int) -> dict[str, str]:
 def detection_node(ps: list[ov.Node], raw: dict[str, str], version: int) -> ov.Node:
     attrs = {k: ([int(v) for v in value.split(",")] if k == "keep_top_k" else value == "true"
                  if value in ("true", "false") else value if k == "code_type" else float(value)
-                 if "threshold" in k else int(value)) for k, value in raw.items()}
+                 if "threshold" in k or k == "objectness_score" else int(value)) for k, value in raw.items()}
     return NodeFactory(f"opset{version}").create("DetectionOutput", [p.output(0) for p in ps], attrs)
 
 
@@ -404,17 +406,9 @@ def detection_shapes(rng: np.random.Generator, raw: dict[str, str], spoil: bool 
 
 
 def detection_output_case(rng: np.random.Generator, i: int) -> Case:
-    """DetectionOutput-1 and -8 in turn on consistent inputs (3 or 5), for the stored answers: OpenVINO's inference
-    (the layer has no kernel: its CPU values are not judged)."""
-    version = (1, 8)[i % 2]
-    raw = detection_raw(rng, version) | {"code_type": "caffe.PriorBoxParameter.CENTER_SIZE"}
-    if raw["keep_top_k"] == "0":  # (with a top_k above the prior boxes CPU refuses to run it: module doc)
-        raw["top_k"] = "-1"
-    if raw.get("num_classes") == "0":
-        raw["num_classes"] = "2"
-    lengths = detection_shapes(rng, raw, spoil=False)[:pick(rng, [3, 5])]
-    inputs = [rng.uniform(0, 1, dims).astype(np.float32) for dims in lengths]
-    return Case(f"DetectionOutput-{version} {raw}", inputs, lambda ps, raw=raw, v=version: detection_node(ps, raw, v))
+    """The stored answers' cases (scripts/make_answers.py): ``kernel_case``'s, whose CPU values the kernel is judged
+    on."""
+    return kernel_case(rng, i)
 
 
 def test_detection_output_shape_rules_agree() -> None:
@@ -443,22 +437,135 @@ def test_detection_output_shape_rules_agree() -> None:
     assert_shapes_agree(cases)
 
 
-def test_compare_lists_detection_output_not_checked(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    """DetectionOutput has a shape rule and no kernel (NMS per class): ``compare`` lists it as not checked, no
-    reference kernel, and compares the rest of the model layer by layer (its class scores' SoftMax), which passes."""
+#: Class and ARM scores are drawn from this grid (exact in f16 and f32), and the thresholds are its points too: ties,
+#: and scores equal to a threshold (> for Caffe's filter, >= for MXNet's, < for objectness), are met exactly.
+SCORES = np.arange(33) / 32
+
+
+def kernel_raw(rng: np.random.Generator, version: int) -> dict[str, str]:
+    """DetectionOutput attributes of every form the kernel models: Caffe's and MXNet's (decrease_label_id), both code
+    types, variances in the target or the proposals, normalized or in pixels of input_height/width, clipping before
+    and after NMS, share_location, backgrounds (-1 too), top_k and keep_top_k cutting or not."""
+    decrease = rng.random() < 0.25
+    raw = {"keep_top_k": pick(rng, ["-1", "-1", "3", "8", "200", "0", "-2"]),
+           "top_k": pick(rng, ["-1", "-1", "-1", "1", "3", "50", "0", "-2"]),
+           "share_location": pick(rng, ["true", "true", "false"]), "normalized": pick(rng, ["true", "true", "false"]),
+           "variance_encoded_in_target": pick(rng, ["false", "false", "true"]),
+           "code_type": pick(rng, ["caffe.PriorBoxParameter.CENTER_SIZE"] * 2 + ["caffe.PriorBoxParameter.CORNER"]),
+           "nms_threshold": pick(rng, ["0.3", "0.45", "0.6", "0.8"]),
+           "confidence_threshold": pick(rng, ["0", "0.25", "0.5", "0.75"]),
+           "background_label_id": "0" if decrease else pick(rng, ["0", "0", "-1", "1"]),
+           "decrease_label_id": "true" if decrease else "false",
+           "clip_before_nms": pick(rng, ["true", "false"]), "clip_after_nms": pick(rng, ["true", "false"]),
+           "input_height": pick(rng, ["300", "200"]), "input_width": pick(rng, ["300", "512"]),
+           "objectness_score": pick(rng, ["0", "0.25", "0.5"])}
+    if version == 1:
+        raw["num_classes"] = "0"  # (set by ``kernel_case`` from the classes drawn)
+    return raw
+
+
+def kernel_inputs(rng: np.random.Generator, raw: dict[str, str], images: int, priors: int, classes: int,
+                  arm: bool) -> list[np.ndarray]:
+    """Box logits, class predictions and proposals (prior boxes of centres in [0.1, 0.9] and sides in [0.1, 0.5] of the
+    image, in pixels with an image id where not normalized: -1 at a prior box now and then, which ends the boxes
+    CPU counts), and with ``arm`` the ARM's class and box predictions. Scores from ``SCORES``, distinct among a
+    prior box's classes (so that no keep_top_k cut meets a tie of one prior box in two classes: CPU's std::sort
+    leaves their order unspecified)."""
+    normalized = raw["normalized"] == "true"
+    locations = 1 if raw["share_location"] == "true" else classes
+    batches = pick(rng, [1, images])
+    centre, side = rng.uniform(0.1, 0.9, (batches, priors, 2)), rng.uniform(0.1, 0.5, (batches, priors, 2))
+    boxes = np.concatenate([centre - side / 2, centre + side / 2], axis=-1)
+    variances = np.broadcast_to([0.1, 0.1, 0.2, 0.2] if rng.random() < 0.5 else
+                                rng.uniform(0.05, 0.3, (batches, priors, 4)), (batches, priors, 4)).reshape(batches, -1)
+    if raw["code_type"].endswith("CORNER"):
+        scale = 0.02 if raw["variance_encoded_in_target"] == "true" else 0.1
+    else:
+        scale = 0.3 if raw["variance_encoded_in_target"] == "true" else 1.0
+    if not normalized:
+        boxes = boxes * np.array([int(raw["input_width"]), int(raw["input_height"])] * 2)
+        ids = np.zeros((batches, priors, 1))
+        if rng.random() < 0.3:
+            ids[int(rng.integers(0, batches)), int(rng.integers(1, priors)):, 0] = -1
+        boxes = np.concatenate([ids, boxes], axis=-1)
+        variances = np.concatenate([variances, np.zeros((batches, priors))], axis=-1)  # (CPU reads the first 4 P)
+    planes = [boxes.reshape(batches, -1)] if raw["variance_encoded_in_target"] == "true" else \
+        [boxes.reshape(batches, -1), variances]
+    proposals = np.stack(planes, axis=1)
+    conf = np.stack([np.stack([rng.choice(SCORES, classes, replace=False) for _ in range(priors)])
+                     for _ in range(images)])
+    inputs = [rng.normal(0, scale, (images, priors * locations * 4)), conf.reshape(images, -1), proposals]
+    if arm:
+        inputs += [rng.choice(SCORES, (images, priors * 2)), rng.normal(0, scale / 2, (images, priors * locations * 4))]
+    return [x.astype(np.float32) for x in inputs]
+
+
+def overlaps_decided(attrs, inputs: list[np.ndarray]) -> bool:
+    """Whether every overlap NMS may compute (any two prior boxes of a location class) is on the same side of
+    nms_threshold for any boxes within the rounding rule's error of the exact ones (``exact_boxes``): the interval of
+    the overlap over those boxes (the intersection's sides grown or shrunk by the errors, the boxes' areas likewise),
+    widened by 1e-5 for the f32 arithmetic of the overlap itself, does not hold the threshold."""
+    boxes, errors = exact_boxes(attrs, inputs)
+    boxes, errors = boxes.reshape(-1, boxes.shape[2], 4), errors.reshape(-1, boxes.shape[2], 4)
+    threshold = float(np.float32(attrs.nms_threshold))
+    for b, e in zip(boxes, errors, strict=True):
+        lo, hi = b - e, b + e  # each coordinate's interval
+        i, j = np.triu_indices(len(b), 1)
+        wide = [np.maximum(np.minimum(hi[i, k + 2], hi[j, k + 2]) - np.maximum(lo[i, k], lo[j, k]), 0) for k in (0, 1)]
+        narrow = [np.maximum(np.minimum(lo[i, k + 2], lo[j, k + 2]) - np.maximum(hi[i, k], hi[j, k]), 0)
+                  for k in (0, 1)]
+        big = (hi[:, 2] - lo[:, 0]) * (hi[:, 3] - lo[:, 1])
+        small = np.maximum(lo[:, 2] - hi[:, 0], 0) * np.maximum(lo[:, 3] - hi[:, 1], 0)
+        most = wide[0] * wide[1] / np.maximum(small[i] + small[j] - wide[0] * wide[1], 1e-30)
+        least = narrow[0] * narrow[1] / (big[i] + big[j] - narrow[0] * narrow[1])
+        if np.any((least * (1 - 1e-5) <= threshold) & (threshold <= most * (1 + 1e-5) + 1e-30)):
+            return False
+    return True
+
+
+def kernel_case(rng: np.random.Generator, i: int) -> Case:
+    """DetectionOutput-1 and -8 in turn (``kernel_raw``), 3 or 5 inputs (``kernel_inputs``) of 1 to 3 images, 2 to 10
+    prior boxes and 1 to 5 classes, f32 or (one case in four) f16, redrawn until NMS's choices are decided
+    (``overlaps_decided``): OpenVINO's output within the rounding rule (coordinates: the decoding's rounding; image
+    ids, labels and scores exact)."""
+    version = (1, 8)[i % 2]
+    spec = DETECTION_OUTPUT_1 if version == 1 else DETECTION_OUTPUT_8
+    images, priors, classes = int(rng.integers(1, 4)), int(rng.integers(2, 11)), pick(rng, [1, 2, 3, 4, 5] * 2 + [3, 4])
+    raw = kernel_raw(rng, version)
+    if int(raw["keep_top_k"]) in (0, -2) and int(raw["top_k"]) > 0:  # (CPU writes top_k rows per class: refused)
+        raw["top_k"] = str(priors)
+    if version == 1:
+        raw["num_classes"] = str(classes)
+    arm = rng.random() < 0.3
+    while True:
+        inputs = kernel_inputs(rng, raw, images, priors, classes, arm)
+        if overlaps_decided(A.decode(spec.attrs, raw), inputs):
+            break
+    if i % 4 == 3:
+        inputs = [x.astype(np.float16) for x in inputs]
+    return Case(f"DetectionOutput-{version} {raw} {images}x{priors}x{classes}{' ARM' if arm else ''}", inputs,
+                lambda ps, raw=raw, v=version: detection_node(ps, raw, v), rule_limits(spec, raw, inputs))
+
+
+@pytest.mark.parametrize("part", range(3))
+def test_detection_output_within_the_rule(part: int, tmp_path: Path) -> None:
+    rng = np.random.default_rng([SEED, 80 + part])
+    assert_all_pass([kernel_case(rng, i) for i in range(100)], tmp_path)
+
+
+def test_compare_checks_detection_output(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """An SSD head (class scores through SoftMax, DetectionOutput-1 on Constant proposals) compared by ``compare``, end
+    to end and per layer: DetectionOutput is checked."""
     rng = np.random.default_rng(4)
     box, scores = ops1.parameter([1, 32], np.float32, name="box"), ops1.parameter([1, 8, 3], np.float32, name="scores")
     probabilities = ops1.softmax(scores, 2)
-    proposals = ops1.constant(rng.uniform(0, 1, (1, 2, 32)).astype(np.float32))
+    centre, side = rng.uniform(0.2, 0.8, (8, 2)), rng.uniform(0.1, 0.4, (8, 2))
+    priors = np.concatenate([centre - side / 2, centre + side / 2], axis=-1).reshape(-1)
+    proposals = ops1.constant(np.stack([priors, np.tile([0.1, 0.1, 0.2, 0.2], 8)])[None].astype(np.float32))
     raw = {"keep_top_k": "10", "num_classes": "3", "normalized": "true", "nms_threshold": "0.45",
            "confidence_threshold": "0.01", "code_type": "caffe.PriorBoxParameter.CENTER_SIZE"}
     flat = ops1.reshape(probabilities, ops1.constant(np.array([1, 24], np.int64)), False)
     detections = detection_node([box, flat, proposals], raw, 1)
     xml = tmp_path / "ssd.xml"
     ov.save_model(ov.Model([ops1.result(detections), ops1.result(probabilities)], [box, scores], "ssd"), xml)
-    capsys.readouterr()
-    main(["compare", str(xml), "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    assert [(e["type"], e["reason"]) for e in report["not_checked"]] == [("DetectionOutput@opset1",
-                                                                          "no reference kernel for this op")]
-    assert report["passed"] and {layer["type"] for layer in report["layers"]} == {"SoftMax@opset1", "Reshape@opset1"}
+    assert_compare_passes(xml, capsys, {"DetectionOutput@opset1", "SoftMax@opset1"}, outputs=2)

@@ -1,4 +1,4 @@
-"""NonMaxSuppression-1, -3, -4, -5 and -9 (ops/nms.py) against OpenVINO: shape rules, and the CPU kernel of -5 and -9.
+"""NonMaxSuppression-1, -3, -4, -5 and -9 (ops/nms.py) against OpenVINO: shape rules and CPU kernels.
 
 Kernel: 480 seeded cases judged by OpenVINO CPU, batched into one model (read and run by ir_tools, compiled once),
 NonMaxSuppression-5 and -9 alike: about 290 of hard NMS and 190 of soft NMS (50 of them with more than 16 boxes
@@ -17,6 +17,13 @@ max) the kernel refuses (``test_kernel_refuses_what_cpu_refuses``); soft NMS's e
 (AVX-512, AVX2 or SSE4.1): the kernel runs at this process's (``nms.cpu_isa()``, which honours ONEDNN_MAX_CPU_ISA as
 OpenVINO does), and ``test_soft_nms_at_other_instruction_sets`` runs CPU at each lower one (a subprocess with
 ONEDNN_MAX_CPU_ISA set) on 100 soft-NMS cases of 20 to 48 boxes, all kept, the kernel at that one bit for bit.
+NonMaxSuppression-1, -3 and -4, which CPU computes as -9: 312 seeded cases of the same draws in one model
+(``test_legacy_values_bit_equal``; about 100 of each version), hard NMS, 2 to 5 inputs (f16 thresholds in some),
+12 of max 0 and about 40 of two inputs (saved with OpenVINO's default inputs: max 0), about 70 where CPU's rows
+outnumber the inferred static count and 90 where they fall short (no padding), selected_indices bit for bit;
+two inputs given to the kernel as a file may declare them (``test_legacy_without_max_selects_none``); what CPU
+refuses to compile, ``cpu_refuses`` (``test_legacy_refused_as_cpu_refuses``); ``compare`` on the three, end to end
+and per layer (``test_legacy_versions_compared_end_to_end_and_per_layer``).
 Shape rules: 1500 seeded nodes of the five versions on Parameters and Constants of partial shapes (static, dynamic,
 interval and unbounded dims, dynamic ranks, ranks 2 to 4), 2 to 6 inputs (5 for -1/3/4), max known or not (negative,
 0, past N, 2^40; i64, i32, u8, f32, boolean), element types f32, f16, bf16, i32, f64 and dynamic, both output types:
@@ -27,6 +34,7 @@ detection head end to end and per layer.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -40,8 +48,10 @@ import pytest
 from openvino.utils.node_factory import NodeFactory
 
 from ir_tools.base.errors import OpValidationError
+from ir_tools.cli import main
 from ir_tools.ops import attrs as A
 from ir_tools.ops.nms import ISAS, NMS_9, cpu_isa, run_nms
+from ir_tools.ops.opsets import lookup
 from ir_tools.runtime.openvino import CPU_CONFIG
 
 from .conformance import (
@@ -54,9 +64,11 @@ from .conformance import (
     bits_differ,
     blur,
     check_versions,
+    element_name,
     openvino_outcome,
     our_outcome,
     pick,
+    tensor_types,
 )
 
 pytestmark = pytest.mark.openvino
@@ -64,6 +76,9 @@ pytestmark = pytest.mark.openvino
 SEED = 909
 KERNEL_CASES = 480
 EMPTY_CASES = 24  # max_output_boxes_per_class 0
+LEGACY = (1, 3, 4)  # the versions of one output, which CPU computes as NonMaxSuppression-9
+LEGACY_CASES = 300
+LEGACY_EMPTY = 12
 SHAPE_CASES = 1500
 SOFT_CASES = 100  # run by CPU at each instruction set below this machine's
 VERSIONS = (1, 3, 4, 5, 9)
@@ -113,7 +128,9 @@ def scores_of(rng: np.random.Generator, shape: tuple[int, int, int]) -> np.ndarr
 
 
 def kernel_case(rng: np.random.Generator, empty: bool = False, versions: tuple[int, ...] = (5, 9)) -> Case:
-    """A case of one of ``versions`` (1, 3 and 4, which have no kernel, for the stored answers of their rules)."""
+    """A case of one of ``versions``: of NonMaxSuppression-1/3/4, 2 to 5 inputs (a node of 2 OpenVINO saves with its
+    default inputs: max 0), hard NMS, thresholds of f16 now and then, one output compared bit for bit, empty ones
+    too."""
     batches, classes = int(rng.integers(1, 4)), int(rng.integers(1, 4))
     sigma = pick(rng, [0.0] * 8 + [-0.5] + [float(np.round(rng.uniform(0.05, 2), 3))] * 7)
     soft = sigma > 0
@@ -124,7 +141,8 @@ def kernel_case(rng: np.random.Generator, empty: bool = False, versions: tuple[i
     if rng.random() < 0.2:
         boxes, scores = boxes.astype(np.float16), scores.astype(np.float16)
     version = pick(rng, versions)
-    count = 6 if soft and version >= 5 else int(rng.integers(3, 7 if version >= 5 else 6))
+    legacy = version < 5
+    count = 6 if soft and not legacy else pick(rng, [2] + [3, 4, 5] * 3) if legacy else int(rng.integers(3, 7))
     fed = rng.random() < 0.25  # the max a Parameter (then within int32, which CPU reads it through)
     most = 0 if empty else pick(rng, [1, 2, n, n + 3, int(rng.integers(1, n + 1))] * 4 +
                                 [2**31 - 1] + ([] if fed else [2**40]))
@@ -132,6 +150,8 @@ def kernel_case(rng: np.random.Generator, empty: bool = False, versions: tuple[i
                     ([np.float32] if most < 2**24 else []))
     thresholds = [np.float32(pick(rng, [0.0, 1.0, 1.5, round(float(rng.random()), 2)] + [float(rng.random())] * 4)),
                   np.float32(pick(rng, [0.0, -0.1, 0.3, float(rng.random()) * 0.6]))]
+    if legacy and rng.random() < 0.2:
+        thresholds = [t.astype(np.float16) for t in thresholds]
     extra = [np.array(most, max_type), *thresholds, np.float32(sigma)][:count - 2]
     attrs = dict(version=version, encoding=encoding, descending=bool(rng.random() < 0.5),
                  output_type=pick(rng, ["i64", "i32"]))
@@ -139,22 +159,32 @@ def kernel_case(rng: np.random.Generator, empty: bool = False, versions: tuple[i
     what = (f"NMS {attrs} boxes {boxes.dtype}{list(boxes.shape)} scores {list(scores.shape)} "
             f"{[v.item() for v in extra]}")
     free_valid = (None, None, lambda w: np.inf)  # (CPU leaves valid_outputs unwritten)
-    return Case(what, [boxes, scores, *extra], lambda p: node(p, **attrs), consts=consts, bits=not empty,
-                limits=free_valid if empty else (None,))
+    return Case(what, [boxes, scores, *extra], lambda p: node(p, **attrs), consts=consts, bits=legacy or not empty,
+                limits=free_valid if empty and not legacy else (None,))
 
 
-def kernel_cases(rng: np.random.Generator, count: int, empty: int = 0) -> list[Case]:
-    return [kernel_case(rng) for _ in range(count)] + [kernel_case(rng, empty=True) for _ in range(empty)]
+def kernel_cases(rng: np.random.Generator, count: int, empty: int = 0, versions: tuple[int, ...] = (5, 9)
+                 ) -> list[Case]:
+    return [kernel_case(rng, versions=versions) for _ in range(count)] + \
+        [kernel_case(rng, empty=True, versions=versions) for _ in range(empty)]
 
 
 def test_values_bit_equal(tmp_path: Path) -> None:
     assert_all_pass(kernel_cases(np.random.default_rng(SEED), KERNEL_CASES, EMPTY_CASES), tmp_path)
 
 
+def test_legacy_values_bit_equal(tmp_path: Path) -> None:
+    """NonMaxSuppression-1, -3 and -4, which CPU computes as -9 (ops/nms.py): LEGACY_CASES seeded cases and
+    LEGACY_EMPTY of max 0, one model; selected_indices must be CPU's bit for bit (its rows, their order, its element
+    type)."""
+    assert_all_pass(kernel_cases(np.random.default_rng([SEED, 3]), LEGACY_CASES, LEGACY_EMPTY, LEGACY), tmp_path)
+
+
 def test_rounding_rule() -> None:
     """Exact inputs give exact outputs (the kernel is CPU's arithmetic, soft NMS at this machine's instruction set);
     scores within any bound may change the selection (two equal scores a bound apart pick the other box first), so a
-    bound on an input gives none."""
+    bound on an input gives none. NonMaxSuppression-1/3/4, computed as -9, share the rule."""
+    assert all(lookup("NonMaxSuppression", f"opset{v}").rounding is NMS_9.rounding for v in LEGACY)
     boxes = np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1]]], np.float32)
     scores = np.array([[[0.5, 0.5]]], np.float32)
     extra = [np.int64(1), np.float32(0.5), np.float32(0.0), np.float32(0.0)]
@@ -181,7 +211,7 @@ def cpu_outcome(inputs: list[np.ndarray], **attrs) -> list[np.ndarray] | str:
         request.infer(inputs)
     except RuntimeError as exc:
         return str(exc)
-    return [request.get_output_tensor(k).data.copy() for k in range(3)]
+    return [t.data.copy() for t in request.output_tensors]
 
 
 def test_kernel_refuses_what_cpu_refuses() -> None:
@@ -202,6 +232,56 @@ def test_kernel_refuses_what_cpu_refuses() -> None:
     assert inferred[0].get_max_length() == 2
     with pytest.raises(OpValidationError):
         NMS_9.kernel(attrs, fraction)
+
+
+def test_legacy_refused_as_cpu_refuses() -> None:
+    """CPU computes NonMaxSuppression-1/3/4 as -9, whose validation refuses what theirs accepts: ``cpu_refuses`` says
+    exactly which of these layers CPU refuses to compile (-4's output_type other than i64 and i32; boxes, scores or a
+    threshold of neither f32 nor f16), and the kernel refuses those output types, a negative max (CPU fails) and a
+    fractional one (CPU rounds it, 2.7 selecting 3 boxes a class, where inference truncates) as it does -9's."""
+    rng = np.random.default_rng(2)
+    boxes, scores = rng.random((1, 8, 4)).astype(np.float32), rng.random((1, 2, 8)).astype(np.float32)
+    thresholds = [np.float32(0.9), np.float32(0.1)]
+    variants = [(4, output_type, {}) for output_type in ("i64", "i32", "f32", "i8", "u64")] + [
+        (version, "i32", {j: dtype}) for version in LEGACY for j, dtype in
+        [(0, np.float64), (0, np.int32), (1, np.float64), (3, np.float64), (3, np.int32), (4, np.float16),
+         (0, np.float16)]]
+    mismatches = []
+    for version, output_type, dtypes in variants:
+        inputs = [x.astype(dtypes.get(j, x.dtype)) for j, x in enumerate([boxes, scores, np.int64(3), *thresholds])]
+        spec = lookup("NonMaxSuppression", f"opset{version}")
+        raw = {} if version == 1 else {"output_type": output_type}
+        said = spec.cpu_refuses(A.decode(spec.attrs, raw), tensor_types([element_name(ov.Type(x.dtype))
+                                                                         for x in inputs], [None] * 5), [None] * 5)
+        found = cpu_outcome(inputs, version=version, output_type=output_type)
+        if (said is None) != isinstance(found, list):
+            mismatches.append(f"NMS-{version} {output_type} {dtypes}: ours {said}, CPU {found}")
+        if said is not None and output_type not in ("i64", "i32"):
+            with pytest.raises(OpValidationError):
+                spec.kernel(A.decode(spec.attrs, raw), inputs)
+    assert not mismatches, "\n".join(mismatches)
+    for version in LEGACY:
+        spec, negative = lookup("NonMaxSuppression", f"opset{version}"), [boxes, scores, np.int64(-1)]
+        assert "non static shape" in cpu_outcome(negative, version=version)
+        with pytest.raises(OpValidationError):
+            spec.kernel(A.decode(spec.attrs, {}), negative)
+        fraction = [boxes, scores, np.float32(2.7), *thresholds]
+        assert len(cpu_outcome(fraction, version=version)[0]) == 6
+        with pytest.raises(OpValidationError):
+            spec.kernel(A.decode(spec.attrs, {}), fraction)
+
+
+def test_legacy_without_max_selects_none() -> None:
+    """A NonMaxSuppression-1/3/4 of two inputs (a file may declare no more: OpenVINO's reader fills the defaults; the
+    seeded cases' two-input nodes are saved with them) selects nothing on CPU, max read as 0: the kernel given two
+    inputs too."""
+    rng = np.random.default_rng(3)
+    inputs = [rng.random((2, 6, 4)).astype(np.float32), rng.random((2, 3, 6)).astype(np.float32)]
+    for version in LEGACY:
+        spec = lookup("NonMaxSuppression", f"opset{version}")
+        cpu = cpu_outcome(inputs, version=version)
+        ours = spec.kernel(A.decode(spec.attrs, {}), inputs)
+        assert [x.tobytes() for x in ours] == [x.tobytes() for x in cpu] and cpu[0].shape == (0, 3), version
 
 
 def test_soft_nms_weights_are_onednn_exp() -> None:
@@ -422,3 +502,31 @@ def test_a_detection_head_compared_end_to_end_and_per_layer(tmp_path: Path, caps
     ov.save_model(ov.Model(outputs, [features], "head"), xml)
     assert_compare_passes(xml, capsys, {"NonMaxSuppression@opset9"}, outputs=3)
 
+
+
+def test_legacy_versions_compared_end_to_end_and_per_layer(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """NonMaxSuppression-1, -3 and -4 as detectors converted years ago hold them, after a small head of two images:
+    ``compare`` checks each output end to end (they were listed as not checked), and per layer each layer: -4's 60
+    rows (every box kept) are its declared [min(N, max) * B * C, 3]; -1's and -3's are CPU's 60 rows too, where the
+    file declares their inferred [max * C, 3], [30, 3] (ops/nms.py), the rows they select (``OpSpec.selects_rows``),
+    not a fused kernel's output (runtime/numeric_check.misfit: they were left unchecked so)."""
+    rng = np.random.default_rng(8)
+    features = ops1.parameter([2, 40, 8], np.float32, name="features")
+    boxes = ops1.matmul(features, ops1.constant((rng.standard_normal((8, 4)) * 2).astype(np.float32)), False, False)
+    logits = ops1.matmul(features, ops1.constant(rng.standard_normal((8, 3)).astype(np.float32)), False, False)
+    scores = ops1.sigmoid(ops1.transpose(logits, ops1.constant(np.array([0, 2, 1], np.int64))))
+    thresholds = [ops1.constant(np.int64(10)), ops1.constant(np.float32(0.5)), ops1.constant(np.float32(0.2))]
+    layers = [node([boxes, scores, *thresholds], 1),
+              node([boxes, scores, *thresholds], 3, "center", False, "i32"),
+              node([boxes, scores, *thresholds[:2]], 4, output_type="i32")]
+    xml = tmp_path / "legacy.xml"
+    ov.save_model(ov.Model([ops1.result(n) for n in layers], [features], "legacy"), xml)
+    reports = []
+    for args in ([], ["--per-layer"]):
+        capsys.readouterr()
+        assert main(["compare", str(xml), *args, "--format", "json"]) == 0
+        reports.append(json.loads(capsys.readouterr().out))
+    end_to_end, per_layer = reports
+    assert end_to_end["passed"] and end_to_end["not_checked"] == [] and len(end_to_end["outputs"]) == 3
+    assert per_layer["passed"] and per_layer["not_checked"] == []
+    assert {f"NonMaxSuppression@opset{v}" for v in (1, 3, 4)} <= {layer["type"] for layer in per_layer["layers"]}
