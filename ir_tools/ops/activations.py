@@ -505,12 +505,13 @@ def _gelu7(a: Gelu7Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 def _unary(op: str, label: str, fn: Callable, *, exact: bool = False, refused=frozenset({"boolean", "string"}),
            real: bool = False, absolute: float = 0.0, change: Change | None = None,
-           extremum: Extremum | None = None, bounds: BoundRule | None = None) -> OpSpec:
+           extremum: Extremum | None = None, bounds: BoundRule | None = None, float_bounds: bool = False) -> OpSpec:
     """``absolute``: the f32 ulps at 1 OpenVINO CPU's approximation of ``fn`` was measured to need (module doc);
     ``change`` and ``extremum``: as ``rounding.elementwise`` takes them; ``bounds``: OpenVINO's bounds (ops.bounds)."""
     kernel = _exact_kernel(fn) if exact else _float_kernel(op, fn)
     rounding = elementwise(rounds=False) if exact else elementwise(_ULPS, absolute, change=change, extremum=extremum)
-    return OpSpec(op, label, NoAttrs, (1, 1), 1, unary_rule(refused, real), kernel, rounding=rounding, bounds=bounds)
+    return OpSpec(op, label, NoAttrs, (1, 1), 1, unary_rule(refused, real), kernel, rounding=rounding, bounds=bounds,
+                  float_bounds=float_bounds)
 
 
 def _periodic_change(fn: Callable[[np.ndarray], np.ndarray]) -> Change:
@@ -596,8 +597,10 @@ ACOSH_4 = _unary("Acosh", "Acosh-4", np.arccosh)
 ATANH_4 = _unary("Atanh", "Atanh-4", np.arctanh)
 ABS_1 = _unary("Abs", "Abs-1", np.abs, exact=True, bounds=abs_bounds)
 NEGATIVE_1 = _unary("Negative", "Negative-1", np.negative, exact=True)
-FLOOR_1 = _unary("Floor", "Floor-1", np.floor, exact=True, bounds=evaluated(_exact_kernel(np.floor)))
-CEILING_1 = _unary("Ceiling", "Ceiling-1", np.ceil, exact=True, bounds=evaluated(_exact_kernel(np.ceil)))
+FLOOR_1 = _unary("Floor", "Floor-1", np.floor, exact=True, bounds=evaluated(_exact_kernel(np.floor)),
+                 float_bounds=True)
+CEILING_1 = _unary("Ceiling", "Ceiling-1", np.ceil, exact=True, bounds=evaluated(_exact_kernel(np.ceil)),
+                   float_bounds=True)
 SIGN_1 = _unary("Sign", "Sign-1", _sign, exact=True)
 HSWISH_4 = _unary("HSwish", "HSwish-4", lambda x: x * _hsigmoid(x), absolute=1,
                   extremum=_turning_at(-1.5, -1.5, -0.375))  # t (t + 3) / 6 on [-3, 3]

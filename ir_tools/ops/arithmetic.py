@@ -53,7 +53,7 @@ from ..base.dims import Dim, Shape
 from ..base.dtypes import REAL_TYPES
 from ..base.errors import OpValidationError
 from . import attrs as A
-from .bounds import INF, BoundRule, Bounds, arithmetic, cornered, evaluated, moved, ordered
+from .bounds import F32_MAX, INF, BoundRule, Bounds, arithmetic, cornered, evaluated, from_unbounded, moved, ordered
 from .core import NoAttrs
 from .rounding import ACCUMULATION_UNIT, elementwise, is_exact, may_differ
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
@@ -368,12 +368,12 @@ def _relu_change(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True,
                  linear: tuple[float, float] | None = None, cpu_saturates: bool = False,
                  nan_undecided: bool = False, rounding: RoundingRule | None = None,
-                 bounds: BoundRule | None = None) -> OpSpec:
+                 bounds: BoundRule | None = None, float_bounds: bool = False) -> OpSpec:
     kernel = fn if attrs is DivideAttrs else _binary(fn, kind)
     rounding = rounding or elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear)
     return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel,
                   rounding=_either_at_nan(rounding) if nan_undecided else rounding, cpu_saturates=cpu_saturates,
-                  bounds=bounds)
+                  bounds=bounds, float_bounds=float_bounds)
 
 
 #: Where either input is NaN, broadcast as the op broadcasts.
@@ -495,6 +495,8 @@ def _divide_bounds(a: DivideAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | N
     x, y = inputs
     if a.auto_broadcast != "numpy":
         return None
+    if x.lo.dtype.kind == "f":
+        return _float_divide_bounds(x, y)
     positive = y.hi > 0
     unbounded = (x.hi >= INF) | (y.hi >= INF)
     below = np.where(positive, y.hi, y.lo)
@@ -505,6 +507,23 @@ def _divide_bounds(a: DivideAttrs, inputs: Sequence[Bounds]) -> list[Bounds] | N
     (hi,) = _divide(a, [np.where(positive, x.hi, x.lo), np.where(above == 0, 1, above)])
     return [Bounds(np.where(unbounded, 0, lo).astype(np.int64),
                    np.where(unbounded | (above == 0), INF, hi).astype(np.int64))]
+
+
+def _float_divide_bounds(x: Bounds, y: Bounds) -> list[Bounds] | None:
+    """f32 Divide's bounds, OpenVINO's own (divide.cpp ``evaluate_bound``), measured on 2026.4.1: as of integers, in
+    f32 (``[2..10] / 3.0`` is ``[0.6666667..3.3333333]``), but a divisor's interval holding 0 inside gives
+    ``[FLT_MIN..F32_MAX]`` (the least positive normal f32: ``8.0 / [-1..7]``), and a divisor bound of 0 where the
+    upper bound divides by it ``F32_MAX`` (``8.0 / [0..4]`` is ``[2..F32_MAX]``); ``[0..F32_MAX]`` where x or y is
+    unbounded. A lower bound divided by 0 (``8.0 / [0..0]``: inf) is not modelled (None)."""
+    positive, around = y.hi > 0, (y.lo < 0) & (y.hi > 0)
+    above = np.where(positive, y.lo, y.hi)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        lo = np.where(positive, x.lo, x.hi) / np.where(positive, y.hi, y.lo)
+        hi = np.where(positive, x.hi, x.lo) / np.where(above == 0, np.float32(1), above)
+    lo = np.where(around, np.finfo(np.float32).tiny, lo).astype(np.float32)
+    hi = np.where(around | (above == 0), F32_MAX, hi).astype(np.float32)
+    found = from_unbounded(lo, hi, x.unbounded | y.unbounded)
+    return [found] if np.all(np.isfinite(found.lo)) and np.all(np.isfinite(found.hi)) else None
 
 
 def _c_remainder(x: int, m: int) -> int:
@@ -599,18 +618,19 @@ _SELECT_BOUNDS = moved(_select_of_bounds, (1, 2))
 
 
 #: OpenVINO CPU computes Add, Subtract and Multiply of 8-bit integers saturating (tests/ops/test_support_kernels.py).
-ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0), cpu_saturates=True, bounds=arithmetic("Add"))
+ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0), cpu_saturates=True, bounds=arithmetic("Add"),
+                   float_bounds=True)
 SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1.0), cpu_saturates=True,
-                          bounds=arithmetic("Subtract"))
+                          bounds=arithmetic("Subtract"), float_bounds=True)
 MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply, cpu_saturates=True,
-                          rounding=elementwise(bilinear=True), bounds=arithmetic("Multiply"))
+                          rounding=elementwise(bilinear=True), bounds=arithmetic("Multiply"), float_bounds=True)
 DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs, ulps=1,  # x * (1 / y) is allowed
-                        bounds=ordered(_divide_bounds))
+                        bounds=ordered(_divide_bounds), float_bounds=True)
 POWER_1 = _binary_spec("Power", "arithmetic", _power, ulps=4)
 MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: select(x > y, x, y), rounds=False,
-                         bounds=cornered(np.maximum))
+                         bounds=cornered(np.maximum), float_bounds=True)
 MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: select(x < y, x, y), rounds=False,
-                         bounds=cornered(np.minimum))
+                         bounds=cornered(np.minimum), float_bounds=True)
 SQUARED_DIFFERENCE_1 = _binary_spec("SquaredDifference", "arithmetic", _squared_difference)
 FLOOR_MOD_1 = _binary_spec("FloorMod", "arithmetic", _remainder(floor=True), rounding=_remainder_rounding(floor=True),
                            bounds=_floor_mod_bounds)

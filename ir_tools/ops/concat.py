@@ -71,4 +71,4 @@ def _run_concat(a: ConcatAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 MANY = 1 << 30  # Concat: any number of inputs
 
 CONCAT_1 = OpSpec("Concat", "Concat-1", ConcatAttrs, (1, MANY), 1, guarded(_concat), _run_concat, rounding=moves(),
-                  bounds=moved(_run_concat, None))
+                  bounds=moved(_run_concat, None), float_bounds=True)

@@ -202,7 +202,7 @@ def _jumps(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
 PARAMETER_1 = OpSpec("Parameter", "Parameter-1", ParameterAttrs, (0, 0), 1, _parameter)
 CONST_1 = OpSpec("Const", "Const-1", ConstAttrs, (0, 0), 1, _const)
 CONVERT_1 = OpSpec("Convert", "Convert-1", ConvertAttrs, (1, 1), 1, _convert, _run_convert,
-                   rounding=_convert_rounding, folded=_fold_convert, bounds=converted)
+                   rounding=_convert_rounding, folded=_fold_convert, bounds=converted, float_bounds=True)
 RESULT_1 = OpSpec("Result", "Result-1", NoAttrs, (1, 1), 0, _result)
 
 

@@ -289,15 +289,19 @@ def _empty_static_output(a, inputs: Sequence[TensorType], values) -> str | None:
 
 # --- specs ------------------------------------------------------------------------------------------
 
+#: Gather-1's and -7's bounds, measured on 2026.4.1: moved as Gather-8's, a negative index counted from the end (as
+#: their evaluator counts it, which bound evaluation runs, though OpenVINO CPU reads it as out of range).
+_EVALUATED_GATHER = moved(_run_gather(True))
+
 GATHER_1 = OpSpec("Gather", "Gather-1", NoAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
                   rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output,
-                  bounds=moved(_run_gather(False)))
+                  bounds=_EVALUATED_GATHER, float_bounds=True)
 GATHER_7 = OpSpec("Gather", "Gather-7", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
                   rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output,
-                  bounds=moved(_run_gather(False)))
+                  bounds=_EVALUATED_GATHER, float_bounds=True)
 GATHER_8 = OpSpec("Gather", "Gather-8", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(True), (2,),
                   rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output,
-                  bounds=moved(_run_gather(True)))
+                  bounds=moved(_run_gather(True)), float_bounds=True)
 GATHER_ND_5 = OpSpec("GatherND", "GatherND-5", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(True)),
                      _run_gather_nd(True), rounding=_gather_rounding, index_input=1)
 GATHER_ND_8 = OpSpec("GatherND", "GatherND-8", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(False)),

@@ -368,10 +368,11 @@ def _run_unsqueeze(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 # --- specs ------------------------------------------------------------------------------------------
 
 RESHAPE_1 = OpSpec("Reshape", "Reshape-1", ReshapeAttrs, (2, 2), 1, guarded(_reshape), _run_reshape, (1,),
-                   rounding=moves(0), folded=_fold_reshape, bounds=moved(_run_reshape), reads_bounds=True)
+                   rounding=moves(0), folded=_fold_reshape, bounds=moved(_run_reshape), reads_bounds=True,
+                   float_bounds=True)
 SQUEEZE_1 = OpSpec("Squeeze", "Squeeze-1", NoAttrs, (1, 2), 1, guarded(_squeeze(False)), _run_squeeze, (1,),
-                   rounding=moves(0), bounds=moved(_run_squeeze))
+                   rounding=moves(0), bounds=moved(_run_squeeze), float_bounds=True)
 SQUEEZE_15 = OpSpec("Squeeze", "Squeeze-15", Squeeze15Attrs, (1, 2), 1, guarded(_squeeze(True)), _run_squeeze, (1,),
-                    rounding=moves(0), bounds=moved(_run_squeeze))
+                    rounding=moves(0), bounds=moved(_run_squeeze), float_bounds=True)
 UNSQUEEZE_1 = OpSpec("Unsqueeze", "Unsqueeze-1", NoAttrs, (2, 2), 1, guarded(_unsqueeze), _run_unsqueeze, (1,),
-                     rounding=moves(0), bounds=moved(_run_unsqueeze))
+                     rounding=moves(0), bounds=moved(_run_unsqueeze), float_bounds=True)

@@ -71,7 +71,8 @@ class OpSpec:
     declaring such an input port that no edge feeds; of any other op it refuses that layer ("node index is out of
     range", measured on 2026.4.1 for every op version of the table with optional inputs: passes/checks.py).
     ``bounds``: OpenVINO's lower and upper bounds of the op's output values given its inputs' (ops.bounds), which the
-    shape walk carries where a value is not known (a ShapeOf of a shape not static, and what it feeds);
+    shape walk carries where a value is not known (a ShapeOf of a shape not static, and what it feeds), of i32, i64
+    and boolean values, and of f32 ones where ``float_bounds`` says its rule was measured on them;
     ``reads_bounds``: the rule is given a value input's ``Bounds`` (not exact) where its value is not known, as
     OpenVINO's rule reads them (a value of equal bounds every rule is given as a constant, as OpenVINO reads it);
     ``reads_concat``: where OpenVINO knows neither a value input's value nor its bounds, and a Concat of one element per
@@ -106,6 +107,7 @@ class OpSpec:
     folded_on: tuple[int, ...] | None = None  # the inputs known at shape inference that select ``folded``
     reads_unfed_ports: bool = False  # OpenVINO reads a declared optional input port no edge feeds
     bounds: BoundRule | None = field(default=None, compare=False)  # OpenVINO's bounds of its outputs' values
+    float_bounds: bool = False  # ``bounds`` takes f32 values too (measured), not integers and booleans alone
     reads_bounds: bool = False  # its rule reads a value input's Bounds where the value is not known
     reads_concat: bool = False  # its rule reads a Concat's Const elements where OpenVINO knows no more of the value
     selects_rows: bool = False  # CPU gives the rows it selects, not as many as the inferred dims say

@@ -95,18 +95,21 @@ class Propagation:
     fed: dict[str, Shape] = field(default_factory=dict)
 
 
-#: The element types of the values whose bounds are modelled (a boolean one as 0 and 1: Select's condition), and
-#: their numpy types.
-_BOUNDED_TYPES: dict[str | None, type] = {"i32": np.int32, "i64": np.int64, "boolean": np.bool_}
+#: The element types of the values whose bounds are modelled (a boolean one as 0 and 1: Select's condition; an f32
+#: one as float32, ops/bounds.py), and their numpy types.
+_BOUNDED_TYPES: dict[str | None, type] = {"i32": np.int32, "i64": np.int64, "boolean": np.bool_, "f32": np.float32}
 
 
 def _bound_rule(layer: Layer, spec: OpSpec, inputs: list[Bounds], elements: list[str | None],
                 ) -> list[Bounds] | NoBounds | None:
     """An op's bounds from its inputs' (``elements``: their element types): its bound rule's, else, its inputs all
     exact, its kernel's values on them (OpenVINO evaluates such an op, ``default_lower_bound_evaluator``: a Convert of
-    a boolean, a Broadcast of a shape's dims); None where the layer refuses them (its own rule reports it)."""
+    a boolean, a Broadcast of a shape's dims); None where the layer refuses them (its own rule reports it), and where
+    an input is f32 and its bound rule was not measured on such (``OpSpec.float_bounds``)."""
     try:
         attrs = A.decode(spec.attrs, layer.attrs)
+        if spec.bounds is not None and not spec.float_bounds and "f32" in elements:
+            return None
         if spec.bounds is not None:
             return spec.bounds(attrs, inputs)
         args = [b.lo.astype(_BOUNDED_TYPES[e]) for b, e in zip(inputs, elements, strict=True)]
@@ -400,18 +403,18 @@ class ShapeWalker(Walker[TensorType]):
 
     def bounded_value(self, key: PortKey) -> np.ndarray | Bounds | NoBounds | None:
         """What OpenVINO knows of a value we cannot compute (``bounds``): of equal bounds, the constant it reads
-        (``get_constant_from_source``), in the port's type (i32, i64 or boolean); else its bounds, or ``NO_BOUNDS``;
-        None where we do not know them."""
+        (``get_constant_from_source``), in the port's type (i32, i64, boolean or f32); else its bounds, or
+        ``NO_BOUNDS``; None where we do not know them."""
         found = self.bounds(key)
         if found is None or isinstance(found, NoBounds) or not found.exact:
             return found
-        return found.lo.astype(_BOUNDED_TYPES.get(getattr(self.env.get(key), "element", None), np.int64))
+        return np.asarray(found.lo).astype(_BOUNDED_TYPES.get(getattr(self.env.get(key), "element", None), np.int64))
 
     def bounds(self, key: PortKey) -> Bounds | NoBounds | None:
         """OpenVINO's bounds of an output port's value (ops.bounds): a known value's own, a ShapeOf's its input's dims,
         an op's with a bound rule (``OpSpec.bounds``) from its inputs'; ``NO_BOUNDS`` where its rule says OpenVINO
         evaluates none, or an input has none; None where OpenVINO bounds none for another reason (``opaque``), and
-        where we do not know its bounds (an op without a rule, a value not of i32, i64 or boolean). Each port once,
+        where we do not know its bounds (an op without a rule, a value not of i32, i64, boolean or f32). Each port once,
         its producers first, without recursion."""
         found = self.bounded.get(key, _UNKNOWN)
         if found is not _UNKNOWN:

@@ -1455,3 +1455,51 @@ def test_gather_out_of_range_indices_give_zeros_as_openvinos_evaluator(version: 
     assert node.evaluate([out], [ov.Tensor(a.get_data()) for a in args])
     (got,) = kernel("Gather", version, {})([x, indices, np.int64(1)])
     np.testing.assert_array_equal(got, out.data)
+
+
+def test_interpolate_and_range_of_f32_shape_arithmetic_read_its_bounds_as_openvino(tmp_path: Path) -> None:
+    """Interpolate-11 sizes and scales, and Range's f32 stop, computed through f32 from a ShapeOf of a shape not static
+    (``Cast(Shape) -> Mul/Div -> Floor -> Cast``, ``Cast(Shape(y)) / Cast(Shape(x))``, as ONNX exports write them):
+    OpenVINO reads the exact bounds of the static dims' elements as constants (ops/bounds.py); so must our rules,
+    which infer every such layer as it does (a seeded model)."""
+    rng = random.Random(20261201)
+    params, outputs = [], []
+    axes = ops1.constant(np.array([2, 3], np.int64))
+
+    def spatial(node: ov.Node) -> ov.Node:
+        return ops8.gather(ops1.convert(ops3.shape_of(node), "f32"), axes, ops1.constant(np.int64(0)))
+
+    for i in range(6):
+        hw, target = [rng.randint(3, 20) for _ in range(2)], [rng.randint(3, 20) for _ in range(2)]
+        x = ops1.parameter([-1, 3, *hw], np.float32, name=f"x{i}")
+        y = ops1.parameter([-1, 3, *target], np.float32, name=f"y{i}")
+        params += [x, y]
+        k = np.float32(rng.choice((1.5, 0.5, 3.0, 0.75)))
+        scaled = (ops1.multiply if rng.random() < 0.5 else ops1.divide)(spatial(x), ops1.constant(k))
+        sizes = ops1.convert(ops1.floor(scaled), "i64")
+        outputs.append(NodeFactory("opset11").create("Interpolate", [x.output(0), sizes.output(0), axes.output(0)],
+                                                     {"mode": "nearest", "shape_calculation_mode": "sizes"}))
+        scales = ops1.divide(spatial(y), spatial(x))
+        outputs.append(NodeFactory("opset11").create("Interpolate", [x.output(0), scales.output(0), axes.output(0)],
+                                                     {"mode": "nearest", "shape_calculation_mode": "scales"}))
+        stop = ops1.divide(ops8.gather(spatial(x), ops1.constant(np.int64(0)), ops1.constant(np.int64(0))),
+                           ops1.constant(np.float32(2.0)))
+        outputs.append(NodeFactory("opset4").create("Range", [ops1.constant(np.float32(0.0)).output(0), stop.output(0),
+                                                              ops1.constant(np.float32(1.0)).output(0)],
+                                                    {"output_type": "f32"}))
+    path = tmp_path / "f32_bounds.xml"
+    ov.save_model(ov.Model([o.output(0) for o in outputs], params), path, compress_to_fp16=False)
+    graph = read_ir(path)
+    result = propagate(graph)
+    theirs = {op.get_friendly_name(): op for op in ov.Core().read_model(path).get_ops()}
+    names = {o.get_friendly_name() for o in outputs}
+    checked = 0
+    for layer in graph.layers():
+        if layer.name not in names:
+            continue
+        assert layer.id in result.inferred, f"{layer.type} {layer.name} left to OpenVINO"
+        ours = result.types[(layer.id, layer.outputs[0].id)]
+        expected = from_openvino(theirs[layer.name].get_output_partial_shape(0))
+        assert tuple((d.lo, d.hi) for d in ours.shape) == expected, layer.name
+        checked += 1
+    assert checked == len(outputs)
