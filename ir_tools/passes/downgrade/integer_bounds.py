@@ -4,6 +4,8 @@ what tells a Convert no release computes otherwise (``integer_wrap``) and comput
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ...base.dtypes import INTEGER_TYPES, element_type
@@ -32,8 +34,19 @@ def integer_bounds(graph: Graph, out: Output) -> tuple[int, int] | None:
     both below 2^23 or c a power of two; Add's, Subtract's, Maximum's and Minimum's of their inputs'; the inputs' of an
     op that only picks elements (``_PICKING``; Gather of Const indices within a static axis); each where the output's
     type holds them, else the type's range (None for a type that is not an integer). Where no op upstream reads beyond
-    its input (a Gather's index out of range: CPU reads what it finds, which no bound holds)."""
-    return _bounds(graph, out, _DEPTH, {})
+    its input (a Gather's index out of range: CPU reads what it finds, which no bound holds). Remembered per graph
+    until its next change (``Graph.changes``: the downgrade passes that ask record theirs), as a pass and its
+    ``declines`` ask of the same layers, and their pads share producers."""
+    revision, known = _KNOWN.get(graph, (-1, {}))
+    if revision != len(graph.changes):
+        known = {}
+        _KNOWN[graph] = (len(graph.changes), known)
+    return _bounds(graph, out, _DEPTH, known)
+
+
+#: Per graph: how many changes it had when ``integer_bounds`` last answered, and what it found then.
+_KNOWN: weakref.WeakKeyDictionary[Graph, tuple[int, dict[tuple[Output, int], tuple[int, int] | None]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def _bounds(graph: Graph, out: Output, depth: int, known: dict[tuple[Output, int], tuple[int, int] | None]
