@@ -106,10 +106,10 @@ def _bound_rule(layer: Layer, spec: OpSpec, inputs: list[Bounds], elements: list
     exact, its kernel's values on them (OpenVINO evaluates such an op, ``default_lower_bound_evaluator``: a Convert of
     a boolean, a Broadcast of a shape's dims); None where the layer refuses them (its own rule reports it), and where
     an input is f32 and its bound rule was not measured on such (``OpSpec.float_bounds``)."""
+    if spec.bounds is not None and not spec.float_bounds and "f32" in elements:
+        return None
     try:
         attrs = A.decode(spec.attrs, layer.attrs)
-        if spec.bounds is not None and not spec.float_bounds and "f32" in elements:
-            return None
         if spec.bounds is not None:
             return spec.bounds(attrs, inputs)
         args = [b.lo.astype(_BOUNDED_TYPES[e]) for b, e in zip(inputs, elements, strict=True)]
@@ -428,7 +428,7 @@ class ShapeWalker(Walker[TensorType]):
             layer = self.graph.layer(top[0])
             sources = self.input_keys(layer)
             spec = lookup(layer.type, layer.version)
-            if spec is not None and (spec.bounds is not None or spec.kernel is not None and not spec.bodies) and \
+            if spec is not None and (spec.bounds is not None or self._computable(layer)) and \
                     self.value(top) is None and not self.opaque(top) and \
                     getattr(self.env.get(top), "element", None) in _BOUNDED_TYPES:
                 waiting = [s for s in sources if s is not None and s not in self.bounded]
@@ -460,7 +460,8 @@ class ShapeWalker(Walker[TensorType]):
         if spec.bounds is not None and any(isinstance(b, NoBounds) for b in inputs):
             return NO_BOUNDS  # (OpenVINO's evaluation of the layer fails with its input's)
         known = [b for b in inputs if isinstance(b, Bounds)]
-        if len(known) < len(inputs) or spec.bounds is None and not all(b.exact for b in known):
+        if len(known) < len(inputs) or spec.bounds is None and not (
+                self._computable(layer) and all(b.exact for b in known)):
             return None
         elements = [self.env[s].element for s in sources if s is not None]
         memo = (id(spec), tuple(layer.attrs.items()),
