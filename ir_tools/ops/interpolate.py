@@ -17,7 +17,10 @@ beyond the specification:
 4. sizes: -1 is a dynamic dim, any other negative value 0. scales: each bound is multiplied in
    float32 by ``scale + 1e-6`` (float32) and truncated toward zero; a scale of exactly 1 keeps the
    dim, an unbounded bound stays unbounded. A negative scale on an interval gives OpenVINO an empty
-   interval (shown as ``-1..``): the rule does not re-infer such a layer.
+   interval (shown as ``-1..``): the rule does not re-infer such a layer. Sizes OpenVINO bounds but cannot
+   compute (ops/bounds.py: a ShapeOf of dims that are not static) it reads as a partial shape, each axis the bounds'
+   interval (``[1..10]`` gives ``1..10``; a lower bound below 0 it refuses); scales and axes so bounded are not
+   modelled (the layer left to OpenVINO).
 6. Interpolate-4 refuses bilinear_pillow and bicubic_pillow (after its element type checks).
 5. Interpolate-1: the sizes of the (sorted, de-duplicated) axes replace those dims, pads do not change
    the shape; a sizes input with fewer values than axes makes OpenVINO read past it (garbage dims):
@@ -44,6 +47,7 @@ import numpy as np
 from ..base.dims import DYNAMIC, Dim
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
+from .bounds import Bounds
 from .intervals import INF, guarded, iv, size_dim, to_dim
 from .rounding import EXACT, accumulation, any_differs, moves
 from .spec import OpSpec, TensorType
@@ -177,6 +181,10 @@ def _rule(version: int):
                 _check_1d(t, "axes" if i == axes_port else "scales" if scales_mode else "sizes")
         if data.shape is None:
             return [TensorType(data.element, None)]
+        value = values[value_port]
+        if scales_mode and isinstance(value, Bounds) or len(values) > axes_port and isinstance(values[axes_port],
+                                                                                             Bounds):
+            return None  # (scales and axes of bounds not modelled: OpenVINO's reading of them not measured)
         rank = len(data.shape)
         pb, pe = _resized(a.pads_begin, rank), _resized(a.pads_end, rank)
         if len(inputs) > axes_port:
@@ -186,10 +194,17 @@ def _rule(version: int):
         else:
             axes = list(range(rank))
         out = [_padded(d, b + e) for d, b, e in zip(data.shape, pb, pe, strict=True)]
-        value = values[value_port]
         if value is None:
             for axis in axes:
                 out[axis] = DYNAMIC
+        elif isinstance(value, Bounds):  # sizes OpenVINO bounds, read as a partial shape (a lower bound below 0 it
+            sizes = value.dims()  # refuses)
+            if sizes is None:
+                return None
+            if len(sizes) < len(axes):
+                raise OpValidationError(f"sizes has {len(sizes)} values, fewer than the {len(axes)} axes")
+            for axis, size in zip(axes, sizes, strict=False):
+                out[axis] = to_dim(size)
         elif scales_mode:
             for axis, s in zip(axes, _values(value, len(axes), "scales"), strict=False):
                 scaled = scaled_dim(out[axis], float(s))
@@ -608,6 +623,6 @@ def _v1_without_axes(a: Interpolate1Attrs, inputs: Sequence[TensorType], values)
 INTERPOLATE_1 = OpSpec("Interpolate", "Interpolate-1", Interpolate1Attrs, (2, 2), 1, guarded(_rule_1), _run_1, (1,),
                        rounding=_rounding(1), crashes=_v1_mode, cpu_refuses=_v1_without_axes)
 INTERPOLATE_4 = OpSpec("Interpolate", "Interpolate-4", InterpolateAttrs, (3, 4), 1, guarded(_rule(4)), _kernel(4),
-                       (1, 2, 3), rounding=_rounding(4))
+                       (1, 2, 3), rounding=_rounding(4), reads_bounds=True)
 INTERPOLATE_11 = OpSpec("Interpolate", "Interpolate-11", InterpolateAttrs, (2, 3), 1, guarded(_rule(11)), _kernel(11),
-                        (1, 2), rounding=_rounding(11))
+                        (1, 2), rounding=_rounding(11), reads_bounds=True)

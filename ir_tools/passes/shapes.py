@@ -27,10 +27,10 @@ Rules:
    bound (``ShapeWalker.bounds``, ops/bounds.py): a ShapeOf of a shape not static by its dims' intervals, and an
    op with a bound rule (``OpSpec.bounds``: the movement ops, the arithmetic on shapes, the reductions) from its
    inputs'. A value of equal bounds is known (OpenVINO reads it as a constant), and a rule that ``reads_bounds``
-   (Broadcast, Reshape, Range-4, Slice, StridedSlice, Pad, VariadicSplit, Tile) is given the bounds of another, as
-   OpenVINO's reads them. A value OpenVINO has no bounds of (``NO_BOUNDS``: through Floor of one not exact) is
-   unknown to it, as a Parameter's data is; of such a value, a rule that ``reads_concat`` (Broadcast) is given what
-   OpenVINO reads of the Concat making it (``ShapeWalker.concat_read``).
+   (Broadcast, Reshape, Range-4, Slice, StridedSlice, Pad, VariadicSplit, Tile, Interpolate) is given the bounds of
+   another, as OpenVINO's reads them. A value OpenVINO has no bounds of (``NO_BOUNDS``: through Floor of one not
+   exact) is unknown to it, as a Parameter's data is; of such a value, a rule that ``reads_concat`` (Broadcast) is
+   given what OpenVINO reads of the Concat making it (``ShapeWalker.concat_read``).
 6. A TensorIterator, Loop or If re-infers its bodies (ir/bodies.py makes each a Graph) by a walk of their own, their
    Parameters given the shapes the layer feeds them (ops/control_flow.py says which); what that walk finds inside
    (E-SHAPE, E-OP...) is reported at the layer, naming the body layer ``LAYER/BODY/INNER``; a body layer this walk

@@ -1503,3 +1503,48 @@ def test_interpolate_and_range_of_f32_shape_arithmetic_read_its_bounds_as_openvi
         assert tuple((d.lo, d.hi) for d in ours.shape) == expected, layer.name
         checked += 1
     assert checked == len(outputs)
+
+
+def test_interpolate_sizes_openvino_bounds_are_read_as_a_partial_shape(tmp_path: Path) -> None:
+    """Interpolate-4 and -11 sizes computed from a ShapeOf of dims that are not static: OpenVINO reads their bounds as
+    a partial shape (``[1..10]`` sizes an axis ``1..10``), and so do our rules (LR-ASPP's upsampling to its input's
+    size was left to OpenVINO). Seeded sizes of static, interval, unbounded and fully dynamic dims, as i64 or i32,
+    with axes or without, in one model: every Interpolate ours, as OpenVINO infers it."""
+    rng = np.random.default_rng(33)
+    dims = [ov.Dimension(1, 10), -1, ov.Dimension(3, -1), 7, ov.Dimension(0, 4), ov.Dimension(2, 5)]
+    x = ops1.parameter(ov.PartialShape(dims), np.float32, name="x")
+    data = ops1.parameter(ov.PartialShape([1, 3, -1, ov.Dimension(2, 9)]), np.float32, name="data")
+    shape = ops3.shape_of(x)
+    outputs = []
+    for i in range(60):
+        picked = _i64([int(v) for v in rng.integers(0, len(dims), 2)])
+        sizes = ops8.gather(shape, picked, _i64(0))
+        if rng.random() < 0.3:
+            sizes = ops1.add(sizes, _i64([int(v) for v in rng.integers(0, 3, 2)]))
+        if rng.random() < 0.3:
+            sizes = ops1.convert(sizes, "i32")
+        with_axes = rng.random() < 0.7
+        if not with_axes:
+            sizes = ops1.concat([ops1.convert(_i64([1, 3]), sizes.get_output_element_type(0)), sizes], 0)
+        attrs = {"mode": "nearest", "shape_calculation_mode": "sizes"}
+        axes = [_i64([2, 3]).output(0)] if with_axes else []
+        if i % 2:
+            scales = ops1.constant(np.ones(2 if with_axes else 4, np.float32))
+            inputs = [data.output(0), sizes.output(0), scales.output(0), *axes]
+            outputs.append(NodeFactory("opset4").create("Interpolate", inputs, attrs))
+        else:
+            outputs.append(NodeFactory("opset11").create("Interpolate", [data.output(0), sizes.output(0), *axes],
+                                                         attrs))
+    bounded = {str(node.get_output_partial_shape(0)) for node in outputs}
+    assert any(".." in shape for shape in bounded), bounded
+    path = save(outputs, [x, data], tmp_path / "sizes.xml")
+    graph = read_ir(path)
+    diagnostics, result = check_graph(graph)
+    assert not diagnostics, diagnostics
+    assert result is not None
+    theirs = {node.get_friendly_name(): node for node in outputs}
+    for layer in graph.layers():
+        if layer.name in theirs:
+            assert layer.id in result.inferred, layer.name
+            got = result.types[(layer.id, layer.outputs[0].id)].shape
+            assert tuple((d.lo, d.hi) for d in got) == from_openvino(theirs[layer.name].get_output_partial_shape(0))
