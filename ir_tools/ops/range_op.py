@@ -10,7 +10,9 @@ output type is then dynamic), which the CPU plugin can neither compile nor run (
 start, stop and step the CPU counts ceil(|stop - start| / |step|) elements whichever way step points, and computes
 float ones in f32 for an integer output type, rounded and clamped (``_run_fed``, the kernel; a value near a tie it
 refuses); known at shape inference, OpenVINO folds
-the layer as the shape rule counts (``_fold``, docs/SEMANTICS.md, ``OpSpec.folded``).
+the layer as the shape rule counts (``_fold``, docs/SEMANTICS.md, ``OpSpec.folded``). A start, stop or step
+OpenVINO bounds but cannot compute (ops/bounds.py) both versions read as unknown, ``[?]`` (``reads_bounds``: the rule
+is given the bounds and reads none; tests/passes/test_value_bounds.py), an exact one as its constant.
 """
 
 from __future__ import annotations
@@ -206,6 +208,6 @@ def _without_output_type(a: Range4Attrs, read: frozenset[int]) -> str | None:
 
 
 RANGE_1 = OpSpec("Range", "Range-1", NoAttrs, (3, 3), 1, guarded(_range(False)), _run_fed(False), (0, 1, 2),
-                 rounding=exact, folded=_fold(False))
+                 rounding=exact, folded=_fold(False), reads_bounds=True)
 RANGE_4 = OpSpec("Range", "Range-4", Range4Attrs, (3, 3), 1, guarded(_range(True)), _run_fed(True), (0, 1, 2),
                  rounding=exact, crashes=_without_output_type, folded=_fold(True), reads_bounds=True)
