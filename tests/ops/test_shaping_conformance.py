@@ -80,7 +80,7 @@ import pytest
 from openvino.utils.node_factory import NodeFactory
 
 from ir_tools import read_ir
-from ir_tools.base.dims import DYNAMIC, Dim, show_shape
+from ir_tools.base.dims import DYNAMIC, Dim
 from ir_tools.base.errors import AttrError, IrToolsError, OpValidationError, UnsupportedError
 from ir_tools.ops import attrs as A
 from ir_tools.ops.opsets import lookup
@@ -1124,6 +1124,21 @@ def test_a_value_openvino_bounds_is_read_by_its_bounds_or_left_to_openvino(tmp_p
     assert main(["check", str(path)]) == 0, capsys.readouterr().out
 
 
+def assert_inferred_as_openvino(outputs: list[ov.Node], params: list[ov.Node], path: Path) -> None:
+    """Saved as one model, ``check`` finds nothing, and every one of ``outputs`` is inferred by our rules exactly as
+    OpenVINO infers it (intervals included)."""
+    graph = read_ir(save(outputs, params, path))
+    diagnostics, result = check_graph(graph)
+    assert not diagnostics, diagnostics
+    assert result is not None
+    theirs = {node.get_friendly_name(): node for node in outputs}
+    ours = {layer.name: layer for layer in graph.layers() if layer.id in result.inferred}
+    assert set(theirs) <= set(ours), sorted(set(theirs) - set(ours))
+    for name, node in theirs.items():
+        got = result.types[(ours[name].id, ours[name].outputs[0].id)].shape
+        assert tuple((d.lo, d.hi) for d in got) == from_openvino(node.get_output_partial_shape(0)), name
+
+
 def _i64(values: int | list[int]) -> ov.Node:
     return ops1.constant(np.array(values, np.int64))
 
@@ -1162,19 +1177,7 @@ def test_a_target_openvino_cannot_evaluate_is_read_as_its_concat_or_unknown(tmp_
         outputs.append(ops1.reshape(data, target, False, name=f"r{i}"))
     shapes = {str(node.get_output_partial_shape(0)) for node in outputs}
     assert any(re.fullmatch(r"\[[0-9]+,\?(,.*)?\]", shape) for shape in shapes), shapes  # (a Const read, a dim not)
-    path = save(outputs, [x, p, data], tmp_path / "concat_targets.xml")
-    graph = read_ir(path)
-    diagnostics, result = check_graph(graph)
-    assert not diagnostics, diagnostics
-    assert result is not None
-    ours = {layer.name for layer in graph.layers() if layer.id in result.inferred}
-    left = sorted({node.get_friendly_name() for node in outputs} - ours)
-    assert not left, left
-    theirs = {node.get_friendly_name(): node for node in outputs}
-    for layer in graph.layers():
-        if layer.name in theirs and layer.id in result.inferred:
-            got = result.types[(layer.id, layer.outputs[0].id)].shape
-            assert show_shape(got) == str(theirs[layer.name].get_output_partial_shape(0)), layer.name
+    assert_inferred_as_openvino(outputs, [x, p, data], tmp_path / "concat_targets.xml")
 
 
 def test_exact_bounds_through_ops_without_a_bound_rule_are_evaluated(tmp_path: Path) -> None:
@@ -1204,18 +1207,8 @@ def test_exact_bounds_through_ops_without_a_bound_rule_are_evaluated(tmp_path: P
         value = ops1.reshape(value, _i64([-1]), False)
         outputs.append(ops3.broadcast(ops1.constant(np.float32(0)), value, name=f"b{i}"))
         outputs.append(ops1.tile(data, value, name=f"t{i}"))
-    xml = save(outputs, [x, data], tmp_path / "exact.xml")
-    graph = read_ir(xml)
-    diagnostics, result = check_graph(graph)
-    assert not diagnostics, diagnostics
-    assert result is not None
-    theirs = {node.get_friendly_name(): node for node in outputs}
-    ours = {layer.name: layer for layer in graph.layers() if layer.id in result.inferred}
-    assert set(theirs) <= set(ours), sorted(set(theirs) - set(ours))
-    assert all(theirs[f"b{i}"].get_output_partial_shape(0).is_static for i in range(40))
-    for name, node in theirs.items():
-        layer = ours[name]
-        assert show_shape(result.types[(layer.id, layer.outputs[0].id)].shape) == str(node.get_output_partial_shape(0))
+    assert all(outputs[2 * i].get_output_partial_shape(0).is_static for i in range(40))  # (the Broadcasts)
+    assert_inferred_as_openvino(outputs, [x, data], tmp_path / "exact.xml")
 
 
 def test_values_beyond_the_limit_are_not_computed(tmp_path: Path) -> None:
@@ -1537,14 +1530,4 @@ def test_interpolate_sizes_openvino_bounds_are_read_as_a_partial_shape(tmp_path:
                                                          attrs))
     bounded = {str(node.get_output_partial_shape(0)) for node in outputs}
     assert any(".." in shape for shape in bounded), bounded
-    path = save(outputs, [x, data], tmp_path / "sizes.xml")
-    graph = read_ir(path)
-    diagnostics, result = check_graph(graph)
-    assert not diagnostics, diagnostics
-    assert result is not None
-    theirs = {node.get_friendly_name(): node for node in outputs}
-    for layer in graph.layers():
-        if layer.name in theirs:
-            assert layer.id in result.inferred, layer.name
-            got = result.types[(layer.id, layer.outputs[0].id)].shape
-            assert tuple((d.lo, d.hi) for d in got) == from_openvino(theirs[layer.name].get_output_partial_shape(0))
+    assert_inferred_as_openvino(outputs, [x, data], tmp_path / "sizes.xml")
