@@ -25,8 +25,15 @@ does that the specification does not say, measured there:
   reference) reads a negative one from the end (-1 of rank 3 is 2) and refuses one outside [-r, r - 1] when it runs,
   where shape inference reads a negative one as 0 (so -5 of rank 3 passes it). Empty axes copy the data. Bit for bit
   on 60 seeded cases (six element types, rank 1 to 4, both modes, axes Const and fed).
-- StridedSlice with an unknown begin, end or strides bounds the sliced dims in ways not modelled here
-  (a dim of 10 by stride 2 is 0..5; on a rank-2 input one dim came out static): the rule declines.
+- StridedSlice with a begin or end OpenVINO knows nothing of (no bounds: a Parameter's data, a Floor of a dim not
+  static) slices an axis its mask does not set to 0..ceil(max / |stride|), whatever the other of begin and end
+  says (a dim of 10 by stride 2 is 0..5, by stride 1 and an end of 0 0..10; an unbounded one stays so), as if both
+  were any i64; strides not known make each sliced dim 0..max. Where the mask of such a begin or end sets a sliced
+  axis, the rule declines: OpenVINO takes the default at some such axes and not at others (a Parameter's begin,
+  begin_mask [1, 1, 1] and end [3, 2, 1] slice [10, 10, 10] to [3, 2, ..10]), by a rule not found. Its
+  ellipsis then counts no new axis after it (the new axes are counted from begin's length only where begin is
+  known: ``[4,5,6,7]`` with ellipsis, a sliced axis and a new axis is ``[4,5,..6,1,7]``). A stride of 0 is refused
+  all the same. Measured on 2026.4.1.
 - Values OpenVINO bounds (ops/bounds.py): Slice's start and stop, StridedSlice's begin and end and Pad's pads are read
   as their bounds (``get_input_bounds``: a start of ``[2..10]`` on a dim of 10 is ``..8``); Slice's step and axes and
   StridedSlice's strides only as constants (bounded ones slice every dim to 0..its maximum, as Slice's rule does;
@@ -401,6 +408,10 @@ def slice_infer(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[Tensor
     return [TensorType(data.element, tuple(out))]
 
 
+#: The bounds of a begin or end OpenVINO knows nothing of: any i64.
+_ANY_INDEX: Iv = (INT64_MIN, INT64_MAX)
+
+
 def _check_masks(a: StridedSliceAttrs) -> None:
     """OpenVINO's checks of the masks: flags 0 or 1, and each mask empty or as long as begin_mask."""
     masks = (a.begin_mask, a.end_mask, a.new_axis_mask, a.shrink_axis_mask, a.ellipsis_mask)
@@ -448,8 +459,6 @@ def _strided_slice_infer(a: StridedSliceAttrs, inputs: Sequence[TensorType], val
         n = n_strides
     if n < 0:
         return [TensorType(data.element, None)]
-    if begin is None or end is None or strides is None:
-        return None  # OpenVINO bounds such dims in ways not modelled here (by the stride, by other axes)
 
     def flags(mask: tuple[int, ...]) -> set[int]:
         return {i for i, f in enumerate(mask) if f == 1}
@@ -460,6 +469,9 @@ def _strided_slice_infer(a: StridedSliceAttrs, inputs: Sequence[TensorType], val
         raise OpValidationError("ellipsis_mask sets more than one ellipsis")
     if not ellipsis and rank + len(new_axis) < n:
         raise OpValidationError(f"{n} begin/end values exceed the input rank {rank} plus {len(new_axis)} new axes")
+    sliced = {axis for axis in range(n) if axis not in ellipsis | new_axis | shrink}
+    if begin is None and not begin_mask.isdisjoint(sliced) or end is None and not end_mask.isdisjoint(sliced):
+        return None  # (OpenVINO reads such a mask as set at some axes only, in ways not modelled here)
     out: list[Dim] = []
     k = 0  # the input axis next consumed
 
@@ -481,24 +493,22 @@ def _strided_slice_infer(a: StridedSliceAttrs, inputs: Sequence[TensorType], val
         elif axis in shrink:
             take()
             k += 1
-        elif begin is not None and end is not None and strides is not None:
+        elif strides is None:
+            out.append(_upto(take()))
+            k += 1
+        else:
             d = take()
             stride = strides[axis] if axis < len(strides) else 1
             if stride == 0:
                 raise OpValidationError("strides must not be 0")
             norm = INT64_MAX if d.hi is None else d.hi
-            if axis in begin_mask:
-                start = (norm, norm) if stride < 0 else (0, 0)
-            else:
-                start = begin[axis]
-            if axis in end_mask:
-                stop = (-1 - norm, -1 - norm) if stride < 0 else (norm, norm)
-            else:
-                stop = end[axis]
+            start = ((norm, norm) if stride < 0 else (0, 0)) if axis in begin_mask else \
+                None if begin is None else begin[axis]
+            stop = ((-1 - norm, -1 - norm) if stride < 0 else (norm, norm)) if axis in end_mask else \
+                None if end is None else end[axis]
+            if start is None or stop is None:  # (either unknown: both read as any i64)
+                start = stop = _ANY_INDEX
             out.append(_make_dim(d, start, stop, stride))
-            k += 1
-        else:
-            out.append(_upto(take()))
             k += 1
     out += shape[k:]
     return [TensorType(data.element, tuple(out))]
