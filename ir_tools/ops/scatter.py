@@ -14,7 +14,10 @@ tests/ops/test_scatter_update_conformance.py and tests/ops/test_scatter_elements
   leaves the order undefined); the reference writes the last. It refuses a negative index and one out of range
   when it runs: the reference refuses both; but on data of no element, which it gives back whatever the indices
   (-1, 5), as the reference does (ScatterNDUpdate and ScatterElementsUpdate alike, every reduction). CPU compiles
-  no scalar indices: the reference refuses them (UnsupportedError).
+  no scalar indices: the reference refuses them (UnsupportedError). Its bounds (scatter_update.cpp
+  ``evaluate_lower``/``upper``): the op on data's and updates' lower bounds, then on their upper ones, where indices
+  and axis are exact, else none (``bounds.moved``): the ends of a Slice-8 that ``migrate --target 2021.4`` writes as
+  a StridedSlice-1 (``SliceTo1``) are such a ScatterUpdate of shape values.
 
 - ScatterNDUpdate-3 is in opset4..14 (its type info says opset4), ScatterNDUpdate-15 in opset15..16. Indices
   must be i32 or i64, updates of data's element type (a dynamic one merges); where the expected updates rank
@@ -76,6 +79,7 @@ from ..base.dims import DYNAMIC, Dim, show_shape
 from ..base.dtypes import F32_MAX, INTEGER_TYPES, REAL_TYPES
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
+from .bounds import moved
 from .core import NoAttrs
 from .intervals import Unmatched, compatible, guarded, iv
 from .movement import SLICE_8, slice_infer
@@ -384,7 +388,7 @@ def _index_out_of_range(a, inputs: Sequence[TensorType], values) -> str | None:
 
 SCATTER_UPDATE_3 = OpSpec("ScatterUpdate", "ScatterUpdate-3", NoAttrs, (4, 4), 1, guarded(_scatter_update),
                           _run_scatter_update, (3,), rounding=_SCATTER_MOVES, index_input=1,
-                          cpu_refuses=_index_out_of_range)
+                          cpu_refuses=_index_out_of_range, bounds=moved(_run_scatter_update, (0, 2)))
 
 
 @dataclass(frozen=True, slots=True)

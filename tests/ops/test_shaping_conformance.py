@@ -1567,3 +1567,37 @@ def test_strided_slice_of_a_begin_or_end_openvino_knows_nothing_of(tmp_path: Pat
     shapes = {str(node.get_output_partial_shape(0)) for node in outputs}
     assert len(outputs) > 50 and any(".." in shape for shape in shapes), shapes
     assert_inferred_as_openvino(outputs, params, tmp_path / "strided.xml")
+
+
+def test_scatter_update_of_shape_values_is_bounded_as_openvino_bounds_it(tmp_path: Path) -> None:
+    """ScatterUpdate-3 of bounded shape values (dims not static) into a vector, at Const indices (the ends a Slice-8
+    rewritten as StridedSlice-1 reads: ``SliceTo1``): OpenVINO bounds it by the op on the lower and on the upper bounds
+    of data and updates, and so do our rules (they left its readers to OpenVINO). Seeded cases read by a Broadcast-3, a
+    StridedSlice-1 end and a Tile, i64 and i32, in one model: every reader ours, as OpenVINO infers it."""
+    rng = np.random.default_rng(35)
+    dims = [ov.Dimension(1, 10), -1, ov.Dimension(3, -1), 7, ov.Dimension(2, 5)]
+    x = ops1.parameter(ov.PartialShape(dims), np.float32, name="x")
+    data = ops1.parameter(ov.PartialShape([ov.Dimension(1, 12), 7, -1, 4]), np.float32, name="data")
+    outputs = []
+    for i in range(60):
+        element = np.int64 if i % 3 else np.int32
+        length = int(rng.integers(1, 5))
+        vector = ops1.constant(rng.integers(0, 9, length).astype(element))
+        if rng.random() < 0.4:  # data itself bounded
+            vector = ops1.convert(ops8.gather(ops3.shape_of(x), _i64(rng.integers(0, len(dims), length).tolist()),
+                                              _i64(0)), element)
+        count = int(rng.integers(1, length + 1))
+        indices = ops1.constant(rng.choice(length, count, replace=False).astype(np.int32))
+        updates = ops1.convert(ops8.gather(ops3.shape_of(x), _i64(rng.integers(0, len(dims), count).tolist()),
+                                           _i64(0)), element)
+        values = ops3.scatter_update(vector, indices, updates, ops1.constant(np.int64(0)))
+        kind = i % 3
+        if kind == 0:
+            outputs.append(ops3.broadcast(ops1.constant(np.float32(1)), values))
+        elif kind == 1:
+            ends = ops1.concat([values, ops1.constant(np.zeros(4 - length, element))], 0) if length < 4 else values
+            begin = ops1.constant(np.zeros(4, element))
+            outputs.append(ops1.strided_slice(data, begin, ends, ops1.constant(np.ones(4, element)), [0] * 4, [0] * 4))
+        else:
+            outputs.append(ops1.tile(ops1.constant(np.ones(1, np.float32)), values))
+    assert_inferred_as_openvino(outputs, [x, data], tmp_path / "scatter.xml")
