@@ -256,8 +256,10 @@ def state(rng: np.random.Generator) -> list[Recipe]:
 
 def extra(rng: np.random.Generator) -> list[Recipe]:
     """The ops given kernels after the first answers: Identity-16, DepthToSpace-1, SpaceToDepth-1, Selu-1,
-    CumSum-3, ScatterUpdate-3, TopK-1/3/11, NonZero-3."""
+    CumSum-3, ScatterUpdate-3, TopK-1/3/11, NonZero-3, ExtractImagePatches-3."""
     import openvino.opset16 as ops16
+
+    from tests.ops import test_extract_patches_conformance as patches
 
     ident = test_identity_conformance
     out = [Recipe([ident.values(rng, ident.DTYPES[i % len(ident.DTYPES)])], [True], lambda ns: ops16.identity(ns[0]))
@@ -267,7 +269,8 @@ def extra(rng: np.random.Generator) -> list[Recipe]:
     out += recipes(test_cum_sum_conformance.cum_sum_cases(rng, 24))
     out += recipes(test_scatter_update_conformance.scatter_update_cases(rng, 28))
     out += recipes(test_topk_conformance.topk_cases(rng, 48))
-    return out + recipes(test_non_zero_conformance.non_zero_cases(rng, 21))
+    out += recipes(test_non_zero_conformance.non_zero_cases(rng, 21))
+    return out + recipes(patches.kernel_case(rng, i) for i in range(36))
 
 
 def added(rng: np.random.Generator) -> list[Recipe]:

@@ -367,25 +367,25 @@ def test_1000_layer_report_at_fit_then_zoomed_and_its_failures_sorted(open_repor
 
 @pytest.mark.openvino
 def test_verdict_says_what_was_compared(open_report, tmp_path, check_report):
-    """A model the reference cannot run end to end (ExtractImagePatches has no kernel) has its layers compared but no
+    """A model the reference cannot run end to end (Inverse has no kernel) has its layers compared but no
     output: the page never shows a green PASSED for it, and says what was compared."""
     import openvino as ov
-    import openvino.opset3 as o3
     import openvino.opset8 as o8
+    import openvino.opset14 as o14
 
     from ir_tools.runtime.inputs import random_inputs
     from ir_tools.runtime.numeric_check import CompareOptions, compare_model
     from ir_tools.runtime.openvino import ModelFiles
 
-    model = tmp_path / "patches.xml"
-    x = o8.parameter([1, 16, 2, 2], np.float32, name="x")
-    patches = o3.extract_image_patches(o8.relu(x, name="relu"), [1, 1], [1, 1], [1, 1], "valid", name="patches")
-    ov.save_model(ov.Model([o8.result(o8.relu(patches, name="after"), name="out")], [x], "patches"), str(model))
+    model = tmp_path / "inverse.xml"
+    x = o8.parameter([1, 4, 4], np.float32, name="x")
+    inverse = o14.inverse(o8.relu(x, name="relu"), adjoint=False, name="inverse")
+    ov.save_model(ov.Model([o8.result(o8.relu(inverse, name="after"), name="out")], [x], "inverse"), str(model))
     graph = read_valid(model)
     report = check_report(compare_model(graph, random_inputs(graph, 0, {}), CompareOptions(),
                                         ModelFiles(model, model.with_suffix(".bin"))).to_dict())
     assert report["passed"] and report["outputs"] == [] and len(report["layers"]) == 2
-    page = tmp_path / "patches.html"
+    page = tmp_path / "inverse.html"
     write_report(page, lambda: compare_html(graph, report))
     tab = open_report(page)
     verdict = tab.page.inner_text("#verdict")

@@ -13,7 +13,8 @@ import pytest
 import ir_tools
 from ir_tools.cli import main
 from tests.conftest import ROOT, SAMPLES
-from tests.test_openvino_verdict import ATTRIBUTE, REFUSED, unmodelled_model
+from tests.test_openvino_verdict import refused as refused_text
+from tests.test_openvino_verdict import unmodelled_model
 from tests.zoo import ir_zoo_entries
 
 BAD = Path(__file__).parent / "data" / "bad"
@@ -22,9 +23,9 @@ pytestmark = pytest.mark.openvino
 
 
 def models(tmp_path: Path) -> list[Path]:
-    """The corpus, the samples, the zoo, and a file only OpenVINO refuses (a stride of 0)."""
+    """The corpus, the samples, the zoo, and a file only OpenVINO refuses (an Inverse of i32 data)."""
     refused = unmodelled_model(tmp_path / "refused.xml")
-    refused.write_text(refused.read_text().replace(ATTRIBUTE, REFUSED, 1))
+    refused.write_text(refused_text(refused.read_text()))
     zoo = [Path(e["path"]) for e in ir_zoo_entries()]
     return [*sorted(BAD.glob("*.xml")), *sorted(SAMPLES.glob("*.xml")), *zoo, refused]
 
@@ -57,9 +58,8 @@ def test_the_library_check_is_the_commands(tmp_path: Path, capsys, openvino: boo
 def test_check_takes_a_graph_as_it_is_in_memory(tmp_path: Path) -> None:
     """``ir_tools.check(graph)`` raised TypeError (it took a path only; onnx.checker takes a ModelProto): now a Graph
     read from each file of the corpus and the samples is checked as the file is, OpenVINO's verdict included, and a
-    change in memory is what is checked, not the file: the strides of an ExtractImagePatches (no rule of ours) made 0,
-    which only OpenVINO refuses, and back to 2 with the declared dims made wrong, which only OpenVINO's inference
-    tells."""
+    change in memory is what is checked, not the file: the data of an Inverse (no rule of ours) made i32, which only
+    OpenVINO refuses, and back to f32 with the declared dims made wrong, which only OpenVINO's inference tells."""
     paths = [*sorted(BAD.glob("*.xml")), *sorted(SAMPLES.glob("*.xml"))]
     for path in paths:
         try:
@@ -69,19 +69,27 @@ def test_check_takes_a_graph_as_it_is_in_memory(tmp_path: Path) -> None:
         for openvino in (True, False):
             ours = [d.to_dict() for d in ir_tools.check(graph, openvino=openvino)]
             assert stable(ours) == stable([d.to_dict() for d in ir_tools.check(path, openvino=openvino)]), path
-    graph = ir_tools.read_ir(unmodelled_model(tmp_path / "patches.xml"))
+    graph = ir_tools.read_ir(unmodelled_model(tmp_path / "inverse.xml"))
     assert ir_tools.check(graph) == []
-    (patches,) = graph.by_type("ExtractImagePatches")
-    patches.attrs["strides"] = "0, 2"
+    (inverse,) = graph.by_type("Inverse")
+    (x,) = graph.parameters()
+    ports = [x.outputs[0], inverse.inputs[0], inverse.outputs[0], graph.results()[0].inputs[0]]
+
+    def data_of(element: str, precision: str) -> None:
+        x.attrs["element_type"] = element
+        for port in ports:
+            port.precision = precision
+
+    data_of("i32", "I32")
     assert [d.code for d in ir_tools.check(graph)] == ["E-OPENVINO"]
     assert ir_tools.check(graph, openvino=False) == []
-    patches.attrs["strides"] = "2, 2"
-    patches.outputs[0].dims = (1, 32, 3, 2)
-    graph.results()[0].inputs[0].dims = (1, 32, 3, 2)
-    assert [(d.code, d.loc.layer_name) for d in ir_tools.check(graph)] == [("E-SHAPE", "patches")]
-    assert "OpenVINO infers [1,32,2,2]" in ir_tools.check(graph)[0].message
+    data_of("f32", "FP32")
+    inverse.outputs[0].dims = (1, 4, 5)
+    graph.results()[0].inputs[0].dims = (1, 4, 5)
+    assert [(d.code, d.loc.layer_name) for d in ir_tools.check(graph)] == [("E-SHAPE", "inverse")]
+    assert "OpenVINO infers [1,4,4]" in ir_tools.check(graph)[0].message
     with pytest.raises(ir_tools.IrToolsError, match="a Graph's weights are its own") as refused:
-        ir_tools.check(graph, tmp_path / "patches.bin")
+        ir_tools.check(graph, tmp_path / "inverse.bin")
     assert refused.value.code == "E-USAGE"
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import openvino as ov
-import openvino.opset3 as o3
 import openvino.opset8 as o8
+import openvino.opset14 as o14
 import pytest
 
 from ir_tools.cli import main
@@ -20,33 +20,43 @@ pytestmark = pytest.mark.openvino  # runs OpenVINO: not in the fast tier
 
 
 #: An op ir_tools has no shape rule for (yet): its declared dims can only be checked against OpenVINO's inference.
-UNMODELLED = "ExtractImagePatches"
-#: ``unmodelled_model``'s text of its op's output dims (and its Result's input), and that text made wrong: [1,32,3,2].
-RIGHT_DIMS = "<dim>32</dim>\n\t\t\t\t\t<dim>2</dim>\n"
-WRONG_DIMS = "<dim>32</dim>\n\t\t\t\t\t<dim>3</dim>\n"
-#: ``unmodelled_model``'s attribute, and a value OpenVINO refuses there (strides must be above 0).
-ATTRIBUTE, REFUSED = 'strides="2, 2"', 'strides="0, 2"'
+UNMODELLED = "Inverse"
+#: ``unmodelled_model``'s text of a port's dims [1,4,4], and that text made wrong: [1,4,5].
+RIGHT_DIMS = "<dim>4</dim>\n\t\t\t\t\t<dim>4</dim>\n"
+WRONG_DIMS = "<dim>4</dim>\n\t\t\t\t\t<dim>5</dim>\n"
+
+
+def refused(text: str) -> str:
+    """``unmodelled_model``'s text with data of a type OpenVINO refuses there (Inverse takes floats only): the
+    Parameter's element type and every port's precision i32, so that the file is otherwise clean."""
+    return text.replace('element_type="f32"', 'element_type="i32"').replace('precision="FP32"', 'precision="I32"')
+
+
+def declared_wrong(text: str) -> str:
+    """``unmodelled_model``'s text with its op's output dims and its Result's input dims (both alike, the last two
+    ports) declared [1,4,5]; the Parameter's and the op's input stay [1,4,4]."""
+    at = text.index("<output>", text.index(f'type="{UNMODELLED}"'))
+    assert text[at:].count(RIGHT_DIMS) == 2, text
+    return text[:at] + text[at:].replace(RIGHT_DIMS, WRONG_DIMS)
 
 
 def unmodelled_model(path: Path) -> Path:
-    """Parameter [1,8,4,4] -> ExtractImagePatches (2 x 2 patches, strides 2: [1,32,2,2]) -> Result, as OpenVINO saves
-    it."""
-    x = o8.parameter([1, 8, 4, 4], np.float32, name="x")
-    patches = o3.extract_image_patches(x, [2, 2], [2, 2], [1, 1], "valid")
-    patches.set_friendly_name("patches")
-    ov.save_model(ov.Model([patches], [x]), str(path), compress_to_fp16=False)
+    """Parameter [1,4,4] -> Inverse (of each 4 x 4 matrix: [1,4,4]) -> Result, as OpenVINO saves it."""
+    x = o8.parameter([1, 4, 4], np.float32, name="x")
+    inverse = o14.inverse(x, adjoint=False)
+    inverse.set_friendly_name("inverse")
+    ov.save_model(ov.Model([inverse], [x]), str(path), compress_to_fp16=False)
     return path
 
 
 def test_declared_dims_of_ops_without_our_rule_are_checked_by_openvino(tmp_path, capsys) -> None:
-    assert lookup(UNMODELLED, "opset3") is None or lookup(UNMODELLED, "opset3").infer is None
+    assert lookup(UNMODELLED, "opset14") is None or lookup(UNMODELLED, "opset14").infer is None
     path = unmodelled_model(tmp_path / "m.xml")
-    assert path.read_text().count(RIGHT_DIMS) == 2  # patches out, Result in: both wrong alike
-    path.write_text(path.read_text().replace(RIGHT_DIMS, WRONG_DIMS))
+    path.write_text(declared_wrong(path.read_text()))  # inverse out, Result in: both wrong alike
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
-    assert re.search(r"m\.xml:\d+: error\[E-SHAPE\]: layer 'patches' .*declared \[1,32,3,2\], OpenVINO infers "
-                     r"\[1,32,2,2\]", out), out
+    assert re.search(r"m\.xml:\d+: error\[E-SHAPE\]: layer 'inverse' .*declared \[1,4,5\], OpenVINO infers "
+                     r"\[1,4,4\]", out), out
     assert main(["check", "--no-openvino", str(path)]) == 0  # trusted without OpenVINO: nothing to compare with
     assert main(["shapes", str(path)]) == 1
     assert "by OpenVINO: 1, trusted: 0" in capsys.readouterr().out
@@ -57,7 +67,7 @@ def test_declared_dims_of_ops_without_our_rule_are_checked_by_openvino(tmp_path,
 
 def test_a_refusal_of_a_file_otherwise_clean_is_an_error_at_its_line(tmp_path, capsys) -> None:
     path = unmodelled_model(tmp_path / "m.xml")
-    path.write_text(path.read_text().replace(ATTRIBUTE, REFUSED, 1))  # a stride of 0
+    path.write_text(refused(path.read_text()))  # Inverse of i32 data
     assert [d.code for d in check(path) if d.severity == "error"] == []  # no rule of ours sees it
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out

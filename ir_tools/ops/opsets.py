@@ -45,6 +45,7 @@ from . import (
     detectron,
     embedding,
     erfinv,
+    extract_patches,
     eye,
     fake_convert,
     float_classes,
@@ -144,6 +145,7 @@ _RANGES: tuple[tuple[OpSpec, int, int], ...] = (
     (topk.TOPK_11, 11, 16),
     (space_depth.DEPTH_TO_SPACE_1, 1, 16),
     (space_depth.SPACE_TO_DEPTH_1, 1, 16),
+    (extract_patches.EXTRACT_IMAGE_PATCHES_3, 3, 16),
     (movement_blocks.REVERSE_SEQUENCE_1, 1, 16),
     (movement_blocks.SHUFFLE_CHANNELS_1, 1, 1),
     (movement_blocks.SHUFFLE_CHANNELS_1, 3, 16),  # (opset2 lacks it)

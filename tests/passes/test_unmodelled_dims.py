@@ -182,28 +182,32 @@ def test_shapes_fix_asks_openvino_once_our_rules_leave_the_model_clean(tmp_path:
     assert (tmp_path / "api.xml").read_bytes() == fixed.read_bytes()
 
 
-class StridesOfZero(Pass):
-    """ExtractImagePatches's strides made 0: no rule of ours judges it, OpenVINO refuses."""
+class DataOfI32(Pass):
+    """The data of the Inverse made i32 (the Parameter's type and every port's precision): no rule of ours judges it,
+    OpenVINO refuses (Inverse takes floats only)."""
 
     def apply(self, graph: ir_tools.Graph) -> bool:
-        layer = next(layer for layer in graph.layers() if layer.type == "ExtractImagePatches")
-        layer.attrs["strides"] = "0, 2"
-        graph.touch(layer.id)
+        (x,) = graph.parameters()
+        x.attrs["element_type"] = "i32"
+        for layer in graph.layers():
+            for port in (*layer.inputs, *layer.outputs):
+                port.precision = "I32"
+            graph.touch(layer.id)
         return True
 
 
 @pytest.mark.openvino
 def test_transform_writes_nothing_openvino_refuses_and_reads_as_check(tmp_path: Path, capsys) -> None:
-    from tests.test_openvino_verdict import RIGHT_DIMS, WRONG_DIMS, unmodelled_model
+    from tests.test_openvino_verdict import declared_wrong, unmodelled_model
 
     model = unmodelled_model(tmp_path / "m.xml")
     out = tmp_path / "out.xml"
-    assert main(["transform", str(model), "--pass", f"{HERE}:StridesOfZero", "-o", str(out)]) == 2
+    assert main(["transform", str(model), "--pass", f"{HERE}:DataOfI32", "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "error[E-PASS]: OpenVINO refuses the graph StridesOfZero left" in err and "error[E-OPENVINO]" in err
+    assert "error[E-PASS]: OpenVINO refuses the graph DataOfI32 left" in err and "error[E-OPENVINO]" in err
     assert not out.exists()  # written with exit 0: check then said E-OPENVINO
     stale = tmp_path / "stale.xml"  # its dims declared wrong: check finds it by OpenVINO's inference
-    stale.write_text(model.read_text().replace(RIGHT_DIMS, WRONG_DIMS))
+    stale.write_text(declared_wrong(model.read_text()))
     assert main(["check", str(stale), "-q"]) == 1
     assert main(["transform", str(stale), "--pass", f"{HERE}:StaticInputs", "-o", str(out)]) == 1
-    assert "OpenVINO infers [1,32,2,2]" in capsys.readouterr().err and not out.exists()
+    assert "OpenVINO infers [1,4,4]" in capsys.readouterr().err and not out.exists()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import openvino as ov
-import openvino.opset3 as o3
 import openvino.opset8 as o8
+import openvino.opset14 as o14
 import pytest
 
 import ir_tools
@@ -73,14 +73,14 @@ def test_compare_refuses_what_check_rejects(capsys, tmp_path):
 
 
 def _mixed_network(path: Path) -> None:
-    """Convolution, Relu, an ExtractImagePatches of 1 x 1 patches (an op the reference does not execute), AvgPool and
+    """Convolution, Relu, an Inverse of each 20 x 20 matrix (an op the reference does not execute), AvgPool and
     AdaptiveAvgPool."""
     rng = np.random.default_rng(7)
     x = o8.parameter([1, 3, 20, 20], np.float32, name="x")
     conv = o8.convolution(x, o8.constant(rng.standard_normal((8, 3, 3, 3)).astype(np.float32)), [1, 1], [1, 1],
                           [1, 1], [1, 1], name="conv")
     relu = o8.relu(conv, name="relu")
-    patches = o3.extract_image_patches(relu, [1, 1], [1, 1], [1, 1], "valid", name="patches")
+    patches = o14.inverse(relu, adjoint=False, name="patches")
     pool = o8.avg_pool(patches, [2, 2], [1, 1], [0, 0], [3, 3], False, "ceil", name="pool")
     pool.output(0).get_tensor().set_names({"pooled"})
     conv2 = o8.convolution(pool, o8.constant(rng.standard_normal((4, 8, 1, 1)).astype(np.float32)), [1, 1],
