@@ -10,12 +10,15 @@ names, and its outputs equal the current OpenVINO's on the original within 1e-4 
 of the fixtures' manifest (the Llama's boolean-mask attention, which 2024.0 and 2025.0 compute inverted, decomposed).
 But the Llamas for 2023.0: their state has a dynamic shape, which 2023.0 cannot run (measured), so ``migrate --target
 2023.0`` refuses them (exit 2, E-TARGET at each ReadValue, nothing written), and ``--stateless`` makes their state
-inputs and outputs, which 2023.0 runs (``measure`` does so). No torch needed.
+inputs and outputs, which 2023.0 runs (``measure`` does so). And for every target of the table, ``migrate --target``
+and ``check --target`` agree on each fixture (what one writes the other finds clean; what one refuses the other finds
+errors in, at the same layers). No torch needed.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -71,3 +74,48 @@ def test_migrate_refuses_a_fixture_the_release_cannot_run(model: str, release: s
     found = re.findall(rf"error\[E-TARGET\]: layer '[^']+' .*OpenVINO {release} cannot run a model whose state has a "
                        r"dynamic shape .*the oldest release that runs it is", err)
     assert len(found) == reads, err
+
+
+#: A layer an E-TARGET names (``check --target -v`` names each, not "and N more like it").
+_NAMED = re.compile(r"error\[E-TARGET\]: layer '([^']+)'")
+#: What a refusal says of a layer a rewrite made: the layer it was made from, which ``check --target`` names.
+_MADE_FROM = re.compile(r"error\[E-TARGET\]: layer '[^']+' .*rewrote it this far from \S+ \(\w+\) '([^']+)'$")
+
+
+def test_migrate_and_check_target_agree_for_every_target_of_the_table(tmp_path: Path, capsys) -> None:
+    """Each fixture, for every target of the table (each release, opset1 to opset17): ``migrate --target`` writes a
+    file that ``check --target`` finds clean; or writes nothing, saying the model loads as it is, which ``check
+    --target`` finds clean too; or refuses (exit 2, nothing written) a model ``check --target`` finds errors in (exit
+    1), naming only layers it names, or layers a rewrite made of one it names. Never another exit."""
+    from ir_tools.cli import main
+    from ir_tools.ops.releases import releases
+
+    def run(*args: str) -> tuple[int, str]:
+        code = main([*args])
+        out, err = capsys.readouterr()
+        return code, out + err
+
+    outcomes: Counter[str] = Counter()
+    for entry in FIXTURES.values():
+        path = Path(entry["path"])
+        for target in [*releases(), *(f"opset{n}" for n in range(1, 18))]:
+            out = tmp_path / f"{path.stem}-{target}.xml"
+            code, said = run("migrate", str(path), "--target", target, "-o", str(out))
+            checked, found = run("check", str(path), "--target", target, "--no-openvino", "-v")
+            where = f"{path.name} --target {target}"
+            if code == 0 and out.exists():
+                outcomes["written"] += 1
+                assert run("check", str(out), "--target", target, "--no-openvino")[0] == 0, where
+            elif code == 0:
+                outcomes["loads as it is"] += 1
+                assert "nothing to migrate" in said and checked == 0, (where, said, found)
+            else:
+                outcomes["refused"] += 1
+                assert code == 2 and checked == 1 and not out.exists(), (where, said, found)
+                named = set(_NAMED.findall(found))
+                for line in said.splitlines():
+                    layer = _NAMED.search(line)
+                    if layer and layer[1] not in named:
+                        made = _MADE_FROM.search(line)
+                        assert made and made[1] in named, (where, line)
+    assert outcomes["written"] > 100 and outcomes["loads as it is"] > 100 and outcomes["refused"] > 40, outcomes
