@@ -1,5 +1,6 @@
 """Slice-8 migrated for 2021.4 as StridedSlice-1: run on OpenVINO 2023.0 and the current one equal to the current
-OpenVINO on the original, bit for bit; fed axes are refused."""
+OpenVINO on the original, bit for bit; fed axes are refused, and fed bounds over axes that skip a dim for a target
+without ScatterUpdate-3 (opset2)."""
 
 from __future__ import annotations
 
@@ -98,3 +99,28 @@ def test_fed_axes_are_refused(tmp_path: Path, capsys) -> None:
     model = tmp_path / "fed.xml"
     ov.save_model(ov.Model([sliced], [x, axes], "fed"), str(model), compress_to_fp16=False)
     assert_refused(model, "slice", "Slice of opset8", capsys, target="2021.4")
+    assert main(["check", str(model), "--target", "2021.4", "--no-openvino"]) == 1
+    assert "no rewrite applies to this layer: its axes are not a constant" in capsys.readouterr().out
+
+
+def test_fed_stops_laid_out_by_scatter_update_are_refused_for_a_target_without_it(tmp_path: Path, capsys) -> None:
+    """A Slice of axis 1 alone whose stops are fed: its rewrite lays them out over dims 0..1 with a ScatterUpdate-3,
+    which opset2 lacks: check --target opset2 says so at the Slice, and migrate refuses it there (it wrote a
+    ScatterUpdate-3 it then refused); for opset3 it is rewritten."""
+    import openvino as ov
+    import openvino.opset1 as o1
+    import openvino.opset8 as o8
+
+    x = o1.parameter([4, 5], np.float32, name="x")
+    stop = o1.parameter([1], np.int64, name="stop")
+    sliced = o8.slice(x, o1.constant(np.array([1])), stop, o1.constant(np.array([1])), o1.constant(np.array([1])),
+                      name="slice")
+    model = tmp_path / "fed_stop.xml"
+    ov.save_model(ov.Model([sliced], [x, stop], "fed_stop"), str(model), compress_to_fp16=False)
+    assert main(["check", str(model), "--target", "opset2", "--no-openvino"]) == 1
+    assert re.search(r"layer 'slice' .*no rewrite applies to this layer: the target opset2 .* has no ScatterUpdate-3",
+                     capsys.readouterr().out)
+    assert_refused(model, "slice", "Slice of opset8", capsys, target="opset2")
+    out = tmp_path / "opset3.xml"
+    assert main(["migrate", str(model), "--target", "opset3", "-o", str(out)]) == 0
+    assert 'type="ScatterUpdate"' in out.read_text() and 'type="Slice"' not in out.read_text()

@@ -20,7 +20,8 @@ class SliceTo1(Downgrade):
     that are a Const (or absent: 0, 1... as many as the starts), made non-negative on a static rank, the starts,
     stops and steps are laid out over the dims 0..max(axes) (a ScatterUpdate-3 into zeros, and ones for the steps,
     where the axes are not exactly those dims in order; folded when they are Consts) and every other dim is masked
-    in begin_mask and end_mask. Any other is left, for ``retarget`` to refuse."""
+    in begin_mask and end_mask. Any other is left, for ``retarget`` to refuse, and so is one whose starts, stops or
+    steps would need the ScatterUpdate-3 a target lacks (``opset1``, ``opset2``)."""
 
     rewrites = {"Slice-8": "into StridedSlice-1 where its axes are a constant"}
 
@@ -29,12 +30,21 @@ class SliceTo1(Downgrade):
         builder = GraphBuilder(graph)
         for layer in self.layers(graph):
             axes = _axes(graph, layer)
-            if axes is None:
-                continue
+            assert axes is not None  # (``declines`` leaves the others)
             builder.replace_layer(layer, lambda: [_strided_slice(builder, layer, axes)],  # noqa: B023
                                   origin_text(layer, "Slice-8"))
             stats["Slice-8 -> StridedSlice-1"] += 1
         return PassResult(graph, bool(stats), stats)
+
+    def declines(self, graph: Graph, layer: Layer) -> str | None:
+        axes = _axes(graph, layer)
+        if axes is None:
+            return "its axes are not a constant (or are negative on a dynamic rank)"
+        if self.target is not None and not _aligned(axes) and not self.target.creates("ScatterUpdate", "opset3", {}) \
+                and not all(graph.layer(source(graph, layer, i)[0]).is_a("Const") for i in (1, 2, 3)):
+            return (f"{self.target.called} has no ScatterUpdate-3 to lay out its starts, stops or steps (not all "
+                    "constants) over the dims its axes skip")
+        return None
 
 
 def _axes(graph: Graph, layer: Layer) -> list[int] | None:
@@ -58,10 +68,15 @@ def _axes(graph: Graph, layer: Layer) -> list[int] | None:
     return axes or None
 
 
+def _aligned(axes: list[int]) -> bool:
+    """Whether the axes are the dims 0..max(axes) in order (the starts, stops and steps then serve as they are)."""
+    return axes == list(range(max(axes) + 1))
+
+
 def _strided_slice(builder: GraphBuilder, layer: Layer, axes: list[int]) -> Output:
     graph, name = builder.graph, layer.name
     length = max(axes) + 1
-    aligned = axes == list(range(length))
+    aligned = _aligned(axes)
     parts = []
     for index, (what, fill) in enumerate((("begin", 0), ("end", 0), ("strides", 1)), start=1):
         given = source(graph, layer, index)
