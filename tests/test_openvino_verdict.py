@@ -94,3 +94,17 @@ def test_openvino_reads_no_file_our_reader_refuses_unparsed(tmp_path, monkeypatc
     assert main(["check", str(not_xml)]) == 2
     assert handed == []
     assert main(["check", str(unmodelled_model(tmp_path / "m.xml"))]) == 0 and len(handed) == 1
+
+
+def test_check_returns_only_once_openvino_no_longer_reads_the_files(tmp_path: Path, capsys) -> None:
+    """check reads the file with OpenVINO in a thread while its own checks run; where they find an error it needs no
+    verdict, and it returned with that thread still reading: a caller that wrote the .bin next (a test copying
+    another file over it) killed its process with SIGBUS (OpenVINO maps the .bin). No such thread is left now."""
+    import threading
+
+    path = unmodelled_model(tmp_path / "m.xml")
+    path.write_text(declared_wrong(path.read_text()).replace('element_type="f32"', 'element_type="f33"', 1))
+    for _ in range(5):
+        assert main(["check", str(path)]) == 1
+        assert not [t for t in threading.enumerate() if t.name.startswith("openvino-read")]
+    assert "error" in capsys.readouterr().out

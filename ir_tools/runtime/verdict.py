@@ -13,7 +13,9 @@ adopt its inference to a fixed point; a pass's gate (``passes/``) never asks Ope
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
@@ -45,8 +47,6 @@ from ..passes.validate import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     import openvino as ov
 
     from .openvino import ModelFiles
@@ -98,8 +98,18 @@ def check_model(source: Graph | str | Path, bin_path: str | Path | None = None, 
     elif graph is not None and openvino:
         diags = [*diags, *weights_read_otherwise_here(graph)]
     if graph is None or result is None or has_errors(diags) or not openvino:
+        if read is not None:
+            _settled(read)
         return CheckResult(diags, graph, result)
     return CheckResult([*diags, *_verdict(graph, result, files, compile_model, read)], graph, result)
+
+
+def _settled(read: Callable[[], object]) -> None:
+    """Wait for OpenVINO's read in the background to end, its model or refusal unused: ``check`` returns only once
+    nothing reads the files, which its caller may write next (a .bin OpenVINO maps, truncated under it, kills the
+    process with SIGBUS: seen in a test that checks a file, then copies another over it)."""
+    with contextlib.suppress(IrToolsError):
+        read()
 
 
 def weights_read_otherwise_here(graph: Graph) -> list[Diagnostic]:
