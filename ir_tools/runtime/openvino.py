@@ -183,11 +183,18 @@ def _shape(shape: ov.PartialShape) -> Shape:
 
 def read_in_background(files: ModelFiles) -> Callable[[], ov.Model]:
     """Start OpenVINO's ``read_model`` of ``files`` in a thread (it releases the GIL, so it overlaps our own checks);
-    the function returned waits for the model, or raises what ``load`` would have raised."""
+    the function returned waits for the model and the thread's end, or raises what ``load`` would have raised."""
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="openvino-read")
     future = pool.submit(load, Graph(), ov.Core(), files)
     pool.shutdown(wait=False)
-    return future.result
+
+    def model() -> ov.Model:
+        try:
+            return future.result()
+        finally:
+            pool.shutdown(wait=True)
+
+    return model
 
 
 def load(graph: Graph, core: ov.Core, files: ModelFiles | None = None) -> ov.Model:
