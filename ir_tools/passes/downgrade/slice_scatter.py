@@ -17,10 +17,12 @@ LABEL = "SliceScatter-15"
 class SliceScatterTo3(Downgrade):
     """SliceScatter-15 (the data with the elements ``Slice-8(data, start, stop, step[, axes])`` selects replaced by the
     updates, in the order the slice reads them), exactly, as OpenVINO's own ConvertSliceScatter decomposes it: the
-    flat index of every element (``Range-4(0, ReduceProd(ShapeOf(data)))`` reshaped to the data's shape) is sliced by
-    the layer's own start, stop, step and axes (Slice-8, the same inputs), and those indices ([-1, 1]) receive the
-    flattened updates in the flattened data (ScatterNDUpdate-3: a slice selects each element once, so no two
-    updates meet), reshaped back. Pure data movement; the data and updates may be computed and their dims dynamic.
+    flat index of every element (``Range-4`` up to the flattened data's length, reshaped to the data's shape) is
+    sliced by the layer's own start, stop, step and axes (Slice-8, the same inputs), and those indices ([-1, 1])
+    receive the flattened updates in the flattened data (ScatterNDUpdate-3: a slice selects each element once, so no
+    two updates meet), reshaped back. The length is the ShapeOf of the flattened data, where ConvertSliceScatter takes
+    the ReduceProd of the data's dims, which 2023.0 to 2024.2 compute through f32 (``check --target`` warns of it).
+    Pure data movement; the data and updates may be computed and their dims dynamic.
     For releases before 2022.1 the Slice-8 is rewritten in turn (``SliceTo1``, where its axes are a constant).
 
     A layer whose start, stop, step or axes are not Consts is left (``declines``): the current OpenVINO CPU computes
@@ -52,18 +54,19 @@ def _scattered(builder: GraphBuilder, layer: Layer) -> Output:
     i64 = builder.attrs("ShapeOf", "opset3", output_type="i64")
     shape = output_of(builder.add("ShapeOf", "opset3", i64, [data], f"{name}/shape"))
     zero, one = (builder.const(np.array(v, np.int64), f"{name}/{what}") for v, what in ((0, "zero"), (1, "one")))
-    count = builder.add("ReduceProd", "opset1", builder.attrs("ReduceProd", "opset1", keep_dims=False),
-                        [shape, zero], f"{name}/count")
+    unflat = builder.attrs("Reshape", "opset1", special_zero=False)
+    line = builder.const(np.array([-1], np.int64), f"{name}/line_shape")
+    data_line = builder.add("Reshape", "opset1", unflat, [data, line], f"{name}/data_line")
+    count = builder.add("Squeeze", "opset1", None,
+                        [output_of(builder.add("ShapeOf", "opset3", i64, [output_of(data_line)], f"{name}/length")),
+                         zero], f"{name}/count")
     flat = builder.add("Range", "opset4", builder.attrs("Range", "opset4", output_type="i64"),
                        [zero, output_of(count), one], f"{name}/flat_indices")
-    unflat = builder.attrs("Reshape", "opset1", special_zero=False)
     indices = builder.add("Reshape", "opset1", unflat, [flat, shape], f"{name}/indices")
     picked = builder.add("Slice", "opset8", None, [indices, *bounds], f"{name}/picked")
     column = builder.add("Reshape", "opset1", unflat, [picked, builder.const(np.array([-1, 1], np.int64),
                                                                             f"{name}/column_shape")],
                          f"{name}/picked_column")
-    line = builder.const(np.array([-1], np.int64), f"{name}/line_shape")
-    data_line = builder.add("Reshape", "opset1", unflat, [data, line], f"{name}/data_line")
     updates_line = builder.add("Reshape", "opset1", unflat, [updates, line], f"{name}/updates_line")
     scattered = builder.add("ScatterNDUpdate", "opset4", None, [data_line, column, updates_line], f"{name}/scattered")
     return output_of(builder.add("Reshape", "opset1", unflat, [scattered, shape], name,
