@@ -21,7 +21,7 @@ from .erfinv import ErfInvTo1
 from .eye import EyeTo4
 from .fake_convert import FakeConvertTo1
 from .float_convert import FloatChecksTo1
-from .gather import GatherTo7
+from .gather import GatherTo1, GatherTo7
 from .gather_nd import GatherNDTo5
 from .grid_sample import GridSampleTo8
 from .if_branch import IfBranch
@@ -64,8 +64,8 @@ DOWNGRADES: tuple[type[Downgrade], ...] = (
     SearchSortedTo1, Col2ImTo1, StftTo9, IstftTo9, RealDftTo7, UniqueTo8, EmptyReductionConst, IntegerReduction,
     RmsNormUnfused,
     # opset8's own new versions, for releases before 2022.1 (MaxPool 14 -> 8 -> 1; SDPA's SoftMax-8 -> 1)
-    GatherTo7, SliceTo1, SoftMaxTo1, MaxPoolTo1, MaxPoolTapsTo1, AdaptiveAvgPoolTo1, AdaptiveMaxPoolTo1, GatherNDTo5,
-    DeformableConvolutionTo1,
+    GatherTo7, GatherTo1, SliceTo1, SoftMaxTo1, MaxPoolTo1, MaxPoolTapsTo1, AdaptiveAvgPoolTo1, AdaptiveMaxPoolTo1,
+    GatherNDTo5, DeformableConvolutionTo1,
     # last, the op versions written with an opset the release has, and layer names it reads
     OwnOpset, UniqueNames, OwnOutputTensors, WiderConst, I4ZeroPoint, PackedOrder, F32Decompression,
     OneChannelDecompression,

@@ -1,10 +1,10 @@
-"""Gather-8 as Gather-7."""
+"""Gather-8 as Gather-7, and Gather-7 as Gather-1."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from ...ir.model import Graph
+from ...ir.model import Graph, Layer
 from ...ops.operands import normalize_axis
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, drop_unused
@@ -56,3 +56,28 @@ def _as_read(graph: Graph, indices: Output) -> Output:
         return indices
     given = declared_type(graph.layer(source[0]).output(source[1])).element
     return source if f"{given}->{declared_type(layer.outputs[0]).element}" in INDICES_ALIKE else indices
+
+
+class GatherTo1(Downgrade):
+    """Gather-7 as Gather-1 (for opset1 to opset6 targets), where its batch_dims is 0 (or -rank(indices), the same
+    axis): Gather-7 adds only batch_dims, and both versions read the indices alike (OpenVINO's evaluator counts a
+    negative one from the end, its CPU gives zeros: ``ops/gather.py``). After ``GatherTo7``, so a Gather-8 is
+    rewritten this far too. Any other is left, for ``retarget`` to refuse."""
+
+    rewrites = {"Gather-7": "into Gather-1 where its batch_dims is 0"}
+
+    def apply(self, graph: Graph) -> PassResult:
+        stats: Counter[str] = Counter()
+        for layer in self.layers(graph):
+            respelled(graph, layer, "opset1")
+            layer.attrs = {name: text for name, text in layer.attrs.items() if name != "batch_dims"}
+            stats["Gather-7 -> Gather-1 (batch_dims 0)"] += 1
+        return PassResult(graph, bool(stats), stats)
+
+    def declines(self, graph: Graph, layer: Layer) -> str | None:
+        """A batch_dims other than 0 (Gather-1 has none), or one whose indices' rank is not known."""
+        batch = int(layer.attrs.get("batch_dims", "0"))
+        dims = declared_type(layer.inputs[1]).shape if len(layer.inputs) > 1 else None
+        if batch == 0 or dims is not None and batch == -len(dims):
+            return None
+        return f"its batch_dims is {batch}, and Gather-1 gathers along no batch dims"
