@@ -193,12 +193,14 @@ def measure(entry: dict[str, Any], release: str, python: str, workdir: Path | No
         found.migrated = True
         said = ir_tools.check(out, target=release)  # (OpenVINO's verdict too)
         left = [d for d in said if d.severity == "error"]
-        added = warning_counts(said) - warning_counts(ir_tools.check(xml, openvino=False, target=release))
+        before = [d for d in ir_tools.check(xml, openvino=False, target=release) if d.severity == "warning"]
+        added = warning_counts(said) - warning_counts(before)
         found.creates = not left and not added
         if left:
             found.reasons.append(f"after migrate, check --target {release}: {refusals(chr(10).join(map(str, left)))}")
-        if added:
-            more = next(d for d in said if d.code in added)
+        if added:  # (named: one of the code at a layer the original's warnings of that code do not name, if any)
+            known = {(d.code, d.loc.layer_name) for d in before}
+            more = min((d for d in said if d.code in added), key=lambda d: (d.code, d.loc.layer_name) in known)
             found.reasons.append(f"after migrate, check --target {release} warns more than of the original: {more}")
         found.names = kept(port_names(xml), port_names(out)) if stateless else port_names(out) == port_names(xml)
         if not found.names:
