@@ -69,6 +69,7 @@ from tests.ops import (  # noqa: E402
     test_attention_conformance,
     test_avg_pool_conformance,
     test_bitwise_conformance,
+    test_bucketize_conformance,
     test_cell_conformance,
     test_colour_conformance,
     test_convolution_conformance,
@@ -501,6 +502,30 @@ def sparse_grouped(rng: np.random.Generator) -> list[Recipe]:
     return out
 
 
+def bucketize_random(rng: np.random.Generator) -> list[Recipe]:
+    """Bucketize-3 (ops/bucketize.py), on CPU (cases with special values left out as everywhere); RandomUniform-8 and
+    Multinomial-13 (ops/random.py, rules alone: their values are pseudo-random), a Const shape or sample count."""
+    out = recipes(test_bucketize_conformance.bucketize_case(rng, i) for i in range(48))
+    opset8, opset13 = NodeFactory("opset8"), NodeFactory("opset13")
+    for i in range(8):
+        shape = rng.integers(1, 5, int(rng.integers(0, 4))).astype((np.int64, np.int32)[i % 2])
+        kind = ("f32", "f16", "i32", "i64")[i % 4]
+        low, high = (np.array(v, NUMPY_OF[kind]) for v in (0, 10))
+        out.append(Recipe([shape, low, high], [False] * 3, lambda ns, kind=kind: opset8.create(
+            "RandomUniform", [n.output(0) for n in ns], {"output_type": kind, "global_seed": 7, "op_seed": 3})))
+        probs = rng.random((int(rng.integers(1, 4)), int(rng.integers(1, 6)))).astype(np.float32)
+        count = np.array(int(rng.integers(1, 6)), (np.int64, np.int32)[i % 2])
+        out.append(Recipe([probs, count], [True, False], lambda ns, i=i: opset13.create(
+            "Multinomial", [n.output(0) for n in ns], {"convert_type": ("i64", "i32")[i % 2],
+                                                        "with_replacement": i % 4 < 2, "log_probs": False,
+                                                        "global_seed": 7, "op_seed": 3})))
+    return out
+
+
+#: The numpy type of an element type a recipe's Const holds.
+NUMPY_OF = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i64": np.int64}
+
+
 SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "pooling": pooling, "elementwise": elementwise, "bitwise": bitwise, "reduction": reduction, "matmul": matmul,
     "recurrent": recurrent, "shaping": shaping, "movement": movement, "convolution": convolution,
@@ -526,6 +551,7 @@ SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "sparse_grouped": sparse_grouped,
     "nms_multiclass": nms_multiclass,
     "proposals": proposals,
+    "bucketize_random": bucketize_random,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).

@@ -174,13 +174,14 @@ def test_shapes_fix_writes_nothing_that_check_rejects(tmp_path: Path) -> None:
 
 
 @pytest.mark.openvino
-@pytest.mark.parametrize(("kind", "version"), [("Bucketize", "opset3"), ("RandomUniform", "opset8")])
+@pytest.mark.parametrize(("kind", "version"), [("StringTensorPack", "opset15"), ("StringTensorUnpack", "opset15")])
 def test_what_only_openvino_can_judge_is_asked_before_acting(kind: str, version: str, tmp_path: Path) -> None:
     """A layer of an op ir_tools has no shape rule for is judged by OpenVINO alone: run, migrate, inspect and compare
     ask its verdict before acting, as check does (found by the fuzzer: an AvgPool retyped TopK, or TensorIterator
     without a body, passed every check of ours; run and migrate went on and wrote files; TensorIterator has a rule
     now, which refuses a missing body; TopK, Selu, ReverseSequence, CTCGreedyDecoder and Proposal have rules now:
-    Bucketize and RandomUniform, of one input where they take two and three, stand in)."""
+    Bucketize and RandomUniform stood in until they had rules too: StringTensorPack and StringTensorUnpack, of one f32
+    input where they take three and a string one, stand in)."""
     source = SAMPLES / "avgpool16_dilations.xml"
     path = tmp_path / "model.xml"
     retyped = f'type="{kind}" version="{version}"'

@@ -25,7 +25,7 @@ openvino by tests/ops/test_search_scatter_conformance.py. Measured on openvino 2
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,23 +73,40 @@ def _infer(a: SearchSortedAttrs, inputs: Sequence[TensorType], values) -> list[T
     return [TensorType(a.output_type, shape)]
 
 
-def _compared(x: np.ndarray) -> np.ndarray:
-    """``x`` in the type OpenVINO CPU compares it in: floats in f32 (f64 saturated into its range and rounded),
-    integers and booleans in i32; UnsupportedError for a wider integer beyond i32's range, which the CPU wraps where
-    it is fed and saturates where it is a Const (the module doc): the kernel cannot tell which."""
+def cpu_compared(x: np.ndarray, label: str) -> np.ndarray:
+    """``x`` in the type OpenVINO CPU's binary searches (SearchSorted, Bucketize) compare it in: floats in f32 (f64
+    saturated into its range and rounded), integers and booleans in i32; UnsupportedError for a wider integer beyond
+    i32's range, which the CPU wraps where it is fed and saturates where it is a Const (the module doc): the kernel
+    cannot tell which."""
     if x.dtype.kind == "f":
         return cpu_values(x, np.dtype(np.float32)).astype(np.float32)
     if x.dtype.kind in "iu" and x.dtype.itemsize >= 4 and x.size and (
             int(x.max()) > _I32.max or int(x.min()) < _I32.min):
-        raise UnsupportedError(f"SearchSorted-15 of {x.dtype} values beyond i32's range: OpenVINO CPU compares them "
-                               "in i32, wrapped where they are fed, saturated where they are a Const "
-                               "(ops/search_sorted.py)")
+        raise UnsupportedError(f"{label} of {x.dtype} values beyond i32's range: OpenVINO CPU compares them in i32, "
+                               "wrapped where they are fed, saturated where they are a Const (ops/search_sorted.py)")
     return x.astype(np.int32)
 
 
+def probed(rows: np.ndarray, wanted: np.ndarray, ahead: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """Per element of ``wanted`` (one row of it per row of ``rows``), where libstdc++'s binary search over its row
+    ends, probe by probe (the middle of what is left; on past it while ``ahead(probe, value)``), all at once: the
+    answer on any row, sorted or not, NaNs included."""
+    n = rows.shape[-1]
+    first = np.zeros(wanted.shape, np.int64)
+    length = np.full(wanted.shape, n, np.int64)
+    row = np.arange(rows.shape[0])[:, None]
+    while length.any():
+        half = length >> 1
+        middle = first + half
+        on = (length > 0) & ahead(rows[row, np.minimum(middle, n - 1)], wanted)
+        first = np.where(on, middle + 1, first)
+        length = np.where(on, length - half - 1, half)
+    return first
+
+
 def _run(a: SearchSortedAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Per value, ``std::lower_bound`` over its row of the sequence, probe by probe (libstdc++'s: the middle of what is
-    left, by ``<``, right_mode ``<=``), all values at once: the answer on any sequence, sorted or not."""
+    """Per value, ``std::lower_bound`` over its row of the sequence (``probed``: by ``<``, right_mode ``<=``): the
+    answer on any sequence, sorted or not."""
     ordered, found = (np.asarray(v) for v in args)
     if ordered.dtype != found.dtype:
         raise OpValidationError(f"sorted_sequence of {ordered.dtype} and values of {found.dtype}")
@@ -99,20 +116,12 @@ def _run(a: SearchSortedAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         raise OpValidationError(f"sorted_sequence {list(ordered.shape)} and values {list(found.shape)}: every dim "
                                 "but the last must agree")
     n = ordered.shape[-1]
-    rows = _compared(ordered).reshape(math.prod(ordered.shape[:-1]), n)
-    wanted = _compared(found).reshape(rows.shape[0], -1) if ordered.ndim > 1 else _compared(found).reshape(1, -1)
-    first = np.zeros(wanted.shape, np.int64)
-    length = np.full(wanted.shape, n, np.int64)
-    row = np.arange(rows.shape[0])[:, None]
-    while length.any():
-        half = length >> 1
-        middle = first + half
-        probe = rows[row, np.minimum(middle, n - 1)]
-        ahead = (length > 0) & ((probe <= wanted) if a.right_mode else (probe < wanted))
-        first = np.where(ahead, middle + 1, first)
-        length = np.where(ahead, length - half - 1, half)
+    rows = cpu_compared(ordered, LABEL).reshape(math.prod(ordered.shape[:-1]), n)
+    wanted = cpu_compared(found, LABEL).reshape(rows.shape[0] if ordered.ndim > 1 else 1, -1)
+    first = probed(rows, wanted, np.less_equal if a.right_mode else np.less)
     return [first.astype(np.int32 if a.output_type == "i32" else np.int64).reshape(found.shape)]
 
 
-SEARCH_SORTED_15 = OpSpec("SearchSorted", "SearchSorted-15", SearchSortedAttrs, (2, 2), 1, _infer, _run,
+LABEL = "SearchSorted-15"
+SEARCH_SORTED_15 = OpSpec("SearchSorted", LABEL, SearchSortedAttrs, (2, 2), 1, _infer, _run,
                           rounding=exact)

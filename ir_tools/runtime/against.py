@@ -508,8 +508,8 @@ class _Carried(Walker[Bounded]):
              ) -> Bounded:
         """A computed port's pair, its bound kept for the comparisons (the walk frees what it no longer needs). An
         integer or boolean output of a layer no rule covers (not ``ruled``) is exact from exact inputs and may be any
-        value otherwise (Bucketize of a float that may differ gives another bucket); one of a rule, what the rule
-        says (TopK's indices may differ where its values may)."""
+        value otherwise (an index taken from a float that may differ, as a Bucketize's bucket, whose rule says the
+        same); one of a rule, what the rule says (TopK's indices may differ where its values may)."""
         if value is not None and value.dtype.kind != "f" and not ruled and not is_exact(bound):
             bound = np.asarray(np.inf)
         self.found[(layer.id, port.id)] = bound

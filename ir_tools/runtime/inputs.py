@@ -85,14 +85,12 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 
 
 #: Inputs whose fitting values the graph does not tell and no field of a spec says (a modelled op's ``value_inputs``
-#: and ``index_input`` do), by op: input -> what they are (``_unfit_use``). Seeded at random, OpenVINO CPU refuses a
-#: negative sample count or output dim ("Value -17 not in range") and offsets past the indices ("Offset value
-#: exceeds indices size"; measured on 2026.4), as the embedding bags' kernels do.
-_READ = "its shape inference reads"
-_UNFIT_INPUTS = {"Multinomial": {1: f"a sample count {_READ}"},
-                 "EmbeddingBagOffsetsSum": {2: "offsets into its input 1"},
-                 "EmbeddingBagOffsets": {2: "offsets into its input 1"},
-                 "RandomUniform": {0: f"an output shape {_READ}"}}
+#: and ``index_input`` do), by op: input -> what they are (``_unfit_use``). Seeded at random, OpenVINO CPU refuses
+#: offsets past the indices ("Offset value exceeds indices size"; measured on 2026.4), as the embedding bags' kernels
+#: do. (Multinomial's sample count and RandomUniform's output shape were here until ops/random.py modelled both ops:
+#: their ``value_inputs`` name them now.)
+_UNFIT_INPUTS = {"EmbeddingBagOffsetsSum": {2: "offsets into its input 1"},
+                 "EmbeddingBagOffsets": {2: "offsets into its input 1"}}
 
 #: Inputs an op requires sorted along their last axis, by op: the input (SearchSorted's sequence, which its binary
 #: search takes as sorted; SegmentMax's segment ids, unsorted ones of which OpenVINO CPU refuses).
@@ -759,10 +757,10 @@ def _within(rows: int, layer: Layer) -> str:
 def _unfit_use(graph: Graph, param: Layer) -> str:
     """The first layer input ``param`` feeds whose fitting values the graph does not tell, for an input drawn at
     random: one whose values the layer's shape inference reads (``OpSpec.value_inputs``: a Reshape's target shape, a
-    TopK's k, a Range's bounds, a Roll's axes), one that no spec says fits only some values (``_UNFIT_INPUTS``: a
-    Multinomial's sample count, an EmbeddingBagOffsetsSum's offsets), or indices or lengths along a dim not known
-    here (``_index_rows`` found none: a sequence whose steps are a transposed input's dynamic dim); as "Reshape 'r'
-    (line 9) input 1, ...", "" where it feeds none. A random value there fits by chance (OpenVINO refuses a target
+    TopK's k, a Range's bounds, a Roll's axes, a Multinomial's sample count), one that no spec says fits only some
+    values (``_UNFIT_INPUTS``: an EmbeddingBagOffsetsSum's offsets), or indices or lengths along a dim not known here
+    (``_index_rows`` found none: a sequence whose steps are a transposed input's dynamic dim); as "Reshape 'r' (line
+    9) input 1, ...", "" where it feeds none. A random value there fits by chance (OpenVINO refuses a target
     shape of -11, a sequence length past its steps gives its own state), and only the caller can say what does."""
     for layer, index in _uses(graph, param):
         spec = lookup(layer.type, layer.version)

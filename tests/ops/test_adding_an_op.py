@@ -1,10 +1,12 @@
 """Adding an op is one module and one line of the opset table (docs/ARCHITECTURE.md, "Where new things go").
 
-Bucketize-3, which ir_tools does not model, is defined in a module outside the package (typed attributes, a shape
-rule, a kernel and a rounding rule) and registered by one line, ``opsets.register``, undone after each test. From then
-on the rest of ir_tools knows it: ``check_graph`` re-infers its shape and reports a wrong declared dim as E-SHAPE, the
-numpy executor runs it, and ``compare`` checks it against OpenVINO CPU (which has Bucketize) end to end and per
-layer. (The example was ShuffleChannels-1 until ir_tools modelled it, ops/movement_blocks.py.)
+Bucketize-3 is defined in a module outside the package (typed attributes, a shape rule, a kernel and a rounding rule)
+and registered by one line, ``opsets.register``, undone after each test. From then on the rest of ir_tools knows it:
+``check_graph`` re-infers its shape and reports a wrong declared dim as E-SHAPE, the numpy executor runs it, and
+``compare`` checks it against OpenVINO CPU (which has Bucketize) end to end and per layer. ir_tools models Bucketize
+itself (ops/bucketize.py): the fixture sets that model aside for each test, so that Bucketize stands for an op
+ir_tools lacks, as a user's own module would. (The example was ShuffleChannels-1 until ir_tools modelled it,
+ops/movement_blocks.py.)
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import pytest
 from ir_tools.base.dims import Dim
 from ir_tools.ir.model import Graph, Layer
 from ir_tools.ops import opsets
+from ir_tools.ops.bucketize import BUCKETIZE_3 as OWN
+from ir_tools.ops.spec import OpSpec
 from ir_tools.passes.builder import GraphBuilder, output_of
 from ir_tools.passes.validate import check_graph
 from ir_tools.runtime.executor import run
@@ -70,7 +74,14 @@ BOUNDS = np.array([-1.0, -0.25, 0.0, 0.5, 2.0], np.float32)
 
 @pytest.fixture
 def new_op(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
-    """The op's module, imported from outside the package and registered for opset3..16."""
+    """The op's module, imported from outside the package and registered for opset3..16, ir_tools' own Bucketize
+    (``OWN``) set aside meanwhile. ``unregister`` removes only what ``register`` added, so the built-in table is
+    patched, and put back after: the look-ups and spellings as they were."""
+    before = (opsets.specs(), bucketize_table())
+    assert before[1] == [None] * 2 + [OWN] * 14 + [None] * (opsets.MAX_OPSET - 16)  # (Bucketize-3 is in opset3..16)
+    monkeypatch.setattr(opsets, "_RANGES", tuple(r for r in opsets._RANGES if r[0] is not OWN))
+    opsets._build()
+    assert opsets.lookup("Bucketize", "opset3") is None and opsets.type_key("Bucketize") == "bucketize"
     (tmp_path / "bucketize_op.py").write_text(MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))
     module = importlib.import_module("bucketize_op")
@@ -80,6 +91,14 @@ def new_op(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleTy
     finally:
         opsets.unregister(module.BUCKETIZE_3)
         sys.modules.pop("bucketize_op", None)
+        monkeypatch.undo()
+        opsets._build()
+        assert (opsets.specs(), bucketize_table()) == before and opsets.type_key("BUCKETIZE") == "Bucketize"
+
+
+def bucketize_table() -> list[OpSpec | None]:
+    """The spec a Bucketize layer of each opset means (None where none)."""
+    return [opsets.lookup("bucketize", f"opset{n}") for n in range(1, opsets.MAX_OPSET + 1)]
 
 
 def build(right: bool) -> tuple[Graph, Layer]:

@@ -142,19 +142,20 @@ def test_dims_inside_a_body_are_corrected(tmp_path: Path, capsys) -> None:
 
 @pytest.mark.openvino
 def test_dims_fix_cannot_reach_are_not_called_nothing_to_fix(tmp_path: Path, capsys) -> None:
-    """An If whose condition OpenVINO computes and ir_tools cannot (Bucketize of a constant: no rule of ours) is not
+    """An If whose condition OpenVINO computes and ir_tools cannot (Inverse-14 of a constant: no rule of ours) is not
     re-inferred, nor are its bodies: a wrong dim inside one, which check finds, shapes --fix cannot write; it says
     so and exits 1, writing nothing."""
     import openvino as ov
-    import openvino.opset3 as o3
     import openvino.opset13 as o13
+    import openvino.opset14 as o14
 
     x = o13.parameter([1, 2], np.float32, name="x")
     tx, ex = o13.parameter([1, 2], np.float32), o13.parameter([1, 2], np.float32)
     then = ov.Model([o13.result(o13.multiply(tx, o13.constant(np.float32(2.0)), name="then_mul"))], [tx], "then")
     orelse = ov.Model([o13.result(o13.exp(ex))], [ex], "else")
-    bucket = o3.bucketize(o13.constant(np.float32(1.0)), o13.constant(np.array([0.5], np.float32)))
-    chosen = if_of(o13.convert(bucket, "boolean").output(0), x.output(0), then, orelse)
+    inverse = o14.inverse(o13.constant(np.array([[2.0]], np.float32)), adjoint=False)
+    condition = o13.greater(o13.squeeze(inverse, o13.constant(np.array([0, 1]))), o13.constant(np.float32(0.25)))
+    chosen = if_of(condition.output(0), x.output(0), then, orelse)
     model = tmp_path / "if.xml"
     ov.save_model(ov.Model([chosen], [x], "if"), str(model), compress_to_fp16=False)
     text = model.read_text()  # then_mul's output declared [1,3]

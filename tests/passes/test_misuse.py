@@ -95,11 +95,11 @@ def refusals() -> dict[str, tuple[Callable[[], object], str, str]]:
         # AttributeError ('str' object has no attribute 'outputs')
         "output_of a layer id": (lambda: ir_tools.output_of(relu.id), "E-USAGE",
                                  "output_of(layer, index) takes a Layer and an int"),
-        # matched nothing, silently: an op ir_tools does not model has the IR's strings ('0.0625'), never a float
-        "an attribute of an op ir_tools does not model given as a number": (
-            lambda: Op("RandomUniform", attrs={"global_seed": 150}), "E-USAGE",
-            "Op('RandomUniform', attrs=...): ir_tools does not model it, so its attributes are the IR's strings: give "
-            "'global_seed' a string or a predicate on one, not 150"),
+        # matched nothing, silently: an op ir_tools does not model has the IR's strings ('true'), never a bool
+        "an attribute of an op ir_tools does not model given as a bool": (
+            lambda: Op("Inverse", attrs={"adjoint": True}), "E-USAGE",
+            "Op('Inverse', attrs=...): ir_tools does not model it, so its attributes are the IR's strings: give "
+            "'adjoint' a string or a predicate on one, not True"),
         # AttributeError ('int' object has no attribute 'strip')
         "numpy_dtype of a number": (lambda: ir_tools.numpy_dtype(5), "E-ATTR",
                                     "5 is not an element type numpy holds"),

@@ -52,26 +52,25 @@ def errors(path: Path) -> list[str]:
     return [d.render() for d in ir_tools.check(path) if d.severity == "error"]
 
 
-def bucketized(tmp_path: Path) -> Path:
-    """x [?,4] -> Bucketize-3 (no rule of ours: OpenVINO infers its dims) -> Convert, Multiply, ReLU -> y."""
-    graph = ir_tools.Graph("bucketized")
+def inverted(tmp_path: Path) -> Path:
+    """x [?,4,4] -> Inverse-14 (no rule of ours: OpenVINO infers its dims) -> Multiply, ReLU -> y."""
+    graph = ir_tools.Graph("inverted")
     b = GraphBuilder(graph)
-    x = b.parameter("x", "f32", (DYNAMIC, Dim(4, 4)))
-    edges = b.const(np.array([0.0, 1.0], np.float32), "edges")
-    buckets = b.add("Bucketize", "opset3", {"output_type": "i64", "with_right_bound": "true"}, [x, edges], "buckets",
-                    outputs=[TensorType("i64", (DYNAMIC, Dim(4, 4)))])
-    scaled = b.add("Multiply", "opset1", b.attrs("Multiply", "opset1"),
-                   [b.convert(buckets, "f32", "as_f32"), b.const(np.float32(2.0), "two")], "scaled")
+    x = b.parameter("x", "f32", (DYNAMIC, Dim(4, 4), Dim(4, 4)))
+    inverse = b.add("Inverse", "opset14", {"adjoint": "false"}, [x], "inverse",
+                    outputs=[TensorType("f32", (DYNAMIC, Dim(4, 4), Dim(4, 4)))])
+    scaled = b.add("Multiply", "opset1", b.attrs("Multiply", "opset1"), [inverse, b.const(np.float32(2.0), "two")],
+                   "scaled")
     b.result(b.output(b.add("ReLU", "opset1", b.attrs("ReLU", "opset1"), [scaled], "y")), "y/sink")
-    path = tmp_path / "bucketized.xml"
+    path = tmp_path / "inverted.xml"
     ir_tools.write_ir(graph, path)
     return path
 
 
 def stale_model(tmp_path: Path) -> Path:
-    """``bucketized`` made static through the library's gate alone, written as it leaves it: the Bucketize keeps its
+    """``inverted`` made static through the library's gate alone, written as it leaves it: the Inverse keeps its
     dynamic declared dims, and so do the layers after it, which our rules infer from those."""
-    graph = ir_tools.read_ir(bucketized(tmp_path))
+    graph = ir_tools.read_ir(inverted(tmp_path))
     StaticInputs().run(graph)  # the gate of the library, without OpenVINO, accepts it
     path = tmp_path / "stale.xml"
     ir_tools.write_ir(graph, path)
@@ -102,9 +101,9 @@ def test_transform_making_a_stateful_llama_static_writes_what_check_accepts(tmp_
 def test_shapes_fix_reaches_a_fixed_point_and_fix_shapes_writes_the_same(tmp_path: Path, capsys) -> None:
     stale = stale_model(tmp_path)
     found = errors(stale)
-    assert len(found) == 1 and "OpenVINO infers [1,4]" in found[0], found
+    assert len(found) == 1 and "OpenVINO infers [1,4,4]" in found[0], found
     fixed = tmp_path / "cli.xml"
-    # (it wrote OpenVINO's dims into the Bucketize's port, then refused the ports after it it left stale)
+    # (it wrote OpenVINO's dims into the Inverse's port, then refused the ports after it it left stale)
     assert main(["shapes", str(stale), "--fix", "-o", str(fixed)]) == 0
     assert re.search(r"wrote .*cli\.xml: \d+ port\(s\) corrected", capsys.readouterr().out)
     assert errors(fixed) == []
@@ -112,8 +111,8 @@ def test_shapes_fix_reaches_a_fixed_point_and_fix_shapes_writes_the_same(tmp_pat
     graph = ir_tools.read_ir(stale)
     corrected = ir_tools.fix_shapes(graph)  # corrected 0 ports: it never asked OpenVINO
     ir_tools.write_ir(graph, tmp_path / "api.xml")
-    # (the Bucketize's output, then the input and output ports of the Convert, Multiply and ReLU and the Result's)
-    assert corrected == 8 and (tmp_path / "api.xml").read_bytes() == fixed.read_bytes()
+    # (the Inverse's output, then the input and output ports of the Multiply and ReLU and the Result's)
+    assert corrected == 6 and (tmp_path / "api.xml").read_bytes() == fixed.read_bytes()
     graph = ir_tools.read_ir(stale)
     assert ir_tools.fix_shapes(graph, openvino=False) == 0  # --no-openvino: declared dims trusted, as check trusts them
     assert main(["shapes", "--no-openvino", str(stale), "--fix", "-o", str(tmp_path / "none.xml"), "-q"]) == 0
@@ -129,14 +128,14 @@ sys.modules["openvino"] = None  # any import of it fails
 sys.path.insert(0, {str(ROOT)!r})
 import ir_tools
 from tests.passes.test_unmodelled_dims import StaticInputs
-graph = ir_tools.read_valid({str(bucketized(tmp_path))!r})
+graph = ir_tools.read_valid({str(inverted(tmp_path))!r})
 assert StaticInputs().run(graph).modified
-buckets, y = (next(layer for layer in graph.layers() if layer.name == name) for name in ("buckets", "y"))
-print(buckets.outputs[0].dims, y.outputs[0].dims, ir_tools.fix_shapes(graph, openvino=False))
+inverse, y = (next(layer for layer in graph.layers() if layer.name == name) for name in ("inverse", "y"))
+print(inverse.outputs[0].dims, y.outputs[0].dims, ir_tools.fix_shapes(graph, openvino=False))
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["(-1,", "4)", "(-1,", "4)", "0"]
+    assert done.stdout.split() == ["(-1,", "4,", "4)", "(-1,", "4,", "4)", "0"]
 
 
 def test_shapes_fix_refusing_counts_what_check_counts(tmp_path: Path, capsys) -> None:

@@ -678,20 +678,21 @@ def test_random_values_a_layers_shape_inference_reads_are_named_on_failure(tmp_p
 
 
 @pytest.mark.openvino
-def test_random_values_into_unmodelled_ops_that_read_them_are_named(tmp_path: Path, capsys) -> None:
-    """Ops without a spec here whose seeded input OpenVINO CPU refuses (measured on 2026.4): a Multinomial's sample
-    count and a RandomUniform's output shape drawn negative ("Value -17 not in range"). The error named the layer
-    alone, with no word of the input drawn at random (``_UNFIT_INPUTS``)."""
+def test_random_values_into_random_ops_that_read_them_are_named(tmp_path: Path, capsys) -> None:
+    """Ops whose seeded input OpenVINO CPU refuses (measured on 2026.4): a Multinomial's sample count and a
+    RandomUniform's output shape drawn negative ("Value -17 not in range"). The error named the layer alone, with no
+    word of the input drawn at random. (Both ops were unmodelled and ``_UNFIT_INPUTS`` named these inputs; their
+    specs in ops/random.py name them now, as value inputs.)"""
     import openvino as ov
     import openvino.opset15 as ops
 
     probs, count = ops.parameter([1, 5], np.float32, name="probs"), ops.parameter([], np.int64, name="count")
     shape = ops.parameter([2], np.int64, name="shape")
     cases = [("count", [probs, count], ops.multinomial(probs, count, "i64", False, False, 1, 1, name="sample"), 3,
-              "Multinomial 'sample' (line 19) input 1, a sample count its shape inference reads"),
+              "Multinomial 'sample' (line 19) input 1, whose values its shape inference reads"),
              ("shape", [shape], ops.random_uniform(shape, ops.constant(np.float32(0)), ops.constant(np.float32(1)),
                                                    "f32", 1, 2, name="noise"), 1,
-              "RandomUniform 'noise' (line 48) input 0, an output shape its shape inference reads")]
+              "RandomUniform 'noise' (line 48) input 0, whose values its shape inference reads")]
     for name, params, output, seed, into in cases:
         path = tmp_path / f"{name}.xml"
         ov.save_model(ov.Model([output], params, name), str(path))
