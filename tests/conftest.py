@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import jsonschema
 import pytest
+
+from ir_tools.ops import opsets
+from ir_tools.ops.spec import OpSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -59,3 +62,19 @@ def check_report() -> Callable[[dict], dict]:
         return report
 
     return check
+
+
+@pytest.fixture
+def set_aside(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[OpSpec], None]]:
+    """Sets a built-in op spec aside, as if ir_tools did not model the op (``unregister`` removes only what
+    ``register`` added, so the built-in table is patched); the look-ups and spellings are put back after."""
+
+    def aside(spec: OpSpec) -> None:
+        monkeypatch.setattr(opsets, "_RANGES", tuple(r for r in opsets._RANGES if r[0] is not spec))
+        opsets._build()
+
+    try:
+        yield aside
+    finally:
+        monkeypatch.undo()
+        opsets._build()

@@ -9,7 +9,6 @@ and every file of tests/data/networks' IR fixtures is read by each release, and 
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -23,6 +22,7 @@ from ir_tools.cli import main
 from ir_tools.ops.releases import oldest_creating, release, releases
 from tests.conftest import SAMPLES
 from tests.ops.control_flow_cases import if_of
+from tests.target_zoo import side_pythons
 
 FLOOR = {"rounding_type": "floor"}
 CEIL_TORCH = {"rounding_type": "ceil_torch"}
@@ -70,11 +70,6 @@ def test_check_target_names_each_layer_the_release_cannot_create(capsys) -> None
     assert [d.code for d in ir_tools.check(model, openvino=False, target="2023.0")] == ["E-TARGET"]
     assert main(["check", str(model), "--no-openvino", "--target", "1999.1"]) == 2
     assert "unknown target" in capsys.readouterr().err
-
-
-def side_pythons() -> dict[str, str]:
-    value = os.environ.get("IR_TOOLS_RELEASE_PYTHONS", "")
-    return dict(item.split("=", 1) for item in value.split(",") if "=" in item)
 
 
 READS = """

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -73,14 +73,13 @@ BOUNDS = np.array([-1.0, -0.25, 0.0, 0.5, 2.0], np.float32)
 
 
 @pytest.fixture
-def new_op(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+def new_op(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+           set_aside: Callable[[OpSpec], None]) -> Iterator[ModuleType]:
     """The op's module, imported from outside the package and registered for opset3..16, ir_tools' own Bucketize
-    (``OWN``) set aside meanwhile. ``unregister`` removes only what ``register`` added, so the built-in table is
-    patched, and put back after: the look-ups and spellings as they were."""
+    (``OWN``) set aside meanwhile, and the look-ups and spellings as they were after."""
     before = (opsets.specs(), bucketize_table())
     assert before[1] == [None] * 2 + [OWN] * 14 + [None] * (opsets.MAX_OPSET - 16)  # (Bucketize-3 is in opset3..16)
-    monkeypatch.setattr(opsets, "_RANGES", tuple(r for r in opsets._RANGES if r[0] is not OWN))
-    opsets._build()
+    set_aside(OWN)
     assert opsets.lookup("Bucketize", "opset3") is None and opsets.type_key("Bucketize") == "bucketize"
     (tmp_path / "bucketize_op.py").write_text(MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))

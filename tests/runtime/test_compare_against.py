@@ -6,7 +6,6 @@ and bad input refused (exit 2, nothing run). One small network (squeezenet1_1, 8
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +15,6 @@ import openvino.opset13 as ops
 import pytest
 
 from ir_tools.cli import main
-from ir_tools.ops import opsets
 from ir_tools.ops.bucketize import BUCKETIZE_3
 from ir_tools.runtime.against import IMPLEMENTATION, SPREAD
 from tests.conftest import ROOT
@@ -39,18 +37,6 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     ov.save_model(model, str(tmp / "f32.xml"), compress_to_fp16=False)
     ov.save_model(model, str(tmp / "f16.xml"), compress_to_fp16=True)
     return {"onnx": ONNX, "f32": tmp / "f32.xml", "f16": tmp / "f16.xml", "dir": tmp}
-
-
-@pytest.fixture
-def bucketize_set_aside(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """ir_tools' Bucketize spec set aside (an op ir_tools does not model, as before ops/bucketize.py), and put back."""
-    monkeypatch.setattr(opsets, "_RANGES", tuple(r for r in opsets._RANGES if r[0] is not BUCKETIZE_3))
-    opsets._build()
-    try:
-        yield
-    finally:
-        monkeypatch.undo()
-        opsets._build()
 
 
 def compare(capsys: pytest.CaptureFixture[str], a: Path, b: Path, *args: str) -> tuple[int, dict]:
@@ -499,7 +485,7 @@ def test_a_masked_attention_keeps_its_bound_and_a_later_change_fails(tmp_path, c
 
 
 @pytest.mark.parametrize("modelled", [True, False])
-def test_an_index_taken_from_a_float_that_may_differ_may_differ(tmp_path, capsys, check_report, request,
+def test_an_index_taken_from_a_float_that_may_differ_may_differ(tmp_path, capsys, check_report, set_aside,
                                                                 modelled: bool) -> None:
     """Bucketize of x * 1.0001, whose f16 twin rounds 1.0001 to 1: at x = 1 the f32 model's value lies past the
     boundary 1, the f16 model's on it, and their buckets differ, as the weights' rounding explains. An integer output
@@ -509,7 +495,7 @@ def test_an_index_taken_from_a_float_that_may_differ_may_differ(tmp_path, capsys
     (``keep``). The same model against itself (W 0 everywhere) still holds the bucket exact: a planted other boundary
     fails."""
     if not modelled:
-        request.getfixturevalue("bucketize_set_aside")
+        set_aside(BUCKETIZE_3)
     x = ops.parameter([1, 8], np.float32, name="x")
     scaled = ops.multiply(x, ops.constant(np.full([1, 8], 1.0001, np.float32)), name="scaled")
 
