@@ -122,15 +122,18 @@ def where_inputs_fail(graph: Graph, inputs: Mapping[str, np.ndarray], refusal: I
     """OpenVINO's refusal of inputs it compiled the model for (``ON_INPUTS``: a Reshape's pattern that does not fit
     their dims) with the layer and line where they fail, as the reference finds them running on the same inputs
     (``ir-tools run`` names it, in its code; OpenVINO names a node of its own compiled graph); the refusal as it is
-    where the reference runs them, or cannot run the model."""
+    where the reference cannot run the model; where it runs them, the refusal saying so (OpenVINO's own: a kernel it
+    could not make on this CPU, say)."""
     try:
         Interpreter(graph).evaluate(inputs)
     except IrToolsError as failed:
-        if failed.loc.layer_id is not None:
+        if failed.loc.layer_id is not None and not isinstance(failed, UnsupportedError):
             words = refusal.message.split(f"{ON_INPUTS}: ", 1)[-1]
             return IrToolsError(f"these inputs do not fit the model here: {failed.message} (OpenVINO, which "
                                 f"compiled the model, refuses them too: {words})", failed.loc, failed.code)
-    return refusal
+        return refusal
+    return IrToolsError(f"{refusal.message} (the reference runs the model on these inputs through every layer: they "
+                        "fit it, and the refusal is OpenVINO's own)", refusal.loc, refusal.code)
 
 
 def named_tolerances(graph: Graph, tolerances: Tolerances) -> Tolerances:

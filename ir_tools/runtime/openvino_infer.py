@@ -96,12 +96,13 @@ def add_layer_outputs(model: ov.Model, hidden: frozenset[str]) -> dict[tuple[str
 
 
 #: What OpenVINO refused when it compiled the model and then refused to infer (``InferenceRefused``).
-ON_INPUTS = "infer on these inputs (the model compiled: the inputs, not the model, are refused)"
+ON_INPUTS = "infer on these inputs (it compiled the model)"
 
 
 class InferenceRefused(RuntimeError):
-    """OpenVINO compiled the model but refused to infer on these inputs (a Reshape's pattern that does not fit their
-    dims): the inputs, not the model, are what it refuses."""
+    """OpenVINO compiled the model but refused to infer on these inputs: inputs that do not fit it (a Reshape's
+    pattern that does not fit their dims), or a kernel it could not make for them on this CPU (2023.0's int8
+    Convolution on an AVX-512 CPU: "could not create a primitive")."""
 
 
 def infer(core: ov.Core, model: ov.Model, inputs: dict[str, np.ndarray], config: dict[str, str],

@@ -359,6 +359,26 @@ def test_inputs_openvino_refuses_at_inference_are_worded_so(tmp_path, capsys):
     assert refused.value.code == "E-OP" and refused.value.loc.line == 20
 
 
+def test_a_refusal_at_inference_of_inputs_that_fit_is_not_blamed_on_them(tmp_path):
+    """OpenVINO 2023.0 compiles an int8 Convolution on an AVX-512 CPU (AMD EPYC) and then, at inference, 'could not
+    create a primitive': the inputs fit, which the reference, running them through every layer, says; the refusal
+    was worded as the inputs' ('the inputs, not the model, are refused'). OpenVINO's words as the runner words them,
+    on a model the reference runs."""
+    from ir_tools.runtime.numeric_check import where_inputs_fail
+    from ir_tools.runtime.openvino_infer import ON_INPUTS
+
+    x = o8.parameter([1, 4], np.float32, name="x")
+    ov.save_model(ov.Model([o8.result(o8.relu(x, name="relu"))], [x], "m"), tmp_path / "m.xml")
+    model = ir_tools.read_valid(tmp_path / "m.xml")
+    refusal = ir_tools.IrToolsError(f"OpenVINO refused to {ON_INPUTS}: could not create a primitive",
+                                    code="E-OPENVINO")
+    said = where_inputs_fail(model, {"x": np.ones([1, 4], np.float32)}, refusal)
+    assert said.code == "E-OPENVINO" and said.message == (
+        "OpenVINO refused to infer on these inputs (it compiled the model): could not create a primitive (the "
+        "reference runs the model on these inputs through every layer: they fit it, and the refusal is OpenVINO's "
+        "own)")
+
+
 def test_the_compact_report_names_the_first_failed_layers(tmp_path, capsys):
     """Without -v the text names the first 10 failed layers, in the model's order, and counts the rest (a QA run saw
     63 to 110 lines of 250 characters, the first drift far below); -v names every one."""
