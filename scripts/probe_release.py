@@ -1,7 +1,9 @@
 """Print, as JSON, what the installed OpenVINO release creates: its version, the op types of each opsetN (with their
 op versions), the IR
 versions its reader takes, the attribute values of newer op versions it knows (``rounding_type="ceil_torch"``
-came after opset14 itself: 2024.0 has MaxPool-14 but refuses that value), whether its reader takes an IR (v10,
+came after opset14 itself: 2024.0 has MaxPool-14 but refuses that value; RandomUniform-8's ``alignment="pytorch"``
+counts where its CPU plugin draws another sequence than of "tensorflow": 2024.0 reads it and ignores it, 2024.3
+does not compile it), whether its reader takes an IR (v10,
 v11) in which two layers have the same ``name`` (2023.0 refuses one: "Invalid IR! same name is not unique!"), and
 answers of its CPU plugin, from tiny IRs compiled (inference precision f32) and run: whether it computes
 ScaledDotProductAttention-13 with a boolean mask as the specification says (True: the key takes part; 2024.0 takes
@@ -899,7 +901,50 @@ def values() -> list[dict[str, str]]:
         xml = NET.format(ir=11, layer=layer, dims="<dim>1</dim><dim>1</dim><dim>3</dim>")
         if reads(xml):
             known.append({"type": op_type, "opset": version, "attribute": attribute, "value": value})
+    if random_uniform_alignment():
+        known.append({"type": "RandomUniform", "opset": "opset8", "attribute": "alignment", "value": "pytorch"})
     return known
+
+
+#: RandomUniform-8 of seeds 7 and 11 into f32 [3, 5], its alignment the placeholder (its weights: ``_RANDOM_WEIGHTS``).
+RANDOM_UNIFORM = """<?xml version="1.0"?>
+<net name="probe" version="11"><layers>
+<layer id="0" name="shape" type="Const" version="opset1"><data element_type="i64" shape="2" offset="0" size="16"/>
+<output><port id="0" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="1" name="lo" type="Const" version="opset1"><data element_type="f32" shape="" offset="16" size="4"/>
+<output><port id="0" precision="FP32"/></output></layer>
+<layer id="2" name="hi" type="Const" version="opset1"><data element_type="f32" shape="" offset="20" size="4"/>
+<output><port id="0" precision="FP32"/></output></layer>
+<layer id="3" name="u" type="RandomUniform" version="opset8">
+<data output_type="f32" global_seed="7" op_seed="11" alignment="{alignment}"/>
+<input><port id="0" precision="I64"><dim>2</dim></port><port id="1" precision="FP32"/><port id="2" precision="FP32"/>
+</input><output><port id="3" precision="FP32"><dim>3</dim><dim>5</dim></port></output></layer>
+<layer id="4" name="r" type="Result" version="opset1"><input><port id="0" precision="FP32"><dim>3</dim><dim>5</dim>
+</port></input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="3" to-port="0"/>
+<edge from-layer="1" from-port="0" to-layer="3" to-port="1"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="2"/>
+<edge from-layer="3" from-port="3" to-layer="4" to-port="0"/></edges></net>"""
+_RANDOM_WEIGHTS = np.array([3, 5], np.int64).tobytes() + np.array([0, 1], np.float32).tobytes()
+
+
+def random_uniform_alignment() -> bool:
+    """Whether the release draws RandomUniform-8 of ``alignment="pytorch"`` (PyTorch's sequence) otherwise than of
+    "tensorflow", the seeds fixed, on CPU: 2023.0 to 2024.2 read the attribute and ignore it (the same numbers), and
+    2024.3 to 2024.6 read it but their CPU plugin does not compile it ("Only TENSORFLOW alignment mode is supported"),
+    which the values probe's reading alone does not tell."""
+    drawn = []
+    for alignment in ("tensorflow", "pytorch"):
+        model = read_with(RANDOM_UNIFORM.format(alignment=alignment), _RANDOM_WEIGHTS)
+        if model is None:
+            return False
+        try:
+            request = compiled(model).create_infer_request()
+            request.infer()
+        except RuntimeError:
+            return False
+        drawn.append(np.array(request.get_output_tensor(0).data))
+    return not np.array_equal(*drawn)
 
 
 def ir_versions() -> list[int]:

@@ -72,6 +72,55 @@ def test_check_target_names_each_layer_the_release_cannot_create(capsys) -> None
     assert "unknown target" in capsys.readouterr().err
 
 
+@pytest.mark.openvino
+def test_random_uniform_of_pytorch_alignment_is_named_where_a_release_draws_tensorflow_s(tmp_path: Path,
+                                                                                        capsys) -> None:
+    """RandomUniform-8 of alignment "pytorch", seeds fixed: 2023.0 to 2024.2 read the attribute and ignore it, drawing
+    the "tensorflow" sequence, and 2024.3 to 2024.6 do not compile it (the release table's values, probed so). check
+    --target names the layer for those releases, migrate --target refuses it (no exact form: another generator),
+    nothing written; "tensorflow" is created by all. Each release installed draws the two alignments alike exactly
+    where the table says it lacks the value, and the current one draws them otherwise."""
+    import openvino as ov
+    import openvino.opset8 as o8
+
+    from ir_tools.runtime.openvino import ModelFiles
+    from ir_tools.runtime.runners import ChildOpenVinoRunner, OpenVinoRunner
+
+    models = {}
+    for alignment in ("tensorflow", "pytorch"):
+        bounds = (o8.constant(np.float32(-1)), o8.constant(np.float32(3)))
+        drawn = o8.random_uniform(o8.constant(np.array([4, 6], np.int64)), *bounds, "f32", 7, 11, name="noise")
+        drawn.set_attribute("alignment", alignment)
+        models[alignment] = tmp_path / f"{alignment}.xml"
+        ov.save_model(ov.Model([o8.result(drawn, name="y")], [], alignment), str(models[alignment]))
+    oldest = oldest_creating("RandomUniform", "opset8", {"alignment": "pytorch"})
+    assert oldest is not None and not release("2024.1").creates("RandomUniform", "opset8", {"alignment": "pytorch"})
+    assert main(["check", str(models["pytorch"]), "--no-openvino", "--target", "2023.0"]) == 1
+    out = capsys.readouterr().out
+    assert "layer 'noise' (id 5, RandomUniform@opset8): OpenVINO 2023.0 cannot create RandomUniform of opset8 with " \
+           f'alignment="pytorch"; the oldest release that creates it is {oldest}' in out, out
+    assert main(["check", str(models["pytorch"]), "--no-openvino", "--target", oldest]) == 0
+    assert main(["check", str(models["tensorflow"]), "--no-openvino", "--target", "2023.0"]) == 0
+    out_file = tmp_path / "out.xml"
+    assert main(["migrate", str(models["pytorch"]), "--target", "2023.0", "-o", str(out_file)]) == 2
+    assert "layer 'noise'" in capsys.readouterr().err and not out_file.exists()
+
+    def draws(runner_of) -> list[np.ndarray]:
+        return [next(iter(runner_of(ir_tools.read_valid(m), ModelFiles(m, m.with_suffix(".bin"))).run({}).values()))
+                for m in models.values()]
+
+    tensorflow, pytorch = draws(OpenVinoRunner)
+    assert not np.array_equal(tensorflow, pytorch)
+    for name, python in side_pythons().items():
+        lacks = not release(name).creates("RandomUniform", "opset8", {"alignment": "pytorch"})
+        try:
+            tensorflow, pytorch = draws(lambda graph, files: ChildOpenVinoRunner(python, graph, files))  # noqa: B023
+        except IrToolsError as refused:  # (2024.3 to 2024.6: "Only TENSORFLOW alignment mode is supported")
+            assert lacks and "TENSORFLOW alignment" in refused.message, (name, refused.message)
+            continue
+        assert np.array_equal(tensorflow, pytorch) == lacks, name
+
+
 READS = """
 import sys
 try:

@@ -4,7 +4,9 @@ without wheels for our Python; each entry names its source).
 
 A release creates a layer ``type`` of ``version="opsetN"`` when its opsetN holds the type, and reads the layer's
 attribute values: a value added after its op version (``rounding_type="ceil_torch"``: MaxPool-14 in 2024.0, the
-value from 2024.1) counts only in the releases that were seen to read it. ``opsetN`` names a target too: the opsets
+value from 2024.1) counts only in the releases that were seen to read it, or, where older releases read the value and
+ignore it, to compute by it (RandomUniform-8's ``alignment="pytorch"``: 2023.0 to 2024.2 draw the "tensorflow"
+sequence, 2024.3 to 2024.6 do not compile it on CPU). ``opsetN`` names a target too: the opsets
 1 to N as the newest release has them.
 
 A release may also compute wrongly, or fail to read or compile, a layer of an op version it creates in general
