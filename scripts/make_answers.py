@@ -92,6 +92,7 @@ from tests.ops import (  # noqa: E402
     test_hard_sigmoid_conformance,
     test_identity_conformance,
     test_interpolate_conformance,
+    test_inverse_conformance,
     test_matmul_conformance,
     test_maxpool_conformance,
     test_movement_blocks_conformance,
@@ -522,6 +523,13 @@ def bucketize_random(rng: np.random.Generator) -> list[Recipe]:
     return out
 
 
+def inverse(rng: np.random.Generator) -> list[Recipe]:
+    """Inverse-14 (ops/inverse.py), on CPU: f32, f16 and f64 matrices, fed or a Const (cases with special values left
+    out as everywhere; bf16 too, which numpy does not hold: OpenVINO gives its values as f16 bits)."""
+    k = test_inverse_conformance
+    return recipes(k.inverse_case(rng, i) for i in range(64) if k.TYPES[i % len(k.TYPES)] != "bf16")
+
+
 #: The numpy type of an element type a recipe's Const holds.
 NUMPY_OF = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i64": np.int64}
 
@@ -552,6 +560,7 @@ SOURCES: dict[str, Callable[[np.random.Generator], list[Recipe]]] = {
     "nms_multiclass": nms_multiclass,
     "proposals": proposals,
     "bucketize_random": bucketize_random,
+    "inverse": inverse,
 }
 #: State writes: a model holds them as sinks, their output is none OpenVINO CPU lets a model have; what one wrote is
 #: the variable's value after the inference (``query_state``, as ``runtime.steps.as_variable`` reads it).

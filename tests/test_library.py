@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import ir_tools
 from ir_tools.cli import main
+from ir_tools.ops.inverse import INVERSE_14
+from ir_tools.ops.spec import OpSpec
 from tests.conftest import ROOT, SAMPLES
 from tests.test_openvino_verdict import refused as refused_text
 from tests.test_openvino_verdict import unmodelled_model
@@ -23,7 +26,8 @@ pytestmark = pytest.mark.openvino
 
 
 def models(tmp_path: Path) -> list[Path]:
-    """The corpus, the samples, the zoo, and a file only OpenVINO refuses (an Inverse of i32 data)."""
+    """The corpus, the samples, the zoo, and a file only OpenVINO refuses (an Inverse of i32 data, where ir_tools'
+    Inverse-14 is set aside)."""
     refused = unmodelled_model(tmp_path / "refused.xml")
     refused.write_text(refused_text(refused.read_text()))
     zoo = [Path(e["path"]) for e in ir_zoo_entries()]
@@ -44,9 +48,14 @@ def stable(diagnostics: list[dict]) -> list[dict]:
 
 
 @pytest.mark.parametrize("openvino", [True, False])
-def test_the_library_check_is_the_commands(tmp_path: Path, capsys, openvino: bool) -> None:
+def test_the_library_check_is_the_commands(tmp_path: Path, capsys, openvino: bool,
+                                           set_aside: Callable[[OpSpec], None]) -> None:
+    set_aside(INVERSE_14)  # (Inverse stands for an op without a rule of ours)
     paths = models(tmp_path)
-    printed = cli_diagnostics(paths, capsys, *([] if openvino else ["--no-openvino"]))
+    options = [] if openvino else ["--no-openvino"]
+    # (the file only OpenVINO refuses checked alone, in this process, where Inverse-14 is set aside: the workers the
+    # command checks many files in import ir_tools afresh)
+    printed = cli_diagnostics(paths[:-1], capsys, *options) | cli_diagnostics(paths[-1:], capsys, *options)
     assert len(printed) == len(paths) >= 140
     differ = [p for p in paths
               if stable([d.to_dict() for d in ir_tools.check(p, openvino=openvino)]) != stable(printed[str(p)])]
@@ -55,11 +64,13 @@ def test_the_library_check_is_the_commands(tmp_path: Path, capsys, openvino: boo
     assert verdict == (["E-OPENVINO"] if openvino else [])
 
 
-def test_check_takes_a_graph_as_it_is_in_memory(tmp_path: Path) -> None:
+def test_check_takes_a_graph_as_it_is_in_memory(tmp_path: Path, set_aside: Callable[[OpSpec], None]) -> None:
     """``ir_tools.check(graph)`` raised TypeError (it took a path only; onnx.checker takes a ModelProto): now a Graph
     read from each file of the corpus and the samples is checked as the file is, OpenVINO's verdict included, and a
-    change in memory is what is checked, not the file: the data of an Inverse (no rule of ours) made i32, which only
-    OpenVINO refuses, and back to f32 with the declared dims made wrong, which only OpenVINO's inference tells."""
+    change in memory is what is checked, not the file: the data of an Inverse (no rule of ours: its spec set aside)
+    made i32, which only OpenVINO refuses, and back to f32 with the declared dims made wrong, which only OpenVINO's
+    inference tells."""
+    set_aside(INVERSE_14)
     paths = [*sorted(BAD.glob("*.xml")), *sorted(SAMPLES.glob("*.xml"))]
     for path in paths:
         try:

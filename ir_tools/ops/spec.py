@@ -85,6 +85,9 @@ class OpSpec:
     walk runs and the executor runs on a layer whose value inputs are known (``compute``'s ``folded``);
     ``folded_on``: the inputs that must be known for that, where not ``value_inputs`` (or every input of an op without
     value inputs): StridedSlice's data too, since its evaluator differs from CPU only where it folds the layer whole.
+    ``unevaluated``: OpenVINO's op has no evaluate(), so OpenVINO neither folds it nor bounds its outputs, a layer of
+    Consts alone included (Inverse-14): the shape walk takes its values as unknown to OpenVINO, as a decompression
+    layer's (passes/shapes.py, rule 5), though the kernel computes them.
     """
 
     type: str  # canonical IR spelling, e.g. "AvgPool"
@@ -111,6 +114,7 @@ class OpSpec:
     reads_bounds: bool = False  # its rule reads a value input's Bounds where the value is not known
     reads_concat: bool = False  # its rule reads a Concat's Const elements where OpenVINO knows no more of the value
     selects_rows: bool = False  # CPU gives the rows it selects, not as many as the inferred dims say
+    unevaluated: bool = False  # OpenVINO has no evaluate() of it: it neither folds nor bounds its outputs
 
     def compute(self, attrs: Any, args: Sequence[np.ndarray], folded: bool = False) -> list[np.ndarray]:
         """The kernel on ``args``, as the executor and the shape walk run it (``folded``: value inputs known at shape

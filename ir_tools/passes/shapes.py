@@ -15,22 +15,23 @@ Rules:
    layer with a value input (a target shape, axes, pads...) we can neither compute nor bound unless OpenVINO cannot
    either: OpenVINO may know more of such a value than we do (symbols, bounds through an op we do not bound) and
    infer more. A value OpenVINO can neither compute nor bound (``opaque``: a
-   Parameter's, one computed from a Parameter's data or from a decompression layer's output, and an unfed
-   port's) is given to the rule as None. ``adopt`` later checks the layers not re-inferred against OpenVINO's
-   own inference.
-5. A value input is known when it comes from a Const, a ShapeOf of a fully static shape, or a
-   layer whose op has a kernel and whose inputs are all known (a Convert of a Const, ShapeOf ->
-   Gather -> Concat...), as long as every tensor on the way has at most ``MAX_VALUE_ELEMENTS``
-   elements; each port's value is computed once. Not through a decompression layer of IR v11 (``_decompression``:
-   ``ov.save_model``'s fp16 compression marks so the Convert after each compressed Const), whose output OpenVINO
-   2024.0 and later neither fold nor bound (docs/SEMANTICS.md section 1). A value we cannot compute OpenVINO may
-   bound (``ShapeWalker.bounds``, ops/bounds.py): a ShapeOf of a shape not static by its dims' intervals, and an
-   op with a bound rule (``OpSpec.bounds``: the movement ops, the arithmetic on shapes, the reductions) from its
-   inputs'. A value of equal bounds is known (OpenVINO reads it as a constant), and a rule that ``reads_bounds``
-   (Broadcast, Reshape, Range-4, Slice, StridedSlice, Pad, VariadicSplit, Tile, Interpolate) is given the bounds of
-   another, as OpenVINO's reads them. A value OpenVINO has no bounds of (``NO_BOUNDS``: through Floor of one not
-   exact) is unknown to it, as a Parameter's data is; of such a value, a rule that ``reads_concat`` (Broadcast) is
-   given what OpenVINO reads of the Concat making it (``ShapeWalker.concat_read``).
+   Parameter's, one computed from a Parameter's data or from the output of a decompression layer or of an op OpenVINO
+   has no evaluate() for, and an unfed port's) is given to the rule as None. ``adopt`` later checks the layers not
+   re-inferred against OpenVINO's own inference.
+5. A value input is known when it comes from a Const, a ShapeOf of a fully static shape, or a layer whose op has a
+   kernel and whose inputs are all known (a Convert of a Const, ShapeOf -> Gather -> Concat...), as long as every tensor
+   on the way has at most ``MAX_VALUE_ELEMENTS`` elements; each port's value is computed once. Not through a
+   decompression layer of IR v11 (``_decompression``: ``ov.save_model``'s fp16 compression marks so the Convert after
+   each compressed Const), whose output OpenVINO 2024.0 and later neither fold nor bound (docs/SEMANTICS.md section 1),
+   nor through an op OpenVINO has no evaluate() for (``OpSpec.unevaluated``: Inverse-14, whose output it neither folds
+   nor bounds either; ``_unfolded``). A value we cannot compute OpenVINO may bound (``ShapeWalker.bounds``,
+   ops/bounds.py): a ShapeOf of a shape not static by its dims' intervals, and an op with a bound rule
+   (``OpSpec.bounds``: the movement ops, the arithmetic on shapes, the reductions) from its inputs'. A value of equal
+   bounds is known (OpenVINO reads it as a constant), and a rule that ``reads_bounds`` (Broadcast, Reshape, Range-4,
+   Slice, StridedSlice, Pad, VariadicSplit, Tile, Interpolate) is given the bounds of another, as OpenVINO's reads them.
+   A value OpenVINO has no bounds of (``NO_BOUNDS``: through Floor of one not exact) is unknown to it, as a Parameter's
+   data is; of such a value, a rule that ``reads_concat`` (Broadcast) is given what OpenVINO reads of the Concat making
+   it (``ShapeWalker.concat_read``).
 6. A TensorIterator, Loop or If re-infers its bodies (ir/bodies.py makes each a Graph) by a walk of their own, their
    Parameters given the shapes the layer feeds them (ops/control_flow.py says which); what that walk finds inside
    (E-SHAPE, E-OP...) is reported at the layer, naming the body layer ``LAYER/BODY/INNER``; a body layer this walk
@@ -496,7 +497,7 @@ class ShapeWalker(Walker[TensorType]):
                 continue
             layer = graph.layer(lid)
             sources = self.input_keys(layer)
-            if read_as_decompression(self.graph, layer):
+            if _unfolded(self.graph, layer):
                 found[lid] = True
             elif not sources:
                 found[lid] = not layer.is_a("Const")
@@ -580,8 +581,7 @@ class ShapeWalker(Walker[TensorType]):
     def _computable(self, layer: Layer) -> bool:
         """Worth computing the producers of: a small output of a layer with a kernel (and no body: a TensorIterator's,
         Loop's or If's value is OpenVINO's to fold, not a shape walk's)."""
-        if layer.is_a("Const") or layer.is_a("Parameter") or layer.is_a("ShapeOf") or \
-                read_as_decompression(self.graph, layer):
+        if layer.is_a("Const") or layer.is_a("Parameter") or layer.is_a("ShapeOf") or _unfolded(self.graph, layer):
             return False
         spec = lookup(layer.type, layer.version)
         return spec is not None and spec.kernel is not None and not spec.bodies and all(
@@ -591,7 +591,7 @@ class ShapeWalker(Walker[TensorType]):
         """Store the values of ``layer``'s outputs (None where unknown); its producers' are stored already."""
         keys = [(layer.id, pid) for pid in layer.output_ids()]
         self.values.update(dict.fromkeys(keys))
-        if read_as_decompression(self.graph, layer):  # (rule 5: OpenVINO neither folds nor bounds its output)
+        if _unfolded(self.graph, layer):  # (rule 5: OpenVINO neither folds nor bounds its output)
             return
         if layer.is_a("Const"):
             if self._small(key):
@@ -1001,6 +1001,15 @@ def _written(dims: tuple[int, ...] | None, precision: str | None, t: TensorType,
 
 def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType, how: str = "inferred") -> None:
     _check(result, layer, port.id, port.precision, port.dims, port.line, inferred, how)
+
+
+def _unfolded(graph: Graph, layer: Layer) -> bool:
+    """Whether OpenVINO neither folds nor bounds ``layer``'s outputs (rule 5): a decompression layer
+    (``read_as_decompression``), or a layer of an op OpenVINO has no evaluate() for (``OpSpec.unevaluated``)."""
+    if read_as_decompression(graph, layer):
+        return True
+    spec = lookup(layer.type, layer.version)
+    return spec is not None and spec.unevaluated
 
 
 def read_as_decompression(graph: Graph, layer: Layer) -> bool:

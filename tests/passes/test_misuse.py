@@ -11,6 +11,8 @@ import pytest
 
 import ir_tools
 from ir_tools import AnyInput, Edge, GraphBuilder, IrToolsError, Layer, Op, Pass, PassManager, matches, read_ir
+from ir_tools.ops.inverse import INVERSE_14
+from ir_tools.ops.spec import OpSpec
 from tests.conftest import ROOT, SAMPLES
 
 MODEL = SAMPLES / "mixed_network.xml"
@@ -160,7 +162,9 @@ def refusals() -> dict[str, tuple[Callable[[], object], str, str]]:
 
 
 @pytest.mark.parametrize("case", list(refusals()))
-def test_a_wrong_argument_is_an_ir_tools_error_saying_what_is_wrong(case: str) -> None:
+def test_a_wrong_argument_is_an_ir_tools_error_saying_what_is_wrong(case: str,
+                                                                     set_aside: Callable[[OpSpec], None]) -> None:
+    set_aside(INVERSE_14)  # (Inverse stands for an op ir_tools does not model)
     call, code, words = refusals()[case]
     with pytest.raises(IrToolsError) as caught:
         call()

@@ -13,6 +13,8 @@ import pytest
 
 import ir_tools
 from ir_tools.cli import main
+from ir_tools.ops.inverse import INVERSE_14
+from ir_tools.ops.spec import OpSpec
 from ir_tools.runtime.executor import Interpreter
 from ir_tools.runtime.inputs import random_inputs
 from tests.conftest import ROOT
@@ -72,9 +74,12 @@ def test_compare_refuses_what_check_rejects(capsys, tmp_path):
     assert "error[E-SHAPE]" in err and "nothing done: fix the errors first" in err
 
 
-def _mixed_network(path: Path) -> None:
-    """Convolution, Relu, an Inverse of each 20 x 20 matrix (an op the reference does not execute), AvgPool and
-    AdaptiveAvgPool."""
+@pytest.fixture
+def mixed_network(tmp_path: Path, set_aside: Callable[[OpSpec], None]) -> Path:
+    """tmp_path/mixed.xml: Convolution, Relu, an Inverse of each 20 x 20 matrix (an op the reference does not execute:
+    ir_tools' Inverse-14 set aside), AvgPool and AdaptiveAvgPool."""
+    set_aside(INVERSE_14)
+    path = tmp_path / "mixed.xml"
     rng = np.random.default_rng(7)
     x = o8.parameter([1, 3, 20, 20], np.float32, name="x")
     conv = o8.convolution(x, o8.constant(rng.standard_normal((8, 3, 3, 3)).astype(np.float32)), [1, 1], [1, 1],
@@ -88,11 +93,11 @@ def _mixed_network(path: Path) -> None:
     adaptive = o8.adaptive_avg_pool(conv2, o8.constant(np.array([3, 5], np.int64)), name="adaptive")
     adaptive.output(0).get_tensor().set_names({"y"})
     ov.save_model(ov.Model([adaptive], [x], "mixed"), str(path))
+    return path
 
 
-def test_mixed_network_passes_layer_by_layer(compare_json, tmp_path, capsys):
-    model = tmp_path / "mixed.xml"
-    _mixed_network(model)
+def test_mixed_network_passes_layer_by_layer(compare_json, mixed_network, capsys):
+    model = mixed_network
     code, report = compare_json(str(model))
     assert code == 0, report
     checked = {lay["name"] for lay in report["layers"]}
@@ -102,9 +107,8 @@ def test_mixed_network_passes_layer_by_layer(compare_json, tmp_path, capsys):
     assert report["first_divergence"] is None
 
 
-def test_edited_avgpool_is_named_as_first_divergence(compare_json, tmp_path, capsys):
-    model = tmp_path / "mixed.xml"
-    _mixed_network(model)
+def test_edited_avgpool_is_named_as_first_divergence(compare_json, tmp_path, mixed_network, capsys):
+    model = mixed_network
     saved = tmp_path / "golden.npz"
     assert main(["compare", str(model), "--per-layer", "--save-outputs", str(saved)]) == 0
     capsys.readouterr()
@@ -121,9 +125,8 @@ def test_edited_avgpool_is_named_as_first_divergence(compare_json, tmp_path, cap
     assert not any(o["passed"] for o in report["outputs"] if o["name"].endswith("(vs saved)"))
 
 
-def test_perturbed_inputs_are_named_as_first_divergence(compare_json, tmp_path, capsys):
-    model = tmp_path / "mixed.xml"
-    _mixed_network(model)
+def test_perturbed_inputs_are_named_as_first_divergence(compare_json, tmp_path, mixed_network, capsys):
+    model = mixed_network
     graph = ir_tools.read_ir(model)
     inputs = random_inputs(graph, 3, {})
     np.savez(tmp_path / "in.npz", **inputs)
