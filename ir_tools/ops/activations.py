@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -608,7 +608,8 @@ HSIGMOID_5 = _unary("HSigmoid", "HSigmoid-5", _hsigmoid)
 MISH_4 = _unary("Mish", "Mish-4", lambda x: x * np.tanh(np.logaddexp(0.0, x)), refused=None, real=True, absolute=16,
                 extremum=_turning_at(*_MISH_TURN))
 SOFTPLUS_4 = _unary("SoftPlus", "SoftPlus-4", lambda x: np.logaddexp(0.0, x), refused=None, real=True, absolute=32)
-SOFTSIGN_9 = _unary("SoftSign", "SoftSign-9", lambda x: x / (1.0 + np.abs(x)), refused=None, real=True)
+SOFTSIGN_9 = replace(_unary("SoftSign", "SoftSign-9", lambda x: x / (1.0 + np.abs(x)), refused=None, real=True),
+                     unevaluated=True)  # (its evaluate() gives f32 values, but OpenVINO folds none: measured)
 _GELU_ERF_ROUNDING = elementwise(_ULPS, 16, change=_gelu_erf_change)  # erf mode needs 9 ulps at 1, tanh mode 1.3
 _GELU_TANH_ROUNDING = elementwise(_ULPS, 16, extremum=_turning_at(*_GELU_TANH_TURN))
 
@@ -620,19 +621,20 @@ def _gelu7_rounding(kernel: Kernel, attrs: Gelu7Attrs, args: Sequence[np.ndarray
 
 
 GELU_2 = OpSpec("Gelu", "Gelu-2", NoAttrs, (1, 1), 1, unary_rule(None, real=True), _gelu_erf_kernel,
-                rounding=_GELU_ERF_ROUNDING)
+                rounding=_GELU_ERF_ROUNDING, unevaluated=True)
 GELU_7 = OpSpec("Gelu", "Gelu-7", Gelu7Attrs, (1, 1), 1, unary_rule(None, real=True), _gelu7,
                 rounding=_gelu7_rounding)
 ROUND_5 = OpSpec("Round", "Round-5", RoundAttrs, (1, 1), 1, unary_rule(None), _round,
                  rounding=elementwise(rounds=False))
 CLAMP_1 = OpSpec("Clamp", "Clamp-1", ClampAttrs, (1, 1), 1, _clamp_rule, _clamp, rounding=elementwise(rounds=False))
 _SELU_ELEMENTWISE = elementwise(_ULPS)
-SELU_1 = OpSpec("Selu", "Selu-1", NoAttrs, (3, 3), 1, _selu_rule, _selu, rounding=_selu_rounding)
-ELU_1 = OpSpec("Elu", "Elu-1", EluAttrs, (1, 1), 1, unary_rule(None), _elu, rounding=elementwise(_ULPS, 2))
+SELU_1 = OpSpec("Selu", "Selu-1", NoAttrs, (3, 3), 1, _selu_rule, _selu, rounding=_selu_rounding, unevaluated=True)
+ELU_1 = OpSpec("Elu", "Elu-1", EluAttrs, (1, 1), 1, unary_rule(None), _elu, rounding=elementwise(_ULPS, 2),
+               unevaluated=True)
 SWISH_4 = OpSpec("Swish", "Swish-4", NoAttrs, (1, 2), 1, _swish_rule, _swish,
                  rounding=elementwise(_ULPS, extremum=_swish_turn))
 LOGICAL_NOT_1 = OpSpec("LogicalNot", "LogicalNot-1", NoAttrs, (1, 1), 1, unary_rule(None), _logical_not,
                        rounding=elementwise(rounds=False))
 HARD_SIGMOID_1 = OpSpec("HardSigmoid", "HardSigmoid-1", NoAttrs, (3, 3), 1, _hard_sigmoid_rule, _hard_sigmoid,
-                        rounding=_hard_sigmoid_rounding)
+                        rounding=_hard_sigmoid_rounding, unevaluated=True)
 PRELU_1 = OpSpec("PReLU", "PRelu-1", NoAttrs, (2, 2), 1, _prelu_rule, _prelu, rounding=elementwise())

@@ -291,4 +291,4 @@ _ROUNDING.statistical = _rounding(True)  # type: ignore[attr-defined]
 _ROUNDING.shared = _shared_values  # type: ignore[attr-defined]
 
 SCALED_DOT_PRODUCT_ATTENTION_13 = OpSpec("ScaledDotProductAttention", "ScaledDotProductAttention-13", AttentionAttrs,
-                                         (3, 5), 1, _infer, _run, rounding=_ROUNDING)
+                                         (3, 5), 1, _infer, _run, rounding=_ROUNDING, unevaluated=True)

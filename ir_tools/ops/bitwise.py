@@ -71,13 +71,14 @@ def _not(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _binary_spec(op: str, fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> OpSpec:
-    return OpSpec(op, f"{op}-13", BinaryAttrs, (2, 2), 1, _binary_rule, _binary(fn), rounding=exact)
+    return OpSpec(op, f"{op}-13", BinaryAttrs, (2, 2), 1, _binary_rule, _binary(fn), rounding=exact, unevaluated=True)
 
 
 BITWISE_AND_13 = _binary_spec("BitwiseAnd", np.bitwise_and)
 BITWISE_OR_13 = _binary_spec("BitwiseOr", np.bitwise_or)
 BITWISE_XOR_13 = _binary_spec("BitwiseXor", np.bitwise_xor)
-BITWISE_NOT_13 = OpSpec("BitwiseNot", "BitwiseNot-13", NoAttrs, (1, 1), 1, _not_rule, _not, rounding=exact)
+BITWISE_NOT_13 = OpSpec("BitwiseNot", "BitwiseNot-13", NoAttrs, (1, 1), 1, _not_rule, _not, rounding=exact,
+                        unevaluated=True)
 
 
 def _shift_rule(a: BinaryAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:

@@ -73,4 +73,4 @@ def _run(a: BucketizeAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 LABEL = "Bucketize-3"
-BUCKETIZE_3 = OpSpec("Bucketize", LABEL, BucketizeAttrs, (2, 2), 1, _infer, _run, rounding=exact)
+BUCKETIZE_3 = OpSpec("Bucketize", LABEL, BucketizeAttrs, (2, 2), 1, _infer, _run, rounding=exact, unevaluated=True)

@@ -252,7 +252,7 @@ def _no_cpu_kernel(a: ToNV12Attrs, inputs: Sequence[TensorType], values) -> str:
 
 def _spec(op: str, planes: Callable, count: int, uv_channels: int, bgr: bool) -> OpSpec:
     return OpSpec(op, f"{op}-8", NoAttrs, (1, count), 1, _colour_rule(count, uv_channels),
-                  _colour_kernel(planes, bgr), rounding=_colour_rounding(planes, bgr))
+                  _colour_kernel(planes, bgr), rounding=_colour_rounding(planes, bgr), unevaluated=True)
 
 
 NV12_TO_RGB_8 = _spec("NV12toRGB", _nv12_planes, 2, 2, bgr=False)

@@ -349,9 +349,9 @@ def _run(a: DeformableConvolutionAttrs, args: Sequence[np.ndarray]) -> list[np.n
 _ROUNDING = accumulation(_terms, data=(0, 2, 3))
 
 DEFORMABLE_CONVOLUTION_1 = OpSpec("DeformableConvolution", "DeformableConvolution-1", DeformableConvolutionAttrs,
-                                  (3, 3), 1, guarded(_infer), _run, rounding=_ROUNDING)
+                                  (3, 3), 1, guarded(_infer), _run, rounding=_ROUNDING, unevaluated=True)
 DEFORMABLE_CONVOLUTION_8 = OpSpec("DeformableConvolution", "DeformableConvolution-8", DeformableConvolution8Attrs,
-                                  (3, 4), 1, guarded(_infer), _run, rounding=_ROUNDING)
+                                  (3, 4), 1, guarded(_infer), _run, rounding=_ROUNDING, unevaluated=True)
 
 
 # --- DeformablePSROIPooling ------------------------------------------------------------------------
@@ -484,4 +484,4 @@ def _ps_terms(a: DeformablePSROIPoolingAttrs, args: Sequence[np.ndarray], output
 
 DEFORMABLE_PSROI_POOLING_1 = OpSpec("DeformablePSROIPooling", "DeformablePSROIPooling-1", DeformablePSROIPoolingAttrs,
                                     (2, 3), 1, _ps_infer, _ps_kernel, rounding=accumulation(_ps_terms, data=(0,)),
-                                    cpu_refuses=_ps_cpu_refuses)
+                                    cpu_refuses=_ps_cpu_refuses, unevaluated=True)

@@ -341,9 +341,9 @@ def _feature_rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds
 
 PRIOR_GRID_GENERATOR_6 = OpSpec("ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronPriorGridGenerator-6",
                                 PriorGridGeneratorAttrs, (3, 3), 1, guarded(_prior_grid_rule), _prior_grid,
-                                rounding=_prior_grid_rounding)
+                                rounding=_prior_grid_rounding, unevaluated=True)
 ROI_FEATURE_EXTRACTOR_6 = OpSpec("ExperimentalDetectronROIFeatureExtractor",
                                  "ExperimentalDetectronROIFeatureExtractor-6", ROIFeatureExtractorAttrs, (2, MANY), 2,
-                                 guarded(_feature_rule), _features, rounding=_feature_rounding)
+                                 guarded(_feature_rule), _features, rounding=_feature_rounding, unevaluated=True)
 TOP_K_ROIS_6 = OpSpec("ExperimentalDetectronTopKROIs", "ExperimentalDetectronTopKROIs-6", TopKROIsAttrs, (2, 2), 1,
-                      guarded(_top_rule), _top_rois, rounding=moves(0))
+                      guarded(_top_rule), _top_rois, rounding=moves(0), unevaluated=True)

@@ -158,4 +158,4 @@ def _run_extract_image_patches(a: ExtractPatchesAttrs, args: Sequence[np.ndarray
 
 EXTRACT_IMAGE_PATCHES_3 = OpSpec("ExtractImagePatches", "ExtractImagePatches-3", ExtractPatchesAttrs, (1, 1), 1,
                                  guarded(_extract_image_patches), _run_extract_image_patches, rounding=moves(0),
-                                 cpu_refuses=_cpu_refuses)
+                                 cpu_refuses=_cpu_refuses, unevaluated=True)

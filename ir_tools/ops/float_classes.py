@@ -131,7 +131,8 @@ def _class_rounding(kernel: Kernel, a: object, args: Sequence[np.ndarray], bound
     return [differs.astype(np.float64)]
 
 
-IS_NAN_10 = OpSpec("IsNaN", "IsNaN-10", NoAttrs, (1, 1), 1, _rule, _is_nan, rounding=_class_rounding)
-IS_INF_10 = OpSpec("IsInf", "IsInf-10", IsInfAttrs, (1, 1), 1, _rule, _is_inf, rounding=_class_rounding)
+IS_NAN_10 = OpSpec("IsNaN", "IsNaN-10", NoAttrs, (1, 1), 1, _rule, _is_nan, rounding=_class_rounding, unevaluated=True)
+IS_INF_10 = OpSpec("IsInf", "IsInf-10", IsInfAttrs, (1, 1), 1, _rule, _is_inf, rounding=_class_rounding,
+                   unevaluated=True)
 IS_FINITE_10 = OpSpec("IsFinite", "IsFinite-10", NoAttrs, (1, 1), 1, _rule, _is_finite, rounding=_class_rounding,
-                      folded=_is_finite_folded)
+                      folded=_is_finite_folded, unevaluated=True)

@@ -303,9 +303,9 @@ GATHER_8 = OpSpec("Gather", "Gather-8", GatherAttrs, (3, 3), 1, guarded(_gather)
                   rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output,
                   bounds=moved(_run_gather(True)), float_bounds=True)
 GATHER_ND_5 = OpSpec("GatherND", "GatherND-5", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(True)),
-                     _run_gather_nd(True), rounding=_gather_rounding, index_input=1)
+                     _run_gather_nd(True), rounding=_gather_rounding, index_input=1, unevaluated=True)
 GATHER_ND_8 = OpSpec("GatherND", "GatherND-8", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(False)),
-                     _run_gather_nd(False), rounding=_gather_rounding, index_input=1)
+                     _run_gather_nd(False), rounding=_gather_rounding, index_input=1, unevaluated=True)
 
 
 def _element_index_out_of_range(a: GatherElementsAttrs, inputs: Sequence[TensorType], values) -> str | None:
@@ -316,4 +316,4 @@ def _element_index_out_of_range(a: GatherElementsAttrs, inputs: Sequence[TensorT
 
 GATHER_ELEMENTS_6 = OpSpec("GatherElements", "GatherElements-6", GatherElementsAttrs, (2, 2), 1,
                            guarded(_gather_elements), _run_gather_elements, rounding=_gather_rounding, index_input=1,
-                           cpu_refuses=_element_index_out_of_range)
+                           cpu_refuses=_element_index_out_of_range, unevaluated=True)

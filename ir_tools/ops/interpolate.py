@@ -621,7 +621,7 @@ def _v1_without_axes(a: Interpolate1Attrs, inputs: Sequence[TensorType], values)
 
 
 INTERPOLATE_1 = OpSpec("Interpolate", "Interpolate-1", Interpolate1Attrs, (2, 2), 1, guarded(_rule_1), _run_1, (1,),
-                       rounding=_rounding(1), crashes=_v1_mode, cpu_refuses=_v1_without_axes)
+                       rounding=_rounding(1), crashes=_v1_mode, cpu_refuses=_v1_without_axes, unevaluated=True)
 INTERPOLATE_4 = OpSpec("Interpolate", "Interpolate-4", InterpolateAttrs, (3, 4), 1, guarded(_rule(4)), _kernel(4),
                        (1, 2, 3), rounding=_rounding(4), reads_bounds=True)
 INTERPOLATE_11 = OpSpec("Interpolate", "Interpolate-11", InterpolateAttrs, (2, 3), 1, guarded(_rule(11)), _kernel(11),

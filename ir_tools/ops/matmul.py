@@ -481,7 +481,7 @@ _EINSUM_ROUNDING = _einsum_rounding(False)
 _EINSUM_ROUNDING.statistical = _einsum_rounding(True)  # type: ignore[attr-defined]
 
 EINSUM_7 = OpSpec("Einsum", "Einsum-7", EinsumAttrs, (1, 1 << 30), 1, _einsum, _run_einsum,
-                  rounding=_EINSUM_ROUNDING)
+                  rounding=_EINSUM_ROUNDING, unevaluated=True)
 
 
 # --- GroupedMatMul ------------------------------------------------------------------------------------

@@ -382,7 +382,8 @@ def _run_space_to_batch(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarr
 
 
 REVERSE_SEQUENCE_1 = OpSpec("ReverseSequence", "ReverseSequence-1", ReverseSequenceAttrs, (2, 2), 1,
-                            guarded(_reverse_sequence), _run_reverse_sequence, rounding=moves(0), index_input=1)
+                            guarded(_reverse_sequence), _run_reverse_sequence, rounding=moves(0), index_input=1,
+                            unevaluated=True)
 SHUFFLE_CHANNELS_1 = OpSpec("ShuffleChannels", "ShuffleChannels-1", ShuffleChannelsAttrs, (1, 1), 1,
                             guarded(_shuffle_channels), _run_shuffle_channels, rounding=moves(0))
 BATCH_TO_SPACE_2 = OpSpec("BatchToSpace", "BatchToSpace-2", NoAttrs, (4, 4), 1, guarded(_batch_to_space),

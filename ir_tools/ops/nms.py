@@ -638,13 +638,13 @@ def nms_rounding(kernel, a: NmsAttrs, args: Sequence[np.ndarray], bounds: Sequen
 
 NMS_1 = OpSpec("NonMaxSuppression", "NonMaxSuppression-1", Nms1Attrs, (2, 5), 1, guarded(_nms_1), run_legacy_nms,
                (2,), rounding=nms_rounding, cpu_refuses=_legacy_cpu_refuses, reads_unfed_ports=True,
-               selects_rows=True)
+               selects_rows=True, unevaluated=True)
 NMS_3 = OpSpec("NonMaxSuppression", "NonMaxSuppression-3", NmsAttrs, (2, 5), 1, guarded(_nms_1), run_legacy_nms,
                (2,), rounding=nms_rounding, cpu_refuses=_legacy_cpu_refuses, reads_unfed_ports=True,
-               selects_rows=True)
+               selects_rows=True, unevaluated=True)
 NMS_4 = OpSpec("NonMaxSuppression", "NonMaxSuppression-4", Nms4Attrs, (2, 5), 1, guarded(_nms_4), run_legacy_nms,
                (2,), rounding=nms_rounding, cpu_refuses=_legacy_cpu_refuses, reads_unfed_ports=True,
-               selects_rows=True)
+               selects_rows=True, unevaluated=True)
 NMS_5 = OpSpec("NonMaxSuppression", "NonMaxSuppression-5", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),
                rounding=nms_rounding)
 NMS_9 = OpSpec("NonMaxSuppression", "NonMaxSuppression-9", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),

@@ -163,7 +163,7 @@ def _avg_pool_spec(label: str, attrs: type,
                    crashes: Callable[[AvgPool16Attrs, frozenset[int]], str | None] | None = None) -> OpSpec:
     return OpSpec("AvgPool", label, attrs, (1, 1), 1, _avg_pool(label), _run_avg_pool,
                   rounding=accumulation(lambda a, args, outs: prod(a.kernel), data=(0,)), empty_windows=True,
-                  crashes=crashes)
+                  crashes=crashes, unevaluated=True)
 
 
 AVG_POOL_1 = _avg_pool_spec("AvgPool-1", AvgPoolAttrs)
@@ -171,7 +171,7 @@ AVG_POOL_14 = _avg_pool_spec("AvgPool-14", AvgPoolAttrs)
 AVG_POOL_16 = _avg_pool_spec("AvgPool-16", AvgPool16Attrs, _no_dilations)
 ADAPTIVE_AVG_POOL_8 = OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", NoAttrs, (2, 2), 1, _adaptive, _run_adaptive, (1,),
                              rounding=accumulation(lambda a, args, outs: _largest_bin(args[0].shape, outs[0].shape),
-                                                   data=(0,)))
+                                                   data=(0,)), unevaluated=True)
 
 
 def _largest_bin(data: tuple[int, ...], out: tuple[int, ...]) -> int:
@@ -421,4 +421,5 @@ def _adaptive_max_rounding(kernel: Kernel, a: AdaptiveMaxPoolAttrs, args: Sequen
 
 
 ADAPTIVE_MAX_POOL_8 = OpSpec("AdaptiveMaxPool", "AdaptiveMaxPool-8", AdaptiveMaxPoolAttrs, (2, 2), 2, _adaptive_max,
-                             _run_adaptive_max, (1,), rounding=_adaptive_max_rounding, crashes=_i64_indices)
+                             _run_adaptive_max, (1,), rounding=_adaptive_max_rounding, crashes=_i64_indices,
+                             unevaluated=True)

@@ -641,7 +641,7 @@ def _rotated_rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds
 ROI_ALIGN_3 = OpSpec("ROIAlign", "ROIAlign-3", ROIAlign3Attrs, (3, 3), 1, _infer, _run, rounding=_rounding,
                      index_input=2)
 ROI_ALIGN_9 = OpSpec("ROIAlign", "ROIAlign-9", ROIAlign9Attrs, (3, 3), 1, _infer, _run, rounding=_rounding,
-                     index_input=2)
+                     index_input=2, unevaluated=True)
 ROI_ALIGN_ROTATED_15 = OpSpec("ROIAlignRotated", "ROIAlignRotated-15", ROIAlignRotated15Attrs, (3, 3), 1,
                               _infer_rotated, _run_rotated, rounding=_rotated_rounding, index_input=2,
-                              cpu_refuses=_rotated_cpu_refuses)
+                              cpu_refuses=_rotated_cpu_refuses, unevaluated=True)

@@ -351,7 +351,7 @@ def _roi_rounding(kernel: Kernel, a: ROIPoolingAttrs, args: Sequence[np.ndarray]
 
 
 ROI_POOLING_2 = OpSpec("ROIPooling", "ROIPooling-2", ROIPoolingAttrs, (2, 2), 1, _roi_infer, _run_roi,
-                       rounding=_roi_rounding)
+                       rounding=_roi_rounding, unevaluated=True)
 
 
 # --- PSROIPooling --------------------------------------------------------------------------------
@@ -522,4 +522,4 @@ def _ps_rounding(kernel: Kernel, a: PSROIPoolingAttrs, args: Sequence[np.ndarray
 
 
 PSROI_POOLING_1 = OpSpec("PSROIPooling", "PSROIPooling-1", PSROIPoolingAttrs, (2, 2), 1, _ps_infer, _run_ps,
-                         rounding=_ps_rounding)
+                         rounding=_ps_rounding, unevaluated=True)

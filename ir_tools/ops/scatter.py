@@ -542,4 +542,4 @@ def _run_slice_scatter(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarra
 
 
 SLICE_SCATTER_15 = OpSpec("SliceScatter", "SliceScatter-15", NoAttrs, (5, 6), 1, guarded(_slice_scatter),
-                          _run_slice_scatter, (2, 3, 4, 5), rounding=moves(0, 1))
+                          _run_slice_scatter, (2, 3, 4, 5), rounding=moves(0, 1), unevaluated=True)

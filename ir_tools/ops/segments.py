@@ -127,4 +127,4 @@ def _picked(kernel: Kernel, a: SegmentMaxAttrs, args: Sequence[np.ndarray], boun
 
 
 SEGMENT_MAX_16 = OpSpec("SegmentMax", "SegmentMax-16", SegmentMaxAttrs, (2, 3), 1, _infer, _run, value_inputs=(1, 2),
-                        rounding=_picked, index_input=1)
+                        rounding=_picked, index_input=1, unevaluated=True)

@@ -204,4 +204,4 @@ SOFTMAX_1 = OpSpec("SoftMax", "SoftMax-1", Softmax1Attrs, (1, 1), 1, _softmax(Tr
 SOFTMAX_8 = OpSpec("SoftMax", "SoftMax-8", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(False),
                    rounding=_softmax_rounding(False))
 LOG_SOFTMAX_5 = OpSpec("LogSoftmax", "LogSoftmax-5", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(True),
-                       rounding=_softmax_rounding(True))
+                       rounding=_softmax_rounding(True), unevaluated=True)

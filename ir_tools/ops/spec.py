@@ -86,8 +86,11 @@ class OpSpec:
     ``folded_on``: the inputs that must be known for that, where not ``value_inputs`` (or every input of an op without
     value inputs): StridedSlice's data too, since its evaluator differs from CPU only where it folds the layer whole.
     ``unevaluated``: OpenVINO's op has no evaluate(), so OpenVINO neither folds it nor bounds its outputs, a layer of
-    Consts alone included (Inverse-14): the shape walk takes its values as unknown to OpenVINO, as a decompression
-    layer's (passes/shapes.py, rule 5), though the kernel computes them.
+    Consts alone included (Inverse-14 and 100 other op versions, measured by tests/passes/test_unevaluated_ops.py:
+    convolutions, pooling but MaxPool, normalizations, recurrent cells, detection, FFTs, ReadValue, Assign...): the
+    shape walk takes its values as unknown to OpenVINO, as a decompression layer's (passes/shapes.py, rule 5), though
+    the kernel computes them. An op OpenVINO evaluates on some element types only (Abs not on f64, i8, i16, u8, u16)
+    is not flagged: not modelled yet.
     """
 
     type: str  # canonical IR spelling, e.g. "AvgPool"

@@ -140,8 +140,9 @@ def _unknown_variable(a: ReadValue6Attrs, inputs: Sequence[TensorType], values) 
             f"input: OpenVINO reads its output as of a dynamic type and rank, which its CPU plugin cannot compile")
 
 
-READ_VALUE_3 = OpSpec("ReadValue", "ReadValue-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves())
+READ_VALUE_3 = OpSpec("ReadValue", "ReadValue-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves(),
+                      unevaluated=True)
 READ_VALUE_6 = OpSpec("ReadValue", "ReadValue-6", ReadValue6Attrs, (0, 1), 1, _read_value_6, _run_read_value_6,
-                      rounding=moves(), crashes=_dynamic_variable_type, cpu_refuses=_unknown_variable)
-ASSIGN_3 = OpSpec("Assign", "Assign-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves())
-ASSIGN_6 = OpSpec("Assign", "Assign-6", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves())
+                      rounding=moves(), crashes=_dynamic_variable_type, cpu_refuses=_unknown_variable, unevaluated=True)
+ASSIGN_3 = OpSpec("Assign", "Assign-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves(), unevaluated=True)
+ASSIGN_6 = OpSpec("Assign", "Assign-6", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves(), unevaluated=True)

@@ -217,4 +217,4 @@ def _empty(a: UniqueAttrs, inputs: Sequence[TensorType], values) -> str | None:
 
 
 UNIQUE_10 = OpSpec("Unique", "Unique-10", UniqueAttrs, (1, 2), 4, _unique, _run, value_inputs=(1,), rounding=exact,
-                   cpu_refuses=_empty)
+                   cpu_refuses=_empty, unevaluated=True)

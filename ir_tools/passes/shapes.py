@@ -23,8 +23,9 @@ Rules:
    on the way has at most ``MAX_VALUE_ELEMENTS`` elements; each port's value is computed once. Not through a
    decompression layer of IR v11 (``_decompression``: ``ov.save_model``'s fp16 compression marks so the Convert after
    each compressed Const), whose output OpenVINO 2024.0 and later neither fold nor bound (docs/SEMANTICS.md section 1),
-   nor through an op OpenVINO has no evaluate() for (``OpSpec.unevaluated``: Inverse-14, whose output it neither folds
-   nor bounds either; ``_unfolded``). A value we cannot compute OpenVINO may bound (``ShapeWalker.bounds``,
+   nor through an op OpenVINO has no evaluate() for (``OpSpec.unevaluated``: Inverse-14, Convolution, the pooling,
+   the FFTs and 97 other op versions, measured by tests/passes/test_unevaluated_ops.py), whose output it neither folds
+   nor bounds either (``_unfolded``). A value we cannot compute OpenVINO may bound (``ShapeWalker.bounds``,
    ops/bounds.py): a ShapeOf of a shape not static by its dims' intervals, and an op with a bound rule
    (``OpSpec.bounds``: the movement ops, the arithmetic on shapes, the reductions) from its inputs'. A value of equal
    bounds is known (OpenVINO reads it as a constant), and a rule that ``reads_bounds`` (Broadcast, Reshape, Range-4,
