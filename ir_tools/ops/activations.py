@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -505,13 +505,15 @@ def _gelu7(a: Gelu7Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 def _unary(op: str, label: str, fn: Callable, *, exact: bool = False, refused=frozenset({"boolean", "string"}),
            real: bool = False, absolute: float = 0.0, change: Change | None = None,
-           extremum: Extremum | None = None, bounds: BoundRule | None = None, float_bounds: bool = False) -> OpSpec:
+           extremum: Extremum | None = None, bounds: BoundRule | None = None, float_bounds: bool = False,
+           unevaluated: bool = False) -> OpSpec:
     """``absolute``: the f32 ulps at 1 OpenVINO CPU's approximation of ``fn`` was measured to need (module doc);
-    ``change`` and ``extremum``: as ``rounding.elementwise`` takes them; ``bounds``: OpenVINO's bounds (ops.bounds)."""
+    ``change`` and ``extremum``: as ``rounding.elementwise`` takes them; ``bounds``: OpenVINO's bounds (ops.bounds);
+    ``unevaluated``: as ``OpSpec`` takes it."""
     kernel = _exact_kernel(fn) if exact else _float_kernel(op, fn)
     rounding = elementwise(rounds=False) if exact else elementwise(_ULPS, absolute, change=change, extremum=extremum)
     return OpSpec(op, label, NoAttrs, (1, 1), 1, unary_rule(refused, real), kernel, rounding=rounding, bounds=bounds,
-                  float_bounds=float_bounds)
+                  float_bounds=float_bounds, unevaluated=unevaluated)
 
 
 def _periodic_change(fn: Callable[[np.ndarray], np.ndarray]) -> Change:
@@ -608,8 +610,8 @@ HSIGMOID_5 = _unary("HSigmoid", "HSigmoid-5", _hsigmoid)
 MISH_4 = _unary("Mish", "Mish-4", lambda x: x * np.tanh(np.logaddexp(0.0, x)), refused=None, real=True, absolute=16,
                 extremum=_turning_at(*_MISH_TURN))
 SOFTPLUS_4 = _unary("SoftPlus", "SoftPlus-4", lambda x: np.logaddexp(0.0, x), refused=None, real=True, absolute=32)
-SOFTSIGN_9 = replace(_unary("SoftSign", "SoftSign-9", lambda x: x / (1.0 + np.abs(x)), refused=None, real=True),
-                     unevaluated=True)  # (its evaluate() gives f32 values, but OpenVINO folds none: measured)
+SOFTSIGN_9 = _unary("SoftSign", "SoftSign-9", lambda x: x / (1.0 + np.abs(x)), refused=None, real=True,
+                    unevaluated=True)  # (its evaluate() gives f32 values, but OpenVINO folds none: measured)
 _GELU_ERF_ROUNDING = elementwise(_ULPS, 16, change=_gelu_erf_change)  # erf mode needs 9 ulps at 1, tanh mode 1.3
 _GELU_TANH_ROUNDING = elementwise(_ULPS, 16, extremum=_turning_at(*_GELU_TANH_TURN))
 
