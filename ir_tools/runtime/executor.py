@@ -235,8 +235,7 @@ def known_at_inference(graph: Graph, layer: Layer, inputs: Sequence[int]) -> boo
                 return False
             continue
         spec = lookup(producer.type, producer.version)
-        if not producer.inputs or spec is None or spec.bodies or spec.unevaluated or \
-                any(producer.is_a(kind) for kind in STATE_TYPES):
+        if not producer.inputs or spec is None or spec.bodies or spec.unevaluated:  # (ReadValue and Assign too)
             return False
         todo += [graph.producer(producer.id, p.id) for p in producer.inputs]
     return True
