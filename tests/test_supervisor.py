@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -133,14 +132,19 @@ def test_without_a_temporary_directory_the_command_runs_unsupervised(tmp_path: P
 
 def _interruptible(tmp: Path, cleanup: float, threads: int = 0) -> tuple[subprocess.Popen[str], int]:
     """A supervised command in a session of its own, started (it printed its pid, which is returned): it sleeps a
-    minute, and on KeyboardInterrupt takes ``cleanup`` seconds, prints 'interrupted' and exits 130. SIGINT at its
-    default, as a shell starts a command (a pytest worker may hand its children SIGINT ignored); ``threads`` more
-    threads started in the supervisor's process before it runs the command, each sleeping."""
+    minute in steps of 50 ms, and on KeyboardInterrupt takes ``cleanup`` seconds, prints 'interrupted' and exits 130.
+    SIGINT at its default, as a shell starts a command (a pytest worker may hand its children SIGINT ignored);
+    ``threads`` more threads started in the supervisor's process before it runs the command, each sleeping.
+
+    In steps, as a command runs Python between its native calls: a SIGINT that lands after the interpreter last looked
+    for signals and before one long sleep's system call began is acted on only when that sleep ends (CPython's own
+    window, not the supervisor's; with ``time.sleep(60)``, 8 of 50 runs on an idle machine ran their minute out)."""
     tmp.mkdir(exist_ok=True)
     script = ("import os, signal, sys, threading, time\nfrom ir_tools.supervisor import supervised\n"
               "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
               f"for _ in range({threads}):\n    threading.Thread(target=time.sleep, args=(120,), daemon=True).start()\n"
-              "def command():\n    try:\n        print(os.getpid(), flush=True)\n        time.sleep(60)\n"
+              "def command():\n    try:\n        print(os.getpid(), flush=True)\n        for _ in range(1200):\n"
+              "            time.sleep(0.05)\n"
               "        return 0\n"
               f"    except KeyboardInterrupt:\n        time.sleep({cleanup})\n"
               "        print('interrupted', flush=True)\n"
@@ -156,41 +160,14 @@ def test_an_interrupt_sent_to_the_process_ends_the_command(group: bool, tmp_path
     """SIGINT sent to ``ir-tools`` by another process (``kill -INT``, an IDE's stop button; or to its whole process
     group): the command is interrupted, exit 130, once (the supervisor ignored a SIGINT, counting on the terminal's
     reaching the command too, and the command ran to its end, exit 0)."""
-    for attempt in range(2):
-        tmp = tmp_path / f"attempt{attempt}"
-        process, command = _interruptible(tmp, cleanup=0.5)
-        if group:
-            os.killpg(process.pid, signal.SIGINT)
-        else:
-            process.send_signal(signal.SIGINT)
-        try:
-            out, err = process.communicate(timeout=30)
-            break
-        except subprocess.TimeoutExpired:
-            # Three CI runs under load lost the SIGINT so, never 175 runs here (under load too): both processes
-            # sleeping, nothing pending or blocked, as they are when no SIGINT is sent at all. The run is made once
-            # more, the states said as a warning.
-            said = _signal_states(process.pid, command)
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            if attempt:
-                pytest.fail(f"the command did not end within 30 s of the SIGINT, twice; signal states:\n{said}")
-            warnings.warn(f"a SIGINT was lost (the command did not end within 30 s); signal states:\n{said}",
-                          stacklevel=1)
+    process, _ = _interruptible(tmp_path, cleanup=0.5)
+    if group:
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
     assert (process.returncode, out, err) == (130, "interrupted\n", ""), err
-    assert not list(tmp.iterdir())
-
-
-def _signal_states(*pids: int) -> str:
-    """Each thread's signal masks, pending and caught signals and state (/proc), of ``pids``: what a lost signal
-    leaves to be read."""
-    lines = []
-    for pid in pids:
-        for task in sorted(os.listdir(f"/proc/{pid}/task")) if os.path.isdir(f"/proc/{pid}/task") else ():
-            status = Path(f"/proc/{pid}/task/{task}/status").read_text().splitlines()
-            lines.append(f"{pid}/{task}: " + ", ".join(line for line in status if line.startswith(
-                ("State", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt"))))
-    return "\n".join(lines)
+    assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize(("number", "exit_code", "out"), [
