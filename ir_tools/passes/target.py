@@ -28,6 +28,7 @@ from ..ops.opsets import type_key
 from ..ops.releases import (
     DEFECTS,
     Release,
+    Value,
     has_probed_values,
     oldest_creating,
     op_label,
@@ -454,7 +455,7 @@ def _rewrite(graph: Graph, layer: Layer, target: Release) -> str:
     label = op_label(layer.type, layer.version)
     ways = [d.rewrites[label] for d in DOWNGRADES if label in d.rewrites]
     if not ways:
-        return "ir_tools has no rewrite for it yet"
+        return _no_rewrite(layer)
     why = _declined(graph, layer, target)
     return _not_applied(ways, why) if why else f"`ir-tools migrate --target` rewrites it {'; or '.join(ways)}"
 
@@ -476,7 +477,22 @@ def _left(graph: Graph, layer: Layer, target: Release) -> str:
     origin = origin_of(layer.rt_info)
     was = f"; `ir-tools migrate` rewrote it this far from {origin}" if origin else ""
     why = _declined(graph, layer, target) if ways else None
-    return (_not_applied(ways, why) if ways else "ir_tools has no rewrite for it yet") + was
+    return (_not_applied(ways, why) if ways else _no_rewrite(layer)) + was
+
+
+#: Attribute values no rewrite can give a release lacking them, and why: (type, opset, attribute, value) -> why.
+_NO_EXACT_FORM: dict[Value, str] = {
+    ("RandomUniform", "opset8", "alignment", "pytorch"): "it draws PyTorch's sequence of random numbers, which no "
+                                                         "other op draws",
+}
+
+
+def _no_rewrite(layer: Layer) -> str:
+    """What a diagnostic says of a layer whose op version no downgrade rewrites: that no exact form exists where an
+    attribute value of it has none (``_NO_EXACT_FORM``), else that ir_tools has no rewrite for it yet."""
+    why = next((why for (op, version, name, value), why in _NO_EXACT_FORM.items()
+                if layer.is_a(op) and layer.version == version and layer.attrs.get(name) == value), None)
+    return f"no exact form of it exists in older ops: {why}" if why else "ir_tools has no rewrite for it yet"
 
 
 def _not_applied(ways: list[str], why: str | None = None) -> str:
