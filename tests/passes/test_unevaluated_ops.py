@@ -64,9 +64,6 @@ PER_TYPE = {
     "OneHot-16": "evaluated on i32 and i64 indices alone",
     "TopK-3": "not evaluated on f64, i8, i16, u8, u16, boolean",
 }
-#: Where OpenVINO evaluates the op but its values are not the kernel's (a mismatch of values, not of evaluation).
-VALUES_DIFFER = {"FakeConvert-13": "the count of nonzero elements of OpenVINO's evaluate() differs from our folded "
-                                   "kernel's (35 and 37, 37 and 39 on its f16 cases)"}
 
 
 def _fits(record: dict) -> bool:
@@ -162,11 +159,11 @@ def test_every_op_with_a_kernel_has_a_case() -> None:
 def test_our_values_are_known_where_openvinos_are(verdicts, label: str) -> None:
     assert not verdicts.get("?"), verdicts["?"]  # (a diagnostic of no case's layer)
     problems = verdicts.get(label, [])
-    why = PER_TYPE.get(label) or VALUES_DIFFER.get(label)
+    why = PER_TYPE.get(label)
     if why is not None:
         if problems:
             pytest.xfail(f"{why}: {problems[0]}")
-        pytest.fail(f"{label} now agrees with OpenVINO: drop it from PER_TYPE/VALUES_DIFFER")
+        pytest.fail(f"{label} now agrees with OpenVINO: drop it from PER_TYPE")
     assert not problems, "\n".join(problems[:6])
 
 
