@@ -12,9 +12,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import ir_tools
 from ir_tools.cli import main
-from tests.downgrade.runs import NEEDS_2023, assert_refused, assert_runs_equal, migrate, migrated_for_2021_4
+from tests.downgrade.runs import (
+    NEEDS_2023,
+    assert_refused,
+    assert_runs_equal,
+    migrate,
+    migrated_for_2021_4,
+    migrated_runs,
+)
 from tests.ops.test_fake_convert_conformance import fake_convert_inputs
 from tests.test_target import side_pythons
 
@@ -102,24 +108,66 @@ def test_fake_convert_of_bf16_is_refused(tmp_path: Path, capsys: pytest.CaptureF
     assert_refused(model, "fake", "computes FakeConvert-13 otherwise", capsys, "2024.0")
 
 
-def test_fake_convert_of_constants_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A FakeConvert of Consts alone (compressed weights), which OpenVINO folds by its reference, otherwise than its
-    CPU computes the layer, is left: migrate refuses (exit 2, E-TARGET naming the layer), writing nothing; check
-    --target names it for 2024.0, which folds it otherwise still, not for 2025.1, which folds it as the current one."""
+def weights_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, dict[str, np.ndarray]]:
+    """``cases`` FakeConvert-13 layers of Consts alone, as NNCF writes f8 weights (the conformance test's seeded
+    values; every third in f16, converted to f32; every fourth f32 one's data an f16 Const widened by a decompression
+    Convert-1), each a model output (an arithmetic op after it may change a zero's sign: 2023.0 multiplies by a
+    Parameter as ``x c + 0``); a Parameter passed through beside them, and what it is fed."""
     import openvino as ov
     import openvino.opset13 as o13
 
-    x = o13.parameter([2, 3], np.float32, name="x")
-    weights = o13.fake_convert(o13.constant(np.linspace(-3, 3, 6, dtype=np.float32).reshape(2, 3)),
-                               o13.constant(np.array([[37.0], [41.0]], np.float32)), destination_type="f8e4m3",
-                               name="weights")
-    model = tmp_path / "weights.xml"
-    ov.save_model(ov.Model([o13.result(o13.add(x, weights))], [x]), str(model), compress_to_fp16=False)
-    assert main(["check", str(model), "--target", "2023.0"]) == 1
-    assert "its inputs are all Consts, which OpenVINO folds by its reference evaluator" in capsys.readouterr().out
-    assert_refused(model, "weights", "FakeConvert of opset13", capsys)
+    x = o13.parameter([2, 3, 8], np.float32, name="x")
+    results = [o13.result(o13.relu(x), name="x_out")]
+    for i in range(cases):
+        dtype = np.float16 if i % 3 == 2 else np.float32
+        dest = "f8e5m2" if i % 2 else "f8e4m3"
+        data, *others = fake_convert_inputs(rng, dtype, dest, i % 4 < 3)
+        widened = dtype == np.float32 and i % 4 == 0
+        with np.errstate(over="ignore"):  # (beyond f16's range: an infinite weight, as data)
+            first = o13.convert(o13.constant(data.astype(np.float16)), "f32") if widened else o13.constant(data)
+        fake = o13.fake_convert(first, *map(o13.constant, others), destination_type=dest, name=f"weights{i}")
+        results.append(o13.result(fake if dtype == np.float32 else o13.convert(fake, "f32"), name=f"y{i}"))
+    ov.save_model(ov.Model(results, [x], "weights"), str(path), compress_to_fp16=False)
+    return path, {"x": np.ones((2, 3, 8), np.float32)}
+
+
+def test_fake_convert_of_constants_migrated_runs_equal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """24 seeded FakeConverts of Consts alone (f8 weights), which the current OpenVINO folds by its reference
+    evaluator (otherwise than its CPU computes a fed layer): migrated for 2023.0 (no FakeConvert-13) and for 2024.0
+    (which folds them otherwise: ``check --target`` names them) into the Consts the current one folds them into, bit
+    for bit as it runs the original, on 2024.0 and the current OpenVINO; on 2023.0 the same values, NaN where NaN (it
+    gives a Const's -0 as +0, any Const's, measured: a Const -0 as a model output comes out +0 there)."""
+    model, fed = weights_model(tmp_path / "weights.xml", np.random.default_rng(8), 24)
+    out, printed = migrate(model, capsys)
+    assert "rewrote 24 x FakeConvert-13 -> opset1 arithmetic" in printed, printed
+    assert assert_runs_equal(model, out, inputs=fed, releases=()) == 25
+    want, runs = migrated_runs(model, out, fed)
+    for runner, got in runs.items():
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{runner}: {name}", strict=True)
+    if "2024.0" not in side_pythons():
+        pytest.skip("no OpenVINO 2024.0: set IR_TOOLS_RELEASE_PYTHONS")
     assert main(["check", str(model), "--target", "2024.0"]) == 1
     said = capsys.readouterr().out
     assert "folds FakeConvert-13 of Consts alone (compressed weights) into other numbers" in said, said
-    assert "no rewrite applies to this layer: its inputs are all Consts" in said, said
-    assert not [d for d in ir_tools.check(model, openvino=False, target="2025.1") if d.code == "E-TARGET"]
+    assert "`ir-tools migrate --target` rewrites it" in said, said
+    out, printed = migrate(model, capsys, "2024.0")
+    assert "rewrote 24 x FakeConvert-13 -> opset1 arithmetic" in printed, printed
+    assert assert_runs_equal(model, out, inputs=fed, releases=("2024.0",)) == 25
+
+
+def test_fake_convert_of_a_narrowed_constant_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A FakeConvert of Consts whose data an f32 Const narrowed to f16 by a Convert-1 (a folding of its own, not
+    modelled): left, and migrate refuses (exit 2, E-TARGET naming the layer), writing nothing."""
+    import openvino as ov
+    import openvino.opset13 as o13
+
+    x = o13.parameter([2, 3], np.float16, name="x")
+    narrowed = o13.convert(o13.constant(np.linspace(-3, 3, 6, dtype=np.float32).reshape(2, 3)), "f16")
+    weights = o13.fake_convert(narrowed, o13.constant(np.array([[37.0], [41.0]], np.float16)),
+                               destination_type="f8e4m3", name="weights")
+    model = tmp_path / "weights.xml"
+    ov.save_model(ov.Model([o13.result(o13.add(x, weights))], [x]), str(model), compress_to_fp16=False)
+    assert main(["check", str(model), "--target", "2023.0"]) == 1
+    assert "its inputs are all Consts, and input 0's is narrowed by a Convert" in capsys.readouterr().out
+    assert_refused(model, "weights", "FakeConvert of opset13", capsys)

@@ -7,7 +7,16 @@ from __future__ import annotations
 import numpy as np
 
 from ...ir.model import Graph, Layer
-from ...ops.fake_convert import F16_CARRY_EXACT_FROM, F16_GRID, FLOAT8, OMITTED_DESTINATION, Float8, f16_doubles_carries
+from ...ops.fake_convert import (
+    F16_CARRY_EXACT_FROM,
+    F16_GRID,
+    FAKE_CONVERT_13,
+    FLOAT8,
+    OMITTED_DESTINATION,
+    FakeConvertAttrs,
+    Float8,
+    f16_doubles_carries,
+)
 from ..base import PassResult
 from ..builder import GraphBuilder, Output, output_of
 from ..shapes import declared_type
@@ -36,14 +45,16 @@ class FakeConvertTo1(Downgrade):
     (2^(24-p) + 1)``, ``c - (c - t)``), the subnormal range by adding and subtracting ``1.5 * 2^23`` quanta, zeros
     given ``t``'s sign (Select-1); back by Add-1 of the shift (its zeros as the CPU takes a fed or a Const shift)
     and Multiply-1 by Power-1(scale, -1), which OpenVINO folds from a Const as it folds the original's. f16 data
-    goes by way of f32, as the current CPU computes it; bf16 data, a layer of Consts alone and a Const scale of one
-    element whose reciprocal is not finite are left (``declines``). The releases that create FakeConvert-13 but
-    compute it otherwise (``fake_convert_otherwise``: 2023.3 to 2025.2) get the same rewrite; those that fold a
-    layer of Consts otherwise (``fake_convert_folded_otherwise``: 2023.3 to 2025.0) have it named and left."""
+    goes by way of f32, as the current CPU computes it. A layer of Consts alone (NNCF's f8 weights), which the current
+    OpenVINO folds by its reference evaluator, becomes the Const it folds it into (``FAKE_CONVERT_13.folded``, bit
+    for bit). bf16 data, and a Const scale of one element whose reciprocal is not finite, are left (``declines``).
+    The releases that create FakeConvert-13 but compute it otherwise (``fake_convert_otherwise``: 2023.3 to 2025.2)
+    get the same rewrite, and those that fold a layer of Consts otherwise (``fake_convert_folded_otherwise``: 2023.3
+    to 2025.0) its Const."""
 
     rewrites = {LABEL: "into Multiply-1, Subtract-1, Maximum-1, Minimum-1, Select-1, Add-1, Power-1 and the rounding "
                        "to the f16 and f8 grids in f32 arithmetic (Veltkamp splitting, a magic constant), on f32 and "
-                       "f16 data"}
+                       "f16 data; of Consts alone, into the Const the current OpenVINO folds it into"}
     repairs = {"fake_convert_otherwise": lambda graph, layer: not _folded(graph, layer),
                "fake_convert_folded_otherwise": lambda graph, layer: _folded(graph, layer)}
 
@@ -52,9 +63,10 @@ class FakeConvertTo1(Downgrade):
 
     def declines(self, graph: Graph, layer: Layer) -> str | None:
         """Data of a type but f32 and f16 (bf16: not measured), a destination type OpenVINO does not know, Consts alone
-        (compressed weights: OpenVINO folds the layer otherwise than its CPU computes it), or a Const scale of one
-        element whose f32 reciprocal is not finite and nonzero (0, a subnormal, inf or NaN: the CPU's ``r u + 0``
-        there gives NaN or +0 where the rewrite's Select-1 does not)."""
+        of which one is narrowed on the way (a Convert into a narrower type than its Const's, which OpenVINO folds by
+        a rounding not modelled here), or, fed, a Const scale of one element whose f32 reciprocal is not finite and
+        nonzero (0, a subnormal, inf or NaN: the CPU's ``r u + 0`` there gives NaN or +0 where the rewrite's Select-1
+        does not)."""
         element = declared_type(layer.inputs[0]).element
         if element not in TYPES:
             return f"its data is {element or 'of an unknown type'}, where the rewrite is built and measured on f32 " \
@@ -62,8 +74,9 @@ class FakeConvertTo1(Downgrade):
         if _destination(layer) not in FLOAT8:
             return f"its destination_type is {_destination(layer)!r}, not f8e4m3 or f8e5m2"
         if _folded(graph, layer):
-            return "its inputs are all Consts, which OpenVINO folds by its reference evaluator, not as the CPU " \
-                   "computes the layer (NaN kept, a division: 786 of 4800 seeded values differ, measured on 2026.4)"
+            narrowed = next((i for i in range(len(layer.inputs)) if _narrowed(graph, layer, i)), None)
+            return None if narrowed is None else f"its inputs are all Consts, and input {narrowed}'s is narrowed " \
+                "by a Convert, whose folding the rewrite does not model"
         scale = constant_value(graph, layer, 1)
         if scale is not None and scale.size == 1 and not TINY <= abs(float(scale.reshape(-1)[0])) < np.inf:
             return f"its scale is the Const {scale.reshape(-1)[0]}, whose f32 reciprocal is not finite and nonzero"
@@ -103,6 +116,8 @@ class _Arithmetic:
 def _fake_convert(builder: GraphBuilder, layer: Layer) -> Output:
     """The class's rewrite of the FakeConvert-13 ``layer``."""
     graph, name = builder.graph, layer.name
+    if _folded(graph, layer):
+        return _folded_const(builder, layer)
     fmt = FLOAT8[_destination(layer)]
     element = declared_type(layer.inputs[0]).element or "f32"
     inputs = [source(graph, layer, i) for i in range(len(layer.inputs))]
@@ -170,6 +185,23 @@ def _fake_convert(builder: GraphBuilder, layer: Layer) -> Output:
     if element == "f32":
         return wide
     return output_of(builder.convert(wide, element, name, outputs=outputs))
+
+
+def _folded_const(builder: GraphBuilder, layer: Layer) -> Output:
+    """A FakeConvert of Consts alone as the Const the current OpenVINO folds it into (its reference evaluator:
+    ``FAKE_CONVERT_13.folded``), in the data's type: the same numbers on a release without FakeConvert-13 or folding
+    it otherwise. A Const read through a decompression Convert is taken widened, as the Convert makes it."""
+    dtype = np.float16 if declared_type(layer.inputs[0]).element == "f16" else np.float32
+    values = [np.asarray(constant_value(builder.graph, layer, i), dtype) for i in range(len(layer.inputs))]
+    folded = FAKE_CONVERT_13.folded(FakeConvertAttrs(_destination(layer)), values)[0]  # type: ignore[misc]
+    return builder.const(folded, layer.name)
+
+
+def _narrowed(graph: Graph, layer: Layer, index: int) -> bool:
+    """Whether ``layer``'s input ``index`` is a Const read through a Convert into a type narrower than its own."""
+    producer = graph.layer(source(graph, layer, index)[0])
+    return producer.is_a("Convert") and np.asarray(constant_value(graph, layer, index)).dtype.itemsize > \
+        np.dtype(np.float16 if declared_type(layer.inputs[index]).element == "f16" else np.float32).itemsize
 
 
 def _destination(layer: Layer) -> str:
