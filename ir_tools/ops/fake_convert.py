@@ -16,7 +16,7 @@ nearest even; quantum 2^-9 below 2^-6 for f8e4m3, 2^-16 below 2^-14 for f8e5m2);
 (1 / scale)``, the reciprocal correctly rounded (a Const scale's reciprocal is folded by ``powf`` instead: 1 ulp off
 in about one case in 2000; a Const shift is negated exactly, which turns ``-0 - (0 - 0)`` into +0; a Const
 scale of one element but 1 multiplies as ``r u + 0``, a -0 coming out +0).
-A layer whose inputs OpenVINO knows when it compiles the model (Consts: NNCF's f8 weights) it folds by its evaluate()
+A layer whose inputs OpenVINO knows when it compiles the model (Consts: weights) it folds by its evaluate()
 instead, the reference's other arithmetic (``folded``: in the data's own type, the f8 grid emulated on f16 bits,
 a division by the scale; 42 of 48 seeded layers differ from the kernel's somewhere, by up to a step of the f8 grid).
 Shape inference: scale and shift shapes must merge (equal where both static); the output is the data's shape
@@ -206,7 +206,7 @@ def emulate_f8(t: np.ndarray, destination: str) -> np.ndarray:
 
 def _folded(a: FakeConvertAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     """OpenVINO's evaluate() of the layer (openvino/reference/fake_convert.hpp), by which it folds a FakeConvert of
-    known inputs, as its CPU plugin folds NNCF's f8 weights (measured on 2026.4: 1 element in 4 differs from the
+    known inputs, as its CPU plugin folds weights fake-converted (measured on 2026.4: 1 element in 4 differs from the
     kernel's): in the data's own type, each f16 or bf16 step rounded by OpenVINO's ``float16(float)`` or
     ``bfloat16(float)``, ``t = x * scale - shift`` (shift 0 where omitted: a -0 comes out +0); ``t`` to f16 (f32 by
     the reference Convert: vcvtps2ph, to nearest even, where the CPU has AVX2 and F16C, else ``float16(float)``; bf16

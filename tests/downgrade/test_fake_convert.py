@@ -109,7 +109,7 @@ def test_fake_convert_of_bf16_is_refused(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def weights_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Path, dict[str, np.ndarray]]:
-    """``cases`` FakeConvert-13 layers of Consts alone, as NNCF writes f8 weights (the conformance test's seeded
+    """``cases`` FakeConvert-13 layers of Consts alone, weights fake-converted (the conformance test's seeded
     values; every third in f16, converted to f32; every fourth f32 one's data an f16 Const widened by a decompression
     Convert-1), each a model output (an arithmetic op after it may change a zero's sign: 2023.0 multiplies by a
     Parameter as ``x c + 0``); a Parameter passed through beside them, and what it is fed."""
@@ -132,7 +132,7 @@ def weights_model(path: Path, rng: np.random.Generator, cases: int) -> tuple[Pat
 
 
 def test_fake_convert_of_constants_migrated_runs_equal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """24 seeded FakeConverts of Consts alone (f8 weights), which the current OpenVINO folds by its reference
+    """24 seeded FakeConverts of Consts alone (weights), which the current OpenVINO folds by its reference
     evaluator (otherwise than its CPU computes a fed layer): migrated for 2023.0 (no FakeConvert-13) and for 2024.0
     (which folds them otherwise: ``check --target`` names them) into the Consts the current one folds them into, bit
     for bit as it runs the original, on 2024.0 and the current OpenVINO; on 2023.0 the same values, NaN where NaN (it

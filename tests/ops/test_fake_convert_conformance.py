@@ -8,8 +8,8 @@ rounds to f16 first), at the f16 subnormal values whose rounding carries (OpenVI
 them), at the subnormal f8 range and below it, beyond the largest value (saturation), and at NaN, infinities and
 -0.0; scales are powers of two (ties stay ties) or random.
 
-Folded kernel (``OpSpec.folded``: OpenVINO's evaluate(), by which its CPU plugin folds a FakeConvert of Consts, NNCF's
-f8 weights): the same seeded cases, bf16 ones too, against ``Node.evaluate`` bit for bit; and a model of FakeConverts
+Folded kernel (``OpSpec.folded``: OpenVINO's evaluate(), by which its CPU plugin folds a FakeConvert of Consts,
+weights): the same seeded cases, bf16 ones too, against ``Node.evaluate`` bit for bit; and a model of FakeConverts
 of Consts, compiled for CPU once, against both the folded kernel and ``run`` (the reference executor) bit for bit.
 """
 
@@ -201,7 +201,7 @@ def test_folded_kernel_is_openvinos_evaluate_bit_for_bit():
 
 
 def test_cpu_folds_fake_converts_of_consts_by_evaluate(tmp_path):
-    """FakeConverts of Consts (as NNCF writes f8 weights), 48 seeded layers in one model compiled once for CPU: each
+    """FakeConverts of Consts (weights fake-converted), 48 seeded layers in one model compiled once for CPU: each
     output is the folded kernel's bit for bit (not the kernel's, which differs where the reference rounds otherwise:
     about one element in four), and so is the reference executor's, which runs the folded kernel on inputs known when
     OpenVINO compiles the model."""

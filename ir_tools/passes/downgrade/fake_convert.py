@@ -45,7 +45,7 @@ class FakeConvertTo1(Downgrade):
     (2^(24-p) + 1)``, ``c - (c - t)``), the subnormal range by adding and subtracting ``1.5 * 2^23`` quanta, zeros
     given ``t``'s sign (Select-1); back by Add-1 of the shift (its zeros as the CPU takes a fed or a Const shift)
     and Multiply-1 by Power-1(scale, -1), which OpenVINO folds from a Const as it folds the original's. f16 data
-    goes by way of f32, as the current CPU computes it. A layer of Consts alone (NNCF's f8 weights), which the current
+    goes by way of f32, as the current CPU computes it. A layer of Consts alone (weights), which the current
     OpenVINO folds by its reference evaluator, becomes the Const it folds it into (``FAKE_CONVERT_13.folded``, bit
     for bit). bf16 data, and a Const scale of one element whose reciprocal is not finite, are left (``declines``).
     The releases that create FakeConvert-13 but compute it otherwise (``fake_convert_otherwise``: 2023.3 to 2025.2)
