@@ -81,13 +81,13 @@ from .intervals import ANY, INF, ONE, Iv, canon, dadd, ddiv, dmul, dsub, guarded
 from .pool_geometry import AUTO_PADS, dilated, same_pads
 from .rounding import (
     EXACT,
-    SQUARE_SLACK,
     accumulation,
     any_differs,
     is_exact,
     output_rounding,
     scaled_squares,
     square_scale,
+    unscaled_squares,
 )
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
@@ -670,9 +670,8 @@ def _conv_kernel(grouped: bool, exponent: int | None = None):
         if None not in scales:  # K(b^2, w^2) of the statistical bound: f32 squares scaled into range, sgemm
             sx, sw = scales
             size = convolution(scaled_squares(x, sx), scaled_squares(w, sw), groups, strides, dilations, pb, pe,
-                               acc=np.float32).astype(np.float64)
-            size *= SQUARE_SLACK / (sx * sx * sw * sw)
-            return [size]
+                               acc=np.float32)
+            return [unscaled_squares(size, sx, sw)]
         wide = np.abs(x, dtype=np.float64) if exponent == 1 else np.square(x, dtype=np.float64)
         return [convolution(wide, np.abs(w, dtype=np.float64) if exponent == 1 else np.square(w, dtype=np.float64),
                             groups, strides, dilations, pb, pe)]

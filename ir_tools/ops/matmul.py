@@ -51,7 +51,15 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim, merge_elements
 from .core import NoAttrs
-from .rounding import SQUARE_SLACK, accumulation, gamma, is_exact, output_rounding, scaled_squares, square_scale
+from .rounding import (
+    accumulation,
+    gamma,
+    is_exact,
+    output_rounding,
+    scaled_squares,
+    square_scale,
+    unscaled_squares,
+)
 from .spec import Kernel, OpSpec, RoundingRule, TensorType
 
 
@@ -200,8 +208,7 @@ def _magnitude(a: MatMulAttrs, args: Sequence[np.ndarray], exponent: int) -> lis
         if None in scales:
             return [_blocked_product(x, y, np.float64, 2)]
         sx, sy = scales
-        return [np.multiply(_blocked_product(x, y, np.float32, 2, (sx, sy)), SQUARE_SLACK / (sx * sx * sy * sy),
-                            dtype=np.float64)]
+        return [unscaled_squares(_blocked_product(x, y, np.float32, 2, (sx, sy)), sx, sy)]
     return [_blocked_product(x, y, np.promote_types(x.dtype, np.float32), exponent)]
 
 

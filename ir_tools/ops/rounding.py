@@ -36,7 +36,8 @@ from .spec import Kernel, RoundingRule
 
 __all__ = ["APPROXIMATION", "APPROXIMATION_ULPS", "EXACT", "SQUARE_FLOOR", "SQUARE_SLACK", "accumulation",
            "any_differs", "elementwise", "exact", "gamma", "handed_over", "is_exact", "may_differ", "moves",
-           "output_rounding", "rounding_error", "scaled_squares", "square_scale", "taken_in", "unit"]
+           "output_rounding", "rounding_error", "scaled_squares", "square_scale", "taken_in", "unit",
+           "unscaled_squares"]
 
 #: The bound of an exact value; shared, so read-only (an in-place add to it would change every exact bound).
 EXACT = np.zeros((), np.float64)
@@ -342,6 +343,16 @@ def square_scale(v: np.ndarray) -> float | None:
     if not 0.0 < largest < math.inf:
         return None
     return math.ldexp(1.0, -math.frexp(largest)[1])
+
+
+def unscaled_squares(size: np.ndarray, *scales: float) -> np.ndarray:
+    """``size``, sums of products of squares each scaled by the square of one of ``scales`` (``square_scale``'s
+    powers of two), unscaled and raised by SQUARE_SLACK, in f64: by the scales' exponents (``np.ldexp``), so that
+    scales whose squares' product underflows (values near 2^600 of f64, a bound that grew so) give an infinite
+    bound, not a division by zero."""
+    shift = 2 * sum(1 - math.frexp(scale)[1] for scale in scales)  # (scale = 2^(e-1): 1/scale^2 = 2^(2 - 2e))
+    with np.errstate(over="ignore"):
+        return np.ldexp(np.asarray(size, np.float64) * SQUARE_SLACK, shift)
 
 
 def scaled_squares(v: np.ndarray, scale: float, into: np.ndarray | None = None) -> np.ndarray:
