@@ -126,10 +126,10 @@ def _fake_convert(builder: GraphBuilder, layer: Layer) -> Output:
     x, scale, shift = inputs[0], inputs[1], inputs[2] if len(inputs) == 3 else None
     a = _Arithmetic(builder, name)
     product = a.op("Multiply", [x, scale], "scaled")
-    # x read twice (x == x, no change: x NaN makes the product NaN): OpenVINO's LinOpSequenceFusion and
-    # ConvolutionMultiplyFusion, which fold a Multiply by a Const into the Convolution (and bias Add) making x,
-    # would round the product otherwise, and the rounding to the f8 grid turns that ulp into a step of it (measured
-    # on NNCF's f8e4m3 resnet18); they fold no Multiply whose input has another reader
+    # x read twice (x == x, no change: x NaN makes the product NaN): OpenVINO folds a Multiply by a Const into the
+    # Convolution (and bias Add) making x, where nothing else reads x (measured: the compiled Convolution holds the
+    # product's layer), rounding the product otherwise, and the rounding to the f8 grid turns that ulp into a step
+    # of it (NNCF's f8e4m3 resnet18)
     number = a.op("LogicalAnd", [a.op("Equal", [product, product], "product_number"),
                                  a.op("Equal", [x, x], "data_number")], "number")
     t = product
