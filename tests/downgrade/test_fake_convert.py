@@ -112,11 +112,10 @@ def test_fake_convert_of_bf16_is_refused(tmp_path: Path, capsys: pytest.CaptureF
 def test_fake_convert_after_a_convolution_runs_equal(dest: str, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """A FakeConvert of a Convolution's output plus a bias (as NNCF quantizes a residual block's batch norm): the
-    rewrite's product by the scale must not be folded into the Convolution and its bias (OpenVINO's
-    LinOpSequenceFusion and ConvolutionMultiplyFusion round it otherwise, and the f8 rounding makes that ulp a step
-    of its grid: 17 and 104 of these 4096 values differed, and 1 of resnet18's quantized to fp8_e4m3 by NNCF, enough
-    for 1000 of its logits). Data aimed at the grid's ties through the convolution: bit for bit on 2023.0 and on the
-    current OpenVINO."""
+    rewrite's product by the scale must not be folded into the Convolution and its bias (OpenVINO folds a Multiply by
+    a Const so, rounding it otherwise, and the f8 rounding makes that ulp a step of its grid: 17 and 104 of these
+    4096 values differed, and 1 of resnet18's quantized to fp8_e4m3 by NNCF, enough for 1000 of its logits). Data
+    aimed at the grid's ties through the convolution: bit for bit on 2023.0 and on the current OpenVINO."""
     import openvino as ov
     import openvino.opset13 as o13
 
