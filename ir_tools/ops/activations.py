@@ -85,7 +85,7 @@ from .attrs import FLOAT
 from .bounds import BoundRule, abs_bounds, evaluated
 from .core import NoAttrs
 from .rounding import ACCUMULATION_UNIT, APPROXIMATION_ULPS, Change, Extremum, elementwise, gamma, is_exact, unit
-from .spec import Kernel, OpSpec, TensorType
+from .spec import ARITHMETIC, FLOATS, Evaluates, Kernel, OpSpec, TensorType, all_but, never, on, on_arithmetic
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,14 +506,14 @@ def _gelu7(a: Gelu7Attrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 def _unary(op: str, label: str, fn: Callable, *, exact: bool = False, refused=frozenset({"boolean", "string"}),
            real: bool = False, absolute: float = 0.0, change: Change | None = None,
            extremum: Extremum | None = None, bounds: BoundRule | None = None, float_bounds: bool = False,
-           unevaluated: bool = False) -> OpSpec:
+           evaluates: Evaluates = on_arithmetic) -> OpSpec:
     """``absolute``: the f32 ulps at 1 OpenVINO CPU's approximation of ``fn`` was measured to need (module doc);
     ``change`` and ``extremum``: as ``rounding.elementwise`` takes them; ``bounds``: OpenVINO's bounds (ops.bounds);
-    ``unevaluated``: as ``OpSpec`` takes it."""
+    ``evaluates``: as ``OpSpec`` takes it."""
     kernel = _exact_kernel(fn) if exact else _float_kernel(op, fn)
     rounding = elementwise(rounds=False) if exact else elementwise(_ULPS, absolute, change=change, extremum=extremum)
     return OpSpec(op, label, NoAttrs, (1, 1), 1, unary_rule(refused, real), kernel, rounding=rounding, bounds=bounds,
-                  float_bounds=float_bounds, unevaluated=unevaluated)
+                  float_bounds=float_bounds, evaluates=evaluates)
 
 
 def _periodic_change(fn: Callable[[np.ndarray], np.ndarray]) -> Change:
@@ -584,7 +584,7 @@ SIGMOID_1 = _unary("Sigmoid", "Sigmoid-1", sigmoid)
 TANH_1 = _unary("Tanh", "Tanh-1", np.tanh)
 EXP_1 = _unary("Exp", "Exp-1", np.exp)
 LOG_1 = _unary("Log", "Log-1", np.log)
-SQRT_1 = _unary("Sqrt", "Sqrt-1", np.sqrt)
+SQRT_1 = _unary("Sqrt", "Sqrt-1", np.sqrt, evaluates=on(ARITHMETIC | {"f64"}))
 ERF_1 = _unary("Erf", "Erf-1", erf, absolute=8)
 SIN_1 = _unary("Sin", "Sin-1", np.sin, change=_periodic_change(np.sin))
 COS_1 = _unary("Cos", "Cos-1", np.cos, change=_periodic_change(np.cos))
@@ -598,20 +598,21 @@ ASINH_4 = _unary("Asinh", "Asinh-4", np.arcsinh)
 ACOSH_4 = _unary("Acosh", "Acosh-4", np.arccosh)
 ATANH_4 = _unary("Atanh", "Atanh-4", np.arctanh)
 ABS_1 = _unary("Abs", "Abs-1", np.abs, exact=True, bounds=abs_bounds)
-NEGATIVE_1 = _unary("Negative", "Negative-1", np.negative, exact=True)
+NEGATIVE_1 = _unary("Negative", "Negative-1", np.negative, exact=True, evaluates=on(FLOATS | {"i32", "i64"}))
 FLOOR_1 = _unary("Floor", "Floor-1", np.floor, exact=True, bounds=evaluated(_exact_kernel(np.floor)),
-                 float_bounds=True)
+                 float_bounds=True, evaluates=on(all_but("f64")))
 CEILING_1 = _unary("Ceiling", "Ceiling-1", np.ceil, exact=True, bounds=evaluated(_exact_kernel(np.ceil)),
-                   float_bounds=True)
+                   float_bounds=True, evaluates=on(all_but("bf16", "f64")))
 SIGN_1 = _unary("Sign", "Sign-1", _sign, exact=True)
 HSWISH_4 = _unary("HSwish", "HSwish-4", lambda x: x * _hsigmoid(x), absolute=1,
-                  extremum=_turning_at(-1.5, -1.5, -0.375))  # t (t + 3) / 6 on [-3, 3]
-HSIGMOID_5 = _unary("HSigmoid", "HSigmoid-5", _hsigmoid)
+                  extremum=_turning_at(-1.5, -1.5, -0.375), evaluates=on(FLOATS))  # t (t + 3) / 6 on [-3, 3]
+HSIGMOID_5 = _unary("HSigmoid", "HSigmoid-5", _hsigmoid, evaluates=on(FLOATS))
 MISH_4 = _unary("Mish", "Mish-4", lambda x: x * np.tanh(np.logaddexp(0.0, x)), refused=None, real=True, absolute=16,
-                extremum=_turning_at(*_MISH_TURN))
-SOFTPLUS_4 = _unary("SoftPlus", "SoftPlus-4", lambda x: np.logaddexp(0.0, x), refused=None, real=True, absolute=32)
+                extremum=_turning_at(*_MISH_TURN), evaluates=on(FLOATS))
+SOFTPLUS_4 = _unary("SoftPlus", "SoftPlus-4", lambda x: np.logaddexp(0.0, x), refused=None, real=True, absolute=32,
+                    evaluates=on(FLOATS))
 SOFTSIGN_9 = _unary("SoftSign", "SoftSign-9", lambda x: x / (1.0 + np.abs(x)), refused=None, real=True,
-                    unevaluated=True)  # (its evaluate() gives f32 values, but OpenVINO folds none: measured)
+                    evaluates=never)  # (its evaluate() gives f32 values, but OpenVINO folds none: measured)
 _GELU_ERF_ROUNDING = elementwise(_ULPS, 16, change=_gelu_erf_change)  # erf mode needs 9 ulps at 1, tanh mode 1.3
 _GELU_TANH_ROUNDING = elementwise(_ULPS, 16, extremum=_turning_at(*_GELU_TANH_TURN))
 
@@ -623,20 +624,22 @@ def _gelu7_rounding(kernel: Kernel, attrs: Gelu7Attrs, args: Sequence[np.ndarray
 
 
 GELU_2 = OpSpec("Gelu", "Gelu-2", NoAttrs, (1, 1), 1, unary_rule(None, real=True), _gelu_erf_kernel,
-                rounding=_GELU_ERF_ROUNDING, unevaluated=True)
+                rounding=_GELU_ERF_ROUNDING, evaluates=never)
 GELU_7 = OpSpec("Gelu", "Gelu-7", Gelu7Attrs, (1, 1), 1, unary_rule(None, real=True), _gelu7,
-                rounding=_gelu7_rounding)
+                rounding=_gelu7_rounding, evaluates=on(FLOATS))
 ROUND_5 = OpSpec("Round", "Round-5", RoundAttrs, (1, 1), 1, unary_rule(None), _round,
-                 rounding=elementwise(rounds=False))
-CLAMP_1 = OpSpec("Clamp", "Clamp-1", ClampAttrs, (1, 1), 1, _clamp_rule, _clamp, rounding=elementwise(rounds=False))
+                 rounding=elementwise(rounds=False), evaluates=on(all_but("f64")))
+CLAMP_1 = OpSpec("Clamp", "Clamp-1", ClampAttrs, (1, 1), 1, _clamp_rule, _clamp, rounding=elementwise(rounds=False),
+                 evaluates=on(all_but("f64")))
 _SELU_ELEMENTWISE = elementwise(_ULPS)
-SELU_1 = OpSpec("Selu", "Selu-1", NoAttrs, (3, 3), 1, _selu_rule, _selu, rounding=_selu_rounding, unevaluated=True)
+SELU_1 = OpSpec("Selu", "Selu-1", NoAttrs, (3, 3), 1, _selu_rule, _selu, rounding=_selu_rounding, evaluates=never)
 ELU_1 = OpSpec("Elu", "Elu-1", EluAttrs, (1, 1), 1, unary_rule(None), _elu, rounding=elementwise(_ULPS, 2),
-               unevaluated=True)
+               evaluates=never)
 SWISH_4 = OpSpec("Swish", "Swish-4", NoAttrs, (1, 2), 1, _swish_rule, _swish,
-                 rounding=elementwise(_ULPS, extremum=_swish_turn))
+                 rounding=elementwise(_ULPS, extremum=_swish_turn), evaluates=on(FLOATS))
 LOGICAL_NOT_1 = OpSpec("LogicalNot", "LogicalNot-1", NoAttrs, (1, 1), 1, unary_rule(None), _logical_not,
-                       rounding=elementwise(rounds=False))
+                       rounding=elementwise(rounds=False), evaluates=on(ARITHMETIC | {"u8", "boolean"}))
 HARD_SIGMOID_1 = OpSpec("HardSigmoid", "HardSigmoid-1", NoAttrs, (3, 3), 1, _hard_sigmoid_rule, _hard_sigmoid,
-                        rounding=_hard_sigmoid_rounding, unevaluated=True)
-PRELU_1 = OpSpec("PReLU", "PRelu-1", NoAttrs, (2, 2), 1, _prelu_rule, _prelu, rounding=elementwise())
+                        rounding=_hard_sigmoid_rounding, evaluates=never)
+PRELU_1 = OpSpec("PReLU", "PRelu-1", NoAttrs, (2, 2), 1, _prelu_rule, _prelu, rounding=elementwise(),
+                 evaluates=on(FLOATS | {"i8"}))

@@ -56,7 +56,7 @@ from . import attrs as A
 from .bounds import F32_MAX, INF, BoundRule, Bounds, arithmetic, cornered, evaluated, from_unbounded, moved, ordered
 from .core import NoAttrs
 from .rounding import ACCUMULATION_UNIT, elementwise, is_exact, may_differ
-from .spec import Kernel, OpSpec, RoundingRule, TensorType
+from .spec import ARITHMETIC, Evaluates, Kernel, OpSpec, RoundingRule, TensorType, all_but, always, on, on_arithmetic
 
 #: The IR spelling of auto_broadcast; OpenVINO's reader takes "explicit" as "none".
 AUTO_BROADCAST = A.enum("none", "explicit", "numpy", "pdpd")
@@ -368,12 +368,13 @@ def _relu_change(x: np.ndarray, y: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _binary_spec(op: str, kind: str, fn, attrs: type = BinaryAttrs, ulps: float = 0.0, rounds: bool = True,
                  linear: tuple[float, float] | None = None, cpu_saturates: bool = False,
                  nan_undecided: bool = False, rounding: RoundingRule | None = None,
-                 bounds: BoundRule | None = None, float_bounds: bool = False) -> OpSpec:
+                 bounds: BoundRule | None = None, float_bounds: bool = False,
+                 evaluates: Evaluates = on_arithmetic) -> OpSpec:
     kernel = fn if attrs is DivideAttrs else _binary(fn, kind)
     rounding = rounding or elementwise(ulps, rounds=rounds and kind == "arithmetic", linear=linear)
     return OpSpec(op, f"{op}-1", attrs, (2, 2), 1, _binary_rule(kind), kernel,
                   rounding=_either_at_nan(rounding) if nan_undecided else rounding, cpu_saturates=cpu_saturates,
-                  bounds=bounds, float_bounds=float_bounds)
+                  bounds=bounds, float_bounds=float_bounds, evaluates=evaluates)
 
 
 #: Where either input is NaN, broadcast as the op broadcasts.
@@ -619,36 +620,41 @@ _SELECT_BOUNDS = moved(_select_of_bounds, (1, 2))
 
 #: OpenVINO CPU computes Add, Subtract and Multiply of 8-bit integers saturating (tests/ops/test_support_kernels.py).
 ADD_1 = _binary_spec("Add", "arithmetic", np.add, linear=(1.0, 1.0), cpu_saturates=True, bounds=arithmetic("Add"),
-                   float_bounds=True)
+                   float_bounds=True, evaluates=on(all_but("f64")))
 SUBTRACT_1 = _binary_spec("Subtract", "arithmetic", np.subtract, linear=(1.0, -1.0), cpu_saturates=True,
-                          bounds=arithmetic("Subtract"), float_bounds=True)
+                          bounds=arithmetic("Subtract"), float_bounds=True, evaluates=on(all_but("f64", "i16", "u16")))
 MULTIPLY_1 = _binary_spec("Multiply", "arithmetic", np.multiply, cpu_saturates=True,
-                          rounding=elementwise(bilinear=True), bounds=arithmetic("Multiply"), float_bounds=True)
+                          rounding=elementwise(bilinear=True), bounds=arithmetic("Multiply"), float_bounds=True,
+                          evaluates=on(ARITHMETIC | {"f64"}))
 DIVIDE_1 = _binary_spec("Divide", "arithmetic", _divide, DivideAttrs, ulps=1,  # x * (1 / y) is allowed
                         bounds=ordered(_divide_bounds), float_bounds=True)
 POWER_1 = _binary_spec("Power", "arithmetic", _power, ulps=4)
 MAXIMUM_1 = _binary_spec("Maximum", "arithmetic", lambda x, y: select(x > y, x, y), rounds=False,
                          bounds=cornered(np.maximum), float_bounds=True)
 MINIMUM_1 = _binary_spec("Minimum", "arithmetic", lambda x, y: select(x < y, x, y), rounds=False,
-                         bounds=cornered(np.minimum), float_bounds=True)
-SQUARED_DIFFERENCE_1 = _binary_spec("SquaredDifference", "arithmetic", _squared_difference)
+                         bounds=cornered(np.minimum), float_bounds=True, evaluates=on(all_but("f64", "i8", "i16")))
+SQUARED_DIFFERENCE_1 = _binary_spec("SquaredDifference", "arithmetic", _squared_difference, evaluates=on({"f32"}))
 FLOOR_MOD_1 = _binary_spec("FloorMod", "arithmetic", _remainder(floor=True), rounding=_remainder_rounding(floor=True),
-                           bounds=_floor_mod_bounds)
+                           bounds=_floor_mod_bounds, evaluates=on(all_but("f64", "i16", "u16")))
 MOD_1 = _binary_spec("Mod", "arithmetic", _remainder(floor=False), rounding=_remainder_rounding(floor=False),
-                     bounds=ordered(_mod_bounds))
-EQUAL_1 = _binary_spec("Equal", "comparison", np.equal, rounding=_equality_rounding(), bounds=_equal_bounds)
-NOT_EQUAL_1 = _binary_spec("NotEqual", "comparison", np.not_equal, rounding=_equality_rounding())
-LESS_1 = _binary_spec("Less", "comparison", np.less, bounds=evaluated(_binary(np.less, "comparison")))
-LESS_EQUAL_1 = _binary_spec("LessEqual", "comparison", np.less_equal)
+                     bounds=ordered(_mod_bounds), evaluates=on(all_but("f32", "f16", "bf16", "f64")))
+EQUAL_1 = _binary_spec("Equal", "comparison", np.equal, rounding=_equality_rounding(), bounds=_equal_bounds,
+                       evaluates=always)
+_ORDERED = on(ARITHMETIC | {"boolean"})  # (what OpenVINO evaluates of NotEqual and the order comparisons)
+NOT_EQUAL_1 = _binary_spec("NotEqual", "comparison", np.not_equal, rounding=_equality_rounding(), evaluates=_ORDERED)
+LESS_1 = _binary_spec("Less", "comparison", np.less, bounds=evaluated(_binary(np.less, "comparison")),
+                      evaluates=_ORDERED)
+LESS_EQUAL_1 = _binary_spec("LessEqual", "comparison", np.less_equal, evaluates=_ORDERED)
 GREATER_1 = _binary_spec("Greater", "comparison", _greater, nan_undecided=True,
-                         bounds=evaluated(_binary(_greater, "comparison")))
-GREATER_EQUAL_1 = _binary_spec("GreaterEqual", "comparison", lambda x, y: ~np.less(x, y), nan_undecided=True)
-LOGICAL_AND_1 = _binary_spec("LogicalAnd", "logical", np.logical_and)
-LOGICAL_OR_1 = _binary_spec("LogicalOr", "logical", np.logical_or)
-LOGICAL_XOR_1 = _binary_spec("LogicalXor", "logical", np.logical_xor)
+                         bounds=evaluated(_binary(_greater, "comparison")), evaluates=_ORDERED)
+GREATER_EQUAL_1 = _binary_spec("GreaterEqual", "comparison", lambda x, y: ~np.less(x, y), nan_undecided=True,
+                               evaluates=_ORDERED)
+LOGICAL_AND_1 = _binary_spec("LogicalAnd", "logical", np.logical_and, evaluates=always)
+LOGICAL_OR_1 = _binary_spec("LogicalOr", "logical", np.logical_or, evaluates=always)
+LOGICAL_XOR_1 = _binary_spec("LogicalXor", "logical", np.logical_xor, evaluates=always)
 #: opset1's "Xor" is the logical xor (``op::v0::Xor``, boolean in and out: measured, its reader and NodeFactory).
-XOR_1 = _binary_spec("Xor", "logical", np.logical_xor)
+XOR_1 = _binary_spec("Xor", "logical", np.logical_xor, evaluates=always)
 SELECT_1 = OpSpec("Select", "Select-1", BinaryAttrs, (3, 3), 1, _select_rule, _select, rounding=_select_rounding,
                   bounds=_SELECT_BOUNDS)
 RELU_1 = OpSpec("ReLU", "ReLU-1", NoAttrs, (1, 1), 1, unary_rule(), _relu,
-                rounding=elementwise(rounds=False, change=_relu_change))
+                rounding=elementwise(rounds=False, change=_relu_change), evaluates=on_arithmetic)

@@ -34,7 +34,7 @@ from .arithmetic import broadcast_dim, broadcast_shapes, merge_dim
 from .matmul import MATMUL_1, MatMulAttrs, column_floor
 from .rounding import ACCUMULATION_UNIT, any_differs, is_exact
 from .softmax import SOFTMAX_8, Softmax8Attrs
-from .spec import Kernel, OpSpec, RoundingRule, TensorType
+from .spec import Kernel, OpSpec, RoundingRule, TensorType, never
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,4 +291,4 @@ _ROUNDING.statistical = _rounding(True)  # type: ignore[attr-defined]
 _ROUNDING.shared = _shared_values  # type: ignore[attr-defined]
 
 SCALED_DOT_PRODUCT_ATTENTION_13 = OpSpec("ScaledDotProductAttention", "ScaledDotProductAttention-13", AttentionAttrs,
-                                         (3, 5), 1, _infer, _run, rounding=_ROUNDING, unevaluated=True)
+                                         (3, 5), 1, _infer, _run, rounding=_ROUNDING, evaluates=never)

@@ -28,7 +28,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from .arithmetic import BinaryAttrs, broadcast_shapes, broadcastable, merge_elements
 from .core import NoAttrs
 from .rounding import exact
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, never, on
 
 
 def _integral(element: str | None) -> None:
@@ -71,14 +71,14 @@ def _not(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _binary_spec(op: str, fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> OpSpec:
-    return OpSpec(op, f"{op}-13", BinaryAttrs, (2, 2), 1, _binary_rule, _binary(fn), rounding=exact, unevaluated=True)
+    return OpSpec(op, f"{op}-13", BinaryAttrs, (2, 2), 1, _binary_rule, _binary(fn), rounding=exact, evaluates=never)
 
 
 BITWISE_AND_13 = _binary_spec("BitwiseAnd", np.bitwise_and)
 BITWISE_OR_13 = _binary_spec("BitwiseOr", np.bitwise_or)
 BITWISE_XOR_13 = _binary_spec("BitwiseXor", np.bitwise_xor)
 BITWISE_NOT_13 = OpSpec("BitwiseNot", "BitwiseNot-13", NoAttrs, (1, 1), 1, _not_rule, _not, rounding=exact,
-                        unevaluated=True)
+                        evaluates=never)
 
 
 def _shift_rule(a: BinaryAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
@@ -110,7 +110,7 @@ def _shifted(x: np.ndarray, s: np.ndarray, left: bool) -> np.ndarray:
 
 def _shift_spec(op: str, left: bool) -> OpSpec:
     return OpSpec(op, f"{op}-15", BinaryAttrs, (2, 2), 1, _shift_rule,
-                  _binary(lambda x, s: _shifted(x, s, left)), rounding=exact)
+                  _binary(lambda x, s: _shifted(x, s, left)), rounding=exact, evaluates=on({"i32"}))
 
 
 #: BitwiseLeftShift-15 and BitwiseRightShift-15 (opset15..16): the binary ops' broadcasting and types, boolean

@@ -35,7 +35,7 @@ from ..base.errors import OpValidationError
 from . import attrs as A
 from .rounding import exact
 from .search_sorted import cpu_compared, probed
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,4 +73,4 @@ def _run(a: BucketizeAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 LABEL = "Bucketize-3"
-BUCKETIZE_3 = OpSpec("Bucketize", LABEL, BucketizeAttrs, (2, 2), 1, _infer, _run, rounding=exact, unevaluated=True)
+BUCKETIZE_3 = OpSpec("Bucketize", LABEL, BucketizeAttrs, (2, 2), 1, _infer, _run, rounding=exact, evaluates=never)

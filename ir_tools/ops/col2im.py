@@ -42,7 +42,7 @@ from ..base.packed import is_bf16
 from . import attrs as A
 from .embedding import cpu_values
 from .rounding import ACCUMULATION_UNIT, BF16_UNIT, EXACT, accumulation, is_exact
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 _I32 = np.iinfo(np.int32)
 _U64 = 2**64
@@ -222,4 +222,4 @@ def _rounding(kernel, a: Col2ImAttrs, args: Sequence[np.ndarray], bounds: Sequen
 
 
 COL2IM_15 = OpSpec("Col2Im", "Col2Im-15", Col2ImAttrs, (3, 3), 1, _infer, _run, (1, 2), rounding=_rounding,
-                   crashes=_crashes, unevaluated=True)
+                   crashes=_crashes, evaluates=never)

@@ -54,7 +54,7 @@ from .core import NoAttrs
 from .embedding import cpu_values
 from .intervals import contains, ddiv, dmul, guarded, is_empty, iv, to_dim
 from .rounding import ACCUMULATION_UNIT, EXACT, is_exact
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, never
 
 _F = np.float32
 #: BT.601 as the CPU's converter holds it: Y's offset and scale, U's and V's offset, and the R, G, B factors.
@@ -252,7 +252,7 @@ def _no_cpu_kernel(a: ToNV12Attrs, inputs: Sequence[TensorType], values) -> str:
 
 def _spec(op: str, planes: Callable, count: int, uv_channels: int, bgr: bool) -> OpSpec:
     return OpSpec(op, f"{op}-8", NoAttrs, (1, count), 1, _colour_rule(count, uv_channels),
-                  _colour_kernel(planes, bgr), rounding=_colour_rounding(planes, bgr), unevaluated=True)
+                  _colour_kernel(planes, bgr), rounding=_colour_rounding(planes, bgr), evaluates=never)
 
 
 NV12_TO_RGB_8 = _spec("NV12toRGB", _nv12_planes, 2, 2, bgr=False)

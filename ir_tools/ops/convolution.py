@@ -89,7 +89,7 @@ from .rounding import (
     square_scale,
     unscaled_squares,
 )
-from .spec import Kernel, OpSpec, RoundingRule, TensorType
+from .spec import Kernel, OpSpec, RoundingRule, TensorType, never
 
 #: The most the im2col buffer of one chunk may take (float64 / int64 elements, 8 bytes each).
 IM2COL_BYTES = 64 << 20
@@ -935,18 +935,18 @@ def _binary_rounding(kernel: Kernel, a: BinaryConvolutionAttrs, args: Sequence[n
 CONVOLUTION_1 = OpSpec("Convolution", "Convolution-1", ConvolutionAttrs, (2, 2), 1, guarded(_forward_rule(False)),
                        _conv_kernel(grouped=False),
                        rounding=_int8_aware(accumulation(_terms(1, -1), magnitude=_conv_magnitude(grouped=False))),
-                       unevaluated=True)
+                       evaluates=never)
 BINARY_CONVOLUTION_1 = OpSpec("BinaryConvolution", "BinaryConvolution-1", BinaryConvolutionAttrs, (2, 2), 1,
                               guarded(_forward_rule(False, binary=True)), _binary_kernel,
                               rounding=_binary_rounding, cpu_refuses=_binary_cpu_refuses)
 GROUP_CONVOLUTION_1 = OpSpec("GroupConvolution", "GroupConvolution-1", ConvolutionAttrs, (2, 2), 1,
                              guarded(_forward_rule(True)), _conv_kernel(grouped=True),
                              rounding=accumulation(_terms(2, -1), magnitude=_conv_magnitude(grouped=True)),
-                             unevaluated=True)
+                             evaluates=never)
 CONVOLUTION_BACKPROP_DATA_1 = OpSpec("ConvolutionBackpropData", "ConvolutionBackpropData-1", ConvolutionBackpropAttrs,
                                      (2, 3), 1, guarded(_backprop_rule(False)), _backprop_kernel(grouped=False), (2,),
-                                     rounding=accumulation(_terms(2, 0)), unevaluated=True)
+                                     rounding=accumulation(_terms(2, 0)), evaluates=never)
 GROUP_CONVOLUTION_BACKPROP_DATA_1 = OpSpec("GroupConvolutionBackpropData", "GroupConvolutionBackpropData-1",
                                            ConvolutionBackpropAttrs, (2, 3), 1, guarded(_backprop_rule(True)),
                                            _backprop_kernel(grouped=True), (2,), rounding=accumulation(_terms(3, 1)),
-                                           unevaluated=True)
+                                           evaluates=never)

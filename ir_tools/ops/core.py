@@ -23,7 +23,7 @@ from ..base.packed import element_type_of, is_bf16, ov_bfloat16, to_bf16, unpack
 from . import attrs as A
 from .bounds import converted
 from .rounding import EXACT, elementwise, is_exact, moves, output_rounding, unit
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, never
 
 
 def _element(text: str) -> str:
@@ -236,7 +236,7 @@ def _convert_like_rounding(kernel: Kernel, a: NoAttrs, args: Sequence[np.ndarray
 #: ``like`` (u4, i4, nf4...) reaches it as the bytes' type (u8, i8): not modelled. ``folded`` where both inputs are
 #: known (the executor's rule); OpenVINO folds the Convert it makes of a Const data beside a fed ``like`` too.
 CONVERT_LIKE_1 = OpSpec("ConvertLike", "ConvertLike-1", NoAttrs, (2, 2), 1, _convert_like, _like(_run_convert),
-                        rounding=_convert_like_rounding, folded=_like(_fold_convert), unevaluated=True)
+                        rounding=_convert_like_rounding, folded=_like(_fold_convert), evaluates=never)
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,7 +352,7 @@ def _convert_promote_types_rounding(kernel: Kernel, a: ConvertPromoteTypesAttrs,
 #: pytorch_scalar_promotion, are not modelled.
 CONVERT_PROMOTE_TYPES_14 = OpSpec("ConvertPromoteTypes", "ConvertPromoteTypes-14", ConvertPromoteTypesAttrs, (2, 2),
                                   2, _convert_promote_types, _run_convert_promote_types,
-                                  rounding=_convert_promote_types_rounding, unevaluated=True)
+                                  rounding=_convert_promote_types_rounding, evaluates=never)
 
 def _identity(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
     return [TensorType(inputs[0].element, inputs[0].shape)]
@@ -363,4 +363,4 @@ def _run_identity(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 IDENTITY_16 = OpSpec("Identity", "Identity-16", NoAttrs, (1, 1), 1, _identity, _run_identity, rounding=moves(),
-                     unevaluated=True)
+                     evaluates=never)

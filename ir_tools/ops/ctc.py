@@ -68,7 +68,7 @@ from . import attrs as A
 from .arithmetic import merge_dim, merge_elements, merge_shapes
 from .core import ELEMENT, NoAttrs
 from .rounding import any_differs, exact, output_rounding, taken_in
-from .spec import CpuRule, OpSpec, TensorType
+from .spec import CpuRule, OpSpec, TensorType, never
 
 _ONE = Dim(1, 1)
 
@@ -327,14 +327,14 @@ def _run_gather_tree(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]
 
 CTC_GREEDY_DECODER_1 = OpSpec("CTCGreedyDecoder", "CTCGreedyDecoder-1", GreedyDecoderAttrs, (2, 2), 1,
                               _greedy_decoder, _run_greedy_decoder, rounding=exact,
-                              cpu_refuses=_cpu_types([_FLOATS, _FLOATS]), unevaluated=True)
+                              cpu_refuses=_cpu_types([_FLOATS, _FLOATS]), evaluates=never)
 CTC_GREEDY_DECODER_SEQ_LEN_6 = OpSpec("CTCGreedyDecoderSeqLen", "CTCGreedyDecoderSeqLen-6", GreedyDecoderSeqLenAttrs,
                                       (2, 3), 2, _greedy_decoder_seq_len, _run_greedy_decoder_seq_len,
                                       rounding=exact, index_input=1, lengths_axis=1,
-                                      cpu_refuses=_cpu_types([_FLOATS, _LENGTHS]), unevaluated=True)
+                                      cpu_refuses=_cpu_types([_FLOATS, _LENGTHS]), evaluates=never)
 
 GATHER_TREE_1 = OpSpec("GatherTree", "GatherTree-1", NoAttrs, (4, 4), 1, _gather_tree, _run_gather_tree,
-                       rounding=exact, cpu_refuses=_cpu_types([_TREE] * 4), unevaluated=True)
+                       rounding=exact, cpu_refuses=_cpu_types([_TREE] * 4), evaluates=never)
 
 
 # --- CTCLoss-4 ------------------------------------------------------------------------------------------------------
@@ -496,4 +496,4 @@ def _loss_bounds(a: CtcLossAttrs, args: Sequence[np.ndarray], bounds: Sequence[n
 
 
 CTC_LOSS_4 = OpSpec("CTCLoss", "CTCLoss-4", CtcLossAttrs, (4, 5), 1, _ctc_loss, _run_ctc_loss,
-                    rounding=_ctc_loss_rounding, unevaluated=True)
+                    rounding=_ctc_loss_rounding, evaluates=never)

@@ -22,7 +22,7 @@ import numpy as np
 from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .rounding import accumulation
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, on
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,4 +85,4 @@ def _terms(a: CumSumAttrs, args: Sequence[np.ndarray], outputs: Sequence[np.ndar
 
 
 CUM_SUM_3 = OpSpec("CumSum", "CumSum-3", CumSumAttrs, (2, 2), 1, _cum_sum, _run_cum_sum,
-                   rounding=accumulation(_terms, (0,)))
+                   rounding=accumulation(_terms, (0,)), evaluates=on({"f32"}))

@@ -97,7 +97,7 @@ from .convolution import ConvolutionAttrs, forward_pads, forward_spatial
 from .intervals import ddiv, dmul, guarded, is_empty, iv, meet, to_dim
 from .roi_pooling import finite_rois, roi_batches, roi_operands, round_half_away
 from .rounding import accumulation
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 _F32 = np.float32
 #: Sampled values held at once by the kernel (float64, several arrays of them): channels are taken in blocks.
@@ -349,9 +349,9 @@ def _run(a: DeformableConvolutionAttrs, args: Sequence[np.ndarray]) -> list[np.n
 _ROUNDING = accumulation(_terms, data=(0, 2, 3))
 
 DEFORMABLE_CONVOLUTION_1 = OpSpec("DeformableConvolution", "DeformableConvolution-1", DeformableConvolutionAttrs,
-                                  (3, 3), 1, guarded(_infer), _run, rounding=_ROUNDING, unevaluated=True)
+                                  (3, 3), 1, guarded(_infer), _run, rounding=_ROUNDING, evaluates=never)
 DEFORMABLE_CONVOLUTION_8 = OpSpec("DeformableConvolution", "DeformableConvolution-8", DeformableConvolution8Attrs,
-                                  (3, 4), 1, guarded(_infer), _run, rounding=_ROUNDING, unevaluated=True)
+                                  (3, 4), 1, guarded(_infer), _run, rounding=_ROUNDING, evaluates=never)
 
 
 # --- DeformablePSROIPooling ------------------------------------------------------------------------
@@ -484,4 +484,4 @@ def _ps_terms(a: DeformablePSROIPoolingAttrs, args: Sequence[np.ndarray], output
 
 DEFORMABLE_PSROI_POOLING_1 = OpSpec("DeformablePSROIPooling", "DeformablePSROIPooling-1", DeformablePSROIPoolingAttrs,
                                     (2, 3), 1, _ps_infer, _ps_kernel, rounding=accumulation(_ps_terms, data=(0,)),
-                                    cpu_refuses=_ps_cpu_refuses, unevaluated=True)
+                                    cpu_refuses=_ps_cpu_refuses, evaluates=never)

@@ -112,7 +112,7 @@ from .intervals import ANY, ONE, Iv, compatible, ddiv, dmul, guarded, is_empty, 
 from .operands import ints, normalize_axis
 from .rounding import ACCUMULATION_UNIT, APPROXIMATION, EXACT, any_differs, exact, is_exact, moves, output_rounding
 from .softmax import SOFTMAX_8, Softmax8Attrs, softmax
-from .spec import Kernel, OpSpec, ShapeRule, TensorType
+from .spec import Kernel, OpSpec, ShapeRule, TensorType, never
 
 
 def _list_of(item: A.Codec, what: str) -> A.Codec:
@@ -189,7 +189,7 @@ def _reorg_crashes(a: ReorgYoloAttrs, read: frozenset[int]) -> str | None:
 
 
 REORG_YOLO_2 = OpSpec("ReorgYolo", "ReorgYolo-2", ReorgYoloAttrs, (1, 1), 1, guarded(_reorg_rule), _reorg,
-                      rounding=moves(0), crashes=_reorg_crashes, unevaluated=True)
+                      rounding=moves(0), crashes=_reorg_crashes, evaluates=never)
 
 
 # --- RegionYolo-1 -----------------------------------------------------------------------------------------------
@@ -310,7 +310,7 @@ def _region_rounding(kernel: Kernel, a: RegionYoloAttrs, args: Sequence[np.ndarr
 
 
 REGION_YOLO_1 = OpSpec("RegionYolo", "RegionYolo-1", RegionYoloAttrs, (1, 1), 1, guarded(_region_rule), _region,
-                       rounding=_region_rounding, unevaluated=True)
+                       rounding=_region_rounding, evaluates=never)
 
 
 # --- PriorBoxClustered-1 ----------------------------------------------------------------------------------------
@@ -1013,7 +1013,7 @@ def _detection_rounding(kernel: Kernel, a: DetectionOutput8Attrs, args: Sequence
 
 DETECTION_OUTPUT_1 = OpSpec("DetectionOutput", "DetectionOutput-1", DetectionOutput1Attrs, (3, 5), 1,
                             guarded(_detection_rule), _detection_output, rounding=_detection_rounding,
-                            crashes=_detection_crashes, unevaluated=True)
+                            crashes=_detection_crashes, evaluates=never)
 DETECTION_OUTPUT_8 = OpSpec("DetectionOutput", "DetectionOutput-8", DetectionOutput8Attrs, (3, 5), 1,
                             guarded(_detection_rule), _detection_output, rounding=_detection_rounding,
-                            crashes=_detection_crashes, unevaluated=True)
+                            crashes=_detection_crashes, evaluates=never)

@@ -66,7 +66,7 @@ from .intervals import compatible, dmul, guarded, iv, size_dim, to_dim
 from .roi_align import MOST_SAMPLES as _MOST_SAMPLES
 from .roi_align import bilinear_taps, sample_values, sum_in_order
 from .rounding import ACCUMULATION_UNIT, EXACT, any_differs, gamma, is_exact, moves, output_rounding
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, never
 
 _F32 = np.float32
 _FOUR = Dim(4, 4)
@@ -341,9 +341,9 @@ def _feature_rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds
 
 PRIOR_GRID_GENERATOR_6 = OpSpec("ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronPriorGridGenerator-6",
                                 PriorGridGeneratorAttrs, (3, 3), 1, guarded(_prior_grid_rule), _prior_grid,
-                                rounding=_prior_grid_rounding, unevaluated=True)
+                                rounding=_prior_grid_rounding, evaluates=never)
 ROI_FEATURE_EXTRACTOR_6 = OpSpec("ExperimentalDetectronROIFeatureExtractor",
                                  "ExperimentalDetectronROIFeatureExtractor-6", ROIFeatureExtractorAttrs, (2, MANY), 2,
-                                 guarded(_feature_rule), _features, rounding=_feature_rounding, unevaluated=True)
+                                 guarded(_feature_rule), _features, rounding=_feature_rounding, evaluates=never)
 TOP_K_ROIS_6 = OpSpec("ExperimentalDetectronTopKROIs", "ExperimentalDetectronTopKROIs-6", TopKROIsAttrs, (2, 2), 1,
-                      guarded(_top_rule), _top_rois, rounding=moves(0), unevaluated=True)
+                      guarded(_top_rule), _top_rois, rounding=moves(0), evaluates=never)

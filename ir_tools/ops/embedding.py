@@ -60,7 +60,7 @@ from .core import NoAttrs
 from .intervals import compatible, is_empty, iv, meet, to_dim
 from .operands import ints
 from .rounding import accumulation
-from .spec import Kernel, OpSpec, RoundingRule, TensorType
+from .spec import Kernel, OpSpec, RoundingRule, TensorType, never
 
 _INDEX_TYPES = ("i32", "i64")
 #: Table element types OpenVINO CPU sums in their own type; other integers it sums in i32.
@@ -346,18 +346,18 @@ def _bag_rounding(longest: Callable[[Any, Sequence[np.ndarray], Sequence[np.ndar
 
 def _offsets_spec(op: str, label: str, attrs: type) -> OpSpec:
     return OpSpec(op, label, attrs, (3, 5), 1, _offsets_rule, _run_offsets,
-                  rounding=_bag_rounding(_longest_offsets, 4), index_input=1, unevaluated=True)
+                  rounding=_bag_rounding(_longest_offsets, 4), index_input=1, evaluates=never)
 
 
 def _packed_spec(op: str, label: str, attrs: type) -> OpSpec:
     return OpSpec(op, label, attrs, (2, 3), 1, _packed_rule, _run_packed, rounding=_bag_rounding(_longest_packed, 2),
-                  index_input=1, unevaluated=True)
+                  index_input=1, evaluates=never)
 
 
 EMBEDDING_BAG_OFFSETS_SUM_3 = _offsets_spec("EmbeddingBagOffsetsSum", "EmbeddingBagOffsetsSum-3", NoAttrs)
 EMBEDDING_BAG_PACKED_SUM_3 = _packed_spec("EmbeddingBagPackedSum", "EmbeddingBagPackedSum-3", NoAttrs)
 EMBEDDING_SEGMENTS_SUM_3 = OpSpec("EmbeddingSegmentsSum", "EmbeddingSegmentsSum-3", NoAttrs, (4, 6), 1,
                                   _segments_rule, _run_segments, value_inputs=(3,),
-                                  rounding=_bag_rounding(_longest_segments, 5), index_input=1, unevaluated=True)
+                                  rounding=_bag_rounding(_longest_segments, 5), index_input=1, evaluates=never)
 EMBEDDING_BAG_OFFSETS_15 = _offsets_spec("EmbeddingBagOffsets", "EmbeddingBagOffsets-15", BagAttrs)
 EMBEDDING_BAG_PACKED_15 = _packed_spec("EmbeddingBagPacked", "EmbeddingBagPacked-15", BagAttrs)

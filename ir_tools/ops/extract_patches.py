@@ -44,7 +44,7 @@ from ..base.errors import OpValidationError
 from . import attrs as A
 from .intervals import INF, Iv, Unmatched, dmul, dsub, guarded, is_empty, iv, size_dim, to_dim
 from .rounding import moves
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 AUTO_PADS = ("explicit", "same_upper", "same_lower", "valid")  # ov::op::PadType's names but notset
 _U64 = 1 << 64
@@ -158,4 +158,4 @@ def _run_extract_image_patches(a: ExtractPatchesAttrs, args: Sequence[np.ndarray
 
 EXTRACT_IMAGE_PATCHES_3 = OpSpec("ExtractImagePatches", "ExtractImagePatches-3", ExtractPatchesAttrs, (1, 1), 1,
                                  guarded(_extract_image_patches), _run_extract_image_patches, rounding=moves(0),
-                                 cpu_refuses=_cpu_refuses, unevaluated=True)
+                                 cpu_refuses=_cpu_refuses, evaluates=never)

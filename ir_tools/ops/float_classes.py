@@ -36,7 +36,7 @@ from . import attrs as A
 from .core import NoAttrs
 from .cpu import mayiuse
 from .rounding import EXACT, is_exact
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, never
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +131,8 @@ def _class_rounding(kernel: Kernel, a: object, args: Sequence[np.ndarray], bound
     return [differs.astype(np.float64)]
 
 
-IS_NAN_10 = OpSpec("IsNaN", "IsNaN-10", NoAttrs, (1, 1), 1, _rule, _is_nan, rounding=_class_rounding, unevaluated=True)
+IS_NAN_10 = OpSpec("IsNaN", "IsNaN-10", NoAttrs, (1, 1), 1, _rule, _is_nan, rounding=_class_rounding, evaluates=never)
 IS_INF_10 = OpSpec("IsInf", "IsInf-10", IsInfAttrs, (1, 1), 1, _rule, _is_inf, rounding=_class_rounding,
-                   unevaluated=True)
+                   evaluates=never)
 IS_FINITE_10 = OpSpec("IsFinite", "IsFinite-10", NoAttrs, (1, 1), 1, _rule, _is_finite, rounding=_class_rounding,
-                      folded=_is_finite_folded, unevaluated=True)
+                      folded=_is_finite_folded, evaluates=never)

@@ -79,7 +79,7 @@ from .core import NoAttrs
 from .intervals import ANY, INF, ONE, Iv, canon, compatible, dadd, dmul, dsub, guarded, iv, to_dim
 from .operands import ints
 from .rounding import ACCUMULATION_UNIT, any_differs, gamma, is_exact, output_rounding
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 U = ACCUMULATION_UNIT
 
@@ -459,7 +459,7 @@ def _cpu_refuses(op: Transform):
 
 def _spec(op: Transform, version: int, **extra) -> OpSpec:
     return OpSpec(op.name, f"{op.name}-{version}", NoAttrs, (2, 3), 1, _infer(op), _kernel(op), value_inputs=(1, 2),
-                  rounding=_fourier_bound(op), **extra, unevaluated=True)
+                  rounding=_fourier_bound(op), **extra, evaluates=never)
 
 
 DFT_7 = _spec(DFT, 7)
@@ -467,7 +467,7 @@ IDFT_7 = _spec(IDFT, 7)
 RDFT_9 = _spec(RDFT, 9, cpu_refuses=_cpu_refuses(RDFT))
 IRDFT_9 = _spec(IRDFT, 9, cpu_refuses=_cpu_refuses(IRDFT))
 STFT_15 = OpSpec("STFT", "STFT-15", StftAttrs, (4, 4), 1, guarded(_stft_infer), _stft, value_inputs=(2, 3),
-                 rounding=_stft_bound, unevaluated=True)
+                 rounding=_stft_bound, evaluates=never)
 
 
 @dataclass(frozen=True, slots=True)
@@ -623,4 +623,4 @@ def _istft_bound(kernel, a: IstftAttrs, args: Sequence[np.ndarray], bounds: Sequ
 
 
 ISTFT_16 = OpSpec("ISTFT", "ISTFT-16", IstftAttrs, (4, 5), 1, guarded(_istft_infer), _istft, value_inputs=(2, 3, 4),
-                  rounding=_istft_bound, unevaluated=True)
+                  rounding=_istft_bound, evaluates=never)

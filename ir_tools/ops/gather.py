@@ -43,7 +43,7 @@ from .core import NoAttrs
 from .intervals import ONE, dims, dmul, guarded, is_empty, iv, meet, to_dim
 from .operands import integral, ints, normalize_axis, not_scalar, outside_axis, scalar_axis
 from .rounding import EXACT, is_exact, may_differ, moves
-from .spec import OpSpec, TensorType
+from .spec import I32_I64, OpSpec, TensorType, all_but, all_of, never, on
 
 # --- Gather -----------------------------------------------------------------------------------------
 
@@ -293,19 +293,21 @@ def _empty_static_output(a, inputs: Sequence[TensorType], values) -> str | None:
 #: their evaluator counts it, which bound evaluation runs, though OpenVINO CPU reads it as out of range).
 _EVALUATED_GATHER = moved(_run_gather(True))
 
+#: What OpenVINO's Gather evaluates: its data of any type but f64, i16, u16, its indices of i32 and i64 alone.
+_GATHER_EVALUATES = all_of(on(all_but("f64", "i16", "u16")), on(I32_I64, 1))
 GATHER_1 = OpSpec("Gather", "Gather-1", NoAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
                   rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output,
-                  bounds=_EVALUATED_GATHER, float_bounds=True)
+                  bounds=_EVALUATED_GATHER, float_bounds=True, evaluates=_GATHER_EVALUATES)
 GATHER_7 = OpSpec("Gather", "Gather-7", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(False), (2,),
                   rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output,
-                  bounds=_EVALUATED_GATHER, float_bounds=True)
+                  bounds=_EVALUATED_GATHER, float_bounds=True, evaluates=_GATHER_EVALUATES)
 GATHER_8 = OpSpec("Gather", "Gather-8", GatherAttrs, (3, 3), 1, guarded(_gather), _run_gather(True), (2,),
                   rounding=_gather_rounding, index_input=1, cpu_refuses=_empty_static_output,
-                  bounds=moved(_run_gather(True)), float_bounds=True)
+                  bounds=moved(_run_gather(True)), float_bounds=True, evaluates=_GATHER_EVALUATES)
 GATHER_ND_5 = OpSpec("GatherND", "GatherND-5", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(True)),
-                     _run_gather_nd(True), rounding=_gather_rounding, index_input=1, unevaluated=True)
+                     _run_gather_nd(True), rounding=_gather_rounding, index_input=1, evaluates=never)
 GATHER_ND_8 = OpSpec("GatherND", "GatherND-8", GatherNDAttrs, (2, 2), 1, guarded(_gather_nd(False)),
-                     _run_gather_nd(False), rounding=_gather_rounding, index_input=1, unevaluated=True)
+                     _run_gather_nd(False), rounding=_gather_rounding, index_input=1, evaluates=never)
 
 
 def _element_index_out_of_range(a: GatherElementsAttrs, inputs: Sequence[TensorType], values) -> str | None:
@@ -316,4 +318,4 @@ def _element_index_out_of_range(a: GatherElementsAttrs, inputs: Sequence[TensorT
 
 GATHER_ELEMENTS_6 = OpSpec("GatherElements", "GatherElements-6", GatherElementsAttrs, (2, 2), 1,
                            guarded(_gather_elements), _run_gather_elements, rounding=_gather_rounding, index_input=1,
-                           cpu_refuses=_element_index_out_of_range, unevaluated=True)
+                           cpu_refuses=_element_index_out_of_range, evaluates=never)

@@ -50,7 +50,7 @@ from . import attrs as A
 from .bounds import Bounds
 from .intervals import INF, guarded, iv, size_dim, to_dim
 from .rounding import EXACT, accumulation, any_differs, moves
-from .spec import OpSpec, TensorType
+from .spec import FLOATS, OpSpec, TensorType, never, on
 
 MODES = ("nearest", "linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow")
 SHAPE_MODES = ("sizes", "scales")
@@ -621,8 +621,8 @@ def _v1_without_axes(a: Interpolate1Attrs, inputs: Sequence[TensorType], values)
 
 
 INTERPOLATE_1 = OpSpec("Interpolate", "Interpolate-1", Interpolate1Attrs, (2, 2), 1, guarded(_rule_1), _run_1, (1,),
-                       rounding=_rounding(1), crashes=_v1_mode, cpu_refuses=_v1_without_axes, unevaluated=True)
+                       rounding=_rounding(1), crashes=_v1_mode, cpu_refuses=_v1_without_axes, evaluates=never)
 INTERPOLATE_4 = OpSpec("Interpolate", "Interpolate-4", InterpolateAttrs, (3, 4), 1, guarded(_rule(4)), _kernel(4),
-                       (1, 2, 3), rounding=_rounding(4), reads_bounds=True)
+                       (1, 2, 3), rounding=_rounding(4), reads_bounds=True, evaluates=on(FLOATS | {"i8", "u8"}))
 INTERPOLATE_11 = OpSpec("Interpolate", "Interpolate-11", InterpolateAttrs, (2, 3), 1, guarded(_rule(11)), _kernel(11),
-                        (1, 2), rounding=_rounding(11), reads_bounds=True)
+                        (1, 2), rounding=_rounding(11), reads_bounds=True, evaluates=on(FLOATS | {"i8", "u8"}))

@@ -11,7 +11,7 @@ openvino by tests/ops/test_inverse_conformance.py. Measured on openvino 2026.4.1
   rank gives a dynamic rank. Then the element type: real (``is_real``: f16, bf16, f32, f64, f8 and f4 types) or
   dynamic, else "Expected floating point type as element type for the 'data' input." (nf4, integers, boolean and
   string); the output's is the input's.
-- The op has no evaluate(), so OpenVINO neither folds it nor bounds its values (``unevaluated``: an Inverse of a
+- The op has no evaluate(), so OpenVINO neither folds it nor bounds its values (``evaluates=never``: an Inverse of a
   Const feeding a Reshape's target leaves its dims dynamic, an If's condition both bodies merged); CPU computes it
   (intel_cpu/src/nodes/inverse.cpp), a Const input too, in f32 whatever the input type (f16 and bf16 converted
   exactly, f64 saturated into f32's range, as ``embedding.cpu_values``; the f32 result rounded back: to f16 to
@@ -51,7 +51,7 @@ from . import attrs as A
 from .cpu import fma
 from .embedding import cpu_values
 from .rounding import exact
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 NOT_A_MATRIX = "Input must be at least a 2D matrix."
 NOT_SQUARE = "Input must contain square matrices of the same shape."
@@ -147,4 +147,4 @@ def _run(a: InverseAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 LABEL = "Inverse-14"
-INVERSE_14 = OpSpec("Inverse", LABEL, InverseAttrs, (1, 1), 1, _infer, _run, rounding=exact, unevaluated=True)
+INVERSE_14 = OpSpec("Inverse", LABEL, InverseAttrs, (1, 1), 1, _infer, _run, rounding=exact, evaluates=never)

@@ -60,7 +60,7 @@ from .rounding import (
     square_scale,
     unscaled_squares,
 )
-from .spec import Kernel, OpSpec, RoundingRule, TensorType
+from .spec import Kernel, OpSpec, RoundingRule, TensorType, never, on_arithmetic
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,7 +274,7 @@ def column_floor(w: np.ndarray, bound: np.ndarray, transposed: bool = False) -> 
 _ROUNDING = accumulation(_inner, magnitude=_magnitude)
 _ROUNDING.shared = _shared_columns  # type: ignore[attr-defined]
 MATMUL_1 = OpSpec("MatMul", "MatMul-1", MatMulAttrs, (2, 2), 1, _infer, _run,
-                  rounding=_ROUNDING, cpu_refuses=_empty_operand)
+                  rounding=_ROUNDING, cpu_refuses=_empty_operand, evaluates=on_arithmetic)
 
 
 # --- Einsum ------------------------------------------------------------------------------------------
@@ -488,7 +488,7 @@ _EINSUM_ROUNDING = _einsum_rounding(False)
 _EINSUM_ROUNDING.statistical = _einsum_rounding(True)  # type: ignore[attr-defined]
 
 EINSUM_7 = OpSpec("Einsum", "Einsum-7", EinsumAttrs, (1, 1 << 30), 1, _einsum, _run_einsum,
-                  rounding=_EINSUM_ROUNDING, unevaluated=True)
+                  rounding=_EINSUM_ROUNDING, evaluates=never)
 
 
 # --- GroupedMatMul ------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ from .core import NoAttrs
 from .intervals import Iv, compatible, contains, dim_of, guarded, iv
 from .operands import bounds, integral, normalize_axis
 from .rounding import moves
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 
 @dataclass(frozen=True, slots=True)
@@ -615,7 +615,7 @@ PAD_1 = OpSpec("Pad", "Pad-1", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (
 PAD_12 = OpSpec("Pad", "Pad-12", PadAttrs, (3, 4), 1, guarded(_pad_infer), _pad, (1, 2), rounding=moves(0, 3),
                 cpu_refuses=_cropped_past, reads_unfed_ports=True, reads_bounds=True)
 ROLL_7 = OpSpec("Roll", "Roll-7", NoAttrs, (3, 3), 1, guarded(_roll_infer), _roll, (2,), rounding=moves(0),
-                unevaluated=True)
+                evaluates=never)
 SLICE_8 = OpSpec("Slice", "Slice-8", NoAttrs, (4, 5), 1, guarded(slice_infer), _slice, (1, 2, 3, 4), rounding=moves(0),
                  reads_unfed_ports=True, reads_bounds=True, bounds=moved(_slice))
 REVERSE_1 = OpSpec("Reverse", "Reverse-1", ReverseAttrs, (2, 2), 1, _reverse_infer, _reverse, (1,), rounding=moves(0))

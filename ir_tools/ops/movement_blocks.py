@@ -65,7 +65,7 @@ from .core import NoAttrs
 from .intervals import ANY, INF, Iv, canon, dadd, ddiv, dmul, dsub, guarded, is_empty, is_static, iv, meet, to_dim
 from .operands import ints, normalize_axis
 from .rounding import moves
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,7 +383,7 @@ def _run_space_to_batch(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarr
 
 REVERSE_SEQUENCE_1 = OpSpec("ReverseSequence", "ReverseSequence-1", ReverseSequenceAttrs, (2, 2), 1,
                             guarded(_reverse_sequence), _run_reverse_sequence, rounding=moves(0), index_input=1,
-                            unevaluated=True)
+                            evaluates=never)
 SHUFFLE_CHANNELS_1 = OpSpec("ShuffleChannels", "ShuffleChannels-1", ShuffleChannelsAttrs, (1, 1), 1,
                             guarded(_shuffle_channels), _run_shuffle_channels, rounding=moves(0))
 BATCH_TO_SPACE_2 = OpSpec("BatchToSpace", "BatchToSpace-2", NoAttrs, (4, 4), 1, guarded(_batch_to_space),

@@ -104,7 +104,7 @@ from .core import ELEMENT
 from .cpu import fma, mayiuse
 from .intervals import ANY, Iv, canon, compatible, dmul, guarded, is_static, iv, to_dim
 from .rounding import EXACT, any_differs
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 NMS_FLOATS = ("f32", "f16", "bf16")
 _INPUT_NAMES = ("boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold",
@@ -638,13 +638,13 @@ def nms_rounding(kernel, a: NmsAttrs, args: Sequence[np.ndarray], bounds: Sequen
 
 NMS_1 = OpSpec("NonMaxSuppression", "NonMaxSuppression-1", Nms1Attrs, (2, 5), 1, guarded(_nms_1), run_legacy_nms,
                (2,), rounding=nms_rounding, cpu_refuses=_legacy_cpu_refuses, reads_unfed_ports=True,
-               selects_rows=True, unevaluated=True)
+               selects_rows=True, evaluates=never)
 NMS_3 = OpSpec("NonMaxSuppression", "NonMaxSuppression-3", NmsAttrs, (2, 5), 1, guarded(_nms_1), run_legacy_nms,
                (2,), rounding=nms_rounding, cpu_refuses=_legacy_cpu_refuses, reads_unfed_ports=True,
-               selects_rows=True, unevaluated=True)
+               selects_rows=True, evaluates=never)
 NMS_4 = OpSpec("NonMaxSuppression", "NonMaxSuppression-4", Nms4Attrs, (2, 5), 1, guarded(_nms_4), run_legacy_nms,
                (2,), rounding=nms_rounding, cpu_refuses=_legacy_cpu_refuses, reads_unfed_ports=True,
-               selects_rows=True, unevaluated=True)
+               selects_rows=True, evaluates=never)
 NMS_5 = OpSpec("NonMaxSuppression", "NonMaxSuppression-5", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),
                rounding=nms_rounding)
 NMS_9 = OpSpec("NonMaxSuppression", "NonMaxSuppression-9", NmsAttrs, (2, 6), 3, guarded(_nms), run_nms, (2,),

@@ -79,7 +79,7 @@ from .rounding import (
     output_rounding,
     unit,
 )
-from .spec import Kernel, OpSpec, RoundingRule, TensorType
+from .spec import Kernel, OpSpec, RoundingRule, TensorType, never, on
 
 
 @dataclass(frozen=True, slots=True)
@@ -681,19 +681,19 @@ def _lrn_rounding(kernel: Kernel, a: LrnAttrs, args: Sequence[np.ndarray], bound
 _BN_1, _BN_5 = (2, 0, 1, 3, 4), (0, 1, 2, 3, 4)  # the input indices of data, gamma, beta, mean, variance
 BATCH_NORM_INFERENCE_1 = OpSpec("BatchNormInference", "BatchNormInference-1", BatchNormAttrs, (5, 5), 1,
                                 _batch_norm_rule(_BN_1), _batch_norm(_BN_1), rounding=_batch_norm_rounding(_BN_1),
-                                unevaluated=True)
+                                evaluates=never)
 BATCH_NORM_INFERENCE_5 = OpSpec("BatchNormInference", "BatchNormInference-5", BatchNormAttrs, (5, 5), 1,
                                 _batch_norm_rule(_BN_5), _batch_norm(_BN_5), rounding=_batch_norm_rounding(_BN_5),
-                                unevaluated=True)
+                                evaluates=never)
 MVN_1 = OpSpec("MVN", "MVN-1", Mvn1Attrs, (1, 1), 1, _same_shape, _mvn_kernel(_mvn1_params),
-               rounding=_mvn_rounding(_mvn1_params), unevaluated=True)
+               rounding=_mvn_rounding(_mvn1_params), evaluates=never)
 MVN_6 = OpSpec("MVN", "MVN-6", Mvn6Attrs, (2, 2), 1, _mvn6_rule, _mvn_kernel(_mvn6_params), value_inputs=(1,),
-               rounding=_mvn_rounding(_mvn6_params))
+               rounding=_mvn_rounding(_mvn6_params), evaluates=on({"f32"}))
 GROUP_NORMALIZATION_12 = OpSpec("GroupNormalization", "GroupNormalization-12", GroupNormAttrs, (3, 3), 1,
-                                _group_norm_rule, _group_norm, rounding=_group_norm_rounding(), unevaluated=True)
+                                _group_norm_rule, _group_norm, rounding=_group_norm_rounding(), evaluates=never)
 NORMALIZE_L2_1 = OpSpec("NormalizeL2", "NormalizeL2-1", NormalizeL2Attrs, (2, 2), 1, _normalize_l2_rule,
                         _normalize_l2_fed, value_inputs=(1,), rounding=_normalize_l2_rounding,
-                        folded=_normalize_l2, unevaluated=True)
-GRN_1 = OpSpec("GRN", "GRN-1", GrnAttrs, (1, 1), 1, _grn_rule, _grn, rounding=_grn_rounding, unevaluated=True)
+                        folded=_normalize_l2, evaluates=never)
+GRN_1 = OpSpec("GRN", "GRN-1", GrnAttrs, (1, 1), 1, _grn_rule, _grn, rounding=_grn_rounding, evaluates=never)
 LRN_1 = OpSpec("LRN", "LRN-1", LrnAttrs, (2, 2), 1, _lrn_rule, _lrn, value_inputs=(1,), rounding=_lrn_rounding,
-               unevaluated=True)
+               evaluates=never)

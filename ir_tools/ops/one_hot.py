@@ -45,7 +45,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .operands import ints, normalize_axis
 from .rounding import moves
-from .spec import OpSpec, TensorType
+from .spec import I32_I64, OpSpec, TensorType, on
 
 #: The largest depth OpenVINO CPU reads (in 32 bits).
 _DEPTH_MAX = 2**31 - 1
@@ -116,6 +116,7 @@ def _run_one_hot(a: OneHotAttrs | OneHot16Attrs, args: Sequence[np.ndarray]) -> 
     return [np.where(hot, on_value, off_value).astype(on_value.dtype, copy=False)]
 
 
-ONE_HOT_1 = OpSpec("OneHot", "OneHot-1", OneHotAttrs, (4, 4), 1, _one_hot, _run_one_hot, (1,), rounding=moves(2, 3))
+ONE_HOT_1 = OpSpec("OneHot", "OneHot-1", OneHotAttrs, (4, 4), 1, _one_hot, _run_one_hot, (1,), rounding=moves(2, 3),
+                   evaluates=on(I32_I64))
 ONE_HOT_16 = OpSpec("OneHot", "OneHot-16", OneHot16Attrs, (4, 4), 1, _one_hot, _run_one_hot, (1,),
-                    rounding=moves(2, 3))
+                    rounding=moves(2, 3), evaluates=on(I32_I64))

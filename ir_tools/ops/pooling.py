@@ -56,7 +56,7 @@ from .kernels import adaptive_avg_pool, adaptive_bins, avg_pool
 from .operands import normalize_axis
 from .pool_geometry import AUTO_PADS, ROUNDING_TYPES, PoolGeometry, dilated, pool_geometry
 from .rounding import accumulation, is_exact, moves
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Evaluates, Kernel, OpSpec, TensorType, all_but, never, on, on_arithmetic
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +163,7 @@ def _avg_pool_spec(label: str, attrs: type,
                    crashes: Callable[[AvgPool16Attrs, frozenset[int]], str | None] | None = None) -> OpSpec:
     return OpSpec("AvgPool", label, attrs, (1, 1), 1, _avg_pool(label), _run_avg_pool,
                   rounding=accumulation(lambda a, args, outs: prod(a.kernel), data=(0,)), empty_windows=True,
-                  crashes=crashes, unevaluated=True)
+                  crashes=crashes, evaluates=never)
 
 
 AVG_POOL_1 = _avg_pool_spec("AvgPool-1", AvgPoolAttrs)
@@ -171,7 +171,7 @@ AVG_POOL_14 = _avg_pool_spec("AvgPool-14", AvgPoolAttrs)
 AVG_POOL_16 = _avg_pool_spec("AvgPool-16", AvgPool16Attrs, _no_dilations)
 ADAPTIVE_AVG_POOL_8 = OpSpec("AdaptiveAvgPool", "AdaptiveAvgPool-8", NoAttrs, (2, 2), 1, _adaptive, _run_adaptive, (1,),
                              rounding=accumulation(lambda a, args, outs: _largest_bin(args[0].shape, outs[0].shape),
-                                                   data=(0,)), unevaluated=True)
+                                                   data=(0,)), evaluates=never)
 
 
 def _largest_bin(data: tuple[int, ...], out: tuple[int, ...]) -> int:
@@ -310,15 +310,17 @@ def max_pool(x: np.ndarray, kernel: Sequence[int], strides: Sequence[int], dilat
         return best.astype(x.dtype), index
 
 
-def _max_pool_spec(label: str, attrs: type, outputs: int,
+def _max_pool_spec(label: str, attrs: type, outputs: int, evaluates: Evaluates,
                    crashes: Callable[[MaxPool8Attrs, frozenset[int]], str | None] | None = None) -> OpSpec:
     return OpSpec("MaxPool", label, attrs, (1, 1), outputs, _max_pool(label), _run_max_pool(label),
-                  rounding=moves(0), crashes=crashes)
+                  rounding=moves(0), crashes=crashes, evaluates=evaluates)
 
 
-MAX_POOL_1 = _max_pool_spec("MaxPool-1", MaxPoolAttrs, 1)
-MAX_POOL_8 = _max_pool_spec("MaxPool-8", MaxPool8Attrs, 2, _empty_dilations)
-MAX_POOL_14 = _max_pool_spec("MaxPool-14", MaxPool8Attrs, 2, _empty_dilations)
+#: What OpenVINO evaluates of MaxPool-8 and -14: data of any type but f64, i16, u16, boolean (MaxPool-1: not i8, u8).
+_MAX_POOL_8_EVALUATES = on(all_but("f64", "i16", "u16", "boolean"))
+MAX_POOL_1 = _max_pool_spec("MaxPool-1", MaxPoolAttrs, 1, on_arithmetic)
+MAX_POOL_8 = _max_pool_spec("MaxPool-8", MaxPool8Attrs, 2, _MAX_POOL_8_EVALUATES, _empty_dilations)
+MAX_POOL_14 = _max_pool_spec("MaxPool-14", MaxPool8Attrs, 2, _MAX_POOL_8_EVALUATES, _empty_dilations)
 
 
 # --- AdaptiveMaxPool -------------------------------------------------------------------------------
@@ -422,4 +424,4 @@ def _adaptive_max_rounding(kernel: Kernel, a: AdaptiveMaxPoolAttrs, args: Sequen
 
 ADAPTIVE_MAX_POOL_8 = OpSpec("AdaptiveMaxPool", "AdaptiveMaxPool-8", AdaptiveMaxPoolAttrs, (2, 2), 2, _adaptive_max,
                              _run_adaptive_max, (1,), rounding=_adaptive_max_rounding, crashes=_i64_indices,
-                             unevaluated=True)
+                             evaluates=never)

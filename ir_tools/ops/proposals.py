@@ -78,7 +78,7 @@ from .detection import FLOAT_LIST
 from .detectron import one_real_element
 from .intervals import ANY, Iv, compatible, dmul, guarded, is_empty, iv, meet, size_dim, to_dim
 from .rounding import exact
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 _F = np.float32
 
@@ -423,10 +423,10 @@ def _proposal_refused(a: ProposalAttrs, types: Sequence[TensorType], values: Seq
 
 PROPOSAL_1 = OpSpec("Proposal", "Proposal-1", ProposalAttrs, (3, 3), 1, guarded(_proposal_1_rule), _proposal_1,
                     rounding=exact, crashes=_proposal_crashes,
-                    cpu_refuses=_proposal_refused, unevaluated=True)
+                    cpu_refuses=_proposal_refused, evaluates=never)
 PROPOSAL_4 = OpSpec("Proposal", "Proposal-4", ProposalAttrs, (3, 3), 2, guarded(_proposal_rule), _proposal,
                     rounding=exact, crashes=_proposal_crashes,
-                    cpu_refuses=_proposal_refused, unevaluated=True)
+                    cpu_refuses=_proposal_refused, evaluates=never)
 
 
 # --- GenerateProposals-9 ----------------------------------------------------------------------------------------
@@ -634,7 +634,7 @@ def _detectron_refused(a: DetectronProposalsAttrs, types: Sequence[TensorType],
 DETECTRON_PROPOSALS_6 = OpSpec("ExperimentalDetectronGenerateProposalsSingleImage",
                                "ExperimentalDetectronGenerateProposalsSingleImage-6", DetectronProposalsAttrs, (4, 4),
                                2, guarded(_detectron_rule), _detectron, rounding=exact, crashes=_detectron_crashes,
-                               cpu_refuses=_detectron_refused, unevaluated=True)
+                               cpu_refuses=_detectron_refused, evaluates=never)
 
 
 # --- ExperimentalDetectronDetectionOutput-6 ---------------------------------------------------------------------
@@ -758,4 +758,4 @@ def _output_crashes(a: DetectronOutputAttrs, read: frozenset[int]) -> str | None
 
 DETECTRON_OUTPUT_6 = OpSpec("ExperimentalDetectronDetectionOutput", "ExperimentalDetectronDetectionOutput-6",
                             DetectronOutputAttrs, (4, 4), 3, guarded(_output_rule), _detection_output, rounding=exact,
-                            crashes=_output_crashes, unevaluated=True)
+                            crashes=_output_crashes, evaluates=never)

@@ -25,7 +25,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import AUTO_BROADCAST, broadcast_shapes
 from .rounding import ACCUMULATION_UNIT, is_exact, may_differ, output_rounding
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, on_arithmetic
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,4 +147,4 @@ def _stripped_on_f16(a: FakeQuantizeAttrs, inputs: Sequence[TensorType], values)
 
 
 FAKE_QUANTIZE_1 = OpSpec("FakeQuantize", "FakeQuantize-1", FakeQuantizeAttrs, (5, 5), 1, _infer, _run,
-                         rounding=_rounding, cpu_refuses=_stripped_on_f16)
+                         rounding=_rounding, cpu_refuses=_stripped_on_f16, evaluates=on_arithmetic)

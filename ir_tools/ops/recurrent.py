@@ -79,7 +79,7 @@ from .arithmetic import merge_dim
 from .attrs import FLOAT
 from .intervals import ddiv, is_empty, iv, to_dim
 from .rounding import APPROXIMATION, EXACT, gamma, is_exact, may_differ, output_rounding
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, never
 
 _DIRECTION = A.enum("forward", "reverse", "bidirectional")
 
@@ -498,13 +498,13 @@ def _too_few_activations(kind: _Kind) -> Callable[[Any, frozenset[int]], str | N
 
 LSTM_SEQUENCE_5 = OpSpec("LSTMSequence", "LSTMSequence-5", LSTMSequenceAttrs, (7, 7), 3, _rule(_LSTM),
                          _kernel(_LSTM), rounding=_rounding(_LSTM), crashes=_too_few_activations(_LSTM), index_input=3,
-                         lengths_axis=1, unevaluated=True)
+                         lengths_axis=1, evaluates=never)
 GRU_SEQUENCE_5 = OpSpec("GRUSequence", "GRUSequence-5", GRUSequenceAttrs, (6, 6), 2, _rule(_GRU), _kernel(_GRU),
                         rounding=_rounding(_GRU), crashes=_too_few_activations(_GRU), index_input=2, lengths_axis=1,
-                        unevaluated=True)
+                        evaluates=never)
 RNN_SEQUENCE_5 = OpSpec("RNNSequence", "RNNSequence-5", RNNSequenceAttrs, (6, 6), 2, _rule(_RNN), _kernel(_RNN),
                         rounding=_rounding(_RNN), crashes=_too_few_activations(_RNN), index_input=2, lengths_axis=1,
-                        unevaluated=True)
+                        evaluates=never)
 
 
 # --- cells: one step of a sequence ---------------------------------------------------------------------
@@ -671,7 +671,7 @@ def _cell_crashes(kind: _Kind) -> Callable[[Any, frozenset[int]], str | None]:
 
 def _cell(kind: _Kind, type_: str, label: str, attrs: type, n_inputs: tuple[int, int]) -> OpSpec:
     return OpSpec(type_, label, attrs, n_inputs, kind.states, _cell_rule(kind), _cell_kernel(kind),
-                  rounding=_cell_rounding(kind), crashes=_cell_crashes(kind), unevaluated=True)
+                  rounding=_cell_rounding(kind), crashes=_cell_crashes(kind), evaluates=never)
 
 
 LSTM_CELL_1 = replace(_cell(_LSTM, "LSTMCell", "LSTMCell-1", LSTMCell1Attrs, (5, 7)), reads_unfed_ports=True)

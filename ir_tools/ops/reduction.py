@@ -44,7 +44,7 @@ from .rounding import (
     exact,
     moves,
 )
-from .spec import Kernel, OpSpec, TensorType
+from .spec import FLOATS, Evaluates, Kernel, OpSpec, TensorType, all_but, always, on, on_arithmetic
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,18 +283,18 @@ _BOUNDS: dict[str, BoundRule] = {"max": _extreme_bounds("max"), "min": _extreme_
                                  "prod": ordered(_prod_bounds), "sum": evaluated(_reduction("sum"))}
 
 
-def _reduce_spec(op: str, label: str, kind: str) -> OpSpec:
+def _reduce_spec(op: str, label: str, kind: str, evaluates: Evaluates) -> OpSpec:
     logical = kind in ("and", "or")
     return OpSpec(op, label, ReduceAttrs, (2, 2), 1, _reduce(logical), _reduction(kind), (1,),
-                  rounding=_ROUNDING[kind], cpu_refuses=_no_axes_dropped, bounds=_BOUNDS.get(kind))
+                  rounding=_ROUNDING[kind], cpu_refuses=_no_axes_dropped, bounds=_BOUNDS.get(kind), evaluates=evaluates)
 
 
-REDUCE_SUM_1 = _reduce_spec("ReduceSum", "ReduceSum-1", "sum")
-REDUCE_MEAN_1 = _reduce_spec("ReduceMean", "ReduceMean-1", "mean")
-REDUCE_MAX_1 = _reduce_spec("ReduceMax", "ReduceMax-1", "max")
-REDUCE_MIN_1 = _reduce_spec("ReduceMin", "ReduceMin-1", "min")
-REDUCE_PROD_1 = _reduce_spec("ReduceProd", "ReduceProd-1", "prod")
-REDUCE_L1_4 = _reduce_spec("ReduceL1", "ReduceL1-4", "l1")
-REDUCE_L2_4 = _reduce_spec("ReduceL2", "ReduceL2-4", "l2")
-REDUCE_LOGICAL_AND_1 = _reduce_spec("ReduceLogicalAnd", "ReduceLogicalAnd-1", "and")
-REDUCE_LOGICAL_OR_1 = _reduce_spec("ReduceLogicalOr", "ReduceLogicalOr-1", "or")
+REDUCE_SUM_1 = _reduce_spec("ReduceSum", "ReduceSum-1", "sum", on_arithmetic)
+REDUCE_MEAN_1 = _reduce_spec("ReduceMean", "ReduceMean-1", "mean", on_arithmetic)
+REDUCE_MAX_1 = _reduce_spec("ReduceMax", "ReduceMax-1", "max", on(all_but("f64", "i16", "u16")))
+REDUCE_MIN_1 = _reduce_spec("ReduceMin", "ReduceMin-1", "min", on(all_but("f64", "i16", "u16")))
+REDUCE_PROD_1 = _reduce_spec("ReduceProd", "ReduceProd-1", "prod", on_arithmetic)
+REDUCE_L1_4 = _reduce_spec("ReduceL1", "ReduceL1-4", "l1", on(FLOATS | {"i32", "i64"}))
+REDUCE_L2_4 = _reduce_spec("ReduceL2", "ReduceL2-4", "l2", on(FLOATS))
+REDUCE_LOGICAL_AND_1 = _reduce_spec("ReduceLogicalAnd", "ReduceLogicalAnd-1", "and", always)
+REDUCE_LOGICAL_OR_1 = _reduce_spec("ReduceLogicalOr", "ReduceLogicalOr-1", "or", always)

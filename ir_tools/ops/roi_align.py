@@ -76,7 +76,7 @@ from .arithmetic import merge_dim
 from .attrs import FLOAT
 from .intervals import ANY, canon, to_dim
 from .rounding import ACCUMULATION_UNIT, any_differs, gamma, is_exact, output_rounding
-from .spec import Kernel, OpSpec, TensorType
+from .spec import FLOATS, Kernel, OpSpec, TensorType, never, on
 
 MODES = ("avg", "max")
 ALIGNED_MODES = ("asymmetric", "half_pixel_for_nn", "half_pixel")
@@ -639,9 +639,9 @@ def _rotated_rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds
 
 
 ROI_ALIGN_3 = OpSpec("ROIAlign", "ROIAlign-3", ROIAlign3Attrs, (3, 3), 1, _infer, _run, rounding=_rounding,
-                     index_input=2)
+                     index_input=2, evaluates=on(FLOATS))
 ROI_ALIGN_9 = OpSpec("ROIAlign", "ROIAlign-9", ROIAlign9Attrs, (3, 3), 1, _infer, _run, rounding=_rounding,
-                     index_input=2, unevaluated=True)
+                     index_input=2, evaluates=never)
 ROI_ALIGN_ROTATED_15 = OpSpec("ROIAlignRotated", "ROIAlignRotated-15", ROIAlignRotated15Attrs, (3, 3), 1,
                               _infer_rotated, _run_rotated, rounding=_rotated_rounding, index_input=2,
-                              cpu_refuses=_rotated_cpu_refuses, unevaluated=True)
+                              cpu_refuses=_rotated_cpu_refuses, evaluates=never)

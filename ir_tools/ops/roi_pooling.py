@@ -72,7 +72,7 @@ from . import attrs as A
 from .arithmetic import merge_dim
 from .attrs import FLOAT
 from .rounding import any_differs, gamma, is_exact, moves, output_rounding
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, never
 
 METHODS = ("max", "bilinear")
 PS_MODES = ("average", "bilinear")
@@ -351,7 +351,7 @@ def _roi_rounding(kernel: Kernel, a: ROIPoolingAttrs, args: Sequence[np.ndarray]
 
 
 ROI_POOLING_2 = OpSpec("ROIPooling", "ROIPooling-2", ROIPoolingAttrs, (2, 2), 1, _roi_infer, _run_roi,
-                       rounding=_roi_rounding, unevaluated=True)
+                       rounding=_roi_rounding, evaluates=never)
 
 
 # --- PSROIPooling --------------------------------------------------------------------------------
@@ -522,4 +522,4 @@ def _ps_rounding(kernel: Kernel, a: PSROIPoolingAttrs, args: Sequence[np.ndarray
 
 
 PSROI_POOLING_1 = OpSpec("PSROIPooling", "PSROIPooling-1", PSROIPoolingAttrs, (2, 2), 1, _ps_infer, _run_ps,
-                         rounding=_ps_rounding, unevaluated=True)
+                         rounding=_ps_rounding, evaluates=never)

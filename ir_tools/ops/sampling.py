@@ -32,7 +32,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .arithmetic import merge_dim
 from .rounding import ACCUMULATION_UNIT, is_exact, output_rounding
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, on
 
 MODES = ("bilinear", "bicubic", "nearest")
 PADDINGS = ("zeros", "border", "reflection")
@@ -262,4 +262,5 @@ def _rounding(kernel: Kernel, a: Any, args: Sequence[np.ndarray], bounds: Sequen
     return [np.where(np.isfinite(bound), bound, np.inf)]
 
 
-GRID_SAMPLE_9 = OpSpec("GridSample", "GridSample-9", GridSampleAttrs, (2, 2), 1, _infer, _run, rounding=_rounding)
+GRID_SAMPLE_9 = OpSpec("GridSample", "GridSample-9", GridSampleAttrs, (2, 2), 1, _infer, _run, rounding=_rounding,
+                       evaluates=on({"f32"}))

@@ -85,7 +85,7 @@ from .intervals import Unmatched, compatible, guarded, iv
 from .movement import SLICE_8, slice_infer
 from .operands import outside_axis
 from .rounding import EXACT, accumulation, moves
-from .spec import OpSpec, RoundingRule, TensorType
+from .spec import ARITHMETIC, OpSpec, RoundingRule, TensorType, all_but, all_of, never, on
 
 SCATTER_REDUCTIONS = ("none", "sum", "sub", "prod", "min", "max")
 ELEMENTS_REDUCTIONS = ("none", "sum", "prod", "min", "max", "mean")
@@ -294,10 +294,10 @@ def _element_index_out_of_range(a, inputs: Sequence[TensorType], values) -> str 
 
 SCATTER_ND_UPDATE_3 = OpSpec("ScatterNDUpdate", "ScatterNDUpdate-3", NoAttrs, (3, 3), 1, guarded(_scatter_nd),
                              _run_scatter_nd, rounding=_scatter_nd_rounding, index_input=1,
-                             cpu_refuses=_nd_index_out_of_range)
+                             cpu_refuses=_nd_index_out_of_range, evaluates=on(ARITHMETIC | {"boolean"}))
 SCATTER_ND_UPDATE_15 = OpSpec("ScatterNDUpdate", "ScatterNDUpdate-15", ScatterNDUpdate15Attrs, (3, 3), 1,
                               guarded(_scatter_nd), _run_scatter_nd, rounding=_scatter_nd_rounding, index_input=1,
-                              cpu_refuses=_nd_index_out_of_range)
+                              cpu_refuses=_nd_index_out_of_range, evaluates=on(ARITHMETIC | {"boolean"}))
 
 
 def _scatter_update(a, inputs: Sequence[TensorType], values) -> list[TensorType]:
@@ -487,14 +487,17 @@ def _element_update_counts(a, args: Sequence[np.ndarray], outputs: Sequence[np.n
 _ELEMENT_SUMS = accumulation(_element_update_counts, (0, 2), linear=False)
 _scatter_elements_rounding = _scatter_rounding(_ELEMENT_SUMS, _ELEMENT_SUMS)
 
+#: What OpenVINO's ScatterElementsUpdate evaluates: its data of any type but f64, i8, u8, u16, its indices of any
+#: integer type (not boolean).
+_SCATTER_ELEMENTS_EVALUATES = all_of(on(all_but("f64", "i8", "u8", "u16")), on(all_but("boolean"), 1))
 SCATTER_ELEMENTS_UPDATE_3 = OpSpec("ScatterElementsUpdate", "ScatterElementsUpdate-3", NoAttrs, (4, 4), 1,
                                    guarded(_scatter_elements), _run_scatter_elements, (3,),
                                    rounding=_scatter_elements_rounding, index_input=1,
-                                   cpu_refuses=_element_index_out_of_range)
+                                   cpu_refuses=_element_index_out_of_range, evaluates=_SCATTER_ELEMENTS_EVALUATES)
 SCATTER_ELEMENTS_UPDATE_12 = OpSpec("ScatterElementsUpdate", "ScatterElementsUpdate-12", ScatterElementsUpdate12Attrs,
                                     (4, 4), 1, guarded(_scatter_elements), _run_scatter_elements, (3,),
                                     rounding=_scatter_elements_rounding, index_input=1,
-                                    cpu_refuses=_element_index_out_of_range)
+                                    cpu_refuses=_element_index_out_of_range, evaluates=_SCATTER_ELEMENTS_EVALUATES)
 
 
 def _slice_scatter(a: NoAttrs, inputs: Sequence[TensorType], values) -> list[TensorType]:
@@ -542,4 +545,4 @@ def _run_slice_scatter(a: NoAttrs, args: Sequence[np.ndarray]) -> list[np.ndarra
 
 
 SLICE_SCATTER_15 = OpSpec("SliceScatter", "SliceScatter-15", NoAttrs, (5, 6), 1, guarded(_slice_scatter),
-                          _run_slice_scatter, (2, 3, 4, 5), rounding=moves(0, 1), unevaluated=True)
+                          _run_slice_scatter, (2, 3, 4, 5), rounding=moves(0, 1), evaluates=never)

@@ -36,7 +36,7 @@ from . import attrs as A
 from .embedding import cpu_values
 from .intervals import is_empty, iv, meet, to_dim
 from .rounding import exact
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 _I32 = np.iinfo(np.int32)
 
@@ -124,4 +124,4 @@ def _run(a: SearchSortedAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 LABEL = "SearchSorted-15"
 SEARCH_SORTED_15 = OpSpec("SearchSorted", LABEL, SearchSortedAttrs, (2, 2), 1, _infer, _run,
-                          rounding=exact, unevaluated=True)
+                          rounding=exact, evaluates=never)

@@ -35,7 +35,7 @@ from .embedding import as_i32, cpu_values, index_type, rank_of
 from .intervals import compatible, iv
 from .operands import ints
 from .rounding import moves
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, never
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,4 +127,4 @@ def _picked(kernel: Kernel, a: SegmentMaxAttrs, args: Sequence[np.ndarray], boun
 
 
 SEGMENT_MAX_16 = OpSpec("SegmentMax", "SegmentMax-16", SegmentMaxAttrs, (2, 3), 1, _infer, _run, value_inputs=(1, 2),
-                        rounding=_picked, index_input=1, unevaluated=True)
+                        rounding=_picked, index_input=1, evaluates=never)

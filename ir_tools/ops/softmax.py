@@ -28,7 +28,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .operands import normalize_axis
 from .rounding import ACCUMULATION_UNIT, APPROXIMATION, gamma, is_exact, output_rounding
-from .spec import Kernel, OpSpec, RoundingRule, TensorType
+from .spec import FLOATS, Kernel, OpSpec, RoundingRule, TensorType, never, on
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,8 +200,8 @@ def _exp_above(t: np.ndarray, minus_one: bool = False) -> np.ndarray:
 
 
 SOFTMAX_1 = OpSpec("SoftMax", "SoftMax-1", Softmax1Attrs, (1, 1), 1, _softmax(True), _run_softmax(False),
-                   rounding=_softmax_rounding(False))
+                   rounding=_softmax_rounding(False), evaluates=on(FLOATS | {"f64"}))
 SOFTMAX_8 = OpSpec("SoftMax", "SoftMax-8", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(False),
-                   rounding=_softmax_rounding(False))
+                   rounding=_softmax_rounding(False), evaluates=on(FLOATS | {"f64"}))
 LOG_SOFTMAX_5 = OpSpec("LogSoftmax", "LogSoftmax-5", Softmax8Attrs, (1, 1), 1, _softmax(False), _run_softmax(True),
-                       rounding=_softmax_rounding(True), unevaluated=True)
+                       rounding=_softmax_rounding(True), evaluates=never)

@@ -48,7 +48,7 @@ from .core import NoAttrs
 from .embedding import as_i32, cpu_values
 from .intervals import compatible, contains, dadd, iv, to_dim
 from .rounding import EXACT, any_differs, is_exact
-from .spec import Kernel, OpSpec, TensorType
+from .spec import Kernel, OpSpec, TensorType, never
 
 #: std::sort sorts this many entries or fewer by insertion (stable), and leaves partitions of this size to it.
 _THRESHOLD = 16
@@ -220,4 +220,4 @@ def _unwritten(a: NoAttrs, inputs: Sequence[TensorType], values) -> str | None:
 
 
 SPARSE_FILL_EMPTY_ROWS_16 = OpSpec("SparseFillEmptyRows", "SparseFillEmptyRows-16", NoAttrs, (4, 4), 3, _infer, _run,
-                                   value_inputs=(1, 2), rounding=_rounding, cpu_refuses=_unwritten, unevaluated=True)
+                                   value_inputs=(1, 2), rounding=_rounding, cpu_refuses=_unwritten, evaluates=never)

@@ -7,7 +7,7 @@ A spec has typed attributes, and optionally a shape rule and a reference kernel.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,56 @@ RoundingRule = Callable[[Kernel, Any, Sequence[np.ndarray], Sequence[np.ndarray]
 #: Why OpenVINO's CPU plugin refuses a layer: (typed attrs, input types, the values of the Consts feeding it or None)
 #: -> the reason, or None.
 CpuRule = Callable[[Any, Sequence[TensorType], Sequence["np.ndarray | None"]], "str | None"]
+#: Whether OpenVINO's evaluate() of an op version takes a layer of these input element types (one per input port; None
+#: where the type is not known): only then does OpenVINO fold the layer fed by Consts, and bound its outputs.
+Evaluates = Callable[[Sequence["str | None"]], bool]
+
+#: The element types evaluate() was measured on (OpenVINO 2026.4.1): a rule of some types alone (``on``) takes no other
+#: (f8, i4, u1, string...), unmeasured.
+MEASURED = frozenset({"f32", "f16", "bf16", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "boolean"})
+#: The element types OpenVINO's arithmetic evaluates most often: not f64, i8, i16, u8, u16 (its unary math, Power,
+#: Divide, MatMul, ReduceSum...).
+ARITHMETIC = frozenset({"f32", "f16", "bf16", "i32", "i64", "u32", "u64"})
+#: The float types but f64 (HSwish, Gelu-7, ReduceL2...).
+FLOATS = frozenset({"f32", "f16", "bf16"})
+#: The index types OpenVINO's evaluate() reads where it reads no others (Gather's indices, OneHot's).
+I32_I64 = frozenset({"i32", "i64"})
+
+
+def all_but(*types: str) -> frozenset[str]:
+    """The measured element types but ``types``."""
+    return MEASURED - frozenset(types)
+
+
+def always(elements: Sequence[str | None]) -> bool:
+    """Evaluated on every element type the op's shape rule accepts (the default)."""
+    return True
+
+
+def never(elements: Sequence[str | None]) -> bool:
+    """Never evaluated: OpenVINO's op has no evaluate() (or none it runs on Consts)."""
+    return False
+
+
+def on(types: Iterable[str], *inputs: int) -> Evaluates:
+    """Evaluated where each input at ``inputs`` (input 0, the data, when none is named) is of one of ``types``; an
+    input the layer lacks (an optional one) takes any, one of no known type (None) none."""
+    allowed, at = frozenset(types), inputs or (0,)
+
+    def evaluates(elements: Sequence[str | None]) -> bool:
+        return all(elements[i] in allowed for i in at if i < len(elements))
+    return evaluates
+
+
+#: Evaluated on ``ARITHMETIC`` data: the default of the unary math and the binary arithmetic.
+on_arithmetic = on(ARITHMETIC)
+
+
+def all_of(*rules: Evaluates) -> Evaluates:
+    """Evaluated where each of ``rules`` says so (the data's types and the indices', say)."""
+    def evaluates(elements: Sequence[str | None]) -> bool:
+        return all(rule(elements) for rule in rules)
+    return evaluates
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +135,13 @@ class OpSpec:
     walk runs and the executor runs on a layer whose value inputs are known (``compute``'s ``folded``);
     ``folded_on``: the inputs that must be known for that, where not ``value_inputs`` (or every input of an op without
     value inputs): StridedSlice's data too, since its evaluator differs from CPU only where it folds the layer whole.
-    ``unevaluated``: OpenVINO's op has no evaluate(), so OpenVINO neither folds it nor bounds its outputs, a layer of
-    Consts alone included (Inverse-14 and 100 other op versions, measured by tests/passes/test_unevaluated_ops.py:
-    convolutions, pooling but MaxPool, normalizations, recurrent cells, detection, FFTs, ReadValue, Assign...): the
-    shape walk takes its values as unknown to OpenVINO, as a decompression layer's (passes/shapes.py, rule 5), though
-    the kernel computes them. An op OpenVINO evaluates on some element types only (Abs not on f64, i8, i16, u8, u16)
-    is not flagged: not modelled yet.
+    ``evaluates``: given a layer's input element types, whether OpenVINO's evaluate() of the op takes them, measured
+    on 2026.4.1 for every op version with a kernel and every element type its rule accepts: where it does not (the op
+    has no evaluate(), ``never``: Inverse-14, the convolutions, pooling but MaxPool, normalizations, recurrent cells,
+    detection, FFTs, ReadValue, Assign...; or one refusing these types, ``on``: Abs not on f64, i8, i16, u8, u16,
+    Gather on i32 and i64 indices alone), OpenVINO neither folds the layer nor bounds its outputs, a layer of Consts
+    alone included: the shape walk takes its values as unknown to OpenVINO, as a decompression layer's
+    (passes/shapes.py, rule 5), though the kernel computes them. Measured by tests/passes/test_unevaluated_ops.py.
     """
 
     type: str  # canonical IR spelling, e.g. "AvgPool"
@@ -117,7 +168,7 @@ class OpSpec:
     reads_bounds: bool = False  # its rule reads a value input's Bounds where the value is not known
     reads_concat: bool = False  # its rule reads a Concat's Const elements where OpenVINO knows no more of the value
     selects_rows: bool = False  # CPU gives the rows it selects, not as many as the inferred dims say
-    unevaluated: bool = False  # OpenVINO has no evaluate() of it: it neither folds nor bounds its outputs
+    evaluates: Evaluates = field(default=always, compare=False)  # input types OpenVINO's evaluate() takes
 
     def compute(self, attrs: Any, args: Sequence[np.ndarray], folded: bool = False) -> list[np.ndarray]:
         """The kernel on ``args``, as the executor and the shape walk run it (``folded``: value inputs known at shape

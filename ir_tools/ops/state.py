@@ -28,7 +28,7 @@ from ..base.dtypes import element_type
 from ..base.errors import OpValidationError
 from . import attrs as A
 from .rounding import moves
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 #: The spelling OpenVINO writes for a variable whose type or shape is not known.
 _DYNAMIC_TYPE = "dynamic"
@@ -141,8 +141,8 @@ def _unknown_variable(a: ReadValue6Attrs, inputs: Sequence[TensorType], values) 
 
 
 READ_VALUE_3 = OpSpec("ReadValue", "ReadValue-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves(),
-                      unevaluated=True)
+                      evaluates=never)
 READ_VALUE_6 = OpSpec("ReadValue", "ReadValue-6", ReadValue6Attrs, (0, 1), 1, _read_value_6, _run_read_value_6,
-                      rounding=moves(), crashes=_dynamic_variable_type, cpu_refuses=_unknown_variable, unevaluated=True)
-ASSIGN_3 = OpSpec("Assign", "Assign-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves(), unevaluated=True)
-ASSIGN_6 = OpSpec("Assign", "Assign-6", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves(), unevaluated=True)
+                      rounding=moves(), crashes=_dynamic_variable_type, cpu_refuses=_unknown_variable, evaluates=never)
+ASSIGN_3 = OpSpec("Assign", "Assign-3", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves(), evaluates=never)
+ASSIGN_6 = OpSpec("Assign", "Assign-6", VariableAttrs, (1, 1), 1, _same, _pass_on, rounding=moves(), evaluates=never)

@@ -32,7 +32,7 @@ from ..base.errors import OpValidationError
 from . import attrs as A
 from .operands import normalize_axis
 from .rounding import EXACT, any_differs, is_exact
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, on_arithmetic
 
 _MODES = A.enum("max", "min")
 _SORTS = A.enum("value", "index", "none")
@@ -179,8 +179,8 @@ def _k_outside_axis(a, inputs: Sequence[TensorType], values) -> str | None:
 
 
 TOPK_1 = OpSpec("TopK", "TopK-1", TopKAttrs, (2, 2), 2, _topk_1, _run_topk, (1,), rounding=_topk_rounding,
-                cpu_refuses=_k_outside_axis)
+                cpu_refuses=_k_outside_axis, evaluates=on_arithmetic)
 TOPK_3 = OpSpec("TopK", "TopK-3", TopKAttrs, (2, 2), 2, _topk, _run_topk, (1,), rounding=_topk_rounding,
-                cpu_refuses=_k_outside_axis)
+                cpu_refuses=_k_outside_axis, evaluates=on_arithmetic)
 TOPK_11 = OpSpec("TopK", "TopK-11", TopK11Attrs, (2, 2), 2, _topk, _run_topk, (1,), rounding=_topk_rounding,
-                 cpu_refuses=_k_outside_axis)
+                 cpu_refuses=_k_outside_axis, evaluates=on_arithmetic)

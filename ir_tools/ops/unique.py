@@ -50,7 +50,7 @@ from ..base.errors import OpValidationError, UnsupportedError
 from . import attrs as A
 from .operands import normalize_axis, scalar_axis
 from .rounding import exact
-from .spec import OpSpec, TensorType
+from .spec import OpSpec, TensorType, never
 
 _INDEX_TYPES = A.enum("i32", "i64")
 #: The element types the CPU's node computes, each as the type it compares in (i64 wrapped to i32).
@@ -217,4 +217,4 @@ def _empty(a: UniqueAttrs, inputs: Sequence[TensorType], values) -> str | None:
 
 
 UNIQUE_10 = OpSpec("Unique", "Unique-10", UniqueAttrs, (1, 2), 4, _unique, _run, value_inputs=(1,), rounding=exact,
-                   cpu_refuses=_empty, unevaluated=True)
+                   cpu_refuses=_empty, evaluates=never)

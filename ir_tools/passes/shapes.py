@@ -19,20 +19,22 @@ Rules:
    has no evaluate() for, and an unfed port's) is given to the rule as None. ``adopt`` later checks the layers not
    re-inferred against OpenVINO's own inference.
 5. A value input is known when it comes from a Const, a ShapeOf of a fully static shape, or a layer whose op has a
-   kernel and whose inputs are all known (a Convert of a Const, ShapeOf -> Gather -> Concat...), as long as every tensor
-   on the way has at most ``MAX_VALUE_ELEMENTS`` elements; each port's value is computed once. Not through a
+   kernel and whose inputs are all known (a Convert of a Const, ShapeOf -> Gather -> Concat...), as long as every
+   tensor on the way has at most ``MAX_VALUE_ELEMENTS`` elements; each port's value is computed once. Not through a
    decompression layer of IR v11 (``_decompression``: ``ov.save_model``'s fp16 compression marks so the Convert after
-   each compressed Const), whose output OpenVINO 2024.0 and later neither fold nor bound (docs/SEMANTICS.md section 1),
-   nor through an op OpenVINO has no evaluate() for (``OpSpec.unevaluated``: Inverse-14, Convolution, the pooling,
-   the FFTs and 97 other op versions, measured by tests/passes/test_unevaluated_ops.py), whose output it neither folds
-   nor bounds either (``_unfolded``). A value we cannot compute OpenVINO may bound (``ShapeWalker.bounds``,
-   ops/bounds.py): a ShapeOf of a shape not static by its dims' intervals, and an op with a bound rule
-   (``OpSpec.bounds``: the movement ops, the arithmetic on shapes, the reductions) from its inputs'. A value of equal
-   bounds is known (OpenVINO reads it as a constant), and a rule that ``reads_bounds`` (Broadcast, Reshape, Range-4,
-   Slice, StridedSlice, Pad, VariadicSplit, Tile, Interpolate) is given the bounds of another, as OpenVINO's reads them.
-   A value OpenVINO has no bounds of (``NO_BOUNDS``: through Floor of one not exact) is unknown to it, as a Parameter's
-   data is; of such a value, a rule that ``reads_concat`` (Broadcast) is given what OpenVINO reads of the Concat making
-   it (``ShapeWalker.concat_read``).
+   each compressed Const), whose output OpenVINO 2024.0 and later neither fold nor bound (docs/SEMANTICS.md section
+   1), nor through a layer whose op OpenVINO has no evaluate() for, or one that does not take its inputs' element
+   types (``OpSpec.evaluates``: never for Inverse-14, Convolution, the pooling, the FFTs and 97 other op versions;
+   Abs not on f64, i8, i16, u8, u16, Gather on i32 and i64 indices alone...; measured by
+   tests/passes/test_unevaluated_ops.py), whose output it neither folds nor bounds either (``_unfolded``, on the
+   inputs' inferred types). A value we cannot compute OpenVINO may bound (``ShapeWalker.bounds``, ops/bounds.py): a
+   ShapeOf of a shape not static by its dims' intervals, and an op with a bound rule (``OpSpec.bounds``: the movement
+   ops, the arithmetic on shapes, the reductions) from its inputs'. A value of equal bounds is known (OpenVINO reads
+   it as a constant), and a rule that ``reads_bounds`` (Broadcast, Reshape, Range-4, Slice, StridedSlice, Pad,
+   VariadicSplit, Tile, Interpolate) is given the bounds of another, as OpenVINO's reads them. A value OpenVINO has
+   no bounds of (``NO_BOUNDS``: through Floor of one not exact) is unknown to it, as a Parameter's data is; of such a
+   value, a rule that ``reads_concat`` (Broadcast) is given what OpenVINO reads of the Concat making it
+   (``ShapeWalker.concat_read``).
 6. A TensorIterator, Loop or If re-infers its bodies (ir/bodies.py makes each a Graph) by a walk of their own, their
    Parameters given the shapes the layer feeds them (ops/control_flow.py says which); what that walk finds inside
    (E-SHAPE, E-OP...) is reported at the layer, naming the body layer ``LAYER/BODY/INNER``; a body layer this walk
@@ -498,7 +500,7 @@ class ShapeWalker(Walker[TensorType]):
                 continue
             layer = graph.layer(lid)
             sources = self.input_keys(layer)
-            if _unfolded(self.graph, layer):
+            if _unfolded(self, layer):
                 found[lid] = True
             elif not sources:
                 found[lid] = not layer.is_a("Const")
@@ -582,7 +584,7 @@ class ShapeWalker(Walker[TensorType]):
     def _computable(self, layer: Layer) -> bool:
         """Worth computing the producers of: a small output of a layer with a kernel (and no body: a TensorIterator's,
         Loop's or If's value is OpenVINO's to fold, not a shape walk's)."""
-        if layer.is_a("Const") or layer.is_a("Parameter") or layer.is_a("ShapeOf") or _unfolded(self.graph, layer):
+        if layer.is_a("Const") or layer.is_a("Parameter") or layer.is_a("ShapeOf") or _unfolded(self, layer):
             return False
         spec = lookup(layer.type, layer.version)
         return spec is not None and spec.kernel is not None and not spec.bodies and all(
@@ -592,7 +594,7 @@ class ShapeWalker(Walker[TensorType]):
         """Store the values of ``layer``'s outputs (None where unknown); its producers' are stored already."""
         keys = [(layer.id, pid) for pid in layer.output_ids()]
         self.values.update(dict.fromkeys(keys))
-        if _unfolded(self.graph, layer):  # (rule 5: OpenVINO neither folds nor bounds its output)
+        if _unfolded(self, layer):  # (rule 5: OpenVINO neither folds nor bounds its output)
             return
         if layer.is_a("Const"):
             if self._small(key):
@@ -1004,13 +1006,20 @@ def _compare(result: Propagation, layer: Layer, port: Port, inferred: TensorType
     _check(result, layer, port.id, port.precision, port.dims, port.line, inferred, how)
 
 
-def _unfolded(graph: Graph, layer: Layer) -> bool:
+def _unfolded(walker: ShapeWalker, layer: Layer) -> bool:
     """Whether OpenVINO neither folds nor bounds ``layer``'s outputs (rule 5): a decompression layer
-    (``read_as_decompression``), or a layer of an op OpenVINO has no evaluate() for (``OpSpec.unevaluated``)."""
-    if read_as_decompression(graph, layer):
+    (``read_as_decompression``), or a layer whose inputs' inferred element types OpenVINO's evaluate() of its op does
+    not take (``OpSpec.evaluates``). An input of no inferred type (a dynamic one, an unfed port) is given as None,
+    which a rule of some types alone does not take: OpenVINO evaluates tensors of static types only, and such an
+    input holds no value it knows."""
+    if read_as_decompression(walker.graph, layer):
         return True
     spec = lookup(layer.type, layer.version)
-    return spec is not None and spec.unevaluated
+    if spec is None:
+        return False
+    env = walker.env
+    return not spec.evaluates([None if key is None or key not in env else env[key].element
+                               for key in walker.input_keys(layer)])
 
 
 def read_as_decompression(graph: Graph, layer: Layer) -> bool:

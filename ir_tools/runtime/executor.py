@@ -217,8 +217,8 @@ def known_at_inference(graph: Graph, layer: Layer, inputs: Sequence[int]) -> boo
     """Whether OpenVINO knows the values of ``layer``'s input ports at ``inputs`` (positions) when it compiles the
     model, computed from Consts and the dims of static shapes (ShapeOf) alone: it then folds the layer or infers its
     output's shape from them, where its CPU plugin otherwise computes the layer on the values it is fed
-    (``OpSpec.folded``). Not through a layer of an op OpenVINO has no evaluate() for (``OpSpec.unevaluated``): it
-    folds none."""
+    (``OpSpec.folded``). Not through a layer whose input element types (its ports' declared precisions: the graph is
+    valid) OpenVINO's evaluate() of its op does not take (``OpSpec.evaluates``): it folds none."""
     todo = [graph.producer(layer.id, port.id) for i, port in enumerate(layer.inputs) if i in inputs]
     seen: set[str] = set()
     while todo:
@@ -235,7 +235,10 @@ def known_at_inference(graph: Graph, layer: Layer, inputs: Sequence[int]) -> boo
                 return False
             continue
         spec = lookup(producer.type, producer.version)
-        if not producer.inputs or spec is None or spec.bodies or spec.unevaluated:  # (ReadValue and Assign too)
+        if not producer.inputs or spec is None or spec.bodies:
+            return False
+        elements = [element_type(p.precision or "") for p in producer.inputs]
+        if not spec.evaluates([None if e is None else e.name for e in elements]):  # (ReadValue and Assign too)
             return False
         todo += [graph.producer(producer.id, p.id) for p in producer.inputs]
     return True

@@ -238,7 +238,7 @@ def test_refusals_say_what_openvino_says(shape: list[int], element: str) -> None
 def test_openvino_neither_folds_nor_bounds_it(tmp_path: Path) -> None:
     """An Inverse of a Const is unknown to OpenVINO's shape inference (no evaluate()): a Reshape whose target it
     computes is [?,?] to OpenVINO, an If whose condition it computes merges both bodies ([1,2..4]). Our shape walk
-    infers the same (``unevaluated``): computing the value, it inferred [4,2] and [1,4], an E-SHAPE on OpenVINO's
+    infers the same (``evaluates=never``): computing the value, it inferred [4,2] and [1,4], an E-SHAPE on OpenVINO's
     own file."""
 
     def inverted(values: list[list[float]]) -> ov.Node:
