@@ -243,6 +243,12 @@ def _exact_kernel(fn: Callable[[np.ndarray], np.ndarray], numbers_only: bool = T
     return run
 
 
+def _whole(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    """``fn`` (floor, ceil) of floats; integers as they are, which numpy 1 would round through f64 (a u64 near 2^64
+    coming out 0)."""
+    return lambda x: x if x.dtype.kind in "iub" else fn(x)
+
+
 # Cephes' rational approximations (ndtr.c), highest power first: erf = x T(x^2)/U(x^2) for |x| <= 1,
 # erfc = exp(-x^2) P(|x|)/Q(|x|) above; within 3 float64 ulps of math.erf (tests/ops/test_elementwise_conformance.py).
 _ERF_T = (9.60497373987051638749e0, 9.00260197203842689217e1, 2.23200534594684319226e3, 7.00332514112805075473e3,
@@ -599,10 +605,11 @@ ACOSH_4 = _unary("Acosh", "Acosh-4", np.arccosh)
 ATANH_4 = _unary("Atanh", "Atanh-4", np.arctanh)
 ABS_1 = _unary("Abs", "Abs-1", np.abs, exact=True, bounds=abs_bounds)
 NEGATIVE_1 = _unary("Negative", "Negative-1", np.negative, exact=True, evaluates=on(FLOATS | {"i32", "i64"}))
-FLOOR_1 = _unary("Floor", "Floor-1", np.floor, exact=True, bounds=evaluated(_exact_kernel(np.floor)),
+FLOOR_1 = _unary("Floor", "Floor-1", _whole(np.floor), exact=True, bounds=evaluated(_exact_kernel(_whole(np.floor))),
                  float_bounds=True, evaluates=on(all_but("f64")))
-CEILING_1 = _unary("Ceiling", "Ceiling-1", np.ceil, exact=True, bounds=evaluated(_exact_kernel(np.ceil)),
-                   float_bounds=True, evaluates=on(all_but("bf16", "f64")))
+CEILING_1 = _unary("Ceiling", "Ceiling-1", _whole(np.ceil), exact=True,
+                   bounds=evaluated(_exact_kernel(_whole(np.ceil))), float_bounds=True,
+                   evaluates=on(all_but("bf16", "f64")))
 SIGN_1 = _unary("Sign", "Sign-1", _sign, exact=True)
 HSWISH_4 = _unary("HSwish", "HSwish-4", lambda x: x * _hsigmoid(x), absolute=1,
                   extremum=_turning_at(-1.5, -1.5, -0.375), evaluates=on(FLOATS))  # t (t + 3) / 6 on [-3, 3]

@@ -212,7 +212,7 @@ def _cast(value: np.ndarray, element: str, data: bool) -> np.ndarray | None:
     with np.errstate(all="ignore"):
         cast = value.astype(TYPES[element])
         if element == "bf16":
-            cast = (cast.view(np.uint32) & 0xFFFF0000).view(np.float32)
+            cast = np.asarray(cast.view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32)  # (numpy 1: a 0-d int)
         if not data and value.dtype.kind in "iub" and not np.array_equal(cast.astype(np.float64),
                                                                           value.astype(np.float64)):
             return None
