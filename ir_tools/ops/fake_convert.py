@@ -208,10 +208,9 @@ def _folded(a: FakeConvertAttrs, args: Sequence[np.ndarray]) -> list[np.ndarray]
     """OpenVINO's evaluate() of the layer (openvino/reference/fake_convert.hpp), by which it folds a FakeConvert of
     known inputs, as its CPU plugin folds weights fake-converted (measured on 2026.4: 1 element in 4 differs from the
     kernel's): in the data's own type, each f16 or bf16 step rounded by OpenVINO's ``float16(float)`` or
-    ``bfloat16(float)``, ``t = x * scale - shift`` (shift 0 where omitted: a -0 comes out +0); ``t`` to f16 (f32 by
-    the reference Convert: vcvtps2ph, to nearest even, where the CPU has AVX2 and F16C, else ``float16(float)``; bf16
-    by ``float16(float)``), the f8 grid emulated on its bits (``emulate_f8``), back to the data's type; then
-    ``y = (u + shift) / scale``, a division."""
+    ``bfloat16(float)``, ``t = x * scale - shift`` (shift 0 where omitted: a -0 comes out +0); ``t`` to f16 by
+    ``float16(float)`` (measured: its carry's doubling, not vcvtps2ph's rounding, on this AVX2 CPU too), the f8 grid
+    emulated on its bits (``emulate_f8``), back to the data's type; then ``y = (u + shift) / scale``, a division."""
     x = np.asarray(args[0])
     if x.dtype.kind != "f":
         raise UnsupportedError(f"FakeConvert of {x.dtype} data")
